@@ -1,0 +1,333 @@
+// Phase 00 commands: budget, params, flops, memory, kv.
+#include <cstdio>
+#include <string>
+
+#include "algebra.h"
+#include "budget.h"
+#include "cli_common.h"
+#include "config_import.h"
+#include "format.h"
+#include "hardware.h"
+
+namespace napkin::cli {
+
+namespace {
+
+constexpr std::int64_t kMaxDim = 10'000'000;
+
+void row(const char* label, const std::string& value) {
+  std::printf("  %-26s %s\n", label, value.c_str());
+}
+
+// Wraps a paragraph at ~92 columns with an indent.
+void paragraph(const std::string& text, int indent = 2) {
+  std::string line;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (!line.empty() && line.size() + 1 + word.size() > 92) {
+      std::printf("%*s%s\n", indent, "", line.c_str());
+      line.clear();
+    }
+    if (!line.empty()) line += ' ';
+    line += word;
+    start = end + 1;
+  }
+  if (!line.empty()) std::printf("%*s%s\n", indent, "", line.c_str());
+}
+
+int run_budget(Args& a) {
+  const bool json = a.flag("--json");
+  BudgetInputs in;
+  in.chip = a.text("--chip", "H100");
+  (void)chip_by_name(in.chip);
+  in.n_chips = a.integer("--chips", 1000, 1, 10'000'000, "chips");
+  in.days = a.real("--days", 30, 0.001, 36500, "days");
+  in.mfu = a.real("--mfu", 0.4, 0.001, 1.0, "fraction of peak");
+  in.cost.price_per_chip_hour_dollars = a.real("--price", 2.5, 0, 1e4, "$ per chip-hour");
+  in.cost.kwh_price_dollars = a.real("--kwh-price", 0.12, 0, 100, "$ per kWh");
+  in.cost.pue = a.real("--pue", 1.2, 1.0, 5.0, "facility W per IT W");
+  in.tokens_per_param = a.real("--tokens-per-param", 20, 0.01, 1e6, "tokens per parameter");
+  in.tokens_available = a.real("--tokens-available", 15e12, 1, 1e18, "tokens");
+  in.served_tokens = a.real("--served-tokens", 1e14, 0, 1e22, "tokens");
+  in.site_power_mw = a.real("--site-power-mw", 100, 0.001, 1e6, "MW");
+  in.optimizer = parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
+  a.finish();
+  const BudgetReport r = budget_report(in);
+
+  if (json) {
+    QJsonObject o;
+    o["chip"] = QString::fromStdString(in.chip);
+    o["chips"] = json_int(in.n_chips);
+    o["mfu"] = in.mfu;
+    o["flops"] = r.flops;
+    o["params"] = r.split.params;
+    o["tokens"] = r.split.tokens;
+    o["days"] = r.days;
+    o["train_memory_bytes"] = json_int(r.train_memory.total);
+    o["cluster_hbm_bytes"] = json_int(r.cluster_hbm_bytes);
+    o["chips_to_hold_weights"] = json_int(r.chips_to_hold_weights);
+    o["rental_dollars"] = r.cost.rental_dollars;
+    o["chip_energy_kwh"] = r.cost.chip_energy_kwh;
+    o["energy_kwh"] = r.cost.energy_kwh;
+    o["energy_dollars"] = r.cost.energy_dollars;
+    o["dollars_per_1e21_flops"] = r.cost.dollars_per_1e21_flops;
+    QJsonArray checks;
+    for (const Check& c : r.checks)
+      checks.append(QJsonObject{{"name", QString::fromStdString(c.name)},
+                                {"ok", c.ok},
+                                {"detail", QString::fromStdString(c.detail)}});
+    o["checks"] = checks;
+    const InferenceAwarePlan& p = r.plan;
+    QJsonObject plan{{"served_tokens", p.served_tokens},
+                     {"chinchilla_loss", p.chinchilla_loss},
+                     {"small_params", p.same_loss.params},
+                     {"small_tokens", p.same_loss.train_tokens},
+                     {"small_train_flops", p.same_loss_train_flops},
+                     {"small_days", p.same_loss_days},
+                     {"same_budget_loss", p.same_budget_loss},
+                     {"lifetime_flops_chinchilla", p.lifetime_flops_chinchilla},
+                     {"lifetime_flops_small", p.lifetime_flops_small},
+                     {"recommend_smaller", p.recommend_smaller}};
+    plan["crossover_served_tokens"] =
+        p.crossover_served_tokens ? QJsonValue(*p.crossover_served_tokens) : QJsonValue();
+    o["inference_aware"] = plan;
+    o["recommendation"] = QString::fromStdString(r.recommendation);
+    print_json(o);
+    return 0;
+  }
+
+  std::printf("Budget: %s %s x %s days @ %s MFU\n", format_grouped(static_cast<double>(in.n_chips)).c_str(),
+              in.chip.c_str(), format_grouped(in.days, in.days == static_cast<std::int64_t>(in.days) ? 0 : 2).c_str(),
+              format_percent(in.mfu, 0).c_str());
+  row("C", format_sci(r.flops) + " FLOPs");
+  row("Chinchilla-optimal N", format_count(r.split.params) + " params (" +
+                                  format_grouped(in.tokens_per_param, 0) + " tokens/param)");
+  row("Chinchilla-optimal D", format_count(r.split.tokens, 2) + " tokens");
+  row("check: 6ND", format_sci(6.0 * r.split.params * r.split.tokens) + " FLOPs");
+  row("days at this MFU", format_grouped(r.days, 1));
+  row("training memory (states)", format_bytes(static_cast<double>(r.train_memory.total), 1) +
+                                      " unsharded (" + std::string(to_string(in.optimizer)) +
+                                      ", mixed bf16)");
+  std::printf("\nSanity checks\n");
+  for (const Check& c : r.checks)
+    std::printf("  [%s] %-24s %s\n", c.ok ? "OK  " : "FAIL", c.name.c_str(), c.detail.c_str());
+  std::printf("\nCost\n");
+  row("rental $", format_grouped(r.cost.rental_dollars, 2));
+  row("energy kWh (at the wall)", format_grouped(r.cost.energy_kwh, 2));
+  row("energy $", format_grouped(r.cost.energy_dollars, 2));
+  row("FLOPs @ MFU", format_sci(r.cost.flops));
+  row("$ per 1e21 FLOPs", format_grouped(r.cost.dollars_per_1e21_flops, 2));
+  std::printf("\nWhat I would train\n");
+  paragraph(r.recommendation);
+  return 0;
+}
+
+ModelShape shape_from_flags(Args& a) {
+  if (auto path = a.value("--config")) return import_hf_config_file(*path).shape;
+  ModelShape s;
+  s.n_layers = a.required_integer("--layers", 1, 100'000, "blocks");
+  s.d_model = a.required_integer("--d-model", 1, 1'000'000, "elements");
+  s.d_ff = a.required_integer("--d-ff", 1, kMaxDim, "elements");
+  s.n_heads = a.required_integer("--heads", 1, 100'000, "attention heads");
+  s.n_kv_heads = a.integer("--kv-heads", s.n_heads, 1, s.n_heads, "KV heads");
+  if (s.d_model % s.n_heads != 0 && !a.value("--head-dim").has_value())
+    throw UsageError("--head-dim is required when --d-model is not a multiple of --heads");
+  s.d_head = a.integer("--head-dim", s.d_model / s.n_heads, 1, 100'000, "elements");
+  s.vocab = a.required_integer("--vocab", 1, 100'000'000, "tokens");
+  s.tied_embeddings = a.flag("--tied");
+  s.gated = !a.flag("--no-gated");
+  if (auto e = a.optional_integer("--experts", 1, 100'000, "experts")) {
+    s.n_experts = *e;
+    s.top_k = a.required_integer("--top-k", 1, *e, "experts per token");
+    s.shared_experts = a.integer("--shared-experts", 0, 0, 1000, "experts");
+    s.expert_d_ff = a.integer("--expert-d-ff", 0, 0, kMaxDim, "elements (0 = d_ff)");
+  }
+  return s;
+}
+
+int run_params(Args& a) {
+  const bool json = a.flag("--json");
+  const ModelShape s = shape_from_flags(a);
+  a.finish();
+  const ParamCount c = count_params(s);
+  if (json) {
+    QJsonObject o{{"total", json_int(c.total)},
+                  {"active", json_int(c.active)},
+                  {"non_embedding_total", json_int(c.non_embedding_total)},
+                  {"non_embedding_active", json_int(c.non_embedding_active)},
+                  {"embedding", json_int(c.embedding)},
+                  {"sparsity_ratio", c.sparsity_ratio()}};
+    o["per_layer"] = QJsonObject{{"attn", json_int(c.per_layer.attn)},
+                                 {"mlp", json_int(c.per_layer.mlp)},
+                                 {"router", json_int(c.per_layer.router)},
+                                 {"norms", json_int(c.per_layer.norms)},
+                                 {"total", json_int(c.per_layer.total)}};
+    print_json(o);
+    return 0;
+  }
+  std::printf("Parameters\n");
+  row("total", format_grouped(c.total) + "  (" + format_count(static_cast<double>(c.total), 2) + ")");
+  row("active per token", format_grouped(c.active) + "  (" + format_count(static_cast<double>(c.active), 2) + ")");
+  row("non-embedding total", format_grouped(c.non_embedding_total));
+  row("non-embedding active", format_grouped(c.non_embedding_active));
+  row("embedding", format_grouped(c.embedding) + "  (" +
+                       format_percent(static_cast<double>(c.embedding) / static_cast<double>(c.total)) +
+                       " of total)");
+  if (s.is_moe()) row("sparsity (total/active)", format_grouped(c.sparsity_ratio(), 2) + "x");
+  std::printf("Per layer%s\n", s.is_moe() ? " (a routed MoE layer)" : "");
+  row("attention", format_grouped(c.per_layer.attn));
+  row("mlp", format_grouped(c.per_layer.mlp));
+  if (c.per_layer.router > 0) row("router", format_grouped(c.per_layer.router));
+  row("norms", format_grouped(c.per_layer.norms));
+  row("total", format_grouped(c.per_layer.total));
+  return 0;
+}
+
+int run_flops(Args& a) {
+  const bool json = a.flag("--json");
+  StepShape s;
+  s.batch = a.required_integer("--batch", 1, 1'000'000'000, "sequences");
+  s.seq = a.required_integer("--seq", 1, 1'000'000'000, "tokens");
+  s.d_model = a.required_integer("--d-model", 1, 1'000'000, "elements");
+  s.d_ff = a.required_integer("--d-ff", 1, kMaxDim, "elements");
+  s.n_heads = a.required_integer("--heads", 1, 100'000, "attention heads");
+  s.d_head = a.required_integer("--head-dim", 1, 100'000, "elements");
+  s.n_layers = a.required_integer("--layers", 1, 100'000, "blocks");
+  s.n_kv_heads = a.integer("--kv-heads", s.n_heads, 1, s.n_heads, "KV heads");
+  s.gated = !a.flag("--no-gated");
+  s.mask = a.choice("--mask", "full", {"full", "causal-half"}) == "full" ? CausalMask::full_matrix
+                                                                         : CausalMask::causal_half;
+  a.finish();
+  const StepFlops f = training_flops_exact(s);
+  if (json) {
+    print_json(QJsonObject{{"mlp", json_int(f.mlp)},
+                           {"attn_proj", json_int(f.attn_proj)},
+                           {"attn_seq", json_int(f.attn_seq)},
+                           {"total", json_int(f.total)}});
+    return 0;
+  }
+  std::printf("Training FLOPs per optimizer step (%s mask convention)\n",
+              s.mask == CausalMask::full_matrix ? "full-matrix" : "causal-half");
+  const double t = static_cast<double>(f.total);
+  auto line = [&](const char* name, std::int64_t v) {
+    std::printf("  %-10s %26s  (%5.1f %%)\n", name, format_grouped(v).c_str(),
+                100.0 * static_cast<double>(v) / t);
+  };
+  line("mlp", f.mlp);
+  line("attn_proj", f.attn_proj);
+  line("attn_seq", f.attn_seq);
+  line("total", f.total);
+  return 0;
+}
+
+int run_memory(Args& a) {
+  const bool json = a.flag("--json");
+  const std::int64_t n = a.required_integer("--params", 1, 1'000'000'000'000'000, "parameters");
+  const Optimizer opt = parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
+  const Precision prec = parse_precision(a.choice("--precision", "mixed_bf16", {"mixed_bf16", "fp32"}));
+  const int zero = static_cast<int>(a.integer("--zero", 0, 0, 3, "ZeRO stage"));
+  const std::int64_t dp = a.integer("--dp", 1, 1, 10'000'000, "data-parallel replicas");
+  std::int64_t act = 0;
+  Checkpointing ck = Checkpointing::none;
+  if (auto b = a.optional_integer("--batch", 1, 1'000'000'000, "sequences per device")) {
+    ActivationShape s;
+    s.batch = *b;
+    s.seq = a.required_integer("--seq", 1, 1'000'000'000, "tokens");
+    s.d_model = a.required_integer("--d-model", 1, 1'000'000, "elements");
+    s.n_layers = a.required_integer("--layers", 1, 100'000, "blocks");
+    ck = parse_checkpointing(a.choice("--checkpointing", "none", {"none", "selective", "full"}));
+    act = activation_bytes(s, ck);
+  }
+  a.finish();
+  const TrainingMemory m = training_memory(n, act, opt, prec, zero, dp);
+  if (json) {
+    print_json(QJsonObject{{"weights", json_int(m.weights)},
+                           {"grads", json_int(m.grads)},
+                           {"optimizer", json_int(m.optimizer)},
+                           {"activations", json_int(m.activations)},
+                           {"total", json_int(m.total)}});
+    return 0;
+  }
+  std::printf("Training memory per device (%s, %s, ZeRO-%d, dp=%lld)\n",
+              std::string(to_string(opt)).c_str(), std::string(to_string(prec)).c_str(), zero,
+              static_cast<long long>(dp));
+  auto line = [](const char* name, std::int64_t v) {
+    std::printf("  %-12s %24s B  %12s\n", name, format_grouped(v).c_str(),
+                format_bytes(static_cast<double>(v)).c_str());
+  };
+  line("weights", m.weights);
+  line("grads", m.grads);
+  line("optimizer", m.optimizer);
+  line("activations", m.activations);
+  line("total", m.total);
+  return 0;
+}
+
+int run_kv(Args& a) {
+  const bool json = a.flag("--json");
+  const std::int64_t layers = a.required_integer("--layers", 1, 100'000, "blocks");
+  const std::int64_t kv = a.required_integer("--kv-heads", 1, 100'000, "KV heads");
+  const std::int64_t hd = a.required_integer("--head-dim", 1, 100'000, "elements");
+  const std::int64_t seq = a.required_integer("--seq", 1, 1'000'000'000, "tokens");
+  const std::int64_t batch = a.required_integer("--batch", 1, 1'000'000'000, "requests");
+  const std::int64_t bpe = a.integer("--bytes-per-elem", 2, 1, 8, "bytes");
+  const auto hbm_gb = a.optional_real("--hbm-gb", 1e-3, 1e9, "GB");
+  std::optional<double> params;
+  double workspace_gb = 10;
+  if (hbm_gb) {
+    params = a.required_real("--params", 1, 1e15, "parameters");
+    workspace_gb = a.real("--workspace-gb", 10, 0, 1e9, "GB");
+  }
+  a.finish();
+  const std::int64_t bytes = kv_cache_bytes(layers, kv, hd, seq, batch, bpe);
+  std::optional<std::int64_t> conc;
+  if (hbm_gb) {
+    const std::int64_t per_request = kv_cache_bytes(layers, kv, hd, seq, 1, bpe);
+    conc = max_concurrent_requests(static_cast<std::int64_t>(*hbm_gb * 1e9), *params, per_request,
+                                   2.0, static_cast<std::int64_t>(workspace_gb * 1e9));
+  }
+  if (json) {
+    QJsonObject o{{"bytes", json_int(bytes)}};
+    if (conc) o["max_concurrent"] = json_int(*conc);
+    print_json(o);
+    return 0;
+  }
+  row("KV cache", format_grouped(bytes) + " B (" + format_bytes(static_cast<double>(bytes)) + ")");
+  if (conc) row("max concurrent requests", std::to_string(*conc));
+  return 0;
+}
+
+}  // namespace
+
+std::vector<Command> algebra_commands() {
+  return {
+      {"budget",
+       "budget --chip H100 --chips 1000 --days 30 [--mfu 0.4] [--price 2.5] [--kwh-price 0.12] "
+       "[--pue 1.2] [--tokens-per-param 20] [--tokens-available 15e12] [--served-tokens 1e14] "
+       "[--site-power-mw 100] [--optimizer adam]",
+       run_budget},
+      {"params",
+       "params (--config FILE | --layers L --d-model D --d-ff F --heads H [--kv-heads K] "
+       "[--head-dim HD] --vocab V [--tied] [--no-gated] [--experts E --top-k K "
+       "[--shared-experts S] [--expert-d-ff F]])",
+       run_params},
+      {"flops",
+       "flops --batch B --seq T --d-model D --d-ff F --heads H --head-dim HD --layers L "
+       "[--kv-heads K] [--no-gated] [--mask full|causal-half]",
+       run_flops},
+      {"memory",
+       "memory --params N [--optimizer adam|sgd_momentum|adafactor] [--precision mixed_bf16|fp32] "
+       "[--zero 0..3] [--dp DEGREE] [--batch B --seq T --d-model D --layers L "
+       "--checkpointing none|selective|full]",
+       run_memory},
+      {"kv",
+       "kv --layers L --kv-heads K --head-dim HD --seq T --batch B [--bytes-per-elem 2] "
+       "[--hbm-gb G --params N [--workspace-gb 10]]",
+       run_kv},
+  };
+}
+
+}  // namespace napkin::cli

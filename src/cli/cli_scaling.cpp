@@ -1,0 +1,7 @@
+#include "cli_common.h"
+
+namespace napkin::cli {
+
+std::vector<Command> scaling_commands() { return {}; }
+
+}  // namespace napkin::cli

@@ -1,0 +1,200 @@
+// Phase 00 — the FLOPs & memory algebra of pre-training (seed Phase 00,
+// "Lab 01 — Transformer FLOPs, Memory & Budget Calculator").
+//
+// Counts of parameters, FLOPs of shapes and bytes of shapes are exact 64-bit
+// integers (an overflow throws). Continuous quantities (seconds, dollars,
+// fractions, FLOPs of a budget) are doubles. Every function validates its
+// input and throws std::invalid_argument naming the parameter, its unit and
+// the accepted range.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace napkin {
+
+// ---------------------------------------------------------------- the primitive
+
+// FLOPs of (m × k) @ (k × n): 2mkn, the 2 is multiply + add (seed Phase 00 ch. 2).
+std::int64_t matmul_flops(std::int64_t m, std::int64_t k, std::int64_t n);
+
+// FLOPs the hardware performs when every dimension is padded up to a multiple
+// of `tile` (a 128×128 systolic array by default; seed Phase 00 ch. 2).
+std::int64_t padded_matmul_flops(std::int64_t m, std::int64_t k, std::int64_t n,
+                                 std::int64_t tile = 128);
+
+// ------------------------------------------------------------------ parameters
+
+// A decoder-only transformer's shape. n_experts == 0 means a dense MLP.
+struct ModelShape {
+  std::int64_t n_layers = 32;
+  std::int64_t d_model = 4096;
+  std::int64_t d_ff = 11008;    // dense MLP hidden width
+  std::int64_t n_heads = 32;
+  std::int64_t n_kv_heads = 32;  // == n_heads: MHA; 1: MQA; in between: GQA
+  std::int64_t d_head = 128;
+  std::int64_t vocab = 32000;
+  bool gated = true;             // SwiGLU-style MLP: three matrices instead of two
+  bool tied_embeddings = false;  // unembedding shares the input embedding table
+  bool qkv_bias = false;         // biases on W_q, W_k, W_v (Qwen2; Llama attention_bias)
+  bool o_bias = false;           // bias on W_o (Llama attention_bias)
+  bool mlp_bias = false;         // biases on the MLP matrices (Llama mlp_bias)
+  // Mixture of Experts (seed Phase 00 ch. 7, Break 2).
+  std::int64_t n_experts = 0;       // routed experts per MoE layer; 0 = dense
+  std::int64_t top_k = 0;           // routed experts per token (MoE only)
+  std::int64_t shared_experts = 0;  // always-on experts per MoE layer
+  std::int64_t expert_d_ff = 0;     // each expert's hidden width; 0 = d_ff
+  std::int64_t n_dense_layers = 0;  // leading layers that keep a dense MLP
+
+  bool is_moe() const { return n_experts > 0; }
+  std::int64_t effective_expert_d_ff() const { return expert_d_ff > 0 ? expert_d_ff : d_ff; }
+  // Throws std::invalid_argument naming the first violated constraint.
+  void validate() const;
+};
+
+struct LayerParams {
+  std::int64_t attn = 0;    // W_q, W_k, W_v, W_o (+ biases)
+  std::int64_t mlp = 0;     // dense MLP, or every expert of an MoE layer (total)
+  std::int64_t router = 0;  // d_model × n_experts (MoE layers only)
+  std::int64_t norms = 0;   // two RMSNorm weight vectors
+  std::int64_t total = 0;
+};
+
+// One block's parameters (seed Phase 00 ch. 4). For an MoE shape, `moe_layer`
+// selects a routed layer (all experts counted) or a leading dense layer.
+LayerParams params_per_layer(const ModelShape& shape, bool moe_layer);
+
+struct ParamCount {
+  std::int64_t total = 0;                 // what you store (memory)
+  std::int64_t active = 0;                // what one token computes through (FLOPs)
+  std::int64_t non_embedding_total = 0;   // total − embedding
+  std::int64_t non_embedding_active = 0;  // active − embedding
+  std::int64_t embedding = 0;             // input table + untied unembedding
+  std::int64_t body = 0;                  // all blocks (total)
+  std::int64_t final_norm = 0;
+  LayerParams per_layer;  // a routed layer for an MoE shape, else a dense layer
+  double sparsity_ratio() const { return static_cast<double>(total) / active; }
+};
+
+// Whole-model count (seed Phase 00 ch. 4 and ch. 7 Break 2): embeddings, all
+// blocks, the final norm; total vs active for an MoE.
+ParamCount count_params(const ModelShape& shape);
+
+// ------------------------------------------------------------------------ FLOPs
+
+// C = 6ND (seed Phase 00 ch. 5): forward 2N + backward 4N per token.
+double training_flops(double n_params, double n_tokens);
+// 2N per token, forward only.
+double inference_flops(double n_params, double n_tokens);
+
+// How the sequence-dependent attention matmuls (QKᵀ and A·V) count a causal
+// mask (seed Phase 00 ch. 6 note). `full_matrix` is Kaplan's and the seed's
+// convention: the dense kernel computes the whole T×T matrix and masks it.
+// `causal_half` counts only the unmasked half, as FlashAttention executes it.
+enum class CausalMask { full_matrix, causal_half };
+
+struct StepShape {
+  std::int64_t batch = 8;  // sequences per optimizer step
+  std::int64_t seq = 8192;  // tokens per sequence
+  std::int64_t d_model = 8192;
+  std::int64_t d_ff = 28672;
+  std::int64_t n_heads = 64;
+  std::int64_t d_head = 128;
+  std::int64_t n_layers = 80;
+  std::int64_t n_kv_heads = 0;  // 0 = n_heads (MHA, the slide's 24BTDNH form)
+  bool gated = true;
+  bool include_attention_matmuls = true;
+  CausalMask mask = CausalMask::full_matrix;
+};
+
+struct StepFlops {
+  std::int64_t mlp = 0;        // 18BTDF for a gated MLP (6·3·B·T·D·F per layer)
+  std::int64_t attn_proj = 0;  // 24BTDNH for MHA (W_q, W_k, W_v, W_o)
+  std::int64_t attn_seq = 0;   // QKᵀ and A·V, forward + backward: 12·B·H·T²·d_h per layer
+  std::int64_t total = 0;
+};
+
+// Exact training FLOPs of one optimizer step (seed Phase 00 ch. 6):
+// 18BTDF + 24BTDNH = 6·BT·(3DF + 4DNH), plus the sequence-dependent term.
+StepFlops training_flops_exact(const StepShape& shape);
+
+// Training FLOPs per token of the output unembedding (d_model → vocab): 6·d·V
+// (seed Phase 00 ch. 7, Break 3).
+std::int64_t unembedding_flops_per_token(std::int64_t d_model, std::int64_t vocab);
+
+// Fraction of training FLOPs in the sequence-dependent attention matmuls:
+// 12·L·T·d / (6N + 12·L·T·d) (seed Phase 00 ch. 7, Break 1).
+double attention_flop_fraction(double n_params, std::int64_t n_layers, std::int64_t d_model,
+                               std::int64_t seq_len);
+// How much 6ND undercounts given that fraction: f / (1 − f).
+double six_nd_error(double attention_fraction);
+
+// Hardware FLOPs per model FLOP with activation recompute (seed ch. 7 Break 4):
+// 8N/6N with full recompute, ~6.5N/6N selective, 1 without.
+enum class Checkpointing { none, selective, full };
+double recompute_factor(Checkpointing checkpointing);
+
+// ---------------------------------------------------------------------- memory
+
+enum class Optimizer { adam, sgd_momentum, adafactor };
+enum class Precision { mixed_bf16, fp32 };
+
+std::string_view to_string(Optimizer o);
+std::string_view to_string(Checkpointing c);
+std::string_view to_string(Precision p);
+// Parse names as the CLI and scenario files spell them; throw naming the choices.
+Optimizer parse_optimizer(std::string_view name);
+Checkpointing parse_checkpointing(std::string_view name);
+Precision parse_precision(std::string_view name);
+
+struct ActivationShape {
+  std::int64_t batch = 8;  // micro-batch per device, sequences
+  std::int64_t seq = 8192;
+  std::int64_t d_model = 8192;
+  std::int64_t n_layers = 80;
+  std::int64_t values_per_token_layer = 16;  // c: tensors kept per token per layer (10–30)
+  std::int64_t bytes_per_value = 2;
+};
+
+// Activation bytes kept for the backward pass (seed Phase 00 ch. 8):
+// none: B·T·d·L·c·b; selective: 30 % of that (rounded up); full: only the
+// layer boundaries, B·T·d·L·b.
+std::int64_t activation_bytes(const ActivationShape& shape, Checkpointing checkpointing);
+
+struct TrainingMemory {
+  std::int64_t weights = 0;
+  std::int64_t grads = 0;
+  std::int64_t optimizer = 0;
+  std::int64_t activations = 0;
+  std::int64_t total = 0;
+};
+
+// Bytes per device for a training step (seed Phase 00 ch. 8). Mixed-precision
+// Adam: bf16 weights 2 + bf16 grads 2 + fp32 master, m, v 12 = 16 bytes/param.
+// ZeRO stage 1 shards the optimizer states, 2 also the gradients, 3 also the
+// weights, over `dp_degree` replicas; a shard is rounded up to whole bytes.
+TrainingMemory training_memory(std::int64_t n_params, std::int64_t activation_bytes,
+                               Optimizer optimizer = Optimizer::adam,
+                               Precision precision = Precision::mixed_bf16, int zero_stage = 0,
+                               std::int64_t dp_degree = 1);
+
+// KV cache bytes: 2·L·n_kv·d_h·T·B·b (seed Phase 00 ch. 9).
+std::int64_t kv_cache_bytes(std::int64_t n_layers, std::int64_t n_kv_heads, std::int64_t d_head,
+                            std::int64_t seq_len, std::int64_t batch,
+                            std::int64_t bytes_per_elem = 2);
+
+// Requests whose KV cache fits in the HBM left after the weights and a
+// workspace (seed Phase 00 ch. 9); 0 when the weights do not fit.
+std::int64_t max_concurrent_requests(std::int64_t total_hbm_bytes, double n_params,
+                                     std::int64_t kv_bytes_per_request,
+                                     double bytes_per_param = 2.0,
+                                     std::int64_t workspace_bytes = 10'000'000'000);
+
+// Decode FLOP per byte: 2·N·B / (N·b + KV bytes of the batch); the weights are
+// read once per step and shared by the batch (seed Phase 00 ch. 9).
+double decode_arithmetic_intensity(double n_params, std::int64_t kv_bytes, std::int64_t batch,
+                                   double bytes_per_param = 2.0);
+
+}  // namespace napkin

@@ -1,0 +1,76 @@
+#include "validate.h"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace napkin {
+
+void throw_out_of_range(std::string_view name, std::string_view unit, std::string_view accepted,
+                        std::string_view found) {
+  std::string msg;
+  msg.append(name).append(" (").append(unit).append(") must be ").append(accepted);
+  msg.append("; got ").append(found);
+  throw std::invalid_argument(msg);
+}
+
+std::string format_value(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", value);
+  return buf;
+}
+
+void require_count(std::int64_t value, std::string_view name, std::string_view unit, std::int64_t lo,
+                   std::int64_t hi) {
+  if (value >= lo && value <= hi) return;
+  std::string accepted = "an integer";
+  if (hi == kMaxCount)
+    accepted += " >= " + std::to_string(lo);
+  else
+    accepted += " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  throw_out_of_range(name, unit, accepted, std::to_string(value));
+}
+
+void require_real(double value, std::string_view name, std::string_view unit, double lo, double hi,
+                  bool lo_exclusive) {
+  const bool finite = std::isfinite(value);
+  const bool lo_ok = lo_exclusive ? value > lo : value >= lo;
+  if (finite && lo_ok && value <= hi) return;
+  std::string accepted = "a finite number ";
+  if (hi == std::numeric_limits<double>::max())
+    accepted += (lo_exclusive ? "> " : ">= ") + format_value(lo);
+  else
+    accepted += std::string(lo_exclusive ? "in (" : "in [") + format_value(lo) + ", " +
+                format_value(hi) + "]";
+  throw_out_of_range(name, unit, accepted, format_value(value));
+}
+
+void require_positive(double value, std::string_view name, std::string_view unit) {
+  require_real(value, name, unit, 0.0, std::numeric_limits<double>::max(), true);
+}
+
+std::int64_t checked_mul(std::int64_t a, std::int64_t b, std::string_view what) {
+  std::int64_t out = 0;
+  if (__builtin_mul_overflow(a, b, &out))
+    throw std::invalid_argument(std::string(what) +
+                                " overflows a 64-bit integer; reduce the shape parameters");
+  return out;
+}
+
+std::int64_t checked_add(std::int64_t a, std::int64_t b, std::string_view what) {
+  std::int64_t out = 0;
+  if (__builtin_add_overflow(a, b, &out))
+    throw std::invalid_argument(std::string(what) +
+                                " overflows a 64-bit integer; reduce the shape parameters");
+  return out;
+}
+
+std::int64_t checked_mul(std::initializer_list<std::int64_t> factors, std::string_view what) {
+  std::int64_t out = 1;
+  for (std::int64_t f : factors) out = checked_mul(out, f, what);
+  return out;
+}
+
+}  // namespace napkin

@@ -1,0 +1,37 @@
+// Input validation shared by every model module: each check throws
+// std::invalid_argument whose message names the parameter, its unit and the
+// accepted range, so a user can act on it.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+
+namespace napkin {
+
+inline constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max();
+
+[[noreturn]] void throw_out_of_range(std::string_view name, std::string_view unit,
+                                     std::string_view accepted, std::string_view found);
+
+// An integer count (layers, chips, tokens, ...) in [lo, hi].
+void require_count(std::int64_t value, std::string_view name, std::string_view unit,
+                   std::int64_t lo = 1, std::int64_t hi = kMaxCount);
+
+// A finite real number in [lo, hi] (or (lo, hi] with lo_exclusive).
+void require_real(double value, std::string_view name, std::string_view unit, double lo,
+                  double hi = std::numeric_limits<double>::max(), bool lo_exclusive = false);
+
+// A finite real number > 0.
+void require_positive(double value, std::string_view name, std::string_view unit);
+
+// Exact 64-bit products and sums; an overflow is reported against `what`.
+std::int64_t checked_mul(std::int64_t a, std::int64_t b, std::string_view what);
+std::int64_t checked_add(std::int64_t a, std::int64_t b, std::string_view what);
+std::int64_t checked_mul(std::initializer_list<std::int64_t> factors, std::string_view what);
+
+// Formats a double for an error message ("nan", "inf", "1.5e+24").
+std::string format_value(double value);
+
+}  // namespace napkin
