@@ -1,0 +1,3 @@
+#pragma once
+
+namespace napkin {}  // namespace napkin
