@@ -1,0 +1,128 @@
+// napkin-cli Phase 00 commands: run the binary, parse its JSON.
+#include <gtest/gtest.h>
+
+#include <QJsonArray>
+
+#include "cli_runner.h"
+
+namespace {
+QStringList words(const char* s) { return QString::fromUtf8(s).split(QLatin1Char(' ')); }
+}  // namespace
+
+TEST(CliBudget, SeedWorkedExampleAsJson) {
+  const CliResult r = run_cli(words("budget --chip H100 --chips 1000 --days 30 --price 2.5 --json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  ASSERT_TRUE(r.json_ok) << r.out.toStdString();
+  const QJsonObject& j = r.json;
+  EXPECT_NEAR(j[QStringLiteral("flops")].toDouble(), 1.026e24, 0.0005e24);
+  EXPECT_NEAR(j[QStringLiteral("params")].toDouble(), 92.5e9, 0.05e9);
+  EXPECT_NEAR(j[QStringLiteral("tokens")].toDouble(), 1.85e12, 0.005e12);
+  EXPECT_NEAR(j[QStringLiteral("days")].toDouble(), 30.0, 1e-9);
+  EXPECT_NEAR(j[QStringLiteral("rental_dollars")].toDouble(), 1.8e6, 0.005);
+  EXPECT_NEAR(j[QStringLiteral("energy_kwh")].toDouble(), 604800, 0.005);
+  EXPECT_NEAR(j[QStringLiteral("energy_dollars")].toDouble(), 72576, 0.005);
+  EXPECT_NEAR(j[QStringLiteral("dollars_per_1e21_flops")].toDouble(), 1753.65, 0.005);
+  EXPECT_GT(j[QStringLiteral("train_memory_bytes")].toDouble(), 1.47e12);
+  const QJsonArray checks = j[QStringLiteral("checks")].toArray();
+  ASSERT_EQ(checks.size(), 4);
+  for (const auto& c : checks) {
+    EXPECT_TRUE(c.toObject()[QStringLiteral("ok")].toBool());
+    EXPECT_FALSE(c.toObject()[QStringLiteral("name")].toString().isEmpty());
+    EXPECT_FALSE(c.toObject()[QStringLiteral("detail")].toString().isEmpty());
+  }
+  EXPECT_FALSE(r.out.contains(QStringLiteral("nan")));
+}
+
+TEST(CliBudget, ReadableReportHasTheSeedSections) {
+  const CliResult r = run_cli(words("budget --chip H100 --chips 1000 --days 30"));
+  ASSERT_EQ(r.exit_code, 0);
+  for (const char* s : {"1.026e+24 FLOPs", "92.5B params", "1.85T tokens", "[OK  ] memory fits",
+                        "1,800,000.00", "604,800.00", "72,576.00", "1,753.65", "What I would train",
+                        "I would train"})
+    EXPECT_TRUE(r.out.contains(QString::fromUtf8(s))) << s << "\n" << r.out.toStdString();
+}
+
+TEST(CliParams, Llama2FromFlagsAndMixtralFromConfig) {
+  CliResult r = run_cli(words(
+      "params --layers 32 --d-model 4096 --d-ff 11008 --heads 32 --kv-heads 32 --vocab 32000 --json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_EQ(r.json[QStringLiteral("total")].toInteger(), 6'738'415'616);
+  EXPECT_EQ(r.json[QStringLiteral("per_layer")].toObject()[QStringLiteral("total")].toInteger(),
+            202'383'360);
+  r = run_cli({QStringLiteral("params"), QStringLiteral("--config"),
+               QStringLiteral(NAPKIN_TEST_DATA "/configs/mixtral-8x7b.json"), QStringLiteral("--json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_EQ(r.json[QStringLiteral("total")].toInteger(), 46'702'792'704);
+  EXPECT_LT(r.json[QStringLiteral("active")].toInteger(), 13'000'000'000);
+  for (const char* k : {"non_embedding_total", "non_embedding_active", "embedding"})
+    EXPECT_TRUE(r.json.contains(QString::fromUtf8(k))) << k;
+}
+
+TEST(CliFlops, ExactIntegersSurviveJson) {
+  const CliResult r = run_cli(words(
+      "flops --batch 8 --seq 8192 --d-model 8192 --d-ff 28672 --heads 64 --head-dim 128 --layers 80 --json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  // 34,832,528,367,943,680 > 2^53: the digits must be exact in the text.
+  EXPECT_TRUE(r.out.contains(QStringLiteral("34832528367943680"))) << r.out.toStdString();
+  EXPECT_TRUE(r.out.contains(QStringLiteral("22166154415964160")));
+  EXPECT_TRUE(r.out.contains(QStringLiteral("8444249301319680")));
+  EXPECT_TRUE(r.out.contains(QStringLiteral("4222124650659840")));
+}
+
+TEST(CliMemory, ZeroThreeAndActivations) {
+  CliResult r = run_cli(words("memory --params 70000000000 --zero 3 --dp 64 --json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_NEAR(r.json[QStringLiteral("total")].toDouble() / 1e9, 17.5, 0.05);
+  r = run_cli(words("memory --params 70e9 --batch 8 --seq 8192 --d-model 8192 --layers 80 "
+                    "--checkpointing selective --json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_NEAR(r.json[QStringLiteral("activations")].toDouble() / 1e9, 412.3, 0.05);
+  EXPECT_NEAR(r.json[QStringLiteral("weights")].toDouble() / 1e9, 140, 0.05);
+}
+
+TEST(CliKv, BytesAndConcurrency) {
+  const CliResult r = run_cli(words(
+      "kv --layers 80 --kv-heads 8 --head-dim 128 --seq 8192 --batch 1 --hbm-gb 640 --params 70e9 --json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_EQ(r.json[QStringLiteral("bytes")].toInteger(), 2684354560);
+  EXPECT_EQ(r.json[QStringLiteral("max_concurrent")].toInteger(), 182);
+}
+
+TEST(CliErrors, BadFlagsExitTwoWithOneLineNamingTheFlag) {
+  struct Case { const char* args; const char* needle; };
+  const Case cases[] = {
+      {"budget --chips 0", "--chips must be an integer number of chips in [1, 10000000]"},
+      {"budget --chips abc", "--chips"},
+      {"budget --chip H1000", "chip must be one of H100"},
+      {"budget --mfu 1.5", "--mfu"},
+      {"budget --days nan", "--days"},
+      {"budget --frobnicate 3", "unknown flag --frobnicate"},
+      {"budget --chips", "--chips needs a value"},
+      {"memory --params 1e9 --zero 4", "--zero must be an integer number of ZeRO stage in [0, 3]"},
+      {"memory --params 1e9 --optimizer lion", "--optimizer must be one of adam"},
+      {"memory", "--params is required"},
+      {"params --layers 2 --d-model 64 --d-ff 256 --heads 4 --kv-heads 3 --vocab 10", "kv_heads"},
+      {"params --layers 2 --d-model 64 --d-ff 256 --heads 4 --kv-heads 8 --vocab 10", "--kv-heads"},
+      {"kv --layers 80 --kv-heads 8 --head-dim 128 --seq -1 --batch 1", "--seq"},
+      {"nosuchcommand", "unknown command"},
+  };
+  for (const Case& c : cases) {
+    const CliResult r = run_cli(words(c.args));
+    EXPECT_EQ(r.exit_code, 2) << c.args;
+    EXPECT_TRUE(r.err.contains(QString::fromUtf8(c.needle))) << c.args << " → " << r.err.toStdString();
+    EXPECT_EQ(r.err.count(QLatin1Char('\n')), 1) << c.args << " → " << r.err.toStdString();
+  }
+}
+
+TEST(CliErrors, MalformedConfigFileIsAnError) {
+  const CliResult r = run_cli({QStringLiteral("params"), QStringLiteral("--config"),
+                               QStringLiteral(NAPKIN_TEST_DATA "/configs/does-not-exist.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.err.contains(QStringLiteral("cannot open")));
+}
+
+TEST(CliDeterminism, SameInputSameBytes) {
+  const CliResult a = run_cli(words("budget --chips 4096 --days 60 --json"));
+  const CliResult b = run_cli(words("budget --chips 4096 --days 60 --json"));
+  EXPECT_EQ(a.out, b.out);
+}

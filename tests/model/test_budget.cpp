@@ -1,0 +1,180 @@
+// Phase 00 budgets: chips × days → FLOPs → (N, D) → checks, dollars, joules,
+// and the inference-aware recommendation (seed Phase 00 ch. 10–11, Claim 15).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "budget.h"
+#include "hardware.h"
+
+using namespace napkin;
+
+TEST(Budget, ThousandH100ForThirtyDays) {
+  const double c = budget_to_flops(chip_by_name("H100"), 1000, 30, 0.4);
+  EXPECT_NEAR(c, 1.026e24, 0.0005e24);
+  const ChinchillaSplit s = chinchilla_split(c);
+  EXPECT_NEAR(s.params / 1e9, 92.5, 0.05);
+  EXPECT_NEAR(s.tokens / 1e12, 1.85, 0.005);
+  EXPECT_NEAR(6 * s.params * s.tokens, c, c * 1e-12);
+  EXPECT_NEAR(flops_to_days(c, chip_by_name("H100"), 1000, 0.4), 30.0, 1e-9);
+}
+
+TEST(Budget, TokensPerParamIsAParameter) {
+  const ChinchillaSplit s = chinchilla_split(1e24, 40);
+  EXPECT_NEAR(s.tokens / s.params, 40, 1e-9);
+  EXPECT_NEAR(6 * s.params * s.tokens, 1e24, 1e12);
+}
+
+TEST(Budget, OneChipBoundaryAndLinearity) {
+  const Chip& h = chip_by_name("H100");
+  EXPECT_NEAR(budget_to_flops(h, 1, 1, 1.0), 990e12 * 86400, 1e6);
+  EXPECT_DOUBLE_EQ(budget_to_flops(h, 2000, 30), 2 * budget_to_flops(h, 1000, 30));
+}
+
+TEST(Budget, CostReportMatchesTheSeed) {
+  const CostReport r = cost_report(chip_by_name("H100"), 1000, 30, 0.4, CostInputs{});
+  EXPECT_NEAR(r.rental_dollars, 1'800'000.00, 0.005);
+  EXPECT_NEAR(r.energy_kwh, 604'800.00, 0.005);
+  EXPECT_NEAR(r.energy_dollars, 72'576.00, 0.005);
+  EXPECT_NEAR(r.flops, 1.026e24, 0.0005e24);
+  EXPECT_NEAR(r.dollars_per_1e21_flops, 1753.65, 0.005);
+  // The sanity check's figure is the chips alone: 504.0 MWh, ~$60,480 at $0.12/kWh.
+  EXPECT_NEAR(r.chip_energy_kwh / 1000, 504.0, 0.05);
+  EXPECT_NEAR(r.chip_energy_kwh * 0.12, 60'480, 0.5);
+}
+
+TEST(Budget, ReportChecksMatchTheSeedWorkedExample) {
+  const BudgetReport r = budget_report(BudgetInputs{});
+  ASSERT_EQ(r.checks.size(), 4u);
+  EXPECT_EQ(r.checks[0].name, "memory fits (sharded)");
+  EXPECT_TRUE(r.checks[0].ok);
+  EXPECT_NE(r.checks[0].detail.find("1,480 GB of model states / 80,000 GB"), std::string::npos)
+      << r.checks[0].detail;
+  EXPECT_EQ(r.checks[1].name, "data available");
+  EXPECT_TRUE(r.checks[1].ok);
+  EXPECT_NE(r.checks[1].detail.find("needs 1.85T tokens"), std::string::npos);
+  EXPECT_EQ(r.checks[2].name, "servable");
+  EXPECT_TRUE(r.checks[2].ok);
+  EXPECT_NE(r.checks[2].detail.find("92B params, 185 GB in bf16"), std::string::npos)
+      << r.checks[2].detail;
+  EXPECT_EQ(r.chips_to_hold_weights, 3);
+  EXPECT_EQ(r.checks[3].name, "energy");
+  EXPECT_TRUE(r.checks[3].ok);
+  EXPECT_NE(r.checks[3].detail.find("504.0 MWh at the chips"), std::string::npos);
+  EXPECT_EQ(r.train_memory.total, 16 * r.params_rounded);
+}
+
+TEST(Budget, ChecksFailWhenTheyShould) {
+  BudgetInputs in;
+  in.chip = "TPU v5e";  // 16 GB chips: a 92B model does not fit an 8-chip node
+  in.n_chips = 5000;
+  EXPECT_FALSE(budget_report(in).checks[2].ok);
+  in = BudgetInputs{};
+  in.n_chips = 100'000;
+  in.days = 365;  // D far beyond 15T tokens; 84 MW of power
+  const BudgetReport big = budget_report(in);
+  EXPECT_FALSE(big.checks[1].ok);
+  in.site_power_mw = 50;
+  EXPECT_FALSE(budget_report(in).checks[3].ok);
+  in = BudgetInputs{};
+  in.n_chips = 1;
+  in.days = 1;
+  in.memory_headroom = 0.01;  // 16 bytes/param of a tiny model still beats 1 % of one chip?
+  const BudgetReport one = budget_report(in);
+  EXPECT_EQ(one.checks[0].ok, one.train_memory.total < 0.01 * 80e9);
+}
+
+TEST(Lifetime, SeedClaim15Table) {
+  EXPECT_NEAR(lifetime_flops(70e9, 1.4e12, 1e12), 7.280e23, 0.0005e23);
+  EXPECT_NEAR(lifetime_flops(70e9, 1.4e12, 1e14), 1.459e25, 0.0005e25);
+  EXPECT_NEAR(lifetime_flops(70e9, 1.4e12, 1e16), 1.401e27, 0.0005e27);
+  EXPECT_NEAR(lifetime_flops(20e9, 8e12, 1e12), 1.000e24, 0.0005e24);
+  EXPECT_NEAR(lifetime_flops(20e9, 8e12, 1e14), 4.960e24, 0.0005e24);
+  EXPECT_NEAR(lifetime_flops(20e9, 8e12, 1e16), 4.010e26, 0.0005e26);
+}
+
+TEST(Lifetime, CrossoverBetweenTheTwoModels) {
+  const auto s = served_token_crossover({70e9, 1.4e12}, {20e9, 8e12});
+  ASSERT_TRUE(s.has_value());
+  EXPECT_NEAR(*s, 3.72e12, 1e9);
+  EXPECT_NEAR(lifetime_flops(70e9, 1.4e12, *s), lifetime_flops(20e9, 8e12, *s), 1e12);
+  // A model that is both smaller and cheaper to train never crosses: it always wins.
+  EXPECT_FALSE(served_token_crossover({70e9, 1.4e12}, {20e9, 1e12}).has_value());
+  EXPECT_FALSE(served_token_crossover({70e9, 1.4e12}, {70e9, 1e12}).has_value());
+}
+
+TEST(InferenceAware, SmallerModelAtTheSameLossForAHeavilyServedModel) {
+  const BudgetReport r = budget_report(BudgetInputs{});  // 1e14 served tokens
+  const InferenceAwarePlan& p = r.plan;
+  EXPECT_TRUE(p.recommend_smaller);
+  EXPECT_LT(p.same_loss.params, r.split.params / 2);
+  EXPECT_GT(p.same_loss.train_tokens, r.split.tokens);
+  // Same loss by construction.
+  EXPECT_NEAR(p.law.loss(p.same_loss.params, p.same_loss.train_tokens), p.chinchilla_loss, 1e-9);
+  EXPECT_LT(p.lifetime_flops_small, p.lifetime_flops_chinchilla);
+  // Within the same budget the smaller model gives up a little loss (the seed: ~0.02 nats).
+  EXPECT_GT(p.same_budget_loss - p.chinchilla_loss, 0.0);
+  EXPECT_LT(p.same_budget_loss - p.chinchilla_loss, 0.03);
+  ASSERT_TRUE(p.crossover_served_tokens.has_value());
+  EXPECT_LT(*p.crossover_served_tokens, p.served_tokens);
+  EXPECT_NE(r.recommendation.find("I would train"), std::string::npos);
+}
+
+TEST(InferenceAware, LightlyServedModelKeepsTheChinchillaAnswer) {
+  BudgetInputs in;
+  in.served_tokens = 1e9;
+  const BudgetReport r = budget_report(in);
+  EXPECT_FALSE(r.plan.recommend_smaller);
+  EXPECT_NE(r.recommendation.find("I would train the Chinchilla answer"), std::string::npos);
+}
+
+TEST(InferenceAware, MoreServingMeansASmallerModel) {
+  double prev = 1e300;
+  for (double s : {1e12, 1e13, 1e14, 1e15}) {
+    BudgetInputs in;
+    in.served_tokens = s;
+    const double n = budget_report(in).plan.same_loss.params;
+    EXPECT_LT(n, prev) << s;
+    prev = n;
+  }
+}
+
+TEST(Budget, DeterministicReport) {
+  const BudgetReport a = budget_report(BudgetInputs{});
+  const BudgetReport b = budget_report(BudgetInputs{});
+  EXPECT_EQ(a.recommendation, b.recommendation);
+  EXPECT_EQ(a.plan.same_loss.params, b.plan.same_loss.params);
+}
+
+TEST(Budget, InvalidInputThrowsNamingTheParameter) {
+  auto expect_msg = [](BudgetInputs in, const std::string& needle) {
+    try {
+      budget_report(in);
+      FAIL() << needle;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  BudgetInputs in;
+  in.chip = "H1000";
+  expect_msg(in, "chip must be one of H100");
+  in = BudgetInputs{};
+  in.n_chips = 0;
+  expect_msg(in, "chips (chips)");
+  in = BudgetInputs{};
+  in.days = -1;
+  expect_msg(in, "days (days)");
+  in = BudgetInputs{};
+  in.mfu = 1.5;
+  expect_msg(in, "mfu (fraction of peak)");
+  in = BudgetInputs{};
+  in.mfu = NAN;
+  expect_msg(in, "got nan");
+  in = BudgetInputs{};
+  in.cost.pue = 0.5;
+  expect_msg(in, "pue");
+  EXPECT_THROW(chinchilla_split(0), std::invalid_argument);
+  EXPECT_THROW(chinchilla_split(1e24, 0), std::invalid_argument);
+}

@@ -1,0 +1,32 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "validate.h"
+
+using namespace napkin;
+
+TEST(Validate, MessagesNameParameterUnitAndRange) {
+  try {
+    require_count(0, "chips", "chips", 1, 100);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "chips (chips) must be an integer in [1, 100]; got 0");
+  }
+  try {
+    require_real(std::nan(""), "mfu", "fraction of peak", 0.0, 1.0, true);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "mfu (fraction of peak) must be a finite number in (0, 1]; got nan");
+  }
+  EXPECT_NO_THROW(require_real(1.0, "mfu", "fraction", 0.0, 1.0, true));
+  EXPECT_THROW(require_positive(0.0, "x", "s"), std::invalid_argument);
+}
+
+TEST(Validate, CheckedArithmeticDetectsOverflow) {
+  EXPECT_EQ(checked_mul({2, 3, 7}, "x"), 42);
+  EXPECT_THROW(checked_mul(1LL << 62, 4, "x"), std::invalid_argument);
+  EXPECT_THROW(checked_add(kMaxCount, 1, "x"), std::invalid_argument);
+}
