@@ -1,20 +1,349 @@
 #include "MainWindow.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
+#include <QMenuBar>
+#include <QScreen>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QUndoStack>
 
-#include "budget.h"
-#include "format.h"
+#include "BudgetPanel.h"
+#include "PlotWidget.h"
+#include "config_import.h"
+#include "hardware.h"
+#include "scenario_json.h"
 
 namespace napkin {
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
-  const BudgetReport r = budget_report(BudgetInputs{});
-  auto* label = new QLabel(QString::fromStdString("1,000 H100 × 30 days: C = " + format_sci(r.flops) +
-                                                  " FLOPs → N = " + format_count(r.split.params) +
-                                                  ", D = " + format_count(r.split.tokens, 2)),
-                           this);
-  setCentralWidget(label);
+namespace {
+
+const char* const kPanelKeys[] = {"budget", "isoflops", "moe", "roofline"};
+constexpr int kMaxRecent = 8;
+
+QWidget* placeholder(const QString& title, const QString& what, QWidget* parent) {
+  auto* l = new QLabel(QStringLiteral("<h2>%1</h2><p>%2</p><p><i>%3</i></p>")
+                           .arg(title, what, QObject::tr("This panel is not built yet; its "
+                                                         "arithmetic is available in napkin-cli.")),
+                       parent);
+  l->setAlignment(Qt::AlignCenter);
+  l->setWordWrap(true);
+  l->setMargin(40);
+  return l;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(Session session, QWidget* parent) : QMainWindow(parent), session_(session) {
+  setWindowIcon(QIcon(QStringLiteral(":/napkin/napkin.svg")));
+  tabs_ = new QTabWidget(this);
+  tabs_->setDocumentMode(true);
+  budget_ = new BudgetPanel(&model_, tabs_);
+  tabs_->addTab(budget_, tr("Budget planner"));
+  tabs_->addTab(placeholder(tr("IsoFLOPs & scaling laws"),
+                            tr("Ladders, parabola vertices, power laws, robust parametric fits and "
+                               "bootstrap forecasts (seed Phase 01)."),
+                            tabs_),
+                tr("IsoFLOPs && scaling laws"));
+  tabs_->addTab(placeholder(tr("MoE router"),
+                            tr("Top-k routing, load-balance and z-losses, capacity drops, router "
+                               "collapse and its cure (seed Phase 02)."),
+                            tabs_),
+                tr("MoE router"));
+  tabs_->addTab(placeholder(tr("Roofline"),
+                            tr("Intensity vs ridge, the MFU budget, the prefill/decode latency "
+                               "napkin and chips for a latency budget (seed Phase 03)."),
+                            tabs_),
+                tr("Roofline"));
+  setCentralWidget(tabs_);
+
+  file_label_ = new QLabel(this);
+  statusBar()->addPermanentWidget(file_label_);
+  connect(&model_, &ScenarioModel::fileStateChanged, this, &MainWindow::updateTitle);
+  connect(&model_, &ScenarioModel::changed, this, &MainWindow::updateTitle);
+  connect(&model_, &ScenarioModel::editRejected, this,
+          [this](const QString& why) { statusBar()->showMessage(tr("Not applied: %1").arg(why), 8000); });
+  connect(tabs_, &QTabWidget::currentChanged, this, [this](int i) {
+    if (session_ == Session::restore) QSettings().setValue(QStringLiteral("view/panel"), i);
+  });
+  prompt_ = [this] {
+    return QMessageBox::question(this, tr("Unsaved changes"),
+                                 tr("The scenario has unsaved changes. Save them first?"),
+                                 QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
+                                 QMessageBox::Save);
+  };
+  buildMenus();
   resize(1280, 800);
+  if (session_ == Session::restore) restoreSession();
+  updateTitle();
+  updateRecentMenu();
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&New"), QKeySequence::New, this, [this] {
+    if (maybeSave()) newScenario();
+  });
+  file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+    if (!maybeSave()) return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(),
+                                                      tr("Napkin scenario (*.napkin.json *.json)"));
+    if (!path.isEmpty()) openFile(path);
+  });
+  recent_menu_ = file->addMenu(tr("Open &Recent"));
+  file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
+  file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
+  file->addSeparator();
+  file->addAction(tr("&Import config.json…"), QKeySequence(tr("Ctrl+I")), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import a Hugging Face config.json"),
+                                                      QString(), tr("config.json (*.json)"));
+    if (!path.isEmpty()) importConfig(path);
+  });
+  QAction* report = file->addAction(tr("&Export report…"));
+  report->setShortcut(QKeySequence(tr("Ctrl+E")));
+  report->setEnabled(false);
+  report->setToolTip(tr("The PDF report arrives in a later release."));
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = model_.undoStack()->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = model_.undoStack()->createRedoAction(this, tr("&Redo"));
+  redo->setShortcut(QKeySequence::Redo);
+  edit->addAction(undo);
+  edit->addAction(redo);
+  edit->addSeparator();
+  edit->addAction(tr("Reset to &defaults"), this, &MainWindow::resetToDefaults);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  side_nav_action_ = view->addAction(tr("&Side navigation"));
+  side_nav_action_->setCheckable(true);
+  connect(side_nav_action_, &QAction::toggled, this, [this](bool on) {
+    setSideNavigation(on);
+    if (session_ == Session::restore) QSettings().setValue(QStringLiteral("view/sideNavigation"), on);
+  });
+  view->addSeparator();
+  for (int i = 0; i < tabs_->count(); ++i)
+    view->addAction(tabs_->tabText(i), QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)), this,
+                    [this, i] { tabs_->setCurrentIndex(i); });
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("How to read this &panel"), QKeySequence::HelpContents, this, &MainWindow::showHelp);
+  help->addAction(tr("&About Napkin"), this, [this] {
+    QString chips;
+    for (const Chip& c : hardware_table())
+      chips += QStringLiteral("<li>%1: %2</li>").arg(QString::fromUtf8(c.name.data(), static_cast<qsizetype>(c.name.size())),
+                                                     QString::fromUtf8(c.source.data(), static_cast<qsizetype>(c.source.size())));
+    QMessageBox::about(
+        this, tr("About Napkin"),
+        tr("<h3>Napkin %1</h3><p>The arithmetic of LLM pre-training as instruments.</p>"
+           "<p>Formulas: the seed track's Phase 00–03 (6ND, 18BTDF + 24BTDNH, training memory, "
+           "KV cache); Hoffmann et al. 2022 and Besiroglu et al. 2024 (the Chinchilla law); "
+           "Sardana et al. 2024 (lifetime cost).</p><p>Hardware table:</p><ul>%2</ul>"
+           "<p>Licence: MIT.</p>")
+            .arg(QApplication::applicationVersion(), chips));
+  });
+}
+
+void MainWindow::setSideNavigation(bool side) {
+  tabs_->setTabPosition(side ? QTabWidget::West : QTabWidget::North);
+  if (side_nav_action_->isChecked() != side) {
+    const QSignalBlocker b(side_nav_action_);
+    side_nav_action_->setChecked(side);
+  }
+}
+
+bool MainWindow::showPanel(const QString& key) {
+  for (int i = 0; i < 4; ++i)
+    if (key == QLatin1String(kPanelKeys[i])) {
+      tabs_->setCurrentIndex(i);
+      return true;
+    }
+  return false;
+}
+
+void MainWindow::updateTitle() {
+  const QString path = model_.filePath();
+  const QString name = path.isEmpty() ? tr("Untitled") : QFileInfo(path).fileName();
+  setWindowTitle(QStringLiteral("%1[*] — Napkin").arg(name));
+  setWindowModified(model_.isModified());
+  file_label_->setText(model_.isModified() ? tr("%1 (modified)").arg(name) : name);
+}
+
+void MainWindow::showError(const QString& title, const QString& text) {
+  last_error_ = text;
+  statusBar()->showMessage(text, 10000);
+  auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setObjectName(QStringLiteral("errorBox"));
+  box->open();
+}
+
+bool MainWindow::openFile(const QString& path) {
+  try {
+    const Scenario s = load_scenario_file(path.toStdString());
+    model_.load(s, path);
+    addRecent(path);
+    statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
+    return true;
+  } catch (const std::exception& e) {
+    showError(tr("Could not open the scenario"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+bool MainWindow::saveTo(const QString& path) {
+  try {
+    save_scenario_file(model_.scenario(), path.toStdString());
+    model_.markSaved(path);
+    addRecent(path);
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    return true;
+  } catch (const std::exception& e) {
+    showError(tr("Could not save the scenario"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+bool MainWindow::save() {
+  if (model_.filePath().isEmpty()) return saveAs();
+  return saveTo(model_.filePath());
+}
+
+bool MainWindow::saveAs() {
+  QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), QStringLiteral("scenario.napkin.json"),
+                                              tr("Napkin scenario (*.napkin.json *.json)"));
+  if (path.isEmpty()) return false;
+  if (!path.endsWith(QLatin1String(".json"))) path += QStringLiteral(".napkin.json");
+  return saveTo(path);
+}
+
+bool MainWindow::importConfig(const QString& path) {
+  try {
+    const ImportedConfig c = import_hf_config_file(path.toStdString());
+    Scenario s = model_.scenario();
+    s.shape = c.shape;
+    s.model_name = c.family + " (" + QFileInfo(path).fileName().toStdString() + ")";
+    model_.replace(s, tr("Import %1").arg(QFileInfo(path).fileName()));
+    statusBar()->showMessage(tr("Imported %1: %2 parameters")
+                                 .arg(path, QString::number(count_params(c.shape).total)),
+                             6000);
+    return true;
+  } catch (const std::exception& e) {
+    showError(tr("Could not import config.json"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+void MainWindow::newScenario() { model_.load(Scenario{}, QString()); }
+
+void MainWindow::resetToDefaults() { model_.replace(Scenario{}, tr("Reset to defaults")); }
+
+bool MainWindow::maybeSave() {
+  if (!model_.isModified()) return true;
+  switch (prompt_()) {
+    case QMessageBox::Save: return save();
+    case QMessageBox::Discard: return true;
+    default: return false;
+  }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (session_ == Session::restore) saveSession();
+  if (!maybeSave()) {
+    event->ignore();
+    return;
+  }
+  if (session_ == Session::restore) saveSession();
+  event->accept();
+}
+
+void MainWindow::saveSession() {
+  QSettings st;
+  st.setValue(QStringLiteral("session/scenario"), QString::fromStdString(scenario_to_json(model_.scenario())));
+  st.setValue(QStringLiteral("session/path"), model_.filePath());
+  st.setValue(QStringLiteral("session/modified"), model_.isModified());
+  st.setValue(QStringLiteral("window/geometry"), saveGeometry());
+}
+
+void MainWindow::restoreSession() {
+  QSettings st;
+  setSideNavigation(st.value(QStringLiteral("view/sideNavigation"), false).toBool());
+  restoreGeometry(st.value(QStringLiteral("window/geometry")).toByteArray());
+  const QString json = st.value(QStringLiteral("session/scenario")).toString();
+  if (!json.isEmpty()) {
+    try {
+      const Scenario s = scenario_from_json(json.toStdString(), "the last session");
+      model_.load(s, st.value(QStringLiteral("session/path")).toString());
+      if (st.value(QStringLiteral("session/modified"), false).toBool()) model_.setModified();
+    } catch (const std::exception& e) {
+      statusBar()->showMessage(tr("The last session could not be restored: %1").arg(QString::fromStdString(e.what())), 10000);
+    }
+  }
+  tabs_->setCurrentIndex(std::clamp(st.value(QStringLiteral("view/panel"), 0).toInt(), 0, tabs_->count() - 1));
+}
+
+void MainWindow::addRecent(const QString& path) {
+  if (session_ != Session::restore) return;
+  QSettings st;
+  QStringList recent = st.value(QStringLiteral("recentFiles")).toStringList();
+  recent.removeAll(path);
+  recent.prepend(path);
+  while (recent.size() > kMaxRecent) recent.removeLast();
+  st.setValue(QStringLiteral("recentFiles"), recent);
+  updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+  recent_menu_->clear();
+  const QStringList recent =
+      session_ == Session::restore ? QSettings().value(QStringLiteral("recentFiles")).toStringList() : QStringList();
+  for (const QString& p : recent)
+    recent_menu_->addAction(QFileInfo(p).fileName(), this, [this, p] {
+      if (maybeSave()) openFile(p);
+    })->setToolTip(p);
+  recent_menu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::showHelp() {
+  QString text;
+  switch (tabs_->currentIndex()) {
+    case 0: text = BudgetPanel::helpText(); break;
+    default:
+      text = tr("<h3>%1</h3><p>This panel is not built yet.</p>").arg(tabs_->tabText(tabs_->currentIndex()));
+  }
+  QMessageBox::information(this, tr("How to read this panel"), text);
+}
+
+int MainWindow::screenshot(const QString& file, const QString& panel, const QString& scenario,
+                           const QSize& size) {
+  MainWindow w(Session::fresh);
+  if (!scenario.isEmpty() && !w.openFile(scenario)) {
+    std::fprintf(stderr, "napkin: %s\n", w.lastError().toLocal8Bit().constData());
+    return 2;
+  }
+  if (!panel.isEmpty() && !w.showPanel(panel)) {
+    std::fprintf(stderr, "napkin: --panel must be one of budget, isoflops, moe, roofline; got \"%s\"\n",
+                 panel.toLocal8Bit().constData());
+    return 2;
+  }
+  w.resize(size);
+  w.show();
+  for (int i = 0; i < 5; ++i) QApplication::processEvents();
+  for (PlotWidget* p : w.findChildren<PlotWidget*>()) p->replot(QCustomPlot::rpImmediateRefresh);
+  const QImage img = w.grab().toImage();
+  if (img.isNull() || !img.save(file, "PNG")) {
+    std::fprintf(stderr, "napkin: could not write %s\n", file.toLocal8Bit().constData());
+    return 2;
+  }
+  return 0;
 }
 
 }  // namespace napkin

@@ -1,13 +1,76 @@
+// The main window: one panel per phase over one shared scenario, the File /
+// Edit / View / Help menus, session restore and the status bar.
 #pragma once
 
 #include <QMainWindow>
+#include <QMessageBox>
+#include <functional>
+
+#include "ScenarioModel.h"
+
+class QLabel;
+class QMenu;
+class QTabWidget;
 
 namespace napkin {
+
+class BudgetPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
-  explicit MainWindow(QWidget* parent = nullptr);
+  enum class Session { restore, fresh };
+  explicit MainWindow(Session session = Session::restore, QWidget* parent = nullptr);
+
+  ScenarioModel* model() { return &model_; }
+  BudgetPanel* budgetPanel() const { return budget_; }
+  QTabWidget* tabs() const { return tabs_; }
+
+  // File operations without dialogs (the menu actions wrap them). Each
+  // returns false and shows an error, leaving the scenario untouched, on failure.
+  bool openFile(const QString& path);
+  bool saveTo(const QString& path);
+  bool importConfig(const QString& path);
+  void newScenario();
+  void resetToDefaults();
+  // Selects a panel by key: budget, isoflops, moe, roofline.
+  bool showPanel(const QString& key);
+  void setSideNavigation(bool side);
+
+  // The text of the last error shown to the user (for tests).
+  QString lastError() const { return last_error_; }
+  // Replaces the unsaved-changes question (tests answer it without a dialog).
+  void setSavePrompt(std::function<QMessageBox::StandardButton()> prompt) { prompt_ = std::move(prompt); }
+
+  // Renders the window offscreen into a PNG.
+  static int screenshot(const QString& file, const QString& panel, const QString& scenario,
+                        const QSize& size);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildMenus();
+  void updateTitle();
+  void updateRecentMenu();
+  void addRecent(const QString& path);
+  bool maybeSave();
+  bool save();
+  bool saveAs();
+  void showError(const QString& title, const QString& text);
+  void showHelp();
+  void saveSession();
+  void restoreSession();
+
+  ScenarioModel model_;
+  Session session_;
+  QTabWidget* tabs_ = nullptr;
+  BudgetPanel* budget_ = nullptr;
+  QMenu* recent_menu_ = nullptr;
+  QLabel* file_label_ = nullptr;
+  QAction* side_nav_action_ = nullptr;
+  QString last_error_;
+  std::function<QMessageBox::StandardButton()> prompt_;
 };
 
 }  // namespace napkin

@@ -1,13 +1,51 @@
 #include <QApplication>
+#include <QCommandLineParser>
+#include <cstdio>
+#include <cstring>
 
 #include "MainWindow.h"
 
 int main(int argc, char** argv) {
+  // A screenshot needs no display: render offscreen unless a platform was chosen.
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--screenshot") == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+      qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("Napkin"));
   QApplication::setOrganizationName(QStringLiteral("Napkin"));
   QApplication::setApplicationVersion(QStringLiteral(NAPKIN_VERSION));
-  napkin::MainWindow w;
-  w.show();
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QStringLiteral("The arithmetic of LLM pre-training, as instruments."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  const QCommandLineOption shot(QStringLiteral("screenshot"), QStringLiteral("Render the window to a PNG and exit."),
+                                QStringLiteral("FILE"));
+  const QCommandLineOption panel(QStringLiteral("panel"), QStringLiteral("budget, isoflops, moe or roofline."),
+                                 QStringLiteral("PANEL"), QStringLiteral("budget"));
+  const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Open a scenario file."),
+                                    QStringLiteral("FILE"));
+  const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot."),
+                                QStringLiteral("WxH"), QStringLiteral("1280x800"));
+  parser.addOptions({shot, panel, scenario, size});
+  parser.process(app);
+
+  if (parser.isSet(shot)) {
+    const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+    bool ok_w = false, ok_h = false;
+    const int w = wh.size() == 2 ? wh[0].toInt(&ok_w) : 0;
+    const int h = wh.size() == 2 ? wh[1].toInt(&ok_h) : 0;
+    if (!ok_w || !ok_h || w < 320 || h < 240 || w > 8192 || h > 8192) {
+      std::fprintf(stderr, "napkin: --size must be WxH with 320 ≤ W, 240 ≤ H ≤ 8192; got \"%s\"\n",
+                   parser.value(size).toLocal8Bit().constData());
+      return 2;
+    }
+    return napkin::MainWindow::screenshot(parser.value(shot), parser.value(panel), parser.value(scenario),
+                                          QSize(w, h));
+  }
+
+  napkin::MainWindow window;
+  if (parser.isSet(scenario)) window.openFile(parser.value(scenario));
+  window.show();
   return QApplication::exec();
 }

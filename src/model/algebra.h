@@ -52,6 +52,7 @@ struct ModelShape {
   std::int64_t effective_expert_d_ff() const { return expert_d_ff > 0 ? expert_d_ff : d_ff; }
   // Throws std::invalid_argument naming the first violated constraint.
   void validate() const;
+  bool operator==(const ModelShape&) const = default;
 };
 
 struct LayerParams {

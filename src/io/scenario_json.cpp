@@ -1,0 +1,302 @@
+#include "scenario_json.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <cmath>
+#include <functional>
+#include <stdexcept>
+
+#include "validate.h"
+
+namespace napkin {
+
+namespace {
+
+constexpr qint64 kMaxScenarioBytes = 16 * 1024 * 1024;
+
+QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+QJsonObject shape_to_json(const ModelShape& m) {
+  return QJsonObject{{QStringLiteral("layers"), static_cast<qint64>(m.n_layers)},
+                     {QStringLiteral("d_model"), static_cast<qint64>(m.d_model)},
+                     {QStringLiteral("d_ff"), static_cast<qint64>(m.d_ff)},
+                     {QStringLiteral("heads"), static_cast<qint64>(m.n_heads)},
+                     {QStringLiteral("kv_heads"), static_cast<qint64>(m.n_kv_heads)},
+                     {QStringLiteral("head_dim"), static_cast<qint64>(m.d_head)},
+                     {QStringLiteral("vocab"), static_cast<qint64>(m.vocab)},
+                     {QStringLiteral("gated"), m.gated},
+                     {QStringLiteral("tied_embeddings"), m.tied_embeddings},
+                     {QStringLiteral("qkv_bias"), m.qkv_bias},
+                     {QStringLiteral("o_bias"), m.o_bias},
+                     {QStringLiteral("mlp_bias"), m.mlp_bias},
+                     {QStringLiteral("experts"), static_cast<qint64>(m.n_experts)},
+                     {QStringLiteral("top_k"), static_cast<qint64>(m.top_k)},
+                     {QStringLiteral("shared_experts"), static_cast<qint64>(m.shared_experts)},
+                     {QStringLiteral("expert_d_ff"), static_cast<qint64>(m.expert_d_ff)},
+                     {QStringLiteral("dense_layers"), static_cast<qint64>(m.n_dense_layers)}};
+}
+
+class Reader {
+ public:
+  Reader(const QJsonObject& o, std::string prefix, std::string_view source)
+      : obj_(o), prefix_(std::move(prefix)), source_(source) {}
+
+  [[noreturn]] void fail(const char* key, const std::string& found, const std::string& expected) const {
+    throw std::invalid_argument(std::string(source_) + ": field \"" + prefix_ + key +
+                                "\": expected " + expected + ", found " + found);
+  }
+
+  static std::string describe(const QJsonValue& v) {
+    switch (v.type()) {
+      case QJsonValue::Null: return "null";
+      case QJsonValue::Bool: return v.toBool() ? "true" : "false";
+      case QJsonValue::Double: return format_value(v.toDouble());
+      case QJsonValue::String: return "the string \"" + v.toString().left(40).toStdString() + "\"";
+      case QJsonValue::Array: return "an array";
+      case QJsonValue::Object: return "an object";
+      case QJsonValue::Undefined: return "nothing";
+    }
+    return "nothing";
+  }
+
+  void integer(const char* key, std::int64_t& out, std::int64_t lo, std::int64_t hi) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return;
+    const std::string expected =
+        "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    if (!v.isDouble()) fail(key, describe(v), expected);
+    const double d = v.toDouble();
+    if (!std::isfinite(d) || d != std::floor(d) || d < static_cast<double>(lo) ||
+        d > static_cast<double>(hi))
+      fail(key, describe(v), expected);
+    out = v.toInteger(static_cast<qint64>(d));
+  }
+
+  void integer(const char* key, int& out, int lo, int hi) const {
+    std::int64_t v = out;
+    integer(key, v, lo, hi);
+    out = static_cast<int>(v);
+  }
+
+  void real(const char* key, double& out, double lo, double hi) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return;
+    const std::string expected = "a number in [" + format_value(lo) + ", " + format_value(hi) + "]";
+    if (!v.isDouble()) fail(key, describe(v), expected);
+    const double d = v.toDouble();
+    if (!std::isfinite(d) || d < lo || d > hi) fail(key, describe(v), expected);
+    out = d;
+  }
+
+  void boolean(const char* key, bool& out) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return;
+    if (!v.isBool()) fail(key, describe(v), "true or false");
+    out = v.toBool();
+  }
+
+  void text(const char* key, std::string& out, std::size_t max_len = 200) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return;
+    if (!v.isString()) fail(key, describe(v), "a string");
+    const std::string s = v.toString().toStdString();
+    if (s.size() > max_len) fail(key, "a string of " + std::to_string(s.size()) + " bytes",
+                                 "at most " + std::to_string(max_len) + " bytes");
+    out = s;
+  }
+
+  // A string converted by `parse` (which throws std::invalid_argument).
+  template <typename T>
+  void choice(const char* key, T& out, const std::function<T(std::string_view)>& parse) const {
+    std::string s;
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return;
+    text(key, s);
+    try {
+      out = parse(s);
+    } catch (const std::invalid_argument& e) {
+      std::string msg = e.what();
+      const auto semi = msg.find(';');
+      fail(key, "\"" + s + "\"", msg.substr(0, semi));
+    }
+  }
+
+  QJsonObject object(const char* key) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return {};
+    if (!v.isObject()) fail(key, describe(v), "an object");
+    return v.toObject();
+  }
+
+ private:
+  const QJsonObject& obj_;
+  std::string prefix_;
+  std::string_view source_;
+};
+
+}  // namespace
+
+std::string scenario_to_json(const Scenario& s) {
+  QJsonObject hardware{{QStringLiteral("chip"), q(s.chip)},
+                       {QStringLiteral("chips"), static_cast<qint64>(s.n_chips)}};
+  QJsonObject budget{{QStringLiteral("days"), s.days},
+                     {QStringLiteral("mfu"), s.mfu},
+                     {QStringLiteral("price_per_chip_hour_dollars"), s.price_per_chip_hour_dollars},
+                     {QStringLiteral("kwh_price_dollars"), s.kwh_price_dollars},
+                     {QStringLiteral("pue"), s.pue},
+                     {QStringLiteral("tokens_per_param"), s.tokens_per_param},
+                     {QStringLiteral("tokens_available"), s.tokens_available}};
+  QJsonObject model = shape_to_json(s.shape);
+  model[QStringLiteral("name")] = q(s.model_name);
+  const TrainingSetup& t = s.training;
+  QJsonObject training{{QStringLiteral("optimizer"), q(to_string(t.optimizer))},
+                       {QStringLiteral("precision"), q(to_string(t.precision))},
+                       {QStringLiteral("zero_stage"), t.zero_stage},
+                       {QStringLiteral("dp_degree"), static_cast<qint64>(t.dp_degree)},
+                       {QStringLiteral("checkpointing"), q(to_string(t.checkpointing))},
+                       {QStringLiteral("micro_batch"), static_cast<qint64>(t.micro_batch)},
+                       {QStringLiteral("seq_len"), static_cast<qint64>(t.seq_len)}};
+  const ServingSetup& v = s.serving;
+  QJsonObject serving{{QStringLiteral("context_len"), static_cast<qint64>(v.context_len)},
+                      {QStringLiteral("served_tokens"), v.served_tokens},
+                      {QStringLiteral("batch"), static_cast<qint64>(v.batch)},
+                      {QStringLiteral("prompt_tokens"), static_cast<qint64>(v.prompt_tokens)},
+                      {QStringLiteral("decode_tokens"), static_cast<qint64>(v.decode_tokens)},
+                      {QStringLiteral("latency_budget_seconds"), v.latency_budget_seconds},
+                      {QStringLiteral("overhead_seconds"), v.overhead_seconds},
+                      {QStringLiteral("bytes_per_param"), v.bytes_per_param}};
+  QJsonObject doc{{QStringLiteral("format"), QStringLiteral("napkin-scenario")},
+                  {QStringLiteral("version"), kScenarioFormatVersion},
+                  {QStringLiteral("hardware"), hardware},
+                  {QStringLiteral("budget"), budget},
+                  {QStringLiteral("model"), model},
+                  {QStringLiteral("training"), training},
+                  {QStringLiteral("serving"), serving}};
+  return QJsonDocument(doc).toJson(QJsonDocument::Indented).toStdString();
+}
+
+Scenario scenario_from_json(std::string_view json, std::string_view source) {
+  if (static_cast<qint64>(json.size()) > kMaxScenarioBytes)
+    throw std::invalid_argument(std::string(source) + ": larger than 16 MiB; not a scenario");
+  QJsonParseError err{};
+  const QJsonDocument doc = QJsonDocument::fromJson(
+      QByteArray(json.data(), static_cast<qsizetype>(json.size())), &err);
+  if (err.error != QJsonParseError::NoError)
+    throw std::invalid_argument(std::string(source) + ": not valid JSON at byte " +
+                                std::to_string(err.offset) + " (" +
+                                err.errorString().toStdString() + "); the file may be truncated");
+  if (!doc.isObject())
+    throw std::invalid_argument(std::string(source) + ": expected a JSON object at the top level");
+  const QJsonObject root = doc.object();
+  const Reader top(root, "", source);
+  std::string format;
+  top.text("format", format);
+  if (format != "napkin-scenario")
+    top.fail("format", format.empty() ? "nothing" : "\"" + format + "\"", "\"napkin-scenario\"");
+  std::int64_t version = 0;
+  top.integer("version", version, 1, 1'000'000);
+  if (version > kScenarioFormatVersion)
+    top.fail("version", std::to_string(version),
+             "a version up to " + std::to_string(kScenarioFormatVersion) +
+                 " (the file was written by a newer Napkin)");
+
+  Scenario s;
+  const Reader hw(top.object("hardware"), "hardware.", source);
+  hw.text("chip", s.chip);
+  try {
+    (void)chip_by_name(s.chip);
+  } catch (const std::invalid_argument&) {
+    hw.fail("chip", "\"" + s.chip + "\"", "one of " + chip_names());
+  }
+  hw.integer("chips", s.n_chips, 1, 10'000'000);
+
+  const Reader b(top.object("budget"), "budget.", source);
+  b.real("days", s.days, 1e-3, 36500);
+  b.real("mfu", s.mfu, 1e-3, 1.0);
+  b.real("price_per_chip_hour_dollars", s.price_per_chip_hour_dollars, 0, 1e4);
+  b.real("kwh_price_dollars", s.kwh_price_dollars, 0, 100);
+  b.real("pue", s.pue, 1.0, 5.0);
+  b.real("tokens_per_param", s.tokens_per_param, 0.01, 1e6);
+  b.real("tokens_available", s.tokens_available, 1, 1e18);
+
+  const Reader m(top.object("model"), "model.", source);
+  ModelShape& sh = s.shape;
+  m.text("name", s.model_name);
+  m.integer("layers", sh.n_layers, 1, 100'000);
+  m.integer("d_model", sh.d_model, 1, 1'000'000);
+  m.integer("d_ff", sh.d_ff, 1, 10'000'000);
+  m.integer("heads", sh.n_heads, 1, 100'000);
+  m.integer("kv_heads", sh.n_kv_heads, 1, 100'000);
+  m.integer("head_dim", sh.d_head, 1, 100'000);
+  m.integer("vocab", sh.vocab, 1, 100'000'000);
+  m.boolean("gated", sh.gated);
+  m.boolean("tied_embeddings", sh.tied_embeddings);
+  m.boolean("qkv_bias", sh.qkv_bias);
+  m.boolean("o_bias", sh.o_bias);
+  m.boolean("mlp_bias", sh.mlp_bias);
+  m.integer("experts", sh.n_experts, 0, 100'000);
+  m.integer("top_k", sh.top_k, 0, 100'000);
+  m.integer("shared_experts", sh.shared_experts, 0, 1'000);
+  m.integer("expert_d_ff", sh.expert_d_ff, 0, 10'000'000);
+  m.integer("dense_layers", sh.n_dense_layers, 0, 100'000);
+
+  const Reader t(top.object("training"), "training.", source);
+  t.choice<Optimizer>("optimizer", s.training.optimizer, parse_optimizer);
+  t.choice<Precision>("precision", s.training.precision, parse_precision);
+  t.integer("zero_stage", s.training.zero_stage, 0, 3);
+  t.integer("dp_degree", s.training.dp_degree, 1, 10'000'000);
+  t.choice<Checkpointing>("checkpointing", s.training.checkpointing, parse_checkpointing);
+  t.integer("micro_batch", s.training.micro_batch, 1, 1'000'000);
+  t.integer("seq_len", s.training.seq_len, 1, 100'000'000);
+
+  const Reader v(top.object("serving"), "serving.", source);
+  v.integer("context_len", s.serving.context_len, 1, 100'000'000);
+  v.real("served_tokens", s.serving.served_tokens, 0, 1e22);
+  v.integer("batch", s.serving.batch, 1, 1'000'000);
+  v.integer("prompt_tokens", s.serving.prompt_tokens, 1, 100'000'000);
+  v.integer("decode_tokens", s.serving.decode_tokens, 1, 100'000'000);
+  v.real("latency_budget_seconds", s.serving.latency_budget_seconds, 1e-6, 1e6);
+  v.real("overhead_seconds", s.serving.overhead_seconds, 0, 1e6);
+  v.real("bytes_per_param", s.serving.bytes_per_param, 0.125, 8);
+
+  try {
+    s.validate();
+    (void)count_params(s.shape);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string(source) + ": " + e.what());
+  }
+  return s;
+}
+
+Scenario load_scenario_file(const std::string& path) {
+  QFile f(QString::fromStdString(path));
+  if (!f.open(QIODevice::ReadOnly))
+    throw std::runtime_error(path + ": cannot open: " + f.errorString().toStdString());
+  if (f.size() > kMaxScenarioBytes)
+    throw std::runtime_error(path + ": larger than 16 MiB; not a scenario");
+  const QByteArray data = f.read(kMaxScenarioBytes + 1);
+  try {
+    return scenario_from_json(std::string_view(data.constData(), static_cast<std::size_t>(data.size())),
+                              path);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(e.what());
+  }
+}
+
+void save_scenario_file(const Scenario& s, const std::string& path) {
+  const std::string text = scenario_to_json(s);
+  QSaveFile f(QString::fromStdString(path));
+  if (!f.open(QIODevice::WriteOnly))
+    throw std::runtime_error(path + ": cannot write: " + f.errorString().toStdString());
+  if (f.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())) {
+    f.cancelWriting();
+    throw std::runtime_error(path + ": write failed: " + f.errorString().toStdString());
+  }
+  if (!f.commit())
+    throw std::runtime_error(path + ": could not save (the previous file is untouched): " +
+                             f.errorString().toStdString());
+}
+
+}  // namespace napkin

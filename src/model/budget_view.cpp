@@ -1,0 +1,102 @@
+#include "budget_view.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "hardware.h"
+
+namespace napkin {
+
+namespace {
+
+// n points spaced evenly in log10 between lo and hi.
+std::vector<double> log_space(double lo, double hi, int n) {
+  std::vector<double> out(static_cast<std::size_t>(n));
+  const double a = std::log10(lo), b = std::log10(hi);
+  for (int i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] = std::pow(10.0, a + (b - a) * i / (n - 1));
+  return out;
+}
+
+constexpr std::int64_t kServeWorkspaceBytes = 10'000'000'000;  // seed Phase 00 ch. 9
+
+}  // namespace
+
+BudgetView make_budget_view(const Scenario& s) {
+  s.validate();
+  BudgetView v;
+  v.scenario = s;
+  v.report = budget_report(s.budget_inputs());
+  v.params = count_params(s.shape);
+  const Chip& chip = chip_by_name(s.chip);
+  v.chip_hbm_bytes = chip.hbm_bytes;
+
+  // (a)
+  ActivationShape act;
+  act.batch = s.training.micro_batch;
+  act.seq = s.training.seq_len;
+  act.d_model = s.shape.d_model;
+  act.n_layers = s.shape.n_layers;
+  v.activation_bytes = activation_bytes(act, s.training.checkpointing);
+  for (int z = 0; z <= 3; ++z)
+    v.memory_by_zero[static_cast<std::size_t>(z)] =
+        training_memory(v.params.total, v.activation_bytes, s.training.optimizer,
+                        s.training.precision, z, s.training.dp_degree);
+
+  // (b)
+  const ModelShape& m = s.shape;
+  const auto contexts = log_space(256, 1 << 20, 49);
+  for (double t : contexts) {
+    const auto ctx = static_cast<std::int64_t>(std::llround(t));
+    v.kv_mha.x.push_back(t);
+    v.kv_mha.y.push_back(static_cast<double>(kv_cache_bytes(m.n_layers, m.n_heads, m.d_head, ctx, 1)));
+    v.kv_scenario.x.push_back(t);
+    v.kv_scenario.y.push_back(
+        static_cast<double>(kv_cache_bytes(m.n_layers, m.n_kv_heads, m.d_head, ctx, 1)));
+    v.kv_mqa.x.push_back(t);
+    v.kv_mqa.y.push_back(static_cast<double>(kv_cache_bytes(m.n_layers, 1, m.d_head, ctx, 1)));
+  }
+  v.kv_bytes_at_context = kv_cache_bytes(m.n_layers, m.n_kv_heads, m.d_head, s.serving.context_len, 1);
+  const std::int64_t node_chips = v.report.inputs.serving_node_chips;
+  v.serve_node_hbm_bytes = static_cast<double>(node_chips) * static_cast<double>(chip.hbm_bytes);
+  v.serve_weight_bytes = static_cast<double>(v.params.total) * s.serving.bytes_per_param;
+  v.hbm_left_bytes = std::max(0.0, v.serve_node_hbm_bytes - v.serve_weight_bytes -
+                                       static_cast<double>(kServeWorkspaceBytes));
+  v.max_concurrent = max_concurrent_requests(node_chips * chip.hbm_bytes,
+                                             static_cast<double>(v.params.total),
+                                             v.kv_bytes_at_context, s.serving.bytes_per_param,
+                                             kServeWorkspaceBytes);
+
+  // (c) N is the active non-embedding count: what 6N counts per token.
+  const double n_flops = static_cast<double>(v.params.non_embedding_active);
+  for (double t : contexts) {
+    const auto ctx = static_cast<std::int64_t>(std::llround(t));
+    const double f = attention_flop_fraction(n_flops, m.n_layers, m.d_model, ctx);
+    v.attention_fraction.x.push_back(t);
+    v.attention_fraction.y.push_back(f);
+    v.six_nd_error.x.push_back(t);
+    v.six_nd_error.y.push_back(six_nd_error(f));
+  }
+  v.attention_fraction_at_seq = attention_flop_fraction(n_flops, m.n_layers, m.d_model, s.training.seq_len);
+
+  // (d)
+  const InferenceAwarePlan& p = v.report.plan;
+  for (double served : log_space(1e9, 1e18, 73)) {
+    v.lifetime_chinchilla.x.push_back(served);
+    v.lifetime_chinchilla.y.push_back(lifetime_flops(p.chinchilla.params, p.chinchilla.train_tokens, served));
+    v.lifetime_small.x.push_back(served);
+    v.lifetime_small.y.push_back(lifetime_flops(p.same_loss.params, p.same_loss.train_tokens, served));
+  }
+
+  // (e)
+  const double c = v.report.flops;
+  for (double flops : log_space(std::min(1e19, c / 100), std::max(1e27, c * 100), 49)) {
+    const ChinchillaSplit sp = chinchilla_split(flops, s.tokens_per_param);
+    v.frontier_params.x.push_back(flops);
+    v.frontier_params.y.push_back(sp.params);
+    v.frontier_tokens.x.push_back(flops);
+    v.frontier_tokens.y.push_back(sp.tokens);
+  }
+  return v;
+}
+
+}  // namespace napkin

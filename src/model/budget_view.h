@@ -1,0 +1,50 @@
+// Everything the Budget Planner panel (and the report) shows for a scenario,
+// computed in one place: the budget report, the scenario model's memory,
+// KV cache and attention share, and the curves of the five plots.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "algebra.h"
+#include "budget.h"
+#include "scenario.h"
+
+namespace napkin {
+
+struct Curve {
+  std::vector<double> x;
+  std::vector<double> y;
+};
+
+struct BudgetView {
+  Scenario scenario;
+  BudgetReport report;        // chips × days → C → (N, D) → checks, cost, what to train
+  ParamCount params;          // the scenario's model
+  // (a) training memory per device of the scenario's model, ZeRO 0–3 at its dp degree.
+  std::array<TrainingMemory, 4> memory_by_zero;
+  std::int64_t activation_bytes = 0;
+  std::int64_t chip_hbm_bytes = 0;
+  // (b) KV cache per request vs context, MHA / the scenario's kv heads / MQA,
+  // against the HBM of one serving node left after the weights.
+  Curve kv_mha, kv_scenario, kv_mqa;
+  std::int64_t kv_bytes_at_context = 0;
+  double serve_node_hbm_bytes = 0;
+  double serve_weight_bytes = 0;
+  double hbm_left_bytes = 0;  // ≥ 0
+  std::int64_t max_concurrent = 0;
+  // (c) attention share of training FLOPs and 6ND's error vs context.
+  Curve attention_fraction, six_nd_error;
+  double attention_fraction_at_seq = 0;
+  // (d) lifetime FLOPs vs served tokens, Chinchilla answer vs the smaller model.
+  Curve lifetime_chinchilla, lifetime_small;
+  // (e) the compute-optimal frontier N(C) and D(C) at the tokens-per-param ratio.
+  Curve frontier_params, frontier_tokens;
+};
+
+// Throws std::invalid_argument for an invalid scenario.
+BudgetView make_budget_view(const Scenario& scenario);
+
+}  // namespace napkin

@@ -1,0 +1,103 @@
+#include "scenario.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+
+#include "hardware.h"
+#include "validate.h"
+
+namespace napkin {
+
+void Scenario::validate() const {
+  budget_inputs().validate();
+  shape.validate();
+  require_count(training.zero_stage, "zero_stage", "ZeRO stage", 0, 3);
+  require_count(training.dp_degree, "dp_degree", "data-parallel replicas", 1, 10'000'000);
+  require_count(training.micro_batch, "micro_batch", "sequences per device", 1, 1'000'000);
+  require_count(training.seq_len, "seq_len", "tokens", 1, 100'000'000);
+  require_count(serving.context_len, "context_len", "tokens", 1, 100'000'000);
+  require_real(serving.served_tokens, "served_tokens", "tokens", 0.0, 1e22);
+  require_count(serving.batch, "serving_batch", "requests", 1, 1'000'000);
+  require_count(serving.prompt_tokens, "prompt_tokens", "tokens", 1, 100'000'000);
+  require_count(serving.decode_tokens, "decode_tokens", "tokens", 1, 100'000'000);
+  require_real(serving.latency_budget_seconds, "latency_budget", "seconds", 0.0, 1e6, true);
+  require_real(serving.overhead_seconds, "overhead", "seconds", 0.0, 1e6);
+  require_real(serving.bytes_per_param, "bytes_per_param", "bytes", 0.0, 8.0, true);
+}
+
+BudgetInputs Scenario::budget_inputs() const {
+  BudgetInputs in;
+  in.chip = chip;
+  in.n_chips = n_chips;
+  in.days = days;
+  in.mfu = mfu;
+  in.cost.price_per_chip_hour_dollars = price_per_chip_hour_dollars;
+  in.cost.kwh_price_dollars = kwh_price_dollars;
+  in.cost.pue = pue;
+  in.tokens_per_param = tokens_per_param;
+  in.tokens_available = tokens_available;
+  in.served_tokens = serving.served_tokens;
+  in.optimizer = training.optimizer;
+  in.precision = training.precision;
+  return in;
+}
+
+namespace {
+
+ModelShape moe(ModelShape s, std::int64_t experts, std::int64_t k, std::int64_t shared,
+               std::int64_t expert_ff, std::int64_t dense_layers) {
+  s.n_experts = experts;
+  s.top_k = k;
+  s.shared_experts = shared;
+  s.expert_d_ff = expert_ff;
+  s.n_dense_layers = dense_layers;
+  return s;
+}
+
+const std::array kPresets{
+    // layers, d_model, d_ff, heads, kv heads, head dim, vocab
+    ModelPreset{"Llama-2-7B", ModelShape{32, 4096, 11008, 32, 32, 128, 32000},
+                "meta-llama/Llama-2-7b-hf config.json (6,738,415,616 parameters)"},
+    ModelPreset{"Llama-3-8B", ModelShape{32, 4096, 14336, 32, 8, 128, 128256},
+                "meta-llama/Meta-Llama-3-8B config.json (8,030,261,248 parameters)"},
+    ModelPreset{"Llama-3-70B", ModelShape{80, 8192, 28672, 64, 8, 128, 128256},
+                "meta-llama/Meta-Llama-3-70B config.json (70,553,706,496 parameters)"},
+    ModelPreset{"Mixtral-8x7B",
+                moe(ModelShape{32, 4096, 14336, 32, 8, 128, 32000}, 8, 2, 0, 0, 0),
+                "mistralai/Mixtral-8x7B-v0.1 config.json (46,702,792,704 parameters)"},
+    // DeepSeek-V3's MLA attention is approximated by MHA with 128 heads of 128.
+    ModelPreset{"DeepSeek-V3-like MoE",
+                moe(ModelShape{61, 7168, 18432, 128, 128, 128, 129280}, 256, 8, 1, 2048, 3),
+                "DeepSeek-V3 technical report shapes; MHA in place of MLA (seed Phase 00 ch. 7)"},
+};
+
+}  // namespace
+
+std::span<const ModelPreset> model_presets() { return kPresets; }
+
+ModelShape dense_shape_for_params(double n_params, std::int64_t vocab) {
+  require_real(n_params, "n_params", "parameters", 1e6, 1e14);
+  require_count(vocab, "vocab", "tokens", 1, 100'000'000);
+  // Per layer ≈ 2·d² (GQA-8 attention, roughly) + 3·d·3.5d = 12.5 d²; with
+  // L = d/100: N ≈ 0.125 d³.
+  const double body = std::max(n_params - 2.0 * static_cast<double>(vocab) * 1024.0, n_params * 0.5);
+  double d = std::cbrt(body / 0.125);
+  std::int64_t d_model = std::max<std::int64_t>(256, std::llround(d / 128.0) * 128);
+  ModelShape s;
+  s.d_model = d_model;
+  s.d_head = 128;
+  s.n_heads = d_model / 128;
+  s.n_kv_heads = s.n_heads % 8 == 0 ? 8 : (s.n_heads % 4 == 0 ? 4 : 1);
+  s.d_ff = std::max<std::int64_t>(256, std::llround(3.5 * static_cast<double>(d_model) / 256.0) * 256);
+  s.vocab = vocab;
+  s.n_layers = 1;
+  const std::int64_t per_layer = params_per_layer(s, false).total;
+  const std::int64_t fixed = count_params(s).total - per_layer;
+  const double layers = (n_params - static_cast<double>(fixed)) / static_cast<double>(per_layer);
+  s.n_layers = std::clamp<std::int64_t>(std::llround(layers), 1, 100'000);
+  return s;
+}
+
+}  // namespace napkin

@@ -1,0 +1,77 @@
+// The shared scenario: every user input that more than one panel reads.
+// Plain data with defaults (1,000 H100 for 30 days, a Llama-3-70B-shaped
+// model); the app wraps it for observation and undo, the io library reads and
+// writes it as a versioned JSON document.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "algebra.h"
+#include "budget.h"
+
+namespace napkin {
+
+struct TrainingSetup {
+  Optimizer optimizer = Optimizer::adam;
+  Precision precision = Precision::mixed_bf16;
+  int zero_stage = 3;
+  std::int64_t dp_degree = 64;       // data-parallel replicas sharding the states
+  Checkpointing checkpointing = Checkpointing::selective;
+  std::int64_t micro_batch = 1;      // sequences per device per step
+  std::int64_t seq_len = 8192;       // training sequence length, tokens
+  bool operator==(const TrainingSetup&) const = default;
+};
+
+struct ServingSetup {
+  std::int64_t context_len = 8192;   // tokens of context per request
+  double served_tokens = 1e14;       // tokens served over the model's life
+  std::int64_t batch = 8;            // concurrent decode requests
+  std::int64_t prompt_tokens = 8192; // incremental prefill per turn
+  std::int64_t decode_tokens = 128;  // generated tokens per turn
+  double latency_budget_seconds = 1.0;
+  double overhead_seconds = 0.25;
+  double bytes_per_param = 2.0;      // serving precision (bf16)
+  bool operator==(const ServingSetup&) const = default;
+};
+
+struct Scenario {
+  // Hardware and budget.
+  std::string chip = "H100";
+  std::int64_t n_chips = 1000;
+  double days = 30;
+  double mfu = 0.4;
+  double price_per_chip_hour_dollars = 2.5;
+  double kwh_price_dollars = 0.12;
+  double pue = 1.2;
+  double tokens_per_param = 20;
+  double tokens_available = 15e12;
+  // The model being sized (Llama-3-70B shape by default).
+  std::string model_name = "Llama-3-70B";
+  ModelShape shape = ModelShape{80, 8192, 28672, 64, 8, 128, 128256};
+  TrainingSetup training;
+  ServingSetup serving;
+
+  // Throws std::invalid_argument naming the first field out of range.
+  void validate() const;
+  BudgetInputs budget_inputs() const;
+  bool operator==(const Scenario&) const = default;
+};
+
+struct ModelPreset {
+  std::string_view name;
+  ModelShape shape;
+  std::string_view source;
+};
+
+// Llama-2-7B, Llama-3-8B, Llama-3-70B, Mixtral-8x7B, a DeepSeek-V3-like MoE.
+std::span<const ModelPreset> model_presets();
+
+// A dense, Llama-style shape with about `n_params` parameters: d_model ≈ 100
+// × layers (the aspect of Llama-3-70B), d_model a multiple of 128, GQA-8,
+// SwiGLU with d_ff ≈ 3.5 d_model, then the layer count tuned to the target.
+ModelShape dense_shape_for_params(double n_params, std::int64_t vocab = 128256);
+
+}  // namespace napkin
