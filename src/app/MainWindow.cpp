@@ -15,6 +15,9 @@
 #include <QUndoStack>
 
 #include "BudgetPanel.h"
+#include "IsoflopsPanel.h"
+#include "MoePanel.h"
+#include "RooflinePanel.h"
 #include "PlotWidget.h"
 #include "config_import.h"
 #include "hardware.h"
@@ -27,17 +30,6 @@ namespace {
 const char* const kPanelKeys[] = {"budget", "isoflops", "moe", "roofline"};
 constexpr int kMaxRecent = 8;
 
-QWidget* placeholder(const QString& title, const QString& what, QWidget* parent) {
-  auto* l = new QLabel(QStringLiteral("<h2>%1</h2><p>%2</p><p><i>%3</i></p>")
-                           .arg(title, what, QObject::tr("This panel is not built yet; its "
-                                                         "arithmetic is available in napkin-cli.")),
-                       parent);
-  l->setAlignment(Qt::AlignCenter);
-  l->setWordWrap(true);
-  l->setMargin(40);
-  return l;
-}
-
 }  // namespace
 
 MainWindow::MainWindow(Session session, QWidget* parent) : QMainWindow(parent), session_(session) {
@@ -46,21 +38,12 @@ MainWindow::MainWindow(Session session, QWidget* parent) : QMainWindow(parent), 
   tabs_->setDocumentMode(true);
   budget_ = new BudgetPanel(&model_, tabs_);
   tabs_->addTab(budget_, tr("Budget planner"));
-  tabs_->addTab(placeholder(tr("IsoFLOPs & scaling laws"),
-                            tr("Ladders, parabola vertices, power laws, robust parametric fits and "
-                               "bootstrap forecasts (seed Phase 01)."),
-                            tabs_),
-                tr("IsoFLOPs && scaling laws"));
-  tabs_->addTab(placeholder(tr("MoE router"),
-                            tr("Top-k routing, load-balance and z-losses, capacity drops, router "
-                               "collapse and its cure (seed Phase 02)."),
-                            tabs_),
-                tr("MoE router"));
-  tabs_->addTab(placeholder(tr("Roofline"),
-                            tr("Intensity vs ridge, the MFU budget, the prefill/decode latency "
-                               "napkin and chips for a latency budget (seed Phase 03)."),
-                            tabs_),
-                tr("Roofline"));
+  isoflops_ = new IsoflopsPanel(&model_, tabs_);
+  tabs_->addTab(isoflops_, tr("IsoFLOPs && scaling laws"));
+  moe_ = new MoePanel(&model_, tabs_);
+  tabs_->addTab(moe_, tr("MoE router"));
+  roofline_ = new RooflinePanel(&model_, tabs_);
+  tabs_->addTab(roofline_, tr("Roofline"));
   setCentralWidget(tabs_);
 
   file_label_ = new QLabel(this);
@@ -316,8 +299,9 @@ void MainWindow::showHelp() {
   QString text;
   switch (tabs_->currentIndex()) {
     case 0: text = BudgetPanel::helpText(); break;
-    default:
-      text = tr("<h3>%1</h3><p>This panel is not built yet.</p>").arg(tabs_->tabText(tabs_->currentIndex()));
+    case 1: text = IsoflopsPanel::helpText(); break;
+    case 2: text = MoePanel::helpText(); break;
+    default: text = RooflinePanel::helpText(); break;
   }
   QMessageBox::information(this, tr("How to read this panel"), text);
 }

@@ -15,6 +15,9 @@ class QTabWidget;
 namespace napkin {
 
 class BudgetPanel;
+class IsoflopsPanel;
+class MoePanel;
+class RooflinePanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -24,6 +27,9 @@ class MainWindow : public QMainWindow {
 
   ScenarioModel* model() { return &model_; }
   BudgetPanel* budgetPanel() const { return budget_; }
+  IsoflopsPanel* isoflopsPanel() const { return isoflops_; }
+  MoePanel* moePanel() const { return moe_; }
+  RooflinePanel* rooflinePanel() const { return roofline_; }
   QTabWidget* tabs() const { return tabs_; }
 
   // File operations without dialogs (the menu actions wrap them). Each
@@ -66,6 +72,9 @@ class MainWindow : public QMainWindow {
   Session session_;
   QTabWidget* tabs_ = nullptr;
   BudgetPanel* budget_ = nullptr;
+  IsoflopsPanel* isoflops_ = nullptr;
+  MoePanel* moe_ = nullptr;
+  RooflinePanel* roofline_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QLabel* file_label_ = nullptr;
   QAction* side_nav_action_ = nullptr;

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <QWidget>
+#include <vector>
+
+namespace napkin {
+
+class PlotWidget;
+class ScenarioModel;
+
+class RooflinePanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit RooflinePanel(ScenarioModel* model, QWidget* parent = nullptr);
+  std::vector<PlotWidget*> plots() const { return {}; }
+  QStringList readoutTexts() const { return {}; }
+  static QString helpText();
+  // False while the panel is a placeholder.
+  static bool isBuilt() { return false; }
+};
+
+}  // namespace napkin

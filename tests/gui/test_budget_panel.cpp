@@ -1,0 +1,176 @@
+// The Budget Planner panel driven like a user: sliders, combos, presets,
+// import, undo; the read-outs must equal the model's numbers.
+#include <gtest/gtest.h>
+
+#include <QComboBox>
+#include <QLabel>
+#include <QSlider>
+#include <QTest>
+#include <QUndoStack>
+
+#include "BudgetPanel.h"
+#include "MainWindow.h"
+#include "PlotWidget.h"
+#include "SliderSpin.h"
+#include "budget.h"
+#include "format.h"
+#include "hardware.h"
+
+using namespace napkin;
+
+namespace {
+
+QString text(BudgetPanel* p, const char* key) { return p->readout(QString::fromLatin1(key))->text(); }
+
+QString expectedFlops(const Scenario& s) {
+  return QString::fromStdString(format_sci(budget_to_flops(chip_by_name(s.chip), s.n_chips, s.days, s.mfu)) +
+                                " FLOPs");
+}
+
+void expectReadable(BudgetPanel* p, const std::string& where) {
+  for (const QString& t : p->readoutTexts()) {
+    EXPECT_FALSE(t.trimmed().isEmpty()) << where;
+    EXPECT_FALSE(t.contains(QLatin1String("nan"), Qt::CaseInsensitive)) << where << ": " << t.toStdString();
+    EXPECT_FALSE(t.contains(QLatin1String("inf"), Qt::CaseSensitive) &&
+                 !t.contains(QLatin1String("info"))) << where << ": " << t.toStdString();
+    EXPECT_FALSE(t.contains(QStringLiteral("\u2014"))) << where << ": " << t.toStdString();
+  }
+}
+
+}  // namespace
+
+TEST(BudgetPanel, DefaultScenarioShowsTheSeedAnswer) {
+  MainWindow w(MainWindow::Session::fresh);
+  BudgetPanel* p = w.budgetPanel();
+  EXPECT_EQ(text(p, "flops"), QStringLiteral("1.026e+24 FLOPs"));
+  EXPECT_EQ(text(p, "params"), QStringLiteral("92.5B params"));
+  EXPECT_EQ(text(p, "tokens"), QStringLiteral("1.85T tokens"));
+  EXPECT_EQ(text(p, "rental"), QStringLiteral("$1,800,000"));
+  EXPECT_EQ(text(p, "per1e21"), QStringLiteral("$1,753.65"));
+  EXPECT_TRUE(text(p, "energy").startsWith(QStringLiteral("604.8 MWh")));
+  expectReadable(p, "default");
+}
+
+TEST(BudgetPanel, ChipSliderChangesFlopsToTheModelsValue) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  BudgetPanel* p = w.budgetPanel();
+  QSlider* slider = p->control(QStringLiteral("chips"))->slider();
+  slider->setFocus();
+  QTest::keyClick(slider, Qt::Key_PageUp);
+  const Scenario& s = w.model()->scenario();
+  EXPECT_GT(s.n_chips, 1000);
+  EXPECT_EQ(text(p, "flops"), expectedFlops(s));
+  QTest::keyClick(slider, Qt::Key_End);
+  EXPECT_EQ(w.model()->scenario().n_chips, 100000);
+  EXPECT_EQ(text(p, "flops"), expectedFlops(w.model()->scenario()));
+  QTest::keyClick(slider, Qt::Key_Home);
+  EXPECT_EQ(w.model()->scenario().n_chips, 1);
+  EXPECT_EQ(text(p, "flops"), expectedFlops(w.model()->scenario()));
+}
+
+TEST(BudgetPanel, TypingInTheSpinBoxAcceptsScientificNotation) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  SciSpinBox* spin = w.budgetPanel()->control(QStringLiteral("served_tokens"))->spinBox();
+  spin->setFocus();
+  spin->selectAll();
+  QTest::keyClicks(spin, QStringLiteral("3e15"));
+  QTest::keyClick(spin, Qt::Key_Return);
+  EXPECT_DOUBLE_EQ(w.model()->scenario().serving.served_tokens, 3e15);
+}
+
+TEST(BudgetPanel, OneDragIsOneUndoStep) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  QSlider* slider = w.budgetPanel()->control(QStringLiteral("days"))->slider();
+  const double before = w.model()->scenario().days;
+  const int steps_before = w.model()->undoStack()->count();
+  slider->setSliderDown(true);  // press: the gesture starts
+  for (int pos = slider->value(); pos < slider->value() + 300; pos += 10) slider->setValue(pos + 10);
+  slider->setSliderDown(false);  // release
+  EXPECT_GT(w.model()->scenario().days, before + 50);
+  EXPECT_EQ(w.model()->undoStack()->count(), steps_before + 1);
+  w.model()->undoStack()->undo();
+  EXPECT_DOUBLE_EQ(w.model()->scenario().days, before);
+  EXPECT_DOUBLE_EQ(w.budgetPanel()->control(QStringLiteral("days"))->value(), before);
+  EXPECT_EQ(w.budgetPanel()->readout(QStringLiteral("flops"))->text(), expectedFlops(w.model()->scenario()));
+  w.model()->undoStack()->redo();
+  EXPECT_GT(w.model()->scenario().days, before + 50);
+}
+
+TEST(BudgetPanel, PresetUpdatesShapeAndParameterReadout) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  QComboBox* preset = w.budgetPanel()->combo(QStringLiteral("preset"));
+  const int i = preset->findText(QStringLiteral("Llama-2-7B"));
+  ASSERT_GE(i, 0);
+  preset->setFocus();
+  while (preset->currentIndex() != i) QTest::keyClick(preset, preset->currentIndex() < i ? Qt::Key_Down : Qt::Key_Up);
+  EXPECT_EQ(w.model()->scenario().shape.d_ff, 11008);
+  EXPECT_EQ(w.budgetPanel()->readout(QStringLiteral("model"))->text(), QStringLiteral("6.74B params"));
+  EXPECT_EQ(w.budgetPanel()->control(QStringLiteral("layers"))->value(), 32);
+  // The Chinchilla-optimal preset sizes a dense model near N for this budget.
+  QTest::keyClick(preset, Qt::Key_End);
+  const double n = static_cast<double>(count_params(w.model()->scenario().shape).total);
+  EXPECT_NEAR(n / w.budgetPanel()->view().report.split.params, 1.0, 0.03);
+}
+
+TEST(BudgetPanel, ImportedConfigUpdatesShapeAndReadout) {
+  MainWindow w(MainWindow::Session::fresh);
+  ASSERT_TRUE(w.importConfig(QStringLiteral(NAPKIN_TEST_DATA "/configs/mixtral-8x7b.json")));
+  EXPECT_EQ(w.model()->scenario().shape.n_experts, 8);
+  EXPECT_EQ(w.budgetPanel()->readout(QStringLiteral("model"))->text(),
+            QStringLiteral("46.70B params, 12.88B active"));
+  EXPECT_EQ(w.budgetPanel()->control(QStringLiteral("experts"))->value(), 8);
+  w.model()->undoStack()->undo();
+  EXPECT_EQ(w.model()->scenario().shape.n_experts, 0);
+}
+
+TEST(BudgetPanel, KvHeadsComboOffersDivisorsAndMovesTheKvReadout) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  QComboBox* kv = w.budgetPanel()->combo(QStringLiteral("kv_heads"));
+  EXPECT_EQ(kv->count(), 7);  // divisors of 64
+  const QString before = w.budgetPanel()->readout(QStringLiteral("kv"))->text();
+  kv->setFocus();
+  QTest::keyClick(kv, Qt::Key_Home);  // 1 KV head: MQA
+  EXPECT_EQ(w.model()->scenario().shape.n_kv_heads, 1);
+  EXPECT_NE(w.budgetPanel()->readout(QStringLiteral("kv"))->text(), before);
+}
+
+TEST(BudgetPanel, NoReadoutShowsNanInfOrEmptyAtAnySliderExtreme) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  BudgetPanel* p = w.budgetPanel();
+  for (SliderSpin* c : p->findChildren<SliderSpin*>()) {
+    for (int key : {Qt::Key_End, Qt::Key_Home, Qt::Key_End}) {
+      c->slider()->setFocus();
+      QTest::keyClick(c->slider(), static_cast<Qt::Key>(key));
+      expectReadable(p, c->objectName().toStdString() + (key == Qt::Key_End ? " max" : " min"));
+      EXPECT_EQ(text(p, "flops"), expectedFlops(w.model()->scenario())) << c->objectName().toStdString();
+    }
+  }
+  for (PlotWidget* plot : p->plots()) EXPECT_FALSE(plot->dataCsv().contains(QLatin1String("nan")));
+}
+
+TEST(BudgetPanel, PlotsHaveDataHoverAndCsv) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.resize(1280, 800);
+  w.show();
+  QCoreApplication::processEvents();
+  const auto plots = w.budgetPanel()->plots();
+  ASSERT_EQ(plots.size(), 5u);
+  for (PlotWidget* plot : plots) {
+    const QString csv = plot->dataCsv();
+    EXPECT_GT(csv.count(QLatin1Char('\n')), 4) << plot->title().toStdString();
+    plot->replot();
+  }
+  // Hovering the KV plot over the scenario curve reads out a point.
+  PlotWidget* kv = plots[1];
+  QCPGraph* g = kv->graph(1);
+  const double x = g->data()->at(20)->key, y = g->data()->at(20)->value;
+  kv->hoverAt(QPointF(kv->xAxis->coordToPixel(x), kv->yAxis->coordToPixel(y)));
+  EXPECT_TRUE(kv->hoverText().contains(QStringLiteral("context (tokens)"))) << kv->hoverText().toStdString();
+  EXPECT_TRUE(kv->hoverText().contains(QStringLiteral("GB")) || kv->hoverText().contains(QStringLiteral("MB")));
+}
