@@ -1,7 +1,209 @@
+// Phase 02 commands: moe collapse | capacity | comm | pipeline.
+#include <cstdio>
+#include <string>
+
 #include "cli_common.h"
+#include "format.h"
+#include "moe.h"
+#include "validate.h"
 
 namespace napkin::cli {
 
-std::vector<Command> moe_commands() { return {}; }
+namespace {
+
+void row(const char* label, const std::string& value) {
+  std::printf("  %-28s %s\n", label, value.c_str());
+}
+
+int run_collapse_cmd(Args& a) {
+  const bool json = a.flag("--json");
+  CollapseParams p;
+  p.n_experts = a.integer("--experts", p.n_experts, 1, 4096, "experts");
+  p.top_k = a.integer("--top-k", p.top_k, 1, p.n_experts, "experts per token");
+  p.aux_weight = a.real("--aux", p.aux_weight, 0, 100, "× L_balance");
+  p.z_weight = a.real("--z", p.z_weight, 0, 100, "× L_z");
+  p.capacity_factor = a.real("--capacity-factor", p.capacity_factor, 1, 1000, "× balanced load");
+  p.tokens_per_batch = a.integer("--tokens", p.tokens_per_batch, 1, 1'000'000, "tokens per step");
+  p.learning_rate = a.real("--lr", p.learning_rate, 1e-9, 1e4, "router step size");
+  p.shared_expert = a.flag("--shared-expert");
+  p.renormalize = !a.flag("--raw-gates");
+  const std::int64_t steps = a.integer("--steps", 600, 1, 1'000'000, "router steps");
+  p.seed = static_cast<std::uint64_t>(a.integer("--seed", 0, 0, kMaxCount, "seed"));
+  a.finish();
+  CollapseSimulation sim(p);
+  sim.run(steps);
+  const StepStats& s = sim.current();
+  if (json) {
+    QJsonObject o{{"max_over_mean", s.max_over_mean},
+                  {"recent_max_over_mean", s.recent_max_over_mean},
+                  {"dead_experts", json_int(s.dead_experts)},
+                  {"l_balance", s.l_balance},
+                  {"l_z", s.l_z},
+                  {"drop_rate", s.drop_rate},
+                  {"fully_dropped_tokens", json_int(s.fully_dropped_tokens)},
+                  {"capacity_per_expert", json_int(s.capacity_per_expert)},
+                  {"steps", json_int(steps)}};
+    QJsonArray shares;
+    for (std::int64_t e = 0; e < p.n_experts; ++e) shares.append(s.share(e));
+    o["shares"] = shares;
+    QJsonArray history;
+    for (const StepStats& h : sim.history())
+      history.append(QJsonObject{{"step", json_int(h.step)},
+                                 {"max_over_mean", h.max_over_mean},
+                                 {"recent_max_over_mean", h.recent_max_over_mean},
+                                 {"l_balance", h.l_balance},
+                                 {"l_z", h.l_z},
+                                 {"drop_rate", h.drop_rate},
+                                 {"dead_experts", json_int(h.dead_experts)}});
+    o["history"] = history;
+    print_json(o);
+    return 0;
+  }
+  std::printf("Router collapse: E=%lld k=%lld aux=%g z=%g cf=%g, %lld steps, seed %llu\n",
+              static_cast<long long>(p.n_experts), static_cast<long long>(p.top_k), p.aux_weight,
+              p.z_weight, p.capacity_factor, static_cast<long long>(steps),
+              static_cast<unsigned long long>(p.seed));
+  row("max/mean (this step)", format_grouped(s.max_over_mean, 2));
+  row("max/mean (recent ~20 steps)", format_grouped(s.recent_max_over_mean, 2));
+  row("dead experts", format_grouped(s.dead_experts) + " of " + format_grouped(p.n_experts));
+  row("L_balance (1.0 = balanced)", format_grouped(s.l_balance, 4));
+  row("L_z", format_grouped(s.l_z, 4));
+  row("drop rate", format_percent(s.drop_rate));
+  row("verdict", s.recent_max_over_mean > 3 || s.dead_experts > 0 ? "COLLAPSED" : "healthy");
+  return 0;
+}
+
+std::vector<std::int64_t> parse_counts(Args& a) {
+  const auto list = a.real_list("--counts", 0, 1e15, "slots routed to an expert");
+  if (!list) throw UsageError("--counts is required: a comma-separated list of slots per expert");
+  std::vector<std::int64_t> out;
+  for (double v : *list) {
+    if (v != static_cast<double>(static_cast<std::int64_t>(v)))
+      throw UsageError("--counts must be whole numbers of slots; got " + format_value(v));
+    out.push_back(static_cast<std::int64_t>(v));
+  }
+  return out;
+}
+
+int run_capacity_cmd(Args& a) {
+  const bool json = a.flag("--json");
+  const std::vector<std::int64_t> counts = parse_counts(a);
+  const double cf = a.real("--capacity-factor", 1.25, 1, 1000, "× balanced load");
+  const std::int64_t k = a.integer("--top-k", 1, 1, 100'000, "experts per token");
+  a.finish();
+  const CapacityResult r = capacity_from_counts(counts, cf, k);
+  const auto curve = capacity_tradeoff(counts, k, 1.0, 2.0, 11);
+  if (json) {
+    QJsonObject o{{"capacity_per_expert", json_int(r.capacity_per_expert)},
+                  {"dropped", json_int(r.dropped)},
+                  {"padded_slots", json_int(r.padded_slots)},
+                  {"drop_rate", r.drop_rate},
+                  {"buffer_utilization", r.buffer_utilization},
+                  {"slots", json_int(r.routed_slots)}};
+    QJsonArray tradeoff;
+    for (const CapacityPoint& c : curve)
+      tradeoff.append(QJsonObject{{"capacity_factor", c.capacity_factor},
+                                  {"capacity_per_expert", json_int(c.capacity_per_expert)},
+                                  {"drop_rate", c.drop_rate},
+                                  {"wasted_fraction", c.wasted_fraction}});
+    o["tradeoff"] = tradeoff;
+    print_json(o);
+    return 0;
+  }
+  std::printf("Expert capacity at capacity_factor %g, k = %lld, %zu experts\n", cf,
+              static_cast<long long>(k), counts.size());
+  row("capacity per expert", format_grouped(r.capacity_per_expert) + " slots");
+  row("dropped (silently)",
+      format_grouped(r.dropped) + " slots (" + format_percent(r.drop_rate) + ")");
+  row("padded", format_grouped(r.padded_slots) + " slots (compute on zeros)");
+  row("buffer utilization", format_percent(r.buffer_utilization));
+  std::printf("\n  cf     cap   drop rate   wasted\n");
+  for (const CapacityPoint& c : curve)
+    std::printf("  %.2f  %5lld  %9s  %8s\n", c.capacity_factor,
+                static_cast<long long>(c.capacity_per_expert), format_percent(c.drop_rate).c_str(),
+                format_percent(c.wasted_fraction).c_str());
+  return 0;
+}
+
+int run_comm_cmd(Args& a) {
+  const bool json = a.flag("--json");
+  AllToAllInputs in;
+  in.tokens = a.required_integer("--tokens", 1, 1'000'000'000, "tokens");
+  in.d_model = a.required_integer("--d-model", 1, 1'000'000, "elements");
+  in.n_layers = a.required_integer("--layers", 1, 100'000, "MoE layers");
+  in.top_k = a.required_integer("--top-k", 1, 100'000, "experts per token");
+  in.bytes_per_elem = a.integer("--bytes-per-elem", 2, 1, 16, "bytes");
+  in.link_gbps = a.real("--link-gbps", in.link_gbps, 1e-6, 1e9, "Gbit/s");
+  in.latency_us = a.real("--latency-us", in.latency_us, 0, 1e9, "µs per collective");
+  a.finish();
+  const AllToAllCost c = expert_parallel_comm(in);
+  if (json) {
+    print_json(QJsonObject{{"bytes", json_int(c.bytes)},
+                           {"seconds", c.seconds},
+                           {"transfer_seconds", c.transfer_seconds},
+                           {"latency_seconds", c.latency_seconds},
+                           {"collectives", json_int(c.collectives)}});
+    return 0;
+  }
+  std::printf("Naive expert parallelism: 2 all-to-alls per layer\n");
+  row("bytes across the interconnect", format_bytes(static_cast<double>(c.bytes), 1));
+  row("transfer", format_seconds(c.transfer_seconds));
+  row("latency",
+      format_seconds(c.latency_seconds) + " (" + format_grouped(c.collectives) + " collectives)");
+  row("total network time", format_seconds(c.seconds));
+  return 0;
+}
+
+int run_pipeline_cmd(Args& a) {
+  const bool json = a.flag("--json");
+  PipelineInputs in;
+  in.chunks = a.required_integer("--chunks", 1, 1'000'000, "prompt chunks");
+  in.stages = a.required_integer("--stages", 1, 100'000, "pipeline stages");
+  in.compute_ms = a.required_real("--compute-ms", 1e-9, 1e12, "ms per chunk per stage");
+  in.transfer_ms = a.required_real("--transfer-ms", 0, 1e12, "ms per hop");
+  a.finish();
+  const PipelineResult r = pipelined_prefill(in);
+  if (json) {
+    print_json(QJsonObject{{"serial_ms", r.serial_ms},
+                           {"pipelined_ms", r.pipelined_ms},
+                           {"utilization", r.utilization},
+                           {"bubble_ms", r.bubble_ms},
+                           {"step_ms", r.step_ms},
+                           {"speedup", r.speedup}});
+    return 0;
+  }
+  std::printf("Pipelined prefill: %lld chunks through %lld stages\n",
+              static_cast<long long>(in.chunks), static_cast<long long>(in.stages));
+  row("serial (no overlap)", format_grouped(r.serial_ms, 1) + " ms");
+  row("pipelined", format_grouped(r.pipelined_ms, 1) + " ms");
+  row("bubble (fill)", format_grouped(r.bubble_ms, 1) + " ms");
+  row("utilization M/(M+S-1)", format_percent(r.utilization));
+  row("speedup", format_grouped(r.speedup, 2) + "x");
+  return 0;
+}
+
+int run_moe(Args& a) {
+  const auto sub = a.positional();
+  if (!sub) throw UsageError("needs a sub-command: collapse, capacity, comm or pipeline");
+  if (*sub == "collapse") return run_collapse_cmd(a);
+  if (*sub == "capacity") return run_capacity_cmd(a);
+  if (*sub == "comm") return run_comm_cmd(a);
+  if (*sub == "pipeline") return run_pipeline_cmd(a);
+  throw UsageError("unknown sub-command \"" + *sub +
+                   "\"; expected collapse, capacity, comm or pipeline");
+}
+
+}  // namespace
+
+std::vector<Command> moe_commands() {
+  return {{"moe",
+           "moe collapse [--experts 8] [--top-k 2] [--aux 0.01] [--z 0.001] "
+           "[--capacity-factor 1.25] [--steps 600] [--seed 0] [--tokens 256] [--lr 5] "
+           "[--shared-expert] [--raw-gates] | moe capacity --counts 40,30,20,10 "
+           "[--capacity-factor 1.25] [--top-k 1] | moe comm --tokens T --d-model D --layers L "
+           "--top-k K [--link-gbps 100] [--latency-us 5] | moe pipeline --chunks M --stages S "
+           "--compute-ms C --transfer-ms X",
+           run_moe}};
+}
 
 }  // namespace napkin::cli

@@ -1,7 +1,178 @@
+// Phase 01 commands: fit (a parametric law from a CSV ladder, with a
+// bootstrap interval) and isoflops (the IsoFLOPs method on a synthetic ladder).
+#include <cstdio>
+#include <string>
+
 #include "cli_common.h"
+#include "csv_ladder.h"
+#include "format.h"
+#include "scaling.h"
+#include "validate.h"
 
 namespace napkin::cli {
 
-std::vector<Command> scaling_commands() { return {}; }
+namespace {
+
+void row(const char* label, const std::string& value) {
+  std::printf("  %-26s %s\n", label, value.c_str());
+}
+
+int run_fit(Args& a) {
+  const bool json = a.flag("--json");
+  CsvLadderOptions csv;
+  const std::string path = a.required_text("--csv");
+  csv.n_column = a.text("--n-col", "N");
+  const auto d_col = a.value("--d-col");
+  const auto c_col = a.value("--c-col");
+  if (d_col && c_col)
+    throw UsageError("give --d-col (tokens) or --c-col (training FLOPs), not both");
+  if (d_col) csv.d_column = *d_col;
+  if (c_col) csv.c_column = *c_col;
+  csv.loss_column = a.text("--loss-col", "loss");
+  csv.max_loss = a.optional_real("--max-loss", 1e-9, 1e6, "nats/token");
+  FitOptions fit;
+  fit.estimator = parse_estimator(
+      a.choice("--estimator", "huber-log", {"huber-log", "ls-log", "ls-linear", "seed-cd"}));
+  fit.huber_delta = a.real("--delta", 1e-3, 1e-12, 10, "log-loss units");
+  const double target = a.real("--target-flops", 1e24, 1e6, 1e40, "FLOPs");
+  const auto boot = a.optional_integer("--bootstrap", 1, 1'000'000, "resamples");
+  const auto seed = a.integer("--seed", 0, 0, kMaxCount, "seed");
+  a.finish();
+
+  const CsvLadder ladder = load_csv_ladder(path, csv);
+  std::optional<BootstrapResult> b;
+  FitResult f;
+  if (boot) {
+    BootstrapOptions bo;
+    bo.resamples = static_cast<int>(*boot);
+    bo.seed = static_cast<std::uint64_t>(seed);
+    bo.fit = fit;
+    bo.min_successful = std::min(10, bo.resamples);
+    b = bootstrap_forecast(ladder.points, target, bo);
+    f = b->fit;
+  } else {
+    f = fit_parametric(ladder.points, fit);
+  }
+  const ComputeOptimum opt = analytic_optimum(f.law, target);
+
+  if (json) {
+    QJsonObject o{
+        {"E", f.law.E},
+        {"A", f.law.A},
+        {"alpha", f.law.alpha},
+        {"B", f.law.B},
+        {"beta", f.law.beta},
+        {"objective", f.objective},
+        {"n_points", json_int(f.n_points)},
+        {"rows", json_int(ladder.rows)},
+        {"rows_filtered", json_int(ladder.rows_filtered)},
+        {"estimator", QString::fromUtf8(to_string(f.estimator).data(),
+                                        static_cast<qsizetype>(to_string(f.estimator).size()))},
+        {"converged", f.converged},
+        {"target_flops", target},
+        {"n_opt", opt.n_params},
+        {"d_opt", opt.n_tokens},
+        {"loss_at_target", opt.loss}};
+    if (b) {
+      o["ci_low"] = b->ci_low;
+      o["ci_high"] = b->ci_high;
+      o["bootstrap_median"] = b->median;
+      o["bootstrap_successful"] = json_int(b->n_successful);
+    }
+    print_json(o);
+    return 0;
+  }
+  std::printf("Parametric fit of %s (%s)\n", path.c_str(),
+              std::string(to_string(f.estimator)).c_str());
+  row("points", format_grouped(static_cast<std::int64_t>(f.n_points)) + " of " +
+                    format_grouped(ladder.rows) + " rows" +
+                    (ladder.rows_filtered
+                         ? " (" + format_grouped(ladder.rows_filtered) + " dropped by --max-loss)"
+                         : ""));
+  row("E (irreducible)", format_grouped(f.law.E, 4) + " nats/token");
+  row("A, alpha", format_grouped(f.law.A, 2) + ", " + format_grouped(f.law.alpha, 4));
+  row("B, beta", format_grouped(f.law.B, 2) + ", " + format_grouped(f.law.beta, 4));
+  row("objective", format_sci(f.objective, 6));
+  if (f.estimator == Estimator::seed_cd)
+    row("note", "the seed's coordinate descent is a toy: it does not converge");
+  std::printf("\nAt C = %s FLOPs (compute-optimal under the fit)\n", format_sci(target).c_str());
+  row("N_opt", format_count(opt.n_params, 2) + " params");
+  row("D_opt", format_count(opt.n_tokens, 2) + " tokens (" +
+                   format_grouped(opt.tokens_per_param(), 1) + " tokens/param)");
+  row("loss", format_grouped(opt.loss, 4) + " nats/token");
+  if (b)
+    row("95 % bootstrap interval", "[" + format_grouped(b->ci_low, 4) + ", " +
+                                       format_grouped(b->ci_high, 4) + "] nats/token (" +
+                                       format_grouped(static_cast<std::int64_t>(b->n_successful)) +
+                                       " resamples)");
+  return 0;
+}
+
+int run_isoflops(Args& a) {
+  const bool json = a.flag("--json");
+  SyntheticLadderSpec spec;
+  spec.seed = static_cast<std::uint64_t>(a.integer("--seed", 0, 0, kMaxCount, "seed"));
+  spec.noise = a.real("--noise", 0.005, 0, 1, "σ of log loss");
+  spec.lr_decay_bias_nats = a.real("--bias", 0, 0, 10, "nats");
+  spec.bias_mode =
+      parse_bias_mode(a.choice("--bias-mode", "fixed_schedule", {"fixed_schedule", "per_budget"}));
+  if (auto budgets = a.real_list("--budgets", 1e6, 1e40, "FLOPs")) spec.budgets_flops = *budgets;
+  a.finish();
+  if (spec.budgets_flops.size() < 2) throw UsageError("--budgets needs at least 2 budgets");
+
+  const std::vector<LadderPoint> ladder = synthetic_ladder(spec);
+  const std::vector<IsoflopOptimum> optima = isoflop_optima(ladder);
+  const ScalingExponents e = fit_scaling_exponents(optima);
+
+  if (json) {
+    QJsonArray arr;
+    for (const auto& o : optima)
+      arr.append(QJsonObject{{"flops", o.budget_flops},
+                             {"n_opt", o.n_opt},
+                             {"d_opt", o.d_opt},
+                             {"loss", o.loss_opt},
+                             {"vertex_inside_sweep", o.vertex_inside_sweep}});
+    QJsonObject out{{"budgets", arr},
+                    {"a", e.a},
+                    {"b", e.b},
+                    {"a_plus_b", e.sum},
+                    {"sums_to_one", e.sums_to_one}};
+    print_json(out);
+    return 0;
+  }
+  std::printf("IsoFLOPs on a synthetic Chinchilla ladder (seed %llu, noise %s, bias %s nats %s)\n",
+              static_cast<unsigned long long>(spec.seed), format_grouped(spec.noise, 4).c_str(),
+              format_grouped(spec.lr_decay_bias_nats, 3).c_str(),
+              std::string(to_string(spec.bias_mode)).c_str());
+  std::printf("  %-12s %-12s %-12s %-10s %s\n", "C (FLOPs)", "N_opt", "D_opt", "tok/param",
+              "loss (nats)");
+  for (const auto& o : optima)
+    std::printf("  %-12s %-12s %-12s %-10s %s%s\n", format_sci(o.budget_flops, 2).c_str(),
+                format_count(o.n_opt, 2).c_str(), format_count(o.d_opt, 2).c_str(),
+                format_grouped(o.d_opt / o.n_opt, 1).c_str(), format_grouped(o.loss_opt, 4).c_str(),
+                o.vertex_inside_sweep ? "" : "  (vertex outside the sweep)");
+  std::printf("\n");
+  row("N_opt ∝ C^a", "a = " + format_grouped(e.a, 4));
+  row("D_opt ∝ C^b", "b = " + format_grouped(e.b, 4));
+  row("a + b",
+      format_grouped(e.sum, 4) + (e.sums_to_one ? " (C = 6ND holds)" : " (BUG: must be 1)"));
+  return 0;
+}
+
+}  // namespace
+
+std::vector<Command> scaling_commands() {
+  return {
+      {"fit",
+       "fit --csv FILE [--n-col N] [--d-col D | --c-col C] [--loss-col loss] [--max-loss X] "
+       "[--estimator huber-log|ls-log|ls-linear|seed-cd] [--delta 1e-3] [--target-flops 1e24] "
+       "[--bootstrap N] [--seed S]",
+       run_fit},
+      {"isoflops",
+       "isoflops [--seed S] [--noise 0.005] [--bias NATS] [--bias-mode fixed_schedule|per_budget] "
+       "[--budgets 1e18,1e19,...]",
+       run_isoflops},
+  };
+}
 
 }  // namespace napkin::cli

@@ -1,1 +1,1294 @@
 #include "scaling.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <numeric>
+#include <thread>
+
+#include "validate.h"
+
+namespace napkin {
+
+namespace {
+
+// ----------------------------------------------------------------- randomness
+// splitmix64 seeds xoshiro256** (Blackman & Vigna); normals come from
+// Marsaglia's polar method, which needs only log and sqrt. No std::
+// distribution is used: their output is implementation-defined.
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) {
+    for (auto& s : s_) s = splitmix64(seed);
+  }
+  std::uint64_t next() {
+    const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+    const std::uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return result;
+  }
+  // Uniform in [0, 1) with 53 random bits.
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  // Uniform integer in [0, n), unbiased by rejection.
+  std::uint64_t below(std::uint64_t n) {
+    const std::uint64_t limit =
+        std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % n;
+    std::uint64_t v = next();
+    while (v >= limit) v = next();
+    return v % n;
+  }
+  double normal() {
+    if (has_spare_) {
+      has_spare_ = false;
+      return spare_;
+    }
+    double u = 0, v = 0, s = 0;
+    do {
+      u = 2.0 * uniform() - 1.0;
+      v = 2.0 * uniform() - 1.0;
+      s = u * u + v * v;
+    } while (s >= 1.0 || s == 0.0);
+    const double f = std::sqrt(-2.0 * std::log(s) / s);
+    spare_ = v * f;
+    has_spare_ = true;
+    return u * f;
+  }
+
+ private:
+  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  std::array<std::uint64_t, 4> s_{};
+  double spare_ = 0;
+  bool has_spare_ = false;
+};
+
+// An independent stream per (seed, index), so parallel work never shares one.
+std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t index) {
+  std::uint64_t s = seed;
+  const std::uint64_t a = splitmix64(s);
+  std::uint64_t t = index ^ 0xD1B54A32D192ED03ULL;
+  return a ^ splitmix64(t);
+}
+
+// ---------------------------------------------------------------- parallelism
+int resolve_threads(int requested, int work_items) {
+  int t = requested;
+  if (t <= 0) t = static_cast<int>(std::thread::hardware_concurrency());
+  t = std::clamp(t, 1, 16);
+  return std::max(1, std::min(t, work_items));
+}
+
+// Runs work(i) for i in [0, n) on `threads` threads. Results must be written
+// by index, which is what makes the outcome independent of the thread count.
+// `progress` is called from the calling thread; returning false stops the
+// remaining work and throws Cancelled.
+template <class Work>
+void parallel_for(int n, int threads, Work&& work, const ProgressFn& progress = {}) {
+  if (n <= 0) return;
+  threads = resolve_threads(threads, n);
+  if (threads == 1) {
+    for (int i = 0; i < n; ++i) {
+      work(i);
+      if (progress && !progress(i + 1, n)) throw Cancelled("cancelled by the caller");
+    }
+    return;
+  }
+  std::atomic<int> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex mutex;
+  std::condition_variable cv;
+  int done = 0;
+  int running = threads;
+  std::exception_ptr error;
+  auto worker = [&] {
+    for (;;) {
+      if (stop.load()) break;
+      const int i = next.fetch_add(1);
+      if (i >= n) break;
+      try {
+        work(i);
+      } catch (...) {
+        std::lock_guard lock(mutex);
+        if (!error) error = std::current_exception();
+        stop.store(true);
+      }
+      {
+        std::lock_guard lock(mutex);
+        ++done;
+      }
+      cv.notify_one();
+    }
+    {
+      std::lock_guard lock(mutex);
+      --running;
+    }
+    cv.notify_one();
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(static_cast<std::size_t>(threads));
+  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+  bool cancelled = false;
+  {
+    std::unique_lock lock(mutex);
+    int reported = 0;
+    while (running > 0) {
+      cv.wait(lock, [&] { return done != reported || running == 0; });
+      if (done != reported && progress && !cancelled) {
+        reported = done;
+        const int now = done;
+        lock.unlock();
+        const bool go_on = progress(now, n);
+        lock.lock();
+        if (!go_on) {
+          cancelled = true;
+          stop.store(true);
+        }
+      } else {
+        reported = done;
+      }
+    }
+  }
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+  if (cancelled) throw Cancelled("cancelled by the caller");
+}
+
+void require_same_size(const std::vector<double>& xs, const std::vector<double>& ys) {
+  if (xs.size() != ys.size())
+    throw std::invalid_argument("xs and ys (values) must have the same length; got " +
+                                std::to_string(xs.size()) + " and " + std::to_string(ys.size()));
+}
+
+int count_distinct(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return static_cast<int>(std::unique(v.begin(), v.end()) - v.begin());
+}
+
+std::string fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+}  // namespace
+
+// ============================================================ numerical spine
+
+LineFit fit_line(const std::vector<double>& xs, const std::vector<double>& ys) {
+  require_same_size(xs, ys);
+  require_count(static_cast<std::int64_t>(xs.size()), "points", "(x, y) pairs", 2);
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    require_real(xs[i], "x", "value", -std::numeric_limits<double>::max());
+    require_real(ys[i], "y", "value", -std::numeric_limits<double>::max());
+  }
+  const double n = static_cast<double>(xs.size());
+  const double mx = std::accumulate(xs.begin(), xs.end(), 0.0) / n;
+  const double my = std::accumulate(ys.begin(), ys.end(), 0.0) / n;
+  double sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    sxx += (xs[i] - mx) * (xs[i] - mx);
+    sxy += (xs[i] - mx) * (ys[i] - my);
+  }
+  if (sxx == 0)
+    throw std::invalid_argument(
+        "x (values) must not all be identical: the slope is undefined; got every x = " +
+        format_value(xs[0]));
+  const double slope = sxy / sxx;
+  return {slope, my - slope * mx};
+}
+
+PowerLawFit fit_power_law(const std::vector<double>& xs, const std::vector<double>& ys) {
+  require_same_size(xs, ys);
+  std::vector<double> lx(xs.size()), ly(ys.size());
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    require_positive(xs[i], "x", "power-law fit needs values > 0");
+    require_positive(ys[i], "y", "power-law fit needs values > 0");
+    lx[i] = std::log(xs[i]);
+    ly[i] = std::log(ys[i]);
+  }
+  const LineFit f = fit_line(lx, ly);
+  return {std::exp(f.intercept), f.slope};
+}
+
+double power_law(double x, double coefficient, double exponent) {
+  require_positive(x, "x", "value");
+  require_real(coefficient, "coefficient", "value", -std::numeric_limits<double>::max());
+  require_real(exponent, "exponent", "value", -std::numeric_limits<double>::max());
+  return coefficient * std::pow(x, exponent);
+}
+
+Quadratic fit_quadratic(const std::vector<double>& xs, const std::vector<double>& ys) {
+  require_same_size(xs, ys);
+  if (xs.size() < 3)
+    throw std::invalid_argument(
+        "points ((x, y) pairs) must number at least 3 for a parabola; got " +
+        std::to_string(xs.size()));
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    require_real(xs[i], "x", "value", -std::numeric_limits<double>::max());
+    require_real(ys[i], "y", "value", -std::numeric_limits<double>::max());
+  }
+  if (count_distinct(xs) < 3)
+    throw std::invalid_argument(
+        "x (values) must take at least 3 distinct values: the design is degenerate (the "
+        "columns x², x, 1 are collinear); got " +
+        std::to_string(count_distinct(xs)) + " distinct");
+  const double n = static_cast<double>(xs.size());
+  const double m = std::accumulate(xs.begin(), xs.end(), 0.0) / n;
+  std::array<double, 5> s{};
+  std::array<double, 3> t{};
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const double u = xs[i] - m;
+    double p = 1;
+    for (int k = 0; k < 5; ++k) {
+      s[k] += p;
+      if (k < 3) t[k] += ys[i] * p;
+      p *= u;
+    }
+  }
+  using M3 = std::array<std::array<double, 3>, 3>;
+  const M3 mat = {{{s[4], s[3], s[2]}, {s[3], s[2], s[1]}, {s[2], s[1], s[0]}}};
+  const std::array<double, 3> rhs = {t[2], t[1], t[0]};
+  auto det3 = [](const M3& q) {
+    return q[0][0] * (q[1][1] * q[2][2] - q[1][2] * q[2][1]) -
+           q[0][1] * (q[1][0] * q[2][2] - q[1][2] * q[2][0]) +
+           q[0][2] * (q[1][0] * q[2][1] - q[1][1] * q[2][0]);
+  };
+  const double d0 = det3(mat);
+  if (!(std::abs(d0) > 1e-12 * s[4] * s[2] * s[0]))
+    throw std::invalid_argument(
+        "x (values) are too close together: the design is degenerate (the normal equations "
+        "are singular)");
+  auto solve = [&](int col) {
+    M3 q = mat;
+    for (int r = 0; r < 3; ++r) q[r][col] = rhs[r];
+    return det3(q) / d0;
+  };
+  const double a = solve(0), bc = solve(1), cc = solve(2);
+  // Back from u = x − m to x.
+  return {a, bc - 2 * a * m, a * m * m - bc * m + cc};
+}
+
+double parabola_vertex(double a, double b) {
+  require_real(b, "b", "parabola coefficient", -std::numeric_limits<double>::max());
+  if (!std::isfinite(a) || a <= 0)
+    throw_out_of_range("a", "parabola coefficient",
+                       "> 0: the parabola opens downward or is flat, so there is no interior "
+                       "minimum (the sweep does not bracket the optimum)",
+                       format_value(a));
+  return -b / (2 * a);
+}
+
+// ================================================================ the ladder
+
+void validate_points(const std::vector<LadderPoint>& points, std::string_view what) {
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const std::string at = std::string(what) + "[" + std::to_string(i) + "].";
+    require_positive(points[i].n_params, at + "n_params", "parameters");
+    require_positive(points[i].n_tokens, at + "n_tokens", "tokens");
+    require_positive(points[i].loss, at + "loss", "nats/token");
+    require_real(points[i].budget_flops, at + "budget_flops", "FLOPs (0 = unlabelled)", 0.0);
+  }
+}
+
+std::string_view to_string(BiasMode mode) {
+  return mode == BiasMode::fixed_schedule ? "fixed_schedule" : "per_budget";
+}
+
+BiasMode parse_bias_mode(std::string_view text) {
+  if (text == "fixed_schedule") return BiasMode::fixed_schedule;
+  if (text == "per_budget") return BiasMode::per_budget;
+  throw_out_of_range("bias_mode", "design", "fixed_schedule or per_budget", text);
+}
+
+void SyntheticLadderSpec::validate() const {
+  law.validate();
+  require_count(static_cast<std::int64_t>(budgets_flops.size()), "budgets_flops",
+                "number of budgets", 1, 1000);
+  for (double c : budgets_flops) require_real(c, "budgets_flops", "FLOPs", 1e6, 1e40);
+  std::vector<double> sorted = budgets_flops;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    throw std::invalid_argument(
+        "budgets_flops (FLOPs) must be distinct: each budget labels one IsoFLOPs curve; got " +
+        format_value(*std::adjacent_find(sorted.begin(), sorted.end())) + " twice");
+  require_count(sizes_per_budget, "sizes_per_budget", "runs per budget", 3, 1000);
+  require_real(size_span_decades, "size_span_decades", "decades of N", 0.0, 10.0, true);
+  require_real(noise, "noise", "σ of log loss", 0.0, 1.0);
+  require_real(lr_decay_bias_nats, "lr_decay_bias_nats", "nats", 0.0, 10.0);
+  require_real(uniform_offset_nats, "uniform_offset_nats", "nats", -1.0, 10.0);
+  const auto n_points =
+      static_cast<std::int64_t>(budgets_flops.size()) * static_cast<std::int64_t>(sizes_per_budget);
+  require_count(outliers, "outliers", "runs", 0, n_points);
+  require_real(outlier_nats, "outlier_nats", "nats", 0.0, 100.0);
+}
+
+std::vector<LadderPoint> synthetic_ladder(const SyntheticLadderSpec& spec) {
+  spec.validate();
+  Rng rng(spec.seed);
+  std::vector<LadderPoint> out;
+  out.reserve(spec.budgets_flops.size() * static_cast<std::size_t>(spec.sizes_per_budget));
+  for (double c : spec.budgets_flops) {
+    const double center = std::log10(analytic_optimum(spec.law, c).n_params);
+    for (int k = 0; k < spec.sizes_per_budget; ++k) {
+      const double frac = static_cast<double>(k) / (spec.sizes_per_budget - 1) - 0.5;
+      LadderPoint p;
+      p.n_params = std::pow(10.0, center + frac * spec.size_span_decades);
+      p.n_tokens = c / (6.0 * p.n_params);
+      p.budget_flops = c;
+      const double z = rng.normal();
+      p.loss = spec.law.loss(p.n_params, p.n_tokens) * std::exp(spec.noise * z);
+      out.push_back(p);
+    }
+  }
+  if (spec.lr_decay_bias_nats > 0) {
+    // Seed ch. 5: a run read at D of a schedule planned for D_sched is
+    // penalized bias·(1 − D/D_sched). Each budget's runs are contiguous.
+    const auto per = static_cast<std::size_t>(spec.sizes_per_budget);
+    double ladder_max = 0;
+    for (const auto& p : out) ladder_max = std::max(ladder_max, p.n_tokens);
+    for (std::size_t start = 0; start < out.size(); start += per) {
+      double horizon = ladder_max;
+      if (spec.bias_mode == BiasMode::per_budget) {
+        horizon = 0;
+        for (std::size_t k = start; k < start + per; ++k)
+          horizon = std::max(horizon, out[k].n_tokens);
+      }
+      for (std::size_t k = start; k < start + per; ++k)
+        out[k].loss += spec.lr_decay_bias_nats * (1.0 - out[k].n_tokens / horizon);
+    }
+  }
+  for (auto& p : out) p.loss += spec.uniform_offset_nats;
+  // Outliers are drawn after every noise draw, so switching them on changes
+  // no other point.
+  std::vector<std::size_t> order(out.size());
+  std::iota(order.begin(), order.end(), 0);
+  for (int k = 0; k < spec.outliers; ++k) {
+    const auto j =
+        static_cast<std::size_t>(k) + rng.below(order.size() - static_cast<std::size_t>(k));
+    std::swap(order[static_cast<std::size_t>(k)], order[j]);
+    LadderPoint& p = out[order[static_cast<std::size_t>(k)]];
+    p.loss += spec.outlier_nats;
+    p.outlier = true;
+  }
+  for (auto& p : out)
+    if (!(p.loss > 0))
+      throw std::invalid_argument("uniform_offset_nats (nats) makes a loss non-positive; got " +
+                                  format_value(spec.uniform_offset_nats));
+  return out;
+}
+
+std::vector<LadderPoint> isoflop_sweep(double budget_flops, const std::vector<double>& n_params,
+                                       const LossLaw& law) {
+  require_positive(budget_flops, "budget_flops", "FLOPs");
+  law.validate();
+  std::vector<LadderPoint> out;
+  for (double n : n_params) {
+    require_positive(n, "n_params", "parameters");
+    LadderPoint p;
+    p.n_params = n;
+    p.n_tokens = budget_flops / (6.0 * n);
+    p.loss = law.loss(n, p.n_tokens);
+    p.budget_flops = budget_flops;
+    out.push_back(p);
+  }
+  return out;
+}
+
+double schedule_mismatch_loss_toy(double tokens_seen, double horizon_tokens, double base_a,
+                                  double base_b, double decay_penalty) {
+  require_positive(tokens_seen, "tokens_seen", "tokens");
+  require_positive(horizon_tokens, "horizon_tokens", "tokens");
+  if (tokens_seen > horizon_tokens)
+    throw_out_of_range("tokens_seen", "tokens",
+                       "<= horizon_tokens (" + format_value(horizon_tokens) +
+                           "): a curve cannot be read past its horizon",
+                       format_value(tokens_seen));
+  require_real(base_a, "base_a", "nats", 0.0);
+  require_real(base_b, "base_b", "exponent", 0.0);
+  require_real(decay_penalty, "decay_penalty", "nats", 0.0);
+  const double intrinsic = base_a / std::pow(tokens_seen, base_b);
+  return intrinsic + decay_penalty * (1.0 - tokens_seen / horizon_tokens);
+}
+
+// ================================================================== IsoFLOPs
+
+IsoflopOptimum isoflop_optimum(const std::vector<LadderPoint>& sweep, double budget_flops) {
+  require_positive(budget_flops, "budget_flops", "FLOPs");
+  validate_points(sweep, "sweep");
+  std::vector<double> x, y;
+  for (std::size_t i = 0; i < sweep.size(); ++i) {
+    if (sweep[i].budget_flops != budget_flops)
+      throw std::invalid_argument(
+          "sweep[" + std::to_string(i) + "].budget_flops (FLOPs) must equal the sweep's budget " +
+          format_value(budget_flops) + "; got " + format_value(sweep[i].budget_flops));
+    x.push_back(std::log10(sweep[i].n_params));
+    y.push_back(sweep[i].loss);
+  }
+  IsoflopOptimum o;
+  o.budget_flops = budget_flops;
+  o.parabola = fit_quadratic(x, y);
+  const double xv = parabola_vertex(o.parabola.a, o.parabola.b);
+  o.n_opt = std::pow(10.0, xv);
+  o.d_opt = budget_flops / (6.0 * o.n_opt);
+  o.loss_opt = o.parabola.at(xv);
+  o.n_points = static_cast<int>(sweep.size());
+  o.vertex_inside_sweep =
+      xv >= *std::min_element(x.begin(), x.end()) && xv <= *std::max_element(x.begin(), x.end());
+  if (!std::isfinite(o.n_opt) || !std::isfinite(o.d_opt) || o.n_opt <= 0)
+    throw std::invalid_argument(
+        "sweep: the vertex lies so far outside the swept sizes that N_opt "
+        "is not a finite number; budget " +
+        format_value(budget_flops));
+  return o;
+}
+
+std::vector<IsoflopOptimum> isoflop_optima(const std::vector<LadderPoint>& ladder) {
+  validate_points(ladder, "ladder");
+  std::vector<double> budgets;
+  for (std::size_t i = 0; i < ladder.size(); ++i) {
+    if (ladder[i].budget_flops <= 0)
+      throw std::invalid_argument("ladder[" + std::to_string(i) +
+                                  "].budget_flops (FLOPs) must be a budget label > 0 for the "
+                                  "IsoFLOPs method; got " +
+                                  format_value(ladder[i].budget_flops));
+    budgets.push_back(ladder[i].budget_flops);
+  }
+  std::sort(budgets.begin(), budgets.end());
+  budgets.erase(std::unique(budgets.begin(), budgets.end()), budgets.end());
+  std::vector<IsoflopOptimum> out;
+  for (double c : budgets) {
+    std::vector<LadderPoint> sweep;
+    for (const auto& p : ladder)
+      if (p.budget_flops == c) sweep.push_back(p);
+    out.push_back(isoflop_optimum(sweep, c));
+  }
+  return out;
+}
+
+ScalingExponents fit_scaling_exponents(const std::vector<IsoflopOptimum>& optima,
+                                       double tolerance) {
+  require_count(static_cast<std::int64_t>(optima.size()), "optima", "budgets", 2);
+  require_real(tolerance, "tolerance", "|a + b − 1|", 0.0);
+  std::vector<double> cs, ns, ds;
+  for (const auto& o : optima) {
+    cs.push_back(o.budget_flops);
+    ns.push_back(o.n_opt);
+    ds.push_back(o.d_opt);
+  }
+  const PowerLawFit fn = fit_power_law(cs, ns);
+  const PowerLawFit fd = fit_power_law(cs, ds);
+  ScalingExponents e;
+  e.a = fn.exponent;
+  e.b = fd.exponent;
+  e.n_coefficient = fn.coefficient;
+  e.d_coefficient = fd.coefficient;
+  e.sum = e.a + e.b;
+  e.sums_to_one = std::abs(e.sum - 1.0) <= tolerance;
+  return e;
+}
+
+// ======================================================== the parametric law
+
+LossDecomposition decompose_loss(const LossLaw& law, double n_params, double n_tokens) {
+  law.validate();
+  require_positive(n_params, "n_params", "parameters");
+  require_positive(n_tokens, "n_tokens", "tokens");
+  LossDecomposition d;
+  d.irreducible = law.E;
+  d.capacity = law.A / std::pow(n_params, law.alpha);
+  d.data = law.B / std::pow(n_tokens, law.beta);
+  d.total = d.irreducible + d.capacity + d.data;
+  return d;
+}
+
+ComputeOptimum analytic_optimum(const LossLaw& law, double flops) {
+  law.validate();
+  require_positive(flops, "flops", "FLOPs");
+  ComputeOptimum o;
+  o.flops = flops;
+  // In logs, so extreme budgets or coefficients do not overflow.
+  const double log_n =
+      (std::log(law.alpha * law.A / (law.beta * law.B)) + law.beta * std::log(flops / 6.0)) /
+      (law.alpha + law.beta);
+  o.n_params = std::exp(log_n);
+  o.n_tokens = flops / (6.0 * o.n_params);
+  if (!std::isfinite(o.n_params) || !(o.n_params > 0) || !std::isfinite(o.n_tokens) ||
+      !(o.n_tokens > 0))
+    throw std::invalid_argument(
+        "flops (FLOPs) puts the optimum outside the representable range; "
+        "got " +
+        format_value(flops));
+  o.loss = law.loss(o.n_params, o.n_tokens);
+  return o;
+}
+
+double optimum_exponent(const LossLaw& law) {
+  law.validate();
+  return law.beta / (law.alpha + law.beta);
+}
+
+// ======================================================= residuals & losses
+
+std::vector<double> residuals(const std::vector<LadderPoint>& points, const LossLaw& law,
+                              ResidualSpace space) {
+  law.validate();
+  validate_points(points);
+  std::vector<double> out;
+  out.reserve(points.size());
+  for (const auto& p : points) {
+    const double pred = law.loss(p.n_params, p.n_tokens);
+    out.push_back(space == ResidualSpace::linear ? pred - p.loss
+                                                 : std::log(pred) - std::log(p.loss));
+  }
+  return out;
+}
+
+double squared_loss(const std::vector<double>& rs) {
+  double total = 0;
+  for (double r : rs) {
+    require_real(r, "residual", "value", -std::numeric_limits<double>::max());
+    total += r * r;
+  }
+  return total;
+}
+
+double huber_loss(const std::vector<double>& rs, double delta) {
+  require_positive(delta, "delta", "Huber threshold");
+  double total = 0;
+  for (double r : rs) {
+    require_real(r, "residual", "value", -std::numeric_limits<double>::max());
+    const double a = std::abs(r);
+    total += a <= delta ? 0.5 * r * r : delta * (a - 0.5 * delta);
+  }
+  return total;
+}
+
+// ================================================================== fitting
+
+std::string_view to_string(Estimator e) {
+  switch (e) {
+    case Estimator::huber_log: return "huber-log";
+    case Estimator::ls_log: return "ls-log";
+    case Estimator::ls_linear: return "ls-linear";
+    case Estimator::seed_cd: return "seed-cd";
+  }
+  return "huber-log";
+}
+
+Estimator parse_estimator(std::string_view text) {
+  for (Estimator e :
+       {Estimator::huber_log, Estimator::ls_log, Estimator::ls_linear, Estimator::seed_cd})
+    if (text == to_string(e)) return e;
+  throw_out_of_range("estimator", "name", "huber-log, ls-log, ls-linear or seed-cd", text);
+}
+
+void FitOptions::validate() const {
+  require_positive(huber_delta, "huber_delta", "log-loss units");
+  require_count(refine_starts, "refine_starts", "starts", 1, 4500);
+  require_count(max_iterations, "max_iterations", "iterations", 1, 1'000'000);
+  require_count(seed_cd_iterations, "seed_cd_iterations", "iterations", 1, 1'000'000);
+  require_count(threads, "threads", "threads (0 = all)", 0, 1024);
+  if (!use_grid && !warm_start)
+    throw std::invalid_argument(
+        "use_grid (starts) must be true when no warm_start is given: the fit needs a start");
+  if (warm_start) warm_start->validate();
+}
+
+namespace {
+
+// θ = (a, α, b, β, e) with A = eᵃ, B = eᵇ, E = eᵉ (Besiroglu et al. 2024).
+using Theta = std::array<double, 5>;
+
+// The points of a fit. A bootstrap resample is the original points weighted
+// by how often each was drawn: the same objective with ~37 % fewer terms.
+struct FitData {
+  std::vector<double> log_n, log_d, log_l, loss, weight;
+  explicit FitData(const std::vector<LadderPoint>& pts) {
+    for (const auto& p : pts) add(p, 1.0);
+  }
+  FitData(const std::vector<LadderPoint>& pts, const std::vector<int>& counts) {
+    for (std::size_t k = 0; k < pts.size(); ++k)
+      if (counts[k] > 0) add(pts[k], counts[k]);
+  }
+  void add(const LadderPoint& p, double w) {
+    log_n.push_back(std::log(p.n_params));
+    log_d.push_back(std::log(p.n_tokens));
+    log_l.push_back(std::log(p.loss));
+    loss.push_back(p.loss);
+    weight.push_back(w);
+  }
+  std::size_t size() const { return loss.size(); }
+};
+
+Theta theta_from_law(const LossLaw& l) {
+  return {std::log(l.A), l.alpha, std::log(l.B), l.beta, std::log(l.E)};
+}
+LossLaw law_from_theta(const Theta& t) {
+  return LossLaw{std::exp(t[4]), std::exp(t[0]), t[1], std::exp(t[2]), t[3]};
+}
+
+// The objective and (when grad != nullptr) its analytic gradient.
+double objective_lse(const FitData& d, const Theta& t, Estimator est, double delta, Theta* grad) {
+  double f = 0;
+  Theta g{};
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    const double u1 = t[0] - t[1] * d.log_n[i];
+    const double u2 = t[2] - t[3] * d.log_d[i];
+    const double u3 = t[4];
+    const double m = std::max({u1, u2, u3});
+    const double e1 = std::exp(u1 - m), e2 = std::exp(u2 - m), e3 = std::exp(u3 - m);
+    const double s = e1 + e2 + e3;
+    const double lse = m + std::log(s);
+    double term = 0, w = 0;  // the point's term and d(term)/d(lse)
+    if (est == Estimator::ls_linear) {
+      const double pred = std::exp(lse);
+      const double r = pred - d.loss[i];
+      term = r * r;
+      w = 2 * r * pred;
+    } else {
+      const double r = lse - d.log_l[i];
+      if (est == Estimator::ls_log) {
+        term = r * r;
+        w = 2 * r;
+      } else if (std::abs(r) <= delta) {
+        term = 0.5 * r * r;
+        w = r;
+      } else {
+        term = delta * (std::abs(r) - 0.5 * delta);
+        w = r > 0 ? delta : -delta;
+      }
+    }
+    f += d.weight[i] * term;
+    w *= d.weight[i];
+    if (grad) {
+      const double w1 = w * e1 / s, w2 = w * e2 / s;
+      g[0] += w1;
+      g[1] -= w1 * d.log_n[i];
+      g[2] += w2;
+      g[3] -= w2 * d.log_d[i];
+      g[4] += w * e3 / s;
+    }
+  }
+  if (grad) *grad = g;
+  return f;
+}
+
+double dot(const Theta& x, const Theta& y) {
+  double s = 0;
+  for (int i = 0; i < 5; ++i) s += x[i] * y[i];
+  return s;
+}
+
+struct Polished {
+  Theta theta{};
+  double f = std::numeric_limits<double>::infinity();
+  int iterations = 0;
+  bool converged = false;
+};
+
+// L-BFGS (memory 8) with a weak-Wolfe bisection line search (Lewis & Overton),
+// which copes with the Huber objective's kinks.
+// Stops when the objective's relative decrease stays below `ftol` for three
+// iterations in a row.
+Polished lbfgs(const FitData& d, Theta x, Estimator est, double delta, int max_iter, double ftol) {
+  constexpr int kMem = 8;
+  constexpr double kC1 = 1e-4, kC2 = 0.9;
+  Polished out;
+  Theta g{};
+  double f = objective_lse(d, x, est, delta, &g);
+  if (!std::isfinite(f)) return out;
+  std::array<Theta, kMem> S{}, Y{};
+  std::array<double, kMem> rho{};
+  int stored = 0, head = 0, flat = 0;
+  int it = 0;
+  bool converged = false;
+  for (; it < max_iter; ++it) {
+    const double gmax = std::abs(*std::max_element(
+        g.begin(), g.end(), [](double p, double q) { return std::abs(p) < std::abs(q); }));
+    if (gmax == 0) {
+      converged = true;
+      break;
+    }
+    // Two-loop recursion.
+    Theta q = g;
+    std::array<double, kMem> alpha{};
+    for (int k = 0; k < stored; ++k) {
+      const int j = (head - 1 - k + kMem) % kMem;
+      alpha[j] = rho[j] * dot(S[j], q);
+      for (int i = 0; i < 5; ++i) q[i] -= alpha[j] * Y[j][i];
+    }
+    double gamma = 0.1 / gmax;  // first step: 0.1 in the steepest coordinate
+    if (stored > 0) {
+      const int j = (head - 1 + kMem) % kMem;
+      gamma = dot(S[j], Y[j]) / dot(Y[j], Y[j]);
+    }
+    for (double& v : q) v *= gamma;
+    for (int k = stored - 1; k >= 0; --k) {
+      const int j = (head - 1 - k + kMem) % kMem;
+      const double beta = rho[j] * dot(Y[j], q);
+      for (int i = 0; i < 5; ++i) q[i] += S[j][i] * (alpha[j] - beta);
+    }
+    Theta dir{};
+    for (int i = 0; i < 5; ++i) dir[i] = -q[i];
+    double gd = dot(g, dir);
+    if (!(gd < 0)) {  // not a descent direction: restart from steepest descent
+      stored = 0;
+      for (int i = 0; i < 5; ++i) dir[i] = -g[i] * 0.1 / gmax;
+      gd = dot(g, dir);
+    }
+    // Weak Wolfe line search.
+    double lo = 0, hi = std::numeric_limits<double>::infinity(), step = 1;
+    Theta best_x = x, best_g = g;
+    double best_f = f;
+    bool accepted = false;
+    for (int ls = 0; ls < 60; ++ls) {
+      Theta xn{}, gn{};
+      for (int i = 0; i < 5; ++i) xn[i] = x[i] + step * dir[i];
+      const double fn = objective_lse(d, xn, est, delta, &gn);
+      if (!std::isfinite(fn) || fn > f + kC1 * step * gd) {
+        hi = step;
+      } else {
+        if (fn < best_f) {
+          best_f = fn;
+          best_x = xn;
+          best_g = gn;
+        }
+        if (dot(gn, dir) < kC2 * gd) {
+          lo = step;
+        } else {
+          best_f = fn;
+          best_x = xn;
+          best_g = gn;
+          accepted = true;
+          break;
+        }
+      }
+      step = std::isfinite(hi) ? 0.5 * (lo + hi) : 2 * step;
+      if (std::isfinite(hi) && hi - lo < 1e-16 * std::max(1.0, hi)) break;
+    }
+    if (!(best_f < f)) {  // no progress possible along this direction
+      if (stored == 0) {
+        converged = true;
+        break;
+      }
+      stored = 0;  // drop the curvature pairs and retry as steepest descent
+      continue;
+    }
+    Theta s{}, y{};
+    for (int i = 0; i < 5; ++i) {
+      s[i] = best_x[i] - x[i];
+      y[i] = best_g[i] - g[i];
+    }
+    const double sy = dot(s, y);
+    const double decrease = f - best_f;
+    x = best_x;
+    g = best_g;
+    f = best_f;
+    if (sy > 1e-12 * std::sqrt(dot(s, s) * dot(y, y))) {
+      S[head] = s;
+      Y[head] = y;
+      rho[head] = 1.0 / sy;
+      head = (head + 1) % kMem;
+      stored = std::min(stored + 1, kMem);
+    }
+    (void)accepted;
+    flat = decrease <= ftol * std::max(std::abs(f), 1e-300) ? flat + 1 : 0;
+    if (flat >= 3) {
+      converged = true;
+      ++it;
+      break;
+    }
+  }
+  out.theta = x;
+  out.f = f;
+  out.iterations = it;
+  out.converged = converged;
+  return out;
+}
+
+// Hoffmann et al.'s grid, as used by Besiroglu et al. (4,500 starts).
+std::vector<Theta> start_grid() {
+  std::vector<Theta> grid;
+  for (int ia = 0; ia <= 5; ++ia)
+    for (int ib = 0; ib <= 5; ++ib)
+      for (int ie = -2; ie <= 2; ++ie)
+        for (int ial = 0; ial <= 4; ++ial)
+          for (int ibe = 0; ibe <= 4; ++ibe)
+            grid.push_back({5.0 * ia, 0.5 * ial, 5.0 * ib, 0.5 * ibe, 0.5 * ie});
+  return grid;
+}
+
+// The seed's coordinate descent, transcribed (seed Phase 01 ch. 8,
+// fit_parametric): params (E, A, α, B, β), a step of half each start value,
+// shrunk ×0.97 whenever no coordinate improves.
+FitResult seed_coordinate_descent(const std::vector<LadderPoint>& points, double delta, int iters) {
+  std::array<double, 5> params = {1.5, 400.0, 0.35, 400.0, 0.30};
+  std::array<double, 5> step{};
+  for (int i = 0; i < 5; ++i) step[i] = params[i] != 0 ? 0.5 * std::abs(params[i]) : 0.5;
+  auto score = [&](const std::array<double, 5>& p) {
+    double total = 0;
+    for (const auto& pt : points) {
+      const double pred =
+          p[0] + p[1] / std::pow(pt.n_params, p[2]) + p[3] / std::pow(pt.n_tokens, p[4]);
+      const double r = std::log(pred) - std::log(pt.loss);
+      const double a = std::abs(r);
+      total += a <= delta ? 0.5 * r * r : delta * (a - 0.5 * delta);
+    }
+    return total;
+  };
+  double best = score(params);
+  for (int it = 0; it < iters; ++it) {
+    bool improved = false;
+    for (int i = 0; i < 5; ++i) {
+      for (double direction : {+1.0, -1.0}) {
+        auto trial = params;
+        trial[i] = params[i] + direction * step[i];
+        if (trial[i] <= 0) continue;
+        const double s = score(trial);
+        if (s < best) {
+          best = s;
+          params = trial;
+          improved = true;
+          break;
+        }
+      }
+    }
+    if (!improved)
+      for (double& s : step) s *= 0.97;
+  }
+  FitResult r;
+  r.law = LossLaw{params[0], params[1], params[2], params[3], params[4]};
+  r.estimator = Estimator::seed_cd;
+  r.objective = best;
+  r.n_points = static_cast<int>(points.size());
+  r.iterations = iters;
+  r.starts = 1;
+  r.converged = false;  // it stops on its iteration count, not on a test
+  return r;
+}
+
+void require_fit_input(const std::vector<LadderPoint>& points) {
+  require_count(static_cast<std::int64_t>(points.size()), "points", "ladder runs (5 parameters)",
+                5);
+  validate_points(points);
+  std::vector<double> ns, ds;
+  for (const auto& p : points) {
+    ns.push_back(p.n_params);
+    ds.push_back(p.n_tokens);
+  }
+  if (count_distinct(ns) < 2 || count_distinct(ds) < 2)
+    throw std::invalid_argument(
+        "points (ladder runs) must span at least 2 distinct N and 2 distinct D to determine the "
+        "law; got " +
+        std::to_string(count_distinct(ns)) + " distinct N and " +
+        std::to_string(count_distinct(ds)) + " distinct D");
+}
+
+bool usable(const LossLaw& l) {
+  return std::isfinite(l.E) && l.E > 0 && std::isfinite(l.A) && l.A > 0 && std::isfinite(l.B) &&
+         l.B > 0 && l.alpha > 0 && l.alpha <= 2 && l.beta > 0 && l.beta <= 2;
+}
+
+}  // namespace
+
+double fit_objective(const std::vector<LadderPoint>& points, const LossLaw& law,
+                     Estimator estimator, double huber_delta) {
+  law.validate();
+  validate_points(points);
+  require_positive(huber_delta, "huber_delta", "log-loss units");
+  const FitData d(points);
+  const Estimator e = estimator == Estimator::seed_cd ? Estimator::huber_log : estimator;
+  return objective_lse(d, theta_from_law(law), e, huber_delta, nullptr);
+}
+
+namespace {
+// Full fits are polished to the last digits (the Chinchilla objective is
+// checked to 7); bootstrap refits only need their forecast to ~1e-6 nats.
+constexpr double kFullFitTolerance = 1e-15;
+constexpr double kResampleTolerance = 1e-11;
+FitResult fit_lse(const FitData& d, const FitOptions& options, int n_points, double ftol);
+}  // namespace
+
+FitResult fit_parametric(const std::vector<LadderPoint>& points, const FitOptions& options) {
+  options.validate();
+  require_fit_input(points);
+  if (options.estimator == Estimator::seed_cd) {
+    FitResult r = seed_coordinate_descent(points, options.huber_delta, options.seed_cd_iterations);
+    if (!usable(r.law))
+      throw std::invalid_argument(
+          "points: the seed's coordinate descent did not reach a usable "
+          "law");
+    return r;
+  }
+  return fit_lse(FitData(points), options, static_cast<int>(points.size()), kFullFitTolerance);
+}
+
+namespace {
+
+FitResult fit_lse(const FitData& d, const FitOptions& options, int n_points, double ftol) {
+  std::vector<Theta> starts;
+  if (options.warm_start) starts.push_back(theta_from_law(*options.warm_start));
+  if (options.use_grid) {
+    const std::vector<Theta> grid = start_grid();
+    std::vector<double> f(grid.size());
+    parallel_for(static_cast<int>(grid.size()), options.threads, [&](int i) {
+      const double v = objective_lse(d, grid[static_cast<std::size_t>(i)], options.estimator,
+                                     options.huber_delta, nullptr);
+      f[static_cast<std::size_t>(i)] = std::isfinite(v) ? v : std::numeric_limits<double>::max();
+    });
+    std::vector<std::size_t> order(grid.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t p, std::size_t q) { return f[p] < f[q]; });
+    const std::size_t keep =
+        options.refine_all_starts
+            ? order.size()
+            : std::min(order.size(), static_cast<std::size_t>(options.refine_starts));
+    for (std::size_t k = 0; k < keep; ++k) starts.push_back(grid[order[k]]);
+  }
+  std::vector<Polished> results(starts.size());
+  parallel_for(static_cast<int>(starts.size()), options.threads, [&](int i) {
+    const auto k = static_cast<std::size_t>(i);
+    results[k] =
+        lbfgs(d, starts[k], options.estimator, options.huber_delta, options.max_iterations, ftol);
+  });
+  // The lowest objective among usable laws; ties go to the earlier start.
+  const Polished* best = nullptr;
+  for (const auto& r : results)
+    if (std::isfinite(r.f) && usable(law_from_theta(r.theta)) && (!best || r.f < best->f))
+      best = &r;
+  if (!best) {
+    const Polished* any = nullptr;
+    for (const auto& r : results)
+      if (std::isfinite(r.f) && (!any || r.f < any->f)) any = &r;
+    const std::string detail = any ? "the best fit has alpha = " + format_value(any->theta[1]) +
+                                         ", beta = " + format_value(any->theta[3])
+                                   : std::string("no start gave a finite objective");
+    throw std::invalid_argument(
+        "points (ladder runs) do not determine a usable law (exponents must lie in (0, 2]); " +
+        detail);
+  }
+  FitResult r;
+  r.law = law_from_theta(best->theta);
+  r.estimator = options.estimator;
+  r.objective = best->f;
+  r.n_points = n_points;
+  r.iterations = best->iterations;
+  r.starts = static_cast<int>(starts.size());
+  r.converged = best->converged;
+  return r;
+}
+
+}  // namespace
+
+// ===================================================== forecast with a CI
+
+void BootstrapOptions::validate() const {
+  require_count(resamples, "resamples", "bootstrap resamples", 1, 10'000'000);
+  require_real(confidence, "confidence", "fraction", 0.0, 1.0, true);
+  if (confidence >= 1.0) throw_out_of_range("confidence", "fraction", "in (0, 1)", "1");
+  require_count(min_successful, "min_successful", "resamples", 1, 10'000'000);
+  fit.validate();
+}
+
+namespace {
+struct Percentiles {
+  std::size_t low = 0, median = 0, high = 0;
+};
+// The seed's percentile convention: sorted[int(q·n)].
+Percentiles percentiles(std::size_t m, double confidence) {
+  auto at = [m](double q) {
+    return std::min(m - 1, static_cast<std::size_t>(q * static_cast<double>(m)));
+  };
+  const double tail = 0.5 * (1.0 - confidence);
+  return {at(tail), m / 2, at(1.0 - tail)};
+}
+}  // namespace
+
+BootstrapResult bootstrap_forecast(const std::vector<LadderPoint>& points, double target_flops,
+                                   const BootstrapOptions& options, const ProgressFn& progress) {
+  options.validate();
+  require_positive(target_flops, "target_flops", "FLOPs");
+  require_fit_input(points);
+  BootstrapResult out;
+  out.target_flops = target_flops;
+  out.fit = fit_parametric(points, options.fit);
+  out.point_forecast = optimal_loss(out.fit.law, target_flops);
+
+  FitOptions refit = options.fit;
+  refit.use_grid = false;
+  refit.warm_start = out.fit.law;
+  refit.threads = 1;
+  const int n = options.resamples;
+  std::vector<double> loss(static_cast<std::size_t>(n), 0.0), n_opt(loss.size(), 0.0);
+  std::vector<LossLaw> laws(loss.size());
+  std::vector<char> ok(loss.size(), 0);
+  const auto size = points.size();
+  parallel_for(
+      n, options.fit.threads,
+      [&](int i) {
+        Rng rng(stream_seed(options.seed, static_cast<std::uint64_t>(i)));
+        std::vector<int> counts(size, 0);
+        for (std::size_t k = 0; k < size; ++k) ++counts[rng.below(size)];
+        std::vector<double> ns, ds;
+        for (std::size_t k = 0; k < size; ++k)
+          if (counts[k] > 0) {
+            ns.push_back(points[k].n_params);
+            ds.push_back(points[k].n_tokens);
+          }
+        if (count_distinct(ns) < 3 || count_distinct(ds) < 3) return;  // degenerate
+        try {
+          FitResult f;
+          if (refit.estimator == Estimator::seed_cd) {
+            std::vector<LadderPoint> sample;
+            for (std::size_t k = 0; k < size; ++k)
+              for (int c = 0; c < counts[k]; ++c) sample.push_back(points[k]);
+            f = fit_parametric(sample, refit);
+          } else {
+            f = fit_lse(FitData(points, counts), refit, static_cast<int>(size), kResampleTolerance);
+          }
+          const ComputeOptimum o = analytic_optimum(f.law, target_flops);
+          if (!std::isfinite(o.loss)) return;
+          const auto k = static_cast<std::size_t>(i);
+          loss[k] = o.loss;
+          n_opt[k] = o.n_params;
+          laws[k] = f.law;
+          ok[k] = 1;
+        } catch (const std::invalid_argument&) {
+          // An unusable refit: skipped, counted below.
+        }
+      },
+      progress);
+  std::vector<double> ns_ok;
+  for (std::size_t k = 0; k < loss.size(); ++k)
+    if (ok[k]) {
+      out.forecasts.push_back(loss[k]);
+      ns_ok.push_back(n_opt[k]);
+      out.laws.push_back(laws[k]);
+    }
+  out.n_successful = static_cast<int>(out.forecasts.size());
+  out.n_skipped = n - out.n_successful;
+  if (out.n_successful < options.min_successful)
+    throw std::invalid_argument(
+        "points (ladder runs): too few successful bootstrap fits (" +
+        std::to_string(out.n_successful) + " of " + std::to_string(n) + ", need at least " +
+        std::to_string(options.min_successful) +
+        "); the ladder is too small or too degenerate to put an interval on the forecast");
+  std::sort(out.forecasts.begin(), out.forecasts.end());
+  std::sort(ns_ok.begin(), ns_ok.end());
+  const Percentiles q = percentiles(out.forecasts.size(), options.confidence);
+  out.ci_low = out.forecasts[q.low];
+  out.ci_high = out.forecasts[q.high];
+  out.median = out.forecasts[q.median];
+  out.width = out.ci_high - out.ci_low;
+  out.n_opt_low = ns_ok[q.low];
+  out.n_opt_high = ns_ok[q.high];
+  return out;
+}
+
+std::vector<BandPoint> forecast_band(const std::vector<LossLaw>& laws,
+                                     const std::vector<double>& flops, double confidence) {
+  require_count(static_cast<std::int64_t>(laws.size()), "laws", "bootstrap laws", 1);
+  require_real(confidence, "confidence", "fraction", 0.0, 1.0, true);
+  if (confidence >= 1.0) throw_out_of_range("confidence", "fraction", "in (0, 1)", "1");
+  for (const auto& l : laws) l.validate();
+  const Percentiles q = percentiles(laws.size(), confidence);
+  std::vector<BandPoint> out;
+  std::vector<double> v(laws.size());
+  for (double c : flops) {
+    require_positive(c, "flops", "FLOPs");
+    for (std::size_t k = 0; k < laws.size(); ++k) v[k] = optimal_loss(laws[k], c);
+    std::sort(v.begin(), v.end());
+    out.push_back({c, v[q.low], v[q.median], v[q.high]});
+  }
+  return out;
+}
+
+// ============================================================ ladder design
+
+double extrapolation_variance(const std::vector<double>& log10_flops, double target_log10_flops) {
+  require_count(static_cast<std::int64_t>(log10_flops.size()), "log10_flops", "design points", 2);
+  require_real(target_log10_flops, "target_log10_flops", "log10 FLOPs",
+               -std::numeric_limits<double>::max());
+  for (double x : log10_flops)
+    require_real(x, "log10_flops", "log10 FLOPs", -std::numeric_limits<double>::max());
+  const double n = static_cast<double>(log10_flops.size());
+  const double xbar = std::accumulate(log10_flops.begin(), log10_flops.end(), 0.0) / n;
+  double sxx = 0;
+  for (double x : log10_flops) sxx += (x - xbar) * (x - xbar);
+  if (sxx == 0)
+    throw std::invalid_argument(
+        "log10_flops (design points) must not all be identical: the slope is undefined");
+  return 1.0 / n + (target_log10_flops - xbar) * (target_log10_flops - xbar) / sxx;
+}
+
+LadderDesign design_ladder(double flagship_flops, double fraction, int n_budgets,
+                           double min_flops) {
+  require_positive(flagship_flops, "flagship_flops", "FLOPs");
+  require_real(fraction, "fraction", "share of the flagship", 0.0, 1.0, true);
+  require_count(n_budgets, "n_budgets", "budgets", 2, 1000);
+  require_positive(min_flops, "min_flops", "FLOPs");
+  const double top = flagship_flops * fraction / 2.0;
+  if (!(top > min_flops))
+    throw_out_of_range("min_flops", "FLOPs", "< half the ladder budget (" + format_value(top) + ")",
+                       format_value(min_flops));
+  LadderDesign d;
+  const double ratio = std::pow(top / min_flops, 1.0 / (n_budgets - 1));
+  for (int i = 0; i < n_budgets; ++i) d.budgets_flops.push_back(min_flops * std::pow(ratio, i));
+  d.total_flops = std::accumulate(d.budgets_flops.begin(), d.budgets_flops.end(), 0.0);
+  d.fraction_of_flagship = d.total_flops / flagship_flops;
+  d.spread_decades = std::log10(d.budgets_flops.back()) - std::log10(d.budgets_flops.front());
+  return d;
+}
+
+// ============================================================== the decision
+
+double optimal_loss(const LossLaw& law, double flops) { return analytic_optimum(law, flops).loss; }
+
+RecipeComparison compare_recipes(const LossLaw& baseline, const LossLaw& candidate,
+                                 double target_flops) {
+  baseline.validate();
+  candidate.validate();
+  require_positive(target_flops, "target_flops", "FLOPs");
+  RecipeComparison r;
+  r.target_flops = target_flops;
+  r.baseline_loss = optimal_loss(baseline, target_flops);
+  r.candidate_loss = optimal_loss(candidate, target_flops);
+  r.delta = r.candidate_loss - r.baseline_loss;
+  r.candidate_wins = r.candidate_loss < r.baseline_loss;
+  // The seed scans 10^(16 + 0.12 i); each sign change is then bisected in log C.
+  auto diff = [&](double log_c) {
+    const double c = std::pow(10.0, log_c);
+    return optimal_loss(candidate, c) - optimal_loss(baseline, c);
+  };
+  // A tie (a zero difference) is no sign: identical laws never cross.
+  double prev_x = 16.0, prev = diff(prev_x);
+  for (int i = 1; i <= 100; ++i) {
+    const double x = 16.0 + i * 0.12;
+    const double cur = diff(x);
+    if (cur == 0) continue;
+    if (prev != 0 && (prev < 0) != (cur < 0)) {
+      double lo = prev_x, hi = x, flo = prev;
+      for (int k = 0; k < 200 && hi - lo > 1e-13; ++k) {
+        const double mid = 0.5 * (lo + hi);
+        const double fm = diff(mid);
+        if (fm != 0 && (fm < 0) == (flo < 0)) {
+          lo = mid;
+          flo = fm;
+        } else {
+          hi = mid;
+        }
+      }
+      r.crossovers_flops.push_back(std::pow(10.0, 0.5 * (lo + hi)));
+    }
+    prev_x = x;
+    prev = cur;
+  }
+  if (!r.crossovers_flops.empty()) r.crossover_flops = r.crossovers_flops.front();
+  return r;
+}
+
+ExtrapolationRisk extrapolation_risk(double ladder_max_flops, double target_flops,
+                                     double ci_width_nats) {
+  require_positive(ladder_max_flops, "ladder_max_flops", "FLOPs");
+  require_positive(target_flops, "target_flops", "FLOPs");
+  require_real(ci_width_nats, "ci_width_nats", "nats", 0.0);
+  ExtrapolationRisk r;
+  r.decades = std::log10(target_flops / ladder_max_flops);
+  if (r.decades <= 0) {
+    r.decades = 0;
+    r.band = RiskBand::interpolation;
+    r.statement = "INTERPOLATION — low risk";
+    return r;
+  }
+  r.score = r.decades * (1 + 20 * ci_width_nats);
+  r.band = r.score < 2 ? RiskBand::low : r.score < 4 ? RiskBand::moderate : RiskBand::high;
+  const char* band = r.band == RiskBand::low        ? "LOW"
+                     : r.band == RiskBand::moderate ? "MODERATE"
+                                                    : "HIGH";
+  r.statement = fmt("%.1f decades of extrapolation, ", r.decades) +
+                fmt("CI %.3f nats -> ", ci_width_nats) + band + " risk" +
+                fmt(" (score %.1f)", r.score);
+  return r;
+}
+
+// ============================================================== conversions
+
+Allocation kaplan_allocation(double compute_multiplier, double n_exponent) {
+  require_positive(compute_multiplier, "compute_multiplier", "× compute");
+  require_real(n_exponent, "n_exponent", "exponent", 0.0, 1.0);
+  return {std::pow(compute_multiplier, n_exponent), std::pow(compute_multiplier, 1.0 - n_exponent)};
+}
+
+double nats_to_bits(double nats) {
+  require_real(nats, "nats", "nats/token", 0.0);
+  return nats / std::log(2.0);
+}
+double bits_to_nats(double bits) {
+  require_real(bits, "bits", "bits/token", 0.0);
+  return bits * std::log(2.0);
+}
+double nats_to_perplexity(double nats) {
+  require_real(nats, "nats", "nats/token", 0.0, 700.0);
+  return std::exp(nats);
+}
+double perplexity_to_nats(double perplexity) {
+  require_real(perplexity, "perplexity", "effective choices", 1.0);
+  return std::log(perplexity);
+}
+
+double cross_entropy(const std::vector<double>& probs) {
+  require_count(static_cast<std::int64_t>(probs.size()), "true_token_probs", "tokens", 1);
+  double total = 0;
+  for (double p : probs) {
+    if (!(p > 0 && p <= 1))
+      throw_out_of_range("true_token_probs", "probability",
+                         "in (0, 1]: a zero probability on a true token gives infinite loss",
+                         format_value(p));
+    total -= std::log(p);
+  }
+  return total / static_cast<double>(probs.size());
+}
+
+double compute_increase_for_loss_delta(double delta_nats, double alpha, double loss,
+                                       double irreducible) {
+  require_real(delta_nats, "delta_nats", "nats", 0.0);
+  require_positive(alpha, "alpha", "exponent");
+  require_positive(irreducible, "irreducible", "nats/token");
+  require_real(loss, "loss", "nats/token", irreducible, std::numeric_limits<double>::max(), true);
+  return delta_nats / (alpha * (loss - irreducible));
+}
+
+double effective_tokens_toy(double unique_tokens, int epochs, double half_life_epochs) {
+  require_positive(unique_tokens, "unique_tokens", "tokens");
+  require_count(epochs, "epochs", "passes over the unique tokens", 1, 1'000'000);
+  require_positive(half_life_epochs, "half_life_epochs", "epochs");
+  double sum = 0;
+  for (int r = 1; r <= epochs; ++r) sum += std::exp(-(r - 1) / half_life_epochs);
+  return unique_tokens * sum;
+}
+
+double data_constrained_loss_toy(const LossLaw& law, double n_params, double unique_tokens,
+                                 int epochs, double half_life_epochs) {
+  law.validate();
+  return law.loss(n_params, effective_tokens_toy(unique_tokens, epochs, half_life_epochs));
+}
+
+}  // namespace napkin

@@ -128,10 +128,10 @@ double schedule_mismatch_loss_toy(double tokens_seen, double horizon_tokens, dou
 
 struct IsoflopOptimum {
   double budget_flops = 0;
-  double n_opt = 0;      // 10^vertex of the parabola in log10 N
-  double d_opt = 0;      // C / (6 N_opt)
-  double loss_opt = 0;   // the parabola at its vertex, nats/token
-  Quadratic parabola;    // loss as a function of log10 N
+  double n_opt = 0;     // 10^vertex of the parabola in log10 N
+  double d_opt = 0;     // C / (6 N_opt)
+  double loss_opt = 0;  // the parabola at its vertex, nats/token
+  Quadratic parabola;   // loss as a function of log10 N
   int n_points = 0;
   bool vertex_inside_sweep = false;  // false: extrapolated beyond the swept sizes
 };
@@ -147,8 +147,8 @@ struct ScalingExponents {
   double b = 0;  // D_opt ∝ C^b
   double n_coefficient = 0;
   double d_coefficient = 0;
-  double sum = 0;           // a + b
-  bool sums_to_one = false; // |a + b − 1| ≤ tolerance: C = 6ND holds
+  double sum = 0;            // a + b
+  bool sums_to_one = false;  // |a + b − 1| ≤ tolerance: C = 6ND holds
 };
 // Steps 5–6 with the a + b = 1 check (seed ch. 6). Needs ≥ 2 budgets.
 ScalingExponents fit_scaling_exponents(const std::vector<IsoflopOptimum>& optima,
@@ -220,8 +220,8 @@ struct FitResult {
   Estimator estimator = Estimator::huber_log;
   double objective = 0;  // the minimized value (see Estimator)
   int n_points = 0;
-  int iterations = 0;    // of the winning start
-  int starts = 0;        // starts polished
+  int iterations = 0;  // of the winning start
+  int starts = 0;      // starts polished
   bool converged = false;
 };
 // Fits L = E + A/N^α + B/D^β as log L̂ = LSE(a − α log N, b − β log D, e).
@@ -247,7 +247,9 @@ struct BootstrapOptions {
   std::uint64_t seed = 0;
   double confidence = 0.95;  // central percentile interval
   int min_successful = 10;   // fewer successful refits is an error (seed ch. 10)
-  FitOptions fit;            // for the full-data fit; resamples warm-start from it
+  // For the full-data fit; resamples warm-start from it, and fit.threads
+  // also sets how many resamples run at once.
+  FitOptions fit;
   void validate() const;
 };
 
@@ -257,13 +259,14 @@ struct BootstrapResult {
   double median = 0;
   double ci_low = 0;
   double ci_high = 0;
-  double width = 0;           // ci_high − ci_low, nats
-  double n_opt_low = 0;       // the recommended N's interval, parameters
+  double width = 0;      // ci_high − ci_low, nats
+  double n_opt_low = 0;  // the recommended N's interval, parameters
   double n_opt_high = 0;
   int n_successful = 0;
-  int n_skipped = 0;          // degenerate resamples
-  FitResult fit;              // the full-data fit
+  int n_skipped = 0;              // degenerate resamples
+  FitResult fit;                  // the full-data fit
   std::vector<double> forecasts;  // sorted, one per successful resample
+  std::vector<LossLaw> laws;      // each successful resample's law, in resample order
 };
 // Resamples the ladder with replacement, refits, and forecasts the optimal loss
 // at `target_flops` (seed ch. 10): seeded, percentile interval, degenerate
@@ -273,6 +276,18 @@ struct BootstrapResult {
 BootstrapResult bootstrap_forecast(const std::vector<LadderPoint>& points, double target_flops,
                                    const BootstrapOptions& options = {},
                                    const ProgressFn& progress = {});
+
+struct BandPoint {
+  double flops = 0;
+  double low = 0;  // percentile interval of the optimal loss, nats/token
+  double median = 0;
+  double high = 0;
+};
+// The bootstrap band of the optimal loss at each budget in `flops`, from the
+// resample laws of a BootstrapResult (same percentile convention, so at the
+// target it reproduces ci_low and ci_high).
+std::vector<BandPoint> forecast_band(const std::vector<LossLaw>& laws,
+                                     const std::vector<double>& flops, double confidence = 0.95);
 
 // -------------------------------------------------------------- ladder design
 
@@ -295,9 +310,9 @@ LadderDesign design_ladder(double flagship_flops, double fraction = 0.03, int n_
 
 struct RecipeComparison {
   double target_flops = 0;
-  double baseline_loss = 0;   // optimal loss at the target, nats/token
+  double baseline_loss = 0;  // optimal loss at the target, nats/token
   double candidate_loss = 0;
-  double delta = 0;           // candidate − baseline
+  double delta = 0;  // candidate − baseline
   bool candidate_wins = false;
   // Compute budgets where the two laws' optimal losses cross, refined by
   // bisection; searched over [1e16, 1e28] FLOPs.
@@ -338,8 +353,8 @@ double perplexity_to_nats(double perplexity);
 double cross_entropy(const std::vector<double>& true_token_probs);
 // Fractional compute increase buying `delta_nats` under L − E ∝ C^−α near
 // L (seed ch. 3): delta / (α·(L − E)).
-double compute_increase_for_loss_delta(double delta_nats, double alpha = 0.5,
-                                       double loss = 1.75, double irreducible = 1.69);
+double compute_increase_for_loss_delta(double delta_nats, double alpha = 0.5, double loss = 1.75,
+                                       double irreducible = 1.69);
 
 // Data-constrained training, a TOY (seed Claim 16): R epochs over U unique
 // tokens are worth U·Σ_{r=1..R} exp(−(r−1)/half_life) fresh tokens.

@@ -1,3 +1,146 @@
+// napkin-cli fit and isoflops, run as a user would.
 #include <gtest/gtest.h>
 
+#include <QJsonArray>
+#include <cmath>
+
 #include "cli_runner.h"
+
+namespace {
+
+const QString kChinchilla = QStringLiteral(NAPKIN_TEST_DATA) +
+                            QStringLiteral("/chinchilla_besiroglu2024/svg_extracted_data.csv");
+
+QStringList chinchilla_fit(const QStringList& extra = {}) {
+  QStringList args = {"fit",     "--csv",         kChinchilla,  "--n-col", "Model Size",
+                      "--c-col", "Training FLOP", "--max-loss", "3.4469",  "--json"};
+  return args + extra;
+}
+
+}  // namespace
+
+TEST(CliFit, ChinchillaCsvHuberLog) {
+  const CliResult r = run_cli(chinchilla_fit());
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  ASSERT_TRUE(r.json_ok) << r.out.toStdString();
+  const QJsonObject& j = r.json;
+  for (const char* key : {"E", "A", "alpha", "B", "beta", "objective", "n_points", "n_opt", "d_opt",
+                          "loss_at_target"})
+    EXPECT_TRUE(j.contains(QLatin1String(key))) << key;
+  EXPECT_FALSE(j.contains("ci_low"));
+  EXPECT_EQ(j["n_points"].toInt(), 240);
+  EXPECT_NEAR(j["objective"].toDouble(), 1.018274e-3, 5e-10);
+  EXPECT_NEAR(j["E"].toDouble(), 1.817, 1e-3);
+  EXPECT_NEAR(j["A"].toDouble(), 477.8, 1.0);
+  EXPECT_NEAR(j["alpha"].toDouble(), 0.3473, 2e-4);
+  EXPECT_NEAR(j["B"].toDouble(), 2143.9, 10.0);
+  EXPECT_NEAR(j["beta"].toDouble(), 0.3672, 2e-4);
+  // The compute-optimal point at the default 1e24 FLOPs spends the budget.
+  EXPECT_NEAR(6 * j["n_opt"].toDouble() * j["d_opt"].toDouble() / 1e24, 1.0, 1e-12);
+  EXPECT_GT(j["loss_at_target"].toDouble(), j["E"].toDouble());
+}
+
+TEST(CliFit, EstimatorsAndTarget) {
+  double huber_target_loss = 0;
+  for (const char* est : {"huber-log", "ls-log", "ls-linear", "seed-cd"}) {
+    const CliResult r = run_cli(chinchilla_fit({"--estimator", est, "--target-flops", "1e25"}));
+    ASSERT_EQ(r.exit_code, 0) << est << r.err.toStdString();
+    EXPECT_EQ(r.json["estimator"].toString(), QString::fromLatin1(est));
+    EXPECT_GT(r.json["objective"].toDouble(), 0) << est;
+    EXPECT_NEAR(6 * r.json["n_opt"].toDouble() * r.json["d_opt"].toDouble() / 1e25, 1.0, 1e-12);
+    if (QLatin1String(est) == QLatin1String("huber-log"))
+      huber_target_loss = r.json["loss_at_target"].toDouble();
+    else
+      EXPECT_NE(r.json["loss_at_target"].toDouble(), huber_target_loss) << est;
+  }
+}
+
+TEST(CliFit, BootstrapIsSeededAndDeterministic) {
+  const QStringList args = chinchilla_fit({"--bootstrap", "40", "--seed", "3"});
+  const CliResult a = run_cli(args), b = run_cli(args);
+  ASSERT_EQ(a.exit_code, 0) << a.err.toStdString();
+  EXPECT_EQ(a.out, b.out);  // same input ⇒ identical bytes
+  const double lo = a.json["ci_low"].toDouble(), hi = a.json["ci_high"].toDouble();
+  EXPECT_LT(lo, hi);
+  EXPECT_GT(lo, 1.5);
+  EXPECT_LT(hi, 2.5);
+}
+
+TEST(CliFit, TextReport) {
+  const CliResult r = run_cli({"fit", "--csv", kChinchilla, "--n-col", "Model Size", "--c-col",
+                               "Training FLOP", "--max-loss", "3.4469"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_TRUE(r.out.contains("240 of 245 rows"));
+  EXPECT_TRUE(r.out.contains("nats/token"));
+}
+
+TEST(CliFit, UsageErrors) {
+  CliResult r = run_cli({"fit", "--json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.err.contains("--csv"));
+  r = run_cli({"fit", "--csv", kChinchilla, "--d-col", "D", "--c-col", "C"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.err.contains("--d-col"));
+  r = run_cli(chinchilla_fit({"--estimator", "mle"}));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.err.contains("--estimator"));
+  r = run_cli(chinchilla_fit({"--delta", "-1"}));
+  EXPECT_EQ(r.exit_code, 2);
+  // A column the file does not have: the message names it and the file.
+  r = run_cli({"fit", "--csv", kChinchilla, "--c-col", "Training FLOP", "--json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.err.contains("\"N\"")) << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains("svg_extracted_data.csv"));
+  EXPECT_EQ(r.out, QString());
+  r = run_cli({"fit", "--csv", "/nonexistent/ladder.csv", "--json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.err.contains("ladder.csv"));
+}
+
+TEST(CliIsoflops, DefaultLadder) {
+  const CliResult r = run_cli({"isoflops", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  const QJsonArray budgets = r.json["budgets"].toArray();
+  ASSERT_EQ(budgets.size(), 5);
+  const double expected_c[] = {1e18, 1e19, 1e20, 1e21, 1e22};
+  for (int i = 0; i < 5; ++i) {
+    const QJsonObject b = budgets[i].toObject();
+    EXPECT_DOUBLE_EQ(b["flops"].toDouble(), expected_c[i]);
+    EXPECT_NEAR(6 * b["n_opt"].toDouble() * b["d_opt"].toDouble() / expected_c[i], 1.0, 1e-12);
+    EXPECT_GT(b["loss"].toDouble(), 1.69);
+  }
+  EXPECT_NEAR(r.json["a"].toDouble() + r.json["b"].toDouble(), 1.0, 1e-12);
+  EXPECT_NEAR(r.json["a"].toDouble(), 0.45, 0.05);
+}
+
+TEST(CliIsoflops, NoiseFreeMatchesTheLaw) {
+  const CliResult r = run_cli({"isoflops", "--noise", "0", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_NEAR(r.json["a"].toDouble(), 0.4516, 5e-4);  // β/(α+β) for Chinchilla
+  EXPECT_NEAR(r.json["b"].toDouble(), 0.5484, 5e-4);
+}
+
+TEST(CliIsoflops, BiasTiltsAndBudgetsAndDeterminism) {
+  const CliResult clean = run_cli({"isoflops", "--seed", "3", "--json"});
+  const CliResult biased =
+      run_cli({"isoflops", "--seed", "3", "--bias", "0.05", "--bias-mode", "per_budget", "--json"});
+  ASSERT_EQ(biased.exit_code, 0) << biased.err.toStdString();
+  EXPECT_LT(biased.json["a"].toDouble(), clean.json["a"].toDouble() - 0.02);
+  EXPECT_EQ(run_cli({"isoflops", "--seed", "3", "--json"}).out, clean.out);
+  const CliResult three =
+      run_cli({"isoflops", "--budgets", "1e19,1e20,1e21", "--noise", "0.001", "--json"});
+  ASSERT_EQ(three.exit_code, 0) << three.err.toStdString();
+  EXPECT_EQ(three.json["budgets"].toArray().size(), 3);
+  EXPECT_DOUBLE_EQ(three.json["budgets"].toArray()[2].toObject()["flops"].toDouble(), 1e21);
+  const CliResult text = run_cli({"isoflops"});
+  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_TRUE(text.out.contains("a + b"));
+}
+
+TEST(CliIsoflops, UsageErrors) {
+  EXPECT_EQ(run_cli({"isoflops", "--bias-mode", "kaplan"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"isoflops", "--noise", "-0.1"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"isoflops", "--budgets", "1e19"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"isoflops", "--budgets", "1e19,abc"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"isoflops", "--sizes", "4"}).exit_code, 2);
+}
