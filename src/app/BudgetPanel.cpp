@@ -5,6 +5,8 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QPlainTextEdit>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 #include <numeric>
 #include <qcustomplot.h>
@@ -69,6 +71,12 @@ void setCurve(QCPGraph* g, const Curve& c) {
   g->setData(QVector<double>(c.x.begin(), c.x.end()), QVector<double>(c.y.begin(), c.y.end()), true);
 }
 
+// The numbers a plot is drawn from, as one comparable key.
+template <typename... T>
+std::vector<double> key(T... values) {
+  return {static_cast<double>(values)...};
+}
+
 std::vector<std::int64_t> divisors(std::int64_t n) {
   std::vector<std::int64_t> out;
   for (std::int64_t d = 1; d <= n; ++d)
@@ -84,6 +92,9 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : QWidget(parent
   buildReadouts();
   buildPlots();
   connect(model_, &ScenarioModel::changed, this, &BudgetPanel::refresh);
+  connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
+    for (PlotWidget* p : plots_) p->setDragMode(on);
+  });
   refresh();
 }
 
@@ -374,8 +385,8 @@ void BudgetPanel::buildReadouts() {
       {"rental", tr("Rental"), tr("chips × days × 24 h × $ per chip-hour")},
       {"energy", tr("Energy"), tr("chips × TDP × hours × PUE; $ at the energy price")},
       {"per1e21", tr("$ per 1e21 FLOPs"), tr("rental $ ÷ C × 1e21")},
-      {"kv", tr("KV / request"), tr("2·L·n_kv·d_head·T·2 bytes at the serving context; concurrent requests on one 8-chip node")},
-      {"attention", tr("Attention share"), tr("12·L·T·d ÷ (6N + 12·L·T·d) at the training sequence; 6ND undercounts by f/(1−f)")},
+      {"kv", tr("KV / request"), tr("2·L·n_kv·d_head·T·2 bytes per request at the serving context, and how many requests fit one 8-chip node after the weights")},
+      {"attention", tr("Attention"), tr("Share of training FLOPs in QKᵀ and A·V at the training sequence: 12·L·T·d ÷ (6N + 12·L·T·d); 6ND undercounts by f/(1−f)")},
   };
   int i = 0;
   for (const auto& r : rows) {
@@ -389,9 +400,12 @@ void BudgetPanel::buildReadouts() {
     QFont f = value->font();
     f.setBold(true);
     value->setFont(f);
+    // A fixed size keeps a changing number from relayouting the window on
+    // every slider tick (Qt skips the parent layout for fixed-size widgets).
+    const QFontMetrics fm(f);
+    const QString widest = i < 6 ? QStringLiteral("700.55B (52.88B act.)") : QStringLiteral("347.0 GB of 80 GB: too big");
+    value->setFixedSize(fm.horizontalAdvance(widest) + 4, fm.height() + 2);
     const int row = i % 6, col = (i / 6) * 2;
-    name->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-    value->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     ui.readoutGrid->addWidget(name, row, col);
     ui.readoutGrid->addWidget(value, row, col + 1);
     readouts_.insert(QLatin1String(r.key), value);
@@ -399,21 +413,19 @@ void BudgetPanel::buildReadouts() {
   }
   ui.readoutGrid->setColumnStretch(1, 1);
   ui.readoutGrid->setColumnStretch(3, 1);
-  for (int c = 0; c < 4; ++c) {
-    auto* badge = new QLabel(ui.checksBox);
-    badge->setAlignment(Qt::AlignCenter);
-    badge->setMinimumWidth(44);
-    badge->setObjectName(QStringLiteral("check_badge_%1").arg(c));
-    auto* text = new QLabel(ui.checksBox);
-    text->setWordWrap(true);
-    text->setObjectName(QStringLiteral("check_text_%1").arg(c));
-    text->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    ui.checksGrid->addWidget(badge, c, 0, Qt::AlignTop);
-    ui.checksGrid->addWidget(text, c, 1);
-    check_badges_.push_back(badge);
-    check_texts_.push_back(text);
+  // Rich text that changes on every slider tick lives in text browsers: their
+  // size does not follow their content, so an update relayouts one document,
+  // not the whole window (word-wrapped labels made every tick a full relayout).
+  for (QAbstractScrollArea* b : {static_cast<QAbstractScrollArea*>(ui.checksText),
+                                  static_cast<QAbstractScrollArea*>(ui.recommendationText)}) {
+    b->viewport()->setAutoFillBackground(false);
+    b->setStyleSheet(QStringLiteral("background: transparent;"));
   }
-  ui.checksGrid->setColumnStretch(1, 1);
+  ui.checksText->document()->setDocumentMargin(2);
+  ui.recommendationText->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+  ui.checksText->setMinimumHeight(150);
+  ui.checksText->setAccessibleName(tr("Sanity checks"));
+  ui.recommendationText->setAccessibleName(tr("What I would train"));
 }
 
 void BudgetPanel::buildPlots() {
@@ -542,10 +554,10 @@ void BudgetPanel::buildPlots() {
   for (int c = 0; c < 6; ++c) ui.plotGrid->setColumnStretch(c, 1);
   ui.plotGrid->setRowStretch(0, 1);
   ui.plotGrid->setRowStretch(1, 1);
-  QFont small = ui.recommendationLabel->font();
+  QFont small = ui.recommendationText->font();
   small.setPointSizeF(small.pointSizeF() * 0.92);
-  ui.recommendationLabel->setFont(small);
-  for (QLabel* t : check_texts_) t->setFont(small);
+  ui.recommendationText->setFont(small);
+  ui.checksText->setFont(small);
   for (PlotWidget* p : plots_) p->legend->setFont(p->xAxis->tickLabelFont());
 }
 
@@ -599,145 +611,168 @@ void BudgetPanel::updateReadouts() {
   set("days", format_grouped(r.days, 1) + " days");
   set("states", format_bytes(static_cast<double>(r.train_memory.total), 2));
   const ParamCount& p = view_.params;
-  std::string model = format_count(static_cast<double>(p.total), 2) + " params";
-  if (s.shape.is_moe()) model += ", " + format_count(static_cast<double>(p.active), 2) + " active";
+  std::string model = format_count(static_cast<double>(p.total), 2);
+  model += s.shape.is_moe() ? " (" + format_count(static_cast<double>(p.active), 2) + " act.)" : " params";
   set("model", model);
   const TrainingMemory& m = view_.memory_by_zero[static_cast<std::size_t>(s.training.zero_stage)];
   set("memory", format_bytes(static_cast<double>(m.total), 1) + " of " +
                     format_bytes(static_cast<double>(view_.chip_hbm_bytes), 0) +
-                    (m.total <= view_.chip_hbm_bytes ? " (fits)" : " (does not fit)"));
+                    (m.total <= view_.chip_hbm_bytes ? ", fits" : ": too big"));
   set("rental", format_dollars(r.cost.rental_dollars));
   set("energy", format_grouped(r.cost.energy_kwh / 1000.0, 1) + " MWh, " +
                     format_dollars(r.cost.energy_dollars));
   set("per1e21", format_dollars(r.cost.dollars_per_1e21_flops, 2));
   set("kv", format_bytes(static_cast<double>(view_.kv_bytes_at_context), 2) + " @ " +
-                format_count(static_cast<double>(s.serving.context_len), 0) + ", " +
-                std::to_string(view_.max_concurrent) + " concurrent");
+                format_count(static_cast<double>(s.serving.context_len), 0) + ": " +
+                std::to_string(view_.max_concurrent) + " fit");
   set("attention", format_percent(view_.attention_fraction_at_seq) + " @ " +
-                       format_count(static_cast<double>(s.training.seq_len), 0) + " (6ND low by " +
-                       format_percent(six_nd_error(view_.attention_fraction_at_seq)) + ")");
-  for (std::size_t i = 0; i < check_badges_.size() && i < r.checks.size(); ++i) {
-    const Check& c = r.checks[i];
-    QLabel* badge = check_badges_[i];
-    badge->setText(c.ok ? tr("OK") : tr("FAIL"));
-    badge->setStyleSheet(c.ok ? QStringLiteral("background:#2e7d32;color:white;border-radius:3px;font-weight:bold;padding:1px 4px;")
-                              : QStringLiteral("background:#c62828;color:white;border-radius:3px;font-weight:bold;padding:1px 4px;"));
-    badge->setAccessibleName(qs(c.name) + (c.ok ? QStringLiteral(": OK") : QStringLiteral(": FAIL")));
-    check_texts_[i]->setText(QStringLiteral("<b>%1</b>: %2").arg(qs(c.name).toHtmlEscaped(),
-                                                                 qs(c.detail).toHtmlEscaped()));
+                       format_count(static_cast<double>(s.training.seq_len), 0) + ", 6ND \u2212" +
+                       format_percent(six_nd_error(view_.attention_fraction_at_seq)));
+  QString checks = QStringLiteral("<table cellspacing='3'>");
+  for (const Check& c : r.checks)
+    checks += QStringLiteral("<tr><td valign='top'><span style='background:%1;color:white;font-weight:bold'>"
+                             "&nbsp;%2&nbsp;</span></td><td><b>%3</b>: %4</td></tr>")
+                  .arg(c.ok ? QStringLiteral("#2e7d32") : QStringLiteral("#c62828"),
+                       c.ok ? tr("OK") : tr("FAIL"), qs(c.name).toHtmlEscaped(), qs(c.detail).toHtmlEscaped());
+  checks += QStringLiteral("</table>");
+  if (checks != checks_html_) {
+    checks_html_ = checks;
+    ui.checksText->setHtml(checks);
   }
-  ui.recommendationLabel->setText(qs(r.recommendation));
+  if (ui.recommendationText->toPlainText() != qs(r.recommendation))
+    ui.recommendationText->setPlainText(qs(r.recommendation));
+}
+
+bool BudgetPanel::inputsChanged(int plot, std::vector<double> inputs) {
+  auto& last = plot_inputs_[static_cast<std::size_t>(plot)];
+  if (last == inputs) return false;
+  last = std::move(inputs);
+  return true;
 }
 
 void BudgetPanel::updatePlots() {
   const Scenario& s = view_.scenario;
+  const double chip_key = static_cast<double>(std::hash<std::string>{}(s.chip) % 1000003);
   // (a)
-  double top = static_cast<double>(view_.chip_hbm_bytes);
-  for (int z = 0; z <= 3; ++z) {
-    const TrainingMemory& m = view_.memory_by_zero[static_cast<std::size_t>(z)];
-    const double parts[] = {static_cast<double>(m.weights), static_cast<double>(m.grads),
-                            static_cast<double>(m.optimizer), static_cast<double>(m.activations)};
-    for (std::size_t k = 0; k < 4; ++k) {
-      if (z == 0) memory_bars_[k]->data()->clear();
-      memory_bars_[k]->addData(z, parts[k]);
+  if (inputsChanged(0, key(view_.memory_by_zero[0].total, view_.memory_by_zero[1].total, view_.memory_by_zero[2].total,
+                     view_.memory_by_zero[3].total, view_.memory_by_zero[0].activations,
+                     view_.memory_by_zero[3].weights, view_.memory_by_zero[3].optimizer,
+                     view_.chip_hbm_bytes, s.training.dp_degree, s.training.micro_batch, s.training.seq_len,
+                     chip_key))) {
+    double top = static_cast<double>(view_.chip_hbm_bytes);
+    for (int z = 0; z <= 3; ++z) {
+      const TrainingMemory& m = view_.memory_by_zero[static_cast<std::size_t>(z)];
+      const double parts[] = {static_cast<double>(m.weights), static_cast<double>(m.grads),
+                              static_cast<double>(m.optimizer), static_cast<double>(m.activations)};
+      for (std::size_t k = 0; k < 4; ++k) {
+        if (z == 0) memory_bars_[k]->data()->clear();
+        memory_bars_[k]->addData(z, parts[k]);
+      }
+      top = std::max(top, static_cast<double>(m.total));
     }
-    top = std::max(top, static_cast<double>(m.total));
+    memory_plot_->yAxis->setRange(0, top * 1.18);
+    for (int z = 0; z <= 3; ++z) {
+      const TrainingMemory& m = view_.memory_by_zero[static_cast<std::size_t>(z)];
+      QCPItemText* t = memory_labels_[static_cast<std::size_t>(z)];
+      t->position->setCoords(z, static_cast<double>(m.total));
+      t->setText(qs(format_bytes(static_cast<double>(m.total), 1)));
+      t->setColor(m.total <= view_.chip_hbm_bytes ? QColor(30, 30, 30) : kRed);
+    }
+    const double hbm = static_cast<double>(view_.chip_hbm_bytes);
+    memory_plot_->graph(0)->setData({-0.6, 3.6}, {hbm, hbm});
+    memory_plot_->graph(0)->setName(tr("%1 HBM").arg(qs(s.chip)));
+    memory_plot_->xAxis->setLabel(tr("ZeRO stage at DP %1, micro-batch %2 × %3")
+                                      .arg(s.training.dp_degree)
+                                      .arg(s.training.micro_batch)
+                                      .arg(qs(format_count(static_cast<double>(s.training.seq_len), 0))));
+    memory_plot_->requestReplot();
   }
-  memory_plot_->yAxis->setRange(0, top * 1.18);
-  for (int z = 0; z <= 3; ++z) {
-    const TrainingMemory& m = view_.memory_by_zero[static_cast<std::size_t>(z)];
-    QCPItemText* t = memory_labels_[static_cast<std::size_t>(z)];
-    t->position->setCoords(z, static_cast<double>(m.total));
-    t->setText(qs(format_bytes(static_cast<double>(m.total), 1)));
-    t->setColor(m.total <= view_.chip_hbm_bytes ? QColor(30, 30, 30) : kRed);
-  }
-  const double hbm = static_cast<double>(view_.chip_hbm_bytes);
-  memory_plot_->graph(0)->setData({-0.6, 3.6}, {hbm, hbm});
-  memory_plot_->graph(0)->setName(tr("%1 HBM").arg(qs(s.chip)));
-  memory_plot_->xAxis->setLabel(tr("ZeRO stage at DP %1, micro-batch %2 × %3")
-                                    .arg(s.training.dp_degree)
-                                    .arg(s.training.micro_batch)
-                                    .arg(qs(format_count(static_cast<double>(s.training.seq_len), 0))));
-  memory_plot_->requestReplot();
-
   // (b)
-  setCurve(kv_plot_->graph(0), view_.kv_mha);
-  setCurve(kv_plot_->graph(1), view_.kv_scenario);
-  kv_plot_->graph(1)->setName(s.shape.n_kv_heads == s.shape.n_heads
-                                  ? tr("scenario (MHA)")
-                                  : tr("scenario (%1 KV heads)").arg(s.shape.n_kv_heads));
-  setCurve(kv_plot_->graph(2), view_.kv_mqa);
-  kv_plot_->xAxis->setRange(view_.kv_mha.x.front(), view_.kv_mha.x.back());
-  const double ymin = view_.kv_mqa.y.front(), ymax = view_.kv_mha.y.back();
-  const double left = view_.hbm_left_bytes;
-  kv_plot_->yAxis->setRange(ymin / 2, std::max(ymax, left) * 2);
-  kv_plot_->graph(3)->setData({view_.kv_mha.x.front(), view_.kv_mha.x.back()}, {left, left});
-  kv_plot_->graph(3)->setVisible(left > 0);
-  kv_plot_->graph(3)->setName(tr("HBM left, 8× %1").arg(qs(s.chip)));
-  placeV(kv_context_, static_cast<double>(s.serving.context_len));
-  kv_label_->setText(left > 0 ? tr("%1 left after weights\n%2 requests @ %3")
-                                    .arg(qs(format_bytes(left, 0)))
-                                    .arg(view_.max_concurrent)
-                                    .arg(qs(format_count(static_cast<double>(s.serving.context_len), 0)))
-                              : tr("weights (%1) leave\nno HBM on 8× %2")
-                                    .arg(qs(format_bytes(view_.serve_weight_bytes, 0)), qs(s.chip)));
-  kv_plot_->requestReplot();
-
+  if (inputsChanged(1, key(s.shape.n_layers, s.shape.n_heads, s.shape.n_kv_heads, s.shape.d_head,
+                     s.serving.context_len, view_.hbm_left_bytes, view_.max_concurrent,
+                     view_.serve_weight_bytes, chip_key))) {
+    setCurve(kv_plot_->graph(0), view_.kv_mha);
+    setCurve(kv_plot_->graph(1), view_.kv_scenario);
+    kv_plot_->graph(1)->setName(s.shape.n_kv_heads == s.shape.n_heads
+                                    ? tr("scenario (MHA)")
+                                    : tr("scenario (%1 KV heads)").arg(s.shape.n_kv_heads));
+    setCurve(kv_plot_->graph(2), view_.kv_mqa);
+    kv_plot_->xAxis->setRange(view_.kv_mha.x.front(), view_.kv_mha.x.back());
+    const double ymin = view_.kv_mqa.y.front(), ymax = view_.kv_mha.y.back();
+    const double left = view_.hbm_left_bytes;
+    kv_plot_->yAxis->setRange(ymin / 2, std::max(ymax, left) * 2);
+    kv_plot_->graph(3)->setData({view_.kv_mha.x.front(), view_.kv_mha.x.back()}, {left, left});
+    kv_plot_->graph(3)->setVisible(left > 0);
+    kv_plot_->graph(3)->setName(tr("HBM left, 8× %1").arg(qs(s.chip)));
+    placeV(kv_context_, static_cast<double>(s.serving.context_len));
+    kv_label_->setText(left > 0 ? tr("%1 left after weights\n%2 requests @ %3")
+                                      .arg(qs(format_bytes(left, 0)))
+                                      .arg(view_.max_concurrent)
+                                      .arg(qs(format_count(static_cast<double>(s.serving.context_len), 0)))
+                                : tr("weights (%1) leave\nno HBM on 8× %2")
+                                      .arg(qs(format_bytes(view_.serve_weight_bytes, 0)), qs(s.chip)));
+    kv_plot_->requestReplot();
+  }
   // (c)
-  setCurve(attention_plot_->graph(0), view_.attention_fraction);
-  setCurve(attention_plot_->graph(1), view_.six_nd_error);
-  attention_plot_->xAxis->setRange(view_.attention_fraction.x.front(), view_.attention_fraction.x.back());
-  double lo = 1, hi = 0;
-  for (double v : view_.attention_fraction.y) lo = std::min(lo, v);
-  for (double v : view_.six_nd_error.y) hi = std::max(hi, v);
-  attention_plot_->yAxis->setRange(std::max(lo / 2, 1e-5), std::max(hi * 2, 1.0));
-  placeV(attention_marker_, static_cast<double>(s.training.seq_len));
-  attention_label_->setText(tr("@ %1: %2 of FLOPs\n6ND low by %3")
-                                .arg(qs(format_count(static_cast<double>(s.training.seq_len), 0)),
-                                     qs(format_percent(view_.attention_fraction_at_seq)),
-                                     qs(format_percent(six_nd_error(view_.attention_fraction_at_seq)))));
-  attention_plot_->requestReplot();
-
+  if (inputsChanged(2, key(view_.params.non_embedding_active, s.shape.n_layers, s.shape.d_model, s.training.seq_len))) {
+    setCurve(attention_plot_->graph(0), view_.attention_fraction);
+    setCurve(attention_plot_->graph(1), view_.six_nd_error);
+    attention_plot_->xAxis->setRange(view_.attention_fraction.x.front(), view_.attention_fraction.x.back());
+    double lo = 1, hi = 0;
+    for (double v : view_.attention_fraction.y) lo = std::min(lo, v);
+    for (double v : view_.six_nd_error.y) hi = std::max(hi, v);
+    attention_plot_->yAxis->setRange(std::max(lo / 2, 1e-5), std::max(hi * 2, 1.0));
+    placeV(attention_marker_, static_cast<double>(s.training.seq_len));
+    attention_label_->setText(tr("@ %1: %2 of FLOPs\n6ND low by %3")
+                                  .arg(qs(format_count(static_cast<double>(s.training.seq_len), 0)),
+                                       qs(format_percent(view_.attention_fraction_at_seq)),
+                                       qs(format_percent(six_nd_error(view_.attention_fraction_at_seq)))));
+    attention_plot_->requestReplot();
+  }
   // (d)
   const InferenceAwarePlan& p = view_.report.plan;
-  setCurve(lifetime_plot_->graph(0), view_.lifetime_chinchilla);
-  setCurve(lifetime_plot_->graph(1), view_.lifetime_small);
-  lifetime_plot_->graph(0)->setName(tr("Chinchilla %1").arg(qs(format_count(p.chinchilla.params))));
-  lifetime_plot_->graph(1)->setName(tr("%1, same loss").arg(qs(format_count(p.same_loss.params))));
-  lifetime_plot_->xAxis->setRange(view_.lifetime_chinchilla.x.front(), view_.lifetime_chinchilla.x.back());
-  {
-    double y0 = 1e300, y1 = 0;
-    for (const Curve* c : {&view_.lifetime_chinchilla, &view_.lifetime_small})
-      for (double v : c->y) {
-        y0 = std::min(y0, v);
-        y1 = std::max(y1, v);
-      }
-    lifetime_plot_->yAxis->setRange(y0 / 2, y1 * 2);
+  if (inputsChanged(3, key(p.chinchilla.params, p.chinchilla.train_tokens, p.same_loss.params, p.same_loss.train_tokens,
+                     s.serving.served_tokens, p.crossover_served_tokens.value_or(-1.0)))) {
+    setCurve(lifetime_plot_->graph(0), view_.lifetime_chinchilla);
+    setCurve(lifetime_plot_->graph(1), view_.lifetime_small);
+    lifetime_plot_->graph(0)->setName(tr("Chinchilla %1").arg(qs(format_count(p.chinchilla.params))));
+    lifetime_plot_->graph(1)->setName(tr("%1, same loss").arg(qs(format_count(p.same_loss.params))));
+    lifetime_plot_->xAxis->setRange(view_.lifetime_chinchilla.x.front(), view_.lifetime_chinchilla.x.back());
+    {
+      double y0 = 1e300, y1 = 0;
+      for (const Curve* c : {&view_.lifetime_chinchilla, &view_.lifetime_small})
+        for (double v : c->y) {
+          y0 = std::min(y0, v);
+          y1 = std::max(y1, v);
+        }
+      lifetime_plot_->yAxis->setRange(y0 / 2, y1 * 2);
+    }
+    const bool cross = p.crossover_served_tokens.has_value();
+    lifetime_crossover_->setVisible(cross);
+    if (cross) placeV(lifetime_crossover_, *p.crossover_served_tokens);
+    placeV(lifetime_served_, s.serving.served_tokens);
+    lifetime_label_->setText(
+        (cross ? tr("crossover: %1 served\n").arg(qs(format_count(*p.crossover_served_tokens, 1)))
+               : tr("no crossover\n")) +
+        tr("@ %1: %2× fewer FLOPs")
+            .arg(qs(format_count(s.serving.served_tokens, 1)),
+                 qs(format_grouped(p.lifetime_flops_chinchilla / p.lifetime_flops_small, 2))));
+    lifetime_plot_->requestReplot();
   }
-  const bool cross = p.crossover_served_tokens.has_value();
-  lifetime_crossover_->setVisible(cross);
-  if (cross) placeV(lifetime_crossover_, *p.crossover_served_tokens);
-  placeV(lifetime_served_, s.serving.served_tokens);
-  lifetime_label_->setText(
-      (cross ? tr("crossover: %1 served\n").arg(qs(format_count(*p.crossover_served_tokens, 1)))
-             : tr("no crossover\n")) +
-      tr("@ %1: %2× fewer FLOPs")
-          .arg(qs(format_count(s.serving.served_tokens, 1)),
-               qs(format_grouped(p.lifetime_flops_chinchilla / p.lifetime_flops_small, 2))));
-  lifetime_plot_->requestReplot();
-
   // (e)
-  setCurve(frontier_plot_->graph(0), view_.frontier_params);
-  setCurve(frontier_plot_->graph(1), view_.frontier_tokens);
   const BudgetReport& r = view_.report;
-  frontier_plot_->graph(2)->setData({r.flops, r.flops}, {r.split.params, r.split.tokens});
-  frontier_plot_->xAxis->setRange(view_.frontier_params.x.front(), view_.frontier_params.x.back());
-  frontier_plot_->yAxis->setRange(view_.frontier_params.y.front() / 2, view_.frontier_tokens.y.back() * 2);
-  placeV(frontier_marker_, r.flops);
-  frontier_label_->setText(tr("C = %1\nN = %2, D = %3")
-                               .arg(qs(format_sci(r.flops, 2)), qs(format_count(r.split.params)),
-                                    qs(format_count(r.split.tokens, 2))));
-  frontier_plot_->requestReplot();
+  if (inputsChanged(4, key(view_.report.flops, s.tokens_per_param))) {
+    setCurve(frontier_plot_->graph(0), view_.frontier_params);
+    setCurve(frontier_plot_->graph(1), view_.frontier_tokens);
+    frontier_plot_->graph(2)->setData({r.flops, r.flops}, {r.split.params, r.split.tokens});
+    frontier_plot_->xAxis->setRange(view_.frontier_params.x.front(), view_.frontier_params.x.back());
+    frontier_plot_->yAxis->setRange(view_.frontier_params.y.front() / 2, view_.frontier_tokens.y.back() * 2);
+    placeV(frontier_marker_, r.flops);
+    frontier_label_->setText(tr("C = %1\nN = %2, D = %3")
+                                 .arg(qs(format_sci(r.flops, 2)), qs(format_count(r.split.params)),
+                                      qs(format_count(r.split.tokens, 2))));
+    frontier_plot_->requestReplot();
+  }
 }
 
 QLabel* BudgetPanel::readout(const QString& key) const { return readouts_.value(key); }
@@ -747,9 +782,8 @@ QComboBox* BudgetPanel::combo(const QString& key) const { return combos_.value(k
 QStringList BudgetPanel::readoutTexts() const {
   QStringList out;
   for (QLabel* l : readouts_) out << l->text();
-  for (QLabel* l : check_texts_) out << l->text();
-  for (QLabel* l : check_badges_) out << l->text();
-  out << ui.recommendationLabel->text();
+  out << ui.checksText->toPlainText();
+  out << ui.recommendationText->toPlainText();
   return out;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QWidget>
+#include <array>
 #include <functional>
 #include <vector>
 
@@ -64,6 +65,9 @@ class BudgetPanel : public QWidget {
   void syncControls(const Scenario& s);
   void updateReadouts();
   void updatePlots();
+  // True (and remembered) when a plot's inputs differ from its last redraw:
+  // a change that leaves a plot's data alone does not replot it.
+  bool inputsChanged(int plot, std::vector<double> inputs);
   void applyPreset(int index);
 
   Ui::BudgetPanel ui;
@@ -75,8 +79,9 @@ class BudgetPanel : public QWidget {
   QHash<QString, QLabel*> readouts_;
   QCheckBox* gated_ = nullptr;
   QCheckBox* tied_ = nullptr;
-  std::vector<QLabel*> check_badges_, check_texts_;
+  QString checks_html_;
   std::vector<PlotWidget*> plots_;
+  std::array<std::vector<double>, 5> plot_inputs_;
   PlotWidget* memory_plot_ = nullptr;
   PlotWidget* kv_plot_ = nullptr;
   PlotWidget* attention_plot_ = nullptr;

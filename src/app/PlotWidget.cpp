@@ -144,6 +144,16 @@ void PlotWidget::setHoverFormat(Formatter x, Formatter y) {
   hover_y_ = std::move(y);
 }
 
+void PlotWidget::setDragMode(bool dragging) {
+  if (dragging) {
+    setNotAntialiasedElements(QCP::aeAll);
+  } else {
+    setNotAntialiasedElements(QCP::aeNone);
+    setAntialiasedElements(QCP::aePlottables | QCP::aeItems | QCP::aeLegendItems | QCP::aeAxes);
+    requestReplot();
+  }
+}
+
 void PlotWidget::showLegendBelow(int columns) {
   legend->setVisible(true);
   if (legend->layout() != plotLayout()) {

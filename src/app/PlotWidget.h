@@ -28,6 +28,9 @@ class PlotWidget : public QCustomPlot {
   void hoverAt(const QPointF& pos);
   // Requests a replot at the next event-loop turn; bursts merge into one.
   void requestReplot() { replot(QCustomPlot::rpQueuedReplot); }
+  // While a slider is dragged, draw without antialiasing (a frame's budget);
+  // the release redraws at full quality.
+  void setDragMode(bool dragging);
   // Shows the legend as one row under the plot, where it covers no data.
   void showLegendBelow(int columns = 4);
   QString title() const { return title_; }

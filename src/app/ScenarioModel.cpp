@@ -79,9 +79,15 @@ void ScenarioModel::load(const Scenario& s, const QString& path) {
   emit fileStateChanged();
 }
 
-void ScenarioModel::beginGesture() { gesture_ = next_gesture_++; }
+void ScenarioModel::beginGesture() {
+  gesture_ = next_gesture_++;
+  emit gestureActive(true);
+}
 
-void ScenarioModel::endGesture() { gesture_ = 0; }
+void ScenarioModel::endGesture() {
+  gesture_ = 0;
+  emit gestureActive(false);
+}
 
 void ScenarioModel::setModified() {
   forced_modified_ = true;

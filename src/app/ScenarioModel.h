@@ -32,6 +32,7 @@ class ScenarioModel : public QObject {
 
   void beginGesture();
   void endGesture();
+  bool inGesture() const { return gesture_ != 0; }
 
   QString filePath() const { return path_; }
   bool isModified() const { return forced_modified_ || !undo_.isClean(); }
@@ -46,6 +47,8 @@ class ScenarioModel : public QObject {
   void changed();
   void fileStateChanged();
   void editRejected(const QString& reason);
+  // A slider drag started (true) or ended (false): plots may trade polish for speed.
+  void gestureActive(bool active);
 
  private:
   Scenario scenario_;

@@ -121,7 +121,7 @@ TEST(BudgetPanel, ImportedConfigUpdatesShapeAndReadout) {
   ASSERT_TRUE(w.importConfig(QStringLiteral(NAPKIN_TEST_DATA "/configs/mixtral-8x7b.json")));
   EXPECT_EQ(w.model()->scenario().shape.n_experts, 8);
   EXPECT_EQ(w.budgetPanel()->readout(QStringLiteral("model"))->text(),
-            QStringLiteral("46.70B params, 12.88B active"));
+            QStringLiteral("46.70B (12.88B act.)"));
   EXPECT_EQ(w.budgetPanel()->control(QStringLiteral("experts"))->value(), 8);
   w.model()->undoStack()->undo();
   EXPECT_EQ(w.model()->scenario().shape.n_experts, 0);
