@@ -1,6 +1,9 @@
 #include "MainWindow.h"
 
 #include <QAction>
+#include <QActionGroup>
+#include <QPrintDialog>
+#include <QPrinter>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QFileDialog>
@@ -15,6 +18,7 @@
 #include <QUndoStack>
 
 #include "BudgetPanel.h"
+#include "ReportWriter.h"
 #include "IsoflopsPanel.h"
 #include "MoePanel.h"
 #include "RooflinePanel.h"
@@ -88,10 +92,21 @@ void MainWindow::buildMenus() {
                                                       QString(), tr("config.json (*.json)"));
     if (!path.isEmpty()) importConfig(path);
   });
-  QAction* report = file->addAction(tr("&Export report…"));
-  report->setShortcut(QKeySequence(tr("Ctrl+E")));
-  report->setEnabled(false);
-  report->setToolTip(tr("The PDF report arrives in a later release."));
+  file->addAction(tr("&Export report…"), QKeySequence(tr("Ctrl+E")), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), QStringLiteral("napkin-report.pdf"),
+                                                      tr("PDF (*.pdf)"));
+    if (!path.isEmpty()) exportReport(path);
+  });
+  QMenu* page = file->addMenu(tr("Report &page size"));
+  auto* sizes = new QActionGroup(this);
+  for (const auto& [label, id] : {std::pair{tr("A4"), QPageSize::A4}, std::pair{tr("Letter"), QPageSize::Letter}}) {
+    QAction* a = page->addAction(label);
+    a->setCheckable(true);
+    a->setChecked(reportPageSize().id() == id);
+    sizes->addAction(a);
+    connect(a, &QAction::triggered, this, [this, pid = id] { setReportPageSize(QPageSize(pid)); });
+  }
+  file->addAction(tr("&Print…"), QKeySequence::Print, this, &MainWindow::printReport);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -223,6 +238,46 @@ bool MainWindow::importConfig(const QString& path) {
     showError(tr("Could not import config.json"), QString::fromStdString(e.what()));
     return false;
   }
+}
+
+QPageSize MainWindow::reportPageSize() const {
+  if (session_ == Session::restore) {
+    const QString id = QSettings().value(QStringLiteral("report/pageSize")).toString();
+    if (id == QLatin1String("Letter")) return QPageSize(QPageSize::Letter);
+    if (id == QLatin1String("A4")) return QPageSize(QPageSize::A4);
+  }
+  return report_page_size_.value_or(ReportOptions::defaultPageSize());
+}
+
+void MainWindow::setReportPageSize(const QPageSize& size) {
+  report_page_size_ = size;
+  if (session_ == Session::restore)
+    QSettings().setValue(QStringLiteral("report/pageSize"),
+                         size.id() == QPageSize::Letter ? QStringLiteral("Letter") : QStringLiteral("A4"));
+}
+
+bool MainWindow::exportReport(const QString& path) {
+  ReportOptions options;
+  options.page_size = reportPageSize();
+  ReportWriter writer(this, options);
+  QString error;
+  if (!writer.writePdf(path, &error)) {
+    showError(tr("Could not export the report"), error);
+    return false;
+  }
+  statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+  return true;
+}
+
+void MainWindow::printReport() {
+  QPrinter printer(QPrinter::HighResolution);
+  printer.setPageSize(reportPageSize());
+  QPrintDialog dialog(&printer, this);
+  dialog.setWindowTitle(tr("Print report"));
+  if (dialog.exec() != QDialog::Accepted) return;
+  ReportOptions options;
+  options.page_size = printer.pageLayout().pageSize();
+  ReportWriter(this, options).paint(&printer);
 }
 
 void MainWindow::newScenario() { model_.load(Scenario{}, QString()); }

@@ -4,6 +4,9 @@
 
 #include <QMainWindow>
 #include <QMessageBox>
+#include <QPageSize>
+#include <functional>
+#include <optional>
 #include <functional>
 
 #include "ScenarioModel.h"
@@ -42,6 +45,12 @@ class MainWindow : public QMainWindow {
   // Selects a panel by key: budget, isoflops, moe, roofline.
   bool showPanel(const QString& key);
   void setSideNavigation(bool side);
+  // Writes the PDF report of the current scenario (atomically); false and an
+  // error shown on failure.
+  bool exportReport(const QString& path);
+  void printReport();
+  QPageSize reportPageSize() const;
+  void setReportPageSize(const QPageSize& size);
 
   // The text of the last error shown to the user (for tests).
   QString lastError() const { return last_error_; }
@@ -79,6 +88,7 @@ class MainWindow : public QMainWindow {
   QLabel* file_label_ = nullptr;
   QAction* side_nav_action_ = nullptr;
   QString last_error_;
+  std::optional<QPageSize> report_page_size_;
   std::function<QMessageBox::StandardButton()> prompt_;
 };
 

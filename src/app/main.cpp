@@ -8,7 +8,8 @@
 int main(int argc, char** argv) {
   // A screenshot needs no display: render offscreen unless a platform was chosen.
   for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], "--screenshot") == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    if ((std::strcmp(argv[i], "--screenshot") == 0 || std::strcmp(argv[i], "--report") == 0) &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
       qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("Napkin"));
@@ -27,8 +28,34 @@ int main(int argc, char** argv) {
                                     QStringLiteral("FILE"));
   const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot."),
                                 QStringLiteral("WxH"), QStringLiteral("1280x800"));
-  parser.addOptions({shot, panel, scenario, size});
+  const QCommandLineOption report(QStringLiteral("report"), QStringLiteral("Write the PDF report and exit."),
+                                  QStringLiteral("FILE"));
+  const QCommandLineOption page(QStringLiteral("page-size"), QStringLiteral("Report page size: a4 or letter."),
+                                QStringLiteral("SIZE"));
+  parser.addOptions({shot, panel, scenario, size, report, page});
   parser.process(app);
+
+  if (parser.isSet(report)) {
+    napkin::MainWindow w(napkin::MainWindow::Session::fresh);
+    if (parser.isSet(scenario) && !w.openFile(parser.value(scenario))) {
+      std::fprintf(stderr, "napkin: %s\n", w.lastError().toLocal8Bit().constData());
+      return 2;
+    }
+    if (parser.isSet(page)) {
+      const QString p = parser.value(page).toLower();
+      if (p != QLatin1String("a4") && p != QLatin1String("letter")) {
+        std::fprintf(stderr, "napkin: --page-size must be a4 or letter; got \"%s\"\n", p.toLocal8Bit().constData());
+        return 2;
+      }
+      w.setReportPageSize(QPageSize(p == QLatin1String("a4") ? QPageSize::A4 : QPageSize::Letter));
+    }
+    w.resize(1280, 800);
+    if (!w.exportReport(parser.value(report))) {
+      std::fprintf(stderr, "napkin: %s\n", w.lastError().toLocal8Bit().constData());
+      return 2;
+    }
+    return 0;
+  }
 
   if (parser.isSet(shot)) {
     const QStringList wh = parser.value(size).split(QLatin1Char('x'));

@@ -1,0 +1,41 @@
+// The scenario as a multi-page report: cover with the inputs and the headline
+// answer, one section per panel (vector charts, key numbers with units,
+// formulas, checks), and a recommendation memo derived from the numbers.
+// Paints on any paged device, so export (PDF) and print share one layout.
+#pragma once
+
+#include <QDateTime>
+#include <QPageSize>
+#include <QString>
+
+class QPagedPaintDevice;
+
+namespace napkin {
+
+class MainWindow;
+
+struct ReportOptions {
+  QPageSize page_size = defaultPageSize();
+  QDateTime generated = QDateTime::currentDateTime();
+  // A4, or Letter where the locale measures in US units.
+  static QPageSize defaultPageSize();
+};
+
+class ReportWriter {
+ public:
+  // Reads the window's scenario and its panels (the same numbers the screen shows).
+  explicit ReportWriter(MainWindow* window, ReportOptions options = {});
+
+  // Paints every page; returns the page count.
+  int paint(QPagedPaintDevice* device);
+  // Writes a PDF atomically (a temporary file renamed into place): on failure
+  // returns false with a message naming the path and the reason, and leaves no
+  // partial file and any previous file untouched.
+  bool writePdf(const QString& path, QString* error);
+
+ private:
+  MainWindow* window_;
+  ReportOptions options_;
+};
+
+}  // namespace napkin
