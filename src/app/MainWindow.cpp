@@ -270,7 +270,7 @@ bool MainWindow::exportReport(const QString& path) {
 }
 
 void MainWindow::printReport() {
-  QPrinter printer(QPrinter::HighResolution);
+  QPrinter printer(QPrinter::ScreenResolution);  // the report lays out at 96 dpi
   printer.setPageSize(reportPageSize());
   QPrintDialog dialog(&printer, this);
   dialog.setWindowTitle(tr("Print report"));

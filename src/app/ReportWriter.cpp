@@ -23,6 +23,13 @@
 
 namespace napkin {
 
+QDateTime ReportOptions::defaultDate() {
+  // SOURCE_DATE_EPOCH (reproducible-builds.org) pins the date for identical reports.
+  bool ok = false;
+  const qint64 epoch = qEnvironmentVariable("SOURCE_DATE_EPOCH").toLongLong(&ok);
+  return ok ? QDateTime::fromSecsSinceEpoch(epoch, Qt::UTC) : QDateTime::currentDateTime();
+}
+
 QPageSize ReportOptions::defaultPageSize() {
   return QLocale().measurementSystem() == QLocale::ImperialUSSystem ? QPageSize(QPageSize::Letter)
                                                                     : QPageSize(QPageSize::A4);
@@ -58,12 +65,11 @@ struct Block {
 
 class Builder {
  public:
-  Builder(double width, QPagedPaintDevice* device) : width_(width), device_(device) {}
+  explicit Builder(double width) : width_(width) {}
 
   void html(const QString& body) {
     Block b;
     b.doc = std::make_unique<QTextDocument>();
-    b.doc->documentLayout()->setPaintDevice(device_);
     b.doc->setDefaultStyleSheet(QString::fromLatin1(kCss));
     QFont f(QStringLiteral("DejaVu Sans"));
     f.setPointSizeF(9);
@@ -89,7 +95,6 @@ class Builder {
 
  private:
   double width_;
-  QPagedPaintDevice* device_;
   std::vector<Block> blocks_;
 };
 
@@ -243,11 +248,12 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
   painter.setMode(QCPPainter::pmVectorized);
   painter.setMode(QCPPainter::pmNoCaching);
   painter.setMode(QCPPainter::pmNonCosmetic);
-  const double scale = static_cast<double>(device->logicalDpiX()) / kDpi;
-  painter.scale(scale, scale);
-  const double page_w = device->width() / scale, page_h = device->height() / scale;
+  // The device works at 96 dpi (see writePdf and MainWindow::printReport):
+  // fonts in points, charts and text documents then keep their on-screen
+  // proportions, and PDF coordinates stay floating point, so nothing is lost.
+  const double page_w = device->width(), page_h = device->height();
   const double width = page_w - 2 * kMargin;
-  Builder b(width, device);
+  Builder b(width);
 
   const QString title = QObject::tr("%1 on %2 × %3 for %4 days")
                             .arg(q(s.model_name), q(format_grouped(static_cast<double>(s.n_chips))), q(s.chip),
@@ -391,9 +397,11 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
     if (i > 0) device->newPage();
     painter.setFont(small);
     painter.setPen(QColor(90, 90, 90));
-    painter.drawText(QRectF(kMargin, kMargin - 8, width, 16), Qt::AlignLeft | Qt::AlignVCenter,
-                     QStringLiteral("Napkin · %1").arg(title));
-    painter.drawText(QRectF(kMargin, kMargin - 8, width, 16), Qt::AlignRight | Qt::AlignVCenter, date);
+    const QFontMetricsF fm(small, device);
+    const double date_w = fm.horizontalAdvance(date) + 16;
+    painter.drawText(QRectF(kMargin, kMargin - 10, width - date_w, 16), Qt::AlignLeft | Qt::AlignVCenter,
+                     fm.elidedText(QStringLiteral("Napkin · %1").arg(title), Qt::ElideRight, width - date_w));
+    painter.drawText(QRectF(kMargin, kMargin - 10, width, 16), Qt::AlignRight | Qt::AlignVCenter, date);
     painter.drawLine(QPointF(kMargin, kMargin + 10), QPointF(page_w - kMargin, kMargin + 10));
     painter.drawText(QRectF(kMargin, page_h - kMargin + 10, width, 16), Qt::AlignHCenter | Qt::AlignVCenter,
                      QObject::tr("Page %1 of %2").arg(i + 1).arg(total));
@@ -404,9 +412,9 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
         blk->doc->drawContents(&painter, QRectF(0, 0, width, blk->height));
         painter.restore();
       } else {
+        // Two charts a row; a lone chart keeps the same size, left-aligned.
         const double gap = 12;
-        const double w = (width - gap * static_cast<double>(blk->charts.size() - 1)) /
-                         static_cast<double>(blk->charts.size());
+        const double w = (width - gap) / 2;
         for (std::size_t c = 0; c < blk->charts.size(); ++c) {
           painter.save();
           painter.translate(kMargin + static_cast<double>(c) * (w + gap), at);
@@ -428,7 +436,7 @@ bool ReportWriter::writePdf(const QString& path, QString* error) {
   }
   {
     QPdfWriter pdf(&file);
-    pdf.setResolution(kDpi * 3);
+    pdf.setResolution(kDpi);
     pdf.setCreator(QStringLiteral("Napkin %1").arg(QCoreApplication::applicationVersion()));
     const Scenario& s = window_->model()->scenario();
     const QString title = QObject::tr("Napkin report: %1 on %2 × %3").arg(q(s.model_name)).arg(s.n_chips).arg(q(s.chip));

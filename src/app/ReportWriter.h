@@ -16,9 +16,11 @@ class MainWindow;
 
 struct ReportOptions {
   QPageSize page_size = defaultPageSize();
-  QDateTime generated = QDateTime::currentDateTime();
+  QDateTime generated = defaultDate();
   // A4, or Letter where the locale measures in US units.
   static QPageSize defaultPageSize();
+  // Now, or SOURCE_DATE_EPOCH when set (the same scenario then gives the same report).
+  static QDateTime defaultDate();
 };
 
 class ReportWriter {

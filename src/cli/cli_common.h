@@ -77,5 +77,6 @@ std::vector<Command> algebra_commands();
 std::vector<Command> scaling_commands();
 std::vector<Command> moe_commands();
 std::vector<Command> roofline_commands();
+std::vector<Command> report_commands();
 
 }  // namespace napkin::cli

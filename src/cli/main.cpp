@@ -16,7 +16,8 @@ namespace {
 std::vector<Command> all_commands() {
   std::vector<Command> out;
   for (auto group : {napkin::cli::algebra_commands, napkin::cli::scaling_commands,
-                     napkin::cli::moe_commands, napkin::cli::roofline_commands})
+                     napkin::cli::moe_commands, napkin::cli::roofline_commands,
+                     napkin::cli::report_commands})
     for (const Command& c : group()) out.push_back(c);
   return out;
 }

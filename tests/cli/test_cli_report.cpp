@@ -1,0 +1,101 @@
+// napkin-cli report: a real PDF, read back with poppler's pdftotext/pdfinfo.
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include "cli_runner.h"
+
+namespace {
+
+QString tool(const QString& program, const QStringList& args) {
+  QProcess p;
+  p.start(program, args);
+  p.waitForFinished(60000);
+  return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+QString text(const QString& pdf) { return tool(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")}); }
+
+class CliReport : public ::testing::Test {
+ protected:
+  void SetUp() override { qputenv("SOURCE_DATE_EPOCH", "1798761600"); }  // 2027-01-01
+  QTemporaryDir dir;
+};
+
+}  // namespace
+
+TEST_F(CliReport, DefaultScenarioHasTheHeadlineNumbersAndMetadata) {
+  const QString pdf = dir.filePath(QStringLiteral("default.pdf"));
+  const CliResult r = run_cli({QStringLiteral("report"), QStringLiteral("-o"), pdf});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  const QString t = text(pdf);
+  for (const char* s : {"1.026e+24 FLOPs", "92.5B", "1.85T", "$1,800,000", "$1,753.65", "What I would train",
+                        "Recommendation", "Servability", "to hold its weights", "Sanity checks", "Loss forecast"})
+    EXPECT_TRUE(t.contains(QString::fromUtf8(s))) << s;
+  // Text inside the charts is text, so the charts are vector.
+  for (const char* s : {"Training memory per device", "ZeRO-0", "KV cache per request", "served tokens"})
+    EXPECT_TRUE(t.contains(QString::fromUtf8(s))) << s;
+  EXPECT_FALSE(t.contains(QStringLiteral("nan")));
+  const QString info = tool(QStringLiteral("pdfinfo"), {pdf});
+  EXPECT_TRUE(info.contains(QStringLiteral("Title:           Napkin report: Llama-3-70B on 1000 × H100"))) << info.toStdString();
+  EXPECT_TRUE(info.contains(QStringLiteral("Creator:         Napkin"))) << info.toStdString();
+  EXPECT_TRUE(info.contains(QStringLiteral("Pages:"))) << info.toStdString();
+  EXPECT_LT(QFileInfo(pdf).size(), 2 * 1024 * 1024);
+  EXPECT_GT(QFileInfo(pdf).size(), 10 * 1024);
+}
+
+TEST_F(CliReport, SecondScenarioAndLetterPages) {
+  const QString pdf = dir.filePath(QStringLiteral("mixtral.pdf"));
+  const CliResult r = run_cli({QStringLiteral("report"), QStringLiteral("--scenario"),
+                               QStringLiteral(NAPKIN_TEST_DATA "/scenarios/mixtral-tpu-v5p.napkin.json"),
+                               QStringLiteral("-o"), pdf, QStringLiteral("--page-size"), QStringLiteral("letter")});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  const QString t = text(pdf);
+  EXPECT_TRUE(t.contains(QStringLiteral("Mixtral-8x7B"))) << t.left(400).toStdString();
+  EXPECT_TRUE(t.contains(QStringLiteral("TPU v5p")));
+  EXPECT_TRUE(t.contains(QStringLiteral("2,048")));
+  EXPECT_TRUE(tool(QStringLiteral("pdfinfo"), {pdf}).contains(QStringLiteral("(letter)")));
+}
+
+TEST_F(CliReport, SameScenarioSameTextTwice) {
+  const QString a = dir.filePath(QStringLiteral("a.pdf")), b = dir.filePath(QStringLiteral("b.pdf"));
+  ASSERT_EQ(run_cli({QStringLiteral("report"), QStringLiteral("-o"), a}).exit_code, 0);
+  ASSERT_EQ(run_cli({QStringLiteral("report"), QStringLiteral("-o"), b}).exit_code, 0);
+  EXPECT_EQ(text(a), text(b));
+  EXPECT_TRUE(text(a).contains(QStringLiteral("2027-01-01")));
+}
+
+TEST_F(CliReport, UnwritablePathFailsCleanlyAndLeavesNothing) {
+  const QString pdf = dir.filePath(QStringLiteral("missing-dir/out.pdf"));
+  const CliResult r = run_cli({QStringLiteral("report"), QStringLiteral("-o"), pdf});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.count(QLatin1Char('\n')), 1) << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains(QStringLiteral("missing-dir/out.pdf"))) << r.err.toStdString();
+  EXPECT_FALSE(QFileInfo::exists(pdf));
+  EXPECT_TRUE(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+}
+
+TEST_F(CliReport, ExistingReportSurvivesAFailedExport) {
+  const QString pdf = dir.filePath(QStringLiteral("keep.pdf"));
+  ASSERT_EQ(run_cli({QStringLiteral("report"), QStringLiteral("-o"), pdf}).exit_code, 0);
+  const QByteArray before = [&] { QFile f(pdf); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+  const CliResult r = run_cli({QStringLiteral("report"), QStringLiteral("--scenario"),
+                               QStringLiteral("/nonexistent.napkin.json"), QStringLiteral("-o"), pdf});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.err.contains(QStringLiteral("nonexistent.napkin.json")));
+  QFile f(pdf);
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  EXPECT_EQ(f.readAll(), before);
+}
+
+TEST_F(CliReport, BadFlagsExitTwo) {
+  EXPECT_EQ(run_cli({QStringLiteral("report")}).exit_code, 2);
+  EXPECT_EQ(run_cli({QStringLiteral("report"), QStringLiteral("-o"), dir.filePath(QStringLiteral("x.pdf")),
+                     QStringLiteral("--page-size"), QStringLiteral("a3")})
+                .exit_code,
+            2);
+}
