@@ -33,7 +33,7 @@ TEST_F(CliReport, DefaultScenarioHasTheHeadlineNumbersAndMetadata) {
   const CliResult r = run_cli({QStringLiteral("report"), QStringLiteral("-o"), pdf});
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   const QString t = text(pdf);
-  for (const char* s : {"1.026e+24 FLOPs", "92.5B", "1.85T", "$1,800,000", "$1,753.65", "What I would train",
+  for (const char* s : {"1.026e+24 FLOPs", "92.5B", "1.85T", "$1,800,000", "$1,753.65", "What to train",
                         "Recommendation", "Servability", "to hold its weights", "Sanity checks", "Loss forecast"})
     EXPECT_TRUE(t.contains(QString::fromUtf8(s))) << s;
   // Text inside the charts is text, so the charts are vector.
