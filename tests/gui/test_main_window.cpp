@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QLabel>
 #include <QMessageBox>
@@ -162,4 +163,17 @@ TEST(MainWindow, ScreenshotCommandWritesAPng) {
                                        QStringLiteral("bogus")});
   ASSERT_TRUE(p.waitForFinished(60000));
   EXPECT_EQ(p.exitCode(), 2);
+}
+
+TEST(MainWindow, ExportReportWritesAPdfAndReportsFailures) {
+  QTemporaryDir dir;
+  MainWindow w(MainWindow::Session::fresh);
+  const QString pdf = dir.filePath(QStringLiteral("r.pdf"));
+  ASSERT_TRUE(w.exportReport(pdf));
+  QFile f(pdf);
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  EXPECT_TRUE(f.read(5).startsWith("%PDF-"));
+  EXPECT_FALSE(w.exportReport(dir.filePath(QStringLiteral("nope/r.pdf"))));
+  EXPECT_TRUE(w.lastError().contains(QStringLiteral("nope/r.pdf"))) << w.lastError().toStdString();
+  EXPECT_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("nope/r.pdf"))));
 }
