@@ -79,4 +79,7 @@ std::vector<Command> moe_commands();
 std::vector<Command> roofline_commands();
 std::vector<Command> report_commands();
 
+// Runs `napkin-cli argv...` (argv without the program name); returns the exit status.
+int dispatch(const std::vector<std::string>& argv);
+
 }  // namespace napkin::cli
