@@ -7,7 +7,11 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QFileDialog>
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QLocale>
+#include <QStandardPaths>
 #include <QLabel>
 #include <QMenuBar>
 #include <QScreen>
@@ -67,7 +71,23 @@ MainWindow::MainWindow(Session session, QWidget* parent) : QMainWindow(parent), 
   };
   buildMenus();
   resize(1280, 800);
-  if (session_ == Session::restore) restoreSession();
+  recover_prompt_ = [this](const QString& when) {
+    return QMessageBox::question(this, tr("Recover unsaved work?"),
+                                 tr("Napkin did not close cleanly. Recover the scenario autosaved at %1?").arg(when),
+                                 QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;
+  };
+  if (session_ == Session::restore) {
+    restoreSession();
+    // Offer recovery once the window is up, so the question has a parent on screen.
+    QTimer::singleShot(0, this, &MainWindow::offerRecovery);
+    autosave_timer_ = new QTimer(this);
+    autosave_timer_->setSingleShot(true);
+    autosave_timer_->setInterval(1500);
+    connect(autosave_timer_, &QTimer::timeout, this, &MainWindow::autosave);
+    connect(&model_, &ScenarioModel::changed, autosave_timer_, [this] {
+      if (!autosave_timer_->isActive()) autosave_timer_->start();
+    });
+  }
   updateTitle();
   updateRecentMenu();
 }
@@ -299,8 +319,44 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->ignore();
     return;
   }
-  if (session_ == Session::restore) saveSession();
+  if (session_ == Session::restore) {
+    saveSession();
+    QFile::remove(autosavePath());  // a clean exit: nothing to recover
+  }
   event->accept();
+}
+
+QString MainWindow::autosavePath() {
+  return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/autosave.napkin.json");
+}
+
+void MainWindow::autosave() {
+  if (!model_.isModified()) {
+    QFile::remove(autosavePath());
+    return;
+  }
+  QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
+  try {
+    save_scenario_file(model_.scenario(), autosavePath().toStdString());
+  } catch (const std::exception& e) {
+    statusBar()->showMessage(tr("Autosave failed: %1").arg(QString::fromStdString(e.what())), 8000);
+  }
+}
+
+void MainWindow::offerRecovery() {
+  const QString path = autosavePath();
+  if (!QFileInfo::exists(path)) return;
+  const QString when = QLocale().toString(QFileInfo(path).lastModified(), QLocale::ShortFormat);
+  if (recover_prompt_(when)) {
+    try {
+      model_.load(load_scenario_file(path.toStdString()), QString());
+      model_.setModified();
+      statusBar()->showMessage(tr("Recovered the scenario autosaved at %1").arg(when), 8000);
+    } catch (const std::exception& e) {
+      showError(tr("Could not recover the autosave"), QString::fromStdString(e.what()));
+    }
+  }
+  QFile::remove(path);
 }
 
 void MainWindow::saveSession() {

@@ -14,6 +14,7 @@
 class QLabel;
 class QMenu;
 class QTabWidget;
+class QTimer;
 
 namespace napkin {
 
@@ -57,6 +58,13 @@ class MainWindow : public QMainWindow {
   // Replaces the unsaved-changes question (tests answer it without a dialog).
   void setSavePrompt(std::function<QMessageBox::StandardButton()> prompt) { prompt_ = std::move(prompt); }
 
+  // Crash safety: the scenario is written (debounced) to this file while the
+  // app runs and removed on a clean exit; finding it at start means a crash.
+  static QString autosavePath();
+  void setRecoverPrompt(std::function<bool(const QString& when)> prompt) { recover_prompt_ = std::move(prompt); }
+  // Writes the autosave now (the debounce timer calls it).
+  void autosave();
+
   // Renders the window offscreen into a PNG.
   static int screenshot(const QString& file, const QString& panel, const QString& scenario,
                         const QSize& size);
@@ -76,6 +84,7 @@ class MainWindow : public QMainWindow {
   void showHelp();
   void saveSession();
   void restoreSession();
+  void offerRecovery();
 
   ScenarioModel model_;
   Session session_;
@@ -90,6 +99,8 @@ class MainWindow : public QMainWindow {
   QString last_error_;
   std::optional<QPageSize> report_page_size_;
   std::function<QMessageBox::StandardButton()> prompt_;
+  std::function<bool(const QString&)> recover_prompt_;
+  QTimer* autosave_timer_ = nullptr;
 };
 
 }  // namespace napkin

@@ -177,3 +177,36 @@ TEST(MainWindow, ExportReportWritesAPdfAndReportsFailures) {
   EXPECT_TRUE(w.lastError().contains(QStringLiteral("nope/r.pdf"))) << w.lastError().toStdString();
   EXPECT_FALSE(QFileInfo::exists(dir.filePath(QStringLiteral("nope/r.pdf"))));
 }
+
+TEST(MainWindow, AutosaveIsOfferedBackAfterACrash) {
+  QSettings().clear();
+  QFile::remove(MainWindow::autosavePath());
+  Scenario edited = everyFieldChanged();
+  {
+    // A session that edits and then "crashes": the autosave is written, the window never closes.
+    auto* w = new MainWindow(MainWindow::Session::restore);
+    ASSERT_TRUE(w->model()->replace(edited, QStringLiteral("test")));
+    w->autosave();
+    ASSERT_TRUE(QFileInfo::exists(MainWindow::autosavePath()));
+    w->setAttribute(Qt::WA_DeleteOnClose, false);
+    // Simulate the crash: destroy without closeEvent.
+    w->setSavePrompt([] { return QMessageBox::Discard; });
+    delete w;
+  }
+  ASSERT_TRUE(QFileInfo::exists(MainWindow::autosavePath()));
+  MainWindow again(MainWindow::Session::restore);
+  QString asked;
+  again.setRecoverPrompt([&](const QString& when) {
+    asked = when;
+    return true;
+  });
+  QCoreApplication::processEvents();  // the offer is queued after construction
+  EXPECT_FALSE(asked.isEmpty());
+  EXPECT_EQ(again.model()->scenario(), edited);
+  EXPECT_TRUE(again.model()->isModified());
+  EXPECT_FALSE(QFileInfo::exists(MainWindow::autosavePath()));
+  again.setSavePrompt([] { return QMessageBox::Discard; });
+  again.close();
+  EXPECT_FALSE(QFileInfo::exists(MainWindow::autosavePath()));
+  QSettings().clear();
+}
