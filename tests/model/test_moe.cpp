@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -374,28 +376,38 @@ StepStats final_step(double aux, double cf, std::uint64_t seed) {
 }  // namespace
 
 TEST(MoeCollapse, NoAuxLossCollapses) {  // seed ch. 5: aux_weight = 0 collapses
-  for (std::uint64_t seed : {0u, 1u, 2u}) {
-    // Without a binding buffer the leader takes nearly every token (k = 2
-    // caps max/mean at E / k = 4).
-    const StepStats free = final_step(0.0, 4.0, seed);
-    EXPECT_GT(free.recent_max_over_mean, 3.0) << "seed " << seed;
-    EXPECT_GT(free.l_balance, 1.3) << "seed " << seed;
-    // With capacity 1.25 the leaders hit their buffers: experts die and a
-    // third of the slots are silently dropped.
-    const StepStats capped = final_step(0.0, 1.25, seed);
-    EXPECT_GE(capped.dead_experts, 3) << "seed " << seed;
-    EXPECT_GT(capped.drop_rate, 0.3) << "seed " << seed;
-    EXPECT_GT(capped.recent_max_over_mean, 1.8) << "seed " << seed;
+  // At the DEFAULT capacity factor 1.25, measured on the router's assignments
+  // (slots routed before capacity): the leader takes nearly one slot of every
+  // token (E / k = 4 is the ceiling), experts die, and the buffers drop slots.
+  for (std::uint64_t seed : {0u, 1u, 2u, 3u, 4u}) {
+    const StepStats s = final_step(0.0, 1.25, seed);
+    EXPECT_GT(s.max_over_mean, 3.0) << "seed " << seed;
+    EXPECT_GT(s.recent_max_over_mean, 3.0) << "seed " << seed;
+    EXPECT_GE(s.dead_experts, 1) << "seed " << seed;
+    EXPECT_GT(s.l_balance, 1.5) << "seed " << seed;
+    EXPECT_GT(s.drop_rate, 0.3) << "seed " << seed;
   }
 }
 
 TEST(MoeCollapse, AuxLossHoldsBalance) {  // seed ch. 5: 0.01 stays healthy
-  for (std::uint64_t seed : {0u, 1u, 2u}) {
-    const StepStats s = final_step(0.01, 1.25, seed);
-    EXPECT_LT(s.recent_max_over_mean, 1.15) << "seed " << seed;
+  for (std::uint64_t seed : {0u, 1u, 2u, 3u, 4u}) {
+    CollapseParams p;
+    p.aux_weight = 0.01;
+    p.seed = seed;
+    const auto h = run_collapse(p, 600);
+    const StepStats& s = h.back();
+    // Per step the value is noisy by construction (512 slots over 8 experts:
+    // 64 ± 8 each puts the max near 1.2 even for a perfectly fair router), so
+    // the per-step property is the median over the second half; the smoothed
+    // value and L_balance must sit at 1.
+    std::vector<double> tail;
+    for (std::size_t i = 300; i < h.size(); ++i) tail.push_back(h[i].max_over_mean);
+    std::sort(tail.begin(), tail.end());
+    EXPECT_LT(tail[tail.size() / 2], 1.3) << "seed " << seed;
+    EXPECT_LT(s.recent_max_over_mean, 1.1) << "seed " << seed;
     EXPECT_EQ(s.dead_experts, 0) << "seed " << seed;
     EXPECT_NEAR(s.l_balance, 1.0, 0.02) << "seed " << seed;
-    EXPECT_LT(s.drop_rate, 0.15) << "seed " << seed;
+    EXPECT_LT(s.drop_rate, 0.1) << "seed " << seed;
   }
 }
 
