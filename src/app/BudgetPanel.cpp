@@ -619,7 +619,8 @@ void BudgetPanel::updateReadouts() {
                     format_bytes(static_cast<double>(view_.chip_hbm_bytes), 0) +
                     (m.total <= view_.chip_hbm_bytes ? ", fits" : ": too big"));
   set("rental", format_dollars(r.cost.rental_dollars));
-  set("energy", format_grouped(r.cost.energy_kwh / 1000.0, 1) + " MWh, " +
+  const double mwh = r.cost.energy_kwh / 1000.0;
+  set("energy", (mwh >= 10000 ? format_grouped(mwh / 1000.0, 1) + " GWh, " : format_grouped(mwh, 1) + " MWh, ") +
                     format_dollars(r.cost.energy_dollars));
   set("per1e21", format_dollars(r.cost.dollars_per_1e21_flops, 2));
   set("kv", format_bytes(static_cast<double>(view_.kv_bytes_at_context), 2) + " @ " +

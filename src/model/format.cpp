@@ -53,9 +53,10 @@ std::string format_count(double value, int decimals) {
   if (!std::isfinite(value)) return kDash;
   const double a = std::fabs(value);
   struct Step { double scale; const char* suffix; };
-  static constexpr Step steps[] = {{1e15, "Q"}, {1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}};
+  // Above 1e15 there is no prefix every reader knows: scientific notation.
+  static constexpr Step steps[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}};
   char buf[64];
-  if (a >= 1e18) return format_sci(value, 2);
+  if (a >= 999.95e12) return format_sci(value, 2);
   for (const Step& s : steps) {
     if (a >= s.scale * (1.0 - 0.5 * std::pow(10.0, -decimals) / 1000.0)) {
       std::snprintf(buf, sizeof buf, "%.*f%s", decimals, value / s.scale, s.suffix);

@@ -14,7 +14,8 @@ std::string format_grouped(double value, int decimals = 0);
 std::string format_grouped(std::int64_t value);
 // Scientific: 1.0264e24, 3 → "1.026e+24".
 std::string format_sci(double value, int decimals = 3);
-// Counts with K/M/B/T: 92.5e9 → "92.5B", 1.85e12, 2 → "1.85T".
+// Counts with K/M/B/T: 92.5e9 → "92.5B", 1.85e12, 2 → "1.85T"; from 1e15 on,
+// scientific: 3e15 → "3.00e+15".
 std::string format_count(double value, int decimals = 1);
 // Decimal bytes (1 GB = 1e9 B): 185e9 → "185.0 GB".
 std::string format_bytes(double bytes, int decimals = 1);

@@ -20,6 +20,8 @@ TEST(Format, SiCountsAndBytes) {
   EXPECT_EQ(format_count(1.85e12, 2), "1.85T");
   EXPECT_EQ(format_count(7.0), "7");
   EXPECT_EQ(format_count(1500.0), "1.5K");
+  EXPECT_EQ(format_count(999.9e12), "999.9T");
+  EXPECT_EQ(format_count(1.34e15, 2), "1.34e+15");
   EXPECT_EQ(format_bytes(185e9), "185.0 GB");
   EXPECT_EQ(format_bytes(1.48e12, 2), "1.48 TB");
   EXPECT_EQ(format_bytes(12), "12 B");
