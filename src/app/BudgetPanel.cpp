@@ -558,7 +558,10 @@ void BudgetPanel::buildPlots() {
   small.setPointSizeF(small.pointSizeF() * 0.92);
   ui.recommendationText->setFont(small);
   ui.checksText->setFont(small);
-  for (PlotWidget* p : plots_) p->legend->setFont(p->xAxis->tickLabelFont());
+  for (PlotWidget* p : plots_) {
+    p->legend->setFont(p->xAxis->tickLabelFont());
+    p->applyPalette(p->palette());  // the notes added above follow the light or dark palette too
+  }
 }
 
 void BudgetPanel::syncControls(const Scenario& s) {

@@ -125,6 +125,7 @@ PlotWidget::PlotWidget(const QString& title, QWidget* parent) : QCustomPlot(pare
   hover_label_->setClipToAxisRect(false);
   hover_label_->setVisible(false);
   hover_label_->position->setType(QCPItemPosition::ptAbsolute);
+  applyPalette(palette());
 }
 
 void PlotWidget::setXAxis(const QString& label, bool log, Formatter fmt) {
@@ -142,6 +143,46 @@ void PlotWidget::setYAxis(const QString& label, bool log, Formatter fmt) {
 void PlotWidget::setHoverFormat(Formatter x, Formatter y) {
   hover_x_ = std::move(x);
   hover_y_ = std::move(y);
+}
+
+void PlotWidget::applyPalette(const QPalette& pal) {
+  const QColor base = pal.color(QPalette::Base), text = pal.color(QPalette::WindowText);
+  const bool dark = base.lightness() < 128;
+  setBackground(base);
+  QColor grid = text;
+  grid.setAlpha(dark ? 70 : 45);
+  for (QCPAxis* axis : {xAxis, yAxis, xAxis2, yAxis2}) {
+    axis->setBasePen(QPen(text, 1));
+    axis->setTickPen(QPen(text, 1));
+    axis->setSubTickPen(QPen(text, 1));
+    axis->setLabelColor(text);
+    axis->setTickLabelColor(text);
+    axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+    axis->grid()->setSubGridPen(Qt::NoPen);
+  }
+  legend->setTextColor(text);
+  for (int i = 0; i < plotLayout()->elementCount(); ++i)
+    if (auto* t = qobject_cast<QCPTextElement*>(plotLayout()->elementAt(i))) t->setTextColor(text);
+  QColor note = base;
+  note.setAlpha(215);
+  for (int i = 0; i < itemCount(); ++i)
+    if (auto* t = qobject_cast<QCPItemText*>(item(i))) {
+      if (t == hover_label_) continue;
+      // Notes drawn in a data colour (e.g. red for "does not fit") keep it.
+      if (t->color() == Qt::black || t->color() == QColor(30, 30, 30) || t->color() == text ||
+          t->color() == QColor(Qt::white))
+        t->setColor(text);
+      if (t->brush().style() != Qt::NoBrush) t->setBrush(note);
+    }
+  hover_label_->setBrush(dark ? QColor(60, 60, 50, 235) : QColor(255, 255, 240, 235));
+  hover_label_->setColor(text);
+  hover_dot_->setPen(QPen(text, 1.2));
+  requestReplot();
+}
+
+void PlotWidget::changeEvent(QEvent* event) {
+  QCustomPlot::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange) applyPalette(palette());
 }
 
 void PlotWidget::setDragMode(bool dragging) {

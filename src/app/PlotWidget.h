@@ -34,10 +34,15 @@ class PlotWidget : public QCustomPlot {
   // Shows the legend as one row under the plot, where it covers no data.
   void showLegendBelow(int columns = 4);
   QString title() const { return title_; }
+  // Colours the frame of the plot (background, axes, grid, title, legend,
+  // notes) from a palette: the system's light or dark one on screen, a light
+  // one in the printed report. Data colours are left alone.
+  void applyPalette(const QPalette& palette);
 
  protected:
   void mouseMoveEvent(QMouseEvent* event) override;
   void leaveEvent(QEvent* event) override;
+  void changeEvent(QEvent* event) override;
 
  private:
   void showMenu(const QPoint& pos);

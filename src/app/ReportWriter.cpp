@@ -243,6 +243,26 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
   const BudgetReport& r = view.report;
   const InferenceAwarePlan& p = r.plan;
 
+  // Paper is white whatever the screen's palette: draw the charts light, then restore them.
+  QPalette paper;
+  paper.setColor(QPalette::Base, Qt::white);
+  paper.setColor(QPalette::WindowText, QColor(20, 20, 20));
+  std::vector<PlotWidget*> all_plots = window_->budgetPanel()->plots();
+  struct Restore {
+    std::vector<PlotWidget*>& plots;
+    ~Restore() {
+      for (PlotWidget* p : plots) p->applyPalette(p->palette());
+    }
+  };
+  if (IsoflopsPanel::isBuilt())
+    for (PlotWidget* p : window_->isoflopsPanel()->plots()) all_plots.push_back(p);
+  if (MoePanel::isBuilt())
+    for (PlotWidget* p : window_->moePanel()->plots()) all_plots.push_back(p);
+  if (RooflinePanel::isBuilt())
+    for (PlotWidget* p : window_->rooflinePanel()->plots()) all_plots.push_back(p);
+  Restore restore{all_plots};
+  for (PlotWidget* p : all_plots) p->applyPalette(paper);
+
   QCPPainter painter;
   if (!painter.begin(device)) return 0;
   painter.setMode(QCPPainter::pmVectorized);
