@@ -174,3 +174,22 @@ TEST(BudgetPanel, PlotsHaveDataHoverAndCsv) {
   EXPECT_TRUE(kv->hoverText().contains(QStringLiteral("context (tokens)"))) << kv->hoverText().toStdString();
   EXPECT_TRUE(kv->hoverText().contains(QStringLiteral("GB")) || kv->hoverText().contains(QStringLiteral("MB")));
 }
+
+TEST(BudgetPanel, PlotsFollowADarkPalette) {
+  MainWindow w(MainWindow::Session::fresh);
+  QPalette dark;
+  dark.setColor(QPalette::Window, QColor(37, 37, 38));
+  dark.setColor(QPalette::Base, QColor(30, 30, 30));
+  dark.setColor(QPalette::WindowText, QColor(220, 220, 220));
+  dark.setColor(QPalette::Text, QColor(220, 220, 220));
+  w.setPalette(dark);
+  w.resize(1280, 800);
+  w.show();
+  QCoreApplication::processEvents();
+  for (PlotWidget* p : w.budgetPanel()->plots()) {
+    EXPECT_EQ(p->xAxis->tickLabelColor(), QColor(220, 220, 220)) << p->title().toStdString();
+    const QImage img = p->toPixmap(300, 200).toImage();
+    EXPECT_LT(QColor(img.pixel(2, 2)).lightness(), 60) << p->title().toStdString();
+  }
+  if (qEnvironmentVariableIsSet("NAPKIN_SAVE_SCREENSHOTS")) w.grab().save(QStringLiteral("/tmp/budget-dark.png"));
+}
