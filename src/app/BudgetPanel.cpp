@@ -419,7 +419,7 @@ void BudgetPanel::buildReadouts() {
   for (QAbstractScrollArea* b : {static_cast<QAbstractScrollArea*>(ui.checksText),
                                   static_cast<QAbstractScrollArea*>(ui.recommendationText)}) {
     b->viewport()->setAutoFillBackground(false);
-    b->setStyleSheet(QStringLiteral("background: transparent;"));
+    b->setStyleSheet(QStringLiteral("background: transparent; color: palette(window-text);"));
   }
   ui.checksText->document()->setDocumentMargin(2);
   ui.recommendationText->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
