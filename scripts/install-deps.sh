@@ -8,7 +8,7 @@ packages=(
   qt6-base-dev libqcustomplot-dev libgl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth poppler-utils fonts-dejavu-core
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev libqt6svg6
 )
 
 missing=()
