@@ -8,4 +8,4 @@ cmake --preset sanitize >/dev/null
 cmake --build --preset sanitize -j"$(nproc)"
 # Leak checking stays off: Qt's and fontconfig's process-lifetime caches are
 # reported as leaks at exit. Every other ASan and UBSan finding aborts the test.
-ctest --preset sanitize -j"$(nproc)"
+NAPKIN_TORTURE_CHANGES="${NAPKIN_TORTURE_CHANGES:-1000}" ctest --preset sanitize -j"$(nproc)"
