@@ -559,9 +559,8 @@ namespace {
 
 constexpr std::int64_t kPoolTokensPerBatch = 16;  // pool = 16 batches of distinct tokens
 constexpr double kExperienceScaleTokens = 1000;   // n₀ of skill = gain · ln(1 + n / n₀)
-constexpr double kInitialRouterScale = 0.01;      // near-uniform routing at step 0
-constexpr double kInitialExperienceSpread =
-    0.05;                             // × half-skill tokens: "randomly slightly better"
+constexpr double kInitialRouterScale = 1.0;  // token-dependent routing from step 0 (see header)
+constexpr double kInitialExperienceSpread = 1.0;  // × n₀: "randomly slightly better"
 constexpr double kDeadShare = 0.1;    // × 1/E of recent slots: the router has given up on it
 constexpr double kRecentRate = 0.05;  // EMA of shares over ~20 steps, past one batch's noise
 
@@ -645,8 +644,8 @@ double StepStats::share(std::int64_t e) const {
                    : 0.0;
 }
 bool StepStats::dead(std::int64_t e) const {
-  return recent_share.at(static_cast<std::size_t>(e)) <
-         kDeadShare / static_cast<double>(recent_share.size());
+  return recent_gate_share.at(static_cast<std::size_t>(e)) <
+         kDeadShare / static_cast<double>(recent_gate_share.size());
 }
 
 CollapseSimulation::CollapseSimulation(const CollapseParams& params) : params_(params) {
@@ -667,6 +666,7 @@ CollapseSimulation::CollapseSimulation(const CollapseParams& params) : params_(p
   w_.resize(static_cast<std::size_t>(E * d));
   for (float& v : w_) v = static_cast<float>(kInitialRouterScale * rng.normal());
   recent_share_.assign(static_cast<std::size_t>(E), 1.0 / static_cast<double>(E));
+  recent_gate_share_ = recent_share_;
   experience_.resize(static_cast<std::size_t>(E));
   skill_.resize(static_cast<std::size_t>(E));
   for (std::int64_t i = 0; i < E; ++i) {
@@ -806,7 +806,6 @@ const StepStats& CollapseSimulation::step() {
     recent_share_[i] += kRecentRate * (fi - recent_share_[i]);
     st.recent_share[i] = recent_share_[i];
     recent_max = std::max(recent_max, recent_share_[i]);
-    if (st.dead(static_cast<std::int64_t>(i))) ++st.dead_experts;
   }
   st.l_balance = static_cast<double>(E) * l_bal;
   st.max_over_mean = static_cast<double>(max_routed) / slots * static_cast<double>(E);
@@ -822,7 +821,7 @@ const StepStats& CollapseSimulation::step() {
   std::vector<double> slot_skill(static_cast<std::size_t>(2 * k));
   double* qs = slot_skill.data();
   double* gk = qs + k;
-  std::vector<double> learned(Ez, 0.0);
+  std::vector<double> demand(Ez, 0.0);
   std::vector<float> g(Ez);
   grad_w_.assign(static_cast<std::size_t>(E * d), 0.0f);
   for (std::int64_t t = 0; t < T; ++t) {
@@ -848,10 +847,13 @@ const StepStats& CollapseSimulation::step() {
       qs[r] = skill_[static_cast<std::size_t>(c[r])];
       gk[r] = renorm ? p[c[r]] / kept_mass : p[c[r]];
       R += gk[r] * qs[r];
-      // An expert's gradient is scaled by its gate: it learns in proportion
-      // to the gate-weighted tokens it processed.
-      learned[static_cast<std::size_t>(c[r])] += gk[r];
     }
+    // Gate-weighted demand: every routed slot, kept or dropped, weighted by
+    // its gate over the chosen k (see the header: what an expert learns from).
+    double chosen_mass = 0;
+    for (std::int64_t r = 0; r < k; ++r) chosen_mass += p[c[r]];
+    for (std::int64_t r = 0; r < k; ++r)
+      demand[static_cast<std::size_t>(c[r])] += renorm ? p[c[r]] / chosen_mass : p[c[r]];
     reward_sum += R;
     // Task loss is −R/T. Renormalized: ∂R/∂z_j = g_j·(q_j − R) over the kept;
     // raw gates: p_j·q_j·kept_j − p_j·R over all experts (the softmax
@@ -878,12 +880,22 @@ const StepStats& CollapseSimulation::step() {
   const auto lr = static_cast<float>(params_.learning_rate);
   for (std::size_t i = 0; i < w_.size(); ++i) w_[i] -= lr * grad_w_[i];
 
-  // 6. Experts learn from the tokens they actually processed (dropped slots
-  // teach nothing): the rich get richer (seed ch. 5).
+  // 6. Experts learn in proportion to the gate-weighted demand the router
+  // sends them (the rich get richer, seed ch. 5; why demand and not kept
+  // slots: see CollapseParams in the header). Dead experts are judged on the
+  // same quantity: an expert that is only ever a near-zero-gate second
+  // choice contributes nothing and learns nothing.
+  double demand_total = 0;
+  for (double v : demand) demand_total += v;
+  st.gate_share.resize(Ez);
+  st.recent_gate_share.resize(Ez);
   for (std::size_t i = 0; i < Ez; ++i) {
-    if (learned[i] <= 0) continue;
-    experience_[i] += learned[i];
+    experience_[i] += demand[i];
     skill_[i] = params_.skill_gain * std::log1p(experience_[i] / kExperienceScaleTokens);
+    st.gate_share[i] = demand_total > 0 ? demand[i] / demand_total : 0.0;
+    recent_gate_share_[i] += kRecentRate * (st.gate_share[i] - recent_gate_share_[i]);
+    st.recent_gate_share[i] = recent_gate_share_[i];
+    if (st.dead(static_cast<std::int64_t>(i))) ++st.dead_experts;
   }
 
   history_.push_back(std::move(st));

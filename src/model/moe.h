@@ -223,18 +223,44 @@ std::vector<PipelineSlot> pipeline_schedule(const PipelineInputs& in);
 // ------------------------------------------------------- collapse simulation
 
 // The feedback loop of seed ch. 5: a router (E × d weights) routes a seeded
-// stream of tokens; each expert's skill grows with the gate-weighted tokens it
-// actually processes (rich get richer); the router descends the task signal
+// stream of tokens; each expert's skill grows with the gate-weighted demand
+// the router sends it (rich get richer); the router descends the task signal
 // (gated skill of the kept slots) plus aux_weight·L_balance plus
-// z_weight·L_z, with analytic gradients. Conventions: renormalized gates are
-// taken over the slots that survive the capacity mask (GShard / DeepSpeed
-// top-2 gating), so a dropped slot sends no task gradient; with k = 1 the
-// gate is the raw probability (Switch), since a renormalized single gate is
-// identically 1. Measured at the defaults (E = 8, k = 2, 600 steps): α = 0
-// with cf = 4 (no binding buffer) reaches max/mean 3.4–4.0 (4 = E / k is the
-// ceiling); with cf = 1.25 the leaders hit their buffers, so the collapse
-// shows as 4 dead experts, max/mean ≈ 2.1 and ~37 % of slots dropped;
-// α = 0.01 holds recent max/mean ≈ 1.02 with no dead expert.
+// z_weight·L_z, with analytic gradients. Renormalized gates for the task
+// signal are taken over the slots that survive the capacity mask (GShard /
+// DeepSpeed top-2 gating), so a dropped slot sends no task gradient; with
+// k = 1 the gate is the raw probability (Switch), since a renormalized single
+// gate is identically 1.
+//
+// Why skill follows DEMAND (Σ gate over routed slots) and not the kept slots.
+// With kept slots, every expert that fills its buffer learns at the same
+// capped rate, and renormalizing over the kept slots hands a full-buffer
+// expert's dropped gate to its partner: the leaders equalize, an oligopoly of
+// saturated experts forms (max/mean ≈ 2 at cf 1.25) and none takes over. In a
+// real MoE what separates experts is the gate: y = Σ gᵢ·Eᵢ(x), so expert i's
+// gradient is scaled by gᵢ, and across a real step's many micro-batches and
+// data-parallel replicas (each with its own buffer, the batch order random)
+// an expert's data follows the router's preference, not one buffer's cut.
+// Demand-weighted growth keeps that tie-breaker: the expert the router
+// prefers gets more gate mass, so it improves faster, so the router prefers
+// it more. Dead experts are judged on the same gate-weighted share: with
+// k = 2 the losers still appear as near-zero-gate second choices, so their
+// routed slots never reach zero, but they produce and learn nothing.
+//
+// Why the router starts with N(0, 1) weights (logit spread ≈ 4 across
+// tokens): with near-zero weights every logit is equal, a tiny bias change
+// flips half the batch, and the balance loss (a bang-bang signal, f comes
+// from a top-k) makes the router oscillate. A token-dependent router, as a
+// trained one is, moves smoothly. Experts start with up to n₀ tokens of
+// random experience ("randomly slightly better").
+//
+// Measured (E = 8, k = 2, cf = 1.25, T = 256, 600 steps, seeds 0–4): α = 0
+// ends at max/mean 3.9–4.0 (E / k = 4 is the ceiling: one slot per token),
+// 4–6 dead experts, 38–53 % of slots dropped; α = 0.01 holds the EMA max/mean
+// at 1.04–1.06 with no dead expert and L_balance 1.00; its per-step value
+// has a median of 1.17–1.19 over steps 300–600 and spikes to ~1.8: the
+// sampling floor of 512 slots over 8 experts (64 ± 8 each) alone puts the
+// per-step max near 1.2, so the per-step value is noisy by construction.
 struct CollapseParams {
   std::int64_t n_experts = 8;
   std::int64_t top_k = 2;
@@ -245,12 +271,12 @@ struct CollapseParams {
   bool renormalize = true;
   std::int64_t tokens_per_batch = 256;
   std::int64_t d_model = 16;  // router input width (a toy token embedding)
-  double learning_rate = 5.0;
-  // An expert's skill is skill_gain · ln(1 + n / 1000) after processing n
-  // tokens: every doubling of its data buys the same gain (a data scaling law
-  // in its small-exponent limit). The rich-get-richer strength; the balance
-  // loss holds when aux_weight is well above it.
-  double skill_gain = 0.005;
+  double learning_rate = 30.0;
+  // An expert's skill is skill_gain · ln(1 + n / 1000) after n gate-weighted
+  // tokens of demand: every doubling of its data buys the same gain (a data
+  // scaling law in its small-exponent limit). The rich-get-richer strength;
+  // the balance loss holds when aux_weight is well above it.
+  double skill_gain = 0.004;
   std::uint64_t seed = 0;
   void validate() const;
 };
@@ -259,7 +285,7 @@ struct StepStats {
   std::int64_t step = 0;            // 1-based
   double max_over_mean = 0;         // max routed share × E (before capacity), this step
   double recent_max_over_mean = 0;  // the same over recent_share: past one batch's noise
-  std::int64_t dead_experts = 0;    // recent share below a tenth of the fair 1 / E
+  std::int64_t dead_experts = 0;    // recent gate-weighted share below a tenth of 1 / E
   double l_balance = 0;
   double l_z = 0;
   double task_loss = 0;  // −mean gated skill of the kept slots
@@ -272,6 +298,8 @@ struct StepStats {
   std::vector<std::int64_t> routed;      // per expert, before capacity
   std::vector<double> mean_prob;         // per expert, Pᵢ
   std::vector<double> recent_share;      // per expert, EMA of its share over ~20 steps
+  std::vector<double> gate_share;        // per expert, Σ gate over its routed slots / Σ all gates
+  std::vector<double> recent_gate_share;  // EMA of gate_share over ~20 steps (dead() reads it)
   std::int64_t kept(std::int64_t expert) const;
   std::int64_t dropped(std::int64_t expert) const;
   std::int64_t padded(std::int64_t expert) const;
@@ -311,6 +339,7 @@ class CollapseSimulation {
   std::vector<double> experience_;    // tokens each expert has processed
   std::vector<double> skill_;         // experience / (experience + half)
   std::vector<double> recent_share_;  // EMA of each expert's share of slots
+  std::vector<double> recent_gate_share_;  // EMA of its gate-weighted share
   // per-step scratch, kept to avoid allocation
   std::vector<float> z_, p_, grad_w_, batch_;
   std::vector<double> lse_;

@@ -63,13 +63,13 @@ TEST(CliMoe, CollapseAtZeroAuxBalancedAtOnePercent) {
   ASSERT_EQ(history.size(), 600);
   EXPECT_TRUE(history[0].toObject().contains("max_over_mean"));
   EXPECT_TRUE(history[0].toObject().contains("l_balance"));
-  EXPECT_GE(bad.json["dead_experts"].toInteger(), 3);
+  EXPECT_GT(bad.json["max_over_mean"].toDouble(), 3.0);
+  EXPECT_GE(bad.json["dead_experts"].toInteger(), 1);
   EXPECT_GT(bad.json["drop_rate"].toDouble(), 0.3);
   const CliResult good = moe({"collapse", "--aux", "0.01"});
   EXPECT_EQ(good.json["dead_experts"].toInteger(), 0);
-  EXPECT_LT(good.json["recent_max_over_mean"].toDouble(), 1.15);
-  const CliResult free = moe({"collapse", "--aux", "0", "--capacity-factor", "4"});
-  EXPECT_GT(free.json["max_over_mean"].toDouble(), 3.0);
+  EXPECT_LT(good.json["recent_max_over_mean"].toDouble(), 1.1);
+  EXPECT_NEAR(good.json["l_balance"].toDouble(), 1.0, 0.02);
 }
 
 TEST(CliMoe, CollapseSameSeedSameBytes) {
