@@ -1,1 +1,48 @@
+// Roofline panel: slider change → finished replot of the whole panel at
+// 1280×800, offscreen, over 1,000 changes. Two drags: the latency budget
+// (shared scenario → the latency napkin) and the decode batch (shared →
+// roofline points, decode wall, latency, KV heads), each on its own sub-tab.
+#include <QSlider>
+#include <QTabWidget>
+
+#include "MainWindow.h"
+#include "RooflinePanel.h"
+#include "SliderSpin.h"
 #include "panel_timing.h"
+
+namespace {
+
+void dragSlider(benchmark::State& state, const char* control, int tab) {
+  napkin::MainWindow w(napkin::MainWindow::Session::fresh);
+  w.resize(1280, 800);
+  w.show();
+  w.showPanel(QStringLiteral("roofline"));
+  napkin::RooflinePanel* p = w.rooflinePanel();
+  p->subTabs()->setCurrentIndex(tab);
+  QCoreApplication::processEvents();
+  QSlider* slider = p->control(QString::fromLatin1(control))->slider();
+  slider->setSliderDown(true);  // a drag: press, move 1,000 times, release
+  napkin::bench::time_panel_changes(state, static_cast<int>(state.range(0)), [&](int i) {
+    slider->setValue(150 + (i * 37) % 700);  // spread over the slider's range
+  });
+  slider->setSliderDown(false);
+}
+
+}  // namespace
+
+static void BM_RooflinePanelBudgetSliderToReplot(benchmark::State& state) {
+  dragSlider(state, "budget", 2);  // the "Latency napkin" sub-tab
+}
+static void BM_RooflinePanelBatchSliderToReplot(benchmark::State& state) {
+  dragSlider(state, "batch", 0);  // the "Roofline & decode" sub-tab
+}
+BENCHMARK(BM_RooflinePanelBudgetSliderToReplot)
+    ->Arg(1000)
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RooflinePanelBatchSliderToReplot)
+    ->Arg(1000)
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
