@@ -50,11 +50,6 @@ void placeV(QCPItemStraightLine* l, double x) {
   l->point2->setCoords(x, 2);
 }
 
-void placeH(QCPItemStraightLine* l, double y) {
-  l->point1->setCoords(1, y);
-  l->point2->setCoords(2, y);
-}
-
 QCPItemText* note(QCustomPlot* p, Qt::Alignment align) {
   auto* t = new QCPItemText(p);
   t->setPositionAlignment(align);

@@ -8,6 +8,7 @@
 #include <QCloseEvent>
 #include <QFileDialog>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QLocale>
@@ -276,7 +277,17 @@ void MainWindow::setReportPageSize(const QPageSize& size) {
                          size.id() == QPageSize::Letter ? QStringLiteral("Letter") : QStringLiteral("A4"));
 }
 
+void MainWindow::settle() {
+  // The report shows finished numbers: let the scaling panel's debounced fit
+  // and bootstrap finish first (bounded, in case a job hangs).
+  QElapsedTimer clock;
+  clock.start();
+  QCoreApplication::processEvents();
+  while (isoflops_->isBusy() && clock.elapsed() < 120000) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+
 bool MainWindow::exportReport(const QString& path) {
+  settle();
   ReportOptions options;
   options.page_size = reportPageSize();
   ReportWriter writer(this, options);
@@ -295,6 +306,7 @@ void MainWindow::printReport() {
   QPrintDialog dialog(&printer, this);
   dialog.setWindowTitle(tr("Print report"));
   if (dialog.exec() != QDialog::Accepted) return;
+  settle();
   ReportOptions options;
   options.page_size = printer.pageLayout().pageSize();
   ReportWriter(this, options).paint(&printer);

@@ -49,6 +49,8 @@ class MainWindow : public QMainWindow {
   // Writes the PDF report of the current scenario (atomically); false and an
   // error shown on failure.
   bool exportReport(const QString& path);
+  // Waits (bounded) until background work of the panels has finished.
+  void settle();
   void printReport();
   QPageSize reportPageSize() const;
   void setReportPageSize(const QPageSize& size);

@@ -2,6 +2,10 @@
 
 #include <QAbstractTextDocumentLayout>
 #include <QFileInfo>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLayout>
 #include <QLocale>
 #include <QPdfWriter>
 #include <QSaveFile>
@@ -42,6 +46,7 @@ constexpr int kDpi = 96;
 constexpr double kMargin = 56;      // ~15 mm
 constexpr double kHeaderGap = 26;
 constexpr double kChartHeight = 250;
+constexpr double kWideChartHeight = 290;
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 QString esc(const QString& s) { return s.toHtmlEscaped(); }
@@ -83,7 +88,7 @@ class Builder {
   void charts(std::vector<PlotWidget*> row) {
     Block b;
     b.charts = std::move(row);
-    b.height = kChartHeight + 8;
+    b.height = (b.charts.size() == 1 ? kWideChartHeight : kChartHeight) + 8;
     blocks_.push_back(std::move(b));
   }
   void pageBreak() {
@@ -212,22 +217,75 @@ QString servabilityText(const Scenario& s, double n_params, const QString& who) 
       .arg(q(format_seconds(s.serving.latency_budget_seconds)));
 }
 
-void panelSection(Builder& b, const QString& title, const QString& intro, const QStringList& numbers,
-                  const QString& formulas, const std::vector<PlotWidget*>& plots) {
+// The label a read-out sits beside in its layout (grid: the cell to its left;
+// form: its label; box: the widget before it). Works for hidden tab pages,
+// which have layouts but no geometry yet.
+QString nameBeside(QLayout* layout, QWidget* value) {
+  if (!layout) return {};
+  const int index = layout->indexOf(value);
+  if (index >= 0) {
+    QWidget* name = nullptr;
+    if (auto* grid = qobject_cast<QGridLayout*>(layout)) {
+      int row = 0, col = 0, rs = 0, cs = 0;
+      grid->getItemPosition(index, &row, &col, &rs, &cs);
+      if (col > 0)
+        if (QLayoutItem* it = grid->itemAtPosition(row, col - 1)) name = it->widget();
+    } else if (auto* form = qobject_cast<QFormLayout*>(layout)) {
+      name = form->labelForField(value);
+    } else if (index > 0) {
+      name = layout->itemAt(index - 1)->widget();
+    }
+    if (auto* label = qobject_cast<QLabel*>(name)) {
+      QString t = label->text().trimmed();
+      if (t.endsWith(QLatin1Char(':'))) t.chop(1);
+      return t;
+    }
+    return {};
+  }
+  for (int i = 0; i < layout->count(); ++i)
+    if (QLayout* child = layout->itemAt(i)->layout()) {
+      const QString n = nameBeside(child, value);
+      if (!n.isEmpty()) return n;
+    }
+  return {};
+}
+
+// Every read-out of a panel as (name, value), in the panel's own order.
+QList<QPair<QString, QString>> labelledReadouts(QWidget* panel) {
+  QList<QPair<QString, QString>> out;
+  for (QLabel* v : panel->findChildren<QLabel*>()) {
+    if (!v->objectName().startsWith(QLatin1String("readout_"))) continue;
+    QString name = v->parentWidget() ? nameBeside(v->parentWidget()->layout(), v) : QString();
+    if (name.isEmpty()) name = v->accessibleName();
+    if (name.isEmpty()) name = v->objectName().mid(8).replace(QLatin1Char('_'), QLatin1Char(' '));
+    out.append({name, v->text()});
+  }
+  return out;
+}
+
+void panelSection(Builder& b, const QString& title, const QString& intro,
+                  const QList<QPair<QString, QString>>& numbers, const QString& formulas,
+                  const std::vector<PlotWidget*>& plots) {
   b.pageBreak();
   QString html = QStringLiteral("<h2>%1</h2><p class='muted'>%2</p>").arg(esc(title), intro);
   if (!numbers.isEmpty()) {
-    html += QStringLiteral("<h3>%1</h3><table>").arg(QObject::tr("Key numbers"));
-    for (const QString& n : numbers) html += QStringLiteral("<tr><td>%1</td></tr>").arg(esc(n));
+    // Two columns of (name, value) pairs.
+    html += QStringLiteral("<h3>%1</h3><table width='100%'>").arg(QObject::tr("Key numbers"));
+    const int half = static_cast<int>((numbers.size() + 1) / 2);
+    for (int i = 0; i < half; ++i) {
+      html += QStringLiteral("<tr><td>%1</td><td class='num'><b>%2</b></td>").arg(esc(numbers[i].first), esc(numbers[i].second));
+      if (i + half < numbers.size())
+        html += QStringLiteral("<td>&nbsp;&nbsp;%1</td><td class='num'><b>%2</b></td>")
+                    .arg(esc(numbers[i + half].first), esc(numbers[i + half].second));
+      html += QStringLiteral("</tr>");
+    }
     html += QStringLiteral("</table>");
   }
   if (!formulas.isEmpty()) html += QStringLiteral("<h3>%1</h3>").arg(QObject::tr("Formulas")) + formulas;
   b.html(html);
-  for (std::size_t i = 0; i < plots.size(); i += 2) {
-    std::vector<PlotWidget*> pair{plots[i]};
-    if (i + 1 < plots.size()) pair.push_back(plots[i + 1]);
-    b.charts(pair);
-  }
+  // These panels' charts carry labelled points and notes: one chart a row,
+  // at the width they were drawn for on screen.
+  for (PlotWidget* p : plots) b.charts({p});
 }
 
 }  // namespace
@@ -251,17 +309,17 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
   struct Restore {
     std::vector<PlotWidget*>& plots;
     ~Restore() {
-      for (PlotWidget* p : plots) p->applyPalette(p->palette());
+      for (PlotWidget* plot : plots) plot->applyPalette(plot->palette());
     }
   };
   if (IsoflopsPanel::isBuilt())
-    for (PlotWidget* p : window_->isoflopsPanel()->plots()) all_plots.push_back(p);
+    for (PlotWidget* plot : window_->isoflopsPanel()->plots()) all_plots.push_back(plot);
   if (MoePanel::isBuilt())
-    for (PlotWidget* p : window_->moePanel()->plots()) all_plots.push_back(p);
+    for (PlotWidget* plot : window_->moePanel()->plots()) all_plots.push_back(plot);
   if (RooflinePanel::isBuilt())
-    for (PlotWidget* p : window_->rooflinePanel()->plots()) all_plots.push_back(p);
+    for (PlotWidget* plot : window_->rooflinePanel()->plots()) all_plots.push_back(plot);
   Restore restore{all_plots};
-  for (PlotWidget* p : all_plots) p->applyPalette(paper);
+  for (PlotWidget* plot : all_plots) plot->applyPalette(paper);
 
   QCPPainter painter;
   if (!painter.begin(device)) return 0;
@@ -335,21 +393,21 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
   if (IsoflopsPanel::isBuilt())
     panelSection(b, QObject::tr("2. IsoFLOPs & scaling laws"),
                  QObject::tr("Ladders, parabola vertices, power laws, the parametric fit and the bootstrap forecast (seed Phase 01)."),
-                 window_->isoflopsPanel()->readoutTexts(),
+                 labelledReadouts(window_->isoflopsPanel()),
                  QStringLiteral("<p class='formula'>L = E + A/N^α + B/D^β; log L̂ = LSE(a − α log N, b − β log D, e); "
                                 "N_opt ∝ C^a, D_opt ∝ C^b, a + b = 1</p>"),
                  window_->isoflopsPanel()->plots());
   if (MoePanel::isBuilt())
     panelSection(b, QObject::tr("3. MoE router"),
                  QObject::tr("Top-k routing, load-balance and z-losses, capacity drops, router collapse (seed Phase 02)."),
-                 window_->moePanel()->readoutTexts(),
+                 labelledReadouts(window_->moePanel()),
                  QStringLiteral("<p class='formula'>L_balance = E·Σ fᵢPᵢ (fᵢ over token-slots); capacity = cf × tokens × k / E; "
                                 "utilization = M / (M + S − 1)</p>"),
                  window_->moePanel()->plots());
   if (RooflinePanel::isBuilt())
     panelSection(b, QObject::tr("4. Roofline"),
                  QObject::tr("Intensity vs ridge, the MFU budget, the latency napkin and the co-design levers (seed Phase 03)."),
-                 window_->rooflinePanel()->readoutTexts(),
+                 labelledReadouts(window_->rooflinePanel()),
                  QStringLiteral("<p class='formula'>attainable = min(peak, bandwidth × intensity); prefill = 2N·tokens / "
                                 "(chips × peak × MFU); decode = (N·b + KV) × tokens / (chips × bandwidth)</p>"),
                  window_->rooflinePanel()->plots());
@@ -432,13 +490,13 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
         blk->doc->drawContents(&painter, QRectF(0, 0, width, blk->height));
         painter.restore();
       } else {
-        // Two charts a row; a lone chart keeps the same size, left-aligned.
+        // Two charts a row, or one across the page.
         const double gap = 12;
-        const double w = (width - gap) / 2;
+        const double w = blk->charts.size() == 1 ? width : (width - gap) / 2;
         for (std::size_t c = 0; c < blk->charts.size(); ++c) {
           painter.save();
           painter.translate(kMargin + static_cast<double>(c) * (w + gap), at);
-          blk->charts[c]->toPainter(&painter, static_cast<int>(w), static_cast<int>(kChartHeight));
+          blk->charts[c]->toPainter(&painter, static_cast<int>(w), static_cast<int>(blk->height - 8));
           painter.restore();
         }
       }

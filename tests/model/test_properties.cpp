@@ -92,7 +92,9 @@ TEST(Properties, MemoryTermsSumToTheTotalAndZeroNeverIncreasesIt) {
     for (int z = 0; z <= 3; ++z) {
       const TrainingMemory m = training_memory(n, act, opt, prec, z, dp);
       EXPECT_EQ(m.total, m.weights + m.grads + m.optimizer + m.activations);
-      if (prev >= 0) EXPECT_LE(m.total, prev);
+      if (prev >= 0) {
+        EXPECT_LE(m.total, prev);
+      }
       prev = m.total;
     }
   }
