@@ -811,6 +811,18 @@ IsoflopsPanel::LadderView IsoflopsPanel::makeView() const {
   return v;
 }
 
+void IsoflopsPanel::redraw() {
+  // A law at the edge of its sliders can put an optimum outside the doubles;
+  // say so in the status line instead of letting the exception escape.
+  try {
+    updateReadouts();
+    updatePlots();
+  } catch (const std::exception& e) {
+    view_error_ = qs(e.what());
+  }
+  updateStatus();
+}
+
 void IsoflopsPanel::refresh() {
   try {
     view_ = makeView();
@@ -841,9 +853,7 @@ void IsoflopsPanel::refresh() {
                                .arg(params_.sizes_per_budget)
                                .arg(params_.n_budgets * params_.sizes_per_budget));
   }
-  updateReadouts();
-  updatePlots();
-  updateStatus();
+  redraw();
   setJobUi();
 }
 
@@ -965,9 +975,7 @@ void IsoflopsPanel::onStage(const JobStage& s) {
       band_.clear();
     }
   }
-  updateReadouts();
-  updatePlots();
-  updateStatus();
+  redraw();
   setJobUi();
   if (s.stage == 1) emit fitUpdated();
   if (s.stage == 2 || !s.fit) emit bootstrapUpdated();
@@ -997,9 +1005,7 @@ void IsoflopsPanel::cancelJob() {
     band_.clear();
   }
   ++result_serial_;
-  updateReadouts();
-  updatePlots();
-  updateStatus();
+  redraw();
   setJobUi();
   if (fit_pending) emit fitUpdated();
   emit bootstrapUpdated();
@@ -1011,9 +1017,7 @@ void IsoflopsPanel::recompute() {
   boot_state_ = JobState::pending;
   ++result_serial_;
   startJob();
-  updateReadouts();
-  updatePlots();
-  updateStatus();
+  redraw();
 }
 
 bool IsoflopsPanel::isBusy() const {

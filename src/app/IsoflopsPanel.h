@@ -209,6 +209,7 @@ class IsoflopsPanel : public QWidget {
   static JobStage runBootstrap(const FitInputs& in, double target, int generation,
                                const ProgressFn& progress);
 
+  void redraw();
   void updateReadouts();
   void updateStatus();
   void updatePlots();
