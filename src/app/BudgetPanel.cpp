@@ -86,7 +86,14 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : QWidget(parent
   buildControls();
   buildReadouts();
   buildPlots();
-  connect(model_, &ScenarioModel::changed, this, &BudgetPanel::refresh);
+  connect(model_, &ScenarioModel::changed, this, [this] {
+    // Behind another tab: catch up when shown (a drag elsewhere stays within a frame).
+    if (window()->isVisible() && !isVisible()) {
+      scenario_stale_ = true;
+      return;
+    }
+    refresh();
+  });
   connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
     for (PlotWidget* p : plots_) p->setDragMode(on);
   });

@@ -46,6 +46,19 @@ class BudgetPanel : public QWidget {
 
  public slots:
   void refresh();
+  // Brings a panel that missed scenario changes while hidden up to date.
+  void refreshIfStale() {
+    if (scenario_stale_) {
+      scenario_stale_ = false;
+      refresh();
+    }
+  }
+
+ protected:
+  void showEvent(QShowEvent* event) override {
+    QWidget::showEvent(event);
+    refreshIfStale();
+  }
 
  private:
   struct Binding {
@@ -80,6 +93,7 @@ class BudgetPanel : public QWidget {
   QCheckBox* gated_ = nullptr;
   QCheckBox* tied_ = nullptr;
   QString checks_html_;
+  bool scenario_stale_ = false;
   std::vector<PlotWidget*> plots_;
   std::array<std::vector<double>, 5> plot_inputs_;
   PlotWidget* memory_plot_ = nullptr;

@@ -216,7 +216,13 @@ IsoflopsPanel::IsoflopsPanel(ScenarioModel* model, QWidget* parent)
   connect(ui.cancelButton, &QPushButton::clicked, this, &IsoflopsPanel::cancelJob);
   connect(ui.rerunButton, &QPushButton::clicked, this, &IsoflopsPanel::recompute);
   connect(model_, &ScenarioModel::changed, this, [this] {
-    if (params_.follow_budget) refresh();
+    if (!params_.follow_budget) return;
+    // Behind another tab: catch up when shown (a drag elsewhere stays within a frame).
+    if (window()->isVisible() && !isVisible()) {
+      scenario_stale_ = true;
+      return;
+    }
+    refresh();
   });
   connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
     for (PlotWidget* p : plots_) p->setDragMode(on);
@@ -1553,8 +1559,15 @@ void IsoflopsPanel::replot(PlotWidget* p) {
     replot_when_shown_ = true;
 }
 
+void IsoflopsPanel::refreshIfStale() {
+  if (!scenario_stale_) return;
+  scenario_stale_ = false;
+  refresh();
+}
+
 void IsoflopsPanel::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
+  refreshIfStale();
   if (replot_when_shown_) {
     replot_when_shown_ = false;
     for (PlotWidget* p : plots_) p->requestReplot();

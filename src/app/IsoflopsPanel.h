@@ -144,6 +144,8 @@ class IsoflopsPanel : public QWidget {
   JobState bootstrapState() const { return boot_state_; }
   // A job is waiting for the debounce or running.
   bool isBusy() const;
+  // Brings a panel that missed scenario changes while hidden up to date.
+  void refreshIfStale();
   double targetFlops() const { return view_.target_flops; }
   // The 95 % interval of the optimal loss at C* (nullopt unless current or pending).
   std::optional<BandPoint> forecastInterval() const;
@@ -171,6 +173,9 @@ class IsoflopsPanel : public QWidget {
 
  protected:
   void showEvent(QShowEvent* event) override;
+
+ private:
+  bool scenario_stale_ = false;
 
  private:
   struct FitInputs {

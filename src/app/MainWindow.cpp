@@ -278,8 +278,13 @@ void MainWindow::setReportPageSize(const QPageSize& size) {
 }
 
 void MainWindow::settle() {
-  // The report shows finished numbers: let the scaling panel's debounced fit
-  // and bootstrap finish first (bounded, in case a job hangs).
+  // The report shows current, finished numbers: panels behind other tabs catch
+  // up, and the scaling panel's debounced fit and bootstrap finish (bounded,
+  // in case a job hangs).
+  budget_->refreshIfStale();
+  isoflops_->refreshIfStale();
+  moe_->refreshIfStale();
+  roofline_->refreshIfStale();
   QElapsedTimer clock;
   clock.start();
   QCoreApplication::processEvents();

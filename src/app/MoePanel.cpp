@@ -135,7 +135,14 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : QWidget(parent), mod
   buildCollapseTab();
   buildCapacityTab();
   buildCommTab();
-  connect(model_, &ScenarioModel::changed, this, &MoePanel::updateComm);
+  connect(model_, &ScenarioModel::changed, this, [this] {
+    // Behind another tab: catch up when shown (a drag elsewhere stays within a frame).
+    if (window()->isVisible() && !isVisible()) {
+      scenario_stale_ = true;
+      return;
+    }
+    updateComm();
+  });
   connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
     for (PlotWidget* p : plots_) p->setDragMode(on);
   });
@@ -1228,8 +1235,15 @@ void MoePanel::hideEvent(QHideEvent* event) {
   QWidget::hideEvent(event);
 }
 
+void MoePanel::refreshIfStale() {
+  if (!scenario_stale_) return;
+  scenario_stale_ = false;
+  updateComm();
+}
+
 void MoePanel::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
+  refreshIfStale();
   if (resume_on_show_) {
     resume_on_show_ = false;
     timer_->start();

@@ -78,6 +78,15 @@ class MoePanel : public QWidget {
   void hideEvent(QHideEvent* event) override;
   void showEvent(QShowEvent* event) override;
 
+ public:
+  // Brings a panel that missed scenario changes while hidden up to date.
+  void refreshIfStale();
+
+ private:
+  bool scenario_stale_ = false;
+
+ protected:
+
  private:
   struct Local {
     CollapseParams sim;

@@ -146,7 +146,14 @@ RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent)
   buildLatencyTab();
   buildCodesignTab();
   for (PlotWidget* p : plots_) p->legend->setFont(p->xAxis->tickLabelFont());
-  connect(model_, &ScenarioModel::changed, this, &RooflinePanel::refresh);
+  connect(model_, &ScenarioModel::changed, this, [this] {
+    // Behind another tab: catch up when shown (a drag elsewhere stays within a frame).
+    if (window()->isVisible() && !isVisible()) {
+      scenario_stale_ = true;
+      return;
+    }
+    refresh();
+  });
   connect(model_, &ScenarioModel::gestureActive, this, &RooflinePanel::setDrag);
   connect(ui.subTabs, &QTabWidget::currentChanged, this, [this](int) { replotStale(); });
   refresh();
@@ -174,8 +181,15 @@ void RooflinePanel::replotStale() {
   }
 }
 
+void RooflinePanel::refreshIfStale() {
+  if (!scenario_stale_) return;
+  scenario_stale_ = false;
+  refresh();
+}
+
 void RooflinePanel::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
+  refreshIfStale();
   replotStale();
 }
 

@@ -82,6 +82,15 @@ class RooflinePanel : public QWidget {
  protected:
   void showEvent(QShowEvent* event) override;
 
+ public:
+  // Brings a panel that missed scenario changes while hidden up to date.
+  void refreshIfStale();
+
+ private:
+  bool scenario_stale_ = false;
+
+ protected:
+
  private:
   struct Binding {
     SliderSpin* widget;

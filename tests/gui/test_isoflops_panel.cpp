@@ -128,6 +128,7 @@ TEST(IsoflopsPanel, FirstViewShowsAFinishedFitAndTheModelsExponents) {
 TEST(IsoflopsPanel, NoiseAndSeedChangeTheLadderAndTheSameSeedGivesTheSameReadout) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
+  w.showPanel(QStringLiteral("isoflops"));  // the user is on this panel
   IsoflopsPanel* p = w.isoflopsPanel();
   const QString a0 = text(p, "a");
   const auto points0 = p->ladderView().points;
@@ -159,6 +160,7 @@ TEST(IsoflopsPanel, NoiseAndSeedChangeTheLadderAndTheSameSeedGivesTheSameReadout
 TEST(IsoflopsPanel, TheBiasTogglesMovesNoptAndTheUniformOffsetDoesNot) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
+  w.showPanel(QStringLiteral("isoflops"));  // the user is on this panel
   IsoflopsPanel* p = w.isoflopsPanel();
   const QString n0 = text(p, "n_opt");
   const QString a0 = text(p, "a");
@@ -196,6 +198,7 @@ TEST(IsoflopsPanel, TheBiasTogglesMovesNoptAndTheUniformOffsetDoesNot) {
 TEST(IsoflopsPanel, TheBootstrapRunsOffTheUiThreadAndItsIntervalAppears) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
+  w.showPanel(QStringLiteral("isoflops"));  // the user is on this panel
   IsoflopsPanel* p = w.isoflopsPanel();
   QSignalSpy fits(p, &IsoflopsPanel::fitUpdated);
   QSignalSpy boots(p, &IsoflopsPanel::bootstrapUpdated);
@@ -228,6 +231,7 @@ TEST(IsoflopsPanel, TheBootstrapRunsOffTheUiThreadAndItsIntervalAppears) {
 TEST(IsoflopsPanel, CancelStopsTheBootstrapAndLeavesAClearState) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
+  w.showPanel(QStringLiteral("isoflops"));  // the user is on this panel
   IsoflopsPanel* p = w.isoflopsPanel();
   // The seed's coordinate descent with many resamples: slow enough to catch.
   typeInto(p->control(QStringLiteral("resamples")), QStringLiteral("2000"));
@@ -260,6 +264,7 @@ TEST(IsoflopsPanel, CancelStopsTheBootstrapAndLeavesAClearState) {
 TEST(IsoflopsPanel, AStaleResultIsDiscardedWhenTheInputsChangeMidRun) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
+  w.showPanel(QStringLiteral("isoflops"));  // the user is on this panel
   IsoflopsPanel* p = w.isoflopsPanel();
   typeInto(p->control(QStringLiteral("seed")), QStringLiteral("11"));
   ASSERT_EQ(p->fitState(), IsoflopsPanel::JobState::pending);
@@ -297,6 +302,7 @@ TEST(IsoflopsPanel, AStaleResultIsDiscardedWhenTheInputsChangeMidRun) {
 TEST(IsoflopsPanel, TheChinchillaCsvFitsTheReplicationsE) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
+  w.showPanel(QStringLiteral("isoflops"));  // the user is on this panel
   IsoflopsPanel* p = w.isoflopsPanel();
   ASSERT_TRUE(p->loadLadderCsv(csvPath())) << p->statusText().toStdString();
   EXPECT_EQ(p->ladderView().points.size(), 240u);  // loss < 3.4469, as the paper
@@ -378,6 +384,7 @@ TEST(IsoflopsPanel, ChangingChipsInTheSharedScenarioMovesTheTarget) {
 TEST(IsoflopsPanel, SliderExtremesNeverShowNanOrEmptyReadouts) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
+  w.showPanel(QStringLiteral("isoflops"));  // the user is on this panel
   IsoflopsPanel* p = w.isoflopsPanel();
   QTest::mouseClick(p->checkBox(QStringLiteral("bias")), Qt::LeftButton);
   QTest::mouseClick(p->checkBox(QStringLiteral("offset")), Qt::LeftButton);

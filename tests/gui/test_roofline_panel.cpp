@@ -169,6 +169,7 @@ TEST(RooflinePanel, ChangingTheSharedChipUpdatesThePanel) {
   expectBudgetReadoutsMatchModel(p, w.model()->scenario(), "v5e");
   // The panel's own chip combo edits the shared scenario.
   w.show();
+  w.showPanel(QStringLiteral("roofline"));  // the user is on this panel
   QComboBox* combo = p->combo(QStringLiteral("chip"));
   combo->setFocus();
   QTest::keyClick(combo, Qt::Key_Home);
@@ -184,6 +185,7 @@ TEST(RooflinePanel, ChangingTheSharedChipUpdatesThePanel) {
 TEST(RooflinePanel, DraggingTheLatencyBudgetChangesChipsNeeded) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
+  w.showPanel(QStringLiteral("roofline"));  // the user is on this panel
   RooflinePanel* p = w.rooflinePanel();
   ASSERT_TRUE(w.model()->edit(QStringLiteral("v5e"), 1, [](Scenario& s) { s.chip = "TPU v5e"; }));
   QSlider* slider = p->control(QStringLiteral("budget"))->slider();
@@ -210,6 +212,7 @@ TEST(RooflinePanel, DraggingTheLatencyBudgetChangesChipsNeeded) {
 TEST(RooflinePanel, UnreachableBudgetReadsNone) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
+  w.showPanel(QStringLiteral("roofline"));  // the user is on this panel
   RooflinePanel* p = w.rooflinePanel();
   // A per-step floor of 10 ms × 128 decode tokens = 1.28 s > 1 s − 0.25 s: no slice meets it.
   press(p->control(QStringLiteral("step_floor"))->slider(), Qt::Key_End);
@@ -229,6 +232,7 @@ TEST(RooflinePanel, UnreachableBudgetReadsNone) {
 TEST(RooflinePanel, BudgetAtOrBelowOverheadIsStatedNotCrashed) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
+  w.showPanel(QStringLiteral("roofline"));  // the user is on this panel
   RooflinePanel* p = w.rooflinePanel();
   press(p->control(QStringLiteral("budget"))->slider(), Qt::Key_Home);  // 0.05 s < 0.25 s overhead
   EXPECT_EQ(text(p, "chips_budget"), QStringLiteral("none (budget \u2264 overhead)"));
@@ -243,6 +247,7 @@ TEST(RooflinePanel, BudgetAtOrBelowOverheadIsStatedNotCrashed) {
 TEST(RooflinePanel, NothingShowsNanInfOrEmptyAtSliderExtremes) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
+  w.showPanel(QStringLiteral("roofline"));  // the user is on this panel
   RooflinePanel* p = w.rooflinePanel();
   for (SliderSpin* c : p->findChildren<SliderSpin*>()) {
     for (Qt::Key key : {Qt::Key_End, Qt::Key_Home, Qt::Key_End}) {
@@ -316,6 +321,7 @@ TEST(RooflinePanel, HoverOnAnOperationShowsFlopsBytesIntensityAndAttainable) {
 TEST(RooflinePanel, MfuSlidersMoveTheBudgetAndLever) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
+  w.showPanel(QStringLiteral("roofline"));  // the user is on this panel
   RooflinePanel* p = w.rooflinePanel();
   press(p->control(QStringLiteral("comms_s"))->slider(), Qt::Key_End);  // 500 s of comms
   EXPECT_TRUE(text(p, "lever").startsWith(QStringLiteral("comms")));
@@ -331,6 +337,7 @@ TEST(RooflinePanel, MfuSlidersMoveTheBudgetAndLever) {
 TEST(RooflinePanel, ServingControlsEditTheSharedScenario) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
+  w.showPanel(QStringLiteral("roofline"));  // the user is on this panel
   RooflinePanel* p = w.rooflinePanel();
   press(p->control(QStringLiteral("batch"))->slider(), Qt::Key_End);
   EXPECT_EQ(w.model()->scenario().serving.batch, 1024);
