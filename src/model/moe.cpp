@@ -570,6 +570,8 @@ constexpr double kRecentRate = 0.05;  // EMA of shares over ~20 steps, past one 
 // softmax() keeps std::exp.
 inline float exp_nonpositive(float x) {
   // max(x, −87) as ½(x + lo + |x − lo|): a select would stop GCC vectorizing.
+  // x must be finite (NaN would make the cast below undefined): the router
+  // step keeps the weights, and so the logits, finite.
   constexpr float lo = -87.0f;
   const float y = 0.5f * (x + lo + std::fabs(x - lo)) * 1.44269504088896341f;
   // y ≤ 0, so truncating y − ½ toward zero rounds y to the nearest integer.
@@ -879,6 +881,14 @@ const StepStats& CollapseSimulation::step() {
   // 5. Router step.
   const auto lr = static_cast<float>(params_.learning_rate);
   for (std::size_t i = 0; i < w_.size(); ++i) w_[i] -= lr * grad_w_[i];
+  // Keep the router finite at any learning rate (UBSan found logits overflowing
+  // to inf, and inf − inf in the softmax, at the slider's extremes): |w| ≤ 1e3
+  // bounds every logit far inside float range; a NaN weight restarts at 0.
+  constexpr float kMaxWeight = 1e3f;
+  for (float& w : w_) {
+    if (!(w == w)) w = 0.0f;
+    w = w > kMaxWeight ? kMaxWeight : (w < -kMaxWeight ? -kMaxWeight : w);
+  }
 
   // 6. Experts learn in proportion to the gate-weighted demand the router
   // sends them (the rich get richer, seed ch. 5; why demand and not kept
