@@ -507,3 +507,22 @@ TEST(MoeCollapse, NeverNaNEvenAtLargeSteps) {
     ASSERT_TRUE(std::isfinite(s.l_balance));
   }
 }
+
+// Regression (found by UBSan through the MoE panel's slider extremes): at the
+// largest learning rate the router's logits overflowed to inf and the softmax
+// computed inf − inf. The run must stay finite.
+TEST(MoeCollapse, LargestLearningRateStaysFinite) {
+  napkin::CollapseParams p;
+  p.learning_rate = 1e4;
+  p.aux_weight = 0;
+  p.n_experts = 64;
+  napkin::CollapseSimulation sim(p);
+  for (int i = 0; i < 100; ++i) {
+    const napkin::StepStats& s = sim.step();
+    ASSERT_TRUE(std::isfinite(s.max_over_mean)) << i;
+    ASSERT_TRUE(std::isfinite(s.l_balance)) << i;
+    ASSERT_TRUE(std::isfinite(s.l_z)) << i;
+    ASSERT_TRUE(std::isfinite(s.task_loss)) << i;
+    ASSERT_TRUE(std::isfinite(s.drop_rate)) << i;
+  }
+}
