@@ -19,5 +19,9 @@ static void BM_BudgetPanelSliderToReplot(benchmark::State& state) {
   });
   slider->setSliderDown(false);
 }
-BENCHMARK(BM_BudgetPanelSliderToReplot)->Arg(1000)->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BudgetPanelSliderToReplot)
+    ->Arg(1000)
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BudgetPanelSliderToReplot)->Name("profile")->Arg(40)->UseManualTime()->Iterations(1);

@@ -1,6 +1,6 @@
 // The full PDF report of the default scenario, offscreen.
-#include <QTemporaryDir>
 #include <benchmark/benchmark.h>
+#include <QTemporaryDir>
 
 #include "MainWindow.h"
 #include "ReportWriter.h"
@@ -12,7 +12,8 @@ static void BM_ExportReport(benchmark::State& state) {
   const QString path = dir.filePath(QStringLiteral("report.pdf"));
   for (auto _ : state) {
     QString error;
-    if (!napkin::ReportWriter(&w).writePdf(path, &error)) state.SkipWithError(error.toLocal8Bit().constData());
+    if (!napkin::ReportWriter(&w).writePdf(path, &error))
+      state.SkipWithError(error.toLocal8Bit().constData());
   }
 }
 BENCHMARK(BM_ExportReport)->Unit(benchmark::kMillisecond)->Iterations(20);

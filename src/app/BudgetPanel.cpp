@@ -1,15 +1,15 @@
 #include "BudgetPanel.h"
 
+#include <qcustomplot.h>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QGroupBox>
 #include <QLabel>
-#include <QSignalBlocker>
 #include <QPlainTextEdit>
+#include <QSignalBlocker>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <numeric>
-#include <qcustomplot.h>
 
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
@@ -22,9 +22,36 @@ namespace {
 
 // Field ids: consecutive edits of one field within a drag merge into one undo step.
 enum Field {
-  kChip = 1, kChips, kDays, kMfu, kPrice, kKwh, kPue, kTpp, kServed, kAvailable, kPreset,
-  kLayers, kDModel, kDff, kHeads, kKvHeads, kHeadDim, kVocab, kGated, kTied, kExperts, kTopK,
-  kShared, kOptimizer, kZero, kDp, kCkpt, kMicro, kSeq, kContext
+  kChip = 1,
+  kChips,
+  kDays,
+  kMfu,
+  kPrice,
+  kKwh,
+  kPue,
+  kTpp,
+  kServed,
+  kAvailable,
+  kPreset,
+  kLayers,
+  kDModel,
+  kDff,
+  kHeads,
+  kKvHeads,
+  kHeadDim,
+  kVocab,
+  kGated,
+  kTied,
+  kExperts,
+  kTopK,
+  kShared,
+  kOptimizer,
+  kZero,
+  kDp,
+  kCkpt,
+  kMicro,
+  kSeq,
+  kContext
 };
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
@@ -63,7 +90,8 @@ QCPItemText* note(QCustomPlot* p, Qt::Alignment align) {
 }
 
 void setCurve(QCPGraph* g, const Curve& c) {
-  g->setData(QVector<double>(c.x.begin(), c.x.end()), QVector<double>(c.y.begin(), c.y.end()), true);
+  g->setData(QVector<double>(c.x.begin(), c.x.end()), QVector<double>(c.y.begin(), c.y.end()),
+             true);
 }
 
 // The numbers a plot is drawn from, as one comparable key.
@@ -154,69 +182,83 @@ void BudgetPanel::buildControls() {
   QComboBox* chip = addCombo(g, QStringLiteral("chip"), tr("Chip"),
                              tr("Accelerator from the hardware table: peak bf16 FLOP/s, HBM "
                                 "bytes and bandwidth, watts (Help → About lists the sources)."));
-  for (const Chip& c : hardware_table()) chip->addItem(QString::fromUtf8(c.name.data(), static_cast<qsizetype>(c.name.size())));
+  for (const Chip& c : hardware_table())
+    chip->addItem(QString::fromUtf8(c.name.data(), static_cast<qsizetype>(c.name.size())));
   connect(chip, &QComboBox::activated, this, [this, chip](int) {
     const std::string name = chip->currentText().toStdString();
     model_->edit(tr("Change chip"), kChip, [&](Scenario& s) { s.chip = name; });
   });
-  addSlider(g, QStringLiteral("chips"), kChips,
-            {tr("Chips"), 1, 100000, S::log, 0, true, false, 1, QString(),
-             tr("Number of accelerators (chips). C = chips × peak FLOP/s × MFU × days × 86,400 s.")},
-            [](const Scenario& s) { return static_cast<double>(s.n_chips); },
-            [](Scenario& s, double v) { s.n_chips = static_cast<std::int64_t>(v); });
-  addSlider(g, QStringLiteral("days"), kDays,
-            {tr("Days"), 1, 365, S::linear, 0, true, false, 1, tr("days"),
-             tr("Wall-clock days of training (days). Enters C linearly.")},
-            [](const Scenario& s) { return s.days; }, [](Scenario& s, double v) { s.days = v; });
-  addSlider(g, QStringLiteral("mfu"), kMfu,
-            {tr("MFU"), 0.10, 0.70, S::linear, 0, false, false, 100, QStringLiteral("%"),
-             tr("Model FLOPs utilization (fraction of peak): useful 6ND FLOPs ÷ (chips × peak × "
-                "time). 35–55 % is normal at scale.")},
-            [](const Scenario& s) { return s.mfu; }, [](Scenario& s, double v) { s.mfu = v; });
-  addSlider(g, QStringLiteral("price"), kPrice,
-            {tr("Price"), 0.10, 20, S::log, 2, false, false, 1, tr("$/chip-h"),
-             tr("Rental price ($ per chip-hour). Rental $ = chips × days × 24 × price.")},
-            [](const Scenario& s) { return s.price_per_chip_hour_dollars; },
-            [](Scenario& s, double v) { s.price_per_chip_hour_dollars = v; });
-  addSlider(g, QStringLiteral("kwh"), kKwh,
-            {tr("Energy price"), 0.01, 0.50, S::linear, 3, false, false, 1, tr("$/kWh"),
-             tr("Electricity price ($ per kWh). Energy $ = chips × TDP × PUE × hours ÷ 1000 × price.")},
-            [](const Scenario& s) { return s.kwh_price_dollars; },
-            [](Scenario& s, double v) { s.kwh_price_dollars = v; });
-  addSlider(g, QStringLiteral("pue"), kPue,
-            {tr("PUE"), 1.0, 2.0, S::linear, 2, false, false, 1, QString(),
-             tr("Power usage effectiveness (facility W per IT W): energy at the wall ÷ energy at the chips.")},
-            [](const Scenario& s) { return s.pue; }, [](Scenario& s, double v) { s.pue = v; });
+  addSlider(
+      g, QStringLiteral("chips"), kChips,
+      {tr("Chips"), 1, 100000, S::log, 0, true, false, 1, QString(),
+       tr("Number of accelerators (chips). C = chips × peak FLOP/s × MFU × days × 86,400 s.")},
+      [](const Scenario& s) { return static_cast<double>(s.n_chips); },
+      [](Scenario& s, double v) { s.n_chips = static_cast<std::int64_t>(v); });
+  addSlider(
+      g, QStringLiteral("days"), kDays,
+      {tr("Days"), 1, 365, S::linear, 0, true, false, 1, tr("days"),
+       tr("Wall-clock days of training (days). Enters C linearly.")},
+      [](const Scenario& s) { return s.days; }, [](Scenario& s, double v) { s.days = v; });
+  addSlider(
+      g, QStringLiteral("mfu"), kMfu,
+      {tr("MFU"), 0.10, 0.70, S::linear, 0, false, false, 100, QStringLiteral("%"),
+       tr("Model FLOPs utilization (fraction of peak): useful 6ND FLOPs ÷ (chips × peak × "
+          "time). 35–55 % is normal at scale.")},
+      [](const Scenario& s) { return s.mfu; }, [](Scenario& s, double v) { s.mfu = v; });
+  addSlider(
+      g, QStringLiteral("price"), kPrice,
+      {tr("Price"), 0.10, 20, S::log, 2, false, false, 1, tr("$/chip-h"),
+       tr("Rental price ($ per chip-hour). Rental $ = chips × days × 24 × price.")},
+      [](const Scenario& s) { return s.price_per_chip_hour_dollars; },
+      [](Scenario& s, double v) { s.price_per_chip_hour_dollars = v; });
+  addSlider(
+      g, QStringLiteral("kwh"), kKwh,
+      {tr("Energy price"), 0.01, 0.50, S::linear, 3, false, false, 1, tr("$/kWh"),
+       tr("Electricity price ($ per kWh). Energy $ = chips × TDP × PUE × hours ÷ 1000 × price.")},
+      [](const Scenario& s) { return s.kwh_price_dollars; },
+      [](Scenario& s, double v) { s.kwh_price_dollars = v; });
+  addSlider(
+      g, QStringLiteral("pue"), kPue,
+      {tr("PUE"), 1.0, 2.0, S::linear, 2, false, false, 1, QString(),
+       tr("Power usage effectiveness (facility W per IT W): energy at the wall ÷ energy at the "
+          "chips.")},
+      [](const Scenario& s) { return s.pue; }, [](Scenario& s, double v) { s.pue = v; });
 
   // --- allocation
   g = addGroup(tr("Allocation and serving"));
-  addSlider(g, QStringLiteral("tokens_per_param"), kTpp,
-            {tr("Tokens/param"), 1, 1000, S::log, 1, false, false, 1, QString(),
-             tr("Chinchilla ratio r (tokens per parameter): N = √(C / 6r), D = r·N. Default 20.")},
-            [](const Scenario& s) { return s.tokens_per_param; },
-            [](Scenario& s, double v) { s.tokens_per_param = v; });
-  addSlider(g, QStringLiteral("served_tokens"), kServed,
-            {tr("Served tokens"), 1e9, 1e17, S::log, 2, false, true, 1, QString(),
-             tr("Tokens the model serves over its life (tokens). Lifetime FLOPs = 6N·D_train + "
-                "2N·D_served: more serving favours a smaller model trained longer.")},
-            [](const Scenario& s) { return s.serving.served_tokens; },
-            [](Scenario& s, double v) { s.serving.served_tokens = v; });
-  addSlider(g, QStringLiteral("tokens_available"), kAvailable,
-            {tr("Unique tokens"), 1e10, 1e15, S::log, 2, false, true, 1, QString(),
-             tr("Unique training tokens the corpus holds (tokens); the 'data available' check needs D below it.")},
-            [](const Scenario& s) { return s.tokens_available; },
-            [](Scenario& s, double v) { s.tokens_available = v; });
-  addSlider(g, QStringLiteral("context"), kContext,
-            {tr("Context"), 256, 1048576, S::log, 0, true, false, 1, tr("tokens"),
-             tr("Serving context per request (tokens). KV bytes = 2·L·n_kv·d_head·T·2 per request.")},
-            [](const Scenario& s) { return static_cast<double>(s.serving.context_len); },
-            [](Scenario& s, double v) { s.serving.context_len = static_cast<std::int64_t>(v); });
+  addSlider(
+      g, QStringLiteral("tokens_per_param"), kTpp,
+      {tr("Tokens/param"), 1, 1000, S::log, 1, false, false, 1, QString(),
+       tr("Chinchilla ratio r (tokens per parameter): N = √(C / 6r), D = r·N. Default 20.")},
+      [](const Scenario& s) { return s.tokens_per_param; },
+      [](Scenario& s, double v) { s.tokens_per_param = v; });
+  addSlider(
+      g, QStringLiteral("served_tokens"), kServed,
+      {tr("Served tokens"), 1e9, 1e17, S::log, 2, false, true, 1, QString(),
+       tr("Tokens the model serves over its life (tokens). Lifetime FLOPs = 6N·D_train + "
+          "2N·D_served: more serving favours a smaller model trained longer.")},
+      [](const Scenario& s) { return s.serving.served_tokens; },
+      [](Scenario& s, double v) { s.serving.served_tokens = v; });
+  addSlider(
+      g, QStringLiteral("tokens_available"), kAvailable,
+      {tr("Unique tokens"), 1e10, 1e15, S::log, 2, false, true, 1, QString(),
+       tr("Unique training tokens the corpus holds (tokens); the 'data available' check needs D "
+          "below it.")},
+      [](const Scenario& s) { return s.tokens_available; },
+      [](Scenario& s, double v) { s.tokens_available = v; });
+  addSlider(
+      g, QStringLiteral("context"), kContext,
+      {tr("Context"), 256, 1048576, S::log, 0, true, false, 1, tr("tokens"),
+       tr("Serving context per request (tokens). KV bytes = 2·L·n_kv·d_head·T·2 per request.")},
+      [](const Scenario& s) { return static_cast<double>(s.serving.context_len); },
+      [](Scenario& s, double v) { s.serving.context_len = static_cast<std::int64_t>(v); });
 
   // --- model shape
   g = addGroup(tr("Model"));
-  QComboBox* preset = addCombo(g, QStringLiteral("preset"), tr("Preset"),
-                               tr("Load a model shape: a published checkpoint, a DeepSeek-V3-like "
-                                  "MoE, or a dense model of the Chinchilla-optimal size for this budget."));
+  QComboBox* preset =
+      addCombo(g, QStringLiteral("preset"), tr("Preset"),
+               tr("Load a model shape: a published checkpoint, a DeepSeek-V3-like "
+                  "MoE, or a dense model of the Chinchilla-optimal size for this budget."));
   preset->addItem(tr("Custom"));
   for (const ModelPreset& p : model_presets())
     preset->addItem(QString::fromUtf8(p.name.data(), static_cast<qsizetype>(p.name.size())));
@@ -224,22 +266,23 @@ void BudgetPanel::buildControls() {
   connect(preset, &QComboBox::activated, this, &BudgetPanel::applyPreset);
   auto shape_slider = [&](const QString& key, int field, SliderSpin::Spec spec,
                           std::int64_t ModelShape::*member) {
-    addSlider(g, key, field, spec,
-              [member](const Scenario& s) { return static_cast<double>(s.shape.*member); },
-              [member](Scenario& s, double v) {
-                s.shape.*member = static_cast<std::int64_t>(v);
-                s.model_name = "Custom";
-                if (s.shape.n_heads % s.shape.n_kv_heads != 0)
-                  s.shape.n_kv_heads = std::gcd(s.shape.n_heads, s.shape.n_kv_heads);
-                if (s.shape.is_moe()) {
-                  s.shape.top_k = std::clamp<std::int64_t>(s.shape.top_k, 1, s.shape.n_experts);
-                  s.shape.n_dense_layers = std::min(s.shape.n_dense_layers, s.shape.n_layers);
-                } else {
-                  s.shape.top_k = 0;
-                  s.shape.shared_experts = 0;
-                  s.shape.n_dense_layers = 0;
-                }
-              });
+    addSlider(
+        g, key, field, spec,
+        [member](const Scenario& s) { return static_cast<double>(s.shape.*member); },
+        [member](Scenario& s, double v) {
+          s.shape.*member = static_cast<std::int64_t>(v);
+          s.model_name = "Custom";
+          if (s.shape.n_heads % s.shape.n_kv_heads != 0)
+            s.shape.n_kv_heads = std::gcd(s.shape.n_heads, s.shape.n_kv_heads);
+          if (s.shape.is_moe()) {
+            s.shape.top_k = std::clamp<std::int64_t>(s.shape.top_k, 1, s.shape.n_experts);
+            s.shape.n_dense_layers = std::min(s.shape.n_dense_layers, s.shape.n_layers);
+          } else {
+            s.shape.top_k = 0;
+            s.shape.shared_experts = 0;
+            s.shape.n_dense_layers = 0;
+          }
+        });
   };
   shape_slider(QStringLiteral("layers"), kLayers,
                {tr("Layers"), 1, 200, S::linear, 0, true, false, 1, QString(),
@@ -257,9 +300,10 @@ void BudgetPanel::buildControls() {
                {tr("Heads"), 1, 256, S::linear, 0, true, false, 1, QString(),
                 tr("Query heads n_h. W_q and W_o are d × n_h·d_head.")},
                &ModelShape::n_heads);
-  QComboBox* kv = addCombo(g, QStringLiteral("kv_heads"), tr("KV heads"),
-                           tr("Key/value heads n_kv, a divisor of the query heads: n_h = MHA, 1 = MQA, "
-                              "in between GQA. KV cache ∝ n_kv; W_k, W_v are d × n_kv·d_head."));
+  QComboBox* kv =
+      addCombo(g, QStringLiteral("kv_heads"), tr("KV heads"),
+               tr("Key/value heads n_kv, a divisor of the query heads: n_h = MHA, 1 = MQA, "
+                  "in between GQA. KV cache ∝ n_kv; W_k, W_v are d × n_kv·d_head."));
   connect(kv, &QComboBox::activated, this, [this, kv](int) {
     const std::int64_t v = kv->currentData().toLongLong();
     model_->edit(tr("Change KV heads"), kKvHeads, [&](Scenario& s) {
@@ -281,7 +325,8 @@ void BudgetPanel::buildControls() {
   gated_ = new QCheckBox(tr("Gated MLP (SwiGLU)"), flags);
   gated_->setToolTip(tr("Three MLP matrices (gate, up, down) instead of two: 3·d·F parameters."));
   tied_ = new QCheckBox(tr("Tied embeddings"), flags);
-  tied_->setToolTip(tr("The unembedding shares the embedding table: V·d parameters instead of 2·V·d."));
+  tied_->setToolTip(
+      tr("The unembedding shares the embedding table: V·d parameters instead of 2·V·d."));
   fh->addWidget(gated_);
   fh->addWidget(tied_);
   g->addWidget(flags);
@@ -313,15 +358,17 @@ void BudgetPanel::buildControls() {
 
   // --- training
   g = addGroup(tr("Training set-up"));
-  QComboBox* opt = addCombo(g, QStringLiteral("optimizer"), tr("Optimizer"),
-                            tr("Optimizer state per parameter in mixed precision: Adam 12 B (fp32 "
-                               "master + m + v), SGD-momentum 8 B, Adafactor 4 B; plus 2 B weights and 2 B grads."));
+  QComboBox* opt = addCombo(
+      g, QStringLiteral("optimizer"), tr("Optimizer"),
+      tr("Optimizer state per parameter in mixed precision: Adam 12 B (fp32 "
+         "master + m + v), SGD-momentum 8 B, Adafactor 4 B; plus 2 B weights and 2 B grads."));
   opt->addItem(QStringLiteral("Adam"), QStringLiteral("adam"));
   opt->addItem(QStringLiteral("SGD + momentum"), QStringLiteral("sgd_momentum"));
   opt->addItem(QStringLiteral("Adafactor"), QStringLiteral("adafactor"));
   connect(opt, &QComboBox::activated, this, [this, opt](int) {
     const Optimizer o = parse_optimizer(opt->currentData().toString().toStdString());
-    model_->edit(tr("Change optimizer"), kOptimizer, [&](Scenario& s) { s.training.optimizer = o; });
+    model_->edit(tr("Change optimizer"), kOptimizer,
+                 [&](Scenario& s) { s.training.optimizer = o; });
   });
   QComboBox* zero = addCombo(g, QStringLiteral("zero"), tr("ZeRO stage"),
                              tr("ZeRO 1 shards optimizer states over the data-parallel replicas, 2 "
@@ -331,31 +378,36 @@ void BudgetPanel::buildControls() {
     const int z = zero->currentData().toInt();
     model_->edit(tr("Change ZeRO stage"), kZero, [&](Scenario& s) { s.training.zero_stage = z; });
   });
-  addSlider(g, QStringLiteral("dp"), kDp,
-            {tr("DP degree"), 1, 100000, S::log, 0, true, false, 1, QString(),
-             tr("Data-parallel replicas sharing the ZeRO shards (replicas).")},
-            [](const Scenario& s) { return static_cast<double>(s.training.dp_degree); },
-            [](Scenario& s, double v) { s.training.dp_degree = static_cast<std::int64_t>(v); });
-  QComboBox* ck = addCombo(g, QStringLiteral("checkpointing"), tr("Checkpointing"),
-                           tr("Activation memory: none keeps B·T·d·L·16·2 bytes; selective 30 % of "
-                              "that; full only the layer boundaries B·T·d·L·2 (and 8N instead of 6N FLOPs)."));
+  addSlider(
+      g, QStringLiteral("dp"), kDp,
+      {tr("DP degree"), 1, 100000, S::log, 0, true, false, 1, QString(),
+       tr("Data-parallel replicas sharing the ZeRO shards (replicas).")},
+      [](const Scenario& s) { return static_cast<double>(s.training.dp_degree); },
+      [](Scenario& s, double v) { s.training.dp_degree = static_cast<std::int64_t>(v); });
+  QComboBox* ck =
+      addCombo(g, QStringLiteral("checkpointing"), tr("Checkpointing"),
+               tr("Activation memory: none keeps B·T·d·L·16·2 bytes; selective 30 % of "
+                  "that; full only the layer boundaries B·T·d·L·2 (and 8N instead of 6N FLOPs)."));
   ck->addItem(tr("None"), QStringLiteral("none"));
   ck->addItem(tr("Selective"), QStringLiteral("selective"));
   ck->addItem(tr("Full"), QStringLiteral("full"));
   connect(ck, &QComboBox::activated, this, [this, ck](int) {
     const Checkpointing c = parse_checkpointing(ck->currentData().toString().toStdString());
-    model_->edit(tr("Change checkpointing"), kCkpt, [&](Scenario& s) { s.training.checkpointing = c; });
+    model_->edit(tr("Change checkpointing"), kCkpt,
+                 [&](Scenario& s) { s.training.checkpointing = c; });
   });
-  addSlider(g, QStringLiteral("micro_batch"), kMicro,
-            {tr("Micro-batch"), 1, 512, S::log, 0, true, false, 1, tr("seq"),
-             tr("Sequences per device per step; activation bytes scale with it.")},
-            [](const Scenario& s) { return static_cast<double>(s.training.micro_batch); },
-            [](Scenario& s, double v) { s.training.micro_batch = static_cast<std::int64_t>(v); });
-  addSlider(g, QStringLiteral("seq_len"), kSeq,
-            {tr("Train sequence"), 128, 1048576, S::log, 0, true, false, 1, tr("tokens"),
-             tr("Training sequence length T (tokens): activations ∝ T, attention FLOPs ∝ T².")},
-            [](const Scenario& s) { return static_cast<double>(s.training.seq_len); },
-            [](Scenario& s, double v) { s.training.seq_len = static_cast<std::int64_t>(v); });
+  addSlider(
+      g, QStringLiteral("micro_batch"), kMicro,
+      {tr("Micro-batch"), 1, 512, S::log, 0, true, false, 1, tr("seq"),
+       tr("Sequences per device per step; activation bytes scale with it.")},
+      [](const Scenario& s) { return static_cast<double>(s.training.micro_batch); },
+      [](Scenario& s, double v) { s.training.micro_batch = static_cast<std::int64_t>(v); });
+  addSlider(
+      g, QStringLiteral("seq_len"), kSeq,
+      {tr("Train sequence"), 128, 1048576, S::log, 0, true, false, 1, tr("tokens"),
+       tr("Training sequence length T (tokens): activations ∝ T, attention FLOPs ∝ T².")},
+      [](const Scenario& s) { return static_cast<double>(s.training.seq_len); },
+      [](Scenario& s, double v) { s.training.seq_len = static_cast<std::int64_t>(v); });
   ui.controlsLayout->addStretch(1);
 }
 
@@ -376,19 +428,30 @@ void BudgetPanel::applyPreset(int index) {
 }
 
 void BudgetPanel::buildReadouts() {
-  const struct { const char* key; QString name; QString tip; } rows[] = {
+  const struct {
+    const char* key;
+    QString name;
+    QString tip;
+  } rows[] = {
       {"flops", tr("Compute C"), tr("C = chips × peak FLOP/s × MFU × days × 86,400 s")},
       {"params", tr("Chinchilla N"), tr("N = √(C / 6r) parameters, r tokens per parameter")},
       {"tokens", tr("Chinchilla D"), tr("D = r·N tokens; 6ND = C")},
       {"days", tr("Days at MFU"), tr("C ÷ (chips × peak × MFU × 86,400 s)")},
-      {"states", tr("Model states"), tr("16 bytes/param (Adam, mixed bf16) for Chinchilla N, unsharded")},
-      {"model", tr("Scenario model"), tr("Total (memory) and active (FLOPs) parameters of the model shape")},
-      {"memory", tr("Memory / device"), tr("Weights + grads + optimizer + activations per device, at the chosen ZeRO stage")},
+      {"states", tr("Model states"),
+       tr("16 bytes/param (Adam, mixed bf16) for Chinchilla N, unsharded")},
+      {"model", tr("Scenario model"),
+       tr("Total (memory) and active (FLOPs) parameters of the model shape")},
+      {"memory", tr("Memory / device"),
+       tr("Weights + grads + optimizer + activations per device, at the chosen ZeRO stage")},
       {"rental", tr("Rental"), tr("chips × days × 24 h × $ per chip-hour")},
       {"energy", tr("Energy"), tr("chips × TDP × hours × PUE; $ at the energy price")},
       {"per1e21", tr("$ per 1e21 FLOPs"), tr("rental $ ÷ C × 1e21")},
-      {"kv", tr("KV / request"), tr("2·L·n_kv·d_head·T·2 bytes per request at the serving context, and how many requests fit one 8-chip node after the weights")},
-      {"attention", tr("Attention"), tr("Share of training FLOPs in QKᵀ and A·V at the training sequence: 12·L·T·d ÷ (6N + 12·L·T·d); 6ND undercounts by f/(1−f)")},
+      {"kv", tr("KV / request"),
+       tr("2·L·n_kv·d_head·T·2 bytes per request at the serving context, and how many requests fit "
+          "one 8-chip node after the weights")},
+      {"attention", tr("Attention"),
+       tr("Share of training FLOPs in QKᵀ and A·V at the training sequence: 12·L·T·d ÷ (6N + "
+          "12·L·T·d); 6ND undercounts by f/(1−f)")},
   };
   int i = 0;
   for (const auto& r : rows) {
@@ -405,7 +468,8 @@ void BudgetPanel::buildReadouts() {
     // A fixed size keeps a changing number from relayouting the window on
     // every slider tick (Qt skips the parent layout for fixed-size widgets).
     const QFontMetrics fm(f);
-    const QString widest = i < 6 ? QStringLiteral("700.55B (52.88B act.)") : QStringLiteral("347.0 GB of 80 GB: too big");
+    const QString widest = i < 6 ? QStringLiteral("700.55B (52.88B act.)")
+                                 : QStringLiteral("347.0 GB of 80 GB: too big");
     value->setFixedSize(fm.horizontalAdvance(widest) + 4, fm.height() + 2);
     const int row = i % 6, col = (i / 6) * 2;
     ui.readoutGrid->addWidget(name, row, col);
@@ -419,12 +483,13 @@ void BudgetPanel::buildReadouts() {
   // size does not follow their content, so an update relayouts one document,
   // not the whole window (word-wrapped labels made every tick a full relayout).
   for (QAbstractScrollArea* b : {static_cast<QAbstractScrollArea*>(ui.checksText),
-                                  static_cast<QAbstractScrollArea*>(ui.recommendationText)}) {
+                                 static_cast<QAbstractScrollArea*>(ui.recommendationText)}) {
     b->viewport()->setAutoFillBackground(false);
     b->setStyleSheet(QStringLiteral("background: transparent; color: palette(window-text);"));
   }
   ui.checksText->document()->setDocumentMargin(2);
-  ui.recommendationText->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+  ui.recommendationText->setTextInteractionFlags(Qt::TextSelectableByMouse |
+                                                 Qt::TextSelectableByKeyboard);
   ui.checksText->setMinimumHeight(150);
   ui.checksText->setAccessibleName(tr("Sanity checks"));
   ui.recommendationText->setAccessibleName(tr("What I would train"));
@@ -435,7 +500,10 @@ void BudgetPanel::buildPlots() {
   memory_plot_ = new PlotWidget(tr("Training memory per device"), this);
   memory_plot_->setYAxis(tr("bytes per device"), false, fmtBytes);
   memory_plot_->setHoverFormat(
-      [](double v) { return v < -0.3 || v > 3.3 ? tr("any stage") : QStringLiteral("ZeRO-%1").arg(std::lround(v)); },
+      [](double v) {
+        return v < -0.3 || v > 3.3 ? tr("any stage")
+                                   : QStringLiteral("ZeRO-%1").arg(std::lround(v));
+      },
       fmtBytes);
   {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
@@ -443,10 +511,13 @@ void BudgetPanel::buildPlots() {
     memory_plot_->xAxis->setTicker(ticker);
     memory_plot_->xAxis->setLabel(tr("ZeRO stage (at the DP degree)"));
     memory_plot_->xAxis->setRange(-0.6, 3.6);
-    const struct { QString name; QColor c; } parts[] = {{tr("weights"), kWeights},
-                                                        {tr("gradients"), kGrads},
-                                                        {tr("optimizer states"), kOptim},
-                                                        {tr("activations"), kActs}};
+    const struct {
+      QString name;
+      QColor c;
+    } parts[] = {{tr("weights"), kWeights},
+                 {tr("gradients"), kGrads},
+                 {tr("optimizer states"), kOptim},
+                 {tr("activations"), kActs}};
     QCPBars* below = nullptr;
     for (const auto& p : parts) {
       auto* b = new QCPBars(memory_plot_->xAxis, memory_plot_->yAxis);
@@ -483,7 +554,7 @@ void BudgetPanel::buildPlots() {
     gr->setName(name);
     gr->setPen(pen(c));
   }
-    QCPGraph* left = kv_plot_->addGraph();
+  QCPGraph* left = kv_plot_->addGraph();
   left->setPen(pen(kRed, 1.4, Qt::DashLine));
   kv_plot_->showLegendBelow(2);
   kv_context_ = vline(kv_plot_, pen(kOrange, 1.2, Qt::DotLine));
@@ -570,8 +641,8 @@ void BudgetPanel::syncControls(const Scenario& s) {
   for (const Binding& b : bindings_) b.widget->setValue(b.get(s));
   const QSignalBlocker b1(combos_[QStringLiteral("chip")]), b2(combos_[QStringLiteral("preset")]),
       b3(combos_[QStringLiteral("kv_heads")]), b4(combos_[QStringLiteral("optimizer")]),
-      b5(combos_[QStringLiteral("zero")]), b6(combos_[QStringLiteral("checkpointing")]),
-      b7(gated_), b8(tied_);
+      b5(combos_[QStringLiteral("zero")]), b6(combos_[QStringLiteral("checkpointing")]), b7(gated_),
+      b8(tied_);
   combos_[QStringLiteral("chip")]->setCurrentText(qs(s.chip));
   QComboBox* preset = combos_[QStringLiteral("preset")];
   int idx = preset->findText(qs(s.model_name));
@@ -581,9 +652,12 @@ void BudgetPanel::syncControls(const Scenario& s) {
   kv->clear();
   for (std::int64_t d : divisors(s.shape.n_heads)) {
     QString label = QString::number(d);
-    if (d == s.shape.n_heads) label += tr(" (MHA)");
-    else if (d == 1) label += tr(" (MQA)");
-    else label += tr(" (GQA-%1)").arg(d);
+    if (d == s.shape.n_heads)
+      label += tr(" (MHA)");
+    else if (d == 1)
+      label += tr(" (MQA)");
+    else
+      label += tr(" (GQA-%1)").arg(d);
     kv->addItem(label, static_cast<qlonglong>(d));
   }
   kv->setCurrentIndex(kv->findData(static_cast<qlonglong>(s.shape.n_kv_heads)));
@@ -617,7 +691,8 @@ void BudgetPanel::updateReadouts() {
   set("states", format_bytes(static_cast<double>(r.train_memory.total), 2));
   const ParamCount& p = view_.params;
   std::string model = format_count(static_cast<double>(p.total), 2);
-  model += s.shape.is_moe() ? " (" + format_count(static_cast<double>(p.active), 2) + " act.)" : " params";
+  model += s.shape.is_moe() ? " (" + format_count(static_cast<double>(p.active), 2) + " act.)"
+                            : " params";
   set("model", model);
   const TrainingMemory& m = view_.memory_by_zero[static_cast<std::size_t>(s.training.zero_stage)];
   set("memory", format_bytes(static_cast<double>(m.total), 1) + " of " +
@@ -625,7 +700,8 @@ void BudgetPanel::updateReadouts() {
                     (m.total <= view_.chip_hbm_bytes ? ", fits" : ": too big"));
   set("rental", format_dollars(r.cost.rental_dollars));
   const double mwh = r.cost.energy_kwh / 1000.0;
-  set("energy", (mwh >= 10000 ? format_grouped(mwh / 1000.0, 1) + " GWh, " : format_grouped(mwh, 1) + " MWh, ") +
+  set("energy", (mwh >= 10000 ? format_grouped(mwh / 1000.0, 1) + " GWh, "
+                              : format_grouped(mwh, 1) + " MWh, ") +
                     format_dollars(r.cost.energy_dollars));
   set("per1e21", format_dollars(r.cost.dollars_per_1e21_flops, 2));
   set("kv", format_bytes(static_cast<double>(view_.kv_bytes_at_context), 2) + " @ " +
@@ -636,10 +712,12 @@ void BudgetPanel::updateReadouts() {
                        format_percent(six_nd_error(view_.attention_fraction_at_seq)));
   QString checks = QStringLiteral("<table cellspacing='3'>");
   for (const Check& c : r.checks)
-    checks += QStringLiteral("<tr><td valign='top'><span style='background:%1;color:white;font-weight:bold'>"
-                             "&nbsp;%2&nbsp;</span></td><td><b>%3</b>: %4</td></tr>")
+    checks += QStringLiteral(
+                  "<tr><td valign='top'><span style='background:%1;color:white;font-weight:bold'>"
+                  "&nbsp;%2&nbsp;</span></td><td><b>%3</b>: %4</td></tr>")
                   .arg(c.ok ? QStringLiteral("#2e7d32") : QStringLiteral("#c62828"),
-                       c.ok ? tr("OK") : tr("FAIL"), qs(c.name).toHtmlEscaped(), qs(c.detail).toHtmlEscaped());
+                       c.ok ? tr("OK") : tr("FAIL"), qs(c.name).toHtmlEscaped(),
+                       qs(c.detail).toHtmlEscaped());
   checks += QStringLiteral("</table>");
   if (checks != checks_html_) {
     checks_html_ = checks;
@@ -660,11 +738,12 @@ void BudgetPanel::updatePlots() {
   const Scenario& s = view_.scenario;
   const double chip_key = static_cast<double>(std::hash<std::string>{}(s.chip) % 1000003);
   // (a)
-  if (inputsChanged(0, key(view_.memory_by_zero[0].total, view_.memory_by_zero[1].total, view_.memory_by_zero[2].total,
-                     view_.memory_by_zero[3].total, view_.memory_by_zero[0].activations,
-                     view_.memory_by_zero[3].weights, view_.memory_by_zero[3].optimizer,
-                     view_.chip_hbm_bytes, s.training.dp_degree, s.training.micro_batch, s.training.seq_len,
-                     chip_key))) {
+  if (inputsChanged(
+          0, key(view_.memory_by_zero[0].total, view_.memory_by_zero[1].total,
+                 view_.memory_by_zero[2].total, view_.memory_by_zero[3].total,
+                 view_.memory_by_zero[0].activations, view_.memory_by_zero[3].weights,
+                 view_.memory_by_zero[3].optimizer, view_.chip_hbm_bytes, s.training.dp_degree,
+                 s.training.micro_batch, s.training.seq_len, chip_key))) {
     double top = static_cast<double>(view_.chip_hbm_bytes);
     for (int z = 0; z <= 3; ++z) {
       const TrainingMemory& m = view_.memory_by_zero[static_cast<std::size_t>(z)];
@@ -687,16 +766,17 @@ void BudgetPanel::updatePlots() {
     const double hbm = static_cast<double>(view_.chip_hbm_bytes);
     memory_plot_->graph(0)->setData({-0.6, 3.6}, {hbm, hbm});
     memory_plot_->graph(0)->setName(tr("%1 HBM").arg(qs(s.chip)));
-    memory_plot_->xAxis->setLabel(tr("ZeRO stage at DP %1, micro-batch %2 × %3")
-                                      .arg(s.training.dp_degree)
-                                      .arg(s.training.micro_batch)
-                                      .arg(qs(format_count(static_cast<double>(s.training.seq_len), 0))));
+    memory_plot_->xAxis->setLabel(
+        tr("ZeRO stage at DP %1, micro-batch %2 × %3")
+            .arg(s.training.dp_degree)
+            .arg(s.training.micro_batch)
+            .arg(qs(format_count(static_cast<double>(s.training.seq_len), 0))));
     memory_plot_->requestReplot();
   }
   // (b)
   if (inputsChanged(1, key(s.shape.n_layers, s.shape.n_heads, s.shape.n_kv_heads, s.shape.d_head,
-                     s.serving.context_len, view_.hbm_left_bytes, view_.max_concurrent,
-                     view_.serve_weight_bytes, chip_key))) {
+                           s.serving.context_len, view_.hbm_left_bytes, view_.max_concurrent,
+                           view_.serve_weight_bytes, chip_key))) {
     setCurve(kv_plot_->graph(0), view_.kv_mha);
     setCurve(kv_plot_->graph(1), view_.kv_scenario);
     kv_plot_->graph(1)->setName(s.shape.n_kv_heads == s.shape.n_heads
@@ -711,39 +791,47 @@ void BudgetPanel::updatePlots() {
     kv_plot_->graph(3)->setVisible(left > 0);
     kv_plot_->graph(3)->setName(tr("HBM left, 8× %1").arg(qs(s.chip)));
     placeV(kv_context_, static_cast<double>(s.serving.context_len));
-    kv_label_->setText(left > 0 ? tr("%1 left after weights\n%2 requests @ %3")
-                                      .arg(qs(format_bytes(left, 0)))
-                                      .arg(view_.max_concurrent)
-                                      .arg(qs(format_count(static_cast<double>(s.serving.context_len), 0)))
-                                : tr("weights (%1) leave\nno HBM on 8× %2")
-                                      .arg(qs(format_bytes(view_.serve_weight_bytes, 0)), qs(s.chip)));
+    kv_label_->setText(
+        left > 0 ? tr("%1 left after weights\n%2 requests @ %3")
+                       .arg(qs(format_bytes(left, 0)))
+                       .arg(view_.max_concurrent)
+                       .arg(qs(format_count(static_cast<double>(s.serving.context_len), 0)))
+                 : tr("weights (%1) leave\nno HBM on 8× %2")
+                       .arg(qs(format_bytes(view_.serve_weight_bytes, 0)), qs(s.chip)));
     kv_plot_->requestReplot();
   }
   // (c)
-  if (inputsChanged(2, key(view_.params.non_embedding_active, s.shape.n_layers, s.shape.d_model, s.training.seq_len))) {
+  if (inputsChanged(2, key(view_.params.non_embedding_active, s.shape.n_layers, s.shape.d_model,
+                           s.training.seq_len))) {
     setCurve(attention_plot_->graph(0), view_.attention_fraction);
     setCurve(attention_plot_->graph(1), view_.six_nd_error);
-    attention_plot_->xAxis->setRange(view_.attention_fraction.x.front(), view_.attention_fraction.x.back());
+    attention_plot_->xAxis->setRange(view_.attention_fraction.x.front(),
+                                     view_.attention_fraction.x.back());
     double lo = 1, hi = 0;
     for (double v : view_.attention_fraction.y) lo = std::min(lo, v);
     for (double v : view_.six_nd_error.y) hi = std::max(hi, v);
     attention_plot_->yAxis->setRange(std::max(lo / 2, 1e-5), std::max(hi * 2, 1.0));
     placeV(attention_marker_, static_cast<double>(s.training.seq_len));
-    attention_label_->setText(tr("@ %1: %2 of FLOPs\n6ND low by %3")
-                                  .arg(qs(format_count(static_cast<double>(s.training.seq_len), 0)),
-                                       qs(format_percent(view_.attention_fraction_at_seq)),
-                                       qs(format_percent(six_nd_error(view_.attention_fraction_at_seq)))));
+    attention_label_->setText(
+        tr("@ %1: %2 of FLOPs\n6ND low by %3")
+            .arg(qs(format_count(static_cast<double>(s.training.seq_len), 0)),
+                 qs(format_percent(view_.attention_fraction_at_seq)),
+                 qs(format_percent(six_nd_error(view_.attention_fraction_at_seq)))));
     attention_plot_->requestReplot();
   }
   // (d)
   const InferenceAwarePlan& p = view_.report.plan;
-  if (inputsChanged(3, key(p.chinchilla.params, p.chinchilla.train_tokens, p.same_loss.params, p.same_loss.train_tokens,
-                     s.serving.served_tokens, p.crossover_served_tokens.value_or(-1.0)))) {
+  if (inputsChanged(3, key(p.chinchilla.params, p.chinchilla.train_tokens, p.same_loss.params,
+                           p.same_loss.train_tokens, s.serving.served_tokens,
+                           p.crossover_served_tokens.value_or(-1.0)))) {
     setCurve(lifetime_plot_->graph(0), view_.lifetime_chinchilla);
     setCurve(lifetime_plot_->graph(1), view_.lifetime_small);
-    lifetime_plot_->graph(0)->setName(tr("Chinchilla %1").arg(qs(format_count(p.chinchilla.params))));
-    lifetime_plot_->graph(1)->setName(tr("%1, same loss").arg(qs(format_count(p.same_loss.params))));
-    lifetime_plot_->xAxis->setRange(view_.lifetime_chinchilla.x.front(), view_.lifetime_chinchilla.x.back());
+    lifetime_plot_->graph(0)->setName(
+        tr("Chinchilla %1").arg(qs(format_count(p.chinchilla.params))));
+    lifetime_plot_->graph(1)->setName(
+        tr("%1, same loss").arg(qs(format_count(p.same_loss.params))));
+    lifetime_plot_->xAxis->setRange(view_.lifetime_chinchilla.x.front(),
+                                    view_.lifetime_chinchilla.x.back());
     {
       double y0 = 1e300, y1 = 0;
       for (const Curve* c : {&view_.lifetime_chinchilla, &view_.lifetime_small})
@@ -771,8 +859,10 @@ void BudgetPanel::updatePlots() {
     setCurve(frontier_plot_->graph(0), view_.frontier_params);
     setCurve(frontier_plot_->graph(1), view_.frontier_tokens);
     frontier_plot_->graph(2)->setData({r.flops, r.flops}, {r.split.params, r.split.tokens});
-    frontier_plot_->xAxis->setRange(view_.frontier_params.x.front(), view_.frontier_params.x.back());
-    frontier_plot_->yAxis->setRange(view_.frontier_params.y.front() / 2, view_.frontier_tokens.y.back() * 2);
+    frontier_plot_->xAxis->setRange(view_.frontier_params.x.front(),
+                                    view_.frontier_params.x.back());
+    frontier_plot_->yAxis->setRange(view_.frontier_params.y.front() / 2,
+                                    view_.frontier_tokens.y.back() * 2);
     placeV(frontier_marker_, r.flops);
     frontier_label_->setText(tr("C = %1\nN = %2, D = %3")
                                  .arg(qs(format_sci(r.flops, 2)), qs(format_count(r.split.params)),
@@ -794,22 +884,23 @@ QStringList BudgetPanel::readoutTexts() const {
 }
 
 QString BudgetPanel::helpText() {
-  return tr("<h3>Budget Planner</h3>"
-            "<p>Left: the scenario. Chips × days × MFU × peak FLOP/s gives the compute C; "
-            "C = 6ND with D = r·N gives the Chinchilla-optimal N and D (r = tokens per parameter).</p>"
-            "<p><b>Read-outs</b>: C, N, D, the days at this MFU, the model states (16 bytes/param "
-            "for Adam), the scenario model's parameters and memory per device, dollars, energy, "
-            "KV cache and attention share. Select any value to copy it.</p>"
-            "<p><b>Sanity checks</b>: memory fits the cluster sharded (70 %), the corpus has D "
-            "unique tokens, the weights fit one 8-chip serving node with half its HBM left for "
-            "KV, and the facility power fits the site.</p>"
-            "<p><b>Plots</b>: (a) memory per device for ZeRO 0–3 against the chip's HBM; (b) KV "
-            "cache per request vs context for MHA, the scenario's GQA and MQA against the HBM "
-            "left after the weights; (c) attention's share of training FLOPs and 6ND's error vs "
-            "sequence length; (d) lifetime FLOPs vs served tokens for the Chinchilla answer and "
-            "the smaller model that reaches the same loss — the crossover is the decision; (e) "
-            "N and D along the compute-optimal frontier. Hover a curve for its values; "
-            "right-click to save the plot (PNG, vector PDF) or its data (CSV).</p>");
+  return tr(
+      "<h3>Budget Planner</h3>"
+      "<p>Left: the scenario. Chips × days × MFU × peak FLOP/s gives the compute C; "
+      "C = 6ND with D = r·N gives the Chinchilla-optimal N and D (r = tokens per parameter).</p>"
+      "<p><b>Read-outs</b>: C, N, D, the days at this MFU, the model states (16 bytes/param "
+      "for Adam), the scenario model's parameters and memory per device, dollars, energy, "
+      "KV cache and attention share. Select any value to copy it.</p>"
+      "<p><b>Sanity checks</b>: memory fits the cluster sharded (70 %), the corpus has D "
+      "unique tokens, the weights fit one 8-chip serving node with half its HBM left for "
+      "KV, and the facility power fits the site.</p>"
+      "<p><b>Plots</b>: (a) memory per device for ZeRO 0–3 against the chip's HBM; (b) KV "
+      "cache per request vs context for MHA, the scenario's GQA and MQA against the HBM "
+      "left after the weights; (c) attention's share of training FLOPs and 6ND's error vs "
+      "sequence length; (d) lifetime FLOPs vs served tokens for the Chinchilla answer and "
+      "the smaller model that reaches the same loss — the crossover is the decision; (e) "
+      "N and D along the compute-optimal frontier. Hover a curve for its values; "
+      "right-click to save the plot (PNG, vector PDF) or its data (CSV).</p>");
 }
 
 }  // namespace napkin

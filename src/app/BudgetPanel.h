@@ -67,8 +67,7 @@ class BudgetPanel : public QWidget {
   };
   QVBoxLayout* addGroup(const QString& title);
   SliderSpin* addSlider(QVBoxLayout* group, const QString& key, int field,
-                        const SliderSpin::Spec& spec,
-                        std::function<double(const Scenario&)> get,
+                        const SliderSpin::Spec& spec, std::function<double(const Scenario&)> get,
                         std::function<void(Scenario&, double)> set);
   QComboBox* addCombo(QVBoxLayout* group, const QString& key, const QString& label,
                       const QString& tooltip);

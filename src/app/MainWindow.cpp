@@ -2,32 +2,32 @@
 
 #include <QAction>
 #include <QActionGroup>
-#include <QPrintDialog>
-#include <QPrinter>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QFileDialog>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
-#include <QLocale>
-#include <QStandardPaths>
 #include <QLabel>
+#include <QLocale>
 #include <QMenuBar>
+#include <QPrintDialog>
+#include <QPrinter>
 #include <QScreen>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QUndoStack>
 
 #include "BudgetPanel.h"
-#include "ReportWriter.h"
 #include "IsoflopsPanel.h"
 #include "MoePanel.h"
-#include "RooflinePanel.h"
 #include "PlotWidget.h"
+#include "ReportWriter.h"
+#include "RooflinePanel.h"
 #include "config_import.h"
 #include "hardware.h"
 #include "scenario_json.h"
@@ -59,23 +59,24 @@ MainWindow::MainWindow(Session session, QWidget* parent) : QMainWindow(parent), 
   statusBar()->addPermanentWidget(file_label_);
   connect(&model_, &ScenarioModel::fileStateChanged, this, &MainWindow::updateTitle);
   connect(&model_, &ScenarioModel::changed, this, &MainWindow::updateTitle);
-  connect(&model_, &ScenarioModel::editRejected, this,
-          [this](const QString& why) { statusBar()->showMessage(tr("Not applied: %1").arg(why), 8000); });
+  connect(&model_, &ScenarioModel::editRejected, this, [this](const QString& why) {
+    statusBar()->showMessage(tr("Not applied: %1").arg(why), 8000);
+  });
   connect(tabs_, &QTabWidget::currentChanged, this, [this](int i) {
     if (session_ == Session::restore) QSettings().setValue(QStringLiteral("view/panel"), i);
   });
   prompt_ = [this] {
-    return QMessageBox::question(this, tr("Unsaved changes"),
-                                 tr("The scenario has unsaved changes. Save them first?"),
-                                 QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
-                                 QMessageBox::Save);
+    return QMessageBox::question(
+        this, tr("Unsaved changes"), tr("The scenario has unsaved changes. Save them first?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
   };
   buildMenus();
   resize(1280, 800);
   recover_prompt_ = [this](const QString& when) {
-    return QMessageBox::question(this, tr("Recover unsaved work?"),
-                                 tr("Napkin did not close cleanly. Recover the scenario autosaved at %1?").arg(when),
-                                 QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;
+    return QMessageBox::question(
+               this, tr("Recover unsaved work?"),
+               tr("Napkin did not close cleanly. Recover the scenario autosaved at %1?").arg(when),
+               QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;
   };
   if (session_ == Session::restore) {
     restoreSession();
@@ -114,13 +115,14 @@ void MainWindow::buildMenus() {
     if (!path.isEmpty()) importConfig(path);
   });
   file->addAction(tr("&Export report…"), QKeySequence(tr("Ctrl+E")), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), QStringLiteral("napkin-report.pdf"),
-                                                      tr("PDF (*.pdf)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export report"), QStringLiteral("napkin-report.pdf"), tr("PDF (*.pdf)"));
     if (!path.isEmpty()) exportReport(path);
   });
   QMenu* page = file->addMenu(tr("Report &page size"));
   auto* sizes = new QActionGroup(this);
-  for (const auto& [label, id] : {std::pair{tr("A4"), QPageSize::A4}, std::pair{tr("Letter"), QPageSize::Letter}}) {
+  for (const auto& [label, id] :
+       {std::pair{tr("A4"), QPageSize::A4}, std::pair{tr("Letter"), QPageSize::Letter}}) {
     QAction* a = page->addAction(label);
     a->setCheckable(true);
     a->setChecked(reportPageSize().id() == id);
@@ -146,7 +148,8 @@ void MainWindow::buildMenus() {
   side_nav_action_->setCheckable(true);
   connect(side_nav_action_, &QAction::toggled, this, [this](bool on) {
     setSideNavigation(on);
-    if (session_ == Session::restore) QSettings().setValue(QStringLiteral("view/sideNavigation"), on);
+    if (session_ == Session::restore)
+      QSettings().setValue(QStringLiteral("view/sideNavigation"), on);
   });
   view->addSeparator();
   for (int i = 0; i < tabs_->count(); ++i)
@@ -154,12 +157,15 @@ void MainWindow::buildMenus() {
                     [this, i] { tabs_->setCurrentIndex(i); });
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
-  help->addAction(tr("How to read this &panel"), QKeySequence::HelpContents, this, &MainWindow::showHelp);
+  help->addAction(tr("How to read this &panel"), QKeySequence::HelpContents, this,
+                  &MainWindow::showHelp);
   help->addAction(tr("&About Napkin"), this, [this] {
     QString chips;
     for (const Chip& c : hardware_table())
-      chips += QStringLiteral("<li>%1: %2</li>").arg(QString::fromUtf8(c.name.data(), static_cast<qsizetype>(c.name.size())),
-                                                     QString::fromUtf8(c.source.data(), static_cast<qsizetype>(c.source.size())));
+      chips +=
+          QStringLiteral("<li>%1: %2</li>")
+              .arg(QString::fromUtf8(c.name.data(), static_cast<qsizetype>(c.name.size())),
+                   QString::fromUtf8(c.source.data(), static_cast<qsizetype>(c.source.size())));
     QMessageBox::about(
         this, tr("About Napkin"),
         tr("<h3>Napkin %1</h3><p>The arithmetic of LLM pre-training as instruments.</p>"
@@ -237,7 +243,8 @@ bool MainWindow::save() {
 }
 
 bool MainWindow::saveAs() {
-  QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), QStringLiteral("scenario.napkin.json"),
+  QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"),
+                                              QStringLiteral("scenario.napkin.json"),
                                               tr("Napkin scenario (*.napkin.json *.json)"));
   if (path.isEmpty()) return false;
   if (!path.endsWith(QLatin1String(".json"))) path += QStringLiteral(".napkin.json");
@@ -251,9 +258,9 @@ bool MainWindow::importConfig(const QString& path) {
     s.shape = c.shape;
     s.model_name = c.family + " (" + QFileInfo(path).fileName().toStdString() + ")";
     model_.replace(s, tr("Import %1").arg(QFileInfo(path).fileName()));
-    statusBar()->showMessage(tr("Imported %1: %2 parameters")
-                                 .arg(path, QString::number(count_params(c.shape).total)),
-                             6000);
+    statusBar()->showMessage(
+        tr("Imported %1: %2 parameters").arg(path, QString::number(count_params(c.shape).total)),
+        6000);
     return true;
   } catch (const std::exception& e) {
     showError(tr("Could not import config.json"), QString::fromStdString(e.what()));
@@ -273,8 +280,9 @@ QPageSize MainWindow::reportPageSize() const {
 void MainWindow::setReportPageSize(const QPageSize& size) {
   report_page_size_ = size;
   if (session_ == Session::restore)
-    QSettings().setValue(QStringLiteral("report/pageSize"),
-                         size.id() == QPageSize::Letter ? QStringLiteral("Letter") : QStringLiteral("A4"));
+    QSettings().setValue(QStringLiteral("report/pageSize"), size.id() == QPageSize::Letter
+                                                                ? QStringLiteral("Letter")
+                                                                : QStringLiteral("A4"));
 }
 
 void MainWindow::settle() {
@@ -288,7 +296,8 @@ void MainWindow::settle() {
   QElapsedTimer clock;
   clock.start();
   QCoreApplication::processEvents();
-  while (isoflops_->isBusy() && clock.elapsed() < 120000) QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  while (isoflops_->isBusy() && clock.elapsed() < 120000)
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
 }
 
 bool MainWindow::exportReport(const QString& path) {
@@ -344,7 +353,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 }
 
 QString MainWindow::autosavePath() {
-  return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/autosave.napkin.json");
+  return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+         QStringLiteral("/autosave.napkin.json");
 }
 
 void MainWindow::autosave() {
@@ -378,7 +388,8 @@ void MainWindow::offerRecovery() {
 
 void MainWindow::saveSession() {
   QSettings st;
-  st.setValue(QStringLiteral("session/scenario"), QString::fromStdString(scenario_to_json(model_.scenario())));
+  st.setValue(QStringLiteral("session/scenario"),
+              QString::fromStdString(scenario_to_json(model_.scenario())));
   st.setValue(QStringLiteral("session/path"), model_.filePath());
   st.setValue(QStringLiteral("session/modified"), model_.isModified());
   st.setValue(QStringLiteral("window/geometry"), saveGeometry());
@@ -395,10 +406,13 @@ void MainWindow::restoreSession() {
       model_.load(s, st.value(QStringLiteral("session/path")).toString());
       if (st.value(QStringLiteral("session/modified"), false).toBool()) model_.setModified();
     } catch (const std::exception& e) {
-      statusBar()->showMessage(tr("The last session could not be restored: %1").arg(QString::fromStdString(e.what())), 10000);
+      statusBar()->showMessage(
+          tr("The last session could not be restored: %1").arg(QString::fromStdString(e.what())),
+          10000);
     }
   }
-  tabs_->setCurrentIndex(std::clamp(st.value(QStringLiteral("view/panel"), 0).toInt(), 0, tabs_->count() - 1));
+  tabs_->setCurrentIndex(
+      std::clamp(st.value(QStringLiteral("view/panel"), 0).toInt(), 0, tabs_->count() - 1));
 }
 
 void MainWindow::addRecent(const QString& path) {
@@ -414,12 +428,16 @@ void MainWindow::addRecent(const QString& path) {
 
 void MainWindow::updateRecentMenu() {
   recent_menu_->clear();
-  const QStringList recent =
-      session_ == Session::restore ? QSettings().value(QStringLiteral("recentFiles")).toStringList() : QStringList();
+  const QStringList recent = session_ == Session::restore
+                                 ? QSettings().value(QStringLiteral("recentFiles")).toStringList()
+                                 : QStringList();
   for (const QString& p : recent)
-    recent_menu_->addAction(QFileInfo(p).fileName(), this, [this, p] {
-      if (maybeSave()) openFile(p);
-    })->setToolTip(p);
+    recent_menu_
+        ->addAction(QFileInfo(p).fileName(), this,
+                    [this, p] {
+                      if (maybeSave()) openFile(p);
+                    })
+        ->setToolTip(p);
   recent_menu_->setEnabled(!recent.isEmpty());
 }
 
@@ -442,7 +460,8 @@ int MainWindow::screenshot(const QString& file, const QString& panel, const QStr
     return 2;
   }
   if (!panel.isEmpty() && !w.showPanel(panel)) {
-    std::fprintf(stderr, "napkin: --panel must be one of budget, isoflops, moe, roofline; got \"%s\"\n",
+    std::fprintf(stderr,
+                 "napkin: --panel must be one of budget, isoflops, moe, roofline; got \"%s\"\n",
                  panel.toLocal8Bit().constData());
     return 2;
   }

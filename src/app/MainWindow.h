@@ -7,7 +7,6 @@
 #include <QPageSize>
 #include <functional>
 #include <optional>
-#include <functional>
 
 #include "ScenarioModel.h"
 
@@ -58,12 +57,16 @@ class MainWindow : public QMainWindow {
   // The text of the last error shown to the user (for tests).
   QString lastError() const { return last_error_; }
   // Replaces the unsaved-changes question (tests answer it without a dialog).
-  void setSavePrompt(std::function<QMessageBox::StandardButton()> prompt) { prompt_ = std::move(prompt); }
+  void setSavePrompt(std::function<QMessageBox::StandardButton()> prompt) {
+    prompt_ = std::move(prompt);
+  }
 
   // Crash safety: the scenario is written (debounced) to this file while the
   // app runs and removed on a clean exit; finding it at start means a crash.
   static QString autosavePath();
-  void setRecoverPrompt(std::function<bool(const QString& when)> prompt) { recover_prompt_ = std::move(prompt); }
+  void setRecoverPrompt(std::function<bool(const QString& when)> prompt) {
+    recover_prompt_ = std::move(prompt);
+  }
   // Writes the autosave now (the debounce timer calls it).
   void autosave();
 

@@ -86,7 +86,6 @@ class MoePanel : public QWidget {
   bool scenario_stale_ = false;
 
  protected:
-
  private:
   struct Local {
     CollapseParams sim;

@@ -222,16 +222,20 @@ void PlotWidget::hoverAt(const QPointF& pos) {
   QString text;
   QCPGraph* best_graph = nullptr;
   double bx = 0, by = 0;
-  auto consider = [&](const QString& name, QCPAxis* xa, QCPAxis* ya, double x, double y, QCPGraph* g) {
+  auto consider = [&](const QString& name, QCPAxis* xa, QCPAxis* ya, double x, double y,
+                      QCPGraph* g) {
     if (!std::isfinite(x) || !std::isfinite(y)) return;
     const double px = xa->coordToPixel(x), py = ya->coordToPixel(y);
     const double d = std::hypot(px - pos.x(), py - pos.y());
     if (d < best) {
       best = d;
-      const Formatter& fx = hover_x_ ? hover_x_ : Formatter([](double v) { return QString::number(v, 'g', 4); });
-      const Formatter& fy = hover_y_ ? hover_y_ : Formatter([](double v) { return QString::number(v, 'g', 4); });
+      const Formatter& fx =
+          hover_x_ ? hover_x_ : Formatter([](double v) { return QString::number(v, 'g', 4); });
+      const Formatter& fy =
+          hover_y_ ? hover_y_ : Formatter([](double v) { return QString::number(v, 'g', 4); });
       text = (name.isEmpty() ? QString() : name + QLatin1Char('\n')) + xa->label() +
-             QStringLiteral(": ") + fx(x) + QLatin1Char('\n') + ya->label() + QStringLiteral(": ") + fy(y);
+             QStringLiteral(": ") + fx(x) + QLatin1Char('\n') + ya->label() + QStringLiteral(": ") +
+             fy(y);
       best_graph = g;
       bx = x;
       by = y;
@@ -326,9 +330,9 @@ void PlotWidget::showMenu(const QPoint& pos) {
 
 void PlotWidget::saveImage() {
   QString selected;
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Save plot"), title_ + QStringLiteral(".pdf"),
-      tr("PDF, vector (*.pdf);;PNG image (*.png)"), &selected);
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Save plot"), title_ + QStringLiteral(".pdf"),
+                                   tr("PDF, vector (*.pdf);;PNG image (*.png)"), &selected);
   if (path.isEmpty()) return;
   bool ok = false;
   if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
@@ -339,13 +343,13 @@ void PlotWidget::saveImage() {
 }
 
 void PlotWidget::saveCsv() {
-  const QString path = QFileDialog::getSaveFileName(this, tr("Save data"),
-                                                    title_ + QStringLiteral(".csv"),
-                                                    tr("CSV (*.csv)"));
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Save data"), title_ + QStringLiteral(".csv"), tr("CSV (*.csv)"));
   if (path.isEmpty()) return;
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly) || f.write(dataCsv().toUtf8()) < 0 || !f.commit())
-    QMessageBox::warning(this, tr("Save data"), tr("Could not write %1: %2").arg(path, f.errorString()));
+    QMessageBox::warning(this, tr("Save data"),
+                         tr("Could not write %1: %2").arg(path, f.errorString()));
 }
 
 }  // namespace napkin

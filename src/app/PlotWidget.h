@@ -3,8 +3,8 @@
 // menu to save the plot (PNG, vector PDF) and its data (CSV), or copy the data.
 #pragma once
 
-#include <functional>
 #include <qcustomplot.h>
+#include <functional>
 
 namespace napkin {
 
@@ -57,9 +57,9 @@ class PlotWidget : public QCustomPlot {
 
 // Shared number formats for axes and read-outs.
 // Axis and hover formats: three significant digits, no trailing zeros.
-QString fmtSi(double v);        // 1.2K, 3.4M, 5.6B, 7.8T, 1e15
-QString fmtSci(double v);       // 1e24, 2.5e24
-QString fmtBytes(double v);     // 185 GB, 1.25 TB
-QString fmtPercent(double v);   // 0.35 → 35 %
+QString fmtSi(double v);       // 1.2K, 3.4M, 5.6B, 7.8T, 1e15
+QString fmtSci(double v);      // 1e24, 2.5e24
+QString fmtBytes(double v);    // 185 GB, 1.25 TB
+QString fmtPercent(double v);  // 0.35 → 35 %
 
 }  // namespace napkin

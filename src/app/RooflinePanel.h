@@ -90,7 +90,6 @@ class RooflinePanel : public QWidget {
   bool scenario_stale_ = false;
 
  protected:
-
  private:
   struct Binding {
     SliderSpin* widget;

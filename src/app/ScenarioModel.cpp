@@ -41,7 +41,8 @@ ScenarioModel::ScenarioModel(QObject* parent) : QObject(parent) {
   connect(&undo_, &QUndoStack::cleanChanged, this, &ScenarioModel::fileStateChanged);
 }
 
-bool ScenarioModel::edit(const QString& text, int field, const std::function<void(Scenario&)>& change) {
+bool ScenarioModel::edit(const QString& text, int field,
+                         const std::function<void(Scenario&)>& change) {
   Scenario next = scenario_;
   try {
     change(next);

@@ -55,7 +55,7 @@ class ScenarioModel : public QObject {
   QUndoStack undo_;
   QString path_;
   bool forced_modified_ = false;
-  int gesture_ = 0;       // id of the gesture in progress, 0 when none
+  int gesture_ = 0;  // id of the gesture in progress, 0 when none
   int next_gesture_ = 1;
 };
 

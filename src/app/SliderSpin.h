@@ -38,7 +38,7 @@ class SliderSpin : public QWidget {
     QString label;
     double min = 0, max = 1;
     Scale scale = Scale::linear;
-    int decimals = 0;      // 0 and integer = true: whole numbers
+    int decimals = 0;  // 0 and integer = true: whole numbers
     bool integer = false;
     bool scientific = false;
     double display_factor = 1;  // shown value = value × factor (e.g. 100 for %)

@@ -17,20 +17,26 @@ int main(int argc, char** argv) {
   QApplication::setApplicationVersion(QStringLiteral(NAPKIN_VERSION));
 
   QCommandLineParser parser;
-  parser.setApplicationDescription(QStringLiteral("The arithmetic of LLM pre-training, as instruments."));
+  parser.setApplicationDescription(
+      QStringLiteral("The arithmetic of LLM pre-training, as instruments."));
   parser.addHelpOption();
   parser.addVersionOption();
-  const QCommandLineOption shot(QStringLiteral("screenshot"), QStringLiteral("Render the window to a PNG and exit."),
+  const QCommandLineOption shot(QStringLiteral("screenshot"),
+                                QStringLiteral("Render the window to a PNG and exit."),
                                 QStringLiteral("FILE"));
-  const QCommandLineOption panel(QStringLiteral("panel"), QStringLiteral("budget, isoflops, moe or roofline."),
+  const QCommandLineOption panel(QStringLiteral("panel"),
+                                 QStringLiteral("budget, isoflops, moe or roofline."),
                                  QStringLiteral("PANEL"), QStringLiteral("budget"));
-  const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Open a scenario file."),
-                                    QStringLiteral("FILE"));
-  const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot."),
+  const QCommandLineOption scenario(
+      QStringLiteral("scenario"), QStringLiteral("Open a scenario file."), QStringLiteral("FILE"));
+  const QCommandLineOption size(QStringLiteral("size"),
+                                QStringLiteral("Window size for --screenshot."),
                                 QStringLiteral("WxH"), QStringLiteral("1280x800"));
-  const QCommandLineOption report(QStringLiteral("report"), QStringLiteral("Write the PDF report and exit."),
+  const QCommandLineOption report(QStringLiteral("report"),
+                                  QStringLiteral("Write the PDF report and exit."),
                                   QStringLiteral("FILE"));
-  const QCommandLineOption page(QStringLiteral("page-size"), QStringLiteral("Report page size: a4 or letter."),
+  const QCommandLineOption page(QStringLiteral("page-size"),
+                                QStringLiteral("Report page size: a4 or letter."),
                                 QStringLiteral("SIZE"));
   parser.addOptions({shot, panel, scenario, size, report, page});
   parser.process(app);
@@ -44,7 +50,8 @@ int main(int argc, char** argv) {
     if (parser.isSet(page)) {
       const QString p = parser.value(page).toLower();
       if (p != QLatin1String("a4") && p != QLatin1String("letter")) {
-        std::fprintf(stderr, "napkin: --page-size must be a4 or letter; got \"%s\"\n", p.toLocal8Bit().constData());
+        std::fprintf(stderr, "napkin: --page-size must be a4 or letter; got \"%s\"\n",
+                     p.toLocal8Bit().constData());
         return 2;
       }
       w.setReportPageSize(QPageSize(p == QLatin1String("a4") ? QPageSize::A4 : QPageSize::Letter));
@@ -67,8 +74,8 @@ int main(int argc, char** argv) {
                    parser.value(size).toLocal8Bit().constData());
       return 2;
     }
-    return napkin::MainWindow::screenshot(parser.value(shot), parser.value(panel), parser.value(scenario),
-                                          QSize(w, h));
+    return napkin::MainWindow::screenshot(parser.value(shot), parser.value(panel),
+                                          parser.value(scenario), QSize(w, h));
   }
 
   napkin::MainWindow window;

@@ -53,7 +53,8 @@ int run_budget(Args& a) {
   in.tokens_available = a.real("--tokens-available", 15e12, 1, 1e18, "tokens");
   in.served_tokens = a.real("--served-tokens", 1e14, 0, 1e22, "tokens");
   in.site_power_mw = a.real("--site-power-mw", 100, 0.001, 1e6, "MW");
-  in.optimizer = parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
+  in.optimizer =
+      parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
   a.finish();
   const BudgetReport r = budget_report(in);
 
@@ -99,9 +100,11 @@ int run_budget(Args& a) {
     return 0;
   }
 
-  std::printf("Budget: %s %s x %s days @ %s MFU\n", format_grouped(static_cast<double>(in.n_chips)).c_str(),
-              in.chip.c_str(), format_grouped(in.days, in.days == static_cast<std::int64_t>(in.days) ? 0 : 2).c_str(),
-              format_percent(in.mfu, 0).c_str());
+  std::printf(
+      "Budget: %s %s x %s days @ %s MFU\n", format_grouped(static_cast<double>(in.n_chips)).c_str(),
+      in.chip.c_str(),
+      format_grouped(in.days, in.days == static_cast<std::int64_t>(in.days) ? 0 : 2).c_str(),
+      format_percent(in.mfu, 0).c_str());
   row("C", format_sci(r.flops) + " FLOPs");
   row("Chinchilla-optimal N", format_count(r.split.params) + " params (" +
                                   format_grouped(in.tokens_per_param, 0) + " tokens/param)");
@@ -169,13 +172,16 @@ int run_params(Args& a) {
     return 0;
   }
   std::printf("Parameters\n");
-  row("total", format_grouped(c.total) + "  (" + format_count(static_cast<double>(c.total), 2) + ")");
-  row("active per token", format_grouped(c.active) + "  (" + format_count(static_cast<double>(c.active), 2) + ")");
+  row("total",
+      format_grouped(c.total) + "  (" + format_count(static_cast<double>(c.total), 2) + ")");
+  row("active per token",
+      format_grouped(c.active) + "  (" + format_count(static_cast<double>(c.active), 2) + ")");
   row("non-embedding total", format_grouped(c.non_embedding_total));
   row("non-embedding active", format_grouped(c.non_embedding_active));
-  row("embedding", format_grouped(c.embedding) + "  (" +
-                       format_percent(static_cast<double>(c.embedding) / static_cast<double>(c.total)) +
-                       " of total)");
+  row("embedding",
+      format_grouped(c.embedding) + "  (" +
+          format_percent(static_cast<double>(c.embedding) / static_cast<double>(c.total)) +
+          " of total)");
   if (s.is_moe()) row("sparsity (total/active)", format_grouped(c.sparsity_ratio(), 2) + "x");
   std::printf("Per layer%s\n", s.is_moe() ? " (a routed MoE layer)" : "");
   row("attention", format_grouped(c.per_layer.attn));
@@ -226,8 +232,10 @@ int run_flops(Args& a) {
 int run_memory(Args& a) {
   const bool json = a.flag("--json");
   const std::int64_t n = a.required_integer("--params", 1, 1'000'000'000'000'000, "parameters");
-  const Optimizer opt = parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
-  const Precision prec = parse_precision(a.choice("--precision", "mixed_bf16", {"mixed_bf16", "fp32"}));
+  const Optimizer opt =
+      parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
+  const Precision prec =
+      parse_precision(a.choice("--precision", "mixed_bf16", {"mixed_bf16", "fp32"}));
   const int zero = static_cast<int>(a.integer("--zero", 0, 0, 3, "ZeRO stage"));
   const std::int64_t dp = a.integer("--dp", 1, 1, 10'000'000, "data-parallel replicas");
   std::int64_t act = 0;

@@ -18,8 +18,8 @@ std::optional<std::size_t> Args::find(std::string_view name) {
   std::optional<std::size_t> found;
   for (std::size_t i = 0; i < words_.size(); ++i) {
     const std::string& w = words_[i].text;
-    if (w == name || (w.size() > name.size() && w.compare(0, name.size(), name) == 0 &&
-                      w[name.size()] == '=')) {
+    if (w == name ||
+        (w.size() > name.size() && w.compare(0, name.size(), name) == 0 && w[name.size()] == '=')) {
       if (found) throw UsageError(std::string(name) + " is given more than once");
       found = i;
     }
@@ -62,8 +62,8 @@ std::string Args::required_text(std::string_view name) {
 namespace {
 
 std::string range_text(double lo, double hi, std::string_view unit) {
-  return "a number of " + std::string(unit) + " in [" + format_value(lo) + ", " +
-         format_value(hi) + "]";
+  return "a number of " + std::string(unit) + " in [" + format_value(lo) + ", " + format_value(hi) +
+         "]";
 }
 
 double parse_number(std::string_view name, const std::string& s, const std::string& expected) {
@@ -108,9 +108,8 @@ std::int64_t Args::required_integer(std::string_view name, std::int64_t lo, std:
                                     std::string_view unit) {
   auto v = optional_integer(name, lo, hi, unit);
   if (!v)
-    throw UsageError(std::string(name) + " is required: an integer number of " +
-                     std::string(unit) + " in [" + std::to_string(lo) + ", " +
-                     std::to_string(hi) + "]");
+    throw UsageError(std::string(name) + " is required: an integer number of " + std::string(unit) +
+                     " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return *v;
 }
 
@@ -157,8 +156,8 @@ std::optional<std::vector<double>> Args::real_list(std::string_view name, double
   std::size_t start = 0;
   while (true) {
     const std::size_t comma = v->find(',', start);
-    const std::string part = v->substr(start, comma == std::string::npos ? std::string::npos
-                                                                         : comma - start);
+    const std::string part =
+        v->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const double d = parse_number(name, part, expected);
     if (d < lo || d > hi)
       throw UsageError(std::string(name) + " must be " + expected + "; got \"" + part + "\"");

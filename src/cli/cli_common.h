@@ -37,8 +37,7 @@ class Args {
                                                std::int64_t hi, std::string_view unit);
   std::int64_t required_integer(std::string_view name, std::int64_t lo, std::int64_t hi,
                                 std::string_view unit);
-  double real(std::string_view name, double fallback, double lo, double hi,
-              std::string_view unit);
+  double real(std::string_view name, double fallback, double lo, double hi, std::string_view unit);
   std::optional<double> optional_real(std::string_view name, double lo, double hi,
                                       std::string_view unit);
   double required_real(std::string_view name, double lo, double hi, std::string_view unit);

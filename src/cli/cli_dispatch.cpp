@@ -11,7 +11,8 @@ namespace {
 
 std::vector<Command> all_commands() {
   std::vector<Command> out;
-  for (auto group : {algebra_commands, scaling_commands, moe_commands, roofline_commands, report_commands})
+  for (auto group :
+       {algebra_commands, scaling_commands, moe_commands, roofline_commands, report_commands})
     for (const Command& c : group()) out.push_back(c);
   return out;
 }
@@ -51,7 +52,8 @@ int dispatch(const std::vector<std::string>& argv) {
       return 1;
     }
   }
-  std::fprintf(stderr, "napkin-cli: unknown command \"%s\" (see napkin-cli help)\n", name.substr(0, 60).c_str());
+  std::fprintf(stderr, "napkin-cli: unknown command \"%s\" (see napkin-cli help)\n",
+               name.substr(0, 60).c_str());
   return 2;
 }
 

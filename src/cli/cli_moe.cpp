@@ -65,7 +65,8 @@ int run_collapse_cmd(Args& a) {
               static_cast<unsigned long long>(p.seed));
   row("max/mean (this step)", format_grouped(s.max_over_mean, 2));
   row("max/mean (recent ~20 steps)", format_grouped(s.recent_max_over_mean, 2));
-  row("dead experts (gate share)", format_grouped(s.dead_experts) + " of " + format_grouped(p.n_experts));
+  row("dead experts (gate share)",
+      format_grouped(s.dead_experts) + " of " + format_grouped(p.n_experts));
   row("L_balance (1.0 = balanced)", format_grouped(s.l_balance, 4));
   row("L_z", format_grouped(s.l_z, 4));
   row("drop rate", format_percent(s.drop_rate));

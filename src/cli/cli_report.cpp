@@ -15,7 +15,8 @@ namespace {
 
 QString findApp() {
   const QString here = QCoreApplication::applicationDirPath();
-  for (const QString& candidate : {here + QStringLiteral("/napkin"), QStringLiteral(NAPKIN_APP_BUILD_PATH)})
+  for (const QString& candidate :
+       {here + QStringLiteral("/napkin"), QStringLiteral(NAPKIN_APP_BUILD_PATH)})
     if (QFileInfo(candidate).isExecutable()) return candidate;
   return {};
 }

@@ -20,7 +20,7 @@ constexpr qint64 kMaxConfigBytes = 16 * 1024 * 1024;
 struct Family {
   const char* model_type;
   bool tied_default;
-  bool qkv_bias;     // fixed by the architecture (Qwen2), not a key
+  bool qkv_bias;  // fixed by the architecture (Qwen2), not a key
   bool moe;
 };
 
@@ -118,8 +118,8 @@ ImportedConfig import_hf_config(std::string_view bytes, std::string_view source)
     throw std::invalid_argument(std::string(source) + ": file is larger than 16 MiB; " +
                                 "a config.json is a few kB");
   QJsonParseError err{};
-  const QJsonDocument doc = QJsonDocument::fromJson(
-      QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())), &err);
+  const QJsonDocument doc =
+      QJsonDocument::fromJson(QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())), &err);
   if (err.error != QJsonParseError::NoError)
     throw std::invalid_argument(std::string(source) + ": not valid JSON at byte " +
                                 std::to_string(err.offset) + ": " +

@@ -21,7 +21,8 @@ struct ImportedConfig {
 // Throws std::invalid_argument naming the file, the key, the value found and
 // what was expected, for malformed JSON, an unsupported model_type, a missing
 // or mistyped key, or an out-of-range value. Never crashes or hangs.
-ImportedConfig import_hf_config(std::string_view json_bytes, std::string_view source = "config.json");
+ImportedConfig import_hf_config(std::string_view json_bytes,
+                                std::string_view source = "config.json");
 
 // Reads and parses a file (at most 16 MiB).
 ImportedConfig import_hf_config_file(const std::string& path);

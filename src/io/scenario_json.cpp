@@ -16,7 +16,9 @@ namespace {
 
 constexpr qint64 kMaxScenarioBytes = 16 * 1024 * 1024;
 
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString q(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 QJsonObject shape_to_json(const ModelShape& m) {
   return QJsonObject{{QStringLiteral("layers"), static_cast<qint64>(m.n_layers)},
@@ -43,7 +45,8 @@ class Reader {
   Reader(const QJsonObject& o, std::string prefix, std::string_view source)
       : obj_(o), prefix_(std::move(prefix)), source_(source) {}
 
-  [[noreturn]] void fail(const char* key, const std::string& found, const std::string& expected) const {
+  [[noreturn]] void fail(const char* key, const std::string& found,
+                         const std::string& expected) const {
     throw std::invalid_argument(std::string(source_) + ": field \"" + prefix_ + key +
                                 "\": expected " + expected + ", found " + found);
   }
@@ -102,8 +105,9 @@ class Reader {
     if (v.isUndefined()) return;
     if (!v.isString()) fail(key, describe(v), "a string");
     const std::string s = v.toString().toStdString();
-    if (s.size() > max_len) fail(key, "a string of " + std::to_string(s.size()) + " bytes",
-                                 "at most " + std::to_string(max_len) + " bytes");
+    if (s.size() > max_len)
+      fail(key, "a string of " + std::to_string(s.size()) + " bytes",
+           "at most " + std::to_string(max_len) + " bytes");
     out = s;
   }
 
@@ -181,8 +185,8 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
   if (static_cast<qint64>(json.size()) > kMaxScenarioBytes)
     throw std::invalid_argument(std::string(source) + ": larger than 16 MiB; not a scenario");
   QJsonParseError err{};
-  const QJsonDocument doc = QJsonDocument::fromJson(
-      QByteArray(json.data(), static_cast<qsizetype>(json.size())), &err);
+  const QJsonDocument doc =
+      QJsonDocument::fromJson(QByteArray(json.data(), static_cast<qsizetype>(json.size())), &err);
   if (err.error != QJsonParseError::NoError)
     throw std::invalid_argument(std::string(source) + ": not valid JSON at byte " +
                                 std::to_string(err.offset) + " (" +
@@ -278,8 +282,8 @@ Scenario load_scenario_file(const std::string& path) {
     throw std::runtime_error(path + ": larger than 16 MiB; not a scenario");
   const QByteArray data = f.read(kMaxScenarioBytes + 1);
   try {
-    return scenario_from_json(std::string_view(data.constData(), static_cast<std::size_t>(data.size())),
-                              path);
+    return scenario_from_json(
+        std::string_view(data.constData(), static_cast<std::size_t>(data.size())), path);
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(e.what());
   }

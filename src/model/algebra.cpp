@@ -67,9 +67,9 @@ namespace {
 std::int64_t attention_params(const ModelShape& s) {
   const std::int64_t q_dim = checked_mul(s.n_heads, s.d_head, "q width");
   const std::int64_t kv_dim = checked_mul(s.n_kv_heads, s.d_head, "kv width");
-  std::int64_t attn = checked_mul(s.d_model, checked_add(checked_mul(2, q_dim, "attn"),
-                                                         checked_mul(2, kv_dim, "attn"), "attn"),
-                                  "attention parameters");
+  std::int64_t attn = checked_mul(
+      s.d_model, checked_add(checked_mul(2, q_dim, "attn"), checked_mul(2, kv_dim, "attn"), "attn"),
+      "attention parameters");
   if (s.qkv_bias) attn = checked_add(attn, q_dim + 2 * kv_dim, "attention parameters");
   if (s.o_bias) attn = checked_add(attn, s.d_model, "attention parameters");
   return attn;
@@ -233,9 +233,7 @@ std::string_view to_string(Checkpointing c) {
   return "none";
 }
 
-std::string_view to_string(Precision p) {
-  return p == Precision::fp32 ? "fp32" : "mixed_bf16";
-}
+std::string_view to_string(Precision p) { return p == Precision::fp32 ? "fp32" : "mixed_bf16"; }
 
 Optimizer parse_optimizer(std::string_view n) {
   if (n == "adam") return Optimizer::adam;
@@ -256,8 +254,8 @@ Checkpointing parse_checkpointing(std::string_view n) {
 Precision parse_precision(std::string_view n) {
   if (n == "mixed_bf16") return Precision::mixed_bf16;
   if (n == "fp32") return Precision::fp32;
-  throw std::invalid_argument("precision must be one of mixed_bf16, fp32; got \"" +
-                              std::string(n) + "\"");
+  throw std::invalid_argument("precision must be one of mixed_bf16, fp32; got \"" + std::string(n) +
+                              "\"");
 }
 
 std::int64_t activation_bytes(const ActivationShape& s, Checkpointing c) {
@@ -298,8 +296,10 @@ TrainingMemory training_memory(std::int64_t n_params, std::int64_t act_bytes, Op
   const std::int64_t weight_bytes = mixed ? 2 : 4;
   std::int64_t opt_per_param = 0;
   switch (optimizer) {
-    case Optimizer::adam: opt_per_param = mixed ? 12 : 8; break;          // (master +) m + v
-    case Optimizer::sgd_momentum: opt_per_param = mixed ? 8 : 4; break;   // (master +) momentum
+    case Optimizer::adam: opt_per_param = mixed ? 12 : 8; break;  // (master +) m + v
+    case Optimizer::sgd_momentum:
+      opt_per_param = mixed ? 8 : 4;
+      break;  // (master +) momentum
     // Adafactor's factored second moment is O(rows + cols): only the fp32
     // master copy counts per parameter.
     case Optimizer::adafactor: opt_per_param = mixed ? 4 : 0; break;
@@ -312,14 +312,13 @@ TrainingMemory training_memory(std::int64_t n_params, std::int64_t act_bytes, Op
   if (zero_stage >= 2) m.grads = ceil_div(m.grads, dp_degree);
   if (zero_stage >= 3) m.weights = ceil_div(m.weights, dp_degree);
   m.activations = act_bytes;
-  m.total = checked_add(checked_add(m.weights, m.grads, what), checked_add(m.optimizer, act_bytes, what),
-                        what);
+  m.total = checked_add(checked_add(m.weights, m.grads, what),
+                        checked_add(m.optimizer, act_bytes, what), what);
   return m;
 }
 
 std::int64_t kv_cache_bytes(std::int64_t n_layers, std::int64_t n_kv_heads, std::int64_t d_head,
-                            std::int64_t seq_len, std::int64_t batch,
-                            std::int64_t bytes_per_elem) {
+                            std::int64_t seq_len, std::int64_t batch, std::int64_t bytes_per_elem) {
   require_count(n_layers, "layers", "blocks");
   require_count(n_kv_heads, "kv_heads", "KV heads");
   require_count(d_head, "head_dim", "elements");
@@ -341,7 +340,8 @@ std::int64_t max_concurrent_requests(std::int64_t total_hbm_bytes, double n_para
   const double free_bytes = static_cast<double>(total_hbm_bytes) - n_params * bytes_per_param -
                             static_cast<double>(workspace_bytes);
   if (free_bytes <= 0) return 0;
-  return static_cast<std::int64_t>(std::floor(free_bytes / static_cast<double>(kv_bytes_per_request)));
+  return static_cast<std::int64_t>(
+      std::floor(free_bytes / static_cast<double>(kv_bytes_per_request)));
 }
 
 double decode_arithmetic_intensity(double n_params, std::int64_t kv_bytes, std::int64_t batch,

@@ -31,7 +31,7 @@ std::int64_t padded_matmul_flops(std::int64_t m, std::int64_t k, std::int64_t n,
 struct ModelShape {
   std::int64_t n_layers = 32;
   std::int64_t d_model = 4096;
-  std::int64_t d_ff = 11008;    // dense MLP hidden width
+  std::int64_t d_ff = 11008;  // dense MLP hidden width
   std::int64_t n_heads = 32;
   std::int64_t n_kv_heads = 32;  // == n_heads: MHA; 1: MQA; in between: GQA
   std::int64_t d_head = 128;
@@ -97,7 +97,7 @@ double inference_flops(double n_params, double n_tokens);
 enum class CausalMask { full_matrix, causal_half };
 
 struct StepShape {
-  std::int64_t batch = 8;  // sequences per optimizer step
+  std::int64_t batch = 8;   // sequences per optimizer step
   std::int64_t seq = 8192;  // tokens per sequence
   std::int64_t d_model = 8192;
   std::int64_t d_ff = 28672;

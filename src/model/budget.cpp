@@ -153,8 +153,8 @@ InferenceAwarePlan plan_inference_aware(const TrainedModel& chin, double served_
   p.lifetime_flops_small =
       lifetime_flops(p.same_loss.params, p.same_loss.train_tokens, served_tokens);
   p.crossover_served_tokens = served_token_crossover(chin, p.same_loss);
-  p.recommend_smaller = n_small < chin.params &&
-                        p.lifetime_flops_small < 0.95 * p.lifetime_flops_chinchilla;
+  p.recommend_smaller =
+      n_small < chin.params && p.lifetime_flops_small < 0.95 * p.lifetime_flops_chinchilla;
   return p;
 }
 
@@ -163,12 +163,12 @@ namespace {
 std::string make_recommendation(const BudgetReport& r) {
   const InferenceAwarePlan& p = r.plan;
   const auto& in = r.inputs;
-  std::string s = "Chinchilla answer: train " + format_count(r.split.params) + " parameters on " +
-                  format_count(r.split.tokens, 2) + " tokens (" +
-                  format_grouped(in.tokens_per_param, 0) + " tokens/parameter), C = " +
-                  format_sci(r.flops) + " FLOPs in " + format_grouped(r.days, 1) + " days on " +
-                  format_grouped(static_cast<double>(in.n_chips), 0) + " " + in.chip +
-                  " at " + format_percent(in.mfu, 0) + " MFU. ";
+  std::string s =
+      "Chinchilla answer: train " + format_count(r.split.params) + " parameters on " +
+      format_count(r.split.tokens, 2) + " tokens (" + format_grouped(in.tokens_per_param, 0) +
+      " tokens/parameter), C = " + format_sci(r.flops) + " FLOPs in " + format_grouped(r.days, 1) +
+      " days on " + format_grouped(static_cast<double>(in.n_chips), 0) + " " + in.chip + " at " +
+      format_percent(in.mfu, 0) + " MFU. ";
   if (p.recommend_smaller) {
     const double ratio = p.lifetime_flops_chinchilla / p.lifetime_flops_small;
     s += "But it will serve " + format_count(p.served_tokens, 1) + " tokens, and at 2N FLOPs per " +
@@ -176,10 +176,10 @@ std::string make_recommendation(const BudgetReport& r) {
          format_count(p.same_loss.params) + " parameters on " +
          format_count(p.same_loss.train_tokens, 2) + " tokens, which reaches the same loss (" +
          format_grouped(p.chinchilla_loss, 3) + " nats under the " +
-         "replicated Chinchilla law) with " +
-         format_grouped(p.same_loss_train_flops / r.flops, 2) + "x the training FLOPs (" +
-         format_grouped(p.same_loss_days, 1) + " days on this cluster) and " +
-         format_grouped(ratio, 2) + "x fewer lifetime FLOPs; it pays off after " +
+         "replicated Chinchilla law) with " + format_grouped(p.same_loss_train_flops / r.flops, 2) +
+         "x the training FLOPs (" + format_grouped(p.same_loss_days, 1) +
+         " days on this cluster) and " + format_grouped(ratio, 2) +
+         "x fewer lifetime FLOPs; it pays off after " +
          (p.crossover_served_tokens ? format_count(*p.crossover_served_tokens, 1)
                                     : std::string("0")) +
          " served tokens. Within this budget alone it would reach " +
@@ -216,8 +216,8 @@ BudgetReport budget_report(const BudgetInputs& in) {
   r.train_memory = training_memory(r.params_rounded, 0, in.optimizer, in.precision, 0, 1);
   r.cluster_hbm_bytes = checked_mul(in.n_chips, chip.hbm_bytes, "cluster HBM bytes");
   r.serve_weight_bytes = 2.0 * r.split.params;
-  r.chips_to_hold_weights =
-      static_cast<std::int64_t>(std::ceil(r.serve_weight_bytes / static_cast<double>(chip.hbm_bytes)));
+  r.chips_to_hold_weights = static_cast<std::int64_t>(
+      std::ceil(r.serve_weight_bytes / static_cast<double>(chip.hbm_bytes)));
   r.cost = cost_report(chip, in.n_chips, in.days, in.mfu, in.cost);
 
   // 1. The model states fit the cluster's HBM when fully sharded, with headroom.
@@ -234,12 +234,12 @@ BudgetReport budget_report(const BudgetInputs& in) {
   // 3. Servable: the bf16 weights fit one serving node with at least half of
   // its HBM left for the KV cache.
   const double node_hbm = static_cast<double>(in.serving_node_chips) * chip.hbm_bytes;
-  r.checks.push_back(
-      {"servable", r.serve_weight_bytes <= 0.5 * node_hbm,
-       format_count(r.split.params, 0) + " params, " + format_bytes(r.serve_weight_bytes, 0) +
-           " in bf16: " + std::to_string(r.chips_to_hold_weights) + " " + in.chip +
-           " to hold the weights; one " + std::to_string(in.serving_node_chips) + "-chip node has " +
-           format_bytes(node_hbm, 0)});
+  r.checks.push_back({"servable", r.serve_weight_bytes <= 0.5 * node_hbm,
+                      format_count(r.split.params, 0) + " params, " +
+                          format_bytes(r.serve_weight_bytes, 0) +
+                          " in bf16: " + std::to_string(r.chips_to_hold_weights) + " " + in.chip +
+                          " to hold the weights; one " + std::to_string(in.serving_node_chips) +
+                          "-chip node has " + format_bytes(node_hbm, 0)});
   // 4. Energy: the run's draw at the wall fits the site's power (seed: chips ×
   // TDP × training time, then × PUE at the wall).
   r.checks.push_back({"energy", r.cost.facility_watts <= in.site_power_mw * 1e6,
@@ -252,7 +252,8 @@ BudgetReport budget_report(const BudgetInputs& in) {
                           format_grouped(in.site_power_mw, 0) + " MW site power"});
 
   const double per_day = static_cast<double>(in.n_chips) * chip.peak_flops_per_s * in.mfu * 86400.0;
-  r.plan = plan_inference_aware({r.split.params, r.split.tokens}, in.served_tokens, r.flops, per_day);
+  r.plan =
+      plan_inference_aware({r.split.params, r.split.tokens}, in.served_tokens, r.flops, per_day);
   r.recommendation = make_recommendation(r);
   return r;
 }

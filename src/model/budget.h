@@ -49,8 +49,8 @@ struct CostReport {
   double chip_energy_kwh = 0;  // at the chips (TDP × time)
   double energy_kwh = 0;       // at the wall: chip energy × PUE
   double energy_dollars = 0;
-  double facility_watts = 0;   // chips × TDP × PUE
-  double flops = 0;            // at the given MFU
+  double facility_watts = 0;  // chips × TDP × PUE
+  double flops = 0;           // at the given MFU
   double dollars_per_1e21_flops = 0;
 };
 // Seed Phase 00 ch. 11.
@@ -69,8 +69,8 @@ struct BudgetInputs {
   double served_tokens = 1e14;      // tokens served over the model's life
   Optimizer optimizer = Optimizer::adam;
   Precision precision = Precision::mixed_bf16;
-  double memory_headroom = 0.7;     // usable share of cluster HBM for model states
-  double site_power_mw = 100;       // facility power the site can deliver, MW
+  double memory_headroom = 0.7;  // usable share of cluster HBM for model states
+  double site_power_mw = 100;    // facility power the site can deliver, MW
   std::int64_t serving_node_chips = 8;
 
   void validate() const;
@@ -86,14 +86,14 @@ struct Check {
 // that reaches the Chinchilla answer's loss at the least lifetime FLOPs for
 // the served tokens, and what it costs and saves.
 struct InferenceAwarePlan {
-  LossLaw law;                   // the law the trade is judged with
+  LossLaw law;  // the law the trade is judged with
   double served_tokens = 0;
-  TrainedModel chinchilla;       // the tokens-per-param answer
-  double chinchilla_loss = 0;    // its loss under `law`, nats/token
-  TrainedModel same_loss;        // lifetime-optimal model at that loss
+  TrainedModel chinchilla;     // the tokens-per-param answer
+  double chinchilla_loss = 0;  // its loss under `law`, nats/token
+  TrainedModel same_loss;      // lifetime-optimal model at that loss
   double same_loss_train_flops = 0;
-  double same_loss_days = 0;     // on the budget's cluster at its MFU
-  double same_budget_tokens = 0; // the smaller model trained on the budget's C instead
+  double same_loss_days = 0;      // on the budget's cluster at its MFU
+  double same_budget_tokens = 0;  // the smaller model trained on the budget's C instead
   double same_budget_loss = 0;
   double lifetime_flops_chinchilla = 0;
   double lifetime_flops_small = 0;
@@ -111,16 +111,16 @@ struct BudgetReport {
   BudgetInputs inputs;
   double flops = 0;
   ChinchillaSplit split;
-  double days = 0;                      // days to spend C at the MFU (== inputs.days)
-  std::int64_t params_rounded = 0;      // N as a whole parameter count
-  TrainingMemory train_memory;          // model states, unsharded (seed check 1)
+  double days = 0;                  // days to spend C at the MFU (== inputs.days)
+  std::int64_t params_rounded = 0;  // N as a whole parameter count
+  TrainingMemory train_memory;      // model states, unsharded (seed check 1)
   std::int64_t cluster_hbm_bytes = 0;
-  double serve_weight_bytes = 0;        // N × 2 bytes (bf16)
+  double serve_weight_bytes = 0;  // N × 2 bytes (bf16)
   std::int64_t chips_to_hold_weights = 0;
   CostReport cost;
-  std::vector<Check> checks;            // memory fits, data available, servable, energy
+  std::vector<Check> checks;  // memory fits, data available, servable, energy
   InferenceAwarePlan plan;
-  std::string recommendation;           // "What I would train", derived from the numbers
+  std::string recommendation;  // "What I would train", derived from the numbers
 };
 
 // The whole chain with the four sanity checks (seed Phase 00 ch. 10–11).

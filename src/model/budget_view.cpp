@@ -13,7 +13,8 @@ namespace {
 std::vector<double> log_space(double lo, double hi, int n) {
   std::vector<double> out(static_cast<std::size_t>(n));
   const double a = std::log10(lo), b = std::log10(hi);
-  for (int i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] = std::pow(10.0, a + (b - a) * i / (n - 1));
+  for (int i = 0; i < n; ++i)
+    out[static_cast<std::size_t>(i)] = std::pow(10.0, a + (b - a) * i / (n - 1));
   return out;
 }
 
@@ -48,23 +49,24 @@ BudgetView make_budget_view(const Scenario& s) {
   for (double t : contexts) {
     const auto ctx = static_cast<std::int64_t>(std::llround(t));
     v.kv_mha.x.push_back(t);
-    v.kv_mha.y.push_back(static_cast<double>(kv_cache_bytes(m.n_layers, m.n_heads, m.d_head, ctx, 1)));
+    v.kv_mha.y.push_back(
+        static_cast<double>(kv_cache_bytes(m.n_layers, m.n_heads, m.d_head, ctx, 1)));
     v.kv_scenario.x.push_back(t);
     v.kv_scenario.y.push_back(
         static_cast<double>(kv_cache_bytes(m.n_layers, m.n_kv_heads, m.d_head, ctx, 1)));
     v.kv_mqa.x.push_back(t);
     v.kv_mqa.y.push_back(static_cast<double>(kv_cache_bytes(m.n_layers, 1, m.d_head, ctx, 1)));
   }
-  v.kv_bytes_at_context = kv_cache_bytes(m.n_layers, m.n_kv_heads, m.d_head, s.serving.context_len, 1);
+  v.kv_bytes_at_context =
+      kv_cache_bytes(m.n_layers, m.n_kv_heads, m.d_head, s.serving.context_len, 1);
   const std::int64_t node_chips = v.report.inputs.serving_node_chips;
   v.serve_node_hbm_bytes = static_cast<double>(node_chips) * static_cast<double>(chip.hbm_bytes);
   v.serve_weight_bytes = static_cast<double>(v.params.total) * s.serving.bytes_per_param;
   v.hbm_left_bytes = std::max(0.0, v.serve_node_hbm_bytes - v.serve_weight_bytes -
                                        static_cast<double>(kServeWorkspaceBytes));
-  v.max_concurrent = max_concurrent_requests(node_chips * chip.hbm_bytes,
-                                             static_cast<double>(v.params.total),
-                                             v.kv_bytes_at_context, s.serving.bytes_per_param,
-                                             kServeWorkspaceBytes);
+  v.max_concurrent = max_concurrent_requests(
+      node_chips * chip.hbm_bytes, static_cast<double>(v.params.total), v.kv_bytes_at_context,
+      s.serving.bytes_per_param, kServeWorkspaceBytes);
 
   // (c) N is the active non-embedding count: what 6N counts per token.
   const double n_flops = static_cast<double>(v.params.non_embedding_active);
@@ -76,15 +78,18 @@ BudgetView make_budget_view(const Scenario& s) {
     v.six_nd_error.x.push_back(t);
     v.six_nd_error.y.push_back(six_nd_error(f));
   }
-  v.attention_fraction_at_seq = attention_flop_fraction(n_flops, m.n_layers, m.d_model, s.training.seq_len);
+  v.attention_fraction_at_seq =
+      attention_flop_fraction(n_flops, m.n_layers, m.d_model, s.training.seq_len);
 
   // (d)
   const InferenceAwarePlan& p = v.report.plan;
   for (double served : log_space(1e9, 1e18, 73)) {
     v.lifetime_chinchilla.x.push_back(served);
-    v.lifetime_chinchilla.y.push_back(lifetime_flops(p.chinchilla.params, p.chinchilla.train_tokens, served));
+    v.lifetime_chinchilla.y.push_back(
+        lifetime_flops(p.chinchilla.params, p.chinchilla.train_tokens, served));
     v.lifetime_small.x.push_back(served);
-    v.lifetime_small.y.push_back(lifetime_flops(p.same_loss.params, p.same_loss.train_tokens, served));
+    v.lifetime_small.y.push_back(
+        lifetime_flops(p.same_loss.params, p.same_loss.train_tokens, served));
   }
 
   // (e)

@@ -21,8 +21,8 @@ struct Curve {
 
 struct BudgetView {
   Scenario scenario;
-  BudgetReport report;        // chips × days → C → (N, D) → checks, cost, what to train
-  ParamCount params;          // the scenario's model
+  BudgetReport report;  // chips × days → C → (N, D) → checks, cost, what to train
+  ParamCount params;    // the scenario's model
   // (a) training memory per device of the scenario's model, ZeRO 0–3 at its dp degree.
   std::array<TrainingMemory, 4> memory_by_zero;
   std::int64_t activation_bytes = 0;

@@ -52,7 +52,10 @@ std::string format_sci(double value, int decimals) {
 std::string format_count(double value, int decimals) {
   if (!std::isfinite(value)) return kDash;
   const double a = std::fabs(value);
-  struct Step { double scale; const char* suffix; };
+  struct Step {
+    double scale;
+    const char* suffix;
+  };
   // Above 1e15 there is no prefix every reader knows: scientific notation.
   static constexpr Step steps[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}};
   char buf[64];
@@ -70,8 +73,12 @@ std::string format_count(double value, int decimals) {
 std::string format_bytes(double bytes, int decimals) {
   if (!std::isfinite(bytes)) return kDash;
   const double a = std::fabs(bytes);
-  struct Step { double scale; const char* unit; };
-  static constexpr Step steps[] = {{1e15, "PB"}, {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}};
+  struct Step {
+    double scale;
+    const char* unit;
+  };
+  static constexpr Step steps[] = {
+      {1e15, "PB"}, {1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}};
   char buf[64];
   for (const Step& s : steps) {
     if (a >= s.scale) {

@@ -10,11 +10,11 @@ namespace napkin {
 
 struct Chip {
   std::string_view name;
-  double peak_flops_per_s;     // dense bf16 matmul peak (no 2:4 sparsity)
-  std::int64_t hbm_bytes;      // on-package HBM capacity
-  double hbm_bytes_per_s;      // HBM bandwidth
-  double watts;                // board / chip power at load (TDP)
-  std::string_view source;     // where the row comes from
+  double peak_flops_per_s;  // dense bf16 matmul peak (no 2:4 sparsity)
+  std::int64_t hbm_bytes;   // on-package HBM capacity
+  double hbm_bytes_per_s;   // HBM bandwidth
+  double watts;             // board / chip power at load (TDP)
+  std::string_view source;  // where the row comes from
 };
 
 // All chips, in display order. The first four are the seed's table (Phase 00

@@ -32,7 +32,8 @@ std::optional<double> LossLaw::tokens_for_loss(double n_params, double target_lo
 }
 
 double LossLaw::min_params_for_loss(double target_loss) const {
-  require_real(target_loss, "target_loss", "nats/token", E, std::numeric_limits<double>::max(), true);
+  require_real(target_loss, "target_loss", "nats/token", E, std::numeric_limits<double>::max(),
+               true);
   return std::pow(A / (target_loss - E), 1.0 / alpha);
 }
 

@@ -335,10 +335,10 @@ class CollapseSimulation {
   std::uint64_t rng_state_[4] = {};
   std::vector<float> pool_;  // token pool, pool_tokens_ × d_model (x[0] = 1: a bias)
   std::int64_t pool_tokens_ = 0;
-  std::vector<float> w_;              // router, stored transposed: d × E
-  std::vector<double> experience_;    // tokens each expert has processed
-  std::vector<double> skill_;         // experience / (experience + half)
-  std::vector<double> recent_share_;  // EMA of each expert's share of slots
+  std::vector<float> w_;                   // router, stored transposed: d × E
+  std::vector<double> experience_;         // tokens each expert has processed
+  std::vector<double> skill_;              // experience / (experience + half)
+  std::vector<double> recent_share_;       // EMA of each expert's share of slots
   std::vector<double> recent_gate_share_;  // EMA of its gate-weighted share
   // per-step scratch, kept to avoid allocation
   std::vector<float> z_, p_, grad_w_, batch_;

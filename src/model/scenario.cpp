@@ -64,8 +64,7 @@ const std::array kPresets{
                 "meta-llama/Meta-Llama-3-8B config.json (8,030,261,248 parameters)"},
     ModelPreset{"Llama-3-70B", ModelShape{80, 8192, 28672, 64, 8, 128, 128256},
                 "meta-llama/Meta-Llama-3-70B config.json (70,553,706,496 parameters)"},
-    ModelPreset{"Mixtral-8x7B",
-                moe(ModelShape{32, 4096, 14336, 32, 8, 128, 32000}, 8, 2, 0, 0, 0),
+    ModelPreset{"Mixtral-8x7B", moe(ModelShape{32, 4096, 14336, 32, 8, 128, 32000}, 8, 2, 0, 0, 0),
                 "mistralai/Mixtral-8x7B-v0.1 config.json (46,702,792,704 parameters)"},
     // DeepSeek-V3's MLA attention is approximated by MHA with 128 heads of 128.
     ModelPreset{"DeepSeek-V3-like MoE",
@@ -82,7 +81,8 @@ ModelShape dense_shape_for_params(double n_params, std::int64_t vocab) {
   require_count(vocab, "vocab", "tokens", 1, 100'000'000);
   // Per layer ≈ 2·d² (GQA-8 attention, roughly) + 3·d·3.5d = 12.5 d²; with
   // L = d/100: N ≈ 0.125 d³.
-  const double body = std::max(n_params - 2.0 * static_cast<double>(vocab) * 1024.0, n_params * 0.5);
+  const double body =
+      std::max(n_params - 2.0 * static_cast<double>(vocab) * 1024.0, n_params * 0.5);
   double d = std::cbrt(body / 0.125);
   std::int64_t d_model = std::max<std::int64_t>(256, std::llround(d / 128.0) * 128);
   ModelShape s;
@@ -90,7 +90,8 @@ ModelShape dense_shape_for_params(double n_params, std::int64_t vocab) {
   s.d_head = 128;
   s.n_heads = d_model / 128;
   s.n_kv_heads = s.n_heads % 8 == 0 ? 8 : (s.n_heads % 4 == 0 ? 4 : 1);
-  s.d_ff = std::max<std::int64_t>(256, std::llround(3.5 * static_cast<double>(d_model) / 256.0) * 256);
+  s.d_ff =
+      std::max<std::int64_t>(256, std::llround(3.5 * static_cast<double>(d_model) / 256.0) * 256);
   s.vocab = vocab;
   s.n_layers = 1;
   const std::int64_t per_layer = params_per_layer(s, false).total;

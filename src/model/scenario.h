@@ -18,22 +18,22 @@ struct TrainingSetup {
   Optimizer optimizer = Optimizer::adam;
   Precision precision = Precision::mixed_bf16;
   int zero_stage = 3;
-  std::int64_t dp_degree = 64;       // data-parallel replicas sharding the states
+  std::int64_t dp_degree = 64;  // data-parallel replicas sharding the states
   Checkpointing checkpointing = Checkpointing::selective;
-  std::int64_t micro_batch = 1;      // sequences per device per step
-  std::int64_t seq_len = 8192;       // training sequence length, tokens
+  std::int64_t micro_batch = 1;  // sequences per device per step
+  std::int64_t seq_len = 8192;   // training sequence length, tokens
   bool operator==(const TrainingSetup&) const = default;
 };
 
 struct ServingSetup {
-  std::int64_t context_len = 8192;   // tokens of context per request
-  double served_tokens = 1e14;       // tokens served over the model's life
-  std::int64_t batch = 8;            // concurrent decode requests
-  std::int64_t prompt_tokens = 8192; // incremental prefill per turn
-  std::int64_t decode_tokens = 128;  // generated tokens per turn
+  std::int64_t context_len = 8192;    // tokens of context per request
+  double served_tokens = 1e14;        // tokens served over the model's life
+  std::int64_t batch = 8;             // concurrent decode requests
+  std::int64_t prompt_tokens = 8192;  // incremental prefill per turn
+  std::int64_t decode_tokens = 128;   // generated tokens per turn
   double latency_budget_seconds = 1.0;
   double overhead_seconds = 0.25;
-  double bytes_per_param = 2.0;      // serving precision (bf16)
+  double bytes_per_param = 2.0;  // serving precision (bf16)
   bool operator==(const ServingSetup&) const = default;
 };
 

@@ -22,8 +22,8 @@ std::string format_value(double value) {
   return buf;
 }
 
-void require_count(std::int64_t value, std::string_view name, std::string_view unit, std::int64_t lo,
-                   std::int64_t hi) {
+void require_count(std::int64_t value, std::string_view name, std::string_view unit,
+                   std::int64_t lo, std::int64_t hi) {
   if (value >= lo && value <= hi) return;
   std::string accepted = "an integer";
   if (hi == kMaxCount)

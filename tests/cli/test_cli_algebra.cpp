@@ -10,7 +10,8 @@ QStringList words(const char* s) { return QString::fromUtf8(s).split(QLatin1Char
 }  // namespace
 
 TEST(CliBudget, SeedWorkedExampleAsJson) {
-  const CliResult r = run_cli(words("budget --chip H100 --chips 1000 --days 30 --price 2.5 --json"));
+  const CliResult r =
+      run_cli(words("budget --chip H100 --chips 1000 --days 30 --price 2.5 --json"));
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   ASSERT_TRUE(r.json_ok) << r.out.toStdString();
   const QJsonObject& j = r.json;
@@ -36,21 +37,23 @@ TEST(CliBudget, SeedWorkedExampleAsJson) {
 TEST(CliBudget, ReadableReportHasTheSeedSections) {
   const CliResult r = run_cli(words("budget --chip H100 --chips 1000 --days 30"));
   ASSERT_EQ(r.exit_code, 0);
-  for (const char* s : {"1.026e+24 FLOPs", "92.5B params", "1.85T tokens", "[OK  ] memory fits",
-                        "1,800,000.00", "604,800.00", "72,576.00", "1,753.65", "What I would train",
-                        "I would train"})
+  for (const char* s :
+       {"1.026e+24 FLOPs", "92.5B params", "1.85T tokens", "[OK  ] memory fits", "1,800,000.00",
+        "604,800.00", "72,576.00", "1,753.65", "What I would train", "I would train"})
     EXPECT_TRUE(r.out.contains(QString::fromUtf8(s))) << s << "\n" << r.out.toStdString();
 }
 
 TEST(CliParams, Llama2FromFlagsAndMixtralFromConfig) {
-  CliResult r = run_cli(words(
-      "params --layers 32 --d-model 4096 --d-ff 11008 --heads 32 --kv-heads 32 --vocab 32000 --json"));
+  CliResult r =
+      run_cli(words("params --layers 32 --d-model 4096 --d-ff 11008 --heads 32 --kv-heads 32 "
+                    "--vocab 32000 --json"));
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   EXPECT_EQ(r.json[QStringLiteral("total")].toInteger(), 6'738'415'616);
   EXPECT_EQ(r.json[QStringLiteral("per_layer")].toObject()[QStringLiteral("total")].toInteger(),
             202'383'360);
   r = run_cli({QStringLiteral("params"), QStringLiteral("--config"),
-               QStringLiteral(NAPKIN_TEST_DATA "/configs/mixtral-8x7b.json"), QStringLiteral("--json")});
+               QStringLiteral(NAPKIN_TEST_DATA "/configs/mixtral-8x7b.json"),
+               QStringLiteral("--json")});
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   EXPECT_EQ(r.json[QStringLiteral("total")].toInteger(), 46'702'792'704);
   EXPECT_LT(r.json[QStringLiteral("active")].toInteger(), 13'000'000'000);
@@ -59,8 +62,9 @@ TEST(CliParams, Llama2FromFlagsAndMixtralFromConfig) {
 }
 
 TEST(CliFlops, ExactIntegersSurviveJson) {
-  const CliResult r = run_cli(words(
-      "flops --batch 8 --seq 8192 --d-model 8192 --d-ff 28672 --heads 64 --head-dim 128 --layers 80 --json"));
+  const CliResult r =
+      run_cli(words("flops --batch 8 --seq 8192 --d-model 8192 --d-ff 28672 --heads 64 --head-dim "
+                    "128 --layers 80 --json"));
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   // 34,832,528,367,943,680 > 2^53: the digits must be exact in the text.
   EXPECT_TRUE(r.out.contains(QStringLiteral("34832528367943680"))) << r.out.toStdString();
@@ -73,7 +77,8 @@ TEST(CliMemory, ZeroThreeAndActivations) {
   CliResult r = run_cli(words("memory --params 70000000000 --zero 3 --dp 64 --json"));
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   EXPECT_NEAR(r.json[QStringLiteral("total")].toDouble() / 1e9, 17.5, 0.05);
-  r = run_cli(words("memory --params 70e9 --batch 8 --seq 8192 --d-model 8192 --layers 80 "
+  r =
+      run_cli(words("memory --params 70e9 --batch 8 --seq 8192 --d-model 8192 --layers 80 "
                     "--checkpointing selective --json"));
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   EXPECT_NEAR(r.json[QStringLiteral("activations")].toDouble() / 1e9, 412.3, 0.05);
@@ -81,15 +86,19 @@ TEST(CliMemory, ZeroThreeAndActivations) {
 }
 
 TEST(CliKv, BytesAndConcurrency) {
-  const CliResult r = run_cli(words(
-      "kv --layers 80 --kv-heads 8 --head-dim 128 --seq 8192 --batch 1 --hbm-gb 640 --params 70e9 --json"));
+  const CliResult r =
+      run_cli(words("kv --layers 80 --kv-heads 8 --head-dim 128 --seq 8192 --batch 1 --hbm-gb 640 "
+                    "--params 70e9 --json"));
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   EXPECT_EQ(r.json[QStringLiteral("bytes")].toInteger(), 2684354560);
   EXPECT_EQ(r.json[QStringLiteral("max_concurrent")].toInteger(), 182);
 }
 
 TEST(CliErrors, BadFlagsExitTwoWithOneLineNamingTheFlag) {
-  struct Case { const char* args; const char* needle; };
+  struct Case {
+    const char* args;
+    const char* needle;
+  };
   const Case cases[] = {
       {"budget --chips 0", "--chips must be an integer number of chips in [1, 10000000]"},
       {"budget --chips abc", "--chips"},
@@ -109,7 +118,8 @@ TEST(CliErrors, BadFlagsExitTwoWithOneLineNamingTheFlag) {
   for (const Case& c : cases) {
     const CliResult r = run_cli(words(c.args));
     EXPECT_EQ(r.exit_code, 2) << c.args;
-    EXPECT_TRUE(r.err.contains(QString::fromUtf8(c.needle))) << c.args << " → " << r.err.toStdString();
+    EXPECT_TRUE(r.err.contains(QString::fromUtf8(c.needle)))
+        << c.args << " → " << r.err.toStdString();
     EXPECT_EQ(r.err.count(QLatin1Char('\n')), 1) << c.args << " → " << r.err.toStdString();
   }
 }

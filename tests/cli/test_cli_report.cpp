@@ -18,7 +18,9 @@ QString tool(const QString& program, const QStringList& args) {
   return QString::fromUtf8(p.readAllStandardOutput());
 }
 
-QString text(const QString& pdf) { return tool(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")}); }
+QString text(const QString& pdf) {
+  return tool(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
+}
 
 class CliReport : public ::testing::Test {
  protected:
@@ -33,15 +35,19 @@ TEST_F(CliReport, DefaultScenarioHasTheHeadlineNumbersAndMetadata) {
   const CliResult r = run_cli({QStringLiteral("report"), QStringLiteral("-o"), pdf});
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   const QString t = text(pdf);
-  for (const char* s : {"1.026e+24 FLOPs", "92.5B", "1.85T", "$1,800,000", "$1,753.65", "What to train",
-                        "Recommendation", "Servability", "to hold its weights", "Sanity checks", "Loss forecast"})
+  for (const char* s :
+       {"1.026e+24 FLOPs", "92.5B", "1.85T", "$1,800,000", "$1,753.65", "What to train",
+        "Recommendation", "Servability", "to hold its weights", "Sanity checks", "Loss forecast"})
     EXPECT_TRUE(t.contains(QString::fromUtf8(s))) << s;
   // Text inside the charts is text, so the charts are vector.
-  for (const char* s : {"Training memory per device", "ZeRO-0", "KV cache per request", "served tokens"})
+  for (const char* s :
+       {"Training memory per device", "ZeRO-0", "KV cache per request", "served tokens"})
     EXPECT_TRUE(t.contains(QString::fromUtf8(s))) << s;
   EXPECT_FALSE(t.contains(QStringLiteral("nan")));
   const QString info = tool(QStringLiteral("pdfinfo"), {pdf});
-  EXPECT_TRUE(info.contains(QStringLiteral("Title:           Napkin report: Llama-3-70B on 1000 × H100"))) << info.toStdString();
+  EXPECT_TRUE(
+      info.contains(QStringLiteral("Title:           Napkin report: Llama-3-70B on 1000 × H100")))
+      << info.toStdString();
   EXPECT_TRUE(info.contains(QStringLiteral("Creator:         Napkin"))) << info.toStdString();
   EXPECT_TRUE(info.contains(QStringLiteral("Pages:"))) << info.toStdString();
   EXPECT_LT(QFileInfo(pdf).size(), 2 * 1024 * 1024);
@@ -50,9 +56,10 @@ TEST_F(CliReport, DefaultScenarioHasTheHeadlineNumbersAndMetadata) {
 
 TEST_F(CliReport, SecondScenarioAndLetterPages) {
   const QString pdf = dir.filePath(QStringLiteral("mixtral.pdf"));
-  const CliResult r = run_cli({QStringLiteral("report"), QStringLiteral("--scenario"),
-                               QStringLiteral(NAPKIN_TEST_DATA "/scenarios/mixtral-tpu-v5p.napkin.json"),
-                               QStringLiteral("-o"), pdf, QStringLiteral("--page-size"), QStringLiteral("letter")});
+  const CliResult r =
+      run_cli({QStringLiteral("report"), QStringLiteral("--scenario"),
+               QStringLiteral(NAPKIN_TEST_DATA "/scenarios/mixtral-tpu-v5p.napkin.json"),
+               QStringLiteral("-o"), pdf, QStringLiteral("--page-size"), QStringLiteral("letter")});
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   const QString t = text(pdf);
   EXPECT_TRUE(t.contains(QStringLiteral("Mixtral-8x7B"))) << t.left(400).toStdString();
@@ -62,7 +69,8 @@ TEST_F(CliReport, SecondScenarioAndLetterPages) {
 }
 
 TEST_F(CliReport, SameScenarioSameTextTwice) {
-  const QString a = dir.filePath(QStringLiteral("a.pdf")), b = dir.filePath(QStringLiteral("b.pdf"));
+  const QString a = dir.filePath(QStringLiteral("a.pdf")),
+                b = dir.filePath(QStringLiteral("b.pdf"));
   ASSERT_EQ(run_cli({QStringLiteral("report"), QStringLiteral("-o"), a}).exit_code, 0);
   ASSERT_EQ(run_cli({QStringLiteral("report"), QStringLiteral("-o"), b}).exit_code, 0);
   EXPECT_EQ(text(a), text(b));
@@ -82,9 +90,14 @@ TEST_F(CliReport, UnwritablePathFailsCleanlyAndLeavesNothing) {
 TEST_F(CliReport, ExistingReportSurvivesAFailedExport) {
   const QString pdf = dir.filePath(QStringLiteral("keep.pdf"));
   ASSERT_EQ(run_cli({QStringLiteral("report"), QStringLiteral("-o"), pdf}).exit_code, 0);
-  const QByteArray before = [&] { QFile f(pdf); f.open(QIODevice::ReadOnly); return f.readAll(); }();
-  const CliResult r = run_cli({QStringLiteral("report"), QStringLiteral("--scenario"),
-                               QStringLiteral("/nonexistent.napkin.json"), QStringLiteral("-o"), pdf});
+  const QByteArray before = [&] {
+    QFile f(pdf);
+    f.open(QIODevice::ReadOnly);
+    return f.readAll();
+  }();
+  const CliResult r =
+      run_cli({QStringLiteral("report"), QStringLiteral("--scenario"),
+               QStringLiteral("/nonexistent.napkin.json"), QStringLiteral("-o"), pdf});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(r.err.contains(QStringLiteral("nonexistent.napkin.json")));
   QFile f(pdf);
@@ -94,8 +107,9 @@ TEST_F(CliReport, ExistingReportSurvivesAFailedExport) {
 
 TEST_F(CliReport, BadFlagsExitTwo) {
   EXPECT_EQ(run_cli({QStringLiteral("report")}).exit_code, 2);
-  EXPECT_EQ(run_cli({QStringLiteral("report"), QStringLiteral("-o"), dir.filePath(QStringLiteral("x.pdf")),
-                     QStringLiteral("--page-size"), QStringLiteral("a3")})
+  EXPECT_EQ(run_cli({QStringLiteral("report"), QStringLiteral("-o"),
+                     dir.filePath(QStringLiteral("x.pdf")), QStringLiteral("--page-size"),
+                     QStringLiteral("a3")})
                 .exit_code,
             2);
 }

@@ -14,8 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const napkin::CsvLadder ladder = napkin::parse_csv_ladder(text, "fuzz");
     for (const auto& p : ladder.points)
-      if (!(std::isfinite(p.n_params) && p.n_params > 0 && std::isfinite(p.n_tokens) && p.n_tokens > 0 &&
-            std::isfinite(p.loss)))
+      if (!(std::isfinite(p.n_params) && p.n_params > 0 && std::isfinite(p.n_tokens) &&
+            p.n_tokens > 0 && std::isfinite(p.loss)))
         std::abort();
   } catch (const std::invalid_argument&) {
   }

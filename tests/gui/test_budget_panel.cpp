@@ -20,19 +20,23 @@ using namespace napkin;
 
 namespace {
 
-QString text(BudgetPanel* p, const char* key) { return p->readout(QString::fromLatin1(key))->text(); }
+QString text(BudgetPanel* p, const char* key) {
+  return p->readout(QString::fromLatin1(key))->text();
+}
 
 QString expectedFlops(const Scenario& s) {
-  return QString::fromStdString(format_sci(budget_to_flops(chip_by_name(s.chip), s.n_chips, s.days, s.mfu)) +
-                                " FLOPs");
+  return QString::fromStdString(
+      format_sci(budget_to_flops(chip_by_name(s.chip), s.n_chips, s.days, s.mfu)) + " FLOPs");
 }
 
 void expectReadable(BudgetPanel* p, const std::string& where) {
   for (const QString& t : p->readoutTexts()) {
     EXPECT_FALSE(t.trimmed().isEmpty()) << where;
-    EXPECT_FALSE(t.contains(QLatin1String("nan"), Qt::CaseInsensitive)) << where << ": " << t.toStdString();
+    EXPECT_FALSE(t.contains(QLatin1String("nan"), Qt::CaseInsensitive))
+        << where << ": " << t.toStdString();
     EXPECT_FALSE(t.contains(QLatin1String("inf"), Qt::CaseSensitive) &&
-                 !t.contains(QLatin1String("info"))) << where << ": " << t.toStdString();
+                 !t.contains(QLatin1String("info")))
+        << where << ": " << t.toStdString();
     EXPECT_FALSE(t.contains(QStringLiteral("\u2014"))) << where << ": " << t.toStdString();
   }
 }
@@ -87,14 +91,16 @@ TEST(BudgetPanel, OneDragIsOneUndoStep) {
   const double before = w.model()->scenario().days;
   const int steps_before = w.model()->undoStack()->count();
   slider->setSliderDown(true);  // press: the gesture starts
-  for (int pos = slider->value(); pos < slider->value() + 300; pos += 10) slider->setValue(pos + 10);
+  for (int pos = slider->value(); pos < slider->value() + 300; pos += 10)
+    slider->setValue(pos + 10);
   slider->setSliderDown(false);  // release
   EXPECT_GT(w.model()->scenario().days, before + 50);
   EXPECT_EQ(w.model()->undoStack()->count(), steps_before + 1);
   w.model()->undoStack()->undo();
   EXPECT_DOUBLE_EQ(w.model()->scenario().days, before);
   EXPECT_DOUBLE_EQ(w.budgetPanel()->control(QStringLiteral("days"))->value(), before);
-  EXPECT_EQ(w.budgetPanel()->readout(QStringLiteral("flops"))->text(), expectedFlops(w.model()->scenario()));
+  EXPECT_EQ(w.budgetPanel()->readout(QStringLiteral("flops"))->text(),
+            expectedFlops(w.model()->scenario()));
   w.model()->undoStack()->redo();
   EXPECT_GT(w.model()->scenario().days, before + 50);
 }
@@ -106,9 +112,11 @@ TEST(BudgetPanel, PresetUpdatesShapeAndParameterReadout) {
   const int i = preset->findText(QStringLiteral("Llama-2-7B"));
   ASSERT_GE(i, 0);
   preset->setFocus();
-  while (preset->currentIndex() != i) QTest::keyClick(preset, preset->currentIndex() < i ? Qt::Key_Down : Qt::Key_Up);
+  while (preset->currentIndex() != i)
+    QTest::keyClick(preset, preset->currentIndex() < i ? Qt::Key_Down : Qt::Key_Up);
   EXPECT_EQ(w.model()->scenario().shape.d_ff, 11008);
-  EXPECT_EQ(w.budgetPanel()->readout(QStringLiteral("model"))->text(), QStringLiteral("6.74B params"));
+  EXPECT_EQ(w.budgetPanel()->readout(QStringLiteral("model"))->text(),
+            QStringLiteral("6.74B params"));
   EXPECT_EQ(w.budgetPanel()->control(QStringLiteral("layers"))->value(), 32);
   // The Chinchilla-optimal preset sizes a dense model near N for this budget.
   QTest::keyClick(preset, Qt::Key_End);
@@ -148,7 +156,8 @@ TEST(BudgetPanel, NoReadoutShowsNanInfOrEmptyAtAnySliderExtreme) {
       c->slider()->setFocus();
       QTest::keyClick(c->slider(), static_cast<Qt::Key>(key));
       expectReadable(p, c->objectName().toStdString() + (key == Qt::Key_End ? " max" : " min"));
-      EXPECT_EQ(text(p, "flops"), expectedFlops(w.model()->scenario())) << c->objectName().toStdString();
+      EXPECT_EQ(text(p, "flops"), expectedFlops(w.model()->scenario()))
+          << c->objectName().toStdString();
     }
   }
   for (PlotWidget* plot : p->plots()) EXPECT_FALSE(plot->dataCsv().contains(QLatin1String("nan")));
@@ -171,8 +180,10 @@ TEST(BudgetPanel, PlotsHaveDataHoverAndCsv) {
   QCPGraph* g = kv->graph(1);
   const double x = g->data()->at(20)->key, y = g->data()->at(20)->value;
   kv->hoverAt(QPointF(kv->xAxis->coordToPixel(x), kv->yAxis->coordToPixel(y)));
-  EXPECT_TRUE(kv->hoverText().contains(QStringLiteral("context (tokens)"))) << kv->hoverText().toStdString();
-  EXPECT_TRUE(kv->hoverText().contains(QStringLiteral("GB")) || kv->hoverText().contains(QStringLiteral("MB")));
+  EXPECT_TRUE(kv->hoverText().contains(QStringLiteral("context (tokens)")))
+      << kv->hoverText().toStdString();
+  EXPECT_TRUE(kv->hoverText().contains(QStringLiteral("GB")) ||
+              kv->hoverText().contains(QStringLiteral("MB")));
 }
 
 TEST(BudgetPanel, PlotsFollowADarkPalette) {
@@ -191,5 +202,6 @@ TEST(BudgetPanel, PlotsFollowADarkPalette) {
     const QImage img = p->toPixmap(300, 200).toImage();
     EXPECT_LT(QColor(img.pixel(2, 2)).lightness(), 60) << p->title().toStdString();
   }
-  if (qEnvironmentVariableIsSet("NAPKIN_SAVE_SCREENSHOTS")) w.grab().save(QStringLiteral("/tmp/budget-dark.png"));
+  if (qEnvironmentVariableIsSet("NAPKIN_SAVE_SCREENSHOTS"))
+    w.grab().save(QStringLiteral("/tmp/budget-dark.png"));
 }

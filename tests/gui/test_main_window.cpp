@@ -43,7 +43,8 @@ Scenario everyFieldChanged() {
   s.shape.shared_experts = 1;
   s.shape.expert_d_ff = 4096;
   s.shape.n_dense_layers = 2;
-  s.training = TrainingSetup{Optimizer::adafactor, Precision::fp32, 2, 128, Checkpointing::full, 4, 4096};
+  s.training =
+      TrainingSetup{Optimizer::adafactor, Precision::fp32, 2, 128, Checkpointing::full, 4, 4096};
   s.serving = ServingSetup{32768, 3e15, 32, 2048, 256, 0.8, 0.1, 1.0};
   return s;
 }
@@ -73,18 +74,26 @@ TEST(MainWindow, MalformedFileShowsAnErrorAndLeavesTheScenarioUntouched) {
   MainWindow w(MainWindow::Session::fresh);
   ASSERT_TRUE(w.model()->replace(everyFieldChanged(), QStringLiteral("test")));
   const Scenario before = w.model()->scenario();
-  struct Bad { const char* name; QByteArray bytes; const char* says; };
+  struct Bad {
+    const char* name;
+    QByteArray bytes;
+    const char* says;
+  };
   const std::string good = scenario_to_json(Scenario{});
   const Bad bad[] = {
-      {"truncated.json", QByteArray::fromStdString(good.substr(0, good.size() / 2)), "not valid JSON"},
+      {"truncated.json", QByteArray::fromStdString(good.substr(0, good.size() / 2)),
+       "not valid JSON"},
       {"array.json", "[]", "expected a JSON object"},
       {"wrongformat.json", R"({"format":"other","version":1})", "field \"format\""},
       {"future.json", R"({"format":"napkin-scenario","version":99})", "newer Napkin"},
       {"chips.json", R"({"format":"napkin-scenario","version":1,"hardware":{"chips":-5}})",
        "field \"hardware.chips\": expected an integer in [1, 10000000], found -5"},
-      {"chip.json", R"({"format":"napkin-scenario","version":1,"hardware":{"chip":"Z80"}})", "one of H100"},
-      {"mfu.json", R"({"format":"napkin-scenario","version":1,"budget":{"mfu":"high"}})", "budget.mfu"},
-      {"kv.json", R"({"format":"napkin-scenario","version":1,"model":{"heads":64,"kv_heads":7}})", "kv_heads"},
+      {"chip.json", R"({"format":"napkin-scenario","version":1,"hardware":{"chip":"Z80"}})",
+       "one of H100"},
+      {"mfu.json", R"({"format":"napkin-scenario","version":1,"budget":{"mfu":"high"}})",
+       "budget.mfu"},
+      {"kv.json", R"({"format":"napkin-scenario","version":1,"model":{"heads":64,"kv_heads":7}})",
+       "kv_heads"},
   };
   for (const Bad& b : bad) {
     const QString path = dir.filePath(QString::fromLatin1(b.name));
@@ -93,7 +102,8 @@ TEST(MainWindow, MalformedFileShowsAnErrorAndLeavesTheScenarioUntouched) {
     f.write(b.bytes);
     f.close();
     EXPECT_FALSE(w.openFile(path)) << b.name;
-    EXPECT_TRUE(w.lastError().contains(QString::fromLatin1(b.says))) << b.name << ": " << w.lastError().toStdString();
+    EXPECT_TRUE(w.lastError().contains(QString::fromLatin1(b.says)))
+        << b.name << ": " << w.lastError().toStdString();
     EXPECT_TRUE(w.lastError().contains(QString::fromLatin1(b.name))) << w.lastError().toStdString();
     EXPECT_EQ(w.model()->scenario(), before) << b.name;
   }
@@ -153,14 +163,14 @@ TEST(MainWindow, ScreenshotCommandWritesAPng) {
   QTemporaryDir dir;
   const QString png = dir.filePath(QStringLiteral("shot.png"));
   QProcess p;
-  p.start(QStringLiteral(NAPKIN_APP), {QStringLiteral("--screenshot"), png, QStringLiteral("--size"),
-                                       QStringLiteral("1400x900")});
+  p.start(QStringLiteral(NAPKIN_APP), {QStringLiteral("--screenshot"), png,
+                                       QStringLiteral("--size"), QStringLiteral("1400x900")});
   ASSERT_TRUE(p.waitForFinished(60000));
   EXPECT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
   const QImage img(png);
   EXPECT_EQ(img.size(), QSize(1400, 900));
-  p.start(QStringLiteral(NAPKIN_APP), {QStringLiteral("--screenshot"), png, QStringLiteral("--panel"),
-                                       QStringLiteral("bogus")});
+  p.start(QStringLiteral(NAPKIN_APP), {QStringLiteral("--screenshot"), png,
+                                       QStringLiteral("--panel"), QStringLiteral("bogus")});
   ASSERT_TRUE(p.waitForFinished(60000));
   EXPECT_EQ(p.exitCode(), 2);
 }

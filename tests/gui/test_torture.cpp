@@ -79,9 +79,14 @@ TEST(Torture, TenThousandRandomChangesAcrossAllPanels) {
       SliderSpin* s = sliders[pick(sliders.size())];
       QSlider* sl = s->slider();
       const std::uint64_t how = rng() % 4;
-      if (how == 0) sl->setValue(sl->minimum());
-      else if (how == 1) sl->setValue(sl->maximum());
-      else sl->setValue(sl->minimum() + static_cast<int>(rng() % static_cast<std::uint64_t>(sl->maximum() - sl->minimum() + 1)));
+      if (how == 0)
+        sl->setValue(sl->minimum());
+      else if (how == 1)
+        sl->setValue(sl->maximum());
+      else
+        sl->setValue(sl->minimum() +
+                     static_cast<int>(
+                         rng() % static_cast<std::uint64_t>(sl->maximum() - sl->minimum() + 1)));
     } else if (kind < 70) {
       QComboBox* c = combos[pick(combos.size())];
       if (c->count() > 0 && c->isEnabled()) {
@@ -95,8 +100,10 @@ TEST(Torture, TenThousandRandomChangesAcrossAllPanels) {
     } else if (kind < 92) {
       const int storm = 1 + static_cast<int>(rng() % 20);
       for (int k = 0; k < storm; ++k) {
-        if (rng() % 2) w.model()->undoStack()->undo();
-        else w.model()->undoStack()->redo();
+        if (rng() % 2)
+          w.model()->undoStack()->undo();
+        else
+          w.model()->undoStack()->redo();
       }
     } else if (kind < 96) {
       const Scenario before = w.model()->scenario();
@@ -112,7 +119,8 @@ TEST(Torture, TenThousandRandomChangesAcrossAllPanels) {
     const Scenario& s = w.model()->scenario();
     const QString expect_flops = QString::fromStdString(
         format_sci(budget_to_flops(chip_by_name(s.chip), s.n_chips, s.days, s.mfu)) + " FLOPs");
-    ASSERT_EQ(w.budgetPanel()->readout(QStringLiteral("flops"))->text(), expect_flops) << "change " << i;
+    ASSERT_EQ(w.budgetPanel()->readout(QStringLiteral("flops"))->text(), expect_flops)
+        << "change " << i;
     const BudgetReport r = budget_report(s.budget_inputs());
     ASSERT_EQ(w.budgetPanel()->readout(QStringLiteral("params"))->text(),
               QString::fromStdString(format_count(r.split.params) + " params"))
@@ -120,8 +128,9 @@ TEST(Torture, TenThousandRandomChangesAcrossAllPanels) {
     ASSERT_EQ(w.budgetPanel()->readout(QStringLiteral("rental"))->text(),
               QString::fromStdString(format_dollars(r.cost.rental_dollars)))
         << "change " << i;
-    for (const QStringList& texts : {w.budgetPanel()->readoutTexts(), w.isoflopsPanel()->readoutTexts(),
-                                     w.moePanel()->readoutTexts(), w.rooflinePanel()->readoutTexts()}) {
+    for (const QStringList& texts :
+         {w.budgetPanel()->readoutTexts(), w.isoflopsPanel()->readoutTexts(),
+          w.moePanel()->readoutTexts(), w.rooflinePanel()->readoutTexts()}) {
       const QString b = badReadout(texts);
       ASSERT_TRUE(b.isEmpty()) << "change " << i << ": " << b.toStdString();
     }

@@ -115,8 +115,7 @@ TEST(ConfigImportErrors, OutOfRangeValues) {
       R"({"model_type":"llama","intermediate_size":256,"num_attention_heads":4,
       "num_hidden_layers":2,"vocab_size":100,"hidden_size":)";
   for (const char* bad : {"-64", "0", "64.5", "1e300", "1e20"})
-    EXPECT_NE(import_error(base + bad + "}").find("key \"hidden_size\""), std::string::npos)
-        << bad;
+    EXPECT_NE(import_error(base + bad + "}").find("key \"hidden_size\""), std::string::npos) << bad;
   EXPECT_NE(import_error(std::string(kMinimal) + R"(,"num_key_value_heads":3})")
                 .find("a divisor of num_attention_heads = 4"),
             std::string::npos);

@@ -15,7 +15,8 @@ TEST(ScenarioJson, DefaultRoundTripsAndIsDeterministic) {
 }
 
 TEST(ScenarioJson, MissingFieldsKeepDefaults) {
-  const Scenario s = scenario_from_json(R"({"format":"napkin-scenario","version":1,"hardware":{"chips":64}})");
+  const Scenario s =
+      scenario_from_json(R"({"format":"napkin-scenario","version":1,"hardware":{"chips":64}})");
   Scenario expected;
   expected.n_chips = 64;
   EXPECT_EQ(s, expected);
@@ -35,9 +36,11 @@ TEST(ScenarioJson, ErrorsNameTheFieldAndValue) {
   EXPECT_NE(error(R"({"format":"napkin-scenario","version":1,"training":{"optimizer":"lion"}})")
                 .find("training.optimizer"),
             std::string::npos);
-  EXPECT_NE(error(R"({"format":"napkin-scenario","version":1,"budget":{"days":1e400}})").find("not valid JSON"),
+  EXPECT_NE(error(R"({"format":"napkin-scenario","version":1,"budget":{"days":1e400}})")
+                .find("not valid JSON"),
             std::string::npos);
-  EXPECT_NE(error(R"({"format":"napkin-scenario","version":1,"model":{"experts":4,"top_k":9}})").find("top_k"),
+  EXPECT_NE(error(R"({"format":"napkin-scenario","version":1,"model":{"experts":4,"top_k":9}})")
+                .find("top_k"),
             std::string::npos);
   EXPECT_NE(error("").find("not valid JSON"), std::string::npos);
 }

@@ -123,9 +123,14 @@ TEST(Params, Llama2SevenBIs6Point74B) {
 }
 
 TEST(Params, TheEmbeddingTrapTable) {
-  struct Row { std::int64_t d, layers; double total_b, frac; };
-  const Row rows[] = {{512, 8, 0.30, 0.886}, {1024, 12, 0.73, 0.723},
-                      {4096, 32, 10.69, 0.196}, {8192, 80, 90.09, 0.047}};
+  struct Row {
+    std::int64_t d, layers;
+    double total_b, frac;
+  };
+  const Row rows[] = {{512, 8, 0.30, 0.886},
+                      {1024, 12, 0.73, 0.723},
+                      {4096, 32, 10.69, 0.196},
+                      {8192, 80, 90.09, 0.047}};
   for (const Row& r : rows) {
     const ParamCount c =
         count_params(dense(r.layers, r.d, 4 * r.d, r.d / 128, r.d / 128, 128, 256000));
@@ -276,9 +281,14 @@ TEST(ExactStep, OneTokenBoundaryAndInvalid) {
 // ---- ch. 7: where 6ND breaks
 
 TEST(Breaks, AttentionFractionTable) {
-  struct Row { std::int64_t t; double frac, err; };
-  const Row rows[] = {{2048, 0.037, 0.038},      {8192, 0.133, 0.153},
-                      {32768, 0.380, 0.614},     {131072, 0.711, 2.454},
+  struct Row {
+    std::int64_t t;
+    double frac, err;
+  };
+  const Row rows[] = {{2048, 0.037, 0.038},
+                      {8192, 0.133, 0.153},
+                      {32768, 0.380, 0.614},
+                      {131072, 0.711, 2.454},
                       {1048576, 0.952, 19.634}};
   for (const Row& r : rows) {
     const double f = attention_flop_fraction(70e9, 80, 8192, r.t);
@@ -301,7 +311,11 @@ TEST(Breaks, RecomputeMakesHfuExceedMfu) {
 // ---- ch. 8: training memory
 
 TEST(Memory, ZeroTableFor70B) {
-  struct Row { int stage; std::int64_t dp; double total, w, g, o; };
+  struct Row {
+    int stage;
+    std::int64_t dp;
+    double total, w, g, o;
+  };
   const Row rows[] = {{0, 1, 1120.0, 140.0, 140.0, 840.0},
                       {1, 64, 293.1, 140.0, 140.0, 13.1},
                       {2, 64, 155.3, 140.0, 2.2, 13.1},
@@ -327,8 +341,11 @@ TEST(Memory, AdamMixedPrecisionIsSixteenBytesPerParam) {
 TEST(Memory, ZeroNeverIncreasesPerDeviceMemory) {
   for (std::int64_t dp : {1, 2, 3, 64, 1000})
     for (int stage = 1; stage <= 3; ++stage)
-      EXPECT_LE(training_memory(70'000'000'001, 5, Optimizer::adam, Precision::mixed_bf16, stage, dp).total,
-                training_memory(70'000'000'001, 5, Optimizer::adam, Precision::mixed_bf16, stage - 1, dp).total);
+      EXPECT_LE(
+          training_memory(70'000'000'001, 5, Optimizer::adam, Precision::mixed_bf16, stage, dp)
+              .total,
+          training_memory(70'000'000'001, 5, Optimizer::adam, Precision::mixed_bf16, stage - 1, dp)
+              .total);
 }
 
 TEST(Memory, ShardsRoundUp) {
@@ -358,7 +375,10 @@ TEST(Memory, InvalidInputThrows) {
 // ---- ch. 9: the KV cache
 
 TEST(KvCache, Table) {
-  struct Row { std::int64_t kv, batch; double gb; };
+  struct Row {
+    std::int64_t kv, batch;
+    double gb;
+  };
   const Row rows[] = {{64, 1, 21.5}, {64, 32, 687.2}, {8, 1, 2.7},
                       {8, 32, 85.9}, {1, 1, 0.3},     {1, 32, 10.7}};
   for (const Row& r : rows)
@@ -378,11 +398,15 @@ TEST(KvCache, ConcurrentRequestsMhaVsGqa) {
 }
 
 TEST(KvCache, DecodeIntensityStaysFarBelowTheRidge) {
-  struct Row { std::int64_t batch; double ai; };
+  struct Row {
+    std::int64_t batch;
+    double ai;
+  };
   const Row rows[] = {{1, 1.0}, {8, 6.9}, {64, 28.7}, {256, 43.3}};
   for (const Row& r : rows)
-    EXPECT_NEAR(decode_arithmetic_intensity(70e9, kv_cache_bytes(80, 8, 128, 8192, r.batch), r.batch),
-                r.ai, 0.05)
+    EXPECT_NEAR(
+        decode_arithmetic_intensity(70e9, kv_cache_bytes(80, 8, 128, 8192, r.batch), r.batch), r.ai,
+        0.05)
         << r.batch;
   EXPECT_LT(decode_arithmetic_intensity(70e9, kv_cache_bytes(80, 8, 128, 8192, 256), 256),
             ridge_point_flops_per_byte(chip_by_name("H100")));

@@ -35,9 +35,9 @@ TEST(Format, SiCountsAndBytes) {
 TEST(Format, NeverPrintsNanOrInf) {
   const double bad[] = {std::nan(""), std::numeric_limits<double>::infinity()};
   for (double b : bad) {
-    for (const std::string& s : {format_grouped(b, 2), format_sci(b), format_count(b),
-                                 format_bytes(b), format_dollars(b), format_seconds(b),
-                                 format_percent(b)}) {
+    for (const std::string& s :
+         {format_grouped(b, 2), format_sci(b), format_count(b), format_bytes(b), format_dollars(b),
+          format_seconds(b), format_percent(b)}) {
       EXPECT_EQ(s.find("nan"), std::string::npos);
       EXPECT_EQ(s.find("inf"), std::string::npos);
       EXPECT_FALSE(s.empty());

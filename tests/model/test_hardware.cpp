@@ -18,7 +18,8 @@ TEST(Hardware, TableHoldsTheSeedChipsAndTheNewerOnes) {
     EXPECT_GT(c.watts, 0);
     EXPECT_FALSE(c.source.empty()) << c.name;
   }
-  for (const char* n : {"H100", "A100-80", "TPU v5e", "TPU v5p", "H200", "B200", "MI300X", "TPU v6e"})
+  for (const char* n :
+       {"H100", "A100-80", "TPU v5e", "TPU v5p", "H200", "B200", "MI300X", "TPU v6e"})
     EXPECT_TRUE(names.count(n)) << n;
 }
 

@@ -23,7 +23,9 @@ class Gen {
  public:
   explicit Gen(std::uint64_t seed) : rng_(seed) {}
   double uniform() { return static_cast<double>(rng_() >> 11) * 0x1.0p-53; }
-  double log_uniform(double lo, double hi) { return std::exp(std::log(lo) + uniform() * (std::log(hi) - std::log(lo))); }
+  double log_uniform(double lo, double hi) {
+    return std::exp(std::log(lo) + uniform() * (std::log(hi) - std::log(lo)));
+  }
   std::int64_t integer(std::int64_t lo, std::int64_t hi) {
     return lo + static_cast<std::int64_t>(rng_() % static_cast<std::uint64_t>(hi - lo + 1));
   }
@@ -120,7 +122,8 @@ TEST(Properties, RooflineIsContinuousAndMonotone) {
 TEST(Properties, DecodeIntensityAgreesWithTheBoundItReports) {
   Gen g(4);
   for (int i = 0; i < kCases; ++i) {
-    const Chip& chip = hardware_table()[static_cast<std::size_t>(g.integer(0, static_cast<std::int64_t>(hardware_table().size()) - 1))];
+    const Chip& chip = hardware_table()[static_cast<std::size_t>(
+        g.integer(0, static_cast<std::int64_t>(hardware_table().size()) - 1))];
     DecodeShape d;
     d.n_params = g.log_uniform(1e8, 1e12);
     d.n_layers = g.integer(1, 128);
@@ -130,7 +133,8 @@ TEST(Properties, DecodeIntensityAgreesWithTheBoundItReports) {
     const std::int64_t batch = g.integer(1, 4096);
     const DecodeIntensityPoint p = decode_intensity_point(chip, d, batch);
     const double ridge = ridge_point_flops_per_byte(chip);
-    EXPECT_NEAR(p.fraction_of_ridge, p.intensity / ridge, 1e-12 * std::max(1.0, p.intensity / ridge));
+    EXPECT_NEAR(p.fraction_of_ridge, p.intensity / ridge,
+                1e-12 * std::max(1.0, p.intensity / ridge));
     EXPECT_EQ(p.bound == Bound::memory, p.intensity < ridge);
     EXPECT_LE(p.attainable_flops_per_s, chip.peak_flops_per_s);
     EXPECT_GE(p.kv_share_of_bytes, 0.0);
@@ -161,7 +165,8 @@ TEST(Properties, LoadBalanceLossIsAtLeastOneAndOneOnlyWhenBalanced) {
     } else {
       std::vector<std::int64_t> counts(static_cast<std::size_t>(experts), 0);
       for (const auto& a : assign) ++counts[static_cast<std::size_t>(a[0])];
-      const bool even = std::all_of(counts.begin(), counts.end(), [&](std::int64_t c) { return c == counts[0]; });
+      const bool even =
+          std::all_of(counts.begin(), counts.end(), [&](std::int64_t c) { return c == counts[0]; });
       if (even)
         EXPECT_NEAR(l, 1.0, 1e-12);
       else
