@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
         qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
       qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
+  Q_INIT_RESOURCE(napkin);  // the icon lives in the napkin_gui static library
   QApplication::setApplicationName(QStringLiteral("Napkin"));
   QApplication::setOrganizationName(QStringLiteral("Napkin"));
   QApplication::setApplicationVersion(QStringLiteral(NAPKIN_VERSION));
