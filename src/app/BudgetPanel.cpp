@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 #include <numeric>
 
+#include "PanelRefresh.h"
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
 #include "format.h"
@@ -115,11 +116,7 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : QWidget(parent
   buildReadouts();
   buildPlots();
   connect(model_, &ScenarioModel::changed, this, [this] {
-    // Behind another tab: catch up when shown (a drag elsewhere stays within a frame).
-    if (window()->isVisible() && !isVisible()) {
-      scenario_stale_ = true;
-      return;
-    }
+    if (deferWhileHidden(this, scenario_stale_)) return;
     refresh();
   });
   connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {

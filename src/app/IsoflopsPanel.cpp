@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "PanelRefresh.h"
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
 #include "budget.h"
@@ -217,11 +218,7 @@ IsoflopsPanel::IsoflopsPanel(ScenarioModel* model, QWidget* parent)
   connect(ui.rerunButton, &QPushButton::clicked, this, &IsoflopsPanel::recompute);
   connect(model_, &ScenarioModel::changed, this, [this] {
     if (!params_.follow_budget) return;
-    // Behind another tab: catch up when shown (a drag elsewhere stays within a frame).
-    if (window()->isVisible() && !isVisible()) {
-      scenario_stale_ = true;
-      return;
-    }
+    if (deferWhileHidden(this, scenario_stale_)) return;
     refresh();
   });
   connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {

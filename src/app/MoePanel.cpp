@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "PanelRefresh.h"
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
 #include "format.h"
@@ -136,11 +137,7 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : QWidget(parent), mod
   buildCapacityTab();
   buildCommTab();
   connect(model_, &ScenarioModel::changed, this, [this] {
-    // Behind another tab: catch up when shown (a drag elsewhere stays within a frame).
-    if (window()->isVisible() && !isVisible()) {
-      scenario_stale_ = true;
-      return;
-    }
+    if (deferWhileHidden(this, scenario_stale_)) return;
     updateComm();
   });
   connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "PanelRefresh.h"
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
 #include "format.h"
@@ -147,11 +148,7 @@ RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent)
   buildCodesignTab();
   for (PlotWidget* p : plots_) p->legend->setFont(p->xAxis->tickLabelFont());
   connect(model_, &ScenarioModel::changed, this, [this] {
-    // Behind another tab: catch up when shown (a drag elsewhere stays within a frame).
-    if (window()->isVisible() && !isVisible()) {
-      scenario_stale_ = true;
-      return;
-    }
+    if (deferWhileHidden(this, scenario_stale_)) return;
     refresh();
   });
   connect(model_, &ScenarioModel::gestureActive, this, &RooflinePanel::setDrag);
