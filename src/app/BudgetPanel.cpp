@@ -14,6 +14,7 @@
 #include "PanelRefresh.h"
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
+#include "SliderSpin.h"
 #include "format.h"
 #include "hardware.h"
 
@@ -154,20 +155,7 @@ SliderSpin* BudgetPanel::addSlider(QVBoxLayout* group, const QString& key, int f
 
 QComboBox* BudgetPanel::addCombo(QVBoxLayout* group, const QString& key, const QString& label,
                                  const QString& tooltip) {
-  auto* row = new QWidget(group->parentWidget());
-  auto* h = new QHBoxLayout(row);
-  h->setContentsMargins(0, 0, 0, 0);
-  auto* l = new QLabel(label, row);
-  l->setMinimumWidth(96);
-  auto* c = new QComboBox(row);
-  c->setObjectName(key);
-  c->setToolTip(tooltip);
-  c->setAccessibleName(label);
-  l->setToolTip(tooltip);
-  l->setBuddy(c);
-  h->addWidget(l);
-  h->addWidget(c, 1);
-  group->addWidget(row);
+  QComboBox* c = addLabelledCombo(group, key, label, tooltip, 96);
   combos_.insert(key, c);
   return c;
 }

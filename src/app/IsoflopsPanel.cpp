@@ -24,6 +24,7 @@
 #include "PanelRefresh.h"
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
+#include "SliderSpin.h"
 #include "budget.h"
 #include "csv_ladder.h"
 #include "format.h"
@@ -321,22 +322,9 @@ SliderSpin* IsoflopsPanel::addSlider(QVBoxLayout* group, const QString& key,
 
 QComboBox* IsoflopsPanel::addCombo(QVBoxLayout* group, const QString& key, const QString& label,
                                    const QString& tooltip) {
-  auto* row = new QWidget(group->parentWidget());
-  auto* h = new QHBoxLayout(row);
-  h->setContentsMargins(0, 0, 0, 0);
-  auto* l = new QLabel(label, row);
-  l->setMinimumWidth(88);
-  auto* c = new QComboBox(row);
-  c->setObjectName(key);
-  c->setToolTip(tooltip);
-  c->setAccessibleName(label);
+  QComboBox* c = addLabelledCombo(group, key, label, tooltip, 88);
   c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   c->setMinimumContentsLength(12);
-  l->setToolTip(tooltip);
-  l->setBuddy(c);
-  h->addWidget(l);
-  h->addWidget(c, 1);
-  group->addWidget(row);
   combos_.insert(key, c);
   return c;
 }

@@ -16,6 +16,7 @@
 #include "PanelRefresh.h"
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
+#include "SliderSpin.h"
 #include "format.h"
 #include "hardware.h"
 
@@ -241,20 +242,7 @@ SliderSpin* RooflinePanel::addLocal(QVBoxLayout* group, const QString& key,
 
 QComboBox* RooflinePanel::addCombo(QVBoxLayout* group, const QString& key, const QString& label,
                                    const QString& tooltip) {
-  auto* row = new QWidget(group->parentWidget());
-  auto* h = new QHBoxLayout(row);
-  h->setContentsMargins(0, 0, 0, 0);
-  auto* l = new QLabel(label, row);
-  l->setMinimumWidth(88);
-  auto* c = new QComboBox(row);
-  c->setObjectName(key);
-  c->setToolTip(tooltip);
-  c->setAccessibleName(label);
-  l->setToolTip(tooltip);
-  l->setBuddy(c);
-  h->addWidget(l);
-  h->addWidget(c, 1);
-  group->addWidget(row);
+  QComboBox* c = addLabelledCombo(group, key, label, tooltip, 88);
   combos_.insert(key, c);
   return c;
 }

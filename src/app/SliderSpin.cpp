@@ -1,10 +1,12 @@
 #include "SliderSpin.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QSignalBlocker>
 #include <QSlider>
+#include <QVBoxLayout>
 #include <cmath>
 
 namespace napkin {
@@ -137,6 +139,25 @@ void SliderSpin::onSpin(double shown) {
     slider_->setValue(toPosition(value_));
   }
   emit valueEdited(value_);
+}
+
+QComboBox* addLabelledCombo(QVBoxLayout* group, const QString& key, const QString& label,
+                            const QString& tooltip, int label_width) {
+  auto* row = new QWidget(group->parentWidget());
+  auto* h = new QHBoxLayout(row);
+  h->setContentsMargins(0, 0, 0, 0);
+  auto* l = new QLabel(label, row);
+  l->setMinimumWidth(label_width);
+  auto* c = new QComboBox(row);
+  c->setObjectName(key);
+  c->setToolTip(tooltip);
+  c->setAccessibleName(label);
+  l->setToolTip(tooltip);
+  l->setBuddy(c);
+  h->addWidget(l);
+  h->addWidget(c, 1);
+  group->addWidget(row);
+  return c;
 }
 
 }  // namespace napkin

@@ -7,8 +7,10 @@
 #include <QDoubleSpinBox>
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QSlider;
+class QVBoxLayout;
 
 namespace napkin {
 
@@ -73,5 +75,10 @@ class SliderSpin : public QWidget {
   QSlider* slider_;
   SciSpinBox* spin_;
 };
+
+// The other control row: a label and a combo box, added to a control group.
+// The combo carries `key` as object name, the tooltip and an accessible name.
+QComboBox* addLabelledCombo(QVBoxLayout* group, const QString& key, const QString& label,
+                            const QString& tooltip, int label_width);
 
 }  // namespace napkin
