@@ -8,6 +8,28 @@
 
 namespace napkin {
 
+// How chips talk to each other: a fast domain (NVLink / xGMI / TPU ICI) of
+// `chips_per_node` chips, and a slower network (InfiniBand / RoCE / DCN)
+// between domains. Bandwidths are per chip and per direction, the figure a
+// ring collective moves data at (a datasheet's "bidirectional" total is
+// halved).
+struct Network {
+  std::int64_t chips_per_node = 8;         // chips in one fast domain (node or ICI slice)
+  double intra_node_bytes_per_s = 0;       // per chip, per direction
+  double inter_node_bytes_per_s = 0;       // per chip, per direction
+  double intra_node_latency_seconds = 0;   // fixed cost per collective step in the domain
+  double inter_node_latency_seconds = 0;   // fixed cost per collective step across domains
+  std::string_view source;
+};
+
+// What a chip sustains in practice, as fractions of its datasheet peaks. These
+// are calibrations, not datasheet numbers; each row names where its come from.
+struct Efficiency {
+  double matmul = 0.8;  // large bf16 GEMMs: achieved FLOP/s ÷ peak
+  double link = 0.8;    // collective bus bandwidth ÷ link bandwidth
+  std::string_view source;
+};
+
 struct Chip {
   std::string_view name;
   double peak_flops_per_s;  // dense bf16 matmul peak (no 2:4 sparsity)
@@ -15,6 +37,9 @@ struct Chip {
   double hbm_bytes_per_s;   // HBM bandwidth
   double watts;             // board / chip power at load (TDP)
   std::string_view source;  // where the row comes from
+  double fp8_peak_flops_per_s = 0;  // dense FP8 matmul peak; 0 where the chip has none
+  Network network{};
+  Efficiency efficiency{};
 };
 
 // All chips, in display order. The first four are the seed's table (Phase 00

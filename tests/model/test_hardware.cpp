@@ -48,3 +48,36 @@ TEST(Hardware, UnknownChipNamesTheChoices) {
     EXPECT_NE(std::string(e.what()).find("chip must be one of H100, A100-80"), std::string::npos);
   }
 }
+
+TEST(Hardware, EveryChipHasANetworkAndEfficiencies) {
+  for (const Chip& c : hardware_table()) {
+    EXPECT_GE(c.network.chips_per_node, 1) << c.name;
+    EXPECT_GT(c.network.intra_node_bytes_per_s, c.network.inter_node_bytes_per_s) << c.name;
+    EXPECT_GT(c.network.inter_node_bytes_per_s, 0) << c.name;
+    EXPECT_GT(c.network.intra_node_latency_seconds, 0) << c.name;
+    EXPECT_GE(c.network.inter_node_latency_seconds, c.network.intra_node_latency_seconds)
+        << c.name;
+    EXPECT_FALSE(c.network.source.empty()) << c.name;
+    EXPECT_GT(c.efficiency.matmul, 0.3) << c.name;
+    EXPECT_LE(c.efficiency.matmul, 1.0) << c.name;
+    EXPECT_GT(c.efficiency.link, 0.3) << c.name;
+    EXPECT_LE(c.efficiency.link, 1.0) << c.name;
+    EXPECT_FALSE(c.efficiency.source.empty()) << c.name;
+    EXPECT_GE(c.fp8_peak_flops_per_s, 0) << c.name;
+  }
+}
+
+TEST(Hardware, NetworkRowsFromDatasheets) {
+  // NVLink 4: 900 GB/s bidirectional → 450 GB/s per direction; NDR 400 Gb/s → 50 GB/s.
+  const Chip& h = chip_by_name("H100");
+  EXPECT_EQ(h.network.chips_per_node, 8);
+  EXPECT_DOUBLE_EQ(h.network.intra_node_bytes_per_s, 450e9);
+  EXPECT_DOUBLE_EQ(h.network.inter_node_bytes_per_s, 50e9);
+  EXPECT_DOUBLE_EQ(h.fp8_peak_flops_per_s, 1979e12);
+  // The published runs' chips: A100 (NVLink 3, HDR 200 Gb/s), H800 (NVLink 400 GB/s).
+  EXPECT_DOUBLE_EQ(chip_by_name("A100-80").network.intra_node_bytes_per_s, 300e9);
+  EXPECT_DOUBLE_EQ(chip_by_name("A100-80").network.inter_node_bytes_per_s, 25e9);
+  EXPECT_DOUBLE_EQ(chip_by_name("H800").network.intra_node_bytes_per_s, 200e9);
+  EXPECT_EQ(chip_by_name("A100-40").hbm_bytes, 40'000'000'000);
+  EXPECT_DOUBLE_EQ(chip_by_name("A100-80").fp8_peak_flops_per_s, 0);
+}
