@@ -72,4 +72,19 @@ std::int64_t ranks_per_node(std::int64_t ranks, std::int64_t stride, std::int64_
 double group_collective_seconds(Collective op, double bytes, const GroupPlacement& group,
                                 const Link& intra, const Link& inter);
 
+// All-reduce by recursive doubling (Thakur, Rabenseifner & Gropp 2005 §4.4):
+// ⌈log2 n⌉ steps, each exchanging the whole buffer, ⌈log2 n⌉·(α + bytes/β).
+// Fewer steps than the ring's 2(n−1), more bytes: the algorithm MPICH uses
+// for short messages, and the role NCCL's tree and low-latency protocols
+// play for the small activations of a decode step. One rank: 0 s.
+double recursive_doubling_all_reduce_seconds(double bytes, std::int64_t ranks, const Link& link);
+
+// An all-reduce over a group that may span nodes, by whichever algorithm is
+// faster for this size, as a tuned collective library picks: the ring (flat or
+// hierarchical, group_collective_seconds) or recursive doubling (inside the
+// node, then across nodes among the ranks that share a node position). Never
+// slower than the ring; for large buffers it is the ring.
+double all_reduce_seconds(double bytes, const GroupPlacement& group, const Link& intra,
+                          const Link& inter);
+
 }  // namespace napkin

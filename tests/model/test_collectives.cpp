@@ -92,3 +92,27 @@ TEST(Collectives, BadInputNamesTheParameter) {
     EXPECT_NE(std::string(e.what()).find("group ranks per node"), std::string::npos);
   }
 }
+
+TEST(Collectives, RecursiveDoublingForSmallMessages) {
+  // log2(8) = 3 steps of the whole buffer.
+  EXPECT_NEAR(recursive_doubling_all_reduce_seconds(1e3, 8, kFast), 3 * (5e-6 + 1e3 / 100e9),
+              1e-15);
+  EXPECT_EQ(recursive_doubling_all_reduce_seconds(1e3, 1, kFast), 0);
+  // Small buffers: fewer latency steps than the ring's 2(n−1); large: the ring.
+  const GroupPlacement node{8, 8};
+  EXPECT_LT(all_reduce_seconds(16e3, node, kFast, kSlow),
+            group_collective_seconds(Collective::all_reduce, 16e3, node, kFast, kSlow));
+  EXPECT_DOUBLE_EQ(all_reduce_seconds(1e9, node, kFast, kSlow),
+                   group_collective_seconds(Collective::all_reduce, 1e9, node, kFast, kSlow));
+  // Never slower than the ring, at any size and placement.
+  for (double bytes : {0.0, 1e2, 1e4, 1e6, 1e8, 1e10})
+    for (GroupPlacement g : {GroupPlacement{2, 2}, GroupPlacement{16, 8}, GroupPlacement{64, 1},
+                             GroupPlacement{256, 256}})
+      EXPECT_LE(all_reduce_seconds(bytes, g, kFast, kSlow),
+                group_collective_seconds(Collective::all_reduce, bytes, g, kFast, kSlow));
+  // Across nodes: in the node, then across the 2 nodes.
+  EXPECT_NEAR(all_reduce_seconds(8, {16, 8}, kFast, kSlow),
+              std::min(group_collective_seconds(Collective::all_reduce, 8, {16, 8}, kFast, kSlow),
+                       3 * (5e-6 + 8 / 100e9) + 1 * (10e-6 + 8 / 10e9)),
+              1e-15);
+}
