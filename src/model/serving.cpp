@@ -132,7 +132,7 @@ void validate_layout(const ServingModel& m, const ServingLayout& l, std::string_
           std::string(ep_name) + " (expert-parallel ranks) must divide the model's " +
           std::to_string(m.n_experts) + " routed experts; got " + std::to_string(l.ep));
   } else {
-    require_count(l.ep, ep_name, "expert-parallel ranks (1 for a dense model)", 1, 1);
+    require_count(l.ep, ep_name, "expert-parallel ranks, 1 for a dense model", 1, 1);
   }
   if (l.tp * l.pp > kMaxSliceChips / l.ep)
     throw_out_of_range(

@@ -20,20 +20,60 @@ std::string chips_text(std::int64_t chips) {
   return format_grouped(chips) + (chips == 1 ? " chip" : " chips");
 }
 
-// Every TP × PP × EP split of `chips` (a power of two) the model allows: TP
-// descending, then EP ascending.
-std::vector<ServingLayout> splits_of(const ServingModel& m, std::int64_t chips) {
+std::int64_t gcd(std::int64_t a, std::int64_t b) {
+  while (b != 0) {
+    const std::int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+}  // namespace
+
+std::vector<ServingLayout> serving_layouts(const ServingModel& m, std::int64_t chips) {
+  require_count(chips, "chips", "chips", 1, kMaxSearchChips);
   std::vector<ServingLayout> out;
-  std::int64_t tp = 1;
-  while (tp * 2 <= chips && m.n_heads % (tp * 2) == 0) tp *= 2;
-  for (; tp >= 1; tp /= 2) {
-    for (std::int64_t ep = 1; tp * ep <= chips; ep *= 2) {
-      if (ep > 1 && (!m.is_moe() || m.n_experts % ep != 0)) break;
-      const std::int64_t pp = chips / (tp * ep);
+  const std::int64_t tp_max = gcd(m.n_heads, chips);
+  for (std::int64_t tp = tp_max; tp >= 1; --tp) {
+    if (tp_max % tp != 0) continue;
+    const std::int64_t rest = chips / tp;
+    const std::int64_t ep_max = m.is_moe() ? gcd(m.n_experts, rest) : 1;
+    for (std::int64_t ep = 1; ep <= ep_max; ++ep) {
+      if (ep_max % ep != 0) continue;
+      const std::int64_t pp = rest / ep;
       if (pp <= m.n_layers) out.push_back({tp, pp, ep});
     }
   }
   return out;
+}
+
+std::optional<ServingLayout> fastest_layout(const ServingModel& m, const ServingInputs& in,
+                                            std::int64_t chips) {
+  std::optional<ServingLayout> best;
+  bool best_fits = false;
+  double best_key = 0;
+  ServingInputs s = in;
+  for (const ServingLayout& l : serving_layouts(m, chips)) {
+    s.layout = l;
+    const detail::LayoutEval ev(m, s);
+    const ServingMemory mem = ev.memory(in.batch);
+    // A fitting layout beats any that does not; then the faster turn, or
+    // the smaller memory among layouts that do not fit.
+    const double key = mem.fits ? ev.latency(in.batch).turn_seconds : mem.total_bytes;
+    if (!best || (mem.fits && !best_fits) || (mem.fits == best_fits && key < best_key)) {
+      best = l;
+      best_fits = mem.fits;
+      best_key = key;
+    }
+  }
+  return best;
+}
+
+namespace {
+
+std::vector<ServingLayout> splits_of(const ServingModel& m, std::int64_t chips) {
+  return serving_layouts(m, chips);
 }
 
 struct Check {

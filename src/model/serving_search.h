@@ -41,6 +41,17 @@ std::string describe(const ServingLayout& layout);
 
 // ------------------------------------------------------------------ search
 
+// Every TP × PP × EP split of `chips` the model allows — TP dividing the
+// heads, EP dividing the routed experts (1 for a dense model), PP at most the
+// layers — by TP descending, then EP ascending.
+std::vector<ServingLayout> serving_layouts(const ServingModel& model, std::int64_t chips);
+
+// The split of `chips` whose turn at in.batch is fastest among those that
+// fit (or, when none fits, the one needing the least memory per chip);
+// nullopt when the model allows no split of that many chips.
+std::optional<ServingLayout> fastest_layout(const ServingModel& model, const ServingInputs& in,
+                                            std::int64_t chips);
+
 struct SearchInputs {
   ServingInputs serving;  // everything but the layout and the batch, which the search picks
   LatencyBudget budget;

@@ -327,3 +327,26 @@ TEST(ServingView, EverythingThePanelDraws) {
   in.search.budget = {1.5, std::nullopt, std::nullopt};
   EXPECT_FALSE(make_serving_view(m, in).disaggregation);
 }
+
+TEST(ServingLayouts, EverySplitTheModelAllows) {
+  const ServingModel m = serving_model(kLlama3_70B);
+  EXPECT_EQ(serving_layouts(m, 24),
+            (std::vector<ServingLayout>{{8, 3, 1}, {4, 6, 1}, {2, 12, 1}, {1, 24, 1}}));
+  EXPECT_FALSE(serving_layouts(m, 64 * 64).empty());
+  EXPECT_TRUE(serving_layouts(m, 64 * 81 * 2).empty());  // TP ≤ 64 heads, PP ≤ 80 layers
+  const ServingModel x = serving_model(preset("Mixtral-8x7B"));
+  for (const ServingLayout& l : serving_layouts(x, 16)) {
+    EXPECT_EQ(l.chips(), 16);
+    EXPECT_EQ(32 % l.tp, 0);
+    EXPECT_EQ(8 % l.ep, 0);
+  }
+  EXPECT_EQ(serving_layouts(x, 16).front(), (ServingLayout{16, 1, 1}));
+  // 8 H100 for Llama-3-70B: all tensor-parallel is the fastest turn.
+  ServingInputs in;
+  in.chip = "H100";
+  EXPECT_EQ(fastest_layout(m, in, 8), (ServingLayout{8, 1, 1}));
+  // Nothing fits one v5e: the layout with the least memory per chip is named.
+  in.chip = "TPU v5e";
+  EXPECT_EQ(fastest_layout(m, in, 1), (ServingLayout{1, 1, 1}));
+  EXPECT_FALSE(fastest_layout(m, in, 64 * 81 * 2));
+}
