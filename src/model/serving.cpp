@@ -29,6 +29,10 @@ KvGeometry kv_geometry(const ModelShape& shape) {
   return {shape.n_kv_heads, checked_mul(2, shape.d_head, "KV elements per head")};
 }
 
+double attention_flops_per_pair_per_layer(const ModelShape& shape) {
+  return 4.0 * static_cast<double>(shape.n_heads) * static_cast<double>(shape.d_head);
+}
+
 double ServingModel::total_params() const {
   return layer_params + input_embedding_params + (tied_embeddings ? 0.0 : output_embedding_params);
 }
@@ -54,6 +58,7 @@ void ServingModel::validate() const {
   require_count(top_k, "top_k", "experts per token", 0, std::max<std::int64_t>(n_experts, 0));
   require_count(kv.groups, "KV groups", "groups per token per layer", 1, 100'000);
   require_count(kv.elements_per_group, "KV elements per group", "elements", 1, 10'000'000);
+  require_real(attention_flops_per_pair_per_layer, "attention FLOPs per pair", "FLOPs", 0.0, 1e15);
 }
 
 ServingModel serving_model(const ModelShape& s) {
@@ -82,6 +87,7 @@ ServingModel serving_model(const ModelShape& s) {
     m.n_moe_layers = s.n_layers - s.n_dense_layers;
   }
   m.kv = kv_geometry(s);
+  m.attention_flops_per_pair_per_layer = attention_flops_per_pair_per_layer(s);
   m.validate();
   return m;
 }
@@ -110,6 +116,7 @@ ServingModel serving_model(double n_params) {
   m.n_kv_heads = s.n_kv_heads;
   m.d_head = s.d_head;
   m.kv = kv_geometry(s);
+  m.attention_flops_per_pair_per_layer = attention_flops_per_pair_per_layer(s);
   m.shape_assumed = true;
   m.validate();
   return m;

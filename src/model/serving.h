@@ -65,6 +65,12 @@ struct KvGeometry {
 // about the cache (bytes per chip, reads per step, transfer) follows from it.
 KvGeometry kv_geometry(const ModelShape& shape);
 
+// Attention's sequence-dependent FLOPs per (query, key) pair per layer, all
+// heads: QKᵀ and A·V, 4·heads·d_head (seed Phase 03). MLA with absorbed
+// projections plugs in here: 2·heads·(kv_lora_rank + qk_rope_head_dim) +
+// 2·heads·kv_lora_rank.
+double attention_flops_per_pair_per_layer(const ModelShape& shape);
+
 // A model as the serving arithmetic sees it. Parameter counts are doubles:
 // they only ever multiply bytes and FLOPs here.
 struct ServingModel {
@@ -84,7 +90,8 @@ struct ServingModel {
   std::int64_t n_experts = 0;
   std::int64_t top_k = 0;
   KvGeometry kv;
-  bool shape_assumed = false;  // built from a bare parameter count
+  double attention_flops_per_pair_per_layer = 0;  // split over the heads' TP ranks
+  bool shape_assumed = false;                     // built from a bare parameter count
 
   double total_params() const;   // held in HBM
   double active_params() const;  // 2 × this = FLOPs per token (the seed's 2N)

@@ -70,11 +70,9 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
   decode_flops_token_ = 2.0 * (m.active_layer_params * stage_fraction_ / tp + output_chip_);
   prefill_flops_token_ = 2.0 * (active_dense * stage_fraction_ / tp +
                                 m.active_routed_expert_params * stage_fraction_ / (tp * ep));
-  // QKᵀ and A·V: 4·d_head FLOPs per head per (query, key) pair (seed Phase 03).
-  attn_flops_pair_ = a.attention_flops
-                         ? 4.0 * stage_layers_ * static_cast<double>(m.n_heads / tp_) *
-                               static_cast<double>(m.d_head)
-                         : 0.0;
+  // QKᵀ and A·V over the pairs, the heads split TP ways.
+  attn_flops_pair_ =
+      a.attention_flops ? m.attention_flops_per_pair_per_layer * stage_layers_ / tp : 0.0;
 
   comm_ = a.communication;
   const std::int64_t per_node = std::max<std::int64_t>(1, chip.network.chips_per_node);

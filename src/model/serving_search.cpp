@@ -488,6 +488,28 @@ std::optional<double> largest_params_for_budget(const SearchInputs& in, double l
   return lo;
 }
 
+ServingConstraint serving_constraint(double n_params, const SearchInputs& in) {
+  require_real(n_params, "n_params", "parameters", 1e6, 1e14);
+  ServingConstraint c;
+  c.largest_params = largest_params_for_budget(in);
+  const ServingInputs& s = in.serving;
+  const std::string where = in.budget.describe() + " (" + format_grouped(s.prompt_tokens) +
+                            "-token prompt, " + format_grouped(s.decode_tokens) + " tokens out, " +
+                            format_seconds(s.overhead_seconds) + " overhead) on up to " +
+                            format_grouped(in.max_chips) + " " + s.chip;
+  const std::string head = "At " + describe_precision(s.weights, s.kv) + ", ";
+  if (!c.largest_params) {
+    c.binds = true;
+    c.text = head + "no dense model of 100M parameters or more meets " + where + ".";
+    return c;
+  }
+  c.binds = n_params > *c.largest_params;
+  c.text = head + "the largest dense model that meets " + where + " is " +
+           format_count(*c.largest_params) + " parameters: a " + format_count(n_params) +
+           "-parameter model is " + (c.binds ? "beyond it." : "within it.");
+  return c;
+}
+
 // ------------------------------------------------- the cost of a token vs precision
 
 std::vector<PrecisionPoint> cost_vs_precision(const ServingModel& model, const SearchInputs& in) {

@@ -167,6 +167,16 @@ ServableCheck servable_check(const ServingModel& model, const ServableInputs& in
 std::optional<double> largest_params_for_budget(const SearchInputs& in, double lo = 1e8,
                                                 double hi = 1e13);
 
+// The serving constraint the "What I would train" memo states: the largest
+// dense model meeting the budget on at most in.max_chips chips at the inputs'
+// precisions, and whether a model of `n_params` is beyond it.
+struct ServingConstraint {
+  std::optional<double> largest_params;  // nullopt: not even 100M parameters
+  bool binds = false;                    // n_params exceeds the largest
+  std::string text;  // names the precision, the budget, the turn's shape, the chip and the slice
+};
+ServingConstraint serving_constraint(double n_params, const SearchInputs& in);
+
 // ------------------------------------------------- the cost of a token vs precision
 
 struct PrecisionPoint {

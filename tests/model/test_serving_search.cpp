@@ -350,3 +350,20 @@ TEST(ServingLayouts, EverySplitTheModelAllows) {
   EXPECT_EQ(fastest_layout(m, in, 1), (ServingLayout{1, 1, 1}));
   EXPECT_FALSE(fastest_layout(m, in, 64 * 81 * 2));
 }
+
+TEST(Servable, TheMemosServingConstraint) {
+  SearchInputs in = napkin_search();
+  in.max_chips = 64;
+  const ServingConstraint big = serving_constraint(200e9, in);
+  ASSERT_TRUE(big.largest_params);
+  EXPECT_TRUE(big.binds);
+  EXPECT_NE(big.text.find("bf16 weights, bf16 KV cache"), std::string::npos) << big.text;
+  EXPECT_NE(big.text.find("beyond it"), std::string::npos) << big.text;
+  EXPECT_NE(big.text.find("64 TPU v5e"), std::string::npos) << big.text;
+  const ServingConstraint small = serving_constraint(70e9, in);
+  EXPECT_FALSE(small.binds);
+  EXPECT_NE(small.text.find("within it"), std::string::npos) << small.text;
+  // Lower precision serves a larger model under the same budget.
+  in.serving.weights = Dtype::int4;
+  EXPECT_GT(*serving_constraint(70e9, in).largest_params, *big.largest_params);
+}
