@@ -354,7 +354,10 @@ int run_serve(Args& a) {
       const LayoutCandidate* first = nullptr;
       for (const LayoutCandidate& l : answer->layouts) {
         if (l.chips != c) continue;
-        if (!first) first = &l;
+        // For a slice that misses: its fastest layout that fits, else its first.
+        if (!first || (l.result.fits &&
+                       (!first->result.fits || l.result.turn_seconds < first->result.turn_seconds)))
+          first = &l;
         if (l.meets() && (!best || l.result.tokens_per_second_per_chip >
                                        best->result.tokens_per_second_per_chip))
           best = &l;

@@ -207,11 +207,14 @@ std::vector<TimePart> PhaseTime::parts() const {
   auto add = [&](std::string_view label, double s) {
     if (s > 0) out.push_back({label, s});
   };
-  if (bound == Bound::compute) {
+  if (bound == Bound::compute || memory_seconds <= 0) {
     add("compute", roofline_seconds);
   } else {
-    add("weights read", weights_read_seconds);
-    add("KV cache read", kv_read_seconds);
+    // Stages may differ in their bound; the reads share the roofline part in
+    // proportion so the parts still sum to the whole.
+    const double w = roofline_seconds * weights_read_seconds / memory_seconds;
+    add("weights read", w);
+    add("KV cache read", roofline_seconds - w);
   }
   add("tensor-parallel all-reduce", tp_comm_seconds);
   add("expert all-to-all", ep_comm_seconds);

@@ -213,6 +213,9 @@ struct PhaseTime {
   double tp_comm_seconds = 0;
   double ep_comm_seconds = 0;
   double pipeline_hop_seconds = 0;
+  // Prefill: the (S−1) steps filling and draining the pipeline. Decode: the
+  // time the last stage (which also holds the unembedding) needs beyond one
+  // trip to serve every micro-batch in flight.
   double pipeline_bubble_seconds = 0;
   Bound bound = Bound::memory;
   double comm_seconds() const { return tp_comm_seconds + ep_comm_seconds + pipeline_hop_seconds; }

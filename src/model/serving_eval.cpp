@@ -60,14 +60,14 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
       pp_ == 1 ? m.input_embedding_params + (m.tied_embeddings ? 0.0 : m.output_embedding_params)
                : std::max(m.input_embedding_params, m.output_embedding_params);
   weights_held_ = dense_layer / tp + expert_chip_ + stored_tables / tp;
-  dense_read_ = dense_layer / tp + output_chip_;
+  dense_read_ = dense_layer / tp;
 
   // FLOPs: 2 per active parameter per token. A decode micro-batch on one EP
   // replica sends its tokens to experts on every replica while the others do
   // the same, so each chip computes its share of all of them; one prompt's
   // prefill runs on a single replica's attention chips.
   const double active_dense = m.active_layer_params - m.active_routed_expert_params;
-  decode_flops_token_ = 2.0 * (m.active_layer_params * stage_fraction_ / tp + output_chip_);
+  decode_flops_token_ = 2.0 * m.active_layer_params * stage_fraction_ / tp;
   prefill_flops_token_ = 2.0 * (active_dense * stage_fraction_ / tp +
                                 m.active_routed_expert_params * stage_fraction_ / (tp * ep));
   // QKᵀ and A·V over the pairs, the heads split TP ways.
@@ -128,11 +128,11 @@ double LayoutEval::p2p_seconds(double bytes, bool across_nodes) const {
   return collective_seconds(Collective::point_to_point, bytes, 2, across_nodes ? inter_ : intra_);
 }
 
-LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batch, double context) const {
+LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_t micro_batch,
+                                         double context) const {
   const ServingModel& m = m_;
   const double b = static_cast<double>(micro_batch);
   const double d = static_cast<double>(m.d_model);
-  const double flops = b * (decode_flops_token_ + attn_flops_pair_ * context);
   // Routed experts a step touches: each of the b × EP tokens the EP group
   // routes picks top_k of the experts (uniform routing), so an expert is idle
   // with probability (1 − k/E)^(b·EP).
@@ -140,14 +140,26 @@ LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batch, double contex
   if (m.is_moe())
     touched = 1.0 - std::pow(1.0 - static_cast<double>(m.top_k) / static_cast<double>(m.n_experts),
                              b * static_cast<double>(ep_));
-  const double weight_bytes = (dense_read_ + expert_chip_ * touched) * weight_bytes_;
   const double kv_bytes = b * context * kv_bytes_token_;
+  // One stage's work on one micro-batch; the last stage also holds the
+  // unembedding (with one stage, that stage is the last).
+  struct Stage {
+    double compute = 0, weights = 0, kv = 0, roof = 0, bytes = 0;
+  };
+  auto stage = [&](bool last) {
+    const double table = last ? output_chip_ : 0.0;
+    Stage st;
+    st.compute = b * (decode_flops_token_ + 2.0 * table + attn_flops_pair_ * context) / peak_;
+    const double weight_bytes = (dense_read_ + table + expert_chip_ * touched) * weight_bytes_;
+    st.weights = weight_bytes / bw_;
+    st.kv = kv_bytes / bw_;
+    st.roof = std::max(st.compute, st.weights + st.kv);
+    st.bytes = weight_bytes + kv_bytes;
+    return st;
+  };
+  const Stage last = stage(true);
+  const Stage other = pp_ > 1 ? stage(false) : last;
 
-  Step out;
-  out.bytes_per_chip = weight_bytes + kv_bytes;
-  const double c = flops / peak_;
-  const double mw = weight_bytes / bw_, mk = kv_bytes / bw_;
-  const double roof = std::max(c, mw + mk);
   double tp_comm = 0, ep_comm = 0, hops = 0;
   if (comm_) {
     // Two all-reduces per layer (after attention and after the MLP or the
@@ -170,18 +182,28 @@ LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batch, double contex
              p2p_seconds(b * kTokenIdBytes, wrap_inter_);
     }
   }
-  const double s = static_cast<double>(pp_);
+  // A micro-batch's trip crosses every stage in turn; with M micro-batches in
+  // flight the last stage must also serve all M of them each round.
+  const double others = static_cast<double>(pp_ - 1);
+  const double comm = tp_comm + ep_comm;
+  const double trip = others * (other.roof + comm) + last.roof + comm + hops;
+  const double busiest = static_cast<double>(micro_batches) * (last.roof + comm);
+
+  Step out;
+  out.bytes_per_chip = last.bytes;
   PhaseTime& t = out.time;
-  t.compute_seconds = s * c;
-  t.weights_read_seconds = s * mw;
-  t.kv_read_seconds = s * mk;
-  t.memory_seconds = s * (mw + mk);
-  t.roofline_seconds = s * roof;
-  t.tp_comm_seconds = s * tp_comm;
-  t.ep_comm_seconds = s * ep_comm;
+  t.compute_seconds = others * other.compute + last.compute;
+  t.weights_read_seconds = others * other.weights + last.weights;
+  t.kv_read_seconds = others * other.kv + last.kv;
+  t.memory_seconds = t.weights_read_seconds + t.kv_read_seconds;
+  t.roofline_seconds = others * other.roof + last.roof;
+  t.tp_comm_seconds = static_cast<double>(pp_) * tp_comm;
+  t.ep_comm_seconds = static_cast<double>(pp_) * ep_comm;
   t.pipeline_hop_seconds = hops;
-  t.bound = c >= mw + mk ? Bound::compute : Bound::memory;
-  t.seconds = t.roofline_seconds + t.tp_comm_seconds + t.ep_comm_seconds + t.pipeline_hop_seconds;
+  t.pipeline_bubble_seconds = std::max(0.0, busiest - trip);
+  t.bound = t.compute_seconds >= t.memory_seconds ? Bound::compute : Bound::memory;
+  t.seconds = t.roofline_seconds + t.tp_comm_seconds + t.ep_comm_seconds + t.pipeline_hop_seconds +
+              t.pipeline_bubble_seconds;
   return out;
 }
 
@@ -203,7 +225,7 @@ LayoutEval::Step LayoutEval::prefill_with(std::int64_t chunks) const {
     touched = 1.0 - std::pow(1.0 - static_cast<double>(m.top_k) / static_cast<double>(m.n_experts),
                              c_tok);
   const double weight_bytes =
-      (dense_read_ - output_chip_ + expert_chip_ * touched + output_chip_ / n) * weight_bytes_;
+      (dense_read_ + expert_chip_ * touched + output_chip_ / n) * weight_bytes_;
   // Reads the cache before the chunk (on average the cached context and half
   // the prompt) and writes the chunk's own.
   const double kv_bytes = (cached + p / 2.0 + c_tok) * kv_bytes_token_;
@@ -280,7 +302,7 @@ ServingMemory LayoutEval::memory(std::int64_t batch) const {
 LayoutEval::Latency LayoutEval::latency(std::int64_t batch) const {
   std::int64_t micro_batches = 1, micro_batch = 1;
   micro_batching(batch, micro_batches, micro_batch);
-  const double step = decode_step(micro_batch, mean_context_).time.seconds;
+  const double step = decode_step(micro_batches, micro_batch, mean_context_).time.seconds;
   const double d = static_cast<double>(in_.decode_tokens);
   const double interference =
       in_.pool == ServingPool::colocated ? static_cast<double>(batch - 1) * prefill_.seconds : 0.0;
@@ -306,7 +328,7 @@ ServingResult LayoutEval::at(std::int64_t batch) const {
   std::int64_t micro_batches = 1, micro_batch = 1;
   micro_batching(batch, micro_batches, micro_batch);
   r.micro_batches = micro_batches;
-  const Step step = decode_step(micro_batch, mean_context_);
+  const Step step = decode_step(micro_batches, micro_batch, mean_context_);
   r.decode_step = step.time;
   r.kv_transfer_seconds = kv_transfer_;
   r.overhead_seconds = in_.overhead_seconds;

@@ -34,7 +34,8 @@ class LayoutEval {
     PhaseTime time;
     double bytes_per_chip = 0;  // read by one chip for one micro-batch
   };
-  Step decode_step(std::int64_t micro_batch, double context_tokens) const;
+  Step decode_step(std::int64_t micro_batches, std::int64_t micro_batch,
+                   double context_tokens) const;
   Step prefill_with(std::int64_t chunks) const;
   void micro_batching(std::int64_t batch, std::int64_t& micro_batches,
                       std::int64_t& micro_batch) const;

@@ -455,3 +455,25 @@ TEST(ServingInput, Deterministic) {
   EXPECT_EQ(a.memory.total_bytes, b.memory.total_bytes);
   EXPECT_EQ(a.cost.dollars_per_million_tokens, b.cost.dollars_per_million_tokens);
 }
+
+TEST(ServingTimes, TheUnembeddingSitsOnTheLastStageOnly) {
+  // Napkin assumptions on the real shape: a batch-1 token crosses both stages,
+  // so its step reads exactly what one stage would (80 layers split evenly).
+  const ServingModel m = serving_model(kLlama3_70B);
+  ServingInputs in;
+  in.chip = "H100";
+  in.assume = ServingAssumptions::napkin();
+  in.layout = {8, 1, 1};
+  const double one_stage = evaluate_serving(m, in).decode_step_seconds;
+  in.layout = {8, 2, 1};
+  const ServingResult two = evaluate_serving(m, in);
+  EXPECT_NEAR(two.decode_step_seconds, one_stage, 1e-12);
+  EXPECT_EQ(two.decode_step.pipeline_bubble_seconds, 0);
+  // Two micro-batches in flight: the last stage serves both, and its extra
+  // table read each time is the imbalance.
+  in.batch = 2;
+  const ServingResult busy = evaluate_serving(m, in);
+  EXPECT_EQ(busy.micro_batches, 2);
+  const double table = 128256.0 * 8192 * 2 / 8 / 3.35e12;
+  EXPECT_NEAR(busy.decode_step.pipeline_bubble_seconds, table, 1e-9);
+}
