@@ -153,6 +153,53 @@ class Reader {
   std::string_view source_;
 };
 
+// Arrays holding only numbers (a ladder's [N, D, loss, budget] rows) on one
+// line each: Qt's indented writer puts every number on its own line, which
+// makes an embedded ladder a thousand lines long. Strings are skipped intact.
+std::string compact_number_arrays(const QByteArray& json) {
+  std::string out;
+  out.reserve(static_cast<std::size_t>(json.size()));
+  const qsizetype n = json.size();
+  bool in_string = false;
+  for (qsizetype i = 0; i < n; ++i) {
+    const char c = json[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < n)
+        out += json[++i];
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c != '[') {
+      out += c;
+      continue;
+    }
+    qsizetype j = i + 1;
+    while (j < n && json[j] != ']' && json[j] != '[' && json[j] != '{' && json[j] != '"') ++j;
+    if (j >= n || json[j] != ']') {
+      out += c;
+      continue;
+    }
+    std::string items = "[";
+    bool space = false;
+    for (qsizetype k = i + 1; k < j; ++k) {
+      const char d = json[k];
+      if (d == ' ' || d == '\n' || d == '\r' || d == '\t') {
+        space = true;
+        continue;
+      }
+      if (space && items.size() > 1 && items.back() == ',') items += ' ';
+      space = false;
+      items += d;
+    }
+    out += items + "]";
+    i = j;
+  }
+  return out;
+}
+
 // ===================================================================
 // The panels' settings (document version 2): IsoFLOPs, MoE, Roofline.
 // Kept apart from the Budget-level fields above so either can change alone.
@@ -496,7 +543,7 @@ std::string scenario_to_json(const Scenario& s) {
                   {QStringLiteral("training"), training},
                   {QStringLiteral("serving"), serving}};
   settings_to_json(s, doc);
-  return QJsonDocument(doc).toJson(QJsonDocument::Indented).toStdString();
+  return compact_number_arrays(QJsonDocument(doc).toJson(QJsonDocument::Indented));
 }
 
 Scenario scenario_from_json(std::string_view json, std::string_view source) {

@@ -10,7 +10,13 @@
 #include <stdexcept>
 #include <string>
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <set>
+
 #include "csv_ladder.h"
+#include "scenario_fields.h"
 #include "scenario_json.h"
 
 using namespace napkin;
@@ -101,7 +107,42 @@ Scenario worked_scenario(const std::string& csv_path) {
   return s;
 }
 
+// The document's leaf paths ("budget.days"); arrays are leaves.
+void leaf_paths(const QJsonObject& o, const std::string& prefix, std::set<std::string>& out) {
+  for (auto it = o.begin(); it != o.end(); ++it) {
+    const std::string path = prefix + it.key().toStdString();
+    if (it.value().isObject())
+      leaf_paths(it.value().toObject(), path + ".", out);
+    else
+      out.insert(path);
+  }
+}
+
 }  // namespace
+
+// Every field the document writes is an input the comparison of two plans
+// lists (and every listed input is in the document): a field added to the
+// scenario and its document without a line in scenario_fields() fails here.
+TEST(ScenarioSettingsJson, ScenarioFieldsCoverTheWholeDocument) {
+  const std::string text = scenario_to_json(worked_scenario(kChinchilla));
+  std::set<std::string> paths;
+  leaf_paths(QJsonDocument::fromJson(QByteArray::fromStdString(text)).object(), "", paths);
+  paths.erase("format");
+  paths.erase("version");
+  auto covered = [](const std::string& path, const std::string& key) {
+    return path == key || path.rfind(key + ".", 0) == 0;
+  };
+  for (const std::string& p : paths) {
+    bool found = false;
+    for (const ScenarioField& f : scenario_fields()) found = found || covered(p, f.key);
+    EXPECT_TRUE(found) << "the document's \"" << p << "\" is not in scenario_fields()";
+  }
+  for (const ScenarioField& f : scenario_fields()) {
+    bool found = false;
+    for (const std::string& p : paths) found = found || covered(p, f.key);
+    EXPECT_TRUE(found) << "scenario_fields()' \"" << f.key << "\" is not in the document";
+  }
+}
 
 TEST(ScenarioSettingsJson, EverySettingRoundTripsExactly) {
   const Scenario s = worked_scenario(kChinchilla);
