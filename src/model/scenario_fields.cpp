@@ -256,6 +256,12 @@ std::span<const ScenarioField> scenario_fields() {
   return fields;
 }
 
+const ScenarioField* find_scenario_field(std::string_view key) {
+  for (const ScenarioField& f : scenario_fields())
+    if (f.key == key) return &f;
+  return nullptr;
+}
+
 std::string display_field_value(const FieldValue& v, const std::string& unit, int digits) {
   std::string text;
   if (const auto* i = std::get_if<std::int64_t>(&v)) {

@@ -11,6 +11,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 
 namespace napkin {
@@ -29,6 +30,9 @@ struct ScenarioField {
 // In document order: hardware, budget, model, training, serving, then the
 // IsoFLOPs, MoE and Roofline panels' settings.
 std::span<const ScenarioField> scenario_fields();
+// The field with this key, or nullptr; its position in scenario_fields() is
+// a stable id within a build (e.g. for merging an undo gesture's steps).
+const ScenarioField* find_scenario_field(std::string_view key);
 
 // The value as a person reads it, with its unit: "30 days", "H100", "on",
 // "1e+14 tokens". Reals show 6 significant digits, or `digits` when given.

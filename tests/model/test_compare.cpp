@@ -179,6 +179,11 @@ TEST(Compare, FieldsAreUniqueAndReadable) {
     EXPECT_EQ(shown.find("nan"), std::string::npos) << f.key;
   }
   EXPECT_GT(scenario_fields().size(), 100u);
+  const ScenarioField* delta = find_scenario_field("isoflops.fit.huber_delta");
+  ASSERT_NE(delta, nullptr);
+  EXPECT_EQ(delta->name, "IsoFLOPs: Huber δ");
+  EXPECT_EQ(std::get<double>(delta->get(s)), 1e-3);
+  EXPECT_EQ(find_scenario_field("isoflops.fit"), nullptr);
 }
 
 TEST(Compare, ComparisonDeltasRatiosAndTheBetterPlan) {
