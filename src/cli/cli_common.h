@@ -78,6 +78,7 @@ std::vector<Command> moe_commands();
 std::vector<Command> roofline_commands();
 std::vector<Command> serve_commands();
 std::vector<Command> report_commands();
+std::vector<Command> compare_commands();  // diff
 
 // Runs `napkin-cli argv...` (argv without the program name); returns the exit status.
 int dispatch(const std::vector<std::string>& argv);

@@ -30,6 +30,9 @@ int run_fit(Args& a) {
   if (c_col) csv.c_column = *c_col;
   csv.loss_column = a.text("--loss-col", "loss");
   csv.max_loss = a.optional_real("--max-loss", 1e-9, 1e6, "nats/token");
+  // Strict by default: a script that fits a ladder should fail on a bad row,
+  // not fit a different set of runs; --skip-bad-rows lists what it skips.
+  csv.skip_bad_rows = a.flag("--skip-bad-rows");
   FitOptions fit;
   fit.estimator = parse_estimator(
       a.choice("--estimator", "huber-log", {"huber-log", "ls-log", "ls-linear", "seed-cd"}));
@@ -66,6 +69,7 @@ int run_fit(Args& a) {
         {"n_points", json_int(f.n_points)},
         {"rows", json_int(ladder.rows)},
         {"rows_filtered", json_int(ladder.rows_filtered)},
+        {"rows_skipped", json_int(static_cast<std::int64_t>(ladder.skipped.size()))},
         {"estimator", QString::fromUtf8(to_string(f.estimator).data(),
                                         static_cast<qsizetype>(to_string(f.estimator).size()))},
         {"converged", f.converged},
@@ -73,6 +77,15 @@ int run_fit(Args& a) {
         {"n_opt", opt.n_params},
         {"d_opt", opt.n_tokens},
         {"loss_at_target", opt.loss}};
+    if (csv.skip_bad_rows) {
+      QJsonArray skipped;
+      for (const CsvSkippedRow& r : ladder.skipped)
+        skipped.append(QJsonObject{{"line", json_int(r.line)},
+                                   {"reason", QString::fromUtf8(to_string(r.reason).data())},
+                                   {"column", QString::fromStdString(r.column)},
+                                   {"message", QString::fromStdString(r.message)}});
+      o["skipped"] = skipped;
+    }
     if (b) {
       o["ci_low"] = b->ci_low;
       o["ci_high"] = b->ci_high;
@@ -89,6 +102,18 @@ int run_fit(Args& a) {
                     (ladder.rows_filtered
                          ? " (" + format_grouped(ladder.rows_filtered) + " dropped by --max-loss)"
                          : ""));
+  if (!ladder.skipped.empty()) {
+    row("skipped rows",
+        format_grouped(static_cast<std::int64_t>(ladder.skipped.size())) + " (--skip-bad-rows):");
+    constexpr std::size_t kShown = 20;
+    for (std::size_t i = 0; i < ladder.skipped.size() && i < kShown; ++i) {
+      const CsvSkippedRow& r = ladder.skipped[i];
+      std::printf("    line %lld, %s: %s\n", static_cast<long long>(r.line),
+                  std::string(to_string(r.reason)).c_str(), r.message.c_str());
+    }
+    if (ladder.skipped.size() > kShown)
+      std::printf("    … and %zu more\n", ladder.skipped.size() - kShown);
+  }
   row("E (irreducible)", format_grouped(f.law.E, 4) + " nats/token");
   row("A, alpha", format_grouped(f.law.A, 2) + ", " + format_grouped(f.law.alpha, 4));
   row("B, beta", format_grouped(f.law.B, 2) + ", " + format_grouped(f.law.beta, 4));
@@ -166,7 +191,7 @@ std::vector<Command> scaling_commands() {
       {"fit",
        "fit --csv FILE [--n-col N] [--d-col D | --c-col C] [--loss-col loss] [--max-loss X] "
        "[--estimator huber-log|ls-log|ls-linear|seed-cd] [--delta 1e-3] [--target-flops 1e24] "
-       "[--bootstrap N] [--seed S]",
+       "[--bootstrap N] [--seed S] [--skip-bad-rows]",
        run_fit},
       {"isoflops",
        "isoflops [--seed S] [--noise 0.005] [--bias NATS] [--bias-mode fixed_schedule|per_budget] "

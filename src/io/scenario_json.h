@@ -7,7 +7,10 @@
 
 namespace napkin {
 
-inline constexpr int kScenarioFormatVersion = 1;
+// 1: the Budget-level inputs. 2: adds the panels' settings (isoflops, moe,
+// roofline), the IsoFLOPs ladder's points embedded when loaded from CSV.
+// Version 1 documents still open, with the panels' defaults.
+inline constexpr int kScenarioFormatVersion = 2;
 
 // The document as JSON text (UTF-8, indented, keys in a stable order).
 std::string scenario_to_json(const Scenario& s);

@@ -116,6 +116,7 @@ struct MfuBudgetInputs {
   double comms_seconds = 50;
   double optimizer_seconds = 25;
   void validate() const;
+  bool operator==(const MfuBudgetInputs&) const = default;
 };
 
 // What costs the matmul unit the most idle time; `none` when nothing does.

@@ -4,11 +4,30 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "hardware.h"
 #include "validate.h"
 
 namespace napkin {
+
+namespace {
+
+// Each panel's settings, with the panel named in front of the field.
+void validate_panel_settings(const Scenario& s) {
+  auto named = [](const char* panel, const auto& settings) {
+    try {
+      settings.validate();
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string(panel) + " settings: " + e.what());
+    }
+  };
+  named("IsoFLOPs", s.isoflops);
+  named("MoE", s.moe);
+  named("Roofline", s.roofline);
+}
+
+}  // namespace
 
 void Scenario::validate() const {
   budget_inputs().validate();
@@ -25,6 +44,7 @@ void Scenario::validate() const {
   require_real(serving.latency_budget_seconds, "latency_budget", "seconds", 0.0, 1e6, true);
   require_real(serving.overhead_seconds, "overhead", "seconds", 0.0, 1e6);
   require_real(serving.bytes_per_param, "bytes_per_param", "bytes", 0.0, 8.0, true);
+  validate_panel_settings(*this);
 }
 
 BudgetInputs Scenario::budget_inputs() const {

@@ -11,6 +11,7 @@
 
 #include "algebra.h"
 #include "budget.h"
+#include "panel_settings.h"
 
 namespace napkin {
 
@@ -53,6 +54,10 @@ struct Scenario {
   ModelShape shape = ModelShape{80, 8192, 28672, 64, 8, 128, 128256};
   TrainingSetup training;
   ServingSetup serving;
+  // The panels' own inputs (document version 2).
+  IsoflopsSettings isoflops;
+  MoeSettings moe;
+  RooflineSettings roofline;
 
   // Throws std::invalid_argument naming the first field out of range.
   void validate() const;

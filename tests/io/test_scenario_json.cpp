@@ -11,7 +11,7 @@ TEST(ScenarioJson, DefaultRoundTripsAndIsDeterministic) {
   const std::string a = scenario_to_json(Scenario{});
   EXPECT_EQ(scenario_from_json(a), Scenario{});
   EXPECT_EQ(scenario_to_json(scenario_from_json(a)), a);
-  EXPECT_NE(a.find("\"version\": 1"), std::string::npos);
+  EXPECT_NE(a.find("\"version\": 2"), std::string::npos);
 }
 
 TEST(ScenarioJson, MissingFieldsKeepDefaults) {
