@@ -7,7 +7,10 @@
 
 namespace napkin {
 
-inline constexpr int kScenarioFormatVersion = 1;
+// The newest version this build reads. Version 2 (the shape fields of modern
+// checkpoints: MLA, shared-expert widths, QK-norm, norms, MTP) is written only
+// when the shape uses them, so plain shapes stay readable by version-1 builds.
+inline constexpr int kScenarioFormatVersion = 2;
 
 // The document as JSON text (UTF-8, indented, keys in a stable order).
 std::string scenario_to_json(const Scenario& s);
