@@ -21,24 +21,41 @@ QString q(std::string_view s) {
   return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
+
 QJsonObject shape_to_json(const ModelShape& m) {
-  return QJsonObject{{QStringLiteral("layers"), static_cast<qint64>(m.n_layers)},
-                     {QStringLiteral("d_model"), static_cast<qint64>(m.d_model)},
-                     {QStringLiteral("d_ff"), static_cast<qint64>(m.d_ff)},
-                     {QStringLiteral("heads"), static_cast<qint64>(m.n_heads)},
-                     {QStringLiteral("kv_heads"), static_cast<qint64>(m.n_kv_heads)},
-                     {QStringLiteral("head_dim"), static_cast<qint64>(m.d_head)},
-                     {QStringLiteral("vocab"), static_cast<qint64>(m.vocab)},
-                     {QStringLiteral("gated"), m.gated},
-                     {QStringLiteral("tied_embeddings"), m.tied_embeddings},
-                     {QStringLiteral("qkv_bias"), m.qkv_bias},
-                     {QStringLiteral("o_bias"), m.o_bias},
-                     {QStringLiteral("mlp_bias"), m.mlp_bias},
-                     {QStringLiteral("experts"), static_cast<qint64>(m.n_experts)},
-                     {QStringLiteral("top_k"), static_cast<qint64>(m.top_k)},
-                     {QStringLiteral("shared_experts"), static_cast<qint64>(m.shared_experts)},
-                     {QStringLiteral("expert_d_ff"), static_cast<qint64>(m.expert_d_ff)},
-                     {QStringLiteral("dense_layers"), static_cast<qint64>(m.n_dense_layers)}};
+  QJsonObject o{{QStringLiteral("layers"), static_cast<qint64>(m.n_layers)},
+                {QStringLiteral("d_model"), static_cast<qint64>(m.d_model)},
+                {QStringLiteral("d_ff"), static_cast<qint64>(m.d_ff)},
+                {QStringLiteral("heads"), static_cast<qint64>(m.n_heads)},
+                {QStringLiteral("kv_heads"), static_cast<qint64>(m.n_kv_heads)},
+                {QStringLiteral("head_dim"), static_cast<qint64>(m.d_head)},
+                {QStringLiteral("vocab"), static_cast<qint64>(m.vocab)},
+                {QStringLiteral("gated"), m.gated},
+                {QStringLiteral("tied_embeddings"), m.tied_embeddings},
+                {QStringLiteral("qkv_bias"), m.qkv_bias},
+                {QStringLiteral("o_bias"), m.o_bias},
+                {QStringLiteral("mlp_bias"), m.mlp_bias},
+                {QStringLiteral("experts"), static_cast<qint64>(m.n_experts)},
+                {QStringLiteral("top_k"), static_cast<qint64>(m.top_k)},
+                {QStringLiteral("shared_experts"), static_cast<qint64>(m.shared_experts)},
+                {QStringLiteral("expert_d_ff"), static_cast<qint64>(m.expert_d_ff)},
+                {QStringLiteral("dense_layers"), static_cast<qint64>(m.n_dense_layers)}};
+  {  // modern checkpoints' fields (version 2)
+    o[QStringLiteral("q_lora_rank")] = static_cast<qint64>(m.q_lora_rank);
+    o[QStringLiteral("kv_lora_rank")] = static_cast<qint64>(m.kv_lora_rank);
+    o[QStringLiteral("qk_nope_head_dim")] = static_cast<qint64>(m.qk_nope_head_dim);
+    o[QStringLiteral("qk_rope_head_dim")] = static_cast<qint64>(m.qk_rope_head_dim);
+    o[QStringLiteral("v_head_dim")] = static_cast<qint64>(m.v_head_dim);
+    o[QStringLiteral("shared_expert_d_ff")] = static_cast<qint64>(m.shared_expert_d_ff);
+    o[QStringLiteral("shared_expert_gate")] = m.shared_expert_gate;
+    o[QStringLiteral("router_bias")] = m.router_bias;
+    o[QStringLiteral("qk_norm")] = q(to_string(m.qk_norm));
+    o[QStringLiteral("norms_per_layer")] = static_cast<qint64>(m.norms_per_layer);
+    o[QStringLiteral("norm_bias")] = m.norm_bias;
+    o[QStringLiteral("parallel_blocks")] = m.parallel_blocks;
+    o[QStringLiteral("mtp_modules")] = static_cast<qint64>(m.mtp_modules);
+  }
+  return o;
 }
 
 class Reader {
@@ -610,6 +627,20 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
   m.integer("shared_experts", sh.shared_experts, 0, 1'000);
   m.integer("expert_d_ff", sh.expert_d_ff, 0, 10'000'000);
   m.integer("dense_layers", sh.n_dense_layers, 0, 100'000);
+  // Version 2 fields; a version-1 document leaves them at their defaults.
+  m.integer("q_lora_rank", sh.q_lora_rank, 0, 1'000'000);
+  m.integer("kv_lora_rank", sh.kv_lora_rank, 0, 1'000'000);
+  m.integer("qk_nope_head_dim", sh.qk_nope_head_dim, 0, 100'000);
+  m.integer("qk_rope_head_dim", sh.qk_rope_head_dim, 0, 100'000);
+  m.integer("v_head_dim", sh.v_head_dim, 0, 100'000);
+  m.integer("shared_expert_d_ff", sh.shared_expert_d_ff, 0, 10'000'000);
+  m.boolean("shared_expert_gate", sh.shared_expert_gate);
+  m.boolean("router_bias", sh.router_bias);
+  m.choice<QkNorm>("qk_norm", sh.qk_norm, parse_qk_norm);
+  m.integer("norms_per_layer", sh.norms_per_layer, 0, 8);
+  m.boolean("norm_bias", sh.norm_bias);
+  m.boolean("parallel_blocks", sh.parallel_blocks);
+  m.integer("mtp_modules", sh.mtp_modules, 0, 100);
 
   const Reader t(top.object("training"), "training.", source);
   t.choice<Optimizer>("optimizer", s.training.optimizer, parse_optimizer);

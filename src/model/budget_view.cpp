@@ -52,13 +52,12 @@ BudgetView make_budget_view(const Scenario& s) {
     v.kv_mha.y.push_back(
         static_cast<double>(kv_cache_bytes(m.n_layers, m.n_heads, m.d_head, ctx, 1)));
     v.kv_scenario.x.push_back(t);
-    v.kv_scenario.y.push_back(
-        static_cast<double>(kv_cache_bytes(m.n_layers, m.n_kv_heads, m.d_head, ctx, 1)));
+    // The scenario's own cache: MLA's latent when the shape has one.
+    v.kv_scenario.y.push_back(static_cast<double>(kv_cache_bytes(m, ctx, 1)));
     v.kv_mqa.x.push_back(t);
     v.kv_mqa.y.push_back(static_cast<double>(kv_cache_bytes(m.n_layers, 1, m.d_head, ctx, 1)));
   }
-  v.kv_bytes_at_context =
-      kv_cache_bytes(m.n_layers, m.n_kv_heads, m.d_head, s.serving.context_len, 1);
+  v.kv_bytes_at_context = kv_cache_bytes(m, s.serving.context_len, 1);
   const std::int64_t node_chips = v.report.inputs.serving_node_chips;
   v.serve_node_hbm_bytes = static_cast<double>(node_chips) * static_cast<double>(chip.hbm_bytes);
   v.serve_weight_bytes = static_cast<double>(v.params.total) * s.serving.bytes_per_param;

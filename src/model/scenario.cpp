@@ -76,6 +76,32 @@ ModelShape moe(ModelShape s, std::int64_t experts, std::int64_t k, std::int64_t 
   return s;
 }
 
+// deepseek-ai/DeepSeek-V3 config.json (tests/data/configs/deepseek-v3.json):
+// MLA with q_lora_rank 1536, kv_lora_rank 512, head dims 128 + 64 (RoPE) and
+// values of 128; 3 dense layers then 58 MoE layers of 256 routed experts
+// (top 8) and 1 shared, each 2048 wide; sigmoid routing with a bias per
+// expert; one MTP module.
+ModelShape deepseek_v3() {
+  ModelShape s = moe(ModelShape{61, 7168, 18432, 128, 128, 192, 129280}, 256, 8, 1, 2048, 3);
+  s.q_lora_rank = 1536;
+  s.kv_lora_rank = 512;
+  s.qk_nope_head_dim = 128;
+  s.qk_rope_head_dim = 64;
+  s.v_head_dim = 128;
+  s.router_bias = true;
+  s.mtp_modules = 1;
+  return s;
+}
+
+// Qwen/Qwen3-30B-A3B config.json (tests/data/configs/qwen3-30b-a3b.json):
+// GQA 32/4 heads of 128 with per-head QK-norm, 48 MoE layers of 128 experts
+// (top 8), each 768 wide, no shared expert.
+ModelShape qwen3_30b_a3b() {
+  ModelShape s = moe(ModelShape{48, 2048, 6144, 32, 4, 128, 151936}, 128, 8, 0, 768, 0);
+  s.qk_norm = QkNorm::per_head;
+  return s;
+}
+
 const std::array kPresets{
     // layers, d_model, d_ff, heads, kv heads, head dim, vocab
     ModelPreset{"Llama-2-7B", ModelShape{32, 4096, 11008, 32, 32, 128, 32000},
@@ -86,10 +112,11 @@ const std::array kPresets{
                 "meta-llama/Meta-Llama-3-70B config.json (70,553,706,496 parameters)"},
     ModelPreset{"Mixtral-8x7B", moe(ModelShape{32, 4096, 14336, 32, 8, 128, 32000}, 8, 2, 0, 0, 0),
                 "mistralai/Mixtral-8x7B-v0.1 config.json (46,702,792,704 parameters)"},
-    // DeepSeek-V3's MLA attention is approximated by MHA with 128 heads of 128.
-    ModelPreset{"DeepSeek-V3-like MoE",
-                moe(ModelShape{61, 7168, 18432, 128, 128, 128, 129280}, 256, 8, 1, 2048, 3),
-                "DeepSeek-V3 technical report shapes; MHA in place of MLA (seed Phase 00 ch. 7)"},
+    ModelPreset{"Qwen3-30B-A3B", qwen3_30b_a3b(),
+                "Qwen/Qwen3-30B-A3B config.json (30,532,122,624 parameters, 3.35B active)"},
+    ModelPreset{"DeepSeek-V3", deepseek_v3(),
+                "deepseek-ai/DeepSeek-V3 config.json (671,026,419,200 parameters, 37.6B active; "
+                "its MTP module adds 11.6B, counted apart)"},
 };
 
 }  // namespace

@@ -44,3 +44,64 @@ TEST(ScenarioJson, ErrorsNameTheFieldAndValue) {
             std::string::npos);
   EXPECT_NE(error("").find("not valid JSON"), std::string::npos);
 }
+
+TEST(ScenarioJson, ModernShapeFieldsRoundTripAsVersionTwo) {
+  // Every preset (DeepSeek-V3: MLA, router bias, MTP; Qwen3-30B-A3B: QK-norm).
+  for (const ModelPreset& p : model_presets()) {
+    Scenario s;
+    s.shape = p.shape;
+    s.model_name = std::string(p.name);
+    const std::string text = scenario_to_json(s);
+    EXPECT_EQ(scenario_from_json(text), s) << p.name;
+    const bool modern = p.name == "DeepSeek-V3" || p.name == "Qwen3-30B-A3B";
+    EXPECT_NE(text.find(modern ? "\"version\": 2" : "\"version\": 1"), std::string::npos) << p.name;
+    EXPECT_EQ(text.find("kv_lora_rank") != std::string::npos, modern) << p.name;
+  }
+  // Each new field on its own survives the trip.
+  Scenario s;
+  s.shape.norms_per_layer = 4;
+  s.shape.norm_bias = true;
+  s.shape.parallel_blocks = true;
+  s.shape.qk_norm = QkNorm::full_width;
+  s.shape.mtp_modules = 2;
+  EXPECT_EQ(scenario_from_json(scenario_to_json(s)), s);
+  s = Scenario{};
+  s.shape.n_experts = 8;
+  s.shape.top_k = 2;
+  s.shape.shared_experts = 1;
+  s.shape.shared_expert_d_ff = 512;
+  s.shape.shared_expert_gate = true;
+  s.shape.router_bias = true;
+  EXPECT_EQ(scenario_from_json(scenario_to_json(s)), s);
+}
+
+TEST(ScenarioJson, VersionOneFilesStillOpenAndNewFieldsAreChecked) {
+  // A version-1 document (no new fields) opens with the new fields at their defaults.
+  const Scenario s = scenario_from_json(
+      R"({"format":"napkin-scenario","version":1,"model":{"layers":2,"d_model":64,"d_ff":256,
+          "heads":4,"kv_heads":4,"head_dim":16,"vocab":100}})");
+  EXPECT_EQ(s.shape.norms_per_layer, 2);
+  EXPECT_EQ(s.shape.kv_lora_rank, 0);
+  EXPECT_EQ(s.shape.qk_norm, QkNorm::none);
+  auto error = [](const char* json) {
+    try {
+      scenario_from_json(json, "s.json");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error(R"({"format":"napkin-scenario","version":2,"model":{"qk_norm":"both"}})")
+                .find("field \"model.qk_norm\""),
+            std::string::npos);
+  EXPECT_NE(error(R"({"format":"napkin-scenario","version":2,"model":{"norms_per_layer":9}})")
+                .find("model.norms_per_layer"),
+            std::string::npos);
+  // MLA dimensions that do not add up to head_dim are refused.
+  EXPECT_NE(error(R"({"format":"napkin-scenario","version":2,"model":{"kv_lora_rank":512,
+      "qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128,"head_dim":128}})")
+                .find("qk_nope_head_dim + qk_rope_head_dim"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"format":"napkin-scenario","version":3})").find("newer Napkin"),
+            std::string::npos);
+}
