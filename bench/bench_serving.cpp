@@ -53,7 +53,7 @@ BENCHMARK(BM_ServingSearchMixtral_H100)->Unit(benchmark::kMillisecond);
 
 // The widest search: 256 routed experts, so every slice also splits EP ways.
 void BM_ServingSearchDeepSeekV3Like_H800(benchmark::State& state) {
-  run_search(state, napkin::serving_model(preset("DeepSeek-V3-like MoE")), search_inputs("H800"));
+  run_search(state, napkin::serving_model(preset("DeepSeek-V3")), search_inputs("H800"));
 }
 BENCHMARK(BM_ServingSearchDeepSeekV3Like_H800)->Unit(benchmark::kMillisecond);
 

@@ -101,6 +101,24 @@ std::vector<ScenarioField> make_fields() {
   add("model.shared_experts", "Shared experts", "", [](S s) { return s.shape.shared_experts; });
   add("model.expert_d_ff", "Expert d_ff", "", [](S s) { return s.shape.expert_d_ff; });
   add("model.dense_layers", "Dense layers", "", [](S s) { return s.shape.n_dense_layers; });
+  add("model.q_lora_rank", "MLA query rank", "", [](S s) { return s.shape.q_lora_rank; });
+  add("model.kv_lora_rank", "MLA KV rank", "", [](S s) { return s.shape.kv_lora_rank; });
+  add("model.qk_nope_head_dim", "MLA no-RoPE head dim", "",
+      [](S s) { return s.shape.qk_nope_head_dim; });
+  add("model.qk_rope_head_dim", "MLA RoPE head dim", "",
+      [](S s) { return s.shape.qk_rope_head_dim; });
+  add("model.v_head_dim", "MLA value head dim", "", [](S s) { return s.shape.v_head_dim; });
+  add("model.shared_expert_d_ff", "Shared-expert d_ff", "",
+      [](S s) { return s.shape.shared_expert_d_ff; });
+  add("model.shared_expert_gate", "Shared-expert gate", "",
+      [](S s) { return s.shape.shared_expert_gate; });
+  add("model.router_bias", "Router bias", "", [](S s) { return s.shape.router_bias; });
+  add("model.qk_norm", "QK-norm", "", [](S s) { return str(to_string(s.shape.qk_norm)); });
+  add("model.norms_per_layer", "Norms per layer", "", [](S s) { return s.shape.norms_per_layer; });
+  add("model.norm_bias", "Norm bias", "", [](S s) { return s.shape.norm_bias; });
+  add("model.parallel_blocks", "Parallel attention/MLP", "",
+      [](S s) { return s.shape.parallel_blocks; });
+  add("model.mtp_modules", "MTP modules", "", [](S s) { return s.shape.mtp_modules; });
   // Training.
   add("training.optimizer", "Optimizer", "",
       [](S s) { return str(to_string(s.training.optimizer)); });

@@ -24,13 +24,23 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; 
 // ------------------------------------------------------ the model as served
 
 KvGeometry kv_geometry(const ModelShape& shape) {
-  // GQA / MHA / MQA: a K and a V vector of d_head values per KV head. (An MLA
-  // shape returns {1, kv_lora_rank + qk_rope_head_dim} here.)
+  // MLA caches one compressed latent (kv_lora_rank) and the shared RoPE key
+  // (qk_rope_head_dim) per token and layer, shared by every head: one group
+  // that tensor parallelism cannot shard (DeepSeek-V2 §2.1).
+  if (shape.is_mla()) return {1, kv_cache_elements_per_token_per_layer(shape)};
+  // GQA / MHA / MQA: a K and a V vector of d_head values per KV head.
   return {shape.n_kv_heads, checked_mul(2, shape.d_head, "KV elements per head")};
 }
 
 double attention_flops_per_pair_per_layer(const ModelShape& shape) {
-  return 4.0 * static_cast<double>(shape.n_heads) * static_cast<double>(shape.d_head);
+  // QKᵀ over the query-key width and A·V over the value width, 2 FLOPs per
+  // multiply-add, per head: 2·H·(d_qk + d_v); 4·H·d_head without MLA.
+  const double heads = static_cast<double>(shape.n_heads);
+  if (shape.is_mla())
+    return 2.0 * heads *
+           static_cast<double>(shape.qk_nope_head_dim + shape.qk_rope_head_dim +
+                               shape.v_head_dim);
+  return 4.0 * heads * static_cast<double>(shape.d_head);
 }
 
 double ServingModel::total_params() const {

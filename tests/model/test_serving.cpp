@@ -303,7 +303,7 @@ TEST(ServingTimes, OverlappedPrefillCommunicationLiesBetweenNoneAndSerial) {
 
 TEST(ServingTimesProperty, CommunicationNeverMakesAStepFaster) {
   const ServingModel models[] = {serving_model(kLlama3_70B), serving_model(preset("Mixtral-8x7B")),
-                                 serving_model(preset("DeepSeek-V3-like MoE")), serving_model(8e9)};
+                                 serving_model(preset("DeepSeek-V3")), serving_model(8e9)};
   const char* chips[] = {"H100", "TPU v5e", "MI300X", "A100-40", "TPU v5p"};
   Rng rng(15);
   for (int trial = 0; trial < 600; ++trial) {
@@ -445,7 +445,7 @@ TEST(ServingInput, BadLayoutsNameTheParameter) {
 }
 
 TEST(ServingInput, Deterministic) {
-  const ServingModel m = serving_model(preset("DeepSeek-V3-like MoE"));
+  const ServingModel m = serving_model(preset("DeepSeek-V3"));
   ServingInputs in;
   in.chip = "H800";
   in.layout = {8, 2, 16};
