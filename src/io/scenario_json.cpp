@@ -3,11 +3,11 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
 
+#include "atomic_writer.h"
 #include "validate.h"
 
 namespace napkin {
@@ -291,16 +291,10 @@ Scenario load_scenario_file(const std::string& path) {
 
 void save_scenario_file(const Scenario& s, const std::string& path) {
   const std::string text = scenario_to_json(s);
-  QSaveFile f(QString::fromStdString(path));
-  if (!f.open(QIODevice::WriteOnly))
-    throw std::runtime_error(path + ": cannot write: " + f.errorString().toStdString());
-  if (f.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())) {
-    f.cancelWriting();
-    throw std::runtime_error(path + ": write failed: " + f.errorString().toStdString());
-  }
-  if (!f.commit())
-    throw std::runtime_error(path + ": could not save (the previous file is untouched): " +
-                             f.errorString().toStdString());
+  QString error;
+  if (!write_file_atomically(QString::fromStdString(path),
+                             QByteArray(text.data(), static_cast<qsizetype>(text.size())), &error))
+    throw std::runtime_error(error.toStdString());
 }
 
 }  // namespace napkin
