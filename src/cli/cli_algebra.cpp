@@ -136,8 +136,12 @@ ModelShape shape_from_flags(Args& a) {
   s.d_ff = a.required_integer("--d-ff", 1, kMaxDim, "elements");
   s.n_heads = a.required_integer("--heads", 1, 100'000, "attention heads");
   s.n_kv_heads = a.integer("--kv-heads", s.n_heads, 1, s.n_heads, "KV heads");
-  if (s.d_model % s.n_heads != 0 && !a.value("--head-dim").has_value())
+  if (s.d_model % s.n_heads != 0 && !a.given("--head-dim"))
     throw UsageError("--head-dim is required when --d-model is not a multiple of --heads");
+  if (!a.given("--head-dim") && s.d_model / s.n_heads > 100'000)
+    throw UsageError("--d-model / --heads = " + format_grouped(s.d_model / s.n_heads) +
+                     " elements per head is above the 100,000 limit of --head-dim; give "
+                     "--head-dim or more --heads");
   s.d_head = a.integer("--head-dim", s.d_model / s.n_heads, 1, 100'000, "elements");
   s.vocab = a.required_integer("--vocab", 1, 100'000'000, "tokens");
   s.tied_embeddings = a.flag("--tied");

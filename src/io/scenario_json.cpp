@@ -1,6 +1,5 @@
 #include "scenario_json.h"
 
-#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <cmath>
@@ -8,6 +7,7 @@
 #include <stdexcept>
 
 #include "atomic_writer.h"
+#include "read_file.h"
 #include "validate.h"
 
 namespace napkin {
@@ -275,15 +275,13 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
 }
 
 Scenario load_scenario_file(const std::string& path) {
-  QFile f(QString::fromStdString(path));
-  if (!f.open(QIODevice::ReadOnly))
-    throw std::runtime_error(path + ": cannot open: " + f.errorString().toStdString());
-  if (f.size() > kMaxScenarioBytes)
-    throw std::runtime_error(path + ": larger than 16 MiB; not a scenario");
-  const QByteArray data = f.read(kMaxScenarioBytes + 1);
+  std::string data, error;
+  // Streams too (a pipe, /dev/stdin); a larger file is refused before it is read.
+  if (!read_file_capped(path, kMaxScenarioBytes, &data, &error))
+    throw std::runtime_error(
+        error + (error.find("limit is") != std::string::npos ? "; not a scenario" : ""));
   try {
-    return scenario_from_json(
-        std::string_view(data.constData(), static_cast<std::size_t>(data.size())), path);
+    return scenario_from_json(data, path);
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(e.what());
   }
