@@ -82,7 +82,8 @@ void replace_name(std::string& text, std::string_view name, std::string_view fla
                                                          text.compare(pos - 2, 2, "; ") == 0));
       const bool unit_follows = text.compare(pos + name.size(), 2, " (") == 0 ||
                                 (pos == 0 && text.compare(pos + name.size(), 6, " must ") == 0);
-      if (!named_start || !unit_follows) continue;
+      const bool value_follows = text.compare(pos + name.size(), 3, " = ") == 0;
+      if (!(named_start && unit_follows) && !value_follows) continue;
     }
     text.replace(pos, name.size(), flag);
     pos += flag.size() - 1;
@@ -415,7 +416,7 @@ void Args::finish() const {
     const std::string_view usage = usage_;
     const std::size_t pos = usage.empty() ? std::string_view::npos : find_word(usage, name);
     if (pos == std::string_view::npos)
-      throw UsageError("unknown flag " + quoted(name, 40) + " for " +
+      throw UsageError("unknown flag " + (name.size() <= 60 ? name : quoted(name, 40)) + " for " +
                        (command_.empty() ? std::string("this command") : command_) +
                        " (see napkin-cli help)");
     // The groups around the flag in the usage line, innermost first.
