@@ -12,6 +12,9 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 jobs="${FUZZ_JOBS:-$(nproc)}"
 scripts/install-deps.sh
+# ccache (when installed) is keyed on paths relative to the checkout, so runs
+# from other folders on the same machine share it.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j"$(nproc)"
 targets=(scenario_json config_import csv_ladder cli_args fit moe engines loaders)
