@@ -129,6 +129,24 @@ TEST(AtomicWriterFullDisk, SmallTmpfsKeepsTheOldFileByteForByte) {
             (QStringList{QStringLiteral(".filler"), QStringLiteral("report.pdf")}));
 }
 
+TEST(AtomicWriterFullDisk, NearlyFullTmpfsFailsPartWayAndKeepsTheOldFile) {
+  SmallTmpfs fs(100);
+  if (!fs.ok()) GTEST_SKIP() << "cannot mount a tmpfs here (" << fs.why() << ")";
+  const std::string p = fs.path("report.pdf");
+  const std::string old = distinctive_bytes(30 * 1024, 8);
+  write_all(p, old);
+  ASSERT_GT(fs.fill(48 * 1024), 0);
+  AtomicFile f(qs(p));
+  ASSERT_TRUE(f.open());
+  qint64 written = 0;
+  for (int i = 0; i < 100 && !f.hasFailed(); ++i)
+    written += std::max<qint64>(0, f.write(QByteArray(4096, 'n')));
+  EXPECT_TRUE(f.hasFailed());
+  EXPECT_GT(written, 0) << "the first writes should have succeeded";
+  EXPECT_FALSE(f.commit());
+  EXPECT_TRUE(read_all(p) == old);
+}
+
 TEST(AtomicWriterFullDisk, ScenarioSaveOnAFullTmpfsKeepsTheOldScenario) {
   SmallTmpfs fs(100);
   if (!fs.ok()) GTEST_SKIP() << "cannot mount a tmpfs here (" << fs.why() << ")";

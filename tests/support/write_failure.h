@@ -51,9 +51,10 @@ class SmallTmpfs {
   const std::string& dir() const { return dir_; }
   std::string path(const std::string& name) const { return dir_ + "/" + name; }
 
-  // Fills every free block with a filler file; afterwards any write fails
-  // with ENOSPC. Returns the filler's size in bytes.
-  long fill() const {
+  // Fills every free block with a filler file, then gives back `leave_bytes`:
+  // a write fails with ENOSPC at once (0) or part-way through (> 0, as a
+  // nearly full disk fails). Returns the filler's size in bytes.
+  long fill(long leave_bytes = 0) const {
     const std::string filler = path(".filler");
     const int fd = ::open(filler.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd < 0) return -1;
@@ -67,6 +68,8 @@ class SmallTmpfs {
         total += n;
       }
     }
+    if (leave_bytes > 0 && ::ftruncate(fd, total > leave_bytes ? total - leave_bytes : 0) != 0)
+      total = -1;
     ::close(fd);
     return total;
   }
