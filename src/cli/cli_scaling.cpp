@@ -108,7 +108,7 @@ int run_fit(Args& a) {
     print_json(o);
     return 0;
   }
-  std::printf("Parametric fit of %s (%s)\n", path.c_str(),
+  std::printf("Parametric fit of %s (%s)\n", ladder.source.c_str(),
               std::string(to_string(f.estimator)).c_str());
   row("points", format_grouped(static_cast<std::int64_t>(f.n_points)) + " of " +
                     format_grouped(ladder.rows) + " rows" +
