@@ -63,7 +63,8 @@ LongRun::~LongRun() {
 
 void LongRun::draw(bool force) {
   const auto now = std::chrono::steady_clock::now();
-  if (!force && now - last_draw_ < std::chrono::milliseconds(250)) return;
+  // The first update is shown at once, then at most four times a second.
+  if (!force && drawn_ && now - last_draw_ < std::chrono::milliseconds(250)) return;
   last_draw_ = now;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   std::string line = format_grouped(done_) + " / " + format_grouped(total_) + " " + unit_ + " (" +

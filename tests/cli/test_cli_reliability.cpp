@@ -129,18 +129,29 @@ TEST(CliReliability, ReportToAFifoWritesThePdfThroughIt) {
   QTemporaryDir tmp;
   const std::string fifo = tmp.filePath("pdf.fifo").toStdString();
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  // A reader that drains the FIFO into a file while the report is written.
-  QProcess cat;
-  cat.setStandardOutputFile(tmp.filePath("received.pdf"));
-  cat.start(QStringLiteral("cat"), {QString::fromStdString(fifo)});
-  ASSERT_TRUE(cat.waitForStarted());
-  ::usleep(200000);  // let cat open its end (the writer refuses a FIFO nobody reads)
-  const CliResult r = run({"report", "-o", QString::fromStdString(fifo)});
-  ASSERT_TRUE(cat.waitForFinished(60000));
-  EXPECT_EQ(r.exit_code, 0) << s(r.err);
-  const std::string received = read_all(tmp.filePath("received.pdf").toStdString());
+  // This test is the reader: its end is open before the writer starts (the
+  // writer refuses a FIFO nobody reads), and it drains while the PDF streams.
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  QProcess p;
+  p.start(QStringLiteral(NAPKIN_CLI), {"report", "-o", QString::fromStdString(fifo)});
+  ASSERT_TRUE(p.waitForStarted());
+  std::string received;
+  char buf[65536];
+  auto drain = [&] {
+    for (ssize_t n; (n = ::read(reader, buf, sizeof buf)) > 0;)
+      received.append(buf, static_cast<std::size_t>(n));
+  };
+  for (int i = 0; i < 18000 && p.state() != QProcess::NotRunning; ++i) {
+    drain();
+    p.waitForFinished(10);
+  }
+  drain();
+  ::close(reader);
+  EXPECT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
   EXPECT_EQ(received.substr(0, 5), "%PDF-");
-  EXPECT_GT(received.size(), 10000u);
+  EXPECT_NE(received.find("%%EOF", received.size() > 1024 ? received.size() - 1024 : 0),
+            std::string::npos);
   struct stat st {};
   ASSERT_EQ(::lstat(fifo.c_str(), &st), 0);
   EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced by a regular file";
