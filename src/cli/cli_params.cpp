@@ -89,15 +89,19 @@ ModelShape shape_by_hand(Args& a) {
     if (s.kv_lora_rank < 1 || s.qk_nope_head_dim < 1 || s.qk_rope_head_dim < 1 || s.v_head_dim < 1)
       throw UsageError("--mla needs kv_lora, nope, rope and v of at least 1; got \"" + *mla + "\"");
     s.d_head = s.qk_nope_head_dim + s.qk_rope_head_dim;
-    if (a.value("--head-dim") || a.value("--kv-heads"))
+    if (a.given("--head-dim") || a.given("--kv-heads"))
       throw UsageError(
           "--head-dim and --kv-heads do not apply with --mla (head_dim = nope + rope; every head "
           "has its own key and value)");
     s.n_kv_heads = s.n_heads;
   } else {
     s.n_kv_heads = a.integer("--kv-heads", s.n_heads, 1, s.n_heads, "KV heads");
-    if (s.d_model % s.n_heads != 0 && !a.value("--head-dim").has_value())
+    if (s.d_model % s.n_heads != 0 && !a.given("--head-dim"))
       throw UsageError("--head-dim is required when --d-model is not a multiple of --heads");
+    if (!a.given("--head-dim") && s.d_model / s.n_heads > 100'000)
+      throw UsageError("--d-model / --heads = " + format_grouped(s.d_model / s.n_heads) +
+                       " elements per head is above the 100,000 limit of --head-dim; give "
+                       "--head-dim or more --heads");
     s.d_head = a.integer("--head-dim", s.d_model / s.n_heads, 1, 100'000, "elements");
   }
   s.tied_embeddings = a.flag("--tied");

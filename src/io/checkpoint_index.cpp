@@ -4,7 +4,6 @@
 // is made of, read from the index's tensor names.
 #include <QByteArray>
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,6 +14,7 @@
 #include "config_import.h"
 #include "config_reader.h"
 #include "format.h"
+#include "read_file.h"
 #include "validate.h"
 
 namespace napkin {
@@ -33,14 +33,10 @@ std::int64_t bytes_for_dtype(const std::string& dtype) {
 std::string params_text(std::int64_t n) { return format_grouped(n); }
 
 QByteArray read_small_file(const QString& path, qint64 limit, const char* what) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly))
-    throw std::invalid_argument(path.toStdString() +
-                                ": cannot open: " + f.errorString().toStdString());
-  if (f.size() > limit)
-    throw std::invalid_argument(path.toStdString() + ": larger than " +
-                                std::to_string(limit / (1024 * 1024)) + " MiB; not " + what);
-  return f.read(limit + 1);
+  std::string data, error;
+  if (!read_file_capped(path.toStdString(), limit, &data, &error))
+    throw std::invalid_argument(error + "; not " + what);
+  return QByteArray(data.data(), static_cast<qsizetype>(data.size()));
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "config_import.h"
 
 #include <QByteArray>
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -12,6 +11,7 @@
 #include <stdexcept>
 
 #include "config_reader.h"
+#include "read_file.h"
 #include "validate.h"
 
 namespace napkin {
@@ -527,14 +527,12 @@ ImportedConfig import_hf_config(std::string_view bytes, std::string_view source)
 }
 
 ImportedConfig import_hf_config_file(const std::string& path) {
-  QFile f(QString::fromStdString(path));
-  if (!f.open(QIODevice::ReadOnly))
-    throw std::invalid_argument(path + ": cannot open: " + f.errorString().toStdString());
-  if (f.size() > kMaxConfigBytes)
-    throw std::invalid_argument(path + ": file is larger than 16 MiB; a config.json is a few kB");
-  const QByteArray data = f.read(kMaxConfigBytes + 1);
-  return import_hf_config(std::string_view(data.constData(), static_cast<std::size_t>(data.size())),
-                          path);
+  std::string data, error;
+  // Streams too (a pipe, /dev/stdin); a larger file is refused before it is read.
+  if (!read_file_capped(path, kMaxConfigBytes, &data, &error))
+    throw std::invalid_argument(
+        error + (error.find("limit is") != std::string::npos ? "; a config.json is a few kB" : ""));
+  return import_hf_config(data, path);
 }
 
 }  // namespace napkin

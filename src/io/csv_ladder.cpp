@@ -4,12 +4,11 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <system_error>
 
 #include "format.h"
+#include "read_file.h"
 #include "validate.h"
 
 namespace napkin {
@@ -66,11 +65,45 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// Text that is not UTF-8 (or ASCII) CSV: said so, instead of a header of
+// raw bytes.
+void reject_non_utf8(std::string_view text, std::string_view source) {
+  auto starts = [&](std::string_view bom) { return text.substr(0, bom.size()) == bom; };
+  if (starts(std::string_view("\xFF\xFE\0\0", 4)) || starts(std::string_view("\0\0\xFE\xFF", 4)))
+    fail(source, 0, "the file is UTF-32 text; save it as UTF-8 CSV");
+  if (starts("\xFF\xFE"))
+    fail(source, 0,
+         "the file is UTF-16 (little-endian) text, with a byte-order mark; save it as UTF-8 CSV "
+         "(e.g. iconv -f UTF-16 -t UTF-8)");
+  if (starts("\xFE\xFF"))
+    fail(source, 0,
+         "the file is UTF-16 (big-endian) text, with a byte-order mark; save it as UTF-8 CSV "
+         "(e.g. iconv -f UTF-16 -t UTF-8)");
+  const std::string_view head = text.substr(0, 4096);
+  const std::size_t nul = head.find('\0');
+  if (nul == std::string_view::npos) return;
+  std::size_t odd = 0, even = 0;
+  for (std::size_t i = 0; i < head.size(); ++i)
+    if (head[i] == '\0') ++(i % 2 ? odd : even);
+  if (odd * 4 >= head.size() && even == 0)
+    fail(source, 0,
+         "the file looks like UTF-16 (little-endian) text (every other byte is zero); save it as "
+         "UTF-8 CSV (e.g. iconv -f UTF-16LE -t UTF-8)");
+  if (even * 4 >= head.size() && odd == 0)
+    fail(source, 0,
+         "the file looks like UTF-16 (big-endian) text (every other byte is zero); save it as "
+         "UTF-8 CSV (e.g. iconv -f UTF-16BE -t UTF-8)");
+  fail(source, 0,
+       "the file holds binary data (a zero byte at offset " + std::to_string(nul) +
+           "); a CSV ladder is UTF-8 text");
+}
+
 // RFC 4180 records. A blank line is skipped; a record may span lines inside
 // quotes (it is then reported at the line where it starts). An unterminated
 // quote always throws: every row after it would be swallowed. A stray quote
 // throws when strict, else marks the record and skips to the end of its line.
 std::vector<Record> split_records(std::string_view text, std::string_view source, bool tolerant) {
+  reject_non_utf8(text, source);
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   std::vector<Record> out;
   std::size_t i = 0;
@@ -486,19 +519,9 @@ CsvLadder parse_csv_ladder(std::string_view text, std::string_view source,
 
 std::string read_csv_file(const std::string& path, std::int64_t max_bytes) {
   require_count(max_bytes, "size limit", "bytes", 1);
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) fail(path, 0, "cannot read the file: " + ec.message());
-  if (size > static_cast<std::uintmax_t>(max_bytes))
-    fail(path, 0,
-         "the file is " + std::to_string(size) + " bytes; the limit is " +
-             std::to_string(max_bytes) + " bytes");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, 0, "cannot open the file");
-  std::string text;
-  text.resize(static_cast<std::size_t>(size));
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  if (in.gcount() != static_cast<std::streamsize>(size)) fail(path, 0, "cannot read the file");
+  // Streams too: a pipe, a FIFO, /dev/stdin or a /proc file.
+  std::string text, error;
+  if (!read_file_capped(path, max_bytes, &text, &error)) throw std::invalid_argument(error);
   return text;
 }
 

@@ -4,11 +4,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
 
+#include "atomic_writer.h"
+#include "read_file.h"
 #include "validate.h"
 
 namespace napkin {
@@ -20,7 +21,6 @@ constexpr qint64 kMaxScenarioBytes = 16 * 1024 * 1024;
 QString q(std::string_view s) {
   return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
-
 
 QJsonObject shape_to_json(const ModelShape& m) {
   QJsonObject o{{QStringLiteral("layers"), static_cast<qint64>(m.n_layers)},
@@ -673,15 +673,13 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
 }
 
 Scenario load_scenario_file(const std::string& path) {
-  QFile f(QString::fromStdString(path));
-  if (!f.open(QIODevice::ReadOnly))
-    throw std::runtime_error(path + ": cannot open: " + f.errorString().toStdString());
-  if (f.size() > kMaxScenarioBytes)
-    throw std::runtime_error(path + ": larger than 16 MiB; not a scenario");
-  const QByteArray data = f.read(kMaxScenarioBytes + 1);
+  std::string data, error;
+  // Streams too (a pipe, /dev/stdin); a larger file is refused before it is read.
+  if (!read_file_capped(path, kMaxScenarioBytes, &data, &error))
+    throw std::runtime_error(
+        error + (error.find("limit is") != std::string::npos ? "; not a scenario" : ""));
   try {
-    return scenario_from_json(
-        std::string_view(data.constData(), static_cast<std::size_t>(data.size())), path);
+    return scenario_from_json(data, path);
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(e.what());
   }
@@ -689,16 +687,10 @@ Scenario load_scenario_file(const std::string& path) {
 
 void save_scenario_file(const Scenario& s, const std::string& path) {
   const std::string text = scenario_to_json(s);
-  QSaveFile f(QString::fromStdString(path));
-  if (!f.open(QIODevice::WriteOnly))
-    throw std::runtime_error(path + ": cannot write: " + f.errorString().toStdString());
-  if (f.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())) {
-    f.cancelWriting();
-    throw std::runtime_error(path + ": write failed: " + f.errorString().toStdString());
-  }
-  if (!f.commit())
-    throw std::runtime_error(path + ": could not save (the previous file is untouched): " +
-                             f.errorString().toStdString());
+  QString error;
+  if (!write_file_atomically(QString::fromStdString(path),
+                             QByteArray(text.data(), static_cast<qsizetype>(text.size())), &error))
+    throw std::runtime_error(error.toStdString());
 }
 
 }  // namespace napkin

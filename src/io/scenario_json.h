@@ -23,9 +23,11 @@ std::string scenario_to_json(const Scenario& s);
 // documents.
 Scenario scenario_from_json(std::string_view json, std::string_view source = "scenario");
 
-// Reads a file (at most 16 MiB) / writes one atomically: a temporary file in
-// the same folder renamed into place, so a failed save never destroys the
-// previous file. Both throw std::runtime_error with the path and the reason.
+// Reads a file (at most 16 MiB) / writes one through the atomic writer
+// (atomic_writer.h): every write, the flush and fsync checked before a
+// temporary in the same folder is renamed into place, so a failed save (a full
+// disk included) never destroys the previous file; a device or FIFO is written
+// through. Both throw std::runtime_error with the path and the OS's reason.
 Scenario load_scenario_file(const std::string& path);
 void save_scenario_file(const Scenario& s, const std::string& path);
 

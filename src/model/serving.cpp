@@ -38,8 +38,7 @@ double attention_flops_per_pair_per_layer(const ModelShape& shape) {
   const double heads = static_cast<double>(shape.n_heads);
   if (shape.is_mla())
     return 2.0 * heads *
-           static_cast<double>(shape.qk_nope_head_dim + shape.qk_rope_head_dim +
-                               shape.v_head_dim);
+           static_cast<double>(shape.qk_nope_head_dim + shape.qk_rope_head_dim + shape.v_head_dim);
   return 4.0 * heads * static_cast<double>(shape.d_head);
 }
 
