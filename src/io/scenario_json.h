@@ -7,7 +7,9 @@
 
 namespace napkin {
 
-inline constexpr int kScenarioFormatVersion = 1;
+// 2 added goodput, ranges, the plan mode and the serving chips; version 1
+// files open with their defaults.
+inline constexpr int kScenarioFormatVersion = 2;
 
 // The document as JSON text (UTF-8, indented, keys in a stable order).
 std::string scenario_to_json(const Scenario& s);
