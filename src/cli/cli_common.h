@@ -77,6 +77,7 @@ std::vector<Command> scaling_commands();
 std::vector<Command> moe_commands();
 std::vector<Command> roofline_commands();
 std::vector<Command> report_commands();
+std::vector<Command> plan_commands();  // goodput (cli_plan.cpp)
 
 // Runs `napkin-cli argv...` (argv without the program name); returns the exit status.
 int dispatch(const std::vector<std::string>& argv);
