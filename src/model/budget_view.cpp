@@ -116,6 +116,22 @@ BudgetView make_budget_view(const Scenario& s) {
   v.loss_vs_epochs = loss_vs_epochs(law, run.active_params, run.unique_tokens,
                                     std::max(64.0, std::ceil(run.epochs * 2.0)), run.epochs);
   if (s.ranges.any()) v.ranges = plan_ranges(plan, s.plan_ranges(plan), law);
+  // The memo the panel and the report print: the planned run first in
+  // "train this model" mode, the ranges after it when there are any.
+  std::string& memo = v.report.recommendation;
+  if (v.train) {
+    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on
+    // "literal" + std::string (its bug 105329).
+    std::string text = "Train this model: ";
+    text += v.train->summary;
+    text += " For comparison, what this budget buys: ";
+    text += memo;
+    memo = std::move(text);
+  }
+  if (v.ranges) {
+    memo += ' ';
+    memo += range_summary(*v.ranges);
+  }
   return v;
 }
 

@@ -25,8 +25,11 @@ struct Curve {
 
 struct BudgetView {
   Scenario scenario;
-  BudgetReport report;  // chips × days → C → (N, D) → checks, cost, what to train
-  ParamCount params;    // the scenario's model
+  // chips × days → C → (N, D) → checks, cost, what to train. Its memo
+  // (recommendation) starts with the train-this-model summary in that mode
+  // and ends with the ranges' P10/P50/P90 when any input is a range.
+  BudgetReport report;
+  ParamCount params;  // the scenario's model
   // (a) training memory per device of the scenario's model, ZeRO 0–3 at its dp degree.
   std::array<TrainingMemory, 4> memory_by_zero;
   std::int64_t activation_bytes = 0;

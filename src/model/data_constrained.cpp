@@ -46,32 +46,49 @@ double minimize_log(F&& f, double lo, double hi) {
   return 0.5 * (a + b);
 }
 
+// The formulas, unchecked: every public entry point validates, then calls these.
+double effective_tokens_unchecked(double unique, double seen, double rd_star) {
+  if (seen <= unique) return seen;
+  const double repetitions = seen / unique - 1.0;
+  // −expm1(−x) = 1 − e^(−x), accurate for small x (a few repeated tokens).
+  return unique + unique * rd_star * -std::expm1(-repetitions / rd_star);
+}
+
+double effective_params_unchecked(double n, double useful, double rn_star) {
+  if (n <= useful) return n;
+  const double excess = n / useful - 1.0;
+  return useful + useful * rn_star * -std::expm1(-excess / rn_star);
+}
+
+// N_opt(D) = G·(D·G)^(β/α): G and β/α of a law.
+struct OptimalParams {
+  double g, exponent;
+  explicit OptimalParams(const LossLaw& law)
+      : g(std::pow(law.alpha * law.A / (law.beta * law.B), 1.0 / (law.alpha + law.beta))),
+        exponent(law.beta / law.alpha) {}
+  double operator()(double tokens) const { return g * std::pow(tokens * g, exponent); }
+};
+
 }  // namespace
 
 double effective_tokens(double unique_tokens, double tokens_seen, double rd_star) {
   require_tokens(unique_tokens, "unique_tokens");
   require_tokens(tokens_seen, "tokens");
   require_positive(rd_star, "rd_star", "repetitions");
-  if (tokens_seen <= unique_tokens) return tokens_seen;
-  const double repetitions = tokens_seen / unique_tokens - 1.0;
-  // −expm1(−x) = 1 − e^(−x), accurate for small x (a few repeated tokens).
-  return unique_tokens + unique_tokens * rd_star * -std::expm1(-repetitions / rd_star);
+  return effective_tokens_unchecked(unique_tokens, tokens_seen, rd_star);
 }
 
 double effective_params(double n_params, double useful_params, double rn_star) {
   require_real(n_params, "params", "parameters", 0.0, kMaxParams, true);
   require_real(useful_params, "useful_params", "parameters", 0.0, kMaxParams, true);
   require_positive(rn_star, "rn_star", "excess-parameter ratio");
-  if (n_params <= useful_params) return n_params;
-  const double excess = n_params / useful_params - 1.0;
-  return useful_params + useful_params * rn_star * -std::expm1(-excess / rn_star);
+  return effective_params_unchecked(n_params, useful_params, rn_star);
 }
 
 double compute_optimal_params_for_tokens(const LossLaw& law, double tokens) {
   law.validate();
   require_tokens(tokens, "tokens");
-  const double g = std::pow(law.alpha * law.A / (law.beta * law.B), 1.0 / (law.alpha + law.beta));
-  return g * std::pow(tokens * g, law.beta / law.alpha);
+  return OptimalParams(law)(tokens);
 }
 
 void DataConstrainedLaw::validate() const {
@@ -89,11 +106,31 @@ double DataConstrainedLaw::useful_params(double n_params, double unique_tokens) 
 }
 
 double DataConstrainedLaw::loss(double n_params, double tokens_seen, double unique_tokens) const {
-  validate();
+  return RunLossByUniqueTokens(*this, n_params, tokens_seen)(unique_tokens);
+}
+
+RunLossByUniqueTokens::RunLossByUniqueTokens(const DataConstrainedLaw& law, double n_params,
+                                             double tokens_seen)
+    : law_(law), n_(n_params), d_(tokens_seen) {
+  law.validate();
+  require_real(n_params, "params", "parameters", 0.0, kMaxParams, true);
   require_tokens(tokens_seen, "tokens");
-  const double n_eff = effective_params(n_params, useful_params(n_params, unique_tokens), rn_star);
-  const double d_eff = effective_tokens(unique_tokens, tokens_seen, rd_star);
-  return base.E + base.A / std::pow(n_eff, base.alpha) + base.B / std::pow(d_eff, base.beta);
+  const OptimalParams opt(law.base);
+  g_ = opt.g;
+  n_opt_exponent_ = opt.exponent;
+  capacity_at_n_ = law.base.A / std::pow(n_params, law.base.alpha);
+}
+
+double RunLossByUniqueTokens::operator()(double unique_tokens) const {
+  require_tokens(unique_tokens, "unique_tokens");
+  const LossLaw& b = law_.base;
+  // useful_params(): min(N, N_opt(U)).
+  const double useful = std::min(n_, g_ * std::pow(unique_tokens * g_, n_opt_exponent_));
+  const double capacity =
+      n_ <= useful ? capacity_at_n_
+                   : b.A / std::pow(effective_params_unchecked(n_, useful, law_.rn_star), b.alpha);
+  const double d_eff = effective_tokens_unchecked(unique_tokens, d_, law_.rd_star);
+  return b.E + capacity + b.B / std::pow(d_eff, b.beta);
 }
 
 std::optional<double> DataConstrainedLaw::tokens_for_loss(double n_params, double target_loss,

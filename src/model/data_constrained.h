@@ -58,6 +58,21 @@ struct DataConstrainedLaw {
                                         double unique_tokens) const;
 };
 
+// The data-constrained loss of one run (N, D) for many unique-token counts U
+// (a Monte Carlo over the corpus size): validated once, then the very
+// arithmetic of DataConstrainedLaw::loss, which calls it.
+class RunLossByUniqueTokens {
+ public:
+  RunLossByUniqueTokens(const DataConstrainedLaw& law, double n_params, double tokens_seen);
+  double operator()(double unique_tokens) const;
+
+ private:
+  DataConstrainedLaw law_;
+  double n_ = 0, d_ = 0;
+  double g_ = 0, n_opt_exponent_ = 0;  // N_opt(U) = g·(U·g)^(β/α)
+  double capacity_at_n_ = 0;           // A / N^α, when no parameter is in excess
+};
+
 // Muennighoff et al.'s own fit (C4, GPT-2 tokens): E = e^0.6254804,
 // A = e^6.255414, B = e^7.3049974, α = β = 0.3526596, with R_D*, R_N*.
 // Its worked example: L(6.34B, 242B, 25B) = 2.22564 beats L(8.67B, 178B,

@@ -265,6 +265,8 @@ TEST(ScenarioPlan, TrainThisModelFromTheScenarioShape) {
   EXPECT_FALSE(v.goodput_curve.goodput.empty());
   ASSERT_TRUE(v.loss_vs_epochs.marked_epochs.has_value());
   EXPECT_NEAR(*v.loss_vs_epochs.marked_epochs, 1.0, 1e-12);
+  EXPECT_EQ(v.report.recommendation.rfind("Train this model: Training 70.6B parameters", 0), 0u);
+  EXPECT_TRUE(contains(v.report.recommendation, "For comparison, what this budget buys"));
 }
 
 TEST(ScenarioPlan, RangesAroundTheScenarioValues) {
@@ -281,6 +283,8 @@ TEST(ScenarioPlan, RangesAroundTheScenarioValues) {
   EXPECT_LE(v.ranges->days.p.p50, v.ranges->days.p.p90);
   // The budget's ranges vary the recommended run.
   EXPECT_NEAR(v.ranges->days.point, v.report.recommended.run.wall_clock_days, 1e-9);
+  EXPECT_TRUE(
+      contains(v.report.recommendation, "Ranges (triangular, 10,000 draws, seed 1): days P10"));
   // The likely value must sit inside its spread.
   s.mfu = 0.5;
   expect_invalid([&] { s.validate(); }, "mfu (fraction of peak) range");
