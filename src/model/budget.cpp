@@ -258,7 +258,9 @@ std::string make_recommendation(const BudgetReport& r) {
   switch (rec.reason) {
     case RecommendationReason::chinchilla: why = "the Chinchilla answer"; break;
     case RecommendationReason::data_limited: why = "the best split under the data limit"; break;
-    case RecommendationReason::inference_aware: why = "the inference-aware choice"; break;
+    case RecommendationReason::inference_aware:
+      why = "the smaller model that is cheaper over its served life";
+      break;
     case RecommendationReason::serving_limited:
       why =
           "the largest model that meets the serving latency budget, trained on this "

@@ -114,7 +114,7 @@ BudgetView make_budget_view(const Scenario& s) {
   const RunReport& run = v.train ? *v.train : v.report.recommended.run;
   v.goodput_curve = goodput_curve(run.goodput_inputs, plan.n_chips);
   v.loss_vs_epochs = loss_vs_epochs(law, run.active_params, run.unique_tokens,
-                                    std::max(64.0, std::ceil(run.epochs * 2.0)), run.epochs);
+                                    std::clamp(std::ceil(run.epochs * 2.0), 64.0, 1e9), run.epochs);
   if (s.ranges.any()) v.ranges = plan_ranges(plan, s.plan_ranges(plan), law);
   // The memo the panel and the report print: the planned run first in
   // "train this model" mode, the ranges after it when there are any.

@@ -107,7 +107,7 @@ struct EpochCurve {
   std::vector<double> epochs;
   std::vector<double> loss;             // data-constrained
   std::vector<double> loss_fresh;       // if every token were new
-  std::vector<double> toy_epochs;       // 1, 2, … (whole epochs only)
+  std::vector<double> toy_epochs;       // 1, 2, … ≤ 64 (whole epochs only)
   std::vector<double> toy_loss;         // base.loss(N, effective_tokens_toy(U, e))
   std::optional<double> marked_epochs;  // the recommended run
   double marked_loss = 0;

@@ -321,3 +321,51 @@ TEST(PlanInputs, EveryInputHasAUnitOrMeaningAndASource) {
   EXPECT_EQ(plan_input_info("restart_minutes").unit, "minutes");
   EXPECT_THROW(plan_input_info("nope"), std::invalid_argument);
 }
+
+TEST(ScenarioPlan, EveryCornerOfThePanelsSlidersComputes) {
+  // The Budget panel's slider extremes, in both modes and with ranges: a valid
+  // scenario's view never throws and every number it reports is finite.
+  int computed = 0, rejected = 0;
+  for (std::int64_t chips : {std::int64_t{1}, std::int64_t{100'000}})
+    for (double days : {1.0, 365.0})
+      for (double mfu : {0.1, 0.7})
+        for (double tpp : {1.0, 1000.0})
+          for (double unique : {1e10, 1e15})
+            for (double served : {1e9, 1e17})
+              for (PlanMode mode : {PlanMode::budget, PlanMode::train_model}) {
+                Scenario s;
+                s.n_chips = chips;
+                s.days = days;
+                s.mfu = mfu;
+                s.tokens_per_param = tpp;
+                s.tokens_available = unique;
+                s.serving.served_tokens = served;
+                s.plan.mode = mode;
+                s.ranges.mfu = Spread{mfu * 0.8, mfu};
+                s.ranges.tokens_available = Spread{unique / 2, unique * 2};
+                const std::string where = std::to_string(chips) + " chips " + std::to_string(days) +
+                                          " days tpp " + std::to_string(tpp) + " U " +
+                                          std::to_string(unique);
+                try {
+                  s.validate();
+                } catch (const std::invalid_argument&) {
+                  ++rejected;  // rejected up front is fine: the panel snaps back
+                  continue;
+                }
+                ++computed;
+                BudgetView v;
+                ASSERT_NO_THROW(v = make_budget_view(s)) << where;
+                const RunReport& run = v.train ? *v.train : v.report.recommended.run;
+                for (double x :
+                     {run.wall_clock_days, run.cost.rental_dollars, run.loss, run.effective_tokens,
+                      v.report.goodput.goodput, v.report.data.best.loss, v.ranges->days.p.p90,
+                      v.ranges->loss.p.p90})
+                  EXPECT_TRUE(std::isfinite(x)) << where;
+                EXPECT_FALSE(contains(v.report.recommendation, "nan")) << where;
+                EXPECT_FALSE(v.loss_vs_epochs.loss.empty()) << where;
+              }
+  // Only "train this model" of 70B on 70T tokens (1,000/param) on one chip is
+  // refused: it would take centuries.
+  EXPECT_EQ(rejected, 16);
+  EXPECT_EQ(computed, 112);
+}
