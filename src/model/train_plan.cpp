@@ -110,7 +110,7 @@ RunReport train_run(const TrainInputs& in, const DataConstrainedLaw& law) {
       (r.active_params < r.params ? " (dense law on the active parameters)" : "") + "; " +
       (r.data_suffice ? "the " + format_count(r.unique_tokens, 1) + " unique tokens suffice."
                       : "only " + format_count(r.unique_tokens, 1) + " unique tokens exist, so " +
-                            format_grouped(r.epochs, 1) + " epochs, worth " +
+                            format_grouped(r.epochs, 2) + " epochs, worth " +
                             format_count(r.effective_tokens, 2) + " fresh tokens, cost " +
                             format_grouped(r.loss - r.loss_fresh, 3) + " nats.");
   return r;
