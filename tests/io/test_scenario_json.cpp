@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "budget_view.h"
 #include "scenario_json.h"
 
 using namespace napkin;
@@ -118,4 +119,22 @@ TEST(ScenarioJson, ErrorsNameTheFieldAndValue) {
                 .find("top_k"),
             std::string::npos);
   EXPECT_NE(error("").find("not valid JSON"), std::string::npos);
+}
+
+TEST(ScenarioJson, PlanFileOpensAndComputes) {
+  const Scenario s = load_scenario_file(NAPKIN_TEST_DATA "/scenarios/plan-v2.napkin.json");
+  EXPECT_EQ(s.plan.mode, PlanMode::train_model);
+  EXPECT_EQ(s.plan.train_tokens, 15e12);
+  EXPECT_EQ(s.goodput.mode, CheckpointMode::asynchronous);
+  EXPECT_FALSE(s.goodput.checkpoint_write_minutes.has_value());
+  ASSERT_TRUE(s.ranges.mfu.has_value());
+  EXPECT_EQ(s.ranges.mfu->low, 0.3);
+  EXPECT_EQ(s.ranges.shape, RangeShape::lognormal);
+  EXPECT_EQ(s.ranges.seed, 7u);
+  EXPECT_EQ(s.serving.chips, 16);
+  const BudgetView v = make_budget_view(s);
+  ASSERT_TRUE(v.train.has_value());
+  EXPECT_FALSE(v.train->data_suffice);  // 15T tokens of 5T unique
+  ASSERT_TRUE(v.ranges.has_value());
+  EXPECT_LT(v.ranges->loss.p.p10, v.ranges->loss.p.p90);
 }
