@@ -449,10 +449,7 @@ void add_plan_json(QJsonObject& o, const BudgetReport& r, const PlanFlags& flags
   o["expected_crashes"] = r.goodput.expected_crashes;
   o["lost_hours"] = r.goodput.lost_hours;
   o["optimal_checkpoint_min"] = optional_json(r.goodput.optimal_checkpoint_minutes);
-  o["checkpoint_write_min"] = r.inputs.goodput
-                                  .resolve(r.effective_split.params, r.inputs.n_chips,
-                                           r.inputs.optimizer, r.inputs.precision)
-                                  .checkpoint_write_minutes;
+  o["checkpoint_write_min"] = r.goodput_inputs.checkpoint_write_minutes;
   o["effective_params"] = r.effective_split.params;
   o["epochs"] = run.epochs;
   o["effective_tokens"] = run.effective_tokens;
@@ -493,8 +490,7 @@ void add_plan_json(QJsonObject& o, const BudgetReport& r, const PlanFlags& flags
 void print_plan_text(const BudgetReport& r, const PlanFlags& flags) {
   const auto& in = r.inputs;
   std::printf("\nGoodput\n");
-  goodput_rows(r.goodput, in.goodput.resolve(r.effective_split.params, in.n_chips, in.optimizer,
-                                             in.precision));
+  goodput_rows(r.goodput, r.goodput_inputs);
   row("effective days", format_grouped(r.effective_days, 1) + " of " + format_grouped(in.days, 1) +
                             " -> C = " + format_sci(r.effective_flops) + " FLOPs");
   row("Chinchilla answer", format_count(r.effective_split.params) + " params on " +

@@ -164,8 +164,7 @@ std::string epochs_text(double epochs) {
 std::string goodput_paragraph(const BudgetReport& r) {
   const auto& in = r.inputs;
   const GoodputReport& g = r.goodput;
-  const GoodputInputs gi =
-      in.goodput.resolve(r.effective_split.params, in.n_chips, in.optimizer, in.precision);
+  const GoodputInputs& gi = r.goodput_inputs;
   std::string s = "Crashes: at " + format_grouped(in.goodput.interruptions_per_1000_chip_days, 3) +
                   " interruptions per 1,000 chip-days expect " +
                   format_grouped(g.expected_crashes, 1) + " in " + format_grouped(in.days, 1) +
@@ -301,6 +300,7 @@ BudgetGoodput budget_goodput(const BudgetInputs& in) {
   double n_ckpt = chinchilla_split(flops, in.tokens_per_param).params;
   for (int pass = 0; pass < 2; ++pass) {
     const GoodputInputs gi = in.goodput.resolve(n_ckpt, in.n_chips, in.optimizer, in.precision);
+    out.inputs = gi;
     out.goodput = goodput_report(gi, in.n_chips, in.days * 24.0);
     if (!(out.goodput.goodput > 0.0))
       throw std::invalid_argument(
@@ -328,6 +328,7 @@ BudgetReport budget_report(const BudgetInputs& in) {
   r.days = flops_to_days(r.flops, chip, in.n_chips, in.mfu);
 
   const BudgetGoodput bg = budget_goodput(in);
+  r.goodput_inputs = bg.inputs;
   r.goodput = bg.goodput;
   r.effective_days = in.days * r.goodput.goodput;
   r.effective_flops = bg.effective_flops;

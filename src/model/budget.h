@@ -140,7 +140,8 @@ struct BudgetReport {
   std::string recommendation;  // "What I would train", derived from the numbers
   // What crashes leave of the wall-clock (`flops`, `split` and `days` above are
   // the seed's chain at 100 % goodput; checks and the plan use what is left).
-  GoodputReport goodput;            // over the budget's days, for effective_split's checkpoints
+  GoodputInputs goodput_inputs;     // the write time resolved for effective_split's checkpoint
+  GoodputReport goodput;            // over the budget's days
   double effective_days = 0;        // days × goodput
   double effective_flops = 0;       // C × goodput
   ChinchillaSplit effective_split;  // the tokens-per-param split of effective_flops
@@ -157,6 +158,7 @@ DataConstrainedLaw budget_law();
 // std::invalid_argument naming interruptions-per-1000-chip-days when the run
 // can make no progress.
 struct BudgetGoodput {
+  GoodputInputs inputs;  // with the write time of the checkpoint trained
   GoodputReport goodput;
   double effective_flops = 0;
   ChinchillaSplit effective_split;

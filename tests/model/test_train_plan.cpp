@@ -388,3 +388,11 @@ TEST(TrainThisModel, Llama31_405BGpuHoursAgainstTheModelCard) {
   EXPECT_LT(gpu_hours, 30.84e6);       // an under-estimate, as the missing FLOPs say
   EXPECT_GT(r.goodput.goodput, 0.90);  // ">90 % effective training time"
 }
+
+TEST(BudgetPlan, GoodputInputsAreTheOnesUsed) {
+  const BudgetReport r = budget_report(BudgetInputs{});
+  EXPECT_EQ(goodput_report(r.goodput_inputs, 1000, 720).goodput, r.goodput.goodput);
+  // The checkpoint written is that of the model the goodput leaves room for.
+  EXPECT_NEAR(r.goodput_inputs.checkpoint_write_minutes * 60,
+              14 * r.effective_split.params / (1000 * kLlama3StorageBytesPerSPerChip), 1e-3);
+}
