@@ -6,6 +6,8 @@
 #include "budget.h"
 #include "cli_common.h"
 #include "cli_params.h"
+#include "cli_plan.h"
+#include "config_import.h"
 #include "format.h"
 #include "hardware.h"
 
@@ -40,17 +42,14 @@ void paragraph(const std::string& text, int indent = 2) {
 
 int run_budget(Args& a) {
   const bool json = a.flag("--json");
+  if (const auto status = run_train_model_if_asked(a, json)) return *status;  // train this model
   BudgetInputs in;
   in.chip = a.text("--chip", "H100");
   (void)chip_by_name(in.chip);
   in.n_chips = a.integer("--chips", 1000, 1, 10'000'000, "chips");
   in.days = a.real("--days", 30, 0.001, 36500, "days");
-  in.mfu = a.real("--mfu", 0.4, 0.001, 1.0, "fraction of peak");
-  in.cost.price_per_chip_hour_dollars = a.real("--price", 2.5, 0, 1e4, "$ per chip-hour");
-  in.cost.kwh_price_dollars = a.real("--kwh-price", 0.12, 0, 100, "$ per kWh");
-  in.cost.pue = a.real("--pue", 1.2, 1.0, 5.0, "facility W per IT W");
+  const PlanFlags flags = parse_plan_flags(a, in);  // mfu, price, data, goodput, serving, ranges
   in.tokens_per_param = a.real("--tokens-per-param", 20, 0.01, 1e6, "tokens per parameter");
-  in.tokens_available = a.real("--tokens-available", 15e12, 1, 1e18, "tokens");
   in.served_tokens = a.real("--served-tokens", 1e14, 0, 1e22, "tokens");
   in.site_power_mw = a.real("--site-power-mw", 100, 0.001, 1e6, "MW");
   in.optimizer =
@@ -96,6 +95,7 @@ int run_budget(Args& a) {
         p.crossover_served_tokens ? QJsonValue(*p.crossover_served_tokens) : QJsonValue();
     o["inference_aware"] = plan;
     o["recommendation"] = QString::fromStdString(r.recommendation);
+    add_plan_json(o, r, flags);
     print_json(o);
     return 0;
   }
@@ -123,6 +123,7 @@ int run_budget(Args& a) {
   row("energy $", format_grouped(r.cost.energy_dollars, 2));
   row("FLOPs @ MFU", format_sci(r.cost.flops));
   row("$ per 1e21 FLOPs", format_grouped(r.cost.dollars_per_1e21_flops, 2));
+  print_plan_text(r, flags);
   std::printf("\nWhat I would train\n");
   paragraph(r.recommendation);
   return 0;
@@ -267,9 +268,16 @@ int run_kv(Args& a) {
 std::vector<Command> algebra_commands() {
   return {
       {"budget",
-       "budget --chip H100 --chips 1000 --days 30 [--mfu 0.4] [--price 2.5] [--kwh-price 0.12] "
-       "[--pue 1.2] [--tokens-per-param 20] [--tokens-available 15e12] [--served-tokens 1e14] "
-       "[--site-power-mw 100] [--optimizer adam]",
+       "budget --chip H100 --chips 1000 (--days 30 | --params N [--tokens D] | --config FILE) "
+       "[--mfu 0.4 or 0.3:0.4:0.45] [--price 2.5] [--kwh-price 0.12] [--pue 1.2] "
+       "[--tokens-per-param 20] [--tokens-available 15e12] [--served-tokens 1e14] "
+       "[--site-power-mw 100] [--optimizer adam] [--interruptions-per-1000-chip-days 0.474] "
+       "[--restart-min 10] [--checkpoint-min 15] [--checkpoint-write-min M] "
+       "[--checkpoint-async] [--storage-gb-per-s-per-chip 0.122] [--serving-chips 8] "
+       "[--latency-budget-s 1] [--overhead-s 0.25] [--prompt-tokens 8192] [--decode-tokens 128] "
+       "[--no-serving-limit] [--range-shape triangular|lognormal] [--seed 1] [--draws 10000]; "
+       "--mfu, --price, --tokens-available, --interruptions-per-1000-chip-days and "
+       "--restart-min take low:likely:high",
        run_budget},
       {"params", kParamsUsage, run_params},
       {"flops",

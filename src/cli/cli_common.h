@@ -107,6 +107,7 @@ std::vector<Command> roofline_commands();
 std::vector<Command> serve_commands();
 std::vector<Command> report_commands();
 std::vector<Command> compare_commands();  // diff
+std::vector<Command> plan_commands();  // goodput (cli_plan.cpp)
 
 // Runs `napkin-cli argv...` (argv without the program name); returns the exit status.
 int dispatch(const std::vector<std::string>& argv);

@@ -145,6 +145,40 @@ class Reader {
     }
   }
 
+  // A number or null (null and absent leave `out` as it is / clear it).
+  void optional_real(const char* key, std::optional<double>& out, double lo, double hi) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return;
+    if (v.isNull()) {
+      out.reset();
+      return;
+    }
+    double d = 0;
+    real(key, d, lo, hi);
+    out = d;
+  }
+
+  // {"low": …, "high": …} around a value of the scenario; null clears it.
+  void spread(const char* key, std::optional<Spread>& out, double lo, double hi) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return;
+    if (v.isNull()) {
+      out.reset();
+      return;
+    }
+    if (!v.isObject()) fail(key, describe(v), "an object {\"low\": …, \"high\": …} or null");
+    const QJsonObject o = v.toObject();
+    const Reader inner(o, prefix_ + key + ".", source_);
+    Spread sp;
+    for (const char* k : {"low", "high"})
+      if (!o.contains(QLatin1String(k))) inner.fail(k, "nothing", "a number");
+    inner.real("low", sp.low, lo, hi);
+    inner.real("high", sp.high, lo, hi);
+    if (sp.low > sp.high)
+      fail(key, "low " + format_value(sp.low) + " > high " + format_value(sp.high), "low <= high");
+    out = sp;
+  }
+
   QJsonObject object(const char* key) const {
     const QJsonValue v = obj_.value(QLatin1String(key));
     if (v.isUndefined()) return {};
@@ -551,14 +585,47 @@ std::string scenario_to_json(const Scenario& s) {
                       {QStringLiteral("decode_tokens"), static_cast<qint64>(v.decode_tokens)},
                       {QStringLiteral("latency_budget_seconds"), v.latency_budget_seconds},
                       {QStringLiteral("overhead_seconds"), v.overhead_seconds},
-                      {QStringLiteral("bytes_per_param"), v.bytes_per_param}};
+                      {QStringLiteral("bytes_per_param"), v.bytes_per_param},
+                      {QStringLiteral("chips"), static_cast<qint64>(v.chips)},
+                      {QStringLiteral("limit_model"), v.limit_model}};
+  const GoodputSetup& g = s.goodput;
+  QJsonObject goodput{
+      {QStringLiteral("interruptions_per_1000_chip_days"), g.interruptions_per_1000_chip_days},
+      {QStringLiteral("restart_minutes"), g.restart_minutes},
+      {QStringLiteral("checkpoint_interval_minutes"), g.checkpoint_interval_minutes},
+      {QStringLiteral("checkpoint_write_minutes"),
+       g.checkpoint_write_minutes ? QJsonValue(*g.checkpoint_write_minutes) : QJsonValue()},
+      {QStringLiteral("storage_bytes_per_s_per_chip"), g.storage_bytes_per_s_per_chip},
+      {QStringLiteral("checkpoint_mode"), g.mode == CheckpointMode::synchronous
+                                              ? QStringLiteral("synchronous")
+                                              : QStringLiteral("asynchronous")}};
+  const RangeSetup& rs = s.ranges;
+  auto spread = [](const std::optional<Spread>& sp) {
+    return sp ? QJsonValue(QJsonObject{{QStringLiteral("low"), sp->low},
+                                       {QStringLiteral("high"), sp->high}})
+              : QJsonValue();
+  };
+  QJsonObject ranges{
+      {QStringLiteral("shape"), q(to_string(rs.shape))},
+      {QStringLiteral("seed"), static_cast<qint64>(rs.seed)},
+      {QStringLiteral("mfu"), spread(rs.mfu)},
+      {QStringLiteral("interruptions_per_1000_chip_days"),
+       spread(rs.interruptions_per_1000_chip_days)},
+      {QStringLiteral("restart_minutes"), spread(rs.restart_minutes)},
+      {QStringLiteral("price_per_chip_hour_dollars"), spread(rs.price_per_chip_hour_dollars)},
+      {QStringLiteral("tokens_available"), spread(rs.tokens_available)}};
+  QJsonObject plan{{QStringLiteral("mode"), q(to_string(s.plan.mode))},
+                   {QStringLiteral("train_tokens"), s.plan.train_tokens}};
   QJsonObject doc{{QStringLiteral("format"), QStringLiteral("napkin-scenario")},
                   {QStringLiteral("version"), kScenarioFormatVersion},
                   {QStringLiteral("hardware"), hardware},
                   {QStringLiteral("budget"), budget},
                   {QStringLiteral("model"), model},
                   {QStringLiteral("training"), training},
-                  {QStringLiteral("serving"), serving}};
+                  {QStringLiteral("serving"), serving},
+                  {QStringLiteral("goodput"), goodput},
+                  {QStringLiteral("ranges"), ranges},
+                  {QStringLiteral("plan"), plan}};
   settings_to_json(s, doc);
   return compact_number_arrays(QJsonDocument(doc).toJson(QJsonDocument::Indented));
 }
@@ -660,6 +727,39 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
   v.real("latency_budget_seconds", s.serving.latency_budget_seconds, 1e-6, 1e6);
   v.real("overhead_seconds", s.serving.overhead_seconds, 0, 1e6);
   v.real("bytes_per_param", s.serving.bytes_per_param, 0.125, 8);
+  v.integer("chips", s.serving.chips, 1, 1024);
+  v.boolean("limit_model", s.serving.limit_model);
+
+  // Version 2: goodput, ranges and the plan mode (absent in version 1 files,
+  // which keep the defaults).
+  const Reader g(top.object("goodput"), "goodput.", source);
+  GoodputSetup& gs = s.goodput;
+  g.real("interruptions_per_1000_chip_days", gs.interruptions_per_1000_chip_days, 0, 1e6);
+  g.real("restart_minutes", gs.restart_minutes, 0, 1e7);
+  g.real("checkpoint_interval_minutes", gs.checkpoint_interval_minutes, 1e-6, 1e7);
+  g.optional_real("checkpoint_write_minutes", gs.checkpoint_write_minutes, 0, 1e7);
+  g.real("storage_bytes_per_s_per_chip", gs.storage_bytes_per_s_per_chip, 1, 1e13);
+  g.choice<CheckpointMode>("checkpoint_mode", gs.mode, [](std::string_view text) {
+    if (text == "synchronous") return CheckpointMode::synchronous;
+    if (text == "asynchronous") return CheckpointMode::asynchronous;
+    throw std::invalid_argument("one of synchronous, asynchronous");
+  });
+
+  const Reader r(top.object("ranges"), "ranges.", source);
+  RangeSetup& rs = s.ranges;
+  r.choice<RangeShape>("shape", rs.shape, parse_range_shape);
+  std::int64_t seed = static_cast<std::int64_t>(rs.seed);
+  r.integer("seed", seed, 0, std::int64_t{1} << 53);
+  rs.seed = static_cast<std::uint64_t>(seed);
+  r.spread("mfu", rs.mfu, 1e-6, 1.0);
+  r.spread("interruptions_per_1000_chip_days", rs.interruptions_per_1000_chip_days, 0, 1e6);
+  r.spread("restart_minutes", rs.restart_minutes, 0, 1e7);
+  r.spread("price_per_chip_hour_dollars", rs.price_per_chip_hour_dollars, 0, 1e4);
+  r.spread("tokens_available", rs.tokens_available, 1, 1e18);
+
+  const Reader p(top.object("plan"), "plan.", source);
+  p.choice<PlanMode>("mode", s.plan.mode, parse_plan_mode);
+  p.real("train_tokens", s.plan.train_tokens, 0, 1e18);
 
   settings_from_json(top, s);
 

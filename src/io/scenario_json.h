@@ -10,7 +10,7 @@ namespace napkin {
 // 1: the Budget-level inputs. 2: adds the panels' settings (isoflops, moe,
 // roofline), the IsoFLOPs ladder's points embedded when loaded from CSV, and
 // the shape fields of modern checkpoints (MLA, shared-expert widths, QK-norm,
-// norms, MTP). Version 1 documents still open, with the defaults.
+// norms, MTP), goodput, ranges, the plan mode and the serving chips. Version 1 documents still open, with the defaults.
 inline constexpr int kScenarioFormatVersion = 2;
 
 // The document as JSON text (UTF-8, indented, keys in a stable order).

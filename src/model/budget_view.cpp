@@ -100,6 +100,37 @@ BudgetView make_budget_view(const Scenario& s) {
     v.frontier_tokens.x.push_back(flops);
     v.frontier_tokens.y.push_back(sp.tokens);
   }
+
+  // (f) The planned run: the recommended model (budget) or the scenario's own
+  // (train this model), its goodput against the checkpoint interval, its
+  // loss against epochs, and its ranges.
+  const DataConstrainedLaw law = budget_law();
+  TrainInputs plan = v.report.recommended.run_inputs;
+  if (s.plan.mode == PlanMode::train_model) {
+    plan = s.train_inputs();
+    v.train = train_run(plan, law);
+  }
+  const RunReport& run = v.train ? *v.train : v.report.recommended.run;
+  v.goodput_curve = goodput_curve(run.goodput_inputs, plan.n_chips);
+  v.loss_vs_epochs = loss_vs_epochs(law, run.active_params, run.unique_tokens,
+                                    std::clamp(std::ceil(run.epochs * 2.0), 64.0, 1e9), run.epochs);
+  if (s.ranges.any()) v.ranges = plan_ranges(plan, s.plan_ranges(plan), law);
+  // The memo the panel and the report print: the planned run first in
+  // "train this model" mode, the ranges after it when there are any.
+  std::string& memo = v.report.recommendation;
+  if (v.train) {
+    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on
+    // "literal" + std::string (its bug 105329).
+    std::string text = "Train this model: ";
+    text += v.train->summary;
+    text += " For comparison, what this budget buys: ";
+    text += memo;
+    memo = std::move(text);
+  }
+  if (v.ranges) {
+    memo += ' ';
+    memo += range_summary(*v.ranges);
+  }
   return v;
 }
 

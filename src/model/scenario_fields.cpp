@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "format.h"
+#include "goodput.h"
 #include "scenario.h"
+#include "validate.h"
 
 namespace napkin {
 
@@ -133,6 +135,46 @@ std::vector<ScenarioField> make_fields() {
   add("training.seq_len", "Training sequence length", "tokens",
       [](S s) { return s.training.seq_len; });
   // Serving.
+  add("serving.chips", "Serving chips", "chips", [](S s) { return s.serving.chips; });
+  add("serving.limit_model", "Serving latency limits the model", "",
+      [](S s) { return s.serving.limit_model; });
+  // Goodput: crashes, restarts and checkpoints.
+  add("goodput.interruptions_per_1000_chip_days", "Interruptions per 1,000 chip-days", "",
+      [](S s) { return s.goodput.interruptions_per_1000_chip_days; });
+  add("goodput.restart_minutes", "Restart time", "min",
+      [](S s) { return s.goodput.restart_minutes; });
+  add("goodput.checkpoint_interval_minutes", "Checkpoint interval", "min",
+      [](S s) { return s.goodput.checkpoint_interval_minutes; });
+  add("goodput.checkpoint_write_minutes", "Checkpoint write time", "min", [](S s) {
+    return s.goodput.checkpoint_write_minutes
+               ? FieldValue(*s.goodput.checkpoint_write_minutes)
+               : FieldValue(std::string("from the storage bandwidth"));
+  });
+  add("goodput.storage_bytes_per_s_per_chip", "Storage bandwidth per chip", "bytes/s",
+      [](S s) { return s.goodput.storage_bytes_per_s_per_chip; });
+  add("goodput.checkpoint_mode", "Checkpoint mode", "", [](S s) {
+    return str(s.goodput.mode == CheckpointMode::synchronous ? "synchronous" : "asynchronous");
+  });
+  // Ranges (low – high around the scenario's own value).
+  auto spread = [](const std::optional<Spread>& r) {
+    if (!r) return std::string("none");
+    return format_value(r->low) + " – " + format_value(r->high);
+  };
+  add("ranges.mfu", "MFU range", "", [spread](S s) { return spread(s.ranges.mfu); });
+  add("ranges.interruptions_per_1000_chip_days", "Interruption-rate range", "",
+      [spread](S s) { return spread(s.ranges.interruptions_per_1000_chip_days); });
+  add("ranges.restart_minutes", "Restart-time range", "min",
+      [spread](S s) { return spread(s.ranges.restart_minutes); });
+  add("ranges.price_per_chip_hour_dollars", "Price range", "$",
+      [spread](S s) { return spread(s.ranges.price_per_chip_hour_dollars); });
+  add("ranges.tokens_available", "Unique-tokens range", "tokens",
+      [spread](S s) { return spread(s.ranges.tokens_available); });
+  add("ranges.shape", "Range distribution", "", [](S s) { return str(to_string(s.ranges.shape)); });
+  add("ranges.seed", "Range seed", "", [](S s) { return static_cast<I>(s.ranges.seed); });
+  // The plan's direction.
+  add("plan.mode", "Plan mode", "", [](S s) { return str(to_string(s.plan.mode)); });
+  add("plan.train_tokens", "Training tokens (train this model)", "tokens",
+      [](S s) { return s.plan.train_tokens; });
   add("serving.context_len", "Serving context", "tokens",
       [](S s) { return s.serving.context_len; });
   add("serving.served_tokens", "Served tokens", "tokens",

@@ -11,7 +11,8 @@ QStringList words(const char* s) { return QString::fromUtf8(s).split(QLatin1Char
 
 TEST(CliBudget, SeedWorkedExampleAsJson) {
   const CliResult r =
-      run_cli(words("budget --chip H100 --chips 1000 --days 30 --price 2.5 --json"));
+      run_cli(words("budget --chip H100 --chips 1000 --days 30 --price 2.5 "
+                    "--interruptions-per-1000-chip-days 0 --checkpoint-write-min 0 --json"));
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   ASSERT_TRUE(r.json_ok) << r.out.toStdString();
   const QJsonObject& j = r.json;
@@ -25,7 +26,7 @@ TEST(CliBudget, SeedWorkedExampleAsJson) {
   EXPECT_NEAR(j[QStringLiteral("dollars_per_1e21_flops")].toDouble(), 1753.65, 0.005);
   EXPECT_GT(j[QStringLiteral("train_memory_bytes")].toDouble(), 1.47e12);
   const QJsonArray checks = j[QStringLiteral("checks")].toArray();
-  ASSERT_EQ(checks.size(), 4);
+  ASSERT_EQ(checks.size(), 5);  // memory, data, servable, energy, serving latency
   for (const auto& c : checks) {
     EXPECT_TRUE(c.toObject()[QStringLiteral("ok")].toBool());
     EXPECT_FALSE(c.toObject()[QStringLiteral("name")].toString().isEmpty());
