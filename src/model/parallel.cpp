@@ -2,6 +2,7 @@
 // model FLOPs a step counts for MFU.
 #include "parallel.h"
 
+#include <array>
 #include <charconv>
 #include <stdexcept>
 #include <string>
@@ -25,6 +26,52 @@ TpOverlap parse_tp_overlap(std::string_view n) {
   if (n == "full") return TpOverlap::full;
   throw std::invalid_argument("tp_overlap must be one of none, backward, full; got \"" +
                               std::string(n) + "\"");
+}
+
+namespace {
+
+TrainingSoftware megatron(bool y2021) {
+  TrainingSoftware s;
+  s.flash_attention = false;
+  s.dropout = true;
+  s.tp_overlap = y2021 ? TpOverlap::none : TpOverlap::backward;
+  s.overlap_dp_comm = false;
+  s.fp32_grads = !y2021;
+  return s;
+}
+
+TrainingSoftware with_full_overlap() {
+  TrainingSoftware s;
+  s.tp_overlap = TpOverlap::full;
+  return s;
+}
+
+const std::array kSoftware{
+    SoftwarePreset{"modern", TrainingSoftware{},
+                   "FlashAttention, no dropout, backward TP overlap, DP overlap, fp32 gradients"},
+    SoftwarePreset{"tp-overlap", with_full_overlap(),
+                   "modern, with forward TP collectives pipelined with their GEMMs too"},
+    SoftwarePreset{"megatron-2022", megatron(false),
+                   "Megatron-LM 2022 (Korthikanti et al.): unfused attention with dropout, async "
+                   "backward TP collectives, DP reduce after the backward"},
+    SoftwarePreset{"megatron-2021", megatron(true),
+                   "Megatron-LM 2021 (Narayanan et al.): unfused attention with dropout, blocking "
+                   "TP all-reduces, fp16 gradients reduced after the backward"},
+};
+
+}  // namespace
+
+std::span<const SoftwarePreset> software_presets() { return kSoftware; }
+
+const TrainingSoftware& software_by_name(std::string_view name) {
+  std::string names;
+  for (const SoftwarePreset& p : kSoftware) {
+    if (p.name == name) return p.software;
+    if (!names.empty()) names += ", ";
+    names += p.name;
+  }
+  throw std::invalid_argument("software must be one of " + names + "; got \"" + std::string(name) +
+                              "\"");
 }
 
 void TrainingJob::validate() const {

@@ -63,6 +63,22 @@ struct TrainingSoftware {
   bool operator==(const TrainingSoftware&) const = default;
 };
 
+// Named software generations, so a published run is evaluated with the
+// software it ran: "modern" (the defaults: FlashAttention, no dropout, TP
+// backward overlap, DP overlap, fp32 gradients), "tp-overlap" (modern with the
+// forward TP collectives pipelined too), "megatron-2022" (Korthikanti et al.:
+// unfused attention with dropout, async backward TP collectives, DP reduce
+// after the backward), "megatron-2021" (Narayanan et al.: as 2022 with
+// blocking TP all-reduces and fp16 gradients).
+struct SoftwarePreset {
+  std::string_view name;
+  TrainingSoftware software;
+  std::string_view description;
+};
+std::span<const SoftwarePreset> software_presets();
+// Throws std::invalid_argument naming the accepted names.
+const TrainingSoftware& software_by_name(std::string_view name);
+
 // A model, a cluster and a step. Mixed-precision (bf16) training.
 struct TrainingJob {
   ModelShape shape;

@@ -1,7 +1,9 @@
 // Internals shared by the parallelism planner's files (not a public API).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "algebra.h"
@@ -15,6 +17,28 @@ namespace napkin::parallel_detail {
 inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return a / b + (a % b != 0 ? 1 : 0);
 }
+
+// Seconds of the data-parallel collectives over some parameters: the
+// gradients all-reduced or reduce-scattered, the bf16 weights all-gathered.
+struct DpCollectives {
+  double all_reduce = 0;
+  double reduce_scatter = 0;
+  double all_gather = 0;
+};
+
+// (dense params, expert params, dp, cp, tp, ep) → DpCollectives: the search
+// meets the same stage parameters for every micro-batch and recomputation.
+struct DpKeyHash {
+  std::size_t operator()(const std::array<std::int64_t, 6>& k) const {
+    std::size_t h = 1469598103934665603ULL;
+    for (std::int64_t v : k) h = (h ^ static_cast<std::size_t>(v)) * 1099511628211ULL;
+    return h;
+  }
+};
+using DpCache = std::unordered_map<std::array<std::int64_t, 6>, DpCollectives, DpKeyHash>;
+
+struct StageComposition;
+struct StageTime;
 
 // Everything about a job that does not depend on the layout.
 struct JobContext {
@@ -37,6 +61,10 @@ struct JobContext {
   // nodes); an overlapped collective slows the kernel it hides behind by this
   // share of the overlap. 0 where the network has its own engines (TPU ICI).
   double comm_unit_fraction = 0;
+  mutable DpCache dp_cache;
+  // Scratch reused by every evaluation of a search.
+  mutable std::vector<StageComposition> comps_scratch;
+  mutable std::vector<StageTime> times_scratch;
 };
 
 // Seconds a collective of `comm` seconds adds when overlapped with `window`
@@ -96,6 +124,8 @@ struct StageComposition {
   bool first = false;
   bool last = false;
 };
+void stage_compositions(const JobContext& c, const Layout& layout,
+                        std::vector<StageComposition>& out);
 std::vector<StageComposition> stage_compositions(const JobContext& c, const Layout& layout);
 
 // Micro-batches (model chunks when interleaved) whose activations stage
@@ -119,11 +149,10 @@ struct StageTime {
 };
 
 // Times of every stage; `p2p_seconds` receives one stage-to-stage transfer.
-std::vector<StageTime> stage_times(const JobContext& c, const Layout& layout,
-                                   const std::vector<StageComposition>& comps,
-                                   const LayerCost& dense, const LayerCost& moe,
-                                   const EdgeCost& embed, const EdgeCost& out,
-                                   double* p2p_seconds = nullptr);
+void stage_times(const JobContext& c, const Layout& layout,
+                 const std::vector<StageComposition>& comps, const LayerCost& dense,
+                 const LayerCost& moe, const EdgeCost& embed, const EdgeCost& out,
+                 std::vector<StageTime>& times, double* p2p_seconds = nullptr);
 
 // evaluate_layout for a valid layout with its costs already computed.
 LayoutResult evaluate_prepared(const JobContext& c, const Layout& layout, const LayerCost& dense,

@@ -119,17 +119,24 @@ std::int64_t in_flight(std::int64_t stage, std::int64_t pp, std::int64_t vpp,
   return std::min(2 * (pp - stage - 1) + (vpp - 1) * pp + 1, micro_batches * vpp);
 }
 
-std::vector<StageComposition> stage_compositions(const JobContext& c, const Layout& layout) {
+void stage_compositions(const JobContext& c, const Layout& layout,
+                        std::vector<StageComposition>& out) {
   const ModelShape& s = c.job->shape;
   const std::int64_t p = layout.pp, v = layout.vpp;
   const std::int64_t dense_lead = s.is_moe() ? s.n_dense_layers : s.n_layers;
-  std::vector<StageComposition> out(static_cast<std::size_t>(p));
+  out.assign(static_cast<std::size_t>(p), StageComposition{});
   if (v <= 1) {
-    const std::vector<std::int64_t> counts = stage_layers(s.n_layers, p);
+    // As stage_layers: the extra layers go to the middle stages, then the last, then the first.
+    const std::int64_t base = s.n_layers / p;
+    std::int64_t extra = s.n_layers % p;
+    const std::int64_t middle_extra = std::min(extra, std::max<std::int64_t>(0, p - 2));
+    extra -= middle_extra;
     std::int64_t first = 0;
     for (std::int64_t i = 0; i < p; ++i) {
       StageComposition& sc = out[static_cast<std::size_t>(i)];
-      sc.layers = counts[static_cast<std::size_t>(i)];
+      sc.layers = base;
+      if (i > 0 && i + 1 < p && i <= middle_extra) ++sc.layers;
+      if (i + 1 == p && p > 1 && extra > 0) ++sc.layers;
       sc.dense_layers = std::clamp<std::int64_t>(dense_lead - first, 0, sc.layers);
       sc.moe_layers = sc.layers - sc.dense_layers;
       first += sc.layers;
@@ -137,8 +144,15 @@ std::vector<StageComposition> stage_compositions(const JobContext& c, const Layo
   } else {
     // Chunk j of stage i holds layers [(j·p + i)·c, (j·p + i + 1)·c), c = L/(p·v).
     const std::int64_t chunk = s.n_layers / (p * v);
+    const bool uniform = dense_lead == 0 || dense_lead == s.n_layers;
     for (std::int64_t i = 0; i < p; ++i) {
       StageComposition& sc = out[static_cast<std::size_t>(i)];
+      if (uniform) {
+        sc.layers = chunk * v;
+        sc.dense_layers = dense_lead == 0 ? 0 : sc.layers;
+        sc.moe_layers = sc.layers - sc.dense_layers;
+        continue;
+      }
       for (std::int64_t j = 0; j < v; ++j) {
         const std::int64_t first = (j * p + i) * chunk;
         const std::int64_t dense = std::clamp<std::int64_t>(dense_lead - first, 0, chunk);
@@ -150,6 +164,11 @@ std::vector<StageComposition> stage_compositions(const JobContext& c, const Layo
   }
   out.front().first = true;
   out.back().last = true;
+}
+
+std::vector<StageComposition> stage_compositions(const JobContext& c, const Layout& layout) {
+  std::vector<StageComposition> out;
+  stage_compositions(c, layout, out);
   return out;
 }
 

@@ -157,8 +157,9 @@ PipelineSchedule pipeline_schedule(const TrainingJob& job, const Layout& layout,
   const LayerCost moe = job.shape.is_moe() ? layer_cost(c, layout, true) : dense;
   const std::vector<StageComposition> comps = stage_compositions(c, layout);
   double p2p = 0;
-  const std::vector<StageTime> st = stage_times(
-      c, layout, comps, dense, moe, embedding_cost(c, layout), output_cost(c, layout), &p2p);
+  std::vector<StageTime> st;
+  stage_times(c, layout, comps, dense, moe, embedding_cost(c, layout), output_cost(c, layout), st,
+              &p2p);
   std::int64_t m = job.global_batch / (layout.dp * layout.micro_batch);
   if (max_micro_batches > 0 && m > max_micro_batches) {
     m = max_micro_batches;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <utility>
 
 #include "parallel.h"
 #include "parallel_internal.h"
@@ -120,28 +121,49 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
     }
   }
 
-  std::stable_sort(res.layouts.begin(), res.layouts.end(),
-                   [](const LayoutResult& a, const LayoutResult& b) {
-                     if (a.fits != b.fits) return a.fits;
-                     if (a.fits) return a.step_seconds < b.step_seconds;
-                     return a.over_hbm_bytes < b.over_hbm_bytes;
-                   });
-  std::vector<std::size_t> fit;
+  // Rank by a key (fitting first by step time, then by how far over HBM;
+  // ties in enumeration order), moving the results once.
+  struct Rank {
+    bool over;
+    double key;
+    std::size_t index;
+  };
+  std::vector<Rank> order(res.layouts.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const LayoutResult& l = res.layouts[i];
+    order[i] = {!l.fits, l.fits ? l.step_seconds : static_cast<double>(l.over_hbm_bytes), i};
+  }
+  std::sort(order.begin(), order.end(), [](const Rank& a, const Rank& b) {
+    if (a.over != b.over) return b.over;
+    if (a.key != b.key) return a.key < b.key;
+    return a.index < b.index;
+  });
+  std::vector<LayoutResult> ranked;
+  ranked.reserve(order.size());
+  for (const Rank& r : order) ranked.push_back(std::move(res.layouts[r.index]));
+  res.layouts = std::move(ranked);
+  // The Pareto front: fitting layouts by memory (then time), keeping each that
+  // is faster than every one with less memory.
+  struct ByMemory {
+    std::int64_t bytes;
+    double seconds;
+    std::size_t index;
+  };
+  std::vector<ByMemory> fit;
   for (std::size_t i = 0; i < res.layouts.size(); ++i)
-    if (res.layouts[i].fits) fit.push_back(i);
+    if (res.layouts[i].fits)
+      fit.push_back({res.layouts[i].memory.total_bytes, res.layouts[i].step_seconds, i});
   res.fitting = static_cast<std::int64_t>(fit.size());
-  std::stable_sort(fit.begin(), fit.end(), [&](std::size_t a, std::size_t b) {
-    const LayoutResult &x = res.layouts[a], &y = res.layouts[b];
-    if (x.memory.total_bytes != y.memory.total_bytes)
-      return x.memory.total_bytes < y.memory.total_bytes;
-    return x.step_seconds < y.step_seconds;
+  std::sort(fit.begin(), fit.end(), [](const ByMemory& a, const ByMemory& b) {
+    if (a.bytes != b.bytes) return a.bytes < b.bytes;
+    if (a.seconds != b.seconds) return a.seconds < b.seconds;
+    return a.index < b.index;
   });
   double best = 0;
-  for (std::size_t i : fit) {
-    const double t = res.layouts[i].step_seconds;
-    if (res.pareto.empty() || t < best) {
-      res.pareto.push_back(i);
-      best = t;
+  for (const ByMemory& f : fit) {
+    if (res.pareto.empty() || f.seconds < best) {
+      res.pareto.push_back(f.index);
+      best = f.seconds;
     }
   }
   return res;

@@ -8,7 +8,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "format.h"
 #include "parallel.h"
 #include "parallel_internal.h"
 #include "validate.h"
@@ -370,12 +369,6 @@ namespace parallel_detail {
 
 namespace {
 
-// Data-parallel traffic of one stage's parameters once per step.
-struct DpTraffic {
-  double grads = 0;   // reduce (-scatter) of the gradients
-  double params = 0;  // all-gather of the updated parameters
-};
-
 GroupPlacement dense_dp_group(const JobContext& c, const Layout& L) {
   return placement(c, L.dp * L.cp, L.tp);
 }
@@ -384,29 +377,45 @@ GroupPlacement expert_dp_group(const JobContext& c, const Layout& L) {
   return placement(c, std::max<std::int64_t>(1, L.dp * L.cp / L.ep), L.tp * L.ep);
 }
 
-double dp_both(const JobContext& c, const Layout& L, Collective op, double per_param,
-               std::int64_t dense_params, std::int64_t expert_params) {
-  return group_seconds(c, op, per_param * static_cast<double>(dense_params), dense_dp_group(c, L)) +
-         group_seconds(c, op, per_param * static_cast<double>(expert_params),
-                       expert_dp_group(c, L));
+// The data-parallel collectives over a rank's parameters: dense ones over
+// DP × CP, routed experts' over DP × CP / EP; gradients of c.grad_bytes,
+// weights of 2 bytes. Cached: the search meets the same stages many times.
+const DpCollectives& dp_collectives(const JobContext& c, const Layout& L, std::int64_t dense_params,
+                                    std::int64_t expert_params) {
+  const std::array<std::int64_t, 6> key{dense_params, expert_params, L.dp, L.cp, L.tp, L.ep};
+  if (auto it = c.dp_cache.find(key); it != c.dp_cache.end()) return it->second;
+  if (c.dp_cache.size() > 100'000) c.dp_cache.clear();
+  const GroupPlacement dg = dense_dp_group(c, L), eg = expert_dp_group(c, L);
+  const double dense = static_cast<double>(dense_params),
+               expert = static_cast<double>(expert_params);
+  auto both = [&](Collective op, double per_param) {
+    return group_seconds(c, op, per_param * dense, dg) +
+           group_seconds(c, op, per_param * expert, eg);
+  };
+  DpCollectives& d = c.dp_cache[key];
+  d.all_reduce = both(Collective::all_reduce, c.grad_bytes);
+  d.reduce_scatter = both(Collective::reduce_scatter, c.grad_bytes);
+  d.all_gather = both(Collective::all_gather, 2);
+  return d;
 }
 
-DpTraffic dp_traffic(const JobContext& c, const Layout& L, std::int64_t dense_params,
-                     std::int64_t expert_params) {
-  DpTraffic d;
+// Once per step: ZeRO-0 all-reduces the gradients; ZeRO-1 reduce-scatters
+// them and all-gathers the updated weights; ZeRO-2 reduce-scattered them per
+// micro-batch already and all-gathers the weights; ZeRO-3 does it per layer.
+struct DpStep {
+  double grads = 0;
+  double params = 0;
+};
+
+DpStep dp_step(const JobContext& c, const Layout& L, std::int64_t dense_params,
+               std::int64_t expert_params) {
+  if (L.dp * L.cp == 1 || L.zero >= 3) return {};
+  const DpCollectives& d = dp_collectives(c, L, dense_params, expert_params);
   switch (L.zero) {
-    case 0:
-      d.grads = dp_both(c, L, Collective::all_reduce, c.grad_bytes, dense_params, expert_params);
-      break;
-    case 1:
-      d.grads =
-          dp_both(c, L, Collective::reduce_scatter, c.grad_bytes, dense_params, expert_params);
-      d.params = dp_both(c, L, Collective::all_gather, 2, dense_params, expert_params);
-      break;
-    case 2: d.params = dp_both(c, L, Collective::all_gather, 2, dense_params, expert_params); break;
-    default: break;
+    case 0: return {d.all_reduce, 0};
+    case 1: return {d.reduce_scatter, d.all_gather};
+    default: return {0, d.all_gather};
   }
-  return d;
 }
 
 // ZeRO-2/3 traffic per layer and micro-batch, hidden behind that layer's
@@ -415,31 +424,38 @@ DpTraffic dp_traffic(const JobContext& c, const Layout& L, std::int64_t dense_pa
 std::pair<double, double> zero_layer_exposed(const JobContext& c, const Layout& L,
                                              const LayerCost& lc) {
   if (L.zero < 2 || L.dp * L.cp == 1) return {0.0, 0.0};
-  const double rs =
-      dp_both(c, L, Collective::reduce_scatter, c.grad_bytes, lc.dense_params, lc.expert_params);
-  if (L.zero == 2) return {0.0, overlapped(c, rs, lc.bwd_compute)};
-  const double ag = dp_both(c, L, Collective::all_gather, 2, lc.dense_params, lc.expert_params);
-  return {overlapped(c, ag, lc.fwd_compute), overlapped(c, ag + rs, lc.bwd_compute + lc.recompute)};
+  const DpCollectives& d = dp_collectives(c, L, lc.dense_params, lc.expert_params);
+  if (L.zero == 2) return {0.0, overlapped(c, d.reduce_scatter, lc.bwd_compute)};
+  return {overlapped(c, d.all_gather, lc.fwd_compute),
+          overlapped(c, d.all_gather + d.reduce_scatter, lc.bwd_compute + lc.recompute)};
+}
+
+bool same_composition(const StageComposition& a, const StageComposition& b) {
+  return a.layers == b.layers && a.moe_layers == b.moe_layers && a.first == b.first &&
+         a.last == b.last;
 }
 
 bool pipeline_across_nodes(const JobContext& c, const Layout& L) {
   return L.tp * L.cp * L.dp >= c.chip->network.chips_per_node;
 }
 
+// Decimal gigabytes with one decimal ("93.1 GB"), without printf: the search
+// writes this for every layout that does not fit.
+std::string gigabytes(std::int64_t bytes) {
+  const std::int64_t tenths = (bytes + 50'000'000) / 100'000'000;
+  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " GB";
+}
+
 std::string over_hbm_reason(const StageMemory& m, std::int64_t hbm) {
-  return "stage " + std::to_string(m.stage) + " needs " +
-         format_bytes(static_cast<double>(m.total_bytes), 1) + " per chip, over the " +
-         format_bytes(static_cast<double>(hbm), 1) + " of HBM by " +
-         format_bytes(static_cast<double>(m.total_bytes - hbm), 1);
+  return "stage " + std::to_string(m.stage) + " needs " + gigabytes(m.total_bytes) +
+         " per chip, over the " + gigabytes(hbm) + " of HBM by " + gigabytes(m.total_bytes - hbm);
 }
 
 }  // namespace
 
-std::vector<StageTime> stage_times(const JobContext& c, const Layout& L,
-                                   const std::vector<StageComposition>& comps,
-                                   const LayerCost& dense, const LayerCost& moe,
-                                   const EdgeCost& embed, const EdgeCost& out,
-                                   double* p2p_seconds) {
+void stage_times(const JobContext& c, const Layout& L, const std::vector<StageComposition>& comps,
+                 const LayerCost& dense, const LayerCost& moe, const EdgeCost& embed,
+                 const EdgeCost& out, std::vector<StageTime>& st, double* p2p_seconds) {
   const TrainingJob& job = *c.job;
   // Pipeline sends: each micro-batch crosses every chunk boundary forward and
   // backward; with TP each rank sends its 1/t share (Megatron's scatter-gather).
@@ -453,9 +469,14 @@ std::vector<StageTime> stage_times(const JobContext& c, const Layout& L,
   if (p2p_seconds) *p2p_seconds = one;
   const auto [zd_f, zd_b] = zero_layer_exposed(c, L, dense);
   const auto [zm_f, zm_b] = zero_layer_exposed(c, L, moe);
-  std::vector<StageTime> st(comps.size());
+  st.assign(comps.size(), StageTime{});
   for (std::size_t i = 0; i < comps.size(); ++i) {
     const StageComposition& sc = comps[i];
+    // Stages with the same layers take the same time: copy the first.
+    if (i > 0 && same_composition(sc, comps[i - 1])) {
+      st[i] = st[i - 1];
+      continue;
+    }
     const double nd = static_cast<double>(sc.dense_layers), nm = static_cast<double>(sc.moe_layers);
     StageTime& x = st[i];
     x.compute =
@@ -483,7 +504,6 @@ std::vector<StageTime> stage_times(const JobContext& c, const Layout& L,
       x.bwd += out.bwd_compute + out.tp / 2;
     }
   }
-  return st;
 }
 
 LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const LayerCost& dense,
@@ -496,8 +516,10 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
   res.valid = true;
   const std::int64_t m = job.global_batch / (L.dp * L.micro_batch);
   res.micro_batches = m;
-  const std::vector<StageComposition> comps = stage_compositions(c, L);
-  const std::vector<StageTime> st = stage_times(c, L, comps, dense, moe, embed, out);
+  std::vector<StageComposition>& comps = c.comps_scratch;
+  std::vector<StageTime>& st = c.times_scratch;
+  stage_compositions(c, L, comps);
+  stage_times(c, L, comps, dense, moe, embed, out, st);
   const double vd = static_cast<double>(L.vpp);
 
   // The pipeline: m micro-batches at the slowest stage's pace, plus the fill
@@ -525,14 +547,22 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
   double dp_exposed = 0, optimizer = 0, fwd_before = 0, bwd_before = 0;
   const std::int64_t shard = L.dp * L.cp;
   const std::int64_t expert_shard = std::max<std::int64_t>(1, shard / L.ep);
+  DpStep d;
+  double update = 0;
   for (std::size_t i = 0; i < comps.size(); ++i) {
     const StageComposition& sc = comps[i];
-    std::int64_t dense_params =
-        sc.dense_layers * dense.dense_params + sc.moe_layers * moe.dense_params;
-    const std::int64_t expert_params = sc.moe_layers * moe.expert_params;
-    if (sc.first) dense_params += embed.params;
-    if (sc.last) dense_params += out.params;
-    const DpTraffic d = dp_traffic(c, L, dense_params, expert_params);
+    if (i == 0 || !same_composition(sc, comps[i - 1])) {
+      std::int64_t dense_params =
+          sc.dense_layers * dense.dense_params + sc.moe_layers * moe.dense_params;
+      const std::int64_t expert_params = sc.moe_layers * moe.expert_params;
+      if (sc.first) dense_params += embed.params;
+      if (sc.last) dense_params += out.params;
+      d = dp_step(c, L, dense_params, expert_params);
+      const std::int64_t owned =
+          L.zero >= 1 ? ceil_div(dense_params, shard) + ceil_div(expert_params, expert_shard)
+                      : dense_params + expert_params;
+      update = streaming_seconds(c.rates, c.update_bytes * static_cast<double>(owned));
+    }
     // Overlapped: the gradients reduce in buckets during the last micro-
     // batch's backward (and while the stages before it drain); the parameters
     // gather during the next step's first forward.
@@ -543,11 +573,7 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
     dp_exposed = std::max(dp_exposed, exposed);
     fwd_before += st[i].fwd;
     bwd_before += st[i].bwd;
-    const std::int64_t owned =
-        L.zero >= 1 ? ceil_div(dense_params, shard) + ceil_div(expert_params, expert_shard)
-                    : dense_params + expert_params;
-    optimizer = std::max(optimizer,
-                         streaming_seconds(c.rates, c.update_bytes * static_cast<double>(owned)));
+    optimizer = std::max(optimizer, update);
   }
   // A tied embedding's two copies (first and last stage) sum their gradients.
   if (s.tied_embeddings && L.pp > 1)
@@ -558,8 +584,10 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
   tm.optimizer_seconds = optimizer;
   res.step_seconds = tm.total_seconds();
 
-  // Memory: the peak stage.
+  // Memory: the peak stage. Stages of the same layers hold fewer micro-
+  // batches the later they come, so only the first of each kind can peak.
   for (std::size_t i = 0; i < comps.size(); ++i) {
+    if (i > 0 && same_composition(comps[i], comps[i - 1])) continue;
     const StageMemory sm =
         stage_memory(c, L, static_cast<std::int64_t>(i), comps[i], dense, moe, embed, out);
     if (i == 0 || sm.total_bytes > res.memory.total_bytes) res.memory = sm;
