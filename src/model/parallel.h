@@ -56,6 +56,9 @@ struct TrainingSoftware {
   // Gradients accumulated and reduced in fp32 (Megatron's main_grad with bf16);
   // off: bf16 gradients.
   bool fp32_grads = true;
+  // Expert all-to-alls hidden behind another micro-batch's compute (DeepSeek-
+  // V3's DualPipe, Megatron's EP overlap); off: on the critical path.
+  bool overlap_ep_comm = false;
   bool fp8_matmuls = false;         // GEMMs at the chip's FP8 peak
   double moe_load_imbalance = 1.0;  // busiest expert rank's tokens ÷ the mean, >= 1
   // CUDA context, cuBLAS workspaces, NCCL buffers and allocator fragmentation.
@@ -88,6 +91,9 @@ struct TrainingJob {
   std::int64_t global_batch = 512;  // sequences per optimizer step
   double train_tokens = 15e12;      // tokens of the whole run, for days
   Optimizer optimizer = Optimizer::adam;
+  // How MFU counts the attention matmuls: the whole s×s matrix (Megatron,
+  // PaLM; the default) or the causal half a fused kernel executes.
+  CausalMask attention_flops = CausalMask::full_matrix;
   TrainingSoftware software;
   // Throws std::invalid_argument naming the first field out of range.
   void validate() const;
@@ -219,7 +225,8 @@ struct LayoutResult {
 
 // Model FLOPs of one step: 6 × active non-embedding parameters and the
 // unembedding per token, plus the attention matmuls 12·L·s·heads·d_head per
-// token (the whole s×s matrix, as Megatron and PaLM count MFU).
+// token (the whole s×s matrix, as Megatron and PaLM count MFU; half of it with
+// attention_flops = causal_half).
 double step_model_flops(const TrainingJob& job);
 
 // Evaluates one layout. Never throws for a layout that cannot run (valid false

@@ -243,8 +243,8 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer) {
   if (moe && L.ep > 1) {
     const double bytes = 2.0 * nt * static_cast<double>(s.top_k) * sw.moe_load_imbalance * H;
     const double a2a = group_seconds(c, Collective::all_to_all, bytes, placement(c, L.ep, t));
-    lc.fwd_ep = 2 * a2a;
-    lc.bwd_ep = 2 * a2a;
+    lc.fwd_ep = sw.overlap_ep_comm ? overlapped(c, 2 * a2a, lc.fwd_compute) : 2 * a2a;
+    lc.bwd_ep = sw.overlap_ep_comm ? overlapped(c, 2 * a2a, lc.bwd_compute) : 2 * a2a;
   }
 
   // Context parallelism: K and V chunks go around the ring (cp − 1 steps),
@@ -602,7 +602,8 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
   const double tokens = static_cast<double>(job.global_batch) * static_cast<double>(job.seq_len);
   const double chips = static_cast<double>(job.n_chips);
   res.model_flops_per_step = c.model_flops;
-  const double attn = 4.0 * static_cast<double>(s.n_layers) * static_cast<double>(job.seq_len) *
+  const double attn = (job.attention_flops == CausalMask::causal_half ? 2.0 : 4.0) *
+                      static_cast<double>(s.n_layers) * static_cast<double>(job.seq_len) *
                       static_cast<double>(s.n_heads * s.d_head);
   switch (L.recompute) {
     case Checkpointing::none: break;

@@ -52,7 +52,9 @@ TEST(ParallelSearch, RankedByStepTimeAmongThoseThatFit) {
   Layout hand;
   hand.tp = 8, hand.pp = 4, hand.dp = 32;
   const LayoutResult h = evaluate_layout(job(2, 1024, 512, 8192), hand);
-  if (h.fits) EXPECT_LE(r.layouts.front().step_seconds, h.step_seconds + 1e-12);
+  if (h.fits) {
+    EXPECT_LE(r.layouts.front().step_seconds, h.step_seconds + 1e-12);
+  }
 }
 
 TEST(ParallelSearch, ParetoFrontTradesMemoryForTime) {
@@ -64,11 +66,13 @@ TEST(ParallelSearch, ParetoFrontTradesMemoryForTime) {
     EXPECT_GT(a.step_seconds, b.step_seconds);
   }
   // Nothing that fits beats a front member on both axes.
-  for (std::size_t i : r.pareto)
-    for (const LayoutResult& l : r.layouts)
-      if (l.fits)
-        EXPECT_FALSE(l.memory.total_bytes < r.layouts[i].memory.total_bytes &&
-                     l.step_seconds < r.layouts[i].step_seconds);
+  for (std::size_t i : r.pareto) {
+    for (const LayoutResult& l : r.layouts) {
+      if (!l.fits) continue;
+      EXPECT_FALSE(l.memory.total_bytes < r.layouts[i].memory.total_bytes &&
+                   l.step_seconds < r.layouts[i].step_seconds);
+    }
+  }
   // The fastest fitting layout is on the front.
   EXPECT_EQ(r.pareto.back(), 0u);
 }
