@@ -76,6 +76,7 @@ std::vector<Command> algebra_commands();
 std::vector<Command> scaling_commands();
 std::vector<Command> moe_commands();
 std::vector<Command> roofline_commands();
+std::vector<Command> parallel_commands();
 std::vector<Command> report_commands();
 
 // Runs `napkin-cli argv...` (argv without the program name); returns the exit status.

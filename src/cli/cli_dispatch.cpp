@@ -11,8 +11,8 @@ namespace {
 
 std::vector<Command> all_commands() {
   std::vector<Command> out;
-  for (auto group :
-       {algebra_commands, scaling_commands, moe_commands, roofline_commands, report_commands})
+  for (auto group : {algebra_commands, scaling_commands, moe_commands, roofline_commands,
+                     parallel_commands, report_commands})
     for (const Command& c : group()) out.push_back(c);
   return out;
 }

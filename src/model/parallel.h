@@ -289,8 +289,9 @@ struct SearchOptions {
 };
 
 struct SearchResult {
-  // Every valid layout: those that fit by step time, then the rest by how far
-  // they exceed HBM.
+  // Every valid layout (ZeRO-0 only where DP × CP = 1 or when fixed: elsewhere
+  // ZeRO-1 moves the same bytes and holds less): those that fit by step time,
+  // then the rest by how far they exceed HBM.
   std::vector<LayoutResult> layouts;
   // Indices into `layouts` of the fitting layouts no other beats in both peak
   // memory and step time, by increasing memory.

@@ -88,7 +88,10 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
             if (pp > 1)
               for (std::int64_t v = 2; v <= opt.max_vpp; ++v)
                 if (s.n_layers % (pp * v) == 0 && m % pp == 0) vpps.push_back(v);
-            std::vector<int> zeros = {0, 1, 2, 3};
+            // ZeRO-1 moves the same bytes as ZeRO-0 (reduce-scatter + all-gather =
+            // all-reduce) with the gather beside the next forward, and holds less:
+            // ZeRO-0 is dominated unless there is nothing to shard over.
+            std::vector<int> zeros = {1, 2, 3};
             if (dp * cp == 1) zeros = {0};
             for (std::int64_t vpp : axis(opt.vpp, vpps)) {
               for (int zero : axis(opt.zero, zeros)) {
