@@ -512,6 +512,7 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
   const ModelShape& s = job.shape;
   LayoutResult res;
   res.layout = L;
+  res.layout.sequence_parallel = L.sequence_parallel && L.tp > 1;  // no effect at tp = 1
   res.hbm_bytes = c.chip->hbm_bytes;
   res.valid = true;
   const std::int64_t m = job.global_batch / (L.dp * L.micro_batch);
