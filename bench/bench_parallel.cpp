@@ -22,7 +22,8 @@ napkin::TrainingJob dense_405b() {
 // Mixtral-8x7B (the preset) on 1,024 H100, 4M tokens per step of 4K sequences.
 napkin::TrainingJob mixtral() {
   napkin::TrainingJob j;
-  j.shape = napkin::model_presets()[3].shape;
+  for (const napkin::ModelPreset& p : napkin::model_presets())
+    if (p.name == "Mixtral-8x7B") j.shape = p.shape;
   j.chip = "H100";
   j.n_chips = 1024;
   j.seq_len = 4096;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "parallel.h"
+#include "scenario.h"
 
 namespace napkin::testing_util {
 
@@ -34,6 +35,14 @@ inline ModelShape gpt(std::int64_t layers, std::int64_t hidden, std::int64_t hea
   s.tied_embeddings = true;
   s.qkv_bias = s.o_bias = s.mlp_bias = true;
   return s;
+}
+
+// The model preset whose name starts with `prefix` (presets may be added or
+// renamed around it, e.g. "DeepSeek-V3-like MoE" → "DeepSeek-V3").
+inline ModelShape preset_shape(std::string_view prefix) {
+  for (const ModelPreset& p : model_presets())
+    if (p.name.substr(0, prefix.size()) == prefix) return p.shape;
+  throw std::runtime_error("no model preset named " + std::string(prefix));
 }
 
 // A CSV file with a header row; fields may be double-quoted (with commas inside).

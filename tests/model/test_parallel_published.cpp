@@ -69,7 +69,7 @@ TEST(ParallelPublished, Llama3_405B) {
 // hides the all-to-alls. Napkin's preset approximates MLA by MHA.
 TEST(ParallelPublished, DeepSeekV3) {
   TrainingJob j;
-  j.shape = model_presets()[4].shape;
+  j.shape = testing_util::preset_shape("DeepSeek-V3");
   j.chip = "H800";
   j.n_chips = 2048;
   j.seq_len = 4096;

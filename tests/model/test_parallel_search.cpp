@@ -10,9 +10,9 @@
 namespace napkin {
 namespace {
 
-TrainingJob job(std::size_t preset, std::int64_t chips, std::int64_t batch, std::int64_t seq) {
+TrainingJob job(std::string_view preset, std::int64_t chips, std::int64_t batch, std::int64_t seq) {
   TrainingJob j;
-  j.shape = model_presets()[preset].shape;
+  j.shape = testing_util::preset_shape(preset);
   j.chip = "H100";
   j.n_chips = chips;
   j.global_batch = batch;
@@ -21,7 +21,7 @@ TrainingJob job(std::size_t preset, std::int64_t chips, std::int64_t batch, std:
 }
 
 TEST(ParallelSearch, EveryLayoutMultipliesToTheClusterAndIsValid) {
-  const TrainingJob j = job(2, 1024, 512, 8192);  // Llama-3-70B on 1,024 H100
+  const TrainingJob j = job("Llama-3-70B", 1024, 512, 8192);  // Llama-3-70B on 1,024 H100
   const SearchResult r = search_layouts(j);
   ASSERT_FALSE(r.layouts.empty());
   EXPECT_GT(r.fitting, 0);
@@ -36,7 +36,7 @@ TEST(ParallelSearch, EveryLayoutMultipliesToTheClusterAndIsValid) {
 }
 
 TEST(ParallelSearch, RankedByStepTimeAmongThoseThatFit) {
-  const SearchResult r = search_layouts(job(2, 1024, 512, 8192));
+  const SearchResult r = search_layouts(job("Llama-3-70B", 1024, 512, 8192));
   bool in_fitting = true;
   for (std::size_t i = 1; i < r.layouts.size(); ++i) {
     const LayoutResult &a = r.layouts[i - 1], &b = r.layouts[i];
@@ -51,14 +51,14 @@ TEST(ParallelSearch, RankedByStepTimeAmongThoseThatFit) {
   // The best layout is as good as any the user could pick by hand.
   Layout hand;
   hand.tp = 8, hand.pp = 4, hand.dp = 32;
-  const LayoutResult h = evaluate_layout(job(2, 1024, 512, 8192), hand);
+  const LayoutResult h = evaluate_layout(job("Llama-3-70B", 1024, 512, 8192), hand);
   if (h.fits) {
     EXPECT_LE(r.layouts.front().step_seconds, h.step_seconds + 1e-12);
   }
 }
 
 TEST(ParallelSearch, ParetoFrontTradesMemoryForTime) {
-  const SearchResult r = search_layouts(job(2, 1024, 512, 8192));
+  const SearchResult r = search_layouts(job("Llama-3-70B", 1024, 512, 8192));
   ASSERT_FALSE(r.pareto.empty());
   for (std::size_t k = 1; k < r.pareto.size(); ++k) {
     const LayoutResult &a = r.layouts[r.pareto[k - 1]], &b = r.layouts[r.pareto[k]];
@@ -82,7 +82,7 @@ TEST(ParallelSearch, FixedAxesAreHonoured) {
   o.tp = 4;
   o.recompute = Checkpointing::full;
   o.zero = 1;
-  const SearchResult r = search_layouts(job(2, 1024, 512, 8192), o);
+  const SearchResult r = search_layouts(job("Llama-3-70B", 1024, 512, 8192), o);
   ASSERT_FALSE(r.layouts.empty());
   for (const LayoutResult& l : r.layouts) {
     EXPECT_EQ(l.layout.tp, 4);
@@ -92,7 +92,7 @@ TEST(ParallelSearch, FixedAxesAreHonoured) {
 }
 
 TEST(ParallelSearch, MoeSearchesExpertParallelismInsideANode) {
-  const TrainingJob j = job(3, 256, 256, 4096);  // Mixtral-8x7B
+  const TrainingJob j = job("Mixtral-8x7B", 256, 256, 4096);  // Mixtral-8x7B
   const SearchResult r = search_layouts(j);
   ASSERT_GT(r.fitting, 0);
   std::set<std::int64_t> eps;
@@ -106,7 +106,7 @@ TEST(ParallelSearch, MoeSearchesExpertParallelismInsideANode) {
 }
 
 TEST(ParallelSearch, NothingFitsOnTooFewChips) {
-  TrainingJob j = job(2, 8, 8, 8192);
+  TrainingJob j = job("Llama-3-70B", 8, 8, 8192);
   const SearchResult r = search_layouts(j);
   EXPECT_EQ(r.fitting, 0);
   EXPECT_TRUE(r.pareto.empty());
@@ -116,7 +116,7 @@ TEST(ParallelSearch, NothingFitsOnTooFewChips) {
 }
 
 TEST(ParallelSearch, MfuGridHasOneCellPerTpPp) {
-  const SearchResult r = search_layouts(job(2, 1024, 512, 8192));
+  const SearchResult r = search_layouts(job("Llama-3-70B", 1024, 512, 8192));
   const std::vector<MfuCell> grid = mfu_by_tp_pp(r);
   std::set<std::pair<std::int64_t, std::int64_t>> seen;
   double best = 0;
@@ -136,7 +136,7 @@ TEST(ParallelSearch, MfuGridHasOneCellPerTpPp) {
 TEST(ParallelSearch, BadOptionsNameTheField) {
   SearchOptions o;
   o.max_vpp = 0;
-  EXPECT_THROW_NAMING(search_layouts(job(2, 64, 64, 4096), o), "max_vpp");
+  EXPECT_THROW_NAMING(search_layouts(job("Llama-3-70B", 64, 64, 4096), o), "max_vpp");
 }
 
 }  // namespace

@@ -16,7 +16,7 @@ using testing_util::gpt;
 
 TrainingJob llama70b(std::int64_t chips = 1024, std::int64_t batch = 512) {
   TrainingJob j;
-  j.shape = model_presets()[2].shape;  // Llama-3-70B
+  j.shape = testing_util::preset_shape("Llama-3-70B");
   j.chip = "H100";
   j.n_chips = chips;
   j.seq_len = 8192;
@@ -171,7 +171,7 @@ TEST(ParallelTime, Fp8MatmulsShortenCompute) {
 
 TEST(ParallelTime, MoeLayoutsPayForTheAllToAll) {
   TrainingJob j = llama70b(256, 256);
-  j.shape = model_presets()[3].shape;  // Mixtral
+  j.shape = testing_util::preset_shape("Mixtral-8x7B");
   j.seq_len = 4096;
   Layout l = layout(1, 1, 256);
   l.ep = 1;
