@@ -105,6 +105,7 @@ std::vector<Command> scaling_commands();
 std::vector<Command> moe_commands();
 std::vector<Command> roofline_commands();
 std::vector<Command> serve_commands();
+std::vector<Command> parallel_commands();
 std::vector<Command> report_commands();
 std::vector<Command> compare_commands();  // diff
 std::vector<Command> plan_commands();  // goodput (cli_plan.cpp)

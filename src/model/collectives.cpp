@@ -1,6 +1,7 @@
 #include "collectives.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "validate.h"
@@ -10,6 +11,10 @@ namespace napkin {
 namespace {
 
 void require_link(const Link& link, std::string_view what) {
+  // Checked before any message is built: collectives are evaluated in hot loops.
+  if (std::isfinite(link.bytes_per_s) && link.bytes_per_s > 0 &&
+      std::isfinite(link.latency_seconds) && link.latency_seconds >= 0)
+    return;
   require_positive(link.bytes_per_s, std::string(what) + " bandwidth", "bytes/s");
   require_real(link.latency_seconds, std::string(what) + " latency", "seconds", 0);
 }
