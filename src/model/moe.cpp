@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "rng.h"
 #include "validate.h"
 
 namespace napkin {
@@ -15,55 +16,6 @@ namespace {
 
 constexpr std::int64_t kMaxExperts = 100'000;
 constexpr std::int64_t kMaxDim = 1'000'000;
-
-// splitmix64 (Steele, Lea & Flood 2014): seeds xoshiro and hashes seeds.
-std::uint64_t splitmix64(std::uint64_t& x) {
-  std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-// xoshiro256** (Blackman & Vigna): the one generator behind everything random
-// here, so a seed reproduces bit for bit without std distributions, whose
-// output differs between standard libraries.
-struct Rng {
-  std::uint64_t s[4];
-  explicit Rng(std::uint64_t seed) {
-    for (auto& v : s) v = splitmix64(seed);
-  }
-  std::uint64_t next() {
-    const std::uint64_t result = rotl(s[1] * 5, 7) * 9;
-    const std::uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-  }
-  // Uniform in [0, 1) with 53 random bits.
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-  // Standard normal by Box–Muller; both outputs are used.
-  double normal() {
-    if (has_spare) {
-      has_spare = false;
-      return spare;
-    }
-    const double u1 = 1.0 - uniform();  // (0, 1]: log stays finite
-    const double u2 = uniform();
-    const double r = std::sqrt(-2.0 * std::log(u1));
-    constexpr double two_pi = 6.283185307179586476925;
-    spare = r * std::sin(two_pi * u2);
-    has_spare = true;
-    return r * std::cos(two_pi * u2);
-  }
-  double spare = 0;
-  bool has_spare = false;
-};
 
 void require_finite_all(std::span<const double> xs, const char* name) {
   for (double x : xs)
@@ -405,7 +357,7 @@ MoeLayer make_moe_layer(std::int64_t d_model, std::int64_t d_ff, std::int64_t n_
     std::vector<std::vector<double>> m(static_cast<std::size_t>(rows),
                                        std::vector<double>(static_cast<std::size_t>(cols)));
     for (auto& row : m)
-      for (double& v : row) v = scale * rng.normal();
+      for (double& v : row) v = scale * rng.normal_box_muller();
     return m;
   };
   MoeLayer layer;
@@ -650,10 +602,9 @@ bool StepStats::dead(std::int64_t e) const {
          kDeadShare / static_cast<double>(recent_gate_share.size());
 }
 
-CollapseSimulation::CollapseSimulation(const CollapseParams& params) : params_(params) {
+CollapseSimulation::CollapseSimulation(const CollapseParams& params)
+    : params_(params), rng_(params.seed) {
   params_.validate();
-  std::uint64_t s = params_.seed;
-  for (auto& v : rng_state_) v = splitmix64(s);
   Rng rng(params_.seed ^ 0xA5A5A5A5DEADBEEFull);
   const std::int64_t E = params_.n_experts, d = params_.d_model;
   // A finite corpus of token embeddings, sampled with replacement each step:
@@ -663,10 +614,10 @@ CollapseSimulation::CollapseSimulation(const CollapseParams& params) : params_(p
   for (std::int64_t t = 0; t < pool_tokens_; ++t) {
     pool_[static_cast<std::size_t>(t * d)] = 1.0f;  // a constant feature: the router's bias
     for (std::int64_t j = 1; j < d; ++j)
-      pool_[static_cast<std::size_t>(t * d + j)] = static_cast<float>(rng.normal());
+      pool_[static_cast<std::size_t>(t * d + j)] = static_cast<float>(rng.normal_box_muller());
   }
   w_.resize(static_cast<std::size_t>(E * d));
-  for (float& v : w_) v = static_cast<float>(kInitialRouterScale * rng.normal());
+  for (float& v : w_) v = static_cast<float>(kInitialRouterScale * rng.normal_box_muller());
   recent_share_.assign(static_cast<std::size_t>(E), 1.0 / static_cast<double>(E));
   recent_gate_share_ = recent_share_;
   experience_.resize(static_cast<std::size_t>(E));
@@ -678,19 +629,6 @@ CollapseSimulation::CollapseSimulation(const CollapseParams& params) : params_(p
         params_.skill_gain *
         std::log1p(experience_[static_cast<std::size_t>(i)] / kExperienceScaleTokens);
   }
-}
-
-std::uint64_t CollapseSimulation::next_u64() {
-  std::uint64_t* s = rng_state_;
-  const std::uint64_t result = rotl(s[1] * 5, 7) * 9;
-  const std::uint64_t t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl(s[3], 45);
-  return result;
 }
 
 const StepStats& CollapseSimulation::current() const {
@@ -734,7 +672,7 @@ const StepStats& CollapseSimulation::step() {
   // 1. Draw the batch from the corpus.
   for (std::int64_t t = 0; t < T; ++t) {
     const auto src =
-        static_cast<std::size_t>(next_u64() % static_cast<std::uint64_t>(pool_tokens_));
+        static_cast<std::size_t>(rng_.next() % static_cast<std::uint64_t>(pool_tokens_));
     std::copy_n(pool_.begin() + static_cast<std::ptrdiff_t>(src * dz), d,
                 batch_.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(t) * dz));
   }

@@ -12,8 +12,8 @@
 //
 // Every function validates its input and throws std::invalid_argument naming
 // the parameter, its unit and the accepted range. Everything random goes
-// through a seeded generator written here (splitmix64 → xoshiro256**, Box–
-// Muller), so the same seed gives byte-identical results.
+// through the project's seeded generator (rng.h: splitmix64 → xoshiro256**,
+// Box–Muller normals here), so the same seed gives byte-identical results.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "algebra.h"
+#include "rng.h"
 
 namespace napkin {
 
@@ -332,7 +333,7 @@ class CollapseSimulation {
 
  private:
   CollapseParams params_;
-  std::uint64_t rng_state_[4] = {};
+  Rng rng_;                  // the token stream: one draw per token of a batch
   std::vector<float> pool_;  // token pool, pool_tokens_ × d_model (x[0] = 1: a bias)
   std::int64_t pool_tokens_ = 0;
   std::vector<float> w_;                   // router, stored transposed: d × E
@@ -346,7 +347,6 @@ class CollapseSimulation {
   std::vector<std::int64_t> chosen_;
   std::vector<unsigned char> kept_;
   std::vector<StepStats> history_;
-  std::uint64_t next_u64();
 };
 
 // Runs `steps` steps from a fresh simulation and returns the history.

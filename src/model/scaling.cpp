@@ -12,80 +12,12 @@
 #include <numeric>
 #include <thread>
 
+#include "rng.h"
 #include "validate.h"
 
 namespace napkin {
 
 namespace {
-
-// ----------------------------------------------------------------- randomness
-// splitmix64 seeds xoshiro256** (Blackman & Vigna); normals come from
-// Marsaglia's polar method, which needs only log and sqrt. No std::
-// distribution is used: their output is implementation-defined.
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) {
-    for (auto& s : s_) s = splitmix64(seed);
-  }
-  std::uint64_t next() {
-    const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
-    const std::uint64_t t = s_[1] << 17;
-    s_[2] ^= s_[0];
-    s_[3] ^= s_[1];
-    s_[1] ^= s_[2];
-    s_[0] ^= s_[3];
-    s_[2] ^= t;
-    s_[3] = rotl(s_[3], 45);
-    return result;
-  }
-  // Uniform in [0, 1) with 53 random bits.
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-  // Uniform integer in [0, n), unbiased by rejection.
-  std::uint64_t below(std::uint64_t n) {
-    const std::uint64_t limit =
-        std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % n;
-    std::uint64_t v = next();
-    while (v >= limit) v = next();
-    return v % n;
-  }
-  double normal() {
-    if (has_spare_) {
-      has_spare_ = false;
-      return spare_;
-    }
-    double u = 0, v = 0, s = 0;
-    do {
-      u = 2.0 * uniform() - 1.0;
-      v = 2.0 * uniform() - 1.0;
-      s = u * u + v * v;
-    } while (s >= 1.0 || s == 0.0);
-    const double f = std::sqrt(-2.0 * std::log(s) / s);
-    spare_ = v * f;
-    has_spare_ = true;
-    return u * f;
-  }
-
- private:
-  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-  std::array<std::uint64_t, 4> s_{};
-  double spare_ = 0;
-  bool has_spare_ = false;
-};
-
-// An independent stream per (seed, index), so parallel work never shares one.
-std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t index) {
-  std::uint64_t s = seed;
-  const std::uint64_t a = splitmix64(s);
-  std::uint64_t t = index ^ 0xD1B54A32D192ED03ULL;
-  return a ^ splitmix64(t);
-}
 
 // ---------------------------------------------------------------- parallelism
 int resolve_threads(int requested, int work_items) {

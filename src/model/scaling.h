@@ -9,8 +9,9 @@
 // bootstrap forecast, ladder design, recipe comparison and the conversions
 // around them. Every function validates its input and throws
 // std::invalid_argument naming the parameter, its unit and the accepted range.
-// Everything random goes through a seeded generator written here, so the same
-// input gives byte-identical output on every platform and thread count.
+// Everything random goes through the project's seeded generator (rng.h), so
+// the same input gives byte-identical output on every platform and thread
+// count.
 #pragma once
 
 #include <cstdint>
