@@ -2,105 +2,18 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cmath>
-#include <condition_variable>
 #include <cstdio>
-#include <exception>
 #include <limits>
-#include <mutex>
 #include <numeric>
-#include <thread>
 
+#include "parallel_for.h"
 #include "rng.h"
 #include "validate.h"
 
 namespace napkin {
 
 namespace {
-
-// ---------------------------------------------------------------- parallelism
-int resolve_threads(int requested, int work_items) {
-  int t = requested;
-  if (t <= 0) t = static_cast<int>(std::thread::hardware_concurrency());
-  t = std::clamp(t, 1, 16);
-  return std::max(1, std::min(t, work_items));
-}
-
-// Runs work(i) for i in [0, n) on `threads` threads. Results must be written
-// by index, which is what makes the outcome independent of the thread count.
-// `progress` is called from the calling thread; returning false stops the
-// remaining work and throws Cancelled.
-template <class Work>
-void parallel_for(int n, int threads, Work&& work, const ProgressFn& progress = {}) {
-  if (n <= 0) return;
-  threads = resolve_threads(threads, n);
-  if (threads == 1) {
-    for (int i = 0; i < n; ++i) {
-      work(i);
-      if (progress && !progress(i + 1, n)) throw Cancelled("cancelled by the caller");
-    }
-    return;
-  }
-  std::atomic<int> next{0};
-  std::atomic<bool> stop{false};
-  std::mutex mutex;
-  std::condition_variable cv;
-  int done = 0;
-  int running = threads;
-  std::exception_ptr error;
-  auto worker = [&] {
-    for (;;) {
-      if (stop.load()) break;
-      const int i = next.fetch_add(1);
-      if (i >= n) break;
-      try {
-        work(i);
-      } catch (...) {
-        std::lock_guard lock(mutex);
-        if (!error) error = std::current_exception();
-        stop.store(true);
-      }
-      {
-        std::lock_guard lock(mutex);
-        ++done;
-      }
-      cv.notify_one();
-    }
-    {
-      std::lock_guard lock(mutex);
-      --running;
-    }
-    cv.notify_one();
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(static_cast<std::size_t>(threads));
-  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
-  bool cancelled = false;
-  {
-    std::unique_lock lock(mutex);
-    int reported = 0;
-    while (running > 0) {
-      cv.wait(lock, [&] { return done != reported || running == 0; });
-      if (done != reported && progress && !cancelled) {
-        reported = done;
-        const int now = done;
-        lock.unlock();
-        const bool go_on = progress(now, n);
-        lock.lock();
-        if (!go_on) {
-          cancelled = true;
-          stop.store(true);
-        }
-      } else {
-        reported = done;
-      }
-    }
-  }
-  for (auto& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
-  if (cancelled) throw Cancelled("cancelled by the caller");
-}
 
 void require_same_size(const std::vector<double>& xs, const std::vector<double>& ys) {
   if (xs.size() != ys.size())

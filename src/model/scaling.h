@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "loss_law.h"
+#include "parallel_for.h"
 
 namespace napkin {
 
@@ -235,13 +236,7 @@ double fit_objective(const std::vector<LadderPoint>& points, const LossLaw& law,
 
 // ------------------------------------------------------ forecast with a CI
 
-// Thrown when a progress callback asks to stop.
-struct Cancelled : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-// Called with (done, total) as the work progresses, from the calling thread;
-// return false to cancel (the call then throws Cancelled).
-using ProgressFn = std::function<bool(int done, int total)>;
+// Cancelled and ProgressFn (parallel_for.h): progress and cancel for the bootstrap.
 
 struct BootstrapOptions {
   int resamples = 1000;
