@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 
+#include "lbfgs.h"
 #include "parallel_for.h"
 #include "rng.h"
 #include "validate.h"
@@ -535,12 +536,6 @@ double objective_lse(const FitData& d, const Theta& t, Estimator est, double del
   return f;
 }
 
-double dot(const Theta& x, const Theta& y) {
-  double s = 0;
-  for (int i = 0; i < 5; ++i) s += x[i] * y[i];
-  return s;
-}
-
 struct Polished {
   Theta theta{};
   double f = std::numeric_limits<double>::infinity();
@@ -548,123 +543,29 @@ struct Polished {
   bool converged = false;
 };
 
-// L-BFGS (memory 8) with a weak-Wolfe bisection line search (Lewis & Overton),
-// which copes with the Huber objective's kinks.
-// Stops when the objective's relative decrease stays below `ftol` for three
+// Polishes one start with L-BFGS (lbfgs.h) on the objective and its analytic
+// gradient. Stops when the relative decrease stays below `ftol` for three
 // iterations in a row.
-Polished lbfgs(const FitData& d, Theta x, Estimator est, double delta, int max_iter, double ftol) {
-  constexpr int kMem = 8;
-  constexpr double kC1 = 1e-4, kC2 = 0.9;
+Polished polish(const FitData& d, const Theta& start, Estimator est, double delta, int max_iter,
+                double ftol) {
+  LbfgsOptions o;
+  o.max_iterations = max_iter;
+  o.ftol = ftol;
+  const LbfgsResult r = lbfgs_minimize(
+      [&](const std::vector<double>& x, std::vector<double>& grad) {
+        Theta t{}, g{};
+        std::copy(x.begin(), x.end(), t.begin());
+        const double f = objective_lse(d, t, est, delta, &g);
+        std::copy(g.begin(), g.end(), grad.begin());
+        return f;
+      },
+      std::vector<double>(start.begin(), start.end()), o);
   Polished out;
-  Theta g{};
-  double f = objective_lse(d, x, est, delta, &g);
-  if (!std::isfinite(f)) return out;
-  std::array<Theta, kMem> S{}, Y{};
-  std::array<double, kMem> rho{};
-  int stored = 0, head = 0, flat = 0;
-  int it = 0;
-  bool converged = false;
-  for (; it < max_iter; ++it) {
-    const double gmax = std::abs(*std::max_element(
-        g.begin(), g.end(), [](double p, double q) { return std::abs(p) < std::abs(q); }));
-    if (gmax == 0) {
-      converged = true;
-      break;
-    }
-    // Two-loop recursion.
-    Theta q = g;
-    std::array<double, kMem> alpha{};
-    for (int k = 0; k < stored; ++k) {
-      const int j = (head - 1 - k + kMem) % kMem;
-      alpha[j] = rho[j] * dot(S[j], q);
-      for (int i = 0; i < 5; ++i) q[i] -= alpha[j] * Y[j][i];
-    }
-    double gamma = 0.1 / gmax;  // first step: 0.1 in the steepest coordinate
-    if (stored > 0) {
-      const int j = (head - 1 + kMem) % kMem;
-      gamma = dot(S[j], Y[j]) / dot(Y[j], Y[j]);
-    }
-    for (double& v : q) v *= gamma;
-    for (int k = stored - 1; k >= 0; --k) {
-      const int j = (head - 1 - k + kMem) % kMem;
-      const double beta = rho[j] * dot(Y[j], q);
-      for (int i = 0; i < 5; ++i) q[i] += S[j][i] * (alpha[j] - beta);
-    }
-    Theta dir{};
-    for (int i = 0; i < 5; ++i) dir[i] = -q[i];
-    double gd = dot(g, dir);
-    if (!(gd < 0)) {  // not a descent direction: restart from steepest descent
-      stored = 0;
-      for (int i = 0; i < 5; ++i) dir[i] = -g[i] * 0.1 / gmax;
-      gd = dot(g, dir);
-    }
-    // Weak Wolfe line search.
-    double lo = 0, hi = std::numeric_limits<double>::infinity(), step = 1;
-    Theta best_x = x, best_g = g;
-    double best_f = f;
-    bool accepted = false;
-    for (int ls = 0; ls < 60; ++ls) {
-      Theta xn{}, gn{};
-      for (int i = 0; i < 5; ++i) xn[i] = x[i] + step * dir[i];
-      const double fn = objective_lse(d, xn, est, delta, &gn);
-      if (!std::isfinite(fn) || fn > f + kC1 * step * gd) {
-        hi = step;
-      } else {
-        if (fn < best_f) {
-          best_f = fn;
-          best_x = xn;
-          best_g = gn;
-        }
-        if (dot(gn, dir) < kC2 * gd) {
-          lo = step;
-        } else {
-          best_f = fn;
-          best_x = xn;
-          best_g = gn;
-          accepted = true;
-          break;
-        }
-      }
-      step = std::isfinite(hi) ? 0.5 * (lo + hi) : 2 * step;
-      if (std::isfinite(hi) && hi - lo < 1e-16 * std::max(1.0, hi)) break;
-    }
-    if (!(best_f < f)) {  // no progress possible along this direction
-      if (stored == 0) {
-        converged = true;
-        break;
-      }
-      stored = 0;  // drop the curvature pairs and retry as steepest descent
-      continue;
-    }
-    Theta s{}, y{};
-    for (int i = 0; i < 5; ++i) {
-      s[i] = best_x[i] - x[i];
-      y[i] = best_g[i] - g[i];
-    }
-    const double sy = dot(s, y);
-    const double decrease = f - best_f;
-    x = best_x;
-    g = best_g;
-    f = best_f;
-    if (sy > 1e-12 * std::sqrt(dot(s, s) * dot(y, y))) {
-      S[head] = s;
-      Y[head] = y;
-      rho[head] = 1.0 / sy;
-      head = (head + 1) % kMem;
-      stored = std::min(stored + 1, kMem);
-    }
-    (void)accepted;
-    flat = decrease <= ftol * std::max(std::abs(f), 1e-300) ? flat + 1 : 0;
-    if (flat >= 3) {
-      converged = true;
-      ++it;
-      break;
-    }
-  }
-  out.theta = x;
-  out.f = f;
-  out.iterations = it;
-  out.converged = converged;
+  if (!std::isfinite(r.f)) return out;
+  std::copy(r.x.begin(), r.x.end(), out.theta.begin());
+  out.f = r.f;
+  out.iterations = r.iterations;
+  out.converged = r.converged;
   return out;
 }
 
@@ -812,7 +713,7 @@ FitResult fit_lse(const FitData& d, const FitOptions& options, int n_points, dou
   parallel_for(static_cast<int>(starts.size()), options.threads, [&](int i) {
     const auto k = static_cast<std::size_t>(i);
     results[k] =
-        lbfgs(d, starts[k], options.estimator, options.huber_delta, options.max_iterations, ftol);
+        polish(d, starts[k], options.estimator, options.huber_delta, options.max_iterations, ftol);
   });
   // The lowest objective among usable laws; ties go to the earlier start.
   const Polished* best = nullptr;
