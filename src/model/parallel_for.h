@@ -44,8 +44,9 @@ inline int resolve_threads(int requested, int work_items) {
 // Runs work(i) for every i in [0, n) on resolve_threads(threads, n) threads
 // (the calling thread only waits, so one thread means a plain loop on the
 // caller). `progress` is called from the calling thread with the number of
-// items done; returning false stops the remaining items (those running
-// finish) and throws Cancelled. The first exception thrown by work stops the
+// items done, never decreasing, and last with (n, n) when every item ran;
+// returning false stops the remaining items (those running finish) and
+// throws Cancelled. The first exception thrown by work stops the
 // remaining items and is rethrown here once every thread has joined.
 template <class Work>
 void parallel_for(int n, int threads, Work&& work, const ProgressFn& progress = {}) {
@@ -93,9 +94,9 @@ void parallel_for(int n, int threads, Work&& work, const ProgressFn& progress = 
   pool.reserve(static_cast<std::size_t>(threads));
   for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
   bool cancelled = false;
+  int reported = 0;
   {
     std::unique_lock lock(mutex);
-    int reported = 0;
     while (running > 0) {
       cv.wait(lock, [&] { return done != reported || running == 0; });
       if (done != reported && progress && !cancelled) {
@@ -115,6 +116,9 @@ void parallel_for(int n, int threads, Work&& work, const ProgressFn& progress = 
   }
   for (auto& t : pool) t.join();
   if (error) std::rethrow_exception(error);
+  // Items can all finish before the caller wakes: the last count is always
+  // reported, as the one-thread loop does.
+  if (!cancelled && progress && reported != n && !progress(n, n)) cancelled = true;
   if (cancelled) throw Cancelled("cancelled by the caller");
 }
 
