@@ -343,10 +343,22 @@ class CollapseSimulation {
   std::vector<double> recent_gate_share_;  // EMA of its gate-weighted share
   // per-step scratch, kept to avoid allocation
   std::vector<float> z_, p_, grad_w_, batch_;
+  std::vector<float> slot_fraction_;  // fᵢ: expert i's share of the routed slots
   std::vector<double> lse_;
+  std::vector<double> demand_;  // gate-weighted slots per expert
   std::vector<std::int64_t> chosen_;
+  std::vector<std::int64_t> kept_count_;
   std::vector<unsigned char> kept_;
   std::vector<StepStats> history_;
+
+  // The phases of step(), in order.
+  void draw_batch();
+  void route(StepStats& st);
+  void dispatch(StepStats& st);
+  void account_load(StepStats& st);
+  void accumulate_gradient(StepStats& st);
+  void update_router();
+  void update_experts(StepStats& st);
 };
 
 // Runs `steps` steps from a fresh simulation and returns the history.
