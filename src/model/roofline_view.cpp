@@ -1,0 +1,83 @@
+#include "roofline_view.h"
+
+#include <cmath>
+#include <string>
+
+#include "validate.h"
+
+namespace napkin {
+
+RooflinePanelData roofline_panel(const RooflineScenario& sc) {
+  const Chip& chip = chip_by_name(sc.chip);
+  sc.operations.validate();
+  require_real(sc.recompute, "recompute_factor", "hardware FLOPs per model FLOP", 1.0, 10.0);
+  const ParamCount params = count_params(sc.shape);
+  const double active = static_cast<double>(params.active);
+  const double total = static_cast<double>(params.total);
+  const OperationSetting& ops = sc.operations;
+  const ModelShape& shape = sc.shape;
+
+  RooflinePanelData d;
+  d.ridge_flops_per_byte = ridge_point_flops_per_byte(chip);
+  // 0.1 … 1e5 FLOP/byte spans batch-1 decode to the largest matmuls.
+  d.roofline = roofline_curve(chip, 0.1, 1e5, 64);
+  for (const std::string& other : sc.overlay_chips)
+    d.overlays.push_back(roofline_curve(chip_by_name(other), 0.1, 1e5, 64));
+  d.operations = place_operations(chip, shape, ops);
+
+  DecodeShape decode;
+  decode.n_params = active;
+  decode.n_layers = shape.n_layers;
+  decode.n_kv_heads = shape.n_kv_heads;
+  decode.d_head = shape.d_head;
+  decode.seq_len = ops.context_tokens;
+  decode.bytes_per_param = ops.bytes_per_param;
+  decode.kv_bytes_per_elem = ops.bytes_per_elem;
+  d.decode_wall = decode_intensity_sweep(chip, decode, powers_of_two(1, sc.max_batch));
+
+  d.mfu_budget = mfu_budget(sc.mfu);
+  d.hfu_over_mfu = sc.recompute;
+
+  TurnInputs turn = sc.turn;
+  turn.chip = std::string(chip.name);
+  turn.n_params = active;
+  turn.n_resident_params = total;
+  turn.prefill_tokens = ops.prompt_tokens;
+  turn.batch = ops.decode_batch;
+  turn.bytes_per_param = ops.bytes_per_param;
+  turn.kv_bytes_per_request = kv_cache_bytes(shape.n_layers, shape.n_kv_heads, shape.d_head,
+                                             ops.context_tokens, 1, ops.bytes_per_elem);
+  d.turn = interactive_latency(turn);
+  d.latency = latency_vs_chips(turn, sc.max_chips_plotted);
+  d.chips_for_budget = chips_for_latency_budget(turn);
+  d.chips_to_hold_weights = chips_to_hold_weights(turn);
+
+  std::vector<double> sizes = sc.model_sizes;
+  if (sizes.empty())
+    for (int i = 0; i <= 30; ++i) sizes.push_back(std::pow(10.0, 9.0 + 0.1 * i));
+  d.model_sizes = model_size_sweep(turn, sizes);
+
+  d.tiles = tile_efficiency_sweep(sc.tile_dim_lo, sc.tile_dim_hi, sc.tile);
+
+  KvServing kv = sc.kv;
+  kv.n_params = total;
+  kv.n_layers = shape.n_layers;
+  kv.n_query_heads = shape.n_heads;
+  kv.d_head = shape.d_head;
+  kv.seq_len = ops.context_tokens;
+  kv.batch = ops.decode_batch;
+  kv.bytes_per_param = ops.bytes_per_param;
+  kv.kv_bytes_per_elem = ops.bytes_per_elem;
+  d.kv_heads = kv_heads_sweep(kv);
+
+  DepthWidthInputs dw = sc.depth_width;
+  dw.n_params = static_cast<double>(params.non_embedding_total);
+  dw.chip = std::string(chip.name);
+  dw.n_chips = turn.n_chips;
+  dw.bytes_per_param = ops.bytes_per_param;
+  dw.tile = sc.tile;
+  d.depth_width = depth_vs_width_sweep(dw, sc.depth_options);
+  return d;
+}
+
+}  // namespace napkin
