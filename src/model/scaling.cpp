@@ -867,6 +867,20 @@ std::vector<BandPoint> forecast_band(const std::vector<LossLaw>& laws,
   return out;
 }
 
+BandPoint optimal_params_interval(const std::vector<LossLaw>& laws, double flops,
+                                  double confidence) {
+  require_count(static_cast<std::int64_t>(laws.size()), "laws", "bootstrap laws", 1);
+  require_real(confidence, "confidence", "fraction", 0.0, 1.0, true);
+  if (confidence >= 1.0) throw_out_of_range("confidence", "fraction", "in (0, 1)", "1");
+  require_positive(flops, "flops", "FLOPs");
+  std::vector<double> ns;
+  ns.reserve(laws.size());
+  for (const LossLaw& l : laws) ns.push_back(analytic_optimum(l, flops).n_params);
+  std::sort(ns.begin(), ns.end());
+  const Percentiles q = percentiles(ns.size(), confidence);
+  return {flops, ns[q.low], ns[q.median], ns[q.high]};
+}
+
 // ============================================================ ladder design
 
 double extrapolation_variance(const std::vector<double>& log10_flops, double target_log10_flops) {
@@ -947,17 +961,27 @@ RecipeComparison compare_recipes(const LossLaw& baseline, const LossLaw& candida
     prev_x = x;
     prev = cur;
   }
-  if (!r.crossovers_flops.empty()) r.crossover_flops = r.crossovers_flops.front();
+  if (!r.crossovers_flops.empty()) {
+    r.crossover_flops = r.crossovers_flops.front();
+    // The sign just past the crossing says who wins above it.
+    const double past = *r.crossover_flops * 1.5;
+    r.candidate_wins_above_crossover =
+        optimal_loss(candidate, past) - optimal_loss(baseline, past) < 0;
+  }
   return r;
+}
+
+double extrapolation_decades(double ladder_max_flops, double target_flops) {
+  require_positive(ladder_max_flops, "ladder_max_flops", "FLOPs");
+  require_positive(target_flops, "target_flops", "FLOPs");
+  return std::log10(target_flops / ladder_max_flops);
 }
 
 ExtrapolationRisk extrapolation_risk(double ladder_max_flops, double target_flops,
                                      double ci_width_nats) {
-  require_positive(ladder_max_flops, "ladder_max_flops", "FLOPs");
-  require_positive(target_flops, "target_flops", "FLOPs");
-  require_real(ci_width_nats, "ci_width_nats", "nats", 0.0);
   ExtrapolationRisk r;
-  r.decades = std::log10(target_flops / ladder_max_flops);
+  r.decades = extrapolation_decades(ladder_max_flops, target_flops);
+  require_real(ci_width_nats, "ci_width_nats", "nats", 0.0);
   if (r.decades <= 0) {
     r.decades = 0;
     r.band = RiskBand::interpolation;

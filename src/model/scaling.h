@@ -284,6 +284,11 @@ struct BandPoint {
 // target it reproduces ci_low and ci_high).
 std::vector<BandPoint> forecast_band(const std::vector<LossLaw>& laws,
                                      const std::vector<double>& flops, double confidence = 0.95);
+// The same percentile interval for the recommended N: each law's
+// compute-optimal N at `flops` (analytic_optimum), parameters. At the
+// bootstrap's target it reproduces n_opt_low and n_opt_high.
+BandPoint optimal_params_interval(const std::vector<LossLaw>& laws, double flops,
+                                  double confidence = 0.95);
 
 // -------------------------------------------------------------- ladder design
 
@@ -314,12 +319,19 @@ struct RecipeComparison {
   // bisection; searched over [1e16, 1e28] FLOPs.
   std::vector<double> crossovers_flops;
   std::optional<double> crossover_flops;  // the first
+  // Who wins just past the first crossover (at 1.5 × its compute): true when
+  // the candidate does. Empty without a crossover.
+  std::optional<bool> candidate_wins_above_crossover;
 };
 // Compares the laws at the target, not runs at one scale (seed ch. 12).
 RecipeComparison compare_recipes(const LossLaw& baseline, const LossLaw& candidate,
                                  double target_flops);
 // The optimal loss under `law` at `flops` (loss of analytic_optimum).
 double optimal_loss(const LossLaw& law, double flops);
+
+// log10(target / ladder max): how many decades a forecast reaches beyond the
+// largest run; ≤ 0 inside the ladder (interpolation).
+double extrapolation_decades(double ladder_max_flops, double target_flops);
 
 enum class RiskBand { interpolation, low, moderate, high };
 struct ExtrapolationRisk {
