@@ -225,7 +225,31 @@ MfuBudget mfu_budget(const MfuBudgetInputs& in) {
       worst = seconds;
       b.biggest_lever = which;
     }
+  b.biggest_lever_fraction = worst / b.total_seconds;
   return b;
+}
+
+MfuBudget mfu_budget_without(const MfuBudgetInputs& in, MfuLever lever) {
+  MfuBudgetInputs without = in;
+  switch (lever) {
+    case MfuLever::vector: without.vector_seconds = 0; break;
+    case MfuLever::memory: without.memory_seconds = 0; break;
+    case MfuLever::comms: without.comms_seconds = 0; break;
+    case MfuLever::optimizer: without.optimizer_seconds = 0; break;
+    case MfuLever::none: break;
+  }
+  return mfu_budget(without);
+}
+
+std::vector<MfuAgendaItem> mfu_agenda(const MfuBudget& b) {
+  std::vector<MfuAgendaItem> items = {{MfuLever::vector, b.vector_fraction},
+                                      {MfuLever::memory, b.memory_fraction},
+                                      {MfuLever::comms, b.comms_fraction},
+                                      {MfuLever::optimizer, b.optimizer_fraction}};
+  std::stable_sort(items.begin(), items.end(), [](const MfuAgendaItem& x, const MfuAgendaItem& y) {
+    return x.fraction > y.fraction;
+  });
+  return items;
 }
 
 // ------------------------------------------------------- prefill and decode
@@ -355,6 +379,25 @@ std::int64_t chips_to_hold_weights(const TurnInputs& in) {
   return chips_to_hold_weights(resident, chip_by_name(in.chip), in.bytes_per_param);
 }
 
+ServingNeed serving_need(const TurnInputs& in) {
+  in.validate();
+  ServingNeed n;
+  n.chips_to_hold_weights = chips_to_hold_weights(in);
+  if (in.budget_seconds <= in.overhead_seconds) {
+    n.verdict = LatencyVerdict::below_overhead;
+    return n;
+  }
+  n.chips_for_budget = chips_for_latency_budget(in);
+  if (!n.chips_for_budget) {
+    n.verdict = LatencyVerdict::no_slice;
+    return n;
+  }
+  n.verdict = LatencyVerdict::meets;
+  n.deploy_chips = std::max(*n.chips_for_budget, n.chips_to_hold_weights);
+  n.deploy_latency_bound = *n.chips_for_budget >= n.chips_to_hold_weights;
+  return n;
+}
+
 std::vector<TurnLatency> latency_vs_chips(const TurnInputs& in, std::int64_t max_chips) {
   in.validate();
   std::vector<TurnLatency> out;
@@ -373,10 +416,20 @@ std::vector<ModelSizePoint> model_size_sweep(const TurnInputs& in,
     t.n_resident_params = 0;
     ModelSizePoint p;
     p.n_params = n;
-    p.chips_for_budget = chips_for_latency_budget(t);
-    p.chips_to_hold_weights = chips_to_hold_weights(t);
+    const ServingNeed need = serving_need(t);
+    p.chips_for_budget = need.chips_for_budget;
+    p.chips_to_hold_weights = need.chips_to_hold_weights;
     p.single_chip_seconds = interactive_latency(t, 1).total_seconds;
     out.push_back(p);
+  }
+  return out;
+}
+
+ServableSizes largest_servable(const std::vector<ModelSizePoint>& sweep) {
+  ServableSizes out;
+  for (const ModelSizePoint& m : sweep) {
+    if (m.chips_for_budget && *m.chips_for_budget == 1) out.largest_on_one_chip = m.n_params;
+    if (m.chips_for_budget) out.largest_on_any = m.n_params;
   }
   return out;
 }
@@ -391,6 +444,13 @@ void DecodeShape::validate() const {
   require_count(seq_len, "seq_len", "tokens", 1, 1'000'000'000);
   require_bytes_per_param(bytes_per_param);
   require_count(kv_bytes_per_elem, "kv_bytes_per_elem", "bytes", 1, 8);
+}
+
+double kv_share_of_bytes(double weight_bytes, double kv_bytes) {
+  require_real(weight_bytes, "weight_bytes", "bytes", 0.0);
+  require_real(kv_bytes, "kv_bytes", "bytes", 0.0);
+  const double total = weight_bytes + kv_bytes;
+  return total > 0 ? kv_bytes / total : 0.0;
 }
 
 double decode_batch_intensity(const DecodeShape& s, std::int64_t batch) {
@@ -409,8 +469,7 @@ DecodeIntensityPoint decode_intensity_point(const Chip& chip, const DecodeShape&
       kv_cache_bytes(s.n_layers, s.n_kv_heads, s.d_head, s.seq_len, batch, s.kv_bytes_per_elem);
   p.intensity = decode_arithmetic_intensity(s.n_params, p.kv_bytes, batch, s.bytes_per_param);
   p.weight_bytes = s.n_params * s.bytes_per_param;
-  p.kv_share_of_bytes =
-      static_cast<double>(p.kv_bytes) / (p.weight_bytes + static_cast<double>(p.kv_bytes));
+  p.kv_share_of_bytes = kv_share_of_bytes(p.weight_bytes, static_cast<double>(p.kv_bytes));
   p.fraction_of_ridge = p.intensity / ridge_point_flops_per_byte(chip);
   p.attainable_flops_per_s = attainable_flops_per_s(chip, p.intensity);
   p.bound = bound_at(chip, p.intensity);

@@ -131,10 +131,22 @@ struct MfuBudget {
   double comms_fraction = 0;
   double optimizer_fraction = 0;
   MfuLever biggest_lever = MfuLever::none;
+  double biggest_lever_fraction = 0;  // its share of the step; 0 for none
 };
 
 // The accounting identity: the five fractions sum to 1.
 MfuBudget mfu_budget(const MfuBudgetInputs& in);
+// The same step with one unit's seconds removed: what pulling that lever
+// buys ("removing the biggest lever lifts MFU to …"). `none` removes nothing.
+MfuBudget mfu_budget_without(const MfuBudgetInputs& in, MfuLever lever);
+
+struct MfuAgendaItem {
+  MfuLever lever = MfuLever::none;
+  double fraction = 0;  // of the step
+};
+// The step's non-matmul time as an agenda: vector, memory, comms and
+// optimizer, largest share first (ties keep that order).
+std::vector<MfuAgendaItem> mfu_agenda(const MfuBudget& budget);
 
 // ------------------------------------------------------- prefill and decode
 
@@ -217,6 +229,23 @@ std::optional<std::int64_t> chips_for_latency_budget(const TurnInputs& in);
 // Chips to hold the resident weights for the turn's model and chip.
 std::int64_t chips_to_hold_weights(const TurnInputs& in);
 
+// What a latency budget allows: a slice that meets it, none up to max_chips
+// (the answer is a smaller model), or none at all because the budget is at or
+// below the fixed overhead (no hardware helps: cut the overhead).
+enum class LatencyVerdict { meets, no_slice, below_overhead };
+struct ServingNeed {
+  LatencyVerdict verdict = LatencyVerdict::meets;
+  std::optional<std::int64_t> chips_for_budget;  // set when verdict == meets
+  std::int64_t chips_to_hold_weights = 0;
+  // The deployment: max(chips for the budget, chips to hold the weights),
+  // and which of the two sets it. Empty when nothing meets the budget.
+  std::optional<std::int64_t> deploy_chips;
+  bool deploy_latency_bound = true;  // false: the weights, not the budget, set the count
+};
+// The latency napkin's verdict for a turn. Unlike chips_for_latency_budget()
+// it does not throw for a budget at or below the overhead: it says so.
+ServingNeed serving_need(const TurnInputs& in);
+
 // The stacked prefill / decode / overhead components at 1, 2, 4, … ≤ max_chips.
 std::vector<TurnLatency> latency_vs_chips(const TurnInputs& in, std::int64_t max_chips = 1024);
 
@@ -229,8 +258,17 @@ struct ModelSizePoint {
 
 // "The answer is a smaller model" (seed Phase 03 ch. 6): for each N (both
 // n_params and n_resident_params set to it), chips for the budget and to hold.
+// chips_for_budget is empty when no slice meets the budget, including a
+// budget at or below the overhead.
 std::vector<ModelSizePoint> model_size_sweep(const TurnInputs& in,
                                              const std::vector<double>& n_params);
+
+struct ServableSizes {
+  double largest_on_one_chip = 0;  // the largest N that meets the budget on one chip; 0: none
+  double largest_on_any = 0;       // … on any slice up to max_chips; 0: none
+};
+// From a model-size sweep (in ascending N, as model_size_sweep returns it).
+ServableSizes largest_servable(const std::vector<ModelSizePoint>& sweep);
 
 // ------------------------------------------------------------ the decode wall
 
@@ -259,6 +297,9 @@ struct DecodeIntensityPoint {
   double attainable_flops_per_s = 0;
   Bound bound = Bound::memory;
 };
+
+// Of the bytes a decode step reads, the KV cache's share: kv ÷ (weights + kv).
+double kv_share_of_bytes(double weight_bytes, double kv_bytes);
 
 DecodeIntensityPoint decode_intensity_point(const Chip& chip, const DecodeShape& shape,
                                             std::int64_t batch);

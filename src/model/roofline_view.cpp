@@ -35,8 +35,13 @@ RooflinePanelData roofline_panel(const RooflineScenario& sc) {
   decode.kv_bytes_per_elem = ops.bytes_per_elem;
   d.decode_wall = decode_intensity_sweep(chip, decode, powers_of_two(1, sc.max_batch));
 
+  d.decode_at_batch = decode_intensity_point(chip, decode, ops.decode_batch);
+
   d.mfu_budget = mfu_budget(sc.mfu);
+  d.mfu_without_lever = mfu_budget_without(sc.mfu, d.mfu_budget.biggest_lever);
+  d.mfu_agenda = mfu_agenda(d.mfu_budget);
   d.hfu_over_mfu = sc.recompute;
+  d.hfu = d.mfu_budget.mfu * sc.recompute;
 
   TurnInputs turn = sc.turn;
   turn.chip = std::string(chip.name);
@@ -49,13 +54,16 @@ RooflinePanelData roofline_panel(const RooflineScenario& sc) {
                                              ops.context_tokens, 1, ops.bytes_per_elem);
   d.turn = interactive_latency(turn);
   d.latency = latency_vs_chips(turn, sc.max_chips_plotted);
-  d.chips_for_budget = chips_for_latency_budget(turn);
-  d.chips_to_hold_weights = chips_to_hold_weights(turn);
+  d.serving = serving_need(turn);
+  d.chips_for_budget = d.serving.chips_for_budget;
+  d.chips_to_hold_weights = d.serving.chips_to_hold_weights;
+  d.resident_weight_bytes = total * ops.bytes_per_param;
 
   std::vector<double> sizes = sc.model_sizes;
   if (sizes.empty())
     for (int i = 0; i <= 30; ++i) sizes.push_back(std::pow(10.0, 9.0 + 0.1 * i));
   d.model_sizes = model_size_sweep(turn, sizes);
+  d.largest_servable = largest_servable(d.model_sizes);
 
   d.tiles = tile_efficiency_sweep(sc.tile_dim_lo, sc.tile_dim_hi, sc.tile);
 
@@ -78,6 +86,23 @@ RooflinePanelData roofline_panel(const RooflineScenario& sc) {
   dw.tile = sc.tile;
   d.depth_width = depth_vs_width_sweep(dw, sc.depth_options);
   return d;
+}
+
+TurnInputs scenario_turn(const Scenario& s, double n_params) {
+  TurnInputs in;
+  in.chip = s.chip;
+  in.n_params = n_params;
+  in.prefill_tokens = s.serving.prompt_tokens;
+  in.decode_tokens = s.serving.decode_tokens;
+  in.batch = s.serving.batch;
+  in.bytes_per_param = s.serving.bytes_per_param;
+  in.overhead_seconds = s.serving.overhead_seconds;
+  in.budget_seconds = s.serving.latency_budget_seconds;
+  return in;
+}
+
+ServingNeed servability(const Scenario& s, double n_params) {
+  return serving_need(scenario_turn(s, n_params));
 }
 
 }  // namespace napkin

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "roofline.h"
+#include "scenario.h"
 
 namespace napkin {
 
@@ -43,20 +44,41 @@ struct RooflinePanelData {
   std::vector<std::vector<RooflineCurvePoint>> overlays;
   std::vector<PlacedOperation> operations;
   std::vector<DecodeIntensityPoint> decode_wall;
+  // The decode step at the scenario's own batch (the wall is sampled at
+  // powers of two): its intensity against the ridge and the KV cache's share
+  // of the bytes it reads.
+  DecodeIntensityPoint decode_at_batch;
   MfuBudget mfu_budget;
+  MfuBudget mfu_without_lever;  // the step with its biggest lever removed
+  std::vector<MfuAgendaItem> mfu_agenda;
   double hfu_over_mfu = 0;  // the recompute factor, as read out
+  double hfu = 0;           // MFU × recompute; above 1 the inputs are inconsistent
   TurnLatency turn;
   std::vector<TurnLatency> latency;
-  std::optional<std::int64_t> chips_for_budget;
-  std::int64_t chips_to_hold_weights = 0;
+  // The latency verdict: chips for the budget (or why none), to hold the
+  // weights, and to deploy. A budget at or below the overhead is a verdict
+  // (LatencyVerdict::below_overhead), not an error.
+  ServingNeed serving;
+  std::optional<std::int64_t> chips_for_budget;  // = serving.chips_for_budget
+  std::int64_t chips_to_hold_weights = 0;        // = serving.chips_to_hold_weights
+  double resident_weight_bytes = 0;              // total parameters × bytes per parameter
   std::vector<ModelSizePoint> model_sizes;
+  ServableSizes largest_servable;
   std::vector<TilePoint> tiles;
   std::vector<GqaPoint> kv_heads;
   std::vector<DepthWidthPoint> depth_width;
 };
 
-// Throws std::invalid_argument like the functions it calls (including a budget
-// at or below the overhead).
+// Throws std::invalid_argument like the functions it calls; a latency budget
+// at or below the overhead is not an error but serving.verdict.
 RooflinePanelData roofline_panel(const RooflineScenario& scenario);
+
+// The interactive turn of a model of `n_params` under the scenario's chip and
+// serving targets (prompt, generated tokens, batch, precision, overhead,
+// budget): the report's servability of the Chinchilla answer and of the
+// smaller model. The KV cache is left out, as in the seed's napkin.
+TurnInputs scenario_turn(const Scenario& scenario, double n_params);
+// serving_need(scenario_turn(scenario, n_params)).
+ServingNeed servability(const Scenario& scenario, double n_params);
 
 }  // namespace napkin
