@@ -68,6 +68,7 @@ RooflinePanelData roofline_panel(const RooflineScenario& sc) {
   d.tiles = tile_efficiency_sweep(sc.tile_dim_lo, sc.tile_dim_hi, sc.tile);
 
   KvServing kv = sc.kv;
+  kv.chip = std::string(chip.name);  // the node is the scenario's chip, never KvServing's default
   kv.n_params = total;
   kv.n_layers = shape.n_layers;
   kv.n_query_heads = shape.n_heads;

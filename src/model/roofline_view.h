@@ -33,7 +33,7 @@ struct RooflineScenario {
   std::int64_t tile = 128;
   std::int64_t tile_dim_lo = 64;
   std::int64_t tile_dim_hi = 1024;
-  KvServing kv;  // layers, heads, head dim and N are taken from shape
+  KvServing kv;  // its chip is `chip`; layers, heads, head dim and N are taken from shape
   DepthWidthInputs depth_width;
   std::vector<std::int64_t> depth_options = {16, 24, 32, 48, 64, 80, 96, 128};
 };

@@ -245,5 +245,28 @@ TEST(RooflineView, KvShareOfBytes) {
   EXPECT_THROW_NAMING(kv_share_of_bytes(1, -1), "kv_bytes");
 }
 
+TEST(RooflineView, KvServingNodeIsTheScenariosChip) {  // issue: "8-chip H100 node" on a v5e
+  RooflineScenario sc = seventy_b();  // chip TPU v5e; KvServing's own default chip is H100
+  ASSERT_EQ(sc.kv.chip, "H100");
+  const RooflinePanelData v5e_node = roofline_panel(sc);
+  KvServing expect = sc.kv;
+  expect.chip = "TPU v5e";
+  expect.n_params = static_cast<double>(count_params(sc.shape).total);
+  expect.n_layers = sc.shape.n_layers;
+  expect.n_query_heads = sc.shape.n_heads;
+  expect.d_head = sc.shape.d_head;
+  expect.seq_len = sc.operations.context_tokens;
+  expect.batch = sc.operations.decode_batch;
+  expect.bytes_per_param = sc.operations.bytes_per_param;
+  expect.kv_bytes_per_elem = sc.operations.bytes_per_elem;
+  const std::vector<GqaPoint> want = kv_heads_sweep(expect);
+  ASSERT_EQ(v5e_node.kv_heads.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i)
+    EXPECT_EQ(v5e_node.kv_heads[i].concurrent_requests, want[i].concurrent_requests) << i;
+  sc.chip = "H100";
+  EXPECT_NE(roofline_panel(sc).kv_heads.back().concurrent_requests,
+            v5e_node.kv_heads.back().concurrent_requests);
+}
+
 }  // namespace
 }  // namespace napkin
