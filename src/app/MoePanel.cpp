@@ -22,6 +22,7 @@
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
 #include "format.h"
+#include "moe_health.h"
 
 namespace napkin {
 

@@ -5,6 +5,7 @@
 #include "cli_common.h"
 #include "format.h"
 #include "moe.h"
+#include "moe_health.h"
 #include "validate.h"
 
 namespace napkin::cli {

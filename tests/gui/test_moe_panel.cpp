@@ -18,6 +18,7 @@
 #include "SliderSpin.h"
 #include "format.h"
 #include "moe.h"
+#include "moe_health.h"
 #include "scenario.h"
 
 using napkin::MainWindow;

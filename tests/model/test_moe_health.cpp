@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "moe.h"
+#include "moe_health.h"
 
 namespace napkin {
 namespace {
