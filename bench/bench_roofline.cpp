@@ -8,7 +8,7 @@
 #include <cmath>
 #include <vector>
 
-#include "roofline.h"
+#include "roofline_view.h"
 
 namespace {
 

@@ -129,14 +129,6 @@ std::vector<double> logGrid(double lo, double hi, int n) {
   return out;
 }
 
-// Budgets spaced evenly in log C from lo to hi.
-std::vector<double> geometricBudgets(double lo, double hi, int n) {
-  std::vector<double> out;
-  const double a = std::log10(lo), b = std::log10(hi);
-  for (int i = 0; i < n; ++i) out.push_back(std::pow(10.0, a + (b - a) * i / (n - 1)));
-  return out;
-}
-
 // The numbers a plot is drawn from, as one comparable key.
 struct Key {
   std::vector<double> v;
@@ -255,7 +247,7 @@ bool IsoflopsPanel::FitInputs::operator==(const FitInputs& o) const {
 SyntheticLadderSpec IsoflopsPanel::specFor(const Params& p, bool bias, bool offset) {
   SyntheticLadderSpec s;
   s.law = p.law;
-  s.budgets_flops = geometricBudgets(p.budget_min, p.budget_max, p.n_budgets);
+  s.budgets_flops = log_spaced_flops(p.budget_min, p.budget_max, p.n_budgets);
   s.sizes_per_budget = p.sizes_per_budget;
   s.size_span_decades = p.size_span_decades;
   s.noise = p.noise;
@@ -268,18 +260,16 @@ SyntheticLadderSpec IsoflopsPanel::specFor(const Params& p, bool bias, bool offs
 }
 
 LossLaw IsoflopsPanel::candidateLaw(const LossLaw& baseline) const {
-  LossLaw l = baseline;
-  switch (params_.candidate_preset) {
-    case 1: l = LossLaw{1.69, 500.0, 0.38, 380.0, 0.26}; break;  // the seed's ch. 12 candidate
-    case 2: l = chinchilla_approach3_law(); break;
-    case 3: l = besiroglu2024_law(); break;
-    default: break;  // the baseline itself
-  }
-  l.A *= params_.candidate_a_mult;
-  l.B *= params_.candidate_b_mult;
-  l.alpha = std::max(0.01, l.alpha + params_.candidate_dalpha);
-  l.beta = std::max(0.01, l.beta + params_.candidate_dbeta);
-  return l;
+  static constexpr CandidatePreset kBases[] = {
+      CandidatePreset::fitted_law, CandidatePreset::seed_candidate,
+      CandidatePreset::chinchilla_approach3, CandidatePreset::besiroglu2024};
+  CandidateRecipe r;
+  r.preset = kBases[std::clamp(params_.candidate_preset, 0, 3)];
+  r.a_multiplier = params_.candidate_a_mult;
+  r.b_multiplier = params_.candidate_b_mult;
+  r.alpha_delta = params_.candidate_dalpha;
+  r.beta_delta = params_.candidate_dbeta;
+  return candidate_law(baseline, r);
 }
 
 std::vector<double> IsoflopsPanel::bandGrid() {
@@ -723,82 +713,19 @@ double IsoflopsPanel::currentTarget() const {
 
 IsoflopsPanel::LadderView IsoflopsPanel::makeView() const {
   LadderView v;
-  v.target_flops = currentTarget();
+  std::vector<LadderPoint> points;
   if (csv_points_) {
     v.synthetic = false;
-    v.points = *csv_points_;
+    points = *csv_points_;
   } else {
     const SyntheticLadderSpec spec = specFor(params_, params_.bias_on, params_.offset_on);
     v.truth = spec.law;
-    v.points = synthetic_ladder(spec);
+    points = synthetic_ladder(spec);
   }
-  validate_points(v.points, "ladder");
-  v.labelled = std::all_of(v.points.begin(), v.points.end(),
-                           [](const LadderPoint& p) { return p.budget_flops > 0; });
-  std::vector<double> budgets;
-  if (v.labelled) {
-    for (const LadderPoint& p : v.points) budgets.push_back(p.budget_flops);
-    std::sort(budgets.begin(), budgets.end());
-    budgets.erase(std::unique(budgets.begin(), budgets.end()), budgets.end());
-    for (double c : budgets) v.design_log10_flops.push_back(std::log10(c));
-  } else {
-    // No labels: the runs' 6ND, rounded to 0.1 decade, stand in for the budgets.
-    for (const LadderPoint& p : v.points) budgets.push_back(6.0 * p.n_params * p.n_tokens);
-    std::sort(budgets.begin(), budgets.end());
-    for (double c : budgets)
-      v.design_log10_flops.push_back(std::round(std::log10(c) * 10.0) / 10.0);
-    v.design_log10_flops.erase(
-        std::unique(v.design_log10_flops.begin(), v.design_log10_flops.end()),
-        v.design_log10_flops.end());
-  }
-  v.ladder_min_flops = budgets.front();
-  v.ladder_max_flops = budgets.back();
-  const double target = v.target_flops;
-  if (v.labelled) {
-    for (double c : budgets) {
-      std::vector<LadderPoint> sweep;
-      for (const LadderPoint& p : v.points)
-        if (p.budget_flops == c) sweep.push_back(p);
-      try {
-        v.optima.push_back(isoflop_optimum(sweep, c));
-      } catch (const std::invalid_argument& e) {
-        v.skipped.push_back(format_sci(c, 2) + ": " + e.what());
-      }
-    }
-    if (v.optima.size() >= 2) {
-      v.exponents = fit_scaling_exponents(v.optima);
-      const double n = v.exponents->n_coefficient * std::pow(target, v.exponents->a);
-      const double dd = v.exponents->d_coefficient * std::pow(target, v.exponents->b);
-      if (std::isfinite(n) && std::isfinite(dd) && n > 0 && dd > 0) {
-        v.n_opt = n;
-        v.d_opt = dd;
-      }
-    } else {
-      v.exponent_error = "fewer than 2 budgets have a parabola vertex; the exponents need 2";
-    }
-  } else {
-    v.exponent_error =
-        "the ladder has no budget labels, so the IsoFLOPs method (one parabola per "
-        "budget) does not apply; a and b come from the fitted law, a = β/(α+β)";
-  }
-  if (v.synthetic) {
-    std::string err;
-    auto n_at = [&](bool bias, bool offset) -> std::optional<double> {
-      try {
-        const auto e =
-            fit_scaling_exponents(isoflop_optima(synthetic_ladder(specFor(params_, bias, offset))));
-        const double n = e.n_coefficient * std::pow(target, e.a);
-        if (std::isfinite(n) && n > 0) return n;
-      } catch (const std::invalid_argument& ex) {
-        err = ex.what();
-      }
-      return std::nullopt;
-    };
-    v.n_clean = n_at(false, false);
-    v.n_bias = n_at(true, false);
-    v.n_offset = n_at(false, true);
-    v.lesson_error = err;
-  }
+  static_cast<IsoflopsView&>(v) = make_isoflops_view(std::move(points), currentTarget());
+  if (v.synthetic)
+    static_cast<ScheduleLesson&>(v) = schedule_lesson(
+        specFor(params_, false, false), params_.bias_nats, params_.offset_nats, v.target_flops);
   return v;
 }
 
@@ -1197,7 +1124,7 @@ void IsoflopsPanel::updateReadouts() {
       default: set("ci", tr("updating…")); break;
     }
   }
-  const double decades = std::log10(C / v.ladder_max_flops);
+  const double decades = v.extrapolation_decades;
   set("decades", !std::isfinite(decades) ? tr("n/a")
                  : decades > 0           ? tr("%1 decades beyond").arg(fixed(decades, 2))
                                          : tr("none (interpolation)"));
@@ -1207,9 +1134,9 @@ void IsoflopsPanel::updateReadouts() {
     set("sum", fixed(v.exponents->sum, 4) +
                    (v.exponents->sums_to_one ? tr(" \u2713 (C = 6ND)") : tr(" \u2717 (≠ 1)")));
   } else if (f) {
-    const double a = optimum_exponent(f->law);
-    set("a", fixed(a, 4) + tr(" (law)"), fit_stale);
-    set("b", fixed(1.0 - a, 4) + tr(" (law)"), fit_stale);
+    const ScalingExponents e = exponents_from_law(f->law);
+    set("a", fixed(e.a, 4) + tr(" (law)"), fit_stale);
+    set("b", fixed(e.b, 4) + tr(" (law)"), fit_stale);
     set("sum", tr("1.0000 (law)"), fit_stale);
   } else {
     set("a", tr("n/a (see status)"));
@@ -1220,14 +1147,8 @@ void IsoflopsPanel::updateReadouts() {
     const double n = analytic_optimum(f->law, C).n_params;
     QString t = count(n);
     if (ci) {
-      std::vector<double> ns;
-      for (const LossLaw& l : boot_laws_) ns.push_back(analytic_optimum(l, C).n_params);
-      std::sort(ns.begin(), ns.end());
-      const auto at = [&ns](double q) {
-        return ns[std::min(ns.size() - 1,
-                           static_cast<std::size_t>(q * static_cast<double>(ns.size())))];
-      };
-      t += QStringLiteral(" [%1 \u2013 %2]").arg(count(at(0.025), 1), count(at(0.975), 1));
+      const BandPoint ns = optimal_params_interval(boot_laws_, C);
+      t += QStringLiteral(" [%1 \u2013 %2]").arg(count(ns.low, 1), count(ns.high, 1));
     }
     set("n_opt_law", t, fit_stale || boot_stale);
   } else {
@@ -1237,13 +1158,12 @@ void IsoflopsPanel::updateReadouts() {
     set("bias", tr("n/a (synthetic only)"));
     set("offset", tr("n/a (synthetic only)"));
   } else {
-    if (v.n_bias && v.n_clean)
-      set("bias",
-          tr("%1 (moved %2)").arg(count(*v.n_bias), signedPercent(*v.n_bias / *v.n_clean - 1.0)));
+    if (v.n_bias && v.bias_shift)
+      set("bias", tr("%1 (moved %2)").arg(count(*v.n_bias), signedPercent(*v.bias_shift)));
     else
       set("bias", tr("n/a (no vertex)"));
-    if (v.n_offset && v.n_clean) {
-      const double rel = *v.n_offset / *v.n_clean - 1.0;
+    if (v.n_offset && v.offset_shift) {
+      const double rel = *v.offset_shift;
       set("offset", std::abs(rel) < 1e-9
                         ? tr("unchanged (\u0394 0.000 %)")
                         : tr("%1 (moved %2)").arg(count(*v.n_offset), signedPercent(rel, 3)));
@@ -1576,60 +1496,15 @@ void IsoflopsPanel::drawLadderPlot() {
   if (!inputsChanged(0, std::move(k.v))) return;
   PlotWidget* p = ladder_plot_;
   // Groups: one per budget label, else 8 bins of log 6ND.
-  struct Group {
-    double c = 0;
-    QString name;
-    std::vector<double> n, loss;
-    const IsoflopOptimum* opt = nullptr;
+  const LadderGroups grouped = ladder_groups(v);
+  const std::vector<LadderGroup>& groups = grouped.groups;
+  const std::vector<double>& out_n = grouped.outlier_n;
+  const std::vector<double>& out_loss = grouped.outlier_loss;
+  auto groupName = [&v](double c) {
+    if (v.labelled) return fmtSci(c);
+    const int e = static_cast<int>(std::floor(std::log10(c)));
+    return QStringLiteral("~%1e%2").arg(QString::number(c / std::pow(10.0, e), 'f', 1)).arg(e);
   };
-  std::vector<Group> groups;
-  std::vector<double> out_n, out_loss;
-  if (v.labelled) {
-    std::vector<double> budgets;
-    for (const LadderPoint& q : v.points) budgets.push_back(q.budget_flops);
-    std::sort(budgets.begin(), budgets.end());
-    budgets.erase(std::unique(budgets.begin(), budgets.end()), budgets.end());
-    for (double c : budgets) {
-      Group g;
-      g.c = c;
-      g.name = fmtSci(c);
-      for (const IsoflopOptimum& o : v.optima)
-        if (o.budget_flops == c) g.opt = &o;
-      groups.push_back(g);
-    }
-    for (const LadderPoint& q : v.points) {
-      for (Group& g : groups)
-        if (g.c == q.budget_flops && !q.outlier) {
-          g.n.push_back(q.n_params);
-          g.loss.push_back(q.loss);
-        }
-      if (q.outlier) {
-        out_n.push_back(q.n_params);
-        out_loss.push_back(q.loss);
-      }
-    }
-  } else {
-    const double lo = std::log10(v.ladder_min_flops), hi = std::log10(v.ladder_max_flops);
-    const int bins = 8;
-    for (int b = 0; b < bins; ++b) {
-      Group g;
-      g.c = std::pow(10.0, lo + (hi - lo) * (b + 0.5) / bins);
-      const int e = static_cast<int>(std::floor(std::log10(g.c)));
-      g.name =
-          QStringLiteral("~%1e%2").arg(QString::number(g.c / std::pow(10.0, e), 'f', 1)).arg(e);
-      groups.push_back(g);
-    }
-    for (const LadderPoint& q : v.points) {
-      const double x = std::log10(6.0 * q.n_params * q.n_tokens);
-      const int b =
-          hi > lo ? std::clamp(static_cast<int>((x - lo) / (hi - lo) * bins), 0, bins - 1) : 0;
-      groups[static_cast<std::size_t>(b)].n.push_back(q.n_params);
-      groups[static_cast<std::size_t>(b)].loss.push_back(q.loss);
-    }
-    groups.erase(
-        std::remove_if(groups.begin(), groups.end(), [](const Group& g) { return g.n.empty(); }),
-        groups.end());
-  }
   while (ladder_points_.size() < groups.size()) {
     ladder_points_.push_back(addGraph(p, QString(), Qt::NoPen, QCPScatterStyle(), false));
     ladder_curves_.push_back(addGraph(p, QString(), pen(Qt::black)));
@@ -1645,33 +1520,25 @@ void IsoflopsPanel::drawLadderPlot() {
       curve->setVisible(false);
       continue;
     }
-    const Group& g = groups[i];
+    const LadderGroup& g = groups[i];
     const QColor c = ramp(
         groups.size() > 1 ? static_cast<double>(i) / static_cast<double>(groups.size() - 1) : 0.0);
     pts->setVisible(true);
-    pts->setName(g.name);
+    pts->setName(groupName(g.budget_flops));
     pts->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, v.labelled ? 5.5 : 4.5));
-    setData(pts, g.n, g.loss);
-    for (std::size_t j = 0; j < g.n.size(); ++j) {
-      nmin = std::min(nmin, g.n[j]);
-      nmax = std::max(nmax, g.n[j]);
+    setData(pts, g.n_params, g.loss);
+    for (std::size_t j = 0; j < g.n_params.size(); ++j) {
+      nmin = std::min(nmin, g.n_params[j]);
+      nmax = std::max(nmax, g.n_params[j]);
       lmin = std::min(lmin, g.loss[j]);
       lmax = std::max(lmax, g.loss[j]);
     }
-    curve->setVisible(g.opt != nullptr);
-    if (g.opt) {
+    curve->setVisible(g.optimum.has_value());
+    if (g.optimum) {
       curve->setPen(pen(c, 1.4));
-      const double x0 = std::log10(*std::min_element(g.n.begin(), g.n.end())) - 0.08;
-      const double x1 = std::log10(*std::max_element(g.n.begin(), g.n.end())) + 0.08;
-      std::vector<double> cx, cy;
-      for (int s = 0; s <= 40; ++s) {
-        const double x = x0 + (x1 - x0) * s / 40.0;
-        cx.push_back(std::pow(10.0, x));
-        cy.push_back(g.opt->parabola.at(x));
-      }
-      setData(curve, cx, cy);
-      vx.push_back(g.opt->n_opt);
-      vy.push_back(g.opt->loss_opt);
+      setData(curve, g.curve_n_params, g.curve_loss);
+      vx.push_back(g.optimum->n_opt);
+      vy.push_back(g.optimum->loss_opt);
     }
   }
   setData(ladder_vertices_, vx, vy);
@@ -1732,36 +1599,29 @@ void IsoflopsPanel::drawExponentPlot() {
   }
   setData(exp_n_pts_, px, pn);
   setData(exp_d_pts_, px, pd);
-  std::function<double(double)> n_of, d_of;
   QString head;
-  if (v.exponents) {
-    const ScalingExponents e = *v.exponents;
-    n_of = [e](double c) { return e.n_coefficient * std::pow(c, e.a); };
-    d_of = [e](double c) { return e.d_coefficient * std::pow(c, e.b); };
+  const std::optional<ExponentCurves> curves =
+      exponent_curves(v, f ? std::optional<LossLaw>(f->law) : std::nullopt, cs);
+  if (curves && !curves->from_law) {
+    const ScalingExponents& e = curves->exponents;
     exp_n_fit_->setName(tr("N ∝ C^%1 (fit)").arg(fixed(e.a, 3)));
     exp_d_fit_->setName(tr("D ∝ C^%1 (fit)").arg(fixed(e.b, 3)));
     head = tr("a = %1   b = %2\na + b = %3 %4")
                .arg(fixed(e.a, 4), fixed(e.b, 4), fixed(e.sum, 4),
                     e.sums_to_one ? QStringLiteral("\u2713") : QStringLiteral("\u2717"));
-  } else if (f) {
-    const LossLaw law = f->law;
-    n_of = [law](double c) { return analytic_optimum(law, c).n_params; };
-    d_of = [law](double c) { return analytic_optimum(law, c).n_tokens; };
-    const double a = optimum_exponent(law);
+  } else if (curves) {
+    const double a = curves->exponents.a;
     exp_n_fit_->setName(tr("N ∝ C^%1 (law)").arg(fixed(a, 3)));
-    exp_d_fit_->setName(tr("D ∝ C^%1 (law)").arg(fixed(1 - a, 3)));
+    exp_d_fit_->setName(tr("D ∝ C^%1 (law)").arg(fixed(curves->exponents.b, 3)));
     head = tr("from the fitted law (no budget labels)\na = β/(α+β) = %1\nb = %2, a + b = 1")
-               .arg(fixed(a, 4), fixed(1 - a, 4));
+               .arg(fixed(a, 4), fixed(curves->exponents.b, 4));
   }
   double ymin = 1e300, ymax = 0;
-  if (n_of) {
-    const double anchor_c = v.ladder_min_flops, anchor_n = n_of(anchor_c);
-    for (double c : cs) {
-      n.push_back(n_of(c));
-      d.push_back(d_of(c));
-      kap.push_back(anchor_n * std::pow(c / anchor_c, 0.73));
-      chin.push_back(anchor_n * std::pow(c / anchor_c, 0.5));
-    }
+  if (curves) {
+    n = curves->n_opt;
+    d = curves->d_opt;
+    kap = curves->kaplan_n;
+    chin = curves->chinchilla_n;
     for (const auto* series : {&n, &d, &kap, &chin, &pn, &pd})
       for (double y : *series)
         if (std::isfinite(y) && y > 0) {
@@ -1794,9 +1654,10 @@ void IsoflopsPanel::drawForecastPlot() {
   const double lo = v.ladder_min_flops / 3, hi = std::max(v.target_flops, v.ladder_max_flops) * 3;
   std::vector<double> rx, ry, ox, oy;
   double ymax = -1e300, ymin = 1e300;
-  for (const LadderPoint& q : v.points) {
+  for (std::size_t i = 0; i < v.points.size(); ++i) {
+    const LadderPoint& q = v.points[i];
     if (q.outlier) continue;
-    rx.push_back(v.labelled ? q.budget_flops : 6.0 * q.n_params * q.n_tokens);
+    rx.push_back(v.run_flops[i]);
     ry.push_back(q.loss);
     ymax = std::max(ymax, q.loss);
     ymin = std::min(ymin, q.loss);
@@ -1849,7 +1710,7 @@ void IsoflopsPanel::drawForecastPlot() {
   }
   placeV(fc_target_, v.target_flops);
   placeV(fc_ladder_edge_, v.ladder_max_flops);
-  const double decades = std::log10(v.target_flops / v.ladder_max_flops);
+  const double decades = v.extrapolation_decades;
   QString text = tr("C* = %1").arg(fmtSci(v.target_flops));
   if (f) {
     text += tr("\nL* = %1 nats").arg(fixed(optimal_loss(f->law, v.target_flops), 4));
@@ -1946,17 +1807,15 @@ void IsoflopsPanel::drawRecipePlot() {
   const double lo = std::min(1e17, r.crossover_flops.value_or(1e17) / 3),
                hi = std::max({1e27, v.target_flops * 10, r.crossover_flops.value_or(1e27) * 3});
   const std::vector<double> cs = logGrid(lo, hi, 90);
-  std::vector<double> by, cy, dy;
+  const RecipeCurves rc = recipe_curves(*base, cand, cs);
+  const std::vector<double>&by = rc.baseline, &cy = rc.candidate, &dy = rc.delta;
   double ymin = 1e300, ymax = -1e300, dmin = 0, dmax = 0;
-  for (double c : cs) {
-    by.push_back(optimal_loss(*base, c));
-    cy.push_back(optimal_loss(cand, c));
-    dy.push_back(cy.back() - by.back());
-    if (std::isfinite(by.back()) && std::isfinite(cy.back())) {
-      ymin = std::min({ymin, by.back(), cy.back()});
-      ymax = std::max({ymax, by.back(), cy.back()});
-      dmin = std::min(dmin, dy.back());
-      dmax = std::max(dmax, dy.back());
+  for (std::size_t i = 0; i < cs.size(); ++i) {
+    if (std::isfinite(by[i]) && std::isfinite(cy[i])) {
+      ymin = std::min({ymin, by[i], cy[i]});
+      ymax = std::max({ymax, by[i], cy[i]});
+      dmin = std::min(dmin, dy[i]);
+      dmax = std::max(dmax, dy[i]);
     }
   }
   setData(rc_base_, cs, by);
@@ -1982,12 +1841,10 @@ void IsoflopsPanel::drawRecipePlot() {
                           fixed(std::abs(r.delta), 4))
                      .arg(r.candidate_wins ? tr("candidate wins") : tr("baseline wins"));
   if (r.crossover_flops) {
-    // Which side wins above the crossover: the sign just past it.
-    const double above = optimal_loss(cand, *r.crossover_flops * 1.5) -
-                         optimal_loss(*base, *r.crossover_flops * 1.5);
     text += tr("\ncrossover at %1;\n%2 wins above")
                 .arg(fmtSci(*r.crossover_flops))
-                .arg(above < 0 ? tr("candidate") : tr("baseline"));
+                .arg(r.candidate_wins_above_crossover.value_or(false) ? tr("candidate")
+                                                                      : tr("baseline"));
     if (r.crossovers_flops.size() > 1) text += tr(" (%1 crossings)").arg(r.crossovers_flops.size());
   } else {
     text += tr("\nno crossover\nin 1e16–1e28");
@@ -2003,43 +1860,24 @@ void IsoflopsPanel::drawDesignPlot() {
   for (double x : v.design_log10_flops) k.add(x);
   if (!inputsChanged(5, std::move(k.v))) return;
   PlotWidget* p = design_plot_;
-  const double lo = v.design_log10_flops.front(), hi = v.design_log10_flops.back();
-  const double target = std::log10(v.target_flops);
-  std::vector<std::vector<double>> designs = {
-      v.design_log10_flops,
-      {lo, lo + 0.2, lo + 0.4, lo + 0.6},
-      {lo, lo + (hi - lo) / 3, lo + 2 * (hi - lo) / 3, hi},
-      {lo, lo + 0.5, lo + 1.0, hi + 0.5},
-      {lo, hi},
-  };
+  const double lo = v.design_log10_flops.front();
+  const LadderDesignOptions designs = ladder_design_options(v.design_log10_flops, v.target_flops);
+  const double target = designs.target_log10_flops;
   QString plan_text;
-  try {
-    const LadderDesign plan = design_ladder(
-        v.target_flops, 0.03, std::clamp<int>(static_cast<int>(v.design_log10_flops.size()), 2, 10),
-        std::pow(10.0, lo));
-    std::vector<double> xs;
-    for (double c : plan.budgets_flops) xs.push_back(std::log10(c));
-    designs.push_back(xs);
+  if (designs.plan) {
+    const LadderDesign& plan = *designs.plan;
     plan_text = tr("3 % plan: %1 budgets %2–%3,\n%4 of C*")
                     .arg(plan.budgets_flops.size())
                     .arg(fmtSci(plan.budgets_flops.front()), fmtSci(plan.budgets_flops.back()),
                          qs(format_percent(plan.fraction_of_flagship, 2)));
-  } catch (const std::invalid_argument&) {
-    designs.push_back({});
+  } else {
     plan_text = tr("3 % plan: C* too small\nfor a ladder from %1").arg(fmtSci(std::pow(10.0, lo)));
   }
   ds_this_->data()->clear();
   ds_bars_->data()->clear();
   double vmin = 1e300, vmax = 0;
-  std::vector<double> values(designs.size(), 0.0);
-  for (std::size_t i = 0; i < designs.size(); ++i) {
-    double var = 0;
-    try {
-      if (designs[i].size() >= 2) var = extrapolation_variance(designs[i], target);
-    } catch (const std::invalid_argument&) {
-      var = 0;
-    }
-    values[i] = var;
+  for (std::size_t i = 0; i < designs.options.size(); ++i) {
+    const double var = designs.options[i].variance;
     QCPItemText* t = ds_labels_[i];
     t->setVisible(var > 0);
     if (var <= 0) continue;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "SliderSpin.h"
+#include "isoflops_view.h"
 #include "scaling.h"
 #include "ui_IsoflopsPanel.h"
 
@@ -80,23 +81,11 @@ class IsoflopsPanel : public QWidget {
     double csv_max_loss = 3.4469;  // nats; Besiroglu et al. keep the 240 rows below it
   };
 
-  // Everything the cheap path computes (one call per control change).
-  struct LadderView {
+  // Everything the cheap path computes (one call per control change): the
+  // model's IsoFLOPs view of the ladder and, for synthetic ladders, the lesson.
+  struct LadderView : IsoflopsView, ScheduleLesson {
     bool synthetic = true;
     std::optional<LossLaw> truth;  // the ground-truth law (synthetic ladders)
-    std::vector<LadderPoint> points;
-    bool labelled = true;  // every point carries a budget label
-    std::vector<IsoflopOptimum> optima;
-    std::vector<std::string> skipped;  // budgets whose parabola has no vertex
-    std::optional<ScalingExponents> exponents;
-    std::string exponent_error;
-    double target_flops = 0;
-    double ladder_min_flops = 0;  // smallest budget (or 6ND) of the ladder
-    double ladder_max_flops = 0;
-    std::vector<double> design_log10_flops;           // the ladder's budgets, for plot (6)
-    std::optional<double> n_opt, d_opt;               // IsoFLOPs power laws at C*
-    std::optional<double> n_clean, n_bias, n_offset;  // the lesson, at C*
-    std::string lesson_error;
   };
 
   // One stage of the off-thread job: 1 = the parametric fit, 2 = the bootstrap.

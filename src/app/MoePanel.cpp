@@ -22,6 +22,7 @@
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
 #include "format.h"
+#include "moe_health.h"
 
 namespace napkin {
 
@@ -467,7 +468,7 @@ void MoePanel::buildCollapseTab() {
                 "residual unchanged."),
              w);
   addReadout(grid, r++, 0, QStringLiteral("verdict"), tr("Verdict"),
-             tr("COLLAPSED when recent max/mean > 3 or any expert is dead."), w);
+             QString::fromStdString(describe(MoeHealthThresholds{})), w);
   grid->setRowStretch(r, 1);
   box->setFixedWidth(box->sizeHint().width());
 
@@ -895,19 +896,18 @@ void MoePanel::updateCollapse(bool full) {
   const StepStats* s = shownStats();
   const auto Ez = static_cast<std::size_t>(E);
   std::vector<double> healthy(Ez, 0.0), over(Ez, 0.0), dead(Ez, 0.0);
-  const double fair = static_cast<double>(p.tokens_per_batch * p.top_k) / static_cast<double>(E);
+  const double fair = fair_share_slots(p);
   double top = 0;
   if (s) {
+    const std::vector<ExpertLoad> loads = expert_loads(*s, p);
     for (std::size_t i = 0; i < Ez; ++i) {
-      const double v = static_cast<double>(s->routed[i]) / fair;
+      const double v = loads[i].relative_load;
       top = std::max(top, v);
-      const auto e = static_cast<std::int64_t>(i);
-      if (s->dead(e))
-        dead[i] = v;
-      else if (s->routed[i] > s->capacity_per_expert)
-        over[i] = v;
-      else
-        healthy[i] = v;
+      switch (loads[i].state) {
+        case ExpertState::dead: dead[i] = v; break;
+        case ExpertState::over_capacity: over[i] = v; break;
+        case ExpertState::healthy: healthy[i] = v; break;
+      }
     }
   }
   setBarValues(bars_[0], healthy);
@@ -944,7 +944,7 @@ void MoePanel::updateCollapse(bool full) {
   if (s) {
     set("max_mean", tr("%1 × (ceiling %2)")
                         .arg(num(s->max_over_mean, 2))
-                        .arg(num(static_cast<double>(E) / static_cast<double>(p.top_k), 1)));
+                        .arg(num(max_over_mean_ceiling(p), 1)));
     set("recent", tr("%1 ×").arg(num(s->recent_max_over_mean, 2)));
     set("dead", tr("%1 of %2").arg(s->dead_experts).arg(E));
     set("l_balance", num(s->l_balance, 3));
@@ -953,16 +953,33 @@ void MoePanel::updateCollapse(bool full) {
     set("skipping", tr("%1 of %2")
                         .arg(qs(format_grouped(s->tokens_skipping_ffn)))
                         .arg(qs(format_grouped(p.tokens_per_batch))));
-    const bool collapsed = s->recent_max_over_mean > 3 || s->dead_experts > 0;
-    set("verdict", collapsed ? tr("COLLAPSED") : tr("healthy"));
-    readouts_.value(QStringLiteral("verdict"))
-        ->setStyleSheet(collapsed ? QStringLiteral("color: rgb(200,30,30)")
-                                  : QStringLiteral("color: rgb(30,130,30)"));
+    const MoeHealth health = moe_health(*s);
+    QLabel* verdict = readouts_.value(QStringLiteral("verdict"));
+    switch (health.verdict) {
+      case MoeVerdict::collapsed:
+        set("verdict", tr("COLLAPSED"));
+        verdict->setStyleSheet(QStringLiteral("color: rgb(200,30,30)"));
+        break;
+      case MoeVerdict::strained:
+        set("verdict", tr("STRAINED"));
+        verdict->setStyleSheet(QStringLiteral("color: rgb(190,100,0)"));
+        break;
+      case MoeVerdict::healthy:
+        set("verdict", tr("healthy"));
+        verdict->setStyleSheet(QStringLiteral("color: rgb(30,130,30)"));
+        break;
+    }
+    QStringList why;
+    for (const std::string& r : health.reasons) why << qs(r);
+    const QString rule = qs(describe(health.thresholds));
+    verdict->setToolTip(
+        why.isEmpty() ? rule : why.join(QLatin1Char('\n')) + QStringLiteral("\n\n") + rule);
   } else {
     for (const char* k : {"max_mean", "recent", "dead", "l_balance", "l_z", "drop", "skipping"})
       set(k, tr("— (step 0)"));
     set("verdict", tr("not started"));
     readouts_.value(QStringLiteral("verdict"))->setStyleSheet(QString());
+    readouts_.value(QStringLiteral("verdict"))->setToolTip(qs(describe(MoeHealthThresholds{})));
   }
   if (ui.tabs->currentIndex() == 0) bars_plot_->requestReplot();
 }
@@ -1000,16 +1017,13 @@ void MoePanel::updateCapacity() {
   auto set = [this](const char* key, const QString& text) {
     readouts_.value(QLatin1String(key))->setText(text);
   };
-  const double n_slots = static_cast<double>(p.tokens_per_batch * p.top_k);
   set("capacity", tr("%1 slots").arg(qs(format_grouped(cap))));
   if (s) {
-    const double kept_total = n_slots - static_cast<double>(s->dropped_slots);
     set("cap_drop", qs(format_percent(s->drop_rate)));
-    set("buffer_util",
-        qs(format_percent(kept_total / std::max(1.0, static_cast<double>(cap * E)))));
+    set("buffer_util", qs(format_percent(s->buffer_utilization())));
     set("dropped", tr("%1 of %2")
                        .arg(qs(format_grouped(s->dropped_slots)))
-                       .arg(qs(format_grouped(static_cast<std::int64_t>(n_slots)))));
+                       .arg(qs(format_grouped(s->routed_slots()))));
     set("padded", qs(format_grouped(s->padded_slots)));
     set("fully_dropped", tr("%1 of %2%3")
                              .arg(qs(format_grouped(s->fully_dropped_tokens)))
@@ -1071,26 +1085,20 @@ void MoePanel::updateComm() {
   set("sparsity", tr("%1 ×").arg(num(mp.sparsity_ratio, 2)));
   set("total_bytes", qs(format_bytes(static_cast<double>(mp.total_bytes))));
   set("active_bytes", qs(format_bytes(static_cast<double>(mp.active_bytes))));
-  std::int64_t k = shape.top_k;
-  std::int64_t layers = shape.n_layers;
   if (shape.is_moe()) {
-    layers = std::max<std::int64_t>(1, shape.n_layers - shape.n_dense_layers);
     params_note_->setText(tr("Active for FLOPs, total for memory: every token multiplies %1 "
                              "parameters, but HBM must hold all %2.")
                               .arg(qs(format_count(static_cast<double>(mp.count.active), 1)))
                               .arg(qs(format_count(static_cast<double>(mp.count.total), 1))));
   } else {
-    k = sim_->params().top_k;
+    const std::int64_t k = sim_->params().top_k;
     params_note_->setText(tr("The scenario's model is dense: total = active. Pick an MoE preset "
                              "(Mixtral-8x7B, DeepSeek-V3-like) in the Budget panel. The "
                              "communication read-outs assume its layers were MoE with k = %1.")
                               .arg(k));
   }
-  AllToAllInputs a;
-  a.tokens = static_cast<std::int64_t>(local_.prefill_tokens);
-  a.d_model = shape.d_model;
-  a.n_layers = layers;
-  a.top_k = std::max<std::int64_t>(1, k);
+  AllToAllInputs a = expert_parallel_inputs(shape, static_cast<std::int64_t>(local_.prefill_tokens),
+                                            sim_->params().top_k);
   a.link_gbps = local_.link_gbps;
   a.latency_us = local_.latency_us;
   const AllToAllCost c = expert_parallel_comm(a);
@@ -1103,7 +1111,7 @@ void MoePanel::updateComm() {
   set("utilization", tr("%1  (%2/%3)")
                          .arg(qs(format_percent(pr.utilization)))
                          .arg(local_.pipe.chunks)
-                         .arg(local_.pipe.chunks + local_.pipe.stages - 1));
+                         .arg(pr.steps));
   set("speedup", tr("%1 ×").arg(num(pr.speedup, 2)));
 
   if (inputsChanged(1, key(local_.pipe.chunks, local_.pipe.stages, local_.pipe.compute_ms,

@@ -24,6 +24,8 @@
 #include "format.h"
 #include "hardware.h"
 #include "roofline.h"
+#include "roofline_view.h"
+#include "scaling.h"
 
 namespace napkin {
 
@@ -191,38 +193,12 @@ QString checksTable(const BudgetReport& r) {
 }
 
 // Servability of a model of `n_params` under the scenario's serving targets,
-// with the roofline napkin (seed Claim 14, Phase 03).
-struct Servability {
-  std::optional<std::int64_t> chips_for_budget;
-  std::int64_t chips_to_hold = 0;
-  bool budget_below_overhead = false;
-};
-
-Servability servability(const Scenario& s, double n_params) {
-  TurnInputs in;
-  in.chip = s.chip;
-  in.n_params = n_params;
-  in.prefill_tokens = s.serving.prompt_tokens;
-  in.decode_tokens = s.serving.decode_tokens;
-  in.batch = s.serving.batch;
-  in.bytes_per_param = s.serving.bytes_per_param;
-  in.overhead_seconds = s.serving.overhead_seconds;
-  in.budget_seconds = s.serving.latency_budget_seconds;
-  Servability out;
-  out.chips_to_hold = chips_to_hold_weights(in);
-  if (in.budget_seconds <= in.overhead_seconds) {
-    out.budget_below_overhead = true;
-    return out;
-  }
-  out.chips_for_budget = chips_for_latency_budget(in);
-  return out;
-}
-
+// with the roofline napkin (seed Claim 14, Phase 03): the model's verdict.
 QString servabilityText(const Scenario& s, double n_params, const QString& who) {
-  const Servability sv = servability(s, n_params);
+  const ServingNeed sv = servability(s, n_params);
   const QString hold =
-      QObject::tr("%1 %2 to hold its weights").arg(sv.chips_to_hold).arg(q(s.chip));
-  if (sv.budget_below_overhead)
+      QObject::tr("%1 %2 to hold its weights").arg(sv.chips_to_hold_weights).arg(q(s.chip));
+  if (sv.verdict == LatencyVerdict::below_overhead)
     return QObject::tr(
                "%1 (%2) needs %3; the %4 latency budget is below the %5 fixed overhead, so no "
                "amount of hardware meets it.")
@@ -481,6 +457,7 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
     QString memo = QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Recommendation"));
     memo += QStringLiteral("<h3>%1</h3><p>%2</p>")
                 .arg(QObject::tr("What to train"), esc(q(r.recommendation)));
+    const double decades = extrapolation_decades(kChinchillaLadderMaxFlops, r.flops);
     QString forecast = QObject::tr(
                            "Under the replicated Chinchilla law (E %1, A %2, α %3, B %4, β %5) the "
                            "Chinchilla answer reaches %6 nats "
@@ -494,7 +471,7 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
                            .arg(p.law.B)
                            .arg(p.law.beta)
                            .arg(q(format_grouped(p.chinchilla_loss, 3)), q(format_sci(r.flops)),
-                                q(format_grouped(std::log10(r.flops / 1.3e22), 1)));
+                                q(format_grouped(decades, 1)));
     memo += QStringLiteral("<h3>%1</h3><p>%2</p>").arg(QObject::tr("Loss forecast"), esc(forecast));
     QString serve = servabilityText(s, r.split.params, QObject::tr("The Chinchilla answer"));
     if (p.recommend_smaller)

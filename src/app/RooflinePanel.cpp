@@ -920,35 +920,17 @@ RooflineScenario RooflinePanel::rooflineScenario() const {
 void RooflinePanel::compute() {
   RooflineScenario sc = rooflineScenario();
   message_.clear();
-  budget_impossible_ = sc.turn.budget_seconds <= sc.turn.overhead_seconds;
   try {
-    if (budget_impossible_) {
-      // The budget is impossible, not merely expensive (the library raises):
-      // draw everything else with a reachable budget and state it plainly.
-      RooflineScenario shown = sc;
-      shown.turn.budget_seconds = sc.turn.overhead_seconds + 1.0;
-      RooflinePanelData d = roofline_panel(shown);
-      d.chips_for_budget.reset();
-      for (ModelSizePoint& m : d.model_sizes) m.chips_for_budget.reset();
-      d.turn.meets_budget = false;
-      for (TurnLatency& t : d.latency) t.meets_budget = false;
-      data_ = std::move(d);
+    data_ = roofline_panel(sc);
+    // The budget is impossible, not merely expensive: the view draws
+    // everything else and the panel states it plainly.
+    budget_impossible_ = data_.serving.verdict == LatencyVerdict::below_overhead;
+    if (budget_impossible_)
       message_ = tr("The latency budget (%1) is at or below the fixed overhead (%2): no amount "
                     "of hardware meets it. Raise the budget or cut the overhead.")
                      .arg(fmtSeconds(sc.turn.budget_seconds), fmtSeconds(sc.turn.overhead_seconds));
-    } else {
-      data_ = roofline_panel(sc);
-    }
     scenario_ = sc;
-    MfuBudgetInputs in = sc.mfu;
-    switch (data_.mfu_budget.biggest_lever) {
-      case MfuLever::vector: in.vector_seconds = 0; break;
-      case MfuLever::memory: in.memory_seconds = 0; break;
-      case MfuLever::comms: in.comms_seconds = 0; break;
-      case MfuLever::optimizer: in.optimizer_seconds = 0; break;
-      case MfuLever::none: break;
-    }
-    without_lever_ = mfu_budget(in);
+    without_lever_ = data_.mfu_without_lever;
   } catch (const std::exception& e) {
     // Keep the last valid picture and say why the new inputs were refused.
     message_ = tr("Cannot compute these inputs: %1").arg(QString::fromUtf8(e.what()));
@@ -1016,10 +998,7 @@ void RooflinePanel::updateReadouts() {
   if (decode) {
     set("decode",
         intensityText(decode->intensity) + QStringLiteral(", ") + boundText(decode->bound));
-    const double weights =
-        static_cast<double>(count_params(sc.shape).active) * sc.operations.bytes_per_param;
-    const double share =
-        decode->bytes > 0 ? std::clamp(1.0 - weights / decode->bytes, 0.0, 1.0) : 0.0;
+    const double share = d.decode_at_batch.kv_share_of_bytes;
     set("kv_share",
         tr("%1 of bytes at B=%2")
             .arg(qs(format_percent(share)), qs(format_grouped(sc.operations.decode_batch))));
@@ -1032,20 +1011,13 @@ void RooflinePanel::updateReadouts() {
                    : tr("%1 params").arg(qs(format_count(static_cast<double>(p.total), 2))));
   const MfuBudget& m = d.mfu_budget;
   set("mfu", qs(format_percent(m.mfu)));
-  const double hfu = m.mfu * d.hfu_over_mfu;
+  const double hfu = d.hfu;
   set("hfu", hfu <= 1.0 + 1e-12
                  ? qs(format_percent(hfu)) + tr(" (MFU \u00d7 %1)").arg(d.hfu_over_mfu, 0, 'f', 2)
                  : tr("over 100 % (MFU \u00d7 %1)").arg(d.hfu_over_mfu, 0, 'f', 2));
   readouts_[QStringLiteral("hfu")]->setStyleSheet(
       hfu <= 1.0 + 1e-12 ? QString() : QStringLiteral("color:#b71c1c"));
-  double lever_fraction = 0;
-  switch (m.biggest_lever) {
-    case MfuLever::vector: lever_fraction = m.vector_fraction; break;
-    case MfuLever::memory: lever_fraction = m.memory_fraction; break;
-    case MfuLever::comms: lever_fraction = m.comms_fraction; break;
-    case MfuLever::optimizer: lever_fraction = m.optimizer_fraction; break;
-    case MfuLever::none: break;
-  }
+  const double lever_fraction = m.biggest_lever_fraction;
   set("lever", m.biggest_lever == MfuLever::none
                    ? tr("none (pure matmul)")
                    : tr("%1 (%2 of step)")
@@ -1067,14 +1039,11 @@ void RooflinePanel::updateReadouts() {
   readouts_[QStringLiteral("chips_budget")]->setStyleSheet(
       d.chips_for_budget ? QString() : QStringLiteral("color:#b71c1c"));
   set("chips_hold", tr("%1 (%2)").arg(chipsText(d.chips_to_hold_weights),
-                                      qs(format_bytes(static_cast<double>(p.total) *
-                                                      sc.operations.bytes_per_param))));
-  if (d.chips_for_budget) {
-    const std::int64_t n = std::max(*d.chips_for_budget, d.chips_to_hold_weights);
-    set("deploy",
-        tr("%1 (%2-bound)")
-            .arg(chipsText(n),
-                 *d.chips_for_budget >= d.chips_to_hold_weights ? tr("latency") : tr("memory")));
+                                      qs(format_bytes(d.resident_weight_bytes))));
+  if (d.serving.deploy_chips) {
+    set("deploy", tr("%1 (%2-bound)")
+                      .arg(chipsText(*d.serving.deploy_chips),
+                           d.serving.deploy_latency_bound ? tr("latency") : tr("memory")));
   } else {
     set("deploy", budget_impossible_ ? tr("none: cut the overhead") : tr("none: smaller model"));
   }
@@ -1108,13 +1077,24 @@ void RooflinePanel::updateReadouts() {
     double fraction;
     QString action;
   };
-  std::vector<Row> rows = {
-      {tr("vector"), m.vector_fraction, tr("fuse norms/activations into the matmul epilogues")},
-      {tr("memory"), m.memory_fraction, tr("fuse kernels, keep activations on chip, cut bytes")},
-      {tr("comms"), m.comms_fraction, tr("overlap collectives with compute, reshard")},
-      {tr("optimizer"), m.optimizer_fraction, tr("fused / sharded optimizer step")}};
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const Row& a, const Row& b) { return a.fraction > b.fraction; });
+  auto row = [this](const MfuAgendaItem& item) -> Row {
+    switch (item.lever) {
+      case MfuLever::vector:
+        return {tr("vector"), item.fraction,
+                tr("fuse norms/activations into the matmul epilogues")};
+      case MfuLever::memory:
+        return {tr("memory"), item.fraction,
+                tr("fuse kernels, keep activations on chip, cut bytes")};
+      case MfuLever::comms:
+        return {tr("comms"), item.fraction, tr("overlap collectives with compute, reshard")};
+      case MfuLever::optimizer:
+        return {tr("optimizer"), item.fraction, tr("fused / sharded optimizer step")};
+      case MfuLever::none: break;
+    }
+    return {QString(), item.fraction, QString()};
+  };
+  std::vector<Row> rows;
+  for (const MfuAgendaItem& item : d.mfu_agenda) rows.push_back(row(item));
   QString html = tr("<p style='margin:0'><b>MFU %1 is an identity, not a grade.</b> The rest of "
                     "the step is the agenda:</p><ol style='margin:2px 0 0 -20px'>")
                      .arg(qs(format_percent(m.mfu)));
@@ -1270,15 +1250,13 @@ void RooflinePanel::updateDecode() {
   for (const PlacedOperation& op : d.operations)
     if (op.name == "decode") decode = &op;
   if (decode) {
-    const double weights =
-        static_cast<double>(count_params(sc.shape).active) * sc.operations.bytes_per_param;
-    const double kv = std::clamp(1.0 - weights / decode->bytes, 0.0, 1.0);
+    const double kv = d.decode_at_batch.kv_share_of_bytes;
     const DecodeIntensityPoint& last = d.decode_wall.back();
     decode_label_->setText(tr("B=%1: %2 of the ridge\n"
                               "KV cache: %3 of bytes\n"
                               "B=%4: still %5 of it")
                                .arg(qs(format_grouped(sc.operations.decode_batch)),
-                                    qs(format_percent(decode->intensity / ridge)),
+                                    qs(format_percent(d.decode_at_batch.fraction_of_ridge)),
                                     qs(format_percent(kv)), qs(format_grouped(last.batch)),
                                     qs(format_percent(last.fraction_of_ridge))));
   }
@@ -1320,7 +1298,7 @@ void RooflinePanel::updateMfu() {
                                .arg(qs(to_string(m.biggest_lever)), qs(format_percent(w.mfu))));
   p->xAxis->setTicker(ticker);
   p->yAxis->setRange(0, m.total_seconds * 1.22);
-  const double hfu = m.mfu * data_.hfu_over_mfu;
+  const double hfu = data_.hfu;
   mfu_note_->setText(tr("MFU %1 · HFU %2 (× %3)\nbiggest lever: %4")
                          .arg(qs(format_percent(m.mfu)),
                               hfu <= 1.0 + 1e-12 ? qs(format_percent(hfu)) : tr("over 100 %"))
@@ -1463,11 +1441,8 @@ void RooflinePanel::updateModelSizes() {
   QString text = tr("this model (%1 active): %2 for the budget,\n%3 to hold the weights")
                      .arg(fmtSi(n_active), need, chipsText(d.chips_to_hold_weights));
   // The largest N that still meets the budget on one chip and on the largest slice.
-  double largest_one = 0, largest_any = 0;
-  for (const ModelSizePoint& m : d.model_sizes) {
-    if (m.chips_for_budget && *m.chips_for_budget == 1) largest_one = m.n_params;
-    if (m.chips_for_budget) largest_any = m.n_params;
-  }
+  const double largest_one = d.largest_servable.largest_on_one_chip;
+  const double largest_any = d.largest_servable.largest_on_any;
   if (!budget_impossible_)
     text += QLatin1Char('\n') +
             (largest_any > 0

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "SliderSpin.h"
-#include "roofline.h"
+#include "roofline_view.h"
 #include "ui_RooflinePanel.h"
 
 class QCheckBox;

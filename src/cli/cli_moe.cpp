@@ -6,6 +6,7 @@
 #include "cli_long_run.h"
 #include "format.h"
 #include "moe.h"
+#include "moe_health.h"
 #include "validate.h"
 
 namespace napkin::cli {
@@ -52,6 +53,7 @@ int run_collapse_cmd(Args& a) {
     }
   }
   const StepStats& s = sim.current();
+  const MoeHealth health = moe_health(s);  // the panel's verdict, the same rule
   if (json) {
     QJsonObject o{{"max_over_mean", s.max_over_mean},
                   {"recent_max_over_mean", s.recent_max_over_mean},
@@ -61,7 +63,18 @@ int run_collapse_cmd(Args& a) {
                   {"drop_rate", s.drop_rate},
                   {"fully_dropped_tokens", json_int(s.fully_dropped_tokens)},
                   {"capacity_per_expert", json_int(s.capacity_per_expert)},
-                  {"steps", json_int(steps)}};
+                  {"steps", json_int(steps)},
+                  {"verdict", QString::fromUtf8(to_string(health.verdict).data())}};
+    QJsonArray reasons;
+    for (const std::string& r : health.reasons) reasons.append(QString::fromStdString(r));
+    o["verdict_reasons"] = reasons;
+    const MoeHealthThresholds& t = health.thresholds;
+    o["verdict_thresholds"] =
+        QJsonObject{{"strained_drop_fraction", t.strained_drop_fraction},
+                    {"collapsed_drop_fraction", t.collapsed_drop_fraction},
+                    {"strained_max_over_mean", t.strained_max_over_mean},
+                    {"collapsed_max_over_mean", t.collapsed_max_over_mean},
+                    {"collapsed_dead_experts", json_int(t.collapsed_dead_experts)}};
     QJsonArray shares;
     for (std::int64_t e = 0; e < p.n_experts; ++e) shares.append(s.share(e));
     o["shares"] = shares;
@@ -89,7 +102,11 @@ int run_collapse_cmd(Args& a) {
   row("L_balance (1.0 = balanced)", format_grouped(s.l_balance, 4));
   row("L_z", format_grouped(s.l_z, 4));
   row("drop rate", format_percent(s.drop_rate));
-  row("verdict", s.recent_max_over_mean > 3 || s.dead_experts > 0 ? "COLLAPSED" : "healthy");
+  row("verdict", health.verdict == MoeVerdict::collapsed  ? "COLLAPSED"
+                 : health.verdict == MoeVerdict::strained ? "STRAINED"
+                                                          : "healthy");
+  for (const std::string& r : health.reasons) row("  because", r);
+  std::printf("  (%s)\n", describe(health.thresholds).c_str());
   return 0;
 }
 

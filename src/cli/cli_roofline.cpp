@@ -62,14 +62,23 @@ int run_latency(Args& a) {
   in.bytes_per_param = a.real("--bytes-per-param", 2, 1e-3, 8, "bytes");
   a.finish();
   const TurnLatency t = interactive_latency(in);
-  const std::optional<std::int64_t> chips = chips_for_latency_budget(in);
-  const std::int64_t hold = chips_to_hold_weights(in);
+  // The panel's latency verdict. Here a budget at or below the fixed overhead
+  // is refused (status 2) with the library's own message naming both.
+  const ServingNeed need = serving_need(in);
+  if (need.verdict == LatencyVerdict::below_overhead) (void)chips_for_latency_budget(in);
+  const std::optional<std::int64_t> chips = need.chips_for_budget;
+  const std::int64_t hold = need.chips_to_hold_weights;
   if (json) {
     QJsonObject o{{"prefill_seconds", t.prefill_seconds},   {"decode_seconds", t.decode_seconds},
                   {"overhead_seconds", t.overhead_seconds}, {"total_seconds", t.total_seconds},
                   {"budget_seconds", in.budget_seconds},    {"meets_budget", t.meets_budget},
                   {"chips_to_hold_weights", json_int(hold)}};
     o["chips_for_budget"] = chips ? json_int(*chips) : QJsonValue();
+    o["deploy_chips"] = need.deploy_chips ? json_int(*need.deploy_chips) : QJsonValue();
+    o["deploy_bound"] = need.deploy_chips
+                            ? QJsonValue(need.deploy_latency_bound ? QStringLiteral("latency")
+                                                                   : QStringLiteral("memory"))
+                            : QJsonValue();
     print_json(o);
     return 0;
   }
@@ -91,6 +100,10 @@ int run_latency(Args& a) {
                                           std::to_string(in.max_chips) +
                                           " chips meets it; the answer is a smaller model");
   row("chips to hold weights", std::to_string(hold));
+  if (need.deploy_chips)
+    row("chips to deploy",
+        std::to_string(*need.deploy_chips) +
+            (need.deploy_latency_bound ? " (latency-bound)" : " (memory-bound)"));
   return 0;
 }
 
@@ -108,7 +121,7 @@ int run_decode_intensity(Args& a) {
   const std::int64_t kv =
       kv_cache_bytes(s.n_layers, s.n_kv_heads, s.d_head, s.seq_len, batch, s.kv_bytes_per_elem);
   const double weights = s.n_params * s.bytes_per_param;
-  const double kv_share = static_cast<double>(kv) / (weights + static_cast<double>(kv));
+  const double kv_share = kv_share_of_bytes(weights, static_cast<double>(kv));
   if (json) {
     print_json(QJsonObject{{"intensity", intensity},
                            {"weight_bytes", weights},
@@ -125,7 +138,7 @@ int run_decode_intensity(Args& a) {
   for (const Chip& c : hardware_table())
     if (c.name == "H100" || c.name == "TPU v5e")
       row(("vs " + std::string(c.name) + " ridge").c_str(),
-          format_percent(intensity / ridge_point_flops_per_byte(c)) + " of the way");
+          format_percent(decode_intensity_point(c, s, batch).fraction_of_ridge) + " of the way");
   return 0;
 }
 

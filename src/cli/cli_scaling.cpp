@@ -1,6 +1,8 @@
 // Phase 01 commands: fit (a parametric law from a CSV ladder, with a
 // bootstrap interval) and isoflops (the IsoFLOPs method on a synthetic ladder).
+#include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 
 #include <unistd.h>
@@ -10,6 +12,7 @@
 #include "csv_ladder.h"
 #include "format.h"
 #include "read_file.h"
+#include "isoflops_view.h"
 #include "scaling.h"
 #include "validate.h"
 
@@ -168,24 +171,21 @@ int run_isoflops(Args& a) {
   spec.bias_mode =
       parse_bias_mode(a.choice("--bias-mode", "fixed_schedule", {"fixed_schedule", "per_budget"}));
   if (auto budgets = a.real_list("--budgets", 1e6, 1e40, "FLOPs")) spec.budgets_flops = *budgets;
+  const auto target = a.optional_real("--target-flops", 1e6, 1e40, "FLOPs");
   a.finish();
   if (spec.budgets_flops.size() < 2) throw UsageError("--budgets needs at least 2 budgets");
 
-  const std::vector<LadderPoint> ladder = synthetic_ladder(spec);
-  std::vector<IsoflopOptimum> optima;
-  try {
-    optima = isoflop_optima(ladder);
-  } catch (const std::invalid_argument& e) {
-    // The per-budget parabola fit's own words name its coefficient; say what
-    // the user can change instead.
-    if (std::string_view(e.what()).find("parabola") == std::string_view::npos) throw;
-    throw UsageError(
-        "at one of the budgets the noisy loss sweep has no interior minimum (its fitted "
-        "parabola opens downward), so there is no IsoFLOPs optimum; lower --noise (now " +
-        format_value(spec.noise) + ") or --bias (now " + format_value(spec.lr_decay_bias_nats) +
-        " nats)");
-  }
-  const ScalingExponents e = fit_scaling_exponents(optima);
+  // The same view the IsoFLOPs panel draws: a budget whose parabola has no
+  // vertex is skipped and said why; the exponents need two vertices.
+  const IsoflopsView view = make_isoflops_view(
+      synthetic_ladder(spec),
+      target.value_or(*std::max_element(spec.budgets_flops.begin(), spec.budgets_flops.end())));
+  if (!view.exponents)
+    throw std::invalid_argument(view.exponent_error +
+                                (view.skipped.empty() ? "" : "; skipped " + view.skipped.front()) +
+                                "; lower --noise or --bias");
+  const std::vector<IsoflopOptimum>& optima = view.optima;
+  const ScalingExponents& e = *view.exponents;
 
   if (json) {
     QJsonArray arr;
@@ -200,6 +200,15 @@ int run_isoflops(Args& a) {
                     {"b", e.b},
                     {"a_plus_b", e.sum},
                     {"sums_to_one", e.sums_to_one}};
+    QJsonArray skipped;
+    for (const std::string& why : view.skipped) skipped.append(QString::fromStdString(why));
+    out["skipped"] = skipped;
+    if (target) {
+      out["target_flops"] = *target;
+      out["n_opt"] = view.n_opt ? QJsonValue(*view.n_opt) : QJsonValue();
+      out["d_opt"] = view.d_opt ? QJsonValue(*view.d_opt) : QJsonValue();
+      out["extrapolation_decades"] = view.extrapolation_decades;
+    }
     print_json(out);
     return 0;
   }
@@ -219,6 +228,13 @@ int run_isoflops(Args& a) {
   row("D_opt ∝ C^b", "b = " + format_grouped(e.b, 4));
   row("a + b",
       format_grouped(e.sum, 4) + (e.sums_to_one ? " (C = 6ND holds)" : " (BUG: must be 1)"));
+  for (const std::string& why : view.skipped) row("skipped budget", why);
+  if (target) {
+    std::printf("\nAt C* = %s FLOPs (%s decades beyond the largest budget)\n",
+                format_sci(*target).c_str(), format_grouped(view.extrapolation_decades, 2).c_str());
+    row("N_opt = k·C^a", view.n_opt ? format_count(*view.n_opt, 2) + " params" : "n/a");
+    row("D_opt = k·C^b", view.d_opt ? format_count(*view.d_opt, 2) + " tokens" : "n/a");
+  }
   return 0;
 }
 
@@ -233,7 +249,7 @@ std::vector<Command> scaling_commands() {
        run_fit},
       {"isoflops",
        "isoflops [--seed S] [--noise 0.005] [--bias NATS] [--bias-mode fixed_schedule|per_budget] "
-       "[--budgets 1e18,1e19,...]",
+       "[--budgets 1e18,1e19,...] [--target-flops C]",
        run_isoflops},
   };
 }

@@ -42,6 +42,8 @@ BudgetView make_budget_view(const Scenario& s) {
     v.memory_by_zero[static_cast<std::size_t>(z)] =
         training_memory(v.params.total, v.activation_bytes, s.training.optimizer,
                         s.training.precision, z, s.training.dp_degree);
+  for (std::size_t z = 0; z < 4; ++z)
+    v.memory_fits_by_zero[z] = v.memory_by_zero[z].total <= v.chip_hbm_bytes;
 
   // (b)
   const ModelShape& m = s.shape;
@@ -90,6 +92,9 @@ BudgetView make_budget_view(const Scenario& s) {
     v.lifetime_small.y.push_back(
         lifetime_flops(p.same_loss.params, p.same_loss.train_tokens, served));
   }
+
+  v.lifetime_flops_ratio =
+      p.lifetime_flops_small > 0 ? p.lifetime_flops_chinchilla / p.lifetime_flops_small : 0.0;
 
   // (e)
   const double c = v.report.flops;

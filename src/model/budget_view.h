@@ -32,6 +32,9 @@ struct BudgetView {
   ParamCount params;  // the scenario's model
   // (a) training memory per device of the scenario's model, ZeRO 0–3 at its dp degree.
   std::array<TrainingMemory, 4> memory_by_zero;
+  // Whether each stage's per-device memory fits the chip's HBM (total ≤ HBM):
+  // the "fits" / "too big" verdict of the memory read-out and bar labels.
+  std::array<bool, 4> memory_fits_by_zero{};
   std::int64_t activation_bytes = 0;
   std::int64_t chip_hbm_bytes = 0;
   // (b) KV cache per request vs context, MHA / the scenario's kv heads / MQA,
@@ -47,6 +50,9 @@ struct BudgetView {
   double attention_fraction_at_seq = 0;
   // (d) lifetime FLOPs vs served tokens, Chinchilla answer vs the smaller model.
   Curve lifetime_chinchilla, lifetime_small;
+  // Lifetime FLOPs of the Chinchilla answer ÷ the smaller same-loss model's at
+  // the scenario's served tokens ("N× fewer FLOPs").
+  double lifetime_flops_ratio = 0;
   // (e) the compute-optimal frontier N(C) and D(C) at the tokens-per-param ratio.
   Curve frontier_params, frontier_tokens;
   // (f) the planned run: report.recommended.run, or in "train this model"

@@ -1,4 +1,5 @@
 #include "compare.h"
+#include "roofline_view.h"
 
 #include <algorithm>
 #include <cmath>

@@ -32,4 +32,9 @@ LossLaw chinchilla_approach3_law();
 // (E 1.8172, A 482.01, α 0.3478, B 2085.43, β 0.3658).
 LossLaw besiroglu2024_law();
 
+// The largest run of the ladder both laws were fitted on: the Chinchilla
+// IsoFLOP runs as extracted by Besiroglu et al. 2024 (their svg_extracted_data,
+// largest "Training FLOP" 1.2956e22). A forecast beyond it is an extrapolation.
+inline constexpr double kChinchillaLadderMaxFlops = 1.3e22;
+
 }  // namespace napkin

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "rng.h"
 #include "validate.h"
 
 namespace napkin {
@@ -15,55 +16,6 @@ namespace {
 
 constexpr std::int64_t kMaxExperts = 100'000;
 constexpr std::int64_t kMaxDim = 1'000'000;
-
-// splitmix64 (Steele, Lea & Flood 2014): seeds xoshiro and hashes seeds.
-std::uint64_t splitmix64(std::uint64_t& x) {
-  std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-// xoshiro256** (Blackman & Vigna): the one generator behind everything random
-// here, so a seed reproduces bit for bit without std distributions, whose
-// output differs between standard libraries.
-struct Rng {
-  std::uint64_t s[4];
-  explicit Rng(std::uint64_t seed) {
-    for (auto& v : s) v = splitmix64(seed);
-  }
-  std::uint64_t next() {
-    const std::uint64_t result = rotl(s[1] * 5, 7) * 9;
-    const std::uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-  }
-  // Uniform in [0, 1) with 53 random bits.
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-  // Standard normal by Box–Muller; both outputs are used.
-  double normal() {
-    if (has_spare) {
-      has_spare = false;
-      return spare;
-    }
-    const double u1 = 1.0 - uniform();  // (0, 1]: log stays finite
-    const double u2 = uniform();
-    const double r = std::sqrt(-2.0 * std::log(u1));
-    constexpr double two_pi = 6.283185307179586476925;
-    spare = r * std::sin(two_pi * u2);
-    has_spare = true;
-    return r * std::cos(two_pi * u2);
-  }
-  double spare = 0;
-  bool has_spare = false;
-};
 
 void require_finite_all(std::span<const double> xs, const char* name) {
   for (double x : xs)
@@ -405,7 +357,7 @@ MoeLayer make_moe_layer(std::int64_t d_model, std::int64_t d_ff, std::int64_t n_
     std::vector<std::vector<double>> m(static_cast<std::size_t>(rows),
                                        std::vector<double>(static_cast<std::size_t>(cols)));
     for (auto& row : m)
-      for (double& v : row) v = scale * rng.normal();
+      for (double& v : row) v = scale * rng.normal_box_muller();
     return m;
   };
   MoeLayer layer;
@@ -515,6 +467,22 @@ AllToAllCost expert_parallel_comm(const AllToAllInputs& in) {
   return c;
 }
 
+AllToAllInputs expert_parallel_inputs(const ModelShape& shape, std::int64_t tokens,
+                                      std::int64_t dense_top_k) {
+  AllToAllInputs a;
+  a.tokens = tokens;
+  a.d_model = shape.d_model;
+  a.n_layers = shape.n_layers;
+  a.top_k = dense_top_k;
+  if (shape.is_moe()) {
+    a.n_layers = std::max<std::int64_t>(1, shape.n_layers - shape.n_dense_layers);
+    a.top_k = shape.top_k;
+  }
+  a.top_k = std::max<std::int64_t>(1, a.top_k);
+  a.validate();
+  return a;
+}
+
 void PipelineInputs::validate() const {
   require_count(chunks, "chunks", "prompt chunks", 1, 1'000'000);
   require_count(stages, "stages", "pipeline stages", 1, 100'000);
@@ -535,6 +503,7 @@ PipelineResult pipelined_prefill(const PipelineInputs& in) {
   r.pipelined_ms = r.bubble_ms + M * r.step_ms;
   r.utilization = M / (M + S - 1);
   r.speedup = r.serial_ms / r.pipelined_ms;
+  r.steps = in.chunks + in.stages - 1;
   return r;
 }
 
@@ -649,11 +618,20 @@ bool StepStats::dead(std::int64_t e) const {
   return recent_gate_share.at(static_cast<std::size_t>(e)) <
          kDeadShare / static_cast<double>(recent_gate_share.size());
 }
+std::int64_t StepStats::routed_slots() const {
+  std::int64_t total = 0;
+  for (std::int64_t c : routed) total += c;
+  return total;
+}
+double StepStats::buffer_utilization() const {
+  const double buffer =
+      static_cast<double>(capacity_per_expert) * static_cast<double>(routed.size());
+  return buffer > 0 ? static_cast<double>(routed_slots() - dropped_slots) / buffer : 0.0;
+}
 
-CollapseSimulation::CollapseSimulation(const CollapseParams& params) : params_(params) {
+CollapseSimulation::CollapseSimulation(const CollapseParams& params)
+    : params_(params), rng_(params.seed) {
   params_.validate();
-  std::uint64_t s = params_.seed;
-  for (auto& v : rng_state_) v = splitmix64(s);
   Rng rng(params_.seed ^ 0xA5A5A5A5DEADBEEFull);
   const std::int64_t E = params_.n_experts, d = params_.d_model;
   // A finite corpus of token embeddings, sampled with replacement each step:
@@ -663,10 +641,10 @@ CollapseSimulation::CollapseSimulation(const CollapseParams& params) : params_(p
   for (std::int64_t t = 0; t < pool_tokens_; ++t) {
     pool_[static_cast<std::size_t>(t * d)] = 1.0f;  // a constant feature: the router's bias
     for (std::int64_t j = 1; j < d; ++j)
-      pool_[static_cast<std::size_t>(t * d + j)] = static_cast<float>(rng.normal());
+      pool_[static_cast<std::size_t>(t * d + j)] = static_cast<float>(rng.normal_box_muller());
   }
   w_.resize(static_cast<std::size_t>(E * d));
-  for (float& v : w_) v = static_cast<float>(kInitialRouterScale * rng.normal());
+  for (float& v : w_) v = static_cast<float>(kInitialRouterScale * rng.normal_box_muller());
   recent_share_.assign(static_cast<std::size_t>(E), 1.0 / static_cast<double>(E));
   recent_gate_share_ = recent_share_;
   experience_.resize(static_cast<std::size_t>(E));
@@ -678,19 +656,6 @@ CollapseSimulation::CollapseSimulation(const CollapseParams& params) : params_(p
         params_.skill_gain *
         std::log1p(experience_[static_cast<std::size_t>(i)] / kExperienceScaleTokens);
   }
-}
-
-std::uint64_t CollapseSimulation::next_u64() {
-  std::uint64_t* s = rng_state_;
-  const std::uint64_t result = rotl(s[1] * 5, 7) * 9;
-  const std::uint64_t t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl(s[3], 45);
-  return result;
 }
 
 const StepStats& CollapseSimulation::current() const {
@@ -717,13 +682,11 @@ void CollapseSimulation::run(std::int64_t steps) {
   for (std::int64_t i = 0; i < steps; ++i) step();
 }
 
+// One router step in its phases. The order of the phases, and of the
+// arithmetic inside each, is what the pinned trace tests hold fixed.
 const StepStats& CollapseSimulation::step() {
   const std::int64_t E = params_.n_experts, d = params_.d_model, T = params_.tokens_per_batch;
   const std::int64_t k = params_.top_k;
-  const auto Ez = static_cast<std::size_t>(E);
-  const auto dz = static_cast<std::size_t>(d);
-  const double inv_T = 1.0 / static_cast<double>(T);
-
   batch_.resize(static_cast<std::size_t>(T * d));
   z_.resize(static_cast<std::size_t>(T * E));
   p_.resize(static_cast<std::size_t>(T * E));
@@ -731,26 +694,44 @@ const StepStats& CollapseSimulation::step() {
   chosen_.resize(static_cast<std::size_t>(T * k));
   kept_.resize(static_cast<std::size_t>(T * k));
 
-  // 1. Draw the batch from the corpus.
+  StepStats st;
+  st.step = steps_done() + 1;
+  draw_batch();
+  route(st);
+  dispatch(st);
+  account_load(st);
+  accumulate_gradient(st);
+  update_router();
+  update_experts(st);
+  history_.push_back(std::move(st));
+  return history_.back();
+}
+
+// 1. Draw the batch from the corpus.
+void CollapseSimulation::draw_batch() {
+  const std::int64_t d = params_.d_model, T = params_.tokens_per_batch;
+  const auto dz = static_cast<std::size_t>(d);
   for (std::int64_t t = 0; t < T; ++t) {
     const auto src =
-        static_cast<std::size_t>(next_u64() % static_cast<std::uint64_t>(pool_tokens_));
+        static_cast<std::size_t>(rng_.next() % static_cast<std::uint64_t>(pool_tokens_));
     std::copy_n(pool_.begin() + static_cast<std::ptrdiff_t>(src * dz), d,
                 batch_.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(t) * dz));
   }
+}
 
-  // 2. Logits, stable softmax, log-sum-exp, top-k. The router is stored
-  // transposed (d × E) so every inner loop runs over experts and vectorizes.
-  StepStats st;
-  st.step = steps_done() + 1;
+// 2. Logits, stable softmax, log-sum-exp, top-k; the mean router
+// probabilities and the z-loss. The router is stored transposed (d × E) so
+// every inner loop runs over experts and vectorizes.
+void CollapseSimulation::route(StepStats& st) {
+  const std::int64_t E = params_.n_experts, d = params_.d_model, T = params_.tokens_per_batch;
+  const std::int64_t k = params_.top_k;
+  const auto Ez = static_cast<std::size_t>(E);
+  const auto dz = static_cast<std::size_t>(d);
+  const double inv_T = 1.0 / static_cast<double>(T);
   st.routed.assign(Ez, 0);
   st.mean_prob.assign(Ez, 0.0);
   std::vector<std::int64_t> scratch;
   double lz = 0;
-  // k = 1 renormalized gates are identically 1 and give the router no task
-  // gradient; Switch Transformer gates by the raw probability then, and so
-  // does the simulation.
-  const bool renorm = params_.renormalize && k > 1;
   for (std::int64_t t = 0; t < T; ++t) {
     const float* x = &batch_[static_cast<std::size_t>(t) * dz];
     float* z = &z_[static_cast<std::size_t>(t) * Ez];
@@ -774,37 +755,49 @@ const StepStats& CollapseSimulation::step() {
   }
   for (double& v : st.mean_prob) v *= inv_T;
   st.l_z = lz * inv_T;
+}
 
-  // 3. Capacity: first come, first served in token order.
+// 3. Dispatch under capacity: first come, first served in token order.
+void CollapseSimulation::dispatch(StepStats& st) {
+  const std::int64_t E = params_.n_experts, T = params_.tokens_per_batch;
+  const std::int64_t k = params_.top_k;
   st.capacity_per_expert = expert_capacity(T, k, E, params_.capacity_factor);
-  std::vector<std::int64_t> kept_count(Ez, 0);
+  kept_count_.assign(static_cast<std::size_t>(E), 0);
   for (std::int64_t t = 0; t < T; ++t) {
     bool any = false;
     for (std::int64_t r = 0; r < k; ++r) {
       const auto e = static_cast<std::size_t>(chosen_[static_cast<std::size_t>(t * k + r)]);
       ++st.routed[e];
-      const bool keep = kept_count[e] < st.capacity_per_expert;
+      const bool keep = kept_count_[e] < st.capacity_per_expert;
       kept_[static_cast<std::size_t>(t * k + r)] = keep;
       if (keep) {
-        ++kept_count[e];
+        ++kept_count_[e];
         any = true;
       }
     }
     if (!any) ++st.fully_dropped_tokens;
   }
   st.tokens_skipping_ffn = params_.shared_expert ? 0 : st.fully_dropped_tokens;
+}
+
+// 4. The load: slot fractions f, the balance loss, max/mean (this step and
+// smoothed), drops and padding.
+void CollapseSimulation::account_load(StepStats& st) {
+  const std::int64_t E = params_.n_experts, T = params_.tokens_per_batch;
+  const std::int64_t k = params_.top_k;
+  const auto Ez = static_cast<std::size_t>(E);
   const double slots = static_cast<double>(T * k);
   std::int64_t max_routed = 0;
   double l_bal = 0, recent_max = 0;
-  std::vector<float> f(Ez);
+  slot_fraction_.resize(Ez);
   st.recent_share.resize(Ez);
   for (std::size_t i = 0; i < Ez; ++i) {
     const double fi = static_cast<double>(st.routed[i]) / slots;
-    f[i] = static_cast<float>(fi);
+    slot_fraction_[i] = static_cast<float>(fi);
     l_bal += fi * st.mean_prob[i];
     max_routed = std::max(max_routed, st.routed[i]);
-    st.dropped_slots += st.routed[i] - kept_count[i];
-    st.padded_slots += st.capacity_per_expert - kept_count[i];
+    st.dropped_slots += st.routed[i] - kept_count_[i];
+    st.padded_slots += st.capacity_per_expert - kept_count_[i];
     recent_share_[i] += kRecentRate * (fi - recent_share_[i]);
     st.recent_share[i] = recent_share_[i];
     recent_max = std::max(recent_max, recent_share_[i]);
@@ -813,17 +806,30 @@ const StepStats& CollapseSimulation::step() {
   st.max_over_mean = static_cast<double>(max_routed) / slots * static_cast<double>(E);
   st.recent_max_over_mean = recent_max * static_cast<double>(E);
   st.drop_rate = static_cast<double>(st.dropped_slots) / slots;
+}
 
-  // 4. Gradient of task + α·L_balance + γ·L_z with respect to the logits,
-  // accumulated straight into the router gradient: Σ_t g_t ⊗ x_t.
+// 5. Gradient of task + α·L_balance + γ·L_z with respect to the logits,
+// accumulated straight into the router gradient: Σ_t g_t ⊗ x_t; and each
+// expert's gate-weighted demand.
+void CollapseSimulation::accumulate_gradient(StepStats& st) {
+  const std::int64_t E = params_.n_experts, d = params_.d_model, T = params_.tokens_per_batch;
+  const std::int64_t k = params_.top_k;
+  const auto Ez = static_cast<std::size_t>(E);
+  const auto dz = static_cast<std::size_t>(d);
+  const double inv_T = 1.0 / static_cast<double>(T);
+  // k = 1 renormalized gates are identically 1 and give the router no task
+  // gradient; Switch Transformer gates by the raw probability then, and so
+  // does the simulation.
+  const bool renorm = params_.renormalize && k > 1;
   const float aE = static_cast<float>(params_.aux_weight * static_cast<double>(E) * inv_T);
   const double gamma = params_.z_weight;
   const auto inv_Tf = static_cast<float>(inv_T);
+  const float* f = slot_fraction_.data();
   double reward_sum = 0;
   std::vector<double> slot_skill(static_cast<std::size_t>(2 * k));
   double* qs = slot_skill.data();
   double* gk = qs + k;
-  std::vector<double> demand(Ez, 0.0);
+  demand_.assign(Ez, 0.0);
   std::vector<float> g(Ez);
   grad_w_.assign(static_cast<std::size_t>(E * d), 0.0f);
   for (std::int64_t t = 0; t < T; ++t) {
@@ -831,10 +837,10 @@ const StepStats& CollapseSimulation::step() {
     const float* p = &p_[static_cast<std::size_t>(t) * Ez];
     // Balance: ∂(E Σ fᵢPᵢ)/∂z_j = (E/T)·p_j·(f_j − Σᵢ fᵢpᵢ), f held constant
     // (it comes from a top-k: no gradient, seed ch. 5). z-loss: (2/T)·lse·p_j.
-    const float fp = dot_lanes(f.data(), p, E);
+    const float fp = dot_lanes(f, p, E);
     const auto zc = static_cast<float>(gamma * 2.0 * lse_[static_cast<std::size_t>(t)] * inv_T);
     for (std::int64_t i = 0; i < E; ++i)
-      g[static_cast<std::size_t>(i)] = p[i] * (aE * (f[static_cast<std::size_t>(i)] - fp) + zc);
+      g[static_cast<std::size_t>(i)] = p[i] * (aE * (f[i] - fp) + zc);
     const std::int64_t* c = &chosen_[static_cast<std::size_t>(t * k)];
     const unsigned char* kp = &kept_[static_cast<std::size_t>(t * k)];
     // Renormalized gates are taken over the KEPT slots, after the capacity
@@ -855,7 +861,7 @@ const StepStats& CollapseSimulation::step() {
     double chosen_mass = 0;
     for (std::int64_t r = 0; r < k; ++r) chosen_mass += p[c[r]];
     for (std::int64_t r = 0; r < k; ++r)
-      demand[static_cast<std::size_t>(c[r])] += renorm ? p[c[r]] / chosen_mass : p[c[r]];
+      demand_[static_cast<std::size_t>(c[r])] += renorm ? p[c[r]] / chosen_mass : p[c[r]];
     reward_sum += R;
     // Task loss is −R/T. Renormalized: ∂R/∂z_j = g_j·(q_j − R) over the kept;
     // raw gates: p_j·q_j·kept_j − p_j·R over all experts (the softmax
@@ -877,8 +883,10 @@ const StepStats& CollapseSimulation::step() {
     }
   }
   st.task_loss = -reward_sum * inv_T;
+}
 
-  // 5. Router step.
+// 6. The router's gradient step.
+void CollapseSimulation::update_router() {
   const auto lr = static_cast<float>(params_.learning_rate);
   for (std::size_t i = 0; i < w_.size(); ++i) w_[i] -= lr * grad_w_[i];
   // Keep the router finite at any learning rate (UBSan found logits overflowing
@@ -889,27 +897,27 @@ const StepStats& CollapseSimulation::step() {
     if (!(w == w)) w = 0.0f;
     w = w > kMaxWeight ? kMaxWeight : (w < -kMaxWeight ? -kMaxWeight : w);
   }
+}
 
-  // 6. Experts learn in proportion to the gate-weighted demand the router
-  // sends them (the rich get richer, seed ch. 5; why demand and not kept
-  // slots: see CollapseParams in the header). Dead experts are judged on the
-  // same quantity: an expert that is only ever a near-zero-gate second
-  // choice contributes nothing and learns nothing.
+// 7. Experts learn in proportion to the gate-weighted demand the router
+// sends them (the rich get richer, seed ch. 5; why demand and not kept
+// slots: see CollapseParams in the header). Dead experts are judged on the
+// same quantity: an expert that is only ever a near-zero-gate second
+// choice contributes nothing and learns nothing.
+void CollapseSimulation::update_experts(StepStats& st) {
+  const auto Ez = static_cast<std::size_t>(params_.n_experts);
   double demand_total = 0;
-  for (double v : demand) demand_total += v;
+  for (double v : demand_) demand_total += v;
   st.gate_share.resize(Ez);
   st.recent_gate_share.resize(Ez);
   for (std::size_t i = 0; i < Ez; ++i) {
-    experience_[i] += demand[i];
+    experience_[i] += demand_[i];
     skill_[i] = params_.skill_gain * std::log1p(experience_[i] / kExperienceScaleTokens);
-    st.gate_share[i] = demand_total > 0 ? demand[i] / demand_total : 0.0;
+    st.gate_share[i] = demand_total > 0 ? demand_[i] / demand_total : 0.0;
     recent_gate_share_[i] += kRecentRate * (st.gate_share[i] - recent_gate_share_[i]);
     st.recent_gate_share[i] = recent_gate_share_[i];
     if (st.dead(static_cast<std::int64_t>(i))) ++st.dead_experts;
   }
-
-  history_.push_back(std::move(st));
-  return history_.back();
 }
 
 std::vector<StepStats> run_collapse(const CollapseParams& params, std::int64_t steps) {

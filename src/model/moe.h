@@ -12,8 +12,8 @@
 //
 // Every function validates its input and throws std::invalid_argument naming
 // the parameter, its unit and the accepted range. Everything random goes
-// through a seeded generator written here (splitmix64 → xoshiro256**, Box–
-// Muller), so the same seed gives byte-identical results.
+// through the project's seeded generator (rng.h: splitmix64 → xoshiro256**,
+// Box–Muller normals here), so the same seed gives byte-identical results.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "algebra.h"
+#include "rng.h"
 
 namespace napkin {
 
@@ -190,6 +191,12 @@ struct AllToAllCost {
 };
 // Naive expert parallelism's network bill per forward pass (seed ch. 9).
 AllToAllCost expert_parallel_comm(const AllToAllInputs& in);
+// The all-to-all inputs of a model: its MoE layers (all layers but the
+// leading dense ones, at least one) and its top-k. A dense model is costed as
+// if its layers were MoE with `dense_top_k`. Link and latency keep the
+// defaults above.
+AllToAllInputs expert_parallel_inputs(const ModelShape& shape, std::int64_t tokens,
+                                      std::int64_t dense_top_k);
 
 struct PipelineInputs {
   std::int64_t chunks = 8;  // M: prompt chunks streamed through the pipeline
@@ -205,6 +212,7 @@ struct PipelineResult {
   double pipelined_ms = 0;  // (M + S − 1) · step
   double utilization = 0;   // M / (M + S − 1)
   double speedup = 0;       // serial / pipelined
+  std::int64_t steps = 0;   // M + S − 1: the pipeline's steps, fill included
 };
 // Pipelined prefill (seed Claim 12): shard layers, not experts, and stream
 // chunks so each hop overlaps the next chunk's compute.
@@ -305,6 +313,8 @@ struct StepStats {
   std::int64_t padded(std::int64_t expert) const;
   double share(std::int64_t expert) const;  // routed / Σ routed
   bool dead(std::int64_t expert) const;
+  std::int64_t routed_slots() const;  // Σ routed = tokens × k
+  double buffer_utilization() const;  // kept ÷ (capacity × E); 0 when the buffers hold nothing
 };
 
 class CollapseSimulation {
@@ -332,7 +342,7 @@ class CollapseSimulation {
 
  private:
   CollapseParams params_;
-  std::uint64_t rng_state_[4] = {};
+  Rng rng_;                  // the token stream: one draw per token of a batch
   std::vector<float> pool_;  // token pool, pool_tokens_ × d_model (x[0] = 1: a bias)
   std::int64_t pool_tokens_ = 0;
   std::vector<float> w_;                   // router, stored transposed: d × E
@@ -342,11 +352,22 @@ class CollapseSimulation {
   std::vector<double> recent_gate_share_;  // EMA of its gate-weighted share
   // per-step scratch, kept to avoid allocation
   std::vector<float> z_, p_, grad_w_, batch_;
+  std::vector<float> slot_fraction_;  // fᵢ: expert i's share of the routed slots
   std::vector<double> lse_;
+  std::vector<double> demand_;  // gate-weighted slots per expert
   std::vector<std::int64_t> chosen_;
+  std::vector<std::int64_t> kept_count_;
   std::vector<unsigned char> kept_;
   std::vector<StepStats> history_;
-  std::uint64_t next_u64();
+
+  // The phases of step(), in order.
+  void draw_batch();
+  void route(StepStats& st);
+  void dispatch(StepStats& st);
+  void account_load(StepStats& st);
+  void accumulate_gradient(StepStats& st);
+  void update_router();
+  void update_experts(StepStats& st);
 };
 
 // Runs `steps` steps from a fresh simulation and returns the history.

@@ -1,4 +1,5 @@
 #include "panel_settings.h"
+#include "roofline_view.h"
 
 #include <algorithm>
 #include <cmath>
@@ -224,21 +225,6 @@ std::vector<LadderPoint> ladder_points(const IsoflopsSettings& s) {
                               "cut or switch it off");
 }
 
-LossLaw candidate_law(const CandidateRecipe& r, const LossLaw& baseline) {
-  LossLaw l = baseline;
-  switch (r.preset) {
-    // The seed's ch. 12 candidate: better per parameter, worse per token.
-    case CandidatePreset::seed_candidate: l = LossLaw{1.69, 500.0, 0.38, 380.0, 0.26}; break;
-    case CandidatePreset::chinchilla_approach3: l = chinchilla_approach3_law(); break;
-    case CandidatePreset::besiroglu2024: l = besiroglu2024_law(); break;
-    case CandidatePreset::fitted_law: break;
-  }
-  l.A *= r.a_multiplier;
-  l.B *= r.b_multiplier;
-  l.alpha = std::max(0.01, l.alpha + r.alpha_delta);
-  l.beta = std::max(0.01, l.beta + r.beta_delta);
-  return l;
-}
 
 // ------------------------------------------------------------------------ MoE
 

@@ -154,8 +154,7 @@ SyntheticLadderSpec synthetic_ladder_spec(const IsoflopsSettings& s);
 // The points the panel fits: the loaded ladder after the loss cut, or the
 // synthetic ladder. Throws when the loss cut leaves fewer than 5 runs.
 std::vector<LadderPoint> ladder_points(const IsoflopsSettings& s);
-// The candidate recipe's law for a baseline law.
-LossLaw candidate_law(const CandidateRecipe& r, const LossLaw& baseline);
+// candidate_law(baseline, recipe), the recipe's law, is in isoflops_view.h.
 
 // ------------------------------------------------------------------------ MoE
 
@@ -216,9 +215,6 @@ struct RooflineSettings {
 // C* of the IsoFLOPs panel: the budget's C = chips × peak × MFU × days, or
 // the manual target when it does not follow the budget.
 double isoflops_target_flops(const Scenario& s);
-// What the Roofline panel computes from: the scenario's chip, chips, model and
-// serving turn plus its RooflineSettings (overlays equal to the chip dropped;
-// the KV-heads lever on one 8-chip serving node).
-RooflineScenario roofline_scenario(const Scenario& s);
+// roofline_scenario(const Scenario&) is declared in roofline_view.h.
 
 }  // namespace napkin

@@ -73,6 +73,25 @@ class Rng {
     has_spare_ = true;
     return u * f;
   }
+  // Standard normal by the Box–Muller transform (Box & Muller 1958), both
+  // outputs used. Kept beside normal() because the MoE layer and the collapse
+  // simulation were measured and documented on this sequence; a seed gives the
+  // same draws as before the generators were merged. normal() and
+  // normal_box_muller() share one spare, so interleaving them still yields
+  // standard normals, just not either method's own sequence.
+  double normal_box_muller() {
+    if (has_spare_) {
+      has_spare_ = false;
+      return spare_;
+    }
+    const double u1 = 1.0 - uniform();  // (0, 1]: the log stays finite
+    const double u2 = uniform();
+    const double r = std::sqrt(-2.0 * std::log(u1));
+    constexpr double two_pi = 6.283185307179586476925;
+    spare_ = r * std::sin(two_pi * u2);
+    has_spare_ = true;
+    return r * std::cos(two_pi * u2);
+  }
 
  private:
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

@@ -223,7 +223,31 @@ MfuBudget mfu_budget(const MfuBudgetInputs& in) {
       worst = seconds;
       b.biggest_lever = which;
     }
+  b.biggest_lever_fraction = worst / b.total_seconds;
   return b;
+}
+
+MfuBudget mfu_budget_without(const MfuBudgetInputs& in, MfuLever lever) {
+  MfuBudgetInputs without = in;
+  switch (lever) {
+    case MfuLever::vector: without.vector_seconds = 0; break;
+    case MfuLever::memory: without.memory_seconds = 0; break;
+    case MfuLever::comms: without.comms_seconds = 0; break;
+    case MfuLever::optimizer: without.optimizer_seconds = 0; break;
+    case MfuLever::none: break;
+  }
+  return mfu_budget(without);
+}
+
+std::vector<MfuAgendaItem> mfu_agenda(const MfuBudget& b) {
+  std::vector<MfuAgendaItem> items = {{MfuLever::vector, b.vector_fraction},
+                                      {MfuLever::memory, b.memory_fraction},
+                                      {MfuLever::comms, b.comms_fraction},
+                                      {MfuLever::optimizer, b.optimizer_fraction}};
+  std::stable_sort(items.begin(), items.end(), [](const MfuAgendaItem& x, const MfuAgendaItem& y) {
+    return x.fraction > y.fraction;
+  });
+  return items;
 }
 
 // ------------------------------------------------------- prefill and decode
@@ -353,6 +377,25 @@ std::int64_t chips_to_hold_weights(const TurnInputs& in) {
   return chips_to_hold_weights(resident, chip_by_name(in.chip), in.bytes_per_param);
 }
 
+ServingNeed serving_need(const TurnInputs& in) {
+  in.validate();
+  ServingNeed n;
+  n.chips_to_hold_weights = chips_to_hold_weights(in);
+  if (in.budget_seconds <= in.overhead_seconds) {
+    n.verdict = LatencyVerdict::below_overhead;
+    return n;
+  }
+  n.chips_for_budget = chips_for_latency_budget(in);
+  if (!n.chips_for_budget) {
+    n.verdict = LatencyVerdict::no_slice;
+    return n;
+  }
+  n.verdict = LatencyVerdict::meets;
+  n.deploy_chips = std::max(*n.chips_for_budget, n.chips_to_hold_weights);
+  n.deploy_latency_bound = *n.chips_for_budget >= n.chips_to_hold_weights;
+  return n;
+}
+
 std::vector<TurnLatency> latency_vs_chips(const TurnInputs& in, std::int64_t max_chips) {
   in.validate();
   std::vector<TurnLatency> out;
@@ -371,10 +414,20 @@ std::vector<ModelSizePoint> model_size_sweep(const TurnInputs& in,
     t.n_resident_params = 0;
     ModelSizePoint p;
     p.n_params = n;
-    p.chips_for_budget = chips_for_latency_budget(t);
-    p.chips_to_hold_weights = chips_to_hold_weights(t);
+    const ServingNeed need = serving_need(t);
+    p.chips_for_budget = need.chips_for_budget;
+    p.chips_to_hold_weights = need.chips_to_hold_weights;
     p.single_chip_seconds = interactive_latency(t, 1).total_seconds;
     out.push_back(p);
+  }
+  return out;
+}
+
+ServableSizes largest_servable(const std::vector<ModelSizePoint>& sweep) {
+  ServableSizes out;
+  for (const ModelSizePoint& m : sweep) {
+    if (m.chips_for_budget && *m.chips_for_budget == 1) out.largest_on_one_chip = m.n_params;
+    if (m.chips_for_budget) out.largest_on_any = m.n_params;
   }
   return out;
 }
@@ -401,6 +454,12 @@ std::int64_t decode_kv_bytes(const DecodeShape& s, std::int64_t batch) {
   return kv_cache_bytes(s.n_layers, s.n_kv_heads, s.d_head, s.seq_len, batch, s.kv_bytes_per_elem);
 }
 }  // namespace
+double kv_share_of_bytes(double weight_bytes, double kv_bytes) {
+  require_real(weight_bytes, "weight_bytes", "bytes", 0.0);
+  require_real(kv_bytes, "kv_bytes", "bytes", 0.0);
+  const double total = weight_bytes + kv_bytes;
+  return total > 0 ? kv_bytes / total : 0.0;
+}
 
 double decode_batch_intensity(const DecodeShape& s, std::int64_t batch) {
   s.validate();
@@ -418,8 +477,7 @@ DecodeIntensityPoint decode_intensity_point(const Chip& chip, const DecodeShape&
   p.kv_bytes = decode_kv_bytes(s, batch);
   p.intensity = decode_arithmetic_intensity(s.n_params, p.kv_bytes, batch, s.bytes_per_param);
   p.weight_bytes = s.n_params * s.bytes_per_param;
-  p.kv_share_of_bytes =
-      static_cast<double>(p.kv_bytes) / (p.weight_bytes + static_cast<double>(p.kv_bytes));
+  p.kv_share_of_bytes = kv_share_of_bytes(p.weight_bytes, static_cast<double>(p.kv_bytes));
   p.fraction_of_ridge = p.intensity / ridge_point_flops_per_byte(chip);
   p.attainable_flops_per_s = attainable_flops_per_s(chip, p.intensity);
   p.bound = bound_at(chip, p.intensity);
@@ -551,81 +609,6 @@ std::vector<DepthWidthPoint> depth_vs_width_sweep(const DepthWidthInputs& in,
   out.reserve(layers.size());
   for (std::int64_t l : layers) out.push_back(depth_vs_width(in, l));
   return out;
-}
-
-// ------------------------------------------------------------ the whole panel
-
-RooflinePanelData roofline_panel(const RooflineScenario& sc) {
-  const Chip& chip = chip_by_name(sc.chip);
-  sc.operations.validate();
-  require_real(sc.recompute, "recompute_factor", "hardware FLOPs per model FLOP", 1.0, 10.0);
-  const ParamCount params = count_params(sc.shape);
-  const double active = static_cast<double>(params.active);
-  const double total = static_cast<double>(params.total);
-  const OperationSetting& ops = sc.operations;
-  const ModelShape& shape = sc.shape;
-
-  RooflinePanelData d;
-  d.ridge_flops_per_byte = ridge_point_flops_per_byte(chip);
-  // 0.1 … 1e5 FLOP/byte spans batch-1 decode to the largest matmuls.
-  d.roofline = roofline_curve(chip, 0.1, 1e5, 64);
-  for (const std::string& other : sc.overlay_chips)
-    d.overlays.push_back(roofline_curve(chip_by_name(other), 0.1, 1e5, 64));
-  d.operations = place_operations(chip, shape, ops);
-
-  DecodeShape decode;
-  decode.n_params = active;
-  decode.n_layers = shape.n_layers;
-  decode.n_kv_heads = shape.n_kv_heads;
-  decode.d_head = shape.d_head;
-  decode.kv_bytes_per_token = kv_cache_bytes_per_token(shape, ops.bytes_per_elem);
-  decode.seq_len = ops.context_tokens;
-  decode.bytes_per_param = ops.bytes_per_param;
-  decode.kv_bytes_per_elem = ops.bytes_per_elem;
-  d.decode_wall = decode_intensity_sweep(chip, decode, powers_of_two(1, sc.max_batch));
-
-  d.mfu_budget = mfu_budget(sc.mfu);
-  d.hfu_over_mfu = sc.recompute;
-
-  TurnInputs turn = sc.turn;
-  turn.chip = std::string(chip.name);
-  turn.n_params = active;
-  turn.n_resident_params = total;
-  turn.prefill_tokens = ops.prompt_tokens;
-  turn.batch = ops.decode_batch;
-  turn.bytes_per_param = ops.bytes_per_param;
-  turn.kv_bytes_per_request = kv_cache_bytes(shape, ops.context_tokens, 1, ops.bytes_per_elem);
-  d.turn = interactive_latency(turn);
-  d.latency = latency_vs_chips(turn, sc.max_chips_plotted);
-  d.chips_for_budget = chips_for_latency_budget(turn);
-  d.chips_to_hold_weights = chips_to_hold_weights(turn);
-
-  std::vector<double> sizes = sc.model_sizes;
-  if (sizes.empty())
-    for (int i = 0; i <= 30; ++i) sizes.push_back(std::pow(10.0, 9.0 + 0.1 * i));
-  d.model_sizes = model_size_sweep(turn, sizes);
-
-  d.tiles = tile_efficiency_sweep(sc.tile_dim_lo, sc.tile_dim_hi, sc.tile);
-
-  KvServing kv = sc.kv;
-  kv.n_params = total;
-  kv.n_layers = shape.n_layers;
-  kv.n_query_heads = shape.n_heads;
-  kv.d_head = shape.d_head;
-  kv.seq_len = ops.context_tokens;
-  kv.batch = ops.decode_batch;
-  kv.bytes_per_param = ops.bytes_per_param;
-  kv.kv_bytes_per_elem = ops.bytes_per_elem;
-  d.kv_heads = kv_heads_sweep(kv);
-
-  DepthWidthInputs dw = sc.depth_width;
-  dw.n_params = static_cast<double>(params.non_embedding_total);
-  dw.chip = std::string(chip.name);
-  dw.n_chips = turn.n_chips;
-  dw.bytes_per_param = ops.bytes_per_param;
-  dw.tile = sc.tile;
-  d.depth_width = depth_vs_width_sweep(dw, sc.depth_options);
-  return d;
 }
 
 }  // namespace napkin

@@ -132,10 +132,22 @@ struct MfuBudget {
   double comms_fraction = 0;
   double optimizer_fraction = 0;
   MfuLever biggest_lever = MfuLever::none;
+  double biggest_lever_fraction = 0;  // its share of the step; 0 for none
 };
 
 // The accounting identity: the five fractions sum to 1.
 MfuBudget mfu_budget(const MfuBudgetInputs& in);
+// The same step with one unit's seconds removed: what pulling that lever
+// buys ("removing the biggest lever lifts MFU to …"). `none` removes nothing.
+MfuBudget mfu_budget_without(const MfuBudgetInputs& in, MfuLever lever);
+
+struct MfuAgendaItem {
+  MfuLever lever = MfuLever::none;
+  double fraction = 0;  // of the step
+};
+// The step's non-matmul time as an agenda: vector, memory, comms and
+// optimizer, largest share first (ties keep that order).
+std::vector<MfuAgendaItem> mfu_agenda(const MfuBudget& budget);
 
 // ------------------------------------------------------- prefill and decode
 
@@ -218,6 +230,23 @@ std::optional<std::int64_t> chips_for_latency_budget(const TurnInputs& in);
 // Chips to hold the resident weights for the turn's model and chip.
 std::int64_t chips_to_hold_weights(const TurnInputs& in);
 
+// What a latency budget allows: a slice that meets it, none up to max_chips
+// (the answer is a smaller model), or none at all because the budget is at or
+// below the fixed overhead (no hardware helps: cut the overhead).
+enum class LatencyVerdict { meets, no_slice, below_overhead };
+struct ServingNeed {
+  LatencyVerdict verdict = LatencyVerdict::meets;
+  std::optional<std::int64_t> chips_for_budget;  // set when verdict == meets
+  std::int64_t chips_to_hold_weights = 0;
+  // The deployment: max(chips for the budget, chips to hold the weights),
+  // and which of the two sets it. Empty when nothing meets the budget.
+  std::optional<std::int64_t> deploy_chips;
+  bool deploy_latency_bound = true;  // false: the weights, not the budget, set the count
+};
+// The latency napkin's verdict for a turn. Unlike chips_for_latency_budget()
+// it does not throw for a budget at or below the overhead: it says so.
+ServingNeed serving_need(const TurnInputs& in);
+
 // The stacked prefill / decode / overhead components at 1, 2, 4, … ≤ max_chips.
 std::vector<TurnLatency> latency_vs_chips(const TurnInputs& in, std::int64_t max_chips = 1024);
 
@@ -230,8 +259,17 @@ struct ModelSizePoint {
 
 // "The answer is a smaller model" (seed Phase 03 ch. 6): for each N (both
 // n_params and n_resident_params set to it), chips for the budget and to hold.
+// chips_for_budget is empty when no slice meets the budget, including a
+// budget at or below the overhead.
 std::vector<ModelSizePoint> model_size_sweep(const TurnInputs& in,
                                              const std::vector<double>& n_params);
+
+struct ServableSizes {
+  double largest_on_one_chip = 0;  // the largest N that meets the budget on one chip; 0: none
+  double largest_on_any = 0;       // … on any slice up to max_chips; 0: none
+};
+// From a model-size sweep (in ascending N, as model_size_sweep returns it).
+ServableSizes largest_servable(const std::vector<ModelSizePoint>& sweep);
 
 // ------------------------------------------------------------ the decode wall
 
@@ -263,6 +301,9 @@ struct DecodeIntensityPoint {
   double attainable_flops_per_s = 0;
   Bound bound = Bound::memory;
 };
+
+// Of the bytes a decode step reads, the KV cache's share: kv ÷ (weights + kv).
+double kv_share_of_bytes(double weight_bytes, double kv_bytes);
 
 DecodeIntensityPoint decode_intensity_point(const Chip& chip, const DecodeShape& shape,
                                             std::int64_t batch);
@@ -351,54 +392,5 @@ struct DepthWidthPoint {
 DepthWidthPoint depth_vs_width(const DepthWidthInputs& in, std::int64_t n_layers);
 std::vector<DepthWidthPoint> depth_vs_width_sweep(const DepthWidthInputs& in,
                                                   const std::vector<std::int64_t>& layers);
-
-// ------------------------------------------------------------ the whole panel
-
-// Everything the Roofline panel plots, from one scenario: what one slider
-// change recomputes.
-struct RooflineScenario {
-  std::string chip = "TPU v5e";
-  std::vector<std::string> overlay_chips;  // other rooflines to draw
-  ModelShape shape;
-  OperationSetting operations;
-  MfuBudgetInputs mfu;
-  double recompute = recompute_factor(Checkpointing::full);
-  // Chip, N (active; total resident), prompt tokens, batch, bytes per
-  // parameter and the KV cache per request (at operations.context_tokens) are
-  // taken from the fields above; the rest (decode tokens, budget, overhead, …)
-  // from here.
-  TurnInputs turn;
-  std::vector<double> model_sizes;  // empty: 1B … 1T, log-spaced
-  std::int64_t max_chips_plotted = 1024;
-  std::int64_t max_batch = 1024;
-  std::int64_t tile = 128;
-  std::int64_t tile_dim_lo = 64;
-  std::int64_t tile_dim_hi = 1024;
-  KvServing kv;  // layers, heads, head dim and N are taken from shape
-  DepthWidthInputs depth_width;
-  std::vector<std::int64_t> depth_options = {16, 24, 32, 48, 64, 80, 96, 128};
-};
-
-struct RooflinePanelData {
-  double ridge_flops_per_byte = 0;
-  std::vector<RooflineCurvePoint> roofline;
-  std::vector<std::vector<RooflineCurvePoint>> overlays;
-  std::vector<PlacedOperation> operations;
-  std::vector<DecodeIntensityPoint> decode_wall;
-  MfuBudget mfu_budget;
-  double hfu_over_mfu = 0;  // the recompute factor, as read out
-  TurnLatency turn;
-  std::vector<TurnLatency> latency;
-  std::optional<std::int64_t> chips_for_budget;
-  std::int64_t chips_to_hold_weights = 0;
-  std::vector<ModelSizePoint> model_sizes;
-  std::vector<TilePoint> tiles;
-  std::vector<GqaPoint> kv_heads;
-  std::vector<DepthWidthPoint> depth_width;
-};
-
-// Throws std::invalid_argument like the functions it calls (including a budget
-// at or below the overhead).
-RooflinePanelData roofline_panel(const RooflineScenario& scenario);
 
 }  // namespace napkin

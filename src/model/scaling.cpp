@@ -2,173 +2,19 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cmath>
-#include <condition_variable>
 #include <cstdio>
-#include <exception>
 #include <limits>
-#include <mutex>
 #include <numeric>
-#include <thread>
 
+#include "lbfgs.h"
+#include "parallel_for.h"
+#include "rng.h"
 #include "validate.h"
 
 namespace napkin {
 
 namespace {
-
-// ----------------------------------------------------------------- randomness
-// splitmix64 seeds xoshiro256** (Blackman & Vigna); normals come from
-// Marsaglia's polar method, which needs only log and sqrt. No std::
-// distribution is used: their output is implementation-defined.
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
-class Rng {
- public:
-  explicit Rng(std::uint64_t seed) {
-    for (auto& s : s_) s = splitmix64(seed);
-  }
-  std::uint64_t next() {
-    const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
-    const std::uint64_t t = s_[1] << 17;
-    s_[2] ^= s_[0];
-    s_[3] ^= s_[1];
-    s_[1] ^= s_[2];
-    s_[0] ^= s_[3];
-    s_[2] ^= t;
-    s_[3] = rotl(s_[3], 45);
-    return result;
-  }
-  // Uniform in [0, 1) with 53 random bits.
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-  // Uniform integer in [0, n), unbiased by rejection.
-  std::uint64_t below(std::uint64_t n) {
-    const std::uint64_t limit =
-        std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % n;
-    std::uint64_t v = next();
-    while (v >= limit) v = next();
-    return v % n;
-  }
-  double normal() {
-    if (has_spare_) {
-      has_spare_ = false;
-      return spare_;
-    }
-    double u = 0, v = 0, s = 0;
-    do {
-      u = 2.0 * uniform() - 1.0;
-      v = 2.0 * uniform() - 1.0;
-      s = u * u + v * v;
-    } while (s >= 1.0 || s == 0.0);
-    const double f = std::sqrt(-2.0 * std::log(s) / s);
-    spare_ = v * f;
-    has_spare_ = true;
-    return u * f;
-  }
-
- private:
-  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-  std::array<std::uint64_t, 4> s_{};
-  double spare_ = 0;
-  bool has_spare_ = false;
-};
-
-// An independent stream per (seed, index), so parallel work never shares one.
-std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t index) {
-  std::uint64_t s = seed;
-  const std::uint64_t a = splitmix64(s);
-  std::uint64_t t = index ^ 0xD1B54A32D192ED03ULL;
-  return a ^ splitmix64(t);
-}
-
-// ---------------------------------------------------------------- parallelism
-int resolve_threads(int requested, int work_items) {
-  int t = requested;
-  if (t <= 0) t = static_cast<int>(std::thread::hardware_concurrency());
-  t = std::clamp(t, 1, 16);
-  return std::max(1, std::min(t, work_items));
-}
-
-// Runs work(i) for i in [0, n) on `threads` threads. Results must be written
-// by index, which is what makes the outcome independent of the thread count.
-// `progress` is called from the calling thread; returning false stops the
-// remaining work and throws Cancelled.
-template <class Work>
-void parallel_for(int n, int threads, Work&& work, const ProgressFn& progress = {}) {
-  if (n <= 0) return;
-  threads = resolve_threads(threads, n);
-  if (threads == 1) {
-    for (int i = 0; i < n; ++i) {
-      work(i);
-      if (progress && !progress(i + 1, n)) throw Cancelled("cancelled by the caller");
-    }
-    return;
-  }
-  std::atomic<int> next{0};
-  std::atomic<bool> stop{false};
-  std::mutex mutex;
-  std::condition_variable cv;
-  int done = 0;
-  int running = threads;
-  std::exception_ptr error;
-  auto worker = [&] {
-    for (;;) {
-      if (stop.load()) break;
-      const int i = next.fetch_add(1);
-      if (i >= n) break;
-      try {
-        work(i);
-      } catch (...) {
-        std::lock_guard lock(mutex);
-        if (!error) error = std::current_exception();
-        stop.store(true);
-      }
-      {
-        std::lock_guard lock(mutex);
-        ++done;
-      }
-      cv.notify_one();
-    }
-    {
-      std::lock_guard lock(mutex);
-      --running;
-    }
-    cv.notify_one();
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(static_cast<std::size_t>(threads));
-  for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
-  bool cancelled = false;
-  {
-    std::unique_lock lock(mutex);
-    int reported = 0;
-    while (running > 0) {
-      cv.wait(lock, [&] { return done != reported || running == 0; });
-      if (done != reported && progress && !cancelled) {
-        reported = done;
-        const int now = done;
-        lock.unlock();
-        const bool go_on = progress(now, n);
-        lock.lock();
-        if (!go_on) {
-          cancelled = true;
-          stop.store(true);
-        }
-      } else {
-        reported = done;
-      }
-    }
-  }
-  for (auto& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
-  if (cancelled) throw Cancelled("cancelled by the caller");
-}
 
 void require_same_size(const std::vector<double>& xs, const std::vector<double>& ys) {
   if (xs.size() != ys.size())
@@ -690,12 +536,6 @@ double objective_lse(const FitData& d, const Theta& t, Estimator est, double del
   return f;
 }
 
-double dot(const Theta& x, const Theta& y) {
-  double s = 0;
-  for (int i = 0; i < 5; ++i) s += x[i] * y[i];
-  return s;
-}
-
 struct Polished {
   Theta theta{};
   double f = std::numeric_limits<double>::infinity();
@@ -703,123 +543,29 @@ struct Polished {
   bool converged = false;
 };
 
-// L-BFGS (memory 8) with a weak-Wolfe bisection line search (Lewis & Overton),
-// which copes with the Huber objective's kinks.
-// Stops when the objective's relative decrease stays below `ftol` for three
+// Polishes one start with L-BFGS (lbfgs.h) on the objective and its analytic
+// gradient. Stops when the relative decrease stays below `ftol` for three
 // iterations in a row.
-Polished lbfgs(const FitData& d, Theta x, Estimator est, double delta, int max_iter, double ftol) {
-  constexpr int kMem = 8;
-  constexpr double kC1 = 1e-4, kC2 = 0.9;
+Polished polish(const FitData& d, const Theta& start, Estimator est, double delta, int max_iter,
+                double ftol) {
+  LbfgsOptions o;
+  o.max_iterations = max_iter;
+  o.ftol = ftol;
+  const LbfgsResult r = lbfgs_minimize(
+      [&](const std::vector<double>& x, std::vector<double>& grad) {
+        Theta t{}, g{};
+        std::copy(x.begin(), x.end(), t.begin());
+        const double f = objective_lse(d, t, est, delta, &g);
+        std::copy(g.begin(), g.end(), grad.begin());
+        return f;
+      },
+      std::vector<double>(start.begin(), start.end()), o);
   Polished out;
-  Theta g{};
-  double f = objective_lse(d, x, est, delta, &g);
-  if (!std::isfinite(f)) return out;
-  std::array<Theta, kMem> S{}, Y{};
-  std::array<double, kMem> rho{};
-  int stored = 0, head = 0, flat = 0;
-  int it = 0;
-  bool converged = false;
-  for (; it < max_iter; ++it) {
-    const double gmax = std::abs(*std::max_element(
-        g.begin(), g.end(), [](double p, double q) { return std::abs(p) < std::abs(q); }));
-    if (gmax == 0) {
-      converged = true;
-      break;
-    }
-    // Two-loop recursion.
-    Theta q = g;
-    std::array<double, kMem> alpha{};
-    for (int k = 0; k < stored; ++k) {
-      const int j = (head - 1 - k + kMem) % kMem;
-      alpha[j] = rho[j] * dot(S[j], q);
-      for (int i = 0; i < 5; ++i) q[i] -= alpha[j] * Y[j][i];
-    }
-    double gamma = 0.1 / gmax;  // first step: 0.1 in the steepest coordinate
-    if (stored > 0) {
-      const int j = (head - 1 + kMem) % kMem;
-      gamma = dot(S[j], Y[j]) / dot(Y[j], Y[j]);
-    }
-    for (double& v : q) v *= gamma;
-    for (int k = stored - 1; k >= 0; --k) {
-      const int j = (head - 1 - k + kMem) % kMem;
-      const double beta = rho[j] * dot(Y[j], q);
-      for (int i = 0; i < 5; ++i) q[i] += S[j][i] * (alpha[j] - beta);
-    }
-    Theta dir{};
-    for (int i = 0; i < 5; ++i) dir[i] = -q[i];
-    double gd = dot(g, dir);
-    if (!(gd < 0)) {  // not a descent direction: restart from steepest descent
-      stored = 0;
-      for (int i = 0; i < 5; ++i) dir[i] = -g[i] * 0.1 / gmax;
-      gd = dot(g, dir);
-    }
-    // Weak Wolfe line search.
-    double lo = 0, hi = std::numeric_limits<double>::infinity(), step = 1;
-    Theta best_x = x, best_g = g;
-    double best_f = f;
-    bool accepted = false;
-    for (int ls = 0; ls < 60; ++ls) {
-      Theta xn{}, gn{};
-      for (int i = 0; i < 5; ++i) xn[i] = x[i] + step * dir[i];
-      const double fn = objective_lse(d, xn, est, delta, &gn);
-      if (!std::isfinite(fn) || fn > f + kC1 * step * gd) {
-        hi = step;
-      } else {
-        if (fn < best_f) {
-          best_f = fn;
-          best_x = xn;
-          best_g = gn;
-        }
-        if (dot(gn, dir) < kC2 * gd) {
-          lo = step;
-        } else {
-          best_f = fn;
-          best_x = xn;
-          best_g = gn;
-          accepted = true;
-          break;
-        }
-      }
-      step = std::isfinite(hi) ? 0.5 * (lo + hi) : 2 * step;
-      if (std::isfinite(hi) && hi - lo < 1e-16 * std::max(1.0, hi)) break;
-    }
-    if (!(best_f < f)) {  // no progress possible along this direction
-      if (stored == 0) {
-        converged = true;
-        break;
-      }
-      stored = 0;  // drop the curvature pairs and retry as steepest descent
-      continue;
-    }
-    Theta s{}, y{};
-    for (int i = 0; i < 5; ++i) {
-      s[i] = best_x[i] - x[i];
-      y[i] = best_g[i] - g[i];
-    }
-    const double sy = dot(s, y);
-    const double decrease = f - best_f;
-    x = best_x;
-    g = best_g;
-    f = best_f;
-    if (sy > 1e-12 * std::sqrt(dot(s, s) * dot(y, y))) {
-      S[head] = s;
-      Y[head] = y;
-      rho[head] = 1.0 / sy;
-      head = (head + 1) % kMem;
-      stored = std::min(stored + 1, kMem);
-    }
-    (void)accepted;
-    flat = decrease <= ftol * std::max(std::abs(f), 1e-300) ? flat + 1 : 0;
-    if (flat >= 3) {
-      converged = true;
-      ++it;
-      break;
-    }
-  }
-  out.theta = x;
-  out.f = f;
-  out.iterations = it;
-  out.converged = converged;
+  if (!std::isfinite(r.f)) return out;
+  std::copy(r.x.begin(), r.x.end(), out.theta.begin());
+  out.f = r.f;
+  out.iterations = r.iterations;
+  out.converged = r.converged;
   return out;
 }
 
@@ -967,7 +713,7 @@ FitResult fit_lse(const FitData& d, const FitOptions& options, int n_points, dou
   parallel_for(static_cast<int>(starts.size()), options.threads, [&](int i) {
     const auto k = static_cast<std::size_t>(i);
     results[k] =
-        lbfgs(d, starts[k], options.estimator, options.huber_delta, options.max_iterations, ftol);
+        polish(d, starts[k], options.estimator, options.huber_delta, options.max_iterations, ftol);
   });
   // The lowest objective among usable laws; ties go to the earlier start.
   const Polished* best = nullptr;
@@ -1121,6 +867,20 @@ std::vector<BandPoint> forecast_band(const std::vector<LossLaw>& laws,
   return out;
 }
 
+BandPoint optimal_params_interval(const std::vector<LossLaw>& laws, double flops,
+                                  double confidence) {
+  require_count(static_cast<std::int64_t>(laws.size()), "laws", "bootstrap laws", 1);
+  require_real(confidence, "confidence", "fraction", 0.0, 1.0, true);
+  if (confidence >= 1.0) throw_out_of_range("confidence", "fraction", "in (0, 1)", "1");
+  require_positive(flops, "flops", "FLOPs");
+  std::vector<double> ns;
+  ns.reserve(laws.size());
+  for (const LossLaw& l : laws) ns.push_back(analytic_optimum(l, flops).n_params);
+  std::sort(ns.begin(), ns.end());
+  const Percentiles q = percentiles(ns.size(), confidence);
+  return {flops, ns[q.low], ns[q.median], ns[q.high]};
+}
+
 // ============================================================ ladder design
 
 double extrapolation_variance(const std::vector<double>& log10_flops, double target_log10_flops) {
@@ -1201,17 +961,27 @@ RecipeComparison compare_recipes(const LossLaw& baseline, const LossLaw& candida
     prev_x = x;
     prev = cur;
   }
-  if (!r.crossovers_flops.empty()) r.crossover_flops = r.crossovers_flops.front();
+  if (!r.crossovers_flops.empty()) {
+    r.crossover_flops = r.crossovers_flops.front();
+    // The sign just past the crossing says who wins above it.
+    const double past = *r.crossover_flops * 1.5;
+    r.candidate_wins_above_crossover =
+        optimal_loss(candidate, past) - optimal_loss(baseline, past) < 0;
+  }
   return r;
+}
+
+double extrapolation_decades(double ladder_max_flops, double target_flops) {
+  require_positive(ladder_max_flops, "ladder_max_flops", "FLOPs");
+  require_positive(target_flops, "target_flops", "FLOPs");
+  return std::log10(target_flops / ladder_max_flops);
 }
 
 ExtrapolationRisk extrapolation_risk(double ladder_max_flops, double target_flops,
                                      double ci_width_nats) {
-  require_positive(ladder_max_flops, "ladder_max_flops", "FLOPs");
-  require_positive(target_flops, "target_flops", "FLOPs");
-  require_real(ci_width_nats, "ci_width_nats", "nats", 0.0);
   ExtrapolationRisk r;
-  r.decades = std::log10(target_flops / ladder_max_flops);
+  r.decades = extrapolation_decades(ladder_max_flops, target_flops);
+  require_real(ci_width_nats, "ci_width_nats", "nats", 0.0);
   if (r.decades <= 0) {
     r.decades = 0;
     r.band = RiskBand::interpolation;

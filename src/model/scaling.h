@@ -9,8 +9,9 @@
 // bootstrap forecast, ladder design, recipe comparison and the conversions
 // around them. Every function validates its input and throws
 // std::invalid_argument naming the parameter, its unit and the accepted range.
-// Everything random goes through a seeded generator written here, so the same
-// input gives byte-identical output on every platform and thread count.
+// Everything random goes through the project's seeded generator (rng.h), so
+// the same input gives byte-identical output on every platform and thread
+// count.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "loss_law.h"
+#include "parallel_for.h"
 
 namespace napkin {
 
@@ -235,13 +237,7 @@ double fit_objective(const std::vector<LadderPoint>& points, const LossLaw& law,
 
 // ------------------------------------------------------ forecast with a CI
 
-// Thrown when a progress callback asks to stop.
-struct Cancelled : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-// Called with (done, total) as the work progresses, from the calling thread;
-// return false to cancel (the call then throws Cancelled).
-using ProgressFn = std::function<bool(int done, int total)>;
+// Cancelled and ProgressFn (parallel_for.h): progress and cancel for the bootstrap.
 
 struct BootstrapOptions {
   int resamples = 1000;
@@ -289,6 +285,11 @@ struct BandPoint {
 // target it reproduces ci_low and ci_high).
 std::vector<BandPoint> forecast_band(const std::vector<LossLaw>& laws,
                                      const std::vector<double>& flops, double confidence = 0.95);
+// The same percentile interval for the recommended N: each law's
+// compute-optimal N at `flops` (analytic_optimum), parameters. At the
+// bootstrap's target it reproduces n_opt_low and n_opt_high.
+BandPoint optimal_params_interval(const std::vector<LossLaw>& laws, double flops,
+                                  double confidence = 0.95);
 
 // -------------------------------------------------------------- ladder design
 
@@ -319,12 +320,19 @@ struct RecipeComparison {
   // bisection; searched over [1e16, 1e28] FLOPs.
   std::vector<double> crossovers_flops;
   std::optional<double> crossover_flops;  // the first
+  // Who wins just past the first crossover (at 1.5 × its compute): true when
+  // the candidate does. Empty without a crossover.
+  std::optional<bool> candidate_wins_above_crossover;
 };
 // Compares the laws at the target, not runs at one scale (seed ch. 12).
 RecipeComparison compare_recipes(const LossLaw& baseline, const LossLaw& candidate,
                                  double target_flops);
 // The optimal loss under `law` at `flops` (loss of analytic_optimum).
 double optimal_loss(const LossLaw& law, double flops);
+
+// log10(target / ladder max): how many decades a forecast reaches beyond the
+// largest run; ≤ 0 inside the ladder (interpolation).
+double extrapolation_decades(double ladder_max_flops, double target_flops);
 
 enum class RiskBand { interpolation, low, moderate, high };
 struct ExtrapolationRisk {

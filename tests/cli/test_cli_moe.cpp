@@ -98,3 +98,18 @@ TEST(CliMoe, TextReportHasUnits) {
   EXPECT_TRUE(r.out.contains("GB"));
   EXPECT_TRUE(r.out.contains(" s"));
 }
+
+TEST(CliMoe, CollapseVerdictIsTheModelsRule) {
+  const CliResult bad = moe({"collapse", "--aux", "0", "--steps", "600"});
+  ASSERT_EQ(bad.exit_code, 0) << bad.err.toStdString();
+  EXPECT_EQ(bad.json["verdict"].toString(), QStringLiteral("collapsed"));
+  EXPECT_GE(bad.json["verdict_reasons"].toArray().size(), 1);
+  EXPECT_DOUBLE_EQ(bad.json["verdict_thresholds"].toObject()["collapsed_drop_fraction"].toDouble(),
+                   0.25);
+  const CliResult good = moe({"collapse", "--aux", "0.01"});
+  EXPECT_EQ(good.json["verdict"].toString(), QStringLiteral("healthy"));
+  EXPECT_EQ(good.json["verdict_reasons"].toArray().size(), 0);
+  const CliResult text = run_cli({"moe", "collapse", "--aux", "0", "--steps", "300"});
+  EXPECT_TRUE(text.out.contains("COLLAPSED")) << text.out.toStdString();
+  EXPECT_TRUE(text.out.contains("because")) << text.out.toStdString();
+}

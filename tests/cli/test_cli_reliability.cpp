@@ -323,7 +323,13 @@ TEST(CliReliability, MessagesUseTheFlagsTheUserTyped) {
   EXPECT_FALSE(r.err.contains("head_dim")) << s(r.err);
   EXPECT_TRUE(r.err.contains("give --head-dim")) << s(r.err);
 
+  // Budgets whose noisy sweep has no vertex are skipped and said why, in words.
   r = run({"isoflops", "--noise", "1"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_FALSE(r.out.contains("parabola coefficient")) << s(r.out);
+  EXPECT_TRUE(r.out.contains("no interior minimum")) << s(r.out);
+  // With too few vertices left for the exponents, the error says what to change.
+  r = run({"isoflops", "--noise", "1", "--seed", "2"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_FALSE(r.err.contains("parabola coefficient")) << s(r.err);
   EXPECT_TRUE(r.err.contains("lower --noise")) << s(r.err);

@@ -184,3 +184,17 @@ TEST(CliFit, SkipBadRowsListsEachWithItsLineAndReason) {
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   EXPECT_TRUE(r.out.contains("line 247, non-positive")) << r.out.toStdString();
 }
+
+TEST(CliIsoflops, TargetComputeGivesThePanelsRecommendation) {
+  // The IsoFLOPs panel's default ladder and C* = 1e24: the same view, so the
+  // same N_opt and D_opt (golden values of the model's isoflops_view test).
+  const CliResult r = run_cli({"isoflops", "--target-flops", "1e24", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_NEAR(r.json["n_opt"].toDouble(), 36111018968.262733, 36111018968.262733 * 1e-12);
+  EXPECT_NEAR(r.json["d_opt"].toDouble(), 4615396392252.0654, 4615396392252.0654 * 1e-12);
+  EXPECT_NEAR(r.json["extrapolation_decades"].toDouble(), 2.0, 1e-12);
+  EXPECT_EQ(r.json["skipped"].toArray().size(), 0);
+  const CliResult text = run_cli({"isoflops", "--target-flops", "1e24"});
+  EXPECT_TRUE(text.out.contains("N_opt = k·C^a")) << text.out.toStdString();
+  EXPECT_EQ(run_cli({"isoflops", "--target-flops", "-1"}).exit_code, 2);
+}

@@ -18,6 +18,7 @@
 #include "SliderSpin.h"
 #include "format.h"
 #include "moe.h"
+#include "moe_health.h"
 #include "scenario.h"
 
 using napkin::MainWindow;
@@ -283,4 +284,38 @@ TEST(MoePanel, NoNanAtSliderExtremes) {
   p->check(QStringLiteral("renormalize"))->setChecked(false);
   p->advance(3);
   expectClean(p);
+}
+
+// Issue: "healthy" beside heavy drops and max/mean near 3 with experts starved.
+// The verdict is the model's one rule (moe_health); its thresholds are in the
+// tooltip. While α = 0 collapses, the old rule (smoothed max/mean > 3 or a dead
+// expert) still said "healthy" for dozens of steps with 10–25 % of slots dropped.
+TEST(MoePanel, VerdictIsTheModelsHealthRuleWithThresholdsInTheTooltip) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.showPanel(QStringLiteral("moe"));
+  MoePanel* p = w.moePanel();
+  setAlphaZero(p, true);
+  QTest::mouseClick(p->button(QStringLiteral("reset")), Qt::LeftButton);
+  QLabel* verdict = p->readout(QStringLiteral("verdict"));
+  EXPECT_TRUE(verdict->toolTip().contains(QStringLiteral("25.0 %")))
+      << verdict->toolTip().toStdString();
+  int unhealthy_under_old_rule = 0;
+  for (int i = 0; i < 400; ++i) {
+    p->advance(1);
+    const napkin::StepStats& s = p->simulation().current();
+    const napkin::MoeHealth h = napkin::moe_health(s);
+    const QString want = h.verdict == napkin::MoeVerdict::collapsed  ? QStringLiteral("COLLAPSED")
+                         : h.verdict == napkin::MoeVerdict::strained ? QStringLiteral("STRAINED")
+                                                                     : QStringLiteral("healthy");
+    ASSERT_EQ(verdict->text(), want) << "step " << s.step;
+    const bool old_collapsed = s.recent_max_over_mean > 3 || s.dead_experts > 0;
+    if (!old_collapsed && s.drop_rate >= 0.10) {
+      ++unhealthy_under_old_rule;
+      EXPECT_NE(verdict->text(), QStringLiteral("healthy")) << "step " << s.step;
+      EXPECT_TRUE(verdict->toolTip().contains(QStringLiteral("of slots dropped")))
+          << verdict->toolTip().toStdString();
+    }
+  }
+  EXPECT_GT(unhealthy_under_old_rule, 0);
+  EXPECT_EQ(verdict->text(), QStringLiteral("COLLAPSED"));
 }

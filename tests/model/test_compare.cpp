@@ -7,6 +7,7 @@
 #include <string>
 
 #include "budget.h"
+#include "roofline_view.h"
 #include "budget_view.h"
 #include "compare.h"
 #include "hardware.h"

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "algebra.h"
+#include "roofline_view.h"
 #include "budget_view.h"
 #include "hardware.h"
 #include "roofline.h"

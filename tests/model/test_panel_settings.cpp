@@ -7,6 +7,8 @@
 #include <string>
 
 #include "budget.h"
+#include "isoflops_view.h"
+#include "roofline_view.h"
 #include "hardware.h"
 #include "panel_settings.h"
 #include "scenario.h"
@@ -139,7 +141,7 @@ TEST(PanelSettings, CandidateLawAndConversions) {
   r.b_multiplier = 0.5;
   r.alpha_delta = 0.02;
   r.beta_delta = -0.5;  // clamped at 0.01
-  const LossLaw l = candidate_law(r, chinchilla_approach3_law());
+  const LossLaw l = candidate_law(chinchilla_approach3_law(), r);
   EXPECT_DOUBLE_EQ(l.E, 1.69);
   EXPECT_DOUBLE_EQ(l.A, 1000.0);
   EXPECT_DOUBLE_EQ(l.B, 190.0);
@@ -147,7 +149,7 @@ TEST(PanelSettings, CandidateLawAndConversions) {
   EXPECT_DOUBLE_EQ(l.beta, 0.01);
   // The fitted law itself with the defaults: the seed's trade-off at half strength.
   const LossLaw base = besiroglu2024_law();
-  const LossLaw d = candidate_law(CandidateRecipe{}, base);
+  const LossLaw d = candidate_law(base, CandidateRecipe{});
   EXPECT_DOUBLE_EQ(d.A, base.A * 1.23);
   EXPECT_DOUBLE_EQ(d.B, base.B * 0.925);
   EXPECT_EQ(parse_candidate_preset(to_string(CandidatePreset::besiroglu2024)),

@@ -657,56 +657,5 @@ TEST(RooflineDepthWidth, DepthIsSerial) {
   EXPECT_THROW_NAMING(depth_vs_width(in, 32), "per_layer_serial_seconds");
 }
 
-// ------------------------------------------------------------ the whole panel
-
-TEST(RooflinePanel, DefaultScenarioFillsEveryPlot) {
-  const RooflinePanelData d = roofline_panel({});
-  EXPECT_NEAR(d.ridge_flops_per_byte, 241, 0.5);
-  EXPECT_EQ(d.roofline.size(), 65u);
-  EXPECT_EQ(d.operations.size(), 5u);
-  EXPECT_EQ(d.decode_wall.size(), 11u);
-  EXPECT_NEAR(d.mfu_budget.mfu, 0.357, 0.0005);
-  EXPECT_NEAR(d.hfu_over_mfu, 8.0 / 6.0, 1e-15);
-  EXPECT_EQ(d.latency.size(), 11u);
-  EXPECT_EQ(d.model_sizes.size(), 31u);
-  EXPECT_EQ(d.tiles.size(), 1024u - 64u + 1u);
-  EXPECT_EQ(d.kv_heads.size(), 6u);  // divisors of 32
-  EXPECT_EQ(d.depth_width.size(), 8u);
-  ASSERT_TRUE(d.chips_for_budget.has_value());
-  // The default 7B model with its KV cache on v5e.
-  const double n = static_cast<double>(count_params(ModelShape{}).total);
-  EXPECT_EQ(d.chips_to_hold_weights, chips_to_hold_weights(n, v5e()));
-}
-
-TEST(RooflinePanel, SeventyBOnV5eMatchesTheNapkinPlusItsKvCache) {
-  RooflineScenario sc;
-  sc.shape = llama3_70b();
-  sc.overlay_chips = {"H100", "A100-80"};
-  const RooflinePanelData d = roofline_panel(sc);
-  EXPECT_EQ(d.overlays.size(), 2u);
-  // Llama3-70B is 70.6B parameters and its 8k KV cache adds ~2 % per step:
-  // still 64 chips for the 1 s turn.
-  EXPECT_EQ(d.chips_for_budget, 64);
-  EXPECT_EQ(d.chips_to_hold_weights, 9);
-  EXPECT_EQ(d.operations[2].name, "decode");
-  EXPECT_EQ(d.operations[2].bound, Bound::memory);
-}
-
-TEST(RooflinePanel, IsDeterministicAndRejectsAnImpossibleBudget) {
-  RooflineScenario sc;
-  sc.shape = llama3_70b();
-  const RooflinePanelData a = roofline_panel(sc), b = roofline_panel(sc);
-  ASSERT_EQ(a.latency.size(), b.latency.size());
-  for (std::size_t i = 0; i < a.latency.size(); ++i)
-    EXPECT_EQ(a.latency[i].total_seconds, b.latency[i].total_seconds);
-  for (std::size_t i = 0; i < a.decode_wall.size(); ++i)
-    EXPECT_EQ(a.decode_wall[i].intensity, b.decode_wall[i].intensity);
-  sc.turn.budget_seconds = 0.1;
-  EXPECT_THROW_NAMING(roofline_panel(sc), "budget_seconds");
-  sc = {};
-  sc.overlay_chips = {"Z80"};
-  EXPECT_THROW_NAMING(roofline_panel(sc), "chip");
-}
-
 }  // namespace
 }  // namespace napkin

@@ -1,0 +1,109 @@
+#include "roofline_view.h"
+
+#include <cmath>
+#include <string>
+
+#include "validate.h"
+
+namespace napkin {
+
+RooflinePanelData roofline_panel(const RooflineScenario& sc) {
+  const Chip& chip = chip_by_name(sc.chip);
+  sc.operations.validate();
+  require_real(sc.recompute, "recompute_factor", "hardware FLOPs per model FLOP", 1.0, 10.0);
+  const ParamCount params = count_params(sc.shape);
+  const double active = static_cast<double>(params.active);
+  const double total = static_cast<double>(params.total);
+  const OperationSetting& ops = sc.operations;
+  const ModelShape& shape = sc.shape;
+
+  RooflinePanelData d;
+  d.ridge_flops_per_byte = ridge_point_flops_per_byte(chip);
+  // 0.1 … 1e5 FLOP/byte spans batch-1 decode to the largest matmuls.
+  d.roofline = roofline_curve(chip, 0.1, 1e5, 64);
+  for (const std::string& other : sc.overlay_chips)
+    d.overlays.push_back(roofline_curve(chip_by_name(other), 0.1, 1e5, 64));
+  d.operations = place_operations(chip, shape, ops);
+
+  DecodeShape decode;
+  decode.n_params = active;
+  decode.n_layers = shape.n_layers;
+  decode.n_kv_heads = shape.n_kv_heads;
+  decode.d_head = shape.d_head;
+  decode.kv_bytes_per_token = kv_cache_bytes_per_token(shape, ops.bytes_per_elem);  // MLA-aware
+  decode.seq_len = ops.context_tokens;
+  decode.bytes_per_param = ops.bytes_per_param;
+  decode.kv_bytes_per_elem = ops.bytes_per_elem;
+  d.decode_wall = decode_intensity_sweep(chip, decode, powers_of_two(1, sc.max_batch));
+
+  d.decode_at_batch = decode_intensity_point(chip, decode, ops.decode_batch);
+
+  d.mfu_budget = mfu_budget(sc.mfu);
+  d.mfu_without_lever = mfu_budget_without(sc.mfu, d.mfu_budget.biggest_lever);
+  d.mfu_agenda = mfu_agenda(d.mfu_budget);
+  d.hfu_over_mfu = sc.recompute;
+  d.hfu = d.mfu_budget.mfu * sc.recompute;
+
+  TurnInputs turn = sc.turn;
+  turn.chip = std::string(chip.name);
+  turn.n_params = active;
+  turn.n_resident_params = total;
+  turn.prefill_tokens = ops.prompt_tokens;
+  turn.batch = ops.decode_batch;
+  turn.bytes_per_param = ops.bytes_per_param;
+  turn.kv_bytes_per_request = kv_cache_bytes(shape, ops.context_tokens, 1, ops.bytes_per_elem);
+  d.turn = interactive_latency(turn);
+  d.latency = latency_vs_chips(turn, sc.max_chips_plotted);
+  d.serving = serving_need(turn);
+  d.chips_for_budget = d.serving.chips_for_budget;
+  d.chips_to_hold_weights = d.serving.chips_to_hold_weights;
+  d.resident_weight_bytes = total * ops.bytes_per_param;
+
+  std::vector<double> sizes = sc.model_sizes;
+  if (sizes.empty())
+    for (int i = 0; i <= 30; ++i) sizes.push_back(std::pow(10.0, 9.0 + 0.1 * i));
+  d.model_sizes = model_size_sweep(turn, sizes);
+  d.largest_servable = largest_servable(d.model_sizes);
+
+  d.tiles = tile_efficiency_sweep(sc.tile_dim_lo, sc.tile_dim_hi, sc.tile);
+
+  KvServing kv = sc.kv;
+  kv.chip = std::string(chip.name);  // the node is the scenario's chip, never KvServing's default
+  kv.n_params = total;
+  kv.n_layers = shape.n_layers;
+  kv.n_query_heads = shape.n_heads;
+  kv.d_head = shape.d_head;
+  kv.seq_len = ops.context_tokens;
+  kv.batch = ops.decode_batch;
+  kv.bytes_per_param = ops.bytes_per_param;
+  kv.kv_bytes_per_elem = ops.bytes_per_elem;
+  d.kv_heads = kv_heads_sweep(kv);
+
+  DepthWidthInputs dw = sc.depth_width;
+  dw.n_params = static_cast<double>(params.non_embedding_total);
+  dw.chip = std::string(chip.name);
+  dw.n_chips = turn.n_chips;
+  dw.bytes_per_param = ops.bytes_per_param;
+  dw.tile = sc.tile;
+  d.depth_width = depth_vs_width_sweep(dw, sc.depth_options);
+  return d;
+}
+
+TurnInputs scenario_turn(const Scenario& s, double n_params) {
+  TurnInputs in;
+  in.chip = s.chip;
+  in.n_params = n_params;
+  in.prefill_tokens = s.serving.prompt_tokens;
+  in.decode_tokens = s.serving.decode_tokens;
+  in.batch = s.serving.batch;
+  in.bytes_per_param = s.serving.bytes_per_param;
+  in.overhead_seconds = s.serving.overhead_seconds;
+  in.budget_seconds = s.serving.latency_budget_seconds;
+  return in;
+}
+
+ServingNeed servability(const Scenario& s, double n_params) {
+  return serving_need(scenario_turn(s, n_params));
+}
+
+}  // namespace napkin

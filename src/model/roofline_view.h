@@ -1,0 +1,90 @@
+// What the Roofline panel, its report section and the CLI show for one
+// scenario (seed Phase 03): every plot's data from one call, so a slider
+// change recomputes once and nothing is computed in the panel.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline.h"
+#include "scenario.h"
+
+namespace napkin {
+
+// Everything the Roofline panel plots, from one scenario: what one slider
+// change recomputes.
+struct RooflineScenario {
+  std::string chip = "TPU v5e";
+  std::vector<std::string> overlay_chips;  // other rooflines to draw
+  ModelShape shape;
+  OperationSetting operations;
+  MfuBudgetInputs mfu;
+  double recompute = recompute_factor(Checkpointing::full);
+  // Chip, N (active; total resident), prompt tokens, batch, bytes per
+  // parameter and the KV cache per request (at operations.context_tokens) are
+  // taken from the fields above; the rest (decode tokens, budget, overhead, …)
+  // from here.
+  TurnInputs turn;
+  std::vector<double> model_sizes;  // empty: 1B … 1T, log-spaced
+  std::int64_t max_chips_plotted = 1024;
+  std::int64_t max_batch = 1024;
+  std::int64_t tile = 128;
+  std::int64_t tile_dim_lo = 64;
+  std::int64_t tile_dim_hi = 1024;
+  KvServing kv;  // its chip is `chip`; layers, heads, head dim and N are taken from shape
+  DepthWidthInputs depth_width;
+  std::vector<std::int64_t> depth_options = {16, 24, 32, 48, 64, 80, 96, 128};
+};
+
+struct RooflinePanelData {
+  double ridge_flops_per_byte = 0;
+  std::vector<RooflineCurvePoint> roofline;
+  std::vector<std::vector<RooflineCurvePoint>> overlays;
+  std::vector<PlacedOperation> operations;
+  std::vector<DecodeIntensityPoint> decode_wall;
+  // The decode step at the scenario's own batch (the wall is sampled at
+  // powers of two): its intensity against the ridge and the KV cache's share
+  // of the bytes it reads.
+  DecodeIntensityPoint decode_at_batch;
+  MfuBudget mfu_budget;
+  MfuBudget mfu_without_lever;  // the step with its biggest lever removed
+  std::vector<MfuAgendaItem> mfu_agenda;
+  double hfu_over_mfu = 0;  // the recompute factor, as read out
+  double hfu = 0;           // MFU × recompute; above 1 the inputs are inconsistent
+  TurnLatency turn;
+  std::vector<TurnLatency> latency;
+  // The latency verdict: chips for the budget (or why none), to hold the
+  // weights, and to deploy. A budget at or below the overhead is a verdict
+  // (LatencyVerdict::below_overhead), not an error.
+  ServingNeed serving;
+  std::optional<std::int64_t> chips_for_budget;  // = serving.chips_for_budget
+  std::int64_t chips_to_hold_weights = 0;        // = serving.chips_to_hold_weights
+  double resident_weight_bytes = 0;              // total parameters × bytes per parameter
+  std::vector<ModelSizePoint> model_sizes;
+  ServableSizes largest_servable;
+  std::vector<TilePoint> tiles;
+  std::vector<GqaPoint> kv_heads;
+  std::vector<DepthWidthPoint> depth_width;
+};
+
+// Throws std::invalid_argument like the functions it calls; a latency budget
+// at or below the overhead is not an error but serving.verdict.
+RooflinePanelData roofline_panel(const RooflineScenario& scenario);
+
+// What the Roofline panel computes from: the scenario's chip, chips, model and
+// serving turn plus its RooflineSettings (overlays equal to the chip dropped;
+// the KV-heads lever on one 8-chip serving node).
+RooflineScenario roofline_scenario(const Scenario& s);
+
+
+// The interactive turn of a model of `n_params` under the scenario's chip and
+// serving targets (prompt, generated tokens, batch, precision, overhead,
+// budget): the report's servability of the Chinchilla answer and of the
+// smaller model. The KV cache is left out, as in the seed's napkin.
+TurnInputs scenario_turn(const Scenario& scenario, double n_params);
+// serving_need(scenario_turn(scenario, n_params)).
+ServingNeed servability(const Scenario& scenario, double n_params);
+
+}  // namespace napkin
