@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "format.h"
 #include "hardware.h"
 
 namespace napkin {
@@ -21,6 +22,16 @@ std::vector<double> log_space(double lo, double hi, int n) {
 constexpr std::int64_t kServeWorkspaceBytes = 10'000'000'000;  // seed Phase 00 ch. 9
 
 }  // namespace
+
+Check scenario_memory_check(const Scenario& s, const TrainingMemory& m, std::int64_t hbm) {
+  return {"scenario model fits per device", m.total <= hbm,
+          s.model_name + " at ZeRO-" + std::to_string(s.training.zero_stage) + " over DP " +
+              format_grouped(static_cast<double>(s.training.dp_degree), 0) + ", micro-batch " +
+              std::to_string(s.training.micro_batch) + " × " +
+              format_grouped(static_cast<double>(s.training.seq_len), 0) + ": " +
+              format_bytes(static_cast<double>(m.total), 1) + " per device of " +
+              format_bytes(static_cast<double>(hbm), 0) + " HBM (limit 100 %)"};
+}
 
 BudgetView make_budget_view(const Scenario& s) {
   s.validate();
@@ -101,6 +112,13 @@ BudgetView make_budget_view(const Scenario& s) {
     v.frontier_tokens.x.push_back(flops);
     v.frontier_tokens.y.push_back(sp.tokens);
   }
+
+  v.checks = v.report.checks;
+  v.checks.insert(
+      v.checks.begin() + 1,
+      scenario_memory_check(s, v.memory_by_zero[static_cast<std::size_t>(s.training.zero_stage)],
+                            v.chip_hbm_bytes));
+  v.plan_too_long = p.recommend_smaller && p.same_loss_days > 2.0 * s.days;
   return v;
 }
 

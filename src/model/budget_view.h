@@ -42,7 +42,19 @@ struct BudgetView {
   Curve lifetime_chinchilla, lifetime_small;
   // (e) the compute-optimal frontier N(C) and D(C) at the tokens-per-param ratio.
   Curve frontier_params, frontier_tokens;
+  // Every check the panel and the report show: the budget's four (about the
+  // Chinchilla answer), then the scenario model's memory per device at its
+  // ZeRO stage and DP degree (the same number and verdict as the read-out).
+  std::vector<Check> checks;
+  // The smaller same-loss model is recommended but takes more than twice the
+  // scenario's days on its cluster.
+  bool plan_too_long = false;
 };
+
+// Training memory per device of the scenario's model at its ZeRO stage and
+// DP degree against the chip's HBM: fits when the total is at most the HBM.
+Check scenario_memory_check(const Scenario& scenario, const TrainingMemory& per_device,
+                            std::int64_t chip_hbm_bytes);
 
 // Throws std::invalid_argument for an invalid scenario.
 BudgetView make_budget_view(const Scenario& scenario);

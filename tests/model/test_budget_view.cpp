@@ -1,0 +1,86 @@
+// What the Budget panel and the report show beyond the budget report: the
+// checks say which model and which sharding they are about and agree with the
+// read-outs; plans far longer than the scenario's days are flagged.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "budget_view.h"
+#include "scenario.h"
+
+using namespace napkin;
+
+namespace {
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+}  // namespace
+
+TEST(BudgetView, ChecksSayWhichModelAndWhichShardingTheyAreAbout) {
+  const BudgetView v = make_budget_view(Scenario{});
+  ASSERT_EQ(v.checks.size(), v.report.checks.size() + 1);
+  EXPECT_EQ(v.checks[0].name, "memory fits (sharded)");
+  EXPECT_TRUE(has(v.checks[0].detail, "Chinchilla 92.5B, states sharded over all 1,000 H100"))
+      << v.checks[0].detail;
+  EXPECT_EQ(v.checks[1].name, "scenario model fits per device");
+  EXPECT_TRUE(v.checks[1].ok);
+  EXPECT_TRUE(has(v.checks[1].detail, "Llama-3-70B at ZeRO-3 over DP 64")) << v.checks[1].detail;
+  EXPECT_TRUE(has(v.checks[1].detail, "69.2 GB per device of 80 GB HBM")) << v.checks[1].detail;
+  const Check& servable = v.checks[3];
+  EXPECT_EQ(servable.name, "servable");
+  // The threshold is in the text: half of one 8-chip node's HBM.
+  EXPECT_TRUE(has(servable.detail, "at most half of it (320 GB)")) << servable.detail;
+}
+
+TEST(BudgetView, PerDeviceCheckAgreesWithTheMemoryReadoutsNumbers) {
+  Scenario s;
+  s.chip = "TPU v5e";  // 16 GB: the 70B model does not fit a device at DP 64
+  s.n_chips = 5000;
+  const BudgetView v = make_budget_view(s);
+  const TrainingMemory& m = v.memory_by_zero[3];
+  EXPECT_GT(m.total, v.chip_hbm_bytes);
+  EXPECT_FALSE(v.checks[1].ok);
+  // The cluster-wide check is about another model and sharding, and says so.
+  EXPECT_TRUE(has(v.checks[0].detail, "over all 5,000 TPU v5e")) << v.checks[0].detail;
+  for (int dp : {1, 64, 4096}) {
+    s.training.dp_degree = dp;
+    const BudgetView w = make_budget_view(s);
+    const TrainingMemory& d = w.memory_by_zero[3];
+    EXPECT_EQ(w.checks[1].ok, d.total <= w.chip_hbm_bytes) << dp;
+  }
+}
+
+TEST(BudgetView, TextsNameTheIdeaNotTheSourcesNumbering) {
+  Scenario s;
+  s.tokens_available = 2e12;
+  s.serving.served_tokens = 1e16;
+  const BudgetView v = make_budget_view(s);
+  EXPECT_FALSE(has(v.report.recommendation, "seed Claim")) << v.report.recommendation;
+  EXPECT_FALSE(has(v.report.recommendation, "Claim 16"));
+  ASSERT_TRUE(v.report.plan.recommend_smaller);
+  EXPECT_TRUE(has(v.report.recommendation, "Muennighoff")) << v.report.recommendation;
+}
+
+TEST(BudgetView, FlagsAPlanLongerThanTwiceTheScenariosDays) {
+  Scenario s;
+  s.serving.served_tokens = 1e17;  // serving dominates: a small model trained for years
+  const BudgetView v = make_budget_view(s);
+  ASSERT_TRUE(v.report.plan.recommend_smaller);
+  EXPECT_GT(v.report.plan.same_loss_days, 60);
+  EXPECT_TRUE(v.plan_too_long);
+  EXPECT_TRUE(has(v.report.recommendation, "more than twice the 30 days planned"))
+      << v.report.recommendation;
+  // The flag follows the rule exactly, and a modest serving load stays unflagged.
+  int flagged = 0, unflagged_smaller = 0;
+  for (double served : {1e12, 1e13, 3e13, 1e14, 1e15, 1e16}) {
+    s.serving.served_tokens = served;
+    const BudgetView w = make_budget_view(s);
+    const InferenceAwarePlan& p = w.report.plan;
+    EXPECT_EQ(w.plan_too_long, p.recommend_smaller && p.same_loss_days > 2 * s.days) << served;
+    EXPECT_EQ(has(w.report.recommendation, "more than twice"), w.plan_too_long) << served;
+    flagged += w.plan_too_long;
+    unflagged_smaller += p.recommend_smaller && !w.plan_too_long;
+  }
+  EXPECT_GT(flagged, 0);
+  EXPECT_GT(unflagged_smaller, 0);
+}
