@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "format.h"
 #include "hardware.h"
@@ -20,8 +21,31 @@ std::vector<double> log_space(double lo, double hi, int n) {
 }
 
 constexpr std::int64_t kServeWorkspaceBytes = 10'000'000'000;  // seed Phase 00 ch. 9
+// The largest run of the Chinchilla ladder the memo cites (Hoffmann et al. 2022).
+constexpr double kChinchillaLadderMaxFlops = 1.3e22;
 
 }  // namespace
+
+std::vector<std::int64_t> kv_head_options(std::int64_t n_heads) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t d = 1; d <= n_heads; ++d)
+    if (n_heads % d == 0) out.push_back(d);
+  return out;
+}
+
+ModelShape consistent_shape(ModelShape s) {
+  if (s.n_heads > 0 && s.n_kv_heads > 0 && s.n_heads % s.n_kv_heads != 0)
+    s.n_kv_heads = std::gcd(s.n_heads, s.n_kv_heads);
+  if (s.is_moe()) {
+    s.top_k = std::clamp<std::int64_t>(s.top_k, 1, s.n_experts);
+    s.n_dense_layers = std::min(s.n_dense_layers, s.n_layers);
+  } else {
+    s.top_k = 0;
+    s.shared_experts = 0;
+    s.n_dense_layers = 0;
+  }
+  return s;
+}
 
 Check scenario_memory_check(const Scenario& s, const TrainingMemory& m, std::int64_t hbm) {
   return {"scenario model fits per device", m.total <= hbm,
@@ -119,6 +143,8 @@ BudgetView make_budget_view(const Scenario& s) {
       scenario_memory_check(s, v.memory_by_zero[static_cast<std::size_t>(s.training.zero_stage)],
                             v.chip_hbm_bytes));
   v.plan_too_long = p.recommend_smaller && p.same_loss_days > 2.0 * s.days;
+  v.chip_hours = static_cast<double>(s.n_chips) * v.report.cost.hours;
+  v.decades_beyond_ladder = std::log10(v.report.flops / kChinchillaLadderMaxFlops);
   return v;
 }
 

@@ -49,7 +49,22 @@ struct BudgetView {
   // The smaller same-loss model is recommended but takes more than twice the
   // scenario's days on its cluster.
   bool plan_too_long = false;
+  // For the memo: chip-hours rented, and how many decades C lies above the
+  // largest run of the Chinchilla ladder (1.3e22 FLOPs, Hoffmann et al. 2022),
+  // i.e. how far the loss forecast extrapolates.
+  double chip_hours = 0;
+  double decades_beyond_ladder = 0;
 };
+
+// The key/value head counts a shape with `n_heads` query heads allows: the
+// divisors of n_heads (n_heads: MHA, 1: MQA, in between: GQA).
+std::vector<std::int64_t> kv_head_options(std::int64_t n_heads);
+
+// A shape after one of its fields was edited, made consistent again: the KV
+// heads divide the query heads (the largest common divisor of the two), and a
+// dense shape has no top-k, shared experts or dense layers while an MoE
+// shape routes to 1 … experts and keeps at most all layers dense.
+ModelShape consistent_shape(ModelShape shape);
 
 // Training memory per device of the scenario's model at its ZeRO stage and
 // DP degree against the chip's HBM: fits when the total is at most the HBM.

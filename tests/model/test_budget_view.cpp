@@ -3,6 +3,7 @@
 // read-outs; plans far longer than the scenario's days are flagged.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 #include "budget_view.h"
@@ -83,4 +84,36 @@ TEST(BudgetView, FlagsAPlanLongerThanTwiceTheScenariosDays) {
   }
   EXPECT_GT(flagged, 0);
   EXPECT_GT(unflagged_smaller, 0);
+}
+
+TEST(BudgetView, KvHeadOptionsAreTheDivisorsOfTheQueryHeads) {
+  EXPECT_EQ(kv_head_options(64), (std::vector<std::int64_t>{1, 2, 4, 8, 16, 32, 64}));
+  EXPECT_EQ(kv_head_options(1), (std::vector<std::int64_t>{1}));
+  EXPECT_EQ(kv_head_options(12).size(), 6u);
+}
+
+TEST(BudgetView, AnEditedShapeIsMadeConsistent) {
+  ModelShape s = Scenario{}.shape;  // 64 heads, 8 KV heads, dense
+  s.n_heads = 48;                   // 8 still divides 48
+  EXPECT_EQ(consistent_shape(s).n_kv_heads, 8);
+  s.n_heads = 36;  // 8 does not: gcd(36, 8) = 4
+  EXPECT_EQ(consistent_shape(s).n_kv_heads, 4);
+  s.n_experts = 16;  // dense → MoE: top-k at least 1
+  EXPECT_EQ(consistent_shape(s).top_k, 1);
+  s.top_k = 40;  // more than the experts: clamped
+  EXPECT_EQ(consistent_shape(s).top_k, 16);
+  s.n_experts = 0;  // back to dense: no routing left
+  s.shared_experts = 2;
+  s.n_dense_layers = 3;
+  const ModelShape d = consistent_shape(s);
+  EXPECT_EQ(d.top_k, 0);
+  EXPECT_EQ(d.shared_experts, 0);
+  EXPECT_EQ(d.n_dense_layers, 0);
+  EXPECT_NO_THROW(d.validate());
+}
+
+TEST(BudgetView, MemoNumbers) {
+  const BudgetView v = make_budget_view(Scenario{});
+  EXPECT_NEAR(v.chip_hours, 1000.0 * 30 * 24, 1e-9);
+  EXPECT_NEAR(v.decades_beyond_ladder, std::log10(1.026e24 / 1.3e22), 1e-3);  // 1.9 decades
 }
