@@ -2,6 +2,7 @@
 // session restore and the --screenshot command.
 #include <gtest/gtest.h>
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -14,7 +15,7 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 
-#include "BudgetPanel.h"
+#include "budget/BudgetPanel.h"
 #include "MainWindow.h"
 #include "scenario_json.h"
 

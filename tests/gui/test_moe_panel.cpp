@@ -70,7 +70,7 @@ void expectClean(MoePanel* p) {
 
 TEST(MoePanel, IsBuiltAndStartsWithAMeaningfulRun) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   EXPECT_TRUE(MoePanel::isBuilt());
   EXPECT_GT(p->currentStep(), 0);
   EXPECT_EQ(p->shownStep(), p->currentStep());
@@ -84,7 +84,7 @@ TEST(MoePanel, PlayAdvancesPauseStops) {
   w.resize(1280, 800);
   w.show();
   w.showPanel(QStringLiteral("moe"));
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   const std::int64_t before = p->currentStep();
   QTest::mouseClick(p->button(QStringLiteral("play")), Qt::LeftButton);
   EXPECT_TRUE(p->isPlaying());
@@ -99,7 +99,7 @@ TEST(MoePanel, PlayAdvancesPauseStops) {
 
 TEST(MoePanel, HiddenPanelDoesNotAnimate) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();  // never shown
+  MoePanel* p = w.panel<MoePanel>();  // never shown
   const std::int64_t before = p->currentStep();
   p->play();
   QTest::qWait(50);
@@ -109,7 +109,7 @@ TEST(MoePanel, HiddenPanelDoesNotAnimate) {
 
 TEST(MoePanel, SingleStepAndReset) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   const std::int64_t before = p->currentStep();
   QTest::mouseClick(p->button(QStringLiteral("step")), Qt::LeftButton);
   EXPECT_EQ(p->currentStep(), before + 1);
@@ -123,7 +123,7 @@ TEST(MoePanel, SingleStepAndReset) {
 
 TEST(MoePanel, AlphaZeroCollapsesAlphaOnePercentDoesNot) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   setAlphaZero(p, true);
   QTest::mouseClick(p->button(QStringLiteral("reset")), Qt::LeftButton);
   p->advance(600);
@@ -151,7 +151,7 @@ TEST(MoePanel, AlphaZeroCollapsesAlphaOnePercentDoesNot) {
 
 TEST(MoePanel, ChangingExpertsRestartsAndSaysSo) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   ASSERT_GT(p->currentStep(), 0);
   type(p->control(QStringLiteral("experts")), 16);
   EXPECT_EQ(p->simulation().params().n_experts, 16);
@@ -165,7 +165,7 @@ TEST(MoePanel, ChangingExpertsRestartsAndSaysSo) {
 
 TEST(MoePanel, ChangingAlphaContinuesAndSaysSo) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   const std::int64_t at = p->currentStep();
   setAlphaZero(p, false);
   EXPECT_EQ(p->currentStep(), at);
@@ -181,7 +181,7 @@ TEST(MoePanel, ChangingAlphaContinuesAndSaysSo) {
 
 TEST(MoePanel, ScrubbingShowsAPastStep) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   QTest::mouseClick(p->button(QStringLiteral("reset")), Qt::LeftButton);
   p->advance(50);
   QSlider* scrub = p->scrubSlider();
@@ -204,7 +204,7 @@ TEST(MoePanel, ScrubbingShowsAPastStep) {
 
 TEST(MoePanel, ParametersEqualModelForMixtral) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   EXPECT_TRUE(p->findChild<QLabel*>(QStringLiteral("params_note"))
                   ->text()
                   .contains(QStringLiteral("dense")));
@@ -234,7 +234,7 @@ TEST(MoePanel, ParametersEqualModelForMixtral) {
 
 TEST(MoePanel, PipelineUtilizationIsMOverMPlusSMinusOne) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   EXPECT_TRUE(p->readout(QStringLiteral("utilization"))->text().contains(QStringLiteral("8/11")));
   type(p->control(QStringLiteral("chunks")), 12);
   type(p->control(QStringLiteral("stages")), 6);
@@ -246,7 +246,7 @@ TEST(MoePanel, PipelineUtilizationIsMOverMPlusSMinusOne) {
 
 TEST(MoePanel, CsvExportHasHeaderAndOneRowPerStep) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   QTest::mouseClick(p->button(QStringLiteral("reset")), Qt::LeftButton);
   p->advance(25);
   QTemporaryDir dir;
@@ -264,7 +264,7 @@ TEST(MoePanel, CsvExportHasHeaderAndOneRowPerStep) {
 
 TEST(MoePanel, NoNanAtSliderExtremes) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   for (const char* key :
        {"experts", "tokens", "top_k", "aux", "z", "capacity_factor", "lr", "prefill", "link",
         "latency", "chunks", "stages", "compute_ms", "transfer_ms", "seed"}) {
