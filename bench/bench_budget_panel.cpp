@@ -12,7 +12,7 @@ static void BM_BudgetPanelSliderToReplot(benchmark::State& state) {
   w.resize(1280, 800);
   w.show();
   QCoreApplication::processEvents();
-  QSlider* slider = w.panel<BudgetPanel>()->controls().chips->slider();
+  QSlider* slider = w.panel<napkin::BudgetPanel>()->controls().chips->slider();
   slider->setSliderDown(true);  // a drag: press, move 1,000 times, release
   napkin::bench::time_panel_changes(state, static_cast<int>(state.range(0)), [&](int i) {
     // Spread over the ladder of chip counts (1, 2, 5 … 100,000), never the same twice running.

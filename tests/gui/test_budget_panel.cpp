@@ -204,3 +204,29 @@ TEST(BudgetPanel, PlotsFollowADarkPalette) {
   if (qEnvironmentVariableIsSet("NAPKIN_SAVE_SCREENSHOTS"))
     w.grab().save(QStringLiteral("/tmp/budget-dark.png"));
 }
+
+TEST(BudgetPanel, ABaselineShowsChangesAndGhostCurves) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.resize(1280, 800);
+  w.show();
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  const BudgetReadouts& r = p->readouts();
+  Scenario a = w.model()->scenario();  // 1,000 H100 for 30 days
+  p->setBaseline(&a);
+  EXPECT_EQ(r.grid()->deltaText(r.flops), QStringLiteral("= baseline"));
+  Scenario b = a;
+  b.n_chips = 2000;
+  ASSERT_TRUE(w.model()->replace(b, QStringLiteral("twice the chips")));
+  EXPECT_TRUE(r.grid()->deltaText(r.flops).startsWith(QStringLiteral("+100.0 %")))
+      << r.grid()->deltaText(r.flops).toStdString();
+  EXPECT_TRUE(r.grid()->deltaText(r.rental).startsWith(QStringLiteral("+100.0 %")));
+  int ghosts = 0;
+  for (PlotWidget* plot : p->plots()) {
+    ghosts += plot->ghostCount();
+    EXPECT_TRUE(plot->baselineVisible());
+  }
+  EXPECT_GE(ghosts, 9);
+  p->setBaseline(nullptr);
+  EXPECT_TRUE(r.grid()->deltaText(r.flops).isEmpty());
+  for (PlotWidget* plot : p->plots()) EXPECT_FALSE(plot->baselineVisible());
+}

@@ -35,8 +35,8 @@ struct Binding {
 };
 
 struct SliderDecl {
-  QString key;              // object name, also what tests look for: "chips"
-  QString label;            // "Chips"
+  QString key = {};         // object name, also what tests look for: "chips"
+  QString label = {};       // "Chips"
   QString unit = {};        // after the number: "days", "$/chip-h", "%"
   double min = 0, max = 1;  // in the value's own unit
   SliderSpin::Scale scale = SliderSpin::Scale::linear;
@@ -54,8 +54,8 @@ struct ComboItem {
 };
 
 struct ComboDecl {
-  QString key;
-  QString label;
+  QString key = {};
+  QString label = {};
   QString tooltip = {};
   std::vector<ComboItem> items = {};
   // Items that depend on the current values (re-read on every sync).
@@ -63,8 +63,8 @@ struct ComboDecl {
 };
 
 struct CheckDecl {
-  QString key;
-  QString label;
+  QString key = {};
+  QString label = {};
   QString tooltip = {};
   bool same_row = false;  // beside the previous check box
 };

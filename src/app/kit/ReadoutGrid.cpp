@@ -59,7 +59,6 @@ ReadoutGrid::Section ReadoutGrid::addSection(const QString& title) {
   f.setPointSizeF(f.pointSizeF() * 0.92);
   s.title->setFont(f);
   s.title->setForegroundRole(QPalette::PlaceholderText);
-  s.title->setTextInteractionFlags(Qt::TextSelectableByMouse);
   sections_.push_back(s);
   measure();
   relayout();

@@ -21,9 +21,9 @@ namespace napkin {
 enum class Better { none, higher, lower };
 
 struct ReadoutSpec {
-  QString key;      // object name of the value label: "readout_<key>"
-  QString name;     // "Compute C"
-  QString tooltip;  // how the value is computed
+  QString key = {};      // object name of the value label: "readout_<key>"
+  QString name = {};     // "Compute C"
+  QString tooltip = {};  // how the value is computed
   Better better = Better::none;
   // Formats the absolute change from the baseline (default: 3 significant digits).
   std::function<QString(double)> format = {};
@@ -31,9 +31,9 @@ struct ReadoutSpec {
 };
 
 struct Readout {
-  QString value;      // "1.026e+24"
-  QString unit = {};  // "FLOPs"
-  QString note = {};  // what it is about: "Llama-3-70B, ZeRO-3 over DP 64" (tooltip, report)
+  QString value = {};  // "1.026e+24"
+  QString unit = {};   // "FLOPs"
+  QString note = {};   // what it is about: "Llama-3-70B, ZeRO-3 over DP 64" (tooltip, report)
   Tone tone = Tone::normal;
   std::optional<double> number = {};  // the value as a number, for the change from a baseline
 };

@@ -397,7 +397,10 @@ double SliderSpin::stepped(double v, int steps) const {
 
 void SliderSpin::setValue(double v) {
   if (!std::isfinite(v)) return;
-  value_ = spec_.integer ? std::round(v) : v;
+  if (spec_.integer) v = std::round(v);
+  if (shown_ && v == value_) return;  // a sync that changes nothing costs nothing
+  shown_ = true;
+  value_ = v;
   const QSignalBlocker b1(slider_), b2(spin_);
   slider_->setValue(toPosition(value_));
   const double shown = value_ * spec_.display_factor;

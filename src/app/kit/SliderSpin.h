@@ -147,6 +147,7 @@ class SliderSpin : public QWidget {
   Spec spec_;
   std::vector<double> stops_;  // the slider's positions when the ladder is discrete
   double value_ = 0;
+  bool shown_ = false;  // setValue() has displayed value_
   QLabel* label_;
   QSlider* slider_;
   SciSpinBox* spin_;
