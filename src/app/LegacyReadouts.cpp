@@ -48,6 +48,8 @@ std::vector<ReportRow> legacyReadoutRows(const QWidget* panel) {
   std::vector<ReportRow> out;
   for (QLabel* v : panel->findChildren<QLabel*>()) {
     if (!v->objectName().startsWith(QLatin1String("readout_"))) continue;
+    // A status line says what the UI did ("press Play…"): not a number for the memo.
+    if (v->objectName() == QLatin1String("readout_status")) continue;
     QString name = v->parentWidget() ? nameBeside(v->parentWidget()->layout(), v) : QString();
     if (name.isEmpty()) name = v->accessibleName();
     if (name.isEmpty()) name = v->objectName().mid(8).replace(QLatin1Char('_'), QLatin1Char(' '));

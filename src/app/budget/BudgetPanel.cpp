@@ -137,7 +137,7 @@ ReportSection BudgetPanel::reportSection() const {
   s.title = title();
   s.summary = tr("Chips × days × MFU → FLOPs → (N, D) → memory → serving → dollars and joules.");
   s.tables = readouts_->tables();
-  ReportTable checks{tr("Sanity checks"), {}};
+  ReportTable checks{tr("Sanity checks"), {}, true};
   for (const Check& c : view_.checks)
     checks.rows.push_back({qs(c.name), c.ok ? tr("OK") : tr("FAIL"), QString(), qs(c.detail),
                            c.ok ? Tone::ok : Tone::fail});

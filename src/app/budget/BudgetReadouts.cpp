@@ -141,7 +141,6 @@ void BudgetReadouts::show(const BudgetView& v) {
               .unit = s.shape.is_moe()
                           ? tr("(%1 act.)").arg(qs(format_count(static_cast<double>(p.active), 2)))
                           : tr("params"),
-              .note = qs(s.model_name),
               .number = static_cast<double>(p.total)});
   const TrainingMemory& m = v.memory_by_zero[static_cast<std::size_t>(s.training.zero_stage)];
   const bool fits = m.total <= v.chip_hbm_bytes;
@@ -149,8 +148,7 @@ void BudgetReadouts::show(const BudgetView& v) {
              {.value = qs(format_bytes(static_cast<double>(m.total), 1)) + tr(" of ") +
                        qs(format_bytes(static_cast<double>(v.chip_hbm_bytes), 0)) +
                        (fits ? tr(", fits") : tr(": too big")),
-              .note = tr("%1, micro-batch %2 × %3")
-                          .arg(subject(s))
+              .note = tr("micro-batch %1 × %2")
                           .arg(s.training.micro_batch)
                           .arg(qs(format_grouped(static_cast<double>(s.training.seq_len), 0))),
               .tone = fits ? Tone::ok : Tone::fail,
@@ -160,8 +158,7 @@ void BudgetReadouts::show(const BudgetView& v) {
                        QStringLiteral(" @ ") +
                        qs(format_count(static_cast<double>(s.serving.context_len), 0)) +
                        QStringLiteral(": ") + QString::number(v.max_concurrent) + tr(" fit"),
-              .note = tr("%1 per request; requests that fit one 8-chip %2 node after the weights")
-                          .arg(qs(s.model_name), qs(s.chip)),
+              .note = tr("requests that fit one 8-chip %1 node after the weights").arg(qs(s.chip)),
               .tone = v.max_concurrent > 0 ? Tone::normal : Tone::fail,
               .number = static_cast<double>(v.kv_bytes_at_context)});
   grid_->set(attention,
@@ -169,7 +166,7 @@ void BudgetReadouts::show(const BudgetView& v) {
                        qs(format_count(static_cast<double>(s.training.seq_len), 0)) +
                        QStringLiteral(", 6ND \u2212") +
                        qs(format_percent(six_nd_error(v.attention_fraction_at_seq))),
-              .note = tr("%1 at the training sequence").arg(qs(s.model_name)),
+              .note = tr("at the training sequence"),
               .number = v.attention_fraction_at_seq});
 }
 

@@ -23,6 +23,7 @@ struct ReportRow {
 struct ReportTable {
   QString title;
   std::vector<ReportRow> rows;
+  bool verdicts = false;  // values are OK / FAIL badges (checks), not numbers
 };
 
 struct ReportFormula {

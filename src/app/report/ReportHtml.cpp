@@ -163,14 +163,14 @@ QString checksTable(const std::vector<Check>& checks) {
   return out + QStringLiteral("</table>");
 }
 
-QString toneClass(Tone t) {
+QString toneColor(Tone t) {
   switch (t) {
-    case Tone::ok: return QStringLiteral(" class='ok'");
-    case Tone::warn: return QStringLiteral(" class='warn'");
-    case Tone::fail: return QStringLiteral(" class='fail'");
+    case Tone::ok: return QStringLiteral("#2e7d32");
+    case Tone::warn: return QStringLiteral("#c87800");
+    case Tone::fail: return QStringLiteral("#c62828");
     case Tone::normal: break;
   }
-  return QString();
+  return QStringLiteral("#202020");
 }
 
 QString tableHtml(const ReportTable& t) {
@@ -179,12 +179,18 @@ QString tableHtml(const ReportTable& t) {
   html += QStringLiteral("<table cellspacing='2'>");
   for (const ReportRow& r : t.rows) {
     const QString value = r.unit.isEmpty() ? r.value : r.value + QLatin1Char(' ') + r.unit;
-    html += QStringLiteral("<tr><td>%1</td><td%2>%3</td><td class='muted'>%4</td></tr>")
-                .arg(esc(r.name),
-                     r.tone == Tone::normal ? QStringLiteral(" class='num'") : toneClass(r.tone),
-                     r.tone == Tone::normal ? QStringLiteral("<b>%1</b>").arg(esc(value))
-                                            : QStringLiteral("&nbsp;%1&nbsp;").arg(esc(value)),
-                     esc(r.note));
+    // Checks carry a badge; numbers are bold, coloured by their verdict.
+    const QString cell =
+        t.verdicts ? QStringLiteral("<td valign='top'><span class='%1'>&nbsp;%2&nbsp;</span></td>")
+                         .arg(r.tone == Tone::ok     ? QStringLiteral("ok")
+                              : r.tone == Tone::warn ? QStringLiteral("warn")
+                                                     : QStringLiteral("fail"),
+                              esc(value))
+                   : QStringLiteral("<td class='num'><b><span style='color:%1'>%2</span></b></td>")
+                         .arg(toneColor(r.tone), esc(value));
+    html +=
+        QStringLiteral("<tr><td valign='top'>%1</td>%2<td valign='top' class='muted'>%3</td></tr>")
+            .arg(esc(r.name), cell, esc(r.note));
   }
   return html + QStringLiteral("</table>");
 }
