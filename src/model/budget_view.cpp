@@ -115,6 +115,7 @@ BudgetView make_budget_view(const Scenario& s) {
   }
   v.attention_fraction_at_seq =
       attention_flop_fraction(n_flops, m.n_layers, m.d_model, s.training.seq_len);
+  v.six_nd_error_at_seq = six_nd_error(v.attention_fraction_at_seq);
 
   // (d)
   const InferenceAwarePlan& p = v.report.plan;
@@ -137,6 +138,9 @@ BudgetView make_budget_view(const Scenario& s) {
     v.frontier_tokens.y.push_back(sp.tokens);
   }
 
+  v.lifetime_flops_ratio = p.lifetime_flops_chinchilla / p.lifetime_flops_small;
+  for (std::size_t z = 0; z < 4; ++z)
+    v.fits_device_by_zero[z] = v.memory_by_zero[z].total <= v.chip_hbm_bytes;
   v.checks = v.report.checks;
   v.checks.insert(
       v.checks.begin() + 1,

@@ -25,6 +25,7 @@ struct BudgetView {
   ParamCount params;    // the scenario's model
   // (a) training memory per device of the scenario's model, ZeRO 0–3 at its dp degree.
   std::array<TrainingMemory, 4> memory_by_zero;
+  std::array<bool, 4> fits_device_by_zero{};  // the stage's total ≤ the chip's HBM
   std::int64_t activation_bytes = 0;
   std::int64_t chip_hbm_bytes = 0;
   // (b) KV cache per request vs context, MHA / the scenario's kv heads / MQA,
@@ -38,8 +39,11 @@ struct BudgetView {
   // (c) attention share of training FLOPs and 6ND's error vs context.
   Curve attention_fraction, six_nd_error;
   double attention_fraction_at_seq = 0;
+  double six_nd_error_at_seq = 0;  // how far 6ND undercounts at the training sequence
   // (d) lifetime FLOPs vs served tokens, Chinchilla answer vs the smaller model.
   Curve lifetime_chinchilla, lifetime_small;
+  // Lifetime FLOPs of the Chinchilla answer ÷ those of the smaller model at the served tokens.
+  double lifetime_flops_ratio = 1;
   // (e) the compute-optimal frontier N(C) and D(C) at the tokens-per-param ratio.
   Curve frontier_params, frontier_tokens;
   // Every check the panel and the report show: the budget's four (about the

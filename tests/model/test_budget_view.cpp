@@ -117,3 +117,12 @@ TEST(BudgetView, MemoNumbers) {
   EXPECT_NEAR(v.chip_hours, 1000.0 * 30 * 24, 1e-9);
   EXPECT_NEAR(v.decades_beyond_ladder, std::log10(1.026e24 / 1.3e22), 1e-3);  // 1.9 decades
 }
+
+TEST(BudgetView, WhatThePlotsAndReadoutsShowIsComputedHere) {
+  const BudgetView v = make_budget_view(Scenario{});
+  EXPECT_NEAR(v.six_nd_error_at_seq, six_nd_error(v.attention_fraction_at_seq), 1e-15);
+  EXPECT_NEAR(v.six_nd_error_at_seq, 0.157, 0.001);  // "6ND −15.7 %" at 8K
+  EXPECT_NEAR(v.lifetime_flops_ratio, 2.30, 0.005);  // "2.30× fewer FLOPs" at 1e14 served
+  EXPECT_EQ(v.fits_device_by_zero, (std::array<bool, 4>{false, false, false, true}));
+  EXPECT_EQ(v.checks[1].ok, v.fits_device_by_zero[3]);
+}

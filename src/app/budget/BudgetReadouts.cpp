@@ -143,7 +143,7 @@ void BudgetReadouts::show(const BudgetView& v) {
                           : tr("params"),
               .number = static_cast<double>(p.total)});
   const TrainingMemory& m = v.memory_by_zero[static_cast<std::size_t>(s.training.zero_stage)];
-  const bool fits = m.total <= v.chip_hbm_bytes;
+  const bool fits = v.fits_device_by_zero[static_cast<std::size_t>(s.training.zero_stage)];
   grid_->set(memory,
              {.value = qs(format_bytes(static_cast<double>(m.total), 1)) + tr(" of ") +
                        qs(format_bytes(static_cast<double>(v.chip_hbm_bytes), 0)) +
@@ -164,8 +164,7 @@ void BudgetReadouts::show(const BudgetView& v) {
   grid_->set(attention,
              {.value = qs(format_percent(v.attention_fraction_at_seq)) + QStringLiteral(" @ ") +
                        qs(format_count(static_cast<double>(s.training.seq_len), 0)) +
-                       QStringLiteral(", 6ND \u2212") +
-                       qs(format_percent(six_nd_error(v.attention_fraction_at_seq))),
+                       QStringLiteral(", 6ND \u2212") + qs(format_percent(v.six_nd_error_at_seq)),
               .note = tr("at the training sequence"),
               .number = v.attention_fraction_at_seq});
 }

@@ -1,6 +1,5 @@
 #include "AttentionPlot.h"
 
-#include "algebra.h"
 #include "format.h"
 
 namespace napkin {
@@ -38,7 +37,7 @@ void AttentionPlot::draw(const BudgetView& v) {
   note_->setText(tr("@ %1: %2 of FLOPs\n6ND low by %3")
                      .arg(qs(format_count(static_cast<double>(s.training.seq_len), 0)),
                           qs(format_percent(v.attention_fraction_at_seq)),
-                          qs(format_percent(six_nd_error(v.attention_fraction_at_seq)))));
+                          qs(format_percent(v.six_nd_error_at_seq))));
   requestReplot();
 }
 

@@ -44,7 +44,7 @@ void LifetimePlot::draw(const BudgetView& v) {
              : tr("no crossover\n")) +
       tr("@ %1: %2× fewer FLOPs")
           .arg(qs(format_count(s.serving.served_tokens, 1)),
-               qs(format_grouped(p.lifetime_flops_chinchilla / p.lifetime_flops_small, 2))));
+               qs(format_grouped(v.lifetime_flops_ratio, 2))));
   requestReplot();
 }
 

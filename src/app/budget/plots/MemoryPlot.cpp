@@ -58,7 +58,7 @@ void MemoryPlot::draw(const BudgetView& v) {
     const TrainingMemory& m = v.memory_by_zero[z];
     labels_[z]->position->setCoords(static_cast<double>(z), static_cast<double>(m.total));
     labels_[z]->setText(qs(format_bytes(static_cast<double>(m.total), 1)));
-    labels_[z]->setColor(m.total <= v.chip_hbm_bytes ? plotPalette().text : plot_color::red);
+    labels_[z]->setColor(v.fits_device_by_zero[z] ? plotPalette().text : plot_color::red);
   }
   const double hbm = static_cast<double>(v.chip_hbm_bytes);
   hbm_->setData({kHbmFrom, kHbmTo}, {hbm, hbm});
