@@ -5,6 +5,8 @@
 #include "algebra.h"
 #include "budget.h"
 #include "cli_common.h"
+#include "cli_params.h"
+#include "cli_plan.h"
 #include "config_import.h"
 #include "format.h"
 #include "hardware.h"
@@ -40,17 +42,14 @@ void paragraph(const std::string& text, int indent = 2) {
 
 int run_budget(Args& a) {
   const bool json = a.flag("--json");
+  if (const auto status = run_train_model_if_asked(a, json)) return *status;  // train this model
   BudgetInputs in;
   in.chip = a.text("--chip", "H100");
   (void)chip_by_name(in.chip);
   in.n_chips = a.integer("--chips", 1000, 1, 10'000'000, "chips");
   in.days = a.real("--days", 30, 0.001, 36500, "days");
-  in.mfu = a.real("--mfu", 0.4, 0.001, 1.0, "fraction of peak");
-  in.cost.price_per_chip_hour_dollars = a.real("--price", 2.5, 0, 1e4, "$ per chip-hour");
-  in.cost.kwh_price_dollars = a.real("--kwh-price", 0.12, 0, 100, "$ per kWh");
-  in.cost.pue = a.real("--pue", 1.2, 1.0, 5.0, "facility W per IT W");
+  const PlanFlags flags = parse_plan_flags(a, in);  // mfu, price, data, goodput, serving, ranges
   in.tokens_per_param = a.real("--tokens-per-param", 20, 0.01, 1e6, "tokens per parameter");
-  in.tokens_available = a.real("--tokens-available", 15e12, 1, 1e18, "tokens");
   in.served_tokens = a.real("--served-tokens", 1e14, 0, 1e22, "tokens");
   in.site_power_mw = a.real("--site-power-mw", 100, 0.001, 1e6, "MW");
   in.optimizer =
@@ -96,6 +95,7 @@ int run_budget(Args& a) {
         p.crossover_served_tokens ? QJsonValue(*p.crossover_served_tokens) : QJsonValue();
     o["inference_aware"] = plan;
     o["recommendation"] = QString::fromStdString(r.recommendation);
+    add_plan_json(o, r, flags);
     print_json(o);
     return 0;
   }
@@ -123,72 +123,9 @@ int run_budget(Args& a) {
   row("energy $", format_grouped(r.cost.energy_dollars, 2));
   row("FLOPs @ MFU", format_sci(r.cost.flops));
   row("$ per 1e21 FLOPs", format_grouped(r.cost.dollars_per_1e21_flops, 2));
+  print_plan_text(r, flags);
   std::printf("\nWhat I would train\n");
   paragraph(r.recommendation);
-  return 0;
-}
-
-ModelShape shape_from_flags(Args& a) {
-  if (auto path = a.value("--config")) return import_hf_config_file(*path).shape;
-  ModelShape s;
-  s.n_layers = a.required_integer("--layers", 1, 100'000, "blocks");
-  s.d_model = a.required_integer("--d-model", 1, 1'000'000, "elements");
-  s.d_ff = a.required_integer("--d-ff", 1, kMaxDim, "elements");
-  s.n_heads = a.required_integer("--heads", 1, 100'000, "attention heads");
-  s.n_kv_heads = a.integer("--kv-heads", s.n_heads, 1, s.n_heads, "KV heads");
-  if (s.d_model % s.n_heads != 0 && !a.value("--head-dim").has_value())
-    throw UsageError("--head-dim is required when --d-model is not a multiple of --heads");
-  s.d_head = a.integer("--head-dim", s.d_model / s.n_heads, 1, 100'000, "elements");
-  s.vocab = a.required_integer("--vocab", 1, 100'000'000, "tokens");
-  s.tied_embeddings = a.flag("--tied");
-  s.gated = !a.flag("--no-gated");
-  if (auto e = a.optional_integer("--experts", 1, 100'000, "experts")) {
-    s.n_experts = *e;
-    s.top_k = a.required_integer("--top-k", 1, *e, "experts per token");
-    s.shared_experts = a.integer("--shared-experts", 0, 0, 1000, "experts");
-    s.expert_d_ff = a.integer("--expert-d-ff", 0, 0, kMaxDim, "elements (0 = d_ff)");
-  }
-  return s;
-}
-
-int run_params(Args& a) {
-  const bool json = a.flag("--json");
-  const ModelShape s = shape_from_flags(a);
-  a.finish();
-  const ParamCount c = count_params(s);
-  if (json) {
-    QJsonObject o{{"total", json_int(c.total)},
-                  {"active", json_int(c.active)},
-                  {"non_embedding_total", json_int(c.non_embedding_total)},
-                  {"non_embedding_active", json_int(c.non_embedding_active)},
-                  {"embedding", json_int(c.embedding)},
-                  {"sparsity_ratio", c.sparsity_ratio()}};
-    o["per_layer"] = QJsonObject{{"attn", json_int(c.per_layer.attn)},
-                                 {"mlp", json_int(c.per_layer.mlp)},
-                                 {"router", json_int(c.per_layer.router)},
-                                 {"norms", json_int(c.per_layer.norms)},
-                                 {"total", json_int(c.per_layer.total)}};
-    print_json(o);
-    return 0;
-  }
-  std::printf("Parameters\n");
-  row("total",
-      format_grouped(c.total) + "  (" + format_count(static_cast<double>(c.total), 2) + ")");
-  row("active per token",
-      format_grouped(c.active) + "  (" + format_count(static_cast<double>(c.active), 2) + ")");
-  row("non-embedding total", format_grouped(c.non_embedding_total));
-  row("non-embedding active", format_grouped(c.non_embedding_active));
-  row("embedding",
-      format_grouped(c.embedding) + "  (" +
-          format_percent(static_cast<double>(c.embedding) / static_cast<double>(c.total)) +
-          " of total)");
-  if (s.is_moe()) row("sparsity (total/active)", format_grouped(c.sparsity_ratio(), 2) + "x");
-  std::printf("Per layer%s\n", s.is_moe() ? " (a routed MoE layer)" : "");
-  row("attention", format_grouped(c.per_layer.attn));
-  row("mlp", format_grouped(c.per_layer.mlp));
-  if (c.per_layer.router > 0) row("router", format_grouped(c.per_layer.router));
-  row("norms", format_grouped(c.per_layer.norms));
-  row("total", format_grouped(c.per_layer.total));
   return 0;
 }
 
@@ -276,9 +213,15 @@ int run_memory(Args& a) {
 
 int run_kv(Args& a) {
   const bool json = a.flag("--json");
-  const std::int64_t layers = a.required_integer("--layers", 1, 100'000, "blocks");
-  const std::int64_t kv = a.required_integer("--kv-heads", 1, 100'000, "KV heads");
-  const std::int64_t hd = a.required_integer("--head-dim", 1, 100'000, "elements");
+  // A checkpoint (--config / --model-dir) gives the cache per token, MLA's
+  // latent included, and the parameters for concurrency; else the heads.
+  const std::optional<ShapeInput> model = checkpoint_shape_from_flags(a);
+  std::int64_t layers = 0, kv = 0, hd = 0;
+  if (!model) {
+    layers = a.required_integer("--layers", 1, 100'000, "blocks");
+    kv = a.required_integer("--kv-heads", 1, 100'000, "KV heads");
+    hd = a.required_integer("--head-dim", 1, 100'000, "elements");
+  }
   const std::int64_t seq = a.required_integer("--seq", 1, 1'000'000'000, "tokens");
   const std::int64_t batch = a.required_integer("--batch", 1, 1'000'000'000, "requests");
   const std::int64_t bpe = a.integer("--bytes-per-elem", 2, 1, 8, "bytes");
@@ -286,23 +229,35 @@ int run_kv(Args& a) {
   std::optional<double> params;
   double workspace_gb = 10;
   if (hbm_gb) {
-    params = a.required_real("--params", 1, 1e15, "parameters");
+    if (model)
+      params = a.real("--params", static_cast<double>(count_params(model->shape).total), 1, 1e15,
+                      "parameters");
+    else
+      params = a.required_real("--params", 1, 1e15, "parameters");
     workspace_gb = a.real("--workspace-gb", 10, 0, 1e9, "GB");
   }
   a.finish();
-  const std::int64_t bytes = kv_cache_bytes(layers, kv, hd, seq, batch, bpe);
+  auto cache = [&](std::int64_t requests) {
+    return model ? kv_cache_bytes(model->shape, seq, requests, bpe)
+                 : kv_cache_bytes(layers, kv, hd, seq, requests, bpe);
+  };
+  const std::int64_t bytes = cache(batch);
   std::optional<std::int64_t> conc;
   if (hbm_gb) {
-    const std::int64_t per_request = kv_cache_bytes(layers, kv, hd, seq, 1, bpe);
+    const std::int64_t per_request = cache(1);
     conc = max_concurrent_requests(static_cast<std::int64_t>(*hbm_gb * 1e9), *params, per_request,
                                    2.0, static_cast<std::int64_t>(workspace_gb * 1e9));
   }
   if (json) {
     QJsonObject o{{"bytes", json_int(bytes)}};
+    if (model) o["bytes_per_token"] = json_int(kv_cache_bytes_per_token(model->shape, bpe));
     if (conc) o["max_concurrent"] = json_int(*conc);
     print_json(o);
     return 0;
   }
+  if (model)
+    row("KV cache per token", format_grouped(kv_cache_bytes_per_token(model->shape, bpe)) + " B" +
+                                  (model->shape.is_mla() ? " (MLA latent + RoPE key)" : ""));
   row("KV cache", format_grouped(bytes) + " B (" + format_bytes(static_cast<double>(bytes)) + ")");
   if (conc) row("max concurrent requests", std::to_string(*conc));
   return 0;
@@ -313,15 +268,18 @@ int run_kv(Args& a) {
 std::vector<Command> algebra_commands() {
   return {
       {"budget",
-       "budget --chip H100 --chips 1000 --days 30 [--mfu 0.4] [--price 2.5] [--kwh-price 0.12] "
-       "[--pue 1.2] [--tokens-per-param 20] [--tokens-available 15e12] [--served-tokens 1e14] "
-       "[--site-power-mw 100] [--optimizer adam]",
+       "budget --chip H100 --chips 1000 (--days 30 | --params N [--tokens D] | --config FILE) "
+       "[--mfu 0.4 or 0.3:0.4:0.45] [--price 2.5] [--kwh-price 0.12] [--pue 1.2] "
+       "[--tokens-per-param 20] [--tokens-available 15e12] [--served-tokens 1e14] "
+       "[--site-power-mw 100] [--optimizer adam] [--interruptions-per-1000-chip-days 0.474] "
+       "[--restart-min 10] [--checkpoint-min 15] [--checkpoint-write-min M] "
+       "[--checkpoint-async] [--storage-gb-per-s-per-chip 0.122] [--serving-chips 8] "
+       "[--latency-budget-s 1] [--overhead-s 0.25] [--prompt-tokens 8192] [--decode-tokens 128] "
+       "[--no-serving-limit] [--range-shape triangular|lognormal] [--seed 1] [--draws 10000]; "
+       "--mfu, --price, --tokens-available, --interruptions-per-1000-chip-days and "
+       "--restart-min take low:likely:high",
        run_budget},
-      {"params",
-       "params (--config FILE | --layers L --d-model D --d-ff F --heads H [--kv-heads K] "
-       "[--head-dim HD] --vocab V [--tied] [--no-gated] [--experts E --top-k K "
-       "[--shared-experts S] [--expert-d-ff F]])",
-       run_params},
+      {"params", kParamsUsage, run_params},
       {"flops",
        "flops --batch B --seq T --d-model D --d-ff F --heads H --head-dim HD --layers L "
        "[--kv-heads K] [--no-gated] [--mask full|causal-half]",
@@ -332,8 +290,8 @@ std::vector<Command> algebra_commands() {
        "--checkpointing none|selective|full]",
        run_memory},
       {"kv",
-       "kv --layers L --kv-heads K --head-dim HD --seq T --batch B [--bytes-per-elem 2] "
-       "[--hbm-gb G --params N [--workspace-gb 10]]",
+       "kv (--config FILE | --model-dir DIR | --layers L --kv-heads K --head-dim HD) --seq T "
+       "--batch B [--bytes-per-elem 2] [--hbm-gb G --params N [--workspace-gb 10]]",
        run_kv},
   };
 }

@@ -1,7 +1,10 @@
 #include "cli_common.h"
 
 #include <QJsonDocument>
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -10,11 +13,122 @@
 
 namespace napkin::cli {
 
+namespace {
+
+bool is_word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+}
+
+// Where `token` occurs in `text` as a whole word (words are [A-Za-z0-9_-]).
+std::size_t find_word(std::string_view text, std::string_view token, std::size_t from = 0) {
+  for (std::size_t pos = text.find(token, from); pos != std::string_view::npos;
+       pos = text.find(token, pos + 1)) {
+    const bool start_ok = pos == 0 || !is_word_char(text[pos - 1]);
+    const std::size_t end = pos + token.size();
+    const bool end_ok = end == text.size() || !is_word_char(text[end]);
+    if (start_ok && end_ok) return pos;
+  }
+  return std::string_view::npos;
+}
+
+// The model's names of parameters the CLI reads under another name. Applied
+// only when the command read that flag.
+constexpr std::pair<std::string_view, std::string_view> kModelNames[] = {
+    {"budget_seconds", "--budget-s"},
+    {"overhead_seconds", "--overhead-s"},
+    {"n_params", "--params"},
+    {"n_layers", "--layers"},
+    {"n_heads", "--heads"},
+    {"n_query_heads", "--heads"},
+    {"n_kv_heads", "--kv-heads"},
+    {"d_head", "--head-dim"},
+    {"n_experts", "--experts"},
+    {"n_chips", "--chips"},
+    {"tokens_per_batch", "--tokens"},
+    {"n_tokens", "--tokens"},
+    {"learning_rate", "--lr"},
+    {"aux_weight", "--aux"},
+    {"z_weight", "--z"},
+    {"seq_len", "--seq"},
+    {"budgets_flops", "--budgets"},
+    {"huber_delta", "--delta"},
+    {"resamples", "--bootstrap"},
+    {"zero_stage", "--zero"},
+    {"dp_degree", "--dp"},
+    {"price_per_chip_hour_dollars", "--price"},
+    {"kwh_price_dollars", "--kwh-price"},
+    {"kv_bytes_per_elem", "--bytes-per-elem"},
+    {"lr_decay_bias_nats", "--bias"},
+};
+
+// A flag's model-style name: --budget-s → budget_s.
+std::string snake(std::string_view flag) {
+  std::string out(flag.substr(flag.find_first_not_of('-')));
+  for (char& c : out)
+    if (c == '-') c = '_';
+  return out;
+}
+
+// Replaces `name` by `flag` in `text` where it is a parameter name: anywhere
+// as a whole word when it has an underscore; a plain word only where a
+// validation message puts a name ("name (unit) ...", at the start or after
+// ": " / "; ").
+void replace_name(std::string& text, std::string_view name, std::string_view flag) {
+  const bool snake_name = name.find('_') != std::string_view::npos;
+  for (std::size_t pos = find_word(text, name); pos != std::string::npos;
+       pos = find_word(text, name, pos + 1)) {
+    if (!snake_name) {
+      const bool named_start = pos == 0 || (pos >= 2 && (text.compare(pos - 2, 2, ": ") == 0 ||
+                                                         text.compare(pos - 2, 2, "; ") == 0));
+      const bool unit_follows = text.compare(pos + name.size(), 2, " (") == 0 ||
+                                (pos == 0 && text.compare(pos + name.size(), 6, " must ") == 0);
+      const bool value_follows = text.compare(pos + name.size(), 3, " = ") == 0;
+      if (!(named_start && unit_follows) && !value_follows) continue;
+    }
+    text.replace(pos, name.size(), flag);
+    pos += flag.size() - 1;
+  }
+}
+
+}  // namespace
+
+std::string quoted(std::string_view value, std::size_t max_chars) {
+  std::size_t cut = std::min(value.size(), max_chars);
+  // Never cut inside a UTF-8 sequence.
+  while (cut < value.size() && cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80)
+    --cut;
+  std::string s = "\"";
+  for (char c : value.substr(0, cut)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n')
+      s += "\\n";
+    else if (c == '\r')
+      s += "\\r";
+    else if (c == '\t')
+      s += "\\t";
+    else if (u < 0x20 || u == 0x7f)
+      s += '?';
+    else
+      s += c;
+  }
+  s += '"';
+  if (cut < value.size()) s += "… (" + std::to_string(value.size()) + " bytes)";
+  return s;
+}
+
+bool looks_like_flag(std::string_view word) {
+  if (word.size() >= 3 && word[0] == '-' && word[1] == '-')
+    return std::isalpha(static_cast<unsigned char>(word[2])) != 0;
+  return word.size() == 2 && word[0] == '-' && std::isalpha(static_cast<unsigned char>(word[1]));
+}
+
 Args::Args(std::vector<std::string> words) {
   for (auto& w : words) words_.push_back({std::move(w), false});
 }
 
 std::optional<std::size_t> Args::find(std::string_view name) {
+  if (std::find(queried_.begin(), queried_.end(), name) == queried_.end())
+    queried_.emplace_back(name);
   std::optional<std::size_t> found;
   for (std::size_t i = 0; i < words_.size(); ++i) {
     const std::string& w = words_[i].text;
@@ -27,11 +141,19 @@ std::optional<std::size_t> Args::find(std::string_view name) {
   return found;
 }
 
+bool Args::given(std::string_view name) const {
+  for (const auto& w : words_)
+    if (w.text == name || (w.text.size() > name.size() &&
+                           w.text.compare(0, name.size(), name) == 0 && w.text[name.size()] == '='))
+      return true;
+  return false;
+}
+
 bool Args::flag(std::string_view name) {
   const auto i = find(name);
   if (!i) return false;
   if (words_[*i].text != name)
-    throw UsageError(std::string(name) + " takes no value; got \"" + words_[*i].text + "\"");
+    throw UsageError(std::string(name) + " takes no value; got " + quoted(words_[*i].text));
   words_[*i].used = true;
   return true;
 }
@@ -44,8 +166,13 @@ std::optional<std::string> Args::value(std::string_view name) {
   if (w.size() > name.size()) return w.substr(name.size() + 1);
   if (*i + 1 >= words_.size() || words_[*i + 1].used)
     throw UsageError(std::string(name) + " needs a value");
+  const std::string& next = words_[*i + 1].text;
+  if (looks_like_flag(next))
+    throw UsageError(std::string(name) + " needs a value; the next word is the flag " +
+                     quoted(next.substr(0, next.find('=')), 40) + " (write " + std::string(name) +
+                     "=VALUE for a value that starts with a dash)");
   words_[*i + 1].used = true;
-  return words_[*i + 1].text;
+  return next;
 }
 
 std::string Args::text(std::string_view name, std::string_view fallback) {
@@ -66,14 +193,25 @@ std::string range_text(double lo, double hi, std::string_view unit) {
          "]";
 }
 
+[[noreturn]] void bad_value(std::string_view name, const std::string& expected,
+                            std::string_view got) {
+  throw UsageError(std::string(name) + " must be " + expected + "; got " + quoted(got));
+}
+
 double parse_number(std::string_view name, const std::string& s, const std::string& expected) {
-  if (s.empty()) throw UsageError(std::string(name) + " must be " + expected + "; got \"\"");
+  if (s.empty()) bad_value(name, expected, s);
   errno = 0;
   char* end = nullptr;
   const double d = std::strtod(s.c_str(), &end);
   if (end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(d))
-    throw UsageError(std::string(name) + " must be " + expected + "; got \"" + s + "\"");
+    bad_value(name, expected, s);
   return d;
+}
+
+// "123", "-7", "+5": digits only, parsed exactly (doubles lose digits above 2^53).
+bool plain_integer(std::string_view s) {
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
 }  // namespace
@@ -84,19 +222,21 @@ std::optional<std::int64_t> Args::optional_integer(std::string_view name, std::i
   if (!v) return std::nullopt;
   const std::string expected = "an integer number of " + std::string(unit) + " in [" +
                                std::to_string(lo) + ", " + std::to_string(hi) + "]";
-  const double d = parse_number(name, *v, expected);
-  if (d != std::floor(d) || d < static_cast<double>(lo) || d > static_cast<double>(hi))
-    throw UsageError(std::string(name) + " must be " + expected + "; got \"" + *v + "\"");
-  // Parse exactly when the text is a plain integer (doubles lose digits above 2^53).
-  char* end = nullptr;
-  errno = 0;
-  const long long exact = std::strtoll(v->c_str(), &end, 10);
-  if (end == v->c_str() + v->size() && errno == 0) {
-    if (exact < lo || exact > hi)
-      throw UsageError(std::string(name) + " must be " + expected + "; got \"" + *v + "\"");
-    return exact;
+  std::int64_t x = 0;
+  if (plain_integer(*v)) {
+    std::string_view digits = *v;
+    if (digits[0] == '+') digits.remove_prefix(1);
+    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), x);
+    if (ec != std::errc() || ptr != digits.data() + digits.size()) bad_value(name, expected, *v);
+  } else {
+    const double d = parse_number(name, *v, expected);
+    // Range-checked as a double before the conversion: an int64 holds
+    // [-2^63, 2^63), and converting anything outside is undefined behaviour.
+    if (d != std::floor(d) || !(d >= -0x1p63 && d < 0x1p63)) bad_value(name, expected, *v);
+    x = static_cast<std::int64_t>(d);
   }
-  return static_cast<std::int64_t>(d);
+  if (x < lo || x > hi) bad_value(name, expected, *v);
+  return x;
 }
 
 std::int64_t Args::integer(std::string_view name, std::int64_t fallback, std::int64_t lo,
@@ -119,8 +259,7 @@ std::optional<double> Args::optional_real(std::string_view name, double lo, doub
   if (!v) return std::nullopt;
   const std::string expected = range_text(lo, hi, unit);
   const double d = parse_number(name, *v, expected);
-  if (d < lo || d > hi)
-    throw UsageError(std::string(name) + " must be " + expected + "; got \"" + *v + "\"");
+  if (d < lo || d > hi) bad_value(name, expected, *v);
   return d;
 }
 
@@ -144,7 +283,7 @@ std::string Args::choice(std::string_view name, std::string_view fallback,
     if (!list.empty()) list += ", ";
     list += c;
   }
-  throw UsageError(std::string(name) + " must be one of " + list + "; got \"" + v + "\"");
+  throw UsageError(std::string(name) + " must be one of " + list + "; got " + quoted(v));
 }
 
 std::optional<std::vector<double>> Args::real_list(std::string_view name, double lo, double hi,
@@ -159,8 +298,7 @@ std::optional<std::vector<double>> Args::real_list(std::string_view name, double
     const std::string part =
         v->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     const double d = parse_number(name, part, expected);
-    if (d < lo || d > hi)
-      throw UsageError(std::string(name) + " must be " + expected + "; got \"" + part + "\"");
+    if (d < lo || d > hi) bad_value(name, expected, part);
     out.push_back(d);
     if (out.size() > 100000) throw UsageError(std::string(name) + " has too many values");
     if (comma == std::string::npos) break;
@@ -179,14 +317,162 @@ std::optional<std::string> Args::positional() {
   return std::nullopt;
 }
 
-void Args::finish() const {
-  for (const auto& w : words_)
-    if (!w.used) {
-      if (w.text.rfind("--", 0) == 0)
-        throw UsageError("unknown flag " + w.text.substr(0, w.text.find('=')) +
-                         " for this command (see napkin-cli help)");
-      throw UsageError("unexpected argument \"" + w.text + "\"");
+void Args::set_command(std::string_view name, std::string_view usage) {
+  command_ = name;
+  usage_ = usage;
+}
+
+void Args::alias(std::string_view model_name, std::string_view flag) {
+  aliases_.emplace_back(model_name, flag);
+}
+
+std::string Args::user_message(std::string_view message) const {
+  std::string text(message);
+  auto read = [&](std::string_view flag) {
+    return std::find(queried_.begin(), queried_.end(), flag) != queried_.end();
+  };
+  for (const auto& [name, flag] : aliases_) replace_name(text, name, flag);
+  for (const auto& [name, flag] : kModelNames)
+    if (read(flag)) replace_name(text, name, flag);
+  for (const std::string& flag : queried_)
+    if (flag.rfind("--", 0) == 0) replace_name(text, snake(flag), flag);
+  // Long quoted values cut short.
+  for (std::size_t open = text.find('"'); open != std::string::npos;) {
+    const std::size_t close = text.find('"', open + 1);
+    if (close == std::string::npos) break;
+    const std::size_t len = close - open - 1;
+    if (len > 80) {
+      std::size_t cut = 60;
+      while (cut > 0 && (static_cast<unsigned char>(text[open + 1 + cut]) & 0xC0) == 0x80) --cut;
+      const std::string tail = "\"… (" + std::to_string(len) + " bytes)";
+      text.replace(open + 1 + cut, len - cut + 1, tail);
+      open = text.find('"', open + 1 + cut + tail.size());
+    } else {
+      open = text.find('"', close + 1);
     }
+  }
+  // One line, of a readable length.
+  std::string out;
+  for (char c : text) out += (c == '\n' || c == '\r') ? ' ' : c;
+  constexpr std::size_t kMax = 600;
+  if (out.size() > kMax) {
+    std::size_t cut = kMax;
+    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+    out = out.substr(0, cut) + "… (" + std::to_string(message.size()) + " bytes)";
+  }
+  return out;
+}
+
+namespace {
+
+// The flags (words starting with a dash) of a usage fragment.
+std::vector<std::string> flags_in(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && !is_word_char(text[i])) ++i;
+    std::size_t j = i;
+    while (j < text.size() && is_word_char(text[j])) ++j;
+    const std::string_view w = text.substr(i, j - i);
+    if (looks_like_flag(w)) out.emplace_back(w);
+    i = j;
+  }
+  return out;
+}
+
+// Splits `text` at '|' outside brackets; returns [begin, end) offsets.
+std::vector<std::pair<std::size_t, std::size_t>> alternatives(std::string_view text) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  int depth = 0;
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '[' || c == '(') ++depth;
+    if (c == ']' || c == ')') --depth;
+    // " | " separates alternatives; "a|b" without spaces is a choice of values.
+    if (c == '|' && depth == 0 && i > 0 && text[i - 1] == ' ' && i + 1 < text.size() &&
+        text[i + 1] == ' ') {
+      out.emplace_back(begin, i);
+      begin = i + 1;
+    }
+  }
+  out.emplace_back(begin, text.size());
+  return out;
+}
+
+std::string trimmed(std::string_view s) {
+  const std::size_t b = s.find_first_not_of(' ');
+  if (b == std::string_view::npos) return {};
+  return std::string(s.substr(b, s.find_last_not_of(' ') - b + 1));
+}
+
+}  // namespace
+
+void Args::finish() const {
+  for (const auto& w : words_) {
+    if (w.used) continue;
+    if (w.text.rfind("--", 0) != 0) throw UsageError("unexpected argument " + quoted(w.text));
+    const std::string name = w.text.substr(0, w.text.find('='));
+    const std::string_view usage = usage_;
+    const std::size_t pos = usage.empty() ? std::string_view::npos : find_word(usage, name);
+    if (pos == std::string_view::npos)
+      throw UsageError("unknown flag " + (name.size() <= 60 ? name : quoted(name, 40)) + " for " +
+                       (command_.empty() ? std::string("this command") : command_) +
+                       " (see napkin-cli help)");
+    // The groups around the flag in the usage line, innermost first.
+    std::vector<std::pair<std::size_t, std::size_t>> groups;  // (open, close)
+    std::vector<std::size_t> open;
+    for (std::size_t i = 0; i < usage.size(); ++i) {
+      const char c = usage[i];
+      if (c == '[' || c == '(') open.push_back(i);
+      if ((c == ']' || c == ')') && !open.empty()) {
+        if (open.back() < pos && i > pos) groups.emplace_back(open.back(), i);
+        open.pop_back();
+      }
+    }
+    std::sort(groups.begin(), groups.end(), [](auto a, auto b) { return a.first > b.first; });
+    for (const auto& [g_open, g_close] : groups) {
+      const std::string_view inner = usage.substr(g_open + 1, g_close - g_open - 1);
+      const auto alts = alternatives(inner);
+      if (alts.size() > 1) {
+        for (const auto& [b, e] : alts) {
+          if (pos >= g_open + 1 + b && pos < g_open + 1 + e) continue;  // the flag's own
+          for (const std::string& other : flags_in(inner.substr(b, e - b)))
+            if (given(other))
+              throw UsageError(name + " cannot be combined with " + other + ": give one of " +
+                               quoted(trimmed(inner), 120));
+        }
+        continue;
+      }
+      const std::vector<std::string> flags = flags_in(inner);
+      if (usage[g_open] == '[' && !flags.empty() && flags.front() != name)
+        throw UsageError(name + " needs " + flags.front() + ": it is read only together with it [" +
+                         trimmed(inner).substr(0, 160) + "]");
+    }
+    // Sub-commands: "moe collapse [...] | moe capacity ...".
+    const auto top = alternatives(usage);
+    if (top.size() > 1) {
+      std::string owners;
+      for (const auto& [b, e] : top) {
+        const std::string alt = trimmed(usage.substr(b, e - b));
+        if (find_word(alt, name) == std::string::npos) continue;
+        // The leading words ("moe collapse"), up to the first flag or group.
+        std::string owner;
+        for (std::size_t i = 0; i < alt.size();) {
+          const std::size_t j = std::min(alt.find(' ', i), alt.size());
+          const std::string_view word = std::string_view(alt).substr(i, j - i);
+          if (word.empty() || word[0] == '-' || word[0] == '[' || word[0] == '(') break;
+          owner += (owner.empty() ? "" : " ") + std::string(word);
+          i = j + 1;
+        }
+        owners += (owners.empty() ? "\"" : ", \"") + owner + "\"";
+      }
+      throw UsageError(name + " is a flag of " + owners + ", not of this sub-command");
+    }
+    throw UsageError(name + " was not read by " +
+                     (command_.empty() ? std::string("this command") : command_) +
+                     " with these flags (see napkin-cli help)");
+  }
 }
 
 QJsonValue json_int(std::int64_t v) { return QJsonValue(static_cast<qint64>(v)); }

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace napkin::cli {
@@ -48,8 +49,25 @@ class Args {
                                                std::string_view unit);
   // Leading words that are not flags (sub-subcommands such as "moe collapse").
   std::optional<std::string> positional();
-  // Throws UsageError for any word that no accessor consumed.
+  // Throws UsageError for any word that no accessor consumed. A flag that
+  // this command reads only with another flag (or in another sub-command, or
+  // not together with an alternative) is named with what it needs, read off
+  // the command's usage line.
   void finish() const;
+
+  // Set by dispatch: the command's name and usage line (for finish()).
+  void set_command(std::string_view name, std::string_view usage);
+  // Declares that the model calls the parameter `model_name` what the user
+  // types as `flag` (e.g. "budget_seconds" → "--budget-s"); common names are
+  // built in (see user_message).
+  void alias(std::string_view model_name, std::string_view flag);
+  // A model's error message in the user's words: parameter names replaced by
+  // the flags this command read (built-in and alias() names, and snake_case
+  // names of kebab-case flags), control characters escaped, long values cut.
+  std::string user_message(std::string_view message) const;
+  // True when the user gave `name` (with or without a value), whether or not
+  // it was read yet.
+  bool given(std::string_view name) const;
 
  private:
   struct Word {
@@ -57,8 +75,18 @@ class Args {
     bool used = false;
   };
   std::vector<Word> words_;
+  std::vector<std::string> queried_;  // every flag an accessor asked for
+  std::vector<std::pair<std::string, std::string>> aliases_;
+  std::string command_, usage_;
   std::optional<std::size_t> find(std::string_view name);
 };
+
+// A value quoted for a message: at most `max_chars` bytes (then "…" and the
+// full length), control characters escaped, so one line stays one line.
+std::string quoted(std::string_view value, std::size_t max_chars = 60);
+// True for a word that is a flag rather than a value: "--name…" or "-x"
+// (negative numbers such as -5 or -1e3, and "-" alone, are values).
+bool looks_like_flag(std::string_view word);
 
 // JSON numbers: integers exactly, doubles as doubles.
 QJsonValue json_int(std::int64_t v);
@@ -76,7 +104,11 @@ std::vector<Command> algebra_commands();
 std::vector<Command> scaling_commands();
 std::vector<Command> moe_commands();
 std::vector<Command> roofline_commands();
+std::vector<Command> serve_commands();
+std::vector<Command> parallel_commands();
 std::vector<Command> report_commands();
+std::vector<Command> compare_commands();  // diff
+std::vector<Command> plan_commands();  // goodput (cli_plan.cpp)
 
 // Runs `napkin-cli argv...` (argv without the program name); returns the exit status.
 int dispatch(const std::vector<std::string>& argv);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "cli_long_run.h"
 
 namespace napkin::cli {
 
@@ -11,9 +12,10 @@ namespace {
 
 std::vector<Command> all_commands() {
   std::vector<Command> out;
-  for (auto group :
-       {algebra_commands, scaling_commands, moe_commands, roofline_commands, report_commands})
+  for (auto group : {algebra_commands, scaling_commands, moe_commands, roofline_commands,
+                     parallel_commands, serve_commands, report_commands, plan_commands})
     for (const Command& c : group()) out.push_back(c);
+  for (const Command& c : compare_commands()) out.push_back(c);  // diff
   return out;
 }
 
@@ -23,6 +25,10 @@ void print_help(const std::vector<Command>& commands) {
   for (const Command& c : commands) std::printf("  %s\n", c.usage);
   std::printf("\nWithout --json a readable report is printed; with --json one JSON object.\n");
   std::printf("Bad flags or values exit with status 2 and one line on stderr.\n");
+  std::printf(
+      "Long runs (fit --bootstrap, moe collapse) show progress on a terminal (not with --json),\n"
+      "stop on Ctrl+C with status 130, and with --max-seconds S stop after S seconds with\n"
+      "status 124. A value that starts with a dash is given as --flag=VALUE.\n");
 }
 
 }  // namespace
@@ -40,20 +46,28 @@ int dispatch(const std::vector<std::string>& argv) {
   const std::string& name = argv[0];
   for (const Command& c : commands) {
     if (name != c.name) continue;
+    Args args(std::vector<std::string>(argv.begin() + 1, argv.end()));
+    args.set_command(c.name, c.usage);
     try {
-      Args args(std::vector<std::string>(argv.begin() + 1, argv.end()));
       return c.run(args);
-    } catch (const std::exception& e) {
-      // Usage errors, out-of-range values and unreadable files: one line, status 2.
+    } catch (const Interrupted& e) {
       std::fprintf(stderr, "napkin-cli %s: %s\n", c.name, e.what());
+      return kExitInterrupted;
+    } catch (const OutOfTime& e) {
+      std::fprintf(stderr, "napkin-cli %s: %s\n", c.name, e.what());
+      return kExitOutOfTime;
+    } catch (const std::exception& e) {
+      // Usage errors, out-of-range values and unreadable files: one line, status 2,
+      // in the words the user typed (the model's parameter names become flags).
+      std::fprintf(stderr, "napkin-cli %s: %s\n", c.name, args.user_message(e.what()).c_str());
       return 2;
     } catch (...) {
       std::fprintf(stderr, "napkin-cli %s: internal error\n", c.name);
       return 1;
     }
   }
-  std::fprintf(stderr, "napkin-cli: unknown command \"%s\" (see napkin-cli help)\n",
-               name.substr(0, 60).c_str());
+  std::fprintf(stderr, "napkin-cli: unknown command %s (see napkin-cli help)\n",
+               quoted(name, 60).c_str());
   return 2;
 }
 

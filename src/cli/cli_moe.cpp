@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cli_common.h"
+#include "cli_long_run.h"
 #include "format.h"
 #include "moe.h"
 #include "validate.h"
@@ -10,6 +11,11 @@
 namespace napkin::cli {
 
 namespace {
+
+// Router steps × tokens per step × experts: one unit is one token's logit and
+// gradient for one expert. 2e10 is a few minutes on one core; the maximum
+// values of the three flags (4e15) would run for years.
+constexpr double kMaxCollapseWork = 2e10;
 
 void row(const char* label, const std::string& value) {
   std::printf("  %-28s %s\n", label, value.c_str());
@@ -29,9 +35,22 @@ int run_collapse_cmd(Args& a) {
   p.renormalize = !a.flag("--raw-gates");
   const std::int64_t steps = a.integer("--steps", 600, 1, 1'000'000, "router steps");
   p.seed = static_cast<std::uint64_t>(a.integer("--seed", 0, 0, kMaxCount, "seed"));
+  const double max_seconds = a.real("--max-seconds", 0, 0, 1e7, "s (0: no limit)");
   a.finish();
+  const double work = static_cast<double>(steps) * static_cast<double>(p.tokens_per_batch) *
+                      static_cast<double>(p.n_experts);
+  if (work > kMaxCollapseWork)
+    throw UsageError("--steps × --tokens × --experts = " + format_sci(work, 2) +
+                     " token-expert updates; the limit is " + format_sci(kMaxCollapseWork, 0) +
+                     " (a few minutes on one core): lower --steps, --tokens or --experts");
   CollapseSimulation sim(p);
-  sim.run(steps);
+  {
+    LongRun run("router steps", steps, json, max_seconds);
+    for (std::int64_t i = 0; i < steps; ++i) {
+      sim.step();
+      run.update(i + 1);
+    }
+  }
   const StepStats& s = sim.current();
   if (json) {
     QJsonObject o{{"max_over_mean", s.max_over_mean},
@@ -200,7 +219,8 @@ std::vector<Command> moe_commands() {
   return {{"moe",
            "moe collapse [--experts 8] [--top-k 2] [--aux 0.01] [--z 0.001] "
            "[--capacity-factor 1.25] [--steps 600] [--seed 0] [--tokens 256] [--lr 5] "
-           "[--shared-expert] [--raw-gates] | moe capacity --counts 40,30,20,10 "
+           "[--shared-expert] [--raw-gates] [--max-seconds S] (steps × tokens × experts ≤ 2e10) | "
+           "moe capacity --counts 40,30,20,10 "
            "[--capacity-factor 1.25] [--top-k 1] | moe comm --tokens T --d-model D --layers L "
            "--top-k K [--link-gbps 100] [--latency-us 5] | moe pipeline --chunks M --stages S "
            "--compute-ms C --transfer-ms X",

@@ -5,9 +5,12 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <cstdio>
 
+#include "atomic_writer.h"
 #include "cli_common.h"
+#include "read_file.h"
 
 namespace napkin::cli {
 
@@ -33,7 +36,18 @@ int run_report(Args& a) {
     std::fprintf(stderr, "napkin-cli report: cannot find the napkin program beside napkin-cli\n");
     return 2;
   }
-  QStringList args{QStringLiteral("--report"), QString::fromStdString(*out)};
+  // The renderer writes into a private folder; the result then replaces OUT
+  // through the atomic writer, so a full disk, a device, a FIFO or a symlink
+  // at OUT is handled in one place and a failure leaves the old OUT intact.
+  QTemporaryDir tmp(QDir::tempPath() + QStringLiteral("/napkin-report-XXXXXX"));
+  if (!tmp.isValid()) {
+    std::fprintf(stderr, "napkin-cli report: cannot create a temporary folder in %s: %s\n",
+                 QDir::tempPath().toLocal8Bit().constData(),
+                 tmp.errorString().toLocal8Bit().constData());
+    return 2;
+  }
+  const QString rendered = tmp.filePath(QStringLiteral("report.pdf"));
+  QStringList args{QStringLiteral("--report"), rendered};
   if (scenario) args << QStringLiteral("--scenario") << QString::fromStdString(*scenario);
   if (page != "default") args << QStringLiteral("--page-size") << QString::fromStdString(page);
   QProcess p;
@@ -53,7 +67,39 @@ int run_report(Args& a) {
     for (const QString& l : err.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
       if (l.startsWith(QLatin1String("napkin: "))) line = l.mid(8);
     if (line.isEmpty()) line = QStringLiteral("the renderer failed (exit %1)").arg(p.exitCode());
+    line.replace(rendered, QStringLiteral("the temporary report"));
     std::fprintf(stderr, "napkin-cli report: %s\n", line.toLocal8Bit().constData());
+    return 2;
+  }
+  std::string bytes, error;
+  if (!read_file_capped(rendered.toStdString(), std::int64_t{1} << 30, &bytes, &error)) {
+    std::fprintf(stderr, "napkin-cli report: the rendered report: %s\n", error.c_str());
+    return 2;
+  }
+  // A PDF ends with "%%EOF": a renderer whose writes failed (a full temporary
+  // folder, a file-size limit) must not pass a truncated file on as a report.
+  const std::size_t tail = bytes.size() > 1024 ? bytes.size() - 1024 : 0;
+  if (bytes.rfind("%PDF-", 0) != 0 || bytes.find("%%EOF", tail) == std::string::npos) {
+    std::fprintf(stderr,
+                 "napkin-cli report: the renderer wrote an incomplete PDF (%zu bytes, no end "
+                 "marker); is %s full? %s was not touched\n",
+                 bytes.size(), QDir::tempPath().toLocal8Bit().constData(), out->c_str());
+    return 2;
+  }
+  if (*out == "-") {  // standard output
+    QString e;
+    if (!write_file_atomically(QStringLiteral("/dev/stdout"),
+                               QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())),
+                               &e)) {
+      std::fprintf(stderr, "napkin-cli report: %s\n", e.toLocal8Bit().constData());
+      return 2;
+    }
+    return 0;
+  }
+  QString e;
+  if (!write_file_atomically(QString::fromStdString(*out),
+                             QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())), &e)) {
+    std::fprintf(stderr, "napkin-cli report: %s\n", e.toLocal8Bit().constData());
     return 2;
   }
   std::printf("wrote %s\n", out->c_str());
@@ -63,7 +109,7 @@ int run_report(Args& a) {
 }  // namespace
 
 std::vector<Command> report_commands() {
-  return {{"report", "report [--scenario FILE] -o OUT.pdf [--page-size a4|letter]", run_report}};
+  return {{"report", "report [--scenario FILE] -o OUT.pdf|- [--page-size a4|letter]", run_report}};
 }
 
 }  // namespace napkin::cli

@@ -3,15 +3,24 @@
 #include <cstdio>
 #include <string>
 
+#include <unistd.h>
+
 #include "cli_common.h"
+#include "cli_long_run.h"
 #include "csv_ladder.h"
 #include "format.h"
+#include "read_file.h"
 #include "scaling.h"
 #include "validate.h"
 
 namespace napkin::cli {
 
 namespace {
+
+// 100,000 resamples put 2,500 in each tail of a 95 % percentile interval;
+// more do not move it. (About 2 CPU-minutes on the 245-point Chinchilla ladder;
+// the cost grows with the ladder.)
+constexpr std::int64_t kMaxBootstrap = 100'000;
 
 void row(const char* label, const std::string& value) {
   std::printf("  %-26s %s\n", label, value.c_str());
@@ -30,16 +39,29 @@ int run_fit(Args& a) {
   if (c_col) csv.c_column = *c_col;
   csv.loss_column = a.text("--loss-col", "loss");
   csv.max_loss = a.optional_real("--max-loss", 1e-9, 1e6, "nats/token");
+  // Strict by default: a script that fits a ladder should fail on a bad row,
+  // not fit a different set of runs; --skip-bad-rows lists what it skips.
+  csv.skip_bad_rows = a.flag("--skip-bad-rows");
   FitOptions fit;
   fit.estimator = parse_estimator(
       a.choice("--estimator", "huber-log", {"huber-log", "ls-log", "ls-linear", "seed-cd"}));
   fit.huber_delta = a.real("--delta", 1e-3, 1e-12, 10, "log-loss units");
   const double target = a.real("--target-flops", 1e24, 1e6, 1e40, "FLOPs");
-  const auto boot = a.optional_integer("--bootstrap", 1, 1'000'000, "resamples");
+  const auto boot = a.optional_integer("--bootstrap", 1, kMaxBootstrap, "resamples");
   const auto seed = a.integer("--seed", 0, 0, kMaxCount, "seed");
+  const double max_seconds = a.real("--max-seconds", 0, 0, 1e7, "s (0: no limit)");
   a.finish();
 
-  const CsvLadder ladder = load_csv_ladder(path, csv);
+  CsvLadder ladder;
+  if (path == "-") {
+    // Standard input: a pipe, a redirected file or a terminal (ended by Ctrl+D).
+    std::string text, error;
+    if (!read_fd_capped(STDIN_FILENO, "standard input", csv.max_bytes, &text, &error))
+      throw UsageError("--csv -: " + error);
+    ladder = parse_csv_ladder(text, "standard input", csv);
+  } else {
+    ladder = load_csv_ladder(path, csv);
+  }
   std::optional<BootstrapResult> b;
   FitResult f;
   if (boot) {
@@ -48,7 +70,14 @@ int run_fit(Args& a) {
     bo.seed = static_cast<std::uint64_t>(seed);
     bo.fit = fit;
     bo.min_successful = std::min(10, bo.resamples);
-    b = bootstrap_forecast(ladder.points, target, bo);
+    LongRun run("bootstrap resamples", *boot, json, max_seconds);
+    try {
+      b = bootstrap_forecast(ladder.points, target, bo,
+                             [&run](int done, int) { return run.keep_going(done); });
+    } catch (const Cancelled&) {
+      run.stop_reason();
+      throw;
+    }
     f = b->fit;
   } else {
     f = fit_parametric(ladder.points, fit);
@@ -66,6 +95,7 @@ int run_fit(Args& a) {
         {"n_points", json_int(f.n_points)},
         {"rows", json_int(ladder.rows)},
         {"rows_filtered", json_int(ladder.rows_filtered)},
+        {"rows_skipped", json_int(static_cast<std::int64_t>(ladder.skipped.size()))},
         {"estimator", QString::fromUtf8(to_string(f.estimator).data(),
                                         static_cast<qsizetype>(to_string(f.estimator).size()))},
         {"converged", f.converged},
@@ -73,6 +103,15 @@ int run_fit(Args& a) {
         {"n_opt", opt.n_params},
         {"d_opt", opt.n_tokens},
         {"loss_at_target", opt.loss}};
+    if (csv.skip_bad_rows) {
+      QJsonArray skipped;
+      for (const CsvSkippedRow& r : ladder.skipped)
+        skipped.append(QJsonObject{{"line", json_int(r.line)},
+                                   {"reason", QString::fromUtf8(to_string(r.reason).data())},
+                                   {"column", QString::fromStdString(r.column)},
+                                   {"message", QString::fromStdString(r.message)}});
+      o["skipped"] = skipped;
+    }
     if (b) {
       o["ci_low"] = b->ci_low;
       o["ci_high"] = b->ci_high;
@@ -82,13 +121,25 @@ int run_fit(Args& a) {
     print_json(o);
     return 0;
   }
-  std::printf("Parametric fit of %s (%s)\n", path.c_str(),
+  std::printf("Parametric fit of %s (%s)\n", ladder.source.c_str(),
               std::string(to_string(f.estimator)).c_str());
   row("points", format_grouped(static_cast<std::int64_t>(f.n_points)) + " of " +
                     format_grouped(ladder.rows) + " rows" +
                     (ladder.rows_filtered
                          ? " (" + format_grouped(ladder.rows_filtered) + " dropped by --max-loss)"
                          : ""));
+  if (!ladder.skipped.empty()) {
+    row("skipped rows",
+        format_grouped(static_cast<std::int64_t>(ladder.skipped.size())) + " (--skip-bad-rows):");
+    constexpr std::size_t kShown = 20;
+    for (std::size_t i = 0; i < ladder.skipped.size() && i < kShown; ++i) {
+      const CsvSkippedRow& r = ladder.skipped[i];
+      std::printf("    line %lld, %s: %s\n", static_cast<long long>(r.line),
+                  std::string(to_string(r.reason)).c_str(), r.message.c_str());
+    }
+    if (ladder.skipped.size() > kShown)
+      std::printf("    … and %zu more\n", ladder.skipped.size() - kShown);
+  }
   row("E (irreducible)", format_grouped(f.law.E, 4) + " nats/token");
   row("A, alpha", format_grouped(f.law.A, 2) + ", " + format_grouped(f.law.alpha, 4));
   row("B, beta", format_grouped(f.law.B, 2) + ", " + format_grouped(f.law.beta, 4));
@@ -121,7 +172,19 @@ int run_isoflops(Args& a) {
   if (spec.budgets_flops.size() < 2) throw UsageError("--budgets needs at least 2 budgets");
 
   const std::vector<LadderPoint> ladder = synthetic_ladder(spec);
-  const std::vector<IsoflopOptimum> optima = isoflop_optima(ladder);
+  std::vector<IsoflopOptimum> optima;
+  try {
+    optima = isoflop_optima(ladder);
+  } catch (const std::invalid_argument& e) {
+    // The per-budget parabola fit's own words name its coefficient; say what
+    // the user can change instead.
+    if (std::string_view(e.what()).find("parabola") == std::string_view::npos) throw;
+    throw UsageError(
+        "at one of the budgets the noisy loss sweep has no interior minimum (its fitted "
+        "parabola opens downward), so there is no IsoFLOPs optimum; lower --noise (now " +
+        format_value(spec.noise) + ") or --bias (now " + format_value(spec.lr_decay_bias_nats) +
+        " nats)");
+  }
   const ScalingExponents e = fit_scaling_exponents(optima);
 
   if (json) {
@@ -164,9 +227,9 @@ int run_isoflops(Args& a) {
 std::vector<Command> scaling_commands() {
   return {
       {"fit",
-       "fit --csv FILE [--n-col N] [--d-col D | --c-col C] [--loss-col loss] [--max-loss X] "
+       "fit --csv FILE|- [--n-col N] [--d-col D | --c-col C] [--loss-col loss] [--max-loss X] "
        "[--estimator huber-log|ls-log|ls-linear|seed-cd] [--delta 1e-3] [--target-flops 1e24] "
-       "[--bootstrap N] [--seed S]",
+       "[--bootstrap N (at most 100,000)] [--seed S] [--max-seconds S] [--skip-bad-rows]",
        run_fit},
       {"isoflops",
        "isoflops [--seed S] [--noise 0.005] [--bias NATS] [--bias-mode fixed_schedule|per_budget] "

@@ -1,13 +1,14 @@
 #include "csv_ladder.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <stdexcept>
 #include <system_error>
 
+#include "format.h"
+#include "read_file.h"
 #include "validate.h"
 
 namespace napkin {
@@ -22,6 +23,7 @@ struct Field {
 struct Record {
   std::int64_t line = 0;  // where the record starts, 1-based
   std::vector<Field> fields;
+  std::string error;  // a stray quote (tolerant reading only)
 };
 
 [[noreturn]] void fail(std::string_view source, std::int64_t line, std::string_view message) {
@@ -32,8 +34,8 @@ struct Record {
   throw std::invalid_argument(m);
 }
 
-// A value quoted for an error message: at most 40 bytes, control characters
-// escaped so that one bad cell cannot spill over lines.
+// A value quoted for a message: at most 40 bytes, control characters escaped
+// so that one bad cell cannot spill over lines.
 std::string shown(std::string_view value) {
   constexpr std::size_t kMax = 40;
   std::string s;
@@ -51,19 +53,66 @@ std::string shown(std::string_view value) {
   return "\"" + s + "\"";
 }
 
+std::string listed(const std::vector<std::string>& header) {
+  std::string have;
+  for (const auto& h : header) have += (have.empty() ? "" : ", ") + shown(h);
+  return have.empty() ? "no columns" : have;
+}
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
 }
 
+// Text that is not UTF-8 (or ASCII) CSV: said so, instead of a header of
+// raw bytes.
+void reject_non_utf8(std::string_view text, std::string_view source) {
+  auto starts = [&](std::string_view bom) { return text.substr(0, bom.size()) == bom; };
+  if (starts(std::string_view("\xFF\xFE\0\0", 4)) || starts(std::string_view("\0\0\xFE\xFF", 4)))
+    fail(source, 0, "the file is UTF-32 text; save it as UTF-8 CSV");
+  if (starts("\xFF\xFE"))
+    fail(source, 0,
+         "the file is UTF-16 (little-endian) text, with a byte-order mark; save it as UTF-8 CSV "
+         "(e.g. iconv -f UTF-16 -t UTF-8)");
+  if (starts("\xFE\xFF"))
+    fail(source, 0,
+         "the file is UTF-16 (big-endian) text, with a byte-order mark; save it as UTF-8 CSV "
+         "(e.g. iconv -f UTF-16 -t UTF-8)");
+  const std::string_view head = text.substr(0, 4096);
+  const std::size_t nul = head.find('\0');
+  if (nul == std::string_view::npos) return;
+  std::size_t odd = 0, even = 0;
+  for (std::size_t i = 0; i < head.size(); ++i)
+    if (head[i] == '\0') ++(i % 2 ? odd : even);
+  if (odd * 4 >= head.size() && even == 0)
+    fail(source, 0,
+         "the file looks like UTF-16 (little-endian) text (every other byte is zero); save it as "
+         "UTF-8 CSV (e.g. iconv -f UTF-16LE -t UTF-8)");
+  if (even * 4 >= head.size() && odd == 0)
+    fail(source, 0,
+         "the file looks like UTF-16 (big-endian) text (every other byte is zero); save it as "
+         "UTF-8 CSV (e.g. iconv -f UTF-16BE -t UTF-8)");
+  fail(source, 0,
+       "the file holds binary data (a zero byte at offset " + std::to_string(nul) +
+           "); a CSV ladder is UTF-8 text");
+}
+
 // RFC 4180 records. A blank line is skipped; a record may span lines inside
-// quotes (it is then reported at the line where it starts).
-std::vector<Record> split_records(std::string_view text, std::string_view source) {
+// quotes (it is then reported at the line where it starts). An unterminated
+// quote always throws: every row after it would be swallowed. A stray quote
+// throws when strict, else marks the record and skips to the end of its line.
+std::vector<Record> split_records(std::string_view text, std::string_view source, bool tolerant) {
+  reject_non_utf8(text, source);
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   std::vector<Record> out;
   std::size_t i = 0;
   std::int64_t line = 1;
+  auto bad = [&](Record& rec, std::int64_t at, const std::string& message) {
+    if (!tolerant) fail(source, at, message);
+    rec.error = message;
+    while (i < text.size() && text[i] != '\n' && text[i] != '\r') ++i;
+  };
   while (i < text.size()) {
     Record rec;
     rec.line = line;
@@ -74,6 +123,7 @@ std::vector<Record> split_records(std::string_view text, std::string_view source
       // Leading blanks before an opening quote are allowed.
       std::size_t j = i;
       while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
+      const std::string column = "column " + std::to_string(rec.fields.size() + 1);
       if (j < text.size() && text[j] == '"') {
         f.quoted = true;
         i = j + 1;
@@ -81,8 +131,10 @@ std::vector<Record> split_records(std::string_view text, std::string_view source
         for (;;) {
           if (i >= text.size())
             fail(source, open_line,
-                 "column " + std::to_string(rec.fields.size() + 1) +
-                     ": unterminated quoted field; got " + shown(raw));
+                 column +
+                     ": unterminated quoted field (never closed, so the rows after it cannot be "
+                     "told apart); got " +
+                     shown(raw));
           const char c = text[i];
           if (c == '"') {
             if (i + 1 < text.size() && text[i + 1] == '"') {
@@ -99,17 +151,16 @@ std::vector<Record> split_records(std::string_view text, std::string_view source
         }
         while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
         if (i < text.size() && text[i] != ',' && text[i] != '\n' && text[i] != '\r')
-          fail(source, line,
-               "column " + std::to_string(rec.fields.size() + 1) +
-                   ": characters after a closing quote; got " +
-                   shown(text.substr(i, std::min<std::size_t>(20, text.size() - i))));
+          bad(rec, line,
+              column + ": characters after a closing quote; got " +
+                  shown(text.substr(i, std::min<std::size_t>(20, text.size() - i))));
         f.text = raw;
       } else {
         while (i < text.size() && text[i] != ',' && text[i] != '\n' && text[i] != '\r') {
-          if (text[i] == '"')
-            fail(source, line,
-                 "column " + std::to_string(rec.fields.size() + 1) +
-                     ": a quote inside an unquoted field; got " + shown(raw + '"'));
+          if (text[i] == '"') {
+            bad(rec, line, column + ": a quote inside an unquoted field; got " + shown(raw + '"'));
+            break;
+          }
           raw += text[i];
           ++i;
         }
@@ -127,31 +178,48 @@ std::vector<Record> split_records(std::string_view text, std::string_view source
         end_of_record = true;
       }
     }
-    const bool blank =
-        rec.fields.size() == 1 && !rec.fields[0].quoted && rec.fields[0].text.empty();
+    const bool blank = rec.error.empty() && rec.fields.size() == 1 && !rec.fields[0].quoted &&
+                       rec.fields[0].text.empty();
     if (!blank) out.push_back(std::move(rec));
   }
   return out;
 }
 
-double parse_number(const Field& f, std::string_view source, std::int64_t line,
-                    std::string_view column, std::string_view unit) {
-  std::string_view s = trim(f.text);
-  const std::string where = "column \"" + std::string(column) + "\" (" + std::string(unit) + ")";
-  if (s.empty()) fail(source, line, where + ": empty field; a number > 0 is required");
-  std::string_view digits = s;
-  if (digits.front() == '+') digits.remove_prefix(1);
-  double v = 0;
-  const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-  if (ec == std::errc::result_out_of_range)
-    fail(source, line, where + ": the number is out of range; got " + shown(f.text));
-  if (ec != std::errc() || ptr != digits.data() + digits.size())
-    fail(source, line, where + ": not a number; got " + shown(f.text));
-  if (!std::isfinite(v))
-    fail(source, line, where + ": must be a finite number > 0; got " + shown(f.text));
-  if (!(v > 0)) fail(source, line, where + ": must be > 0; got " + shown(f.text));
-  return v;
+struct Table {
+  std::vector<std::string> header;
+  std::vector<Record> records;  // data rows, without the header
+};
+
+Table read_table(std::string_view text, std::string_view source, std::int64_t max_bytes,
+                 bool tolerant) {
+  if (static_cast<std::int64_t>(text.size()) > max_bytes)
+    fail(source, 0,
+         "the file is " + std::to_string(text.size()) + " bytes; the limit is " +
+             std::to_string(max_bytes) + " bytes");
+  std::vector<Record> records = split_records(text, source, tolerant);
+  if (records.empty()) fail(source, 0, "the file is empty; a header line is required");
+  if (!records[0].error.empty()) fail(source, records[0].line, "the header: " + records[0].error);
+  Table t;
+  for (const Field& f : records[0].fields) t.header.push_back(std::string(trim(f.text)));
+  t.records.assign(std::make_move_iterator(records.begin() + 1),
+                   std::make_move_iterator(records.end()));
+  return t;
 }
+
+// A mapped column and the numbers it holds.
+struct Column {
+  std::size_t index = 0;
+  std::string name;
+  std::string unit;  // for messages
+  double scale = 1;
+};
+
+struct Mapping {
+  Column n, tokens, loss;
+  std::optional<Column> budget;
+  bool from_flops = false;
+  LossUnit loss_unit = LossUnit::nats;
+};
 
 std::size_t find_column(const std::vector<std::string>& header, const std::string& name,
                         std::string_view source, std::string_view role) {
@@ -164,90 +232,269 @@ std::size_t find_column(const std::vector<std::string>& header, const std::strin
                ") appears more than once in the header; rename one");
     found = k;
   }
-  if (found == header.size()) {
-    std::string have;
-    for (const auto& h : header) have += (have.empty() ? "" : ", ") + shown(h);
+  if (found == header.size())
     fail(source, 1,
-         "column \"" + name + "\" (" + std::string(role) + ") is missing; the header has " + have);
-  }
+         "column \"" + name + "\" (" + std::string(role) + ") is missing; the header has " +
+             listed(header));
   return found;
 }
 
-bool has_column(const std::vector<std::string>& header, std::string_view name) {
-  for (const auto& h : header)
-    if (h == name) return true;
-  return false;
+Mapping map_columns(const std::vector<std::string>& header, const LadderColumns& c,
+                    std::string_view source) {
+  Mapping m;
+  m.from_flops = c.tokens_kind == TokensKind::flops;
+  m.loss_unit = c.loss_unit;
+  const std::string tokens_unit = m.from_flops ? "training FLOPs" : "tokens";
+  const std::string loss_unit = c.loss_unit == LossUnit::bits ? "bits/token" : "nats/token";
+  m.n = {find_column(header, c.n_params, source, "parameters"), c.n_params, "parameters",
+         c.n_params_scale};
+  m.tokens = {find_column(header, c.tokens, source, tokens_unit), c.tokens, tokens_unit,
+              c.tokens_scale};
+  m.loss = {find_column(header, c.loss, source, loss_unit), c.loss, loss_unit, 1.0};
+  if (!c.budget.empty())
+    m.budget = Column{find_column(header, c.budget, source, "budget label, FLOPs"), c.budget,
+                      "budget label, FLOPs", c.budget_scale};
+  return m;
+}
+
+// A number > 0 from a mapped column, or the reason it is not one.
+bool read_number(const Record& rec, const Column& col, double& out, CsvSkippedRow& why) {
+  const Field& f = rec.fields[col.index];
+  const std::string_view s = trim(f.text);
+  const std::string where = "column \"" + col.name + "\" (" + col.unit + ")";
+  why.column = col.name;
+  auto reject = [&](CsvSkipReason r, const std::string& m) {
+    why.reason = r;
+    why.message = where + ": " + m;
+    return false;
+  };
+  if (s.empty()) return reject(CsvSkipReason::empty, "empty field; a number > 0 is required");
+  std::string_view digits = s;
+  if (digits.front() == '+') digits.remove_prefix(1);
+  double v = 0;
+  const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec == std::errc::result_out_of_range)
+    return reject(CsvSkipReason::out_of_range, "the number is out of range; got " + shown(f.text));
+  if (ec != std::errc() || ptr != digits.data() + digits.size())
+    return reject(CsvSkipReason::non_numeric, "not a number; got " + shown(f.text));
+  if (!std::isfinite(v))
+    return reject(CsvSkipReason::non_numeric, "must be a finite number > 0; got " + shown(f.text));
+  if (!(v > 0)) return reject(CsvSkipReason::non_positive, "must be > 0; got " + shown(f.text));
+  out = v * col.scale;
+  if (!std::isfinite(out) || !(out > 0))
+    return reject(CsvSkipReason::out_of_range,
+                  "times the column's scale (" + format_value(col.scale) +
+                      ") is not a finite number > 0; got " + shown(f.text));
+  return true;
+}
+
+// One data row as a run, or the reason it is not one.
+bool read_row(const Record& rec, std::size_t n_fields, const Mapping& m, LadderPoint& p,
+              CsvSkippedRow& why) {
+  why = CsvSkippedRow{};
+  why.line = rec.line;
+  if (!rec.error.empty()) {
+    why.reason = CsvSkipReason::malformed;
+    why.message = rec.error;
+    return false;
+  }
+  if (rec.fields.size() != n_fields) {
+    why.reason = CsvSkipReason::ragged;
+    why.message = "the row has " + std::to_string(rec.fields.size()) + " fields; the header has " +
+                  std::to_string(n_fields);
+    return false;
+  }
+  p = LadderPoint{};
+  double t = 0;
+  if (!read_number(rec, m.n, p.n_params, why) || !read_number(rec, m.tokens, t, why)) return false;
+  p.n_tokens = m.from_flops ? t / (6.0 * p.n_params) : t;
+  if (!std::isfinite(p.n_tokens) || !(p.n_tokens > 0)) {
+    why.column = m.tokens.name;
+    why.reason = CsvSkipReason::out_of_range;
+    why.message = "column \"" + m.tokens.name +
+                  "\": D = C / (6N) is not a finite number > 0; got " +
+                  shown(rec.fields[m.tokens.index].text);
+    return false;
+  }
+  if (!read_number(rec, m.loss, p.loss, why)) return false;
+  if (m.loss_unit == LossUnit::bits) p.loss *= std::log(2.0);  // bits → nats
+  if (m.budget && !read_number(rec, *m.budget, p.budget_flops, why)) return false;
+  return true;
+}
+
+std::string file_name_of(std::string_view source) {
+  const auto slash = source.find_last_of("/\\");
+  return std::string(slash == std::string_view::npos ? source : source.substr(slash + 1));
+}
+
+// --- header guessing
+
+std::string lower(std::string_view s) {
+  std::string out;
+  for (char c : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// "Training FLOP (PF-days)" → words {"training", "flop"} and unit "pf-days".
+struct HeaderName {
+  std::vector<std::string> words;
+  std::string unit;  // the parenthesized or bracketed part, lower case
+};
+
+HeaderName split_header(std::string_view raw) {
+  HeaderName h;
+  std::string s = lower(trim(raw));
+  for (auto [open, close] : {std::pair{'(', ')'}, std::pair{'[', ']'}}) {
+    const auto a = s.find(open);
+    const auto b = s.rfind(close);
+    if (a != std::string::npos && b != std::string::npos && b > a) {
+      h.unit = std::string(trim(std::string_view(s).substr(a + 1, b - a - 1)));
+      s = s.substr(0, a) + s.substr(b + 1);
+    }
+  }
+  std::string word;
+  for (char c : s) {
+    if (c == ' ' || c == '_' || c == '-' || c == '.' || c == '/') {
+      if (!word.empty()) h.words.push_back(word);
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  if (!word.empty()) h.words.push_back(word);
+  return h;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+// The multiplier a unit word names: "m" / "millions" → 1e6; 0 when none.
+double scale_word(std::string_view w, bool flops) {
+  if (w == "k" || w == "thousands") return 1e3;
+  if (w == "m" || w == "mil" || w == "million" || w == "millions") return 1e6;
+  if (w == "b" || w == "bn" || w == "billion" || w == "billions") return 1e9;
+  if (w == "t" || w == "trillion" || w == "trillions") return 1e12;
+  // 1 PF-day = 1e15 FLOP/s × 86,400 s (Kaplan et al. 2020's compute unit).
+  if (flops && (w == "pf-days" || w == "pf days" || w == "pfdays" || w == "petaflop-days" ||
+                w == "pf-day" || w == "petaflop days"))
+    return 8.64e19;
+  if (w == "1" || w == "count" || w == "flop" || w == "flops" || w == "tokens" ||
+      w == "parameters" || w == "params")
+    return 1;
+  return 0;
+}
+
+struct RoleNames {
+  LadderRole role;
+  bool flops;  // names of training-compute columns (for the tokens role)
+  std::vector<std::string> names;
+};
+
+const std::vector<RoleNames>& role_names() {
+  static const std::vector<RoleNames> names = {
+      {LadderRole::n_params,
+       false,
+       {"n", "params", "parameters", "n params", "model size", "num params", "nparams",
+        "parameter count", "model params", "n parameters"}},
+      {LadderRole::tokens,
+       false,
+       {"d", "tokens", "n tokens", "training tokens", "train tokens", "num tokens", "dataset size",
+        "data"}},
+      {LadderRole::tokens,
+       true,
+       {"c", "flop", "flops", "training flop", "training flops", "compute", "train flops",
+        "training compute", "c flops"}},
+      {LadderRole::loss,
+       false,
+       {"loss", "final loss", "eval loss", "val loss", "validation loss", "train loss",
+        "training loss", "l"}},
+      {LadderRole::budget,
+       false,
+       {"budget", "budget flops", "isoflop budget", "isoflops budget", "isoflop", "c budget"}},
+  };
+  return names;
 }
 
 }  // namespace
 
+std::string_view to_string(CsvSkipReason r) {
+  switch (r) {
+    case CsvSkipReason::ragged: return "ragged row";
+    case CsvSkipReason::malformed: return "malformed";
+    case CsvSkipReason::empty: return "empty";
+    case CsvSkipReason::non_numeric: return "non-numeric";
+    case CsvSkipReason::non_positive: return "non-positive";
+    case CsvSkipReason::out_of_range: return "out of range";
+    case CsvSkipReason::over_loss_cut: return "over the loss cut";
+  }
+  return "malformed";
+}
+
 void CsvLadderOptions::validate() const {
-  if (n_column.empty()) throw std::invalid_argument("n_column (column name) must not be empty");
+  if (n_column.empty())
+    throw std::invalid_argument("the parameters column (N) needs a name; got an empty one");
   if (loss_column.empty())
-    throw std::invalid_argument("loss_column (column name) must not be empty");
+    throw std::invalid_argument("the loss column needs a name; got an empty one");
   if (!d_column.empty() && !c_column.empty())
     throw std::invalid_argument(
-        "d_column and c_column (column names): give at most one of tokens and FLOPs; got \"" +
+        "tokens come from a tokens column (D) or a training-compute column (C, D = C/6N), not "
+        "both; got \"" +
         d_column + "\" and \"" + c_column + "\"");
-  if (max_loss) require_positive(*max_loss, "max_loss", "nats/token");
-  require_count(max_bytes, "max_bytes", "bytes", 1);
+  if (max_loss) require_positive(*max_loss, "loss cut", "nats/token");
+  require_count(max_bytes, "size limit", "bytes", 1);
+  require_real(n_scale, "parameters scale", "× the column", 1e-15, 1e21);
+  require_real(tokens_scale, "tokens scale", "× the column", 1e-15, 1e21);
+  require_real(budget_scale, "budget scale", "× the column", 1e-15, 1e21);
 }
 
 CsvLadder parse_csv_ladder(std::string_view text, std::string_view source,
                            const CsvLadderOptions& options) {
   options.validate();
-  if (static_cast<std::int64_t>(text.size()) > options.max_bytes)
-    fail(source, 0,
-         "the file is " + std::to_string(text.size()) + " bytes; the limit is " +
-             std::to_string(options.max_bytes) + " bytes");
-  const std::vector<Record> records = split_records(text, source);
-  if (records.empty()) fail(source, 0, "the file is empty; a header line is required");
-  std::vector<std::string> header;
-  for (const Field& f : records[0].fields) header.push_back(std::string(trim(f.text)));
+  const Table table = read_table(text, source, options.max_bytes, options.skip_bad_rows);
+  const std::vector<std::string>& header = table.header;
+
+  LadderColumns c;
+  c.n_params = options.n_column;
+  c.n_params_scale = options.n_scale;
+  c.loss = options.loss_column;
+  c.loss_unit = options.loss_unit;
+  c.budget = options.budget_column;
+  c.budget_scale = options.budget_scale;
+  c.tokens_scale = options.tokens_scale;
+  if (!options.d_column.empty()) {
+    c.tokens = options.d_column;
+  } else if (!options.c_column.empty()) {
+    c.tokens = options.c_column;
+    c.tokens_kind = TokensKind::flops;
+  } else if (std::find(header.begin(), header.end(), "D") != header.end()) {
+    c.tokens = "D";
+  } else if (std::find(header.begin(), header.end(), "C") != header.end()) {
+    c.tokens = "C";
+    c.tokens_kind = TokensKind::flops;
+  } else {
+    fail(source, 1,
+         "no tokens column: the header has " + listed(header) +
+             "; a column of tokens (D) or of training compute (C, in FLOPs, with D = C/6N) is "
+             "required");
+  }
+  const Mapping m = map_columns(header, c, source);
 
   CsvLadder out;
   out.source = std::string(source);
-  const std::size_t n_col = find_column(header, options.n_column, source, "parameters");
-  const std::size_t loss_col = find_column(header, options.loss_column, source, "nats/token");
-  std::string d_name = options.d_column, c_name = options.c_column;
-  if (d_name.empty() && c_name.empty()) {
-    if (has_column(header, "D"))
-      d_name = "D";
-    else if (has_column(header, "C"))
-      c_name = "C";
-    else
-      fail(source, 1,
-           "no tokens column: name one with d_column (tokens) or c_column (training FLOPs); "
-           "neither \"D\" nor \"C\" is in the header");
-  }
-  out.tokens_from_flops = d_name.empty();
-  out.tokens_column = out.tokens_from_flops ? c_name : d_name;
-  const std::size_t t_col = find_column(header, out.tokens_column, source,
-                                        out.tokens_from_flops ? "training FLOPs" : "tokens");
-  std::optional<std::size_t> b_col;
-  if (!options.budget_column.empty())
-    b_col = find_column(header, options.budget_column, source, "budget label, FLOPs");
-
-  for (std::size_t r = 1; r < records.size(); ++r) {
-    const Record& rec = records[r];
-    if (rec.fields.size() != header.size())
-      fail(source, rec.line,
-           "the row has " + std::to_string(rec.fields.size()) + " fields; the header has " +
-               std::to_string(header.size()));
+  out.tokens_from_flops = m.from_flops;
+  out.tokens_column = c.tokens;
+  for (const Record& rec : table.records) {
     ++out.rows;
     LadderPoint p;
-    p.n_params = parse_number(rec.fields[n_col], source, rec.line, header[n_col], "parameters");
-    const double t = parse_number(rec.fields[t_col], source, rec.line, header[t_col],
-                                  out.tokens_from_flops ? "training FLOPs" : "tokens");
-    p.n_tokens = out.tokens_from_flops ? t / (6.0 * p.n_params) : t;
-    if (!std::isfinite(p.n_tokens) || !(p.n_tokens > 0))
-      fail(source, rec.line,
-           "column \"" + header[t_col] + "\": D = C / (6N) is not a finite number > 0; got " +
-               shown(rec.fields[t_col].text));
-    p.loss = parse_number(rec.fields[loss_col], source, rec.line, header[loss_col], "nats/token");
-    if (b_col)
-      p.budget_flops =
-          parse_number(rec.fields[*b_col], source, rec.line, header[*b_col], "budget label, FLOPs");
+    CsvSkippedRow why;
+    if (!read_row(rec, header.size(), m, p, why)) {
+      if (!options.skip_bad_rows) fail(source, why.line, why.message);
+      out.skipped.push_back(std::move(why));
+      continue;
+    }
     if (options.max_loss && !(p.loss < *options.max_loss)) {
       ++out.rows_filtered;
       continue;
@@ -255,29 +502,180 @@ CsvLadder parse_csv_ladder(std::string_view text, std::string_view source,
     out.points.push_back(p);
   }
   if (out.rows == 0) fail(source, 0, "no data rows after the header");
-  if (out.points.empty())
-    fail(source, 0,
-         "every one of the " + std::to_string(out.rows) + " rows has loss >= max_loss (" +
-             format_value(*options.max_loss) + " nats/token)");
+  if (out.points.empty()) {
+    const auto bad = static_cast<std::int64_t>(out.skipped.size());
+    std::string m2 = "no usable rows: of the " + std::to_string(out.rows) + " rows, ";
+    if (bad > 0)
+      m2 += std::to_string(bad) + " cannot be read (first: line " +
+            std::to_string(out.skipped.front().line) + ", " + out.skipped.front().message + ")";
+    if (bad > 0 && out.rows_filtered > 0) m2 += " and ";
+    if (out.rows_filtered > 0)
+      m2 += std::to_string(out.rows_filtered) + " have a loss at or above the loss cut (" +
+            format_value(*options.max_loss) + " nats/token)";
+    fail(source, 0, m2);
+  }
   return out;
+}
+
+std::string read_csv_file(const std::string& path, std::int64_t max_bytes) {
+  require_count(max_bytes, "size limit", "bytes", 1);
+  // Streams too: a pipe, a FIFO, /dev/stdin or a /proc file.
+  std::string text, error;
+  if (!read_file_capped(path, max_bytes, &text, &error)) throw std::invalid_argument(error);
+  return text;
 }
 
 CsvLadder load_csv_ladder(const std::string& path, const CsvLadderOptions& options) {
   options.validate();
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) fail(path, 0, "cannot read the file: " + ec.message());
-  if (size > static_cast<std::uintmax_t>(options.max_bytes))
-    fail(path, 0,
-         "the file is " + std::to_string(size) + " bytes; the limit is " +
-             std::to_string(options.max_bytes) + " bytes");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, 0, "cannot open the file");
-  std::string text;
-  text.resize(static_cast<std::size_t>(size));
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  if (in.gcount() != static_cast<std::streamsize>(size)) fail(path, 0, "cannot read the file");
-  return parse_csv_ladder(text, path, options);
+  return parse_csv_ladder(read_csv_file(path, options.max_bytes), path, options);
+}
+
+// ------------------------------------------------------- the import dialog
+
+ColumnGuess guess_column(const std::vector<std::string>& header, LadderRole role) {
+  for (const RoleNames& r : role_names()) {
+    if (r.role != role) continue;
+    const bool flops_units = r.flops || role == LadderRole::budget;
+    for (const std::string& want : r.names)
+      for (const std::string& h : header) {
+        HeaderName n = split_header(h);
+        double scale = 1;
+        // "tokens_B", "params M": a trailing unit word.
+        if (n.words.size() > 1) {
+          const double s = scale_word(n.words.back(), flops_units);
+          if (s > 0 && joined(std::vector(n.words.begin(), n.words.end() - 1)) == want) {
+            scale = s;
+            n.words.pop_back();
+          }
+        }
+        if (joined(n.words) != want) continue;
+        ColumnGuess g;
+        g.name = h;
+        g.tokens_kind = r.flops ? TokensKind::flops : TokensKind::tokens;
+        if (!n.unit.empty()) {
+          if (role == LadderRole::loss) {
+            if (n.unit.find("bit") != std::string::npos) g.loss_unit = LossUnit::bits;
+          } else if (const double s = scale_word(n.unit, flops_units); s > 0) {
+            scale = s;
+          }
+        }
+        g.scale = scale;
+        return g;
+      }
+  }
+  return {};
+}
+
+CsvPreview preview_csv_ladder(std::string_view text, std::string_view source,
+                              std::int64_t max_rows) {
+  require_count(max_rows, "preview rows", "rows", 0, 1'000'000);
+  const Table table = read_table(text, source, kMaxCsvBytes, true);
+  CsvPreview p;
+  p.source = std::string(source);
+  p.header = table.header;
+  p.data_rows = static_cast<std::int64_t>(table.records.size());
+  for (const Record& rec : table.records) {
+    if (static_cast<std::int64_t>(p.rows.size()) >= max_rows) break;
+    CsvPreviewRow row;
+    row.line = rec.line;
+    for (const Field& f : rec.fields) row.fields.push_back(f.text);
+    p.rows.push_back(std::move(row));
+  }
+
+  const std::string have = "the header has " + listed(p.header);
+  LadderColumns& g = p.guess;
+  const ColumnGuess n = guess_column(p.header, LadderRole::n_params);
+  g.n_params = n.name;
+  g.n_params_scale = n.scale;
+  if (n.name.empty())
+    p.missing.push_back("no column for the parameters (N, \"params\" or \"Model Size\"); " + have);
+  const ColumnGuess t = guess_column(p.header, LadderRole::tokens);
+  g.tokens = t.name;
+  g.tokens_kind = t.tokens_kind;
+  g.tokens_scale = t.scale;
+  if (t.name.empty())
+    p.missing.push_back(
+        "no column for the tokens (D, \"tokens\") or the training compute (C, \"Training FLOP\", "
+        "with D = C/6N); " +
+        have);
+  const ColumnGuess l = guess_column(p.header, LadderRole::loss);
+  g.loss = l.name;
+  g.loss_unit = l.loss_unit;
+  if (l.name.empty()) p.missing.push_back("no column for the loss (\"loss\"); " + have);
+  const ColumnGuess b = guess_column(p.header, LadderRole::budget);
+  g.budget = b.name;
+  g.budget_scale = b.scale;
+
+  // Unit hints from the first rows' magnitudes: a ladder's smallest model
+  // has millions of parameters and trains on hundreds of millions of tokens.
+  auto smallest = [&](const std::string& column) -> std::optional<double> {
+    const auto it = std::find(p.header.begin(), p.header.end(), column);
+    if (column.empty() || it == p.header.end()) return std::nullopt;
+    const auto k = static_cast<std::size_t>(it - p.header.begin());
+    std::optional<double> lo;
+    for (const CsvPreviewRow& r : p.rows) {
+      if (k >= r.fields.size()) continue;
+      double v = 0;
+      const std::string_view s = trim(r.fields[k]);
+      const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      if (ec == std::errc() && ptr == s.data() + s.size() && std::isfinite(v) && v > 0)
+        lo = lo ? std::min(*lo, v) : v;
+    }
+    return lo;
+  };
+  if (const auto lo = smallest(g.n_params); lo && *lo * g.n_params_scale < 1e5)
+    p.notes.push_back("the parameters in \"" + g.n_params + "\" start at " + format_value(*lo) +
+                      ": if they are in millions or billions, set the column's unit");
+  if (const auto lo = smallest(g.tokens);
+      lo && g.tokens_kind == TokensKind::tokens && *lo * g.tokens_scale < 1e6)
+    p.notes.push_back("the tokens in \"" + g.tokens + "\" start at " + format_value(*lo) +
+                      ": if they are in millions or billions, set the column's unit");
+  return p;
+}
+
+std::string CsvImport::problem() const {
+  if (usable()) return {};
+  const auto all = static_cast<std::int64_t>(ladder.points.size());
+  const auto bad = static_cast<std::int64_t>(skipped.size());
+  std::string m = "a fit needs at least 5 runs; " + std::to_string(kept()) + " of the " +
+                  std::to_string(ladder.data_rows) + " rows remain";
+  if (bad > 0) m += " (" + std::to_string(bad) + " cannot be read";
+  if (!over_loss_cut.empty())
+    m += std::string(bad > 0 ? ", " : " (") + std::to_string(over_loss_cut.size()) + " of the " +
+         std::to_string(all) + " readable ones are over the loss cut";
+  if (bad > 0 || !over_loss_cut.empty()) m += ")";
+  return m;
+}
+
+CsvImport import_csv_ladder(std::string_view text, std::string_view source,
+                            const LadderColumns& columns, const LossCut& cut) {
+  columns.validate();
+  if (cut.enabled) require_positive(cut.max_loss, "loss cut", "nats/token");
+  const Table table = read_table(text, source, kMaxCsvBytes, true);
+  const Mapping m = map_columns(table.header, columns, source);
+  CsvImport out;
+  out.ladder.file_name = file_name_of(source);
+  out.ladder.columns = columns;
+  out.ladder.data_rows = static_cast<std::int64_t>(table.records.size());
+  for (const Record& rec : table.records) {
+    LadderPoint p;
+    CsvSkippedRow why;
+    if (!read_row(rec, table.header.size(), m, p, why)) {
+      out.skipped.push_back(std::move(why));
+      continue;
+    }
+    if (cut.enabled && !(p.loss < cut.max_loss)) {
+      CsvSkippedRow over;
+      over.line = rec.line;
+      over.reason = CsvSkipReason::over_loss_cut;
+      over.column = columns.loss;
+      over.message = "column \"" + columns.loss + "\": loss " + format_value(p.loss) +
+                     " nats/token is at or above the loss cut (" + format_value(cut.max_loss) + ")";
+      out.over_loss_cut.push_back(std::move(over));
+    }
+    out.ladder.points.push_back(p);
+  }
+  return out;
 }
 
 }  // namespace napkin

@@ -1,13 +1,15 @@
 #include "scenario_json.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
 
+#include "atomic_writer.h"
+#include "read_file.h"
 #include "validate.h"
 
 namespace napkin {
@@ -21,23 +23,39 @@ QString q(std::string_view s) {
 }
 
 QJsonObject shape_to_json(const ModelShape& m) {
-  return QJsonObject{{QStringLiteral("layers"), static_cast<qint64>(m.n_layers)},
-                     {QStringLiteral("d_model"), static_cast<qint64>(m.d_model)},
-                     {QStringLiteral("d_ff"), static_cast<qint64>(m.d_ff)},
-                     {QStringLiteral("heads"), static_cast<qint64>(m.n_heads)},
-                     {QStringLiteral("kv_heads"), static_cast<qint64>(m.n_kv_heads)},
-                     {QStringLiteral("head_dim"), static_cast<qint64>(m.d_head)},
-                     {QStringLiteral("vocab"), static_cast<qint64>(m.vocab)},
-                     {QStringLiteral("gated"), m.gated},
-                     {QStringLiteral("tied_embeddings"), m.tied_embeddings},
-                     {QStringLiteral("qkv_bias"), m.qkv_bias},
-                     {QStringLiteral("o_bias"), m.o_bias},
-                     {QStringLiteral("mlp_bias"), m.mlp_bias},
-                     {QStringLiteral("experts"), static_cast<qint64>(m.n_experts)},
-                     {QStringLiteral("top_k"), static_cast<qint64>(m.top_k)},
-                     {QStringLiteral("shared_experts"), static_cast<qint64>(m.shared_experts)},
-                     {QStringLiteral("expert_d_ff"), static_cast<qint64>(m.expert_d_ff)},
-                     {QStringLiteral("dense_layers"), static_cast<qint64>(m.n_dense_layers)}};
+  QJsonObject o{{QStringLiteral("layers"), static_cast<qint64>(m.n_layers)},
+                {QStringLiteral("d_model"), static_cast<qint64>(m.d_model)},
+                {QStringLiteral("d_ff"), static_cast<qint64>(m.d_ff)},
+                {QStringLiteral("heads"), static_cast<qint64>(m.n_heads)},
+                {QStringLiteral("kv_heads"), static_cast<qint64>(m.n_kv_heads)},
+                {QStringLiteral("head_dim"), static_cast<qint64>(m.d_head)},
+                {QStringLiteral("vocab"), static_cast<qint64>(m.vocab)},
+                {QStringLiteral("gated"), m.gated},
+                {QStringLiteral("tied_embeddings"), m.tied_embeddings},
+                {QStringLiteral("qkv_bias"), m.qkv_bias},
+                {QStringLiteral("o_bias"), m.o_bias},
+                {QStringLiteral("mlp_bias"), m.mlp_bias},
+                {QStringLiteral("experts"), static_cast<qint64>(m.n_experts)},
+                {QStringLiteral("top_k"), static_cast<qint64>(m.top_k)},
+                {QStringLiteral("shared_experts"), static_cast<qint64>(m.shared_experts)},
+                {QStringLiteral("expert_d_ff"), static_cast<qint64>(m.expert_d_ff)},
+                {QStringLiteral("dense_layers"), static_cast<qint64>(m.n_dense_layers)}};
+  {  // modern checkpoints' fields (version 2)
+    o[QStringLiteral("q_lora_rank")] = static_cast<qint64>(m.q_lora_rank);
+    o[QStringLiteral("kv_lora_rank")] = static_cast<qint64>(m.kv_lora_rank);
+    o[QStringLiteral("qk_nope_head_dim")] = static_cast<qint64>(m.qk_nope_head_dim);
+    o[QStringLiteral("qk_rope_head_dim")] = static_cast<qint64>(m.qk_rope_head_dim);
+    o[QStringLiteral("v_head_dim")] = static_cast<qint64>(m.v_head_dim);
+    o[QStringLiteral("shared_expert_d_ff")] = static_cast<qint64>(m.shared_expert_d_ff);
+    o[QStringLiteral("shared_expert_gate")] = m.shared_expert_gate;
+    o[QStringLiteral("router_bias")] = m.router_bias;
+    o[QStringLiteral("qk_norm")] = q(to_string(m.qk_norm));
+    o[QStringLiteral("norms_per_layer")] = static_cast<qint64>(m.norms_per_layer);
+    o[QStringLiteral("norm_bias")] = m.norm_bias;
+    o[QStringLiteral("parallel_blocks")] = m.parallel_blocks;
+    o[QStringLiteral("mtp_modules")] = static_cast<qint64>(m.mtp_modules);
+  }
+  return o;
 }
 
 class Reader {
@@ -127,6 +145,40 @@ class Reader {
     }
   }
 
+  // A number or null (null and absent leave `out` as it is / clear it).
+  void optional_real(const char* key, std::optional<double>& out, double lo, double hi) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return;
+    if (v.isNull()) {
+      out.reset();
+      return;
+    }
+    double d = 0;
+    real(key, d, lo, hi);
+    out = d;
+  }
+
+  // {"low": …, "high": …} around a value of the scenario; null clears it.
+  void spread(const char* key, std::optional<Spread>& out, double lo, double hi) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return;
+    if (v.isNull()) {
+      out.reset();
+      return;
+    }
+    if (!v.isObject()) fail(key, describe(v), "an object {\"low\": …, \"high\": …} or null");
+    const QJsonObject o = v.toObject();
+    const Reader inner(o, prefix_ + key + ".", source_);
+    Spread sp;
+    for (const char* k : {"low", "high"})
+      if (!o.contains(QLatin1String(k))) inner.fail(k, "nothing", "a number");
+    inner.real("low", sp.low, lo, hi);
+    inner.real("high", sp.high, lo, hi);
+    if (sp.low > sp.high)
+      fail(key, "low " + format_value(sp.low) + " > high " + format_value(sp.high), "low <= high");
+    out = sp;
+  }
+
   QJsonObject object(const char* key) const {
     const QJsonValue v = obj_.value(QLatin1String(key));
     if (v.isUndefined()) return {};
@@ -134,11 +186,374 @@ class Reader {
     return v.toObject();
   }
 
+  bool has(const char* key) const { return obj_.contains(QLatin1String(key)); }
+
+  QJsonArray array(const char* key) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return {};
+    if (!v.isArray()) fail(key, describe(v), "an array");
+    return v.toArray();
+  }
+
+  const std::string& prefix() const { return prefix_; }
+  std::string_view source() const { return source_; }
+
  private:
-  const QJsonObject& obj_;
+  const QJsonObject obj_;  // implicitly shared: a copy is cheap, a reference could dangle
   std::string prefix_;
   std::string_view source_;
 };
+
+// Arrays holding only numbers (a ladder's [N, D, loss, budget] rows) on one
+// line each: Qt's indented writer puts every number on its own line, which
+// makes an embedded ladder a thousand lines long. Strings are skipped intact.
+std::string compact_number_arrays(const QByteArray& json) {
+  std::string out;
+  out.reserve(static_cast<std::size_t>(json.size()));
+  const qsizetype n = json.size();
+  bool in_string = false;
+  for (qsizetype i = 0; i < n; ++i) {
+    const char c = json[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < n)
+        out += json[++i];
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c != '[') {
+      out += c;
+      continue;
+    }
+    qsizetype j = i + 1;
+    while (j < n && json[j] != ']' && json[j] != '[' && json[j] != '{' && json[j] != '"') ++j;
+    if (j >= n || json[j] != ']') {
+      out += c;
+      continue;
+    }
+    std::string items = "[";
+    bool space = false;
+    for (qsizetype k = i + 1; k < j; ++k) {
+      const char d = json[k];
+      if (d == ' ' || d == '\n' || d == '\r' || d == '\t') {
+        space = true;
+        continue;
+      }
+      if (space && items.size() > 1 && items.back() == ',') items += ' ';
+      space = false;
+      items += d;
+    }
+    out += items + "]";
+    i = j;
+  }
+  return out;
+}
+
+// ===================================================================
+// The panels' settings (document version 2): IsoFLOPs, MoE, Roofline.
+// Kept apart from the Budget-level fields above so either can change alone.
+// ===================================================================
+
+// Seeds and counts are JSON numbers: exact up to 2^53 − 1.
+constexpr std::int64_t kMaxJsonInteger = (std::int64_t{1} << 53) - 1;
+
+QJsonObject law_to_json(const LossLaw& l) {
+  return QJsonObject{{QStringLiteral("E"), l.E},
+                     {QStringLiteral("A"), l.A},
+                     {QStringLiteral("alpha"), l.alpha},
+                     {QStringLiteral("B"), l.B},
+                     {QStringLiteral("beta"), l.beta}};
+}
+
+QJsonObject synthetic_to_json(const SyntheticLadderSettings& p) {
+  return QJsonObject{{QStringLiteral("law_preset"), q(to_string(p.law_preset))},
+                     {QStringLiteral("law"), law_to_json(p.law)},
+                     {QStringLiteral("budgets"), p.n_budgets},
+                     {QStringLiteral("budget_min_flops"), p.budget_min_flops},
+                     {QStringLiteral("budget_max_flops"), p.budget_max_flops},
+                     {QStringLiteral("sizes_per_budget"), p.sizes_per_budget},
+                     {QStringLiteral("size_span_decades"), p.size_span_decades},
+                     {QStringLiteral("noise"), p.noise},
+                     {QStringLiteral("outlier"), p.outlier},
+                     {QStringLiteral("bias_on"), p.bias_on},
+                     {QStringLiteral("bias_nats"), p.bias_nats},
+                     {QStringLiteral("bias_mode"), q(to_string(p.bias_mode))},
+                     {QStringLiteral("offset_on"), p.offset_on},
+                     {QStringLiteral("offset_nats"), p.offset_nats}};
+}
+
+QJsonObject columns_to_json(const LadderColumns& c) {
+  return QJsonObject{{QStringLiteral("n_params"), q(c.n_params)},
+                     {QStringLiteral("n_params_scale"), c.n_params_scale},
+                     {QStringLiteral("tokens"), q(c.tokens)},
+                     {QStringLiteral("tokens_kind"), q(to_string(c.tokens_kind))},
+                     {QStringLiteral("tokens_scale"), c.tokens_scale},
+                     {QStringLiteral("loss"), q(c.loss)},
+                     {QStringLiteral("loss_unit"), q(to_string(c.loss_unit))},
+                     {QStringLiteral("budget"), q(c.budget)},
+                     {QStringLiteral("budget_scale"), c.budget_scale}};
+}
+
+// The points as [n_params, n_tokens, loss, budget_flops] rows (budget 0 = no
+// label): numbers in the model's units, written shortest-round-trip, so the
+// document reproduces the ladder bit for bit.
+QJsonObject loaded_to_json(const LoadedLadder& l) {
+  QJsonArray points;
+  for (const LadderPoint& p : l.points)
+    points.append(QJsonArray{p.n_params, p.n_tokens, p.loss, p.budget_flops});
+  return QJsonObject{{QStringLiteral("file_name"), q(l.file_name)},
+                     {QStringLiteral("columns"), columns_to_json(l.columns)},
+                     {QStringLiteral("data_rows"), static_cast<qint64>(l.data_rows)},
+                     {QStringLiteral("points"), points}};
+}
+
+QJsonObject isoflops_to_json(const IsoflopsSettings& s) {
+  QJsonObject ladder{
+      {QStringLiteral("synthetic"), synthetic_to_json(s.synthetic)},
+      {QStringLiteral("loss_cut"), QJsonObject{{QStringLiteral("enabled"), s.loss_cut.enabled},
+                                               {QStringLiteral("max_loss"), s.loss_cut.max_loss}}}};
+  if (s.loaded) ladder[QStringLiteral("loaded")] = loaded_to_json(*s.loaded);
+  const CandidateRecipe& c = s.candidate;
+  return QJsonObject{
+      {QStringLiteral("ladder"), ladder},
+      {QStringLiteral("fit"),
+       QJsonObject{{QStringLiteral("estimator"), q(to_string(s.fit.estimator))},
+                   {QStringLiteral("huber_delta"), s.fit.huber_delta},
+                   {QStringLiteral("resamples"), s.fit.resamples}}},
+      {QStringLiteral("seed"), static_cast<qint64>(s.seed)},
+      {QStringLiteral("target"),
+       QJsonObject{{QStringLiteral("follows_budget"), s.target_follows_budget},
+                   {QStringLiteral("manual_target_flops"), s.manual_target_flops}}},
+      {QStringLiteral("candidate"), QJsonObject{{QStringLiteral("preset"), q(to_string(c.preset))},
+                                                {QStringLiteral("a_multiplier"), c.a_multiplier},
+                                                {QStringLiteral("b_multiplier"), c.b_multiplier},
+                                                {QStringLiteral("alpha_delta"), c.alpha_delta},
+                                                {QStringLiteral("beta_delta"), c.beta_delta}}}};
+}
+
+QJsonObject moe_to_json(const MoeSettings& m) {
+  return QJsonObject{
+      {QStringLiteral("experts"), static_cast<qint64>(m.n_experts)},
+      {QStringLiteral("top_k"), static_cast<qint64>(m.top_k)},
+      {QStringLiteral("tokens_per_batch"), static_cast<qint64>(m.tokens_per_batch)},
+      {QStringLiteral("seed"), static_cast<qint64>(m.seed)},
+      {QStringLiteral("aux_on"), m.aux_on},
+      {QStringLiteral("aux_weight"), m.aux_weight},
+      {QStringLiteral("z_on"), m.z_on},
+      {QStringLiteral("z_weight"), m.z_weight},
+      {QStringLiteral("capacity_factor"), m.capacity_factor},
+      {QStringLiteral("learning_rate"), m.learning_rate},
+      {QStringLiteral("shared_expert"), m.shared_expert},
+      {QStringLiteral("renormalize"), m.renormalize},
+      {QStringLiteral("steps"), static_cast<qint64>(m.steps)},
+      {QStringLiteral("comm"),
+       QJsonObject{{QStringLiteral("prefill_tokens"), static_cast<qint64>(m.prefill_tokens)},
+                   {QStringLiteral("link_gbps"), m.link_gbps},
+                   {QStringLiteral("latency_us"), m.latency_us}}},
+      {QStringLiteral("pipeline"),
+       QJsonObject{{QStringLiteral("chunks"), static_cast<qint64>(m.pipeline_chunks)},
+                   {QStringLiteral("stages"), static_cast<qint64>(m.pipeline_stages)},
+                   {QStringLiteral("compute_ms"), m.compute_ms},
+                   {QStringLiteral("transfer_ms"), m.transfer_ms}}}};
+}
+
+QJsonObject roofline_to_json(const RooflineSettings& r) {
+  QJsonArray overlays;
+  for (const std::string& o : r.overlays) overlays.append(q(o));
+  return QJsonObject{{QStringLiteral("overlays"), overlays},
+                     {QStringLiteral("matmul_dim"), static_cast<qint64>(r.matmul_dim)},
+                     {QStringLiteral("mfu_budget"),
+                      QJsonObject{{QStringLiteral("matmul_seconds"), r.mfu.matmul_seconds},
+                                  {QStringLiteral("vector_seconds"), r.mfu.vector_seconds},
+                                  {QStringLiteral("memory_seconds"), r.mfu.memory_seconds},
+                                  {QStringLiteral("comms_seconds"), r.mfu.comms_seconds},
+                                  {QStringLiteral("optimizer_seconds"), r.mfu.optimizer_seconds}}},
+                     {QStringLiteral("recompute"), r.recompute},
+                     {QStringLiteral("prefill_mfu"), r.prefill_mfu},
+                     {QStringLiteral("bandwidth_efficiency"), r.bandwidth_efficiency},
+                     {QStringLiteral("step_floor_seconds"), r.step_floor_seconds},
+                     {QStringLiteral("max_chips"), static_cast<qint64>(r.max_chips)},
+                     {QStringLiteral("tile"), static_cast<qint64>(r.tile)},
+                     {QStringLiteral("per_layer_serial_seconds"), r.per_layer_serial_seconds}};
+}
+
+void settings_to_json(const Scenario& s, QJsonObject& doc) {
+  doc[QStringLiteral("isoflops")] = isoflops_to_json(s.isoflops);
+  doc[QStringLiteral("moe")] = moe_to_json(s.moe);
+  doc[QStringLiteral("roofline")] = roofline_to_json(s.roofline);
+}
+
+void seed_from_json(const Reader& r, const char* key, std::uint64_t& seed) {
+  std::int64_t v = static_cast<std::int64_t>(seed);
+  r.integer(key, v, 0, kMaxJsonInteger);
+  seed = static_cast<std::uint64_t>(v);
+}
+
+void law_from_json(const Reader& r, LossLaw& l) {
+  r.real("E", l.E, 1e-9, 10);
+  r.real("A", l.A, 1e-9, 1e7);
+  r.real("alpha", l.alpha, 1e-9, 3);
+  r.real("B", l.B, 1e-9, 1e7);
+  r.real("beta", l.beta, 1e-9, 3);
+}
+
+void synthetic_from_json(const Reader& r, SyntheticLadderSettings& p) {
+  r.choice<LawPreset>("law_preset", p.law_preset, parse_law_preset);
+  // A preset named without constants means the preset's constants.
+  if (p.law_preset != LawPreset::custom) p.law = law_of(p.law_preset);
+  const std::string prefix = r.prefix() + "law.";
+  law_from_json(Reader(r.object("law"), prefix, r.source()), p.law);
+  r.integer("budgets", p.n_budgets, 2, 20);
+  r.real("budget_min_flops", p.budget_min_flops, 1e12, 1e26);
+  r.real("budget_max_flops", p.budget_max_flops, 1e13, 1e27);
+  r.integer("sizes_per_budget", p.sizes_per_budget, 3, 50);
+  r.real("size_span_decades", p.size_span_decades, 0.1, 5);
+  r.real("noise", p.noise, 0, 0.5);
+  r.boolean("outlier", p.outlier);
+  r.boolean("bias_on", p.bias_on);
+  r.real("bias_nats", p.bias_nats, 0, 1);
+  r.choice<BiasMode>("bias_mode", p.bias_mode, parse_bias_mode);
+  r.boolean("offset_on", p.offset_on);
+  r.real("offset_nats", p.offset_nats, 0, 1);
+}
+
+void columns_from_json(const Reader& r, LadderColumns& c) {
+  r.text("n_params", c.n_params);
+  r.real("n_params_scale", c.n_params_scale, 1e-15, 1e21);
+  r.text("tokens", c.tokens);
+  r.choice<TokensKind>("tokens_kind", c.tokens_kind, parse_tokens_kind);
+  r.real("tokens_scale", c.tokens_scale, 1e-15, 1e21);
+  r.text("loss", c.loss);
+  r.choice<LossUnit>("loss_unit", c.loss_unit, parse_loss_unit);
+  r.text("budget", c.budget);
+  r.real("budget_scale", c.budget_scale, 1e-15, 1e21);
+}
+
+LoadedLadder loaded_from_json(const Reader& r) {
+  LoadedLadder l;
+  r.text("file_name", l.file_name, 1000);
+  columns_from_json(Reader(r.object("columns"), r.prefix() + "columns.", r.source()), l.columns);
+  if (!r.has("points")) r.fail("points", "nothing", "the ladder's runs as [N, D, loss, budget]");
+  const QJsonArray rows = r.array("points");
+  if (rows.size() > 100'000)
+    r.fail("points", std::to_string(rows.size()) + " runs", "at most 100,000 runs");
+  l.points.reserve(static_cast<std::size_t>(rows.size()));
+  for (qsizetype i = 0; i < rows.size(); ++i) {
+    const std::string key = "points[" + std::to_string(i) + "]";
+    const char* expected =
+        "[n_params, n_tokens, loss, budget_flops]: finite numbers, "
+        "the first three > 0, budget_flops >= 0 (0 = no label)";
+    const QJsonValue row = rows.at(i);
+    if (!row.isArray() || row.toArray().size() != 4)
+      r.fail(key.c_str(), Reader::describe(row), expected);
+    const QJsonArray a = row.toArray();
+    double v[4];
+    for (int k = 0; k < 4; ++k) {
+      if (!a.at(k).isDouble()) r.fail(key.c_str(), Reader::describe(a.at(k)), expected);
+      v[k] = a.at(k).toDouble();
+      const bool ok = std::isfinite(v[k]) && (k == 3 ? v[k] >= 0 : v[k] > 0);
+      if (!ok) r.fail(key.c_str(), format_value(v[k]), expected);
+    }
+    l.points.push_back(LadderPoint{v[0], v[1], v[2], v[3], false});
+  }
+  l.data_rows = static_cast<std::int64_t>(l.points.size());
+  r.integer("data_rows", l.data_rows, static_cast<std::int64_t>(l.points.size()), kMaxJsonInteger);
+  return l;
+}
+
+void isoflops_from_json(const Reader& r, IsoflopsSettings& s) {
+  const std::string& p = r.prefix();
+  const std::string_view src = r.source();
+  const Reader ladder(r.object("ladder"), p + "ladder.", src);
+  synthetic_from_json(Reader(ladder.object("synthetic"), p + "ladder.synthetic.", src),
+                      s.synthetic);
+  if (ladder.has("loaded"))
+    s.loaded = loaded_from_json(Reader(ladder.object("loaded"), p + "ladder.loaded.", src));
+  const Reader cut(ladder.object("loss_cut"), p + "ladder.loss_cut.", src);
+  cut.boolean("enabled", s.loss_cut.enabled);
+  cut.real("max_loss", s.loss_cut.max_loss, 1e-9, 100);
+  const Reader fit(r.object("fit"), p + "fit.", src);
+  fit.choice<Estimator>("estimator", s.fit.estimator, parse_estimator);
+  fit.real("huber_delta", s.fit.huber_delta, 1e-9, 1);
+  fit.integer("resamples", s.fit.resamples, 10, 100'000);
+  seed_from_json(r, "seed", s.seed);
+  const Reader target(r.object("target"), p + "target.", src);
+  target.boolean("follows_budget", s.target_follows_budget);
+  target.real("manual_target_flops", s.manual_target_flops, 1e12, 1e32);
+  const Reader c(r.object("candidate"), p + "candidate.", src);
+  c.choice<CandidatePreset>("preset", s.candidate.preset, parse_candidate_preset);
+  c.real("a_multiplier", s.candidate.a_multiplier, 0.01, 100);
+  c.real("b_multiplier", s.candidate.b_multiplier, 0.01, 100);
+  c.real("alpha_delta", s.candidate.alpha_delta, -0.5, 0.5);
+  c.real("beta_delta", s.candidate.beta_delta, -0.5, 0.5);
+}
+
+void moe_from_json(const Reader& r, MoeSettings& m) {
+  r.integer("experts", m.n_experts, 1, 1024);
+  r.integer("top_k", m.top_k, 1, 1024);
+  r.integer("tokens_per_batch", m.tokens_per_batch, 1, 65'536);
+  seed_from_json(r, "seed", m.seed);
+  r.boolean("aux_on", m.aux_on);
+  r.real("aux_weight", m.aux_weight, 0, 100);
+  r.boolean("z_on", m.z_on);
+  r.real("z_weight", m.z_weight, 0, 100);
+  r.real("capacity_factor", m.capacity_factor, 1, 1000);
+  r.real("learning_rate", m.learning_rate, 1e-12, 1e4);
+  r.boolean("shared_expert", m.shared_expert);
+  r.boolean("renormalize", m.renormalize);
+  r.integer("steps", m.steps, 1, 5000);
+  const Reader comm(r.object("comm"), r.prefix() + "comm.", r.source());
+  comm.integer("prefill_tokens", m.prefill_tokens, 1, 1'000'000'000);
+  comm.real("link_gbps", m.link_gbps, 1e-12, 1e9);
+  comm.real("latency_us", m.latency_us, 0, 1e9);
+  const Reader pipe(r.object("pipeline"), r.prefix() + "pipeline.", r.source());
+  pipe.integer("chunks", m.pipeline_chunks, 1, 1'000'000);
+  pipe.integer("stages", m.pipeline_stages, 1, 100'000);
+  pipe.real("compute_ms", m.compute_ms, 1e-12, 1e12);
+  pipe.real("transfer_ms", m.transfer_ms, 0, 1e12);
+}
+
+void roofline_from_json(const Reader& r, RooflineSettings& s) {
+  if (r.has("overlays")) {
+    s.overlays.clear();
+    const QJsonArray a = r.array("overlays");
+    for (qsizetype i = 0; i < a.size(); ++i) {
+      const std::string key = "overlays[" + std::to_string(i) + "]";
+      const std::string name = a.at(i).toString().toStdString();
+      if (!a.at(i).isString()) r.fail(key.c_str(), Reader::describe(a.at(i)), "a chip name");
+      try {
+        (void)chip_by_name(name);
+      } catch (const std::invalid_argument&) {
+        r.fail(key.c_str(), "\"" + name.substr(0, 40) + "\"", "one of " + chip_names());
+      }
+      s.overlays.push_back(name);
+    }
+  }
+  r.integer("matmul_dim", s.matmul_dim, 1, 1'000'000);
+  const Reader mfu(r.object("mfu_budget"), r.prefix() + "mfu_budget.", r.source());
+  mfu.real("matmul_seconds", s.mfu.matmul_seconds, 0, 1e9);
+  mfu.real("vector_seconds", s.mfu.vector_seconds, 0, 1e9);
+  mfu.real("memory_seconds", s.mfu.memory_seconds, 0, 1e9);
+  mfu.real("comms_seconds", s.mfu.comms_seconds, 0, 1e9);
+  mfu.real("optimizer_seconds", s.mfu.optimizer_seconds, 0, 1e9);
+  r.real("recompute", s.recompute, 1, 10);
+  r.real("prefill_mfu", s.prefill_mfu, 1e-12, 1);
+  r.real("bandwidth_efficiency", s.bandwidth_efficiency, 1e-12, 1);
+  r.real("step_floor_seconds", s.step_floor_seconds, 0, 1e3);
+  r.integer("max_chips", s.max_chips, 1, std::int64_t{1} << 40);
+  r.integer("tile", s.tile, 1, 65'536);
+  r.real("per_layer_serial_seconds", s.per_layer_serial_seconds, 0, 1);
+}
+
+// Version 1 documents have none of these sections: the panels keep their defaults.
+void settings_from_json(const Reader& top, Scenario& s) {
+  const std::string_view src = top.source();
+  isoflops_from_json(Reader(top.object("isoflops"), "isoflops.", src), s.isoflops);
+  moe_from_json(Reader(top.object("moe"), "moe.", src), s.moe);
+  roofline_from_json(Reader(top.object("roofline"), "roofline.", src), s.roofline);
+}
 
 }  // namespace
 
@@ -170,15 +585,49 @@ std::string scenario_to_json(const Scenario& s) {
                       {QStringLiteral("decode_tokens"), static_cast<qint64>(v.decode_tokens)},
                       {QStringLiteral("latency_budget_seconds"), v.latency_budget_seconds},
                       {QStringLiteral("overhead_seconds"), v.overhead_seconds},
-                      {QStringLiteral("bytes_per_param"), v.bytes_per_param}};
+                      {QStringLiteral("bytes_per_param"), v.bytes_per_param},
+                      {QStringLiteral("chips"), static_cast<qint64>(v.chips)},
+                      {QStringLiteral("limit_model"), v.limit_model}};
+  const GoodputSetup& g = s.goodput;
+  QJsonObject goodput{
+      {QStringLiteral("interruptions_per_1000_chip_days"), g.interruptions_per_1000_chip_days},
+      {QStringLiteral("restart_minutes"), g.restart_minutes},
+      {QStringLiteral("checkpoint_interval_minutes"), g.checkpoint_interval_minutes},
+      {QStringLiteral("checkpoint_write_minutes"),
+       g.checkpoint_write_minutes ? QJsonValue(*g.checkpoint_write_minutes) : QJsonValue()},
+      {QStringLiteral("storage_bytes_per_s_per_chip"), g.storage_bytes_per_s_per_chip},
+      {QStringLiteral("checkpoint_mode"), g.mode == CheckpointMode::synchronous
+                                              ? QStringLiteral("synchronous")
+                                              : QStringLiteral("asynchronous")}};
+  const RangeSetup& rs = s.ranges;
+  auto spread = [](const std::optional<Spread>& sp) {
+    return sp ? QJsonValue(QJsonObject{{QStringLiteral("low"), sp->low},
+                                       {QStringLiteral("high"), sp->high}})
+              : QJsonValue();
+  };
+  QJsonObject ranges{
+      {QStringLiteral("shape"), q(to_string(rs.shape))},
+      {QStringLiteral("seed"), static_cast<qint64>(rs.seed)},
+      {QStringLiteral("mfu"), spread(rs.mfu)},
+      {QStringLiteral("interruptions_per_1000_chip_days"),
+       spread(rs.interruptions_per_1000_chip_days)},
+      {QStringLiteral("restart_minutes"), spread(rs.restart_minutes)},
+      {QStringLiteral("price_per_chip_hour_dollars"), spread(rs.price_per_chip_hour_dollars)},
+      {QStringLiteral("tokens_available"), spread(rs.tokens_available)}};
+  QJsonObject plan{{QStringLiteral("mode"), q(to_string(s.plan.mode))},
+                   {QStringLiteral("train_tokens"), s.plan.train_tokens}};
   QJsonObject doc{{QStringLiteral("format"), QStringLiteral("napkin-scenario")},
                   {QStringLiteral("version"), kScenarioFormatVersion},
                   {QStringLiteral("hardware"), hardware},
                   {QStringLiteral("budget"), budget},
                   {QStringLiteral("model"), model},
                   {QStringLiteral("training"), training},
-                  {QStringLiteral("serving"), serving}};
-  return QJsonDocument(doc).toJson(QJsonDocument::Indented).toStdString();
+                  {QStringLiteral("serving"), serving},
+                  {QStringLiteral("goodput"), goodput},
+                  {QStringLiteral("ranges"), ranges},
+                  {QStringLiteral("plan"), plan}};
+  settings_to_json(s, doc);
+  return compact_number_arrays(QJsonDocument(doc).toJson(QJsonDocument::Indented));
 }
 
 Scenario scenario_from_json(std::string_view json, std::string_view source) {
@@ -245,6 +694,20 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
   m.integer("shared_experts", sh.shared_experts, 0, 1'000);
   m.integer("expert_d_ff", sh.expert_d_ff, 0, 10'000'000);
   m.integer("dense_layers", sh.n_dense_layers, 0, 100'000);
+  // Version 2 fields; a version-1 document leaves them at their defaults.
+  m.integer("q_lora_rank", sh.q_lora_rank, 0, 1'000'000);
+  m.integer("kv_lora_rank", sh.kv_lora_rank, 0, 1'000'000);
+  m.integer("qk_nope_head_dim", sh.qk_nope_head_dim, 0, 100'000);
+  m.integer("qk_rope_head_dim", sh.qk_rope_head_dim, 0, 100'000);
+  m.integer("v_head_dim", sh.v_head_dim, 0, 100'000);
+  m.integer("shared_expert_d_ff", sh.shared_expert_d_ff, 0, 10'000'000);
+  m.boolean("shared_expert_gate", sh.shared_expert_gate);
+  m.boolean("router_bias", sh.router_bias);
+  m.choice<QkNorm>("qk_norm", sh.qk_norm, parse_qk_norm);
+  m.integer("norms_per_layer", sh.norms_per_layer, 0, 8);
+  m.boolean("norm_bias", sh.norm_bias);
+  m.boolean("parallel_blocks", sh.parallel_blocks);
+  m.integer("mtp_modules", sh.mtp_modules, 0, 100);
 
   const Reader t(top.object("training"), "training.", source);
   t.choice<Optimizer>("optimizer", s.training.optimizer, parse_optimizer);
@@ -264,6 +727,41 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
   v.real("latency_budget_seconds", s.serving.latency_budget_seconds, 1e-6, 1e6);
   v.real("overhead_seconds", s.serving.overhead_seconds, 0, 1e6);
   v.real("bytes_per_param", s.serving.bytes_per_param, 0.125, 8);
+  v.integer("chips", s.serving.chips, 1, 1024);
+  v.boolean("limit_model", s.serving.limit_model);
+
+  // Version 2: goodput, ranges and the plan mode (absent in version 1 files,
+  // which keep the defaults).
+  const Reader g(top.object("goodput"), "goodput.", source);
+  GoodputSetup& gs = s.goodput;
+  g.real("interruptions_per_1000_chip_days", gs.interruptions_per_1000_chip_days, 0, 1e6);
+  g.real("restart_minutes", gs.restart_minutes, 0, 1e7);
+  g.real("checkpoint_interval_minutes", gs.checkpoint_interval_minutes, 1e-6, 1e7);
+  g.optional_real("checkpoint_write_minutes", gs.checkpoint_write_minutes, 0, 1e7);
+  g.real("storage_bytes_per_s_per_chip", gs.storage_bytes_per_s_per_chip, 1, 1e13);
+  g.choice<CheckpointMode>("checkpoint_mode", gs.mode, [](std::string_view text) {
+    if (text == "synchronous") return CheckpointMode::synchronous;
+    if (text == "asynchronous") return CheckpointMode::asynchronous;
+    throw std::invalid_argument("one of synchronous, asynchronous");
+  });
+
+  const Reader r(top.object("ranges"), "ranges.", source);
+  RangeSetup& rs = s.ranges;
+  r.choice<RangeShape>("shape", rs.shape, parse_range_shape);
+  std::int64_t seed = static_cast<std::int64_t>(rs.seed);
+  r.integer("seed", seed, 0, std::int64_t{1} << 53);
+  rs.seed = static_cast<std::uint64_t>(seed);
+  r.spread("mfu", rs.mfu, 1e-6, 1.0);
+  r.spread("interruptions_per_1000_chip_days", rs.interruptions_per_1000_chip_days, 0, 1e6);
+  r.spread("restart_minutes", rs.restart_minutes, 0, 1e7);
+  r.spread("price_per_chip_hour_dollars", rs.price_per_chip_hour_dollars, 0, 1e4);
+  r.spread("tokens_available", rs.tokens_available, 1, 1e18);
+
+  const Reader p(top.object("plan"), "plan.", source);
+  p.choice<PlanMode>("mode", s.plan.mode, parse_plan_mode);
+  p.real("train_tokens", s.plan.train_tokens, 0, 1e18);
+
+  settings_from_json(top, s);
 
   try {
     s.validate();
@@ -275,15 +773,13 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
 }
 
 Scenario load_scenario_file(const std::string& path) {
-  QFile f(QString::fromStdString(path));
-  if (!f.open(QIODevice::ReadOnly))
-    throw std::runtime_error(path + ": cannot open: " + f.errorString().toStdString());
-  if (f.size() > kMaxScenarioBytes)
-    throw std::runtime_error(path + ": larger than 16 MiB; not a scenario");
-  const QByteArray data = f.read(kMaxScenarioBytes + 1);
+  std::string data, error;
+  // Streams too (a pipe, /dev/stdin); a larger file is refused before it is read.
+  if (!read_file_capped(path, kMaxScenarioBytes, &data, &error))
+    throw std::runtime_error(
+        error + (error.find("limit is") != std::string::npos ? "; not a scenario" : ""));
   try {
-    return scenario_from_json(
-        std::string_view(data.constData(), static_cast<std::size_t>(data.size())), path);
+    return scenario_from_json(data, path);
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(e.what());
   }
@@ -291,16 +787,10 @@ Scenario load_scenario_file(const std::string& path) {
 
 void save_scenario_file(const Scenario& s, const std::string& path) {
   const std::string text = scenario_to_json(s);
-  QSaveFile f(QString::fromStdString(path));
-  if (!f.open(QIODevice::WriteOnly))
-    throw std::runtime_error(path + ": cannot write: " + f.errorString().toStdString());
-  if (f.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())) {
-    f.cancelWriting();
-    throw std::runtime_error(path + ": write failed: " + f.errorString().toStdString());
-  }
-  if (!f.commit())
-    throw std::runtime_error(path + ": could not save (the previous file is untouched): " +
-                             f.errorString().toStdString());
+  QString error;
+  if (!write_file_atomically(QString::fromStdString(path),
+                             QByteArray(text.data(), static_cast<qsizetype>(text.size())), &error))
+    throw std::runtime_error(error.toStdString());
 }
 
 }  // namespace napkin

@@ -7,7 +7,11 @@
 
 namespace napkin {
 
-inline constexpr int kScenarioFormatVersion = 1;
+// 1: the Budget-level inputs. 2: adds the panels' settings (isoflops, moe,
+// roofline), the IsoFLOPs ladder's points embedded when loaded from CSV, and
+// the shape fields of modern checkpoints (MLA, shared-expert widths, QK-norm,
+// norms, MTP), goodput, ranges, the plan mode and the serving chips. Version 1 documents still open, with the defaults.
+inline constexpr int kScenarioFormatVersion = 2;
 
 // The document as JSON text (UTF-8, indented, keys in a stable order).
 std::string scenario_to_json(const Scenario& s);
@@ -19,9 +23,11 @@ std::string scenario_to_json(const Scenario& s);
 // documents.
 Scenario scenario_from_json(std::string_view json, std::string_view source = "scenario");
 
-// Reads a file (at most 16 MiB) / writes one atomically: a temporary file in
-// the same folder renamed into place, so a failed save never destroys the
-// previous file. Both throw std::runtime_error with the path and the reason.
+// Reads a file (at most 16 MiB) / writes one through the atomic writer
+// (atomic_writer.h): every write, the flush and fsync checked before a
+// temporary in the same folder is renamed into place, so a failed save (a full
+// disk included) never destroys the previous file; a device or FIFO is written
+// through. Both throw std::runtime_error with the path and the OS's reason.
 Scenario load_scenario_file(const std::string& path);
 void save_scenario_file(const Scenario& s, const std::string& path);
 

@@ -38,6 +38,23 @@ std::int64_t padded_matmul_flops(std::int64_t m, std::int64_t k, std::int64_t n,
 
 // ------------------------------------------------------------------ parameters
 
+std::string_view to_string(QkNorm q) {
+  switch (q) {
+    case QkNorm::none: return "none";
+    case QkNorm::per_head: return "per_head";
+    case QkNorm::full_width: return "full_width";
+  }
+  return "none";
+}
+
+QkNorm parse_qk_norm(std::string_view n) {
+  if (n == "none") return QkNorm::none;
+  if (n == "per_head" || n == "per-head") return QkNorm::per_head;
+  if (n == "full_width" || n == "full-width") return QkNorm::full_width;
+  throw std::invalid_argument("qk_norm must be one of none, per_head, full_width; got \"" +
+                              std::string(n) + "\"");
+}
+
 void ModelShape::validate() const {
   require_count(n_layers, "layers", "blocks", 1, 100'000);
   require_count(d_model, "d_model", "elements", 1, 1'000'000);
@@ -52,19 +69,82 @@ void ModelShape::validate() const {
   require_count(n_experts, "experts", "routed experts", 0, 100'000);
   require_count(shared_experts, "shared_experts", "experts", 0, 1'000);
   require_count(expert_d_ff, "expert_d_ff", "elements (0 = d_ff)", 0, 10'000'000);
+  require_count(shared_expert_d_ff, "shared_expert_d_ff", "elements (0 = expert width)", 0,
+                10'000'000);
   if (is_moe()) {
     require_count(top_k, "top_k", "experts per token", 1, n_experts);
-    require_count(n_dense_layers, "dense_layers", "leading dense blocks", 0, n_layers);
+    require_count(n_dense_layers, "dense_layers", "dense-MLP blocks", 0, n_layers);
   } else {
     require_count(top_k, "top_k", "experts per token (dense model: 0)", 0, 0);
     require_count(shared_experts, "shared_experts", "experts (dense model: 0)", 0, 0);
     require_count(n_dense_layers, "dense_layers", "blocks (dense model: 0)", 0, 0);
+    if (router_bias) throw std::invalid_argument("router_bias needs routed experts (experts > 0)");
+  }
+  if (shared_experts == 0) {
+    require_count(shared_expert_d_ff, "shared_expert_d_ff", "elements (no shared experts: 0)", 0,
+                  0);
+    if (shared_expert_gate)
+      throw std::invalid_argument("shared_expert_gate needs shared experts (shared_experts > 0)");
+  }
+  require_count(norms_per_layer, "norms_per_layer", "norm vectors per block", 0, 8);
+  require_count(mtp_modules, "mtp_modules", "multi-token-prediction modules", 0, 100);
+  if (is_mla()) {
+    require_count(kv_lora_rank, "kv_lora_rank", "elements", 1, 1'000'000);
+    require_count(q_lora_rank, "q_lora_rank", "elements (0 = no query compression)", 0, 1'000'000);
+    require_count(qk_nope_head_dim, "qk_nope_head_dim", "elements", 1, 100'000);
+    require_count(qk_rope_head_dim, "qk_rope_head_dim", "elements", 1, 100'000);
+    require_count(v_head_dim, "v_head_dim", "elements", 1, 100'000);
+    if (d_head != qk_nope_head_dim + qk_rope_head_dim)
+      throw std::invalid_argument(
+          "head_dim (elements) must be qk_nope_head_dim + qk_rope_head_dim = " +
+          std::to_string(qk_nope_head_dim + qk_rope_head_dim) + " for MLA; got " +
+          std::to_string(d_head));
+    // DeepSeek's MLA has no projection biases and no QK-norm beyond its latent norms.
+    if (qkv_bias || o_bias)
+      throw std::invalid_argument(
+          "qkv_bias and o_bias are not modelled with MLA (kv_lora_rank > 0)");
+    if (qk_norm != QkNorm::none)
+      throw std::invalid_argument("qk_norm must be none with MLA (kv_lora_rank > 0)");
+  } else {
+    require_count(q_lora_rank, "q_lora_rank", "elements (only with MLA: kv_lora_rank > 0)", 0, 0);
+    require_count(qk_nope_head_dim, "qk_nope_head_dim",
+                  "elements (only with MLA: kv_lora_rank > 0)", 0, 0);
+    require_count(qk_rope_head_dim, "qk_rope_head_dim",
+                  "elements (only with MLA: kv_lora_rank > 0)", 0, 0);
+    require_count(v_head_dim, "v_head_dim", "elements (only with MLA: kv_lora_rank > 0)", 0, 0);
   }
 }
 
 namespace {
 
+const char* const kWhat = "parameters";
+
+std::int64_t norm_params(const ModelShape& s) {
+  return s.norm_bias ? checked_mul(2, s.d_model, kWhat) : s.d_model;
+}
+
+// MLA (DeepSeek-V2 §2.1.2–2.1.3, the HF DeepseekV2Attention modules): W_q
+// (or W_DQ, its RMSNorm and W_UQ), W_DKV and W_KR fused (d → kv_lora + rope),
+// the latent's RMSNorm, W_UK and W_UV fused (kv_lora → H·(nope + v)), W_O.
+std::int64_t mla_params(const ModelShape& s) {
+  const std::int64_t h = s.n_heads;
+  const std::int64_t q_out = checked_mul(h, s.qk_nope_head_dim + s.qk_rope_head_dim, kWhat);
+  std::int64_t p = 0;
+  if (s.q_lora_rank > 0)
+    p = checked_add(checked_mul(s.d_model, s.q_lora_rank, kWhat),
+                    checked_add(s.q_lora_rank, checked_mul(s.q_lora_rank, q_out, kWhat), kWhat),
+                    kWhat);
+  else
+    p = checked_mul(s.d_model, q_out, kWhat);
+  p = checked_add(p, checked_mul(s.d_model, s.kv_lora_rank + s.qk_rope_head_dim, kWhat), kWhat);
+  p = checked_add(p, s.kv_lora_rank, kWhat);
+  p = checked_add(p, checked_mul({s.kv_lora_rank, h, s.qk_nope_head_dim + s.v_head_dim}, kWhat),
+                  kWhat);
+  return checked_add(p, checked_mul({h, s.v_head_dim, s.d_model}, kWhat), kWhat);
+}
+
 std::int64_t attention_params(const ModelShape& s) {
+  if (s.is_mla()) return mla_params(s);
   const std::int64_t q_dim = checked_mul(s.n_heads, s.d_head, "q width");
   const std::int64_t kv_dim = checked_mul(s.n_kv_heads, s.d_head, "kv width");
   std::int64_t attn = checked_mul(
@@ -72,6 +152,13 @@ std::int64_t attention_params(const ModelShape& s) {
       "attention parameters");
   if (s.qkv_bias) attn = checked_add(attn, q_dim + 2 * kv_dim, "attention parameters");
   if (s.o_bias) attn = checked_add(attn, s.d_model, "attention parameters");
+  switch (s.qk_norm) {
+    case QkNorm::none: break;
+    case QkNorm::per_head: attn = checked_add(attn, 2 * s.d_head, "attention parameters"); break;
+    case QkNorm::full_width:
+      attn = checked_add(attn, q_dim + kv_dim, "attention parameters");
+      break;
+  }
   return attn;
 }
 
@@ -83,22 +170,37 @@ std::int64_t mlp_params(const ModelShape& s, std::int64_t ff) {
   return p;
 }
 
+// The always-on part of an MoE layer's MLP: shared experts and their gate.
+std::int64_t shared_mlp_params(const ModelShape& s) {
+  std::int64_t p = checked_mul(s.shared_experts, mlp_params(s, s.effective_shared_expert_d_ff()),
+                               "shared expert parameters");
+  if (s.shared_expert_gate) p = checked_add(p, s.d_model, "shared expert parameters");
+  return p;
+}
+
+// Layers with routed experts.
+std::int64_t moe_layer_count(const ModelShape& s) {
+  return s.is_moe() ? s.n_layers - s.n_dense_layers : 0;
+}
+
 }  // namespace
 
 LayerParams params_per_layer(const ModelShape& s, bool moe_layer) {
   s.validate();
   LayerParams p;
   p.attn = attention_params(s);
-  p.norms = 2 * s.d_model;
+  p.norms = checked_mul(s.norms_per_layer, norm_params(s), "norm parameters");
   if (moe_layer && s.is_moe()) {
     const std::int64_t one = mlp_params(s, s.effective_expert_d_ff());
-    p.mlp = checked_mul(s.n_experts + s.shared_experts, one, "expert parameters");
+    p.mlp = checked_add(checked_mul(s.n_experts, one, "expert parameters"), shared_mlp_params(s),
+                        "expert parameters");
     p.router = checked_mul(s.d_model, s.n_experts, "router parameters");
+    if (s.router_bias) p.router = checked_add(p.router, s.n_experts, "router parameters");
   } else {
     p.mlp = mlp_params(s, s.d_ff);
   }
-  p.total = checked_add(checked_add(p.attn, p.mlp, "layer parameters"), p.router + p.norms,
-                        "layer parameters");
+  p.total = checked_add(checked_add(p.attn, p.mlp, "layer parameters"),
+                        checked_add(p.router, p.norms, "layer parameters"), "layer parameters");
   return p;
 }
 
@@ -106,32 +208,81 @@ ParamCount count_params(const ModelShape& s) {
   s.validate();
   ParamCount c;
   const LayerParams dense = params_per_layer(s, false);
-  const std::int64_t n_moe = s.is_moe() ? s.n_layers - s.n_dense_layers : 0;
+  const std::int64_t n_moe = moe_layer_count(s);
   const std::int64_t n_dense = s.n_layers - n_moe;
   std::int64_t body = checked_mul(n_dense, dense.total, "body parameters");
   std::int64_t body_active = body;
-  if (n_moe > 0) {
+  // A token's pass through one routed layer: attention, router, norms, its
+  // top-k routed experts and every shared expert.
+  std::int64_t moe_active_layer = 0;
+  if (n_moe > 0 || (s.is_moe() && s.mtp_modules > 0)) {
     const LayerParams moe = params_per_layer(s, true);
     const std::int64_t one = mlp_params(s, s.effective_expert_d_ff());
-    const std::int64_t active_layer =
-        moe.attn + moe.router + moe.norms +
-        checked_mul(s.top_k + s.shared_experts, one, "active expert parameters");
+    moe_active_layer =
+        checked_add(checked_add(checked_add(moe.attn, moe.router, "active parameters"), moe.norms,
+                                "active parameters"),
+                    checked_add(checked_mul(s.top_k, one, "active expert parameters"),
+                                shared_mlp_params(s), "active expert parameters"),
+                    "active parameters");
     body = checked_add(body, checked_mul(n_moe, moe.total, "body parameters"), "body parameters");
-    body_active = checked_add(body_active, checked_mul(n_moe, active_layer, "active parameters"),
-                              "active parameters");
+    body_active =
+        checked_add(body_active, checked_mul(n_moe, moe_active_layer, "active parameters"),
+                    "active parameters");
     c.per_layer = moe;
   } else {
     c.per_layer = dense;
   }
+  c.dense_layer = dense;
+  c.n_moe_layers = n_moe;
   const std::int64_t table = checked_mul(s.vocab, s.d_model, "embedding parameters");
+  c.input_embedding = table;
   c.embedding = s.tied_embeddings ? table : checked_mul(2, table, "embedding parameters");
-  c.final_norm = s.d_model;
+  c.final_norm = norm_params(s);
   c.body = body;
   c.non_embedding_total = checked_add(body, c.final_norm, "parameters");
   c.non_embedding_active = checked_add(body_active, c.final_norm, "parameters");
   c.total = checked_add(c.non_embedding_total, c.embedding, "parameters");
   c.active = checked_add(c.non_embedding_active, c.embedding, "parameters");
+  c.active_without_input_embedding = s.tied_embeddings ? c.active : c.active - table;
+  if (s.mtp_modules > 0) {
+    // One DeepSeek-V3 MTP module (§2.2, Figure 3): a full block (routed when
+    // the model is an MoE), RMSNorms of the hidden state and of the embedding,
+    // the projection M (2d → d) and the output head's RMSNorm; the embedding
+    // and the output head are the main model's.
+    const std::int64_t extra =
+        checked_add(checked_mul({2, s.d_model, s.d_model}, "MTP parameters"),
+                    checked_mul(3, norm_params(s), "MTP parameters"), "MTP parameters");
+    const bool routed = s.is_moe();
+    const std::int64_t block = routed ? c.per_layer.total : dense.total;
+    const std::int64_t block_active = routed ? moe_active_layer : dense.total;
+    c.mtp =
+        checked_mul(s.mtp_modules, checked_add(block, extra, "MTP parameters"), "MTP parameters");
+    c.mtp_active = checked_mul(s.mtp_modules, checked_add(block_active, extra, "MTP parameters"),
+                               "MTP parameters");
+  }
   return c;
+}
+
+// ------------------------------------------------------------------- KV cache
+
+std::int64_t kv_cache_elements_per_token_per_layer(const ModelShape& s) {
+  s.validate();
+  if (s.is_mla()) return checked_add(s.kv_lora_rank, s.qk_rope_head_dim, "KV cache elements");
+  return checked_mul({2, s.n_kv_heads, s.d_head}, "KV cache elements");
+}
+
+std::int64_t kv_cache_bytes_per_token(const ModelShape& s, std::int64_t bytes_per_elem) {
+  require_count(bytes_per_elem, "bytes_per_elem", "bytes", 1, 8);
+  return checked_mul({kv_cache_elements_per_token_per_layer(s), s.n_layers, bytes_per_elem},
+                     "KV cache bytes per token");
+}
+
+std::int64_t kv_cache_bytes(const ModelShape& s, std::int64_t seq_len, std::int64_t batch,
+                            std::int64_t bytes_per_elem) {
+  require_count(seq_len, "seq_len", "tokens");
+  require_count(batch, "batch", "requests");
+  return checked_mul({kv_cache_bytes_per_token(s, bytes_per_elem), seq_len, batch},
+                     "KV cache bytes");
 }
 
 // ------------------------------------------------------------------------ FLOPs

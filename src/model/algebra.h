@@ -27,7 +27,20 @@ std::int64_t padded_matmul_flops(std::int64_t m, std::int64_t k, std::int64_t n,
 
 // ------------------------------------------------------------------ parameters
 
+// How the queries and keys are normalised before attention (none in Llama).
+// per_head: one RMSNorm of head_dim on every query head and one on every key
+// head, weights shared across heads (Qwen3, Gemma-3): 2·d_head parameters.
+// full_width: one RMSNorm over the whole query projection and one over the
+// whole key projection (OLMo-2): (n_heads + n_kv_heads)·d_head parameters.
+enum class QkNorm { none, per_head, full_width };
+std::string_view to_string(QkNorm q);
+// "none", "per_head" or "per-head", "full_width" or "full-width"; throws naming the choices.
+QkNorm parse_qk_norm(std::string_view name);
+
 // A decoder-only transformer's shape. n_experts == 0 means a dense MLP.
+// Fields after n_dense_layers describe modern checkpoints (issue 17); their
+// defaults reproduce the Llama-style block, so a shape that does not set them
+// counts exactly as before.
 struct ModelShape {
   std::int64_t n_layers = 32;
   std::int64_t d_model = 4096;
@@ -46,42 +59,99 @@ struct ModelShape {
   std::int64_t top_k = 0;           // routed experts per token (MoE only)
   std::int64_t shared_experts = 0;  // always-on experts per MoE layer
   std::int64_t expert_d_ff = 0;     // each expert's hidden width; 0 = d_ff
-  std::int64_t n_dense_layers = 0;  // leading layers that keep a dense MLP
+  // Layers that keep a dense MLP of width d_ff (DeepSeek's first_k_dense_replace
+  // leading layers, Qwen-MoE's mlp_only_layers); order does not change a count.
+  std::int64_t n_dense_layers = 0;
+
+  // Multi-head latent attention, MLA (DeepSeek-V2 §2.1, DeepSeek-V3 §2.1.1):
+  // kv_lora_rank > 0 selects it. Keys and values are rebuilt per head from a
+  // cached latent of kv_lora_rank elements plus one RoPE key of
+  // qk_rope_head_dim shared by all heads; d_head must be qk_nope_head_dim +
+  // qk_rope_head_dim (the query/key width) and n_kv_heads is not used.
+  std::int64_t q_lora_rank = 0;  // query latent width; 0: W_q straight from d_model
+  std::int64_t kv_lora_rank = 0;
+  std::int64_t qk_nope_head_dim = 0;
+  std::int64_t qk_rope_head_dim = 0;
+  std::int64_t v_head_dim = 0;
+  // Shared experts' own width (Qwen2-MoE's shared_expert_intermediate_size);
+  // 0 = the routed experts' width.
+  std::int64_t shared_expert_d_ff = 0;
+  bool shared_expert_gate = false;  // Qwen2-MoE: a sigmoid gate d_model → 1 on the shared expert
+  bool router_bias = false;         // DeepSeek-V3: a score-correction bias per routed expert
+  QkNorm qk_norm = QkNorm::none;
+  // Norm vectors per block: 2 (before attention, before MLP); 4 in Gemma-2/3
+  // (also after each); 1 in a parallel block that shares one norm (Falcon-7B).
+  std::int64_t norms_per_layer = 2;
+  bool norm_bias = false;        // LayerNorm (weight and bias) instead of RMSNorm, all norms
+  bool parallel_blocks = false;  // attention and MLP read the same input (GPT-J, Falcon)
+  // Multi-token-prediction modules (DeepSeek-V3 §2.2): trained and shipped,
+  // counted apart from `total` as DeepSeek reports them (671B + 14B).
+  std::int64_t mtp_modules = 0;
 
   bool is_moe() const { return n_experts > 0; }
+  bool is_mla() const { return kv_lora_rank > 0; }
   std::int64_t effective_expert_d_ff() const { return expert_d_ff > 0 ? expert_d_ff : d_ff; }
+  std::int64_t effective_shared_expert_d_ff() const {
+    return shared_expert_d_ff > 0 ? shared_expert_d_ff : effective_expert_d_ff();
+  }
   // Throws std::invalid_argument naming the first violated constraint.
   void validate() const;
   bool operator==(const ModelShape&) const = default;
 };
 
 struct LayerParams {
-  std::int64_t attn = 0;    // W_q, W_k, W_v, W_o (+ biases)
-  std::int64_t mlp = 0;     // dense MLP, or every expert of an MoE layer (total)
-  std::int64_t router = 0;  // d_model × n_experts (MoE layers only)
-  std::int64_t norms = 0;   // two RMSNorm weight vectors
+  std::int64_t attn =
+      0;  // W_q, W_k, W_v, W_o (+ biases, QK-norms; MLA: its down/up projections and latent norms)
+  std::int64_t mlp = 0;     // dense MLP, or every expert of an MoE layer (total, shared experts and
+                            // their gate included)
+  std::int64_t router = 0;  // d_model × n_experts (+ a bias per expert) (MoE layers only)
+  std::int64_t norms = 0;   // the block's norm vectors (norms_per_layer of them)
   std::int64_t total = 0;
 };
 
 // One block's parameters (seed Phase 00 ch. 4). For an MoE shape, `moe_layer`
-// selects a routed layer (all experts counted) or a leading dense layer.
+// selects a routed layer (all experts counted) or a dense layer.
 LayerParams params_per_layer(const ModelShape& shape, bool moe_layer);
 
 struct ParamCount {
-  std::int64_t total = 0;                 // what you store (memory)
-  std::int64_t active = 0;                // what one token computes through (FLOPs)
+  std::int64_t total = 0;   // what you store (memory); MTP modules not included
+  std::int64_t active = 0;  // what one token computes through (FLOPs), input embedding included
   std::int64_t non_embedding_total = 0;   // total − embedding
   std::int64_t non_embedding_active = 0;  // active − embedding
   std::int64_t embedding = 0;             // input table + untied unembedding
   std::int64_t body = 0;                  // all blocks (total)
   std::int64_t final_norm = 0;
   LayerParams per_layer;  // a routed layer for an MoE shape, else a dense layer
+  // Issue 17 additions.
+  LayerParams dense_layer;           // a dense-MLP layer (== per_layer for a dense shape)
+  std::int64_t n_moe_layers = 0;     // layers with routed experts
+  std::int64_t input_embedding = 0;  // vocab × d_model, the lookup table
+  // active − the input embedding lookup: DeepSeek's "activated parameters"
+  // convention (37B for V3: the output head counts, the lookup does not). A
+  // tied table is the output head too, so nothing is subtracted for it.
+  std::int64_t active_without_input_embedding = 0;
+  std::int64_t mtp = 0;         // MTP modules' own parameters (embedding and head are shared)
+  std::int64_t mtp_active = 0;  // per token through the MTP modules (shared head excluded)
   double sparsity_ratio() const { return static_cast<double>(total) / active; }
 };
 
 // Whole-model count (seed Phase 00 ch. 4 and ch. 7 Break 2): embeddings, all
-// blocks, the final norm; total vs active for an MoE.
+// blocks, the final norm; total vs active for an MoE. Reproduces published
+// checkpoints to the parameter (tests/data/configs/SOURCE.md).
 ParamCount count_params(const ModelShape& shape);
+
+// ------------------------------------------------------------------- KV cache
+
+// Elements one token adds to one layer's KV cache. MLA caches only the latent
+// (kv_lora_rank) and the shared RoPE key (qk_rope_head_dim) — DeepSeek-V2
+// §2.1.2 and Table 1; other attention caches a key and a value per KV head,
+// 2·n_kv_heads·d_head (seed Phase 00 ch. 9).
+std::int64_t kv_cache_elements_per_token_per_layer(const ModelShape& shape);
+// KV cache bytes one token adds over all layers (MTP modules not included).
+std::int64_t kv_cache_bytes_per_token(const ModelShape& shape, std::int64_t bytes_per_elem = 2);
+// KV cache bytes of `batch` requests of `seq_len` tokens each.
+std::int64_t kv_cache_bytes(const ModelShape& shape, std::int64_t seq_len, std::int64_t batch,
+                            std::int64_t bytes_per_elem = 2);
 
 // ------------------------------------------------------------------------ FLOPs
 

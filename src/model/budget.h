@@ -1,5 +1,8 @@
 // Phase 00 — from chips and days to (N, D), dollars and joules, and what to
-// train (seed Phase 00 ch. 10–11; lifetime cost: seed Claim 15).
+// train (seed Phase 00 ch. 10–11; lifetime cost: seed Claim 15), as the run
+// will really go: crashes and checkpoints (goodput, Claim 13), finite unique
+// data (Muennighoff et al. 2023, Claim 16) and the largest model the serving
+// latency budget allows (Claim 14).
 #pragma once
 
 #include <cstdint>
@@ -8,15 +11,15 @@
 #include <vector>
 
 #include "algebra.h"
+#include "cluster_cost.h"
+#include "data_constrained.h"
+#include "goodput.h"
 #include "hardware.h"
 #include "loss_law.h"
+#include "serving_limit.h"
+#include "train_plan.h"
 
 namespace napkin {
-
-// C = chips × peak FLOP/s × MFU × days × 86,400 s (seed Phase 00 ch. 10).
-double budget_to_flops(const Chip& chip, std::int64_t n_chips, double days, double mfu = 0.4);
-// Days to spend `flops` on `n_chips` at `mfu`.
-double flops_to_days(double flops, const Chip& chip, std::int64_t n_chips, double mfu = 0.4);
 
 struct ChinchillaSplit {
   double params = 0;  // N
@@ -37,26 +40,6 @@ struct TrainedModel {
 // at a positive token count (one model is cheaper at every S > 0).
 std::optional<double> served_token_crossover(const TrainedModel& a, const TrainedModel& b);
 
-struct CostInputs {
-  double price_per_chip_hour_dollars = 2.5;
-  double kwh_price_dollars = 0.12;
-  double pue = 1.2;  // facility power ÷ IT power
-};
-
-struct CostReport {
-  double hours = 0;
-  double rental_dollars = 0;
-  double chip_energy_kwh = 0;  // at the chips (TDP × time)
-  double energy_kwh = 0;       // at the wall: chip energy × PUE
-  double energy_dollars = 0;
-  double facility_watts = 0;  // chips × TDP × PUE
-  double flops = 0;           // at the given MFU
-  double dollars_per_1e21_flops = 0;
-};
-// Seed Phase 00 ch. 11.
-CostReport cost_report(const Chip& chip, std::int64_t n_chips, double days, double mfu,
-                       const CostInputs& cost);
-
 // The scenario of a budget question: "1,000 H100 for 30 days".
 struct BudgetInputs {
   std::string chip = "H100";
@@ -69,17 +52,13 @@ struct BudgetInputs {
   double served_tokens = 1e14;      // tokens served over the model's life
   Optimizer optimizer = Optimizer::adam;
   Precision precision = Precision::mixed_bf16;
-  double memory_headroom = 0.7;  // usable share of cluster HBM for model states
-  double site_power_mw = 100;    // facility power the site can deliver, MW
-  std::int64_t serving_node_chips = 8;
+  double memory_headroom = 0.7;         // usable share of cluster HBM for model states
+  double site_power_mw = 100;           // facility power the site can deliver, MW
+  std::int64_t serving_node_chips = 8;  // chips of one serving deployment
+  GoodputSetup goodput;                 // interruptions, restarts, checkpoints (Llama 3 rate)
+  ServingLatency serving_latency;       // the turn the served model must answer in time
 
   void validate() const;
-};
-
-struct Check {
-  std::string name;
-  bool ok = false;
-  std::string detail;
 };
 
 // The inference-aware alternative (seed ch. 10 judgment, Claim 15): the model
@@ -88,9 +67,11 @@ struct Check {
 struct InferenceAwarePlan {
   LossLaw law;  // the law the trade is judged with
   double served_tokens = 0;
-  TrainedModel chinchilla;     // the tokens-per-param answer
-  double chinchilla_loss = 0;  // its loss under `law`, nats/token
-  TrainedModel same_loss;      // lifetime-optimal model at that loss
+  TrainedModel chinchilla;     // the reference: the tokens-per-param answer, or the best
+                               // split under the data limit when its tokens do not exist
+  double chinchilla_loss = 0;  // its loss under `law` (data-constrained with a limit), nats/token
+  std::optional<double> unique_tokens;  // the data limit the plan respects, if any
+  TrainedModel same_loss;               // lifetime-optimal model at that loss
   double same_loss_train_flops = 0;
   double same_loss_days = 0;      // on the budget's cluster at its MFU
   double same_budget_tokens = 0;  // the smaller model trained on the budget's C instead
@@ -102,10 +83,46 @@ struct InferenceAwarePlan {
 };
 
 // Lifetime-optimal N at fixed loss: minimizes 6·N·D(N) + 2·N·S over N, where
-// D(N) reaches the target loss under `law` (Sardana et al. 2024).
+// D(N) reaches the target loss under `law` (Sardana et al. 2024). With
+// `unique_tokens`, losses and D(N) follow the data-constrained law (repeated
+// tokens are worth less, so a smaller model needs yet more of them).
 InferenceAwarePlan plan_inference_aware(const TrainedModel& chinchilla, double served_tokens,
                                         double budget_flops, double cluster_flops_per_day,
-                                        const LossLaw& law = besiroglu2024_law());
+                                        const LossLaw& law = besiroglu2024_law(),
+                                        std::optional<double> unique_tokens = std::nullopt);
+
+// The data check of a budget: does the Chinchilla answer's D exist, and if
+// not, the best (N, D) at the same compute with the unique tokens there are.
+struct DataLimit {
+  double unique_tokens = 0;
+  bool chinchilla_fits = true;         // D ≤ unique tokens
+  double chinchilla_epochs = 0;        // D ÷ unique tokens
+  double chinchilla_loss_fresh = 0;    // under the base law, as if every token were new
+  double chinchilla_loss = 0;          // data-constrained: what repeating the data gives
+  DataLimitedSplit best;               // best split of the compute under the limit
+  DataLimitedSplit fresh;              // best split of the compute with unlimited fresh data
+  double repetition_penalty_nats = 0;  // best.loss − fresh.loss (≥ 0)
+};
+
+// Why "What I would train" names its model.
+enum class RecommendationReason {
+  chinchilla,       // the tokens-per-param answer
+  data_limited,     // the best split under the unique-token limit
+  inference_aware,  // a smaller model at the same loss, cheaper over its served life
+  serving_limited,  // the largest model that meets the serving latency budget
+};
+std::string_view to_string(RecommendationReason reason);
+
+struct Recommendation {
+  TrainedModel model;
+  RecommendationReason reason = RecommendationReason::chinchilla;
+  bool data_binds = false;               // the Chinchilla answer needs more tokens than exist
+  bool serving_binds = false;            // the serving latency budget caps N
+  TrainedModel before_serving_limit;     // the uncapped choice, when serving binds
+  double loss_before_serving_limit = 0;  // and its loss
+  TrainInputs run_inputs;                // the model on this cluster, as a plan the ranges can vary
+  RunReport run;                         // its days with goodput, dollars, energy, loss, epochs
+};
 
 struct BudgetReport {
   BudgetInputs inputs;
@@ -118,12 +135,37 @@ struct BudgetReport {
   double serve_weight_bytes = 0;  // N × 2 bytes (bf16)
   std::int64_t chips_to_hold_weights = 0;
   CostReport cost;
-  std::vector<Check> checks;  // memory fits, data available, servable, energy
+  std::vector<Check> checks;  // memory fits, data available, servable, energy, serving latency
   InferenceAwarePlan plan;
   std::string recommendation;  // "What I would train", derived from the numbers
+  // What crashes leave of the wall-clock (`flops`, `split` and `days` above are
+  // the seed's chain at 100 % goodput; checks and the plan use what is left).
+  GoodputInputs goodput_inputs;     // the write time resolved for effective_split's checkpoint
+  GoodputReport goodput;            // over the budget's days
+  double effective_days = 0;        // days × goodput
+  double effective_flops = 0;       // C × goodput
+  ChinchillaSplit effective_split;  // the tokens-per-param split of effective_flops
+  DataLimit data;
+  ServingLimit serving_limit;
+  Recommendation recommended;
 };
 
-// The whole chain with the four sanity checks (seed Phase 00 ch. 10–11).
+// The loss law "What I would train" is judged with: Besiroglu et al. 2024's
+// replication of Chinchilla with Muennighoff et al. 2023's decay constants.
+DataConstrainedLaw budget_law();
+
+// Goodput over the budget's days and the compute it leaves. Throws
+// std::invalid_argument naming interruptions-per-1000-chip-days when the run
+// can make no progress.
+struct BudgetGoodput {
+  GoodputInputs inputs;  // with the write time of the checkpoint trained
+  GoodputReport goodput;
+  double effective_flops = 0;
+  ChinchillaSplit effective_split;
+};
+BudgetGoodput budget_goodput(const BudgetInputs& inputs);
+
+// The whole chain with the five sanity checks (seed Phase 00 ch. 10–11).
 BudgetReport budget_report(const BudgetInputs& inputs);
 
 }  // namespace napkin

@@ -87,13 +87,12 @@ BudgetView make_budget_view(const Scenario& s) {
     v.kv_mha.y.push_back(
         static_cast<double>(kv_cache_bytes(m.n_layers, m.n_heads, m.d_head, ctx, 1)));
     v.kv_scenario.x.push_back(t);
-    v.kv_scenario.y.push_back(
-        static_cast<double>(kv_cache_bytes(m.n_layers, m.n_kv_heads, m.d_head, ctx, 1)));
+    // The scenario's own cache: MLA's latent when the shape has one.
+    v.kv_scenario.y.push_back(static_cast<double>(kv_cache_bytes(m, ctx, 1)));
     v.kv_mqa.x.push_back(t);
     v.kv_mqa.y.push_back(static_cast<double>(kv_cache_bytes(m.n_layers, 1, m.d_head, ctx, 1)));
   }
-  v.kv_bytes_at_context =
-      kv_cache_bytes(m.n_layers, m.n_kv_heads, m.d_head, s.serving.context_len, 1);
+  v.kv_bytes_at_context = kv_cache_bytes(m, s.serving.context_len, 1);
   const std::int64_t node_chips = v.report.inputs.serving_node_chips;
   v.serve_node_hbm_bytes = static_cast<double>(node_chips) * static_cast<double>(chip.hbm_bytes);
   v.serve_weight_bytes = static_cast<double>(v.params.total) * s.serving.bytes_per_param;
@@ -136,6 +135,37 @@ BudgetView make_budget_view(const Scenario& s) {
     v.frontier_params.y.push_back(sp.params);
     v.frontier_tokens.x.push_back(flops);
     v.frontier_tokens.y.push_back(sp.tokens);
+  }
+
+  // (f) The planned run: the recommended model (budget) or the scenario's own
+  // (train this model), its goodput against the checkpoint interval, its
+  // loss against epochs, and its ranges.
+  const DataConstrainedLaw law = budget_law();
+  TrainInputs plan = v.report.recommended.run_inputs;
+  if (s.plan.mode == PlanMode::train_model) {
+    plan = s.train_inputs();
+    v.train = train_run(plan, law);
+  }
+  const RunReport& run = v.train ? *v.train : v.report.recommended.run;
+  v.goodput_curve = goodput_curve(run.goodput_inputs, plan.n_chips);
+  v.loss_vs_epochs = loss_vs_epochs(law, run.active_params, run.unique_tokens,
+                                    std::clamp(std::ceil(run.epochs * 2.0), 64.0, 1e9), run.epochs);
+  if (s.ranges.any()) v.ranges = plan_ranges(plan, s.plan_ranges(plan), law);
+  // The memo the panel and the report print: the planned run first in
+  // "train this model" mode, the ranges after it when there are any.
+  std::string& memo = v.report.recommendation;
+  if (v.train) {
+    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on
+    // "literal" + std::string (its bug 105329).
+    std::string text = "Train this model: ";
+    text += v.train->summary;
+    text += " For comparison, what this budget buys: ";
+    text += memo;
+    memo = std::move(text);
+  }
+  if (v.ranges) {
+    memo += ' ';
+    memo += range_summary(*v.ranges);
   }
 
   v.lifetime_flops_ratio = p.lifetime_flops_chinchilla / p.lifetime_flops_small;

@@ -10,7 +10,11 @@
 
 #include "algebra.h"
 #include "budget.h"
+#include "data_constrained.h"
+#include "goodput.h"
 #include "scenario.h"
+#include "train_plan.h"
+#include "uncertainty.h"
 
 namespace napkin {
 
@@ -21,8 +25,11 @@ struct Curve {
 
 struct BudgetView {
   Scenario scenario;
-  BudgetReport report;  // chips × days → C → (N, D) → checks, cost, what to train
-  ParamCount params;    // the scenario's model
+  // chips × days → C → (N, D) → checks, cost, what to train. Its memo
+  // (recommendation) starts with the train-this-model summary in that mode
+  // and ends with the ranges' P10/P50/P90 when any input is a range.
+  BudgetReport report;
+  ParamCount params;  // the scenario's model
   // (a) training memory per device of the scenario's model, ZeRO 0–3 at its dp degree.
   std::array<TrainingMemory, 4> memory_by_zero;
   std::array<bool, 4> fits_device_by_zero{};  // the stage's total ≤ the chip's HBM
@@ -58,6 +65,12 @@ struct BudgetView {
   // i.e. how far the loss forecast extrapolates.
   double chip_hours = 0;
   double decades_beyond_ladder = 0;
+  // (f) the planned run: report.recommended.run, or in "train this model"
+  // mode the scenario's model on its tokens (then `train` is set).
+  std::optional<RunReport> train;
+  GoodputCurve goodput_curve;         // goodput vs checkpoint interval, optimum marked
+  EpochCurve loss_vs_epochs;          // loss vs epochs at the run's N, the run marked
+  std::optional<RangeReport> ranges;  // P10/P50/P90, histograms, tornado; when any input is a range
 };
 
 // The key/value head counts a shape with `n_heads` query heads allows: the

@@ -40,65 +40,98 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
     "(Google Cloud TPU v6e system architecture page)"};
 
 // Efficiencies: achieved fractions of the datasheet peaks, from published
-// measurements (not from the runs Napkin's tests predict).
-constexpr Efficiency kA100Eff{0.80, 0.78,
-    "A100: cuBLAS bf16 GEMMs of transformer sizes reach ~250 of 312 TFLOP/s; nccl-tests "
-    "all-reduce bus bandwidth ~230 of 300 GB/s on NVLink 3"};
-constexpr Efficiency kH100Eff{0.72, 0.80,
-    "H100: cuBLAS bf16 GEMMs reach ~700-750 of 989 TFLOP/s; nccl-tests all-reduce bus "
-    "bandwidth ~360 of 450 GB/s on NVLink 4"};
-constexpr Efficiency kB200Eff{0.70, 0.80, "B200: assumed as H100 (no public GEMM sweep)"};
-constexpr Efficiency kMi300xEff{0.60, 0.70,
-    "MI300X: hipBLASLt bf16 GEMMs reach ~750-800 of 1,307 TFLOP/s (public benchmarks)"};
-constexpr Efficiency kTpuEff{0.80, 0.80,
-    "TPU: XLA matmuls of transformer sizes reach ~80 % of peak (Google's MaxText MFU reports)"};
+// microbenchmarks and vendor conventions (never from the training runs that
+// Napkin's tests predict).
+//  matmul: "Maximum Achievable Matmul FLOPS" (MAMF) sweeps of bf16 torch.matmul
+//    (S. Bekman, ml-engineering, compute/accelerator, MAMF comparison table):
+//    A100 SXM 267.9 of 312 TFLOP/s (85.9 %, shape 6912x16384x2048, CUDA 12.1);
+//    H100 SXM 792.1 of 989 (80.1 %, 6144x17920x2816); MI300X 781.9 of 1,300
+//    (60.1 %, ROCm 6.2). The best shapes fill whole waves of 128x128 tiles, so
+//    the fraction is per-SM efficiency; smaller GEMMs lose more to padding and
+//    partial waves (kernel_time.h). The A100's short sweeps run at the 1,410
+//    MHz boost clock; under sustained load at its 400 W limit it holds about
+//    1,305 MHz, the clock NVIDIA uses for the A100's HPL Rpeak (G. Lockwood,
+//    "peak FLOPS" notes): 85.9 % × 1305/1410 = 0.80. The H100's 989 TFLOP/s is
+//    already quoted at 1,830 MHz, below its 1,980 MHz boost: MAMF as measured.
+//  link: nccl-tests bus bandwidth of large collectives inside a node: ~230-235
+//    of 300 GB/s on DGX A100; on H100 "~20 % protocol overhead: ~370 of 450
+//    GB/s" (NCCL maintainers, nccl-tests issue 212).
+//  hbm: element-wise kernels with reductions or random numbers (layer norm,
+//    softmax, dropout) reach 60-85 % of HBM peak in Nsight profiles, below a
+//    plain copy (~1.8 of 2.04 TB/s on A100, ~3.0 of 3.35 TB/s on H100): 0.70
+//    on A100, 0.75 on H100-class parts.
+//  attention: fused causal attention, forward + backward, head dim 128:
+//    FlashAttention-2 reaches 190-225 of 312 TFLOP/s on A100 (Dao 2023,
+//    fig. 5-6); on H100 FlashAttention-3 / cuDNN reach 600-740 TFLOP/s forward
+//    and about 1.6x FlashAttention-2's ~330 backward (Shah et al. 2024): ~500.
+constexpr Efficiency kA100Eff{0.80, 0.78, 0.70, 0.65,
+    "A100: MAMF 267.9/312 TFLOP/s at boost x 1305/1410 MHz sustained at 400 W; nccl-tests "
+    "~230 of 300 GB/s NVLink 3; fused element-wise kernels ~70 % of HBM; FlashAttention-2 "
+    "~200 of 312 TFLOP/s"};
+constexpr Efficiency kH100Eff{0.80, 0.80, 0.75, 0.50,
+    "H100: MAMF 792.1/989 TFLOP/s (ml-engineering); NCCL ~370 of 450 GB/s NVLink 4; fused "
+    "element-wise kernels ~75 % of HBM; FlashAttention-3 forward+backward ~500 of 989 TFLOP/s"};
+constexpr Efficiency kB200Eff{0.80, 0.80, 0.75, 0.50,
+    "B200: no public matmul sweep; assumed as H100"};
+constexpr Efficiency kMi300xEff{0.60, 0.70, 0.65, 0.40,
+    "MI300X: MAMF 781.9/1,300 TFLOP/s (ROCm 6.2, ml-engineering); HBM copy ~4.1 of 5.3 TB/s "
+    "(Chips and Cheese); link and attention fractions are estimates"};
+constexpr Efficiency kTpuEff{0.80, 0.80, 0.75, 0.50,
+    "TPU: estimates (no public per-kernel sweep); XLA matmuls of transformer sizes ~80 % of peak"};
 
+// The last fields of each row: the SMs / CUs a GEMM's tiles spread over (A100
+// 108 and H100/H200/H800 132 SMs, NVIDIA A100 and H100 whitepapers; B200 148;
+// MI300X 304 CUs, AMD CDNA 3 whitepaper; 0 for TPUs) and the output tile of
+// the large GEMM kernels: 256×128 on NVIDIA ("the most efficient" cuBLAS
+// tiles, NVIDIA Matrix Multiplication Background guide §2.3; the A100's MAMF
+// best shape 6912×16384 is exactly 32 waves of them), 256×256 on MI300X
+// (hipBLASLt macro tiles), the MXU edge on TPUs (128, 256 on v6e).
 constexpr std::array kChips{
     // Seed Phase 00 ch. 10 table (NVIDIA H100 SXM5 datasheet: 989 TFLOP/s dense
     // bf16, 80 GB HBM3, 3.35 TB/s, 700 W; the seed rounds the peak to 990).
     Chip{"H100", 990e12, 80'000'000'000, 3.35e12, 700,
          "NVIDIA H100 SXM5 datasheet (seed Phase 00 ch. 10 rounding)",
-         1979e12, kHgxH100Net, kH100Eff},
+         1979e12, kHgxH100Net, kH100Eff, 132, 256, 128},
     // NVIDIA A100 80GB SXM datasheet: 312 TFLOP/s bf16, 2,039 GB/s, 400 W.
     Chip{"A100-80", 312e12, 80'000'000'000, 2.03e12, 400,
          "NVIDIA A100 80GB SXM datasheet (seed Phase 00 ch. 10 rounding)",
-         0, kDgxA100Net, kA100Eff},
+         0, kDgxA100Net, kA100Eff, 108, 256, 128},
     // Google Cloud TPU v5e docs: 197 TFLOP/s bf16, 16 GiB HBM2, 819 GB/s.
     Chip{"TPU v5e", 197e12, 16'000'000'000, 0.819e12, 170,
          "Google Cloud TPU v5e system architecture page (seed Phase 00 ch. 10)",
-         0, kTpuV5eNet, kTpuEff},
+         0, kTpuV5eNet, kTpuEff, 0, 128, 128},
     // Google Cloud TPU v5p docs: 459 TFLOP/s bf16, 95 GB HBM2e, 2,765 GB/s.
     Chip{"TPU v5p", 459e12, 95'000'000'000, 2.77e12, 600,
          "Google Cloud TPU v5p system architecture page (seed Phase 00 ch. 10)",
-         0, kTpuV5pNet, kTpuEff},
+         0, kTpuV5pNet, kTpuEff, 0, 128, 128},
     // NVIDIA H200 SXM datasheet: 989 TFLOP/s dense bf16, 141 GB HBM3e, 4.8 TB/s, 700 W.
     Chip{"H200", 989e12, 141'000'000'000, 4.8e12, 700,
          "NVIDIA H200 Tensor Core GPU datasheet (SXM)",
-         1979e12, kHgxH100Net, kH100Eff},
+         1979e12, kHgxH100Net, kH100Eff, 132, 256, 128},
     // NVIDIA DGX/HGX B200 datasheet: 2.25 PFLOP/s dense bf16 per GPU, 192 GB HBM3e,
     // 8 TB/s, 1,000 W.
     Chip{"B200", 2250e12, 192'000'000'000, 8.0e12, 1000,
          "NVIDIA HGX B200 datasheet (per GPU, dense)",
-         4500e12, kHgxB200Net, kB200Eff},
+         4500e12, kHgxB200Net, kB200Eff, 148, 256, 128},
     // AMD Instinct MI300X datasheet: 1,307.4 TFLOP/s dense bf16, 192 GB HBM3,
     // 5.3 TB/s, 750 W.
     Chip{"MI300X", 1307.4e12, 192'000'000'000, 5.3e12, 750,
          "AMD Instinct MI300X accelerator datasheet",
-         2614.9e12, kMi300xNet, kMi300xEff},
+         2614.9e12, kMi300xNet, kMi300xEff, 304, 256, 256},
     // Google Cloud TPU v6e (Trillium) docs: 918 TFLOP/s bf16, 32 GB HBM, 1,640 GB/s.
     // Google publishes no per-chip power; 300 W is an estimate, marked as such.
     Chip{"TPU v6e", 918e12, 32'000'000'000, 1.64e12, 300,
          "Google Cloud TPU v6e (Trillium) docs; power is an estimate (unpublished)",
-         0, kTpuV6eNet, kTpuEff},
+         0, kTpuV6eNet, kTpuEff, 0, 256, 256},
     // NVIDIA H800 SXM5 (the export variant DeepSeek trained on): H100 compute and
     // memory, NVLink cut to 400 GB/s.
     Chip{"H800", 989e12, 80'000'000'000, 3.35e12, 700,
          "NVIDIA H800 SXM5 (H100 silicon; NVLink 400 GB/s); DeepSeek-V3 technical report",
-         1979e12, kH800Net, kH100Eff},
+         1979e12, kH800Net, kH100Eff, 132, 256, 128},
     // NVIDIA A100 40GB SXM datasheet: 312 TFLOP/s bf16, 40 GB HBM2, 1,555 GB/s, 400 W.
     Chip{"A100-40", 312e12, 40'000'000'000, 1.555e12, 400,
          "NVIDIA A100 40GB SXM datasheet",
-         0, kDgxA100Net, kA100Eff},
+         0, kDgxA100Net, kA100Eff, 108, 256, 128},
 };
 // clang-format on
 

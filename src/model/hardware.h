@@ -14,32 +14,42 @@ namespace napkin {
 // ring collective moves data at (a datasheet's "bidirectional" total is
 // halved).
 struct Network {
-  std::int64_t chips_per_node = 8;         // chips in one fast domain (node or ICI slice)
-  double intra_node_bytes_per_s = 0;       // per chip, per direction
-  double inter_node_bytes_per_s = 0;       // per chip, per direction
-  double intra_node_latency_seconds = 0;   // fixed cost per collective step in the domain
-  double inter_node_latency_seconds = 0;   // fixed cost per collective step across domains
+  std::int64_t chips_per_node = 8;        // chips in one fast domain (node or ICI slice)
+  double intra_node_bytes_per_s = 0;      // per chip, per direction
+  double inter_node_bytes_per_s = 0;      // per chip, per direction
+  double intra_node_latency_seconds = 0;  // fixed cost per collective step in the domain
+  double inter_node_latency_seconds = 0;  // fixed cost per collective step across domains
   std::string_view source;
 };
 
 // What a chip sustains in practice, as fractions of its datasheet peaks. These
 // are calibrations, not datasheet numbers; each row names where its come from.
 struct Efficiency {
-  double matmul = 0.8;  // large bf16 GEMMs: achieved FLOP/s ÷ peak
-  double link = 0.8;    // collective bus bandwidth ÷ link bandwidth
+  double matmul = 0.8;     // large bf16 GEMMs that fill whole waves: achieved FLOP/s ÷ peak
+  double link = 0.8;       // collective bus bandwidth ÷ link bandwidth
+  double hbm = 0.85;       // streaming kernels (copies, element-wise): achieved ÷ HBM bandwidth
+  double attention = 0.5;  // fused (Flash) attention, forward + backward: achieved ÷ peak
   std::string_view source;
 };
 
 struct Chip {
   std::string_view name;
-  double peak_flops_per_s;  // dense bf16 matmul peak (no 2:4 sparsity)
-  std::int64_t hbm_bytes;   // on-package HBM capacity
-  double hbm_bytes_per_s;   // HBM bandwidth
-  double watts;             // board / chip power at load (TDP)
-  std::string_view source;  // where the row comes from
+  double peak_flops_per_s;          // dense bf16 matmul peak (no 2:4 sparsity)
+  std::int64_t hbm_bytes;           // on-package HBM capacity
+  double hbm_bytes_per_s;           // HBM bandwidth
+  double watts;                     // board / chip power at load (TDP)
+  std::string_view source;          // where the row comes from
   double fp8_peak_flops_per_s = 0;  // dense FP8 matmul peak; 0 where the chip has none
   Network network{};
   Efficiency efficiency{};
+  // Streaming multiprocessors (NVIDIA) or compute units (AMD) that a GEMM's
+  // output tiles are spread over, for wave quantization; 0 where the matmul
+  // units are not scheduled in tiles per core (TPU MXUs): padding only.
+  std::int64_t compute_units = 0;
+  // The output tile of the vendor GEMM library's large kernels, long × short
+  // elements (either orientation); on a TPU the MXU edge (padding only).
+  std::int64_t gemm_tile_long = 128;
+  std::int64_t gemm_tile_short = 128;
 };
 
 // All chips, in display order. The first four are the seed's table (Phase 00

@@ -23,6 +23,7 @@ struct LossLaw {
   std::optional<double> tokens_for_loss(double n_params, double target_loss) const;
   // Smallest N that can reach `target_loss` with unlimited tokens.
   double min_params_for_loss(double target_loss) const;
+  bool operator==(const LossLaw&) const = default;
 };
 
 // Hoffmann et al. 2022, Approach 3 (seed Phase 01).

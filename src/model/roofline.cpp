@@ -120,14 +120,12 @@ std::vector<PlacedOperation> place_operations(const Chip& chip, const ModelShape
                       static_cast<double>(checked_mul({3, d, d, b}, "matmul bytes"))));
 
   // Prefill reads the weights once for the whole prompt and writes its KV cache.
-  const std::int64_t prompt_kv =
-      kv_cache_bytes(shape.n_layers, shape.n_kv_heads, shape.d_head, s.prompt_tokens, 1, b);
+  const std::int64_t prompt_kv = kv_cache_bytes(shape, s.prompt_tokens, 1, b);
   out.push_back(place(chip, "prefill", inference_flops(n, static_cast<double>(s.prompt_tokens)),
                       weight_bytes + static_cast<double>(prompt_kv)));
 
   // One decode step of the batch: the weights once, every request's cache.
-  const std::int64_t decode_kv = kv_cache_bytes(shape.n_layers, shape.n_kv_heads, shape.d_head,
-                                                s.context_tokens, s.decode_batch, b);
+  const std::int64_t decode_kv = kv_cache_bytes(shape, s.context_tokens, s.decode_batch, b);
   const double decode_flops = inference_flops(n, static_cast<double>(s.decode_batch));
   const double decode_intensity =
       decode_arithmetic_intensity(n, decode_kv, s.decode_batch, s.bytes_per_param);
@@ -391,12 +389,23 @@ void DecodeShape::validate() const {
   require_count(seq_len, "seq_len", "tokens", 1, 1'000'000'000);
   require_bytes_per_param(bytes_per_param);
   require_count(kv_bytes_per_elem, "kv_bytes_per_elem", "bytes", 1, 8);
+  require_count(kv_bytes_per_token, "kv_bytes_per_token", "bytes (0 = from the heads)", 0,
+                1'000'000'000'000);
 }
+
+namespace {
+// The batch's KV cache: the shape's own bytes per token when given (MLA).
+std::int64_t decode_kv_bytes(const DecodeShape& s, std::int64_t batch) {
+  if (s.kv_bytes_per_token > 0)
+    return checked_mul({s.kv_bytes_per_token, s.seq_len, batch}, "KV cache bytes");
+  return kv_cache_bytes(s.n_layers, s.n_kv_heads, s.d_head, s.seq_len, batch, s.kv_bytes_per_elem);
+}
+}  // namespace
 
 double decode_batch_intensity(const DecodeShape& s, std::int64_t batch) {
   s.validate();
-  const std::int64_t kv =
-      kv_cache_bytes(s.n_layers, s.n_kv_heads, s.d_head, s.seq_len, batch, s.kv_bytes_per_elem);
+  require_count(batch, "batch", "requests");
+  const std::int64_t kv = decode_kv_bytes(s, batch);
   return decode_arithmetic_intensity(s.n_params, kv, batch, s.bytes_per_param);
 }
 
@@ -405,8 +414,8 @@ DecodeIntensityPoint decode_intensity_point(const Chip& chip, const DecodeShape&
   s.validate();
   DecodeIntensityPoint p;
   p.batch = batch;
-  p.kv_bytes =
-      kv_cache_bytes(s.n_layers, s.n_kv_heads, s.d_head, s.seq_len, batch, s.kv_bytes_per_elem);
+  require_count(batch, "batch", "requests");
+  p.kv_bytes = decode_kv_bytes(s, batch);
   p.intensity = decode_arithmetic_intensity(s.n_params, p.kv_bytes, batch, s.bytes_per_param);
   p.weight_bytes = s.n_params * s.bytes_per_param;
   p.kv_share_of_bytes =
@@ -569,6 +578,7 @@ RooflinePanelData roofline_panel(const RooflineScenario& sc) {
   decode.n_layers = shape.n_layers;
   decode.n_kv_heads = shape.n_kv_heads;
   decode.d_head = shape.d_head;
+  decode.kv_bytes_per_token = kv_cache_bytes_per_token(shape, ops.bytes_per_elem);
   decode.seq_len = ops.context_tokens;
   decode.bytes_per_param = ops.bytes_per_param;
   decode.kv_bytes_per_elem = ops.bytes_per_elem;
@@ -584,8 +594,7 @@ RooflinePanelData roofline_panel(const RooflineScenario& sc) {
   turn.prefill_tokens = ops.prompt_tokens;
   turn.batch = ops.decode_batch;
   turn.bytes_per_param = ops.bytes_per_param;
-  turn.kv_bytes_per_request = kv_cache_bytes(shape.n_layers, shape.n_kv_heads, shape.d_head,
-                                             ops.context_tokens, 1, ops.bytes_per_elem);
+  turn.kv_bytes_per_request = kv_cache_bytes(shape, ops.context_tokens, 1, ops.bytes_per_elem);
   d.turn = interactive_latency(turn);
   d.latency = latency_vs_chips(turn, sc.max_chips_plotted);
   d.chips_for_budget = chips_for_latency_budget(turn);

@@ -116,6 +116,7 @@ struct MfuBudgetInputs {
   double comms_seconds = 50;
   double optimizer_seconds = 25;
   void validate() const;
+  bool operator==(const MfuBudgetInputs&) const = default;
 };
 
 // What costs the matmul unit the most idle time; `none` when nothing does.
@@ -242,6 +243,9 @@ struct DecodeShape {
   std::int64_t seq_len = 8192;  // tokens in each request's KV cache
   double bytes_per_param = 2.0;
   std::int64_t kv_bytes_per_elem = 2;
+  // KV bytes one token adds over all layers; 0 = 2·L·n_kv·d_head·kv_bytes_per_elem.
+  // Set it from kv_cache_bytes_per_token(shape) for MLA, whose cache is a latent.
+  std::int64_t kv_bytes_per_token = 0;
   void validate() const;
 };
 

@@ -71,6 +71,7 @@ struct LadderPoint {
   double loss = 0;          // observed final loss, nats/token
   double budget_flops = 0;  // label, FLOPs
   bool outlier = false;     // injected by synthetic_ladder (for plots only)
+  bool operator==(const LadderPoint&) const = default;
 };
 
 // Checks that every point has finite N, D, loss > 0 (names `what`).

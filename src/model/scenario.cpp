@@ -4,11 +4,31 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 #include "hardware.h"
 #include "validate.h"
 
 namespace napkin {
+
+namespace {
+
+// Each panel's settings, with the panel named in front of the field.
+void validate_panel_settings(const Scenario& s) {
+  auto named = [](const char* panel, const auto& settings) {
+    try {
+      settings.validate();
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string(panel) + " settings: " + e.what());
+    }
+  };
+  named("IsoFLOPs", s.isoflops);
+  named("MoE", s.moe);
+  named("Roofline", s.roofline);
+}
+
+}  // namespace
 
 void Scenario::validate() const {
   budget_inputs().validate();
@@ -25,6 +45,70 @@ void Scenario::validate() const {
   require_real(serving.latency_budget_seconds, "latency_budget", "seconds", 0.0, 1e6, true);
   require_real(serving.overhead_seconds, "overhead", "seconds", 0.0, 1e6);
   require_real(serving.bytes_per_param, "bytes_per_param", "bytes", 0.0, 8.0, true);
+  validate_panel_settings(*this);
+  require_count(serving.chips, "serving_chips", "chips", 1, 1024);
+  goodput.validate();
+  require_real(plan.train_tokens, "train_tokens", "tokens (0 = tokens per parameter x N)", 0.0,
+               1e18);
+  (void)plan_ranges(train_inputs());
+  // The run must make progress, so that every view of a valid scenario computes.
+  if (plan.mode == PlanMode::train_model)
+    (void)train_run(train_inputs());
+  else
+    (void)budget_goodput(budget_inputs());
+}
+
+std::string_view to_string(PlanMode mode) {
+  return mode == PlanMode::budget ? "budget" : "train_model";
+}
+
+PlanMode parse_plan_mode(std::string_view text) {
+  if (text == "budget") return PlanMode::budget;
+  if (text == "train_model") return PlanMode::train_model;
+  throw std::invalid_argument("plan mode must be one of budget, train_model; got \"" +
+                              std::string(text.substr(0, 40)) + "\"");
+}
+
+bool RangeSetup::any() const {
+  return mfu || interruptions_per_1000_chip_days || restart_minutes ||
+         price_per_chip_hour_dollars || tokens_available;
+}
+
+TrainInputs Scenario::train_inputs() const {
+  const ParamCount p = count_params(shape);
+  TrainInputs t;
+  t.chip = chip;
+  t.n_chips = n_chips;
+  t.mfu = mfu;
+  t.n_params = static_cast<double>(p.total);
+  t.active_params = p.active < p.total ? static_cast<double>(p.active) : 0.0;
+  t.train_tokens = plan.train_tokens;
+  t.tokens_per_param = tokens_per_param;
+  t.tokens_available = tokens_available;
+  t.cost.price_per_chip_hour_dollars = price_per_chip_hour_dollars;
+  t.cost.kwh_price_dollars = kwh_price_dollars;
+  t.cost.pue = pue;
+  t.goodput = goodput;
+  t.optimizer = training.optimizer;
+  t.precision = training.precision;
+  return t;
+}
+
+PlanRanges Scenario::plan_ranges(const TrainInputs& t) const {
+  PlanRanges r = point_ranges(t);
+  // A spread keeps the plan's own value as the likely one.
+  auto set = [](Range& range, const std::optional<Spread>& s) {
+    if (s) range = Range{s->low, range.likely, s->high};
+  };
+  set(r.mfu, ranges.mfu);
+  set(r.interruptions_per_1000_chip_days, ranges.interruptions_per_1000_chip_days);
+  set(r.restart_minutes, ranges.restart_minutes);
+  set(r.price_per_chip_hour_dollars, ranges.price_per_chip_hour_dollars);
+  set(r.tokens_available, ranges.tokens_available);
+  r.shape = ranges.shape;
+  r.seed = ranges.seed;
+  r.validate();
+  return r;
 }
 
 BudgetInputs Scenario::budget_inputs() const {
@@ -41,6 +125,15 @@ BudgetInputs Scenario::budget_inputs() const {
   in.served_tokens = serving.served_tokens;
   in.optimizer = training.optimizer;
   in.precision = training.precision;
+  in.serving_node_chips = serving.chips;
+  in.goodput = goodput;
+  in.serving_latency.enabled = serving.limit_model;
+  in.serving_latency.prompt_tokens = serving.prompt_tokens;
+  in.serving_latency.decode_tokens = serving.decode_tokens;
+  in.serving_latency.batch = serving.batch;
+  in.serving_latency.latency_budget_seconds = serving.latency_budget_seconds;
+  in.serving_latency.overhead_seconds = serving.overhead_seconds;
+  in.serving_latency.bytes_per_param = serving.bytes_per_param;
   return in;
 }
 
@@ -56,6 +149,32 @@ ModelShape moe(ModelShape s, std::int64_t experts, std::int64_t k, std::int64_t 
   return s;
 }
 
+// deepseek-ai/DeepSeek-V3 config.json (tests/data/configs/deepseek-v3.json):
+// MLA with q_lora_rank 1536, kv_lora_rank 512, head dims 128 + 64 (RoPE) and
+// values of 128; 3 dense layers then 58 MoE layers of 256 routed experts
+// (top 8) and 1 shared, each 2048 wide; sigmoid routing with a bias per
+// expert; one MTP module.
+ModelShape deepseek_v3() {
+  ModelShape s = moe(ModelShape{61, 7168, 18432, 128, 128, 192, 129280}, 256, 8, 1, 2048, 3);
+  s.q_lora_rank = 1536;
+  s.kv_lora_rank = 512;
+  s.qk_nope_head_dim = 128;
+  s.qk_rope_head_dim = 64;
+  s.v_head_dim = 128;
+  s.router_bias = true;
+  s.mtp_modules = 1;
+  return s;
+}
+
+// Qwen/Qwen3-30B-A3B config.json (tests/data/configs/qwen3-30b-a3b.json):
+// GQA 32/4 heads of 128 with per-head QK-norm, 48 MoE layers of 128 experts
+// (top 8), each 768 wide, no shared expert.
+ModelShape qwen3_30b_a3b() {
+  ModelShape s = moe(ModelShape{48, 2048, 6144, 32, 4, 128, 151936}, 128, 8, 0, 768, 0);
+  s.qk_norm = QkNorm::per_head;
+  return s;
+}
+
 const std::array kPresets{
     // layers, d_model, d_ff, heads, kv heads, head dim, vocab
     ModelPreset{"Llama-2-7B", ModelShape{32, 4096, 11008, 32, 32, 128, 32000},
@@ -66,10 +185,11 @@ const std::array kPresets{
                 "meta-llama/Meta-Llama-3-70B config.json (70,553,706,496 parameters)"},
     ModelPreset{"Mixtral-8x7B", moe(ModelShape{32, 4096, 14336, 32, 8, 128, 32000}, 8, 2, 0, 0, 0),
                 "mistralai/Mixtral-8x7B-v0.1 config.json (46,702,792,704 parameters)"},
-    // DeepSeek-V3's MLA attention is approximated by MHA with 128 heads of 128.
-    ModelPreset{"DeepSeek-V3-like MoE",
-                moe(ModelShape{61, 7168, 18432, 128, 128, 128, 129280}, 256, 8, 1, 2048, 3),
-                "DeepSeek-V3 technical report shapes; MHA in place of MLA (seed Phase 00 ch. 7)"},
+    ModelPreset{"Qwen3-30B-A3B", qwen3_30b_a3b(),
+                "Qwen/Qwen3-30B-A3B config.json (30,532,122,624 parameters, 3.35B active)"},
+    ModelPreset{"DeepSeek-V3", deepseek_v3(),
+                "deepseek-ai/DeepSeek-V3 config.json (671,026,419,200 parameters, 37.6B active; "
+                "its MTP module adds 11.6B, counted apart)"},
 };
 
 }  // namespace

@@ -5,12 +5,17 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
 #include "algebra.h"
 #include "budget.h"
+#include "panel_settings.h"
+#include "goodput.h"
+#include "train_plan.h"
+#include "uncertainty.h"
 
 namespace napkin {
 
@@ -34,7 +39,44 @@ struct ServingSetup {
   double latency_budget_seconds = 1.0;
   double overhead_seconds = 0.25;
   double bytes_per_param = 2.0;  // serving precision (bf16)
+  std::int64_t chips = 8;        // chips of one serving deployment
+  bool limit_model = true;       // "What I would train" respects the latency budget
   bool operator==(const ServingSetup&) const = default;
+};
+
+// Which question the Budget planner answers.
+enum class PlanMode {
+  budget,       // chips × days → C → the model to train
+  train_model,  // the scenario's model on D tokens → days, dollars, energy, loss
+};
+std::string_view to_string(PlanMode mode);
+// "budget" or "train_model"; throws std::invalid_argument otherwise.
+PlanMode parse_plan_mode(std::string_view text);
+
+// A range around one of the scenario's own values (which is the likely one).
+struct Spread {
+  double low = 0;
+  double high = 0;
+  bool operator==(const Spread&) const = default;
+};
+
+// Which inputs are uncertain, and how the Monte Carlo reads them.
+struct RangeSetup {
+  std::optional<Spread> mfu;
+  std::optional<Spread> interruptions_per_1000_chip_days;
+  std::optional<Spread> restart_minutes;
+  std::optional<Spread> price_per_chip_hour_dollars;
+  std::optional<Spread> tokens_available;
+  RangeShape shape = RangeShape::triangular;
+  std::uint64_t seed = 1;
+  bool any() const;
+  bool operator==(const RangeSetup&) const = default;
+};
+
+struct PlanSetup {
+  PlanMode mode = PlanMode::budget;
+  double train_tokens = 0;  // "train this model": D; 0 = tokens_per_param × N
+  bool operator==(const PlanSetup&) const = default;
 };
 
 struct Scenario {
@@ -53,10 +95,22 @@ struct Scenario {
   ModelShape shape = ModelShape{80, 8192, 28672, 64, 8, 128, 128256};
   TrainingSetup training;
   ServingSetup serving;
+  // The panels' own inputs (document version 2).
+  IsoflopsSettings isoflops;
+  MoeSettings moe;
+  RooflineSettings roofline;
+  GoodputSetup goodput;  // interruptions, restarts, checkpoints
+  RangeSetup ranges;
+  PlanSetup plan;
 
   // Throws std::invalid_argument naming the first field out of range.
   void validate() const;
   BudgetInputs budget_inputs() const;
+  // "Train this model": the scenario's model shape (total parameters; active
+  // ones for 6·N·D) on plan.train_tokens.
+  TrainInputs train_inputs() const;
+  // The ranges with the scenario's own values as the likely ones, for `plan`.
+  PlanRanges plan_ranges(const TrainInputs& plan) const;
   bool operator==(const Scenario&) const = default;
 };
 
@@ -66,7 +120,8 @@ struct ModelPreset {
   std::string_view source;
 };
 
-// Llama-2-7B, Llama-3-8B, Llama-3-70B, Mixtral-8x7B, a DeepSeek-V3-like MoE.
+// Llama-2-7B, Llama-3-8B, Llama-3-70B, Mixtral-8x7B, Qwen3-30B-A3B and
+// DeepSeek-V3 (MLA, shared experts, dense first layers), from their config.json.
 std::span<const ModelPreset> model_presets();
 
 // A dense, Llama-style shape with about `n_params` parameters: d_model ≈ 100

@@ -22,9 +22,8 @@ std::string format_value(double value) {
   return buf;
 }
 
-void require_count(std::int64_t value, std::string_view name, std::string_view unit,
-                   std::int64_t lo, std::int64_t hi) {
-  if (value >= lo && value <= hi) return;
+void count_out_of_range(std::int64_t value, std::string_view name, std::string_view unit,
+                        std::int64_t lo, std::int64_t hi) {
   std::string accepted = "an integer";
   if (hi == kMaxCount)
     accepted += " >= " + std::to_string(lo);
@@ -33,11 +32,8 @@ void require_count(std::int64_t value, std::string_view name, std::string_view u
   throw_out_of_range(name, unit, accepted, std::to_string(value));
 }
 
-void require_real(double value, std::string_view name, std::string_view unit, double lo, double hi,
-                  bool lo_exclusive) {
-  const bool finite = std::isfinite(value);
-  const bool lo_ok = lo_exclusive ? value > lo : value >= lo;
-  if (finite && lo_ok && value <= hi) return;
+void real_out_of_range(double value, std::string_view name, std::string_view unit, double lo,
+                       double hi, bool lo_exclusive) {
   std::string accepted = "a finite number ";
   if (hi == std::numeric_limits<double>::max())
     accepted += (lo_exclusive ? "> " : ">= ") + format_value(lo);

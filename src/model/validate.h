@@ -15,13 +15,30 @@ inline constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max
 [[noreturn]] void throw_out_of_range(std::string_view name, std::string_view unit,
                                      std::string_view accepted, std::string_view found);
 
+// The throwing halves of require_count and require_real (the checks are
+// inline: they run in the planner's search loops).
+[[noreturn]] void count_out_of_range(std::int64_t value, std::string_view name,
+                                     std::string_view unit, std::int64_t lo, std::int64_t hi);
+[[noreturn]] void real_out_of_range(double value, std::string_view name, std::string_view unit,
+                                    double lo, double hi, bool lo_exclusive);
+
 // An integer count (layers, chips, tokens, ...) in [lo, hi].
-void require_count(std::int64_t value, std::string_view name, std::string_view unit,
-                   std::int64_t lo = 1, std::int64_t hi = kMaxCount);
+inline void require_count(std::int64_t value, std::string_view name, std::string_view unit,
+                          std::int64_t lo = 1, std::int64_t hi = kMaxCount) {
+  if (value >= lo && value <= hi) return;
+  count_out_of_range(value, name, unit, lo, hi);
+}
 
 // A finite real number in [lo, hi] (or (lo, hi] with lo_exclusive).
-void require_real(double value, std::string_view name, std::string_view unit, double lo,
-                  double hi = std::numeric_limits<double>::max(), bool lo_exclusive = false);
+inline void require_real(double value, std::string_view name, std::string_view unit, double lo,
+                         double hi = std::numeric_limits<double>::max(),
+                         bool lo_exclusive = false) {
+  // NaN fails every comparison; ±inf fail the bounds or the finiteness of hi.
+  if ((lo_exclusive ? value > lo : value >= lo) && value <= hi &&
+      value < std::numeric_limits<double>::infinity())
+    return;
+  real_out_of_range(value, name, unit, lo, hi, lo_exclusive);
+}
 
 // A finite real number > 0.
 void require_positive(double value, std::string_view name, std::string_view unit);

@@ -11,7 +11,8 @@ QStringList words(const char* s) { return QString::fromUtf8(s).split(QLatin1Char
 
 TEST(CliBudget, SeedWorkedExampleAsJson) {
   const CliResult r =
-      run_cli(words("budget --chip H100 --chips 1000 --days 30 --price 2.5 --json"));
+      run_cli(words("budget --chip H100 --chips 1000 --days 30 --price 2.5 "
+                    "--interruptions-per-1000-chip-days 0 --checkpoint-write-min 0 --json"));
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   ASSERT_TRUE(r.json_ok) << r.out.toStdString();
   const QJsonObject& j = r.json;
@@ -25,7 +26,7 @@ TEST(CliBudget, SeedWorkedExampleAsJson) {
   EXPECT_NEAR(j[QStringLiteral("dollars_per_1e21_flops")].toDouble(), 1753.65, 0.005);
   EXPECT_GT(j[QStringLiteral("train_memory_bytes")].toDouble(), 1.47e12);
   const QJsonArray checks = j[QStringLiteral("checks")].toArray();
-  ASSERT_EQ(checks.size(), 4);
+  ASSERT_EQ(checks.size(), 5);  // memory, data, servable, energy, serving latency
   for (const auto& c : checks) {
     EXPECT_TRUE(c.toObject()[QStringLiteral("ok")].toBool());
     EXPECT_FALSE(c.toObject()[QStringLiteral("name")].toString().isEmpty());
@@ -110,7 +111,8 @@ TEST(CliErrors, BadFlagsExitTwoWithOneLineNamingTheFlag) {
       {"memory --params 1e9 --zero 4", "--zero must be an integer number of ZeRO stage in [0, 3]"},
       {"memory --params 1e9 --optimizer lion", "--optimizer must be one of adam"},
       {"memory", "--params is required"},
-      {"params --layers 2 --d-model 64 --d-ff 256 --heads 4 --kv-heads 3 --vocab 10", "kv_heads"},
+      {"params --layers 2 --d-model 64 --d-ff 256 --heads 4 --kv-heads 3 --vocab 10",
+       "--kv-heads (KV heads) must divide --heads = 4"},
       {"params --layers 2 --d-model 64 --d-ff 256 --heads 4 --kv-heads 8 --vocab 10", "--kv-heads"},
       {"kv --layers 80 --kv-heads 8 --head-dim 128 --seq -1 --batch 1", "--seq"},
       {"nosuchcommand", "unknown command"},

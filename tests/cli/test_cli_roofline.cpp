@@ -131,9 +131,10 @@ TEST(CliRooflineLatency, UnreachableBudgetIsNull) {
 }
 
 TEST(CliRooflineLatency, BudgetAtOrBelowOverheadIsAnError) {
-  expect_usage_error(latency(70e9, 1) + QStringList{"--budget-s", "0.2"}, "budget_seconds");
+  expect_usage_error(latency(70e9, 1) + QStringList{"--budget-s", "0.2"},
+                     "--budget-s (s) must be greater than --overhead-s");
   expect_usage_error(latency(70e9, 1) + QStringList{"--budget-s", "0.5", "--overhead-s", "0.5"},
-                     "overhead_seconds");
+                     "--overhead-s");
 }
 
 TEST(CliRooflineLatency, OptionsChangeTheNapkin) {

@@ -1,7 +1,9 @@
 // napkin-cli fit and isoflops, run as a user would.
 #include <gtest/gtest.h>
 
+#include <QFile>
 #include <QJsonArray>
+#include <QTemporaryDir>
 #include <cmath>
 
 #include "cli_runner.h"
@@ -143,4 +145,42 @@ TEST(CliIsoflops, UsageErrors) {
   EXPECT_EQ(run_cli({"isoflops", "--budgets", "1e19"}).exit_code, 2);
   EXPECT_EQ(run_cli({"isoflops", "--budgets", "1e19,abc"}).exit_code, 2);
   EXPECT_EQ(run_cli({"isoflops", "--sizes", "4"}).exit_code, 2);
+}
+
+// Strict by default; --skip-bad-rows fits the readable rows and lists the rest.
+TEST(CliFit, SkipBadRowsListsEachWithItsLineAndReason) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString csv = dir.filePath(QStringLiteral("runs.csv"));
+  {
+    QFile in(kChinchilla);
+    ASSERT_TRUE(in.open(QIODevice::ReadOnly));
+    QByteArray text = in.readAll();
+    text.replace("5.005581996196243", "n/a");    // line 2: not a number
+    text.append("1,2,#fff,-5,1e20,#fff,2.5\n");  // line 247: a negative size
+    text.append("1,2,#fff\n");                   // line 248: ragged
+    QFile out(csv);
+    ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+    out.write(text);
+  }
+  const QStringList args = {"fit",     "--csv",         csv,          "--n-col", "Model Size",
+                            "--c-col", "Training FLOP", "--max-loss", "3.4469",  "--json"};
+  CliResult r = run_cli(args);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.err.contains("line 2")) << r.err.toStdString();
+  r = run_cli(args + QStringList{"--skip-bad-rows"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_EQ(r.json["n_points"].toInt(), 240);  // the row that went was over the cut anyway
+  EXPECT_EQ(r.json["rows_skipped"].toInt(), 3);
+  const QJsonArray skipped = r.json["skipped"].toArray();
+  ASSERT_EQ(skipped.size(), 3);
+  EXPECT_EQ(skipped[0].toObject()["line"].toInt(), 2);
+  EXPECT_EQ(skipped[0].toObject()["reason"].toString(), QStringLiteral("non-numeric"));
+  EXPECT_EQ(skipped[1].toObject()["line"].toInt(), 247);
+  EXPECT_EQ(skipped[1].toObject()["reason"].toString(), QStringLiteral("non-positive"));
+  EXPECT_EQ(skipped[2].toObject()["reason"].toString(), QStringLiteral("ragged row"));
+  r = run_cli({"fit", "--csv", csv, "--n-col", "Model Size", "--c-col", "Training FLOP",
+               "--skip-bad-rows"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_TRUE(r.out.contains("line 247, non-positive")) << r.out.toStdString();
 }

@@ -30,7 +30,12 @@ const char* kMinimal = R"({"model_type":"llama","hidden_size":64,"intermediate_s
 struct Published {
   const char* file;
   const char* family;
-  std::int64_t params;  // the checkpoint's published parameter count
+  std::int64_t params;     // what count_params gives: the model's own parameters
+  std::int64_t published;  // the checkpoint's published total (SOURCE.md)
+  // published − params: tensors the checkpoint stores beyond the model's own
+  // parameters, each explained in SOURCE.md (a stored copy of a tied table,
+  // the MTP module with its copies of the embedding and head).
+  std::int64_t stored_beyond = 0;
 };
 
 class ConfigImport : public ::testing::TestWithParam<Published> {};
@@ -39,20 +44,91 @@ TEST_P(ConfigImport, ParameterCountEqualsThePublishedCheckpoint) {
   const Published p = GetParam();
   const ImportedConfig c = import_hf_config_file(data(p.file));
   EXPECT_EQ(c.family, p.family);
-  EXPECT_EQ(count_params(c.shape).total, p.params) << p.file;
+  const ParamCount n = count_params(c.shape);
+  EXPECT_EQ(n.total, p.params) << p.file;
+  EXPECT_EQ(n.total + p.stored_beyond, p.published) << p.file;
+}
+
+// Llama-2-7B to Gemma-2B: the five families imported before issue 17.
+INSTANTIATE_TEST_SUITE_P(
+    RealCheckpoints, ConfigImport,
+    ::testing::Values(
+        // The checkpoint also stores 32 rotary inv_freq buffers of 64 fp32 values.
+        Published{"llama-2-7b.json", "llama", 6'738'415'616, 6'738'417'664, 32 * 64},
+        Published{"llama-3-8b.json", "llama", 8'030'261'248, 8'030'261'248},
+        Published{"llama-3-70b.json", "llama", 70'553'706'496, 70'553'706'496},
+        Published{"mistral-7b-v0.1.json", "mistral", 7'241'732'096, 7'241'732'096},
+        Published{"mixtral-8x7b.json", "mixtral", 46'702'792'704, 46'702'792'704},
+        Published{"qwen2-7b.json", "qwen2", 7'615'616'512, 7'615'616'512},
+        Published{"qwen2-0.5b.json", "qwen2", 494'032'768, 494'032'768},
+        Published{"gemma-7b.json", "gemma", 8'537'680'896, 8'537'680'896},
+        Published{"gemma-2b.json", "gemma", 2'506'172'416, 2'506'172'416},
+        Published{"deepseek-v2-lite.json", "deepseek_v2", 15'706'484'224, 15'706'484'224},
+        Published{"deepseek-v2.json", "deepseek_v2", 235'741'434'880, 235'741'434'880},
+        // 671B main model; the checkpoint's 684,489,845,504 tensor elements
+        // add the MTP module (11,610,068,224) and its two copies of the
+        // 926,679,040-parameter embedding table (README_WEIGHTS.md).
+        Published{"deepseek-v3.json", "deepseek_v3", 671'026'419'200, 684'489'845'504,
+                  11'610'068'224 + 2 * 926'679'040},
+        Published{"qwen1.5-moe-a2.7b.json", "qwen2_moe", 14'315'784'192, 14'315'784'192},
+        Published{"qwen2-57b-a14b.json", "qwen2_moe", 57'408'658'944, 57'408'658'944},
+        // Tied embeddings; the safetensors file also stores lm_head.weight.
+        Published{"qwen3-0.6b.json", "qwen3", 596'049'920, 751'632'384, 151'936 * 1024},
+        Published{"qwen3-8b.json", "qwen3", 8'190'735'360, 8'190'735'360},
+        Published{"qwen3-32b.json", "qwen3", 32'762'123'264, 32'762'123'264},
+        Published{"qwen3-30b-a3b.json", "qwen3_moe", 30'532'122'624, 30'532'122'624},
+        Published{"qwen3-235b-a22b.json", "qwen3_moe", 235'093'634'560, 235'093'634'560},
+        Published{"gemma-2-2b.json", "gemma2", 2'614'341'888, 2'614'341'888},
+        Published{"gemma-2-9b.json", "gemma2", 9'241'705'984, 9'241'705'984},
+        Published{"gemma-2-27b.json", "gemma2", 27'227'128'320, 27'227'128'320},
+        Published{"gemma-3-1b-pt.json", "gemma3_text", 999'885'952, 999'885'952},
+        Published{"phi-3-mini-4k-instruct.json", "phi3", 3'821'079'552, 3'821'079'552},
+        Published{"phi-4.json", "phi3", 14'659'507'200, 14'659'507'200},
+        Published{"olmo-2-1124-7b.json", "olmo2", 7'298'617'344, 7'298'617'344},
+        Published{"olmo-2-1124-13b.json", "olmo2", 13'716'198'400, 13'716'198'400},
+        // Tied embeddings (FalconConfig's default); the checkpoints also
+        // store lm_head.weight, a copy of the input table.
+        Published{"falcon-7b.json", "falcon", 6'921'720'704, 7'217'189'760, 65'024 * 4544},
+        Published{"falcon-40b.json", "falcon", 41'303'293'952, 41'835'970'560, 65'024 * 8192}),
+    [](const auto& info) {
+      std::string n = info.param.file;
+      n = n.substr(0, n.find(".json"));
+      for (char& ch : n)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return n;
+    });
+
+// Published activated parameters of the MoE checkpoints, in each maker's
+// convention: Qwen and Mistral count every embedding; DeepSeek leaves the
+// input embedding lookup out ("36.6B including 0.9B for the output head").
+struct PublishedActive {
+  const char* file;
+  double active_billions;  // as published (rounded)
+  double tolerance_billions;
+  bool without_input_embedding;
+};
+
+class ConfigImportActive : public ::testing::TestWithParam<PublishedActive> {};
+
+TEST_P(ConfigImportActive, ActiveParametersMatchThePublishedFigure) {
+  const PublishedActive p = GetParam();
+  const ParamCount c = count_params(import_hf_config_file(data(p.file)).shape);
+  const double active =
+      static_cast<double>(p.without_input_embedding ? c.active_without_input_embedding : c.active) /
+      1e9;
+  EXPECT_NEAR(active, p.active_billions, p.tolerance_billions) << p.file;
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    RealCheckpoints, ConfigImport,
-    ::testing::Values(Published{"llama-2-7b.json", "llama", 6'738'415'616},
-                      Published{"llama-3-8b.json", "llama", 8'030'261'248},
-                      Published{"llama-3-70b.json", "llama", 70'553'706'496},
-                      Published{"mistral-7b-v0.1.json", "mistral", 7'241'732'096},
-                      Published{"mixtral-8x7b.json", "mixtral", 46'702'792'704},
-                      Published{"qwen2-7b.json", "qwen2", 7'615'616'512},
-                      Published{"qwen2-0.5b.json", "qwen2", 494'032'768},
-                      Published{"gemma-7b.json", "gemma", 8'537'680'896},
-                      Published{"gemma-2b.json", "gemma", 2'506'172'416}),
+    MoeCheckpoints, ConfigImportActive,
+    ::testing::Values(PublishedActive{"mixtral-8x7b.json", 12.9, 0.05, false},
+                      PublishedActive{"qwen1.5-moe-a2.7b.json", 2.7, 0.05, false},
+                      PublishedActive{"qwen2-57b-a14b.json", 14.0, 0.5, false},
+                      PublishedActive{"qwen3-30b-a3b.json", 3.3, 0.06, false},
+                      PublishedActive{"qwen3-235b-a22b.json", 22.0, 0.5, false},
+                      PublishedActive{"deepseek-v2-lite.json", 2.4, 0.06, true},
+                      PublishedActive{"deepseek-v2.json", 21.0, 0.5, true},
+                      PublishedActive{"deepseek-v3.json", 36.6, 0.05, true}),
     [](const auto& info) {
       std::string n = info.param.file;
       n = n.substr(0, n.find(".json"));
@@ -98,8 +174,14 @@ TEST(ConfigImportErrors, MalformedJson) {
 TEST(ConfigImportErrors, MissingOrMistypedKeysNameTheKey) {
   EXPECT_NE(import_error(R"({"hidden_size":64})").find("key \"model_type\""), std::string::npos);
   const std::string unknown = import_error(R"({"model_type":"gpt2"})");
-  EXPECT_NE(unknown.find("one of llama, mistral, mixtral, qwen2, gemma"), std::string::npos)
+  EXPECT_NE(unknown.find("model_type \"gpt2\": this architecture is not supported yet"),
+            std::string::npos)
       << unknown;
+  EXPECT_NE(unknown.find("supported: llama, mistral, mixtral, qwen2, gemma, deepseek_v2"),
+            std::string::npos)
+      << unknown;
+  EXPECT_NE(unknown.find("napkin-cli params --layers L --d-model D"), std::string::npos) << unknown;
+  EXPECT_EQ(unknown.find('\n'), std::string::npos) << unknown;
   EXPECT_NE(import_error(R"({"model_type":"llama"})").find("key \"hidden_size\""),
             std::string::npos);
   const std::string s = import_error(std::string(kMinimal) + R"(,"num_key_value_heads":"8"})");

@@ -162,7 +162,7 @@ TEST(CsvLadder, MissingAmbiguousAndEmpty) {
   expect_rejected("N,D,loss\n", {"no data rows"});
   CsvLadderOptions o;
   o.max_loss = 2.0;
-  expect_rejected("N,D,loss\n1e9,2e10,2.5\n", {"max_loss"}, o);
+  expect_rejected("N,D,loss\n1e9,2e10,2.5\n", {"loss cut", "no usable rows"}, o);
   CsvLadderOptions both;
   both.d_column = "D";
   both.c_column = "C";

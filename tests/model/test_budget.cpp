@@ -11,6 +11,16 @@
 
 using namespace napkin;
 
+namespace {
+// The seed's chain has no crashes and free checkpoints: goodput exactly 1.
+BudgetInputs seed_inputs() {
+  BudgetInputs in;
+  in.goodput.interruptions_per_1000_chip_days = 0;
+  in.goodput.checkpoint_write_minutes = 0.0;
+  return in;
+}
+}  // namespace
+
 TEST(Budget, ThousandH100ForThirtyDays) {
   const double c = budget_to_flops(chip_by_name("H100"), 1000, 30, 0.4);
   EXPECT_NEAR(c, 1.026e24, 0.0005e24);
@@ -46,8 +56,10 @@ TEST(Budget, CostReportMatchesTheSeed) {
 }
 
 TEST(Budget, ReportChecksMatchTheSeedWorkedExample) {
-  const BudgetReport r = budget_report(BudgetInputs{});
-  ASSERT_EQ(r.checks.size(), 4u);
+  const BudgetReport r = budget_report(seed_inputs());
+  EXPECT_EQ(r.goodput.goodput, 1.0);
+  EXPECT_EQ(r.effective_flops, r.flops);
+  ASSERT_EQ(r.checks.size(), 5u);
   EXPECT_EQ(r.checks[0].name, "memory fits (sharded)");
   EXPECT_TRUE(r.checks[0].ok);
   EXPECT_NE(r.checks[0].detail.find("1,480 GB of model states / 80,000 GB"), std::string::npos)
@@ -63,6 +75,8 @@ TEST(Budget, ReportChecksMatchTheSeedWorkedExample) {
   EXPECT_EQ(r.checks[3].name, "energy");
   EXPECT_TRUE(r.checks[3].ok);
   EXPECT_NE(r.checks[3].detail.find("504.0 MWh at the chips"), std::string::npos);
+  EXPECT_EQ(r.checks[4].name, "serving latency");
+  EXPECT_TRUE(r.checks[4].ok);
   EXPECT_EQ(r.train_memory.total, 16 * r.params_rounded);
 }
 
@@ -125,6 +139,7 @@ TEST(InferenceAware, SmallerModelAtTheSameLossForAHeavilyServedModel) {
 TEST(InferenceAware, LightlyServedModelKeepsTheChinchillaAnswer) {
   BudgetInputs in;
   in.served_tokens = 1e9;
+  in.serving_latency.enabled = false;  // 8 H100 in 1 s serve at most ~64B: see ServingLimit
   const BudgetReport r = budget_report(in);
   EXPECT_FALSE(r.plan.recommend_smaller);
   EXPECT_NE(r.recommendation.find("I would train the Chinchilla answer"), std::string::npos);

@@ -55,8 +55,7 @@ TEST(Hardware, EveryChipHasANetworkAndEfficiencies) {
     EXPECT_GT(c.network.intra_node_bytes_per_s, c.network.inter_node_bytes_per_s) << c.name;
     EXPECT_GT(c.network.inter_node_bytes_per_s, 0) << c.name;
     EXPECT_GT(c.network.intra_node_latency_seconds, 0) << c.name;
-    EXPECT_GE(c.network.inter_node_latency_seconds, c.network.intra_node_latency_seconds)
-        << c.name;
+    EXPECT_GE(c.network.inter_node_latency_seconds, c.network.intra_node_latency_seconds) << c.name;
     EXPECT_FALSE(c.network.source.empty()) << c.name;
     EXPECT_GT(c.efficiency.matmul, 0.3) << c.name;
     EXPECT_LE(c.efficiency.matmul, 1.0) << c.name;

@@ -1,0 +1,135 @@
+// napkin-cli diff: two plans side by side (issue 13) — the inputs that differ
+// and the headline outputs of both with their change and the better plan.
+#include <QJsonArray>
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "cli_common.h"
+#include "compare.h"
+#include "scenario_fields.h"
+#include "scenario_json.h"
+
+namespace napkin::cli {
+
+namespace {
+
+// One line for any load error: the dispatcher prints it after the command name.
+Scenario load(const std::string& path) {
+  try {
+    return load_scenario_file(path);
+  } catch (const std::exception& e) {
+    std::string m = e.what();
+    std::replace(m.begin(), m.end(), '\n', ' ');
+    throw std::runtime_error(m);
+  }
+}
+
+QJsonValue number_or_null(const std::optional<double>& v) {
+  return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
+}
+
+// Pads to `width` characters (UTF-8 code points, not bytes).
+std::string pad(const std::string& s, std::size_t width) {
+  std::size_t n = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++n;
+  return n >= width ? s + " " : s + std::string(width - n, ' ');
+}
+
+std::string value_text(const std::optional<double>& v, const std::string& display, Unit u) {
+  if (v) return format_quantity(*v, u);
+  // "none: no slice …" → "none"; an error → "n/a".
+  return display.rfind("none", 0) == 0 ? "none" : "n/a";
+}
+
+std::string better_text(Winner w) {
+  switch (w) {
+    case Winner::a: return "A";
+    case Winner::b: return "B";
+    case Winner::same: return "same";
+    case Winner::none: return "-";
+  }
+  return "-";
+}
+
+int run_diff(Args& a) {
+  const bool json = a.flag("--json");
+  const auto path_a = a.positional();
+  const auto path_b = a.positional();
+  if (!path_a || !path_b)
+    throw UsageError("needs two scenario files: diff A.napkin.json B.napkin.json [--json]");
+  a.finish();
+  const Scenario sa = load(*path_a);
+  const Scenario sb = load(*path_b);
+
+  const std::vector<InputDifference> inputs = differing_inputs(sa, sb);
+  const std::vector<OutputComparison> outputs =
+      compare_outputs(headline_outputs(sa), headline_outputs(sb));
+
+  if (json) {
+    QJsonArray in;
+    for (const InputDifference& d : inputs)
+      in.append(QJsonObject{{"name", QString::fromStdString(d.name)},
+                            {"a", QString::fromStdString(d.a)},
+                            {"b", QString::fromStdString(d.b)}});
+    QJsonArray out;
+    for (const OutputComparison& c : outputs) {
+      const std::string_view unit = to_string(c.unit);
+      out.append(
+          QJsonObject{{"name", QString::fromStdString(c.name)},
+                      {"unit", QString::fromUtf8(unit.data(), static_cast<qsizetype>(unit.size()))},
+                      {"a", number_or_null(c.a)},
+                      {"b", number_or_null(c.b)},
+                      {"delta", number_or_null(c.delta)},
+                      {"ratio", number_or_null(c.ratio)},
+                      {"better", c.better == Winner::none
+                                     ? QJsonValue(QJsonValue::Null)
+                                     : QJsonValue(QString::fromUtf8(to_string(c.better).data()))}});
+    }
+    print_json(QJsonObject{{"inputs", in}, {"outputs", out}});
+    return 0;
+  }
+
+  std::printf("A: %s\nB: %s\n\n", path_a->c_str(), path_b->c_str());
+  if (inputs.empty()) {
+    std::printf("No input differs (%zu compared).\n", scenario_fields().size());
+  } else {
+    std::printf("Inputs that differ (%zu of %zu):\n", inputs.size(), scenario_fields().size());
+    std::size_t w = 6;
+    for (const InputDifference& d : inputs) w = std::max(w, d.name.size() + 2);
+    std::printf("  %s%s%s\n", pad("input", w).c_str(), pad("A", 24).c_str(), "B");
+    for (const InputDifference& d : inputs)
+      std::printf("  %s%s%s\n", pad(d.name, w).c_str(), pad(d.a, 24).c_str(), d.b.c_str());
+  }
+  std::printf("\nHeadline outputs:\n");
+  std::printf("  %s%s%s%s%s%s\n", pad("output", 30).c_str(), pad("A", 24).c_str(),
+              pad("B", 24).c_str(), pad("change (B - A)", 24).c_str(), pad("B/A", 9).c_str(),
+              "better");
+  for (const OutputComparison& c : outputs) {
+    char ratio[32] = "-";
+    if (c.ratio) std::snprintf(ratio, sizeof ratio, "%.3f", *c.ratio);
+    std::printf("  %s%s%s%s%s%s\n", pad(c.name, 30).c_str(),
+                pad(value_text(c.a, c.a_display, c.unit), 24).c_str(),
+                pad(value_text(c.b, c.b_display, c.unit), 24).c_str(),
+                pad(c.delta ? format_delta(*c.delta, c.unit) : "-", 24).c_str(),
+                pad(ratio, 9).c_str(), better_text(c.better).c_str());
+  }
+  std::printf(
+      "\nbetter: the plan with the better value (\"-\": the output has no better "
+      "direction, or one plan has none)\n");
+  std::printf("\nDetails:\n");
+  for (const OutputComparison& c : outputs)
+    std::printf("  %s\n    A: %s\n    B: %s\n", c.name.c_str(), c.a_display.c_str(),
+                c.b_display.c_str());
+  return 0;
+}
+
+}  // namespace
+
+std::vector<Command> compare_commands() {
+  return {{"diff", "diff A.napkin.json B.napkin.json [--json]", run_diff}};
+}
+
+}  // namespace napkin::cli

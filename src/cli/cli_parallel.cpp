@@ -1,0 +1,231 @@
+// Phase 04: parallel — the layout planner (memory per rank, step time, MFU),
+// for one layout (--layout) or the search over every layout.
+#include <QJsonArray>
+#include <QJsonObject>
+#include <cstdio>
+#include <string>
+
+#include "cli_common.h"
+#include "config_import.h"
+#include "format.h"
+#include "hardware.h"
+#include "parallel.h"
+#include "scenario.h"
+
+namespace napkin::cli {
+
+namespace {
+
+constexpr std::int64_t kMaxDim = 10'000'000;
+
+ModelShape preset_shape(const std::string& name) {
+  std::string names;
+  for (const ModelPreset& p : model_presets()) {
+    if (p.name == name) return p.shape;
+    if (!names.empty()) names += ", ";
+    names += p.name;
+  }
+  throw UsageError("--preset must be one of " + names + "; got \"" + name + "\"");
+}
+
+ModelShape shape_from_flags(Args& a) {
+  const auto config = a.value("--config");
+  const auto preset = a.value("--preset");
+  if (config && preset) throw UsageError("--config and --preset exclude each other");
+  if (config) return import_hf_config_file(*config).shape;
+  if (preset) return preset_shape(*preset);
+  ModelShape s;
+  s.n_layers = a.required_integer("--layers", 1, 100'000, "blocks");
+  s.d_model = a.required_integer("--d-model", 1, 1'000'000, "elements");
+  s.d_ff = a.required_integer("--d-ff", 1, kMaxDim, "elements");
+  s.n_heads = a.required_integer("--heads", 1, 100'000, "attention heads");
+  s.n_kv_heads = a.integer("--kv-heads", s.n_heads, 1, s.n_heads, "KV heads");
+  if (s.d_model % s.n_heads != 0 && !a.value("--head-dim").has_value())
+    throw UsageError("--head-dim is required when --d-model is not a multiple of --heads");
+  s.d_head = a.integer("--head-dim", s.d_model / s.n_heads, 1, 100'000, "elements");
+  s.vocab = a.required_integer("--vocab", 1, 100'000'000, "tokens");
+  s.tied_embeddings = a.flag("--tied");
+  s.gated = !a.flag("--no-gated");
+  if (auto e = a.optional_integer("--experts", 1, 100'000, "experts")) {
+    s.n_experts = *e;
+    s.top_k = a.required_integer("--top-k", 1, *e, "experts per token");
+    s.shared_experts = a.integer("--shared-experts", 0, 0, 1000, "experts");
+    s.expert_d_ff = a.integer("--expert-d-ff", 0, 0, kMaxDim, "elements (0 = d_ff)");
+    s.n_dense_layers = a.integer("--dense-layers", 0, 0, s.n_layers, "leading dense blocks");
+  }
+  return s;
+}
+
+QJsonObject layout_json(const LayoutResult& r) {
+  const Layout& l = r.layout;
+  QJsonObject o{{"tp", json_int(l.tp)},
+                {"pp", json_int(l.pp)},
+                {"vpp", json_int(l.vpp)},
+                {"dp", json_int(l.dp)},
+                {"cp", json_int(l.cp)},
+                {"ep", json_int(l.ep)},
+                {"zero", l.zero},
+                {"micro_batch", json_int(l.micro_batch)},
+                {"sequence_parallel", l.sequence_parallel},
+                {"recompute", QString::fromUtf8(to_string(l.recompute).data())},
+                {"fits", r.fits},
+                {"reason", QString::fromStdString(r.reason)}};
+  const StageMemory& m = r.memory;
+  o["memory"] = QJsonObject{
+      {"weights", json_int(m.weights_bytes)},     {"grads", json_int(m.grads_bytes)},
+      {"optimizer", json_int(m.optimizer_bytes)}, {"activations", json_int(m.activations_bytes)},
+      {"buffers", json_int(m.buffers_bytes)},     {"total", json_int(m.total_bytes)},
+      {"peak_stage", json_int(m.stage)}};
+  o["step_seconds"] = r.step_seconds;
+  const StepTime& t = r.time;
+  o["time"] = QJsonObject{{"compute", t.compute_seconds},    {"recompute", t.recompute_seconds},
+                          {"tp_comm", t.tp_comm_seconds},    {"pp_bubble", t.pp_bubble_seconds},
+                          {"pp_comm", t.pp_comm_seconds},    {"dp_comm", t.dp_comm_seconds},
+                          {"ep_comm", t.ep_comm_seconds},    {"cp_comm", t.cp_comm_seconds},
+                          {"optimizer", t.optimizer_seconds}};
+  o["tokens_per_second_per_chip"] = r.tokens_per_second_per_chip;
+  o["mfu"] = r.mfu;
+  o["hfu"] = r.hfu;
+  o["days"] = r.days;
+  return o;
+}
+
+void row(const char* label, const std::string& value) {
+  std::printf("  %-28s %s\n", label, value.c_str());
+}
+
+std::string gb(std::int64_t bytes) { return format_bytes(static_cast<double>(bytes), 1); }
+
+void print_layout(const LayoutResult& r) {
+  std::printf("%s\n", to_string(r.layout).c_str());
+  row("fits", r.fits ? "yes" : "no: " + r.reason);
+  const StageMemory& m = r.memory;
+  std::printf("Memory per chip (peak: stage %lld, %lld layers, %lld in flight)\n",
+              static_cast<long long>(m.stage), static_cast<long long>(m.layers),
+              static_cast<long long>(m.in_flight));
+  row("weights", gb(m.weights_bytes));
+  row("gradients", gb(m.grads_bytes));
+  row("optimizer states", gb(m.optimizer_bytes));
+  row("activations", gb(m.activations_bytes));
+  row("buffers and reserve", gb(m.buffers_bytes));
+  row("total", gb(m.total_bytes) + " of " + gb(r.hbm_bytes) + " HBM");
+  const StepTime& t = r.time;
+  std::printf("Step %s (%lld micro-batches)\n", format_seconds(r.step_seconds).c_str(),
+              static_cast<long long>(r.micro_batches));
+  auto part = [&](const char* name, double s) {
+    row(name, (s > 0 ? format_seconds(s) : std::string("0 s")) + "  (" +
+                  format_percent(s / r.step_seconds) + ")");
+  };
+  part("compute", t.compute_seconds);
+  part("recompute", t.recompute_seconds);
+  part("TP communication", t.tp_comm_seconds);
+  part("pipeline bubble", t.pp_bubble_seconds);
+  part("pipeline sends", t.pp_comm_seconds);
+  part("DP communication", t.dp_comm_seconds);
+  part("EP all-to-all", t.ep_comm_seconds);
+  part("CP exchange", t.cp_comm_seconds);
+  part("optimizer", t.optimizer_seconds);
+  std::printf("Throughput\n");
+  row("tokens/s per chip", format_grouped(r.tokens_per_second_per_chip, 0));
+  row("MFU (model FLOPs)", format_percent(r.mfu));
+  row("HFU (with recompute)", format_percent(r.hfu));
+  row("days for the tokens", format_grouped(r.days, 1));
+}
+
+int run_parallel(Args& a) {
+  const bool json = a.flag("--json");
+  TrainingJob job;
+  job.shape = shape_from_flags(a);
+  job.chip = a.text("--chip", "H100");
+  (void)chip_by_name(job.chip);
+  job.n_chips = a.integer("--chips", 1024, 1, 100'000'000, "chips");
+  job.seq_len = a.integer("--seq", 8192, 1, 100'000'000, "tokens");
+  job.global_batch = a.integer("--global-batch", 512, 1, 1'000'000'000, "sequences");
+  job.train_tokens = a.real("--tokens", 15e12, 1, 1e18, "tokens");
+  job.optimizer =
+      parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
+  job.software = software_by_name(
+      a.choice("--software", "modern", {"modern", "tp-overlap", "megatron-2022", "megatron-2021"}));
+  if (a.flag("--no-flash")) job.software.flash_attention = false;
+  if (a.flag("--dropout")) job.software.dropout = true;
+  if (a.flag("--fp8")) job.software.fp8_matmuls = true;
+  if (a.flag("--ep-overlap")) job.software.overlap_ep_comm = true;
+  job.software.moe_load_imbalance =
+      a.real("--moe-imbalance", 1.0, 1.0, 64.0, "busiest ÷ mean expert tokens");
+  job.attention_flops = a.choice("--mfu-attention", "full", {"full", "causal"}) == "causal"
+                            ? CausalMask::causal_half
+                            : CausalMask::full_matrix;
+  const auto layout_text = a.value("--layout");
+  const std::int64_t top = a.integer("--top", 10, 1, 1'000'000, "layouts");
+  SearchOptions options;
+  options.even_stages = !a.flag("--uneven-stages");
+  a.finish();
+  job.validate();
+
+  std::vector<LayoutResult> shown;
+  std::int64_t considered = 0, fitting = 0, pareto = 0;
+  if (layout_text) {
+    const Layout l = parse_layout(*layout_text, job.n_chips);
+    LayoutResult r = evaluate_layout(job, l);
+    if (!r.valid) throw UsageError("--layout: " + r.reason);
+    shown.push_back(std::move(r));
+    considered = 1;
+    fitting = shown.front().fits ? 1 : 0;
+  } else {
+    SearchResult s = search_layouts(job, options);
+    considered = static_cast<std::int64_t>(s.layouts.size());
+    fitting = s.fitting;
+    pareto = static_cast<std::int64_t>(s.pareto.size());
+    for (std::size_t i = 0; i < s.layouts.size() && static_cast<std::int64_t>(i) < top; ++i)
+      shown.push_back(std::move(s.layouts[i]));
+  }
+
+  if (json) {
+    QJsonObject o;
+    o["best"] = !shown.empty() && (layout_text || shown.front().fits)
+                    ? QJsonValue(layout_json(shown.front()))
+                    : QJsonValue();
+    QJsonArray arr;
+    for (const LayoutResult& r : shown) arr.append(layout_json(r));
+    o["layouts"] = arr;
+    print_json(o);
+    return 0;
+  }
+
+  std::printf("Parallelism: %s chips of %s, %lld layers, d_model %lld, %s tokens/step\n",
+              format_grouped(static_cast<double>(job.n_chips)).c_str(), job.chip.c_str(),
+              static_cast<long long>(job.shape.n_layers), static_cast<long long>(job.shape.d_model),
+              format_count(static_cast<double>(job.global_batch * job.seq_len), 2).c_str());
+  if (!layout_text) {
+    std::printf("%lld valid layouts, %lld fit in HBM, %lld on the memory-time Pareto front\n\n",
+                static_cast<long long>(considered), static_cast<long long>(fitting),
+                static_cast<long long>(pareto));
+    std::printf("  %-4s %-62s %9s %7s %9s\n", "rank", "layout", "step", "MFU", "peak mem");
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+      const LayoutResult& r = shown[i];
+      std::printf("  %-4zu %-62s %9s %7s %9s%s\n", i + 1, to_string(r.layout).c_str(),
+                  format_seconds(r.step_seconds).c_str(), format_percent(r.mfu).c_str(),
+                  gb(r.memory.total_bytes).c_str(), r.fits ? "" : "  (does not fit)");
+    }
+    if (shown.empty()) return 0;
+    std::printf("\n%s: ", fitting > 0 ? "Best" : "Closest (none fits)");
+  }
+  print_layout(shown.front());
+  return 0;
+}
+
+}  // namespace
+
+std::vector<Command> parallel_commands() {
+  return {
+      {"parallel",
+       "parallel (--preset NAME | --config FILE | --layers L --d-model D --d-ff F --heads H "
+       "--vocab V ...) [--chip H100] [--chips 1024] [--seq 8192] [--global-batch 512] "
+       "[--tokens 15e12] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,zero=1,mb=1,sp=on,"
+       "recompute=selective] [--top 10] [--software modern|tp-overlap|megatron-2022|"
+       "megatron-2021] [--uneven-stages] [--fp8] [--mfu-attention full|causal]",
+       run_parallel},
+  };
+}
+
+}  // namespace napkin::cli

@@ -1,0 +1,535 @@
+// The plan as it will really run: goodput; the budget's goodput, data,
+// serving and range flags; "train this model".
+#include "cli_plan.h"
+
+#include <QJsonArray>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "config_import.h"
+#include "format.h"
+#include "goodput.h"
+#include "hardware.h"
+#include "train_plan.h"
+#include "validate.h"
+
+namespace napkin::cli {
+
+namespace {
+
+void row(const char* label, const std::string& value) {
+  std::printf("  %-26s %s\n", label, value.c_str());
+}
+
+// Wraps a paragraph at ~92 columns with an indent.
+void paragraph(const std::string& text, int indent = 2) {
+  std::string line;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (!line.empty() && line.size() + 1 + word.size() > 92) {
+      std::printf("%*s%s\n", indent, "", line.c_str());
+      line.clear();
+    }
+    if (!line.empty()) line += ' ';
+    line += word;
+    start = end + 1;
+  }
+  if (!line.empty()) std::printf("%*s%s\n", indent, "", line.c_str());
+}
+
+std::string range_text(double lo, double hi, std::string_view unit) {
+  return "a number of " + std::string(unit) + " in [" + format_value(lo) + ", " + format_value(hi) +
+         "]";
+}
+
+double parse_part(std::string_view flag, const std::string& part, const std::string& expected,
+                  const std::string& whole) {
+  errno = 0;
+  char* end = nullptr;
+  const double d = std::strtod(part.c_str(), &end);
+  if (part.empty() || end != part.c_str() + part.size() || errno == ERANGE || !std::isfinite(d))
+    throw UsageError(std::string(flag) + " must be " + expected + "; got \"" + whole + "\"");
+  return d;
+}
+
+// A number, or low:likely:high (each in [lo, hi], low ≤ likely ≤ high).
+std::optional<Range> range_flag(Args& a, std::string_view flag, double lo, double hi,
+                                std::string_view unit) {
+  const auto v = a.value(flag);
+  if (!v) return std::nullopt;
+  const std::string expected = range_text(lo, hi, unit) + ", or a range low:likely:high of them";
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t colon = v->find(':', start);
+    parts.push_back(
+        v->substr(start, colon == std::string::npos ? std::string::npos : colon - start));
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  if (parts.size() != 1 && parts.size() != 3)
+    throw UsageError(std::string(flag) + " must be " + expected + "; got \"" + *v + "\"");
+  std::vector<double> x;
+  for (const std::string& p : parts) {
+    const double d = parse_part(flag, p, expected, *v);
+    if (d < lo || d > hi)
+      throw UsageError(std::string(flag) + " must be " + expected + "; got \"" + *v + "\"");
+    x.push_back(d);
+  }
+  if (x.size() == 1) return Range::point(x[0]);
+  if (!(x[0] <= x[1] && x[1] <= x[2]))
+    throw UsageError(std::string(flag) + " range must be low:likely:high with low <= likely <= " +
+                     "high; got \"" + *v + "\"");
+  return Range{x[0], x[1], x[2]};
+}
+
+Range range_or(Args& a, std::string_view flag, double fallback, double lo, double hi,
+               std::string_view unit) {
+  return range_flag(a, flag, lo, hi, unit).value_or(Range::point(fallback));
+}
+
+// The flags a run shares in both modes: MFU, price, energy, unique tokens,
+// goodput and the Monte Carlo settings.
+struct RunFlags {
+  PlanRanges ranges;
+  double mfu = 0.4;
+  CostInputs cost;
+  double tokens_available = 15e12;
+  GoodputSetup goodput;
+};
+
+RunFlags parse_run_flags(Args& a) {
+  RunFlags f;
+  PlanRanges& r = f.ranges;
+  r.mfu = range_or(a, "--mfu", 0.4, 0.001, 1.0, "fraction of peak");
+  if (!(r.mfu.low > 0)) throw UsageError("--mfu must be > 0");
+  r.price_per_chip_hour_dollars = range_or(a, "--price", 2.5, 0, 1e4, "$ per chip-hour");
+  f.cost.kwh_price_dollars = a.real("--kwh-price", 0.12, 0, 100, "$ per kWh");
+  f.cost.pue = a.real("--pue", 1.2, 1.0, 5.0, "facility W per IT W");
+  r.tokens_available = range_or(a, "--tokens-available", 15e12, 1, 1e18, "tokens");
+  r.interruptions_per_1000_chip_days =
+      range_or(a, "--interruptions-per-1000-chip-days", kLlama3InterruptionsPer1000ChipDays, 0, 1e6,
+               "interruptions per 1,000 chip-days");
+  r.restart_minutes = range_or(a, "--restart-min", kDefaultRestartMinutes, 0, 1e7, "minutes");
+  GoodputSetup& g = f.goodput;
+  g.checkpoint_interval_minutes =
+      a.real("--checkpoint-min", kDefaultCheckpointIntervalMinutes, 1e-3, 1e7, "minutes");
+  g.checkpoint_write_minutes = a.optional_real("--checkpoint-write-min", 0, 1e7, "minutes");
+  if (auto gb = a.optional_real("--storage-gb-per-s-per-chip", 1e-6, 1e4, "GB/s per chip"))
+    g.storage_bytes_per_s_per_chip = *gb * 1e9;
+  g.mode =
+      a.flag("--checkpoint-async") ? CheckpointMode::asynchronous : CheckpointMode::synchronous;
+  r.shape = parse_range_shape(a.choice("--range-shape", "triangular", {"triangular", "lognormal"}));
+  r.seed = static_cast<std::uint64_t>(a.integer("--seed", 1, 0, std::int64_t{1} << 53, "seed"));
+  r.draws = a.integer("--draws", 10'000, 1, 1'000'000, "Monte Carlo draws");
+  f.mfu = r.mfu.likely;
+  f.cost.price_per_chip_hour_dollars = r.price_per_chip_hour_dollars.likely;
+  f.tokens_available = r.tokens_available.likely;
+  g.interruptions_per_1000_chip_days = r.interruptions_per_1000_chip_days.likely;
+  g.restart_minutes = r.restart_minutes.likely;
+  return f;
+}
+
+QJsonObject percentiles_json(const OutputDistribution& d) {
+  return QJsonObject{{"p10", d.p.p10}, {"p50", d.p.p50}, {"p90", d.p.p90}, {"point", d.point},
+                     {"mean", d.mean}, {"min", d.min},   {"max", d.max}};
+}
+
+QJsonObject ranges_json(const RangeReport& r) {
+  QJsonArray tornado;
+  for (const TornadoBar& t : r.tornado)
+    tornado.append(QJsonObject{{"input", QString::fromStdString(t.key)},
+                               {"low", t.input_low},
+                               {"high", t.input_high},
+                               {"days_at_low", t.days_at_low},
+                               {"days_at_high", t.days_at_high},
+                               {"dollars_at_low", t.dollars_at_low},
+                               {"dollars_at_high", t.dollars_at_high},
+                               {"loss_at_low", t.loss_at_low},
+                               {"loss_at_high", t.loss_at_high}});
+  QJsonArray counts;
+  for (std::int64_t c : r.days.histogram.counts) counts.append(json_int(c));
+  return QJsonObject{{"shape", QString::fromUtf8(to_string(r.shape).data())},
+                     {"seed", json_int(static_cast<std::int64_t>(r.seed))},
+                     {"draws", json_int(r.draws)},
+                     {"capped_draws", json_int(r.capped_draws)},
+                     {"days", percentiles_json(r.days)},
+                     {"dollars", percentiles_json(r.dollars)},
+                     {"energy_kwh", percentiles_json(r.energy_kwh)},
+                     {"loss", percentiles_json(r.loss)},
+                     {"tornado", tornado},
+                     {"days_histogram", QJsonObject{{"lo", r.days.histogram.lo},
+                                                    {"bin_width", r.days.histogram.bin_width},
+                                                    {"counts", counts}}}};
+}
+
+QJsonValue optional_json(const std::optional<double>& v) {
+  return v ? QJsonValue(*v) : QJsonValue();
+}
+
+void print_ranges(const RangeReport& r) {
+  std::printf("\nRanges (%s, %s draws, seed %llu)\n", std::string(to_string(r.shape)).c_str(),
+              format_grouped(static_cast<double>(r.draws)).c_str(),
+              static_cast<unsigned long long>(r.seed));
+  std::printf("  %-18s %14s %14s %14s\n", "", "P10", "P50", "P90");
+  auto line = [](const char* name, const OutputDistribution& d, auto fmt) {
+    std::printf("  %-18s %14s %14s %14s\n", name, fmt(d.p.p10).c_str(), fmt(d.p.p50).c_str(),
+                fmt(d.p.p90).c_str());
+  };
+  line("days", r.days, [](double v) { return format_grouped(v, 1); });
+  line("dollars", r.dollars, [](double v) { return format_dollars(v); });
+  line("energy MWh", r.energy_kwh, [](double v) { return format_grouped(v / 1000.0, 1); });
+  line("loss nats/token", r.loss, [](double v) { return format_grouped(v, 4); });
+  if (!r.tornado.empty()) {
+    std::printf("  Tornado (days, one input at a time from low to high):\n");
+    for (const TornadoBar& t : r.tornado)
+      std::printf("    %-22s %s .. %s -> %s .. %s days\n", t.label.c_str(),
+                  format_value(t.input_low).c_str(), format_value(t.input_high).c_str(),
+                  format_grouped(t.days_at_low, 1).c_str(),
+                  format_grouped(t.days_at_high, 1).c_str());
+  }
+  if (r.capped_draws > 0)
+    std::printf("  %s draws make no progress or take over 100 years (counted as 100 years)\n",
+                format_grouped(static_cast<double>(r.capped_draws)).c_str());
+}
+
+void goodput_rows(const GoodputReport& g, const GoodputInputs& gi) {
+  row("goodput", format_percent(g.goodput, 1) + " (" + format_grouped(g.expected_crashes, 1) +
+                     " expected interruptions, " + format_grouped(g.lost_per_crash_minutes, 0) +
+                     " min each)");
+  row("checkpoint", "every " + format_grouped(gi.checkpoint_interval_minutes, 0) + " min, " +
+                        (gi.mode == CheckpointMode::synchronous ? "synchronous" : "asynchronous") +
+                        ", written in " + format_seconds(gi.checkpoint_write_minutes * 60.0));
+  if (g.optimal_checkpoint_minutes)
+    row("optimal checkpoint", "every " + format_grouped(*g.optimal_checkpoint_minutes, 1) +
+                                  " min (Young/Daly) -> " +
+                                  format_percent(g.goodput_at_optimum, 1) + " goodput");
+}
+
+// --------------------------------------------------------------- goodput
+
+int run_goodput(Args& a) {
+  const bool json = a.flag("--json");
+  const double hours = a.required_real("--hours", 1e-3, 1e7, "hours of wall-clock");
+  const auto crashes = a.optional_real("--crashes", 0, 1e9, "interruptions");
+  const auto rate = a.optional_real("--interruptions-per-1000-chip-days", 0, 1e6,
+                                    "interruptions per 1,000 chip-days");
+  if (crashes && rate)
+    throw UsageError(
+        "give --crashes (a count) or --interruptions-per-1000-chip-days (a rate), "
+        "not both");
+  std::int64_t chips = 0;
+  if (!crashes) chips = a.required_integer("--chips", 1, 10'000'000, "chips");
+  const double restart = a.real("--restart-min", kDefaultRestartMinutes, 0, 1e7, "minutes");
+  const double interval =
+      a.real("--checkpoint-min", kDefaultCheckpointIntervalMinutes, 1e-3, 1e7, "minutes");
+  const double write = a.real("--checkpoint-write-min", 0, 0, 1e7, "minutes");
+  const CheckpointMode mode =
+      a.flag("--checkpoint-async") ? CheckpointMode::asynchronous : CheckpointMode::synchronous;
+  const bool curve = a.flag("--curve");
+  a.finish();
+
+  GoodputReport g;
+  double crashes_per_hour = 0;
+  if (crashes) {
+    g = goodput_report_from_crashes(hours, *crashes, restart, interval, write, mode);
+    crashes_per_hour = *crashes / hours;
+  } else {
+    GoodputInputs in;
+    in.interruptions_per_1000_chip_days = rate.value_or(kLlama3InterruptionsPer1000ChipDays);
+    in.restart_minutes = restart;
+    in.checkpoint_interval_minutes = interval;
+    in.checkpoint_write_minutes = write;
+    in.mode = mode;
+    g = goodput_report(in, chips, hours);
+    crashes_per_hour = g.crashes_per_hour;
+  }
+  const double seed = goodput_seed(hours, g.expected_crashes, restart, interval);
+
+  if (json) {
+    QJsonObject o{
+        {"goodput", g.goodput},
+        {"goodput_seed", seed},
+        {"lost_hours", g.lost_hours},
+        {"optimal_checkpoint_min", optional_json(g.optimal_checkpoint_minutes)},
+        {"goodput_at_optimum", g.goodput_at_optimum},
+        {"hours", hours},
+        {"expected_crashes", g.expected_crashes},
+        {"mtbf_hours", optional_json(g.mtbf_hours)},
+        {"lost_per_crash_min", g.lost_per_crash_minutes},
+        {"crash_lost_hours", g.crash_lost_hours},
+        {"checkpoint_stall_hours", g.checkpoint_stall_hours},
+        {"productive_hours", g.productive_hours},
+        {"checkpoint_write_min", write},
+        {"checkpoint_mode", mode == CheckpointMode::synchronous ? QStringLiteral("synchronous")
+                                                                : QStringLiteral("asynchronous")}};
+    if (curve) {
+      const GoodputCurve c =
+          goodput_curve_at_rate(crashes_per_hour, restart, interval, write, mode);
+      QJsonArray xs, ys;
+      for (double x : c.interval_minutes) xs.append(x);
+      for (double y : c.goodput) ys.append(y);
+      o["curve"] = QJsonObject{{"interval_min", xs}, {"goodput", ys}};
+    }
+    print_json(o);
+    return 0;
+  }
+  std::printf("Goodput: %s hours of wall-clock, %s interruptions\n",
+              format_grouped(hours, 1).c_str(), format_grouped(g.expected_crashes, 1).c_str());
+  row("goodput", format_percent(g.goodput, 1));
+  row("seed formula (Claim 13)",
+      format_grouped(seed, 3) + " (restart + half an interval per crash, free checkpoints)");
+  row("lost hours", format_grouped(g.lost_hours, 1) + " (" + format_grouped(g.crash_lost_hours, 1) +
+                        " to crashes, " + format_grouped(g.checkpoint_stall_hours, 1) +
+                        " to checkpoint writes)");
+  row("lost per crash", format_grouped(g.lost_per_crash_minutes, 1) + " min");
+  if (g.mtbf_hours) row("MTBF (whole job)", format_grouped(*g.mtbf_hours, 2) + " h");
+  if (g.optimal_checkpoint_minutes) {
+    row("optimal checkpoint",
+        "every " + format_grouped(*g.optimal_checkpoint_minutes, 1) + " min -> " +
+            format_percent(g.goodput_at_optimum, 1) +
+            (mode == CheckpointMode::synchronous
+                 ? std::string(" (Young/Daly sqrt(2 x write x MTBF))")
+                 : std::string(" (asynchronous: as soon as the last one is written)")));
+    if (write == 0)
+      row("", "checkpoint writes are free (--checkpoint-write-min 0): checkpoint continuously");
+  }
+  return 0;
+}
+
+// ------------------------------------------------------- train this model
+
+int run_train_model(Args& a, bool json, std::optional<double> params,
+                    std::optional<std::string> config) {
+  if (a.value("--days"))
+    throw UsageError(
+        "--days is a budget; with --params or --config (train this model) the days "
+        "are computed: drop --days");
+  TrainInputs t;
+  t.chip = a.text("--chip", "H100");
+  (void)chip_by_name(t.chip);
+  t.n_chips = a.integer("--chips", 1000, 1, 10'000'000, "chips");
+  std::string model_name;
+  if (config) {
+    const ModelShape shape = import_hf_config_file(*config).shape;
+    const ParamCount c = count_params(shape);
+    t.n_params = static_cast<double>(c.total);
+    t.active_params = c.active < c.total ? static_cast<double>(c.active) : 0.0;
+    model_name = *config;
+  } else {
+    t.n_params = *params;
+    t.active_params = a.real("--active-params", 0, 0, *params, "parameters (0 = --params)");
+  }
+  t.tokens_per_param = a.real("--tokens-per-param", 20, 0.01, 1e6, "tokens per parameter");
+  t.train_tokens = a.real("--tokens", 0, 0, 1e18, "tokens (0 = --tokens-per-param x params)");
+  t.optimizer =
+      parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
+  const RunFlags f = parse_run_flags(a);
+  a.finish();
+  t.mfu = f.mfu;
+  t.cost = f.cost;
+  t.tokens_available = f.tokens_available;
+  t.goodput = f.goodput;
+  PlanRanges ranges = f.ranges;
+  const RunReport r = train_run(t);
+  std::optional<RangeReport> rr;
+  if (ranges.any()) rr = plan_ranges(t, ranges);
+
+  if (json) {
+    QJsonObject o{{"mode", "train_model"},
+                  {"chip", QString::fromStdString(t.chip)},
+                  {"chips", json_int(t.n_chips)},
+                  {"mfu", t.mfu},
+                  {"params", r.params},
+                  {"active_params", r.active_params},
+                  {"tokens", r.tokens},
+                  {"flops", r.flops},
+                  {"productive_days", r.productive_days},
+                  {"days", r.wall_clock_days},
+                  {"goodput", r.goodput.goodput},
+                  {"effective_days", r.wall_clock_days * r.goodput.goodput},
+                  {"expected_crashes", r.goodput.expected_crashes},
+                  {"lost_hours", r.goodput.lost_hours},
+                  {"optimal_checkpoint_min", optional_json(r.goodput.optimal_checkpoint_minutes)},
+                  {"checkpoint_write_min", r.goodput_inputs.checkpoint_write_minutes},
+                  {"checkpoint_bytes", r.checkpoint_bytes},
+                  {"rental_dollars", r.cost.rental_dollars},
+                  {"energy_kwh", r.cost.energy_kwh},
+                  {"energy_dollars", r.cost.energy_dollars},
+                  {"loss", r.loss},
+                  {"loss_fresh", r.loss_fresh},
+                  {"unique_tokens", r.unique_tokens},
+                  {"epochs", r.epochs},
+                  {"effective_tokens", r.effective_tokens},
+                  {"effective_params", r.effective_params},
+                  {"data_suffice", r.data_suffice},
+                  {"summary", QString::fromStdString(r.summary)}};
+    QJsonArray checks;
+    for (const Check& c : r.checks)
+      checks.append(QJsonObject{{"name", QString::fromStdString(c.name)},
+                                {"ok", c.ok},
+                                {"detail", QString::fromStdString(c.detail)}});
+    o["checks"] = checks;
+    if (rr) o["ranges"] = ranges_json(*rr);
+    print_json(o);
+    return 0;
+  }
+  std::printf(
+      "Train this model: %s params%s on %s tokens, %s %s @ %s MFU\n",
+      format_count(r.params).c_str(),
+      r.active_params < r.params ? (" (" + format_count(r.active_params) + " active)").c_str() : "",
+      format_count(r.tokens, 2).c_str(), format_grouped(static_cast<double>(t.n_chips)).c_str(),
+      t.chip.c_str(), format_percent(t.mfu, 0).c_str());
+  if (!model_name.empty()) row("model", model_name);
+  row("C", format_sci(r.flops) + " FLOPs (6 x N x D)");
+  row("days of computing", format_grouped(r.productive_days, 1));
+  goodput_rows(r.goodput, r.goodput_inputs);
+  row("wall-clock days", format_grouped(r.wall_clock_days, 1));
+  row("rental $", format_grouped(r.cost.rental_dollars, 2));
+  row("energy kWh (at the wall)", format_grouped(r.cost.energy_kwh, 2));
+  row("energy $", format_grouped(r.cost.energy_dollars, 2));
+  row("loss (forecast)",
+      format_grouped(r.loss, 4) + " nats/token" +
+          (r.data_suffice ? std::string()
+                          : " (" + format_grouped(r.loss_fresh, 4) + " if every token were new)"));
+  row("epochs",
+      format_grouped(r.epochs, 2) + " over " + format_count(r.unique_tokens, 1) + " unique tokens");
+  row("effective tokens", format_count(r.effective_tokens, 2) + " (Muennighoff et al. 2023)");
+  std::printf("\nSanity checks\n");
+  for (const Check& c : r.checks)
+    std::printf("  [%s] %-24s %s\n", c.ok ? "OK  " : "FAIL", c.name.c_str(), c.detail.c_str());
+  if (rr) print_ranges(*rr);
+  std::printf("\nSummary\n");
+  paragraph(r.summary);
+  return 0;
+}
+
+}  // namespace
+
+PlanFlags parse_plan_flags(Args& a, BudgetInputs& in) {
+  const RunFlags f = parse_run_flags(a);
+  in.mfu = f.mfu;
+  in.cost.price_per_chip_hour_dollars = f.cost.price_per_chip_hour_dollars;
+  in.cost.kwh_price_dollars = f.cost.kwh_price_dollars;
+  in.cost.pue = f.cost.pue;
+  in.tokens_available = f.tokens_available;
+  in.goodput = f.goodput;
+  in.serving_node_chips = a.integer("--serving-chips", 8, 1, 1024, "chips");
+  ServingLatency& s = in.serving_latency;
+  s.enabled = !a.flag("--no-serving-limit");
+  s.latency_budget_seconds = a.real("--latency-budget-s", 1.0, 1e-6, 1e6, "seconds");
+  s.overhead_seconds = a.real("--overhead-s", 0.25, 0, 1e6, "seconds");
+  s.prompt_tokens = a.integer("--prompt-tokens", 8192, 1, 1'000'000'000, "tokens");
+  s.decode_tokens = a.integer("--decode-tokens", 128, 0, 1'000'000'000, "tokens");
+  s.batch = a.integer("--serving-batch", 8, 1, 1'000'000'000, "requests");
+  return PlanFlags{f.ranges};
+}
+
+std::optional<int> run_train_model_if_asked(Args& a, bool json) {
+  const auto params = a.optional_real("--params", 1e3, 1e15, "parameters");
+  const auto config = a.value("--config");
+  if (!params && !config) return std::nullopt;
+  if (params && config) throw UsageError("give --params or --config, not both");
+  return run_train_model(a, json, params, config);
+}
+
+void add_plan_json(QJsonObject& o, const BudgetReport& r, const PlanFlags& flags) {
+  const RunReport& run = r.recommended.run;
+  o["mode"] = "budget";
+  o["goodput"] = r.goodput.goodput;
+  o["effective_days"] = r.effective_days;
+  o["effective_flops"] = r.effective_flops;
+  o["expected_crashes"] = r.goodput.expected_crashes;
+  o["lost_hours"] = r.goodput.lost_hours;
+  o["optimal_checkpoint_min"] = optional_json(r.goodput.optimal_checkpoint_minutes);
+  o["checkpoint_write_min"] = r.goodput_inputs.checkpoint_write_minutes;
+  o["effective_params"] = r.effective_split.params;
+  o["epochs"] = run.epochs;
+  o["effective_tokens"] = run.effective_tokens;
+  const DataLimit& d = r.data;
+  o["data"] = QJsonObject{{"unique_tokens", d.unique_tokens},
+                          {"chinchilla_fits", d.chinchilla_fits},
+                          {"chinchilla_epochs", d.chinchilla_epochs},
+                          {"chinchilla_loss", d.chinchilla_loss},
+                          {"chinchilla_loss_fresh", d.chinchilla_loss_fresh},
+                          {"best_params", d.best.params},
+                          {"best_tokens", d.best.tokens},
+                          {"best_epochs", d.best.epochs},
+                          {"best_effective_tokens", d.best.effective_tokens},
+                          {"best_loss", d.best.loss},
+                          {"fresh_loss", d.fresh.loss},
+                          {"repetition_penalty_nats", d.repetition_penalty_nats}};
+  const ServingLimit& s = r.serving_limit;
+  o["serving_limit"] = QJsonObject{{"applied", s.applied},
+                                   {"serving_chips", json_int(s.serving_chips)},
+                                   {"max_params", optional_json(s.max_params)},
+                                   {"binds", r.recommended.serving_binds},
+                                   {"detail", QString::fromStdString(s.detail)}};
+  const Recommendation& rec = r.recommended;
+  o["recommended"] = QJsonObject{{"params", rec.model.params},
+                                 {"tokens", rec.model.train_tokens},
+                                 {"reason", QString::fromUtf8(to_string(rec.reason).data())},
+                                 {"epochs", run.epochs},
+                                 {"effective_tokens", run.effective_tokens},
+                                 {"flops", run.flops},
+                                 {"days", run.wall_clock_days},
+                                 {"goodput", run.goodput.goodput},
+                                 {"rental_dollars", run.cost.rental_dollars},
+                                 {"energy_kwh", run.cost.energy_kwh},
+                                 {"loss", run.loss}};
+  if (flags.ranges.any()) o["ranges"] = ranges_json(plan_ranges(rec.run_inputs, flags.ranges));
+}
+
+void print_plan_text(const BudgetReport& r, const PlanFlags& flags) {
+  const auto& in = r.inputs;
+  std::printf("\nGoodput\n");
+  goodput_rows(r.goodput, r.goodput_inputs);
+  row("effective days", format_grouped(r.effective_days, 1) + " of " + format_grouped(in.days, 1) +
+                            " -> C = " + format_sci(r.effective_flops) + " FLOPs");
+  row("Chinchilla answer", format_count(r.effective_split.params) + " params on " +
+                               format_count(r.effective_split.tokens, 2) + " tokens");
+  const DataLimit& d = r.data;
+  std::printf("\nData\n");
+  row("unique tokens", format_count(d.unique_tokens, 1) + (d.chinchilla_fits ? " (enough)" : ""));
+  if (!d.chinchilla_fits) {
+    row("Chinchilla answer needs", format_grouped(d.chinchilla_epochs, 2) + " epochs: loss " +
+                                       format_grouped(d.chinchilla_loss, 4) + " (fresh: " +
+                                       format_grouped(d.chinchilla_loss_fresh, 4) + ")");
+    row("best under the limit",
+        format_count(d.best.params) + " params on " + format_count(d.best.tokens, 2) + " tokens, " +
+            format_grouped(d.best.epochs, 2) + " epochs, loss " + format_grouped(d.best.loss, 4));
+    row("penalty of repeating", format_grouped(d.repetition_penalty_nats, 4) + " nats");
+  }
+  std::printf("\nServing\n");
+  paragraph(r.serving_limit.detail + (r.recommended.serving_binds ? " (binds)" : ""));
+  const RunReport& run = r.recommended.run;
+  std::printf("\nRecommended run (%s)\n", std::string(to_string(r.recommended.reason)).c_str());
+  row("model", format_count(run.params) + " params on " + format_count(run.tokens, 2) +
+                   " tokens (" + format_grouped(run.epochs, 2) + " epochs, " +
+                   format_count(run.effective_tokens, 2) + " effective)");
+  row("days on this cluster", format_grouped(run.wall_clock_days, 1) + " at " +
+                                  format_percent(run.goodput.goodput, 1) + " goodput");
+  row("rental $", format_grouped(run.cost.rental_dollars, 2));
+  row("energy kWh (at the wall)", format_grouped(run.cost.energy_kwh, 2));
+  row("loss (forecast)", format_grouped(run.loss, 4) + " nats/token");
+  if (flags.ranges.any()) print_ranges(plan_ranges(r.recommended.run_inputs, flags.ranges));
+}
+
+std::vector<Command> plan_commands() {
+  return {
+      {"goodput",
+       "goodput --hours H (--crashes N | --chips C [--interruptions-per-1000-chip-days 0.474]) "
+       "[--restart-min 10] [--checkpoint-min 15] [--checkpoint-write-min 0] "
+       "[--checkpoint-async] [--curve]",
+       run_goodput},
+  };
+}
+
+}  // namespace napkin::cli

@@ -1,0 +1,21 @@
+// Reads a whole input file with a size cap: a regular file, a pipe or FIFO,
+// a /proc file (whose size reads as 0) or standard input ("-" is not special
+// here: pass the descriptor). A regular file over the cap is refused before
+// anything is read; a stream is refused as soon as it passes the cap.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace napkin {
+
+// False with *error ("<path>: <reason>") when the file cannot be read, is a
+// folder, or holds more than `max_bytes`.
+bool read_file_capped(const std::string& path, std::int64_t max_bytes, std::string* out,
+                      std::string* error);
+// The same for an open descriptor (0 for standard input); `name` is used in
+// messages. The descriptor is not closed.
+bool read_fd_capped(int fd, const std::string& name, std::int64_t max_bytes, std::string* out,
+                    std::string* error);
+
+}  // namespace napkin

@@ -1,0 +1,115 @@
+#include "kernel_time.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "validate.h"
+
+namespace napkin {
+
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+
+void require_gemm(const Gemm& g) {
+  require_count(g.m, "GEMM m", "rows");
+  require_count(g.n, "GEMM n", "columns");
+  require_count(g.k, "GEMM k", "inner dimension");
+  require_count(g.batch, "GEMM batch", "products");
+}
+
+}  // namespace
+
+KernelRates kernel_rates(const Chip& chip, bool fp8_matmuls) {
+  KernelRates r;
+  double peak = chip.peak_flops_per_s;
+  if (fp8_matmuls) {
+    if (chip.fp8_peak_flops_per_s <= 0)
+      throw std::invalid_argument("fp8 matmuls need a chip with an FP8 peak; " +
+                                  std::string(chip.name) + " has none");
+    peak = chip.fp8_peak_flops_per_s;
+  }
+  r.matmul_flops_per_s = peak * chip.efficiency.matmul;
+  r.attention_flops_per_s = chip.peak_flops_per_s * chip.efficiency.attention;
+  r.hbm_bytes_per_s = chip.hbm_bytes_per_s * chip.efficiency.hbm;
+  r.compute_units = chip.compute_units;
+  r.tile_long = chip.gemm_tile_long;
+  r.tile_short = chip.gemm_tile_short;
+  return r;
+}
+
+double gemm_flops(const Gemm& g) {
+  return 2.0 * static_cast<double>(g.m) * static_cast<double>(g.n) * static_cast<double>(g.k) *
+         static_cast<double>(g.batch);
+}
+
+std::int64_t gemm_split_k(const Gemm& g, std::int64_t units, std::int64_t tile_m,
+                          std::int64_t tile_n) {
+  require_gemm(g);
+  require_count(tile_m, "tile rows", "elements");
+  require_count(tile_n, "tile columns", "elements");
+  if (units <= 0) return 1;
+  const double tiles = static_cast<double>(ceil_div(g.m, tile_m)) *
+                       static_cast<double>(ceil_div(g.n, tile_n)) * static_cast<double>(g.batch);
+  if (tiles >= static_cast<double>(units)) return 1;
+  const std::int64_t by_units = static_cast<std::int64_t>(static_cast<double>(units) / tiles);
+  const std::int64_t by_k = g.k / 256;
+  return std::max<std::int64_t>(1, std::min(by_units, by_k));
+}
+
+namespace {
+
+double oriented_efficiency(const Gemm& g, std::int64_t units, std::int64_t tm, std::int64_t tn) {
+  const std::int64_t split = gemm_split_k(g, units, tm, tn);
+  const double tiles = static_cast<double>(ceil_div(g.m, tm)) *
+                       static_cast<double>(ceil_div(g.n, tn)) * static_cast<double>(g.batch) *
+                       static_cast<double>(split);
+  const double waves = std::ceil(tiles / static_cast<double>(units));
+  return static_cast<double>(g.m) * static_cast<double>(g.n) * static_cast<double>(g.batch) *
+         static_cast<double>(split) /
+         (waves * static_cast<double>(units) * static_cast<double>(tm) * static_cast<double>(tn));
+}
+
+}  // namespace
+
+double gemm_wave_efficiency(const Gemm& g, std::int64_t units, std::int64_t tile_long,
+                            std::int64_t tile_short) {
+  require_gemm(g);
+  require_count(tile_long, "tile long side", "elements");
+  require_count(tile_short, "tile short side", "elements", 1, tile_long);
+  require_count(units, "compute units", "SMs", 0);
+  if (units == 0) {
+    auto pad = [&](std::int64_t d) {
+      return static_cast<double>(d) / static_cast<double>(ceil_div(d, tile_short) * tile_short);
+    };
+    return pad(g.m) * pad(g.n) * pad(g.k);
+  }
+  return std::max(oriented_efficiency(g, units, tile_long, tile_short),
+                  oriented_efficiency(g, units, tile_short, tile_long));
+}
+
+double gemm_seconds(const KernelRates& r, const Gemm& g, double extra_bytes,
+                    double bytes_per_element) {
+  require_gemm(g);
+  require_positive(r.matmul_flops_per_s, "matmul rate", "FLOP/s");
+  require_positive(r.hbm_bytes_per_s, "HBM rate", "bytes/s");
+  require_real(extra_bytes, "extra bytes", "bytes", 0);
+  const double eff = gemm_wave_efficiency(g, r.compute_units, r.tile_long, r.tile_short);
+  const double compute = gemm_flops(g) / (r.matmul_flops_per_s * eff);
+  const double m = static_cast<double>(g.m), n = static_cast<double>(g.n),
+               k = static_cast<double>(g.k), b = static_cast<double>(g.batch);
+  double bytes = bytes_per_element * b * (m * k + k * n + m * n) + extra_bytes;
+  const std::int64_t split = std::max(gemm_split_k(g, r.compute_units, r.tile_long, r.tile_short),
+                                      gemm_split_k(g, r.compute_units, r.tile_short, r.tile_long));
+  if (split > 1) bytes += 2.0 * 4.0 * static_cast<double>(split) * m * n * b;  // fp32 partials
+  return std::max(compute, bytes / r.hbm_bytes_per_s);
+}
+
+double streaming_seconds(const KernelRates& r, double bytes) {
+  require_real(bytes, "bytes moved", "bytes", 0);
+  require_positive(r.hbm_bytes_per_s, "HBM rate", "bytes/s");
+  return bytes / r.hbm_bytes_per_s;
+}
+
+}  // namespace napkin

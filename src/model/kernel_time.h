@@ -1,0 +1,68 @@
+// Seconds of one kernel on one chip: the roofline (compute against HBM) at the
+// chip's calibrated efficiencies, and for GEMMs the loss to tile padding and
+// partial waves. Used by the parallelism planner for every matmul and
+// element-wise kernel of a training step.
+//
+// Sources: the roofline (Williams, Waterman & Patterson 2009); tile and wave
+// quantization as NVIDIA documents them ("Matrix Multiplication Background
+// User's Guide", NVIDIA Deep Learning Performance documentation): a GEMM's
+// output is cut into tiles, one tile per SM at a time, so a GEMM of T tiles on
+// U SMs takes ceil(T/U) waves; split-K (cuBLAS, CUTLASS) cuts the K loop when
+// there are fewer tiles than SMs.
+#pragma once
+
+#include <cstdint>
+
+#include "hardware.h"
+
+namespace napkin {
+
+// What one chip sustains, derived from the hardware table.
+struct KernelRates {
+  double matmul_flops_per_s = 0;     // peak × efficiency.matmul (GEMMs that fill whole waves)
+  double attention_flops_per_s = 0;  // bf16 peak × efficiency.attention (fused attention)
+  double hbm_bytes_per_s = 0;        // HBM bandwidth × efficiency.hbm
+  std::int64_t compute_units = 0;    // SMs / CUs; 0: tile padding only (TPU MXUs)
+  std::int64_t tile_long = 128;      // output tile, elements: long × short, either way round
+  std::int64_t tile_short = 128;
+};
+
+// The rates of `chip`; with `fp8_matmuls` GEMMs run at the chip's FP8 peak
+// (throws naming fp8 when the chip has none).
+KernelRates kernel_rates(const Chip& chip, bool fp8_matmuls = false);
+
+// A (batched) GEMM: `batch` independent products of (m × k) @ (k × n).
+struct Gemm {
+  std::int64_t m = 1;
+  std::int64_t n = 1;
+  std::int64_t k = 1;
+  std::int64_t batch = 1;
+};
+
+// 2·m·n·k·batch.
+double gemm_flops(const Gemm& g);
+
+// Split-K factor for output tiles of tile_m × tile_n: when a GEMM has fewer
+// tiles than compute units, the K loop is cut into up to units/tiles pieces of
+// at least 256 elements.
+std::int64_t gemm_split_k(const Gemm& g, std::int64_t compute_units, std::int64_t tile_m,
+                          std::int64_t tile_n);
+
+// Fraction of the chip's whole-wave matmul rate the GEMM keeps, for the better
+// of the two orientations of a tile_long × tile_short output tile (cuBLAS picks
+// its kernel per shape): m·n·batch·S / (waves · units · tile area) with S the
+// split-K factor and waves = ceil(tiles·S / units). Without compute units, the
+// padding of m, n and k to tile_short (a systolic array). In (0, 1].
+double gemm_wave_efficiency(const Gemm& g, std::int64_t compute_units, std::int64_t tile_long = 128,
+                            std::int64_t tile_short = 128);
+
+// Seconds: the larger of the compute time (FLOPs at the matmul rate × wave
+// efficiency) and the memory time (operands and result, `bytes_per_element`
+// each, plus split-K partial sums in fp32 and `extra_bytes`, at the HBM rate).
+double gemm_seconds(const KernelRates& rates, const Gemm& g, double extra_bytes = 0,
+                    double bytes_per_element = 2);
+
+// Seconds of a memory-bound kernel that moves `bytes` through HBM.
+double streaming_seconds(const KernelRates& rates, double bytes);
+
+}  // namespace napkin

@@ -1,0 +1,167 @@
+// Internals shared by the parallelism planner's files (not a public API).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "algebra.h"
+#include "collectives.h"
+#include "hardware.h"
+#include "kernel_time.h"
+#include "parallel.h"
+
+namespace napkin::parallel_detail {
+
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return a / b + (a % b != 0 ? 1 : 0);
+}
+
+// Seconds of the data-parallel collectives over some parameters: the
+// gradients all-reduced or reduce-scattered, the bf16 weights all-gathered.
+struct DpCollectives {
+  double all_reduce = 0;
+  double reduce_scatter = 0;
+  double all_gather = 0;
+};
+
+// (dense params, expert params, dp, cp, tp, ep) → DpCollectives: the search
+// meets the same stage parameters for every micro-batch and recomputation.
+struct DpKeyHash {
+  std::size_t operator()(const std::array<std::int64_t, 6>& k) const {
+    std::size_t h = 1469598103934665603ULL;
+    for (std::int64_t v : k) h = (h ^ static_cast<std::size_t>(v)) * 1099511628211ULL;
+    return h;
+  }
+};
+using DpCache = std::unordered_map<std::array<std::int64_t, 6>, DpCollectives, DpKeyHash>;
+
+struct StageComposition;
+struct StageTime;
+
+// Everything about a job that does not depend on the layout.
+struct JobContext {
+  const TrainingJob* job = nullptr;
+  const Chip* chip = nullptr;
+  KernelRates rates;
+  Link intra;
+  Link inter;
+  ParamCount params;
+  LayerParams dense_layer;
+  LayerParams moe_layer;           // == dense_layer for a dense model
+  std::int64_t expert_params = 0;  // one expert (or one shared expert)
+  std::int64_t moe_layers = 0;     // routed layers (after the leading dense ones)
+  double grad_bytes = 4;           // per parameter
+  double optimizer_bytes = 12;     // per parameter (master copy + moments)
+  double update_bytes = 34;        // HBM traffic per parameter of the optimizer step
+  double model_flops = 0;          // per step (step_model_flops)
+  // Share of the compute units a collective occupies while it runs beside a
+  // kernel (NCCL runs one thread block per channel, ~20 channels on NVLink
+  // nodes); an overlapped collective slows the kernel it hides behind by this
+  // share of the overlap. 0 where the network has its own engines (TPU ICI).
+  double comm_unit_fraction = 0;
+  mutable DpCache dp_cache;
+  // Scratch reused by every evaluation of a search.
+  mutable std::vector<StageComposition> comps_scratch;
+  mutable std::vector<StageTime> times_scratch;
+};
+
+// Seconds a collective of `comm` seconds adds when overlapped with `window`
+// seconds of kernels: what sticks out, plus the kernels' slowdown while both run.
+double overlapped(const JobContext& c, double comm, double window);
+
+// Validates the job and derives the context. Throws std::invalid_argument.
+JobContext make_context(const TrainingJob& job);
+
+// One transformer layer, one micro-batch, one rank: time by part and bytes.
+struct LayerCost {
+  double fwd_compute = 0;
+  double bwd_compute = 0;
+  double recompute = 0;  // kernels re-run before the backward
+  double fwd_tp = 0;     // exposed TP collectives
+  double bwd_tp = 0;
+  double recompute_tp = 0;
+  double fwd_ep = 0;  // expert all-to-alls
+  double bwd_ep = 0;
+  double recompute_ep = 0;
+  double fwd_cp = 0;  // exposed context-parallel exchange
+  double bwd_cp = 0;
+  double recompute_cp = 0;
+  std::int64_t activation_bytes = 0;       // stored for the backward
+  std::int64_t full_activation_bytes = 0;  // without any recompute (the working set)
+  // Per-rank parameters of the layer: reduced over DP × CP (dense) and over
+  // DP × CP / EP (routed experts).
+  std::int64_t dense_params = 0;
+  std::int64_t expert_params = 0;
+
+  double forward() const { return fwd_compute + fwd_tp + fwd_ep + fwd_cp; }
+  double backward() const {
+    return bwd_compute + bwd_tp + bwd_ep + bwd_cp + recompute + recompute_tp + recompute_ep +
+           recompute_cp;
+  }
+};
+
+LayerCost layer_cost(const JobContext& c, const Layout& layout, bool moe_layer);
+
+// The embedding (first stage) or the output layer and loss (last stage), one
+// micro-batch, one rank.
+struct EdgeCost {
+  double fwd_compute = 0;
+  double bwd_compute = 0;
+  double tp = 0;
+  std::int64_t params = 0;            // per rank
+  std::int64_t activation_bytes = 0;  // per in-flight micro-batch (embedding) or one (output)
+};
+EdgeCost embedding_cost(const JobContext& c, const Layout& layout);
+EdgeCost output_cost(const JobContext& c, const Layout& layout);
+
+// The layers of one stage by kind.
+struct StageComposition {
+  std::int64_t layers = 0;
+  std::int64_t moe_layers = 0;
+  std::int64_t dense_layers = 0;
+  bool first = false;
+  bool last = false;
+};
+void stage_compositions(const JobContext& c, const Layout& layout,
+                        std::vector<StageComposition>& out);
+std::vector<StageComposition> stage_compositions(const JobContext& c, const Layout& layout);
+
+// Micro-batches (model chunks when interleaved) whose activations stage
+// `stage` holds at its peak: 1F1B min(p − i, m); interleaved
+// min(2(p − i − 1) + (v − 1)p + 1, m·v) (Megatron's warm-up count plus one).
+std::int64_t in_flight(std::int64_t stage, std::int64_t pp, std::int64_t vpp,
+                       std::int64_t micro_batches);
+
+// Memory of one stage from its composition and the per-layer costs.
+StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t stage,
+                         const StageComposition& comp, const LayerCost& dense, const LayerCost& moe,
+                         const EdgeCost& embed, const EdgeCost& out);
+
+// One stage, one micro-batch through all its chunks.
+struct StageTime {
+  double fwd = 0;  // forward kernels and exposed collectives (no pipeline sends)
+  double bwd = 0;  // backward, recompute included
+  double compute = 0, recompute = 0, tp = 0, ep = 0, cp = 0, dp = 0;
+  double pp = 0;  // pipeline sends and receives of the micro-batch
+  double total() const { return fwd + bwd + pp; }
+};
+
+// Times of every stage; `p2p_seconds` receives one stage-to-stage transfer.
+void stage_times(const JobContext& c, const Layout& layout,
+                 const std::vector<StageComposition>& comps, const LayerCost& dense,
+                 const LayerCost& moe, const EdgeCost& embed, const EdgeCost& out,
+                 std::vector<StageTime>& times, double* p2p_seconds = nullptr);
+
+// evaluate_layout for a valid layout with its costs already computed.
+LayoutResult evaluate_prepared(const JobContext& c, const Layout& layout, const LayerCost& dense,
+                               const LayerCost& moe, const EdgeCost& embed, const EdgeCost& out);
+
+// Sequence-parallel-aware placement of a group whose members are `stride`
+// ranks apart (Megatron's order: TP innermost, then CP, then DP, then PP).
+GroupPlacement placement(const JobContext& c, std::int64_t ranks, std::int64_t stride);
+
+double group_seconds(const JobContext& c, Collective op, double bytes, const GroupPlacement& group);
+
+}  // namespace napkin::parallel_detail

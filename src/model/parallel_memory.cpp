@@ -1,0 +1,267 @@
+// Memory per rank by pipeline stage: weights, gradients and optimizer states
+// (sharded by ZeRO), activations of the in-flight micro-batches, buffers.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "parallel.h"
+#include "parallel_internal.h"
+#include "validate.h"
+
+namespace napkin {
+
+using parallel_detail::ceil_div;
+
+std::int64_t korthikanti_layer_activation_bytes(std::int64_t s, std::int64_t b, std::int64_t h,
+                                                std::int64_t a, std::int64_t t,
+                                                bool sequence_parallel, Checkpointing recompute) {
+  require_count(s, "seq_len", "tokens");
+  require_count(b, "micro_batch", "sequences");
+  require_count(h, "d_model", "elements");
+  require_count(a, "heads", "attention heads");
+  require_count(t, "tp", "tensor-parallel ranks");
+  const char* what = "activation bytes";
+  const std::int64_t sbh = checked_mul({s, b, h}, what);
+  const bool sp = sequence_parallel && t > 1;
+  if (recompute == Checkpointing::full) return checked_mul(2, sbh, what) / (sp ? t : 1);
+  // The 5as²b of the attention scores (softmax output, dropout mask, dropout
+  // output) is what selective recomputation drops (§5).
+  const std::int64_t core =
+      recompute == Checkpointing::selective ? 0 : checked_mul({5, a, s, s, b}, what);
+  if (t == 1) return checked_add(checked_mul(34, sbh, what), core, what);  // eq. 1
+  if (sp) return checked_add(checked_mul(34, sbh, what), core, what) / t;  // eq. 3, 5
+  return checked_add(checked_mul(10, sbh, what),
+                     checked_add(checked_mul(24, sbh, what), core, what) / t, what);  // eq. 2
+}
+
+std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivationInputs& in,
+                                    bool moe_layer) {
+  shape.validate();
+  require_count(in.seq_len, "seq_len", "tokens");
+  require_count(in.micro_batch, "micro_batch", "sequences");
+  require_count(in.tp, "tp", "tensor-parallel ranks", 1, shape.n_heads);
+  require_count(in.cp, "cp", "context-parallel ranks", 1, in.seq_len);
+  require_real(in.moe_load_imbalance, "moe_load_imbalance", "busiest ÷ mean tokens", 1.0, 64.0);
+  const char* what = "activation bytes";
+  const std::int64_t t = in.tp;
+  const std::int64_t H = shape.d_model;
+  const std::int64_t n =
+      checked_mul(in.micro_batch, in.seq_len / in.cp, what);  // tokens on the rank
+  const std::int64_t nH = checked_mul(n, H, what);
+  const bool sp = in.sequence_parallel && t > 1;
+  const std::int64_t rep_div = sp ? t : 1;  // sequence parallelism shards the replicated part
+  if (in.recompute == Checkpointing::full) return ceil_div(checked_mul(2, nH, what), rep_div);
+
+  const bool moe = moe_layer && shape.is_moe();
+  // Replicated across TP (sharded with SP): the inputs of the two norms and of
+  // the two TP regions (QKV and MLP/router), and the two dropout masks.
+  std::int64_t rep = checked_mul(8, nH, what);
+  if (in.dropout) rep = checked_add(rep, checked_mul(2, nH, what), what);
+  if (moe)
+    rep = checked_add(rep, checked_mul({4, n, shape.n_experts}, what), what);  // fp32 router logits
+  std::int64_t bytes = ceil_div(rep, rep_div);
+
+  // Split across TP: Q, K, V and the output projection's input.
+  const std::int64_t heads_r = shape.n_heads / t;
+  const std::int64_t kv_r = std::max<std::int64_t>(1, shape.n_kv_heads / t);
+  const std::int64_t dh = shape.d_head;
+  bytes = checked_add(bytes, checked_mul({2, n, 2 * heads_r + 2 * kv_r, dh}, what), what);
+  // The attention core: FlashAttention keeps the fp32 log-sum-exp per query
+  // and head; the unfused kernel keeps the scores' softmax (2 bytes), and with
+  // dropout its mask (1) and output (2), unless selective recomputation.
+  if (in.flash_attention) {
+    bytes = checked_add(bytes, checked_mul({4, n, heads_r}, what), what);
+  } else if (in.recompute != Checkpointing::selective) {
+    const std::int64_t per = in.dropout ? 5 : 2;
+    const std::int64_t s_q = in.seq_len / in.cp;
+    bytes = checked_add(bytes, checked_mul({per, in.micro_batch, heads_r, s_q, in.seq_len}, what),
+                        what);
+  }
+  // The MLP: non-gated keeps FC1's output and the activation's (2 × 2 bytes per
+  // hidden unit); fused SwiGLU keeps the gate and up outputs and the product (3 × 2).
+  const std::int64_t per_unit = shape.gated ? 6 : 4;
+  if (!moe) {
+    bytes = checked_add(bytes, checked_mul({per_unit, n, shape.d_ff / t}, what), what);
+  } else {
+    const double routed =
+        static_cast<double>(n) * static_cast<double>(shape.top_k) * in.moe_load_imbalance;
+    const std::int64_t te = static_cast<std::int64_t>(std::ceil(routed));  // tokens × top_k
+    const std::int64_t ef = shape.effective_expert_d_ff();
+    // Permuted expert inputs and expert outputs before the weighted combine.
+    bytes = checked_add(bytes, checked_mul({4, te, H}, what), what);
+    bytes = checked_add(bytes, checked_mul({per_unit, te, ef / t}, what), what);
+    if (shape.shared_experts > 0)
+      bytes =
+          checked_add(bytes, checked_mul({per_unit, n, shape.shared_experts * ef / t}, what), what);
+  }
+  return bytes;
+}
+
+std::vector<std::int64_t> stage_layers(std::int64_t n_layers, std::int64_t pp) {
+  require_count(n_layers, "layers", "blocks");
+  require_count(pp, "pp", "pipeline stages", 1, n_layers);
+  std::vector<std::int64_t> out(static_cast<std::size_t>(pp), n_layers / pp);
+  std::int64_t extra = n_layers % pp;
+  // Middle stages first (the edges carry the embedding and the output layer).
+  for (std::int64_t i = 1; i + 1 < pp && extra > 0; ++i, --extra)
+    ++out[static_cast<std::size_t>(i)];
+  if (extra > 0) ++out.back(), --extra;
+  if (extra > 0) ++out.front(), --extra;
+  return out;
+}
+
+namespace parallel_detail {
+
+std::int64_t in_flight(std::int64_t stage, std::int64_t pp, std::int64_t vpp,
+                       std::int64_t micro_batches) {
+  if (vpp <= 1) return std::min(pp - stage, micro_batches);
+  return std::min(2 * (pp - stage - 1) + (vpp - 1) * pp + 1, micro_batches * vpp);
+}
+
+void stage_compositions(const JobContext& c, const Layout& layout,
+                        std::vector<StageComposition>& out) {
+  const ModelShape& s = c.job->shape;
+  const std::int64_t p = layout.pp, v = layout.vpp;
+  const std::int64_t dense_lead = s.is_moe() ? s.n_dense_layers : s.n_layers;
+  out.assign(static_cast<std::size_t>(p), StageComposition{});
+  if (v <= 1) {
+    // As stage_layers: the extra layers go to the middle stages, then the last, then the first.
+    const std::int64_t base = s.n_layers / p;
+    std::int64_t extra = s.n_layers % p;
+    const std::int64_t middle_extra = std::min(extra, std::max<std::int64_t>(0, p - 2));
+    extra -= middle_extra;
+    std::int64_t first = 0;
+    for (std::int64_t i = 0; i < p; ++i) {
+      StageComposition& sc = out[static_cast<std::size_t>(i)];
+      sc.layers = base;
+      if (i > 0 && i + 1 < p && i <= middle_extra) ++sc.layers;
+      if (i + 1 == p && p > 1 && extra > 0) ++sc.layers;
+      sc.dense_layers = std::clamp<std::int64_t>(dense_lead - first, 0, sc.layers);
+      sc.moe_layers = sc.layers - sc.dense_layers;
+      first += sc.layers;
+    }
+  } else {
+    // Chunk j of stage i holds layers [(j·p + i)·c, (j·p + i + 1)·c), c = L/(p·v).
+    const std::int64_t chunk = s.n_layers / (p * v);
+    const bool uniform = dense_lead == 0 || dense_lead == s.n_layers;
+    for (std::int64_t i = 0; i < p; ++i) {
+      StageComposition& sc = out[static_cast<std::size_t>(i)];
+      if (uniform) {
+        sc.layers = chunk * v;
+        sc.dense_layers = dense_lead == 0 ? 0 : sc.layers;
+        sc.moe_layers = sc.layers - sc.dense_layers;
+        continue;
+      }
+      for (std::int64_t j = 0; j < v; ++j) {
+        const std::int64_t first = (j * p + i) * chunk;
+        const std::int64_t dense = std::clamp<std::int64_t>(dense_lead - first, 0, chunk);
+        sc.dense_layers += dense;
+        sc.moe_layers += chunk - dense;
+      }
+      sc.layers = chunk * v;
+    }
+  }
+  out.front().first = true;
+  out.back().last = true;
+}
+
+std::vector<StageComposition> stage_compositions(const JobContext& c, const Layout& layout) {
+  std::vector<StageComposition> out;
+  stage_compositions(c, layout, out);
+  return out;
+}
+
+StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t stage,
+                         const StageComposition& comp, const LayerCost& dense, const LayerCost& moe,
+                         const EdgeCost& embed, const EdgeCost& out) {
+  const TrainingJob& job = *c.job;
+  const char* what = "memory per rank";
+  StageMemory m;
+  m.stage = stage;
+  m.layers = comp.layers;
+  // Parameters on this rank, by the group that reduces (and shards) them.
+  std::int64_t dense_params =
+      checked_add(checked_mul(comp.dense_layers, dense.dense_params, what),
+                  checked_mul(comp.moe_layers, moe.dense_params, what), what);
+  const std::int64_t expert_params = checked_mul(comp.moe_layers, moe.expert_params, what);
+  if (comp.first) dense_params = checked_add(dense_params, embed.params, what);
+  if (comp.last) dense_params = checked_add(dense_params, out.params, what);
+  const std::int64_t shard = layout.dp * layout.cp;
+  const std::int64_t expert_shard = std::max<std::int64_t>(1, shard / layout.ep);
+  auto bytes = [&](double per_param, bool sharded) {
+    const std::int64_t d = sharded ? ceil_div(dense_params, shard) : dense_params;
+    const std::int64_t e = sharded ? ceil_div(expert_params, expert_shard) : expert_params;
+    return static_cast<std::int64_t>(std::ceil(per_param * static_cast<double>(d + e)));
+  };
+  m.weights_bytes = bytes(2, layout.zero >= 3);
+  m.grads_bytes = bytes(c.grad_bytes, layout.zero >= 2);
+  m.optimizer_bytes = bytes(c.optimizer_bytes, layout.zero >= 1);
+
+  // Activations of the in-flight micro-batches.
+  const std::int64_t mbs = job.global_batch / (layout.dp * layout.micro_batch);
+  m.in_flight = in_flight(stage, layout.pp, layout.vpp, mbs);
+  const std::int64_t per_micro_batch =
+      checked_add(checked_mul(comp.dense_layers, dense.activation_bytes, what),
+                  checked_mul(comp.moe_layers, moe.activation_bytes, what), what);
+  std::int64_t act =
+      checked_mul(m.in_flight, per_micro_batch, what) / std::max<std::int64_t>(1, layout.vpp);
+  if (comp.first)
+    act = checked_add(
+        act, checked_mul(ceil_div(m.in_flight, layout.vpp), embed.activation_bytes, what), what);
+  if (comp.last) act = checked_add(act, out.activation_bytes, what);
+  // Full recomputation re-materializes one layer at a time during the backward.
+  if (layout.recompute == Checkpointing::full)
+    act = checked_add(act,
+                      std::max(comp.dense_layers > 0 ? dense.full_activation_bytes : 0,
+                               comp.moe_layers > 0 ? moe.full_activation_bytes : 0),
+                      what);
+  m.activations_bytes = act;
+
+  // Buffers: pipeline send/receive, the sequence-parallel all-gather output,
+  // ZeRO-3's prefetched layers, expert all-to-all staging, and the reserve.
+  const ModelShape& s = job.shape;
+  const std::int64_t n = checked_mul(layout.micro_batch, job.seq_len / layout.cp, what);
+  const std::int64_t nH = checked_mul(n, s.d_model, what);
+  std::int64_t buf = job.software.reserved_bytes;
+  if (layout.pp > 1) buf = checked_add(buf, checked_mul(4, nH, what) / layout.tp, what);
+  if (layout.tp > 1 && layout.sequence_parallel)
+    buf = checked_add(buf, checked_mul(2, nH, what), what);
+  if (layout.zero >= 3) {
+    const std::int64_t layer =
+        std::max(comp.dense_layers > 0 ? dense.dense_params + dense.expert_params : 0,
+                 comp.moe_layers > 0 ? moe.dense_params + moe.expert_params : 0);
+    buf = checked_add(buf, checked_mul(4, layer, what), what);  // two layers in bf16
+  }
+  if (comp.moe_layers > 0) {
+    const double routed = static_cast<double>(n) * static_cast<double>(s.top_k) *
+                          job.software.moe_load_imbalance * static_cast<double>(s.d_model);
+    buf = checked_add(buf, static_cast<std::int64_t>(std::ceil(4.0 * routed)), what);
+  }
+  m.buffers_bytes = buf;
+  m.total_bytes = checked_add(
+      checked_add(checked_add(m.weights_bytes, m.grads_bytes, what), m.optimizer_bytes, what),
+      checked_add(m.activations_bytes, m.buffers_bytes, what), what);
+  return m;
+}
+
+}  // namespace parallel_detail
+
+std::vector<StageMemory> memory_by_stage(const TrainingJob& job, const Layout& layout) {
+  using namespace parallel_detail;
+  const JobContext c = make_context(job);
+  if (auto problem = layout_problem(job, layout)) throw std::invalid_argument(*problem);
+  const LayerCost dense = layer_cost(c, layout, false);
+  const LayerCost moe = job.shape.is_moe() ? layer_cost(c, layout, true) : dense;
+  const EdgeCost embed = embedding_cost(c, layout);
+  const EdgeCost out = output_cost(c, layout);
+  const std::vector<StageComposition> comps = stage_compositions(c, layout);
+  std::vector<StageMemory> stages;
+  stages.reserve(comps.size());
+  for (std::size_t i = 0; i < comps.size(); ++i)
+    stages.push_back(
+        stage_memory(c, layout, static_cast<std::int64_t>(i), comps[i], dense, moe, embed, out));
+  return stages;
+}
+
+}  // namespace napkin

@@ -1,0 +1,196 @@
+// The search over every layout of a job: enumerate the divisors, evaluate each
+// layout from per-layer costs cached by the axes they depend on, rank, and
+// extract the memory–time Pareto front and the (TP, PP) MFU grid.
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <utility>
+
+#include "parallel.h"
+#include "parallel_internal.h"
+#include "validate.h"
+
+namespace napkin {
+
+namespace {
+
+using namespace parallel_detail;
+
+std::vector<std::int64_t> divisors(std::int64_t n) {
+  std::vector<std::int64_t> small, large;
+  for (std::int64_t d = 1; d * d <= n; ++d) {
+    if (n % d != 0) continue;
+    small.push_back(d);
+    if (d != n / d) large.push_back(n / d);
+  }
+  small.insert(small.end(), large.rbegin(), large.rend());
+  return small;
+}
+
+template <typename T>
+std::vector<T> axis(const std::optional<T>& fixed, std::vector<T> all) {
+  if (!fixed) return all;
+  return {*fixed};
+}
+
+}  // namespace
+
+SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
+  const JobContext c = make_context(job);
+  const ModelShape& s = job.shape;
+  const std::int64_t node = c.chip->network.chips_per_node;
+  require_count(opt.max_vpp, "max_vpp", "model chunks", 1, 1'000);
+  require_count(opt.max_micro_batch, "max_micro_batch", "sequences", 1, 1'000'000);
+  require_count(opt.max_cp, "max_cp", "context-parallel ranks", 1, 1'000'000);
+  const std::vector<std::int64_t> chip_divs = divisors(job.n_chips);
+
+  std::vector<std::int64_t> tps;
+  for (std::int64_t t : chip_divs)
+    if (t <= s.n_heads && (!opt.tp_within_node || t <= node)) tps.push_back(t);
+  std::vector<Checkpointing> recomputes = {Checkpointing::none, Checkpointing::selective,
+                                           Checkpointing::full};
+  // With fused attention nothing is left for selective recomputation to drop:
+  // it equals none, so the search does not list it twice.
+  if (job.software.flash_attention) recomputes = {Checkpointing::none, Checkpointing::full};
+
+  // Per-layer costs depend on (tp, cp, mb, recompute, ep) only; edges on (tp, cp, mb, pp > 1).
+  using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, int, std::int64_t>;
+  std::map<Key, std::pair<LayerCost, LayerCost>> layer_cache;
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, bool>,
+           std::pair<EdgeCost, EdgeCost>>
+      edge_cache;
+
+  SearchResult res;
+  for (std::int64_t tp : axis(opt.tp, tps)) {
+    if (job.n_chips % tp != 0) continue;
+    for (std::int64_t pp : axis(opt.pp, divisors(job.n_chips / tp))) {
+      if (job.n_chips % (tp * pp) != 0 || pp > s.n_layers) continue;
+      if (opt.even_stages && s.n_layers % pp != 0) continue;
+      for (std::int64_t cp : axis(opt.cp, divisors(job.n_chips / (tp * pp)))) {
+        if (job.n_chips % (tp * pp * cp) != 0) continue;
+        if (!opt.cp && cp > opt.max_cp) continue;
+        const std::int64_t dp = job.n_chips / (tp * pp * cp);
+        if (job.global_batch % dp != 0) continue;
+        std::vector<std::int64_t> eps = {1};
+        if (s.is_moe()) {
+          eps.clear();
+          for (std::int64_t e : divisors(s.n_experts))
+            if ((dp * cp) % e == 0 && (!opt.ep_within_node || tp * e <= node)) eps.push_back(e);
+        }
+        for (std::int64_t ep : axis(opt.ep, eps)) {
+          std::vector<std::int64_t> mbs;
+          for (std::int64_t mb : divisors(job.global_batch / dp))
+            if (mb <= opt.max_micro_batch) mbs.push_back(mb);
+          for (std::int64_t mb : axis(opt.micro_batch, mbs)) {
+            const std::int64_t m =
+                job.global_batch % (dp * mb) == 0 ? job.global_batch / (dp * mb) : 0;
+            std::vector<std::int64_t> vpps = {1};
+            if (pp > 1)
+              for (std::int64_t v = 2; v <= opt.max_vpp; ++v)
+                if (s.n_layers % (pp * v) == 0 && m % pp == 0) vpps.push_back(v);
+            // ZeRO-1 moves the same bytes as ZeRO-0 (reduce-scatter + all-gather =
+            // all-reduce) with the gather beside the next forward, and holds less:
+            // ZeRO-0 is dominated unless there is nothing to shard over.
+            std::vector<int> zeros = {1, 2, 3};
+            if (dp * cp == 1) zeros = {0};
+            for (std::int64_t vpp : axis(opt.vpp, vpps)) {
+              for (int zero : axis(opt.zero, zeros)) {
+                for (Checkpointing rc : axis(opt.recompute, recomputes)) {
+                  Layout L;
+                  L.tp = tp, L.pp = pp, L.vpp = vpp, L.dp = dp, L.cp = cp, L.ep = ep;
+                  L.zero = zero, L.micro_batch = mb, L.sequence_parallel = tp > 1, L.recompute = rc;
+                  if (layout_problem(job, L)) continue;
+                  const Key key{tp, cp, mb, static_cast<int>(rc), ep};
+                  auto it = layer_cache.find(key);
+                  if (it == layer_cache.end()) {
+                    const LayerCost d = layer_cost(c, L, false);
+                    const LayerCost e = s.is_moe() ? layer_cost(c, L, true) : d;
+                    it = layer_cache.emplace(key, std::pair{d, e}).first;
+                  }
+                  const auto ekey = std::tuple{tp, cp, mb, pp > 1};
+                  auto et = edge_cache.find(ekey);
+                  if (et == edge_cache.end())
+                    et =
+                        edge_cache.emplace(ekey, std::pair{embedding_cost(c, L), output_cost(c, L)})
+                            .first;
+                  res.layouts.push_back(evaluate_prepared(c, L, it->second.first, it->second.second,
+                                                          et->second.first, et->second.second));
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  // Rank by a key (fitting first by step time, then by how far over HBM;
+  // ties in enumeration order), moving the results once.
+  struct Rank {
+    bool over;
+    double key;
+    std::size_t index;
+  };
+  std::vector<Rank> order(res.layouts.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const LayoutResult& l = res.layouts[i];
+    order[i] = {!l.fits, l.fits ? l.step_seconds : static_cast<double>(l.over_hbm_bytes), i};
+  }
+  std::sort(order.begin(), order.end(), [](const Rank& a, const Rank& b) {
+    if (a.over != b.over) return b.over;
+    if (a.key != b.key) return a.key < b.key;
+    return a.index < b.index;
+  });
+  std::vector<LayoutResult> ranked;
+  ranked.reserve(order.size());
+  for (const Rank& r : order) ranked.push_back(std::move(res.layouts[r.index]));
+  res.layouts = std::move(ranked);
+  // The Pareto front: fitting layouts by memory (then time), keeping each that
+  // is faster than every one with less memory.
+  struct ByMemory {
+    std::int64_t bytes;
+    double seconds;
+    std::size_t index;
+  };
+  std::vector<ByMemory> fit;
+  for (std::size_t i = 0; i < res.layouts.size(); ++i)
+    if (res.layouts[i].fits)
+      fit.push_back({res.layouts[i].memory.total_bytes, res.layouts[i].step_seconds, i});
+  res.fitting = static_cast<std::int64_t>(fit.size());
+  std::sort(fit.begin(), fit.end(), [](const ByMemory& a, const ByMemory& b) {
+    if (a.bytes != b.bytes) return a.bytes < b.bytes;
+    if (a.seconds != b.seconds) return a.seconds < b.seconds;
+    return a.index < b.index;
+  });
+  double best = 0;
+  for (const ByMemory& f : fit) {
+    if (res.pareto.empty() || f.seconds < best) {
+      res.pareto.push_back(f.index);
+      best = f.seconds;
+    }
+  }
+  return res;
+}
+
+std::vector<MfuCell> mfu_by_tp_pp(const SearchResult& r) {
+  std::map<std::pair<std::int64_t, std::int64_t>, MfuCell> cells;
+  for (std::size_t i = 0; i < r.layouts.size(); ++i) {
+    const LayoutResult& l = r.layouts[i];
+    const auto key = std::pair{l.layout.tp, l.layout.pp};
+    auto it = cells.find(key);
+    if (it == cells.end()) {
+      cells.emplace(key, MfuCell{l.layout.tp, l.layout.pp, l.fits ? l.mfu : 0, l.fits, i});
+      continue;
+    }
+    MfuCell& cell = it->second;
+    if (l.fits && (!cell.fits || l.mfu > cell.mfu))
+      cell = {l.layout.tp, l.layout.pp, l.mfu, true, i};
+    else if (!l.fits && !cell.fits && l.over_hbm_bytes < r.layouts[cell.index].over_hbm_bytes)
+      cell.index = i;
+  }
+  std::vector<MfuCell> out;
+  for (const auto& [key, cell] : cells) out.push_back(cell);
+  return out;
+}
+
+}  // namespace napkin

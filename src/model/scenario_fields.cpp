@@ -1,0 +1,345 @@
+#include "scenario_fields.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "format.h"
+#include "goodput.h"
+#include "scenario.h"
+#include "validate.h"
+
+namespace napkin {
+
+namespace {
+
+std::string str(std::string_view s) { return std::string(s); }
+
+// FNV-1a over the points' bytes: two ladders with the same file name and
+// row count but different numbers get different fingerprints.
+std::string fingerprint(const std::vector<LadderPoint>& points) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (const LadderPoint& p : points)
+    for (double v : {p.n_params, p.n_tokens, p.loss, p.budget_flops}) {
+      unsigned char bytes[sizeof(double)];
+      std::memcpy(bytes, &v, sizeof v);
+      for (unsigned char b : bytes) {
+        h ^= b;
+        h *= 1099511628211ull;
+      }
+    }
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%08llx", static_cast<unsigned long long>(h >> 32));
+  return buf;
+}
+
+std::string scaled(const std::string& column, double scale) {
+  if (scale == 1) return "\"" + column + "\"";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, " × %g", scale);
+  return "\"" + column + "\"" + buf;
+}
+
+std::string ladder_summary(const std::optional<LoadedLadder>& l) {
+  if (!l) return "none (the synthetic ladder)";
+  const LadderColumns& c = l->columns;
+  std::string s = l->file_name + ": " +
+                  format_grouped(static_cast<std::int64_t>(l->points.size())) + " runs of " +
+                  format_grouped(l->data_rows) + " rows; N ← " +
+                  scaled(c.n_params, c.n_params_scale) + ", " +
+                  (c.tokens_kind == TokensKind::flops ? "D = C/6N, C ← " : "D ← ") +
+                  scaled(c.tokens, c.tokens_scale) + ", loss ← \"" + c.loss + "\" (" +
+                  str(to_string(c.loss_unit)) + ")";
+  if (!c.budget.empty()) s += ", budget ← " + scaled(c.budget, c.budget_scale);
+  return s + "; fingerprint " + fingerprint(l->points);
+}
+
+std::string overlay_list(const std::vector<std::string>& overlays) {
+  std::string s;
+  for (const auto& o : overlays) s += (s.empty() ? "" : ", ") + o;
+  return s.empty() ? "none" : s;
+}
+
+using S = const Scenario&;
+
+std::vector<ScenarioField> make_fields() {
+  std::vector<ScenarioField> f;
+  auto add = [&f](std::string key, std::string name, std::string unit, auto get) {
+    f.push_back(ScenarioField{std::move(key), std::move(name), std::move(unit),
+                              [get](S s) { return FieldValue(get(s)); }});
+  };
+  using I = std::int64_t;
+  // Hardware and budget.
+  add("hardware.chip", "Chip", "", [](S s) { return s.chip; });
+  add("hardware.chips", "Chips", "chips", [](S s) { return s.n_chips; });
+  add("budget.days", "Days", "days", [](S s) { return s.days; });
+  add("budget.mfu", "MFU", "%", [](S s) { return s.mfu; });
+  add("budget.price_per_chip_hour_dollars", "Price per chip-hour", "$",
+      [](S s) { return s.price_per_chip_hour_dollars; });
+  add("budget.kwh_price_dollars", "Electricity price", "$/kWh",
+      [](S s) { return s.kwh_price_dollars; });
+  add("budget.pue", "PUE", "", [](S s) { return s.pue; });
+  add("budget.tokens_per_param", "Tokens per parameter", "",
+      [](S s) { return s.tokens_per_param; });
+  add("budget.tokens_available", "Tokens available", "tokens",
+      [](S s) { return s.tokens_available; });
+  // The model.
+  add("model.name", "Model", "", [](S s) { return s.model_name; });
+  add("model.layers", "Layers", "", [](S s) { return s.shape.n_layers; });
+  add("model.d_model", "d_model", "", [](S s) { return s.shape.d_model; });
+  add("model.d_ff", "d_ff", "", [](S s) { return s.shape.d_ff; });
+  add("model.heads", "Heads", "", [](S s) { return s.shape.n_heads; });
+  add("model.kv_heads", "KV heads", "", [](S s) { return s.shape.n_kv_heads; });
+  add("model.head_dim", "Head dim", "", [](S s) { return s.shape.d_head; });
+  add("model.vocab", "Vocabulary", "tokens", [](S s) { return s.shape.vocab; });
+  add("model.gated", "Gated MLP", "", [](S s) { return s.shape.gated; });
+  add("model.tied_embeddings", "Tied embeddings", "", [](S s) { return s.shape.tied_embeddings; });
+  add("model.qkv_bias", "QKV bias", "", [](S s) { return s.shape.qkv_bias; });
+  add("model.o_bias", "Output-projection bias", "", [](S s) { return s.shape.o_bias; });
+  add("model.mlp_bias", "MLP bias", "", [](S s) { return s.shape.mlp_bias; });
+  add("model.experts", "Experts", "", [](S s) { return s.shape.n_experts; });
+  add("model.top_k", "Experts per token", "", [](S s) { return s.shape.top_k; });
+  add("model.shared_experts", "Shared experts", "", [](S s) { return s.shape.shared_experts; });
+  add("model.expert_d_ff", "Expert d_ff", "", [](S s) { return s.shape.expert_d_ff; });
+  add("model.dense_layers", "Dense layers", "", [](S s) { return s.shape.n_dense_layers; });
+  add("model.q_lora_rank", "MLA query rank", "", [](S s) { return s.shape.q_lora_rank; });
+  add("model.kv_lora_rank", "MLA KV rank", "", [](S s) { return s.shape.kv_lora_rank; });
+  add("model.qk_nope_head_dim", "MLA no-RoPE head dim", "",
+      [](S s) { return s.shape.qk_nope_head_dim; });
+  add("model.qk_rope_head_dim", "MLA RoPE head dim", "",
+      [](S s) { return s.shape.qk_rope_head_dim; });
+  add("model.v_head_dim", "MLA value head dim", "", [](S s) { return s.shape.v_head_dim; });
+  add("model.shared_expert_d_ff", "Shared-expert d_ff", "",
+      [](S s) { return s.shape.shared_expert_d_ff; });
+  add("model.shared_expert_gate", "Shared-expert gate", "",
+      [](S s) { return s.shape.shared_expert_gate; });
+  add("model.router_bias", "Router bias", "", [](S s) { return s.shape.router_bias; });
+  add("model.qk_norm", "QK-norm", "", [](S s) { return str(to_string(s.shape.qk_norm)); });
+  add("model.norms_per_layer", "Norms per layer", "", [](S s) { return s.shape.norms_per_layer; });
+  add("model.norm_bias", "Norm bias", "", [](S s) { return s.shape.norm_bias; });
+  add("model.parallel_blocks", "Parallel attention/MLP", "",
+      [](S s) { return s.shape.parallel_blocks; });
+  add("model.mtp_modules", "MTP modules", "", [](S s) { return s.shape.mtp_modules; });
+  // Training.
+  add("training.optimizer", "Optimizer", "",
+      [](S s) { return str(to_string(s.training.optimizer)); });
+  add("training.precision", "Precision", "",
+      [](S s) { return str(to_string(s.training.precision)); });
+  add("training.zero_stage", "ZeRO stage", "", [](S s) { return I{s.training.zero_stage}; });
+  add("training.dp_degree", "Data-parallel replicas", "", [](S s) { return s.training.dp_degree; });
+  add("training.checkpointing", "Activation checkpointing", "",
+      [](S s) { return str(to_string(s.training.checkpointing)); });
+  add("training.micro_batch", "Micro-batch", "sequences",
+      [](S s) { return s.training.micro_batch; });
+  add("training.seq_len", "Training sequence length", "tokens",
+      [](S s) { return s.training.seq_len; });
+  // Serving.
+  add("serving.chips", "Serving chips", "chips", [](S s) { return s.serving.chips; });
+  add("serving.limit_model", "Serving latency limits the model", "",
+      [](S s) { return s.serving.limit_model; });
+  // Goodput: crashes, restarts and checkpoints.
+  add("goodput.interruptions_per_1000_chip_days", "Interruptions per 1,000 chip-days", "",
+      [](S s) { return s.goodput.interruptions_per_1000_chip_days; });
+  add("goodput.restart_minutes", "Restart time", "min",
+      [](S s) { return s.goodput.restart_minutes; });
+  add("goodput.checkpoint_interval_minutes", "Checkpoint interval", "min",
+      [](S s) { return s.goodput.checkpoint_interval_minutes; });
+  add("goodput.checkpoint_write_minutes", "Checkpoint write time", "min", [](S s) {
+    return s.goodput.checkpoint_write_minutes
+               ? FieldValue(*s.goodput.checkpoint_write_minutes)
+               : FieldValue(std::string("from the storage bandwidth"));
+  });
+  add("goodput.storage_bytes_per_s_per_chip", "Storage bandwidth per chip", "bytes/s",
+      [](S s) { return s.goodput.storage_bytes_per_s_per_chip; });
+  add("goodput.checkpoint_mode", "Checkpoint mode", "", [](S s) {
+    return str(s.goodput.mode == CheckpointMode::synchronous ? "synchronous" : "asynchronous");
+  });
+  // Ranges (low – high around the scenario's own value).
+  auto spread = [](const std::optional<Spread>& r) {
+    if (!r) return std::string("none");
+    return format_value(r->low) + " – " + format_value(r->high);
+  };
+  add("ranges.mfu", "MFU range", "", [spread](S s) { return spread(s.ranges.mfu); });
+  add("ranges.interruptions_per_1000_chip_days", "Interruption-rate range", "",
+      [spread](S s) { return spread(s.ranges.interruptions_per_1000_chip_days); });
+  add("ranges.restart_minutes", "Restart-time range", "min",
+      [spread](S s) { return spread(s.ranges.restart_minutes); });
+  add("ranges.price_per_chip_hour_dollars", "Price range", "$",
+      [spread](S s) { return spread(s.ranges.price_per_chip_hour_dollars); });
+  add("ranges.tokens_available", "Unique-tokens range", "tokens",
+      [spread](S s) { return spread(s.ranges.tokens_available); });
+  add("ranges.shape", "Range distribution", "", [](S s) { return str(to_string(s.ranges.shape)); });
+  add("ranges.seed", "Range seed", "", [](S s) { return static_cast<I>(s.ranges.seed); });
+  // The plan's direction.
+  add("plan.mode", "Plan mode", "", [](S s) { return str(to_string(s.plan.mode)); });
+  add("plan.train_tokens", "Training tokens (train this model)", "tokens",
+      [](S s) { return s.plan.train_tokens; });
+  add("serving.context_len", "Serving context", "tokens",
+      [](S s) { return s.serving.context_len; });
+  add("serving.served_tokens", "Served tokens", "tokens",
+      [](S s) { return s.serving.served_tokens; });
+  add("serving.batch", "Serving batch", "requests", [](S s) { return s.serving.batch; });
+  add("serving.prompt_tokens", "Prompt tokens", "tokens",
+      [](S s) { return s.serving.prompt_tokens; });
+  add("serving.decode_tokens", "Decode tokens", "tokens",
+      [](S s) { return s.serving.decode_tokens; });
+  add("serving.latency_budget_seconds", "Latency budget", "s",
+      [](S s) { return s.serving.latency_budget_seconds; });
+  add("serving.overhead_seconds", "Turn overhead", "s",
+      [](S s) { return s.serving.overhead_seconds; });
+  add("serving.bytes_per_param", "Serving bytes per parameter", "bytes",
+      [](S s) { return s.serving.bytes_per_param; });
+
+  // IsoFLOPs.
+  const std::string syn = "isoflops.ladder.synthetic.";
+  add(syn + "law_preset", "IsoFLOPs: ground-truth law", "",
+      [](S s) { return str(to_string(s.isoflops.synthetic.law_preset)); });
+  add(syn + "law.E", "IsoFLOPs: law E", "nats/token",
+      [](S s) { return s.isoflops.synthetic.law.E; });
+  add(syn + "law.A", "IsoFLOPs: law A", "", [](S s) { return s.isoflops.synthetic.law.A; });
+  add(syn + "law.alpha", "IsoFLOPs: law α", "", [](S s) { return s.isoflops.synthetic.law.alpha; });
+  add(syn + "law.B", "IsoFLOPs: law B", "", [](S s) { return s.isoflops.synthetic.law.B; });
+  add(syn + "law.beta", "IsoFLOPs: law β", "", [](S s) { return s.isoflops.synthetic.law.beta; });
+  add(syn + "budgets", "IsoFLOPs: budgets", "",
+      [](S s) { return I{s.isoflops.synthetic.n_budgets}; });
+  add(syn + "budget_min_flops", "IsoFLOPs: smallest C", "FLOPs",
+      [](S s) { return s.isoflops.synthetic.budget_min_flops; });
+  add(syn + "budget_max_flops", "IsoFLOPs: largest C", "FLOPs",
+      [](S s) { return s.isoflops.synthetic.budget_max_flops; });
+  add(syn + "sizes_per_budget", "IsoFLOPs: sizes per budget", "",
+      [](S s) { return I{s.isoflops.synthetic.sizes_per_budget}; });
+  add(syn + "size_span_decades", "IsoFLOPs: size span", "decades",
+      [](S s) { return s.isoflops.synthetic.size_span_decades; });
+  add(syn + "noise", "IsoFLOPs: noise σ", "%", [](S s) { return s.isoflops.synthetic.noise; });
+  add(syn + "outlier", "IsoFLOPs: diverged-run outlier", "",
+      [](S s) { return s.isoflops.synthetic.outlier; });
+  add(syn + "bias_on", "IsoFLOPs: LR-decay bias", "",
+      [](S s) { return s.isoflops.synthetic.bias_on; });
+  add(syn + "bias_nats", "IsoFLOPs: bias strength", "nats/token",
+      [](S s) { return s.isoflops.synthetic.bias_nats; });
+  add(syn + "bias_mode", "IsoFLOPs: bias design", "",
+      [](S s) { return str(to_string(s.isoflops.synthetic.bias_mode)); });
+  add(syn + "offset_on", "IsoFLOPs: uniform offset", "",
+      [](S s) { return s.isoflops.synthetic.offset_on; });
+  add(syn + "offset_nats", "IsoFLOPs: offset", "nats/token",
+      [](S s) { return s.isoflops.synthetic.offset_nats; });
+  add("isoflops.ladder.loaded", "IsoFLOPs: loaded CSV ladder", "",
+      [](S s) { return ladder_summary(s.isoflops.loaded); });
+  add("isoflops.ladder.loss_cut.enabled", "IsoFLOPs: loss cut", "",
+      [](S s) { return s.isoflops.loss_cut.enabled; });
+  add("isoflops.ladder.loss_cut.max_loss", "IsoFLOPs: keep loss below", "nats/token",
+      [](S s) { return s.isoflops.loss_cut.max_loss; });
+  add("isoflops.fit.estimator", "IsoFLOPs: estimator", "",
+      [](S s) { return str(to_string(s.isoflops.fit.estimator)); });
+  add("isoflops.fit.huber_delta", "IsoFLOPs: Huber δ", "",
+      [](S s) { return s.isoflops.fit.huber_delta; });
+  add("isoflops.fit.resamples", "IsoFLOPs: bootstrap resamples", "",
+      [](S s) { return I{s.isoflops.fit.resamples}; });
+  add("isoflops.seed", "IsoFLOPs: seed", "", [](S s) { return static_cast<I>(s.isoflops.seed); });
+  add("isoflops.target.follows_budget", "IsoFLOPs: target follows the budget", "",
+      [](S s) { return s.isoflops.target_follows_budget; });
+  add("isoflops.target.manual_target_flops", "IsoFLOPs: manual target C*", "FLOPs",
+      [](S s) { return s.isoflops.manual_target_flops; });
+  add("isoflops.candidate.preset", "IsoFLOPs: candidate recipe", "",
+      [](S s) { return str(to_string(s.isoflops.candidate.preset)); });
+  add("isoflops.candidate.a_multiplier", "IsoFLOPs: candidate A ×", "",
+      [](S s) { return s.isoflops.candidate.a_multiplier; });
+  add("isoflops.candidate.b_multiplier", "IsoFLOPs: candidate B ×", "",
+      [](S s) { return s.isoflops.candidate.b_multiplier; });
+  add("isoflops.candidate.alpha_delta", "IsoFLOPs: candidate Δα", "",
+      [](S s) { return s.isoflops.candidate.alpha_delta; });
+  add("isoflops.candidate.beta_delta", "IsoFLOPs: candidate Δβ", "",
+      [](S s) { return s.isoflops.candidate.beta_delta; });
+
+  // MoE.
+  add("moe.experts", "MoE: experts", "", [](S s) { return s.moe.n_experts; });
+  add("moe.top_k", "MoE: top-k", "", [](S s) { return s.moe.top_k; });
+  add("moe.tokens_per_batch", "MoE: tokens per batch", "tokens",
+      [](S s) { return s.moe.tokens_per_batch; });
+  add("moe.seed", "MoE: seed", "", [](S s) { return static_cast<I>(s.moe.seed); });
+  add("moe.aux_on", "MoE: balance loss", "", [](S s) { return s.moe.aux_on; });
+  add("moe.aux_weight", "MoE: aux weight α", "", [](S s) { return s.moe.aux_weight; });
+  add("moe.z_on", "MoE: z-loss", "", [](S s) { return s.moe.z_on; });
+  add("moe.z_weight", "MoE: z-loss γ", "", [](S s) { return s.moe.z_weight; });
+  add("moe.capacity_factor", "MoE: capacity factor", "", [](S s) { return s.moe.capacity_factor; });
+  add("moe.learning_rate", "MoE: learning rate", "", [](S s) { return s.moe.learning_rate; });
+  add("moe.shared_expert", "MoE: shared expert", "", [](S s) { return s.moe.shared_expert; });
+  add("moe.renormalize", "MoE: renormalized gates", "", [](S s) { return s.moe.renormalize; });
+  add("moe.steps", "MoE: steps", "steps", [](S s) { return s.moe.steps; });
+  add("moe.comm.prefill_tokens", "MoE: prefill tokens", "tokens",
+      [](S s) { return s.moe.prefill_tokens; });
+  add("moe.comm.link_gbps", "MoE: link", "Gb/s", [](S s) { return s.moe.link_gbps; });
+  add("moe.comm.latency_us", "MoE: collective latency", "µs", [](S s) { return s.moe.latency_us; });
+  add("moe.pipeline.chunks", "MoE: pipeline chunks", "", [](S s) { return s.moe.pipeline_chunks; });
+  add("moe.pipeline.stages", "MoE: pipeline stages", "", [](S s) { return s.moe.pipeline_stages; });
+  add("moe.pipeline.compute_ms", "MoE: compute per chunk", "ms",
+      [](S s) { return s.moe.compute_ms; });
+  add("moe.pipeline.transfer_ms", "MoE: transfer per hop", "ms",
+      [](S s) { return s.moe.transfer_ms; });
+
+  // Roofline.
+  add("roofline.overlays", "Roofline: overlays", "",
+      [](S s) { return overlay_list(s.roofline.overlays); });
+  add("roofline.matmul_dim", "Roofline: matmul side", "",
+      [](S s) { return s.roofline.matmul_dim; });
+  add("roofline.mfu_budget.matmul_seconds", "Roofline: matmul seconds", "s",
+      [](S s) { return s.roofline.mfu.matmul_seconds; });
+  add("roofline.mfu_budget.vector_seconds", "Roofline: vector seconds", "s",
+      [](S s) { return s.roofline.mfu.vector_seconds; });
+  add("roofline.mfu_budget.memory_seconds", "Roofline: memory seconds", "s",
+      [](S s) { return s.roofline.mfu.memory_seconds; });
+  add("roofline.mfu_budget.comms_seconds", "Roofline: comms seconds", "s",
+      [](S s) { return s.roofline.mfu.comms_seconds; });
+  add("roofline.mfu_budget.optimizer_seconds", "Roofline: optimizer seconds", "s",
+      [](S s) { return s.roofline.mfu.optimizer_seconds; });
+  add("roofline.recompute", "Roofline: recompute factor", "",
+      [](S s) { return s.roofline.recompute; });
+  add("roofline.prefill_mfu", "Roofline: prefill MFU", "%",
+      [](S s) { return s.roofline.prefill_mfu; });
+  add("roofline.bandwidth_efficiency", "Roofline: decode bandwidth efficiency", "%",
+      [](S s) { return s.roofline.bandwidth_efficiency; });
+  add("roofline.step_floor_seconds", "Roofline: decode step floor", "s",
+      [](S s) { return s.roofline.step_floor_seconds; });
+  add("roofline.max_chips", "Roofline: largest slice", "chips",
+      [](S s) { return s.roofline.max_chips; });
+  add("roofline.tile", "Roofline: tile side", "", [](S s) { return s.roofline.tile; });
+  add("roofline.per_layer_serial_seconds", "Roofline: per-layer serial cost", "s",
+      [](S s) { return s.roofline.per_layer_serial_seconds; });
+  return f;
+}
+
+}  // namespace
+
+std::span<const ScenarioField> scenario_fields() {
+  static const std::vector<ScenarioField> fields = make_fields();
+  return fields;
+}
+
+const ScenarioField* find_scenario_field(std::string_view key) {
+  for (const ScenarioField& f : scenario_fields())
+    if (f.key == key) return &f;
+  return nullptr;
+}
+
+std::string display_field_value(const FieldValue& v, const std::string& unit, int digits) {
+  std::string text;
+  if (const auto* i = std::get_if<std::int64_t>(&v)) {
+    text = format_grouped(*i);
+  } else if (const auto* d = std::get_if<double>(&v)) {
+    const double x = unit == "%" ? *d * 100.0 : *d;
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+    text = std::isfinite(x) ? buf : "—";
+    if (unit == "%") return text + " %";
+  } else if (const auto* b = std::get_if<bool>(&v)) {
+    return *b ? "on" : "off";
+  } else {
+    const std::string& s = std::get<std::string>(v);
+    return s.empty() ? "(none)" : s;
+  }
+  if (unit == "$") return "$" + text;
+  return unit.empty() ? text : text + " " + unit;
+}
+
+}  // namespace napkin

@@ -1,0 +1,375 @@
+#include "serving_eval.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "validate.h"
+
+namespace napkin::detail {
+
+namespace {
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// Activations cross the links in bf16 (Megatron-LM and vLLM all-reduce in
+// the activation dtype).
+constexpr double kActivationBytes = 2.0;
+// A sampled token id sent from the last stage back to the first.
+constexpr double kTokenIdBytes = 8.0;
+
+// The node holding global rank `rank` on nodes of `per_node` chips.
+std::int64_t node_of(std::int64_t rank, std::int64_t per_node) { return rank / per_node; }
+
+}  // namespace
+
+LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), in_(in) {
+  in.validate();
+  m.validate();
+  validate_layout(m, in.layout);
+  chip_ = &chip_by_name(in.chip);
+  const Chip& chip = *chip_;
+  const ServingAssumptions& a = in.assume;
+  tp_ = in.layout.tp;
+  pp_ = in.layout.pp;
+  ep_ = m.is_moe() ? in.layout.ep : 1;
+  chips_ = tp_ * pp_ * ep_;
+  const double tp = static_cast<double>(tp_), ep = static_cast<double>(ep_);
+
+  const std::int64_t stage_layers = ceil_div(m.n_layers, pp_);
+  stage_layers_ = static_cast<double>(stage_layers);
+  stage_fraction_ = stage_layers_ / static_cast<double>(m.n_layers);
+  stage_moe_layers_ = static_cast<double>(m.n_moe_layers) * stage_fraction_;
+
+  peak_ = compute_peak_flops_per_s(chip, in.weights) *
+          a.matmul_efficiency.value_or(chip.efficiency.matmul);
+  bw_ = chip.hbm_bytes_per_s * a.hbm_efficiency;
+  weight_bytes_ = bytes_per_element(in.weights);
+  kv_bytes_token_ =
+      a.kv_cache ? static_cast<double>(ceil_div(m.kv.groups, tp_) * m.kv.elements_per_group) *
+                       stage_layers_ * bytes_per_element(in.kv)
+                 : 0.0;
+
+  // Weights: every layer's non-expert weights split TP ways, the routed
+  // experts TP × EP ways, the vocabulary tables TP ways (vocab-parallel). The
+  // fullest stage is the last: its layers and the unembedding (both tables
+  // when there is one stage).
+  const double dense_layer = (m.layer_params - m.routed_expert_params) * stage_fraction_;
+  expert_chip_ = m.routed_expert_params * stage_fraction_ / (tp * ep);
+  output_chip_ = m.output_embedding_params / tp;
+  const double stored_tables =
+      pp_ == 1 ? m.input_embedding_params + (m.tied_embeddings ? 0.0 : m.output_embedding_params)
+               : std::max(m.input_embedding_params, m.output_embedding_params);
+  weights_held_ = dense_layer / tp + expert_chip_ + stored_tables / tp;
+  dense_read_ = dense_layer / tp;
+
+  // FLOPs: 2 per active parameter per token. A decode micro-batch on one EP
+  // replica sends its tokens to experts on every replica while the others do
+  // the same, so each chip computes its share of all of them; one prompt's
+  // prefill runs on a single replica's attention chips.
+  const double active_dense = m.active_layer_params - m.active_routed_expert_params;
+  decode_flops_token_ = 2.0 * m.active_layer_params * stage_fraction_ / tp;
+  prefill_flops_token_ = 2.0 * (active_dense * stage_fraction_ / tp +
+                                m.active_routed_expert_params * stage_fraction_ / (tp * ep));
+  // QKᵀ and A·V over the pairs, the heads split TP ways.
+  attn_flops_pair_ =
+      a.attention_flops ? m.attention_flops_per_pair_per_layer * stage_layers_ / tp : 0.0;
+
+  comm_ = a.communication;
+  const std::int64_t per_node = std::max<std::int64_t>(1, chip.network.chips_per_node);
+  if (comm_) {
+    intra_ = intra_node_link(chip);
+    inter_ = inter_node_link(chip);
+    tp_group_ = {tp_, ranks_per_node(tp_, 1, per_node)};
+    ep_group_ = {ep_, ranks_per_node(ep_, tp_, per_node)};
+    // One trip through the pipeline: S − 1 activation hops and the sampled
+    // token back to the first stage. A hop crosses nodes unless both stages
+    // sit in one node.
+    if (pp_ > 1) {
+      const std::int64_t stage = tp_ * ep_;
+      auto one_node = [&](std::int64_t s, std::int64_t t) {
+        const std::int64_t lo = std::min(s, t) * stage, hi = (std::max(s, t) + 1) * stage - 1;
+        return node_of(lo, per_node) == node_of(hi, per_node);  // ranks fill nodes in order
+      };
+      for (std::int64_t s = 0; s + 1 < pp_; ++s)
+        (one_node(s, s + 1) ? hops_intra_ : hops_inter_) += 1;
+      wrap_inter_ = !one_node(0, pp_ - 1);
+    }
+  }
+
+  mean_context_ = static_cast<double>(in.cached_tokens + in.prompt_tokens) +
+                  static_cast<double>(in.decode_tokens - 1) / 2.0;
+
+  // Prefill: one chunk when there is one stage; otherwise the chunk count
+  // (a power of two up to 16 per stage) that streams the prompt fastest.
+  Step best = prefill_with(1);
+  prefill_chunks_ = 1;
+  if (pp_ > 1) {
+    for (std::int64_t c = 2; c <= in.prompt_tokens && c <= 16 * pp_; c *= 2) {
+      Step s = prefill_with(c);
+      if (s.time.seconds < best.time.seconds) {
+        best = s;
+        prefill_chunks_ = c;
+      }
+    }
+  }
+  prefill_ = best.time;
+  prefill_bytes_chip_ = best.bytes_per_chip;
+
+  if (in.pool == ServingPool::prefill && comm_ && kv_bytes_token_ > 0) {
+    // Each chip sends its shard of the prompt's cache to the decode pool over
+    // its own network link, in parallel.
+    const double bytes = static_cast<double>(in.cached_tokens + in.prompt_tokens) * kv_bytes_token_;
+    kv_transfer_ = inter_.latency_seconds + bytes / inter_.bytes_per_s;
+  }
+  ttft_ = in.overhead_seconds + prefill_.seconds + kv_transfer_;
+}
+
+double LayoutEval::p2p_seconds(double bytes, bool across_nodes) const {
+  return collective_seconds(Collective::point_to_point, bytes, 2, across_nodes ? inter_ : intra_);
+}
+
+LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_t micro_batch,
+                                         double context) const {
+  const ServingModel& m = m_;
+  const double b = static_cast<double>(micro_batch);
+  const double d = static_cast<double>(m.d_model);
+  // Routed experts a step touches: each of the b × EP tokens the EP group
+  // routes picks top_k of the experts (uniform routing), so an expert is idle
+  // with probability (1 − k/E)^(b·EP).
+  double touched = 1.0;
+  if (m.is_moe())
+    touched = 1.0 - std::pow(1.0 - static_cast<double>(m.top_k) / static_cast<double>(m.n_experts),
+                             b * static_cast<double>(ep_));
+  const double kv_bytes = b * context * kv_bytes_token_;
+  // One stage's work on one micro-batch; the last stage also holds the
+  // unembedding (with one stage, that stage is the last).
+  struct Stage {
+    double compute = 0, weights = 0, kv = 0, roof = 0, bytes = 0;
+  };
+  auto stage = [&](bool last) {
+    const double table = last ? output_chip_ : 0.0;
+    Stage st;
+    st.compute = b * (decode_flops_token_ + 2.0 * table + attn_flops_pair_ * context) / peak_;
+    const double weight_bytes = (dense_read_ + table + expert_chip_ * touched) * weight_bytes_;
+    st.weights = weight_bytes / bw_;
+    st.kv = kv_bytes / bw_;
+    st.roof = std::max(st.compute, st.weights + st.kv);
+    st.bytes = weight_bytes + kv_bytes;
+    return st;
+  };
+  const Stage last = stage(true);
+  const Stage other = pp_ > 1 ? stage(false) : last;
+
+  double tp_comm = 0, ep_comm = 0, hops = 0;
+  if (comm_) {
+    // Two all-reduces per layer (after attention and after the MLP or the
+    // experts' combine), of the micro-batch's activations.
+    if (tp_ > 1)
+      tp_comm = 2.0 * stage_layers_ *
+                all_reduce_seconds(b * d * kActivationBytes, tp_group_, intra_, inter_);
+    // Dispatch and combine per MoE layer: each rank sends its share (1/TP) of
+    // its tokens' top_k activation copies.
+    if (ep_ > 1)
+      ep_comm = 2.0 * stage_moe_layers_ *
+                group_collective_seconds(Collective::all_to_all,
+                                         b * static_cast<double>(m.top_k) * d * kActivationBytes /
+                                             static_cast<double>(tp_),
+                                         ep_group_, intra_, inter_);
+    if (pp_ > 1) {
+      const double act = b * d * kActivationBytes;
+      hops = static_cast<double>(hops_intra_) * p2p_seconds(act, false) +
+             static_cast<double>(hops_inter_) * p2p_seconds(act, true) +
+             p2p_seconds(b * kTokenIdBytes, wrap_inter_);
+    }
+  }
+  // A micro-batch's trip crosses every stage in turn; with M micro-batches in
+  // flight the last stage must also serve all M of them each round.
+  const double others = static_cast<double>(pp_ - 1);
+  const double comm = tp_comm + ep_comm;
+  const double trip = others * (other.roof + comm) + last.roof + comm + hops;
+  const double busiest = static_cast<double>(micro_batches) * (last.roof + comm);
+
+  Step out;
+  out.bytes_per_chip = last.bytes;
+  PhaseTime& t = out.time;
+  t.compute_seconds = others * other.compute + last.compute;
+  t.weights_read_seconds = others * other.weights + last.weights;
+  t.kv_read_seconds = others * other.kv + last.kv;
+  t.memory_seconds = t.weights_read_seconds + t.kv_read_seconds;
+  t.roofline_seconds = others * other.roof + last.roof;
+  t.tp_comm_seconds = static_cast<double>(pp_) * tp_comm;
+  t.ep_comm_seconds = static_cast<double>(pp_) * ep_comm;
+  t.pipeline_hop_seconds = hops;
+  t.pipeline_bubble_seconds = std::max(0.0, busiest - trip);
+  t.bound = t.compute_seconds >= t.memory_seconds ? Bound::compute : Bound::memory;
+  t.seconds = t.roofline_seconds + t.tp_comm_seconds + t.ep_comm_seconds + t.pipeline_hop_seconds +
+              t.pipeline_bubble_seconds;
+  return out;
+}
+
+LayoutEval::Step LayoutEval::prefill_with(std::int64_t chunks) const {
+  const ServingModel& m = m_;
+  const double p = static_cast<double>(in_.prompt_tokens);
+  const double cached = static_cast<double>(in_.cached_tokens);
+  const double n = static_cast<double>(chunks);
+  const double c_tok = p / n;
+  const double d = static_cast<double>(m.d_model);
+  // Pairs a causal kernel computes (FlashAttention skips the masked half):
+  // every new token with the cached context and the new tokens up to itself.
+  const double pairs = p * cached + p * (p + 1.0) / 2.0;
+  // Logits only for the last prompt token.
+  const double flops =
+      c_tok * prefill_flops_token_ + attn_flops_pair_ * pairs / n + 2.0 * output_chip_ / n;
+  double touched = 1.0;
+  if (m.is_moe())
+    touched = 1.0 - std::pow(1.0 - static_cast<double>(m.top_k) / static_cast<double>(m.n_experts),
+                             c_tok);
+  const double weight_bytes =
+      (dense_read_ + expert_chip_ * touched + output_chip_ / n) * weight_bytes_;
+  // Reads the cache before the chunk (on average the cached context and half
+  // the prompt) and writes the chunk's own.
+  const double kv_bytes = (cached + p / 2.0 + c_tok) * kv_bytes_token_;
+
+  Step out;
+  out.bytes_per_chip = weight_bytes + kv_bytes;
+  const double c = flops / peak_;
+  const double mw = weight_bytes / bw_, mk = kv_bytes / bw_;
+  const double roof = std::max(c, mw + mk);
+  double tp_comm = 0, ep_comm = 0, hop = 0;
+  if (comm_) {
+    if (tp_ > 1)
+      tp_comm = 2.0 * stage_layers_ *
+                all_reduce_seconds(c_tok * d * kActivationBytes, tp_group_, intra_, inter_);
+    if (ep_ > 1)
+      ep_comm = 2.0 * stage_moe_layers_ *
+                group_collective_seconds(Collective::all_to_all,
+                                         c_tok * static_cast<double>(m.top_k) * d *
+                                             kActivationBytes / static_cast<double>(tp_),
+                                         ep_group_, intra_, inter_);
+    if (pp_ > 1) hop = p2p_seconds(c_tok * d * kActivationBytes, hops_inter_ > 0);
+  }
+  // A stage's work on a chunk; the hop to the next stage overlaps the next
+  // chunk's work (seed Claim 12), so a pipeline step is the larger of the two.
+  if (in_.assume.overlap_prefill_comm && tp_comm + ep_comm > 0) {
+    // Only what the matmuls cannot hide stays on the critical path.
+    const double exposed = std::max(0.0, tp_comm + ep_comm - roof) / (tp_comm + ep_comm);
+    tp_comm *= exposed;
+    ep_comm *= exposed;
+  }
+  const double work = roof + tp_comm + ep_comm;
+  const double step = std::max(work, hop);
+  PhaseTime& t = out.time;
+  t.compute_seconds = n * c;
+  t.weights_read_seconds = n * mw;
+  t.kv_read_seconds = n * mk;
+  t.memory_seconds = n * (mw + mk);
+  t.roofline_seconds = n * roof;
+  t.tp_comm_seconds = n * tp_comm;
+  t.ep_comm_seconds = n * ep_comm;
+  t.pipeline_hop_seconds = n * (step - work);
+  t.pipeline_bubble_seconds = static_cast<double>(pp_ - 1) * step;
+  t.bound = c >= mw + mk ? Bound::compute : Bound::memory;
+  t.seconds = t.roofline_seconds + t.tp_comm_seconds + t.ep_comm_seconds + t.pipeline_hop_seconds +
+              t.pipeline_bubble_seconds;
+  return out;
+}
+
+void LayoutEval::micro_batching(std::int64_t batch, std::int64_t& micro_batches,
+                                std::int64_t& micro_batch) const {
+  // Each EP replica decodes its share of the batch; a pipeline keeps up to S
+  // micro-batches in flight, one per stage.
+  const std::int64_t per_replica = ceil_div(batch, ep_);
+  micro_batches = std::min(per_replica, pp_);
+  micro_batch = ceil_div(per_replica, micro_batches);
+}
+
+ServingMemory LayoutEval::memory(std::int64_t batch) const {
+  require_count(batch, "batch", "requests", 1, 1'000'000);
+  ServingMemory mem;
+  mem.weights_bytes = weights_held_ * weight_bytes_;
+  const std::int64_t context = in_.cached_tokens + in_.prompt_tokens +
+                               (in_.pool == ServingPool::prefill ? 0 : in_.decode_tokens);
+  mem.kv_bytes =
+      static_cast<double>(ceil_div(batch, ep_)) * static_cast<double>(context) * kv_bytes_token_;
+  mem.total_bytes = mem.weights_bytes + mem.kv_bytes;
+  mem.hbm_bytes = static_cast<double>(chip_->hbm_bytes);
+  mem.usable_bytes = mem.hbm_bytes * in_.assume.hbm_usable_fraction;
+  mem.kv_groups_per_chip = ceil_div(m_.kv.groups, tp_);
+  mem.fits = mem.total_bytes <= mem.usable_bytes;
+  return mem;
+}
+
+LayoutEval::Latency LayoutEval::latency(std::int64_t batch) const {
+  std::int64_t micro_batches = 1, micro_batch = 1;
+  micro_batching(batch, micro_batches, micro_batch);
+  const double step = decode_step(micro_batches, micro_batch, mean_context_).time.seconds;
+  const double d = static_cast<double>(in_.decode_tokens);
+  const double interference =
+      in_.pool == ServingPool::colocated ? static_cast<double>(batch - 1) * prefill_.seconds : 0.0;
+  Latency l;
+  l.tpot_seconds = step + interference / d;
+  l.turn_seconds = ttft_ + d * l.tpot_seconds;
+  return l;
+}
+
+ServingResult LayoutEval::at(std::int64_t batch) const {
+  ServingResult r;
+  r.memory = memory(batch);
+  r.fits = r.memory.fits;
+  r.layout = {tp_, pp_, ep_};
+  r.chips = chips_;
+  r.batch = batch;
+  r.pool = in_.pool;
+  r.fp8_compute = uses_fp8_compute(*chip_, in_.weights);
+  r.compute_flops_per_s = peak_;
+  r.hbm_bytes_per_s = bw_;
+  r.prefill = prefill_;
+  r.prefill_chunks = prefill_chunks_;
+  std::int64_t micro_batches = 1, micro_batch = 1;
+  micro_batching(batch, micro_batches, micro_batch);
+  r.micro_batches = micro_batches;
+  const Step step = decode_step(micro_batches, micro_batch, mean_context_);
+  r.decode_step = step.time;
+  r.kv_transfer_seconds = kv_transfer_;
+  r.overhead_seconds = in_.overhead_seconds;
+  r.prefill_seconds = prefill_.seconds;
+  r.decode_step_seconds = step.time.seconds;
+  const double d = static_cast<double>(in_.decode_tokens);
+  const double b = static_cast<double>(batch);
+  const double c = static_cast<double>(chips_);
+  r.decode_seconds = d * r.decode_step_seconds;
+  if (in_.pool == ServingPool::colocated) r.interference_seconds = (b - 1.0) * r.prefill_seconds;
+  r.ttft_seconds = ttft_;
+  r.tpot_seconds = r.decode_step_seconds + r.interference_seconds / d;
+  r.turn_seconds = r.ttft_seconds + d * r.tpot_seconds;
+  r.comm_seconds_per_step = step.time.comm_seconds();
+
+  // Steady state, and the DRAM bits behind one token for the seed's model.
+  double bits_per_token = 0;
+  switch (in_.pool) {
+    case ServingPool::colocated: {
+      // Every B requests: B prefills and D steps of the batch.
+      const double cycle = b * r.prefill_seconds + d * r.decode_step_seconds;
+      r.tokens_per_second_per_chip = b * d / (c * cycle);
+      r.requests_per_second = b / cycle;
+      bits_per_token = 8.0 * c * static_cast<double>(micro_batches) * step.bytes_per_chip / b;
+      break;
+    }
+    case ServingPool::decode:
+      r.tokens_per_second_per_chip = b / (c * r.decode_step_seconds);
+      r.requests_per_second = b / (d * r.decode_step_seconds);
+      bits_per_token = 8.0 * c * static_cast<double>(micro_batches) * step.bytes_per_chip / b;
+      break;
+    case ServingPool::prefill:
+      r.tokens_per_second_per_chip =
+          static_cast<double>(in_.prompt_tokens) / (c * r.prefill_seconds);
+      r.requests_per_second = 1.0 / r.prefill_seconds;
+      bits_per_token = 8.0 * c * static_cast<double>(prefill_chunks_) * prefill_bytes_chip_ /
+                       static_cast<double>(in_.prompt_tokens);
+      break;
+  }
+  r.cost = token_cost(*chip_, r.tokens_per_second_per_chip, in_.cost, bits_per_token);
+  return r;
+}
+
+}  // namespace napkin::detail

@@ -1,0 +1,74 @@
+// Internal to the serving module: one layout's arithmetic with everything
+// that does not depend on the batch worked out once, so that the search can
+// try many batches cheaply. Panels and the CLI use serving.h.
+#pragma once
+
+#include <cstdint>
+
+#include "collectives.h"
+#include "serving.h"
+
+namespace napkin::detail {
+
+class LayoutEval {
+ public:
+  // Validates the inputs and the layout; throws naming the parameter.
+  LayoutEval(const ServingModel& model, const ServingInputs& in);
+
+  // The whole result at a batch (requests decoding together on the slice).
+  ServingResult at(std::int64_t batch) const;
+  // Memory per chip at a batch (cheaper than at()).
+  ServingMemory memory(std::int64_t batch) const;
+  // TTFT does not depend on the batch.
+  double ttft_seconds() const { return ttft_; }
+  // TPOT and the whole turn at a batch, without building the result.
+  struct Latency {
+    double tpot_seconds = 0;
+    double turn_seconds = 0;
+  };
+  Latency latency(std::int64_t batch) const;
+  const PhaseTime& prefill() const { return prefill_; }
+
+ private:
+  struct Step {
+    PhaseTime time;
+    double bytes_per_chip = 0;  // read by one chip for one micro-batch
+  };
+  Step decode_step(std::int64_t micro_batches, std::int64_t micro_batch,
+                   double context_tokens) const;
+  Step prefill_with(std::int64_t chunks) const;
+  void micro_batching(std::int64_t batch, std::int64_t& micro_batches,
+                      std::int64_t& micro_batch) const;
+  double p2p_seconds(double bytes, bool across_nodes) const;
+
+  const ServingModel& m_;
+  const ServingInputs& in_;
+  const Chip* chip_ = nullptr;
+  std::int64_t tp_ = 1, pp_ = 1, ep_ = 1, chips_ = 1;
+  double stage_fraction_ = 1;  // ceil(L / pp) / L: the fullest stage's share of the layers
+  double stage_layers_ = 1;
+  double stage_moe_layers_ = 0;
+  double peak_ = 0, bw_ = 0;        // per chip, after efficiencies
+  double weight_bytes_ = 0;         // per element
+  double kv_bytes_token_ = 0;       // per token per chip (its layers, its groups)
+  double weights_held_ = 0;         // parameters held per chip
+  double dense_read_ = 0;           // always-read parameters per chip per micro-batch (decode)
+  double expert_chip_ = 0;          // routed-expert parameters per chip
+  double output_chip_ = 0;          // unembedding parameters per chip (last stage)
+  double decode_flops_token_ = 0;   // linear FLOPs per token per chip
+  double prefill_flops_token_ = 0;  // linear FLOPs per prompt token per chip (one replica)
+  double attn_flops_pair_ = 0;      // attention FLOPs per (query, key) pair per chip
+  bool comm_ = false;
+  Link intra_{}, inter_{};
+  GroupPlacement tp_group_{}, ep_group_{};
+  std::int64_t hops_intra_ = 0, hops_inter_ = 0;  // the S − 1 activation hops of one trip
+  bool wrap_inter_ = false;  // the token id back from the last stage to the first
+  PhaseTime prefill_;
+  std::int64_t prefill_chunks_ = 1;
+  double prefill_bytes_chip_ = 0;  // bytes read per chip per chunk
+  double kv_transfer_ = 0;
+  double ttft_ = 0;
+  double mean_context_ = 0;  // tokens in a request's cache, averaged over the turn's steps
+};
+
+}  // namespace napkin::detail

@@ -1,0 +1,156 @@
+#include <gtest/gtest.h>
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonValue>
+
+#include "cli_runner.h"
+
+namespace {
+
+CliResult parallel_json(QStringList args) {
+  args.prepend(QStringLiteral("parallel"));
+  args.append(QStringLiteral("--json"));
+  CliResult r = run_cli(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_TRUE(r.json_ok) << r.out.toStdString();
+  return r;
+}
+
+// A usage error: exit 2 and one stderr line naming `needle`.
+void expect_usage_error(QStringList args, const QString& needle) {
+  args.prepend(QStringLiteral("parallel"));
+  const CliResult r = run_cli(args);
+  EXPECT_EQ(r.exit_code, 2) << r.out.toStdString();
+  EXPECT_TRUE(r.err.contains(needle)) << r.err.toStdString();
+  EXPECT_EQ(r.err.trimmed().count('\n'), 0) << r.err.toStdString();
+}
+
+bool is_integer(const QJsonValue& v) {
+  return v.isDouble() && v.toDouble() == static_cast<double>(v.toInteger());
+}
+
+// The schema of issue 14: every key, bytes as integers, times in seconds that
+// add up to the step.
+void expect_layout_schema(const QJsonObject& l) {
+  for (const char* k : {"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch"})
+    EXPECT_TRUE(is_integer(l[k])) << k;
+  EXPECT_TRUE(l["sequence_parallel"].isBool());
+  EXPECT_TRUE(l["recompute"].isString());
+  EXPECT_TRUE(l["fits"].isBool());
+  EXPECT_TRUE(l["reason"].isString());
+  const QJsonObject m = l["memory"].toObject();
+  qint64 sum = 0;
+  for (const char* k : {"weights", "grads", "optimizer", "activations", "buffers"}) {
+    EXPECT_TRUE(is_integer(m[k])) << k;
+    sum += m[k].toInteger();
+  }
+  EXPECT_EQ(m["total"].toInteger(), sum);
+  EXPECT_TRUE(is_integer(m["peak_stage"]));
+  const QJsonObject t = l["time"].toObject();
+  double parts = 0;
+  for (const char* k : {"compute", "recompute", "tp_comm", "pp_bubble", "pp_comm", "dp_comm",
+                        "ep_comm", "cp_comm", "optimizer"}) {
+    ASSERT_TRUE(t[k].isDouble()) << k;
+    EXPECT_GE(t[k].toDouble(), 0) << k;
+    parts += t[k].toDouble();
+  }
+  EXPECT_NEAR(parts, l["step_seconds"].toDouble(), 1e-9 * parts);
+  for (const char* k : {"tokens_per_second_per_chip", "mfu", "hfu", "days"})
+    EXPECT_GT(l[k].toDouble(), 0) << k;
+  EXPECT_EQ(l["tp"].toInteger() * l["pp"].toInteger() * l["dp"].toInteger() * l["cp"].toInteger(),
+            l["tp"].toInteger() * l["pp"].toInteger() * l["dp"].toInteger() * l["cp"].toInteger());
+}
+
+TEST(CliParallel, SearchPrintsTheRankedLayouts) {
+  const CliResult r = parallel_json({"--preset", "Llama-3-70B", "--chips", "256", "--seq", "8192",
+                                     "--global-batch", "256", "--top", "5"});
+  const QJsonArray layouts = r.json["layouts"].toArray();
+  ASSERT_EQ(layouts.size(), 5);
+  ASSERT_TRUE(r.json["best"].isObject());
+  EXPECT_EQ(r.json["best"].toObject(), layouts[0].toObject());
+  double prev = 0;
+  for (const QJsonValue& v : layouts) {
+    const QJsonObject l = v.toObject();
+    expect_layout_schema(l);
+    EXPECT_TRUE(l["fits"].toBool());
+    EXPECT_EQ(l["tp"].toInteger() * l["pp"].toInteger() * l["dp"].toInteger() * l["cp"].toInteger(),
+              256);
+    EXPECT_GE(l["step_seconds"].toDouble(), prev);
+    prev = l["step_seconds"].toDouble();
+  }
+}
+
+TEST(CliParallel, OneLayoutEvenIfItDoesNotFit) {
+  // Llama-3-70B on one node: 70B × 18 bytes of state over 8 ranks is ~160 GB.
+  const CliResult r = parallel_json({"--preset", "Llama-3-70B", "--chips", "8", "--global-batch",
+                                     "8", "--layout", "tp=8,pp=1,zero=0,mb=1,recompute=full"});
+  const QJsonObject best = r.json["best"].toObject();
+  expect_layout_schema(best);
+  EXPECT_FALSE(best["fits"].toBool());
+  EXPECT_TRUE(best["reason"].toString().contains("HBM")) << best["reason"].toString().toStdString();
+  EXPECT_EQ(best["dp"].toInteger(), 1);
+  EXPECT_EQ(best["recompute"].toString(), "full");
+  EXPECT_EQ(r.json["layouts"].toArray().size(), 1);
+}
+
+TEST(CliParallel, NothingFitsGivesNullBest) {
+  const CliResult r = parallel_json(
+      {"--preset", "Llama-3-70B", "--chips", "8", "--global-batch", "8", "--top", "3"});
+  EXPECT_TRUE(r.json["best"].isNull());
+  const QJsonArray layouts = r.json["layouts"].toArray();
+  ASSERT_EQ(layouts.size(), 3);
+  for (const QJsonValue& v : layouts) EXPECT_FALSE(v.toObject()["fits"].toBool());
+}
+
+TEST(CliParallel, ShapeFromFlagsAndFromConfig) {
+  const CliResult flags = parallel_json(
+      {"--layers", "32", "--d-model", "4096", "--d-ff", "14336", "--heads", "32", "--kv-heads", "8",
+       "--vocab", "128256", "--chips", "64", "--global-batch", "128", "--layout", "tp=2,pp=1"});
+  const CliResult config =
+      parallel_json({"--config", NAPKIN_TEST_DATA "/configs/llama-3-8b.json", "--chips", "64",
+                     "--global-batch", "128", "--layout", "tp=2,pp=1"});
+  EXPECT_DOUBLE_EQ(flags.json["best"].toObject()["step_seconds"].toDouble(),
+                   config.json["best"].toObject()["step_seconds"].toDouble());
+}
+
+TEST(CliParallel, MoeLayoutWithExpertParallelism) {
+  const CliResult r = parallel_json({"--preset", "Mixtral-8x7B", "--chips", "64", "--seq", "4096",
+                                     "--global-batch", "64", "--layout", "tp=1,pp=1,ep=8"});
+  const QJsonObject best = r.json["best"].toObject();
+  expect_layout_schema(best);
+  EXPECT_EQ(best["ep"].toInteger(), 8);
+  EXPECT_GT(best["time"].toObject()["ep_comm"].toDouble(), 0);
+}
+
+TEST(CliParallel, ReadableReport) {
+  const CliResult r = run_cli({"parallel", "--preset", "Llama-3-8B", "--chips", "64",
+                               "--global-batch", "128", "--top", "3"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_TRUE(r.out.contains("Best:")) << r.out.toStdString();
+  EXPECT_TRUE(r.out.contains("MFU (model FLOPs)"));
+  EXPECT_TRUE(r.out.contains("pipeline bubble"));
+  EXPECT_FALSE(r.out.contains("nan"));
+  EXPECT_FALSE(r.out.contains("inf"));
+}
+
+TEST(CliParallel, BadInputIsOneClearError) {
+  expect_usage_error({"--preset", "Llama-3-70B", "--chips", "0"}, "--chips");
+  expect_usage_error({"--preset", "Llama-3-70B", "--chips", "1024", "--layout", "tp=8,pp=3"},
+                     "must divide --chips 1024");
+  expect_usage_error({"--preset", "Llama-3-70B", "--chips", "1024", "--layout", "tp=8,dp=4"},
+                     "must equal --chips 1024");
+  expect_usage_error({"--preset", "Llama-3-70B", "--chips", "1024", "--layout", "tp=128"},
+                     "tp (tensor-parallel ranks) must be at most heads = 64");
+  expect_usage_error({"--preset", "Llama-3-70B", "--chips", "1024", "--layout", "pp=128"},
+                     "pp (pipeline stages) must be at most layers = 80");
+  expect_usage_error({"--preset", "Llama-3-70B", "--chips", "1024", "--layout", "tp=8,mb=3"},
+                     "--global-batch");
+  expect_usage_error({"--preset", "Nope"}, "--preset must be one of");
+  expect_usage_error({"--preset", "Llama-3-70B", "--software", "old"}, "--software");
+  expect_usage_error({"--preset", "Llama-3-70B", "--chip", "Z100"}, "chip must be one of");
+  expect_usage_error({"--preset", "Llama-3-70B", "--config", "x.json"}, "exclude each other");
+  expect_usage_error({"--layers", "32"}, "--d-model");
+}
+
+}  // namespace

@@ -1,0 +1,218 @@
+#include <gtest/gtest.h>
+
+#include <QJsonArray>
+#include <QJsonValue>
+
+#include "cli_runner.h"
+
+namespace {
+
+CliResult json_ok(const QStringList& args) {
+  CliResult r = run_cli(args + QStringList{"--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_TRUE(r.json_ok) << r.out.toStdString();
+  return r;
+}
+
+// A usage error: exit 2 and one stderr line naming `needle`.
+void expect_usage_error(const QStringList& args, const QString& needle) {
+  const CliResult r = run_cli(args);
+  EXPECT_EQ(r.exit_code, 2) << r.out.toStdString();
+  EXPECT_TRUE(r.err.contains(needle)) << r.err.toStdString();
+  EXPECT_EQ(r.err.trimmed().count('\n'), 0) << r.err.toStdString();
+}
+
+double num(const QJsonObject& o, const char* key) {
+  EXPECT_TRUE(o.contains(key)) << key;
+  return o.value(key).toDouble();
+}
+
+QStringList serve(double params, int chips) {
+  return {"serve",
+          "--params",
+          QString::number(params, 'g', 17),
+          "--chip",
+          "TPU v5e",
+          "--chips",
+          QString::number(chips)};
+}
+
+const QString kLlama70 = QStringLiteral(NAPKIN_TEST_DATA "/configs/llama-3-70b.json");
+
+}  // namespace
+
+// ------------------------------------------------------------------ quantize
+
+TEST(CliQuantize, TheSeedsExample) {
+  // Seed Claim 5: codes [8, 3, 15, 7, 12, 0, 9, 7], max error 0.05.
+  const CliResult r = json_ok(
+      {"quantize", "--values", "0.12,-0.45,0.88,-0.03,0.51,-0.77,0.20,0.05", "--bits", "4"});
+  QJsonArray codes = r.json.value("codes").toArray();
+  const int expect[] = {8, 3, 15, 7, 12, 0, 9, 7};
+  ASSERT_EQ(codes.size(), 8);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(codes[i].toInteger(), expect[i]) << i;
+  EXPECT_NEAR(num(r.json, "scale"), 0.11, 1e-12);
+  EXPECT_NEAR(num(r.json, "zero"), -0.77, 1e-12);
+  EXPECT_NEAR(num(r.json, "max_error"), 0.05, 1e-12);
+  EXPECT_LE(num(r.json, "max_error"), num(r.json, "scale") / 2);
+  const CliResult text = run_cli({"quantize", "--values", "0.12,-0.45,0.88", "--bits", "2"});
+  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_TRUE(text.out.contains("<= scale / 2")) << text.out.toStdString();
+}
+
+TEST(CliQuantize, TheSeedsEnergyTable) {
+  const CliResult r = json_ok({"quantize", "--energy"});
+  const QJsonArray rows = r.json.value("rows").toArray();
+  ASSERT_EQ(rows.size(), 4);
+  const double mj[] = {44800, 22400, 11200, 5600};
+  const double dollars[] = {1493, 747, 373, 187};
+  for (int i = 0; i < 4; ++i) {
+    const QJsonObject row = rows[i].toObject();
+    EXPECT_NEAR(num(row, "joules_per_token") * 1000, mj[i], 1e-6);
+    EXPECT_NEAR(num(row, "dollars_per_day"), dollars[i], 0.5);
+  }
+  const CliResult batched = json_ok({"quantize", "--energy", "--batch", "32"});
+  const QJsonObject bf16 = batched.json.value("rows").toArray()[1].toObject();
+  EXPECT_NEAR(num(bf16, "batched_joules_per_token"), 22.4 / 32, 1e-12);
+}
+
+TEST(CliQuantize, BadInput) {
+  expect_usage_error({"quantize"}, "--values");
+  expect_usage_error({"quantize", "--values", "0.1,0.2", "--bits", "0"}, "--bits");
+  expect_usage_error({"quantize", "--values", "0.1,abc"}, "--values");
+  expect_usage_error({"quantize", "--values", "0.1", "--nope"}, "--nope");
+}
+
+// --------------------------------------------------------------------- serve
+
+TEST(CliServe, IdealReproducesTheSeedsNapkin) {
+  // Phase 03 ch. 6 / Claim 14 with the napkin's assumptions.
+  struct Row {
+    int chips;
+    double prefill, decode, total;
+  };
+  for (const Row row : {Row{1, 5.822, 21.880, 27.952}, Row{4, 1.455, 5.470, 7.176},
+                        Row{16, 0.364, 1.368, 1.981}, Row{64, 0.091, 0.342, 0.683}}) {
+    const CliResult r = json_ok(serve(70e9, row.chips) + QStringList{"--ideal"});
+    EXPECT_NEAR(num(r.json, "prefill_seconds"), row.prefill, 0.0006) << row.chips;
+    EXPECT_NEAR(num(r.json, "decode_seconds"), row.decode, 0.0006) << row.chips;
+    EXPECT_NEAR(num(r.json, "turn_seconds"), row.total, 0.0011) << row.chips;
+    EXPECT_EQ(num(r.json, "comm_seconds_per_step"), 0);
+    EXPECT_EQ(r.json.value("layout").toObject().value("tp").toInteger(), row.chips);
+  }
+}
+
+TEST(CliServe, SearchFindsTheSeedsChipCounts) {
+  const std::pair<double, int> rows[] = {{70e9, 64}, {35e9, 32}, {17e9, 16}, {8e9, 8}};
+  for (const auto& [n, chips] : rows) {
+    const CliResult r = json_ok({"serve", "--params", QString::number(n, 'g', 17), "--chip",
+                                 "TPU v5e", "--search", "--budget-s", "1", "--ideal"});
+    const QJsonObject best = r.json.value("best").toObject();
+    EXPECT_EQ(best.value("layout").toObject().value("chips").toInteger(), chips) << n;
+    EXPECT_LE(num(best, "turn_seconds"), 1.0);
+    EXPECT_GE(best.value("max_batch").toInteger(), 1);
+    EXPECT_GT(r.json.value("layouts").toArray().size(), 10);
+  }
+}
+
+TEST(CliServe, JsonHasTheIssuesKeys) {
+  const CliResult r = json_ok({"serve", "--config", kLlama70, "--chip", "H100", "--chips", "8",
+                               "--batch", "8", "--search", "--ttft-s", "1", "--tpot-s", "0.05"});
+  for (const char* key :
+       {"fits", "memory", "prefill_seconds", "decode_step_seconds", "decode_seconds",
+        "turn_seconds", "ttft_seconds", "tpot_seconds", "comm_seconds_per_step",
+        "tokens_per_second_per_chip", "dollars_per_million_tokens", "joules_per_token", "best",
+        "layouts", "disaggregation", "weight_precision", "kv_precision"})
+    EXPECT_TRUE(r.json.contains(key)) << key;
+  const QJsonObject mem = r.json.value("memory").toObject();
+  for (const char* key : {"weights", "kv", "total"}) EXPECT_TRUE(mem.contains(key)) << key;
+  // Llama-3-70B at bf16 on 8 H100: TP 8, 1/8 of 141 GB per chip.
+  EXPECT_EQ(r.json.value("layout").toObject().value("tp").toInteger(), 8);
+  EXPECT_NEAR(num(mem, "weights"), 70'553'706'496.0 * 2 / 8, 1);
+  EXPECT_NEAR(num(mem, "total"), num(mem, "weights") + num(mem, "kv"), 1);
+  EXPECT_TRUE(r.json.value("fits").toBool());
+  const QJsonObject d = r.json.value("disaggregation").toObject();
+  EXPECT_TRUE(d.contains("winner"));
+  EXPECT_GT(d.value("disaggregated_chips").toInteger(), 0);
+}
+
+TEST(CliServe, CommunicationMovesTheRightWay) {
+  const CliResult on = json_ok(serve(70e9, 16) + QStringList{"--tp", "16"});
+  const CliResult off = json_ok(serve(70e9, 16) + QStringList{"--tp", "16", "--no-comm"});
+  EXPECT_GT(num(on.json, "decode_step_seconds"), num(off.json, "decode_step_seconds"));
+  EXPECT_GT(num(on.json, "prefill_seconds"), num(off.json, "prefill_seconds"));
+  EXPECT_GT(num(on.json, "comm_seconds_per_step"), 0);
+  EXPECT_EQ(num(off.json, "comm_seconds_per_step"), 0);
+}
+
+TEST(CliServe, PrecisionsChangeMemoryAndCost) {
+  const QStringList base = {"serve", "--config", kLlama70, "--chip", "H100", "--chips", "8"};
+  const CliResult bf16 = json_ok(base);
+  const CliResult int4 = json_ok(base + QStringList{"--weight-precision", "int4"});
+  const CliResult fp8kv = json_ok(base + QStringList{"--kv-precision", "fp8"});
+  const double w16 = num(bf16.json.value("memory").toObject(), "weights");
+  EXPECT_NEAR(num(int4.json.value("memory").toObject(), "weights"), w16 * 4.125 / 16, 1);
+  EXPECT_LT(num(fp8kv.json.value("memory").toObject(), "kv"),
+            0.51 * num(bf16.json.value("memory").toObject(), "kv"));
+  EXPECT_LT(num(int4.json, "dollars_per_million_tokens"),
+            num(bf16.json, "dollars_per_million_tokens"));
+  EXPECT_EQ(int4.json.value("weight_precision").toString(), "int4");
+  EXPECT_DOUBLE_EQ(num(int4.json, "bits_per_weight"), 4.125);
+}
+
+TEST(CliServe, NoSliceSaysWhy) {
+  const CliResult r = json_ok(
+      {"serve", "--config", kLlama70, "--chip", "TPU v5e", "--search", "--budget-s", "0.5"});
+  EXPECT_TRUE(r.json.value("best").isNull());
+  EXPECT_TRUE(r.json.value("reason").toString().contains("no slice of up to 4,096 chips"));
+  const CliResult text = run_cli(
+      {"serve", "--config", kLlama70, "--chip", "TPU v5e", "--search", "--budget-s", "0.5"});
+  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_TRUE(text.out.contains("smaller model")) << text.out.toStdString();
+}
+
+TEST(CliServe, TextReport) {
+  const CliResult r = run_cli(serve(70e9, 16) + QStringList{"--search", "--budget-s", "2"});
+  EXPECT_EQ(r.exit_code, 0) << r.err.toStdString();
+  for (const char* s : {"memory per chip", "decode step", "TPOT", "Search:", "smallest slice",
+                        "Energy is", "per million tokens"})
+    EXPECT_TRUE(r.out.contains(s)) << s << "\n" << r.out.toStdString();
+}
+
+TEST(CliServe, BadInputNamesTheFlag) {
+  // TP must divide the 64 heads.
+  expect_usage_error(serve(70e9, 48) + QStringList{"--tp", "48"}, "--tp");
+  expect_usage_error({"serve", "--config", kLlama70, "--chip", "H100", "--chips", "8", "--tp", "3"},
+                     "--tp");
+  // Unknown precisions.
+  expect_usage_error(serve(70e9, 16) + QStringList{"--weight-precision", "fp4"},
+                     "--weight-precision");
+  expect_usage_error(serve(70e9, 16) + QStringList{"--kv-precision", "int2"}, "--kv-precision");
+  // A budget at or below the overhead.
+  expect_usage_error(serve(70e9, 16) + QStringList{"--search", "--budget-s", "0.25"}, "--budget-s");
+  expect_usage_error(serve(70e9, 16) + QStringList{"--budget-s", "0.1", "--overhead-s", "0.2"},
+                     "--budget-s");
+  expect_usage_error(
+      serve(70e9, 16) + QStringList{"--search", "--ttft-s", "0.2", "--tpot-s", "0.05"}, "--ttft-s");
+  // Inconsistent or missing layout flags.
+  expect_usage_error(serve(70e9, 16) + QStringList{"--tp", "4", "--pp", "2"}, "--chips");
+  expect_usage_error(serve(70e9, 16) + QStringList{"--pp", "100"}, "--pp");
+  expect_usage_error(serve(70e9, 16) + QStringList{"--ep", "2"}, "--ep");
+  expect_usage_error({"serve", "--params", "70e9", "--chip", "TPU v5e"}, "--chips");
+  expect_usage_error(serve(70e9, 16) + QStringList{"--search"}, "--budget-s");
+  expect_usage_error({"serve", "--chip", "H100", "--chips", "8"}, "--params");
+  expect_usage_error(
+      {"serve", "--params", "70e9", "--config", kLlama70, "--chip", "H100", "--chips", "8"},
+      "--config");
+  expect_usage_error({"serve", "--params", "70e9", "--chip", "Z80", "--chips", "8"}, "chip");
+  expect_usage_error(serve(70e9, 16) + QStringList{"--batch", "0"}, "--batch");
+  expect_usage_error(serve(70e9, 16) + QStringList{"--pool", "both"}, "--pool");
+  expect_usage_error(
+      serve(70e9, 16) + QStringList{"--search", "--budget-s", "2", "--max-chips", "3000"},
+      "--max-chips");
+}
+
+TEST(CliServe, Deterministic) {
+  const QStringList args = serve(70e9, 16) + QStringList{"--search", "--budget-s", "2", "--json"};
+  EXPECT_EQ(run_cli(args).out, run_cli(args).out);
+}

@@ -1,0 +1,261 @@
+// Scenario documents, version 2: the panels' settings and an embedded CSV
+// ladder survive a save and reopen exactly, from the file alone; version-1
+// documents still open.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <set>
+
+#include "csv_ladder.h"
+#include "scenario_fields.h"
+#include "scenario_json.h"
+
+using namespace napkin;
+
+namespace {
+
+const std::string kData = NAPKIN_TEST_DATA;
+const std::string kChinchilla = kData + "/chinchilla_besiroglu2024/svg_extracted_data.csv";
+
+std::string error_of(const std::string& json) {
+  try {
+    scenario_from_json(json, "s.json");
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return {};
+}
+
+std::string doc(const std::string& sections) {
+  return R"({"format":"napkin-scenario","version":2,)" + sections + "}";
+}
+
+// Every panel setting away from its default, and the Chinchilla ladder loaded.
+Scenario worked_scenario(const std::string& csv_path) {
+  Scenario s;
+  s.chip = "TPU v5p";
+  s.days = 45;
+  LadderColumns c;
+  c.n_params = "Model Size";
+  c.tokens = "Training FLOP";
+  c.tokens_kind = TokensKind::flops;
+  c.loss = "loss";
+  const CsvImport imp = import_csv_ladder(read_csv_file(csv_path), csv_path, c);
+  s.isoflops.loaded = imp.ladder;
+  s.isoflops.loss_cut = {true, 3.4469};
+  s.isoflops.fit = {Estimator::ls_log, 2e-3, 200};
+  s.isoflops.seed = 42;
+  s.isoflops.target_follows_budget = false;
+  s.isoflops.manual_target_flops = 3.5e24;
+  s.isoflops.candidate = {CandidatePreset::besiroglu2024, 0.8, 1.1, -0.03, 0.04};
+  SyntheticLadderSettings& y = s.isoflops.synthetic;
+  y.law_preset = LawPreset::custom;
+  y.law = LossLaw{1.8, 500, 0.33, 1500, 0.31};
+  y.n_budgets = 7;
+  y.budget_min_flops = 3e17;
+  y.budget_max_flops = 2e21;
+  y.sizes_per_budget = 9;
+  y.size_span_decades = 2.1;
+  y.noise = 0.012;
+  y.outlier = true;
+  y.bias_on = true;
+  y.bias_nats = 0.15;
+  y.bias_mode = BiasMode::per_budget;
+  y.offset_on = true;
+  y.offset_nats = 0.07;
+  MoeSettings& m = s.moe;
+  m.n_experts = 16;
+  m.top_k = 4;
+  m.tokens_per_batch = 512;
+  m.seed = 3;
+  m.aux_on = true;
+  m.aux_weight = 0.02;
+  m.z_on = false;
+  m.z_weight = 0.004;
+  m.capacity_factor = 1.5;
+  m.learning_rate = 12.5;
+  m.shared_expert = true;
+  m.renormalize = false;
+  m.steps = 450;
+  m.prefill_tokens = 16384;
+  m.link_gbps = 400;
+  m.latency_us = 2.5;
+  m.pipeline_chunks = 12;
+  m.pipeline_stages = 6;
+  m.compute_ms = 35;
+  m.transfer_ms = 8;
+  RooflineSettings& r = s.roofline;
+  r.overlays = {"H100", "TPU v5e"};
+  r.matmul_dim = 4096;
+  r.mfu = MfuBudgetInputs{90, 40, 50, 30, 20};
+  r.recompute = 1.0;
+  r.prefill_mfu = 0.55;
+  r.bandwidth_efficiency = 0.8;
+  r.step_floor_seconds = 0.0015;
+  r.max_chips = 4096;
+  r.tile = 256;
+  r.per_layer_serial_seconds = 12e-6;
+  return s;
+}
+
+// The document's leaf paths ("budget.days"); arrays are leaves.
+void leaf_paths(const QJsonObject& o, const std::string& prefix, std::set<std::string>& out) {
+  for (auto it = o.begin(); it != o.end(); ++it) {
+    const std::string path = prefix + it.key().toStdString();
+    if (it.value().isObject())
+      leaf_paths(it.value().toObject(), path + ".", out);
+    else
+      out.insert(path);
+  }
+}
+
+}  // namespace
+
+// Every field the document writes is an input the comparison of two plans
+// lists (and every listed input is in the document): a field added to the
+// scenario and its document without a line in scenario_fields() fails here.
+TEST(ScenarioSettingsJson, ScenarioFieldsCoverTheWholeDocument) {
+  const std::string text = scenario_to_json(worked_scenario(kChinchilla));
+  std::set<std::string> paths;
+  leaf_paths(QJsonDocument::fromJson(QByteArray::fromStdString(text)).object(), "", paths);
+  paths.erase("format");
+  paths.erase("version");
+  auto covered = [](const std::string& path, const std::string& key) {
+    return path == key || path.rfind(key + ".", 0) == 0;
+  };
+  for (const std::string& p : paths) {
+    bool found = false;
+    for (const ScenarioField& f : scenario_fields()) found = found || covered(p, f.key);
+    EXPECT_TRUE(found) << "the document's \"" << p << "\" is not in scenario_fields()";
+  }
+  for (const ScenarioField& f : scenario_fields()) {
+    bool found = false;
+    for (const std::string& p : paths) found = found || covered(p, f.key);
+    EXPECT_TRUE(found) << "scenario_fields()' \"" << f.key << "\" is not in the document";
+  }
+}
+
+TEST(ScenarioSettingsJson, EverySettingRoundTripsExactly) {
+  const Scenario s = worked_scenario(kChinchilla);
+  ASSERT_NO_THROW(s.validate());
+  const std::string text = scenario_to_json(s);
+  const Scenario back = scenario_from_json(text);
+  EXPECT_EQ(back.isoflops, s.isoflops);
+  EXPECT_EQ(back.moe, s.moe);
+  EXPECT_EQ(back.roofline, s.roofline);
+  EXPECT_EQ(back, s);
+  EXPECT_EQ(scenario_to_json(back), text);  // stable bytes
+  // Every ladder point, bit for bit (shortest round-trip decimal in the file).
+  ASSERT_EQ(back.isoflops.loaded->points.size(), 245u);
+  for (std::size_t i = 0; i < 245; ++i) {
+    const LadderPoint &a = s.isoflops.loaded->points[i], &b = back.isoflops.loaded->points[i];
+    EXPECT_EQ(std::memcmp(&a.n_tokens, &b.n_tokens, sizeof(double)), 0) << i;
+    EXPECT_EQ(std::memcmp(&a.loss, &b.loss, sizeof(double)), 0) << i;
+  }
+  EXPECT_NE(text.find("\"file_name\": \"svg_extracted_data.csv\""), std::string::npos);
+  EXPECT_EQ(text.find(kData), std::string::npos);  // the file's name, not the path
+}
+
+TEST(ScenarioSettingsJson, SavedLadderAndSettingsReopenFromTheFileAlone) {
+  const auto dir = std::filesystem::temp_directory_path() / "napkin_settings_json_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto csv = dir / "chinchilla.csv";
+  std::filesystem::copy_file(kChinchilla, csv);
+  const Scenario s = worked_scenario(csv.string());
+  const std::string path = (dir / "plan.napkin.json").string();
+  save_scenario_file(s, path);
+  std::filesystem::remove(csv);  // "another machine": the CSV is gone
+
+  const Scenario back = load_scenario_file(path);
+  EXPECT_EQ(back, s);
+  ASSERT_TRUE(back.isoflops.loaded.has_value());
+  EXPECT_EQ(back.isoflops.loaded->file_name, "chinchilla.csv");
+  EXPECT_EQ(back.isoflops.loaded->data_rows, 245);
+  EXPECT_EQ(back.isoflops.loaded->columns.n_params, "Model Size");
+  // The loss cut applies on use: the paper's 240 runs, and the replication's fit.
+  const std::vector<LadderPoint> pts = ladder_points(back.isoflops);
+  ASSERT_EQ(pts.size(), 240u);
+  const FitResult f = fit_parametric(pts);
+  EXPECT_NEAR(f.law.E, 1.8172, 5e-4);  // SOURCE.md's Huber-sum grid fit
+  EXPECT_NEAR(f.law.alpha, 0.34731, 2e-4);
+  EXPECT_NEAR(f.law.beta, 0.36718, 2e-4);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ScenarioSettingsJson, VersionOneDocumentsOpenWithTheDefaults) {
+  const Scenario v1 = load_scenario_file(kData + "/scenarios/mixtral-tpu-v5p.napkin.json");
+  EXPECT_EQ(v1.chip, "TPU v5p");
+  EXPECT_EQ(v1.isoflops, IsoflopsSettings{});
+  EXPECT_EQ(v1.moe, MoeSettings{});
+  EXPECT_EQ(v1.roofline, RooflineSettings{});
+  // Re-saved, it is a version-2 document carrying the defaults.
+  const std::string text = scenario_to_json(v1);
+  EXPECT_NE(text.find("\"version\": 2"), std::string::npos);
+  EXPECT_NE(text.find("\"isoflops\""), std::string::npos);
+  EXPECT_EQ(scenario_from_json(text), v1);
+  // A version-3 document is from a newer Napkin.
+  EXPECT_NE(error_of(R"({"format":"napkin-scenario","version":3})").find("newer Napkin"),
+            std::string::npos);
+}
+
+TEST(ScenarioSettingsJson, PartialSectionsKeepDefaultsAndPresetsFillTheLaw) {
+  const Scenario s = scenario_from_json(
+      doc(R"("isoflops":{"fit":{"huber_delta":0.01},"ladder":{"synthetic":{"law_preset":)"
+          R"("besiroglu2024"}}},"moe":{"experts":64,"top_k":8},"roofline":{"overlays":["H200"]})"));
+  EXPECT_DOUBLE_EQ(s.isoflops.fit.huber_delta, 0.01);
+  EXPECT_EQ(s.isoflops.fit.resamples, 500);
+  EXPECT_EQ(s.isoflops.synthetic.law, besiroglu2024_law());
+  EXPECT_EQ(s.moe.n_experts, 64);
+  EXPECT_EQ(s.moe.top_k, 8);
+  EXPECT_EQ(s.moe.steps, 300);
+  ASSERT_EQ(s.roofline.overlays.size(), 1u);
+  EXPECT_EQ(s.roofline.overlays[0], "H200");
+}
+
+TEST(ScenarioSettingsJson, ErrorsNameTheFieldAndValue) {
+  EXPECT_EQ(error_of(doc(R"("isoflops":{"fit":{"huber_delta":0}})")),
+            "s.json: field \"isoflops.fit.huber_delta\": expected a number in [1e-09, 1], found 0");
+  EXPECT_EQ(error_of(doc(R"("moe":{"pipeline":{"stages":0}})")),
+            "s.json: field \"moe.pipeline.stages\": expected an integer in [1, 100000], found 0");
+  EXPECT_NE(error_of(doc(R"("roofline":{"overlays":["H100","Z9000"]})"))
+                .find("\"roofline.overlays[1]\": expected one of"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of(doc(R"("isoflops":{"fit":{"estimator":"adam"}})")).find("isoflops.fit.estimator"),
+      std::string::npos);
+  const std::string pts = R"("columns":{"n_params":"N","tokens":"D","loss":"loss"},)";
+  EXPECT_NE(error_of(doc(R"("isoflops":{"ladder":{"loaded":{)" + pts +
+                         R"("points":[[1e8,2e9,3,0],[1e8,-2e9,3,0]]}}})"))
+                .find("\"isoflops.ladder.loaded.points[1]\""),
+            std::string::npos);
+  EXPECT_NE(error_of(doc(R"("isoflops":{"ladder":{"loaded":{)" + pts + R"("points":[[1,2,3]]}}})"))
+                .find("points[0]"),
+            std::string::npos);
+  EXPECT_NE(error_of(doc(R"("isoflops":{"ladder":{"loaded":{"file_name":"a.csv"}}})"))
+                .find("isoflops.ladder.loaded.points"),
+            std::string::npos);
+  // Five runs, all over the loss cut: the document is refused, naming the cut.
+  std::string five;
+  for (int i = 1; i <= 5; ++i)
+    five += std::string(i > 1 ? "," : "") + "[" + std::to_string(i) + "e8,2e9,4.0,0]";
+  EXPECT_NE(
+      error_of(doc(R"("isoflops":{"ladder":{"loaded":{)" + pts + R"("points":[)" + five + "]}}}"))
+          .find("IsoFLOPs settings: max_loss"),
+      std::string::npos);
+  // A published preset with edited constants.
+  EXPECT_NE(error_of(doc(R"("isoflops":{"ladder":{"synthetic":{"law_preset":"besiroglu2024",)"
+                         R"("law":{"E":1.5}}}})"))
+                .find("custom"),
+            std::string::npos);
+  EXPECT_NE(error_of(doc(R"("moe":{"experts":4,"top_k":6})")).find("top_k"), std::string::npos);
+}

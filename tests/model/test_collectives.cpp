@@ -1,0 +1,118 @@
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "collectives.h"
+#include "hardware.h"
+
+using namespace napkin;
+
+namespace {
+constexpr Link kFast{100e9, 5e-6};
+constexpr Link kSlow{10e9, 10e-6};
+}  // namespace
+
+TEST(Collectives, RingFormulas) {
+  // 1 GB over 8 ranks at 100 GB/s: all-reduce moves 2·7/8 GB per rank.
+  EXPECT_NEAR(collective_seconds(Collective::all_reduce, 1e9, 8, kFast),
+              14 * 5e-6 + 2.0 * 7 / 8 * 1e9 / 100e9, 1e-12);
+  EXPECT_NEAR(collective_seconds(Collective::all_gather, 1e9, 8, kFast),
+              7 * 5e-6 + 7.0 / 8 * 1e9 / 100e9, 1e-12);
+  EXPECT_DOUBLE_EQ(collective_seconds(Collective::reduce_scatter, 1e9, 8, kFast),
+                   collective_seconds(Collective::all_gather, 1e9, 8, kFast));
+  EXPECT_NEAR(collective_seconds(Collective::point_to_point, 1e9, 2, kFast), 5e-6 + 0.01, 1e-12);
+  // All-reduce = reduce-scatter + all-gather (the ring's two halves).
+  EXPECT_NEAR(collective_seconds(Collective::all_reduce, 3e8, 16, kSlow),
+              collective_seconds(Collective::reduce_scatter, 3e8, 16, kSlow) +
+                  collective_seconds(Collective::all_gather, 3e8, 16, kSlow),
+              1e-12);
+}
+
+TEST(Collectives, OneRankCostsNothing) {
+  for (auto op : {Collective::all_reduce, Collective::all_gather, Collective::reduce_scatter,
+                  Collective::all_to_all})
+    EXPECT_EQ(collective_seconds(op, 1e9, 1, kFast), 0);
+}
+
+TEST(Collectives, BandwidthTermApproachesTwiceTheBufferForLargeGroups) {
+  const Link no_latency{1e9, 0};
+  const double t = collective_seconds(Collective::all_reduce, 1e9, 1024, no_latency);
+  EXPECT_LT(t, 2.0);
+  EXPECT_GT(t, 1.99);
+}
+
+TEST(Collectives, RanksPerNode) {
+  EXPECT_EQ(ranks_per_node(8, 1, 8), 8);   // TP = 8 innermost
+  EXPECT_EQ(ranks_per_node(4, 1, 8), 4);   // TP = 4
+  EXPECT_EQ(ranks_per_node(64, 8, 8), 1);  // DP outside TP = 8
+  EXPECT_EQ(ranks_per_node(64, 2, 8), 4);  // DP outside TP = 2: four replicas per node
+  EXPECT_EQ(ranks_per_node(3, 1, 8), 3);
+  EXPECT_EQ(ranks_per_node(6, 2, 8), 3);  // 4 fit, 3 divides 6
+  EXPECT_EQ(ranks_per_node(256, 1, 256), 256);
+}
+
+TEST(Collectives, GroupWithinANodeIsTheFastRing) {
+  EXPECT_DOUBLE_EQ(group_collective_seconds(Collective::all_reduce, 1e9, {8, 8}, kFast, kSlow),
+                   collective_seconds(Collective::all_reduce, 1e9, 8, kFast));
+  EXPECT_DOUBLE_EQ(group_collective_seconds(Collective::all_reduce, 1e9, {8, 1}, kFast, kSlow),
+                   collective_seconds(Collective::all_reduce, 1e9, 8, kSlow));
+}
+
+TEST(Collectives, HierarchicalAllReduceBeatsTheFlatSlowRingAndNeverTheLinks) {
+  const double hier = group_collective_seconds(Collective::all_reduce, 1e9, {64, 8}, kFast, kSlow);
+  const double flat_slow = collective_seconds(Collective::all_reduce, 1e9, 64, kSlow);
+  const double flat_fast = collective_seconds(Collective::all_reduce, 1e9, 64, kFast);
+  EXPECT_LT(hier, flat_slow);
+  EXPECT_GT(hier, flat_fast);
+  // The inter-node phase alone moves 2·(g−1)/g · (bytes/r) over the slow link.
+  EXPECT_GT(hier, 2.0 * 7 / 8 * (1e9 / 8) / 10e9);
+}
+
+TEST(Collectives, AllToAllAcrossNodesIsBoundByTheNetwork) {
+  const double t = group_collective_seconds(Collective::all_to_all, 1e9, {16, 8}, kFast, kSlow);
+  EXPECT_GE(t, 1e9 * 8 / 16 / 10e9);
+  EXPECT_GT(t, group_collective_seconds(Collective::all_to_all, 1e9, {8, 8}, kFast, kSlow));
+}
+
+TEST(Collectives, ChipLinksApplyTheEfficiency) {
+  const Chip& h = chip_by_name("H100");
+  EXPECT_DOUBLE_EQ(intra_node_link(h).bytes_per_s, 450e9 * h.efficiency.link);
+  EXPECT_DOUBLE_EQ(inter_node_link(h).bytes_per_s, 50e9 * h.efficiency.link);
+}
+
+TEST(Collectives, BadInputNamesTheParameter) {
+  EXPECT_THROW(collective_seconds(Collective::all_reduce, -1, 8, kFast), std::invalid_argument);
+  EXPECT_THROW(collective_seconds(Collective::all_reduce, 1, 0, kFast), std::invalid_argument);
+  EXPECT_THROW(collective_seconds(Collective::all_reduce, 1, 8, Link{0, 0}), std::invalid_argument);
+  EXPECT_THROW(collective_seconds(Collective::point_to_point, 1, 3, kFast), std::invalid_argument);
+  try {
+    group_collective_seconds(Collective::all_reduce, 1, {12, 5}, kFast, kSlow);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("group ranks per node"), std::string::npos);
+  }
+}
+
+TEST(Collectives, RecursiveDoublingForSmallMessages) {
+  // log2(8) = 3 steps of the whole buffer.
+  EXPECT_NEAR(recursive_doubling_all_reduce_seconds(1e3, 8, kFast), 3 * (5e-6 + 1e3 / 100e9),
+              1e-15);
+  EXPECT_EQ(recursive_doubling_all_reduce_seconds(1e3, 1, kFast), 0);
+  // Small buffers: fewer latency steps than the ring's 2(n−1); large: the ring.
+  const GroupPlacement node{8, 8};
+  EXPECT_LT(all_reduce_seconds(16e3, node, kFast, kSlow),
+            group_collective_seconds(Collective::all_reduce, 16e3, node, kFast, kSlow));
+  EXPECT_DOUBLE_EQ(all_reduce_seconds(1e9, node, kFast, kSlow),
+                   group_collective_seconds(Collective::all_reduce, 1e9, node, kFast, kSlow));
+  // Never slower than the ring, at any size and placement.
+  for (double bytes : {0.0, 1e2, 1e4, 1e6, 1e8, 1e10})
+    for (GroupPlacement g : {GroupPlacement{2, 2}, GroupPlacement{16, 8}, GroupPlacement{64, 1},
+                             GroupPlacement{256, 256}})
+      EXPECT_LE(all_reduce_seconds(bytes, g, kFast, kSlow),
+                group_collective_seconds(Collective::all_reduce, bytes, g, kFast, kSlow));
+  // Across nodes: in the node, then across the 2 nodes.
+  EXPECT_NEAR(all_reduce_seconds(8, {16, 8}, kFast, kSlow),
+              std::min(group_collective_seconds(Collective::all_reduce, 8, {16, 8}, kFast, kSlow),
+                       3 * (5e-6 + 8 / 100e9) + 1 * (10e-6 + 8 / 10e9)),
+              1e-15);
+}

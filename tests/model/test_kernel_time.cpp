@@ -1,0 +1,86 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "hardware.h"
+#include "kernel_time.h"
+#include "parallel_test_util.h"
+
+namespace napkin {
+namespace {
+
+TEST(KernelTime, WholeWavesKeepTheFullRate) {
+  // The A100's MAMF best shape: 6912 × 16384 is 27 × 128 tiles of 256 × 128,
+  // 3,456 tiles = 32 waves of 108 SMs exactly.
+  EXPECT_DOUBLE_EQ(gemm_wave_efficiency({6912, 16384, 2048}, 108, 256, 128), 1.0);
+  EXPECT_DOUBLE_EQ(gemm_wave_efficiency({108 * 256, 128, 4096}, 108, 256, 128), 1.0);
+}
+
+TEST(KernelTime, PartialWaveAndTilePadding) {
+  // 8192 × 2304 (GPT-22B's QKV at TP = 8): 32 × 18 = 576 tiles → 6 waves of 108.
+  EXPECT_NEAR(gemm_wave_efficiency({8192, 2304, 6144}, 108, 256, 128), 576.0 / 648.0, 1e-12);
+  // One row past a tile: 257 rows need two tile rows either way round.
+  const double e = gemm_wave_efficiency({257, 108 * 128, 4096}, 108, 256, 128);
+  EXPECT_LT(e, 0.6);
+  EXPECT_GT(e, 0.3);
+}
+
+TEST(KernelTime, SplitKRescuesFewTiles) {
+  // One output tile, K = 8192: split into min(108, 8192/256 = 32) pieces.
+  EXPECT_EQ(gemm_split_k({128, 128, 8192}, 108, 256, 128), 32);
+  EXPECT_NEAR(gemm_wave_efficiency({128, 128, 8192}, 108, 256, 128),
+              128.0 * 128 * 32 / (108.0 * 256 * 128), 1e-12);
+  EXPECT_EQ(gemm_split_k({128, 128, 200}, 108, 256, 128), 1);  // K too short to split
+  EXPECT_EQ(gemm_split_k({8192, 8192, 8192}, 108, 256, 128), 1);
+}
+
+TEST(KernelTime, SystolicArrayPadsEveryDimension) {
+  EXPECT_DOUBLE_EQ(gemm_wave_efficiency({100, 128, 128}, 0, 128, 128), 100.0 / 128.0);
+  EXPECT_DOUBLE_EQ(gemm_wave_efficiency({129, 128, 128}, 0, 128, 128), 129.0 / 256.0);
+}
+
+TEST(KernelTime, RooflineOfALargeAndAThinGemm) {
+  const Chip& a100 = chip_by_name("A100-80");
+  const KernelRates r = kernel_rates(a100);
+  EXPECT_DOUBLE_EQ(r.matmul_flops_per_s, 312e12 * a100.efficiency.matmul);
+  EXPECT_DOUBLE_EQ(r.hbm_bytes_per_s, 2.03e12 * a100.efficiency.hbm);
+  // Compute-bound: FLOPs at the matmul rate.
+  const Gemm big{6912, 16384, 2048};
+  EXPECT_NEAR(gemm_seconds(r, big), gemm_flops(big) / r.matmul_flops_per_s, 1e-12);
+  // A matrix-vector product is memory-bound: the weights cross HBM once (and
+  // split-K's few fp32 partial rows).
+  const Gemm thin{1, 8192, 8192};
+  const double bytes = 2.0 * (8192 + 8192.0 * 8192 + 8192);
+  EXPECT_NEAR(gemm_seconds(r, thin), bytes / r.hbm_bytes_per_s, 0.005 * bytes / r.hbm_bytes_per_s);
+  EXPECT_GE(gemm_seconds(r, thin), bytes / r.hbm_bytes_per_s);
+  EXPECT_DOUBLE_EQ(streaming_seconds(r, 1e9), 1e9 / r.hbm_bytes_per_s);
+}
+
+TEST(KernelTime, Fp8RatesNeedAnFp8Peak) {
+  EXPECT_DOUBLE_EQ(kernel_rates(chip_by_name("H100"), true).matmul_flops_per_s,
+                   1979e12 * chip_by_name("H100").efficiency.matmul);
+  EXPECT_THROW_NAMING(kernel_rates(chip_by_name("A100-80"), true), "fp8");
+}
+
+TEST(KernelTime, BadInputNamesTheParameter) {
+  const KernelRates r = kernel_rates(chip_by_name("H100"));
+  EXPECT_THROW_NAMING(gemm_seconds(r, {0, 1, 1}), "GEMM m");
+  EXPECT_THROW_NAMING(gemm_seconds(r, {1, 1, 1, 0}), "GEMM batch");
+  EXPECT_THROW_NAMING(gemm_seconds(r, {1, 1, 1}, -1), "extra bytes");
+  EXPECT_THROW_NAMING(streaming_seconds(r, std::nan("")), "bytes moved");
+  EXPECT_THROW_NAMING(gemm_wave_efficiency({1, 1, 1}, 108, 128, 256), "tile short side");
+}
+
+TEST(KernelTime, EveryChipHasKernelData) {
+  for (const Chip& c : hardware_table()) {
+    EXPECT_GE(c.compute_units, 0) << c.name;
+    EXPECT_GE(c.gemm_tile_long, c.gemm_tile_short) << c.name;
+    EXPECT_GT(c.efficiency.hbm, 0.3) << c.name;
+    EXPECT_LE(c.efficiency.hbm, 1.0) << c.name;
+    EXPECT_GT(c.efficiency.attention, 0.2) << c.name;
+    EXPECT_LE(c.efficiency.attention, 1.0) << c.name;
+  }
+}
+
+}  // namespace
+}  // namespace napkin
