@@ -367,14 +367,15 @@ BudgetReport budget_report(const BudgetInputs& in) {
   // The check is about the Chinchilla answer's model states sharded over every chip.
   r.checks.push_back({"memory fits (sharded)", need < have * in.memory_headroom,
                       "Chinchilla " + format_count(r.effective_split.params) +
-                          ", states sharded over all " +
+                          " (after goodput), states sharded over all " +
                           format_grouped(static_cast<double>(in.n_chips), 0) + " " + in.chip +
                           ": " + format_grouped(need / 1e9, 0) + " GB of model states / " +
                           format_grouped(have / 1e9, 0) + " GB of HBM (limit " +
                           format_percent(in.memory_headroom, 0) + ")"});
   // 2. The corpus holds that many unique tokens.
-  std::string data_detail = "Chinchilla D needs " + format_count(r.effective_split.tokens, 2) +
-                            " tokens of " + format_count(in.tokens_available, 1) + " available";
+  std::string data_detail = "Chinchilla D (after goodput) needs " +
+                            format_count(r.effective_split.tokens, 2) + " tokens of " +
+                            format_count(in.tokens_available, 1) + " available";
   if (!d.chinchilla_fits)
     data_detail += ": " + epochs_text(d.chinchilla_epochs) + "; best under the limit " +
                    format_count(d.best.params) + " on " + format_count(d.best.tokens, 2) + " (+" +
@@ -384,8 +385,8 @@ BudgetReport budget_report(const BudgetInputs& in) {
   // its HBM left for the KV cache.
   const double node_hbm = static_cast<double>(in.serving_node_chips) * chip.hbm_bytes;
   r.checks.push_back({"servable", r.serve_weight_bytes <= 0.5 * node_hbm,
-                      "Chinchilla " + format_count(r.effective_split.params, 0) + " params, " +
-                          format_bytes(r.serve_weight_bytes, 0) +
+                      "Chinchilla (after goodput) " + format_count(r.effective_split.params, 0) +
+                          " params, " + format_bytes(r.serve_weight_bytes, 0) +
                           " in bf16: " + std::to_string(r.chips_to_hold_weights) + " " + in.chip +
                           " to hold the weights; one " + std::to_string(in.serving_node_chips) +
                           "-chip node has " + format_bytes(node_hbm, 0) +

@@ -149,6 +149,11 @@ TEST(WindowKeys, BudgetReadoutsAndChecksSayWhatTheyAreAbout) {
   EXPECT_TRUE(checks[0].detail.startsWith(QStringLiteral("Chinchilla ")));
   EXPECT_TRUE(checks[0].detail.contains(QStringLiteral("states sharded over all 5,000 TPU v5e")))
       << checks[0].detail.toStdString();
+  // The check and the read-out name the same model: N after goodput.
+  const QString n_after = r.grid()->readout(r.effective).value.section(QLatin1Char(' '), 0, 0);
+  EXPECT_TRUE(
+      checks[0].detail.contains(QStringLiteral("Chinchilla %1 (after goodput)").arg(n_after)))
+      << checks[0].detail.toStdString() << " vs " << n_after.toStdString();
   EXPECT_EQ(checks[1].name, QStringLiteral("scenario model fits per device"));
   EXPECT_FALSE(checks[1].ok);  // agrees with the read-out
   EXPECT_TRUE(checks[1].detail.contains(QStringLiteral("Llama-3-70B at ZeRO-3 over DP 64")));

@@ -25,7 +25,7 @@ TEST(BudgetView, ChecksSayWhichModelAndWhichShardingTheyAreAbout) {
   // The Chinchilla answer for the compute the run delivers (after goodput).
   EXPECT_TRUE(has(v.checks[0].detail, "Chinchilla " +
                                           format_count(v.report.effective_split.params) +
-                                          ", states sharded over all 1,000 H100"))
+                                          " (after goodput), states sharded over all 1,000 H100"))
       << v.checks[0].detail;
   EXPECT_EQ(v.checks[1].name, "scenario model fits per device");
   EXPECT_TRUE(v.checks[1].ok);

@@ -21,7 +21,7 @@ namespace napkin {
 
 namespace {
 constexpr int kSideBySide = 860;      // px: read-outs beside the checks from here up
-constexpr QSize kPlotCell(300, 250);  // the smallest plot worth reading
+constexpr QSize kPlotCell(280, 240);  // the smallest plot worth reading
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QGroupBox* box(const QString& title, QWidget* content, QWidget* parent) {

@@ -68,10 +68,22 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid) : grid_(grid) {
                       .name = tr("Chinchilla D"),
                       .tooltip = tr("D = r·N tokens; 6ND = C"),
                       .format = count});
+  goodput =
+      grid->add({.key = QStringLiteral("goodput"),
+                 .name = tr("Goodput"),
+                 .tooltip = tr("Share of the wall-clock days that is progress, after crashes, "
+                               "restarts and checkpoints"),
+                 .better = Better::higher,
+                 .format = [](double f) { return qs(format_percent(f)); }});
+  effective = grid->add({.key = QStringLiteral("effective"),
+                         .name = tr("After goodput"),
+                         .tooltip = tr("The Chinchilla split of the compute the run delivers (C × "
+                                       "goodput): what the checks are about"),
+                         .format = count});
   states = grid->add({.key = QStringLiteral("states"),
                       .name = tr("Model states"),
-                      .tooltip = tr("16 bytes/param (Adam, mixed bf16) for Chinchilla N, "
-                                    "unsharded; the check shards them over every chip"),
+                      .tooltip = tr("16 bytes/param (Adam, mixed bf16) for Chinchilla N after "
+                                    "goodput, unsharded; the check shards them over every chip"),
                       .better = Better::lower,
                       .format = [](double b) { return qs(format_bytes(b, 2)); }});
   scenario = grid->addSection(tr("Scenario model"));
@@ -132,8 +144,18 @@ void BudgetReadouts::show(const BudgetView& v) {
   grid_->set(tokens, {.value = qs(format_count(r.split.tokens, 2)),
                       .unit = tr("tokens"),
                       .number = r.split.tokens});
+  grid_->set(goodput, {.value = qs(format_percent(r.goodput.goodput)),
+                       .note = tr("%1 effective days").arg(qs(format_grouped(r.effective_days, 1))),
+                       .tone = r.goodput.goodput > 0 ? Tone::normal : Tone::fail,
+                       .number = r.goodput.goodput});
+  grid_->set(effective,
+             {.value = qs(format_count(r.effective_split.params)) + tr(" on ") +
+                       qs(format_count(r.effective_split.tokens, 2)),
+              .unit = tr("tokens"),
+              .note = tr("C × goodput = %1 FLOPs").arg(qs(format_sci(r.effective_flops))),
+              .number = r.effective_split.params});
   grid_->set(states, {.value = qs(format_bytes(static_cast<double>(r.train_memory.total), 2)),
-                      .note = tr("Chinchilla N, 16 bytes/param, unsharded"),
+                      .note = tr("N after goodput, 16 bytes/param, unsharded"),
                       .number = static_cast<double>(r.train_memory.total)});
   const ParamCount& p = v.params;
   grid_->set(model,
@@ -182,6 +204,8 @@ void BudgetReadouts::setBaseline(const BudgetView* b) {
   grid_->setBaseline(per1e21, r.cost.dollars_per_1e21_flops);
   grid_->setBaseline(params, r.split.params);
   grid_->setBaseline(tokens, r.split.tokens);
+  grid_->setBaseline(goodput, r.goodput.goodput);
+  grid_->setBaseline(effective, r.effective_split.params);
   grid_->setBaseline(states, static_cast<double>(r.train_memory.total));
   grid_->setBaseline(model, static_cast<double>(b->params.total));
   grid_->setBaseline(

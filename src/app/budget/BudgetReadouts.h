@@ -26,7 +26,7 @@ class BudgetReadouts {
 
   ReadoutGrid::Section budget, chinchilla, scenario;
   ReadoutGrid::Row flops, days, rental, energy, per1e21;
-  ReadoutGrid::Row params, tokens, states;
+  ReadoutGrid::Row params, tokens, goodput, effective, states;
   ReadoutGrid::Row model, memory, kv, attention;
 
  private:
