@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QGroupBox>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QSlider>
 #include <QTest>
 #include <QUndoStack>
@@ -229,4 +231,23 @@ TEST(BudgetPanel, ABaselineShowsChangesAndGhostCurves) {
   p->setBaseline(nullptr);
   EXPECT_TRUE(r.grid()->deltaText(r.flops).isEmpty());
   for (PlotWidget* plot : p->plots()) EXPECT_FALSE(plot->baselineVisible());
+}
+
+TEST(BudgetPanel, APlanOverTwiceTheDaysIsFlagged) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  auto* box = qobject_cast<QGroupBox*>(p->recommendation()->parentWidget());
+  ASSERT_NE(box, nullptr);
+  Scenario s = w.model()->scenario();
+  s.serving.served_tokens = 1e17;  // serving dominates: a small model trained for years
+  ASSERT_TRUE(w.model()->replace(s, QStringLiteral("serve a lot")));
+  ASSERT_TRUE(p->view().plan_too_long);
+  EXPECT_TRUE(
+      p->recommendation()->toPlainText().contains(QStringLiteral("more than twice the 30 days")));
+  EXPECT_TRUE(box->title().contains(QStringLiteral("caution")));
+  s.serving.served_tokens = 1e12;  // hardly served: the Chinchilla answer stands
+  ASSERT_TRUE(w.model()->replace(s, QStringLiteral("serve little")));
+  EXPECT_FALSE(p->view().plan_too_long);
+  EXPECT_FALSE(box->title().contains(QStringLiteral("caution")));
 }

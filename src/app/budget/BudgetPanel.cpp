@@ -108,9 +108,9 @@ void BudgetPanel::refresh() {
   checks_->setChecks(checks);
   const QString memo = qs(view_.report.recommendation);
   if (recommendation_->toPlainText() != memo) recommendation_->setPlainText(memo);
-  recommendation_box_->setTitle(
-      view_.plan_too_long ? tr("What I would train \u2014 caution: a plan over twice the days")
-                          : tr("What I would train"));
+  recommendation_box_->setTitle(view_.plan_too_long
+                                    ? tr("What I would train \u2014 caution: a long plan")
+                                    : tr("What I would train"));
   for (BudgetPlot* p : plots_) p->draw(view_);
 }
 
