@@ -58,7 +58,7 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : Panel(parent),
   grid->setMaxColumns(2);
   readouts_ = std::make_unique<BudgetReadouts>(grid);
   checks_ = new CheckList;
-  checks_->setMinimumHeight(150);
+  checks_->setMinimumHeight(80);
   checks_->setAccessibleName(tr("Sanity checks"));
   top->addWidget(box(tr("Read-outs"), grid, top), 3);
   top->addWidget(box(tr("Sanity checks"), checks_, top), 2);

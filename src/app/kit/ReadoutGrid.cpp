@@ -31,7 +31,34 @@ QColor toneColor(Tone t, const QPalette& pal) {
 
 }  // namespace
 
+NumberLabel::NumberLabel(QWidget* parent) : QLabel(parent) {
+  setTextFormat(Qt::PlainText);
+  setFocusPolicy(Qt::ClickFocus);
+}
+
+void NumberLabel::setSelectable(bool on) {
+  const Qt::TextInteractionFlags flags =
+      on ? Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard : Qt::NoTextInteraction;
+  if (textInteractionFlags() != flags) setTextInteractionFlags(flags);
+}
+
+void NumberLabel::enterEvent(QEnterEvent* event) {
+  setSelectable(true);
+  QLabel::enterEvent(event);
+}
+
+void NumberLabel::leaveEvent(QEvent* event) {
+  QLabel::leaveEvent(event);
+  if (!hasSelectedText() && !hasFocus()) setSelectable(false);
+}
+
+void NumberLabel::mousePressEvent(QMouseEvent* event) {
+  setSelectable(true);
+  QLabel::mousePressEvent(event);
+}
+
 void NumberLabel::mouseDoubleClickEvent(QMouseEvent* event) {
+  setSelectable(true);
   QLabel::mouseDoubleClickEvent(event);
   const int start = selectionStart();
   if (start < 0) return;
@@ -85,8 +112,6 @@ ReadoutGrid::Row ReadoutGrid::add(const ReadoutSpec& spec) {
   r.name->setToolTip(spec.tooltip);
   r.value = new NumberLabel(this);
   r.value->setObjectName(QStringLiteral("readout_") + spec.key);
-  r.value->setTextFormat(Qt::PlainText);
-  r.value->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
   r.value->setAccessibleName(spec.name);
   r.value->setToolTip(spec.tooltip);
   r.value->setContextMenuPolicy(Qt::NoContextMenu);  // the grid's menu copies
@@ -345,10 +370,14 @@ void ReadoutGrid::relayout() {
     for (int i = 0; i < n; ++i) {
       const RowWidgets& r = rows_[static_cast<std::size_t>(s.rows[static_cast<std::size_t>(i)])];
       const int x = kMargin + (i / per_column) * cell, ry = y + (i % per_column) * row_h_;
-      r.name->setGeometry(x, ry, name_w_, row_h_);
+      r.name->setFixedSize(name_w_, row_h_);
+      r.name->move(x, ry);
       int vx = x + name_w_ + kGap;
-      r.value->setGeometry(vx, ry, value_w_, row_h_);
-      r.delta->setGeometry(vx + value_w_ + kGap, ry, delta_w_, row_h_);
+      // Fixed-size labels: a changing number does not relayout the window.
+      r.value->setFixedSize(value_w_, row_h_);
+      r.value->move(vx, ry);
+      r.delta->setFixedSize(std::max(1, delta_w_), row_h_);
+      r.delta->move(vx + value_w_ + kGap, ry);
     }
     y += per_column * row_h_;
   }

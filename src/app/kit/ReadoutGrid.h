@@ -40,13 +40,22 @@ struct Readout {
 
 // A label whose double-click selects the whole number under the mouse
 // ("2.956e+24", not "956e").
+// Its text becomes selectable when the mouse comes near (selectable labels
+// lay out a text document on every paint; a read-out repainted on every
+// slider tick should not pay for that while nobody is selecting).
 class NumberLabel : public QLabel {
   Q_OBJECT
  public:
-  using QLabel::QLabel;
+  explicit NumberLabel(QWidget* parent = nullptr);
 
  protected:
+  void enterEvent(QEnterEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
+
+ private:
+  void setSelectable(bool on);
 };
 
 class ReadoutGrid : public QWidget {
