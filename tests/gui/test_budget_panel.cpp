@@ -10,11 +10,13 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include "CheckList.h"
 #include "MainWindow.h"
 #include "PlotWidget.h"
 #include "SliderSpin.h"
 #include "budget.h"
 #include "budget/BudgetPanel.h"
+#include "budget_view.h"
 #include "format.h"
 #include "hardware.h"
 
@@ -250,4 +252,25 @@ TEST(BudgetPanel, APlanOverTwiceTheDaysIsFlagged) {
   ASSERT_TRUE(w.model()->replace(s, QStringLiteral("serve little")));
   EXPECT_FALSE(p->view().plan_too_long);
   EXPECT_FALSE(box->title().contains(QStringLiteral("caution")));
+}
+
+TEST(BudgetPanel, ChecksFollowADragAndAreExactOnRelease) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.resize(1280, 800);
+  w.show();
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  QSlider* slider = p->controls().chips->slider();
+  const QString before = p->checks()->toPlainText();
+  slider->setSliderDown(true);
+  slider->setValue(slider->value() + 3);  // 1,000 → 10,000 chips
+  // The read-outs follow at once; the checks within a few frames.
+  EXPECT_EQ(text(p, &BudgetReadouts::flops), expectedFlops(w.model()->scenario()));
+  QTest::qWait(150);
+  EXPECT_NE(p->checks()->toPlainText(), before);
+  slider->setValue(slider->value() + 1);
+  slider->setSliderDown(false);  // release: exact at once
+  const BudgetView v = make_budget_view(w.model()->scenario());
+  EXPECT_TRUE(
+      p->checks()->toPlainText().contains(QString::fromStdString(v.checks[0].detail).left(40)));
+  EXPECT_EQ(p->recommendation()->toPlainText(), QString::fromStdString(v.report.recommendation));
 }

@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QPlainTextEdit>
 #include <QScrollArea>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "AdaptiveRow.h"
@@ -22,6 +23,7 @@ namespace napkin {
 namespace {
 constexpr int kSideBySide = 860;      // px: read-outs beside the checks from here up
 constexpr QSize kPlotCell(280, 240);  // the smallest plot worth reading
+constexpr int kTextFollowMs = 60;     // checks and memo during a drag: ~16 updates a second
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QGroupBox* box(const QString& title, QWidget* content, QWidget* parent) {
@@ -86,9 +88,17 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : Panel(parent),
   scroll->setWidget(results);
   root->addWidget(scroll, 1);
 
+  text_timer_ = new QTimer(this);
+  text_timer_->setSingleShot(true);
+  text_timer_->setInterval(kTextFollowMs);
+  connect(text_timer_, &QTimer::timeout, this, &BudgetPanel::updateTexts);
   connect(model_, &ScenarioModel::changed, this, [this] { requestRefresh(); });
   connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
     for (BudgetPlot* p : plots_) p->setDragMode(on);
+    if (!on && text_timer_->isActive()) {  // released: the texts are exact now
+      text_timer_->stop();
+      updateTexts();
+    }
   });
   connect(column_, &ControlColumn::gestureStarted, model_, &ScenarioModel::beginGesture);
   connect(column_, &ControlColumn::gestureFinished, model_, &ScenarioModel::endGesture);
@@ -103,6 +113,14 @@ void BudgetPanel::refresh() {
   column_->sync();
   view_ = make_budget_view(model_->scenario());  // the one model call; the scenario is valid
   readouts_->show(view_);
+  for (BudgetPlot* p : plots_) p->draw(view_);
+  if (!model_->inGesture())
+    updateTexts();
+  else if (!text_timer_->isActive())
+    text_timer_->start();
+}
+
+void BudgetPanel::updateTexts() {
   std::vector<CheckItem> checks;
   for (const Check& c : view_.checks) checks.push_back({qs(c.name), c.ok, qs(c.detail)});
   checks_->setChecks(checks);
@@ -111,7 +129,6 @@ void BudgetPanel::refresh() {
   recommendation_box_->setTitle(view_.plan_too_long
                                     ? tr("What I would train \u2014 caution: a long plan")
                                     : tr("What I would train"));
-  for (BudgetPlot* p : plots_) p->draw(view_);
 }
 
 void BudgetPanel::setBaseline(const Scenario* baseline) {

@@ -15,6 +15,7 @@
 
 class QGroupBox;
 class QPlainTextEdit;
+class QTimer;
 
 namespace napkin {
 
@@ -52,6 +53,10 @@ class BudgetPanel : public Panel {
   void refresh() override;
 
  private:
+  // The checks and the memo: rich text that re-lays out on every change, so
+  // during a slider drag it follows at most every kTextFollowMs, and exactly on release.
+  void updateTexts();
+
   ScenarioModel* model_;
   BudgetView view_;
   std::optional<BudgetView> baseline_;
@@ -61,6 +66,7 @@ class BudgetPanel : public Panel {
   CheckList* checks_ = nullptr;
   QGroupBox* recommendation_box_ = nullptr;
   QPlainTextEdit* recommendation_ = nullptr;
+  QTimer* text_timer_ = nullptr;
   std::vector<BudgetPlot*> plots_;
 };
 
