@@ -15,8 +15,8 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 
-#include "budget/BudgetPanel.h"
 #include "MainWindow.h"
+#include "budget/BudgetPanel.h"
 #include "scenario_json.h"
 
 using namespace napkin;
