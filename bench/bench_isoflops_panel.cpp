@@ -25,7 +25,7 @@ void showIsoflops(napkin::MainWindow& w) {
 static void BM_IsoflopsPanelNoiseDrag(benchmark::State& state) {
   napkin::MainWindow w(napkin::MainWindow::Session::fresh);
   showIsoflops(w);
-  QSlider* slider = w.isoflopsPanel()->control(QStringLiteral("noise"))->slider();
+  QSlider* slider = w.panel<napkin::IsoflopsPanel>()->control(QStringLiteral("noise"))->slider();
   slider->setSliderDown(true);  // a drag: press, move, release
   napkin::bench::time_panel_changes(state, static_cast<int>(state.range(0)), [&](int i) {
     slider->setValue(20 + (i * 37) % 300);  // noise 0.2 % … 3 %
@@ -41,7 +41,7 @@ BENCHMARK(BM_IsoflopsPanelNoiseDrag)
 static void BM_IsoflopsPanelSettledRefit(benchmark::State& state) {
   napkin::MainWindow w(napkin::MainWindow::Session::fresh);
   showIsoflops(w);
-  napkin::IsoflopsPanel* p = w.isoflopsPanel();
+  napkin::IsoflopsPanel* p = w.panel<napkin::IsoflopsPanel>();
   p->control(QStringLiteral("resamples"))->spinBox()->setValue(static_cast<double>(state.range(0)));
   while (p->isBusy()) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
   std::vector<double> fit_ms, boot_ms;

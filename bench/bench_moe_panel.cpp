@@ -17,7 +17,7 @@ napkin::MoePanel* shownPanel(napkin::MainWindow& w, double experts) {
   w.show();
   w.showPanel(QStringLiteral("moe"));
   QCoreApplication::processEvents();
-  napkin::MoePanel* p = w.moePanel();
+  napkin::MoePanel* p = w.panel<napkin::MoePanel>();
   p->control(QStringLiteral("experts"))->slider()->setValue(0);  // restart, then set E exactly
   p->control(QStringLiteral("experts"))->spinBox()->setValue(experts);
   p->advance(50);

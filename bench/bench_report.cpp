@@ -3,7 +3,7 @@
 #include <QTemporaryDir>
 
 #include "MainWindow.h"
-#include "ReportWriter.h"
+#include "report/ReportWriter.h"
 
 static void BM_ExportReport(benchmark::State& state) {
   napkin::MainWindow w(napkin::MainWindow::Session::fresh);

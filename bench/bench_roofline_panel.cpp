@@ -17,7 +17,7 @@ void dragSlider(benchmark::State& state, const char* control, int tab) {
   w.resize(1280, 800);
   w.show();
   w.showPanel(QStringLiteral("roofline"));
-  napkin::RooflinePanel* p = w.rooflinePanel();
+  napkin::RooflinePanel* p = w.panel<napkin::RooflinePanel>();
   p->subTabs()->setCurrentIndex(tab);
   QCoreApplication::processEvents();
   QSlider* slider = p->control(QString::fromLatin1(control))->slider();

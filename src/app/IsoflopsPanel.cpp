@@ -198,7 +198,7 @@ const char* const kEstimatorKeys[] = {"huber-log", "ls-log", "ls-linear", "seed-
 // ================================================================= lifecycle
 
 IsoflopsPanel::IsoflopsPanel(ScenarioModel* model, QWidget* parent)
-    : QWidget(parent), model_(model) {
+    : Panel(parent), model_(model) {
   ui.setupUi(this);
   debounce_ = new QTimer(this);
   debounce_->setSingleShot(true);
@@ -562,7 +562,7 @@ void IsoflopsPanel::buildControls() {
   });
   addSlider(
       g, QStringLiteral("delta"),
-      {tr("Huber δ"), 0.01, 100, S::log, 3, false, false, 1000, tr("×1e-3"),
+      {tr("Huber δ"), 1e-5, 0.1, S::log, 5, false, true, 1, QString(),
        tr("Huber threshold δ on log residuals: quadratic below δ, linear beyond (default 1e-3).")},
       d.huber_delta, [](Params& p, double v) { p.huber_delta = v; });
   addSlider(g, QStringLiteral("resamples"),

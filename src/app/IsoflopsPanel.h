@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "Panel.h"
 #include "SliderSpin.h"
 #include "isoflops_view.h"
 #include "scaling.h"
@@ -46,9 +47,15 @@ namespace napkin {
 class PlotWidget;
 class ScenarioModel;
 
-class IsoflopsPanel : public QWidget {
+class IsoflopsPanel : public Panel {
   Q_OBJECT
  public:
+  // Panel (the adapter until this panel migrates onto the kit; see
+  // IsoflopsPanelAdapter.cpp).
+  QString panelKey() const override;
+  QString title() const override;
+  QString help() const override { return helpText(); }
+  ReportSection reportSection() const override;
   // The panel's own inputs (the shared scenario only supplies C*).
   struct Params {
     int law_preset = 0;  // 0 Chinchilla Approach 3, 1 Besiroglu et al., 2 custom
@@ -106,7 +113,7 @@ class IsoflopsPanel : public QWidget {
   explicit IsoflopsPanel(ScenarioModel* model, QWidget* parent = nullptr);
   ~IsoflopsPanel() override;
 
-  std::vector<PlotWidget*> plots() const { return plots_; }
+  std::vector<PlotWidget*> plots() const override { return plots_; }
   // All read-out texts and the status text (for tests and the report).
   QStringList readoutTexts() const;
   static QString helpText();
@@ -132,9 +139,9 @@ class IsoflopsPanel : public QWidget {
   JobState fitState() const { return fit_state_; }
   JobState bootstrapState() const { return boot_state_; }
   // A job is waiting for the debounce or running.
-  bool isBusy() const;
+  bool isBusy() const override;
   // Brings a panel that missed scenario changes while hidden up to date.
-  void refreshIfStale();
+  void refreshIfStale() override;
   double targetFlops() const { return view_.target_flops; }
   // The 95 % interval of the optimal loss at C* (nullopt unless current or pending).
   std::optional<BandPoint> forecastInterval() const;
@@ -194,7 +201,7 @@ class IsoflopsPanel : public QWidget {
   LadderView makeView() const;
   // The one cheap model call chain, then read-outs and plots; starts the
   // debounce when the fit's inputs changed.
-  void refresh();
+  void refresh() override;
   void startJob();
   void onStage(const JobStage& s);
   void onJobFinished(int generation, bool cancelled);

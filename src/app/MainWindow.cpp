@@ -22,22 +22,23 @@
 #include <QTimer>
 #include <QUndoStack>
 
-#include "BudgetPanel.h"
 #include "IsoflopsPanel.h"
 #include "MoePanel.h"
 #include "PlotWidget.h"
-#include "ReportWriter.h"
 #include "RooflinePanel.h"
+#include "budget/BudgetPanel.h"
 #include "config_import.h"
 #include "hardware.h"
+#include "report/ReportWriter.h"
 #include "scenario_json.h"
 
 namespace napkin {
 
 namespace {
 
-const char* const kPanelKeys[] = {"budget", "isoflops", "moe", "roofline"};
 constexpr int kMaxRecent = 8;
+// A laptop screen (1024×768 less the desktop's bars) must hold the window.
+constexpr QSize kMinimumWindow(960, 600);
 
 }  // namespace
 
@@ -45,15 +46,13 @@ MainWindow::MainWindow(Session session, QWidget* parent) : QMainWindow(parent), 
   setWindowIcon(QIcon(QStringLiteral(":/napkin/napkin.svg")));
   tabs_ = new QTabWidget(this);
   tabs_->setDocumentMode(true);
-  budget_ = new BudgetPanel(&model_, tabs_);
-  tabs_->addTab(budget_, tr("Budget planner"));
-  isoflops_ = new IsoflopsPanel(&model_, tabs_);
-  tabs_->addTab(isoflops_, tr("IsoFLOPs && scaling laws"));
-  moe_ = new MoePanel(&model_, tabs_);
-  tabs_->addTab(moe_, tr("MoE router"));
-  roofline_ = new RooflinePanel(&model_, tabs_);
-  tabs_->addTab(roofline_, tr("Roofline"));
+  // The panels, in tab order: one line each.
+  addPanel(new BudgetPanel(&model_, tabs_));
+  addPanel(new IsoflopsPanel(&model_, tabs_));
+  addPanel(new MoePanel(&model_, tabs_));
+  addPanel(new RooflinePanel(&model_, tabs_));
   setCentralWidget(tabs_);
+  setMinimumSize(kMinimumWindow);
 
   file_label_ = new QLabel(this);
   statusBar()->addPermanentWidget(file_label_);
@@ -69,6 +68,22 @@ MainWindow::MainWindow(Session session, QWidget* parent) : QMainWindow(parent), 
     return QMessageBox::question(
         this, tr("Unsaved changes"), tr("The scenario has unsaved changes. Save them first?"),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  };
+  path_prompt_ = [this](PathPurpose purpose, const QString& suggested) {
+    const QString scenarios = tr("Napkin scenario (*.napkin.json *.json)");
+    switch (purpose) {
+      case PathPurpose::open:
+        return QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(), scenarios);
+      case PathPurpose::save_as:
+        return QFileDialog::getSaveFileName(this, tr("Save scenario"), suggested, scenarios);
+      case PathPurpose::import_config:
+        return QFileDialog::getOpenFileName(this, tr("Import a Hugging Face config.json"),
+                                            QString(), tr("config.json (*.json)"));
+      case PathPurpose::export_report:
+        return QFileDialog::getSaveFileName(this, tr("Export report"), suggested,
+                                            tr("PDF (*.pdf)"));
+    }
+    return QString();
   };
   buildMenus();
   resize(1280, 800);
@@ -94,57 +109,100 @@ MainWindow::MainWindow(Session session, QWidget* parent) : QMainWindow(parent), 
   updateRecentMenu();
 }
 
+void MainWindow::addPanel(Panel* panel) {
+  panels_.push_back(panel);
+  tabs_->addTab(panel, QString(panel->title()).replace(QLatin1Char('&'), QLatin1String("&&")));
+  panel->forwardRefusals();
+  connect(panel, &Panel::statusMessage, this,
+          [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
+}
+
+Panel* MainWindow::currentPanel() const {
+  const int i = tabs_->currentIndex();
+  return i >= 0 && i < static_cast<int>(panels_.size()) ? panels_[static_cast<std::size_t>(i)]
+                                                        : nullptr;
+}
+
+QString MainWindow::panelKeys() const {
+  QStringList keys;
+  for (const Panel* p : panels_) keys << p->panelKey();
+  return keys.join(QStringLiteral(", "));
+}
+
 void MainWindow::buildMenus() {
+  // Every menu item says in the status bar what it does (hover it).
+  auto tip = [](QAction* a, const QString& text) {
+    a->setStatusTip(text);
+    return a;
+  };
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  file->addAction(tr("&New"), QKeySequence::New, this, [this] {
-    if (maybeSave()) newScenario();
-  });
-  file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
-    if (!maybeSave()) return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(),
-                                                      tr("Napkin scenario (*.napkin.json *.json)"));
-    if (!path.isEmpty()) openFile(path);
-  });
+  tip(file->addAction(tr("&New"), QKeySequence::New, this,
+                      [this] {
+                        if (maybeSave()) newScenario();
+                      }),
+      tr("Start a new scenario from the defaults (asks to save unsaved changes)"));
+  tip(file->addAction(tr("&Open…"), QKeySequence::Open, this,
+                      [this] {
+                        if (!maybeSave()) return;
+                        const QString path = path_prompt_(PathPurpose::open, QString());
+                        if (!path.isEmpty()) openFile(path);
+                      }),
+      tr("Open a saved scenario (.napkin.json)"));
   recent_menu_ = file->addMenu(tr("Open &Recent"));
-  file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
-  file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, [this] { saveAs(); });
+  recent_menu_->menuAction()->setStatusTip(tr("Open one of the scenarios opened or saved lately"));
+  tip(file->addAction(tr("&Save"), QKeySequence(tr("Ctrl+S")), this, [this] { save(); }),
+      tr("Save the scenario to its file (asks for a name the first time)"));
+  tip(file->addAction(tr("Save &As…"), QKeySequence(tr("Ctrl+Shift+S")), this,
+                      [this] { saveAs(); }),
+      tr("Save the scenario under a new name"));
   file->addSeparator();
-  file->addAction(tr("&Import config.json…"), QKeySequence(tr("Ctrl+I")), this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import a Hugging Face config.json"),
-                                                      QString(), tr("config.json (*.json)"));
-    if (!path.isEmpty()) importConfig(path);
-  });
-  file->addAction(tr("&Export report…"), QKeySequence(tr("Ctrl+E")), this, [this] {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export report"), QStringLiteral("napkin-report.pdf"), tr("PDF (*.pdf)"));
-    if (!path.isEmpty()) exportReport(path);
-  });
+  tip(file->addAction(tr("&Import config.json…"), QKeySequence(tr("Ctrl+I")), this,
+                      [this] {
+                        const QString path = path_prompt_(PathPurpose::import_config, QString());
+                        if (!path.isEmpty()) importConfig(path);
+                      }),
+      tr("Read a model shape from a Hugging Face config.json into the scenario"));
+  tip(file->addAction(tr("&Export report…"), QKeySequence(tr("Ctrl+E")), this,
+                      [this] {
+                        const QString path = path_prompt_(PathPurpose::export_report,
+                                                          QStringLiteral("napkin-report.pdf"));
+                        if (!path.isEmpty()) exportReport(path);
+                      }),
+      tr("Write the scenario's report as a PDF: every panel's numbers and charts, and a memo"));
   QMenu* page = file->addMenu(tr("Report &page size"));
+  page->menuAction()->setStatusTip(tr("Paper size of the exported and printed report"));
   auto* sizes = new QActionGroup(this);
   for (const auto& [label, id] :
        {std::pair{tr("A4"), QPageSize::A4}, std::pair{tr("Letter"), QPageSize::Letter}}) {
     QAction* a = page->addAction(label);
+    a->setStatusTip(tr("Lay the report out on %1 pages").arg(label));
     a->setCheckable(true);
     a->setChecked(reportPageSize().id() == id);
     sizes->addAction(a);
     connect(a, &QAction::triggered, this, [this, pid = id] { setReportPageSize(QPageSize(pid)); });
   }
-  file->addAction(tr("&Print…"), QKeySequence::Print, this, &MainWindow::printReport);
+  tip(file->addAction(tr("&Print…"), QKeySequence::Print, this, &MainWindow::printReport),
+      tr("Print the report"));
   file->addSeparator();
-  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+  tip(file->addAction(tr("&Quit"), QKeySequence(tr("Ctrl+Q")), this, &QWidget::close),
+      tr("Quit Napkin (asks to save unsaved changes)"));
 
   QMenu* edit = menuBar()->addMenu(tr("&Edit"));
   QAction* undo = model_.undoStack()->createUndoAction(this, tr("&Undo"));
-  undo->setShortcut(QKeySequence::Undo);
+  undo->setShortcuts({QKeySequence(tr("Ctrl+Z"))});
+  undo->setStatusTip(tr("Undo the last change to the scenario"));
   QAction* redo = model_.undoStack()->createRedoAction(this, tr("&Redo"));
-  redo->setShortcut(QKeySequence::Redo);
+  redo->setShortcuts({QKeySequence(tr("Ctrl+Shift+Z")), QKeySequence(tr("Ctrl+Y"))});
+  redo->setStatusTip(tr("Redo the change last undone"));
   edit->addAction(undo);
   edit->addAction(redo);
   edit->addSeparator();
-  edit->addAction(tr("Reset to &defaults"), this, &MainWindow::resetToDefaults);
+  tip(edit->addAction(tr("Reset to &defaults"), this, &MainWindow::resetToDefaults),
+      tr("Put every input back to its default (one undo step)"));
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   side_nav_action_ = view->addAction(tr("&Side navigation"));
+  side_nav_action_->setStatusTip(tr("Show the panel tabs down the left side"));
   side_nav_action_->setCheckable(true);
   connect(side_nav_action_, &QAction::toggled, this, [this](bool on) {
     setSideNavigation(on);
@@ -152,14 +210,16 @@ void MainWindow::buildMenus() {
       QSettings().setValue(QStringLiteral("view/sideNavigation"), on);
   });
   view->addSeparator();
-  for (int i = 0; i < tabs_->count(); ++i)
-    view->addAction(tabs_->tabText(i), QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)), this,
-                    [this, i] { tabs_->setCurrentIndex(i); });
+  for (int i = 0; i < static_cast<int>(panels_.size()); ++i)
+    tip(view->addAction(tabs_->tabText(i), QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)), this,
+                        [this, i] { tabs_->setCurrentIndex(i); }),
+        tr("Show the %1 panel").arg(panels_[static_cast<std::size_t>(i)]->title()));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
-  help->addAction(tr("How to read this &panel"), QKeySequence::HelpContents, this,
-                  &MainWindow::showHelp);
-  help->addAction(tr("&About Napkin"), this, [this] {
+  tip(help->addAction(tr("How to read this &panel"), QKeySequence(tr("F1")), this,
+                      &MainWindow::showHelp),
+      tr("What the current panel shows and how its numbers are computed"));
+  QAction* about = help->addAction(tr("&About Napkin"), this, [this] {
     QString chips;
     for (const Chip& c : hardware_table())
       chips +=
@@ -175,6 +235,7 @@ void MainWindow::buildMenus() {
            "<p>Licence: MIT.</p>")
             .arg(QApplication::applicationVersion(), chips));
   });
+  about->setStatusTip(tr("Version, sources of the formulas and of the hardware table, licence"));
 }
 
 void MainWindow::setSideNavigation(bool side) {
@@ -186,9 +247,9 @@ void MainWindow::setSideNavigation(bool side) {
 }
 
 bool MainWindow::showPanel(const QString& key) {
-  for (int i = 0; i < 4; ++i)
-    if (key == QLatin1String(kPanelKeys[i])) {
-      tabs_->setCurrentIndex(i);
+  for (Panel* p : panels_)
+    if (p->panelKey() == key) {
+      tabs_->setCurrentWidget(p);
       return true;
     }
   return false;
@@ -243,9 +304,7 @@ bool MainWindow::save() {
 }
 
 bool MainWindow::saveAs() {
-  QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"),
-                                              QStringLiteral("scenario.napkin.json"),
-                                              tr("Napkin scenario (*.napkin.json *.json)"));
+  QString path = path_prompt_(PathPurpose::save_as, QStringLiteral("scenario.napkin.json"));
   if (path.isEmpty()) return false;
   if (!path.endsWith(QLatin1String(".json"))) path += QStringLiteral(".napkin.json");
   return saveTo(path);
@@ -289,14 +348,16 @@ void MainWindow::settle() {
   // The report shows current, finished numbers: panels behind other tabs catch
   // up, and the scaling panel's debounced fit and bootstrap finish (bounded,
   // in case a job hangs).
-  budget_->refreshIfStale();
-  isoflops_->refreshIfStale();
-  moe_->refreshIfStale();
-  roofline_->refreshIfStale();
+  for (Panel* p : panels_) p->refreshIfStale();
+  const auto busy = [this] {
+    for (const Panel* p : panels_)
+      if (p->isBusy()) return true;
+    return false;
+  };
   QElapsedTimer clock;
   clock.start();
   QCoreApplication::processEvents();
-  while (isoflops_->isBusy() && clock.elapsed() < 120000)
+  while (busy() && clock.elapsed() < 120000)
     QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
 }
 
@@ -442,14 +503,8 @@ void MainWindow::updateRecentMenu() {
 }
 
 void MainWindow::showHelp() {
-  QString text;
-  switch (tabs_->currentIndex()) {
-    case 0: text = BudgetPanel::helpText(); break;
-    case 1: text = IsoflopsPanel::helpText(); break;
-    case 2: text = MoePanel::helpText(); break;
-    default: text = RooflinePanel::helpText(); break;
-  }
-  QMessageBox::information(this, tr("How to read this panel"), text);
+  if (const Panel* p = currentPanel())
+    QMessageBox::information(this, tr("How to read this panel"), p->help());
 }
 
 int MainWindow::screenshot(const QString& file, const QString& panel, const QString& scenario,
@@ -460,11 +515,13 @@ int MainWindow::screenshot(const QString& file, const QString& panel, const QStr
     return 2;
   }
   if (!panel.isEmpty() && !w.showPanel(panel)) {
-    std::fprintf(stderr,
-                 "napkin: --panel must be one of budget, isoflops, moe, roofline; got \"%s\"\n",
-                 panel.toLocal8Bit().constData());
+    std::fprintf(stderr, "napkin: --panel must be one of %s; got \"%s\"\n",
+                 w.panelKeys().toLocal8Bit().constData(), panel.toLocal8Bit().constData());
     return 2;
   }
+  // The window is drawn at exactly the size asked for (even below its
+  // minimum, so a screenshot shows what that screen would show).
+  w.setMinimumSize(1, 1);
   w.resize(size);
   w.show();
   for (int i = 0; i < 5; ++i) QApplication::processEvents();

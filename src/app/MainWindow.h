@@ -1,5 +1,6 @@
 // The main window: one panel per phase over one shared scenario, the File /
-// Edit / View / Help menus, session restore and the status bar.
+// Edit / View / Help menus, session restore and the status bar. It knows the
+// panels only as Panels: adding one is one line in the constructor.
 #pragma once
 
 #include <QMainWindow>
@@ -7,7 +8,9 @@
 #include <QPageSize>
 #include <functional>
 #include <optional>
+#include <vector>
 
+#include "Panel.h"
 #include "ScenarioModel.h"
 
 class QLabel;
@@ -17,11 +20,6 @@ class QTimer;
 
 namespace napkin {
 
-class BudgetPanel;
-class IsoflopsPanel;
-class MoePanel;
-class RooflinePanel;
-
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
@@ -29,10 +27,17 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(Session session = Session::restore, QWidget* parent = nullptr);
 
   ScenarioModel* model() { return &model_; }
-  BudgetPanel* budgetPanel() const { return budget_; }
-  IsoflopsPanel* isoflopsPanel() const { return isoflops_; }
-  MoePanel* moePanel() const { return moe_; }
-  RooflinePanel* rooflinePanel() const { return roofline_; }
+  const ScenarioModel* model() const { return &model_; }
+  // The panels in tab order.
+  const std::vector<Panel*>& panels() const { return panels_; }
+  // The panel of type T (nullptr when there is none).
+  template <typename T>
+  T* panel() const {
+    for (Panel* p : panels_)
+      if (auto* t = qobject_cast<T*>(p)) return t;
+    return nullptr;
+  }
+  Panel* currentPanel() const;
   QTabWidget* tabs() const { return tabs_; }
 
   // File operations without dialogs (the menu actions wrap them). Each
@@ -42,8 +47,10 @@ class MainWindow : public QMainWindow {
   bool importConfig(const QString& path);
   void newScenario();
   void resetToDefaults();
-  // Selects a panel by key: budget, isoflops, moe, roofline.
+  // Selects a panel by key (Panel::panelKey(): budget, isoflops, moe, roofline).
   bool showPanel(const QString& key);
+  // The panels' keys, comma-separated (for messages).
+  QString panelKeys() const;
   void setSideNavigation(bool side);
   // Writes the PDF report of the current scenario (atomically); false and an
   // error shown on failure.
@@ -59,6 +66,11 @@ class MainWindow : public QMainWindow {
   // Replaces the unsaved-changes question (tests answer it without a dialog).
   void setSavePrompt(std::function<QMessageBox::StandardButton()> prompt) {
     prompt_ = std::move(prompt);
+  }
+  // Replaces the file dialogs: (purpose, suggested name) → path, "" to cancel.
+  enum class PathPurpose { open, save_as, import_config, export_report };
+  void setPathPrompt(std::function<QString(PathPurpose, const QString&)> prompt) {
+    path_prompt_ = std::move(prompt);
   }
 
   // Crash safety: the scenario is written (debounced) to this file while the
@@ -78,6 +90,7 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
+  void addPanel(Panel* panel);
   void buildMenus();
   void updateTitle();
   void updateRecentMenu();
@@ -94,10 +107,7 @@ class MainWindow : public QMainWindow {
   ScenarioModel model_;
   Session session_;
   QTabWidget* tabs_ = nullptr;
-  BudgetPanel* budget_ = nullptr;
-  IsoflopsPanel* isoflops_ = nullptr;
-  MoePanel* moe_ = nullptr;
-  RooflinePanel* roofline_ = nullptr;
+  std::vector<Panel*> panels_;
   QMenu* recent_menu_ = nullptr;
   QLabel* file_label_ = nullptr;
   QAction* side_nav_action_ = nullptr;
@@ -105,6 +115,7 @@ class MainWindow : public QMainWindow {
   std::optional<QPageSize> report_page_size_;
   std::function<QMessageBox::StandardButton()> prompt_;
   std::function<bool(const QString&)> recover_prompt_;
+  std::function<QString(PathPurpose, const QString&)> path_prompt_;
   QTimer* autosave_timer_ = nullptr;
 };
 

@@ -124,7 +124,7 @@ QString num(double v, int decimals) {
 
 }  // namespace
 
-MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : QWidget(parent), model_(model) {
+MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model_(model) {
   ui.setupUi(this);
   local_.sim.aux_weight = 0.0;  // the first view: what a router left alone does
   sim_ = std::make_unique<CollapseSimulation>(local_.sim);

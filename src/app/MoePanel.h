@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "Panel.h"
 #include "SliderSpin.h"
 #include "moe.h"
 #include "ui_MoePanel.h"
@@ -35,13 +36,19 @@ namespace napkin {
 class PlotWidget;
 class ScenarioModel;
 
-class MoePanel : public QWidget {
+class MoePanel : public Panel {
   Q_OBJECT
  public:
+  // Panel (the adapter until this panel migrates onto the kit; see
+  // MoePanelAdapter.cpp).
+  QString panelKey() const override;
+  QString title() const override;
+  QString help() const override { return helpText(); }
+  ReportSection reportSection() const override;
   explicit MoePanel(ScenarioModel* model, QWidget* parent = nullptr);
   ~MoePanel() override;
 
-  std::vector<PlotWidget*> plots() const { return plots_; }
+  std::vector<PlotWidget*> plots() const override { return plots_; }
   QStringList readoutTexts() const;
   static QString helpText();
   static bool isBuilt() { return true; }
@@ -72,7 +79,7 @@ class MoePanel : public QWidget {
   void pause();
   void stepOnce();
   void reset();
-  void refresh();  // redraws everything from the current state
+  void refresh() override;  // redraws everything from the current state
 
  protected:
   void hideEvent(QHideEvent* event) override;
@@ -80,7 +87,7 @@ class MoePanel : public QWidget {
 
  public:
   // Brings a panel that missed scenario changes while hidden up to date.
-  void refreshIfStale();
+  void refreshIfStale() override;
 
  private:
   bool scenario_stale_ = false;

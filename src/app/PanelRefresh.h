@@ -1,16 +1,16 @@
-// How a panel handles scenario changes while it sits behind another tab: it
-// marks itself stale instead of redrawing, and catches up when shown (its
-// showEvent calls refreshIfStale()), so a drag elsewhere stays within a frame.
+// For the panels not yet on the kit: how a panel handles scenario changes
+// while it sits behind another tab (it marks itself stale instead of
+// redrawing, and catches up when shown). A panel on the kit calls
+// Panel::requestRefresh() instead; this file goes when the last panel has
+// migrated.
 #pragma once
 
-#include <QWidget>
+#include "Panel.h"
 
 namespace napkin {
 
-// True when `panel` is hidden behind another tab of a visible window: the
-// caller skips its redraw and `stale` remembers to catch up.
 inline bool deferWhileHidden(const QWidget* panel, bool& stale) {
-  if (panel->window()->isVisible() && !panel->isVisible()) {
+  if (Panel::hiddenBehindTab(panel)) {
     stale = true;
     return true;
   }

@@ -139,7 +139,7 @@ std::string opTitle(const PlacedOperation& op, const OperationSetting& s, const 
 // ------------------------------------------------------------------ building
 
 RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent)
-    : QWidget(parent), model_(model) {
+    : Panel(parent), model_(model) {
   ui.setupUi(this);
   buildControls();
   buildReadouts();

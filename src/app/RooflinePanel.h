@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "Panel.h"
 #include "SliderSpin.h"
 #include "roofline_view.h"
 #include "ui_RooflinePanel.h"
@@ -38,9 +39,15 @@ class PlotWidget;
 class ScenarioModel;
 struct Scenario;
 
-class RooflinePanel : public QWidget {
+class RooflinePanel : public Panel {
   Q_OBJECT
  public:
+  // Panel (the adapter until this panel migrates onto the kit; see
+  // RooflinePanelAdapter.cpp).
+  QString panelKey() const override;
+  QString title() const override;
+  QString help() const override { return helpText(); }
+  ReportSection reportSection() const override;
   explicit RooflinePanel(ScenarioModel* model, QWidget* parent = nullptr);
 
   // The panel's own inputs (not shared with other panels).
@@ -67,7 +74,7 @@ class RooflinePanel : public QWidget {
   QComboBox* combo(const QString& key) const;
   QCheckBox* overlayBox(const QString& chip) const;
   QTabWidget* subTabs() const { return ui.subTabs; }
-  std::vector<PlotWidget*> plots() const { return plots_; }
+  std::vector<PlotWidget*> plots() const override { return plots_; }
   // All read-out texts, the message line, the agenda and the operations table.
   QStringList readoutTexts() const;
   // The error shown when the inputs are invalid (budget at or below the overhead), or "".
@@ -77,14 +84,14 @@ class RooflinePanel : public QWidget {
   static bool isBuilt() { return true; }
 
  public slots:
-  void refresh();
+  void refresh() override;
 
  protected:
   void showEvent(QShowEvent* event) override;
 
  public:
   // Brings a panel that missed scenario changes while hidden up to date.
-  void refreshIfStale();
+  void refreshIfStale() override;
 
  private:
   bool scenario_stale_ = false;

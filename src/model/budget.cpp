@@ -237,6 +237,12 @@ std::string make_recommendation(const BudgetReport& r) {
            epochs_text(p.same_loss.train_tokens / data.unique_tokens) + " of the " +
            format_count(data.unique_tokens, 1) +
            " unique tokens; the data-constrained law prices the repeats in.";
+    // A plan far longer than the run the scenario budgets for is not the same
+    // decision: flag it rather than let a 1,387-day run pass as an answer.
+    if (p.same_loss_days > 2.0 * in.days)
+      s += " Caution: the same-loss run takes " + format_grouped(p.same_loss_days, 0) +
+           " days on this cluster, more than twice the " + format_grouped(in.days, 0) +
+           " days planned; it needs a longer schedule or more chips.";
     s += " ";
   } else {
     s += "At " + format_count(p.served_tokens, 1) + " served tokens the lifetime-optimal model " +
@@ -358,12 +364,17 @@ BudgetReport budget_report(const BudgetInputs& in) {
   // 1. The model states fit the cluster's HBM when fully sharded, with headroom.
   const double need = static_cast<double>(r.train_memory.total);
   const double have = static_cast<double>(r.cluster_hbm_bytes);
+  // The check is about the Chinchilla answer's model states sharded over every chip.
   r.checks.push_back({"memory fits (sharded)", need < have * in.memory_headroom,
-                      format_grouped(need / 1e9, 0) + " GB of model states / " +
+                      "Chinchilla " + format_count(r.effective_split.params) +
+                          " (after goodput), states sharded over all " +
+                          format_grouped(static_cast<double>(in.n_chips), 0) + " " + in.chip +
+                          ": " + format_grouped(need / 1e9, 0) + " GB of model states / " +
                           format_grouped(have / 1e9, 0) + " GB of HBM (limit " +
                           format_percent(in.memory_headroom, 0) + ")"});
   // 2. The corpus holds that many unique tokens.
-  std::string data_detail = "needs " + format_count(r.effective_split.tokens, 2) + " tokens of " +
+  std::string data_detail = "Chinchilla D (after goodput) needs " +
+                            format_count(r.effective_split.tokens, 2) + " tokens of " +
                             format_count(in.tokens_available, 1) + " available";
   if (!d.chinchilla_fits)
     data_detail += ": " + epochs_text(d.chinchilla_epochs) + "; best under the limit " +
@@ -374,11 +385,13 @@ BudgetReport budget_report(const BudgetInputs& in) {
   // its HBM left for the KV cache.
   const double node_hbm = static_cast<double>(in.serving_node_chips) * chip.hbm_bytes;
   r.checks.push_back({"servable", r.serve_weight_bytes <= 0.5 * node_hbm,
-                      format_count(r.effective_split.params, 0) + " params, " +
-                          format_bytes(r.serve_weight_bytes, 0) +
+                      "Chinchilla (after goodput) " + format_count(r.effective_split.params, 0) +
+                          " params, " + format_bytes(r.serve_weight_bytes, 0) +
                           " in bf16: " + std::to_string(r.chips_to_hold_weights) + " " + in.chip +
                           " to hold the weights; one " + std::to_string(in.serving_node_chips) +
-                          "-chip node has " + format_bytes(node_hbm, 0)});
+                          "-chip node has " + format_bytes(node_hbm, 0) +
+                          ", and the weights may take at most half of it (" +
+                          format_bytes(0.5 * node_hbm, 0) + "), the rest is for the KV cache"});
   // 4. Energy: the run's draw at the wall fits the site's power (seed: chips ×
   // TDP × training time, then × PUE at the wall).
   r.checks.push_back({"energy", r.cost.facility_watts <= in.site_power_mw * 1e6,

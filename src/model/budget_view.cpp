@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
+#include "format.h"
 #include "hardware.h"
+#include "scaling.h"
 
 namespace napkin {
 
@@ -21,6 +24,37 @@ std::vector<double> log_space(double lo, double hi, int n) {
 constexpr std::int64_t kServeWorkspaceBytes = 10'000'000'000;  // seed Phase 00 ch. 9
 
 }  // namespace
+
+std::vector<std::int64_t> kv_head_options(std::int64_t n_heads) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t d = 1; d <= n_heads; ++d)
+    if (n_heads % d == 0) out.push_back(d);
+  return out;
+}
+
+ModelShape consistent_shape(ModelShape s) {
+  if (s.n_heads > 0 && s.n_kv_heads > 0 && s.n_heads % s.n_kv_heads != 0)
+    s.n_kv_heads = std::gcd(s.n_heads, s.n_kv_heads);
+  if (s.is_moe()) {
+    s.top_k = std::clamp<std::int64_t>(s.top_k, 1, s.n_experts);
+    s.n_dense_layers = std::min(s.n_dense_layers, s.n_layers);
+  } else {
+    s.top_k = 0;
+    s.shared_experts = 0;
+    s.n_dense_layers = 0;
+  }
+  return s;
+}
+
+Check scenario_memory_check(const Scenario& s, const TrainingMemory& m, std::int64_t hbm) {
+  return {"scenario model fits per device", m.total <= hbm,
+          s.model_name + " at ZeRO-" + std::to_string(s.training.zero_stage) + " over DP " +
+              format_grouped(static_cast<double>(s.training.dp_degree), 0) + ", micro-batch " +
+              std::to_string(s.training.micro_batch) + " × " +
+              format_grouped(static_cast<double>(s.training.seq_len), 0) + ": " +
+              format_bytes(static_cast<double>(m.total), 1) + " per device of " +
+              format_bytes(static_cast<double>(hbm), 0) + " HBM (limit 100 %)"};
+}
 
 BudgetView make_budget_view(const Scenario& s) {
   s.validate();
@@ -43,7 +77,7 @@ BudgetView make_budget_view(const Scenario& s) {
         training_memory(v.params.total, v.activation_bytes, s.training.optimizer,
                         s.training.precision, z, s.training.dp_degree);
   for (std::size_t z = 0; z < 4; ++z)
-    v.memory_fits_by_zero[z] = v.memory_by_zero[z].total <= v.chip_hbm_bytes;
+    v.fits_device_by_zero[z] = v.memory_by_zero[z].total <= v.chip_hbm_bytes;
 
   // (b)
   const ModelShape& m = s.shape;
@@ -81,6 +115,7 @@ BudgetView make_budget_view(const Scenario& s) {
   }
   v.attention_fraction_at_seq =
       attention_flop_fraction(n_flops, m.n_layers, m.d_model, s.training.seq_len);
+  v.six_nd_error_at_seq = six_nd_error(v.attention_fraction_at_seq);
 
   // (d)
   const InferenceAwarePlan& p = v.report.plan;
@@ -136,6 +171,15 @@ BudgetView make_budget_view(const Scenario& s) {
     memo += ' ';
     memo += range_summary(*v.ranges);
   }
+
+  v.checks = v.report.checks;
+  v.checks.insert(
+      v.checks.begin() + 1,
+      scenario_memory_check(s, v.memory_by_zero[static_cast<std::size_t>(s.training.zero_stage)],
+                            v.chip_hbm_bytes));
+  v.plan_too_long = p.recommend_smaller && p.same_loss_days > 2.0 * s.days;
+  v.chip_hours = static_cast<double>(s.n_chips) * v.report.cost.hours;
+  v.decades_beyond_ladder = extrapolation_decades(kChinchillaLadderMaxFlops, v.report.flops);
   return v;
 }
 

@@ -32,9 +32,9 @@ struct BudgetView {
   ParamCount params;  // the scenario's model
   // (a) training memory per device of the scenario's model, ZeRO 0–3 at its dp degree.
   std::array<TrainingMemory, 4> memory_by_zero;
-  // Whether each stage's per-device memory fits the chip's HBM (total ≤ HBM):
-  // the "fits" / "too big" verdict of the memory read-out and bar labels.
-  std::array<bool, 4> memory_fits_by_zero{};
+  // Whether each ZeRO stage's per-device memory fits the chip's HBM (total ≤
+  // HBM): the "fits" / "too big" verdict of the memory read-out and bar labels.
+  std::array<bool, 4> fits_device_by_zero{};
   std::int64_t activation_bytes = 0;
   std::int64_t chip_hbm_bytes = 0;
   // (b) KV cache per request vs context, MHA / the scenario's kv heads / MQA,
@@ -48,6 +48,7 @@ struct BudgetView {
   // (c) attention share of training FLOPs and 6ND's error vs context.
   Curve attention_fraction, six_nd_error;
   double attention_fraction_at_seq = 0;
+  double six_nd_error_at_seq = 0;  // how far 6ND undercounts at the training sequence
   // (d) lifetime FLOPs vs served tokens, Chinchilla answer vs the smaller model.
   Curve lifetime_chinchilla, lifetime_small;
   // Lifetime FLOPs of the Chinchilla answer ÷ the smaller same-loss model's at
@@ -55,6 +56,18 @@ struct BudgetView {
   double lifetime_flops_ratio = 0;
   // (e) the compute-optimal frontier N(C) and D(C) at the tokens-per-param ratio.
   Curve frontier_params, frontier_tokens;
+  // Every check the panel and the report show: the budget's four (about the
+  // Chinchilla answer), then the scenario model's memory per device at its
+  // ZeRO stage and DP degree (the same number and verdict as the read-out).
+  std::vector<Check> checks;
+  // The smaller same-loss model is recommended but takes more than twice the
+  // scenario's days on its cluster.
+  bool plan_too_long = false;
+  // For the memo: chip-hours rented, and how many decades C lies above the
+  // largest run of the Chinchilla ladder (1.3e22 FLOPs, Hoffmann et al. 2022),
+  // i.e. how far the loss forecast extrapolates.
+  double chip_hours = 0;
+  double decades_beyond_ladder = 0;
   // (f) the planned run: report.recommended.run, or in "train this model"
   // mode the scenario's model on its tokens (then `train` is set).
   std::optional<RunReport> train;
@@ -62,6 +75,21 @@ struct BudgetView {
   EpochCurve loss_vs_epochs;          // loss vs epochs at the run's N, the run marked
   std::optional<RangeReport> ranges;  // P10/P50/P90, histograms, tornado; when any input is a range
 };
+
+// The key/value head counts a shape with `n_heads` query heads allows: the
+// divisors of n_heads (n_heads: MHA, 1: MQA, in between: GQA).
+std::vector<std::int64_t> kv_head_options(std::int64_t n_heads);
+
+// A shape after one of its fields was edited, made consistent again: the KV
+// heads divide the query heads (the largest common divisor of the two), and a
+// dense shape has no top-k, shared experts or dense layers while an MoE
+// shape routes to 1 … experts and keeps at most all layers dense.
+ModelShape consistent_shape(ModelShape shape);
+
+// Training memory per device of the scenario's model at its ZeRO stage and
+// DP degree against the chip's HBM: fits when the total is at most the HBM.
+Check scenario_memory_check(const Scenario& scenario, const TrainingMemory& per_device,
+                            std::int64_t chip_hbm_bytes);
 
 // Throws std::invalid_argument for an invalid scenario.
 BudgetView make_budget_view(const Scenario& scenario);

@@ -3,16 +3,20 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QGroupBox>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QSlider>
 #include <QTest>
 #include <QUndoStack>
 
-#include "BudgetPanel.h"
+#include "CheckList.h"
 #include "MainWindow.h"
 #include "PlotWidget.h"
 #include "SliderSpin.h"
 #include "budget.h"
+#include "budget/BudgetPanel.h"
+#include "budget_view.h"
 #include "format.h"
 #include "hardware.h"
 
@@ -20,8 +24,8 @@ using namespace napkin;
 
 namespace {
 
-QString text(BudgetPanel* p, const char* key) {
-  return p->readout(QString::fromLatin1(key))->text();
+QString text(BudgetPanel* p, ReadoutGrid::Row BudgetReadouts::*row) {
+  return p->readouts().text(p->readouts().*row);
 }
 
 QString expectedFlops(const Scenario& s) {
@@ -45,38 +49,38 @@ void expectReadable(BudgetPanel* p, const std::string& where) {
 
 TEST(BudgetPanel, DefaultScenarioShowsTheSeedAnswer) {
   MainWindow w(MainWindow::Session::fresh);
-  BudgetPanel* p = w.budgetPanel();
-  EXPECT_EQ(text(p, "flops"), QStringLiteral("1.026e+24 FLOPs"));
-  EXPECT_EQ(text(p, "params"), QStringLiteral("92.5B params"));
-  EXPECT_EQ(text(p, "tokens"), QStringLiteral("1.85T tokens"));
-  EXPECT_EQ(text(p, "rental"), QStringLiteral("$1,800,000"));
-  EXPECT_EQ(text(p, "per1e21"), QStringLiteral("$1,753.65"));
-  EXPECT_TRUE(text(p, "energy").startsWith(QStringLiteral("604.8 MWh")));
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  EXPECT_EQ(text(p, &BudgetReadouts::flops), QStringLiteral("1.026e+24 FLOPs"));
+  EXPECT_EQ(text(p, &BudgetReadouts::params), QStringLiteral("92.5B params"));
+  EXPECT_EQ(text(p, &BudgetReadouts::tokens), QStringLiteral("1.85T tokens"));
+  EXPECT_EQ(text(p, &BudgetReadouts::rental), QStringLiteral("$1,800,000"));
+  EXPECT_EQ(text(p, &BudgetReadouts::per1e21), QStringLiteral("$1,753.65"));
+  EXPECT_TRUE(text(p, &BudgetReadouts::energy).startsWith(QStringLiteral("604.8 MWh")));
   expectReadable(p, "default");
 }
 
 TEST(BudgetPanel, ChipSliderChangesFlopsToTheModelsValue) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
-  BudgetPanel* p = w.budgetPanel();
-  QSlider* slider = p->control(QStringLiteral("chips"))->slider();
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  QSlider* slider = p->controls().chips->slider();
   slider->setFocus();
   QTest::keyClick(slider, Qt::Key_PageUp);
   const Scenario& s = w.model()->scenario();
   EXPECT_GT(s.n_chips, 1000);
-  EXPECT_EQ(text(p, "flops"), expectedFlops(s));
+  EXPECT_EQ(text(p, &BudgetReadouts::flops), expectedFlops(s));
   QTest::keyClick(slider, Qt::Key_End);
   EXPECT_EQ(w.model()->scenario().n_chips, 100000);
-  EXPECT_EQ(text(p, "flops"), expectedFlops(w.model()->scenario()));
+  EXPECT_EQ(text(p, &BudgetReadouts::flops), expectedFlops(w.model()->scenario()));
   QTest::keyClick(slider, Qt::Key_Home);
   EXPECT_EQ(w.model()->scenario().n_chips, 1);
-  EXPECT_EQ(text(p, "flops"), expectedFlops(w.model()->scenario()));
+  EXPECT_EQ(text(p, &BudgetReadouts::flops), expectedFlops(w.model()->scenario()));
 }
 
 TEST(BudgetPanel, TypingInTheSpinBoxAcceptsScientificNotation) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
-  SciSpinBox* spin = w.budgetPanel()->control(QStringLiteral("served_tokens"))->spinBox();
+  SciSpinBox* spin = w.panel<BudgetPanel>()->controls().served_tokens->spinBox();
   spin->setFocus();
   spin->selectAll();
   QTest::keyClicks(spin, QStringLiteral("3e15"));
@@ -87,7 +91,7 @@ TEST(BudgetPanel, TypingInTheSpinBoxAcceptsScientificNotation) {
 TEST(BudgetPanel, OneDragIsOneUndoStep) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
-  QSlider* slider = w.budgetPanel()->control(QStringLiteral("days"))->slider();
+  QSlider* slider = w.panel<BudgetPanel>()->controls().days->slider();
   const double before = w.model()->scenario().days;
   const int steps_before = w.model()->undoStack()->count();
   slider->setSliderDown(true);  // press: the gesture starts
@@ -98,8 +102,8 @@ TEST(BudgetPanel, OneDragIsOneUndoStep) {
   EXPECT_EQ(w.model()->undoStack()->count(), steps_before + 1);
   w.model()->undoStack()->undo();
   EXPECT_DOUBLE_EQ(w.model()->scenario().days, before);
-  EXPECT_DOUBLE_EQ(w.budgetPanel()->control(QStringLiteral("days"))->value(), before);
-  EXPECT_EQ(w.budgetPanel()->readout(QStringLiteral("flops"))->text(),
+  EXPECT_DOUBLE_EQ(w.panel<BudgetPanel>()->controls().days->value(), before);
+  EXPECT_EQ(text(w.panel<BudgetPanel>(), &BudgetReadouts::flops),
             expectedFlops(w.model()->scenario()));
   w.model()->undoStack()->redo();
   EXPECT_GT(w.model()->scenario().days, before + 50);
@@ -108,29 +112,28 @@ TEST(BudgetPanel, OneDragIsOneUndoStep) {
 TEST(BudgetPanel, PresetUpdatesShapeAndParameterReadout) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
-  QComboBox* preset = w.budgetPanel()->combo(QStringLiteral("preset"));
+  QComboBox* preset = w.panel<BudgetPanel>()->controls().preset;
   const int i = preset->findText(QStringLiteral("Llama-2-7B"));
   ASSERT_GE(i, 0);
   preset->setFocus();
   while (preset->currentIndex() != i)
     QTest::keyClick(preset, preset->currentIndex() < i ? Qt::Key_Down : Qt::Key_Up);
   EXPECT_EQ(w.model()->scenario().shape.d_ff, 11008);
-  EXPECT_EQ(w.budgetPanel()->readout(QStringLiteral("model"))->text(),
-            QStringLiteral("6.74B params"));
-  EXPECT_EQ(w.budgetPanel()->control(QStringLiteral("layers"))->value(), 32);
+  EXPECT_EQ(text(w.panel<BudgetPanel>(), &BudgetReadouts::model), QStringLiteral("6.74B params"));
+  EXPECT_EQ(w.panel<BudgetPanel>()->controls().layers->value(), 32);
   // The Chinchilla-optimal preset sizes a dense model near N for this budget.
   QTest::keyClick(preset, Qt::Key_End);
   const double n = static_cast<double>(count_params(w.model()->scenario().shape).total);
-  EXPECT_NEAR(n / w.budgetPanel()->view().report.split.params, 1.0, 0.03);
+  EXPECT_NEAR(n / w.panel<BudgetPanel>()->view().report.split.params, 1.0, 0.03);
 }
 
 TEST(BudgetPanel, ImportedConfigUpdatesShapeAndReadout) {
   MainWindow w(MainWindow::Session::fresh);
   ASSERT_TRUE(w.importConfig(QStringLiteral(NAPKIN_TEST_DATA "/configs/mixtral-8x7b.json")));
   EXPECT_EQ(w.model()->scenario().shape.n_experts, 8);
-  EXPECT_EQ(w.budgetPanel()->readout(QStringLiteral("model"))->text(),
+  EXPECT_EQ(text(w.panel<BudgetPanel>(), &BudgetReadouts::model),
             QStringLiteral("46.70B (12.88B act.)"));
-  EXPECT_EQ(w.budgetPanel()->control(QStringLiteral("experts"))->value(), 8);
+  EXPECT_EQ(w.panel<BudgetPanel>()->controls().experts->value(), 8);
   w.model()->undoStack()->undo();
   EXPECT_EQ(w.model()->scenario().shape.n_experts, 0);
 }
@@ -138,25 +141,25 @@ TEST(BudgetPanel, ImportedConfigUpdatesShapeAndReadout) {
 TEST(BudgetPanel, KvHeadsComboOffersDivisorsAndMovesTheKvReadout) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
-  QComboBox* kv = w.budgetPanel()->combo(QStringLiteral("kv_heads"));
+  QComboBox* kv = w.panel<BudgetPanel>()->controls().kv_heads;
   EXPECT_EQ(kv->count(), 7);  // divisors of 64
-  const QString before = w.budgetPanel()->readout(QStringLiteral("kv"))->text();
+  const QString before = text(w.panel<BudgetPanel>(), &BudgetReadouts::kv);
   kv->setFocus();
   QTest::keyClick(kv, Qt::Key_Home);  // 1 KV head: MQA
   EXPECT_EQ(w.model()->scenario().shape.n_kv_heads, 1);
-  EXPECT_NE(w.budgetPanel()->readout(QStringLiteral("kv"))->text(), before);
+  EXPECT_NE(text(w.panel<BudgetPanel>(), &BudgetReadouts::kv), before);
 }
 
 TEST(BudgetPanel, NoReadoutShowsNanInfOrEmptyAtAnySliderExtreme) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
-  BudgetPanel* p = w.budgetPanel();
+  BudgetPanel* p = w.panel<BudgetPanel>();
   for (SliderSpin* c : p->findChildren<SliderSpin*>()) {
     for (int key : {Qt::Key_End, Qt::Key_Home, Qt::Key_End}) {
       c->slider()->setFocus();
       QTest::keyClick(c->slider(), static_cast<Qt::Key>(key));
       expectReadable(p, c->objectName().toStdString() + (key == Qt::Key_End ? " max" : " min"));
-      EXPECT_EQ(text(p, "flops"), expectedFlops(w.model()->scenario()))
+      EXPECT_EQ(text(p, &BudgetReadouts::flops), expectedFlops(w.model()->scenario()))
           << c->objectName().toStdString();
     }
   }
@@ -168,7 +171,7 @@ TEST(BudgetPanel, PlotsHaveDataHoverAndCsv) {
   w.resize(1280, 800);
   w.show();
   QCoreApplication::processEvents();
-  const auto plots = w.budgetPanel()->plots();
+  const auto plots = w.panel<BudgetPanel>()->plots();
   ASSERT_EQ(plots.size(), 5u);
   for (PlotWidget* plot : plots) {
     const QString csv = plot->dataCsv();
@@ -197,11 +200,77 @@ TEST(BudgetPanel, PlotsFollowADarkPalette) {
   w.resize(1280, 800);
   w.show();
   QCoreApplication::processEvents();
-  for (PlotWidget* p : w.budgetPanel()->plots()) {
+  for (PlotWidget* p : w.panel<BudgetPanel>()->plots()) {
     EXPECT_EQ(p->xAxis->tickLabelColor(), QColor(220, 220, 220)) << p->title().toStdString();
     const QImage img = p->toPixmap(300, 200).toImage();
     EXPECT_LT(QColor(img.pixel(2, 2)).lightness(), 60) << p->title().toStdString();
   }
   if (qEnvironmentVariableIsSet("NAPKIN_SAVE_SCREENSHOTS"))
     w.grab().save(QStringLiteral("/tmp/budget-dark.png"));
+}
+
+TEST(BudgetPanel, ABaselineShowsChangesAndGhostCurves) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.resize(1280, 800);
+  w.show();
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  const BudgetReadouts& r = p->readouts();
+  Scenario a = w.model()->scenario();  // 1,000 H100 for 30 days
+  p->setBaseline(&a);
+  EXPECT_EQ(r.grid()->deltaText(r.flops), QStringLiteral("= baseline"));
+  Scenario b = a;
+  b.n_chips = 2000;
+  ASSERT_TRUE(w.model()->replace(b, QStringLiteral("twice the chips")));
+  EXPECT_TRUE(r.grid()->deltaText(r.flops).startsWith(QStringLiteral("+100.0 %")))
+      << r.grid()->deltaText(r.flops).toStdString();
+  EXPECT_TRUE(r.grid()->deltaText(r.rental).startsWith(QStringLiteral("+100.0 %")));
+  int ghosts = 0;
+  for (PlotWidget* plot : p->plots()) {
+    ghosts += plot->ghostCount();
+    EXPECT_TRUE(plot->baselineVisible());
+  }
+  EXPECT_GE(ghosts, 9);
+  p->setBaseline(nullptr);
+  EXPECT_TRUE(r.grid()->deltaText(r.flops).isEmpty());
+  for (PlotWidget* plot : p->plots()) EXPECT_FALSE(plot->baselineVisible());
+}
+
+TEST(BudgetPanel, APlanOverTwiceTheDaysIsFlagged) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  auto* box = qobject_cast<QGroupBox*>(p->recommendation()->parentWidget());
+  ASSERT_NE(box, nullptr);
+  Scenario s = w.model()->scenario();
+  s.serving.served_tokens = 1e17;  // serving dominates: a small model trained for years
+  ASSERT_TRUE(w.model()->replace(s, QStringLiteral("serve a lot")));
+  ASSERT_TRUE(p->view().plan_too_long);
+  EXPECT_TRUE(
+      p->recommendation()->toPlainText().contains(QStringLiteral("more than twice the 30 days")));
+  EXPECT_TRUE(box->title().contains(QStringLiteral("caution")));
+  s.serving.served_tokens = 1e12;  // hardly served: the Chinchilla answer stands
+  ASSERT_TRUE(w.model()->replace(s, QStringLiteral("serve little")));
+  EXPECT_FALSE(p->view().plan_too_long);
+  EXPECT_FALSE(box->title().contains(QStringLiteral("caution")));
+}
+
+TEST(BudgetPanel, ChecksFollowADragAndAreExactOnRelease) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.resize(1280, 800);
+  w.show();
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  QSlider* slider = p->controls().chips->slider();
+  const QString before = p->checks()->toPlainText();
+  slider->setSliderDown(true);
+  slider->setValue(slider->value() + 3);  // 1,000 → 10,000 chips
+  // The read-outs follow at once; the checks within a few frames.
+  EXPECT_EQ(text(p, &BudgetReadouts::flops), expectedFlops(w.model()->scenario()));
+  QTest::qWait(150);
+  EXPECT_NE(p->checks()->toPlainText(), before);
+  slider->setValue(slider->value() + 1);
+  slider->setSliderDown(false);  // release: exact at once
+  const BudgetView v = make_budget_view(w.model()->scenario());
+  EXPECT_TRUE(
+      p->checks()->toPlainText().contains(QString::fromStdString(v.checks[0].detail).left(40)));
+  EXPECT_EQ(p->recommendation()->toPlainText(), QString::fromStdString(v.report.recommendation));
 }

@@ -94,7 +94,7 @@ QString csvPath() {
 
 TEST(IsoflopsPanel, FirstViewShowsAFinishedFitAndTheModelsExponents) {
   MainWindow w(MainWindow::Session::fresh);
-  IsoflopsPanel* p = w.isoflopsPanel();
+  IsoflopsPanel* p = w.panel<IsoflopsPanel>();
   ASSERT_TRUE(IsoflopsPanel::isBuilt());
   EXPECT_EQ(p->plots().size(), 6u);
   // The synchronous first fit: nothing is pending when the window opens.
@@ -129,7 +129,7 @@ TEST(IsoflopsPanel, NoiseAndSeedChangeTheLadderAndTheSameSeedGivesTheSameReadout
   MainWindow w(MainWindow::Session::fresh);
   w.show();
   w.showPanel(QStringLiteral("isoflops"));  // the user is on this panel
-  IsoflopsPanel* p = w.isoflopsPanel();
+  IsoflopsPanel* p = w.panel<IsoflopsPanel>();
   const QString a0 = text(p, "a");
   const auto points0 = p->ladderView().points;
 
@@ -161,7 +161,7 @@ TEST(IsoflopsPanel, TheBiasTogglesMovesNoptAndTheUniformOffsetDoesNot) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
   w.showPanel(QStringLiteral("isoflops"));  // the user is on this panel
-  IsoflopsPanel* p = w.isoflopsPanel();
+  IsoflopsPanel* p = w.panel<IsoflopsPanel>();
   const QString n0 = text(p, "n_opt");
   const QString a0 = text(p, "a");
   // The lesson read-outs are there before any toggle.
@@ -199,7 +199,7 @@ TEST(IsoflopsPanel, TheBootstrapRunsOffTheUiThreadAndItsIntervalAppears) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
   w.showPanel(QStringLiteral("isoflops"));  // the user is on this panel
-  IsoflopsPanel* p = w.isoflopsPanel();
+  IsoflopsPanel* p = w.panel<IsoflopsPanel>();
   QSignalSpy fits(p, &IsoflopsPanel::fitUpdated);
   QSignalSpy boots(p, &IsoflopsPanel::bootstrapUpdated);
   typeInto(p->control(QStringLiteral("seed")), QStringLiteral("3"));
@@ -232,7 +232,7 @@ TEST(IsoflopsPanel, CancelStopsTheBootstrapAndLeavesAClearState) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
   w.showPanel(QStringLiteral("isoflops"));  // the user is on this panel
-  IsoflopsPanel* p = w.isoflopsPanel();
+  IsoflopsPanel* p = w.panel<IsoflopsPanel>();
   // The seed's coordinate descent with many resamples: slow enough to catch.
   typeInto(p->control(QStringLiteral("resamples")), QStringLiteral("2000"));
   selectIndex(p->combo(QStringLiteral("estimator")), 3);
@@ -265,7 +265,7 @@ TEST(IsoflopsPanel, AStaleResultIsDiscardedWhenTheInputsChangeMidRun) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
   w.showPanel(QStringLiteral("isoflops"));  // the user is on this panel
-  IsoflopsPanel* p = w.isoflopsPanel();
+  IsoflopsPanel* p = w.panel<IsoflopsPanel>();
   typeInto(p->control(QStringLiteral("seed")), QStringLiteral("11"));
   ASSERT_EQ(p->fitState(), IsoflopsPanel::JobState::pending);
   // Let the debounce start the job for seed 11, then keep the event loop away
@@ -303,7 +303,7 @@ TEST(IsoflopsPanel, TheChinchillaCsvFitsTheReplicationsE) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
   w.showPanel(QStringLiteral("isoflops"));  // the user is on this panel
-  IsoflopsPanel* p = w.isoflopsPanel();
+  IsoflopsPanel* p = w.panel<IsoflopsPanel>();
   ASSERT_TRUE(p->loadLadderCsv(csvPath())) << p->statusText().toStdString();
   EXPECT_EQ(p->ladderView().points.size(), 240u);  // loss < 3.4469, as the paper
   EXPECT_FALSE(p->ladderView().synthetic);
@@ -324,7 +324,7 @@ TEST(IsoflopsPanel, TheChinchillaCsvFitsTheReplicationsE) {
 
 TEST(IsoflopsPanel, ABadCsvShowsAnErrorAndKeepsThePreviousLadder) {
   MainWindow w(MainWindow::Session::fresh);
-  IsoflopsPanel* p = w.isoflopsPanel();
+  IsoflopsPanel* p = w.panel<IsoflopsPanel>();
   const auto before = p->ladderView().points;
   const QString a0 = text(p, "a");
   QTemporaryDir dir;
@@ -357,7 +357,7 @@ TEST(IsoflopsPanel, ABadCsvShowsAnErrorAndKeepsThePreviousLadder) {
 
 TEST(IsoflopsPanel, ChangingChipsInTheSharedScenarioMovesTheTarget) {
   MainWindow w(MainWindow::Session::fresh);
-  IsoflopsPanel* p = w.isoflopsPanel();
+  IsoflopsPanel* p = w.panel<IsoflopsPanel>();
   const QString t0 = text(p, "target");
   const QString n0 = text(p, "n_opt");
   ASSERT_TRUE(w.model()->edit(QStringLiteral("chips"), 120, [](Scenario& s) { s.n_chips = 4000; }));
@@ -385,7 +385,7 @@ TEST(IsoflopsPanel, SliderExtremesNeverShowNanOrEmptyReadouts) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
   w.showPanel(QStringLiteral("isoflops"));  // the user is on this panel
-  IsoflopsPanel* p = w.isoflopsPanel();
+  IsoflopsPanel* p = w.panel<IsoflopsPanel>();
   QTest::mouseClick(p->checkBox(QStringLiteral("bias")), Qt::LeftButton);
   QTest::mouseClick(p->checkBox(QStringLiteral("offset")), Qt::LeftButton);
   QTest::mouseClick(p->checkBox(QStringLiteral("outlier")), Qt::LeftButton);
@@ -410,7 +410,7 @@ TEST(IsoflopsPanel, SliderExtremesNeverShowNanOrEmptyReadouts) {
 
 TEST(IsoflopsPanel, DestroyingThePanelMidRunCancelsAndWaits) {
   auto* w = new MainWindow(MainWindow::Session::fresh);
-  IsoflopsPanel* p = w->isoflopsPanel();
+  IsoflopsPanel* p = w->panel<IsoflopsPanel>();
   typeInto(p->control(QStringLiteral("resamples")), QStringLiteral("2000"));
   ASSERT_TRUE(waitFor([p] { return p->progressBar()->value() > 0; }));
   delete w;  // must not crash or leave a job writing into a dead panel

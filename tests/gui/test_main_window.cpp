@@ -2,6 +2,7 @@
 // session restore and the --screenshot command.
 #include <gtest/gtest.h>
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -14,8 +15,8 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 
-#include "BudgetPanel.h"
 #include "MainWindow.h"
+#include "budget/BudgetPanel.h"
 #include "scenario_json.h"
 
 using namespace napkin;

@@ -71,7 +71,7 @@ void expectClean(MoePanel* p) {
 
 TEST(MoePanel, IsBuiltAndStartsWithAMeaningfulRun) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   EXPECT_TRUE(MoePanel::isBuilt());
   EXPECT_GT(p->currentStep(), 0);
   EXPECT_EQ(p->shownStep(), p->currentStep());
@@ -85,7 +85,7 @@ TEST(MoePanel, PlayAdvancesPauseStops) {
   w.resize(1280, 800);
   w.show();
   w.showPanel(QStringLiteral("moe"));
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   const std::int64_t before = p->currentStep();
   QTest::mouseClick(p->button(QStringLiteral("play")), Qt::LeftButton);
   EXPECT_TRUE(p->isPlaying());
@@ -100,7 +100,7 @@ TEST(MoePanel, PlayAdvancesPauseStops) {
 
 TEST(MoePanel, HiddenPanelDoesNotAnimate) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();  // never shown
+  MoePanel* p = w.panel<MoePanel>();  // never shown
   const std::int64_t before = p->currentStep();
   p->play();
   QTest::qWait(50);
@@ -110,7 +110,7 @@ TEST(MoePanel, HiddenPanelDoesNotAnimate) {
 
 TEST(MoePanel, SingleStepAndReset) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   const std::int64_t before = p->currentStep();
   QTest::mouseClick(p->button(QStringLiteral("step")), Qt::LeftButton);
   EXPECT_EQ(p->currentStep(), before + 1);
@@ -124,7 +124,7 @@ TEST(MoePanel, SingleStepAndReset) {
 
 TEST(MoePanel, AlphaZeroCollapsesAlphaOnePercentDoesNot) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   setAlphaZero(p, true);
   QTest::mouseClick(p->button(QStringLiteral("reset")), Qt::LeftButton);
   p->advance(600);
@@ -152,7 +152,7 @@ TEST(MoePanel, AlphaZeroCollapsesAlphaOnePercentDoesNot) {
 
 TEST(MoePanel, ChangingExpertsRestartsAndSaysSo) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   ASSERT_GT(p->currentStep(), 0);
   type(p->control(QStringLiteral("experts")), 16);
   EXPECT_EQ(p->simulation().params().n_experts, 16);
@@ -166,7 +166,7 @@ TEST(MoePanel, ChangingExpertsRestartsAndSaysSo) {
 
 TEST(MoePanel, ChangingAlphaContinuesAndSaysSo) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   const std::int64_t at = p->currentStep();
   setAlphaZero(p, false);
   EXPECT_EQ(p->currentStep(), at);
@@ -182,7 +182,7 @@ TEST(MoePanel, ChangingAlphaContinuesAndSaysSo) {
 
 TEST(MoePanel, ScrubbingShowsAPastStep) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   QTest::mouseClick(p->button(QStringLiteral("reset")), Qt::LeftButton);
   p->advance(50);
   QSlider* scrub = p->scrubSlider();
@@ -205,7 +205,7 @@ TEST(MoePanel, ScrubbingShowsAPastStep) {
 
 TEST(MoePanel, ParametersEqualModelForMixtral) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   EXPECT_TRUE(p->findChild<QLabel*>(QStringLiteral("params_note"))
                   ->text()
                   .contains(QStringLiteral("dense")));
@@ -235,7 +235,7 @@ TEST(MoePanel, ParametersEqualModelForMixtral) {
 
 TEST(MoePanel, PipelineUtilizationIsMOverMPlusSMinusOne) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   EXPECT_TRUE(p->readout(QStringLiteral("utilization"))->text().contains(QStringLiteral("8/11")));
   type(p->control(QStringLiteral("chunks")), 12);
   type(p->control(QStringLiteral("stages")), 6);
@@ -247,7 +247,7 @@ TEST(MoePanel, PipelineUtilizationIsMOverMPlusSMinusOne) {
 
 TEST(MoePanel, CsvExportHasHeaderAndOneRowPerStep) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   QTest::mouseClick(p->button(QStringLiteral("reset")), Qt::LeftButton);
   p->advance(25);
   QTemporaryDir dir;
@@ -265,7 +265,7 @@ TEST(MoePanel, CsvExportHasHeaderAndOneRowPerStep) {
 
 TEST(MoePanel, NoNanAtSliderExtremes) {
   MainWindow w(MainWindow::Session::fresh);
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   for (const char* key :
        {"experts", "tokens", "top_k", "aux", "z", "capacity_factor", "lr", "prefill", "link",
         "latency", "chunks", "stages", "compute_ms", "transfer_ms", "seed"}) {
@@ -293,7 +293,7 @@ TEST(MoePanel, NoNanAtSliderExtremes) {
 TEST(MoePanel, VerdictIsTheModelsHealthRuleWithThresholdsInTheTooltip) {
   MainWindow w(MainWindow::Session::fresh);
   w.showPanel(QStringLiteral("moe"));
-  MoePanel* p = w.moePanel();
+  MoePanel* p = w.panel<MoePanel>();
   setAlphaZero(p, true);
   QTest::mouseClick(p->button(QStringLiteral("reset")), Qt::LeftButton);
   QLabel* verdict = p->readout(QStringLiteral("verdict"));

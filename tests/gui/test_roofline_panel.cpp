@@ -103,14 +103,14 @@ TEST(RooflinePanel, IsBuiltAndHasEightPlots) {
   EXPECT_TRUE(RooflinePanel::isBuilt());
   EXPECT_TRUE(RooflinePanel::helpText().contains(QStringLiteral("ridge")));
   MainWindow w(MainWindow::Session::fresh);
-  ASSERT_NE(w.rooflinePanel(), nullptr);
-  EXPECT_EQ(w.rooflinePanel()->plots().size(), 8u);
-  EXPECT_EQ(w.rooflinePanel()->subTabs()->count(), 4);
+  ASSERT_NE(w.panel<RooflinePanel>(), nullptr);
+  EXPECT_EQ(w.panel<RooflinePanel>()->plots().size(), 8u);
+  EXPECT_EQ(w.panel<RooflinePanel>()->subTabs()->count(), 4);
 }
 
 TEST(RooflinePanel, ReadoutsEqualTheModelsNumbers) {
   MainWindow w(MainWindow::Session::fresh);
-  RooflinePanel* p = w.rooflinePanel();
+  RooflinePanel* p = w.panel<RooflinePanel>();
   const Scenario& s = w.model()->scenario();
   const Chip& chip = chip_by_name(s.chip);
   const double ridge = ridge_point_flops_per_byte(chip);
@@ -151,7 +151,7 @@ TEST(RooflinePanel, SeedNapkinOnTpuV5e) {
     s.serving.latency_budget_seconds = 1.0;
     s.serving.overhead_seconds = 0.25;
   }));
-  RooflinePanel* p = w.rooflinePanel();
+  RooflinePanel* p = w.panel<RooflinePanel>();
   EXPECT_EQ(text(p, "chips_hold").left(8), QStringLiteral("9 chips "));
   expectBudgetReadoutsMatchModel(p, w.model()->scenario(), "seed v5e");
   EXPECT_EQ(text(p, "ridge"), QStringLiteral("241 FLOP/B"));
@@ -159,7 +159,7 @@ TEST(RooflinePanel, SeedNapkinOnTpuV5e) {
 
 TEST(RooflinePanel, ChangingTheSharedChipUpdatesThePanel) {
   MainWindow w(MainWindow::Session::fresh);
-  RooflinePanel* p = w.rooflinePanel();
+  RooflinePanel* p = w.panel<RooflinePanel>();
   const QString before = text(p, "ridge");
   ASSERT_TRUE(w.model()->edit(QStringLiteral("chip"), 1, [](Scenario& s) { s.chip = "TPU v5e"; }));
   EXPECT_NE(text(p, "ridge"), before);
@@ -186,7 +186,7 @@ TEST(RooflinePanel, DraggingTheLatencyBudgetChangesChipsNeeded) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
   w.showPanel(QStringLiteral("roofline"));  // the user is on this panel
-  RooflinePanel* p = w.rooflinePanel();
+  RooflinePanel* p = w.panel<RooflinePanel>();
   ASSERT_TRUE(w.model()->edit(QStringLiteral("v5e"), 1, [](Scenario& s) { s.chip = "TPU v5e"; }));
   QSlider* slider = p->control(QStringLiteral("budget"))->slider();
   const QString before = text(p, "chips_budget");
@@ -213,7 +213,7 @@ TEST(RooflinePanel, UnreachableBudgetReadsNone) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
   w.showPanel(QStringLiteral("roofline"));  // the user is on this panel
-  RooflinePanel* p = w.rooflinePanel();
+  RooflinePanel* p = w.panel<RooflinePanel>();
   // A per-step floor of 10 ms × 128 decode tokens = 1.28 s > 1 s − 0.25 s: no slice meets it.
   press(p->control(QStringLiteral("step_floor"))->slider(), Qt::Key_End);
   EXPECT_FALSE(p->data().chips_for_budget.has_value());
@@ -233,7 +233,7 @@ TEST(RooflinePanel, BudgetAtOrBelowOverheadIsStatedNotCrashed) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
   w.showPanel(QStringLiteral("roofline"));  // the user is on this panel
-  RooflinePanel* p = w.rooflinePanel();
+  RooflinePanel* p = w.panel<RooflinePanel>();
   press(p->control(QStringLiteral("budget"))->slider(), Qt::Key_Home);  // 0.05 s < 0.25 s overhead
   EXPECT_EQ(text(p, "chips_budget"), QStringLiteral("none (budget \u2264 overhead)"));
   EXPECT_TRUE(p->message().contains(QStringLiteral("overhead")));
@@ -248,7 +248,7 @@ TEST(RooflinePanel, NothingShowsNanInfOrEmptyAtSliderExtremes) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
   w.showPanel(QStringLiteral("roofline"));  // the user is on this panel
-  RooflinePanel* p = w.rooflinePanel();
+  RooflinePanel* p = w.panel<RooflinePanel>();
   for (SliderSpin* c : p->findChildren<SliderSpin*>()) {
     for (Qt::Key key : {Qt::Key_End, Qt::Key_Home, Qt::Key_End}) {
       press(c->slider(), key);
@@ -272,7 +272,7 @@ TEST(RooflinePanel, OverlaysAndPlotsHaveData) {
   w.resize(1280, 800);
   w.show();
   ASSERT_TRUE(w.showPanel(QStringLiteral("roofline")));
-  RooflinePanel* p = w.rooflinePanel();
+  RooflinePanel* p = w.panel<RooflinePanel>();
   QCheckBox* v5e = p->overlayBox(QStringLiteral("TPU v5e"));
   ASSERT_NE(v5e, nullptr);
   QTest::mouseClick(v5e, Qt::LeftButton, {}, QPoint(6, v5e->height() / 2));
@@ -301,7 +301,7 @@ TEST(RooflinePanel, HoverOnAnOperationShowsFlopsBytesIntensityAndAttainable) {
   w.resize(1280, 800);
   w.show();
   ASSERT_TRUE(w.showPanel(QStringLiteral("roofline")));
-  RooflinePanel* p = w.rooflinePanel();
+  RooflinePanel* p = w.panel<RooflinePanel>();
   p->subTabs()->setCurrentIndex(0);
   QCoreApplication::processEvents();
   PlotWidget* roof = p->plots()[0];
@@ -322,7 +322,7 @@ TEST(RooflinePanel, MfuSlidersMoveTheBudgetAndLever) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
   w.showPanel(QStringLiteral("roofline"));  // the user is on this panel
-  RooflinePanel* p = w.rooflinePanel();
+  RooflinePanel* p = w.panel<RooflinePanel>();
   press(p->control(QStringLiteral("comms_s"))->slider(), Qt::Key_End);  // 500 s of comms
   EXPECT_TRUE(text(p, "lever").startsWith(QStringLiteral("comms")));
   MfuBudgetInputs in = p->local().mfu;
@@ -338,7 +338,7 @@ TEST(RooflinePanel, ServingControlsEditTheSharedScenario) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
   w.showPanel(QStringLiteral("roofline"));  // the user is on this panel
-  RooflinePanel* p = w.rooflinePanel();
+  RooflinePanel* p = w.panel<RooflinePanel>();
   press(p->control(QStringLiteral("batch"))->slider(), Qt::Key_End);
   EXPECT_EQ(w.model()->scenario().serving.batch, 1024);
   EXPECT_TRUE(text(p, "kv_share").endsWith(QStringLiteral("B=1,024")));
@@ -359,7 +359,7 @@ TEST(RooflinePanel, SubTabScreenshots) {
   w.resize(1280, 800);
   w.show();
   ASSERT_TRUE(w.showPanel(QStringLiteral("roofline")));
-  RooflinePanel* p = w.rooflinePanel();
+  RooflinePanel* p = w.panel<RooflinePanel>();
   const QString variant = qEnvironmentVariable("NAPKIN_SHOTS_VARIANT");
   if (variant == QLatin1String("v5e"))
     w.model()->edit(QStringLiteral("v"), 1, [](Scenario& s) {

@@ -17,13 +17,13 @@
 #include <QUndoStack>
 #include <random>
 
-#include "BudgetPanel.h"
 #include "IsoflopsPanel.h"
 #include "MainWindow.h"
 #include "MoePanel.h"
 #include "RooflinePanel.h"
 #include "SliderSpin.h"
 #include "budget.h"
+#include "budget/BudgetPanel.h"
 #include "format.h"
 #include "hardware.h"
 
@@ -60,11 +60,11 @@ TEST(Torture, TenThousandRandomChangesAcrossAllPanels) {
   MainWindow w(MainWindow::Session::fresh);
   w.resize(1280, 800);
   w.show();
-  std::vector<QWidget*> panels{w.budgetPanel(), w.isoflopsPanel(), w.moePanel(), w.rooflinePanel()};
+  const std::vector<Panel*>& panels = w.panels();
   std::vector<SliderSpin*> sliders;
   std::vector<QComboBox*> combos;
   std::vector<QCheckBox*> checks;
-  for (QWidget* p : panels) {
+  for (Panel* p : panels) {
     for (auto* s : p->findChildren<SliderSpin*>()) sliders.push_back(s);
     for (auto* c : p->findChildren<QComboBox*>()) combos.push_back(c);
     for (auto* c : p->findChildren<QCheckBox*>()) checks.push_back(c);
@@ -116,26 +116,23 @@ TEST(Torture, TenThousandRandomChangesAcrossAllPanels) {
     }
     QCoreApplication::processEvents();
     // Panels behind other tabs catch up when shown; check what each would show.
-    w.budgetPanel()->refreshIfStale();
-    w.isoflopsPanel()->refreshIfStale();
-    w.moePanel()->refreshIfStale();
-    w.rooflinePanel()->refreshIfStale();
+    for (Panel* p : w.panels()) p->refreshIfStale();
 
     const Scenario& s = w.model()->scenario();
+    const BudgetReadouts& budget = w.panel<BudgetPanel>()->readouts();
     const QString expect_flops = QString::fromStdString(
         format_sci(budget_to_flops(chip_by_name(s.chip), s.n_chips, s.days, s.mfu)) + " FLOPs");
-    ASSERT_EQ(w.budgetPanel()->readout(QStringLiteral("flops"))->text(), expect_flops)
-        << "change " << i;
+    ASSERT_EQ(budget.text(budget.flops), expect_flops) << "change " << i;
     const BudgetReport r = budget_report(s.budget_inputs());
-    ASSERT_EQ(w.budgetPanel()->readout(QStringLiteral("params"))->text(),
+    ASSERT_EQ(budget.text(budget.params),
               QString::fromStdString(format_count(r.split.params) + " params"))
         << "change " << i;
-    ASSERT_EQ(w.budgetPanel()->readout(QStringLiteral("rental"))->text(),
+    ASSERT_EQ(budget.text(budget.rental),
               QString::fromStdString(format_dollars(r.cost.rental_dollars)))
         << "change " << i;
     for (const QStringList& texts :
-         {w.budgetPanel()->readoutTexts(), w.isoflopsPanel()->readoutTexts(),
-          w.moePanel()->readoutTexts(), w.rooflinePanel()->readoutTexts()}) {
+         {w.panel<BudgetPanel>()->readoutTexts(), w.panel<IsoflopsPanel>()->readoutTexts(),
+          w.panel<MoePanel>()->readoutTexts(), w.panel<RooflinePanel>()->readoutTexts()}) {
       const QString b = badReadout(texts);
       ASSERT_TRUE(b.isEmpty()) << "change " << i << ": " << b.toStdString();
     }

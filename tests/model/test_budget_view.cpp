@@ -1,27 +1,150 @@
-// The Budget view's verdicts that the Budget panel computed itself before:
-// whether each ZeRO stage's memory fits the chip, and the lifetime-FLOPs
-// ratio of the Chinchilla answer to the smaller same-loss model. Golden values
-// recorded from the panel's expressions (total ≤ HBM; chinchilla ÷ small).
+// What the Budget panel and the report show beyond the budget report: the
+// checks say which model and which sharding they are about and agree with the
+// read-outs; plans far longer than the scenario's days are flagged.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "budget_view.h"
+#include "format.h"
+#include "scenario.h"
 
-namespace napkin {
+using namespace napkin;
+
 namespace {
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+}  // namespace
 
+TEST(BudgetView, ChecksSayWhichModelAndWhichShardingTheyAreAbout) {
+  const BudgetView v = make_budget_view(Scenario{});
+  ASSERT_EQ(v.checks.size(), v.report.checks.size() + 1);
+  EXPECT_EQ(v.checks[0].name, "memory fits (sharded)");
+  // The Chinchilla answer for the compute the run delivers (after goodput).
+  EXPECT_TRUE(has(v.checks[0].detail, "Chinchilla " +
+                                          format_count(v.report.effective_split.params) +
+                                          " (after goodput), states sharded over all 1,000 H100"))
+      << v.checks[0].detail;
+  EXPECT_EQ(v.checks[1].name, "scenario model fits per device");
+  EXPECT_TRUE(v.checks[1].ok);
+  EXPECT_TRUE(has(v.checks[1].detail, "Llama-3-70B at ZeRO-3 over DP 64")) << v.checks[1].detail;
+  EXPECT_TRUE(has(v.checks[1].detail, "69.2 GB per device of 80 GB HBM")) << v.checks[1].detail;
+  const Check& servable = v.checks[3];
+  EXPECT_EQ(servable.name, "servable");
+  // The threshold is in the text: half of one 8-chip node's HBM.
+  EXPECT_TRUE(has(servable.detail, "at most half of it (320 GB)")) << servable.detail;
+}
+
+TEST(BudgetView, PerDeviceCheckAgreesWithTheMemoryReadoutsNumbers) {
+  Scenario s;
+  s.chip = "TPU v5e";  // 16 GB: the 70B model does not fit a device at DP 64
+  s.n_chips = 5000;
+  const BudgetView v = make_budget_view(s);
+  const TrainingMemory& m = v.memory_by_zero[3];
+  EXPECT_GT(m.total, v.chip_hbm_bytes);
+  EXPECT_FALSE(v.checks[1].ok);
+  // The cluster-wide check is about another model and sharding, and says so.
+  EXPECT_TRUE(has(v.checks[0].detail, "over all 5,000 TPU v5e")) << v.checks[0].detail;
+  for (int dp : {1, 64, 4096}) {
+    s.training.dp_degree = dp;
+    const BudgetView w = make_budget_view(s);
+    const TrainingMemory& d = w.memory_by_zero[3];
+    EXPECT_EQ(w.checks[1].ok, d.total <= w.chip_hbm_bytes) << dp;
+  }
+}
+
+TEST(BudgetView, TextsNameTheIdeaNotTheSourcesNumbering) {
+  Scenario s;
+  s.tokens_available = 2e12;
+  s.serving.served_tokens = 1e16;
+  const BudgetView v = make_budget_view(s);
+  EXPECT_FALSE(has(v.report.recommendation, "seed Claim")) << v.report.recommendation;
+  EXPECT_FALSE(has(v.report.recommendation, "Claim 16"));
+  ASSERT_TRUE(v.report.plan.recommend_smaller);
+  // The idea itself: repeated tokens are priced by the data-constrained law.
+  EXPECT_TRUE(has(v.report.recommendation, "repeats")) << v.report.recommendation;
+}
+
+TEST(BudgetView, FlagsAPlanLongerThanTwiceTheScenariosDays) {
+  Scenario s;
+  s.serving.served_tokens = 1e17;  // serving dominates: a small model trained for years
+  const BudgetView v = make_budget_view(s);
+  ASSERT_TRUE(v.report.plan.recommend_smaller);
+  EXPECT_GT(v.report.plan.same_loss_days, 60);
+  EXPECT_TRUE(v.plan_too_long);
+  EXPECT_TRUE(has(v.report.recommendation, "more than twice the 30 days planned"))
+      << v.report.recommendation;
+  // The flag follows the rule exactly, and a modest serving load stays unflagged.
+  int flagged = 0, unflagged_smaller = 0;
+  for (double served : {1e12, 1e13, 3e13, 1e14, 1e15, 1e16}) {
+    s.serving.served_tokens = served;
+    const BudgetView w = make_budget_view(s);
+    const InferenceAwarePlan& p = w.report.plan;
+    EXPECT_EQ(w.plan_too_long, p.recommend_smaller && p.same_loss_days > 2 * s.days) << served;
+    EXPECT_EQ(has(w.report.recommendation, "more than twice"), w.plan_too_long) << served;
+    flagged += w.plan_too_long;
+    unflagged_smaller += p.recommend_smaller && !w.plan_too_long;
+  }
+  EXPECT_GT(flagged, 0);
+  EXPECT_GT(unflagged_smaller, 0);
+}
+
+TEST(BudgetView, KvHeadOptionsAreTheDivisorsOfTheQueryHeads) {
+  EXPECT_EQ(kv_head_options(64), (std::vector<std::int64_t>{1, 2, 4, 8, 16, 32, 64}));
+  EXPECT_EQ(kv_head_options(1), (std::vector<std::int64_t>{1}));
+  EXPECT_EQ(kv_head_options(12).size(), 6u);
+}
+
+TEST(BudgetView, AnEditedShapeIsMadeConsistent) {
+  ModelShape s = Scenario{}.shape;  // 64 heads, 8 KV heads, dense
+  s.n_heads = 48;                   // 8 still divides 48
+  EXPECT_EQ(consistent_shape(s).n_kv_heads, 8);
+  s.n_heads = 36;  // 8 does not: gcd(36, 8) = 4
+  EXPECT_EQ(consistent_shape(s).n_kv_heads, 4);
+  s.n_experts = 16;  // dense → MoE: top-k at least 1
+  EXPECT_EQ(consistent_shape(s).top_k, 1);
+  s.top_k = 40;  // more than the experts: clamped
+  EXPECT_EQ(consistent_shape(s).top_k, 16);
+  s.n_experts = 0;  // back to dense: no routing left
+  s.shared_experts = 2;
+  s.n_dense_layers = 3;
+  const ModelShape d = consistent_shape(s);
+  EXPECT_EQ(d.top_k, 0);
+  EXPECT_EQ(d.shared_experts, 0);
+  EXPECT_EQ(d.n_dense_layers, 0);
+  EXPECT_NO_THROW(d.validate());
+}
+
+TEST(BudgetView, MemoNumbers) {
+  const BudgetView v = make_budget_view(Scenario{});
+  EXPECT_NEAR(v.chip_hours, 1000.0 * 30 * 24, 1e-9);
+  EXPECT_NEAR(v.decades_beyond_ladder, std::log10(1.026e24 / 1.3e22), 1e-3);  // 1.9 decades
+}
+
+TEST(BudgetView, WhatThePlotsAndReadoutsShowIsComputedHere) {
+  const BudgetView v = make_budget_view(Scenario{});
+  EXPECT_NEAR(v.six_nd_error_at_seq, six_nd_error(v.attention_fraction_at_seq), 1e-15);
+  EXPECT_NEAR(v.six_nd_error_at_seq, 0.157, 0.001);  // "6ND −15.7 %" at 8K
+  EXPECT_NEAR(v.lifetime_flops_ratio, 2.30, 0.005);  // "2.30× fewer FLOPs" at 1e14 served
+  EXPECT_EQ(v.fits_device_by_zero, (std::array<bool, 4>{false, false, false, true}));
+  EXPECT_EQ(v.checks[1].ok, v.fits_device_by_zero[3]);
+}
+
+// The verdicts the Budget panel computed itself before, recorded from its
+// expressions (total ≤ HBM; chinchilla ÷ small).
 TEST(BudgetView, MemoryFitsPerZeroStage) {
   const BudgetView v = make_budget_view(Scenario{});  // Llama-3-70B shape on H100, DP 64
   EXPECT_EQ(v.chip_hbm_bytes, 80'000'000'000);
   EXPECT_EQ(v.memory_by_zero[0].total, 1180398911488);
   EXPECT_EQ(v.memory_by_zero[3].total, 69178034176);
-  EXPECT_FALSE(v.memory_fits_by_zero[0]);
-  EXPECT_FALSE(v.memory_fits_by_zero[1]);
-  EXPECT_FALSE(v.memory_fits_by_zero[2]);
-  EXPECT_TRUE(v.memory_fits_by_zero[3]);
+  EXPECT_FALSE(v.fits_device_by_zero[0]);
+  EXPECT_FALSE(v.fits_device_by_zero[1]);
+  EXPECT_FALSE(v.fits_device_by_zero[2]);
+  EXPECT_TRUE(v.fits_device_by_zero[3]);
   for (std::size_t z = 0; z < 4; ++z)
-    EXPECT_EQ(v.memory_fits_by_zero[z], v.memory_by_zero[z].total <= v.chip_hbm_bytes) << z;
+    EXPECT_EQ(v.fits_device_by_zero[z], v.memory_by_zero[z].total <= v.chip_hbm_bytes) << z;
 }
 
 TEST(BudgetView, LifetimeFlopsRatio) {
@@ -34,5 +157,3 @@ TEST(BudgetView, LifetimeFlopsRatio) {
   EXPECT_TRUE(std::isfinite(v.lifetime_flops_ratio));
 }
 
-}  // namespace
-}  // namespace napkin

@@ -9,8 +9,6 @@
 #include <cmath>
 #include <limits>
 
-#include "format.h"
-
 namespace napkin {
 
 namespace {
@@ -23,6 +21,8 @@ QString scaled(double v, const std::initializer_list<std::pair<double, const cha
       return QString::number(v / scale, 'g', 3) + QString::fromUtf8(suffix);
   return QString::number(v, 'g', 3) + QString::fromUtf8(unit_below);
 }
+
+const QLatin1String kGhostLayer("ghosts");
 
 }  // namespace
 
@@ -51,75 +51,121 @@ QString fmtPercent(double v) {
 
 namespace {
 
-// An axis ticker that keeps QCustomPlot's tick placement (linear or log) and
-// labels ticks with one of our formatters.
+// An axis ticker that keeps QCustomPlot's tick placement (linear or log),
+// labels ticks with one of our formatters, optionally keeps whole numbers
+// only, and drops every other tick until no two labels overlap at the axis'
+// current length ("1.5B2B" cannot happen).
 template <typename Base>
 class FormattedTicker : public Base {
  public:
-  explicit FormattedTicker(PlotWidget::Formatter f) : fmt_(std::move(f)) {}
+  FormattedTicker(QCPAxis* axis, PlotWidget::Formatter f) : axis_(axis), fmt_(std::move(f)) {}
+  void setIntegerOnly(bool on) { integer_ = on; }
 
  protected:
   QString getTickLabel(double tick, const QLocale& locale, QChar format, int precision) override {
     if (fmt_) return fmt_(tick);
     return Base::getTickLabel(tick, locale, format, precision);
   }
+  double getTickStep(const QCPRange& range) override {
+    const double step = Base::getTickStep(range);
+    return integer_ ? std::max(1.0, std::round(step)) : step;
+  }
+  int getSubTickCount(double step) override {
+    if (integer_) return std::max(0, static_cast<int>(std::lround(step)) - 1);
+    return thinned_ ? 0 : Base::getSubTickCount(step);
+  }
+  QVector<double> createTickVector(double step, const QCPRange& range) override {
+    QVector<double> ticks = Base::createTickVector(step, range);
+    if (integer_) {
+      QVector<double> whole;
+      for (double t : ticks)
+        if (std::fabs(t - std::round(t)) < 1e-9) whole.push_back(std::round(t));
+      ticks = whole;
+    }
+    thinned_ = false;
+    while (ticks.size() > 2 && overlap(ticks)) {
+      QVector<double> half;
+      for (qsizetype i = 0; i < ticks.size(); i += 2) half.push_back(ticks[i]);
+      ticks = half;
+      thinned_ = true;
+    }
+    return ticks;
+  }
 
  private:
+  // True when two neighbouring labels would touch at the axis' pixel scale.
+  bool overlap(const QVector<double>& ticks) {
+    if (!axis_ || !axis_->axisRect()) return false;
+    const bool horizontal = axis_->orientation() == Qt::Horizontal;
+    const int length = horizontal ? axis_->axisRect()->width() : axis_->axisRect()->height();
+    if (length <= 0) return false;
+    const QFontMetricsF fm(axis_->tickLabelFont());
+    constexpr double kGap = 8;
+    auto extent = [&](double t) {
+      if (!horizontal) return fm.height();
+      return fm.horizontalAdvance(getTickLabel(t, QLocale::c(), QLatin1Char('g'), 6));
+    };
+    for (qsizetype i = 1; i < ticks.size(); ++i) {
+      const double a = axis_->coordToPixel(ticks[i - 1]), b = axis_->coordToPixel(ticks[i]);
+      if (!std::isfinite(a) || !std::isfinite(b)) continue;
+      if (std::fabs(b - a) < (extent(ticks[i - 1]) + extent(ticks[i])) / 2 + kGap) return true;
+    }
+    return false;
+  }
+
+  QCPAxis* axis_;
   PlotWidget::Formatter fmt_;
+  bool integer_ = false;
+  bool thinned_ = false;
 };
 
-void setupAxis(QCPAxis* axis, const QString& label, bool log, const PlotWidget::Formatter& fmt) {
+}  // namespace
+
+void PlotWidget::setupAxis(QCPAxis* axis, const QString& label, bool log, const Formatter& fmt) {
   axis->setLabel(label);
   axis->setNumberFormat(QStringLiteral("g"));  // our labels, never QCustomPlot's "·10^" rewrite
   if (log) {
-    auto t = QSharedPointer<FormattedTicker<QCPAxisTickerLog>>::create(fmt);
+    auto t = QSharedPointer<FormattedTicker<QCPAxisTickerLog>>::create(axis, fmt);
     t->setLogBase(10);
     t->setSubTickCount(8);
     axis->setScaleType(QCPAxis::stLogarithmic);
     axis->setTicker(t);
   } else {
     axis->setScaleType(QCPAxis::stLinear);
-    axis->setTicker(QSharedPointer<FormattedTicker<QCPAxisTicker>>::create(fmt));
+    axis->setTicker(QSharedPointer<FormattedTicker<QCPAxisTicker>>::create(axis, fmt));
   }
 }
-
-}  // namespace
 
 PlotWidget::PlotWidget(const QString& title, QWidget* parent) : QCustomPlot(parent), title_(title) {
   setAccessibleName(title);
   setToolTip(QString());
   setMinimumSize(200, 160);
-  QFont f = font();
-  f.setPointSizeF(8.5);
-  xAxis->setTickLabelFont(f);
-  yAxis->setTickLabelFont(f);
-  yAxis2->setTickLabelFont(f);
-  xAxis->setLabelFont(f);
-  yAxis->setLabelFont(f);
-  yAxis2->setLabelFont(f);
+  const QFont f = PlotFonts::tick(font());
+  for (QCPAxis* axis : {xAxis, yAxis, xAxis2, yAxis2}) {
+    axis->setTickLabelFont(f);
+    axis->setLabelFont(f);
+    // Default tickers also thin their labels (axes a plot class never formats).
+    axis->setTicker(QSharedPointer<FormattedTicker<QCPAxisTicker>>::create(axis, Formatter{}));
+  }
   legend->setFont(f);
   plotLayout()->insertRow(0);
-  QFont tf = f;
-  tf.setBold(true);
-  tf.setPointSizeF(9.5);
-  plotLayout()->addElement(0, 0, new QCPTextElement(this, title, tf));
+  plotLayout()->addElement(0, 0, new QCPTextElement(this, title, PlotFonts::title(font())));
   axisRect()->setAutoMargins(QCP::msAll);
   setNoAntialiasingOnDrag(true);
   setContextMenuPolicy(Qt::CustomContextMenu);
   connect(this, &QWidget::customContextMenuRequested, this, &PlotWidget::showMenu);
   setMouseTracking(true);
+  addLayer(kGhostLayer, layer(QStringLiteral("main")), QCustomPlot::limBelow);
 
   hover_dot_ = new QCPItemTracer(this);
   hover_dot_->setStyle(QCPItemTracer::tsCircle);
   hover_dot_->setSize(7);
-  hover_dot_->setPen(QPen(QColor(20, 20, 20), 1.2));
   hover_dot_->setBrush(Qt::NoBrush);
   hover_dot_->setVisible(false);
   hover_dot_->setInterpolating(false);
   hover_label_ = new QCPItemText(this);
-  hover_label_->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+  hover_label_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
   hover_label_->setPadding(QMargins(4, 2, 4, 2));
-  hover_label_->setBrush(QColor(255, 255, 240, 235));
   hover_label_->setPen(QPen(QColor(120, 120, 120)));
   hover_label_->setFont(f);
   hover_label_->setClipToAxisRect(false);
@@ -140,43 +186,69 @@ void PlotWidget::setYAxis(const QString& label, bool log, Formatter fmt) {
   setupAxis(yAxis, label, log, fmt);
 }
 
+void PlotWidget::setY2Axis(const QString& label, bool log, Formatter fmt) {
+  yAxis2->setVisible(true);
+  setupAxis(yAxis2, label, log, fmt);
+}
+
+void PlotWidget::setIntegerTicks(QCPAxis* axis) {
+  auto t = QSharedPointer<FormattedTicker<QCPAxisTicker>>::create(
+      axis, axis == xAxis ? x_fmt_ : (axis == yAxis ? y_fmt_ : Formatter{}));
+  t->setIntegerOnly(true);
+  axis->setScaleType(QCPAxis::stLinear);
+  axis->setTicker(t);
+}
+
 void PlotWidget::setHoverFormat(Formatter x, Formatter y) {
   hover_x_ = std::move(x);
   hover_y_ = std::move(y);
 }
 
 void PlotWidget::applyPalette(const QPalette& pal) {
-  const QColor base = pal.color(QPalette::Base), text = pal.color(QPalette::WindowText);
-  const bool dark = base.lightness() < 128;
-  setBackground(base);
-  QColor grid = text;
-  grid.setAlpha(dark ? 70 : 45);
+  applyPlotPalette(PlotPalette::fromWidget(pal));
+}
+
+void PlotWidget::registerNote(QCPItemText* note) {
+  notes_.emplace_back(note);
+  note->setColor(palette_.text);
+  note->setBrush(palette_.note_fill);
+}
+
+void PlotWidget::applyPlotPalette(const PlotPalette& p) {
+  const QColor old_text = palette_.text;
+  palette_ = p;
+  setBackground(p.background);
   for (QCPAxis* axis : {xAxis, yAxis, xAxis2, yAxis2}) {
-    axis->setBasePen(QPen(text, 1));
-    axis->setTickPen(QPen(text, 1));
-    axis->setSubTickPen(QPen(text, 1));
-    axis->setLabelColor(text);
-    axis->setTickLabelColor(text);
-    axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+    axis->setBasePen(QPen(p.text, 1));
+    axis->setTickPen(QPen(p.text, 1));
+    axis->setSubTickPen(QPen(p.text, 1));
+    axis->setLabelColor(p.text);
+    axis->setTickLabelColor(p.text);
+    axis->grid()->setPen(QPen(p.grid, 1, Qt::DotLine));
     axis->grid()->setSubGridPen(Qt::NoPen);
   }
-  legend->setTextColor(text);
+  legend->setTextColor(p.text);
   for (int i = 0; i < plotLayout()->elementCount(); ++i)
-    if (auto* t = qobject_cast<QCPTextElement*>(plotLayout()->elementAt(i))) t->setTextColor(text);
-  QColor note = base;
-  note.setAlpha(215);
+    if (auto* t = qobject_cast<QCPTextElement*>(plotLayout()->elementAt(i)))
+      t->setTextColor(p.text);
+  for (const QPointer<QCPItemText>& n : notes_)
+    if (n) {
+      if (n->color() == old_text || n->color() == QColor(30, 30, 30)) n->setColor(p.text);
+      n->setBrush(p.note_fill);
+    }
+  // Notes a panel made without PlotItems: text in a neutral colour follows the
+  // palette, text in a data colour (e.g. red for "does not fit") keeps it.
   for (int i = 0; i < itemCount(); ++i)
     if (auto* t = qobject_cast<QCPItemText*>(item(i))) {
       if (t == hover_label_) continue;
-      // Notes drawn in a data colour (e.g. red for "does not fit") keep it.
-      if (t->color() == Qt::black || t->color() == QColor(30, 30, 30) || t->color() == text ||
+      if (t->color() == Qt::black || t->color() == QColor(30, 30, 30) || t->color() == old_text ||
           t->color() == QColor(Qt::white))
-        t->setColor(text);
-      if (t->brush().style() != Qt::NoBrush) t->setBrush(note);
+        t->setColor(p.text);
+      if (t->brush().style() != Qt::NoBrush) t->setBrush(p.note_fill);
     }
-  hover_label_->setBrush(dark ? QColor(60, 60, 50, 235) : QColor(255, 255, 240, 235));
-  hover_label_->setColor(text);
-  hover_dot_->setPen(QPen(text, 1.2));
+  hover_label_->setBrush(p.hover_fill);
+  hover_label_->setColor(p.text);
+  hover_dot_->setPen(QPen(p.text, 1.2));
   requestReplot();
 }
 
@@ -213,15 +285,65 @@ void PlotWidget::showLegendBelow(int columns) {
   legend->setIconTextPadding(4);
 }
 
+QCPGraph* PlotWidget::ghost(QCPGraph* graph) {
+  for (const auto& [g, gh] : ghosts_)
+    if (g == graph) return gh;
+  QCPGraph* gh = addGraph(graph->keyAxis(), graph->valueAxis());
+  gh->setLayer(kGhostLayer);
+  gh->setPen(ghostPen(graph->pen()));
+  gh->setLineStyle(graph->lineStyle());
+  QCPScatterStyle sc = graph->scatterStyle();
+  sc.setPen(ghostPen(sc.pen()));
+  sc.setBrush(Qt::NoBrush);
+  gh->setScatterStyle(sc);
+  gh->setName(tr("baseline: %1").arg(graph->name()));
+  gh->removeFromLegend();
+  gh->setVisible(baseline_visible_);
+  ghosts_.emplace_back(graph, gh);
+  if (!baseline_legend_) {
+    baseline_legend_ = addGraph();
+    baseline_legend_->setName(tr("baseline"));
+    baseline_legend_->setPen(ghostPen(plotPen(palette_.text, 1.6)));
+    baseline_legend_->setVisible(baseline_visible_);
+    if (!baseline_visible_) baseline_legend_->removeFromLegend();
+  }
+  return gh;
+}
+
+void PlotWidget::setBaselineVisible(bool on) {
+  baseline_visible_ = on;
+  for (const auto& [g, gh] : ghosts_) gh->setVisible(on);
+  if (baseline_legend_) {
+    baseline_legend_->setVisible(on);
+    if (on)
+      baseline_legend_->addToLegend();
+    else
+      baseline_legend_->removeFromLegend();
+  }
+  requestReplot();
+}
+
 QString PlotWidget::hoverText() const {
   return hover_label_->visible() ? hover_label_->text() : QString();
+}
+
+QRectF PlotWidget::hoverRect() const {
+  if (!hover_label_->visible()) return {};
+  const QFontMetrics fm(hover_label_->font());
+  const QRect br = fm.boundingRect(QRect(0, 0, 400, 200), 0, hover_label_->text());
+  const QMargins pad = hover_label_->padding();
+  return QRectF(
+      hover_label_->position->pixelPosition(),
+      QSizeF(br.width() + pad.left() + pad.right(), br.height() + pad.top() + pad.bottom()));
 }
 
 void PlotWidget::hoverAt(const QPointF& pos) {
   double best = std::numeric_limits<double>::max();
   QString text;
   QCPGraph* best_graph = nullptr;
+  QCPAxis *best_x = xAxis, *best_y = yAxis;
   double bx = 0, by = 0;
+  const Formatter plain = [](double v) { return QString::number(v, 'g', 4); };
   auto consider = [&](const QString& name, QCPAxis* xa, QCPAxis* ya, double x, double y,
                       QCPGraph* g) {
     if (!std::isfinite(x) || !std::isfinite(y)) return;
@@ -229,14 +351,14 @@ void PlotWidget::hoverAt(const QPointF& pos) {
     const double d = std::hypot(px - pos.x(), py - pos.y());
     if (d < best) {
       best = d;
-      const Formatter& fx =
-          hover_x_ ? hover_x_ : Formatter([](double v) { return QString::number(v, 'g', 4); });
-      const Formatter& fy =
-          hover_y_ ? hover_y_ : Formatter([](double v) { return QString::number(v, 'g', 4); });
+      const Formatter& fx = hover_x_ && xa == xAxis ? hover_x_ : plain;
+      const Formatter& fy = hover_y_ && ya == yAxis ? hover_y_ : plain;
       text = (name.isEmpty() ? QString() : name + QLatin1Char('\n')) + xa->label() +
              QStringLiteral(": ") + fx(x) + QLatin1Char('\n') + ya->label() + QStringLiteral(": ") +
              fy(y);
       best_graph = g;
+      best_x = xa;
+      best_y = ya;
       bx = x;
       by = y;
     }
@@ -258,24 +380,29 @@ void PlotWidget::hoverAt(const QPointF& pos) {
     hover_dot_->setVisible(false);
   } else {
     hover_label_->setText(text);
-    QPointF at = pos + QPointF(10, -6);
-    // Keep the label inside the widget.
+    // Keep the label inside the axes, so it never covers the tick labels (or,
+    // if the axes are smaller than the label, inside the widget).
     const QFontMetrics fm(hover_label_->font());
     const QRect br = fm.boundingRect(QRect(0, 0, 400, 200), 0, text);
-    if (at.x() + br.width() + 12 > width()) at.setX(pos.x() - br.width() - 18);
-    if (at.y() - br.height() - 6 < 0) at.setY(pos.y() + br.height() + 12);
-    hover_label_->position->setCoords(at);
+    const double w = br.width() + 10, h = br.height() + 6;
+    QRectF box = axisRect()->rect();
+    if (box.width() < w + 4 || box.height() < h + 4) box = rect();
+    double x = pos.x() + 12, y = pos.y() - h - 8;
+    if (x + w > box.right()) x = pos.x() - w - 12;
+    if (y < box.top()) y = pos.y() + 12;
+    x = std::clamp(x, box.left() + 2, std::max(box.left() + 2, box.right() - w - 2));
+    y = std::clamp(y, box.top() + 2, std::max(box.top() + 2, box.bottom() - h - 2));
+    hover_label_->position->setCoords(x, y);
     hover_label_->setVisible(true);
     if (best_graph) {
       hover_dot_->setGraph(best_graph);
       hover_dot_->setGraphKey(bx);
-      hover_dot_->setVisible(true);
     } else {
       hover_dot_->setGraph(nullptr);
-      hover_dot_->position->setAxes(xAxis, yAxis);
+      hover_dot_->position->setAxes(best_x, best_y);
       hover_dot_->position->setCoords(bx, by);
-      hover_dot_->setVisible(true);
     }
+    hover_dot_->setVisible(true);
   }
   requestReplot();
 }

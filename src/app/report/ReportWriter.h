@@ -1,7 +1,8 @@
 // The scenario as a multi-page report: cover with the inputs and the headline
-// answer, one section per panel (vector charts, key numbers with units,
-// formulas, checks), and a recommendation memo derived from the numbers.
-// Paints on any paged device, so export (PDF) and print share one layout.
+// answer, one section per panel (each panel's reportSection(): curated
+// tables, formulas and vector charts), and a recommendation memo derived from
+// the numbers. Paints on any paged device, so export (PDF) and print share
+// one layout.
 #pragma once
 
 #include <QDateTime>

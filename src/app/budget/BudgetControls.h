@@ -1,0 +1,59 @@
+// The Budget planner's controls, declared on a ControlColumn and bound to the
+// shared scenario. Every control is a named member: a look-up cannot miss.
+#pragma once
+
+#include <functional>
+
+class QCheckBox;
+class QComboBox;
+
+namespace napkin {
+
+class ControlColumn;
+class ScenarioModel;
+class SliderSpin;
+
+struct BudgetControls {
+  // Hardware and budget.
+  QComboBox* chip = nullptr;
+  SliderSpin* chips = nullptr;
+  SliderSpin* days = nullptr;
+  SliderSpin* mfu = nullptr;
+  SliderSpin* price = nullptr;
+  SliderSpin* kwh = nullptr;
+  SliderSpin* pue = nullptr;
+  // Allocation and serving.
+  SliderSpin* tokens_per_param = nullptr;
+  SliderSpin* served_tokens = nullptr;
+  SliderSpin* tokens_available = nullptr;
+  SliderSpin* context = nullptr;
+  // Model.
+  QComboBox* preset = nullptr;
+  SliderSpin* layers = nullptr;
+  SliderSpin* d_model = nullptr;
+  SliderSpin* d_ff = nullptr;
+  SliderSpin* heads = nullptr;
+  QComboBox* kv_heads = nullptr;
+  SliderSpin* head_dim = nullptr;
+  SliderSpin* vocab = nullptr;
+  QCheckBox* gated = nullptr;
+  QCheckBox* tied = nullptr;
+  SliderSpin* experts = nullptr;
+  SliderSpin* top_k = nullptr;
+  SliderSpin* shared_experts = nullptr;
+  // Training set-up.
+  QComboBox* optimizer = nullptr;
+  QComboBox* zero = nullptr;
+  SliderSpin* dp = nullptr;
+  QComboBox* checkpointing = nullptr;
+  SliderSpin* micro_batch = nullptr;
+  SliderSpin* seq_len = nullptr;
+
+  // Declares every control on `column`, bound to `model`'s scenario.
+  // `chinchilla_params` gives the current budget's N for the
+  // "Chinchilla-optimal for this budget" preset.
+  static BudgetControls declare(ControlColumn* column, ScenarioModel* model,
+                                std::function<double()> chinchilla_params);
+};
+
+}  // namespace napkin

@@ -1,0 +1,200 @@
+#include "budget/BudgetPanel.h"
+
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QPlainTextEdit>
+#include <QScrollArea>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "AdaptiveRow.h"
+#include "CheckList.h"
+#include "ControlColumn.h"
+#include "ReflowGrid.h"
+#include "ScenarioModel.h"
+#include "budget/plots/AttentionPlot.h"
+#include "budget/plots/FrontierPlot.h"
+#include "budget/plots/KvCachePlot.h"
+#include "budget/plots/LifetimePlot.h"
+#include "budget/plots/MemoryPlot.h"
+
+namespace napkin {
+
+namespace {
+constexpr int kSideBySide = 860;      // px: read-outs beside the checks from here up
+constexpr QSize kPlotCell(280, 240);  // the smallest plot worth reading
+constexpr int kTextFollowMs = 60;     // checks and memo during a drag: ~16 updates a second
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QGroupBox* box(const QString& title, QWidget* content, QWidget* parent) {
+  auto* b = new QGroupBox(title, parent);
+  auto* l = new QVBoxLayout(b);
+  l->setContentsMargins(6, 4, 6, 4);
+  l->addWidget(content);
+  return b;
+}
+}  // namespace
+
+BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model_(model) {
+  auto* root = new QHBoxLayout(this);
+  root->setContentsMargins(4, 4, 4, 4);
+  root->setSpacing(6);
+  column_ = new ControlColumn(this);
+  controls_ =
+      BudgetControls::declare(column_, model_, [this] { return view_.report.split.params; });
+  root->addWidget(column_, 0);
+
+  // Everything the panel shows scrolls as one page on a small screen.
+  auto* scroll = new QScrollArea(this);
+  scroll->setObjectName(QStringLiteral("resultsScroll"));
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  auto* results = new QWidget(scroll);
+  auto* v = new QVBoxLayout(results);
+  v->setContentsMargins(0, 0, 0, 0);
+  v->setSpacing(4);
+
+  auto* top = new AdaptiveRow(kSideBySide, results);
+  auto* grid = new ReadoutGrid;
+  grid->setMaxColumns(2);
+  readouts_ = std::make_unique<BudgetReadouts>(grid);
+  checks_ = new CheckList;
+  checks_->setMinimumHeight(80);
+  checks_->setAccessibleName(tr("Sanity checks"));
+  top->addWidget(box(tr("Read-outs"), grid, top), 3);
+  top->addWidget(box(tr("Sanity checks"), checks_, top), 2);
+  v->addWidget(top);
+
+  plots_ = {new MemoryPlot, new KvCachePlot, new AttentionPlot, new LifetimePlot, new FrontierPlot};
+  recommendation_ = new QPlainTextEdit;
+  recommendation_->setObjectName(QStringLiteral("recommendationText"));
+  recommendation_->setReadOnly(true);
+  recommendation_->setFrameShape(QFrame::NoFrame);
+  recommendation_->setAccessibleName(tr("What I would train"));
+  recommendation_->viewport()->setAutoFillBackground(false);
+  recommendation_->setStyleSheet(
+      QStringLiteral("background: transparent; color: palette(window-text);"));
+  QFont small = recommendation_->font();
+  small.setPointSizeF(small.pointSizeF() * 0.92);
+  recommendation_->setFont(small);
+  recommendation_box_ = box(tr("What I would train"), recommendation_, results);
+  auto* plot_grid = new ReflowGrid(results);
+  plot_grid->setObjectName(QStringLiteral("plotGrid"));
+  plot_grid->setMinimumCell(kPlotCell);
+  for (BudgetPlot* p : plots_) plot_grid->addWidget(p);
+  plot_grid->addWidget(recommendation_box_);
+  v->addWidget(plot_grid, 1);
+  scroll->setWidget(results);
+  root->addWidget(scroll, 1);
+
+  text_timer_ = new QTimer(this);
+  text_timer_->setSingleShot(true);
+  text_timer_->setInterval(kTextFollowMs);
+  connect(text_timer_, &QTimer::timeout, this, &BudgetPanel::updateTexts);
+  connect(model_, &ScenarioModel::changed, this, [this] { requestRefresh(); });
+  connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
+    for (BudgetPlot* p : plots_) p->setDragMode(on);
+    if (!on && text_timer_->isActive()) {  // released: the texts are exact now
+      text_timer_->stop();
+      updateTexts();
+    }
+  });
+  connect(column_, &ControlColumn::gestureStarted, model_, &ScenarioModel::beginGesture);
+  connect(column_, &ControlColumn::gestureFinished, model_, &ScenarioModel::endGesture);
+  refresh();
+}
+
+BudgetPanel::~BudgetPanel() = default;
+
+std::vector<PlotWidget*> BudgetPanel::plots() const { return {plots_.begin(), plots_.end()}; }
+
+void BudgetPanel::refresh() {
+  column_->sync();
+  view_ = make_budget_view(model_->scenario());  // the one model call; the scenario is valid
+  readouts_->show(view_);
+  for (BudgetPlot* p : plots_) p->draw(view_);
+  if (!model_->inGesture())
+    updateTexts();
+  else if (!text_timer_->isActive())
+    text_timer_->start();
+}
+
+void BudgetPanel::updateTexts() {
+  std::vector<CheckItem> checks;
+  for (const Check& c : view_.checks) checks.push_back({qs(c.name), c.ok, qs(c.detail)});
+  checks_->setChecks(checks);
+  const QString memo = qs(view_.report.recommendation);
+  if (recommendation_->toPlainText() != memo) recommendation_->setPlainText(memo);
+  recommendation_box_->setTitle(view_.plan_too_long
+                                    ? tr("What I would train \u2014 caution: a long plan")
+                                    : tr("What I would train"));
+}
+
+void BudgetPanel::setBaseline(const Scenario* baseline) {
+  if (baseline)
+    baseline_ = make_budget_view(*baseline);
+  else
+    baseline_.reset();
+  const BudgetView* b = baseline_ ? &*baseline_ : nullptr;
+  readouts_->setBaseline(b);
+  for (BudgetPlot* p : plots_) p->drawBaseline(b);
+}
+
+QStringList BudgetPanel::readoutTexts() const {
+  QStringList out;
+  const ReadoutGrid* g = readouts_->grid();
+  for (int i = 0; i < g->rowCount(); ++i) out << g->text({i});
+  out << checks_->toPlainText() << recommendation_->toPlainText();
+  return out;
+}
+
+ReportSection BudgetPanel::reportSection() const {
+  ReportSection s;
+  s.title = title();
+  s.summary = tr("Chips × days × MFU → FLOPs → (N, D) → memory → serving → dollars and joules.");
+  s.tables = readouts_->tables();
+  ReportTable checks{tr("Sanity checks"), {}, true};
+  for (const Check& c : view_.checks)
+    checks.rows.push_back({qs(c.name), c.ok ? tr("OK") : tr("FAIL"), QString(), qs(c.detail),
+                           c.ok ? Tone::ok : Tone::fail});
+  s.tables.push_back(checks);
+  s.formulas = {
+      {QStringLiteral("C = chips × peak FLOP/s × MFU × days × 86,400 s"), tr("budget → FLOPs")},
+      {QStringLiteral("C = 6ND; N = √(C / 6r), D = r·N"),
+       tr("Chinchilla split, r tokens/parameter")},
+      {QStringLiteral("FLOPs/step = 18BTDF + 24BTDNH (+ 12·B·H·T²·d_h per layer)"),
+       tr("exact count, full-matrix mask")},
+      {QStringLiteral("memory = 2N + 2N + 12N (+ B·T·d·L·16·2)"),
+       tr("bf16 weights, grads, fp32 Adam; activations")},
+      {QStringLiteral("KV bytes = 2·L·n_kv·d_h·T·B·2"), tr("per request at bf16")},
+      {QStringLiteral("lifetime = 6N·D_train + 2N·D_served"), tr("training + serving FLOPs")},
+      {QStringLiteral("L(N, D) = E + A/N^α + B/D^β"), tr("Besiroglu et al. 2024 constants")}};
+  s.charts = plots();
+  return s;
+}
+
+QString BudgetPanel::help() const {
+  return tr(
+      "<h3>Budget Planner</h3>"
+      "<p>Left: the scenario. Chips × days × MFU × peak FLOP/s gives the compute C; "
+      "C = 6ND with D = r·N gives the Chinchilla-optimal N and D (r = tokens per parameter).</p>"
+      "<p><b>Read-outs</b>, in three groups that say what they are about: the budget (C, days, "
+      "dollars, energy), the Chinchilla answer it buys (N, D and its model states, 16 "
+      "bytes/param for Adam), and the scenario's own model at its ZeRO stage and DP degree "
+      "(parameters, memory per device, KV cache, attention share). Select a value to copy it; "
+      "right-click to copy them all.</p>"
+      "<p><b>Sanity checks</b>: the Chinchilla answer's states fit the cluster sharded (70 %), "
+      "the scenario model fits a device, the corpus has D unique tokens, the weights fit one "
+      "8-chip serving node with half its HBM left for KV, and the facility power fits the "
+      "site.</p>"
+      "<p><b>Plots</b>: (a) memory per device for ZeRO 0–3 against the chip's HBM; (b) KV "
+      "cache per request vs context for MHA, the scenario's GQA and MQA against the HBM "
+      "left after the weights; (c) attention's share of training FLOPs and 6ND's error vs "
+      "sequence length; (d) lifetime FLOPs vs served tokens for the Chinchilla answer and "
+      "the smaller model that reaches the same loss — the crossover is the decision; (e) "
+      "N and D along the compute-optimal frontier. Hover a curve for its values; "
+      "right-click to save the plot (PNG, vector PDF) or its data (CSV).</p>");
+}
+
+}  // namespace napkin

@@ -1,0 +1,125 @@
+#include "ControlColumn.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollBar>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+namespace napkin {
+
+namespace {
+constexpr int kLabelWidth = 88;  // the label column of slider and combo rows
+}
+
+ControlColumn::ControlColumn(QWidget* parent) : QScrollArea(parent) {
+  setObjectName(QStringLiteral("controlColumn"));
+  setWidgetResizable(true);
+  setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  setFrameShape(QFrame::NoFrame);
+  host_ = new QWidget(this);
+  layout_ = new QVBoxLayout(host_);
+  layout_->setSpacing(4);
+  layout_->setContentsMargins(2, 2, 2, 2);
+  setWidget(host_);
+  setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Expanding);
+}
+
+QGroupBox* ControlColumn::group(const QString& title) {
+  auto* box = new QGroupBox(title, host_);
+  group_ = new QVBoxLayout(box);
+  group_->setSpacing(2);
+  group_->setContentsMargins(6, 4, 6, 4);
+  layout_->addWidget(box);
+  check_row_ = nullptr;
+  return box;
+}
+
+QVBoxLayout* ControlColumn::current() {
+  if (!group_) group(QString());
+  return group_;
+}
+
+SliderSpin* ControlColumn::slider(const SliderDecl& d, Binding<double> b) {
+  SliderSpin::Spec spec;
+  spec.label = d.label;
+  spec.min = d.min;
+  spec.max = d.max;
+  spec.scale = d.scale;
+  spec.decimals = d.decimals;
+  spec.integer = d.integer;
+  spec.scientific = d.scientific;
+  spec.display_factor = d.display_factor;
+  spec.suffix = d.unit;
+  spec.tooltip = d.tooltip;
+  spec.ladder = d.ladder;
+  QVBoxLayout* g = current();
+  auto* w = new SliderSpin(spec, g->parentWidget());
+  w->setObjectName(d.key);
+  g->addWidget(w);
+  check_row_ = nullptr;
+  connect(w, &SliderSpin::valueEdited, this, [set = b.set](double v) { set(v); });
+  connect(w, &SliderSpin::gestureStarted, this, &ControlColumn::gestureStarted);
+  connect(w, &SliderSpin::gestureFinished, this, &ControlColumn::gestureFinished);
+  syncs_.push_back([w, get = b.get] { w->setValue(get()); });
+  return w;
+}
+
+QComboBox* ControlColumn::combo(const ComboDecl& d, Binding<QVariant> b) {
+  QComboBox* c = addLabelledCombo(current(), d.key, d.label, d.tooltip, kLabelWidth);
+  check_row_ = nullptr;
+  for (const ComboItem& it : d.items) c->addItem(it.text, it.data);
+  connect(c, &QComboBox::activated, this, [c, set = b.set](int i) { set(c->itemData(i)); });
+  syncs_.push_back([c, get = b.get, dyn = d.dynamic_items] {
+    const QSignalBlocker block(c);
+    if (dyn) {
+      const std::vector<ComboItem> items = dyn();
+      bool same = static_cast<int>(items.size()) == c->count();
+      for (int i = 0; same && i < c->count(); ++i)
+        same = c->itemText(i) == items[static_cast<std::size_t>(i)].text &&
+               c->itemData(i) == items[static_cast<std::size_t>(i)].data;
+      if (!same) {
+        c->clear();
+        for (const ComboItem& it : items) c->addItem(it.text, it.data);
+      }
+    }
+    const int i = c->findData(get());
+    c->setCurrentIndex(std::max(i, 0));
+  });
+  return c;
+}
+
+QCheckBox* ControlColumn::check(const CheckDecl& d, Binding<bool> b) {
+  QVBoxLayout* g = current();
+  if (!d.same_row || !check_row_) {
+    auto* row = new QWidget(g->parentWidget());
+    check_row_ = new QHBoxLayout(row);
+    check_row_->setContentsMargins(0, 0, 0, 0);
+    g->addWidget(row);
+  }
+  auto* c = new QCheckBox(d.label, check_row_->parentWidget());
+  c->setObjectName(d.key);
+  c->setToolTip(d.tooltip);
+  check_row_->addWidget(c);
+  connect(c, &QCheckBox::toggled, this, [set = b.set](bool on) { set(on); });
+  syncs_.push_back([c, get = b.get] {
+    const QSignalBlocker block(c);
+    c->setChecked(get());
+  });
+  return c;
+}
+
+void ControlColumn::finish() {
+  layout_->addStretch(1);
+  // Wide enough for every row without a horizontal scroll bar.
+  setMinimumWidth(host_->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width() + 2);
+}
+
+void ControlColumn::sync() {
+  for (const auto& s : syncs_) s();
+}
+
+}  // namespace napkin

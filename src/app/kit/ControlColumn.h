@@ -1,0 +1,103 @@
+// A panel's controls, declared rather than positioned: each control has a key,
+// a label, a unit, a range, a ladder and a binding (how it reads and edits
+// the value it controls). The column scrolls, so every control is reachable on
+// a small screen, and the wheel scrolls it unless a control has focus.
+//
+//   SliderSpin* chips = column.slider(
+//       {.key = QStringLiteral("chips"), .label = tr("Chips"), .min = 1, .max = 100000,
+//        .scale = Scale::log, .ladder = Ladder::oneTwoFive(), .integer = true,
+//        .tooltip = tr("Number of accelerators …")},
+//       binding);
+//
+// The binding is plain functions, so the kit knows no scenario: a panel binds
+// to its shared scenario (with an undo step per edit) or to its own settings.
+#pragma once
+
+#include <QScrollArea>
+#include <QVariant>
+#include <functional>
+#include <vector>
+
+#include "SliderSpin.h"
+
+class QCheckBox;
+class QComboBox;
+class QGroupBox;
+class QHBoxLayout;
+class QVBoxLayout;
+
+namespace napkin {
+
+template <typename T>
+struct Binding {
+  std::function<T()> get;      // the current value
+  std::function<void(T)> set;  // the user changed it
+};
+
+struct SliderDecl {
+  QString key = {};         // object name, also what tests look for: "chips"
+  QString label = {};       // "Chips"
+  QString unit = {};        // after the number: "days", "$/chip-h", "%"
+  double min = 0, max = 1;  // in the value's own unit
+  SliderSpin::Scale scale = SliderSpin::Scale::linear;
+  Ladder ladder = {};
+  int decimals = 0;  // digits after the point, as displayed
+  bool integer = false;
+  bool scientific = false;
+  double display_factor = 1;  // a unit change only: 100 shows a fraction in %
+  QString tooltip = {};
+};
+
+struct ComboItem {
+  QString text;
+  QVariant data;
+};
+
+struct ComboDecl {
+  QString key = {};
+  QString label = {};
+  QString tooltip = {};
+  std::vector<ComboItem> items = {};
+  // Items that depend on the current values (re-read on every sync).
+  std::function<std::vector<ComboItem>()> dynamic_items = {};
+};
+
+struct CheckDecl {
+  QString key = {};
+  QString label = {};
+  QString tooltip = {};
+  bool same_row = false;  // beside the previous check box
+};
+
+class ControlColumn : public QScrollArea {
+  Q_OBJECT
+ public:
+  explicit ControlColumn(QWidget* parent = nullptr);
+
+  // Starts a titled group; the controls declared next go into it.
+  QGroupBox* group(const QString& title);
+  SliderSpin* slider(const SliderDecl& decl, Binding<double> binding);
+  QComboBox* combo(const ComboDecl& decl, Binding<QVariant> binding);
+  QCheckBox* check(const CheckDecl& decl, Binding<bool> binding);
+  // Closes the column: the groups sit at the top.
+  void finish();
+
+  // Sets every control from its binding, without emitting edits.
+  void sync();
+
+ signals:
+  // A slider drag started or ended (one drag is one undo step).
+  void gestureStarted();
+  void gestureFinished();
+
+ private:
+  QVBoxLayout* current();
+
+  QWidget* host_;
+  QVBoxLayout* layout_;
+  QVBoxLayout* group_ = nullptr;
+  QHBoxLayout* check_row_ = nullptr;
+  std::vector<std::function<void()>> syncs_;
+};
+
+}  // namespace napkin

@@ -1,0 +1,131 @@
+#include "PlotItems.h"
+
+#include <cmath>
+
+#include "PlotStyle.h"
+#include "PlotWidget.h"
+
+namespace napkin {
+
+VMarker::VMarker(PlotWidget* plot, const QPen& pen, QCPAxis* x_axis) {
+  line_ = new QCPItemStraightLine(plot);
+  line_->setPen(pen);
+  QCPAxis* xa = x_axis ? x_axis : plot->xAxis;
+  for (QCPItemPosition* p : {line_->point1, line_->point2}) {
+    p->setAxes(xa, plot->yAxis);
+    p->setAxisRect(plot->axisRect());
+    p->setTypeX(QCPItemPosition::ptPlotCoords);
+    p->setTypeY(QCPItemPosition::ptAxisRectRatio);
+  }
+  place(xa->range().center());
+}
+
+void VMarker::place(double x) {
+  line_->point1->setCoords(x, 0);
+  line_->point2->setCoords(x, 1);
+}
+
+HMarker::HMarker(PlotWidget* plot, const QPen& pen, QCPAxis* y_axis) {
+  line_ = new QCPItemStraightLine(plot);
+  line_->setPen(pen);
+  QCPAxis* ya = y_axis ? y_axis : plot->yAxis;
+  for (QCPItemPosition* p : {line_->point1, line_->point2}) {
+    p->setAxes(plot->xAxis, ya);
+    p->setAxisRect(plot->axisRect());
+    p->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    p->setTypeY(QCPItemPosition::ptPlotCoords);
+  }
+  place(ya->range().center());
+}
+
+void HMarker::place(double y) {
+  line_->point1->setCoords(0, y);
+  line_->point2->setCoords(1, y);
+}
+
+Note::Note(PlotWidget* plot, Qt::Alignment align, double rx, double ry) {
+  text_ = new QCPItemText(plot);
+  text_->setPositionAlignment(align);
+  text_->setTextAlignment(align & Qt::AlignRight ? Qt::AlignRight : Qt::AlignLeft);
+  text_->setFont(PlotFonts::note(plot->font()));
+  text_->setPadding(QMargins(3, 1, 3, 1));
+  text_->position->setType(QCPItemPosition::ptAxisRectRatio);
+  text_->position->setCoords(rx, ry);
+  plot->registerNote(text_);
+}
+
+QCPItemText* addPointLabel(PlotWidget* plot, Qt::Alignment align) {
+  auto* t = new QCPItemText(plot);
+  t->setPositionAlignment(align);
+  t->setFont(PlotFonts::small(plot->font()));
+  t->setColor(plot->plotPalette().text);
+  return t;
+}
+
+StackedBars::StackedBars(PlotWidget* plot, const std::vector<Part>& parts, double width) {
+  QCPBars* below = nullptr;
+  for (const Part& p : parts) {
+    auto* b = new QCPBars(plot->xAxis, plot->yAxis);
+    b->setName(p.name);
+    b->setBrush(p.color);
+    b->setPen(QPen(p.color.darker(130)));
+    b->setWidth(width);
+    if (below) b->moveAbove(below);
+    below = b;
+    bars_.push_back(b);
+  }
+}
+
+void StackedBars::setData(const std::vector<double>& keys,
+                          const std::vector<std::vector<double>>& values) {
+  for (std::size_t k = 0; k < bars_.size(); ++k) {
+    QVector<double> x, y;
+    for (std::size_t i = 0; i < keys.size() && k < values.size() && i < values[k].size(); ++i)
+      if (std::isfinite(keys[i]) && std::isfinite(values[k][i])) {
+        x.push_back(keys[i]);
+        y.push_back(values[k][i]);
+      }
+    bars_[k]->setData(x, y, true);
+  }
+}
+
+void setCurve(QCPGraph* g, const std::vector<double>& x, const std::vector<double>& y) {
+  const bool log_x = g->keyAxis()->scaleType() == QCPAxis::stLogarithmic;
+  const bool log_y = g->valueAxis()->scaleType() == QCPAxis::stLogarithmic;
+  QVector<double> xs, ys;
+  const std::size_t n = std::min(x.size(), y.size());
+  xs.reserve(static_cast<qsizetype>(n));
+  ys.reserve(static_cast<qsizetype>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(x[i]) || !std::isfinite(y[i])) continue;
+    if ((log_x && x[i] <= 0) || (log_y && y[i] <= 0)) continue;
+    xs.push_back(x[i]);
+    ys.push_back(y[i]);
+  }
+  g->setData(xs, ys, true);
+}
+
+QCPGraph* addCurve(PlotWidget* plot, const QString& name, const QPen& pen,
+                   const QCPScatterStyle& scatter, bool line) {
+  QCPGraph* g = plot->addGraph();
+  g->setName(name);
+  g->setPen(pen);
+  g->setScatterStyle(scatter);
+  if (!line) g->setLineStyle(QCPGraph::lsNone);
+  return g;
+}
+
+void ValueRange::add(const std::vector<double>& v, bool positive_only) {
+  for (double x : v) {
+    if (!std::isfinite(x) || (positive_only && x <= 0)) continue;
+    if (!valid) {
+      lo = hi = x;
+      valid = true;
+    } else {
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+    }
+  }
+}
+
+}  // namespace napkin

@@ -1,0 +1,160 @@
+// A QCustomPlot with what every Napkin plot offers: a hover read-out of the
+// nearest data point (kept inside the axes, off the tick labels), axis
+// formatting with units, log axes, tick labels that never overlap, integer
+// ticks where only whole numbers mean something, a redraw memo, the faded
+// dashed "ghost" copies a pinned baseline draws behind the current curves, and
+// a context menu to save the plot (PNG, vector PDF) and its data (CSV), or copy
+// the data.
+//
+// A plot class derives from PlotWidget and draws from a view struct:
+//   void draw(const View& v) { if (!inputsChanged(v.x, v.y)) return; ...; requestReplot(); }
+// and draws a baseline's view through ghost(graph) copies of its graphs.
+#pragma once
+
+#include <qcustomplot.h>
+#include <concepts>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "PlotStyle.h"
+
+namespace napkin {
+
+// The numbers a plot was last drawn from, as one comparable key.
+class RedrawMemo {
+ public:
+  // True, and remembers `values`, when they differ from the last call.
+  template <typename... T>
+  bool changed(const T&... values) {
+    next_.clear();
+    (add(values), ...);
+    if (next_ == last_ && valid_) return false;
+    last_.swap(next_);
+    valid_ = true;
+    return true;
+  }
+  // Forgets the last inputs: the next changed() is true.
+  void invalidate() { valid_ = false; }
+
+ private:
+  template <typename T>
+  requires std::is_arithmetic_v<T> || std::is_enum_v<T>
+  void add(T v) { next_.push_back(static_cast<double>(v)); }
+  void add(const std::string& s) {
+    next_.push_back(static_cast<double>(std::hash<std::string>{}(s)));
+  }
+  void add(const QString& s) { next_.push_back(static_cast<double>(qHash(s))); }
+  void add(const std::vector<double>& v) {
+    next_.push_back(static_cast<double>(v.size()));
+    next_.insert(next_.end(), v.begin(), v.end());
+  }
+  template <typename T>
+  void add(const std::optional<T>& v) {
+    next_.push_back(v.has_value() ? 1.0 : 0.0);
+    if (v) add(*v);
+  }
+  // Any curve with x and y vectors (the model's Curve).
+  template <typename C>
+  requires requires(const C& c) {
+    { c.x } -> std::convertible_to<const std::vector<double>&>;
+    { c.y } -> std::convertible_to<const std::vector<double>&>;
+  }
+  void add(const C& c) {
+    add(c.x);
+    add(c.y);
+  }
+
+  std::vector<double> last_, next_;
+  bool valid_ = false;
+};
+
+class PlotWidget : public QCustomPlot {
+  Q_OBJECT
+ public:
+  using Formatter = std::function<QString(double)>;
+
+  explicit PlotWidget(const QString& title, QWidget* parent = nullptr);
+
+  void setXAxis(const QString& label, bool log, Formatter fmt = {});
+  void setYAxis(const QString& label, bool log, Formatter fmt = {});
+  // The right-hand value axis, shown.
+  void setY2Axis(const QString& label, bool log, Formatter fmt = {});
+  // Ticks at whole numbers only (expert indices, counts): no "2.5".
+  void setIntegerTicks(QCPAxis* axis);
+  // Formatters for the hover read-out (default: the axis formatters).
+  void setHoverFormat(Formatter x, Formatter y);
+
+  // The redraw memo: a plot class draws only when inputsChanged(...) is true.
+  template <typename... T>
+  bool inputsChanged(const T&... values) {
+    return memo_.changed(values...);
+  }
+  void invalidate() { memo_.invalidate(); }
+
+  // The plotted data as CSV: one block per graph / bar set, "series,x,y".
+  QString dataCsv() const;
+  // The hover read-out text currently shown ("" when none).
+  QString hoverText() const;
+  // Where the hover read-out is drawn, in widget pixels (empty when hidden).
+  QRectF hoverRect() const;
+  // Shows the read-out for the data point nearest to a widget position.
+  void hoverAt(const QPointF& pos);
+  // Requests a replot at the next event-loop turn; bursts merge into one.
+  void requestReplot() { replot(QCustomPlot::rpQueuedReplot); }
+  // While a slider is dragged, draw without antialiasing (a frame's budget);
+  // the release redraws at full quality.
+  void setDragMode(bool dragging);
+  // Shows the legend as one row under the plot, where it covers no data.
+  void showLegendBelow(int columns = 4);
+  QString title() const { return title_; }
+  // Colours the frame of the plot (background, axes, grid, title, legend,
+  // notes) from the palette a widget palette calls for: the system's light or
+  // dark one on screen. Data colours are left alone.
+  void applyPalette(const QPalette& palette);
+  void applyPlotPalette(const PlotPalette& palette);
+  const PlotPalette& plotPalette() const { return palette_; }
+  // Notes drawn in the one note style (PlotItems' Note registers itself).
+  void registerNote(QCPItemText* note);
+
+  // --- a pinned baseline's ghosts
+  // The faded, dashed copy of `graph` that draws the baseline's data behind
+  // it (created on first use; the legend gains one "baseline" entry).
+  QCPGraph* ghost(QCPGraph* graph);
+  // Shows or hides every ghost and the "baseline" legend entry.
+  void setBaselineVisible(bool on);
+  bool baselineVisible() const { return baseline_visible_; }
+  int ghostCount() const { return static_cast<int>(ghosts_.size()); }
+
+ protected:
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void showMenu(const QPoint& pos);
+  void saveImage();
+  void saveCsv();
+  void setupAxis(QCPAxis* axis, const QString& label, bool log, const Formatter& fmt);
+
+  QString title_;
+  Formatter x_fmt_, y_fmt_, hover_x_, hover_y_;
+  QCPItemText* hover_label_ = nullptr;
+  QCPItemTracer* hover_dot_ = nullptr;
+  RedrawMemo memo_;
+  PlotPalette palette_ = PlotPalette::light();
+  std::vector<QPointer<QCPItemText>> notes_;
+  std::vector<std::pair<QCPGraph*, QCPGraph*>> ghosts_;  // (graph, its ghost)
+  QCPGraph* baseline_legend_ = nullptr;
+  bool baseline_visible_ = true;
+};
+
+// Shared number formats for axes and read-outs.
+// Axis and hover formats: three significant digits, no trailing zeros.
+QString fmtSi(double v);       // 1.2K, 3.4M, 5.6B, 7.8T, 1e15
+QString fmtSci(double v);      // 1e24, 2.5e24
+QString fmtBytes(double v);    // 185 GB, 1.25 TB
+QString fmtPercent(double v);  // 0.35 → 35 %
+
+}  // namespace napkin

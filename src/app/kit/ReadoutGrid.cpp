@@ -1,0 +1,387 @@
+#include "ReadoutGrid.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QContextMenuEvent>
+#include <QEvent>
+#include <QMenu>
+#include <cmath>
+
+#include "PlotStyle.h"
+
+namespace napkin {
+
+namespace {
+
+constexpr int kGap = 6;         // between name, value and change
+constexpr int kColumnGap = 18;  // between two columns of rows
+constexpr int kMargin = 4;
+
+QString defaultFormat(double v) { return QString::number(v, 'g', 3); }
+
+QColor toneColor(Tone t, const QPalette& pal) {
+  switch (t) {
+    case Tone::ok: return plot_color::ok;
+    case Tone::warn: return plot_color::warn;
+    case Tone::fail: return plot_color::fail;
+    case Tone::normal: break;
+  }
+  return pal.color(QPalette::WindowText);
+}
+
+}  // namespace
+
+NumberLabel::NumberLabel(QWidget* parent) : QLabel(parent) {
+  setTextFormat(Qt::PlainText);
+  setFocusPolicy(Qt::ClickFocus);
+}
+
+void NumberLabel::setSelectable(bool on) {
+  const Qt::TextInteractionFlags flags =
+      on ? Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard : Qt::NoTextInteraction;
+  if (textInteractionFlags() != flags) setTextInteractionFlags(flags);
+}
+
+void NumberLabel::enterEvent(QEnterEvent* event) {
+  setSelectable(true);
+  QLabel::enterEvent(event);
+}
+
+void NumberLabel::leaveEvent(QEvent* event) {
+  QLabel::leaveEvent(event);
+  if (!hasSelectedText() && !hasFocus()) setSelectable(false);
+}
+
+void NumberLabel::mousePressEvent(QMouseEvent* event) {
+  setSelectable(true);
+  QLabel::mousePressEvent(event);
+}
+
+void NumberLabel::mouseDoubleClickEvent(QMouseEvent* event) {
+  setSelectable(true);
+  QLabel::mouseDoubleClickEvent(event);
+  const int start = selectionStart();
+  if (start < 0) return;
+  // Widen the word Qt selected to the whole whitespace-delimited token,
+  // without trailing punctuation: "2.956e+24", "$72,576", "−15.7".
+  const QString t = text();
+  int a = start, b = start + static_cast<int>(selectedText().size());
+  while (a > 0 && !t[a - 1].isSpace()) --a;
+  while (b < t.size() && !t[b].isSpace()) ++b;
+  while (b > a && QStringLiteral(",;:").contains(t[b - 1])) --b;
+  setSelection(a, b - a);
+}
+
+ReadoutGrid::ReadoutGrid(QWidget* parent) : QWidget(parent) {
+  setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+  sections_.push_back({});  // rows before any addSection()
+  measure();
+}
+
+ReadoutGrid::Section ReadoutGrid::addSection(const QString& title) {
+  SectionWidgets s;
+  s.title = new QLabel(title, this);
+  QFont f = s.title->font();
+  f.setBold(true);
+  f.setPointSizeF(f.pointSizeF() * 0.92);
+  s.title->setFont(f);
+  s.title->setForegroundRole(QPalette::PlaceholderText);
+  sections_.push_back(s);
+  measure();
+  relayout();
+  updateGeometry();
+  return {static_cast<int>(sections_.size()) - 1};
+}
+
+void ReadoutGrid::setSectionTitle(Section s, const QString& title) {
+  QLabel* l = sections_.at(static_cast<std::size_t>(s.index)).title;
+  if (l && l->text() != title) l->setText(title);
+}
+
+QString ReadoutGrid::sectionTitle(Section s) const {
+  const QLabel* l = sections_.at(static_cast<std::size_t>(s.index)).title;
+  return l ? l->text() : QString();
+}
+
+ReadoutGrid::Row ReadoutGrid::add(const ReadoutSpec& spec) {
+  RowWidgets r;
+  r.spec = spec;
+  if (!r.spec.format) r.spec.format = defaultFormat;
+  r.section = static_cast<int>(sections_.size()) - 1;
+  r.name = new QLabel(spec.name + QLatin1Char(':'), this);
+  r.name->setToolTip(spec.tooltip);
+  r.value = new NumberLabel(this);
+  r.value->setObjectName(QStringLiteral("readout_") + spec.key);
+  r.value->setAccessibleName(spec.name);
+  r.value->setToolTip(spec.tooltip);
+  r.value->setContextMenuPolicy(Qt::NoContextMenu);  // the grid's menu copies
+  QFont bold = r.value->font();
+  bold.setBold(true);
+  r.value->setFont(bold);
+  r.delta = new QLabel(this);
+  r.delta->setObjectName(QStringLiteral("delta_") + spec.key);
+  r.delta->setVisible(false);
+  const int index = static_cast<int>(rows_.size());
+  sections_.back().rows.push_back(index);
+  rows_.push_back(r);
+  measure();
+  relayout();
+  updateGeometry();
+  return {index};
+}
+
+void ReadoutGrid::set(Row row, const Readout& readout) {
+  RowWidgets& r = rows_.at(static_cast<std::size_t>(row.index));
+  const bool tone_changed = r.readout.tone != readout.tone;
+  const bool note_changed = r.readout.note != readout.note;
+  r.readout = readout;
+  const QString shown =
+      readout.unit.isEmpty() ? readout.value : readout.value + QLatin1Char(' ') + readout.unit;
+  if (r.value->text() != shown) r.value->setText(shown);
+  if (note_changed) {
+    const QString tip = readout.note.isEmpty() ? r.spec.tooltip
+                                               : r.spec.tooltip + QLatin1Char('\n') +
+                                                     tr("About: %1").arg(readout.note);
+    r.value->setToolTip(tip);
+    r.name->setToolTip(tip);
+  }
+  if (tone_changed) applyTone(r);
+  if (QFontMetrics(r.value->font()).horizontalAdvance(shown) + 2 > value_w_) {
+    measure();
+    relayout();
+  }
+  updateDelta(r);
+}
+
+void ReadoutGrid::setBaseline(Row row, std::optional<double> number) {
+  RowWidgets& r = rows_.at(static_cast<std::size_t>(row.index));
+  const bool had_any = delta_w_ > 0;
+  r.baseline = number;
+  updateDelta(r);
+  measure();
+  if ((delta_w_ > 0) != had_any) relayout();
+}
+
+void ReadoutGrid::clearBaselines() {
+  for (RowWidgets& r : rows_) {
+    r.baseline.reset();
+    updateDelta(r);
+  }
+  measure();
+  relayout();
+}
+
+void ReadoutGrid::setMaxColumns(int n) {
+  max_columns_ = std::max(1, n);
+  relayout();
+}
+
+void ReadoutGrid::updateDelta(RowWidgets& r) {
+  const QString t = [&] {
+    if (!r.baseline || !r.readout.number) return QString();
+    const double b = *r.baseline, v = *r.readout.number;
+    if (!std::isfinite(b) || !std::isfinite(v)) return QString();
+    const double d = v - b;
+    if (d == 0) return tr("= baseline");
+    const QString sign = d > 0 ? QStringLiteral("+") : QStringLiteral("\u2212");
+    const QString abs = sign + r.spec.format(std::fabs(d));
+    if (b == 0) return abs;
+    return sign + QString::number(std::fabs(d) / std::fabs(b) * 100.0, 'f', 1) +
+           QStringLiteral(" % (") + abs + QLatin1Char(')');
+  }();
+  r.delta->setText(t);
+  r.delta->setVisible(!t.isEmpty());
+  QColor c = palette().color(QPalette::PlaceholderText);
+  if (r.baseline && r.readout.number && *r.readout.number != *r.baseline &&
+      r.spec.better != Better::none) {
+    const bool up = *r.readout.number > *r.baseline;
+    c = up == (r.spec.better == Better::higher) ? plot_color::ok : plot_color::fail;
+  }
+  QPalette p = r.delta->palette();
+  if (p.color(QPalette::WindowText) != c) {
+    p.setColor(QPalette::WindowText, c);
+    r.delta->setPalette(p);
+  }
+}
+
+void ReadoutGrid::applyTone(RowWidgets& r) {
+  QPalette p = palette();
+  p.setColor(QPalette::WindowText, toneColor(r.readout.tone, palette()));
+  r.value->setPalette(p);
+}
+
+void ReadoutGrid::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::PaletteChange)
+    for (RowWidgets& r : rows_) {
+      applyTone(r);
+      updateDelta(r);
+    }
+  if (event->type() == QEvent::FontChange) {
+    measure();
+    relayout();
+  }
+}
+
+QString ReadoutGrid::text(Row row) const {
+  const Readout& r = readout(row);
+  return r.unit.isEmpty() ? r.value : r.value + QLatin1Char(' ') + r.unit;
+}
+
+QString ReadoutGrid::name(Row row) const {
+  return rows_.at(static_cast<std::size_t>(row.index)).spec.name;
+}
+
+const Readout& ReadoutGrid::readout(Row row) const {
+  return rows_.at(static_cast<std::size_t>(row.index)).readout;
+}
+
+QString ReadoutGrid::deltaText(Row row) const {
+  return rows_.at(static_cast<std::size_t>(row.index)).delta->text();
+}
+
+NumberLabel* ReadoutGrid::valueLabel(Row row) const {
+  return rows_.at(static_cast<std::size_t>(row.index)).value;
+}
+
+std::vector<ReportRow> ReadoutGrid::reportRows() const {
+  std::vector<ReportRow> out;
+  for (const RowWidgets& r : rows_)
+    out.push_back({r.spec.name, r.readout.value, r.readout.unit, r.readout.note, r.readout.tone});
+  return out;
+}
+
+std::vector<ReportTable> ReadoutGrid::reportTables() const {
+  std::vector<ReportTable> out;
+  for (const SectionWidgets& s : sections_) {
+    if (s.rows.empty()) continue;
+    ReportTable t{s.title ? s.title->text() : QString(), {}};
+    for (int i : s.rows) {
+      const RowWidgets& r = rows_[static_cast<std::size_t>(i)];
+      t.rows.push_back(
+          {r.spec.name, r.readout.value, r.readout.unit, r.readout.note, r.readout.tone});
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+QString ReadoutGrid::toTsv() const {
+  QString out;
+  for (const SectionWidgets& s : sections_) {
+    if (s.title && !s.rows.empty()) out += s.title->text() + QLatin1Char('\n');
+    for (int i : s.rows) {
+      const RowWidgets& r = rows_[static_cast<std::size_t>(i)];
+      out += r.spec.name + QLatin1Char('\t') + r.readout.value + QLatin1Char('\t') +
+             r.readout.unit + QLatin1Char('\t') + r.readout.note;
+      if (!r.delta->text().isEmpty()) out += QLatin1Char('\t') + r.delta->text();
+      out += QLatin1Char('\n');
+    }
+  }
+  return out;
+}
+
+void ReadoutGrid::contextMenuEvent(QContextMenuEvent* event) {
+  QMenu menu(this);
+  menu.addAction(tr("Copy read-outs"), this,
+                 [this] { QApplication::clipboard()->setText(toTsv()); });
+  for (const RowWidgets& r : rows_)
+    if (r.value->geometry().adjusted(-kGap, 0, kGap, 0).contains(event->pos()) ||
+        r.name->geometry().contains(event->pos())) {
+      const QString v = r.value->text();
+      menu.addAction(tr("Copy %1").arg(r.spec.name), this,
+                     [v] { QApplication::clipboard()->setText(v); });
+    }
+  menu.exec(event->globalPos());
+}
+
+void ReadoutGrid::measure() {
+  const QFontMetrics fn(font());
+  QFont bold = font();
+  bold.setBold(true);
+  const QFontMetrics fb(bold);
+  name_w_ = 0;
+  for (const RowWidgets& r : rows_) {
+    name_w_ = std::max(name_w_, fn.horizontalAdvance(r.name->text()) + 2);
+    value_w_ = std::max({value_w_, fb.horizontalAdvance(r.spec.widest) + 2,
+                         fb.horizontalAdvance(r.value->text()) + 2});
+  }
+  bool any_baseline = false;
+  for (const RowWidgets& r : rows_) any_baseline = any_baseline || r.baseline.has_value();
+  delta_w_ =
+      any_baseline ? fn.horizontalAdvance(QStringLiteral("\u2212100.0 % (\u22121.23e+24)")) : 0;
+  row_h_ = fb.height() + 4;
+  title_h_ = fn.height() + 4;
+}
+
+int ReadoutGrid::cellWidth() const {
+  return name_w_ + kGap + value_w_ + (delta_w_ > 0 ? kGap + delta_w_ : 0);
+}
+
+int ReadoutGrid::columnsFor(int width) const {
+  const int cell = cellWidth() + kColumnGap;
+  const int n = (width - 2 * kMargin + kColumnGap) / std::max(1, cell);
+  return std::clamp(n, 1, max_columns_);
+}
+
+int ReadoutGrid::layoutHeight(int columns) const {
+  int h = 2 * kMargin;
+  for (const SectionWidgets& s : sections_) {
+    if (s.rows.empty()) continue;
+    if (s.title) h += title_h_;
+    const int n = static_cast<int>(s.rows.size());
+    h += (n + columns - 1) / columns * row_h_;
+  }
+  return h;
+}
+
+int ReadoutGrid::heightForWidth(int width) const { return layoutHeight(columnsFor(width)); }
+
+QSize ReadoutGrid::sizeHint() const {
+  const int cols = std::min(max_columns_, std::max(1, rowCount()));
+  return {2 * kMargin + cols * cellWidth() + (cols - 1) * kColumnGap, layoutHeight(cols)};
+}
+
+QSize ReadoutGrid::minimumSizeHint() const {
+  return {2 * kMargin + cellWidth(), layoutHeight(columnsFor(width()))};
+}
+
+void ReadoutGrid::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  relayout();
+}
+
+void ReadoutGrid::relayout() {
+  const int cols = columnsFor(width());
+  const bool changed = cols != columns_;
+  columns_ = cols;
+  const int cell = cellWidth() + kColumnGap;
+  int y = kMargin;
+  for (const SectionWidgets& s : sections_) {
+    if (s.title) {
+      s.title->setVisible(!s.rows.empty());
+      if (!s.rows.empty()) {
+        s.title->setGeometry(kMargin, y, std::max(0, width() - 2 * kMargin), title_h_);
+        y += title_h_;
+      }
+    }
+    const int n = static_cast<int>(s.rows.size());
+    const int per_column = (n + cols - 1) / cols;
+    for (int i = 0; i < n; ++i) {
+      const RowWidgets& r = rows_[static_cast<std::size_t>(s.rows[static_cast<std::size_t>(i)])];
+      const int x = kMargin + (i / per_column) * cell, ry = y + (i % per_column) * row_h_;
+      r.name->setFixedSize(name_w_, row_h_);
+      r.name->move(x, ry);
+      int vx = x + name_w_ + kGap;
+      // Fixed-size labels: a changing number does not relayout the window.
+      r.value->setFixedSize(value_w_, row_h_);
+      r.value->move(vx, ry);
+      r.delta->setFixedSize(std::max(1, delta_w_), row_h_);
+      r.delta->move(vx + value_w_ + kGap, ry);
+    }
+    y += per_column * row_h_;
+  }
+  if (changed) updateGeometry();
+}
+
+}  // namespace napkin

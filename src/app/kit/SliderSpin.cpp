@@ -1,0 +1,462 @@
+#include "SliderSpin.h"
+
+#include <QAbstractScrollArea>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+namespace napkin {
+
+namespace {
+
+constexpr int kSteps = 1000;             // slider positions of a continuous control
+constexpr std::size_t kMaxStops = 1001;  // a discrete ladder with more values is continuous
+constexpr int kInternalDecimals = 15;    // the box never rounds the value itself
+
+// The nearest of `candidates` to v (in log distance when all are positive).
+double nearest(double v, const std::vector<double>& candidates, bool log) {
+  double best = candidates.front(), best_d = INFINITY;
+  for (double c : candidates) {
+    const double d =
+        log && c > 0 && v > 0 ? std::fabs(std::log(c) - std::log(v)) : std::fabs(c - v);
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+// Ladder values of a geometric ladder (mantissas × base^k) in [lo, hi].
+std::vector<double> geometric(double lo, double hi, std::initializer_list<double> mantissas,
+                              double base, std::size_t limit) {
+  std::vector<double> out;
+  if (!(hi > 0)) return out;
+  const double start = std::max(lo, std::min(hi, 1e-300));
+  double scale = std::pow(base, std::floor(std::log(start) / std::log(base)) - 1);
+  while (scale <= hi * base && out.size() <= limit) {
+    for (double m : mantissas) {
+      const double v = m * scale;
+      if (v >= lo * (1 - 1e-12) && v <= hi * (1 + 1e-12)) out.push_back(v);
+    }
+    scale *= base;
+  }
+  return out;
+}
+
+QString grouped(double v, int decimals) {
+  QLocale l = QLocale::c();
+  l.setNumberOptions(QLocale::DefaultNumberOptions);
+  if (std::fabs(v) >= 1e7 || (v != 0 && std::fabs(v) < 1e-3)) return QString::number(v, 'g', 3);
+  return l.toString(v, 'f', decimals);
+}
+
+// The wheel over a control without focus scrolls the nearest scroll area
+// (the control column) instead of changing the value.
+class WheelGuard : public QObject {
+ public:
+  using QObject::QObject;
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (event->type() != QEvent::Wheel) return false;
+    auto* w = static_cast<QWidget*>(watched);
+    if (w->hasFocus()) return false;
+    const auto* e = static_cast<QWheelEvent*>(event);
+    for (QWidget* p = w->parentWidget(); p; p = p->parentWidget())
+      if (auto* area = qobject_cast<QAbstractScrollArea*>(p)) {
+        QWheelEvent copy(area->viewport()->mapFromGlobal(e->globalPosition()), e->globalPosition(),
+                         e->pixelDelta(), e->angleDelta(), e->buttons(), e->modifiers(), e->phase(),
+                         e->inverted(), e->source());
+        QCoreApplication::sendEvent(area->viewport(), &copy);
+        return true;
+      }
+    event->ignore();
+    return true;
+  }
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------- Ladder
+
+double Ladder::snap(double v, double lo, double hi) const {
+  if (!std::isfinite(v)) return lo;
+  v = std::clamp(v, lo, hi);
+  std::vector<double> c{lo, hi};
+  bool log = lo > 0;
+  switch (kind) {
+    case Kind::any: return v;
+    case Kind::one_two_five:
+    case Kind::powers_of_two: {
+      if (v <= 0) return lo;
+      const double base = kind == Kind::one_two_five ? 10.0 : 2.0;
+      const double e = std::floor(std::log(v) / std::log(base));
+      for (double k = e - 1; k <= e + 1; ++k) {
+        const double s = std::pow(base, k);
+        if (kind == Kind::one_two_five)
+          for (double m : {1.0, 2.0, 5.0}) c.push_back(m * s);
+        else
+          c.push_back(s);
+      }
+      break;
+    }
+    case Kind::multiple:
+      if (step > 0) c.push_back(std::round(v / step) * step);
+      log = false;
+      break;
+    case Kind::significant: {
+      if (v == 0) return v;
+      const int digits = std::max(1, static_cast<int>(step));
+      const double e = std::floor(std::log10(std::fabs(v))) - (digits - 1);
+      const double s = std::pow(10.0, e);
+      c.push_back(std::round(v / s) * s);
+      log = false;
+      break;
+    }
+  }
+  std::vector<double> inside;
+  for (double x : c)
+    if (x >= lo && x <= hi) inside.push_back(x);
+  return nearest(v, inside, log);
+}
+
+std::vector<double> Ladder::values(double lo, double hi, std::size_t limit) const {
+  std::vector<double> out;
+  switch (kind) {
+    case Kind::any:
+    case Kind::significant: return {};
+    case Kind::one_two_five: out = geometric(lo, hi, {1, 2, 5}, 10, limit); break;
+    case Kind::powers_of_two: out = geometric(lo, hi, {1}, 2, limit); break;
+    case Kind::multiple: {
+      if (!(step > 0) || (hi - lo) / step > static_cast<double>(limit)) return {};
+      for (double k = std::ceil(lo / step); k * step <= hi * (1 + 1e-12); ++k)
+        out.push_back(k * step);
+      break;
+    }
+  }
+  out.push_back(lo);
+  out.push_back(hi);
+  std::sort(out.begin(), out.end());
+  out.erase(
+      std::unique(out.begin(), out.end(),
+                  [](double a, double b) { return std::fabs(a - b) <= 1e-12 * std::fabs(b); }),
+      out.end());
+  if (out.size() > limit) return {};
+  return out;
+}
+
+// ---------------------------------------------------------------- SciSpinBox
+
+SciSpinBox::SciSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
+  setKeyboardTracking(false);
+  setAccelerated(true);
+  QDoubleSpinBox::setDecimals(kInternalDecimals);
+  setCorrectionMode(QAbstractSpinBox::CorrectToPreviousValue);
+  guardWheel(this);
+}
+
+void SciSpinBox::setAcceptedRange(double lo, double hi) {
+  accepted_lo_ = lo;
+  accepted_hi_ = hi;
+  setRange(lo, hi);
+}
+
+QString SciSpinBox::textFromValue(double value) const {
+  // The fewest digits (from the display decimals up) that read back as the value.
+  const auto close = [value](const QString& t) {
+    const double back = t.toDouble();
+    return std::fabs(back - value) <= 1e-12 * std::max(1.0, std::fabs(value));
+  };
+  if (scientific_ && value != 0 && (std::fabs(value) >= 1e5 || std::fabs(value) < 1e-3)) {
+    QString t;
+    for (int d = 2; d <= 8; ++d)
+      if (close(t = QString::number(value, 'e', d))) break;
+    return t;
+  }
+  QString t;
+  for (int d = display_decimals_; d <= display_decimals_ + 6; ++d)
+    if (close(t = QLocale::c().toString(value, 'f', d))) break;
+  return t;
+}
+
+QString SciSpinBox::stripped(const QString& text) const {
+  QString t = text;
+  t.remove(suffix()).remove(prefix()).remove(QLatin1Char(',')).remove(QLatin1Char(' '));
+  return t;
+}
+
+double SciSpinBox::valueFromText(const QString& text) const {
+  bool ok = false;
+  const double v = stripped(text).toDouble(&ok);
+  return ok && std::isfinite(v) ? v : value();
+}
+
+QString SciSpinBox::refusal(const QString& text) const {
+  const QString t = stripped(text);
+  if (t.isEmpty()) return tr("no value was typed");
+  bool ok = false;
+  const double v = t.toDouble(&ok);
+  if (!ok || !std::isfinite(v)) return tr("\"%1\" is not a number").arg(t);
+  if (v < accepted_lo_ || v > accepted_hi_) return tr("%1 is outside the accepted range").arg(t);
+  return {};
+}
+
+QValidator::State SciSpinBox::validate(QString& text, int& /*pos*/) const {
+  // Anything may be typed; Enter accepts it or says why not (refused()).
+  return refusal(text).isEmpty() ? QValidator::Acceptable : QValidator::Intermediate;
+}
+
+void SciSpinBox::fixup(QString& /*text*/) const {}
+
+void SciSpinBox::stepBy(int steps) {
+  if (stepper_) {
+    setValue(std::clamp(stepper_(value(), steps), accepted_lo_, accepted_hi_));
+    return;
+  }
+  QDoubleSpinBox::stepBy(steps);
+}
+
+QAbstractSpinBox::StepEnabled SciSpinBox::stepEnabled() const {
+  StepEnabled e = StepNone;
+  if (value() < accepted_hi_) e |= StepUpEnabled;
+  if (value() > accepted_lo_) e |= StepDownEnabled;
+  return e;
+}
+
+bool SciSpinBox::event(QEvent* event) {
+  // The line edit would take Ctrl+Z, Ctrl+Shift+Z, Ctrl+E … for itself, so the
+  // window's Undo, Save or Export would not fire while a value is being
+  // edited. It keeps only what text editing needs; the rest goes to the app.
+  if (event->type() == QEvent::ShortcutOverride) {
+    auto* k = static_cast<QKeyEvent*>(event);
+    const bool chord = k->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier);
+    static const QKeySequence::StandardKey kEditing[] = {QKeySequence::Copy,
+                                                         QKeySequence::Cut,
+                                                         QKeySequence::Paste,
+                                                         QKeySequence::SelectAll,
+                                                         QKeySequence::MoveToNextWord,
+                                                         QKeySequence::MoveToPreviousWord,
+                                                         QKeySequence::SelectNextWord,
+                                                         QKeySequence::SelectPreviousWord,
+                                                         QKeySequence::DeleteStartOfWord,
+                                                         QKeySequence::DeleteEndOfWord};
+    bool editing = false;
+    for (QKeySequence::StandardKey s : kEditing) editing = editing || k->matches(s);
+    if (chord && !editing) {
+      event->ignore();
+      return true;
+    }
+  }
+  return QDoubleSpinBox::event(event);
+}
+
+void SciSpinBox::checkTyped() {
+  const QString why = refusal(lineEdit()->displayText());
+  if (!why.isEmpty()) emit refused(why);
+}
+
+void SciSpinBox::keyPressEvent(QKeyEvent* event) {
+  if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter) checkTyped();
+  QDoubleSpinBox::keyPressEvent(event);
+}
+
+void SciSpinBox::focusOutEvent(QFocusEvent* event) {
+  checkTyped();
+  QDoubleSpinBox::focusOutEvent(event);
+}
+
+// ---------------------------------------------------------------- SliderSpin
+
+SliderSpin::SliderSpin(const Spec& spec, QWidget* parent) : QWidget(parent), spec_(spec) {
+  if (spec_.integer) spec_.decimals = 0;
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(6);
+  label_ = new QLabel(spec.label, this);
+  label_->setMinimumWidth(88);
+  slider_ = new QSlider(Qt::Horizontal, this);
+  if (spec_.scale == Scale::linear || spec_.ladder.kind == Ladder::Kind::one_two_five ||
+      spec_.ladder.kind == Ladder::Kind::powers_of_two)
+    stops_ = spec_.ladder.values(spec_.min, spec_.max, kMaxStops);
+  slider_->setRange(0, stops_.empty() ? kSteps : static_cast<int>(stops_.size()) - 1);
+  slider_->setPageStep(stops_.empty() ? kSteps / 10
+                                      : std::max<int>(1, static_cast<int>(stops_.size()) / 10));
+  slider_->setMinimumWidth(80);
+  slider_->setAccessibleName(spec.label);
+  guardWheel(slider_);
+  spin_ = new SciSpinBox(this);
+  spin_->setScientific(spec.scientific);
+  spin_->setDisplayDecimals(spec_.decimals);
+  spin_->setAcceptedRange(spec.min * spec.display_factor, spec.max * spec.display_factor);
+  spin_->setStepper([this](double shown, int steps) {
+    return stepped(shown / spec_.display_factor, steps) * spec_.display_factor;
+  });
+  if (!spec.suffix.isEmpty()) spin_->setSuffix(QLatin1Char(' ') + spec.suffix);
+  spin_->setMinimumWidth(86);
+  spin_->setAccessibleName(spec.label);
+  label_->setBuddy(spin_);
+  layout->addWidget(label_, 0);
+  layout->addWidget(slider_, 1);
+  layout->addWidget(spin_, 0);
+  const QString tip = (spec.tooltip.isEmpty() ? QString() : spec.tooltip + QLatin1Char('\n')) +
+                      tr("Accepted: %1").arg(rangeText());
+  for (QWidget* w : {static_cast<QWidget*>(label_), static_cast<QWidget*>(slider_),
+                     static_cast<QWidget*>(spin_)})
+    w->setToolTip(tip);
+
+  connect(slider_, &QSlider::valueChanged, this, &SliderSpin::onSlider);
+  connect(slider_, &QSlider::sliderPressed, this, &SliderSpin::gestureStarted);
+  connect(slider_, &QSlider::sliderReleased, this, &SliderSpin::gestureFinished);
+  connect(spin_, &QDoubleSpinBox::valueChanged, this, &SliderSpin::onSpin);
+  connect(spin_, &SciSpinBox::refused, this, [this](const QString& why) {
+    emit refused(tr("%1: %2; accepted %3").arg(spec_.label, why, rangeText()));
+  });
+  setValue(spec.min);
+}
+
+QString SliderSpin::rangeText() const {
+  const int d = spec_.decimals;
+  const QString unit = spec_.suffix.isEmpty() ? QString() : QLatin1Char(' ') + spec_.suffix;
+  return grouped(spec_.min * spec_.display_factor, d) + QStringLiteral(" \u2013 ") +
+         grouped(spec_.max * spec_.display_factor, d) + unit;
+}
+
+double SliderSpin::shownValue(double v) const {
+  v = std::clamp(v, spec_.min, spec_.max);
+  const double shown = v * spec_.display_factor;
+  double back = shown;
+  if (spec_.scientific && shown != 0 && (std::fabs(shown) >= 1e5 || std::fabs(shown) < 1e-3))
+    back = QString::number(shown, 'e', 2).toDouble();
+  else
+    back = QString::number(shown, 'f', spec_.decimals).toDouble();
+  double out = back / spec_.display_factor;
+  if (spec_.integer) out = std::round(out);
+  return std::clamp(out, spec_.min, spec_.max);
+}
+
+int SliderSpin::toPosition(double v) const {
+  if (!stops_.empty()) {
+    const bool log = spec_.scale == Scale::log && stops_.front() > 0;
+    const auto it = std::find(stops_.begin(), stops_.end(), nearest(v, stops_, log));
+    return static_cast<int>(it - stops_.begin());
+  }
+  double t = 0;
+  if (spec_.scale == Scale::log)
+    t = (std::log(std::max(v, spec_.min)) - std::log(spec_.min)) /
+        (std::log(spec_.max) - std::log(spec_.min));
+  else
+    t = (v - spec_.min) / (spec_.max - spec_.min);
+  return static_cast<int>(std::lround(std::clamp(t, 0.0, 1.0) * kSteps));
+}
+
+double SliderSpin::fromPosition(int p) const {
+  if (!stops_.empty())
+    return stops_[static_cast<std::size_t>(
+        std::clamp<int>(p, 0, static_cast<int>(stops_.size()) - 1))];
+  const double t = static_cast<double>(p) / kSteps;
+  double v = spec_.scale == Scale::log
+                 ? std::exp(std::log(spec_.min) + t * (std::log(spec_.max) - std::log(spec_.min)))
+                 : spec_.min + t * (spec_.max - spec_.min);
+  if (p == 0) v = spec_.min;
+  if (p == kSteps) v = spec_.max;
+  return spec_.ladder.snap(v, spec_.min, spec_.max);
+}
+
+double SliderSpin::stepped(double v, int steps) const {
+  if (!stops_.empty()) {
+    int i = toPosition(v);
+    const double at = stops_[static_cast<std::size_t>(i)];
+    // Off the ladder: the first step lands on the neighbouring stop.
+    if (steps > 0 && at > v) --i;
+    if (steps < 0 && at < v) ++i;
+    return fromPosition(i + steps);
+  }
+  double next = v;
+  if (spec_.ladder.kind == Ladder::Kind::multiple && spec_.ladder.step > 0)
+    next = v + steps * spec_.ladder.step;
+  else if (spec_.scale == Scale::log)
+    next = std::max(v, spec_.min > 0 ? spec_.min : 1e-300) * std::pow(10.0, 0.1 * steps);
+  else
+    next = v + steps * std::pow(10.0, -spec_.decimals) / spec_.display_factor;
+  next = spec_.ladder.snap(next, spec_.min, spec_.max);
+  const double shown = shownValue(next);
+  // Rounding must not undo the step.
+  if (shown == v && next != v) return std::clamp(next, spec_.min, spec_.max);
+  return shown;
+}
+
+void SliderSpin::setValue(double v) {
+  if (!std::isfinite(v)) return;
+  if (spec_.integer) v = std::round(v);
+  if (shown_ && v == value_) return;  // a sync that changes nothing costs nothing
+  shown_ = true;
+  value_ = v;
+  const QSignalBlocker b1(slider_), b2(spin_);
+  slider_->setValue(toPosition(value_));
+  const double shown = value_ * spec_.display_factor;
+  // A value from a file outside the control's range is shown as it is.
+  const double lo = std::min(spin_->acceptedMin(), shown),
+               hi = std::max(spin_->acceptedMax(), shown);
+  if (spin_->minimum() != lo || spin_->maximum() != hi) spin_->setRange(lo, hi);
+  spin_->setValue(shown);
+}
+
+void SliderSpin::onSlider(int position) {
+  const double v = shownValue(fromPosition(position));
+  if (v == value_) return;
+  value_ = v;
+  {
+    const QSignalBlocker b(spin_);
+    spin_->setValue(value_ * spec_.display_factor);
+  }
+  emit valueEdited(value_);
+}
+
+void SliderSpin::onSpin(double shown) {
+  double v = shown / spec_.display_factor;
+  if (spec_.integer) v = std::round(v);
+  if (v == value_) return;
+  value_ = v;
+  {
+    const QSignalBlocker b(slider_);
+    slider_->setValue(toPosition(value_));
+  }
+  emit valueEdited(value_);
+}
+
+void guardWheel(QWidget* w) {
+  w->setFocusPolicy(Qt::StrongFocus);
+  w->installEventFilter(new WheelGuard(w));
+}
+
+QComboBox* addLabelledCombo(QVBoxLayout* group, const QString& key, const QString& label,
+                            const QString& tooltip, int label_width) {
+  auto* row = new QWidget(group->parentWidget());
+  auto* h = new QHBoxLayout(row);
+  h->setContentsMargins(0, 0, 0, 0);
+  auto* l = new QLabel(label, row);
+  l->setMinimumWidth(label_width);
+  auto* c = new QComboBox(row);
+  c->setObjectName(key);
+  c->setToolTip(tooltip);
+  c->setAccessibleName(label);
+  guardWheel(c);
+  l->setToolTip(tooltip);
+  l->setBuddy(c);
+  h->addWidget(l);
+  h->addWidget(c, 1);
+  group->addWidget(row);
+  return c;
+}
+
+}  // namespace napkin

@@ -1,0 +1,167 @@
+#include "report/ReportWriter.h"
+
+#include <qcustomplot.h>
+#include <QFileInfo>
+#include <QLocale>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <cmath>
+
+#include "MainWindow.h"
+#include "Panel.h"
+#include "PlotWidget.h"
+#include "budget_view.h"
+#include "format.h"
+#include "report/ReportHtml.h"
+#include "report/ReportLayout.h"
+
+namespace napkin {
+
+QDateTime ReportOptions::defaultDate() {
+  // SOURCE_DATE_EPOCH (reproducible-builds.org) pins the date for identical reports.
+  bool ok = false;
+  const qint64 epoch = qEnvironmentVariable("SOURCE_DATE_EPOCH").toLongLong(&ok);
+  return ok ? QDateTime::fromSecsSinceEpoch(epoch, Qt::UTC) : QDateTime::currentDateTime();
+}
+
+QPageSize ReportOptions::defaultPageSize() {
+  return QLocale().measurementSystem() == QLocale::ImperialUSSystem ? QPageSize(QPageSize::Letter)
+                                                                    : QPageSize(QPageSize::A4);
+}
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+// Paper is white whatever the screen's palette: the charts are drawn with
+// the report palette, then given back their screen palette.
+struct PaperPalette {
+  std::vector<PlotWidget*> plots;
+  explicit PaperPalette(std::vector<PlotWidget*> p) : plots(std::move(p)) {
+    for (PlotWidget* plot : plots) plot->applyPlotPalette(PlotPalette::report());
+  }
+  ~PaperPalette() {
+    for (PlotWidget* plot : plots) plot->applyPalette(plot->palette());
+  }
+};
+
+}  // namespace
+
+ReportWriter::ReportWriter(MainWindow* window, ReportOptions options)
+    : window_(window), options_(std::move(options)) {}
+
+int ReportWriter::paint(QPagedPaintDevice* device) {
+  device->setPageSize(options_.page_size);
+  device->setPageMargins(QMarginsF(0, 0, 0, 0));
+  const Scenario& s = window_->model()->scenario();
+  const BudgetView view = make_budget_view(s);
+
+  // The sections, from panels brought up to date.
+  std::vector<ReportSection> sections;
+  std::vector<PlotWidget*> charts;
+  for (Panel* p : window_->panels()) {
+    p->refreshIfStale();
+    sections.push_back(p->reportSection());
+    for (PlotWidget* c : sections.back().charts) charts.push_back(c);
+  }
+  const PaperPalette paper(charts);
+
+  QCPPainter painter;
+  if (!painter.begin(device)) return 0;
+  painter.setMode(QCPPainter::pmVectorized);
+  painter.setMode(QCPPainter::pmNoCaching);
+  painter.setMode(QCPPainter::pmNonCosmetic);
+  // The device works at 96 dpi (see writePdf and MainWindow::printReport):
+  // fonts in points, charts and text documents then keep their on-screen
+  // proportions, and PDF coordinates stay floating point, so nothing is lost.
+  ReportLayout layout(device->width() - 2 * kReportMargin);
+
+  const QString title =
+      QObject::tr("%1 on %2 × %3 for %4 days")
+          .arg(q(s.model_name), q(format_grouped(static_cast<double>(s.n_chips))), q(s.chip),
+               q(format_grouped(s.days, s.days == std::floor(s.days) ? 0 : 1)));
+  const QString date =
+      QLocale::c().toString(options_.generated, QStringLiteral("yyyy-MM-dd HH:mm"));
+  const QString file = window_->model()->filePath().isEmpty()
+                           ? QObject::tr("unsaved scenario")
+                           : QFileInfo(window_->model()->filePath()).fileName();
+
+  // ---- cover
+  layout.html(
+      QStringLiteral("<h1>Napkin report</h1><p style='font-size:12pt'>%1</p><p class='muted'>%2 "
+                     "· %3 · Napkin %4</p>")
+          .arg(reportEscape(title), date, reportEscape(file),
+               reportEscape(QCoreApplication::applicationVersion())));
+  layout.html(headlineHtml(view));
+  layout.html(QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Scenario inputs")) + inputsHtml(s));
+
+  // ---- one section per panel, in tab order
+  int number = 1;
+  for (const ReportSection& sec : sections) {
+    layout.pageBreak();
+    layout.html(sectionHtml(number++, sec));
+    const std::size_t per_row = static_cast<std::size_t>(std::max(1, sec.charts_per_row));
+    for (std::size_t i = 0; i < sec.charts.size(); i += per_row)
+      layout.charts({sec.charts.begin() + static_cast<std::ptrdiff_t>(i),
+                     sec.charts.begin() +
+                         static_cast<std::ptrdiff_t>(std::min(i + per_row, sec.charts.size()))});
+  }
+
+  // ---- recommendation memo
+  layout.pageBreak();
+  layout.html(memoHtml(view));
+
+  const int pages = layout.paint(&painter, device, QStringLiteral("Napkin · %1").arg(title), date);
+  painter.end();
+  return pages;
+}
+
+bool ReportWriter::writePdf(const QString& path, QString* error) {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) {
+    if (error) *error = QObject::tr("%1: cannot write: %2").arg(path, file.errorString());
+    return false;
+  }
+  {
+    QPdfWriter pdf(&file);
+    pdf.setResolution(kReportDpi);
+    pdf.setCreator(QStringLiteral("Napkin %1").arg(QCoreApplication::applicationVersion()));
+    const Scenario& s = window_->model()->scenario();
+    const QString title = QObject::tr("Napkin report: %1 on %2 × %3")
+                              .arg(q(s.model_name))
+                              .arg(s.n_chips)
+                              .arg(q(s.chip));
+    pdf.setTitle(title);
+    const QString subject =
+        QObject::tr("LLM pre-training budget, scaling, MoE and roofline analysis");
+    pdf.setDocumentXmpMetadata(
+        QStringLiteral(
+            "<?xpacket begin='' id='W5M0MpCehiHzreSzNTczkc9d'?><x:xmpmeta xmlns:x='adobe:ns:meta/'>"
+            "<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>"
+            "<rdf:Description rdf:about='' xmlns:dc='http://purl.org/dc/elements/1.1/' "
+            "xmlns:xmp='http://ns.adobe.com/xap/1.0/'>"
+            "<dc:title><rdf:Alt><rdf:li xml:lang='x-default'>%1</rdf:li></rdf:Alt></dc:title>"
+            "<dc:creator><rdf:Seq><rdf:li>Napkin</rdf:li></rdf:Seq></dc:creator>"
+            "<dc:description><rdf:Alt><rdf:li "
+            "xml:lang='x-default'>%2</rdf:li></rdf:Alt></dc:description>"
+            "<xmp:CreatorTool>Napkin %3</xmp:CreatorTool>"
+            "</rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end='w'?>")
+            .arg(title.toHtmlEscaped(), subject.toHtmlEscaped(),
+                 QCoreApplication::applicationVersion())
+            .toUtf8());
+    if (paint(&pdf) == 0) {
+      file.cancelWriting();
+      if (error) *error = QObject::tr("%1: could not paint the report").arg(path);
+      return false;
+    }
+  }
+  if (!file.commit()) {
+    if (error)
+      *error = QObject::tr("%1: could not save the report (any previous file is untouched): %2")
+                   .arg(path, file.errorString());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace napkin

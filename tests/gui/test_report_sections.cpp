@@ -1,0 +1,57 @@
+// The report is built from each panel's curated section, in tab order: tables
+// of (name, value, unit, note) and checks, formulas and charts; no UI status
+// sentences and no widget walking for a panel on the kit.
+#include <gtest/gtest.h>
+
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include "MainWindow.h"
+#include "budget/BudgetPanel.h"
+
+using namespace napkin;
+
+TEST(ReportSections, BudgetSectionIsCurated) {
+  MainWindow w(MainWindow::Session::fresh);
+  const ReportSection s = w.panel<BudgetPanel>()->reportSection();
+  EXPECT_EQ(s.title, QStringLiteral("Budget planner"));
+  ASSERT_EQ(s.tables.size(), 4u);  // budget, Chinchilla answer, scenario model, checks
+  EXPECT_EQ(s.tables[2].title, QStringLiteral("Scenario model: Llama-3-70B at ZeRO-3 over DP 64"));
+  EXPECT_EQ(s.tables[0].rows[0].name, QStringLiteral("Compute C"));
+  EXPECT_EQ(s.tables[0].rows[0].value, QStringLiteral("1.026e+24"));
+  EXPECT_EQ(s.tables[0].rows[0].unit, QStringLiteral("FLOPs"));
+  const ReportTable& checks = s.tables[3];
+  EXPECT_TRUE(checks.verdicts);
+  ASSERT_EQ(checks.rows.size(), w.panel<BudgetPanel>()->view().checks.size());
+  for (const ReportRow& r : checks.rows) {
+    EXPECT_TRUE(r.value == QStringLiteral("OK") || r.value == QStringLiteral("FAIL"));
+    EXPECT_FALSE(r.note.isEmpty()) << r.name.toStdString();
+  }
+  EXPECT_EQ(s.charts.size(), 5u);
+  EXPECT_GE(s.formulas.size(), 5u);
+}
+
+TEST(ReportSections, ThePdfHasEveryPanelInTabOrderAndNoStatusSentences) {
+  QTemporaryDir dir;
+  const QString pdf = dir.filePath(QStringLiteral("r.pdf"));
+  MainWindow w(MainWindow::Session::fresh);
+  ASSERT_TRUE(w.exportReport(pdf));
+  QProcess p;
+  p.start(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")});
+  ASSERT_TRUE(p.waitForFinished(60000));
+  const QString t = QString::fromUtf8(p.readAllStandardOutput())
+                        .replace(QChar(0xFB01), QLatin1String("fi"))
+                        .replace(QChar(0xFB02), QLatin1String("fl"));
+  qsizetype last = -1;
+  int n = 1;
+  for (Panel* panel : w.panels()) {
+    const qsizetype at = t.indexOf(QStringLiteral("%1. %2").arg(n++).arg(panel->title()));
+    EXPECT_GT(at, last) << panel->title().toStdString();
+    last = at;
+  }
+  for (const char* s : {"Scenario model: Llama-3-70B at ZeRO-3", "scenario model fits per device",
+                        "Chinchilla answer for this budget", "Sanity checks"})
+    EXPECT_TRUE(t.contains(QString::fromUtf8(s))) << s;
+  for (const char* s : {"press Play", "Tick \"", "Select any value"})
+    EXPECT_FALSE(t.contains(QString::fromUtf8(s))) << s;
+}

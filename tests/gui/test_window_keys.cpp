@@ -1,0 +1,187 @@
+// The window's keys and hints, as a new user meets them: application
+// shortcuts while a value is being typed, a refused value explained in the
+// status bar, Save As on Ctrl+Shift+S, a status-bar hint on every menu item,
+// and the Budget panel's checks that say what they are about.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QFile>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include "CheckList.h"
+#include "IsoflopsPanel.h"
+#include "MainWindow.h"
+#include "SliderSpin.h"
+#include "budget/BudgetPanel.h"
+
+using namespace napkin;
+
+namespace {
+
+struct Window {
+  MainWindow w{MainWindow::Session::fresh};
+  std::vector<MainWindow::PathPurpose> asked;
+  QString answer;
+  Window() {
+    w.setPathPrompt([this](MainWindow::PathPurpose p, const QString&) {
+      asked.push_back(p);
+      return answer;
+    });
+    w.resize(1280, 800);
+    w.show();
+    QApplication::setActiveWindow(&w);
+    EXPECT_TRUE(QTest::qWaitForWindowActive(&w));
+  }
+  SciSpinBox* chips() { return w.panel<BudgetPanel>()->controls().chips->spinBox(); }
+  void type(SciSpinBox* spin, const QString& text) {
+    spin->setFocus();
+    spin->selectAll();
+    QTest::keyClicks(spin, text);
+    QTest::keyClick(spin, Qt::Key_Return);
+  }
+};
+
+}  // namespace
+
+TEST(WindowKeys, UndoAndRedoWorkWhileTheSpinBoxHasFocus) {
+  Window t;
+  t.type(t.chips(), QStringLiteral("3000"));
+  ASSERT_EQ(t.w.model()->scenario().n_chips, 3000);
+  ASSERT_TRUE(t.chips()->hasFocus());
+  QTest::keyClick(t.chips(), Qt::Key_Z, Qt::ControlModifier);
+  EXPECT_EQ(t.w.model()->scenario().n_chips, 1000);
+  EXPECT_EQ(t.chips()->text(), QStringLiteral("1000"));
+  QTest::keyClick(t.chips(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+  EXPECT_EQ(t.w.model()->scenario().n_chips, 3000);
+  QTest::keyClick(t.chips(), Qt::Key_Z, Qt::ControlModifier);
+  EXPECT_EQ(t.w.model()->scenario().n_chips, 1000);
+  QTest::keyClick(t.chips(), Qt::Key_Y, Qt::ControlModifier);
+  EXPECT_EQ(t.w.model()->scenario().n_chips, 3000);
+}
+
+TEST(WindowKeys, SaveSaveAsAndExportWorkWhileTheSpinBoxHasFocus) {
+  Window t;
+  QTemporaryDir dir;
+  t.type(t.chips(), QStringLiteral("2048"));
+  // Ctrl+S on an untitled scenario asks for a name; Ctrl+Shift+S always does.
+  t.answer = dir.filePath(QStringLiteral("a.napkin.json"));
+  QTest::keyClick(t.chips(), Qt::Key_S, Qt::ControlModifier);
+  ASSERT_EQ(t.asked.size(), 1u);
+  EXPECT_EQ(t.asked[0], MainWindow::PathPurpose::save_as);
+  EXPECT_TRUE(QFile::exists(t.answer));
+  EXPECT_FALSE(t.w.model()->isModified());
+  t.type(t.chips(), QStringLiteral("4096"));
+  QTest::keyClick(t.chips(), Qt::Key_S, Qt::ControlModifier);  // has a file: no question
+  EXPECT_EQ(t.asked.size(), 1u);
+  EXPECT_FALSE(t.w.model()->isModified());
+  t.answer = dir.filePath(QStringLiteral("b.napkin.json"));
+  QTest::keyClick(t.chips(), Qt::Key_S, Qt::ControlModifier | Qt::ShiftModifier);
+  ASSERT_EQ(t.asked.size(), 2u);
+  EXPECT_EQ(t.asked[1], MainWindow::PathPurpose::save_as);
+  EXPECT_TRUE(QFile::exists(t.answer));
+  t.answer.clear();  // cancel the export dialog
+  QTest::keyClick(t.chips(), Qt::Key_E, Qt::ControlModifier);
+  ASSERT_EQ(t.asked.size(), 3u);
+  EXPECT_EQ(t.asked[2], MainWindow::PathPurpose::export_report);
+}
+
+TEST(WindowKeys, ARefusedValueIsExplainedInTheStatusBar) {
+  Window t;
+  for (const char* bad : {"abc", "1e9", "-5"}) {
+    t.w.statusBar()->clearMessage();
+    t.type(t.chips(), QString::fromLatin1(bad));
+    EXPECT_EQ(t.w.model()->scenario().n_chips, 1000) << bad;
+    const QString msg = t.w.statusBar()->currentMessage();
+    EXPECT_TRUE(msg.startsWith(QStringLiteral("Chips:"))) << bad << ": " << msg.toStdString();
+    EXPECT_TRUE(msg.contains(QStringLiteral("1 \u2013 100,000"))) << msg.toStdString();
+  }
+  EXPECT_TRUE(t.chips()->toolTip().contains(QStringLiteral("Accepted: 1 \u2013 100,000")));
+}
+
+TEST(WindowKeys, EveryMenuItemHasAStatusBarHint) {
+  Window t;
+  int items = 0;
+  for (QAction* top : t.w.menuBar()->actions()) {
+    QMenu* menu = top->menu();
+    ASSERT_NE(menu, nullptr);
+    for (QAction* a : menu->actions()) {
+      if (a->isSeparator()) continue;
+      if (a->menu() && a->menu()->actions().isEmpty()) continue;  // an empty Open Recent
+      EXPECT_FALSE(a->statusTip().isEmpty()) << a->text().toStdString();
+      a->showStatusText(&t.w);
+      EXPECT_EQ(t.w.statusBar()->currentMessage(), a->statusTip()) << a->text().toStdString();
+      ++items;
+    }
+  }
+  EXPECT_GT(items, 12);
+  // Save As has its shortcut.
+  bool save_as = false;
+  for (QAction* a : t.w.findChildren<QAction*>())
+    if (a->text().startsWith(QStringLiteral("Save &As")))
+      save_as = a->shortcut() == QKeySequence(QStringLiteral("Ctrl+Shift+S"));
+  EXPECT_TRUE(save_as);
+}
+
+TEST(WindowKeys, BudgetReadoutsAndChecksSayWhatTheyAreAbout) {
+  Window t;
+  BudgetPanel* p = t.w.panel<BudgetPanel>();
+  // The contradiction of a small chip: the scenario model does not fit a
+  // device, while the Chinchilla answer's states fit the cluster sharded.
+  Scenario s = t.w.model()->scenario();
+  s.chip = "TPU v5e";
+  s.n_chips = 5000;
+  ASSERT_TRUE(t.w.model()->replace(s, QStringLiteral("small chips")));
+  const BudgetReadouts& r = p->readouts();
+  EXPECT_TRUE(r.text(r.memory).endsWith(QStringLiteral("too big")))
+      << r.text(r.memory).toStdString();
+  EXPECT_EQ(r.grid()->sectionTitle(r.scenario),
+            QStringLiteral("Scenario model: Llama-3-70B at ZeRO-3 over DP 64"));
+  const std::vector<CheckItem>& checks = p->checks()->checks();
+  ASSERT_GE(checks.size(), 5u);
+  EXPECT_TRUE(checks[0].ok);
+  EXPECT_TRUE(checks[0].detail.startsWith(QStringLiteral("Chinchilla ")));
+  EXPECT_TRUE(checks[0].detail.contains(QStringLiteral("states sharded over all 5,000 TPU v5e")))
+      << checks[0].detail.toStdString();
+  // The check and the read-out name the same model: N after goodput.
+  const QString n_after = r.grid()->readout(r.effective).value.section(QLatin1Char(' '), 0, 0);
+  EXPECT_TRUE(
+      checks[0].detail.contains(QStringLiteral("Chinchilla %1 (after goodput)").arg(n_after)))
+      << checks[0].detail.toStdString() << " vs " << n_after.toStdString();
+  EXPECT_EQ(checks[1].name, QStringLiteral("scenario model fits per device"));
+  EXPECT_FALSE(checks[1].ok);  // agrees with the read-out
+  EXPECT_TRUE(checks[1].detail.contains(QStringLiteral("Llama-3-70B at ZeRO-3 over DP 64")));
+  bool servable_threshold = false;
+  for (const CheckItem& c : checks)
+    if (c.name == QStringLiteral("servable"))
+      servable_threshold = c.detail.contains(QStringLiteral("at most half of it"));
+  EXPECT_TRUE(servable_threshold);
+  EXPECT_FALSE(p->recommendation()->toPlainText().contains(QStringLiteral("seed Claim")));
+}
+
+TEST(WindowKeys, HuberDeltaShowsTheNumberTheFitUses) {
+  Window t;
+  ASSERT_TRUE(t.w.showPanel(QStringLiteral("isoflops")));
+  IsoflopsPanel* p = t.w.panel<IsoflopsPanel>();
+  SliderSpin* delta = p->control(QStringLiteral("delta"));
+  // One number: shown, held by the control and used by the fit.
+  auto shown = [&] { return delta->spinBox()->valueFromText(delta->spinBox()->text()); };
+  EXPECT_DOUBLE_EQ(p->params().huber_delta, 1e-3);
+  EXPECT_DOUBLE_EQ(delta->value(), 1e-3);
+  EXPECT_DOUBLE_EQ(shown(), 1e-3);
+  delta->spinBox()->setFocus();
+  QTest::keyClick(delta->spinBox(), Qt::Key_Up);
+  EXPECT_DOUBLE_EQ(p->params().huber_delta, delta->value());
+  EXPECT_DOUBLE_EQ(shown(), delta->value());
+  EXPECT_NEAR(delta->value(), 1.26e-3, 0.01e-3);  // one step: a tenth of a decade
+  // The default can be typed back.
+  t.type(delta->spinBox(), QStringLiteral("1e-3"));
+  EXPECT_DOUBLE_EQ(p->params().huber_delta, 1e-3);
+  EXPECT_DOUBLE_EQ(shown(), 1e-3);
+}
