@@ -316,20 +316,18 @@ void RooflinePanel::buildControls() {
           "for the batch plus every request's KV cache: intensity ≈ 2N·B ÷ (N·b + B·KV).")},
       [](const Scenario& s) { return static_cast<double>(s.serving.batch); },
       [](Scenario& s, double v) { s.serving.batch = static_cast<std::int64_t>(v); });
-  QComboBox* prec = addCombo(g, QStringLiteral("precision"), tr("Precision"),
-                             tr("Bytes per weight when serving (bytes/parameter): weights = N × "
-                                "bytes; decode reads them every step, so halving bytes halves "
-                                "the weight traffic. KV cache stays bf16."));
-  const struct {
-    const char* name;
-    double bytes;
-  } precisions[] = {
-      {"fp32 (4 B)", 4}, {"bf16 / fp16 (2 B)", 2}, {"fp8 / int8 (1 B)", 1}, {"int4 (0.5 B)", 0.5}};
-  for (const auto& p : precisions) prec->addItem(QString::fromUtf8(p.name), p.bytes);
+  QComboBox* prec = addCombo(g, QStringLiteral("precision"), tr("Weights"),
+                             tr("Weight precision when serving: weights = N × bytes per weight "
+                                "(group-wise scales counted); decode reads them every step, so "
+                                "halving bytes halves the weight traffic."));
+  for (Dtype d : {Dtype::fp32, Dtype::bf16, Dtype::fp8, Dtype::int8, Dtype::int4})
+    prec->addItem(tr("%1 (%2 B)").arg(qs(std::string(to_string(d))))
+                      .arg(bytes_per_element(d), 0, 'g', 4),
+                  static_cast<int>(d));
   connect(prec, &QComboBox::activated, this, [this, prec](int i) {
-    const double bytes = prec->itemData(i).toDouble();
-    model_->edit(tr("Change precision"), kPrecision,
-                 [&](Scenario& s) { s.serving.bytes_per_param = bytes; });
+    const auto d = static_cast<Dtype>(prec->itemData(i).toInt());
+    model_->edit(tr("Change weight precision"), kPrecision,
+                 [&](Scenario& s) { s.serving.weight_dtype = d; });
   });
 
   // --- panel-local napkin assumptions
@@ -895,7 +893,8 @@ RooflineScenario RooflinePanel::rooflineScenario() const {
   sc.operations.prompt_tokens = s.serving.prompt_tokens;
   sc.operations.decode_batch = s.serving.batch;
   sc.operations.context_tokens = s.serving.context_len;
-  sc.operations.bytes_per_param = s.serving.bytes_per_param;
+  sc.operations.bytes_per_param = s.serving.bytes_per_param();
+  sc.operations.bytes_per_elem = s.serving.kv_bytes_per_element();
   sc.mfu = local_.mfu;
   sc.recompute = local_.recompute;
   sc.turn.n_chips = s.n_chips;
@@ -944,18 +943,7 @@ void RooflinePanel::syncControls(const Scenario& s) {
   QComboBox* tile = combos_[QStringLiteral("tile")];
   const QSignalBlocker b1(chip), b2(prec), b3(tile);
   chip->setCurrentText(qs(s.chip));
-  int idx = prec->findData(s.serving.bytes_per_param);
-  if (idx < 0) {
-    // A value loaded from a file that is none of the presets.
-    const QString custom = tr("custom (%1 B)").arg(s.serving.bytes_per_param);
-    if (prec->count() > 4) {
-      prec->setItemText(4, custom);
-      prec->setItemData(4, s.serving.bytes_per_param);
-    } else {
-      prec->addItem(custom, s.serving.bytes_per_param);
-    }
-    idx = 4;
-  }
+  const int idx = prec->findData(static_cast<int>(s.serving.weight_dtype));
   prec->setCurrentIndex(idx);
   tile->setCurrentIndex(tile->findData(static_cast<int>(local_.tile)));
   const QString current = qs(s.chip);

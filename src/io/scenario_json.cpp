@@ -585,7 +585,8 @@ std::string scenario_to_json(const Scenario& s) {
                       {QStringLiteral("decode_tokens"), static_cast<qint64>(v.decode_tokens)},
                       {QStringLiteral("latency_budget_seconds"), v.latency_budget_seconds},
                       {QStringLiteral("overhead_seconds"), v.overhead_seconds},
-                      {QStringLiteral("bytes_per_param"), v.bytes_per_param},
+                      {QStringLiteral("weight_precision"), q(to_string(v.weight_dtype))},
+                      {QStringLiteral("kv_precision"), q(to_string(v.kv_dtype))},
                       {QStringLiteral("chips"), static_cast<qint64>(v.chips)},
                       {QStringLiteral("limit_model"), v.limit_model}};
   const GoodputSetup& g = s.goodput;
@@ -726,7 +727,19 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
   v.integer("decode_tokens", s.serving.decode_tokens, 1, 100'000'000);
   v.real("latency_budget_seconds", s.serving.latency_budget_seconds, 1e-6, 1e6);
   v.real("overhead_seconds", s.serving.overhead_seconds, 0, 1e6);
-  v.real("bytes_per_param", s.serving.bytes_per_param, 0.125, 8);
+  // Before serving precisions were named, documents stored bytes per parameter.
+  if (top.object("serving").contains(QStringLiteral("bytes_per_param"))) {
+    double bytes = 2;
+    v.real("bytes_per_param", bytes, 0.125, 8);
+    if (bytes >= 4) s.serving.weight_dtype = Dtype::fp32;
+    else if (bytes >= 2) s.serving.weight_dtype = Dtype::bf16;
+    else if (bytes >= 1) s.serving.weight_dtype = Dtype::int8;
+    else s.serving.weight_dtype = Dtype::int4;
+  }
+  v.choice<Dtype>("weight_precision", s.serving.weight_dtype,
+                  [](std::string_view name) { return parse_dtype(name, "weight_precision"); });
+  v.choice<Dtype>("kv_precision", s.serving.kv_dtype,
+                  [](std::string_view name) { return parse_dtype(name, "kv_precision"); });
   v.integer("chips", s.serving.chips, 1, 1024);
   v.boolean("limit_model", s.serving.limit_model);
 

@@ -96,12 +96,12 @@ BudgetView make_budget_view(const Scenario& s) {
   v.kv_bytes_at_context = kv_cache_bytes(m, s.serving.context_len, 1);
   const std::int64_t node_chips = v.report.inputs.serving_node_chips;
   v.serve_node_hbm_bytes = static_cast<double>(node_chips) * static_cast<double>(chip.hbm_bytes);
-  v.serve_weight_bytes = static_cast<double>(v.params.total) * s.serving.bytes_per_param;
+  v.serve_weight_bytes = static_cast<double>(v.params.total) * s.serving.bytes_per_param();
   v.hbm_left_bytes = std::max(0.0, v.serve_node_hbm_bytes - v.serve_weight_bytes -
                                        static_cast<double>(kServeWorkspaceBytes));
   v.max_concurrent = max_concurrent_requests(
       node_chips * chip.hbm_bytes, static_cast<double>(v.params.total), v.kv_bytes_at_context,
-      s.serving.bytes_per_param, kServeWorkspaceBytes);
+      s.serving.bytes_per_param(), kServeWorkspaceBytes);
 
   // (c) N is the active non-embedding count: what 6N counts per token.
   const double n_flops = static_cast<double>(v.params.non_embedding_active);

@@ -317,7 +317,8 @@ RooflineScenario roofline_scenario(const Scenario& s) {
   sc.operations.prompt_tokens = s.serving.prompt_tokens;
   sc.operations.decode_batch = s.serving.batch;
   sc.operations.context_tokens = s.serving.context_len;
-  sc.operations.bytes_per_param = s.serving.bytes_per_param;
+  sc.operations.bytes_per_param = s.serving.bytes_per_param();
+  sc.operations.bytes_per_elem = s.serving.kv_bytes_per_element();
   sc.mfu = r.mfu;
   sc.recompute = r.recompute;
   sc.turn.n_chips = s.n_chips;

@@ -96,7 +96,7 @@ TurnInputs scenario_turn(const Scenario& s, double n_params) {
   in.prefill_tokens = s.serving.prompt_tokens;
   in.decode_tokens = s.serving.decode_tokens;
   in.batch = s.serving.batch;
-  in.bytes_per_param = s.serving.bytes_per_param;
+  in.bytes_per_param = s.serving.bytes_per_param();
   in.overhead_seconds = s.serving.overhead_seconds;
   in.budget_seconds = s.serving.latency_budget_seconds;
   return in;

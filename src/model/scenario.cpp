@@ -44,7 +44,6 @@ void Scenario::validate() const {
   require_count(serving.decode_tokens, "decode_tokens", "tokens", 1, 100'000'000);
   require_real(serving.latency_budget_seconds, "latency_budget", "seconds", 0.0, 1e6, true);
   require_real(serving.overhead_seconds, "overhead", "seconds", 0.0, 1e6);
-  require_real(serving.bytes_per_param, "bytes_per_param", "bytes", 0.0, 8.0, true);
   validate_panel_settings(*this);
   require_count(serving.chips, "serving_chips", "chips", 1, 1024);
   goodput.validate();
@@ -133,7 +132,7 @@ BudgetInputs Scenario::budget_inputs() const {
   in.serving_latency.batch = serving.batch;
   in.serving_latency.latency_budget_seconds = serving.latency_budget_seconds;
   in.serving_latency.overhead_seconds = serving.overhead_seconds;
-  in.serving_latency.bytes_per_param = serving.bytes_per_param;
+  in.serving_latency.bytes_per_param = serving.bytes_per_param();
   return in;
 }
 

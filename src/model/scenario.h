@@ -12,6 +12,7 @@
 
 #include "algebra.h"
 #include "budget.h"
+#include "quantize.h"
 #include "panel_settings.h"
 #include "goodput.h"
 #include "train_plan.h"
@@ -38,7 +39,12 @@ struct ServingSetup {
   std::int64_t decode_tokens = 128;   // generated tokens per turn
   double latency_budget_seconds = 1.0;
   double overhead_seconds = 0.25;
-  double bytes_per_param = 2.0;  // serving precision (bf16)
+  // Serving precisions: the weights and the KV cache each stored as bf16, fp8,
+  // int8 or int4 (group-wise scales counted, quantize.h).
+  Dtype weight_dtype = Dtype::bf16;
+  Dtype kv_dtype = Dtype::bf16;
+  double bytes_per_param() const { return bytes_per_element(weight_dtype); }
+  double kv_bytes_per_element() const { return bytes_per_element(kv_dtype); }
   std::int64_t chips = 8;        // chips of one serving deployment
   bool limit_model = true;       // "What I would train" respects the latency budget
   bool operator==(const ServingSetup&) const = default;

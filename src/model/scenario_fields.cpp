@@ -188,8 +188,10 @@ std::vector<ScenarioField> make_fields() {
       [](S s) { return s.serving.latency_budget_seconds; });
   add("serving.overhead_seconds", "Turn overhead", "s",
       [](S s) { return s.serving.overhead_seconds; });
-  add("serving.bytes_per_param", "Serving bytes per parameter", "bytes",
-      [](S s) { return s.serving.bytes_per_param; });
+  add("serving.weight_precision", "Serving weight precision", "",
+      [](S s) { return str(to_string(s.serving.weight_dtype)); });
+  add("serving.kv_precision", "Serving KV-cache precision", "",
+      [](S s) { return str(to_string(s.serving.kv_dtype)); });
 
   // IsoFLOPs.
   const std::string syn = "isoflops.ladder.synthetic.";

@@ -15,6 +15,7 @@
 #include "budget_view.h"
 #include "hardware.h"
 #include "roofline.h"
+#include "roofline_view.h"
 #include "scenario.h"
 #include "scenario_json.h"
 
@@ -39,21 +40,9 @@ void run_scenario(const napkin::Scenario& s) {
   for (const auto* c :
        {&v.kv_mha, &v.attention_fraction, &v.lifetime_chinchilla, &v.frontier_params})
     for (double y : c->y) require_finite(y);
-  napkin::RooflineScenario r;
-  r.chip = s.chip;
-  r.shape = s.shape;
-  r.operations.prompt_tokens = s.serving.prompt_tokens;
-  r.operations.decode_batch = s.serving.batch;
-  r.operations.context_tokens = s.serving.context_len;
-  r.operations.bytes_per_param = s.serving.bytes_per_param;
-  r.turn.n_chips = s.n_chips;
-  r.turn.decode_tokens = s.serving.decode_tokens;
-  r.turn.overhead_seconds = s.serving.overhead_seconds;
-  r.turn.budget_seconds = s.serving.latency_budget_seconds;
+  napkin::RooflineScenario r = napkin::roofline_scenario(s);
   r.max_chips_plotted = 64;
   r.max_batch = 64;
-  r.kv.chip = s.chip;
-  r.kv.n_chips = 8;
   const napkin::RooflinePanelData d = napkin::roofline_panel(r);
   require_finite(d.ridge_flops_per_byte);
 }

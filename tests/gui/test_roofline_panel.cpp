@@ -46,7 +46,7 @@ TurnInputs turnFor(const RooflinePanel* p, const Scenario& s) {
   t.n_resident_params = static_cast<double>(n.total);
   t.prefill_tokens = s.serving.prompt_tokens;
   t.batch = s.serving.batch;
-  t.bytes_per_param = s.serving.bytes_per_param;
+  t.bytes_per_param = s.serving.bytes_per_param();
   t.kv_bytes_per_request = kv_cache_bytes(s.shape.n_layers, s.shape.n_kv_heads, s.shape.d_head,
                                           s.serving.context_len, 1, 2);
   return t;
@@ -58,7 +58,7 @@ void expectBudgetReadoutsMatchModel(RooflinePanel* p, const Scenario& s, const s
   EXPECT_EQ(text(p, "chips_hold"),
             chips(chips_to_hold_weights(t)) + QStringLiteral(" (") +
                 QString::fromStdString(format_bytes(
-                    static_cast<double>(count_params(s.shape).total) * s.serving.bytes_per_param)) +
+                    static_cast<double>(count_params(s.shape).total) * s.serving.bytes_per_param())) +
                 QStringLiteral(")"))
       << where;
   if (t.budget_seconds <= t.overhead_seconds) {
@@ -128,7 +128,7 @@ TEST(RooflinePanel, ReadoutsEqualTheModelsNumbers) {
   ops.prompt_tokens = s.serving.prompt_tokens;
   ops.decode_batch = s.serving.batch;
   ops.context_tokens = s.serving.context_len;
-  ops.bytes_per_param = s.serving.bytes_per_param;
+  ops.bytes_per_param = s.serving.bytes_per_param();
   const auto placed = place_operations(chip, s.shape, ops);
   ASSERT_EQ(placed.size(), 5u);
   EXPECT_EQ(placed[2].name, "decode");
@@ -347,7 +347,7 @@ TEST(RooflinePanel, ServingControlsEditTheSharedScenario) {
   QComboBox* prec = p->combo(QStringLiteral("precision"));
   prec->setFocus();
   QTest::keyClick(prec, Qt::Key_End);  // int4
-  EXPECT_DOUBLE_EQ(w.model()->scenario().serving.bytes_per_param, 0.5);
+  EXPECT_EQ(w.model()->scenario().serving.weight_dtype, Dtype::int4);
   expectBudgetReadoutsMatchModel(p, w.model()->scenario(), "int4");
 }
 
