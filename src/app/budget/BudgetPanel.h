@@ -47,7 +47,7 @@ class BudgetPanel : public Panel {
 
   // Compares with a baseline scenario (computed once, here): read-outs show
   // the change from it, plots draw its ghosts. nullptr unpins.
-  void setBaseline(const Scenario* baseline);
+  void setBaseline(const Scenario* baseline) override;
 
  protected:
   void refresh() override;

@@ -16,6 +16,7 @@
 namespace napkin {
 
 class PlotWidget;
+struct Scenario;
 
 class Panel : public QWidget {
   Q_OBJECT
@@ -33,6 +34,10 @@ class Panel : public QWidget {
   virtual ReportSection reportSection() const = 0;
   // A fit or a run is in flight.
   virtual bool isBusy() const { return false; }
+  // Compares with a pinned baseline scenario (plan A): read-outs show the
+  // change from it and plots draw its ghosts. The panel computes the
+  // baseline's view once, here, not on every change. nullptr unpins.
+  virtual void setBaseline(const Scenario* baseline) { (void)baseline; }
   // Brings a panel that missed changes while hidden up to date.
   virtual void refreshIfStale();
 
