@@ -493,6 +493,8 @@ TEST(IsoflopsPanel, TheImportDialogMapsColumnsListsSkippedRowsAndLoads) {
   EXPECT_TRUE(skipped.contains(QStringLiteral("line 11: over the loss cut")))
       << skipped.toStdString();
   EXPECT_TRUE(d->summary().contains(QStringLiteral("7 of 10 rows"))) << d->summary().toStdString();
+  if (qEnvironmentVariableIsSet("NAPKIN_SAVE_SCREENSHOTS"))
+    d->grab().save(QStringLiteral("/tmp/iso-import.png"));
   QPushButton* ok = d->buttons()->button(QDialogButtonBox::Ok);
   ASSERT_TRUE(ok->isEnabled());
   QTest::mouseClick(ok, Qt::LeftButton);
