@@ -9,6 +9,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSignalBlocker>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "AdaptiveRow.h"
@@ -31,6 +33,7 @@ namespace {
 constexpr int kSideBySide = 900;       // px: read-outs beside the status from here up
 constexpr QSize kPlotCell(300, 250);   // the smallest plot worth reading
 constexpr int kDebounceMs = 150;       // the fit waits for the inputs to settle
+constexpr int kTextFollowMs = 60;      // the status during a drag: ~16 updates a second
 constexpr int kLoadLadderField = 260;  // undo field ids of the ladder source (see IsoflopsControls)
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
@@ -145,8 +148,16 @@ IsoflopsPanel::IsoflopsPanel(ScenarioModel* model, QWidget* parent) : Panel(pare
   connect(job_, &FitJob::bootstrapUpdated, this, &IsoflopsPanel::bootstrapUpdated);
   connect(baseline_job_, &FitJob::stateChanged, this, &IsoflopsPanel::updateBaseline);
   connect(model_, &ScenarioModel::changed, this, [this] { requestRefresh(); });
+  text_timer_ = new QTimer(this);
+  text_timer_->setSingleShot(true);
+  text_timer_->setInterval(kTextFollowMs);
+  connect(text_timer_, &QTimer::timeout, this, &IsoflopsPanel::updateStatus);
   connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
     for (IsoflopsPlot* p : plots_) p->setDragMode(on);
+    if (!on && text_timer_->isActive()) {  // released: the status is exact now
+      text_timer_->stop();
+      updateStatus();
+    }
   });
   connect(column_, &ControlColumn::gestureStarted, model_, &ScenarioModel::beginGesture);
   connect(column_, &ControlColumn::gestureFinished, model_, &ScenarioModel::endGesture);
@@ -176,7 +187,10 @@ void IsoflopsPanel::refresh() {
   } catch (const std::exception& e) {
     view_error_ = qs(std::string(e.what()));  // the previous view is kept
   }
-  if (!ladder_.view.points.empty()) job_->request(fitInputs(ladder_, s.isoflops));
+  if (!ladder_.view.points.empty()) {
+    const QSignalBlocker once(job_);  // redrawn once, below
+    job_->request(fitInputs(ladder_, s.isoflops));
+  }
   updateSource();
   redraw();
 }
@@ -193,7 +207,12 @@ void IsoflopsPanel::redraw() {
   } catch (const std::exception& e) {
     view_error_ = qs(std::string(e.what()));
   }
-  updateStatus();
+  // The status is text that re-lays out on every change: during a slider
+  // drag it follows at most every kTextFollowMs, and exactly on release.
+  if (!model_->inGesture())
+    updateStatus();
+  else if (!text_timer_->isActive())
+    text_timer_->start();
   updateJobUi();
 }
 

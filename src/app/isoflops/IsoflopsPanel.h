@@ -25,6 +25,7 @@ class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
+class QTimer;
 
 namespace napkin {
 
@@ -109,6 +110,7 @@ class IsoflopsPanel : public Panel {
   QProgressBar* progress_ = nullptr;
   QPushButton* cancel_ = nullptr;
   QPushButton* recompute_ = nullptr;
+  QTimer* text_timer_ = nullptr;
   std::vector<IsoflopsPlot*> plots_;
 
   IsoflopsLadderView ladder_;

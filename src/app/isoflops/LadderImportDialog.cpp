@@ -227,7 +227,7 @@ void LadderImportDialog::reimport() {
 QString LadderImportDialog::summary() const {
   if (!import_) return error_;
   const CsvImport& i = *import_;
-  QString s = tr("%1 of %2 rows will be loaded as runs; %3 cannot be read; %4 are over the loss "
+  QString s = tr("%1 of %2 rows will be loaded as runs; skipped: %3 unreadable, %4 over the loss "
                  "cut.")
                   .arg(i.kept())
                   .arg(i.ladder.data_rows)
