@@ -576,6 +576,8 @@ TEST(IsoflopsPanel, ABaselineShowsChangesAndGhostsAndVanishesOnUnpin) {
     EXPECT_FALSE(plot->dataCsv().contains(QLatin1String("nan")));
   }
   EXPECT_GE(ghosts, 6);
+  if (qEnvironmentVariableIsSet("NAPKIN_SAVE_SCREENSHOTS"))
+    w.grab().save(QStringLiteral("/tmp/iso-baseline.png"));
   p->setBaseline(nullptr);
   EXPECT_TRUE(r.grid()->deltaText(r.n_opt).isEmpty());
   EXPECT_TRUE(r.grid()->deltaText(r.E).isEmpty());
