@@ -268,7 +268,7 @@ void IsoflopsReadouts::setBaseline(const IsoflopsShown* s) {
   if (f.exponents) {
     grid_->setBaseline(a, f.exponents->a);
     grid_->setBaseline(b, f.exponents->b);
-    grid_->setBaseline(sum, f.exponents->sum);
+    // a + b is 1 by construction: its change would be rounding noise.
   }
   grid_->setBaseline(n_opt_law, f.n_opt_law);
   if (s->ladder.synthetic) {
