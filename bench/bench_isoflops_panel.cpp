@@ -6,9 +6,9 @@
 #include <QSlider>
 #include <chrono>
 
-#include "IsoflopsPanel.h"
 #include "MainWindow.h"
 #include "SliderSpin.h"
+#include "isoflops/IsoflopsPanel.h"
 #include "panel_timing.h"
 
 namespace {
@@ -25,7 +25,7 @@ void showIsoflops(napkin::MainWindow& w) {
 static void BM_IsoflopsPanelNoiseDrag(benchmark::State& state) {
   napkin::MainWindow w(napkin::MainWindow::Session::fresh);
   showIsoflops(w);
-  QSlider* slider = w.panel<napkin::IsoflopsPanel>()->control(QStringLiteral("noise"))->slider();
+  QSlider* slider = w.panel<napkin::IsoflopsPanel>()->controls().noise->slider();
   slider->setSliderDown(true);  // a drag: press, move, release
   napkin::bench::time_panel_changes(state, static_cast<int>(state.range(0)), [&](int i) {
     slider->setValue(20 + (i * 37) % 300);  // noise 0.2 % … 3 %
@@ -42,7 +42,7 @@ static void BM_IsoflopsPanelSettledRefit(benchmark::State& state) {
   napkin::MainWindow w(napkin::MainWindow::Session::fresh);
   showIsoflops(w);
   napkin::IsoflopsPanel* p = w.panel<napkin::IsoflopsPanel>();
-  p->control(QStringLiteral("resamples"))->spinBox()->setValue(static_cast<double>(state.range(0)));
+  p->controls().resamples->spinBox()->setValue(static_cast<double>(state.range(0)));
   while (p->isBusy()) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
   std::vector<double> fit_ms, boot_ms;
   int seed = 1;
@@ -53,7 +53,7 @@ static void BM_IsoflopsPanelSettledRefit(benchmark::State& state) {
       if (fit_at < 0) fit_at = static_cast<double>(t.nsecsElapsed()) / 1e6;
     });
     t.start();
-    p->control(QStringLiteral("seed"))->spinBox()->setValue(seed++);
+    p->controls().seed->spinBox()->setValue(seed++);
     while (p->isBusy()) QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
     QCoreApplication::processEvents();  // the replots the result queued
     const double total = static_cast<double>(t.nsecsElapsed()) / 1e6;

@@ -22,13 +22,13 @@
 #include <QTimer>
 #include <QUndoStack>
 
-#include "IsoflopsPanel.h"
 #include "MoePanel.h"
 #include "PlotWidget.h"
 #include "RooflinePanel.h"
 #include "budget/BudgetPanel.h"
 #include "config_import.h"
 #include "hardware.h"
+#include "isoflops/IsoflopsPanel.h"
 #include "report/ReportWriter.h"
 #include "scenario_json.h"
 

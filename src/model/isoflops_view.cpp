@@ -219,6 +219,90 @@ ScheduleLesson schedule_lesson(const SyntheticLadderSpec& spec, double bias_nats
   return l;
 }
 
+// ------------------------------------------------------------ the scenario's ladder
+
+IsoflopsLadderView make_isoflops_ladder_view(const IsoflopsSettings& s, double target_flops) {
+  IsoflopsLadderView out;
+  out.synthetic = !s.loaded.has_value();
+  out.view = make_isoflops_view(ladder_points(s), target_flops);
+  if (out.synthetic) {
+    out.truth = s.synthetic.law;
+    out.lesson = schedule_lesson(synthetic_ladder_spec(s, false, false), s.synthetic.bias_nats,
+                                 s.synthetic.offset_nats, out.view.target_flops);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------ the forecast at C*
+
+IsoflopsForecast isoflops_forecast(const IsoflopsView& v, const LossLaw* fitted,
+                                   const std::vector<LossLaw>& boot_laws,
+                                   const std::optional<LossLaw>& truth) {
+  const double c = v.target_flops;
+  IsoflopsForecast f;
+  auto finite = [](double x) { return std::isfinite(x) && x > 0; };
+  if (v.n_opt && v.d_opt) {
+    f.n_opt = v.n_opt;
+    f.d_opt = v.d_opt;
+  } else if (!v.labelled && fitted) {
+    try {
+      const ComputeOptimum o = analytic_optimum(*fitted, c);
+      if (finite(o.n_params) && finite(o.n_tokens)) {
+        f.n_opt = o.n_params;
+        f.d_opt = o.n_tokens;
+        f.optimum_from_law = true;
+      }
+    } catch (const std::invalid_argument&) {  // an optimum outside the doubles: none shown
+    }
+  }
+  if (v.exponents) {
+    f.exponents = v.exponents;
+  } else if (fitted) {
+    f.exponents = exponents_from_law(*fitted);
+    f.exponents_from_law = true;
+  }
+  if (fitted) {
+    const double l = optimal_loss(*fitted, c);
+    if (std::isfinite(l)) f.loss = l;
+    try {
+      const ComputeOptimum o = analytic_optimum(*fitted, c);
+      if (finite(o.n_params)) f.n_opt_law = o.n_params;
+      f.fitted_split = decompose_loss(*fitted, o.n_params, o.n_tokens);
+    } catch (const std::invalid_argument&) {
+    }
+  }
+  if (!boot_laws.empty()) {
+    try {
+      const BandPoint b = forecast_band(boot_laws, {c}).front();
+      if (std::isfinite(b.low) && std::isfinite(b.high)) f.interval = b;
+      const BandPoint n = optimal_params_interval(boot_laws, c);
+      if (finite(n.low) && finite(n.high)) f.n_opt_law_interval = n;
+    } catch (const std::invalid_argument&) {
+    }
+  }
+  if (truth) {
+    try {
+      const ComputeOptimum o = analytic_optimum(*truth, c);
+      f.truth_split = decompose_loss(*truth, o.n_params, o.n_tokens);
+    } catch (const std::invalid_argument&) {
+    }
+  }
+  return f;
+}
+
+std::vector<double> forecast_band_flops() {
+  std::vector<double> out;
+  for (int i = 0; i <= 96; ++i) out.push_back(std::pow(10.0, 16.0 + i / 8.0));
+  return out;
+}
+
+std::vector<double> optimal_loss_curve(const LossLaw& law, const std::vector<double>& flops) {
+  std::vector<double> out;
+  out.reserve(flops.size());
+  for (double c : flops) out.push_back(optimal_loss(law, c));
+  return out;
+}
+
 // ------------------------------------------------------------ plot (5) recipes
 
 LossLaw seed_candidate_law() { return LossLaw{1.69, 500.0, 0.38, 380.0, 0.26}; }

@@ -106,6 +106,49 @@ struct ScheduleLesson {
 ScheduleLesson schedule_lesson(const SyntheticLadderSpec& spec, double bias_nats,
                                double offset_nats, double target_flops);
 
+// ------------------------------------------------------------ the scenario's ladder
+
+// The panel's cheap path for its settings at C*: the ladder it fits (the
+// loaded one after the loss cut, or the synthetic one), its IsoFLOPs view,
+// and for a synthetic ladder the ground-truth law and the schedule lesson.
+struct IsoflopsLadderView {
+  IsoflopsView view;
+  ScheduleLesson lesson;  // synthetic ladders only (empty for a loaded one)
+  bool synthetic = true;
+  std::optional<LossLaw> truth;  // the synthetic ladder's ground-truth law
+};
+// Throws std::invalid_argument when the settings give no fittable ladder.
+IsoflopsLadderView make_isoflops_ladder_view(const IsoflopsSettings& settings, double target_flops);
+
+// ------------------------------------------------------------ the forecast at C*
+
+// What the read-outs show at C* once a law is fitted (seed ch. 6, 10): N_opt
+// and D_opt from the IsoFLOPs power laws, or, without budget labels, from the
+// fitted law's analytic optimum; the exponents likewise; the fitted law's
+// optimal loss at C* with the bootstrap's percentile interval; the law's own
+// compute-optimal N with its interval; the loss split at the law's optimum.
+struct IsoflopsForecast {
+  std::optional<double> n_opt, d_opt;  // parameters, tokens at C*
+  bool optimum_from_law = false;       // no IsoFLOPs exponents: the fitted law's optimum
+  std::optional<ScalingExponents> exponents;
+  bool exponents_from_law = false;
+  std::optional<double> loss;                   // nats/token: the fitted law's optimal loss at C*
+  std::optional<BandPoint> interval;            // the bootstrap's interval of it
+  std::optional<double> n_opt_law;              // the fitted law's compute-optimal N at C*
+  std::optional<BandPoint> n_opt_law_interval;  // its bootstrap interval
+  std::optional<LossDecomposition> fitted_split, truth_split;  // at each law's optimum
+};
+// `fitted`: the law shown (nullptr: none yet); `boot_laws`: the bootstrap's
+// resample laws (empty: no interval); `truth`: the synthetic ladder's law.
+IsoflopsForecast isoflops_forecast(const IsoflopsView& view, const LossLaw* fitted,
+                                   const std::vector<LossLaw>& boot_laws,
+                                   const std::optional<LossLaw>& truth = std::nullopt);
+
+// The budgets of the bootstrap band: 1e16 … 1e28 FLOPs, 8 per decade.
+std::vector<double> forecast_band_flops();
+// A law's optimal loss (nats/token) at each budget of `flops` (plot 3).
+std::vector<double> optimal_loss_curve(const LossLaw& law, const std::vector<double>& flops);
+
 // ------------------------------------------------------------ plot (5) recipes
 
 // The seed's ch. 12 candidate recipe: E 1.69, A 500, α 0.38, B 380, β 0.26.

@@ -17,7 +17,7 @@
 #include <QUndoStack>
 #include <random>
 
-#include "IsoflopsPanel.h"
+#include "isoflops/IsoflopsPanel.h"
 #include "MainWindow.h"
 #include "MoePanel.h"
 #include "RooflinePanel.h"

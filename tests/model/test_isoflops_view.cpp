@@ -325,5 +325,95 @@ TEST(IsoflopsView, ExtrapolationDecadesIsSigned) {
   EXPECT_THROW(extrapolation_decades(0, 1e21), std::invalid_argument);
 }
 
+// The panel's cheap path for its settings, pinned against the calls the
+// IsoFLOPs panel made itself before they moved here (synthetic_ladder →
+// make_isoflops_view, schedule_lesson of the clean spec).
+TEST(IsoflopsView, LadderViewOfTheDefaultSettings) {
+  const IsoflopsSettings s;
+  const IsoflopsLadderView lv = make_isoflops_ladder_view(s, 1e24);
+  EXPECT_TRUE(lv.synthetic);
+  ASSERT_TRUE(lv.truth.has_value());
+  EXPECT_EQ(lv.truth->E, s.synthetic.law.E);
+  const IsoflopsView v = make_isoflops_view(synthetic_ladder(panel_spec()), 1e24);
+  ASSERT_TRUE(lv.view.n_opt.has_value());
+  EXPECT_EQ(*lv.view.n_opt, *v.n_opt);
+  EXPECT_EQ(lv.view.points.size(), 30u);
+  const ScheduleLesson l = schedule_lesson(panel_spec(), 0.05, 0.05, 1e24);
+  ASSERT_TRUE(lv.lesson.n_bias && l.n_bias && lv.lesson.offset_shift);
+  EXPECT_EQ(*lv.lesson.n_bias, *l.n_bias);
+  EXPECT_LT(*lv.lesson.bias_shift, 0);              // the bias lowers N_opt
+  EXPECT_NEAR(*lv.lesson.offset_shift, 0.0, 1e-9);  // the offset moves nothing
+
+  IsoflopsSettings loaded = s;
+  LoadedLadder ladder;
+  ladder.file_name = "runs.csv";
+  ladder.points = synthetic_ladder(panel_spec());
+  ladder.data_rows = static_cast<std::int64_t>(ladder.points.size());
+  loaded.loaded = ladder;
+  loaded.loss_cut.enabled = false;
+  const IsoflopsLadderView ll = make_isoflops_ladder_view(loaded, 1e24);
+  EXPECT_FALSE(ll.synthetic);
+  EXPECT_FALSE(ll.truth.has_value());
+  EXPECT_FALSE(ll.lesson.n_clean.has_value());
+  EXPECT_EQ(*ll.view.n_opt, *v.n_opt);
+  loaded.loss_cut.enabled = true;
+  loaded.loss_cut.max_loss = 2.0;  // below every run
+  EXPECT_THROW(make_isoflops_ladder_view(loaded, 1e24), std::invalid_argument);
+}
+
+// The read-outs at C*, pinned against the panel's former expressions:
+// analytic_optimum, optimal_loss, forecast_band at C*, optimal_params_interval,
+// decompose_loss at each law's optimum.
+TEST(IsoflopsView, ForecastAtTheTarget) {
+  const std::vector<LadderPoint> pts = synthetic_ladder(panel_spec());
+  const IsoflopsView v = make_isoflops_view(pts, 1e24);
+  const FitResult fit = fit_parametric(pts);
+  const IsoflopsForecast none = isoflops_forecast(v, nullptr, {});
+  EXPECT_EQ(*none.n_opt, *v.n_opt);
+  EXPECT_FALSE(none.loss.has_value());
+  EXPECT_FALSE(none.interval.has_value());
+  EXPECT_FALSE(none.exponents_from_law);
+
+  BootstrapOptions o;
+  o.resamples = 60;
+  const BootstrapResult r = bootstrap_forecast(pts, 1e24, o);
+  const IsoflopsForecast f = isoflops_forecast(v, &fit.law, r.laws, chinchilla_approach3_law());
+  EXPECT_FALSE(f.optimum_from_law);
+  EXPECT_EQ(*f.n_opt, *v.n_opt);
+  EXPECT_EQ(f.exponents->a, v.exponents->a);
+  EXPECT_EQ(*f.loss, optimal_loss(fit.law, 1e24));
+  EXPECT_EQ(f.interval->low, r.ci_low);
+  EXPECT_EQ(f.interval->high, r.ci_high);
+  EXPECT_EQ(*f.n_opt_law, analytic_optimum(fit.law, 1e24).n_params);
+  EXPECT_EQ(f.n_opt_law_interval->low, r.n_opt_low);
+  EXPECT_EQ(f.n_opt_law_interval->high, r.n_opt_high);
+  const ComputeOptimum t = analytic_optimum(chinchilla_approach3_law(), 1e24);
+  EXPECT_EQ(f.truth_split->total,
+            decompose_loss(chinchilla_approach3_law(), t.n_params, t.n_tokens).total);
+  EXPECT_NEAR(f.fitted_split->total, *f.loss, 1e-12);
+
+  // Without budget labels: the fitted law's optimum and exponents.
+  std::vector<LadderPoint> unlabelled = pts;
+  for (LadderPoint& p : unlabelled) p.budget_flops = 0;
+  const IsoflopsView u = make_isoflops_view(unlabelled, 1e24);
+  const IsoflopsForecast fu = isoflops_forecast(u, &fit.law, {});
+  EXPECT_TRUE(fu.optimum_from_law);
+  EXPECT_TRUE(fu.exponents_from_law);
+  EXPECT_EQ(*fu.n_opt, analytic_optimum(fit.law, 1e24).n_params);
+  EXPECT_EQ(fu.exponents->a, exponents_from_law(fit.law).a);
+  EXPECT_FALSE(isoflops_forecast(u, nullptr, {}).n_opt.has_value());
+}
+
+TEST(IsoflopsView, BandGridAndLossCurve) {
+  const std::vector<double> g = forecast_band_flops();
+  ASSERT_EQ(g.size(), 97u);
+  EXPECT_EQ(g.front(), 1e16);
+  EXPECT_NEAR(g.back(), 1e28, 1e16);
+  const std::vector<double> l = optimal_loss_curve(chinchilla_approach3_law(), {1e20, 1e24});
+  ASSERT_EQ(l.size(), 2u);
+  EXPECT_EQ(l[1], optimal_loss(chinchilla_approach3_law(), 1e24));
+  EXPECT_GT(l[0], l[1]);
+}
+
 }  // namespace
 }  // namespace napkin
