@@ -1,0 +1,290 @@
+// Predicts the published TensorRT-LLM measurements of
+// tests/data/serving/published_serving.csv (NVIDIA TensorRT-LLM
+// docs/source/performance.md: v0.6.1 peak throughput, v0.5 first-token
+// latency; see SOURCE.md) with the serving model, prints predicted vs
+// measured, and asserts the error bounds the model meets today. The chips'
+// numbers come from the hardware table (datasheets and microbenchmarks), not
+// from these rows.
+//
+// The benchmark (gptSessionBenchmark) runs a static batch: one context phase
+// for the whole batch, which also yields the first output token, then
+// output − 1 generation steps; throughput = batch × output ÷ the whole time,
+// divided here by the TP ranks for "per GPU".
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "parallel_test_util.h"
+#include "serving.h"
+
+namespace napkin {
+namespace {
+
+using testing_util::read_csv;
+using Row = std::map<std::string, std::string>;
+
+const testing_util::CsvTable& rows() {
+  static const testing_util::CsvTable t =
+      read_csv(std::string(NAPKIN_TEST_DATA) + "/serving/published_serving.csv");
+  return t;
+}
+
+// The shapes the benchmark built (performance.md's build.py flags), with the
+// rest from the checkpoints' Hugging Face configs (SOURCE.md).
+ModelShape shape_for(const std::string& name) {
+  if (name == "llama-2-7b") return ModelShape{};  // the defaults are Llama-2-7B's shape
+  if (name == "llama-2-70b") {
+    ModelShape s;
+    s.n_layers = 80;
+    s.d_model = 8192;
+    s.d_ff = 28672;
+    s.n_heads = 64;
+    s.n_kv_heads = 8;
+    s.d_head = 128;
+    s.vocab = 32000;
+    return s;
+  }
+  if (name == "gpt-j-6b") {
+    // EleutherAI/gpt-j-6b: 28 layers, 4096 wide, 16 heads of 256, a 4h GeLU
+    // MLP with biases, one LayerNorm per parallel block, vocabulary 50,400.
+    ModelShape s;
+    s.n_layers = 28;
+    s.d_model = 4096;
+    s.d_ff = 16384;
+    s.n_heads = 16;
+    s.n_kv_heads = 16;
+    s.d_head = 256;
+    s.vocab = 50400;
+    s.gated = false;
+    s.mlp_bias = true;
+    s.norms_per_layer = 1;
+    s.norm_bias = true;
+    s.parallel_blocks = true;
+    return s;
+  }
+  if (name == "falcon-180b") {
+    // tiiuae/falcon-180B: 80 layers, 14,848 wide, 232 query heads of 64, 8 KV
+    // heads, a 4h GeLU MLP, two LayerNorms per parallel block, tied
+    // embeddings, vocabulary 65,024.
+    ModelShape s;
+    s.n_layers = 80;
+    s.d_model = 14848;
+    s.d_ff = 4 * 14848;
+    s.n_heads = 232;
+    s.n_kv_heads = 8;
+    s.d_head = 64;
+    s.vocab = 65024;
+    s.gated = false;
+    s.tied_embeddings = true;
+    s.norm_bias = true;
+    s.parallel_blocks = true;
+    return s;
+  }
+  throw std::runtime_error("no shape for " + name);
+}
+
+std::int64_t to_int(const std::string& s) { return std::stoll(s); }
+
+// The benchmark's setting: no serving overhead (the timer wraps generate()
+// only); fp16 has bf16's bytes and matmul peak.
+ServingInputs inputs_for(const Row& row) {
+  ServingInputs in;
+  in.chip = row.at("chip");
+  in.layout.tp = to_int(row.at("tp"));
+  in.prompt_tokens = to_int(row.at("input_tokens"));
+  in.decode_tokens = to_int(row.at("output_tokens"));
+  in.overhead_seconds = 0;
+  const Dtype d = row.at("precision") == "fp8" ? Dtype::fp8 : Dtype::bf16;
+  in.weights = d;
+  in.kv = d;
+  return in;
+}
+
+struct StaticBatch {
+  double prefill_seconds = 0;  // the whole batch's context phase
+  double step_seconds = 0;     // one generation step of the batch
+  double total_seconds = 0;    // prefill + (output − 1) steps
+  double tokens_per_second_per_chip = 0;
+  bool fits = false;
+  Bound prefill_bound = Bound::memory, step_bound = Bound::memory;
+};
+
+// A static batch from the model's phases. Napkin's prefill is one request's;
+// the batch's context phase reads the weights once for all b × input tokens,
+// does b times the linear FLOPs and b times one request's attention. So: the
+// linear part, the weight and cache traffic and the TP all-reduces from a
+// prefill of b × input tokens without the attention term, plus b times the
+// attention FLOPs of one request (its prefill with the term minus without).
+StaticBatch static_batch(const ServingModel& m, const ServingInputs& base, std::int64_t batch) {
+  StaticBatch out;
+  ServingInputs pre = base;
+  pre.pool = ServingPool::prefill;
+  pre.batch = 1;
+  pre.prompt_tokens = batch * base.prompt_tokens;
+  pre.assume.attention_flops = false;
+  const PhaseTime linear = evaluate_serving(m, pre).prefill;
+  ServingInputs one = base;
+  one.pool = ServingPool::prefill;
+  one.batch = 1;
+  const double with_attn = evaluate_serving(m, one).prefill.compute_seconds;
+  one.assume.attention_flops = false;
+  const double without_attn = evaluate_serving(m, one).prefill.compute_seconds;
+  const double b = static_cast<double>(batch);
+  const double compute = linear.compute_seconds + b * (with_attn - without_attn);
+  out.prefill_seconds = std::max(compute, linear.memory_seconds) + linear.comm_seconds();
+  out.prefill_bound = compute >= linear.memory_seconds ? Bound::compute : Bound::memory;
+
+  ServingInputs dec = base;
+  dec.pool = ServingPool::decode;
+  dec.batch = batch;
+  const ServingResult r = evaluate_serving(m, dec);
+  out.step_seconds = r.decode_step_seconds;
+  out.step_bound = r.decode_step.bound;
+  out.fits = r.fits;
+  out.total_seconds =
+      out.prefill_seconds + static_cast<double>(base.decode_tokens - 1) * out.step_seconds;
+  out.tokens_per_second_per_chip = b * static_cast<double>(base.decode_tokens) /
+                                   (out.total_seconds * static_cast<double>(r.chips));
+  return out;
+}
+
+const char* bound_name(Bound b) { return b == Bound::compute ? "compute" : "memory"; }
+
+struct Errors {
+  double sum = 0, worst = 0;
+  int n = 0;
+  void add(double e) {
+    sum += std::fabs(e);
+    worst = std::max(worst, std::fabs(e));
+    ++n;
+  }
+  double mean() const { return n ? sum / n : 0; }
+};
+
+// GQA shapes (fewer KV heads than query heads): Llama-2-70B, Falcon-180B.
+bool is_gqa(const ModelShape& s) { return s.n_kv_heads < s.n_heads; }
+
+struct ThroughputErrors {
+  Errors mha, gqa;
+};
+
+// Throughput rows of one chip: prints the table, returns the errors of the
+// MHA and the GQA models apart.
+ThroughputErrors throughput_table(const std::string& chip, const std::string& title) {
+  ThroughputErrors out;
+  std::printf("\n%s\n", title.c_str());
+  std::printf(
+      "| model | chip | TP | batch | in/out | measured tok/s/GPU | predicted tok/s/GPU | error | "
+      "prefill ms | step ms | bound (prefill/step) | fits |\n");
+  std::printf("|---|---|---:|---:|---|---:|---:|---:|---:|---:|---|---|\n");
+  for (const Row& row : rows().rows) {
+    if (row.at("metric") != "throughput_out_tok_per_s_per_gpu" || row.at("chip") != chip) continue;
+    const ModelShape shape = shape_for(row.at("model"));
+    const ServingModel m = serving_model(shape);
+    const ServingInputs in = inputs_for(row);
+    const std::int64_t batch = to_int(row.at("batch"));
+    const StaticBatch s = static_batch(m, in, batch);
+    const double measured = std::stod(row.at("value"));
+    const double err = s.tokens_per_second_per_chip / measured - 1;
+    (is_gqa(shape) ? out.gqa : out.mha).add(err);
+    // At the datasheet HBM bandwidth (the serving default) the model is a
+    // roofline: no real run beats it.
+    if (in.assume.hbm_efficiency >= 1.0) {
+      EXPECT_GE(s.tokens_per_second_per_chip, measured)
+          << row.at("model") << " batch " << batch << " " << row.at("input_tokens") << "/"
+          << row.at("output_tokens");
+    }
+    std::printf(
+        "| %s | %s %s | %s | %lld | %s/%s | %.0f | %.0f | %+.0f %% | %.1f | %.2f | %s/%s | %s |\n",
+        row.at("model").c_str(), chip.c_str(), row.at("precision").c_str(), row.at("tp").c_str(),
+        static_cast<long long>(batch), row.at("input_tokens").c_str(),
+        row.at("output_tokens").c_str(), measured, s.tokens_per_second_per_chip, 100 * err,
+        1e3 * s.prefill_seconds, 1e3 * s.step_seconds, bound_name(s.prefill_bound),
+        bound_name(s.step_bound), s.fits ? "yes" : "no");
+  }
+  std::printf(
+      "mean absolute error: MHA models (GPT-J 6B, Llama-2-7B) %.1f %% (max %.1f %%, %d rows); "
+      "GQA models (Llama-2-70B, Falcon-180B) %.1f %% (max %.1f %%, %d rows)\n",
+      100 * out.mha.mean(), 100 * out.mha.worst, out.mha.n, 100 * out.gqa.mean(),
+      100 * out.gqa.worst, out.gqa.n);
+  return out;
+}
+
+// Bounds the model meets today (README). MHA models: within 50 % on average,
+// 100 % at worst — the gap is HBM and FP8-GEMM efficiency (the step reads at
+// the datasheet bandwidth). GQA models: within 150 % on average, 300 % at
+// worst — TensorRT-LLM v0.6.1's generation attention (before its XQA kernel,
+// v0.8) moves far more KV-cache bytes than one read per KV head, which the
+// model assumes.
+void expect_throughput_bounds(const ThroughputErrors& e) {
+  EXPECT_LE(e.mha.mean(), 0.50);
+  EXPECT_LE(e.mha.worst, 1.00);
+  EXPECT_LE(e.gqa.mean(), 1.50);
+  EXPECT_LE(e.gqa.worst, 3.00);
+}
+
+TEST(ServingPublished, TensorRtLlmH100Fp8Throughput) {
+  const ThroughputErrors e = throughput_table(
+      "H100", "TensorRT-LLM v0.6.1, H100 SXM FP8 (weights and KV cache), static batch");
+  ASSERT_EQ(e.mha.n + e.gqa.n, 16);
+  expect_throughput_bounds(e);
+}
+
+TEST(ServingPublished, TensorRtLlmA100Fp16Throughput) {
+  const ThroughputErrors e =
+      throughput_table("A100-80", "TensorRT-LLM v0.6.1, A100 SXM 80GB FP16, static batch");
+  ASSERT_EQ(e.mha.n + e.gqa.n, 13);
+  expect_throughput_bounds(e);
+}
+
+TEST(ServingPublished, TensorRtLlmFirstTokenLatency) {
+  Errors short_prompt, long_prompt;
+  std::printf("\nTensorRT-LLM v0.5, first-token latency at batch 1 (context phase only)\n");
+  std::printf(
+      "| model | chip | TP | batch | in/out | measured ms | predicted ms | error | bound |\n");
+  std::printf("|---|---|---:|---:|---|---:|---:|---:|---|\n");
+  for (const Row& row : rows().rows) {
+    if (row.at("metric") != "first_token_latency_ms") continue;
+    const ServingModel m = serving_model(shape_for(row.at("model")));
+    ServingInputs in = inputs_for(row);
+    in.pool = ServingPool::prefill;
+    in.batch = 1;
+    const ServingResult r = evaluate_serving(m, in);
+    const double predicted_ms = 1e3 * r.ttft_seconds;
+    const double measured = std::stod(row.at("value"));
+    const double err = predicted_ms / measured - 1;
+    if (in.prompt_tokens <= 128) {
+      short_prompt.add(err);
+      // A 128-token prompt takes a few ms of GPU work; the measured time adds
+      // the runtime's per-call host work and kernel launches, which the model
+      // leaves out: it must come out below.
+      EXPECT_LT(predicted_ms, measured) << row.at("model") << " " << row.at("chip");
+    } else {
+      long_prompt.add(err);
+    }
+    std::printf("| %s | %s %s | %s | 1 | %s/1 | %.0f | %.1f | %+.0f %% | %s |\n",
+                row.at("model").c_str(), row.at("chip").c_str(), row.at("precision").c_str(),
+                row.at("tp").c_str(), row.at("input_tokens").c_str(), measured, predicted_ms,
+                100 * err, bound_name(r.prefill.bound));
+  }
+  std::printf(
+      "mean absolute error: 2,048-token prompts %.1f %% (max %.1f %%, %d rows); 128-token "
+      "prompts %.1f %% (max %.1f %%, %d rows)\n",
+      100 * long_prompt.mean(), 100 * long_prompt.worst, long_prompt.n, 100 * short_prompt.mean(),
+      100 * short_prompt.worst, short_prompt.n);
+  ASSERT_EQ(long_prompt.n + short_prompt.n, 16);
+  // Compute-bound prefills: the matmul efficiency from the MAMF sweeps holds.
+  EXPECT_LE(long_prompt.mean(), 0.25);
+  EXPECT_LE(long_prompt.worst, 0.50);
+  // Launch-bound prefills: the missing fixed cost is 3-30 ms.
+  EXPECT_LE(short_prompt.mean(), 0.60);
+  EXPECT_LE(short_prompt.worst, 0.75);
+}
+
+}  // namespace
+}  // namespace napkin
