@@ -3,8 +3,9 @@
 // docs/source/performance.md: v0.6.1 peak throughput, v0.5 first-token
 // latency; see SOURCE.md) with the serving model, prints predicted vs
 // measured, and asserts the error bounds the model meets today. The chips'
-// numbers come from the hardware table (datasheets and microbenchmarks), not
-// from these rows.
+// numbers come from the hardware table (datasheets and microbenchmarks:
+// the matmul MAMF fraction, the HBM streaming-read fraction), not from these
+// rows.
 //
 // The benchmark (gptSessionBenchmark) runs a static batch: one context phase
 // for the whole batch, which also yields the first output token, then
@@ -189,29 +190,41 @@ ThroughputErrors throughput_table(const std::string& chip, const std::string& ti
   return out;
 }
 
-// Bounds the default model meets (README). MHA models: BOUNDS_MHA. GQA
-// models: BOUNDS_GQA — TensorRT-LLM v0.6.1's generation attention (before its
-// XQA kernel, v0.8) moves far more KV-cache bytes than one read per KV head,
-// which the default model assumes (kv_reads_per_query_head shows it).
-void expect_throughput_bounds(const ThroughputErrors& e) {
-  EXPECT_LE(e.mha.mean(), 0.50);
-  EXPECT_LE(e.mha.worst, 1.00);
-  EXPECT_LE(e.gqa.mean(), 1.50);
-  EXPECT_LE(e.gqa.worst, 3.00);
+// Mean and worst absolute error the default model may make on one group.
+struct Bound2 {
+  double mean = 0, worst = 0;
+};
+
+// Bounds the default model meets (README), per chip: before the chip's
+// streaming-read HBM fraction and the static-batch evaluation they were 50 %
+// / 100 % (MHA) and 150 % / 300 % (GQA) for both chips. The MHA gap left is
+// the large-batch 128/128 rows, whose ~100k-token context phases and
+// M ≈ 1,000 decode GEMMs run below the large-GEMM efficiency. The GQA gap is
+// TensorRT-LLM v0.6.1's generation attention (before its XQA kernel, v0.8),
+// which moves far more KV-cache bytes than one read per KV head, the
+// physical minimum the default model assumes (kv_reads_per_query_head, printed
+// beside it, closes most of it).
+void expect_throughput_bounds(const ThroughputErrors& e, Bound2 mha, Bound2 gqa) {
+  EXPECT_LE(e.mha.mean(), mha.mean);
+  EXPECT_LE(e.mha.worst, mha.worst);
+  EXPECT_LE(e.gqa.mean(), gqa.mean);
+  EXPECT_LE(e.gqa.worst, gqa.worst);
 }
 
 TEST(ServingPublished, TensorRtLlmH100Fp8Throughput) {
   const ThroughputErrors e = throughput_table(
       "H100", "TensorRT-LLM v0.6.1, H100 SXM FP8 (weights and KV cache), static batch");
   ASSERT_EQ(e.mha.n + e.gqa.n, 16);
-  expect_throughput_bounds(e);
+  // Today: MHA 33.6 % (max 84.0 %), GQA 130.0 % (max 264.9 %).
+  expect_throughput_bounds(e, {0.35, 0.90}, {1.35, 2.70});
 }
 
 TEST(ServingPublished, TensorRtLlmA100Fp16Throughput) {
   const ThroughputErrors e =
       throughput_table("A100-80", "TensorRT-LLM v0.6.1, A100 SXM 80GB FP16, static batch");
   ASSERT_EQ(e.mha.n + e.gqa.n, 13);
-  expect_throughput_bounds(e);
+  // Today: MHA 21.4 % (max 46.7 %), GQA 72.8 % (max 169.6 %).
+  expect_throughput_bounds(e, {0.25, 0.50}, {0.75, 1.75});
 }
 
 TEST(ServingPublished, TensorRtLlmFirstTokenLatency) {
@@ -253,9 +266,10 @@ TEST(ServingPublished, TensorRtLlmFirstTokenLatency) {
   // Compute-bound prefills: the matmul efficiency from the MAMF sweeps holds.
   EXPECT_LE(long_prompt.mean(), 0.25);
   EXPECT_LE(long_prompt.worst, 0.50);
-  // Launch-bound prefills: the missing fixed cost is 3-30 ms.
-  EXPECT_LE(short_prompt.mean(), 0.60);
-  EXPECT_LE(short_prompt.worst, 0.75);
+  // Launch-bound prefills: the missing fixed cost is 3-30 ms (today 47.3 %,
+  // max 66.7 %; 51.0 % / 68.9 % at the datasheet bandwidth).
+  EXPECT_LE(short_prompt.mean(), 0.50);
+  EXPECT_LE(short_prompt.worst, 0.70);
 }
 
 }  // namespace
