@@ -121,12 +121,14 @@ void print_result(const ServingResult& r, const ServingInputs& in,
                        bits_text(bits_per_element(in.weights)) + " bits per weight); " +
                        (r.fp8_compute ? "fp8" : "bf16") + " matmuls");
   const Chip& chip = chip_by_name(in.chip);
+  // TB/s to two decimals (3.02), GB/s whole (696).
+  auto rate = [](double b) { return format_bytes(b, b >= 1e12 ? 2 : 0) + "/s"; };
   row("HBM bandwidth",
-      format_bytes(r.hbm_bytes_per_s, 2) + "/s per chip = " + format_percent(r.hbm_efficiency, 0) +
-          " of " + format_bytes(chip.hbm_bytes_per_s, 2) + "/s (" +
+      rate(r.hbm_bytes_per_s) + " per chip = " + format_percent(r.hbm_efficiency, 0) + " of " +
+          rate(chip.hbm_bytes_per_s) + " (" +
           (in.assume.hbm_efficiency
                ? std::string(*in.assume.hbm_efficiency >= 1.0 ? "the datasheet figure" : "as given")
-               : "streaming reads: " + std::string(chip.hbm_stream_source)) +
+               : "the chip's streaming-read fraction; " + std::string(chip.hbm_stream_source)) +
           ")" +
           (in.assume.kv_reads_per_query_head ? "; KV cache read once per query head (pre-XQA)"
                                              : ""));

@@ -85,23 +85,27 @@ constexpr Efficiency kTpuEff{0.80, 0.80, 0.75, 0.50,
 // measurements.
 constexpr double kH100Stream = 0.90;
 constexpr std::string_view kH100StreamSource =
-    "H100 SXM: large copies ~3.0 of 3.35 TB/s (cudaMemcpy / STREAM-style bandwidth tests)";
+    "H100 SXM: large device-to-device copies reach ~3.0 of 3.35 TB/s, the copy figure behind "
+    "efficiency.hbm";
 constexpr double kA100Stream = 0.88;
 constexpr std::string_view kA100StreamSource =
-    "A100 SXM: large copies ~1.8 of 2.04 TB/s (cudaMemcpy / STREAM-style bandwidth tests)";
+    "A100 SXM: large device-to-device copies reach ~1.8 of 2.04 TB/s, the copy figure behind "
+    "efficiency.hbm";
 constexpr std::string_view kHopperStreamSource =
-    "assumed as H100 (~3.0 of 3.35 TB/s copy): same Hopper memory system, no copy figure cited";
+    "assumed as H100, whose copies reach ~3.0 of 3.35 TB/s: same Hopper memory system, no copy "
+    "figure cited";
 constexpr std::string_view kA100_40StreamSource =
-    "assumed as A100 80GB (~1.8 of 2.04 TB/s copy): same memory controller, no copy figure cited";
+    "assumed as A100 80GB, whose copies reach ~1.8 of 2.04 TB/s: same memory controller, no "
+    "copy figure cited";
 constexpr std::string_view kB200StreamSource =
-    "assumed as H100 (~0.90 copy fraction): no public B200 copy benchmark";
+    "assumed as H100, a 0.90 copy fraction: no public B200 copy benchmark";
 constexpr double kMi300xStream = 0.77;
 constexpr std::string_view kMi300xStreamSource =
-    "MI300X: HBM copy ~4.1 of 5.3 TB/s (Chips and Cheese)";
+    "MI300X: HBM copies reach ~4.1 of 5.3 TB/s, Chips and Cheese";
 constexpr double kTpuStream = 0.85;
 constexpr std::string_view kTpuStreamSource =
-    "TPU: estimate (no public copy microbenchmark): between the GPUs' measured copy fractions "
-    "(0.77 MI300X to 0.90 H100)";
+    "TPU: an estimate, no public copy microbenchmark; between the GPUs' measured copy "
+    "fractions, 0.77 on MI300X to 0.90 on H100";
 
 // The last fields of each row: the SMs / CUs a GEMM's tiles spread over (A100
 // 108 and H100/H200/H800 132 SMs, NVIDIA A100 and H100 whitepapers; B200 148;
