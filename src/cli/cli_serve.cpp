@@ -120,6 +120,18 @@ void print_result(const ServingResult& r, const ServingInputs& in,
   row("precision", describe_precision(in.weights, in.kv) + " (" +
                        bits_text(bits_per_element(in.weights)) + " bits per weight); " +
                        (r.fp8_compute ? "fp8" : "bf16") + " matmuls");
+  const Chip& chip = chip_by_name(in.chip);
+  // TB/s to two decimals (3.02), GB/s whole (696).
+  auto rate = [](double b) { return format_bytes(b, b >= 1e12 ? 2 : 0) + "/s"; };
+  row("HBM bandwidth",
+      rate(r.hbm_bytes_per_s) + " per chip = " + format_percent(r.hbm_efficiency, 0) + " of " +
+          rate(chip.hbm_bytes_per_s) + " (" +
+          (in.assume.hbm_efficiency
+               ? std::string(*in.assume.hbm_efficiency >= 1.0 ? "the datasheet figure" : "as given")
+               : "the chip's streaming-read fraction; " + std::string(chip.hbm_stream_source)) +
+          ")" +
+          (in.assume.kv_reads_per_query_head ? "; KV cache read once per query head (pre-XQA)"
+                                             : ""));
   row("memory per chip", format_bytes(m.weights_bytes) + " weights + " + format_bytes(m.kv_bytes) +
                              " KV = " + format_bytes(m.total_bytes) + " of " +
                              format_bytes(m.usable_bytes) +
@@ -196,8 +208,9 @@ int run_serve(Args& a) {
   if (a.flag("--overlap-comm")) in.assume.overlap_prefill_comm = true;
   if (auto e = a.optional_real("--matmul-efficiency", 1e-3, 1, "fraction of peak"))
     in.assume.matmul_efficiency = *e;
-  in.assume.hbm_efficiency =
-      a.real("--hbm-efficiency", in.assume.hbm_efficiency, 1e-3, 1, "fraction of HBM bandwidth");
+  if (auto e = a.optional_real("--hbm-efficiency", 1e-3, 1, "fraction of HBM bandwidth"))
+    in.assume.hbm_efficiency = *e;
+  if (a.flag("--kv-reads-per-query-head")) in.assume.kv_reads_per_query_head = true;
   in.cost.price_per_chip_hour_dollars = a.real("--price", 2.5, 1e-6, 1e4, "$ per chip-hour");
   in.cost.kwh_price_dollars = a.real("--kwh-price", 0.12, 0, 100, "$ per kWh");
   in.cost.pue = a.real("--pue", 1.2, 1.0, 5.0, "facility W per IT W");
@@ -284,7 +297,8 @@ int run_serve(Args& a) {
         {"attention_flops", in.assume.attention_flops},
         {"overlap_prefill_comm", in.assume.overlap_prefill_comm},
         {"matmul_efficiency", in.assume.matmul_efficiency.value_or(chip.efficiency.matmul)},
-        {"hbm_efficiency", in.assume.hbm_efficiency},
+        {"hbm_efficiency", in.assume.hbm_efficiency_on(chip)},
+        {"kv_reads_per_query_head", in.assume.kv_reads_per_query_head},
         {"hbm_usable_fraction", in.assume.hbm_usable_fraction}};
     o["energy_share_text"] = QString::fromStdString(energy_share_text(chip, in.cost));
     if (has_budget) {
@@ -465,6 +479,7 @@ std::vector<Command> serve_commands() {
        "[--weight-precision bf16|fp8|int8|int4] [--kv-precision bf16] [--overhead-s 0.25] "
        "[--budget-s S | --ttft-s S --tpot-s S] [--max-chips 4096] [--max-batch 1024] "
        "[--pool colocated|prefill|decode] [--no-comm] [--ideal] [--overlap-comm] "
+       "[--hbm-efficiency F] [--kv-reads-per-query-head] "
        "[--price 2.5] [--kwh-price 0.12] [--pue 1.2] [--tokens-per-day 1e9]",
        run_serve},
       {"quantize",

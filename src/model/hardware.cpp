@@ -79,6 +79,34 @@ constexpr Efficiency kMi300xEff{0.60, 0.70, 0.65, 0.40,
 constexpr Efficiency kTpuEff{0.80, 0.80, 0.75, 0.50,
     "TPU: estimates (no public per-kernel sweep); XLA matmuls of transformer sizes ~80 % of peak"};
 
+// Streaming-read fractions of the HBM datasheet bandwidth (the row's last two
+// fields): what a large device-to-device copy sustains, the ceiling for a
+// decode step that streams weights and KV cache once. Never fitted to serving
+// measurements.
+constexpr double kH100Stream = 0.90;
+constexpr std::string_view kH100StreamSource =
+    "H100 SXM: large device-to-device copies reach ~3.0 of 3.35 TB/s, the copy figure behind "
+    "efficiency.hbm";
+constexpr double kA100Stream = 0.88;
+constexpr std::string_view kA100StreamSource =
+    "A100 SXM: large device-to-device copies reach ~1.8 of 2.04 TB/s, the copy figure behind "
+    "efficiency.hbm";
+constexpr std::string_view kHopperStreamSource =
+    "assumed as H100, whose copies reach ~3.0 of 3.35 TB/s: same Hopper memory system, no copy "
+    "figure cited";
+constexpr std::string_view kA100_40StreamSource =
+    "assumed as A100 80GB, whose copies reach ~1.8 of 2.04 TB/s: same memory controller, no "
+    "copy figure cited";
+constexpr std::string_view kB200StreamSource =
+    "assumed as H100, a 0.90 copy fraction: no public B200 copy benchmark";
+constexpr double kMi300xStream = 0.77;
+constexpr std::string_view kMi300xStreamSource =
+    "MI300X: HBM copies reach ~4.1 of 5.3 TB/s, Chips and Cheese";
+constexpr double kTpuStream = 0.85;
+constexpr std::string_view kTpuStreamSource =
+    "TPU: an estimate, no public copy microbenchmark; between the GPUs' measured copy "
+    "fractions, 0.77 on MI300X to 0.90 on H100";
+
 // The last fields of each row: the SMs / CUs a GEMM's tiles spread over (A100
 // 108 and H100/H200/H800 132 SMs, NVIDIA A100 and H100 whitepapers; B200 148;
 // MI300X 304 CUs, AMD CDNA 3 whitepaper; 0 for TPUs) and the output tile of
@@ -91,47 +119,47 @@ constexpr std::array kChips{
     // bf16, 80 GB HBM3, 3.35 TB/s, 700 W; the seed rounds the peak to 990).
     Chip{"H100", 990e12, 80'000'000'000, 3.35e12, 700,
          "NVIDIA H100 SXM5 datasheet (seed Phase 00 ch. 10 rounding)",
-         1979e12, kHgxH100Net, kH100Eff, 132, 256, 128},
+         1979e12, kHgxH100Net, kH100Eff, 132, 256, 128, kH100Stream, kH100StreamSource},
     // NVIDIA A100 80GB SXM datasheet: 312 TFLOP/s bf16, 2,039 GB/s, 400 W.
     Chip{"A100-80", 312e12, 80'000'000'000, 2.03e12, 400,
          "NVIDIA A100 80GB SXM datasheet (seed Phase 00 ch. 10 rounding)",
-         0, kDgxA100Net, kA100Eff, 108, 256, 128},
+         0, kDgxA100Net, kA100Eff, 108, 256, 128, kA100Stream, kA100StreamSource},
     // Google Cloud TPU v5e docs: 197 TFLOP/s bf16, 16 GiB HBM2, 819 GB/s.
     Chip{"TPU v5e", 197e12, 16'000'000'000, 0.819e12, 170,
          "Google Cloud TPU v5e system architecture page (seed Phase 00 ch. 10)",
-         0, kTpuV5eNet, kTpuEff, 0, 128, 128},
+         0, kTpuV5eNet, kTpuEff, 0, 128, 128, kTpuStream, kTpuStreamSource},
     // Google Cloud TPU v5p docs: 459 TFLOP/s bf16, 95 GB HBM2e, 2,765 GB/s.
     Chip{"TPU v5p", 459e12, 95'000'000'000, 2.77e12, 600,
          "Google Cloud TPU v5p system architecture page (seed Phase 00 ch. 10)",
-         0, kTpuV5pNet, kTpuEff, 0, 128, 128},
+         0, kTpuV5pNet, kTpuEff, 0, 128, 128, kTpuStream, kTpuStreamSource},
     // NVIDIA H200 SXM datasheet: 989 TFLOP/s dense bf16, 141 GB HBM3e, 4.8 TB/s, 700 W.
     Chip{"H200", 989e12, 141'000'000'000, 4.8e12, 700,
          "NVIDIA H200 Tensor Core GPU datasheet (SXM)",
-         1979e12, kHgxH100Net, kH100Eff, 132, 256, 128},
+         1979e12, kHgxH100Net, kH100Eff, 132, 256, 128, kH100Stream, kHopperStreamSource},
     // NVIDIA DGX/HGX B200 datasheet: 2.25 PFLOP/s dense bf16 per GPU, 192 GB HBM3e,
     // 8 TB/s, 1,000 W.
     Chip{"B200", 2250e12, 192'000'000'000, 8.0e12, 1000,
          "NVIDIA HGX B200 datasheet (per GPU, dense)",
-         4500e12, kHgxB200Net, kB200Eff, 148, 256, 128},
+         4500e12, kHgxB200Net, kB200Eff, 148, 256, 128, kH100Stream, kB200StreamSource},
     // AMD Instinct MI300X datasheet: 1,307.4 TFLOP/s dense bf16, 192 GB HBM3,
     // 5.3 TB/s, 750 W.
     Chip{"MI300X", 1307.4e12, 192'000'000'000, 5.3e12, 750,
          "AMD Instinct MI300X accelerator datasheet",
-         2614.9e12, kMi300xNet, kMi300xEff, 304, 256, 256},
+         2614.9e12, kMi300xNet, kMi300xEff, 304, 256, 256, kMi300xStream, kMi300xStreamSource},
     // Google Cloud TPU v6e (Trillium) docs: 918 TFLOP/s bf16, 32 GB HBM, 1,640 GB/s.
     // Google publishes no per-chip power; 300 W is an estimate, marked as such.
     Chip{"TPU v6e", 918e12, 32'000'000'000, 1.64e12, 300,
          "Google Cloud TPU v6e (Trillium) docs; power is an estimate (unpublished)",
-         0, kTpuV6eNet, kTpuEff, 0, 256, 256},
+         0, kTpuV6eNet, kTpuEff, 0, 256, 256, kTpuStream, kTpuStreamSource},
     // NVIDIA H800 SXM5 (the export variant DeepSeek trained on): H100 compute and
     // memory, NVLink cut to 400 GB/s.
     Chip{"H800", 989e12, 80'000'000'000, 3.35e12, 700,
          "NVIDIA H800 SXM5 (H100 silicon; NVLink 400 GB/s); DeepSeek-V3 technical report",
-         1979e12, kH800Net, kH100Eff, 132, 256, 128},
+         1979e12, kH800Net, kH100Eff, 132, 256, 128, kH100Stream, kHopperStreamSource},
     // NVIDIA A100 40GB SXM datasheet: 312 TFLOP/s bf16, 40 GB HBM2, 1,555 GB/s, 400 W.
     Chip{"A100-40", 312e12, 40'000'000'000, 1.555e12, 400,
          "NVIDIA A100 40GB SXM datasheet",
-         0, kDgxA100Net, kA100Eff, 108, 256, 128},
+         0, kDgxA100Net, kA100Eff, 108, 256, 128, kA100Stream, kA100_40StreamSource},
 };
 // clang-format on
 

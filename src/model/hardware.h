@@ -50,6 +50,13 @@ struct Chip {
   // elements (either orientation); on a TPU the MXU edge (padding only).
   std::int64_t gemm_tile_long = 128;
   std::int64_t gemm_tile_short = 128;
+  // Large streaming reads (a device-to-device copy, STREAM-style): achieved ÷
+  // hbm_bytes_per_s. Serving's decode streams the weights and the KV cache at
+  // this fraction by default; efficiency.hbm is the lower fraction of fused
+  // element-wise kernels. A measured copy figure where one is published,
+  // otherwise a documented default; `hbm_stream_source` says which.
+  double hbm_stream_efficiency = 0.85;
+  std::string_view hbm_stream_source = "default: no published copy figure";
 };
 
 // All chips, in display order. The first four are the seed's table (Phase 00

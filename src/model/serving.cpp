@@ -177,10 +177,15 @@ ServingAssumptions ServingAssumptions::napkin() {
   return a;
 }
 
+double ServingAssumptions::hbm_efficiency_on(const Chip& chip) const {
+  return hbm_efficiency.value_or(chip.hbm_stream_efficiency);
+}
+
 void ServingAssumptions::validate() const {
   if (matmul_efficiency)
     require_real(*matmul_efficiency, "matmul_efficiency", "fraction of peak", 0.0, 1.0, true);
-  require_real(hbm_efficiency, "hbm_efficiency", "fraction of HBM bandwidth", 0.0, 1.0, true);
+  if (hbm_efficiency)
+    require_real(*hbm_efficiency, "hbm_efficiency", "fraction of HBM bandwidth", 0.0, 1.0, true);
   require_real(hbm_usable_fraction, "hbm_usable_fraction", "fraction of HBM", 0.0, 1.0, true);
 }
 
@@ -287,6 +292,11 @@ std::string energy_share_text(const Chip& chip, const CostInputs& cost) {
 ServingResult evaluate_serving(const ServingModel& model, const ServingInputs& in) {
   const detail::LayoutEval eval(model, in);
   return eval.at(in.batch);
+}
+
+StaticBatchResult evaluate_static_batch(const ServingModel& model, const ServingInputs& in) {
+  const detail::LayoutEval eval(model, in);
+  return eval.static_batch(in.batch);
 }
 
 }  // namespace napkin

@@ -148,13 +148,27 @@ struct ServingAssumptions {
   // Fraction of the matmul peak reached; unset: the chip's calibrated
   // efficiency.matmul from the hardware table.
   std::optional<double> matmul_efficiency;
-  double hbm_efficiency = 1.0;       // fraction of HBM bandwidth reached
+  // Fraction of the HBM datasheet bandwidth that weight and KV-cache reads
+  // reach; unset: the chip's streaming-read fraction from the hardware table
+  // (Chip::hbm_stream_efficiency, e.g. H100 0.90, A100 0.88). 1.0 is the
+  // datasheet roofline (napkin(), the CLI's --ideal).
+  std::optional<double> hbm_efficiency;
   double hbm_usable_fraction = 0.9;  // of HBM for weights + KV; the rest holds activations and
                                      // workspace (vLLM's gpu_memory_utilization default)
+  // Decode's attention reads a KV head's cache once per query head that
+  // shares it (GQA: n_heads ÷ n_kv_heads times per chip) instead of once per
+  // KV head, as TensorRT-LLM's generation attention did before its XQA kernel
+  // (NVIDIA, "Boost Llama throughput with XQA", TensorRT-LLM
+  // docs/source/blogs/XQA-kernel.md: XQA "reduces data loading" for MQA/GQA,
+  // released with v0.8). Off: the physical minimum, one read per KV head.
+  bool kv_reads_per_query_head = false;
   // The seed's napkin: no communication, no KV cache, no attention term, the
   // datasheet peak and bandwidth, all of HBM usable (Phase 03 ch. 6: "assume
   // fully compute bound on prefill, HBM-bound on decode").
   static ServingAssumptions napkin();
+  // The HBM fraction used on `chip`: hbm_efficiency, or the chip's
+  // streaming-read fraction when unset.
+  double hbm_efficiency_on(const Chip& chip) const;
   void validate() const;
 };
 
@@ -259,6 +273,7 @@ struct ServingResult {
   bool fp8_compute = false;         // the chip's FP8 peak is used
   double compute_flops_per_s = 0;   // per chip, after efficiency
   double hbm_bytes_per_s = 0;       // per chip, after efficiency
+  double hbm_efficiency = 1;        // the fraction of the datasheet bandwidth assumed
   PhaseTime prefill;                // one request's prompt on this slice
   std::int64_t prefill_chunks = 1;  // prompt chunks streamed through the pipeline
   PhaseTime decode_step;            // one step of the batch at the turn's mean context
@@ -287,6 +302,36 @@ struct ServingResult {
 // Evaluates in.layout at in.batch. Never throws for a layout that does not
 // fit: memory.fits says so and the times are still computed.
 ServingResult evaluate_serving(const ServingModel& model, const ServingInputs& in);
+
+// A static batch as gptSessionBenchmark-style runs time it (TensorRT-LLM
+// docs/source/performance.md): in.batch identical requests, one context phase
+// for the whole batch — the weights read once, batch × the linear and
+// attention FLOPs, batch × the prompts' KV writes, the TP all-reduces of
+// batch × prompt tokens — which also yields the first output token, then
+// decode_tokens − 1 generation steps of the whole batch at their mean
+// context. Uses in.layout, in.batch, the token counts, precisions and
+// assumptions; in.pool is ignored; in.overhead_seconds is added once.
+struct StaticBatchResult {
+  ServingLayout layout;
+  std::int64_t chips = 0;
+  std::int64_t batch = 0;
+  ServingMemory memory;  // every request at its full context
+  bool fits = false;
+  double hbm_efficiency = 1;        // the fraction of the datasheet bandwidth assumed
+  PhaseTime prefill;                // the whole batch's context phase
+  std::int64_t prefill_chunks = 1;  // chunks streamed through the pipeline
+  PhaseTime decode_step;            // one generation step of the batch
+  std::int64_t decode_steps = 0;    // decode_tokens − 1
+  double mean_context_tokens = 0;   // a request's cache, averaged over the steps
+  double prefill_seconds = 0;
+  double decode_step_seconds = 0;
+  double overhead_seconds = 0;
+  double total_seconds = 0;  // overhead + prefill + decode_steps × step
+  // batch × decode_tokens ÷ total ÷ chips (NVIDIA's out_tps per GPU).
+  double tokens_per_second_per_chip = 0;
+};
+
+StaticBatchResult evaluate_static_batch(const ServingModel& model, const ServingInputs& in);
 
 // KV-cache bytes of one token on one chip of the layout (its stage's layers,
 // its share of the groups) at a precision; the whole model on one chip at

@@ -42,12 +42,19 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
 
   peak_ = compute_peak_flops_per_s(chip, in.weights) *
           a.matmul_efficiency.value_or(chip.efficiency.matmul);
-  bw_ = chip.hbm_bytes_per_s * a.hbm_efficiency;
+  hbm_efficiency_ = a.hbm_efficiency_on(chip);
+  bw_ = chip.hbm_bytes_per_s * hbm_efficiency_;
   weight_bytes_ = bytes_per_element(in.weights);
   kv_bytes_token_ =
       a.kv_cache ? static_cast<double>(ceil_div(m.kv.groups, tp_) * m.kv.elements_per_group) *
                        stage_layers_ * bytes_per_element(in.kv)
                  : 0.0;
+  // Pre-XQA generation attention: each query head on a chip reads its KV
+  // group's cache itself, so a group is read (query heads ÷ groups) times.
+  if (a.kv_reads_per_query_head) {
+    const double groups = static_cast<double>(ceil_div(m.kv.groups, tp_));
+    kv_read_factor_ = std::max(1.0, static_cast<double>(m.n_heads) / tp / groups);
+  }
 
   // Weights: every layer's non-expert weights split TP ways, the routed
   // experts TP × EP ways, the vocabulary tables TP ways (vocab-parallel). The
@@ -101,17 +108,7 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
 
   // Prefill: one chunk when there is one stage; otherwise the chunk count
   // (a power of two up to 16 per stage) that streams the prompt fastest.
-  Step best = prefill_with(1);
-  prefill_chunks_ = 1;
-  if (pp_ > 1) {
-    for (std::int64_t c = 2; c <= in.prompt_tokens && c <= 16 * pp_; c *= 2) {
-      Step s = prefill_with(c);
-      if (s.time.seconds < best.time.seconds) {
-        best = s;
-        prefill_chunks_ = c;
-      }
-    }
-  }
+  const Step best = best_prefill(1, prefill_chunks_);
   prefill_ = best.time;
   prefill_bytes_chip_ = best.bytes_per_chip;
 
@@ -122,6 +119,22 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
     kv_transfer_ = inter_.latency_seconds + bytes / inter_.bytes_per_s;
   }
   ttft_ = in.overhead_seconds + prefill_.seconds + kv_transfer_;
+}
+
+LayoutEval::Step LayoutEval::best_prefill(std::int64_t requests, std::int64_t& chunks) const {
+  Step best = prefill_with(1, requests);
+  chunks = 1;
+  if (pp_ > 1) {
+    const std::int64_t tokens = requests * in_.prompt_tokens;
+    for (std::int64_t c = 2; c <= tokens && c <= 16 * pp_; c *= 2) {
+      Step s = prefill_with(c, requests);
+      if (s.time.seconds < best.time.seconds) {
+        best = s;
+        chunks = c;
+      }
+    }
+  }
+  return best;
 }
 
 double LayoutEval::p2p_seconds(double bytes, bool across_nodes) const {
@@ -140,7 +153,7 @@ LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_
   if (m.is_moe())
     touched = 1.0 - std::pow(1.0 - static_cast<double>(m.top_k) / static_cast<double>(m.n_experts),
                              b * static_cast<double>(ep_));
-  const double kv_bytes = b * context * kv_bytes_token_;
+  const double kv_bytes = b * context * kv_bytes_token_ * kv_read_factor_;
   // One stage's work on one micro-batch; the last stage also holds the
   // unembedding (with one stage, that stage is the last).
   struct Stage {
@@ -207,28 +220,30 @@ LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_
   return out;
 }
 
-LayoutEval::Step LayoutEval::prefill_with(std::int64_t chunks) const {
+LayoutEval::Step LayoutEval::prefill_with(std::int64_t chunks, std::int64_t requests) const {
   const ServingModel& m = m_;
+  const double r = static_cast<double>(requests);
   const double p = static_cast<double>(in_.prompt_tokens);
   const double cached = static_cast<double>(in_.cached_tokens);
   const double n = static_cast<double>(chunks);
-  const double c_tok = p / n;
+  const double c_tok = r * p / n;  // tokens per chunk, over all the requests
   const double d = static_cast<double>(m.d_model);
   // Pairs a causal kernel computes (FlashAttention skips the masked half):
-  // every new token with the cached context and the new tokens up to itself.
-  const double pairs = p * cached + p * (p + 1.0) / 2.0;
-  // Logits only for the last prompt token.
+  // every new token with the cached context and the new tokens up to itself,
+  // within its own request.
+  const double pairs = r * (p * cached + p * (p + 1.0) / 2.0);
+  // Logits only for each request's last prompt token.
   const double flops =
-      c_tok * prefill_flops_token_ + attn_flops_pair_ * pairs / n + 2.0 * output_chip_ / n;
+      c_tok * prefill_flops_token_ + attn_flops_pair_ * pairs / n + 2.0 * r * output_chip_ / n;
   double touched = 1.0;
   if (m.is_moe())
     touched = 1.0 - std::pow(1.0 - static_cast<double>(m.top_k) / static_cast<double>(m.n_experts),
                              c_tok);
   const double weight_bytes =
       (dense_read_ + expert_chip_ * touched + output_chip_ / n) * weight_bytes_;
-  // Reads the cache before the chunk (on average the cached context and half
-  // the prompt) and writes the chunk's own.
-  const double kv_bytes = (cached + p / 2.0 + c_tok) * kv_bytes_token_;
+  // Reads the cache before the chunk (on average each request's cached
+  // context and half its prompt) and writes the chunk's own.
+  const double kv_bytes = (r * (cached + p / 2.0) + c_tok) * kv_bytes_token_;
 
   Step out;
   out.bytes_per_chip = weight_bytes + kv_bytes;
@@ -323,6 +338,7 @@ ServingResult LayoutEval::at(std::int64_t batch) const {
   r.fp8_compute = uses_fp8_compute(*chip_, in_.weights);
   r.compute_flops_per_s = peak_;
   r.hbm_bytes_per_s = bw_;
+  r.hbm_efficiency = hbm_efficiency_;
   r.prefill = prefill_;
   r.prefill_chunks = prefill_chunks_;
   std::int64_t micro_batches = 1, micro_batch = 1;
@@ -369,6 +385,40 @@ ServingResult LayoutEval::at(std::int64_t batch) const {
       break;
   }
   r.cost = token_cost(*chip_, r.tokens_per_second_per_chip, in_.cost, bits_per_token);
+  return r;
+}
+
+StaticBatchResult LayoutEval::static_batch(std::int64_t batch) const {
+  StaticBatchResult r;
+  r.memory = memory(batch);
+  r.fits = r.memory.fits;
+  r.layout = {tp_, pp_, ep_};
+  r.chips = chips_;
+  r.batch = batch;
+  r.hbm_efficiency = hbm_efficiency_;
+  // One context phase for every prompt: the weights are read once per chunk
+  // for all of them (gptSessionBenchmark's context phase, TensorRT-LLM). Each
+  // EP replica's attention chips take their share of the prompts.
+  r.prefill = best_prefill(ceil_div(batch, ep_), r.prefill_chunks).time;
+  r.prefill_seconds = r.prefill.seconds;
+  // The context phase yields the first token; step j = 1 … D − 1 attends to
+  // the cached context, the prompt and j generated tokens: on average
+  // cached + prompt + D ÷ 2.
+  r.decode_steps = in_.decode_tokens - 1;
+  r.mean_context_tokens = static_cast<double>(in_.cached_tokens + in_.prompt_tokens) +
+                          static_cast<double>(in_.decode_tokens) / 2.0;
+  if (r.decode_steps > 0) {
+    std::int64_t micro_batches = 1, micro_batch = 1;
+    micro_batching(batch, micro_batches, micro_batch);
+    r.decode_step = decode_step(micro_batches, micro_batch, r.mean_context_tokens).time;
+    r.decode_step_seconds = r.decode_step.seconds;
+  }
+  r.overhead_seconds = in_.overhead_seconds;
+  r.total_seconds = r.overhead_seconds + r.prefill_seconds +
+                    static_cast<double>(r.decode_steps) * r.decode_step_seconds;
+  r.tokens_per_second_per_chip = static_cast<double>(batch) *
+                                 static_cast<double>(in_.decode_tokens) /
+                                 (r.total_seconds * static_cast<double>(chips_));
   return r;
 }
 

@@ -28,6 +28,9 @@ class LayoutEval {
   };
   Latency latency(std::int64_t batch) const;
   const PhaseTime& prefill() const { return prefill_; }
+  // A static batch: one context phase of `batch` prompts, then
+  // decode_tokens − 1 generation steps (serving.h, evaluate_static_batch).
+  StaticBatchResult static_batch(std::int64_t batch) const;
 
  private:
   struct Step {
@@ -36,7 +39,11 @@ class LayoutEval {
   };
   Step decode_step(std::int64_t micro_batches, std::int64_t micro_batch,
                    double context_tokens) const;
-  Step prefill_with(std::int64_t chunks) const;
+  // The context phase of `requests` prompts of in.prompt_tokens each, as
+  // `chunks` chunks streamed through the pipeline.
+  Step prefill_with(std::int64_t chunks, std::int64_t requests = 1) const;
+  // The chunk count that streams `requests` prompts fastest (1 without a pipeline).
+  Step best_prefill(std::int64_t requests, std::int64_t& chunks) const;
   void micro_batching(std::int64_t batch, std::int64_t& micro_batches,
                       std::int64_t& micro_batch) const;
   double p2p_seconds(double bytes, bool across_nodes) const;
@@ -49,6 +56,8 @@ class LayoutEval {
   double stage_layers_ = 1;
   double stage_moe_layers_ = 0;
   double peak_ = 0, bw_ = 0;        // per chip, after efficiencies
+  double hbm_efficiency_ = 1;       // fraction of the datasheet bandwidth in bw_
+  double kv_read_factor_ = 1;       // decode reads of each cached KV group per step
   double weight_bytes_ = 0;         // per element
   double kv_bytes_token_ = 0;       // per token per chip (its layers, its groups)
   double weights_held_ = 0;         // parameters held per chip

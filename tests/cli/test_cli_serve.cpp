@@ -216,3 +216,26 @@ TEST(CliServe, Deterministic) {
   const QStringList args = serve(70e9, 16) + QStringList{"--search", "--budget-s", "2", "--json"};
   EXPECT_EQ(run_cli(args).out, run_cli(args).out);
 }
+
+TEST(CliServe, StatesTheHbmBandwidthAssumed) {
+  const QStringList base = {"serve", "--config", kLlama70, "--chip", "H100", "--chips", "8"};
+  // Default: the chip's streaming-read fraction (H100: ~3.0 of 3.35 TB/s).
+  const CliResult def = json_ok(base);
+  const QJsonObject a = def.json.value("assumptions").toObject();
+  EXPECT_DOUBLE_EQ(num(a, "hbm_efficiency"), 0.90);
+  EXPECT_FALSE(a.value("kv_reads_per_query_head").toBool());
+  const CliResult ideal = json_ok(base + QStringList{"--ideal"});
+  EXPECT_DOUBLE_EQ(num(ideal.json.value("assumptions").toObject(), "hbm_efficiency"), 1.0);
+  const CliResult given = json_ok(base + QStringList{"--hbm-efficiency", "0.5"});
+  EXPECT_DOUBLE_EQ(num(given.json.value("assumptions").toObject(), "hbm_efficiency"), 0.5);
+  EXPECT_GT(num(given.json, "decode_step_seconds"), num(def.json, "decode_step_seconds"));
+  const CliResult pre = json_ok(base + QStringList{"--batch", "32", "--kv-reads-per-query-head"});
+  const CliResult min = json_ok(base + QStringList{"--batch", "32"});
+  EXPECT_GT(num(pre.json, "decode_step_seconds"), num(min.json, "decode_step_seconds"));
+  const CliResult text = run_cli(base);
+  EXPECT_EQ(text.exit_code, 0) << text.err.toStdString();
+  EXPECT_TRUE(text.out.contains("HBM bandwidth")) << text.out.toStdString();
+  EXPECT_TRUE(text.out.contains("3.02 TB/s per chip = 90 % of 3.35 TB/s"))
+      << text.out.toStdString();
+  EXPECT_TRUE(run_cli(base + QStringList{"--ideal"}).out.contains("the datasheet figure"));
+}

@@ -253,6 +253,7 @@ TEST(ServingTimes, MoeDecodeReadsOnlyTheExpertsItsTokensTouch) {
   in.layout = {2, 1, 1};
   in.assume.communication = false;
   in.assume.kv_cache = false;
+  in.assume.hbm_efficiency = 1.0;  // the datasheet 3.35 TB/s: the test counts bytes
   in.batch = 1;
   const double one = evaluate_serving(m, in).decode_step.weights_read_seconds;
   // Batch 1 reads 2 of 8 experts; the always-read weights are the rest (less
@@ -476,4 +477,89 @@ TEST(ServingTimes, TheUnembeddingSitsOnTheLastStageOnly) {
   EXPECT_EQ(busy.micro_batches, 2);
   const double table = 128256.0 * 8192 * 2 / 8 / 3.35e12;
   EXPECT_NEAR(busy.decode_step.pipeline_bubble_seconds, table, 1e-9);
+}
+
+TEST(ServingBandwidth, DefaultsToTheChipsStreamingReadFraction) {
+  // Unset, the HBM fraction is the hardware table's streaming-read (copy)
+  // fraction: H100 ~3.0 of 3.35 TB/s, A100 ~1.8 of 2.04 TB/s.
+  const ServingModel m = serving_model(kLlama3_70B);
+  ServingInputs in;
+  in.chip = "H100";
+  in.layout = {8, 1, 1};
+  const ServingResult h100 = evaluate_serving(m, in);
+  EXPECT_DOUBLE_EQ(h100.hbm_efficiency, 0.90);
+  EXPECT_DOUBLE_EQ(h100.hbm_bytes_per_s, 3.35e12 * 0.90);
+  in.chip = "A100-80";
+  EXPECT_DOUBLE_EQ(evaluate_serving(m, in).hbm_efficiency, 0.88);
+  // Given, it wins; the ideal (napkin) assumptions use the datasheet.
+  in.assume.hbm_efficiency = 1.0;
+  EXPECT_DOUBLE_EQ(evaluate_serving(m, in).hbm_bytes_per_s, 2.03e12);
+  EXPECT_DOUBLE_EQ(ServingAssumptions::napkin().hbm_efficiency_on(chip_by_name("H100")), 1.0);
+  // A memory-bound step takes 1 ÷ 0.9 as long as at the datasheet figure.
+  in.chip = "H100";
+  in.assume.hbm_efficiency = 1.0;
+  const ServingResult ideal = evaluate_serving(m, in);
+  EXPECT_NEAR(h100.decode_step.memory_seconds, ideal.decode_step.memory_seconds / 0.9, 1e-15);
+  for (const Chip& c : hardware_table()) {
+    EXPECT_GT(c.hbm_stream_efficiency, 0.5) << c.name;
+    EXPECT_LE(c.hbm_stream_efficiency, 1.0) << c.name;
+    EXPECT_GE(c.hbm_stream_efficiency, c.efficiency.hbm) << c.name;  // a copy beats fused kernels
+    EXPECT_FALSE(c.hbm_stream_source.empty()) << c.name;
+  }
+}
+
+TEST(ServingStaticBatch, OnePrefillOfTheBatchThenOutputMinusOneSteps) {
+  const ServingModel m = serving_model(kLlama3_70B);
+  ServingInputs in;
+  in.chip = "H100";
+  in.layout = {4, 1, 1};
+  in.prompt_tokens = 2048;
+  in.decode_tokens = 128;
+  in.overhead_seconds = 0;
+  in.batch = 1;
+  ServingInputs pre = in;
+  pre.pool = ServingPool::prefill;
+  const StaticBatchResult one = evaluate_static_batch(m, in);
+  EXPECT_DOUBLE_EQ(one.prefill_seconds, evaluate_serving(m, pre).prefill_seconds);
+  in.batch = 16;
+  const StaticBatchResult b = evaluate_static_batch(m, in);
+  // The weights are read once for the batch; FLOPs (linear, attention, logits)
+  // and the KV traffic scale with it.
+  EXPECT_DOUBLE_EQ(b.prefill.weights_read_seconds, one.prefill.weights_read_seconds);
+  EXPECT_NEAR(b.prefill.compute_seconds, 16 * one.prefill.compute_seconds, 1e-12);
+  EXPECT_NEAR(b.prefill.kv_read_seconds, 16 * one.prefill.kv_read_seconds, 1e-12);
+  EXPECT_GT(b.prefill.tp_comm_seconds, one.prefill.tp_comm_seconds);
+  EXPECT_EQ(b.decode_steps, 127);
+  EXPECT_DOUBLE_EQ(b.mean_context_tokens, 2048 + 64);
+  EXPECT_DOUBLE_EQ(b.total_seconds, b.prefill_seconds + 127 * b.decode_step_seconds);
+  EXPECT_DOUBLE_EQ(b.tokens_per_second_per_chip, 16.0 * 128 / (b.total_seconds * 4));
+  EXPECT_EQ(b.fits, evaluate_serving(m, in).fits);
+  // One output token: the context phase alone.
+  in.decode_tokens = 1;
+  const StaticBatchResult first = evaluate_static_batch(m, in);
+  EXPECT_EQ(first.decode_steps, 0);
+  EXPECT_DOUBLE_EQ(first.total_seconds, first.prefill_seconds);
+}
+
+TEST(ServingAttention, PreXqaKernelsReadTheCacheOncePerQueryHead) {
+  // Llama-3-70B at TP 8: one KV head and 8 query heads per chip, so a
+  // per-query-head kernel reads the cache 8 times; the weights are unchanged.
+  const ServingModel m = serving_model(kLlama3_70B);
+  ServingInputs in;
+  in.chip = "H100";
+  in.layout = {8, 1, 1};
+  in.batch = 32;
+  const ServingResult base = evaluate_serving(m, in);
+  in.assume.kv_reads_per_query_head = true;
+  const ServingResult pre = evaluate_serving(m, in);
+  EXPECT_NEAR(pre.decode_step.kv_read_seconds, 8 * base.decode_step.kv_read_seconds, 1e-15);
+  EXPECT_DOUBLE_EQ(pre.decode_step.weights_read_seconds, base.decode_step.weights_read_seconds);
+  EXPECT_DOUBLE_EQ(pre.memory.kv_bytes, base.memory.kv_bytes);  // the cache held is the same
+  // MHA (a KV head per query head): nothing to re-read.
+  const ServingModel mha = serving_model(ModelShape{});
+  in.layout = {1, 1, 1};
+  in.assume.kv_reads_per_query_head = false;
+  const double mha_kv = evaluate_serving(mha, in).decode_step.kv_read_seconds;
+  in.assume.kv_reads_per_query_head = true;
+  EXPECT_DOUBLE_EQ(evaluate_serving(mha, in).decode_step.kv_read_seconds, mha_kv);
 }
