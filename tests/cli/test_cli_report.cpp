@@ -123,7 +123,9 @@ TEST_F(CliReport, ABaselineOpensTheReportWithPlanAVsPlanB) {
                QStringLiteral(NAPKIN_TEST_DATA "/scenarios/llama3-70b-tpu-v5p-45d.napkin.json"),
                QStringLiteral("-o"), pdf});
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
-  const QString t = text(pdf);
+  const QString t = text(pdf)
+                        .replace(QChar(0xFB00), QLatin1String("ff"))
+                        .replace(QChar(0xFB01), QLatin1String("fi"));
   const qsizetype page = t.indexOf(QStringLiteral("Plan A vs plan B"));
   ASSERT_GE(page, 0) << t.left(600).toStdString();
   EXPECT_LT(page, t.indexOf(QStringLiteral("Napkin report")));  // the first page

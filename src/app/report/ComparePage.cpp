@@ -1,6 +1,7 @@
 #include "report/ComparePage.h"
 
 #include <QObject>
+#include <optional>
 
 #include "compare.h"
 #include "format.h"
@@ -12,6 +13,11 @@ namespace napkin {
 namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
+
+// The value alone ("2.102e+24 FLOPs"); without one, the display says why.
+QString value(const std::optional<double>& v, const std::string& display, Unit unit) {
+  return q(v ? format_quantity(*v, unit) : display);
+}
 
 QString plan(const Scenario& s) {
   return QObject::tr("%1 on %2 × %3 for %4 days")
@@ -83,8 +89,8 @@ QString comparePageHtml(const Scenario& a, const QString& a_label, const Scenari
     rows += QStringLiteral(
                 "<tr><td>%1</td><td class='num'>%2</td><td class='num'><b>%3</b></td>"
                 "<td class='num'>%4</td><td>%5</td></tr>")
-                .arg(reportEscape(q(c.name)), reportEscape(q(c.a_display)),
-                     reportEscape(q(c.b_display)), delta, better);
+                .arg(reportEscape(q(c.name)), reportEscape(value(c.a, c.a_display, c.unit)),
+                     reportEscape(value(c.b, c.b_display, c.unit)), delta, better);
   }
   html += QStringLiteral("<p>%1</p>")
               .arg(QObject::tr("Plan A is better on %1 and plan B on %2 of %3 headline outputs.")

@@ -65,6 +65,9 @@ QString qs(const std::string& s) { return QString::fromStdString(s); }
 // column, the relative change for Δ, the text elsewhere.
 constexpr int kSortRole = Qt::UserRole;
 constexpr int kNumberRole = Qt::UserRole + 1;  // the plain number, for CSV
+// The Δ sort key of a row without a change (an input, a missing value): last
+// when sorted by largest change.
+constexpr double kNoChange = std::numeric_limits<double>::lowest();
 
 QString csvField(const QString& s) {
   if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) &&
@@ -122,8 +125,9 @@ CompareDock::CompareDock(ScenarioModel* model, BaselineController* baseline, QWi
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setAlternatingRowColors(true);
   table_->verticalHeader()->hide();
-  table_->horizontalHeader()->setStretchLastSection(true);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setSectionResizeMode(name_col, QHeaderView::Stretch);
+  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
   layout->addWidget(table_, 1);
   setWidget(body);
 
@@ -231,8 +235,9 @@ void CompareDock::setStatus() {
   else if (work_->rb && !work_->rb->error.isEmpty())
     text = tr("Plan B cannot be computed: %1").arg(work_->rb->error);
   else
-    text = inputs == 0 ? tr("No input differs from the baseline.")
-                       : tr("%n input(s) differ from the baseline.", nullptr, inputs);
+    text = inputs == 0   ? tr("No input differs from the baseline.")
+           : inputs == 1 ? tr("1 input differs from the baseline.")
+                         : tr("%1 inputs differ from the baseline.").arg(inputs);
   status_->setText(tr("A = %1, B = the current scenario. %2").arg(baseline_->label(), text));
 }
 
@@ -261,12 +266,12 @@ void CompareDock::rebuild() {
       items_->appendRow(row);
     };
     for (const InputDifference& d : differing_inputs(*a, rb->scenario))
-      add(tr("Input"), qs(d.name), qs(d.a), qs(d.b), QString(), QVariant(), QString(), QColor(), {},
+      add(tr("Input"), qs(d.name), qs(d.a), qs(d.b), QString(), kNoChange, QString(), QColor(), {},
           {}, {});
     if (ra && ra->generation == work_->gen_a && ra->error.isEmpty() && rb->error.isEmpty()) {
       for (const OutputComparison& c : compare_outputs(ra->outputs, rb->outputs)) {
         QString delta;
-        double sort = -std::numeric_limits<double>::infinity();
+        double sort = kNoChange;
         if (c.delta) {
           delta = qs(format_delta(*c.delta, c.unit));
           if (c.ratio && c.unit != Unit::fraction && *c.delta != 0)
@@ -286,8 +291,14 @@ void CompareDock::rebuild() {
         const auto num = [](const std::optional<double>& v) {
           return v ? QVariant(*v) : QVariant();
         };
-        add(tr("Output"), qs(c.name), qs(c.a_display), qs(c.b_display), delta, sort, better, colour,
-            num(c.a), num(c.b), num(c.delta));
+        // The value alone; the full display (with its context) is the tooltip.
+        const auto value = [&](const std::optional<double>& v, const std::string& display) {
+          return v ? qs(format_quantity(*v, c.unit)) : qs(display);
+        };
+        add(tr("Output"), qs(c.name), value(c.a, c.a_display), value(c.b, c.b_display), delta, sort,
+            better, colour, num(c.a), num(c.b), num(c.delta));
+        items_->item(items_->rowCount() - 1, a_col)->setToolTip(qs(c.a_display));
+        items_->item(items_->rowCount() - 1, b_col)->setToolTip(qs(c.b_display));
       }
     }
   }

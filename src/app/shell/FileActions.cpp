@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QStatusBar>
 #include <QToolButton>
+#include <algorithm>
 
 #include "MainWindow.h"
 #include "atomic_writer.h"
@@ -242,7 +243,10 @@ void MainWindow::baselineChanged() {
 }
 
 void MainWindow::showCompare() {
+  const bool was_hidden = compare_->isHidden();
   compare_->show();
+  // A third of the window at most, so the panel above stays usable.
+  if (was_hidden) resizeDocks({compare_}, {std::max(180, height() / 3)}, Qt::Vertical);
   compare_->raise();
 }
 
