@@ -391,6 +391,13 @@ TEST(MainWindow, FailedWritesKeepThePreviousFileAndSayWhy) {
   EXPECT_TRUE(w.lastError().contains(QStringLiteral("taken.napkin.json")))
       << w.lastError().toStdString();
   EXPECT_TRUE(w.lastError().contains(QStringLiteral("untouched")));
+  // A full device: written through (never replaced), and the OS's reason is shown.
+  if (QFileInfo(QStringLiteral("/dev/full")).exists()) {
+    EXPECT_FALSE(w.exportReport(QStringLiteral("/dev/full")));
+    EXPECT_TRUE(w.lastError().contains(QStringLiteral("No space left on device")))
+        << w.lastError().toStdString();
+    EXPECT_FALSE(QFileInfo(QStringLiteral("/dev/full")).isFile());
+  }
   // A read-only folder: the old report survives.
   const QString ro = dir.filePath(QStringLiteral("ro"));
   ASSERT_TRUE(QDir().mkpath(ro));
