@@ -41,8 +41,8 @@ int main(int argc, char** argv) {
                                 QStringLiteral("SIZE"));
   const QCommandLineOption baseline(
       QStringLiteral("baseline"),
-      QStringLiteral("With --report: pin this scenario as plan A (the report opens with plan A vs "
-                     "plan B)."),
+      QStringLiteral("Pin this scenario as plan A, the baseline (with --report: the report opens "
+                     "with plan A vs plan B)."),
       QStringLiteral("FILE"));
   parser.addOptions({shot, panel, scenario, size, report, page, baseline});
   parser.process(app);
@@ -90,6 +90,7 @@ int main(int argc, char** argv) {
 
   napkin::MainWindow window;
   if (parser.isSet(scenario)) window.openFile(parser.value(scenario));
+  if (parser.isSet(baseline)) window.openBaseline(parser.value(baseline));
   window.show();
   return QApplication::exec();
 }

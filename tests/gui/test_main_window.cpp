@@ -2,25 +2,30 @@
 // session restore and the --screenshot command.
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
 #include <QLockFile>
 #include <QMessageBox>
 #include <QProcess>
+#include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QUndoStack>
 
 #include "MainWindow.h"
 #include "atomic_writer.h"
 #include "budget/BudgetPanel.h"
 #include "scenario_json.h"
+#include "shell/FileActions.h"
 
 using namespace napkin;
 
@@ -412,4 +417,29 @@ TEST(MainWindow, FailedWritesKeepThePreviousFileAndSayWhy) {
   EXPECT_EQ(f.readAll(), QByteArray("the good old report"));
   QFile::setPermissions(ro,
                         QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+}
+
+// The Import model dialog picks a checkpoint folder with "Import this folder".
+TEST(MainWindow, ImportDialogAcceptsAFolder) {
+  QTemporaryDir dir;
+  const QString folder = dir.filePath(QStringLiteral("ckpt"));
+  ASSERT_TRUE(QDir().mkpath(folder));
+  QString chosen;
+  bool clicked = false;
+  QTimer::singleShot(0, [&] {
+    for (QWidget* top : QApplication::topLevelWidgets())
+      if (auto* d = qobject_cast<QFileDialog*>(top); d && d->isVisible()) {
+        d->setDirectory(folder);
+        for (QPushButton* b : d->findChildren<QPushButton*>())
+          if (b->text() == QStringLiteral("Import this &folder")) {
+            clicked = true;
+            b->click();
+            return;
+          }
+        d->reject();
+      }
+  });
+  chosen = chooseModelPath(nullptr);
+  EXPECT_TRUE(clicked);
+  EXPECT_EQ(QFileInfo(chosen).canonicalFilePath(), QFileInfo(folder).canonicalFilePath());
 }
