@@ -216,7 +216,9 @@ QString CompareDock::statusText() const { return status_->text(); }
 
 void CompareDock::setStatus() {
   const bool busy = isBusy();
-  busy_->setVisible(busy);
+  // The animated bar only while a computation runs: during a drag (the
+  // debounce) it would repaint the dock on every frame.
+  busy_->setVisible(work_->a.isRunning() || work_->b.isRunning());
   export_->setEnabled(items_->rowCount() > 0);
   if (!baseline_->isPinned()) {
     status_->setText(
