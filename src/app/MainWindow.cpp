@@ -22,6 +22,8 @@
 #include <QTimer>
 #include <QUndoStack>
 
+#include <QToolButton>
+
 #include "MoePanel.h"
 #include "PlotWidget.h"
 #include "RooflinePanel.h"
@@ -31,6 +33,10 @@
 #include "isoflops/IsoflopsPanel.h"
 #include "report/ReportWriter.h"
 #include "scenario_json.h"
+#include "shell/Autosave.h"
+#include "shell/BaselineController.h"
+#include "shell/CompareDock.h"
+#include "shell/FileActions.h"
 
 namespace napkin {
 
@@ -54,6 +60,26 @@ MainWindow::MainWindow(Session session, QWidget* parent) : QMainWindow(parent), 
   setCentralWidget(tabs_);
   setMinimumSize(kMinimumWindow);
 
+  // Plan A: the badge says which baseline is pinned; a click opens the Compare dock.
+  baseline_ = new BaselineController(this);
+  compare_ = new CompareDock(&model_, baseline_, this);
+  addDockWidget(Qt::BottomDockWidgetArea, compare_);
+  compare_->hide();
+  connect(compare_, &CompareDock::exportRequested, this, [this] {
+    const QString path = path_prompt_(PathPurpose::export_csv, QStringLiteral("compare.csv"));
+    if (!path.isEmpty()) exportCompareCsv(path);
+  });
+  badge_ = new QToolButton(this);
+  badge_->setObjectName(QStringLiteral("baselineBadge"));
+  badge_->setAutoRaise(true);
+  badge_->setToolTip(
+      tr("A baseline (plan A) is pinned: read-outs show the change from it and "
+         "plots draw it faded. Click to compare the two plans."));
+  badge_->hide();
+  connect(badge_, &QToolButton::clicked, this, &MainWindow::showCompare);
+  statusBar()->addPermanentWidget(badge_);
+  connect(baseline_, &BaselineController::changed, this, &MainWindow::baselineChanged);
+
   file_label_ = new QLabel(this);
   statusBar()->addPermanentWidget(file_label_);
   connect(&model_, &ScenarioModel::fileStateChanged, this, &MainWindow::updateTitle);
@@ -70,44 +96,37 @@ MainWindow::MainWindow(Session session, QWidget* parent) : QMainWindow(parent), 
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
   };
   path_prompt_ = [this](PathPurpose purpose, const QString& suggested) {
-    const QString scenarios = tr("Napkin scenario (*.napkin.json *.json)");
-    switch (purpose) {
-      case PathPurpose::open:
-        return QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(), scenarios);
-      case PathPurpose::save_as:
-        return QFileDialog::getSaveFileName(this, tr("Save scenario"), suggested, scenarios);
-      case PathPurpose::import_config:
-        return QFileDialog::getOpenFileName(this, tr("Import a Hugging Face config.json"),
-                                            QString(), tr("config.json (*.json)"));
-      case PathPurpose::export_report:
-        return QFileDialog::getSaveFileName(this, tr("Export report"), suggested,
-                                            tr("PDF (*.pdf)"));
-    }
-    return QString();
+    return askPath(purpose, suggested);
   };
   buildMenus();
   resize(1280, 800);
   recover_prompt_ = [this](const QString& when) {
     return QMessageBox::question(
                this, tr("Recover unsaved work?"),
-               tr("Napkin did not close cleanly. Recover the scenario autosaved at %1?").arg(when),
+               tr("A Napkin window did not close cleanly. Recover the scenario it autosaved at "
+                  "%1?")
+                   .arg(when),
                QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;
   };
   if (session_ == Session::restore) {
     restoreSession();
+    // Each instance autosaves to its own file under its own lock, so a second
+    // window never offers (or deletes) the first one's live work.
+    autosave_ = new Autosave(&model_, autosaveFolder(), this);
+    QString error;
+    if (!autosave_->start(&error))
+      statusBar()->showMessage(tr("Autosave is off for this window: %1").arg(error), 15000);
+    connect(autosave_, &Autosave::failed, this, [this](const QString& why) {
+      statusBar()->showMessage(tr("Autosave failed: %1").arg(why), 15000);
+    });
     // Offer recovery once the window is up, so the question has a parent on screen.
     QTimer::singleShot(0, this, &MainWindow::offerRecovery);
-    autosave_timer_ = new QTimer(this);
-    autosave_timer_->setSingleShot(true);
-    autosave_timer_->setInterval(1500);
-    connect(autosave_timer_, &QTimer::timeout, this, &MainWindow::autosave);
-    connect(&model_, &ScenarioModel::changed, autosave_timer_, [this] {
-      if (!autosave_timer_->isActive()) autosave_timer_->start();
-    });
   }
   updateTitle();
   updateRecentMenu();
 }
+
+MainWindow::~MainWindow() = default;
 
 void MainWindow::addPanel(Panel* panel) {
   panels_.push_back(panel);
@@ -127,115 +146,6 @@ QString MainWindow::panelKeys() const {
   QStringList keys;
   for (const Panel* p : panels_) keys << p->panelKey();
   return keys.join(QStringLiteral(", "));
-}
-
-void MainWindow::buildMenus() {
-  // Every menu item says in the status bar what it does (hover it).
-  auto tip = [](QAction* a, const QString& text) {
-    a->setStatusTip(text);
-    return a;
-  };
-  QMenu* file = menuBar()->addMenu(tr("&File"));
-  tip(file->addAction(tr("&New"), QKeySequence::New, this,
-                      [this] {
-                        if (maybeSave()) newScenario();
-                      }),
-      tr("Start a new scenario from the defaults (asks to save unsaved changes)"));
-  tip(file->addAction(tr("&Open…"), QKeySequence::Open, this,
-                      [this] {
-                        if (!maybeSave()) return;
-                        const QString path = path_prompt_(PathPurpose::open, QString());
-                        if (!path.isEmpty()) openFile(path);
-                      }),
-      tr("Open a saved scenario (.napkin.json)"));
-  recent_menu_ = file->addMenu(tr("Open &Recent"));
-  recent_menu_->menuAction()->setStatusTip(tr("Open one of the scenarios opened or saved lately"));
-  tip(file->addAction(tr("&Save"), QKeySequence(tr("Ctrl+S")), this, [this] { save(); }),
-      tr("Save the scenario to its file (asks for a name the first time)"));
-  tip(file->addAction(tr("Save &As…"), QKeySequence(tr("Ctrl+Shift+S")), this,
-                      [this] { saveAs(); }),
-      tr("Save the scenario under a new name"));
-  file->addSeparator();
-  tip(file->addAction(tr("&Import config.json…"), QKeySequence(tr("Ctrl+I")), this,
-                      [this] {
-                        const QString path = path_prompt_(PathPurpose::import_config, QString());
-                        if (!path.isEmpty()) importConfig(path);
-                      }),
-      tr("Read a model shape from a Hugging Face config.json into the scenario"));
-  tip(file->addAction(tr("&Export report…"), QKeySequence(tr("Ctrl+E")), this,
-                      [this] {
-                        const QString path = path_prompt_(PathPurpose::export_report,
-                                                          QStringLiteral("napkin-report.pdf"));
-                        if (!path.isEmpty()) exportReport(path);
-                      }),
-      tr("Write the scenario's report as a PDF: every panel's numbers and charts, and a memo"));
-  QMenu* page = file->addMenu(tr("Report &page size"));
-  page->menuAction()->setStatusTip(tr("Paper size of the exported and printed report"));
-  auto* sizes = new QActionGroup(this);
-  for (const auto& [label, id] :
-       {std::pair{tr("A4"), QPageSize::A4}, std::pair{tr("Letter"), QPageSize::Letter}}) {
-    QAction* a = page->addAction(label);
-    a->setStatusTip(tr("Lay the report out on %1 pages").arg(label));
-    a->setCheckable(true);
-    a->setChecked(reportPageSize().id() == id);
-    sizes->addAction(a);
-    connect(a, &QAction::triggered, this, [this, pid = id] { setReportPageSize(QPageSize(pid)); });
-  }
-  tip(file->addAction(tr("&Print…"), QKeySequence::Print, this, &MainWindow::printReport),
-      tr("Print the report"));
-  file->addSeparator();
-  tip(file->addAction(tr("&Quit"), QKeySequence(tr("Ctrl+Q")), this, &QWidget::close),
-      tr("Quit Napkin (asks to save unsaved changes)"));
-
-  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-  QAction* undo = model_.undoStack()->createUndoAction(this, tr("&Undo"));
-  undo->setShortcuts({QKeySequence(tr("Ctrl+Z"))});
-  undo->setStatusTip(tr("Undo the last change to the scenario"));
-  QAction* redo = model_.undoStack()->createRedoAction(this, tr("&Redo"));
-  redo->setShortcuts({QKeySequence(tr("Ctrl+Shift+Z")), QKeySequence(tr("Ctrl+Y"))});
-  redo->setStatusTip(tr("Redo the change last undone"));
-  edit->addAction(undo);
-  edit->addAction(redo);
-  edit->addSeparator();
-  tip(edit->addAction(tr("Reset to &defaults"), this, &MainWindow::resetToDefaults),
-      tr("Put every input back to its default (one undo step)"));
-
-  QMenu* view = menuBar()->addMenu(tr("&View"));
-  side_nav_action_ = view->addAction(tr("&Side navigation"));
-  side_nav_action_->setStatusTip(tr("Show the panel tabs down the left side"));
-  side_nav_action_->setCheckable(true);
-  connect(side_nav_action_, &QAction::toggled, this, [this](bool on) {
-    setSideNavigation(on);
-    if (session_ == Session::restore)
-      QSettings().setValue(QStringLiteral("view/sideNavigation"), on);
-  });
-  view->addSeparator();
-  for (int i = 0; i < static_cast<int>(panels_.size()); ++i)
-    tip(view->addAction(tabs_->tabText(i), QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)), this,
-                        [this, i] { tabs_->setCurrentIndex(i); }),
-        tr("Show the %1 panel").arg(panels_[static_cast<std::size_t>(i)]->title()));
-
-  QMenu* help = menuBar()->addMenu(tr("&Help"));
-  tip(help->addAction(tr("How to read this &panel"), QKeySequence(tr("F1")), this,
-                      &MainWindow::showHelp),
-      tr("What the current panel shows and how its numbers are computed"));
-  QAction* about = help->addAction(tr("&About Napkin"), this, [this] {
-    QString chips;
-    for (const Chip& c : hardware_table())
-      chips +=
-          QStringLiteral("<li>%1: %2</li>")
-              .arg(QString::fromUtf8(c.name.data(), static_cast<qsizetype>(c.name.size())),
-                   QString::fromUtf8(c.source.data(), static_cast<qsizetype>(c.source.size())));
-    QMessageBox::about(
-        this, tr("About Napkin"),
-        tr("<h3>Napkin %1</h3><p>The arithmetic of LLM pre-training as instruments.</p>"
-           "<p>Formulas: the seed track's Phase 00–03 (6ND, 18BTDF + 24BTDNH, training memory, "
-           "KV cache); Hoffmann et al. 2022 and Besiroglu et al. 2024 (the Chinchilla law); "
-           "Sardana et al. 2024 (lifetime cost).</p><p>Hardware table:</p><ul>%2</ul>"
-           "<p>Licence: MIT.</p>")
-            .arg(QApplication::applicationVersion(), chips));
-  });
-  about->setStatusTip(tr("Version, sources of the formulas and of the hardware table, licence"));
 }
 
 void MainWindow::setSideNavigation(bool side) {
@@ -272,61 +182,6 @@ void MainWindow::showError(const QString& title, const QString& text) {
   box->open();
 }
 
-bool MainWindow::openFile(const QString& path) {
-  try {
-    const Scenario s = load_scenario_file(path.toStdString());
-    model_.load(s, path);
-    addRecent(path);
-    statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
-    return true;
-  } catch (const std::exception& e) {
-    showError(tr("Could not open the scenario"), QString::fromStdString(e.what()));
-    return false;
-  }
-}
-
-bool MainWindow::saveTo(const QString& path) {
-  try {
-    save_scenario_file(model_.scenario(), path.toStdString());
-    model_.markSaved(path);
-    addRecent(path);
-    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
-    return true;
-  } catch (const std::exception& e) {
-    showError(tr("Could not save the scenario"), QString::fromStdString(e.what()));
-    return false;
-  }
-}
-
-bool MainWindow::save() {
-  if (model_.filePath().isEmpty()) return saveAs();
-  return saveTo(model_.filePath());
-}
-
-bool MainWindow::saveAs() {
-  QString path = path_prompt_(PathPurpose::save_as, QStringLiteral("scenario.napkin.json"));
-  if (path.isEmpty()) return false;
-  if (!path.endsWith(QLatin1String(".json"))) path += QStringLiteral(".napkin.json");
-  return saveTo(path);
-}
-
-bool MainWindow::importConfig(const QString& path) {
-  try {
-    const ImportedConfig c = import_hf_config_file(path.toStdString());
-    Scenario s = model_.scenario();
-    s.shape = c.shape;
-    s.model_name = c.family + " (" + QFileInfo(path).fileName().toStdString() + ")";
-    model_.replace(s, tr("Import %1").arg(QFileInfo(path).fileName()));
-    statusBar()->showMessage(
-        tr("Imported %1: %2 parameters").arg(path, QString::number(count_params(c.shape).total)),
-        6000);
-    return true;
-  } catch (const std::exception& e) {
-    showError(tr("Could not import config.json"), QString::fromStdString(e.what()));
-    return false;
-  }
-}
-
 QPageSize MainWindow::reportPageSize() const {
   if (session_ == Session::restore) {
     const QString id = QSettings().value(QStringLiteral("report/pageSize")).toString();
@@ -361,99 +216,83 @@ void MainWindow::settle() {
     QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
 }
 
-bool MainWindow::exportReport(const QString& path) {
-  settle();
-  ReportOptions options;
-  options.page_size = reportPageSize();
-  ReportWriter writer(this, options);
-  QString error;
-  if (!writer.writePdf(path, &error)) {
-    showError(tr("Could not export the report"), error);
-    return false;
-  }
-  statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
-  return true;
-}
-
-void MainWindow::printReport() {
-  QPrinter printer(QPrinter::ScreenResolution);  // the report lays out at 96 dpi
-  printer.setPageSize(reportPageSize());
-  QPrintDialog dialog(&printer, this);
-  dialog.setWindowTitle(tr("Print report"));
-  if (dialog.exec() != QDialog::Accepted) return;
-  settle();
-  ReportOptions options;
-  options.page_size = printer.pageLayout().pageSize();
-  ReportWriter(this, options).paint(&printer);
-}
-
 void MainWindow::newScenario() { model_.load(Scenario{}, QString()); }
 
 void MainWindow::resetToDefaults() { model_.replace(Scenario{}, tr("Reset to defaults")); }
 
-bool MainWindow::maybeSave() {
+bool MainWindow::maybeSave(bool* discarded) {
+  if (discarded) *discarded = false;
   if (!model_.isModified()) return true;
   switch (prompt_()) {
     case QMessageBox::Save: return save();
-    case QMessageBox::Discard: return true;
+    case QMessageBox::Discard:
+      if (discarded) *discarded = true;
+      return true;
     default: return false;
   }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-  if (session_ == Session::restore) saveSession();
-  if (!maybeSave()) {
+  bool discarded = false;
+  if (!maybeSave(&discarded)) {
     event->ignore();
     return;
   }
   if (session_ == Session::restore) {
-    saveSession();
-    QFile::remove(autosavePath());  // a clean exit: nothing to recover
+    saveSession(discarded);
+    if (autosave_) autosave_->remove();  // a clean exit: nothing to recover
   }
   event->accept();
 }
 
-QString MainWindow::autosavePath() {
-  return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
-         QStringLiteral("/autosave.napkin.json");
+QString MainWindow::autosaveFolder() {
+  return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
 }
 
+QString MainWindow::autosavePath() const { return autosave_ ? autosave_->path() : QString(); }
+
 void MainWindow::autosave() {
-  if (!model_.isModified()) {
-    QFile::remove(autosavePath());
-    return;
-  }
-  QDir().mkpath(QFileInfo(autosavePath()).absolutePath());
-  try {
-    save_scenario_file(model_.scenario(), autosavePath().toStdString());
-  } catch (const std::exception& e) {
-    statusBar()->showMessage(tr("Autosave failed: %1").arg(QString::fromStdString(e.what())), 8000);
-  }
+  if (!autosave_) return;
+  QString error;
+  if (!autosave_->writeNow(&error))
+    statusBar()->showMessage(tr("Autosave failed: %1").arg(error), 15000);
 }
 
 void MainWindow::offerRecovery() {
-  const QString path = autosavePath();
-  if (!QFileInfo::exists(path)) return;
-  const QString when = QLocale().toString(QFileInfo(path).lastModified(), QLocale::ShortFormat);
+  if (!autosave_) return;
+  // Only instances that are gone: a running window keeps its lock.
+  std::vector<OrphanAutosave> orphans = autosave_->claimOrphans();
+  if (orphans.empty()) return;
+  OrphanAutosave& newest = orphans.front();
+  const QString when = QLocale().toString(newest.lastModified(), QLocale::ShortFormat);
   if (recover_prompt_(when)) {
     try {
-      model_.load(load_scenario_file(path.toStdString()), QString());
+      model_.load(load_scenario_file(newest.path().toStdString()), QString());
       model_.setModified();
       statusBar()->showMessage(tr("Recovered the scenario autosaved at %1").arg(when), 8000);
+      autosave();  // it is this window's unsaved work now
     } catch (const std::exception& e) {
       showError(tr("Could not recover the autosave"), QString::fromStdString(e.what()));
+      return;  // keep the file: it may be read by a later version
     }
   }
-  QFile::remove(path);
+  newest.discard();
 }
 
-void MainWindow::saveSession() {
+void MainWindow::saveSession(bool discarded) {
   QSettings st;
-  st.setValue(QStringLiteral("session/scenario"),
-              QString::fromStdString(scenario_to_json(model_.scenario())));
+  if (discarded) {
+    // Discard: the next start opens the file as last saved, or the defaults.
+    st.remove(QStringLiteral("session/scenario"));
+    st.setValue(QStringLiteral("session/modified"), false);
+  } else {
+    st.setValue(QStringLiteral("session/scenario"),
+                QString::fromStdString(scenario_to_json(model_.scenario())));
+    st.setValue(QStringLiteral("session/modified"), model_.isModified());
+  }
   st.setValue(QStringLiteral("session/path"), model_.filePath());
-  st.setValue(QStringLiteral("session/modified"), model_.isModified());
   st.setValue(QStringLiteral("window/geometry"), saveGeometry());
+  baseline_->save(st);
 }
 
 void MainWindow::restoreSession() {
@@ -461,17 +300,21 @@ void MainWindow::restoreSession() {
   setSideNavigation(st.value(QStringLiteral("view/sideNavigation"), false).toBool());
   restoreGeometry(st.value(QStringLiteral("window/geometry")).toByteArray());
   const QString json = st.value(QStringLiteral("session/scenario")).toString();
-  if (!json.isEmpty()) {
-    try {
+  const QString path = st.value(QStringLiteral("session/path")).toString();
+  try {
+    if (!json.isEmpty()) {
       const Scenario s = scenario_from_json(json.toStdString(), "the last session");
-      model_.load(s, st.value(QStringLiteral("session/path")).toString());
+      model_.load(s, path);
       if (st.value(QStringLiteral("session/modified"), false).toBool()) model_.setModified();
-    } catch (const std::exception& e) {
-      statusBar()->showMessage(
-          tr("The last session could not be restored: %1").arg(QString::fromStdString(e.what())),
-          10000);
+    } else if (!path.isEmpty()) {
+      model_.load(load_scenario_file(path.toStdString()), path);  // changes were discarded
     }
+  } catch (const std::exception& e) {
+    statusBar()->showMessage(
+        tr("The last session could not be restored: %1").arg(QString::fromStdString(e.what())),
+        10000);
   }
+  baseline_->restore(st);
   tabs_->setCurrentIndex(
       std::clamp(st.value(QStringLiteral("view/panel"), 0).toInt(), 0, tabs_->count() - 1));
 }
@@ -527,8 +370,9 @@ int MainWindow::screenshot(const QString& file, const QString& panel, const QStr
   for (int i = 0; i < 5; ++i) QApplication::processEvents();
   for (PlotWidget* p : w.findChildren<PlotWidget*>()) p->replot(QCustomPlot::rpImmediateRefresh);
   const QImage img = w.grab().toImage();
-  if (img.isNull() || !img.save(file, "PNG")) {
-    std::fprintf(stderr, "napkin: could not write %s\n", file.toLocal8Bit().constData());
+  QString error;
+  if (!writeImage(img, file, &error)) {
+    std::fprintf(stderr, "napkin: %s\n", error.toLocal8Bit().constData());
     return 2;
   }
   return 0;

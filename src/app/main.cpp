@@ -39,12 +39,21 @@ int main(int argc, char** argv) {
   const QCommandLineOption page(QStringLiteral("page-size"),
                                 QStringLiteral("Report page size: a4 or letter."),
                                 QStringLiteral("SIZE"));
-  parser.addOptions({shot, panel, scenario, size, report, page});
+  const QCommandLineOption baseline(
+      QStringLiteral("baseline"),
+      QStringLiteral("Pin this scenario as plan A, the baseline (with --report: the report opens "
+                     "with plan A vs plan B)."),
+      QStringLiteral("FILE"));
+  parser.addOptions({shot, panel, scenario, size, report, page, baseline});
   parser.process(app);
 
   if (parser.isSet(report)) {
     napkin::MainWindow w(napkin::MainWindow::Session::fresh);
     if (parser.isSet(scenario) && !w.openFile(parser.value(scenario))) {
+      std::fprintf(stderr, "napkin: %s\n", w.lastError().toLocal8Bit().constData());
+      return 2;
+    }
+    if (parser.isSet(baseline) && !w.openBaseline(parser.value(baseline))) {
       std::fprintf(stderr, "napkin: %s\n", w.lastError().toLocal8Bit().constData());
       return 2;
     }
@@ -81,6 +90,7 @@ int main(int argc, char** argv) {
 
   napkin::MainWindow window;
   if (parser.isSet(scenario)) window.openFile(parser.value(scenario));
+  if (parser.isSet(baseline)) window.openBaseline(parser.value(baseline));
   window.show();
   return QApplication::exec();
 }

@@ -29,6 +29,7 @@ int run_report(Args& a) {
   if (!out) out = a.value("--output");
   if (!out) throw UsageError("-o OUT.pdf is required");
   const auto scenario = a.value("--scenario");
+  const auto baseline = a.value("--baseline");
   const std::string page = a.choice("--page-size", "default", {"default", "a4", "letter"});
   a.finish();
   const QString app = findApp();
@@ -49,6 +50,7 @@ int run_report(Args& a) {
   const QString rendered = tmp.filePath(QStringLiteral("report.pdf"));
   QStringList args{QStringLiteral("--report"), rendered};
   if (scenario) args << QStringLiteral("--scenario") << QString::fromStdString(*scenario);
+  if (baseline) args << QStringLiteral("--baseline") << QString::fromStdString(*baseline);
   if (page != "default") args << QStringLiteral("--page-size") << QString::fromStdString(page);
   QProcess p;
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -109,7 +111,10 @@ int run_report(Args& a) {
 }  // namespace
 
 std::vector<Command> report_commands() {
-  return {{"report", "report [--scenario FILE] -o OUT.pdf|- [--page-size a4|letter]", run_report}};
+  // --baseline A.json pins plan A: the report opens with "Plan A vs plan B".
+  return {{"report",
+           "report [--scenario FILE] [--baseline A.json] -o OUT.pdf|- [--page-size a4|letter]",
+           run_report}};
 }
 
 }  // namespace napkin::cli

@@ -113,3 +113,31 @@ TEST_F(CliReport, BadFlagsExitTwo) {
                 .exit_code,
             2);
 }
+
+TEST_F(CliReport, ABaselineOpensTheReportWithPlanAVsPlanB) {
+  const QString pdf = dir.filePath(QStringLiteral("compare.pdf"));
+  const CliResult r =
+      run_cli({QStringLiteral("report"), QStringLiteral("--baseline"),
+               QStringLiteral(NAPKIN_TEST_DATA "/scenarios/llama3-70b-h100-30d.napkin.json"),
+               QStringLiteral("--scenario"),
+               QStringLiteral(NAPKIN_TEST_DATA "/scenarios/llama3-70b-tpu-v5p-45d.napkin.json"),
+               QStringLiteral("-o"), pdf});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  const QString t = text(pdf)
+                        .replace(QChar(0xFB00), QLatin1String("ff"))
+                        .replace(QChar(0xFB01), QLatin1String("fi"));
+  const qsizetype page = t.indexOf(QStringLiteral("Plan A vs plan B"));
+  ASSERT_GE(page, 0) << t.left(600).toStdString();
+  EXPECT_LT(page, t.indexOf(QStringLiteral("Napkin report")));  // the first page
+  for (const char* s : {"Inputs that differ", "Headline outputs", "llama3-70b-h100-30d.napkin.json",
+                        "TPU v5p", "Better", "Compute C"})
+    EXPECT_TRUE(t.contains(QString::fromUtf8(s))) << s;
+  // A baseline that cannot be read: exit 2, one line naming the file.
+  const CliResult bad =
+      run_cli({QStringLiteral("report"), QStringLiteral("--baseline"),
+               QStringLiteral("/nonexistent-baseline.json"), QStringLiteral("-o"), pdf});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err.count(QLatin1Char('\n')), 1) << bad.err.toStdString();
+  EXPECT_TRUE(bad.err.contains(QStringLiteral("nonexistent-baseline.json")))
+      << bad.err.toStdString();
+}

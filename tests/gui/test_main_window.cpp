@@ -2,22 +2,30 @@
 // session restore and the --screenshot command.
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
+#include <QLockFile>
 #include <QMessageBox>
 #include <QProcess>
+#include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QUndoStack>
 
 #include "MainWindow.h"
+#include "atomic_writer.h"
 #include "budget/BudgetPanel.h"
 #include "scenario_json.h"
+#include "shell/FileActions.h"
 
 using namespace napkin;
 
@@ -46,8 +54,15 @@ Scenario everyFieldChanged() {
   s.shape.n_dense_layers = 2;
   s.training =
       TrainingSetup{Optimizer::adafactor, Precision::fp32, 2, 128, Checkpointing::full, 4, 4096};
-  s.serving = ServingSetup{32768, 3e15, 32, 2048, 256, 0.8, 0.1, 1.0};
+  s.serving = ServingSetup{32768, 3e15, 32, 2048, 256, 0.8, 0.1};
+  s.serving.weight_dtype = Dtype::fp8;
   return s;
+}
+
+void removeAutosaves() {
+  QDir dir(MainWindow::autosaveFolder());
+  for (const QString& f : dir.entryList({QStringLiteral("autosave*")}, QDir::Files | QDir::Hidden))
+    dir.remove(f);
 }
 
 }  // namespace
@@ -148,15 +163,70 @@ TEST(MainWindow, SidebarChoiceAndPanels) {
 
 TEST(MainWindow, RestoresTheLastSession) {
   QSettings().clear();
+  removeAutosaves();
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("s.napkin.json"));
   {
     MainWindow w(MainWindow::Session::restore);
     ASSERT_TRUE(w.model()->replace(everyFieldChanged(), QStringLiteral("test")));
-    w.setSavePrompt([] { return QMessageBox::Discard; });
-    w.close();
+    w.setSavePrompt([] { return QMessageBox::Save; });
+    w.setPathPrompt([&](MainWindow::PathPurpose, const QString&) { return path; });
+    w.close();  // answered Save: the file and the session hold the scenario
   }
   MainWindow again(MainWindow::Session::restore);
   EXPECT_EQ(again.model()->scenario(), everyFieldChanged());
-  EXPECT_TRUE(again.model()->isModified());
+  EXPECT_FALSE(again.model()->isModified());
+  EXPECT_EQ(again.model()->filePath(), path);
+  again.close();
+  QSettings().clear();
+}
+
+// Issue 12.5: Quit → Discard throws the changes away: the autosave goes and
+// the next start opens the last saved state, or the defaults.
+TEST(MainWindow, DiscardOnQuitRestoresTheLastSavedStateNextTime) {
+  QSettings().clear();
+  removeAutosaves();
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("saved.napkin.json"));
+  Scenario saved;
+  saved.n_chips = 2048;
+  {
+    MainWindow w(MainWindow::Session::restore);
+    ASSERT_TRUE(w.model()->replace(saved, QStringLiteral("saved")));
+    ASSERT_TRUE(w.saveTo(path));
+    ASSERT_TRUE(w.model()->replace(everyFieldChanged(), QStringLiteral("thrown away")));
+    w.autosave();
+    ASSERT_TRUE(QFileInfo::exists(w.autosavePath()));
+    const QString autosave = w.autosavePath();
+    int asked = 0;
+    w.setSavePrompt([&] {
+      ++asked;
+      return QMessageBox::Discard;
+    });
+    w.close();
+    EXPECT_EQ(asked, 1);
+    EXPECT_FALSE(QFileInfo::exists(autosave));
+  }
+  {
+    MainWindow again(MainWindow::Session::restore);
+    int offered = 0;
+    again.setRecoverPrompt([&](const QString&) { return ++offered, true; });
+    QCoreApplication::processEvents();
+    EXPECT_EQ(offered, 0);
+    EXPECT_EQ(again.model()->scenario(), saved);
+    EXPECT_FALSE(again.model()->isModified());
+    EXPECT_EQ(again.model()->filePath(), path);
+    // Untitled changes, discarded: the defaults next time.
+    again.newScenario();
+    ASSERT_TRUE(again.model()->replace(everyFieldChanged(), QStringLiteral("untitled")));
+    again.setSavePrompt([] { return QMessageBox::Discard; });
+    again.close();
+  }
+  MainWindow third(MainWindow::Session::restore);
+  EXPECT_EQ(third.model()->scenario(), Scenario{});
+  EXPECT_FALSE(third.model()->isModified());
+  EXPECT_TRUE(third.model()->filePath().isEmpty());
+  third.close();
   QSettings().clear();
 }
 
@@ -191,20 +261,21 @@ TEST(MainWindow, ExportReportWritesAPdfAndReportsFailures) {
 
 TEST(MainWindow, AutosaveIsOfferedBackAfterACrash) {
   QSettings().clear();
-  QFile::remove(MainWindow::autosavePath());
+  removeAutosaves();
   Scenario edited = everyFieldChanged();
+  QString autosave;
   {
     // A session that edits and then "crashes": the autosave is written, the window never closes.
     auto* w = new MainWindow(MainWindow::Session::restore);
     ASSERT_TRUE(w->model()->replace(edited, QStringLiteral("test")));
     w->autosave();
-    ASSERT_TRUE(QFileInfo::exists(MainWindow::autosavePath()));
+    autosave = w->autosavePath();
+    ASSERT_TRUE(QFileInfo::exists(autosave));
     w->setAttribute(Qt::WA_DeleteOnClose, false);
-    // Simulate the crash: destroy without closeEvent.
-    w->setSavePrompt([] { return QMessageBox::Discard; });
+    // Simulate the crash: destroy without closeEvent (its lock goes with it).
     delete w;
   }
-  ASSERT_TRUE(QFileInfo::exists(MainWindow::autosavePath()));
+  ASSERT_TRUE(QFileInfo::exists(autosave));
   MainWindow again(MainWindow::Session::restore);
   QString asked;
   again.setRecoverPrompt([&](const QString& when) {
@@ -215,9 +286,160 @@ TEST(MainWindow, AutosaveIsOfferedBackAfterACrash) {
   EXPECT_FALSE(asked.isEmpty());
   EXPECT_EQ(again.model()->scenario(), edited);
   EXPECT_TRUE(again.model()->isModified());
-  EXPECT_FALSE(QFileInfo::exists(MainWindow::autosavePath()));
+  EXPECT_FALSE(QFileInfo::exists(autosave));
+  EXPECT_TRUE(QFileInfo::exists(again.autosavePath()));  // now this window's unsaved work
   again.setSavePrompt([] { return QMessageBox::Discard; });
   again.close();
-  EXPECT_FALSE(QFileInfo::exists(MainWindow::autosavePath()));
+  EXPECT_FALSE(QFileInfo::exists(again.autosavePath()));
   QSettings().clear();
+}
+
+// Issue 18.5: a second window has its own autosave and never offers (or
+// deletes) the work of a window that still runs.
+TEST(MainWindow, TwoInstancesKeepTheirOwnAutosaves) {
+  QSettings().clear();
+  removeAutosaves();
+  MainWindow first(MainWindow::Session::restore);
+  ASSERT_TRUE(first.model()->replace(everyFieldChanged(), QStringLiteral("first")));
+  first.autosave();
+  ASSERT_TRUE(QFileInfo::exists(first.autosavePath()));
+
+  MainWindow second(MainWindow::Session::restore);
+  int offered = 0;
+  second.setRecoverPrompt([&](const QString&) { return ++offered, false; });
+  QCoreApplication::processEvents();
+  EXPECT_EQ(offered, 0);  // the first window holds its lock: not a crash
+  ASSERT_FALSE(second.autosavePath().isEmpty());
+  EXPECT_NE(second.autosavePath(), first.autosavePath());
+  EXPECT_TRUE(QFileInfo::exists(first.autosavePath()));
+
+  Scenario other;
+  other.days = 60;
+  ASSERT_TRUE(second.model()->replace(other, QStringLiteral("second")));
+  second.autosave();
+  EXPECT_TRUE(QFileInfo::exists(second.autosavePath()));
+  second.setSavePrompt([] { return QMessageBox::Discard; });
+  second.close();
+  EXPECT_FALSE(QFileInfo::exists(second.autosavePath()));
+  EXPECT_TRUE(QFileInfo::exists(first.autosavePath()));  // untouched
+  // A lock held by another live process: that autosave is not offered either.
+  QLockFile held(MainWindow::autosaveFolder() + QStringLiteral("/autosave-elsewhere.lock"));
+  ASSERT_TRUE(held.tryLock(0));
+  write_file_atomically(
+      MainWindow::autosaveFolder() + QStringLiteral("/autosave-elsewhere.napkin.json"),
+      QByteArray::fromStdString(scenario_to_json(other)));
+  {
+    MainWindow third(MainWindow::Session::restore);
+    third.setRecoverPrompt([&](const QString&) { return ++offered, false; });
+    QCoreApplication::processEvents();
+    EXPECT_EQ(offered, 0);
+    third.close();
+  }
+  held.unlock();
+  first.setSavePrompt([] { return QMessageBox::Discard; });
+  first.close();
+  EXPECT_FALSE(QFileInfo::exists(first.autosavePath()));
+  removeAutosaves();
+  QSettings().clear();
+}
+
+// Issue 17: File → Import model… takes a config.json or a checkpoint folder;
+// a failure is one dialog that says what was wrong and what is accepted.
+TEST(MainWindow, ImportModelTakesAConfigOrACheckpointFolder) {
+  QTemporaryDir dir;
+  MainWindow w(MainWindow::Session::fresh);
+  const QString folder = dir.filePath(QStringLiteral("Meta-Llama-3-8B"));
+  ASSERT_TRUE(QDir().mkpath(folder));
+  ASSERT_TRUE(QFile::copy(QStringLiteral(NAPKIN_TEST_DATA "/configs/llama-3-8b.json"),
+                          folder + QStringLiteral("/config.json")));
+  ASSERT_TRUE(write_file_atomically(
+      folder + QStringLiteral("/model.safetensors.index.json"),
+      R"({"metadata":{"total_size":16060522496},"weight_map":{"model.norm.weight":"a.safetensors"}})"));
+  ASSERT_TRUE(w.importModel(folder)) << w.lastError().toStdString();
+  EXPECT_EQ(w.model()->scenario().shape.d_model, 4096);
+  EXPECT_EQ(w.model()->scenario().shape.n_kv_heads, 8);
+  EXPECT_EQ(w.model()->scenario().model_name, "llama (Meta-Llama-3-8B)");
+  EXPECT_TRUE(w.lastImportMessage().contains(QStringLiteral("8,030,261,248")))
+      << w.lastImportMessage().toStdString();
+  EXPECT_TRUE(w.lastImportMessage().contains(QStringLiteral("checkpoint index")))
+      << w.lastImportMessage().toStdString();
+  EXPECT_EQ(w.model()->undoStack()->count(), 1);  // one undo step
+
+  // A config.json file directly.
+  ASSERT_TRUE(w.importModel(QStringLiteral(NAPKIN_TEST_DATA "/configs/qwen3-8b.json")));
+  EXPECT_EQ(w.model()->scenario().shape.d_model, 4096);
+  EXPECT_EQ(w.model()->scenario().model_name, "qwen3 (qwen3-8b.json)");
+
+  // Errors: one dialog each, naming what is wrong.
+  const Scenario before = w.model()->scenario();
+  const QString empty = dir.filePath(QStringLiteral("empty"));
+  ASSERT_TRUE(QDir().mkpath(empty));
+  EXPECT_FALSE(w.importModel(empty));
+  EXPECT_TRUE(w.lastError().contains(QStringLiteral("config.json"))) << w.lastError().toStdString();
+  EXPECT_EQ(w.findChildren<QMessageBox*>(QStringLiteral("errorBox")).size(), 1);
+  const QString odd = dir.filePath(QStringLiteral("odd.json"));
+  ASSERT_TRUE(write_file_atomically(odd, R"({"model_type":"mamba","hidden_size":1024})"));
+  EXPECT_FALSE(w.importModel(odd));
+  EXPECT_TRUE(w.lastError().contains(QStringLiteral("not supported")))
+      << w.lastError().toStdString();
+  EXPECT_EQ(w.model()->scenario(), before);
+}
+
+// Issue 18: a failed write keeps the previous file byte for byte and says why.
+TEST(MainWindow, FailedWritesKeepThePreviousFileAndSayWhy) {
+  QTemporaryDir dir;
+  MainWindow w(MainWindow::Session::fresh);
+  // A folder where the file should be: the OS's reason is shown.
+  const QString folder = dir.filePath(QStringLiteral("taken.napkin.json"));
+  ASSERT_TRUE(QDir().mkpath(folder));
+  EXPECT_FALSE(w.saveTo(folder));
+  EXPECT_TRUE(w.lastError().contains(QStringLiteral("taken.napkin.json")))
+      << w.lastError().toStdString();
+  EXPECT_TRUE(w.lastError().contains(QStringLiteral("untouched")));
+  // A full device: written through (never replaced), and the OS's reason is shown.
+  if (QFileInfo(QStringLiteral("/dev/full")).exists()) {
+    EXPECT_FALSE(w.exportReport(QStringLiteral("/dev/full")));
+    EXPECT_TRUE(w.lastError().contains(QStringLiteral("No space left on device")))
+        << w.lastError().toStdString();
+    EXPECT_FALSE(QFileInfo(QStringLiteral("/dev/full")).isFile());
+  }
+  // A read-only folder: the old report survives.
+  const QString ro = dir.filePath(QStringLiteral("ro"));
+  ASSERT_TRUE(QDir().mkpath(ro));
+  const QString pdf = ro + QStringLiteral("/r.pdf");
+  ASSERT_TRUE(write_file_atomically(pdf, "the good old report"));
+  QFile::setPermissions(ro, QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+  if (QFileInfo(ro).isWritable()) GTEST_SKIP() << "running as root: permissions do not bind";
+  EXPECT_FALSE(w.exportReport(pdf));
+  EXPECT_TRUE(w.lastError().contains(QStringLiteral("r.pdf"))) << w.lastError().toStdString();
+  QFile f(pdf);
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  EXPECT_EQ(f.readAll(), QByteArray("the good old report"));
+  QFile::setPermissions(ro,
+                        QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+}
+
+// The Import model dialog picks a checkpoint folder with "Import this folder".
+TEST(MainWindow, ImportDialogAcceptsAFolder) {
+  QTemporaryDir dir;
+  const QString folder = dir.filePath(QStringLiteral("ckpt"));
+  ASSERT_TRUE(QDir().mkpath(folder));
+  QString chosen;
+  bool clicked = false;
+  QTimer::singleShot(0, [&] {
+    for (QWidget* top : QApplication::topLevelWidgets())
+      if (auto* d = qobject_cast<QFileDialog*>(top); d && d->isVisible()) {
+        d->setDirectory(folder);
+        for (QPushButton* b : d->findChildren<QPushButton*>())
+          if (b->text() == QStringLiteral("Import this &folder")) {
+            clicked = true;
+            b->click();
+            return;
+          }
+        d->reject();
+      }
+  });
+  chosen = chooseModelPath(nullptr);
+  EXPECT_TRUE(clicked);
+  EXPECT_EQ(QFileInfo(chosen).canonicalFilePath(), QFileInfo(folder).canonicalFilePath());
 }

@@ -55,3 +55,36 @@ TEST(ReportSections, ThePdfHasEveryPanelInTabOrderAndNoStatusSentences) {
   for (const char* s : {"press Play", "Tick \"", "Select any value"})
     EXPECT_FALSE(t.contains(QString::fromUtf8(s))) << s;
 }
+
+TEST(ReportSections, APinnedBaselineOpensTheReportWithPlanAVsPlanB) {
+  QTemporaryDir dir;
+  const QString pdf = dir.filePath(QStringLiteral("compare.pdf"));
+  MainWindow w(MainWindow::Session::fresh);
+  w.pinBaseline();
+  Scenario b = w.model()->scenario();
+  b.n_chips = 2000;
+  b.days = 45;
+  ASSERT_TRUE(w.model()->replace(b, QStringLiteral("plan B")));
+  ASSERT_TRUE(w.exportReport(pdf));
+  QProcess p;
+  p.start(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
+  ASSERT_TRUE(p.waitForFinished(60000));
+  const QString t = QString::fromUtf8(p.readAllStandardOutput())
+                        .replace(QChar(0xFB00), QLatin1String("ff"))
+                        .replace(QChar(0xFB01), QLatin1String("fi"));
+  const qsizetype page = t.indexOf(QStringLiteral("Plan A vs plan B"));
+  ASSERT_GE(page, 0) << t.left(800).toStdString();
+  const qsizetype cover = t.indexOf(QStringLiteral("Napkin report"));
+  EXPECT_LT(page, cover);  // the first page
+  const QString first = t.mid(page, cover - page);
+  for (const char* s : {"Inputs that differ", "Chips", "1,000", "2,000", "Days", "Headline outputs",
+                        "Compute C", "Cost", "Better", "Plan A is better on"})
+    EXPECT_TRUE(first.contains(QString::fromUtf8(s))) << s;
+  // Without a baseline the report opens with its cover.
+  w.unpinBaseline();
+  ASSERT_TRUE(w.exportReport(pdf));
+  p.start(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")});
+  ASSERT_TRUE(p.waitForFinished(60000));
+  EXPECT_FALSE(
+      QString::fromUtf8(p.readAllStandardOutput()).contains(QStringLiteral("Plan A vs plan B")));
+}

@@ -15,11 +15,14 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include <QTabWidget>
 #include "CheckList.h"
 #include "MainWindow.h"
 #include "SliderSpin.h"
 #include "budget/BudgetPanel.h"
 #include "isoflops/IsoflopsPanel.h"
+#include "shell/BaselineController.h"
+#include "shell/CompareDock.h"
 
 using namespace napkin;
 
@@ -90,6 +93,27 @@ TEST(WindowKeys, SaveSaveAsAndExportWorkWhileTheSpinBoxHasFocus) {
   QTest::keyClick(t.chips(), Qt::Key_E, Qt::ControlModifier);
   ASSERT_EQ(t.asked.size(), 3u);
   EXPECT_EQ(t.asked[2], MainWindow::PathPurpose::export_report);
+}
+
+TEST(WindowKeys, BaselineImportAndCompareKeysWorkWhileTheSpinBoxHasFocus) {
+  Window t;
+  t.type(t.chips(), QStringLiteral("3000"));
+  ASSERT_TRUE(t.chips()->hasFocus());
+  QTest::keyClick(t.chips(), Qt::Key_B, Qt::ControlModifier);  // pin
+  ASSERT_NE(t.w.baseline()->baseline(), nullptr);
+  EXPECT_EQ(t.w.baseline()->baseline()->n_chips, 3000);
+  QTest::keyClick(t.chips(), Qt::Key_B, Qt::ControlModifier | Qt::ShiftModifier);  // compare
+  EXPECT_TRUE(t.w.compareDock()->isVisible());
+  t.chips()->setFocus();
+  QTest::keyClick(t.chips(), Qt::Key_U, Qt::ControlModifier | Qt::ShiftModifier);  // unpin
+  EXPECT_EQ(t.w.baseline()->baseline(), nullptr);
+  t.answer.clear();
+  QTest::keyClick(t.chips(), Qt::Key_I, Qt::ControlModifier);  // import model
+  ASSERT_EQ(t.asked.size(), 1u);
+  EXPECT_EQ(t.asked[0], MainWindow::PathPurpose::import_config);
+  QTest::keyClick(t.chips(), Qt::Key_1, Qt::ControlModifier);
+  QTest::keyClick(t.chips(), Qt::Key_2, Qt::ControlModifier);  // panels
+  EXPECT_EQ(t.w.tabs()->currentIndex(), 1);
 }
 
 TEST(WindowKeys, ARefusedValueIsExplainedInTheStatusBar) {

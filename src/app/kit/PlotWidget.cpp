@@ -1,10 +1,15 @@
 #include "PlotWidget.h"
 
+#include "atomic_writer.h"
+
 #include <QApplication>
 #include <QClipboard>
+#include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QMenu>
 #include <QMessageBox>
+#include <QTemporaryDir>
 #include <QTextStream>
 #include <cmath>
 #include <limits>
@@ -444,6 +449,40 @@ QString PlotWidget::dataCsv() const {
   return out;
 }
 
+namespace {
+
+// Writes the plot as PNG (".png") or vector PDF, or its data as CSV (".csv"),
+// through the atomic writer: false with *error (the path and the OS's
+// reason) on failure, and the previous file is then untouched.
+bool exportPlot(PlotWidget* plot, const QString& path, QString* error) {
+  QByteArray bytes;
+  if (path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)) {
+    bytes = plot->dataCsv().toUtf8();
+  } else {
+    // QCustomPlot writes only to a file name: render into a private folder,
+    // then replace the target through the atomic writer.
+    const bool png = path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive);
+    const QTemporaryDir tmp(QDir::tempPath() + QStringLiteral("/napkin-plot-XXXXXX"));
+    const QString rendered = tmp.filePath(png ? QStringLiteral("p.png") : QStringLiteral("p.pdf"));
+    const bool ok = tmp.isValid() && (png ? plot->savePng(rendered, 0, 0, 2.0)
+                                          : plot->savePdf(rendered, 0, 0, QCP::epNoCosmetic,
+                                                          QStringLiteral("Napkin"), plot->title()));
+    QFile f(rendered);
+    if (!ok || !f.open(QIODevice::ReadOnly)) {
+      if (error)
+        *error = PlotWidget::tr(
+                     "%1: the plot could not be rendered in %2 (is it full?); the file was not "
+                     "touched")
+                     .arg(path, QDir::tempPath());
+      return false;
+    }
+    bytes = f.readAll();
+  }
+  return write_file_atomically(path, bytes, error);
+}
+
+}  // namespace
+
 void PlotWidget::showMenu(const QPoint& pos) {
   QMenu menu(this);
   menu.addAction(tr("Save plot as PNG or PDF (vector)…"), this, &PlotWidget::saveImage);
@@ -461,22 +500,16 @@ void PlotWidget::saveImage() {
       QFileDialog::getSaveFileName(this, tr("Save plot"), title_ + QStringLiteral(".pdf"),
                                    tr("PDF, vector (*.pdf);;PNG image (*.png)"), &selected);
   if (path.isEmpty()) return;
-  bool ok = false;
-  if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive))
-    ok = savePng(path, 0, 0, 2.0);
-  else
-    ok = savePdf(path, 0, 0, QCP::epNoCosmetic, QStringLiteral("Napkin"), title_);
-  if (!ok) QMessageBox::warning(this, tr("Save plot"), tr("Could not write %1.").arg(path));
+  QString error;
+  if (!exportPlot(this, path, &error)) QMessageBox::warning(this, tr("Save plot"), error);
 }
 
 void PlotWidget::saveCsv() {
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Save data"), title_ + QStringLiteral(".csv"), tr("CSV (*.csv)"));
   if (path.isEmpty()) return;
-  QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly) || f.write(dataCsv().toUtf8()) < 0 || !f.commit())
-    QMessageBox::warning(this, tr("Save data"),
-                         tr("Could not write %1: %2").arg(path, f.errorString()));
+  QString error;
+  if (!exportPlot(this, path, &error)) QMessageBox::warning(this, tr("Save data"), error);
 }
 
 }  // namespace napkin

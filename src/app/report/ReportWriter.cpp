@@ -4,16 +4,18 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <cmath>
 
 #include "MainWindow.h"
 #include "Panel.h"
 #include "PlotWidget.h"
+#include "atomic_writer.h"
 #include "budget_view.h"
 #include "format.h"
+#include "report/ComparePage.h"
 #include "report/ReportHtml.h"
 #include "report/ReportLayout.h"
+#include "shell/BaselineController.h"
 
 namespace napkin {
 
@@ -86,6 +88,12 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
                            ? QObject::tr("unsaved scenario")
                            : QFileInfo(window_->model()->filePath()).fileName();
 
+  // ---- plan A vs plan B, when a baseline is pinned
+  if (const Scenario* a = window_->baseline()->baseline()) {
+    layout.html(comparePageHtml(*a, window_->baseline()->label(), s, file));
+    layout.pageBreak();
+  }
+
   // ---- cover
   layout.html(
       QStringLiteral("<h1>Napkin report</h1><p style='font-size:12pt'>%1</p><p class='muted'>%2 "
@@ -117,9 +125,11 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
 }
 
 bool ReportWriter::writePdf(const QString& path, QString* error) {
-  QSaveFile file(path);
+  // Through the atomic writer: every write and the flush are checked, the
+  // previous file survives a failure, a device or FIFO is written through.
+  AtomicFile file(path);
   if (!file.open(QIODevice::WriteOnly)) {
-    if (error) *error = QObject::tr("%1: cannot write: %2").arg(path, file.errorString());
+    if (error) *error = file.errorString();
     return false;
   }
   {
@@ -150,15 +160,13 @@ bool ReportWriter::writePdf(const QString& path, QString* error) {
                  QCoreApplication::applicationVersion())
             .toUtf8());
     if (paint(&pdf) == 0) {
-      file.cancelWriting();
+      file.cancel();
       if (error) *error = QObject::tr("%1: could not paint the report").arg(path);
       return false;
     }
   }
   if (!file.commit()) {
-    if (error)
-      *error = QObject::tr("%1: could not save the report (any previous file is untouched): %2")
-                   .arg(path, file.errorString());
+    if (error) *error = QObject::tr("%1 (any previous file is untouched)").arg(file.errorString());
     return false;
   }
   return true;

@@ -1,0 +1,265 @@
+// MainWindow's file actions: open, save, import a model, export the report
+// and the Compare list, and pin a baseline. Every file goes through the
+// atomic writer (atomic_writer.h) and a failure names the path and the OS's
+// reason in one dialog.
+#include "shell/FileActions.h"
+
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QPrintDialog>
+#include <QPrinter>
+#include <QPushButton>
+#include <QStatusBar>
+#include <QToolButton>
+#include <algorithm>
+
+#include "MainWindow.h"
+#include "atomic_writer.h"
+#include "config_import.h"
+#include "format.h"
+#include "report/ReportWriter.h"
+#include "scenario_json.h"
+#include "shell/BaselineController.h"
+#include "shell/CompareDock.h"
+
+namespace napkin {
+
+bool writeImage(const QImage& image, const QString& path, QString* error) {
+  if (image.isNull()) {
+    if (error) *error = QObject::tr("%1: nothing to write (the image is empty)").arg(path);
+    return false;
+  }
+  AtomicFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) {
+    if (error) *error = file.errorString();
+    return false;
+  }
+  QImageWriter writer(&file, "PNG");
+  if (!writer.write(image) || file.hasFailed()) {
+    if (error)
+      *error = file.hasFailed() ? file.errorString()
+                                : QObject::tr("%1: %2").arg(path, writer.errorString());
+    file.cancel();
+    return false;
+  }
+  if (!file.commit()) {
+    if (error) *error = file.errorString();
+    return false;
+  }
+  return true;
+}
+
+QString chooseModelPath(QWidget* parent) {
+  QFileDialog dialog(parent,
+                     QObject::tr("Import a model: its config.json, or a checkpoint folder"));
+  dialog.setOption(QFileDialog::DontUseNativeDialog);  // for the folder button
+  dialog.setFileMode(QFileDialog::ExistingFile);
+  dialog.setNameFilters({QObject::tr("config.json (*.json)"), QObject::tr("All files (*)")});
+  QString folder;
+  if (auto* box = dialog.findChild<QDialogButtonBox*>()) {
+    QPushButton* b =
+        box->addButton(QObject::tr("Import this &folder"), QDialogButtonBox::ActionRole);
+    b->setToolTip(
+        QObject::tr("Import the selected (or shown) folder: its config.json and, when "
+                    "present, model.safetensors.index.json"));
+    QObject::connect(b, &QPushButton::clicked, &dialog, [&] {
+      const QStringList sel = dialog.selectedFiles();
+      folder = !sel.isEmpty() && QFileInfo(sel.first()).isDir() ? sel.first()
+                                                                : dialog.directory().absolutePath();
+      static_cast<QDialog&>(dialog).done(
+          QDialog::Accepted);  // not accept(): it would enter the folder
+    });
+  }
+  if (dialog.exec() != QDialog::Accepted) return {};
+  if (!folder.isEmpty()) return folder;
+  const QStringList files = dialog.selectedFiles();
+  return files.isEmpty() ? QString() : files.first();
+}
+
+QString MainWindow::askPath(PathPurpose purpose, const QString& suggested) {
+  const QString scenarios = tr("Napkin scenario (*.napkin.json *.json)");
+  switch (purpose) {
+    case PathPurpose::open:
+      return QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(), scenarios);
+    case PathPurpose::open_baseline:
+      return QFileDialog::getOpenFileName(this, tr("Open a scenario as the baseline (plan A)"),
+                                          QString(), scenarios);
+    case PathPurpose::save_as:
+      return QFileDialog::getSaveFileName(this, tr("Save scenario"), suggested, scenarios);
+    case PathPurpose::import_config: return chooseModelPath(this);
+    case PathPurpose::export_report:
+      return QFileDialog::getSaveFileName(this, tr("Export report"), suggested, tr("PDF (*.pdf)"));
+    case PathPurpose::export_csv:
+      return QFileDialog::getSaveFileName(this, tr("Export the comparison"), suggested,
+                                          tr("CSV (*.csv)"));
+  }
+  return QString();
+}
+
+bool MainWindow::openFile(const QString& path) {
+  try {
+    const Scenario s = load_scenario_file(path.toStdString());
+    model_.load(s, path);
+    addRecent(path);
+    statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
+    return true;
+  } catch (const std::exception& e) {
+    showError(tr("Could not open the scenario"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+bool MainWindow::saveTo(const QString& path) {
+  try {
+    save_scenario_file(model_.scenario(), path.toStdString());  // atomic, with the OS's reason
+    model_.markSaved(path);
+    addRecent(path);
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    return true;
+  } catch (const std::exception& e) {
+    showError(
+        tr("Could not save the scenario"),
+        tr("%1\n\nThe previous file, if any, is untouched.").arg(QString::fromStdString(e.what())));
+    return false;
+  }
+}
+
+bool MainWindow::save() {
+  if (model_.filePath().isEmpty()) return saveAs();
+  return saveTo(model_.filePath());
+}
+
+bool MainWindow::saveAs() {
+  QString path = path_prompt_(PathPurpose::save_as, QStringLiteral("scenario.napkin.json"));
+  if (path.isEmpty()) return false;
+  if (!path.endsWith(QLatin1String(".json"))) path += QStringLiteral(".napkin.json");
+  return saveTo(path);
+}
+
+bool MainWindow::importModel(const QString& path) {
+  const QFileInfo info(path);
+  // "Meta-Llama-3-8B" for a folder or its config.json, else the file's name.
+  const QString name =
+      info.isDir() ? info.fileName()
+      : info.fileName() == QLatin1String("config.json") && !info.dir().dirName().isEmpty()
+          ? info.dir().dirName() + QStringLiteral("/config.json")
+          : info.fileName();
+  try {
+    const ImportedConfig c = import_model_path(path.toStdString());
+    Scenario s = model_.scenario();
+    s.shape = c.shape;
+    s.model_name = c.family + " (" + name.toStdString() + ")";
+    s.validate();  // throws with the field and its range
+    const std::int64_t total = count_params(c.shape).total;
+    if (!model_.replace(s, tr("Import %1").arg(name)))
+      throw std::invalid_argument("the imported shape was refused by the scenario");
+    QString text =
+        tr("Imported %1: %2 parameters")
+            .arg(name, QString::fromStdString(format_grouped(static_cast<double>(total))));
+    if (c.checkpoint) {
+      // What the checkpoint's index says against the count (agreement, or the difference and
+      // what it is made of).
+      const CheckpointCheck& k = *c.checkpoint;
+      QStringList notes;
+      for (const std::string& n : k.notes) notes << QString::fromStdString(n);
+      if (notes.isEmpty() && k.stored_params > 0)
+        notes << tr("the checkpoint stores %1 parameters")
+                     .arg(QString::fromStdString(
+                         format_grouped(static_cast<double>(k.stored_params))));
+      if (!notes.isEmpty())
+        text += tr("; checkpoint index: %1").arg(notes.join(QStringLiteral("; ")));
+    }
+    last_import_ = text;
+    statusBar()->showMessage(text, 15000);
+    return true;
+  } catch (const std::exception& e) {
+    showError(tr("Could not import the model"),
+              tr("%1\n\nImport accepts a Hugging Face config.json, or a checkpoint folder holding "
+                 "config.json (and optionally model.safetensors.index.json).")
+                  .arg(QString::fromStdString(e.what())));
+    return false;
+  }
+}
+
+bool MainWindow::exportReport(const QString& path) {
+  settle();
+  ReportOptions options;
+  options.page_size = reportPageSize();
+  ReportWriter writer(this, options);
+  QString error;
+  if (!writer.writePdf(path, &error)) {
+    showError(tr("Could not export the report"), error);
+    return false;
+  }
+  statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+  return true;
+}
+
+void MainWindow::printReport() {
+  QPrinter printer(QPrinter::ScreenResolution);  // the report lays out at 96 dpi
+  printer.setPageSize(reportPageSize());
+  QPrintDialog dialog(&printer, this);
+  dialog.setWindowTitle(tr("Print report"));
+  if (dialog.exec() != QDialog::Accepted) return;
+  settle();
+  ReportOptions options;
+  options.page_size = printer.pageLayout().pageSize();
+  ReportWriter(this, options).paint(&printer);
+}
+
+// ---- plan A
+
+void MainWindow::pinBaseline() {
+  baseline_->pin(model_.scenario());
+  statusBar()->showMessage(
+      tr("Pinned the current scenario as plan A: changes from now on show against it"), 6000);
+}
+
+bool MainWindow::openBaseline(const QString& path) {
+  try {
+    baseline_->pinFile(path);
+    statusBar()->showMessage(tr("Pinned %1 as plan A").arg(path), 6000);
+    return true;
+  } catch (const std::exception& e) {
+    showError(tr("Could not open the baseline"), QString::fromStdString(e.what()));
+    return false;
+  }
+}
+
+void MainWindow::unpinBaseline() {
+  baseline_->unpin();
+  statusBar()->showMessage(tr("Baseline unpinned"), 4000);
+}
+
+void MainWindow::baselineChanged() {
+  // Once per pin: each panel computes the baseline's view here, not per change.
+  const Scenario* a = baseline_->baseline();
+  for (Panel* p : panels_) p->setBaseline(a);
+  badge_->setVisible(a != nullptr);
+  badge_->setText(a ? tr("Baseline: %1").arg(baseline_->label()) : QString());
+  if (unpin_action_) unpin_action_->setEnabled(a != nullptr);
+}
+
+void MainWindow::showCompare() {
+  const bool was_hidden = compare_->isHidden();
+  compare_->show();
+  // A third of the window at most, so the panel above stays usable.
+  if (was_hidden) resizeDocks({compare_}, {std::max(180, height() / 3)}, Qt::Vertical);
+  compare_->raise();
+}
+
+bool MainWindow::exportCompareCsv(const QString& path) {
+  compare_->settle();
+  QString error;
+  if (!compare_->exportCsv(path, &error)) {
+    showError(tr("Could not export the comparison"),
+              tr("%1\n\nThe previous file, if any, is untouched.").arg(error));
+    return false;
+  }
+  statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+  return true;
+}
+
+}  // namespace napkin

@@ -1,0 +1,20 @@
+// Helpers of the window's file actions (shell/FileActions.cpp holds the
+// MainWindow members that open, save, import, export and pin files).
+#pragma once
+
+#include <QString>
+
+class QImage;
+class QWidget;
+
+namespace napkin {
+
+// Writes `image` as PNG through the atomic writer: false with *error (the
+// path and the OS's reason) on failure, and the previous file is untouched.
+bool writeImage(const QImage& image, const QString& path, QString* error);
+
+// The Import model dialog: a config.json file, or a checkpoint folder (the
+// folder shown, or the one selected, via "Import this folder"). "" when cancelled.
+QString chooseModelPath(QWidget* parent);
+
+}  // namespace napkin
