@@ -96,8 +96,10 @@ void applyPreset(ScenarioModel* model, int index, double chinchilla_params) {
 }  // namespace
 
 BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
-                                       std::function<double()> chinchilla_params) {
+                                       std::function<double()> chinchilla_params,
+                                       BudgetPlanControls::ViewGetter view) {
   BudgetControls c;
+  BudgetPlanControls::declareQuestion(c.plan, col, m, view);
   auto bind = [m](int field, const QString& label, std::function<double(const S&)> get,
                   std::function<void(S&, double)> set) {
     return scenarioBinding<double>(m, field, label, std::move(get), std::move(set));
@@ -227,8 +229,10 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
        .ladder = Ladder::significant(2),
        .decimals = 2,
        .scientific = true,
-       .tooltip = tr("Unique training tokens the corpus holds (tokens); the 'data available' "
-                     "check needs D below it.")},
+       .tooltip = tr("Unit: tokens. Unique (deduplicated) training tokens the corpus holds; "
+                     "beyond them data repeat and are worth less (Muennighoff et al. 2023, "
+                     "R_D* = 15.4). Default 15T (Llama 3 pre-trained on 15.6T). The 'data "
+                     "available' check needs D below it.")},
       bind(
           kAvailable, tr("Unique tokens"), [](const S& s) { return s.tokens_available; },
           [](S& s, double v) { s.tokens_available = v; }));
@@ -247,6 +251,8 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
           kContext, tr("Context"),
           [](const S& s) { return static_cast<double>(s.serving.context_len); },
           [](S& s, double v) { s.serving.context_len = static_cast<std::int64_t>(v); }));
+
+  BudgetPlanControls::declareRun(c.plan, col, m, view);
 
   col->group(tr("Model"));
   std::vector<ComboItem> presets{{tr("Custom"), 0}};
