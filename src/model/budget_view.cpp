@@ -120,6 +120,10 @@ const std::optional<Spread>& range_spread(const RangeSetup& r, RangeInput input)
   return range_spread(const_cast<RangeSetup&>(r), input);
 }
 
+Spread widened(const Spread& sp, double likely) {
+  return {std::min(sp.low, likely), std::max(sp.high, likely)};
+}
+
 Spread default_spread(RangeInput input, double likely) {
   switch (input) {
     case RangeInput::mfu: return {0.75 * likely, std::min(0.95, std::max(likely, 1.1 * likely))};
@@ -131,7 +135,7 @@ Spread default_spread(RangeInput input, double likely) {
   return {likely, likely};
 }
 
-std::string spread_problem(RangeInput input, const Spread& sp) {
+std::string spread_problem(RangeInput input, const Spread& sp, double likely) {
   const InputInfo& info = plan_input_info(range_input_key(input));
   const bool percent = input == RangeInput::mfu;
   auto value = [percent](double v) {
@@ -143,6 +147,12 @@ std::string spread_problem(RangeInput input, const Spread& sp) {
     return head + "low and high must be finite and not negative.";
   if (sp.low > sp.high)
     return head + "low " + value(sp.low) + " is above high " + value(sp.high) + ".";
+  if (sp.low > likely)
+    return head + "low " + value(sp.low) + " is above the likely value " + value(likely) +
+           " (the scenario's own).";
+  if (sp.high < likely)
+    return head + "high " + value(sp.high) + " is below the likely value " + value(likely) +
+           " (the scenario's own).";
   if (percent && sp.high > 1.0) return head + "high " + value(sp.high) + " is above 100 %.";
   return {};
 }
@@ -355,11 +365,37 @@ BudgetView make_budget_view(const Scenario& s, const BudgetViewOptions& options)
     text += memo;
     memo = std::move(text);
   }
+  // The data limit, whenever the planned run repeats its data (the budget
+  // memo already says it when the Chinchilla answer itself does not fit).
+  const DataLimit& data = v.report.data;
+  if (run.epochs > 1.0 && (v.train || data.chinchilla_fits)) {
+    memo += " Data limit: the planned run sees ";
+    memo += format_count(run.tokens, 2);
+    memo += " tokens but only ";
+    memo += format_count(run.unique_tokens, 1);
+    memo += " unique tokens exist (";
+    memo += format_grouped(run.epochs, 2);
+    memo += " epochs, worth ";
+    memo += format_count(run.effective_tokens, 2);
+    memo += " fresh tokens; loss ";
+    memo += format_grouped(run.loss, 3);
+    memo += " nats instead of ";
+    memo += format_grouped(run.loss_fresh, 3);
+    memo += " with fresh data). The best split of this budget's compute under the limit is ";
+    memo += format_count(data.best.params);
+    memo += " parameters on ";
+    memo += format_count(data.best.tokens, 2);
+    memo += " tokens (loss ";
+    memo += format_grouped(data.best.loss, 3);
+    memo += " nats, ";
+    memo += format_grouped(data.repetition_penalty_nats, 3);
+    memo += " nats of repetition penalty).";
+  }
   if (v.train) {
     memo += " Serving: ";
     memo += sv.text;
   }
-  if (v.run_too_long && !(p_too_long(v.report.plan, s.days))) {
+  if (v.run_too_long && (v.train || !p_too_long(v.report.plan, s.days))) {
     memo += " Caution: the planned run takes ";
     memo += format_grouped(run.wall_clock_days, 0);
     memo += " days on this cluster, more than twice the ";

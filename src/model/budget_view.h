@@ -56,10 +56,12 @@ const std::optional<Spread>& range_spread(const RangeSetup& r, RangeInput input)
 // cluster's), restart ½×–3×, price −20 %/+30 %, unique tokens ½×–1.5×.
 Spread default_spread(RangeInput input, double likely);
 // Why a range is refused, as one sentence naming the input and its unit
-// ("MFU range refused (%): low 60 % is above high 50 %."); "" when it is fine.
-// (A range always contains the scenario's own value: Scenario::plan_ranges
-// widens it to the likely value.)
-std::string spread_problem(RangeInput input, const Spread& spread);
+// ("MFU range refused (%): low 60 % is above high 50 %."): low above high, or
+// the likely value (the scenario's own) outside it; "" when it is fine.
+std::string spread_problem(RangeInput input, const Spread& spread, double likely);
+// The spread stretched to contain `likely` (a value moved past a bound of its
+// range carries the bound with it).
+Spread widened(const Spread& spread, double likely);
 
 struct BudgetView {
   Scenario scenario;

@@ -95,15 +95,9 @@ TrainInputs Scenario::train_inputs() const {
 
 PlanRanges Scenario::plan_ranges(const TrainInputs& t) const {
   PlanRanges r = point_ranges(t);
-  // A spread keeps the plan's own value as the likely one, and always contains
-  // it (moving the value past a bound widens the range rather than refusing
-  // the move); a spread with low above high is refused.
+  // A spread keeps the plan's own value as the likely one.
   auto set = [](Range& range, const std::optional<Spread>& s) {
-    if (!s) return;
-    if (!(s->low <= s->high))
-      throw std::invalid_argument("range low " + format_value(s->low) + " is above high " +
-                                  format_value(s->high) + "; a range needs low <= high");
-    range = Range{std::min(s->low, range.likely), range.likely, std::max(s->high, range.likely)};
+    if (s) range = Range{s->low, range.likely, s->high};
   };
   set(r.mfu, ranges.mfu);
   set(r.interruptions_per_1000_chip_days, ranges.interruptions_per_1000_chip_days);

@@ -18,6 +18,9 @@
 #include "SliderSpin.h"
 #include "budget.h"
 #include "budget/BudgetPanel.h"
+#include "budget/plots/GoodputPlot.h"
+#include "budget/plots/HistogramPlot.h"
+#include "budget/plots/TornadoPlot.h"
 #include "budget_view.h"
 #include "format.h"
 #include "goodput.h"
@@ -175,15 +178,18 @@ TEST(BudgetPanel, PlotsHaveDataHoverAndCsv) {
   w.resize(1280, 800);
   w.show();
   QCoreApplication::processEvents();
-  const auto plots = w.panel<BudgetPanel>()->plots();
-  ASSERT_EQ(plots.size(), 5u);
+  BudgetPanel* panel = w.panel<BudgetPanel>();
+  const auto plots = panel->plots();
+  ASSERT_EQ(plots.size(), 9u);
   for (PlotWidget* plot : plots) {
+    // The histogram and the tornado have data once a range is on (their own test).
+    if (plot == panel->histogramPlot() || plot == panel->tornadoPlot()) continue;
     const QString csv = plot->dataCsv();
     EXPECT_GT(csv.count(QLatin1Char('\n')), 4) << plot->title().toStdString();
     plot->replot();
   }
   // Hovering the KV plot over the scenario curve reads out a point.
-  PlotWidget* kv = plots[1];
+  PlotWidget* kv = plots[5];
   QCPGraph* g = kv->graph(1);
   const double x = g->data()->at(20)->key, y = g->data()->at(20)->value;
   kv->hoverAt(QPointF(kv->xAxis->coordToPixel(x), kv->yAxis->coordToPixel(y)));
@@ -409,7 +415,8 @@ TEST(BudgetPanel, FiveTrillionUniqueTokensMakeTheMemoStateTheDataLimit) {
   typeInto(p->controls().tokens_available, QStringLiteral("5e12"));
   ASSERT_EQ(w.model()->scenario().tokens_available, 5e12);
   const QString memo = p->recommendation()->toPlainText();
-  EXPECT_TRUE(memo.contains(QStringLiteral("5T unique tokens"))) << memo.toStdString();
+  EXPECT_TRUE(memo.contains(QStringLiteral("5.0T unique tokens"))) << memo.toStdString();
+  EXPECT_TRUE(memo.contains(QStringLiteral("Data limit:"))) << memo.toStdString();
   EXPECT_TRUE(memo.contains(QStringLiteral("bf16 weights, bf16 KV"))) << memo.toStdString();
 }
 
@@ -435,4 +442,26 @@ TEST(BudgetPanel, ARangeWithLowAboveHighIsRefusedWithAMessage) {
   typeInto(mfu.high, QStringLiteral("50"));
   EXPECT_EQ(w.model()->scenario().ranges.mfu->high, 0.5);
   EXPECT_FALSE(message->isVisible());
+}
+
+TEST(BudgetPanel, TheReportHasGoodputTheDataCheckTheRangesAndTheNewCharts) {
+  MainWindow w(MainWindow::Session::fresh);
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  Scenario s = w.model()->scenario();
+  s.ranges.price_per_chip_hour_dollars = Spread{2.0, 3.5};
+  ASSERT_TRUE(w.model()->replace(s, QStringLiteral("price range")));
+  const ReportSection r = p->reportSection();
+  QStringList titles;
+  for (const ReportTable& t : r.tables) titles << t.title;
+  const QString all = titles.join(QLatin1Char('|'));
+  EXPECT_TRUE(all.contains(QStringLiteral("Planned run"))) << all.toStdString();
+  EXPECT_TRUE(all.contains(QStringLiteral("Ranges of the planned run"))) << all.toStdString();
+  EXPECT_TRUE(all.contains(QStringLiteral("Data check"))) << all.toStdString();
+  bool goodput = false;
+  for (const ReportTable& t : r.tables)
+    for (const ReportRow& row : t.rows) goodput |= row.name == QStringLiteral("Goodput");
+  EXPECT_TRUE(goodput);
+  EXPECT_EQ(r.charts.size(), 9u);
+  EXPECT_GT(p->tornadoPlot()->barCount(), 0);
+  EXPECT_EQ(p->tornadoPlot()->topInput(), QStringLiteral("Price"));
 }

@@ -246,7 +246,13 @@ TEST(BudgetView, DataLimitIsStatedInTheMemo) {
   Scenario s;
   s.tokens_available = 5e12;
   const BudgetView v = make_budget_view(s);
-  EXPECT_TRUE(has(v.report.recommendation, "5T unique tokens")) << v.report.recommendation;
+  EXPECT_TRUE(has(v.report.recommendation, "5.0T unique tokens")) << v.report.recommendation;
+  // The planned run repeats the data: the memo says so and names the best split under the limit.
+  ASSERT_GT(v.run().epochs, 1.0);
+  EXPECT_TRUE(has(v.report.recommendation, "Data limit: the planned run sees"))
+      << v.report.recommendation;
+  EXPECT_TRUE(has(v.report.recommendation, format_count(v.report.data.best.params)))
+      << v.report.recommendation;
 }
 
 TEST(BudgetView, SpreadsStartAroundTheLikelyValueAndLowAboveHighIsRefused) {
@@ -256,21 +262,24 @@ TEST(BudgetView, SpreadsStartAroundTheLikelyValueAndLowAboveHighIsRefused) {
     const Spread sp = default_spread(in, likely);
     EXPECT_LE(sp.low, likely);
     EXPECT_GE(sp.high, likely);
-    EXPECT_EQ(spread_problem(in, sp), "");
-    const std::string why = spread_problem(in, Spread{sp.high * 1.1, sp.low});
+    EXPECT_EQ(spread_problem(in, sp, likely), "");
+    const std::string why = spread_problem(in, Spread{sp.high * 1.1, sp.low}, likely);
     EXPECT_TRUE(has(why, "above high")) << why;
     EXPECT_TRUE(has(why, plan_input_info(range_input_key(in)).label.data())) << why;
   }
-  EXPECT_EQ(spread_problem(RangeInput::mfu, Spread{0.6, 0.5}),
+  EXPECT_EQ(spread_problem(RangeInput::mfu, Spread{0.6, 0.5}, 0.4),
             "MFU range refused (%): low 60 % is above high 50 %.");
-  // The scenario refuses such a range too, and widens one that misses its value.
+  EXPECT_TRUE(has(spread_problem(RangeInput::mfu, Spread{0.45, 0.5}, 0.4), "likely value 40 %"));
+  // The scenario refuses such ranges too.
   Scenario t;
   t.ranges.mfu = Spread{0.6, 0.5};
   EXPECT_THROW(t.validate(), std::invalid_argument);
   t.ranges.mfu = Spread{0.45, 0.5};  // the likely 40 % lies below it
+  EXPECT_THROW(t.validate(), std::invalid_argument);
+  // A value moved past a bound carries the bound with it.
+  const Spread w = widened(Spread{0.45, 0.5}, 0.4);
+  EXPECT_EQ(w.low, 0.4);
+  EXPECT_EQ(w.high, 0.5);
+  t.ranges.mfu = w;
   EXPECT_NO_THROW(t.validate());
-  const PlanRanges r = t.plan_ranges(t.train_inputs());
-  EXPECT_EQ(r.mfu.low, 0.4);
-  EXPECT_EQ(r.mfu.likely, 0.4);
-  EXPECT_EQ(r.mfu.high, 0.5);
 }

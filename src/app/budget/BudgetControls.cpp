@@ -152,7 +152,11 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
        .tooltip = tr("Model FLOPs utilization (fraction of peak): useful 6ND FLOPs ÷ (chips × "
                      "peak × time). 35–55 % is normal at scale.")},
       bind(
-          kMfu, tr("MFU"), [](const S& s) { return s.mfu; }, [](S& s, double v) { s.mfu = v; }));
+          kMfu, tr("MFU"), [](const S& s) { return s.mfu; },
+          [](S& s, double v) {
+            s.mfu = v;
+            carry_range(s, RangeInput::mfu);
+          }));
   c.price = col->slider(
       {.key = QStringLiteral("price"),
        .label = tr("Price"),
@@ -165,7 +169,10 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
        .tooltip = tr("Rental price ($ per chip-hour). Rental $ = chips × days × 24 × price.")},
       bind(
           kPrice, tr("Price"), [](const S& s) { return s.price_per_chip_hour_dollars; },
-          [](S& s, double v) { s.price_per_chip_hour_dollars = v; }));
+          [](S& s, double v) {
+            s.price_per_chip_hour_dollars = v;
+            carry_range(s, RangeInput::price);
+          }));
   c.kwh = col->slider(
       {.key = QStringLiteral("kwh"),
        .label = tr("Energy price"),
@@ -235,7 +242,10 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
                      "available' check needs D below it.")},
       bind(
           kAvailable, tr("Unique tokens"), [](const S& s) { return s.tokens_available; },
-          [](S& s, double v) { s.tokens_available = v; }));
+          [](S& s, double v) {
+            s.tokens_available = v;
+            carry_range(s, RangeInput::tokens_available);
+          }));
   c.context = col->slider(
       {.key = QStringLiteral("context"),
        .label = tr("Context"),

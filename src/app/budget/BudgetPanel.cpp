@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
+#include <algorithm>
 
 #include "AdaptiveRow.h"
 #include "CheckList.h"
@@ -242,12 +243,18 @@ ReportSection BudgetPanel::reportSection() const {
          "limit (Muennighoff et al. 2023) and, when an input is a range, P10/P50/P90 from a "
          "seeded Monte Carlo.")
           .arg(QString::fromStdString(view_.plan_subject));
-  s.tables = readouts_->tables();
+  // The budget, the Chinchilla answer, the scenario model, the checks, then
+  // the planned run, its ranges (when on) and the data check.
+  std::vector<ReportTable> readout_tables = readouts_->tables();
+  const std::size_t first = std::min<std::size_t>(3, readout_tables.size());
+  s.tables.assign(readout_tables.begin(), readout_tables.begin() + static_cast<long>(first));
   ReportTable checks{tr("Sanity checks"), {}, true};
   for (const Check& c : view_.checks)
     checks.rows.push_back({qs(c.name), c.ok ? tr("OK") : tr("FAIL"), QString(), qs(c.detail),
                            c.ok ? Tone::ok : Tone::fail});
   s.tables.push_back(checks);
+  s.tables.insert(s.tables.end(), readout_tables.begin() + static_cast<long>(first),
+                  readout_tables.end());
   s.formulas = {
       {QStringLiteral("C = chips × peak FLOP/s × MFU × days × 86,400 s"), tr("budget → FLOPs")},
       {QStringLiteral("C = 6ND; N = √(C / 6r), D = r·N"),
@@ -266,18 +273,18 @@ ReportSection BudgetPanel::reportSection() const {
        tr("effective tokens, Muennighoff et al. 2023")},
       {QStringLiteral("P10 / P50 / P90 over 10,000 seeded draws"),
        tr("triangular or log-normal ranges; tornado one input at a time")}};
-  ReportTable data{tr("Data check and serving"), {}, false};
+  ReportTable data_table{tr("Data check and serving"), {}, false};
   const RunReport& run = view_.run();
-  data.rows.push_back({tr("Planned run"), QString::fromStdString(view_.plan_subject), QString(),
-                       QString(), Tone::normal});
-  data.rows.push_back({tr("Epochs"), QString::fromStdString(format_grouped(run.epochs, 2)),
-                       tr("epochs"),
-                       tr("worth %1 fresh tokens (Muennighoff et al. 2023)")
-                           .arg(QString::fromStdString(format_count(run.effective_tokens, 2))),
-                       run.data_suffice ? Tone::ok : Tone::warn});
-  data.rows.push_back({tr("Serving limit"), QString::fromStdString(view_.serving.text), QString(),
-                       QString(), view_.serving.binds ? Tone::warn : Tone::ok});
-  s.tables.push_back(data);
+  data_table.rows.push_back({tr("Planned run"), QString::fromStdString(view_.plan_subject),
+                             QString(), QString(), Tone::normal});
+  data_table.rows.push_back(
+      {tr("Epochs"), QString::fromStdString(format_grouped(run.epochs, 2)), tr("epochs"),
+       tr("worth %1 fresh tokens (Muennighoff et al. 2023)")
+           .arg(QString::fromStdString(format_count(run.effective_tokens, 2))),
+       run.data_suffice ? Tone::ok : Tone::warn});
+  data_table.rows.push_back({tr("Serving limit"), QString::fromStdString(view_.serving.text),
+                             QString(), QString(), view_.serving.binds ? Tone::warn : Tone::ok});
+  s.tables.push_back(data_table);
   s.charts = plots();
   return s;
 }

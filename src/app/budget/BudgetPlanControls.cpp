@@ -115,6 +115,17 @@ SliderDecl boundDecl(RangeInput in, bool low) {
   return {};
 }
 
+}  // namespace
+
+void carry_range(Scenario& s, RangeInput input) {
+  std::optional<Spread>& sp = range_spread(s.ranges, input);
+  if (sp) sp = widened(*sp, range_likely(s, input));
+}
+
+namespace {
+
+void carry(Scenario& s, RangeInput input) { carry_range(s, input); }
+
 void show_message(QLabel* label, const QString& text) {
   if (!label) return;
   label->setText(text);
@@ -179,7 +190,10 @@ void BudgetPlanControls::declareRun(BudgetPlanControls& c, ControlColumn* col, S
                   bind(
                       kInterruptions, tr("Interruptions"),
                       [](const S& s) { return s.goodput.interruptions_per_1000_chip_days; },
-                      [](S& s, double v) { s.goodput.interruptions_per_1000_chip_days = v; }));
+                      [](S& s, double v) {
+                        s.goodput.interruptions_per_1000_chip_days = v;
+                        carry(s, RangeInput::interruptions);
+                      }));
   c.restart =
       col->slider({.key = QStringLiteral("restart_minutes"),
                    .label = tr("Restart"),
@@ -191,7 +205,10 @@ void BudgetPlanControls::declareRun(BudgetPlanControls& c, ControlColumn* col, S
                    .tooltip = tip("restart_minutes")},
                   bind(
                       kRestart, tr("Restart"), [](const S& s) { return s.goodput.restart_minutes; },
-                      [](S& s, double v) { s.goodput.restart_minutes = v; }));
+                      [](S& s, double v) {
+                        s.goodput.restart_minutes = v;
+                        carry(s, RangeInput::restart);
+                      }));
   c.checkpoint_interval =
       col->slider({.key = QStringLiteral("checkpoint_minutes"),
                    .label = tr("Checkpoint every"),
@@ -287,7 +304,7 @@ void BudgetPlanControls::declareRun(BudgetPlanControls& c, ControlColumn* col, S
     std::optional<Spread> next = range_spread(now.ranges, in);
     set(next, v);
     if (next) {
-      const std::string why = spread_problem(in, *next);
+      const std::string why = spread_problem(in, *next, range_likely(now, in));
       if (!why.empty()) {
         show_message(message, QString::fromStdString(why));
         QTimer::singleShot(0, col, [col] { col->sync(); });  // show the value in use again

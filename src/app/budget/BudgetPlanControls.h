@@ -19,6 +19,12 @@ class ControlColumn;
 class ScenarioModel;
 class SliderSpin;
 struct BudgetView;
+struct Scenario;
+enum class RangeInput;
+
+// After an input's own value moved (the MFU slider), its range stretches to
+// contain it, so the move is never refused for leaving its range.
+void carry_range(Scenario& s, RangeInput input);
 
 struct RangeControls {
   QCheckBox* on = nullptr;

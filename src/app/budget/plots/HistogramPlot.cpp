@@ -1,5 +1,7 @@
 #include "HistogramPlot.h"
 
+#include <cmath>
+
 #include "format.h"
 
 namespace napkin {
@@ -93,8 +95,13 @@ void HistogramPlot::draw(const BudgetView& v) {
 
 void HistogramPlot::drawBaseline(const BudgetView* b) {
   // The baseline's median days as a ghost line (its bars would hide these).
-  setBaselineVisible(b != nullptr && b->ranges.has_value());
-  if (!b || !b->ranges) return;
+  setBaselineVisible(b != nullptr);
+  if (!b) return;
+  if (!b->ranges) {  // a baseline without ranges has nothing to draw here
+    setCurve(ghost(median_), {}, {});
+    requestReplot();
+    return;
+  }
   const double p50 = b->ranges->days.p.p50;
   setCurve(ghost(median_), {p50, p50}, {0.0, 1e12});
   requestReplot();

@@ -1,5 +1,8 @@
 #include "TornadoPlot.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "format.h"
 
 namespace napkin {
@@ -92,16 +95,25 @@ void TornadoPlot::draw(const BudgetView& v) {
   likely_->setVisible(true);
   const TornadoBar& top = r.tornado.front();
   top_ = qs(top.label);
-  text_ = tr("likely %1 days; %2 moves it most:\n%3 to %4 days")
-              .arg(days(base), top_, days(top.days_at_low), days(top.days_at_high));
+  if (top.days_swing > 0)
+    text_ = tr("likely %1 days; %2 moves it most:\n%3 to %4 days")
+                .arg(days(base), top_, days(top.days_at_low), days(top.days_at_high));
+  else
+    text_ = tr("likely %1 days; no input with a range\nmoves the days (only dollars or loss)")
+                .arg(days(base));
   pending_ = false;
   note_->setText(text_);
   requestReplot();
 }
 
 void TornadoPlot::drawBaseline(const BudgetView* b) {
-  setBaselineVisible(b != nullptr && b->ranges.has_value());
-  if (!b || !b->ranges) return;
+  setBaselineVisible(b != nullptr);
+  if (!b) return;
+  if (!b->ranges) {  // a baseline without ranges has nothing to draw here
+    setCurve(ghost(point_), {}, {});
+    requestReplot();
+    return;
+  }
   const double d = b->ranges->days.point;
   setCurve(ghost(point_), {d, d}, {0.0, 100.0});
   requestReplot();
