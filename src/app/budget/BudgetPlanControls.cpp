@@ -76,7 +76,6 @@ SliderDecl boundDecl(RangeInput in, bool low) {
     case RangeInput::interruptions:
       return {.key = key,
               .label = tr("  Interruptions %1").arg(side),
-              .unit = tr("/1k chip-d"),
               .min = 0,
               .max = 20,
               .ladder = Ladder::multipleOf(0.001),
@@ -177,11 +176,10 @@ void BudgetPlanControls::declareRun(BudgetPlanControls& c, ControlColumn* col, S
                   std::function<void(S&, double)> set) {
     return scenarioBinding<double>(m, field, label, std::move(get), std::move(set));
   };
-  col->group(tr("Goodput: crashes and checkpoints"));
+  col->group(tr("Goodput (crashes per 1,000 chip-days)"));
   c.interruptions =
       col->slider({.key = QStringLiteral("interruptions"),
                    .label = tr("Interruptions"),
-                   .unit = tr("/1k chip-d"),
                    .min = 0,
                    .max = 20,
                    .ladder = Ladder::multipleOf(0.001),
@@ -256,8 +254,8 @@ void BudgetPlanControls::declareRun(BudgetPlanControls& c, ControlColumn* col, S
                       },
                       [](S& s, double v) { s.goodput.checkpoint_write_minutes = v; }));
   c.storage = col->slider({.key = QStringLiteral("storage_bandwidth"),
-                           .label = tr("Storage"),
-                           .unit = tr("MB/s/chip"),
+                           .label = tr("Storage/chip"),
+                           .unit = tr("MB/s"),
                            .min = 1e6,
                            .max = 1e10,
                            .scale = Scale::log,

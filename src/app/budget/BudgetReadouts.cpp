@@ -265,7 +265,12 @@ void BudgetReadouts::show(const BudgetView& v) {
 
   const RunReport& u = v.run();
   const QString about = qs(v.plan_subject);
-  grid_->setSectionTitle(run, tr("Planned run — %1").arg(about));
+  grid_->setSectionTitle(run,
+                         tr("Planned run: %1 on %2 tokens, sharded over all %3 %4")
+                             .arg(v.train ? qs(s.model_name) : qs(format_count(u.params)),
+                                  qs(format_count(u.tokens, 2)),
+                                  qs(format_grouped(static_cast<double>(v.plan_inputs.n_chips), 0)),
+                                  qs(v.plan_inputs.chip)));
   grid_->set(run_goodput, {.value = qs(format_percent(u.goodput.goodput, 1)),
                            .note = about,
                            .tone = u.goodput.goodput >= 0.9   ? Tone::ok
