@@ -283,3 +283,16 @@ TEST(BudgetView, SpreadsStartAroundTheLikelyValueAndLowAboveHighIsRefused) {
   t.ranges.mfu = w;
   EXPECT_NO_THROW(t.validate());
 }
+
+TEST(BudgetView, TheLargestBudgetStillComputes) {
+  // 100,000 chips for a year: the data-limited split's search stays within
+  // the parameter counts the law accepts.
+  const DataLimitedSplit s = best_split_under_data_limit(budget_law(), 3e30, 1e13);
+  EXPECT_LE(s.params, 1e15);
+  Scenario big;
+  big.n_chips = 100000;
+  big.days = 365;
+  big.mfu = 0.7;
+  big.tokens_per_param = 1;
+  EXPECT_NO_THROW(make_budget_view(big));
+}
