@@ -283,6 +283,7 @@ RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
     draw_all(rg, ranges.shape, rng, kBounds[static_cast<std::size_t>(i)], xs);
   }
   std::vector<double> days(n), dollars(n), energy(n), loss(n);
+  std::vector<char> capped(n, 0);
   const bool loss_varies = !ranges.tokens_available.is_point();
   for (std::size_t k = 0; k < n; ++k) {
     const auto o = m.days_and_cost(x[kMfu][k], x[kRate][k], x[kRestart][k], x[kPrice][k]);
@@ -291,11 +292,30 @@ RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
     energy[k] = o.energy_kwh;
     loss[k] = loss_varies ? m.loss(x[kUnique][k]) : point_loss;
     r.capped_draws += o.capped ? 1 : 0;
+    capped[k] = o.capped ? 1 : 0;
   }
+  // The histograms leave the capped draws out (one 100-year draw would squeeze
+  // every other into the first bin); the percentiles keep them.
+  auto uncapped = [&](const std::vector<double>& v) {
+    std::vector<double> out;
+    out.reserve(n);
+    for (std::size_t k = 0; k < n; ++k)
+      if (!capped[k]) out.push_back(v[k]);
+    return out;
+  };
+  const bool some_capped = r.capped_draws > 0 && r.capped_draws < static_cast<std::int64_t>(n);
+  const std::vector<double> days_shown = some_capped ? uncapped(days) : std::vector<double>{};
+  const std::vector<double> dollars_shown = some_capped ? uncapped(dollars) : std::vector<double>{};
+  const std::vector<double> energy_shown = some_capped ? uncapped(energy) : std::vector<double>{};
   r.days = distribution(days, point.days);
   r.dollars = distribution(dollars, point.dollars);
   r.energy_kwh = distribution(energy, point.energy_kwh);
   r.loss = distribution(loss, point_loss);
+  if (some_capped) {
+    r.days.histogram = histogram(days_shown);
+    r.dollars.histogram = histogram(dollars_shown);
+    r.energy_kwh.histogram = histogram(energy_shown);
+  }
 
   for (int i = 0; i < kInputs; ++i) {
     const Range& rg = range_of(ranges, i);

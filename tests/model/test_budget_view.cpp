@@ -296,3 +296,21 @@ TEST(BudgetView, TheLargestBudgetStillComputes) {
   big.tokens_per_param = 1;
   EXPECT_NO_THROW(make_budget_view(big));
 }
+
+TEST(BudgetView, TheDaysHistogramLeavesStalledDrawsOut) {
+  Scenario s;
+  s.plan.mode = PlanMode::train_model;
+  s.plan.train_tokens = 15e12;
+  s.goodput.restart_minutes = 30;
+  s.ranges.interruptions_per_1000_chip_days = Spread{0.1, 40.0};  // some draws never progress
+  s.ranges.shape = RangeShape::lognormal;
+  const BudgetView v = make_budget_view(s);
+  ASSERT_TRUE(v.ranges.has_value());
+  ASSERT_GT(v.ranges->capped_draws, 0);
+  const Histogram& h = v.ranges->days.histogram;
+  const double top = h.lo + h.bin_width * static_cast<double>(h.counts.size());
+  EXPECT_LT(top, 36500.0);
+  std::int64_t shown = 0;
+  for (std::int64_t c : h.counts) shown += c;
+  EXPECT_EQ(shown + v.ranges->capped_draws, v.ranges->draws);
+}

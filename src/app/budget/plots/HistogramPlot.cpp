@@ -87,7 +87,8 @@ void HistogramPlot::draw(const BudgetView& v) {
               .arg(days(d.p.p10), days(d.p.p50), days(d.p.p90),
                    qs(format_grouped(static_cast<double>(r.draws), 0)),
                    qs(std::string(to_string(r.shape))), QString::number(r.seed));
-  if (r.capped_draws > 0) text_ += tr("\n%1 draws make no progress (capped)").arg(r.capped_draws);
+  if (r.capped_draws > 0)
+    text_ += tr("\n%1 of them make no progress (not in the bars)").arg(r.capped_draws);
   pending_ = false;
   note_->setText(text_);
   requestReplot();

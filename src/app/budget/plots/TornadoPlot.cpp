@@ -78,8 +78,9 @@ void TornadoPlot::draw(const BudgetView& v) {
     const TornadoBar& t = r.tornado[static_cast<std::size_t>(i)];
     const double k = n - i;  // the largest swing on top
     keys.push_back(k);
-    lows.push_back(t.days_at_low);
-    highs.push_back(t.days_at_high);
+    // A bar runs from the base value to base + value.
+    lows.push_back(t.days_at_low - base);
+    highs.push_back(t.days_at_high - base);
     ticker->addTick(k, qs(t.label));
     lo = std::min({lo, t.days_at_low, t.days_at_high});
     hi = std::max({hi, t.days_at_low, t.days_at_high});
