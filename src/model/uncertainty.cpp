@@ -294,28 +294,31 @@ RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
     r.capped_draws += o.capped ? 1 : 0;
     capped[k] = o.capped ? 1 : 0;
   }
-  // The histograms leave the capped draws out (one 100-year draw would squeeze
-  // every other into the first bin); the percentiles keep them.
-  auto uncapped = [&](const std::vector<double>& v) {
-    std::vector<double> out;
-    out.reserve(n);
+  // The histograms of days, dollars and energy show the draws up to their
+  // 99th percentile and leave the capped ones out: one stalled or 50-year
+  // draw would squeeze every other into the first bin. The percentiles keep
+  // every draw.
+  auto shown = [&](const std::vector<double>& v) {
+    std::vector<double> kept;
+    kept.reserve(n);
     for (std::size_t k = 0; k < n; ++k)
-      if (!capped[k]) out.push_back(v[k]);
-    return out;
+      if (!capped[k]) kept.push_back(v[k]);
+    if (kept.empty()) return v;
+    std::vector<double> scratch = kept;
+    const double p99 = select_quantile(scratch, 0.99);
+    std::erase_if(kept, [p99](double x) { return x > p99; });
+    return kept;
   };
-  const bool some_capped = r.capped_draws > 0 && r.capped_draws < static_cast<std::int64_t>(n);
-  const std::vector<double> days_shown = some_capped ? uncapped(days) : std::vector<double>{};
-  const std::vector<double> dollars_shown = some_capped ? uncapped(dollars) : std::vector<double>{};
-  const std::vector<double> energy_shown = some_capped ? uncapped(energy) : std::vector<double>{};
+  const std::vector<double> days_shown = shown(days);
+  const std::vector<double> dollars_shown = shown(dollars);
+  const std::vector<double> energy_shown = shown(energy);
   r.days = distribution(days, point.days);
   r.dollars = distribution(dollars, point.dollars);
   r.energy_kwh = distribution(energy, point.energy_kwh);
   r.loss = distribution(loss, point_loss);
-  if (some_capped) {
-    r.days.histogram = histogram(days_shown);
-    r.dollars.histogram = histogram(dollars_shown);
-    r.energy_kwh.histogram = histogram(energy_shown);
-  }
+  r.days.histogram = histogram(days_shown);
+  r.dollars.histogram = histogram(dollars_shown);
+  r.energy_kwh.histogram = histogram(energy_shown);
 
   for (int i = 0; i < kInputs; ++i) {
     const Range& rg = range_of(ranges, i);

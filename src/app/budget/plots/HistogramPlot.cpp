@@ -83,7 +83,7 @@ void HistogramPlot::draw(const BudgetView& v) {
   p50_->place(d.p.p50);
   p90_->place(d.p.p90);
   for (VMarker* m : {p10_, p50_, p90_}) m->setVisible(true);
-  text_ = tr("P10 %1 · P50 %2 · P90 %3 days\n%4 draws, %5, seed %6")
+  text_ = tr("P10 %1 · P50 %2 · P90 %3 days\n%4 draws (bars to P99), %5, seed %6")
               .arg(days(d.p.p10), days(d.p.p50), days(d.p.p90),
                    qs(format_grouped(static_cast<double>(r.draws), 0)),
                    qs(std::string(to_string(r.shape))), QString::number(r.seed));
