@@ -3,8 +3,10 @@
 #include <QSlider>
 
 #include "MainWindow.h"
+#include "ScenarioModel.h"
 #include "SliderSpin.h"
 #include "budget/BudgetPanel.h"
+#include "budget_view.h"
 #include "panel_timing.h"
 
 static void BM_BudgetPanelSliderToReplot(benchmark::State& state) {
@@ -27,3 +29,41 @@ BENCHMARK(BM_BudgetPanelSliderToReplot)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BudgetPanelSliderToReplot)->Name("profile")->Arg(40)->UseManualTime()->Iterations(1);
+
+// The same drag with an MFU range switched on: the Monte Carlo (10,000 draws)
+// follows off the UI thread, so the replot stays within a frame.
+static void BM_BudgetPanelSliderToReplotWithRanges(benchmark::State& state) {
+  napkin::MainWindow w(napkin::MainWindow::Session::fresh);
+  w.resize(1280, 800);
+  w.show();
+  napkin::Scenario s = w.model()->scenario();
+  s.ranges.mfu = napkin::default_spread(napkin::RangeInput::mfu, s.mfu);
+  s.ranges.interruptions_per_1000_chip_days = napkin::default_spread(
+      napkin::RangeInput::interruptions, s.goodput.interruptions_per_1000_chip_days);
+  w.model()->replace(s, QStringLiteral("ranges"));
+  QCoreApplication::processEvents();
+  QSlider* slider = w.panel<napkin::BudgetPanel>()->controls().chips->slider();
+  slider->setSliderDown(true);
+  napkin::bench::time_panel_changes(state, static_cast<int>(state.range(0)), [&](int i) {
+    const int n = slider->maximum() + 1;
+    slider->setValue((i * 7) % n);
+  });
+  slider->setSliderDown(false);
+}
+BENCHMARK(BM_BudgetPanelSliderToReplotWithRanges)
+    ->Arg(1000)
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+
+// What a release (or a typed value) costs with a range on: the whole view,
+// Monte Carlo included, on the UI thread.
+static void BM_BudgetViewWithRanges(benchmark::State& state) {
+  napkin::Scenario s;
+  s.ranges.mfu = napkin::default_spread(napkin::RangeInput::mfu, s.mfu);
+  const napkin::BudgetView first = napkin::make_budget_view(s);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(
+        napkin::make_budget_view(s, {.ranges = state.range(0) != 0, .previous = &first}));
+}
+BENCHMARK(BM_BudgetViewWithRanges)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);

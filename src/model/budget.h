@@ -57,6 +57,11 @@ struct BudgetInputs {
   std::int64_t serving_node_chips = 8;  // chips of one serving deployment
   GoodputSetup goodput;                 // interruptions, restarts, checkpoints (Llama 3 rate)
   ServingLatency serving_latency;       // the turn the served model must answer in time
+  // The serving limit when the caller has found it (the Budget panel: the
+  // serving layout search at the scenario's weight and KV precisions, KV
+  // cache and communication counted); nullopt: largest_servable_model()'s
+  // seed upper bound from serving_latency.
+  std::optional<ServingLimit> serving_limit;
 
   void validate() const;
 };

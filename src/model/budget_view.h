@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "algebra.h"
@@ -13,6 +15,7 @@
 #include "data_constrained.h"
 #include "goodput.h"
 #include "scenario.h"
+#include "serving_search.h"
 #include "train_plan.h"
 #include "uncertainty.h"
 
@@ -22,6 +25,43 @@ struct Curve {
   std::vector<double> x;
   std::vector<double> y;
 };
+
+// The serving constraint of "What I would train": the largest dense model
+// whose whole turn meets the scenario's latency budget on at most its serving
+// chips (the serving layout search: TP × PP, KV cache and all-reduces
+// counted), at the scenario's weight and KV-cache precisions.
+struct BudgetServing {
+  bool enabled = false;                  // the scenario's serving limit is on
+  std::string precision;                 // "bf16 weights, bf16 KV cache"
+  std::optional<double> largest_params;  // nullopt: not even 100M parameters
+  bool binds = false;                    // it caps what I would train
+  std::string text;                      // one sentence naming precision, budget, chips
+  // What the search depends on (reused while only the budget moves).
+  std::string key;
+};
+
+// The five inputs that can be given as a range.
+enum class RangeInput { mfu, interruptions, restart, price, tokens_available };
+inline constexpr std::array<RangeInput, 5> kRangeInputs{RangeInput::mfu, RangeInput::interruptions,
+                                                        RangeInput::restart, RangeInput::price,
+                                                        RangeInput::tokens_available};
+// Its key in plan_input_info() (label, unit, source).
+std::string_view range_input_key(RangeInput input);
+// The scenario's own value of the input: the range's likely value.
+double range_likely(const Scenario& s, RangeInput input);
+std::optional<Spread>& range_spread(RangeSetup& r, RangeInput input);
+const std::optional<Spread>& range_spread(const RangeSetup& r, RangeInput input);
+// The spread a range starts with when it is switched on, around `likely`:
+// MFU −25 %/+10 % (at most 95 %), interruptions ½×–3× (Llama 3's rate is one
+// cluster's), restart ½×–3×, price −20 %/+30 %, unique tokens ½×–1.5×.
+Spread default_spread(RangeInput input, double likely);
+// Why a range is refused, as one sentence naming the input and its unit
+// ("MFU range refused (%): low 60 % is above high 50 %."): low above high, or
+// the likely value (the scenario's own) outside it; "" when it is fine.
+std::string spread_problem(RangeInput input, const Spread& spread, double likely);
+// The spread stretched to contain `likely` (a value moved past a bound of its
+// range carries the bound with it).
+Spread widened(const Spread& spread, double likely);
 
 struct BudgetView {
   Scenario scenario;
@@ -74,7 +114,28 @@ struct BudgetView {
   GoodputCurve goodput_curve;         // goodput vs checkpoint interval, optimum marked
   EpochCurve loss_vs_epochs;          // loss vs epochs at the run's N, the run marked
   std::optional<RangeReport> ranges;  // P10/P50/P90, histograms, tornado; when any input is a range
+  // The planned run as the ranges vary it, and a sentence saying which run it
+  // is and how it is sharded ("the recommended 29.6B on 14.6T tokens, …").
+  TrainInputs plan_inputs;
+  std::string plan_subject;
+  // The planned run takes more than twice the scenario's days (12.12).
+  bool run_too_long = false;
+  BudgetServing serving;
+  const RunReport& run() const { return train ? *train : report.recommended.run; }
 };
+
+struct BudgetViewOptions {
+  // false: leave `ranges` empty (a caller that runs the Monte Carlo off the
+  // UI thread with budget_ranges()).
+  bool ranges = true;
+  // A previous view whose serving search is reused when its key matches.
+  const BudgetView* previous = nullptr;
+};
+
+// The key of the serving search for a scenario (chip, chips, precisions, turn).
+std::string serving_search_key(const Scenario& s);
+// The serving layout search's inputs for a scenario.
+SearchInputs budget_serving_inputs(const Scenario& s);
 
 // The key/value head counts a shape with `n_heads` query heads allows: the
 // divisors of n_heads (n_heads: MHA, 1: MQA, in between: GQA).
@@ -92,6 +153,9 @@ Check scenario_memory_check(const Scenario& scenario, const TrainingMemory& per_
                             std::int64_t chip_hbm_bytes);
 
 // Throws std::invalid_argument for an invalid scenario.
-BudgetView make_budget_view(const Scenario& scenario);
+BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& options = {});
+// The ranges of a view's planned run (the Monte Carlo: ~10,000 draws);
+// nullopt when no input is a range. Safe to call from any thread.
+std::optional<RangeReport> budget_ranges(const Scenario& scenario, const TrainInputs& plan);
 
 }  // namespace napkin

@@ -176,7 +176,7 @@ DataLimitedSplit best_split_under_data_limit(const DataConstrainedLaw& law, doub
   // Search N over 2.5 decades either side of the 20-tokens/parameter split.
   const double n_mid = std::sqrt(flops / 120.0);
   const double lo = std::log(std::max(1.0, n_mid / 300.0));
-  const double hi = std::log(std::min(flops / 6.0, n_mid * 300.0));
+  const double hi = std::log(std::min({flops / 6.0, n_mid * 300.0, kMaxParams}));
   auto f = [&](double log_n) {
     const double n = std::exp(log_n);
     return law.loss(n, flops / (6.0 * n), unique_tokens);

@@ -283,6 +283,7 @@ RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
     draw_all(rg, ranges.shape, rng, kBounds[static_cast<std::size_t>(i)], xs);
   }
   std::vector<double> days(n), dollars(n), energy(n), loss(n);
+  std::vector<char> capped(n, 0);
   const bool loss_varies = !ranges.tokens_available.is_point();
   for (std::size_t k = 0; k < n; ++k) {
     const auto o = m.days_and_cost(x[kMfu][k], x[kRate][k], x[kRestart][k], x[kPrice][k]);
@@ -291,11 +292,33 @@ RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
     energy[k] = o.energy_kwh;
     loss[k] = loss_varies ? m.loss(x[kUnique][k]) : point_loss;
     r.capped_draws += o.capped ? 1 : 0;
+    capped[k] = o.capped ? 1 : 0;
   }
+  // The histograms of days, dollars and energy show the draws up to their
+  // 99th percentile and leave the capped ones out: one stalled or 50-year
+  // draw would squeeze every other into the first bin. The percentiles keep
+  // every draw.
+  auto shown = [&](const std::vector<double>& v) {
+    std::vector<double> kept;
+    kept.reserve(n);
+    for (std::size_t k = 0; k < n; ++k)
+      if (!capped[k]) kept.push_back(v[k]);
+    if (kept.empty()) return v;
+    std::vector<double> scratch = kept;
+    const double p99 = select_quantile(scratch, 0.99);
+    std::erase_if(kept, [p99](double x) { return x > p99; });
+    return kept;
+  };
+  const std::vector<double> days_shown = shown(days);
+  const std::vector<double> dollars_shown = shown(dollars);
+  const std::vector<double> energy_shown = shown(energy);
   r.days = distribution(days, point.days);
   r.dollars = distribution(dollars, point.dollars);
   r.energy_kwh = distribution(energy, point.energy_kwh);
   r.loss = distribution(loss, point_loss);
+  r.days.histogram = histogram(days_shown);
+  r.dollars.histogram = histogram(dollars_shown);
+  r.energy_kwh.histogram = histogram(energy_shown);
 
   for (int i = 0; i < kInputs; ++i) {
     const Range& rg = range_of(ranges, i);

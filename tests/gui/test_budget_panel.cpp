@@ -2,10 +2,12 @@
 // import, undo; the read-outs must equal the model's numbers.
 #include <gtest/gtest.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGroupBox>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QSlider>
 #include <QTest>
 #include <QUndoStack>
@@ -16,9 +18,14 @@
 #include "SliderSpin.h"
 #include "budget.h"
 #include "budget/BudgetPanel.h"
+#include "budget/plots/GoodputPlot.h"
+#include "budget/plots/HistogramPlot.h"
+#include "budget/plots/TornadoPlot.h"
 #include "budget_view.h"
 #include "format.h"
+#include "goodput.h"
 #include "hardware.h"
+#include "train_plan.h"
 
 using namespace napkin;
 
@@ -171,15 +178,18 @@ TEST(BudgetPanel, PlotsHaveDataHoverAndCsv) {
   w.resize(1280, 800);
   w.show();
   QCoreApplication::processEvents();
-  const auto plots = w.panel<BudgetPanel>()->plots();
-  ASSERT_EQ(plots.size(), 5u);
+  BudgetPanel* panel = w.panel<BudgetPanel>();
+  const auto plots = panel->plots();
+  ASSERT_EQ(plots.size(), 9u);
   for (PlotWidget* plot : plots) {
+    // The histogram and the tornado have data once a range is on (their own test).
+    if (plot == panel->histogramPlot() || plot == panel->tornadoPlot()) continue;
     const QString csv = plot->dataCsv();
     EXPECT_GT(csv.count(QLatin1Char('\n')), 4) << plot->title().toStdString();
     plot->replot();
   }
   // Hovering the KV plot over the scenario curve reads out a point.
-  PlotWidget* kv = plots[1];
+  PlotWidget* kv = plots[5];
   QCPGraph* g = kv->graph(1);
   const double x = g->data()->at(20)->key, y = g->data()->at(20)->value;
   kv->hoverAt(QPointF(kv->xAxis->coordToPixel(x), kv->yAxis->coordToPixel(y)));
@@ -273,4 +283,185 @@ TEST(BudgetPanel, ChecksFollowADragAndAreExactOnRelease) {
   EXPECT_TRUE(
       p->checks()->toPlainText().contains(QString::fromStdString(v.checks[0].detail).left(40)));
   EXPECT_EQ(p->recommendation()->toPlainText(), QString::fromStdString(v.report.recommendation));
+}
+
+// ------------------------------------------------ goodput, data, ranges, train this model
+
+namespace {
+
+// "P10 41.2 · P50 44.0 · P90 48.9 days" → {41.2, 44.0, 48.9}.
+std::vector<double> percentiles(const QString& text) {
+  std::vector<double> out;
+  static const QRegularExpression re(QStringLiteral("P\\d0 \\$?([0-9,.]+)"));
+  for (auto it = re.globalMatch(text); it.hasNext();)
+    out.push_back(it.next().captured(1).remove(QLatin1Char(',')).toDouble());
+  return out;
+}
+
+void typeInto(SliderSpin* c, const QString& value) {
+  SciSpinBox* spin = c->spinBox();
+  spin->setFocus();
+  spin->selectAll();
+  QTest::keyClicks(spin, value);
+  QTest::keyClick(spin, Qt::Key_Return);
+}
+
+}  // namespace
+
+TEST(BudgetPanel, AnMfuRangeShowsOrderedPercentilesAndTheHistogram) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.resize(1280, 800);
+  w.show();
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  EXPECT_FALSE(p->rangesBox()->isVisible());
+  EXPECT_EQ(p->histogramPlot()->barCount(), 0);
+  const int steps = w.model()->undoStack()->count();
+  QCheckBox* mfu = p->controls().plan.ranges[0].on;
+  ASSERT_NE(mfu, nullptr);
+  EXPECT_FALSE(p->controls().plan.ranges[0].low->isEnabled());
+  QTest::mouseClick(mfu, Qt::LeftButton, {}, QPoint(8, mfu->height() / 2));
+  ASSERT_TRUE(w.model()->scenario().ranges.mfu.has_value());
+  EXPECT_EQ(w.model()->undoStack()->count(), steps + 1);
+  EXPECT_TRUE(p->controls().plan.ranges[0].low->isEnabled());
+  EXPECT_TRUE(p->rangesBox()->isVisible());
+  const RangeReport& r = *p->view().ranges;
+  for (ReadoutGrid::Row BudgetReadouts::*row :
+       {&BudgetReadouts::range_days, &BudgetReadouts::range_dollars, &BudgetReadouts::range_energy,
+        &BudgetReadouts::range_loss}) {
+    const QString t = p->readouts().rangesGrid()->text(p->readouts().*row);
+    const std::vector<double> v = percentiles(t);
+    ASSERT_EQ(v.size(), 3u) << t.toStdString();
+    EXPECT_LE(v[0], v[1]) << t.toStdString();
+    EXPECT_LE(v[1], v[2]) << t.toStdString();
+  }
+  const std::vector<double> days =
+      percentiles(p->readouts().rangesGrid()->text(p->readouts().range_days));
+  EXPECT_NEAR(days[1], r.days.p.p50, 0.051);
+  EXPECT_LT(days[0], days[2]);  // a real spread
+  // The histogram has its draws and marks the same percentiles.
+  EXPECT_GT(p->histogramPlot()->barCount(), 5);
+  ASSERT_TRUE(p->histogramPlot()->marker(0) && p->histogramPlot()->marker(2));
+  EXPECT_DOUBLE_EQ(*p->histogramPlot()->marker(0), r.days.p.p10);
+  EXPECT_DOUBLE_EQ(*p->histogramPlot()->marker(1), r.days.p.p50);
+  EXPECT_DOUBLE_EQ(*p->histogramPlot()->marker(2), r.days.p.p90);
+  EXPECT_TRUE(p->histogramPlot()->noteText().contains(QStringLiteral("10,000 draws")));
+  EXPECT_EQ(p->tornadoPlot()->barCount(), 1);
+  EXPECT_EQ(p->tornadoPlot()->topInput(), QStringLiteral("MFU"));
+  EXPECT_TRUE(p->recommendation()->toPlainText().contains(QStringLiteral("P50")));
+  expectReadable(p, "MFU range");
+  // Off again: the ranges go.
+  QTest::mouseClick(mfu, Qt::LeftButton, {}, QPoint(8, mfu->height() / 2));
+  EXPECT_FALSE(w.model()->scenario().ranges.any());
+  EXPECT_FALSE(p->rangesBox()->isVisible());
+}
+
+TEST(BudgetPanel, TheGoodputPlotsOptimumIsYoungDaly) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  typeInto(p->controls().plan.interruptions, QStringLiteral("2"));
+  ASSERT_EQ(w.model()->scenario().goodput.interruptions_per_1000_chip_days, 2.0);
+  const RunReport& run = p->view().run();
+  const auto yd =
+      young_daly_interval_minutes(run.goodput_inputs.checkpoint_write_minutes,
+                                  job_crashes_per_hour(2.0, w.model()->scenario().n_chips));
+  ASSERT_TRUE(yd && p->goodputPlot()->optimumMinutes());
+  EXPECT_DOUBLE_EQ(*p->goodputPlot()->optimumMinutes(), *yd);
+  // The read-out says the same interval.
+  EXPECT_TRUE(
+      text(p, &BudgetReadouts::optimal_checkpoint)
+          .startsWith(QStringLiteral("every %1 min")
+                          .arg(QString::fromStdString(format_grouped(*yd, *yd < 10 ? 1 : 0)))))
+      << text(p, &BudgetReadouts::optimal_checkpoint).toStdString();
+}
+
+TEST(BudgetPanel, TrainThisModelGivesTheDaysOfTrainPlan) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  QComboBox* mode = p->controls().plan.mode;
+  EXPECT_FALSE(p->controls().plan.train_tokens->isEnabled());
+  mode->setFocus();
+  QTest::keyClick(mode, Qt::Key_Down);
+  ASSERT_EQ(w.model()->scenario().plan.mode, PlanMode::train_model);
+  EXPECT_TRUE(p->controls().plan.train_tokens->isEnabled());
+  typeInto(p->controls().plan.train_tokens, QStringLiteral("2e12"));
+  const Scenario& s = w.model()->scenario();
+  ASSERT_EQ(s.plan.train_tokens, 2e12);
+  const RunReport expected = train_run(s.train_inputs(), budget_law());
+  EXPECT_EQ(text(p, &BudgetReadouts::run_days),
+            QString::fromStdString(format_grouped(expected.wall_clock_days, 1) + " days, " +
+                                   format_dollars(expected.cost.rental_dollars)));
+  EXPECT_EQ(text(p, &BudgetReadouts::run_loss),
+            QString::fromStdString(format_grouped(expected.loss, 3)) + QStringLiteral(" nats"));
+  const QString memo = p->recommendation()->toPlainText();
+  EXPECT_TRUE(memo.startsWith(QStringLiteral("Train this model"))) << memo.toStdString();
+  // Which model, which sharding.
+  EXPECT_TRUE(p->readouts()
+                  .grid()
+                  ->sectionTitle(p->readouts().run)
+                  .contains(QStringLiteral("Llama-3-70B")));
+  EXPECT_TRUE(p->readouts()
+                  .grid()
+                  ->sectionTitle(p->readouts().run)
+                  .contains(QStringLiteral("sharded over all 1,000 H100")));
+  expectReadable(p, "train mode");
+}
+
+TEST(BudgetPanel, FiveTrillionUniqueTokensMakeTheMemoStateTheDataLimit) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  typeInto(p->controls().tokens_available, QStringLiteral("5e12"));
+  ASSERT_EQ(w.model()->scenario().tokens_available, 5e12);
+  const QString memo = p->recommendation()->toPlainText();
+  EXPECT_TRUE(memo.contains(QStringLiteral("5.0T unique tokens"))) << memo.toStdString();
+  EXPECT_TRUE(memo.contains(QStringLiteral("Data limit:"))) << memo.toStdString();
+  EXPECT_TRUE(memo.contains(QStringLiteral("bf16 weights, bf16 KV"))) << memo.toStdString();
+}
+
+TEST(BudgetPanel, ARangeWithLowAboveHighIsRefusedWithAMessage) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  const RangeControls& mfu = p->controls().plan.ranges[0];
+  QTest::mouseClick(mfu.on, Qt::LeftButton, {}, QPoint(8, mfu.on->height() / 2));
+  ASSERT_TRUE(w.model()->scenario().ranges.mfu.has_value());
+  const Spread before = *w.model()->scenario().ranges.mfu;
+  const int steps = w.model()->undoStack()->count();
+  typeInto(mfu.high, QStringLiteral("20"));  // 20 % while low is 30 %
+  EXPECT_EQ(*w.model()->scenario().ranges.mfu, before);
+  EXPECT_EQ(w.model()->undoStack()->count(), steps);
+  QLabel* message = p->controls().plan.message;
+  EXPECT_TRUE(message->isVisible());
+  EXPECT_TRUE(message->text().contains(QStringLiteral("low 30 % is above high 20 %")))
+      << message->text().toStdString();
+  QCoreApplication::processEvents();  // the spin box shows the value in use again
+  EXPECT_DOUBLE_EQ(mfu.high->value(), before.high);
+  // A good value clears the message.
+  typeInto(mfu.high, QStringLiteral("50"));
+  EXPECT_EQ(w.model()->scenario().ranges.mfu->high, 0.5);
+  EXPECT_FALSE(message->isVisible());
+}
+
+TEST(BudgetPanel, TheReportHasGoodputTheDataCheckTheRangesAndTheNewCharts) {
+  MainWindow w(MainWindow::Session::fresh);
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  Scenario s = w.model()->scenario();
+  s.ranges.price_per_chip_hour_dollars = Spread{2.0, 3.5};
+  ASSERT_TRUE(w.model()->replace(s, QStringLiteral("price range")));
+  const ReportSection r = p->reportSection();
+  QStringList titles;
+  for (const ReportTable& t : r.tables) titles << t.title;
+  const QString all = titles.join(QLatin1Char('|'));
+  EXPECT_TRUE(all.contains(QStringLiteral("Planned run"))) << all.toStdString();
+  EXPECT_TRUE(all.contains(QStringLiteral("Ranges of the planned run"))) << all.toStdString();
+  EXPECT_TRUE(all.contains(QStringLiteral("Data check"))) << all.toStdString();
+  bool goodput = false;
+  for (const ReportTable& t : r.tables)
+    for (const ReportRow& row : t.rows) goodput |= row.name == QStringLiteral("Goodput");
+  EXPECT_TRUE(goodput);
+  EXPECT_EQ(r.charts.size(), 9u);
+  EXPECT_GT(p->tornadoPlot()->barCount(), 0);
+  EXPECT_EQ(p->tornadoPlot()->topInput(), QStringLiteral("Price"));
 }

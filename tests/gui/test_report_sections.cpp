@@ -15,7 +15,8 @@ TEST(ReportSections, BudgetSectionIsCurated) {
   MainWindow w(MainWindow::Session::fresh);
   const ReportSection s = w.panel<BudgetPanel>()->reportSection();
   EXPECT_EQ(s.title, QStringLiteral("Budget planner"));
-  ASSERT_EQ(s.tables.size(), 4u);  // budget, Chinchilla answer, scenario model, checks
+  // budget, Chinchilla answer, scenario model, checks, planned run, data check and serving
+  ASSERT_EQ(s.tables.size(), 6u);
   EXPECT_EQ(s.tables[2].title, QStringLiteral("Scenario model: Llama-3-70B at ZeRO-3 over DP 64"));
   EXPECT_EQ(s.tables[0].rows[0].name, QStringLiteral("Compute C"));
   EXPECT_EQ(s.tables[0].rows[0].value, QStringLiteral("1.026e+24"));
@@ -27,7 +28,7 @@ TEST(ReportSections, BudgetSectionIsCurated) {
     EXPECT_TRUE(r.value == QStringLiteral("OK") || r.value == QStringLiteral("FAIL"));
     EXPECT_FALSE(r.note.isEmpty()) << r.name.toStdString();
   }
-  EXPECT_EQ(s.charts.size(), 5u);
+  EXPECT_EQ(s.charts.size(), 9u);
   EXPECT_GE(s.formulas.size(), 5u);
 }
 

@@ -8,6 +8,7 @@
 
 #include "budget_view.h"
 #include "format.h"
+#include "plan_inputs.h"
 #include "scenario.h"
 
 using namespace napkin;
@@ -82,7 +83,10 @@ TEST(BudgetView, FlagsAPlanLongerThanTwiceTheScenariosDays) {
     s.serving.served_tokens = served;
     const BudgetView w = make_budget_view(s);
     const InferenceAwarePlan& p = w.report.plan;
-    EXPECT_EQ(w.plan_too_long, p.recommend_smaller && p.same_loss_days > 2 * s.days) << served;
+    EXPECT_EQ(w.plan_too_long, (p.recommend_smaller && p.same_loss_days > 2 * s.days) ||
+                                   w.run().wall_clock_days > 2 * s.days)
+        << served;
+    EXPECT_EQ(w.run_too_long, w.run().wall_clock_days > 2 * s.days) << served;
     EXPECT_EQ(has(w.report.recommendation, "more than twice"), w.plan_too_long) << served;
     flagged += w.plan_too_long;
     unflagged_smaller += p.recommend_smaller && !w.plan_too_long;
@@ -157,3 +161,157 @@ TEST(BudgetView, LifetimeFlopsRatio) {
   EXPECT_TRUE(std::isfinite(v.lifetime_flops_ratio));
 }
 
+// ------------------------------------------------ the planned run as it will really go
+
+TEST(BudgetView, RangesArePercentilesInOrderAndReproducible) {
+  Scenario s;
+  EXPECT_FALSE(make_budget_view(s).ranges.has_value());
+  s.ranges.mfu = default_spread(RangeInput::mfu, s.mfu);
+  const BudgetView v = make_budget_view(s);
+  ASSERT_TRUE(v.ranges.has_value());
+  for (const OutputDistribution* d :
+       {&v.ranges->days, &v.ranges->dollars, &v.ranges->energy_kwh, &v.ranges->loss}) {
+    EXPECT_LE(d->p.p10, d->p.p50);
+    EXPECT_LE(d->p.p50, d->p.p90);
+  }
+  EXPECT_EQ(v.ranges->draws, 10'000);
+  // The same numbers off the view (what the panel runs on a worker thread).
+  const auto again = budget_ranges(s, v.plan_inputs);
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->days.p.p50, v.ranges->days.p.p50);
+  EXPECT_FALSE(make_budget_view(s, {.ranges = false}).ranges.has_value());
+  // The memo carries them.
+  EXPECT_TRUE(has(v.report.recommendation, "P50")) << v.report.recommendation;
+}
+
+TEST(BudgetView, GoodputCurvesOptimumIsYoungDaly) {
+  Scenario s;
+  s.goodput.checkpoint_write_minutes = 2.0;
+  const BudgetView v = make_budget_view(s);
+  const RunReport& run = v.run();
+  const double rate = job_crashes_per_hour(s.goodput.interruptions_per_1000_chip_days, s.n_chips);
+  const auto yd = young_daly_interval_minutes(2.0, rate);
+  ASSERT_TRUE(yd && v.goodput_curve.optimum_minutes);
+  EXPECT_DOUBLE_EQ(*v.goodput_curve.optimum_minutes, *yd);
+  EXPECT_DOUBLE_EQ(*yd, std::sqrt(2.0 * 2.0 * 60.0 / rate));
+  EXPECT_EQ(run.goodput_inputs.checkpoint_write_minutes, 2.0);
+}
+
+TEST(BudgetView, TrainThisModelMatchesTrainRun) {
+  Scenario s;
+  s.plan.mode = PlanMode::train_model;
+  s.plan.train_tokens = 15e12;
+  const BudgetView v = make_budget_view(s);
+  ASSERT_TRUE(v.train.has_value());
+  const RunReport direct = train_run(s.train_inputs(), budget_law());
+  EXPECT_DOUBLE_EQ(v.run().wall_clock_days, direct.wall_clock_days);
+  EXPECT_DOUBLE_EQ(v.run().cost.rental_dollars, direct.cost.rental_dollars);
+  EXPECT_DOUBLE_EQ(v.run().loss, direct.loss);
+  EXPECT_TRUE(has(v.plan_subject, "Llama-3-70B")) << v.plan_subject;
+  EXPECT_TRUE(has(v.plan_subject, "sharded over all 1,000 H100")) << v.plan_subject;
+  // 15T tokens on 70B take far longer than 30 days on 1,000 H100: flagged.
+  EXPECT_GT(direct.wall_clock_days, 60);
+  EXPECT_TRUE(v.run_too_long);
+  EXPECT_TRUE(v.plan_too_long);
+  EXPECT_TRUE(has(v.report.recommendation, "more than twice the 30 days"))
+      << v.report.recommendation;
+  // The serving constraint is about the scenario's model and names the precision.
+  EXPECT_TRUE(has(v.serving.text, "bf16 weights")) << v.serving.text;
+  EXPECT_TRUE(has(v.serving.text, "Llama-3-70B")) << v.serving.text;
+}
+
+TEST(BudgetView, ServingConstraintNamesPrecisionAndAgreesWithTheMemo) {
+  Scenario s;
+  const BudgetView v = make_budget_view(s);
+  ASSERT_TRUE(v.serving.enabled);
+  ASSERT_TRUE(v.serving.largest_params.has_value());
+  EXPECT_EQ(v.serving.precision, describe_precision(Dtype::bf16, Dtype::bf16));
+  EXPECT_EQ(v.serving.binds, v.report.recommended.serving_binds);
+  EXPECT_EQ(*v.report.serving_limit.max_params, *v.serving.largest_params);
+  EXPECT_TRUE(has(v.report.recommendation, v.serving.precision)) << v.report.recommendation;
+  // Reused while only the budget moves; searched again when the precision changes.
+  Scenario more = s;
+  more.n_chips = 2000;
+  const BudgetView w = make_budget_view(more, {.previous = &v});
+  EXPECT_EQ(w.serving.largest_params, v.serving.largest_params);
+  Scenario fp8 = s;
+  fp8.serving.weight_dtype = Dtype::fp8;
+  EXPECT_NE(serving_search_key(fp8), serving_search_key(s));
+  const BudgetView x = make_budget_view(fp8, {.previous = &v});
+  EXPECT_GE(*x.serving.largest_params, *v.serving.largest_params);
+  EXPECT_TRUE(has(x.serving.text, "fp8")) << x.serving.text;
+}
+
+TEST(BudgetView, DataLimitIsStatedInTheMemo) {
+  Scenario s;
+  s.tokens_available = 5e12;
+  const BudgetView v = make_budget_view(s);
+  EXPECT_TRUE(has(v.report.recommendation, "5.0T unique tokens")) << v.report.recommendation;
+  // The planned run repeats the data: the memo says so and names the best split under the limit.
+  ASSERT_GT(v.run().epochs, 1.0);
+  EXPECT_TRUE(has(v.report.recommendation, "Data limit: the planned run sees"))
+      << v.report.recommendation;
+  EXPECT_TRUE(has(v.report.recommendation, format_count(v.report.data.best.params)))
+      << v.report.recommendation;
+}
+
+TEST(BudgetView, SpreadsStartAroundTheLikelyValueAndLowAboveHighIsRefused) {
+  const Scenario s;
+  for (RangeInput in : kRangeInputs) {
+    const double likely = range_likely(s, in);
+    const Spread sp = default_spread(in, likely);
+    EXPECT_LE(sp.low, likely);
+    EXPECT_GE(sp.high, likely);
+    EXPECT_EQ(spread_problem(in, sp, likely), "");
+    const std::string why = spread_problem(in, Spread{sp.high * 1.1, sp.low}, likely);
+    EXPECT_TRUE(has(why, "above high")) << why;
+    EXPECT_TRUE(has(why, plan_input_info(range_input_key(in)).label.data())) << why;
+  }
+  EXPECT_EQ(spread_problem(RangeInput::mfu, Spread{0.6, 0.5}, 0.4),
+            "MFU range refused (%): low 60 % is above high 50 %.");
+  EXPECT_TRUE(has(spread_problem(RangeInput::mfu, Spread{0.45, 0.5}, 0.4), "likely value 40 %"));
+  // The scenario refuses such ranges too.
+  Scenario t;
+  t.ranges.mfu = Spread{0.6, 0.5};
+  EXPECT_THROW(t.validate(), std::invalid_argument);
+  t.ranges.mfu = Spread{0.45, 0.5};  // the likely 40 % lies below it
+  EXPECT_THROW(t.validate(), std::invalid_argument);
+  // A value moved past a bound carries the bound with it.
+  const Spread w = widened(Spread{0.45, 0.5}, 0.4);
+  EXPECT_EQ(w.low, 0.4);
+  EXPECT_EQ(w.high, 0.5);
+  t.ranges.mfu = w;
+  EXPECT_NO_THROW(t.validate());
+}
+
+TEST(BudgetView, TheLargestBudgetStillComputes) {
+  // 100,000 chips for a year: the data-limited split's search stays within
+  // the parameter counts the law accepts.
+  const DataLimitedSplit s = best_split_under_data_limit(budget_law(), 3e30, 1e13);
+  EXPECT_LE(s.params, 1e15);
+  Scenario big;
+  big.n_chips = 100000;
+  big.days = 365;
+  big.mfu = 0.7;
+  big.tokens_per_param = 1;
+  EXPECT_NO_THROW(make_budget_view(big));
+}
+
+TEST(BudgetView, TheDaysHistogramLeavesStalledDrawsOut) {
+  Scenario s;
+  s.plan.mode = PlanMode::train_model;
+  s.plan.train_tokens = 15e12;
+  s.goodput.restart_minutes = 30;
+  s.ranges.interruptions_per_1000_chip_days = Spread{0.1, 40.0};  // some draws never progress
+  s.ranges.shape = RangeShape::lognormal;
+  const BudgetView v = make_budget_view(s);
+  ASSERT_TRUE(v.ranges.has_value());
+  ASSERT_GT(v.ranges->capped_draws, 0);
+  const Histogram& h = v.ranges->days.histogram;
+  const double top = h.lo + h.bin_width * static_cast<double>(h.counts.size());
+  EXPECT_LT(top, 36500.0);
+  std::int64_t shown = 0;
+  for (std::int64_t c : h.counts) shown += c;
+  EXPECT_LE(shown + v.ranges->capped_draws, v.ranges->draws);
+  EXPECT_GE(shown, (v.ranges->draws - v.ranges->capped_draws) * 98 / 100);
+}

@@ -96,8 +96,10 @@ void applyPreset(ScenarioModel* model, int index, double chinchilla_params) {
 }  // namespace
 
 BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
-                                       std::function<double()> chinchilla_params) {
+                                       std::function<double()> chinchilla_params,
+                                       BudgetPlanControls::ViewGetter view) {
   BudgetControls c;
+  BudgetPlanControls::declareQuestion(c.plan, col, m, view);
   auto bind = [m](int field, const QString& label, std::function<double(const S&)> get,
                   std::function<void(S&, double)> set) {
     return scenarioBinding<double>(m, field, label, std::move(get), std::move(set));
@@ -150,7 +152,11 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
        .tooltip = tr("Model FLOPs utilization (fraction of peak): useful 6ND FLOPs ÷ (chips × "
                      "peak × time). 35–55 % is normal at scale.")},
       bind(
-          kMfu, tr("MFU"), [](const S& s) { return s.mfu; }, [](S& s, double v) { s.mfu = v; }));
+          kMfu, tr("MFU"), [](const S& s) { return s.mfu; },
+          [](S& s, double v) {
+            s.mfu = v;
+            carry_range(s, RangeInput::mfu);
+          }));
   c.price = col->slider(
       {.key = QStringLiteral("price"),
        .label = tr("Price"),
@@ -163,7 +169,10 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
        .tooltip = tr("Rental price ($ per chip-hour). Rental $ = chips × days × 24 × price.")},
       bind(
           kPrice, tr("Price"), [](const S& s) { return s.price_per_chip_hour_dollars; },
-          [](S& s, double v) { s.price_per_chip_hour_dollars = v; }));
+          [](S& s, double v) {
+            s.price_per_chip_hour_dollars = v;
+            carry_range(s, RangeInput::price);
+          }));
   c.kwh = col->slider(
       {.key = QStringLiteral("kwh"),
        .label = tr("Energy price"),
@@ -227,11 +236,16 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
        .ladder = Ladder::significant(2),
        .decimals = 2,
        .scientific = true,
-       .tooltip = tr("Unique training tokens the corpus holds (tokens); the 'data available' "
-                     "check needs D below it.")},
+       .tooltip = tr("Unit: tokens. Unique (deduplicated) training tokens the corpus holds; "
+                     "beyond them data repeat and are worth less (Muennighoff et al. 2023, "
+                     "R_D* = 15.4). Default 15T (Llama 3 pre-trained on 15.6T). The 'data "
+                     "available' check needs D below it.")},
       bind(
           kAvailable, tr("Unique tokens"), [](const S& s) { return s.tokens_available; },
-          [](S& s, double v) { s.tokens_available = v; }));
+          [](S& s, double v) {
+            s.tokens_available = v;
+            carry_range(s, RangeInput::tokens_available);
+          }));
   c.context = col->slider(
       {.key = QStringLiteral("context"),
        .label = tr("Context"),
@@ -247,6 +261,8 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
           kContext, tr("Context"),
           [](const S& s) { return static_cast<double>(s.serving.context_len); },
           [](S& s, double v) { s.serving.context_len = static_cast<std::int64_t>(v); }));
+
+  BudgetPlanControls::declareRun(c.plan, col, m, view);
 
   col->group(tr("Model"));
   std::vector<ComboItem> presets{{tr("Custom"), 0}};

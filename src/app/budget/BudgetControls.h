@@ -4,6 +4,8 @@
 
 #include <functional>
 
+#include "budget/BudgetPlanControls.h"
+
 class QCheckBox;
 class QComboBox;
 
@@ -14,6 +16,8 @@ class ScenarioModel;
 class SliderSpin;
 
 struct BudgetControls {
+  // The question, goodput and ranges (their own file).
+  BudgetPlanControls plan;
   // Hardware and budget.
   QComboBox* chip = nullptr;
   SliderSpin* chips = nullptr;
@@ -51,9 +55,11 @@ struct BudgetControls {
 
   // Declares every control on `column`, bound to `model`'s scenario.
   // `chinchilla_params` gives the current budget's N for the
-  // "Chinchilla-optimal for this budget" preset.
+  // "Chinchilla-optimal for this budget" preset; `view` the panel's last view
+  // (derived values shown until typed).
   static BudgetControls declare(ControlColumn* column, ScenarioModel* model,
-                                std::function<double()> chinchilla_params);
+                                std::function<double()> chinchilla_params,
+                                BudgetPlanControls::ViewGetter view);
 };
 
 }  // namespace napkin

@@ -1,11 +1,14 @@
 #include "budget/BudgetPanel.h"
 
+#include <QFutureWatcher>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrent>
+#include <algorithm>
 
 #include "AdaptiveRow.h"
 #include "CheckList.h"
@@ -13,10 +16,15 @@
 #include "ReflowGrid.h"
 #include "ScenarioModel.h"
 #include "budget/plots/AttentionPlot.h"
+#include "budget/plots/EpochsPlot.h"
 #include "budget/plots/FrontierPlot.h"
+#include "budget/plots/GoodputPlot.h"
+#include "budget/plots/HistogramPlot.h"
 #include "budget/plots/KvCachePlot.h"
 #include "budget/plots/LifetimePlot.h"
 #include "budget/plots/MemoryPlot.h"
+#include "budget/plots/TornadoPlot.h"
+#include "format.h"
 
 namespace napkin {
 
@@ -40,8 +48,11 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : Panel(parent),
   root->setContentsMargins(4, 4, 4, 4);
   root->setSpacing(6);
   column_ = new ControlColumn(this);
-  controls_ =
-      BudgetControls::declare(column_, model_, [this] { return view_.report.split.params; });
+  // The view the controls show derived values from, computed once before them.
+  view_ = make_budget_view(model_->scenario());
+  controls_ = BudgetControls::declare(
+      column_, model_, [this] { return view_.report.split.params; },
+      [this]() -> const BudgetView& { return view_; });
   root->addWidget(column_, 0);
 
   // Everything the panel shows scrolls as one page on a small screen.
@@ -58,15 +69,27 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : Panel(parent),
   auto* top = new AdaptiveRow(kSideBySide, results);
   auto* grid = new ReadoutGrid;
   grid->setMaxColumns(2);
-  readouts_ = std::make_unique<BudgetReadouts>(grid);
   checks_ = new CheckList;
   checks_->setMinimumHeight(80);
   checks_->setAccessibleName(tr("Sanity checks"));
   top->addWidget(box(tr("Read-outs"), grid, top), 3);
   top->addWidget(box(tr("Sanity checks"), checks_, top), 2);
   v->addWidget(top);
+  auto* ranges_grid = new ReadoutGrid;
+  ranges_grid->setObjectName(QStringLiteral("rangesGrid"));
+  ranges_grid->setMaxColumns(2);
+  ranges_box_ = box(tr("Ranges"), ranges_grid, results);
+  ranges_box_->setObjectName(QStringLiteral("rangesBox"));
+  ranges_box_->hide();
+  v->addWidget(ranges_box_);
+  readouts_ = std::make_unique<BudgetReadouts>(grid, ranges_grid);
 
-  plots_ = {new MemoryPlot, new KvCachePlot, new AttentionPlot, new LifetimePlot, new FrontierPlot};
+  goodput_plot_ = new GoodputPlot;
+  epochs_plot_ = new EpochsPlot;
+  histogram_plot_ = new HistogramPlot;
+  tornado_plot_ = new TornadoPlot;
+  plots_ = {goodput_plot_,   epochs_plot_,      histogram_plot_,  tornado_plot_,   new MemoryPlot,
+            new KvCachePlot, new AttentionPlot, new LifetimePlot, new FrontierPlot};
   recommendation_ = new QPlainTextEdit;
   recommendation_->setObjectName(QStringLiteral("recommendationText"));
   recommendation_->setReadOnly(true);
@@ -82,8 +105,9 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : Panel(parent),
   auto* plot_grid = new ReflowGrid(results);
   plot_grid->setObjectName(QStringLiteral("plotGrid"));
   plot_grid->setMinimumCell(kPlotCell);
-  for (BudgetPlot* p : plots_) plot_grid->addWidget(p);
+  // The answer first, then the run's plots, then the model's.
   plot_grid->addWidget(recommendation_box_);
+  for (BudgetPlot* p : plots_) plot_grid->addWidget(p);
   v->addWidget(plot_grid, 1);
   scroll->setWidget(results);
   root->addWidget(scroll, 1);
@@ -95,6 +119,10 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : Panel(parent),
   connect(model_, &ScenarioModel::changed, this, [this] { requestRefresh(); });
   connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
     for (BudgetPlot* p : plots_) p->setDragMode(on);
+    if (!on && ranges_stale_) {  // released: the ranges exactly, on this thread
+      requestRefresh();
+      return;
+    }
     if (!on && text_timer_->isActive()) {  // released: the texts are exact now
       text_timer_->stop();
       updateTexts();
@@ -111,13 +139,65 @@ std::vector<PlotWidget*> BudgetPanel::plots() const { return {plots_.begin(), pl
 
 void BudgetPanel::refresh() {
   column_->sync();
-  view_ = make_budget_view(model_->scenario());  // the one model call; the scenario is valid
+  const Scenario& s = model_->scenario();
+  // The Monte Carlo (10,000 draws) follows a drag off the UI thread; any
+  // other edit computes it here, so what is shown is exact.
+  const bool off_thread = model_->inGesture() && s.ranges.any();
+  std::optional<RangeReport> shown;
+  if (off_thread && view_.ranges) shown = std::move(view_.ranges);
+  view_ = make_budget_view(s, {.ranges = !off_thread, .previous = &view_});  // the one model call
+  ++ranges_generation_;
+  ranges_stale_ = off_thread;
+  if (off_thread) {
+    view_.ranges = std::move(shown);  // the last ones, marked as updating
+    startRanges();
+  }
+  controls_.plan.updateEnabled(view_);
   readouts_->show(view_);
   for (BudgetPlot* p : plots_) p->draw(view_);
+  showRanges();
   if (!model_->inGesture())
     updateTexts();
   else if (!text_timer_->isActive())
     text_timer_->start();
+}
+
+void BudgetPanel::showRanges() {
+  const bool any = view_.scenario.ranges.any();
+  readouts_->showRanges(view_);
+  ranges_box_->setVisible(any && view_.ranges.has_value());
+  histogram_plot_->draw(view_);
+  tornado_plot_->draw(view_);
+  histogram_plot_->setPending(ranges_stale_);
+  tornado_plot_->setPending(ranges_stale_);
+}
+
+void BudgetPanel::startRanges() {
+  if (ranges_running_) return;  // the finished job starts the latest
+  ranges_running_ = true;
+  const std::uint64_t gen = ranges_generation_;
+  const Scenario s = view_.scenario;
+  const TrainInputs plan = view_.plan_inputs;
+  auto* watcher = new QFutureWatcher<std::optional<RangeReport>>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, gen] {
+    watcher->deleteLater();
+    ranges_running_ = false;
+    std::optional<RangeReport> r = watcher->result();
+    if (gen == ranges_generation_) {
+      view_.ranges = std::move(r);
+      ranges_stale_ = false;
+      showRanges();
+    } else if (ranges_stale_) {
+      if (view_.ranges.has_value() || r.has_value()) {
+        view_.ranges = std::move(r);  // closer than nothing while the next one runs
+        showRanges();
+        histogram_plot_->setPending(true);
+        tornado_plot_->setPending(true);
+      }
+      startRanges();
+    }
+  });
+  watcher->setFuture(QtConcurrent::run([s, plan] { return budget_ranges(s, plan); }));
 }
 
 void BudgetPanel::updateTexts() {
@@ -126,6 +206,7 @@ void BudgetPanel::updateTexts() {
   checks_->setChecks(checks);
   const QString memo = qs(view_.report.recommendation);
   if (recommendation_->toPlainText() != memo) recommendation_->setPlainText(memo);
+  recommendation_box_->setToolTip(QString::fromStdString(view_.plan_subject));
   recommendation_box_->setTitle(view_.plan_too_long
                                     ? tr("What I would train \u2014 caution: a long plan")
                                     : tr("What I would train"));
@@ -133,7 +214,7 @@ void BudgetPanel::updateTexts() {
 
 void BudgetPanel::setBaseline(const Scenario* baseline) {
   if (baseline)
-    baseline_ = make_budget_view(*baseline);
+    baseline_ = make_budget_view(*baseline, {.previous = &view_});
   else
     baseline_.reset();
   const BudgetView* b = baseline_ ? &*baseline_ : nullptr;
@@ -145,6 +226,10 @@ QStringList BudgetPanel::readoutTexts() const {
   QStringList out;
   const ReadoutGrid* g = readouts_->grid();
   for (int i = 0; i < g->rowCount(); ++i) out << g->text({i});
+  if (ranges_box_->isVisibleTo(this)) {
+    const ReadoutGrid* r = readouts_->rangesGrid();
+    for (int i = 0; i < r->rowCount(); ++i) out << r->text({i});
+  }
   out << checks_->toPlainText() << recommendation_->toPlainText();
   return out;
 }
@@ -152,13 +237,24 @@ QStringList BudgetPanel::readoutTexts() const {
 ReportSection BudgetPanel::reportSection() const {
   ReportSection s;
   s.title = title();
-  s.summary = tr("Chips × days × MFU → FLOPs → (N, D) → memory → serving → dollars and joules.");
-  s.tables = readouts_->tables();
+  s.summary =
+      tr("Chips × days × MFU → FLOPs → (N, D) → memory → serving → dollars and joules, and the "
+         "planned run as it will really go: %1; goodput after crashes and checkpoints, the data "
+         "limit (Muennighoff et al. 2023) and, when an input is a range, P10/P50/P90 from a "
+         "seeded Monte Carlo.")
+          .arg(QString::fromStdString(view_.plan_subject));
+  // The budget, the Chinchilla answer, the scenario model, the checks, then
+  // the planned run, its ranges (when on) and the data check.
+  std::vector<ReportTable> readout_tables = readouts_->tables();
+  const std::size_t first = std::min<std::size_t>(3, readout_tables.size());
+  s.tables.assign(readout_tables.begin(), readout_tables.begin() + static_cast<long>(first));
   ReportTable checks{tr("Sanity checks"), {}, true};
   for (const Check& c : view_.checks)
     checks.rows.push_back({qs(c.name), c.ok ? tr("OK") : tr("FAIL"), QString(), qs(c.detail),
                            c.ok ? Tone::ok : Tone::fail});
   s.tables.push_back(checks);
+  s.tables.insert(s.tables.end(), readout_tables.begin() + static_cast<long>(first),
+                  readout_tables.end());
   s.formulas = {
       {QStringLiteral("C = chips × peak FLOP/s × MFU × days × 86,400 s"), tr("budget → FLOPs")},
       {QStringLiteral("C = 6ND; N = √(C / 6r), D = r·N"),
@@ -169,7 +265,26 @@ ReportSection BudgetPanel::reportSection() const {
        tr("bf16 weights, grads, fp32 Adam; activations")},
       {QStringLiteral("KV bytes = 2·L·n_kv·d_h·T·B·2"), tr("per request at bf16")},
       {QStringLiteral("lifetime = 6N·D_train + 2N·D_served"), tr("training + serving FLOPs")},
-      {QStringLiteral("L(N, D) = E + A/N^α + B/D^β"), tr("Besiroglu et al. 2024 constants")}};
+      {QStringLiteral("L(N, D) = E + A/N^α + B/D^β"), tr("Besiroglu et al. 2024 constants")},
+      {QStringLiteral("goodput = productive ÷ wall-clock; lost per crash = restart + τ/2"),
+       tr("crashes at interruptions per 1,000 chip-days × chips")},
+      {QStringLiteral("τ* = √(2 · write time · MTBF)"), tr("Young (1974) / Daly (2006)")},
+      {QStringLiteral("D′ = U + U·R_D*·(1 − e^(−R/R_D*)), R_D* = 15.4"),
+       tr("effective tokens, Muennighoff et al. 2023")},
+      {QStringLiteral("P10 / P50 / P90 over 10,000 seeded draws"),
+       tr("triangular or log-normal ranges; tornado one input at a time")}};
+  ReportTable data_table{tr("Data check and serving"), {}, false};
+  const RunReport& run = view_.run();
+  data_table.rows.push_back({tr("Planned run"), QString::fromStdString(view_.plan_subject),
+                             QString(), QString(), Tone::normal});
+  data_table.rows.push_back(
+      {tr("Epochs"), QString::fromStdString(format_grouped(run.epochs, 2)), tr("epochs"),
+       tr("worth %1 fresh tokens (Muennighoff et al. 2023)")
+           .arg(QString::fromStdString(format_count(run.effective_tokens, 2))),
+       run.data_suffice ? Tone::ok : Tone::warn});
+  data_table.rows.push_back({tr("Serving limit"), QString::fromStdString(view_.serving.text),
+                             QString(), QString(), view_.serving.binds ? Tone::warn : Tone::ok});
+  s.tables.push_back(data_table);
   s.charts = plots();
   return s;
 }
@@ -194,7 +309,17 @@ QString BudgetPanel::help() const {
       "sequence length; (d) lifetime FLOPs vs served tokens for the Chinchilla answer and "
       "the smaller model that reaches the same loss — the crossover is the decision; (e) "
       "N and D along the compute-optimal frontier. Hover a curve for its values; "
-      "right-click to save the plot (PNG, vector PDF) or its data (CSV).</p>");
+      "right-click to save the plot (PNG, vector PDF) or its data (CSV).</p>"
+      "<p><b>The planned run</b> (the recommendation, or in <i>Train this model</i> mode the "
+      "scenario's model on the tokens you give): goodput after crashes (interruptions per "
+      "1,000 chip-days, default from Llama 3's 419 in 54 days on 16,384 GPUs), restarts and "
+      "checkpoints, with the Young/Daly interval √(2·write·MTBF); epochs over the unique "
+      "tokens and what they are worth (Muennighoff et al. 2023); the largest model the "
+      "serving latency budget allows at the scenario's weight and KV precisions. Plots: "
+      "goodput vs checkpoint interval, loss vs epochs (the law against the seed's toy), and "
+      "with a range switched on, a histogram of days from 10,000 seeded draws with P10/P50/"
+      "P90 and a tornado of which input moves the days most. During a drag the draws run "
+      "off the UI thread; on release they are exact.</p>");
 }
 
 }  // namespace napkin

@@ -5,6 +5,7 @@
 // recommendation and five plots, each its own class drawing from the view.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -20,6 +21,10 @@ class QTimer;
 namespace napkin {
 
 class BudgetPlot;
+class EpochsPlot;
+class GoodputPlot;
+class HistogramPlot;
+class TornadoPlot;
 class CheckList;
 class ControlColumn;
 class ScenarioModel;
@@ -44,6 +49,13 @@ class BudgetPanel : public Panel {
   QPlainTextEdit* recommendation() const { return recommendation_; }
   // Every read-out text, the checks and the recommendation (tests).
   QStringList readoutTexts() const;
+  GoodputPlot* goodputPlot() const { return goodput_plot_; }
+  EpochsPlot* epochsPlot() const { return epochs_plot_; }
+  HistogramPlot* histogramPlot() const { return histogram_plot_; }
+  TornadoPlot* tornadoPlot() const { return tornado_plot_; }
+  QGroupBox* rangesBox() const { return ranges_box_; }
+  // The Monte Carlo is running off the UI thread (during a drag).
+  bool rangesPending() const { return ranges_running_; }
 
   // Compares with a baseline scenario (computed once, here): read-outs show
   // the change from it, plots draw its ghosts. nullptr unpins.
@@ -56,6 +68,10 @@ class BudgetPanel : public Panel {
   // The checks and the memo: rich text that re-lays out on every change, so
   // during a slider drag it follows at most every kTextFollowMs, and exactly on release.
   void updateTexts();
+  // The ranges' read-outs, histogram and tornado from view_.ranges.
+  void showRanges();
+  // Runs the Monte Carlo of view_'s plan on a worker thread (latest wins).
+  void startRanges();
 
   ScenarioModel* model_;
   BudgetView view_;
@@ -68,6 +84,14 @@ class BudgetPanel : public Panel {
   QPlainTextEdit* recommendation_ = nullptr;
   QTimer* text_timer_ = nullptr;
   std::vector<BudgetPlot*> plots_;
+  GoodputPlot* goodput_plot_ = nullptr;
+  EpochsPlot* epochs_plot_ = nullptr;
+  HistogramPlot* histogram_plot_ = nullptr;
+  TornadoPlot* tornado_plot_ = nullptr;
+  QGroupBox* ranges_box_ = nullptr;
+  bool ranges_running_ = false;
+  bool ranges_stale_ = false;  // the shown ranges are not of view_'s inputs
+  std::uint64_t ranges_generation_ = 0;
 };
 
 }  // namespace napkin

@@ -12,6 +12,9 @@ namespace napkin {
 namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qsv(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 QString tr(const char* text) { return QCoreApplication::translate("napkin::BudgetReadouts", text); }
 
 QString count(double v) { return qs(format_count(v, 2)); }
@@ -27,7 +30,8 @@ QString subject(const Scenario& s) {
 
 }  // namespace
 
-BudgetReadouts::BudgetReadouts(ReadoutGrid* grid) : grid_(grid) {
+BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
+    : grid_(grid), ranges_(ranges) {
   const QString wide = QStringLiteral("604.8 MWh, $72,576");
   budget = grid->addSection(tr("Budget"));
   flops = grid->add({.key = QStringLiteral("flops"),
@@ -113,6 +117,75 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid) : grid_(grid) {
                                        "sequence: 12·L·T·d ÷ (6N + 12·L·T·d); 6ND undercounts "
                                        "by f/(1−f)"),
                          .format = [](double f) { return qs(format_percent(f)); }});
+  run = grid->addSection(tr("Planned run"));
+  run_goodput = grid->add({.key = QStringLiteral("run_goodput"),
+                           .name = tr("Goodput"),
+                           .tooltip = tr("Productive ÷ wall-clock time of the planned run: each "
+                                         "crash costs the restart plus the work since the last "
+                                         "checkpoint; synchronous writes stall training"),
+                           .better = Better::higher,
+                           .format = [](double f) { return qs(format_percent(f)); }});
+  run_days = grid->add({.key = QStringLiteral("run_days"),
+                        .name = tr("Wall-clock"),
+                        .tooltip = tr("Effective days (productive days ÷ goodput) and the "
+                                      "rental dollars over them"),
+                        .better = Better::lower,
+                        .format = [](double d) { return qs(format_grouped(d, 1)); },
+                        .widest = QStringLiteral("1,234.5 days, $123,456,789")});
+  crashes = grid->add({.key = QStringLiteral("crashes"),
+                       .name = tr("Expected crashes"),
+                       .tooltip = tr("Interruptions per 1,000 chip-days × chips × wall-clock "
+                                     "days ÷ 1,000"),
+                       .better = Better::lower,
+                       .format = [](double c) { return qs(format_grouped(c, 1)); }});
+  optimal_checkpoint =
+      grid->add({.key = QStringLiteral("optimal_checkpoint"),
+                 .name = tr("Best checkpoint"),
+                 .tooltip = tr("Young (1974) / Daly (2006): every √(2 × write time × MTBF) for "
+                               "synchronous writes, as often as the store allows for "
+                               "asynchronous ones; the goodput it would give"),
+                 .format = [](double m) { return qs(format_grouped(m, 1)); },
+                 .widest = QStringLiteral("every 1,234 min: 99.9 %")});
+  epochs = grid->add({.key = QStringLiteral("epochs"),
+                      .name = tr("Epochs"),
+                      .tooltip = tr("Training tokens ÷ unique tokens, and what they are worth "
+                                    "as fresh tokens (Muennighoff et al. 2023: D′ = U + "
+                                    "U·R_D*·(1 − e^(−R/R_D*)), R_D* = 15.4)"),
+                      .format = [](double e) { return qs(format_grouped(e, 2)); },
+                      .widest = QStringLiteral("12.34 epochs, worth 123.4T")});
+  run_loss = grid->add({.key = QStringLiteral("run_loss"),
+                        .name = tr("Forecast loss"),
+                        .tooltip = tr("L = E + A/N′^α + B/D′^β (Besiroglu et al. 2024 constants, "
+                                      "Muennighoff et al. 2023 decay), nats/token"),
+                        .better = Better::lower,
+                        .format = [](double l) { return qs(format_grouped(l, 3)); }});
+  serving = grid->add({.key = QStringLiteral("serving_limit"),
+                       .name = tr("Servable up to"),
+                       .tooltip = tr("The largest dense model whose turn meets the latency "
+                                     "budget on the serving chips (serving layout search, KV "
+                                     "cache and all-reduces counted), at the scenario's weight "
+                                     "and KV precisions"),
+                       .better = Better::higher,
+                       .format = count,
+                       .widest = QStringLiteral("123.4B at fp8/fp8: binds")});
+
+  range_section = ranges->addSection(tr("Ranges"));
+  auto pct = [](const QString& key, const QString& name, const QString& tooltip) {
+    return ReadoutSpec{.key = key,
+                       .name = name,
+                       .tooltip = tooltip,
+                       .better = Better::lower,
+                       .format = [](double v) { return qs(format_grouped(v, 3)); },
+                       .widest = QStringLiteral("P10 1,234.5 · P50 1,234.5 · P90 1,234.5")};
+  };
+  range_days = ranges->add(pct(QStringLiteral("range_days"), tr("Days"),
+                               tr("Wall-clock days of the planned run, goodput included")));
+  range_dollars = ranges->add(pct(QStringLiteral("range_dollars"), tr("Dollars"),
+                                  tr("Chip rental over the wall-clock days")));
+  range_energy = ranges->add(pct(QStringLiteral("range_energy"), tr("Energy"),
+                                 tr("Energy at the wall over the wall-clock days, MWh")));
+  range_loss = ranges->add(pct(QStringLiteral("range_loss"), tr("Loss"),
+                               tr("Forecast loss under the data-constrained law, nats/token")));
 }
 
 void BudgetReadouts::show(const BudgetView& v) {
@@ -189,11 +262,118 @@ void BudgetReadouts::show(const BudgetView& v) {
                        QStringLiteral(", 6ND \u2212") + qs(format_percent(v.six_nd_error_at_seq)),
               .note = tr("at the training sequence"),
               .number = v.attention_fraction_at_seq});
+
+  const RunReport& u = v.run();
+  const QString about = qs(v.plan_subject);
+  grid_->setSectionTitle(run,
+                         tr("Planned run: %1 on %2 tokens, sharded over all %3 %4")
+                             .arg(v.train ? qs(s.model_name) : qs(format_count(u.params)),
+                                  qs(format_count(u.tokens, 2)),
+                                  qs(format_grouped(static_cast<double>(v.plan_inputs.n_chips), 0)),
+                                  qs(v.plan_inputs.chip)));
+  grid_->set(run_goodput, {.value = qs(format_percent(u.goodput.goodput, 1)),
+                           .note = about,
+                           .tone = u.goodput.goodput >= 0.9   ? Tone::ok
+                                   : u.goodput.goodput >= 0.7 ? Tone::normal
+                                                              : Tone::warn,
+                           .number = u.goodput.goodput});
+  grid_->set(
+      run_days,
+      {.value = qs(format_grouped(u.wall_clock_days, 1)) + tr(" days, ") +
+                dollars(u.cost.rental_dollars),
+       .note = tr("%1 productive days ÷ goodput").arg(qs(format_grouped(u.productive_days, 1))),
+       .tone = v.run_too_long ? Tone::warn : Tone::normal,
+       .number = u.wall_clock_days});
+  grid_->set(
+      crashes,
+      {.value = qs(format_grouped(u.goodput.expected_crashes, 1)),
+       .unit = tr("crashes"),
+       .note = u.goodput.mtbf_hours
+                   ? tr("one every %1 h on %2 chips")
+                         .arg(qs(format_grouped(*u.goodput.mtbf_hours, 1)),
+                              qs(format_grouped(static_cast<double>(v.plan_inputs.n_chips), 0)))
+                   : tr("no interruptions"),
+       .number = u.goodput.expected_crashes});
+  const GoodputCurve& g = v.goodput_curve;
+  if (g.optimum_minutes)
+    grid_->set(
+        optimal_checkpoint,
+        {.value = tr("every %1 min: %2")
+                      .arg(qs(format_grouped(*g.optimum_minutes, *g.optimum_minutes < 10 ? 1 : 0)),
+                           qs(format_percent(g.optimum_goodput, 1))),
+         .note = tr("now every %1 min, write %2 min")
+                     .arg(qs(format_grouped(g.current_minutes, 0)),
+                          qs(format_grouped(u.goodput_inputs.checkpoint_write_minutes, 2))),
+         .number = *g.optimum_minutes});
+  else
+    grid_->set(optimal_checkpoint, {.value = tr("none: no interruptions"), .number = 0.0});
+  grid_->set(epochs,
+             {.value = qs(format_grouped(u.epochs, 2)) + tr(" epochs, worth ") +
+                       qs(format_count(u.effective_tokens, 2)),
+              .note = tr("%1 tokens of %2 unique")
+                          .arg(qs(format_count(u.tokens, 2)), qs(format_count(u.unique_tokens, 1))),
+              .tone = u.data_suffice ? Tone::normal : Tone::warn,
+              .number = u.epochs});
+  grid_->set(
+      run_loss,
+      {.value = qs(format_grouped(u.loss, 3)),
+       .unit = tr("nats"),
+       .note = u.loss > u.loss_fresh + 5e-4
+                   ? tr("%1 if every token were new").arg(qs(format_grouped(u.loss_fresh, 3)))
+                   : tr("no repetition penalty"),
+       .number = u.loss});
+  const BudgetServing& sv = v.serving;
+  const QString prec = QStringLiteral("%1/%2").arg(qsv(to_string(s.serving.weight_dtype)),
+                                                   qsv(to_string(s.serving.kv_dtype)));
+  if (!sv.enabled)
+    grid_->set(serving, {.value = tr("limit off"), .note = qs(sv.text)});
+  else if (sv.largest_params)
+    grid_->set(serving, {.value = qs(format_count(*sv.largest_params)) + tr(" at ") + prec +
+                                  (sv.binds ? tr(": binds") : tr(": OK")),
+                         .note = qs(sv.text),
+                         .tone = sv.binds ? Tone::warn : Tone::ok,
+                         .number = *sv.largest_params});
+  else
+    grid_->set(serving, {.value = tr("none at ") + prec, .note = qs(sv.text), .tone = Tone::fail});
+}
+
+void BudgetReadouts::showRanges(const BudgetView& v) {
+  has_ranges_ = v.ranges.has_value();
+  if (!v.ranges) return;
+  const RangeReport& r = *v.ranges;
+  ranges_->setSectionTitle(range_section,
+                           tr("Ranges of the planned run: P10 / P50 / P90 of %1 %2 draws")
+                               .arg(qs(format_grouped(static_cast<double>(r.draws), 0)),
+                                    qs(std::string(to_string(r.shape)))));
+  auto three = [](const OutputDistribution& d, int digits, double scale) {
+    return tr("P10 %1 · P50 %2 · P90 %3")
+        .arg(qs(format_grouped(d.p.p10 * scale, digits)),
+             qs(format_grouped(d.p.p50 * scale, digits)),
+             qs(format_grouped(d.p.p90 * scale, digits)));
+  };
+  ranges_->set(range_days, {.value = three(r.days, 1, 1),
+                            .unit = tr("days"),
+                            .note = tr("likely %1").arg(qs(format_grouped(r.days.point, 1))),
+                            .number = r.days.p.p50});
+  ranges_->set(range_dollars, {.value = tr("P10 %1 · P50 %2 · P90 %3")
+                                            .arg(dollars(r.dollars.p.p10), dollars(r.dollars.p.p50),
+                                                 dollars(r.dollars.p.p90)),
+                               .note = tr("likely %1").arg(dollars(r.dollars.point)),
+                               .number = r.dollars.p.p50});
+  ranges_->set(range_energy, {.value = three(r.energy_kwh, 1, 1e-3),
+                              .unit = tr("MWh"),
+                              .note = tr("at the wall"),
+                              .number = r.energy_kwh.p.p50});
+  ranges_->set(range_loss, {.value = three(r.loss, 3, 1),
+                            .unit = tr("nats"),
+                            .note = tr("data-constrained law"),
+                            .number = r.loss.p.p50});
 }
 
 void BudgetReadouts::setBaseline(const BudgetView* b) {
   if (!b) {
     grid_->clearBaselines();
+    ranges_->clearBaselines();
     return;
   }
   const BudgetReport& r = b->report;
@@ -214,8 +394,28 @@ void BudgetReadouts::setBaseline(const BudgetView* b) {
           b->memory_by_zero[static_cast<std::size_t>(b->scenario.training.zero_stage)].total));
   grid_->setBaseline(kv, static_cast<double>(b->kv_bytes_at_context));
   grid_->setBaseline(attention, b->attention_fraction_at_seq);
+  const RunReport& u = b->run();
+  grid_->setBaseline(run_goodput, u.goodput.goodput);
+  grid_->setBaseline(run_days, u.wall_clock_days);
+  grid_->setBaseline(crashes, u.goodput.expected_crashes);
+  grid_->setBaseline(optimal_checkpoint, b->goodput_curve.optimum_minutes.value_or(0.0));
+  grid_->setBaseline(epochs, u.epochs);
+  grid_->setBaseline(run_loss, u.loss);
+  grid_->setBaseline(serving, b->serving.largest_params);
+  ranges_->clearBaselines();
+  if (b->ranges) {
+    ranges_->setBaseline(range_days, b->ranges->days.p.p50);
+    ranges_->setBaseline(range_dollars, b->ranges->dollars.p.p50);
+    ranges_->setBaseline(range_energy, b->ranges->energy_kwh.p.p50);
+    ranges_->setBaseline(range_loss, b->ranges->loss.p.p50);
+  }
 }
 
-std::vector<ReportTable> BudgetReadouts::tables() const { return grid_->reportTables(); }
+std::vector<ReportTable> BudgetReadouts::tables() const {
+  std::vector<ReportTable> out = grid_->reportTables();
+  if (has_ranges_)
+    for (ReportTable& t : ranges_->reportTables()) out.push_back(std::move(t));
+  return out;
+}
 
 }  // namespace napkin

@@ -14,7 +14,8 @@ struct BudgetView;
 
 class BudgetReadouts {
  public:
-  explicit BudgetReadouts(ReadoutGrid* grid);
+  // `ranges` holds the P10/P50/P90 rows (shown only when a range is on).
+  BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges);
 
   void show(const BudgetView& view);
   // The change of every row from a baseline's view (nullptr: none).
@@ -23,14 +24,25 @@ class BudgetReadouts {
   std::vector<ReportTable> tables() const;
   QString text(ReadoutGrid::Row row) const { return grid_->text(row); }
   ReadoutGrid* grid() const { return grid_; }
+  ReadoutGrid* rangesGrid() const { return ranges_; }
+  // Shows the ranges (nullopt: none is on, or they are being computed).
+  void showRanges(const BudgetView& view);
+  bool hasRanges() const { return has_ranges_; }
 
   ReadoutGrid::Section budget, chinchilla, scenario;
   ReadoutGrid::Row flops, days, rental, energy, per1e21;
   ReadoutGrid::Row params, tokens, goodput, effective, states;
   ReadoutGrid::Row model, memory, kv, attention;
+  // The planned run (the recommendation, or the scenario's model in train mode).
+  ReadoutGrid::Section run;
+  ReadoutGrid::Row run_goodput, run_days, crashes, optimal_checkpoint, epochs, run_loss, serving;
+  ReadoutGrid::Section range_section;
+  ReadoutGrid::Row range_days, range_dollars, range_energy, range_loss;
 
  private:
   ReadoutGrid* grid_;
+  ReadoutGrid* ranges_;
+  bool has_ranges_ = false;
 };
 
 }  // namespace napkin
