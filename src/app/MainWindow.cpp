@@ -23,10 +23,10 @@
 #include <QUndoStack>
 
 #include "IsoflopsPanel.h"
-#include "MoePanel.h"
 #include "PlotWidget.h"
 #include "RooflinePanel.h"
 #include "budget/BudgetPanel.h"
+#include "moe/MoePanel.h"
 #include "config_import.h"
 #include "hardware.h"
 #include "report/ReportWriter.h"
