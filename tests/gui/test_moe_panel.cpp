@@ -334,6 +334,12 @@ TEST(MoePanel, SliderChangeIsOneUndoStepAndRoundTripsThroughSaveAndOpen) {
   EXPECT_FALSE(p2->controls().aux_zero->isChecked());
   EXPECT_DOUBLE_EQ(p2->controls().capacity_factor->value(), m.capacity_factor);
   EXPECT_EQ(p2->run()->params().top_k, 3);
+  // The file alone gives the same run: its run of record, replayed from step 0.
+  EXPECT_EQ(p2->run()->currentStep(), m.steps);
+  const napkin::MoeRunOfRecord record = napkin::make_moe_run_of_record(w2.model()->scenario());
+  EXPECT_EQ(p2->run()->simulation().current().routed, record.history.back().routed);
+  EXPECT_EQ(text(p2, p2->readouts().drop),
+            QString::fromStdString(napkin::format_percent(record.history.back().drop_rate)));
 }
 
 TEST(MoePanel, SlidersLandOnValuesAPersonWouldType) {

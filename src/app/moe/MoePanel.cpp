@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
+#include <QUndoStack>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
@@ -67,6 +68,7 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model
   const Scenario& s = model_->scenario();
   // The run of record: s.moe.steps steps from step 0, so the first view is a run.
   run_ = new MoeRun(s.moe.collapse_params(), s.moe.steps, this);
+  replayed_steps_ = s.moe.steps;
 
   auto* root = new QHBoxLayout(this);
   root->setContentsMargins(4, 4, 4, 4);
@@ -129,6 +131,19 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model
       if (p->followsRun()) p->setDragMode(playing);
   });
   connect(model_, &ScenarioModel::changed, this, [this] { requestRefresh(); });
+  // A new document (opened, restored, new) opens on its run of record, as saved.
+  connect(model_, &ScenarioModel::fileStateChanged, this, [this] {
+    const Scenario& doc = model_->scenario();
+    if (model_->undoStack()->count() != 0) return;
+    if (!retuned_ && doc.moe.steps == replayed_steps_ &&
+        changeText(run_->params(), doc.moe.collapse_params()).isEmpty())
+      return;
+    retuned_ = false;
+    replayed_steps_ = doc.moe.steps;
+    run_->replay(doc.moe.collapse_params(), doc.moe.steps);
+    transport_->setStatus(tr("Ran the scenario's %1 steps from step 0.").arg(doc.moe.steps));
+    redrawRun();
+  });
   connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
     for (MoePlot* p : plots_) p->setDragMode(on || (p->followsRun() && run_->isPlaying()));
   });
@@ -158,6 +173,7 @@ void MoePanel::refresh() {
   const CollapseParams after = s.moe.collapse_params();
   const QString what = changeText(before, after);
   if (!what.isEmpty()) {
+    retuned_ = true;
     if (run_->setParams(after))
       transport_->setStatus(tr("Restarted at step 0: %1 (E, tokens per batch and seed define "
                                "the router and the experts, so the run starts over).")

@@ -86,6 +86,8 @@ class MoePanel : public Panel {
   std::optional<MoeRunOfRecord> baseline_;
   QFutureWatcher<MoeRunOfRecord>* baseline_watcher_ = nullptr;
   int baseline_generation_ = 0;
+  std::int64_t replayed_steps_ = 0;  // the run of record the run started from
+  bool retuned_ = false;             // knobs changed since (the run is no longer the record)
 };
 
 }  // namespace napkin

@@ -33,6 +33,14 @@ bool MoeRun::setParams(const CollapseParams& p) {
   return false;
 }
 
+void MoeRun::replay(const CollapseParams& p, std::int64_t steps) {
+  sim_ = std::make_unique<CollapseSimulation>(p);
+  sim_->run(std::min(steps, kMaxRecordedSteps));
+  shown_ = sim_->steps_done();
+  follow_live_ = true;
+  ++run_id_;
+}
+
 const StepStats* MoeRun::shownStats() const {
   const auto& h = sim_->history();
   if (shown_ <= 0 || h.empty()) return nullptr;

@@ -29,6 +29,8 @@ class MoeRun : public QObject {
   // The knobs changed: E, tokens per batch or the seed restart the run at
   // step 0; any other knob continues it. Returns true when it restarted.
   bool setParams(const CollapseParams& params);
+  // A new document: a fresh run of `params`, stepped `steps` times (its run of record).
+  void replay(const CollapseParams& params, std::int64_t steps);
 
   const CollapseSimulation& simulation() const { return *sim_; }
   const CollapseParams& params() const { return sim_->params(); }

@@ -20,8 +20,7 @@ ExpertSharePlot::ExpertSharePlot(QWidget* parent) : MoePlot(tr("Expert token sha
   load_->setLineStyle(QCPGraph::lsStepCenter);
   load_->setVisible(false);
   load_->removeFromLegend();
-  fair_ = new HMarker(this, plotPen(plot_color::green, 1.2, Qt::DashLine));
-  fair_->place(1.0);
+  fair_ = addCurve(this, tr("fair share T·k/E"), plotPen(plot_color::green, 1.2, Qt::DashLine));
   note_ = new Note(this, Qt::AlignRight | Qt::AlignTop, 0.995, 0.01);
   showLegendBelow(2);
 }
@@ -49,13 +48,13 @@ void ExpertSharePlot::draw(const MoeFrame& f) {
     for (QCPBars* b : bars_) b->setWidth(v.n_experts > 64 ? 1.0 : 0.8);
   }
   setLevel(buffer_, v.n_experts, v.capacity_share);
+  setLevel(fair_, v.n_experts, 1.0);
   // The y range only grows inside a run (no jitter), and fits E/k when collapsed.
   const double want = niceCeil(std::max({v.largest_load, v.capacity_share, 1.0}) * 1.15);
   const double cur = yAxis->range().upper;
   if (restart || v.step == 0 || want > cur || want < cur / 2.5) yAxis->setRange(0, want);
   note_->setText(
-      v.step > 0 ? tr("step %1 · dashed green: fair share 1/E · dotted red: capacity "
-                      "(cf %2)")
+      v.step > 0 ? tr("step %1 · cf %2")
                        .arg(QString::fromStdString(format_grouped(static_cast<double>(v.step), 0)))
                        .arg(f.params.capacity_factor, 0, 'g', 3)
                  : tr("step 0: no routing yet"));

@@ -1,6 +1,6 @@
 // Each expert's routed slots at the shown step ÷ the fair share T·k/E:
 // healthy, over its buffer (slots dropped) or dead; the fair share and the
-// buffer as lines. A baseline draws its last step's loads as a dashed outline.
+// buffer as levels. A baseline draws its last step's loads as a dashed outline.
 #pragma once
 
 #include <array>
@@ -21,7 +21,7 @@ class ExpertSharePlot : public MoePlot {
   std::array<QCPBars*, 3> bars_{};  // healthy, over capacity, dead
   QCPGraph* load_;                  // hidden: the source of the baseline's ghost outline
   QCPGraph* buffer_;                // the buffer level (its ghost: the baseline's buffer)
-  HMarker* fair_;
+  QCPGraph* fair_;                  // the fair share, 1.0
   Note* note_;
   std::int64_t experts_ = -1;
 };

@@ -65,7 +65,7 @@ void PipelinePlot::draw(const MoeFrame& f) {
   // Wide enough for a baseline's ghost too.
   xAxis->setRange(0, std::max(v.gantt_end_ms, ghost_end_ms_) * 1.02);
   yAxis->setRange(-0.6, static_cast<double>(std::max(in.stages, ghost_stages_)) - 0.4);
-  xAxis->setLabel(tr("time (ms) · faint: hop (overlapped) · bubble %1 ms · M/(M+S−1) = %2")
+  xAxis->setLabel(tr("time (ms) · faint: hop · bubble %1 ms · %2 busy")
                       .arg(QString::fromStdString(format_grouped(v.pipe.bubble_ms, 1)))
                       .arg(QString::fromStdString(format_percent(v.pipe.utilization))));
   requestReplot();
