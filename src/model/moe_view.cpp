@@ -6,8 +6,13 @@
 
 namespace napkin {
 
-MoeStepView make_moe_step_view(const StepStats* s, const CollapseParams& p) {
-  p.validate();
+MoeStepView make_moe_step_view(const StepStats* s, const CollapseParams& run) {
+  run.validate();
+  // A step is judged with the k it was routed with (T·k slots): k may have
+  // changed since, mid-run, and the shown step may be a past one.
+  CollapseParams p = run;
+  if (s && s->routed_slots() > 0 && s->routed_slots() % p.tokens_per_batch == 0)
+    p.top_k = s->routed_slots() / p.tokens_per_batch;
   MoeStepView v;
   v.n_experts = p.n_experts;
   v.top_k = p.top_k;

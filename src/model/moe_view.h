@@ -47,6 +47,8 @@ struct MoeStepView {
 };
 
 // `step` may be null (before the first step: empty buffers of the full capacity).
+// The step is read with the top-k it was routed with (its slots ÷ T), which
+// differs from params.top_k when k changed after it.
 MoeStepView make_moe_step_view(const StepStats* step, const CollapseParams& params);
 
 // One bar of the pipelined-prefill Gantt chart.

@@ -52,6 +52,23 @@ TEST(MoeView, StepViewIsThePanelsFormerArithmetic) {
   }
 }
 
+TEST(MoeView, AStepIsReadWithTheTopKItWasRoutedWith) {
+  CollapseParams p;
+  CollapseSimulation sim(p);
+  sim.run(10);
+  CollapseParams k3 = p;
+  k3.top_k = 3;  // retuned mid-run: the recorded steps have 512 slots, not 768
+  sim.retune(k3);
+  const MoeStepView past = make_moe_step_view(&sim.history().back(), k3);
+  EXPECT_EQ(past.top_k, 2);
+  EXPECT_DOUBLE_EQ(past.fair_share_slots, 64.0);
+  EXPECT_EQ(past.tradeoff.size(), 61u);
+  sim.step();
+  const MoeStepView now = make_moe_step_view(&sim.history().back(), k3);
+  EXPECT_EQ(now.top_k, 3);
+  EXPECT_DOUBLE_EQ(now.fair_share_slots, 96.0);
+}
+
 TEST(MoeView, BeforeTheFirstStepEveryBufferIsPadding) {
   CollapseParams p;
   const MoeStepView v = make_moe_step_view(nullptr, p);
