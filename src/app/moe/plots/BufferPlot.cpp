@@ -33,14 +33,14 @@ void BufferPlot::draw(const MoeFrame& f) {
   yAxis->setRange(0, niceCeil(v.largest_slots * 1.12));
   xAxis->setLabel(
       tr("expert · step %1 · dashed: capacity %2 slots").arg(v.step).arg(v.capacity_per_expert));
-  requestReplot();
+  replotIfSeen();
 }
 
 void BufferPlot::drawBaseline(const MoeRunOfRecord* b) {
   setBaselineVisible(b != nullptr);
   if (!b) return;
   setLevel(ghost(capacity_), b->last.n_experts, static_cast<double>(b->last.capacity_per_expert));
-  requestReplot();
+  replotIfSeen();
 }
 
 }  // namespace napkin

@@ -27,9 +27,7 @@ ExpertSharePlot::ExpertSharePlot(QWidget* parent) : MoePlot(tr("Expert token sha
 
 void ExpertSharePlot::draw(const MoeFrame& f) {
   const MoeStepView& v = f.step;
-  if (!inputsChanged(f.run_id, f.shown_step, v.n_experts, v.top_k, v.capacity_share,
-                     f.params.capacity_factor))
-    return;
+  if (!inputsChanged(f.run_id, f.shown_step, v.n_experts, v.top_k, v.capacity_share)) return;
   const auto n = static_cast<std::size_t>(v.n_experts);
   std::vector<double> healthy(n, 0.0), over(n, 0.0), dead(n, 0.0);
   for (std::size_t i = 0; i < n && i < v.loads.size(); ++i) {
@@ -53,13 +51,11 @@ void ExpertSharePlot::draw(const MoeFrame& f) {
   const double want = niceCeil(std::max({v.largest_load, v.capacity_share, 1.0}) * 1.15);
   const double cur = yAxis->range().upper;
   if (restart || v.step == 0 || want > cur || want < cur / 2.5) yAxis->setRange(0, want);
-  note_->setText(
-      v.step > 0 ? tr("step %1 · cf %2")
-                       .arg(QString::fromStdString(format_grouped(static_cast<double>(v.step), 0)))
-                       .arg(f.params.capacity_factor, 0, 'g', 3)
-                 : tr("step 0: no routing yet"));
+  note_->setText(v.step > 0 ? tr("step %1").arg(QString::fromStdString(
+                                  format_grouped(static_cast<double>(v.step), 0)))
+                            : tr("step 0: no routing yet"));
   xAxis->setLabel(tr("expert (E = %1, k = %2)").arg(v.n_experts).arg(v.top_k));
-  requestReplot();
+  replotIfSeen();
 }
 
 void ExpertSharePlot::drawBaseline(const MoeRunOfRecord* b) {
@@ -75,7 +71,7 @@ void ExpertSharePlot::drawBaseline(const MoeRunOfRecord* b) {
   setLevel(ghost(buffer_), b->last.n_experts, b->last.capacity_share);
   const double top = niceCeil(std::max(b->last.largest_load, b->last.capacity_share) * 1.15);
   if (top > yAxis->range().upper) yAxis->setRange(0, top);
-  requestReplot();
+  replotIfSeen();
 }
 
 std::vector<double> ExpertSharePlot::values() const {

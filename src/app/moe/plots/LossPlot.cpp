@@ -58,7 +58,7 @@ void LossPlot::draw(const MoeFrame& f) {
   if (low_ < yAxis->range().lower && low_ > 0)
     yAxis->setRangeLower(std::pow(10.0, std::floor(std::log10(low_))));
   cursor_->place(static_cast<double>(f.shown_step));
-  requestReplot();
+  replotIfSeen();
 }
 
 void LossPlot::drawBaseline(const MoeRunOfRecord* b) {
@@ -74,7 +74,7 @@ void LossPlot::drawBaseline(const MoeRunOfRecord* b) {
   ghost(balance_)->setData(x, lb, true);
   ghost(z_)->setData(x, lz, true);
   ghost(drop_)->setData(x, d, true);
-  requestReplot();
+  replotIfSeen();
 }
 
 }  // namespace napkin

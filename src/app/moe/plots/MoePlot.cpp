@@ -4,6 +4,23 @@
 
 namespace napkin {
 
+void MoePlot::replotIfSeen() {
+  if (isVisible() && visibleRegion().isEmpty()) {
+    unseen_changes_ = true;
+    return;
+  }
+  unseen_changes_ = false;
+  requestReplot();
+}
+
+void MoePlot::paintEvent(QPaintEvent* event) {
+  if (unseen_changes_) {  // scrolled into view: this paint shows the old buffer, the next the new
+    unseen_changes_ = false;
+    requestReplot();
+  }
+  PlotWidget::paintEvent(event);
+}
+
 void setBarValues(QCPBars* b, const std::vector<double>& values) {
   auto data = b->data();
   if (data->size() != static_cast<int>(values.size())) {

@@ -31,6 +31,16 @@ class MoePlot : public PlotWidget {
   virtual void drawBaseline(const MoeRunOfRecord* baseline) = 0;
   // Follows the animation (the collapse plots); the others change with the scenario.
   virtual bool followsRun() const { return true; }
+
+ protected:
+  // Replots now if any of the plot is on screen; a plot scrolled out of view
+  // (or behind a tab) replots when it is next painted. An animation frame
+  // then pays only for the plots a person can see.
+  void replotIfSeen();
+  void paintEvent(QPaintEvent* event) override;
+
+ private:
+  bool unseen_changes_ = false;
 };
 
 // A bar set whose keys are 0..n−1, written in place when the size is

@@ -68,7 +68,7 @@ void PipelinePlot::draw(const MoeFrame& f) {
   xAxis->setLabel(tr("time (ms) · faint: hop · bubble %1 ms · %2 busy")
                       .arg(QString::fromStdString(format_grouped(v.pipe.bubble_ms, 1)))
                       .arg(QString::fromStdString(format_percent(v.pipe.utilization))));
-  requestReplot();
+  replotIfSeen();
 }
 
 void PipelinePlot::drawBaseline(const MoeRunOfRecord* b) {
@@ -77,7 +77,7 @@ void PipelinePlot::drawBaseline(const MoeRunOfRecord* b) {
   ghost_stages_ = b ? b->scenario.pipe_inputs.stages : 0;
   invalidate();  // the ranges follow the ghost at the next draw
   if (b) setCurve(ghost(outline_), b->scenario.outline_ms, b->scenario.outline_stage);
-  requestReplot();
+  replotIfSeen();
 }
 
 int PipelinePlot::barCount() const {

@@ -39,7 +39,7 @@ void TradeoffPlot::draw(const MoeFrame& f) {
     dropped_->data()->clear();
     padding_->data()->clear();
     note_->setText(tr("step 0: no routing yet"));
-    requestReplot();
+    replotIfSeen();
     return;
   }
   if (!inputsChanged(v.step, f.run_id, f.params.top_k, f.params.capacity_factor, v.drop_rate_at_cf,
@@ -50,14 +50,14 @@ void TradeoffPlot::draw(const MoeFrame& f) {
                      .arg(f.params.capacity_factor, 0, 'g', 3)
                      .arg(QString::fromStdString(format_percent(v.drop_rate_at_cf)))
                      .arg(QString::fromStdString(format_percent(v.padding_fraction_at_cf))));
-  requestReplot();
+  replotIfSeen();
 }
 
 void TradeoffPlot::drawBaseline(const MoeRunOfRecord* b) {
   setBaselineVisible(b != nullptr);
   if (!b) return;
   setCurves(ghost(dropped_), ghost(padding_), b->last.tradeoff);
-  requestReplot();
+  replotIfSeen();
 }
 
 }  // namespace napkin

@@ -56,7 +56,7 @@ void UtilizationPlot::draw(const MoeFrame& f) {
   yAxis->setRange(0, niceCeil(std::max(2.0, top_ * 1.08)));
   yAxis2->setRange(0, static_cast<double>(std::max<std::int64_t>(f.params.n_experts, 2)));
   cursor_->place(static_cast<double>(f.shown_step));
-  requestReplot();
+  replotIfSeen();
 }
 
 void UtilizationPlot::drawBaseline(const MoeRunOfRecord* b) {
@@ -72,7 +72,7 @@ void UtilizationPlot::drawBaseline(const MoeRunOfRecord* b) {
   ghost(per_step_)->setData(x, m, true);
   ghost(smoothed_)->setData(x, r, true);
   ghost(dead_)->setData(x, d, true);
-  requestReplot();
+  replotIfSeen();
 }
 
 }  // namespace napkin
