@@ -380,8 +380,9 @@ TEST(MoePanel, VerdictAtACollapsedSettingWithThresholdsInTheTooltip) {
                          : h.verdict == napkin::MoeVerdict::strained ? QStringLiteral("STRAINED")
                                                                      : QStringLiteral("healthy");
     ASSERT_EQ(verdict->text(), want) << "step " << s.step;
-    if (s.drop_rate >= 0.30 || s.recent_max_over_mean >= 3.0)
+    if (s.drop_rate >= 0.30 || s.recent_max_over_mean >= 3.0) {
       ASSERT_NE(verdict->text(), QStringLiteral("healthy")) << "step " << s.step;
+    }
     const bool old_collapsed = s.recent_max_over_mean > 3 || s.dead_experts > 0;
     if (!old_collapsed && s.drop_rate >= 0.10) {
       ++unhealthy_under_old_rule;

@@ -103,7 +103,9 @@ TEST(MoeView, ScenarioViewPinsPipelineAndCommunication) {
     EXPECT_EQ(b.has_hop, b.stage < 3);
     EXPECT_DOUBLE_EQ(b.compute_start_ms, static_cast<double>(b.stage + b.chunk) * 50.0);
     EXPECT_DOUBLE_EQ(b.compute_end_ms, b.compute_start_ms + 50.0);
-    if (b.has_hop) EXPECT_DOUBLE_EQ(b.hop_end_ms, b.compute_end_ms + 20.0);
+    if (b.has_hop) {
+      EXPECT_DOUBLE_EQ(b.hop_end_ms, b.compute_end_ms + 20.0);
+    }
   }
   ASSERT_EQ(v.outline_ms.size(), 8u);
   EXPECT_DOUBLE_EQ(v.outline_ms.front(), 0.0);
