@@ -28,6 +28,7 @@ namespace napkin {
 namespace {
 
 constexpr QSize kPlotCell(300, 240);  // the smallest plot worth reading
+constexpr int kSlowFrames = 4;        // capacity plots while playing: ~15 fps
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 QString count(std::int64_t v) { return qs(format_count(static_cast<double>(v), 1)); }
@@ -129,6 +130,7 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model
     // frame's budget at E = 256); pausing redraws them at full quality.
     for (MoePlot* p : plots_)
       if (p->followsRun()) p->setDragMode(playing);
+    if (!playing) redrawRun();  // paused: every plot exact
   });
   connect(model_, &ScenarioModel::changed, this, [this] { requestRefresh(); });
   // A new document (opened, restored, new) opens on its run of record, as saved.
@@ -206,7 +208,11 @@ void MoePanel::redrawRun() {
   const MoeFrame frame{run_->params(), run_->simulation().history(),
                        run_->runId(),  run_->shownStep(),
                        step_view_,     scenario_view_};
-  for (MoePlot* p : plots_) p->draw(frame);
+  // While playing, the capacity plots follow every kSlowFrames-th frame: a
+  // frame's budget goes to the collapse plots a person is watching.
+  const bool all = !run_->isPlaying() || ++frames_ % kSlowFrames == 0;
+  for (MoePlot* p : plots_)
+    if (all || p->everyFrame()) p->draw(frame);
   transport_->sync();
 }
 

@@ -87,6 +87,7 @@ class MoePanel : public Panel {
   QFutureWatcher<MoeRunOfRecord>* baseline_watcher_ = nullptr;
   int baseline_generation_ = 0;
   std::int64_t replayed_steps_ = 0;  // the run of record the run started from
+  std::int64_t frames_ = 0;          // animation frames drawn (the capacity plots follow every 4th)
   bool retuned_ = false;             // knobs changed since (the run is no longer the record)
 };
 

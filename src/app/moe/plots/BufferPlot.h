@@ -12,6 +12,7 @@ class BufferPlot : public MoePlot {
   explicit BufferPlot(QWidget* parent = nullptr);
   void draw(const MoeFrame& f) override;
   void drawBaseline(const MoeRunOfRecord* b) override;
+  bool everyFrame() const override { return false; }
 
  private:
   StackedBars* bars_;

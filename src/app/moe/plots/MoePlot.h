@@ -31,6 +31,9 @@ class MoePlot : public PlotWidget {
   virtual void drawBaseline(const MoeRunOfRecord* baseline) = 0;
   // Follows the animation (the collapse plots); the others change with the scenario.
   virtual bool followsRun() const { return true; }
+  // Redrawn on every animation frame (the collapse itself); the others follow
+  // at a quarter of the frame rate while playing, exactly on pause.
+  virtual bool everyFrame() const { return followsRun(); }
 
  protected:
   // Replots now if any of the plot is on screen; a plot scrolled out of view

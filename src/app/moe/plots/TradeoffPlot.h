@@ -13,6 +13,7 @@ class TradeoffPlot : public MoePlot {
   explicit TradeoffPlot(QWidget* parent = nullptr);
   void draw(const MoeFrame& f) override;
   void drawBaseline(const MoeRunOfRecord* b) override;
+  bool everyFrame() const override { return false; }
 
  private:
   QCPGraph *dropped_, *padding_;
