@@ -1,13 +1,16 @@
 // MoE panel: the animation's frame time (one timer tick = simulation steps +
-// in-place bar / trace updates + the queued replot, offscreen at 1280×800)
-// at E = 8 and E = 256, and a slider drag (capacity factor → finished replot).
+// in-place bar / trace / read-out updates + the queued replots, offscreen at
+// 1280×800) at E = 8 and E = 256, and slider drags → finished replot: the
+// capacity factor (the run continues, every run plot redraws), with and
+// without a pinned baseline, and the pipeline stages (the Gantt chart).
 #include <QSlider>
-#include <QTabWidget>
 #include <QTimer>
 
 #include "MainWindow.h"
-#include "MoePanel.h"
+#include "ScenarioModel.h"
 #include "SliderSpin.h"
+#include "moe/MoePanel.h"
+#include "moe/MoeRun.h"
 #include "panel_timing.h"
 
 namespace {
@@ -18,24 +21,35 @@ napkin::MoePanel* shownPanel(napkin::MainWindow& w, double experts) {
   w.showPanel(QStringLiteral("moe"));
   QCoreApplication::processEvents();
   napkin::MoePanel* p = w.panel<napkin::MoePanel>();
-  p->control(QStringLiteral("experts"))->slider()->setValue(0);  // restart, then set E exactly
-  p->control(QStringLiteral("experts"))->spinBox()->setValue(experts);
-  p->advance(50);
+  napkin::Scenario s = w.model()->scenario();
+  s.moe.n_experts = static_cast<std::int64_t>(experts);
+  w.model()->replace(s, QStringLiteral("E"));
+  p->run()->advance(50);
   QCoreApplication::processEvents();
   return p;
 }
 
+void dragSlider(benchmark::State& state, QSlider* slider, int stride) {
+  slider->setSliderDown(true);  // a drag: press, move many times, release
+  napkin::bench::time_panel_changes(state, static_cast<int>(state.range(0)), [&](int i) {
+    const int n = slider->maximum() - slider->minimum() + 1;
+    slider->setValue(slider->minimum() + (i * stride) % n);
+  });
+  slider->setSliderDown(false);
+}
+
 }  // namespace
 
-// One animation frame: advance(1) (a step + redraw) and the replot it queues,
-// in the playing state (plots drawn without antialiasing, as while animating).
+// One animation frame: advance(1) (a step + redraw) and the replots it
+// queues, in the playing state (plots drawn without antialiasing).
 static void BM_MoePanelFrame(benchmark::State& state) {
   napkin::MainWindow w(napkin::MainWindow::Session::fresh);
   napkin::MoePanel* p = shownPanel(w, static_cast<double>(state.range(0)));
-  p->play();
-  p->findChild<QTimer*>()->stop();  // the benchmark drives the ticks itself
-  napkin::bench::time_panel_changes(state, 600, [&](int) { p->advance(1); });
-  state.counters["experts"] = static_cast<double>(p->simulation().params().n_experts);
+  p->run()->play();
+  p->run()->findChild<QTimer*>()->stop();  // the benchmark drives the ticks itself
+  napkin::bench::time_panel_changes(state, 600, [&](int) { p->run()->advance(1); });
+  p->run()->pause();
+  state.counters["experts"] = static_cast<double>(p->run()->params().n_experts);
 }
 BENCHMARK(BM_MoePanelFrame)
     ->Arg(8)
@@ -44,35 +58,38 @@ BENCHMARK(BM_MoePanelFrame)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 
-// A capacity-factor drag: retune + redraw of the collapse tab.
-static void BM_MoePanelSliderDrag(benchmark::State& state) {
+// A capacity-factor drag: an undoable scenario edit, a retune, the redraw.
+static void BM_MoePanelSliderToReplot(benchmark::State& state) {
   napkin::MainWindow w(napkin::MainWindow::Session::fresh);
   napkin::MoePanel* p = shownPanel(w, 64);
-  QSlider* slider = p->control(QStringLiteral("capacity_factor"))->slider();
-  slider->setSliderDown(true);
-  napkin::bench::time_panel_changes(state, static_cast<int>(state.range(0)), [&](int i) {
-    slider->setValue(slider->minimum() + (i * 37) % (slider->maximum() - slider->minimum()));
-  });
-  slider->setSliderDown(false);
+  dragSlider(state, p->controls().capacity_factor->slider(), 37);
 }
-BENCHMARK(BM_MoePanelSliderDrag)
+BENCHMARK(BM_MoePanelSliderToReplot)
     ->Arg(300)
     ->UseManualTime()
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 
-// A pipeline-stages drag on the communication tab (Gantt rebuild).
+// The same with a baseline pinned: its run is computed once, when pinned.
+static void BM_MoePanelSliderToReplotWithBaseline(benchmark::State& state) {
+  napkin::MainWindow w(napkin::MainWindow::Session::fresh);
+  napkin::MoePanel* p = shownPanel(w, 64);
+  const napkin::Scenario a = w.model()->scenario();
+  p->setBaseline(&a);
+  p->waitForBaseline();
+  dragSlider(state, p->controls().capacity_factor->slider(), 37);
+}
+BENCHMARK(BM_MoePanelSliderToReplotWithBaseline)
+    ->Arg(300)
+    ->UseManualTime()
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+
+// A pipeline-chunks drag (Gantt rebuild).
 static void BM_MoePanelGanttDrag(benchmark::State& state) {
   napkin::MainWindow w(napkin::MainWindow::Session::fresh);
   napkin::MoePanel* p = shownPanel(w, 8);
-  p->tabs()->setCurrentIndex(2);
-  QCoreApplication::processEvents();
-  QSlider* chunks = p->control(QStringLiteral("chunks"))->slider();
-  chunks->setSliderDown(true);
-  napkin::bench::time_panel_changes(state, static_cast<int>(state.range(0)), [&](int i) {
-    chunks->setValue(chunks->minimum() + (i * 7) % (chunks->maximum() - chunks->minimum() + 1));
-  });
-  chunks->setSliderDown(false);
+  dragSlider(state, p->controls().chunks->slider(), 7);
 }
 BENCHMARK(BM_MoePanelGanttDrag)
     ->Arg(200)

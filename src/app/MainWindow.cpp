@@ -24,10 +24,10 @@
 
 #include <QToolButton>
 
-#include "MoePanel.h"
 #include "PlotWidget.h"
 #include "RooflinePanel.h"
 #include "budget/BudgetPanel.h"
+#include "moe/MoePanel.h"
 #include "config_import.h"
 #include "hardware.h"
 #include "isoflops/IsoflopsPanel.h"

@@ -19,7 +19,7 @@
 
 #include "isoflops/IsoflopsPanel.h"
 #include "MainWindow.h"
-#include "MoePanel.h"
+#include "moe/MoePanel.h"
 #include "RooflinePanel.h"
 #include "SliderSpin.h"
 #include "budget.h"

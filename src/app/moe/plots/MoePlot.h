@@ -1,0 +1,58 @@
+// An MoE router plot: draws from the panel's frame (the run's shown step and
+// the scenario's view), and a pinned baseline's run of record as faded dashed
+// ghosts behind it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "PlotItems.h"
+#include "PlotWidget.h"
+#include "moe_view.h"
+
+namespace napkin {
+
+// What every plot draws from, once per frame.
+struct MoeFrame {
+  const CollapseParams& params;
+  const std::vector<StepStats>& history;
+  std::int64_t run_id = 0;      // a new run (restart, reset) replaced the history
+  std::int64_t shown_step = 0;  // 0: no step yet
+  const MoeStepView& step;
+  const MoeScenarioView& scenario;
+};
+
+class MoePlot : public PlotWidget {
+ public:
+  using PlotWidget::PlotWidget;
+  // Redraws what changed and queues a replot.
+  virtual void draw(const MoeFrame& frame) = 0;
+  // The baseline's curves as ghosts; nullptr hides them.
+  virtual void drawBaseline(const MoeRunOfRecord* baseline) = 0;
+  // Follows the animation (the collapse plots); the others change with the scenario.
+  virtual bool followsRun() const { return true; }
+  // Redrawn on every animation frame (the collapse itself); the others follow
+  // at a quarter of the frame rate while playing, exactly on pause.
+  virtual bool everyFrame() const { return followsRun(); }
+
+ protected:
+  // Replots now if any of the plot is on screen; a plot scrolled out of view
+  // (or behind a tab) replots when it is next painted. An animation frame
+  // then pays only for the plots a person can see.
+  void replotIfSeen();
+  void paintEvent(QPaintEvent* event) override;
+
+ private:
+  bool unseen_changes_ = false;
+};
+
+// A bar set whose keys are 0..n−1, written in place when the size is
+// unchanged (no reallocation on an animation tick).
+void setBarValues(QCPBars* bars, const std::vector<double>& values);
+QCPBars* addBars(PlotWidget* plot, const QColor& color, const QString& name);
+// The next "nice" axis top at or above v (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10ⁿ).
+double niceCeil(double v);
+// A horizontal segment across the experts 0..E−1 at y (for a ghost of a level).
+void setLevel(QCPGraph* graph, std::int64_t experts, double y);
+
+}  // namespace napkin
