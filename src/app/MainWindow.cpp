@@ -29,6 +29,7 @@
 #include "budget/BudgetPanel.h"
 #include "config_import.h"
 #include "hardware.h"
+#include "parallel/ParallelPanel.h"
 #include "report/ReportWriter.h"
 #include "scenario_json.h"
 
@@ -51,6 +52,7 @@ MainWindow::MainWindow(Session session, QWidget* parent) : QMainWindow(parent), 
   addPanel(new IsoflopsPanel(&model_, tabs_));
   addPanel(new MoePanel(&model_, tabs_));
   addPanel(new RooflinePanel(&model_, tabs_));
+  addPanel(new ParallelPanel(&model_, tabs_));
   setCentralWidget(tabs_);
   setMinimumSize(kMinimumWindow);
 
