@@ -8,7 +8,6 @@
 namespace napkin {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 constexpr double kHalf = 0.48;
 
 // White-to-blue by MFU between the map's lowest and highest.

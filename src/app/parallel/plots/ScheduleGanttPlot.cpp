@@ -28,15 +28,18 @@ ScheduleGanttPlot::ScheduleGanttPlot(QWidget* parent)
   setXAxis(tr("seconds"), false, [](double v) { return qs(format_seconds(v)); });
   setYAxis(tr("stage"), false);
   yAxis->grid()->setVisible(false);
-  forward_ =
-      addCurve(this, tr("forward"), plotPen(plot_color::part_blue, 6), QCPScatterStyle(), false);
-  backward_ =
-      addCurve(this, tr("backward"), plotPen(plot_color::part_green, 6), QCPScatterStyle(), false);
-  for (QCPGraph* g : {forward_, backward_}) g->setLineStyle(QCPGraph::lsNone);
+  // Legend entries (thick lines, no data), then the bars' midpoints (hover, CSV).
+  addCurve(this, tr("forward"), plotPen(plot_color::part_blue, 6));
+  addCurve(this, tr("backward"), plotPen(plot_color::part_green, 6));
+  forward_ = addCurve(this, tr("forward ops"), QPen(Qt::NoPen), QCPScatterStyle(), false);
+  backward_ = addCurve(this, tr("backward ops"), QPen(Qt::NoPen), QCPScatterStyle(), false);
+  for (QCPGraph* g : {forward_, backward_}) {
+    g->setLineStyle(QCPGraph::lsNone);
+    g->removeFromLegend();
+  }
   makespan_ = addCurve(this, tr("end"), plotPen(plot_color::dark, 1.2, Qt::DotLine));
   makespan_->removeFromLegend();
   showLegendBelow(2);
-  note_ = new Note(this, Qt::AlignRight | Qt::AlignBottom, 0.98, 0.97);
 }
 
 QCPItemRect* ScheduleGanttPlot::rect(int i) {
@@ -86,15 +89,15 @@ void ScheduleGanttPlot::draw(const ParallelView& v) {
     ticker->addTick(rowOf(st, s.stages), QString::number(st));
   yAxis->setTicker(ticker);
   if (n == 0) {
-    note_->setText(tr("no valid layout"));
+    xAxis->setLabel(tr("seconds (no valid layout)"));
   } else {
     const QString kind = s.chunks > 1 ? tr("interleaved, %1 chunks").arg(s.chunks) : tr("1F1B");
-    note_->setText(tr("%1 · %2 of %3 micro-batches\nbubble here %4 · whole step %5")
-                       .arg(kind)
-                       .arg(s.micro_batches)
-                       .arg(v.layout->micro_batches)
-                       .arg(qs(format_percent(s.bubble_fraction)))
-                       .arg(qs(format_percent(step > 0 ? bubble / step : 0.0))));
+    xAxis->setLabel(tr("seconds: %1, %2 of %3 micro-batches; bubble here %4, in the step %5")
+                        .arg(kind)
+                        .arg(s.micro_batches)
+                        .arg(v.layout->micro_batches)
+                        .arg(qs(format_percent(s.bubble_fraction)))
+                        .arg(qs(format_percent(step > 0 ? bubble / step : 0.0))));
   }
   requestReplot();
 }

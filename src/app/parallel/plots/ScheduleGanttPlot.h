@@ -22,7 +22,6 @@ class ScheduleGanttPlot : public ParallelPlot {
   QCPGraph* forward_ = nullptr;   // legend entry and bar midpoints (hover, CSV)
   QCPGraph* backward_ = nullptr;  // legend entry and bar midpoints
   QCPGraph* makespan_ = nullptr;  // the end of the shown schedule (a baseline ghosts it)
-  Note* note_ = nullptr;
 };
 
 }  // namespace napkin

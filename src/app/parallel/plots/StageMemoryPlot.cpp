@@ -64,7 +64,7 @@ void StageMemoryPlot::draw(const ParallelView& v) {
   xAxis->setRange(lo, hi);
   const double top =
       std::max(hbm, totals.empty() ? 0.0 : *std::max_element(totals.begin(), totals.end()));
-  yAxis->setRange(0, std::max(top, 1.0) * 1.15);
+  yAxis->setRange(0, std::max(top, 1.0) * 1.4);  // room for the note above HBM
   if (n == 0) {
     note_->setText(v.layout ? tr("cannot run:\n%1").arg(qs(v.layout->reason)) : tr("no layout"));
     note_->setColor(plot_color::fail);

@@ -32,7 +32,8 @@ std::vector<double> endsOf(const std::vector<StepPart>& parts) {
 }  // namespace
 
 StepTimePlot::StepTimePlot(QWidget* parent) : ParallelPlot(tr("Where a step's time goes"), parent) {
-  setXAxis(tr("seconds into the step"), false, [](double v) { return qs(format_seconds(v)); });
+  setXAxis(tr("seconds into the step"), false,
+           [](double v) { return v == 0 ? QStringLiteral("0") : qs(format_seconds(v)); });
   setYAxis(QString(), false);
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   const std::vector<StepPart> names = step_parts(StepTime{});
@@ -58,7 +59,6 @@ StepTimePlot::StepTimePlot(QWidget* parent) : ParallelPlot(tr("Where a step's ti
                    return i >= 0 && i < kParts ? qs(names[static_cast<std::size_t>(i)].name)
                                                : tr("step");
                  });
-  note_ = new Note(this, Qt::AlignRight | Qt::AlignBottom, 0.98, 0.97);
 }
 
 void StepTimePlot::draw(const ParallelView& v) {
@@ -90,15 +90,15 @@ void StepTimePlot::draw(const ParallelView& v) {
   setCurve(ends_, ends, rows);
   xAxis->setRange(0, std::max(total, 1e-3) * 1.05);
   if (parts.empty()) {
-    note_->setText(tr("no valid layout"));
+    xAxis->setLabel(tr("seconds into the step (no valid layout)"));
   } else {
     const double bubble = parts[3].seconds / total;
     const double exposed = (parts[2].seconds + parts[4].seconds + parts[5].seconds +
                             parts[6].seconds + parts[7].seconds) /
                            total;
-    note_->setText(tr("step %1\nbubble %2 · comm %3")
-                       .arg(qs(format_seconds(total)), qs(format_percent(bubble)),
-                            qs(format_percent(exposed))));
+    xAxis->setLabel(tr("seconds into the step: %1, bubble %2, exposed comm %3")
+                        .arg(qs(format_seconds(total)), qs(format_percent(bubble)),
+                             qs(format_percent(exposed))));
   }
   requestReplot();
 }

@@ -18,7 +18,6 @@ class StepTimePlot : public ParallelPlot {
  private:
   std::vector<QCPItemRect*> rects_;  // one per part, then the total
   QCPGraph* ends_ = nullptr;         // where each bar ends (hover, CSV)
-  Note* note_ = nullptr;
   std::vector<StepPart> parts_;
 };
 
