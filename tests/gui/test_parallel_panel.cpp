@@ -153,9 +153,9 @@ TEST(ParallelPanel, ReadoutsAreTheModelsNumbersForTheLayout) {
     EXPECT_EQ(f.text(&ParallelReadouts::step), qs(format_seconds(r.step_seconds)));
     EXPECT_EQ(f.text(&ParallelReadouts::mfu), qs(format_percent(r.mfu)));
     EXPECT_EQ(f.text(&ParallelReadouts::hfu), qs(format_percent(r.hfu)));
-    EXPECT_EQ(f.text(&ParallelReadouts::days), qs(format_grouped(r.days, 1)) + " days");
+    EXPECT_EQ(f.text(&ParallelReadouts::days), qs(format_grouped(r.days, 1) + " days"));
     EXPECT_EQ(f.text(&ParallelReadouts::tokens),
-              qs(format_grouped(r.tokens_per_second_per_chip, 0)) + " tokens/s");
+              qs(format_grouped(r.tokens_per_second_per_chip, 0) + " tokens/s"));
     EXPECT_TRUE(f.text(&ParallelReadouts::memory)
                     .startsWith(fmtBytes(static_cast<double>(r.memory.total_bytes))));
     EXPECT_EQ(f.text(&ParallelReadouts::fits), QStringLiteral("yes"));
@@ -168,7 +168,7 @@ TEST(ParallelPanel, TheBudgetMfuSourceIsAScenarioEdit) {
   pick(f.panel.controls().mfu_source, QStringLiteral("predicted (this layout)"));
   EXPECT_EQ(f.model.scenario().parallel.mfu_source, MfuSource::predicted);
   EXPECT_EQ(f.text(&ParallelReadouts::budget_mfu),
-            qs(format_percent(f.panel.view().layout->mfu)) + " (predicted)");
+            qs(format_percent(f.panel.view().layout->mfu) + " (predicted)"));
   f.model.undoStack()->undo();
   EXPECT_EQ(f.model.scenario().parallel.mfu_source, MfuSource::assumed);
 }
