@@ -84,15 +84,15 @@ TEST(ParallelView, LocksReachTheSearch) {
 
 TEST(ParallelView, TheChosenLayoutIsEvaluatedEvenWhenItDoesNotFit) {
   Scenario s;
-  Layout l;
-  l.tp = 1;
-  l.pp = 1;
-  l.dp = 1000;
+  Layout l;  // the whole 70B model on every rank
+  l.dp = 500;
+  l.cp = 2;
   s.parallel.chosen = l;
   const auto run = scenario_layout(s);
   ASSERT_TRUE(run);
   EXPECT_EQ(run->layout, l);
-  EXPECT_FALSE(run->fits);  // 70B whole on one H100
+  EXPECT_TRUE(run->valid);
+  EXPECT_FALSE(run->fits);  // 140 GB of bf16 weights alone
   EXPECT_FALSE(run->reason.empty());
   const LayoutResult direct = evaluate_layout(training_job(s), l);
   EXPECT_EQ(run->step_seconds, direct.step_seconds);
@@ -116,7 +116,8 @@ TEST(ParallelView, BudgetMfuIsAssumedUnlessAFittingLayoutPredictsIt) {
   EXPECT_LT(c.mfu, 1.0);
 
   Layout whole;
-  whole.dp = 1000;
+  whole.dp = 500;
+  whole.cp = 2;
   s.parallel.chosen = whole;  // does not fit
   c = budget_mfu(s);
   EXPECT_EQ(c.source, MfuSource::assumed);

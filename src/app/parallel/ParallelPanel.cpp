@@ -102,7 +102,8 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : Panel(pare
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->verticalHeader()->setVisible(false);
   table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  // Widths are fitted once (below); fitting on every new search would measure every row.
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->setMinimumHeight(kTableHeight);
   table_->setMaximumHeight(kTableHeight);
@@ -146,6 +147,7 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : Panel(pare
     search_error_ = e.what();
   }
   table_model_->setLayouts(search_.layouts);
+  table_->resizeColumnsToContents();
   refresh();
 }
 
