@@ -134,6 +134,11 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : Panel(pare
   connect(model_, &ScenarioModel::changed, this, [this] { requestRefresh(); });
   connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
     for (ParallelPlot* p : plots_) p->setDragMode(on);
+    if (!on && table_stale_) {
+      table_stale_ = false;
+      table_model_->setLayouts(search_.layouts);
+      selectShown();
+    }
   });
   connect(column_, &ControlColumn::gestureStarted, model_, &ScenarioModel::beginGesture);
   connect(column_, &ControlColumn::gestureFinished, model_, &ScenarioModel::endGesture);
@@ -230,7 +235,10 @@ void ParallelPanel::searchDone(const Outcome& o) {
   searched_ = running_key_;
   search_ = o.result;
   search_error_ = o.error;
-  table_model_->setLayouts(search_.layouts);
+  // During a slider drag the table (a model reset, a re-sort) follows on release;
+  // the read-outs and plots use the new search at once.
+  table_stale_ = model_->inGesture();
+  if (!table_stale_) table_model_->setLayouts(search_.layouts);
   refresh();
   emit searchFinished();
 }

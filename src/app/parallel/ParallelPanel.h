@@ -108,7 +108,8 @@ class ParallelPanel : public Panel {
   std::string search_error_;
   std::uint64_t generation_ = 0;
   bool running_ = false;
-  bool selecting_ = false;  // the table's selection follows the scenario, not the user
+  bool table_stale_ = false;  // a search finished during a drag: the table follows on release
+  bool selecting_ = false;    // the table's selection follows the scenario, not the user
   QFutureWatcher<Outcome>* watcher_ = nullptr;
 };
 
