@@ -31,6 +31,7 @@
 #include "config_import.h"
 #include "hardware.h"
 #include "isoflops/IsoflopsPanel.h"
+#include "parallel/ParallelPanel.h"
 #include "report/ReportWriter.h"
 #include "scenario_json.h"
 #include "shell/Autosave.h"
@@ -57,6 +58,7 @@ MainWindow::MainWindow(Session session, QWidget* parent) : QMainWindow(parent), 
   addPanel(new IsoflopsPanel(&model_, tabs_));
   addPanel(new MoePanel(&model_, tabs_));
   addPanel(new RooflinePanel(&model_, tabs_));
+  addPanel(new ParallelPanel(&model_, tabs_));
   setCentralWidget(tabs_);
   setMinimumSize(kMinimumWindow);
 

@@ -187,6 +187,7 @@ class Reader {
   }
 
   bool has(const char* key) const { return obj_.contains(QLatin1String(key)); }
+  bool is_null(const char* key) const { return obj_.value(QLatin1String(key)).isNull(); }
 
   QJsonArray array(const char* key) const {
     const QJsonValue v = obj_.value(QLatin1String(key));
@@ -379,10 +380,49 @@ QJsonObject roofline_to_json(const RooflineSettings& r) {
                      {QStringLiteral("per_layer_serial_seconds"), r.per_layer_serial_seconds}};
 }
 
+QJsonValue lock_to_json(const std::optional<std::int64_t>& v) {
+  return v ? QJsonValue(static_cast<qint64>(*v)) : QJsonValue();
+}
+
+QJsonObject layout_to_json(const Layout& l) {
+  return QJsonObject{{QStringLiteral("tp"), static_cast<qint64>(l.tp)},
+                     {QStringLiteral("pp"), static_cast<qint64>(l.pp)},
+                     {QStringLiteral("vpp"), static_cast<qint64>(l.vpp)},
+                     {QStringLiteral("dp"), static_cast<qint64>(l.dp)},
+                     {QStringLiteral("cp"), static_cast<qint64>(l.cp)},
+                     {QStringLiteral("ep"), static_cast<qint64>(l.ep)},
+                     {QStringLiteral("zero"), l.zero},
+                     {QStringLiteral("micro_batch"), static_cast<qint64>(l.micro_batch)},
+                     {QStringLiteral("sequence_parallel"), l.sequence_parallel},
+                     {QStringLiteral("recompute"), q(to_string(l.recompute))}};
+}
+
+// Locks are numbers (or a recompute name); null means the axis is searched.
+QJsonObject parallel_to_json(const ParallelSettings& p) {
+  QJsonObject locks{{QStringLiteral("tp"), lock_to_json(p.tp)},
+                    {QStringLiteral("pp"), lock_to_json(p.pp)},
+                    {QStringLiteral("vpp"), lock_to_json(p.vpp)},
+                    {QStringLiteral("cp"), lock_to_json(p.cp)},
+                    {QStringLiteral("ep"), lock_to_json(p.ep)},
+                    {QStringLiteral("micro_batch"), lock_to_json(p.micro_batch)},
+                    {QStringLiteral("zero"), p.zero ? QJsonValue(*p.zero) : QJsonValue()},
+                    {QStringLiteral("recompute"),
+                     p.recompute ? QJsonValue(q(to_string(*p.recompute))) : QJsonValue()}};
+  return QJsonObject{
+      {QStringLiteral("mfu_source"), q(to_string(p.mfu_source))},
+      {QStringLiteral("global_batch_tokens"), static_cast<qint64>(p.global_batch_tokens)},
+      {QStringLiteral("software"), q(p.software)},
+      {QStringLiteral("even_stages"), p.even_stages},
+      {QStringLiteral("tp_within_node"), p.tp_within_node},
+      {QStringLiteral("locks"), locks},
+      {QStringLiteral("chosen"), p.chosen ? QJsonValue(layout_to_json(*p.chosen)) : QJsonValue()}};
+}
+
 void settings_to_json(const Scenario& s, QJsonObject& doc) {
   doc[QStringLiteral("isoflops")] = isoflops_to_json(s.isoflops);
   doc[QStringLiteral("moe")] = moe_to_json(s.moe);
   doc[QStringLiteral("roofline")] = roofline_to_json(s.roofline);
+  doc[QStringLiteral("parallel")] = parallel_to_json(s.parallel);
 }
 
 void seed_from_json(const Reader& r, const char* key, std::uint64_t& seed) {
@@ -547,12 +587,77 @@ void roofline_from_json(const Reader& r, RooflineSettings& s) {
   r.real("per_layer_serial_seconds", s.per_layer_serial_seconds, 0, 1);
 }
 
+// An integer or null (null clears the lock; absent keeps it).
+template <typename T>
+void lock_from_json(const Reader& r, const char* key, std::optional<T>& out, std::int64_t lo,
+                    std::int64_t hi) {
+  if (!r.has(key)) return;
+  if (r.is_null(key)) {
+    out.reset();
+    return;
+  }
+  std::int64_t v = lo;
+  r.integer(key, v, lo, hi);
+  out = static_cast<T>(v);
+}
+
+void layout_from_json(const Reader& r, Layout& l) {
+  r.integer("tp", l.tp, 1, 65'536);
+  r.integer("pp", l.pp, 1, 100'000);
+  r.integer("vpp", l.vpp, 1, 1'024);
+  r.integer("dp", l.dp, 1, 100'000'000);
+  r.integer("cp", l.cp, 1, 65'536);
+  r.integer("ep", l.ep, 1, 65'536);
+  r.integer("zero", l.zero, 0, 3);
+  r.integer("micro_batch", l.micro_batch, 1, 1'000'000);
+  r.boolean("sequence_parallel", l.sequence_parallel);
+  r.choice<Checkpointing>("recompute", l.recompute, parse_checkpointing);
+}
+
+void parallel_from_json(const Reader& r, ParallelSettings& p) {
+  r.choice<MfuSource>("mfu_source", p.mfu_source, parse_mfu_source);
+  r.integer("global_batch_tokens", p.global_batch_tokens, 1, 1'000'000'000);
+  r.choice<std::string>("software", p.software, [](std::string_view name) {
+    (void)software_by_name(name);
+    return std::string(name);
+  });
+  r.boolean("even_stages", p.even_stages);
+  r.boolean("tp_within_node", p.tp_within_node);
+  const Reader locks(r.object("locks"), r.prefix() + "locks.", r.source());
+  lock_from_json(locks, "tp", p.tp, 1, 65'536);
+  lock_from_json(locks, "pp", p.pp, 1, 100'000);
+  lock_from_json(locks, "vpp", p.vpp, 1, 1'024);
+  lock_from_json(locks, "cp", p.cp, 1, 65'536);
+  lock_from_json(locks, "ep", p.ep, 1, 65'536);
+  lock_from_json(locks, "micro_batch", p.micro_batch, 1, 1'000'000);
+  lock_from_json(locks, "zero", p.zero, 0, 3);
+  if (locks.has("recompute")) {
+    if (locks.is_null("recompute")) {
+      p.recompute.reset();
+    } else {
+      Checkpointing c = Checkpointing::selective;
+      locks.choice<Checkpointing>("recompute", c, parse_checkpointing);
+      p.recompute = c;
+    }
+  }
+  if (r.has("chosen")) {
+    if (r.is_null("chosen")) {
+      p.chosen.reset();
+    } else {
+      Layout l;
+      layout_from_json(Reader(r.object("chosen"), r.prefix() + "chosen.", r.source()), l);
+      p.chosen = l;
+    }
+  }
+}
+
 // Version 1 documents have none of these sections: the panels keep their defaults.
 void settings_from_json(const Reader& top, Scenario& s) {
   const std::string_view src = top.source();
   isoflops_from_json(Reader(top.object("isoflops"), "isoflops.", src), s.isoflops);
   moe_from_json(Reader(top.object("moe"), "moe.", src), s.moe);
   roofline_from_json(Reader(top.object("roofline"), "roofline.", src), s.roofline);
+  parallel_from_json(Reader(top.object("parallel"), "parallel.", src), s.parallel);
 }
 
 }  // namespace

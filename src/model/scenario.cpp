@@ -26,6 +26,7 @@ void validate_panel_settings(const Scenario& s) {
   named("IsoFLOPs", s.isoflops);
   named("MoE", s.moe);
   named("Roofline", s.roofline);
+  named("Parallelism", s.parallel);
 }
 
 }  // namespace

@@ -105,6 +105,8 @@ struct Scenario {
   IsoflopsSettings isoflops;
   MoeSettings moe;
   RooflineSettings roofline;
+  // The Parallelism panel's inputs (older documents lack them: defaults).
+  ParallelSettings parallel;
   GoodputSetup goodput;  // interruptions, restarts, checkpoints
   RangeSetup ranges;
   PlanSetup plan;

@@ -308,6 +308,34 @@ std::vector<ScenarioField> make_fields() {
   add("roofline.tile", "Roofline: tile side", "", [](S s) { return s.roofline.tile; });
   add("roofline.per_layer_serial_seconds", "Roofline: per-layer serial cost", "s",
       [](S s) { return s.roofline.per_layer_serial_seconds; });
+
+  // Parallelism (locks read "auto" when the axis is searched).
+  auto lock = [](const auto& v) { return v ? std::to_string(*v) : std::string("auto"); };
+  add("parallel.mfu_source", "Budget MFU source", "",
+      [](S s) { return str(to_string(s.parallel.mfu_source)); });
+  add("parallel.global_batch_tokens", "Parallelism: global batch", "tokens",
+      [](S s) { return s.parallel.global_batch_tokens; });
+  add("parallel.software", "Parallelism: software", "", [](S s) { return s.parallel.software; });
+  add("parallel.even_stages", "Parallelism: even stages", "",
+      [](S s) { return s.parallel.even_stages; });
+  add("parallel.tp_within_node", "Parallelism: TP within a node", "",
+      [](S s) { return s.parallel.tp_within_node; });
+  add("parallel.locks.tp", "Parallelism: TP lock", "", [lock](S s) { return lock(s.parallel.tp); });
+  add("parallel.locks.pp", "Parallelism: PP lock", "", [lock](S s) { return lock(s.parallel.pp); });
+  add("parallel.locks.vpp", "Parallelism: virtual stages lock", "",
+      [lock](S s) { return lock(s.parallel.vpp); });
+  add("parallel.locks.cp", "Parallelism: CP lock", "", [lock](S s) { return lock(s.parallel.cp); });
+  add("parallel.locks.ep", "Parallelism: EP lock", "", [lock](S s) { return lock(s.parallel.ep); });
+  add("parallel.locks.micro_batch", "Parallelism: micro-batch lock", "",
+      [lock](S s) { return lock(s.parallel.micro_batch); });
+  add("parallel.locks.zero", "Parallelism: ZeRO lock", "",
+      [lock](S s) { return lock(s.parallel.zero); });
+  add("parallel.locks.recompute", "Parallelism: recompute lock", "", [](S s) {
+    return s.parallel.recompute ? str(to_string(*s.parallel.recompute)) : std::string("auto");
+  });
+  add("parallel.chosen", "Parallelism: chosen layout", "", [](S s) {
+    return s.parallel.chosen ? to_string(*s.parallel.chosen) : std::string("the fastest that fits");
+  });
   return f;
 }
 

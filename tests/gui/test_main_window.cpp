@@ -151,7 +151,7 @@ TEST(MainWindow, UnsavedChangesPromptGuardsNew) {
 
 TEST(MainWindow, SidebarChoiceAndPanels) {
   MainWindow w(MainWindow::Session::fresh);
-  EXPECT_EQ(w.tabs()->count(), 4);
+  EXPECT_EQ(w.tabs()->count(), 5);
   w.setSideNavigation(true);
   EXPECT_EQ(w.tabs()->tabPosition(), QTabWidget::West);
   w.setSideNavigation(false);

@@ -104,6 +104,28 @@ Scenario worked_scenario(const std::string& csv_path) {
   r.max_chips = 4096;
   r.tile = 256;
   r.per_layer_serial_seconds = 12e-6;
+  ParallelSettings& p = s.parallel;
+  p.mfu_source = MfuSource::predicted;
+  p.global_batch_tokens = 8'388'608;
+  p.software = "megatron-2022";
+  p.even_stages = false;
+  p.tp_within_node = false;
+  p.tp = 8;
+  p.pp = 4;
+  p.micro_batch = 2;
+  p.zero = 0;  // zero is a value, not "auto"
+  p.recompute = Checkpointing::full;
+  Layout chosen;
+  chosen.tp = 4;
+  chosen.pp = 8;
+  chosen.vpp = 2;
+  chosen.dp = 8;
+  chosen.cp = 2;
+  chosen.zero = 3;
+  chosen.micro_batch = 2;
+  chosen.sequence_parallel = false;
+  chosen.recompute = Checkpointing::none;
+  p.chosen = chosen;
   return s;
 }
 
@@ -152,6 +174,7 @@ TEST(ScenarioSettingsJson, EverySettingRoundTripsExactly) {
   EXPECT_EQ(back.isoflops, s.isoflops);
   EXPECT_EQ(back.moe, s.moe);
   EXPECT_EQ(back.roofline, s.roofline);
+  EXPECT_EQ(back.parallel, s.parallel);
   EXPECT_EQ(back, s);
   EXPECT_EQ(scenario_to_json(back), text);  // stable bytes
   // Every ladder point, bit for bit (shortest round-trip decimal in the file).
@@ -198,6 +221,7 @@ TEST(ScenarioSettingsJson, VersionOneDocumentsOpenWithTheDefaults) {
   EXPECT_EQ(v1.isoflops, IsoflopsSettings{});
   EXPECT_EQ(v1.moe, MoeSettings{});
   EXPECT_EQ(v1.roofline, RooflineSettings{});
+  EXPECT_EQ(v1.parallel, ParallelSettings{});
   // Re-saved, it is a version-2 document carrying the defaults.
   const std::string text = scenario_to_json(v1);
   EXPECT_NE(text.find("\"version\": 2"), std::string::npos);
@@ -258,4 +282,42 @@ TEST(ScenarioSettingsJson, ErrorsNameTheFieldAndValue) {
                 .find("custom"),
             std::string::npos);
   EXPECT_NE(error_of(doc(R"("moe":{"experts":4,"top_k":6})")).find("top_k"), std::string::npos);
+}
+
+TEST(ScenarioSettingsJson, DocumentsWithoutTheParallelSectionKeepItsDefaults) {
+  // A version-2 document written before the Parallelism panel existed.
+  const Scenario s = scenario_from_json(doc(R"("roofline":{"tile":256})"));
+  EXPECT_EQ(s.parallel, ParallelSettings{});
+  EXPECT_EQ(s.roofline.tile, 256);
+  // A partial section: the rest keeps its defaults; null locks mean "auto".
+  const Scenario p = scenario_from_json(
+      doc(R"("parallel":{"mfu_source":"predicted","locks":{"tp":8,"pp":null,"recompute":"full"},)"
+          R"("chosen":{"tp":8,"pp":4,"dp":31}})"));
+  EXPECT_EQ(p.parallel.mfu_source, MfuSource::predicted);
+  EXPECT_EQ(p.parallel.tp, 8);
+  EXPECT_FALSE(p.parallel.pp);
+  EXPECT_EQ(p.parallel.recompute, Checkpointing::full);
+  EXPECT_EQ(p.parallel.global_batch_tokens, ParallelSettings{}.global_batch_tokens);
+  ASSERT_TRUE(p.parallel.chosen);
+  EXPECT_EQ(p.parallel.chosen->pp, 4);
+  EXPECT_EQ(p.parallel.chosen->dp, 31);
+  EXPECT_EQ(p.parallel.chosen->vpp, 1);
+  // Written back, the unset locks and the chosen layout survive.
+  EXPECT_EQ(scenario_from_json(scenario_to_json(p)), p);
+  Scenario cleared = p;
+  cleared.parallel.chosen.reset();
+  cleared.parallel.tp.reset();
+  EXPECT_EQ(scenario_from_json(scenario_to_json(cleared)), cleared);
+}
+
+TEST(ScenarioSettingsJson, ParallelErrorsNameTheField) {
+  EXPECT_EQ(error_of(doc(R"("parallel":{"locks":{"tp":0}})")),
+            "s.json: field \"parallel.locks.tp\": expected an integer in [1, 65536], found 0");
+  EXPECT_NE(error_of(doc(R"("parallel":{"mfu_source":"guessed"})")).find("parallel.mfu_source"),
+            std::string::npos);
+  EXPECT_NE(error_of(doc(R"("parallel":{"software":"megatron-1999"})")).find("parallel.software"),
+            std::string::npos);
+  EXPECT_NE(error_of(doc(R"("parallel":{"chosen":{"zero":5}})")).find("parallel.chosen.zero"),
+            std::string::npos);
+  EXPECT_NE(error_of(doc(R"("parallel":{"chosen":7})")).find("parallel.chosen"), std::string::npos);
 }

@@ -1,0 +1,191 @@
+#include "parallel/ParallelControls.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+
+#include "ControlColumn.h"
+#include "ScenarioBinding.h"
+#include "parallel.h"
+
+namespace napkin {
+
+namespace {
+
+QString qs(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+QString tr(const char* text) {
+  return QCoreApplication::translate("napkin::ParallelControls", text);
+}
+
+using S = Scenario;
+using Lock = std::optional<std::int64_t> ParallelSettings::*;
+constexpr int kAuto = -1;  // the combo's data for "auto" (searched)
+
+std::vector<ComboItem> lockItems(std::initializer_list<std::int64_t> values) {
+  std::vector<ComboItem> items{{tr("auto"), kAuto}};
+  for (std::int64_t v : values) items.push_back({QString::number(v), static_cast<qlonglong>(v)});
+  return items;
+}
+
+// A combo fixing one integer axis of the layout: "auto" or a value.
+QComboBox* lockCombo(ControlColumn* col, ScenarioModel* m, const QString& key, const QString& label,
+                     const QString& tooltip, Lock member, std::vector<ComboItem> items,
+                     std::function<std::vector<ComboItem>()> dynamic = {}) {
+  return col->combo(
+      {.key = key, .label = label, .tooltip = tooltip, .items = items, .dynamic_items = dynamic},
+      scenarioBinding<QVariant>(
+          m, kParallelLock, label,
+          [member](const S& s) {
+            const auto& v = s.parallel.*member;
+            return v ? QVariant(static_cast<qlonglong>(*v)) : QVariant(kAuto);
+          },
+          [member](S& s, QVariant v) {
+            const qlonglong x = v.toLongLong();
+            if (x == kAuto)
+              (s.parallel.*member).reset();
+            else
+              s.parallel.*member = static_cast<std::int64_t>(x);
+          }));
+}
+
+}  // namespace
+
+ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m) {
+  ParallelControls c;
+  col->group(tr("Training step"));
+  c.global_batch = col->slider(
+      {.key = QStringLiteral("parallelGlobalBatch"),
+       .label = tr("Global batch"),
+       .unit = tr("tokens"),
+       .min = 65'536,
+       .max = 268'435'456,
+       .scale = SliderSpin::Scale::log,
+       .ladder = Ladder::powersOfTwo(),
+       .integer = true,
+       .tooltip = tr("Tokens per optimizer step; sequences per step = this ÷ the training "
+                     "sequence length (Budget panel). More sequences mean more micro-batches "
+                     "per pipeline and a smaller bubble.")},
+      scenarioBinding<double>(
+          m, kParallelGlobalBatch, tr("global batch"),
+          [](const S& s) { return static_cast<double>(s.parallel.global_batch_tokens); },
+          [](S& s, double v) { s.parallel.global_batch_tokens = static_cast<std::int64_t>(v); }));
+  std::vector<ComboItem> software;
+  for (const SoftwarePreset& p : software_presets()) software.push_back({qs(p.name), qs(p.name)});
+  c.software = col->combo(
+      {.key = QStringLiteral("parallelSoftware"),
+       .label = tr("Software"),
+       .tooltip = tr("The training software's generation: FlashAttention, dropout, which "
+                     "collectives overlap with compute, gradient precision."),
+       .items = software},
+      scenarioBinding<QVariant>(
+          m, kParallelSoftware, tr("software"),
+          [](const S& s) { return QVariant(QString::fromStdString(s.parallel.software)); },
+          [](S& s, QVariant v) { s.parallel.software = v.toString().toStdString(); }));
+  c.even_stages = col->check(
+      {.key = QStringLiteral("parallelEvenStages"),
+       .label = tr("Even stages"),
+       .tooltip = tr("PP divides the layers (off: uneven splits too, as Llama 3 405B's 126 "
+                     "layers on 16 stages).")},
+      scenarioBinding<bool>(
+          m, kParallelEvenStages, tr("even stages"),
+          [](const S& s) { return s.parallel.even_stages; },
+          [](S& s, bool on) { s.parallel.even_stages = on; }));
+  c.tp_within_node =
+      col->check({.key = QStringLiteral("parallelTpWithinNode"),
+                  .label = tr("TP in a node"),
+                  .tooltip = tr("Tensor parallelism stays inside one fast (NVLink / ICI) domain."),
+                  .same_row = true},
+                 scenarioBinding<bool>(
+                     m, kParallelTpWithinNode, tr("TP within a node"),
+                     [](const S& s) { return s.parallel.tp_within_node; },
+                     [](S& s, bool on) { s.parallel.tp_within_node = on; }));
+  c.mfu_source =
+      col->combo({.key = QStringLiteral("parallelMfuSource"),
+                  .label = tr("Budget MFU"),
+                  .tooltip = tr("Which MFU the Budget planner computes with: the MFU slider (an "
+                                "assumption) or the predicted MFU of this panel's layout."),
+                  .items = {{tr("assumed (slider)"), qs(to_string(MfuSource::assumed))},
+                            {tr("predicted (this layout)"), qs(to_string(MfuSource::predicted))}}},
+                 scenarioBinding<QVariant>(
+                     m, kParallelMfuSource, tr("Budget MFU source"),
+                     [](const S& s) { return QVariant(qs(to_string(s.parallel.mfu_source))); },
+                     [](S& s, QVariant v) {
+                       s.parallel.mfu_source = parse_mfu_source(v.toString().toStdString());
+                     }));
+
+  col->group(tr("Fix an axis (auto = searched)"));
+  c.tp = lockCombo(col, m, QStringLiteral("lockTp"), tr("TP"), tr("Tensor-parallel ranks"),
+                   &ParallelSettings::tp, lockItems({1, 2, 4, 8, 16, 32, 64}));
+  c.pp = lockCombo(col, m, QStringLiteral("lockPp"), tr("PP"),
+                   tr("Pipeline stages (the divisors of the layers, up to 128)"),
+                   &ParallelSettings::pp, {}, [m] {
+                     const S& s = m->scenario();
+                     std::vector<ComboItem> items{{tr("auto"), kAuto}};
+                     const std::int64_t layers = s.shape.n_layers;
+                     for (std::int64_t p = 1; p <= std::min<std::int64_t>(layers, 128); ++p)
+                       if (layers % p == 0 || (s.parallel.pp && *s.parallel.pp == p))
+                         items.push_back({QString::number(p), static_cast<qlonglong>(p)});
+                     if (s.parallel.pp && *s.parallel.pp > 128)
+                       items.push_back({QString::number(*s.parallel.pp),
+                                        static_cast<qlonglong>(*s.parallel.pp)});
+                     return items;
+                   });
+  c.vpp = lockCombo(col, m, QStringLiteral("lockVpp"), tr("VPP"),
+                    tr("Model chunks per pipeline rank; 1 = 1F1B, more = interleaved"),
+                    &ParallelSettings::vpp, lockItems({1, 2, 3, 4, 5, 6, 7, 8}));
+  c.cp = lockCombo(col, m, QStringLiteral("lockCp"), tr("CP"),
+                   tr("Context-parallel ranks (each holds seq/CP tokens)"), &ParallelSettings::cp,
+                   lockItems({1, 2, 4, 8, 16, 32}));
+  c.ep = lockCombo(col, m, QStringLiteral("lockEp"), tr("EP"),
+                   tr("Expert-parallel ranks (MoE models)"), &ParallelSettings::ep,
+                   lockItems({1, 2, 4, 8, 16, 32, 64}));
+  c.micro_batch = lockCombo(col, m, QStringLiteral("lockMicroBatch"), tr("Micro-batch"),
+                            tr("Sequences per micro-batch"), &ParallelSettings::micro_batch,
+                            lockItems({1, 2, 4, 8, 16}));
+  std::vector<ComboItem> zero{{tr("auto"), kAuto}};
+  for (int z = 0; z <= 3; ++z) zero.push_back({QStringLiteral("ZeRO-%1").arg(z), z});
+  c.zero = col->combo(
+      {.key = QStringLiteral("lockZero"),
+       .label = tr("ZeRO"),
+       .tooltip = tr("ZeRO stage over DP × CP: 1 shards optimizer states, 2 also gradients, 3 "
+                     "also weights"),
+       .items = zero},
+      scenarioBinding<QVariant>(
+          m, kParallelLock, tr("ZeRO lock"),
+          [](const S& s) { return s.parallel.zero ? QVariant(*s.parallel.zero) : QVariant(kAuto); },
+          [](S& s, QVariant v) {
+            const int z = v.toInt();
+            if (z == kAuto)
+              s.parallel.zero.reset();
+            else
+              s.parallel.zero = z;
+          }));
+  std::vector<ComboItem> recompute{{tr("auto"), QString()}};
+  for (Checkpointing k : {Checkpointing::none, Checkpointing::selective, Checkpointing::full})
+    recompute.push_back({qs(to_string(k)), qs(to_string(k))});
+  c.recompute = col->combo(
+      {.key = QStringLiteral("lockRecompute"),
+       .label = tr("Recompute"),
+       .tooltip = tr("Activation recomputation: none, selective (attention) or full (every "
+                     "layer's forward again)"),
+       .items = recompute},
+      scenarioBinding<QVariant>(
+          m, kParallelLock, tr("recompute lock"),
+          [](const S& s) {
+            return s.parallel.recompute ? QVariant(qs(to_string(*s.parallel.recompute)))
+                                        : QVariant(QString());
+          },
+          [](S& s, QVariant v) {
+            const QString t = v.toString();
+            if (t.isEmpty())
+              s.parallel.recompute.reset();
+            else
+              s.parallel.recompute = parse_checkpointing(t.toStdString());
+          }));
+  col->finish();
+  return c;
+}
+
+}  // namespace napkin

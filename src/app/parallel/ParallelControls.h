@@ -1,0 +1,47 @@
+// The Parallelism panel's controls, declared on a ControlColumn and bound to
+// the shared scenario (one undo step per edit): the step's set-up, the locks
+// that fix an axis of the layout ("auto" = searched), and where the Budget
+// planner's MFU comes from. Every control is a named member.
+#pragma once
+
+class QCheckBox;
+class QComboBox;
+
+namespace napkin {
+
+class ControlColumn;
+class ScenarioModel;
+class SliderSpin;
+
+struct ParallelControls {
+  // Set-up.
+  SliderSpin* global_batch = nullptr;
+  QComboBox* software = nullptr;
+  QCheckBox* even_stages = nullptr;
+  QCheckBox* tp_within_node = nullptr;
+  QComboBox* mfu_source = nullptr;
+  // Locks.
+  QComboBox* tp = nullptr;
+  QComboBox* pp = nullptr;
+  QComboBox* vpp = nullptr;
+  QComboBox* cp = nullptr;
+  QComboBox* ep = nullptr;
+  QComboBox* zero = nullptr;
+  QComboBox* micro_batch = nullptr;
+  QComboBox* recompute = nullptr;
+
+  static ParallelControls declare(ControlColumn* column, ScenarioModel* model);
+};
+
+// Field ids of the panel's undo steps (apart from the Budget planner's).
+enum ParallelField {
+  kParallelGlobalBatch = 101,
+  kParallelSoftware,
+  kParallelEvenStages,
+  kParallelTpWithinNode,
+  kParallelMfuSource,
+  kParallelLock,
+  kParallelChosen,
+};
+
+}  // namespace napkin

@@ -1,0 +1,353 @@
+#include "parallel/ParallelPanel.h"
+
+#include <QCheckBox>
+#include <QEventLoop>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "ControlColumn.h"
+#include "PlotWidget.h"
+#include "ReflowGrid.h"
+#include "ScenarioModel.h"
+#include "format.h"
+#include "parallel/LayoutTableModel.h"
+#include "parallel/plots/MfuHeatmapPlot.h"
+#include "parallel/plots/ScheduleGanttPlot.h"
+#include "parallel/plots/StageMemoryPlot.h"
+#include "parallel/plots/StepTimePlot.h"
+
+namespace napkin {
+
+namespace {
+constexpr QSize kPlotCell(280, 240);  // the smallest plot worth reading
+constexpr int kTableHeight = 190;     // about seven rows; the table scrolls
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QGroupBox* box(const QString& title, QWidget* content, QWidget* parent) {
+  auto* b = new QGroupBox(title, parent);
+  auto* l = new QVBoxLayout(b);
+  l->setContentsMargins(6, 4, 6, 4);
+  l->addWidget(content);
+  return b;
+}
+}  // namespace
+
+ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model_(model) {
+  auto* root = new QHBoxLayout(this);
+  root->setContentsMargins(4, 4, 4, 4);
+  root->setSpacing(6);
+  column_ = new ControlColumn(this);
+  controls_ = ParallelControls::declare(column_, model_);
+  root->addWidget(column_, 0);
+
+  auto* scroll = new QScrollArea(this);
+  scroll->setObjectName(QStringLiteral("resultsScroll"));
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  auto* results = new QWidget(scroll);
+  auto* v = new QVBoxLayout(results);
+  v->setContentsMargins(0, 0, 0, 0);
+  v->setSpacing(4);
+
+  auto* grid = new ReadoutGrid;
+  grid->setMaxColumns(3);
+  readouts_ = std::make_unique<ParallelReadouts>(grid);
+  v->addWidget(box(tr("Read-outs"), grid, results));
+
+  // The ranked layouts, with the tools above them.
+  auto* layouts = new QWidget(results);
+  auto* lv = new QVBoxLayout(layouts);
+  lv->setContentsMargins(0, 0, 0, 0);
+  lv->setSpacing(2);
+  auto* tools = new QHBoxLayout;
+  fastest_ = new QPushButton(tr("Fastest that fits"), layouts);
+  fastest_->setObjectName(QStringLiteral("parallelFastest"));
+  fastest_->setToolTip(tr("Forget the chosen row: run the fastest layout that fits"));
+  show_all_ = new QCheckBox(tr("Show layouts that do not fit"), layouts);
+  show_all_->setObjectName(QStringLiteral("parallelShowAll"));
+  status_ = new QLabel(layouts);
+  status_->setObjectName(QStringLiteral("parallelSearchStatus"));
+  busy_ = new QProgressBar(layouts);
+  busy_->setRange(0, 0);  // indeterminate
+  busy_->setMaximumWidth(90);
+  busy_->setMaximumHeight(12);
+  busy_->setTextVisible(false);
+  busy_->setVisible(false);
+  tools->addWidget(fastest_);
+  tools->addWidget(show_all_);
+  tools->addStretch(1);
+  tools->addWidget(busy_);
+  tools->addWidget(status_);
+  lv->addLayout(tools);
+  table_model_ = new LayoutTableModel(this);
+  filter_ = new LayoutFilter(this);
+  filter_->setSourceModel(table_model_);
+  table_ = new QTableView(layouts);
+  table_->setObjectName(QStringLiteral("parallelLayouts"));
+  table_->setModel(filter_);
+  table_->setSortingEnabled(true);
+  table_->sortByColumn(LayoutTableModel::kRank, Qt::AscendingOrder);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->verticalHeader()->setVisible(false);
+  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+  // Widths are fitted once (below); fitting on every new search would measure every row.
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setMinimumHeight(kTableHeight);
+  table_->setMaximumHeight(kTableHeight);
+  table_->setAccessibleName(tr("Layouts"));
+  lv->addWidget(table_);
+  v->addWidget(box(tr("Layouts, fastest first"), layouts, results));
+
+  plots_ = {new StageMemoryPlot, new StepTimePlot, new ScheduleGanttPlot, new MfuHeatmapPlot};
+  auto* plot_grid = new ReflowGrid(results);
+  plot_grid->setObjectName(QStringLiteral("plotGrid"));
+  plot_grid->setMinimumCell(kPlotCell);
+  plot_grid->setMaxColumns(2);
+  for (ParallelPlot* p : plots_) plot_grid->addWidget(p);
+  v->addWidget(plot_grid, 1);
+  scroll->setWidget(results);
+  root->addWidget(scroll, 1);
+
+  connect(table_, &QTableView::clicked, this, &ParallelPanel::choose);
+  connect(table_, &QTableView::activated, this, &ParallelPanel::choose);
+  connect(fastest_, &QPushButton::clicked, this, [this] {
+    model_->edit(tr("Run the fastest layout that fits"), kParallelChosen,
+                 [](Scenario& s) { s.parallel.chosen.reset(); });
+  });
+  connect(show_all_, &QCheckBox::toggled, this, [this](bool on) {
+    filter_->setShowAll(on);
+    selectShown();
+  });
+  connect(model_, &ScenarioModel::changed, this, [this] { requestRefresh(); });
+  connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
+    for (ParallelPlot* p : plots_) p->setDragMode(on);
+    if (!on && table_stale_) {
+      table_stale_ = false;
+      table_model_->setLayouts(search_.layouts);
+      selectShown();
+    }
+  });
+  connect(column_, &ControlColumn::gestureStarted, model_, &ScenarioModel::beginGesture);
+  connect(column_, &ControlColumn::gestureFinished, model_, &ScenarioModel::endGesture);
+
+  // The first search runs here, so the panel opens complete.
+  const Scenario& s = model_->scenario();
+  searched_ = searchKey(s);
+  try {
+    search_ = scenario_layouts(s);
+  } catch (const std::invalid_argument& e) {
+    search_error_ = e.what();
+  }
+  table_model_->setLayouts(search_.layouts);
+  table_->resizeColumnsToContents();
+  refresh();
+}
+
+ParallelPanel::~ParallelPanel() {
+  if (watcher_) watcher_->waitForFinished();
+}
+
+std::vector<PlotWidget*> ParallelPanel::plots() const { return {plots_.begin(), plots_.end()}; }
+
+StageMemoryPlot* ParallelPanel::memoryPlot() const {
+  return static_cast<StageMemoryPlot*>(plots_.front());
+}
+
+std::optional<ParallelPanel::SearchKey> ParallelPanel::searchKey(const Scenario& s) {
+  try {
+    SearchKey k{training_job(s), s.parallel};
+    k.settings.chosen.reset();
+    k.settings.mfu_source = MfuSource::assumed;
+    return k;
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
+
+void ParallelPanel::refresh() {
+  column_->sync();
+  const Scenario& s = model_->scenario();
+  const std::optional<SearchKey> key = searchKey(s);
+  if (key != searched_ && !(running_ && key == running_key_)) startSearch();
+  view_ = make_parallel_view(s, search_);  // the layout re-evaluated for the current inputs
+  readouts_->show(view_);
+  for (ParallelPlot* p : plots_) p->draw(view_);
+  fastest_->setEnabled(s.parallel.chosen.has_value());
+  selectShown();
+  if (!running_) {
+    status_->setText(
+        !search_error_.empty()
+            ? qs(search_error_)
+            : tr("%1 layouts, %2 fit").arg(search_.layouts.size()).arg(search_.fitting));
+  }
+}
+
+void ParallelPanel::startSearch() {
+  if (running_) {  // one search at a time: the newest inputs run when it ends
+    ++generation_;
+    return;
+  }
+  const Scenario s = model_->scenario();
+  running_key_ = searchKey(s);
+  running_ = true;
+  const std::uint64_t gen = ++generation_;
+  busy_->setVisible(true);
+  status_->setText(tr("searching…"));
+  watcher_ = new QFutureWatcher<Outcome>(this);
+  connect(watcher_, &QFutureWatcher<Outcome>::finished, this, [this, w = watcher_] {
+    const Outcome o = w->result();
+    w->deleteLater();
+    if (watcher_ == w) watcher_ = nullptr;
+    searchDone(o);
+  });
+  watcher_->setFuture(QtConcurrent::run([s, gen] {
+    Outcome o;
+    o.generation = gen;
+    try {
+      o.result = scenario_layouts(s);
+    } catch (const std::invalid_argument& e) {
+      o.error = e.what();
+    }
+    return o;
+  }));
+}
+
+void ParallelPanel::searchDone(const Outcome& o) {
+  running_ = false;
+  if (o.generation != generation_) {  // inputs changed meanwhile: search them
+    startSearch();
+    return;
+  }
+  busy_->setVisible(false);
+  searched_ = running_key_;
+  search_ = o.result;
+  search_error_ = o.error;
+  // During a slider drag the table (a model reset, a re-sort) follows on release;
+  // the read-outs and plots use the new search at once.
+  table_stale_ = model_->inGesture();
+  if (!table_stale_) table_model_->setLayouts(search_.layouts);
+  refresh();
+  emit searchFinished();
+}
+
+void ParallelPanel::waitForSearch() {
+  while (running_) {
+    QEventLoop loop;
+    connect(this, &ParallelPanel::searchFinished, &loop, &QEventLoop::quit);
+    QTimer::singleShot(20, &loop, &QEventLoop::quit);
+    loop.exec();
+  }
+}
+
+const LayoutResult& ParallelPanel::layoutAtRow(int view_row) const {
+  return table_model_->layout(filter_->mapToSource(filter_->index(view_row, 0)).row());
+}
+
+void ParallelPanel::choose(const QModelIndex& proxy_index) {
+  if (selecting_ || !proxy_index.isValid()) return;
+  const Layout l = table_model_->layout(filter_->mapToSource(proxy_index).row()).layout;
+  if (model_->scenario().parallel.chosen == l) return;
+  model_->edit(tr("Choose layout %1").arg(qs(to_string(l))), kParallelChosen,
+               [l](Scenario& s) { s.parallel.chosen = l; });
+}
+
+void ParallelPanel::selectShown() {
+  selecting_ = true;
+  const int row = view_.layout ? table_model_->rowOf(view_.layout->layout) : -1;
+  const QModelIndex index =
+      row >= 0 ? filter_->mapFromSource(table_model_->index(row, 0)) : QModelIndex();
+  if (index.isValid()) {
+    table_->selectRow(index.row());
+    table_->scrollTo(index);
+  } else {
+    table_->clearSelection();
+  }
+  selecting_ = false;
+}
+
+void ParallelPanel::setBaseline(const Scenario* baseline) {
+  baseline_.reset();
+  if (baseline) {
+    try {
+      baseline_ = make_parallel_view(*baseline, scenario_layouts(*baseline));
+    } catch (const std::invalid_argument&) {
+      baseline_ = make_parallel_view(*baseline, SearchResult{});
+    }
+  }
+  const ParallelView* b = baseline_ ? &*baseline_ : nullptr;
+  readouts_->setBaseline(b);
+  for (ParallelPlot* p : plots_) p->drawBaseline(b);
+}
+
+ReportSection ParallelPanel::reportSection() const {
+  ReportSection s;
+  s.title = title();
+  s.summary =
+      tr("How a training step of the scenario's model splits over its chips: the layout "
+         "it runs, the memory of each pipeline stage's rank, where the step's time goes "
+         "and the MFU that follows.");
+  s.tables = readouts_->tables();
+  ReportTable stages{tr("Memory per rank by pipeline stage"), {}, false};
+  for (const StageMemory& m : view_.stages) {
+    auto b = [](std::int64_t v) { return fmtBytes(static_cast<double>(v)); };
+    stages.rows.push_back({tr("stage %1 (%2 layers)").arg(m.stage).arg(m.layers), b(m.total_bytes),
+                           QString(),
+                           tr("weights %1, grads %2, optimizer %3, activations %4, buffers %5")
+                               .arg(b(m.weights_bytes), b(m.grads_bytes), b(m.optimizer_bytes),
+                                    b(m.activations_bytes), b(m.buffers_bytes)),
+                           m.total_bytes > view_.hbm_bytes ? Tone::fail : Tone::normal});
+  }
+  if (!stages.rows.empty()) s.tables.push_back(stages);
+  if (view_.layout && view_.layout->valid) {
+    ReportTable parts{tr("Where a step's time goes"), {}, false};
+    const double step = view_.layout->step_seconds;
+    for (const StepPart& p : step_parts(view_.layout->time))
+      parts.rows.push_back({qs(p.name), qs(format_seconds(p.seconds)), QString(),
+                            tr("%1 of the step").arg(qs(format_percent(p.seconds / step)))});
+    parts.rows.push_back({tr("step"), qs(format_seconds(step)), QString(), QString()});
+    s.tables.push_back(parts);
+  }
+  s.formulas = {
+      {QStringLiteral("chips = DP × TP × PP × CP"), tr("a layout uses the whole cluster")},
+      {QStringLiteral("bubble = (p − 1) / m, or (p − 1) / (v·m) interleaved"),
+       tr("Narayanan et al. 2021, p stages, m micro-batches, v chunks")},
+      {QStringLiteral("activations/layer = sbh(34 + 5as/h) / t (TP + SP)"),
+       tr("Korthikanti et al. 2022, before recomputation")},
+      {QStringLiteral("MFU = model FLOPs / (step × chips × peak)"), tr("no recompute counted")}};
+  s.charts = plots();
+  return s;
+}
+
+QString ParallelPanel::help() const {
+  return tr(
+      "<h3>Parallelism</h3>"
+      "<p>How a training step of the scenario's model (Budget panel: model, chip, chips, "
+      "sequence length, optimizer) splits over the chips: data (DP), tensor (TP), pipeline "
+      "(PP, with virtual stages VPP for the interleaved schedule), context (CP) and expert "
+      "(EP) parallelism, ZeRO, the micro-batch and activation recomputation.</p>"
+      "<p><b>Left</b>: the step's set-up (global batch tokens, software generation, whether "
+      "PP divides the layers and TP stays in a node), which MFU the Budget planner uses, and "
+      "<b>locks</b>: fix any axis, or leave it auto for the search.</p>"
+      "<p><b>The table</b> lists every layout the search finds, those that fit by step time "
+      "(tick the box for the rest). Click a row to run it; <i>Fastest that fits</i> goes "
+      "back to the search's best. Click a header to sort.</p>"
+      "<p><b>Plots</b>: (a) memory per rank of each pipeline stage, stacked by part, against "
+      "HBM; (b) where a step's time goes, part by part; (c) the pipeline schedule of the "
+      "first micro-batches, the blank being the bubble; (d) the best MFU for each (TP, PP), "
+      "✗ where nothing fits, the running layout outlined.</p>");
+}
+
+}  // namespace napkin

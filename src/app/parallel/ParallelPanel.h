@@ -1,0 +1,116 @@
+// The Parallelism planner panel (Phase 04): how to split a training step of
+// the scenario's model over its chips. Controls edit the shared scenario
+// (the step's set-up, locks on layout axes, the Budget's MFU source); the
+// layout search runs off the UI thread when its inputs change (a generation
+// counter drops results of stale inputs); refresh() re-evaluates the layout
+// the scenario runs for the current inputs at once (make_parallel_view) and
+// shows it: read-outs, the ranked layout table and four plots, each its own
+// class drawing from the view.
+#pragma once
+
+#include <QFutureWatcher>
+#include <memory>
+#include <optional>
+
+#include "Panel.h"
+#include "parallel/ParallelControls.h"
+#include "parallel/ParallelReadouts.h"
+#include "parallel_view.h"
+
+class QCheckBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+
+namespace napkin {
+
+class ControlColumn;
+class LayoutFilter;
+class LayoutTableModel;
+class ParallelPlot;
+class ScenarioModel;
+class StageMemoryPlot;
+
+class ParallelPanel : public Panel {
+  Q_OBJECT
+ public:
+  explicit ParallelPanel(ScenarioModel* model, QWidget* parent = nullptr);
+  ~ParallelPanel() override;
+
+  QString panelKey() const override { return QStringLiteral("parallel"); }
+  QString title() const override { return tr("Parallelism"); }
+  QString help() const override;
+  std::vector<PlotWidget*> plots() const override;
+  ReportSection reportSection() const override;
+  bool isBusy() const override { return running_; }
+  void setBaseline(const Scenario* baseline) override;
+
+  const ParallelView& view() const { return view_; }
+  const SearchResult& search() const { return search_; }
+  const ParallelControls& controls() const { return controls_; }
+  const ParallelReadouts& readouts() const { return *readouts_; }
+  QTableView* table() const { return table_; }
+  LayoutTableModel* tableModel() const { return table_model_; }
+  LayoutFilter* tableFilter() const { return filter_; }
+  QCheckBox* showAll() const { return show_all_; }
+  QPushButton* fastestButton() const { return fastest_; }
+  StageMemoryPlot* memoryPlot() const;
+  // The layout of a row of the table as shown (after sorting and filtering).
+  const LayoutResult& layoutAtRow(int view_row) const;
+  // Blocks (running the event loop) until no search is in flight (tests, report).
+  void waitForSearch();
+
+ signals:
+  // A search finished and its results are shown.
+  void searchFinished();
+
+ protected:
+  void refresh() override;
+
+ private:
+  struct Outcome {
+    std::uint64_t generation = 0;
+    SearchResult result;
+    std::string error;
+  };
+  // What the search depends on: the job and the settings apart from the
+  // chosen row and the MFU source (nullopt when the job is not valid).
+  struct SearchKey {
+    TrainingJob job;
+    ParallelSettings settings;
+    bool operator==(const SearchKey&) const = default;
+  };
+  static std::optional<SearchKey> searchKey(const Scenario& s);
+  void startSearch();
+  void searchDone(const Outcome& o);
+  void choose(const QModelIndex& proxy_index);
+  void selectShown();
+
+  ScenarioModel* model_;
+  ControlColumn* column_ = nullptr;
+  ParallelControls controls_;
+  std::unique_ptr<ParallelReadouts> readouts_;
+  QTableView* table_ = nullptr;
+  LayoutTableModel* table_model_ = nullptr;
+  LayoutFilter* filter_ = nullptr;
+  QCheckBox* show_all_ = nullptr;
+  QPushButton* fastest_ = nullptr;
+  QLabel* status_ = nullptr;
+  QProgressBar* busy_ = nullptr;
+  std::vector<ParallelPlot*> plots_;
+
+  ParallelView view_;
+  std::optional<ParallelView> baseline_;
+  SearchResult search_;
+  std::optional<SearchKey> searched_;  // the key of the shown search
+  std::optional<SearchKey> running_key_;
+  std::string search_error_;
+  std::uint64_t generation_ = 0;
+  bool running_ = false;
+  bool table_stale_ = false;  // a search finished during a drag: the table follows on release
+  bool selecting_ = false;    // the table's selection follows the scenario, not the user
+  QFutureWatcher<Outcome>* watcher_ = nullptr;
+};
+
+}  // namespace napkin

@@ -1,0 +1,170 @@
+#include "parallel/ParallelReadouts.h"
+
+#include <QCoreApplication>
+
+#include "PlotWidget.h"
+#include "format.h"
+#include "parallel_view.h"
+
+namespace napkin {
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString tr(const char* text) {
+  return QCoreApplication::translate("napkin::ParallelReadouts", text);
+}
+
+QString shortLayout(const Layout& l) {
+  QString s = QStringLiteral("TP %1 · PP %2").arg(l.tp).arg(l.pp);
+  if (l.vpp > 1) s += QStringLiteral("×%1").arg(l.vpp);
+  s += QStringLiteral(" · DP %1").arg(l.dp);
+  if (l.cp > 1) s += QStringLiteral(" · CP %1").arg(l.cp);
+  if (l.ep > 1) s += QStringLiteral(" · EP %1").arg(l.ep);
+  return s;
+}
+
+const LayoutResult* runnable(const ParallelView& v) {
+  return v.layout && v.layout->valid ? &*v.layout : nullptr;
+}
+
+}  // namespace
+
+ParallelReadouts::ParallelReadouts(ReadoutGrid* grid) : grid_(grid) {
+  layout_section = grid->addSection(tr("Layout"));
+  layout = grid->add({.key = QStringLiteral("parallelLayout"),
+                      .name = tr("Layout"),
+                      .tooltip = tr("The chosen row of the table, or the fastest layout that fits"),
+                      .widest = QStringLiteral("TP 8 · PP 10×4 · DP 12 · CP 2")});
+  fits = grid->add({.key = QStringLiteral("parallelFits"),
+                    .name = tr("Fits"),
+                    .tooltip = tr("The peak pipeline stage's rank fits in HBM, or why not"),
+                    .widest = QStringLiteral("no: over HBM by 99.9 GB")});
+  speed = grid->addSection(tr("Speed"));
+  step = grid->add({.key = QStringLiteral("parallelStep"),
+                    .name = tr("Step"),
+                    .tooltip = tr("Seconds per optimizer step: compute, recompute, exposed "
+                                  "communication, the pipeline bubble and the optimizer"),
+                    .better = Better::lower,
+                    .format = [](double v) { return qs(format_seconds(v)); }});
+  tokens = grid->add({.key = QStringLiteral("parallelTokens"),
+                      .name = tr("Tokens/s per chip"),
+                      .tooltip = tr("global batch tokens ÷ step seconds ÷ chips"),
+                      .better = Better::higher,
+                      .format = [](double v) { return qs(format_grouped(v, 0)); }});
+  mfu =
+      grid->add({.key = QStringLiteral("parallelMfu"),
+                 .name = tr("MFU"),
+                 .tooltip = tr("Model FLOPs per step (no recompute) ÷ (step × chips × bf16 peak)"),
+                 .better = Better::higher,
+                 .format = [](double v) { return qs(format_percent(v)); }});
+  hfu = grid->add({.key = QStringLiteral("parallelHfu"),
+                   .name = tr("HFU"),
+                   .tooltip = tr("Model + recompute FLOPs ÷ (step × chips × bf16 peak)"),
+                   .format = [](double v) { return qs(format_percent(v)); }});
+  days = grid->add({.key = QStringLiteral("parallelDays"),
+                    .name = tr("Days"),
+                    .tooltip = tr("The scenario's training tokens at this step time"),
+                    .better = Better::lower,
+                    .format = [](double v) { return qs(format_grouped(v, 1)); }});
+  memory_section = grid->addSection(tr("Memory and budget"));
+  memory = grid->add({.key = QStringLiteral("parallelMemory"),
+                      .name = tr("Peak stage"),
+                      .tooltip = tr("Bytes on one rank of the pipeline stage that holds the "
+                                    "most, against the chip's HBM"),
+                      .better = Better::lower,
+                      .format = [](double v) { return fmtBytes(v); },
+                      .widest = QStringLiteral("79.9 GB of 80 GB (stage 15)")});
+  budget_mfu = grid->add({.key = QStringLiteral("parallelBudgetMfu"),
+                          .name = tr("Budget MFU"),
+                          .tooltip = tr("The MFU the Budget planner computes with, and where it "
+                                        "comes from"),
+                          .format = [](double v) { return qs(format_percent(v)); },
+                          .widest = QStringLiteral("40.0 % (assumed)")});
+}
+
+void ParallelReadouts::show(const ParallelView& v) {
+  const LayoutResult* r = runnable(v);
+  grid_->setSectionTitle(layout_section,
+                         v.chosen ? tr("Chosen layout") : tr("Fastest layout that fits"));
+  if (!v.ok) {
+    grid_->set(layout, {.value = tr("none"), .note = qs(v.error), .tone = Tone::fail});
+  } else if (!v.layout) {
+    grid_->set(layout, {.value = tr("none fits"), .tone = Tone::fail});
+  } else {
+    grid_->set(layout,
+               {.value = shortLayout(v.layout->layout), .note = qs(to_string(v.layout->layout))});
+  }
+  if (!v.layout) {
+    grid_->set(fits, {.value = tr("no"), .tone = Tone::fail});
+  } else if (!v.layout->valid) {
+    grid_->set(fits, {.value = tr("cannot run"), .note = qs(v.layout->reason), .tone = Tone::fail});
+  } else if (!v.layout->fits) {
+    grid_->set(
+        fits,
+        {.value =
+             tr("no: over HBM by %1").arg(fmtBytes(static_cast<double>(v.layout->over_hbm_bytes))),
+         .note = qs(v.layout->reason),
+         .tone = Tone::fail});
+  } else {
+    grid_->set(fits, {.value = tr("yes"), .tone = Tone::ok});
+  }
+  auto number = [this, r](ReadoutGrid::Row row, double value, QString text, QString unit,
+                          QString note = {}) {
+    if (r)
+      grid_->set(row, {.value = std::move(text),
+                       .unit = std::move(unit),
+                       .note = std::move(note),
+                       .number = value});
+    else
+      grid_->set(row, {.value = QStringLiteral("—")});
+  };
+  if (r) {
+    number(step, r->step_seconds, qs(format_seconds(r->step_seconds)), QString(),
+           tr("%1 sequences of %2 tokens per step, %3 micro-batches per pipeline")
+               .arg(v.job.global_batch)
+               .arg(v.job.seq_len)
+               .arg(r->micro_batches));
+    number(tokens, r->tokens_per_second_per_chip,
+           qs(format_grouped(r->tokens_per_second_per_chip, 0)), tr("tokens/s"));
+    number(mfu, r->mfu, qs(format_percent(r->mfu)), QString());
+    number(hfu, r->hfu, qs(format_percent(r->hfu)), QString());
+    number(days, r->days, qs(format_grouped(r->days, 1)), tr("days"));
+    const double peak = static_cast<double>(r->memory.total_bytes);
+    grid_->set(memory,
+               {.value = tr("%1 of %2 (stage %3)")
+                             .arg(fmtBytes(peak), fmtBytes(static_cast<double>(r->hbm_bytes)))
+                             .arg(r->memory.stage),
+                .tone = r->fits ? Tone::normal : Tone::fail,
+                .number = peak});
+  } else {
+    for (ReadoutGrid::Row row : {step, tokens, mfu, hfu, days, memory}) number(row, 0, {}, {});
+  }
+  const MfuChoice& b = v.budget;
+  grid_->set(budget_mfu, {.value = tr("%1 (%2)").arg(
+                              qs(format_percent(b.mfu)),
+                              b.source == MfuSource::predicted ? tr("predicted") : tr("assumed")),
+                          .note = qs(b.note.empty() ? b.layout : b.note),
+                          .tone = b.note.empty() ? Tone::normal : Tone::warn,
+                          .number = b.mfu});
+}
+
+void ParallelReadouts::setBaseline(const ParallelView* b) {
+  if (!b) {
+    grid_->clearBaselines();
+    return;
+  }
+  const LayoutResult* r = runnable(*b);
+  auto opt = [r](double v) { return r ? std::optional<double>(v) : std::nullopt; };
+  grid_->setBaseline(step, opt(r ? r->step_seconds : 0));
+  grid_->setBaseline(tokens, opt(r ? r->tokens_per_second_per_chip : 0));
+  grid_->setBaseline(mfu, opt(r ? r->mfu : 0));
+  grid_->setBaseline(hfu, opt(r ? r->hfu : 0));
+  grid_->setBaseline(days, opt(r ? r->days : 0));
+  grid_->setBaseline(memory, opt(r ? static_cast<double>(r->memory.total_bytes) : 0));
+  grid_->setBaseline(budget_mfu, b->budget.mfu);
+}
+
+std::vector<ReportTable> ParallelReadouts::tables() const { return grid_->reportTables(); }
+
+}  // namespace napkin

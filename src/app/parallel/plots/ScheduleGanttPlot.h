@@ -1,0 +1,27 @@
+// The pipeline schedule as a Gantt chart: one row per stage, a bar for each
+// forward and backward of the first micro-batches (1F1B, or interleaved with
+// the model chunks shaded), the bubble the blank where a stage waits.
+#pragma once
+
+#include "ParallelPlot.h"
+
+namespace napkin {
+
+class ScheduleGanttPlot : public ParallelPlot {
+ public:
+  explicit ScheduleGanttPlot(QWidget* parent = nullptr);
+  void draw(const ParallelView& v) override;
+  void drawBaseline(const ParallelView* b) override;
+  int barsShown() const { return shown_; }
+
+ private:
+  QCPItemRect* rect(int i);
+
+  std::vector<QCPItemRect*> pool_;
+  int shown_ = 0;
+  QCPGraph* forward_ = nullptr;   // legend entry and bar midpoints (hover, CSV)
+  QCPGraph* backward_ = nullptr;  // legend entry and bar midpoints
+  QCPGraph* makespan_ = nullptr;  // the end of the shown schedule (a baseline ghosts it)
+};
+
+}  // namespace napkin

@@ -1,0 +1,218 @@
+// The Parallelism panel driven like a user: the ranked table, choosing a row
+// (one undo step), locking an axis, the memory bars and the read-outs against
+// the model's numbers, a pinned baseline.
+#include <gtest/gtest.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QPushButton>
+#include <QSlider>
+#include <QTableView>
+#include <QTest>
+#include <QUndoStack>
+
+#include "PlotWidget.h"
+#include "ScenarioModel.h"
+#include "SliderSpin.h"
+#include "format.h"
+#include "parallel/LayoutTableModel.h"
+#include "parallel/ParallelPanel.h"
+#include "parallel/plots/StageMemoryPlot.h"
+#include "parallel_view.h"
+
+using namespace napkin;
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+struct Fixture {
+  ScenarioModel model;
+  ParallelPanel panel{&model};
+  Fixture() {
+    panel.resize(1280, 800);
+    panel.show();
+    QCoreApplication::processEvents();
+  }
+  QString text(ReadoutGrid::Row ParallelReadouts::*row) const {
+    return panel.readouts().text(panel.readouts().*row);
+  }
+  int rows() const { return panel.table()->model()->rowCount(); }
+};
+
+// Picks the combo entry showing `text` with the keyboard, as a user would.
+void pick(QComboBox* combo, const QString& text) {
+  const int i = combo->findText(text);
+  ASSERT_GE(i, 0) << text.toStdString();
+  combo->setFocus();
+  while (combo->currentIndex() != i)
+    QTest::keyClick(combo, combo->currentIndex() < i ? Qt::Key_Down : Qt::Key_Up);
+}
+
+void clickRow(QTableView* table, int row) {
+  table->scrollTo(table->model()->index(row, LayoutTableModel::kTp));
+  const QRect r = table->visualRect(table->model()->index(row, LayoutTableModel::kTp));
+  QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, r.center());
+}
+
+}  // namespace
+
+TEST(ParallelPanel, TheTableListsLayoutsThatFitByStepTime) {
+  Fixture f;
+  const SearchResult expected = scenario_layouts(f.model.scenario());
+  ASSERT_GT(f.rows(), 1);
+  EXPECT_EQ(f.rows(), expected.fitting);
+  for (int i = 0; i < f.rows(); ++i) {
+    const LayoutResult& r = f.panel.layoutAtRow(i);
+    EXPECT_TRUE(r.fits);
+    EXPECT_EQ(r.layout, expected.layouts[static_cast<std::size_t>(i)].layout);
+    if (i > 0) EXPECT_LE(f.panel.layoutAtRow(i - 1).step_seconds, r.step_seconds);
+    EXPECT_EQ(f.panel.table()->model()->index(i, LayoutTableModel::kStep).data().toString(),
+              qs(format_seconds(r.step_seconds)));
+  }
+  // The first row is the layout the scenario runs, selected.
+  EXPECT_EQ(f.panel.view().layout->layout, f.panel.layoutAtRow(0).layout);
+  EXPECT_TRUE(f.panel.table()->selectionModel()->isRowSelected(0, {}));
+  // Sorting by a header sorts the numbers, not their text.
+  f.panel.table()->sortByColumn(LayoutTableModel::kStep, Qt::DescendingOrder);
+  for (int i = 1; i < f.rows(); ++i)
+    EXPECT_GE(f.panel.layoutAtRow(i - 1).step_seconds, f.panel.layoutAtRow(i).step_seconds);
+  // Ticking the box adds the layouts that do not fit.
+  QTest::mouseClick(f.panel.showAll(), Qt::LeftButton);
+  EXPECT_EQ(f.rows(), static_cast<int>(expected.layouts.size()));
+}
+
+TEST(ParallelPanel, ClickingARowChoosesItAsOneUndoStep) {
+  Fixture f;
+  ASSERT_GT(f.rows(), 3);
+  QUndoStack* undo = f.model.undoStack();
+  const int before = undo->count();
+  const Layout third = f.panel.layoutAtRow(2).layout;
+  clickRow(f.panel.table(), 2);
+  ASSERT_TRUE(f.model.scenario().parallel.chosen);
+  EXPECT_EQ(*f.model.scenario().parallel.chosen, third);
+  EXPECT_EQ(undo->count(), before + 1);
+  EXPECT_EQ(f.panel.view().layout->layout, third);
+  EXPECT_TRUE(f.panel.view().chosen);
+  EXPECT_TRUE(f.panel.table()->selectionModel()->isRowSelected(2, {}));
+  EXPECT_TRUE(f.panel.fastestButton()->isEnabled());
+  // Clicking the same row again changes nothing.
+  clickRow(f.panel.table(), 2);
+  EXPECT_EQ(undo->count(), before + 1);
+  undo->undo();
+  EXPECT_FALSE(f.model.scenario().parallel.chosen);
+  EXPECT_EQ(f.panel.view().layout->layout, f.panel.layoutAtRow(0).layout);
+  // "Fastest that fits" forgets a chosen row, as one step.
+  clickRow(f.panel.table(), 1);
+  ASSERT_TRUE(f.model.scenario().parallel.chosen);
+  QTest::mouseClick(f.panel.fastestButton(), Qt::LeftButton);
+  EXPECT_FALSE(f.model.scenario().parallel.chosen);
+  EXPECT_FALSE(f.panel.fastestButton()->isEnabled());
+}
+
+TEST(ParallelPanel, LockingTp8LeavesOnlyTp8Rows) {
+  Fixture f;
+  pick(f.panel.controls().tp, QStringLiteral("8"));
+  EXPECT_EQ(f.model.scenario().parallel.tp, 8);
+  f.panel.waitForSearch();
+  QTest::mouseClick(f.panel.showAll(), Qt::LeftButton);  // every row, fitting or not
+  ASSERT_GT(f.rows(), 0);
+  for (int i = 0; i < f.rows(); ++i) EXPECT_EQ(f.panel.layoutAtRow(i).layout.tp, 8);
+  EXPECT_EQ(f.panel.view().layout->layout.tp, 8);
+  pick(f.panel.controls().tp, QStringLiteral("auto"));
+  EXPECT_FALSE(f.model.scenario().parallel.tp);
+  f.panel.waitForSearch();
+  bool other = false;
+  for (int i = 0; i < f.rows(); ++i) other = other || f.panel.layoutAtRow(i).layout.tp != 8;
+  EXPECT_TRUE(other);
+}
+
+TEST(ParallelPanel, TheMemoryBarsAreTheStagesOfTheLayout) {
+  Fixture f;
+  clickRow(f.panel.table(), 1);
+  const Scenario& s = f.model.scenario();
+  const std::vector<StageMemory> expected = memory_by_stage(training_job(s), *s.parallel.chosen);
+  const std::vector<StageMemory>& drawn = f.panel.memoryPlot()->stages();
+  ASSERT_EQ(drawn.size(), expected.size());
+  ASSERT_EQ(static_cast<std::int64_t>(drawn.size()), s.parallel.chosen->pp);
+  for (std::size_t i = 0; i < drawn.size(); ++i) {
+    EXPECT_EQ(drawn[i].stage, expected[i].stage);
+    EXPECT_EQ(drawn[i].weights_bytes, expected[i].weights_bytes);
+    EXPECT_EQ(drawn[i].activations_bytes, expected[i].activations_bytes);
+    EXPECT_EQ(drawn[i].total_bytes, expected[i].total_bytes);
+  }
+}
+
+TEST(ParallelPanel, ReadoutsAreTheModelsNumbersForTheLayout) {
+  Fixture f;
+  for (int row : {0, 3}) {
+    if (row >= f.rows()) break;
+    if (row > 0) clickRow(f.panel.table(), row);
+    const Layout l = f.panel.view().layout->layout;
+    const LayoutResult r = evaluate_layout(training_job(f.model.scenario()), l);
+    EXPECT_EQ(f.text(&ParallelReadouts::step), qs(format_seconds(r.step_seconds)));
+    EXPECT_EQ(f.text(&ParallelReadouts::mfu), qs(format_percent(r.mfu)));
+    EXPECT_EQ(f.text(&ParallelReadouts::hfu), qs(format_percent(r.hfu)));
+    EXPECT_EQ(f.text(&ParallelReadouts::days), qs(format_grouped(r.days, 1) + " days"));
+    EXPECT_EQ(f.text(&ParallelReadouts::tokens),
+              qs(format_grouped(r.tokens_per_second_per_chip, 0) + " tokens/s"));
+    EXPECT_TRUE(f.text(&ParallelReadouts::memory)
+                    .startsWith(fmtBytes(static_cast<double>(r.memory.total_bytes))));
+    EXPECT_EQ(f.text(&ParallelReadouts::fits), QStringLiteral("yes"));
+  }
+}
+
+TEST(ParallelPanel, TheBudgetMfuSourceIsAScenarioEdit) {
+  Fixture f;
+  EXPECT_TRUE(f.text(&ParallelReadouts::budget_mfu).contains(QStringLiteral("assumed")));
+  pick(f.panel.controls().mfu_source, QStringLiteral("predicted (this layout)"));
+  EXPECT_EQ(f.model.scenario().parallel.mfu_source, MfuSource::predicted);
+  EXPECT_EQ(f.text(&ParallelReadouts::budget_mfu),
+            qs(format_percent(f.panel.view().layout->mfu) + " (predicted)"));
+  f.model.undoStack()->undo();
+  EXPECT_EQ(f.model.scenario().parallel.mfu_source, MfuSource::assumed);
+}
+
+TEST(ParallelPanel, ASliderSearchesAgainOffTheUiThread) {
+  Fixture f;
+  SliderSpin* batch = f.panel.controls().global_batch;
+  const std::int64_t mb_before = f.panel.view().layout->micro_batches;
+  batch->slider()->setFocus();
+  QTest::keyClick(batch->slider(), Qt::Key_PageUp);
+  EXPECT_GT(f.model.scenario().parallel.global_batch_tokens,
+            ParallelSettings{}.global_batch_tokens);
+  // At once: the shown layout is re-evaluated for the new batch.
+  EXPECT_EQ(f.panel.view().job.global_batch, step_sequences(f.model.scenario()));
+  f.panel.waitForSearch();
+  EXPECT_FALSE(f.panel.isBusy());
+  EXPECT_EQ(f.panel.view().layout->layout, f.panel.layoutAtRow(0).layout);
+  EXPECT_NE(f.panel.view().layout->micro_batches, mb_before);
+}
+
+TEST(ParallelPanel, ABaselineShowsDeltasAndGhosts) {
+  Fixture f;
+  Scenario a = f.model.scenario();
+  a.parallel.tp = 2;
+  f.panel.setBaseline(&a);
+  EXPECT_FALSE(f.panel.readouts().grid()->deltaText(f.panel.readouts().step).isEmpty());
+  EXPECT_GT(f.panel.memoryPlot()->ghostCount(), 0);
+  f.panel.setBaseline(nullptr);
+  EXPECT_TRUE(f.panel.readouts().grid()->deltaText(f.panel.readouts().step).isEmpty());
+}
+
+TEST(ParallelPanel, TheReportHasTheLayoutTheStagesAndTheStepParts) {
+  Fixture f;
+  const ReportSection r = f.panel.reportSection();
+  EXPECT_EQ(r.charts.size(), 4u);
+  bool stages = false, parts = false;
+  for (const ReportTable& t : r.tables) {
+    stages = stages || t.title.contains(QStringLiteral("pipeline stage"));
+    parts = parts || t.title.contains(QStringLiteral("step"));
+    for (const ReportRow& row : t.rows) {
+      EXPECT_FALSE(row.value.contains(QStringLiteral("nan"), Qt::CaseInsensitive));
+      EXPECT_FALSE(row.value.isEmpty()) << row.name.toStdString();
+    }
+  }
+  EXPECT_TRUE(stages);
+  EXPECT_TRUE(parts);
+}
