@@ -25,7 +25,7 @@
 #include "IsoflopsPanel.h"
 #include "MoePanel.h"
 #include "PlotWidget.h"
-#include "RooflinePanel.h"
+#include "roofline/RooflinePanel.h"
 #include "budget/BudgetPanel.h"
 #include "config_import.h"
 #include "hardware.h"

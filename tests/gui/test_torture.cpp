@@ -20,7 +20,7 @@
 #include "IsoflopsPanel.h"
 #include "MainWindow.h"
 #include "MoePanel.h"
-#include "RooflinePanel.h"
+#include "roofline/RooflinePanel.h"
 #include "SliderSpin.h"
 #include "budget.h"
 #include "budget/BudgetPanel.h"

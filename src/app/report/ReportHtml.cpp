@@ -86,7 +86,7 @@ QString inputsHtml(const Scenario& s) {
           QStringLiteral("%1 / %2 tokens").arg(v.prompt_tokens).arg(v.decode_tokens)) +
       row(QObject::tr("Latency budget"), q(format_seconds(v.latency_budget_seconds))) +
       row(QObject::tr("Overhead"), q(format_seconds(v.overhead_seconds))) +
-      row(QObject::tr("Bytes / parameter"), q(format_grouped(v.bytes_per_param, 2)));
+      row(QObject::tr("Bytes / parameter"), q(format_grouped(v.bytes_per_param(), 2)));
   return QStringLiteral("<table width='100%' cellspacing='4'><tr>") +
          section(QObject::tr("Hardware"), hw) + section(QObject::tr("Budget"), budget) +
          section(QObject::tr("Model"), model) + QStringLiteral("</tr><tr>") +
