@@ -8,9 +8,9 @@
 #include <QTabWidget>
 
 #include "MainWindow.h"
-#include "roofline/RooflinePanel.h"
 #include "SliderSpin.h"
 #include "panel_timing.h"
+#include "roofline/RooflinePanel.h"
 
 namespace {
 

@@ -41,8 +41,7 @@ void expectBudgetReadoutsMatchModel(RooflinePanel* p, const Scenario& s, const s
   const RooflinePanelData d = roofline_panel(roofline_scenario(s));
   EXPECT_EQ(text(p, "chips_hold"),
             chips(d.chips_to_hold_weights) + QStringLiteral(" (") +
-                QString::fromStdString(format_bytes(d.resident_weight_bytes)) +
-                QStringLiteral(")"))
+                QString::fromStdString(format_bytes(d.resident_weight_bytes)) + QStringLiteral(")"))
       << where;
   if (d.chips_for_budget)
     EXPECT_EQ(text(p, "chips_budget"), chips(*d.chips_for_budget)) << where;
@@ -106,8 +105,9 @@ TEST(RooflinePanel, ReadoutsEqualTheModelsNumbers) {
   ASSERT_EQ(p->data().operations.size(), 5u);
   EXPECT_EQ(p->data().operations[2].name, "decode");
   EXPECT_TRUE(text(p, "decode").endsWith(QStringLiteral("memory-bound")));
-  EXPECT_TRUE(text(p, "decode").startsWith(
-      QString::fromStdString(format_grouped(p->data().operations[2].intensity, 1))));
+  EXPECT_TRUE(text(p, "decode")
+                  .startsWith(QString::fromStdString(
+                      format_grouped(p->data().operations[2].intensity, 1))));
   EXPECT_TRUE(text(p, "prefill").endsWith(QStringLiteral("compute-bound")));
   expectReadable(p, "default");
 }
@@ -160,7 +160,8 @@ TEST(RooflinePanel, EveryTextNamesTheScenariosChip) {  // issue 12.10
   const QString joined = all.join(QLatin1Char('\n'));
   EXPECT_FALSE(joined.contains(QStringLiteral("H100"))) << joined.toStdString();
   EXPECT_TRUE(joined.contains(QStringLiteral("TPU v5e")));
-  for (PlotWidget* plot : p->plots()) EXPECT_FALSE(plot->dataCsv().contains(QStringLiteral("H100")));
+  for (PlotWidget* plot : p->plots())
+    EXPECT_FALSE(plot->dataCsv().contains(QStringLiteral("H100")));
 }
 
 TEST(RooflinePanel, DraggingTheLatencyBudgetIsOneUndoStep) {
@@ -247,8 +248,10 @@ TEST(RooflinePanel, PrecisionChangesWeightsPerChipAndSaysWhich) {
   EXPECT_LT(p->servingView().view.chosen.memory.weights_bytes,
             0.3 * roofline_panel(roofline_scenario(Scenario{})).resident_weight_bytes);
   EXPECT_TRUE(text(p, "weights").contains(QStringLiteral("int4")));
-  EXPECT_TRUE(text(p, "chips_hold").startsWith(
-      chips(roofline_panel(roofline_scenario(w.model()->scenario())).chips_to_hold_weights)));
+  EXPECT_TRUE(
+      text(p, "chips_hold")
+          .startsWith(chips(
+              roofline_panel(roofline_scenario(w.model()->scenario())).chips_to_hold_weights)));
 }
 
 TEST(RooflinePanel, TheServingViewsSearchAnswerIsTheModels) {
@@ -417,8 +420,9 @@ TEST(RooflinePanel, MfuSlidersMoveTheBudgetAndLever) {
   RooflinePanel* p = w.panel<RooflinePanel>();
   press(p->control(QStringLiteral("comms_s"))->slider(), Qt::Key_End);  // 500 s of comms
   EXPECT_TRUE(text(p, "lever").startsWith(QStringLiteral("comms")));
-  EXPECT_EQ(text(p, "mfu"), QString::fromStdString(format_percent(
-                                mfu_budget(w.model()->scenario().roofline.mfu).mfu)));
+  EXPECT_EQ(
+      text(p, "mfu"),
+      QString::fromStdString(format_percent(mfu_budget(w.model()->scenario().roofline.mfu).mfu)));
   for (const char* k : {"vector_s", "memory_s", "comms_s", "optimizer_s"})
     press(p->control(QString::fromLatin1(k))->slider(), Qt::Key_Home);
   EXPECT_EQ(text(p, "mfu"), QStringLiteral("100.0 %"));
@@ -468,7 +472,8 @@ TEST(RooflinePanel, SubTabScreenshots) {
     p->subTabs()->setCurrentIndex(tab);
     for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();
     for (PlotWidget* plot : p->plots()) plot->replot(QCustomPlot::rpImmediateRefresh);
-    const QString file = QDir(dir).filePath(QStringLiteral("roofline_%1_%2.png").arg(tab).arg(size));
+    const QString file =
+        QDir(dir).filePath(QStringLiteral("roofline_%1_%2.png").arg(tab).arg(size));
     EXPECT_TRUE(w.grab().save(file)) << file.toStdString();
   }
 }

@@ -103,8 +103,8 @@ TEST(ScenarioServing, LowerWeightPrecisionHoldsFewerBytesPerChip) {
   double last = 1e300;
   for (Dtype d : {Dtype::bf16, Dtype::fp8, Dtype::int8, Dtype::int4}) {
     s.serving.weight_dtype = d;
-    const ServingResult r = evaluate_serving(scenario_serving(s).model,
-                                             scenario_serving(s).inputs.search.serving);
+    const ServingResult r =
+        evaluate_serving(scenario_serving(s).model, scenario_serving(s).inputs.search.serving);
     EXPECT_LE(r.memory.weights_bytes, last) << to_string(d);
     last = r.memory.weights_bytes;
   }

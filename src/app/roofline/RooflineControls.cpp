@@ -63,10 +63,9 @@ QString layoutKey(std::int64_t tp, std::int64_t pp, std::int64_t ep) {
 std::vector<ComboItem> precisionItems() {
   std::vector<ComboItem> items;
   for (Dtype d : {Dtype::bf16, Dtype::fp8, Dtype::int8, Dtype::int4})
-    items.push_back({QStringLiteral("%1 (%2 bits)")
-                         .arg(qs(to_string(d)))
-                         .arg(bits_per_element(d), 0, 'g', 4),
-                     static_cast<int>(d)});
+    items.push_back(
+        {QStringLiteral("%1 (%2 bits)").arg(qs(to_string(d))).arg(bits_per_element(d), 0, 'g', 4),
+         static_cast<int>(d)});
   return items;
 }
 
@@ -315,7 +314,7 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
   c.tokens_per_day = col->slider(
       {.key = QStringLiteral("tokens_per_day"),
        .label = tr("Traffic"),
-       .unit = tr("tok/day"),
+       .unit = tr("/day"),
        .min = 1e6,
        .max = 1e13,
        .scale = Scale::log,
@@ -407,17 +406,17 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
        &MfuBudgetInputs::comms_seconds, 0);
   unit(c.optimizer_s, "optimizer_s", tr("Optimizer"), tr("Seconds in the optimizer step (s)"),
        kOptimizerS, &MfuBudgetInputs::optimizer_seconds, 0);
-  c.recompute = col->slider(
-      {.key = QStringLiteral("recompute"),
-       .label = tr("Recompute"),
-       .unit = QStringLiteral("\u00d7"),
-       .min = 1.0,
-       .max = 2.0,
-       .ladder = Ladder::multipleOf(0.01),
-       .decimals = 2,
-       .tooltip = tr("Hardware FLOPs per model FLOP: 8/6 ≈ 1.33 with full activation "
-                     "checkpointing, 1 without. HFU = MFU × this.")},
-      roof(kRecompute, tr("Recompute"), &RooflineSettings::recompute));
+  c.recompute =
+      col->slider({.key = QStringLiteral("recompute"),
+                   .label = tr("Recompute"),
+                   .unit = QStringLiteral("\u00d7"),
+                   .min = 1.0,
+                   .max = 2.0,
+                   .ladder = Ladder::multipleOf(0.01),
+                   .decimals = 2,
+                   .tooltip = tr("Hardware FLOPs per model FLOP: 8/6 ≈ 1.33 with full activation "
+                                 "checkpointing, 1 without. HFU = MFU × this.")},
+                  roof(kRecompute, tr("Recompute"), &RooflineSettings::recompute));
 
   col->group(tr("Co-design"));
   c.tile = col->combo(
@@ -425,8 +424,10 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
        .label = tr("Tile side"),
        .tooltip = tr("Matmul tile side (elements): a dimension is padded up to a multiple; "
                      "efficiency = dim ÷ padded dim."),
-       .items = {{QStringLiteral("32"), 32}, {QStringLiteral("64"), 64},
-                 {QStringLiteral("128"), 128}, {QStringLiteral("256"), 256}}},
+       .items = {{QStringLiteral("32"), 32},
+                 {QStringLiteral("64"), 64},
+                 {QStringLiteral("128"), 128},
+                 {QStringLiteral("256"), 256}}},
       scenarioBinding<QVariant>(
           m, kTile, tr("tile side"),
           [](const S& s) { return QVariant(static_cast<int>(s.roofline.tile)); },
@@ -447,22 +448,22 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
   bool first = true;
   for (const Chip& chip : hardware_table()) {
     const std::string name(chip.name);
-    QCheckBox* box = col->check(
-        {.key = QStringLiteral("overlay_") + qs(name),
-         .label = qs(name),
-         .tooltip = tr("Overlay the %1 roofline").arg(qs(name)),
-         .same_row = !first && c.overlays.size() % 2 == 1},
-        scenarioBinding<bool>(
-            m, kOverlay, tr("overlays"),
-            [name](const S& s) {
-              return std::find(s.roofline.overlays.begin(), s.roofline.overlays.end(), name) !=
-                     s.roofline.overlays.end();
-            },
-            [name](S& s, bool on) {
-              auto& v = s.roofline.overlays;
-              v.erase(std::remove(v.begin(), v.end(), name), v.end());
-              if (on) v.push_back(name);
-            }));
+    QCheckBox* box =
+        col->check({.key = QStringLiteral("overlay_") + qs(name),
+                    .label = qs(name),
+                    .tooltip = tr("Overlay the %1 roofline").arg(qs(name)),
+                    .same_row = !first && c.overlays.size() % 2 == 1},
+                   scenarioBinding<bool>(
+                       m, kOverlay, tr("overlays"),
+                       [name](const S& s) {
+                         return std::find(s.roofline.overlays.begin(), s.roofline.overlays.end(),
+                                          name) != s.roofline.overlays.end();
+                       },
+                       [name](S& s, bool on) {
+                         auto& v = s.roofline.overlays;
+                         v.erase(std::remove(v.begin(), v.end(), name), v.end());
+                         if (on) v.push_back(name);
+                       }));
     c.overlays.push_back({name, box});
     first = false;
   }
@@ -472,9 +473,10 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
 
 SliderSpin* RooflineControls::slider(const QString& key) const {
   for (SliderSpin* s :
-       {chips, context, prompt, decode_tokens, budget, overhead, batch, prefill_mfu, bandwidth,
-        step_floor, max_chips, matmul_dim, matmul_s, vector_s, memory_s, comms_s, optimizer_s,
-        recompute, layer_serial, serving_chips, ttft, tpot, search_max_chips, tokens_per_day})
+       {chips,        context,       prompt,    decode_tokens, budget,           overhead,
+        batch,        prefill_mfu,   bandwidth, step_floor,    max_chips,        matmul_dim,
+        matmul_s,     vector_s,      memory_s,  comms_s,       optimizer_s,      recompute,
+        layer_serial, serving_chips, ttft,      tpot,          search_max_chips, tokens_per_day})
     if (s && s->objectName() == key) return s;
   return nullptr;
 }

@@ -35,11 +35,9 @@ QString numberText(double v) {
   return QString::number(v, 'g', 3);
 }
 
-QString operationTitle(const PlacedOperation& op, const OperationSetting& s,
-                       const ModelShape& m) {
+QString operationTitle(const PlacedOperation& op, const OperationSetting& s, const ModelShape& m) {
   const auto count = [](std::int64_t v) { return qs(format_count(static_cast<double>(v), 0)); };
-  if (op.name == "large matmul")
-    return QStringLiteral("matmul %1\u00b3").arg(s.matmul_dim);
+  if (op.name == "large matmul") return QStringLiteral("matmul %1").arg(s.matmul_dim) + QChar(0x00b3);
   if (op.name == "prefill") return QStringLiteral("prefill %1 tok").arg(count(s.prompt_tokens));
   if (op.name == "decode") return QStringLiteral("decode B=%1").arg(s.decode_batch);
   if (op.name == "layernorm")

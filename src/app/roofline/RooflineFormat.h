@@ -22,8 +22,7 @@ QString secondsShort(double s);
 // A number with three significant digits ("—" never: non-finite is "0").
 QString numberText(double v);
 // "matmul 8192³", "decode B=8", "attention @8K".
-QString operationTitle(const PlacedOperation& op, const OperationSetting& s,
-                       const ModelShape& m);
+QString operationTitle(const PlacedOperation& op, const OperationSetting& s, const ModelShape& m);
 // "bf16", "int4".
 QString dtypeText(Dtype d);
 

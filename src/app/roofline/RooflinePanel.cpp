@@ -15,10 +15,10 @@
 #include "ReflowGrid.h"
 #include "ScenarioModel.h"
 #include "roofline/RooflineTexts.h"
-#include "roofline/plots/DepthWidthPlot.h"
 #include "roofline/plots/DecodeWallPlot.h"
-#include "roofline/plots/KvHeadsPlot.h"
+#include "roofline/plots/DepthWidthPlot.h"
 #include "roofline/plots/DisaggregationPlot.h"
+#include "roofline/plots/KvHeadsPlot.h"
 #include "roofline/plots/LatencyPlot.h"
 #include "roofline/plots/MfuBudgetPlot.h"
 #include "roofline/plots/ModelSizesPlot.h"
@@ -31,7 +31,7 @@
 namespace napkin {
 
 namespace {
-constexpr QSize kPlotCell(300, 250);  // the smallest plot worth reading
+constexpr QSize kPlotCell(420, 280);  // the smallest plot whose labels do not collide
 
 QGroupBox* box(const QString& title, QWidget* content, QWidget* parent) {
   auto* b = new QGroupBox(title, parent);
@@ -56,8 +56,7 @@ bool sameServingInputs(const Scenario& a, const Scenario& b) {
 }
 }  // namespace
 
-RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent)
-    : Panel(parent), model_(model) {
+RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model_(model) {
   auto* root = new QHBoxLayout(this);
   root->setContentsMargins(4, 4, 4, 4);
   root->setSpacing(6);
@@ -129,8 +128,7 @@ RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent)
   serving_status_->setObjectName(QStringLiteral("servingStatus"));
   av->addWidget(serving_status_);
   av->addWidget(sgrid);
-  makeTab(kServingTab, tr("Serving layout"),
-          {serving_plots_.begin(), serving_plots_.end()}, above);
+  makeTab(kServingTab, tr("Serving layout"), {serving_plots_.begin(), serving_plots_.end()}, above);
   right->addWidget(tabs_, 1);
   root->addLayout(right, 1);
 
@@ -195,8 +193,10 @@ void RooflinePanel::refresh() {
   const Scenario& s = model_->scenario();
   for (const auto& [name, b] : controls_.overlays) b->setEnabled(name != s.chip);
   RooflineView next = makeRooflineView(s);  // the one model call; the scenario is valid
-  if (next.error.empty()) view_ = std::move(next);
-  else view_.error = next.error;
+  if (next.error.empty())
+    view_ = std::move(next);
+  else
+    view_.error = next.error;
   QString msg;
   if (!view_.error.empty())
     msg = tr("Cannot compute these inputs: %1").arg(qs(view_.error));

@@ -127,25 +127,25 @@ void RooflineReadouts::show(const RooflineView& v) {
   const RooflineScenario& sc = v.inputs;
   const Scenario& s = v.scenario;
   const QString wp = dtypeText(s.serving.weight_dtype), kp = dtypeText(s.serving.kv_dtype);
-  grid_->setSectionTitle(roofline, tr("Roofline on %1 (%2 weights, %3 KV cache)")
-                                       .arg(qs(s.chip), wp, kp));
+  grid_->setSectionTitle(roofline,
+                         tr("Roofline on %1 (%2 weights, %3 KV cache)").arg(qs(s.chip), wp, kp));
   grid_->setSectionTitle(mfu, tr("MFU budget of a training step"));
-  grid_->setSectionTitle(latency, tr("Latency napkin: %1 at %2 weights on %3")
-                                      .arg(qs(s.model_name), wp, qs(s.chip)));
+  grid_->setSectionTitle(
+      latency, tr("Latency napkin: %1 at %2 weights on %3").arg(qs(s.model_name), wp, qs(s.chip)));
   grid_->set(ridge, {.value = intensityText(d.ridge_flops_per_byte),
                      .note = tr("peak ÷ HBM bandwidth of %1").arg(qs(s.chip)),
                      .number = d.ridge_flops_per_byte});
   if (const PlacedOperation* op = operation(d, "prefill"))
-    grid_->set(prefill, {.value = intensityText(op->intensity) + QStringLiteral(", ") +
-                                  boundText(op->bound),
-                         .note = tr("%1 prompt tokens").arg(qs(format_grouped(s.serving.prompt_tokens))),
-                         .number = op->intensity});
+    grid_->set(prefill,
+               {.value = intensityText(op->intensity) + QStringLiteral(", ") + boundText(op->bound),
+                .note = tr("%1 prompt tokens").arg(qs(format_grouped(s.serving.prompt_tokens))),
+                .number = op->intensity});
   if (const PlacedOperation* op = operation(d, "decode"))
-    grid_->set(decode, {.value = intensityText(op->intensity) + QStringLiteral(", ") +
-                                 boundText(op->bound),
-                        .note = tr("batch %1, %2 weights").arg(s.serving.batch).arg(wp),
-                        .tone = op->bound == Bound::memory ? Tone::warn : Tone::normal,
-                        .number = op->intensity});
+    grid_->set(decode,
+               {.value = intensityText(op->intensity) + QStringLiteral(", ") + boundText(op->bound),
+                .note = tr("batch %1, %2 weights").arg(s.serving.batch).arg(wp),
+                .tone = op->bound == Bound::memory ? Tone::warn : Tone::normal,
+                .number = op->intensity});
   grid_->set(kv_share, {.value = tr("%1 of bytes at B=%2")
                                      .arg(percent(d.decode_at_batch.kv_share_of_bytes),
                                           qs(format_grouped(sc.operations.decode_batch))),
@@ -155,25 +155,27 @@ void RooflineReadouts::show(const RooflineView& v) {
   grid_->set(mfu_row, {.value = percent(m.mfu), .number = m.mfu});
   const bool hfu_ok = d.hfu <= 1.0 + 1e-12;
   const QString factor = QString::number(d.hfu_over_mfu, 'f', 2);
-  grid_->set(hfu, {.value = hfu_ok ? percent(d.hfu) + tr(" (MFU \u00d7 %1)").arg(factor)
-                                   : tr("over 100 % (MFU \u00d7 %1)").arg(factor),
-                   .note = hfu_ok ? QString() : tr("MFU × recompute exceeds 1: inconsistent inputs"),
-                   .tone = hfu_ok ? Tone::normal : Tone::fail,
-                   .number = d.hfu});
-  grid_->set(lever, {.value = m.biggest_lever == MfuLever::none
-                                  ? tr("none (pure matmul)")
-                                  : tr("%1 (%2 of step)")
-                                        .arg(qs(to_string(m.biggest_lever)),
-                                             percent(m.biggest_lever_fraction)),
-                     .note = tr("removing it lifts MFU to %1").arg(percent(d.mfu_without_lever.mfu)),
-                     .number = m.biggest_lever_fraction});
+  grid_->set(hfu,
+             {.value = hfu_ok ? percent(d.hfu) + tr(" (MFU \u00d7 %1)").arg(factor)
+                              : tr("over 100 % (MFU \u00d7 %1)").arg(factor),
+              .note = hfu_ok ? QString() : tr("MFU × recompute exceeds 1: inconsistent inputs"),
+              .tone = hfu_ok ? Tone::normal : Tone::fail,
+              .number = d.hfu});
+  grid_->set(
+      lever,
+      {.value = m.biggest_lever == MfuLever::none
+                    ? tr("none (pure matmul)")
+                    : tr("%1 (%2 of step)")
+                          .arg(qs(to_string(m.biggest_lever)), percent(m.biggest_lever_fraction)),
+       .note = tr("removing it lifts MFU to %1").arg(percent(d.mfu_without_lever.mfu)),
+       .number = m.biggest_lever_fraction});
   const ParamCount p = count_params(sc.shape);
-  grid_->set(model, {.value = sc.shape.is_moe()
-                                  ? tr("%1 (%2 act.)")
-                                        .arg(count(static_cast<double>(p.total)),
-                                             count(static_cast<double>(p.active)))
-                                  : tr("%1 params").arg(count(static_cast<double>(p.total))),
-                     .number = static_cast<double>(p.total)});
+  grid_->set(model,
+             {.value = sc.shape.is_moe() ? tr("%1 (%2 act.)")
+                                               .arg(count(static_cast<double>(p.total)),
+                                                    count(static_cast<double>(p.active)))
+                                         : tr("%1 params").arg(count(static_cast<double>(p.total))),
+              .number = static_cast<double>(p.total)});
   grid_->set(weights, {.value = tr("%1 at %2").arg(qs(format_bytes(d.resident_weight_bytes)), wp),
                        .note = tr("total parameters at %1 weights").arg(wp),
                        .number = d.resident_weight_bytes});
@@ -197,22 +199,22 @@ void RooflineReadouts::show(const RooflineView& v) {
               .note = tr("%1 budget, %2 weights on %3")
                           .arg(secondsText(sc.turn.budget_seconds), wp, qs(s.chip)),
               .tone = d.chips_for_budget ? Tone::normal : Tone::fail,
-              .number = d.chips_for_budget ? std::optional<double>(
-                                                 static_cast<double>(*d.chips_for_budget))
-                                           : std::nullopt});
+              .number = d.chips_for_budget
+                            ? std::optional<double>(static_cast<double>(*d.chips_for_budget))
+                            : std::nullopt});
   grid_->set(chips_hold, {.value = tr("%1 (%2)").arg(chipsText(d.chips_to_hold_weights),
-                                                      qs(format_bytes(d.resident_weight_bytes))),
+                                                     qs(format_bytes(d.resident_weight_bytes))),
                           .note = tr("%1 weights on %2 HBM").arg(wp, qs(s.chip)),
                           .number = static_cast<double>(d.chips_to_hold_weights)});
   if (d.serving.deploy_chips)
-    grid_->set(deploy, {.value = tr("%1 (%2-bound)")
-                                     .arg(chipsText(*d.serving.deploy_chips),
-                                          d.serving.deploy_latency_bound ? tr("latency")
-                                                                         : tr("memory")),
-                        .number = static_cast<double>(*d.serving.deploy_chips)});
+    grid_->set(deploy,
+               {.value = tr("%1 (%2-bound)")
+                             .arg(chipsText(*d.serving.deploy_chips),
+                                  d.serving.deploy_latency_bound ? tr("latency") : tr("memory")),
+                .number = static_cast<double>(*d.serving.deploy_chips)});
   else
     grid_->set(deploy, {.value = v.budgetBelowOverhead() ? tr("none: cut the overhead")
-                                                          : tr("none: smaller model"),
+                                                         : tr("none: smaller model"),
                         .tone = Tone::fail});
 }
 
@@ -223,7 +225,8 @@ void RooflineReadouts::setBaseline(const RooflineView* b) {
   }
   const RooflinePanelData& d = b->data;
   grid_->setBaseline(ridge, d.ridge_flops_per_byte);
-  if (const PlacedOperation* op = operation(d, "prefill")) grid_->setBaseline(prefill, op->intensity);
+  if (const PlacedOperation* op = operation(d, "prefill"))
+    grid_->setBaseline(prefill, op->intensity);
   if (const PlacedOperation* op = operation(d, "decode")) grid_->setBaseline(decode, op->intensity);
   grid_->setBaseline(kv_share, d.decode_at_batch.kv_share_of_bytes);
   grid_->setBaseline(mfu_row, d.mfu_budget.mfu);
@@ -232,14 +235,15 @@ void RooflineReadouts::setBaseline(const RooflineView* b) {
   grid_->setBaseline(model, static_cast<double>(count_params(b->inputs.shape).total));
   grid_->setBaseline(weights, d.resident_weight_bytes);
   grid_->setBaseline(turn, d.turn.total_seconds);
-  grid_->setBaseline(chips_budget, d.chips_for_budget
-                                       ? std::optional<double>(
-                                             static_cast<double>(*d.chips_for_budget))
-                                       : std::nullopt);
+  grid_->setBaseline(chips_budget,
+                     d.chips_for_budget
+                         ? std::optional<double>(static_cast<double>(*d.chips_for_budget))
+                         : std::nullopt);
   grid_->setBaseline(chips_hold, static_cast<double>(d.chips_to_hold_weights));
-  grid_->setBaseline(deploy, d.serving.deploy_chips ? std::optional<double>(static_cast<double>(
-                                                          *d.serving.deploy_chips))
-                                                    : std::nullopt);
+  grid_->setBaseline(deploy,
+                     d.serving.deploy_chips
+                         ? std::optional<double>(static_cast<double>(*d.serving.deploy_chips))
+                         : std::nullopt);
 }
 
 QString RooflineReadouts::text(const QString& key) const {

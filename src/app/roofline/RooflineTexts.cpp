@@ -67,8 +67,9 @@ QTableWidget* makeOperationsTable(QWidget* parent) {
     }
   t->setFixedHeight(t->horizontalHeader()->sizeHint().height() + 5 * rh + 4 +
                     t->horizontalScrollBar()->sizeHint().height());
-  t->setToolTip(tr("The placed operations on the chosen chip: intensity = FLOPs ÷ bytes; "
-                   "attainable = min(peak, bandwidth × intensity)."));
+  t->setToolTip(
+      tr("The placed operations on the chosen chip: intensity = FLOPs ÷ bytes; "
+         "attainable = min(peak, bandwidth × intensity)."));
   return t;
 }
 
@@ -156,9 +157,8 @@ QString dimensionsHtml(const RooflineView& v) {
 }
 
 ReportTable dimensionsReport(const RooflineView& v) {
-  ReportTable t{tr("Tile efficiency of the model's dimensions (tile %1)").arg(v.inputs.tile),
-                {},
-                false};
+  ReportTable t{
+      tr("Tile efficiency of the model's dimensions (tile %1)").arg(v.inputs.tile), {}, false};
   for (const Dim& d : dims(v.inputs.shape)) {
     const double e = tile_efficiency(d.dim, v.inputs.tile);
     t.rows.push_back({QLatin1String(d.name), qs(format_percent(e)), QString(),

@@ -36,80 +36,113 @@ ReadoutGrid::Row ServingReadouts::add(const ReadoutSpec& spec) {
 ServingReadouts::ServingReadouts(ReadoutGrid* grid) : grid_(grid) {
   const QString wide = QStringLiteral("888.8 GB of 88.8 GB usable: too big");
   layout = grid->addSection(tr("Chosen layout"));
-  weights = add({.key = QStringLiteral("serving_weights"), .name = tr("Weights / chip"),
+  weights = add({.key = QStringLiteral("serving_weights"),
+                 .name = tr("Weights / chip"),
                  .tooltip = tr("Weights held per chip on the fullest pipeline stage: ÷ TP, ÷ PP, "
                                "routed experts ÷ EP, at the weight precision"),
-                 .better = Better::lower, .format = fmtBytes, .widest = wide});
-  kv = add({.key = QStringLiteral("serving_kv"), .name = tr("KV cache / chip"),
+                 .better = Better::lower,
+                 .format = fmtBytes,
+                 .widest = wide});
+  kv = add({.key = QStringLiteral("serving_kv"),
+            .name = tr("KV cache / chip"),
             .tooltip = tr("Every resident request's KV cache at its full context, heads sharded "
                           "up to the KV-head count and replicated beyond, at the KV precision"),
-            .better = Better::lower, .format = fmtBytes});
-  total = add({.key = QStringLiteral("serving_total"), .name = tr("Total / chip"),
+            .better = Better::lower,
+            .format = fmtBytes});
+  total = add({.key = QStringLiteral("serving_total"),
+               .name = tr("Total / chip"),
                .tooltip = tr("Weights + KV cache against the usable HBM (90 % of it)"),
-               .better = Better::lower, .format = fmtBytes, .widest = wide});
-  prefill = add({.key = QStringLiteral("serving_prefill"), .name = tr("Prefill"),
+               .better = Better::lower,
+               .format = fmtBytes,
+               .widest = wide});
+  prefill = add({.key = QStringLiteral("serving_prefill"),
+                 .name = tr("Prefill"),
                  .tooltip = tr("One prompt: max(FLOPs incl. attention's T² term ÷ peak, bytes ÷ "
                                "HBM) per stage, plus communication and the pipeline"),
-                 .better = Better::lower, .format = seconds});
-  step = add({.key = QStringLiteral("serving_step"), .name = tr("Decode step"),
+                 .better = Better::lower,
+                 .format = seconds});
+  step = add({.key = QStringLiteral("serving_step"),
+              .name = tr("Decode step"),
               .tooltip = tr("max(compute, bytes read ÷ HBM bandwidth) + the TP all-reduces, "
                             "expert all-to-alls and pipeline hops"),
-              .better = Better::lower, .format = seconds,
+              .better = Better::lower,
+              .format = seconds,
               .widest = QStringLiteral("88.8 ms (compute 88.8 ms, memory 88.8 ms)")});
-  comm = add({.key = QStringLiteral("serving_comm"), .name = tr("Communication"),
+  comm = add({.key = QStringLiteral("serving_comm"),
+              .name = tr("Communication"),
               .tooltip = tr("TP all-reduces + expert all-to-alls + pipeline hops per decode step "
                             "(α–β over the chip's links)"),
-              .better = Better::lower, .format = seconds});
-  ttft = add({.key = QStringLiteral("serving_ttft"), .name = tr("TTFT"),
+              .better = Better::lower,
+              .format = seconds});
+  ttft = add({.key = QStringLiteral("serving_ttft"),
+              .name = tr("TTFT"),
               .tooltip = tr("Time to first token: overhead + prefill (+ KV transfer)"),
-              .better = Better::lower, .format = seconds});
-  tpot = add({.key = QStringLiteral("serving_tpot"), .name = tr("TPOT"),
+              .better = Better::lower,
+              .format = seconds});
+  tpot = add({.key = QStringLiteral("serving_tpot"),
+              .name = tr("TPOT"),
               .tooltip = tr("Time per output token: the decode step + other requests' prefills "
                             "spread over the decode tokens"),
-              .better = Better::lower, .format = seconds});
-  turn = add({.key = QStringLiteral("serving_turn"), .name = tr("Turn"),
-              .tooltip = tr("TTFT + decode tokens × TPOT"), .better = Better::lower,
+              .better = Better::lower,
               .format = seconds});
-  throughput = add({.key = QStringLiteral("serving_throughput"), .name = tr("Tokens/s per chip"),
+  turn = add({.key = QStringLiteral("serving_turn"),
+              .name = tr("Turn"),
+              .tooltip = tr("TTFT + decode tokens × TPOT"),
+              .better = Better::lower,
+              .format = seconds});
+  throughput = add({.key = QStringLiteral("serving_throughput"),
+                    .name = tr("Tokens/s per chip"),
                     .tooltip = tr("Generated tokens per second per chip in steady state"),
-                    .better = Better::higher, .format = rate});
+                    .better = Better::higher,
+                    .format = rate});
   search = grid->addSection(tr("Search"));
-  best = add({.key = QStringLiteral("search_best"), .name = tr("Smallest slice"),
+  best = add({.key = QStringLiteral("search_best"),
+              .name = tr("Smallest slice"),
               .tooltip = tr("The smallest power-of-two slice meeting the budget, in its "
                             "highest-throughput layout at its largest batch; none with the reason"),
               .better = Better::lower,
               .format = [](double v) { return qs(format_grouped(v, 0)); },
               .widest = QStringLiteral("4,096 chips (TP 8 × PP 2 × EP 8), batch 1,024")});
-  efficient = add({.key = QStringLiteral("search_efficient"), .name = tr("Most efficient"),
+  efficient = add({.key = QStringLiteral("search_efficient"),
+                   .name = tr("Most efficient"),
                    .tooltip = tr("The slice meeting the budget with the most tokens/s per chip"),
-                   .better = Better::higher, .format = rate,
+                   .better = Better::higher,
+                   .format = rate,
                    .widest = QStringLiteral("4,096 chips (TP 8 × PP 2 × EP 8), batch 1,024")});
   pools = grid->addSection(tr("Disaggregation"));
-  prefill_pool = add({.key = QStringLiteral("pool_prefill"), .name = tr("Prefill pool"),
+  prefill_pool = add({.key = QStringLiteral("pool_prefill"),
+                      .name = tr("Prefill pool"),
                       .tooltip = tr("Replicas meeting TTFT (with the KV transfer), prompts one "
                                     "after another, for the traffic"),
                       .better = Better::lower,
                       .format = [](double v) { return qs(format_grouped(v, 0)); }});
-  decode_pool = add({.key = QStringLiteral("pool_decode"), .name = tr("Decode pool"),
+  decode_pool = add({.key = QStringLiteral("pool_decode"),
+                     .name = tr("Decode pool"),
                      .tooltip = tr("Replicas meeting TPOT with no prefill stalling their steps"),
                      .better = Better::lower,
                      .format = [](double v) { return qs(format_grouped(v, 0)); }});
-  shared_pool = add({.key = QStringLiteral("pool_shared"), .name = tr("Shared pool"),
+  shared_pool = add({.key = QStringLiteral("pool_shared"),
+                     .name = tr("Shared pool"),
                      .tooltip = tr("One pool doing both, meeting TTFT and TPOT"),
                      .better = Better::lower,
                      .format = [](double v) { return qs(format_grouped(v, 0)); }});
-  winner = add({.key = QStringLiteral("pool_winner"), .name = tr("Verdict"),
+  winner = add({.key = QStringLiteral("pool_winner"),
+                .name = tr("Verdict"),
                 .tooltip = tr("Which deployment carries the traffic on fewer chips")});
   cost = grid->addSection(tr("Cost of a token"));
-  dollars = add({.key = QStringLiteral("serving_dollars"), .name = tr("$ / M tokens"),
+  dollars = add({.key = QStringLiteral("serving_dollars"),
+                 .name = tr("$ / M tokens"),
                  .tooltip = tr("chip-hour price ÷ tokens per chip-hour × 1e6, at the chosen "
                                "layout and batch"),
                  .better = Better::lower,
                  .format = [](double v) { return qs(format_dollars(v, 3)); }});
-  joules = add({.key = QStringLiteral("serving_joules"), .name = tr("J / token"),
-                .tooltip = tr("chip TDP × PUE ÷ tokens/s per chip"), .better = Better::lower,
+  joules = add({.key = QStringLiteral("serving_joules"),
+                .name = tr("J / token"),
+                .tooltip = tr("chip TDP × PUE ÷ tokens/s per chip"),
+                .better = Better::lower,
                 .format = [](double v) { return qs(format_grouped(v, 3)); }});
-  energy_share = add({.key = QStringLiteral("energy_share"), .name = tr("Energy share"),
+  energy_share = add({.key = QStringLiteral("energy_share"),
+                      .name = tr("Energy share"),
                       .tooltip = tr("Energy's share of the chip-hour price: TDP × PUE × $/kWh ÷ "
                                     "price (chips at full power and cooling; not hosts, network "
                                     "or storage)"),
@@ -146,9 +179,10 @@ void ServingReadouts::show(const ServingPanelView& v) {
                      .note = tr("%1 HBM %2").arg(qs(s.chip), bytes(m.hbm_bytes)),
                      .tone = m.fits ? Tone::ok : Tone::fail,
                      .number = m.total_bytes});
-  grid_->set(prefill, {.value = tr("%1, %2-bound").arg(seconds(c.prefill_seconds),
-                                                       qs(to_string(c.prefill.bound))),
-                       .number = c.prefill_seconds});
+  grid_->set(
+      prefill,
+      {.value = tr("%1, %2-bound").arg(seconds(c.prefill_seconds), qs(to_string(c.prefill.bound))),
+       .number = c.prefill_seconds});
   grid_->set(step, {.value = tr("%1 (compute %2, memory %3)")
                                  .arg(seconds(c.decode_step_seconds),
                                       seconds(c.decode_step.compute_seconds),
@@ -181,24 +215,26 @@ void ServingReadouts::show(const ServingPanelView& v) {
   else
     grid_->set(best, {.value = tr("none"), .note = qs(a.reason), .tone = Tone::fail});
   if (a.most_efficient)
-    grid_->set(efficient, {.value = candidateText(*a.most_efficient),
-                           .unit = tr("(%1 tok/s/chip)")
-                                       .arg(rate(a.most_efficient->result.tokens_per_second_per_chip)),
-                           .number = a.most_efficient->result.tokens_per_second_per_chip});
+    grid_->set(
+        efficient,
+        {.value = candidateText(*a.most_efficient),
+         .unit =
+             tr("(%1 tok/s/chip)").arg(rate(a.most_efficient->result.tokens_per_second_per_chip)),
+         .number = a.most_efficient->result.tokens_per_second_per_chip});
   else
     grid_->set(efficient, {.value = tr("none"), .tone = Tone::fail});
 
   if (sv.disaggregation) {
     const Disaggregation& d = *sv.disaggregation;
-    grid_->setSectionTitle(pools, tr("Disaggregation for %1 generated tokens/day (%2)")
-                                      .arg(qs(format_count(s.roofline.generated_tokens_per_day, 1)),
-                                           prec));
-    grid_->set(prefill_pool, {.value = poolText(d.prefill),
-                              .number = static_cast<double>(d.prefill.chips)});
-    grid_->set(decode_pool, {.value = poolText(d.decode),
-                             .number = static_cast<double>(d.decode.chips)});
-    grid_->set(shared_pool, {.value = poolText(d.shared),
-                             .number = static_cast<double>(d.shared.chips)});
+    grid_->setSectionTitle(
+        pools, tr("Disaggregation for %1 generated tokens/day (%2)")
+                   .arg(qs(format_count(s.roofline.generated_tokens_per_day, 1)), prec));
+    grid_->set(prefill_pool,
+               {.value = poolText(d.prefill), .number = static_cast<double>(d.prefill.chips)});
+    grid_->set(decode_pool,
+               {.value = poolText(d.decode), .number = static_cast<double>(d.decode.chips)});
+    grid_->set(shared_pool,
+               {.value = poolText(d.shared), .number = static_cast<double>(d.shared.chips)});
     grid_->set(winner, {.value = qs(to_string(d.winner)), .note = qs(d.verdict)});
   } else {
     grid_->setSectionTitle(pools, tr("Disaggregation (needs a TTFT and a TPOT bound)"));
@@ -237,10 +273,9 @@ void ServingReadouts::setBaseline(const ServingPanelView* b) {
   grid_->setBaseline(throughput, c.tokens_per_second_per_chip);
   const SearchAnswer& a = b->view.search;
   grid_->setBaseline(best, a.best ? num(static_cast<double>(a.best->chips)) : std::nullopt);
-  grid_->setBaseline(efficient,
-                     a.most_efficient
-                         ? num(a.most_efficient->result.tokens_per_second_per_chip)
-                         : std::nullopt);
+  grid_->setBaseline(efficient, a.most_efficient
+                                    ? num(a.most_efficient->result.tokens_per_second_per_chip)
+                                    : std::nullopt);
   if (b->view.disaggregation) {
     const Disaggregation& d = *b->view.disaggregation;
     grid_->setBaseline(prefill_pool, static_cast<double>(d.prefill.chips));

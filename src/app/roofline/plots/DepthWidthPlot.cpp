@@ -6,7 +6,6 @@
 
 namespace napkin {
 
-
 DepthWidthPlot::DepthWidthPlot(QWidget* parent)
     : RooflinePanelPlot(tr("Depth vs width at fixed N"), parent) {
   setObjectName(QStringLiteral("plot_depth"));

@@ -14,9 +14,10 @@ DisaggregationPlot::DisaggregationPlot(QWidget* parent)
   ticker->addTick(0, tr("prefill + decode pools"));
   ticker->addTick(1, tr("one shared pool"));
   xAxis->setTicker(ticker);
-  bars_ = new StackedBars(this, {{tr("prefill pool"), plot_color::part_blue},
-                                 {tr("decode pool"), plot_color::part_orange},
-                                 {tr("shared pool"), plot_color::part_green}},
+  bars_ = new StackedBars(this,
+                          {{tr("prefill pool"), plot_color::part_blue},
+                           {tr("decode pool"), plot_color::part_orange},
+                           {tr("shared pool"), plot_color::part_green}},
                           0.5);
   totals_ = addCurve(this, tr("chips"), QPen(Qt::NoPen), QCPScatterStyle(), false);
   totals_->removeFromLegend();
@@ -44,11 +45,11 @@ void DisaggregationPlot::draw(const ServingPanelView& v) {
                                        numberText(d->disaggregated_tokens_per_second_per_chip))
                             : tr("none"));
     labels_[1]->position->setCoords(1, sh);
-    labels_[1]->setText(d->shared.chips > 0
-                            ? tr("%1\n%2 tok/s/chip")
-                                  .arg(chipsText(d->shared.chips),
-                                       numberText(d->shared_tokens_per_second_per_chip))
-                            : tr("none"));
+    labels_[1]->setText(
+        d->shared.chips > 0
+            ? tr("%1\n%2 tok/s/chip")
+                  .arg(chipsText(d->shared.chips), numberText(d->shared_tokens_per_second_per_chip))
+            : tr("none"));
     note_->setText(tr("%1 generated tokens/day\nwinner: %2")
                        .arg(qs(format_count(v.scenario.roofline.generated_tokens_per_day, 1)),
                             qs(to_string(d->winner))));
@@ -69,9 +70,9 @@ void DisaggregationPlot::drawBaseline(const ServingPanelView* b) {
   dash.lineTo(14, 0);
   g->setScatterStyle(
       QCPScatterStyle(dash, ghostPen(plotPen(plotPalette().text, 2)), Qt::NoBrush, 28));
-  setCurve(g, {0, 1},
-           {static_cast<double>(d.prefill.chips + d.decode.chips),
-            static_cast<double>(d.shared.chips)});
+  setCurve(
+      g, {0, 1},
+      {static_cast<double>(d.prefill.chips + d.decode.chips), static_cast<double>(d.shared.chips)});
   requestReplot();
 }
 

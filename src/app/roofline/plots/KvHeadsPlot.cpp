@@ -6,7 +6,6 @@
 
 namespace napkin {
 
-
 namespace {
 struct KvSeries {
   std::vector<double> heads, gb, concurrent;
@@ -60,8 +59,8 @@ void KvHeadsPlot::draw(const RooflineView& v) {
   xAxis->setScaleType(QCPAxis::stLogarithmic);
   yAxis->setRange(*std::min_element(s.gb.begin(), s.gb.end()) / 3,
                   *std::max_element(s.gb.begin(), s.gb.end()) * 12);
-  yAxis2->setRange(0, std::max(1.0, *std::max_element(s.concurrent.begin(), s.concurrent.end())) *
-                          1.35);
+  yAxis2->setRange(
+      0, std::max(1.0, *std::max_element(s.concurrent.begin(), s.concurrent.end())) * 1.35);
   xAxis->setLabel(tr("KV heads (of %1 query heads; 1 = MQA, %1 = MHA)").arg(m.n_heads));
   mine_->place(static_cast<double>(m.n_kv_heads));
   const GqaPoint *mine = nullptr, *mha = nullptr;
@@ -70,17 +69,17 @@ void KvHeadsPlot::draw(const RooflineView& v) {
     if (g.n_kv_heads == m.n_heads) mha = &g;
   }
   if (mine && mha)
-    note_->setText(tr("this model: %1 KV heads, %2/request at %3 tokens (%4 KV cache)\n"
-                      "%5 concurrent on 8\u00d7 %6 (MHA: %7), %8\u00d7 smaller cache")
-                       .arg(mine->n_kv_heads)
-                       .arg(fmtBytes(static_cast<double>(mine->kv_bytes_per_request)),
-                            qs(format_count(static_cast<double>(v.inputs.operations.context_tokens),
-                                            0)),
-                            dtypeText(v.scenario.serving.kv_dtype))
-                       .arg(mine->concurrent_requests)
-                       .arg(qs(v.inputs.chip))
-                       .arg(mha->concurrent_requests)
-                       .arg(numberText(mine->saving)));
+    note_->setText(
+        tr("this model: %1 KV heads, %2/request at %3 tokens (%4 KV cache)\n"
+           "%5 concurrent on 8\u00d7 %6 (MHA: %7), %8\u00d7 smaller cache")
+            .arg(mine->n_kv_heads)
+            .arg(fmtBytes(static_cast<double>(mine->kv_bytes_per_request)),
+                 qs(format_count(static_cast<double>(v.inputs.operations.context_tokens), 0)),
+                 dtypeText(v.scenario.serving.kv_dtype))
+            .arg(mine->concurrent_requests)
+            .arg(qs(v.inputs.chip))
+            .arg(mha->concurrent_requests)
+            .arg(numberText(mine->saving)));
   requestReplot();
 }
 

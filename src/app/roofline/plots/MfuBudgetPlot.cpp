@@ -18,11 +18,12 @@ MfuBudgetPlot::MfuBudgetPlot(QWidget* parent)
                  [](double v) { return numberText(v) + QStringLiteral(" s"); });
   xAxis->setLabel(tr("the step as measured, and with its biggest lever removed"));
   xAxis->setRange(-0.6, 1.6);
-  bars_ = new StackedBars(this, {{tr("matmul"), QColor(76, 150, 90)},
-                                 {tr("vector"), plot_color::part_purple},
-                                 {tr("memory"), plot_color::part_red},
-                                 {tr("comms"), QColor(230, 150, 50)},
-                                 {tr("optimizer"), plot_color::part_gray}},
+  bars_ = new StackedBars(this,
+                          {{tr("matmul"), QColor(76, 150, 90)},
+                           {tr("vector"), plot_color::part_purple},
+                           {tr("memory"), plot_color::part_red},
+                           {tr("comms"), QColor(230, 150, 50)},
+                           {tr("optimizer"), plot_color::part_gray}},
                           0.5);
   totals_ = addCurve(this, tr("total"), QPen(Qt::NoPen), QCPScatterStyle(), false);
   totals_->removeFromLegend();

@@ -12,12 +12,11 @@ ModelSizesPlot::ModelSizesPlot(QWidget* parent)
   need_ = addCurve(this, tr("chips for the budget"), plotPen(plot_color::green, 2.0),
                    QCPScatterStyle(QCPScatterStyle::ssSquare, plot_color::green, Qt::white, 5));
   need_->setLineStyle(QCPGraph::lsStepCenter);
-  hold_ = addCurve(this, tr("chips to hold weights"),
-                   plotPen(plot_color::purple, 1.6, Qt::DashLine));
-  none_ = addCurve(this, tr("none: no slice meets it"), QPen(Qt::NoPen),
-                   QCPScatterStyle(QCPScatterStyle::ssCross, QPen(plot_color::red, 2), Qt::NoBrush,
-                                   8),
-                   false);
+  hold_ =
+      addCurve(this, tr("chips to hold weights"), plotPen(plot_color::purple, 1.6, Qt::DashLine));
+  none_ = addCurve(
+      this, tr("none: no slice meets it"), QPen(Qt::NoPen),
+      QCPScatterStyle(QCPScatterStyle::ssCross, QPen(plot_color::red, 2), Qt::NoBrush, 8), false);
   xAxis->setRange(0.8e9, 1.25e12);
   model_ = new VMarker(this, plotPen(plot_color::blue, 1.2, Qt::DotLine));
   note_ = new Note(this, Qt::AlignLeft | Qt::AlignTop, 0.02, 0.02);

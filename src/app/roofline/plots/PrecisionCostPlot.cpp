@@ -32,8 +32,8 @@ PrecisionCostPlot::PrecisionCostPlot(QWidget* parent)
   dollars_->setBrush(plot_color::part_green);
   dollars_->setPen(QPen(plot_color::part_green.darker(130)));
   dollars_->setWidth(0.55);
-  dollar_tops_ = addCurve(this, tr("$ per million tokens"), QPen(Qt::NoPen), QCPScatterStyle(),
-                          false);
+  dollar_tops_ =
+      addCurve(this, tr("$ per million tokens"), QPen(Qt::NoPen), QCPScatterStyle(), false);
   dollar_tops_->removeFromLegend();
   joules_ = addGraph(xAxis, yAxis2);
   joules_->setName(tr("J per token"));
@@ -68,9 +68,10 @@ void PrecisionCostPlot::draw(const ServingPanelView& v) {
     QCPItemText* t = labels_[i];
     t->setVisible(true);
     if (p.best) {
-      t->position->setCoords(static_cast<double>(i), p.best->result.cost.dollars_per_million_tokens);
-      t->setText(tr("%1\n%2 chips").arg(qs(format_dollars(
-                                            p.best->result.cost.dollars_per_million_tokens, 3)))
+      t->position->setCoords(static_cast<double>(i),
+                             p.best->result.cost.dollars_per_million_tokens);
+      t->setText(tr("%1\n%2 chips")
+                     .arg(qs(format_dollars(p.best->result.cost.dollars_per_million_tokens, 3)))
                      .arg(p.best->chips));
       t->setColor(plotPalette().text);
     } else {

@@ -163,9 +163,9 @@ void RooflineChart::drawBaseline(const RooflineView* b) {
     const QColor c = ghostColor(op.bound == Bound::memory ? plot_color::red : plot_color::green);
     QCPGraph* g = baseline_ops_[n];
     g->setScatterStyle(QCPScatterStyle(kShapes[n % 5], c, Qt::NoBrush, 9));
-    g->setName(tr("baseline %1: %2")
-                   .arg(operationTitle(op, b->inputs.operations, b->inputs.shape),
-                        boundText(op.bound)));
+    g->setName(
+        tr("baseline %1: %2")
+            .arg(operationTitle(op, b->inputs.operations, b->inputs.shape), boundText(op.bound)));
     setCurve(g, {op.intensity}, {op.attainable_flops_per_s});
     g->setVisible(true);
   }

@@ -15,8 +15,8 @@ ServingMemoryPlot::ServingMemoryPlot(QWidget* parent)
   setHoverFormat([](double v) { return v < 0.5 ? tr("chosen layout") : tr("search's answer"); },
                  fmtBytes);
   xAxis->setRange(kFrom, kTo);
-  bars_ = new StackedBars(this, {{tr("weights"), plot_color::part_blue},
-                                 {tr("KV cache"), plot_color::part_orange}});
+  bars_ = new StackedBars(
+      this, {{tr("weights"), plot_color::part_blue}, {tr("KV cache"), plot_color::part_orange}});
   usable_ = addCurve(this, tr("usable HBM"), plotPen(plot_color::red, 1.6, Qt::DashLine));
   hbm_ = addCurve(this, tr("HBM"), plotPen(plot_color::gray, 1.2, Qt::DotLine));
   totals_ = addCurve(this, tr("total"), QPen(Qt::NoPen), QCPScatterStyle(), false);
@@ -48,7 +48,7 @@ void ServingMemoryPlot::draw(const ServingPanelView& v) {
   hbm_->setName(tr("%1 HBM").arg(qs(v.scenario.chip)));
   double top = hbm;
   for (double t : totals) top = std::max(top, t);
-  yAxis->setRange(0, top * 1.2);
+  yAxis->setRange(0, std::max(top, 1e9) * 1.2);
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   ticker->addTick(0, tr("chosen: %1\non %2").arg(qs(describe(c.layout)), chipsText(c.chips)));
   if (best)

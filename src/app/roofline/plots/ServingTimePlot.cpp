@@ -6,13 +6,9 @@ namespace napkin {
 
 namespace {
 // The parts PhaseTime::parts() names, in stacking order.
-const char* const kParts[] = {"compute",
-                              "weights read",
-                              "KV cache read",
-                              "tensor-parallel all-reduce",
-                              "expert all-to-all",
-                              "pipeline hops",
-                              "pipeline bubble"};
+const char* const kParts[] = {
+    "compute",           "weights read",  "KV cache read",  "tensor-parallel all-reduce",
+    "expert all-to-all", "pipeline hops", "pipeline bubble"};
 constexpr std::size_t kCount = 7;
 
 std::vector<double> shares(const PhaseTime& t) {
@@ -33,13 +29,14 @@ ServingTimePlot::ServingTimePlot(QWidget* parent)
                  [](double v) { return numberText(v) + QStringLiteral(" %"); });
   xAxis->setRange(-0.6, 1.6);
   yAxis->setRange(0, 125);
-  bars_ = new StackedBars(this, {{tr("compute"), QColor(76, 150, 90)},
-                                 {tr("weights read"), plot_color::part_blue},
-                                 {tr("KV cache read"), plot_color::part_orange},
-                                 {tr("TP all-reduce"), plot_color::part_red},
-                                 {tr("expert all-to-all"), plot_color::part_purple},
-                                 {tr("pipeline hops"), plot_color::part_gray},
-                                 {tr("pipeline bubble"), plot_color::part_light}},
+  bars_ = new StackedBars(this,
+                          {{tr("compute"), QColor(76, 150, 90)},
+                           {tr("weights read"), plot_color::part_blue},
+                           {tr("KV cache read"), plot_color::part_orange},
+                           {tr("TP all-reduce"), plot_color::part_red},
+                           {tr("expert all-to-all"), plot_color::part_purple},
+                           {tr("pipeline hops"), plot_color::part_gray},
+                           {tr("pipeline bubble"), plot_color::part_light}},
                           0.5);
   roofline_share_ = addCurve(this, tr("roofline part"), QPen(Qt::NoPen), QCPScatterStyle(), false);
   roofline_share_->removeFromLegend();

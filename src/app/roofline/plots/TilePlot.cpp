@@ -6,16 +6,15 @@
 
 namespace napkin {
 
-
 TilePlot::TilePlot(QWidget* parent)
     : RooflinePanelPlot(tr("Tile efficiency vs dimension"), parent) {
   setObjectName(QStringLiteral("plot_tile"));
   setXAxis(tr("matmul dimension (elements)"), false, fmtSi);
   setYAxis(tr("useful fraction of the padded tile"), false, fmtPercent);
   efficiency_ = addCurve(this, tr("efficiency"), plotPen(plot_color::blue, 1.4));
-  worst_ = addCurve(this, tr("tile + 1"), QPen(Qt::NoPen),
-                    QCPScatterStyle(QCPScatterStyle::ssCircle, plot_color::red, Qt::white, 7),
-                    false);
+  worst_ =
+      addCurve(this, tr("tile + 1"), QPen(Qt::NoPen),
+               QCPScatterStyle(QCPScatterStyle::ssCircle, plot_color::red, Qt::white, 7), false);
   yAxis->setRange(0, 1.08);
   note_ = new Note(this, Qt::AlignRight | Qt::AlignBottom, 0.98, 0.97);
   showLegendBelow(2);
