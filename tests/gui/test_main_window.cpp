@@ -46,7 +46,7 @@ Scenario everyFieldChanged() {
   s.shape.n_dense_layers = 2;
   s.training =
       TrainingSetup{Optimizer::adafactor, Precision::fp32, 2, 128, Checkpointing::full, 4, 4096};
-  s.serving = ServingSetup{32768, 3e15, 32, 2048, 256, 0.8, 0.1, 1.0};
+  s.serving = ServingSetup{32768, 3e15, 32, 2048, 256, 0.8, 0.1, Dtype::int8, Dtype::fp8};
   return s;
 }
 

@@ -257,17 +257,24 @@ TEST(RooflinePanel, PrecisionChangesWeightsPerChipAndSaysWhich) {
 TEST(RooflinePanel, TheServingViewsSearchAnswerIsTheModels) {
   MainWindow w(MainWindow::Session::fresh);
   RooflinePanel* p = w.panel<RooflinePanel>();
-  ASSERT_TRUE(w.model()->edit(QStringLiteral("v5e"), 1, [](Scenario& s) { s.chip = "TPU v5e"; }));
-  p->settleServing();
-  const ScenarioServing in = scenario_serving(w.model()->scenario());
-  const ServingView v = make_serving_view(in.model, in.inputs);
-  ASSERT_TRUE(v.search.best.has_value());
-  const LayoutCandidate& b = *v.search.best;
-  EXPECT_EQ(text(p, "search_best"),
-            QStringLiteral("%1 (%2), batch %3")
-                .arg(chips(b.chips), QString::fromStdString(describe(b.layout)))
-                .arg(b.max_batch));
-  EXPECT_EQ(p->servingView().view.search.best->layout, b.layout);
+  for (const char* chip : {"H100", "TPU v5e"}) {
+    ASSERT_TRUE(w.model()->edit(QStringLiteral("chip"), 1, [&](Scenario& s) { s.chip = chip; }));
+    p->settleServing();
+    const ScenarioServing in = scenario_serving(w.model()->scenario());
+    const ServingView v = make_serving_view(in.model, in.inputs);
+    ASSERT_TRUE(p->servingView().valid()) << p->servingView().error;
+    if (v.search.best) {
+      const LayoutCandidate& b = *v.search.best;
+      EXPECT_EQ(text(p, "search_best"),
+                QStringLiteral("%1 (%2), batch %3")
+                    .arg(chips(b.chips), QString::fromStdString(describe(b.layout)))
+                    .arg(b.max_batch))
+          << chip;
+      EXPECT_EQ(p->servingView().view.search.best->layout, b.layout) << chip;
+    } else {
+      EXPECT_EQ(text(p, "search_best"), QStringLiteral("none")) << chip << v.search.reason;
+    }
+  }
   // A budget at or below the overhead: none, and the reason.
   ASSERT_TRUE(w.model()->edit(QStringLiteral("b"), 1,
                               [](Scenario& s) { s.serving.latency_budget_seconds = 0.2; }));

@@ -241,12 +241,12 @@ void RooflinePanel::drawTab(int tab) {
 
 // ------------------------------------------------------------ serving view
 
-bool RooflinePanel::servingPending() const { return watcher_->isRunning() || queued_.has_value(); }
+bool RooflinePanel::servingPending() const { return in_flight_ || queued_.has_value(); }
 
 void RooflinePanel::requestServing() {
   const Scenario& s = model_->scenario();
   if (serving_shown_ && sameServingInputs(serving_.scenario, s) && !queued_) return;
-  if (watcher_->isRunning()) {
+  if (in_flight_) {
     queued_ = s;  // the latest wins; started when the one in flight ends
     serving_status_->setText(tr("Searching layouts\u2026"));
     return;
@@ -254,18 +254,23 @@ void RooflinePanel::requestServing() {
   queued_.reset();
   running_generation_ = ++generation_;
   serving_status_->setText(tr("Searching layouts\u2026"));
+  in_flight_ = true;
   watcher_->setFuture(QtConcurrent::run([s] { return makeServingPanelView(s); }));
 }
 
 void RooflinePanel::onServingDone() {
+  if (!in_flight_) return;  // already taken by settleServing()
   ServingPanelView v = watcher_->result();
+  in_flight_ = false;
   if (queued_) {  // a newer scenario is waiting: start it, show this one meanwhile
     const Scenario next = *queued_;
     queued_.reset();
     running_generation_ = ++generation_;
+    in_flight_ = true;
     watcher_->setFuture(QtConcurrent::run([next] { return makeServingPanelView(next); }));
   } else {
-    serving_status_->clear();
+    serving_status_->setText(v.valid() ? QString()
+                                       : tr("No serving layout: %1").arg(qs(v.error)));
   }
   serving_ = std::move(v);
   serving_shown_ = true;
@@ -282,7 +287,7 @@ void RooflinePanel::showServing() {
 
 void RooflinePanel::settleServing() {
   refreshIfStale();
-  while (servingPending()) {
+  while (in_flight_) {
     watcher_->waitForFinished();
     onServingDone();
   }

@@ -108,6 +108,7 @@ class RooflinePanel : public Panel {
   QFutureWatcher<ServingPanelView>* watcher_ = nullptr;
   std::uint64_t generation_ = 0, running_generation_ = 0;
   std::optional<Scenario> queued_;
+  bool in_flight_ = false;  // a future runs, or finished and is not yet shown
   bool serving_shown_ = false;
 };
 
