@@ -25,7 +25,9 @@ void dragSlider(benchmark::State& state, const char* control, int tab) {
   QSlider* slider = p->control(QString::fromLatin1(control))->slider();
   slider->setSliderDown(true);  // a drag: press, move 1,000 times, release
   napkin::bench::time_panel_changes(state, static_cast<int>(state.range(0)), [&](int i) {
-    slider->setValue(150 + (i * 37) % 700);  // spread over the slider's range
+    // Spread over the slider's positions (a ladder may have only a few).
+    const int span = slider->maximum() - slider->minimum() + 1;
+    slider->setValue(slider->minimum() + (i * 37) % span);
   });
   slider->setSliderDown(false);
 }

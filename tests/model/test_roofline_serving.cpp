@@ -99,7 +99,10 @@ TEST(ScenarioServing, ABudgetAtOrBelowTheOverheadStillShowsTheLayout) {
 }
 
 TEST(ScenarioServing, LowerWeightPrecisionHoldsFewerBytesPerChip) {
-  Scenario s;
+  Scenario s;  // one layout for every precision (the fastest split may change with it)
+  s.roofline.serving_tp = 8;
+  s.roofline.serving_pp = 1;
+  s.roofline.serving_ep = 1;
   double last = 1e300;
   for (Dtype d : {Dtype::bf16, Dtype::fp8, Dtype::int8, Dtype::int4}) {
     s.serving.weight_dtype = d;

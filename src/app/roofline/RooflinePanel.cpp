@@ -141,6 +141,10 @@ RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent) : Panel(pare
   connect(model_, &ScenarioModel::changed, this, [this] { requestRefresh(); });
   connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
     for (PlotWidget* p : plots()) p->setDragMode(on);
+    if (!on && queued_ && !in_flight_) {  // released: search for where the drag ended
+      queued_.reset();
+      requestServing();
+    }
   });
   connect(column_, &ControlColumn::gestureStarted, model_, &ScenarioModel::beginGesture);
   connect(column_, &ControlColumn::gestureFinished, model_, &ScenarioModel::endGesture);
@@ -246,7 +250,9 @@ bool RooflinePanel::servingPending() const { return in_flight_ || queued_.has_va
 void RooflinePanel::requestServing() {
   const Scenario& s = model_->scenario();
   if (serving_shown_ && sameServingInputs(serving_.scenario, s) && !queued_) return;
-  if (in_flight_) {
+  // During a slider drag the search waits for the release: on a busy
+  // machine a worker searching on every tick takes the core the drag needs.
+  if (in_flight_ || model_->inGesture()) {
     queued_ = s;  // the latest wins; started when the one in flight ends
     serving_status_->setText(tr("Searching layouts\u2026"));
     return;
