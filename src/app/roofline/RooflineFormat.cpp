@@ -37,7 +37,8 @@ QString numberText(double v) {
 
 QString operationTitle(const PlacedOperation& op, const OperationSetting& s, const ModelShape& m) {
   const auto count = [](std::int64_t v) { return qs(format_count(static_cast<double>(v), 0)); };
-  if (op.name == "large matmul") return QStringLiteral("matmul %1").arg(s.matmul_dim) + QChar(0x00b3);
+  if (op.name == "large matmul")
+    return QStringLiteral("matmul %1").arg(s.matmul_dim) + QChar(0x00b3);
   if (op.name == "prefill") return QStringLiteral("prefill %1 tok").arg(count(s.prompt_tokens));
   if (op.name == "decode") return QStringLiteral("decode B=%1").arg(s.decode_batch);
   if (op.name == "layernorm")

@@ -275,8 +275,7 @@ void RooflinePanel::onServingDone() {
     in_flight_ = true;
     watcher_->setFuture(QtConcurrent::run([next] { return makeServingPanelView(next); }));
   } else {
-    serving_status_->setText(v.valid() ? QString()
-                                       : tr("No serving layout: %1").arg(qs(v.error)));
+    serving_status_->setText(v.valid() ? QString() : tr("No serving layout: %1").arg(qs(v.error)));
   }
   serving_ = std::move(v);
   serving_shown_ = true;

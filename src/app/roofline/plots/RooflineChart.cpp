@@ -162,7 +162,7 @@ void RooflineChart::drawBaseline(const RooflineView* b) {
     const PlacedOperation& op = b->data.operations[n];
     const QColor c = ghostColor(op.bound == Bound::memory ? plot_color::red : plot_color::green);
     QCPGraph* g = baseline_ops_[n];
-    g->setScatterStyle(QCPScatterStyle(kShapes[n % 5], c, Qt::NoBrush, 9));
+    g->setScatterStyle(QCPScatterStyle(kShapes[n % 5], QPen(c, 1.6), QBrush(Qt::NoBrush), 9));
     g->setName(
         tr("baseline %1: %2")
             .arg(operationTitle(op, b->inputs.operations, b->inputs.shape), boundText(op.bound)));
