@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "roofline_view.h"
+#include "scenario.h"
 
 namespace {
 
@@ -64,6 +65,25 @@ void BM_RooflinePanelDefault(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(napkin::roofline_panel(sc));
 }
 BENCHMARK(BM_RooflinePanelDefault);
+
+// The Roofline panel's "Serving layout" view for the default scenario (a
+// 70B model on H100: the search over slices up to 4,096 chips, disaggregation
+// and four precisions): the panel runs it off the UI thread when it is over
+// a frame's budget.
+void BM_RooflineServingView(benchmark::State& state) {
+  napkin::Scenario s;
+  std::vector<double> us;
+  int i = 0;
+  for (auto _ : state) {
+    s.serving.batch = 1 << (i++ % 8);
+    const auto t0 = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(napkin::scenario_serving_view(napkin::scenario_serving(s)));
+    const auto t1 = std::chrono::steady_clock::now();
+    us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+  }
+  report_percentiles(state, us);
+}
+BENCHMARK(BM_RooflineServingView)->Unit(benchmark::kMillisecond);
 
 void BM_PlaceOperations(benchmark::State& state) {
   const auto& chip = napkin::chip_by_name("H100");

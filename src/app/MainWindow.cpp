@@ -25,7 +25,7 @@
 #include <QToolButton>
 
 #include "PlotWidget.h"
-#include "RooflinePanel.h"
+#include "roofline/RooflinePanel.h"
 #include "budget/BudgetPanel.h"
 #include "moe/MoePanel.h"
 #include "config_import.h"

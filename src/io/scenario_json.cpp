@@ -377,7 +377,18 @@ QJsonObject roofline_to_json(const RooflineSettings& r) {
                      {QStringLiteral("step_floor_seconds"), r.step_floor_seconds},
                      {QStringLiteral("max_chips"), static_cast<qint64>(r.max_chips)},
                      {QStringLiteral("tile"), static_cast<qint64>(r.tile)},
-                     {QStringLiteral("per_layer_serial_seconds"), r.per_layer_serial_seconds}};
+                     {QStringLiteral("per_layer_serial_seconds"), r.per_layer_serial_seconds},
+                     {QStringLiteral("serving_layout"),
+                      QJsonObject{{QStringLiteral("tp"), static_cast<qint64>(r.serving_tp)},
+                                  {QStringLiteral("pp"), static_cast<qint64>(r.serving_pp)},
+                                  {QStringLiteral("ep"), static_cast<qint64>(r.serving_ep)},
+                                  {QStringLiteral("communication"), r.serving_communication},
+                                  {QStringLiteral("ttft_budget_seconds"), r.ttft_budget_seconds},
+                                  {QStringLiteral("tpot_budget_seconds"), r.tpot_budget_seconds},
+                                  {QStringLiteral("search_max_chips"),
+                                   static_cast<qint64>(r.search_max_chips)},
+                                  {QStringLiteral("generated_tokens_per_day"),
+                                   r.generated_tokens_per_day}}}};
 }
 
 QJsonValue lock_to_json(const std::optional<std::int64_t>& v) {
@@ -585,6 +596,15 @@ void roofline_from_json(const Reader& r, RooflineSettings& s) {
   r.integer("max_chips", s.max_chips, 1, std::int64_t{1} << 40);
   r.integer("tile", s.tile, 1, 65'536);
   r.real("per_layer_serial_seconds", s.per_layer_serial_seconds, 0, 1);
+  const Reader sl(r.object("serving_layout"), r.prefix() + "serving_layout.", r.source());
+  sl.integer("tp", s.serving_tp, 0, 1 << 20);
+  sl.integer("pp", s.serving_pp, 0, 1 << 20);
+  sl.integer("ep", s.serving_ep, 0, 1 << 20);
+  sl.boolean("communication", s.serving_communication);
+  sl.real("ttft_budget_seconds", s.ttft_budget_seconds, 0, 1e6);
+  sl.real("tpot_budget_seconds", s.tpot_budget_seconds, 0, 1e6);
+  sl.integer("search_max_chips", s.search_max_chips, 1, std::int64_t{1} << 20);
+  sl.real("generated_tokens_per_day", s.generated_tokens_per_day, 1, 1e18);
 }
 
 // An integer or null (null clears the lock; absent keeps it).

@@ -297,6 +297,13 @@ void RooflineSettings::validate() const {
   require_count(tile, "tile", "elements", 1, 65'536);
   require_real(per_layer_serial_seconds, "per_layer_serial_seconds", "s per layer per step", 0.0,
                1.0);
+  require_count(serving_tp, "serving_tp", "tensor-parallel ranks (0: fastest split)", 0, 1 << 20);
+  require_count(serving_pp, "serving_pp", "pipeline stages (0: fastest split)", 0, 1 << 20);
+  require_count(serving_ep, "serving_ep", "expert-parallel ranks (0: fastest split)", 0, 1 << 20);
+  require_real(ttft_budget_seconds, "ttft_budget_seconds", "s (0: not bounded)", 0.0, 1e6);
+  require_real(tpot_budget_seconds, "tpot_budget_seconds", "s (0: not bounded)", 0.0, 1e6);
+  require_count(search_max_chips, "search_max_chips", "chips", 1, std::int64_t{1} << 20);
+  require_real(generated_tokens_per_day, "generated_tokens_per_day", "tokens per day", 1.0, 1e18);
 }
 
 // --------------------------------------------------------------- Parallelism

@@ -206,6 +206,18 @@ struct RooflineSettings {
   std::int64_t max_chips = 65536;     // the largest slice considered
   std::int64_t tile = 128;            // matmul tile side
   double per_layer_serial_seconds = 0.0;
+  // The "Serving layout" view (serving.h): the chosen split of the serving
+  // chips (0, 0, 0: the fastest split), collectives counted or not, the
+  // TTFT and TPOT bounds added to the turn budget (0: not bounded), the
+  // largest slice the search tries and the traffic disaggregation is sized for.
+  std::int64_t serving_tp = 0;
+  std::int64_t serving_pp = 0;
+  std::int64_t serving_ep = 0;
+  bool serving_communication = true;
+  double ttft_budget_seconds = 0.5;
+  double tpot_budget_seconds = 0.05;
+  std::int64_t search_max_chips = 4096;
+  double generated_tokens_per_day = 1e9;
 
   void validate() const;
   bool operator==(const RooflineSettings&) const = default;

@@ -1,5 +1,6 @@
 #include "roofline_view.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -104,6 +105,68 @@ TurnInputs scenario_turn(const Scenario& s, double n_params) {
 
 ServingNeed servability(const Scenario& s, double n_params) {
   return serving_need(scenario_turn(s, n_params));
+}
+
+ScenarioServing scenario_serving(const Scenario& s) {
+  const RooflineSettings& r = s.roofline;
+  ScenarioServing out;
+  out.model = serving_model(s.shape);
+  ServingInputs& in = out.inputs.search.serving;
+  in.chip = s.chip;
+  in.batch = s.serving.batch;
+  in.prompt_tokens = s.serving.prompt_tokens;
+  in.cached_tokens = std::max<std::int64_t>(0, s.serving.context_len - s.serving.prompt_tokens);
+  in.decode_tokens = s.serving.decode_tokens;
+  in.weights = s.serving.weight_dtype;
+  in.kv = s.serving.kv_dtype;
+  in.overhead_seconds = s.serving.overhead_seconds;
+  in.assume.communication = r.serving_communication;
+  in.cost = {s.price_per_chip_hour_dollars, s.kwh_price_dollars, s.pue};
+  const std::int64_t chips = s.serving.chips;
+  const ServingLayout chosen{r.serving_tp, r.serving_pp, r.serving_ep};
+  bool valid = r.serving_tp > 0 && r.serving_pp > 0 && r.serving_ep > 0 && chosen.chips() == chips;
+  if (valid) {
+    try {
+      validate_layout(out.model, chosen);
+    } catch (const std::invalid_argument&) {
+      valid = false;
+    }
+  }
+  if (valid) {
+    in.layout = chosen;
+    out.fastest_split = false;
+  } else {
+    const std::optional<ServingLayout> fastest = fastest_layout(out.model, in, chips);
+    if (!fastest)
+      throw std::invalid_argument("serving.chips (chips): " + std::to_string(chips) +
+                                  " cannot be split as TP x PP x EP for this model");
+    in.layout = *fastest;
+  }
+  LatencyBudget& b = out.inputs.search.budget;
+  b.turn_seconds = s.serving.latency_budget_seconds;
+  if (r.ttft_budget_seconds > 0) b.ttft_seconds = r.ttft_budget_seconds;
+  if (r.tpot_budget_seconds > 0) b.tpot_seconds = r.tpot_budget_seconds;
+  out.inputs.search.max_chips = r.search_max_chips;
+  out.inputs.generated_tokens_per_day = r.generated_tokens_per_day;
+  return out;
+}
+
+ServingView scenario_serving_view(const ScenarioServing& in) {
+  const SearchInputs& search = in.inputs.search;
+  try {
+    search.budget.validate(search.serving.overhead_seconds, "latency_budget_seconds",
+                           "ttft_budget_seconds", "tpot_budget_seconds");
+  } catch (const std::invalid_argument& e) {
+    ServingView v;
+    v.chosen = evaluate_serving(in.model, search.serving);
+    v.search.budget = search.budget;
+    v.search.reason = e.what();
+    v.energy_share =
+        energy_share_text(chip_by_name(search.serving.chip), search.serving.cost);
+    v.precision = describe_precision(search.serving.weights, search.serving.kv);
+    return v;
+  }
+  return make_serving_view(in.model, in.inputs);
 }
 
 }  // namespace napkin

@@ -10,6 +10,7 @@
 
 #include "roofline.h"
 #include "scenario.h"
+#include "serving_search.h"
 
 namespace napkin {
 
@@ -78,6 +79,28 @@ RooflinePanelData roofline_panel(const RooflineScenario& scenario);
 // the KV-heads lever on one 8-chip serving node).
 RooflineScenario roofline_scenario(const Scenario& s);
 
+
+// What the "Serving layout" view computes from (issue 15, item 7): the
+// scenario's model as served (serving_model of its shape), its chip, the
+// serving chips split as the RooflineSettings' chosen TP × PP × EP (or, when
+// that split is unset or no longer valid for the chips and the model, the
+// fastest split, fastest_layout), the turn's prompt and decode tokens, the
+// batch, both precisions, the overhead, the cost inputs and the budget:
+// the turn budget plus the TTFT and TPOT bounds that are > 0. The tokens a
+// request already holds before the turn are context_len − prompt_tokens (0
+// when the prompt is the whole context).
+struct ScenarioServing {
+  ServingModel model;
+  ServingViewInputs inputs;
+  bool fastest_split = true;  // the layout is the fastest split, not one chosen
+};
+// Throws std::invalid_argument when the serving chips cannot be split at all.
+ScenarioServing scenario_serving(const Scenario& s);
+
+// make_serving_view(), except that a budget the search refuses (a turn or
+// TTFT bound at or below the overhead) still gives the chosen layout's
+// memory and times, with the refusal as search.reason and no search answer.
+ServingView scenario_serving_view(const ScenarioServing& in);
 
 // The interactive turn of a model of `n_params` under the scenario's chip and
 // serving targets (prompt, generated tokens, batch, precision, overhead,

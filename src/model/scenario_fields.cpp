@@ -336,6 +336,22 @@ std::vector<ScenarioField> make_fields() {
   add("parallel.chosen", "Parallelism: chosen layout", "", [](S s) {
     return s.parallel.chosen ? to_string(*s.parallel.chosen) : std::string("the fastest that fits");
   });
+  add("roofline.serving_layout.tp", "Roofline: serving TP (0 = fastest)", "",
+      [](S s) { return s.roofline.serving_tp; });
+  add("roofline.serving_layout.pp", "Roofline: serving PP (0 = fastest)", "",
+      [](S s) { return s.roofline.serving_pp; });
+  add("roofline.serving_layout.ep", "Roofline: serving EP (0 = fastest)", "",
+      [](S s) { return s.roofline.serving_ep; });
+  add("roofline.serving_layout.communication", "Roofline: serving communication", "",
+      [](S s) { return s.roofline.serving_communication; });
+  add("roofline.serving_layout.ttft_budget_seconds", "Roofline: TTFT bound", "s",
+      [](S s) { return s.roofline.ttft_budget_seconds; });
+  add("roofline.serving_layout.tpot_budget_seconds", "Roofline: TPOT bound", "s",
+      [](S s) { return s.roofline.tpot_budget_seconds; });
+  add("roofline.serving_layout.search_max_chips", "Roofline: largest slice searched", "chips",
+      [](S s) { return s.roofline.search_max_chips; });
+  add("roofline.serving_layout.generated_tokens_per_day", "Roofline: traffic", "tokens/day",
+      [](S s) { return s.roofline.generated_tokens_per_day; });
   return f;
 }
 

@@ -20,7 +20,7 @@
 #include "isoflops/IsoflopsPanel.h"
 #include "MainWindow.h"
 #include "moe/MoePanel.h"
-#include "RooflinePanel.h"
+#include "roofline/RooflinePanel.h"
 #include "SliderSpin.h"
 #include "budget.h"
 #include "budget/BudgetPanel.h"

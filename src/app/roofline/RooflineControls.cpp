@@ -1,0 +1,490 @@
+#include "roofline/RooflineControls.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <algorithm>
+
+#include "ControlColumn.h"
+#include "ScenarioBinding.h"
+#include "hardware.h"
+#include "roofline/RooflineView.h"
+
+namespace napkin {
+
+namespace {
+
+// Field ids of the Roofline panel (160..199): consecutive edits of one field
+// within a drag merge into one undo step.
+enum Field {
+  kChip = 160,
+  kChips,
+  kContext,
+  kPrompt,
+  kDecodeTokens,
+  kBudget,
+  kOverhead,
+  kBatch,
+  kWeightPrecision,
+  kKvPrecision,
+  kPrefillMfu,
+  kBandwidth,
+  kStepFloor,
+  kMaxChips,
+  kMatmulDim,
+  kMatmulS,
+  kVectorS,
+  kMemoryS,
+  kCommsS,
+  kOptimizerS,
+  kRecompute,
+  kTile,
+  kLayerSerial,
+  kServingChips,
+  kLayout,
+  kCommunication,
+  kTtft,
+  kTpot,
+  kSearchMaxChips,
+  kTokensPerDay,
+  kOverlay
+};
+
+QString tr(const char* text) {
+  return QCoreApplication::translate("napkin::RooflineControls", text);
+}
+
+using Scale = SliderSpin::Scale;
+using S = Scenario;
+
+QString layoutKey(std::int64_t tp, std::int64_t pp, std::int64_t ep) {
+  return QStringLiteral("%1,%2,%3").arg(tp).arg(pp).arg(ep);
+}
+
+std::vector<ComboItem> precisionItems() {
+  std::vector<ComboItem> items;
+  for (Dtype d : {Dtype::bf16, Dtype::fp8, Dtype::int8, Dtype::int4})
+    items.push_back(
+        {QStringLiteral("%1 (%2 bits)").arg(qs(to_string(d))).arg(bits_per_element(d), 0, 'g', 4),
+         static_cast<int>(d)});
+  return items;
+}
+
+}  // namespace
+
+RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m) {
+  RooflineControls c;
+  auto bind = [m](int field, const QString& label, std::function<double(const S&)> get,
+                  std::function<void(S&, double)> set) {
+    return scenarioBinding<double>(m, field, label, std::move(get), std::move(set));
+  };
+  auto count = [m, &bind](int field, const QString& label, std::int64_t S::*outer) {
+    (void)m;
+    return bind(
+        field, label, [outer](const S& s) { return static_cast<double>(s.*outer); },
+        [outer](S& s, double v) { s.*outer = static_cast<std::int64_t>(v); });
+  };
+  auto serving = [&bind](int field, const QString& label, std::int64_t ServingSetup::*member) {
+    return bind(
+        field, label, [member](const S& s) { return static_cast<double>(s.serving.*member); },
+        [member](S& s, double v) { s.serving.*member = static_cast<std::int64_t>(v); });
+  };
+  auto roof = [&bind](int field, const QString& label, double RooflineSettings::*member) {
+    return bind(
+        field, label, [member](const S& s) { return s.roofline.*member; },
+        [member](S& s, double v) { s.roofline.*member = v; });
+  };
+  auto roofCount = [&bind](int field, const QString& label,
+                           std::int64_t RooflineSettings::*member) {
+    return bind(
+        field, label, [member](const S& s) { return static_cast<double>(s.roofline.*member); },
+        [member](S& s, double v) { s.roofline.*member = static_cast<std::int64_t>(v); });
+  };
+  auto mfu = [&bind](int field, const QString& label, double MfuBudgetInputs::*member) {
+    return bind(
+        field, label, [member](const S& s) { return s.roofline.mfu.*member; },
+        [member](S& s, double v) { s.roofline.mfu.*member = v; });
+  };
+
+  // ------------------------------------------------------------ shared
+  col->group(tr("Chip and context (shared)"));
+  std::vector<ComboItem> chips;
+  for (const Chip& chip : hardware_table()) chips.push_back({qs(chip.name), qs(chip.name)});
+  c.chip = col->combo(
+      {.key = QStringLiteral("chip"),
+       .label = tr("Chip"),
+       .tooltip = tr("Accelerator from the hardware table: peak bf16 FLOP/s and HBM bandwidth set "
+                     "the roofline; ridge = peak ÷ bandwidth (FLOP/byte)."),
+       .items = chips},
+      scenarioBinding<QVariant>(
+          m, kChip, tr("chip"), [](const S& s) { return QVariant(qs(s.chip)); },
+          [](S& s, QVariant v) { s.chip = v.toString().toStdString(); }));
+  c.chips = col->slider({.key = QStringLiteral("chips"),
+                         .label = tr("Chips"),
+                         .min = 1,
+                         .max = 100000,
+                         .scale = Scale::log,
+                         .ladder = Ladder::oneTwoFive(),
+                         .integer = true,
+                         .tooltip = tr("The scenario's chip count (chips): the turn read-out is "
+                                       "computed on this many chips.")},
+                        count(kChips, tr("Chips"), &S::n_chips));
+  c.context = col->slider(
+      {.key = QStringLiteral("context"),
+       .label = tr("Context"),
+       .unit = tr("tokens"),
+       .min = 256,
+       .max = 1048576,
+       .scale = Scale::log,
+       .ladder = Ladder::powersOfTwo(),
+       .integer = true,
+       .tooltip = tr("Tokens in each request's KV cache (tokens): decode reads 2·L·n_kv·d_head·T "
+                     "values per request per step at the KV precision.")},
+      serving(kContext, tr("Context"), &ServingSetup::context_len));
+
+  col->group(tr("Serving turn (shared)"));
+  c.prompt = col->slider(
+      {.key = QStringLiteral("prompt"),
+       .label = tr("Prompt tokens"),
+       .unit = tr("tokens"),
+       .min = 1,
+       .max = 1048576,
+       .scale = Scale::log,
+       .ladder = Ladder::powersOfTwo(),
+       .integer = true,
+       .tooltip = tr("Incremental prefill per turn (tokens). Prefill s = 2N·T ÷ (chips × peak × "
+                     "MFU): 2N per token, forward only.")},
+      serving(kPrompt, tr("Prompt tokens"), &ServingSetup::prompt_tokens));
+  c.decode_tokens = col->slider(
+      {.key = QStringLiteral("decode_tokens"),
+       .label = tr("Decode tokens"),
+       .unit = tr("tokens"),
+       .min = 1,
+       .max = 16384,
+       .scale = Scale::log,
+       .ladder = Ladder::powersOfTwo(),
+       .integer = true,
+       .tooltip = tr("Generated tokens per turn (tokens). Decode s = tokens × (weight bytes + "
+                     "B·KV bytes) ÷ (chips × HBM bandwidth).")},
+      serving(kDecodeTokens, tr("Decode tokens"), &ServingSetup::decode_tokens));
+  c.budget = col->slider(
+      {.key = QStringLiteral("budget"),
+       .label = tr("Latency budget"),
+       .unit = tr("s"),
+       .min = 0.05,
+       .max = 60,
+       .scale = Scale::log,
+       .ladder = Ladder::significant(2),
+       .decimals = 2,
+       .tooltip = tr("Wall-clock budget for one interactive turn (seconds). Chips for the budget "
+                     "= smallest power-of-two slice meeting it; impossible when budget ≤ "
+                     "overhead.")},
+      bind(
+          kBudget, tr("Latency budget"),
+          [](const S& s) { return s.serving.latency_budget_seconds; },
+          [](S& s, double v) { s.serving.latency_budget_seconds = v; }));
+  c.overhead = col->slider(
+      {.key = QStringLiteral("overhead"),
+       .label = tr("Overhead"),
+       .unit = tr("s"),
+       .min = 0,
+       .max = 5,
+       .ladder = Ladder::multipleOf(0.01),
+       .decimals = 2,
+       .tooltip = tr("Fixed time per turn no hardware removes (seconds): scaffolding, load "
+                     "balancing, validation. The seed's agent: 0.25 s.")},
+      bind(
+          kOverhead, tr("Overhead"), [](const S& s) { return s.serving.overhead_seconds; },
+          [](S& s, double v) { s.serving.overhead_seconds = v; }));
+  c.batch = col->slider(
+      {.key = QStringLiteral("batch"),
+       .label = tr("Batch"),
+       .unit = tr("req"),
+       .min = 1,
+       .max = 1024,
+       .scale = Scale::log,
+       .ladder = Ladder::powersOfTwo(),
+       .integer = true,
+       .tooltip = tr("Concurrent decode requests (requests). One decode step reads the weights "
+                     "once for the batch plus every request's KV cache.")},
+      serving(kBatch, tr("Batch"), &ServingSetup::batch));
+  c.weight_precision = col->combo(
+      {.key = QStringLiteral("precision"),
+       .label = tr("Weights"),
+       .tooltip = tr("Weight precision when serving (group-wise scales counted): weights = N × "
+                     "bits ÷ 8; decode reads them every step."),
+       .items = precisionItems()},
+      scenarioBinding<QVariant>(
+          m, kWeightPrecision, tr("weight precision"),
+          [](const S& s) { return QVariant(static_cast<int>(s.serving.weight_dtype)); },
+          [](S& s, QVariant v) { s.serving.weight_dtype = static_cast<Dtype>(v.toInt()); }));
+  c.kv_precision = col->combo(
+      {.key = QStringLiteral("kv_precision"),
+       .label = tr("KV cache"),
+       .tooltip = tr("KV-cache precision when serving: every request's cache is read each decode "
+                     "step at this width."),
+       .items = precisionItems()},
+      scenarioBinding<QVariant>(
+          m, kKvPrecision, tr("KV precision"),
+          [](const S& s) { return QVariant(static_cast<int>(s.serving.kv_dtype)); },
+          [](S& s, QVariant v) { s.serving.kv_dtype = static_cast<Dtype>(v.toInt()); }));
+
+  // ------------------------------------------------------- serving layout
+  col->group(tr("Serving layout"));
+  c.serving_chips = col->slider(
+      {.key = QStringLiteral("serving_chips"),
+       .label = tr("Serving chips"),
+       .min = 1,
+       .max = 4096,
+       .scale = Scale::log,
+       .ladder = Ladder::powersOfTwo(),
+       .integer = true,
+       .tooltip = tr("Chips of one serving deployment (chips), split as TP × PP (× EP).")},
+      serving(kServingChips, tr("Serving chips"), &ServingSetup::chips));
+  c.layout = col->combo(
+      {.key = QStringLiteral("layout"),
+       .label = tr("Layout"),
+       .tooltip = tr("How the serving chips are split: tensor parallel (TP divides the heads), "
+                     "pipeline stages (PP), expert parallel (EP, MoE). Fastest: the split with the "
+                     "shortest turn that fits."),
+       .dynamic_items =
+           [m] {
+             std::vector<ComboItem> items{{tr("fastest split"), layoutKey(0, 0, 0)}};
+             const Scenario& s = m->scenario();
+             try {
+               for (const ServingLayout& l :
+                    serving_layouts(serving_model(s.shape), s.serving.chips))
+                 items.push_back({qs(describe(l)), layoutKey(l.tp, l.pp, l.ep)});
+             } catch (const std::exception&) {
+             }
+             return items;
+           }},
+      scenarioBinding<QVariant>(
+          m, kLayout, tr("layout"),
+          [](const S& s) {
+            return QVariant(
+                layoutKey(s.roofline.serving_tp, s.roofline.serving_pp, s.roofline.serving_ep));
+          },
+          [](S& s, QVariant v) {
+            const QStringList parts = v.toString().split(QLatin1Char(','));
+            if (parts.size() != 3) return;
+            s.roofline.serving_tp = parts[0].toLongLong();
+            s.roofline.serving_pp = parts[1].toLongLong();
+            s.roofline.serving_ep = parts[2].toLongLong();
+          }));
+  c.communication = col->check(
+      {.key = QStringLiteral("communication"),
+       .label = tr("Count communication"),
+       .tooltip = tr("TP all-reduces, expert all-to-alls, pipeline hops and the KV transfer, by "
+                     "the α–β model over the chip's links. Off: the seed's napkin.")},
+      scenarioBinding<bool>(
+          m, kCommunication, tr("communication"),
+          [](const S& s) { return s.roofline.serving_communication; },
+          [](S& s, bool on) { s.roofline.serving_communication = on; }));
+  c.ttft = col->slider({.key = QStringLiteral("ttft"),
+                        .label = tr("TTFT bound"),
+                        .unit = tr("s"),
+                        .min = 0,
+                        .max = 10,
+                        .ladder = Ladder::multipleOf(0.05),
+                        .decimals = 2,
+                        .tooltip = tr("Time to first token the search must meet (seconds); 0: "
+                                      "not bounded. Disaggregation needs TTFT and TPOT.")},
+                       roof(kTtft, tr("TTFT bound"), &RooflineSettings::ttft_budget_seconds));
+  c.tpot = col->slider({.key = QStringLiteral("tpot"),
+                        .label = tr("TPOT bound"),
+                        .unit = tr("ms"),
+                        .min = 0,
+                        .max = 0.5,
+                        .ladder = Ladder::multipleOf(0.001),
+                        .display_factor = 1000,
+                        .tooltip = tr("Time per output token the search must meet (ms); 0: not "
+                                      "bounded.")},
+                       roof(kTpot, tr("TPOT bound"), &RooflineSettings::tpot_budget_seconds));
+  c.search_max_chips = col->slider(
+      {.key = QStringLiteral("search_max_chips"),
+       .label = tr("Search up to"),
+       .unit = tr("chips"),
+       .min = 1,
+       .max = 4096,
+       .scale = Scale::log,
+       .ladder = Ladder::powersOfTwo(),
+       .integer = true,
+       .tooltip = tr("The largest slice the layout search tries (chips): 1, 2, 4, … up to this.")},
+      roofCount(kSearchMaxChips, tr("Search up to"), &RooflineSettings::search_max_chips));
+  c.tokens_per_day = col->slider(
+      {.key = QStringLiteral("tokens_per_day"),
+       .label = tr("Traffic"),
+       .unit = tr("/day"),
+       .min = 1e6,
+       .max = 1e13,
+       .scale = Scale::log,
+       .ladder = Ladder::oneTwoFive(),
+       .scientific = true,
+       .tooltip = tr("Generated tokens per day the pools are sized for (tokens/day). The seed's "
+                     "example: 1e9.")},
+      roof(kTokensPerDay, tr("Traffic"), &RooflineSettings::generated_tokens_per_day));
+
+  // ------------------------------------------------------- napkin
+  col->group(tr("Napkin assumptions"));
+  c.prefill_mfu = col->slider(
+      {.key = QStringLiteral("prefill_mfu"),
+       .label = tr("Prefill MFU"),
+       .unit = QStringLiteral("%"),
+       .min = 0.05,
+       .max = 1.0,
+       .ladder = Ladder::multipleOf(0.01),
+       .display_factor = 100,
+       .tooltip = tr("Fraction of peak FLOP/s prefill achieves. The talk assumes 100 %; 40–60 % "
+                     "is realistic.")},
+      roof(kPrefillMfu, tr("Prefill MFU"), &RooflineSettings::prefill_mfu));
+  c.bandwidth = col->slider(
+      {.key = QStringLiteral("bandwidth"),
+       .label = tr("Decode BW eff."),
+       .unit = QStringLiteral("%"),
+       .min = 0.05,
+       .max = 1.0,
+       .ladder = Ladder::multipleOf(0.01),
+       .display_factor = 100,
+       .tooltip = tr("Fraction of HBM bandwidth a decode step achieves: decode s ∝ 1 ÷ this.")},
+      roof(kBandwidth, tr("Decode BW eff."), &RooflineSettings::bandwidth_efficiency));
+  c.step_floor = col->slider(
+      {.key = QStringLiteral("step_floor"),
+       .label = tr("Step floor"),
+       .unit = tr("ms"),
+       .min = 0,
+       .max = 0.01,
+       .ladder = Ladder::multipleOf(0.0001),
+       .decimals = 1,
+       .display_factor = 1000,
+       .tooltip = tr("Serial time per decode step more chips cannot shrink (ms): kernel launches, "
+                     "collective hops, sampling. 0 in the seed's napkin.")},
+      roof(kStepFloor, tr("Step floor"), &RooflineSettings::step_floor_seconds));
+  c.max_chips = col->slider(
+      {.key = QStringLiteral("max_chips"),
+       .label = tr("Largest slice"),
+       .unit = tr("chips"),
+       .min = 1,
+       .max = 1048576,
+       .scale = Scale::log,
+       .ladder = Ladder::powersOfTwo(),
+       .integer = true,
+       .tooltip = tr("The largest slice you can get (chips): chips for the budget tries 1, 2, 4, "
+                     "… up to this and says none beyond it.")},
+      roofCount(kMaxChips, tr("Largest slice"), &RooflineSettings::max_chips));
+  c.matmul_dim = col->slider(
+      {.key = QStringLiteral("matmul_dim"),
+       .label = tr("Matmul side"),
+       .min = 128,
+       .max = 65536,
+       .scale = Scale::log,
+       .ladder = Ladder::powersOfTwo(),
+       .integer = true,
+       .tooltip = tr("Side d of the square matmul placed on the roofline (elements): intensity "
+                     "2d/6 at bf16. The seed's is 8192.")},
+      roofCount(kMatmulDim, tr("Matmul side"), &RooflineSettings::matmul_dim));
+
+  col->group(tr("MFU budget: step seconds by unit"));
+  const QString mfu_tip = tr(". MFU = matmul ÷ (matmul + vector + memory + comms + optimizer).");
+  auto unit = [&](SliderSpin*& out, const char* key, const QString& label, const QString& tip,
+                  int field, double MfuBudgetInputs::*member, double min) {
+    out = col->slider({.key = QString::fromLatin1(key),
+                       .label = label,
+                       .unit = tr("s"),
+                       .min = min,
+                       .max = 500,
+                       .ladder = Ladder::multipleOf(1),
+                       .tooltip = tip + mfu_tip},
+                      mfu(field, label, member));
+  };
+  unit(c.matmul_s, "matmul_s", tr("Matmul"), tr("Seconds the matmul units run model matmuls (s)"),
+       kMatmulS, &MfuBudgetInputs::matmul_seconds, 1);
+  unit(c.vector_s, "vector_s", tr("Vector"), tr("Seconds of vector work: norms, softmax (s)"),
+       kVectorS, &MfuBudgetInputs::vector_seconds, 0);
+  unit(c.memory_s, "memory_s", tr("Memory"), tr("Seconds moving activations, not overlapped (s)"),
+       kMemoryS, &MfuBudgetInputs::memory_seconds, 0);
+  unit(c.comms_s, "comms_s", tr("Comms"), tr("Seconds in exposed collectives (s)"), kCommsS,
+       &MfuBudgetInputs::comms_seconds, 0);
+  unit(c.optimizer_s, "optimizer_s", tr("Optimizer"), tr("Seconds in the optimizer step (s)"),
+       kOptimizerS, &MfuBudgetInputs::optimizer_seconds, 0);
+  c.recompute =
+      col->slider({.key = QStringLiteral("recompute"),
+                   .label = tr("Recompute"),
+                   .unit = QStringLiteral("\u00d7"),
+                   .min = 1.0,
+                   .max = 2.0,
+                   .ladder = Ladder::multipleOf(0.01),
+                   .decimals = 2,
+                   .tooltip = tr("Hardware FLOPs per model FLOP: 8/6 ≈ 1.33 with full activation "
+                                 "checkpointing, 1 without. HFU = MFU × this.")},
+                  roof(kRecompute, tr("Recompute"), &RooflineSettings::recompute));
+
+  col->group(tr("Co-design"));
+  c.tile = col->combo(
+      {.key = QStringLiteral("tile"),
+       .label = tr("Tile side"),
+       .tooltip = tr("Matmul tile side (elements): a dimension is padded up to a multiple; "
+                     "efficiency = dim ÷ padded dim."),
+       .items = {{QStringLiteral("32"), 32},
+                 {QStringLiteral("64"), 64},
+                 {QStringLiteral("128"), 128},
+                 {QStringLiteral("256"), 256}}},
+      scenarioBinding<QVariant>(
+          m, kTile, tr("tile side"),
+          [](const S& s) { return QVariant(static_cast<int>(s.roofline.tile)); },
+          [](S& s, QVariant v) { s.roofline.tile = v.toInt(); }));
+  c.layer_serial = col->slider(
+      {.key = QStringLiteral("layer_serial"),
+       .label = tr("Per-layer cost"),
+       .unit = tr("\u00b5s"),
+       .min = 0,
+       .max = 100e-6,
+       .ladder = Ladder::multipleOf(1e-6),
+       .display_factor = 1e6,
+       .tooltip = tr("Serial launch/sync time per layer per decode step (µs): deeper models pay "
+                     "it L times per token.")},
+      roof(kLayerSerial, tr("Per-layer cost"), &RooflineSettings::per_layer_serial_seconds));
+
+  col->group(tr("Overlay rooflines"));
+  bool first = true;
+  for (const Chip& chip : hardware_table()) {
+    const std::string name(chip.name);
+    QCheckBox* box =
+        col->check({.key = QStringLiteral("overlay_") + qs(name),
+                    .label = qs(name),
+                    .tooltip = tr("Overlay the %1 roofline").arg(qs(name)),
+                    .same_row = !first && c.overlays.size() % 2 == 1},
+                   scenarioBinding<bool>(
+                       m, kOverlay, tr("overlays"),
+                       [name](const S& s) {
+                         return std::find(s.roofline.overlays.begin(), s.roofline.overlays.end(),
+                                          name) != s.roofline.overlays.end();
+                       },
+                       [name](S& s, bool on) {
+                         auto& v = s.roofline.overlays;
+                         v.erase(std::remove(v.begin(), v.end(), name), v.end());
+                         if (on) v.push_back(name);
+                       }));
+    c.overlays.push_back({name, box});
+    first = false;
+  }
+  col->finish();
+  return c;
+}
+
+SliderSpin* RooflineControls::slider(const QString& key) const {
+  for (SliderSpin* s :
+       {chips,        context,       prompt,    decode_tokens, budget,           overhead,
+        batch,        prefill_mfu,   bandwidth, step_floor,    max_chips,        matmul_dim,
+        matmul_s,     vector_s,      memory_s,  comms_s,       optimizer_s,      recompute,
+        layer_serial, serving_chips, ttft,      tpot,          search_max_chips, tokens_per_day})
+    if (s && s->objectName() == key) return s;
+  return nullptr;
+}
+
+QComboBox* RooflineControls::combo(const QString& key) const {
+  for (QComboBox* c : {chip, weight_precision, kv_precision, tile, layout})
+    if (c && c->objectName() == key) return c;
+  return nullptr;
+}
+
+}  // namespace napkin

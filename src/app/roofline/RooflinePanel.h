@@ -1,0 +1,115 @@
+// The Roofline panel (seed Phase 03): where operations sit on the chip's
+// roofline, the decode wall, the MFU budget as an agenda, the latency napkin
+// (chips for a latency budget, or "none"), the co-design levers and the
+// serving layout (sharding, precision, the search for the budget,
+// disaggregation, the cost of a token). Controls edit the scenario only;
+// refresh() calls the model once (roofline_panel) and the serving view runs
+// off the UI thread (make_serving_view), the latest request winning.
+#pragma once
+
+#include <QFutureWatcher>
+#include <array>
+#include <memory>
+#include <optional>
+
+#include "Panel.h"
+#include "roofline/RooflineControls.h"
+#include "roofline/RooflineReadouts.h"
+#include "roofline/RooflineView.h"
+#include "roofline/ServingReadouts.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QTabWidget;
+class QTableWidget;
+class QTextBrowser;
+
+namespace napkin {
+
+class ControlColumn;
+class RooflinePanelPlot;
+class ScenarioModel;
+class ServingPlot;
+class SliderSpin;
+
+class RooflinePanel : public Panel {
+  Q_OBJECT
+ public:
+  explicit RooflinePanel(ScenarioModel* model, QWidget* parent = nullptr);
+  ~RooflinePanel() override;
+
+  QString panelKey() const override { return QStringLiteral("roofline"); }
+  QString title() const override { return tr("Roofline"); }
+  QString help() const override { return helpText(); }
+  std::vector<PlotWidget*> plots() const override;
+  ReportSection reportSection() const override;
+  bool isBusy() const override { return servingPending(); }
+  void setBaseline(const Scenario* baseline) override;
+
+  enum Tab { kRooflineTab, kMfuTab, kLatencyTab, kCodesignTab, kServingTab, kTabCount };
+
+  const RooflineView& view() const { return view_; }
+  const RooflinePanelData& data() const { return view_.data; }
+  // The serving view last shown (it follows the scenario off the UI thread).
+  const ServingPanelView& servingView() const { return serving_; }
+  // A serving view is being computed, or waits for the one in flight.
+  bool servingPending() const;
+  // Waits for the serving view of the current scenario and shows it.
+  void settleServing();
+  const RooflineControls& controls() const { return controls_; }
+  SliderSpin* control(const QString& key) const { return controls_.slider(key); }
+  QComboBox* combo(const QString& key) const { return controls_.combo(key); }
+  QCheckBox* overlayBox(const QString& chip) const;
+  QTabWidget* subTabs() const { return tabs_; }
+  // A read-out's text by key ("ridge", "chips_budget", "serving_weights", …).
+  QString readoutText(const QString& key) const;
+  const RooflineReadouts& readouts() const { return *readouts_; }
+  const ServingReadouts& servingReadouts() const { return *serving_readouts_; }
+  // Every read-out text, the operations, the agenda and the notes (tests).
+  QStringList readoutTexts() const;
+  // The error shown when the inputs are refused or the budget is at or below the overhead.
+  QString message() const;
+
+  static QString helpText();
+
+ protected:
+  void refresh() override;
+
+ private:
+  QWidget* makeTab(Tab tab, const QString& title, const std::vector<QWidget*>& cells,
+                   QWidget* above = nullptr);
+  void drawTab(int tab);
+  void requestServing();
+  void onServingDone();
+  void showServing();
+
+  ScenarioModel* model_;
+  ControlColumn* column_ = nullptr;
+  RooflineControls controls_;
+  std::unique_ptr<RooflineReadouts> readouts_;
+  std::unique_ptr<ServingReadouts> serving_readouts_;
+  QLabel* message_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  QTableWidget* operations_ = nullptr;
+  QTextBrowser* agenda_ = nullptr;
+  QLabel* dimensions_ = nullptr;
+  QLabel* serving_status_ = nullptr;
+  std::array<std::vector<RooflinePanelPlot*>, kTabCount> tab_plots_;
+  std::vector<ServingPlot*> serving_plots_;
+  std::array<bool, kTabCount> stale_{};
+
+  RooflineView view_;
+  std::optional<RooflineView> baseline_;
+  ServingPanelView serving_;
+  std::optional<ServingPanelView> baseline_serving_;
+  // The serving view runs on a worker; a change while it runs waits for it,
+  // then the latest scenario is computed (generation counts requests).
+  QFutureWatcher<ServingPanelView>* watcher_ = nullptr;
+  std::uint64_t generation_ = 0, running_generation_ = 0;
+  std::optional<Scenario> queued_;
+  bool in_flight_ = false;  // a future runs, or finished and is not yet shown
+  bool serving_shown_ = false;
+};
+
+}  // namespace napkin

@@ -1,0 +1,295 @@
+#include "roofline/ServingReadouts.h"
+
+#include <QCoreApplication>
+
+#include "PlotWidget.h"
+#include "format.h"
+#include "roofline/RooflineFormat.h"
+#include "roofline/RooflineView.h"
+
+namespace napkin {
+
+namespace {
+QString tr(const char* text) {
+  return QCoreApplication::translate("napkin::ServingReadouts", text);
+}
+QString bytes(double b) { return qs(format_bytes(b, 1)); }
+QString seconds(double s) { return secondsText(s); }
+QString rate(double v) { return qs(format_grouped(v, v < 100 ? 1 : 0)); }
+std::optional<double> num(double v) { return v; }
+
+QString candidateText(const LayoutCandidate& c) {
+  return tr("%1 (%2), batch %3").arg(chipsText(c.chips), qs(describe(c.layout))).arg(c.max_batch);
+}
+QString poolText(const PoolPlan& p) {
+  if (!p.slice) return tr("none: %1").arg(qs(p.reason));
+  return tr("%1: %2 \u00d7 %3").arg(chipsText(p.chips)).arg(p.slices).arg(candidateText(*p.slice));
+}
+}  // namespace
+
+ReadoutGrid::Row ServingReadouts::add(const ReadoutSpec& spec) {
+  const ReadoutGrid::Row r = grid_->add(spec);
+  rows_.insert(spec.key, r);
+  return r;
+}
+
+ServingReadouts::ServingReadouts(ReadoutGrid* grid) : grid_(grid) {
+  const QString wide = QStringLiteral("888.8 GB of 88.8 GB usable: too big");
+  layout = grid->addSection(tr("Chosen layout"));
+  weights = add({.key = QStringLiteral("serving_weights"),
+                 .name = tr("Weights / chip"),
+                 .tooltip = tr("Weights held per chip on the fullest pipeline stage: ÷ TP, ÷ PP, "
+                               "routed experts ÷ EP, at the weight precision"),
+                 .better = Better::lower,
+                 .format = fmtBytes,
+                 .widest = wide});
+  kv = add({.key = QStringLiteral("serving_kv"),
+            .name = tr("KV cache / chip"),
+            .tooltip = tr("Every resident request's KV cache at its full context, heads sharded "
+                          "up to the KV-head count and replicated beyond, at the KV precision"),
+            .better = Better::lower,
+            .format = fmtBytes});
+  total = add({.key = QStringLiteral("serving_total"),
+               .name = tr("Total / chip"),
+               .tooltip = tr("Weights + KV cache against the usable HBM (90 % of it)"),
+               .better = Better::lower,
+               .format = fmtBytes,
+               .widest = wide});
+  prefill = add({.key = QStringLiteral("serving_prefill"),
+                 .name = tr("Prefill"),
+                 .tooltip = tr("One prompt: max(FLOPs incl. attention's T² term ÷ peak, bytes ÷ "
+                               "HBM) per stage, plus communication and the pipeline"),
+                 .better = Better::lower,
+                 .format = seconds});
+  step = add({.key = QStringLiteral("serving_step"),
+              .name = tr("Decode step"),
+              .tooltip = tr("max(compute, bytes read ÷ HBM bandwidth) + the TP all-reduces, "
+                            "expert all-to-alls and pipeline hops"),
+              .better = Better::lower,
+              .format = seconds,
+              .widest = QStringLiteral("88.8 ms (compute 88.8 ms, memory 88.8 ms)")});
+  comm = add({.key = QStringLiteral("serving_comm"),
+              .name = tr("Communication"),
+              .tooltip = tr("TP all-reduces + expert all-to-alls + pipeline hops per decode step "
+                            "(α–β over the chip's links)"),
+              .better = Better::lower,
+              .format = seconds});
+  ttft = add({.key = QStringLiteral("serving_ttft"),
+              .name = tr("TTFT"),
+              .tooltip = tr("Time to first token: overhead + prefill (+ KV transfer)"),
+              .better = Better::lower,
+              .format = seconds});
+  tpot = add({.key = QStringLiteral("serving_tpot"),
+              .name = tr("TPOT"),
+              .tooltip = tr("Time per output token: the decode step + other requests' prefills "
+                            "spread over the decode tokens"),
+              .better = Better::lower,
+              .format = seconds});
+  turn = add({.key = QStringLiteral("serving_turn"),
+              .name = tr("Turn"),
+              .tooltip = tr("TTFT + decode tokens × TPOT"),
+              .better = Better::lower,
+              .format = seconds});
+  throughput = add({.key = QStringLiteral("serving_throughput"),
+                    .name = tr("Tokens/s per chip"),
+                    .tooltip = tr("Generated tokens per second per chip in steady state"),
+                    .better = Better::higher,
+                    .format = rate});
+  search = grid->addSection(tr("Search"));
+  best = add({.key = QStringLiteral("search_best"),
+              .name = tr("Smallest slice"),
+              .tooltip = tr("The smallest power-of-two slice meeting the budget, in its "
+                            "highest-throughput layout at its largest batch; none with the reason"),
+              .better = Better::lower,
+              .format = [](double v) { return qs(format_grouped(v, 0)); },
+              .widest = QStringLiteral("4,096 chips (TP 8 × PP 2 × EP 8), batch 1,024")});
+  efficient = add({.key = QStringLiteral("search_efficient"),
+                   .name = tr("Most efficient"),
+                   .tooltip = tr("The slice meeting the budget with the most tokens/s per chip"),
+                   .better = Better::higher,
+                   .format = rate,
+                   .widest = QStringLiteral("4,096 chips (TP 8 × PP 2 × EP 8), batch 1,024")});
+  pools = grid->addSection(tr("Disaggregation"));
+  prefill_pool = add({.key = QStringLiteral("pool_prefill"),
+                      .name = tr("Prefill pool"),
+                      .tooltip = tr("Replicas meeting TTFT (with the KV transfer), prompts one "
+                                    "after another, for the traffic"),
+                      .better = Better::lower,
+                      .format = [](double v) { return qs(format_grouped(v, 0)); }});
+  decode_pool = add({.key = QStringLiteral("pool_decode"),
+                     .name = tr("Decode pool"),
+                     .tooltip = tr("Replicas meeting TPOT with no prefill stalling their steps"),
+                     .better = Better::lower,
+                     .format = [](double v) { return qs(format_grouped(v, 0)); }});
+  shared_pool = add({.key = QStringLiteral("pool_shared"),
+                     .name = tr("Shared pool"),
+                     .tooltip = tr("One pool doing both, meeting TTFT and TPOT"),
+                     .better = Better::lower,
+                     .format = [](double v) { return qs(format_grouped(v, 0)); }});
+  winner = add({.key = QStringLiteral("pool_winner"),
+                .name = tr("Verdict"),
+                .tooltip = tr("Which deployment carries the traffic on fewer chips")});
+  cost = grid->addSection(tr("Cost of a token"));
+  dollars = add({.key = QStringLiteral("serving_dollars"),
+                 .name = tr("$ / M tokens"),
+                 .tooltip = tr("chip-hour price ÷ tokens per chip-hour × 1e6, at the chosen "
+                               "layout and batch"),
+                 .better = Better::lower,
+                 .format = [](double v) { return qs(format_dollars(v, 3)); }});
+  joules = add({.key = QStringLiteral("serving_joules"),
+                .name = tr("J / token"),
+                .tooltip = tr("chip TDP × PUE ÷ tokens/s per chip"),
+                .better = Better::lower,
+                .format = [](double v) { return qs(format_grouped(v, 3)); }});
+  energy_share = add({.key = QStringLiteral("energy_share"),
+                      .name = tr("Energy share"),
+                      .tooltip = tr("Energy's share of the chip-hour price: TDP × PUE × $/kWh ÷ "
+                                    "price (chips at full power and cooling; not hosts, network "
+                                    "or storage)"),
+                      .format = fmtPercent});
+}
+
+void ServingReadouts::show(const ServingPanelView& v) {
+  const ServingView& sv = v.view;
+  const ServingResult& c = sv.chosen;
+  const Scenario& s = v.scenario;
+  if (!v.valid()) {
+    grid_->setSectionTitle(layout, tr("Chosen layout: none (%1)").arg(qs(v.error)));
+    return;
+  }
+  const QString prec = qs(sv.precision);
+  grid_->setSectionTitle(layout, tr("%1 layout: %2 on %3 \u00d7 %4, batch %5 (%6)")
+                                     .arg(v.inputs.fastest_split ? tr("Fastest") : tr("Chosen"),
+                                          qs(describe(c.layout)))
+                                     .arg(c.chips)
+                                     .arg(qs(s.chip))
+                                     .arg(c.batch)
+                                     .arg(prec));
+  const QString wp = dtypeText(s.serving.weight_dtype), kp = dtypeText(s.serving.kv_dtype);
+  const ServingMemory& m = c.memory;
+  grid_->set(weights, {.value = tr("%1 at %2").arg(bytes(m.weights_bytes), wp),
+                       .note = tr("%1 weights, fullest stage").arg(wp),
+                       .number = m.weights_bytes});
+  grid_->set(kv, {.value = tr("%1 at %2").arg(bytes(m.kv_bytes), kp),
+                  .note = tr("%1 KV heads per chip, %2 KV cache").arg(m.kv_groups_per_chip).arg(kp),
+                  .number = m.kv_bytes});
+  grid_->set(total, {.value = tr("%1 of %2 usable%3")
+                                  .arg(bytes(m.total_bytes), bytes(m.usable_bytes),
+                                       m.fits ? tr(", fits") : tr(": too big")),
+                     .note = tr("%1 HBM %2").arg(qs(s.chip), bytes(m.hbm_bytes)),
+                     .tone = m.fits ? Tone::ok : Tone::fail,
+                     .number = m.total_bytes});
+  grid_->set(
+      prefill,
+      {.value = tr("%1, %2-bound").arg(seconds(c.prefill_seconds), qs(to_string(c.prefill.bound))),
+       .number = c.prefill_seconds});
+  grid_->set(step, {.value = tr("%1 (compute %2, memory %3)")
+                                 .arg(seconds(c.decode_step_seconds),
+                                      seconds(c.decode_step.compute_seconds),
+                                      seconds(c.decode_step.memory_seconds)),
+                    .note = tr("at %1 weights, %2 KV cache").arg(wp, kp),
+                    .number = c.decode_step_seconds});
+  grid_->set(comm, {.value = s.roofline.serving_communication
+                                 ? tr("%1 per step (TP %2)")
+                                       .arg(seconds(c.comm_seconds_per_step),
+                                            seconds(c.decode_step.tp_comm_seconds))
+                                 : tr("off"),
+                    .note = tr("α–β over the %1 links").arg(qs(s.chip)),
+                    .number = c.comm_seconds_per_step});
+  grid_->set(ttft, {.value = seconds(c.ttft_seconds), .number = c.ttft_seconds});
+  grid_->set(tpot, {.value = seconds(c.tpot_seconds), .number = c.tpot_seconds});
+  grid_->set(turn, {.value = seconds(c.turn_seconds), .number = c.turn_seconds});
+  grid_->set(throughput, {.value = rate(c.tokens_per_second_per_chip),
+                          .unit = tr("tok/s"),
+                          .number = c.tokens_per_second_per_chip});
+
+  const SearchAnswer& a = sv.search;
+  grid_->setSectionTitle(search, tr("Search for %1 on %2, up to %3 (%4)")
+                                     .arg(qs(a.budget.describe()), qs(s.chip),
+                                          chipsText(s.roofline.search_max_chips), prec));
+  if (a.best)
+    grid_->set(best, {.value = candidateText(*a.best),
+                      .note = tr("turn %1").arg(seconds(a.best->result.turn_seconds)),
+                      .tone = Tone::ok,
+                      .number = static_cast<double>(a.best->chips)});
+  else
+    grid_->set(best, {.value = tr("none"), .note = qs(a.reason), .tone = Tone::fail});
+  if (a.most_efficient)
+    grid_->set(
+        efficient,
+        {.value = candidateText(*a.most_efficient),
+         .unit =
+             tr("(%1 tok/s/chip)").arg(rate(a.most_efficient->result.tokens_per_second_per_chip)),
+         .number = a.most_efficient->result.tokens_per_second_per_chip});
+  else
+    grid_->set(efficient, {.value = tr("none"), .tone = Tone::fail});
+
+  if (sv.disaggregation) {
+    const Disaggregation& d = *sv.disaggregation;
+    grid_->setSectionTitle(
+        pools, tr("Disaggregation for %1 generated tokens/day (%2)")
+                   .arg(qs(format_count(s.roofline.generated_tokens_per_day, 1)), prec));
+    grid_->set(prefill_pool,
+               {.value = poolText(d.prefill), .number = static_cast<double>(d.prefill.chips)});
+    grid_->set(decode_pool,
+               {.value = poolText(d.decode), .number = static_cast<double>(d.decode.chips)});
+    grid_->set(shared_pool,
+               {.value = poolText(d.shared), .number = static_cast<double>(d.shared.chips)});
+    grid_->set(winner, {.value = qs(to_string(d.winner)), .note = qs(d.verdict)});
+  } else {
+    grid_->setSectionTitle(pools, tr("Disaggregation (needs a TTFT and a TPOT bound)"));
+    for (ReadoutGrid::Row r : {prefill_pool, decode_pool, shared_pool})
+      grid_->set(r, {.value = tr("not sized")});
+    grid_->set(winner, {.value = tr("set TTFT and TPOT bounds")});
+  }
+  grid_->setSectionTitle(cost, tr("Cost of a token at the chosen layout (%1)").arg(prec));
+  grid_->set(dollars, {.value = qs(format_dollars(c.cost.dollars_per_million_tokens, 3)),
+                       .note = tr("%1 weights, %2 KV cache").arg(wp, kp),
+                       .number = c.cost.dollars_per_million_tokens});
+  grid_->set(joules, {.value = qs(format_grouped(c.cost.joules_per_token, 3)),
+                      .unit = tr("J"),
+                      .note = tr("%1 weights, %2 KV cache").arg(wp, kp),
+                      .number = c.cost.joules_per_token});
+  grid_->set(energy_share, {.value = qs(format_percent(c.cost.energy_share_of_bill)),
+                            .note = qs(sv.energy_share),
+                            .number = c.cost.energy_share_of_bill});
+}
+
+void ServingReadouts::setBaseline(const ServingPanelView* b) {
+  if (!b || !b->valid()) {
+    grid_->clearBaselines();
+    return;
+  }
+  const ServingResult& c = b->view.chosen;
+  grid_->setBaseline(weights, c.memory.weights_bytes);
+  grid_->setBaseline(kv, c.memory.kv_bytes);
+  grid_->setBaseline(total, c.memory.total_bytes);
+  grid_->setBaseline(prefill, c.prefill_seconds);
+  grid_->setBaseline(step, c.decode_step_seconds);
+  grid_->setBaseline(comm, c.comm_seconds_per_step);
+  grid_->setBaseline(ttft, c.ttft_seconds);
+  grid_->setBaseline(tpot, c.tpot_seconds);
+  grid_->setBaseline(turn, c.turn_seconds);
+  grid_->setBaseline(throughput, c.tokens_per_second_per_chip);
+  const SearchAnswer& a = b->view.search;
+  grid_->setBaseline(best, a.best ? num(static_cast<double>(a.best->chips)) : std::nullopt);
+  grid_->setBaseline(efficient, a.most_efficient
+                                    ? num(a.most_efficient->result.tokens_per_second_per_chip)
+                                    : std::nullopt);
+  if (b->view.disaggregation) {
+    const Disaggregation& d = *b->view.disaggregation;
+    grid_->setBaseline(prefill_pool, static_cast<double>(d.prefill.chips));
+    grid_->setBaseline(decode_pool, static_cast<double>(d.decode.chips));
+    grid_->setBaseline(shared_pool, static_cast<double>(d.shared.chips));
+  }
+  grid_->setBaseline(dollars, c.cost.dollars_per_million_tokens);
+  grid_->setBaseline(joules, c.cost.joules_per_token);
+  grid_->setBaseline(energy_share, c.cost.energy_share_of_bill);
+}
+
+QString ServingReadouts::text(const QString& key) const {
+  const auto it = rows_.find(key);
+  return it == rows_.end() ? QString() : grid_->text(*it);
+}
+
+}  // namespace napkin

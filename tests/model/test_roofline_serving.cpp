@@ -1,0 +1,128 @@
+// The Roofline panel's "Serving layout" view from the scenario
+// (roofline_view.h: scenario_serving, scenario_serving_view).
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "roofline_view.h"
+#include "scenario.h"
+
+namespace napkin {
+namespace {
+
+TEST(ScenarioServing, TakesEveryInputFromTheScenario) {
+  Scenario s;
+  s.chip = "TPU v5e";
+  s.serving.chips = 16;
+  s.serving.batch = 4;
+  s.serving.prompt_tokens = 2048;
+  s.serving.context_len = 8192;
+  s.serving.decode_tokens = 256;
+  s.serving.weight_dtype = Dtype::int8;
+  s.serving.kv_dtype = Dtype::fp8;
+  s.serving.overhead_seconds = 0.1;
+  s.serving.latency_budget_seconds = 2.0;
+  s.roofline.ttft_budget_seconds = 0.0;  // not bounded
+  s.roofline.tpot_budget_seconds = 0.04;
+  s.roofline.serving_communication = false;
+  s.price_per_chip_hour_dollars = 1.5;
+  const ScenarioServing ss = scenario_serving(s);
+  const ServingInputs& in = ss.inputs.search.serving;
+  EXPECT_EQ(in.chip, "TPU v5e");
+  EXPECT_EQ(in.batch, 4);
+  EXPECT_EQ(in.prompt_tokens, 2048);
+  EXPECT_EQ(in.cached_tokens, 8192 - 2048);
+  EXPECT_EQ(in.decode_tokens, 256);
+  EXPECT_EQ(in.weights, Dtype::int8);
+  EXPECT_EQ(in.kv, Dtype::fp8);
+  EXPECT_DOUBLE_EQ(in.overhead_seconds, 0.1);
+  EXPECT_FALSE(in.assume.communication);
+  EXPECT_DOUBLE_EQ(in.cost.price_per_chip_hour_dollars, 1.5);
+  EXPECT_EQ(in.layout.chips(), 16);
+  EXPECT_TRUE(ss.fastest_split);
+  EXPECT_EQ(in.layout, *fastest_layout(ss.model, in, 16));
+  EXPECT_DOUBLE_EQ(*ss.inputs.search.budget.turn_seconds, 2.0);
+  EXPECT_FALSE(ss.inputs.search.budget.ttft_seconds.has_value());
+  EXPECT_DOUBLE_EQ(*ss.inputs.search.budget.tpot_seconds, 0.04);
+  EXPECT_EQ(ss.inputs.search.max_chips, s.roofline.search_max_chips);
+}
+
+TEST(ScenarioServing, AChosenSplitIsUsedWhileItIsValid) {
+  Scenario s;  // Llama-3-70B: 64 heads, 80 layers
+  s.serving.chips = 8;
+  s.roofline.serving_tp = 2;
+  s.roofline.serving_pp = 4;
+  s.roofline.serving_ep = 1;
+  ScenarioServing ss = scenario_serving(s);
+  EXPECT_FALSE(ss.fastest_split);
+  EXPECT_EQ(ss.inputs.search.serving.layout, (ServingLayout{2, 4, 1}));
+  s.serving.chips = 16;  // 2 × 4 is no longer a split of 16 chips: the fastest one is
+  ss = scenario_serving(s);
+  EXPECT_TRUE(ss.fastest_split);
+  EXPECT_EQ(ss.inputs.search.serving.layout.chips(), 16);
+  s.serving.chips = 8;
+  s.roofline.serving_tp = 8;
+  s.roofline.serving_pp = 1;
+  s.roofline.serving_ep = 1;
+  s.shape.n_heads = 4;  // TP 8 no longer divides the heads
+  s.shape.n_kv_heads = 4;
+  ss = scenario_serving(s);
+  EXPECT_TRUE(ss.fastest_split);
+}
+
+TEST(ScenarioServing, TheViewIsMakeServingView) {
+  Scenario s;
+  const ScenarioServing ss = scenario_serving(s);
+  const ServingView a = scenario_serving_view(ss);
+  const ServingView b = make_serving_view(ss.model, ss.inputs);
+  ASSERT_EQ(a.search.best.has_value(), b.search.best.has_value());
+  if (a.search.best) {
+    EXPECT_EQ(a.search.best->chips, b.search.best->chips);
+    EXPECT_EQ(a.search.best->layout, b.search.best->layout);
+    EXPECT_EQ(a.search.best->max_batch, b.search.best->max_batch);
+  }
+  EXPECT_DOUBLE_EQ(a.chosen.memory.weights_bytes, b.chosen.memory.weights_bytes);
+  EXPECT_EQ(a.precisions.size(), 4u);
+  EXPECT_TRUE(a.disaggregation.has_value());  // the default bounds TTFT and TPOT
+  EXPECT_EQ(a.precision, "bf16 weights, bf16 KV cache");
+}
+
+TEST(ScenarioServing, ABudgetAtOrBelowTheOverheadStillShowsTheLayout) {
+  Scenario s;
+  s.serving.latency_budget_seconds = 0.2;  // overhead 0.25 s
+  const ServingView v = scenario_serving_view(scenario_serving(s));
+  EXPECT_FALSE(v.search.best.has_value());
+  EXPECT_NE(v.search.reason.find("latency_budget_seconds"), std::string::npos) << v.search.reason;
+  EXPECT_GT(v.chosen.memory.weights_bytes, 0);
+  EXPECT_GT(v.chosen.decode_step_seconds, 0);
+}
+
+TEST(ScenarioServing, LowerWeightPrecisionHoldsFewerBytesPerChip) {
+  Scenario s;  // one layout for every precision (the fastest split may change with it)
+  s.roofline.serving_tp = 8;
+  s.roofline.serving_pp = 1;
+  s.roofline.serving_ep = 1;
+  double last = 1e300;
+  // fp8's block scales cost less than int8's group scales, so the order is by bits.
+  for (Dtype d : {Dtype::bf16, Dtype::int8, Dtype::int4}) {
+    s.serving.weight_dtype = d;
+    const ServingResult r =
+        evaluate_serving(scenario_serving(s).model, scenario_serving(s).inputs.search.serving);
+    EXPECT_LE(r.memory.weights_bytes, last) << to_string(d);
+    last = r.memory.weights_bytes;
+  }
+}
+
+TEST(RooflineSettings, ServingFieldsAreValidated) {
+  RooflineSettings r;
+  EXPECT_NO_THROW(r.validate());
+  r.search_max_chips = 0;
+  EXPECT_THROW(r.validate(), std::invalid_argument);
+  r = {};
+  r.tpot_budget_seconds = -1;
+  EXPECT_THROW(r.validate(), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace napkin
