@@ -2,6 +2,10 @@
 // serving and range flags; "train this model".
 #include "cli_plan.h"
 
+#include "budget_view.h"
+#include "quantize.h"
+#include "scenario.h"
+
 #include <QJsonArray>
 #include <cerrno>
 #include <cmath>
@@ -429,6 +433,25 @@ PlanFlags parse_plan_flags(Args& a, BudgetInputs& in) {
   s.prompt_tokens = a.integer("--prompt-tokens", 8192, 1, 1'000'000'000, "tokens");
   s.decode_tokens = a.integer("--decode-tokens", 128, 0, 1'000'000'000, "tokens");
   s.batch = a.integer("--serving-batch", 8, 1, 1'000'000'000, "requests");
+  // The same serving limit as the Budget planner's: the serving layout search
+  // at the given precisions on up to --serving-chips chips.
+  Scenario sc;
+  sc.chip = in.chip;
+  sc.price_per_chip_hour_dollars = in.cost.price_per_chip_hour_dollars;
+  sc.kwh_price_dollars = in.cost.kwh_price_dollars;
+  sc.pue = in.cost.pue;
+  sc.serving.chips = in.serving_node_chips;
+  sc.serving.limit_model = s.enabled;
+  sc.serving.latency_budget_seconds = s.latency_budget_seconds;
+  sc.serving.overhead_seconds = s.overhead_seconds;
+  sc.serving.prompt_tokens = s.prompt_tokens;
+  sc.serving.decode_tokens = s.decode_tokens;
+  sc.serving.batch = s.batch;
+  sc.serving.weight_dtype = parse_dtype(
+      a.choice("--weight-precision", "bf16", {"bf16", "fp8", "int8", "int4"}), "--weight-precision");
+  sc.serving.kv_dtype = parse_dtype(a.choice("--kv-precision", "bf16", {"bf16", "fp8", "int8", "int4"}),
+                                    "--kv-precision");
+  if (s.enabled) in.serving_limit = scenario_serving_limit(sc);
   return PlanFlags{f.ranges};
 }
 

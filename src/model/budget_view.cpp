@@ -165,6 +165,10 @@ std::string serving_search_key(const Scenario& s) {
          std::string(to_string(v.weight_dtype)) + "|" + std::string(to_string(v.kv_dtype));
 }
 
+ServingLimit scenario_serving_limit(const Scenario& s) {
+  return as_serving_limit(s, serving_search(s, nullptr));
+}
+
 SearchInputs budget_serving_inputs(const Scenario& s) {
   SearchInputs in;
   in.serving.chip = s.chip;
@@ -218,9 +222,46 @@ Check scenario_memory_check(const Scenario& s, const TrainingMemory& m, std::int
               format_bytes(static_cast<double>(hbm), 0) + " HBM (limit 100 %)"};
 }
 
-BudgetView make_budget_view(const Scenario& s, const BudgetViewOptions& options) {
-  s.validate();
+namespace {
+
+MfuSearchKey mfu_search_key(const Scenario& s) {
+  return MfuSearchKey{s.shape,    s.chip,           s.n_chips,          s.training,
+                      s.parallel, s.plan.train_tokens, s.tokens_per_param};
+}
+
+// The MFU the plan runs at: the slider's, or the predicted MFU of the layout
+// the Parallelism panel runs (reused from `previous` while its search inputs
+// are the same). A predicted MFU replaces the slider's value and drops its
+// range (the range was given around the assumed value).
+MfuChoice choose_mfu(const Scenario& s, const MfuSearchKey& key, const BudgetView* previous) {
+  if (s.parallel.mfu_source == MfuSource::assumed) return budget_mfu(s);
+  MfuChoice c;
+  if (previous && previous->mfu_key == key) {
+    c = previous->mfu;
+  } else {
+    try {
+      c = budget_mfu(s);
+    } catch (const std::invalid_argument& e) {
+      c = MfuChoice{};
+      c.note = std::string("no layout could be searched (") + e.what() + "); the assumed MFU is used";
+    }
+  }
+  if (c.source == MfuSource::assumed) c.mfu = s.mfu;  // the fallback follows the slider
+  return c;
+}
+
+}  // namespace
+
+BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& options) {
+  scenario.validate();
   BudgetView v;
+  v.mfu_key = mfu_search_key(scenario);
+  v.mfu = choose_mfu(scenario, v.mfu_key, options.previous);
+  Scenario s = scenario;
+  if (v.mfu.source == MfuSource::predicted) {
+    s.mfu = v.mfu.mfu;
+    s.ranges.mfu.reset();
+  }
   v.scenario = s;
   v.serving = serving_search(s, options.previous);
   BudgetInputs inputs = s.budget_inputs();
@@ -365,6 +406,19 @@ BudgetView make_budget_view(const Scenario& s, const BudgetViewOptions& options)
     text += memo;
     memo = std::move(text);
   }
+  if (v.mfu.source == MfuSource::predicted) {
+    std::string text = "MFU: ";
+    text += format_percent(v.mfu.mfu, 1);
+    text += ", predicted for the layout ";
+    text += v.mfu.layout;
+    text += " (Parallelism panel), not assumed. ";
+    text += memo;
+    memo = std::move(text);
+  } else if (!v.mfu.note.empty()) {
+    memo += " MFU: the predicted MFU was asked for, but ";
+    memo += v.mfu.note;
+    memo += '.';
+  }
   // The data limit, whenever the planned run repeats its data (the budget
   // memo already says it when the Chinchilla answer itself does not fit).
   const DataLimit& data = v.report.data;
@@ -412,6 +466,18 @@ BudgetView make_budget_view(const Scenario& s, const BudgetViewOptions& options)
       v.checks.begin() + 1,
       scenario_memory_check(s, v.memory_by_zero[static_cast<std::size_t>(s.training.zero_stage)],
                             v.chip_hbm_bytes));
+  if (v.mfu.has_layout) {
+    Check c;
+    c.name = "layout memory";
+    c.ok = v.mfu.layout_fits;
+    c.detail = "the Parallelism panel's layout " + v.mfu.layout + ": " +
+               (v.mfu.layout_fits
+                    ? "peak stage " + format_bytes(static_cast<double>(v.mfu.peak_stage_bytes)) +
+                          " of " + format_bytes(static_cast<double>(v.mfu.hbm_bytes)) +
+                          " HBM per " + s.chip
+                    : v.mfu.layout_reason);
+    v.checks.insert(v.checks.begin() + 2, c);
+  }
   v.plan_too_long = p_too_long(p, s.days) || v.run_too_long;
   v.chip_hours = static_cast<double>(s.n_chips) * v.report.cost.hours;
   v.decades_beyond_ladder = extrapolation_decades(kChinchillaLadderMaxFlops, v.report.flops);

@@ -14,6 +14,7 @@
 #include "budget.h"
 #include "data_constrained.h"
 #include "goodput.h"
+#include "parallel_view.h"
 #include "scenario.h"
 #include "serving_search.h"
 #include "train_plan.h"
@@ -63,8 +64,27 @@ std::string spread_problem(RangeInput input, const Spread& spread, double likely
 // range carries the bound with it).
 Spread widened(const Spread& spread, double likely);
 
+// What the parallelism search behind a predicted MFU depends on (the view
+// reuses the previous view's choice while these stay the same).
+struct MfuSearchKey {
+  ModelShape shape;
+  std::string chip;
+  std::int64_t n_chips = 0;
+  TrainingSetup training;
+  ParallelSettings parallel;
+  double train_tokens = 0;
+  double tokens_per_param = 0;
+  bool operator==(const MfuSearchKey&) const = default;
+};
+
 struct BudgetView {
+  // The scenario as computed: its MFU is the one `mfu` chose (the slider's,
+  // or the chosen layout's predicted MFU).
   Scenario scenario;
+  // Where the MFU comes from: assumed (the slider) or predicted (the
+  // Parallelism panel's layout); every read-out that depends on it says which.
+  MfuChoice mfu;
+  MfuSearchKey mfu_key;
   // chips × days → C → (N, D) → checks, cost, what to train. Its memo
   // (recommendation) starts with the train-this-model summary in that mode
   // and ends with the ranges' P10/P50/P90 when any input is a range.
@@ -136,6 +156,11 @@ struct BudgetViewOptions {
 std::string serving_search_key(const Scenario& s);
 // The serving layout search's inputs for a scenario.
 SearchInputs budget_serving_inputs(const Scenario& s);
+// The serving limit the Budget planner applies to "What I would train": the
+// largest dense model meeting the scenario's latency budget on its serving
+// chips at its weight and KV precisions (the serving layout search, KV cache
+// and TP all-reduces counted). `napkin-cli budget` applies the same one.
+ServingLimit scenario_serving_limit(const Scenario& s);
 
 // The key/value head counts a shape with `n_heads` query heads allows: the
 // divisors of n_heads (n_heads: MHA, 1: MQA, in between: GQA).

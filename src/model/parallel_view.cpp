@@ -53,6 +53,14 @@ MfuChoice choose(const Scenario& s, const std::optional<LayoutResult>& r) {
   MfuChoice c;
   c.mfu = s.mfu;
   if (s.parallel.mfu_source == MfuSource::assumed) return c;
+  if (r) {
+    c.has_layout = true;
+    c.layout_fits = r->valid && r->fits;
+    c.peak_stage_bytes = r->memory.total_bytes;
+    c.hbm_bytes = r->hbm_bytes;
+    c.layout_reason = r->reason;
+    c.layout = to_string(r->layout);
+  }
   if (!r) {
     c.note = "no layout fits in HBM; the assumed MFU is used";
   } else if (!r->valid) {

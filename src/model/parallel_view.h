@@ -42,8 +42,15 @@ std::optional<LayoutResult> scenario_layout(const Scenario& s);
 struct MfuChoice {
   double mfu = 0;
   MfuSource source = MfuSource::assumed;  // predicted only when a layout gave it
-  std::string layout;                     // to_string(layout) when predicted
+  std::string layout;                     // to_string(layout) of the layout evaluated, if any
   std::string note;  // why the assumed value is used although predicted was asked ("" otherwise)
+  // The layout's memory, when predicted was asked and a layout was evaluated:
+  // the Budget planner's memory check uses it.
+  bool has_layout = false;
+  bool layout_fits = false;
+  std::int64_t peak_stage_bytes = 0;
+  std::int64_t hbm_bytes = 0;
+  std::string layout_reason;  // why it does not fit or cannot run ("" when it fits)
 };
 // s.mfu when mfu_source is assumed; the predicted MFU of scenario_layout(s)
 // when it is predicted and the layout is valid and fits; otherwise s.mfu with

@@ -22,6 +22,7 @@
 #include "budget/plots/HistogramPlot.h"
 #include "budget/plots/TornadoPlot.h"
 #include "budget_view.h"
+#include "parallel_view.h"
 #include "format.h"
 #include "goodput.h"
 #include "hardware.h"
@@ -464,4 +465,31 @@ TEST(BudgetPanel, TheReportHasGoodputTheDataCheckTheRangesAndTheNewCharts) {
   EXPECT_EQ(r.charts.size(), 9u);
   EXPECT_GT(p->tornadoPlot()->barCount(), 0);
   EXPECT_EQ(p->tornadoPlot()->topInput(), QStringLiteral("Price"));
+}
+
+// Issue 14: choosing "predicted" on the Parallelism panel changes the MFU the
+// Budget planner computes with, and its read-outs say so.
+TEST(BudgetPanel, PredictedMfuFromTheParallelismPanelDrivesTheBudget) {
+  MainWindow w(MainWindow::Session::fresh);
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  auto note = [p] { return p->readouts().grid()->readout(p->readouts().mfu).note; };
+  EXPECT_TRUE(note().contains(QStringLiteral("assumed"))) << note().toStdString();
+  ASSERT_TRUE(w.showPanel(QStringLiteral("parallel")));
+  auto* combo = w.findChild<QComboBox*>(QStringLiteral("parallelMfuSource"));
+  ASSERT_NE(combo, nullptr);
+  combo->setFocus();
+  QTest::keyClick(combo, Qt::Key_Down);  // "predicted (this layout)"
+  ASSERT_TRUE(w.showPanel(QStringLiteral("budget")));
+  Scenario s = w.model()->scenario();
+  ASSERT_EQ(s.parallel.mfu_source, MfuSource::predicted);
+  const MfuChoice c = budget_mfu(s);
+  ASSERT_EQ(c.source, MfuSource::predicted);
+  const QString shown = note();
+  EXPECT_TRUE(shown.contains(QStringLiteral("predicted"))) << shown.toStdString();
+  EXPECT_TRUE(shown.contains(QString::fromStdString(c.layout))) << shown.toStdString();
+  s.mfu = c.mfu;
+  EXPECT_EQ(text(p, &BudgetReadouts::flops), expectedFlops(s));
+  // Undo returns to the slider's MFU.
+  w.model()->undoStack()->undo();
+  EXPECT_TRUE(note().contains(QStringLiteral("assumed"))) << note().toStdString();
 }

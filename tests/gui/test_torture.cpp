@@ -23,6 +23,7 @@
 #include "roofline/RooflinePanel.h"
 #include "SliderSpin.h"
 #include "budget.h"
+#include "parallel_view.h"
 #include "budget/BudgetPanel.h"
 #include "format.h"
 #include "hardware.h"
@@ -110,7 +111,7 @@ TEST(Torture, TenThousandRandomChangesAcrossAllPanels) {
       EXPECT_FALSE(w.openFile(bad));
       ASSERT_EQ(w.model()->scenario(), before) << "a bad file changed the scenario at change " << i;
     } else if (kind < 98) {
-      w.tabs()->setCurrentIndex(static_cast<int>(rng() % 4));
+      w.tabs()->setCurrentIndex(static_cast<int>(rng() % static_cast<unsigned>(w.tabs()->count())));
     } else {
       w.resetToDefaults();
     }
@@ -118,7 +119,13 @@ TEST(Torture, TenThousandRandomChangesAcrossAllPanels) {
     // Panels behind other tabs catch up when shown; check what each would show.
     for (Panel* p : w.panels()) p->refreshIfStale();
 
-    const Scenario& s = w.model()->scenario();
+    // The Budget planner computes at the MFU the scenario asks for: the
+    // slider's, or the Parallelism panel's predicted one.
+    Scenario s = w.model()->scenario();
+    if (const MfuChoice c = budget_mfu(s); c.source == MfuSource::predicted) {
+      s.mfu = c.mfu;
+      s.ranges.mfu.reset();
+    }
     const BudgetReadouts& budget = w.panel<BudgetPanel>()->readouts();
     const QString expect_flops = QString::fromStdString(
         format_sci(budget_to_flops(chip_by_name(s.chip), s.n_chips, s.days, s.mfu)) + " FLOPs");

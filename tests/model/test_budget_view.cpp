@@ -315,3 +315,59 @@ TEST(BudgetView, TheDaysHistogramLeavesStalledDrawsOut) {
   EXPECT_LE(shown + v.ranges->capped_draws, v.ranges->draws);
   EXPECT_GE(shown, (v.ranges->draws - v.ranges->capped_draws) * 98 / 100);
 }
+
+// Issue 14: the Budget planner's MFU is the slider's (assumed) or the chosen
+// layout's (predicted), and the view says which; the memory check then uses
+// the layout.
+TEST(BudgetViewMfu, AssumedByDefaultPredictedWhenAsked) {
+  Scenario s;
+  const BudgetView assumed = make_budget_view(s);
+  EXPECT_EQ(assumed.mfu.source, MfuSource::assumed);
+  EXPECT_DOUBLE_EQ(assumed.scenario.mfu, s.mfu);
+  for (const Check& c : assumed.checks) EXPECT_NE(c.name, "layout memory");
+
+  s.parallel.mfu_source = MfuSource::predicted;
+  const MfuChoice expected = budget_mfu(s);
+  ASSERT_EQ(expected.source, MfuSource::predicted);
+  const BudgetView predicted = make_budget_view(s);
+  EXPECT_EQ(predicted.mfu.source, MfuSource::predicted);
+  EXPECT_DOUBLE_EQ(predicted.scenario.mfu, expected.mfu);
+  // C scales with the MFU: chips × peak × MFU × seconds.
+  EXPECT_NEAR(predicted.report.flops / assumed.report.flops, expected.mfu / s.mfu, 1e-12);
+  EXPECT_NE(predicted.report.recommendation.find("predicted for the layout " + expected.layout),
+            std::string::npos);
+  bool found = false;
+  for (const Check& c : predicted.checks)
+    if (c.name == "layout memory") {
+      found = true;
+      EXPECT_TRUE(c.ok) << c.detail;
+      EXPECT_NE(c.detail.find(expected.layout), std::string::npos) << c.detail;
+    }
+  EXPECT_TRUE(found);
+
+  // Reused from the previous view while the search inputs stay the same.
+  Scenario longer = s;
+  longer.days = 60;
+  BudgetViewOptions o;
+  o.previous = &predicted;
+  const BudgetView again = make_budget_view(longer, o);
+  EXPECT_DOUBLE_EQ(again.scenario.mfu, expected.mfu);
+  EXPECT_NEAR(again.report.flops / predicted.report.flops, 2.0, 1e-12);
+}
+
+TEST(BudgetViewMfu, ALayoutThatDoesNotFitFallsBackToTheSliderAndSaysWhy) {
+  Scenario s;
+  s.parallel.mfu_source = MfuSource::predicted;
+  Layout whole;  // the whole 70B model on every rank: does not fit
+  whole.dp = 500;
+  whole.cp = 2;
+  s.parallel.chosen = whole;
+  const BudgetView v = make_budget_view(s);
+  EXPECT_EQ(v.mfu.source, MfuSource::assumed);
+  EXPECT_DOUBLE_EQ(v.scenario.mfu, s.mfu);
+  EXPECT_NE(v.report.recommendation.find("does not fit"), std::string::npos);
+  bool failed = false;
+  for (const Check& c : v.checks)
+    if (c.name == "layout memory") failed = !c.ok;
+  EXPECT_TRUE(failed);
+}

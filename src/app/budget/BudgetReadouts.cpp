@@ -63,6 +63,13 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                        .tooltip = tr("rental $ ÷ C × 1e21"),
                        .better = Better::lower,
                        .format = [](double v) { return qs(format_dollars(v, 2)); }});
+  mfu = grid->add({.key = QStringLiteral("mfu"),
+                   .name = tr("MFU used"),
+                   .tooltip = tr("Assumed: the MFU slider. Predicted: the MFU of the layout the "
+                                 "Parallelism panel runs (its search, or the row you chose); "
+                                 "choose which on the Parallelism panel."),
+                   .better = Better::higher,
+                   .format = [](double v) { return qs(format_percent(v, 1)); }});
   chinchilla = grid->addSection(tr("Chinchilla answer"));
   params = grid->add({.key = QStringLiteral("params"),
                       .name = tr("Chinchilla N"),
@@ -192,13 +199,21 @@ void BudgetReadouts::show(const BudgetView& v) {
   const BudgetReport& r = v.report;
   const Scenario& s = v.scenario;
   grid_->setSectionTitle(budget,
-                         tr("Budget: %1 × %2 for %3 days at %4 MFU")
+                         tr("Budget: %1 × %2 for %3 days at %4 MFU (%5)")
                              .arg(qs(format_grouped(static_cast<double>(s.n_chips), 0)), qs(s.chip),
                                   qs(format_grouped(s.days, s.days == std::floor(s.days) ? 0 : 1)),
-                                  qs(format_percent(s.mfu, 0))));
+                                  qs(format_percent(s.mfu, 0)),
+                                  v.mfu.source == MfuSource::predicted ? tr("predicted")
+                                                                       : tr("assumed")));
   grid_->setSectionTitle(chinchilla, tr("Chinchilla answer for this budget (%1 tokens/param)")
                                          .arg(qs(format_grouped(s.tokens_per_param, 1))));
   grid_->setSectionTitle(scenario, tr("Scenario model: %1").arg(subject(s)));
+  const QString mfu_note =
+      v.mfu.source == MfuSource::predicted
+          ? tr("predicted, layout %1").arg(qs(v.mfu.layout))
+          : (v.mfu.note.empty() ? tr("assumed (slider)")
+                                : tr("assumed: %1").arg(qs(v.mfu.note)));
+  grid_->set(mfu, {.value = qs(format_percent(s.mfu, 1)), .note = mfu_note, .number = s.mfu});
   grid_->set(flops, {.value = qs(format_sci(r.flops)), .unit = tr("FLOPs"), .number = r.flops});
   grid_->set(days, {.value = qs(format_grouped(r.days, 1)), .unit = tr("days"), .number = r.days});
   grid_->set(rental, {.value = dollars(r.cost.rental_dollars), .number = r.cost.rental_dollars});

@@ -30,7 +30,7 @@ class BudgetReadouts {
   bool hasRanges() const { return has_ranges_; }
 
   ReadoutGrid::Section budget, chinchilla, scenario;
-  ReadoutGrid::Row flops, days, rental, energy, per1e21;
+  ReadoutGrid::Row mfu, flops, days, rental, energy, per1e21;
   ReadoutGrid::Row params, tokens, goodput, effective, states;
   ReadoutGrid::Row model, memory, kv, attention;
   // The planned run (the recommendation, or the scenario's model in train mode).
