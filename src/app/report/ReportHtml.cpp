@@ -191,19 +191,22 @@ QString headlineHtml(const BudgetView& v) {
            esc(q(r.recommendation)));
 }
 
-QString sectionHtml(int number, const ReportSection& sec) {
+QStringList sectionBlocks(int number, const ReportSection& sec) {
+  // Blocks the layout may put on separate pages: the title with the first
+  // row of tables, each further row, the formulas.
+  QStringList blocks;
   QString html = QStringLiteral("<h2>%1. %2</h2>").arg(number).arg(esc(sec.title));
   if (!sec.summary.isEmpty())
     html += QStringLiteral("<p class='muted'>%1</p>").arg(esc(sec.summary));
   // Tables two a row: numbers beside their checks.
-  html += QStringLiteral("<table width='100%'>");
   for (std::size_t i = 0; i < sec.tables.size(); i += 2) {
-    html += QStringLiteral("<tr><td valign='top' width='50%'>") + tableHtml(sec.tables[i]) +
-            QStringLiteral("</td><td valign='top' width='50%'>") +
+    html += QStringLiteral("<table width='100%'><tr><td valign='top' width='50%'>") +
+            tableHtml(sec.tables[i]) + QStringLiteral("</td><td valign='top' width='50%'>") +
             (i + 1 < sec.tables.size() ? tableHtml(sec.tables[i + 1]) : QString()) +
-            QStringLiteral("</td></tr>");
+            QStringLiteral("</td></tr></table>");
+    blocks.append(html);
+    html.clear();
   }
-  html += QStringLiteral("</table>");
   if (!sec.formulas.empty()) {
     html += QStringLiteral("<h3>%1</h3><table class='formula'>").arg(QObject::tr("Formulas"));
     for (const ReportFormula& f : sec.formulas)
@@ -211,7 +214,8 @@ QString sectionHtml(int number, const ReportSection& sec) {
                   .arg(esc(f.formula), esc(f.meaning));
     html += QStringLiteral("</table>");
   }
-  return html;
+  if (!html.isEmpty()) blocks.append(html);
+  return blocks;
 }
 
 QString memoHtml(const BudgetView& v) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 #include "ReportSection.h"
 
@@ -18,7 +19,9 @@ QString headlineHtml(const BudgetView& view);
 // Every input of the scenario, in three columns.
 QString inputsHtml(const Scenario& s);
 // A panel's section: "n. Title", its summary, tables (with verdict badges), formulas.
-QString sectionHtml(int number, const ReportSection& section);
+// A panel's section as blocks the layout can page between (title and first
+// tables, each further row of tables, the formulas).
+QStringList sectionBlocks(int number, const ReportSection& section);
 // The recommendation memo: what to train, the loss forecast, servability,
 // cost and energy, the checks.
 QString memoHtml(const BudgetView& view);

@@ -107,7 +107,7 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
   int number = 1;
   for (const ReportSection& sec : sections) {
     layout.pageBreak();
-    layout.html(sectionHtml(number++, sec));
+    for (const QString& block : sectionBlocks(number++, sec)) layout.html(block);
     const std::size_t per_row = static_cast<std::size_t>(std::max(1, sec.charts_per_row));
     for (std::size_t i = 0; i < sec.charts.size(); i += per_row)
       layout.charts({sec.charts.begin() + static_cast<std::ptrdiff_t>(i),
