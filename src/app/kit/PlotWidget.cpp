@@ -513,3 +513,24 @@ void PlotWidget::saveCsv() {
 }
 
 }  // namespace napkin
+
+namespace napkin {
+
+void PlotWidget::requestReplot() {
+  if (isVisible() && visibleRegion().isEmpty()) {
+    unseen_changes_ = true;
+    return;
+  }
+  unseen_changes_ = false;
+  replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotWidget::paintEvent(QPaintEvent* event) {
+  if (unseen_changes_) {  // scrolled into view: draw the current data into the buffer first
+    unseen_changes_ = false;
+    replot(QCustomPlot::rpQueuedRefresh);
+  }
+  QCustomPlot::paintEvent(event);
+}
+
+}  // namespace napkin

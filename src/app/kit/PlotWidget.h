@@ -101,8 +101,10 @@ class PlotWidget : public QCustomPlot {
   QRectF hoverRect() const;
   // Shows the read-out for the data point nearest to a widget position.
   void hoverAt(const QPointF& pos);
-  // Requests a replot at the next event-loop turn; bursts merge into one.
-  void requestReplot() { replot(QCustomPlot::rpQueuedReplot); }
+  // Requests a replot at the next event-loop turn; bursts merge into one. A
+  // plot scrolled out of view replots when it is next painted, so a change
+  // pays only for the plots a person can see.
+  void requestReplot();
   // While a slider is dragged, draw without antialiasing (a frame's budget);
   // the release redraws at full quality.
   void setDragMode(bool dragging);
@@ -131,6 +133,7 @@ class PlotWidget : public QCustomPlot {
   void mouseMoveEvent(QMouseEvent* event) override;
   void leaveEvent(QEvent* event) override;
   void changeEvent(QEvent* event) override;
+  void paintEvent(QPaintEvent* event) override;
 
  private:
   void showMenu(const QPoint& pos);
@@ -148,6 +151,7 @@ class PlotWidget : public QCustomPlot {
   std::vector<std::pair<QCPGraph*, QCPGraph*>> ghosts_;  // (graph, its ghost)
   QCPGraph* baseline_legend_ = nullptr;
   bool baseline_visible_ = true;
+  bool unseen_changes_ = false;  // changed while scrolled out of view
 };
 
 // Shared number formats for axes and read-outs.
