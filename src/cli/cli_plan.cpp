@@ -447,10 +447,11 @@ PlanFlags parse_plan_flags(Args& a, BudgetInputs& in) {
   sc.serving.prompt_tokens = s.prompt_tokens;
   sc.serving.decode_tokens = s.decode_tokens;
   sc.serving.batch = s.batch;
-  sc.serving.weight_dtype = parse_dtype(
-      a.choice("--weight-precision", "bf16", {"bf16", "fp8", "int8", "int4"}), "--weight-precision");
-  sc.serving.kv_dtype = parse_dtype(a.choice("--kv-precision", "bf16", {"bf16", "fp8", "int8", "int4"}),
-                                    "--kv-precision");
+  sc.serving.weight_dtype =
+      parse_dtype(a.choice("--weight-precision", "bf16", {"bf16", "fp8", "int8", "int4"}),
+                  "--weight-precision");
+  sc.serving.kv_dtype = parse_dtype(
+      a.choice("--kv-precision", "bf16", {"bf16", "fp8", "int8", "int4"}), "--kv-precision");
   if (s.enabled) in.serving_limit = scenario_serving_limit(sc);
   return PlanFlags{f.ranges};
 }

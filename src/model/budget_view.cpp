@@ -225,8 +225,8 @@ Check scenario_memory_check(const Scenario& s, const TrainingMemory& m, std::int
 namespace {
 
 MfuSearchKey mfu_search_key(const Scenario& s) {
-  return MfuSearchKey{s.shape,    s.chip,           s.n_chips,          s.training,
-                      s.parallel, s.plan.train_tokens, s.tokens_per_param};
+  return MfuSearchKey{
+      s.shape, s.chip, s.n_chips, s.training, s.parallel, s.plan.train_tokens, s.tokens_per_param};
 }
 
 // The MFU the plan runs at: the slider's, or the predicted MFU of the layout
@@ -243,7 +243,8 @@ MfuChoice choose_mfu(const Scenario& s, const MfuSearchKey& key, const BudgetVie
       c = budget_mfu(s);
     } catch (const std::invalid_argument& e) {
       c = MfuChoice{};
-      c.note = std::string("no layout could be searched (") + e.what() + "); the assumed MFU is used";
+      c.note =
+          std::string("no layout could be searched (") + e.what() + "); the assumed MFU is used";
     }
   }
   if (c.source == MfuSource::assumed) c.mfu = s.mfu;  // the fallback follows the slider
@@ -470,12 +471,12 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
     Check c;
     c.name = "layout memory";
     c.ok = v.mfu.layout_fits;
-    c.detail = "the Parallelism panel's layout " + v.mfu.layout + ": " +
-               (v.mfu.layout_fits
-                    ? "peak stage " + format_bytes(static_cast<double>(v.mfu.peak_stage_bytes)) +
-                          " of " + format_bytes(static_cast<double>(v.mfu.hbm_bytes)) +
-                          " HBM per " + s.chip
-                    : v.mfu.layout_reason);
+    c.detail =
+        "the Parallelism panel's layout " + v.mfu.layout + ": " +
+        (v.mfu.layout_fits
+             ? "peak stage " + format_bytes(static_cast<double>(v.mfu.peak_stage_bytes)) + " of " +
+                   format_bytes(static_cast<double>(v.mfu.hbm_bytes)) + " HBM per " + s.chip
+             : v.mfu.layout_reason);
     v.checks.insert(v.checks.begin() + 2, c);
   }
   v.plan_too_long = p_too_long(p, s.days) || v.run_too_long;

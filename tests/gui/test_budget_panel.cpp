@@ -22,10 +22,10 @@
 #include "budget/plots/HistogramPlot.h"
 #include "budget/plots/TornadoPlot.h"
 #include "budget_view.h"
-#include "parallel_view.h"
 #include "format.h"
 #include "goodput.h"
 #include "hardware.h"
+#include "parallel_view.h"
 #include "train_plan.h"
 
 using namespace napkin;

@@ -17,16 +17,16 @@
 #include <QUndoStack>
 #include <random>
 
-#include "isoflops/IsoflopsPanel.h"
 #include "MainWindow.h"
-#include "moe/MoePanel.h"
-#include "roofline/RooflinePanel.h"
 #include "SliderSpin.h"
 #include "budget.h"
-#include "parallel_view.h"
 #include "budget/BudgetPanel.h"
 #include "format.h"
 #include "hardware.h"
+#include "isoflops/IsoflopsPanel.h"
+#include "moe/MoePanel.h"
+#include "parallel_view.h"
+#include "roofline/RooflinePanel.h"
 
 using namespace napkin;
 

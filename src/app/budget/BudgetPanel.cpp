@@ -13,6 +13,7 @@
 #include "AdaptiveRow.h"
 #include "CheckList.h"
 #include "ControlColumn.h"
+#include "PanelPage.h"
 #include "ReflowGrid.h"
 #include "ScenarioModel.h"
 #include "budget/plots/AttentionPlot.h"
@@ -34,37 +35,21 @@ constexpr QSize kPlotCell(280, 240);  // the smallest plot worth reading
 constexpr int kTextFollowMs = 60;     // checks and memo during a drag: ~16 updates a second
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-QGroupBox* box(const QString& title, QWidget* content, QWidget* parent) {
-  auto* b = new QGroupBox(title, parent);
-  auto* l = new QVBoxLayout(b);
-  l->setContentsMargins(6, 4, 6, 4);
-  l->addWidget(content);
-  return b;
-}
 }  // namespace
 
 BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model_(model) {
-  auto* root = new QHBoxLayout(this);
-  root->setContentsMargins(4, 4, 4, 4);
-  root->setSpacing(6);
   column_ = new ControlColumn(this);
   // The view the controls show derived values from, computed once before them.
   view_ = make_budget_view(model_->scenario());
   controls_ = BudgetControls::declare(
       column_, model_, [this] { return view_.report.split.params; },
       [this]() -> const BudgetView& { return view_; });
-  root->addWidget(column_, 0);
+  auto* root = panelRoot(this, column_);
 
   // Everything the panel shows scrolls as one page on a small screen.
-  auto* scroll = new QScrollArea(this);
-  scroll->setObjectName(QStringLiteral("resultsScroll"));
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  auto* results = new QWidget(scroll);
-  auto* v = new QVBoxLayout(results);
-  v->setContentsMargins(0, 0, 0, 0);
-  v->setSpacing(4);
+  QVBoxLayout* v = nullptr;
+  auto* scroll = scrollingPage(this, QStringLiteral("resultsScroll"), &v);
+  QWidget* results = scroll->widget();
 
   auto* top = new AdaptiveRow(kSideBySide, results);
   auto* grid = new ReadoutGrid;
@@ -72,13 +57,13 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : Panel(parent),
   checks_ = new CheckList;
   checks_->setMinimumHeight(80);
   checks_->setAccessibleName(tr("Sanity checks"));
-  top->addWidget(box(tr("Read-outs"), grid, top), 3);
-  top->addWidget(box(tr("Sanity checks"), checks_, top), 2);
+  top->addWidget(titledBox(tr("Read-outs"), grid, top), 3);
+  top->addWidget(titledBox(tr("Sanity checks"), checks_, top), 2);
   v->addWidget(top);
   auto* ranges_grid = new ReadoutGrid;
   ranges_grid->setObjectName(QStringLiteral("rangesGrid"));
   ranges_grid->setMaxColumns(2);
-  ranges_box_ = box(tr("Ranges"), ranges_grid, results);
+  ranges_box_ = titledBox(tr("Ranges"), ranges_grid, results);
   ranges_box_->setObjectName(QStringLiteral("rangesBox"));
   ranges_box_->hide();
   v->addWidget(ranges_box_);
@@ -101,7 +86,7 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : Panel(parent),
   QFont small = recommendation_->font();
   small.setPointSizeF(small.pointSizeF() * 0.92);
   recommendation_->setFont(small);
-  recommendation_box_ = box(tr("What I would train"), recommendation_, results);
+  recommendation_box_ = titledBox(tr("What I would train"), recommendation_, results);
   auto* plot_grid = new ReflowGrid(results);
   plot_grid->setObjectName(QStringLiteral("plotGrid"));
   plot_grid->setMinimumCell(kPlotCell);
@@ -109,7 +94,6 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : Panel(parent),
   plot_grid->addWidget(recommendation_box_);
   for (BudgetPlot* p : plots_) plot_grid->addWidget(p);
   v->addWidget(plot_grid, 1);
-  scroll->setWidget(results);
   root->addWidget(scroll, 1);
 
   text_timer_ = new QTimer(this);

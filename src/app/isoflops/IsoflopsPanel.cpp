@@ -15,6 +15,7 @@
 
 #include "AdaptiveRow.h"
 #include "ControlColumn.h"
+#include "PanelPage.h"
 #include "ReflowGrid.h"
 #include "ScenarioModel.h"
 #include "format.h"
@@ -42,14 +43,6 @@ QString qs(std::string_view s) {
 }
 QString fixed(double v, int decimals) { return QString::number(v, 'f', decimals); }
 
-QGroupBox* box(const QString& title, QWidget* content, QWidget* parent) {
-  auto* b = new QGroupBox(title, parent);
-  auto* l = new QVBoxLayout(b);
-  l->setContentsMargins(6, 4, 6, 4);
-  l->addWidget(content);
-  return b;
-}
-
 FitJobInputs fitInputs(const IsoflopsLadderView& l, const IsoflopsSettings& s) {
   return {l.view.points,   s.fit.estimator, s.fit.huber_delta,
           s.fit.resamples, s.seed,          l.view.target_flops};
@@ -60,28 +53,19 @@ FitJobInputs fitInputs(const IsoflopsLadderView& l, const IsoflopsSettings& s) {
 IsoflopsPanel::IsoflopsPanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model_(model) {
   job_ = new FitJob(kDebounceMs, this);
   baseline_job_ = new FitJob(0, this);
-  auto* root = new QHBoxLayout(this);
-  root->setContentsMargins(4, 4, 4, 4);
-  root->setSpacing(6);
   column_ = new ControlColumn(this);
   controls_ = IsoflopsControls::declare(column_, model_);
-  root->addWidget(column_, 0);
+  auto* root = panelRoot(this, column_);
 
-  auto* scroll = new QScrollArea(this);
-  scroll->setObjectName(QStringLiteral("resultsScroll"));
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  auto* results = new QWidget(scroll);
-  auto* v = new QVBoxLayout(results);
-  v->setContentsMargins(0, 0, 0, 0);
-  v->setSpacing(4);
+  QVBoxLayout* v = nullptr;
+  auto* scroll = scrollingPage(this, QStringLiteral("resultsScroll"), &v);
+  QWidget* results = scroll->widget();
 
   auto* top = new AdaptiveRow(kSideBySide, results);
   auto* grid = new ReadoutGrid;
   grid->setMaxColumns(3);
   readouts_ = std::make_unique<IsoflopsReadouts>(grid);
-  top->addWidget(box(tr("Read-outs"), grid, top), 3);
+  top->addWidget(titledBox(tr("Read-outs"), grid, top), 3);
 
   // The status and the off-thread job.
   auto* side = new QWidget;
@@ -119,7 +103,7 @@ IsoflopsPanel::IsoflopsPanel(ScenarioModel* model, QWidget* parent) : Panel(pare
   jh->addWidget(cancel_);
   jh->addWidget(recompute_);
   sv->addWidget(jobRow);
-  top->addWidget(box(tr("Status"), side, top), 2);
+  top->addWidget(titledBox(tr("Status"), side, top), 2);
   v->addWidget(top);
 
   plots_ = {new LadderPlot,        new ExponentPlot, new ForecastPlot,
@@ -129,7 +113,6 @@ IsoflopsPanel::IsoflopsPanel(ScenarioModel* model, QWidget* parent) : Panel(pare
   plot_grid->setMinimumCell(kPlotCell);
   for (IsoflopsPlot* p : plots_) plot_grid->addWidget(p);
   v->addWidget(plot_grid, 1);
-  scroll->setWidget(results);
   root->addWidget(scroll, 1);
 
   connect(cancel_, &QPushButton::clicked, this, &IsoflopsPanel::cancelJob);

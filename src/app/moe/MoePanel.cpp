@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "ControlColumn.h"
+#include "PanelPage.h"
 #include "ReflowGrid.h"
 #include "ScenarioModel.h"
 #include "format.h"
@@ -55,14 +56,6 @@ QString changeText(const CollapseParams& a, const CollapseParams& b) {
   return out.join(QStringLiteral(", "));
 }
 
-QGroupBox* box(const QString& title, QWidget* content, QWidget* parent) {
-  auto* b = new QGroupBox(title, parent);
-  auto* l = new QVBoxLayout(b);
-  l->setContentsMargins(6, 4, 6, 4);
-  l->addWidget(content);
-  return b;
-}
-
 }  // namespace
 
 MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model_(model) {
@@ -71,12 +64,9 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model
   run_ = new MoeRun(s.moe.collapse_params(), s.moe.steps, this);
   replayed_steps_ = s.moe.steps;
 
-  auto* root = new QHBoxLayout(this);
-  root->setContentsMargins(4, 4, 4, 4);
-  root->setSpacing(6);
   column_ = new ControlColumn(this);
   controls_ = MoeControls::declare(column_, model_);
-  root->addWidget(column_, 0);
+  auto* root = panelRoot(this, column_);
 
   auto* right = new QVBoxLayout;
   right->setSpacing(4);
@@ -84,15 +74,9 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model
   right->addWidget(transport_);
 
   // Everything the panel shows scrolls as one page on a small screen.
-  auto* scroll = new QScrollArea(this);
-  scroll->setObjectName(QStringLiteral("resultsScroll"));
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  auto* results = new QWidget(scroll);
-  auto* v = new QVBoxLayout(results);
-  v->setContentsMargins(0, 0, 0, 0);
-  v->setSpacing(4);
+  QVBoxLayout* v = nullptr;
+  auto* scroll = scrollingPage(this, QStringLiteral("resultsScroll"), &v);
+  QWidget* results = scroll->widget();
   auto* grid = new ReadoutGrid;
   grid->setMaxColumns(4);
   readouts_ = std::make_unique<MoeReadouts>(grid);
@@ -104,7 +88,7 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model
   params_note_->setObjectName(QStringLiteral("params_note"));
   params_note_->setWordWrap(true);
   rl->addWidget(params_note_);
-  v->addWidget(box(tr("Read-outs"), readout_host, results));
+  v->addWidget(titledBox(tr("Read-outs"), readout_host, results));
 
   share_plot_ = new ExpertSharePlot;
   plots_ = {share_plot_,    new UtilizationPlot, new LossPlot,
@@ -114,7 +98,6 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model
   plot_grid->setMinimumCell(kPlotCell);
   for (MoePlot* p : plots_) plot_grid->addWidget(p);
   v->addWidget(plot_grid, 1);
-  scroll->setWidget(results);
   right->addWidget(scroll, 1);
   root->addLayout(right, 1);
 

@@ -15,6 +15,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "ControlColumn.h"
+#include "PanelPage.h"
 #include "PlotWidget.h"
 #include "ReflowGrid.h"
 #include "ScenarioModel.h"
@@ -32,37 +33,21 @@ constexpr QSize kPlotCell(280, 240);  // the smallest plot worth reading
 constexpr int kTableHeight = 190;     // about seven rows; the table scrolls
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-QGroupBox* box(const QString& title, QWidget* content, QWidget* parent) {
-  auto* b = new QGroupBox(title, parent);
-  auto* l = new QVBoxLayout(b);
-  l->setContentsMargins(6, 4, 6, 4);
-  l->addWidget(content);
-  return b;
-}
 }  // namespace
 
 ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model_(model) {
-  auto* root = new QHBoxLayout(this);
-  root->setContentsMargins(4, 4, 4, 4);
-  root->setSpacing(6);
   column_ = new ControlColumn(this);
   controls_ = ParallelControls::declare(column_, model_);
-  root->addWidget(column_, 0);
+  auto* root = panelRoot(this, column_);
 
-  auto* scroll = new QScrollArea(this);
-  scroll->setObjectName(QStringLiteral("resultsScroll"));
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  auto* results = new QWidget(scroll);
-  auto* v = new QVBoxLayout(results);
-  v->setContentsMargins(0, 0, 0, 0);
-  v->setSpacing(4);
+  QVBoxLayout* v = nullptr;
+  auto* scroll = scrollingPage(this, QStringLiteral("resultsScroll"), &v);
+  QWidget* results = scroll->widget();
 
   auto* grid = new ReadoutGrid;
   grid->setMaxColumns(3);
   readouts_ = std::make_unique<ParallelReadouts>(grid);
-  v->addWidget(box(tr("Read-outs"), grid, results));
+  v->addWidget(titledBox(tr("Read-outs"), grid, results));
 
   // The ranked layouts, with the tools above them.
   auto* layouts = new QWidget(results);
@@ -109,7 +94,7 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : Panel(pare
   table_->setMaximumHeight(kTableHeight);
   table_->setAccessibleName(tr("Layouts"));
   lv->addWidget(table_);
-  v->addWidget(box(tr("Layouts, fastest first"), layouts, results));
+  v->addWidget(titledBox(tr("Layouts, fastest first"), layouts, results));
 
   plots_ = {new StageMemoryPlot, new StepTimePlot, new ScheduleGanttPlot, new MfuHeatmapPlot};
   auto* plot_grid = new ReflowGrid(results);
@@ -118,7 +103,6 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : Panel(pare
   plot_grid->setMaxColumns(2);
   for (ParallelPlot* p : plots_) plot_grid->addWidget(p);
   v->addWidget(plot_grid, 1);
-  scroll->setWidget(results);
   root->addWidget(scroll, 1);
 
   connect(table_, &QTableView::clicked, this, &ParallelPanel::choose);

@@ -12,6 +12,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "ControlColumn.h"
+#include "PanelPage.h"
 #include "ReflowGrid.h"
 #include "ScenarioModel.h"
 #include "roofline/RooflineTexts.h"
@@ -33,14 +34,6 @@ namespace napkin {
 namespace {
 constexpr QSize kPlotCell(420, 280);  // the smallest plot whose labels do not collide
 
-QGroupBox* box(const QString& title, QWidget* content, QWidget* parent) {
-  auto* b = new QGroupBox(title, parent);
-  auto* l = new QVBoxLayout(b);
-  l->setContentsMargins(6, 4, 6, 4);
-  l->addWidget(content);
-  return b;
-}
-
 // The inputs of the serving view (what a change must touch to recompute it).
 bool sameServingInputs(const Scenario& a, const Scenario& b) {
   const RooflineSettings &x = a.roofline, &y = b.roofline;
@@ -57,12 +50,9 @@ bool sameServingInputs(const Scenario& a, const Scenario& b) {
 }  // namespace
 
 RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model_(model) {
-  auto* root = new QHBoxLayout(this);
-  root->setContentsMargins(4, 4, 4, 4);
-  root->setSpacing(6);
   column_ = new ControlColumn(this);
   controls_ = RooflineControls::declare(column_, model_);
-  root->addWidget(column_, 0);
+  auto* root = panelRoot(this, column_);
 
   auto* right = new QVBoxLayout;
   right->setSpacing(4);
@@ -80,7 +70,7 @@ RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent) : Panel(pare
   message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   message_->setVisible(false);
   tv->addWidget(message_);
-  right->addWidget(box(tr("Read-outs"), top, this), 0);
+  right->addWidget(titledBox(tr("Read-outs"), top, this), 0);
 
   tabs_ = new QTabWidget(this);
   tabs_->setObjectName(QStringLiteral("subTabs"));
@@ -158,15 +148,10 @@ RooflinePanel::~RooflinePanel() {
 
 QWidget* RooflinePanel::makeTab(Tab tab, const QString& title, const std::vector<QWidget*>& cells,
                                 QWidget* above) {
-  auto* scroll = new QScrollArea(tabs_);
-  scroll->setObjectName(QStringLiteral("tabScroll%1").arg(static_cast<int>(tab)));
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  auto* page = new QWidget(scroll);
-  auto* v = new QVBoxLayout(page);
+  QVBoxLayout* v = nullptr;
+  auto* scroll = scrollingPage(tabs_, QStringLiteral("tabScroll%1").arg(static_cast<int>(tab)), &v);
+  QWidget* page = scroll->widget();
   v->setContentsMargins(0, 2, 0, 0);
-  v->setSpacing(4);
   if (above) v->addWidget(above);
   auto* grid = new ReflowGrid(page);
   grid->setObjectName(QStringLiteral("plotGrid%1").arg(static_cast<int>(tab)));
@@ -174,7 +159,6 @@ QWidget* RooflinePanel::makeTab(Tab tab, const QString& title, const std::vector
   for (QWidget* w : cells) grid->addWidget(w);
   v->addWidget(grid, 1);
   if (tab == kRooflineTab) v->addWidget(operations_);
-  scroll->setWidget(page);
   tabs_->addTab(scroll, title);
   return scroll;
 }

@@ -1,0 +1,44 @@
+#include "PanelPage.h"
+
+#include <QFrame>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include "ControlColumn.h"
+
+namespace napkin {
+
+QHBoxLayout* panelRoot(QWidget* panel, ControlColumn* column) {
+  auto* root = new QHBoxLayout(panel);
+  root->setContentsMargins(4, 4, 4, 4);
+  root->setSpacing(6);
+  root->addWidget(column, 0);
+  return root;
+}
+
+QScrollArea* scrollingPage(QWidget* parent, const QString& name, QVBoxLayout** page) {
+  auto* scroll = new QScrollArea(parent);
+  scroll->setObjectName(name);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  auto* content = new QWidget(scroll);
+  auto* v = new QVBoxLayout(content);
+  v->setContentsMargins(0, 0, 0, 0);
+  v->setSpacing(4);
+  scroll->setWidget(content);
+  *page = v;
+  return scroll;
+}
+
+QGroupBox* titledBox(const QString& title, QWidget* content, QWidget* parent) {
+  auto* b = new QGroupBox(title, parent);
+  auto* l = new QVBoxLayout(b);
+  l->setContentsMargins(6, 4, 6, 4);
+  l->addWidget(content);
+  return b;
+}
+
+}  // namespace napkin

@@ -1,0 +1,29 @@
+// The page every panel is built on: its control column on the left and, on
+// the right, what it shows in a page that scrolls vertically (so every
+// read-out and plot is reachable on a small screen), with titled boxes.
+#pragma once
+
+#include <QString>
+
+class QGroupBox;
+class QHBoxLayout;
+class QScrollArea;
+class QVBoxLayout;
+class QWidget;
+
+namespace napkin {
+
+class ControlColumn;
+
+// The panel's root layout with `column` added on the left; the caller adds
+// the results (a scroll area or a layout) with stretch 1.
+QHBoxLayout* panelRoot(QWidget* panel, ControlColumn* column);
+
+// A vertically scrolling page named `name` (what tests look for); `*page`
+// receives the layout to fill. The scroll area owns the page.
+QScrollArea* scrollingPage(QWidget* parent, const QString& name, QVBoxLayout** page);
+
+// A titled box around one widget: read-outs, checks, a table.
+QGroupBox* titledBox(const QString& title, QWidget* content, QWidget* parent);
+
+}  // namespace napkin
