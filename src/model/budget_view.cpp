@@ -468,16 +468,16 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
       scenario_memory_check(s, v.memory_by_zero[static_cast<std::size_t>(s.training.zero_stage)],
                             v.chip_hbm_bytes));
   if (v.mfu.has_layout) {
-    Check c;
-    c.name = "layout memory";
-    c.ok = v.mfu.layout_fits;
-    c.detail =
+    Check layout_check;
+    layout_check.name = "layout memory";
+    layout_check.ok = v.mfu.layout_fits;
+    layout_check.detail =
         "the Parallelism panel's layout " + v.mfu.layout + ": " +
         (v.mfu.layout_fits
              ? "peak stage " + format_bytes(static_cast<double>(v.mfu.peak_stage_bytes)) + " of " +
                    format_bytes(static_cast<double>(v.mfu.hbm_bytes)) + " HBM per " + s.chip
              : v.mfu.layout_reason);
-    v.checks.insert(v.checks.begin() + 2, c);
+    v.checks.insert(v.checks.begin() + 2, layout_check);
   }
   v.plan_too_long = p_too_long(p, s.days) || v.run_too_long;
   v.chip_hours = static_cast<double>(s.n_chips) * v.report.cost.hours;

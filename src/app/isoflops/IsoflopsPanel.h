@@ -79,7 +79,7 @@ class IsoflopsPanel : public Panel {
   // Compares with a baseline scenario: its ladder view is computed here, its
   // fit and bootstrap off the UI thread (once, when pinned); read-outs show
   // the change from it, plots draw its ghosts. nullptr unpins.
-  void setBaseline(const Scenario* baseline);
+  void setBaseline(const Scenario* baseline) override;
   // The baseline's fit is still running.
   bool baselineBusy() const { return baseline_job_->isBusy(); }
   const std::optional<IsoflopsShown>& baseline() const { return baseline_; }

@@ -42,7 +42,7 @@ class MoePanel : public Panel {
   // Compares with a baseline scenario: its run of record is computed once,
   // off the UI thread; then read-outs show the change from it and plots draw
   // its ghosts. nullptr unpins.
-  void setBaseline(const Scenario* baseline);
+  void setBaseline(const Scenario* baseline) override;
   bool baselinePending() const;
   // Blocks until a pending baseline is in and shown (tests, the report).
   void waitForBaseline();
