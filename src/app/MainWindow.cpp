@@ -25,14 +25,14 @@
 #include <QToolButton>
 
 #include "PlotWidget.h"
-#include "roofline/RooflinePanel.h"
 #include "budget/BudgetPanel.h"
-#include "moe/MoePanel.h"
 #include "config_import.h"
 #include "hardware.h"
 #include "isoflops/IsoflopsPanel.h"
+#include "moe/MoePanel.h"
 #include "parallel/ParallelPanel.h"
 #include "report/ReportWriter.h"
+#include "roofline/RooflinePanel.h"
 #include "scenario_json.h"
 #include "shell/Autosave.h"
 #include "shell/BaselineController.h"

@@ -363,32 +363,31 @@ QJsonObject moe_to_json(const MoeSettings& m) {
 QJsonObject roofline_to_json(const RooflineSettings& r) {
   QJsonArray overlays;
   for (const std::string& o : r.overlays) overlays.append(q(o));
-  return QJsonObject{{QStringLiteral("overlays"), overlays},
-                     {QStringLiteral("matmul_dim"), static_cast<qint64>(r.matmul_dim)},
-                     {QStringLiteral("mfu_budget"),
-                      QJsonObject{{QStringLiteral("matmul_seconds"), r.mfu.matmul_seconds},
-                                  {QStringLiteral("vector_seconds"), r.mfu.vector_seconds},
-                                  {QStringLiteral("memory_seconds"), r.mfu.memory_seconds},
-                                  {QStringLiteral("comms_seconds"), r.mfu.comms_seconds},
-                                  {QStringLiteral("optimizer_seconds"), r.mfu.optimizer_seconds}}},
-                     {QStringLiteral("recompute"), r.recompute},
-                     {QStringLiteral("prefill_mfu"), r.prefill_mfu},
-                     {QStringLiteral("bandwidth_efficiency"), r.bandwidth_efficiency},
-                     {QStringLiteral("step_floor_seconds"), r.step_floor_seconds},
-                     {QStringLiteral("max_chips"), static_cast<qint64>(r.max_chips)},
-                     {QStringLiteral("tile"), static_cast<qint64>(r.tile)},
-                     {QStringLiteral("per_layer_serial_seconds"), r.per_layer_serial_seconds},
-                     {QStringLiteral("serving_layout"),
-                      QJsonObject{{QStringLiteral("tp"), static_cast<qint64>(r.serving_tp)},
-                                  {QStringLiteral("pp"), static_cast<qint64>(r.serving_pp)},
-                                  {QStringLiteral("ep"), static_cast<qint64>(r.serving_ep)},
-                                  {QStringLiteral("communication"), r.serving_communication},
-                                  {QStringLiteral("ttft_budget_seconds"), r.ttft_budget_seconds},
-                                  {QStringLiteral("tpot_budget_seconds"), r.tpot_budget_seconds},
-                                  {QStringLiteral("search_max_chips"),
-                                   static_cast<qint64>(r.search_max_chips)},
-                                  {QStringLiteral("generated_tokens_per_day"),
-                                   r.generated_tokens_per_day}}}};
+  return QJsonObject{
+      {QStringLiteral("overlays"), overlays},
+      {QStringLiteral("matmul_dim"), static_cast<qint64>(r.matmul_dim)},
+      {QStringLiteral("mfu_budget"),
+       QJsonObject{{QStringLiteral("matmul_seconds"), r.mfu.matmul_seconds},
+                   {QStringLiteral("vector_seconds"), r.mfu.vector_seconds},
+                   {QStringLiteral("memory_seconds"), r.mfu.memory_seconds},
+                   {QStringLiteral("comms_seconds"), r.mfu.comms_seconds},
+                   {QStringLiteral("optimizer_seconds"), r.mfu.optimizer_seconds}}},
+      {QStringLiteral("recompute"), r.recompute},
+      {QStringLiteral("prefill_mfu"), r.prefill_mfu},
+      {QStringLiteral("bandwidth_efficiency"), r.bandwidth_efficiency},
+      {QStringLiteral("step_floor_seconds"), r.step_floor_seconds},
+      {QStringLiteral("max_chips"), static_cast<qint64>(r.max_chips)},
+      {QStringLiteral("tile"), static_cast<qint64>(r.tile)},
+      {QStringLiteral("per_layer_serial_seconds"), r.per_layer_serial_seconds},
+      {QStringLiteral("serving_layout"),
+       QJsonObject{{QStringLiteral("tp"), static_cast<qint64>(r.serving_tp)},
+                   {QStringLiteral("pp"), static_cast<qint64>(r.serving_pp)},
+                   {QStringLiteral("ep"), static_cast<qint64>(r.serving_ep)},
+                   {QStringLiteral("communication"), r.serving_communication},
+                   {QStringLiteral("ttft_budget_seconds"), r.ttft_budget_seconds},
+                   {QStringLiteral("tpot_budget_seconds"), r.tpot_budget_seconds},
+                   {QStringLiteral("search_max_chips"), static_cast<qint64>(r.search_max_chips)},
+                   {QStringLiteral("generated_tokens_per_day"), r.generated_tokens_per_day}}}};
 }
 
 QJsonValue lock_to_json(const std::optional<std::int64_t>& v) {
@@ -856,10 +855,14 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
   if (top.object("serving").contains(QStringLiteral("bytes_per_param"))) {
     double bytes = 2;
     v.real("bytes_per_param", bytes, 0.125, 8);
-    if (bytes >= 4) s.serving.weight_dtype = Dtype::fp32;
-    else if (bytes >= 2) s.serving.weight_dtype = Dtype::bf16;
-    else if (bytes >= 1) s.serving.weight_dtype = Dtype::int8;
-    else s.serving.weight_dtype = Dtype::int4;
+    if (bytes >= 4)
+      s.serving.weight_dtype = Dtype::fp32;
+    else if (bytes >= 2)
+      s.serving.weight_dtype = Dtype::bf16;
+    else if (bytes >= 1)
+      s.serving.weight_dtype = Dtype::int8;
+    else
+      s.serving.weight_dtype = Dtype::int4;
   }
   v.choice<Dtype>("weight_precision", s.serving.weight_dtype,
                   [](std::string_view name) { return parse_dtype(name, "weight_precision"); });

@@ -425,9 +425,9 @@ BudgetReport budget_report(const BudgetInputs& in) {
     rec.reason =
         d.chinchilla_fits ? RecommendationReason::chinchilla : RecommendationReason::data_limited;
   }
-  r.serving_limit = in.serving_limit ? *in.serving_limit
-                                     : largest_servable_model(in.chip, in.serving_node_chips,
-                                                              in.serving_latency);
+  r.serving_limit =
+      in.serving_limit ? *in.serving_limit
+                       : largest_servable_model(in.chip, in.serving_node_chips, in.serving_latency);
   const ServingLimit& sl = r.serving_limit;
   if (sl.applied && sl.max_params && rec.model.params > *sl.max_params) {
     rec.serving_binds = true;

@@ -225,7 +225,6 @@ std::vector<LadderPoint> ladder_points(const IsoflopsSettings& s) {
                               "cut or switch it off");
 }
 
-
 // ------------------------------------------------------------------------ MoE
 
 void MoeSettings::validate() const {

@@ -161,8 +161,7 @@ ServingView scenario_serving_view(const ScenarioServing& in) {
     v.chosen = evaluate_serving(in.model, search.serving);
     v.search.budget = search.budget;
     v.search.reason = e.what();
-    v.energy_share =
-        energy_share_text(chip_by_name(search.serving.chip), search.serving.cost);
+    v.energy_share = energy_share_text(chip_by_name(search.serving.chip), search.serving.cost);
     v.precision = describe_precision(search.serving.weights, search.serving.kv);
     return v;
   }

@@ -79,7 +79,6 @@ RooflinePanelData roofline_panel(const RooflineScenario& scenario);
 // the KV-heads lever on one 8-chip serving node).
 RooflineScenario roofline_scenario(const Scenario& s);
 
-
 // What the "Serving layout" view computes from (issue 15, item 7): the
 // scenario's model as served (serving_model of its shape), its chip, the
 // serving chips split as the RooflineSettings' chosen TP × PP × EP (or, when

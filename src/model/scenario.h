@@ -12,9 +12,9 @@
 
 #include "algebra.h"
 #include "budget.h"
-#include "quantize.h"
-#include "panel_settings.h"
 #include "goodput.h"
+#include "panel_settings.h"
+#include "quantize.h"
 #include "train_plan.h"
 #include "uncertainty.h"
 
@@ -45,8 +45,8 @@ struct ServingSetup {
   Dtype kv_dtype = Dtype::bf16;
   double bytes_per_param() const { return bytes_per_element(weight_dtype); }
   double kv_bytes_per_element() const { return bytes_per_element(kv_dtype); }
-  std::int64_t chips = 8;        // chips of one serving deployment
-  bool limit_model = true;       // "What I would train" respects the latency budget
+  std::int64_t chips = 8;   // chips of one serving deployment
+  bool limit_model = true;  // "What I would train" respects the latency budget
   bool operator==(const ServingSetup&) const = default;
 };
 
