@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QVariant>
 #include <functional>
+#include <type_traits>
 
 #include "ControlColumn.h"
 #include "ScenarioModel.h"
@@ -21,6 +22,22 @@ Binding<T> scenarioBinding(ScenarioModel* model, int field, const QString& label
           [model, field, undo, set](T v) {
             model->edit(undo, field, [&](Scenario& s) { set(s, v); });
           }};
+}
+
+// Binds one number the scenario holds as a slider's value. `member_of` reaches
+// it: [](auto& s) -> auto& { return s.serving.batch; }. Counts (64-bit
+// integers) are stored exactly; `after` runs after each edit (optional).
+template <typename MemberOf>
+Binding<double> numberBinding(ScenarioModel* model, int field, const QString& label,
+                              MemberOf member_of, std::function<void(Scenario&)> after = {}) {
+  return scenarioBinding<double>(
+      model, field, label,
+      [member_of](const Scenario& s) { return static_cast<double>(member_of(s)); },
+      [member_of, after](Scenario& s, double v) {
+        auto& x = member_of(s);
+        x = static_cast<std::remove_reference_t<decltype(x)>>(v);
+        if (after) after(s);
+      });
 }
 
 }  // namespace napkin

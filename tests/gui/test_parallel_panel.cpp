@@ -66,7 +66,9 @@ TEST(ParallelPanel, TheTableListsLayoutsThatFitByStepTime) {
     const LayoutResult& r = f.panel.layoutAtRow(i);
     EXPECT_TRUE(r.fits);
     EXPECT_EQ(r.layout, expected.layouts[static_cast<std::size_t>(i)].layout);
-    if (i > 0) EXPECT_LE(f.panel.layoutAtRow(i - 1).step_seconds, r.step_seconds);
+    if (i > 0) {
+      EXPECT_LE(f.panel.layoutAtRow(i - 1).step_seconds, r.step_seconds);
+    }
     EXPECT_EQ(f.panel.table()->model()->index(i, LayoutTableModel::kStep).data().toString(),
               qs(format_seconds(r.step_seconds)));
   }

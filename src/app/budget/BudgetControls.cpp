@@ -1,10 +1,12 @@
 #include "BudgetControls.h"
+#include "Text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 
 #include "ControlColumn.h"
 #include "ScenarioBinding.h"
+#include "ScenarioControls.h"
 #include "budget_view.h"
 #include "format.h"
 #include "hardware.h"
@@ -15,9 +17,7 @@ namespace {
 
 // Field ids: consecutive edits of one field within a drag merge into one undo step.
 enum Field {
-  kChip = 1,
-  kChips,
-  kDays,
+  kDays = 1,
   kMfu,
   kPrice,
   kKwh,
@@ -43,13 +43,9 @@ enum Field {
   kDp,
   kCkpt,
   kMicro,
-  kSeq,
-  kContext
+  kSeq
 };
 
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 QString tr(const char* text) { return QCoreApplication::translate("napkin::BudgetControls", text); }
 
 using Scale = SliderSpin::Scale;
@@ -100,36 +96,10 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
                                        BudgetPlanControls::ViewGetter view) {
   BudgetControls c;
   BudgetPlanControls::declareQuestion(c.plan, col, m, view);
-  auto bind = [m](int field, const QString& label, std::function<double(const S&)> get,
-                  std::function<void(S&, double)> set) {
-    return scenarioBinding<double>(m, field, label, std::move(get), std::move(set));
-  };
 
   col->group(tr("Hardware and budget"));
-  std::vector<ComboItem> chips;
-  for (const Chip& chip : hardware_table()) chips.push_back({qs(chip.name), qs(chip.name)});
-  c.chip = col->combo(
-      {.key = QStringLiteral("chip"),
-       .label = tr("Chip"),
-       .tooltip = tr("Accelerator from the hardware table: peak bf16 FLOP/s, HBM bytes and "
-                     "bandwidth, watts (Help → About lists the sources)."),
-       .items = chips},
-      scenarioBinding<QVariant>(
-          m, kChip, tr("chip"), [](const S& s) { return QVariant(QString::fromStdString(s.chip)); },
-          [](S& s, QVariant v) { s.chip = v.toString().toStdString(); }));
-  c.chips = col->slider(
-      {.key = QStringLiteral("chips"),
-       .label = tr("Chips"),
-       .min = 1,
-       .max = 100000,
-       .scale = Scale::log,
-       .ladder = Ladder::oneTwoFive(),
-       .integer = true,
-       .tooltip = tr("Number of accelerators (chips). C = chips × peak FLOP/s × MFU × days × "
-                     "86,400 s.")},
-      bind(
-          kChips, tr("Chips"), [](const S& s) { return static_cast<double>(s.n_chips); },
-          [](S& s, double v) { s.n_chips = static_cast<std::int64_t>(v); }));
+  c.chip = declareChipControl(col, m);
+  c.chips = declareChipsControl(col, m);
   c.days = col->slider({.key = QStringLiteral("days"),
                         .label = tr("Days"),
                         .unit = tr("days"),
@@ -138,9 +108,8 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
                         .ladder = Ladder::multipleOf(1),
                         .integer = true,
                         .tooltip = tr("Wall-clock days of training (days). Enters C linearly.")},
-                       bind(
-                           kDays, tr("Days"), [](const S& s) { return s.days; },
-                           [](S& s, double v) { s.days = v; }));
+                       numberBinding(
+                           m, kDays, tr("Days"), [](auto& s) -> auto& { return s.days; }));
   c.mfu = col->slider(
       {.key = QStringLiteral("mfu"),
        .label = tr("MFU"),
@@ -151,12 +120,9 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
        .display_factor = 100,
        .tooltip = tr("Model FLOPs utilization (fraction of peak): useful 6ND FLOPs ÷ (chips × "
                      "peak × time). 35–55 % is normal at scale.")},
-      bind(
-          kMfu, tr("MFU"), [](const S& s) { return s.mfu; },
-          [](S& s, double v) {
-            s.mfu = v;
-            carry_range(s, RangeInput::mfu);
-          }));
+      numberBinding(
+          m, kMfu, tr("MFU"), [](auto& s) -> auto& { return s.mfu; },
+          [](S& s) { carry_range(s, RangeInput::mfu); }));
   c.price = col->slider(
       {.key = QStringLiteral("price"),
        .label = tr("Price"),
@@ -167,12 +133,9 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
        .ladder = Ladder::significant(2),
        .decimals = 2,
        .tooltip = tr("Rental price ($ per chip-hour). Rental $ = chips × days × 24 × price.")},
-      bind(
-          kPrice, tr("Price"), [](const S& s) { return s.price_per_chip_hour_dollars; },
-          [](S& s, double v) {
-            s.price_per_chip_hour_dollars = v;
-            carry_range(s, RangeInput::price);
-          }));
+      numberBinding(
+          m, kPrice, tr("Price"), [](auto& s) -> auto& { return s.price_per_chip_hour_dollars; },
+          [](S& s) { carry_range(s, RangeInput::price); }));
   c.kwh = col->slider(
       {.key = QStringLiteral("kwh"),
        .label = tr("Energy price"),
@@ -183,9 +146,8 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
        .decimals = 3,
        .tooltip = tr("Electricity price ($ per kWh). Energy $ = chips × TDP × PUE × hours ÷ 1000 "
                      "× price.")},
-      bind(
-          kKwh, tr("Energy price"), [](const S& s) { return s.kwh_price_dollars; },
-          [](S& s, double v) { s.kwh_price_dollars = v; }));
+      numberBinding(
+          m, kKwh, tr("Energy price"), [](auto& s) -> auto& { return s.kwh_price_dollars; }));
   c.pue = col->slider(
       {.key = QStringLiteral("pue"),
        .label = tr("PUE"),
@@ -195,8 +157,8 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
        .decimals = 2,
        .tooltip = tr("Power usage effectiveness (facility W per IT W): energy at the wall ÷ "
                      "energy at the chips.")},
-      bind(
-          kPue, tr("PUE"), [](const S& s) { return s.pue; }, [](S& s, double v) { s.pue = v; }));
+      numberBinding(
+          m, kPue, tr("PUE"), [](auto& s) -> auto& { return s.pue; }));
 
   col->group(tr("Allocation and serving"));
   c.tokens_per_param = col->slider(
@@ -209,9 +171,8 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
        .decimals = 1,
        .tooltip = tr("Chinchilla ratio r (tokens per parameter): N = √(C / 6r), D = r·N. "
                      "Default 20.")},
-      bind(
-          kTpp, tr("Tokens/param"), [](const S& s) { return s.tokens_per_param; },
-          [](S& s, double v) { s.tokens_per_param = v; }));
+      numberBinding(
+          m, kTpp, tr("Tokens/param"), [](auto& s) -> auto& { return s.tokens_per_param; }));
   c.served_tokens = col->slider(
       {.key = QStringLiteral("served_tokens"),
        .label = tr("Served tokens"),
@@ -224,9 +185,9 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
        .tooltip = tr("Tokens the model serves over its life (tokens). Lifetime FLOPs = "
                      "6N·D_train + 2N·D_served: more serving favours a smaller model trained "
                      "longer.")},
-      bind(
-          kServed, tr("Served tokens"), [](const S& s) { return s.serving.served_tokens; },
-          [](S& s, double v) { s.serving.served_tokens = v; }));
+      numberBinding(
+          m, kServed, tr("Served tokens"),
+          [](auto& s) -> auto& { return s.serving.served_tokens; }));
   c.tokens_available = col->slider(
       {.key = QStringLiteral("tokens_available"),
        .label = tr("Unique tokens"),
@@ -240,27 +201,10 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
                      "beyond them data repeat and are worth less (Muennighoff et al. 2023, "
                      "R_D* = 15.4). Default 15T (Llama 3 pre-trained on 15.6T). The 'data "
                      "available' check needs D below it.")},
-      bind(
-          kAvailable, tr("Unique tokens"), [](const S& s) { return s.tokens_available; },
-          [](S& s, double v) {
-            s.tokens_available = v;
-            carry_range(s, RangeInput::tokens_available);
-          }));
-  c.context = col->slider(
-      {.key = QStringLiteral("context"),
-       .label = tr("Context"),
-       .unit = tr("tokens"),
-       .min = 256,
-       .max = 1048576,
-       .scale = Scale::log,
-       .ladder = Ladder::powersOfTwo(),
-       .integer = true,
-       .tooltip = tr("Serving context per request (tokens). KV bytes = 2·L·n_kv·d_head·T·2 per "
-                     "request.")},
-      bind(
-          kContext, tr("Context"),
-          [](const S& s) { return static_cast<double>(s.serving.context_len); },
-          [](S& s, double v) { s.serving.context_len = static_cast<std::int64_t>(v); }));
+      numberBinding(
+          m, kAvailable, tr("Unique tokens"), [](auto& s) -> auto& { return s.tokens_available; },
+          [](S& s) { carry_range(s, RangeInput::tokens_available); }));
+  c.context = declareContextControl(col, m);
 
   BudgetPlanControls::declareRun(c.plan, col, m, view);
 
@@ -439,19 +383,17 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
       scenarioBinding<QVariant>(
           m, kZero, tr("ZeRO stage"), [](const S& s) { return QVariant(s.training.zero_stage); },
           [](S& s, QVariant v) { s.training.zero_stage = v.toInt(); }));
-  c.dp =
-      col->slider({.key = QStringLiteral("dp"),
-                   .label = tr("DP degree"),
-                   .min = 1,
-                   .max = 100000,
-                   .scale = Scale::log,
-                   .ladder = Ladder::powersOfTwo(),
-                   .integer = true,
-                   .tooltip = tr("Data-parallel replicas sharing the ZeRO shards (replicas).")},
-                  bind(
-                      kDp, tr("DP degree"),
-                      [](const S& s) { return static_cast<double>(s.training.dp_degree); },
-                      [](S& s, double v) { s.training.dp_degree = static_cast<std::int64_t>(v); }));
+  c.dp = col->slider(
+      {.key = QStringLiteral("dp"),
+       .label = tr("DP degree"),
+       .min = 1,
+       .max = 100000,
+       .scale = Scale::log,
+       .ladder = Ladder::powersOfTwo(),
+       .integer = true,
+       .tooltip = tr("Data-parallel replicas sharing the ZeRO shards (replicas).")},
+      numberBinding(
+          m, kDp, tr("DP degree"), [](auto& s) -> auto& { return s.training.dp_degree; }));
   c.checkpointing = col->combo(
       {.key = QStringLiteral("checkpointing"),
        .label = tr("Checkpointing"),
@@ -476,10 +418,8 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
        .ladder = Ladder::powersOfTwo(),
        .integer = true,
        .tooltip = tr("Sequences per device per step; activation bytes scale with it.")},
-      bind(
-          kMicro, tr("Micro-batch"),
-          [](const S& s) { return static_cast<double>(s.training.micro_batch); },
-          [](S& s, double v) { s.training.micro_batch = static_cast<std::int64_t>(v); }));
+      numberBinding(
+          m, kMicro, tr("Micro-batch"), [](auto& s) -> auto& { return s.training.micro_batch; }));
   c.seq_len = col->slider(
       {.key = QStringLiteral("seq_len"),
        .label = tr("Train sequence"),
@@ -491,10 +431,8 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
        .integer = true,
        .tooltip = tr("Training sequence length T (tokens): activations ∝ T, attention FLOPs ∝ "
                      "T².")},
-      bind(
-          kSeq, tr("Train sequence"),
-          [](const S& s) { return static_cast<double>(s.training.seq_len); },
-          [](S& s, double v) { s.training.seq_len = static_cast<std::int64_t>(v); }));
+      numberBinding(
+          m, kSeq, tr("Train sequence"), [](auto& s) -> auto& { return s.training.seq_len; }));
   col->finish();
   return c;
 }

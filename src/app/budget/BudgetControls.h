@@ -2,18 +2,13 @@
 // shared scenario. Every control is a named member: a look-up cannot miss.
 #pragma once
 
+#include "ScenarioControls.h"
+
 #include <functional>
 
 #include "budget/BudgetPlanControls.h"
 
-class QCheckBox;
-class QComboBox;
-
 namespace napkin {
-
-class ControlColumn;
-class ScenarioModel;
-class SliderSpin;
 
 struct BudgetControls {
   // The question, goodput and ranges (their own file).

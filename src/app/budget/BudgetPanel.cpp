@@ -1,4 +1,5 @@
 #include "budget/BudgetPanel.h"
+#include "Text.h"
 
 #include <QFutureWatcher>
 #include <QGroupBox>
@@ -14,7 +15,6 @@
 #include "CheckList.h"
 #include "ControlColumn.h"
 #include "PanelPage.h"
-#include "ReflowGrid.h"
 #include "ScenarioModel.h"
 #include "budget/plots/AttentionPlot.h"
 #include "budget/plots/EpochsPlot.h"
@@ -33,7 +33,6 @@ namespace {
 constexpr int kSideBySide = 860;      // px: read-outs beside the checks from here up
 constexpr QSize kPlotCell(280, 240);  // the smallest plot worth reading
 constexpr int kTextFollowMs = 60;     // checks and memo during a drag: ~16 updates a second
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 }  // namespace
 
@@ -87,13 +86,10 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : Panel(parent),
   small.setPointSizeF(small.pointSizeF() * 0.92);
   recommendation_->setFont(small);
   recommendation_box_ = titledBox(tr("What I would train"), recommendation_, results);
-  auto* plot_grid = new ReflowGrid(results);
-  plot_grid->setObjectName(QStringLiteral("plotGrid"));
-  plot_grid->setMinimumCell(kPlotCell);
   // The answer first, then the run's plots, then the model's.
-  plot_grid->addWidget(recommendation_box_);
-  for (BudgetPlot* p : plots_) plot_grid->addWidget(p);
-  v->addWidget(plot_grid, 1);
+  std::vector<QWidget*> cells{recommendation_box_};
+  cells.insert(cells.end(), plots_.begin(), plots_.end());
+  addPlotGrid(v, QStringLiteral("plotGrid"), cells, kPlotCell);
   root->addWidget(scroll, 1);
 
   text_timer_ = new QTimer(this);
@@ -138,7 +134,7 @@ void BudgetPanel::refresh() {
   }
   controls_.plan.updateEnabled(view_);
   readouts_->show(view_);
-  for (BudgetPlot* p : plots_) p->draw(view_);
+  for (BudgetPlot* p : plots_) p->drawView(view_);
   showRanges();
   if (!model_->inGesture())
     updateTexts();
@@ -150,8 +146,8 @@ void BudgetPanel::showRanges() {
   const bool any = view_.scenario.ranges.any();
   readouts_->showRanges(view_);
   ranges_box_->setVisible(any && view_.ranges.has_value());
-  histogram_plot_->draw(view_);
-  tornado_plot_->draw(view_);
+  histogram_plot_->drawView(view_);
+  tornado_plot_->drawView(view_);
   histogram_plot_->setPending(ranges_stale_);
   tornado_plot_->setPending(ranges_stale_);
 }

@@ -12,6 +12,7 @@
 #include "Panel.h"
 #include "budget/BudgetControls.h"
 #include "budget/BudgetReadouts.h"
+#include "budget/plots/BudgetPlot.h"
 #include "budget_view.h"
 
 class QGroupBox;
@@ -20,7 +21,6 @@ class QTimer;
 
 namespace napkin {
 
-class BudgetPlot;
 class EpochsPlot;
 class GoodputPlot;
 class HistogramPlot;

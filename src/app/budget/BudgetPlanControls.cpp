@@ -1,4 +1,5 @@
 #include "BudgetPlanControls.h"
+#include "Text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -37,9 +38,6 @@ enum Field {
 using Scale = SliderSpin::Scale;
 using S = Scenario;
 
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 QString tr(const char* text) {
   return QCoreApplication::translate("napkin::BudgetPlanControls", text);
 }
@@ -177,36 +175,30 @@ void BudgetPlanControls::declareRun(BudgetPlanControls& c, ControlColumn* col, S
     return scenarioBinding<double>(m, field, label, std::move(get), std::move(set));
   };
   col->group(tr("Goodput (crashes per 1,000 chip-days)"));
-  c.interruptions =
-      col->slider({.key = QStringLiteral("interruptions"),
-                   .label = tr("Interruptions"),
-                   .min = 0,
-                   .max = 20,
-                   .ladder = Ladder::multipleOf(0.001),
-                   .decimals = 3,
-                   .tooltip = tip("interruptions_per_1000_chip_days")},
-                  bind(
-                      kInterruptions, tr("Interruptions"),
-                      [](const S& s) { return s.goodput.interruptions_per_1000_chip_days; },
-                      [](S& s, double v) {
-                        s.goodput.interruptions_per_1000_chip_days = v;
-                        carry(s, RangeInput::interruptions);
-                      }));
-  c.restart =
-      col->slider({.key = QStringLiteral("restart_minutes"),
-                   .label = tr("Restart"),
-                   .unit = tr("min"),
-                   .min = 1,
-                   .max = 600,
-                   .scale = Scale::log,
-                   .ladder = Ladder::significant(2),
-                   .tooltip = tip("restart_minutes")},
-                  bind(
-                      kRestart, tr("Restart"), [](const S& s) { return s.goodput.restart_minutes; },
-                      [](S& s, double v) {
-                        s.goodput.restart_minutes = v;
-                        carry(s, RangeInput::restart);
-                      }));
+  c.interruptions = col->slider({.key = QStringLiteral("interruptions"),
+                                 .label = tr("Interruptions"),
+                                 .min = 0,
+                                 .max = 20,
+                                 .ladder = Ladder::multipleOf(0.001),
+                                 .decimals = 3,
+                                 .tooltip = tip("interruptions_per_1000_chip_days")},
+                                numberBinding(
+                                    m, kInterruptions, tr("Interruptions"), [](auto& s) -> auto& {
+                                      return s.goodput.interruptions_per_1000_chip_days;
+                                    },
+                                    [](S& s) { carry(s, RangeInput::interruptions); }));
+  c.restart = col->slider(
+      {.key = QStringLiteral("restart_minutes"),
+       .label = tr("Restart"),
+       .unit = tr("min"),
+       .min = 1,
+       .max = 600,
+       .scale = Scale::log,
+       .ladder = Ladder::significant(2),
+       .tooltip = tip("restart_minutes")},
+      numberBinding(
+          m, kRestart, tr("Restart"), [](auto& s) -> auto& { return s.goodput.restart_minutes; },
+          [](S& s) { carry(s, RangeInput::restart); }));
   c.checkpoint_interval =
       col->slider({.key = QStringLiteral("checkpoint_minutes"),
                    .label = tr("Checkpoint every"),
@@ -216,10 +208,9 @@ void BudgetPlanControls::declareRun(BudgetPlanControls& c, ControlColumn* col, S
                    .scale = Scale::log,
                    .ladder = Ladder::significant(2),
                    .tooltip = tip("checkpoint_interval_minutes")},
-                  bind(
-                      kInterval, tr("Checkpoint interval"),
-                      [](const S& s) { return s.goodput.checkpoint_interval_minutes; },
-                      [](S& s, double v) { s.goodput.checkpoint_interval_minutes = v; }));
+                  numberBinding(
+                      m, kInterval, tr("Checkpoint interval"),
+                      [](auto& s) -> auto& { return s.goodput.checkpoint_interval_minutes; }));
   c.write_source = col->combo(
       {.key = QStringLiteral("checkpoint_write_source"),
        .label = tr("Write time"),
@@ -262,10 +253,10 @@ void BudgetPlanControls::declareRun(BudgetPlanControls& c, ControlColumn* col, S
                            .ladder = Ladder::significant(2),
                            .display_factor = 1e-6,
                            .tooltip = tip("storage_bytes_per_s_per_chip")},
-                          bind(
-                              kStorage, tr("Storage bandwidth"),
-                              [](const S& s) { return s.goodput.storage_bytes_per_s_per_chip; },
-                              [](S& s, double v) { s.goodput.storage_bytes_per_s_per_chip = v; }));
+                          numberBinding(
+                              m, kStorage, tr("Storage bandwidth"), [](auto& s) -> auto& {
+                                return s.goodput.storage_bytes_per_s_per_chip;
+                              }));
   c.async = col->check(
       {.key = QStringLiteral("checkpoint_async"),
        .label = tr("Asynchronous checkpoints"),

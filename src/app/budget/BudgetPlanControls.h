@@ -5,19 +5,16 @@
 // edit is one undo step, and a refused range says why in `message`.
 #pragma once
 
+#include "ScenarioControls.h"
+
 #include <QString>
 #include <array>
 #include <functional>
 
-class QCheckBox;
-class QComboBox;
 class QLabel;
 
 namespace napkin {
 
-class ControlColumn;
-class ScenarioModel;
-class SliderSpin;
 struct BudgetView;
 struct Scenario;
 enum class RangeInput;

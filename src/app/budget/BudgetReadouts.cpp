@@ -1,4 +1,5 @@
 #include "BudgetReadouts.h"
+#include "Text.h"
 
 #include <QCoreApplication>
 #include <cmath>
@@ -11,10 +12,6 @@ namespace napkin {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-QString qsv(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 QString tr(const char* text) { return QCoreApplication::translate("napkin::BudgetReadouts", text); }
 
 QString count(double v) { return qs(format_count(v, 2)); }
@@ -336,8 +333,8 @@ void BudgetReadouts::show(const BudgetView& v) {
                    : tr("no repetition penalty"),
        .number = u.loss});
   const BudgetServing& sv = v.serving;
-  const QString prec = QStringLiteral("%1/%2").arg(qsv(to_string(s.serving.weight_dtype)),
-                                                   qsv(to_string(s.serving.kv_dtype)));
+  const QString prec = QStringLiteral("%1/%2").arg(qs(to_string(s.serving.weight_dtype)),
+                                                   qs(to_string(s.serving.kv_dtype)));
   if (!sv.enabled)
     grid_->set(serving, {.value = tr("limit off"), .note = qs(sv.text)});
   else if (sv.largest_params)

@@ -1,4 +1,5 @@
 #include "isoflops/IsoflopsControls.h"
+#include "Text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -16,10 +17,10 @@ namespace napkin {
 
 namespace {
 
-// Field ids (distinct from the other panels'): the edits of one slider drag
+// Field ids of the IsoFLOPs panel (240..279): the edits of one slider drag
 // merge into one undo step.
 enum Field {
-  kLossCut = 200,
+  kLossCut = 240,
   kMaxLoss,
   kLaw,
   kE,
@@ -54,9 +55,6 @@ enum Field {
 
 QString tr(const char* text) {
   return QCoreApplication::translate("napkin::IsoflopsControls", text);
-}
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
 using Scale = SliderSpin::Scale;
@@ -125,9 +123,9 @@ IsoflopsControls IsoflopsControls::declare(ControlColumn* col, ScenarioModel* m)
        .decimals = 4,
        .tooltip = tr("Runs of a loaded ladder at or above this loss (nats/token) are left out "
                      "of the fit.")},
-      bind(
-          kMaxLoss, tr("Loss cut"), [](const S& s) { return s.isoflops.loss_cut.max_loss; },
-          [](S& s, double v) { s.isoflops.loss_cut.max_loss = v; }));
+      numberBinding(
+          m, kMaxLoss, tr("Loss cut"),
+          [](auto& s) -> auto& { return s.isoflops.loss_cut.max_loss; }));
 
   // --- the ground truth
   c.synthetic_only << col->group(tr("Ground-truth law (synthetic ladder)"));
@@ -282,9 +280,9 @@ IsoflopsControls IsoflopsControls::declare(ControlColumn* col, ScenarioModel* m)
        .decimals = 1,
        .tooltip = tr("How many decades of N each budget's sweep covers, centred on the true "
                      "optimum.")},
-      bind(
-          kSpan, tr("Size span"), [](const S& s) { return s.isoflops.synthetic.size_span_decades; },
-          [](S& s, double v) { s.isoflops.synthetic.size_span_decades = v; }));
+      numberBinding(
+          m, kSpan, tr("Size span"),
+          [](auto& s) -> auto& { return s.isoflops.synthetic.size_span_decades; }));
   c.noise = col->slider(
       {.key = QStringLiteral("noise"),
        .label = tr("Noise σ"),
@@ -296,9 +294,8 @@ IsoflopsControls IsoflopsControls::declare(ControlColumn* col, ScenarioModel* m)
        .display_factor = 100,
        .tooltip = tr("Multiplicative log-normal noise on every run's loss: L·exp(σz), σ in % of "
                      "L.")},
-      bind(
-          kNoise, tr("Noise σ"), [](const S& s) { return s.isoflops.synthetic.noise; },
-          [](S& s, double v) { s.isoflops.synthetic.noise = v; }));
+      numberBinding(
+          m, kNoise, tr("Noise σ"), [](auto& s) -> auto& { return s.isoflops.synthetic.noise; }));
   c.seed = col->slider(
       {.key = QStringLiteral("seed"),
        .label = tr("Seed"),
@@ -342,9 +339,9 @@ IsoflopsControls IsoflopsControls::declare(ControlColumn* col, ScenarioModel* m)
        .decimals = 3,
        .tooltip = tr("The schedule-mismatch penalty at D = 0 (nats/token); the seed's toy uses "
                      "0.15.")},
-      bind(
-          kBiasNats, tr("Bias strength"), [](const S& s) { return s.isoflops.synthetic.bias_nats; },
-          [](S& s, double v) { s.isoflops.synthetic.bias_nats = v; }));
+      numberBinding(
+          m, kBiasNats, tr("Bias strength"),
+          [](auto& s) -> auto& { return s.isoflops.synthetic.bias_nats; }));
   c.bias_mode = col->combo(
       {.key = QStringLiteral("bias_mode"),
        .label = tr("Design"),
@@ -367,18 +364,18 @@ IsoflopsControls IsoflopsControls::declare(ControlColumn* col, ScenarioModel* m)
       bindCheck(
           kOffset, tr("uniform offset"), [](const S& s) { return s.isoflops.synthetic.offset_on; },
           [](S& s, bool on) { s.isoflops.synthetic.offset_on = on; }));
-  c.offset_nats = col->slider(
-      {.key = QStringLiteral("offset_nats"),
-       .label = tr("Offset"),
-       .unit = tr("nats"),
-       .min = 0.0,
-       .max = 0.3,
-       .ladder = Ladder::multipleOf(0.005),
-       .decimals = 3,
-       .tooltip = tr("The uniform offset added to every run (nats/token).")},
-      bind(
-          kOffsetNats, tr("Offset"), [](const S& s) { return s.isoflops.synthetic.offset_nats; },
-          [](S& s, double v) { s.isoflops.synthetic.offset_nats = v; }));
+  c.offset_nats =
+      col->slider({.key = QStringLiteral("offset_nats"),
+                   .label = tr("Offset"),
+                   .unit = tr("nats"),
+                   .min = 0.0,
+                   .max = 0.3,
+                   .ladder = Ladder::multipleOf(0.005),
+                   .decimals = 3,
+                   .tooltip = tr("The uniform offset added to every run (nats/token).")},
+                  numberBinding(
+                      m, kOffsetNats, tr("Offset"),
+                      [](auto& s) -> auto& { return s.isoflops.synthetic.offset_nats; }));
 
   // --- the fit and the forecast
   col->group(tr("Fit and forecast"));
@@ -412,9 +409,8 @@ IsoflopsControls IsoflopsControls::declare(ControlColumn* col, ScenarioModel* m)
        .scientific = true,
        .tooltip = tr("Huber threshold δ on log residuals: quadratic below δ, linear beyond "
                      "(default 1e-3).")},
-      bind(
-          kDelta, tr("Huber δ"), [](const S& s) { return s.isoflops.fit.huber_delta; },
-          [](S& s, double v) { s.isoflops.fit.huber_delta = v; }));
+      numberBinding(
+          m, kDelta, tr("Huber δ"), [](auto& s) -> auto& { return s.isoflops.fit.huber_delta; }));
   c.resamples = col->slider(
       {.key = QStringLiteral("resamples"),
        .label = tr("Resamples"),
@@ -451,9 +447,9 @@ IsoflopsControls IsoflopsControls::declare(ControlColumn* col, ScenarioModel* m)
        .scientific = true,
        .tooltip = tr("The compute of the run you can afford once (FLOPs), when not following "
                      "the Budget panel.")},
-      bind(
-          kTarget, tr("Target C*"), [](const S& s) { return s.isoflops.manual_target_flops; },
-          [](S& s, double v) { s.isoflops.manual_target_flops = v; }));
+      numberBinding(
+          m, kTarget, tr("Target C*"),
+          [](auto& s) -> auto& { return s.isoflops.manual_target_flops; }));
 
   // --- the decision
   col->group(tr("Candidate recipe (plot 5)"));

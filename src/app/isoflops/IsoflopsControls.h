@@ -3,19 +3,16 @@
 // step and is saved with the scenario. Every control is a named member.
 #pragma once
 
+#include "ScenarioControls.h"
+
 #include <QList>
 
-class QCheckBox;
-class QComboBox;
 class QLabel;
 class QPushButton;
 class QWidget;
 
 namespace napkin {
 
-class ControlColumn;
-class ScenarioModel;
-class SliderSpin;
 struct Scenario;
 
 struct IsoflopsControls {

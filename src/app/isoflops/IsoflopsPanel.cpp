@@ -1,4 +1,5 @@
 #include "isoflops/IsoflopsPanel.h"
+#include "Text.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -16,7 +17,6 @@
 #include "AdaptiveRow.h"
 #include "ControlColumn.h"
 #include "PanelPage.h"
-#include "ReflowGrid.h"
 #include "ScenarioModel.h"
 #include "format.h"
 #include "isoflops/LadderImportDialog.h"
@@ -37,10 +37,6 @@ constexpr int kDebounceMs = 150;       // the fit waits for the inputs to settle
 constexpr int kTextFollowMs = 60;      // the status during a drag: ~16 updates a second
 constexpr int kLoadLadderField = 260;  // undo field ids of the ladder source (see IsoflopsControls)
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 QString fixed(double v, int decimals) { return QString::number(v, 'f', decimals); }
 
 FitJobInputs fitInputs(const IsoflopsLadderView& l, const IsoflopsSettings& s) {
@@ -108,11 +104,7 @@ IsoflopsPanel::IsoflopsPanel(ScenarioModel* model, QWidget* parent) : Panel(pare
 
   plots_ = {new LadderPlot,        new ExponentPlot, new ForecastPlot,
             new DecompositionPlot, new RecipePlot,   new DesignPlot};
-  auto* plot_grid = new ReflowGrid(results);
-  plot_grid->setObjectName(QStringLiteral("plotGrid"));
-  plot_grid->setMinimumCell(kPlotCell);
-  for (IsoflopsPlot* p : plots_) plot_grid->addWidget(p);
-  v->addWidget(plot_grid, 1);
+  addPlotGrid(v, QStringLiteral("plotGrid"), {plots_.begin(), plots_.end()}, kPlotCell);
   root->addWidget(scroll, 1);
 
   connect(cancel_, &QPushButton::clicked, this, &IsoflopsPanel::cancelJob);
@@ -186,7 +178,7 @@ void IsoflopsPanel::redraw() {
   // A law at the edge of its sliders can put an optimum outside the doubles;
   // the status says so instead of letting the exception escape.
   try {
-    for (IsoflopsPlot* p : plots_) p->draw(shown_);
+    for (IsoflopsPlot* p : plots_) p->drawView(shown_);
   } catch (const std::exception& e) {
     view_error_ = qs(std::string(e.what()));
   }

@@ -20,6 +20,7 @@
 #include "isoflops/IsoflopsJob.h"
 #include "isoflops/IsoflopsReadouts.h"
 #include "isoflops/IsoflopsShown.h"
+#include "isoflops/plots/IsoflopsPlot.h"
 
 class QLabel;
 class QPlainTextEdit;
@@ -30,7 +31,7 @@ class QTimer;
 namespace napkin {
 
 class ControlColumn;
-class IsoflopsPlot;
+
 class LadderImportDialog;
 class ScenarioModel;
 

@@ -1,4 +1,5 @@
 #include "isoflops/IsoflopsReadouts.h"
+#include "Text.h"
 
 #include <QCoreApplication>
 #include <cmath>
@@ -11,10 +12,6 @@ namespace napkin {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 QString tr(const char* text) {
   return QCoreApplication::translate("napkin::IsoflopsReadouts", text);
 }

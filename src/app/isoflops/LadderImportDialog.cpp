@@ -1,4 +1,5 @@
 #include "isoflops/LadderImportDialog.h"
+#include "Text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -21,11 +22,6 @@
 namespace napkin {
 
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 void select(QComboBox* c, const QVariant& data) {
   const int i = c->findData(data);

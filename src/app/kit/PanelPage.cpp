@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include "ControlColumn.h"
+#include "ReflowGrid.h"
 
 namespace napkin {
 
@@ -31,6 +32,17 @@ QScrollArea* scrollingPage(QWidget* parent, const QString& name, QVBoxLayout** p
   scroll->setWidget(content);
   *page = v;
   return scroll;
+}
+
+ReflowGrid* addPlotGrid(QVBoxLayout* page, const QString& name, const std::vector<QWidget*>& cells,
+                        QSize min_cell, int max_columns) {
+  auto* grid = new ReflowGrid(page->parentWidget());
+  grid->setObjectName(name);
+  grid->setMinimumCell(min_cell);
+  grid->setMaxColumns(max_columns);
+  for (QWidget* w : cells) grid->addWidget(w);
+  page->addWidget(grid, 1);
+  return grid;
 }
 
 QGroupBox* titledBox(const QString& title, QWidget* content, QWidget* parent) {

@@ -3,7 +3,9 @@
 // read-out and plot is reachable on a small screen), with titled boxes.
 #pragma once
 
+#include <QSize>
 #include <QString>
+#include <vector>
 
 class QGroupBox;
 class QHBoxLayout;
@@ -14,6 +16,7 @@ class QWidget;
 namespace napkin {
 
 class ControlColumn;
+class ReflowGrid;
 
 // The panel's root layout with `column` added on the left; the caller adds
 // the results (a scroll area or a layout) with stretch 1.
@@ -22,6 +25,12 @@ QHBoxLayout* panelRoot(QWidget* panel, ControlColumn* column);
 // A vertically scrolling page named `name` (what tests look for); `*page`
 // receives the layout to fill. The scroll area owns the page.
 QScrollArea* scrollingPage(QWidget* parent, const QString& name, QVBoxLayout** page);
+
+// The panel's plots (and any boxes among them) in a grid named `name` (what
+// tests look for) that reflows from `max_columns` columns to two or one, each
+// cell at least `min_cell`; added to `page` with stretch 1.
+ReflowGrid* addPlotGrid(QVBoxLayout* page, const QString& name, const std::vector<QWidget*>& cells,
+                        QSize min_cell, int max_columns = 3);
 
 // A titled box around one widget: read-outs, checks, a table.
 QGroupBox* titledBox(const QString& title, QWidget* content, QWidget* parent);

@@ -3,13 +3,9 @@
 // is saved with the scenario. Every control is a named member.
 #pragma once
 
-class QCheckBox;
+#include "ScenarioControls.h"
 
 namespace napkin {
-
-class ControlColumn;
-class ScenarioModel;
-class SliderSpin;
 
 struct MoeControls {
   // The router (restarts the run).

@@ -1,4 +1,5 @@
 #include "moe/MoePanel.h"
+#include "Text.h"
 
 #include <QCoreApplication>
 #include <QGroupBox>
@@ -12,7 +13,6 @@
 
 #include "ControlColumn.h"
 #include "PanelPage.h"
-#include "ReflowGrid.h"
 #include "ScenarioModel.h"
 #include "format.h"
 #include "moe/MoeRun.h"
@@ -31,7 +31,6 @@ namespace {
 constexpr QSize kPlotCell(300, 240);  // the smallest plot worth reading
 constexpr int kSlowFrames = 4;        // capacity plots while playing: ~15 fps
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 QString count(std::int64_t v) { return qs(format_count(static_cast<double>(v), 1)); }
 
 // What changed between two sets of knobs, in the words of the controls.
@@ -93,11 +92,7 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model
   share_plot_ = new ExpertSharePlot;
   plots_ = {share_plot_,    new UtilizationPlot, new LossPlot,
             new BufferPlot, new TradeoffPlot,    new PipelinePlot};
-  auto* plot_grid = new ReflowGrid(results);
-  plot_grid->setObjectName(QStringLiteral("plotGrid"));
-  plot_grid->setMinimumCell(kPlotCell);
-  for (MoePlot* p : plots_) plot_grid->addWidget(p);
-  v->addWidget(plot_grid, 1);
+  addPlotGrid(v, QStringLiteral("plotGrid"), {plots_.begin(), plots_.end()}, kPlotCell);
   right->addWidget(scroll, 1);
   root->addLayout(right, 1);
 
@@ -195,7 +190,7 @@ void MoePanel::redrawRun() {
   // frame's budget goes to the collapse plots a person is watching.
   const bool all = !run_->isPlaying() || ++frames_ % kSlowFrames == 0;
   for (MoePlot* p : plots_)
-    if (all || p->everyFrame()) p->draw(frame);
+    if (all || p->everyFrame()) p->drawView(frame);
   transport_->sync();
 }
 

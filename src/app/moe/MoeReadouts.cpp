@@ -1,4 +1,5 @@
 #include "moe/MoeReadouts.h"
+#include "Text.h"
 
 #include <QCoreApplication>
 #include <QStringList>
@@ -11,7 +12,6 @@ namespace napkin {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 QString tr(const char* text) { return QCoreApplication::translate("napkin::MoeReadouts", text); }
 
 QString grouped(double v, int decimals = 0) { return qs(format_grouped(v, decimals)); }

@@ -1,4 +1,5 @@
 #include "parallel/LayoutTableModel.h"
+#include "Text.h"
 
 #include <QColor>
 
@@ -7,12 +8,7 @@
 
 namespace napkin {
 
-namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-}  // namespace
+namespace {}  // namespace
 
 void LayoutTableModel::setLayouts(std::vector<LayoutResult> layouts) {
   beginResetModel();

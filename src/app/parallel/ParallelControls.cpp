@@ -1,4 +1,5 @@
 #include "parallel/ParallelControls.h"
+#include "Text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -12,9 +13,6 @@ namespace napkin {
 
 namespace {
 
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 QString tr(const char* text) {
   return QCoreApplication::translate("napkin::ParallelControls", text);
 }
@@ -67,10 +65,9 @@ ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m)
        .tooltip = tr("Tokens per optimizer step; sequences per step = this ÷ the training "
                      "sequence length (Budget panel). More sequences mean more micro-batches "
                      "per pipeline and a smaller bubble.")},
-      scenarioBinding<double>(
+      numberBinding(
           m, kParallelGlobalBatch, tr("global batch"),
-          [](const S& s) { return static_cast<double>(s.parallel.global_batch_tokens); },
-          [](S& s, double v) { s.parallel.global_batch_tokens = static_cast<std::int64_t>(v); }));
+          [](auto& s) -> auto& { return s.parallel.global_batch_tokens; }));
   std::vector<ComboItem> software;
   for (const SoftwarePreset& p : software_presets()) software.push_back({qs(p.name), qs(p.name)});
   c.software = col->combo(

@@ -4,14 +4,9 @@
 // planner's MFU comes from. Every control is a named member.
 #pragma once
 
-class QCheckBox;
-class QComboBox;
+#include "ScenarioControls.h"
 
 namespace napkin {
-
-class ControlColumn;
-class ScenarioModel;
-class SliderSpin;
 
 struct ParallelControls {
   // Set-up.
@@ -35,7 +30,7 @@ struct ParallelControls {
 
 // Field ids of the panel's undo steps (apart from the Budget planner's).
 enum ParallelField {
-  kParallelGlobalBatch = 101,
+  kParallelGlobalBatch = 300,
   kParallelSoftware,
   kParallelEvenStages,
   kParallelTpWithinNode,

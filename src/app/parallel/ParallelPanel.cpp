@@ -1,4 +1,5 @@
 #include "parallel/ParallelPanel.h"
+#include "Text.h"
 
 #include <QCheckBox>
 #include <QEventLoop>
@@ -17,7 +18,6 @@
 #include "ControlColumn.h"
 #include "PanelPage.h"
 #include "PlotWidget.h"
-#include "ReflowGrid.h"
 #include "ScenarioModel.h"
 #include "format.h"
 #include "parallel/LayoutTableModel.h"
@@ -31,7 +31,6 @@ namespace napkin {
 namespace {
 constexpr QSize kPlotCell(280, 240);  // the smallest plot worth reading
 constexpr int kTableHeight = 190;     // about seven rows; the table scrolls
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 }  // namespace
 
@@ -97,12 +96,7 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : Panel(pare
   v->addWidget(titledBox(tr("Layouts, fastest first"), layouts, results));
 
   plots_ = {new StageMemoryPlot, new StepTimePlot, new ScheduleGanttPlot, new MfuHeatmapPlot};
-  auto* plot_grid = new ReflowGrid(results);
-  plot_grid->setObjectName(QStringLiteral("plotGrid"));
-  plot_grid->setMinimumCell(kPlotCell);
-  plot_grid->setMaxColumns(2);
-  for (ParallelPlot* p : plots_) plot_grid->addWidget(p);
-  v->addWidget(plot_grid, 1);
+  addPlotGrid(v, QStringLiteral("plotGrid"), {plots_.begin(), plots_.end()}, kPlotCell, 2);
   root->addWidget(scroll, 1);
 
   connect(table_, &QTableView::clicked, this, &ParallelPanel::choose);
@@ -168,7 +162,7 @@ void ParallelPanel::refresh() {
   if (key != searched_ && !(running_ && key == running_key_)) startSearch();
   view_ = make_parallel_view(s, search_);  // the layout re-evaluated for the current inputs
   readouts_->show(view_);
-  for (ParallelPlot* p : plots_) p->draw(view_);
+  for (ParallelPlot* p : plots_) p->drawView(view_);
   fastest_->setEnabled(s.parallel.chosen.has_value());
   selectShown();
   if (!running_) {

@@ -15,6 +15,7 @@
 #include "Panel.h"
 #include "parallel/ParallelControls.h"
 #include "parallel/ParallelReadouts.h"
+#include "parallel/plots/ParallelPlot.h"
 #include "parallel_view.h"
 
 class QCheckBox;
@@ -28,7 +29,7 @@ namespace napkin {
 class ControlColumn;
 class LayoutFilter;
 class LayoutTableModel;
-class ParallelPlot;
+
 class ScenarioModel;
 class StageMemoryPlot;
 

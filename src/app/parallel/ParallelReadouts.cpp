@@ -1,4 +1,5 @@
 #include "parallel/ParallelReadouts.h"
+#include "Text.h"
 
 #include <QCoreApplication>
 
@@ -10,7 +11,6 @@ namespace napkin {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 QString tr(const char* text) {
   return QCoreApplication::translate("napkin::ParallelReadouts", text);
 }

@@ -6,6 +6,7 @@
 
 #include "ControlColumn.h"
 #include "ScenarioBinding.h"
+#include "ScenarioControls.h"
 #include "hardware.h"
 #include "roofline/RooflineView.h"
 
@@ -16,10 +17,7 @@ namespace {
 // Field ids of the Roofline panel (160..199): consecutive edits of one field
 // within a drag merge into one undo step.
 enum Field {
-  kChip = 160,
-  kChips,
-  kContext,
-  kPrompt,
+  kPrompt = 160,
   kDecodeTokens,
   kBudget,
   kOverhead,
@@ -73,73 +71,25 @@ std::vector<ComboItem> precisionItems() {
 
 RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m) {
   RooflineControls c;
-  auto bind = [m](int field, const QString& label, std::function<double(const S&)> get,
-                  std::function<void(S&, double)> set) {
-    return scenarioBinding<double>(m, field, label, std::move(get), std::move(set));
+  // A number in the scenario's serving set-up, the panel's settings or its MFU budget.
+  auto serving = [m](int field, const QString& label, auto ServingSetup::*member) {
+    return numberBinding(
+        m, field, label, [member](auto& s) -> auto& { return s.serving.*member; });
   };
-  auto count = [m, &bind](int field, const QString& label, std::int64_t S::*outer) {
-    (void)m;
-    return bind(
-        field, label, [outer](const S& s) { return static_cast<double>(s.*outer); },
-        [outer](S& s, double v) { s.*outer = static_cast<std::int64_t>(v); });
+  auto roof = [m](int field, const QString& label, auto RooflineSettings::*member) {
+    return numberBinding(
+        m, field, label, [member](auto& s) -> auto& { return s.roofline.*member; });
   };
-  auto serving = [&bind](int field, const QString& label, std::int64_t ServingSetup::*member) {
-    return bind(
-        field, label, [member](const S& s) { return static_cast<double>(s.serving.*member); },
-        [member](S& s, double v) { s.serving.*member = static_cast<std::int64_t>(v); });
-  };
-  auto roof = [&bind](int field, const QString& label, double RooflineSettings::*member) {
-    return bind(
-        field, label, [member](const S& s) { return s.roofline.*member; },
-        [member](S& s, double v) { s.roofline.*member = v; });
-  };
-  auto roofCount = [&bind](int field, const QString& label,
-                           std::int64_t RooflineSettings::*member) {
-    return bind(
-        field, label, [member](const S& s) { return static_cast<double>(s.roofline.*member); },
-        [member](S& s, double v) { s.roofline.*member = static_cast<std::int64_t>(v); });
-  };
-  auto mfu = [&bind](int field, const QString& label, double MfuBudgetInputs::*member) {
-    return bind(
-        field, label, [member](const S& s) { return s.roofline.mfu.*member; },
-        [member](S& s, double v) { s.roofline.mfu.*member = v; });
+  auto mfu = [m](int field, const QString& label, double MfuBudgetInputs::*member) {
+    return numberBinding(
+        m, field, label, [member](auto& s) -> auto& { return s.roofline.mfu.*member; });
   };
 
   // ------------------------------------------------------------ shared
   col->group(tr("Chip and context (shared)"));
-  std::vector<ComboItem> chips;
-  for (const Chip& chip : hardware_table()) chips.push_back({qs(chip.name), qs(chip.name)});
-  c.chip = col->combo(
-      {.key = QStringLiteral("chip"),
-       .label = tr("Chip"),
-       .tooltip = tr("Accelerator from the hardware table: peak bf16 FLOP/s and HBM bandwidth set "
-                     "the roofline; ridge = peak ÷ bandwidth (FLOP/byte)."),
-       .items = chips},
-      scenarioBinding<QVariant>(
-          m, kChip, tr("chip"), [](const S& s) { return QVariant(qs(s.chip)); },
-          [](S& s, QVariant v) { s.chip = v.toString().toStdString(); }));
-  c.chips = col->slider({.key = QStringLiteral("chips"),
-                         .label = tr("Chips"),
-                         .min = 1,
-                         .max = 100000,
-                         .scale = Scale::log,
-                         .ladder = Ladder::oneTwoFive(),
-                         .integer = true,
-                         .tooltip = tr("The scenario's chip count (chips): the turn read-out is "
-                                       "computed on this many chips.")},
-                        count(kChips, tr("Chips"), &S::n_chips));
-  c.context = col->slider(
-      {.key = QStringLiteral("context"),
-       .label = tr("Context"),
-       .unit = tr("tokens"),
-       .min = 256,
-       .max = 1048576,
-       .scale = Scale::log,
-       .ladder = Ladder::powersOfTwo(),
-       .integer = true,
-       .tooltip = tr("Tokens in each request's KV cache (tokens): decode reads 2·L·n_kv·d_head·T "
-                     "values per request per step at the KV precision.")},
-      serving(kContext, tr("Context"), &ServingSetup::context_len));
+  c.chip = declareChipControl(col, m);
+  c.chips = declareChipsControl(col, m);
+  c.context = declareContextControl(col, m);
 
   col->group(tr("Serving turn (shared)"));
   c.prompt = col->slider(
@@ -178,10 +128,7 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
        .tooltip = tr("Wall-clock budget for one interactive turn (seconds). Chips for the budget "
                      "= smallest power-of-two slice meeting it; impossible when budget ≤ "
                      "overhead.")},
-      bind(
-          kBudget, tr("Latency budget"),
-          [](const S& s) { return s.serving.latency_budget_seconds; },
-          [](S& s, double v) { s.serving.latency_budget_seconds = v; }));
+      serving(kBudget, tr("Latency budget"), &ServingSetup::latency_budget_seconds));
   c.overhead = col->slider(
       {.key = QStringLiteral("overhead"),
        .label = tr("Overhead"),
@@ -192,9 +139,7 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
        .decimals = 2,
        .tooltip = tr("Fixed time per turn no hardware removes (seconds): scaffolding, load "
                      "balancing, validation. The seed's agent: 0.25 s.")},
-      bind(
-          kOverhead, tr("Overhead"), [](const S& s) { return s.serving.overhead_seconds; },
-          [](S& s, double v) { s.serving.overhead_seconds = v; }));
+      serving(kOverhead, tr("Overhead"), &ServingSetup::overhead_seconds));
   c.batch = col->slider(
       {.key = QStringLiteral("batch"),
        .label = tr("Batch"),
@@ -207,26 +152,28 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
        .tooltip = tr("Concurrent decode requests (requests). One decode step reads the weights "
                      "once for the batch plus every request's KV cache.")},
       serving(kBatch, tr("Batch"), &ServingSetup::batch));
-  c.weight_precision = col->combo(
-      {.key = QStringLiteral("precision"),
-       .label = tr("Weights"),
-       .tooltip = tr("Weight precision when serving (group-wise scales counted): weights = N × "
-                     "bits ÷ 8; decode reads them every step."),
-       .items = precisionItems()},
-      scenarioBinding<QVariant>(
-          m, kWeightPrecision, tr("weight precision"),
-          [](const S& s) { return QVariant(static_cast<int>(s.serving.weight_dtype)); },
-          [](S& s, QVariant v) { s.serving.weight_dtype = static_cast<Dtype>(v.toInt()); }));
-  c.kv_precision = col->combo(
-      {.key = QStringLiteral("kv_precision"),
-       .label = tr("KV cache"),
-       .tooltip = tr("KV-cache precision when serving: every request's cache is read each decode "
-                     "step at this width."),
-       .items = precisionItems()},
-      scenarioBinding<QVariant>(
-          m, kKvPrecision, tr("KV precision"),
-          [](const S& s) { return QVariant(static_cast<int>(s.serving.kv_dtype)); },
-          [](S& s, QVariant v) { s.serving.kv_dtype = static_cast<Dtype>(v.toInt()); }));
+  auto precision = [&](const char* key, const QString& label, const QString& tooltip, int field,
+                       const QString& undo, Dtype ServingSetup::*member) {
+    return col->combo(
+        {.key = QString::fromLatin1(key),
+         .label = label,
+         .tooltip = tooltip,
+         .items = precisionItems()},
+        scenarioBinding<QVariant>(
+            m, field, undo,
+            [member](const S& s) { return QVariant(static_cast<int>(s.serving.*member)); },
+            [member](S& s, QVariant v) { s.serving.*member = static_cast<Dtype>(v.toInt()); }));
+  };
+  c.weight_precision = precision(
+      "precision", tr("Weights"),
+      tr("Weight precision when serving (group-wise scales counted): weights = N × bits ÷ 8; "
+         "decode reads them every step."),
+      kWeightPrecision, tr("weight precision"), &ServingSetup::weight_dtype);
+  c.kv_precision = precision(
+      "kv_precision", tr("KV cache"),
+      tr("KV-cache precision when serving: every request's cache is read each decode step at "
+         "this width."),
+      kKvPrecision, tr("KV precision"), &ServingSetup::kv_dtype);
 
   // ------------------------------------------------------- serving layout
   col->group(tr("Serving layout"));
@@ -310,7 +257,7 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
        .ladder = Ladder::powersOfTwo(),
        .integer = true,
        .tooltip = tr("The largest slice the layout search tries (chips): 1, 2, 4, … up to this.")},
-      roofCount(kSearchMaxChips, tr("Search up to"), &RooflineSettings::search_max_chips));
+      roof(kSearchMaxChips, tr("Search up to"), &RooflineSettings::search_max_chips));
   c.tokens_per_day = col->slider(
       {.key = QStringLiteral("tokens_per_day"),
        .label = tr("Traffic"),
@@ -370,7 +317,7 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
        .integer = true,
        .tooltip = tr("The largest slice you can get (chips): chips for the budget tries 1, 2, 4, "
                      "… up to this and says none beyond it.")},
-      roofCount(kMaxChips, tr("Largest slice"), &RooflineSettings::max_chips));
+      roof(kMaxChips, tr("Largest slice"), &RooflineSettings::max_chips));
   c.matmul_dim = col->slider(
       {.key = QStringLiteral("matmul_dim"),
        .label = tr("Matmul side"),
@@ -381,7 +328,7 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
        .integer = true,
        .tooltip = tr("Side d of the square matmul placed on the roofline (elements): intensity "
                      "2d/6 at bf16. The seed's is 8192.")},
-      roofCount(kMatmulDim, tr("Matmul side"), &RooflineSettings::matmul_dim));
+      roof(kMatmulDim, tr("Matmul side"), &RooflineSettings::matmul_dim));
 
   col->group(tr("MFU budget: step seconds by unit"));
   const QString mfu_tip = tr(". MFU = matmul ÷ (matmul + vector + memory + comms + optimizer).");

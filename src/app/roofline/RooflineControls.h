@@ -3,19 +3,14 @@
 // RooflineSettings (saved with the scenario). Every edit is one undo step.
 #pragma once
 
+#include "ScenarioControls.h"
+
 #include <QString>
 #include <string>
 #include <utility>
 #include <vector>
 
-class QCheckBox;
-class QComboBox;
-
 namespace napkin {
-
-class ControlColumn;
-class ScenarioModel;
-class SliderSpin;
 
 struct RooflineControls {
   // Chip and context (shared).

@@ -13,7 +13,6 @@
 
 #include "ControlColumn.h"
 #include "PanelPage.h"
-#include "ReflowGrid.h"
 #include "ScenarioModel.h"
 #include "roofline/RooflineTexts.h"
 #include "roofline/plots/DecodeWallPlot.h"
@@ -150,14 +149,9 @@ QWidget* RooflinePanel::makeTab(Tab tab, const QString& title, const std::vector
                                 QWidget* above) {
   QVBoxLayout* v = nullptr;
   auto* scroll = scrollingPage(tabs_, QStringLiteral("tabScroll%1").arg(static_cast<int>(tab)), &v);
-  QWidget* page = scroll->widget();
   v->setContentsMargins(0, 2, 0, 0);
   if (above) v->addWidget(above);
-  auto* grid = new ReflowGrid(page);
-  grid->setObjectName(QStringLiteral("plotGrid%1").arg(static_cast<int>(tab)));
-  grid->setMinimumCell(kPlotCell);
-  for (QWidget* w : cells) grid->addWidget(w);
-  v->addWidget(grid, 1);
+  addPlotGrid(v, QStringLiteral("plotGrid%1").arg(static_cast<int>(tab)), cells, kPlotCell);
   if (tab == kRooflineTab) v->addWidget(operations_);
   tabs_->addTab(scroll, title);
   return scroll;
@@ -204,7 +198,7 @@ void RooflinePanel::refresh() {
 void RooflinePanel::drawTab(int tab) {
   if (tab < 0 || tab >= kTabCount) return;
   stale_[static_cast<std::size_t>(tab)] = false;
-  for (RooflinePanelPlot* p : tab_plots_[static_cast<std::size_t>(tab)]) p->draw(view_);
+  for (RooflinePanelPlot* p : tab_plots_[static_cast<std::size_t>(tab)]) p->drawView(view_);
   switch (tab) {
     case kRooflineTab: fillOperationsTable(operations_, view_); break;
     case kMfuTab: {
@@ -221,7 +215,7 @@ void RooflinePanel::drawTab(int tab) {
       break;
     }
     case kServingTab:
-      for (ServingPlot* p : serving_plots_) p->draw(serving_);
+      for (ServingPlot* p : serving_plots_) p->drawView(serving_);
       break;
     default: break;
   }
@@ -269,7 +263,7 @@ void RooflinePanel::onServingDone() {
 void RooflinePanel::showServing() {
   serving_readouts_->show(serving_);
   if (tabs_->currentIndex() == kServingTab)
-    for (ServingPlot* p : serving_plots_) p->draw(serving_);
+    for (ServingPlot* p : serving_plots_) p->drawView(serving_);
   else
     stale_[kServingTab] = true;
 }

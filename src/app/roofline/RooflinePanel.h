@@ -17,6 +17,7 @@
 #include "roofline/RooflineReadouts.h"
 #include "roofline/RooflineView.h"
 #include "roofline/ServingReadouts.h"
+#include "roofline/plots/RooflinePanelPlot.h"
 
 class QCheckBox;
 class QComboBox;
@@ -28,9 +29,9 @@ class QTextBrowser;
 namespace napkin {
 
 class ControlColumn;
-class RooflinePanelPlot;
+
 class ScenarioModel;
-class ServingPlot;
+
 class SliderSpin;
 
 class RooflinePanel : public Panel {

@@ -7,6 +7,7 @@
 #include <QString>
 #include <string>
 
+#include "Text.h"
 #include "roofline_view.h"
 #include "scenario.h"
 
@@ -35,10 +36,5 @@ struct ServingPanelView {
 
 // scenario_serving_view(scenario_serving(s)); never throws.
 ServingPanelView makeServingPanelView(const Scenario& s);
-
-inline QString qs(const std::string& s) { return QString::fromStdString(s); }
-inline QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 }  // namespace napkin

@@ -1,4 +1,5 @@
 #include "shell/CompareDock.h"
+#include "Text.h"
 
 #include <QAction>
 #include <QApplication>
@@ -58,8 +59,6 @@ struct CompareDock::Work {
 };
 
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 // The sort key of every cell (Qt::UserRole): the natural order for the first
 // column, the relative change for Δ, the text elsewhere.

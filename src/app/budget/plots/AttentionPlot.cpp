@@ -1,12 +1,11 @@
 #include "AttentionPlot.h"
+#include "Text.h"
 
 #include "format.h"
 
 namespace napkin {
 
-namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-}  // namespace
+namespace {}  // namespace
 
 AttentionPlot::AttentionPlot(QWidget* parent)
     : BudgetPlot(tr("Where 6ND breaks: attention"), parent) {
@@ -20,7 +19,7 @@ AttentionPlot::AttentionPlot(QWidget* parent)
   note_ = new Note(this, Qt::AlignRight | Qt::AlignBottom, 0.98, 0.97);
 }
 
-void AttentionPlot::draw(const BudgetView& v) {
+void AttentionPlot::drawView(const BudgetView& v) {
   const Scenario& s = v.scenario;
   if (!inputsChanged(v.params.non_embedding_active, s.shape.n_layers, s.shape.d_model,
                      s.training.seq_len))

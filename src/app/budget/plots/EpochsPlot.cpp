@@ -1,12 +1,11 @@
 #include "EpochsPlot.h"
+#include "Text.h"
 
 #include "format.h"
 
 namespace napkin {
 
-namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-}  // namespace
+namespace {}  // namespace
 
 EpochsPlot::EpochsPlot(QWidget* parent) : BudgetPlot(tr("Loss vs epochs of the data"), parent) {
   setXAxis(tr("epochs over the unique tokens"), true, fmtSi);
@@ -23,7 +22,7 @@ EpochsPlot::EpochsPlot(QWidget* parent) : BudgetPlot(tr("Loss vs epochs of the d
   note_ = new Note(this, Qt::AlignRight | Qt::AlignTop, 0.98, 0.03);
 }
 
-void EpochsPlot::draw(const BudgetView& v) {
+void EpochsPlot::drawView(const BudgetView& v) {
   const EpochCurve& c = v.loss_vs_epochs;
   if (!inputsChanged(c.epochs, c.loss, c.toy_loss, c.marked_epochs, c.n_params, c.unique_tokens))
     return;

@@ -13,7 +13,7 @@ namespace napkin {
 class EpochsPlot : public BudgetPlot {
  public:
   explicit EpochsPlot(QWidget* parent = nullptr);
-  void draw(const BudgetView& v) override;
+  void drawView(const BudgetView& v) override;
   void drawBaseline(const BudgetView* b) override;
   QString noteText() const { return note_->text(); }
 

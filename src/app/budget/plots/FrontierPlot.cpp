@@ -1,12 +1,11 @@
 #include "FrontierPlot.h"
+#include "Text.h"
 
 #include "format.h"
 
 namespace napkin {
 
-namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-}  // namespace
+namespace {}  // namespace
 
 FrontierPlot::FrontierPlot(QWidget* parent) : BudgetPlot(tr("Budget → (N, D)"), parent) {
   setXAxis(tr("training compute C (FLOPs)"), true, fmtSci);
@@ -21,7 +20,7 @@ FrontierPlot::FrontierPlot(QWidget* parent) : BudgetPlot(tr("Budget → (N, D)")
   note_ = new Note(this, Qt::AlignLeft | Qt::AlignTop, 0.02, 0.03);
 }
 
-void FrontierPlot::draw(const BudgetView& v) {
+void FrontierPlot::drawView(const BudgetView& v) {
   const BudgetReport& r = v.report;
   if (!inputsChanged(r.flops, v.scenario.tokens_per_param)) return;
   setCurve(params_, v.frontier_params);

@@ -9,7 +9,7 @@ namespace napkin {
 class FrontierPlot : public BudgetPlot {
  public:
   explicit FrontierPlot(QWidget* parent = nullptr);
-  void draw(const BudgetView& v) override;
+  void drawView(const BudgetView& v) override;
   void drawBaseline(const BudgetView* b) override;
 
  private:

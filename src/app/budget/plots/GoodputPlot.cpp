@@ -1,11 +1,11 @@
 #include "GoodputPlot.h"
+#include "Text.h"
 
 #include "format.h"
 
 namespace napkin {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 QString minutes(double m) {
   return m >= 120 ? qs(format_grouped(m / 60.0, 1)) + QStringLiteral(" h")
                   : qs(format_grouped(m, m < 10 ? 1 : 0)) + QStringLiteral(" min");
@@ -28,7 +28,7 @@ GoodputPlot::GoodputPlot(QWidget* parent)
   note_ = new Note(this, Qt::AlignRight | Qt::AlignBottom, 0.98, 0.97);
 }
 
-void GoodputPlot::draw(const BudgetView& v) {
+void GoodputPlot::drawView(const BudgetView& v) {
   const GoodputCurve& g = v.goodput_curve;
   const RunReport& run = v.run();
   if (!inputsChanged(g.interval_minutes, g.goodput, g.optimum_minutes, g.current_minutes,

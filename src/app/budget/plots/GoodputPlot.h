@@ -12,7 +12,7 @@ namespace napkin {
 class GoodputPlot : public BudgetPlot {
  public:
   explicit GoodputPlot(QWidget* parent = nullptr);
-  void draw(const BudgetView& v) override;
+  void drawView(const BudgetView& v) override;
   void drawBaseline(const BudgetView* b) override;
   // The marked optimum, minutes (nullopt without interruptions): what the user reads.
   std::optional<double> optimumMinutes() const { return optimum_minutes_; }

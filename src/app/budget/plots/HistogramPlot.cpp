@@ -1,4 +1,5 @@
 #include "HistogramPlot.h"
+#include "Text.h"
 
 #include <cmath>
 
@@ -7,12 +8,12 @@
 namespace napkin {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 QString days(double d) { return qs(format_grouped(d, d < 100 ? 1 : 0)); }
 }  // namespace
 
 HistogramPlot::HistogramPlot(QWidget* parent)
-    : BudgetPlot(tr("Days of the planned run: Monte Carlo"), parent) {
+    : RangesPlot(tr("Days of the planned run: Monte Carlo"), parent, plotPen(plot_color::red, 1.8),
+                 Qt::AlignRight | Qt::AlignTop, 0.98, 0.03) {
   setXAxis(tr("wall-clock days (goodput included)"), false,
            [](double v) { return qs(format_grouped(v, std::abs(v) < 10 ? 1 : 0)); });
   setYAxis(tr("draws"), false, fmtSi);
@@ -21,12 +22,9 @@ HistogramPlot::HistogramPlot(QWidget* parent)
   bars_->setPen(QPen(plot_color::part_blue.darker(115)));
   bars_->setBrush(plot_color::part_blue);
   bars_->setWidthType(QCPBars::wtPlotCoords);
-  median_ = addCurve(this, QString(), plotPen(plot_color::red, 1.8));
-  median_->removeFromLegend();
   p10_ = new VMarker(this, plotPen(plot_color::orange, 1.4, Qt::DashLine));
   p50_ = new VMarker(this, plotPen(plot_color::red, 1.8));
   p90_ = new VMarker(this, plotPen(plot_color::orange, 1.4, Qt::DashLine));
-  note_ = new Note(this, Qt::AlignRight | Qt::AlignTop, 0.98, 0.03);
 }
 
 std::optional<double> HistogramPlot::marker(int i) const {
@@ -35,27 +33,16 @@ std::optional<double> HistogramPlot::marker(int i) const {
   return m->x();
 }
 
-void HistogramPlot::setPending(bool pending) {
-  if (pending == pending_) return;
-  pending_ = pending;
-  note_->setText(pending_ ? text_ + tr("\n(updating…)") : text_);
-  requestReplot();
+void HistogramPlot::clearRanges() {
+  bars_->data()->clear();
+  for (VMarker* m : {p10_, p50_, p90_}) m->setVisible(false);
 }
 
-void HistogramPlot::draw(const BudgetView& v) {
+void HistogramPlot::drawView(const BudgetView& v) {
   if (!v.ranges) {
-    if (!inputsChanged(0.0, v.scenario.ranges.any() ? 1.0 : 0.0)) return;
-    bars_->data()->clear();
-    for (VMarker* m : {p10_, p50_, p90_}) m->setVisible(false);
-    text_ = v.scenario.ranges.any()
-                ? tr("computing 10,000 draws…")
-                : tr("No input is a range.\nSwitch one on under Ranges (left)\nto see P10 / "
-                     "P50 / P90 of the days.");
-    pending_ = false;
-    note_->setText(text_);
-    xAxis->setRange(0, std::max(1.0, 2.0 * v.run().wall_clock_days));
-    yAxis->setRange(0, 1);
-    requestReplot();
+    drawWithoutRanges(v, tr("computing 10,000 draws…"),
+                      tr("No input is a range.\nSwitch one on under Ranges (left)\nto see P10 / "
+                         "P50 / P90 of the days."));
     return;
   }
   const RangeReport& r = *v.ranges;
@@ -83,28 +70,13 @@ void HistogramPlot::draw(const BudgetView& v) {
   p50_->place(d.p.p50);
   p90_->place(d.p.p90);
   for (VMarker* m : {p10_, p50_, p90_}) m->setVisible(true);
-  text_ = tr("P10 %1 · P50 %2 · P90 %3 days\n%4 draws (bars to P99), %5, seed %6")
-              .arg(days(d.p.p10), days(d.p.p50), days(d.p.p90),
-                   qs(format_grouped(static_cast<double>(r.draws), 0)),
-                   qs(std::string(to_string(r.shape))), QString::number(r.seed));
+  QString text = tr("P10 %1 · P50 %2 · P90 %3 days\n%4 draws (bars to P99), %5, seed %6")
+                     .arg(days(d.p.p10), days(d.p.p50), days(d.p.p90),
+                          qs(format_grouped(static_cast<double>(r.draws), 0)),
+                          qs(std::string(to_string(r.shape))), QString::number(r.seed));
   if (r.capped_draws > 0)
-    text_ += tr("\n%1 of them make no progress (not in the bars)").arg(r.capped_draws);
-  pending_ = false;
-  note_->setText(text_);
-  requestReplot();
-}
-
-void HistogramPlot::drawBaseline(const BudgetView* b) {
-  // The baseline's median days as a ghost line (its bars would hide these).
-  setBaselineVisible(b != nullptr);
-  if (!b) return;
-  if (!b->ranges) {  // a baseline without ranges has nothing to draw here
-    setCurve(ghost(median_), {}, {});
-    requestReplot();
-    return;
-  }
-  const double p50 = b->ranges->days.p.p50;
-  setCurve(ghost(median_), {p50, p50}, {0.0, 1e12});
+    text += tr("\n%1 of them make no progress (not in the bars)").arg(r.capped_draws);
+  setNote(text);
   requestReplot();
 }
 

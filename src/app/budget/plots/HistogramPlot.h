@@ -4,29 +4,25 @@
 
 #include <optional>
 
-#include "BudgetPlot.h"
+#include "RangesPlot.h"
 
 namespace napkin {
 
-class HistogramPlot : public BudgetPlot {
+class HistogramPlot : public RangesPlot {
  public:
   explicit HistogramPlot(QWidget* parent = nullptr);
-  void draw(const BudgetView& v) override;
-  void drawBaseline(const BudgetView* b) override;
-  // Draws are being computed (the bars shown are from the previous inputs).
-  void setPending(bool pending);
+  void drawView(const BudgetView& v) override;
   int barCount() const { return bars_->data()->size(); }
   // The P10, P50 and P90 markers' x, days (nullopt when hidden).
   std::optional<double> marker(int i) const;
-  QString noteText() const { return note_->text(); }
 
  private:
+  void clearRanges() override;
+  // The ghost line is the baseline's median days (its bars would hide these).
+  double baselineDays(const RangeReport& r) const override { return r.days.p.p50; }
+
   QCPBars* bars_;
-  QCPGraph* median_;  // empty: its ghost is the baseline's P50
   VMarker *p10_, *p50_, *p90_;
-  Note* note_;
-  QString text_;
-  bool pending_ = false;
 };
 
 }  // namespace napkin

@@ -1,12 +1,11 @@
 #include "KvCachePlot.h"
+#include "Text.h"
 
 #include "format.h"
 
 namespace napkin {
 
-namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-}  // namespace
+namespace {}  // namespace
 
 KvCachePlot::KvCachePlot(QWidget* parent) : BudgetPlot(tr("KV cache per request"), parent) {
   setXAxis(tr("context (tokens)"), true, fmtSi);
@@ -20,7 +19,7 @@ KvCachePlot::KvCachePlot(QWidget* parent) : BudgetPlot(tr("KV cache per request"
   note_ = new Note(this, Qt::AlignRight | Qt::AlignBottom, 0.98, 0.97);
 }
 
-void KvCachePlot::draw(const BudgetView& v) {
+void KvCachePlot::drawView(const BudgetView& v) {
   const Scenario& s = v.scenario;
   if (!inputsChanged(s.shape.n_layers, s.shape.n_heads, s.shape.n_kv_heads, s.shape.d_head,
                      s.serving.context_len, v.hbm_left_bytes, v.max_concurrent,

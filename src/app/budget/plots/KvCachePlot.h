@@ -9,7 +9,7 @@ namespace napkin {
 class KvCachePlot : public BudgetPlot {
  public:
   explicit KvCachePlot(QWidget* parent = nullptr);
-  void draw(const BudgetView& v) override;
+  void drawView(const BudgetView& v) override;
   void drawBaseline(const BudgetView* b) override;
 
  private:

@@ -1,12 +1,11 @@
 #include "LifetimePlot.h"
+#include "Text.h"
 
 #include "format.h"
 
 namespace napkin {
 
-namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-}  // namespace
+namespace {}  // namespace
 
 LifetimePlot::LifetimePlot(QWidget* parent)
     : BudgetPlot(tr("Lifetime FLOPs: train + serve"), parent) {
@@ -20,7 +19,7 @@ LifetimePlot::LifetimePlot(QWidget* parent)
   note_ = new Note(this, Qt::AlignLeft | Qt::AlignTop, 0.02, 0.03);
 }
 
-void LifetimePlot::draw(const BudgetView& v) {
+void LifetimePlot::drawView(const BudgetView& v) {
   const Scenario& s = v.scenario;
   const InferenceAwarePlan& p = v.report.plan;
   if (!inputsChanged(p.chinchilla.params, p.chinchilla.train_tokens, p.same_loss.params,

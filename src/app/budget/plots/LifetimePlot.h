@@ -10,7 +10,7 @@ namespace napkin {
 class LifetimePlot : public BudgetPlot {
  public:
   explicit LifetimePlot(QWidget* parent = nullptr);
-  void draw(const BudgetView& v) override;
+  void drawView(const BudgetView& v) override;
   void drawBaseline(const BudgetView* b) override;
 
  private:

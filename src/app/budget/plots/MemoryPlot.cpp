@@ -1,11 +1,11 @@
 #include "MemoryPlot.h"
+#include "Text.h"
 
 #include "format.h"
 
 namespace napkin {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 constexpr double kHbmFrom = -0.6, kHbmTo = 3.6;  // the HBM line spans the four bars
 }  // namespace
 
@@ -33,7 +33,7 @@ MemoryPlot::MemoryPlot(QWidget* parent) : BudgetPlot(tr("Training memory per dev
     labels_.push_back(addPointLabel(this, Qt::AlignHCenter | Qt::AlignBottom));
 }
 
-void MemoryPlot::draw(const BudgetView& v) {
+void MemoryPlot::drawView(const BudgetView& v) {
   const Scenario& s = v.scenario;
   std::vector<double> totals;
   for (const TrainingMemory& m : v.memory_by_zero) totals.push_back(static_cast<double>(m.total));

@@ -9,7 +9,7 @@ namespace napkin {
 class MemoryPlot : public BudgetPlot {
  public:
   explicit MemoryPlot(QWidget* parent = nullptr);
-  void draw(const BudgetView& v) override;
+  void drawView(const BudgetView& v) override;
   void drawBaseline(const BudgetView* b) override;
 
  private:

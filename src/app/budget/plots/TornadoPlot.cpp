@@ -1,4 +1,5 @@
 #include "TornadoPlot.h"
+#include "Text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,11 +9,12 @@
 namespace napkin {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 QString days(double d) { return qs(format_grouped(d, d < 100 ? 1 : 0)); }
 }  // namespace
 
-TornadoPlot::TornadoPlot(QWidget* parent) : BudgetPlot(tr("What moves the days most"), parent) {
+TornadoPlot::TornadoPlot(QWidget* parent)
+    : RangesPlot(tr("What moves the days most"), parent, plotPen(plot_color::dark),
+                 Qt::AlignRight | Qt::AlignBottom, 0.98, 0.97) {
   setXAxis(tr("wall-clock days of the planned run"), false,
            [](double v) { return qs(format_grouped(v, std::abs(v) < 10 ? 1 : 0)); });
   setYAxis(QString(), false);
@@ -27,37 +29,23 @@ TornadoPlot::TornadoPlot(QWidget* parent) : BudgetPlot(tr("What moves the days m
   high_->setBrush(plot_color::part_orange);
   high_->setPen(QPen(plot_color::part_orange.darker(115)));
   for (QCPBars* b : {low_, high_}) b->setWidth(0.6);
-  point_ = addCurve(this, QString(), plotPen(plot_color::dark));
-  point_->removeFromLegend();
   likely_ = new VMarker(this, plotPen(plot_color::dark, 1.2));
   showLegendBelow(2);
-  note_ = new Note(this, Qt::AlignRight | Qt::AlignBottom, 0.98, 0.97);
 }
 
-void TornadoPlot::setPending(bool pending) {
-  if (pending == pending_) return;
-  pending_ = pending;
-  note_->setText(pending_ ? text_ + tr(" (updating…)") : text_);
-  requestReplot();
+void TornadoPlot::clearRanges() {
+  low_->data()->clear();
+  high_->data()->clear();
+  likely_->setVisible(false);
+  top_.clear();
+  yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+  yAxis->setTickLabels(false);
 }
 
-void TornadoPlot::draw(const BudgetView& v) {
+void TornadoPlot::drawView(const BudgetView& v) {
   if (!v.ranges || v.ranges->tornado.empty()) {
-    if (!inputsChanged(0.0, v.scenario.ranges.any() ? 1.0 : 0.0)) return;
-    low_->data()->clear();
-    high_->data()->clear();
-    likely_->setVisible(false);
-    top_.clear();
-    yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-    yAxis->setTickLabels(false);
-    text_ = v.scenario.ranges.any() ? tr("computing…")
-                                    : tr("No input is a range: switch one on\nunder Ranges "
-                                         "(left) to rank them.");
-    pending_ = false;
-    note_->setText(text_);
-    xAxis->setRange(0, std::max(1.0, 2.0 * v.run().wall_clock_days));
-    yAxis->setRange(0, 1);
-    requestReplot();
+    drawWithoutRanges(v, tr("computing…"),
+                      tr("No input is a range: switch one on\nunder Ranges (left) to rank them."));
     return;
   }
   const RangeReport& r = *v.ranges;
@@ -96,27 +84,14 @@ void TornadoPlot::draw(const BudgetView& v) {
   likely_->setVisible(true);
   const TornadoBar& top = r.tornado.front();
   top_ = qs(top.label);
+  QString text;
   if (top.days_swing > 0)
-    text_ = tr("likely %1 days; %2 moves it most:\n%3 to %4 days")
-                .arg(days(base), top_, days(top.days_at_low), days(top.days_at_high));
+    text = tr("likely %1 days; %2 moves it most:\n%3 to %4 days")
+               .arg(days(base), top_, days(top.days_at_low), days(top.days_at_high));
   else
-    text_ = tr("likely %1 days; no input with a range\nmoves the days (only dollars or loss)")
-                .arg(days(base));
-  pending_ = false;
-  note_->setText(text_);
-  requestReplot();
-}
-
-void TornadoPlot::drawBaseline(const BudgetView* b) {
-  setBaselineVisible(b != nullptr);
-  if (!b) return;
-  if (!b->ranges) {  // a baseline without ranges has nothing to draw here
-    setCurve(ghost(point_), {}, {});
-    requestReplot();
-    return;
-  }
-  const double d = b->ranges->days.point;
-  setCurve(ghost(point_), {d, d}, {0.0, 100.0});
+    text = tr("likely %1 days; no input with a range\nmoves the days (only dollars or loss)")
+               .arg(days(base));
+  setNote(text);
   requestReplot();
 }
 

@@ -3,27 +3,25 @@
 // (every other input at its likely value), largest swing on top.
 #pragma once
 
-#include "BudgetPlot.h"
+#include "RangesPlot.h"
 
 namespace napkin {
 
-class TornadoPlot : public BudgetPlot {
+class TornadoPlot : public RangesPlot {
  public:
   explicit TornadoPlot(QWidget* parent = nullptr);
-  void draw(const BudgetView& v) override;
-  void drawBaseline(const BudgetView* b) override;
-  void setPending(bool pending);
+  void drawView(const BudgetView& v) override;
   int barCount() const { return low_->data()->size(); }
   QString topInput() const { return top_; }
-  QString noteText() const { return note_->text(); }
 
  private:
+  void clearRanges() override;
+  // The ghost line is the baseline's likely days.
+  double baselineDays(const RangeReport& r) const override { return r.days.point; }
+
   QCPBars *low_, *high_;
-  QCPGraph* point_;  // empty: its ghost is the baseline's likely days
   VMarker* likely_;
-  Note* note_;
-  QString top_, text_;
-  bool pending_ = false;
+  QString top_;
 };
 
 }  // namespace napkin

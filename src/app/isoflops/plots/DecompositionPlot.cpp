@@ -40,7 +40,7 @@ DecompositionPlot::DecompositionPlot(QWidget* parent)
   note_ = new Note(this, Qt::AlignHCenter | Qt::AlignVCenter, 0.5, 0.5);
 }
 
-void DecompositionPlot::draw(const IsoflopsShown& s) {
+void DecompositionPlot::drawView(const IsoflopsShown& s) {
   const std::vector<LossDecomposition> parts = splits(s);
   std::vector<double> key;
   for (const LossDecomposition& d : parts)

@@ -12,7 +12,7 @@ namespace napkin {
 class DecompositionPlot : public IsoflopsPlot {
  public:
   explicit DecompositionPlot(QWidget* parent = nullptr);
-  void draw(const IsoflopsShown& s) override;
+  void drawView(const IsoflopsShown& s) override;
   void drawBaseline(const IsoflopsShown* b) override;
 
  private:

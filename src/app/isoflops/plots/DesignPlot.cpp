@@ -60,7 +60,7 @@ DesignPlot::DesignPlot(QWidget* parent) : IsoflopsPlot(tr("(6) Ladder design: Va
   note_ = new Note(this, Qt::AlignRight | Qt::AlignTop, 0.98, 0.03);
 }
 
-void DesignPlot::draw(const IsoflopsShown& s) {
+void DesignPlot::drawView(const IsoflopsShown& s) {
   const IsoflopsView& v = s.view();
   if (!inputsChanged(v.target_flops, v.design_log10_flops)) return;
   const LadderDesignOptions designs = ladder_design_options(v.design_log10_flops, v.target_flops);

@@ -10,7 +10,7 @@ namespace napkin {
 class DesignPlot : public IsoflopsPlot {
  public:
   explicit DesignPlot(QWidget* parent = nullptr);
-  void draw(const IsoflopsShown& s) override;
+  void drawView(const IsoflopsShown& s) override;
   void drawBaseline(const IsoflopsShown* b) override;
 
  private:

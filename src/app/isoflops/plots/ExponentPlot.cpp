@@ -44,7 +44,7 @@ ExponentPlot::ExponentPlot(QWidget* parent) : IsoflopsPlot(tr("(2) N_opt, D_opt 
   note_ = new Note(this, Qt::AlignLeft | Qt::AlignTop, 0.02, 0.03);
 }
 
-void ExponentPlot::draw(const IsoflopsShown& s) {
+void ExponentPlot::drawView(const IsoflopsShown& s) {
   const IsoflopsView& v = s.view();
   const std::optional<LossLaw> law = lawFor(s);
   std::vector<double> key = {v.target_flops, v.ladder_min_flops, v.ladder_max_flops};

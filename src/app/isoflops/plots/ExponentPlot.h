@@ -10,7 +10,7 @@ namespace napkin {
 class ExponentPlot : public IsoflopsPlot {
  public:
   explicit ExponentPlot(QWidget* parent = nullptr);
-  void draw(const IsoflopsShown& s) override;
+  void drawView(const IsoflopsShown& s) override;
   void drawBaseline(const IsoflopsShown* b) override;
 
  private:

@@ -45,7 +45,7 @@ ForecastPlot::ForecastPlot(QWidget* parent)
   note_ = new Note(this, Qt::AlignRight | Qt::AlignTop, 0.98, 0.03);
 }
 
-void ForecastPlot::draw(const IsoflopsShown& s) {
+void ForecastPlot::drawView(const IsoflopsShown& s) {
   const IsoflopsView& v = s.view();
   const std::optional<LossLaw> law = fittedLaw(s);
   if (!inputsChanged(v.points.size(), v.target_flops, v.ladder_min_flops, v.ladder_max_flops,

@@ -50,7 +50,7 @@ LadderPlot::LadderPlot(QWidget* parent)
   note_ = new Note(this, Qt::AlignRight | Qt::AlignTop, 0.98, 0.03);
 }
 
-void LadderPlot::draw(const IsoflopsShown& s) {
+void LadderPlot::drawView(const IsoflopsShown& s) {
   const IsoflopsView& v = s.view();
   if (!inputsChanged(pointsKey(v))) return;
   const LadderGroups grouped = ladder_groups(v);

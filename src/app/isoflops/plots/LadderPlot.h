@@ -9,7 +9,7 @@ namespace napkin {
 class LadderPlot : public IsoflopsPlot {
  public:
   explicit LadderPlot(QWidget* parent = nullptr);
-  void draw(const IsoflopsShown& s) override;
+  void drawView(const IsoflopsShown& s) override;
   void drawBaseline(const IsoflopsShown* b) override;
 
  private:

@@ -53,7 +53,7 @@ RecipePlot::RecipePlot(QWidget* parent)
   note_ = new Note(this, Qt::AlignRight | Qt::AlignTop, 0.98, 0.03);
 }
 
-void RecipePlot::draw(const IsoflopsShown& s) {
+void RecipePlot::drawView(const IsoflopsShown& s) {
   const std::optional<LossLaw> base = baseLaw(s);
   const CandidateRecipe& r = s.candidate;
   if (!inputsChanged(s.target(), lawKey(base), static_cast<int>(r.preset), r.a_multiplier,

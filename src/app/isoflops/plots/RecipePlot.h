@@ -11,7 +11,7 @@ namespace napkin {
 class RecipePlot : public IsoflopsPlot {
  public:
   explicit RecipePlot(QWidget* parent = nullptr);
-  void draw(const IsoflopsShown& s) override;
+  void drawView(const IsoflopsShown& s) override;
   void drawBaseline(const IsoflopsShown* b) override;
 
  private:

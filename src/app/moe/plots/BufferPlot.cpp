@@ -19,7 +19,7 @@ BufferPlot::BufferPlot(QWidget* parent) : MoePlot(tr("Expert buffers this step")
   showLegendBelow(2);
 }
 
-void BufferPlot::draw(const MoeFrame& f) {
+void BufferPlot::drawView(const MoeFrame& f) {
   const MoeStepView& v = f.step;
   if (!inputsChanged(f.run_id, f.shown_step, v.n_experts, v.capacity_per_expert)) return;
   for (std::size_t i = 0; i < bars_->size(); ++i)

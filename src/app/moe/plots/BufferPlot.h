@@ -10,7 +10,7 @@ namespace napkin {
 class BufferPlot : public MoePlot {
  public:
   explicit BufferPlot(QWidget* parent = nullptr);
-  void draw(const MoeFrame& f) override;
+  void drawView(const MoeFrame& f) override;
   void drawBaseline(const MoeRunOfRecord* b) override;
   bool everyFrame() const override { return false; }
 

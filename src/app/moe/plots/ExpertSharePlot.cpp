@@ -25,7 +25,7 @@ ExpertSharePlot::ExpertSharePlot(QWidget* parent) : MoePlot(tr("Expert token sha
   showLegendBelow(2);
 }
 
-void ExpertSharePlot::draw(const MoeFrame& f) {
+void ExpertSharePlot::drawView(const MoeFrame& f) {
   const MoeStepView& v = f.step;
   if (!inputsChanged(f.run_id, f.shown_step, v.n_experts, v.top_k, v.capacity_share)) return;
   const auto n = static_cast<std::size_t>(v.n_experts);

@@ -12,7 +12,7 @@ namespace napkin {
 class ExpertSharePlot : public MoePlot {
  public:
   explicit ExpertSharePlot(QWidget* parent = nullptr);
-  void draw(const MoeFrame& f) override;
+  void drawView(const MoeFrame& f) override;
   void drawBaseline(const MoeRunOfRecord* b) override;
   // The drawn value per expert (the sum of the three bar sets), for tests.
   std::vector<double> values() const;

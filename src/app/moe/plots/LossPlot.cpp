@@ -29,7 +29,7 @@ LossPlot::LossPlot(QWidget* parent) : MoePlot(tr("Losses and drops over steps"),
   showLegendBelow(3);
 }
 
-void LossPlot::draw(const MoeFrame& f) {
+void LossPlot::drawView(const MoeFrame& f) {
   // A knob that continues the run changes nothing drawn here.
   if (!inputsChanged(f.run_id, f.history.size(), f.shown_step)) return;
   const bool rebuild = f.run_id != run_id_ || f.history.size() < traced_;

@@ -11,7 +11,7 @@ namespace napkin {
 class LossPlot : public MoePlot {
  public:
   explicit LossPlot(QWidget* parent = nullptr);
-  void draw(const MoeFrame& f) override;
+  void drawView(const MoeFrame& f) override;
   void drawBaseline(const MoeRunOfRecord* b) override;
   VMarker* cursor() const { return cursor_; }
 

@@ -6,8 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "PlotItems.h"
-#include "PlotWidget.h"
+#include "ViewPlot.h"
 #include "moe_view.h"
 
 namespace napkin {
@@ -22,13 +21,9 @@ struct MoeFrame {
   const MoeScenarioView& scenario;
 };
 
-class MoePlot : public PlotWidget {
+class MoePlot : public ViewPlot<MoeFrame, MoeRunOfRecord> {
  public:
-  using PlotWidget::PlotWidget;
-  // Redraws what changed and queues a replot.
-  virtual void draw(const MoeFrame& frame) = 0;
-  // The baseline's curves as ghosts; nullptr hides them.
-  virtual void drawBaseline(const MoeRunOfRecord* baseline) = 0;
+  using ViewPlot::ViewPlot;
   // Follows the animation (the collapse plots); the others change with the scenario.
   virtual bool followsRun() const { return true; }
   // Redrawn on every animation frame (the collapse itself); the others follow

@@ -29,7 +29,7 @@ PipelinePlot::PipelinePlot(QWidget* parent)
   outline_->removeFromLegend();
 }
 
-void PipelinePlot::draw(const MoeFrame& f) {
+void PipelinePlot::drawView(const MoeFrame& f) {
   const MoeScenarioView& v = f.scenario;
   const PipelineInputs& in = v.pipe_inputs;
   if (!inputsChanged(in.chunks, in.stages, in.compute_ms, in.transfer_ms)) return;

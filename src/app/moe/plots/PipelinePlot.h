@@ -10,7 +10,7 @@ namespace napkin {
 class PipelinePlot : public MoePlot {
  public:
   explicit PipelinePlot(QWidget* parent = nullptr);
-  void draw(const MoeFrame& f) override;
+  void drawView(const MoeFrame& f) override;
   void drawBaseline(const MoeRunOfRecord* b) override;
   bool followsRun() const override { return false; }
   // The compute bars drawn (tests).

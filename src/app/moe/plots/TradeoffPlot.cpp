@@ -32,7 +32,7 @@ TradeoffPlot::TradeoffPlot(QWidget* parent)
   showLegendBelow(1);
 }
 
-void TradeoffPlot::draw(const MoeFrame& f) {
+void TradeoffPlot::drawView(const MoeFrame& f) {
   const MoeStepView& v = f.step;
   marker_->place(f.params.capacity_factor);
   if (v.tradeoff.empty()) {

@@ -11,7 +11,7 @@ namespace napkin {
 class TradeoffPlot : public MoePlot {
  public:
   explicit TradeoffPlot(QWidget* parent = nullptr);
-  void draw(const MoeFrame& f) override;
+  void drawView(const MoeFrame& f) override;
   void drawBaseline(const MoeRunOfRecord* b) override;
   bool everyFrame() const override { return false; }
 

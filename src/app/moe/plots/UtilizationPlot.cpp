@@ -42,7 +42,7 @@ void UtilizationPlot::append(const MoeFrame& f, std::size_t from) {
   traced_ = f.history.size();
 }
 
-void UtilizationPlot::draw(const MoeFrame& f) {
+void UtilizationPlot::drawView(const MoeFrame& f) {
   // A knob that continues the run changes nothing drawn here.
   if (!inputsChanged(f.run_id, f.history.size(), f.shown_step, f.params.n_experts)) return;
   if (f.run_id != run_id_ || f.history.size() < traced_) {

@@ -10,7 +10,7 @@ namespace napkin {
 class UtilizationPlot : public MoePlot {
  public:
   explicit UtilizationPlot(QWidget* parent = nullptr);
-  void draw(const MoeFrame& f) override;
+  void drawView(const MoeFrame& f) override;
   void drawBaseline(const MoeRunOfRecord* b) override;
 
  private:

@@ -75,7 +75,7 @@ void MfuHeatmapPlot::outline(QCPItemRect* item, const std::optional<LayoutResult
   item->bottomRight->setCoords(x + kHalf, y - kHalf);
 }
 
-void MfuHeatmapPlot::draw(const ParallelView& v) {
+void MfuHeatmapPlot::drawView(const ParallelView& v) {
   std::vector<double> key;
   for (const MfuCell& c : v.mfu_grid)
     key.insert(key.end(),

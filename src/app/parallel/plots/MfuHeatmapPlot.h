@@ -10,7 +10,7 @@ namespace napkin {
 class MfuHeatmapPlot : public ParallelPlot {
  public:
   explicit MfuHeatmapPlot(QWidget* parent = nullptr);
-  void draw(const ParallelView& v) override;
+  void drawView(const ParallelView& v) override;
   void drawBaseline(const ParallelView* b) override;
   // The cells drawn (tests).
   const std::vector<MfuCell>& cells() const { return cells_; }

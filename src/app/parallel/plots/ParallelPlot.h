@@ -2,20 +2,12 @@
 // baseline's view as faded dashed ghosts behind it.
 #pragma once
 
-#include "PlotItems.h"
-#include "PlotWidget.h"
+#include "ViewPlot.h"
 #include "parallel_view.h"
 
 namespace napkin {
 
-class ParallelPlot : public PlotWidget {
- public:
-  using PlotWidget::PlotWidget;
-  // Redraws when the numbers it shows changed (the memo), and queues a replot.
-  virtual void draw(const ParallelView& view) = 0;
-  // The baseline's marks as ghosts; nullptr hides them.
-  virtual void drawBaseline(const ParallelView* baseline) = 0;
-};
+using ParallelPlot = ViewPlot<ParallelView>;
 
 // Short axis and label texts shared by the plots.
 inline QString layoutLabel(const Layout& l) {

@@ -1,4 +1,5 @@
 #include "ScheduleGanttPlot.h"
+#include "Text.h"
 
 #include <algorithm>
 
@@ -7,7 +8,6 @@
 namespace napkin {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 constexpr double kHalf = 0.38;  // half a bar's height, in rows
 constexpr int kMaxBars = 4096;  // beyond this the chart is unreadable anyway
 
@@ -53,7 +53,7 @@ QCPItemRect* ScheduleGanttPlot::rect(int i) {
   return pool_[static_cast<std::size_t>(i)];
 }
 
-void ScheduleGanttPlot::draw(const ParallelView& v) {
+void ScheduleGanttPlot::drawView(const ParallelView& v) {
   const PipelineSchedule& s = v.schedule;
   const double step = v.layout && v.layout->valid ? v.layout->step_seconds : 0.0;
   const double bubble = v.layout && v.layout->valid ? v.layout->time.pp_bubble_seconds : 0.0;

@@ -10,7 +10,7 @@ namespace napkin {
 class ScheduleGanttPlot : public ParallelPlot {
  public:
   explicit ScheduleGanttPlot(QWidget* parent = nullptr);
-  void draw(const ParallelView& v) override;
+  void drawView(const ParallelView& v) override;
   void drawBaseline(const ParallelView* b) override;
   int barsShown() const { return shown_; }
 

@@ -1,4 +1,5 @@
 #include "StageMemoryPlot.h"
+#include "Text.h"
 
 #include <algorithm>
 
@@ -7,7 +8,6 @@
 namespace napkin {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 std::vector<double> totalsOf(const std::vector<StageMemory>& stages) {
   std::vector<double> t;
@@ -39,7 +39,7 @@ StageMemoryPlot::StageMemoryPlot(QWidget* parent)
   note_ = new Note(this, Qt::AlignRight | Qt::AlignTop, 0.98, 0.03);
 }
 
-void StageMemoryPlot::draw(const ParallelView& v) {
+void StageMemoryPlot::drawView(const ParallelView& v) {
   const std::vector<double> totals = totalsOf(v.stages);
   if (!inputsChanged(totals, static_cast<double>(v.hbm_bytes), v.job.chip,
                      v.layout ? v.layout->reason : std::string()))

@@ -9,7 +9,7 @@ namespace napkin {
 class StageMemoryPlot : public ParallelPlot {
  public:
   explicit StageMemoryPlot(QWidget* parent = nullptr);
-  void draw(const ParallelView& v) override;
+  void drawView(const ParallelView& v) override;
   void drawBaseline(const ParallelView* b) override;
   // The stages drawn, bottom part first (tests).
   const std::vector<StageMemory>& stages() const { return stages_; }

@@ -1,4 +1,5 @@
 #include "StepTimePlot.h"
+#include "Text.h"
 
 #include <algorithm>
 
@@ -7,7 +8,6 @@
 namespace napkin {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 constexpr int kParts = 9;       // step_parts()
 constexpr double kHalf = 0.34;  // half a bar's height, in rows
 
@@ -61,7 +61,7 @@ StepTimePlot::StepTimePlot(QWidget* parent) : ParallelPlot(tr("Where a step's ti
                  });
 }
 
-void StepTimePlot::draw(const ParallelView& v) {
+void StepTimePlot::drawView(const ParallelView& v) {
   std::vector<StepPart> parts =
       v.layout && v.layout->valid ? step_parts(v.layout->time) : std::vector<StepPart>{};
   std::vector<double> ends = endsOf(parts);

@@ -10,7 +10,7 @@ namespace napkin {
 class StepTimePlot : public ParallelPlot {
  public:
   explicit StepTimePlot(QWidget* parent = nullptr);
-  void draw(const ParallelView& v) override;
+  void drawView(const ParallelView& v) override;
   void drawBaseline(const ParallelView* b) override;
   // The parts drawn, in order (tests).
   const std::vector<StepPart>& parts() const { return parts_; }

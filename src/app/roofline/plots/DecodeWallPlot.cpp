@@ -29,7 +29,7 @@ DecodeWallPlot::DecodeWallPlot(QWidget* parent) : RooflinePanelPlot(tr("The deco
   showLegendBelow(2);
 }
 
-void DecodeWallPlot::draw(const RooflineView& v) {
+void DecodeWallPlot::drawView(const RooflineView& v) {
   const RooflinePanelData& d = v.data;
   const RooflineScenario& sc = v.inputs;
   std::vector<double> x, y, share;

@@ -10,7 +10,7 @@ namespace napkin {
 class DecodeWallPlot : public RooflinePanelPlot {
  public:
   explicit DecodeWallPlot(QWidget* parent = nullptr);
-  void draw(const RooflineView& v) override;
+  void drawView(const RooflineView& v) override;
   void drawBaseline(const RooflineView* b) override;
 
  private:

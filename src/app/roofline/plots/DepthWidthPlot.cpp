@@ -27,7 +27,7 @@ DepthWidthPlot::DepthWidthPlot(QWidget* parent)
   showLegendBelow(3);
 }
 
-void DepthWidthPlot::draw(const RooflineView& v) {
+void DepthWidthPlot::drawView(const RooflineView& v) {
   const std::vector<DepthWidthPoint>& pts = v.data.depth_width;
   std::vector<double> x, step, serial, eff;
   double hi = 0;

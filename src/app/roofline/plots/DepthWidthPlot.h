@@ -9,7 +9,7 @@ namespace napkin {
 class DepthWidthPlot : public RooflinePanelPlot {
  public:
   explicit DepthWidthPlot(QWidget* parent = nullptr);
-  void draw(const RooflineView& v) override;
+  void drawView(const RooflineView& v) override;
   void drawBaseline(const RooflineView* b) override;
 
  private:

@@ -27,7 +27,7 @@ DisaggregationPlot::DisaggregationPlot(QWidget* parent)
   showLegendBelow(3);
 }
 
-void DisaggregationPlot::draw(const ServingPanelView& v) {
+void DisaggregationPlot::drawView(const ServingPanelView& v) {
   const std::optional<Disaggregation>& d = v.view.disaggregation;
   const double pre = d ? static_cast<double>(d->prefill.chips) : 0;
   const double dec = d ? static_cast<double>(d->decode.chips) : 0;

@@ -12,7 +12,7 @@ namespace napkin {
 class DisaggregationPlot : public ServingPlot {
  public:
   explicit DisaggregationPlot(QWidget* parent = nullptr);
-  void draw(const ServingPanelView& v) override;
+  void drawView(const ServingPanelView& v) override;
   void drawBaseline(const ServingPanelView* b) override;
 
  private:

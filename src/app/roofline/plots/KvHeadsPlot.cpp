@@ -43,7 +43,7 @@ KvHeadsPlot::KvHeadsPlot(QWidget* parent)
   showLegendBelow(2);
 }
 
-void KvHeadsPlot::draw(const RooflineView& v) {
+void KvHeadsPlot::drawView(const RooflineView& v) {
   const ModelShape& m = v.inputs.shape;
   const KvSeries s = kvSeries(v.data.kv_heads);
   if (!inputsChanged(v.inputs.chip, m.n_kv_heads, m.n_heads, s.gb, s.concurrent,

@@ -9,7 +9,7 @@ namespace napkin {
 class KvHeadsPlot : public RooflinePanelPlot {
  public:
   explicit KvHeadsPlot(QWidget* parent = nullptr);
-  void draw(const RooflineView& v) override;
+  void drawView(const RooflineView& v) override;
   void drawBaseline(const RooflineView* b) override;
 
  private:

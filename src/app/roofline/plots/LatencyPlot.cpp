@@ -46,7 +46,7 @@ LatencyPlot::LatencyPlot(QWidget* parent)
   showLegendBelow(4);
 }
 
-void LatencyPlot::draw(const RooflineView& v) {
+void LatencyPlot::drawView(const RooflineView& v) {
   const RooflinePanelData& d = v.data;
   const TurnInputs& turn = v.inputs.turn;
   std::vector<double> x, over, pre, dec, totals;

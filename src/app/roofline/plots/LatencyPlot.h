@@ -12,7 +12,7 @@ namespace napkin {
 class LatencyPlot : public RooflinePanelPlot {
  public:
   explicit LatencyPlot(QWidget* parent = nullptr);
-  void draw(const RooflineView& v) override;
+  void drawView(const RooflineView& v) override;
   void drawBaseline(const RooflineView* b) override;
   QString verdict() const { return verdict_->text(); }
 

@@ -36,7 +36,7 @@ MfuBudgetPlot::MfuBudgetPlot(QWidget* parent)
   showLegendBelow(5);
 }
 
-void MfuBudgetPlot::draw(const RooflineView& v) {
+void MfuBudgetPlot::drawView(const RooflineView& v) {
   const MfuBudget& m = v.data.mfu_budget;
   const MfuBudget& w = v.data.mfu_without_lever;
   const std::vector<double> f0 = fractions(m), f1 = fractions(w);

@@ -11,7 +11,7 @@ namespace napkin {
 class MfuBudgetPlot : public RooflinePanelPlot {
  public:
   explicit MfuBudgetPlot(QWidget* parent = nullptr);
-  void draw(const RooflineView& v) override;
+  void drawView(const RooflineView& v) override;
   void drawBaseline(const RooflineView* b) override;
 
  private:

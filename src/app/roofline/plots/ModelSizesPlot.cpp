@@ -23,7 +23,7 @@ ModelSizesPlot::ModelSizesPlot(QWidget* parent)
   showLegendBelow(3);
 }
 
-void ModelSizesPlot::draw(const RooflineView& v) {
+void ModelSizesPlot::drawView(const RooflineView& v) {
   const RooflinePanelData& d = v.data;
   const TurnInputs& turn = v.inputs.turn;
   const double n_active = static_cast<double>(count_params(v.inputs.shape).active);

@@ -9,7 +9,7 @@ namespace napkin {
 class ModelSizesPlot : public RooflinePanelPlot {
  public:
   explicit ModelSizesPlot(QWidget* parent = nullptr);
-  void draw(const RooflineView& v) override;
+  void drawView(const RooflineView& v) override;
   void drawBaseline(const RooflineView* b) override;
 
  private:

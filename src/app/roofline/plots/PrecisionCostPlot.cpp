@@ -45,7 +45,7 @@ PrecisionCostPlot::PrecisionCostPlot(QWidget* parent)
   showLegendBelow(2);
 }
 
-void PrecisionCostPlot::draw(const ServingPanelView& v) {
+void PrecisionCostPlot::drawView(const ServingPanelView& v) {
   const Series s = series(v);
   std::vector<double> chips;
   for (const PrecisionPoint& p : v.view.precisions)

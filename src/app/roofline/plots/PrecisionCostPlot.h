@@ -13,7 +13,7 @@ namespace napkin {
 class PrecisionCostPlot : public ServingPlot {
  public:
   explicit PrecisionCostPlot(QWidget* parent = nullptr);
-  void draw(const ServingPanelView& v) override;
+  void drawView(const ServingPanelView& v) override;
   void drawBaseline(const ServingPanelView* b) override;
 
  private:

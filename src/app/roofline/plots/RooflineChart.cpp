@@ -66,7 +66,7 @@ RooflineChart::RooflineChart(QWidget* parent)
   xAxis->setRange(kX0, kX1);
 }
 
-void RooflineChart::draw(const RooflineView& v) {
+void RooflineChart::drawView(const RooflineView& v) {
   const RooflinePanelData& d = v.data;
   const RooflineScenario& sc = v.inputs;
   std::vector<double> key;

@@ -13,7 +13,7 @@ namespace napkin {
 class RooflineChart : public RooflinePanelPlot {
  public:
   explicit RooflineChart(QWidget* parent = nullptr);
-  void draw(const RooflineView& v) override;
+  void drawView(const RooflineView& v) override;
   void drawBaseline(const RooflineView* b) override;
 
  private:

@@ -26,7 +26,7 @@ ServingMemoryPlot::ServingMemoryPlot(QWidget* parent)
   showLegendBelow(4);
 }
 
-void ServingMemoryPlot::draw(const ServingPanelView& v) {
+void ServingMemoryPlot::drawView(const ServingPanelView& v) {
   const ServingResult& c = v.view.chosen;
   const ServingResult* best = v.view.search.best ? &v.view.search.best->result : nullptr;
   std::vector<double> keys{0}, w{c.memory.weights_bytes}, kv{c.memory.kv_bytes},

@@ -11,7 +11,7 @@ namespace napkin {
 class ServingMemoryPlot : public ServingPlot {
  public:
   explicit ServingMemoryPlot(QWidget* parent = nullptr);
-  void draw(const ServingPanelView& v) override;
+  void drawView(const ServingPanelView& v) override;
   void drawBaseline(const ServingPanelView* b) override;
 
  private:

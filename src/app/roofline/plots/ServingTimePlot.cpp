@@ -46,7 +46,7 @@ ServingTimePlot::ServingTimePlot(QWidget* parent)
   showLegendBelow(3);
 }
 
-void ServingTimePlot::draw(const ServingPanelView& v) {
+void ServingTimePlot::drawView(const ServingPanelView& v) {
   const ServingResult& c = v.view.chosen;
   const std::vector<double> pre = shares(c.prefill), dec = shares(c.decode_step);
   if (!inputsChanged(pre, dec, c.prefill.seconds, c.decode_step.seconds, v.error)) return;

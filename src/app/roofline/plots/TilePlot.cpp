@@ -20,7 +20,7 @@ TilePlot::TilePlot(QWidget* parent)
   showLegendBelow(2);
 }
 
-void TilePlot::draw(const RooflineView& v) {
+void TilePlot::drawView(const RooflineView& v) {
   const RooflineScenario& sc = v.inputs;
   std::vector<double> x, y;
   for (const TilePoint& t : v.data.tiles) {

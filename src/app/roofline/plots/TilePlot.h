@@ -9,7 +9,7 @@ namespace napkin {
 class TilePlot : public RooflinePanelPlot {
  public:
   explicit TilePlot(QWidget* parent = nullptr);
-  void draw(const RooflineView& v) override;
+  void drawView(const RooflineView& v) override;
   void drawBaseline(const RooflineView* b) override;
 
  private:
