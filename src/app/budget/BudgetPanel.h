@@ -9,7 +9,7 @@
 #include <memory>
 #include <optional>
 
-#include "Panel.h"
+#include "ScenarioPanel.h"
 #include "budget/BudgetControls.h"
 #include "budget/BudgetReadouts.h"
 #include "budget/plots/BudgetPlot.h"
@@ -29,7 +29,7 @@ class CheckList;
 class ControlColumn;
 class ScenarioModel;
 
-class BudgetPanel : public Panel {
+class BudgetPanel : public ScenarioPanel {
   Q_OBJECT
  public:
   explicit BudgetPanel(ScenarioModel* model, QWidget* parent = nullptr);
@@ -73,10 +73,8 @@ class BudgetPanel : public Panel {
   // Runs the Monte Carlo of view_'s plan on a worker thread (latest wins).
   void startRanges();
 
-  ScenarioModel* model_;
   BudgetView view_;
   std::optional<BudgetView> baseline_;
-  ControlColumn* column_ = nullptr;
   BudgetControls controls_;
   std::unique_ptr<BudgetReadouts> readouts_;
   CheckList* checks_ = nullptr;

@@ -46,16 +46,13 @@ FitJobInputs fitInputs(const IsoflopsLadderView& l, const IsoflopsSettings& s) {
 
 }  // namespace
 
-IsoflopsPanel::IsoflopsPanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model_(model) {
+IsoflopsPanel::IsoflopsPanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(model, parent) {
   job_ = new FitJob(kDebounceMs, this);
   baseline_job_ = new FitJob(0, this);
-  column_ = new ControlColumn(this);
   controls_ = IsoflopsControls::declare(column_, model_);
-  auto* root = panelRoot(this, column_);
 
   QVBoxLayout* v = nullptr;
-  auto* scroll = scrollingPage(this, QStringLiteral("resultsScroll"), &v);
-  QWidget* results = scroll->widget();
+  QWidget* results = resultsPage(this, column_, &v)->widget();
 
   auto* top = new AdaptiveRow(kSideBySide, results);
   auto* grid = new ReadoutGrid;
@@ -105,7 +102,6 @@ IsoflopsPanel::IsoflopsPanel(ScenarioModel* model, QWidget* parent) : Panel(pare
   plots_ = {new LadderPlot,        new ExponentPlot, new ForecastPlot,
             new DecompositionPlot, new RecipePlot,   new DesignPlot};
   addPlotGrid(v, QStringLiteral("plotGrid"), {plots_.begin(), plots_.end()}, kPlotCell);
-  root->addWidget(scroll, 1);
 
   connect(cancel_, &QPushButton::clicked, this, &IsoflopsPanel::cancelJob);
   connect(recompute_, &QPushButton::clicked, this, &IsoflopsPanel::recompute);

@@ -15,7 +15,7 @@
 #include <memory>
 #include <optional>
 
-#include "Panel.h"
+#include "ScenarioPanel.h"
 #include "isoflops/IsoflopsControls.h"
 #include "isoflops/IsoflopsJob.h"
 #include "isoflops/IsoflopsReadouts.h"
@@ -35,7 +35,7 @@ class ControlColumn;
 class LadderImportDialog;
 class ScenarioModel;
 
-class IsoflopsPanel : public Panel {
+class IsoflopsPanel : public ScenarioPanel {
   Q_OBJECT
  public:
   explicit IsoflopsPanel(ScenarioModel* model, QWidget* parent = nullptr);
@@ -102,8 +102,6 @@ class IsoflopsPanel : public Panel {
   void updateBaseline();
   void acceptImport();
 
-  ScenarioModel* model_;
-  ControlColumn* column_ = nullptr;
   IsoflopsControls controls_;
   std::unique_ptr<IsoflopsReadouts> readouts_;
   QPlainTextEdit* status_ = nullptr;

@@ -45,6 +45,13 @@ ReflowGrid* addPlotGrid(QVBoxLayout* page, const QString& name, const std::vecto
   return grid;
 }
 
+QScrollArea* resultsPage(QWidget* panel, ControlColumn* column, QVBoxLayout** page) {
+  QHBoxLayout* root = panelRoot(panel, column);
+  QScrollArea* scroll = scrollingPage(panel, QStringLiteral("resultsScroll"), page);
+  root->addWidget(scroll, 1);
+  return scroll;
+}
+
 QGroupBox* titledBox(const QString& title, QWidget* content, QWidget* parent) {
   auto* b = new QGroupBox(title, parent);
   auto* l = new QVBoxLayout(b);

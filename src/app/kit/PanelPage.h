@@ -22,6 +22,10 @@ class ReflowGrid;
 // the results (a scroll area or a layout) with stretch 1.
 QHBoxLayout* panelRoot(QWidget* panel, ControlColumn* column);
 
+// The usual page: `column` on the left and a scrolling page "resultsScroll"
+// filling the rest; `*page` receives the page's layout to fill.
+QScrollArea* resultsPage(QWidget* panel, ControlColumn* column, QVBoxLayout** page);
+
 // A vertically scrolling page named `name` (what tests look for); `*page`
 // receives the layout to fill. The scroll area owns the page.
 QScrollArea* scrollingPage(QWidget* parent, const QString& name, QVBoxLayout** page);

@@ -315,6 +315,17 @@ QCPGraph* PlotWidget::ghost(QCPGraph* graph) {
   return gh;
 }
 
+QCPGraph* PlotWidget::ghostBarTops(QCPGraph* graph, int half_width) {
+  QCPGraph* gh = ghost(graph);
+  QPainterPath dash;
+  dash.moveTo(-half_width, 0);
+  dash.lineTo(half_width, 0);
+  gh->setLineStyle(QCPGraph::lsNone);
+  gh->setScatterStyle(
+      QCPScatterStyle(dash, ghostPen(plotPen(palette_.text, 2)), Qt::NoBrush, 2 * half_width));
+  return gh;
+}
+
 void PlotWidget::setBaselineVisible(bool on) {
   baseline_visible_ = on;
   for (const auto& [g, gh] : ghosts_) gh->setVisible(on);

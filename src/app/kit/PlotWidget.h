@@ -124,6 +124,9 @@ class PlotWidget : public QCustomPlot {
   // The faded, dashed copy of `graph` that draws the baseline's data behind
   // it (created on first use; the legend gains one "baseline" entry).
   QCPGraph* ghost(QCPGraph* graph);
+  // The ghost of `graph` drawn as a dash `half_width` px either side of each
+  // point (a baseline's bar totals, across the tops of the current bars).
+  QCPGraph* ghostBarTops(QCPGraph* graph, int half_width = 14);
   // Shows or hides every ghost and the "baseline" legend entry.
   void setBaselineVisible(bool on);
   bool baselineVisible() const { return baseline_visible_; }

@@ -57,13 +57,12 @@ QString changeText(const CollapseParams& a, const CollapseParams& b) {
 
 }  // namespace
 
-MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model_(model) {
+MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(model, parent) {
   const Scenario& s = model_->scenario();
   // The run of record: s.moe.steps steps from step 0, so the first view is a run.
   run_ = new MoeRun(s.moe.collapse_params(), s.moe.steps, this);
   replayed_steps_ = s.moe.steps;
 
-  column_ = new ControlColumn(this);
   controls_ = MoeControls::declare(column_, model_);
   auto* root = panelRoot(this, column_);
 

@@ -11,7 +11,7 @@
 #include <memory>
 #include <optional>
 
-#include "Panel.h"
+#include "ScenarioPanel.h"
 #include "moe/MoeControls.h"
 #include "moe/MoeReadouts.h"
 #include "moe_view.h"
@@ -27,7 +27,7 @@ class MoeRun;
 class MoeTransport;
 class ScenarioModel;
 
-class MoePanel : public Panel {
+class MoePanel : public ScenarioPanel {
   Q_OBJECT
  public:
   explicit MoePanel(ScenarioModel* model, QWidget* parent = nullptr);
@@ -72,8 +72,6 @@ class MoePanel : public Panel {
   void redrawRun();
   void showBaseline();
 
-  ScenarioModel* model_;
-  ControlColumn* column_ = nullptr;
   MoeControls controls_;
   std::unique_ptr<MoeReadouts> readouts_;
   MoeRun* run_ = nullptr;

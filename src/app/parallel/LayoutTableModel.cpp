@@ -59,14 +59,14 @@ QVariant LayoutTableModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::DisplayRole) {
     switch (col) {
       case kRank: return index.row() + 1;
-      case kTp: return static_cast<qlonglong>(l.tp);
-      case kPp: return static_cast<qlonglong>(l.pp);
-      case kVpp: return static_cast<qlonglong>(l.vpp);
-      case kDp: return static_cast<qlonglong>(l.dp);
-      case kCp: return static_cast<qlonglong>(l.cp);
-      case kEp: return static_cast<qlonglong>(l.ep);
-      case kZero: return l.zero;
-      case kMicroBatch: return static_cast<qlonglong>(l.micro_batch);
+      case kTp:
+      case kPp:
+      case kVpp:
+      case kDp:
+      case kCp:
+      case kEp:
+      case kZero:
+      case kMicroBatch: return data(index, SortRole);  // the counts themselves
       case kRecompute: return qs(to_string(l.recompute));
       case kStep: return qs(format_seconds(r.step_seconds));
       case kTokens: return qs(format_grouped(r.tokens_per_second_per_chip, 0));

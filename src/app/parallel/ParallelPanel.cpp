@@ -34,14 +34,11 @@ constexpr int kTableHeight = 190;     // about seven rows; the table scrolls
 
 }  // namespace
 
-ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model_(model) {
-  column_ = new ControlColumn(this);
+ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(model, parent) {
   controls_ = ParallelControls::declare(column_, model_);
-  auto* root = panelRoot(this, column_);
 
   QVBoxLayout* v = nullptr;
-  auto* scroll = scrollingPage(this, QStringLiteral("resultsScroll"), &v);
-  QWidget* results = scroll->widget();
+  QWidget* results = resultsPage(this, column_, &v)->widget();
 
   auto* grid = new ReadoutGrid;
   grid->setMaxColumns(3);
@@ -97,7 +94,6 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : Panel(pare
 
   plots_ = {new StageMemoryPlot, new StepTimePlot, new ScheduleGanttPlot, new MfuHeatmapPlot};
   addPlotGrid(v, QStringLiteral("plotGrid"), {plots_.begin(), plots_.end()}, kPlotCell, 2);
-  root->addWidget(scroll, 1);
 
   connect(table_, &QTableView::clicked, this, &ParallelPanel::choose);
   connect(table_, &QTableView::activated, this, &ParallelPanel::choose);

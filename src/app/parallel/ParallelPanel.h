@@ -12,7 +12,7 @@
 #include <memory>
 #include <optional>
 
-#include "Panel.h"
+#include "ScenarioPanel.h"
 #include "parallel/ParallelControls.h"
 #include "parallel/ParallelReadouts.h"
 #include "parallel/plots/ParallelPlot.h"
@@ -33,7 +33,7 @@ class LayoutTableModel;
 class ScenarioModel;
 class StageMemoryPlot;
 
-class ParallelPanel : public Panel {
+class ParallelPanel : public ScenarioPanel {
   Q_OBJECT
  public:
   explicit ParallelPanel(ScenarioModel* model, QWidget* parent = nullptr);
@@ -88,8 +88,6 @@ class ParallelPanel : public Panel {
   void choose(const QModelIndex& proxy_index);
   void selectShown();
 
-  ScenarioModel* model_;
-  ControlColumn* column_ = nullptr;
   ParallelControls controls_;
   std::unique_ptr<ParallelReadouts> readouts_;
   QTableView* table_ = nullptr;

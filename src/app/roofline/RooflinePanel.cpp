@@ -48,8 +48,7 @@ bool sameServingInputs(const Scenario& a, const Scenario& b) {
 }
 }  // namespace
 
-RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model_(model) {
-  column_ = new ControlColumn(this);
+RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(model, parent) {
   controls_ = RooflineControls::declare(column_, model_);
   auto* root = panelRoot(this, column_);
 

@@ -12,7 +12,7 @@
 #include <memory>
 #include <optional>
 
-#include "Panel.h"
+#include "ScenarioPanel.h"
 #include "roofline/RooflineControls.h"
 #include "roofline/RooflineReadouts.h"
 #include "roofline/RooflineView.h"
@@ -34,7 +34,7 @@ class ScenarioModel;
 
 class SliderSpin;
 
-class RooflinePanel : public Panel {
+class RooflinePanel : public ScenarioPanel {
   Q_OBJECT
  public:
   explicit RooflinePanel(ScenarioModel* model, QWidget* parent = nullptr);
@@ -85,8 +85,6 @@ class RooflinePanel : public Panel {
   void onServingDone();
   void showServing();
 
-  ScenarioModel* model_;
-  ControlColumn* column_ = nullptr;
   RooflineControls controls_;
   std::unique_ptr<RooflineReadouts> readouts_;
   std::unique_ptr<ServingReadouts> serving_readouts_;

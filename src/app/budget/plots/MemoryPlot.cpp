@@ -75,12 +75,7 @@ void MemoryPlot::drawBaseline(const BudgetView* b) {
   if (!b) return;
   std::vector<double> totals;
   for (const TrainingMemory& m : b->memory_by_zero) totals.push_back(static_cast<double>(m.total));
-  QCPGraph* tops = ghost(totals_);
-  QPainterPath dash;
-  dash.moveTo(-12, 0);
-  dash.lineTo(12, 0);
-  tops->setScatterStyle(
-      QCPScatterStyle(dash, ghostPen(plotPen(plotPalette().text, 2)), Qt::NoBrush, 24));
+  QCPGraph* tops = ghostBarTops(totals_, 12);
   setCurve(tops, {0, 1, 2, 3}, totals);
   const double hbm = static_cast<double>(b->chip_hbm_bytes);
   setCurve(ghost(hbm_), {kHbmFrom, kHbmTo}, {hbm, hbm});

@@ -88,12 +88,7 @@ void StageMemoryPlot::drawView(const ParallelView& v) {
 void StageMemoryPlot::drawBaseline(const ParallelView* b) {
   setBaselineVisible(b != nullptr);
   if (!b) return;
-  QCPGraph* tops = ghost(totals_);
-  QPainterPath dash;
-  dash.moveTo(-10, 0);
-  dash.lineTo(10, 0);
-  tops->setScatterStyle(
-      QCPScatterStyle(dash, ghostPen(plotPen(plotPalette().text, 2)), Qt::NoBrush, 20));
+  QCPGraph* tops = ghostBarTops(totals_, 10);
   setCurve(tops, keysOf(b->stages.size()), totalsOf(b->stages));
   const double hbm = static_cast<double>(b->hbm_bytes);
   setCurve(ghost(hbm_), {-0.6, std::max(0.6, static_cast<double>(b->stages.size()) - 0.4)},

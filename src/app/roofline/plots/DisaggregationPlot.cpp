@@ -64,12 +64,7 @@ void DisaggregationPlot::drawBaseline(const ServingPanelView* b) {
   setBaselineVisible(b != nullptr);
   if (!b || !b->view.disaggregation) return;
   const Disaggregation& d = *b->view.disaggregation;
-  QCPGraph* g = ghost(totals_);
-  QPainterPath dash;
-  dash.moveTo(-14, 0);
-  dash.lineTo(14, 0);
-  g->setScatterStyle(
-      QCPScatterStyle(dash, ghostPen(plotPen(plotPalette().text, 2)), Qt::NoBrush, 28));
+  QCPGraph* g = ghostBarTops(totals_);
   setCurve(
       g, {0, 1},
       {static_cast<double>(d.prefill.chips + d.decode.chips), static_cast<double>(d.shared.chips)});

@@ -125,12 +125,7 @@ void LatencyPlot::drawBaseline(const RooflineView* b) {
     x.push_back(static_cast<double>(i));
     totals.push_back(b->data.latency[i].total_seconds);
   }
-  QCPGraph* g = ghost(totals_);
-  QPainterPath dash;
-  dash.moveTo(-10, 0);
-  dash.lineTo(10, 0);
-  g->setScatterStyle(
-      QCPScatterStyle(dash, ghostPen(plotPen(plotPalette().text, 2)), Qt::NoBrush, 20));
+  QCPGraph* g = ghostBarTops(totals_, 10);
   setCurve(g, x, totals);
   const double bs = b->inputs.turn.budget_seconds;
   setCurve(ghost(budget_), {-0.6, 10.6}, {bs, bs});

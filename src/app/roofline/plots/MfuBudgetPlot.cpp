@@ -77,12 +77,7 @@ void MfuBudgetPlot::drawView(const RooflineView& v) {
 void MfuBudgetPlot::drawBaseline(const RooflineView* b) {
   setBaselineVisible(b != nullptr);
   if (!b) return;
-  QCPGraph* tops = ghost(totals_);
-  QPainterPath dash;
-  dash.moveTo(-14, 0);
-  dash.lineTo(14, 0);
-  tops->setScatterStyle(
-      QCPScatterStyle(dash, ghostPen(plotPen(plotPalette().text, 2)), Qt::NoBrush, 28));
+  QCPGraph* tops = ghostBarTops(totals_);
   setCurve(tops, {0, 1},
            {b->data.mfu_budget.total_seconds, b->data.mfu_without_lever.total_seconds});
   requestReplot();

@@ -92,12 +92,7 @@ void PrecisionCostPlot::drawBaseline(const ServingPanelView* b) {
   setBaselineVisible(b != nullptr);
   if (!b) return;
   const Series s = series(*b);
-  QCPGraph* g = ghost(dollar_tops_);
-  QPainterPath dash;
-  dash.moveTo(-12, 0);
-  dash.lineTo(12, 0);
-  g->setScatterStyle(
-      QCPScatterStyle(dash, ghostPen(plotPen(plotPalette().text, 2)), Qt::NoBrush, 24));
+  QCPGraph* g = ghostBarTops(dollar_tops_, 12);
   setCurve(g, s.x, s.dollars);
   setCurve(ghost(joules_), s.x, s.joules);
   requestReplot();

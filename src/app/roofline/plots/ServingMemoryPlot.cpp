@@ -73,12 +73,7 @@ void ServingMemoryPlot::drawView(const ServingPanelView& v) {
 void ServingMemoryPlot::drawBaseline(const ServingPanelView* b) {
   setBaselineVisible(b != nullptr);
   if (!b) return;
-  QCPGraph* tops = ghost(totals_);
-  QPainterPath dash;
-  dash.moveTo(-14, 0);
-  dash.lineTo(14, 0);
-  tops->setScatterStyle(
-      QCPScatterStyle(dash, ghostPen(plotPen(plotPalette().text, 2)), Qt::NoBrush, 28));
+  QCPGraph* tops = ghostBarTops(totals_);
   std::vector<double> keys{0}, totals{b->view.chosen.memory.total_bytes};
   if (b->view.search.best) {
     keys.push_back(1);

@@ -77,12 +77,7 @@ void ServingTimePlot::drawBaseline(const ServingPanelView* b) {
   setBaselineVisible(b != nullptr);
   if (!b) return;
   const ServingResult& c = b->view.chosen;
-  QCPGraph* g = ghost(roofline_share_);
-  QPainterPath dash;
-  dash.moveTo(-14, 0);
-  dash.lineTo(14, 0);
-  g->setScatterStyle(
-      QCPScatterStyle(dash, ghostPen(plotPen(plotPalette().text, 2)), Qt::NoBrush, 28));
+  QCPGraph* g = ghostBarTops(roofline_share_);
   setCurve(g, {0, 1},
            {c.prefill.seconds > 0 ? 100 * c.prefill.roofline_seconds / c.prefill.seconds : 0,
             c.decode_step.seconds > 0 ? 100 * c.decode_step.roofline_seconds / c.decode_step.seconds
