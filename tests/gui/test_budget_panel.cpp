@@ -117,6 +117,29 @@ TEST(BudgetPanel, OneDragIsOneUndoStep) {
   EXPECT_GT(w.model()->scenario().days, before + 50);
 }
 
+TEST(BudgetPanel, DerivedBoxesFollowEveryChangeIncludingUndo) {
+  // "Train tokens" and the checkpoint write time show values derived from the
+  // view until typed: they must be this scenario's, never the previous one's.
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  auto* p = w.panel<BudgetPanel>();
+  SliderSpin* train = p->controls().plan.train_tokens;
+  auto derived = [&] { return p->view().plan_inputs.tokens(); };
+  EXPECT_DOUBLE_EQ(train->value(), derived());
+  const double at_start = derived();
+  QSlider* chips = p->controls().chips->slider();
+  chips->setSliderDown(true);
+  for (int k = 0; k < 12; ++k) chips->setValue(chips->value() + 1);
+  chips->setSliderDown(false);
+  ASSERT_NE(derived(), at_start);
+  EXPECT_DOUBLE_EQ(train->value(), derived());
+  w.model()->undoStack()->undo();
+  EXPECT_DOUBLE_EQ(derived(), at_start);
+  EXPECT_DOUBLE_EQ(train->value(), at_start);
+  w.model()->undoStack()->redo();
+  EXPECT_DOUBLE_EQ(train->value(), derived());
+}
+
 TEST(BudgetPanel, PresetUpdatesShapeAndParameterReadout) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();

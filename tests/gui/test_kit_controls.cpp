@@ -80,6 +80,48 @@ TEST(Ladder, SnapsToValuesAPersonWouldType) {
   EXPECT_TRUE(Ladder::significant(2).values(1, 10, 1000).empty());  // continuous
 }
 
+TEST(SliderSpin, CountsAreGroupedLikeTheReadouts) {
+  SliderSpin::Spec spec;
+  spec.label = QStringLiteral("Global batch");
+  spec.min = 65536;
+  spec.max = 268435456;
+  spec.integer = true;
+  spec.suffix = QStringLiteral("tokens");
+  SliderSpin batch(spec);
+  batch.setValue(4194304);
+  EXPECT_EQ(batch.spinBox()->text(), QStringLiteral("4,194,304 tokens"));
+  // What is shown reads back as the value used; typed groups are accepted.
+  EXPECT_DOUBLE_EQ(batch.spinBox()->valueFromText(batch.spinBox()->text()), 4194304);
+  EXPECT_DOUBLE_EQ(batch.spinBox()->valueFromText(QStringLiteral("8,388,608")), 8388608);
+  batch.setValue(268435456);
+  EXPECT_EQ(batch.spinBox()->text(), QStringLiteral("268,435,456 tokens"));
+}
+
+TEST(SliderSpin, ADisabledBoxShowsADerivedValueShortAndTheExactOneWhenEnabled) {
+  SliderSpin::Spec spec;
+  spec.label = QStringLiteral("Train tokens");
+  spec.min = 1e9;
+  spec.max = 1e15;
+  spec.scale = SliderSpin::Scale::log;
+  spec.decimals = 2;
+  spec.scientific = true;
+  SliderSpin tokens(spec);
+  tokens.setValue(1.4565966e12);
+  EXPECT_EQ(tokens.spinBox()->text(), QStringLiteral("1.4565966e+12"));
+  tokens.setEnabled(false);  // derived, not typable: three significant digits
+  EXPECT_EQ(tokens.spinBox()->text(), QStringLiteral("1.46e+12"));
+  EXPECT_DOUBLE_EQ(tokens.value(), 1.4565966e12);  // the value itself is not rounded
+  // Showing and hiding the box (closing the window) reads its text back: the
+  // short text must not become an edit.
+  QSignalSpy edited(&tokens, &SliderSpin::valueEdited);
+  tokens.show();
+  tokens.hide();
+  EXPECT_EQ(edited.count(), 0);
+  EXPECT_DOUBLE_EQ(tokens.value(), 1.4565966e12);
+  tokens.setEnabled(true);
+  EXPECT_EQ(tokens.spinBox()->text(), QStringLiteral("1.4565966e+12"));
+}
+
 TEST(SliderSpin, WhatIsShownIsWhatIsUsed) {
   SliderSpin mfu(mfuSpec());
   QSignalSpy edited(&mfu, &SliderSpin::valueEdited);

@@ -60,7 +60,7 @@ TEST(WindowKeys, UndoAndRedoWorkWhileTheSpinBoxHasFocus) {
   ASSERT_TRUE(t.chips()->hasFocus());
   QTest::keyClick(t.chips(), Qt::Key_Z, Qt::ControlModifier);
   EXPECT_EQ(t.w.model()->scenario().n_chips, 1000);
-  EXPECT_EQ(t.chips()->text(), QStringLiteral("1000"));
+  EXPECT_EQ(t.chips()->text(), QStringLiteral("1,000"));
   QTest::keyClick(t.chips(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
   EXPECT_EQ(t.w.model()->scenario().n_chips, 3000);
   QTest::keyClick(t.chips(), Qt::Key_Z, Qt::ControlModifier);

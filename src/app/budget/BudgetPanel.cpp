@@ -36,19 +36,16 @@ constexpr int kTextFollowMs = 60;     // checks and memo during a drag: ~16 upda
 
 }  // namespace
 
-BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : Panel(parent), model_(model) {
-  column_ = new ControlColumn(this);
+BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(model, parent) {
   // The view the controls show derived values from, computed once before them.
   view_ = make_budget_view(model_->scenario());
   controls_ = BudgetControls::declare(
       column_, model_, [this] { return view_.report.split.params; },
       [this]() -> const BudgetView& { return view_; });
-  auto* root = panelRoot(this, column_);
 
   // Everything the panel shows scrolls as one page on a small screen.
   QVBoxLayout* v = nullptr;
-  auto* scroll = scrollingPage(this, QStringLiteral("resultsScroll"), &v);
-  QWidget* results = scroll->widget();
+  QWidget* results = resultsPage(this, column_, &v)->widget();
 
   auto* top = new AdaptiveRow(kSideBySide, results);
   auto* grid = new ReadoutGrid;
@@ -90,7 +87,6 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : Panel(parent),
   std::vector<QWidget*> cells{recommendation_box_};
   cells.insert(cells.end(), plots_.begin(), plots_.end());
   addPlotGrid(v, QStringLiteral("plotGrid"), cells, kPlotCell);
-  root->addWidget(scroll, 1);
 
   text_timer_ = new QTimer(this);
   text_timer_->setSingleShot(true);
@@ -118,7 +114,6 @@ BudgetPanel::~BudgetPanel() = default;
 std::vector<PlotWidget*> BudgetPanel::plots() const { return {plots_.begin(), plots_.end()}; }
 
 void BudgetPanel::refresh() {
-  column_->sync();
   const Scenario& s = model_->scenario();
   // The Monte Carlo (10,000 draws) follows a drag off the UI thread; any
   // other edit computes it here, so what is shown is exact.
@@ -132,6 +127,9 @@ void BudgetPanel::refresh() {
     view_.ranges = std::move(shown);  // the last ones, marked as updating
     startRanges();
   }
+  // After the view: boxes showing a derived value (train tokens, checkpoint
+  // write) show this scenario's, not the previous one's.
+  column_->sync();
   controls_.plan.updateEnabled(view_);
   readouts_->show(view_);
   for (BudgetPlot* p : plots_) p->drawView(view_);

@@ -114,12 +114,17 @@ QCheckBox* ControlColumn::check(const CheckDecl& d, Binding<bool> b) {
 
 void ControlColumn::finish() {
   layout_->addStretch(1);
+  fitWidth();
+}
+
+void ControlColumn::fitWidth() {
   // Wide enough for every row without a horizontal scroll bar.
   setMinimumWidth(host_->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width() + 2);
 }
 
 void ControlColumn::sync() {
   for (const auto& s : syncs_) s();
+  fitWidth();  // a value with more digits than the range's ends widens its box
 }
 
 }  // namespace napkin

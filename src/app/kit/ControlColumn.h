@@ -92,6 +92,7 @@ class ControlColumn : public QScrollArea {
 
  private:
   QVBoxLayout* current();
+  void fitWidth();
 
   QWidget* host_;
   QVBoxLayout* layout_;

@@ -165,6 +165,28 @@ SciSpinBox::SciSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
   guardWheel(this);
 }
 
+void SciSpinBox::fitText() {
+  // A value off the ladder (from a file or a sourced default) may need more
+  // digits than the range's ends: the box widens instead of clipping them.
+  const QFontMetrics fm(font());
+  const auto width = [&](double v) {
+    return fm.horizontalAdvance(prefix() + textFromValue(v) + suffix());
+  };
+  const int extra = std::max(0, width(value()) - std::max(width(minimum()), width(maximum())));
+  if (extra == extra_width_) return;  // a slider drag's values fit: no relayout
+  extra_width_ = extra;
+  updateGeometry();
+}
+
+QSize SciSpinBox::sizeHint() const {
+  // Fits the range's ends, and what is shown when that is wider; the layout
+  // shrinks the slider beside it, never the number (its policy keeps this
+  // width as the minimum).
+  QSize hint = QDoubleSpinBox::sizeHint() + QSize(extra_width_, 0);
+  hint.setWidth(std::max(hint.width(), 86));
+  return hint;
+}
+
 void SciSpinBox::setAcceptedRange(double lo, double hi) {
   accepted_lo_ = lo;
   accepted_hi_ = hi;
@@ -172,20 +194,26 @@ void SciSpinBox::setAcceptedRange(double lo, double hi) {
 }
 
 QString SciSpinBox::textFromValue(double value) const {
-  // The fewest digits (from the display decimals up) that read back as the value.
+  // The fewest digits (from the display decimals up) that read back as the
+  // value, thousands grouped as the read-outs group them (4,194,304).
   const auto close = [value](const QString& t) {
-    const double back = t.toDouble();
+    const double back = QString(t).remove(QLatin1Char(',')).toDouble();
     return std::fabs(back - value) <= 1e-12 * std::max(1.0, std::fabs(value));
   };
+  // A disabled box shows a derived value nobody typed: three significant
+  // digits read better than the exact ones, which a narrow box would clip.
+  const int extra_digits = isEnabled() ? 6 : 0;
   if (scientific_ && value != 0 && (std::fabs(value) >= 1e5 || std::fabs(value) < 1e-3)) {
     QString t;
-    for (int d = 2; d <= 8; ++d)
+    for (int d = 2; d <= 2 + extra_digits; ++d)
       if (close(t = QString::number(value, 'e', d))) break;
     return t;
   }
+  QLocale grouping = QLocale::c();
+  grouping.setNumberOptions(QLocale::DefaultNumberOptions);
   QString t;
-  for (int d = display_decimals_; d <= display_decimals_ + 6; ++d)
-    if (close(t = QLocale::c().toString(value, 'f', d))) break;
+  for (int d = display_decimals_; d <= display_decimals_ + extra_digits; ++d)
+    if (close(t = grouping.toString(value, 'f', d))) break;
   return t;
 }
 
@@ -196,6 +224,9 @@ QString SciSpinBox::stripped(const QString& text) const {
 }
 
 double SciSpinBox::valueFromText(const QString& text) const {
+  // The text shown for the current value reads back as that value, even
+  // where it is shown short (a disabled box): leaving a box never edits.
+  if (stripped(text) == stripped(textFromValue(value()))) return value();
   bool ok = false;
   const double v = stripped(text).toDouble(&ok);
   return ok && std::isfinite(v) ? v : value();
@@ -257,7 +288,12 @@ bool SciSpinBox::event(QEvent* event) {
       return true;
     }
   }
-  return QDoubleSpinBox::event(event);
+  const bool handled = QDoubleSpinBox::event(event);
+  if (event->type() == QEvent::EnabledChange) {
+    lineEdit()->setText(prefix() + textFromValue(value()) + suffix());  // exact digits once typable
+    fitText();
+  }
+  return handled;
 }
 
 void SciSpinBox::checkTyped() {
@@ -302,7 +338,6 @@ SliderSpin::SliderSpin(const Spec& spec, QWidget* parent) : QWidget(parent), spe
     return stepped(shown / spec_.display_factor, steps) * spec_.display_factor;
   });
   if (!spec.suffix.isEmpty()) spin_->setSuffix(QLatin1Char(' ') + spec.suffix);
-  spin_->setMinimumWidth(86);
   spin_->setAccessibleName(spec.label);
   label_->setBuddy(spin_);
   layout->addWidget(label_, 0);
@@ -409,6 +444,7 @@ void SliderSpin::setValue(double v) {
                hi = std::max(spin_->acceptedMax(), shown);
   if (spin_->minimum() != lo || spin_->maximum() != hi) spin_->setRange(lo, hi);
   spin_->setValue(shown);
+  spin_->fitText();
 }
 
 void SliderSpin::onSlider(int position) {
@@ -418,6 +454,7 @@ void SliderSpin::onSlider(int position) {
   {
     const QSignalBlocker b(spin_);
     spin_->setValue(value_ * spec_.display_factor);
+    spin_->fitText();
   }
   emit valueEdited(value_);
 }

@@ -66,6 +66,9 @@ class SciSpinBox : public QDoubleSpinBox {
   void setStepper(std::function<double(double value, int steps)> stepper) {
     stepper_ = std::move(stepper);
   }
+  // Widens the box when the value shown needs more room than the range's ends.
+  void fitText();
+  QSize sizeHint() const override;
   QString textFromValue(double value) const override;
   double valueFromText(const QString& text) const override;
   QValidator::State validate(QString& text, int& pos) const override;
@@ -88,6 +91,7 @@ class SciSpinBox : public QDoubleSpinBox {
   QString stripped(const QString& text) const;
   void checkTyped();
 
+  int extra_width_ = 0;  // px the shown text needs beyond the range's ends
   bool scientific_ = false;
   int display_decimals_ = 0;
   double accepted_lo_ = 0, accepted_hi_ = 99.99;

@@ -56,6 +56,7 @@ RooflineChart::RooflineChart(QWidget* parent)
     a->start->setType(QCPItemPosition::ptAbsolute);
     a->start->setParentAnchor(t->top);
     a->start->setCoords(0, 0);
+    a->setLayer(QStringLiteral("grid"));  // under every label, so no arrow crosses a text
     arrows_.push_back(a);
   }
   ridge_ = new VMarker(this, plotPen(plot_color::blue, 1.0, Qt::DotLine));
@@ -138,7 +139,7 @@ void RooflineChart::drawView(const RooflineView& v) {
     QCPItemText* t = labels_[n];
     t->setText(title + QLatin1Char('\n') + boundText(op.bound));
     t->setColor(c.darker(115));
-    t->position->setCoords(order[rank].first, rank % 2 == 0 ? 0.74 : 0.86);
+    t->position->setCoords(order[rank].first, rank % 2 == 0 ? 0.66 : 0.81);
     arrows_[n]->end->setCoords(op.intensity, op.attainable_flops_per_s);
   }
   requestReplot();
