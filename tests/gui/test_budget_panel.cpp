@@ -269,6 +269,32 @@ TEST(BudgetPanel, ABaselineShowsChangesAndGhostCurves) {
   for (PlotWidget* plot : p->plots()) EXPECT_FALSE(plot->baselineVisible());
 }
 
+TEST(BudgetPanel, EveryChangeFromTheBaselineIsShownWhole) {
+  // At 1,024 px, doubling the days makes changes such as "+100.0 % (+$1,800,000)":
+  // each must fit its label, none clipped.
+  MainWindow w(MainWindow::Session::fresh);
+  w.resize(1024, 700);
+  w.show();
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  Scenario a = w.model()->scenario();
+  p->setBaseline(&a);
+  Scenario b = a;
+  b.days = 60;
+  ASSERT_TRUE(w.model()->replace(b, QStringLiteral("twice the days")));
+  QCoreApplication::processEvents();
+  const ReadoutGrid* g = p->readouts().grid();
+  int shown = 0;
+  for (QLabel* delta : g->findChildren<QLabel*>()) {
+    if (!delta->objectName().startsWith(QStringLiteral("delta_")) || !delta->isVisibleTo(g))
+      continue;
+    ++shown;
+    EXPECT_LE(delta->fontMetrics().horizontalAdvance(delta->text()), delta->width())
+        << delta->objectName().toStdString() << ": " << delta->text().toStdString();
+    EXPECT_LE(delta->geometry().right(), g->width()) << delta->objectName().toStdString();
+  }
+  EXPECT_GE(shown, 20);
+}
+
 TEST(BudgetPanel, APlanOverTwiceTheDaysIsFlagged) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();
@@ -485,6 +511,15 @@ TEST(BudgetPanel, TheReportHasGoodputTheDataCheckTheRangesAndTheNewCharts) {
   for (const ReportTable& t : r.tables)
     for (const ReportRow& row : t.rows) goodput |= row.name == QStringLiteral("Goodput");
   EXPECT_TRUE(goodput);
+  // A value cell holds a number; the sentences that explain it are notes (a
+  // sentence in the narrow value column reads as a ribbon of words).
+  for (const ReportTable& t : r.tables)
+    if (t.title.startsWith(QStringLiteral("Data check")))
+      for (const ReportRow& row : t.rows) {
+        EXPECT_LE(row.value.size(), 24)
+            << row.name.toStdString() << ": " << row.value.toStdString();
+        EXPECT_FALSE(row.note.isEmpty()) << row.name.toStdString();
+      }
   EXPECT_EQ(r.charts.size(), 9u);
   EXPECT_GT(p->tornadoPlot()->barCount(), 0);
   EXPECT_EQ(p->tornadoPlot()->topInput(), QStringLiteral("Price"));

@@ -253,15 +253,20 @@ ReportSection BudgetPanel::reportSection() const {
        tr("triangular or log-normal ranges; tornado one input at a time")}};
   ReportTable data_table{tr("Data check and serving"), {}, false};
   const RunReport& run = view_.run();
-  data_table.rows.push_back({tr("Planned run"), QString::fromStdString(view_.plan_subject),
-                             QString(), QString(), Tone::normal});
+  // Sentences go in the note column; the value column holds a number.
+  data_table.rows.push_back({tr("Planned run"), qs(format_count(run.params, 1)), tr("params"),
+                             QString::fromStdString(view_.plan_subject), Tone::normal});
   data_table.rows.push_back(
       {tr("Epochs"), QString::fromStdString(format_grouped(run.epochs, 2)), tr("epochs"),
        tr("worth %1 fresh tokens (Muennighoff et al. 2023)")
            .arg(QString::fromStdString(format_count(run.effective_tokens, 2))),
        run.data_suffice ? Tone::ok : Tone::warn});
-  data_table.rows.push_back({tr("Serving limit"), QString::fromStdString(view_.serving.text),
-                             QString(), QString(), view_.serving.binds ? Tone::warn : Tone::ok});
+  const BudgetServing& serving = view_.serving;
+  data_table.rows.push_back(
+      {tr("Serving limit"),
+       serving.largest_params ? qs(format_count(*serving.largest_params, 1)) : tr("none"),
+       serving.largest_params ? tr("params") : QString(), QString::fromStdString(serving.text),
+       serving.binds ? Tone::warn : Tone::ok});
   s.tables.push_back(data_table);
   s.charts = plots();
   return s;

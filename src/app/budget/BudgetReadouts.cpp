@@ -1,4 +1,6 @@
 #include "BudgetReadouts.h"
+
+#include "ReadoutFormats.h"
 #include "Text.h"
 
 #include <QCoreApplication>
@@ -41,7 +43,7 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                     .name = tr("Days at MFU"),
                     .tooltip = tr("C ÷ (chips × peak × MFU × 86,400 s)"),
                     .better = Better::lower,
-                    .format = [](double v) { return qs(format_grouped(v, 1)); }});
+                    .format = shows::grouped(1)});
   rental = grid->add({.key = QStringLiteral("rental"),
                       .name = tr("Rental"),
                       .tooltip = tr("chips × days × 24 h × $ per chip-hour"),
@@ -59,14 +61,14 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                        .name = tr("$ per 1e21 FLOPs"),
                        .tooltip = tr("rental $ ÷ C × 1e21"),
                        .better = Better::lower,
-                       .format = [](double v) { return qs(format_dollars(v, 2)); }});
+                       .format = shows::dollars(2)});
   mfu = grid->add({.key = QStringLiteral("mfu"),
                    .name = tr("MFU used"),
                    .tooltip = tr("Assumed: the MFU slider. Predicted: the MFU of the layout the "
                                  "Parallelism panel runs (its search, or the row you chose); "
                                  "choose which on the Parallelism panel."),
                    .better = Better::higher,
-                   .format = [](double v) { return qs(format_percent(v, 1)); }});
+                   .format = shows::percent(1)});
   chinchilla = grid->addSection(tr("Chinchilla answer"));
   params = grid->add({.key = QStringLiteral("params"),
                       .name = tr("Chinchilla N"),
@@ -82,7 +84,7 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                  .tooltip = tr("Share of the wall-clock days that is progress, after crashes, "
                                "restarts and checkpoints"),
                  .better = Better::higher,
-                 .format = [](double f) { return qs(format_percent(f)); }});
+                 .format = shows::percent()});
   effective = grid->add({.key = QStringLiteral("effective"),
                          .name = tr("After goodput"),
                          .tooltip = tr("The Chinchilla split of the compute the run delivers (C × "
@@ -93,7 +95,7 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                       .tooltip = tr("16 bytes/param (Adam, mixed bf16) for Chinchilla N after "
                                     "goodput, unsharded; the check shards them over every chip"),
                       .better = Better::lower,
-                      .format = [](double b) { return qs(format_bytes(b, 2)); }});
+                      .format = shows::bytes(2)});
   scenario = grid->addSection(tr("Scenario model"));
   model = grid->add({.key = QStringLiteral("model"),
                      .name = tr("Parameters"),
@@ -107,20 +109,20 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                                     "scenario model, at its ZeRO stage and DP degree, against "
                                     "the chip's HBM"),
                       .better = Better::lower,
-                      .format = [](double b) { return qs(format_bytes(b, 1)); },
+                      .format = shows::bytes(1),
                       .widest = QStringLiteral("347.0 GB of 80 GB: too big")});
   kv = grid->add({.key = QStringLiteral("kv"),
                   .name = tr("KV / request"),
                   .tooltip = tr("2·L·n_kv·d_head·T·2 bytes per request at the serving context, "
                                 "and how many requests fit one 8-chip node after the weights"),
                   .better = Better::lower,
-                  .format = [](double b) { return qs(format_bytes(b, 2)); }});
+                  .format = shows::bytes(2)});
   attention = grid->add({.key = QStringLiteral("attention"),
                          .name = tr("Attention"),
                          .tooltip = tr("Share of training FLOPs in QKᵀ and A·V at the training "
                                        "sequence: 12·L·T·d ÷ (6N + 12·L·T·d); 6ND undercounts "
                                        "by f/(1−f)"),
-                         .format = [](double f) { return qs(format_percent(f)); }});
+                         .format = shows::percent()});
   run = grid->addSection(tr("Planned run"));
   run_goodput = grid->add({.key = QStringLiteral("run_goodput"),
                            .name = tr("Goodput"),
@@ -128,41 +130,41 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                                          "crash costs the restart plus the work since the last "
                                          "checkpoint; synchronous writes stall training"),
                            .better = Better::higher,
-                           .format = [](double f) { return qs(format_percent(f)); }});
+                           .format = shows::percent()});
   run_days = grid->add({.key = QStringLiteral("run_days"),
                         .name = tr("Wall-clock"),
                         .tooltip = tr("Effective days (productive days ÷ goodput) and the "
                                       "rental dollars over them"),
                         .better = Better::lower,
-                        .format = [](double d) { return qs(format_grouped(d, 1)); },
+                        .format = shows::grouped(1),
                         .widest = QStringLiteral("1,234.5 days, $123,456,789")});
   crashes = grid->add({.key = QStringLiteral("crashes"),
                        .name = tr("Expected crashes"),
                        .tooltip = tr("Interruptions per 1,000 chip-days × chips × wall-clock "
                                      "days ÷ 1,000"),
                        .better = Better::lower,
-                       .format = [](double c) { return qs(format_grouped(c, 1)); }});
+                       .format = shows::grouped(1)});
   optimal_checkpoint =
       grid->add({.key = QStringLiteral("optimal_checkpoint"),
                  .name = tr("Best checkpoint"),
                  .tooltip = tr("Young (1974) / Daly (2006): every √(2 × write time × MTBF) for "
                                "synchronous writes, as often as the store allows for "
                                "asynchronous ones; the goodput it would give"),
-                 .format = [](double m) { return qs(format_grouped(m, 1)); },
+                 .format = shows::grouped(1),
                  .widest = QStringLiteral("every 1,234 min: 99.9 %")});
   epochs = grid->add({.key = QStringLiteral("epochs"),
                       .name = tr("Epochs"),
                       .tooltip = tr("Training tokens ÷ unique tokens, and what they are worth "
                                     "as fresh tokens (Muennighoff et al. 2023: D′ = U + "
                                     "U·R_D*·(1 − e^(−R/R_D*)), R_D* = 15.4)"),
-                      .format = [](double e) { return qs(format_grouped(e, 2)); },
+                      .format = shows::grouped(2),
                       .widest = QStringLiteral("12.34 epochs, worth 123.4T")});
   run_loss = grid->add({.key = QStringLiteral("run_loss"),
                         .name = tr("Forecast loss"),
                         .tooltip = tr("L = E + A/N′^α + B/D′^β (Besiroglu et al. 2024 constants, "
                                       "Muennighoff et al. 2023 decay), nats/token"),
                         .better = Better::lower,
-                        .format = [](double l) { return qs(format_grouped(l, 3)); }});
+                        .format = shows::grouped(3)});
   serving = grid->add({.key = QStringLiteral("serving_limit"),
                        .name = tr("Servable up to"),
                        .tooltip = tr("The largest dense model whose turn meets the latency "
@@ -179,7 +181,7 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                        .name = name,
                        .tooltip = tooltip,
                        .better = Better::lower,
-                       .format = [](double v) { return qs(format_grouped(v, 3)); },
+                       .format = shows::grouped(3),
                        .widest = QStringLiteral("P10 1,234.5 · P50 1,234.5 · P90 1,234.5")};
   };
   range_days = ranges->add(pct(QStringLiteral("range_days"), tr("Days"),

@@ -86,6 +86,7 @@ ReadoutGrid::Section ReadoutGrid::addSection(const QString& title) {
   f.setPointSizeF(f.pointSizeF() * 0.92);
   s.title->setFont(f);
   s.title->setForegroundRole(QPalette::PlaceholderText);
+  s.title->setWordWrap(true);  // a long title wraps on a narrow window, never clips
   sections_.push_back(s);
   measure();
   relayout();
@@ -95,7 +96,18 @@ ReadoutGrid::Section ReadoutGrid::addSection(const QString& title) {
 
 void ReadoutGrid::setSectionTitle(Section s, const QString& title) {
   QLabel* l = sections_.at(static_cast<std::size_t>(s.index)).title;
-  if (l && l->text() != title) l->setText(title);
+  if (!l || l->text() == title) return;
+  const int before = titleHeight(l, width());
+  l->setText(title);
+  if (titleHeight(l, width()) != before) {  // it wraps onto more or fewer lines
+    relayout();
+    updateGeometry();
+  }
+}
+
+int ReadoutGrid::titleHeight(const QLabel* title, int width) const {
+  if (width <= 2 * kMargin) return title_h_;
+  return std::max(title_h_, title->heightForWidth(width - 2 * kMargin));
 }
 
 QString ReadoutGrid::sectionTitle(Section s) const {
@@ -151,15 +163,20 @@ void ReadoutGrid::set(Row row, const Readout& readout) {
     relayout();
   }
   updateDelta(r);
+  if (QFontMetrics(r.delta->font()).horizontalAdvance(r.delta->text()) + 2 > delta_w_ &&
+      r.delta->isVisibleTo(this)) {
+    measure();  // a longer change than any so far: the column widens, never clips it
+    relayout();
+  }
 }
 
 void ReadoutGrid::setBaseline(Row row, std::optional<double> number) {
   RowWidgets& r = rows_.at(static_cast<std::size_t>(row.index));
-  const bool had_any = delta_w_ > 0;
+  const int delta_w = delta_w_;
   r.baseline = number;
   updateDelta(r);
   measure();
-  if ((delta_w_ > 0) != had_any) relayout();
+  if (delta_w_ != delta_w) relayout();
 }
 
 void ReadoutGrid::clearBaselines() {
@@ -308,8 +325,16 @@ void ReadoutGrid::measure() {
   }
   bool any_baseline = false;
   for (const RowWidgets& r : rows_) any_baseline = any_baseline || r.baseline.has_value();
-  delta_w_ =
-      any_baseline ? fn.horizontalAdvance(QStringLiteral("\u2212100.0 % (\u22121.23e+24)")) : 0;
+  if (!any_baseline) {
+    delta_w_ = 0;
+  } else {
+    // As wide as the longest change shown so far (it only grows while a
+    // baseline is pinned, so a drag does not make the grid jump).
+    delta_w_ =
+        std::max(delta_w_, fn.horizontalAdvance(QStringLiteral("\u2212100.0 % (\u22121.23e+24)")));
+    for (const RowWidgets& r : rows_)
+      if (r.baseline) delta_w_ = std::max(delta_w_, fn.horizontalAdvance(r.delta->text()) + 2);
+  }
   row_h_ = fb.height() + 4;
   title_h_ = fn.height() + 4;
 }
@@ -324,26 +349,27 @@ int ReadoutGrid::columnsFor(int width) const {
   return std::clamp(n, 1, max_columns_);
 }
 
-int ReadoutGrid::layoutHeight(int columns) const {
+int ReadoutGrid::layoutHeight(int columns, int width) const {
   int h = 2 * kMargin;
   for (const SectionWidgets& s : sections_) {
     if (s.rows.empty()) continue;
-    if (s.title) h += title_h_;
+    if (s.title) h += titleHeight(s.title, width);
     const int n = static_cast<int>(s.rows.size());
     h += (n + columns - 1) / columns * row_h_;
   }
   return h;
 }
 
-int ReadoutGrid::heightForWidth(int width) const { return layoutHeight(columnsFor(width)); }
+int ReadoutGrid::heightForWidth(int width) const { return layoutHeight(columnsFor(width), width); }
 
 QSize ReadoutGrid::sizeHint() const {
   const int cols = std::min(max_columns_, std::max(1, rowCount()));
-  return {2 * kMargin + cols * cellWidth() + (cols - 1) * kColumnGap, layoutHeight(cols)};
+  const int w = 2 * kMargin + cols * cellWidth() + (cols - 1) * kColumnGap;
+  return {w, layoutHeight(cols, w)};
 }
 
 QSize ReadoutGrid::minimumSizeHint() const {
-  return {2 * kMargin + cellWidth(), layoutHeight(columnsFor(width()))};
+  return {2 * kMargin + cellWidth(), layoutHeight(columnsFor(width()), width())};
 }
 
 void ReadoutGrid::resizeEvent(QResizeEvent* event) {
@@ -361,8 +387,9 @@ void ReadoutGrid::relayout() {
     if (s.title) {
       s.title->setVisible(!s.rows.empty());
       if (!s.rows.empty()) {
-        s.title->setGeometry(kMargin, y, std::max(0, width() - 2 * kMargin), title_h_);
-        y += title_h_;
+        const int h = titleHeight(s.title, width());
+        s.title->setGeometry(kMargin, y, std::max(0, width() - 2 * kMargin), h);
+        y += h;
       }
     }
     const int n = static_cast<int>(s.rows.size());

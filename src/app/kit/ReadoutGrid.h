@@ -123,7 +123,9 @@ class ReadoutGrid : public QWidget {
   };
   int columnsFor(int width) const;
   int cellWidth() const;
-  int layoutHeight(int columns) const;
+  // Height of the grid laid out in `columns` at `width` (titles wrap).
+  int layoutHeight(int columns, int width) const;
+  int titleHeight(const QLabel* title, int width) const;
   void relayout();
   void measure();
   void updateDelta(RowWidgets& r);

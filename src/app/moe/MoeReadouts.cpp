@@ -1,4 +1,6 @@
 #include "moe/MoeReadouts.h"
+
+#include "ReadoutFormats.h"
 #include "Text.h"
 
 #include <QCoreApplication>
@@ -148,7 +150,7 @@ MoeReadouts::MoeReadouts(ReadoutGrid* grid) : grid_(grid) {
                            .name = tr("Naive EP time"),
                            .tooltip = tr("bytes × 8 ÷ link + 2 × layers × latency"),
                            .better = Better::lower,
-                           .format = [](double v) { return qs(format_seconds(v)); },
+                           .format = shows::seconds(),
                            .widest = QStringLiteral("1.23 min per prefill")});
   serial = grid->add({.key = QStringLiteral("serial"),
                       .name = tr("Serial"),

@@ -1,4 +1,6 @@
 #include "parallel/ParallelReadouts.h"
+
+#include "ReadoutFormats.h"
 #include "Text.h"
 
 #include <QCoreApplication>
@@ -46,27 +48,27 @@ ParallelReadouts::ParallelReadouts(ReadoutGrid* grid) : grid_(grid) {
                     .tooltip = tr("Seconds per optimizer step: compute, recompute, exposed "
                                   "communication, the pipeline bubble and the optimizer"),
                     .better = Better::lower,
-                    .format = [](double v) { return qs(format_seconds(v)); }});
+                    .format = shows::seconds()});
   tokens = grid->add({.key = QStringLiteral("parallelTokens"),
                       .name = tr("Tokens/s per chip"),
                       .tooltip = tr("global batch tokens ÷ step seconds ÷ chips"),
                       .better = Better::higher,
-                      .format = [](double v) { return qs(format_grouped(v, 0)); }});
+                      .format = shows::grouped(0)});
   mfu =
       grid->add({.key = QStringLiteral("parallelMfu"),
                  .name = tr("MFU"),
                  .tooltip = tr("Model FLOPs per step (no recompute) ÷ (step × chips × bf16 peak)"),
                  .better = Better::higher,
-                 .format = [](double v) { return qs(format_percent(v)); }});
+                 .format = shows::percent()});
   hfu = grid->add({.key = QStringLiteral("parallelHfu"),
                    .name = tr("HFU"),
                    .tooltip = tr("Model + recompute FLOPs ÷ (step × chips × bf16 peak)"),
-                   .format = [](double v) { return qs(format_percent(v)); }});
+                   .format = shows::percent()});
   days = grid->add({.key = QStringLiteral("parallelDays"),
                     .name = tr("Days"),
                     .tooltip = tr("The scenario's training tokens at this step time"),
                     .better = Better::lower,
-                    .format = [](double v) { return qs(format_grouped(v, 1)); }});
+                    .format = shows::grouped(1)});
   memory_section = grid->addSection(tr("Memory and budget"));
   memory = grid->add({.key = QStringLiteral("parallelMemory"),
                       .name = tr("Peak stage"),
@@ -79,7 +81,7 @@ ParallelReadouts::ParallelReadouts(ReadoutGrid* grid) : grid_(grid) {
                           .name = tr("Budget MFU"),
                           .tooltip = tr("The MFU the Budget planner computes with, and where it "
                                         "comes from"),
-                          .format = [](double v) { return qs(format_percent(v)); },
+                          .format = shows::percent(),
                           .widest = QStringLiteral("40.0 % (assumed)")});
 }
 

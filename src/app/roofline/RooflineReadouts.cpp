@@ -1,5 +1,7 @@
 #include "roofline/RooflineReadouts.h"
 
+#include "ReadoutFormats.h"
+
 #include <QCoreApplication>
 
 #include "PlotWidget.h"
@@ -104,21 +106,21 @@ RooflineReadouts::RooflineReadouts(ReadoutGrid* grid) : grid_(grid) {
                       .tooltip = tr("Smallest power-of-two slice whose turn meets the latency "
                                     "budget; none when no slice up to the largest does"),
                       .better = Better::lower,
-                      .format = [](double v) { return qs(format_grouped(v, 0)); },
+                      .format = shows::grouped(0),
                       .widest = QStringLiteral("none (budget \u2264 overhead)")});
   chips_hold = add({.key = QStringLiteral("chips_hold"),
                     .name = tr("To hold"),
                     .tooltip = tr("ceil(N_total × bytes per weight ÷ HBM per chip): chips needed "
                                   "just to hold the weights"),
                     .better = Better::lower,
-                    .format = [](double v) { return qs(format_grouped(v, 0)); },
+                    .format = shows::grouped(0),
                     .widest = QStringLiteral("88,888 chips (888.8 TB)")});
   deploy = add({.key = QStringLiteral("deploy"),
                 .name = tr("Deploy"),
                 .tooltip = tr("max(chips for the budget, chips to hold the weights), and which "
                               "one binds"),
                 .better = Better::lower,
-                .format = [](double v) { return qs(format_grouped(v, 0)); },
+                .format = shows::grouped(0),
                 .widest = QStringLiteral("88,888 chips (latency-bound)")});
 }
 

@@ -1,5 +1,7 @@
 #include "roofline/ServingReadouts.h"
 
+#include "ReadoutFormats.h"
+
 #include <QCoreApplication>
 
 #include "PlotWidget.h"
@@ -101,7 +103,7 @@ ServingReadouts::ServingReadouts(ReadoutGrid* grid) : grid_(grid) {
               .tooltip = tr("The smallest power-of-two slice meeting the budget, in its "
                             "highest-throughput layout at its largest batch; none with the reason"),
               .better = Better::lower,
-              .format = [](double v) { return qs(format_grouped(v, 0)); },
+              .format = shows::grouped(0),
               .widest = QStringLiteral("4,096 chips (TP 8 × PP 2 × EP 8), batch 1,024")});
   efficient = add({.key = QStringLiteral("search_efficient"),
                    .name = tr("Most efficient"),
@@ -115,17 +117,17 @@ ServingReadouts::ServingReadouts(ReadoutGrid* grid) : grid_(grid) {
                       .tooltip = tr("Replicas meeting TTFT (with the KV transfer), prompts one "
                                     "after another, for the traffic"),
                       .better = Better::lower,
-                      .format = [](double v) { return qs(format_grouped(v, 0)); }});
+                      .format = shows::grouped(0)});
   decode_pool = add({.key = QStringLiteral("pool_decode"),
                      .name = tr("Decode pool"),
                      .tooltip = tr("Replicas meeting TPOT with no prefill stalling their steps"),
                      .better = Better::lower,
-                     .format = [](double v) { return qs(format_grouped(v, 0)); }});
+                     .format = shows::grouped(0)});
   shared_pool = add({.key = QStringLiteral("pool_shared"),
                      .name = tr("Shared pool"),
                      .tooltip = tr("One pool doing both, meeting TTFT and TPOT"),
                      .better = Better::lower,
-                     .format = [](double v) { return qs(format_grouped(v, 0)); }});
+                     .format = shows::grouped(0)});
   winner = add({.key = QStringLiteral("pool_winner"),
                 .name = tr("Verdict"),
                 .tooltip = tr("Which deployment carries the traffic on fewer chips")});
@@ -135,12 +137,12 @@ ServingReadouts::ServingReadouts(ReadoutGrid* grid) : grid_(grid) {
                  .tooltip = tr("chip-hour price ÷ tokens per chip-hour × 1e6, at the chosen "
                                "layout and batch"),
                  .better = Better::lower,
-                 .format = [](double v) { return qs(format_dollars(v, 3)); }});
+                 .format = shows::dollars(3)});
   joules = add({.key = QStringLiteral("serving_joules"),
                 .name = tr("J / token"),
                 .tooltip = tr("chip TDP × PUE ÷ tokens/s per chip"),
                 .better = Better::lower,
-                .format = [](double v) { return qs(format_grouped(v, 3)); }});
+                .format = shows::grouped(3)});
   energy_share = add({.key = QStringLiteral("energy_share"),
                       .name = tr("Energy share"),
                       .tooltip = tr("Energy's share of the chip-hour price: TDP × PUE × $/kWh ÷ "

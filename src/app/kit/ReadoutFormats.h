@@ -1,0 +1,31 @@
+// How a read-out shows its number (ReadoutSpec::format), from the model's one
+// set of formatters (src/model/format.h): .format = shows::bytes(2).
+#pragma once
+
+#include <QString>
+#include <functional>
+
+#include "Text.h"
+#include "format.h"
+
+namespace napkin::shows {
+
+using Format = std::function<QString(double)>;
+
+inline Format grouped(int decimals) {
+  return [decimals](double v) { return qs(format_grouped(v, decimals)); };
+}
+inline Format percent(int decimals = 1) {
+  return [decimals](double f) { return qs(format_percent(f, decimals)); };
+}
+inline Format bytes(int decimals) {
+  return [decimals](double b) { return qs(format_bytes(b, decimals)); };
+}
+inline Format dollars(int decimals) {
+  return [decimals](double d) { return qs(format_dollars(d, decimals)); };
+}
+inline Format seconds() {
+  return [](double s) { return qs(format_seconds(s)); };
+}
+
+}  // namespace napkin::shows
