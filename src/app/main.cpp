@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
                                 QStringLiteral("Render the window to a PNG and exit."),
                                 QStringLiteral("FILE"));
   const QCommandLineOption panel(QStringLiteral("panel"),
-                                 QStringLiteral("budget, isoflops, moe or roofline."),
+                                 QStringLiteral("budget, isoflops, moe, roofline or parallel."),
                                  QStringLiteral("PANEL"), QStringLiteral("budget"));
   const QCommandLineOption scenario(
       QStringLiteral("scenario"), QStringLiteral("Open a scenario file."), QStringLiteral("FILE"));
