@@ -4,31 +4,12 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "roofline_detail.h"
 #include "validate.h"
 
 namespace napkin {
 
 namespace {
-
-// Largest parameter count any napkin here accepts: keeps every derived count
-// (chips, bytes) far inside a 64-bit integer.
-constexpr double kMaxParams = 1e18;
-// Largest chip count a slice, sweep or search may name (2^40).
-constexpr std::int64_t kMaxChips = std::int64_t{1} << 40;
-
-void require_params(double n, std::string_view name = "n_params") {
-  require_real(n, name, "parameters", 0.0, kMaxParams, true);
-}
-
-void require_bytes_per_param(double b) {
-  require_real(b, "bytes_per_param", "bytes", 0.0, 8.0, true);
-}
-
-Bound bound_at(const Chip& chip, double intensity) {
-  // The same product attainable_flops_per_s() compares, so the verdict and
-  // the roof can never disagree at the ridge.
-  return chip.hbm_bytes_per_s * intensity < chip.peak_flops_per_s ? Bound::memory : Bound::compute;
-}
 
 PlacedOperation place(const Chip& chip, std::string name, double flops, double bytes) {
   const RooflinePoint p = roofline_point(chip, flops, bytes);
@@ -66,7 +47,7 @@ RooflinePoint roofline_point(const Chip& chip, double flops, double bytes) {
   p.attainable_flops_per_s = attainable_flops_per_s(chip, p.intensity);
   p.fraction_of_peak = p.attainable_flops_per_s / chip.peak_flops_per_s;
   p.seconds = std::max(flops / chip.peak_flops_per_s, bytes / chip.hbm_bytes_per_s);
-  p.bound = bound_at(chip, p.intensity);
+  p.bound = detail::bound_at(chip, p.intensity);
   return p;
 }
 
@@ -100,7 +81,7 @@ void OperationSetting::validate() const {
   require_count(prompt_tokens, "prompt_tokens", "tokens", 1, 100'000'000);
   require_count(decode_batch, "decode_batch", "requests", 1, 100'000'000);
   require_count(context_tokens, "context_tokens", "tokens", 1, 100'000'000);
-  require_bytes_per_param(bytes_per_param);
+  detail::require_bytes_per_param(bytes_per_param);
   require_count(bytes_per_elem, "bytes_per_elem", "bytes", 1, 8);
 }
 
@@ -154,7 +135,7 @@ std::vector<PlacedOperation> place_operations(const Chip& chip, const ModelShape
 double mfu(double model_flops, double seconds, const Chip& chip, std::int64_t n_chips) {
   require_real(model_flops, "model_flops", "FLOPs", 0.0);
   require_positive(seconds, "seconds", "s");
-  require_count(n_chips, "n_chips", "chips", 1, kMaxChips);
+  require_count(n_chips, "n_chips", "chips", 1, detail::kMaxChips);
   const double capacity = seconds * chip.peak_flops_per_s * static_cast<double>(n_chips);
   if (model_flops > capacity)
     throw_out_of_range(
@@ -277,8 +258,8 @@ std::int64_t prefill_attention_flops(std::int64_t n_layers, std::int64_t n_heads
 double prefill_seconds(std::int64_t n_tokens, double n_params, const Chip& chip,
                        std::int64_t n_chips, double mfu_fraction, std::int64_t attention_flops) {
   require_count(n_tokens, "n_tokens", "tokens");
-  require_params(n_params);
-  require_count(n_chips, "n_chips", "chips", 1, kMaxChips);
+  detail::require_params(n_params);
+  require_count(n_chips, "n_chips", "chips", 1, detail::kMaxChips);
   require_real(mfu_fraction, "mfu", "fraction of peak", 0.0, 1.0, true);
   require_count(attention_flops, "attention_flops", "FLOPs", 0);
   const double flops = inference_flops(n_params, static_cast<double>(n_tokens)) +
@@ -290,9 +271,9 @@ double decode_seconds(std::int64_t n_tokens, double n_params, const Chip& chip,
                       std::int64_t n_chips, double bytes_per_param, std::int64_t batch,
                       std::int64_t kv_bytes_per_request, double bandwidth_efficiency) {
   require_count(n_tokens, "n_tokens", "tokens", 0);
-  require_params(n_params);
-  require_count(n_chips, "n_chips", "chips", 1, kMaxChips);
-  require_bytes_per_param(bytes_per_param);
+  detail::require_params(n_params);
+  require_count(n_chips, "n_chips", "chips", 1, detail::kMaxChips);
+  detail::require_bytes_per_param(bytes_per_param);
   require_count(batch, "batch", "requests", 1, 1'000'000'000);
   require_count(kv_bytes_per_request, "kv_bytes_per_request", "bytes", 0);
   require_real(bandwidth_efficiency, "bandwidth_efficiency", "fraction of HBM bandwidth", 0.0, 1.0,
@@ -305,22 +286,22 @@ double decode_seconds(std::int64_t n_tokens, double n_params, const Chip& chip,
 }
 
 std::int64_t chips_to_hold_weights(double n_params, const Chip& chip, double bytes_per_param) {
-  require_params(n_params);
-  require_bytes_per_param(bytes_per_param);
+  detail::require_params(n_params);
+  detail::require_bytes_per_param(bytes_per_param);
   return static_cast<std::int64_t>(
       std::ceil(n_params * bytes_per_param / static_cast<double>(chip.hbm_bytes)));
 }
 
 void TurnInputs::validate() const {
   (void)chip_by_name(chip);
-  require_count(n_chips, "n_chips", "chips", 1, kMaxChips);
-  require_params(n_params);
+  require_count(n_chips, "n_chips", "chips", 1, detail::kMaxChips);
+  detail::require_params(n_params);
   require_real(n_resident_params, "n_resident_params", "parameters (0 = n_params)", 0.0,
-               kMaxParams);
+               detail::kMaxParams);
   require_count(prefill_tokens, "prefill_tokens", "tokens", 1, 1'000'000'000);
   require_count(decode_tokens, "decode_tokens", "tokens", 0, 1'000'000'000);
   require_count(batch, "batch", "requests", 1, 1'000'000'000);
-  require_bytes_per_param(bytes_per_param);
+  detail::require_bytes_per_param(bytes_per_param);
   require_count(kv_bytes_per_request, "kv_bytes_per_request", "bytes", 0);
   require_count(prefill_attention_flops, "prefill_attention_flops", "FLOPs", 0);
   require_real(prefill_mfu, "prefill_mfu", "fraction of peak", 0.0, 1.0, true);
@@ -329,7 +310,7 @@ void TurnInputs::validate() const {
   require_real(overhead_seconds, "overhead_seconds", "s", 0.0, 1e9);
   require_real(budget_seconds, "budget_seconds", "s", 0.0, 1e9, true);
   require_real(per_step_floor_seconds, "per_step_floor_seconds", "s per decode step", 0.0, 1e3);
-  require_count(max_chips, "max_chips", "chips", 1, kMaxChips);
+  require_count(max_chips, "max_chips", "chips", 1, detail::kMaxChips);
 }
 
 TurnLatency interactive_latency(const TurnInputs& in) {
@@ -429,185 +410,6 @@ ServableSizes largest_servable(const std::vector<ModelSizePoint>& sweep) {
     if (m.chips_for_budget && *m.chips_for_budget == 1) out.largest_on_one_chip = m.n_params;
     if (m.chips_for_budget) out.largest_on_any = m.n_params;
   }
-  return out;
-}
-
-// ------------------------------------------------------------ the decode wall
-
-void DecodeShape::validate() const {
-  require_params(n_params);
-  require_count(n_layers, "layers", "blocks", 1, 100'000);
-  require_count(n_kv_heads, "kv_heads", "KV heads", 1, 100'000);
-  require_count(d_head, "head_dim", "elements", 1, 100'000);
-  require_count(seq_len, "seq_len", "tokens", 1, 1'000'000'000);
-  require_bytes_per_param(bytes_per_param);
-  require_count(kv_bytes_per_elem, "kv_bytes_per_elem", "bytes", 1, 8);
-  require_count(kv_bytes_per_token, "kv_bytes_per_token", "bytes (0 = from the heads)", 0,
-                1'000'000'000'000);
-}
-
-namespace {
-// The batch's KV cache: the shape's own bytes per token when given (MLA).
-std::int64_t decode_kv_bytes(const DecodeShape& s, std::int64_t batch) {
-  if (s.kv_bytes_per_token > 0)
-    return checked_mul({s.kv_bytes_per_token, s.seq_len, batch}, "KV cache bytes");
-  return kv_cache_bytes(s.n_layers, s.n_kv_heads, s.d_head, s.seq_len, batch, s.kv_bytes_per_elem);
-}
-}  // namespace
-double kv_share_of_bytes(double weight_bytes, double kv_bytes) {
-  require_real(weight_bytes, "weight_bytes", "bytes", 0.0);
-  require_real(kv_bytes, "kv_bytes", "bytes", 0.0);
-  const double total = weight_bytes + kv_bytes;
-  return total > 0 ? kv_bytes / total : 0.0;
-}
-
-double decode_batch_intensity(const DecodeShape& s, std::int64_t batch) {
-  s.validate();
-  require_count(batch, "batch", "requests");
-  const std::int64_t kv = decode_kv_bytes(s, batch);
-  return decode_arithmetic_intensity(s.n_params, kv, batch, s.bytes_per_param);
-}
-
-DecodeIntensityPoint decode_intensity_point(const Chip& chip, const DecodeShape& s,
-                                            std::int64_t batch) {
-  s.validate();
-  DecodeIntensityPoint p;
-  p.batch = batch;
-  require_count(batch, "batch", "requests");
-  p.kv_bytes = decode_kv_bytes(s, batch);
-  p.intensity = decode_arithmetic_intensity(s.n_params, p.kv_bytes, batch, s.bytes_per_param);
-  p.weight_bytes = s.n_params * s.bytes_per_param;
-  p.kv_share_of_bytes = kv_share_of_bytes(p.weight_bytes, static_cast<double>(p.kv_bytes));
-  p.fraction_of_ridge = p.intensity / ridge_point_flops_per_byte(chip);
-  p.attainable_flops_per_s = attainable_flops_per_s(chip, p.intensity);
-  p.bound = bound_at(chip, p.intensity);
-  return p;
-}
-
-std::vector<DecodeIntensityPoint> decode_intensity_sweep(const Chip& chip, const DecodeShape& s,
-                                                         const std::vector<std::int64_t>& batches) {
-  std::vector<DecodeIntensityPoint> out;
-  out.reserve(batches.size());
-  for (std::int64_t b : batches) out.push_back(decode_intensity_point(chip, s, b));
-  return out;
-}
-
-std::vector<std::int64_t> powers_of_two(std::int64_t lo, std::int64_t hi) {
-  require_count(lo, "lo", "count", 1, kMaxChips);
-  require_count(hi, "hi", "count", lo, kMaxChips);
-  std::vector<std::int64_t> out;
-  for (std::int64_t v = lo; v <= hi; v *= 2) out.push_back(v);
-  return out;
-}
-
-// -------------------------------------------------------- co-design levers
-
-double tile_efficiency(std::int64_t dim, std::int64_t tile) {
-  require_count(dim, "dim", "elements", 1, 100'000'000);
-  require_count(tile, "tile", "elements per side", 1, 65'536);
-  // A (dim × tile) @ (tile × tile) matmul: only `dim` is padded.
-  return matmul_tile_efficiency(dim, tile, tile, tile);
-}
-
-double matmul_tile_efficiency(std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t tile) {
-  return static_cast<double>(matmul_flops(m, k, n)) /
-         static_cast<double>(padded_matmul_flops(m, k, n, tile));
-}
-
-std::vector<TilePoint> tile_efficiency_sweep(std::int64_t lo, std::int64_t hi, std::int64_t tile) {
-  require_count(lo, "dim_lo", "elements", 1, 100'000'000);
-  require_count(hi, "dim_hi", "elements", lo, std::min<std::int64_t>(lo + 999'999, 100'000'000));
-  require_count(tile, "tile", "elements per side", 1, 65'536);
-  std::vector<TilePoint> out;
-  out.reserve(static_cast<std::size_t>(hi - lo + 1));
-  for (std::int64_t d = lo; d <= hi; ++d)
-    out.push_back({d, (d + tile - 1) / tile * tile, tile_efficiency(d, tile)});
-  return out;
-}
-
-double gqa_saving(std::int64_t n_query_heads, std::int64_t n_kv_heads) {
-  require_count(n_query_heads, "n_query_heads", "query heads", 1, 100'000);
-  require_count(n_kv_heads, "n_kv_heads", "KV heads (at most n_query_heads)", 1, n_query_heads);
-  if (n_query_heads % n_kv_heads != 0)
-    throw std::invalid_argument(
-        "n_kv_heads (KV heads) must divide n_query_heads = " + std::to_string(n_query_heads) +
-        "; got " + std::to_string(n_kv_heads));
-  return static_cast<double>(n_query_heads) / static_cast<double>(n_kv_heads);
-}
-
-void KvServing::validate() const {
-  require_params(n_params);
-  require_count(n_layers, "layers", "blocks", 1, 100'000);
-  require_count(n_query_heads, "n_query_heads", "query heads", 1, 100'000);
-  require_count(d_head, "head_dim", "elements", 1, 100'000);
-  require_count(seq_len, "seq_len", "tokens", 1, 1'000'000'000);
-  require_count(batch, "batch", "requests", 1, 1'000'000'000);
-  (void)chip_by_name(chip);
-  require_count(n_chips, "n_chips", "chips", 1, 1'000'000);
-  require_bytes_per_param(bytes_per_param);
-  require_count(kv_bytes_per_elem, "kv_bytes_per_elem", "bytes", 1, 8);
-  require_count(workspace_bytes, "workspace_bytes", "bytes", 0);
-}
-
-GqaPoint gqa_point(const KvServing& s, std::int64_t n_kv_heads) {
-  s.validate();
-  GqaPoint p;
-  p.saving = gqa_saving(s.n_query_heads, n_kv_heads);
-  p.n_kv_heads = n_kv_heads;
-  p.group_size = s.n_query_heads / n_kv_heads;
-  p.kv_bytes_per_request =
-      kv_cache_bytes(s.n_layers, n_kv_heads, s.d_head, s.seq_len, 1, s.kv_bytes_per_elem);
-  p.kv_bytes_batch =
-      kv_cache_bytes(s.n_layers, n_kv_heads, s.d_head, s.seq_len, s.batch, s.kv_bytes_per_elem);
-  const std::int64_t hbm =
-      checked_mul(s.n_chips, chip_by_name(s.chip).hbm_bytes, "total HBM bytes");
-  p.concurrent_requests = max_concurrent_requests(hbm, s.n_params, p.kv_bytes_per_request,
-                                                  s.bytes_per_param, s.workspace_bytes);
-  return p;
-}
-
-std::vector<GqaPoint> kv_heads_sweep(const KvServing& s) {
-  s.validate();
-  std::vector<GqaPoint> out;
-  for (std::int64_t kv = s.n_query_heads; kv >= 1; --kv)
-    if (s.n_query_heads % kv == 0) out.push_back(gqa_point(s, kv));
-  return out;
-}
-
-void DepthWidthInputs::validate() const {
-  require_params(n_params);
-  (void)chip_by_name(chip);
-  require_count(n_chips, "n_chips", "chips", 1, kMaxChips);
-  require_bytes_per_param(bytes_per_param);
-  require_count(tile, "tile", "elements per side", 1, 65'536);
-  require_real(per_layer_serial_seconds, "per_layer_serial_seconds", "s per layer", 0.0, 1.0);
-}
-
-DepthWidthPoint depth_vs_width(const DepthWidthInputs& in, std::int64_t n_layers) {
-  in.validate();
-  require_count(n_layers, "n_layers", "blocks", 1, 100'000);
-  const double d_exact = std::sqrt(in.n_params / (12.0 * static_cast<double>(n_layers)));
-  if (d_exact > 100'000'000)
-    throw_out_of_range("n_params", "parameters", "small enough that sqrt(N / 12L) <= 1e8 elements",
-                       format_value(in.n_params));
-  const Chip& chip = chip_by_name(in.chip);
-  DepthWidthPoint p;
-  p.n_layers = n_layers;
-  p.d_model = std::max<std::int64_t>(1, std::llround(d_exact));
-  p.aspect_ratio = static_cast<double>(p.d_model) / static_cast<double>(n_layers);
-  p.tile_efficiency = tile_efficiency(p.d_model, in.tile);
-  p.weight_bytes_per_layer = in.n_params * in.bytes_per_param / static_cast<double>(n_layers);
-  p.serial_seconds_per_step = static_cast<double>(n_layers) * in.per_layer_serial_seconds;
-  p.decode_step_seconds = decode_seconds(1, in.n_params, chip, in.n_chips, in.bytes_per_param) +
-                          p.serial_seconds_per_step;
-  return p;
-}
-
-std::vector<DepthWidthPoint> depth_vs_width_sweep(const DepthWidthInputs& in,
-                                                  const std::vector<std::int64_t>& layers) {
-  std::vector<DepthWidthPoint> out;
-  out.reserve(layers.size());
-  for (std::int64_t l : layers) out.push_back(depth_vs_width(in, l));
   return out;
 }
 

@@ -1,0 +1,179 @@
+// What scenario_json.cpp and scenario_settings_json.cpp share: the checked
+// reader of a JSON object (every failure names the field, what was expected
+// and what was found) and the panels' settings, written and read.
+#pragma once
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QString>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "scenario.h"
+#include "validate.h"
+
+namespace napkin::json_detail {
+
+inline QString q(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+class Reader {
+ public:
+  Reader(const QJsonObject& o, std::string prefix, std::string_view source)
+      : obj_(o), prefix_(std::move(prefix)), source_(source) {}
+
+  [[noreturn]] void fail(const char* key, const std::string& found,
+                         const std::string& expected) const {
+    throw std::invalid_argument(std::string(source_) + ": field \"" + prefix_ + key +
+                                "\": expected " + expected + ", found " + found);
+  }
+
+  static std::string describe(const QJsonValue& v) {
+    switch (v.type()) {
+      case QJsonValue::Null: return "null";
+      case QJsonValue::Bool: return v.toBool() ? "true" : "false";
+      case QJsonValue::Double: return format_value(v.toDouble());
+      case QJsonValue::String: return "the string \"" + v.toString().left(40).toStdString() + "\"";
+      case QJsonValue::Array: return "an array";
+      case QJsonValue::Object: return "an object";
+      case QJsonValue::Undefined: return "nothing";
+    }
+    return "nothing";
+  }
+
+  void integer(const char* key, std::int64_t& out, std::int64_t lo, std::int64_t hi) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return;
+    const std::string expected =
+        "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    if (!v.isDouble()) fail(key, describe(v), expected);
+    const double d = v.toDouble();
+    if (!std::isfinite(d) || d != std::floor(d) || d < static_cast<double>(lo) ||
+        d > static_cast<double>(hi))
+      fail(key, describe(v), expected);
+    out = v.toInteger(static_cast<qint64>(d));
+  }
+
+  void integer(const char* key, int& out, int lo, int hi) const {
+    std::int64_t v = out;
+    integer(key, v, lo, hi);
+    out = static_cast<int>(v);
+  }
+
+  void real(const char* key, double& out, double lo, double hi) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return;
+    const std::string expected = "a number in [" + format_value(lo) + ", " + format_value(hi) + "]";
+    if (!v.isDouble()) fail(key, describe(v), expected);
+    const double d = v.toDouble();
+    if (!std::isfinite(d) || d < lo || d > hi) fail(key, describe(v), expected);
+    out = d;
+  }
+
+  void boolean(const char* key, bool& out) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return;
+    if (!v.isBool()) fail(key, describe(v), "true or false");
+    out = v.toBool();
+  }
+
+  void text(const char* key, std::string& out, std::size_t max_len = 200) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return;
+    if (!v.isString()) fail(key, describe(v), "a string");
+    const std::string s = v.toString().toStdString();
+    if (s.size() > max_len)
+      fail(key, "a string of " + std::to_string(s.size()) + " bytes",
+           "at most " + std::to_string(max_len) + " bytes");
+    out = s;
+  }
+
+  // A string converted by `parse` (which throws std::invalid_argument).
+  template <typename T>
+  void choice(const char* key, T& out, const std::function<T(std::string_view)>& parse) const {
+    std::string s;
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return;
+    text(key, s);
+    try {
+      out = parse(s);
+    } catch (const std::invalid_argument& e) {
+      std::string msg = e.what();
+      const auto semi = msg.find(';');
+      fail(key, "\"" + s + "\"", msg.substr(0, semi));
+    }
+  }
+
+  // A number or null (null and absent leave `out` as it is / clear it).
+  void optional_real(const char* key, std::optional<double>& out, double lo, double hi) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return;
+    if (v.isNull()) {
+      out.reset();
+      return;
+    }
+    double d = 0;
+    real(key, d, lo, hi);
+    out = d;
+  }
+
+  // {"low": …, "high": …} around a value of the scenario; null clears it.
+  void spread(const char* key, std::optional<Spread>& out, double lo, double hi) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return;
+    if (v.isNull()) {
+      out.reset();
+      return;
+    }
+    if (!v.isObject()) fail(key, describe(v), "an object {\"low\": …, \"high\": …} or null");
+    const QJsonObject o = v.toObject();
+    const Reader inner(o, prefix_ + key + ".", source_);
+    Spread sp;
+    for (const char* k : {"low", "high"})
+      if (!o.contains(QLatin1String(k))) inner.fail(k, "nothing", "a number");
+    inner.real("low", sp.low, lo, hi);
+    inner.real("high", sp.high, lo, hi);
+    if (sp.low > sp.high)
+      fail(key, "low " + format_value(sp.low) + " > high " + format_value(sp.high), "low <= high");
+    out = sp;
+  }
+
+  QJsonObject object(const char* key) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return {};
+    if (!v.isObject()) fail(key, describe(v), "an object");
+    return v.toObject();
+  }
+
+  bool has(const char* key) const { return obj_.contains(QLatin1String(key)); }
+  bool is_null(const char* key) const { return obj_.value(QLatin1String(key)).isNull(); }
+
+  QJsonArray array(const char* key) const {
+    const QJsonValue v = obj_.value(QLatin1String(key));
+    if (v.isUndefined()) return {};
+    if (!v.isArray()) fail(key, describe(v), "an array");
+    return v.toArray();
+  }
+
+  const std::string& prefix() const { return prefix_; }
+  std::string_view source() const { return source_; }
+
+ private:
+  const QJsonObject obj_;  // implicitly shared: a copy is cheap, a reference could dangle
+  std::string prefix_;
+  std::string_view source_;
+};
+
+// The panels' settings (IsoFLOPs, MoE, Roofline, Parallelism) of `s` into `doc`.
+void settings_to_json(const Scenario& s, QJsonObject& doc);
+// Reads them from the document `top` into `s` (absent ones keep their defaults).
+void settings_from_json(const Reader& top, Scenario& s);
+
+}  // namespace napkin::json_detail

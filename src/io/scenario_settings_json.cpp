@@ -1,0 +1,449 @@
+// The panels' settings in a scenario document (version 2): IsoFLOPs, MoE,
+// Roofline, Parallelism; kept apart from the Budget-level fields
+// (scenario_json.cpp) so either can change alone.
+#include <QJsonArray>
+#include <QJsonObject>
+#include <cmath>
+#include <stdexcept>
+
+#include "scenario_json_detail.h"
+#include "validate.h"
+
+namespace napkin::json_detail {
+
+namespace {
+
+// ===================================================================
+// The panels' settings (document version 2): IsoFLOPs, MoE, Roofline.
+// Kept apart from the Budget-level fields above so either can change alone.
+// ===================================================================
+
+// Seeds and counts are JSON numbers: exact up to 2^53 − 1.
+constexpr std::int64_t kMaxJsonInteger = (std::int64_t{1} << 53) - 1;
+
+QJsonObject law_to_json(const LossLaw& l) {
+  return QJsonObject{{QStringLiteral("E"), l.E},
+                     {QStringLiteral("A"), l.A},
+                     {QStringLiteral("alpha"), l.alpha},
+                     {QStringLiteral("B"), l.B},
+                     {QStringLiteral("beta"), l.beta}};
+}
+
+QJsonObject synthetic_to_json(const SyntheticLadderSettings& p) {
+  return QJsonObject{{QStringLiteral("law_preset"), q(to_string(p.law_preset))},
+                     {QStringLiteral("law"), law_to_json(p.law)},
+                     {QStringLiteral("budgets"), p.n_budgets},
+                     {QStringLiteral("budget_min_flops"), p.budget_min_flops},
+                     {QStringLiteral("budget_max_flops"), p.budget_max_flops},
+                     {QStringLiteral("sizes_per_budget"), p.sizes_per_budget},
+                     {QStringLiteral("size_span_decades"), p.size_span_decades},
+                     {QStringLiteral("noise"), p.noise},
+                     {QStringLiteral("outlier"), p.outlier},
+                     {QStringLiteral("bias_on"), p.bias_on},
+                     {QStringLiteral("bias_nats"), p.bias_nats},
+                     {QStringLiteral("bias_mode"), q(to_string(p.bias_mode))},
+                     {QStringLiteral("offset_on"), p.offset_on},
+                     {QStringLiteral("offset_nats"), p.offset_nats}};
+}
+
+QJsonObject columns_to_json(const LadderColumns& c) {
+  return QJsonObject{{QStringLiteral("n_params"), q(c.n_params)},
+                     {QStringLiteral("n_params_scale"), c.n_params_scale},
+                     {QStringLiteral("tokens"), q(c.tokens)},
+                     {QStringLiteral("tokens_kind"), q(to_string(c.tokens_kind))},
+                     {QStringLiteral("tokens_scale"), c.tokens_scale},
+                     {QStringLiteral("loss"), q(c.loss)},
+                     {QStringLiteral("loss_unit"), q(to_string(c.loss_unit))},
+                     {QStringLiteral("budget"), q(c.budget)},
+                     {QStringLiteral("budget_scale"), c.budget_scale}};
+}
+
+// The points as [n_params, n_tokens, loss, budget_flops] rows (budget 0 = no
+// label): numbers in the model's units, written shortest-round-trip, so the
+// document reproduces the ladder bit for bit.
+QJsonObject loaded_to_json(const LoadedLadder& l) {
+  QJsonArray points;
+  for (const LadderPoint& p : l.points)
+    points.append(QJsonArray{p.n_params, p.n_tokens, p.loss, p.budget_flops});
+  return QJsonObject{{QStringLiteral("file_name"), q(l.file_name)},
+                     {QStringLiteral("columns"), columns_to_json(l.columns)},
+                     {QStringLiteral("data_rows"), static_cast<qint64>(l.data_rows)},
+                     {QStringLiteral("points"), points}};
+}
+
+QJsonObject isoflops_to_json(const IsoflopsSettings& s) {
+  QJsonObject ladder{
+      {QStringLiteral("synthetic"), synthetic_to_json(s.synthetic)},
+      {QStringLiteral("loss_cut"), QJsonObject{{QStringLiteral("enabled"), s.loss_cut.enabled},
+                                               {QStringLiteral("max_loss"), s.loss_cut.max_loss}}}};
+  if (s.loaded) ladder[QStringLiteral("loaded")] = loaded_to_json(*s.loaded);
+  const CandidateRecipe& c = s.candidate;
+  return QJsonObject{
+      {QStringLiteral("ladder"), ladder},
+      {QStringLiteral("fit"),
+       QJsonObject{{QStringLiteral("estimator"), q(to_string(s.fit.estimator))},
+                   {QStringLiteral("huber_delta"), s.fit.huber_delta},
+                   {QStringLiteral("resamples"), s.fit.resamples}}},
+      {QStringLiteral("seed"), static_cast<qint64>(s.seed)},
+      {QStringLiteral("target"),
+       QJsonObject{{QStringLiteral("follows_budget"), s.target_follows_budget},
+                   {QStringLiteral("manual_target_flops"), s.manual_target_flops}}},
+      {QStringLiteral("candidate"), QJsonObject{{QStringLiteral("preset"), q(to_string(c.preset))},
+                                                {QStringLiteral("a_multiplier"), c.a_multiplier},
+                                                {QStringLiteral("b_multiplier"), c.b_multiplier},
+                                                {QStringLiteral("alpha_delta"), c.alpha_delta},
+                                                {QStringLiteral("beta_delta"), c.beta_delta}}}};
+}
+
+QJsonObject moe_to_json(const MoeSettings& m) {
+  return QJsonObject{
+      {QStringLiteral("experts"), static_cast<qint64>(m.n_experts)},
+      {QStringLiteral("top_k"), static_cast<qint64>(m.top_k)},
+      {QStringLiteral("tokens_per_batch"), static_cast<qint64>(m.tokens_per_batch)},
+      {QStringLiteral("seed"), static_cast<qint64>(m.seed)},
+      {QStringLiteral("aux_on"), m.aux_on},
+      {QStringLiteral("aux_weight"), m.aux_weight},
+      {QStringLiteral("z_on"), m.z_on},
+      {QStringLiteral("z_weight"), m.z_weight},
+      {QStringLiteral("capacity_factor"), m.capacity_factor},
+      {QStringLiteral("learning_rate"), m.learning_rate},
+      {QStringLiteral("shared_expert"), m.shared_expert},
+      {QStringLiteral("renormalize"), m.renormalize},
+      {QStringLiteral("steps"), static_cast<qint64>(m.steps)},
+      {QStringLiteral("comm"),
+       QJsonObject{{QStringLiteral("prefill_tokens"), static_cast<qint64>(m.prefill_tokens)},
+                   {QStringLiteral("link_gbps"), m.link_gbps},
+                   {QStringLiteral("latency_us"), m.latency_us}}},
+      {QStringLiteral("pipeline"),
+       QJsonObject{{QStringLiteral("chunks"), static_cast<qint64>(m.pipeline_chunks)},
+                   {QStringLiteral("stages"), static_cast<qint64>(m.pipeline_stages)},
+                   {QStringLiteral("compute_ms"), m.compute_ms},
+                   {QStringLiteral("transfer_ms"), m.transfer_ms}}}};
+}
+
+QJsonObject roofline_to_json(const RooflineSettings& r) {
+  QJsonArray overlays;
+  for (const std::string& o : r.overlays) overlays.append(q(o));
+  return QJsonObject{
+      {QStringLiteral("overlays"), overlays},
+      {QStringLiteral("matmul_dim"), static_cast<qint64>(r.matmul_dim)},
+      {QStringLiteral("mfu_budget"),
+       QJsonObject{{QStringLiteral("matmul_seconds"), r.mfu.matmul_seconds},
+                   {QStringLiteral("vector_seconds"), r.mfu.vector_seconds},
+                   {QStringLiteral("memory_seconds"), r.mfu.memory_seconds},
+                   {QStringLiteral("comms_seconds"), r.mfu.comms_seconds},
+                   {QStringLiteral("optimizer_seconds"), r.mfu.optimizer_seconds}}},
+      {QStringLiteral("recompute"), r.recompute},
+      {QStringLiteral("prefill_mfu"), r.prefill_mfu},
+      {QStringLiteral("bandwidth_efficiency"), r.bandwidth_efficiency},
+      {QStringLiteral("step_floor_seconds"), r.step_floor_seconds},
+      {QStringLiteral("max_chips"), static_cast<qint64>(r.max_chips)},
+      {QStringLiteral("tile"), static_cast<qint64>(r.tile)},
+      {QStringLiteral("per_layer_serial_seconds"), r.per_layer_serial_seconds},
+      {QStringLiteral("serving_layout"),
+       QJsonObject{{QStringLiteral("tp"), static_cast<qint64>(r.serving_tp)},
+                   {QStringLiteral("pp"), static_cast<qint64>(r.serving_pp)},
+                   {QStringLiteral("ep"), static_cast<qint64>(r.serving_ep)},
+                   {QStringLiteral("communication"), r.serving_communication},
+                   {QStringLiteral("ttft_budget_seconds"), r.ttft_budget_seconds},
+                   {QStringLiteral("tpot_budget_seconds"), r.tpot_budget_seconds},
+                   {QStringLiteral("search_max_chips"), static_cast<qint64>(r.search_max_chips)},
+                   {QStringLiteral("generated_tokens_per_day"), r.generated_tokens_per_day}}}};
+}
+
+QJsonValue lock_to_json(const std::optional<std::int64_t>& v) {
+  return v ? QJsonValue(static_cast<qint64>(*v)) : QJsonValue();
+}
+
+QJsonObject layout_to_json(const Layout& l) {
+  return QJsonObject{{QStringLiteral("tp"), static_cast<qint64>(l.tp)},
+                     {QStringLiteral("pp"), static_cast<qint64>(l.pp)},
+                     {QStringLiteral("vpp"), static_cast<qint64>(l.vpp)},
+                     {QStringLiteral("dp"), static_cast<qint64>(l.dp)},
+                     {QStringLiteral("cp"), static_cast<qint64>(l.cp)},
+                     {QStringLiteral("ep"), static_cast<qint64>(l.ep)},
+                     {QStringLiteral("zero"), l.zero},
+                     {QStringLiteral("micro_batch"), static_cast<qint64>(l.micro_batch)},
+                     {QStringLiteral("sequence_parallel"), l.sequence_parallel},
+                     {QStringLiteral("recompute"), q(to_string(l.recompute))}};
+}
+
+// Locks are numbers (or a recompute name); null means the axis is searched.
+QJsonObject parallel_to_json(const ParallelSettings& p) {
+  QJsonObject locks{{QStringLiteral("tp"), lock_to_json(p.tp)},
+                    {QStringLiteral("pp"), lock_to_json(p.pp)},
+                    {QStringLiteral("vpp"), lock_to_json(p.vpp)},
+                    {QStringLiteral("cp"), lock_to_json(p.cp)},
+                    {QStringLiteral("ep"), lock_to_json(p.ep)},
+                    {QStringLiteral("micro_batch"), lock_to_json(p.micro_batch)},
+                    {QStringLiteral("zero"), p.zero ? QJsonValue(*p.zero) : QJsonValue()},
+                    {QStringLiteral("recompute"),
+                     p.recompute ? QJsonValue(q(to_string(*p.recompute))) : QJsonValue()}};
+  return QJsonObject{
+      {QStringLiteral("mfu_source"), q(to_string(p.mfu_source))},
+      {QStringLiteral("global_batch_tokens"), static_cast<qint64>(p.global_batch_tokens)},
+      {QStringLiteral("software"), q(p.software)},
+      {QStringLiteral("even_stages"), p.even_stages},
+      {QStringLiteral("tp_within_node"), p.tp_within_node},
+      {QStringLiteral("locks"), locks},
+      {QStringLiteral("chosen"), p.chosen ? QJsonValue(layout_to_json(*p.chosen)) : QJsonValue()}};
+}
+
+}  // namespace
+
+void settings_to_json(const Scenario& s, QJsonObject& doc) {
+  doc[QStringLiteral("isoflops")] = isoflops_to_json(s.isoflops);
+  doc[QStringLiteral("moe")] = moe_to_json(s.moe);
+  doc[QStringLiteral("roofline")] = roofline_to_json(s.roofline);
+  doc[QStringLiteral("parallel")] = parallel_to_json(s.parallel);
+}
+
+namespace {
+
+void seed_from_json(const Reader& r, const char* key, std::uint64_t& seed) {
+  std::int64_t v = static_cast<std::int64_t>(seed);
+  r.integer(key, v, 0, kMaxJsonInteger);
+  seed = static_cast<std::uint64_t>(v);
+}
+
+void law_from_json(const Reader& r, LossLaw& l) {
+  r.real("E", l.E, 1e-9, 10);
+  r.real("A", l.A, 1e-9, 1e7);
+  r.real("alpha", l.alpha, 1e-9, 3);
+  r.real("B", l.B, 1e-9, 1e7);
+  r.real("beta", l.beta, 1e-9, 3);
+}
+
+void synthetic_from_json(const Reader& r, SyntheticLadderSettings& p) {
+  r.choice<LawPreset>("law_preset", p.law_preset, parse_law_preset);
+  // A preset named without constants means the preset's constants.
+  if (p.law_preset != LawPreset::custom) p.law = law_of(p.law_preset);
+  const std::string prefix = r.prefix() + "law.";
+  law_from_json(Reader(r.object("law"), prefix, r.source()), p.law);
+  r.integer("budgets", p.n_budgets, 2, 20);
+  r.real("budget_min_flops", p.budget_min_flops, 1e12, 1e26);
+  r.real("budget_max_flops", p.budget_max_flops, 1e13, 1e27);
+  r.integer("sizes_per_budget", p.sizes_per_budget, 3, 50);
+  r.real("size_span_decades", p.size_span_decades, 0.1, 5);
+  r.real("noise", p.noise, 0, 0.5);
+  r.boolean("outlier", p.outlier);
+  r.boolean("bias_on", p.bias_on);
+  r.real("bias_nats", p.bias_nats, 0, 1);
+  r.choice<BiasMode>("bias_mode", p.bias_mode, parse_bias_mode);
+  r.boolean("offset_on", p.offset_on);
+  r.real("offset_nats", p.offset_nats, 0, 1);
+}
+
+void columns_from_json(const Reader& r, LadderColumns& c) {
+  r.text("n_params", c.n_params);
+  r.real("n_params_scale", c.n_params_scale, 1e-15, 1e21);
+  r.text("tokens", c.tokens);
+  r.choice<TokensKind>("tokens_kind", c.tokens_kind, parse_tokens_kind);
+  r.real("tokens_scale", c.tokens_scale, 1e-15, 1e21);
+  r.text("loss", c.loss);
+  r.choice<LossUnit>("loss_unit", c.loss_unit, parse_loss_unit);
+  r.text("budget", c.budget);
+  r.real("budget_scale", c.budget_scale, 1e-15, 1e21);
+}
+
+LoadedLadder loaded_from_json(const Reader& r) {
+  LoadedLadder l;
+  r.text("file_name", l.file_name, 1000);
+  columns_from_json(Reader(r.object("columns"), r.prefix() + "columns.", r.source()), l.columns);
+  if (!r.has("points")) r.fail("points", "nothing", "the ladder's runs as [N, D, loss, budget]");
+  const QJsonArray rows = r.array("points");
+  if (rows.size() > 100'000)
+    r.fail("points", std::to_string(rows.size()) + " runs", "at most 100,000 runs");
+  l.points.reserve(static_cast<std::size_t>(rows.size()));
+  for (qsizetype i = 0; i < rows.size(); ++i) {
+    const std::string key = "points[" + std::to_string(i) + "]";
+    const char* expected =
+        "[n_params, n_tokens, loss, budget_flops]: finite numbers, "
+        "the first three > 0, budget_flops >= 0 (0 = no label)";
+    const QJsonValue row = rows.at(i);
+    if (!row.isArray() || row.toArray().size() != 4)
+      r.fail(key.c_str(), Reader::describe(row), expected);
+    const QJsonArray a = row.toArray();
+    double v[4];
+    for (int k = 0; k < 4; ++k) {
+      if (!a.at(k).isDouble()) r.fail(key.c_str(), Reader::describe(a.at(k)), expected);
+      v[k] = a.at(k).toDouble();
+      const bool ok = std::isfinite(v[k]) && (k == 3 ? v[k] >= 0 : v[k] > 0);
+      if (!ok) r.fail(key.c_str(), format_value(v[k]), expected);
+    }
+    l.points.push_back(LadderPoint{v[0], v[1], v[2], v[3], false});
+  }
+  l.data_rows = static_cast<std::int64_t>(l.points.size());
+  r.integer("data_rows", l.data_rows, static_cast<std::int64_t>(l.points.size()), kMaxJsonInteger);
+  return l;
+}
+
+void isoflops_from_json(const Reader& r, IsoflopsSettings& s) {
+  const std::string& p = r.prefix();
+  const std::string_view src = r.source();
+  const Reader ladder(r.object("ladder"), p + "ladder.", src);
+  synthetic_from_json(Reader(ladder.object("synthetic"), p + "ladder.synthetic.", src),
+                      s.synthetic);
+  if (ladder.has("loaded"))
+    s.loaded = loaded_from_json(Reader(ladder.object("loaded"), p + "ladder.loaded.", src));
+  const Reader cut(ladder.object("loss_cut"), p + "ladder.loss_cut.", src);
+  cut.boolean("enabled", s.loss_cut.enabled);
+  cut.real("max_loss", s.loss_cut.max_loss, 1e-9, 100);
+  const Reader fit(r.object("fit"), p + "fit.", src);
+  fit.choice<Estimator>("estimator", s.fit.estimator, parse_estimator);
+  fit.real("huber_delta", s.fit.huber_delta, 1e-9, 1);
+  fit.integer("resamples", s.fit.resamples, 10, 100'000);
+  seed_from_json(r, "seed", s.seed);
+  const Reader target(r.object("target"), p + "target.", src);
+  target.boolean("follows_budget", s.target_follows_budget);
+  target.real("manual_target_flops", s.manual_target_flops, 1e12, 1e32);
+  const Reader c(r.object("candidate"), p + "candidate.", src);
+  c.choice<CandidatePreset>("preset", s.candidate.preset, parse_candidate_preset);
+  c.real("a_multiplier", s.candidate.a_multiplier, 0.01, 100);
+  c.real("b_multiplier", s.candidate.b_multiplier, 0.01, 100);
+  c.real("alpha_delta", s.candidate.alpha_delta, -0.5, 0.5);
+  c.real("beta_delta", s.candidate.beta_delta, -0.5, 0.5);
+}
+
+void moe_from_json(const Reader& r, MoeSettings& m) {
+  r.integer("experts", m.n_experts, 1, 1024);
+  r.integer("top_k", m.top_k, 1, 1024);
+  r.integer("tokens_per_batch", m.tokens_per_batch, 1, 65'536);
+  seed_from_json(r, "seed", m.seed);
+  r.boolean("aux_on", m.aux_on);
+  r.real("aux_weight", m.aux_weight, 0, 100);
+  r.boolean("z_on", m.z_on);
+  r.real("z_weight", m.z_weight, 0, 100);
+  r.real("capacity_factor", m.capacity_factor, 1, 1000);
+  r.real("learning_rate", m.learning_rate, 1e-12, 1e4);
+  r.boolean("shared_expert", m.shared_expert);
+  r.boolean("renormalize", m.renormalize);
+  r.integer("steps", m.steps, 1, 5000);
+  const Reader comm(r.object("comm"), r.prefix() + "comm.", r.source());
+  comm.integer("prefill_tokens", m.prefill_tokens, 1, 1'000'000'000);
+  comm.real("link_gbps", m.link_gbps, 1e-12, 1e9);
+  comm.real("latency_us", m.latency_us, 0, 1e9);
+  const Reader pipe(r.object("pipeline"), r.prefix() + "pipeline.", r.source());
+  pipe.integer("chunks", m.pipeline_chunks, 1, 1'000'000);
+  pipe.integer("stages", m.pipeline_stages, 1, 100'000);
+  pipe.real("compute_ms", m.compute_ms, 1e-12, 1e12);
+  pipe.real("transfer_ms", m.transfer_ms, 0, 1e12);
+}
+
+void roofline_from_json(const Reader& r, RooflineSettings& s) {
+  if (r.has("overlays")) {
+    s.overlays.clear();
+    const QJsonArray a = r.array("overlays");
+    for (qsizetype i = 0; i < a.size(); ++i) {
+      const std::string key = "overlays[" + std::to_string(i) + "]";
+      const std::string name = a.at(i).toString().toStdString();
+      if (!a.at(i).isString()) r.fail(key.c_str(), Reader::describe(a.at(i)), "a chip name");
+      try {
+        (void)chip_by_name(name);
+      } catch (const std::invalid_argument&) {
+        r.fail(key.c_str(), "\"" + name.substr(0, 40) + "\"", "one of " + chip_names());
+      }
+      s.overlays.push_back(name);
+    }
+  }
+  r.integer("matmul_dim", s.matmul_dim, 1, 1'000'000);
+  const Reader mfu(r.object("mfu_budget"), r.prefix() + "mfu_budget.", r.source());
+  mfu.real("matmul_seconds", s.mfu.matmul_seconds, 0, 1e9);
+  mfu.real("vector_seconds", s.mfu.vector_seconds, 0, 1e9);
+  mfu.real("memory_seconds", s.mfu.memory_seconds, 0, 1e9);
+  mfu.real("comms_seconds", s.mfu.comms_seconds, 0, 1e9);
+  mfu.real("optimizer_seconds", s.mfu.optimizer_seconds, 0, 1e9);
+  r.real("recompute", s.recompute, 1, 10);
+  r.real("prefill_mfu", s.prefill_mfu, 1e-12, 1);
+  r.real("bandwidth_efficiency", s.bandwidth_efficiency, 1e-12, 1);
+  r.real("step_floor_seconds", s.step_floor_seconds, 0, 1e3);
+  r.integer("max_chips", s.max_chips, 1, std::int64_t{1} << 40);
+  r.integer("tile", s.tile, 1, 65'536);
+  r.real("per_layer_serial_seconds", s.per_layer_serial_seconds, 0, 1);
+  const Reader sl(r.object("serving_layout"), r.prefix() + "serving_layout.", r.source());
+  sl.integer("tp", s.serving_tp, 0, 1 << 20);
+  sl.integer("pp", s.serving_pp, 0, 1 << 20);
+  sl.integer("ep", s.serving_ep, 0, 1 << 20);
+  sl.boolean("communication", s.serving_communication);
+  sl.real("ttft_budget_seconds", s.ttft_budget_seconds, 0, 1e6);
+  sl.real("tpot_budget_seconds", s.tpot_budget_seconds, 0, 1e6);
+  sl.integer("search_max_chips", s.search_max_chips, 1, std::int64_t{1} << 20);
+  sl.real("generated_tokens_per_day", s.generated_tokens_per_day, 1, 1e18);
+}
+
+// An integer or null (null clears the lock; absent keeps it).
+template <typename T>
+void lock_from_json(const Reader& r, const char* key, std::optional<T>& out, std::int64_t lo,
+                    std::int64_t hi) {
+  if (!r.has(key)) return;
+  if (r.is_null(key)) {
+    out.reset();
+    return;
+  }
+  std::int64_t v = lo;
+  r.integer(key, v, lo, hi);
+  out = static_cast<T>(v);
+}
+
+void layout_from_json(const Reader& r, Layout& l) {
+  r.integer("tp", l.tp, 1, 65'536);
+  r.integer("pp", l.pp, 1, 100'000);
+  r.integer("vpp", l.vpp, 1, 1'024);
+  r.integer("dp", l.dp, 1, 100'000'000);
+  r.integer("cp", l.cp, 1, 65'536);
+  r.integer("ep", l.ep, 1, 65'536);
+  r.integer("zero", l.zero, 0, 3);
+  r.integer("micro_batch", l.micro_batch, 1, 1'000'000);
+  r.boolean("sequence_parallel", l.sequence_parallel);
+  r.choice<Checkpointing>("recompute", l.recompute, parse_checkpointing);
+}
+
+void parallel_from_json(const Reader& r, ParallelSettings& p) {
+  r.choice<MfuSource>("mfu_source", p.mfu_source, parse_mfu_source);
+  r.integer("global_batch_tokens", p.global_batch_tokens, 1, 1'000'000'000);
+  r.choice<std::string>("software", p.software, [](std::string_view name) {
+    (void)software_by_name(name);
+    return std::string(name);
+  });
+  r.boolean("even_stages", p.even_stages);
+  r.boolean("tp_within_node", p.tp_within_node);
+  const Reader locks(r.object("locks"), r.prefix() + "locks.", r.source());
+  lock_from_json(locks, "tp", p.tp, 1, 65'536);
+  lock_from_json(locks, "pp", p.pp, 1, 100'000);
+  lock_from_json(locks, "vpp", p.vpp, 1, 1'024);
+  lock_from_json(locks, "cp", p.cp, 1, 65'536);
+  lock_from_json(locks, "ep", p.ep, 1, 65'536);
+  lock_from_json(locks, "micro_batch", p.micro_batch, 1, 1'000'000);
+  lock_from_json(locks, "zero", p.zero, 0, 3);
+  if (locks.has("recompute")) {
+    if (locks.is_null("recompute")) {
+      p.recompute.reset();
+    } else {
+      Checkpointing c = Checkpointing::selective;
+      locks.choice<Checkpointing>("recompute", c, parse_checkpointing);
+      p.recompute = c;
+    }
+  }
+  if (r.has("chosen")) {
+    if (r.is_null("chosen")) {
+      p.chosen.reset();
+    } else {
+      Layout l;
+      layout_from_json(Reader(r.object("chosen"), r.prefix() + "chosen.", r.source()), l);
+      p.chosen = l;
+    }
+  }
+}
+
+// Version 1 documents have none of these sections: the panels keep their defaults.
+}  // namespace
+
+void settings_from_json(const Reader& top, Scenario& s) {
+  const std::string_view src = top.source();
+  isoflops_from_json(Reader(top.object("isoflops"), "isoflops.", src), s.isoflops);
+  moe_from_json(Reader(top.object("moe"), "moe.", src), s.moe);
+  roofline_from_json(Reader(top.object("roofline"), "roofline.", src), s.roofline);
+  parallel_from_json(Reader(top.object("parallel"), "parallel.", src), s.parallel);
+}
+
+}  // namespace napkin::json_detail

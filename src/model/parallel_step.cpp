@@ -1,0 +1,292 @@
+// Time per step of a layout: the layers of each pipeline stage
+// (parallel_time.cpp), the pipeline with its bubble, the data-parallel reduce
+// overlapped with the backward, and the optimizer step; then the assembled
+// result of a layout (memory per stage against HBM, MFU, tokens/s).
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "parallel.h"
+#include "parallel_internal.h"
+#include "validate.h"
+
+namespace napkin {
+
+namespace parallel_detail {
+
+namespace {
+
+GroupPlacement dense_dp_group(const JobContext& c, const Layout& L) {
+  return placement(c, L.dp * L.cp, L.tp);
+}
+
+GroupPlacement expert_dp_group(const JobContext& c, const Layout& L) {
+  return placement(c, std::max<std::int64_t>(1, L.dp * L.cp / L.ep), L.tp * L.ep);
+}
+
+// The data-parallel collectives over a rank's parameters: dense ones over
+// DP × CP, routed experts' over DP × CP / EP; gradients of c.grad_bytes,
+// weights of 2 bytes. Cached: the search meets the same stages many times.
+const DpCollectives& dp_collectives(const JobContext& c, const Layout& L, std::int64_t dense_params,
+                                    std::int64_t expert_params) {
+  const std::array<std::int64_t, 6> key{dense_params, expert_params, L.dp, L.cp, L.tp, L.ep};
+  if (auto it = c.dp_cache.find(key); it != c.dp_cache.end()) return it->second;
+  if (c.dp_cache.size() > 100'000) c.dp_cache.clear();
+  const GroupPlacement dg = dense_dp_group(c, L), eg = expert_dp_group(c, L);
+  const double dense = static_cast<double>(dense_params),
+               expert = static_cast<double>(expert_params);
+  auto both = [&](Collective op, double per_param) {
+    return group_seconds(c, op, per_param * dense, dg) +
+           group_seconds(c, op, per_param * expert, eg);
+  };
+  DpCollectives& d = c.dp_cache[key];
+  d.all_reduce = both(Collective::all_reduce, c.grad_bytes);
+  d.reduce_scatter = both(Collective::reduce_scatter, c.grad_bytes);
+  d.all_gather = both(Collective::all_gather, 2);
+  return d;
+}
+
+// Once per step: ZeRO-0 all-reduces the gradients; ZeRO-1 reduce-scatters
+// them and all-gathers the updated weights; ZeRO-2 reduce-scattered them per
+// micro-batch already and all-gathers the weights; ZeRO-3 does it per layer.
+struct DpStep {
+  double grads = 0;
+  double params = 0;
+};
+
+DpStep dp_step(const JobContext& c, const Layout& L, std::int64_t dense_params,
+               std::int64_t expert_params) {
+  if (L.dp * L.cp == 1 || L.zero >= 3) return {};
+  const DpCollectives& d = dp_collectives(c, L, dense_params, expert_params);
+  switch (L.zero) {
+    case 0: return {d.all_reduce, 0};
+    case 1: return {d.reduce_scatter, d.all_gather};
+    default: return {0, d.all_gather};
+  }
+}
+
+// ZeRO-2/3 traffic per layer and micro-batch, hidden behind that layer's
+// compute: ZeRO-2 reduce-scatters each micro-batch's gradients; ZeRO-3 also
+// gathers the layer's weights before its forward and again before its backward.
+std::pair<double, double> zero_layer_exposed(const JobContext& c, const Layout& L,
+                                             const LayerCost& lc) {
+  if (L.zero < 2 || L.dp * L.cp == 1) return {0.0, 0.0};
+  const DpCollectives& d = dp_collectives(c, L, lc.dense_params, lc.expert_params);
+  if (L.zero == 2) return {0.0, overlapped(c, d.reduce_scatter, lc.bwd_compute)};
+  return {overlapped(c, d.all_gather, lc.fwd_compute),
+          overlapped(c, d.all_gather + d.reduce_scatter, lc.bwd_compute + lc.recompute)};
+}
+
+bool same_composition(const StageComposition& a, const StageComposition& b) {
+  return a.layers == b.layers && a.moe_layers == b.moe_layers && a.first == b.first &&
+         a.last == b.last;
+}
+
+bool pipeline_across_nodes(const JobContext& c, const Layout& L) {
+  return L.tp * L.cp * L.dp >= c.chip->network.chips_per_node;
+}
+
+// Decimal gigabytes with one decimal ("93.1 GB"), without printf: the search
+// writes this for every layout that does not fit.
+std::string gigabytes(std::int64_t bytes) {
+  const std::int64_t tenths = (bytes + 50'000'000) / 100'000'000;
+  return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " GB";
+}
+
+std::string over_hbm_reason(const StageMemory& m, std::int64_t hbm) {
+  return "stage " + std::to_string(m.stage) + " needs " + gigabytes(m.total_bytes) +
+         " per chip, over the " + gigabytes(hbm) + " of HBM by " + gigabytes(m.total_bytes - hbm);
+}
+
+}  // namespace
+
+void stage_times(const JobContext& c, const Layout& L, const std::vector<StageComposition>& comps,
+                 const LayerCost& dense, const LayerCost& moe, const EdgeCost& embed,
+                 const EdgeCost& out, std::vector<StageTime>& st, double* p2p_seconds) {
+  const TrainingJob& job = *c.job;
+  // Pipeline sends: each micro-batch crosses every chunk boundary forward and
+  // backward; with TP each rank sends its 1/t share (Megatron's scatter-gather).
+  double one = 0;
+  if (L.pp > 1) {
+    const Link& link = pipeline_across_nodes(c, L) ? c.inter : c.intra;
+    const double bytes = 2.0 * static_cast<double>(L.micro_batch * (job.seq_len / L.cp)) *
+                         static_cast<double>(job.shape.d_model) / static_cast<double>(L.tp);
+    one = link.latency_seconds + bytes / link.bytes_per_s;
+  }
+  if (p2p_seconds) *p2p_seconds = one;
+  const auto [zd_f, zd_b] = zero_layer_exposed(c, L, dense);
+  const auto [zm_f, zm_b] = zero_layer_exposed(c, L, moe);
+  st.assign(comps.size(), StageTime{});
+  for (std::size_t i = 0; i < comps.size(); ++i) {
+    const StageComposition& sc = comps[i];
+    // Stages with the same layers take the same time: copy the first.
+    if (i > 0 && same_composition(sc, comps[i - 1])) {
+      st[i] = st[i - 1];
+      continue;
+    }
+    const double nd = static_cast<double>(sc.dense_layers), nm = static_cast<double>(sc.moe_layers);
+    StageTime& x = st[i];
+    x.compute =
+        nd * (dense.fwd_compute + dense.bwd_compute) + nm * (moe.fwd_compute + moe.bwd_compute);
+    x.recompute = nd * dense.recompute + nm * moe.recompute;
+    x.tp = nd * (dense.fwd_tp + dense.bwd_tp + dense.recompute_tp) +
+           nm * (moe.fwd_tp + moe.bwd_tp + moe.recompute_tp);
+    x.ep = nm * (moe.fwd_ep + moe.bwd_ep + moe.recompute_ep);
+    x.cp = nd * (dense.fwd_cp + dense.bwd_cp + dense.recompute_cp) +
+           nm * (moe.fwd_cp + moe.bwd_cp + moe.recompute_cp);
+    x.dp = nd * (zd_f + zd_b) + nm * (zm_f + zm_b);
+    x.pp = 2.0 * static_cast<double>(L.vpp) * one;
+    x.fwd = nd * (dense.forward() + zd_f) + nm * (moe.forward() + zm_f);
+    x.bwd = nd * (dense.backward() + zd_b) + nm * (moe.backward() + zm_b);
+    if (sc.first) {
+      x.compute += embed.fwd_compute + embed.bwd_compute;
+      x.tp += embed.tp;
+      x.fwd += embed.fwd_compute + embed.tp / 2;
+      x.bwd += embed.bwd_compute + embed.tp / 2;
+    }
+    if (sc.last) {
+      x.compute += out.fwd_compute + out.bwd_compute;
+      x.tp += out.tp;
+      x.fwd += out.fwd_compute + out.tp / 2;
+      x.bwd += out.bwd_compute + out.tp / 2;
+    }
+  }
+}
+
+LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const LayerCost& dense,
+                               const LayerCost& moe, const EdgeCost& embed, const EdgeCost& out) {
+  const TrainingJob& job = *c.job;
+  const ModelShape& s = job.shape;
+  LayoutResult res;
+  res.layout = L;
+  res.layout.sequence_parallel = L.sequence_parallel && L.tp > 1;  // no effect at tp = 1
+  res.hbm_bytes = c.chip->hbm_bytes;
+  res.valid = true;
+  const std::int64_t m = job.global_batch / (L.dp * L.micro_batch);
+  res.micro_batches = m;
+  std::vector<StageComposition>& comps = c.comps_scratch;
+  std::vector<StageTime>& st = c.times_scratch;
+  stage_compositions(c, L, comps);
+  stage_times(c, L, comps, dense, moe, embed, out, st);
+  const double vd = static_cast<double>(L.vpp);
+
+  // The pipeline: m micro-batches at the slowest stage's pace, plus the fill
+  // and drain of the others, 1/v as long when interleaved (Narayanan et al.
+  // §2.2: bubble (p − 1)/(v·m) of the ideal time for equal stages).
+  std::size_t slow = 0;
+  double sum = 0;
+  for (std::size_t i = 0; i < st.size(); ++i) {
+    sum += st[i].total();
+    if (st[i].total() > st[slow].total()) slow = i;
+  }
+  const double md = static_cast<double>(m);
+  const StageTime& b = st[slow];
+  StepTime& tm = res.time;
+  tm.compute_seconds = md * b.compute;
+  tm.recompute_seconds = md * b.recompute;
+  tm.tp_comm_seconds = md * b.tp;
+  tm.ep_comm_seconds = md * b.ep;
+  tm.cp_comm_seconds = md * b.cp;
+  tm.pp_comm_seconds = md * b.pp;
+  tm.dp_comm_seconds = md * b.dp;
+  tm.pp_bubble_seconds = (sum - b.total()) / vd;
+
+  // Data parallelism once per step, and the optimizer: the worst stage.
+  double dp_exposed = 0, optimizer = 0, fwd_before = 0, bwd_before = 0;
+  const std::int64_t shard = L.dp * L.cp;
+  const std::int64_t expert_shard = std::max<std::int64_t>(1, shard / L.ep);
+  DpStep d;
+  double update = 0;
+  for (std::size_t i = 0; i < comps.size(); ++i) {
+    const StageComposition& sc = comps[i];
+    if (i == 0 || !same_composition(sc, comps[i - 1])) {
+      std::int64_t dense_params =
+          sc.dense_layers * dense.dense_params + sc.moe_layers * moe.dense_params;
+      const std::int64_t expert_params = sc.moe_layers * moe.expert_params;
+      if (sc.first) dense_params += embed.params;
+      if (sc.last) dense_params += out.params;
+      d = dp_step(c, L, dense_params, expert_params);
+      const std::int64_t owned =
+          L.zero >= 1 ? ceil_div(dense_params, shard) + ceil_div(expert_params, expert_shard)
+                      : dense_params + expert_params;
+      update = streaming_seconds(c.rates, c.update_bytes * static_cast<double>(owned));
+    }
+    // Overlapped: the gradients reduce in buckets during the last micro-
+    // batch's backward (and while the stages before it drain); the parameters
+    // gather during the next step's first forward.
+    const double exposed = job.software.overlap_dp_comm
+                               ? overlapped(c, d.grads, st[i].bwd + bwd_before / vd) +
+                                     overlapped(c, d.params, st[i].fwd + fwd_before / vd)
+                               : d.grads + d.params;
+    dp_exposed = std::max(dp_exposed, exposed);
+    fwd_before += st[i].fwd;
+    bwd_before += st[i].bwd;
+    optimizer = std::max(optimizer, update);
+  }
+  // A tied embedding's two copies (first and last stage) sum their gradients.
+  if (s.tied_embeddings && L.pp > 1)
+    dp_exposed +=
+        collective_seconds(Collective::all_reduce, c.grad_bytes * static_cast<double>(embed.params),
+                           2, pipeline_across_nodes(c, L) ? c.inter : c.intra);
+  tm.dp_comm_seconds += dp_exposed;
+  tm.optimizer_seconds = optimizer;
+  res.step_seconds = tm.total_seconds();
+
+  // Memory: the peak stage. Stages of the same layers hold fewer micro-
+  // batches the later they come, so only the first of each kind can peak.
+  for (std::size_t i = 0; i < comps.size(); ++i) {
+    if (i > 0 && same_composition(comps[i], comps[i - 1])) continue;
+    const StageMemory sm =
+        stage_memory(c, L, static_cast<std::int64_t>(i), comps[i], dense, moe, embed, out);
+    if (i == 0 || sm.total_bytes > res.memory.total_bytes) res.memory = sm;
+  }
+  res.fits = res.memory.total_bytes <= res.hbm_bytes;
+  if (!res.fits) {
+    res.over_hbm_bytes = res.memory.total_bytes - res.hbm_bytes;
+    res.reason = over_hbm_reason(res.memory, res.hbm_bytes);
+  }
+
+  // Throughput and utilization.
+  const double tokens = static_cast<double>(job.global_batch) * static_cast<double>(job.seq_len);
+  const double chips = static_cast<double>(job.n_chips);
+  res.model_flops_per_step = c.model_flops;
+  const double attn = (job.attention_flops == CausalMask::causal_half ? 2.0 : 4.0) *
+                      static_cast<double>(s.n_layers) * static_cast<double>(job.seq_len) *
+                      static_cast<double>(s.n_heads * s.d_head);
+  switch (L.recompute) {
+    case Checkpointing::none: break;
+    case Checkpointing::selective:
+      if (!job.software.flash_attention) res.recompute_flops_per_step = tokens * attn;
+      break;
+    case Checkpointing::full:
+      res.recompute_flops_per_step =
+          tokens * (2.0 * static_cast<double>(c.params.non_embedding_active) + attn);
+      break;
+  }
+  const double peak_flops = res.step_seconds * chips * c.chip->peak_flops_per_s;
+  res.tokens_per_second_per_chip = tokens / res.step_seconds / chips;
+  res.mfu = res.model_flops_per_step / peak_flops;
+  res.hfu = (res.model_flops_per_step + res.recompute_flops_per_step) / peak_flops;
+  res.days = job.train_tokens / (tokens / res.step_seconds) / 86400.0;
+  return res;
+}
+
+}  // namespace parallel_detail
+
+LayoutResult evaluate_layout(const TrainingJob& job, const Layout& L) {
+  using namespace parallel_detail;
+  const JobContext c = make_context(job);
+  if (auto problem = layout_problem(job, L)) {
+    LayoutResult res;
+    res.layout = L;
+    res.hbm_bytes = c.chip->hbm_bytes;
+    res.reason = *problem;
+    return res;
+  }
+  const LayerCost dense = layer_cost(c, L, false);
+  const LayerCost moe = job.shape.is_moe() ? layer_cost(c, L, true) : dense;
+  return evaluate_prepared(c, L, dense, moe, embedding_cost(c, L), output_cost(c, L));
+}
+
+}  // namespace napkin
