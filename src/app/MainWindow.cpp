@@ -294,6 +294,7 @@ void MainWindow::saveSession(bool discarded) {
   }
   st.setValue(QStringLiteral("session/path"), model_.filePath());
   st.setValue(QStringLiteral("window/geometry"), saveGeometry());
+  st.setValue(QStringLiteral("window/state"), saveState());  // the Compare dock: where, shown
   baseline_->save(st);
 }
 
@@ -317,6 +318,8 @@ void MainWindow::restoreSession() {
         10000);
   }
   baseline_->restore(st);
+  restoreState(st.value(QStringLiteral("window/state")).toByteArray());
+  if (!baseline_->isPinned()) compare_->hide();  // nothing to compare
   tabs_->setCurrentIndex(
       std::clamp(st.value(QStringLiteral("view/panel"), 0).toInt(), 0, tabs_->count() - 1));
 }

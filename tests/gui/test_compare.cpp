@@ -149,6 +149,43 @@ TEST(Compare, OpenAsBaselineAndAFileThatFails) {
   EXPECT_NE(t.flopsDelta(), QStringLiteral("= baseline"));
 }
 
+TEST(Compare, TheCompareDockComesBackAsItWasLeft) {
+  QSettings().clear();
+  removeAutosaves();
+  const QString a =
+      QStringLiteral(NAPKIN_TEST_DATA "/scenarios/llama3-70b-tpu-v5p-45d.napkin.json");
+  {
+    MainWindow w(MainWindow::Session::restore);
+    w.show();
+    ASSERT_TRUE(w.openBaseline(a));
+    w.compareDock()->show();
+    w.close();
+  }
+  {
+    MainWindow again(MainWindow::Session::restore);
+    again.show();
+    EXPECT_TRUE(again.compareDock()->isVisible());  // shown, as it was left
+    again.compareDock()->hide();
+    again.close();
+  }
+  {
+    MainWindow third(MainWindow::Session::restore);
+    third.show();
+    EXPECT_FALSE(third.compareDock()->isVisible());  // hidden, as it was left
+    third.unpinBaseline();
+    third.compareDock()->show();
+    third.close();
+  }
+  {
+    MainWindow fourth(MainWindow::Session::restore);
+    fourth.show();
+    EXPECT_FALSE(fourth.compareDock()->isVisible());  // nothing pinned: nothing to compare
+    fourth.close();
+  }
+  QSettings().clear();
+  removeAutosaves();
+}
+
 TEST(Compare, TheBaselineIsRestoredWithTheSession) {
   QSettings().clear();
   removeAutosaves();
