@@ -11,21 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "expect_throw.h"
 #include "parallel.h"
 #include "scenario.h"
 
 namespace napkin::testing_util {
-
-// Expects std::invalid_argument whose message names `param`.
-#define EXPECT_THROW_NAMING(stmt, param)                                           \
-  do {                                                                             \
-    try {                                                                          \
-      stmt;                                                                        \
-      ADD_FAILURE() << "no exception from " #stmt;                                 \
-    } catch (const std::invalid_argument& e) {                                     \
-      EXPECT_NE(std::string(e.what()).find(param), std::string::npos) << e.what(); \
-    }                                                                              \
-  } while (0)
 
 // The GPT layer of Megatron-LM's papers: MHA, a 4h GeLU MLP, biases, tied
 // embeddings, vocabulary 51,200.

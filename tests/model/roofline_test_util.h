@@ -7,21 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "expect_throw.h"
 #include "hardware.h"
 #include "roofline.h"
 
 namespace napkin {
-
-// Expects std::invalid_argument whose message names `param`.
-#define EXPECT_THROW_NAMING(stmt, param)                                           \
-  do {                                                                             \
-    try {                                                                          \
-      stmt;                                                                        \
-      ADD_FAILURE() << "no exception from " #stmt;                                 \
-    } catch (const std::invalid_argument& e) {                                     \
-      EXPECT_NE(std::string(e.what()).find(param), std::string::npos) << e.what(); \
-    }                                                                              \
-  } while (0)
 
 inline const Chip& h100() { return chip_by_name("H100"); }
 inline const Chip& v5e() { return chip_by_name("TPU v5e"); }

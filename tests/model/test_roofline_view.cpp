@@ -6,21 +6,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "expect_throw.h"
 #include "roofline_view.h"
 
 namespace napkin {
 namespace {
-
-// Expects std::invalid_argument whose message names `param`.
-#define EXPECT_THROW_NAMING(stmt, param)                                           \
-  do {                                                                             \
-    try {                                                                          \
-      stmt;                                                                        \
-      ADD_FAILURE() << "no exception from " #stmt;                                 \
-    } catch (const std::invalid_argument& e) {                                     \
-      EXPECT_NE(std::string(e.what()).find(param), std::string::npos) << e.what(); \
-    }                                                                              \
-  } while (0)
 
 const Chip& v5e() { return chip_by_name("TPU v5e"); }
 
