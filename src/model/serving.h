@@ -233,6 +233,9 @@ struct PhaseTime {
   double pipeline_bubble_seconds = 0;
   Bound bound = Bound::memory;
   double comm_seconds() const { return tp_comm_seconds + ep_comm_seconds + pipeline_hop_seconds; }
+  // The fraction of the phase the roofline accounts for (the rest is
+  // communication and pipeline bubbles); 0 for a phase that takes no time.
+  double roofline_share() const { return seconds > 0 ? roofline_seconds / seconds : 0; }
   // compute or (weights read, KV cache read), TP all-reduce, expert
   // all-to-all, pipeline hops, pipeline bubble; zero parts left out.
   std::vector<TimePart> parts() const;

@@ -123,6 +123,19 @@ TEST(ServingMemoryProperty, TpPastTheKvHeadsStopsShrinkingTheCache) {
 
 // ---------------------------------------------------- the seed's napkin
 
+TEST(PhaseTime, RooflineShareIsTheRooflinesPartOfThePhase) {
+  PhaseTime p;
+  EXPECT_EQ(p.roofline_share(), 0);  // a phase that takes no time: 0, never NaN
+  p.seconds = 0.010;
+  p.roofline_seconds = 0.0075;
+  p.tp_comm_seconds = 0.0025;
+  EXPECT_DOUBLE_EQ(p.roofline_share(), 0.75);
+  // With communication off the roofline is the whole phase.
+  const ServingResult r = evaluate_serving(serving_model(70e9), napkin_turn(16));
+  EXPECT_DOUBLE_EQ(r.prefill.roofline_share(), 1.0);
+  EXPECT_DOUBLE_EQ(r.decode_step.roofline_share(), 1.0);
+}
+
 TEST(ServingNapkin, ReproducesTheLatencyTableWithCommunicationOff) {
   // Seed Phase 03 ch. 6 / Claim 14: 1, 4, 16, 64 chips of TPU v5e.
   struct Row {

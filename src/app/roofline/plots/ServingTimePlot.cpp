@@ -54,9 +54,7 @@ void ServingTimePlot::drawView(const ServingPanelView& v) {
   for (std::size_t k = 0; k < kCount; ++k) parts[k] = {pre[k], dec[k]};
   bars_->setData({0, 1}, parts);
   setCurve(roofline_share_, {0, 1},
-           {c.prefill.seconds > 0 ? 100 * c.prefill.roofline_seconds / c.prefill.seconds : 0,
-            c.decode_step.seconds > 0 ? 100 * c.decode_step.roofline_seconds / c.decode_step.seconds
-                                      : 0});
+           {100 * c.prefill.roofline_share(), 100 * c.decode_step.roofline_share()});
   labels_[0]->position->setCoords(0, 100);
   labels_[0]->setText(secondsText(c.prefill.seconds));
   labels_[1]->position->setCoords(1, 100);
@@ -78,10 +76,7 @@ void ServingTimePlot::drawBaseline(const ServingPanelView* b) {
   if (!b) return;
   const ServingResult& c = b->view.chosen;
   QCPGraph* g = ghostBarTops(roofline_share_);
-  setCurve(g, {0, 1},
-           {c.prefill.seconds > 0 ? 100 * c.prefill.roofline_seconds / c.prefill.seconds : 0,
-            c.decode_step.seconds > 0 ? 100 * c.decode_step.roofline_seconds / c.decode_step.seconds
-                                      : 0});
+  setCurve(g, {0, 1}, {100 * c.prefill.roofline_share(), 100 * c.decode_step.roofline_share()});
   requestReplot();
 }
 
