@@ -300,9 +300,23 @@ double step_model_flops(const TrainingJob& job) {
   return tokens * per_token;
 }
 
+double StepTime::exposed_comm_seconds() const {
+  return tp_comm_seconds + pp_comm_seconds + dp_comm_seconds + ep_comm_seconds + cp_comm_seconds;
+}
+
 double StepTime::total_seconds() const {
-  return compute_seconds + recompute_seconds + tp_comm_seconds + pp_bubble_seconds +
-         pp_comm_seconds + dp_comm_seconds + ep_comm_seconds + cp_comm_seconds + optimizer_seconds;
+  return compute_seconds + recompute_seconds + pp_bubble_seconds + exposed_comm_seconds() +
+         optimizer_seconds;
+}
+
+double StepTime::bubble_share() const {
+  const double t = total_seconds();
+  return t > 0 ? pp_bubble_seconds / t : 0;
+}
+
+double StepTime::exposed_comm_share() const {
+  const double t = total_seconds();
+  return t > 0 ? exposed_comm_seconds() / t : 0;
 }
 
 }  // namespace napkin

@@ -202,6 +202,11 @@ struct StepTime {
   double cp_comm_seconds = 0;    // exposed context-parallel K/V exchange
   double optimizer_seconds = 0;  // the optimizer step
   double total_seconds() const;
+  // Exposed communication: TP + PP sends + DP + EP + CP (the bubble apart).
+  double exposed_comm_seconds() const;
+  // Shares of the step (0 for a step that takes no time).
+  double bubble_share() const;
+  double exposed_comm_share() const;
 };
 
 struct LayoutResult {

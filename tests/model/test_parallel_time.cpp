@@ -69,6 +69,30 @@ TEST(ParallelTime, PartsAddUpForEveryPresetAndLayout) {
   }
 }
 
+TEST(ParallelTime, BubbleAndExposedCommSharesOfTheStep) {
+  StepTime t;
+  EXPECT_EQ(t.bubble_share(), 0);  // a step that takes no time: 0, never NaN
+  EXPECT_EQ(t.exposed_comm_share(), 0);
+  t.compute_seconds = 6;
+  t.pp_bubble_seconds = 1;
+  t.tp_comm_seconds = 0.5;
+  t.pp_comm_seconds = 0.25;
+  t.dp_comm_seconds = 0.25;
+  t.ep_comm_seconds = 0.5;
+  t.cp_comm_seconds = 0.5;
+  t.optimizer_seconds = 1;
+  EXPECT_DOUBLE_EQ(t.total_seconds(), 10);
+  EXPECT_DOUBLE_EQ(t.exposed_comm_seconds(), 2);
+  EXPECT_DOUBLE_EQ(t.bubble_share(), 0.1);
+  EXPECT_DOUBLE_EQ(t.exposed_comm_share(), 0.2);
+  // A real layout: the step is its parts, so the shares are of the step.
+  const LayoutResult r = evaluate_layout(llama70b(), layout(8, 4, 32));
+  ASSERT_TRUE(r.valid);
+  EXPECT_DOUBLE_EQ(r.time.bubble_share(), r.time.pp_bubble_seconds / r.step_seconds);
+  EXPECT_GT(r.time.bubble_share(), 0);
+  EXPECT_LT(r.time.bubble_share() + r.time.exposed_comm_share(), 1);
+}
+
 TEST(ParallelTime, ThroughputMfuAndDaysFollowTheStep) {
   const TrainingJob j = llama70b();
   const LayoutResult r = evaluate_layout(j, layout(8, 4, 32));

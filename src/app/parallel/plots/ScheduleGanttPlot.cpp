@@ -56,7 +56,7 @@ QCPItemRect* ScheduleGanttPlot::rect(int i) {
 void ScheduleGanttPlot::drawView(const ParallelView& v) {
   const PipelineSchedule& s = v.schedule;
   const double step = v.layout && v.layout->valid ? v.layout->step_seconds : 0.0;
-  const double bubble = v.layout && v.layout->valid ? v.layout->time.pp_bubble_seconds : 0.0;
+  const double bubble = v.layout && v.layout->valid ? v.layout->time.bubble_share() : 0.0;
   if (!inputsChanged(s.makespan_seconds, s.bubble_fraction, s.stages, s.chunks, s.micro_batches,
                      static_cast<double>(s.ops.size()), step, bubble,
                      v.layout ? v.layout->micro_batches : std::int64_t{0}))
@@ -97,7 +97,7 @@ void ScheduleGanttPlot::drawView(const ParallelView& v) {
                         .arg(s.micro_batches)
                         .arg(v.layout->micro_batches)
                         .arg(qs(format_percent(s.bubble_fraction)))
-                        .arg(qs(format_percent(step > 0 ? bubble / step : 0.0))));
+                        .arg(qs(format_percent(bubble))));
   }
   requestReplot();
 }

@@ -92,13 +92,10 @@ void StepTimePlot::drawView(const ParallelView& v) {
   if (parts.empty()) {
     xAxis->setLabel(tr("seconds into the step (no valid layout)"));
   } else {
-    const double bubble = parts[3].seconds / total;
-    const double exposed = (parts[2].seconds + parts[4].seconds + parts[5].seconds +
-                            parts[6].seconds + parts[7].seconds) /
-                           total;
+    const StepTime& t = v.layout->time;
     xAxis->setLabel(tr("seconds into the step: %1, bubble %2, exposed comm %3")
-                        .arg(qs(format_seconds(total)), qs(format_percent(bubble)),
-                             qs(format_percent(exposed))));
+                        .arg(qs(format_seconds(total)), qs(format_percent(t.bubble_share())),
+                             qs(format_percent(t.exposed_comm_share()))));
   }
   requestReplot();
 }
