@@ -7,25 +7,11 @@
 #include <string>
 
 #include "expect_throw.h"
+#include "roofline_test_util.h"
 #include "roofline_view.h"
 
 namespace napkin {
 namespace {
-
-const Chip& v5e() { return chip_by_name("TPU v5e"); }
-
-// Llama3-70B's shape (80 layers, 64 query heads, 8 KV heads, head_dim 128).
-ModelShape llama3_70b() {
-  ModelShape s;
-  s.n_layers = 80;
-  s.d_model = 8192;
-  s.d_ff = 28672;
-  s.n_heads = 64;
-  s.n_kv_heads = 8;
-  s.d_head = 128;
-  s.vocab = 128256;
-  return s;
-}
 
 TEST(RooflinePanel, DefaultScenarioFillsEveryPlot) {
   const RooflinePanelData d = roofline_panel({});
