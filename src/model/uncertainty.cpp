@@ -306,7 +306,7 @@ RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
     if (kept.empty()) return v;
     std::vector<double> scratch = kept;
     const double p99 = select_quantile(scratch, 0.99);
-    std::erase_if(kept, [p99](double x) { return x > p99; });
+    std::erase_if(kept, [p99](double draw) { return draw > p99; });
     return kept;
   };
   const std::vector<double> days_shown = shown(days);
