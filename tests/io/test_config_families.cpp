@@ -141,7 +141,7 @@ TEST_P(Relabel, WithoutArchitecturesTheCountChangingKeysStillTell) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, Relabel, ::testing::ValuesIn(kFamilies),
-                         [](const auto& info) { return std::string(info.param); });
+                         [](const auto& test) { return std::string(test.param); });
 
 TEST(Relabel, TheIssuesExamplesNameTheKey) {
   // Qwen2-57B-A14B read as qwen2 used to give 7.61B with exit 0.

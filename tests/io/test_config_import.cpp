@@ -90,8 +90,8 @@ INSTANTIATE_TEST_SUITE_P(
         // store lm_head.weight, a copy of the input table.
         Published{"falcon-7b.json", "falcon", 6'921'720'704, 7'217'189'760, 65'024 * 4544},
         Published{"falcon-40b.json", "falcon", 41'303'293'952, 41'835'970'560, 65'024 * 8192}),
-    [](const auto& info) {
-      std::string n = info.param.file;
+    [](const auto& test) {
+      std::string n = test.param.file;
       n = n.substr(0, n.find(".json"));
       for (char& ch : n)
         if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
@@ -129,8 +129,8 @@ INSTANTIATE_TEST_SUITE_P(
                       PublishedActive{"deepseek-v2-lite.json", 2.4, 0.06, true},
                       PublishedActive{"deepseek-v2.json", 21.0, 0.5, true},
                       PublishedActive{"deepseek-v3.json", 36.6, 0.05, true}),
-    [](const auto& info) {
-      std::string n = info.param.file;
+    [](const auto& test) {
+      std::string n = test.param.file;
       n = n.substr(0, n.find(".json"));
       for (char& ch : n)
         if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
