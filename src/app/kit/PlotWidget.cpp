@@ -1,6 +1,7 @@
 #include "PlotWidget.h"
 
 #include "atomic_writer.h"
+#include "nice_numbers.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -39,9 +40,8 @@ QString fmtSi(double v) {
 QString fmtSci(double v) {
   if (!std::isfinite(v)) return QStringLiteral("\u2014");
   if (v == 0) return QStringLiteral("0");
-  const int e = static_cast<int>(std::floor(std::log10(std::fabs(v)) + 1e-9));
-  const double m = v / std::pow(10.0, e);
-  return QString::number(m, 'g', 3) + QStringLiteral("e") + QString::number(e);
+  return QString::number(decade_mantissa(v), 'g', 3) + QStringLiteral("e") +
+         QString::number(decade_exponent(v));
 }
 
 QString fmtBytes(double v) {

@@ -24,37 +24,6 @@ constexpr int kSteps = 1000;             // slider positions of a continuous con
 constexpr std::size_t kMaxStops = 1001;  // a discrete ladder with more values is continuous
 constexpr int kInternalDecimals = 15;    // the box never rounds the value itself
 
-// The nearest of `candidates` to v (in log distance when all are positive).
-double nearest(double v, const std::vector<double>& candidates, bool log) {
-  double best = candidates.front(), best_d = INFINITY;
-  for (double c : candidates) {
-    const double d =
-        log && c > 0 && v > 0 ? std::fabs(std::log(c) - std::log(v)) : std::fabs(c - v);
-    if (d < best_d) {
-      best_d = d;
-      best = c;
-    }
-  }
-  return best;
-}
-
-// Ladder values of a geometric ladder (mantissas × base^k) in [lo, hi].
-std::vector<double> geometric(double lo, double hi, std::initializer_list<double> mantissas,
-                              double base, std::size_t limit) {
-  std::vector<double> out;
-  if (!(hi > 0)) return out;
-  const double start = std::max(lo, std::min(hi, 1e-300));
-  double scale = std::pow(base, std::floor(std::log(start) / std::log(base)) - 1);
-  while (scale <= hi * base && out.size() <= limit) {
-    for (double m : mantissas) {
-      const double v = m * scale;
-      if (v >= lo * (1 - 1e-12) && v <= hi * (1 + 1e-12)) out.push_back(v);
-    }
-    scale *= base;
-  }
-  return out;
-}
-
 QString grouped(double v, int decimals) {
   QLocale l = QLocale::c();
   l.setNumberOptions(QLocale::DefaultNumberOptions);
@@ -86,74 +55,6 @@ class WheelGuard : public QObject {
 };
 
 }  // namespace
-
-// ---------------------------------------------------------------- Ladder
-
-double Ladder::snap(double v, double lo, double hi) const {
-  if (!std::isfinite(v)) return lo;
-  v = std::clamp(v, lo, hi);
-  std::vector<double> c{lo, hi};
-  bool log = lo > 0;
-  switch (kind) {
-    case Kind::any: return v;
-    case Kind::one_two_five:
-    case Kind::powers_of_two: {
-      if (v <= 0) return lo;
-      const double base = kind == Kind::one_two_five ? 10.0 : 2.0;
-      const double e = std::floor(std::log(v) / std::log(base));
-      for (double k = e - 1; k <= e + 1; ++k) {
-        const double s = std::pow(base, k);
-        if (kind == Kind::one_two_five)
-          for (double m : {1.0, 2.0, 5.0}) c.push_back(m * s);
-        else
-          c.push_back(s);
-      }
-      break;
-    }
-    case Kind::multiple:
-      if (step > 0) c.push_back(std::round(v / step) * step);
-      log = false;
-      break;
-    case Kind::significant: {
-      if (v == 0) return v;
-      const int digits = std::max(1, static_cast<int>(step));
-      const double e = std::floor(std::log10(std::fabs(v))) - (digits - 1);
-      const double s = std::pow(10.0, e);
-      c.push_back(std::round(v / s) * s);
-      log = false;
-      break;
-    }
-  }
-  std::vector<double> inside;
-  for (double x : c)
-    if (x >= lo && x <= hi) inside.push_back(x);
-  return nearest(v, inside, log);
-}
-
-std::vector<double> Ladder::values(double lo, double hi, std::size_t limit) const {
-  std::vector<double> out;
-  switch (kind) {
-    case Kind::any:
-    case Kind::significant: return {};
-    case Kind::one_two_five: out = geometric(lo, hi, {1, 2, 5}, 10, limit); break;
-    case Kind::powers_of_two: out = geometric(lo, hi, {1}, 2, limit); break;
-    case Kind::multiple: {
-      if (!(step > 0) || (hi - lo) / step > static_cast<double>(limit)) return {};
-      for (double k = std::ceil(lo / step); k * step <= hi * (1 + 1e-12); ++k)
-        out.push_back(k * step);
-      break;
-    }
-  }
-  out.push_back(lo);
-  out.push_back(hi);
-  std::sort(out.begin(), out.end());
-  out.erase(
-      std::unique(out.begin(), out.end(),
-                  [](double a, double b) { return std::fabs(a - b) <= 1e-12 * std::fabs(b); }),
-      out.end());
-  if (out.size() > limit) return {};
-  return out;
-}
 
 // ---------------------------------------------------------------- SciSpinBox
 
@@ -382,15 +283,11 @@ double SliderSpin::shownValue(double v) const {
 int SliderSpin::toPosition(double v) const {
   if (!stops_.empty()) {
     const bool log = spec_.scale == Scale::log && stops_.front() > 0;
-    const auto it = std::find(stops_.begin(), stops_.end(), nearest(v, stops_, log));
+    const auto it = std::find(stops_.begin(), stops_.end(), nearest_value(v, stops_, log));
     return static_cast<int>(it - stops_.begin());
   }
   double t = 0;
-  if (spec_.scale == Scale::log)
-    t = (std::log(std::max(v, spec_.min)) - std::log(spec_.min)) /
-        (std::log(spec_.max) - std::log(spec_.min));
-  else
-    t = (v - spec_.min) / (spec_.max - spec_.min);
+  t = scale_fraction(v, spec_.min, spec_.max, spec_.scale == Scale::log);
   return static_cast<int>(std::lround(std::clamp(t, 0.0, 1.0) * kSteps));
 }
 
@@ -399,9 +296,7 @@ double SliderSpin::fromPosition(int p) const {
     return stops_[static_cast<std::size_t>(
         std::clamp<int>(p, 0, static_cast<int>(stops_.size()) - 1))];
   const double t = static_cast<double>(p) / kSteps;
-  double v = spec_.scale == Scale::log
-                 ? std::exp(std::log(spec_.min) + t * (std::log(spec_.max) - std::log(spec_.min)))
-                 : spec_.min + t * (spec_.max - spec_.min);
+  double v = scale_value(t, spec_.min, spec_.max, spec_.scale == Scale::log);
   if (p == 0) v = spec_.min;
   if (p == kSteps) v = spec_.max;
   return spec_.ladder.snap(v, spec_.min, spec_.max);
@@ -420,9 +315,9 @@ double SliderSpin::stepped(double v, int steps) const {
   if (spec_.ladder.kind == Ladder::Kind::multiple && spec_.ladder.step > 0)
     next = v + steps * spec_.ladder.step;
   else if (spec_.scale == Scale::log)
-    next = std::max(v, spec_.min > 0 ? spec_.min : 1e-300) * std::pow(10.0, 0.1 * steps);
+    next = std::max(v, spec_.min > 0 ? spec_.min : 1e-300) * tenth_decades(steps);
   else
-    next = v + steps * std::pow(10.0, -spec_.decimals) / spec_.display_factor;
+    next = v + steps * last_digit(spec_.decimals) / spec_.display_factor;
   next = spec_.ladder.snap(next, spec_.min, spec_.max);
   const double shown = shownValue(next);
   // Rounding must not undo the step.

@@ -18,35 +18,14 @@
 #include <functional>
 #include <vector>
 
+#include "nice_numbers.h"
+
 class QComboBox;
 class QLabel;
 class QSlider;
 class QVBoxLayout;
 
 namespace napkin {
-
-// The values a slider may land on.
-struct Ladder {
-  enum class Kind { any, one_two_five, powers_of_two, multiple, significant };
-  Kind kind = Kind::any;
-  double step = 0;  // multiple: k·step; significant: the number of digits
-
-  static Ladder any() { return {}; }
-  // 1, 2, 5, 10, 20, 50 … (chip counts, served tokens).
-  static Ladder oneTwoFive() { return {Kind::one_two_five, 0}; }
-  // 1, 2, 4, 8 … (sequence lengths, batch sizes, data-parallel degrees).
-  static Ladder powersOfTwo() { return {Kind::powers_of_two, 0}; }
-  // k·step (d_model in 128s, whole percent as 0.01, whole days as 1).
-  static Ladder multipleOf(double step) { return {Kind::multiple, step}; }
-  // Values with `digits` significant digits (prices, ratios): 2.5, 12, 0.15.
-  static Ladder significant(int digits) { return {Kind::significant, static_cast<double>(digits)}; }
-
-  // The nearest ladder value to v within [lo, hi] (lo and hi are on every ladder).
-  double snap(double v, double lo, double hi) const;
-  // The discrete ladder values in [lo, hi], ascending, when there are at most
-  // `limit` of them; empty when the ladder is continuous or too fine.
-  std::vector<double> values(double lo, double hi, std::size_t limit) const;
-};
 
 // A QDoubleSpinBox that reads "1e14", "2.5e3" and "1,000", shows large values
 // in scientific notation, and shows as many digits as its value needs.

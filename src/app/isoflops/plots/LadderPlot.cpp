@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "nice_numbers.h"
+
 namespace napkin {
 
 namespace {
@@ -57,8 +59,9 @@ void LadderPlot::drawView(const IsoflopsShown& s) {
   const std::vector<LadderGroup>& groups = grouped.groups;
   auto groupName = [&v](double c) {
     if (v.labelled) return fmtSci(c);
-    const int e = static_cast<int>(std::floor(std::log10(c)));
-    return QStringLiteral("~%1e%2").arg(QString::number(c / std::pow(10.0, e), 'f', 1)).arg(e);
+    return QStringLiteral("~%1e%2")
+        .arg(QString::number(decade_mantissa(c), 'f', 1))
+        .arg(decade_exponent(c));
   };
   while (points_.size() < groups.size()) {
     points_.push_back(addCurve(this, QString(), Qt::NoPen, QCPScatterStyle(), false));

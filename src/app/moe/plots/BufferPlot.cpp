@@ -30,7 +30,7 @@ void BufferPlot::drawView(const MoeFrame& f) {
   setBarValues(bars_->part(2), v.dropped_slots);
   setLevel(capacity_, v.n_experts, static_cast<double>(v.capacity_per_expert));
   xAxis->setRange(-0.7, static_cast<double>(v.n_experts) - 0.3);
-  yAxis->setRange(0, niceCeil(v.largest_slots * 1.12));
+  yAxis->setRange(0, nice_ceil(v.largest_slots * 1.12));
   xAxis->setLabel(
       tr("expert · step %1 · dashed: capacity %2 slots").arg(v.step).arg(v.capacity_per_expert));
   replotIfSeen();

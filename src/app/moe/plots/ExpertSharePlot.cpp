@@ -48,7 +48,7 @@ void ExpertSharePlot::drawView(const MoeFrame& f) {
   setLevel(buffer_, v.n_experts, v.capacity_share);
   setLevel(fair_, v.n_experts, 1.0);
   // The y range only grows inside a run (no jitter), and fits E/k when collapsed.
-  const double want = niceCeil(std::max({v.largest_load, v.capacity_share, 1.0}) * 1.15);
+  const double want = nice_ceil(std::max({v.largest_load, v.capacity_share, 1.0}) * 1.15);
   const double cur = yAxis->range().upper;
   if (restart || v.step == 0 || want > cur || want < cur / 2.5) yAxis->setRange(0, want);
   note_->setText(v.step > 0 ? tr("step %1").arg(QString::fromStdString(
@@ -69,7 +69,7 @@ void ExpertSharePlot::drawBaseline(const MoeRunOfRecord* b) {
   ghost(load_)->setData(x, y, true);
   ghost(load_)->setName(tr("baseline: load at step %1").arg(b->last.step));
   setLevel(ghost(buffer_), b->last.n_experts, b->last.capacity_share);
-  const double top = niceCeil(std::max(b->last.largest_load, b->last.capacity_share) * 1.15);
+  const double top = nice_ceil(std::max(b->last.largest_load, b->last.capacity_share) * 1.15);
   if (top > yAxis->range().upper) yAxis->setRange(0, top);
   replotIfSeen();
 }

@@ -53,10 +53,9 @@ void LossPlot::drawView(const MoeFrame& f) {
   }
   traced_ = f.history.size();
   xAxis->setRange(0, stepAxisEnd(f.history.size()));
-  const double top = niceCeil(top_ * 1.5);
+  const double top = nice_ceil(top_ * 1.5);
   if (yAxis->range().upper < top) yAxis->setRangeUpper(top);
-  if (low_ < yAxis->range().lower && low_ > 0)
-    yAxis->setRangeLower(std::pow(10.0, std::floor(std::log10(low_))));
+  if (low_ < yAxis->range().lower && low_ > 0) yAxis->setRangeLower(decade_floor(low_));
   cursor_->place(static_cast<double>(f.shown_step));
   replotIfSeen();
 }

@@ -46,14 +46,6 @@ QCPBars* addBars(PlotWidget* plot, const QColor& color, const QString& name) {
   return b;
 }
 
-double niceCeil(double v) {
-  if (!(v > 0) || !std::isfinite(v)) return 1;
-  const double e = std::pow(10.0, std::floor(std::log10(v)));
-  for (double m : {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
-    if (m * e >= v) return m * e;
-  return 10 * e;
-}
-
 void setLevel(QCPGraph* graph, std::int64_t experts, double y) {
   graph->setData(QVector<double>{-0.5, static_cast<double>(experts) - 0.5}, QVector<double>{y, y},
                  true);

@@ -8,6 +8,7 @@
 
 #include "ViewPlot.h"
 #include "moe_view.h"
+#include "nice_numbers.h"
 
 namespace napkin {
 
@@ -45,8 +46,6 @@ class MoePlot : public ViewPlot<MoeFrame, MoeRunOfRecord> {
 // unchanged (no reallocation on an animation tick).
 void setBarValues(QCPBars* bars, const std::vector<double>& values);
 QCPBars* addBars(PlotWidget* plot, const QColor& color, const QString& name);
-// The next "nice" axis top at or above v (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10ⁿ).
-double niceCeil(double v);
 // A horizontal segment across the experts 0..E−1 at y (for a ghost of a level).
 void setLevel(QCPGraph* graph, std::int64_t experts, double y);
 

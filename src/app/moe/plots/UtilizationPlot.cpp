@@ -53,7 +53,7 @@ void UtilizationPlot::drawView(const MoeFrame& f) {
   }
   if (f.history.size() > traced_) append(f, traced_);
   xAxis->setRange(0, stepAxisEnd(f.history.size()));
-  yAxis->setRange(0, niceCeil(std::max(2.0, top_ * 1.08)));
+  yAxis->setRange(0, nice_ceil(std::max(2.0, top_ * 1.08)));
   yAxis2->setRange(0, static_cast<double>(std::max<std::int64_t>(f.params.n_experts, 2)));
   cursor_->place(static_cast<double>(f.shown_step));
   replotIfSeen();

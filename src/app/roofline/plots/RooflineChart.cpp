@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "hardware.h"
+#include "nice_numbers.h"
 
 namespace napkin {
 
@@ -111,10 +112,9 @@ void RooflineChart::drawView(const RooflineView& v) {
 
   // Operations: points on the roof, labels in a staggered row under it,
   // spread so that they neither overlap nor leave the axes.
-  const double lx0 = std::log10(kX0), lx1 = std::log10(kX1);
-  std::vector<std::pair<double, std::size_t>> order;
+  std::vector<std::pair<double, std::size_t>> order;  // (where on the log axis 0…1, which)
   for (std::size_t n = 0; n < d.operations.size() && n < ops_.size(); ++n)
-    order.push_back({(std::log10(d.operations[n].intensity) - lx0) / (lx1 - lx0), n});
+    order.push_back({scale_fraction(d.operations[n].intensity, kX0, kX1, true), n});
   std::sort(order.begin(), order.end());
   const double gap = 0.115, left = 0.08, right = 0.92;
   for (std::size_t n = 0; n < order.size(); ++n) {
