@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -26,6 +27,14 @@ ControlColumn::ControlColumn(QWidget* parent) : QScrollArea(parent) {
   layout_->setContentsMargins(2, 2, 2, 2);
   setWidget(host_);
   setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Expanding);
+  // A box that widens for a long value asks for a new layout: refit then,
+  // not on every value change.
+  host_->installEventFilter(this);
+}
+
+bool ControlColumn::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == host_ && event->type() == QEvent::LayoutRequest && finished_) fitWidth();
+  return QScrollArea::eventFilter(watched, event);
 }
 
 QGroupBox* ControlColumn::group(const QString& title) {
@@ -114,6 +123,7 @@ QCheckBox* ControlColumn::check(const CheckDecl& d, Binding<bool> b) {
 
 void ControlColumn::finish() {
   layout_->addStretch(1);
+  finished_ = true;
   fitWidth();
 }
 
@@ -124,7 +134,6 @@ void ControlColumn::fitWidth() {
 
 void ControlColumn::sync() {
   for (const auto& s : syncs_) s();
-  fitWidth();  // a value with more digits than the range's ends widens its box
 }
 
 }  // namespace napkin

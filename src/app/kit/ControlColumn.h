@@ -93,6 +93,8 @@ class ControlColumn : public QScrollArea {
  private:
   QVBoxLayout* current();
   void fitWidth();
+  bool eventFilter(QObject* watched, QEvent* event) override;
+  bool finished_ = false;
 
   QWidget* host_;
   QVBoxLayout* layout_;

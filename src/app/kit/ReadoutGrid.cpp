@@ -107,6 +107,8 @@ void ReadoutGrid::setSectionTitle(Section s, const QString& title) {
 
 int ReadoutGrid::titleHeight(const QLabel* title, int width) const {
   if (width <= 2 * kMargin) return title_h_;
+  // One line (the usual case, and on every tick of a drag): no text layout.
+  if (title->fontMetrics().horizontalAdvance(title->text()) <= width - 2 * kMargin) return title_h_;
   return std::max(title_h_, title->heightForWidth(width - 2 * kMargin));
 }
 

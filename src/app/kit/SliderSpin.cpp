@@ -73,7 +73,11 @@ void SciSpinBox::fitText() {
   const auto width = [&](double v) {
     return fm.horizontalAdvance(prefix() + textFromValue(v) + suffix());
   };
-  const int extra = std::max(0, width(value()) - std::max(width(minimum()), width(maximum())));
+  if (ends_measured_for_ != std::pair(minimum(), maximum())) {  // a drag keeps its range
+    ends_measured_for_ = {minimum(), maximum()};
+    ends_width_ = std::max(width(minimum()), width(maximum()));
+  }
+  const int extra = std::max(0, width(value()) - ends_width_);
   if (extra == extra_width_) return;  // a slider drag's values fit: no relayout
   extra_width_ = extra;
   updateGeometry();

@@ -15,7 +15,9 @@
 
 #include <QDoubleSpinBox>
 #include <QWidget>
+#include <cmath>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "nice_numbers.h"
@@ -71,6 +73,8 @@ class SciSpinBox : public QDoubleSpinBox {
   void checkTyped();
 
   int extra_width_ = 0;  // px the shown text needs beyond the range's ends
+  int ends_width_ = 0;   // px of the wider of the range's ends, for ends_measured_for_
+  std::pair<double, double> ends_measured_for_{NAN, NAN};
   bool scientific_ = false;
   int display_decimals_ = 0;
   double accepted_lo_ = 0, accepted_hi_ = 99.99;
