@@ -6,6 +6,7 @@
 #include "ScenarioBinding.h"
 #include "Text.h"
 #include "hardware.h"
+#include "inputs.h"
 
 namespace napkin {
 
@@ -30,36 +31,49 @@ QComboBox* declareChipControl(ControlColumn* col, ScenarioModel* m) {
           [](Scenario& s, QVariant v) { s.chip = v.toString().toStdString(); }));
 }
 
+SliderDecl inputDecl(std::string_view input_key, const QString& control_key) {
+  const ScenarioInput& in = scenario_input(input_key);
+  return SliderDecl{
+      .key = control_key,
+      .label = qs(in.label),
+      .unit = qs(in.display_unit),
+      .min = in.slider_lo,
+      .max = in.slider_hi,
+      .scale = in.scale == InputScale::log ? SliderSpin::Scale::log : SliderSpin::Scale::linear,
+      .ladder = in.ladder,
+      .decimals = in.decimals,
+      .integer = in.type == InputType::count,
+      .scientific = in.scientific,
+      .display_factor = in.display_factor,
+      .tooltip = qs(in.tooltip),
+      .accept_min = in.lo,
+      .accept_max = in.hi};
+}
+
+Binding<double> inputBinding(ScenarioModel* model, int field, std::string_view input_key,
+                             std::function<void(Scenario&)> after) {
+  const ScenarioInput& in = scenario_input(input_key);
+  return scenarioBinding<double>(
+      model, field, qs(std::string(in.label)), [get = in.get](const Scenario& s) { return get(s); },
+      [set = in.set, after](Scenario& s, double v) {
+        set(s, v);
+        if (after) after(s);
+      });
+}
+
+SliderSpin* declareInput(ControlColumn* column, ScenarioModel* model, int field,
+                         std::string_view input_key, const QString& control_key,
+                         std::function<void(Scenario&)> after) {
+  return column->slider(inputDecl(input_key, control_key),
+                        inputBinding(model, field, input_key, std::move(after)));
+}
+
 SliderSpin* declareChipsControl(ControlColumn* col, ScenarioModel* m) {
-  return col->slider(
-      {.key = QStringLiteral("chips"),
-       .label = tr("Chips"),
-       .min = 1,
-       .max = 100000,
-       .scale = SliderSpin::Scale::log,
-       .ladder = Ladder::oneTwoFive(),
-       .integer = true,
-       .tooltip = tr("Number of accelerators (chips). C = chips × peak FLOP/s × MFU × days × "
-                     "86,400 s; the Roofline's turn read-out runs on this many.")},
-      numberBinding(
-          m, kSharedChips, tr("Chips"), [](auto& s) -> auto& { return s.n_chips; }));
+  return declareInput(col, m, kSharedChips, "hardware.chips", QStringLiteral("chips"));
 }
 
 SliderSpin* declareContextControl(ControlColumn* col, ScenarioModel* m) {
-  return col->slider(
-      {.key = QStringLiteral("context"),
-       .label = tr("Context"),
-       .unit = tr("tokens"),
-       .min = 256,
-       .max = 1048576,
-       .scale = SliderSpin::Scale::log,
-       .ladder = Ladder::powersOfTwo(),
-       .integer = true,
-       .tooltip = tr("Tokens in each served request's KV cache (tokens): 2·L·n_kv·d_head·T "
-                     "values per request at the KV precision, read every decode step.")},
-      numberBinding(
-          m, kSharedContext, tr("Context"),
-          [](auto& s) -> auto& { return s.serving.context_len; }));
+  return declareInput(col, m, kSharedContext, "serving.context_len", QStringLiteral("context"));
 }
 
 }  // namespace napkin

@@ -6,6 +6,10 @@
 // Every panel's controls header includes this one for the kit's control types.
 #pragma once
 
+#include <QString>
+#include <functional>
+#include <string_view>
+
 class QCheckBox;
 class QComboBox;
 
@@ -14,9 +18,26 @@ namespace napkin {
 class ControlColumn;
 class ScenarioModel;
 class SliderSpin;
+struct Scenario;
+struct SliderDecl;
+template <typename T>
+struct Binding;
 
 // Undo field ids of the shared controls (apart from every panel's own).
 enum SharedField { kSharedChip = 401, kSharedChips, kSharedContext };
+
+// A registered input's control (inputs.h): label, unit, the slider's span and
+// ladder, the accepted range of a typed value and the tooltip, all from the
+// input registry; `control_key` is the widget's object name.
+SliderDecl inputDecl(std::string_view input_key, const QString& control_key);
+// The input's value in the scenario, edited as one undo step (`field`);
+// `after` runs after each edit.
+Binding<double> inputBinding(ScenarioModel* model, int field, std::string_view input_key,
+                             std::function<void(Scenario&)> after = {});
+// Both: the slider of a registered input.
+SliderSpin* declareInput(ControlColumn* column, ScenarioModel* model, int field,
+                         std::string_view input_key, const QString& control_key,
+                         std::function<void(Scenario&)> after = {});
 
 // The accelerator, from the hardware table.
 QComboBox* declareChipControl(ControlColumn* column, ScenarioModel* model);

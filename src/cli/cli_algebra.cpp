@@ -10,6 +10,7 @@
 #include "config_import.h"
 #include "format.h"
 #include "hardware.h"
+#include "inputs.h"
 
 namespace napkin::cli {
 
@@ -17,28 +18,7 @@ namespace {
 
 constexpr std::int64_t kMaxDim = 10'000'000;
 
-void row(const char* label, const std::string& value) {
-  std::printf("  %-26s %s\n", label, value.c_str());
-}
-
 // Wraps a paragraph at ~92 columns with an indent.
-void paragraph(const std::string& text, int indent = 2) {
-  std::string line;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find(' ', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(start, end - start);
-    if (!line.empty() && line.size() + 1 + word.size() > 92) {
-      std::printf("%*s%s\n", indent, "", line.c_str());
-      line.clear();
-    }
-    if (!line.empty()) line += ' ';
-    line += word;
-    start = end + 1;
-  }
-  if (!line.empty()) std::printf("%*s%s\n", indent, "", line.c_str());
-}
 
 int run_budget(Args& a) {
   const bool json = a.flag("--json");
@@ -46,11 +26,11 @@ int run_budget(Args& a) {
   BudgetInputs in;
   in.chip = a.text("--chip", "H100");
   (void)chip_by_name(in.chip);
-  in.n_chips = a.integer("--chips", 1000, 1, 10'000'000, "chips");
-  in.days = a.real("--days", 30, 0.001, 36500, "days");
+  in.n_chips = a.count_input("hardware.chips");
+  in.days = a.input("budget.days");
   const PlanFlags flags = parse_plan_flags(a, in);  // mfu, price, data, goodput, serving, ranges
-  in.tokens_per_param = a.real("--tokens-per-param", 20, 0.01, 1e6, "tokens per parameter");
-  in.served_tokens = a.real("--served-tokens", 1e14, 0, 1e22, "tokens");
+  in.tokens_per_param = a.input("budget.tokens_per_param");
+  in.served_tokens = a.input("serving.served_tokens");
   in.site_power_mw = a.real("--site-power-mw", 100, 0.001, 1e6, "MW");
   in.optimizer =
       parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
@@ -133,7 +113,7 @@ int run_flops(Args& a) {
   const bool json = a.flag("--json");
   StepShape s;
   s.batch = a.required_integer("--batch", 1, 1'000'000'000, "sequences");
-  s.seq = a.required_integer("--seq", 1, 1'000'000'000, "tokens");
+  s.seq = a.required_count_input("training.seq_len");
   s.d_model = a.required_integer("--d-model", 1, 1'000'000, "elements");
   s.d_ff = a.required_integer("--d-ff", 1, kMaxDim, "elements");
   s.n_heads = a.required_integer("--heads", 1, 100'000, "attention heads");
@@ -180,7 +160,7 @@ int run_memory(Args& a) {
   if (auto b = a.optional_integer("--batch", 1, 1'000'000'000, "sequences per device")) {
     ActivationShape s;
     s.batch = *b;
-    s.seq = a.required_integer("--seq", 1, 1'000'000'000, "tokens");
+    s.seq = a.required_count_input("training.seq_len");
     s.d_model = a.required_integer("--d-model", 1, 1'000'000, "elements");
     s.n_layers = a.required_integer("--layers", 1, 100'000, "blocks");
     ck = parse_checkpointing(a.choice("--checkpointing", "none", {"none", "selective", "full"}));
@@ -222,7 +202,7 @@ int run_kv(Args& a) {
     kv = a.required_integer("--kv-heads", 1, 100'000, "KV heads");
     hd = a.required_integer("--head-dim", 1, 100'000, "elements");
   }
-  const std::int64_t seq = a.required_integer("--seq", 1, 1'000'000'000, "tokens");
+  const std::int64_t seq = a.required_count_input("training.seq_len");
   const std::int64_t batch = a.required_integer("--batch", 1, 1'000'000'000, "requests");
   const std::int64_t bpe = a.integer("--bytes-per-elem", 2, 1, 8, "bytes");
   const auto hbm_gb = a.optional_real("--hbm-gb", 1e-3, 1e9, "GB");

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "inputs.h"
 #include "validate.h"
 
 namespace napkin::cli {
@@ -272,6 +273,73 @@ double Args::required_real(std::string_view name, double lo, double hi, std::str
   auto v = optional_real(name, lo, hi, unit);
   if (!v) throw UsageError(std::string(name) + " is required: " + range_text(lo, hi, unit));
   return *v;
+}
+
+namespace {
+
+std::string input_expected(const ScenarioInput& in) {
+  return (in.type == InputType::count ? "a whole number in " : "in ") + input_range_text(in);
+}
+
+}  // namespace
+
+std::optional<double> Args::optional_input(std::string_view input_key) {
+  const ScenarioInput& in = scenario_input(input_key);
+  auto v = value(in.flag);
+  if (!v) return std::nullopt;
+  const std::string expected = input_expected(in);
+  const double d = parse_number(in.flag, *v, expected);
+  try {
+    check_input(in, d);
+  } catch (const InputError&) {
+    bad_value(in.flag, expected, *v);
+  }
+  return d;
+}
+
+double Args::input(std::string_view input_key) {
+  return optional_input(input_key).value_or(scenario_input(input_key).default_value);
+}
+
+std::optional<std::int64_t> Args::optional_count_input(std::string_view input_key) {
+  const auto v = optional_input(input_key);
+  if (!v) return std::nullopt;
+  return static_cast<std::int64_t>(*v);  // whole and in range: checked
+}
+
+std::int64_t Args::count_input(std::string_view input_key) {
+  return static_cast<std::int64_t>(input(input_key));
+}
+
+std::int64_t Args::required_count_input(std::string_view input_key) {
+  const auto v = optional_count_input(input_key);
+  if (!v) {
+    const ScenarioInput& in = scenario_input(input_key);
+    throw UsageError(std::string(in.flag) + " is required: " + input_expected(in));
+  }
+  return *v;
+}
+
+void row(const char* label, const std::string& value, int width) {
+  std::printf("  %-*s %s\n", width, label, value.c_str());
+}
+
+void paragraph(const std::string& text, int indent) {
+  std::string line;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (!line.empty() && line.size() + 1 + word.size() > 92) {
+      std::printf("%*s%s\n", indent, "", line.c_str());
+      line.clear();
+    }
+    if (!line.empty()) line += ' ';
+    line += word;
+    start = end + 1;
+  }
+  if (!line.empty()) std::printf("%*s%s\n", indent, "", line.c_str());
 }
 
 std::string Args::choice(std::string_view name, std::string_view fallback,

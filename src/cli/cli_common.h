@@ -42,6 +42,14 @@ class Args {
   std::optional<double> optional_real(std::string_view name, double lo, double hi,
                                       std::string_view unit);
   double required_real(std::string_view name, double lo, double hi, std::string_view unit);
+  // A registered scenario input (inputs.h) read by its flag, with the
+  // registry's accepted range and unit (the GUI's control and the scenario
+  // file accept the same); absent: the registry's default.
+  std::optional<double> optional_input(std::string_view input_key);
+  double input(std::string_view input_key);
+  std::int64_t count_input(std::string_view input_key);
+  std::optional<std::int64_t> optional_count_input(std::string_view input_key);
+  std::int64_t required_count_input(std::string_view input_key);
   std::string choice(std::string_view name, std::string_view fallback,
                      std::initializer_list<std::string_view> choices);
   // A comma-separated list of reals ("1e18,1e19").
@@ -88,6 +96,11 @@ std::string quoted(std::string_view value, std::size_t max_chars = 60);
 // (negative numbers such as -5 or -1e3, and "-" alone, are values).
 bool looks_like_flag(std::string_view word);
 
+// One "label  value" line of a text report, the label padded to `width`.
+void row(const char* label, const std::string& value, int width = 26);
+// Text wrapped at 92 columns, each line indented by `indent` spaces.
+void paragraph(const std::string& text, int indent = 2);
+
 // JSON numbers: integers exactly, doubles as doubles.
 QJsonValue json_int(std::int64_t v);
 // Prints `obj` as indented JSON on stdout.
@@ -108,7 +121,7 @@ std::vector<Command> serve_commands();
 std::vector<Command> parallel_commands();
 std::vector<Command> report_commands();
 std::vector<Command> compare_commands();  // diff
-std::vector<Command> plan_commands();  // goodput (cli_plan.cpp)
+std::vector<Command> plan_commands();     // goodput (cli_plan.cpp)
 
 // Runs `napkin-cli argv...` (argv without the program name); returns the exit status.
 int dispatch(const std::vector<std::string>& argv);

@@ -9,12 +9,15 @@
 #include "config_import.h"
 #include "format.h"
 #include "hardware.h"
+#include "inputs.h"
 #include "parallel.h"
 #include "scenario.h"
 
 namespace napkin::cli {
 
 namespace {
+
+constexpr int kRowWidth = 28;  // this report's label column
 
 constexpr std::int64_t kMaxDim = 10'000'000;
 
@@ -90,31 +93,29 @@ QJsonObject layout_json(const LayoutResult& r) {
   return o;
 }
 
-void row(const char* label, const std::string& value) {
-  std::printf("  %-28s %s\n", label, value.c_str());
-}
-
 std::string gb(std::int64_t bytes) { return format_bytes(static_cast<double>(bytes), 1); }
 
 void print_layout(const LayoutResult& r) {
   std::printf("%s\n", to_string(r.layout).c_str());
-  row("fits", r.fits ? "yes" : "no: " + r.reason);
+  row("fits", r.fits ? "yes" : "no: " + r.reason, kRowWidth);
   const StageMemory& m = r.memory;
   std::printf("Memory per chip (peak: stage %lld, %lld layers, %lld in flight)\n",
               static_cast<long long>(m.stage), static_cast<long long>(m.layers),
               static_cast<long long>(m.in_flight));
-  row("weights", gb(m.weights_bytes));
-  row("gradients", gb(m.grads_bytes));
-  row("optimizer states", gb(m.optimizer_bytes));
-  row("activations", gb(m.activations_bytes));
-  row("buffers and reserve", gb(m.buffers_bytes));
-  row("total", gb(m.total_bytes) + " of " + gb(r.hbm_bytes) + " HBM");
+  row("weights", gb(m.weights_bytes), kRowWidth);
+  row("gradients", gb(m.grads_bytes), kRowWidth);
+  row("optimizer states", gb(m.optimizer_bytes), kRowWidth);
+  row("activations", gb(m.activations_bytes), kRowWidth);
+  row("buffers and reserve", gb(m.buffers_bytes), kRowWidth);
+  row("total", gb(m.total_bytes) + " of " + gb(r.hbm_bytes) + " HBM", kRowWidth);
   const StepTime& t = r.time;
   std::printf("Step %s (%lld micro-batches)\n", format_seconds(r.step_seconds).c_str(),
               static_cast<long long>(r.micro_batches));
   auto part = [&](const char* name, double s) {
-    row(name, (s > 0 ? format_seconds(s) : std::string("0 s")) + "  (" +
-                  format_percent(s / r.step_seconds) + ")");
+    row(name,
+        (s > 0 ? format_seconds(s) : std::string("0 s")) + "  (" +
+            format_percent(s / r.step_seconds) + ")",
+        kRowWidth);
   };
   part("compute", t.compute_seconds);
   part("recompute", t.recompute_seconds);
@@ -126,10 +127,10 @@ void print_layout(const LayoutResult& r) {
   part("CP exchange", t.cp_comm_seconds);
   part("optimizer", t.optimizer_seconds);
   std::printf("Throughput\n");
-  row("tokens/s per chip", format_grouped(r.tokens_per_second_per_chip, 0));
-  row("MFU (model FLOPs)", format_percent(r.mfu));
-  row("HFU (with recompute)", format_percent(r.hfu));
-  row("days for the tokens", format_grouped(r.days, 1));
+  row("tokens/s per chip", format_grouped(r.tokens_per_second_per_chip, 0), kRowWidth);
+  row("MFU (model FLOPs)", format_percent(r.mfu), kRowWidth);
+  row("HFU (with recompute)", format_percent(r.hfu), kRowWidth);
+  row("days for the tokens", format_grouped(r.days, 1), kRowWidth);
 }
 
 int run_parallel(Args& a) {
@@ -138,8 +139,8 @@ int run_parallel(Args& a) {
   job.shape = shape_from_flags(a);
   job.chip = a.text("--chip", "H100");
   (void)chip_by_name(job.chip);
-  job.n_chips = a.integer("--chips", 1024, 1, 100'000'000, "chips");
-  job.seq_len = a.integer("--seq", 8192, 1, 100'000'000, "tokens");
+  job.n_chips = a.count_input("hardware.chips");
+  job.seq_len = a.count_input("training.seq_len");
   job.global_batch = a.integer("--global-batch", 512, 1, 1'000'000'000, "sequences");
   job.train_tokens = a.real("--tokens", 15e12, 1, 1e18, "tokens");
   job.optimizer =

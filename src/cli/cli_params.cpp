@@ -13,11 +13,9 @@ namespace napkin::cli {
 
 namespace {
 
-constexpr std::int64_t kMaxDim = 10'000'000;
+constexpr int kRowWidth = 28;  // this report's label column
 
-void row(const char* label, const std::string& value) {
-  std::printf("  %-28s %s\n", label, value.c_str());
-}
+constexpr std::int64_t kMaxDim = 10'000'000;
 
 std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> out;
@@ -264,53 +262,62 @@ int run_params(Args& a) {
   if (in.imported) std::printf("Model: %s config\n", in.imported->family.c_str());
   std::printf("Parameters\n");
   row("total",
-      format_grouped(c.total) + "  (" + format_count(static_cast<double>(c.total), 2) + ")");
+      format_grouped(c.total) + "  (" + format_count(static_cast<double>(c.total), 2) + ")",
+      kRowWidth);
   row("active per token",
-      format_grouped(c.active) + "  (" + format_count(static_cast<double>(c.active), 2) + ")");
+      format_grouped(c.active) + "  (" + format_count(static_cast<double>(c.active), 2) + ")",
+      kRowWidth);
   row("active w/o input embedding",
       format_grouped(c.active_without_input_embedding) + "  (" +
-          format_count(static_cast<double>(c.active_without_input_embedding), 2) + ")");
-  row("non-embedding total", format_grouped(c.non_embedding_total));
-  row("non-embedding active", format_grouped(c.non_embedding_active));
+          format_count(static_cast<double>(c.active_without_input_embedding), 2) + ")",
+      kRowWidth);
+  row("non-embedding total", format_grouped(c.non_embedding_total), kRowWidth);
+  row("non-embedding active", format_grouped(c.non_embedding_active), kRowWidth);
   row("embedding",
       format_grouped(c.embedding) + "  (" +
           format_percent(static_cast<double>(c.embedding) / static_cast<double>(c.total)) +
-          " of total)");
-  if (s.is_moe()) row("sparsity (total/active)", format_grouped(c.sparsity_ratio(), 2) + "x");
+          " of total)",
+      kRowWidth);
+  if (s.is_moe())
+    row("sparsity (total/active)", format_grouped(c.sparsity_ratio(), 2) + "x", kRowWidth);
   if (c.mtp > 0) {
-    row("MTP modules (apart)", format_grouped(c.mtp) + "  (" +
-                                   format_count(static_cast<double>(c.mtp), 2) + ", " +
-                                   std::to_string(s.mtp_modules) + " module(s))");
-    row("total with MTP", format_grouped(c.total + c.mtp));
+    row("MTP modules (apart)",
+        format_grouped(c.mtp) + "  (" + format_count(static_cast<double>(c.mtp), 2) + ", " +
+            std::to_string(s.mtp_modules) + " module(s))",
+        kRowWidth);
+    row("total with MTP", format_grouped(c.total + c.mtp), kRowWidth);
   }
   row("KV cache per token (bf16)",
       format_grouped(kv_token) + " B" +
           (s.is_mla() ? "  (MLA: " + std::to_string(s.kv_lora_rank + s.qk_rope_head_dim) +
                             " values per layer)"
-                      : std::string()));
+                      : std::string()),
+      kRowWidth);
   if (s.is_moe()) {
     std::printf("Per layer: %lld routed MoE, %lld dense\n", static_cast<long long>(c.n_moe_layers),
                 static_cast<long long>(s.n_layers - c.n_moe_layers));
   } else {
     std::printf("Per layer\n");
   }
-  row("attention", format_grouped(c.per_layer.attn));
-  row("mlp", format_grouped(c.per_layer.mlp));
-  if (c.per_layer.router > 0) row("router", format_grouped(c.per_layer.router));
-  row("norms", format_grouped(c.per_layer.norms));
-  row("total", format_grouped(c.per_layer.total));
+  row("attention", format_grouped(c.per_layer.attn), kRowWidth);
+  row("mlp", format_grouped(c.per_layer.mlp), kRowWidth);
+  if (c.per_layer.router > 0) row("router", format_grouped(c.per_layer.router), kRowWidth);
+  row("norms", format_grouped(c.per_layer.norms), kRowWidth);
+  row("total", format_grouped(c.per_layer.total), kRowWidth);
   if (s.is_moe() && c.n_moe_layers < s.n_layers)
-    row("dense layer total", format_grouped(c.dense_layer.total));
+    row("dense layer total", format_grouped(c.dense_layer.total), kRowWidth);
   if (ck) {
     std::printf("Checkpoint (%s)\n", ck->index_source.c_str());
-    row("total_size", format_grouped(ck->total_size_bytes) + " B" +
-                          (ck->dtype.empty() ? std::string() : "  (" + ck->dtype + ")"));
+    row("total_size",
+        format_grouped(ck->total_size_bytes) + " B" +
+            (ck->dtype.empty() ? std::string() : "  (" + ck->dtype + ")"),
+        kRowWidth);
     if (ck->bytes_per_param > 0) {
-      row("stored parameters", format_grouped(ck->stored_params));
-      row("counted parameters", format_grouped(ck->counted_params));
+      row("stored parameters", format_grouped(ck->stored_params), kRowWidth);
+      row("counted parameters", format_grouped(ck->counted_params), kRowWidth);
       std::string diff = ck->difference > 0 ? "+" : "";
       diff += format_grouped(ck->difference);
-      row("difference", diff);
+      row("difference", diff, kRowWidth);
     }
     for (const std::string& n : ck->notes) std::printf("  - %s\n", n.c_str());
   }

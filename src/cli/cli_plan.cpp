@@ -1,6 +1,7 @@
 // The plan as it will really run: goodput; the budget's goodput, data,
 // serving and range flags; "train this model".
 #include "cli_plan.h"
+#include "inputs.h"
 
 #include "budget_view.h"
 #include "quantize.h"
@@ -25,28 +26,7 @@ namespace napkin::cli {
 
 namespace {
 
-void row(const char* label, const std::string& value) {
-  std::printf("  %-26s %s\n", label, value.c_str());
-}
-
 // Wraps a paragraph at ~92 columns with an indent.
-void paragraph(const std::string& text, int indent = 2) {
-  std::string line;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find(' ', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(start, end - start);
-    if (!line.empty() && line.size() + 1 + word.size() > 92) {
-      std::printf("%*s%s\n", indent, "", line.c_str());
-      line.clear();
-    }
-    if (!line.empty()) line += ' ';
-    line += word;
-    start = end + 1;
-  }
-  if (!line.empty()) std::printf("%*s%s\n", indent, "", line.c_str());
-}
 
 std::string range_text(double lo, double hi, std::string_view unit) {
   return "a number of " + std::string(unit) + " in [" + format_value(lo) + ", " + format_value(hi) +
@@ -63,12 +43,12 @@ double parse_part(std::string_view flag, const std::string& part, const std::str
   return d;
 }
 
-// A number, or low:likely:high (each in [lo, hi], low ≤ likely ≤ high).
+// A number, or low:likely:high (each in [lo, hi], low ≤ likely ≤ high);
+// `expected` says what is accepted.
 std::optional<Range> range_flag(Args& a, std::string_view flag, double lo, double hi,
-                                std::string_view unit) {
+                                const std::string& expected) {
   const auto v = a.value(flag);
   if (!v) return std::nullopt;
-  const std::string expected = range_text(lo, hi, unit) + ", or a range low:likely:high of them";
   std::vector<std::string> parts;
   std::size_t start = 0;
   while (true) {
@@ -94,9 +74,24 @@ std::optional<Range> range_flag(Args& a, std::string_view flag, double lo, doubl
   return Range{x[0], x[1], x[2]};
 }
 
+std::optional<Range> range_flag(Args& a, std::string_view flag, double lo, double hi,
+                                std::string_view unit) {
+  return range_flag(a, flag, lo, hi,
+                    range_text(lo, hi, unit) + ", or a range low:likely:high of them");
+}
+
 Range range_or(Args& a, std::string_view flag, double fallback, double lo, double hi,
                std::string_view unit) {
   return range_flag(a, flag, lo, hi, unit).value_or(Range::point(fallback));
+}
+
+// A registered input (inputs.h) as a number or a range, with the registry's
+// flag, range and default.
+Range range_of_input(Args& a, std::string_view input_key) {
+  const ScenarioInput& in = scenario_input(input_key);
+  const std::string expected =
+      "in " + input_range_text(in) + ", or a range low:likely:high of such values";
+  return range_flag(a, in.flag, in.lo, in.hi, expected).value_or(Range::point(in.default_value));
 }
 
 // The flags a run shares in both modes: MFU, price, energy, unique tokens,
@@ -112,12 +107,12 @@ struct RunFlags {
 RunFlags parse_run_flags(Args& a) {
   RunFlags f;
   PlanRanges& r = f.ranges;
-  r.mfu = range_or(a, "--mfu", 0.4, 0.001, 1.0, "fraction of peak");
+  r.mfu = range_of_input(a, "budget.mfu");
   if (!(r.mfu.low > 0)) throw UsageError("--mfu must be > 0");
-  r.price_per_chip_hour_dollars = range_or(a, "--price", 2.5, 0, 1e4, "$ per chip-hour");
-  f.cost.kwh_price_dollars = a.real("--kwh-price", 0.12, 0, 100, "$ per kWh");
-  f.cost.pue = a.real("--pue", 1.2, 1.0, 5.0, "facility W per IT W");
-  r.tokens_available = range_or(a, "--tokens-available", 15e12, 1, 1e18, "tokens");
+  r.price_per_chip_hour_dollars = range_of_input(a, "budget.price_per_chip_hour_dollars");
+  f.cost.kwh_price_dollars = a.input("budget.kwh_price_dollars");
+  f.cost.pue = a.input("budget.pue");
+  r.tokens_available = range_of_input(a, "budget.tokens_available");
   r.interruptions_per_1000_chip_days =
       range_or(a, "--interruptions-per-1000-chip-days", kLlama3InterruptionsPer1000ChipDays, 0, 1e6,
                "interruptions per 1,000 chip-days");
@@ -230,7 +225,7 @@ int run_goodput(Args& a) {
         "give --crashes (a count) or --interruptions-per-1000-chip-days (a rate), "
         "not both");
   std::int64_t chips = 0;
-  if (!crashes) chips = a.required_integer("--chips", 1, 10'000'000, "chips");
+  if (!crashes) chips = a.required_count_input("hardware.chips");
   const double restart = a.real("--restart-min", kDefaultRestartMinutes, 0, 1e7, "minutes");
   const double interval =
       a.real("--checkpoint-min", kDefaultCheckpointIntervalMinutes, 1e-3, 1e7, "minutes");
@@ -319,7 +314,7 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
   TrainInputs t;
   t.chip = a.text("--chip", "H100");
   (void)chip_by_name(t.chip);
-  t.n_chips = a.integer("--chips", 1000, 1, 10'000'000, "chips");
+  t.n_chips = a.count_input("hardware.chips");
   std::string model_name;
   if (config) {
     const ModelShape shape = import_hf_config_file(*config).shape;
@@ -331,7 +326,7 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
     t.n_params = *params;
     t.active_params = a.real("--active-params", 0, 0, *params, "parameters (0 = --params)");
   }
-  t.tokens_per_param = a.real("--tokens-per-param", 20, 0.01, 1e6, "tokens per parameter");
+  t.tokens_per_param = a.input("budget.tokens_per_param");
   t.train_tokens = a.real("--tokens", 0, 0, 1e18, "tokens (0 = --tokens-per-param x params)");
   t.optimizer =
       parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
@@ -425,7 +420,7 @@ PlanFlags parse_plan_flags(Args& a, BudgetInputs& in) {
   in.cost.pue = f.cost.pue;
   in.tokens_available = f.tokens_available;
   in.goodput = f.goodput;
-  in.serving_node_chips = a.integer("--serving-chips", 8, 1, 1024, "chips");
+  in.serving_node_chips = a.count_input("serving.chips");
   ServingLatency& s = in.serving_latency;
   s.enabled = !a.flag("--no-serving-limit");
   s.latency_budget_seconds = a.real("--latency-budget-s", 1.0, 1e-6, 1e6, "seconds");

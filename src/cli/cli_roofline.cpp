@@ -6,15 +6,12 @@
 #include "cli_common.h"
 #include "format.h"
 #include "hardware.h"
+#include "inputs.h"
 #include "roofline.h"
 
 namespace napkin::cli {
 
 namespace {
-
-void row(const char* label, const std::string& value) {
-  std::printf("  %-26s %s\n", label, value.c_str());
-}
 
 std::string fixed(double v, int decimals) { return format_grouped(v, decimals); }
 
@@ -53,7 +50,7 @@ int run_latency(Args& a) {
   TurnInputs in;
   in.n_params = a.required_real("--params", 1, 1e18, "parameters");
   in.chip = a.required_text("--chip");
-  in.n_chips = a.required_integer("--chips", 1, std::int64_t{1} << 40, "chips");
+  in.n_chips = a.required_count_input("hardware.chips");
   in.prefill_tokens = a.integer("--prefill-tokens", 8192, 1, 1'000'000'000, "tokens");
   in.decode_tokens = a.integer("--decode-tokens", 128, 0, 1'000'000'000, "tokens");
   in.budget_seconds = a.real("--budget-s", 1.0, 1e-9, 1e9, "s");
@@ -114,7 +111,7 @@ int run_decode_intensity(Args& a) {
   s.n_layers = a.required_integer("--layers", 1, 100'000, "blocks");
   s.n_kv_heads = a.required_integer("--kv-heads", 1, 100'000, "KV heads");
   s.d_head = a.required_integer("--head-dim", 1, 100'000, "elements");
-  s.seq_len = a.required_integer("--seq", 1, 1'000'000'000, "tokens");
+  s.seq_len = a.required_count_input("training.seq_len");
   const std::int64_t batch = a.required_integer("--batch", 1, 1'000'000'000, "requests");
   a.finish();
   const double intensity = decode_batch_intensity(s, batch);

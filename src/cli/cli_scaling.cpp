@@ -11,8 +11,8 @@
 #include "cli_long_run.h"
 #include "csv_ladder.h"
 #include "format.h"
-#include "read_file.h"
 #include "isoflops_view.h"
+#include "read_file.h"
 #include "scaling.h"
 #include "validate.h"
 
@@ -24,10 +24,6 @@ namespace {
 // more do not move it. (About 2 CPU-minutes on the 245-point Chinchilla ladder;
 // the cost grows with the ladder.)
 constexpr std::int64_t kMaxBootstrap = 100'000;
-
-void row(const char* label, const std::string& value) {
-  std::printf("  %-26s %s\n", label, value.c_str());
-}
 
 int run_fit(Args& a) {
   const bool json = a.flag("--json");

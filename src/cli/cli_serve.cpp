@@ -7,6 +7,7 @@
 #include "cli_common.h"
 #include "config_import.h"
 #include "format.h"
+#include "inputs.h"
 #include "quantize.h"
 #include "serving_search.h"
 #include "validate.h"
@@ -16,10 +17,6 @@ namespace napkin::cli {
 namespace {
 
 constexpr std::int64_t kMaxChips = std::int64_t{1} << 20;
-
-void row(const char* label, const std::string& value) {
-  std::printf("  %-26s %s\n", label, value.c_str());
-}
 
 QString qs(std::string_view s) {
   return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
@@ -188,7 +185,7 @@ int run_serve(Args& a) {
   ServingInputs in;
   in.chip = a.required_text("--chip");
   (void)chip_by_name(in.chip);
-  const auto chips = a.optional_integer("--chips", 1, kMaxChips, "chips");
+  const auto chips = a.optional_count_input("hardware.chips");
   const auto tp = a.optional_integer("--tp", 1, kMaxChips, "tensor-parallel ranks");
   const auto pp = a.optional_integer("--pp", 1, kMaxChips, "pipeline stages");
   const auto ep = a.optional_integer("--ep", 1, kMaxChips, "expert-parallel ranks");
@@ -211,9 +208,9 @@ int run_serve(Args& a) {
   if (auto e = a.optional_real("--hbm-efficiency", 1e-3, 1, "fraction of HBM bandwidth"))
     in.assume.hbm_efficiency = *e;
   if (a.flag("--kv-reads-per-query-head")) in.assume.kv_reads_per_query_head = true;
-  in.cost.price_per_chip_hour_dollars = a.real("--price", 2.5, 1e-6, 1e4, "$ per chip-hour");
-  in.cost.kwh_price_dollars = a.real("--kwh-price", 0.12, 0, 100, "$ per kWh");
-  in.cost.pue = a.real("--pue", 1.2, 1.0, 5.0, "facility W per IT W");
+  in.cost.price_per_chip_hour_dollars = a.input("budget.price_per_chip_hour_dollars");
+  in.cost.kwh_price_dollars = a.input("budget.kwh_price_dollars");
+  in.cost.pue = a.input("budget.pue");
   LatencyBudget budget;
   budget.turn_seconds = a.optional_real("--budget-s", 1e-9, 1e6, "s");
   budget.ttft_seconds = a.optional_real("--ttft-s", 1e-9, 1e6, "s");

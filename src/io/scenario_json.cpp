@@ -216,16 +216,16 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
   } catch (const std::invalid_argument&) {
     hw.fail("chip", "\"" + s.chip + "\"", "one of " + chip_names());
   }
-  hw.integer("chips", s.n_chips, 1, 10'000'000);
+  hw.input("hardware.chips", s);
 
   const Reader b(top.object("budget"), "budget.", source);
-  b.real("days", s.days, 1e-3, 36500);
-  b.real("mfu", s.mfu, 1e-3, 1.0);
-  b.real("price_per_chip_hour_dollars", s.price_per_chip_hour_dollars, 0, 1e4);
-  b.real("kwh_price_dollars", s.kwh_price_dollars, 0, 100);
-  b.real("pue", s.pue, 1.0, 5.0);
-  b.real("tokens_per_param", s.tokens_per_param, 0.01, 1e6);
-  b.real("tokens_available", s.tokens_available, 1, 1e18);
+  b.input("budget.days", s);
+  b.input("budget.mfu", s);
+  b.input("budget.price_per_chip_hour_dollars", s);
+  b.input("budget.kwh_price_dollars", s);
+  b.input("budget.pue", s);
+  b.input("budget.tokens_per_param", s);
+  b.input("budget.tokens_available", s);
 
   const Reader m(top.object("model"), "model.", source);
   ModelShape& sh = s.shape;
@@ -266,14 +266,14 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
   t.choice<Optimizer>("optimizer", s.training.optimizer, parse_optimizer);
   t.choice<Precision>("precision", s.training.precision, parse_precision);
   t.integer("zero_stage", s.training.zero_stage, 0, 3);
-  t.integer("dp_degree", s.training.dp_degree, 1, 10'000'000);
+  t.input("training.dp_degree", s);
   t.choice<Checkpointing>("checkpointing", s.training.checkpointing, parse_checkpointing);
-  t.integer("micro_batch", s.training.micro_batch, 1, 1'000'000);
-  t.integer("seq_len", s.training.seq_len, 1, 100'000'000);
+  t.input("training.micro_batch", s);
+  t.input("training.seq_len", s);
 
   const Reader v(top.object("serving"), "serving.", source);
-  v.integer("context_len", s.serving.context_len, 1, 100'000'000);
-  v.real("served_tokens", s.serving.served_tokens, 0, 1e22);
+  v.input("serving.context_len", s);
+  v.input("serving.served_tokens", s);
   v.integer("batch", s.serving.batch, 1, 1'000'000);
   v.integer("prompt_tokens", s.serving.prompt_tokens, 1, 100'000'000);
   v.integer("decode_tokens", s.serving.decode_tokens, 1, 100'000'000);
@@ -296,7 +296,7 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
                   [](std::string_view name) { return parse_dtype(name, "weight_precision"); });
   v.choice<Dtype>("kv_precision", s.serving.kv_dtype,
                   [](std::string_view name) { return parse_dtype(name, "kv_precision"); });
-  v.integer("chips", s.serving.chips, 1, 1024);
+  v.input("serving.chips", s);
   v.boolean("limit_model", s.serving.limit_model);
 
   // Version 2: goodput, ranges and the plan mode (absent in version 1 files,

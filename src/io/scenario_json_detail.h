@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "inputs.h"
 #include "scenario.h"
 #include "validate.h"
 
@@ -75,6 +76,25 @@ class Reader {
     const double d = v.toDouble();
     if (!std::isfinite(d) || d < lo || d > hi) fail(key, describe(v), expected);
     out = d;
+  }
+
+  // A registered input (inputs.h): its JSON key, range and type from the
+  // registry, written into `s`.
+  void input(std::string_view input_key, Scenario& s) const {
+    const ScenarioInput& in = scenario_input(input_key);
+    const std::string key(in.json_key);
+    const QJsonValue v = obj_.value(QString::fromStdString(key));
+    if (v.isUndefined()) return;
+    const std::string expected =
+        (in.type == InputType::count ? "a whole number in " : "a number in ") +
+        input_range_text(in);
+    if (!v.isDouble()) fail(key.c_str(), describe(v), expected);
+    try {
+      check_input(in, v.toDouble());
+    } catch (const InputError&) {
+      fail(key.c_str(), describe(v), expected);
+    }
+    in.set(s, v.toDouble());
   }
 
   void boolean(const char* key, bool& out) const {

@@ -400,7 +400,7 @@ void layout_from_json(const Reader& r, Layout& l) {
 
 void parallel_from_json(const Reader& r, ParallelSettings& p) {
   r.choice<MfuSource>("mfu_source", p.mfu_source, parse_mfu_source);
-  r.integer("global_batch_tokens", p.global_batch_tokens, 1, 1'000'000'000);
+  // global_batch_tokens: a registered input, read with the scenario's inputs.
   r.choice<std::string>("software", p.software, [](std::string_view name) {
     (void)software_by_name(name);
     return std::string(name);
@@ -443,7 +443,9 @@ void settings_from_json(const Reader& top, Scenario& s) {
   isoflops_from_json(Reader(top.object("isoflops"), "isoflops.", src), s.isoflops);
   moe_from_json(Reader(top.object("moe"), "moe.", src), s.moe);
   roofline_from_json(Reader(top.object("roofline"), "roofline.", src), s.roofline);
-  parallel_from_json(Reader(top.object("parallel"), "parallel.", src), s.parallel);
+  const Reader parallel(top.object("parallel"), "parallel.", src);
+  parallel_from_json(parallel, s.parallel);
+  parallel.input("parallel.global_batch_tokens", s);
 }
 
 }  // namespace napkin::json_detail

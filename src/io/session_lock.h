@@ -61,7 +61,6 @@ class SessionLock {
   std::vector<OrphanAutosave> claimOrphans() const;
 
   const QString& folder() const { return folder_; }
-  const QString& instanceId() const { return id_; }
 
   static QString lockPathFor(const QString& autosave_path);
   static inline const char* const kLegacyAutosaveName = "autosave.napkin.json";

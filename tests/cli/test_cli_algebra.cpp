@@ -101,7 +101,7 @@ TEST(CliErrors, BadFlagsExitTwoWithOneLineNamingTheFlag) {
     const char* needle;
   };
   const Case cases[] = {
-      {"budget --chips 0", "--chips must be an integer number of chips in [1, 10000000]"},
+      {"budget --chips 0", "--chips must be a whole number in 1 – 10,000,000 chips"},
       {"budget --chips abc", "--chips"},
       {"budget --chip H1000", "chip must be one of H100"},
       {"budget --mfu 1.5", "--mfu"},

@@ -29,7 +29,7 @@ TEST(CliDiff, IdenticalFilesDifferInNothing) {
   EXPECT_EQ(r.json.keys(), (QStringList{"inputs", "outputs"}));
   EXPECT_TRUE(r.json["inputs"].toArray().isEmpty());
   const QJsonArray outputs = r.json["outputs"].toArray();
-  ASSERT_EQ(outputs.size(), 12);
+  ASSERT_EQ(outputs.size(), 13);
   for (const QJsonValue& v : outputs) {
     const QJsonObject o = v.toObject();
     const std::string name = o["name"].toString().toStdString();

@@ -103,7 +103,7 @@ TEST(MainWindow, MalformedFileShowsAnErrorAndLeavesTheScenarioUntouched) {
       {"wrongformat.json", R"({"format":"other","version":1})", "field \"format\""},
       {"future.json", R"({"format":"napkin-scenario","version":99})", "newer Napkin"},
       {"chips.json", R"({"format":"napkin-scenario","version":1,"hardware":{"chips":-5}})",
-       "field \"hardware.chips\": expected an integer in [1, 10000000], found -5"},
+       "field \"hardware.chips\": expected a whole number in 1 – 10,000,000 chips, found -5"},
       {"chip.json", R"({"format":"napkin-scenario","version":1,"hardware":{"chip":"Z80"}})",
        "one of H100"},
       {"mfu.json", R"({"format":"napkin-scenario","version":1,"budget":{"mfu":"high"}})",
@@ -118,7 +118,7 @@ TEST(MainWindow, MalformedFileShowsAnErrorAndLeavesTheScenarioUntouched) {
     f.write(b.bytes);
     f.close();
     EXPECT_FALSE(w.openFile(path)) << b.name;
-    EXPECT_TRUE(w.lastError().contains(QString::fromLatin1(b.says)))
+    EXPECT_TRUE(w.lastError().contains(QString::fromUtf8(b.says)))
         << b.name << ": " << w.lastError().toStdString();
     EXPECT_TRUE(w.lastError().contains(QString::fromLatin1(b.name))) << w.lastError().toStdString();
     EXPECT_EQ(w.model()->scenario(), before) << b.name;

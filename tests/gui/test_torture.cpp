@@ -26,6 +26,7 @@
 #include "isoflops/IsoflopsPanel.h"
 #include "moe/MoePanel.h"
 #include "parallel_view.h"
+#include "plan.h"
 #include "roofline/RooflinePanel.h"
 
 using namespace napkin;
@@ -50,7 +51,14 @@ QString badReadout(const QStringList& texts) {
 
 }  // namespace
 
-TEST(Torture, TenThousandRandomChangesAcrossAllPanels) {
+// Ten thousand changes in four shards of their own seeds, so that CTest runs
+// them side by side.
+constexpr int kShards = 4;
+
+class Torture : public ::testing::TestWithParam<int> {};
+
+TEST_P(Torture, RandomChangesAcrossAllPanels) {
+  const int shard = GetParam();
   QTemporaryDir dir;
   const QString bad = dir.filePath(QStringLiteral("bad.napkin.json"));
   {
@@ -71,9 +79,9 @@ TEST(Torture, TenThousandRandomChangesAcrossAllPanels) {
     for (auto* c : p->findChildren<QCheckBox*>()) checks.push_back(c);
   }
   ASSERT_FALSE(sliders.empty());
-  std::mt19937_64 rng(20261129);
+  std::mt19937_64 rng(20261129 + static_cast<std::uint64_t>(shard));
   auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
-  const int n = changeCount();
+  const int n = (changeCount() + kShards - 1) / kShards;
   for (int i = 0; i < n; ++i) {
     const std::uint64_t kind = rng() % 100;
     if (kind < 55) {
@@ -122,8 +130,8 @@ TEST(Torture, TenThousandRandomChangesAcrossAllPanels) {
     // The Budget planner computes at the MFU the scenario asks for: the
     // slider's, or the Parallelism panel's predicted one.
     Scenario s = w.model()->scenario();
-    if (const MfuChoice c = budget_mfu(s); c.source == MfuSource::predicted) {
-      s.mfu = c.mfu;
+    if (const ResolvedPlan plan = resolve_plan(s); plan.mfu.source == MfuSource::predicted) {
+      s.mfu = plan.mfu.mfu;
       s.ranges.mfu.reset();
     }
     const BudgetReadouts& budget = w.panel<BudgetPanel>()->readouts();
@@ -145,3 +153,8 @@ TEST(Torture, TenThousandRandomChangesAcrossAllPanels) {
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Shards, Torture, ::testing::Range(0, kShards),
+                         [](const ::testing::TestParamInfo<int>& shard) {
+                           return "Shard" + std::to_string(shard.param);
+                         });

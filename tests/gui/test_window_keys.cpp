@@ -124,9 +124,9 @@ TEST(WindowKeys, ARefusedValueIsExplainedInTheStatusBar) {
     EXPECT_EQ(t.w.model()->scenario().n_chips, 1000) << bad;
     const QString msg = t.w.statusBar()->currentMessage();
     EXPECT_TRUE(msg.startsWith(QStringLiteral("Chips:"))) << bad << ": " << msg.toStdString();
-    EXPECT_TRUE(msg.contains(QStringLiteral("1 \u2013 100,000"))) << msg.toStdString();
+    EXPECT_TRUE(msg.contains(QStringLiteral("1 \u2013 10,000,000"))) << msg.toStdString();
   }
-  EXPECT_TRUE(t.chips()->toolTip().contains(QStringLiteral("Accepted: 1 \u2013 100,000")));
+  EXPECT_TRUE(t.chips()->toolTip().contains(QStringLiteral("Accepted: 1 \u2013 10,000,000")));
 }
 
 TEST(WindowKeys, EveryMenuItemHasAStatusBarHint) {

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "algebra.h"
 #include "expect_throw.h"
-#include "parallel.h"
-#include "scenario.h"
+#include "model_presets.h"
 
 namespace napkin::testing_util {
 

@@ -100,110 +100,22 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
   col->group(tr("Hardware and budget"));
   c.chip = declareChipControl(col, m);
   c.chips = declareChipsControl(col, m);
-  c.days = col->slider({.key = QStringLiteral("days"),
-                        .label = tr("Days"),
-                        .unit = tr("days"),
-                        .min = 1,
-                        .max = 365,
-                        .ladder = Ladder::multipleOf(1),
-                        .integer = true,
-                        .tooltip = tr("Wall-clock days of training (days). Enters C linearly.")},
-                       numberBinding(
-                           m, kDays, tr("Days"), [](auto& s) -> auto& { return s.days; }));
-  c.mfu = col->slider(
-      {.key = QStringLiteral("mfu"),
-       .label = tr("MFU"),
-       .unit = QStringLiteral("%"),
-       .min = 0.10,
-       .max = 0.70,
-       .ladder = Ladder::multipleOf(0.01),
-       .display_factor = 100,
-       .tooltip = tr("Model FLOPs utilization (fraction of peak): useful 6ND FLOPs ÷ (chips × "
-                     "peak × time). 35–55 % is normal at scale.")},
-      numberBinding(
-          m, kMfu, tr("MFU"), [](auto& s) -> auto& { return s.mfu; },
-          [](S& s) { carry_range(s, RangeInput::mfu); }));
-  c.price = col->slider(
-      {.key = QStringLiteral("price"),
-       .label = tr("Price"),
-       .unit = tr("$/chip-h"),
-       .min = 0.10,
-       .max = 20,
-       .scale = Scale::log,
-       .ladder = Ladder::significant(2),
-       .decimals = 2,
-       .tooltip = tr("Rental price ($ per chip-hour). Rental $ = chips × days × 24 × price.")},
-      numberBinding(
-          m, kPrice, tr("Price"), [](auto& s) -> auto& { return s.price_per_chip_hour_dollars; },
-          [](S& s) { carry_range(s, RangeInput::price); }));
-  c.kwh = col->slider(
-      {.key = QStringLiteral("kwh"),
-       .label = tr("Energy price"),
-       .unit = tr("$/kWh"),
-       .min = 0.01,
-       .max = 0.50,
-       .ladder = Ladder::multipleOf(0.01),
-       .decimals = 3,
-       .tooltip = tr("Electricity price ($ per kWh). Energy $ = chips × TDP × PUE × hours ÷ 1000 "
-                     "× price.")},
-      numberBinding(
-          m, kKwh, tr("Energy price"), [](auto& s) -> auto& { return s.kwh_price_dollars; }));
-  c.pue = col->slider(
-      {.key = QStringLiteral("pue"),
-       .label = tr("PUE"),
-       .min = 1.0,
-       .max = 2.0,
-       .ladder = Ladder::multipleOf(0.01),
-       .decimals = 2,
-       .tooltip = tr("Power usage effectiveness (facility W per IT W): energy at the wall ÷ "
-                     "energy at the chips.")},
-      numberBinding(
-          m, kPue, tr("PUE"), [](auto& s) -> auto& { return s.pue; }));
+  c.days = declareInput(col, m, kDays, "budget.days", QStringLiteral("days"));
+  c.mfu = declareInput(col, m, kMfu, "budget.mfu", QStringLiteral("mfu"),
+                       [](S& s) { carry_range(s, RangeInput::mfu); });
+  c.price = declareInput(col, m, kPrice, "budget.price_per_chip_hour_dollars",
+                         QStringLiteral("price"), [](S& s) { carry_range(s, RangeInput::price); });
+  c.kwh = declareInput(col, m, kKwh, "budget.kwh_price_dollars", QStringLiteral("kwh"));
+  c.pue = declareInput(col, m, kPue, "budget.pue", QStringLiteral("pue"));
 
   col->group(tr("Allocation and serving"));
-  c.tokens_per_param = col->slider(
-      {.key = QStringLiteral("tokens_per_param"),
-       .label = tr("Tokens/param"),
-       .min = 1,
-       .max = 1000,
-       .scale = Scale::log,
-       .ladder = Ladder::significant(2),
-       .decimals = 1,
-       .tooltip = tr("Chinchilla ratio r (tokens per parameter): N = √(C / 6r), D = r·N. "
-                     "Default 20.")},
-      numberBinding(
-          m, kTpp, tr("Tokens/param"), [](auto& s) -> auto& { return s.tokens_per_param; }));
-  c.served_tokens = col->slider(
-      {.key = QStringLiteral("served_tokens"),
-       .label = tr("Served tokens"),
-       .min = 1e9,
-       .max = 1e17,
-       .scale = Scale::log,
-       .ladder = Ladder::significant(2),
-       .decimals = 2,
-       .scientific = true,
-       .tooltip = tr("Tokens the model serves over its life (tokens). Lifetime FLOPs = "
-                     "6N·D_train + 2N·D_served: more serving favours a smaller model trained "
-                     "longer.")},
-      numberBinding(
-          m, kServed, tr("Served tokens"),
-          [](auto& s) -> auto& { return s.serving.served_tokens; }));
-  c.tokens_available = col->slider(
-      {.key = QStringLiteral("tokens_available"),
-       .label = tr("Unique tokens"),
-       .min = 1e10,
-       .max = 1e15,
-       .scale = Scale::log,
-       .ladder = Ladder::significant(2),
-       .decimals = 2,
-       .scientific = true,
-       .tooltip = tr("Unit: tokens. Unique (deduplicated) training tokens the corpus holds; "
-                     "beyond them data repeat and are worth less (Muennighoff et al. 2023, "
-                     "R_D* = 15.4). Default 15T (Llama 3 pre-trained on 15.6T). The 'data "
-                     "available' check needs D below it.")},
-      numberBinding(
-          m, kAvailable, tr("Unique tokens"), [](auto& s) -> auto& { return s.tokens_available; },
-          [](S& s) { carry_range(s, RangeInput::tokens_available); }));
+  c.tokens_per_param =
+      declareInput(col, m, kTpp, "budget.tokens_per_param", QStringLiteral("tokens_per_param"));
+  c.served_tokens =
+      declareInput(col, m, kServed, "serving.served_tokens", QStringLiteral("served_tokens"));
+  c.tokens_available = declareInput(col, m, kAvailable, "budget.tokens_available",
+                                    QStringLiteral("tokens_available"),
+                                    [](S& s) { carry_range(s, RangeInput::tokens_available); });
   c.context = declareContextControl(col, m);
 
   BudgetPlanControls::declareRun(c.plan, col, m, view);
@@ -383,17 +295,7 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
       scenarioBinding<QVariant>(
           m, kZero, tr("ZeRO stage"), [](const S& s) { return QVariant(s.training.zero_stage); },
           [](S& s, QVariant v) { s.training.zero_stage = v.toInt(); }));
-  c.dp = col->slider(
-      {.key = QStringLiteral("dp"),
-       .label = tr("DP degree"),
-       .min = 1,
-       .max = 100000,
-       .scale = Scale::log,
-       .ladder = Ladder::powersOfTwo(),
-       .integer = true,
-       .tooltip = tr("Data-parallel replicas sharing the ZeRO shards (replicas).")},
-      numberBinding(
-          m, kDp, tr("DP degree"), [](auto& s) -> auto& { return s.training.dp_degree; }));
+  c.dp = declareInput(col, m, kDp, "training.dp_degree", QStringLiteral("dp"));
   c.checkpointing = col->combo(
       {.key = QStringLiteral("checkpointing"),
        .label = tr("Checkpointing"),
@@ -408,31 +310,9 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
           [](S& s, QVariant v) {
             s.training.checkpointing = parse_checkpointing(v.toString().toStdString());
           }));
-  c.micro_batch = col->slider(
-      {.key = QStringLiteral("micro_batch"),
-       .label = tr("Micro-batch"),
-       .unit = tr("seq"),
-       .min = 1,
-       .max = 512,
-       .scale = Scale::log,
-       .ladder = Ladder::powersOfTwo(),
-       .integer = true,
-       .tooltip = tr("Sequences per device per step; activation bytes scale with it.")},
-      numberBinding(
-          m, kMicro, tr("Micro-batch"), [](auto& s) -> auto& { return s.training.micro_batch; }));
-  c.seq_len = col->slider(
-      {.key = QStringLiteral("seq_len"),
-       .label = tr("Train sequence"),
-       .unit = tr("tokens"),
-       .min = 128,
-       .max = 1048576,
-       .scale = Scale::log,
-       .ladder = Ladder::powersOfTwo(),
-       .integer = true,
-       .tooltip = tr("Training sequence length T (tokens): activations ∝ T, attention FLOPs ∝ "
-                     "T².")},
-      numberBinding(
-          m, kSeq, tr("Train sequence"), [](auto& s) -> auto& { return s.training.seq_len; }));
+  c.micro_batch =
+      declareInput(col, m, kMicro, "training.micro_batch", QStringLiteral("micro_batch"));
+  c.seq_len = declareInput(col, m, kSeq, "training.seq_len", QStringLiteral("seq_len"));
   col->finish();
   return c;
 }

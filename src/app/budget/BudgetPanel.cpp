@@ -1,6 +1,7 @@
 #include "budget/BudgetPanel.h"
 #include "Text.h"
 
+#include <QCheckBox>
 #include <QFutureWatcher>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -131,6 +132,7 @@ void BudgetPanel::refresh() {
   // write) show this scenario's, not the previous one's.
   column_->sync();
   controls_.plan.updateEnabled(view_);
+  showMfuInUse();
   readouts_->show(view_);
   for (BudgetPlot* p : plots_) p->drawView(view_);
   showRanges();
@@ -303,6 +305,28 @@ QString BudgetPanel::help() const {
       "with a range switched on, a histogram of days from 10,000 seeded draws with P10/P50/"
       "P90 and a tornado of which input moves the days most. During a drag the draws run "
       "off the UI thread; on release they are exact.</p>");
+}
+
+// The plan runs at a predicted MFU: the slider and its range are not used,
+// and say so (Budget MFU "predicted" in the Parallelism panel).
+void BudgetPanel::showMfuInUse() {
+  const ResolvedPlan& plan = view_.plan;
+  const bool predicted = plan.mfu.source == MfuSource::predicted;
+  const QString why =
+      predicted ? tr("Not used: the plan runs at the predicted MFU of the Parallelism panel's "
+                     "layout, %1. Set \"Budget MFU\" to assumed there to plan with this value.")
+                      .arg(qs(plan.mfu_text()))
+                : QString();
+  if (controls_.mfu) controls_.mfu->setUnused(why);
+  if (QCheckBox* on = controls_.plan.ranges[0].on) {
+    // The check box's own tooltip, kept the first time it is replaced.
+    const char* kOwnTip = "napkinOwnToolTip";
+    if (!on->property(kOwnTip).isValid()) on->setProperty(kOwnTip, on->toolTip());
+    on->setEnabled(!predicted);
+    on->setToolTip(predicted ? tr("Not used: a predicted MFU has no range (the range was given "
+                                  "around the assumed value).")
+                             : on->property(kOwnTip).toString());
+  }
 }
 
 }  // namespace napkin

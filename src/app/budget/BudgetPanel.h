@@ -65,6 +65,7 @@ class BudgetPanel : public ScenarioPanel {
   void refresh() override;
 
  private:
+  void showMfuInUse();
   // The checks and the memo: rich text that re-lays out on every change, so
   // during a slider drag it follows at most every kTextFollowMs, and exactly on release.
   void updateTexts();

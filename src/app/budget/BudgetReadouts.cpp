@@ -201,8 +201,9 @@ void BudgetReadouts::show(const BudgetView& v) {
       budget, tr("Budget: %1 × %2 for %3 days at %4 MFU (%5)")
                   .arg(qs(format_grouped(static_cast<double>(s.n_chips), 0)), qs(s.chip),
                        qs(format_grouped(s.days, s.days == std::floor(s.days) ? 0 : 1)),
-                       qs(format_percent(s.mfu, 0)),
-                       v.mfu.source == MfuSource::predicted ? tr("predicted") : tr("assumed")));
+                       qs(format_percent(v.plan.mfu.mfu,
+                                         v.plan.mfu.source == MfuSource::predicted ? 1 : 0)),
+                       qs(v.plan.mfu_source_name())));
   grid_->setSectionTitle(chinchilla, tr("Chinchilla answer for this budget (%1 tokens/param)")
                                          .arg(qs(format_grouped(s.tokens_per_param, 1))));
   grid_->setSectionTitle(scenario, tr("Scenario model: %1").arg(subject(s)));
@@ -210,7 +211,9 @@ void BudgetReadouts::show(const BudgetView& v) {
       v.mfu.source == MfuSource::predicted
           ? tr("predicted, layout %1").arg(qs(v.mfu.layout))
           : (v.mfu.note.empty() ? tr("assumed (slider)") : tr("assumed: %1").arg(qs(v.mfu.note)));
-  grid_->set(mfu, {.value = qs(format_percent(s.mfu, 1)), .note = mfu_note, .number = s.mfu});
+  grid_->set(
+      mfu,
+      {.value = qs(format_percent(v.plan.mfu.mfu, 1)), .note = mfu_note, .number = v.plan.mfu.mfu});
   grid_->set(flops, {.value = qs(format_sci(r.flops)), .unit = tr("FLOPs"), .number = r.flops});
   grid_->set(days, {.value = qs(format_grouped(r.days, 1)), .unit = tr("days"), .number = r.days});
   grid_->set(rental, {.value = dollars(r.cost.rental_dollars), .number = r.cost.rental_dollars});
@@ -389,6 +392,7 @@ void BudgetReadouts::setBaseline(const BudgetView* b) {
     return;
   }
   const BudgetReport& r = b->report;
+  grid_->setBaseline(mfu, b->plan.mfu.mfu);
   grid_->setBaseline(flops, r.flops);
   grid_->setBaseline(days, r.days);
   grid_->setBaseline(rental, r.cost.rental_dollars);

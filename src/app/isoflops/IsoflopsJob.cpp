@@ -66,17 +66,6 @@ bool FitJobInputs::operator==(const FitJobInputs& o) const {
   return true;
 }
 
-const FitResult* FitJobResult::shownFit() const {
-  if (fit && (fit_state == JobState::current || fit_state == JobState::pending)) return &*fit;
-  return nullptr;
-}
-
-const std::vector<LossLaw>& FitJobResult::shownLaws() const {
-  static const std::vector<LossLaw> none;
-  if (boot_state == JobState::current || boot_state == JobState::pending) return laws;
-  return none;
-}
-
 FitJob::FitJob(int debounce_ms, QObject* parent) : QObject(parent) {
   debounce_ = new QTimer(this);
   debounce_->setSingleShot(true);

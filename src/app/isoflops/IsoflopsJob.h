@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "isoflops_view.h"
 #include "scaling.h"
 
 class QTimer;
@@ -29,25 +30,9 @@ struct FitJobInputs {
   bool operator==(const FitJobInputs& o) const;  // target_flops excluded
 };
 
-// The state of the fit or of the bootstrap for the current inputs.
-enum class JobState { current, pending, failed, cancelled };
-
-// The latest results for the current inputs.
-struct FitJobResult {
-  JobState fit_state = JobState::pending;
-  JobState boot_state = JobState::pending;
-  std::optional<FitResult> fit;  // kept (shown faded) while a new one is pending
-  std::string fit_error;
-  std::vector<LossLaw> laws;    // the bootstrap's successful resample laws
-  std::vector<BandPoint> band;  // on forecast_band_flops()
-  int n_successful = 0, n_skipped = 0;
-  std::string boot_error;
-  // The fit to show: current, or the previous one while a new one is pending.
-  const FitResult* shownFit() const;
-  // The resample laws to show (empty when none is valid or pending).
-  const std::vector<LossLaw>& shownLaws() const;
-  bool stale() const { return fit_state == JobState::pending || boot_state == JobState::pending; }
-};
+// The latest results for the current inputs: the model's IsoflopsSlow
+// (isoflops_view.h), what make_isoflops_view() combines with the ladder.
+using FitJobResult = IsoflopsSlow;
 
 // One stage of a run: 1 = the fit, 2 = the bootstrap.
 struct FitJobStage {

@@ -153,7 +153,7 @@ void IsoflopsPanel::refresh() {
   column_->sync();
   controls_.updateEnabled(s);
   try {
-    ladder_ = make_isoflops_ladder_view(s.isoflops, isoflops_target_flops(s));
+    ladder_ = make_isoflops_ladder_view(s);
     view_error_.clear();
   } catch (const std::exception& e) {
     view_error_ = qs(std::string(e.what()));  // the previous view is kept
@@ -168,7 +168,8 @@ void IsoflopsPanel::refresh() {
 
 void IsoflopsPanel::redraw() {
   if (!job_) return;
-  shown_ = makeIsoflopsShown(ladder_, job_->result(), model_->scenario().isoflops, job_->serial());
+  shown_ =
+      make_isoflops_view(ladder_, model_->scenario().isoflops, &job_->result(), job_->serial());
   if (shown_.view().points.empty()) return;  // no view yet (an invalid first scenario)
   readouts_->show(shown_);
   // A law at the edge of its sliders can put an optimum outside the doubles;
@@ -375,7 +376,7 @@ void IsoflopsPanel::setBaseline(const Scenario* b) {
   baseline_ladder_.reset();
   if (b) {
     try {
-      baseline_ladder_ = make_isoflops_ladder_view(b->isoflops, isoflops_target_flops(*b));
+      baseline_ladder_ = make_isoflops_ladder_view(*b);
       baseline_settings_ = b->isoflops;
       baseline_job_->request(fitInputs(*baseline_ladder_, baseline_settings_));
     } catch (const std::exception&) {
@@ -389,8 +390,8 @@ void IsoflopsPanel::setBaseline(const Scenario* b) {
 void IsoflopsPanel::updateBaseline() {
   if (!baseline_job_) return;
   if (baseline_ladder_)
-    baseline_ = makeIsoflopsShown(*baseline_ladder_, baseline_job_->result(), baseline_settings_,
-                                  baseline_job_->serial());
+    baseline_ = make_isoflops_view(*baseline_ladder_, baseline_settings_, &baseline_job_->result(),
+                                   baseline_job_->serial());
   else
     baseline_.reset();
   const IsoflopsShown* b = baseline_ ? &*baseline_ : nullptr;

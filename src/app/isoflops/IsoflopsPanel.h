@@ -19,8 +19,8 @@
 #include "isoflops/IsoflopsControls.h"
 #include "isoflops/IsoflopsJob.h"
 #include "isoflops/IsoflopsReadouts.h"
-#include "isoflops/IsoflopsShown.h"
 #include "isoflops/plots/IsoflopsPlot.h"
+#include "isoflops_view.h"
 
 class QLabel;
 class QPlainTextEdit;

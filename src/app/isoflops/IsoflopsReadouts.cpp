@@ -6,7 +6,7 @@
 
 #include "PlotWidget.h"
 #include "format.h"
-#include "isoflops/IsoflopsShown.h"
+#include "isoflops_view.h"
 
 namespace napkin {
 

@@ -65,6 +65,8 @@ SliderSpin* ControlColumn::slider(const SliderDecl& d, Binding<double> b) {
   spec.suffix = d.unit;
   spec.tooltip = d.tooltip;
   spec.ladder = d.ladder;
+  spec.accept_min = d.accept_min;
+  spec.accept_max = d.accept_max;
   QVBoxLayout* g = current();
   auto* w = new SliderSpin(spec, g->parentWidget());
   w->setObjectName(d.key);

@@ -46,6 +46,9 @@ struct SliderDecl {
   bool scientific = false;
   double display_factor = 1;  // a unit change only: 100 shows a fraction in %
   QString tooltip = {};
+  // A typed value may lie beyond the slider's span, within these (NaN: [min, max]).
+  double accept_min = std::numeric_limits<double>::quiet_NaN();
+  double accept_max = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct ComboItem {

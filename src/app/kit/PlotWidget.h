@@ -27,7 +27,7 @@ class RedrawMemo {
  public:
   // True, and remembers `values`, when they differ from the last call.
   template <typename... T>
-  bool changed(const T&... values) {
+  bool remember(const T&... values) {
     next_.clear();
     (add(values), ...);
     if (next_ == last_ && valid_) return false;
@@ -35,7 +35,7 @@ class RedrawMemo {
     valid_ = true;
     return true;
   }
-  // Forgets the last inputs: the next changed() is true.
+  // Forgets the last inputs: the next remember() is true.
   void invalidate() { valid_ = false; }
 
  private:
@@ -89,7 +89,7 @@ class PlotWidget : public QCustomPlot {
   // The redraw memo: a plot class draws only when inputsChanged(...) is true.
   template <typename... T>
   bool inputsChanged(const T&... values) {
-    return memo_.changed(values...);
+    return memo_.remember(values...);
   }
   void invalidate() { memo_.invalidate(); }
 

@@ -27,7 +27,7 @@ constexpr int kInternalDecimals = 15;    // the box never rounds the value itsel
 QString grouped(double v, int decimals) {
   QLocale l = QLocale::c();
   l.setNumberOptions(QLocale::DefaultNumberOptions);
-  if (std::fabs(v) >= 1e7 || (v != 0 && std::fabs(v) < 1e-3)) return QString::number(v, 'g', 3);
+  if (std::fabs(v) >= 1e15 || (v != 0 && std::fabs(v) < 1e-3)) return QString::number(v, 'g', 3);
   return l.toString(v, 'f', decimals);
 }
 
@@ -75,7 +75,10 @@ void SciSpinBox::fitText() {
   };
   if (ends_measured_for_ != std::pair(minimum(), maximum())) {  // a drag keeps its range
     ends_measured_for_ = {minimum(), maximum()};
-    ends_width_ = std::max(width(minimum()), width(maximum()));
+    const int ends = std::max(width(minimum()), width(maximum()));
+    ends_width_ = width_range_ ? std::max(width(width_range_->first), width(width_range_->second))
+                               : ends;
+    shrink_width_ = std::max(0, ends - ends_width_);
   }
   const int extra = std::max(0, width(value()) - ends_width_);
   if (extra == extra_width_) return;  // a slider drag's values fit: no relayout
@@ -83,11 +86,24 @@ void SciSpinBox::fitText() {
   updateGeometry();
 }
 
+void SciSpinBox::setWidthRange(double lo, double hi) {
+  width_range_ = std::pair(lo, hi);
+  ends_measured_for_ = {NAN, NAN};
+  extra_width_ = -1;  // re-measured below
+  fitText();
+}
+
+QSize SciSpinBox::minimumSizeHint() const {
+  QSize hint = QDoubleSpinBox::minimumSizeHint() - QSize(shrink_width_, 0);
+  hint.setWidth(std::max(hint.width(), 40));
+  return hint;
+}
+
 QSize SciSpinBox::sizeHint() const {
   // Fits the range's ends, and what is shown when that is wider; the layout
   // shrinks the slider beside it, never the number (its policy keeps this
   // width as the minimum).
-  QSize hint = QDoubleSpinBox::sizeHint() + QSize(extra_width_, 0);
+  QSize hint = QDoubleSpinBox::sizeHint() + QSize(extra_width_ - shrink_width_, 0);
   hint.setWidth(std::max(hint.width(), 86));
   return hint;
 }
@@ -238,7 +254,10 @@ SliderSpin::SliderSpin(const Spec& spec, QWidget* parent) : QWidget(parent), spe
   spin_ = new SciSpinBox(this);
   spin_->setScientific(spec.scientific);
   spin_->setDisplayDecimals(spec_.decimals);
-  spin_->setAcceptedRange(spec.min * spec.display_factor, spec.max * spec.display_factor);
+  spin_->setAcceptedRange(spec.acceptMin() * spec.display_factor,
+                          spec.acceptMax() * spec.display_factor);
+  if (spec.acceptMin() < spec.min || spec.acceptMax() > spec.max)
+    spin_->setWidthRange(spec.min * spec.display_factor, spec.max * spec.display_factor);
   spin_->setStepper([this](double shown, int steps) {
     return stepped(shown / spec_.display_factor, steps) * spec_.display_factor;
   });
@@ -248,11 +267,11 @@ SliderSpin::SliderSpin(const Spec& spec, QWidget* parent) : QWidget(parent), spe
   layout->addWidget(label_, 0);
   layout->addWidget(slider_, 1);
   layout->addWidget(spin_, 0);
-  const QString tip = (spec.tooltip.isEmpty() ? QString() : spec.tooltip + QLatin1Char('\n')) +
-                      tr("Accepted: %1").arg(rangeText());
+  tooltip_ = (spec.tooltip.isEmpty() ? QString() : spec.tooltip + QLatin1Char('\n')) +
+             tr("Accepted: %1").arg(rangeText());
   for (QWidget* w : {static_cast<QWidget*>(label_), static_cast<QWidget*>(slider_),
                      static_cast<QWidget*>(spin_)})
-    w->setToolTip(tip);
+    w->setToolTip(tooltip_);
 
   connect(slider_, &QSlider::valueChanged, this, &SliderSpin::onSlider);
   connect(slider_, &QSlider::sliderPressed, this, &SliderSpin::gestureStarted);
@@ -267,12 +286,12 @@ SliderSpin::SliderSpin(const Spec& spec, QWidget* parent) : QWidget(parent), spe
 QString SliderSpin::rangeText() const {
   const int d = spec_.decimals;
   const QString unit = spec_.suffix.isEmpty() ? QString() : QLatin1Char(' ') + spec_.suffix;
-  return grouped(spec_.min * spec_.display_factor, d) + QStringLiteral(" \u2013 ") +
-         grouped(spec_.max * spec_.display_factor, d) + unit;
+  return grouped(spec_.acceptMin() * spec_.display_factor, d) + QStringLiteral(" \u2013 ") +
+         grouped(spec_.acceptMax() * spec_.display_factor, d) + unit;
 }
 
 double SliderSpin::shownValue(double v) const {
-  v = std::clamp(v, spec_.min, spec_.max);
+  v = std::clamp(v, spec_.acceptMin(), spec_.acceptMax());
   const double shown = v * spec_.display_factor;
   double back = shown;
   if (spec_.scientific && shown != 0 && (std::fabs(shown) >= 1e5 || std::fabs(shown) < 1e-3))
@@ -281,7 +300,7 @@ double SliderSpin::shownValue(double v) const {
     back = QString::number(shown, 'f', spec_.decimals).toDouble();
   double out = back / spec_.display_factor;
   if (spec_.integer) out = std::round(out);
-  return std::clamp(out, spec_.min, spec_.max);
+  return std::clamp(out, spec_.acceptMin(), spec_.acceptMax());
 }
 
 int SliderSpin::toPosition(double v) const {
@@ -307,7 +326,11 @@ double SliderSpin::fromPosition(int p) const {
 }
 
 double SliderSpin::stepped(double v, int steps) const {
-  if (!stops_.empty()) {
+  // Beyond the slider's span (a typed value): step on, within what is accepted.
+  const bool beyond = v < spec_.min || v > spec_.max;
+  const double lo = beyond ? spec_.acceptMin() : spec_.min;
+  const double hi = beyond ? spec_.acceptMax() : spec_.max;
+  if (!stops_.empty() && !beyond) {
     int i = toPosition(v);
     const double at = stops_[static_cast<std::size_t>(i)];
     // Off the ladder: the first step lands on the neighbouring stop.
@@ -322,10 +345,13 @@ double SliderSpin::stepped(double v, int steps) const {
     next = std::max(v, spec_.min > 0 ? spec_.min : 1e-300) * tenth_decades(steps);
   else
     next = v + steps * last_digit(spec_.decimals) / spec_.display_factor;
-  next = spec_.ladder.snap(next, spec_.min, spec_.max);
+  if (beyond && (spec_.ladder.kind == Ladder::Kind::one_two_five ||
+                 spec_.ladder.kind == Ladder::Kind::powers_of_two))
+    next = v * (steps > 0 ? 2.0 : 0.5);  // a coarse ladder steps by doubling out there
+  next = spec_.ladder.snap(next, lo, hi);
   const double shown = shownValue(next);
   // Rounding must not undo the step.
-  if (shown == v && next != v) return std::clamp(next, spec_.min, spec_.max);
+  if (shown == v && next != v) return std::clamp(next, lo, hi);
   return shown;
 }
 
@@ -393,6 +419,16 @@ QComboBox* addLabelledCombo(QVBoxLayout* group, const QString& key, const QStrin
   h->addWidget(c, 1);
   group->addWidget(row);
   return c;
+}
+
+void SliderSpin::setUnused(const QString& why) {
+  if (why == unused_why_) return;
+  unused_why_ = why;
+  setEnabled(why.isEmpty());
+  const QString tip = why.isEmpty() ? tooltip_ : why + QStringLiteral("\n\n") + tooltip_;
+  for (QWidget* w : {static_cast<QWidget*>(this), static_cast<QWidget*>(label_),
+                     static_cast<QWidget*>(slider_), static_cast<QWidget*>(spin_)})
+    w->setToolTip(tip);
 }
 
 }  // namespace napkin

@@ -17,6 +17,8 @@
 #include <QWidget>
 #include <cmath>
 #include <functional>
+#include <optional>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -41,6 +43,10 @@ class SciSpinBox : public QDoubleSpinBox {
   int displayDecimals() const { return display_decimals_; }
   // The range a typed value must fall in (the box itself may show values outside it).
   void setAcceptedRange(double lo, double hi);
+  // The values whose text sets the box's width (the slider's span), when
+  // narrower than the accepted range: a box that accepts 10 million is as
+  // wide as 100,000 until such a value is shown.
+  void setWidthRange(double lo, double hi);
   double acceptedMin() const { return accepted_lo_; }
   double acceptedMax() const { return accepted_hi_; }
   // How the arrows and Page keys step: value → value after `steps`.
@@ -50,6 +56,7 @@ class SciSpinBox : public QDoubleSpinBox {
   // Widens the box when the value shown needs more room than the range's ends.
   void fitText();
   QSize sizeHint() const override;
+  QSize minimumSizeHint() const override;
   QString textFromValue(double value) const override;
   double valueFromText(const QString& text) const override;
   QValidator::State validate(QString& text, int& pos) const override;
@@ -74,6 +81,8 @@ class SciSpinBox : public QDoubleSpinBox {
 
   int extra_width_ = 0;  // px the shown text needs beyond the range's ends
   int ends_width_ = 0;   // px of the wider of the range's ends, for ends_measured_for_
+  int shrink_width_ = 0;  // px the width range's ends need less than the range's ends
+  std::optional<std::pair<double, double>> width_range_;
   std::pair<double, double> ends_measured_for_{NAN, NAN};
   bool scientific_ = false;
   int display_decimals_ = 0;
@@ -99,6 +108,13 @@ class SliderSpin : public QWidget {
     QString suffix;
     QString tooltip;
     Ladder ladder = {};  // where the slider lands (within [min, max])
+    // What a typed value may be, when wider than the slider's span (NaN:
+    // [min, max]). The slider spans the values people usually pick; the box
+    // takes every value the model accepts.
+    double accept_min = std::numeric_limits<double>::quiet_NaN();
+    double accept_max = std::numeric_limits<double>::quiet_NaN();
+    double acceptMin() const { return std::isnan(accept_min) ? min : accept_min; }
+    double acceptMax() const { return std::isnan(accept_max) ? max : accept_max; }
   };
 
   explicit SliderSpin(const Spec& spec, QWidget* parent = nullptr);
@@ -116,6 +132,11 @@ class SliderSpin : public QWidget {
   double shownValue(double v) const;
   // "1 – 100,000 chips": the accepted range in display units.
   QString rangeText() const;
+  // An input the plan does not use right now (the MFU slider while the plan
+  // runs at a predicted MFU): disabled, its tooltip saying why. An empty
+  // reason enables it again with its own tooltip.
+  void setUnused(const QString& why);
+  bool isUnused() const { return !unused_why_.isEmpty(); }
 
  signals:
   void valueEdited(double value);
@@ -135,6 +156,8 @@ class SliderSpin : public QWidget {
   std::vector<double> stops_;  // the slider's positions when the ladder is discrete
   double value_ = 0;
   bool shown_ = false;  // setValue() has displayed value_
+  QString tooltip_;     // the spec's tooltip with the accepted range
+  QString unused_why_;
   QLabel* label_;
   QSlider* slider_;
   SciSpinBox* spin_;

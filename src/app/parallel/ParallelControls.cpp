@@ -53,21 +53,8 @@ QComboBox* lockCombo(ControlColumn* col, ScenarioModel* m, const QString& key, c
 ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m) {
   ParallelControls c;
   col->group(tr("Training step"));
-  c.global_batch = col->slider(
-      {.key = QStringLiteral("parallelGlobalBatch"),
-       .label = tr("Global batch"),
-       .unit = tr("tokens"),
-       .min = 65'536,
-       .max = 268'435'456,
-       .scale = SliderSpin::Scale::log,
-       .ladder = Ladder::powersOfTwo(),
-       .integer = true,
-       .tooltip = tr("Tokens per optimizer step; sequences per step = this ÷ the training "
-                     "sequence length (Budget panel). More sequences mean more micro-batches "
-                     "per pipeline and a smaller bubble.")},
-      numberBinding(
-          m, kParallelGlobalBatch, tr("global batch"),
-          [](auto& s) -> auto& { return s.parallel.global_batch_tokens; }));
+  c.global_batch = declareInput(col, m, kParallelGlobalBatch, "parallel.global_batch_tokens",
+                                QStringLiteral("parallelGlobalBatch"));
   std::vector<ComboItem> software;
   for (const SoftwarePreset& p : software_presets()) software.push_back({qs(p.name), qs(p.name)});
   c.software = col->combo(

@@ -42,6 +42,12 @@ ParallelReadouts::ParallelReadouts(ReadoutGrid* grid) : grid_(grid) {
                     .name = tr("Fits"),
                     .tooltip = tr("The peak pipeline stage's rank fits in HBM, or why not"),
                     .widest = QStringLiteral("no: over HBM by 99.9 GB")});
+  batch = grid->add({.key = QStringLiteral("parallelBatch"),
+                     .name = tr("Global batch"),
+                     .tooltip = tr("The batch the search runs: whole sequences, a multiple of the "
+                                   "chips' odd part so that it splits over the data-parallel "
+                                   "replicas; marked when it differs from the batch asked for"),
+                     .widest = QStringLiteral("25,600,000 tokens (3,125 × 8,192)")});
   speed = grid->addSection(tr("Speed"));
   step = grid->add({.key = QStringLiteral("parallelStep"),
                     .name = tr("Step"),
@@ -87,8 +93,27 @@ ParallelReadouts::ParallelReadouts(ReadoutGrid* grid) : grid_(grid) {
 
 void ParallelReadouts::show(const ParallelView& v) {
   const LayoutResult* r = runnable(v);
-  grid_->setSectionTitle(layout_section,
-                         v.chosen ? tr("Chosen layout") : tr("Fastest layout that fits"));
+  grid_->setSectionTitle(
+      layout_section,
+      (v.chosen ? tr("Chosen layout: %1") : tr("Fastest layout that fits: %1")).arg(qs(v.subject)));
+  if (v.ok) {
+    const ResolvedPlan& p = v.plan;
+    const QString as_run =
+        tr("%1 tokens (%2 × %3)")
+            .arg(qs(format_grouped(p.batch_tokens)), qs(format_grouped(p.batch_sequences)),
+                 qs(format_grouped(v.job.seq_len)));
+    grid_->set(batch, {.value = as_run,
+                       .note = p.batch_adjusted
+                                   ? tr("asked %1 tokens: the nearest batch of whole sequences "
+                                        "that %2 chips split evenly")
+                                         .arg(qs(format_grouped(p.requested_batch_tokens)),
+                                              qs(format_grouped(v.job.n_chips)))
+                                   : QString(),
+                       .tone = p.batch_adjusted ? Tone::warn : Tone::normal,
+                       .number = static_cast<double>(p.batch_tokens)});
+  } else {
+    grid_->set(batch, {.value = QStringLiteral("—")});
+  }
   if (!v.ok) {
     grid_->set(layout, {.value = tr("none"), .note = qs(v.error), .tone = Tone::fail});
   } else if (!v.layout) {
@@ -131,7 +156,10 @@ void ParallelReadouts::show(const ParallelView& v) {
            qs(format_grouped(r->tokens_per_second_per_chip, 0)), tr("tokens/s"));
     number(mfu, r->mfu, qs(format_percent(r->mfu)), QString());
     number(hfu, r->hfu, qs(format_percent(r->hfu)), QString());
-    number(days, r->days, qs(format_grouped(r->days, 1)), tr("days"));
+    number(days, r->days, qs(format_grouped(r->days, 1)), tr("days"),
+           tr("%1 tokens of the scenario's model; the Budget planner's run may be another "
+              "model (its read-outs say which)")
+               .arg(qs(format_count(v.plan.run_tokens, 2))));
     const double peak = static_cast<double>(r->memory.total_bytes);
     grid_->set(memory,
                {.value = tr("%1 of %2 (stage %3)")

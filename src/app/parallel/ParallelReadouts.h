@@ -24,7 +24,7 @@ class ParallelReadouts {
   ReadoutGrid* grid() const { return grid_; }
 
   ReadoutGrid::Section layout_section, speed, memory_section;
-  ReadoutGrid::Row layout, step, tokens, mfu, hfu, days;
+  ReadoutGrid::Row layout, batch, step, tokens, mfu, hfu, days;
   ReadoutGrid::Row memory, fits, budget_mfu;
 
  private:

@@ -23,7 +23,7 @@ QString row(const QString& k, const QString& v) {
 
 }  // namespace
 
-QString inputsHtml(const Scenario& s) {
+QString inputsHtml(const Scenario& s, const ResolvedPlan& plan) {
   const Chip& chip = chip_by_name(s.chip);
   const ModelShape& m = s.shape;
   auto section = [](const QString& title, const QString& rows) {
@@ -43,7 +43,10 @@ QString inputsHtml(const Scenario& s) {
       row(QObject::tr("Power / chip"), q(format_grouped(chip.watts, 0)) + QStringLiteral(" W"));
   const QString budget =
       row(QObject::tr("Days"), q(format_grouped(s.days, 1))) +
-      row(QObject::tr("MFU"), q(format_percent(s.mfu, 0))) +
+      row(QObject::tr("MFU used"), q(plan.mfu_text())) +
+      (plan.mfu.source == MfuSource::predicted
+           ? row(QObject::tr("MFU slider (not used)"), q(format_percent(s.mfu, 0)))
+           : QString()) +
       row(QObject::tr("Price"),
           q(format_dollars(s.price_per_chip_hour_dollars, 2)) + QStringLiteral(" / chip-hour")) +
       row(QObject::tr("Energy price"),
@@ -186,7 +189,7 @@ QString headlineHtml(const BudgetView& v) {
              "at the wall.</p><p>%10</p>")
       .arg(QObject::tr("Headline"), q(format_sci(r.flops)), q(format_count(r.split.params)),
            q(format_count(r.split.tokens, 2)), q(format_grouped(s.tokens_per_param, 0)),
-           q(format_grouped(r.days, 1)), q(format_percent(s.mfu, 0)),
+           q(format_grouped(r.days, 1)), q(v.plan.mfu_text()),
            q(format_dollars(r.cost.rental_dollars)), q(format_grouped(r.cost.energy_kwh / 1000, 1)),
            esc(q(r.recommendation)));
 }

@@ -12,12 +12,13 @@ namespace napkin {
 
 struct BudgetView;
 struct Scenario;
+struct ResolvedPlan;
 
 QString reportEscape(const QString& s);
 // The cover's headline: C → (N, D), days, dollars and the recommendation.
 QString headlineHtml(const BudgetView& view);
 // Every input of the scenario, in three columns.
-QString inputsHtml(const Scenario& s);
+QString inputsHtml(const Scenario& s, const ResolvedPlan& plan);
 // A panel's section: "n. Title", its summary, tables (with verdict badges), formulas.
 // A panel's section as blocks the layout can page between (title and first
 // tables, each further row of tables, the formulas).

@@ -101,7 +101,8 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
           .arg(reportEscape(title), date, reportEscape(file),
                reportEscape(QCoreApplication::applicationVersion())));
   layout.html(headlineHtml(view));
-  layout.html(QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Scenario inputs")) + inputsHtml(s));
+  layout.html(QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Scenario inputs")) +
+              inputsHtml(s, view.plan));
 
   // ---- one section per panel, in tab order
   int number = 1;

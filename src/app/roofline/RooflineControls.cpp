@@ -7,8 +7,9 @@
 #include "ControlColumn.h"
 #include "ScenarioBinding.h"
 #include "ScenarioControls.h"
+#include "Text.h"
 #include "hardware.h"
-#include "roofline/RooflineView.h"
+#include "roofline_view.h"
 
 namespace napkin {
 
@@ -177,16 +178,8 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
 
   // ------------------------------------------------------- serving layout
   col->group(tr("Serving layout"));
-  c.serving_chips = col->slider(
-      {.key = QStringLiteral("serving_chips"),
-       .label = tr("Serving chips"),
-       .min = 1,
-       .max = 4096,
-       .scale = Scale::log,
-       .ladder = Ladder::powersOfTwo(),
-       .integer = true,
-       .tooltip = tr("Chips of one serving deployment (chips), split as TP × PP (× EP).")},
-      serving(kServingChips, tr("Serving chips"), &ServingSetup::chips));
+  c.serving_chips =
+      declareInput(col, m, kServingChips, "serving.chips", QStringLiteral("serving_chips"));
   c.layout = col->combo(
       {.key = QStringLiteral("layout"),
        .label = tr("Layout"),

@@ -3,9 +3,10 @@
 #include <cmath>
 
 #include "PlotWidget.h"
+#include "Text.h"
 #include "format.h"
 #include "quantize.h"
-#include "roofline/RooflineView.h"
+#include "roofline_view.h"
 
 namespace napkin {
 

@@ -173,7 +173,7 @@ void RooflinePanel::refresh() {
   column_->sync();
   const Scenario& s = model_->scenario();
   for (const auto& [name, b] : controls_.overlays) b->setEnabled(name != s.chip);
-  RooflineView next = makeRooflineView(s);  // the one model call; the scenario is valid
+  RooflineView next = make_roofline_view(s);  // the one model call; the scenario is valid
   if (next.error.empty())
     view_ = std::move(next);
   else
@@ -238,7 +238,7 @@ void RooflinePanel::requestServing() {
   running_generation_ = ++generation_;
   serving_status_->setText(tr("Searching layouts\u2026"));
   in_flight_ = true;
-  watcher_->setFuture(QtConcurrent::run([s] { return makeServingPanelView(s); }));
+  watcher_->setFuture(QtConcurrent::run([s] { return make_serving_panel_view(s); }));
 }
 
 void RooflinePanel::onServingDone() {
@@ -250,7 +250,7 @@ void RooflinePanel::onServingDone() {
     queued_.reset();
     running_generation_ = ++generation_;
     in_flight_ = true;
-    watcher_->setFuture(QtConcurrent::run([next] { return makeServingPanelView(next); }));
+    watcher_->setFuture(QtConcurrent::run([next] { return make_serving_panel_view(next); }));
   } else {
     serving_status_->setText(v.valid() ? QString() : tr("No serving layout: %1").arg(qs(v.error)));
   }
@@ -279,8 +279,8 @@ void RooflinePanel::settleServing() {
 
 void RooflinePanel::setBaseline(const Scenario* baseline) {
   if (baseline) {
-    baseline_ = makeRooflineView(*baseline);
-    baseline_serving_ = makeServingPanelView(*baseline);
+    baseline_ = make_roofline_view(*baseline);
+    baseline_serving_ = make_serving_panel_view(*baseline);
   } else {
     baseline_.reset();
     baseline_serving_.reset();

@@ -15,9 +15,10 @@
 #include "ScenarioPanel.h"
 #include "roofline/RooflineControls.h"
 #include "roofline/RooflineReadouts.h"
-#include "roofline/RooflineView.h"
 #include "roofline/ServingReadouts.h"
 #include "roofline/plots/RooflinePanelPlot.h"
+#include "Text.h"
+#include "roofline_view.h"
 
 class QCheckBox;
 class QComboBox;

@@ -7,9 +7,10 @@
 
 #include "PlotStyle.h"
 #include "PlotWidget.h"
+#include "Text.h"
 #include "format.h"
 #include "roofline/RooflineFormat.h"
-#include "roofline/RooflineView.h"
+#include "roofline_view.h"
 
 namespace napkin {
 

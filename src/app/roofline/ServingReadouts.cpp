@@ -5,9 +5,10 @@
 #include <QCoreApplication>
 
 #include "PlotWidget.h"
+#include "Text.h"
 #include "format.h"
 #include "roofline/RooflineFormat.h"
-#include "roofline/RooflineView.h"
+#include "roofline_view.h"
 
 namespace napkin {
 

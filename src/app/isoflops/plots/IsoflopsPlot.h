@@ -3,7 +3,7 @@
 #pragma once
 
 #include "ViewPlot.h"
-#include "isoflops/IsoflopsShown.h"
+#include "isoflops_view.h"
 
 namespace napkin {
 

@@ -5,7 +5,8 @@
 
 #include "ViewPlot.h"
 #include "roofline/RooflineFormat.h"
-#include "roofline/RooflineView.h"
+#include "Text.h"
+#include "roofline_view.h"
 
 namespace napkin {
 

@@ -1,0 +1,314 @@
+// The planner's inputs: the job, the layout (text form and validity), and the
+// model FLOPs a step counts for MFU.
+#include "parallel.h"
+
+#include <array>
+#include <charconv>
+#include <stdexcept>
+#include <string>
+
+#include "validate.h"
+
+namespace napkin {
+
+std::string_view to_string(TpOverlap o) {
+  switch (o) {
+    case TpOverlap::none: return "none";
+    case TpOverlap::backward: return "backward";
+    case TpOverlap::full: return "full";
+  }
+  return "backward";
+}
+
+namespace {
+
+TrainingSoftware megatron(bool y2021) {
+  TrainingSoftware s;
+  s.flash_attention = false;
+  s.dropout = true;
+  s.tp_overlap = y2021 ? TpOverlap::none : TpOverlap::backward;
+  s.overlap_dp_comm = false;
+  s.fp32_grads = !y2021;
+  return s;
+}
+
+TrainingSoftware with_full_overlap() {
+  TrainingSoftware s;
+  s.tp_overlap = TpOverlap::full;
+  return s;
+}
+
+const std::array kSoftware{
+    SoftwarePreset{"modern", TrainingSoftware{},
+                   "FlashAttention, no dropout, backward TP overlap, DP overlap, fp32 gradients"},
+    SoftwarePreset{"tp-overlap", with_full_overlap(),
+                   "modern, with forward TP collectives pipelined with their GEMMs too"},
+    SoftwarePreset{"megatron-2022", megatron(false),
+                   "Megatron-LM 2022 (Korthikanti et al.): unfused attention with dropout, async "
+                   "backward TP collectives, DP reduce after the backward"},
+    SoftwarePreset{"megatron-2021", megatron(true),
+                   "Megatron-LM 2021 (Narayanan et al.): unfused attention with dropout, blocking "
+                   "TP all-reduces, fp16 gradients reduced after the backward"},
+};
+
+}  // namespace
+
+std::span<const SoftwarePreset> software_presets() { return kSoftware; }
+
+const TrainingSoftware& software_by_name(std::string_view name) {
+  std::string names;
+  for (const SoftwarePreset& p : kSoftware) {
+    if (p.name == name) return p.software;
+    if (!names.empty()) names += ", ";
+    names += p.name;
+  }
+  throw std::invalid_argument("software must be one of " + names + "; got \"" + std::string(name) +
+                              "\"");
+}
+
+void TrainingJob::validate() const {
+  shape.validate();
+  (void)chip_by_name(chip);
+  require_count(n_chips, "chips", "chips", 1, 100'000'000);
+  require_count(seq_len, "seq", "tokens", 1, 100'000'000);
+  require_count(global_batch, "global_batch", "sequences", 1, 1'000'000'000);
+  require_real(train_tokens, "tokens", "tokens", 1.0, 1e18);
+  require_real(software.moe_load_imbalance, "moe_load_imbalance", "busiest ÷ mean tokens", 1.0,
+               64.0);
+  require_count(software.reserved_bytes, "reserved_bytes", "bytes", 0, 1'000'000'000'000);
+  if (software.fp8_matmuls && chip_by_name(chip).fp8_peak_flops_per_s <= 0)
+    throw std::invalid_argument("fp8 matmuls need a chip with an FP8 peak; " + chip + " has none");
+  (void)checked_mul(global_batch, seq_len, "tokens per step");
+}
+
+std::int64_t Layout::chips() const { return checked_mul({dp, tp, pp, cp}, "dp × tp × pp × cp"); }
+
+std::string to_string(const Layout& l) {
+  std::string s = "tp=" + std::to_string(l.tp) + ",pp=" + std::to_string(l.pp) +
+                  ",vpp=" + std::to_string(l.vpp) + ",dp=" + std::to_string(l.dp) +
+                  ",cp=" + std::to_string(l.cp) + ",ep=" + std::to_string(l.ep) +
+                  ",zero=" + std::to_string(l.zero) + ",mb=" + std::to_string(l.micro_batch) +
+                  ",sp=" + (l.sequence_parallel ? "on" : "off") + ",recompute=";
+  s += to_string(l.recompute);
+  return s;
+}
+
+namespace {
+
+std::int64_t parse_int(std::string_view key, std::string_view value) {
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+  if (ec != std::errc() || end != value.data() + value.size() || v < 0)
+    throw std::invalid_argument("--layout " + std::string(key) +
+                                " must be a whole number >= 0; got \"" + std::string(value) + "\"");
+  return v;
+}
+
+}  // namespace
+
+Layout parse_layout(std::string_view text, std::int64_t n_chips, const Layout& base) {
+  require_count(n_chips, "chips", "chips", 1, 100'000'000);
+  Layout l = base;
+  bool dp_given = false;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(',', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view item = text.substr(start, end - start);
+    start = end + 1;
+    if (item.empty()) {
+      if (end == text.size()) break;
+      continue;
+    }
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos)
+      throw std::invalid_argument(
+          "--layout entries are key=value (tp, pp, vpp, dp, cp, ep, zero, "
+          "mb, sp, recompute); got \"" +
+          std::string(item) + "\"");
+    const std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
+    if (key == "tp")
+      l.tp = parse_int(key, value);
+    else if (key == "pp")
+      l.pp = parse_int(key, value);
+    else if (key == "vpp")
+      l.vpp = parse_int(key, value);
+    else if (key == "cp")
+      l.cp = parse_int(key, value);
+    else if (key == "ep")
+      l.ep = parse_int(key, value);
+    else if (key == "dp")
+      l.dp = parse_int(key, value), dp_given = true;
+    else if (key == "mb" || key == "micro_batch")
+      l.micro_batch = parse_int(key, value);
+    else if (key == "zero") {
+      const std::int64_t z = parse_int(key, value);
+      if (z > 3)
+        throw std::invalid_argument("--layout zero must be 0, 1, 2 or 3; got " +
+                                    std::string(value));
+      l.zero = static_cast<int>(z);
+    } else if (key == "sp") {
+      if (value == "on" || value == "1" || value == "true")
+        l.sequence_parallel = true;
+      else if (value == "off" || value == "0" || value == "false")
+        l.sequence_parallel = false;
+      else
+        throw std::invalid_argument("--layout sp must be on or off; got \"" + std::string(value) +
+                                    "\"");
+    } else if (key == "recompute") {
+      if (value == "none")
+        l.recompute = Checkpointing::none;
+      else if (value == "selective")
+        l.recompute = Checkpointing::selective;
+      else if (value == "full")
+        l.recompute = Checkpointing::full;
+      else
+        throw std::invalid_argument("--layout recompute must be none, selective or full; got \"" +
+                                    std::string(value) + "\"");
+    } else {
+      throw std::invalid_argument(
+          "--layout key must be one of tp, pp, vpp, dp, cp, ep, zero, mb, "
+          "sp, recompute; got \"" +
+          std::string(key) + "\"");
+    }
+  }
+  for (auto [name, v] : {std::pair{"tp", l.tp},
+                         {"pp", l.pp},
+                         {"vpp", l.vpp},
+                         {"cp", l.cp},
+                         {"ep", l.ep},
+                         {"mb", l.micro_batch}})
+    if (v < 1)
+      throw std::invalid_argument(std::string("--layout ") + name + " must be >= 1; got " +
+                                  std::to_string(v));
+  const std::int64_t model = checked_mul({l.tp, l.pp, l.cp}, "tp × pp × cp");
+  if (dp_given) {
+    if (l.dp < 1) throw std::invalid_argument("--layout dp must be >= 1; got 0");
+    if (checked_mul(l.dp, model, "dp × tp × pp × cp") != n_chips)
+      throw std::invalid_argument("--layout dp × tp × pp × cp = " + std::to_string(l.dp * model) +
+                                  " must equal --chips " + std::to_string(n_chips));
+  } else {
+    if (n_chips % model != 0)
+      throw std::invalid_argument("--layout tp × pp × cp = " + std::to_string(model) +
+                                  " must divide --chips " + std::to_string(n_chips) +
+                                  " (dp = chips ÷ (tp × pp × cp))");
+    l.dp = n_chips / model;
+  }
+  return l;
+}
+
+std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& l) {
+  const ModelShape& s = job.shape;
+  auto at_least_one = [](std::int64_t v, const char* name) -> std::optional<std::string> {
+    if (v >= 1) return std::nullopt;
+    return std::string(name) + " must be >= 1; got " + std::to_string(v);
+  };
+  for (auto [v, name] : {std::pair{l.tp, "tp (tensor-parallel ranks)"},
+                         {l.pp, "pp (pipeline stages)"},
+                         {l.vpp, "vpp (model chunks per stage)"},
+                         {l.dp, "dp (data-parallel replicas)"},
+                         {l.cp, "cp (context-parallel ranks)"},
+                         {l.ep, "ep (expert-parallel ranks)"},
+                         {l.micro_batch, "mb (micro-batch, sequences)"}})
+    if (auto p = at_least_one(v, name)) return p;
+  if (l.zero < 0 || l.zero > 3)
+    return "zero (ZeRO stage) must be 0, 1, 2 or 3; got " + std::to_string(l.zero);
+  std::int64_t product = 0;
+  if (__builtin_mul_overflow(l.dp, l.tp, &product) ||
+      __builtin_mul_overflow(product, l.pp, &product) ||
+      __builtin_mul_overflow(product, l.cp, &product) || product != job.n_chips)
+    return "dp × tp × pp × cp = " +
+           (product > 0 ? std::to_string(product) : std::string("overflow")) +
+           " must equal chips = " + std::to_string(job.n_chips);
+  if (l.tp > s.n_heads)
+    return "tp (tensor-parallel ranks) must be at most heads = " + std::to_string(s.n_heads) +
+           "; got " + std::to_string(l.tp);
+  if (s.n_heads % l.tp != 0)
+    return "tp (tensor-parallel ranks) must divide heads = " + std::to_string(s.n_heads) +
+           "; got " + std::to_string(l.tp);
+  if (s.n_kv_heads % l.tp != 0 && l.tp % s.n_kv_heads != 0)
+    return "tp (tensor-parallel ranks) must divide kv_heads = " + std::to_string(s.n_kv_heads) +
+           " or be a multiple of it; got " + std::to_string(l.tp);
+  const bool has_dense_mlp = !s.is_moe() || s.n_dense_layers > 0;
+  if (has_dense_mlp && s.d_ff % l.tp != 0)
+    return "tp (tensor-parallel ranks) must divide d_ff = " + std::to_string(s.d_ff) + "; got " +
+           std::to_string(l.tp);
+  if (s.is_moe() && s.effective_expert_d_ff() % l.tp != 0)
+    return "tp (tensor-parallel ranks) must divide expert_d_ff = " +
+           std::to_string(s.effective_expert_d_ff()) + "; got " + std::to_string(l.tp);
+  if (l.pp > s.n_layers)
+    return "pp (pipeline stages) must be at most layers = " + std::to_string(s.n_layers) +
+           "; got " + std::to_string(l.pp);
+  const std::int64_t replicas = l.dp * l.micro_batch;
+  if (job.global_batch % replicas != 0)
+    return "global_batch (" + std::to_string(job.global_batch) +
+           " sequences) must be a multiple of dp × mb = " + std::to_string(replicas);
+  const std::int64_t micro_batches = job.global_batch / replicas;
+  if (l.vpp > 1) {
+    if (l.pp == 1)
+      return "vpp (model chunks per stage) needs pp > 1; got vpp = " + std::to_string(l.vpp);
+    if (s.n_layers % (l.pp * l.vpp) != 0)
+      return "pp × vpp = " + std::to_string(l.pp * l.vpp) +
+             " must divide layers = " + std::to_string(s.n_layers) +
+             " for the interleaved schedule";
+    if (micro_batches % l.pp != 0)
+      return "micro-batches per step (" + std::to_string(micro_batches) +
+             ") must be a multiple of pp = " + std::to_string(l.pp) +
+             " for the interleaved schedule";
+  }
+  if (l.cp > 1) {
+    if (job.seq_len % (2 * l.cp) != 0)
+      return "cp (context-parallel ranks) must divide seq / 2 = " +
+             std::to_string(job.seq_len / 2) + " (two balanced chunks per rank); got " +
+             std::to_string(l.cp);
+    if (!job.software.flash_attention)
+      return "cp (context-parallel ranks) > 1 needs fused (flash) attention";
+  }
+  if (!s.is_moe()) {
+    if (l.ep != 1)
+      return "ep (expert-parallel ranks) must be 1 for a dense model; got " + std::to_string(l.ep);
+  } else {
+    if (s.n_experts % l.ep != 0)
+      return "ep (expert-parallel ranks) must divide experts = " + std::to_string(s.n_experts) +
+             "; got " + std::to_string(l.ep);
+    if ((l.dp * l.cp) % l.ep != 0)
+      return "ep (expert-parallel ranks) must divide dp × cp = " + std::to_string(l.dp * l.cp) +
+             "; got " + std::to_string(l.ep);
+  }
+  return std::nullopt;
+}
+
+double step_model_flops(const TrainingJob& job) {
+  job.validate();
+  const ModelShape& s = job.shape;
+  const ParamCount p = count_params(s);
+  const double tokens = static_cast<double>(job.global_batch) * static_cast<double>(job.seq_len);
+  const double attention = (job.attention_flops == CausalMask::causal_half ? 6.0 : 12.0) *
+                           static_cast<double>(s.n_layers) * static_cast<double>(job.seq_len) *
+                           static_cast<double>(s.n_heads * s.d_head);
+  const double per_token = 6.0 * static_cast<double>(p.non_embedding_active) +
+                           6.0 * static_cast<double>(s.vocab) * static_cast<double>(s.d_model) +
+                           attention;
+  return tokens * per_token;
+}
+
+double StepTime::exposed_comm_seconds() const {
+  return tp_comm_seconds + pp_comm_seconds + dp_comm_seconds + ep_comm_seconds + cp_comm_seconds;
+}
+
+double StepTime::total_seconds() const {
+  return compute_seconds + recompute_seconds + pp_bubble_seconds + exposed_comm_seconds() +
+         optimizer_seconds;
+}
+
+double StepTime::bubble_share() const {
+  const double t = total_seconds();
+  return t > 0 ? pp_bubble_seconds / t : 0;
+}
+
+double StepTime::exposed_comm_share() const {
+  const double t = total_seconds();
+  return t > 0 ? exposed_comm_seconds() / t : 0;
+}
+
+}  // namespace napkin

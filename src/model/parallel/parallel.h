@@ -1,0 +1,319 @@
+// Phase 04 — the parallelism planner: for a model shape, a cluster and a
+// training set-up, how to split a step over the chips (a Layout), what each
+// rank holds (memory per pipeline stage), how long a step takes and where the
+// time goes, and the MFU that follows; plus the search over every layout.
+//
+// The parts and their sources:
+//  - activation memory: Korthikanti et al., "Reducing Activation Recomputation
+//    in Large Transformer Models" (MLSys 2023, arXiv:2205.05198) §4, eq. 1-5,
+//    term by term, then extended to gated MLPs, GQA, FlashAttention and MoE;
+//  - pipeline schedules: Narayanan et al., "Efficient Large-Scale Language
+//    Model Training on GPU Clusters Using Megatron-LM" (SC'21) §2.2 — 1F1B
+//    and the interleaved schedule, bubble (p−1)/m and (p−1)/(v·m);
+//  - ZeRO: Rajbhandari et al. (SC'20) stages 1-3;
+//  - kernels: kernel_time.h (roofline + wave quantization); collectives:
+//    collectives.h (α–β ring and hierarchical).
+// Implementation: parallel_memory.cpp (memory), parallel_time.cpp (time and
+// the assembled result), parallel_search.cpp (search, Pareto front, MFU grid),
+// parallel_schedule.cpp (the pipeline schedule as a Gantt list).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "algebra.h"
+#include "hardware.h"
+
+namespace napkin {
+
+// ------------------------------------------------------------------ the set-up
+
+// How tensor-parallel collectives overlap with GEMMs.
+enum class TpOverlap {
+  none,      // every TP collective on the critical path (Megatron-LM 2021)
+  backward,  // backward collectives overlap the independent GEMM: the grad-input
+             // reduce with the weight-gradient GEMM, the sequence-parallel
+             // all-gather with the input-gradient GEMM (Megatron-LM since 2022)
+  full,      // forward collectives pipelined with their GEMM too (Transformer
+             // Engine userbuffers overlap)
+};
+std::string_view to_string(TpOverlap o);
+
+// What the training software does: it changes time and memory, not the math.
+struct TrainingSoftware {
+  bool flash_attention = true;  // fused attention: the s×s scores are never stored
+  bool dropout = false;         // dropout after attention and MLP (and on the scores without flash)
+  TpOverlap tp_overlap = TpOverlap::backward;
+  // Gradient reduce in buckets during the last micro-batch's backward and the
+  // parameter all-gather during the next forward (Megatron overlap_grad_reduce
+  // / overlap_param_gather); off: both after the backward, exposed.
+  bool overlap_dp_comm = true;
+  // Gradients accumulated and reduced in fp32 (Megatron's main_grad with bf16);
+  // off: bf16 gradients.
+  bool fp32_grads = true;
+  // Expert all-to-alls hidden behind another micro-batch's compute (DeepSeek-
+  // V3's DualPipe, Megatron's EP overlap); off: on the critical path.
+  bool overlap_ep_comm = false;
+  bool fp8_matmuls = false;         // GEMMs at the chip's FP8 peak
+  double moe_load_imbalance = 1.0;  // busiest expert rank's tokens ÷ the mean, >= 1
+  // CUDA context, cuBLAS workspaces, NCCL buffers and allocator fragmentation.
+  std::int64_t reserved_bytes = 2'000'000'000;
+  bool operator==(const TrainingSoftware&) const = default;
+};
+
+// Named software generations, so a published run is evaluated with the
+// software it ran: "modern" (the defaults: FlashAttention, no dropout, TP
+// backward overlap, DP overlap, fp32 gradients), "tp-overlap" (modern with the
+// forward TP collectives pipelined too), "megatron-2022" (Korthikanti et al.:
+// unfused attention with dropout, async backward TP collectives, DP reduce
+// after the backward), "megatron-2021" (Narayanan et al.: as 2022 with
+// blocking TP all-reduces and fp16 gradients).
+struct SoftwarePreset {
+  std::string_view name;
+  TrainingSoftware software;
+  std::string_view description;
+};
+std::span<const SoftwarePreset> software_presets();
+// Throws std::invalid_argument naming the accepted names.
+const TrainingSoftware& software_by_name(std::string_view name);
+
+// A model, a cluster and a step. Mixed-precision (bf16) training.
+struct TrainingJob {
+  ModelShape shape;
+  std::string chip = "H100";
+  std::int64_t n_chips = 1024;
+  std::int64_t seq_len = 8192;      // tokens per sequence
+  std::int64_t global_batch = 512;  // sequences per optimizer step
+  double train_tokens = 15e12;      // tokens of the whole run, for days
+  Optimizer optimizer = Optimizer::adam;
+  // How MFU counts the attention matmuls: the whole s×s matrix (Megatron,
+  // PaLM; the default) or the causal half a fused kernel executes.
+  CausalMask attention_flops = CausalMask::full_matrix;
+  TrainingSoftware software;
+  // Throws std::invalid_argument naming the first field out of range.
+  void validate() const;
+  bool operator==(const TrainingJob&) const = default;
+};
+
+// ------------------------------------------------------------------ the layout
+
+struct Layout {
+  std::int64_t tp = 1;   // tensor-parallel ranks: heads and MLP columns split
+  std::int64_t pp = 1;   // pipeline stages
+  std::int64_t vpp = 1;  // model chunks per pipeline rank (interleaved schedule); 1 = 1F1B
+  std::int64_t dp = 1;   // data-parallel replicas
+  std::int64_t cp = 1;   // context-parallel ranks: each holds seq/cp tokens of every sequence
+  std::int64_t ep = 1;   // expert-parallel ranks, carved out of DP × CP
+  int zero = 1;          // ZeRO stage 0-3, sharding over DP × CP
+  std::int64_t micro_batch = 1;   // sequences per micro-batch
+  bool sequence_parallel = true;  // shard norms/dropout over TP (no effect at tp = 1)
+  Checkpointing recompute = Checkpointing::selective;
+  // dp·tp·pp·cp; throws on overflow.
+  std::int64_t chips() const;
+  bool operator==(const Layout&) const = default;
+};
+
+// "tp=8,pp=4,vpp=1,dp=32,cp=1,ep=1,zero=1,mb=1,sp=on,recompute=selective".
+std::string to_string(const Layout& layout);
+
+// Parses the CLI's --layout text (keys tp, pp, vpp, cp, ep, zero, mb, sp,
+// recompute; dp=N optional). Missing keys keep `base`'s values; dp is derived
+// as n_chips / (tp·pp·cp) when not given. Throws naming the key on a bad key,
+// value, or a product that does not divide n_chips.
+Layout parse_layout(std::string_view text, std::int64_t n_chips, const Layout& base = {});
+
+// Why `layout` cannot run `job` (divisibility, ranges), naming the field as a
+// user types it; nullopt when it can. Memory is not checked here.
+std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& layout);
+
+// Layers of each pipeline stage. Even when `pp` divides `n_layers`; otherwise
+// the extra layers go to the middle stages first (the first and last stages
+// also carry the embedding and the output layer, as Llama 3 405B's 126 layers
+// on 16 stages: 7, 8 × 14, 7).
+std::vector<std::int64_t> stage_layers(std::int64_t n_layers, std::int64_t pp);
+
+// ---------------------------------------------------------- activation memory
+
+// Korthikanti et al. 2022 §4 for the GPT layer they study (MHA, 4h GeLU MLP,
+// dropout, no fused attention), bytes per layer for one micro-batch of b
+// sequences of s tokens, hidden h, a heads, t tensor-parallel ranks:
+//   none, t = 1:      sbh(34 + 5as/h)                       (eq. 1)
+//   TP:               sbh(10 + 24/t + 5as/(ht))             (eq. 2)
+//   TP + SP:          sbh/t · (34 + 5as/h)                  (eq. 3)
+//   TP + selective:   sbh(10 + 24/t)
+//   TP + SP + sel.:   34·sbh/t                              (eq. 5)
+//   full:             2sbh (the layer input; 2sbh/t with SP)
+// Exact when t divides h and a (the paper's shapes).
+std::int64_t korthikanti_layer_activation_bytes(std::int64_t s, std::int64_t b, std::int64_t h,
+                                                std::int64_t a, std::int64_t t,
+                                                bool sequence_parallel, Checkpointing recompute);
+
+// The same terms for any shape, per rank: gated MLPs keep the gate and up
+// projections and the product (6·d_ff instead of 16h... per token, fused
+// SwiGLU), GQA keeps n_kv_heads·d_head for K and V, FlashAttention keeps only
+// the fp32 log-sum-exp instead of the s×s scores, no dropout drops the masks,
+// context parallelism divides the tokens by cp. `moe_layer` uses the routed
+// experts (top_k tokens per token through expert_d_ff, scaled by the load
+// imbalance) and shared experts. Equals korthikanti_layer_activation_bytes for
+// GPT shapes with dropout and without flash attention.
+struct LayerActivationInputs {
+  std::int64_t seq_len = 2048;
+  std::int64_t micro_batch = 1;
+  std::int64_t tp = 1;
+  std::int64_t cp = 1;
+  bool sequence_parallel = false;
+  Checkpointing recompute = Checkpointing::none;
+  bool flash_attention = false;
+  bool dropout = true;
+  double moe_load_imbalance = 1.0;
+};
+std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivationInputs& in,
+                                    bool moe_layer = false);
+
+// --------------------------------------------------------------------- results
+
+// Bytes on one rank of a pipeline stage.
+struct StageMemory {
+  std::int64_t stage = 0;
+  std::int64_t layers = 0;
+  std::int64_t in_flight = 0;  // micro-batches (model chunks when interleaved) held at the peak
+  std::int64_t weights_bytes = 0;
+  std::int64_t grads_bytes = 0;
+  std::int64_t optimizer_bytes = 0;
+  std::int64_t activations_bytes = 0;
+  std::int64_t buffers_bytes = 0;  // p2p/collective buffers, ZeRO-3 gathers, reserved
+  std::int64_t total_bytes = 0;
+};
+
+// The parts of one step; they add up to the step.
+struct StepTime {
+  double compute_seconds = 0;    // forward + backward kernels on the slowest stage
+  double recompute_seconds = 0;  // re-run forward kernels
+  double tp_comm_seconds = 0;    // exposed tensor-parallel collectives
+  double pp_bubble_seconds = 0;  // pipeline fill and drain
+  double pp_comm_seconds = 0;    // stage-to-stage sends
+  double dp_comm_seconds = 0;    // exposed gradient reduce / parameter gathers
+  double ep_comm_seconds = 0;    // expert all-to-alls
+  double cp_comm_seconds = 0;    // exposed context-parallel K/V exchange
+  double optimizer_seconds = 0;  // the optimizer step
+  double total_seconds() const;
+  // Exposed communication: TP + PP sends + DP + EP + CP (the bubble apart).
+  double exposed_comm_seconds() const;
+  // Shares of the step (0 for a step that takes no time).
+  double bubble_share() const;
+  double exposed_comm_share() const;
+};
+
+struct LayoutResult {
+  Layout layout;
+  bool valid = false;  // divisibility and ranges hold
+  bool fits = false;   // valid and the peak stage fits in HBM
+  std::string reason;  // why not valid or why it does not fit; empty when it fits
+  StageMemory memory;  // the peak stage
+  std::int64_t hbm_bytes = 0;
+  std::int64_t over_hbm_bytes = 0;  // peak − HBM when it does not fit, else 0
+  std::int64_t micro_batches = 0;   // per pipeline per step
+  double step_seconds = 0;
+  StepTime time;
+  double tokens_per_second_per_chip = 0;
+  double mfu = 0;   // model FLOPs (no recompute) ÷ (step × chips × bf16 peak)
+  double hfu = 0;   // model + recompute FLOPs ÷ the same
+  double days = 0;  // train_tokens at this step time
+  double model_flops_per_step = 0;
+  double recompute_flops_per_step = 0;
+};
+
+// Model FLOPs of one step: 6 × active non-embedding parameters and the
+// unembedding per token, plus the attention matmuls 12·L·s·heads·d_head per
+// token (the whole s×s matrix, as Megatron and PaLM count MFU; half of it with
+// attention_flops = causal_half).
+double step_model_flops(const TrainingJob& job);
+
+// Evaluates one layout. Never throws for a layout that cannot run (valid false
+// and the reason); throws std::invalid_argument for a bad job.
+LayoutResult evaluate_layout(const TrainingJob& job, const Layout& layout);
+
+// Memory of every pipeline stage (for the stacked bars); throws naming the
+// field when the layout is not valid.
+std::vector<StageMemory> memory_by_stage(const TrainingJob& job, const Layout& layout);
+
+// ------------------------------------------------------------ pipeline schedule
+
+// One forward or backward of one micro-batch through one model chunk of one
+// stage, as a Gantt bar.
+struct ScheduleOp {
+  std::int64_t stage = 0;
+  std::int64_t micro_batch = 0;
+  std::int64_t chunk = 0;  // model chunk (virtual stage) on this rank, 0 for 1F1B
+  bool forward = true;
+  double start_seconds = 0;
+  double end_seconds = 0;
+};
+
+struct PipelineSchedule {
+  std::vector<ScheduleOp> ops;  // in order of start time per stage
+  std::int64_t stages = 1;
+  std::int64_t chunks = 1;
+  std::int64_t micro_batches = 1;
+  double makespan_seconds = 0;  // first start to last end
+  double bubble_fraction = 0;   // idle share of stages × makespan
+};
+
+// Simulates Megatron's 1F1B (chunks = 1) or interleaved schedule from per-stage
+// forward and backward seconds of one micro-batch through one chunk, with a
+// point-to-point delay between stages. Interleaving needs micro_batches to be a
+// multiple of the stages.
+PipelineSchedule simulate_pipeline(std::span<const double> forward_seconds,
+                                   std::span<const double> backward_seconds,
+                                   std::int64_t micro_batches, std::int64_t chunks,
+                                   double p2p_seconds);
+
+// The schedule of one step of `layout` (the first `max_micro_batches` micro-
+// batches when > 0, to keep a chart readable).
+PipelineSchedule pipeline_schedule(const TrainingJob& job, const Layout& layout,
+                                   std::int64_t max_micro_batches = 0);
+
+// ---------------------------------------------------------------------- search
+
+struct SearchOptions {
+  // Fixed axes (the panel's locks); unset: searched.
+  std::optional<std::int64_t> tp, pp, vpp, cp, ep, micro_batch;
+  std::optional<int> zero;
+  std::optional<Checkpointing> recompute;
+  bool even_stages = true;     // PP divides the layers
+  bool tp_within_node = true;  // TP inside one fast domain
+  bool ep_within_node = true;  // TP × EP inside one fast domain
+  std::int64_t max_vpp = 8;
+  std::int64_t max_micro_batch = 16;
+  std::int64_t max_cp = 32;
+};
+
+struct SearchResult {
+  // Every valid layout (ZeRO-0 only where DP × CP = 1 or when fixed: elsewhere
+  // ZeRO-1 moves the same bytes and holds less): those that fit by step time,
+  // then the rest by how far they exceed HBM.
+  std::vector<LayoutResult> layouts;
+  // Indices into `layouts` of the fitting layouts no other beats in both peak
+  // memory and step time, by increasing memory.
+  std::vector<std::size_t> pareto;
+  std::int64_t fitting = 0;
+};
+
+SearchResult search_layouts(const TrainingJob& job, const SearchOptions& options = {});
+
+// The best MFU per (TP, PP) among fitting layouts, for a heat map; cells where
+// nothing fits have fits false and the smallest over-HBM layout's index.
+struct MfuCell {
+  std::int64_t tp = 1;
+  std::int64_t pp = 1;
+  double mfu = 0;
+  bool fits = false;
+  std::size_t index = 0;  // into SearchResult::layouts
+};
+std::vector<MfuCell> mfu_by_tp_pp(const SearchResult& result);
+
+}  // namespace napkin

@@ -1,0 +1,79 @@
+#include "parallel_settings.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "validate.h"
+
+namespace napkin {
+
+std::string_view to_string(MfuSource s) {
+  return s == MfuSource::predicted ? "predicted" : "assumed";
+}
+
+MfuSource parse_mfu_source(std::string_view text) {
+  for (MfuSource m : {MfuSource::assumed, MfuSource::predicted})
+    if (text == to_string(m)) return m;
+  throw_out_of_range("mfu_source", "name", "assumed or predicted", text);
+}
+
+namespace {
+
+// The ranges of a layout's axes, shared by the locks and the chosen layout.
+constexpr std::int64_t kMaxTp = 65'536;
+constexpr std::int64_t kMaxPp = 100'000;
+constexpr std::int64_t kMaxVpp = 1'024;
+constexpr std::int64_t kMaxCp = 65'536;
+constexpr std::int64_t kMaxEp = 65'536;
+constexpr std::int64_t kMaxMicroBatch = 1'000'000;
+
+void require_lock(const std::optional<std::int64_t>& v, std::string_view name,
+                  std::string_view unit, std::int64_t hi) {
+  if (v) require_count(*v, name, unit, 1, hi);
+}
+
+}  // namespace
+
+void ParallelSettings::validate() const {
+  require_count(global_batch_tokens, "global_batch_tokens", "tokens per step",
+                1);  // range: inputs.cpp
+  (void)software_by_name(software);
+  require_lock(tp, "tp", "tensor-parallel ranks", kMaxTp);
+  require_lock(pp, "pp", "pipeline stages", kMaxPp);
+  require_lock(vpp, "vpp", "model chunks per pipeline rank", kMaxVpp);
+  require_lock(cp, "cp", "context-parallel ranks", kMaxCp);
+  require_lock(ep, "ep", "expert-parallel ranks", kMaxEp);
+  require_lock(micro_batch, "micro_batch", "sequences per micro-batch", kMaxMicroBatch);
+  if (zero) require_count(*zero, "zero", "ZeRO stage", 0, 3);
+  if (chosen) {
+    const Layout& l = *chosen;
+    require_count(l.tp, "chosen.tp", "tensor-parallel ranks", 1, kMaxTp);
+    require_count(l.pp, "chosen.pp", "pipeline stages", 1, kMaxPp);
+    require_count(l.vpp, "chosen.vpp", "model chunks per pipeline rank", 1, kMaxVpp);
+    require_count(l.dp, "chosen.dp", "data-parallel replicas", 1, 100'000'000);
+    require_count(l.cp, "chosen.cp", "context-parallel ranks", 1, kMaxCp);
+    require_count(l.ep, "chosen.ep", "expert-parallel ranks", 1, kMaxEp);
+    require_count(l.zero, "chosen.zero", "ZeRO stage", 0, 3);
+    require_count(l.micro_batch, "chosen.micro_batch", "sequences per micro-batch", 1,
+                  kMaxMicroBatch);
+    (void)l.chips();  // throws on overflow
+  }
+}
+
+SearchOptions ParallelSettings::search_options() const {
+  SearchOptions o;
+  o.tp = tp;
+  o.pp = pp;
+  o.vpp = vpp;
+  o.cp = cp;
+  o.ep = ep;
+  o.micro_batch = micro_batch;
+  o.zero = zero;
+  o.recompute = recompute;
+  o.even_stages = even_stages;
+  o.tp_within_node = tp_within_node;
+  return o;
+}
+
+}  // namespace napkin

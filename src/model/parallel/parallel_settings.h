@@ -1,0 +1,48 @@
+// The Parallelism panel's inputs as part of the scenario document: the step,
+// the software, the search's locks and the chosen layout.
+//
+// Plain structs with in-class defaults (each the panel's default on first
+// launch) and a validate() that throws std::invalid_argument naming the field,
+// its unit and the accepted range.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parallel.h"
+
+namespace napkin {
+
+// Where the Budget planner's MFU comes from: the MFU slider (an assumption),
+// or the predicted MFU of the layout the Parallelism panel runs.
+enum class MfuSource { assumed, predicted };
+std::string_view to_string(MfuSource s);  // "assumed" | "predicted"
+MfuSource parse_mfu_source(std::string_view text);
+
+// The Parallelism panel's inputs: the step, the software generation, the
+// search's locks and the layout the user picked. The model, chips, chip,
+// sequence length and optimizer come from the scenario itself.
+struct ParallelSettings {
+  MfuSource mfu_source = MfuSource::assumed;
+  // Tokens per optimizer step; sequences per step = this ÷ training.seq_len
+  // (at least 1). 4 Mi tokens: Llama-3-70B's early batch.
+  std::int64_t global_batch_tokens = 4'194'304;
+  std::string software = "modern";  // a name of software_presets()
+  bool even_stages = true;          // PP divides the layers
+  bool tp_within_node = true;       // TP inside one fast domain
+  // Locks: axes the search keeps fixed; unset: searched.
+  std::optional<std::int64_t> tp, pp, vpp, cp, ep, micro_batch;
+  std::optional<int> zero;
+  std::optional<Checkpointing> recompute;
+  // The layout picked from the table; unset: the fastest layout that fits.
+  std::optional<Layout> chosen;
+
+  void validate() const;
+  SearchOptions search_options() const;
+  bool operator==(const ParallelSettings&) const = default;
+};
+
+}  // namespace napkin

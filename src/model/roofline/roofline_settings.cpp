@@ -1,0 +1,44 @@
+#include "roofline_settings.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "hardware.h"
+#include "validate.h"
+
+namespace napkin {
+
+void RooflineSettings::validate() const {
+  require_count(static_cast<std::int64_t>(overlays.size()), "overlays", "chips", 0,
+                static_cast<std::int64_t>(hardware_table().size()));
+  for (std::size_t i = 0; i < overlays.size(); ++i) {
+    (void)chip_by_name(overlays[i]);
+    for (std::size_t j = 0; j < i; ++j)
+      if (overlays[j] == overlays[i])
+        throw std::invalid_argument("overlays (chips): \"" + overlays[i] + "\" is listed twice");
+  }
+  require_count(matmul_dim, "matmul_dim", "elements", 1, 1'000'000);
+  mfu.validate();
+  for (double v : {mfu.matmul_seconds, mfu.vector_seconds, mfu.memory_seconds, mfu.comms_seconds,
+                   mfu.optimizer_seconds})
+    require_real(v, "mfu step seconds", "s", 0.0, 1e9);
+  require_real(recompute, "recompute", "hardware FLOPs per model FLOP", 1.0, 10.0);
+  require_real(prefill_mfu, "prefill_mfu", "fraction of peak", 1e-12, 1.0);
+  require_real(bandwidth_efficiency, "bandwidth_efficiency", "fraction of HBM bandwidth", 1e-12,
+               1.0);
+  require_real(step_floor_seconds, "step_floor_seconds", "s per decode step", 0.0, 1e3);
+  require_count(max_chips, "max_chips", "chips", 1, std::int64_t{1} << 40);
+  require_count(tile, "tile", "elements", 1, 65'536);
+  require_real(per_layer_serial_seconds, "per_layer_serial_seconds", "s per layer per step", 0.0,
+               1.0);
+  require_count(serving_tp, "serving_tp", "tensor-parallel ranks (0: fastest split)", 0, 1 << 20);
+  require_count(serving_pp, "serving_pp", "pipeline stages (0: fastest split)", 0, 1 << 20);
+  require_count(serving_ep, "serving_ep", "expert-parallel ranks (0: fastest split)", 0, 1 << 20);
+  require_real(ttft_budget_seconds, "ttft_budget_seconds", "s (0: not bounded)", 0.0, 1e6);
+  require_real(tpot_budget_seconds, "tpot_budget_seconds", "s (0: not bounded)", 0.0, 1e6);
+  require_count(search_max_chips, "search_max_chips", "chips", 1, std::int64_t{1} << 20);
+  require_real(generated_tokens_per_day, "generated_tokens_per_day", "tokens per day", 1.0, 1e18);
+}
+
+}  // namespace napkin

@@ -1,0 +1,47 @@
+// The Roofline panel's inputs as part of the scenario document: overlays,
+// the napkin's assumptions and the serving layout's choices.
+//
+// Plain structs with in-class defaults (each the panel's default on first
+// launch) and a validate() that throws std::invalid_argument naming the field,
+// its unit and the accepted range.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline.h"
+
+namespace napkin {
+
+struct RooflineSettings {
+  std::vector<std::string> overlays;  // other chips' rooflines, in the order ticked
+  std::int64_t matmul_dim = 8192;     // the "large matmul" point
+  MfuBudgetInputs mfu;                // step seconds by busy unit (the seed's 100/45/60/50/25)
+  double recompute = 8.0 / 6.0;       // HFU ÷ MFU (full activation checkpointing)
+  double prefill_mfu = 1.0;           // the talk: "assume fully compute bound"
+  double bandwidth_efficiency = 1.0;  // fraction of HBM bandwidth decode achieves
+  double step_floor_seconds = 0.0;    // serial time per decode step more chips cannot shrink
+  std::int64_t max_chips = 65536;     // the largest slice considered
+  std::int64_t tile = 128;            // matmul tile side
+  double per_layer_serial_seconds = 0.0;
+  // The "Serving layout" view (serving.h): the chosen split of the serving
+  // chips (0, 0, 0: the fastest split), collectives counted or not, the
+  // TTFT and TPOT bounds added to the turn budget (0: not bounded), the
+  // largest slice the search tries and the traffic disaggregation is sized for.
+  std::int64_t serving_tp = 0;
+  std::int64_t serving_pp = 0;
+  std::int64_t serving_ep = 0;
+  bool serving_communication = true;
+  double ttft_budget_seconds = 0.5;
+  double tpot_budget_seconds = 0.05;
+  std::int64_t search_max_chips = 4096;
+  double generated_tokens_per_day = 1e9;
+
+  void validate() const;
+  bool operator==(const RooflineSettings&) const = default;
+};
+
+}  // namespace napkin

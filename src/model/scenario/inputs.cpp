@@ -1,0 +1,369 @@
+#include "inputs.h"
+
+#include <array>
+#include <cmath>
+
+#include "format.h"
+#include "scenario.h"
+#include "validate.h"
+
+namespace napkin {
+
+namespace {
+
+using S = Scenario;
+
+// The largest chip count anything accepts: 10 million (today's largest
+// clusters are ~10^5; the CLI, the file and the GUI all stop here).
+constexpr double kMaxChips = 10'000'000;
+
+const std::array kInputs{
+    ScenarioInput{.key = "hardware.chips",
+                  .section = "hardware",
+                  .json_key = "chips",
+                  .flag = "--chips",
+                  .label = "Chips",
+                  .unit = "chips",
+                  .display_unit = "",
+                  .type = InputType::count,
+                  .default_value = 1000,
+                  .lo = 1,
+                  .hi = kMaxChips,
+                  .slider_lo = 1,
+                  .slider_hi = 100'000,
+                  .scale = InputScale::log,
+                  .ladder = Ladder::oneTwoFive(),
+                  .tooltip =
+                      "Number of accelerators (chips). C = chips × peak FLOP/s × MFU × days × "
+                      "86,400 s; the Roofline's turn read-out runs on this many.",
+                  .get = [](const S& s) { return static_cast<double>(s.n_chips); },
+                  .set = [](S& s, double v) { s.n_chips = std::llround(v); }},
+    ScenarioInput{.key = "budget.days",
+                  .section = "budget",
+                  .json_key = "days",
+                  .flag = "--days",
+                  .label = "Days",
+                  .unit = "days",
+                  .display_unit = "days",
+                  .default_value = 30,
+                  .lo = 0.1,
+                  .hi = 36'500,
+                  .slider_lo = 1,
+                  .slider_hi = 365,
+                  .ladder = Ladder::multipleOf(1),
+                  .decimals = 1,
+                  .tooltip = "Wall-clock days of training (days). Enters C linearly.",
+                  .get = [](const S& s) { return s.days; },
+                  .set = [](S& s, double v) { s.days = v; }},
+    ScenarioInput{.key = "budget.mfu",
+                  .section = "budget",
+                  .json_key = "mfu",
+                  .flag = "--mfu",
+                  .label = "MFU",
+                  .unit = "fraction of peak",
+                  .display_unit = "%",
+                  .default_value = 0.4,
+                  .lo = 0.001,
+                  .hi = 1.0,
+                  .slider_lo = 0.10,
+                  .slider_hi = 0.70,
+                  .ladder = Ladder::multipleOf(0.01),
+                  .display_factor = 100,
+                  .tooltip =
+                      "Model FLOPs utilization (fraction of peak): useful 6ND FLOPs ÷ (chips × "
+                      "peak × time), crashes excluded. Llama 3 405B reports 38–43 % on H100 (Table "
+                      "4); the seed assumes 40 %. 35–55 % is normal at scale.",
+                  .get = [](const S& s) { return s.mfu; },
+                  .set = [](S& s, double v) { s.mfu = v; }},
+    ScenarioInput{
+        .key = "budget.price_per_chip_hour_dollars",
+        .section = "budget",
+        .json_key = "price_per_chip_hour_dollars",
+        .flag = "--price",
+        .label = "Price",
+        .unit = "$ per chip-hour",
+        .display_unit = "$/chip-h",
+        .default_value = 2.5,
+        .lo = 0,
+        .hi = 10'000,
+        .slider_lo = 0.10,
+        .slider_hi = 20,
+        .scale = InputScale::log,
+        .ladder = Ladder::significant(2),
+        .decimals = 2,
+        .tooltip = "Rental price of one chip for one hour ($ per chip-hour), paid for the whole "
+                   "wall-clock including restarts: rental $ = chips × days × 24 × price. Default "
+                   "$2.50 for H100 (seed Phase 00 ch. 11).",
+        .get = [](const S& s) { return s.price_per_chip_hour_dollars; },
+        .set = [](S& s, double v) { s.price_per_chip_hour_dollars = v; }},
+    ScenarioInput{.key = "budget.kwh_price_dollars",
+                  .section = "budget",
+                  .json_key = "kwh_price_dollars",
+                  .flag = "--kwh-price",
+                  .label = "Energy price",
+                  .unit = "$ per kWh",
+                  .display_unit = "$/kWh",
+                  .default_value = 0.12,
+                  .lo = 0,
+                  .hi = 100,
+                  .slider_lo = 0.01,
+                  .slider_hi = 0.50,
+                  .ladder = Ladder::multipleOf(0.01),
+                  .decimals = 3,
+                  .tooltip =
+                      "Electricity price ($ per kWh) at the wall (× PUE). Default $0.12, a US "
+                      "industrial average.",
+                  .get = [](const S& s) { return s.kwh_price_dollars; },
+                  .set = [](S& s, double v) { s.kwh_price_dollars = v; }},
+    ScenarioInput{.key = "budget.pue",
+                  .section = "budget",
+                  .json_key = "pue",
+                  .flag = "--pue",
+                  .label = "PUE",
+                  .unit = "facility W per IT W",
+                  .display_unit = "",
+                  .default_value = 1.2,
+                  .lo = 1.0,
+                  .hi = 5.0,
+                  .slider_lo = 1.0,
+                  .slider_hi = 2.0,
+                  .ladder = Ladder::multipleOf(0.01),
+                  .decimals = 2,
+                  .tooltip =
+                      "Power usage effectiveness (facility W per IT W): cooling and power delivery "
+                      "on top of the chips' own draw. 1.1–1.4 for modern data centres.",
+                  .get = [](const S& s) { return s.pue; },
+                  .set = [](S& s, double v) { s.pue = v; }},
+    ScenarioInput{.key = "budget.tokens_per_param",
+                  .section = "budget",
+                  .json_key = "tokens_per_param",
+                  .flag = "--tokens-per-param",
+                  .label = "Tokens/param",
+                  .unit = "tokens per parameter",
+                  .display_unit = "",
+                  .default_value = 20,
+                  .lo = 0.01,
+                  .hi = 1e6,
+                  .slider_lo = 1,
+                  .slider_hi = 1000,
+                  .scale = InputScale::log,
+                  .ladder = Ladder::significant(2),
+                  .decimals = 1,
+                  .tooltip =
+                      "Chinchilla ratio r (tokens per parameter): N = √(C / 6r), D = r·N. Default "
+                      "20 (Hoffmann et al. 2022).",
+                  .get = [](const S& s) { return s.tokens_per_param; },
+                  .set = [](S& s, double v) { s.tokens_per_param = v; }},
+    ScenarioInput{.key = "budget.tokens_available",
+                  .section = "budget",
+                  .json_key = "tokens_available",
+                  .flag = "--tokens-available",
+                  .label = "Unique tokens",
+                  .unit = "tokens",
+                  .display_unit = "",
+                  .default_value = 15e12,
+                  .lo = 1,
+                  .hi = 1e18,
+                  .slider_lo = 1e10,
+                  .slider_hi = 1e15,
+                  .scale = InputScale::log,
+                  .ladder = Ladder::significant(2),
+                  .decimals = 2,
+                  .scientific = true,
+                  .tooltip =
+                      "Unique (deduplicated) training tokens the corpus holds; beyond them data "
+                      "repeat and are worth less (Muennighoff et al. 2023, R_D* = 15.4). Default "
+                      "15T (Llama 3 pre-trained on 15.6T). The 'data available' check needs D "
+                      "below it.",
+                  .get = [](const S& s) { return s.tokens_available; },
+                  .set = [](S& s, double v) { s.tokens_available = v; }},
+    ScenarioInput{.key = "training.dp_degree",
+                  .section = "training",
+                  .json_key = "dp_degree",
+                  .flag = "",
+                  .label = "DP degree",
+                  .unit = "replicas",
+                  .display_unit = "",
+                  .type = InputType::count,
+                  .default_value = 64,
+                  .lo = 1,
+                  .hi = kMaxChips,
+                  .slider_lo = 1,
+                  .slider_hi = 100'000,
+                  .scale = InputScale::log,
+                  .ladder = Ladder::powersOfTwo(),
+                  .tooltip = "Data-parallel replicas sharing the ZeRO shards (replicas).",
+                  .get = [](const S& s) { return static_cast<double>(s.training.dp_degree); },
+                  .set = [](S& s, double v) { s.training.dp_degree = std::llround(v); }},
+    ScenarioInput{.key = "training.micro_batch",
+                  .section = "training",
+                  .json_key = "micro_batch",
+                  .flag = "",
+                  .label = "Micro-batch",
+                  .unit = "sequences",
+                  .display_unit = "seq",
+                  .type = InputType::count,
+                  .default_value = 1,
+                  .lo = 1,
+                  .hi = 1'000'000,
+                  .slider_lo = 1,
+                  .slider_hi = 512,
+                  .scale = InputScale::log,
+                  .ladder = Ladder::powersOfTwo(),
+                  .tooltip = "Sequences per device per step; activation bytes scale with it.",
+                  .get = [](const S& s) { return static_cast<double>(s.training.micro_batch); },
+                  .set = [](S& s, double v) { s.training.micro_batch = std::llround(v); }},
+    ScenarioInput{
+        .key = "training.seq_len",
+        .section = "training",
+        .json_key = "seq_len",
+        .flag = "--seq",
+        .label = "Train sequence",
+        .unit = "tokens",
+        .display_unit = "tokens",
+        .type = InputType::count,
+        .default_value = 8192,
+        .lo = 1,
+        .hi = 100'000'000,
+        .slider_lo = 128,
+        .slider_hi = 1'048'576,
+        .scale = InputScale::log,
+        .ladder = Ladder::powersOfTwo(),
+        .tooltip = "Training sequence length T (tokens): activations ∝ T, attention FLOPs ∝ T².",
+        .get = [](const S& s) { return static_cast<double>(s.training.seq_len); },
+        .set = [](S& s, double v) { s.training.seq_len = std::llround(v); }},
+    ScenarioInput{.key = "serving.context_len",
+                  .section = "serving",
+                  .json_key = "context_len",
+                  .flag = "",
+                  .label = "Context",
+                  .unit = "tokens",
+                  .display_unit = "tokens",
+                  .type = InputType::count,
+                  .default_value = 8192,
+                  .lo = 1,
+                  .hi = 100'000'000,
+                  .slider_lo = 256,
+                  .slider_hi = 1'048'576,
+                  .scale = InputScale::log,
+                  .ladder = Ladder::powersOfTwo(),
+                  .tooltip =
+                      "Tokens in each served request's KV cache (tokens): 2·L·n_kv·d_head·T values "
+                      "per request at the KV precision, read every decode step.",
+                  .get = [](const S& s) { return static_cast<double>(s.serving.context_len); },
+                  .set = [](S& s, double v) { s.serving.context_len = std::llround(v); }},
+    ScenarioInput{.key = "serving.served_tokens",
+                  .section = "serving",
+                  .json_key = "served_tokens",
+                  .flag = "--served-tokens",
+                  .label = "Served tokens",
+                  .unit = "tokens",
+                  .display_unit = "",
+                  .default_value = 1e14,
+                  .lo = 0,
+                  .hi = 1e22,
+                  .slider_lo = 1e9,
+                  .slider_hi = 1e17,
+                  .scale = InputScale::log,
+                  .ladder = Ladder::significant(2),
+                  .decimals = 2,
+                  .scientific = true,
+                  .tooltip =
+                      "Tokens the model serves over its life (tokens). Lifetime FLOPs = 6N·D_train "
+                      "+ 2N·D_served: more serving favours a smaller model trained longer.",
+                  .get = [](const S& s) { return s.serving.served_tokens; },
+                  .set = [](S& s, double v) { s.serving.served_tokens = v; }},
+    ScenarioInput{.key = "serving.chips",
+                  .section = "serving",
+                  .json_key = "chips",
+                  .flag = "--serving-chips",
+                  .label = "Serving chips",
+                  .unit = "chips",
+                  .display_unit = "",
+                  .type = InputType::count,
+                  .default_value = 8,
+                  .lo = 1,
+                  .hi = 4096,
+                  .slider_lo = 1,
+                  .slider_hi = 4096,
+                  .scale = InputScale::log,
+                  .ladder = Ladder::powersOfTwo(),
+                  .tooltip =
+                      "Chips of one serving deployment (chips), split as TP × PP (× EP). The "
+                      "largest model whose turn meets the latency budget on them caps What I would "
+                      "train (seed Claim 14, Phase 03 ch. 6).",
+                  .get = [](const S& s) { return static_cast<double>(s.serving.chips); },
+                  .set = [](S& s, double v) { s.serving.chips = std::llround(v); }},
+    ScenarioInput{
+        .key = "parallel.global_batch_tokens",
+        .section = "parallel",
+        .json_key = "global_batch_tokens",
+        .flag = "",
+        .label = "Global batch",
+        .unit = "tokens per step",
+        .display_unit = "tokens",
+        .type = InputType::count,
+        .default_value = 4'194'304,
+        .lo = 1,
+        .hi = 1'000'000'000,
+        .slider_lo = 65'536,
+        .slider_hi = 268'435'456,
+        .scale = InputScale::log,
+        .ladder = Ladder::powersOfTwo(),
+        .tooltip = "Tokens per optimizer step (tokens); sequences per step = this ÷ the training "
+                   "sequence length (Budget panel). More sequences mean more micro-batches per "
+                   "pipeline and a smaller bubble. Default 4 Mi tokens, Llama-3-70B's early batch.",
+        .get = [](const S& s) { return static_cast<double>(s.parallel.global_batch_tokens); },
+        .set = [](S& s, double v) { s.parallel.global_batch_tokens = std::llround(v); }},
+};
+
+std::string bound_text(const ScenarioInput& in, double v) {
+  const double shown = v * in.display_factor;
+  if (shown == std::floor(shown)) {
+    if (std::abs(shown) < 1e15) return format_grouped(shown, 0);
+    return format_sci(shown, 0);
+  }
+  if (std::abs(shown) >= 1e6 || std::abs(shown) < 1e-3) return format_sci(shown, 2);
+  return format_value(shown);
+}
+
+}  // namespace
+
+std::span<const ScenarioInput> scenario_inputs() { return kInputs; }
+
+const ScenarioInput& scenario_input(std::string_view key) {
+  for (const ScenarioInput& in : kInputs)
+    if (in.key == key) return in;
+  throw std::invalid_argument("unknown scenario input \"" + std::string(key) + "\"");
+}
+
+const ScenarioInput* scenario_input_by_flag(std::string_view flag) {
+  for (const ScenarioInput& in : kInputs)
+    if (!in.flag.empty() && in.flag == flag) return &in;
+  return nullptr;
+}
+
+std::string input_range_text(const ScenarioInput& in) {
+  const std::string_view unit = in.display_unit.empty() ? in.unit : in.display_unit;
+  std::string text = bound_text(in, in.lo) + " – " + bound_text(in, in.hi);
+  if (!unit.empty()) text.append(" ").append(unit);
+  return text;
+}
+
+void check_input(const ScenarioInput& in, double value, std::string_view as_named) {
+  const bool whole = in.type == InputType::real || value == std::floor(value);
+  if (std::isfinite(value) && value >= in.lo && value <= in.hi && whole) return;
+  const std::string name(as_named.empty() ? in.label : as_named);
+  const std::string_view unit = in.display_unit.empty() ? in.unit : in.display_unit;
+  const std::string found = std::isfinite(value) ? bound_text(in, value) : format_value(value);
+  std::string accepted = input_range_text(in);
+  accepted = (in.type == InputType::count ? "a whole number in " : "in ") + accepted;
+  throw InputError(std::string(in.key),
+                   name + " (" + std::string(unit) + ") must be " + accepted + "; got " + found);
+}
+
+void check_inputs(const Scenario& s) {
+  for (const ScenarioInput& in : kInputs) check_input(in, in.get(s), in.key);
+}
+
+}  // namespace napkin

@@ -1,0 +1,77 @@
+// Every numeric input of the scenario that a person sets, described once: its
+// key in the document, its JSON key, its napkin-cli flag, its label and unit,
+// its default, the range a typed, flagged or loaded value must lie in, where a
+// slider spans and lands, and its tooltip with the source of the default.
+// The GUI's controls, the CLI's flags, the scenario JSON reader, validate(),
+// the report and the comparison read this table; nothing else writes these
+// defaults or ranges.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "nice_numbers.h"
+
+namespace napkin {
+
+struct Scenario;
+
+enum class InputType { count, real };
+enum class InputScale { linear, log };
+
+struct ScenarioInput {
+  std::string_view key;           // the document path: "hardware.chips"
+  std::string_view section;       // the JSON object it is in: "hardware"
+  std::string_view json_key;      // its key there: "chips"
+  std::string_view flag;          // napkin-cli's flag, "--chips" ("" when none)
+  std::string_view label;         // for a control: "Chips"
+  std::string_view unit;          // "chips", "days", "fraction of peak"
+  // After the number in a control ("%" for a fraction shown in percent); ""
+  // shows none (the label says it: "Chips", "PUE").
+  std::string_view display_unit;
+  InputType type = InputType::real;
+  double default_value = 0;
+  // Accepted: every typed, flagged or loaded value in [lo, hi].
+  double lo = 0, hi = 0;
+  // Where the slider spans (within [lo, hi]) and the values it lands on; a
+  // typed value outside the slider's span is accepted while inside [lo, hi].
+  double slider_lo = 0, slider_hi = 0;
+  InputScale scale = InputScale::linear;
+  Ladder ladder = {};
+  int decimals = 0;           // digits a control shows after the point
+  double display_factor = 1;  // shown = value × factor (100 for a fraction in %)
+  bool scientific = false;    // shown as 1.5e+13
+  std::string_view tooltip;   // what it means, the formula, the source of the default
+  double (*get)(const Scenario&) = nullptr;
+  void (*set)(Scenario&, double) = nullptr;
+};
+
+// A value outside an input's accepted range. `key` is the input's document
+// key, so a front end can name it in its own words (a flag, a control).
+struct InputError : std::invalid_argument {
+  InputError(std::string input_key, const std::string& message)
+      : std::invalid_argument(message), key(std::move(input_key)) {}
+  std::string key;
+};
+
+// In document order.
+std::span<const ScenarioInput> scenario_inputs();
+// The input with this document key; throws std::invalid_argument naming it.
+const ScenarioInput& scenario_input(std::string_view key);
+// The input read by this napkin-cli flag, or nullptr.
+const ScenarioInput* scenario_input_by_flag(std::string_view flag);
+
+// "1 – 10,000,000 chips", "0.1 – 100 %": the accepted range as people read it
+// (in the display unit, or the unit when the control shows none).
+std::string input_range_text(const ScenarioInput& in);
+// Throws InputError when `value` is not finite, not in [lo, hi], or not whole
+// for a count: "chips (chips) must be in 1 – 10,000,000; got 2e+07". `as_named`
+// replaces the label in the message (a flag, "hardware.chips" in a file).
+void check_input(const ScenarioInput& in, double value, std::string_view as_named = {});
+// check_input() of every registered input of `s`.
+void check_inputs(const Scenario& s);
+
+}  // namespace napkin

@@ -1,0 +1,178 @@
+#include "plan.h"
+
+#include <algorithm>
+#include <mutex>
+#include <stdexcept>
+
+#include "cluster_cost.h"
+#include "format.h"
+#include "hardware.h"
+#include "validate.h"
+
+namespace napkin {
+
+std::int64_t step_sequences(const Scenario& s) {
+  require_count(s.n_chips, "chips", "chips", 1);
+  require_count(s.training.seq_len, "seq_len", "tokens", 1);
+  std::int64_t odd = s.n_chips;
+  while (odd % 2 == 0) odd /= 2;
+  const std::int64_t wanted = s.parallel.global_batch_tokens / s.training.seq_len;
+  const std::int64_t multiples = std::max<std::int64_t>(1, (wanted + odd / 2) / odd);
+  return checked_mul(multiples, odd, "sequences per step");
+}
+
+TrainingJob training_job(const Scenario& s) {
+  TrainingJob job;
+  job.shape = s.shape;
+  job.chip = s.chip;
+  job.n_chips = s.n_chips;
+  job.seq_len = s.training.seq_len;
+  job.global_batch = step_sequences(s);
+  job.train_tokens = s.train_inputs().tokens();
+  job.optimizer = s.training.optimizer;
+  job.software = software_by_name(s.parallel.software);
+  job.validate();
+  return job;
+}
+
+SearchResult scenario_layouts(const Scenario& s) {
+  return search_layouts(training_job(s), s.parallel.search_options());
+}
+
+std::optional<LayoutResult> scenario_layout(const Scenario& s, const SearchResult& search) {
+  if (s.parallel.chosen) return evaluate_layout(training_job(s), *s.parallel.chosen);
+  for (const LayoutResult& r : search.layouts)
+    if (r.fits) return r;  // layouts come fitting first, fastest first
+  return std::nullopt;
+}
+
+std::optional<LayoutResult> scenario_layout(const Scenario& s) {
+  if (s.parallel.chosen) return evaluate_layout(training_job(s), *s.parallel.chosen);
+  return scenario_layout(s, scenario_layouts(s));
+}
+
+MfuChoice mfu_of_layout(const Scenario& s, const std::optional<LayoutResult>& r) {
+  MfuChoice c;
+  c.mfu = s.mfu;
+  if (s.parallel.mfu_source == MfuSource::assumed) return c;
+  if (r) {
+    c.has_layout = true;
+    c.layout_fits = r->valid && r->fits;
+    c.peak_stage_bytes = r->memory.total_bytes;
+    c.hbm_bytes = r->hbm_bytes;
+    c.layout_reason = r->reason;
+    c.layout = to_string(r->layout);
+  }
+  if (!r) {
+    c.note = "no layout fits in HBM; the assumed MFU is used";
+  } else if (!r->valid) {
+    c.note = "the chosen layout cannot run (" + r->reason + "); the assumed MFU is used";
+  } else if (!r->fits) {
+    c.note = "the chosen layout does not fit in HBM; the assumed MFU is used";
+  } else {
+    c.mfu = r->mfu;
+    c.layout_days = r->days;
+    c.source = MfuSource::predicted;
+    c.layout = to_string(r->layout);
+  }
+  return c;
+}
+
+MfuChoice budget_mfu(const Scenario& s, const SearchResult& search) {
+  if (s.parallel.mfu_source == MfuSource::assumed) return mfu_of_layout(s, std::nullopt);
+  return mfu_of_layout(s, scenario_layout(s, search));
+}
+
+MfuChoice budget_mfu(const Scenario& s) {
+  if (s.parallel.mfu_source == MfuSource::assumed) return mfu_of_layout(s, std::nullopt);
+  return mfu_of_layout(s, scenario_layout(s));
+}
+
+MfuSearchKey mfu_search_key(const Scenario& s) {
+  return MfuSearchKey{
+      s.shape, s.chip, s.n_chips, s.training, s.parallel, s.plan.train_tokens, s.tokens_per_param};
+}
+
+std::string ResolvedPlan::mfu_text() const {
+  std::string text = format_percent(mfu.mfu, 1) + " (" + std::string(mfu_source_name());
+  if (mfu.source == MfuSource::predicted && !mfu.layout.empty()) text += ": " + mfu.layout;
+  return text + ")";
+}
+
+std::string_view ResolvedPlan::mfu_source_name() const { return to_string(mfu.source); }
+
+namespace {
+
+// The last predicted choice and the inputs of its search: a slider tick that
+// does not change them (days, prices, serving) costs no search.
+struct MfuMemo {
+  std::mutex mutex;
+  std::optional<MfuSearchKey> key;
+  MfuChoice choice;
+};
+
+MfuMemo& mfu_memo() {
+  static MfuMemo memo;
+  return memo;
+}
+
+MfuChoice predicted_mfu(const Scenario& s) {
+  const MfuSearchKey key = mfu_search_key(s);
+  MfuMemo& memo = mfu_memo();
+  {
+    std::lock_guard lock(memo.mutex);
+    if (memo.key == key) return memo.choice;
+  }
+  MfuChoice c;
+  try {
+    c = budget_mfu(s);
+  } catch (const std::invalid_argument& e) {
+    c = MfuChoice{};
+    c.note = std::string("no layout could be searched (") + e.what() + "); the assumed MFU is used";
+  }
+  std::lock_guard lock(memo.mutex);
+  memo.key = key;
+  memo.choice = c;
+  return c;
+}
+
+ResolvedPlan resolve(const Scenario& s, MfuChoice choice) {
+  if (choice.source == MfuSource::assumed) choice.mfu = s.mfu;  // the fallback follows the slider
+  ResolvedPlan p;
+  p.mfu = std::move(choice);
+  const Chip& chip = chip_by_name(s.chip);
+  p.compute_flops = budget_to_flops(chip, s.n_chips, s.days, p.mfu.mfu);
+  p.requested_batch_tokens = s.parallel.global_batch_tokens;
+  p.batch_sequences = step_sequences(s);
+  p.batch_tokens = checked_mul(p.batch_sequences, s.training.seq_len, "tokens per step");
+  p.batch_adjusted = p.batch_tokens != p.requested_batch_tokens;
+  p.run_tokens = s.train_inputs().tokens();
+  // At the layout's step time when predicted (the Parallelism panel's
+  // "Days"); at 6·N_active·D FLOPs and the assumed MFU otherwise.
+  p.run_days =
+      p.mfu.source == MfuSource::predicted
+          ? p.mfu.layout_days
+          : flops_to_days(6.0 * static_cast<double>(count_params(s.shape).active) * p.run_tokens,
+                          chip, s.n_chips, p.mfu.mfu);
+  return p;
+}
+
+}  // namespace
+
+ResolvedPlan resolve_plan(const Scenario& s) {
+  if (s.parallel.mfu_source == MfuSource::assumed) return resolve(s, budget_mfu(s));
+  return resolve(s, predicted_mfu(s));
+}
+
+ResolvedPlan resolve_plan(const Scenario& s, const SearchResult& search) {
+  if (s.parallel.mfu_source == MfuSource::assumed) return resolve(s, budget_mfu(s));
+  MfuChoice c;
+  try {
+    c = budget_mfu(s, search);
+  } catch (const std::invalid_argument& e) {
+    c.note = std::string("no layout could be searched (") + e.what() + "); the assumed MFU is used";
+  }
+  return resolve(s, std::move(c));
+}
+
+}  // namespace napkin

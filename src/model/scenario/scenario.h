@@ -1,0 +1,126 @@
+// The shared scenario: every user input that more than one panel reads.
+// Plain data with defaults (1,000 H100 for 30 days, a Llama-3-70B-shaped
+// model); the app wraps it for observation and undo, the io library reads and
+// writes it as a versioned JSON document.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "algebra.h"
+#include "budget.h"
+#include "goodput.h"
+#include "model_presets.h"
+#include "panel_settings.h"
+#include "quantize.h"
+#include "train_plan.h"
+#include "uncertainty.h"
+
+namespace napkin {
+
+struct TrainingSetup {
+  Optimizer optimizer = Optimizer::adam;
+  Precision precision = Precision::mixed_bf16;
+  int zero_stage = 3;
+  std::int64_t dp_degree = 64;  // data-parallel replicas sharding the states
+  Checkpointing checkpointing = Checkpointing::selective;
+  std::int64_t micro_batch = 1;  // sequences per device per step
+  std::int64_t seq_len = 8192;   // training sequence length, tokens
+  bool operator==(const TrainingSetup&) const = default;
+};
+
+struct ServingSetup {
+  std::int64_t context_len = 8192;    // tokens of context per request
+  double served_tokens = 1e14;        // tokens served over the model's life
+  std::int64_t batch = 8;             // concurrent decode requests
+  std::int64_t prompt_tokens = 8192;  // incremental prefill per turn
+  std::int64_t decode_tokens = 128;   // generated tokens per turn
+  double latency_budget_seconds = 1.0;
+  double overhead_seconds = 0.25;
+  // Serving precisions: the weights and the KV cache each stored as bf16, fp8,
+  // int8 or int4 (group-wise scales counted, quantize.h).
+  Dtype weight_dtype = Dtype::bf16;
+  Dtype kv_dtype = Dtype::bf16;
+  double bytes_per_param() const { return bytes_per_element(weight_dtype); }
+  double kv_bytes_per_element() const { return bytes_per_element(kv_dtype); }
+  std::int64_t chips = 8;   // chips of one serving deployment
+  bool limit_model = true;  // "What I would train" respects the latency budget
+  bool operator==(const ServingSetup&) const = default;
+};
+
+// Which question the Budget planner answers.
+enum class PlanMode {
+  budget,       // chips × days → C → the model to train
+  train_model,  // the scenario's model on D tokens → days, dollars, energy, loss
+};
+std::string_view to_string(PlanMode mode);
+// "budget" or "train_model"; throws std::invalid_argument otherwise.
+PlanMode parse_plan_mode(std::string_view text);
+
+// A range around one of the scenario's own values (which is the likely one).
+struct Spread {
+  double low = 0;
+  double high = 0;
+  bool operator==(const Spread&) const = default;
+};
+
+// Which inputs are uncertain, and how the Monte Carlo reads them.
+struct RangeSetup {
+  std::optional<Spread> mfu;
+  std::optional<Spread> interruptions_per_1000_chip_days;
+  std::optional<Spread> restart_minutes;
+  std::optional<Spread> price_per_chip_hour_dollars;
+  std::optional<Spread> tokens_available;
+  RangeShape shape = RangeShape::triangular;
+  std::uint64_t seed = 1;
+  bool any() const;
+  bool operator==(const RangeSetup&) const = default;
+};
+
+struct PlanSetup {
+  PlanMode mode = PlanMode::budget;
+  double train_tokens = 0;  // "train this model": D; 0 = tokens_per_param × N
+  bool operator==(const PlanSetup&) const = default;
+};
+
+struct Scenario {
+  // Hardware and budget.
+  std::string chip = "H100";
+  std::int64_t n_chips = 1000;
+  double days = 30;
+  double mfu = 0.4;
+  double price_per_chip_hour_dollars = 2.5;
+  double kwh_price_dollars = 0.12;
+  double pue = 1.2;
+  double tokens_per_param = 20;
+  double tokens_available = 15e12;
+  // The model being sized (Llama-3-70B shape by default).
+  std::string model_name = "Llama-3-70B";
+  ModelShape shape = ModelShape{80, 8192, 28672, 64, 8, 128, 128256};
+  TrainingSetup training;
+  ServingSetup serving;
+  // The panels' own inputs (document version 2).
+  IsoflopsSettings isoflops;
+  MoeSettings moe;
+  RooflineSettings roofline;
+  // The Parallelism panel's inputs (older documents lack them: defaults).
+  ParallelSettings parallel;
+  GoodputSetup goodput;  // interruptions, restarts, checkpoints
+  RangeSetup ranges;
+  PlanSetup plan;
+
+  // Throws std::invalid_argument naming the first field out of range.
+  void validate() const;
+  BudgetInputs budget_inputs() const;
+  // "Train this model": the scenario's model shape (total parameters; active
+  // ones for 6·N·D) on plan.train_tokens.
+  TrainInputs train_inputs() const;
+  // The ranges with the scenario's own values as the likely ones, for `plan`.
+  PlanRanges plan_ranges(const TrainInputs& plan) const;
+  bool operator==(const Scenario&) const = default;
+};
+
+}  // namespace napkin

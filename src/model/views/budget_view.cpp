@@ -1,0 +1,458 @@
+#include "budget_view.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "format.h"
+#include "hardware.h"
+#include "plan_inputs.h"
+#include "scaling.h"
+#include "validate.h"
+
+namespace napkin {
+
+namespace {
+
+// n points spaced evenly in log10 between lo and hi.
+std::vector<double> log_space(double lo, double hi, int n) {
+  std::vector<double> out(static_cast<std::size_t>(n));
+  const double a = std::log10(lo), b = std::log10(hi);
+  for (int i = 0; i < n; ++i)
+    out[static_cast<std::size_t>(i)] = std::pow(10.0, a + (b - a) * i / (n - 1));
+  return out;
+}
+
+constexpr std::int64_t kServeWorkspaceBytes = 10'000'000'000;  // seed Phase 00 ch. 9
+
+// The serving limit budget_report() caps "What I would train" with: the
+// layout search's largest dense model, reused from `previous` when the
+// serving inputs are the same.
+// The budget memo already cautions about a same-loss run longer than 2× the days.
+bool p_too_long(const InferenceAwarePlan& p, double days) {
+  return p.recommend_smaller && p.same_loss_days > 2.0 * days;
+}
+
+BudgetServing serving_search(const Scenario& s, const BudgetView* previous) {
+  BudgetServing b;
+  b.enabled = s.serving.limit_model;
+  b.key = serving_search_key(s);
+  b.precision = describe_precision(s.serving.weight_dtype, s.serving.kv_dtype);
+  if (!b.enabled || s.serving.latency_budget_seconds <= s.serving.overhead_seconds) return b;
+  if (previous && previous->serving.enabled && previous->serving.key == b.key)
+    b.largest_params = previous->serving.largest_params;
+  else
+    b.largest_params = largest_params_for_budget(budget_serving_inputs(s));
+  return b;
+}
+
+std::string serving_where(const Scenario& s) {
+  const SearchInputs in = budget_serving_inputs(s);
+  return in.budget.describe() + " (" +
+         format_grouped(static_cast<double>(s.serving.prompt_tokens)) + "-token prompt, " +
+         format_grouped(static_cast<double>(s.serving.decode_tokens)) + " tokens out, " +
+         format_seconds(s.serving.overhead_seconds) + " overhead) on up to " +
+         format_grouped(static_cast<double>(s.serving.chips)) + " " + s.chip;
+}
+
+ServingLimit as_serving_limit(const Scenario& s, const BudgetServing& b) {
+  ServingLimit l;
+  l.chip = s.chip;
+  l.serving_chips = s.serving.chips;
+  if (!b.enabled) {
+    l.detail = "serving latency not applied";
+    return l;
+  }
+  if (s.serving.latency_budget_seconds <= s.serving.overhead_seconds) {
+    l.detail = "the latency budget of " + format_seconds(s.serving.latency_budget_seconds) +
+               " is at or below the " + format_seconds(s.serving.overhead_seconds) +
+               " overhead, so no model meets it";
+    return l;
+  }
+  l.applied = true;
+  l.max_params = b.largest_params;
+  if (b.largest_params)
+    l.detail = "largest dense model meeting " + serving_where(s) + " at " + b.precision + " is " +
+               format_count(*b.largest_params) +
+               " parameters (serving layout search: KV cache and TP all-reduces counted)";
+  else
+    l.detail = "no dense model of 100M parameters or more meets " + serving_where(s) + " at " +
+               b.precision;
+  return l;
+}
+
+}  // namespace
+
+std::string_view range_input_key(RangeInput input) {
+  switch (input) {
+    case RangeInput::mfu: return "mfu";
+    case RangeInput::interruptions: return "interruptions_per_1000_chip_days";
+    case RangeInput::restart: return "restart_minutes";
+    case RangeInput::price: return "price_per_chip_hour_dollars";
+    case RangeInput::tokens_available: return "tokens_available";
+  }
+  return "mfu";
+}
+
+double range_likely(const Scenario& s, RangeInput input) {
+  switch (input) {
+    case RangeInput::mfu: return s.mfu;
+    case RangeInput::interruptions: return s.goodput.interruptions_per_1000_chip_days;
+    case RangeInput::restart: return s.goodput.restart_minutes;
+    case RangeInput::price: return s.price_per_chip_hour_dollars;
+    case RangeInput::tokens_available: return s.tokens_available;
+  }
+  return 0;
+}
+
+std::optional<Spread>& range_spread(RangeSetup& r, RangeInput input) {
+  switch (input) {
+    case RangeInput::mfu: return r.mfu;
+    case RangeInput::interruptions: return r.interruptions_per_1000_chip_days;
+    case RangeInput::restart: return r.restart_minutes;
+    case RangeInput::price: return r.price_per_chip_hour_dollars;
+    case RangeInput::tokens_available: return r.tokens_available;
+  }
+  return r.mfu;
+}
+
+const std::optional<Spread>& range_spread(const RangeSetup& r, RangeInput input) {
+  return range_spread(const_cast<RangeSetup&>(r), input);
+}
+
+Spread widened(const Spread& sp, double likely) {
+  return {std::min(sp.low, likely), std::max(sp.high, likely)};
+}
+
+Spread default_spread(RangeInput input, double likely) {
+  switch (input) {
+    case RangeInput::mfu: return {0.75 * likely, std::min(0.95, std::max(likely, 1.1 * likely))};
+    case RangeInput::interruptions: return {0.5 * likely, 3.0 * likely};
+    case RangeInput::restart: return {0.5 * likely, 3.0 * likely};
+    case RangeInput::price: return {0.8 * likely, 1.3 * likely};
+    case RangeInput::tokens_available: return {0.5 * likely, 1.5 * likely};
+  }
+  return {likely, likely};
+}
+
+std::string spread_problem(RangeInput input, const Spread& sp, double likely) {
+  const InputInfo& info = plan_input_info(range_input_key(input));
+  const bool percent = input == RangeInput::mfu;
+  auto value = [percent](double v) {
+    return percent ? format_percent(v, 0) : format_grouped(v, v < 10 ? 2 : 0);
+  };
+  const std::string head =
+      std::string(info.label) + " range refused (" + std::string(percent ? "%" : info.unit) + "): ";
+  if (!std::isfinite(sp.low) || !std::isfinite(sp.high) || sp.low < 0)
+    return head + "low and high must be finite and not negative.";
+  if (sp.low > sp.high)
+    return head + "low " + value(sp.low) + " is above high " + value(sp.high) + ".";
+  if (sp.low > likely)
+    return head + "low " + value(sp.low) + " is above the likely value " + value(likely) +
+           " (the scenario's own).";
+  if (sp.high < likely)
+    return head + "high " + value(sp.high) + " is below the likely value " + value(likely) +
+           " (the scenario's own).";
+  if (percent && sp.high > 1.0) return head + "high " + value(sp.high) + " is above 100 %.";
+  return {};
+}
+
+std::string serving_search_key(const Scenario& s) {
+  const ServingSetup& v = s.serving;
+  return s.chip + "|" + std::to_string(v.chips) + "|" + std::to_string(v.batch) + "|" +
+         std::to_string(v.prompt_tokens) + "|" + std::to_string(v.decode_tokens) + "|" +
+         format_value(v.latency_budget_seconds) + "|" + format_value(v.overhead_seconds) + "|" +
+         std::string(to_string(v.weight_dtype)) + "|" + std::string(to_string(v.kv_dtype));
+}
+
+ServingLimit scenario_serving_limit(const Scenario& s) {
+  return as_serving_limit(s, serving_search(s, nullptr));
+}
+
+SearchInputs budget_serving_inputs(const Scenario& s) {
+  SearchInputs in;
+  in.serving.chip = s.chip;
+  in.serving.prompt_tokens = s.serving.prompt_tokens;
+  in.serving.decode_tokens = s.serving.decode_tokens;
+  in.serving.weights = s.serving.weight_dtype;
+  in.serving.kv = s.serving.kv_dtype;
+  in.serving.overhead_seconds = s.serving.overhead_seconds;
+  in.serving.cost.price_per_chip_hour_dollars = s.price_per_chip_hour_dollars;
+  in.serving.cost.kwh_price_dollars = s.kwh_price_dollars;
+  in.serving.cost.pue = s.pue;
+  in.budget.turn_seconds = s.serving.latency_budget_seconds;
+  in.max_chips = s.serving.chips;
+  in.max_batch = s.serving.batch;
+  return in;
+}
+
+std::optional<RangeReport> budget_ranges(const Scenario& s, const TrainInputs& plan) {
+  if (!s.ranges.any()) return std::nullopt;
+  return plan_ranges(plan, s.plan_ranges(plan), budget_law());
+}
+
+std::vector<std::int64_t> kv_head_options(std::int64_t n_heads) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t d = 1; d <= n_heads; ++d)
+    if (n_heads % d == 0) out.push_back(d);
+  return out;
+}
+
+ModelShape consistent_shape(ModelShape s) {
+  if (s.n_heads > 0 && s.n_kv_heads > 0 && s.n_heads % s.n_kv_heads != 0)
+    s.n_kv_heads = std::gcd(s.n_heads, s.n_kv_heads);
+  if (s.is_moe()) {
+    s.top_k = std::clamp<std::int64_t>(s.top_k, 1, s.n_experts);
+    s.n_dense_layers = std::min(s.n_dense_layers, s.n_layers);
+  } else {
+    s.top_k = 0;
+    s.shared_experts = 0;
+    s.n_dense_layers = 0;
+  }
+  return s;
+}
+
+Check scenario_memory_check(const Scenario& s, const TrainingMemory& m, std::int64_t hbm) {
+  return {"scenario model fits per device", m.total <= hbm,
+          s.model_name + " at ZeRO-" + std::to_string(s.training.zero_stage) + " over DP " +
+              format_grouped(static_cast<double>(s.training.dp_degree), 0) + ", micro-batch " +
+              std::to_string(s.training.micro_batch) + " × " +
+              format_grouped(static_cast<double>(s.training.seq_len), 0) + ": " +
+              format_bytes(static_cast<double>(m.total), 1) + " per device of " +
+              format_bytes(static_cast<double>(hbm), 0) + " HBM (limit 100 %)"};
+}
+
+BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& options) {
+  scenario.validate();
+  BudgetView v;
+  v.mfu_key = mfu_search_key(scenario);
+  v.plan = resolve_plan(scenario);
+  v.mfu = v.plan.mfu;
+  Scenario s = scenario;
+  if (v.mfu.source == MfuSource::predicted) {
+    s.mfu = v.mfu.mfu;
+    s.ranges.mfu.reset();
+  }
+  v.scenario = s;
+  v.serving = serving_search(s, options.previous);
+  BudgetInputs inputs = s.budget_inputs();
+  inputs.serving_limit = as_serving_limit(s, v.serving);
+  v.report = budget_report(inputs);
+  v.params = count_params(s.shape);
+  const Chip& chip = chip_by_name(s.chip);
+  v.chip_hbm_bytes = chip.hbm_bytes;
+
+  // (a)
+  ActivationShape act;
+  act.batch = s.training.micro_batch;
+  act.seq = s.training.seq_len;
+  act.d_model = s.shape.d_model;
+  act.n_layers = s.shape.n_layers;
+  v.activation_bytes = activation_bytes(act, s.training.checkpointing);
+  for (int z = 0; z <= 3; ++z)
+    v.memory_by_zero[static_cast<std::size_t>(z)] =
+        training_memory(v.params.total, v.activation_bytes, s.training.optimizer,
+                        s.training.precision, z, s.training.dp_degree);
+  for (std::size_t z = 0; z < 4; ++z)
+    v.fits_device_by_zero[z] = v.memory_by_zero[z].total <= v.chip_hbm_bytes;
+
+  // (b)
+  const ModelShape& m = s.shape;
+  const auto contexts = log_space(256, 1 << 20, 49);
+  for (double t : contexts) {
+    const auto ctx = static_cast<std::int64_t>(std::llround(t));
+    v.kv_mha.x.push_back(t);
+    v.kv_mha.y.push_back(
+        static_cast<double>(kv_cache_bytes(m.n_layers, m.n_heads, m.d_head, ctx, 1)));
+    v.kv_scenario.x.push_back(t);
+    // The scenario's own cache: MLA's latent when the shape has one.
+    v.kv_scenario.y.push_back(static_cast<double>(kv_cache_bytes(m, ctx, 1)));
+    v.kv_mqa.x.push_back(t);
+    v.kv_mqa.y.push_back(static_cast<double>(kv_cache_bytes(m.n_layers, 1, m.d_head, ctx, 1)));
+  }
+  v.kv_bytes_at_context = kv_cache_bytes(m, s.serving.context_len, 1);
+  const std::int64_t node_chips = v.report.inputs.serving_node_chips;
+  v.serve_node_hbm_bytes = static_cast<double>(node_chips) * static_cast<double>(chip.hbm_bytes);
+  v.serve_weight_bytes = static_cast<double>(v.params.total) * s.serving.bytes_per_param();
+  v.hbm_left_bytes = std::max(0.0, v.serve_node_hbm_bytes - v.serve_weight_bytes -
+                                       static_cast<double>(kServeWorkspaceBytes));
+  v.max_concurrent = max_concurrent_requests(
+      node_chips * chip.hbm_bytes, static_cast<double>(v.params.total), v.kv_bytes_at_context,
+      s.serving.bytes_per_param(), kServeWorkspaceBytes);
+
+  // (c) N is the active non-embedding count: what 6N counts per token.
+  const double n_flops = static_cast<double>(v.params.non_embedding_active);
+  for (double t : contexts) {
+    const auto ctx = static_cast<std::int64_t>(std::llround(t));
+    const double f = attention_flop_fraction(n_flops, m.n_layers, m.d_model, ctx);
+    v.attention_fraction.x.push_back(t);
+    v.attention_fraction.y.push_back(f);
+    v.six_nd_error.x.push_back(t);
+    v.six_nd_error.y.push_back(six_nd_error(f));
+  }
+  v.attention_fraction_at_seq =
+      attention_flop_fraction(n_flops, m.n_layers, m.d_model, s.training.seq_len);
+  v.six_nd_error_at_seq = six_nd_error(v.attention_fraction_at_seq);
+
+  // (d)
+  const InferenceAwarePlan& p = v.report.plan;
+  for (double served : log_space(1e9, 1e18, 73)) {
+    v.lifetime_chinchilla.x.push_back(served);
+    v.lifetime_chinchilla.y.push_back(
+        lifetime_flops(p.chinchilla.params, p.chinchilla.train_tokens, served));
+    v.lifetime_small.x.push_back(served);
+    v.lifetime_small.y.push_back(
+        lifetime_flops(p.same_loss.params, p.same_loss.train_tokens, served));
+  }
+
+  v.lifetime_flops_ratio =
+      p.lifetime_flops_small > 0 ? p.lifetime_flops_chinchilla / p.lifetime_flops_small : 0.0;
+
+  // (e)
+  const double c = v.report.flops;
+  for (double flops : log_space(std::min(1e19, c / 100), std::max(1e27, c * 100), 49)) {
+    const ChinchillaSplit sp = chinchilla_split(flops, s.tokens_per_param);
+    v.frontier_params.x.push_back(flops);
+    v.frontier_params.y.push_back(sp.params);
+    v.frontier_tokens.x.push_back(flops);
+    v.frontier_tokens.y.push_back(sp.tokens);
+  }
+
+  // (f) The planned run: the recommended model (budget) or the scenario's own
+  // (train this model), its goodput against the checkpoint interval, its
+  // loss against epochs, and its ranges.
+  const DataConstrainedLaw law = budget_law();
+  TrainInputs plan = v.report.recommended.run_inputs;
+  if (s.plan.mode == PlanMode::train_model) {
+    plan = s.train_inputs();
+    v.train = train_run(plan, law);
+  }
+  const RunReport& run = v.train ? *v.train : v.report.recommended.run;
+  v.goodput_curve = goodput_curve(run.goodput_inputs, plan.n_chips);
+  v.loss_vs_epochs = loss_vs_epochs(law, run.active_params, run.unique_tokens,
+                                    std::clamp(std::ceil(run.epochs * 2.0), 64.0, 1e9), run.epochs);
+  v.plan_inputs = plan;
+  if (options.ranges) v.ranges = budget_ranges(s, plan);
+  const std::string sharding = "model states sharded over all " +
+                               format_grouped(static_cast<double>(plan.n_chips), 0) + " " +
+                               plan.chip;
+  v.plan_subject =
+      (v.train ? "train this model: " + s.model_name + " (" + format_count(run.params) + ")"
+               : "what I would train: " + format_count(run.params)) +
+      " on " + format_count(run.tokens, 2) + " tokens, " + sharding;
+  v.run_too_long = run.wall_clock_days > 2.0 * s.days;
+  // The serving constraint, about the planned model.
+  BudgetServing& sv = v.serving;
+  if (sv.enabled) {
+    const std::string who =
+        v.train ? "the scenario's " + s.model_name + " (" + format_count(run.params) + ")"
+                : "the recommended " + format_count(run.params);
+    if (s.serving.latency_budget_seconds <= s.serving.overhead_seconds) {
+      sv.binds = true;
+      sv.text = "At " + sv.precision + ", " + v.report.serving_limit.detail + ".";
+    } else if (!sv.largest_params) {
+      sv.binds = true;
+      sv.text = "At " + sv.precision + ", no dense model of 100M parameters or more meets " +
+                serving_where(s) + ".";
+    } else {
+      sv.binds =
+          v.train ? run.params > *sv.largest_params * 1.0005 : v.report.recommended.serving_binds;
+      sv.text = "At " + sv.precision + ", the largest dense model that meets " + serving_where(s) +
+                " is " + format_count(*sv.largest_params) + " parameters: " + who + " is " +
+                (v.train ? (sv.binds ? "beyond it." : "within it.")
+                         : (sv.binds ? "capped to it." : "within it, so the limit does not bind."));
+    }
+  } else {
+    sv.text = "The serving latency limit is off (" + sv.precision + ").";
+  }
+  // The memo the panel and the report print: the planned run first in
+  // "train this model" mode, the ranges after it when there are any.
+  std::string& memo = v.report.recommendation;
+  if (v.train) {
+    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on
+    // "literal" + std::string (its bug 105329).
+    std::string text = "Train this model: ";
+    text += v.train->summary;
+    text += " For comparison, what this budget buys: ";
+    text += memo;
+    memo = std::move(text);
+  }
+  if (v.mfu.source == MfuSource::predicted) {
+    std::string text = "MFU: ";
+    text += format_percent(v.mfu.mfu, 1);
+    text += ", predicted for the layout ";
+    text += v.mfu.layout;
+    text += " (Parallelism panel), not assumed. ";
+    text += memo;
+    memo = std::move(text);
+  } else if (!v.mfu.note.empty()) {
+    memo += " MFU: the predicted MFU was asked for, but ";
+    memo += v.mfu.note;
+    memo += '.';
+  }
+  // The data limit, whenever the planned run repeats its data (the budget
+  // memo already says it when the Chinchilla answer itself does not fit).
+  const DataLimit& data = v.report.data;
+  if (run.epochs > 1.0 && (v.train || data.chinchilla_fits)) {
+    memo += " Data limit: the planned run sees ";
+    memo += format_count(run.tokens, 2);
+    memo += " tokens but only ";
+    memo += format_count(run.unique_tokens, 1);
+    memo += " unique tokens exist (";
+    memo += format_grouped(run.epochs, 2);
+    memo += " epochs, worth ";
+    memo += format_count(run.effective_tokens, 2);
+    memo += " fresh tokens; loss ";
+    memo += format_grouped(run.loss, 3);
+    memo += " nats instead of ";
+    memo += format_grouped(run.loss_fresh, 3);
+    memo += " with fresh data). The best split of this budget's compute under the limit is ";
+    memo += format_count(data.best.params);
+    memo += " parameters on ";
+    memo += format_count(data.best.tokens, 2);
+    memo += " tokens (loss ";
+    memo += format_grouped(data.best.loss, 3);
+    memo += " nats, ";
+    memo += format_grouped(data.repetition_penalty_nats, 3);
+    memo += " nats of repetition penalty).";
+  }
+  if (v.train) {
+    memo += " Serving: ";
+    memo += sv.text;
+  }
+  if (v.run_too_long && (v.train || !p_too_long(v.report.plan, s.days))) {
+    memo += " Caution: the planned run takes ";
+    memo += format_grouped(run.wall_clock_days, 0);
+    memo += " days on this cluster, more than twice the ";
+    memo += format_grouped(s.days, 0);
+    memo += " days of the scenario; it needs a longer schedule or more chips.";
+  }
+  if (v.ranges) {
+    memo += ' ';
+    memo += range_summary(*v.ranges);
+  }
+
+  v.checks = v.report.checks;
+  v.checks.insert(
+      v.checks.begin() + 1,
+      scenario_memory_check(s, v.memory_by_zero[static_cast<std::size_t>(s.training.zero_stage)],
+                            v.chip_hbm_bytes));
+  if (v.mfu.has_layout) {
+    Check layout_check;
+    layout_check.name = "layout memory";
+    layout_check.ok = v.mfu.layout_fits;
+    layout_check.detail =
+        "the Parallelism panel's layout " + v.mfu.layout + ": " +
+        (v.mfu.layout_fits
+             ? "peak stage " + format_bytes(static_cast<double>(v.mfu.peak_stage_bytes)) + " of " +
+                   format_bytes(static_cast<double>(v.mfu.hbm_bytes)) + " HBM per " + s.chip
+             : v.mfu.layout_reason);
+    v.checks.insert(v.checks.begin() + 2, layout_check);
+  }
+  v.plan_too_long = p_too_long(p, s.days) || v.run_too_long;
+  v.chip_hours = static_cast<double>(s.n_chips) * v.report.cost.hours;
+  v.decades_beyond_ladder = extrapolation_decades(kChinchillaLadderMaxFlops, v.report.flops);
+  return v;
+}
+
+}  // namespace napkin

@@ -1,0 +1,175 @@
+// Everything the Budget Planner panel (and the report) shows for a scenario,
+// computed in one place: the budget report, the scenario model's memory,
+// KV cache and attention share, and the curves of the five plots.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "algebra.h"
+#include "budget.h"
+#include "data_constrained.h"
+#include "goodput.h"
+#include "parallel_view.h"
+#include "plan.h"
+#include "scenario.h"
+#include "serving_search.h"
+#include "train_plan.h"
+#include "uncertainty.h"
+
+namespace napkin {
+
+struct Curve {
+  std::vector<double> x;
+  std::vector<double> y;
+};
+
+// The serving constraint of "What I would train": the largest dense model
+// whose whole turn meets the scenario's latency budget on at most its serving
+// chips (the serving layout search: TP × PP, KV cache and all-reduces
+// counted), at the scenario's weight and KV-cache precisions.
+struct BudgetServing {
+  bool enabled = false;                  // the scenario's serving limit is on
+  std::string precision;                 // "bf16 weights, bf16 KV cache"
+  std::optional<double> largest_params;  // nullopt: not even 100M parameters
+  bool binds = false;                    // it caps what I would train
+  std::string text;                      // one sentence naming precision, budget, chips
+  // What the search depends on (reused while only the budget moves).
+  std::string key;
+};
+
+// The five inputs that can be given as a range.
+enum class RangeInput { mfu, interruptions, restart, price, tokens_available };
+inline constexpr std::array<RangeInput, 5> kRangeInputs{RangeInput::mfu, RangeInput::interruptions,
+                                                        RangeInput::restart, RangeInput::price,
+                                                        RangeInput::tokens_available};
+// Its key in plan_input_info() (label, unit, source).
+std::string_view range_input_key(RangeInput input);
+// The scenario's own value of the input: the range's likely value.
+double range_likely(const Scenario& s, RangeInput input);
+std::optional<Spread>& range_spread(RangeSetup& r, RangeInput input);
+const std::optional<Spread>& range_spread(const RangeSetup& r, RangeInput input);
+// The spread a range starts with when it is switched on, around `likely`:
+// MFU −25 %/+10 % (at most 95 %), interruptions ½×–3× (Llama 3's rate is one
+// cluster's), restart ½×–3×, price −20 %/+30 %, unique tokens ½×–1.5×.
+Spread default_spread(RangeInput input, double likely);
+// Why a range is refused, as one sentence naming the input and its unit
+// ("MFU range refused (%): low 60 % is above high 50 %."): low above high, or
+// the likely value (the scenario's own) outside it; "" when it is fine.
+std::string spread_problem(RangeInput input, const Spread& spread, double likely);
+// The spread stretched to contain `likely` (a value moved past a bound of its
+// range carries the bound with it).
+Spread widened(const Spread& spread, double likely);
+
+struct BudgetView {
+  // The scenario as computed: its MFU is the one `mfu` chose (the slider's,
+  // or the chosen layout's predicted MFU).
+  Scenario scenario;
+  // Where the MFU comes from: assumed (the slider) or predicted (the
+  // Parallelism panel's layout); every read-out that depends on it says which.
+  MfuChoice mfu;
+  MfuSearchKey mfu_key;
+  ResolvedPlan plan;  // the plan as it will run (resolve_plan): mfu is plan.mfu
+  // chips × days → C → (N, D) → checks, cost, what to train. Its memo
+  // (recommendation) starts with the train-this-model summary in that mode
+  // and ends with the ranges' P10/P50/P90 when any input is a range.
+  BudgetReport report;
+  ParamCount params;  // the scenario's model
+  // (a) training memory per device of the scenario's model, ZeRO 0–3 at its dp degree.
+  std::array<TrainingMemory, 4> memory_by_zero;
+  // Whether each ZeRO stage's per-device memory fits the chip's HBM (total ≤
+  // HBM): the "fits" / "too big" verdict of the memory read-out and bar labels.
+  std::array<bool, 4> fits_device_by_zero{};
+  std::int64_t activation_bytes = 0;
+  std::int64_t chip_hbm_bytes = 0;
+  // (b) KV cache per request vs context, MHA / the scenario's kv heads / MQA,
+  // against the HBM of one serving node left after the weights.
+  Curve kv_mha, kv_scenario, kv_mqa;
+  std::int64_t kv_bytes_at_context = 0;
+  double serve_node_hbm_bytes = 0;
+  double serve_weight_bytes = 0;
+  double hbm_left_bytes = 0;  // ≥ 0
+  std::int64_t max_concurrent = 0;
+  // (c) attention share of training FLOPs and 6ND's error vs context.
+  Curve attention_fraction, six_nd_error;
+  double attention_fraction_at_seq = 0;
+  double six_nd_error_at_seq = 0;  // how far 6ND undercounts at the training sequence
+  // (d) lifetime FLOPs vs served tokens, Chinchilla answer vs the smaller model.
+  Curve lifetime_chinchilla, lifetime_small;
+  // Lifetime FLOPs of the Chinchilla answer ÷ the smaller same-loss model's at
+  // the scenario's served tokens ("N× fewer FLOPs").
+  double lifetime_flops_ratio = 0;
+  // (e) the compute-optimal frontier N(C) and D(C) at the tokens-per-param ratio.
+  Curve frontier_params, frontier_tokens;
+  // Every check the panel and the report show: the budget's four (about the
+  // Chinchilla answer), then the scenario model's memory per device at its
+  // ZeRO stage and DP degree (the same number and verdict as the read-out).
+  std::vector<Check> checks;
+  // The smaller same-loss model is recommended but takes more than twice the
+  // scenario's days on its cluster.
+  bool plan_too_long = false;
+  // For the memo: chip-hours rented, and how many decades C lies above the
+  // largest run of the Chinchilla ladder (1.3e22 FLOPs, Hoffmann et al. 2022),
+  // i.e. how far the loss forecast extrapolates.
+  double chip_hours = 0;
+  double decades_beyond_ladder = 0;
+  // (f) the planned run: report.recommended.run, or in "train this model"
+  // mode the scenario's model on its tokens (then `train` is set).
+  std::optional<RunReport> train;
+  GoodputCurve goodput_curve;         // goodput vs checkpoint interval, optimum marked
+  EpochCurve loss_vs_epochs;          // loss vs epochs at the run's N, the run marked
+  std::optional<RangeReport> ranges;  // P10/P50/P90, histograms, tornado; when any input is a range
+  // The planned run as the ranges vary it, and a sentence saying which run it
+  // is and how it is sharded ("the recommended 29.6B on 14.6T tokens, …").
+  TrainInputs plan_inputs;
+  std::string plan_subject;
+  // The planned run takes more than twice the scenario's days (12.12).
+  bool run_too_long = false;
+  BudgetServing serving;
+  const RunReport& run() const { return train ? *train : report.recommended.run; }
+};
+
+struct BudgetViewOptions {
+  // false: leave `ranges` empty (a caller that runs the Monte Carlo off the
+  // UI thread with budget_ranges()).
+  bool ranges = true;
+  // A previous view whose serving search is reused when its key matches.
+  const BudgetView* previous = nullptr;
+};
+
+// The key of the serving search for a scenario (chip, chips, precisions, turn).
+std::string serving_search_key(const Scenario& s);
+// The serving layout search's inputs for a scenario.
+SearchInputs budget_serving_inputs(const Scenario& s);
+// The serving limit the Budget planner applies to "What I would train": the
+// largest dense model meeting the scenario's latency budget on its serving
+// chips at its weight and KV precisions (the serving layout search, KV cache
+// and TP all-reduces counted). `napkin-cli budget` applies the same one.
+ServingLimit scenario_serving_limit(const Scenario& s);
+
+// The key/value head counts a shape with `n_heads` query heads allows: the
+// divisors of n_heads (n_heads: MHA, 1: MQA, in between: GQA).
+std::vector<std::int64_t> kv_head_options(std::int64_t n_heads);
+
+// A shape after one of its fields was edited, made consistent again: the KV
+// heads divide the query heads (the largest common divisor of the two), and a
+// dense shape has no top-k, shared experts or dense layers while an MoE
+// shape routes to 1 … experts and keeps at most all layers dense.
+ModelShape consistent_shape(ModelShape shape);
+
+// Training memory per device of the scenario's model at its ZeRO stage and
+// DP degree against the chip's HBM: fits when the total is at most the HBM.
+Check scenario_memory_check(const Scenario& scenario, const TrainingMemory& per_device,
+                            std::int64_t chip_hbm_bytes);
+
+// Throws std::invalid_argument for an invalid scenario.
+BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& options = {});
+// The ranges of a view's planned run (the Monte Carlo: ~10,000 draws);
+// nullopt when no input is a range. Safe to call from any thread.
+std::optional<RangeReport> budget_ranges(const Scenario& scenario, const TrainInputs& plan);
+
+}  // namespace napkin

@@ -1,0 +1,57 @@
+#include "parallel_view.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "format.h"
+#include "validate.h"
+
+namespace napkin {
+
+ParallelView make_parallel_view(const Scenario& s, const SearchResult& search,
+                                std::int64_t schedule_micro_batches) {
+  ParallelView v;
+  v.subject = s.model_name + " on " + format_grouped(s.n_chips) + " × " + s.chip;
+  try {
+    v.job = training_job(s);
+  } catch (const std::invalid_argument& e) {
+    v.error = e.what();
+    v.budget = mfu_of_layout(s, std::nullopt);
+    if (s.parallel.mfu_source == MfuSource::predicted)
+      v.budget.note = "the training job is not valid (" + v.error + "); the assumed MFU is used";
+    return v;
+  }
+  v.ok = true;
+  v.hbm_bytes = chip_by_name(s.chip).hbm_bytes;
+  v.chosen = s.parallel.chosen.has_value();
+  std::optional<Layout> layout = s.parallel.chosen;
+  if (!layout)
+    for (const LayoutResult& r : search.layouts)
+      if (r.fits) {  // fitting layouts come first, fastest first
+        layout = r.layout;
+        break;
+      }
+  if (layout) v.layout = evaluate_layout(v.job, *layout);
+  // A search of older inputs may name a layout that no longer fits: while a
+  // new search runs, it is shown for what it is.
+  if (v.layout && v.layout->valid) {
+    v.stages = memory_by_stage(v.job, v.layout->layout);
+    const std::int64_t shown =
+        std::max(schedule_micro_batches, std::min<std::int64_t>(v.layout->layout.pp, 32));
+    v.schedule = pipeline_schedule(v.job, v.layout->layout, shown);
+  }
+  v.budget = mfu_of_layout(s, v.layout);
+  v.plan = resolve_plan(s, search);
+  v.mfu_grid = mfu_by_tp_pp(search);
+  return v;
+}
+
+std::vector<StepPart> step_parts(const StepTime& t) {
+  return {{"compute", t.compute_seconds},    {"recompute", t.recompute_seconds},
+          {"TP comm", t.tp_comm_seconds},    {"PP bubble", t.pp_bubble_seconds},
+          {"PP comm", t.pp_comm_seconds},    {"DP comm", t.dp_comm_seconds},
+          {"EP comm", t.ep_comm_seconds},    {"CP comm", t.cp_comm_seconds},
+          {"optimizer", t.optimizer_seconds}};
+}
+
+}  // namespace napkin

@@ -1,0 +1,51 @@
+// The Parallelism panel's arithmetic on the shared scenario: the training job
+// it describes, the layouts the search finds under the panel's locks, the
+// layout the scenario runs, and the MFU the Budget planner uses. The panel,
+// the Budget planner, the CLI and the report call these, so they agree.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "parallel.h"
+#include "plan.h"
+#include "scenario.h"
+
+namespace napkin {
+
+// Everything the Parallelism panel and the report show for one scenario,
+// given a search (which may be of slightly older inputs while a new search
+// runs: the layout it names is re-evaluated here for the current job).
+struct ParallelView {
+  bool ok = false;    // the job is valid (else `error` says why)
+  std::string error;  // training_job()'s complaint
+  TrainingJob job;
+  // The layout the scenario runs, evaluated on `job`; nullopt when none is
+  // chosen and none of `search` fits.
+  std::optional<LayoutResult> layout;
+  bool chosen = false;              // picked by the user (else the fastest that fits)
+  std::vector<StageMemory> stages;  // memory_by_stage(job, layout) when valid
+  PipelineSchedule schedule;        // the first few micro-batches when valid
+  std::int64_t hbm_bytes = 0;       // the chip's HBM
+  MfuChoice budget;                 // the MFU the Budget planner uses
+  ResolvedPlan plan;                // the plan as it runs (its batch as run and as asked)
+  std::string subject;              // "Llama-3-70B on 1,000 × H100"
+  std::vector<MfuCell> mfu_grid;    // mfu_by_tp_pp(search)
+};
+
+// Micro-batches the schedule chart shows: at least this many and at least
+// one per stage (up to 32), enough to see fill, steady state and drain.
+inline constexpr std::int64_t kScheduleMicroBatches = 8;
+
+ParallelView make_parallel_view(const Scenario& s, const SearchResult& search,
+                                std::int64_t schedule_micro_batches = kScheduleMicroBatches);
+
+// Which parts of a step a waterfall shows, in order, with their seconds.
+struct StepPart {
+  std::string name;  // "compute", "recompute", "TP comm", ...
+  double seconds = 0;
+};
+std::vector<StepPart> step_parts(const StepTime& t);
+
+}  // namespace napkin

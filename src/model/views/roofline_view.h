@@ -1,0 +1,136 @@
+// What the Roofline panel, its report section and the CLI show for one
+// scenario (seed Phase 03): every plot's data from one call, so a slider
+// change recomputes once and nothing is computed in the panel.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofline.h"
+#include "scenario.h"
+#include "serving_search.h"
+
+namespace napkin {
+
+// Everything the Roofline panel plots, from one scenario: what one slider
+// change recomputes.
+struct RooflineScenario {
+  std::string chip = "TPU v5e";
+  std::vector<std::string> overlay_chips;  // other rooflines to draw
+  ModelShape shape;
+  OperationSetting operations;
+  MfuBudgetInputs mfu;
+  double recompute = recompute_factor(Checkpointing::full);
+  // Chip, N (active; total resident), prompt tokens, batch, bytes per
+  // parameter and the KV cache per request (at operations.context_tokens) are
+  // taken from the fields above; the rest (decode tokens, budget, overhead, …)
+  // from here.
+  TurnInputs turn;
+  std::vector<double> model_sizes;  // empty: 1B … 1T, log-spaced
+  std::int64_t max_chips_plotted = 1024;
+  std::int64_t max_batch = 1024;
+  std::int64_t tile = 128;
+  std::int64_t tile_dim_lo = 64;
+  std::int64_t tile_dim_hi = 1024;
+  KvServing kv;  // its chip is `chip`; layers, heads, head dim and N are taken from shape
+  DepthWidthInputs depth_width;
+  std::vector<std::int64_t> depth_options = {16, 24, 32, 48, 64, 80, 96, 128};
+};
+
+struct RooflinePanelData {
+  double ridge_flops_per_byte = 0;
+  std::vector<RooflineCurvePoint> roofline;
+  std::vector<std::vector<RooflineCurvePoint>> overlays;
+  std::vector<PlacedOperation> operations;
+  std::vector<DecodeIntensityPoint> decode_wall;
+  // The decode step at the scenario's own batch (the wall is sampled at
+  // powers of two): its intensity against the ridge and the KV cache's share
+  // of the bytes it reads.
+  DecodeIntensityPoint decode_at_batch;
+  MfuBudget mfu_budget;
+  MfuBudget mfu_without_lever;  // the step with its biggest lever removed
+  std::vector<MfuAgendaItem> mfu_agenda;
+  double hfu_over_mfu = 0;  // the recompute factor, as read out
+  double hfu = 0;           // MFU × recompute; above 1 the inputs are inconsistent
+  TurnLatency turn;
+  std::vector<TurnLatency> latency;
+  // The latency verdict: chips for the budget (or why none), to hold the
+  // weights, and to deploy. A budget at or below the overhead is a verdict
+  // (LatencyVerdict::below_overhead), not an error.
+  ServingNeed serving;
+  std::optional<std::int64_t> chips_for_budget;  // = serving.chips_for_budget
+  std::int64_t chips_to_hold_weights = 0;        // = serving.chips_to_hold_weights
+  double resident_weight_bytes = 0;              // total parameters × bytes per parameter
+  std::vector<ModelSizePoint> model_sizes;
+  ServableSizes largest_servable;
+  std::vector<TilePoint> tiles;
+  std::vector<GqaPoint> kv_heads;
+  std::vector<DepthWidthPoint> depth_width;
+};
+
+// Throws std::invalid_argument like the functions it calls; a latency budget
+// at or below the overhead is not an error but serving.verdict.
+RooflinePanelData roofline_panel(const RooflineScenario& scenario);
+
+// What the Roofline panel computes from: the scenario's chip, chips, model and
+// serving turn plus its RooflineSettings (overlays equal to the chip dropped;
+// the KV-heads lever on one 8-chip serving node).
+RooflineScenario roofline_scenario(const Scenario& s);
+
+// What the "Serving layout" view computes from (issue 15, item 7): the
+// scenario's model as served (serving_model of its shape), its chip, the
+// serving chips split as the RooflineSettings' chosen TP × PP × EP (or, when
+// that split is unset or no longer valid for the chips and the model, the
+// fastest split, fastest_layout), the turn's prompt and decode tokens, the
+// batch, both precisions, the overhead, the cost inputs and the budget:
+// the turn budget plus the TTFT and TPOT bounds that are > 0. The tokens a
+// request already holds before the turn are context_len − prompt_tokens (0
+// when the prompt is the whole context).
+struct ScenarioServing {
+  ServingModel model;
+  ServingViewInputs inputs;
+  bool fastest_split = true;  // the layout is the fastest split, not one chosen
+};
+// Throws std::invalid_argument when the serving chips cannot be split at all.
+ScenarioServing scenario_serving(const Scenario& s);
+
+// make_serving_view(), except that a budget the search refuses (a turn or
+// TTFT bound at or below the overhead) still gives the chosen layout's
+// memory and times, with the refusal as search.reason and no search answer.
+ServingView scenario_serving_view(const ScenarioServing& in);
+
+// The interactive turn of a model of `n_params` under the scenario's chip and
+// serving targets (prompt, generated tokens, batch, precision, overhead,
+// budget): the report's servability of the Chinchilla answer and of the
+// smaller model. The KV cache is left out, as in the seed's napkin.
+TurnInputs scenario_turn(const Scenario& scenario, double n_params);
+// serving_need(scenario_turn(scenario, n_params)).
+ServingNeed servability(const Scenario& scenario, double n_params);
+
+// Everything the Roofline panel shows for a scenario: the roofline, MFU,
+// latency and co-design plots (roofline_panel). On a refusal, `error` says why.
+struct RooflineView {
+  Scenario scenario;
+  RooflineScenario inputs;
+  RooflinePanelData data;
+  std::string error;  // the inputs were refused (data is the last valid one)
+  bool budgetBelowOverhead() const {
+    return data.serving.verdict == LatencyVerdict::below_overhead;
+  }
+};
+RooflineView make_roofline_view(const Scenario& s);
+
+// The "Serving layout" view (serving_search.h), computed off the UI thread.
+struct ServingPanelView {
+  Scenario scenario;
+  ScenarioServing inputs;
+  ServingView view;
+  std::string error;  // the serving chips cannot be split, or the inputs were refused
+  bool valid() const { return error.empty(); }
+};
+// scenario_serving_view(scenario_serving(s)); never throws.
+ServingPanelView make_serving_panel_view(const Scenario& s);
+
+}  // namespace napkin

@@ -1,0 +1,85 @@
+// The flags of registered scenario inputs (inputs.h): every command that
+// reads one accepts and refuses exactly what the registry says, which is what
+// the scenario file and the GUI's control accept.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "cli_runner.h"
+#include "inputs.h"
+
+using namespace napkin;
+
+namespace {
+
+QString qs(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+// A value as a flag's text: whole numbers in full, others with 17 digits.
+QString number(double v) {
+  if (v == std::floor(v) && std::abs(v) < 1e15) return QString::number(v, 'f', 0);
+  return QString::number(v, 'g', 17);
+}
+
+// The command line that reads `flag` (with what else the command needs).
+QStringList command_for(std::string_view flag) {
+  if (flag == "--seq")
+    return {QStringLiteral("parallel"), QStringLiteral("--preset"), QStringLiteral("Llama-3-70B")};
+  return {QStringLiteral("budget")};
+}
+
+void expect_refused(const QStringList& args, const ScenarioInput& in, const QString& value) {
+  const CliResult r = run_cli(args + QStringList{qs(in.flag), value});
+  EXPECT_EQ(r.exit_code, 2) << args.join(QLatin1Char(' ')).toStdString() << " " << in.flag << " "
+                            << value.toStdString();
+  const std::string expected = std::string(in.flag) + " must be " +
+                               (in.type == InputType::count ? "a whole number in " : "in ") +
+                               input_range_text(in);
+  EXPECT_NE(r.err.toStdString().find(expected), std::string::npos)
+      << "expected \"" << expected << "\" in: " << r.err.toStdString();
+}
+
+}  // namespace
+
+TEST(CliInputs, EveryCommandRefusesTheSameChipsAsTheGuiAndTheFile) {
+  const ScenarioInput& chips = scenario_input("hardware.chips");
+  const QStringList model{QStringLiteral("--params"), QStringLiteral("7e10"),
+                          QStringLiteral("--chip"), QStringLiteral("H100")};
+  const std::vector<QStringList> commands = {
+      {QStringLiteral("budget")},
+      {QStringLiteral("parallel"), QStringLiteral("--preset"), QStringLiteral("Llama-3-70B")},
+      QStringList{QStringLiteral("serve")} + model,
+      QStringList{QStringLiteral("latency")} + model,
+  };
+  for (const QStringList& command : commands) {
+    SCOPED_TRACE(command.join(QLatin1Char(' ')).toStdString());
+    expect_refused(command, chips, number(chips.hi + 1));
+    expect_refused(command, chips, QStringLiteral("0"));
+    expect_refused(command, chips, QStringLiteral("2.5"));
+  }
+}
+
+TEST(CliInputs, EachFlaggedInputRefusesJustBeyondItsRange) {
+  for (const ScenarioInput& in : scenario_inputs()) {
+    if (in.flag.empty()) continue;
+    SCOPED_TRACE(std::string(in.key));
+    const double above = in.type == InputType::count ? in.hi + 1 : in.hi * (1 + 1e-9) + 1e-9;
+    expect_refused(command_for(in.flag), in, number(above));
+    if (in.lo > 0) {
+      const double below = in.type == InputType::count ? in.lo - 1 : in.lo * (1 - 1e-6);
+      expect_refused(command_for(in.flag), in, number(below));
+    }
+  }
+}
+
+TEST(CliInputs, TheDefaultsAreTheRegistrys) {
+  const CliResult r = run_cli({QStringLiteral("budget"), QStringLiteral("--json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_EQ(r.json[QStringLiteral("chips")].toInteger(),
+            static_cast<qint64>(scenario_input("hardware.chips").default_value));
+  EXPECT_DOUBLE_EQ(r.json[QStringLiteral("days")].toDouble(),
+                   scenario_input("budget.days").default_value);
+  EXPECT_DOUBLE_EQ(r.json[QStringLiteral("mfu")].toDouble(),
+                   scenario_input("budget.mfu").default_value);
+}

@@ -1,0 +1,113 @@
+// One resolved plan and one input registry, seen from the window: every
+// control of a registered input accepts the registry's range, and with the
+// Budget MFU predicted every panel shows the same C and MFU while the unused
+// MFU slider is disabled and says why.
+#include <gtest/gtest.h>
+
+#include <QCheckBox>
+#include <QCoreApplication>
+
+#include "MainWindow.h"
+#include "ScenarioModel.h"
+#include "SliderSpin.h"
+#include "budget/BudgetPanel.h"
+#include "format.h"
+#include "inputs.h"
+#include "isoflops/IsoflopsPanel.h"
+#include "parallel/ParallelPanel.h"
+#include "plan.h"
+
+using namespace napkin;
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+std::vector<SliderSpin*> controlsLabelled(const QWidget& w, std::string_view label) {
+  std::vector<SliderSpin*> out;
+  for (SliderSpin* s : w.findChildren<SliderSpin*>())
+    if (s->spec().label == QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size())))
+      out.push_back(s);
+  return out;
+}
+
+}  // namespace
+
+TEST(PlanAgreement, EveryRegisteredInputsControlAcceptsTheRegistrysRange) {
+  MainWindow w(MainWindow::Session::fresh);
+  for (const ScenarioInput& in : scenario_inputs()) {
+    SCOPED_TRACE(std::string(in.key));
+    const std::vector<SliderSpin*> controls = controlsLabelled(w, in.label);
+    ASSERT_FALSE(controls.empty()) << "no control labelled " << in.label;
+    for (SliderSpin* c : controls) {
+      EXPECT_DOUBLE_EQ(c->spinBox()->acceptedMin(), in.lo * in.display_factor);
+      EXPECT_DOUBLE_EQ(c->spinBox()->acceptedMax(), in.hi * in.display_factor);
+      EXPECT_DOUBLE_EQ(c->spec().min, in.slider_lo);
+      EXPECT_DOUBLE_EQ(c->spec().max, in.slider_hi);
+      EXPECT_DOUBLE_EQ(c->value(), in.default_value);
+      EXPECT_TRUE(c->spinBox()->toolTip().contains(qs(std::string(in.tooltip))));
+    }
+  }
+}
+
+TEST(PlanAgreement, ATypedValueBeyondTheSliderIsKept) {
+  MainWindow w(MainWindow::Session::fresh);
+  SliderSpin* chips = controlsLabelled(w, "Chips").front();
+  // Past the slider's 100,000, inside the accepted 10 million (and where a
+  // run still progresses at Llama 3's interruption rate).
+  chips->spinBox()->setValue(150'000);
+  QCoreApplication::processEvents();
+  EXPECT_EQ(w.model()->scenario().n_chips, 150'000);
+  EXPECT_EQ(chips->slider()->value(), chips->slider()->maximum());
+}
+
+TEST(PlanAgreement, WithAPredictedMfuEveryPanelShowsTheSameComputeAndMfu) {
+  MainWindow w(MainWindow::Session::fresh);
+  ASSERT_TRUE(w.model()->edit(QStringLiteral("predicted"), 9001,
+                              [](Scenario& s) { s.parallel.mfu_source = MfuSource::predicted; }));
+  w.settle();
+  QCoreApplication::processEvents();
+  const ResolvedPlan plan = resolve_plan(w.model()->scenario());
+  ASSERT_EQ(plan.mfu.source, MfuSource::predicted) << plan.mfu.note;
+  ASSERT_NE(plan.mfu.mfu, w.model()->scenario().mfu);
+
+  auto* budget = w.panel<BudgetPanel>();
+  ASSERT_NE(budget, nullptr);
+  EXPECT_DOUBLE_EQ(budget->view().report.flops, plan.compute_flops);
+  EXPECT_TRUE(budget->readouts()
+                  .text(budget->readouts().flops)
+                  .startsWith(qs(format_sci(plan.compute_flops) + " FLOPs")));
+  EXPECT_EQ(budget->readouts().text(budget->readouts().mfu), qs(format_percent(plan.mfu.mfu, 1)));
+
+  auto* isoflops = w.panel<IsoflopsPanel>();
+  ASSERT_NE(isoflops, nullptr);
+  EXPECT_TRUE(isoflops->readouts()
+                  .text(QStringLiteral("target"))
+                  .startsWith(qs(format_sci(plan.compute_flops, 3) + " FLOPs")));
+
+  auto* parallel = w.panel<ParallelPanel>();
+  ASSERT_NE(parallel, nullptr);
+  EXPECT_TRUE(parallel->readouts()
+                  .text(parallel->readouts().budget_mfu)
+                  .startsWith(qs(format_percent(plan.mfu.mfu))));
+
+  // The slider and its range are not used, and say so.
+  SliderSpin* mfu = budget->controls().mfu;
+  EXPECT_FALSE(mfu->isEnabled());
+  EXPECT_TRUE(mfu->isUnused());
+  EXPECT_TRUE(mfu->spinBox()->toolTip().startsWith(QStringLiteral("Not used")));
+  EXPECT_FALSE(budget->controls().plan.ranges[0].on->isEnabled());
+
+  // Back to assumed: the slider is used again.
+  ASSERT_TRUE(w.model()->edit(QStringLiteral("assumed"), 9001,
+                              [](Scenario& s) { s.parallel.mfu_source = MfuSource::assumed; }));
+  w.settle();
+  QCoreApplication::processEvents();
+  EXPECT_TRUE(mfu->isEnabled());
+  EXPECT_FALSE(mfu->spinBox()->toolTip().startsWith(QStringLiteral("Not used")));
+  EXPECT_TRUE(budget->controls().plan.ranges[0].on->isEnabled());
+  EXPECT_TRUE(isoflops->readouts()
+                  .text(QStringLiteral("target"))
+                  .startsWith(qs(format_sci(resolve_plan(w.model()->scenario()).compute_flops, 3) +
+                                 " FLOPs")));
+}

@@ -1,0 +1,68 @@
+// The scenario file reads every registered input (inputs.h) with the
+// registry's range: the ends load, just beyond is refused naming the field.
+#include <gtest/gtest.h>
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "inputs.h"
+#include "scenario_json.h"
+
+using namespace napkin;
+
+namespace {
+
+// A scenario in which every input's ends make a run that progresses: without
+// interruptions (10 million chips at Llama 3's rate crash every 18 s, and the
+// planner refuses a run that never progresses, whatever the range allows).
+Scenario base() {
+  Scenario s;
+  s.goodput.interruptions_per_1000_chip_days = 0;
+  return s;
+}
+
+// The base document with one input's JSON value replaced.
+std::string with_value(const ScenarioInput& in, double v) {
+  QJsonObject doc =
+      QJsonDocument::fromJson(QByteArray::fromStdString(scenario_to_json(base()))).object();
+  const QString section = QString::fromUtf8(in.section.data(), in.section.size());
+  QJsonObject obj = doc[section].toObject();
+  obj[QString::fromUtf8(in.json_key.data(), in.json_key.size())] = v;
+  doc[section] = obj;
+  return QJsonDocument(doc).toJson().toStdString();
+}
+
+}  // namespace
+
+TEST(ScenarioInputs, EveryInputIsWrittenUnderItsKey) {
+  const QJsonObject doc =
+      QJsonDocument::fromJson(QByteArray::fromStdString(scenario_to_json(Scenario{}))).object();
+  for (const ScenarioInput& in : scenario_inputs()) {
+    const QJsonValue v = doc[QString::fromUtf8(in.section.data(), in.section.size())]
+                             .toObject()[QString::fromUtf8(in.json_key.data(), in.json_key.size())];
+    ASSERT_TRUE(v.isDouble()) << in.key;
+    EXPECT_DOUBLE_EQ(v.toDouble(), in.default_value) << in.key;
+  }
+}
+
+TEST(ScenarioInputs, TheEndsLoadAndJustBeyondIsRefused) {
+  for (const ScenarioInput& in : scenario_inputs()) {
+    SCOPED_TRACE(std::string(in.key));
+    for (double v : {in.lo, in.hi}) {
+      const Scenario s = scenario_from_json(with_value(in, v), "test.json");
+      EXPECT_EQ(in.get(s), v);
+    }
+    const double above = in.type == InputType::count ? in.hi + 1 : std::nextafter(in.hi, 1e300);
+    try {
+      (void)scenario_from_json(with_value(in, above), "test.json");
+      ADD_FAILURE() << "accepted " << above;
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(std::string(in.key)), std::string::npos) << what;
+      EXPECT_NE(what.find(input_range_text(in)), std::string::npos) << what;
+    }
+  }
+}

@@ -1,0 +1,143 @@
+#include <gtest/gtest.h>
+
+#include <set>
+#include <tuple>
+
+#include "model_presets.h"
+#include "parallel.h"
+#include "parallel_test_util.h"
+
+namespace napkin {
+namespace {
+
+TrainingJob job(std::string_view preset, std::int64_t chips, std::int64_t batch, std::int64_t seq) {
+  TrainingJob j;
+  j.shape = testing_util::preset_shape(preset);
+  j.chip = "H100";
+  j.n_chips = chips;
+  j.global_batch = batch;
+  j.seq_len = seq;
+  return j;
+}
+
+TEST(ParallelSearch, EveryLayoutMultipliesToTheClusterAndIsValid) {
+  const TrainingJob j = job("Llama-3-70B", 1024, 512, 8192);  // Llama-3-70B on 1,024 H100
+  const SearchResult r = search_layouts(j);
+  ASSERT_FALSE(r.layouts.empty());
+  EXPECT_GT(r.fitting, 0);
+  for (const LayoutResult& l : r.layouts) {
+    EXPECT_TRUE(l.valid) << l.reason;
+    EXPECT_EQ(l.layout.chips(), 1024);
+    EXPECT_LE(l.layout.tp, 8);                     // inside one NVLink node
+    EXPECT_EQ(j.shape.n_layers % l.layout.pp, 0);  // even stages
+    EXPECT_EQ(l.layout.sequence_parallel, l.layout.tp > 1);
+    EXPECT_EQ(l.fits, l.memory.total_bytes <= l.hbm_bytes);
+  }
+}
+
+TEST(ParallelSearch, RankedByStepTimeAmongThoseThatFit) {
+  const SearchResult r = search_layouts(job("Llama-3-70B", 1024, 512, 8192));
+  bool in_fitting = true;
+  for (std::size_t i = 1; i < r.layouts.size(); ++i) {
+    const LayoutResult &a = r.layouts[i - 1], &b = r.layouts[i];
+    if (!b.fits) in_fitting = false;
+    if (b.fits) {
+      EXPECT_TRUE(in_fitting) << "a fitting layout after one that does not";
+      EXPECT_LE(a.step_seconds, b.step_seconds);
+    } else if (!a.fits) {
+      EXPECT_LE(a.over_hbm_bytes, b.over_hbm_bytes);
+    }
+  }
+  // The best layout is as good as any the user could pick by hand.
+  Layout hand;
+  hand.tp = 8, hand.pp = 4, hand.dp = 32;
+  const LayoutResult h = evaluate_layout(job("Llama-3-70B", 1024, 512, 8192), hand);
+  if (h.fits) {
+    EXPECT_LE(r.layouts.front().step_seconds, h.step_seconds + 1e-12);
+  }
+}
+
+TEST(ParallelSearch, ParetoFrontTradesMemoryForTime) {
+  const SearchResult r = search_layouts(job("Llama-3-70B", 1024, 512, 8192));
+  ASSERT_FALSE(r.pareto.empty());
+  for (std::size_t k = 1; k < r.pareto.size(); ++k) {
+    const LayoutResult &a = r.layouts[r.pareto[k - 1]], &b = r.layouts[r.pareto[k]];
+    EXPECT_LE(a.memory.total_bytes, b.memory.total_bytes);
+    EXPECT_GT(a.step_seconds, b.step_seconds);
+  }
+  // Nothing that fits beats a front member on both axes.
+  for (std::size_t i : r.pareto) {
+    for (const LayoutResult& l : r.layouts) {
+      if (!l.fits) continue;
+      EXPECT_FALSE(l.memory.total_bytes < r.layouts[i].memory.total_bytes &&
+                   l.step_seconds < r.layouts[i].step_seconds);
+    }
+  }
+  // The fastest fitting layout is on the front.
+  EXPECT_EQ(r.pareto.back(), 0u);
+}
+
+TEST(ParallelSearch, FixedAxesAreHonoured) {
+  SearchOptions o;
+  o.tp = 4;
+  o.recompute = Checkpointing::full;
+  o.zero = 1;
+  const SearchResult r = search_layouts(job("Llama-3-70B", 1024, 512, 8192), o);
+  ASSERT_FALSE(r.layouts.empty());
+  for (const LayoutResult& l : r.layouts) {
+    EXPECT_EQ(l.layout.tp, 4);
+    EXPECT_EQ(l.layout.recompute, Checkpointing::full);
+    EXPECT_EQ(l.layout.zero, 1);
+  }
+}
+
+TEST(ParallelSearch, MoeSearchesExpertParallelismInsideANode) {
+  const TrainingJob j = job("Mixtral-8x7B", 256, 256, 4096);  // Mixtral-8x7B
+  const SearchResult r = search_layouts(j);
+  ASSERT_GT(r.fitting, 0);
+  std::set<std::int64_t> eps;
+  for (const LayoutResult& l : r.layouts) {
+    EXPECT_EQ(j.shape.n_experts % l.layout.ep, 0);
+    EXPECT_EQ((l.layout.dp * l.layout.cp) % l.layout.ep, 0);
+    EXPECT_LE(l.layout.tp * l.layout.ep, 8);
+    eps.insert(l.layout.ep);
+  }
+  EXPECT_GT(eps.size(), 1u);
+}
+
+TEST(ParallelSearch, NothingFitsOnTooFewChips) {
+  TrainingJob j = job("Llama-3-70B", 8, 8, 8192);
+  const SearchResult r = search_layouts(j);
+  EXPECT_EQ(r.fitting, 0);
+  EXPECT_TRUE(r.pareto.empty());
+  ASSERT_FALSE(r.layouts.empty());
+  for (const LayoutResult& l : r.layouts) EXPECT_FALSE(l.reason.empty());
+  EXPECT_NE(r.layouts.front().reason.find("HBM"), std::string::npos);
+}
+
+TEST(ParallelSearch, MfuGridHasOneCellPerTpPp) {
+  const SearchResult r = search_layouts(job("Llama-3-70B", 1024, 512, 8192));
+  const std::vector<MfuCell> grid = mfu_by_tp_pp(r);
+  std::set<std::pair<std::int64_t, std::int64_t>> seen;
+  double best = 0;
+  for (const MfuCell& c : grid) {
+    EXPECT_TRUE(seen.insert({c.tp, c.pp}).second);
+    const LayoutResult& l = r.layouts[c.index];
+    EXPECT_EQ(l.layout.tp, c.tp);
+    EXPECT_EQ(l.layout.pp, c.pp);
+    if (c.fits) {
+      EXPECT_DOUBLE_EQ(l.mfu, c.mfu);
+      best = std::max(best, c.mfu);
+    }
+  }
+  EXPECT_DOUBLE_EQ(best, r.layouts.front().mfu);
+}
+
+TEST(ParallelSearch, BadOptionsNameTheField) {
+  SearchOptions o;
+  o.max_vpp = 0;
+  EXPECT_THROW_NAMING(search_layouts(job("Llama-3-70B", 64, 64, 4096), o), "max_vpp");
+}
+
+}  // namespace
+}  // namespace napkin

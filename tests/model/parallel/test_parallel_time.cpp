@@ -1,0 +1,358 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model_presets.h"
+#include "parallel.h"
+#include "parallel_test_util.h"
+
+namespace napkin {
+namespace {
+
+using testing_util::gpt;
+
+TrainingJob llama70b(std::int64_t chips = 1024, std::int64_t batch = 512) {
+  TrainingJob j;
+  j.shape = testing_util::preset_shape("Llama-3-70B");
+  j.chip = "H100";
+  j.n_chips = chips;
+  j.seq_len = 8192;
+  j.global_batch = batch;
+  return j;
+}
+
+Layout layout(std::int64_t tp, std::int64_t pp, std::int64_t dp, std::int64_t vpp = 1,
+              Checkpointing rc = Checkpointing::selective) {
+  Layout l;
+  l.tp = tp, l.pp = pp, l.dp = dp, l.vpp = vpp, l.recompute = rc;
+  return l;
+}
+
+double parts(const StepTime& t) {
+  return t.compute_seconds + t.recompute_seconds + t.tp_comm_seconds + t.pp_bubble_seconds +
+         t.pp_comm_seconds + t.dp_comm_seconds + t.ep_comm_seconds + t.cp_comm_seconds +
+         t.optimizer_seconds;
+}
+
+void expect_sane(const LayoutResult& r) {
+  ASSERT_TRUE(r.valid) << r.reason;
+  const StepTime& t = r.time;
+  for (double x : {t.compute_seconds, t.recompute_seconds, t.tp_comm_seconds, t.pp_bubble_seconds,
+                   t.pp_comm_seconds, t.dp_comm_seconds, t.ep_comm_seconds, t.cp_comm_seconds,
+                   t.optimizer_seconds}) {
+    EXPECT_TRUE(std::isfinite(x));
+    EXPECT_GE(x, 0);
+  }
+  EXPECT_NEAR(parts(t), r.step_seconds, 1e-9 * r.step_seconds);
+  EXPECT_GT(r.mfu, 0);
+  EXPECT_LT(r.mfu, 1);
+  EXPECT_GE(r.hfu, r.mfu);
+  EXPECT_GT(r.days, 0);
+}
+
+TEST(ParallelTime, PartsAddUpForEveryPresetAndLayout) {
+  for (const ModelPreset& p : model_presets()) {
+    TrainingJob j = llama70b();
+    j.shape = p.shape;
+    for (const Layout& l : {layout(8, 4, 32), layout(4, 1, 256), layout(1, 8, 128, 1),
+                            layout(8, 8, 16, 2, Checkpointing::full)}) {
+      if (l.pp > 1 && p.shape.n_layers % (l.pp * l.vpp) != 0 && l.vpp > 1) continue;
+      Layout x = l;
+      if (p.shape.is_moe()) x.ep = 8;
+      const LayoutResult r = evaluate_layout(j, x);
+      if (!r.valid) continue;
+      expect_sane(r);
+    }
+  }
+}
+
+TEST(ParallelTime, BubbleAndExposedCommSharesOfTheStep) {
+  StepTime t;
+  EXPECT_EQ(t.bubble_share(), 0);  // a step that takes no time: 0, never NaN
+  EXPECT_EQ(t.exposed_comm_share(), 0);
+  t.compute_seconds = 6;
+  t.pp_bubble_seconds = 1;
+  t.tp_comm_seconds = 0.5;
+  t.pp_comm_seconds = 0.25;
+  t.dp_comm_seconds = 0.25;
+  t.ep_comm_seconds = 0.5;
+  t.cp_comm_seconds = 0.5;
+  t.optimizer_seconds = 1;
+  EXPECT_DOUBLE_EQ(t.total_seconds(), 10);
+  EXPECT_DOUBLE_EQ(t.exposed_comm_seconds(), 2);
+  EXPECT_DOUBLE_EQ(t.bubble_share(), 0.1);
+  EXPECT_DOUBLE_EQ(t.exposed_comm_share(), 0.2);
+  // A real layout: the step is its parts, so the shares are of the step.
+  const LayoutResult r = evaluate_layout(llama70b(), layout(8, 4, 32));
+  ASSERT_TRUE(r.valid);
+  EXPECT_DOUBLE_EQ(r.time.bubble_share(), r.time.pp_bubble_seconds / r.step_seconds);
+  EXPECT_GT(r.time.bubble_share(), 0);
+  EXPECT_LT(r.time.bubble_share() + r.time.exposed_comm_share(), 1);
+}
+
+TEST(ParallelTime, ThroughputMfuAndDaysFollowTheStep) {
+  const TrainingJob j = llama70b();
+  const LayoutResult r = evaluate_layout(j, layout(8, 4, 32));
+  expect_sane(r);
+  const double tokens = 512.0 * 8192;
+  EXPECT_NEAR(r.tokens_per_second_per_chip * 1024 * r.step_seconds, tokens, 1e-6 * tokens);
+  EXPECT_NEAR(r.mfu, step_model_flops(j) / (r.step_seconds * 1024 * 990e12), 1e-12);
+  EXPECT_NEAR(r.days, 15e12 / (tokens / r.step_seconds) / 86400, 1e-9 * r.days);
+  EXPECT_EQ(r.micro_batches, 512 / 32);
+}
+
+TEST(ParallelTime, StepModelFlopsMatchesMegatronsFormula) {
+  // 72·B·s·l·h²·(1 + s/6h + V/12lh) for GPT-3 175B; biases and norms add ~0.01 %.
+  TrainingJob j;
+  j.shape = gpt(96, 12288, 96);
+  j.seq_len = 2048;
+  j.global_batch = 1536;
+  const double B = 1536, s = 2048, l = 96, h = 12288, V = 51200;
+  const double megatron = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
+  EXPECT_NEAR(step_model_flops(j), megatron, 2e-4 * megatron);
+}
+
+TEST(ParallelTime, BubbleFallsAsMicroBatchesGrow) {
+  double prev = 1;
+  for (std::int64_t batch : {32, 64, 128, 256, 512, 1024}) {
+    const TrainingJob j = llama70b(256, batch);
+    const LayoutResult r = evaluate_layout(j, layout(8, 8, 4));
+    expect_sane(r);
+    const double fraction = r.time.pp_bubble_seconds / r.step_seconds;
+    EXPECT_LT(fraction, prev) << batch;
+    prev = fraction;
+  }
+}
+
+TEST(ParallelTime, InterleavingShrinksTheBubble) {
+  const TrainingJob j = llama70b(256, 256);
+  double prev = 1e30;
+  for (std::int64_t v : {1, 2, 5}) {
+    const LayoutResult r = evaluate_layout(j, layout(8, 8, 4, v));
+    expect_sane(r);
+    EXPECT_LT(r.time.pp_bubble_seconds, prev) << v;
+    prev = r.time.pp_bubble_seconds;
+  }
+}
+
+TEST(ParallelTime, SlowerLinksNeverMakeAStepFaster) {
+  // H800 is H100 with NVLink cut to 200 GB/s: same compute, HBM and network.
+  for (const Layout& l : {layout(8, 4, 32), layout(4, 2, 128), layout(2, 1, 512),
+                          layout(8, 16, 8, 1, Checkpointing::full)}) {
+    TrainingJob h100 = llama70b();
+    TrainingJob h800 = h100;
+    h800.chip = "H800";
+    const LayoutResult a = evaluate_layout(h100, l), b = evaluate_layout(h800, l);
+    expect_sane(a);
+    expect_sane(b);
+    EXPECT_GE(b.step_seconds, a.step_seconds) << to_string(l);
+    // Communication only adds: never below the step without it.
+    EXPECT_GE(a.step_seconds,
+              a.time.compute_seconds + a.time.recompute_seconds + a.time.optimizer_seconds);
+  }
+}
+
+TEST(ParallelTime, OverlapOnlyHelps) {
+  TrainingJob j = llama70b();
+  std::map<TpOverlap, double> step;
+  for (TpOverlap o : {TpOverlap::none, TpOverlap::backward, TpOverlap::full}) {
+    j.software.tp_overlap = o;
+    step[o] = evaluate_layout(j, layout(8, 4, 32)).step_seconds;
+  }
+  EXPECT_LE(step[TpOverlap::full], step[TpOverlap::backward]);
+  EXPECT_LE(step[TpOverlap::backward], step[TpOverlap::none]);
+  j = llama70b();
+  const double overlapped = evaluate_layout(j, layout(8, 1, 128)).time.dp_comm_seconds;
+  j.software.overlap_dp_comm = false;
+  EXPECT_LT(overlapped, evaluate_layout(j, layout(8, 1, 128)).time.dp_comm_seconds);
+}
+
+TEST(ParallelTime, RecomputationCostsTimeAndCountsInHfu) {
+  const TrainingJob j = llama70b();
+  const LayoutResult none = evaluate_layout(j, layout(8, 4, 32, 1, Checkpointing::none));
+  const LayoutResult full = evaluate_layout(j, layout(8, 4, 32, 1, Checkpointing::full));
+  expect_sane(none);
+  expect_sane(full);
+  EXPECT_EQ(none.time.recompute_seconds, 0);
+  EXPECT_GT(full.time.recompute_seconds, 0.2 * full.time.compute_seconds);
+  EXPECT_GT(full.step_seconds, none.step_seconds);
+  EXPECT_DOUBLE_EQ(none.hfu, none.mfu);
+  EXPECT_GT(full.hfu, full.mfu);
+  EXPECT_LT(full.memory.activations_bytes, none.memory.activations_bytes);
+}
+
+TEST(ParallelTime, Fp8MatmulsShortenCompute) {
+  TrainingJob j = llama70b();
+  const double bf16 = evaluate_layout(j, layout(8, 4, 32)).time.compute_seconds;
+  j.software.fp8_matmuls = true;
+  EXPECT_LT(evaluate_layout(j, layout(8, 4, 32)).time.compute_seconds, 0.8 * bf16);
+  j.chip = "A100-80";
+  EXPECT_THROW_NAMING(evaluate_layout(j, layout(8, 4, 32)), "fp8");
+}
+
+TEST(ParallelTime, MoeLayoutsPayForTheAllToAll) {
+  TrainingJob j = llama70b(256, 256);
+  j.shape = testing_util::preset_shape("Mixtral-8x7B");
+  j.seq_len = 4096;
+  Layout l = layout(1, 1, 256);
+  l.ep = 1;
+  const LayoutResult e1 = evaluate_layout(j, l);
+  l.ep = 8;
+  const LayoutResult e8 = evaluate_layout(j, l);
+  expect_sane(e1);
+  expect_sane(e8);
+  EXPECT_EQ(e1.time.ep_comm_seconds, 0);
+  EXPECT_GT(e8.time.ep_comm_seconds, 0);
+  EXPECT_LT(e8.memory.weights_bytes, e1.memory.weights_bytes);
+}
+
+TEST(ParallelTime, ContextParallelismExchangesKeysAndValues) {
+  TrainingJob j = llama70b(1024, 64);
+  j.seq_len = 131072;
+  const LayoutResult r = evaluate_layout(j, [] {
+    Layout l = layout(8, 8, 1);
+    l.cp = 16;
+    return l;
+  }());
+  expect_sane(r);
+  EXPECT_GE(r.time.cp_comm_seconds, 0);
+  j.software.flash_attention = false;
+  Layout l = layout(8, 8, 1);
+  l.cp = 16;
+  const LayoutResult bad = evaluate_layout(j, l);
+  EXPECT_FALSE(bad.valid);
+  EXPECT_NE(bad.reason.find("flash"), std::string::npos) << bad.reason;
+}
+
+TEST(ParallelTime, InvalidLayoutsSayWhy) {
+  const TrainingJob j = llama70b();
+  auto reason = [&](Layout l) {
+    const LayoutResult r = evaluate_layout(j, l);
+    EXPECT_FALSE(r.valid);
+    EXPECT_FALSE(r.fits);
+    return r.reason;
+  };
+  EXPECT_NE(reason(layout(8, 4, 31)).find("dp × tp × pp × cp = 992 must equal chips = 1024"),
+            std::string::npos);
+  EXPECT_NE(reason(layout(128, 1, 8)).find("tp (tensor-parallel ranks) must be at most heads"),
+            std::string::npos);
+  EXPECT_NE(reason(layout(1, 128, 8)).find("pp (pipeline stages) must be at most layers"),
+            std::string::npos);
+  EXPECT_NE(reason(layout(8, 4, 32, 3)).find("pp × vpp"), std::string::npos);
+  Layout mb = layout(8, 4, 32);
+  mb.micro_batch = 3;
+  EXPECT_NE(reason(mb).find("global_batch"), std::string::npos);
+  Layout ep = layout(8, 4, 32);
+  ep.ep = 2;
+  EXPECT_NE(reason(ep).find("ep (expert-parallel ranks) must be 1 for a dense model"),
+            std::string::npos);
+}
+
+TEST(ParallelTime, BadJobsThrowNamingTheField) {
+  TrainingJob j = llama70b();
+  j.n_chips = 0;
+  EXPECT_THROW_NAMING(evaluate_layout(j, layout(1, 1, 1)), "chips");
+  j = llama70b();
+  j.seq_len = 0;
+  EXPECT_THROW_NAMING(evaluate_layout(j, layout(8, 4, 32)), "seq");
+  j = llama70b();
+  j.chip = "Z100";
+  EXPECT_THROW_NAMING(evaluate_layout(j, layout(8, 4, 32)), "chip must be one of");
+  j = llama70b();
+  j.software.moe_load_imbalance = 0.5;
+  EXPECT_THROW_NAMING(evaluate_layout(j, layout(8, 4, 32)), "moe_load_imbalance");
+  EXPECT_THROW_NAMING(software_by_name("megatron-2019"), "software must be one of");
+}
+
+TEST(ParallelTime, EvaluationIsDeterministic) {
+  const TrainingJob j = llama70b();
+  const LayoutResult a = evaluate_layout(j, layout(8, 4, 32)),
+                     b = evaluate_layout(j, layout(8, 4, 32));
+  EXPECT_EQ(a.step_seconds, b.step_seconds);
+  EXPECT_EQ(a.memory.total_bytes, b.memory.total_bytes);
+}
+
+TEST(ParallelLayout, ParseAndPrint) {
+  const Layout l = parse_layout("tp=8,pp=4,vpp=2,cp=1,ep=1,zero=1,mb=2,sp=on,recompute=full", 1024);
+  EXPECT_EQ(l.tp, 8);
+  EXPECT_EQ(l.pp, 4);
+  EXPECT_EQ(l.vpp, 2);
+  EXPECT_EQ(l.dp, 32);
+  EXPECT_EQ(l.micro_batch, 2);
+  EXPECT_EQ(l.recompute, Checkpointing::full);
+  EXPECT_EQ(to_string(l), "tp=8,pp=4,vpp=2,dp=32,cp=1,ep=1,zero=1,mb=2,sp=on,recompute=full");
+  EXPECT_EQ(parse_layout(to_string(l), 1024), l);
+  // Missing keys keep the base; dp is derived.
+  EXPECT_EQ(parse_layout("tp=2", 16).dp, 8);
+  EXPECT_THROW_NAMING(parse_layout("tp=3", 16), "--layout tp × pp × cp = 3 must divide --chips 16");
+  EXPECT_THROW_NAMING(parse_layout("tp=2,dp=4", 16), "must equal --chips 16");
+  EXPECT_THROW_NAMING(parse_layout("tp=x", 16), "--layout tp");
+  EXPECT_THROW_NAMING(parse_layout("foo=1", 16), "--layout key");
+  EXPECT_THROW_NAMING(parse_layout("tp", 16), "key=value");
+  EXPECT_THROW_NAMING(parse_layout("zero=4", 16), "--layout zero");
+  EXPECT_THROW_NAMING(parse_layout("sp=maybe", 16), "--layout sp");
+  EXPECT_THROW_NAMING(parse_layout("tp=0", 16), "--layout tp must be >= 1");
+  EXPECT_THROW_NAMING(parse_layout("tp=1", 0), "chips");
+}
+
+TEST(ParallelSchedule, UniformOneFOneBMatchesTheClassicFormula) {
+  // p stages of forward f and backward b: (m + p − 1)(f + b), bubble (p − 1)/(m + p − 1).
+  const std::vector<double> f(4, 1.0), b(4, 2.0);
+  const PipelineSchedule s = simulate_pipeline(f, b, 8, 1, 0.0);
+  EXPECT_DOUBLE_EQ(s.makespan_seconds, (8 + 4 - 1) * 3.0);
+  EXPECT_NEAR(s.bubble_fraction, 3.0 / 11.0, 1e-12);
+  EXPECT_EQ(s.ops.size(), 2u * 8 * 4);
+}
+
+TEST(ParallelSchedule, InterleavedCutsTheBubbleByV) {
+  // v chunks of f/v and b/v: (m + (p − 1)/v)(f + b).
+  const std::vector<double> f(4, 0.5), b(4, 1.0);
+  const PipelineSchedule s = simulate_pipeline(f, b, 8, 2, 0.0);
+  EXPECT_NEAR(s.makespan_seconds, (8 + 3.0 / 2) * 3.0, 1e-9);
+  EXPECT_EQ(s.ops.size(), 2u * 8 * 2 * 4);
+  EXPECT_LT(s.bubble_fraction, 3.0 / 11.0);
+  EXPECT_THROW_NAMING(simulate_pipeline(f, b, 6, 2, 0.0), "multiple of the stages");
+}
+
+TEST(ParallelSchedule, BarsRespectDependenciesAndNeverOverlapOnAStage) {
+  const std::vector<double> f{1.0, 1.2, 0.9, 1.1}, b{2.0, 2.1, 1.8, 2.4};
+  for (std::int64_t v : {1, 3}) {
+    const PipelineSchedule s = simulate_pipeline(f, b, 8, v, 0.05);
+    std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, bool>, ScheduleOp> at;
+    for (const ScheduleOp& op : s.ops) at[{op.stage, op.chunk, op.micro_batch, op.forward}] = op;
+    for (std::size_t i = 1; i < s.ops.size(); ++i) {
+      if (s.ops[i].stage == s.ops[i - 1].stage) {
+        EXPECT_GE(s.ops[i].start_seconds, s.ops[i - 1].end_seconds - 1e-12);
+      }
+    }
+    for (const ScheduleOp& op : s.ops) {
+      const std::int64_t vs = op.chunk * 4 + op.stage;
+      if (op.forward && vs > 0) {
+        const ScheduleOp& prev = at[{(vs - 1) % 4, (vs - 1) / 4, op.micro_batch, true}];
+        EXPECT_GE(op.start_seconds, prev.end_seconds + 0.05 - 1e-12);
+      }
+      if (!op.forward) {
+        const ScheduleOp& fwd = at[{op.stage, op.chunk, op.micro_batch, true}];
+        EXPECT_GE(op.start_seconds, fwd.end_seconds - 1e-12);
+      }
+    }
+  }
+}
+
+TEST(ParallelSchedule, JobScheduleAgreesWithTheStepTime) {
+  const TrainingJob j = llama70b(256, 256);
+  const Layout l = layout(8, 8, 4, 2);
+  const LayoutResult r = evaluate_layout(j, l);
+  const PipelineSchedule s = pipeline_schedule(j, l);
+  const double pipeline = r.step_seconds - r.time.dp_comm_seconds - r.time.optimizer_seconds;
+  EXPECT_NEAR(s.makespan_seconds, pipeline, 0.05 * pipeline);
+  EXPECT_EQ(s.stages, 8);
+  EXPECT_EQ(s.chunks, 2);
+  EXPECT_EQ(pipeline_schedule(j, l, 16).micro_batches, 16);
+}
+
+}  // namespace
+}  // namespace napkin

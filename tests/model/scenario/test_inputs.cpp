@@ -1,0 +1,100 @@
+// The input registry: one description per scenario input, whose default is
+// the scenario's own and whose range every front end applies.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+
+#include "expect_throw.h"
+#include "inputs.h"
+#include "scenario.h"
+
+using namespace napkin;
+
+TEST(Inputs, EachDefaultIsTheScenarioStructsDefault) {
+  const Scenario s;
+  for (const ScenarioInput& in : scenario_inputs()) {
+    ASSERT_NE(in.get, nullptr) << in.key;
+    EXPECT_EQ(in.get(s), in.default_value) << in.key;
+  }
+}
+
+TEST(Inputs, RangesHoldTheDefaultAndTheSlidersSpan) {
+  for (const ScenarioInput& in : scenario_inputs()) {
+    SCOPED_TRACE(std::string(in.key));
+    EXPECT_LT(in.lo, in.hi);
+    EXPECT_LE(in.lo, in.default_value);
+    EXPECT_GE(in.hi, in.default_value);
+    EXPECT_LE(in.lo, in.slider_lo);
+    EXPECT_LT(in.slider_lo, in.slider_hi);
+    EXPECT_GE(in.hi, in.slider_hi);
+    if (in.scale == InputScale::log) EXPECT_GT(in.slider_lo, 0);
+    if (in.type == InputType::count) {
+      EXPECT_EQ(in.lo, std::floor(in.lo));
+      EXPECT_EQ(in.hi, std::floor(in.hi));
+      EXPECT_LE(in.hi, 0x1p53);  // exact as a double and in a JSON number
+    }
+    EXPECT_FALSE(in.label.empty());
+    EXPECT_FALSE(in.unit.empty());
+    EXPECT_FALSE(in.tooltip.empty());
+    EXPECT_FALSE(in.json_key.empty());
+  }
+}
+
+TEST(Inputs, KeysLabelsAndFlagsAreUnique) {
+  std::set<std::string_view> keys, labels, flags;
+  std::set<std::string> json;
+  for (const ScenarioInput& in : scenario_inputs()) {
+    EXPECT_TRUE(keys.insert(in.key).second) << in.key;
+    EXPECT_TRUE(labels.insert(in.label).second) << in.label;
+    if (!in.flag.empty()) {
+      EXPECT_TRUE(flags.insert(in.flag).second) << in.flag;
+      EXPECT_EQ(scenario_input_by_flag(in.flag), &in);
+    }
+    EXPECT_EQ(in.key, std::string(in.section) + "." + std::string(in.json_key));
+    EXPECT_TRUE(json.insert(std::string(in.section) + "/" + std::string(in.json_key)).second);
+  }
+  EXPECT_EQ(scenario_input_by_flag("--no-such-flag"), nullptr);
+  EXPECT_THROW_NAMING((void)scenario_input("hardware.nope"), "hardware.nope");
+}
+
+TEST(Inputs, TheEndsAreAcceptedAndJustBeyondRefused) {
+  for (const ScenarioInput& in : scenario_inputs()) {
+    SCOPED_TRACE(std::string(in.key));
+    EXPECT_NO_THROW(check_input(in, in.lo));
+    EXPECT_NO_THROW(check_input(in, in.hi));
+    const double below = in.type == InputType::count ? in.lo - 1 : std::nextafter(in.lo, -1e300);
+    const double above = in.type == InputType::count ? in.hi + 1 : std::nextafter(in.hi, 1e300);
+    EXPECT_THROW(check_input(in, below), InputError);
+    EXPECT_THROW(check_input(in, above), InputError);
+    EXPECT_THROW(check_input(in, std::numeric_limits<double>::quiet_NaN()), InputError);
+    EXPECT_THROW(check_input(in, std::numeric_limits<double>::infinity()), InputError);
+    if (in.type == InputType::count) EXPECT_THROW(check_input(in, in.lo + 0.5), InputError);
+  }
+}
+
+TEST(Inputs, ARefusalNamesTheInputItsUnitAndTheRange) {
+  const ScenarioInput& chips = scenario_input("hardware.chips");
+  try {
+    check_input(chips, 2e7, "--chips");
+    FAIL() << "2e7 chips accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.key, "hardware.chips");
+    EXPECT_EQ(std::string(e.what()),
+              "--chips (chips) must be a whole number in 1 – 10,000,000 chips; got 20,000,000");
+  }
+  EXPECT_EQ(input_range_text(scenario_input("budget.mfu")), "0.1 – 100 %");
+  EXPECT_EQ(input_range_text(scenario_input("budget.days")), "0.1 – 36,500 days");
+}
+
+TEST(Inputs, ValidateAppliesTheRegistry) {
+  for (const ScenarioInput& in : scenario_inputs()) {
+    SCOPED_TRACE(std::string(in.key));
+    Scenario s;
+    in.set(s, in.hi);
+    in.set(s, in.type == InputType::count ? in.hi + 1 : in.hi * 1.5 + 1);
+    EXPECT_THROW_NAMING(s.validate(), std::string(in.key));
+  }
+}

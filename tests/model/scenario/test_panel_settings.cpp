@@ -1,0 +1,191 @@
+// The panels' settings in the scenario: defaults, validation, and the
+// conversions the panels and the headline outputs share.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "budget.h"
+#include "hardware.h"
+#include "isoflops_view.h"
+#include "panel_settings.h"
+#include "roofline_view.h"
+#include "scenario.h"
+
+using namespace napkin;
+
+namespace {
+
+// The message of the std::invalid_argument `f` throws, or "" when it does not.
+template <typename F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return {};
+}
+
+LoadedLadder small_ladder(int n) {
+  LoadedLadder l;
+  l.file_name = "runs.csv";
+  l.columns.tokens = "D";
+  for (int i = 0; i < n; ++i)
+    l.points.push_back(LadderPoint{1e8 * (i + 1), 2e9 * (i + 1), 3.0 - 0.1 * i, 0, false});
+  l.data_rows = n + 2;  // two rows of the file were unreadable
+  return l;
+}
+
+}  // namespace
+
+TEST(PanelSettings, DefaultsAreThePanelsFirstLaunchAndValidate) {
+  const Scenario s;
+  EXPECT_NO_THROW(s.validate());
+  const IsoflopsSettings& i = s.isoflops;
+  EXPECT_EQ(i.synthetic.law, chinchilla_approach3_law());
+  EXPECT_EQ(i.synthetic.n_budgets, 5);
+  EXPECT_DOUBLE_EQ(i.synthetic.budget_min_flops, 1e18);
+  EXPECT_DOUBLE_EQ(i.synthetic.budget_max_flops, 1e22);
+  EXPECT_EQ(i.fit.estimator, Estimator::huber_log);
+  EXPECT_DOUBLE_EQ(i.fit.huber_delta, 1e-3);  // what the fit uses, not the ×1000 display
+  EXPECT_EQ(i.fit.resamples, 500);
+  EXPECT_TRUE(i.loss_cut.enabled);
+  EXPECT_DOUBLE_EQ(i.loss_cut.max_loss, 3.4469);
+  EXPECT_FALSE(i.loaded.has_value());
+  EXPECT_TRUE(i.target_follows_budget);
+  // The MoE panel opens on a router left alone, 300 steps in.
+  EXPECT_FALSE(s.moe.aux_on);
+  EXPECT_EQ(s.moe.steps, 300);
+  EXPECT_DOUBLE_EQ(s.moe.collapse_params().aux_weight, 0.0);
+  EXPECT_TRUE(s.roofline.overlays.empty());
+  EXPECT_DOUBLE_EQ(s.roofline.recompute, 8.0 / 6.0);
+}
+
+TEST(PanelSettings, SyntheticLadderSpecIsThePanels) {
+  IsoflopsSettings s;
+  s.seed = 7;
+  s.synthetic.bias_on = true;
+  s.synthetic.outlier = true;
+  const SyntheticLadderSpec spec = synthetic_ladder_spec(s);
+  ASSERT_EQ(spec.budgets_flops.size(), 5u);
+  for (int k = 0; k < 5; ++k)
+    EXPECT_NEAR(std::log10(spec.budgets_flops[static_cast<std::size_t>(k)]), 18.0 + k, 1e-12);
+  EXPECT_EQ(spec.seed, 7u);
+  EXPECT_DOUBLE_EQ(spec.lr_decay_bias_nats, 0.05);
+  EXPECT_DOUBLE_EQ(spec.uniform_offset_nats, 0.0);  // the offset is off
+  EXPECT_EQ(spec.outliers, 1);
+  EXPECT_EQ(ladder_points(s).size(), 30u);  // 5 budgets × 6 sizes
+  // Deterministic: the same settings, the same points.
+  EXPECT_EQ(ladder_points(s), ladder_points(s));
+  EXPECT_THROW(geometric_budgets(1e18, 1e22, 1), std::invalid_argument);
+}
+
+TEST(PanelSettings, LoadedLadderAndTheLossCut) {
+  IsoflopsSettings s;
+  s.loaded = small_ladder(8);  // losses 3.0, 2.9, …, 2.3
+  EXPECT_EQ(s.loaded->skipped_rows(), 2);
+  s.loss_cut.max_loss = 2.75;  // keeps 2.7 … 2.3
+  EXPECT_EQ(ladder_points(s).size(), 5u);
+  EXPECT_NO_THROW(s.validate());
+  s.loss_cut.max_loss = 2.65;  // keeps 4: too few to fit
+  const std::string e = error_of([&] { s.validate(); });
+  EXPECT_NE(e.find("max_loss"), std::string::npos) << e;
+  EXPECT_NE(e.find("keeps 4 of the 8"), std::string::npos) << e;
+  s.loss_cut.enabled = false;
+  EXPECT_EQ(ladder_points(s).size(), 8u);
+  s.loaded->points.resize(3);
+  s.loaded->data_rows = 3;
+  EXPECT_NE(error_of([&] { s.validate(); }).find("at least 5"), std::string::npos);
+}
+
+TEST(PanelSettings, ValidationNamesTheFieldUnitAndRange) {
+  Scenario s;
+  s.isoflops.fit.huber_delta = 0;
+  std::string e = error_of([&] { s.validate(); });
+  EXPECT_EQ(e.rfind("IsoFLOPs settings: huber_delta (log-loss units) must be", 0), 0u) << e;
+  s = Scenario{};
+  s.isoflops.synthetic.law.E = 1.9;  // edited constants under a published preset
+  EXPECT_NE(error_of([&] { s.validate(); }).find("custom"), std::string::npos);
+  s.isoflops.synthetic.law_preset = LawPreset::custom;
+  EXPECT_NO_THROW(s.validate());
+  s = Scenario{};
+  s.isoflops.synthetic.budget_max_flops = s.isoflops.synthetic.budget_min_flops;
+  EXPECT_NE(error_of([&] { s.validate(); }).find("budget_max_flops"), std::string::npos);
+  s = Scenario{};
+  s.moe.top_k = 9;  // > 8 experts
+  e = error_of([&] { s.validate(); });
+  EXPECT_EQ(e.rfind("MoE settings: top_k", 0), 0u) << e;
+  s = Scenario{};
+  s.moe.steps = 5001;
+  EXPECT_NE(error_of([&] { s.validate(); }).find("steps"), std::string::npos);
+  s = Scenario{};
+  s.roofline.overlays = {"H100", "H100"};
+  EXPECT_NE(error_of([&] { s.validate(); }).find("twice"), std::string::npos);
+  s.roofline.overlays = {"Z9000"};
+  EXPECT_NE(error_of([&] { s.validate(); }).find("Z9000"), std::string::npos);
+  s = Scenario{};
+  s.roofline.prefill_mfu = 0;
+  EXPECT_NE(error_of([&] { s.validate(); }).find("Roofline settings: prefill_mfu"),
+            std::string::npos);
+  LadderColumns c;
+  c.loss = "D";  // the tokens column too
+  EXPECT_NE(error_of([&] { c.validate(); }).find("mapped to both"), std::string::npos);
+}
+
+TEST(PanelSettings, CandidateLawAndConversions) {
+  CandidateRecipe r;
+  r.preset = CandidatePreset::seed_candidate;
+  r.a_multiplier = 2;
+  r.b_multiplier = 0.5;
+  r.alpha_delta = 0.02;
+  r.beta_delta = -0.5;  // clamped at 0.01
+  const LossLaw l = candidate_law(chinchilla_approach3_law(), r);
+  EXPECT_DOUBLE_EQ(l.E, 1.69);
+  EXPECT_DOUBLE_EQ(l.A, 1000.0);
+  EXPECT_DOUBLE_EQ(l.B, 190.0);
+  EXPECT_NEAR(l.alpha, 0.40, 1e-12);
+  EXPECT_DOUBLE_EQ(l.beta, 0.01);
+  // The fitted law itself with the defaults: the seed's trade-off at half strength.
+  const LossLaw base = besiroglu2024_law();
+  const LossLaw d = candidate_law(base, CandidateRecipe{});
+  EXPECT_DOUBLE_EQ(d.A, base.A * 1.23);
+  EXPECT_DOUBLE_EQ(d.B, base.B * 0.925);
+  EXPECT_EQ(parse_candidate_preset(to_string(CandidatePreset::besiroglu2024)),
+            CandidatePreset::besiroglu2024);
+  EXPECT_EQ(parse_law_preset("besiroglu2024"), LawPreset::besiroglu2024);
+  EXPECT_THROW(parse_law_preset("kaplan"), std::invalid_argument);
+  EXPECT_THROW(law_of(LawPreset::custom), std::invalid_argument);
+
+  MoeSettings m;
+  m.aux_on = true;
+  m.z_on = false;
+  const CollapseParams p = m.collapse_params();
+  EXPECT_DOUBLE_EQ(p.aux_weight, 0.01);
+  EXPECT_DOUBLE_EQ(p.z_weight, 0.0);
+  EXPECT_EQ(m.pipeline_inputs().chunks, 8);
+}
+
+TEST(PanelSettings, TargetAndRooflineScenarioFromTheScenario) {
+  Scenario s;
+  EXPECT_DOUBLE_EQ(isoflops_target_flops(s),
+                   budget_to_flops(chip_by_name("H100"), 1000, 30.0, 0.4));
+  s.isoflops.target_follows_budget = false;
+  EXPECT_DOUBLE_EQ(isoflops_target_flops(s), 1e24);
+
+  s.chip = "TPU v5e";
+  s.roofline.overlays = {"H100", "TPU v5e"};  // the scenario's own chip is not overlaid
+  s.roofline.step_floor_seconds = 0.002;
+  const RooflineScenario r = roofline_scenario(s);
+  EXPECT_EQ(r.chip, "TPU v5e");
+  ASSERT_EQ(r.overlay_chips.size(), 1u);
+  EXPECT_EQ(r.overlay_chips[0], "H100");
+  EXPECT_EQ(r.turn.n_chips, s.n_chips);
+  EXPECT_EQ(r.turn.decode_tokens, s.serving.decode_tokens);
+  EXPECT_DOUBLE_EQ(r.turn.budget_seconds, s.serving.latency_budget_seconds);
+  EXPECT_DOUBLE_EQ(r.turn.per_step_floor_seconds, 0.002);
+  EXPECT_EQ(r.operations.context_tokens, s.serving.context_len);
+  EXPECT_EQ(r.kv.n_chips, 8);
+  EXPECT_NO_THROW((void)roofline_panel(r));
+}

@@ -1,0 +1,106 @@
+// The resolved plan: the MFU used and its source, C, the batch as it runs and
+// the scenario model's run, computed once for every panel, the report and diff.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "budget_view.h"
+#include "cluster_cost.h"
+#include "compare.h"
+#include "hardware.h"
+#include "panel_settings.h"
+#include "plan.h"
+#include "scenario.h"
+
+using namespace napkin;
+
+namespace {
+
+Scenario predicted() {
+  Scenario s;
+  s.parallel.mfu_source = MfuSource::predicted;
+  return s;
+}
+
+}  // namespace
+
+TEST(ResolvedPlan, AssumedRunsAtTheSlider) {
+  Scenario s;
+  s.mfu = 0.37;
+  const ResolvedPlan p = resolve_plan(s);
+  EXPECT_EQ(p.mfu.source, MfuSource::assumed);
+  EXPECT_DOUBLE_EQ(p.mfu.mfu, 0.37);
+  EXPECT_DOUBLE_EQ(p.compute_flops, budget_to_flops(chip_by_name(s.chip), s.n_chips, s.days, 0.37));
+  EXPECT_EQ(p.mfu_source_name(), "assumed");
+  EXPECT_EQ(p.mfu_text(), "37.0 % (assumed)");
+}
+
+TEST(ResolvedPlan, PredictedRunsAtTheLayoutsMfu) {
+  const Scenario s = predicted();
+  const ResolvedPlan p = resolve_plan(s);
+  ASSERT_EQ(p.mfu.source, MfuSource::predicted) << p.mfu.note;
+  EXPECT_NE(p.mfu.mfu, s.mfu);
+  EXPECT_GT(p.mfu.mfu, 0.05);
+  EXPECT_LT(p.mfu.mfu, 0.9);
+  EXPECT_DOUBLE_EQ(p.compute_flops,
+                   budget_to_flops(chip_by_name(s.chip), s.n_chips, s.days, p.mfu.mfu));
+  EXPECT_NE(p.mfu_text().find("predicted: tp="), std::string::npos) << p.mfu_text();
+  EXPECT_GT(p.run_days, 0);
+  EXPECT_DOUBLE_EQ(p.run_days, p.mfu.layout_days);
+  // The slider does not move a predicted plan.
+  Scenario moved = s;
+  moved.mfu = 0.2;
+  EXPECT_DOUBLE_EQ(resolve_plan(moved).compute_flops, p.compute_flops);
+}
+
+TEST(ResolvedPlan, EveryReaderGetsTheSameComputeAndMfu) {
+  Scenario s = predicted();
+  const ResolvedPlan p = resolve_plan(s);
+  ASSERT_EQ(p.mfu.source, MfuSource::predicted);
+  const BudgetView v = make_budget_view(s);
+  EXPECT_DOUBLE_EQ(v.plan.compute_flops, p.compute_flops);
+  EXPECT_DOUBLE_EQ(v.report.flops, p.compute_flops);
+  EXPECT_DOUBLE_EQ(v.mfu.mfu, p.mfu.mfu);
+  // The IsoFLOPs panel's target follows the plan's C, not the slider's.
+  EXPECT_DOUBLE_EQ(isoflops_target_flops(s), p.compute_flops);
+  // The comparison (the Compare dock and diff) shows the MFU used.
+  bool found = false;
+  for (const HeadlineOutput& out : headline_outputs(s)) {
+    if (out.name == "MFU used") {
+      found = true;
+      ASSERT_TRUE(out.value.has_value());
+      EXPECT_DOUBLE_EQ(*out.value, p.mfu.mfu);
+      EXPECT_NE(out.display.find("predicted"), std::string::npos) << out.display;
+    }
+    if (out.name == "Compute C") {
+      ASSERT_TRUE(out.value.has_value());
+      EXPECT_DOUBLE_EQ(*out.value, p.compute_flops);
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(ResolvedPlan, TheBatchAsItRunsAndAsAsked) {
+  Scenario s;
+  s.n_chips = 3000;  // odd part 375: 65,536 tokens of 8,192 cannot split evenly
+  s.parallel.global_batch_tokens = 65'536;
+  const ResolvedPlan p = resolve_plan(s);
+  EXPECT_EQ(p.requested_batch_tokens, 65'536);
+  EXPECT_EQ(p.batch_tokens, p.batch_sequences * s.training.seq_len);
+  EXPECT_TRUE(p.batch_adjusted);
+  s.n_chips = 1024;
+  s.parallel.global_batch_tokens = 4'194'304;
+  const ResolvedPlan q = resolve_plan(s);
+  EXPECT_FALSE(q.batch_adjusted);
+  EXPECT_EQ(q.batch_tokens, 4'194'304);
+}
+
+TEST(ResolvedPlan, APredictionThatCannotBeMadeSaysWhyAndFollowsTheSlider) {
+  Scenario s = predicted();
+  s.n_chips = 7;  // no layout of 7 chips fits a 70B model
+  s.mfu = 0.33;
+  const ResolvedPlan p = resolve_plan(s);
+  EXPECT_EQ(p.mfu.source, MfuSource::assumed);
+  EXPECT_DOUBLE_EQ(p.mfu.mfu, 0.33);
+  EXPECT_FALSE(p.mfu.note.empty());
+}
