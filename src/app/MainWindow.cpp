@@ -373,6 +373,7 @@ int MainWindow::screenshot(const QString& file, const QString& panel, const QStr
   w.resize(size);
   w.show();
   for (int i = 0; i < 5; ++i) QApplication::processEvents();
+  w.settle();  // a run of record computed off the UI thread is in
   for (PlotWidget* p : w.findChildren<PlotWidget*>()) p->replot(QCustomPlot::rpImmediateRefresh);
   const QImage img = w.grab().toImage();
   QString error;

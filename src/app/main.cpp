@@ -4,8 +4,13 @@
 #include <cstring>
 
 #include "MainWindow.h"
+#include "process_guard.h"
 
 int main(int argc, char** argv) {
+  // A reader that went away or a file-size limit is an error the writer
+  // reports ("Broken pipe", "File too large"), not a signal that kills the app.
+  napkin::reserve_standard_descriptors();
+  napkin::ignore_write_signals();
   // A screenshot needs no display: render offscreen unless a platform was chosen.
   for (int i = 1; i < argc; ++i)
     if ((std::strcmp(argv[i], "--screenshot") == 0 || std::strcmp(argv[i], "--report") == 0) &&
@@ -20,8 +25,6 @@ int main(int argc, char** argv) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
       QStringLiteral("The arithmetic of LLM pre-training, as instruments."));
-  parser.addHelpOption();
-  parser.addVersionOption();
   const QCommandLineOption shot(QStringLiteral("screenshot"),
                                 QStringLiteral("Render the window to a PNG and exit."),
                                 QStringLiteral("FILE"));
@@ -45,7 +48,17 @@ int main(int argc, char** argv) {
                      "with plan A vs plan B)."),
       QStringLiteral("FILE"));
   parser.addOptions({shot, panel, scenario, size, report, page, baseline});
-  parser.process(app);
+  // As napkin-cli: a bad option exits with status 2 and one line (process()
+  // would exit with 1).
+  const QCommandLineOption help = parser.addHelpOption();
+  const QCommandLineOption version = parser.addVersionOption();
+  if (!parser.parse(QApplication::arguments())) {
+    std::fprintf(stderr, "napkin: %s (see napkin --help)\n",
+                 parser.errorText().toLocal8Bit().constData());
+    return 2;
+  }
+  if (parser.isSet(help)) parser.showHelp(0);
+  if (parser.isSet(version)) parser.showVersion();
 
   if (parser.isSet(report)) {
     napkin::MainWindow w(napkin::MainWindow::Session::fresh);

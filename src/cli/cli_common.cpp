@@ -199,12 +199,20 @@ std::string range_text(double lo, double hi, std::string_view unit) {
   throw UsageError(std::string(name) + " must be " + expected + "; got " + quoted(got));
 }
 
+// Decimal or scientific notation only ("1.5", "-2", "1e3", "+.5"), read in
+// the C locale whatever the environment says: no hexadecimal ("0x10"), no
+// blanks, no "inf" or "nan", no decimal comma.
 double parse_number(std::string_view name, const std::string& s, const std::string& expected) {
-  if (s.empty()) bad_value(name, expected, s);
-  errno = 0;
-  char* end = nullptr;
-  const double d = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(d))
+  std::string_view digits = s;
+  if (!digits.empty() && digits[0] == '+') digits.remove_prefix(1);
+  if (digits.empty() || (digits.size() < s.size() && (digits[0] == '-' || digits[0] == '+')) ||
+      !(std::isdigit(static_cast<unsigned char>(digits.back())) || digits.back() == '.') ||
+      digits.find_first_not_of("0123456789.eE+-") != std::string_view::npos)
+    bad_value(name, expected, s);
+  double d = 0;
+  const auto [ptr, ec] =
+      std::from_chars(digits.data(), digits.data() + digits.size(), d, std::chars_format::general);
+  if (ec != std::errc() || ptr != digits.data() + digits.size() || !std::isfinite(d))
     bad_value(name, expected, s);
   return d;
 }

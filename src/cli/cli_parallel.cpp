@@ -2,8 +2,11 @@
 // for one layout (--layout) or the search over every layout.
 #include <QJsonArray>
 #include <QJsonObject>
+#include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cli_common.h"
 #include "config_import.h"
@@ -133,6 +136,29 @@ void print_layout(const LayoutResult& r) {
   row("days for the tokens", format_grouped(r.days, 1), kRowWidth);
 }
 
+// "tp=8,tp=4" (which one?) and an empty --layout are refused, not read as the
+// last value or the defaults.
+void require_distinct_layout_keys(const std::string& text) {
+  std::vector<std::string> keys;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(start, end - start);
+    start = end + 1;
+    if (item.empty()) continue;
+    std::string key = item.substr(0, item.find('='));
+    if (key == "micro_batch") key = "mb";
+    if (std::find(keys.begin(), keys.end(), key) != keys.end())
+      throw UsageError("--layout gives " + key +
+                       " twice; give each of tp, pp, vpp, dp, cp, ep, "
+                       "zero, mb, sp, recompute at most once");
+    keys.push_back(key);
+  }
+  if (keys.empty())
+    throw UsageError("--layout needs key=value entries (e.g. tp=8,pp=4); got " + quoted(text));
+}
+
 int run_parallel(Args& a) {
   const bool json = a.flag("--json");
   TrainingJob job;
@@ -166,6 +192,7 @@ int run_parallel(Args& a) {
   std::vector<LayoutResult> shown;
   std::int64_t considered = 0, fitting = 0, pareto = 0;
   if (layout_text) {
+    require_distinct_layout_keys(*layout_text);
     const Layout l = parse_layout(*layout_text, job.n_chips);
     LayoutResult r = evaluate_layout(job, l);
     if (!r.valid) throw UsageError("--layout: " + r.reason);
@@ -179,6 +206,15 @@ int run_parallel(Args& a) {
     pareto = static_cast<std::int64_t>(s.pareto.size());
     for (std::size_t i = 0; i < s.layouts.size() && static_cast<std::int64_t>(i) < top; ++i)
       shown.push_back(std::move(s.layouts[i]));
+    if (shown.empty()) {
+      // Say why with the simplest split: data parallel over every chip.
+      const LayoutResult plain = evaluate_layout(job, parse_layout("tp=1", job.n_chips));
+      throw std::invalid_argument(
+          "no valid layout splits " + format_grouped(static_cast<double>(job.n_chips)) +
+          " chips for this model and batch (data parallel over all of them: " +
+          (plain.valid ? std::string("valid, but the search found nothing") : plain.reason) +
+          "); try a chip count with more factors of 2");
+    }
   }
 
   if (json) {

@@ -5,7 +5,9 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <cstdio>
 
 #include "atomic_writer.h"
@@ -16,12 +18,49 @@ namespace napkin::cli {
 
 namespace {
 
-QString findApp() {
-  const QString here = QCoreApplication::applicationDirPath();
-  for (const QString& candidate :
-       {here + QStringLiteral("/napkin"), QStringLiteral(NAPKIN_APP_BUILD_PATH)})
-    if (QFileInfo(candidate).isExecutable()) return candidate;
+// The renderer is the napkin program the user can see: where NAPKIN_APP
+// points, beside napkin-cli, or on PATH. Never a path compiled into the
+// binary: a build folder may no longer exist, or be writable by others.
+QString findApp(QString* why) {
+  const QString chosen = qEnvironmentVariable("NAPKIN_APP");
+  if (!chosen.isEmpty()) {
+    if (QFileInfo(chosen).isExecutable() && QFileInfo(chosen).isFile())
+      return QFileInfo(chosen).absoluteFilePath();
+    *why = QStringLiteral("NAPKIN_APP names %1, which is not an executable program").arg(chosen);
+    return {};
+  }
+  const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/napkin");
+  if (QFileInfo(beside).isExecutable() && QFileInfo(beside).isFile()) return beside;
+  const QString on_path = QStandardPaths::findExecutable(QStringLiteral("napkin"));
+  if (!on_path.isEmpty()) return on_path;
+  *why = QStringLiteral(
+      "cannot find the napkin program (it renders the report): not beside napkin-cli, not on "
+      "PATH; set NAPKIN_APP to its path");
   return {};
+}
+
+// A value for the renderer's command line as one "--name=VALUE" word, with a
+// file name made absolute: Qt's own option parser never sees a word that
+// starts with '-' (a file called "-platformpluginpath" stays a file name).
+QString fileArg(const char* name, const std::string& path) {
+  return QStringLiteral("--%1=%2").arg(QLatin1String(name),
+                                       QFileInfo(QString::fromStdString(path)).absoluteFilePath());
+}
+
+// What the renderer said on failure: its "napkin: " line, else its last
+// lines, else its exit status.
+QString rendererMessage(const QString& err, const QProcess& p) {
+  QStringList lines = err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  for (const QString& l : lines)
+    if (l.startsWith(QLatin1String("napkin: "))) return l.mid(8);
+  if (p.exitStatus() != QProcess::NormalExit)
+    return QStringLiteral("the renderer crashed") +
+           (lines.isEmpty() ? QString() : QStringLiteral(": ") + lines.last());
+  if (!lines.isEmpty())
+    return QStringLiteral("the renderer failed (exit %1): %2")
+        .arg(p.exitCode())
+        .arg(lines.mid(std::max<qsizetype>(0, lines.size() - 3)).join(QStringLiteral(" / ")));
+  return QStringLiteral("the renderer failed (exit %1)").arg(p.exitCode());
 }
 
 int run_report(Args& a) {
@@ -32,9 +71,10 @@ int run_report(Args& a) {
   const auto baseline = a.value("--baseline");
   const std::string page = a.choice("--page-size", "default", {"default", "a4", "letter"});
   a.finish();
-  const QString app = findApp();
+  QString why;
+  const QString app = findApp(&why);
   if (app.isEmpty()) {
-    std::fprintf(stderr, "napkin-cli report: cannot find the napkin program beside napkin-cli\n");
+    std::fprintf(stderr, "napkin-cli report: %s\n", why.toLocal8Bit().constData());
     return 2;
   }
   // The renderer writes into a private folder; the result then replaces OUT
@@ -48,10 +88,10 @@ int run_report(Args& a) {
     return 2;
   }
   const QString rendered = tmp.filePath(QStringLiteral("report.pdf"));
-  QStringList args{QStringLiteral("--report"), rendered};
-  if (scenario) args << QStringLiteral("--scenario") << QString::fromStdString(*scenario);
-  if (baseline) args << QStringLiteral("--baseline") << QString::fromStdString(*baseline);
-  if (page != "default") args << QStringLiteral("--page-size") << QString::fromStdString(page);
+  QStringList args{fileArg("report", rendered.toStdString())};
+  if (scenario) args << fileArg("scenario", *scenario);
+  if (baseline) args << fileArg("baseline", *baseline);
+  if (page != "default") args << QStringLiteral("--page-size=") + QString::fromStdString(page);
   QProcess p;
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
   env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
@@ -65,11 +105,13 @@ int run_report(Args& a) {
   }
   const QString err = QString::fromLocal8Bit(p.readAllStandardError());
   if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-    QString line;
-    for (const QString& l : err.split(QLatin1Char('\n'), Qt::SkipEmptyParts))
-      if (l.startsWith(QLatin1String("napkin: "))) line = l.mid(8);
-    if (line.isEmpty()) line = QStringLiteral("the renderer failed (exit %1)").arg(p.exitCode());
+    QString line = rendererMessage(err, p);
     line.replace(rendered, QStringLiteral("the temporary report"));
+    // The renderer was given absolute paths; say them as the user typed them.
+    for (const auto& typed : {scenario, baseline})
+      if (typed)
+        line.replace(QFileInfo(QString::fromStdString(*typed)).absoluteFilePath(),
+                     QString::fromStdString(*typed));
     std::fprintf(stderr, "napkin-cli report: %s\n", line.toLocal8Bit().constData());
     return 2;
   }

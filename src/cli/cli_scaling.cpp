@@ -1,9 +1,11 @@
 // Phase 01 commands: fit (a parametric law from a CSV ladder, with a
 // bootstrap interval) and isoflops (the IsoFLOPs method on a synthetic ladder).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include <unistd.h>
 
@@ -24,6 +26,68 @@ namespace {
 // more do not move it. (About 2 CPU-minutes on the 245-point Chinchilla ladder;
 // the cost grows with the ladder.)
 constexpr std::int64_t kMaxBootstrap = 100'000;
+
+// An irreducible loss below this is a law no text obeys (Chinchilla's E is
+// 1.69 nats/token; a fit pulled to E ≈ 0 comes from a bad row, not the data).
+constexpr double kMinIrreducibleNats = 0.01;
+// A row whose N or D lies this many decades from the ladder's median is named
+// as a likely typo when a fit is refused.
+constexpr double kOutlierDecades = 3;
+
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+// The rows far from the rest of the ladder, by line: "line 247 (N = 1, 9.5
+// decades below the median N)".
+std::string outlier_rows(const CsvLadder& ladder) {
+  std::vector<double> log_n, log_d;
+  for (const LadderPoint& p : ladder.points) {
+    log_n.push_back(std::log10(p.n_params));
+    log_d.push_back(std::log10(p.n_tokens));
+  }
+  if (log_n.empty()) return {};
+  const double mid_n = median(log_n), mid_d = median(log_d);
+  std::string out;
+  int named = 0;
+  for (std::size_t i = 0; i < ladder.points.size() && named < 5; ++i) {
+    for (const auto& [what, value, log_value, mid] :
+         {std::tuple{"N", ladder.points[i].n_params, log_n[i], mid_n},
+          std::tuple{"D", ladder.points[i].n_tokens, log_d[i], mid_d}}) {
+      const double off = log_value - mid;
+      if (std::fabs(off) < kOutlierDecades) continue;
+      if (!out.empty()) out += ", ";
+      const std::int64_t line = i < ladder.point_lines.size() ? ladder.point_lines[i] : 0;
+      out += "line " + std::to_string(line) + " (" + what + " = " + format_sci(value, 2) + ", " +
+             format_grouped(std::fabs(off), 1) + " decades " + (off < 0 ? "below" : "above") +
+             " the median " + what + ")";
+      ++named;
+      break;
+    }
+  }
+  return out;
+}
+
+// Refuses a law no training run can follow: E ≈ 0, or a compute-optimal
+// model under one parameter or one token.
+void require_physical(const FitResult& f, const ComputeOptimum& opt, const CsvLadder& ladder) {
+  std::vector<std::string> why;
+  if (!(f.law.E >= kMinIrreducibleNats))
+    why.push_back("E = " + format_grouped(f.law.E, 4) +
+                  " nats/token (an irreducible loss must be at " + "least " +
+                  format_grouped(kMinIrreducibleNats, 2) + ")");
+  if (!(opt.n_params >= 1))
+    why.push_back("N_opt = " + format_sci(opt.n_params, 2) + " params (must be at least 1)");
+  if (!(opt.n_tokens >= 1))
+    why.push_back("D_opt = " + format_sci(opt.n_tokens, 2) + " tokens (must be at least 1)");
+  if (why.empty()) return;
+  std::string m = "the fit is not physical: ";
+  for (std::size_t i = 0; i < why.size(); ++i) m += (i ? "; " : "") + why[i];
+  const std::string rows = outlier_rows(ladder);
+  m += rows.empty() ? "; check the ladder's rows" : "; check " + rows;
+  throw std::invalid_argument(m);
+}
 
 int run_fit(Args& a) {
   const bool json = a.flag("--json");
@@ -82,6 +146,7 @@ int run_fit(Args& a) {
     f = fit_parametric(ladder.points, fit);
   }
   const ComputeOptimum opt = analytic_optimum(f.law, target);
+  require_physical(f, opt, ladder);
 
   if (json) {
     QJsonObject o{
@@ -182,6 +247,12 @@ int run_isoflops(Args& a) {
                                 "; lower --noise or --bias");
   const std::vector<IsoflopOptimum>& optima = view.optima;
   const ScalingExponents& e = *view.exponents;
+  // N_opt and D_opt grow with compute: an exponent ≤ 0 is noise, not a law.
+  if (!(e.a > 0) || !(e.b > 0))
+    throw std::invalid_argument("the exponents are not physical: a = " + format_grouped(e.a, 4) +
+                                ", b = " + format_grouped(e.b, 4) +
+                                " (N_opt ∝ C^a and D_opt ∝ C^b need a > 0 and b > 0); lower "
+                                "--noise or --bias");
 
   if (json) {
     QJsonArray arr;

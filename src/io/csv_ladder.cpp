@@ -381,6 +381,7 @@ CsvLadder parse_csv_ladder(std::string_view text, std::string_view source,
       continue;
     }
     out.points.push_back(p);
+    out.point_lines.push_back(rec.line);
   }
   if (out.rows == 0) fail(source, 0, "no data rows after the header");
   if (out.points.empty()) {

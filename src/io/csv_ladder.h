@@ -72,13 +72,14 @@ struct CsvLadderOptions {
 };
 
 struct CsvLadder {
-  std::string source;                  // the file name (or the name given to parse_csv_ladder)
-  std::vector<LadderPoint> points;     // rows kept, in file order
-  std::int64_t rows = 0;               // data rows read (kept, filtered and skipped)
-  std::int64_t rows_filtered = 0;      // dropped by max_loss
-  std::string tokens_column;           // the column D came from
-  bool tokens_from_flops = false;      // D = C / (6N)
-  std::vector<CsvSkippedRow> skipped;  // bad rows (skip_bad_rows only), in file order
+  std::string source;                     // the file name (or the name given to parse_csv_ladder)
+  std::vector<LadderPoint> points;        // rows kept, in file order
+  std::vector<std::int64_t> point_lines;  // the line each kept row starts on
+  std::int64_t rows = 0;                  // data rows read (kept, filtered and skipped)
+  std::int64_t rows_filtered = 0;         // dropped by max_loss
+  std::string tokens_column;              // the column D came from
+  bool tokens_from_flops = false;         // D = C / (6N)
+  std::vector<CsvSkippedRow> skipped;     // bad rows (skip_bad_rows only), in file order
 };
 
 // Reads and parses `path`.

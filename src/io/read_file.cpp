@@ -1,6 +1,7 @@
 #include "read_file.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
@@ -9,6 +10,11 @@
 namespace napkin {
 
 namespace {
+
+// A named pipe is opened without blocking; a read then waits at most this
+// long for a writer or for more data, so a FIFO nobody writes is an error,
+// not a hang (a writer that keeps writing is read to the end however long).
+constexpr int kFifoIdleMs = 5000;
 
 std::string too_large(const std::string& name, const std::string& size, std::int64_t max_bytes) {
   return name + ": the file is " + size + " bytes; the limit is " + std::to_string(max_bytes) +
@@ -36,6 +42,17 @@ bool read_fd_capped(int fd, const std::string& name, std::int64_t max_bytes, std
   char buffer[65536];
   for (;;) {
     const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EAGAIN) {  // a FIFO opened without blocking: wait for its writer
+      pollfd p{fd, POLLIN, 0};
+      const int ready = ::poll(&p, 1, kFifoIdleMs);
+      if (ready == 0) {
+        *error = name + ": a named pipe that nothing wrote to for " +
+                 std::to_string(kFifoIdleMs / 1000) + " s (no writer?)";
+        out->clear();
+        return false;
+      }
+      continue;
+    }
     if (n < 0) {
       if (errno == EINTR) continue;
       *error = name + ": cannot read: " + std::strerror(errno);
@@ -53,10 +70,25 @@ bool read_fd_capped(int fd, const std::string& name, std::int64_t max_bytes, std
 
 bool read_file_capped(const std::string& path, std::int64_t max_bytes, std::string* out,
                       std::string* error) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) {
     *error = path + ": cannot open: " + std::strerror(errno);
     return false;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
+    // Before any writer has connected, a non-blocking read says end of file:
+    // wait (bounded) until one connects and writes or leaves.
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, kFifoIdleMs) == 0) {
+      ::close(fd);
+      *error = path + ": a named pipe that nothing wrote to for " +
+               std::to_string(kFifoIdleMs / 1000) + " s (no writer?)";
+      return false;
+    }
+  } else {
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // files and devices block as usual
   }
   const bool ok = read_fd_capped(fd, path, max_bytes, out, error);
   ::close(fd);

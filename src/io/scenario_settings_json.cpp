@@ -319,6 +319,13 @@ void moe_from_json(const Reader& r, MoeSettings& m) {
   r.boolean("shared_expert", m.shared_expert);
   r.boolean("renormalize", m.renormalize);
   r.integer("steps", m.steps, 1, 5000);
+  // The one work budget of a recorded run (moe.h), said in the file's words.
+  const std::int64_t most_steps = max_recorded_collapse_steps(m.collapse_params());
+  if (m.steps > most_steps)
+    r.fail("steps", std::to_string(m.steps),
+           "an integer in [1, " + std::to_string(most_steps) +
+               "] at these experts and tokens_per_batch (the run of record's work budget: steps "
+               "× experts × (tokens_per_batch + 1,024) ≤ 5e8)");
   const Reader comm(r.object("comm"), r.prefix() + "comm.", r.source());
   comm.integer("prefill_tokens", m.prefill_tokens, 1, 1'000'000'000);
   comm.real("link_gbps", m.link_gbps, 1e-12, 1e9);

@@ -2,6 +2,13 @@
 
 #include <QJsonDocument>
 #include <QProcess>
+#include <cstdlib>
+
+namespace {
+// napkin-cli finds the report's renderer through NAPKIN_APP (in the build
+// tree it is not beside napkin-cli); every test's child inherits it.
+const bool kAppVariableSet = ::setenv("NAPKIN_APP", NAPKIN_APP, 1) == 0;
+}  // namespace
 
 CliResult run_cli(const QStringList& args) {
   QProcess p;

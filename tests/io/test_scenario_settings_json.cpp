@@ -321,3 +321,19 @@ TEST(ScenarioSettingsJson, ParallelErrorsNameTheField) {
             std::string::npos);
   EXPECT_NE(error_of(doc(R"("parallel":{"chosen":7})")).find("parallel.chosen"), std::string::npos);
 }
+
+// Issue 28: a run of record inside the format's ranges but far over the one
+// work budget is refused when the file is read, naming the steps and the budget.
+TEST(ScenarioSettingsJson, AHeavyMoeRunOfRecordIsRefusedByTheReader) {
+  for (const char* moe : {R"("moe":{"experts":1024,"top_k":1024,"tokens_per_batch":65536,)"
+                          R"("steps":5000})",
+                          R"("moe":{"experts":256,"top_k":8,"tokens_per_batch":4096,)"
+                          R"("steps":5000})"}) {
+    const std::string e = error_of(doc(moe));
+    EXPECT_NE(e.find("steps"), std::string::npos) << e;
+    EXPECT_NE(e.find("5e8"), std::string::npos) << e;
+    EXPECT_NE(e.find("found 5000"), std::string::npos) << e;
+  }
+  // The sliders' corners at the default 300 steps stay inside the budget.
+  EXPECT_EQ(error_of(doc(R"("moe":{"experts":256,"top_k":8,"tokens_per_batch":4096})")), "");
+}

@@ -4,13 +4,13 @@
 #include "nice_numbers.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QClipboard>
-#include <QDir>
-#include <QFile>
 #include <QFileDialog>
+#include <QImageWriter>
 #include <QMenu>
 #include <QMessageBox>
-#include <QTemporaryDir>
+#include <QPdfWriter>
 #include <QTextStream>
 #include <cmath>
 #include <limits>
@@ -460,39 +460,65 @@ QString PlotWidget::dataCsv() const {
   return out;
 }
 
-namespace {
+QByteArray PlotWidget::pdfBytes() {
+  // QCustomPlot::savePdf writes only to a file name (a temporary one would sit
+  // in TMPDIR, where a short write is reported as success): paint into memory
+  // with the same settings (a page the size of the plot in points, vector
+  // painting, no cosmetic pens).
+  QByteArray pdf;
+  QBuffer buffer(&pdf);
+  buffer.open(QIODevice::WriteOnly);
+  {
+    QPdfWriter writer(&buffer);
+    writer.setCreator(QStringLiteral("Napkin"));
+    writer.setTitle(title_);
+    writer.setResolution(96);  // QCustomPlot's QPrinter::ScreenResolution
+    writer.setPageLayout(QPageLayout(
+        QPageSize(QSize(width(), height()), QPageSize::Point, QString(), QPageSize::ExactMatch),
+        QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+    const QRect old_viewport = viewport();
+    setViewport(QRect(0, 0, width(), height()));
+    QCPPainter painter;
+    if (!painter.begin(&writer)) {
+      setViewport(old_viewport);
+      return {};
+    }
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    painter.setMode(QCPPainter::pmNonCosmetic);
+    painter.setWindow(mViewport);
+    if (mBackgroundBrush.style() != Qt::NoBrush && mBackgroundBrush.color() != Qt::white &&
+        mBackgroundBrush.color().alpha() > 0)
+      painter.fillRect(viewport(), mBackgroundBrush);
+    draw(&painter);
+    painter.end();
+    setViewport(old_viewport);
+  }
+  return pdf;
+}
 
-// Writes the plot as PNG (".png") or vector PDF, or its data as CSV (".csv"),
-// through the atomic writer: false with *error (the path and the OS's
-// reason) on failure, and the previous file is then untouched.
-bool exportPlot(PlotWidget* plot, const QString& path, QString* error) {
+bool PlotWidget::exportTo(const QString& path, QString* error) {
   QByteArray bytes;
   if (path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)) {
-    bytes = plot->dataCsv().toUtf8();
+    bytes = dataCsv().toUtf8();
+  } else if (path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)) {
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, "png");
+    if (!writer.write(toPixmap(0, 0, 2.0).toImage())) bytes.clear();
   } else {
-    // QCustomPlot writes only to a file name: render into a private folder,
-    // then replace the target through the atomic writer.
-    const bool png = path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive);
-    const QTemporaryDir tmp(QDir::tempPath() + QStringLiteral("/napkin-plot-XXXXXX"));
-    const QString rendered = tmp.filePath(png ? QStringLiteral("p.png") : QStringLiteral("p.pdf"));
-    const bool ok = tmp.isValid() && (png ? plot->savePng(rendered, 0, 0, 2.0)
-                                          : plot->savePdf(rendered, 0, 0, QCP::epNoCosmetic,
-                                                          QStringLiteral("Napkin"), plot->title()));
-    QFile f(rendered);
-    if (!ok || !f.open(QIODevice::ReadOnly)) {
-      if (error)
-        *error = PlotWidget::tr(
-                     "%1: the plot could not be rendered in %2 (is it full?); the file was not "
-                     "touched")
-                     .arg(path, QDir::tempPath());
-      return false;
-    }
-    bytes = f.readAll();
+    bytes = pdfBytes();
+    // A PDF ends with "%%EOF": anything else is not passed on as the plot.
+    const qsizetype eof = bytes.lastIndexOf("%%EOF");
+    if (!bytes.startsWith("%PDF-") || eof < 0 || eof < bytes.size() - 1024) bytes.clear();
+  }
+  if (bytes.isEmpty()) {
+    if (error)
+      *error = tr("%1: the plot could not be rendered; the file was not touched").arg(path);
+    return false;
   }
   return write_file_atomically(path, bytes, error);
 }
-
-}  // namespace
 
 void PlotWidget::showMenu(const QPoint& pos) {
   QMenu menu(this);
@@ -512,7 +538,7 @@ void PlotWidget::saveImage() {
                                    tr("PDF, vector (*.pdf);;PNG image (*.png)"), &selected);
   if (path.isEmpty()) return;
   QString error;
-  if (!exportPlot(this, path, &error)) QMessageBox::warning(this, tr("Save plot"), error);
+  if (!exportTo(path, &error)) QMessageBox::warning(this, tr("Save plot"), error);
 }
 
 void PlotWidget::saveCsv() {
@@ -520,7 +546,7 @@ void PlotWidget::saveCsv() {
       this, tr("Save data"), title_ + QStringLiteral(".csv"), tr("CSV (*.csv)"));
   if (path.isEmpty()) return;
   QString error;
-  if (!exportPlot(this, path, &error)) QMessageBox::warning(this, tr("Save data"), error);
+  if (!exportTo(path, &error)) QMessageBox::warning(this, tr("Save data"), error);
 }
 
 }  // namespace napkin

@@ -95,6 +95,13 @@ class PlotWidget : public QCustomPlot {
 
   // The plotted data as CSV: one block per graph / bar set, "series,x,y".
   QString dataCsv() const;
+  // Writes the plot as PNG (".png") or vector PDF, or its data as CSV
+  // (".csv"), rendered in memory and written through the atomic writer: false
+  // with *error (the path and the reason) on failure, the previous file then
+  // untouched.
+  bool exportTo(const QString& path, QString* error = nullptr);
+  // The plot as a one-page vector PDF (empty when it cannot be painted).
+  QByteArray pdfBytes();
   // The hover read-out text currently shown ("" when none).
   QString hoverText() const;
   // Where the hover read-out is drawn, in widget pixels (empty when hidden).

@@ -102,6 +102,7 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(model,
     showBaseline();
   });
   connect(run_, &MoeRun::advanced, this, &MoePanel::redrawRun);
+  connect(run_, &MoeRun::recordingChanged, this, &MoePanel::redrawRun);
   connect(run_, &MoeRun::playingChanged, this, [this](bool playing) {
     // While the animation runs, the run's plots draw without antialiasing (a
     // frame's budget at E = 256); pausing redraws them at full quality.
@@ -120,7 +121,8 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(model,
     retuned_ = false;
     replayed_steps_ = doc.moe.steps;
     run_->replay(doc.moe.collapse_params(), doc.moe.steps);
-    transport_->setStatus(tr("Ran the scenario's %1 steps from step 0.").arg(doc.moe.steps));
+    if (!run_->isRecording())
+      transport_->setStatus(tr("Ran the scenario's %1 steps from step 0.").arg(doc.moe.steps));
     redrawRun();
   });
   connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
@@ -128,12 +130,13 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(model,
   });
   connect(column_, &ControlColumn::gestureStarted, model_, &ScenarioModel::beginGesture);
   connect(column_, &ControlColumn::gestureFinished, model_, &ScenarioModel::endGesture);
-  transport_->setStatus(
-      s.moe.aux_on
-          ? tr("Ran %1 steps with α = %2.").arg(run_->currentStep()).arg(s.moe.aux_weight)
-          : tr("Ran %1 steps with α = 0 (no balance loss). Untick \"α = 0\" to let the balance "
-               "loss fight the collapse, then Play; or Reset.")
-                .arg(run_->currentStep()));
+  if (!run_->isRecording())
+    transport_->setStatus(
+        s.moe.aux_on
+            ? tr("Ran %1 steps with α = %2.").arg(run_->currentStep()).arg(s.moe.aux_weight)
+            : tr("Ran %1 steps with α = 0 (no balance loss). Untick \"α = 0\" to let the balance "
+                 "loss fight the collapse, then Play; or Reset.")
+                  .arg(run_->currentStep()));
   refresh();
 }
 
@@ -215,6 +218,8 @@ void MoePanel::setBaseline(const Scenario* baseline) {
   baseline_watcher_->setFuture(
       QtConcurrent::run([b = *baseline] { return make_moe_run_of_record(b); }));
 }
+
+bool MoePanel::isBusy() const { return run_->isRecording(); }
 
 bool MoePanel::baselinePending() const { return baseline_watcher_->isRunning(); }
 

@@ -38,6 +38,8 @@ class MoePanel : public ScenarioPanel {
   QString help() const override;
   std::vector<PlotWidget*> plots() const override;
   ReportSection reportSection() const override;
+  // The scenario's run of record is being computed off the UI thread.
+  bool isBusy() const override;
 
   // Compares with a baseline scenario: its run of record is computed once,
   // off the UI thread; then read-outs show the change from it and plots draw

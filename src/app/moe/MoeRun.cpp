@@ -1,29 +1,112 @@
 #include "moe/MoeRun.h"
 
 #include <QElapsedTimer>
+#include <QFuture>
+#include <QFutureWatcher>
 #include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <atomic>
 #include <sstream>
 
 #include "atomic_writer.h"
+#include "format.h"
 
 namespace napkin {
 
+// A run of record computed on a worker thread: the thread owns `sim` until
+// the future finishes; the UI thread reads only the atomics before that.
+struct MoeRun::Recording {
+  std::shared_ptr<CollapseSimulation> sim;
+  std::int64_t target = 0;
+  std::atomic<std::int64_t> done{0};
+  std::atomic<bool> stop{false};
+  bool cancelled = false;  // Cancel: keep the steps computed so far
+  QFuture<void> future;
+};
+
+namespace {
+QString grouped(std::int64_t v) {
+  return QString::fromStdString(format_grouped(static_cast<double>(v), 0));
+}
+}  // namespace
+
 MoeRun::MoeRun(const CollapseParams& params, std::int64_t steps, QObject* parent)
-    : QObject(parent), sim_(std::make_unique<CollapseSimulation>(params)) {
+    : QObject(parent) {
   timer_ = new QTimer(this);
   timer_->setTimerType(Qt::PreciseTimer);
   timer_->setInterval(kFrameMs);
   connect(timer_, &QTimer::timeout, this, &MoeRun::onTick);
-  sim_->run(std::min(steps, kMaxRecordedSteps));
-  shown_ = sim_->steps_done();
+  progress_timer_ = new QTimer(this);
+  progress_timer_->setInterval(200);
+  connect(progress_timer_, &QTimer::timeout, this, [this] {
+    if (!recording_) return;
+    emit status(tr("Computing the scenario's run of record off the UI thread: step %1 of %2… "
+                   "Cancel keeps the steps so far.")
+                    .arg(grouped(recordingDone()), grouped(recordingTarget())));
+  });
+  replay(params, steps);
 }
 
-MoeRun::~MoeRun() { timer_->stop(); }
+MoeRun::~MoeRun() {
+  timer_->stop();
+  // A clean stop: every worker sees its flag at its next step and is waited for.
+  for (const auto& r : in_flight_) r->stop = true;
+  for (const auto& r : in_flight_) r->future.waitForFinished();
+}
+
+std::int64_t MoeRun::recordingDone() const { return recording_ ? recording_->done.load() : 0; }
+
+std::int64_t MoeRun::recordingTarget() const { return recording_ ? recording_->target : 0; }
+
+void MoeRun::abandonRecording() {
+  if (!recording_) return;
+  recording_->stop = true;
+  recording_.reset();
+  progress_timer_->stop();
+  emit recordingChanged(false);
+}
+
+void MoeRun::cancelRecording() {
+  if (!recording_) return;
+  recording_->cancelled = true;
+  recording_->stop = true;
+  emit status(tr("Stopping the run of record at step %1…").arg(grouped(recordingDone())));
+}
+
+void MoeRun::waitForRecording() {
+  if (!recording_) return;
+  const std::shared_ptr<Recording> r = recording_;
+  r->future.waitForFinished();
+  finishRecording(r);
+}
+
+void MoeRun::finishRecording(const std::shared_ptr<Recording>& r) {
+  std::erase(in_flight_, r);
+  if (r != recording_) return;  // abandoned, or already taken by waitForRecording()
+  recording_.reset();
+  progress_timer_->stop();
+  startRun(r->sim);
+  emit recordingChanged(false);
+  if (r->cancelled)
+    emit status(tr("Stopped the run of record at step %1 of %2: Play continues from there.")
+                    .arg(grouped(sim_->steps_done()), grouped(r->target)));
+  else
+    emit status(tr("Ran the scenario's %1 steps from step 0.").arg(grouped(r->target)));
+  emit advanced();
+}
+
+void MoeRun::startRun(std::shared_ptr<CollapseSimulation> sim) {
+  sim_ = std::move(sim);
+  shown_ = sim_->steps_done();
+  follow_live_ = true;
+  ++run_id_;
+}
 
 bool MoeRun::setParams(const CollapseParams& p) {
+  abandonRecording();
   if (CollapseSimulation::needs_restart(sim_->params(), p)) {
-    sim_ = std::make_unique<CollapseSimulation>(p);
+    sim_ = std::make_shared<CollapseSimulation>(p);
     shown_ = 0;
     follow_live_ = true;
     ++run_id_;
@@ -34,11 +117,37 @@ bool MoeRun::setParams(const CollapseParams& p) {
 }
 
 void MoeRun::replay(const CollapseParams& p, std::int64_t steps) {
-  sim_ = std::make_unique<CollapseSimulation>(p);
-  sim_->run(std::min(steps, kMaxRecordedSteps));
-  shown_ = sim_->steps_done();
-  follow_live_ = true;
-  ++run_id_;
+  abandonRecording();
+  steps = std::min(steps, kMaxRecordedSteps);
+  auto sim = std::make_shared<CollapseSimulation>(p);
+  if (collapse_run_work(p, steps) <= kInlineRecordWork) {
+    sim->run(steps);
+    startRun(std::move(sim));
+    return;
+  }
+  pause();
+  startRun(std::make_shared<CollapseSimulation>(p));  // step 0 while the record computes
+  auto r = std::make_shared<Recording>();
+  r->sim = std::move(sim);
+  r->target = steps;
+  r->future = QtConcurrent::run([r] {
+    while (r->sim->steps_done() < r->target && !r->stop.load()) {
+      r->sim->step();
+      r->done = r->sim->steps_done();
+    }
+  });
+  recording_ = r;
+  in_flight_.push_back(r);
+  auto* watcher = new QFutureWatcher<void>(this);
+  connect(watcher, &QFutureWatcher<void>::finished, this, [this, watcher, r] {
+    watcher->deleteLater();
+    finishRecording(r);
+  });
+  watcher->setFuture(r->future);
+  progress_timer_->start();
+  emit recordingChanged(true);
+  emit status(tr("Computing the scenario's run of record (%1 steps) off the UI thread…")
+                  .arg(grouped(steps)));
 }
 
 const StepStats* MoeRun::shownStats() const {
@@ -75,6 +184,7 @@ void MoeRun::onTick() {
 }
 
 void MoeRun::play() {
+  if (isRecording()) return;
   if (atRecordingLimit()) {
     emit status(tr("The recording holds %1 steps: Reset to run again.").arg(kMaxRecordedSteps));
     return;
@@ -94,13 +204,15 @@ void MoeRun::pause() {
 }
 
 void MoeRun::stepOnce() {
+  if (isRecording()) return;
   pause();
   advance(1);
 }
 
 void MoeRun::reset() {
+  abandonRecording();
   const CollapseParams p = sim_->params();
-  sim_ = std::make_unique<CollapseSimulation>(p);
+  sim_ = std::make_shared<CollapseSimulation>(p);
   shown_ = 0;
   follow_live_ = true;
   ++run_id_;

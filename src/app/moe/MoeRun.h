@@ -8,6 +8,7 @@
 #include <QString>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "moe.h"
 
@@ -21,16 +22,36 @@ class MoeRun : public QObject {
   static constexpr std::int64_t kMaxRecordedSteps = 5000;  // scrub history (≈ 30 MB at E = 256)
   static constexpr int kFrameMs = 16;                      // 60 fps
   static constexpr double kTickBudgetMs = 8;               // a tick steps at most this long
+  // A run of record up to this much work (collapse_run_work, moe.h; about
+  // 0.1 s) is stepped at once, so the default document (3e6) and the bundled
+  // ones open on a finished run; a larger one is computed off the UI thread
+  // with progress and Cancel.
+  static constexpr double kInlineRecordWork = 1e7;
 
-  // Starts a fresh run of `params` and steps it `steps` times (the run of record).
+  // Starts a fresh run of `params` and steps it `steps` times (the run of
+  // record), off the UI thread when it is more than kInlineRecordWork.
   MoeRun(const CollapseParams& params, std::int64_t steps, QObject* parent = nullptr);
   ~MoeRun() override;
 
   // The knobs changed: E, tokens per batch or the seed restart the run at
   // step 0; any other knob continues it. Returns true when it restarted.
   bool setParams(const CollapseParams& params);
-  // A new document: a fresh run of `params`, stepped `steps` times (its run of record).
+  // A new document: a fresh run of `params`, stepped `steps` times (its run
+  // of record); off the UI thread when it is more than kInlineRecordWork.
   void replay(const CollapseParams& params, std::int64_t steps);
+
+  // A run of record is being computed off the UI thread: the run shows step 0
+  // and Play, Step, Reset and scrubbing wait; advanced() fires when it is in.
+  bool isRecording() const { return recording_ != nullptr; }
+  // Steps of the run of record computed so far, and how many it has.
+  std::int64_t recordingDone() const;
+  std::int64_t recordingTarget() const;
+  // Stops computing the run of record: the steps computed so far become the
+  // run (Play continues it). It arrives through the event loop, or at once
+  // with waitForRecording().
+  void cancelRecording();
+  // Blocks until a run of record being computed is in (the report, tests).
+  void waitForRecording();
 
   const CollapseSimulation& simulation() const { return *sim_; }
   const CollapseParams& params() const { return sim_->params(); }
@@ -65,13 +86,24 @@ class MoeRun : public QObject {
   // The shown step or the history changed: redraw.
   void advanced();
   void playingChanged(bool playing);
+  // A run of record started or stopped being computed off the UI thread.
+  void recordingChanged(bool recording);
   // A sentence for the transport's status line.
   void status(const QString& text);
 
  private:
+  struct Recording;
   void onTick();
+  // Forgets a run of record being computed (the knobs or the document
+  // changed); its thread stops at its next step.
+  void abandonRecording();
+  void finishRecording(const std::shared_ptr<Recording>& recording);
+  void startRun(std::shared_ptr<CollapseSimulation> sim);
 
-  std::unique_ptr<CollapseSimulation> sim_;
+  std::shared_ptr<CollapseSimulation> sim_;
+  std::shared_ptr<Recording> recording_;               // the one being computed
+  std::vector<std::shared_ptr<Recording>> in_flight_;  // its thread and abandoned ones
+  QTimer* progress_timer_ = nullptr;
   QTimer* timer_;
   std::int64_t shown_ = 0;
   bool follow_live_ = true;

@@ -46,6 +46,8 @@ MoeTransport::MoeTransport(MoeRun* run, QWidget* parent) : QWidget(parent), run_
   step = button(QStringLiteral("step"), tr("Step"), tr("Advance exactly one router step"));
   reset = button(QStringLiteral("reset"), tr("Reset"),
                  tr("Back to step 0: a fresh router and fresh experts with the current knobs"));
+  cancel = button(QStringLiteral("cancel"), tr("Cancel"),
+                  tr("Stop computing the run of record; the steps so far become the run"));
   auto* speed_label = new QLabel(tr("Speed"), this);
   row1->addWidget(speed_label);
   speed = new QComboBox(this);
@@ -101,6 +103,7 @@ MoeTransport::MoeTransport(MoeRun* run, QWidget* parent) : QWidget(parent), run_
   connect(step, &QToolButton::clicked, run, &MoeRun::stepOnce);
   connect(reset, &QToolButton::clicked, run, &MoeRun::reset);
   connect(live, &QToolButton::clicked, run, &MoeRun::goLive);
+  connect(cancel, &QToolButton::clicked, run, &MoeRun::cancelRecording);
   connect(speed, &QComboBox::activated, this,
           [this](int i) { run_->setSpeed(speed->itemData(i).toInt()); });
   connect(scrub, &QSlider::valueChanged, this,
@@ -120,6 +123,12 @@ MoeTransport::MoeTransport(MoeRun* run, QWidget* parent) : QWidget(parent), run_
 }
 
 void MoeTransport::sync() {
+  // While the run of record is computed, only Cancel acts on the run.
+  const bool recording = run_->isRecording();
+  cancel->setVisible(recording);
+  for (QWidget* w :
+       std::initializer_list<QWidget*>{play, pause, step, reset, live, exportCsv, scrub})
+    w->setEnabled(!recording);
   const QSignalBlocker block(scrub);
   scrub->setRange(0, static_cast<int>(run_->currentStep()));
   scrub->setValue(static_cast<int>(run_->shownStep()));

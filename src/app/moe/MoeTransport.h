@@ -25,6 +25,8 @@ class MoeTransport : public QWidget {
 
   QToolButton *play = nullptr, *pause = nullptr, *step = nullptr, *reset = nullptr, *live = nullptr,
               *exportCsv = nullptr;
+  // Shown while a run of record is computed off the UI thread.
+  QToolButton* cancel = nullptr;
   QComboBox* speed = nullptr;
   QSlider* scrub = nullptr;
   QLabel* stepLabel = nullptr;

@@ -373,4 +373,22 @@ class CollapseSimulation {
 // Runs `steps` steps from a fresh simulation and returns the history.
 std::vector<StepStats> run_collapse(const CollapseParams& params, std::int64_t steps);
 
+// ------------------------------------------------------- the work of a run
+
+// A step routes T tokens against E experts (the E × d logits dominate) and
+// records per-expert statistics that a recorded run keeps for every step
+// (scrubbing, the traces): the second term counts that as kCollapseRecordTokens
+// tokens' worth, so a long run at a large E and a tiny batch is bounded in
+// memory as well as in time.
+inline constexpr std::int64_t kCollapseRecordTokens = 1024;
+// The one budget for a recorded run (a document's run of record, replayed by
+// the file reader's consumers: the app, the report, napkin-cli diff): about
+// five seconds on one core of a 2020s laptop; the sliders' corners (E = 256,
+// T = 4,096) at the default 300 steps stay inside it.
+inline constexpr double kMaxCollapseRunWork = 5e8;
+// steps × E × (T + kCollapseRecordTokens).
+double collapse_run_work(const CollapseParams& params, std::int64_t steps);
+// The most steps a recorded run of `params` may have within the budget (at least 1).
+std::int64_t max_recorded_collapse_steps(const CollapseParams& params);
+
 }  // namespace napkin

@@ -421,4 +421,14 @@ std::vector<StepStats> run_collapse(const CollapseParams& params, std::int64_t s
   return sim.history();
 }
 
+double collapse_run_work(const CollapseParams& params, std::int64_t steps) {
+  return static_cast<double>(steps) * static_cast<double>(params.n_experts) *
+         static_cast<double>(params.tokens_per_batch + kCollapseRecordTokens);
+}
+
+std::int64_t max_recorded_collapse_steps(const CollapseParams& params) {
+  const double per_step = collapse_run_work(params, 1);
+  return std::max<std::int64_t>(1, static_cast<std::int64_t>(kMaxCollapseRunWork / per_step));
+}
+
 }  // namespace napkin

@@ -28,6 +28,11 @@ void MoeSettings::validate() const {
   require_real(learning_rate, "learning_rate", "router step size", 1e-12, 1e4);
   require_count(steps, "steps", "router steps", 1, 5000);
   collapse_params().validate();
+  // One work budget for the run of record, whoever replays it (moe.h).
+  require_count(steps, "steps",
+                "router steps at these experts and tokens_per_batch (steps × experts × "
+                "(tokens_per_batch + 1,024) is at most 5e8)",
+                1, max_recorded_collapse_steps(collapse_params()));
   require_count(prefill_tokens, "prefill_tokens", "tokens", 1, 1'000'000'000);
   require_real(link_gbps, "link_gbps", "Gbit/s", 1e-12, 1e9);
   require_real(latency_us, "latency_us", "µs per collective", 0.0, 1e9);

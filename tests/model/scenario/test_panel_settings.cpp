@@ -189,3 +189,28 @@ TEST(PanelSettings, TargetAndRooflineScenarioFromTheScenario) {
   EXPECT_EQ(r.kv.n_chips, 8);
   EXPECT_NO_THROW((void)roofline_panel(r));
 }
+
+// Issue 28: one work budget for a recorded router run, checked by validate()
+// (which the file reader, the app's edits and the CLI all call).
+TEST(PanelSettings, TheRunOfRecordHasOneWorkBudget) {
+  MoeSettings m;
+  m.n_experts = 256;
+  m.top_k = 8;
+  m.tokens_per_batch = 4096;
+  EXPECT_NO_THROW(m.validate());  // the sliders' corners at the default 300 steps
+  const std::int64_t most = max_recorded_collapse_steps(m.collapse_params());
+  EXPECT_GE(most, 300);
+  EXPECT_LE(collapse_run_work(m.collapse_params(), most), kMaxCollapseRunWork);
+  EXPECT_GT(collapse_run_work(m.collapse_params(), most + 1), kMaxCollapseRunWork);
+  m.steps = most;
+  EXPECT_NO_THROW(m.validate());
+  m.steps = most + 1;
+  const std::string e = error_of([&] { m.validate(); });
+  EXPECT_NE(e.find("steps"), std::string::npos) << e;
+  EXPECT_NE(e.find(std::to_string(most)), std::string::npos) << e;
+  // The file format's corners: a handful of steps at most.
+  m.n_experts = 1024;
+  m.top_k = 1024;
+  m.tokens_per_batch = 65'536;
+  EXPECT_LT(max_recorded_collapse_steps(m.collapse_params()), 10);
+}
