@@ -183,7 +183,11 @@ std::string scenario_to_json(const Scenario& s) {
   return compact_number_arrays(QJsonDocument(doc).toJson(QJsonDocument::Indented));
 }
 
-Scenario scenario_from_json(std::string_view json, std::string_view source) {
+namespace {
+
+// The document's top level after checking that it is JSON, a Napkin scenario
+// and of a version this build reads.
+QJsonObject parse_document(std::string_view json, std::string_view source) {
   if (static_cast<qint64>(json.size()) > kMaxScenarioBytes)
     throw std::invalid_argument(std::string(source) + ": larger than 16 MiB; not a scenario");
   QJsonParseError err{};
@@ -208,7 +212,10 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
              "a version up to " + std::to_string(kScenarioFormatVersion) +
                  " (the file was written by a newer Napkin)");
 
-  Scenario s;
+  return root;
+}
+
+void read_hardware_and_budget(const Reader& top, Scenario& s, std::string_view source) {
   const Reader hw(top.object("hardware"), "hardware.", source);
   hw.text("chip", s.chip);
   try {
@@ -226,7 +233,9 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
   b.input("budget.pue", s);
   b.input("budget.tokens_per_param", s);
   b.input("budget.tokens_available", s);
+}
 
+void read_model(const Reader& top, Scenario& s, std::string_view source) {
   const Reader m(top.object("model"), "model.", source);
   ModelShape& sh = s.shape;
   m.text("name", s.model_name);
@@ -261,7 +270,9 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
   m.boolean("norm_bias", sh.norm_bias);
   m.boolean("parallel_blocks", sh.parallel_blocks);
   m.integer("mtp_modules", sh.mtp_modules, 0, 100);
+}
 
+void read_training_and_serving(const Reader& top, Scenario& s, std::string_view source) {
   const Reader t(top.object("training"), "training.", source);
   t.choice<Optimizer>("optimizer", s.training.optimizer, parse_optimizer);
   t.choice<Precision>("precision", s.training.precision, parse_precision);
@@ -298,7 +309,9 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
                   [](std::string_view name) { return parse_dtype(name, "kv_precision"); });
   v.input("serving.chips", s);
   v.boolean("limit_model", s.serving.limit_model);
+}
 
+void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_view source) {
   // Version 2: goodput, ranges and the plan mode (absent in version 1 files,
   // which keep the defaults).
   const Reader g(top.object("goodput"), "goodput.", source);
@@ -329,7 +342,18 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
   const Reader p(top.object("plan"), "plan.", source);
   p.choice<PlanMode>("mode", s.plan.mode, parse_plan_mode);
   p.real("train_tokens", s.plan.train_tokens, 0, 1e18);
+}
 
+}  // namespace
+
+Scenario scenario_from_json(std::string_view json, std::string_view source) {
+  const QJsonObject root = parse_document(json, source);
+  const Reader top(root, "", source);
+  Scenario s;
+  read_hardware_and_budget(top, s, source);
+  read_model(top, s, source);
+  read_training_and_serving(top, s, source);
+  read_goodput_ranges_and_plan(top, s, source);
   settings_from_json(top, s);
 
   try {

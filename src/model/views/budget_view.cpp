@@ -222,27 +222,10 @@ Check scenario_memory_check(const Scenario& s, const TrainingMemory& m, std::int
               format_bytes(static_cast<double>(hbm), 0) + " HBM (limit 100 %)"};
 }
 
-BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& options) {
-  scenario.validate();
-  BudgetView v;
-  v.mfu_key = mfu_search_key(scenario);
-  v.plan = resolve_plan(scenario);
-  v.mfu = v.plan.mfu;
-  Scenario s = scenario;
-  if (v.mfu.source == MfuSource::predicted) {
-    s.mfu = v.mfu.mfu;
-    s.ranges.mfu.reset();
-  }
-  v.scenario = s;
-  v.serving = serving_search(s, options.previous);
-  BudgetInputs inputs = s.budget_inputs();
-  inputs.serving_limit = as_serving_limit(s, v.serving);
-  v.report = budget_report(inputs);
-  v.params = count_params(s.shape);
-  const Chip& chip = chip_by_name(s.chip);
-  v.chip_hbm_bytes = chip.hbm_bytes;
+namespace {
 
-  // (a)
+// (a) Training memory per device of the scenario's model at ZeRO 0–3.
+void add_memory(BudgetView& v, const Scenario& s) {
   ActivationShape act;
   act.batch = s.training.micro_batch;
   act.seq = s.training.seq_len;
@@ -255,10 +238,12 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
                         s.training.precision, z, s.training.dp_degree);
   for (std::size_t z = 0; z < 4; ++z)
     v.fits_device_by_zero[z] = v.memory_by_zero[z].total <= v.chip_hbm_bytes;
+}
 
-  // (b)
+// (b) KV cache per request against context, and what one serving node holds.
+void add_kv_cache(BudgetView& v, const Scenario& s, const std::vector<double>& contexts) {
+  const Chip& chip = chip_by_name(s.chip);
   const ModelShape& m = s.shape;
-  const auto contexts = log_space(256, 1 << 20, 49);
   for (double t : contexts) {
     const auto ctx = static_cast<std::int64_t>(std::llround(t));
     v.kv_mha.x.push_back(t);
@@ -279,7 +264,11 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
   v.max_concurrent = max_concurrent_requests(
       node_chips * chip.hbm_bytes, static_cast<double>(v.params.total), v.kv_bytes_at_context,
       s.serving.bytes_per_param(), kServeWorkspaceBytes);
+}
 
+// (c) The attention share of training FLOPs and 6ND's error against context.
+void add_attention(BudgetView& v, const Scenario& s, const std::vector<double>& contexts) {
+  const ModelShape& m = s.shape;
   // (c) N is the active non-embedding count: what 6N counts per token.
   const double n_flops = static_cast<double>(v.params.non_embedding_active);
   for (double t : contexts) {
@@ -293,8 +282,10 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
   v.attention_fraction_at_seq =
       attention_flop_fraction(n_flops, m.n_layers, m.d_model, s.training.seq_len);
   v.six_nd_error_at_seq = six_nd_error(v.attention_fraction_at_seq);
+}
 
-  // (d)
+// (d) Lifetime FLOPs against served tokens; (e) the compute-optimal frontier.
+void add_lifetime_and_frontier(BudgetView& v, const Scenario& s) {
   const InferenceAwarePlan& p = v.report.plan;
   for (double served : log_space(1e9, 1e18, 73)) {
     v.lifetime_chinchilla.x.push_back(served);
@@ -317,10 +308,12 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
     v.frontier_tokens.x.push_back(flops);
     v.frontier_tokens.y.push_back(sp.tokens);
   }
+}
 
-  // (f) The planned run: the recommended model (budget) or the scenario's own
-  // (train this model), its goodput against the checkpoint interval, its
-  // loss against epochs, and its ranges.
+// (f) The planned run: the recommended model (budget) or the scenario's own
+// (train this model), its goodput against the checkpoint interval, its loss
+// against epochs, and its ranges.
+const RunReport& add_planned_run(BudgetView& v, const Scenario& s, bool ranges) {
   const DataConstrainedLaw law = budget_law();
   TrainInputs plan = v.report.recommended.run_inputs;
   if (s.plan.mode == PlanMode::train_model) {
@@ -332,7 +325,7 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
   v.loss_vs_epochs = loss_vs_epochs(law, run.active_params, run.unique_tokens,
                                     std::clamp(std::ceil(run.epochs * 2.0), 64.0, 1e9), run.epochs);
   v.plan_inputs = plan;
-  if (options.ranges) v.ranges = budget_ranges(s, plan);
+  if (ranges) v.ranges = budget_ranges(s, plan);
   const std::string sharding = "model states sharded over all " +
                                format_grouped(static_cast<double>(plan.n_chips), 0) + " " +
                                plan.chip;
@@ -341,7 +334,11 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
                : "what I would train: " + format_count(run.params)) +
       " on " + format_count(run.tokens, 2) + " tokens, " + sharding;
   v.run_too_long = run.wall_clock_days > 2.0 * s.days;
-  // The serving constraint, about the planned model.
+  return run;
+}
+
+// The serving constraint, about the planned model.
+void describe_serving(BudgetView& v, const Scenario& s, const RunReport& run) {
   BudgetServing& sv = v.serving;
   if (sv.enabled) {
     const std::string who =
@@ -365,8 +362,12 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
   } else {
     sv.text = "The serving latency limit is off (" + sv.precision + ").";
   }
-  // The memo the panel and the report print: the planned run first in
-  // "train this model" mode, the ranges after it when there are any.
+}
+
+// The memo the panel and the report print: the planned run first in "train
+// this model" mode, the ranges after it when there are any.
+void write_memo(BudgetView& v, const Scenario& s, const RunReport& run) {
+  const BudgetServing& sv = v.serving;
   std::string& memo = v.report.recommendation;
   if (v.train) {
     // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on
@@ -431,7 +432,11 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
     memo += ' ';
     memo += range_summary(*v.ranges);
   }
+}
 
+// The budget's checks, then the scenario model's memory per device and, with
+// a predicted MFU, the layout's memory.
+void add_checks(BudgetView& v, const Scenario& s) {
   v.checks = v.report.checks;
   v.checks.insert(
       v.checks.begin() + 1,
@@ -449,7 +454,39 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
              : v.mfu.layout_reason);
     v.checks.insert(v.checks.begin() + 2, layout_check);
   }
-  v.plan_too_long = p_too_long(p, s.days) || v.run_too_long;
+}
+
+}  // namespace
+
+BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& options) {
+  scenario.validate();
+  BudgetView v;
+  v.mfu_key = mfu_search_key(scenario);
+  v.plan = resolve_plan(scenario);
+  v.mfu = v.plan.mfu;
+  Scenario s = scenario;
+  if (v.mfu.source == MfuSource::predicted) {
+    s.mfu = v.mfu.mfu;
+    s.ranges.mfu.reset();
+  }
+  v.scenario = s;
+  v.serving = serving_search(s, options.previous);
+  BudgetInputs inputs = s.budget_inputs();
+  inputs.serving_limit = as_serving_limit(s, v.serving);
+  v.report = budget_report(inputs);
+  v.params = count_params(s.shape);
+  v.chip_hbm_bytes = chip_by_name(s.chip).hbm_bytes;
+
+  add_memory(v, s);
+  const std::vector<double> contexts = log_space(256, 1 << 20, 49);
+  add_kv_cache(v, s, contexts);
+  add_attention(v, s, contexts);
+  add_lifetime_and_frontier(v, s);
+  const RunReport& run = add_planned_run(v, s, options.ranges);
+  describe_serving(v, s, run);
+  write_memo(v, s, run);
+  add_checks(v, s);
+  v.plan_too_long = p_too_long(v.report.plan, s.days) || v.run_too_long;
   v.chip_hours = static_cast<double>(s.n_chips) * v.report.cost.hours;
   v.decades_beyond_ladder = extrapolation_decades(kChinchillaLadderMaxFlops, v.report.flops);
   return v;
