@@ -185,11 +185,13 @@ QString headlineHtml(const BudgetView& v) {
   const Scenario& s = v.scenario;
   return QStringLiteral(
              "<h2>%1</h2><p><b>C = %2 FLOPs</b> → Chinchilla-optimal <b>N = %3</b> parameters on "
-             "<b>D = %4</b> tokens (%5 tokens per parameter), %6 days at %7 MFU; %8 rental, %9 MWh "
+             "<b>D = %4</b> tokens (%5 tokens per parameter), %6 days at %7; %8 rental, %9 MWh "
              "at the wall.</p><p>%10</p>")
       .arg(QObject::tr("Headline"), q(format_sci(r.flops)), q(format_count(r.split.params)),
            q(format_count(r.split.tokens, 2)), q(format_grouped(s.tokens_per_param, 0)),
-           q(format_grouped(r.days, 1)), q(v.plan.mfu_text()),
+           q(format_grouped(r.days, 1)),
+           q(format_percent(v.plan.mfu.mfu, 1) + " MFU (" + std::string(v.plan.mfu_source_name()) +
+             ")"),
            q(format_dollars(r.cost.rental_dollars)), q(format_grouped(r.cost.energy_kwh / 1000, 1)),
            esc(q(r.recommendation)));
 }
