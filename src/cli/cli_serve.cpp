@@ -360,29 +360,17 @@ int run_serve(Args& a) {
     }
     std::printf("\n  %6s  %-20s %9s  %10s  %10s  %s\n", "chips", "best layout", "max batch", "turn",
                 "tok/s/chip", "or why not");
-    for (std::int64_t c = 1; c <= max_chips; c *= 2) {
-      const LayoutCandidate* best = nullptr;
-      const LayoutCandidate* first = nullptr;
-      for (const LayoutCandidate& l : answer->layouts) {
-        if (l.chips != c) continue;
-        // For a slice that misses: its fastest layout that fits, else its first.
-        if (!first || (l.result.fits &&
-                       (!first->result.fits || l.result.turn_seconds < first->result.turn_seconds)))
-          first = &l;
-        if (l.meets() && (!best || l.result.tokens_per_second_per_chip >
-                                       best->result.tokens_per_second_per_chip))
-          best = &l;
-      }
-      if (!first) continue;
-      if (best)
-        std::printf("  %6lld  %-20s %9lld  %10s  %10s\n", static_cast<long long>(c),
-                    describe(best->layout).c_str(), static_cast<long long>(best->max_batch),
-                    format_seconds(best->result.turn_seconds).c_str(),
-                    format_grouped(best->result.tokens_per_second_per_chip, 1).c_str());
+    for (const SliceSummary& slice : answer->slices) {
+      const LayoutCandidate& l = slice.layout;
+      if (slice.meets)
+        std::printf("  %6lld  %-20s %9lld  %10s  %10s\n", static_cast<long long>(slice.chips),
+                    describe(l.layout).c_str(), static_cast<long long>(l.max_batch),
+                    format_seconds(l.result.turn_seconds).c_str(),
+                    format_grouped(l.result.tokens_per_second_per_chip, 1).c_str());
       else
-        std::printf("  %6lld  %-20s %9s  %10s  %10s  %s\n", static_cast<long long>(c),
-                    describe(first->layout).c_str(), "-",
-                    format_seconds(first->result.turn_seconds).c_str(), "-", first->reason.c_str());
+        std::printf("  %6lld  %-20s %9s  %10s  %10s  %s\n", static_cast<long long>(slice.chips),
+                    describe(l.layout).c_str(), "-", format_seconds(l.result.turn_seconds).c_str(),
+                    "-", l.reason.c_str());
     }
   }
   if (disagg) {

@@ -259,8 +259,14 @@ SearchAnswer search_serving(const ServingModel& model, const SearchInputs& in) {
       s.layout = l;
       a.layouts.push_back(try_layout(model, s, in));
     }
+    // For a slice that misses: its fastest layout that fits, else its first.
+    const LayoutCandidate* slice_shown = nullptr;
     for (std::size_t i = first; i < a.layouts.size(); ++i) {
       const LayoutCandidate& c = a.layouts[i];
+      if (!slice_shown ||
+          (c.result.fits && (!slice_shown->result.fits ||
+                             c.result.turn_seconds < slice_shown->result.turn_seconds)))
+        slice_shown = &c;
       if (!c.meets()) continue;
       if (!slice_best ||
           c.result.tokens_per_second_per_chip > slice_best->result.tokens_per_second_per_chip)
@@ -270,6 +276,8 @@ SearchAnswer search_serving(const ServingModel& model, const SearchInputs& in) {
         a.most_efficient = c;
     }
     if (slice_best && !a.best) a.best = *slice_best;
+    if (slice_shown)
+      a.slices.push_back({chips, slice_best != nullptr, slice_best ? *slice_best : *slice_shown});
   }
   if (!a.best) a.reason = none_reason(a, in);
   return a;

@@ -69,6 +69,15 @@ struct LayoutCandidate {
   bool meets() const { return max_batch > 0; }
 };
 
+// One slice size of the search, as a table row: its highest-throughput layout
+// that meets the budget, or, when none does, its fastest layout that fits
+// (else its first) with why it misses.
+struct SliceSummary {
+  std::int64_t chips = 0;
+  bool meets = false;      // `layout` meets the budget
+  LayoutCandidate layout;  // the row's layout
+};
+
 struct SearchAnswer {
   LatencyBudget budget;
   // The smallest slice meeting the budget, in its highest-throughput layout at
@@ -78,6 +87,8 @@ struct SearchAnswer {
   std::optional<LayoutCandidate> most_efficient;
   // Every layout tried: by chips, then TP (descending), then EP.
   std::vector<LayoutCandidate> layouts;
+  // One row per slice size tried (a size with no split of the model has none).
+  std::vector<SliceSummary> slices;
   std::string reason;  // why none, when best is empty
 };
 

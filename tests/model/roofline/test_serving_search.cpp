@@ -367,3 +367,34 @@ TEST(Servable, TheMemosServingConstraint) {
   in.serving.weights = Dtype::int4;
   EXPECT_GT(*serving_constraint(70e9, in).largest_params, *big.largest_params);
 }
+
+TEST(ServingSearch, OneRowPerSliceSize) {
+  // Llama-3-70B on TPU v5e within a 1 s turn: small slices miss (the weights
+  // do not fit, or the turn is too slow), larger ones meet it.
+  const SearchInputs in = napkin_search(1.0);
+  const SearchAnswer a = search_serving(serving_model(preset("Llama-3-70B")), in);
+  ASSERT_FALSE(a.slices.empty());
+  std::int64_t previous = 0;
+  bool any_meets = false;
+  for (const SliceSummary& row : a.slices) {
+    EXPECT_GT(row.chips, previous);
+    EXPECT_EQ(row.chips & (row.chips - 1), 0) << row.chips;  // powers of two
+    previous = row.chips;
+    EXPECT_EQ(row.layout.chips, row.chips);
+    EXPECT_EQ(row.meets, row.layout.meets());
+    // A row that meets shows the slice's highest throughput per chip.
+    for (const LayoutCandidate& c : a.layouts)
+      if (c.chips == row.chips && c.meets()) {
+        ASSERT_TRUE(row.meets);
+        EXPECT_LE(c.result.tokens_per_second_per_chip,
+                  row.layout.result.tokens_per_second_per_chip);
+      }
+    if (row.meets && !any_meets) {
+      ASSERT_TRUE(a.best.has_value());
+      EXPECT_EQ(a.best->chips, row.chips);  // the smallest slice that meets is the answer
+    }
+    any_meets = any_meets || row.meets;
+    if (!row.meets) EXPECT_FALSE(row.layout.reason.empty());
+  }
+  EXPECT_TRUE(any_meets);
+}
