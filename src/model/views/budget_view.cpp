@@ -382,7 +382,16 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
     text += format_percent(v.mfu.mfu, 1);
     text += ", predicted for the layout ";
     text += v.mfu.layout;
+    if (v.plan.batch_adjusted) {
+      text += " at ";
+      text += v.plan.batch_text();
+    }
     text += " (Parallelism panel), not assumed. ";
+    if (!v.mfu.dropped.empty()) {
+      text += "Note: ";
+      text += v.mfu.dropped;
+      text += ". ";
+    }
     text += memo;
     memo = std::move(text);
   } else if (!v.mfu.note.empty()) {
