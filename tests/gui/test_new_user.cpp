@@ -233,7 +233,7 @@ TEST(NewUser, MfuAndHfuChangesAreColouredAlike) {
   Window u;
   ASSERT_TRUE(u.w.showPanel(QStringLiteral("parallel")));
   Scenario a = u.w.model()->scenario();
-  a.parallel.tp = 2;
+  a.parallel.global_batch_tokens *= 4;  // another batch: another MFU and HFU
   u.parallel()->setBaseline(&a);
   const ReadoutGrid* g = u.parallel()->readouts().grid();
   const ParallelReadouts& r = u.parallel()->readouts();
@@ -242,6 +242,7 @@ TEST(NewUser, MfuAndHfuChangesAreColouredAlike) {
   ASSERT_NE(mfu, nullptr);
   ASSERT_NE(hfu, nullptr);
   ASSERT_FALSE(g->deltaText(r.mfu).isEmpty());
+  ASSERT_NE(g->deltaText(r.hfu), QStringLiteral("= baseline"));
   const bool mfu_up = g->deltaText(r.mfu).startsWith(QLatin1Char('+'));
   const bool hfu_up = g->deltaText(r.hfu).startsWith(QLatin1Char('+'));
   if (mfu_up == hfu_up) {
