@@ -25,6 +25,7 @@
 #include <QToolButton>
 
 #include "PlotWidget.h"
+#include "WindowPlacement.h"
 #include "budget/BudgetPanel.h"
 #include "config_import.h"
 #include "hardware.h"
@@ -112,6 +113,10 @@ MainWindow::MainWindow(Session session, QWidget* parent) : QMainWindow(parent), 
   };
   if (session_ == Session::restore) {
     restoreSession();
+    // The first window (1,280 × 800) or the one restored from another
+    // monitor fits the screen it opens on, frame and status bar included.
+    if (const QScreen* screen = this->screen())
+      setGeometry(fitOnScreen(geometry(), screen->availableGeometry(), minimumSizeHint()));
     // Each instance autosaves to its own file under its own lock, so a second
     // window never offers (or deletes) the first one's live work.
     autosave_ = new Autosave(&model_, autosaveFolder(), this);

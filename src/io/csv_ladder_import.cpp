@@ -190,6 +190,40 @@ CsvPreview preview_csv_ladder(std::string_view text, std::string_view source,
   g.budget = b.name;
   g.budget_scale = b.scale;
 
+  // A column guessed by its name but holding text ("small", "1B run") is not
+  // mapped to a number: every row would be refused.
+  auto text_only = [&](const std::string& column) -> std::optional<std::string> {
+    const auto it = std::find(p.header.begin(), p.header.end(), column);
+    if (column.empty() || it == p.header.end()) return std::nullopt;
+    const auto k = static_cast<std::size_t>(it - p.header.begin());
+    std::optional<std::string> sample;
+    for (const CsvPreviewRow& r : p.rows) {
+      if (k >= r.fields.size()) continue;
+      const std::string_view s = trim(r.fields[k]);
+      if (s.empty()) continue;
+      double v = 0;
+      const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      if (ec == std::errc() && ptr == s.data() + s.size()) return std::nullopt;
+      if (!sample) sample = std::string(s);
+    }
+    return sample;
+  };
+  auto unmap_text = [&](std::string& column, const char* role, bool required) {
+    const std::optional<std::string> sample = text_only(column);
+    if (!sample) return;
+    std::string why = "\"" + column + "\" holds text (\"" + *sample + "\"), not numbers: not used as " +
+                      role;
+    column.clear();
+    if (required)
+      p.missing.push_back("no numeric column for " + std::string(role) + "; " + why);
+    else
+      p.notes.push_back(std::move(why));
+  };
+  unmap_text(g.n_params, "the parameters", true);
+  unmap_text(g.tokens, "the tokens", true);
+  unmap_text(g.loss, "the loss", true);
+  unmap_text(g.budget, "the budget", false);
+
   // Unit hints from the first rows' magnitudes: a ladder's smallest model
   // has millions of parameters and trains on hundreds of millions of tokens.
   auto smallest = [&](const std::string& column) -> std::optional<double> {
@@ -221,7 +255,7 @@ std::string CsvImport::problem() const {
   if (usable()) return {};
   const auto all = static_cast<std::int64_t>(ladder.points.size());
   const auto bad = static_cast<std::int64_t>(skipped.size());
-  std::string m = "a fit needs at least 5 runs; " + std::to_string(kept()) + " of the " +
+  std::string m = "A fit needs at least 5 runs; " + std::to_string(kept()) + " of the " +
                   std::to_string(ladder.data_rows) + " rows remain";
   if (bad > 0) m += " (" + std::to_string(bad) + " cannot be read";
   if (!over_loss_cut.empty())

@@ -78,7 +78,7 @@ TEST(CliDiff, H100For30DaysAgainstTpuV5pFor45) {
   EXPECT_LT(cost["b"].toDouble(), 2048 * 24 * 45 * 4.2 * 1.05);  // energy adds a few %
   EXPECT_EQ(cost["better"].toString(), QStringLiteral("a"));
   EXPECT_EQ(find(outputs, "KV fit")["better"].toString(), QStringLiteral("b"));
-  EXPECT_EQ(find(outputs, "Forecast loss")["better"].toString(), QStringLiteral("a"));
+  EXPECT_EQ(find(outputs, "IsoFLOPs forecast L*")["better"].toString(), QStringLiteral("a"));
   EXPECT_EQ(find(outputs, "Memory per device")["better"].toString(), QStringLiteral("same"));
 
   const CliResult text = run_cli({"diff", kH100, kTpu});
@@ -99,7 +99,7 @@ TEST(CliDiff, PanelSettingsAndTheLoadedLadderAreInputs) {
   EXPECT_EQ(find(inputs, "MoE: steps")["b"].toString(), QStringLiteral("600 steps"));
   EXPECT_EQ(find(inputs, "Roofline: overlays")["b"].toString(), QStringLiteral("TPU v5e"));
   // The Chinchilla fit forecasts a higher loss than the synthetic Chinchilla law.
-  const QJsonObject f = find(d.json["outputs"].toArray(), "Forecast loss");
+  const QJsonObject f = find(d.json["outputs"].toArray(), "IsoFLOPs forecast L*");
   EXPECT_GT(f["b"].toDouble(), f["a"].toDouble());
   EXPECT_EQ(f["unit"].toString(), QStringLiteral("nats/token"));
 }

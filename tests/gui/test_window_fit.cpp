@@ -24,6 +24,7 @@
 #include "ReadoutGrid.h"
 #include "ReflowGrid.h"
 #include "SliderSpin.h"
+#include "WindowPlacement.h"
 #include "budget/BudgetPanel.h"
 
 using namespace napkin;
@@ -175,4 +176,26 @@ TEST(WindowFit, ScreenshotIsExactlyTheSizeAsked) {
     const QStringList wh = QString::fromLatin1(size).split(QLatin1Char('x'));
     EXPECT_EQ(QImage(png).size(), QSize(wh[0].toInt(), wh[1].toInt())) << size;
   }
+}
+
+// Issue 27.5: 1,280 × 800 plus its frame on a 1,024 × 768 screen, or on a
+// 1,280 × 800 laptop with a panel, had its right quarter or its status bar
+// off-screen. The first window fits the available area, frame included.
+TEST(WindowFit, TheFirstWindowFitsTheScreenItOpensOn) {
+  const QRect first(0, 0, 1280, 800);
+  for (const QRect& screen : {QRect(0, 0, 1024, 768), QRect(0, 0, 1280, 800 - 32),
+                              QRect(1920, 28, 1280, 800 - 28), QRect(0, 0, 1366, 768)}) {
+    const QRect g = fitOnScreen(first, screen, QSize(1000, 650));
+    EXPECT_TRUE(screen.contains(g.marginsAdded(kFrameAllowance)))
+        << screen.width() << "x" << screen.height();
+    EXPECT_GE(g.width(), 1000);
+    EXPECT_GE(g.height(), 650);
+  }
+  // On a large screen it keeps its size, and a window already on it stays put.
+  EXPECT_EQ(fitOnScreen(first, QRect(0, 0, 1900, 1080)).size(), first.size());
+  const QRect placed(200, 100, 1280, 800);
+  EXPECT_EQ(fitOnScreen(placed, QRect(0, 0, 1900, 1080)), placed);
+  // One restored from a monitor no longer there comes back onto this one.
+  EXPECT_TRUE(QRect(0, 0, 1900, 1080)
+                  .contains(fitOnScreen(QRect(3000, 900, 1280, 800), QRect(0, 0, 1900, 1080))));
 }

@@ -185,3 +185,29 @@ TEST(CsvImport, StrictModeSkipsOnRequest) {
   EXPECT_NE(e.find("the header has \"N\", \"tokens_x\", \"loss\""), std::string::npos) << e;
   EXPECT_EQ(e.find("d_column"), std::string::npos) << e;
 }
+
+// Issue 27.11: a "budget" column of labels is not auto-mapped as the numeric
+// budget (which refused every row); the problem reads as a sentence.
+TEST(CsvImport, ATextColumnIsNotGuessedAsANumber) {
+  const std::string csv =
+      "N,D,loss,budget\n"
+      "1e8,2e9,3.1,small\n1e8,4e9,3.0,small\n2e8,4e9,2.9,medium\n"
+      "2e8,8e9,2.8,medium\n4e8,8e9,2.7,large\n4e8,1.6e10,2.6,large\n";
+  const CsvPreview p = preview_csv_ladder(csv, "labels.csv");
+  EXPECT_EQ(p.guess.budget, "");
+  EXPECT_TRUE(p.complete());
+  ASSERT_FALSE(p.notes.empty());
+  EXPECT_NE(p.notes.back().find("\"budget\" holds text (\"small\")"), std::string::npos)
+      << p.notes.back();
+  const CsvImport imp = import_csv_ladder(csv, "labels.csv", p.guess, {});
+  EXPECT_TRUE(imp.skipped.empty());
+  EXPECT_EQ(imp.kept(), 6);
+  // A column needed for the fit that holds text is missing, said why.
+  const CsvPreview q = preview_csv_ladder("N,D,loss\n1e8,2e9,low\n", "q.csv");
+  EXPECT_FALSE(q.complete());
+  EXPECT_EQ(q.guess.loss, "");
+  // The problem of a ladder too short for a fit starts a sentence.
+  const CsvImport few = import_csv_ladder("N,D,loss\n1e8,2e9,3.1\n", "few.csv", p.guess, {});
+  EXPECT_FALSE(few.usable());
+  EXPECT_EQ(few.problem().rfind("A fit needs", 0), 0u) << few.problem();
+}

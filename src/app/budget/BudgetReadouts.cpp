@@ -137,7 +137,8 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                                       "rental dollars over them"),
                         .better = Better::lower,
                         .format = shows::grouped(1),
-                        .widest = QStringLiteral("1,234.5 days, $123,456,789")});
+                        .widest = QStringLiteral("1,234.5 days, $123,456,789"),
+                        .second_format = [](double v) { return dollars(v); }});
   crashes = grid->add({.key = QStringLiteral("crashes"),
                        .name = tr("Expected crashes"),
                        .tooltip = tr("Interruptions per 1,000 chip-days × chips × wall-clock "
@@ -203,17 +204,25 @@ void BudgetReadouts::show(const BudgetView& v) {
                        qs(format_grouped(s.days, s.days == std::floor(s.days) ? 0 : 1)),
                        qs(format_percent(v.plan.mfu.mfu,
                                          v.plan.mfu.source == MfuSource::predicted ? 1 : 0)),
-                       qs(v.plan.mfu_source_name())));
+                       v.mfu.source == MfuSource::predicted && v.plan.batch_adjusted
+                           ? tr("predicted at an adjusted batch")
+                           : qs(v.plan.mfu_source_name())));
   grid_->setSectionTitle(chinchilla, tr("Chinchilla answer for this budget (%1 tokens/param)")
                                          .arg(qs(format_grouped(s.tokens_per_param, 1))));
   grid_->setSectionTitle(scenario, tr("Scenario model: %1").arg(subject(s)));
-  const QString mfu_note =
-      v.mfu.source == MfuSource::predicted
-          ? tr("predicted, layout %1").arg(qs(v.mfu.layout))
-          : (v.mfu.note.empty() ? tr("assumed (slider)") : tr("assumed: %1").arg(qs(v.mfu.note)));
-  grid_->set(
-      mfu,
-      {.value = qs(format_percent(v.plan.mfu.mfu, 1)), .note = mfu_note, .number = v.plan.mfu.mfu});
+  const bool predicted = v.mfu.source == MfuSource::predicted;
+  // A prediction made at another batch than the one asked says so.
+  const bool other_batch = predicted && v.plan.batch_adjusted;
+  QString mfu_note = predicted ? tr("predicted, layout %1").arg(qs(v.mfu.layout))
+                               : (v.mfu.note.empty() ? tr("assumed (slider)")
+                                                     : tr("assumed: %1").arg(qs(v.mfu.note)));
+  if (other_batch) mfu_note += tr(", at %1").arg(qs(v.plan.batch_text()));
+  if (predicted && !v.mfu.dropped.empty()) mfu_note += tr("; %1").arg(qs(v.mfu.dropped));
+  const bool warn = other_batch || !v.mfu.note.empty() || !v.mfu.dropped.empty();
+  grid_->set(mfu, {.value = qs(format_percent(v.plan.mfu.mfu, 1)),
+                   .note = mfu_note,
+                   .tone = warn ? Tone::warn : Tone::normal,
+                   .number = v.plan.mfu.mfu});
   grid_->set(flops, {.value = qs(format_sci(r.flops)), .unit = tr("FLOPs"), .number = r.flops});
   grid_->set(days, {.value = qs(format_grouped(r.days, 1)), .unit = tr("days"), .number = r.days});
   grid_->set(rental, {.value = dollars(r.cost.rental_dollars), .number = r.cost.rental_dollars});
@@ -298,7 +307,8 @@ void BudgetReadouts::show(const BudgetView& v) {
                 dollars(u.cost.rental_dollars),
        .note = tr("%1 productive days ÷ goodput").arg(qs(format_grouped(u.productive_days, 1))),
        .tone = v.run_too_long ? Tone::warn : Tone::normal,
-       .number = u.wall_clock_days});
+       .number = u.wall_clock_days,
+       .second = u.cost.rental_dollars});
   grid_->set(
       crashes,
       {.value = qs(format_grouped(u.goodput.expected_crashes, 1)),
@@ -338,18 +348,26 @@ void BudgetReadouts::show(const BudgetView& v) {
                    : tr("no repetition penalty"),
        .number = u.loss});
   const BudgetServing& sv = v.serving;
-  const QString prec = QStringLiteral("%1/%2").arg(qs(to_string(s.serving.weight_dtype)),
-                                                   qs(to_string(s.serving.kv_dtype)));
   if (!sv.enabled)
     grid_->set(serving, {.value = tr("limit off"), .note = qs(sv.text)});
   else if (sv.largest_params)
-    grid_->set(serving, {.value = qs(format_count(*sv.largest_params)) + tr(" at ") + prec +
-                                  (sv.binds ? tr(": binds") : tr(": OK")),
+    grid_->set(serving, {.value = servingValue(v),
                          .note = qs(sv.text),
                          .tone = sv.binds ? Tone::warn : Tone::ok,
                          .number = *sv.largest_params});
   else
-    grid_->set(serving, {.value = tr("none at ") + prec, .note = qs(sv.text), .tone = Tone::fail});
+    grid_->set(serving, {.value = servingValue(v), .note = qs(sv.text), .tone = Tone::fail});
+}
+
+QString BudgetReadouts::servingValue(const BudgetView& v) {
+  const BudgetServing& sv = v.serving;
+  const Scenario& s = v.scenario;
+  const QString prec = QStringLiteral("%1/%2").arg(qs(to_string(s.serving.weight_dtype)),
+                                                   qs(to_string(s.serving.kv_dtype)));
+  if (!sv.enabled) return tr("limit off");
+  if (!sv.largest_params) return tr("none at ") + prec;
+  return qs(format_count(*sv.largest_params)) + tr(" at ") + prec +
+         (sv.binds ? tr(": binds") : tr(": OK"));
 }
 
 void BudgetReadouts::showRanges(const BudgetView& v) {
@@ -412,12 +430,12 @@ void BudgetReadouts::setBaseline(const BudgetView* b) {
   grid_->setBaseline(attention, b->attention_fraction_at_seq);
   const RunReport& u = b->run();
   grid_->setBaseline(run_goodput, u.goodput.goodput);
-  grid_->setBaseline(run_days, u.wall_clock_days);
+  grid_->setBaseline(run_days, {.number = u.wall_clock_days, .second = u.cost.rental_dollars});
   grid_->setBaseline(crashes, u.goodput.expected_crashes);
   grid_->setBaseline(optimal_checkpoint, b->goodput_curve.optimum_minutes.value_or(0.0));
   grid_->setBaseline(epochs, u.epochs);
   grid_->setBaseline(run_loss, u.loss);
-  grid_->setBaseline(serving, b->serving.largest_params);
+  grid_->setBaseline(serving, {.number = b->serving.largest_params, .text = servingValue(*b)});
   ranges_->clearBaselines();
   if (b->ranges) {
     ranges_->setBaseline(range_days, b->ranges->days.p.p50);

@@ -40,6 +40,8 @@ class BudgetReadouts {
   ReadoutGrid::Row range_days, range_dollars, range_energy, range_loss;
 
  private:
+  // "70.6B at bf16/bf16: binds", "none at int4/int4", "limit off".
+  static QString servingValue(const BudgetView& v);
   ReadoutGrid* grid_;
   ReadoutGrid* ranges_;
   bool has_ranges_ = false;

@@ -173,9 +173,15 @@ void ReadoutGrid::set(Row row, const Readout& readout) {
 }
 
 void ReadoutGrid::setBaseline(Row row, std::optional<double> number) {
+  setBaseline(row, BaselineReadout{.number = number});
+}
+
+void ReadoutGrid::setBaseline(Row row, const BaselineReadout& baseline) {
   RowWidgets& r = rows_.at(static_cast<std::size_t>(row.index));
   const int delta_w = delta_w_;
-  r.baseline = number;
+  r.baseline = baseline.number;
+  r.baseline_second = baseline.number ? baseline.second : std::nullopt;
+  r.baseline_text = baseline.number ? baseline.text : QString();
   updateDelta(r);
   measure();
   if (delta_w_ != delta_w) relayout();
@@ -184,6 +190,8 @@ void ReadoutGrid::setBaseline(Row row, std::optional<double> number) {
 void ReadoutGrid::clearBaselines() {
   for (RowWidgets& r : rows_) {
     r.baseline.reset();
+    r.baseline_second.reset();
+    r.baseline_text.clear();
     updateDelta(r);
   }
   measure();
@@ -201,12 +209,27 @@ void ReadoutGrid::updateDelta(RowWidgets& r) {
     const double b = *r.baseline, v = *r.readout.number;
     if (!std::isfinite(b) || !std::isfinite(v)) return QString();
     const double d = v - b;
-    if (d == 0) return tr("= baseline");
+    // The second number's change ("+$1,234,567"), when the row has one.
+    QString second;
+    if (r.spec.second_format && r.baseline_second && r.readout.second &&
+        std::isfinite(*r.baseline_second) && std::isfinite(*r.readout.second) &&
+        *r.readout.second != *r.baseline_second) {
+      const double d2 = *r.readout.second - *r.baseline_second;
+      second = (d2 > 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) +
+               r.spec.second_format(std::fabs(d2));
+    }
+    if (d == 0) {
+      if (!second.isEmpty()) return second;
+      if (!r.baseline_text.isEmpty() && r.baseline_text != r.readout.value)
+        return tr("was %1").arg(r.baseline_text);
+      return tr("= baseline");
+    }
     const QString sign = d > 0 ? QStringLiteral("+") : QStringLiteral("\u2212");
     const QString abs = sign + r.spec.format(std::fabs(d));
-    if (b == 0) return abs;
+    const QString tail = second.isEmpty() ? QString() : QStringLiteral(", ") + second;
+    if (b == 0) return abs + tail;
     return sign + QString::number(std::fabs(d) / std::fabs(b) * 100.0, 'f', 1) +
-           QStringLiteral(" % (") + abs + QLatin1Char(')');
+           QStringLiteral(" % (") + abs + QLatin1Char(')') + tail;
   }();
   r.delta->setText(t);
   r.delta->setVisible(!t.isEmpty());

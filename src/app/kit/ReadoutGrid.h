@@ -28,6 +28,9 @@ struct ReadoutSpec {
   // Formats the absolute change from the baseline (default: 3 significant digits).
   std::function<QString(double)> format = {};
   QString widest = {};  // a sample of the widest value, so a changing number never relayouts
+  // Formats the change of Readout::second, when the row shows a second number
+  // ("44.7 days, $5,489,439": the dollars' change beside the days').
+  std::function<QString(double)> second_format = {};
 };
 
 struct Readout {
@@ -36,6 +39,15 @@ struct Readout {
   QString note = {};   // what it is about: "Llama-3-70B, ZeRO-3 over DP 64" (tooltip, report)
   Tone tone = Tone::normal;
   std::optional<double> number = {};  // the value as a number, for the change from a baseline
+  std::optional<double> second = {};  // a second number of the value (see second_format)
+};
+
+// What a row of the baseline plan showed: its number, its second number and
+// its text (a verdict such as "binds" that the numbers alone do not carry).
+struct BaselineReadout {
+  std::optional<double> number = {};
+  std::optional<double> second = {};
+  QString text = {};
 };
 
 // A label whose double-click selects the whole number under the mouse
@@ -77,6 +89,9 @@ class ReadoutGrid : public QWidget {
   void set(Row row, const Readout& readout);
   // The baseline's number for a row (nullopt: no baseline, no change shown).
   void setBaseline(Row row, std::optional<double> number);
+  // With its second number and text: the change names both numbers, and an
+  // equal number under another text reads "was …", not "= baseline".
+  void setBaseline(Row row, const BaselineReadout& baseline);
   void clearBaselines();
   void setMaxColumns(int n);
 
@@ -113,6 +128,8 @@ class ReadoutGrid : public QWidget {
     int section = 0;
     Readout readout;
     std::optional<double> baseline;
+    std::optional<double> baseline_second;
+    QString baseline_text;
     QLabel* name = nullptr;
     NumberLabel* value = nullptr;  // "value unit"
     QLabel* delta = nullptr;

@@ -58,6 +58,7 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   show_all_->setObjectName(QStringLiteral("parallelShowAll"));
   status_ = new QLabel(layouts);
   status_->setObjectName(QStringLiteral("parallelSearchStatus"));
+  status_->setWordWrap(true);  // "No layout: …" names the lock that leaves none
   busy_ = new QProgressBar(layouts);
   busy_->setRange(0, 0);  // indeterminate
   busy_->setMaximumWidth(90);
@@ -163,8 +164,9 @@ void ParallelPanel::refresh() {
   selectShown();
   if (!running_) {
     status_->setText(
-        !search_error_.empty()
-            ? qs(search_error_)
+        !search_error_.empty() ? qs(search_error_)
+        : !search_.none_reason.empty()
+            ? tr("No layout: %1").arg(qs(search_.none_reason))
             : tr("%1 layouts, %2 fit").arg(search_.layouts.size()).arg(search_.fitting));
   }
 }

@@ -69,6 +69,7 @@ ParallelReadouts::ParallelReadouts(ReadoutGrid* grid) : grid_(grid) {
   hfu = grid->add({.key = QStringLiteral("parallelHfu"),
                    .name = tr("HFU"),
                    .tooltip = tr("Model + recompute FLOPs ÷ (step × chips × bf16 peak)"),
+                   .better = Better::higher,  // coloured like MFU for the same change
                    .format = shows::percent()});
   days = grid->add({.key = QStringLiteral("parallelDays"),
                     .name = tr("Days"),
@@ -93,9 +94,12 @@ ParallelReadouts::ParallelReadouts(ReadoutGrid* grid) : grid_(grid) {
 
 void ParallelReadouts::show(const ParallelView& v) {
   const LayoutResult* r = runnable(v);
-  grid_->setSectionTitle(
-      layout_section,
-      (v.chosen ? tr("Chosen layout: %1") : tr("Fastest layout that fits: %1")).arg(qs(v.subject)));
+  grid_->setSectionTitle(layout_section,
+                         (v.chosen            ? tr("Chosen layout: %1")
+                          : v.dropped.empty() ? tr("Fastest layout that fits: %1")
+                                              : tr("Fastest layout that fits: %1 (the chosen "
+                                                   "row cannot run here)"))
+                             .arg(qs(v.subject)));
   if (v.ok) {
     const ResolvedPlan& p = v.plan;
     const QString as_run =
@@ -116,14 +120,19 @@ void ParallelReadouts::show(const ParallelView& v) {
   }
   if (!v.ok) {
     grid_->set(layout, {.value = tr("none"), .note = qs(v.error), .tone = Tone::fail});
+  } else if (!v.layout && !v.none_reason.empty()) {
+    grid_->set(layout, {.value = tr("none valid"), .note = qs(v.none_reason), .tone = Tone::fail});
   } else if (!v.layout) {
     grid_->set(layout, {.value = tr("none fits"), .tone = Tone::fail});
   } else {
     grid_->set(layout,
-               {.value = shortLayout(v.layout->layout), .note = qs(to_string(v.layout->layout))});
+               {.value = shortLayout(v.layout->layout),
+                .note = qs(v.dropped.empty() ? to_string(v.layout->layout)
+                                             : to_string(v.layout->layout) + "; " + v.dropped),
+                .tone = v.dropped.empty() ? Tone::normal : Tone::warn});
   }
   if (!v.layout) {
-    grid_->set(fits, {.value = tr("no"), .tone = Tone::fail});
+    grid_->set(fits, {.value = tr("no"), .note = qs(v.none_reason), .tone = Tone::fail});
   } else if (!v.layout->valid) {
     grid_->set(fits, {.value = tr("cannot run"), .note = qs(v.layout->reason), .tone = Tone::fail});
   } else if (!v.layout->fits) {

@@ -199,12 +199,22 @@ void ServingReadouts::show(const ServingPanelView& v) {
                                  : tr("off"),
                     .note = tr("α–β over the %1 links").arg(qs(s.chip)),
                     .number = c.comm_seconds_per_step});
-  grid_->set(ttft, {.value = seconds(c.ttft_seconds), .number = c.ttft_seconds});
-  grid_->set(tpot, {.value = seconds(c.tpot_seconds), .number = c.tpot_seconds});
-  grid_->set(turn, {.value = seconds(c.turn_seconds), .number = c.turn_seconds});
-  grid_->set(throughput, {.value = rate(c.tokens_per_second_per_chip),
-                          .unit = tr("tok/s"),
-                          .number = c.tokens_per_second_per_chip});
+  // A layout that does not fit in HBM cannot serve: its latencies and the
+  // price of its tokens are not figures anyone could get.
+  const QString unfit = tr("not served: the layout needs %1 of %2 usable HBM")
+                            .arg(bytes(m.total_bytes), bytes(m.usable_bytes));
+  auto served = [&](ReadoutGrid::Row row, Readout r) {
+    grid_->set(row,
+               m.fits
+                   ? std::move(r)
+                   : Readout{.value = QStringLiteral("\u2014"), .note = unfit, .tone = Tone::fail});
+  };
+  served(ttft, {.value = seconds(c.ttft_seconds), .number = c.ttft_seconds});
+  served(tpot, {.value = seconds(c.tpot_seconds), .number = c.tpot_seconds});
+  served(turn, {.value = seconds(c.turn_seconds), .number = c.turn_seconds});
+  served(throughput, {.value = rate(c.tokens_per_second_per_chip),
+                      .unit = tr("tok/s"),
+                      .number = c.tokens_per_second_per_chip});
 
   const SearchAnswer& a = sv.search;
   grid_->setSectionTitle(search, tr("Search for %1 on %2, up to %3 (%4)")
@@ -245,17 +255,20 @@ void ServingReadouts::show(const ServingPanelView& v) {
       grid_->set(r, {.value = tr("not sized")});
     grid_->set(winner, {.value = tr("set TTFT and TPOT bounds")});
   }
-  grid_->setSectionTitle(cost, tr("Cost of a token at the chosen layout (%1)").arg(prec));
-  grid_->set(dollars, {.value = qs(format_dollars(c.cost.dollars_per_million_tokens, 3)),
-                       .note = tr("%1 weights, %2 KV cache").arg(wp, kp),
-                       .number = c.cost.dollars_per_million_tokens});
-  grid_->set(joules, {.value = qs(format_grouped(c.cost.joules_per_token, 3)),
-                      .unit = tr("J"),
-                      .note = tr("%1 weights, %2 KV cache").arg(wp, kp),
-                      .number = c.cost.joules_per_token});
-  grid_->set(energy_share, {.value = qs(format_percent(c.cost.energy_share_of_bill)),
-                            .note = qs(sv.energy_share),
-                            .number = c.cost.energy_share_of_bill});
+  grid_->setSectionTitle(cost, m.fits ? tr("Cost of a token at the chosen layout (%1)").arg(prec)
+                                      : tr("Cost of a token: not priced, the chosen layout does "
+                                           "not fit (%1)")
+                                            .arg(prec));
+  served(dollars, {.value = qs(format_dollars(c.cost.dollars_per_million_tokens, 3)),
+                   .note = tr("%1 weights, %2 KV cache").arg(wp, kp),
+                   .number = c.cost.dollars_per_million_tokens});
+  served(joules, {.value = qs(format_grouped(c.cost.joules_per_token, 3)),
+                  .unit = tr("J"),
+                  .note = tr("%1 weights, %2 KV cache").arg(wp, kp),
+                  .number = c.cost.joules_per_token});
+  served(energy_share, {.value = qs(format_percent(c.cost.energy_share_of_bill)),
+                        .note = qs(sv.energy_share),
+                        .number = c.cost.energy_share_of_bill});
 }
 
 void ServingReadouts::setBaseline(const ServingPanelView* b) {
@@ -270,10 +283,12 @@ void ServingReadouts::setBaseline(const ServingPanelView* b) {
   grid_->setBaseline(prefill, c.prefill_seconds);
   grid_->setBaseline(step, c.decode_step_seconds);
   grid_->setBaseline(comm, c.comm_seconds_per_step);
-  grid_->setBaseline(ttft, c.ttft_seconds);
-  grid_->setBaseline(tpot, c.tpot_seconds);
-  grid_->setBaseline(turn, c.turn_seconds);
-  grid_->setBaseline(throughput, c.tokens_per_second_per_chip);
+  // A baseline layout that does not fit has no latencies or prices to compare.
+  auto served = [&c](double v) { return c.memory.fits ? num(v) : std::nullopt; };
+  grid_->setBaseline(ttft, served(c.ttft_seconds));
+  grid_->setBaseline(tpot, served(c.tpot_seconds));
+  grid_->setBaseline(turn, served(c.turn_seconds));
+  grid_->setBaseline(throughput, served(c.tokens_per_second_per_chip));
   const SearchAnswer& a = b->view.search;
   grid_->setBaseline(best, a.best ? num(static_cast<double>(a.best->chips)) : std::nullopt);
   grid_->setBaseline(efficient, a.most_efficient
@@ -285,9 +300,9 @@ void ServingReadouts::setBaseline(const ServingPanelView* b) {
     grid_->setBaseline(decode_pool, static_cast<double>(d.decode.chips));
     grid_->setBaseline(shared_pool, static_cast<double>(d.shared.chips));
   }
-  grid_->setBaseline(dollars, c.cost.dollars_per_million_tokens);
-  grid_->setBaseline(joules, c.cost.joules_per_token);
-  grid_->setBaseline(energy_share, c.cost.energy_share_of_bill);
+  grid_->setBaseline(dollars, served(c.cost.dollars_per_million_tokens));
+  grid_->setBaseline(joules, served(c.cost.joules_per_token));
+  grid_->setBaseline(energy_share, served(c.cost.energy_share_of_bill));
 }
 
 QString ServingReadouts::text(const QString& key) const {

@@ -251,6 +251,11 @@ void MainWindow::showCompare() {
 }
 
 bool MainWindow::exportCompareCsv(const QString& path) {
+  if (!baseline_->isPinned()) {
+    last_error_ = tr("There is no comparison to export: pin a baseline (plan A) first.");
+    statusBar()->showMessage(last_error_, 6000);
+    return false;
+  }
   compare_->settle();
   QString error;
   if (!compare_->exportCsv(path, &error)) {

@@ -64,13 +64,18 @@ void MainWindow::buildMenus() {
                       }),
       tr("Write the scenario's report as a PDF: every panel's numbers and charts, and a memo "
          "(opening with plan A vs plan B when a baseline is pinned)"));
-  tip(file->addAction(tr("Export &comparison as CSV…"), this,
-                      [this] {
-                        const QString path =
-                            path_prompt_(PathPurpose::export_csv, QStringLiteral("compare.csv"));
-                        if (!path.isEmpty()) exportCompareCsv(path);
-                      }),
-      tr("Write the Compare list (inputs that differ, headline outputs of plan A and B) as CSV"));
+  QAction* compare_csv = file->addAction(tr("Export &comparison as CSV…"), this, [this] {
+    const QString path = path_prompt_(PathPurpose::export_csv, QStringLiteral("compare.csv"));
+    if (!path.isEmpty()) exportCompareCsv(path);
+  });
+  compare_csv->setObjectName(QStringLiteral("exportCompareCsv"));
+  tip(compare_csv,
+      tr("Write the Compare list (inputs that differ, headline outputs of plan A and B) as CSV; "
+         "needs a pinned baseline (plan A)"));
+  // With no baseline there is nothing to compare: a header-only file helps nobody.
+  compare_csv->setEnabled(baseline_->isPinned());
+  connect(baseline_, &BaselineController::changed, compare_csv,
+          [this, compare_csv] { compare_csv->setEnabled(baseline_->isPinned()); });
   QMenu* page = file->addMenu(tr("Report &page size"));
   page->menuAction()->setStatusTip(tr("Paper size of the exported and printed report"));
   auto* sizes = new QActionGroup(this);

@@ -301,9 +301,17 @@ struct SearchResult {
   // memory and step time, by increasing memory.
   std::vector<std::size_t> pareto;
   std::int64_t fitting = 0;
+  // Why `layouts` is empty ("" when it is not): the first lock or limit that
+  // no split of the chips passes, e.g. "3,000 chips is not divisible by
+  // TP × PP = 32".
+  std::string none_reason;
 };
 
 SearchResult search_layouts(const TrainingJob& job, const SearchOptions& options = {});
+
+// Why search_layouts(job, options) finds no valid layout, in words a user
+// can act on; "" when the locks leave at least the simplest split valid.
+std::string no_layout_reason(const TrainingJob& job, const SearchOptions& options = {});
 
 // The best MFU per (TP, PP) among fitting layouts, for a heat map; cells where
 // nothing fits have fits false and the smallest over-HBM layout's index.

@@ -6,6 +6,8 @@
 #include <tuple>
 #include <utility>
 
+#include "format.h"
+#include "hardware.h"
 #include "parallel.h"
 #include "parallel_internal.h"
 #include "validate.h"
@@ -169,7 +171,52 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
       best = f.seconds;
     }
   }
+  if (res.layouts.empty()) {
+    res.none_reason = no_layout_reason(job, opt);
+    if (res.none_reason.empty())
+      res.none_reason = "no split of " + format_grouped(job.n_chips) +
+                        " chips under these locks is valid for this model and batch";
+  }
   return res;
+}
+
+std::string no_layout_reason(const TrainingJob& job, const SearchOptions& opt) {
+  const ModelShape& s = job.shape;
+  const std::string chips = format_grouped(job.n_chips) + " chips";
+  // The locked axes that split the chips, in the order a layout names them.
+  std::int64_t fixed = 1;
+  std::string names;
+  for (auto [v, name] : {std::pair{opt.tp, "TP"}, {opt.pp, "PP"}, {opt.cp, "CP"}}) {
+    if (!v) continue;
+    if (*v < 1) return std::string(name) + " must be at least 1";
+    if (__builtin_mul_overflow(fixed, *v, &fixed)) return std::string(name) + " is too large";
+    names += (names.empty() ? "" : " × ") + std::string(name);
+  }
+  if (job.n_chips % fixed != 0)
+    return chips + " is not divisible by " + names + " = " + format_grouped(fixed);
+  const std::int64_t node = chip_by_name(job.chip).network.chips_per_node;
+  if (opt.tp && opt.tp_within_node && *opt.tp > node)
+    return "TP = " + format_grouped(*opt.tp) + " spans more than one node of " +
+           format_grouped(node) + " × " + job.chip + " (TP is kept inside a node)";
+  if (opt.pp && opt.even_stages && *opt.pp <= s.n_layers && s.n_layers % *opt.pp != 0)
+    return format_grouped(s.n_layers) +
+           " layers do not split evenly into PP = " + format_grouped(*opt.pp) + " stages";
+  // The simplest split under the locks: what stops it is what stops the search.
+  Layout l;
+  l.tp = opt.tp.value_or(1);
+  l.pp = opt.pp.value_or(1);
+  l.cp = opt.cp.value_or(1);
+  l.vpp = opt.vpp.value_or(1);
+  l.ep = opt.ep.value_or(1);
+  l.micro_batch = opt.micro_batch.value_or(1);
+  l.dp = job.n_chips / (l.tp * l.pp * l.cp);
+  l.zero = opt.zero.value_or(l.dp * l.cp == 1 ? 0 : 1);
+  l.sequence_parallel = l.tp > 1;
+  l.recompute = opt.recompute.value_or(Checkpointing::none);
+  if (auto problem = layout_problem(job, l))
+    return "the simplest split of " + chips + " under the locks (DP " + format_grouped(l.dp) +
+           ") cannot run: " + *problem;
+  return {};
 }
 
 std::vector<MfuCell> mfu_by_tp_pp(const SearchResult& r) {

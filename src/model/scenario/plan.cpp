@@ -39,15 +39,31 @@ SearchResult scenario_layouts(const Scenario& s) {
   return search_layouts(training_job(s), s.parallel.search_options());
 }
 
+std::optional<LayoutResult> runnable_choice(const Scenario& s) {
+  if (!s.parallel.chosen) return std::nullopt;
+  LayoutResult r = evaluate_layout(training_job(s), *s.parallel.chosen);
+  if (!r.valid) return std::nullopt;
+  return r;
+}
+
+std::string dropped_choice(const Scenario& s) {
+  if (!s.parallel.chosen) return {};
+  const LayoutResult r = evaluate_layout(training_job(s), *s.parallel.chosen);
+  if (r.valid) return {};
+  return "the layout chosen earlier (" + to_string(*s.parallel.chosen) + ") cannot run on " +
+         format_grouped(s.n_chips) + " × " + s.chip + " with this model (" + r.reason +
+         "), so it is set aside and the fastest layout that fits is used";
+}
+
 std::optional<LayoutResult> scenario_layout(const Scenario& s, const SearchResult& search) {
-  if (s.parallel.chosen) return evaluate_layout(training_job(s), *s.parallel.chosen);
+  if (auto chosen = runnable_choice(s)) return chosen;
   for (const LayoutResult& r : search.layouts)
     if (r.fits) return r;  // layouts come fitting first, fastest first
   return std::nullopt;
 }
 
 std::optional<LayoutResult> scenario_layout(const Scenario& s) {
-  if (s.parallel.chosen) return evaluate_layout(training_job(s), *s.parallel.chosen);
+  if (auto chosen = runnable_choice(s)) return chosen;
   return scenario_layout(s, scenario_layouts(s));
 }
 
@@ -78,14 +94,26 @@ MfuChoice mfu_of_layout(const Scenario& s, const std::optional<LayoutResult>& r)
   return c;
 }
 
+void explain_empty_search(MfuChoice& c, const Scenario& s, const SearchResult& search) {
+  if (s.parallel.mfu_source != MfuSource::predicted) return;
+  c.dropped = dropped_choice(s);
+  if (!c.dropped.empty() && !c.note.empty()) c.note = c.dropped + "; " + c.note;
+  if (c.has_layout || !search.layouts.empty() || search.none_reason.empty()) return;
+  c.note = "the prediction is unavailable: " + search.none_reason + "; the assumed MFU is used";
+  if (!c.dropped.empty()) c.note = c.dropped + "; " + c.note;
+}
+
 MfuChoice budget_mfu(const Scenario& s, const SearchResult& search) {
   if (s.parallel.mfu_source == MfuSource::assumed) return mfu_of_layout(s, std::nullopt);
-  return mfu_of_layout(s, scenario_layout(s, search));
+  MfuChoice c = mfu_of_layout(s, scenario_layout(s, search));
+  explain_empty_search(c, s, search);
+  return c;
 }
 
 MfuChoice budget_mfu(const Scenario& s) {
   if (s.parallel.mfu_source == MfuSource::assumed) return mfu_of_layout(s, std::nullopt);
-  return mfu_of_layout(s, scenario_layout(s));
+  if (runnable_choice(s)) return mfu_of_layout(s, scenario_layout(s));
+  return budget_mfu(s, scenario_layouts(s));
 }
 
 MfuSearchKey mfu_search_key(const Scenario& s) {
@@ -100,6 +128,13 @@ std::string ResolvedPlan::mfu_text() const {
 }
 
 std::string_view ResolvedPlan::mfu_source_name() const { return to_string(mfu.source); }
+
+std::string ResolvedPlan::batch_text() const {
+  if (!batch_adjusted) return {};
+  return "a global batch of " + format_grouped(batch_tokens) + " tokens (" +
+         format_grouped(batch_sequences) + " sequences), not the " +
+         format_grouped(requested_batch_tokens) + " asked";
+}
 
 namespace {
 

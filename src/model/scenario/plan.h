@@ -36,16 +36,24 @@ SearchResult scenario_layouts(const Scenario& s);
 
 // The layout the scenario runs: the chosen one (evaluated, even when it does
 // not fit: `fits` says so) or the fastest fitting one of `search`; nullopt
-// when no layout is chosen and none fits.
+// when no layout is chosen and none fits. A chosen layout that cannot run on
+// the scenario's model and chips (it was clicked for another) is set aside:
+// the fastest fitting one runs, and dropped_choice() says why.
 std::optional<LayoutResult> scenario_layout(const Scenario& s, const SearchResult& search);
 std::optional<LayoutResult> scenario_layout(const Scenario& s);
+// The chosen layout evaluated on the scenario's job, when one is chosen and it
+// can run there (valid; it may not fit).
+std::optional<LayoutResult> runnable_choice(const Scenario& s);
+// Why the chosen layout is set aside ("" when none is chosen or it can run).
+std::string dropped_choice(const Scenario& s);
 
 // The MFU the Budget planner computes with, and where it came from.
 struct MfuChoice {
   double mfu = 0;
   MfuSource source = MfuSource::assumed;  // predicted only when a layout gave it
   std::string layout;                     // to_string(layout) of the layout evaluated, if any
-  std::string note;  // why the assumed value is used although predicted was asked ("" otherwise)
+  std::string note;     // why the assumed value is used although predicted was asked ("" otherwise)
+  std::string dropped;  // dropped_choice(): a chosen layout set aside ("" otherwise)
   // The layout's memory, when predicted was asked and a layout was evaluated:
   // the Budget planner's memory check uses it.
   bool has_layout = false;
@@ -62,6 +70,10 @@ MfuChoice budget_mfu(const Scenario& s, const SearchResult& search);
 // The choice for one evaluated layout (nullopt: none fits).
 MfuChoice mfu_of_layout(const Scenario& s, const std::optional<LayoutResult>& layout);
 MfuChoice budget_mfu(const Scenario& s);
+// When the MFU is predicted: `dropped` names a chosen layout set aside, and
+// when no layout runs and `search` found none, the note says the prediction
+// is unavailable and why (search.none_reason).
+void explain_empty_search(MfuChoice& c, const Scenario& s, const SearchResult& search);
 
 // What the parallelism search behind a predicted MFU depends on (the view
 // reuses the previous view's choice while these stay the same).
@@ -100,6 +112,9 @@ struct ResolvedPlan {
   std::string mfu_text() const;
   // "assumed", "predicted".
   std::string_view mfu_source_name() const;
+  // When the batch was adjusted: "a global batch of 3,072,000 tokens (375
+  // sequences), not the 65,536 asked"; "" otherwise.
+  std::string batch_text() const;
 };
 
 // Throws std::invalid_argument when the scenario's budget inputs are invalid

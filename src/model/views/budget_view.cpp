@@ -383,7 +383,16 @@ void write_memo(BudgetView& v, const Scenario& s, const RunReport& run) {
     text += format_percent(v.mfu.mfu, 1);
     text += ", predicted for the layout ";
     text += v.mfu.layout;
+    if (v.plan.batch_adjusted) {
+      text += " at ";
+      text += v.plan.batch_text();
+    }
     text += " (Parallelism panel), not assumed. ";
+    if (!v.mfu.dropped.empty()) {
+      text += "Note: ";
+      text += v.mfu.dropped;
+      text += ". ";
+    }
     text += memo;
     memo = std::move(text);
   } else if (!v.mfu.note.empty()) {

@@ -189,7 +189,9 @@ const std::vector<HeadlineDef>& headline_defs() {
                    "concurrent at " + grouped(s.serving.context_len) + " tokens of context on " +
                        grouped(v.report.inputs.serving_node_chips) + " × " + s.chip);
        }},
-      {"Forecast loss", Unit::nats_per_token, Better::lower, false,
+      // The IsoFLOPs fit's L* at C (the IsoFLOPs panel's "Forecast L*"), not the Budget
+      // planner's "Forecast loss" of the planned run under the data-constrained law.
+      {"IsoFLOPs forecast L*", Unit::nats_per_token, Better::lower, false,
        "ladder_points() → fit_parametric() → optimal_loss() at the budget's C",
        [](R& r) {
          const double c = r.budget().report.flops;

@@ -59,7 +59,7 @@ struct HeadlineOutput {
   std::string source;  // the model function(s) it comes from
 };
 
-// C, N, D, days, $, energy, memory per device, KV fit, forecast loss, turn
+// C, N, D, days, $, energy, memory per device, KV fit, IsoFLOPs forecast L*, turn
 // latency, chips for the latency budget, MoE drop rate, in that order.
 // Deterministic: the forecast is the parametric fit without the bootstrap.
 // Throws std::invalid_argument for an invalid scenario; an output that cannot

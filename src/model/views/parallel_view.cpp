@@ -23,8 +23,10 @@ ParallelView make_parallel_view(const Scenario& s, const SearchResult& search,
   }
   v.ok = true;
   v.hbm_bytes = chip_by_name(s.chip).hbm_bytes;
-  v.chosen = s.parallel.chosen.has_value();
-  std::optional<Layout> layout = s.parallel.chosen;
+  v.dropped = dropped_choice(s);
+  v.chosen = s.parallel.chosen.has_value() && v.dropped.empty();
+  std::optional<Layout> layout;
+  if (v.chosen) layout = s.parallel.chosen;
   if (!layout)
     for (const LayoutResult& r : search.layouts)
       if (r.fits) {  // fitting layouts come first, fastest first
@@ -41,6 +43,8 @@ ParallelView make_parallel_view(const Scenario& s, const SearchResult& search,
     v.schedule = pipeline_schedule(v.job, v.layout->layout, shown);
   }
   v.budget = mfu_of_layout(s, v.layout);
+  explain_empty_search(v.budget, s, search);
+  v.none_reason = search.layouts.empty() ? search.none_reason : std::string();
   v.plan = resolve_plan(s, search);
   v.mfu_grid = mfu_by_tp_pp(search);
   return v;

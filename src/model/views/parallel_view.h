@@ -25,6 +25,7 @@ struct ParallelView {
   // chosen and none of `search` fits.
   std::optional<LayoutResult> layout;
   bool chosen = false;              // picked by the user (else the fastest that fits)
+  std::string dropped;              // dropped_choice(): the pick set aside, and why
   std::vector<StageMemory> stages;  // memory_by_stage(job, layout) when valid
   PipelineSchedule schedule;        // the first few micro-batches when valid
   std::int64_t hbm_bytes = 0;       // the chip's HBM
@@ -32,6 +33,7 @@ struct ParallelView {
   ResolvedPlan plan;                // the plan as it runs (its batch as run and as asked)
   std::string subject;              // "Llama-3-70B on 1,000 × H100"
   std::vector<MfuCell> mfu_grid;    // mfu_by_tp_pp(search)
+  std::string none_reason;          // why the search found no valid layout ("" if it found one)
 };
 
 // Micro-batches the schedule chart shows: at least this many and at least

@@ -139,5 +139,27 @@ TEST(ParallelSearch, BadOptionsNameTheField) {
   EXPECT_THROW_NAMING(search_layouts(job("Llama-3-70B", 64, 64, 4096), o), "max_vpp");
 }
 
+// Issue 27: locks that leave no layout say why, as the CLI does.
+TEST(ParallelSearch, LocksThatLeaveNoLayoutSayWhy) {
+  SearchOptions o;
+  o.tp = 8;
+  o.pp = 4;
+  const TrainingJob j = job("Llama-3-70B", 3000, 375, 8192);
+  const SearchResult r = search_layouts(j, o);
+  EXPECT_TRUE(r.layouts.empty());
+  EXPECT_EQ(r.none_reason, "3,000 chips is not divisible by TP × PP = 32");
+  EXPECT_EQ(no_layout_reason(j, o), r.none_reason);
+  o.tp.reset();
+  o.pp = 3;  // 80 layers in 3 even stages
+  EXPECT_EQ(no_layout_reason(job("Llama-3-70B", 1536, 512, 8192), o),
+            "80 layers do not split evenly into PP = 3 stages");
+  o.pp.reset();
+  o.tp = 16;  // beyond one 8-chip H100 node
+  EXPECT_EQ(no_layout_reason(job("Llama-3-70B", 1024, 512, 8192), o),
+            "TP = 16 spans more than one node of 8 × H100 (TP is kept inside a node)");
+  // A search that finds layouts has no reason.
+  EXPECT_TRUE(search_layouts(job("Llama-3-70B", 1024, 512, 8192)).none_reason.empty());
+}
+
 }  // namespace
 }  // namespace napkin

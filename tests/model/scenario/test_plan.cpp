@@ -104,3 +104,18 @@ TEST(ResolvedPlan, APredictionThatCannotBeMadeSaysWhyAndFollowsTheSlider) {
   EXPECT_DOUBLE_EQ(p.mfu.mfu, 0.33);
   EXPECT_FALSE(p.mfu.note.empty());
 }
+
+// Issue 27: with TP 8 and PP 4 locked on 3,000 chips no layout exists; the
+// Budget planner's note says the prediction is unavailable and why.
+TEST(ResolvedPlan, LocksThatLeaveNoLayoutMakeTheNoteSayWhy) {
+  Scenario s = predicted();
+  s.n_chips = 3000;
+  s.parallel.tp = 8;
+  s.parallel.pp = 4;
+  const ResolvedPlan p = resolve_plan(s);
+  EXPECT_EQ(p.mfu.source, MfuSource::assumed);
+  EXPECT_NE(p.mfu.note.find("prediction is unavailable"), std::string::npos) << p.mfu.note;
+  EXPECT_NE(p.mfu.note.find("3,000 chips is not divisible by TP × PP = 32"), std::string::npos)
+      << p.mfu.note;
+  EXPECT_EQ(budget_mfu(s, scenario_layouts(s)).note, p.mfu.note);
+}

@@ -37,18 +37,12 @@ const OutputComparison& compared(const std::vector<OutputComparison>& v, const s
 TEST(Compare, HeadlineOutputsAreTheModelFunctions) {
   const Scenario s;  // 1,000 H100 for 30 days at 40 % MFU
   const std::vector<HeadlineOutput> h = headline_outputs(s);
-  const char* names[] = {"Compute C",
-                         "MFU used",
-                         "Parameters N",
-                         "Tokens D",
-                         "Days",
-                         "Cost",
-                         "Energy",
-                         "Memory per device",
-                         "KV fit",
-                         "Forecast loss",
-                         "Turn latency",
-                         "Chips for the latency budget",
+  const char* names[] = {"Compute C",    "MFU used",
+                         "Parameters N", "Tokens D",
+                         "Days",         "Cost",
+                         "Energy",       "Memory per device",
+                         "KV fit",       "IsoFLOPs forecast L*",
+                         "Turn latency", "Chips for the latency budget",
                          "MoE drop rate"};
   ASSERT_EQ(h.size(), std::size(names));
   for (std::size_t i = 0; i < h.size(); ++i) {
@@ -76,9 +70,9 @@ TEST(Compare, HeadlineOutputsAreTheModelFunctions) {
   EXPECT_DOUBLE_EQ(*output(h, "KV fit").value, static_cast<double>(v.max_concurrent));
 
   const FitResult fit = fit_parametric(ladder_points(s.isoflops), s.isoflops.fit.fit_options());
-  EXPECT_DOUBLE_EQ(*output(h, "Forecast loss").value, optimal_loss(fit.law, v.report.flops));
+  EXPECT_DOUBLE_EQ(*output(h, "IsoFLOPs forecast L*").value, optimal_loss(fit.law, v.report.flops));
   // The synthetic ladder is drawn from Chinchilla's law: the forecast lands near it.
-  EXPECT_NEAR(*output(h, "Forecast loss").value,
+  EXPECT_NEAR(*output(h, "IsoFLOPs forecast L*").value,
               optimal_loss(chinchilla_approach3_law(), v.report.flops), 0.02);
 
   const RooflinePanelData r = roofline_panel(roofline_scenario(s));
@@ -108,7 +102,7 @@ TEST(Compare, AnOutputThatCannotBeComputedSaysWhy) {
   s.isoflops.loaded = l;
   s.serving.latency_budget_seconds = 0.2;  // below the 0.25 s overhead: impossible
   const std::vector<HeadlineOutput> h = headline_outputs(s);
-  const HeadlineOutput& f = output(h, "Forecast loss");
+  const HeadlineOutput& f = output(h, "IsoFLOPs forecast L*");
   EXPECT_FALSE(f.value.has_value());
   EXPECT_EQ(f.display.rfind("n/a: ", 0), 0u) << f.display;
   const HeadlineOutput& chips = output(h, "Chips for the latency budget");
@@ -211,8 +205,8 @@ TEST(Compare, ComparisonDeltasRatiosAndTheBetterPlan) {
   const OutputComparison& flops = compared(c, "Compute C");
   EXPECT_NEAR(*flops.ratio, 459.0 / 990.0 * 1.5, 1e-9);
   EXPECT_EQ(flops.better, Winner::none);  // more compute is a cost as much as a gain
-  EXPECT_EQ(compared(c, "Forecast loss").better, Winner::a);  // less compute, higher loss
-  EXPECT_EQ(compared(c, "KV fit").better, Winner::b);         // 95 GB of HBM per chip, not 80
+  EXPECT_EQ(compared(c, "IsoFLOPs forecast L*").better, Winner::a);  // less compute, higher loss
+  EXPECT_EQ(compared(c, "KV fit").better, Winner::b);  // 95 GB of HBM per chip, not 80
   EXPECT_EQ(compared(c, "Memory per device").better, Winner::same);
 
   // No slice meets B's latency budget: A wins that row; both none: same.

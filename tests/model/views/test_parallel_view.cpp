@@ -6,6 +6,7 @@
 #include <chrono>
 #include <string>
 
+#include "budget_view.h"
 #include "parallel_test_util.h"
 #include "parallel_view.h"
 #include "scenario.h"
@@ -125,12 +126,27 @@ TEST(ParallelView, BudgetMfuIsAssumedUnlessAFittingLayoutPredictsIt) {
   EXPECT_DOUBLE_EQ(c.mfu, s.mfu);
   EXPECT_NE(c.note.find("does not fit"), std::string::npos) << c.note;
 
+  // Issue 27: a layout chosen for another chip count cannot run here; it is
+  // set aside (and said so) and the fastest layout that fits predicts.
   Layout stale = r.layouts.front().layout;
   stale.dp *= 2;  // chips no longer multiply to the cluster
   s.parallel.chosen = stale;
   c = budget_mfu(s);
-  EXPECT_EQ(c.source, MfuSource::assumed);
-  EXPECT_NE(c.note.find("cannot run"), std::string::npos) << c.note;
+  EXPECT_EQ(c.source, MfuSource::predicted);
+  EXPECT_EQ(c.layout, to_string(r.layouts.front().layout));
+  EXPECT_TRUE(c.note.empty()) << c.note;
+  EXPECT_NE(c.dropped.find("cannot run"), std::string::npos) << c.dropped;
+  EXPECT_NE(c.dropped.find(to_string(stale)), std::string::npos) << c.dropped;
+  EXPECT_EQ(c.dropped, dropped_choice(s));
+  const ParallelView v = make_parallel_view(s, r);
+  EXPECT_FALSE(v.chosen);
+  ASSERT_TRUE(v.layout);
+  EXPECT_EQ(v.layout->layout, r.layouts.front().layout);
+  EXPECT_EQ(v.dropped, c.dropped);
+  EXPECT_EQ(v.budget.dropped, c.dropped);
+  const BudgetView b = make_budget_view(s);
+  EXPECT_NE(b.report.recommendation.find("set aside"), std::string::npos)
+      << b.report.recommendation;
 }
 
 TEST(ParallelView, MfuSourceNamesRoundTrip) {
@@ -212,9 +228,12 @@ TEST(ParallelView, AnInvalidChosenLayoutHasNoStagesButAReason) {
   l.dp = 333;
   s.parallel.chosen = l;
   const ParallelView v = make_parallel_view(s, SearchResult{});
-  ASSERT_TRUE(v.layout);
-  EXPECT_FALSE(v.layout->valid);
-  EXPECT_FALSE(v.layout->reason.empty());
+  // Issue 27: a choice that cannot run is set aside, with the reason; with no
+  // search there is no other layout to run.
+  EXPECT_FALSE(v.chosen);
+  EXPECT_FALSE(v.layout);
+  EXPECT_NE(v.dropped.find("cannot run"), std::string::npos) << v.dropped;
+  EXPECT_NE(v.dropped.find(evaluate_layout(v.job, l).reason), std::string::npos) << v.dropped;
   EXPECT_TRUE(v.stages.empty());
   EXPECT_TRUE(v.schedule.ops.empty());
 }

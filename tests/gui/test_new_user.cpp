@@ -1,0 +1,254 @@
+// Issue 27, what a new user hit, driven as that user: a batch the layout
+// search changed, locks that leave no layout, a clicked row that no longer
+// fits; each screen must say what happened and why.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSlider>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "MainWindow.h"
+#include "ReadoutGrid.h"
+#include "ScenarioModel.h"
+#include "SliderSpin.h"
+#include "budget/BudgetPanel.h"
+#include "parallel/ParallelPanel.h"
+#include "parallel_view.h"
+#include "roofline/RooflinePanel.h"
+#include "roofline/ServingReadouts.h"
+#include "shell/BaselineController.h"
+
+using namespace napkin;
+
+namespace {
+
+void pick(QComboBox* combo, const QString& text) {
+  const int i = combo->findText(text);
+  ASSERT_GE(i, 0) << text.toStdString();
+  combo->setFocus();
+  while (combo->currentIndex() != i)
+    QTest::keyClick(combo, combo->currentIndex() < i ? Qt::Key_Down : Qt::Key_Up);
+}
+
+void type(SciSpinBox* spin, const QString& text) {
+  spin->setFocus();
+  spin->selectAll();
+  QTest::keyClicks(spin, text);
+  QTest::keyClick(spin, Qt::Key_Return);
+}
+
+struct Window {
+  MainWindow w{MainWindow::Session::fresh};
+  Window() {
+    w.resize(1280, 800);
+    w.show();
+  }
+  BudgetPanel* budget() { return w.panel<BudgetPanel>(); }
+  ParallelPanel* parallel() { return w.panel<ParallelPanel>(); }
+  void settle() {
+    parallel()->waitForSearch();
+    w.settle();
+    QCoreApplication::processEvents();
+  }
+  Readout budgetMfu() { return budget()->readouts().grid()->readout(budget()->readouts().mfu); }
+  Readout parallelRow(ReadoutGrid::Row ParallelReadouts::*row) {
+    return parallel()->readouts().grid()->readout(parallel()->readouts().*row);
+  }
+  void predicted() {
+    ASSERT_TRUE(w.showPanel(QStringLiteral("parallel")));
+    pick(parallel()->controls().mfu_source, QStringLiteral("predicted (this layout)"));
+    ASSERT_EQ(w.model()->scenario().parallel.mfu_source, MfuSource::predicted);
+  }
+};
+
+}  // namespace
+
+// Item 1: at 3,000 chips a batch of 65,536 tokens runs as 3,072,000 (375 ×
+// 8,192); the Parallelism read-outs and report say so, and the Budget planner
+// says its predicted MFU is of that other batch.
+TEST(NewUser, AnAdjustedBatchIsNamedInTheReadoutsTheReportAndTheBudget) {
+  Window u;
+  type(u.budget()->controls().chips->spinBox(), QStringLiteral("3000"));
+  u.predicted();
+  type(u.parallel()->controls().global_batch->spinBox(), QStringLiteral("65536"));
+  u.settle();
+  ASSERT_EQ(u.w.model()->scenario().parallel.global_batch_tokens, 65'536);
+  const Readout batch = u.parallelRow(&ParallelReadouts::batch);
+  EXPECT_EQ(batch.value, QStringLiteral("3,072,000 tokens (375 × 8,192)"));
+  EXPECT_EQ(batch.tone, Tone::warn);
+  bool reported = false;
+  for (const ReportTable& t : u.parallel()->reportSection().tables)
+    for (const ReportRow& r : t.rows)
+      if (r.name == QStringLiteral("Global batch"))
+        reported = r.value == batch.value && r.note.contains(QStringLiteral("asked 65,536"));
+  EXPECT_TRUE(reported);
+
+  ASSERT_TRUE(u.w.showPanel(QStringLiteral("budget")));
+  u.settle();
+  ASSERT_EQ(resolve_plan(u.w.model()->scenario()).mfu.source, MfuSource::predicted);
+  const Readout mfu = u.budgetMfu();
+  EXPECT_TRUE(mfu.note.contains(QStringLiteral("3,072,000 tokens"))) << mfu.note.toStdString();
+  EXPECT_TRUE(mfu.note.contains(QStringLiteral("not the 65,536 asked"))) << mfu.note.toStdString();
+  EXPECT_EQ(mfu.tone, Tone::warn);
+  const QString memo = u.budget()->recommendation()->toPlainText();
+  EXPECT_TRUE(memo.contains(QStringLiteral("not the 65,536 asked"))) << memo.toStdString();
+}
+
+// Item 4: TP 8 and PP 4 locked on 3,000 chips leave no layout; the panel and
+// the Budget planner say why instead of "none fits" and a silent fallback.
+TEST(NewUser, LocksThatLeaveNoLayoutSayWhy) {
+  Window u;
+  type(u.budget()->controls().chips->spinBox(), QStringLiteral("3000"));
+  u.predicted();
+  pick(u.parallel()->controls().tp, QStringLiteral("8"));
+  pick(u.parallel()->controls().pp, QStringLiteral("4"));
+  u.settle();
+  const QString why = QStringLiteral("3,000 chips is not divisible by TP × PP = 32");
+  const Readout layout = u.parallelRow(&ParallelReadouts::layout);
+  EXPECT_EQ(layout.tone, Tone::fail);
+  EXPECT_TRUE(layout.note.contains(why)) << layout.note.toStdString();
+  auto* status = u.parallel()->findChild<QLabel*>(QStringLiteral("parallelSearchStatus"));
+  ASSERT_NE(status, nullptr);
+  EXPECT_TRUE(status->text().contains(why)) << status->text().toStdString();
+  const Readout budget_mfu = u.parallelRow(&ParallelReadouts::budget_mfu);
+  EXPECT_TRUE(budget_mfu.note.contains(why)) << budget_mfu.note.toStdString();
+
+  ASSERT_TRUE(u.w.showPanel(QStringLiteral("budget")));
+  u.settle();
+  const Readout mfu = u.budgetMfu();
+  EXPECT_TRUE(mfu.note.contains(QStringLiteral("prediction is unavailable")))
+      << mfu.note.toStdString();
+  EXPECT_TRUE(mfu.note.contains(why)) << mfu.note.toStdString();
+  const QString memo = u.budget()->recommendation()->toPlainText();
+  EXPECT_TRUE(memo.contains(why)) << memo.toStdString();
+}
+
+// Item 16: a row clicked at 1,000 chips cannot run at 1,024; it is set aside
+// with a note, the fastest layout that fits runs, and the Budget planner says
+// so instead of quietly falling back to the assumed MFU.
+TEST(NewUser, AClickedRowThatCannotRunOnNewChipsIsSetAsideWithANote) {
+  Window u;
+  u.predicted();
+  u.settle();
+  QTableView* table = u.parallel()->table();
+  ASSERT_GT(table->model()->rowCount(), 1);
+  const QModelIndex second = table->model()->index(1, 0);
+  QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(second).center());
+  ASSERT_TRUE(u.w.model()->scenario().parallel.chosen);
+  const Layout clicked = *u.w.model()->scenario().parallel.chosen;
+  ASSERT_TRUE(u.w.showPanel(QStringLiteral("budget")));
+  type(u.budget()->controls().chips->spinBox(), QStringLiteral("1024"));
+  u.settle();
+  ASSERT_EQ(u.w.model()->scenario().n_chips, 1024);
+  ASSERT_NE(clicked.chips(), 1024);
+  const Readout mfu = u.budgetMfu();
+  EXPECT_EQ(resolve_plan(u.w.model()->scenario()).mfu.source, MfuSource::predicted);
+  EXPECT_TRUE(mfu.note.contains(QStringLiteral("set aside"))) << mfu.note.toStdString();
+  EXPECT_EQ(mfu.tone, Tone::warn);
+  const QString memo = u.budget()->recommendation()->toPlainText();
+  EXPECT_TRUE(memo.contains(QStringLiteral("set aside"))) << memo.toStdString();
+  ASSERT_TRUE(u.w.showPanel(QStringLiteral("parallel")));
+  u.settle();
+  const Readout layout = u.parallelRow(&ParallelReadouts::layout);
+  EXPECT_TRUE(layout.note.contains(QStringLiteral("set aside"))) << layout.note.toStdString();
+  EXPECT_NE(u.parallelRow(&ParallelReadouts::fits).value, QStringLiteral("cannot run"));
+  ASSERT_TRUE(u.parallel()->view().layout);
+  EXPECT_TRUE(u.parallel()->view().layout->fits);
+}
+
+// Item 6: the serving layout on one chip holds 70B of bf16 weights in 80 GB:
+// "too big", and then no latency and no price reads as a normal figure.
+TEST(NewUser, AServingLayoutThatDoesNotFitIsNotPriced) {
+  Window u;
+  ASSERT_TRUE(u.w.showPanel(QStringLiteral("roofline")));
+  auto* p = u.w.panel<RooflinePanel>();
+  QSlider* chips = p->control(QStringLiteral("serving_chips"))->slider();
+  chips->setFocus();
+  QTest::keyClick(chips, Qt::Key_Home);
+  p->settleServing();
+  ASSERT_EQ(u.w.model()->scenario().serving.chips, 1);
+  ASSERT_TRUE(p->servingView().valid()) << p->servingView().error;
+  ASSERT_FALSE(p->servingView().view.chosen.memory.fits);
+  const ServingReadouts& r = p->servingReadouts();
+  EXPECT_TRUE(r.text(QStringLiteral("serving_total")).endsWith(QStringLiteral("too big")));
+  for (const char* key : {"serving_ttft", "serving_tpot", "serving_turn", "serving_throughput",
+                          "serving_dollars", "serving_joules", "energy_share"})
+    EXPECT_EQ(r.text(QString::fromLatin1(key)), QStringLiteral("\u2014")) << key;
+  // On the most chips it fits and is priced again.
+  QTest::keyClick(chips, Qt::Key_End);
+  p->settleServing();
+  if (p->servingView().view.chosen.memory.fits)
+    EXPECT_NE(r.text(QStringLiteral("serving_dollars")), QStringLiteral("\u2014"));
+}
+
+// Item 10: with no baseline there is nothing to compare; the menu item is
+// disabled and the export refuses instead of writing a header-only file.
+TEST(NewUser, ExportComparisonNeedsABaseline) {
+  Window u;
+  auto* action = u.w.findChild<QAction*>(QStringLiteral("exportCompareCsv"));
+  ASSERT_NE(action, nullptr);
+  EXPECT_FALSE(action->isEnabled());
+  QTemporaryDir dir;
+  const QString csv = dir.filePath(QStringLiteral("compare.csv"));
+  EXPECT_FALSE(u.w.exportCompareCsv(csv));
+  EXPECT_FALSE(QFile::exists(csv));
+  EXPECT_TRUE(u.w.lastError().contains(QStringLiteral("baseline")))
+      << u.w.lastError().toStdString();
+  u.w.baseline()->pin(u.w.model()->scenario(), QStringLiteral("plan A"));
+  EXPECT_TRUE(action->isEnabled());
+  EXPECT_TRUE(u.w.exportCompareCsv(csv));
+}
+
+// Item 8: a change the numbers alone do not carry ("OK" → "binds" at the same
+// size) reads "was …", not "= baseline"; a row of days and dollars gets a
+// change for both.
+TEST(NewUser, ADeltaNamesAVerdictChangeAndASecondNumber) {
+  ReadoutGrid grid;
+  const ReadoutGrid::Row verdict = grid.add({.key = QStringLiteral("v"),
+                                             .name = QStringLiteral("Servable up to"),
+                                             .better = Better::higher});
+  grid.set(verdict, {.value = QStringLiteral("70B at bf16/bf16: binds"), .number = 7e10});
+  grid.setBaseline(verdict, {.number = 7e10, .text = QStringLiteral("70B at bf16/bf16: OK")});
+  EXPECT_EQ(grid.deltaText(verdict), QStringLiteral("was 70B at bf16/bf16: OK"));
+  grid.setBaseline(verdict, {.number = 7e10, .text = QStringLiteral("70B at bf16/bf16: binds")});
+  EXPECT_EQ(grid.deltaText(verdict), QStringLiteral("= baseline"));
+
+  Window u;
+  u.w.baseline()->pin(u.w.model()->scenario());
+  type(u.budget()->controls().price->spinBox(), QStringLiteral("5"));  // same days, twice the $
+  u.settle();
+  const QString wall = u.budget()->readouts().grid()->deltaText(u.budget()->readouts().run_days);
+  EXPECT_TRUE(wall.contains(QLatin1Char('$'))) << wall.toStdString();
+  EXPECT_TRUE(wall.startsWith(QLatin1Char('+'))) << wall.toStdString();
+}
+
+// Item 8: MFU and HFU moving the same way are coloured the same way.
+TEST(NewUser, MfuAndHfuChangesAreColouredAlike) {
+  Window u;
+  ASSERT_TRUE(u.w.showPanel(QStringLiteral("parallel")));
+  Scenario a = u.w.model()->scenario();
+  a.parallel.global_batch_tokens *= 4;  // another batch: another MFU and HFU
+  u.parallel()->setBaseline(&a);
+  const ReadoutGrid* g = u.parallel()->readouts().grid();
+  const ParallelReadouts& r = u.parallel()->readouts();
+  const auto* mfu = g->findChild<QLabel*>(QStringLiteral("delta_parallelMfu"));
+  const auto* hfu = g->findChild<QLabel*>(QStringLiteral("delta_parallelHfu"));
+  ASSERT_NE(mfu, nullptr);
+  ASSERT_NE(hfu, nullptr);
+  ASSERT_FALSE(g->deltaText(r.mfu).isEmpty());
+  ASSERT_NE(g->deltaText(r.hfu), QStringLiteral("= baseline"));
+  const bool mfu_up = g->deltaText(r.mfu).startsWith(QLatin1Char('+'));
+  const bool hfu_up = g->deltaText(r.hfu).startsWith(QLatin1Char('+'));
+  if (mfu_up == hfu_up) {
+    EXPECT_EQ(mfu->palette().color(QPalette::WindowText),
+              hfu->palette().color(QPalette::WindowText));
+  }
+  EXPECT_NE(hfu->palette().color(QPalette::WindowText),
+            g->palette().color(QPalette::PlaceholderText));
+}
