@@ -16,6 +16,7 @@
 #include "isoflops/IsoflopsPanel.h"
 #include "parallel/ParallelPanel.h"
 #include "plan.h"
+#include "roofline/RooflinePanel.h"
 
 using namespace napkin;
 
@@ -90,6 +91,14 @@ TEST(PlanAgreement, WithAPredictedMfuEveryPanelShowsTheSameComputeAndMfu) {
   EXPECT_TRUE(parallel->readouts()
                   .text(parallel->readouts().budget_mfu)
                   .startsWith(qs(format_percent(plan.mfu.mfu))));
+
+  auto* roofline = w.panel<RooflinePanel>();
+  ASSERT_NE(roofline, nullptr);
+  roofline->refreshIfStale();
+  EXPECT_TRUE(roofline->readoutText(QStringLiteral("planMfu"))
+                  .startsWith(qs(format_percent(plan.mfu.mfu) +
+                                 " (predicted), C = " + format_sci(plan.compute_flops, 3))))
+      << roofline->readoutText(QStringLiteral("planMfu")).toStdString();
 
   // The slider and its range are not used, and say so.
   SliderSpin* mfu = budget->controls().mfu;

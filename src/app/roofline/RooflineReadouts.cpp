@@ -63,8 +63,17 @@ RooflineReadouts::RooflineReadouts(ReadoutGrid* grid) : grid_(grid) {
                   .format = fmtPercent,
                   .widest = QStringLiteral("100.0 % of bytes at B=1,024")});
   mfu = grid->addSection(tr("MFU budget"));
+  plan_mfu = add({.key = QStringLiteral("planMfu"),
+                  .name = tr("Plan runs at"),
+                  .tooltip = tr("The MFU the training plan runs with (assumed: the Budget "
+                                "planner's slider; predicted: the Parallelism panel's layout) "
+                                "and its compute C. The MFU budget below is the seed's step "
+                                "agenda, a different question."),
+                  .better = Better::higher,
+                  .format = fmtPercent,
+                  .widest = QStringLiteral("100.0 % (predicted), C = 1.026e+24")});
   mfu_row = add({.key = QStringLiteral("mfu"),
-                 .name = tr("MFU"),
+                 .name = tr("Agenda MFU"),
                  .tooltip = tr("Matmul-busy fraction of the step: matmul s ÷ total s"),
                  .better = Better::higher,
                  .format = fmtPercent,
@@ -154,6 +163,14 @@ void RooflineReadouts::show(const RooflineView& v) {
                                           qs(format_grouped(sc.operations.decode_batch))),
                         .note = tr("%1 KV cache vs %2 weights").arg(kp, wp),
                         .number = d.decode_at_batch.kv_share_of_bytes});
+  if (v.plan)
+    grid_->set(plan_mfu, {.value = tr("%1 (%2), C = %3")
+                                       .arg(percent(v.plan->mfu.mfu), qs(v.plan->mfu_source_name()),
+                                            qs(format_sci(v.plan->compute_flops, 3))),
+                          .note = qs(v.plan->mfu.note),
+                          .number = v.plan->mfu.mfu});
+  else
+    grid_->set(plan_mfu, {.value = QStringLiteral("—")});
   const MfuBudget& m = d.mfu_budget;
   grid_->set(mfu_row, {.value = percent(m.mfu), .number = m.mfu});
   const bool hfu_ok = d.hfu <= 1.0 + 1e-12;
@@ -232,6 +249,7 @@ void RooflineReadouts::setBaseline(const RooflineView* b) {
     grid_->setBaseline(prefill, op->intensity);
   if (const PlacedOperation* op = operation(d, "decode")) grid_->setBaseline(decode, op->intensity);
   grid_->setBaseline(kv_share, d.decode_at_batch.kv_share_of_bytes);
+  if (b->plan) grid_->setBaseline(plan_mfu, b->plan->mfu.mfu);
   grid_->setBaseline(mfu_row, d.mfu_budget.mfu);
   grid_->setBaseline(hfu, d.hfu);
   grid_->setBaseline(lever, d.mfu_budget.biggest_lever_fraction);

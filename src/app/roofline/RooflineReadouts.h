@@ -27,7 +27,7 @@ class RooflineReadouts {
 
   ReadoutGrid::Section roofline, mfu, latency;
   ReadoutGrid::Row ridge, prefill, decode, kv_share;
-  ReadoutGrid::Row mfu_row, hfu, lever;
+  ReadoutGrid::Row plan_mfu, mfu_row, hfu, lever;
   ReadoutGrid::Row model, weights, turn, chips_budget, chips_hold, deploy;
 
  private:

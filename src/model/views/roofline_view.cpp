@@ -209,6 +209,7 @@ RooflineView make_roofline_view(const Scenario& s) {
   v.inputs = roofline_scenario(s);
   try {
     v.data = roofline_panel(v.inputs);
+    v.plan = resolve_plan(s);
   } catch (const std::exception& e) {
     v.error = e.what();
   }

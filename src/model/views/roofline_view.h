@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "plan.h"
 #include "roofline.h"
 #include "scenario.h"
 #include "serving_search.h"
@@ -116,6 +117,9 @@ struct RooflineView {
   RooflineScenario inputs;
   RooflinePanelData data;
   std::string error;  // the inputs were refused (data is the last valid one)
+  // The training plan as it runs (resolve_plan): its MFU and C, shown beside
+  // the MFU budget, which is the seed's step agenda, not the plan's MFU.
+  std::optional<ResolvedPlan> plan;
   bool budgetBelowOverhead() const {
     return data.serving.verdict == LatencyVerdict::below_overhead;
   }
