@@ -285,9 +285,7 @@ double Args::required_real(std::string_view name, double lo, double hi, std::str
 
 namespace {
 
-std::string input_expected(const ScenarioInput& in) {
-  return (in.type == InputType::count ? "a whole number in " : "in ") + input_range_text(in);
-}
+std::string input_expected(const ScenarioInput& in) { return input_accepted_text(in); }
 
 }  // namespace
 

@@ -90,7 +90,7 @@ Range range_or(Args& a, std::string_view flag, double fallback, double lo, doubl
 Range range_of_input(Args& a, std::string_view input_key) {
   const ScenarioInput& in = scenario_input(input_key);
   const std::string expected =
-      "in " + input_range_text(in) + ", or a range low:likely:high of such values";
+      input_accepted_text(in) + ", or a range low:likely:high of such numbers";
   return range_flag(a, in.flag, in.lo, in.hi, expected).value_or(Range::point(in.default_value));
 }
 

@@ -85,9 +85,7 @@ class Reader {
     const std::string key(in.json_key);
     const QJsonValue v = obj_.value(QString::fromStdString(key));
     if (v.isUndefined()) return;
-    const std::string expected =
-        (in.type == InputType::count ? "a whole number in " : "a number in ") +
-        input_range_text(in);
+    const std::string expected = input_accepted_text(in);
     if (!v.isDouble()) fail(key.c_str(), describe(v), expected);
     try {
       check_input(in, v.toDouble());

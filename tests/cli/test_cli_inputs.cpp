@@ -33,9 +33,7 @@ void expect_refused(const QStringList& args, const ScenarioInput& in, const QStr
   const CliResult r = run_cli(args + QStringList{qs(in.flag), value});
   EXPECT_EQ(r.exit_code, 2) << args.join(QLatin1Char(' ')).toStdString() << " " << in.flag << " "
                             << value.toStdString();
-  const std::string expected = std::string(in.flag) + " must be " +
-                               (in.type == InputType::count ? "a whole number in " : "in ") +
-                               input_range_text(in);
+  const std::string expected = std::string(in.flag) + " must be " + input_accepted_text(in);
   EXPECT_NE(r.err.toStdString().find(expected), std::string::npos)
       << "expected \"" << expected << "\" in: " << r.err.toStdString();
 }

@@ -350,14 +350,18 @@ std::string input_range_text(const ScenarioInput& in) {
   return text;
 }
 
+std::string input_accepted_text(const ScenarioInput& in) {
+  return (in.type == InputType::count ? "a whole number in " : "a number in ") +
+         input_range_text(in);
+}
+
 void check_input(const ScenarioInput& in, double value, std::string_view as_named) {
   const bool whole = in.type == InputType::real || value == std::floor(value);
   if (std::isfinite(value) && value >= in.lo && value <= in.hi && whole) return;
   const std::string name(as_named.empty() ? in.label : as_named);
   const std::string_view unit = in.display_unit.empty() ? in.unit : in.display_unit;
   const std::string found = std::isfinite(value) ? bound_text(in, value) : format_value(value);
-  std::string accepted = input_range_text(in);
-  accepted = (in.type == InputType::count ? "a whole number in " : "in ") + accepted;
+  const std::string accepted = input_accepted_text(in);
   throw InputError(std::string(in.key),
                    name + " (" + std::string(unit) + ") must be " + accepted + "; got " + found);
 }

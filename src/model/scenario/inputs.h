@@ -23,12 +23,12 @@ enum class InputType { count, real };
 enum class InputScale { linear, log };
 
 struct ScenarioInput {
-  std::string_view key;           // the document path: "hardware.chips"
-  std::string_view section;       // the JSON object it is in: "hardware"
-  std::string_view json_key;      // its key there: "chips"
-  std::string_view flag;          // napkin-cli's flag, "--chips" ("" when none)
-  std::string_view label;         // for a control: "Chips"
-  std::string_view unit;          // "chips", "days", "fraction of peak"
+  std::string_view key;       // the document path: "hardware.chips"
+  std::string_view section;   // the JSON object it is in: "hardware"
+  std::string_view json_key;  // its key there: "chips"
+  std::string_view flag;      // napkin-cli's flag, "--chips" ("" when none)
+  std::string_view label;     // for a control: "Chips"
+  std::string_view unit;      // "chips", "days", "fraction of peak"
   // After the number in a control ("%" for a fraction shown in percent); ""
   // shows none (the label says it: "Chips", "PUE").
   std::string_view display_unit;
@@ -67,6 +67,9 @@ const ScenarioInput* scenario_input_by_flag(std::string_view flag);
 // "1 – 10,000,000 chips", "0.1 – 100 %": the accepted range as people read it
 // (in the display unit, or the unit when the control shows none).
 std::string input_range_text(const ScenarioInput& in);
+// What a value must be: "a whole number in 1 – 10,000,000 chips", "a number in
+// 0.1 – 100 %" (every message about an input's range says it so).
+std::string input_accepted_text(const ScenarioInput& in);
 // Throws InputError when `value` is not finite, not in [lo, hi], or not whole
 // for a count: "chips (chips) must be in 1 – 10,000,000; got 2e+07". `as_named`
 // replaces the label in the message (a flag, "hardware.chips" in a file).
