@@ -211,8 +211,8 @@ CsvPreview preview_csv_ladder(std::string_view text, std::string_view source,
   auto unmap_text = [&](std::string& column, const char* role, bool required) {
     const std::optional<std::string> sample = text_only(column);
     if (!sample) return;
-    std::string why = "\"" + column + "\" holds text (\"" + *sample + "\"), not numbers: not used as " +
-                      role;
+    std::string why =
+        "\"" + column + "\" holds text (\"" + *sample + "\"), not numbers: not used as " + role;
     column.clear();
     if (required)
       p.missing.push_back("no numeric column for " + std::string(role) + "; " + why);

@@ -76,8 +76,8 @@ void SciSpinBox::fitText() {
   if (ends_measured_for_ != std::pair(minimum(), maximum())) {  // a drag keeps its range
     ends_measured_for_ = {minimum(), maximum()};
     const int ends = std::max(width(minimum()), width(maximum()));
-    ends_width_ = width_range_ ? std::max(width(width_range_->first), width(width_range_->second))
-                               : ends;
+    ends_width_ =
+        width_range_ ? std::max(width(width_range_->first), width(width_range_->second)) : ends;
     shrink_width_ = std::max(0, ends - ends_width_);
   }
   const int extra = std::max(0, width(value()) - ends_width_);

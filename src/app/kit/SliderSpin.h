@@ -17,8 +17,8 @@
 #include <QWidget>
 #include <cmath>
 #include <functional>
-#include <optional>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -79,8 +79,8 @@ class SciSpinBox : public QDoubleSpinBox {
   QString stripped(const QString& text) const;
   void checkTyped();
 
-  int extra_width_ = 0;  // px the shown text needs beyond the range's ends
-  int ends_width_ = 0;   // px of the wider of the range's ends, for ends_measured_for_
+  int extra_width_ = 0;   // px the shown text needs beyond the range's ends
+  int ends_width_ = 0;    // px of the wider of the range's ends, for ends_measured_for_
   int shrink_width_ = 0;  // px the width range's ends need less than the range's ends
   std::optional<std::pair<double, double>> width_range_;
   std::pair<double, double> ends_measured_for_{NAN, NAN};

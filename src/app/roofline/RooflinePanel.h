@@ -13,11 +13,11 @@
 #include <optional>
 
 #include "ScenarioPanel.h"
+#include "Text.h"
 #include "roofline/RooflineControls.h"
 #include "roofline/RooflineReadouts.h"
 #include "roofline/ServingReadouts.h"
 #include "roofline/plots/RooflinePanelPlot.h"
-#include "Text.h"
 #include "roofline_view.h"
 
 class QCheckBox;

@@ -264,8 +264,8 @@ SearchAnswer search_serving(const ServingModel& model, const SearchInputs& in) {
     for (std::size_t i = first; i < a.layouts.size(); ++i) {
       const LayoutCandidate& c = a.layouts[i];
       if (!slice_shown ||
-          (c.result.fits && (!slice_shown->result.fits ||
-                             c.result.turn_seconds < slice_shown->result.turn_seconds)))
+          (c.result.fits &&
+           (!slice_shown->result.fits || c.result.turn_seconds < slice_shown->result.turn_seconds)))
         slice_shown = &c;
       if (!c.meets()) continue;
       if (!slice_best ||

@@ -3,9 +3,9 @@
 // as faded dashed ghosts behind it.
 #pragma once
 
+#include "Text.h"
 #include "ViewPlot.h"
 #include "roofline/RooflineFormat.h"
-#include "Text.h"
 #include "roofline_view.h"
 
 namespace napkin {
