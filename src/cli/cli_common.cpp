@@ -283,17 +283,11 @@ double Args::required_real(std::string_view name, double lo, double hi, std::str
   return *v;
 }
 
-namespace {
-
-std::string input_expected(const ScenarioInput& in) { return input_accepted_text(in); }
-
-}  // namespace
-
 std::optional<double> Args::optional_input(std::string_view input_key) {
   const ScenarioInput& in = scenario_input(input_key);
   auto v = value(in.flag);
   if (!v) return std::nullopt;
-  const std::string expected = input_expected(in);
+  const std::string expected = input_accepted_text(in);
   const double d = parse_number(in.flag, *v, expected);
   try {
     check_input(in, d);
@@ -321,7 +315,7 @@ std::int64_t Args::required_count_input(std::string_view input_key) {
   const auto v = optional_count_input(input_key);
   if (!v) {
     const ScenarioInput& in = scenario_input(input_key);
-    throw UsageError(std::string(in.flag) + " is required: " + input_expected(in));
+    throw UsageError(std::string(in.flag) + " is required: " + input_accepted_text(in));
   }
   return *v;
 }

@@ -171,7 +171,25 @@ MfuChoice predicted_mfu(const Scenario& s) {
   return c;
 }
 
-ResolvedPlan resolve(const Scenario& s, MfuChoice choice) {
+}  // namespace
+
+ResolvedPlan resolve_plan(const Scenario& s) {
+  if (s.parallel.mfu_source == MfuSource::assumed) return resolve_plan(s, budget_mfu(s));
+  return resolve_plan(s, predicted_mfu(s));
+}
+
+ResolvedPlan resolve_plan(const Scenario& s, const SearchResult& search) {
+  if (s.parallel.mfu_source == MfuSource::assumed) return resolve_plan(s, budget_mfu(s));
+  MfuChoice c;
+  try {
+    c = budget_mfu(s, search);
+  } catch (const std::invalid_argument& e) {
+    c.note = std::string("no layout could be searched (") + e.what() + "); the assumed MFU is used";
+  }
+  return resolve_plan(s, std::move(c));
+}
+
+ResolvedPlan resolve_plan(const Scenario& s, MfuChoice choice) {
   if (choice.source == MfuSource::assumed) choice.mfu = s.mfu;  // the fallback follows the slider
   ResolvedPlan p;
   p.mfu = std::move(choice);
@@ -190,24 +208,6 @@ ResolvedPlan resolve(const Scenario& s, MfuChoice choice) {
           : flops_to_days(6.0 * static_cast<double>(count_params(s.shape).active) * p.run_tokens,
                           chip, s.n_chips, p.mfu.mfu);
   return p;
-}
-
-}  // namespace
-
-ResolvedPlan resolve_plan(const Scenario& s) {
-  if (s.parallel.mfu_source == MfuSource::assumed) return resolve(s, budget_mfu(s));
-  return resolve(s, predicted_mfu(s));
-}
-
-ResolvedPlan resolve_plan(const Scenario& s, const SearchResult& search) {
-  if (s.parallel.mfu_source == MfuSource::assumed) return resolve(s, budget_mfu(s));
-  MfuChoice c;
-  try {
-    c = budget_mfu(s, search);
-  } catch (const std::invalid_argument& e) {
-    c.note = std::string("no layout could be searched (") + e.what() + "); the assumed MFU is used";
-  }
-  return resolve(s, std::move(c));
 }
 
 }  // namespace napkin

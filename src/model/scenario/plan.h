@@ -124,5 +124,7 @@ struct ResolvedPlan {
 ResolvedPlan resolve_plan(const Scenario& s);
 // With a search of these inputs already made (the Parallelism panel's).
 ResolvedPlan resolve_plan(const Scenario& s, const SearchResult& search);
+// With the MFU already chosen (a view that evaluated the layout itself).
+ResolvedPlan resolve_plan(const Scenario& s, MfuChoice choice);
 
 }  // namespace napkin

@@ -45,7 +45,7 @@ ParallelView make_parallel_view(const Scenario& s, const SearchResult& search,
   v.budget = mfu_of_layout(s, v.layout);
   explain_empty_search(v.budget, s, search);
   v.none_reason = search.layouts.empty() ? search.none_reason : std::string();
-  v.plan = resolve_plan(s, search);
+  v.plan = resolve_plan(s, v.budget);  // the layout evaluated once, above
   v.mfu_grid = mfu_by_tp_pp(search);
   return v;
 }
