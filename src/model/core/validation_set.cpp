@@ -18,6 +18,7 @@ ValidationSummary summarize(const ValidationSet& set) {
     const double e = r.predicted / r.measured - 1.0;
     abs_sum += std::abs(e);
     signed_sum += e;
+    if (set.lower_is_optimistic ? e < 0 : e > 0) ++s.optimistic_rows;
     if (i == 0 || std::abs(e) > std::abs(s.worst_error)) {
       s.worst_row = i;
       s.worst_error = e;

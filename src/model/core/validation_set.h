@@ -3,7 +3,8 @@
 // predicts beside the value the source measured or printed. The scoreboard
 // (`napkin-cli validate`) summarises every set the same way: rows, mean
 // absolute error, mean signed error and the worst row, all relative to the
-// measurement, so optimism shows as a positive signed error.
+// measurement, and how many rows are optimistic (faster or higher than
+// measured).
 #pragma once
 
 #include <string>
@@ -26,14 +27,18 @@ struct ValidationSet {
   std::string source;    // citation of the measurements
   std::string outside;   // what the model leaves out that this set exercises, or empty
   std::vector<ValidationRow> rows;
+  // A time: a prediction below the measurement is the optimistic one. For
+  // throughputs and utilizations (the default) optimism is above.
+  bool lower_is_optimistic = false;
 };
 
 struct ValidationSummary {
   std::size_t rows = 0;
-  double mean_abs_error = 0.0;     // mean |predicted/measured − 1|
-  double mean_signed_error = 0.0;  // mean (predicted/measured − 1); > 0 is optimistic
-  std::size_t worst_row = 0;       // index of the largest |error|
-  double worst_error = 0.0;        // its signed relative error
+  double mean_abs_error = 0.0;      // mean |predicted/measured − 1|
+  double mean_signed_error = 0.0;   // mean (predicted/measured − 1); > 0 is optimistic
+  std::size_t worst_row = 0;        // index of the largest |error|
+  double worst_error = 0.0;         // its signed relative error
+  std::size_t optimistic_rows = 0;  // rows on the optimistic side of the measurement
 };
 
 // Relative errors of every row; throws std::invalid_argument naming the set

@@ -21,14 +21,16 @@ void require_link(const Link& link, std::string_view what) {
 
 }  // namespace
 
-Link intra_node_link(const Chip& chip) {
-  return {chip.network.intra_node_bytes_per_s * chip.efficiency.link,
-          chip.network.intra_node_latency_seconds};
+Link intra_node_link(const Chip& chip) { return intra_node_link(chip, chip.network); }
+
+Link inter_node_link(const Chip& chip) { return inter_node_link(chip, chip.network); }
+
+Link intra_node_link(const Chip& chip, const Network& n) {
+  return {n.intra_node_bytes_per_s * chip.efficiency.link, n.intra_node_latency_seconds};
 }
 
-Link inter_node_link(const Chip& chip) {
-  return {chip.network.inter_node_bytes_per_s * chip.efficiency.link,
-          chip.network.inter_node_latency_seconds};
+Link inter_node_link(const Chip& chip, const Network& n) {
+  return {n.inter_node_bytes_per_s * chip.efficiency.link, n.inter_node_latency_seconds};
 }
 
 double collective_seconds(Collective op, double bytes, std::int64_t ranks, const Link& link) {

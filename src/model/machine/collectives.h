@@ -29,6 +29,9 @@ struct Link {
 // efficiency applied to the bandwidth.
 Link intra_node_link(const Chip& chip);
 Link inter_node_link(const Chip& chip);
+// The same links of another network (a cluster given as an input).
+Link intra_node_link(const Chip& chip, const Network& network);
+Link inter_node_link(const Chip& chip, const Network& network);
 
 // Seconds for one collective over `ranks` ranks on one link (a flat ring).
 // `bytes` is, per rank:

@@ -3,6 +3,8 @@
 #include <array>
 #include <stdexcept>
 
+#include "validate.h"
+
 namespace napkin {
 
 namespace {
@@ -161,9 +163,56 @@ constexpr std::array kChips{
          "NVIDIA A100 40GB SXM datasheet",
          0, kDgxA100Net, kA100Eff, 108, 256, 128, kA100Stream, kA100_40StreamSource},
 };
+
+// Clusters: each chip's usual node, plus the rack-scale and TPU domains.
+constexpr Network kGb200Nvl72Net{72, 900e9, 50e9, 3e-6, 6e-6,
+    "NVLink 5: 1.8 TB/s bidirectional per GPU across a 72-GPU NVL72 rack; one 400 Gb/s "
+    "ConnectX-7 NIC per GPU between racks (NVIDIA GB200 NVL72 datasheet)"};
+constexpr std::array kClusters{
+    ClusterPreset{"dgx-a100", kDgxA100Net, "DGX A100: 8 GPUs, NVLink 3, 8 x 200 Gb/s HDR"},
+    ClusterPreset{"dgx-h100", kHgxH100Net, "DGX H100: 8 GPUs, NVLink 4, 8 x 400 Gb/s NDR"},
+    ClusterPreset{"hgx-h200", kHgxH100Net, "HGX H200: as DGX H100 (NVLink 4, 8 x 400 Gb/s)"},
+    ClusterPreset{"dgx-b200", kHgxB200Net, "DGX B200: 8 GPUs, NVLink 5, 8 x 400 Gb/s"},
+    ClusterPreset{"gb200-nvl72", kGb200Nvl72Net,
+                  "GB200 NVL72: 72 GPUs in one NVLink domain, 400 Gb/s per GPU out"},
+    ClusterPreset{"mi300x-platform", kMi300xNet, "MI300X platform: 8 GPUs, Infinity Fabric"},
+    ClusterPreset{"tpu-v5e-pod", kTpuV5eNet, "TPU v5e: 256-chip ICI pod, DCN between pods"},
+    ClusterPreset{"tpu-v5p-pod", kTpuV5pNet, "TPU v5p: 8,960-chip ICI pod, DCN between pods"},
+};
 // clang-format on
 
 }  // namespace
+
+std::span<const ClusterPreset> cluster_presets() { return kClusters; }
+
+const ClusterPreset& cluster_by_name(std::string_view name) {
+  for (const ClusterPreset& c : kClusters)
+    if (c.name == name) return c;
+  throw std::invalid_argument("cluster must be one of " + cluster_names() +
+                              " or a JSON file; got \"" + std::string(name) + "\"");
+}
+
+std::string cluster_names() {
+  std::string out;
+  for (const ClusterPreset& c : kClusters) {
+    if (!out.empty()) out += ", ";
+    out += c.name;
+  }
+  return out;
+}
+
+Network custom_network(std::int64_t gpus_per_node, double scale_up_gb_per_s,
+                       double scale_out_gb_per_s, const Network& like) {
+  require_count(gpus_per_node, "gpus_per_node", "GPUs", 1, 100'000);
+  require_real(scale_up_gb_per_s, "scale_up_gb_per_s", "GB/s", 0.1, 100'000);
+  require_real(scale_out_gb_per_s, "scale_out_gb_per_s", "GB/s", 0.1, 100'000);
+  Network n = like;
+  n.chips_per_node = gpus_per_node;
+  n.intra_node_bytes_per_s = scale_up_gb_per_s * 1e9;
+  n.inter_node_bytes_per_s = scale_out_gb_per_s * 1e9;
+  n.source = "custom: the user's GPUs per node and per-GPU bandwidths";
+  return n;
+}
 
 std::span<const Chip> hardware_table() { return kChips; }
 

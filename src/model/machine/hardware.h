@@ -20,6 +20,7 @@ struct Network {
   double intra_node_latency_seconds = 0;  // fixed cost per collective step in the domain
   double inter_node_latency_seconds = 0;  // fixed cost per collective step across domains
   std::string_view source;
+  bool operator==(const Network&) const = default;
 };
 
 // What a chip sustains in practice, as fractions of its datasheet peaks. These
@@ -69,6 +70,26 @@ const Chip& chip_by_name(std::string_view name);
 
 // Comma-separated list of chip names, for messages and help text.
 std::string chip_names();
+
+// A cluster as a named preset: the node a chip usually ships in (GPUs per
+// node, scale-up and scale-out bandwidth per GPU and direction, latencies).
+// The cluster is an input of a training plan: a site with a quarter of a
+// DGX's InfiniBand per GPU is described by its own numbers ("custom").
+struct ClusterPreset {
+  std::string_view name;  // "dgx-a100", "dgx-h100", ...
+  Network network;
+  std::string_view description;
+};
+std::span<const ClusterPreset> cluster_presets();
+// Throws std::invalid_argument naming the accepted names.
+const ClusterPreset& cluster_by_name(std::string_view name);
+std::string cluster_names();
+
+// A network from a user's numbers, GB/s per GPU and direction (10^9 bytes/s),
+// latencies from `like` (a preset or the chip's node). Throws naming the flag
+// (--gpus-per-node 1–100,000; bandwidths 0.1–100,000 GB/s).
+Network custom_network(std::int64_t gpus_per_node, double scale_up_gb_per_s,
+                       double scale_out_gb_per_s, const Network& like);
 
 // Ridge point: peak FLOP/s ÷ HBM bytes/s, in FLOP/byte (seed Phase 00 ch. 9,
 // Phase 03 ch. 2). Below it an operation is memory-bound.

@@ -32,6 +32,36 @@ TrainingSoftware megatron(bool y2021) {
   return s;
 }
 
+// DeepSpeed's pipeline engine running Megatron's layers (Megatron-DeepSpeed):
+// unfused attention with dropout, blocking TP all-reduces, gradients reduced
+// after the backward, fp16 gradients. Its PipelineEngine partitions the
+// activations it sends over the model-parallel ranks (is_pipe_partitioned)
+// but not the gradients (is_grad_partitioned off in the releases of
+// 2022-2023): every TP rank sends the whole gradient back.
+TrainingSoftware megatron_deepspeed() {
+  TrainingSoftware s = megatron(true);
+  s.pipeline_grad_scatter_gather = false;
+  // Calibrated on the vTrain single-node rows (Megatron-DeepSpeed on one A100
+  // node, hidden 1,024-2,048): halving the micro-batch below 4 leaves the step
+  // nearly unchanged, the host bound of about 3.5 ms per layer and micro-batch
+  // (forward, recomputed forward, backward: ~60 kernels). The multi-node rows
+  // were not used.
+  s.host_dispatch_seconds = 60e-6;
+  return s;
+}
+
+// PyTorch FSDP2 as torchtitan runs it: FlashAttention (SDPA), no dropout,
+// per-layer all-gathers prefetched one layer ahead in both passes, the
+// reduce-scatter of each layer's gradients overlapped with the backward, fp32
+// gradient reduction.
+TrainingSoftware fsdp() {
+  TrainingSoftware s;
+  s.tp_overlap = TpOverlap::none;
+  s.zero3_prefetch_layers = 1;
+  s.zero3_regather_for_recompute = false;
+  return s;
+}
+
 TrainingSoftware with_full_overlap() {
   TrainingSoftware s;
   s.tp_overlap = TpOverlap::full;
@@ -49,6 +79,13 @@ const std::array kSoftware{
     SoftwarePreset{"megatron-2021", megatron(true),
                    "Megatron-LM 2021 (Narayanan et al.): unfused attention with dropout, blocking "
                    "TP all-reduces, fp16 gradients reduced after the backward"},
+    SoftwarePreset{
+        "megatron-deepspeed", megatron_deepspeed(),
+        "Megatron-DeepSpeed (DeepSpeed's pipeline engine): as megatron-2021; activations "
+        "partitioned over TP between stages, gradients sent whole by every TP rank"},
+    SoftwarePreset{"fsdp", fsdp(),
+                   "PyTorch FSDP2 / torchtitan: FlashAttention, ZeRO-3 gathers prefetched one "
+                   "layer ahead, gradients reduce-scattered per layer, blocking TP collectives"},
 };
 
 }  // namespace
@@ -76,9 +113,19 @@ void TrainingJob::validate() const {
   require_real(software.moe_load_imbalance, "moe_load_imbalance", "busiest ÷ mean tokens", 1.0,
                64.0);
   require_count(software.reserved_bytes, "reserved_bytes", "bytes", 0, 1'000'000'000'000);
+  require_count(software.zero3_prefetch_layers, "zero3_prefetch_layers", "layers", 0, 1'000);
+  if (network) {
+    require_count(network->chips_per_node, "gpus_per_node", "GPUs", 1, 100'000);
+    require_positive(network->intra_node_bytes_per_s, "scale_up_bandwidth", "bytes/s");
+    require_positive(network->inter_node_bytes_per_s, "scale_out_bandwidth", "bytes/s");
+  }
   if (software.fp8_matmuls && chip_by_name(chip).fp8_peak_flops_per_s <= 0)
     throw std::invalid_argument("fp8 matmuls need a chip with an FP8 peak; " + chip + " has none");
   (void)checked_mul(global_batch, seq_len, "tokens per step");
+}
+
+const Network& TrainingJob::cluster() const {
+  return network ? *network : chip_by_name(chip).network;
 }
 
 std::int64_t Layout::chips() const { return checked_mul({dp, tp, pp, cp}, "dp × tp × pp × cp"); }

@@ -60,6 +60,28 @@ struct TrainingSoftware {
   bool overlap_ep_comm = false;
   bool fp8_matmuls = false;         // GEMMs at the chip's FP8 peak
   double moe_load_imbalance = 1.0;  // busiest expert rank's tokens ÷ the mean, >= 1
+  // Pipeline sends of activations (forward) and of their gradients
+  // (backward): each TP rank sends its 1/t share and the next stage gathers it
+  // (Megatron's scatter-gather; DeepSpeed's pipeline engine partitions the
+  // activations but, where grad_partitioned is off, sends whole gradients);
+  // off: every TP rank sends the whole tensor.
+  bool pipeline_scatter_gather = true;
+  bool pipeline_grad_scatter_gather = true;
+  // ZeRO-3: layers whose weights are gathered ahead of use (FSDP's forward and
+  // backward prefetch: 1); the gather of a layer hides behind this many
+  // layers' compute at most.
+  std::int64_t zero3_prefetch_layers = 1;
+  // ZeRO-3 with full recomputation: the recomputed forward gathers the layer's
+  // weights again (DeepSpeed ZeRO-3's fetch on every forward); off: the
+  // backward's gather serves the recompute too (FSDP2 skips its forward hook
+  // while a module is unsharded for the backward).
+  bool zero3_regather_for_recompute = false;
+  // Host time per kernel or collective: an eager framework dispatches every
+  // kernel from Python, so a pass over a layer takes at least its kernel count
+  // × this, and short kernels leave the GPU waiting (small layers, thin TP
+  // slices, small micro-batches). 10 µs: an estimate for eager PyTorch (no
+  // CUDA graphs); megatron-deepspeed sets its own (see its preset).
+  double host_dispatch_seconds = 10e-6;
   // CUDA context, cuBLAS workspaces, NCCL buffers and allocator fragmentation.
   std::int64_t reserved_bytes = 2'000'000'000;
   bool operator==(const TrainingSoftware&) const = default;
@@ -94,9 +116,14 @@ struct TrainingJob {
   // PaLM; the default) or the causal half a fused kernel executes.
   CausalMask attention_flops = CausalMask::full_matrix;
   TrainingSoftware software;
+  // The cluster: GPUs per node, scale-up and scale-out bandwidth per GPU.
+  // Unset: the node the chip usually ships in (its hardware table row).
+  std::optional<Network> network;
   // Throws std::invalid_argument naming the first field out of range.
   void validate() const;
   bool operator==(const TrainingJob&) const = default;
+  // The network in use: `network` or the chip's.
+  const Network& cluster() const;
 };
 
 // ------------------------------------------------------------------ the layout

@@ -44,6 +44,7 @@ struct StageTime;
 struct JobContext {
   const TrainingJob* job = nullptr;
   const Chip* chip = nullptr;
+  Network network;  // the cluster (job.cluster())
   KernelRates rates;
   Link intra;
   Link inter;
@@ -56,6 +57,7 @@ struct JobContext {
   double optimizer_bytes = 12;     // per parameter (master copy + moments)
   double update_bytes = 34;        // HBM traffic per parameter of the optimizer step
   double model_flops = 0;          // per step (step_model_flops)
+  double dispatch_seconds = 0;     // host time per kernel (software.host_dispatch_seconds)
   // Share of the compute units a collective occupies while it runs beside a
   // kernel (NCCL runs one thread block per channel, ~20 channels on NVLink
   // nodes); an overlapped collective slows the kernel it hides behind by this

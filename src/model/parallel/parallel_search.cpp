@@ -40,7 +40,7 @@ std::vector<T> axis(const std::optional<T>& fixed, std::vector<T> all) {
 SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
   const JobContext c = make_context(job);
   const ModelShape& s = job.shape;
-  const std::int64_t node = c.chip->network.chips_per_node;
+  const std::int64_t node = c.network.chips_per_node;
   require_count(opt.max_vpp, "max_vpp", "model chunks", 1, 1'000);
   require_count(opt.max_micro_batch, "max_micro_batch", "sequences", 1, 1'000'000);
   require_count(opt.max_cp, "max_cp", "context-parallel ranks", 1, 1'000'000);
@@ -194,7 +194,7 @@ std::string no_layout_reason(const TrainingJob& job, const SearchOptions& opt) {
   }
   if (job.n_chips % fixed != 0)
     return chips + " is not divisible by " + names + " = " + format_grouped(fixed);
-  const std::int64_t node = chip_by_name(job.chip).network.chips_per_node;
+  const std::int64_t node = job.cluster().chips_per_node;
   if (opt.tp && opt.tp_within_node && *opt.tp > node)
     return "TP = " + format_grouped(*opt.tp) + " spans more than one node of " +
            format_grouped(node) + " × " + job.chip + " (TP is kept inside a node)";

@@ -84,7 +84,7 @@ bool same_composition(const StageComposition& a, const StageComposition& b) {
 }
 
 bool pipeline_across_nodes(const JobContext& c, const Layout& L) {
-  return L.tp * L.cp * L.dp >= c.chip->network.chips_per_node;
+  return L.tp * L.cp * L.dp >= c.network.chips_per_node;
 }
 
 // Decimal gigabytes with one decimal ("93.1 GB"), without printf: the search
@@ -106,13 +106,19 @@ void stage_times(const JobContext& c, const Layout& L, const std::vector<StageCo
                  const EdgeCost& out, std::vector<StageTime>& st, double* p2p_seconds) {
   const TrainingJob& job = *c.job;
   // Pipeline sends: each micro-batch crosses every chunk boundary forward and
-  // backward; with TP each rank sends its 1/t share (Megatron's scatter-gather).
-  double one = 0;
+  // backward; with TP each rank sends its 1/t share and the receiver gathers
+  // it (Megatron's scatter-gather, DeepSpeed's partitioned activations), or,
+  // without, the whole tensor (DeepSpeed's gradients).
+  double one = 0, one_bwd = 0;
   if (L.pp > 1) {
     const Link& link = pipeline_across_nodes(c, L) ? c.inter : c.intra;
     const double bytes = 2.0 * static_cast<double>(L.micro_batch * (job.seq_len / L.cp)) *
-                         static_cast<double>(job.shape.d_model) / static_cast<double>(L.tp);
-    one = link.latency_seconds + bytes / link.bytes_per_s;
+                         static_cast<double>(job.shape.d_model);
+    const double t = static_cast<double>(L.tp);
+    const TrainingSoftware& sw = job.software;
+    one = link.latency_seconds + bytes / (sw.pipeline_scatter_gather ? t : 1.0) / link.bytes_per_s;
+    one_bwd = link.latency_seconds +
+              bytes / (sw.pipeline_grad_scatter_gather ? t : 1.0) / link.bytes_per_s;
   }
   if (p2p_seconds) *p2p_seconds = one;
   const auto [zd_f, zd_b] = zero_layer_exposed(c, L, dense);
@@ -136,7 +142,7 @@ void stage_times(const JobContext& c, const Layout& L, const std::vector<StageCo
     x.cp = nd * (dense.fwd_cp + dense.bwd_cp + dense.recompute_cp) +
            nm * (moe.fwd_cp + moe.bwd_cp + moe.recompute_cp);
     x.dp = nd * (zd_f + zd_b) + nm * (zm_f + zm_b);
-    x.pp = 2.0 * static_cast<double>(L.vpp) * one;
+    x.pp = static_cast<double>(L.vpp) * (one + one_bwd);
     x.fwd = nd * (dense.forward() + zd_f) + nm * (moe.forward() + zm_f);
     x.bwd = nd * (dense.backward() + zd_b) + nm * (moe.backward() + zm_b);
     if (sc.first) {

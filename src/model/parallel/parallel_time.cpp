@@ -21,8 +21,9 @@ JobContext make_context(const TrainingJob& job) {
   c.job = &job;
   c.chip = &chip_by_name(job.chip);
   c.rates = kernel_rates(*c.chip, job.software.fp8_matmuls);
-  c.intra = intra_node_link(*c.chip);
-  c.inter = inter_node_link(*c.chip);
+  c.network = job.cluster();
+  c.intra = intra_node_link(*c.chip, c.network);
+  c.inter = inter_node_link(*c.chip, c.network);
   const ModelShape& s = job.shape;
   c.params = count_params(s);
   c.dense_layer = params_per_layer(s, false);
@@ -47,11 +48,12 @@ JobContext make_context(const TrainingJob& job) {
                              ? std::min(0.5, 20.0 / static_cast<double>(c.chip->compute_units))
                              : 0;
   c.model_flops = step_model_flops(job);
+  c.dispatch_seconds = job.software.host_dispatch_seconds;
   return c;
 }
 
 GroupPlacement placement(const JobContext& c, std::int64_t ranks, std::int64_t stride) {
-  return {ranks, ranks_per_node(ranks, stride, c.chip->network.chips_per_node)};
+  return {ranks, ranks_per_node(ranks, stride, c.network.chips_per_node)};
 }
 
 double group_seconds(const JobContext& c, Collective op, double bytes, const GroupPlacement& g) {
@@ -256,6 +258,30 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer) {
         static_cast<double>(L.cp - 1) * (link.latency_seconds + chunk / link.bytes_per_s);
     lc.fwd_cp = overlapped(c, ring, core_f);
     lc.bwd_cp = overlapped(c, 2 * ring, core_b);
+  }
+
+  // The host: an eager framework dispatches every kernel and collective from
+  // Python, so a pass over the layer takes at least its kernel count times the
+  // dispatch time; short kernels leave the GPU waiting (small models, thin TP
+  // slices, small micro-batches).
+  if (c.dispatch_seconds > 0) {
+    const bool unfused = !sw.flash_attention;
+    const int biases = (s.qkv_bias ? 1 : 0) + (s.o_bias ? 1 : 0) + (s.mlp_bias ? 2 : 0);
+    const int tp_calls = t > 1 ? (sp ? 4 : 2) : 0;
+    // Forward: QKV, the attention core (QKᵀ, softmax, dropout, A·V and the
+    // output copy unfused; one fused kernel), projection, FC1, activation,
+    // FC2, two norms, two residual junctions, a QKV bias add.
+    const int core_fwd = unfused ? 4 + (sw.dropout ? 1 : 0) : 1;
+    const int fwd = 4 + core_fwd + 1 + 4 + (s.qkv_bias ? 1 : 0) + tp_calls + (moe ? 6 : 0);
+    // Backward: two GEMMs per weight, the core's gradients, the activation's,
+    // the norms' input and weight gradients, the junctions, the bias gradients.
+    const int core_bwd = unfused ? 5 + (sw.dropout ? 1 : 0) : 2;
+    const int bwd = 8 + core_bwd + 1 + 6 + biases + tp_calls + (moe ? 7 : 0);
+    auto floor_to = [&](double& compute, double others, int kernels) {
+      compute = std::max(compute, kernels * c.dispatch_seconds - others);
+    };
+    floor_to(lc.fwd_compute, lc.fwd_tp + lc.fwd_ep + lc.fwd_cp, fwd);
+    floor_to(lc.bwd_compute, lc.bwd_tp + lc.bwd_ep + lc.bwd_cp, bwd);
   }
 
   // Recomputation before the backward.

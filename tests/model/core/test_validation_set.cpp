@@ -23,6 +23,9 @@ TEST(ValidationSet, OptimismShowsAsPositiveSignedError) {
   const ValidationSummary s = summarize(set);
   EXPECT_NEAR(s.mean_signed_error, 0.375, 1e-12);
   EXPECT_EQ(s.worst_row, 0u);
+  EXPECT_EQ(s.optimistic_rows, 2u);
+  set.lower_is_optimistic = true;  // a time: above the measurement is pessimistic
+  EXPECT_EQ(summarize(set).optimistic_rows, 0u);
 }
 
 TEST(ValidationSet, EmptySetHasNoRowsAndNoError) {

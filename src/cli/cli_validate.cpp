@@ -1,0 +1,112 @@
+// napkin-cli validate: every public data set Napkin ships, predicted beside
+// what its source measured — rows, mean absolute error, mean signed error
+// (positive: Napkin is optimistic) and the worst row of each set.
+#include <QJsonArray>
+#include <QJsonObject>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "cli_common.h"
+#include "validation.h"
+
+namespace napkin::cli {
+
+namespace {
+
+QJsonObject set_json(const ValidationSet& set, const ValidationSummary& s, bool with_rows) {
+  QJsonObject o;
+  o["key"] = QString::fromStdString(set.key);
+  o["title"] = QString::fromStdString(set.title);
+  o["quantity"] = QString::fromStdString(set.quantity);
+  o["unit"] = QString::fromStdString(set.unit);
+  o["source"] = QString::fromStdString(set.source);
+  if (!set.outside.empty()) o["outside"] = QString::fromStdString(set.outside);
+  o["rows"] = static_cast<qint64>(s.rows);
+  o["mean_abs_error"] = s.mean_abs_error;
+  o["mean_signed_error"] = s.mean_signed_error;
+  o["lower_is_optimistic"] = set.lower_is_optimistic;
+  o["optimistic_rows"] = static_cast<qint64>(s.optimistic_rows);
+  if (s.rows > 0) {
+    const ValidationRow& w = set.rows[s.worst_row];
+    o["worst_row"] = QString::fromStdString(w.label);
+    o["worst_error"] = s.worst_error;
+  }
+  if (with_rows) {
+    QJsonArray rows;
+    for (const ValidationRow& r : set.rows) {
+      QJsonObject x;
+      x["label"] = QString::fromStdString(r.label);
+      x["predicted"] = r.predicted;
+      x["measured"] = r.measured;
+      x["error"] = r.predicted / r.measured - 1;
+      if (!r.setting.empty()) x["setting"] = QString::fromStdString(r.setting);
+      rows.append(x);
+    }
+    o["predictions"] = rows;
+  }
+  return o;
+}
+
+std::string percent(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.1f %%", 100 * x);
+  return buf;
+}
+
+int run_validate(Args& args) {
+  const bool json = args.flag("--json");
+  const bool rows = args.flag("--rows");
+  const std::optional<std::string> only = args.value("--set");
+  args.finish();
+  const std::vector<ValidationSet> sets = public_validation_sets();
+  bool found = !only;
+  for (const ValidationSet& s : sets) found = found || s.key == *only;
+  if (!found) {
+    std::string keys;
+    for (const ValidationSet& s : sets) keys += (keys.empty() ? "" : ", ") + s.key;
+    throw UsageError("--set must be one of " + keys + "; got " + quoted(*only));
+  }
+  if (json) {
+    QJsonArray out;
+    for (const ValidationSet& s : sets)
+      if (!only || s.key == *only) out.append(set_json(s, summarize(s), rows || only));
+    QJsonObject o;
+    o["sets"] = out;
+    print_json(o);
+    return 0;
+  }
+  std::printf(
+      "Predicted against measured: every public data set. Error = predicted / measured − 1;\n"
+      "optimistic rows are faster or higher than measured.\n\n");
+  std::printf("%-26s %5s %10s %12s %11s  %s\n", "set", "rows", "mean |err|", "mean signed",
+              "optimistic", "worst row");
+  for (const ValidationSet& s : sets) {
+    if (only && s.key != *only) continue;
+    const ValidationSummary m = summarize(s);
+    std::string worst =
+        m.rows ? s.rows[m.worst_row].label + " (" + percent(m.worst_error) + ")" : "";
+    std::printf("%-26s %5zu %8.1f %% %12s %11s  %s\n", s.key.c_str(), m.rows,
+                100 * m.mean_abs_error, percent(m.mean_signed_error).c_str(),
+                (std::to_string(m.optimistic_rows) + "/" + std::to_string(m.rows)).c_str(),
+                worst.c_str());
+  }
+  for (const ValidationSet& s : sets) {
+    if (only ? s.key != *only : !rows) continue;
+    std::printf("\n%s — %s (%s)\n", s.title.c_str(), s.quantity.c_str(), s.unit.c_str());
+    paragraph(s.source);
+    if (!s.outside.empty()) paragraph("Not in the source: " + s.outside);
+    for (const ValidationRow& r : s.rows)
+      std::printf("  %-60s %12.4g %12.4g %9s\n", r.label.c_str(), r.predicted, r.measured,
+                  percent(r.predicted / r.measured - 1).c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::vector<Command> validate_commands() {
+  return {{"validate", "validate [--set KEY] [--rows] [--json]", run_validate}};
+}
+
+}  // namespace napkin::cli

@@ -1,0 +1,188 @@
+#include "training_validation.h"
+
+#include <cmath>
+#include <string>
+
+#include "csv_text.h"
+#include "hardware.h"
+#include "parallel.h"
+
+namespace napkin {
+
+namespace {
+
+// The GPT layer of Megatron-LM's papers and of vTrain: multi-head attention, a
+// 4h GeLU MLP, biases, LayerNorm, tied input and output embeddings.
+ModelShape gpt(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t vocab) {
+  ModelShape s{layers, hidden, 4 * hidden, heads, heads, hidden / heads, vocab};
+  s.gated = false;
+  s.tied_embeddings = true;
+  s.qkv_bias = s.o_bias = s.mlp_bias = true;
+  s.norm_bias = true;
+  return s;
+}
+
+// Megatron's FLOPs per step (Narayanan et al. eq. 3; Korthikanti et al. §6):
+// 72·B·s·l·h²·(1 + s/6h + V/12lh); with full recomputation
+// 96·B·s·l·h²·(1 + s/6h + V/16lh), the count behind Narayanan's TFLOP/s.
+double megatron_flops(const TrainingJob& j, bool with_recompute) {
+  const double B = static_cast<double>(j.global_batch), s = static_cast<double>(j.seq_len);
+  const double l = static_cast<double>(j.shape.n_layers), h = static_cast<double>(j.shape.d_model);
+  const double V = static_cast<double>(j.shape.vocab);
+  if (with_recompute) return 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+  return 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
+}
+
+std::string layout_label(const std::string& model, const Layout& l, std::int64_t chips) {
+  return model + " on " + std::to_string(chips) + ": tp=" + std::to_string(l.tp) +
+         " pp=" + std::to_string(l.pp) + (l.vpp > 1 ? " vpp=" + std::to_string(l.vpp) : "") +
+         " dp=" + std::to_string(l.dp) + " mb=" + std::to_string(l.micro_batch) +
+         (l.recompute == Checkpointing::full ? " full recompute" : " selective");
+}
+
+}  // namespace
+
+std::vector<ValidationSet> megatron_validation_sets(std::string_view text) {
+  const CsvText csv(text, "parallelism/published_runs.csv");
+  const std::size_t id = csv.column("run_id"), model = csv.column("model"),
+                    layers = csv.column("layers"), hidden = csv.column("d_model"),
+                    heads = csv.column("heads"), seq = csv.column("seq_len"),
+                    vocab = csv.column("vocab"), chips = csv.column("num_chips"),
+                    tp = csv.column("TP"), pp = csv.column("PP"), vpp = csv.column("VPP"),
+                    dp = csv.column("DP"), sp = csv.column("SP"), mb = csv.column("micro_batch"),
+                    batch = csv.column("global_batch_seqs"), recompute = csv.column("recompute"),
+                    time = csv.column("iter_time_s"),
+                    tflops = csv.column("tflops_per_chip_reported");
+  ValidationSet k{"korthikanti-2022-table5",
+                  "Korthikanti et al. 2022, Table 5",
+                  "iteration time",
+                  "s",
+                  "Korthikanti et al., Reducing Activation Recomputation in Large Transformer "
+                  "Models (MLSys 2023), Table 5: A100-80GB, Selene",
+                  "",
+                  {},
+                  true};
+  ValidationSet n{"narayanan-2021-table1",
+                  "Narayanan et al. 2021, Table 1",
+                  "TFLOP/s per GPU (with recomputation)",
+                  "TFLOP/s",
+                  "Narayanan et al., Efficient Large-Scale Language Model Training on GPU "
+                  "Clusters Using Megatron-LM (SC'21), Table 1: A100-80GB, Selene",
+                  "the paper states neither micro-batch nor schedule: 1F1B and the fastest "
+                  "micro-batch that fits, as the authors tuned each run",
+                  {}};
+  for (std::size_t r = 0; r < csv.size(); ++r) {
+    const std::string& run = csv.at(r, id);
+    const bool is_k = run.rfind("korthikanti22_t5_", 0) == 0;
+    const bool is_n = run.rfind("megatron21_t1_", 0) == 0;
+    if (!is_k && !is_n) continue;
+    TrainingJob j;
+    j.shape =
+        gpt(csv.count(r, layers), csv.count(r, hidden), csv.count(r, heads), csv.count(r, vocab));
+    j.chip = "A100-80";
+    j.n_chips = csv.count(r, chips);
+    j.seq_len = csv.count(r, seq);
+    j.global_batch = csv.count(r, batch);
+    j.software = software_by_name(is_k ? "megatron-2022" : "megatron-2021");
+    Layout l;
+    l.tp = csv.count(r, tp);
+    l.pp = csv.count(r, pp);
+    l.vpp = csv.at(r, vpp).empty() ? 1 : csv.count(r, vpp);
+    l.dp = csv.count(r, dp);
+    l.zero = 0;
+    l.micro_batch = csv.at(r, mb).empty() ? 1 : csv.count(r, mb);
+    l.sequence_parallel = csv.at(r, sp) == "1";
+    l.recompute = csv.at(r, recompute) == "full" ? Checkpointing::full : Checkpointing::selective;
+    if (is_k) {
+      const LayoutResult res = evaluate_layout(j, l);
+      k.rows.push_back({layout_label(csv.at(r, model), l, j.n_chips), res.step_seconds,
+                        csv.real(r, time), "megatron-2022"});
+      continue;
+    }
+    LayoutResult best;
+    for (std::int64_t m = 1; m <= 16; m *= 2) {
+      l.micro_batch = m;
+      const LayoutResult res = evaluate_layout(j, l);
+      if (res.fits && (!best.fits || res.step_seconds < best.step_seconds)) best = res;
+    }
+    if (!best.fits) continue;
+    const double predicted =
+        megatron_flops(j, true) / best.step_seconds / static_cast<double>(j.n_chips) / 1e12;
+    n.rows.push_back({layout_label(csv.at(r, model), best.layout, j.n_chips), predicted,
+                      csv.real(r, tflops), "megatron-2021"});
+  }
+  return {k, n};
+}
+
+namespace {
+
+// The vTrain authors' cluster as their SOURCE states it: A100 GPUs, 8 per
+// node, 800 Gb/s of InfiniBand per node (100 GB/s, 12.5 GB/s per GPU); NVLink
+// inside the node as in a DGX A100.
+Network vtrain_network() {
+  const Network& dgx = cluster_by_name("dgx-a100").network;
+  return custom_network(8, dgx.intra_node_bytes_per_s / 1e9, 800.0 / 8 / 8, dgx);
+}
+
+// Megatron pads the vocabulary to a multiple of 128 × TP
+// (make_vocab_size_divisible_by); GPT-2's tokenizer has 50,257 entries.
+std::int64_t padded_vocab(std::int64_t tp) {
+  const std::int64_t unit = 128 * tp;
+  return (50257 + unit - 1) / unit * unit;
+}
+
+ValidationSet vtrain_set(std::string_view text, bool multi) {
+  const CsvText csv(text,
+                    multi ? "vtrain/multi_node_runs_public.csv" : "vtrain/single_node_runs.csv");
+  const std::size_t gpus = csv.column("# GPUs"), batch = csv.column("global batch"),
+                    mb = csv.column("micro batch"), hidden = csv.column("hidden size"),
+                    heads = csv.column("attention heads"), layers = csv.column("# layers"),
+                    seq = csv.column("sequence length"), tp = csv.column("tensor parallelism"),
+                    dp = csv.column("data parallelism"), pp = csv.column("pipeline parallelism"),
+                    time = csv.column("iteration time (ms)");
+  ValidationSet set{multi ? "vtrain-multi-node" : "vtrain-single-node",
+                    multi ? "vTrain, multi-node (public rows)" : "vTrain, single node",
+                    "iteration time",
+                    "ms",
+                    "Bang et al., vTrain (MICRO-57, 2024): measured Megatron-DeepSpeed iterations "
+                    "on A100, 8 per node, 800 Gb/s InfiniBand per node",
+                    "",
+                    {},
+                    true};
+  const Network net = vtrain_network();
+  for (std::size_t r = 0; r < csv.size(); ++r) {
+    TrainingJob j;
+    Layout l;
+    l.tp = csv.count(r, tp);
+    l.pp = csv.count(r, pp);
+    l.dp = csv.count(r, dp);
+    l.micro_batch = csv.count(r, mb);
+    l.zero = 0;
+    l.sequence_parallel = false;
+    l.recompute = Checkpointing::full;
+    j.shape =
+        gpt(csv.count(r, layers), csv.count(r, hidden), csv.count(r, heads), padded_vocab(l.tp));
+    j.chip = "A100-80";
+    j.network = net;
+    j.n_chips = csv.count(r, gpus);
+    j.seq_len = csv.count(r, seq);
+    j.global_batch = csv.count(r, batch);
+    j.software = software_by_name("megatron-deepspeed");
+    const LayoutResult res = evaluate_layout(j, l);
+    if (!res.valid) continue;
+    set.rows.push_back({layout_label("h=" + csv.at(r, hidden) + " L=" + csv.at(r, layers) +
+                                         " s=" + csv.at(r, seq) + " B=" + csv.at(r, batch),
+                                     l, j.n_chips),
+                        res.step_seconds * 1e3, csv.real(r, time), "megatron-deepspeed"});
+  }
+  return set;
+}
+
+}  // namespace
+
+std::vector<ValidationSet> vtrain_validation_sets(std::string_view single_node_csv,
+                                                  std::string_view multi_node_csv) {
+  return {vtrain_set(single_node_csv, false), vtrain_set(multi_node_csv, true)};
+}
+
+}  // namespace napkin

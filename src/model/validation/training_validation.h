@@ -1,0 +1,25 @@
+// The training-side public data sets, predicted: Megatron-LM's published
+// tables and the vTrain authors' measured iterations. Each row is evaluated
+// with what its source states — model, chips, layout, framework, cluster — and
+// nothing else; what a source leaves out (Narayanan et al.'s micro-batch) is
+// searched as a user's plan would search it, and the set says so.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "validation_set.h"
+
+namespace napkin {
+
+// From tests/data/parallelism/published_runs.csv: "korthikanti-2022-table5"
+// (iteration seconds, software megatron-2022) and "narayanan-2021-table1"
+// (TFLOP/s per GPU counting recomputation, software megatron-2021).
+std::vector<ValidationSet> megatron_validation_sets(std::string_view published_runs_csv);
+
+// From tests/data/vtrain: "vtrain-single-node" and "vtrain-multi-node"
+// (iteration milliseconds, software megatron-deepspeed, the vTrain cluster).
+std::vector<ValidationSet> vtrain_validation_sets(std::string_view single_node_csv,
+                                                  std::string_view multi_node_csv);
+
+}  // namespace napkin

@@ -1,0 +1,18 @@
+#include "validation.h"
+
+#include "training_validation.h"
+#include "validation_data.h"
+
+namespace napkin {
+
+std::vector<ValidationSet> public_validation_sets() {
+  std::vector<ValidationSet> out =
+      megatron_validation_sets(validation_data("parallelism/published_runs.csv"));
+  for (ValidationSet& s :
+       vtrain_validation_sets(validation_data("vtrain/single_node_runs.csv"),
+                              validation_data("vtrain/multi_node_runs_public.csv")))
+    out.push_back(std::move(s));
+  return out;
+}
+
+}  // namespace napkin
