@@ -78,6 +78,8 @@ void replace_name(std::string& text, std::string_view name, std::string_view fla
   const bool snake_name = name.find('_') != std::string_view::npos;
   for (std::size_t pos = find_word(text, name); pos != std::string::npos;
        pos = find_word(text, name, pos + 1)) {
+    // A quoted name is a key of a file the user gave ("gpus_per_node"): kept.
+    if (pos > 0 && text[pos - 1] == '"' && text.compare(pos + name.size(), 1, "\"") == 0) continue;
     if (!snake_name) {
       const bool named_start = pos == 0 || (pos >= 2 && (text.compare(pos - 2, 2, ": ") == 0 ||
                                                          text.compare(pos - 2, 2, "; ") == 0));

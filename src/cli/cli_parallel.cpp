@@ -3,12 +3,15 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <algorithm>
+#include <array>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cli_common.h"
+#include "cluster_json.h"
 #include "config_import.h"
 #include "format.h"
 #include "hardware.h"
@@ -89,6 +92,10 @@ QJsonObject layout_json(const LayoutResult& r) {
                           {"pp_comm", t.pp_comm_seconds},    {"dp_comm", t.dp_comm_seconds},
                           {"ep_comm", t.ep_comm_seconds},    {"cp_comm", t.cp_comm_seconds},
                           {"optimizer", t.optimizer_seconds}};
+  o["compute_by_kernel"] = QJsonObject{{"gemm", t.kernels.gemm_seconds},
+                                       {"attention", t.kernels.attention_seconds},
+                                       {"elementwise", t.kernels.elementwise_seconds},
+                                       {"host_wait", t.kernels.host_wait_seconds}};
   o["tokens_per_second_per_chip"] = r.tokens_per_second_per_chip;
   o["mfu"] = r.mfu;
   o["hfu"] = r.hfu;
@@ -129,11 +136,80 @@ void print_layout(const LayoutResult& r) {
   part("EP all-to-all", t.ep_comm_seconds);
   part("CP exchange", t.cp_comm_seconds);
   part("optimizer", t.optimizer_seconds);
+  std::printf("Compute and recompute by kernel\n");
+  part("GEMMs", t.kernels.gemm_seconds);
+  part("attention", t.kernels.attention_seconds);
+  part("element-wise and norms", t.kernels.elementwise_seconds);
+  part("waiting for the host", t.kernels.host_wait_seconds);
   std::printf("Throughput\n");
   row("tokens/s per chip", format_grouped(r.tokens_per_second_per_chip, 0), kRowWidth);
   row("MFU (model FLOPs)", format_percent(r.mfu), kRowWidth);
   row("HFU (with recompute)", format_percent(r.hfu), kRowWidth);
   row("days for the tokens", format_grouped(r.days, 1), kRowWidth);
+}
+
+// The cluster: --cluster NAME|FILE, or --gpus-per-node with --scale-up-gb-per-s
+// and --scale-out-gb-per-s (per GPU, one direction); unset: the chip's node.
+std::optional<Network> cluster_from_flags(Args& a, const std::string& chip) {
+  const auto name = a.value("--cluster");
+  const auto gpus = a.optional_count_input("parallel.gpus_per_node");
+  const auto up = a.optional_input("parallel.scale_up_gb_per_s");
+  const auto out = a.optional_input("parallel.scale_out_gb_per_s");
+  Network n = chip_by_name(chip).network;
+  if (name) {
+    bool preset = false;
+    for (const ClusterPreset& p : cluster_presets()) preset = preset || p.name == *name;
+    if (!preset && !std::filesystem::exists(*name))
+      throw UsageError("--cluster must be one of " + cluster_names() +
+                       " or a cluster JSON file; got " + cli::quoted(*name) + " (no such file)");
+    n = preset ? cluster_by_name(*name).network : read_cluster_file(*name).network;
+  }
+  if (!name && !gpus && !up && !out) return std::nullopt;
+  return custom_network(gpus.value_or(n.chips_per_node),
+                        up.value_or(n.intra_node_bytes_per_s / 1e9),
+                        out.value_or(n.inter_node_bytes_per_s / 1e9), n);
+}
+
+// The keys a --layout text gives, once each ("micro_batch" read as "mb").
+std::vector<std::string> layout_keys(const std::string& text) {
+  std::vector<std::string> keys;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(start, end - start);
+    start = end + 1;
+    if (item.empty()) continue;
+    std::string key = item.substr(0, item.find('='));
+    if (key == "micro_batch") key = "mb";
+    keys.push_back(key);
+  }
+  return keys;
+}
+
+bool has(const std::vector<std::string>& keys, std::string_view key) {
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+// A partial --layout fixes the axes it names and searches the others among
+// these; context and expert parallelism stay at 1 unless named (the search
+// without --layout explores them).
+constexpr std::array<std::string_view, 6> kSearchedAxes{"tp",   "pp", "vpp",
+                                                        "zero", "mb", "recompute"};
+
+SearchOptions locks_from(const std::vector<std::string>& keys, const Layout& l) {
+  SearchOptions o;
+  if (has(keys, "tp")) o.tp = l.tp;
+  if (has(keys, "pp")) o.pp = l.pp;
+  if (has(keys, "vpp") || (has(keys, "pp") && l.pp == 1)) o.vpp = l.vpp;
+  o.cp = l.cp;
+  o.ep = l.ep;
+  if (has(keys, "zero")) o.zero = l.zero;
+  if (has(keys, "mb")) o.micro_batch = l.micro_batch;
+  if (has(keys, "recompute")) o.recompute = l.recompute;
+  if (has(keys, "dp")) o.dp = l.dp;
+  if (has(keys, "sp")) o.sequence_parallel = l.sequence_parallel;
+  return o;
 }
 
 // "tp=8,tp=4" (which one?) and an empty --layout are refused, not read as the
@@ -156,7 +232,7 @@ void require_distinct_layout_keys(const std::string& text) {
     keys.push_back(key);
   }
   if (keys.empty())
-    throw UsageError("--layout needs key=value entries (e.g. tp=8,pp=4); got " + quoted(text));
+    throw UsageError("--layout needs key=value entries (e.g. tp=8,pp=4); got " + cli::quoted(text));
 }
 
 int run_parallel(Args& a) {
@@ -171,28 +247,37 @@ int run_parallel(Args& a) {
   job.train_tokens = a.real("--tokens", 15e12, 1, 1e18, "tokens");
   job.optimizer =
       parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
-  job.software = software_by_name(
-      a.choice("--software", "modern", {"modern", "tp-overlap", "megatron-2022", "megatron-2021"}));
+  const std::string software = a.text("--software", "modern");
+  job.software = software_by_name(software);
   if (a.flag("--no-flash")) job.software.flash_attention = false;
   if (a.flag("--dropout")) job.software.dropout = true;
   if (a.flag("--fp8")) job.software.fp8_matmuls = true;
   if (a.flag("--ep-overlap")) job.software.overlap_ep_comm = true;
   job.software.moe_load_imbalance =
       a.real("--moe-imbalance", 1.0, 1.0, 64.0, "busiest ÷ mean expert tokens");
+  job.network = cluster_from_flags(a, job.chip);
   job.attention_flops = a.choice("--mfu-attention", "full", {"full", "causal"}) == "causal"
                             ? CausalMask::causal_half
                             : CausalMask::full_matrix;
   const auto layout_text = a.value("--layout");
   const std::int64_t top = a.integer("--top", 10, 1, 1'000'000, "layouts");
-  SearchOptions options;
-  options.even_stages = !a.flag("--uneven-stages");
+  const bool uneven = a.flag("--uneven-stages");
   a.finish();
   job.validate();
 
   std::vector<LayoutResult> shown;
   std::int64_t considered = 0, fitting = 0, pareto = 0;
+  std::vector<std::string> searched;  // axes a partial --layout left to the search
+  bool partial = false;
   if (layout_text) {
     require_distinct_layout_keys(*layout_text);
+    const std::vector<std::string> keys = layout_keys(*layout_text);
+    const bool one_stage = has(keys, "pp") && parse_layout(*layout_text, job.n_chips).pp == 1;
+    for (std::string_view axis : kSearchedAxes)
+      if (!has(keys, axis) && !(axis == "vpp" && one_stage)) searched.emplace_back(axis);
+    partial = !searched.empty();
+  }
+  if (layout_text && !partial) {
     const Layout l = parse_layout(*layout_text, job.n_chips);
     LayoutResult r = evaluate_layout(job, l);
     if (!r.valid) throw UsageError("--layout: " + r.reason);
@@ -200,7 +285,19 @@ int run_parallel(Args& a) {
     considered = 1;
     fitting = shown.front().fits ? 1 : 0;
   } else {
+    SearchOptions options;
+    if (partial) {
+      const std::vector<std::string> keys = layout_keys(*layout_text);
+      // Only the product check of parse_layout: the search fills the rest.
+      const Layout l = parse_layout(*layout_text, job.n_chips);
+      options = locks_from(keys, l);
+      if (options.tp && *options.tp > job.cluster().chips_per_node) options.tp_within_node = false;
+    }
+    // A stage count the user fixed is taken as given, even or not.
+    options.even_stages = !uneven && !options.pp;
     SearchResult s = search_layouts(job, options);
+    if (partial && s.layouts.empty())
+      throw UsageError("--layout " + *layout_text + ": " + s.none_reason);
     considered = static_cast<std::int64_t>(s.layouts.size());
     fitting = s.fitting;
     pareto = static_cast<std::int64_t>(s.pareto.size());
@@ -219,6 +316,19 @@ int run_parallel(Args& a) {
 
   if (json) {
     QJsonObject o;
+    o["software"] = QString::fromStdString(software);
+    const Network& net = job.cluster();
+    o["cluster"] = QJsonObject{
+        {"gpus_per_node", json_int(net.chips_per_node)},
+        {"scale_up_gb_per_s", net.intra_node_bytes_per_s / 1e9},
+        {"scale_out_gb_per_s", net.inter_node_bytes_per_s / 1e9},
+        {"source",
+         QString::fromUtf8(net.source.data(), static_cast<qsizetype>(net.source.size()))}};
+    if (layout_text) {
+      QJsonArray axes;
+      for (const std::string& x : searched) axes.append(QString::fromStdString(x));
+      o["searched_axes"] = axes;
+    }
     o["best"] = !shown.empty() && (layout_text || shown.front().fits)
                     ? QJsonValue(layout_json(shown.front()))
                     : QJsonValue();
@@ -233,7 +343,22 @@ int run_parallel(Args& a) {
               format_grouped(static_cast<double>(job.n_chips)).c_str(), job.chip.c_str(),
               static_cast<long long>(job.shape.n_layers), static_cast<long long>(job.shape.d_model),
               format_count(static_cast<double>(job.global_batch * job.seq_len), 2).c_str());
-  if (!layout_text) {
+  const Network& net = job.cluster();
+  std::printf("Cluster: %lld GPUs per node, %s GB/s scale-up and %s GB/s scale-out per GPU (%s)\n",
+              static_cast<long long>(net.chips_per_node),
+              format_grouped(net.intra_node_bytes_per_s / 1e9, 1).c_str(),
+              format_grouped(net.inter_node_bytes_per_s / 1e9, 1).c_str(),
+              std::string(net.source).c_str());
+  for (const SoftwarePreset& p : software_presets())
+    if (p.name == software)
+      std::printf("Software: %s — %s\n", std::string(p.name).c_str(),
+                  std::string(p.description).c_str());
+  if (partial) {
+    std::string axes;
+    for (const std::string& x : searched) axes += (axes.empty() ? "" : ", ") + x;
+    std::printf("--layout fixes what it names; searched: %s\n", axes.c_str());
+  }
+  if (!layout_text || partial) {
     std::printf("%lld valid layouts, %lld fit in HBM, %lld on the memory-time Pareto front\n\n",
                 static_cast<long long>(considered), static_cast<long long>(fitting),
                 static_cast<long long>(pareto));
@@ -259,8 +384,10 @@ std::vector<Command> parallel_commands() {
        "parallel (--preset NAME | --config FILE | --layers L --d-model D --d-ff F --heads H "
        "--vocab V ...) [--chip H100] [--chips 1024] [--seq 8192] [--global-batch 512] "
        "[--tokens 15e12] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,zero=1,mb=1,sp=on,"
-       "recompute=selective] [--top 10] [--software modern|tp-overlap|megatron-2022|"
-       "megatron-2021] [--uneven-stages] [--fp8] [--mfu-attention full|causal]",
+       "recompute=selective (a partial layout searches the axes it leaves out)] [--top 10] "
+       "[--software modern|tp-overlap|megatron-2022|megatron-2021|megatron-deepspeed|fsdp] "
+       "[--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] "
+       "[--scale-out-gb-per-s Y] [--uneven-stages] [--fp8] [--mfu-attention full|causal]",
        run_parallel},
   };
 }

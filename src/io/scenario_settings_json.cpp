@@ -183,6 +183,10 @@ QJsonObject parallel_to_json(const ParallelSettings& p) {
       {QStringLiteral("mfu_source"), q(to_string(p.mfu_source))},
       {QStringLiteral("global_batch_tokens"), static_cast<qint64>(p.global_batch_tokens)},
       {QStringLiteral("software"), q(p.software)},
+      {QStringLiteral("cluster"), q(p.cluster)},
+      {QStringLiteral("gpus_per_node"), static_cast<qint64>(p.gpus_per_node)},
+      {QStringLiteral("scale_up_gb_per_s"), p.scale_up_gb_per_s},
+      {QStringLiteral("scale_out_gb_per_s"), p.scale_out_gb_per_s},
       {QStringLiteral("even_stages"), p.even_stages},
       {QStringLiteral("tp_within_node"), p.tp_within_node},
       {QStringLiteral("locks"), locks},
@@ -412,6 +416,11 @@ void parallel_from_json(const Reader& r, ParallelSettings& p) {
     (void)software_by_name(name);
     return std::string(name);
   });
+  r.choice<std::string>("cluster", p.cluster, [](std::string_view name) {
+    if (!name.empty() && name != "custom") (void)cluster_by_name(name);
+    return std::string(name);
+  });
+  // gpus_per_node and the bandwidths: registered inputs, read with the scenario's.
   r.boolean("even_stages", p.even_stages);
   r.boolean("tp_within_node", p.tp_within_node);
   const Reader locks(r.object("locks"), r.prefix() + "locks.", r.source());
@@ -453,6 +462,9 @@ void settings_from_json(const Reader& top, Scenario& s) {
   const Reader parallel(top.object("parallel"), "parallel.", src);
   parallel_from_json(parallel, s.parallel);
   parallel.input("parallel.global_batch_tokens", s);
+  parallel.input("parallel.gpus_per_node", s);
+  parallel.input("parallel.scale_up_gb_per_s", s);
+  parallel.input("parallel.scale_out_gb_per_s", s);
 }
 
 }  // namespace napkin::json_detail

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
@@ -154,3 +156,112 @@ TEST(CliParallel, BadInputIsOneClearError) {
 }
 
 }  // namespace
+
+namespace {
+
+double best_step(const QStringList& extra) {
+  QStringList args{
+      "--preset",       "Llama-3-8B", "--chips",  "64",
+      "--global-batch", "128",        "--layout", "tp=1,pp=1,dp=64,zero=3,mb=2,recompute=full"};
+  args += extra;
+  return parallel_json(args).json["best"].toObject()["step_seconds"].toDouble();
+}
+
+}  // namespace
+
+TEST(CliParallel, PartialLayoutSearchesTheAxesItLeavesOut) {
+  // Llama 3 405B's published layout (Dubey et al. 2024, Table 4): TP 8, CP 1,
+  // PP 16, DP 128 on 16,384 H100; 126 layers do not divide into 16 stages.
+  const CliResult r =
+      parallel_json({"--layers",       "126",   "--d-model", "16384",
+                     "--d-ff",         "53248", "--heads",   "128",
+                     "--kv-heads",     "8",     "--vocab",   "128256",
+                     "--chips",        "16384", "--seq",     "8192",
+                     "--global-batch", "2048",  "--layout",  "tp=8,pp=16,cp=1,dp=128",
+                     "--top",          "3"});
+  QStringList searched;
+  for (const QJsonValue& v : r.json["searched_axes"].toArray()) searched << v.toString();
+  EXPECT_EQ(searched, (QStringList{"vpp", "zero", "mb", "recompute"}));
+  const QJsonObject best = r.json["best"].toObject();
+  EXPECT_TRUE(best["fits"].toBool());
+  EXPECT_EQ(best["tp"].toInteger(), 8);
+  EXPECT_EQ(best["pp"].toInteger(), 16);
+  EXPECT_EQ(best["dp"].toInteger(), 128);
+  EXPECT_GT(best["vpp"].toInteger(), 1);  // interleaved, with uneven chunks
+  // A complete layout is evaluated as given: nothing searched.
+  const CliResult one =
+      parallel_json({"--preset", "Llama-3-8B", "--chips", "64", "--global-batch", "128", "--layout",
+                     "tp=2,pp=2,vpp=1,zero=1,mb=1,recompute=none"});
+  EXPECT_TRUE(one.json["searched_axes"].toArray().isEmpty());
+  EXPECT_EQ(one.json["layouts"].toArray().size(), 1);
+}
+
+TEST(CliParallel, TheClusterIsAnInput) {
+  // ZeRO-3 over 64 GPUs gathers the weights across nodes: a quarter of the
+  // scale-out bandwidth makes the step slower, a 72-GPU NVLink domain faster.
+  const double dgx = best_step({});
+  const double thin = best_step({"--scale-out-gb-per-s", "12.5"});
+  const double nvl72 = best_step({"--cluster", "gb200-nvl72"});
+  EXPECT_GT(thin, dgx);
+  EXPECT_LT(nvl72, dgx);
+  const CliResult r = parallel_json({"--preset", "Llama-3-8B", "--chips", "64", "--global-batch",
+                                     "128", "--gpus-per-node", "4", "--scale-up-gb-per-s", "100",
+                                     "--scale-out-gb-per-s", "25", "--top", "1"});
+  const QJsonObject c = r.json["cluster"].toObject();
+  EXPECT_EQ(c["gpus_per_node"].toInteger(), 4);
+  EXPECT_DOUBLE_EQ(c["scale_up_gb_per_s"].toDouble(), 100);
+  EXPECT_DOUBLE_EQ(c["scale_out_gb_per_s"].toDouble(), 25);
+}
+
+TEST(CliParallel, ClusterFileAndBadClusters) {
+  const QString path = QDir::temp().filePath("napkin-cluster-test.json");
+  {
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(R"({"name": "site-a", "gpus_per_node": 8, "scale_up_gb_per_s": 300,
+                "scale_out_gb_per_s": 12.5})");
+  }
+  const double from_file = best_step({"--cluster", path});
+  const double from_flags = best_step(
+      {"--gpus-per-node", "8", "--scale-up-gb-per-s", "300", "--scale-out-gb-per-s", "12.5"});
+  EXPECT_DOUBLE_EQ(from_file, from_flags);
+  {
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(R"({"gpus_per_node": 8, "scale_up_gbps": 300, "scale_out_gb_per_s": 12.5})");
+  }
+  expect_usage_error({"--preset", "Llama-3-8B", "--cluster", path},
+                     "unknown key \"scale_up_gbps\"");
+  QFile::remove(path);
+  expect_usage_error({"--preset", "Llama-3-8B", "--cluster", "dgx-z"}, "dgx-a100");
+  expect_usage_error({"--preset", "Llama-3-8B", "--gpus-per-node", "0"}, "--gpus-per-node");
+  expect_usage_error({"--preset", "Llama-3-8B", "--scale-out-gb-per-s", "-1"},
+                     "--scale-out-gb-per-s");
+  expect_usage_error({"--preset", "Llama-3-8B", "--software", "jax"}, "megatron-deepspeed");
+}
+
+TEST(CliValidate, EverySetWithItsErrors) {
+  const CliResult r = run_cli({"validate", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  QStringList keys;
+  for (const QJsonValue& v : r.json["sets"].toArray()) {
+    const QJsonObject s = v.toObject();
+    keys << s["key"].toString();
+    EXPECT_GT(s["rows"].toInteger(), 0);
+    EXPECT_TRUE(s["mean_abs_error"].isDouble());
+    EXPECT_TRUE(s["mean_signed_error"].isDouble());
+    EXPECT_TRUE(s["worst_row"].isString());
+  }
+  for (const char* k : {"korthikanti-2022-table5", "narayanan-2021-table1", "vtrain-single-node",
+                        "vtrain-multi-node"})
+    EXPECT_TRUE(keys.contains(k)) << k;
+  const CliResult one = run_cli({"validate", "--set", "narayanan-2021-table1", "--json"});
+  ASSERT_EQ(one.exit_code, 0);
+  const QJsonObject set = one.json["sets"].toArray()[0].toObject();
+  EXPECT_EQ(set["predictions"].toArray().size(), 10);
+  const CliResult text = run_cli({"validate"});
+  EXPECT_TRUE(text.out.contains("mean |err|")) << text.out.toStdString();
+  const CliResult bad = run_cli({"validate", "--set", "nope"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(bad.err.contains("vtrain-single-node")) << bad.err.toStdString();
+}

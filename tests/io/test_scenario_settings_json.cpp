@@ -108,6 +108,10 @@ Scenario worked_scenario(const std::string& csv_path) {
   p.mfu_source = MfuSource::predicted;
   p.global_batch_tokens = 8'388'608;
   p.software = "megatron-2022";
+  p.cluster = "custom";
+  p.gpus_per_node = 4;
+  p.scale_up_gb_per_s = 100.5;
+  p.scale_out_gb_per_s = 12.5;
   p.even_stages = false;
   p.tp_within_node = false;
   p.tp = 8;
@@ -320,6 +324,13 @@ TEST(ScenarioSettingsJson, ParallelErrorsNameTheField) {
   EXPECT_NE(error_of(doc(R"("parallel":{"chosen":{"zero":5}})")).find("parallel.chosen.zero"),
             std::string::npos);
   EXPECT_NE(error_of(doc(R"("parallel":{"chosen":7})")).find("parallel.chosen"), std::string::npos);
+  EXPECT_NE(error_of(doc(R"("parallel":{"cluster":"dgx-z"})")).find("parallel.cluster"),
+            std::string::npos);
+  EXPECT_NE(error_of(doc(R"("parallel":{"gpus_per_node":0})")).find("parallel.gpus_per_node"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of(doc(R"("parallel":{"scale_out_gb_per_s":-1})")).find("parallel.scale_out_gb_per_s"),
+      std::string::npos);
 }
 
 // Issue 28: a run of record inside the format's ranges but far over the one

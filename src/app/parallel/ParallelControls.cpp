@@ -67,6 +67,26 @@ ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m)
           m, kParallelSoftware, tr("software"),
           [](const S& s) { return QVariant(QString::fromStdString(s.parallel.software)); },
           [](S& s, QVariant v) { s.parallel.software = v.toString().toStdString(); }));
+  std::vector<ComboItem> clusters{{tr("the chip's node"), QString()}};
+  for (const ClusterPreset& p : cluster_presets()) clusters.push_back({qs(p.name), qs(p.name)});
+  clusters.push_back({tr("custom"), QStringLiteral("custom")});
+  c.cluster = col->combo(
+      {.key = QStringLiteral("parallelCluster"),
+       .label = tr("Cluster"),
+       .tooltip = tr("GPUs per node and the scale-up (NVLink / ICI) and scale-out (InfiniBand / "
+                     "DCN) bandwidth per GPU: the chip's usual node, a named system, or custom "
+                     "numbers below."),
+       .items = clusters},
+      scenarioBinding<QVariant>(
+          m, kParallelCluster, tr("cluster"),
+          [](const S& s) { return QVariant(QString::fromStdString(s.parallel.cluster)); },
+          [](S& s, QVariant v) { s.parallel.cluster = v.toString().toStdString(); }));
+  c.gpus_per_node = declareInput(col, m, kParallelGpusPerNode, "parallel.gpus_per_node",
+                                 QStringLiteral("parallelGpusPerNode"));
+  c.scale_up = declareInput(col, m, kParallelScaleUp, "parallel.scale_up_gb_per_s",
+                            QStringLiteral("parallelScaleUp"));
+  c.scale_out = declareInput(col, m, kParallelScaleOut, "parallel.scale_out_gb_per_s",
+                             QStringLiteral("parallelScaleOut"));
   c.even_stages = col->check(
       {.key = QStringLiteral("parallelEvenStages"),
        .label = tr("Even stages"),

@@ -12,6 +12,10 @@ struct ParallelControls {
   // Set-up.
   SliderSpin* global_batch = nullptr;
   QComboBox* software = nullptr;
+  QComboBox* cluster = nullptr;
+  SliderSpin* gpus_per_node = nullptr;  // a custom cluster's numbers (unused otherwise)
+  SliderSpin* scale_up = nullptr;
+  SliderSpin* scale_out = nullptr;
   QCheckBox* even_stages = nullptr;
   QCheckBox* tp_within_node = nullptr;
   QComboBox* mfu_source = nullptr;
@@ -37,6 +41,10 @@ enum ParallelField {
   kParallelMfuSource,
   kParallelLock,
   kParallelChosen,
+  kParallelCluster,
+  kParallelGpusPerNode,
+  kParallelScaleUp,
+  kParallelScaleOut,
 };
 
 }  // namespace napkin

@@ -161,6 +161,11 @@ void ParallelPanel::refresh() {
   readouts_->show(view_);
   for (ParallelPlot* p : plots_) p->drawView(view_);
   fastest_->setEnabled(s.parallel.chosen.has_value());
+  const QString preset_sets = s.parallel.cluster != "custom"
+                                  ? tr("Set by the cluster above; choose custom to edit")
+                                  : QString();
+  for (SliderSpin* w : {controls_.gpus_per_node, controls_.scale_up, controls_.scale_out})
+    w->setUnused(preset_sets);
   selectShown();
   if (!running_) {
     status_->setText(

@@ -48,6 +48,16 @@ ParallelReadouts::ParallelReadouts(ReadoutGrid* grid) : grid_(grid) {
                                    "chips' odd part so that it splits over the data-parallel "
                                    "replicas; marked when it differs from the batch asked for"),
                      .widest = QStringLiteral("25,600,000 tokens (3,125 × 8,192)")});
+  setup = grid->addSection(tr("Cluster and software"));
+  cluster = grid->add({.key = QStringLiteral("parallelClusterText"),
+                       .name = tr("Cluster"),
+                       .tooltip = tr("GPUs per node and the scale-up / scale-out bandwidth per "
+                                     "GPU and direction the step is priced on"),
+                       .widest = QStringLiteral("dgx-a100: 8 GPUs per node, 300 / 25 GB/s")});
+  software = grid->add({.key = QStringLiteral("parallelSoftwareText"),
+                        .name = tr("Software"),
+                        .tooltip = tr("The training framework preset and what it does"),
+                        .widest = QStringLiteral("megatron-deepspeed")});
   speed = grid->addSection(tr("Speed"));
   step = grid->add({.key = QStringLiteral("parallelStep"),
                     .name = tr("Step"),
@@ -76,6 +86,27 @@ ParallelReadouts::ParallelReadouts(ReadoutGrid* grid) : grid_(grid) {
                     .tooltip = tr("The scenario's training tokens at this step time"),
                     .better = Better::lower,
                     .format = shows::grouped(1)});
+  kernels_section = grid->addSection(tr("Compute by kernel"));
+  auto kernel = [grid](const char* key, const QString& name, const QString& tip) {
+    return grid->add({.key = QString::fromLatin1(key),
+                      .name = name,
+                      .tooltip = tip,
+                      .better = Better::lower,
+                      .format = shows::seconds(),
+                      .widest = QStringLiteral("99.9 ms (99.9 %)")});
+  };
+  gemm = kernel("parallelGemm", tr("GEMMs"),
+                tr("Matrix multiplications per step (forward, backward, recomputed), at the "
+                   "chip's GEMM efficiency with tile and wave quantization"));
+  attention = kernel("parallelAttention", tr("Attention"),
+                     tr("The attention core: one fused kernel, or QKᵀ, softmax, dropout and A·V "
+                        "unfused"));
+  elementwise = kernel("parallelElementwise", tr("Element-wise"),
+                       tr("Norms, residual junctions, activations, bias and loss kernels, at the "
+                          "HBM bandwidth they sustain"));
+  host_wait = kernel("parallelHostWait", tr("Host wait"),
+                     tr("Time the GPU waits for an eager framework to dispatch the next kernel: "
+                        "short kernels (small layers, thin TP slices) are host-bound"));
   memory_section = grid->addSection(tr("Memory and budget"));
   memory = grid->add({.key = QStringLiteral("parallelMemory"),
                       .name = tr("Peak stage"),
@@ -155,6 +186,22 @@ void ParallelReadouts::show(const ParallelView& v) {
     else
       grid_->set(row, {.value = QStringLiteral("—")});
   };
+  grid_->set(cluster,
+             {.value = qs(v.cluster.substr(0, v.cluster.find(':'))), .note = qs(v.cluster)});
+  grid_->set(software,
+             {.value = qs(v.software.substr(0, v.software.find(" — "))), .note = qs(v.software)});
+  if (r) {
+    const ComputeMix& k = r->time.kernels;
+    for (auto [row, seconds] :
+         {std::pair{gemm, k.gemm_seconds}, std::pair{attention, k.attention_seconds},
+          std::pair{elementwise, k.elementwise_seconds}, std::pair{host_wait, k.host_wait_seconds}})
+      number(row, seconds,
+             tr("%1 (%2)").arg(qs(format_seconds(seconds)),
+                               qs(format_percent(seconds / r->step_seconds))),
+             QString());
+  } else {
+    for (ReadoutGrid::Row row : {gemm, attention, elementwise, host_wait}) number(row, 0, {}, {});
+  }
   if (r) {
     number(step, r->step_seconds, qs(format_seconds(r->step_seconds)), QString(),
            tr("%1 sequences of %2 tokens per step, %3 micro-batches per pipeline")

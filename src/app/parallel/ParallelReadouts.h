@@ -26,6 +26,9 @@ class ParallelReadouts {
   ReadoutGrid::Section layout_section, speed, memory_section;
   ReadoutGrid::Row layout, batch, step, tokens, mfu, hfu, days;
   ReadoutGrid::Row memory, fits, budget_mfu;
+  ReadoutGrid::Section setup, kernels_section;
+  ReadoutGrid::Row cluster, software;
+  ReadoutGrid::Row gemm, attention, elementwise, host_wait;
 
  private:
   ReadoutGrid* grid_;

@@ -163,6 +163,12 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
 // on 16 stages: 7, 8 × 14, 7).
 std::vector<std::int64_t> stage_layers(std::int64_t n_layers, std::int64_t pp);
 
+// Layers of each of `chunks` model chunks of the interleaved schedule (chunk
+// j·pp + i on stage i). All of ceil(L / chunks) when that divides L; else the
+// edge chunks are a layer shorter, outermost first (Llama 3 405B: 126 layers
+// in 16 × 4 chunks: 1, 2 × 62, 1 — stages of 7, 8 × 14, 7).
+std::vector<std::int64_t> chunk_layers(std::int64_t n_layers, std::int64_t chunks);
+
 // ---------------------------------------------------------- activation memory
 
 // Korthikanti et al. 2022 §4 for the GPT layer they study (MHA, 4h GeLU MLP,
@@ -216,6 +222,26 @@ struct StageMemory {
   std::int64_t total_bytes = 0;
 };
 
+// Compute (and recomputation) by kind of kernel: GEMMs, attention (the fused
+// kernel, or QKᵀ, softmax and A·V unfused), element-wise and norm kernels, and
+// the time the GPU waits for an eager framework's host to dispatch the next
+// kernel. Sums to StepTime's compute + recompute.
+struct ComputeMix {
+  double gemm_seconds = 0;
+  double attention_seconds = 0;
+  double elementwise_seconds = 0;
+  double host_wait_seconds = 0;
+  double total_seconds() const {
+    return gemm_seconds + attention_seconds + elementwise_seconds + host_wait_seconds;
+  }
+  void add(const ComputeMix& o, double times = 1.0) {
+    gemm_seconds += times * o.gemm_seconds;
+    attention_seconds += times * o.attention_seconds;
+    elementwise_seconds += times * o.elementwise_seconds;
+    host_wait_seconds += times * o.host_wait_seconds;
+  }
+};
+
 // The parts of one step; they add up to the step.
 struct StepTime {
   double compute_seconds = 0;    // forward + backward kernels on the slowest stage
@@ -227,6 +253,7 @@ struct StepTime {
   double ep_comm_seconds = 0;    // expert all-to-alls
   double cp_comm_seconds = 0;    // exposed context-parallel K/V exchange
   double optimizer_seconds = 0;  // the optimizer step
+  ComputeMix kernels;            // compute + recompute by kind (already in the parts above)
   double total_seconds() const;
   // Exposed communication: TP + PP sends + DP + EP + CP (the bubble apart).
   double exposed_comm_seconds() const;
@@ -311,9 +338,11 @@ struct SearchOptions {
   std::optional<std::int64_t> tp, pp, vpp, cp, ep, micro_batch;
   std::optional<int> zero;
   std::optional<Checkpointing> recompute;
-  bool even_stages = true;     // PP divides the layers
-  bool tp_within_node = true;  // TP inside one fast domain
-  bool ep_within_node = true;  // TP × EP inside one fast domain
+  std::optional<std::int64_t> dp;         // a partial --layout that names dp
+  std::optional<bool> sequence_parallel;  // unset: on wherever tp > 1
+  bool even_stages = true;                // PP divides the layers
+  bool tp_within_node = true;             // TP inside one fast domain
+  bool ep_within_node = true;             // TP × EP inside one fast domain
   std::int64_t max_vpp = 8;
   std::int64_t max_micro_batch = 16;
   std::int64_t max_cp = 32;

@@ -90,8 +90,9 @@ struct LayerCost {
   double fwd_cp = 0;  // exposed context-parallel exchange
   double bwd_cp = 0;
   double recompute_cp = 0;
-  std::int64_t activation_bytes = 0;       // stored for the backward
-  std::int64_t full_activation_bytes = 0;  // without any recompute (the working set)
+  ComputeMix fwd_mix, bwd_mix, recompute_mix;  // fwd_compute etc. by kind of kernel
+  std::int64_t activation_bytes = 0;           // stored for the backward
+  std::int64_t full_activation_bytes = 0;      // without any recompute (the working set)
   // Per-rank parameters of the layer: reduced over DP × CP (dense) and over
   // DP × CP / EP (routed experts).
   std::int64_t dense_params = 0;
@@ -112,6 +113,7 @@ struct EdgeCost {
   double fwd_compute = 0;
   double bwd_compute = 0;
   double tp = 0;
+  double gemm = 0;                    // of fwd + bwd compute: the unembedding's GEMMs
   std::int64_t params = 0;            // per rank
   std::int64_t activation_bytes = 0;  // per in-flight micro-batch (embedding) or one (output)
 };
@@ -146,7 +148,8 @@ struct StageTime {
   double fwd = 0;  // forward kernels and exposed collectives (no pipeline sends)
   double bwd = 0;  // backward, recompute included
   double compute = 0, recompute = 0, tp = 0, ep = 0, cp = 0, dp = 0;
-  double pp = 0;  // pipeline sends and receives of the micro-batch
+  ComputeMix mix;  // compute + recompute by kind of kernel
+  double pp = 0;   // pipeline sends and receives of the micro-batch
   double total() const { return fwd + bwd + pp; }
 };
 

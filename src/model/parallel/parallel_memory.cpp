@@ -111,6 +111,23 @@ std::vector<std::int64_t> stage_layers(std::int64_t n_layers, std::int64_t pp) {
   return out;
 }
 
+std::vector<std::int64_t> chunk_layers(std::int64_t n_layers, std::int64_t chunks) {
+  require_count(n_layers, "layers", "blocks");
+  require_count(chunks, "pp × vpp", "model chunks", 1, n_layers);
+  const std::int64_t each = (n_layers + chunks - 1) / chunks;
+  std::vector<std::int64_t> out(static_cast<std::size_t>(chunks), each);
+  std::int64_t deficit = each * chunks - n_layers;
+  // Shorter edges, as Llama 3 405B's 126 layers: the first and the last chunk
+  // give up a layer each, then the second and the second-to-last, and so on.
+  for (std::int64_t k = 0; deficit > 0; ++k) {
+    const auto lo = static_cast<std::size_t>(k % ((chunks + 1) / 2));
+    --out[lo], --deficit;
+    if (deficit > 0 && static_cast<std::size_t>(chunks) - 1 - lo != lo)
+      --out[static_cast<std::size_t>(chunks) - 1 - lo], --deficit;
+  }
+  return out;
+}
+
 namespace parallel_detail {
 
 std::int64_t in_flight(std::int64_t stage, std::int64_t pp, std::int64_t vpp,
@@ -142,24 +159,19 @@ void stage_compositions(const JobContext& c, const Layout& layout,
       first += sc.layers;
     }
   } else {
-    // Chunk j of stage i holds layers [(j·p + i)·c, (j·p + i + 1)·c), c = L/(p·v).
-    const std::int64_t chunk = s.n_layers / (p * v);
-    const bool uniform = dense_lead == 0 || dense_lead == s.n_layers;
+    // Chunk j of stage i is model chunk j·p + i; chunk_layers sizes them.
+    const std::vector<std::int64_t> sizes = chunk_layers(s.n_layers, p * v);
+    std::vector<std::int64_t> start(sizes.size(), 0);
+    for (std::size_t g = 1; g < sizes.size(); ++g) start[g] = start[g - 1] + sizes[g - 1];
     for (std::int64_t i = 0; i < p; ++i) {
       StageComposition& sc = out[static_cast<std::size_t>(i)];
-      if (uniform) {
-        sc.layers = chunk * v;
-        sc.dense_layers = dense_lead == 0 ? 0 : sc.layers;
-        sc.moe_layers = sc.layers - sc.dense_layers;
-        continue;
-      }
       for (std::int64_t j = 0; j < v; ++j) {
-        const std::int64_t first = (j * p + i) * chunk;
-        const std::int64_t dense = std::clamp<std::int64_t>(dense_lead - first, 0, chunk);
+        const auto g = static_cast<std::size_t>(j * p + i);
+        const std::int64_t dense = std::clamp<std::int64_t>(dense_lead - start[g], 0, sizes[g]);
         sc.dense_layers += dense;
-        sc.moe_layers += chunk - dense;
+        sc.moe_layers += sizes[g] - dense;
+        sc.layers += sizes[g];
       }
-      sc.layers = chunk * v;
     }
   }
   out.front().first = true;

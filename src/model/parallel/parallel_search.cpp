@@ -72,7 +72,7 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
         if (job.n_chips % (tp * pp * cp) != 0) continue;
         if (!opt.cp && cp > opt.max_cp) continue;
         const std::int64_t dp = job.n_chips / (tp * pp * cp);
-        if (job.global_batch % dp != 0) continue;
+        if (job.global_batch % dp != 0 || (opt.dp && dp != *opt.dp)) continue;
         std::vector<std::int64_t> eps = {1};
         if (s.is_moe()) {
           eps.clear();
@@ -89,7 +89,9 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
             std::vector<std::int64_t> vpps = {1};
             if (pp > 1)
               for (std::int64_t v = 2; v <= opt.max_vpp; ++v)
-                if (s.n_layers % (pp * v) == 0 && m % pp == 0) vpps.push_back(v);
+                if ((opt.even_stages ? s.n_layers % (pp * v) == 0 : pp * v <= s.n_layers) &&
+                    m % pp == 0)
+                  vpps.push_back(v);
             // ZeRO-1 moves the same bytes as ZeRO-0 (reduce-scatter + all-gather =
             // all-reduce) with the gather beside the next forward, and holds less:
             // ZeRO-0 is dominated unless there is nothing to shard over.
@@ -100,7 +102,9 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
                 for (Checkpointing rc : axis(opt.recompute, recomputes)) {
                   Layout L;
                   L.tp = tp, L.pp = pp, L.vpp = vpp, L.dp = dp, L.cp = cp, L.ep = ep;
-                  L.zero = zero, L.micro_batch = mb, L.sequence_parallel = tp > 1, L.recompute = rc;
+                  L.zero = zero, L.micro_batch = mb,
+                  L.sequence_parallel = tp > 1 && opt.sequence_parallel.value_or(true);
+                  L.recompute = rc;
                   if (layout_problem(job, L)) continue;
                   const Key key{tp, cp, mb, static_cast<int>(rc), ep};
                   auto it = layer_cache.find(key);

@@ -39,6 +39,10 @@ void ParallelSettings::validate() const {
   require_count(global_batch_tokens, "global_batch_tokens", "tokens per step",
                 1);  // range: inputs.cpp
   (void)software_by_name(software);
+  if (!cluster.empty() && cluster != "custom") (void)cluster_by_name(cluster);
+  require_count(gpus_per_node, "gpus_per_node", "GPUs", 1, 100'000);  // ranges: inputs.cpp
+  require_real(scale_up_gb_per_s, "scale_up_gb_per_s", "GB/s", 0.1, 100'000);
+  require_real(scale_out_gb_per_s, "scale_out_gb_per_s", "GB/s", 0.1, 100'000);
   require_lock(tp, "tp", "tensor-parallel ranks", kMaxTp);
   require_lock(pp, "pp", "pipeline stages", kMaxPp);
   require_lock(vpp, "vpp", "model chunks per pipeline rank", kMaxVpp);
@@ -74,6 +78,27 @@ SearchOptions ParallelSettings::search_options() const {
   o.even_stages = even_stages;
   o.tp_within_node = tp_within_node;
   return o;
+}
+
+std::optional<Network> ParallelSettings::network(const Chip& chip) const {
+  if (cluster.empty()) return std::nullopt;
+  if (cluster != "custom") return cluster_by_name(cluster).network;
+  return custom_network(gpus_per_node, scale_up_gb_per_s, scale_out_gb_per_s, chip.network);
+}
+
+std::string ParallelSettings::cluster_text(const Chip& chip) const {
+  const Network n = network(chip).value_or(chip.network);
+  auto gb = [](double bytes_per_s) {
+    std::string t = std::to_string(bytes_per_s / 1e9);
+    t.erase(t.find_last_not_of('0') + 1);
+    if (t.back() == '.') t.pop_back();
+    return t;
+  };
+  const std::string numbers = std::to_string(n.chips_per_node) + " GPUs per node, " +
+                              gb(n.intra_node_bytes_per_s) + " / " + gb(n.inter_node_bytes_per_s) +
+                              " GB/s per GPU";
+  if (cluster.empty()) return std::string(chip.name) + "'s usual node: " + numbers;
+  return (cluster == "custom" ? std::string("custom") : cluster) + ": " + numbers;
 }
 
 }  // namespace napkin

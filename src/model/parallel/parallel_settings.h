@@ -31,8 +31,15 @@ struct ParallelSettings {
   // (at least 1). 4 Mi tokens: Llama-3-70B's early batch.
   std::int64_t global_batch_tokens = 4'194'304;
   std::string software = "modern";  // a name of software_presets()
-  bool even_stages = true;          // PP divides the layers
-  bool tp_within_node = true;       // TP inside one fast domain
+  // The cluster: "" the chip's usual node (its hardware table row), a name of
+  // cluster_presets(), or "custom": the three numbers below (per GPU, one
+  // direction; registered inputs parallel.gpus_per_node, ...).
+  std::string cluster;
+  std::int64_t gpus_per_node = 8;
+  double scale_up_gb_per_s = 450;
+  double scale_out_gb_per_s = 50;
+  bool even_stages = true;     // PP divides the layers
+  bool tp_within_node = true;  // TP inside one fast domain
   // Locks: axes the search keeps fixed; unset: searched.
   std::optional<std::int64_t> tp, pp, vpp, cp, ep, micro_batch;
   std::optional<int> zero;
@@ -42,6 +49,10 @@ struct ParallelSettings {
 
   void validate() const;
   SearchOptions search_options() const;
+  // The network a plan on `chip` runs on; nullopt: the chip's own node.
+  std::optional<Network> network(const Chip& chip) const;
+  // "DGX H100 (the H100's node)", "dgx-a100", "custom: 8 GPUs, 300 / 12.5 GB/s".
+  std::string cluster_text(const Chip& chip) const;
   bool operator==(const ParallelSettings&) const = default;
 };
 

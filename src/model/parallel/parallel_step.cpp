@@ -66,16 +66,40 @@ DpStep dp_step(const JobContext& c, const Layout& L, std::int64_t dense_params,
   }
 }
 
-// ZeRO-2/3 traffic per layer and micro-batch, hidden behind that layer's
-// compute: ZeRO-2 reduce-scatters each micro-batch's gradients; ZeRO-3 also
-// gathers the layer's weights before its forward and again before its backward.
+// The fixed cost of a ring all-gather or reduce-scatter over the whole
+// data-parallel group: NCCL runs them as one flat ring (it has no tree for
+// them), n − 1 steps each paced by the slowest hop, the network between nodes.
+// The hierarchical model of the bandwidth counts fewer steps; this is what it
+// leaves out, the term that dominates ZeRO-3's per-layer gathers at scale.
+double flat_ring_extra_latency(const JobContext& c, const GroupPlacement& g) {
+  if (g.ranks <= 1 || g.ranks_per_node == g.ranks) return 0;
+  const double n = static_cast<double>(g.ranks), r = static_cast<double>(g.ranks_per_node);
+  const double hierarchical =
+      (r - 1) * c.intra.latency_seconds + (n / r - 1) * c.inter.latency_seconds;
+  return std::max(0.0, (n - 1) * c.inter.latency_seconds - hierarchical);
+}
+
+// ZeRO-2/3 traffic per layer and micro-batch. ZeRO-2 reduce-scatters each
+// micro-batch's gradients beside the backward. ZeRO-3 (DeepSpeed ZeRO-3,
+// FSDP) also all-gathers the layer's weights before its forward, again before
+// its backward (and before a recomputed forward where the framework fetches
+// again), each prefetched behind at most `zero3_prefetch_layers` layers of
+// compute; in the backward the gathers and the reduce-scatters share the
+// links. Rajbhandari et al. (SC'20) §5; Zhao et al., PyTorch FSDP (VLDB 2023)
+// §3.3 (backward and forward prefetch of the next unit only).
 std::pair<double, double> zero_layer_exposed(const JobContext& c, const Layout& L,
                                              const LayerCost& lc) {
   if (L.zero < 2 || L.dp * L.cp == 1) return {0.0, 0.0};
   const DpCollectives& d = dp_collectives(c, L, lc.dense_params, lc.expert_params);
   if (L.zero == 2) return {0.0, overlapped(c, d.reduce_scatter, lc.bwd_compute)};
-  return {overlapped(c, d.all_gather, lc.fwd_compute),
-          overlapped(c, d.all_gather + d.reduce_scatter, lc.bwd_compute + lc.recompute)};
+  const TrainingSoftware& sw = c.job->software;
+  const double ring = flat_ring_extra_latency(c, dense_dp_group(c, L));
+  const double gather = d.all_gather + ring, scatter = d.reduce_scatter + ring;
+  const double window = static_cast<double>(sw.zero3_prefetch_layers);
+  const double regather =
+      L.recompute == Checkpointing::full && sw.zero3_regather_for_recompute ? gather : 0.0;
+  return {overlapped(c, gather, window * lc.fwd_compute),
+          overlapped(c, gather + regather + scatter, window * (lc.bwd_compute + lc.recompute))};
 }
 
 bool same_composition(const StageComposition& a, const StageComposition& b) {
@@ -136,6 +160,11 @@ void stage_times(const JobContext& c, const Layout& L, const std::vector<StageCo
     x.compute =
         nd * (dense.fwd_compute + dense.bwd_compute) + nm * (moe.fwd_compute + moe.bwd_compute);
     x.recompute = nd * dense.recompute + nm * moe.recompute;
+    for (const auto& [lc, k] : {std::pair{&dense, nd}, std::pair{&moe, nm}}) {
+      x.mix.add(lc->fwd_mix, k);
+      x.mix.add(lc->bwd_mix, k);
+      x.mix.add(lc->recompute_mix, k);
+    }
     x.tp = nd * (dense.fwd_tp + dense.bwd_tp + dense.recompute_tp) +
            nm * (moe.fwd_tp + moe.bwd_tp + moe.recompute_tp);
     x.ep = nm * (moe.fwd_ep + moe.bwd_ep + moe.recompute_ep);
@@ -147,12 +176,15 @@ void stage_times(const JobContext& c, const Layout& L, const std::vector<StageCo
     x.bwd = nd * (dense.backward() + zd_b) + nm * (moe.backward() + zm_b);
     if (sc.first) {
       x.compute += embed.fwd_compute + embed.bwd_compute;
+      x.mix.elementwise_seconds += embed.fwd_compute + embed.bwd_compute;
       x.tp += embed.tp;
       x.fwd += embed.fwd_compute + embed.tp / 2;
       x.bwd += embed.bwd_compute + embed.tp / 2;
     }
     if (sc.last) {
       x.compute += out.fwd_compute + out.bwd_compute;
+      x.mix.gemm_seconds += out.gemm;
+      x.mix.elementwise_seconds += out.fwd_compute + out.bwd_compute - out.gemm;
       x.tp += out.tp;
       x.fwd += out.fwd_compute + out.tp / 2;
       x.bwd += out.bwd_compute + out.tp / 2;
@@ -191,6 +223,7 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
   StepTime& tm = res.time;
   tm.compute_seconds = md * b.compute;
   tm.recompute_seconds = md * b.recompute;
+  tm.kernels.add(b.mix, md);
   tm.tp_comm_seconds = md * b.tp;
   tm.ep_comm_seconds = md * b.ep;
   tm.cp_comm_seconds = md * b.cp;

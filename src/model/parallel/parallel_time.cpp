@@ -154,10 +154,13 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer) {
   const std::int64_t up = s.gated ? 2 : 1;
   WeightGemm fc1, fc2;
   double mlp_f = 0, mlp_b = 0;
+  double mlp_gemm_f = 0, mlp_gemm_b = 0;  // the MLP's GEMMs alone, for the breakdown
   if (!moe) {
     const std::int64_t f_r = s.d_ff / t;
     fc1 = weight_gemm(r, n, up * f_r, s.d_model);
     fc2 = weight_gemm(r, n, s.d_model, f_r);
+    mlp_gemm_f = fc1.fwd + fc2.fwd;
+    mlp_gemm_b = fc1.bwd() + fc2.bwd();
     mlp_f = fc1.fwd + fc2.fwd + streaming_seconds(r, per_unit_f * nd * static_cast<double>(f_r));
     mlp_b =
         fc1.bwd() + fc2.bwd() + streaming_seconds(r, per_unit_b * nd * static_cast<double>(f_r));
@@ -175,6 +178,8 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer) {
     // experts and back (read and write each routed token twice).
     const double route_bytes = 12.0 * nt * static_cast<double>(s.n_experts);
     const double permute_bytes = 8.0 * routed * H;
+    mlp_gemm_f = router.fwd + fc1.fwd + fc2.fwd;
+    mlp_gemm_b = router.bwd() + fc1.bwd() + fc2.bwd();
     mlp_f = router.fwd + fc1.fwd + fc2.fwd +
             streaming_seconds(
                 r, route_bytes + permute_bytes + per_unit_f * routed * static_cast<double>(ef_r));
@@ -185,6 +190,8 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer) {
       const std::int64_t sf_r = s.shared_experts * s.effective_expert_d_ff() / t;
       const WeightGemm s1 = weight_gemm(r, n, up * sf_r, s.d_model);
       const WeightGemm s2 = weight_gemm(r, n, s.d_model, sf_r);
+      mlp_gemm_f += s1.fwd + s2.fwd;
+      mlp_gemm_b += s1.bwd() + s2.bwd();
       mlp_f += s1.fwd + s2.fwd + streaming_seconds(r, per_unit_f * nd * static_cast<double>(sf_r));
       mlp_b +=
           s1.bwd() + s2.bwd() + streaming_seconds(r, per_unit_b * nd * static_cast<double>(sf_r));
@@ -207,6 +214,12 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer) {
   }
   lc.fwd_compute = qkv.fwd + proj.fwd + core_f + mlp_f + streaming_seconds(r, ew_f);
   lc.bwd_compute = qkv.bwd() + proj.bwd() + core_b + mlp_b + streaming_seconds(r, ew_b);
+  lc.fwd_mix.gemm_seconds = qkv.fwd + proj.fwd + mlp_gemm_f;
+  lc.fwd_mix.attention_seconds = core_f;
+  lc.fwd_mix.elementwise_seconds = lc.fwd_compute - lc.fwd_mix.gemm_seconds - core_f;
+  lc.bwd_mix.gemm_seconds = qkv.bwd() + proj.bwd() + mlp_gemm_b;
+  lc.bwd_mix.attention_seconds = core_b;
+  lc.bwd_mix.elementwise_seconds = lc.bwd_compute - lc.bwd_mix.gemm_seconds - core_b;
 
   // Tensor-parallel collectives of the activations (n × d_model in bf16).
   if (t > 1) {
@@ -277,19 +290,26 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer) {
     // the norms' input and weight gradients, the junctions, the bias gradients.
     const int core_bwd = unfused ? 5 + (sw.dropout ? 1 : 0) : 2;
     const int bwd = 8 + core_bwd + 1 + 6 + biases + tp_calls + (moe ? 7 : 0);
-    auto floor_to = [&](double& compute, double others, int kernels) {
-      compute = std::max(compute, kernels * c.dispatch_seconds - others);
+    auto floor_to = [&](double& compute, ComputeMix& mix, double others, int kernels) {
+      const double floor = kernels * c.dispatch_seconds - others;
+      if (floor <= compute) return;
+      mix.host_wait_seconds = floor - compute;
+      compute = floor;
     };
-    floor_to(lc.fwd_compute, lc.fwd_tp + lc.fwd_ep + lc.fwd_cp, fwd);
-    floor_to(lc.bwd_compute, lc.bwd_tp + lc.bwd_ep + lc.bwd_cp, bwd);
+    floor_to(lc.fwd_compute, lc.fwd_mix, lc.fwd_tp + lc.fwd_ep + lc.fwd_cp, fwd);
+    floor_to(lc.bwd_compute, lc.bwd_mix, lc.bwd_tp + lc.bwd_ep + lc.bwd_cp, bwd);
   }
 
   // Recomputation before the backward.
   switch (L.recompute) {
     case Checkpointing::none: break;
-    case Checkpointing::selective: lc.recompute = core_recompute; break;
+    case Checkpointing::selective:
+      lc.recompute = core_recompute;
+      lc.recompute_mix.attention_seconds = core_recompute;
+      break;
     case Checkpointing::full:
       lc.recompute = lc.fwd_compute;
+      lc.recompute_mix = lc.fwd_mix;
       lc.recompute_tp = lc.fwd_tp;
       lc.recompute_ep = lc.fwd_ep;
       lc.recompute_cp = lc.fwd_cp;
@@ -375,6 +395,7 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
   // gradient).
   e.fwd_compute = out.fwd + streaming_seconds(c.rates, 4.0 * nt * H + 10.0 * logits);
   e.bwd_compute = out.bwd() + streaming_seconds(c.rates, 6.0 * nt * H + 6.0 * logits);
+  e.gemm = out.fwd + out.bwd();
   if (t > 1) {
     const GroupPlacement grp = placement(c, t, 1);
     const double bytes = 2.0 * nd * H;

@@ -315,6 +315,70 @@ const std::array kInputs{
                    "pipeline and a smaller bubble. Default 4 Mi tokens, Llama-3-70B's early batch.",
         .get = [](const S& s) { return static_cast<double>(s.parallel.global_batch_tokens); },
         .set = [](S& s, double v) { s.parallel.global_batch_tokens = std::llround(v); }},
+    ScenarioInput{.key = "parallel.gpus_per_node",
+                  .section = "parallel",
+                  .json_key = "gpus_per_node",
+                  .flag = "--gpus-per-node",
+                  .label = "GPUs per node",
+                  .unit = "GPUs",
+                  .display_unit = "",
+                  .type = InputType::count,
+                  .default_value = 8,
+                  .lo = 1,
+                  .hi = 100'000,
+                  .slider_lo = 1,
+                  .slider_hi = 1'024,
+                  .scale = InputScale::log,
+                  .ladder = Ladder::powersOfTwo(),
+                  .tooltip =
+                      "Chips in one fast (NVLink / ICI) domain (GPUs) of a custom cluster: 8 in a "
+                      "DGX, 72 in a GB200 NVL72 rack, a pod's chips on TPU. Collectives inside it "
+                      "run at the scale-up bandwidth, across it at the scale-out bandwidth.",
+                  .get = [](const S& s) { return static_cast<double>(s.parallel.gpus_per_node); },
+                  .set = [](S& s, double v) { s.parallel.gpus_per_node = std::llround(v); }},
+    ScenarioInput{.key = "parallel.scale_up_gb_per_s",
+                  .section = "parallel",
+                  .json_key = "scale_up_gb_per_s",
+                  .flag = "--scale-up-gb-per-s",
+                  .label = "Scale-up bandwidth",
+                  .unit = "GB/s per GPU",
+                  .display_unit = "GB/s",
+                  .default_value = 450,
+                  .lo = 0.1,
+                  .hi = 100'000,
+                  .slider_lo = 10,
+                  .slider_hi = 2'000,
+                  .scale = InputScale::log,
+                  .ladder = Ladder::oneTwoFive(),
+                  .decimals = 1,
+                  .tooltip =
+                      "A custom cluster's NVLink / ICI bandwidth per GPU and direction (GB/s, "
+                      "10^9 bytes/s): half a datasheet's bidirectional figure (DGX H100: 900 GB/s "
+                      "bidirectional, 450 here). Napkin applies the chip's measured link "
+                      "efficiency on top.",
+                  .get = [](const S& s) { return s.parallel.scale_up_gb_per_s; },
+                  .set = [](S& s, double v) { s.parallel.scale_up_gb_per_s = v; }},
+    ScenarioInput{.key = "parallel.scale_out_gb_per_s",
+                  .section = "parallel",
+                  .json_key = "scale_out_gb_per_s",
+                  .flag = "--scale-out-gb-per-s",
+                  .label = "Scale-out bandwidth",
+                  .unit = "GB/s per GPU",
+                  .display_unit = "GB/s",
+                  .default_value = 50,
+                  .lo = 0.1,
+                  .hi = 100'000,
+                  .slider_lo = 1,
+                  .slider_hi = 200,
+                  .scale = InputScale::log,
+                  .ladder = Ladder::oneTwoFive(),
+                  .decimals = 2,
+                  .tooltip =
+                      "A custom cluster's InfiniBand / RoCE / DCN bandwidth per GPU and direction "
+                      "(GB/s): the node's NICs divided by its GPUs (8 x 400 Gb/s over 8 GPUs: 50; "
+                      "4 x 200 Gb/s over 8 GPUs: 12.5).",
+                  .get = [](const S& s) { return s.parallel.scale_out_gb_per_s; },
+                  .set = [](S& s, double v) { s.parallel.scale_out_gb_per_s = v; }},
 };
 
 std::string bound_text(const ScenarioInput& in, double v) {

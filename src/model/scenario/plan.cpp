@@ -31,6 +31,7 @@ TrainingJob training_job(const Scenario& s) {
   job.train_tokens = s.train_inputs().tokens();
   job.optimizer = s.training.optimizer;
   job.software = software_by_name(s.parallel.software);
+  job.network = s.parallel.network(chip_by_name(s.chip));
   job.validate();
   return job;
 }

@@ -316,6 +316,15 @@ std::vector<ScenarioField> make_fields() {
   add("parallel.global_batch_tokens", "Parallelism: global batch", "tokens",
       [](S s) { return s.parallel.global_batch_tokens; });
   add("parallel.software", "Parallelism: software", "", [](S s) { return s.parallel.software; });
+  add("parallel.cluster", "Parallelism: cluster", "", [](S s) {
+    return s.parallel.cluster.empty() ? std::string("the chip's node") : s.parallel.cluster;
+  });
+  add("parallel.gpus_per_node", "Parallelism: custom cluster's GPUs per node", "GPUs",
+      [](S s) { return s.parallel.gpus_per_node; });
+  add("parallel.scale_up_gb_per_s", "Parallelism: custom scale-up bandwidth", "GB/s",
+      [](S s) { return s.parallel.scale_up_gb_per_s; });
+  add("parallel.scale_out_gb_per_s", "Parallelism: custom scale-out bandwidth", "GB/s",
+      [](S s) { return s.parallel.scale_out_gb_per_s; });
   add("parallel.even_stages", "Parallelism: even stages", "",
       [](S s) { return s.parallel.even_stages; });
   add("parallel.tp_within_node", "Parallelism: TP within a node", "",

@@ -13,6 +13,14 @@ ParallelView make_parallel_view(const Scenario& s, const SearchResult& search,
   ParallelView v;
   v.subject = s.model_name + " on " + format_grouped(s.n_chips) + " × " + s.chip;
   try {
+    v.cluster = s.parallel.cluster_text(chip_by_name(s.chip));
+  } catch (const std::invalid_argument& e) {
+    v.cluster = e.what();
+  }
+  v.software = s.parallel.software;
+  for (const SoftwarePreset& p : software_presets())
+    if (p.name == s.parallel.software) v.software += " — " + std::string(p.description);
+  try {
     v.job = training_job(s);
   } catch (const std::invalid_argument& e) {
     v.error = e.what();

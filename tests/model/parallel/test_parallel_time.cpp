@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <map>
 #include <string>
@@ -241,7 +243,11 @@ TEST(ParallelTime, InvalidLayoutsSayWhy) {
             std::string::npos);
   EXPECT_NE(reason(layout(1, 128, 8)).find("pp (pipeline stages) must be at most layers"),
             std::string::npos);
-  EXPECT_NE(reason(layout(8, 4, 32, 3)).find("pp × vpp"), std::string::npos);
+  // 80 layers in 4 × 3 chunks is an uneven interleaved schedule (valid); in
+  // 4 × 32 chunks some would hold no layer.
+  EXPECT_TRUE(evaluate_layout(j, layout(8, 4, 32, 3)).valid);
+  EXPECT_NE(reason(layout(8, 4, 32, 32)).find("pp × vpp = 128 model chunks must be at most layers"),
+            std::string::npos);
   Layout mb = layout(8, 4, 32);
   mb.micro_batch = 3;
   EXPECT_NE(reason(mb).find("global_batch"), std::string::npos);
@@ -352,6 +358,81 @@ TEST(ParallelSchedule, JobScheduleAgreesWithTheStepTime) {
   EXPECT_EQ(s.stages, 8);
   EXPECT_EQ(s.chunks, 2);
   EXPECT_EQ(pipeline_schedule(j, l, 16).micro_batches, 16);
+}
+
+TEST(ParallelTime, UnevenInterleavedChunksShortenTheEdgesAsLlama3) {
+  // Llama 3 405B: 126 layers on 16 stages; the first and the last stage give
+  // up a layer (Dubey et al. 2024 §3.3.2).
+  const std::vector<std::int64_t> chunks = chunk_layers(126, 16 * 4);
+  EXPECT_EQ(chunks.front(), 1);
+  EXPECT_EQ(chunks.back(), 1);
+  EXPECT_EQ(std::count(chunks.begin(), chunks.end(), 2), 62);
+  EXPECT_EQ(chunk_layers(80, 8), std::vector<std::int64_t>(8, 10));
+  EXPECT_EQ(chunk_layers(10, 4), (std::vector<std::int64_t>{2, 3, 3, 2}));
+  EXPECT_EQ(chunk_layers(7, 4), (std::vector<std::int64_t>{1, 2, 2, 2}));
+  EXPECT_THROW_NAMING(chunk_layers(3, 4), "pp × vpp");
+
+  TrainingJob j;
+  j.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256};
+  j.chip = "H100";
+  j.n_chips = 16384;
+  j.seq_len = 8192;
+  j.global_batch = 2048;
+  Layout l;
+  l.tp = 8, l.pp = 16, l.vpp = 4, l.dp = 128, l.zero = 1, l.micro_batch = 1;
+  l.recompute = Checkpointing::full;
+  const LayoutResult r = evaluate_layout(j, l);
+  ASSERT_TRUE(r.valid) << r.reason;
+  EXPECT_TRUE(r.fits) << r.reason;
+  const std::vector<StageMemory> stages = memory_by_stage(j, l);
+  EXPECT_EQ(stages.front().layers, 7);
+  EXPECT_EQ(stages[1].layers, 8);
+  EXPECT_EQ(stages.back().layers, 7);
+  // Meta reports 41 % MFU for this layout (Dubey et al. Table 4, 400 TFLOP/s
+  // per GPU of BF16); the interleaved schedule's bubble keeps the prediction
+  // below 45 %, where a 1F1B schedule would be charged a much larger one.
+  EXPECT_GT(r.mfu, 0.33);
+  EXPECT_LT(r.mfu, 0.45);
+}
+
+TEST(ParallelTime, ComputeByKernelAddsUpToComputeAndRecompute) {
+  for (const char* software : {"modern", "megatron-2022", "megatron-deepspeed"}) {
+    TrainingJob j = llama70b();
+    j.software = software_by_name(software);
+    for (Checkpointing rc : {Checkpointing::none, Checkpointing::selective, Checkpointing::full}) {
+      Layout l = layout(8, 4, 32);
+      l.recompute = rc;
+      const LayoutResult r = evaluate_layout(j, l);
+      ASSERT_TRUE(r.valid) << r.reason;
+      const ComputeMix& k = r.time.kernels;
+      EXPECT_NEAR(k.total_seconds(), r.time.compute_seconds + r.time.recompute_seconds,
+                  1e-9 * r.step_seconds)
+          << software;
+      EXPECT_GT(k.gemm_seconds, k.elementwise_seconds) << software;
+      EXPECT_GT(k.attention_seconds, 0) << software;
+      EXPECT_GE(k.host_wait_seconds, 0) << software;
+    }
+  }
+}
+
+TEST(ParallelTime, SmallLayersWaitForTheHost) {
+  // A 1,024-wide GPT layer split 8 ways runs kernels of a few microseconds:
+  // an eager framework's dispatch, not the GPU, sets the pace.
+  TrainingJob j;
+  j.shape = testing_util::gpt(24, 1024, 16);
+  j.chip = "A100-80";
+  j.n_chips = 8;
+  j.seq_len = 1024;
+  j.global_batch = 16;
+  j.software = software_by_name("megatron-deepspeed");
+  Layout l;
+  l.tp = 8, l.dp = 1, l.zero = 0, l.micro_batch = 1, l.sequence_parallel = false;
+  l.recompute = Checkpointing::full;
+  const LayoutResult slow = evaluate_layout(j, l);
+  ASSERT_TRUE(slow.valid) << slow.reason;
+  EXPECT_GT(slow.time.kernels.host_wait_seconds, 0.5 * slow.time.compute_seconds);
+  j.software.host_dispatch_seconds = 0;
+  EXPECT_LT(evaluate_layout(j, l).step_seconds, 0.5 * slow.step_seconds);
 }
 
 }  // namespace

@@ -24,6 +24,23 @@ Scenario predicted() {
 
 }  // namespace
 
+TEST(ResolvedPlan, TheClusterReachesThePredictedMfu) {
+  // ZeRO-sharded data parallelism over 1,000 H100: a quarter of a DGX's
+  // InfiniBand per GPU cannot make the predicted plan faster.
+  Scenario s = predicted();
+  const double dgx = resolve_plan(s).mfu.mfu;
+  s.parallel.cluster = "custom";
+  s.parallel.gpus_per_node = 8;
+  s.parallel.scale_up_gb_per_s = 450;
+  s.parallel.scale_out_gb_per_s = 12.5;
+  EXPECT_EQ(training_job(s).cluster().inter_node_bytes_per_s, 12.5e9);
+  EXPECT_LE(resolve_plan(s).mfu.mfu, dgx);
+  s.parallel.cluster = "gb200-nvl72";
+  EXPECT_EQ(training_job(s).cluster().chips_per_node, 72);
+  s.parallel.cluster.clear();
+  EXPECT_FALSE(training_job(s).network.has_value());
+}
+
 TEST(ResolvedPlan, AssumedRunsAtTheSlider) {
   Scenario s;
   s.mfu = 0.37;
