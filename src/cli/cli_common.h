@@ -122,6 +122,7 @@ std::vector<Command> parallel_commands();
 std::vector<Command> report_commands();
 std::vector<Command> compare_commands();  // diff
 std::vector<Command> plan_commands();     // goodput (cli_plan.cpp)
+std::vector<Command> import_commands();   // import-run, calibrate (cli_import.cpp, cli_calibrate.cpp)
 
 // Runs `napkin-cli argv...` (argv without the program name); returns the exit status.
 int dispatch(const std::vector<std::string>& argv);

@@ -11,6 +11,7 @@
 #include "cli_common.h"
 #include "config_import.h"
 #include "format.h"
+#include "framework_config.h"
 #include "hardware.h"
 #include "inputs.h"
 #include "parallel.h"
@@ -186,6 +187,7 @@ int run_parallel(Args& a) {
   const std::int64_t top = a.integer("--top", 10, 1, 1'000'000, "layouts");
   SearchOptions options;
   options.even_stages = !a.flag("--uneven-stages");
+  const std::string emit_to = a.choice("--emit", "none", {"none", "megatron", "torchtitan"});
   a.finish();
   job.validate();
 
@@ -217,8 +219,20 @@ int run_parallel(Args& a) {
     }
   }
 
+  std::optional<EmittedFlags> flags;
+  if (emit_to != "none") {
+    const Layout& l = shown.front().layout;
+    flags = emit_to == "megatron" ? emit_megatron(job, l) : emit_torchtitan(job, l);
+  }
   if (json) {
     QJsonObject o;
+    if (flags) {
+      QJsonArray caveats;
+      for (const std::string& c : flags->caveats) caveats.append(QString::fromStdString(c));
+      o["emit"] = QJsonObject{{"framework", QString::fromStdString(emit_to)},
+                              {"text", QString::fromStdString(flags->text)},
+                              {"caveats", caveats}};
+    }
     o["best"] = !shown.empty() && (layout_text || shown.front().fits)
                     ? QJsonValue(layout_json(shown.front()))
                     : QJsonValue();
@@ -248,6 +262,11 @@ int run_parallel(Args& a) {
     std::printf("\n%s: ", fitting > 0 ? "Best" : "Closest (none fits)");
   }
   print_layout(shown.front());
+  if (flags) {
+    std::printf("\nLaunch flags (%s) for %s:\n%s", emit_to.c_str(),
+                to_string(shown.front().layout).c_str(), flags->text.c_str());
+    for (const std::string& c : flags->caveats) std::printf("  note: %s\n", c.c_str());
+  }
   return 0;
 }
 
@@ -260,7 +279,8 @@ std::vector<Command> parallel_commands() {
        "--vocab V ...) [--chip H100] [--chips 1024] [--seq 8192] [--global-batch 512] "
        "[--tokens 15e12] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,zero=1,mb=1,sp=on,"
        "recompute=selective] [--top 10] [--software modern|tp-overlap|megatron-2022|"
-       "megatron-2021] [--uneven-stages] [--fp8] [--mfu-attention full|causal]",
+       "megatron-2021] [--uneven-stages] [--fp8] [--mfu-attention full|causal] "
+       "[--emit megatron|torchtitan]",
        run_parallel},
   };
 }
