@@ -34,7 +34,12 @@ bool TrainingConfig::is_missing(std::string_view item) const {
 
 namespace {
 
-std::string shown(std::string_view s) { return "\"" + std::string(s.substr(0, 40)) + "\""; }
+std::string shown(std::string_view s) {
+  std::string out(1, '"');
+  out.append(s.substr(0, 40));
+  out.push_back('"');
+  return out;
+}
 
 // Typed reads of the flat keys; the first name present wins, so a newer key
 // and its older spelling can both be given.

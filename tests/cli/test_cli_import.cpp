@@ -82,3 +82,30 @@ TEST(CliEmit, ServeVllm) {
   EXPECT_TRUE(r.out.contains("--tensor-parallel-size 8"));
   EXPECT_TRUE(r.out.contains("--max-num-seqs 16"));
 }
+
+TEST(CliCalibrate, VtrainRowsToAProfile) {
+  QTemporaryDir dir;
+  const QString profile = dir.filePath("a100.profile.json");
+  const CliResult r = run_cli(
+      {"calibrate", "--runs", QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv"),
+       "--set", "chip=A100-80,vocab=50304,recompute=full,framework=megatron-deepspeed", "--lines",
+       "21,59,63,74,78,103,106,123,237,242", "--bootstrap", "20", "--predict",
+       QStringLiteral(NAPKIN_TEST_DATA "/vtrain/multi_node_runs_public.csv"), "-o", profile,
+       "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  ASSERT_TRUE(r.json_ok);
+  EXPECT_EQ(r.json["chip"].toString(), "A100-80");
+  EXPECT_EQ(r.json["constants"].toArray().size(), 4);
+  EXPECT_EQ(r.json["runs"].toArray().size(), 10);
+  EXPECT_EQ(r.json["prediction"].toObject()["runs"].toInt(), 52);
+  EXPECT_TRUE(r.json["errors"].toObject().contains("leave_one_out"));
+  EXPECT_TRUE(QFile::exists(profile));
+}
+
+TEST(CliCalibrate, AMissingColumnIsOneLine) {
+  const CliResult r = run_cli(
+      {"calibrate", "--runs", QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.err.contains("no column for chip")) << r.err.toStdString();
+  EXPECT_EQ(r.err.trimmed().count('\n'), 0);
+}
