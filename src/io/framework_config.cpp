@@ -535,10 +535,13 @@ Scenario apply_to_scenario(const TrainingConfig& c, Scenario s) {
   }
   if (c.n_chips) s.n_chips = *c.n_chips;
   if (c.seq_len) s.training.seq_len = *c.seq_len;
-  s.training.micro_batch = c.layout.micro_batch;
-  s.training.checkpointing = c.layout.recompute;
+  // Only what the file states (or the framework's documented default) is taken.
+  if (!c.is_missing("micro_batch_size") && !c.is_missing("local_batch_size") &&
+      !c.is_missing("train_micro_batch_size_per_gpu"))
+    s.training.micro_batch = c.layout.micro_batch;
+  if (!c.is_missing("recompute")) s.training.checkpointing = c.layout.recompute;
   s.training.zero_stage = c.layout.zero;
-  s.training.dp_degree = c.layout.dp;
+  if (!c.is_missing("dp")) s.training.dp_degree = c.layout.dp;
   if (c.precision == "fp32")
     s.training.precision = Precision::fp32;
   else if (!c.precision.empty())

@@ -46,6 +46,9 @@ EmittedFlags emit_megatron(const TrainingJob& job, const Layout& l) {
   if (!s.qkv_bias && !s.mlp_bias) f.push_back("--disable-bias-linear");
   f.push_back(std::string("--normalization ") + (s.norm_bias ? "LayerNorm" : "RMSNorm"));
   f.push_back("--vocab-size " + n(s.vocab));
+  out.caveats.push_back(
+      "--vocab-size stands for the tokenizer: replace it with your --tokenizer-type and its "
+      "files (Megatron-LM pads the vocabulary to a multiple of 128 × tp)");
   if (s.is_moe()) {
     f.push_back("--num-experts " + n(s.n_experts) + " --moe-router-topk " + n(s.top_k));
     if (s.expert_d_ff > 0) f.push_back("--moe-ffn-hidden-size " + n(s.expert_d_ff));

@@ -397,6 +397,8 @@ ConfigEntries read_yaml(std::string_view text, std::string_view source) {
   }
   if (out.entries.empty()) fail(source, 0, "no `key: value` found; expected a YAML file");
   // ${a.b} (absolute) and ${.b} / ${..b} (relative to the key's mapping).
+  std::map<std::string, std::size_t> last;  // key → its last entry
+  for (std::size_t i = 0; i < out.entries.size(); ++i) last[out.entries[i].key] = i;
   for (int round = 0; round < 8; ++round) {
     bool changed = false;
     for (ConfigEntry& e : out.entries) {
@@ -418,7 +420,8 @@ ConfigEntries read_yaml(std::string_view text, std::string_view source) {
         }
         ref = base.empty() ? ref : base + "." + ref;
       }
-      const ConfigEntry* target = out.find(ref);
+      const auto at = last.find(ref);
+      const ConfigEntry* target = at == last.end() ? nullptr : &out.entries[at->second];
       if (!target || !target->known) {
         e.known = false;
         continue;
