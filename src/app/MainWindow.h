@@ -55,6 +55,9 @@ class MainWindow : public QMainWindow {
   // and, when present, model.safetensors.index.json).
   bool importModel(const QString& path);
   bool importConfig(const QString& path) { return importModel(path); }
+  // Imports a training framework's config (Megatron-LM, torchtitan, NeMo,
+  // DeepSpeed): model, chips, layout, batch and sequence length.
+  bool importTrainingConfig(const QString& path);
   void newScenario();
   void resetToDefaults();
   // Selects a panel by key (Panel::panelKey(): budget, isoflops, moe, roofline).
@@ -95,7 +98,15 @@ class MainWindow : public QMainWindow {
   }
   // Replaces the file dialogs: (purpose, suggested name) → path, "" to cancel.
   // import_config: a config.json or a model folder.
-  enum class PathPurpose { open, save_as, import_config, export_report, open_baseline, export_csv };
+  enum class PathPurpose {
+    open,
+    save_as,
+    import_config,
+    export_report,
+    open_baseline,
+    export_csv,
+    import_training_config
+  };
   void setPathPrompt(std::function<QString(PathPurpose, const QString&)> prompt) {
     path_prompt_ = std::move(prompt);
   }

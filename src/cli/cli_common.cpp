@@ -161,6 +161,26 @@ bool Args::flag(std::string_view name) {
   return true;
 }
 
+std::vector<std::string> Args::values(std::string_view name) {
+  if (std::find(queried_.begin(), queried_.end(), name) == queried_.end())
+    queried_.emplace_back(name);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < words_.size(); ++i) {
+    const std::string& w = words_[i].text;
+    if (words_[i].used) continue;
+    if (w.size() > name.size() && w.compare(0, name.size(), name) == 0 && w[name.size()] == '=') {
+      words_[i].used = true;
+      out.push_back(w.substr(name.size() + 1));
+    } else if (w == name) {
+      if (i + 1 >= words_.size() || looks_like_flag(words_[i + 1].text))
+        throw UsageError(std::string(name) + " needs a value");
+      words_[i].used = words_[i + 1].used = true;
+      out.push_back(words_[++i].text);
+    }
+  }
+  return out;
+}
+
 std::optional<std::string> Args::value(std::string_view name) {
   const auto i = find(name);
   if (!i) return std::nullopt;

@@ -29,6 +29,8 @@ class Args {
   // A flag's raw value, if given.
   std::optional<std::string> value(std::string_view name);
   std::string text(std::string_view name, std::string_view fallback);
+  // Every value of a flag that may be given more than once ("--runs A --runs B").
+  std::vector<std::string> values(std::string_view name);
   std::string required_text(std::string_view name);
   // Integers and reals: accept plain or scientific notation ("1e3"); the
   // value must be finite and in range, and integers must be whole.
@@ -120,9 +122,11 @@ std::vector<Command> roofline_commands();
 std::vector<Command> serve_commands();
 std::vector<Command> parallel_commands();
 std::vector<Command> report_commands();
-std::vector<Command> compare_commands();  // diff
-std::vector<Command> plan_commands();     // goodput (cli_plan.cpp)
-std::vector<Command> validate_commands();  // validate: the public data sets, predicted
+std::vector<Command> compare_commands();    // diff
+std::vector<Command> plan_commands();       // goodput (cli_plan.cpp)
+std::vector<Command> import_commands();     // import-run (cli_import.cpp)
+std::vector<Command> calibrate_commands();  // calibrate (cli_calibrate.cpp)
+std::vector<Command> validate_commands();   // validate: the public data sets, predicted
 
 // Runs `napkin-cli argv...` (argv without the program name); returns the exit status.
 int dispatch(const std::vector<std::string>& argv);

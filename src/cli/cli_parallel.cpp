@@ -14,6 +14,7 @@
 #include "cluster_json.h"
 #include "config_import.h"
 #include "format.h"
+#include "framework_config.h"
 #include "hardware.h"
 #include "inputs.h"
 #include "parallel.h"
@@ -262,6 +263,7 @@ int run_parallel(Args& a) {
   const auto layout_text = a.value("--layout");
   const std::int64_t top = a.integer("--top", 10, 1, 1'000'000, "layouts");
   const bool uneven = a.flag("--uneven-stages");
+  const std::string emit_to = a.choice("--emit", "none", {"none", "megatron", "torchtitan"});
   a.finish();
   job.validate();
 
@@ -314,6 +316,11 @@ int run_parallel(Args& a) {
     }
   }
 
+  std::optional<EmittedFlags> flags;
+  if (emit_to != "none") {
+    const Layout& l = shown.front().layout;
+    flags = emit_to == "megatron" ? emit_megatron(job, l) : emit_torchtitan(job, l);
+  }
   if (json) {
     QJsonObject o;
     o["software"] = QString::fromStdString(software);
@@ -328,6 +335,13 @@ int run_parallel(Args& a) {
       QJsonArray axes;
       for (const std::string& x : searched) axes.append(QString::fromStdString(x));
       o["searched_axes"] = axes;
+    }
+    if (flags) {
+      QJsonArray caveats;
+      for (const std::string& c : flags->caveats) caveats.append(QString::fromStdString(c));
+      o["emit"] = QJsonObject{{"framework", QString::fromStdString(emit_to)},
+                              {"text", QString::fromStdString(flags->text)},
+                              {"caveats", caveats}};
     }
     o["best"] = !shown.empty() && (layout_text || shown.front().fits)
                     ? QJsonValue(layout_json(shown.front()))
@@ -373,6 +387,11 @@ int run_parallel(Args& a) {
     std::printf("\n%s: ", fitting > 0 ? "Best" : "Closest (none fits)");
   }
   print_layout(shown.front());
+  if (flags) {
+    std::printf("\nLaunch flags (%s) for %s:\n%s", emit_to.c_str(),
+                to_string(shown.front().layout).c_str(), flags->text.c_str());
+    for (const std::string& c : flags->caveats) std::printf("  note: %s\n", c.c_str());
+  }
   return 0;
 }
 
@@ -387,7 +406,8 @@ std::vector<Command> parallel_commands() {
        "recompute=selective (a partial layout searches the axes it leaves out)] [--top 10] "
        "[--software modern|tp-overlap|megatron-2022|megatron-2021|megatron-deepspeed|fsdp] "
        "[--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] "
-       "[--scale-out-gb-per-s Y] [--uneven-stages] [--fp8] [--mfu-attention full|causal]",
+       "[--scale-out-gb-per-s Y] [--uneven-stages] [--fp8] [--mfu-attention full|causal] "
+       "[--emit megatron|torchtitan]",
        run_parallel},
   };
 }

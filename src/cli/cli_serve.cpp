@@ -7,6 +7,7 @@
 #include "cli_common.h"
 #include "config_import.h"
 #include "format.h"
+#include "framework_config.h"
 #include "inputs.h"
 #include "quantize.h"
 #include "serving_search.h"
@@ -222,6 +223,8 @@ int run_serve(Args& a) {
   const std::int64_t max_batch = a.integer("--max-batch", 1024, 1, 1'000'000, "requests");
   const double tokens_per_day =
       a.real("--tokens-per-day", 1e9, 1, 1e18, "generated tokens per day");
+  const std::string emit_to = a.choice("--emit", "none", {"none", "vllm", "tensorrt-llm"});
+  const std::string served_model = a.text("--served-model", "MODEL");
   a.finish();
 
   const bool has_budget = budget.turn_seconds || budget.ttft_seconds || budget.tpot_seconds;
@@ -275,9 +278,34 @@ int run_serve(Args& a) {
                                : (answer && answer->best) ? &answer->best->result
                                                           : nullptr;
   const Chip& chip = chip_by_name(in.chip);
+  std::optional<EmittedFlags> flags;
+  if (emit_to != "none") {
+    if (!shown)
+      throw UsageError("--emit needs a serving layout: give --chips or a --search that finds one");
+    ServingFlagsInput f;
+    f.model = served_model;
+    f.tp = shown->layout.tp;
+    f.pp = shown->layout.pp;
+    f.max_batch = !chosen && answer && answer->best ? answer->best->max_batch : shown->batch;
+    f.max_input_tokens = in.prompt_tokens + in.cached_tokens;
+    f.max_seq_tokens = f.max_input_tokens + in.decode_tokens;
+    f.weight_dtype = std::string(to_string(in.weights));
+    f.kv_dtype = std::string(to_string(in.kv));
+    flags = emit_to == "vllm" ? emit_vllm(f) : emit_tensorrt_llm(f);
+    if (shown->layout.ep > 1)
+      flags->caveats.push_back("expert parallelism (ep = " + std::to_string(shown->layout.ep) +
+                               ") is not emitted; set the engine's expert-parallel option");
+  }
 
   if (json) {
     QJsonObject o = shown ? result_json(*shown) : QJsonObject{};
+    if (flags) {
+      QJsonArray caveats;
+      for (const std::string& c : flags->caveats) caveats.append(QString::fromStdString(c));
+      o["emit"] = QJsonObject{{"framework", QString::fromStdString(emit_to)},
+                              {"text", QString::fromStdString(flags->text)},
+                              {"caveats", caveats}};
+    }
     o["chip"] = qs(chip.name);
     o["model"] = QJsonObject{
         {"params", model.total_params()},         {"active_params", model.active_params()},
@@ -379,6 +407,10 @@ int run_serve(Args& a) {
     std::printf("  %s\n", disagg->verdict.c_str());
   }
   if (shown) std::printf("\n  %s\n", energy_share_text(chip, in.cost).c_str());
+  if (flags) {
+    std::printf("\nLaunch flags (%s):\n%s", emit_to.c_str(), flags->text.c_str());
+    for (const std::string& c : flags->caveats) std::printf("  note: %s\n", c.c_str());
+  }
   return 0;
 }
 
@@ -465,7 +497,8 @@ std::vector<Command> serve_commands() {
        "[--budget-s S | --ttft-s S --tpot-s S] [--max-chips 4096] [--max-batch 1024] "
        "[--pool colocated|prefill|decode] [--no-comm] [--ideal] [--overlap-comm] "
        "[--hbm-efficiency F] [--kv-reads-per-query-head] "
-       "[--price 2.5] [--kwh-price 0.12] [--pue 1.2] [--tokens-per-day 1e9]",
+       "[--price 2.5] [--kwh-price 0.12] [--pue 1.2] [--tokens-per-day 1e9] "
+       "[--emit vllm|tensorrt-llm [--served-model NAME]]",
        run_serve},
       {"quantize",
        "quantize --values v1,v2,... [--bits 4] | quantize --energy [--params 70e9] "

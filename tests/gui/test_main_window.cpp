@@ -443,3 +443,34 @@ TEST(MainWindow, ImportDialogAcceptsAFolder) {
   EXPECT_TRUE(clicked);
   EXPECT_EQ(QFileInfo(chosen).canonicalFilePath(), QFileInfo(folder).canonicalFilePath());
 }
+
+// Issue 25: File → Import training config… takes a framework's settings into
+// the scenario in one undo step and names what the file does not say.
+TEST(MainWindow, ImportsATrainingConfig) {
+  MainWindow w(MainWindow::Session::fresh);
+  ASSERT_TRUE(w.importTrainingConfig(
+      QStringLiteral(NAPKIN_TEST_DATA "/frameworks/torchtitan-llama3-70b.toml")))
+      << w.lastError().toStdString();
+  const Scenario& s = w.model()->scenario();
+  EXPECT_EQ(s.shape.n_layers, 80);
+  EXPECT_EQ(s.n_chips, 256);
+  EXPECT_EQ(s.training.seq_len, 8192);
+  ASSERT_TRUE(s.parallel.chosen.has_value());
+  EXPECT_EQ(s.parallel.chosen->tp, 8);
+  EXPECT_EQ(w.model()->undoStack()->count(), 1);
+  EXPECT_TRUE(w.lastImportMessage().contains(QStringLiteral("torchtitan")));
+
+  ASSERT_TRUE(
+      w.importTrainingConfig(QStringLiteral(NAPKIN_TEST_DATA "/frameworks/deepspeed-zero1.json")));
+  EXPECT_TRUE(w.lastImportMessage().contains(QStringLiteral("model shape")))
+      << w.lastImportMessage().toStdString();
+  EXPECT_EQ(w.model()->scenario().shape.n_layers, 80);  // not in the file: kept
+
+  const Scenario before = w.model()->scenario();
+  QTemporaryDir dir;
+  const QString bad = dir.filePath(QStringLiteral("bad.toml"));
+  ASSERT_TRUE(write_file_atomically(bad, "[training]\nseq_len 8192\n"));
+  EXPECT_FALSE(w.importTrainingConfig(bad));
+  EXPECT_TRUE(w.lastError().contains(QStringLiteral("line 2"))) << w.lastError().toStdString();
+  EXPECT_EQ(w.model()->scenario(), before);
+}

@@ -3,7 +3,9 @@
 // the model's numbers, a pinned baseline.
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QPushButton>
 #include <QSlider>
@@ -15,6 +17,7 @@
 #include "ScenarioModel.h"
 #include "SliderSpin.h"
 #include "format.h"
+#include "framework_config.h"
 #include "parallel/LayoutTableModel.h"
 #include "parallel/ParallelPanel.h"
 #include "parallel/plots/StageMemoryPlot.h"
@@ -217,4 +220,24 @@ TEST(ParallelPanel, TheReportHasTheLayoutTheStagesAndTheStepParts) {
   }
   EXPECT_TRUE(stages);
   EXPECT_TRUE(parts);
+}
+
+// Issue 25: "Copy launch flags" puts the running layout's Megatron-LM
+// arguments (or torchtitan TOML) on the clipboard, and they import back.
+TEST(ParallelPanel, CopyLaunchFlagsImportsBackAsTheRunningLayout) {
+  Fixture f;
+  f.panel.waitForSearch();
+  ASSERT_TRUE(f.panel.view().layout.has_value());
+  const Layout running = f.panel.view().layout->layout;
+  const QString megatron = f.panel.copyLaunchFlags(false);
+  ASSERT_FALSE(megatron.isEmpty());
+  EXPECT_EQ(QApplication::clipboard()->text(), megatron);
+  const TrainingConfig back =
+      import_training_config(megatron.toStdString(), "clipboard", TrainingFramework::megatron);
+  Layout expected = running;
+  if (expected.tp == 1) expected.sequence_parallel = false;  // no effect at tp = 1: not emitted
+  if (expected.zero == 2) expected.zero = 1;                 // Megatron-LM's distributed optimizer
+  EXPECT_EQ(back.layout, expected) << megatron.toStdString();
+  const QString titan = f.panel.copyLaunchFlags(true);
+  EXPECT_TRUE(titan.contains(QStringLiteral("[parallelism]")));
 }

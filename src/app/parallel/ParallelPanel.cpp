@@ -1,17 +1,21 @@
 #include "parallel/ParallelPanel.h"
 #include "Text.h"
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QEventLoop>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QTableView>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -20,6 +24,7 @@
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
 #include "format.h"
+#include "framework_config.h"
 #include "parallel/LayoutTableModel.h"
 #include "parallel/plots/MfuHeatmapPlot.h"
 #include "parallel/plots/ScheduleGanttPlot.h"
@@ -65,7 +70,18 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   busy_->setMaximumHeight(12);
   busy_->setTextVisible(false);
   busy_->setVisible(false);
+  copy_flags_ = new QToolButton(layouts);
+  copy_flags_->setObjectName(QStringLiteral("parallelCopyFlags"));
+  copy_flags_->setText(tr("Copy launch flags"));
+  copy_flags_->setToolTip(
+      tr("Copy the arguments that run the chosen layout in Megatron-LM or torchtitan"));
+  copy_flags_->setPopupMode(QToolButton::InstantPopup);
+  auto* flags_menu = new QMenu(copy_flags_);
+  flags_menu->addAction(tr("Megatron-LM arguments"), this, [this] { copyLaunchFlags(false); });
+  flags_menu->addAction(tr("torchtitan TOML"), this, [this] { copyLaunchFlags(true); });
+  copy_flags_->setMenu(flags_menu);
   tools->addWidget(fastest_);
+  tools->addWidget(copy_flags_);
   tools->addWidget(show_all_);
   tools->addStretch(1);
   tools->addWidget(busy_);
@@ -137,6 +153,24 @@ ParallelPanel::~ParallelPanel() {
 
 std::vector<PlotWidget*> ParallelPanel::plots() const { return {plots_.begin(), plots_.end()}; }
 
+QString ParallelPanel::copyLaunchFlags(bool torchtitan) {
+  if (!view_.ok || !view_.layout) return QString();
+  try {
+    const EmittedFlags f = torchtitan ? emit_torchtitan(view_.job, view_.layout->layout)
+                                      : emit_megatron(view_.job, view_.layout->layout);
+    QString text = qs(f.text);
+    for (const std::string& c : f.caveats)
+      text += QStringLiteral("# note: ") + qs(c) + QLatin1Char('\n');
+    QApplication::clipboard()->setText(text);
+    status_->setText(torchtitan ? tr("torchtitan TOML copied")
+                                : tr("Megatron-LM arguments copied"));
+    return text;
+  } catch (const std::invalid_argument& e) {
+    status_->setText(qs(e.what()));
+    return QString();
+  }
+}
+
 StageMemoryPlot* ParallelPanel::memoryPlot() const {
   return static_cast<StageMemoryPlot*>(plots_.front());
 }
@@ -166,6 +200,7 @@ void ParallelPanel::refresh() {
                                   : QString();
   for (SliderSpin* w : {controls_.gpus_per_node, controls_.scale_up, controls_.scale_out})
     w->setUnused(preset_sets);
+  copy_flags_->setEnabled(view_.ok && view_.layout.has_value());
   selectShown();
   if (!running_) {
     status_->setText(

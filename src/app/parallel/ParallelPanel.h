@@ -22,6 +22,7 @@ class QCheckBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QToolButton;
 class QTableView;
 
 namespace napkin {
@@ -56,6 +57,11 @@ class ParallelPanel : public ScenarioPanel {
   LayoutFilter* tableFilter() const { return filter_; }
   QCheckBox* showAll() const { return show_all_; }
   QPushButton* fastestButton() const { return fastest_; }
+  // "Copy launch flags": the running layout as Megatron-LM arguments or a
+  // torchtitan TOML (framework_config.h), what the framework cannot express
+  // as "# note:" lines; copied to the clipboard and returned ("" when no
+  // layout runs).
+  QString copyLaunchFlags(bool torchtitan);
   StageMemoryPlot* memoryPlot() const;
   // The layout of a row of the table as shown (after sorting and filtering).
   const LayoutResult& layoutAtRow(int view_row) const;
@@ -95,6 +101,7 @@ class ParallelPanel : public ScenarioPanel {
   LayoutFilter* filter_ = nullptr;
   QCheckBox* show_all_ = nullptr;
   QPushButton* fastest_ = nullptr;
+  QToolButton* copy_flags_ = nullptr;
   QLabel* status_ = nullptr;
   QProgressBar* busy_ = nullptr;
   std::vector<ParallelPlot*> plots_;

@@ -89,6 +89,7 @@ QString MainWindow::askPath(PathPurpose purpose, const QString& suggested) {
     case PathPurpose::save_as:
       return QFileDialog::getSaveFileName(this, tr("Save scenario"), suggested, scenarios);
     case PathPurpose::import_config: return chooseModelPath(this);
+    case PathPurpose::import_training_config: return chooseTrainingConfigPath(this);
     case PathPurpose::export_report:
       return QFileDialog::getSaveFileName(this, tr("Export report"), suggested, tr("PDF (*.pdf)"));
     case PathPurpose::export_csv:

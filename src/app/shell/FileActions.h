@@ -17,4 +17,7 @@ bool writeImage(const QImage& image, const QString& path, QString* error);
 // folder shown, or the one selected, via "Import this folder"). "" when cancelled.
 QString chooseModelPath(QWidget* parent);
 
+// File → Import training config…'s file dialog. "" when cancelled.
+QString chooseTrainingConfigPath(QWidget* parent);
+
 }  // namespace napkin

@@ -56,6 +56,15 @@ void MainWindow::buildMenus() {
                       }),
       tr("Read a model shape from a Hugging Face config.json or a checkpoint folder (config.json "
          "and model.safetensors.index.json) into the scenario"));
+  tip(file->addAction(tr("Import &training config…"), this,
+                      [this] {
+                        const QString path =
+                            path_prompt_(PathPurpose::import_training_config, QString());
+                        if (!path.isEmpty()) importTrainingConfig(path);
+                      }),
+      tr("Read the model, chips, layout, batch and sequence length from a Megatron-LM launch "
+         "script or printed arguments, a torchtitan TOML, a NeMo YAML or a DeepSpeed JSON; what "
+         "the file does not say is listed and left as it was"));
   tip(file->addAction(tr("&Export report…"), QKeySequence(tr("Ctrl+E")), this,
                       [this] {
                         const QString path = path_prompt_(PathPurpose::export_report,

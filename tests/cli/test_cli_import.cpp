@@ -1,0 +1,111 @@
+// import-run, parallel --emit and serve --emit (issue 25).
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include "cli_runner.h"
+
+namespace {
+
+QString data(const char* name) {
+  return QStringLiteral(NAPKIN_TEST_DATA "/frameworks/") + QString::fromLatin1(name);
+}
+
+}  // namespace
+
+TEST(CliImportRun, MegatronArgumentsAsJson) {
+  const CliResult r = run_cli({"import-run", data("megatron-arguments.log"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  ASSERT_TRUE(r.json_ok);
+  EXPECT_EQ(r.json["framework"].toString(), "megatron");
+  EXPECT_EQ(r.json["layout"].toObject()["tp"].toInt(), 2);
+  EXPECT_EQ(r.json["layout"].toObject()["dp"].toInt(), 16);
+  EXPECT_EQ(r.json["model"].toObject()["layers"].toInt(), 32);
+  EXPECT_EQ(r.json["chips"].toInt(), 64);
+  EXPECT_TRUE(r.json["missing"].toArray().isEmpty());
+}
+
+TEST(CliImportRun, MissingItemsAreListedAndTheScenarioIsWritten) {
+  QTemporaryDir dir;
+  const QString out = dir.filePath("run.napkin.json");
+  const CliResult r = run_cli({"import-run", data("torchtitan-llama3-70b.toml"), "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_TRUE(r.out.contains("tp=8,pp=4,vpp=2,dp=8")) << r.out.toStdString();
+  EXPECT_TRUE(QFile::exists(out));
+  const CliResult ds = run_cli({"import-run", data("deepspeed-zero1.json")});
+  ASSERT_EQ(ds.exit_code, 0);
+  EXPECT_TRUE(ds.out.contains("Missing (not guessed)"));
+  EXPECT_TRUE(ds.out.contains("model shape:"));
+}
+
+TEST(CliImportRun, BadFileIsOneLineNamingTheLine) {
+  QTemporaryDir dir;
+  const QString bad = dir.filePath("bad.toml");
+  QFile f(bad);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write("[training]\nseq_len = \"long\n");
+  f.close();
+  const CliResult r = run_cli({"import-run", bad});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.err.contains("line 2")) << r.err.toStdString();
+  EXPECT_EQ(r.err.trimmed().count('\n'), 0);
+}
+
+TEST(CliEmit, ParallelMegatronFlagsImportBack) {
+  QTemporaryDir dir;
+  const CliResult r = run_cli({"parallel", "--preset", "Llama-3-70B", "--chips", "512", "--layout",
+                               "tp=8,pp=4,vpp=5,zero=1", "--emit", "megatron", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  const QString text = r.json["emit"].toObject()["text"].toString();
+  EXPECT_TRUE(text.contains("--tensor-model-parallel-size 8"));
+  const QString script = dir.filePath("launch.sh");
+  QFile f(script);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write(text.toUtf8());
+  f.close();
+  const CliResult back = run_cli({"import-run", script, "--json"});
+  ASSERT_EQ(back.exit_code, 0) << back.err.toStdString();
+  EXPECT_EQ(back.json["layout_text"].toString(),
+            "tp=8,pp=4,vpp=5,dp=16,cp=1,ep=1,zero=1,mb=1,sp=on,recompute=selective");
+}
+
+TEST(CliEmit, ServeVllm) {
+  const CliResult r =
+      run_cli({"serve", "--params", "70e9", "--chip", "H100", "--chips", "8", "--tp", "8",
+               "--batch", "16", "--emit", "vllm", "--served-model", "meta-llama/Llama-3.1-70B"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_TRUE(r.out.contains("vllm serve meta-llama/Llama-3.1-70B"));
+  EXPECT_TRUE(r.out.contains("--tensor-parallel-size 8"));
+  EXPECT_TRUE(r.out.contains("--max-num-seqs 16"));
+}
+
+TEST(CliCalibrate, VtrainRowsToAProfile) {
+  QTemporaryDir dir;
+  const QString profile = dir.filePath("a100.profile.json");
+  const CliResult r = run_cli(
+      {"calibrate", "--runs", QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv"),
+       "--set", "chip=A100-80,vocab=50304,recompute=full,framework=megatron-deepspeed", "--lines",
+       "21,59,63,74,78,103,106,123,237,242", "--bootstrap", "20", "--predict",
+       QStringLiteral(NAPKIN_TEST_DATA "/vtrain/multi_node_runs_public.csv"), "-o", profile,
+       "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  ASSERT_TRUE(r.json_ok);
+  EXPECT_EQ(r.json["chip"].toString(), "A100-80");
+  EXPECT_EQ(r.json["constants"].toArray().size(), 4);
+  EXPECT_EQ(r.json["runs"].toArray().size(), 10);
+  EXPECT_EQ(r.json["prediction"].toObject()["runs"].toInt(), 52);
+  EXPECT_TRUE(r.json["errors"].toObject().contains("leave_one_out"));
+  EXPECT_TRUE(QFile::exists(profile));
+}
+
+TEST(CliCalibrate, AMissingColumnIsOneLine) {
+  const CliResult r = run_cli(
+      {"calibrate", "--runs", QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.err.contains("no column for chip")) << r.err.toStdString();
+  EXPECT_EQ(r.err.trimmed().count('\n'), 0);
+}

@@ -1,0 +1,262 @@
+// Training-framework configs in (Megatron-LM, torchtitan, NeMo, DeepSpeed),
+// launch flags out, and the round trip between them.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "framework_config.h"
+#include "framework_text.h"
+
+using namespace napkin;
+
+namespace {
+
+std::string data(const char* name) { return std::string(NAPKIN_TEST_DATA) + "/frameworks/" + name; }
+
+std::string error_of(const std::string& text, const char* source, TrainingFramework f) {
+  try {
+    import_training_config(text, source, f);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(FrameworkImport, MegatronLaunchScriptWithArraysAndVariables) {
+  const TrainingConfig c = import_training_config_file(data("megatron-gpt-launch.sh"));
+  EXPECT_EQ(c.framework, TrainingFramework::megatron);
+  EXPECT_EQ(c.shape.n_layers, 40);
+  EXPECT_EQ(c.shape.d_model, 6144);
+  EXPECT_EQ(c.shape.n_heads, 48);
+  EXPECT_EQ(c.shape.d_ff, 4 * 6144);  // Megatron's default 4h without --swiglu
+  EXPECT_FALSE(c.shape.gated);
+  EXPECT_EQ(c.layout.tp, 4);
+  EXPECT_EQ(c.layout.pp, 4);
+  EXPECT_EQ(c.layout.vpp, 2);  // 40 layers / (4 stages × 5 layers per virtual stage)
+  EXPECT_EQ(c.layout.dp, 8);   // 16 nodes × 8 GPUs / (4 × 4)
+  EXPECT_EQ(c.n_chips, 128);
+  EXPECT_EQ(c.layout.micro_batch, 2);
+  EXPECT_EQ(c.global_batch, 1024);
+  EXPECT_EQ(c.seq_len, 2048);
+  EXPECT_TRUE(c.layout.sequence_parallel);
+  EXPECT_EQ(c.layout.recompute, Checkpointing::selective);
+  EXPECT_EQ(c.layout.zero, 1);
+  EXPECT_EQ(c.precision, "bf16");
+  // The vocabulary comes from the tokenizer's files: named, not guessed.
+  EXPECT_TRUE(c.is_missing("vocab"));
+  EXPECT_FALSE(c.shape_known);
+  EXPECT_EQ(c.missing.size(), 1u);
+}
+
+TEST(FrameworkImport, MegatronPrintedArgumentsBlock) {
+  const TrainingConfig c = import_training_config_file(data("megatron-arguments.log"));
+  EXPECT_TRUE(c.complete()) << (c.missing.empty() ? "" : c.missing.front());
+  EXPECT_TRUE(c.shape_known);
+  EXPECT_EQ(c.shape, (ModelShape{32, 4096, 14336, 32, 8, 128, 128256}));
+  EXPECT_EQ(c.layout.tp, 2);
+  EXPECT_EQ(c.layout.pp, 2);
+  EXPECT_EQ(c.layout.vpp, 1);
+  EXPECT_EQ(c.layout.dp, 16);
+  EXPECT_EQ(c.n_chips, 64);
+  EXPECT_EQ(c.global_batch, 512);
+  EXPECT_EQ(c.seq_len, 8192);
+  EXPECT_EQ(c.layout.zero, 1);
+  EXPECT_EQ(c.layout.recompute, Checkpointing::selective);
+}
+
+TEST(FrameworkImport, MegatronUnsetVariableIsNamedNotGuessed) {
+  const TrainingConfig c = import_training_config(
+      "torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 2 --hidden-size 64 "
+      "--num-attention-heads 4 --vocab-size 1000 --seq-length 128 --micro-batch-size 1 "
+      "--tensor-model-parallel-size $TP\n",
+      "run.sh", TrainingFramework::megatron);
+  ASSERT_TRUE(c.is_missing("tp"));
+  EXPECT_NE(c.missing.front().find("$TP"), std::string::npos) << c.missing.front();
+}
+
+TEST(FrameworkImport, TorchtitanToml) {
+  const TrainingConfig c = import_training_config_file(data("torchtitan-llama3-70b.toml"));
+  EXPECT_EQ(c.framework, TrainingFramework::torchtitan);
+  EXPECT_TRUE(c.complete()) << (c.missing.empty() ? "" : c.missing.front());
+  EXPECT_EQ(c.shape.n_layers, 80);
+  EXPECT_EQ(c.shape.d_ff, 28672);
+  EXPECT_EQ(c.layout.tp, 8);
+  EXPECT_EQ(c.layout.pp, 4);
+  EXPECT_EQ(c.layout.vpp, 2);  // 80 layers / (4 stages × 10 per stage)
+  EXPECT_EQ(c.layout.dp, 8);
+  EXPECT_EQ(c.layout.zero, 3);
+  EXPECT_EQ(c.layout.micro_batch, 2);
+  EXPECT_EQ(c.layout.recompute, Checkpointing::full);
+  EXPECT_EQ(c.n_chips, 256);
+  EXPECT_EQ(c.global_batch, 256);
+  EXPECT_EQ(c.seq_len, 8192);
+}
+
+TEST(FrameworkImport, TorchtitanShardMinusOneNeedsTheGpuCount) {
+  const TrainingConfig c = import_training_config(
+      "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[training]\nlocal_batch_size = 2\n"
+      "seq_len = 8192\n[parallelism]\ndata_parallel_shard_degree = -1\n",
+      "t.toml", TrainingFramework::torchtitan);
+  EXPECT_TRUE(c.is_missing("dp"));
+  EXPECT_FALSE(c.n_chips.has_value());
+}
+
+TEST(FrameworkImport, NemoYamlWithInterpolation) {
+  const TrainingConfig c = import_training_config_file(data("nemo-megatron-gpt.yaml"));
+  EXPECT_EQ(c.framework, TrainingFramework::nemo);
+  EXPECT_EQ(c.shape.n_layers, 32);
+  EXPECT_EQ(c.shape.d_ff, 11008);
+  EXPECT_TRUE(c.shape.gated);
+  EXPECT_FALSE(c.shape.tied_embeddings);
+  EXPECT_EQ(c.shape.n_kv_heads, 32);
+  EXPECT_EQ(c.layout.tp, 4);
+  EXPECT_EQ(c.layout.pp, 2);
+  EXPECT_EQ(c.layout.dp, 4);  // 8 devices × 4 nodes / (4 × 2)
+  EXPECT_EQ(c.layout.zero, 1);
+  EXPECT_EQ(c.layout.recompute, Checkpointing::selective);
+  EXPECT_TRUE(c.layout.sequence_parallel);
+  EXPECT_EQ(c.seq_len, 4096);
+  EXPECT_EQ(c.global_batch, 256);
+  EXPECT_EQ(c.precision, "bf16");
+  EXPECT_TRUE(c.is_missing("vocab"));  // the tokenizer's, not the file's
+}
+
+TEST(FrameworkImport, DeepSpeedJsonNamesWhatItDoesNotHold) {
+  const TrainingConfig c = import_training_config_file(data("deepspeed-zero1.json"));
+  EXPECT_EQ(c.framework, TrainingFramework::deepspeed);
+  EXPECT_EQ(c.layout.dp, 16);  // 512 / (4 × 8)
+  EXPECT_EQ(c.layout.zero, 1);
+  EXPECT_EQ(c.layout.micro_batch, 4);
+  EXPECT_EQ(c.global_batch, 512);
+  EXPECT_EQ(c.precision, "bf16");
+  EXPECT_TRUE(c.is_missing("model shape"));
+  EXPECT_TRUE(c.is_missing("tp"));
+  EXPECT_TRUE(c.is_missing("pp"));
+  EXPECT_TRUE(c.is_missing("seq_len"));
+}
+
+TEST(FrameworkImport, BadFilesNameTheLineAndKey) {
+  EXPECT_EQ(
+      error_of("--num-layers abc --micro-batch-size 1\n", "run.sh", TrainingFramework::megatron),
+      "run.sh: line 1: key \"num_layers\": expected an integer in [1, 100000], found "
+      "\"abc\"");
+  EXPECT_EQ(error_of("[training]\nseq_len 8192\n", "t.toml", TrainingFramework::torchtitan),
+            "t.toml: line 2: expected `key = value` or `[section]`; found \"seq_len 8192\"");
+  EXPECT_EQ(error_of("model:\n  num_layers: -3\n", "n.yaml", TrainingFramework::nemo),
+            "n.yaml: line 2: key \"num_layers\": expected an integer in [1, 100000], found "
+            "\"-3\"");
+  EXPECT_EQ(error_of("model:\n\tnum_layers: 3\n", "n.yaml", TrainingFramework::nemo),
+            "n.yaml: line 2: a tab indents this line; YAML indents with spaces");
+  EXPECT_EQ(error_of("{\n \"zero_optimization\": {\"stage\": 5}\n}", "ds.json",
+                     TrainingFramework::deepspeed),
+            "ds.json: line 2: key \"zero_optimization.stage\": expected an integer in [0, 3], "
+            "found \"5\"");
+  EXPECT_EQ(error_of("{\n \"train_batch_size\": 8,\n", "ds.json", TrainingFramework::deepspeed),
+            "ds.json: line 3: expected a string; found the end of the file");
+  EXPECT_NE(error_of("just words\n", "x.sh", TrainingFramework::megatron).find("no --flag"),
+            std::string::npos);
+}
+
+TEST(FrameworkImport, DetectsTheFrameworkFromNameAndContent) {
+  EXPECT_EQ(detect_framework("a.toml", ""), TrainingFramework::torchtitan);
+  EXPECT_EQ(detect_framework("a.yml", ""), TrainingFramework::nemo);
+  EXPECT_EQ(detect_framework("a.json", ""), TrainingFramework::deepspeed);
+  EXPECT_EQ(detect_framework("-", "  {\"x\": 1}"), TrainingFramework::deepspeed);
+  EXPECT_EQ(detect_framework("run.sh", "--x 1"), TrainingFramework::megatron);
+}
+
+TEST(FrameworkImport, ScenarioTakesWhatTheConfigKnows) {
+  const TrainingConfig c = import_training_config_file(data("megatron-arguments.log"));
+  const Scenario s = apply_to_scenario(c, Scenario{});
+  EXPECT_EQ(s.shape, c.shape);
+  EXPECT_EQ(s.n_chips, 64);
+  EXPECT_EQ(s.training.seq_len, 8192);
+  EXPECT_EQ(s.parallel.global_batch_tokens, 512 * 8192);
+  ASSERT_TRUE(s.parallel.chosen.has_value());
+  EXPECT_EQ(*s.parallel.chosen, c.layout);
+}
+
+// ------------------------------------------------------------ round trips
+
+namespace {
+
+TrainingJob llama_job(std::int64_t chips) {
+  TrainingJob job;
+  job.shape = ModelShape{80, 8192, 28672, 64, 8, 128, 128256};
+  job.chip = "H100";
+  job.n_chips = chips;
+  job.seq_len = 8192;
+  job.global_batch = 512;
+  return job;
+}
+
+}  // namespace
+
+TEST(FrameworkEmit, MegatronRoundTrip) {
+  const TrainingJob job = llama_job(1024);
+  for (const char* text : {"tp=8,pp=4,vpp=5,cp=2,zero=1,mb=1,sp=on,recompute=selective",
+                           "tp=4,pp=8,vpp=1,cp=1,zero=0,mb=2,sp=on,recompute=full",
+                           "tp=2,pp=1,vpp=1,cp=1,zero=3,mb=1,sp=off,recompute=none",
+                           "tp=8,pp=2,vpp=2,cp=1,zero=1,mb=4,sp=off,recompute=none"}) {
+    const Layout l = parse_layout(text, job.n_chips);
+    const EmittedFlags f = emit_megatron(job, l);
+    const TrainingConfig back =
+        import_training_config(f.text, "emitted", TrainingFramework::megatron);
+    EXPECT_TRUE(back.complete()) << text << "\n" << f.text;
+    EXPECT_EQ(back.layout, l) << text << "\n" << f.text << to_string(back.layout);
+    EXPECT_EQ(back.shape, job.shape) << text;
+    EXPECT_EQ(back.global_batch, job.global_batch);
+    EXPECT_EQ(back.seq_len, job.seq_len);
+    EXPECT_EQ(back.n_chips, job.n_chips);
+  }
+}
+
+TEST(FrameworkEmit, TorchtitanRoundTrip) {
+  const TrainingJob job = llama_job(512);
+  for (const char* text : {"tp=8,pp=4,vpp=2,cp=1,zero=3,mb=2,sp=on,recompute=full",
+                           "tp=8,pp=1,vpp=1,cp=2,zero=3,mb=1,sp=on,recompute=selective",
+                           "tp=4,pp=2,vpp=1,cp=1,zero=0,mb=1,sp=on,recompute=none"}) {
+    const Layout l = parse_layout(text, job.n_chips);
+    const EmittedFlags f = emit_torchtitan(job, l);
+    EXPECT_TRUE(f.caveats.empty()) << f.caveats.front();
+    const TrainingConfig back =
+        import_training_config(f.text, "emitted.toml", TrainingFramework::torchtitan);
+    EXPECT_TRUE(back.complete()) << text << "\n" << f.text;
+    EXPECT_EQ(back.layout, l) << text << "\n" << f.text << to_string(back.layout);
+    EXPECT_EQ(back.shape, job.shape);
+    EXPECT_EQ(back.global_batch, job.global_batch);
+    EXPECT_EQ(back.n_chips, job.n_chips);
+  }
+  // What torchtitan cannot express is said.
+  const EmittedFlags z1 = emit_torchtitan(job, parse_layout("tp=8,zero=1", job.n_chips));
+  ASSERT_FALSE(z1.caveats.empty());
+  EXPECT_NE(z1.caveats.front().find("ZeRO-1/2"), std::string::npos);
+}
+
+TEST(FrameworkEmit, ServingRoundTrip) {
+  ServingFlagsInput in;
+  in.model = "meta-llama/Llama-3.1-70B";
+  in.tp = 8;
+  in.pp = 2;
+  in.max_batch = 64;
+  in.max_input_tokens = 8192;
+  in.max_seq_tokens = 8192;
+  in.weight_dtype = "fp8";
+  in.kv_dtype = "fp8";
+  EXPECT_EQ(parse_serving_flags(emit_vllm(in).text, "vllm"), in);
+  in.max_input_tokens = 6144;
+  in.weight_dtype = "int4";
+  in.kv_dtype = "int8";
+  EXPECT_EQ(parse_serving_flags(emit_tensorrt_llm(in).text, "trt"), in);
+}
+
+TEST(FrameworkEmit, RefusesALayoutThatDoesNotDivide) {
+  const TrainingJob job = llama_job(1024);
+  Layout l;
+  l.tp = 3;
+  l.dp = 1024 / 3;
+  EXPECT_THROW(emit_megatron(job, l), std::invalid_argument);
+}
