@@ -55,18 +55,25 @@ class LayoutEval {
   double stage_fraction_ = 1;  // ceil(L / pp) / L: the fullest stage's share of the layers
   double stage_layers_ = 1;
   double stage_moe_layers_ = 0;
-  double peak_ = 0, bw_ = 0;        // per chip, after efficiencies
-  double hbm_efficiency_ = 1;       // fraction of the datasheet bandwidth in bw_
-  double kv_read_factor_ = 1;       // decode reads of each cached KV group per step
-  double weight_bytes_ = 0;         // per element
-  double kv_bytes_token_ = 0;       // per token per chip (its layers, its groups)
-  double weights_held_ = 0;         // parameters held per chip
-  double dense_read_ = 0;           // always-read parameters per chip per micro-batch (decode)
-  double expert_chip_ = 0;          // routed-expert parameters per chip
-  double output_chip_ = 0;          // unembedding parameters per chip (last stage)
-  double decode_flops_token_ = 0;   // linear FLOPs per token per chip
-  double prefill_flops_token_ = 0;  // linear FLOPs per prompt token per chip (one replica)
-  double attn_flops_pair_ = 0;      // attention FLOPs per (query, key) pair per chip
+  const ServingEngine* engine_ = nullptr;
+  bool per_kernel_ = false;             // the engine times kernels apart (serving_engine.h)
+  double gemm_peak_ = 0;                // GEMM FLOP/s per chip (peak_ unless the engine's FP8 rate)
+  double attn_peak_ = 0;                // attention FLOP/s per chip (peak_ for the ideal engine)
+  double elementwise_bw_ = 0;           // streaming-kernel HBM bytes/s
+  double elementwise_bytes_token_ = 0;  // norms and residuals per token per chip
+  double launch_seconds_ = 0;           // launch gaps of one stage's kernels
+  double peak_ = 0, bw_ = 0;            // per chip, after efficiencies
+  double hbm_efficiency_ = 1;           // fraction of the datasheet bandwidth in bw_
+  double kv_read_factor_ = 1;           // decode reads of each cached KV group per step
+  double weight_bytes_ = 0;             // per element
+  double kv_bytes_token_ = 0;           // per token per chip (its layers, its groups)
+  double weights_held_ = 0;             // parameters held per chip
+  double dense_read_ = 0;               // always-read parameters per chip per micro-batch (decode)
+  double expert_chip_ = 0;              // routed-expert parameters per chip
+  double output_chip_ = 0;              // unembedding parameters per chip (last stage)
+  double decode_flops_token_ = 0;       // linear FLOPs per token per chip
+  double prefill_flops_token_ = 0;      // linear FLOPs per prompt token per chip (one replica)
+  double attn_flops_pair_ = 0;          // attention FLOPs per (query, key) pair per chip
   bool comm_ = false;
   Link intra_{}, inter_{};
   GroupPlacement tp_group_{}, ep_group_{};
