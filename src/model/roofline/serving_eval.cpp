@@ -146,13 +146,14 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
   ttft_ = in.overhead_seconds + e.per_call_seconds + prefill_.seconds + kv_transfer_;
 }
 
-LayoutEval::Step LayoutEval::best_prefill(std::int64_t requests, std::int64_t& chunks) const {
-  Step best = prefill_with(1, requests);
+LayoutEval::Step LayoutEval::best_prefill(std::int64_t requests, std::int64_t& chunks,
+                                          std::int64_t prompt_tokens) const {
+  Step best = prefill_with(1, requests, prompt_tokens);
   chunks = 1;
   if (pp_ > 1) {
-    const std::int64_t tokens = requests * in_.prompt_tokens;
+    const std::int64_t tokens = requests * (prompt_tokens > 0 ? prompt_tokens : in_.prompt_tokens);
     for (std::int64_t c = 2; c <= tokens && c <= 16 * pp_; c *= 2) {
-      Step s = prefill_with(c, requests);
+      Step s = prefill_with(c, requests, prompt_tokens);
       if (s.time.seconds < best.time.seconds) {
         best = s;
         chunks = c;
@@ -262,11 +263,12 @@ LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_
   return out;
 }
 
-LayoutEval::Step LayoutEval::prefill_with(std::int64_t chunks, std::int64_t requests) const {
+LayoutEval::Step LayoutEval::prefill_with(std::int64_t chunks, std::int64_t requests,
+                                          std::int64_t prompt_tokens) const {
   const ServingModel& m = m_;
   const double r = static_cast<double>(requests);
-  const double p = static_cast<double>(in_.prompt_tokens);
-  const double cached = static_cast<double>(in_.cached_tokens);
+  const double p = static_cast<double>(prompt_tokens > 0 ? prompt_tokens : in_.prompt_tokens);
+  const double cached = prompt_tokens > 0 ? 0.0 : static_cast<double>(in_.cached_tokens);
   const double n = static_cast<double>(chunks);
   const double c_tok = r * p / n;  // tokens per chunk, over all the requests
   const double d = static_cast<double>(m.d_model);
@@ -483,6 +485,17 @@ StaticBatchResult LayoutEval::static_batch(std::int64_t batch) const {
                                  static_cast<double>(in_.decode_tokens) /
                                  (r.total_seconds * static_cast<double>(chips_));
   return r;
+}
+
+double LayoutEval::step_seconds(std::int64_t batch, double context_tokens) const {
+  std::int64_t micro_batches = 1, micro_batch = 1;
+  micro_batching(batch, micro_batches, micro_batch);
+  return decode_step(micro_batches, micro_batch, context_tokens).time.seconds;
+}
+
+double LayoutEval::context_phase_seconds(std::int64_t requests, std::int64_t prompt_tokens) const {
+  std::int64_t chunks = 1;
+  return best_prefill(ceil_div(requests, ep_), chunks, prompt_tokens).time.seconds;
 }
 
 }  // namespace napkin::detail

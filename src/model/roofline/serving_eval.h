@@ -31,6 +31,12 @@ class LayoutEval {
   // A static batch: one context phase of `batch` prompts, then
   // decode_tokens − 1 generation steps (serving.h, evaluate_static_batch).
   StaticBatchResult static_batch(std::int64_t batch) const;
+  // For the batching modes' simulation: one decode step of `batch` requests
+  // at a mean context, and one context phase of `requests` prompts of
+  // `prompt_tokens` each (no cached context), both in seconds.
+  double step_seconds(std::int64_t batch, double context_tokens) const;
+  double context_phase_seconds(std::int64_t requests, std::int64_t prompt_tokens) const;
+  std::int64_t chips() const { return chips_; }
 
  private:
   struct Step {
@@ -41,9 +47,13 @@ class LayoutEval {
                    double context_tokens) const;
   // The context phase of `requests` prompts of in.prompt_tokens each, as
   // `chunks` chunks streamed through the pipeline.
-  Step prefill_with(std::int64_t chunks, std::int64_t requests = 1) const;
+  // prompt_tokens 0: in.prompt_tokens after in.cached_tokens; otherwise that
+  // many tokens with no cached context.
+  Step prefill_with(std::int64_t chunks, std::int64_t requests = 1,
+                    std::int64_t prompt_tokens = 0) const;
   // The chunk count that streams `requests` prompts fastest (1 without a pipeline).
-  Step best_prefill(std::int64_t requests, std::int64_t& chunks) const;
+  Step best_prefill(std::int64_t requests, std::int64_t& chunks,
+                    std::int64_t prompt_tokens = 0) const;
   void micro_batching(std::int64_t batch, std::int64_t& micro_batches,
                       std::int64_t& micro_batch) const;
   double p2p_seconds(double bytes, bool across_nodes) const;
