@@ -168,9 +168,12 @@ double LayoutEval::p2p_seconds(double bytes, bool across_nodes) const {
 }
 
 LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_t micro_batch,
-                                         double context) const {
+                                         double context, double tokens_per_request) const {
   const ServingModel& m = m_;
-  const double b = static_cast<double>(micro_batch);
+  // b requests, each computing tokens_per_request positions (speculative
+  // verification) against its cache, read once.
+  const double requests = static_cast<double>(micro_batch);
+  const double b = requests * tokens_per_request;
   const double d = static_cast<double>(m.d_model);
   // Routed experts a step touches: each of the b × EP tokens the EP group
   // routes picks top_k of the experts (uniform routing), so an expert is idle
@@ -179,7 +182,7 @@ LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_
   if (m.is_moe())
     touched = 1.0 - std::pow(1.0 - static_cast<double>(m.top_k) / static_cast<double>(m.n_experts),
                              b * static_cast<double>(ep_));
-  const double kv_bytes = b * context * kv_bytes_token_ * kv_read_factor_;
+  const double kv_bytes = requests * context * kv_bytes_token_ * kv_read_factor_;
   // One stage's work on one micro-batch; the last stage also holds the
   // unembedding (with one stage, that stage is the last).
   struct Stage {
@@ -487,10 +490,11 @@ StaticBatchResult LayoutEval::static_batch(std::int64_t batch) const {
   return r;
 }
 
-double LayoutEval::step_seconds(std::int64_t batch, double context_tokens) const {
+double LayoutEval::step_seconds(std::int64_t batch, double context_tokens,
+                                double tokens_per_request) const {
   std::int64_t micro_batches = 1, micro_batch = 1;
   micro_batching(batch, micro_batches, micro_batch);
-  return decode_step(micro_batches, micro_batch, context_tokens).time.seconds;
+  return decode_step(micro_batches, micro_batch, context_tokens, tokens_per_request).time.seconds;
 }
 
 double LayoutEval::context_phase_seconds(std::int64_t requests, std::int64_t prompt_tokens) const {

@@ -34,7 +34,8 @@ class LayoutEval {
   // For the batching modes' simulation: one decode step of `batch` requests
   // at a mean context, and one context phase of `requests` prompts of
   // `prompt_tokens` each (no cached context), both in seconds.
-  double step_seconds(std::int64_t batch, double context_tokens) const;
+  double step_seconds(std::int64_t batch, double context_tokens,
+                      double tokens_per_request = 1) const;
   double context_phase_seconds(std::int64_t requests, std::int64_t prompt_tokens) const;
   std::int64_t chips() const { return chips_; }
 
@@ -43,8 +44,8 @@ class LayoutEval {
     PhaseTime time;
     double bytes_per_chip = 0;  // read by one chip for one micro-batch
   };
-  Step decode_step(std::int64_t micro_batches, std::int64_t micro_batch,
-                   double context_tokens) const;
+  Step decode_step(std::int64_t micro_batches, std::int64_t micro_batch, double context_tokens,
+                   double tokens_per_request = 1) const;
   // The context phase of `requests` prompts of in.prompt_tokens each, as
   // `chunks` chunks streamed through the pipeline.
   // prompt_tokens 0: in.prompt_tokens after in.cached_tokens; otherwise that
