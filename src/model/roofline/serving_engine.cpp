@@ -11,11 +11,9 @@ namespace {
 // Shared constants, each from a published measurement.
 //
 // Kernel launch gap. NVIDIA, "Getting Started with CUDA Graphs" (developer
-// blog, 2019): short kernels launched back to back from a stream take about
-// 3.8 µs each of which about 2.9 µs is the kernel, and a captured graph
-// removes most of the launch part; a few µs per launch is also the range the
-// CUDA C++ Best Practices Guide gives for launch latency. Napkin takes 4 µs
-// per kernel without graphs and 1 µs with them.
+// blog, 2019): short kernels launched back to back from a stream cost a few
+// µs each beyond their own run time, and a captured graph removes most of
+// that. Napkin takes 4 µs per kernel without graphs and 1 µs with them.
 constexpr double kLaunchEagerSeconds = 4e-6;
 constexpr double kLaunchGraphSeconds = 1e-6;
 // Kernels per transformer layer in a fused LLM engine: input norm, QKV GEMM,
@@ -63,9 +61,10 @@ const std::vector<ServingEngine> kEngines = {
      .kv_block_tokens = 32,
      .hbm_usable_fraction = 0.9,
      .scheduler = EngineScheduler::continuous,
+     .max_prefill_tokens_per_step = 8192,
      .source = "TensorRT-LLM XQA-kernel blog; LLM API KvCacheConfig defaults "
                "free_gpu_memory_fraction 0.9, tokens_per_block 32; cuda_graph_config; in-flight "
-               "batching (docs 'In-Flight Batching')"},
+               "batching (docs 'In-Flight Batching'); max_num_tokens 8192"},
     {.name = "vllm",
      .summary = "vLLM: paged attention (16-token blocks), continuous batching with chunked "
                 "prefill, CUDA graphs, gpu_memory_utilization 0.9",
@@ -77,7 +76,9 @@ const std::vector<ServingEngine> kEngines = {
      .kv_block_tokens = 16,
      .hbm_usable_fraction = 0.9,
      .scheduler = EngineScheduler::chunked,
-     .source = "vLLM engine arguments: --block-size 16 (CUDA), --gpu-memory-utilization 0.9, "
+     .max_prefill_tokens_per_step = 8192,
+     .source = "vLLM engine arguments: --max-num-batched-tokens 8192 (online serving default);: "
+               "--block-size 16 (CUDA), --gpu-memory-utilization 0.9, "
                "CUDA graphs unless --enforce-eager; chunked prefill on by default in the V1 "
                "engine (docs 'Optimization and Tuning')"},
     {.name = "sglang",
@@ -91,7 +92,9 @@ const std::vector<ServingEngine> kEngines = {
      .kv_block_tokens = 1,
      .hbm_usable_fraction = 0.88,
      .scheduler = EngineScheduler::chunked,
-     .source = "SGLang server arguments: --page-size 1, --mem-fraction-static (about 0.88 on "
+     .max_prefill_tokens_per_step = 8192,
+     .source = "SGLang server arguments: --page-size 1, --chunked-prefill-size 8192, "
+               "--mem-fraction-static (about 0.88 on "
                "80 GB GPUs, set from the GPU's memory), --chunked-prefill-size, CUDA graphs "
                "unless --disable-cuda-graph; zero-overhead (overlap) batch scheduler (v0.4 "
                "release notes)"},
@@ -152,6 +155,9 @@ std::string engine_description(const ServingEngine& e) {
   if (e.hbm_usable_fraction > 0)
     s += format_grouped(100 * e.hbm_usable_fraction, 0) + " % of HBM for weights + KV; ";
   s += std::string(to_string(e.scheduler));
+  if (e.max_prefill_tokens_per_step > 0)
+    s += ", at most " + format_grouped(static_cast<double>(e.max_prefill_tokens_per_step)) +
+         " prompt tokens per iteration";
   return s;
 }
 

@@ -57,6 +57,9 @@ struct ServingEngine {
   std::int64_t kv_block_tokens = 1;  // KV cache page; a request's cache rounds up to it
   double hbm_usable_fraction = 0;    // of HBM for weights + KV cache; 0: the scenario's
   EngineScheduler scheduler = EngineScheduler::static_batch;
+  // Prompt tokens one scheduler iteration prefills at most (continuous
+  // batching); 0: no limit (a request's prompt is never split).
+  std::int64_t max_prefill_tokens_per_step = 0;
   std::string_view source;  // where the properties come from
 };
 

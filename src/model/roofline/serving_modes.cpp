@@ -171,10 +171,16 @@ ModeResult evaluate_mode(const ServingModel& model, const ModeInputs& in) {
   while (next < reqs.size() || !running.empty()) {
     if (running.empty() && next < reqs.size()) t = std::max(t, reqs[next].arrival);
     // Admit what has arrived, up to the cap; one context phase for them all.
+    // The engine's prompt-token budget per iteration bounds the admissions
+    // (at least one request is admitted when there is room).
     std::vector<std::size_t> admitted;
+    std::int64_t budget = engine.max_prefill_tokens_per_step;
     while (next < reqs.size() && reqs[next].arrival <= t &&
-           static_cast<std::int64_t>(running.size() + admitted.size()) < cap)
+           static_cast<std::int64_t>(running.size() + admitted.size()) < cap) {
+      if (budget > 0 && !admitted.empty() && reqs[next].prompt > budget) break;
+      budget = budget > 0 ? std::max<std::int64_t>(1, budget - reqs[next].prompt) : 0;
       admitted.push_back(next++);
+    }
     if (!admitted.empty()) {
       double prompt_sum = 0;
       for (std::size_t i : admitted) prompt_sum += static_cast<double>(reqs[i].prompt);

@@ -10,7 +10,8 @@
 //     SGLang serving benchmarks).
 // Offline and server are a discrete-event simulation of the engine's
 // scheduler (Orca-style iteration-level batching, Yu et al. 2022): every
-// iteration admits waiting requests up to the cap, runs one context phase for
+// iteration admits waiting requests up to the cap (and the engine's prompt
+// tokens per iteration, serving_engine.h), runs one context phase for
 // the admitted prompts (which yields their first tokens), then one decode
 // step of every running request at their mean context; finished requests
 // leave. Step and context-phase times are the layout's (serving.h, with the
