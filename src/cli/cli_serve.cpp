@@ -232,6 +232,8 @@ int run_serve(Args& a) {
     mi.requests = a.integer("--requests", 1000, 1, 100'000, "requests");
     mi.seed = static_cast<std::uint64_t>(a.integer("--seed", 1, 0, 1'000'000'000, "seed"));
   }
+  const bool frontier = mode && a.flag("--frontier");
+  const auto ttft_p99 = mode ? a.optional_real("--ttft-p99-s", 1e-6, 1e6, "s") : std::nullopt;
   in.cost.price_per_chip_hour_dollars = a.input("budget.price_per_chip_hour_dollars");
   in.cost.kwh_price_dollars = a.input("budget.kwh_price_dollars");
   in.cost.pue = a.input("budget.pue");
@@ -283,7 +285,7 @@ int run_serve(Args& a) {
     if (search) throw UsageError("--mode and --search do not combine");
     in.layout = *layout;
     mi.serving = in;
-    return print_serve_mode(model, mi, json, model_name);
+    return print_serve_mode(model, mi, json, model_name, frontier, ttft_p99);
   }
   std::optional<ServingResult> chosen;
   std::optional<SpeculativeResult> speculative;
@@ -505,7 +507,8 @@ std::vector<Command> serve_commands() {
        "[--pool colocated|prefill|decode] [--no-comm] [--ideal] [--overlap-comm] "
        "[--hbm-efficiency F] [--engine ideal|tensorrt-llm-0.6|tensorrt-llm|vllm|sglang|jetstream] "
        "[--shard-kv] [--mode static|offline|server [--concurrency C] [--request-rate R] "
-       "[--prompt-spread S] [--output-spread S] [--requests 1000] [--seed 1]] "
+       "[--prompt-spread S] [--output-spread S] [--requests 1000] [--seed 1] [--frontier] "
+       "[--ttft-p99-s T]] "
        "[--draft-params N | --draft-config F [--draft-k 4] [--acceptance 0.7]] [--help] "
        "[--price 2.5] [--kwh-price 0.12] [--pue 1.2] [--tokens-per-day 1e9]",
        run_serve},

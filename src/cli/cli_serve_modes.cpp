@@ -76,6 +76,9 @@ std::string serve_help_text() {
        "many in flight as memory holds or C (MLPerf Offline)\n"
        "  server --request-rate R      Poisson arrivals at R requests/s (MLPerf Server); TTFT "
        "and TPOT percentiles\n"
+       "  --frontier adds the latency-throughput frontier (TPOT P50 against output tokens/s "
+       "per chip as concurrency doubles); --ttft-p99-s T the highest request rate whose P99 "
+       "TTFT stays within T\n"
        "  lengths: --prompt-tokens/--decode-tokens are means; --prompt-spread/--output-spread "
        "draw uniformly within +-spread; --requests N (1000) simulated; --seed S\n"
        "  --shard-kv shards the KV cache over TP ranks beyond the KV heads (attention data "
@@ -87,9 +90,14 @@ std::string serve_help_text() {
 }
 
 int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
-                     const std::string& model_name) {
+                     const std::string& model_name, bool frontier,
+                     std::optional<double> ttft_p99_seconds) {
   const ModeResult r = evaluate_mode(model, in);
   const ServingInputs& s = in.serving;
+  std::vector<FrontierPoint> points;
+  if (frontier) points = serving_frontier(model, in);
+  std::optional<double> max_rate;
+  if (ttft_p99_seconds) max_rate = max_request_rate_for_ttft(model, in, *ttft_p99_seconds);
   if (json) {
     QJsonObject o{
         {"mode", qs(to_string(r.mode))},
@@ -114,6 +122,18 @@ int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
         {"request_rate_per_second",
          in.mode == BatchingMode::server ? QJsonValue(in.request_rate_per_second) : QJsonValue()},
         {"saturated", r.saturated}};
+    if (frontier) {
+      QJsonArray a;
+      for (const FrontierPoint& p : points)
+        a.append(QJsonObject{
+            {"concurrency", json_int(p.concurrency)},
+            {"tpot_p50_seconds", p.tpot_p50_seconds},
+            {"output_tokens_per_second_per_chip", p.output_tokens_per_second_per_chip}});
+      o["frontier"] = a;
+    }
+    if (max_rate)
+      o["max_request_rate_for_ttft"] =
+          QJsonObject{{"ttft_p99_seconds", *ttft_p99_seconds}, {"requests_per_second", *max_rate}};
     print_json(o);
     return 0;
   }
@@ -139,6 +159,19 @@ int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
   row("TPOT", stats_text(r.tpot_seconds));
   row("decode step",
       format_seconds(r.decode_step_seconds) + " mean over " + format_grouped(r.steps) + " steps");
+  if (max_rate)
+    row("P99 TTFT target",
+        format_seconds(*ttft_p99_seconds) +
+            (*max_rate > 0 ? " holds up to " + format_grouped(*max_rate, 2) + " requests/s"
+                           : " missed at any rate (overhead and one prefill exceed it)"));
+  if (frontier) {
+    std::printf("\nLatency-throughput frontier (offline, by concurrency)\n");
+    std::printf("  %12s  %12s  %22s\n", "concurrency", "TPOT P50", "output tok/s per chip");
+    for (const FrontierPoint& p : points)
+      std::printf("  %12s  %12s  %22s\n", format_grouped(p.concurrency).c_str(),
+                  format_seconds(p.tpot_p50_seconds).c_str(),
+                  format_grouped(p.output_tokens_per_second_per_chip, 1).c_str());
+  }
   return 0;
 }
 

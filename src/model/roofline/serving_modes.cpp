@@ -230,4 +230,53 @@ ModeResult evaluate_mode(const ServingModel& model, const ModeInputs& in) {
   return r;
 }
 
+std::vector<FrontierPoint> serving_frontier(const ServingModel& model, const ModeInputs& in) {
+  ModeInputs o = in;
+  o.mode = BatchingMode::offline;
+  o.validate();
+  const std::int64_t most = max_concurrency(model, o);
+  std::vector<FrontierPoint> out;
+  for (std::int64_t c = 1; c <= most; c = (c == most ? most + 1 : std::min(most, 2 * c))) {
+    o.concurrency = c;
+    // Enough requests to keep c in flight for most of the run (within the
+    // simulation's bound).
+    const auto by_steps = static_cast<std::int64_t>(
+        kMaxRequestSteps / static_cast<double>(in.serving.decode_tokens + in.output_spread));
+    o.requests = std::min({kMaxRequests, by_steps, std::max(in.requests, 4 * c)});
+    const ModeResult r = evaluate_mode(model, o);
+    out.push_back({c, r.tpot_seconds.p50, r.output_tokens_per_second_per_chip});
+  }
+  return out;
+}
+
+double max_request_rate_for_ttft(const ServingModel& model, const ModeInputs& in,
+                                 double p99_ttft_seconds) {
+  require_real(p99_ttft_seconds, "ttft_p99", "s", 0.0, 1e6, true);
+  ModeInputs s = in;
+  s.mode = BatchingMode::server;
+  auto meets = [&](double rate) {
+    s.request_rate_per_second = rate;
+    return evaluate_mode(model, s).ttft_seconds.p99 <= p99_ttft_seconds;
+  };
+  // Bracket: start from the offline throughput's request rate (an upper bound
+  // on what the slice sustains) and halve until a rate meets the target.
+  ModeInputs o = in;
+  o.mode = BatchingMode::offline;
+  double hi = evaluate_mode(model, o).output_tokens_per_second /
+              static_cast<double>(in.serving.decode_tokens);
+  double lo = hi;
+  int halvings = 0;
+  while (!meets(lo)) {
+    hi = lo;
+    lo /= 2;
+    if (++halvings > 30) return 0;
+  }
+  if (lo == hi) return hi;  // the sustainable rate itself meets the target
+  while (hi - lo > 0.01 * lo) {
+    const double mid = 0.5 * (lo + hi);
+    (meets(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
 }  // namespace napkin

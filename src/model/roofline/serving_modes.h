@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "serving.h"
 
@@ -78,6 +79,24 @@ struct ModeResult {
 // Throws std::invalid_argument naming the parameter; a static batch or cap
 // that does not fit throws naming "batch" or "concurrency".
 ModeResult evaluate_mode(const ServingModel& model, const ModeInputs& in);
+
+// The latency–throughput frontier: offline runs at concurrency 1, 2, 4, …
+// up to what memory holds (and that maximum), each point the median TPOT
+// against the output tokens per second per chip; each run simulates at least
+// four times its concurrency in requests.
+struct FrontierPoint {
+  std::int64_t concurrency = 0;
+  double tpot_p50_seconds = 0;
+  double output_tokens_per_second_per_chip = 0;
+};
+std::vector<FrontierPoint> serving_frontier(const ServingModel& model, const ModeInputs& in);
+
+// The highest Poisson request rate (server mode) whose P99 TTFT stays within
+// `p99_ttft_seconds`, by bisection to 1 % (0 when even a trickle misses it),
+// at most the offline throughput's request rate (beyond it the queue grows
+// without bound however long the run).
+double max_request_rate_for_ttft(const ServingModel& model, const ModeInputs& in,
+                                 double p99_ttft_seconds);
 
 // The largest number of requests whose caches fit at their longest lengths
 // (0 when the weights alone do not fit).

@@ -101,5 +101,34 @@ TEST(ServingModes, BadInputNamesTheParameter) {
   EXPECT_THROW(parse_batching_mode("online", "--mode"), std::invalid_argument);
 }
 
+// The frontier every serving team draws: more concurrency, more throughput
+// per chip and a slower TPOT, up to what memory holds.
+TEST(ServingModes, FrontierAndTheRateThatBreaksTtft) {
+  const ServingModel m = serving_model(kLlama2_70B);
+  ModeInputs in = h100_tp4(BatchingMode::offline);
+  in.requests = 200;
+  const std::vector<FrontierPoint> f = serving_frontier(m, in);
+  ASSERT_GE(f.size(), 5u);
+  EXPECT_EQ(f.front().concurrency, 1);
+  EXPECT_EQ(f.back().concurrency, max_concurrency(m, in));
+  for (std::size_t i = 1; i < f.size(); ++i) {
+    EXPECT_GT(f[i].concurrency, f[i - 1].concurrency);
+    EXPECT_GE(f[i].tpot_p50_seconds, f[i - 1].tpot_p50_seconds);
+  }
+  EXPECT_GT(f[f.size() / 2].output_tokens_per_second_per_chip,
+            10 * f.front().output_tokens_per_second_per_chip);
+  // A P99 TTFT of 150 ms binds well below the rate the slice sustains.
+  const double rate = max_request_rate_for_ttft(m, in, 0.15);
+  EXPECT_GT(rate, 0);
+  ModeInputs s = in;
+  s.mode = BatchingMode::server;
+  s.request_rate_per_second = rate;
+  EXPECT_LE(evaluate_mode(m, s).ttft_seconds.p99, 0.15);
+  s.request_rate_per_second = 1.1 * rate;
+  EXPECT_GT(evaluate_mode(m, s).ttft_seconds.p99, 0.15);
+  std::printf("P99 TTFT <= 150 ms up to %.2f requests/s\n", rate);
+  EXPECT_THROW(max_request_rate_for_ttft(m, in, 0), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace napkin
