@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli_common.h"
+#include "cli_serve_modes.h"
 #include "config_import.h"
 #include "format.h"
 #include "framework_config.h"
@@ -115,6 +116,8 @@ void print_result(const ServingResult& r, const ServingInputs& in,
   const ServingMemory& m = r.memory;
   row("layout", layout_text(r.layout) + ", batch " + format_grouped(r.batch) + ", " +
                     std::string(to_string(r.pool)) + " pool");
+  row("engine", std::string(in.engine) +
+                    (in.engine == "ideal" ? " (the roofline bound)" : " (per-kernel times)"));
   row("precision", describe_precision(in.weights, in.kv) + " (" +
                        bits_text(bits_per_element(in.weights)) + " bits per weight); " +
                        (r.fp8_compute ? "fp8" : "bf16") + " matmuls");
@@ -179,6 +182,11 @@ ServingModel model_from_flags(Args& a, std::string& name) {
 }
 
 int run_serve(Args& a) {
+  if (a.flag("--help")) {
+    std::printf("usage: napkin-cli %s\n%s", serve_commands().front().usage,
+                serve_help_text().c_str());
+    return 0;
+  }
   const bool json = a.flag("--json");
   const bool search = a.flag("--search");
   std::string model_name;
@@ -208,7 +216,25 @@ int run_serve(Args& a) {
     in.assume.matmul_efficiency = *e;
   if (auto e = a.optional_real("--hbm-efficiency", 1e-3, 1, "fraction of HBM bandwidth"))
     in.assume.hbm_efficiency = *e;
+  // Deprecated alias: the tensorrt-llm-0.6 engine preset reads the cache per query head.
   if (a.flag("--kv-reads-per-query-head")) in.assume.kv_reads_per_query_head = true;
+  in.engine = std::string(engine_by_name(a.text("--engine", "ideal"), "--engine").name);
+  if (a.flag("--shard-kv")) in.assume.shard_kv_beyond_heads = true;
+  const SpeculativeFlags spec = speculative_flags(a);
+  const auto mode = a.value("--mode");
+  ModeInputs mi;
+  if (mode) {
+    mi.mode = parse_batching_mode(*mode, "--mode");
+    mi.prompt_spread = a.integer("--prompt-spread", 0, 0, 100'000'000, "tokens");
+    mi.output_spread = a.integer("--output-spread", 0, 0, 100'000'000, "tokens");
+    mi.concurrency = a.optional_integer("--concurrency", 1, 1'000'000, "requests");
+    if (mi.mode == BatchingMode::server)
+      mi.request_rate_per_second = a.real("--request-rate", 1, 1e-9, 1e9, "requests per second");
+    mi.requests = a.integer("--requests", 1000, 1, 100'000, "requests");
+    mi.seed = static_cast<std::uint64_t>(a.integer("--seed", 1, 0, 1'000'000'000, "seed"));
+  }
+  const bool frontier = mode && a.flag("--frontier");
+  const auto ttft_p99 = mode ? a.optional_real("--ttft-p99-s", 1e-6, 1e6, "s") : std::nullopt;
   in.cost.price_per_chip_hour_dollars = a.input("budget.price_per_chip_hour_dollars");
   in.cost.kwh_price_dollars = a.input("budget.kwh_price_dollars");
   in.cost.pue = a.input("budget.pue");
@@ -257,10 +283,21 @@ int run_serve(Args& a) {
                        std::to_string(model.n_layers) + " layers)");
   }
 
+  if (mode) {
+    if (!layout) throw UsageError("--mode needs a layout: --chips N [--tp T] [--pp P]");
+    if (search) throw UsageError("--mode and --search do not combine");
+    in.layout = *layout;
+    mi.serving = in;
+    return print_serve_mode(model, mi, json, model_name, frontier, ttft_p99);
+  }
   std::optional<ServingResult> chosen;
+  std::optional<SpeculativeResult> speculative;
   if (layout) {
     in.layout = *layout;
     chosen = evaluate_serving(model, in);
+    if (spec.draft)
+      speculative = evaluate_speculative(
+          model, SpeculativeInputs{in, *spec.draft, spec.draft_tokens, spec.acceptance});
   }
   std::optional<SearchAnswer> answer;
   std::optional<Disaggregation> disagg;
@@ -312,6 +349,8 @@ int run_serve(Args& a) {
         {"layers", json_int(model.n_layers)},     {"heads", json_int(model.n_heads)},
         {"kv_heads", json_int(model.n_kv_heads)}, {"head_dim", json_int(model.d_head)},
         {"experts", json_int(model.n_experts)},   {"shape_assumed", model.shape_assumed}};
+    o["engine"] = qs(in.engine);
+    if (speculative) o["speculative"] = speculative_json(*speculative, spec);
     o["weight_precision"] = qs(to_string(in.weights));
     o["kv_precision"] = qs(to_string(in.kv));
     o["bits_per_weight"] = bits_per_element(in.weights);
@@ -324,6 +363,7 @@ int run_serve(Args& a) {
         {"matmul_efficiency", in.assume.matmul_efficiency.value_or(chip.efficiency.matmul)},
         {"hbm_efficiency", in.assume.hbm_efficiency_on(chip)},
         {"kv_reads_per_query_head", in.assume.kv_reads_per_query_head},
+        {"shard_kv_beyond_heads", in.assume.shard_kv_beyond_heads},
         {"hbm_usable_fraction", in.assume.hbm_usable_fraction}};
     o["energy_share_text"] = QString::fromStdString(energy_share_text(chip, in.cost));
     if (has_budget) {
@@ -361,6 +401,7 @@ int run_serve(Args& a) {
 
   std::printf("Serving %s on %s\n", model_name.c_str(), in.chip.c_str());
   if (chosen) print_result(*chosen, in, has_budget ? std::optional(budget) : std::nullopt);
+  if (speculative) print_speculative(*speculative, spec);
   if (answer) {
     std::printf("\nSearch: %s, slices of 1 to %s chips, batches up to %s\n",
                 budget.describe().c_str(), format_grouped(max_chips).c_str(),
@@ -496,9 +537,13 @@ std::vector<Command> serve_commands() {
        "[--weight-precision bf16|fp8|int8|int4] [--kv-precision bf16] [--overhead-s 0.25] "
        "[--budget-s S | --ttft-s S --tpot-s S] [--max-chips 4096] [--max-batch 1024] "
        "[--pool colocated|prefill|decode] [--no-comm] [--ideal] [--overlap-comm] "
-       "[--hbm-efficiency F] [--kv-reads-per-query-head] "
+       "[--hbm-efficiency F] [--engine ideal|tensorrt-llm-0.6|tensorrt-llm|vllm|sglang|jetstream] "
+       "[--shard-kv] [--mode static|offline|server [--concurrency C] [--request-rate R] "
+       "[--prompt-spread S] [--output-spread S] [--requests 1000] [--seed 1] [--frontier] "
+       "[--ttft-p99-s T]] "
+       "[--draft-params N | --draft-config F [--draft-k 4] [--acceptance 0.7]] [--help] "
        "[--price 2.5] [--kwh-price 0.12] [--pue 1.2] [--tokens-per-day 1e9] "
-       "[--emit vllm|tensorrt-llm [--served-model NAME]]",
+        "[--emit vllm|tensorrt-llm [--served-model NAME]]",
        run_serve},
       {"quantize",
        "quantize --values v1,v2,... [--bits 4] | quantize --energy [--params 70e9] "

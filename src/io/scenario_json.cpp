@@ -11,6 +11,7 @@
 #include "atomic_writer.h"
 #include "read_file.h"
 #include "scenario_json_detail.h"
+#include "serving_engine.h"
 #include "validate.h"
 
 namespace napkin {
@@ -139,6 +140,7 @@ std::string scenario_to_json(const Scenario& s) {
                       {QStringLiteral("overhead_seconds"), v.overhead_seconds},
                       {QStringLiteral("weight_precision"), q(to_string(v.weight_dtype))},
                       {QStringLiteral("kv_precision"), q(to_string(v.kv_dtype))},
+                      {QStringLiteral("engine"), q(v.engine)},
                       {QStringLiteral("chips"), static_cast<qint64>(v.chips)},
                       {QStringLiteral("limit_model"), v.limit_model}};
   const GoodputSetup& g = s.goodput;
@@ -307,6 +309,9 @@ void read_training_and_serving(const Reader& top, Scenario& s, std::string_view 
                   [](std::string_view name) { return parse_dtype(name, "weight_precision"); });
   v.choice<Dtype>("kv_precision", s.serving.kv_dtype,
                   [](std::string_view name) { return parse_dtype(name, "kv_precision"); });
+  v.choice<std::string>("engine", s.serving.engine, [](std::string_view name) {
+    return std::string(engine_by_name(name, "engine").name);
+  });
   v.input("serving.chips", s);
   v.boolean("limit_model", s.serving.limit_model);
 }

@@ -239,3 +239,69 @@ TEST(CliServe, StatesTheHbmBandwidthAssumed) {
       << text.out.toStdString();
   EXPECT_TRUE(run_cli(base + QStringList{"--ideal"}).out.contains("the datasheet figure"));
 }
+
+// Engines: the preset is named in the JSON, a per-kernel engine is slower
+// than the roofline bound, a wrong name is a usage error listing the presets.
+TEST(CliServe, EnginePresets) {
+  const QStringList base = {"serve",   "--config", kLlama70,  "--chip", "H100",
+                            "--chips", "8",        "--batch", "32"};
+  const CliResult ideal = json_ok(base);
+  EXPECT_EQ(ideal.json.value("engine").toString(), "ideal");
+  const CliResult trt = json_ok(base + QStringList{"--engine", "tensorrt-llm"});
+  EXPECT_EQ(trt.json.value("engine").toString(), "tensorrt-llm");
+  EXPECT_GT(num(trt.json, "decode_step_seconds"), num(ideal.json, "decode_step_seconds"));
+  expect_usage_error(base + QStringList{"--engine", "tgi"}, "--engine");
+  const CliResult help = run_cli({"serve", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* e : {"tensorrt-llm-0.6", "vllm", "sglang", "jetstream", "KV block"})
+    EXPECT_TRUE(help.out.contains(e)) << e;
+}
+
+// Modes: the JSON keys the issue lists, for static, offline and server.
+TEST(CliServe, Modes) {
+  const QStringList base = {"serve",        "--config",        kLlama70, "--chip",
+                            "H100",         "--chips",         "4",      "--weight-precision",
+                            "fp8",          "--kv-precision",  "fp8",    "--engine",
+                            "tensorrt-llm", "--prompt-tokens", "1024",   "--decode-tokens",
+                            "128",          "--overhead-s",    "0"};
+  for (const QStringList& mode :
+       {QStringList{"--mode", "static", "--batch", "64"}, QStringList{"--mode", "offline"},
+        QStringList{"--mode", "server", "--request-rate", "2", "--requests", "200"}}) {
+    const CliResult r = json_ok(base + mode);
+    for (const char* key : {"output_tokens_per_second", "output_tokens_per_second_per_chip",
+                            "decode_step_seconds", "max_concurrency"})
+      EXPECT_GT(num(r.json, key), 0) << key;
+    for (const char* key : {"ttft_seconds", "tpot_seconds"}) {
+      const QJsonObject o = r.json.value(key).toObject();
+      for (const char* q : {"mean", "p50", "p90", "p99"}) EXPECT_GT(num(o, q), 0) << key << q;
+    }
+    EXPECT_NEAR(num(r.json, "output_tokens_per_second"),
+                4 * num(r.json, "output_tokens_per_second_per_chip"), 1e-6);
+  }
+  expect_usage_error(base + QStringList{"--mode", "online"}, "--mode");
+}
+
+// Speculative decoding: a 7B draft for a 70B target wins at batch 1.
+TEST(CliServe, SpeculativeDecoding) {
+  const QStringList base = {"serve",
+                            "--config",
+                            kLlama70,
+                            "--chip",
+                            "H100",
+                            "--chips",
+                            "8",
+                            "--engine",
+                            "tensorrt-llm",
+                            "--draft-config",
+                            QStringLiteral(NAPKIN_TEST_DATA "/configs/llama-2-7b.json"),
+                            "--draft-k",
+                            "4",
+                            "--acceptance",
+                            "0.8"};
+  const CliResult r = json_ok(base + QStringList{"--tp", "8"});
+  const QJsonObject s = r.json.value("speculative").toObject();
+  EXPECT_NEAR(num(s, "expected_tokens_per_step"), 3.3616, 1e-9);
+  EXPECT_GT(num(s, "speedup"), 1.0);
+  EXPECT_LT(num(s, "tpot_seconds"), num(s, "target_step_seconds"));
+  expect_usage_error(base + QStringList{"--tp", "8", "--acceptance", "2"}, "--acceptance");
+}

@@ -199,11 +199,13 @@ TEST(RooflinePanel, AControlChangeIsOneUndoStepAndRoundTripsSaveOpen) {  // issu
     press(p->control(QStringLiteral("comms_s"))->slider(), Qt::Key_End);
     pick(p->combo(QStringLiteral("tile")), Qt::Key_Home);
     pick(p->combo(QStringLiteral("kv_precision")), Qt::Key_End);
+    pick(p->combo(QStringLiteral("engine")), Qt::Key_End);  // the last preset: jetstream
     QCheckBox* comm = p->controls().communication;
     QTest::mouseClick(comm, Qt::LeftButton, {}, QPoint(6, comm->height() / 2));
     QCheckBox* v5e = p->overlayBox(QStringLiteral("TPU v5e"));
     QTest::mouseClick(v5e, Qt::LeftButton, {}, QPoint(6, v5e->height() / 2));
-    EXPECT_EQ(w.model()->undoStack()->count(), steps + 6);
+    EXPECT_EQ(w.model()->undoStack()->count(), steps + 7);
+    EXPECT_EQ(w.model()->scenario().serving.engine, "jetstream");
     const RooflineSettings& r = w.model()->scenario().roofline;
     EXPECT_GT(r.step_floor_seconds, 0);
     EXPECT_EQ(r.mfu.comms_seconds, 500);
@@ -228,6 +230,8 @@ TEST(RooflinePanel, AControlChangeIsOneUndoStepAndRoundTripsSaveOpen) {  // issu
   EXPECT_EQ(p->control(QStringLiteral("comms_s"))->value(), 500);
   EXPECT_EQ(p->combo(QStringLiteral("tile"))->currentText(), QStringLiteral("32"));
   EXPECT_EQ(w.model()->scenario().serving.kv_dtype, Dtype::int4);
+  EXPECT_EQ(w.model()->scenario().serving.engine, "jetstream");
+  EXPECT_EQ(p->combo(QStringLiteral("engine"))->currentText(), QStringLiteral("jetstream"));
 }
 
 TEST(RooflinePanel, PrecisionChangesWeightsPerChipAndSaysWhich) {

@@ -10,6 +10,7 @@
 #include "Text.h"
 #include "hardware.h"
 #include "roofline_view.h"
+#include "serving_engine.h"
 
 namespace napkin {
 
@@ -45,7 +46,8 @@ enum Field {
   kTpot,
   kSearchMaxChips,
   kTokensPerDay,
-  kOverlay
+  kOverlay,
+  kEngine
 };
 
 QString tr(const char* text) {
@@ -175,6 +177,20 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
       tr("KV-cache precision when serving: every request's cache is read each decode step at "
          "this width."),
       kKvPrecision, tr("KV precision"), &ServingSetup::kv_dtype);
+
+  std::vector<ComboItem> engines;
+  for (const ServingEngine& e : serving_engines()) engines.push_back({qs(e.name), qs(e.name)});
+  c.engine = col->combo(
+      {.key = QStringLiteral("engine"),
+       .label = tr("Engine"),
+       .tooltip = tr("The inference engine: ideal is the roofline bound (one max(FLOPs, bytes) per "
+                     "step); the others time GEMMs, attention and element-wise kernels apart and "
+                     "add them, with the engine's launch gaps, KV-read pattern, KV blocks and "
+                     "reserved memory (napkin-cli serve --help lists each preset)."),
+       .items = engines},
+      scenarioBinding<QVariant>(
+          m, kEngine, tr("engine"), [](const S& s) { return QVariant(qs(s.serving.engine)); },
+          [](S& s, QVariant v) { s.serving.engine = v.toString().toStdString(); }));
 
   // ------------------------------------------------------- serving layout
   col->group(tr("Serving layout"));
@@ -422,7 +438,7 @@ SliderSpin* RooflineControls::slider(const QString& key) const {
 }
 
 QComboBox* RooflineControls::combo(const QString& key) const {
-  for (QComboBox* c : {chip, weight_precision, kv_precision, tile, layout})
+  for (QComboBox* c : {chip, weight_precision, kv_precision, engine, tile, layout})
     if (c && c->objectName() == key) return c;
   return nullptr;
 }

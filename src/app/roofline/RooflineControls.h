@@ -25,6 +25,7 @@ struct RooflineControls {
   SliderSpin* batch = nullptr;
   QComboBox* weight_precision = nullptr;
   QComboBox* kv_precision = nullptr;
+  QComboBox* engine = nullptr;
   // Napkin assumptions.
   SliderSpin* prefill_mfu = nullptr;
   SliderSpin* bandwidth = nullptr;

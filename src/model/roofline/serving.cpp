@@ -208,6 +208,7 @@ void ServingInputs::validate() const {
   require_count(cached_tokens, "cached_tokens", "tokens", 0, 1'000'000'000);
   require_count(decode_tokens, "decode_tokens", "tokens", 1, 100'000'000);
   require_real(overhead_seconds, "overhead_seconds", "s", 0.0, 1e6);
+  (void)engine_by_name(engine);
   assume.validate();
   require_real(cost.price_per_chip_hour_dollars, "price", "$ per chip-hour", 0.0, 1e4, true);
   require_real(cost.kwh_price_dollars, "kwh_price", "$ per kWh", 0.0, 100.0);
@@ -221,7 +222,12 @@ std::vector<TimePart> PhaseTime::parts() const {
   auto add = [&](std::string_view label, double s) {
     if (s > 0) out.push_back({label, s});
   };
-  if (bound == Bound::compute || memory_seconds <= 0) {
+  if (per_kernel) {
+    add("GEMMs", gemm_seconds);
+    add("attention", attention_seconds);
+    add("element-wise", elementwise_seconds);
+    add("kernel launches", launch_seconds);
+  } else if (bound == Bound::compute || memory_seconds <= 0) {
     add("compute", roofline_seconds);
   } else {
     // Stages may differ in their bound; the reads share the roofline part in
@@ -234,6 +240,7 @@ std::vector<TimePart> PhaseTime::parts() const {
   add("expert all-to-all", ep_comm_seconds);
   add("pipeline hops", pipeline_hop_seconds);
   add("pipeline bubble", pipeline_bubble_seconds);
+  add("engine host work", host_seconds);
   return out;
 }
 

@@ -42,6 +42,7 @@
 #include "hardware.h"
 #include "quantize.h"
 #include "roofline.h"
+#include "serving_engine.h"
 
 namespace napkin {
 
@@ -154,13 +155,20 @@ struct ServingAssumptions {
   std::optional<double> hbm_efficiency;
   double hbm_usable_fraction = 0.9;  // of HBM for weights + KV; the rest holds activations and
                                      // workspace (vLLM's gpu_memory_utilization default)
+  // Deprecated: the `tensorrt-llm-0.6` engine preset sets this (serving_engine.h).
   // Decode's attention reads a KV head's cache once per query head that
   // shares it (GQA: n_heads ÷ n_kv_heads times per chip) instead of once per
   // KV head, as TensorRT-LLM's generation attention did before its XQA kernel
   // (NVIDIA, "Boost Llama throughput with XQA", TensorRT-LLM
   // docs/source/blogs/XQA-kernel.md: XQA "reduces data loading" for MQA/GQA,
-  // released with v0.8). Off: the physical minimum, one read per KV head.
+  // released with v0.8). Off: what the engine does.
   bool kv_reads_per_query_head = false;
+  // Beyond the KV-head count, shard the KV cache over the extra TP ranks
+  // (attention data parallelism: each rank holds and reads its share of the
+  // requests' caches) instead of replicating it (Megatron-style TP). The
+  // scaling book's LLaMA-3-70B on a TPU v5e 4x4 (Austin et al. 2025, "How to
+  // Scale Your Model", ch. "Serving LLaMA") assumes this.
+  bool shard_kv_beyond_heads = false;
   // The seed's napkin: no communication, no KV cache, no attention term, the
   // datasheet peak and bandwidth, all of HBM usable (Phase 03 ch. 6: "assume
   // fully compute bound on prefill, HBM-bound on decode").
@@ -187,6 +195,9 @@ struct ServingInputs {
   Dtype kv = Dtype::bf16;
   double overhead_seconds = 0.25;  // scaffolding, load balancing, validation (seed Claim 14)
   ServingPool pool = ServingPool::colocated;
+  // The inference engine preset (serving_engine.h): how the step is timed,
+  // attention's KV reads, fixed costs, KV blocks and reserved memory.
+  std::string engine = "ideal";
   ServingAssumptions assume;
   CostInputs cost;  // chip-hour price, $/kWh, PUE
   void validate() const;
@@ -231,6 +242,15 @@ struct PhaseTime {
   // trip to serve every micro-batch in flight.
   double pipeline_bubble_seconds = 0;
   Bound bound = Bound::memory;
+  // Per-kernel engines: the roofline part as the kernels the engine runs,
+  // summed (gemm + attention + element-wise + launch gaps = roofline), plus
+  // the engine's host work per step or per call.
+  bool per_kernel = false;
+  double gemm_seconds = 0;         // max(GEMM FLOPs ÷ GEMM rate, weights ÷ HBM)
+  double attention_seconds = 0;    // max(attention FLOPs ÷ attention rate, KV bytes ÷ HBM)
+  double elementwise_seconds = 0;  // norms, residual adds: activation bytes ÷ HBM
+  double launch_seconds = 0;       // kernels × the engine's launch gap
+  double host_seconds = 0;         // the engine's per-step (decode) or per-call (prefill) work
   double comm_seconds() const { return tp_comm_seconds + ep_comm_seconds + pipeline_hop_seconds; }
   // The fraction of the phase the roofline accounts for (the rest is
   // communication and pipeline bubbles); 0 for a phase that takes no time.

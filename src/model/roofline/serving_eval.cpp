@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernel_time.h"
 #include "validate.h"
 
 namespace napkin::detail {
@@ -40,18 +41,42 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
   stage_fraction_ = stage_layers_ / static_cast<double>(m.n_layers);
   stage_moe_layers_ = static_cast<double>(m.n_moe_layers) * stage_fraction_;
 
+  engine_ = &engine_by_name(in.engine);
+  const ServingEngine& e = *engine_;
   peak_ = compute_peak_flops_per_s(chip, in.weights) *
           a.matmul_efficiency.value_or(chip.efficiency.matmul);
+  // Per-kernel engines: GEMMs at the engine's FP8 GEMM fraction when it has
+  // one (and the user set no matmul efficiency), attention at the chip's fused
+  // attention rate, element-wise kernels at its streaming-kernel HBM fraction
+  // (kernel_time.h, shared with the training side).
+  per_kernel_ = e.per_kernel;
+  gemm_peak_ = peak_;
+  if (per_kernel_ && !a.matmul_efficiency && e.fp8_matmul_efficiency > 0 &&
+      uses_fp8_compute(chip, in.weights))
+    gemm_peak_ = compute_peak_flops_per_s(chip, in.weights) * e.fp8_matmul_efficiency;
+  const KernelRates rates = kernel_rates(chip);
+  attn_peak_ = per_kernel_ ? rates.attention_flops_per_s : peak_;
+  elementwise_bw_ = rates.hbm_bytes_per_s;
+  launch_seconds_ =
+      static_cast<double>(e.kernels_per_layer) * e.launch_seconds_per_kernel * stage_layers_;
   hbm_efficiency_ = a.hbm_efficiency_on(chip);
   bw_ = chip.hbm_bytes_per_s * hbm_efficiency_;
   weight_bytes_ = bytes_per_element(in.weights);
-  kv_bytes_token_ =
-      a.kv_cache ? static_cast<double>(ceil_div(m.kv.groups, tp_) * m.kv.elements_per_group) *
-                       stage_layers_ * bytes_per_element(in.kv)
-                 : 0.0;
+  // Groups per chip: split TP ways, replicated beyond the group count unless
+  // the cache is sharded over the extra ranks (attention data parallelism).
+  const double groups_chip = a.shard_kv_beyond_heads
+                                 ? static_cast<double>(m.kv.groups) / tp
+                                 : static_cast<double>(ceil_div(m.kv.groups, tp_));
+  kv_bytes_token_ = a.kv_cache ? groups_chip * static_cast<double>(m.kv.elements_per_group) *
+                                     stage_layers_ * bytes_per_element(in.kv)
+                               : 0.0;
+  // Norms and residual adds: about ten d_model-wide activation reads and
+  // writes per token per layer in bf16, on every TP rank (not split).
+  elementwise_bytes_token_ =
+      per_kernel_ ? 10.0 * static_cast<double>(m.d_model) * kActivationBytes * stage_layers_ : 0.0;
   // Pre-XQA generation attention: each query head on a chip reads its KV
   // group's cache itself, so a group is read (query heads ÷ groups) times.
-  if (a.kv_reads_per_query_head) {
+  if (a.kv_reads_per_query_head || e.kv_reads_per_query_head) {
     const double groups = static_cast<double>(ceil_div(m.kv.groups, tp_));
     kv_read_factor_ = std::max(1.0, static_cast<double>(m.n_heads) / tp / groups);
   }
@@ -118,16 +143,17 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
     const double bytes = static_cast<double>(in.cached_tokens + in.prompt_tokens) * kv_bytes_token_;
     kv_transfer_ = inter_.latency_seconds + bytes / inter_.bytes_per_s;
   }
-  ttft_ = in.overhead_seconds + prefill_.seconds + kv_transfer_;
+  ttft_ = in.overhead_seconds + e.per_call_seconds + prefill_.seconds + kv_transfer_;
 }
 
-LayoutEval::Step LayoutEval::best_prefill(std::int64_t requests, std::int64_t& chunks) const {
-  Step best = prefill_with(1, requests);
+LayoutEval::Step LayoutEval::best_prefill(std::int64_t requests, std::int64_t& chunks,
+                                          std::int64_t prompt_tokens) const {
+  Step best = prefill_with(1, requests, prompt_tokens);
   chunks = 1;
   if (pp_ > 1) {
-    const std::int64_t tokens = requests * in_.prompt_tokens;
+    const std::int64_t tokens = requests * (prompt_tokens > 0 ? prompt_tokens : in_.prompt_tokens);
     for (std::int64_t c = 2; c <= tokens && c <= 16 * pp_; c *= 2) {
-      Step s = prefill_with(c, requests);
+      Step s = prefill_with(c, requests, prompt_tokens);
       if (s.time.seconds < best.time.seconds) {
         best = s;
         chunks = c;
@@ -142,9 +168,12 @@ double LayoutEval::p2p_seconds(double bytes, bool across_nodes) const {
 }
 
 LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_t micro_batch,
-                                         double context) const {
+                                         double context, double tokens_per_request) const {
   const ServingModel& m = m_;
-  const double b = static_cast<double>(micro_batch);
+  // b requests, each computing tokens_per_request positions (speculative
+  // verification) against its cache, read once.
+  const double requests = static_cast<double>(micro_batch);
+  const double b = requests * tokens_per_request;
   const double d = static_cast<double>(m.d_model);
   // Routed experts a step touches: each of the b × EP tokens the EP group
   // routes picks top_k of the experts (uniform routing), so an expert is idle
@@ -153,21 +182,32 @@ LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_
   if (m.is_moe())
     touched = 1.0 - std::pow(1.0 - static_cast<double>(m.top_k) / static_cast<double>(m.n_experts),
                              b * static_cast<double>(ep_));
-  const double kv_bytes = b * context * kv_bytes_token_ * kv_read_factor_;
+  const double kv_bytes = requests * context * kv_bytes_token_ * kv_read_factor_;
   // One stage's work on one micro-batch; the last stage also holds the
   // unembedding (with one stage, that stage is the last).
   struct Stage {
     double compute = 0, weights = 0, kv = 0, roof = 0, bytes = 0;
+    double gemm = 0, attention = 0, elementwise = 0, launch = 0;
   };
   auto stage = [&](bool last) {
     const double table = last ? output_chip_ : 0.0;
     Stage st;
-    st.compute = b * (decode_flops_token_ + 2.0 * table + attn_flops_pair_ * context) / peak_;
+    const double gemm_flops = b * (decode_flops_token_ + 2.0 * table);
+    const double attn_flops = b * attn_flops_pair_ * context;
+    st.compute = gemm_flops / gemm_peak_ + attn_flops / attn_peak_;
     const double weight_bytes = (dense_read_ + table + expert_chip_ * touched) * weight_bytes_;
     st.weights = weight_bytes / bw_;
     st.kv = kv_bytes / bw_;
-    st.roof = std::max(st.compute, st.weights + st.kv);
     st.bytes = weight_bytes + kv_bytes;
+    if (per_kernel_) {
+      st.gemm = std::max(gemm_flops / gemm_peak_, st.weights);
+      st.attention = std::max(attn_flops / attn_peak_, st.kv);
+      st.elementwise = b * elementwise_bytes_token_ / elementwise_bw_;
+      st.launch = launch_seconds_;
+      st.roof = st.gemm + st.attention + st.elementwise + st.launch;
+    } else {
+      st.roof = std::max(st.compute, st.weights + st.kv);
+    }
     return st;
   };
   const Stage last = stage(true);
@@ -215,16 +255,23 @@ LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_
   t.pipeline_hop_seconds = hops;
   t.pipeline_bubble_seconds = std::max(0.0, busiest - trip);
   t.bound = t.compute_seconds >= t.memory_seconds ? Bound::compute : Bound::memory;
+  t.per_kernel = per_kernel_;
+  t.gemm_seconds = others * other.gemm + last.gemm;
+  t.attention_seconds = others * other.attention + last.attention;
+  t.elementwise_seconds = others * other.elementwise + last.elementwise;
+  t.launch_seconds = others * other.launch + last.launch;
+  t.host_seconds = engine_->per_step_seconds;
   t.seconds = t.roofline_seconds + t.tp_comm_seconds + t.ep_comm_seconds + t.pipeline_hop_seconds +
-              t.pipeline_bubble_seconds;
+              t.pipeline_bubble_seconds + t.host_seconds;
   return out;
 }
 
-LayoutEval::Step LayoutEval::prefill_with(std::int64_t chunks, std::int64_t requests) const {
+LayoutEval::Step LayoutEval::prefill_with(std::int64_t chunks, std::int64_t requests,
+                                          std::int64_t prompt_tokens) const {
   const ServingModel& m = m_;
   const double r = static_cast<double>(requests);
-  const double p = static_cast<double>(in_.prompt_tokens);
-  const double cached = static_cast<double>(in_.cached_tokens);
+  const double p = static_cast<double>(prompt_tokens > 0 ? prompt_tokens : in_.prompt_tokens);
+  const double cached = prompt_tokens > 0 ? 0.0 : static_cast<double>(in_.cached_tokens);
   const double n = static_cast<double>(chunks);
   const double c_tok = r * p / n;  // tokens per chunk, over all the requests
   const double d = static_cast<double>(m.d_model);
@@ -247,9 +294,20 @@ LayoutEval::Step LayoutEval::prefill_with(std::int64_t chunks, std::int64_t requ
 
   Step out;
   out.bytes_per_chip = weight_bytes + kv_bytes;
-  const double c = flops / peak_;
+  const double gemm_flops = flops - attn_flops_pair_ * pairs / n;
+  const double attn_flops = attn_flops_pair_ * pairs / n;
+  const double c = gemm_flops / gemm_peak_ + attn_flops / attn_peak_;
   const double mw = weight_bytes / bw_, mk = kv_bytes / bw_;
-  const double roof = std::max(c, mw + mk);
+  double gemm = 0, attention = 0, elementwise = 0, launch = 0, roof = 0;
+  if (per_kernel_) {
+    gemm = std::max(gemm_flops / gemm_peak_, mw);
+    attention = std::max(attn_flops / attn_peak_, mk);
+    elementwise = c_tok * elementwise_bytes_token_ / elementwise_bw_;
+    launch = launch_seconds_;
+    roof = gemm + attention + elementwise + launch;
+  } else {
+    roof = std::max(c, mw + mk);
+  }
   double tp_comm = 0, ep_comm = 0, hop = 0;
   if (comm_) {
     if (tp_ > 1)
@@ -284,6 +342,11 @@ LayoutEval::Step LayoutEval::prefill_with(std::int64_t chunks, std::int64_t requ
   t.pipeline_hop_seconds = n * (step - work);
   t.pipeline_bubble_seconds = static_cast<double>(pp_ - 1) * step;
   t.bound = c >= mw + mk ? Bound::compute : Bound::memory;
+  t.per_kernel = per_kernel_;
+  t.gemm_seconds = n * gemm;
+  t.attention_seconds = n * attention;
+  t.elementwise_seconds = n * elementwise;
+  t.launch_seconds = n * launch;
   t.seconds = t.roofline_seconds + t.tp_comm_seconds + t.ep_comm_seconds + t.pipeline_hop_seconds +
               t.pipeline_bubble_seconds;
   return out;
@@ -304,11 +367,16 @@ ServingMemory LayoutEval::memory(std::int64_t batch) const {
   mem.weights_bytes = weights_held_ * weight_bytes_;
   const std::int64_t context = in_.cached_tokens + in_.prompt_tokens +
                                (in_.pool == ServingPool::prefill ? 0 : in_.decode_tokens);
+  // A paged cache holds whole blocks: each request's context rounds up.
+  const std::int64_t block = engine_->kv_block_tokens;
+  const std::int64_t held = ceil_div(context, block) * block;
   mem.kv_bytes =
-      static_cast<double>(ceil_div(batch, ep_)) * static_cast<double>(context) * kv_bytes_token_;
+      static_cast<double>(ceil_div(batch, ep_)) * static_cast<double>(held) * kv_bytes_token_;
   mem.total_bytes = mem.weights_bytes + mem.kv_bytes;
   mem.hbm_bytes = static_cast<double>(chip_->hbm_bytes);
-  mem.usable_bytes = mem.hbm_bytes * in_.assume.hbm_usable_fraction;
+  mem.usable_bytes =
+      mem.hbm_bytes * (engine_->hbm_usable_fraction > 0 ? engine_->hbm_usable_fraction
+                                                        : in_.assume.hbm_usable_fraction);
   mem.kv_groups_per_chip = ceil_div(m_.kv.groups, tp_);
   mem.fits = mem.total_bytes <= mem.usable_bytes;
   return mem;
@@ -413,13 +481,25 @@ StaticBatchResult LayoutEval::static_batch(std::int64_t batch) const {
     r.decode_step = decode_step(micro_batches, micro_batch, r.mean_context_tokens).time;
     r.decode_step_seconds = r.decode_step.seconds;
   }
-  r.overhead_seconds = in_.overhead_seconds;
+  r.overhead_seconds = in_.overhead_seconds + engine_->per_call_seconds;
   r.total_seconds = r.overhead_seconds + r.prefill_seconds +
                     static_cast<double>(r.decode_steps) * r.decode_step_seconds;
   r.tokens_per_second_per_chip = static_cast<double>(batch) *
                                  static_cast<double>(in_.decode_tokens) /
                                  (r.total_seconds * static_cast<double>(chips_));
   return r;
+}
+
+double LayoutEval::step_seconds(std::int64_t batch, double context_tokens,
+                                double tokens_per_request) const {
+  std::int64_t micro_batches = 1, micro_batch = 1;
+  micro_batching(batch, micro_batches, micro_batch);
+  return decode_step(micro_batches, micro_batch, context_tokens, tokens_per_request).time.seconds;
+}
+
+double LayoutEval::context_phase_seconds(std::int64_t requests, std::int64_t prompt_tokens) const {
+  std::int64_t chunks = 1;
+  return best_prefill(ceil_div(requests, ep_), chunks, prompt_tokens).time.seconds;
 }
 
 }  // namespace napkin::detail

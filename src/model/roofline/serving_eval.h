@@ -31,19 +31,30 @@ class LayoutEval {
   // A static batch: one context phase of `batch` prompts, then
   // decode_tokens − 1 generation steps (serving.h, evaluate_static_batch).
   StaticBatchResult static_batch(std::int64_t batch) const;
+  // For the batching modes' simulation: one decode step of `batch` requests
+  // at a mean context, and one context phase of `requests` prompts of
+  // `prompt_tokens` each (no cached context), both in seconds.
+  double step_seconds(std::int64_t batch, double context_tokens,
+                      double tokens_per_request = 1) const;
+  double context_phase_seconds(std::int64_t requests, std::int64_t prompt_tokens) const;
+  std::int64_t chips() const { return chips_; }
 
  private:
   struct Step {
     PhaseTime time;
     double bytes_per_chip = 0;  // read by one chip for one micro-batch
   };
-  Step decode_step(std::int64_t micro_batches, std::int64_t micro_batch,
-                   double context_tokens) const;
+  Step decode_step(std::int64_t micro_batches, std::int64_t micro_batch, double context_tokens,
+                   double tokens_per_request = 1) const;
   // The context phase of `requests` prompts of in.prompt_tokens each, as
   // `chunks` chunks streamed through the pipeline.
-  Step prefill_with(std::int64_t chunks, std::int64_t requests = 1) const;
+  // prompt_tokens 0: in.prompt_tokens after in.cached_tokens; otherwise that
+  // many tokens with no cached context.
+  Step prefill_with(std::int64_t chunks, std::int64_t requests = 1,
+                    std::int64_t prompt_tokens = 0) const;
   // The chunk count that streams `requests` prompts fastest (1 without a pipeline).
-  Step best_prefill(std::int64_t requests, std::int64_t& chunks) const;
+  Step best_prefill(std::int64_t requests, std::int64_t& chunks,
+                    std::int64_t prompt_tokens = 0) const;
   void micro_batching(std::int64_t batch, std::int64_t& micro_batches,
                       std::int64_t& micro_batch) const;
   double p2p_seconds(double bytes, bool across_nodes) const;
@@ -55,18 +66,25 @@ class LayoutEval {
   double stage_fraction_ = 1;  // ceil(L / pp) / L: the fullest stage's share of the layers
   double stage_layers_ = 1;
   double stage_moe_layers_ = 0;
-  double peak_ = 0, bw_ = 0;        // per chip, after efficiencies
-  double hbm_efficiency_ = 1;       // fraction of the datasheet bandwidth in bw_
-  double kv_read_factor_ = 1;       // decode reads of each cached KV group per step
-  double weight_bytes_ = 0;         // per element
-  double kv_bytes_token_ = 0;       // per token per chip (its layers, its groups)
-  double weights_held_ = 0;         // parameters held per chip
-  double dense_read_ = 0;           // always-read parameters per chip per micro-batch (decode)
-  double expert_chip_ = 0;          // routed-expert parameters per chip
-  double output_chip_ = 0;          // unembedding parameters per chip (last stage)
-  double decode_flops_token_ = 0;   // linear FLOPs per token per chip
-  double prefill_flops_token_ = 0;  // linear FLOPs per prompt token per chip (one replica)
-  double attn_flops_pair_ = 0;      // attention FLOPs per (query, key) pair per chip
+  const ServingEngine* engine_ = nullptr;
+  bool per_kernel_ = false;             // the engine times kernels apart (serving_engine.h)
+  double gemm_peak_ = 0;                // GEMM FLOP/s per chip (peak_ unless the engine's FP8 rate)
+  double attn_peak_ = 0;                // attention FLOP/s per chip (peak_ for the ideal engine)
+  double elementwise_bw_ = 0;           // streaming-kernel HBM bytes/s
+  double elementwise_bytes_token_ = 0;  // norms and residuals per token per chip
+  double launch_seconds_ = 0;           // launch gaps of one stage's kernels
+  double peak_ = 0, bw_ = 0;            // per chip, after efficiencies
+  double hbm_efficiency_ = 1;           // fraction of the datasheet bandwidth in bw_
+  double kv_read_factor_ = 1;           // decode reads of each cached KV group per step
+  double weight_bytes_ = 0;             // per element
+  double kv_bytes_token_ = 0;           // per token per chip (its layers, its groups)
+  double weights_held_ = 0;             // parameters held per chip
+  double dense_read_ = 0;               // always-read parameters per chip per micro-batch (decode)
+  double expert_chip_ = 0;              // routed-expert parameters per chip
+  double output_chip_ = 0;              // unembedding parameters per chip (last stage)
+  double decode_flops_token_ = 0;       // linear FLOPs per token per chip
+  double prefill_flops_token_ = 0;      // linear FLOPs per prompt token per chip (one replica)
+  double attn_flops_pair_ = 0;          // attention FLOPs per (query, key) pair per chip
   bool comm_ = false;
   Link intra_{}, inter_{};
   GroupPlacement tp_group_{}, ep_group_{};

@@ -9,6 +9,7 @@
 
 #include "hardware.h"
 #include "inputs.h"
+#include "serving_engine.h"
 #include "validate.h"
 
 namespace napkin {
@@ -42,6 +43,7 @@ void Scenario::validate() const {
   require_count(serving.decode_tokens, "decode_tokens", "tokens", 1, 100'000'000);
   require_real(serving.latency_budget_seconds, "latency_budget", "seconds", 0.0, 1e6, true);
   require_real(serving.overhead_seconds, "overhead", "seconds", 0.0, 1e6);
+  (void)engine_by_name(serving.engine, "engine");
   validate_panel_settings(*this);
   goodput.validate();
   require_real(plan.train_tokens, "train_tokens", "tokens (0 = tokens per parameter x N)", 0.0,

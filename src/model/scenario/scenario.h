@@ -46,6 +46,9 @@ struct ServingSetup {
   Dtype kv_dtype = Dtype::bf16;
   double bytes_per_param() const { return bytes_per_element(weight_dtype); }
   double kv_bytes_per_element() const { return bytes_per_element(kv_dtype); }
+  // The inference engine preset (serving_engine.h); "ideal" is the roofline
+  // bound the seed track uses.
+  std::string engine = "ideal";
   std::int64_t chips = 8;   // chips of one serving deployment
   bool limit_model = true;  // "What I would train" respects the latency budget
   bool operator==(const ServingSetup&) const = default;

@@ -192,6 +192,7 @@ std::vector<ScenarioField> make_fields() {
       [](S s) { return str(to_string(s.serving.weight_dtype)); });
   add("serving.kv_precision", "Serving KV-cache precision", "",
       [](S s) { return str(to_string(s.serving.kv_dtype)); });
+  add("serving.engine", "Serving engine", "", [](S s) { return s.serving.engine; });
 
   // IsoFLOPs.
   const std::string syn = "isoflops.ladder.synthetic.";

@@ -120,6 +120,7 @@ ScenarioServing scenario_serving(const Scenario& s) {
   in.decode_tokens = s.serving.decode_tokens;
   in.weights = s.serving.weight_dtype;
   in.kv = s.serving.kv_dtype;
+  in.engine = s.serving.engine;
   in.overhead_seconds = s.serving.overhead_seconds;
   in.assume.communication = r.serving_communication;
   in.cost = {s.price_per_chip_hour_dollars, s.kwh_price_dollars, s.pue};

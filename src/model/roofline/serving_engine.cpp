@@ -1,0 +1,164 @@
+#include "serving_engine.h"
+
+#include <stdexcept>
+
+#include "format.h"
+
+namespace napkin {
+
+namespace {
+
+// Shared constants, each from a published measurement.
+//
+// Kernel launch gap. NVIDIA, "Getting Started with CUDA Graphs" (developer
+// blog, 2019): short kernels launched back to back from a stream cost a few
+// µs each beyond their own run time, and a captured graph removes most of
+// that. Napkin takes 4 µs per kernel without graphs and 1 µs with them.
+constexpr double kLaunchEagerSeconds = 4e-6;
+constexpr double kLaunchGraphSeconds = 1e-6;
+// Kernels per transformer layer in a fused LLM engine: input norm, QKV GEMM,
+// attention (rotary fused), output projection, all-reduce, residual + norm,
+// gate/up GEMM(s), activation, down GEMM, all-reduce, residual add.
+constexpr std::int64_t kKernelsPerLayer = 12;
+// FP8 GEMMs on Hopper: 1,378 TFLOP/s of the 1,979 FP8 peak for an
+// 8192 × 8192 × 4096 GEMM on an H800 SXM (the H100's SMs and clocks), tile
+// language FP8 matmul benchmark (tile-ai/tilelang, benchmark/matmul_fp8);
+// DeepSeek's DeepGEMM reports "1350+ FP8 TFLOPS" at best. 0.70 of the FP8
+// peak, below the 0.80 of the bf16 MAMF sweeps.
+constexpr double kFp8MatmulEfficiency = 0.70;
+
+const std::vector<ServingEngine> kEngines = {
+    {.name = "ideal",
+     .summary = "the roofline bound: one max(FLOPs, bytes) over the whole step, no fixed costs",
+     .per_kernel = false,
+     .kv_block_tokens = 1,
+     .scheduler = EngineScheduler::static_batch,
+     .source = "the seed track's napkin (Phase 03 ch. 6): compute-bound prefill, HBM-bound "
+               "decode"},
+    {.name = "tensorrt-llm-0.6",
+     .summary = "TensorRT-LLM v0.5-v0.7: generation attention re-reads the KV cache per query "
+                "head, no CUDA graphs, static batch (gptSessionBenchmark)",
+     .kv_reads_per_query_head = true,
+     .cuda_graphs = false,
+     .kernels_per_layer = kKernelsPerLayer,
+     .launch_seconds_per_kernel = kLaunchEagerSeconds,
+     .fp8_matmul_efficiency = kFp8MatmulEfficiency,
+     .kv_block_tokens = 64,
+     .hbm_usable_fraction = 0.9,
+     .scheduler = EngineScheduler::static_batch,
+     .source = "TensorRT-LLM docs/source/blogs/XQA-kernel.md (XQA for MQA/GQA generation "
+               "'reduces data loading', released in v0.8); gptSessionBenchmark runs without "
+               "CUDA graphs unless --enable_cuda_graph; build flag --tokens_per_block 64; "
+               "kv_cache_free_gpu_mem_fraction 0.9"},
+    {.name = "tensorrt-llm",
+     .summary = "TensorRT-LLM v0.8+: XQA generation attention (one KV read per KV head), "
+                "in-flight batching, CUDA graphs",
+     .kv_reads_per_query_head = false,
+     .cuda_graphs = true,
+     .kernels_per_layer = kKernelsPerLayer,
+     .launch_seconds_per_kernel = kLaunchGraphSeconds,
+     .fp8_matmul_efficiency = kFp8MatmulEfficiency,
+     .kv_block_tokens = 32,
+     .hbm_usable_fraction = 0.9,
+     .scheduler = EngineScheduler::continuous,
+     .max_prefill_tokens_per_step = 8192,
+     .source = "TensorRT-LLM XQA-kernel blog; LLM API KvCacheConfig defaults "
+               "free_gpu_memory_fraction 0.9, tokens_per_block 32; cuda_graph_config; in-flight "
+               "batching (docs 'In-Flight Batching'); max_num_tokens 8192"},
+    {.name = "vllm",
+     .summary = "vLLM: paged attention (16-token blocks), continuous batching with chunked "
+                "prefill, CUDA graphs, gpu_memory_utilization 0.9",
+     .kv_reads_per_query_head = false,
+     .cuda_graphs = true,
+     .kernels_per_layer = kKernelsPerLayer,
+     .launch_seconds_per_kernel = kLaunchGraphSeconds,
+     .fp8_matmul_efficiency = kFp8MatmulEfficiency,
+     .kv_block_tokens = 16,
+     .hbm_usable_fraction = 0.9,
+     .scheduler = EngineScheduler::chunked,
+     .max_prefill_tokens_per_step = 8192,
+     .source = "vLLM engine arguments: --max-num-batched-tokens 8192 (online serving default);: "
+               "--block-size 16 (CUDA), --gpu-memory-utilization 0.9, "
+               "CUDA graphs unless --enforce-eager; chunked prefill on by default in the V1 "
+               "engine (docs 'Optimization and Tuning')"},
+    {.name = "sglang",
+     .summary = "SGLang: RadixAttention with a token-level KV pool (page 1), continuous "
+                "batching with chunked prefill, CUDA graphs, overlap scheduler",
+     .kv_reads_per_query_head = false,
+     .cuda_graphs = true,
+     .kernels_per_layer = kKernelsPerLayer,
+     .launch_seconds_per_kernel = kLaunchGraphSeconds,
+     .fp8_matmul_efficiency = kFp8MatmulEfficiency,
+     .kv_block_tokens = 1,
+     .hbm_usable_fraction = 0.88,
+     .scheduler = EngineScheduler::chunked,
+     .max_prefill_tokens_per_step = 8192,
+     .source = "SGLang server arguments: --page-size 1, --chunked-prefill-size 8192, "
+               "--mem-fraction-static (about 0.88 on "
+               "80 GB GPUs, set from the GPU's memory), --chunked-prefill-size, CUDA graphs "
+               "unless --disable-cuda-graph; zero-overhead (overlap) batch scheduler (v0.4 "
+               "release notes)"},
+    {.name = "jetstream",
+     .summary = "JetStream (TPU): the step compiled by XLA into one program (no per-kernel "
+                "launches), continuous batching over decode slots",
+     .kv_reads_per_query_head = false,
+     .cuda_graphs = false,
+     .kernels_per_layer = 0,
+     .launch_seconds_per_kernel = 0,
+     .kv_block_tokens = 1,
+     .hbm_usable_fraction = 0,
+     .scheduler = EngineScheduler::continuous,
+     .source = "JetStream (google/JetStream) with MaxText: jitted prefill and generate "
+               "functions, requests inserted into decode slots between generate steps"},
+};
+
+}  // namespace
+
+std::string_view to_string(EngineScheduler s) {
+  switch (s) {
+    case EngineScheduler::static_batch: return "static batch";
+    case EngineScheduler::continuous: return "continuous batching";
+    case EngineScheduler::chunked: return "continuous batching, chunked prefill";
+  }
+  return "static batch";
+}
+
+const std::vector<ServingEngine>& serving_engines() { return kEngines; }
+
+std::string engine_names() {
+  std::string s;
+  for (const ServingEngine& e : kEngines) s += (s.empty() ? "" : ", ") + std::string(e.name);
+  return s;
+}
+
+const ServingEngine& engine_by_name(std::string_view name, std::string_view parameter) {
+  for (const ServingEngine& e : kEngines)
+    if (e.name == name) return e;
+  throw std::invalid_argument(std::string(parameter) + " '" + std::string(name) +
+                              "' is not an engine; one of: " + engine_names());
+}
+
+std::string engine_description(const ServingEngine& e) {
+  if (!e.per_kernel) return std::string(e.name) + ": " + std::string(e.summary);
+  std::string s = std::string(e.name) + ": " + std::string(e.summary) + ". Sets: per-kernel " +
+                  "rooflines summed; KV read once per " +
+                  (e.kv_reads_per_query_head ? "query head" : "KV head") + "; ";
+  if (e.launch_seconds_per_kernel > 0)
+    s += format_grouped(static_cast<double>(e.kernels_per_layer)) + " kernels/layer x " +
+         format_grouped(1e6 * e.launch_seconds_per_kernel, 0) + " us launch gap" +
+         (e.cuda_graphs ? " (CUDA graphs)" : " (no CUDA graphs)") + "; ";
+  else
+    s += "no per-kernel launch gap; ";
+  if (e.fp8_matmul_efficiency > 0)
+    s += "FP8 GEMMs at " + format_grouped(100 * e.fp8_matmul_efficiency, 0) + " % of FP8 peak; ";
+  s += "KV block " + format_grouped(static_cast<double>(e.kv_block_tokens)) + " tokens; ";
+  if (e.hbm_usable_fraction > 0)
+    s += format_grouped(100 * e.hbm_usable_fraction, 0) + " % of HBM for weights + KV; ";
+  s += std::string(to_string(e.scheduler));
+  if (e.max_prefill_tokens_per_step > 0)
+    s += ", at most " + format_grouped(static_cast<double>(e.max_prefill_tokens_per_step)) +
+         " prompt tokens per iteration";
+  return s;
+}
+
+}  // namespace napkin

@@ -1,0 +1,76 @@
+// Serving engines as presets: what an inference engine does to the
+// arithmetic of serving.h, each property taken from the engine's own
+// documentation, release notes or code (cited beside each preset in
+// serving_engine.cpp), never fitted to a benchmark row.
+//
+// An engine decides:
+//   - how a step is timed: `ideal` is the roofline bound over the whole step,
+//     max(all FLOPs ÷ peak, all bytes ÷ HBM), the number the seed track uses;
+//     every real engine runs the step as kernels — the GEMMs, attention, the
+//     element-wise work — each with its own roofline, one after the other, so
+//     their times add (overlap only where the engine overlaps);
+//   - how decode attention reads the KV cache: once per KV head (the physical
+//     minimum; FlashAttention-style and XQA kernels) or once per query head
+//     (TensorRT-LLM's generation kernel before XQA);
+//   - fixed costs: a launch gap per kernel (smaller under CUDA graphs, none on
+//     a TPU where XLA compiles the step into one program), host work per
+//     decode step and per call;
+//   - the KV cache: its block (page) size, which rounds every request's cache
+//     up, and the fraction of HBM the engine reserves for weights + cache;
+//   - the scheduler: a static batch, or continuous (in-flight) batching,
+//     with or without chunked prefill.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace napkin {
+
+enum class EngineScheduler {
+  static_batch,  // one batch prefilled together, then decoded together
+  continuous,    // requests join and leave the running batch every step
+  chunked,       // continuous, with long prompts split into chunks mixed into decode steps
+};
+std::string_view to_string(EngineScheduler s);
+
+struct ServingEngine {
+  std::string_view name;     // "vllm"
+  std::string_view summary;  // one line for --help and the GUI
+  // false: one roofline over the whole step (ideal). true: GEMMs, attention,
+  // element-wise work and launches each timed on their own and summed.
+  bool per_kernel = true;
+  // Decode attention reads a KV head's cache once per query head sharing it
+  // (pre-XQA TensorRT-LLM generation attention) instead of once.
+  bool kv_reads_per_query_head = false;
+  bool cuda_graphs = false;  // the decode step replayed as one captured graph
+  // Kernels a transformer layer launches (norms, QKV, attention, output
+  // projection, residual adds, MLP GEMMs, activation, TP all-reduces).
+  std::int64_t kernels_per_layer = 0;
+  double launch_seconds_per_kernel = 0;  // the gap each launch leaves on the critical path
+  double per_step_seconds = 0;           // host work per decode step (sampling, scheduling)
+  double per_call_seconds = 0;           // host work per generate() call / request
+  // Fraction of the chip's FP8 datasheet peak that the engine's FP8 GEMMs
+  // reach (0: the chip's bf16 matmul fraction applies to FP8 too).
+  double fp8_matmul_efficiency = 0;
+  std::int64_t kv_block_tokens = 1;  // KV cache page; a request's cache rounds up to it
+  double hbm_usable_fraction = 0;    // of HBM for weights + KV cache; 0: the scenario's
+  EngineScheduler scheduler = EngineScheduler::static_batch;
+  // Prompt tokens one scheduler iteration prefills at most (continuous
+  // batching); 0: no limit (a request's prompt is never split).
+  std::int64_t max_prefill_tokens_per_step = 0;
+  std::string_view source;  // where the properties come from
+};
+
+// Every preset, `ideal` first.
+const std::vector<ServingEngine>& serving_engines();
+// Throws std::invalid_argument naming `parameter` and the presets when no
+// engine has this name.
+const ServingEngine& engine_by_name(std::string_view name, std::string_view parameter = "engine");
+// "ideal, tensorrt-llm-0.6, ..." for errors and --help.
+std::string engine_names();
+// One line per preset: what it sets (for --help and the README).
+std::string engine_description(const ServingEngine& e);
+
+}  // namespace napkin

@@ -1,0 +1,227 @@
+#include "serving_validation.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+namespace napkin {
+
+namespace {
+
+constexpr std::size_t kMaxCsvBytes = 1 << 20;
+constexpr std::size_t kMaxRows = 10'000;
+
+// Splits one CSV line; fields may be double-quoted ("" inside is a quote).
+std::vector<std::string> split_line(std::string_view line, std::size_t line_no) {
+  std::vector<std::string> out;
+  std::string field;
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.push_back(field);
+      field.clear();
+    } else if (c != '\r') {
+      field += c;
+    }
+  }
+  if (quoted)
+    throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) +
+                                ": unterminated quote");
+  out.push_back(field);
+  return out;
+}
+
+using Row = std::map<std::string, std::string>;
+
+double number(const Row& row, const std::string& column, std::size_t line_no) {
+  const std::string& text = row.at(column);
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v <= 0)
+    throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) +
+                                ", column " + column + ": '" + text + "' is not a positive number");
+  return v;
+}
+
+std::int64_t count(const Row& row, const std::string& column, std::size_t line_no) {
+  const double v = number(row, column, line_no);
+  if (v != std::floor(v) || v > 1e9)
+    throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) +
+                                ", column " + column + ": '" + row.at(column) +
+                                "' is not a whole number in [1, 1e9]");
+  return static_cast<std::int64_t>(v);
+}
+
+// The benchmark's setting: no serving scaffolding (the timer wraps
+// generate() only); FP16 moves BF16's bytes at the same tensor-core peak.
+ServingInputs inputs_for(const Row& row, std::size_t line_no) {
+  ServingInputs in;
+  in.chip = row.at("chip");
+  in.layout.tp = count(row, "tp", line_no);
+  in.batch = count(row, "batch", line_no);
+  in.prompt_tokens = count(row, "input_tokens", line_no);
+  in.decode_tokens = count(row, "output_tokens", line_no);
+  in.overhead_seconds = 0;
+  const std::string& p = row.at("precision");
+  if (p != "fp8" && p != "fp16" && p != "bf16")
+    throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) +
+                                ", column precision: '" + p + "' is not fp8, fp16 or bf16");
+  in.weights = p == "fp8" ? Dtype::fp8 : Dtype::bf16;
+  in.kv = in.weights;
+  in.engine = std::string(engine_for_trtllm_version(row.at("trtllm_version")));
+  return in;
+}
+
+std::string label_for(const Row& row) {
+  return row.at("model") + " " + row.at("chip") + " " + row.at("precision") + " TP" + row.at("tp") +
+         " batch " + row.at("batch") + " " + row.at("input_tokens") + "/" + row.at("output_tokens");
+}
+
+constexpr std::string_view kSource =
+    "NVIDIA TensorRT-LLM docs/source/performance.md at commit 77d24b5fa178 (v0.6.1 peak "
+    "throughput, v0.5 low latency); tests/data/serving/SOURCE.md";
+
+}  // namespace
+
+std::string_view engine_for_trtllm_version(std::string_view version) {
+  int major = -1, minor = -1;
+  if (version.size() >= 4 && version[0] == 'v') {
+    const char* p = version.data() + 1;
+    const char* end = version.data() + version.size();
+    auto r1 = std::from_chars(p, end, major);
+    if (r1.ec == std::errc() && r1.ptr < end && *r1.ptr == '.') {
+      auto r2 = std::from_chars(r1.ptr + 1, end, minor);
+      if (r2.ec != std::errc()) minor = -1;
+    }
+  }
+  if (major < 0 || minor < 0)
+    throw std::invalid_argument("TensorRT-LLM version '" + std::string(version) +
+                                "' is not vMAJOR.MINOR[.PATCH]");
+  // The XQA generation kernel shipped with v0.8 (XQA-kernel blog).
+  return (major == 0 && minor < 8) ? "tensorrt-llm-0.6" : "tensorrt-llm";
+}
+
+ModelShape published_serving_shape(std::string_view name) {
+  if (name == "llama-2-7b") return ModelShape{};  // the defaults are Llama-2-7B's shape
+  if (name == "llama-2-70b") return ModelShape{80, 8192, 28672, 64, 8, 128, 32000};
+  if (name == "gpt-j-6b") {
+    // EleutherAI/gpt-j-6b: 28 layers, 4096 wide, 16 heads of 256, a 4h GeLU
+    // MLP with biases, one LayerNorm per parallel block, vocabulary 50,400.
+    ModelShape s{28, 4096, 16384, 16, 16, 256, 50400};
+    s.gated = false;
+    s.mlp_bias = true;
+    s.norms_per_layer = 1;
+    s.norm_bias = true;
+    s.parallel_blocks = true;
+    return s;
+  }
+  if (name == "falcon-180b") {
+    // tiiuae/falcon-180B: 80 layers, 14,848 wide, 232 query heads of 64, 8 KV
+    // heads, a 4h GeLU MLP, two LayerNorms per parallel block, tied
+    // embeddings, vocabulary 65,024.
+    ModelShape s{80, 14848, 4 * 14848, 232, 8, 64, 65024};
+    s.gated = false;
+    s.tied_embeddings = true;
+    s.norm_bias = true;
+    s.parallel_blocks = true;
+    return s;
+  }
+  throw std::invalid_argument("published serving model '" + std::string(name) +
+                              "' has no shape; one of llama-2-7b, llama-2-70b, gpt-j-6b, "
+                              "falcon-180b");
+}
+
+std::vector<ValidationSet> serving_validation_sets(std::string_view csv) {
+  if (csv.size() > kMaxCsvBytes)
+    throw std::invalid_argument("published serving CSV: more than 1 MiB");
+  ValidationSet throughput{
+      .key = "serving-trtllm-throughput",
+      .title = "TensorRT-LLM v0.6.1 peak throughput (H100 FP8, A100 FP16), static batch",
+      .quantity = "output tokens/s per GPU",
+      .unit = "tokens/s",
+      .source = std::string(kSource),
+      .outside =
+          "the benchmark's engine builds were tuned per table row (batch up to 1,280 with "
+          "--max_batch_size 64 in the printed commands); XQA use per row is not stated",
+      .rows = {}};
+  ValidationSet first_token{
+      .key = "serving-trtllm-first-token",
+      .title = "TensorRT-LLM v0.5 first-token latency at batch 1 (H100 FP8, A100 FP16)",
+      .quantity = "first-token latency",
+      .unit = "ms",
+      .source = std::string(kSource),
+      .outside =
+          "the runtime's per-call host work (setup, sampling) is not modelled; whole-ms "
+          "rounding (up to 7 % on the 7 ms rows)",
+      .rows = {}};
+
+  std::vector<std::string> header;
+  std::size_t line_no = 0, start = 0;
+  while (start < csv.size()) {
+    std::size_t end = csv.find('\n', start);
+    if (end == std::string_view::npos) end = csv.size();
+    const std::string_view line = csv.substr(start, end - start);
+    start = end + 1;
+    ++line_no;
+    if (line.empty() || line == "\r") continue;
+    if (line_no > kMaxRows) throw std::invalid_argument("published serving CSV: too many lines");
+    std::vector<std::string> fields = split_line(line, line_no);
+    if (header.empty()) {
+      header = std::move(fields);
+      for (const char* need : {"model", "chip", "precision", "tp", "batch", "input_tokens",
+                               "output_tokens", "metric", "value", "trtllm_version"}) {
+        bool found = false;
+        for (const std::string& h : header) found = found || h == need;
+        if (!found)
+          throw std::invalid_argument(std::string("published serving CSV: no column '") + need +
+                                      "' in the header");
+      }
+      continue;
+    }
+    if (fields.size() != header.size())
+      throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) + ": " +
+                                  std::to_string(fields.size()) + " fields, the header has " +
+                                  std::to_string(header.size()));
+    Row row;
+    for (std::size_t i = 0; i < header.size(); ++i) row[header[i]] = fields[i];
+    const std::string& metric = row.at("metric");
+    const ServingModel model = serving_model(published_serving_shape(row.at("model")));
+    ServingInputs in = inputs_for(row, line_no);
+    const double measured = number(row, "value", line_no);
+    ValidationRow v{
+        .label = label_for(row), .predicted = 0, .measured = measured, .setting = in.engine};
+    if (metric == "throughput_out_tok_per_s_per_gpu") {
+      v.predicted = evaluate_static_batch(model, in).tokens_per_second_per_chip;
+      throughput.rows.push_back(v);
+    } else if (metric == "first_token_latency_ms") {
+      // The same benchmark with one output token: the context phase alone.
+      in.decode_tokens = 1;
+      v.predicted = 1e3 * evaluate_static_batch(model, in).total_seconds;
+      first_token.rows.push_back(v);
+    } else {
+      throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) +
+                                  ", column metric: '" + metric + "' is not a known measurement");
+    }
+  }
+  std::vector<ValidationSet> out;
+  if (!throughput.rows.empty()) out.push_back(std::move(throughput));
+  if (!first_token.rows.empty()) out.push_back(std::move(first_token));
+  return out;
+}
+
+}  // namespace napkin

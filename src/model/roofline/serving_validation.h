@@ -1,0 +1,33 @@
+// The published serving measurements (tests/data/serving/published_serving.csv:
+// NVIDIA's TensorRT-LLM performance tables, see SOURCE.md there) predicted by
+// the serving model, as scoreboard data sets (validation_set.h). Each row is
+// evaluated as the benchmark ran it — a static batch (gptSessionBenchmark):
+// one context phase for the whole batch, then output − 1 generation steps —
+// with its engine generation's preset (serving_engine.h) as its only setting.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "serving.h"
+#include "validation_set.h"
+
+namespace napkin {
+
+// The engine preset a row's TensorRT-LLM version ran: before v0.8 (no XQA)
+// `tensorrt-llm-0.6`, from v0.8 `tensorrt-llm`. Throws naming the version
+// when it is not "vMAJOR.MINOR[.PATCH]".
+std::string_view engine_for_trtllm_version(std::string_view version);
+
+// A model the CSV names ("llama-2-7b", "llama-2-70b", "gpt-j-6b",
+// "falcon-180b"), with the shape the benchmark built (SOURCE.md). Throws
+// naming the model otherwise.
+ModelShape published_serving_shape(std::string_view model);
+
+// One set per measured quantity in the CSV text: "serving-trtllm-throughput"
+// (output tokens/s per GPU) and "serving-trtllm-first-token" (ms), rows in
+// file order. Throws std::invalid_argument naming the line and column when
+// the text is not the CSV's format (header, column count, numbers).
+std::vector<ValidationSet> serving_validation_sets(std::string_view published_serving_csv);
+
+}  // namespace napkin

@@ -1,0 +1,151 @@
+// Engine presets (serving_engine.h) and the per-kernel step they time.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "serving.h"
+
+namespace napkin {
+namespace {
+
+const ModelShape kLlama3_70B{80, 8192, 28672, 64, 8, 128, 128256};
+const ModelShape kLlama2_70B{80, 8192, 28672, 64, 8, 128, 32000};
+
+TEST(ServingEngine, Presets) {
+  EXPECT_EQ(serving_engines().front().name, "ideal");
+  EXPECT_FALSE(engine_by_name("ideal").per_kernel);
+  EXPECT_TRUE(engine_by_name("tensorrt-llm-0.6").kv_reads_per_query_head);
+  EXPECT_FALSE(engine_by_name("tensorrt-llm").kv_reads_per_query_head);
+  EXPECT_EQ(engine_by_name("vllm").kv_block_tokens, 16);
+  EXPECT_DOUBLE_EQ(engine_by_name("vllm").hbm_usable_fraction, 0.9);
+  EXPECT_EQ(engine_by_name("sglang").kv_block_tokens, 1);
+  EXPECT_EQ(engine_by_name("jetstream").launch_seconds_per_kernel, 0);
+  try {
+    engine_by_name("vllm2", "--engine");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("--engine"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("sglang"), std::string::npos);
+  }
+  for (const ServingEngine& e : serving_engines()) EXPECT_FALSE(engine_description(e).empty());
+  ServingInputs in;
+  in.engine = "nope";
+  EXPECT_THROW(in.validate(), std::invalid_argument);
+}
+
+// The scaling book ("How to Scale Your Model", ch. "Serving LLaMA 3-70B"):
+// int8 weights and cache, batch 32 at 8,192 tokens of context on TPU v5e,
+// decode is reading 70 GB of weights plus 32 × 8192 × 160 kB = 43 GB of cache:
+// about 17 ms on 4x2 (8 chips) and, with the cache sharded over all 16
+// chips, about 8.5 ms on 4x4.
+ServingInputs scaling_book(std::int64_t chips) {
+  ServingInputs in;
+  in.chip = "TPU v5e";
+  in.layout = {chips, 1, 1};
+  in.batch = 32;
+  in.prompt_tokens = 8192;
+  in.decode_tokens = 1;  // the step at 8,192 tokens of context
+  in.weights = Dtype::int8;
+  in.kv = Dtype::int8;
+  in.pool = ServingPool::decode;
+  in.assume.communication = false;  // the book's step counts HBM reads only
+  in.assume.hbm_efficiency = 1.0;
+  in.assume.hbm_usable_fraction = 1.0;
+  return in;
+}
+
+TEST(ServingEngine, ScalingBookLlama3_70bOnTpuV5e) {
+  const ServingModel m = serving_model(kLlama3_70B);
+  const ServingResult r8 = evaluate_serving(m, scaling_book(8));
+  EXPECT_NEAR(r8.decode_step_seconds, 0.017, 0.0015);
+  EXPECT_TRUE(r8.fits);
+  // 4x4 with 8 KV heads: replicated beyond the heads the cache does not halve.
+  const ServingResult r16 = evaluate_serving(m, scaling_book(16));
+  EXPECT_GT(r16.decode_step_seconds, 0.011);
+  ServingInputs sharded = scaling_book(16);
+  sharded.assume.shard_kv_beyond_heads = true;
+  const ServingResult s16 = evaluate_serving(m, sharded);
+  EXPECT_NEAR(s16.decode_step_seconds, 0.0085, 0.0008);
+  EXPECT_NEAR(s16.decode_step_seconds, r8.decode_step_seconds / 2, 1e-9);
+
+  // The realistic TPU engine: the same reads as kernels (GEMMs, attention,
+  // element-wise), summed; itemised beside the bound.
+  ServingInputs js = scaling_book(8);
+  js.engine = "jetstream";
+  const ServingResult j8 = evaluate_serving(m, js);
+  std::printf("4x2 ideal %.2f ms; jetstream %.2f ms:", 1e3 * r8.decode_step_seconds,
+              1e3 * j8.decode_step_seconds);
+  for (const TimePart& p : j8.decode_step.parts())
+    std::printf(" %s %.2f ms;", std::string(p.label).c_str(), 1e3 * p.seconds);
+  std::printf("\n");
+  EXPECT_GE(j8.decode_step_seconds, r8.decode_step_seconds);
+  EXPECT_LT(j8.decode_step_seconds, 1.2 * r8.decode_step_seconds);
+  double sum = 0;
+  for (const TimePart& p : j8.decode_step.parts()) sum += p.seconds;
+  EXPECT_NEAR(sum, j8.decode_step_seconds, 1e-12);
+}
+
+// A real engine never beats the bound: per-kernel times add up to at least
+// the one roofline over the step, for prefill and decode, at any batch.
+TEST(ServingEngine, PerKernelIsNeverFasterThanIdeal) {
+  const ServingModel m = serving_model(kLlama2_70B);
+  for (const char* chip : {"H100", "A100-80"})
+    for (std::int64_t batch : {1, 16, 256})
+      for (const ServingEngine& e : serving_engines()) {
+        ServingInputs in;
+        in.chip = chip;
+        in.layout = {4, 1, 1};
+        in.batch = batch;
+        in.prompt_tokens = 2048;
+        in.decode_tokens = 256;
+        in.weights = std::string(chip) == "H100" ? Dtype::fp8 : Dtype::bf16;
+        const ServingResult ideal = evaluate_serving(m, in);
+        in.engine = std::string(e.name);
+        const ServingResult r = evaluate_serving(m, in);
+        EXPECT_GE(r.decode_step_seconds, ideal.decode_step_seconds * (1 - 1e-12)) << e.name;
+        EXPECT_GE(r.prefill_seconds, ideal.prefill_seconds * (1 - 1e-12)) << e.name;
+        double sum = 0;
+        for (const TimePart& p : r.decode_step.parts()) sum += p.seconds;
+        EXPECT_NEAR(sum, r.decode_step_seconds, 1e-9 * r.decode_step_seconds) << e.name;
+      }
+}
+
+// Pre-XQA attention reads a GQA cache once per query head: at long context
+// the step of Llama-2-70B on TensorRT-LLM 0.6 is far slower than on XQA.
+TEST(ServingEngine, XqaReadsTheCacheOncePerKvHead) {
+  const ServingModel m = serving_model(kLlama2_70B);
+  ServingInputs in;
+  in.chip = "H100";
+  in.layout = {2, 1, 1};
+  in.batch = 64;
+  in.prompt_tokens = 2048;
+  in.decode_tokens = 2048;
+  in.weights = in.kv = Dtype::fp8;
+  in.engine = "tensorrt-llm-0.6";
+  const StaticBatchResult old = evaluate_static_batch(m, in);
+  in.engine = "tensorrt-llm";
+  const StaticBatchResult xqa = evaluate_static_batch(m, in);
+  // 64 query heads share 8 KV heads: pre-XQA each KV head's cache is read 8 times.
+  EXPECT_GT(old.decode_step.attention_seconds, 6 * xqa.decode_step.attention_seconds);
+  EXPECT_GT(xqa.tokens_per_second_per_chip, 1.5 * old.tokens_per_second_per_chip);
+}
+
+// Paged caches hold whole blocks: a 17-token context takes two 16-token
+// blocks on vLLM, 17 tokens on SGLang's token pool.
+TEST(ServingEngine, KvBlocksRoundTheCacheUp) {
+  const ServingModel m = serving_model(kLlama2_70B);
+  ServingInputs in;
+  in.chip = "H100";
+  in.layout = {8, 1, 1};
+  in.prompt_tokens = 16;
+  in.decode_tokens = 1;
+  in.engine = "sglang";
+  const double token_pool = evaluate_serving(m, in).memory.kv_bytes;
+  in.engine = "vllm";
+  const double blocks = evaluate_serving(m, in).memory.kv_bytes;
+  EXPECT_NEAR(blocks / token_pool, 32.0 / 17.0, 1e-9);
+}
+
+}  // namespace
+}  // namespace napkin

@@ -1,0 +1,134 @@
+// Batching modes (serving_modes.h): static batch, offline and server.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "serving_modes.h"
+
+namespace napkin {
+namespace {
+
+const ModelShape kLlama2_70B{80, 8192, 28672, 64, 8, 128, 32000};
+
+ModeInputs h100_tp4(BatchingMode mode, const char* engine = "tensorrt-llm") {
+  ModeInputs in;
+  in.mode = mode;
+  in.serving.chip = "H100";
+  in.serving.layout = {4, 1, 1};
+  in.serving.weights = in.serving.kv = Dtype::fp8;
+  in.serving.prompt_tokens = 1024;
+  in.serving.decode_tokens = 128;
+  in.serving.overhead_seconds = 0;
+  in.serving.engine = engine;
+  in.requests = 400;
+  return in;
+}
+
+TEST(ServingModes, StaticEqualsTheStaticBatch) {
+  const ServingModel m = serving_model(kLlama2_70B);
+  ModeInputs in = h100_tp4(BatchingMode::static_batch);
+  in.serving.batch = 64;
+  const ModeResult r = evaluate_mode(m, in);
+  const StaticBatchResult s = evaluate_static_batch(m, in.serving);
+  EXPECT_DOUBLE_EQ(r.output_tokens_per_second_per_chip, s.tokens_per_second_per_chip);
+  EXPECT_DOUBLE_EQ(r.output_tokens_per_second, 4 * s.tokens_per_second_per_chip);
+  EXPECT_DOUBLE_EQ(r.ttft_seconds.p99, s.prefill_seconds);
+  EXPECT_DOUBLE_EQ(r.tpot_seconds.p50, s.decode_step_seconds);
+  EXPECT_EQ(r.concurrency, 64);
+  EXPECT_GT(r.max_concurrency, 64);
+  in.serving.batch = r.max_concurrency + 1;
+  EXPECT_THROW(evaluate_mode(m, in), std::invalid_argument);
+}
+
+TEST(ServingModes, OfflineFillsMemoryAndBeatsASmallCap) {
+  const ServingModel m = serving_model(kLlama2_70B);
+  ModeInputs in = h100_tp4(BatchingMode::offline);
+  const ModeResult all = evaluate_mode(m, in);
+  EXPECT_EQ(all.concurrency, all.max_concurrency);
+  in.concurrency = 8;
+  const ModeResult few = evaluate_mode(m, in);
+  EXPECT_EQ(few.concurrency, 8);
+  EXPECT_GT(all.output_tokens_per_second, 3 * few.output_tokens_per_second);
+  EXPECT_LT(few.tpot_seconds.p50, all.tpot_seconds.p50);
+  // Every request's tokens are counted: 400 × 128 over the makespan.
+  EXPECT_NEAR(few.output_tokens_per_second * few.makespan_seconds, 400.0 * 128, 1e-6);
+  EXPECT_LE(few.ttft_seconds.p50, few.ttft_seconds.p90);
+  EXPECT_LE(few.ttft_seconds.p90, few.ttft_seconds.p99);
+}
+
+TEST(ServingModes, ServerLatencyGrowsWithRateAndSaturates) {
+  const ServingModel m = serving_model(kLlama2_70B);
+  ModeInputs in = h100_tp4(BatchingMode::server);
+  in.prompt_spread = 512;
+  in.output_spread = 64;
+  in.request_rate_per_second = 1;
+  const ModeResult light = evaluate_mode(m, in);
+  EXPECT_FALSE(light.saturated);
+  // At a light load the slice keeps up: throughput ≈ rate × mean output.
+  EXPECT_NEAR(light.output_tokens_per_second, 128.0, 0.2 * 128.0);
+  in.request_rate_per_second = 1000;
+  const ModeResult heavy = evaluate_mode(m, in);
+  EXPECT_TRUE(heavy.saturated);
+  EXPECT_GT(heavy.ttft_seconds.p99, 10 * light.ttft_seconds.p99);
+  EXPECT_GT(heavy.tpot_seconds.p50, light.tpot_seconds.p50);
+  // Seeded: the same inputs give the same numbers.
+  const ModeResult again = evaluate_mode(m, in);
+  EXPECT_DOUBLE_EQ(again.ttft_seconds.p99, heavy.ttft_seconds.p99);
+  std::printf(
+      "server 1 req/s: TTFT p50 %.3f p99 %.3f s, TPOT p50 %.4f s; 1000 req/s: TTFT p99 %.1f s\n",
+      light.ttft_seconds.p50, light.ttft_seconds.p99, light.tpot_seconds.p50,
+      heavy.ttft_seconds.p99);
+}
+
+TEST(ServingModes, BadInputNamesTheParameter) {
+  const ServingModel m = serving_model(kLlama2_70B);
+  ModeInputs in = h100_tp4(BatchingMode::offline);
+  in.prompt_spread = 1024;  // would allow 0-token prompts
+  EXPECT_THROW(evaluate_mode(m, in), std::invalid_argument);
+  in = h100_tp4(BatchingMode::server);
+  in.request_rate_per_second = 0;
+  EXPECT_THROW(evaluate_mode(m, in), std::invalid_argument);
+  in = h100_tp4(BatchingMode::offline);
+  in.requests = 100'000;
+  in.serving.decode_tokens = 1000;
+  try {
+    evaluate_mode(m, in);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("requests"), std::string::npos);
+  }
+  EXPECT_EQ(parse_batching_mode("server"), BatchingMode::server);
+  EXPECT_THROW(parse_batching_mode("online", "--mode"), std::invalid_argument);
+}
+
+// The frontier every serving team draws: more concurrency, more throughput
+// per chip and a slower TPOT, up to what memory holds.
+TEST(ServingModes, FrontierAndTheRateThatBreaksTtft) {
+  const ServingModel m = serving_model(kLlama2_70B);
+  ModeInputs in = h100_tp4(BatchingMode::offline);
+  in.requests = 200;
+  const std::vector<FrontierPoint> f = serving_frontier(m, in);
+  ASSERT_GE(f.size(), 5u);
+  EXPECT_EQ(f.front().concurrency, 1);
+  EXPECT_EQ(f.back().concurrency, max_concurrency(m, in));
+  for (std::size_t i = 1; i < f.size(); ++i) {
+    EXPECT_GT(f[i].concurrency, f[i - 1].concurrency);
+    EXPECT_GE(f[i].tpot_p50_seconds, f[i - 1].tpot_p50_seconds);
+  }
+  EXPECT_GT(f[f.size() / 2].output_tokens_per_second_per_chip,
+            10 * f.front().output_tokens_per_second_per_chip);
+  // A P99 TTFT of 150 ms binds well below the rate the slice sustains.
+  const double rate = max_request_rate_for_ttft(m, in, 0.15);
+  EXPECT_GT(rate, 0);
+  ModeInputs s = in;
+  s.mode = BatchingMode::server;
+  s.request_rate_per_second = rate;
+  EXPECT_LE(evaluate_mode(m, s).ttft_seconds.p99, 0.15);
+  s.request_rate_per_second = 1.1 * rate;
+  EXPECT_GT(evaluate_mode(m, s).ttft_seconds.p99, 0.15);
+  std::printf("P99 TTFT <= 150 ms up to %.2f requests/s\n", rate);
+  EXPECT_THROW(max_request_rate_for_ttft(m, in, 0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace napkin
