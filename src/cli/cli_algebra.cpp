@@ -34,7 +34,16 @@ int run_budget(Args& a) {
   in.site_power_mw = a.real("--site-power-mw", 100, 0.001, 1e6, "MW");
   in.optimizer =
       parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
+  in.moe.experts = a.count_input("plan.moe_experts");
+  in.moe.top_k = a.count_input("plan.moe_top_k");
+  in.moe.granularity = a.count_input("plan.moe_granularity");
+  in.moe.shared_experts = a.count_input("plan.moe_shared_experts");
   a.finish();
+  try {
+    in.moe.validate();
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("--" + std::string(e.what()));
+  }
   const BudgetReport r = budget_report(in);
 
   if (json) {
@@ -256,7 +265,9 @@ std::vector<Command> algebra_commands() {
        "[--checkpoint-async] [--storage-gb-per-s-per-chip 0.122] [--serving-chips 8] "
        "[--latency-budget-s 1] [--overhead-s 0.25] [--prompt-tokens 8192] [--decode-tokens 128] "
        "[--weight-precision bf16|fp8|int8|int4] [--kv-precision bf16] [--no-serving-limit] "
-       "[--range-shape triangular|lognormal] [--seed 1] [--draws 10000]; "
+       "[--range-shape triangular|lognormal] [--seed 1] [--draws 10000] "
+       "[--law replication|chinchilla_paper|LAW.json (from fit -o)] "
+       "[--experts E --top-k K [--granularity G] [--shared-experts S]]; "
        "--mfu, --price, --tokens-available, --interruptions-per-1000-chip-days and "
        "--restart-min take low:likely:high",
        run_budget},

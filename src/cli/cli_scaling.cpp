@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -14,6 +15,7 @@
 #include "csv_ladder.h"
 #include "format.h"
 #include "isoflops_view.h"
+#include "law_json.h"
 #include "read_file.h"
 #include "scaling.h"
 #include "validate.h"
@@ -113,6 +115,9 @@ int run_fit(Args& a) {
   const auto boot = a.optional_integer("--bootstrap", 1, kMaxBootstrap, "resamples");
   const auto seed = a.integer("--seed", 0, 0, kMaxCount, "seed");
   const double max_seconds = a.real("--max-seconds", 0, 0, 1e7, "s (0: no limit)");
+  auto law_out = a.value("-o");
+  if (!law_out) law_out = a.value("--output");
+  if (law_out && law_out->empty()) throw UsageError("-o needs a file name");
   a.finish();
 
   CsvLadder ladder;
@@ -147,6 +152,18 @@ int run_fit(Args& a) {
   }
   const ComputeOptimum opt = analytic_optimum(f.law, target);
   require_physical(f, opt, ladder);
+  if (law_out) {
+    // The law file: the constants, the largest run of the ladder (how far a
+    // forecast extrapolates) and the bootstrap draws (the forecast's interval).
+    double max_flops = 0;
+    for (const LadderPoint& p : ladder.points)
+      max_flops = std::max({max_flops, p.budget_flops, 6.0 * p.n_params * p.n_tokens});
+    const std::string origin =
+        path == "-" ? "standard input" : std::filesystem::path(path).filename().string();
+    const PlanLaw law =
+        fitted_plan_law(f.law, b ? b->laws : std::vector<LossLaw>{}, origin, max_flops, 0.95);
+    save_plan_law_file(*law_out, law, to_string(f.estimator), f.n_points);
+  }
 
   if (json) {
     QJsonObject o{
@@ -312,7 +329,8 @@ std::vector<Command> scaling_commands() {
       {"fit",
        "fit --csv FILE|- [--n-col N] [--d-col D | --c-col C] [--loss-col loss] [--max-loss X] "
        "[--estimator huber-log|ls-log|ls-linear|seed-cd] [--delta 1e-3] [--target-flops 1e24] "
-       "[--bootstrap N (at most 100,000)] [--seed S] [--max-seconds S] [--skip-bad-rows]",
+       "[--bootstrap N (at most 100,000)] [--seed S] [--max-seconds S] [--skip-bad-rows] "
+       "[-o LAW.json (the law and its bootstrap draws, for budget --law)]",
        run_fit},
       {"isoflops",
        "isoflops [--seed S] [--noise 0.005] [--bias NATS] [--bias-mode fixed_schedule|per_budget] "
