@@ -44,6 +44,17 @@ int run_budget(Args& a) {
   } catch (const std::invalid_argument& e) {
     throw UsageError("--" + std::string(e.what()));
   }
+  if (in.moe.dense() &&
+      (in.moe.top_k != 1 || in.moe.shared_experts != 0 || in.moe.granularity != 1))
+    throw UsageError(
+        "--top-k, --shared-experts and --granularity describe an MoE: give --experts "
+        "(more than 1) too");
+  if (in.moe.expansion() > kJointMoeMaxExpansion)
+    throw UsageError("--experts: " + std::to_string(in.moe.experts) + " experts with top-k " +
+                     std::to_string(in.moe.top_k) + " store " +
+                     format_grouped(in.moe.expansion(), 1) +
+                     "x the expert parameters they use, beyond the 32x the joint MoE law was "
+                     "fitted on (Ludziejewski et al. 2025); use fewer experts or a larger top-k");
   const BudgetReport r = budget_report(in);
 
   if (json) {

@@ -152,4 +152,8 @@ TEST(CliBudgetMoe, ExpertsAndTopKCompareDenseAndMoe) {
   EXPECT_TRUE(bad.err.contains("--top-k (experts per token) must be at most experts"))
       << bad.err.toStdString();
   EXPECT_FALSE(run_cli({"budget", "--json"}).json.contains("moe"));
+  const CliResult wide = run_cli({"budget", "--experts", "512", "--top-k", "1"});
+  EXPECT_EQ(wide.exit_code, 2);
+  EXPECT_TRUE(wide.err.contains("beyond the 32x")) << wide.err.toStdString();
+  EXPECT_EQ(run_cli({"budget", "--top-k", "8"}).exit_code, 2);
 }

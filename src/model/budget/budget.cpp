@@ -289,6 +289,12 @@ MoeComparison compare_dense_moe(const MoeShape& shape, double flops, const DataC
                                 const std::string& law_name) {
   shape.validate();
   require_positive(flops, "flops", "FLOPs");
+  if (shape.expansion() > kJointMoeMaxExpansion)
+    throw std::invalid_argument(
+        "experts: " + std::to_string(shape.experts) + " experts with top-k " +
+        std::to_string(shape.top_k) + " store " + format_grouped(shape.expansion(), 1) +
+        "x the expert parameters they use, beyond the 32x the joint MoE law was fitted on "
+        "(Ludziejewski et al. 2025); use fewer experts or a larger top-k");
   const JointMoeLaw joint;
   MoeComparison m;
   m.shape = shape;
@@ -568,11 +574,19 @@ BudgetReport budget_report(const BudgetInputs& in) {
   const bool serving_ok = !in.serving_latency.enabled || (sl.applied && sl.max_params);
   r.checks.push_back({"serving latency", serving_ok,
                       sl.detail + (rec.serving_binds ? "; it caps what I would train" : "")});
-  if (!in.moe.dense())
-    r.moe = compare_dense_moe(in.moe, r.effective_flops, law, in.tokens_available, sl,
-                              in.serving_latency.batch,
-                              0.5 * node_hbm / in.serving_latency.bytes_per_param, in.law.name);
-  r.recommendation = make_recommendation(r);
+  // An MoE candidate beyond the joint law's range is no forecast: the memo
+  // says why (napkin-cli refuses it before this).
+  std::string moe_refused;
+  if (!in.moe.dense()) {
+    try {
+      r.moe = compare_dense_moe(in.moe, r.effective_flops, law, in.tokens_available, sl,
+                                in.serving_latency.batch,
+                                0.5 * node_hbm / in.serving_latency.bytes_per_param, in.law.name);
+    } catch (const std::invalid_argument& e) {
+      moe_refused = std::string(" The MoE candidate is not weighed: ") + e.what() + ".";
+    }
+  }
+  r.recommendation = make_recommendation(r) + moe_refused;
   return r;
 }
 

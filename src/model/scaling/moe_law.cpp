@@ -65,16 +65,13 @@ void MoeShape::validate() const {
   require_count(top_k, "top-k", "experts per token", 1, 4096);
   require_count(granularity, "granularity", "experts per dense FFN", 1, 64);
   require_count(shared_experts, "shared-experts", "experts", 0, 64);
-  if (top_k > experts)
+  // One expert is the dense model: its top-k and shared experts are unused.
+  if (!dense() && top_k > experts)
     throw std::invalid_argument("top-k (experts per token) must be at most experts: got top-k " +
                                 std::to_string(top_k) + " of " + std::to_string(experts) +
                                 " experts");
-  if (expansion() > kJointMoeMaxExpansion)
-    throw std::invalid_argument(
-        "experts: " + std::to_string(experts) + " experts with top-k " + std::to_string(top_k) +
-        " store " + format_grouped(expansion(), 1) +
-        "x the expert parameters they use, beyond the 32x the joint MoE law was fitted on "
-        "(Ludziejewski et al. 2025); use fewer experts or a larger top-k");
+  // An expansion beyond the fitted range is a valid shape the joint law
+  // cannot forecast: compare_dense_moe() refuses it (budget.cpp).
 }
 
 double moe_total_params(double active_params, double expansion) {

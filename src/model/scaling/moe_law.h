@@ -69,8 +69,10 @@ struct MoeShape {
   // (E + S) / (K + S): expert parameters stored per expert parameter used.
   double expansion() const;
   bool dense() const { return experts <= 1; }
-  // Throws std::invalid_argument naming the flag (--top-k must be at most
-  // --experts, …) and refuses an expansion beyond kJointMoeMaxExpansion.
+  // Throws std::invalid_argument naming the flag (top-k must be at most
+  // experts, …); one expert is dense and ignores top-k and shared experts.
+  // An expansion beyond kJointMoeMaxExpansion is a valid shape that the
+  // joint law cannot forecast: compare_dense_moe() refuses it.
   void validate() const;
   bool operator==(const MoeShape&) const = default;
 };

@@ -497,7 +497,8 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
   add_checks(v, s);
   v.plan_too_long = p_too_long(v.report.plan, s.days) || v.run_too_long;
   v.chip_hours = static_cast<double>(s.n_chips) * v.report.cost.hours;
-  v.decades_beyond_ladder = extrapolation_decades(kChinchillaLadderMaxFlops, v.report.flops);
+  v.decades_beyond_ladder =
+      extrapolation_decades(v.report.inputs.law.ladder_max_flops, v.report.flops);
   return v;
 }
 

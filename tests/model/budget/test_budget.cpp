@@ -284,4 +284,13 @@ TEST(BudgetMoe, DenseAndInvalidShapes) {
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()).rfind("top-k", 0), 0u);
   }
+  // Beyond the joint law's 32x: no forecast, and the memo says why.
+  in.moe = MoeShape{512, 1, 1, 0};
+  const BudgetReport r = budget_report(in);
+  EXPECT_FALSE(r.moe);
+  EXPECT_NE(r.recommendation.find("The MoE candidate is not weighed: experts: 512 experts"),
+            std::string::npos);
+  EXPECT_THROW(
+      (void)compare_dense_moe(in.moe, 1e24, budget_law(), 15e12, ServingLimit{}, 8, 1e12, "law"),
+      std::invalid_argument);
 }
