@@ -56,6 +56,7 @@ int run_budget(Args& a) {
                      "x the expert parameters they use, beyond the 32x the joint MoE law was "
                      "fitted on (Ludziejewski et al. 2025); use fewer experts or a larger top-k");
   const BudgetReport r = budget_report(in);
+  require_within_range(in.law, r.flops);  // a fitted law too far beyond its ladder
 
   if (json) {
     QJsonObject o;

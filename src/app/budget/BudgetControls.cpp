@@ -130,11 +130,10 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
       {.key = QStringLiteral("law"),
        .label = tr("Loss law"),
        .tooltip = tr("The law every forecast uses: the replication of Chinchilla (Besiroglu et al. "
-                     "2024), the Chinchilla paper's Approach 3 (Hoffmann et al. 2022), or the law "
-                     "fitted to the IsoFLOPs panel's ladder."),
+                     "2024) or the Chinchilla paper's Approach 3 (Hoffmann et al. 2022); a law "
+                     "fitted to your ladder: napkin-cli budget --law LAW.json."),
        .items = {{tr("Replication (Besiroglu 2024)"), QStringLiteral("replication")},
-                 {tr("Chinchilla paper (Hoffmann 2022)"), QStringLiteral("chinchilla_paper")},
-                 {tr("Fitted to the IsoFLOPs ladder"), QStringLiteral("fitted")}}},
+                 {tr("Chinchilla paper (Hoffmann 2022)"), QStringLiteral("chinchilla_paper")}}},
       scenarioBinding<QVariant>(
           m, kLaw, tr("loss law"), [](const S& s) { return QVariant(qs(to_string(s.plan.law))); },
           [](S& s, QVariant v) { s.plan.law = parse_law_choice(v.toString().toStdString()); }));

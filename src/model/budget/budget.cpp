@@ -443,7 +443,14 @@ BudgetReport budget_report(const BudgetInputs& in) {
   BudgetReport r;
   r.inputs = in;
   r.flops = budget_to_flops(chip, in.n_chips, in.days, in.mfu);
-  require_within_range(in.law, r.flops);
+  // A fitted law far beyond its ladder still forecasts (the GUI's fitted
+  // ladder can be small), but the memo says so; napkin-cli refuses it.
+  std::string out_of_range;
+  try {
+    require_within_range(in.law, r.flops);
+  } catch (const std::invalid_argument& e) {
+    out_of_range = std::string(" Caution: ") + e.what() + ".";
+  }
   r.split = chinchilla_split(r.flops, in.tokens_per_param);
   r.days = flops_to_days(r.flops, chip, in.n_chips, in.mfu);
 
@@ -586,7 +593,7 @@ BudgetReport budget_report(const BudgetInputs& in) {
       moe_refused = std::string(" The MoE candidate is not weighed: ") + e.what() + ".";
     }
   }
-  r.recommendation = make_recommendation(r) + moe_refused;
+  r.recommendation = make_recommendation(r) + moe_refused + out_of_range;
   return r;
 }
 
