@@ -34,8 +34,29 @@ int run_budget(Args& a) {
   in.site_power_mw = a.real("--site-power-mw", 100, 0.001, 1e6, "MW");
   in.optimizer =
       parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
+  in.moe.experts = a.count_input("plan.moe_experts");
+  in.moe.top_k = a.count_input("plan.moe_top_k");
+  in.moe.granularity = a.count_input("plan.moe_granularity");
+  in.moe.shared_experts = a.count_input("plan.moe_shared_experts");
   a.finish();
+  try {
+    in.moe.validate();
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("--" + std::string(e.what()));
+  }
+  if (in.moe.dense() &&
+      (in.moe.top_k != 1 || in.moe.shared_experts != 0 || in.moe.granularity != 1))
+    throw UsageError(
+        "--top-k, --shared-experts and --granularity describe an MoE: give --experts "
+        "(more than 1) too");
+  if (in.moe.expansion() > kJointMoeMaxExpansion)
+    throw UsageError("--experts: " + std::to_string(in.moe.experts) + " experts with top-k " +
+                     std::to_string(in.moe.top_k) + " store " +
+                     format_grouped(in.moe.expansion(), 1) +
+                     "x the expert parameters they use, beyond the 32x the joint MoE law was "
+                     "fitted on (Ludziejewski et al. 2025); use fewer experts or a larger top-k");
   const BudgetReport r = budget_report(in);
+  require_within_range(in.law, r.flops);  // a fitted law too far beyond its ladder
 
   if (json) {
     QJsonObject o;
@@ -256,7 +277,9 @@ std::vector<Command> algebra_commands() {
        "[--checkpoint-async] [--storage-gb-per-s-per-chip 0.122] [--serving-chips 8] "
        "[--latency-budget-s 1] [--overhead-s 0.25] [--prompt-tokens 8192] [--decode-tokens 128] "
        "[--weight-precision bf16|fp8|int8|int4] [--kv-precision bf16] [--no-serving-limit] "
-       "[--range-shape triangular|lognormal] [--seed 1] [--draws 10000]; "
+       "[--range-shape triangular|lognormal] [--seed 1] [--draws 10000] "
+       "[--law replication|chinchilla_paper|LAW.json (from fit -o)] "
+       "[--experts E --top-k K [--granularity G] [--shared-experts S]]; "
        "--mfu, --price, --tokens-available, --interruptions-per-1000-chip-days and "
        "--restart-min take low:likely:high",
        run_budget},

@@ -19,6 +19,7 @@
 #include "format.h"
 #include "goodput.h"
 #include "hardware.h"
+#include "law_json.h"
 #include "train_plan.h"
 #include "validate.h"
 
@@ -98,6 +99,7 @@ Range range_of_input(Args& a, std::string_view input_key) {
 // goodput and the Monte Carlo settings.
 struct RunFlags {
   PlanRanges ranges;
+  PlanLaw law;
   double mfu = 0.4;
   CostInputs cost;
   double tokens_available = 15e12;
@@ -128,6 +130,19 @@ RunFlags parse_run_flags(Args& a) {
   r.shape = parse_range_shape(a.choice("--range-shape", "triangular", {"triangular", "lognormal"}));
   r.seed = static_cast<std::uint64_t>(a.integer("--seed", 1, 0, std::int64_t{1} << 53, "seed"));
   r.draws = a.integer("--draws", 10'000, 1, 1'000'000, "Monte Carlo draws");
+  // The loss law: a built-in one by name, or a law file from `fit -o`.
+  const std::string law = a.text("--law", "replication");
+  if (law == "replication" || law == "chinchilla_paper") {
+    f.law = builtin_plan_law(parse_law_choice(law));
+  } else {
+    try {
+      f.law = load_plan_law_file(law);
+    } catch (const std::runtime_error& e) {
+      throw UsageError("--law " + std::string(e.what()) +
+                       " (give replication, chinchilla_paper or a file written by fit -o)");
+    }
+  }
+  r.law_draws = f.law.draws;
   f.mfu = r.mfu.likely;
   f.cost.price_per_chip_hour_dollars = r.price_per_chip_hour_dollars.likely;
   f.tokens_available = r.tokens_available.likely;
@@ -337,9 +352,10 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
   t.tokens_available = f.tokens_available;
   t.goodput = f.goodput;
   PlanRanges ranges = f.ranges;
-  const RunReport r = train_run(t);
+  const DataConstrainedLaw law = budget_law(f.law);
+  const RunReport r = train_run(t, law);
   std::optional<RangeReport> rr;
-  if (ranges.any()) rr = plan_ranges(t, ranges);
+  if (ranges.any()) rr = plan_ranges(t, ranges, law);
 
   if (json) {
     QJsonObject o{{"mode", "train_model"},
@@ -420,6 +436,7 @@ PlanFlags parse_plan_flags(Args& a, BudgetInputs& in) {
   in.cost.pue = f.cost.pue;
   in.tokens_available = f.tokens_available;
   in.goodput = f.goodput;
+  in.law = f.law;
   in.serving_node_chips = a.count_input("serving.chips");
   ServingLatency& s = in.serving_latency;
   s.enabled = !a.flag("--no-serving-limit");
@@ -503,7 +520,47 @@ void add_plan_json(QJsonObject& o, const BudgetReport& r, const PlanFlags& flags
                                  {"rental_dollars", run.cost.rental_dollars},
                                  {"energy_kwh", run.cost.energy_kwh},
                                  {"loss", run.loss}};
-  if (flags.ranges.any()) o["ranges"] = ranges_json(plan_ranges(rec.run_inputs, flags.ranges));
+  QJsonObject law{{"choice", QString::fromUtf8(to_string(r.inputs.law.choice).data())},
+                  {"name", QString::fromStdString(r.inputs.law.name)},
+                  {"E", r.inputs.law.law.E},
+                  {"A", r.inputs.law.law.A},
+                  {"alpha", r.inputs.law.law.alpha},
+                  {"B", r.inputs.law.law.B},
+                  {"beta", r.inputs.law.law.beta},
+                  {"ladder_max_flops", r.inputs.law.ladder_max_flops},
+                  {"draws", json_int(static_cast<std::int64_t>(r.inputs.law.draws.size()))}};
+  if (rec.loss_interval) {
+    law["loss_low"] = rec.loss_interval->low;
+    law["loss_high"] = rec.loss_interval->high;
+    law["confidence"] = r.inputs.law.confidence;
+  }
+  o["law"] = law;
+  if (const auto& m = r.moe) {
+    auto cand = [](const ArchitectureCandidate& c) {
+      return QJsonObject{{"total_params", c.total_params},
+                         {"active_params", c.active_params},
+                         {"tokens", c.tokens},
+                         {"loss", c.loss},
+                         {"repetition_penalty_nats", c.repetition_penalty_nats},
+                         {"serving_binds", c.serving_binds},
+                         {"data_fits", c.data_fits}};
+    };
+    o["moe"] = QJsonObject{{"experts", json_int(m->shape.experts)},
+                           {"top_k", json_int(m->shape.top_k)},
+                           {"granularity", json_int(m->shape.granularity)},
+                           {"shared_experts", json_int(m->shape.shared_experts)},
+                           {"expansion", m->expansion},
+                           {"dense", cand(m->dense)},
+                           {"moe", cand(m->moe)},
+                           {"compute_multiplier", m->compute_multiplier},
+                           {"joint_loss_dense", m->joint_loss_dense},
+                           {"joint_loss_moe", m->joint_loss_moe},
+                           {"loss_gain_nats", m->loss_gain_nats},
+                           {"train", m->moe_wins ? "moe" : "dense"},
+                           {"summary", QString::fromStdString(m->summary)}};
+  }
+  if (flags.ranges.any())
+    o["ranges"] = ranges_json(plan_ranges(rec.run_inputs, flags.ranges, budget_law(r.inputs.law)));
 }
 
 void print_plan_text(const BudgetReport& r, const PlanFlags& flags) {
@@ -537,8 +594,13 @@ void print_plan_text(const BudgetReport& r, const PlanFlags& flags) {
                                   format_percent(run.goodput.goodput, 1) + " goodput");
   row("rental $", format_grouped(run.cost.rental_dollars, 2));
   row("energy kWh (at the wall)", format_grouped(run.cost.energy_kwh, 2));
-  row("loss (forecast)", format_grouped(run.loss, 4) + " nats/token");
-  if (flags.ranges.any()) print_ranges(plan_ranges(r.recommended.run_inputs, flags.ranges));
+  std::string loss = format_grouped(run.loss, 4) + " nats/token under " + in.law.name;
+  if (const auto& iv = r.recommended.loss_interval)
+    loss += " (" + format_percent(in.law.confidence, 0) + " interval " +
+            format_grouped(iv->low, 4) + " – " + format_grouped(iv->high, 4) + ")";
+  row("loss (forecast)", loss);
+  if (flags.ranges.any())
+    print_ranges(plan_ranges(r.recommended.run_inputs, flags.ranges, budget_law(in.law)));
 }
 
 std::vector<Command> plan_commands() {

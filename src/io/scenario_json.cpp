@@ -169,8 +169,14 @@ std::string scenario_to_json(const Scenario& s) {
       {QStringLiteral("restart_minutes"), spread(rs.restart_minutes)},
       {QStringLiteral("price_per_chip_hour_dollars"), spread(rs.price_per_chip_hour_dollars)},
       {QStringLiteral("tokens_available"), spread(rs.tokens_available)}};
-  QJsonObject plan{{QStringLiteral("mode"), q(to_string(s.plan.mode))},
-                   {QStringLiteral("train_tokens"), s.plan.train_tokens}};
+  QJsonObject plan{
+      {QStringLiteral("mode"), q(to_string(s.plan.mode))},
+      {QStringLiteral("train_tokens"), s.plan.train_tokens},
+      {QStringLiteral("law"), q(to_string(s.plan.law))},
+      {QStringLiteral("moe_experts"), static_cast<qint64>(s.plan.moe.experts)},
+      {QStringLiteral("moe_top_k"), static_cast<qint64>(s.plan.moe.top_k)},
+      {QStringLiteral("moe_granularity"), static_cast<qint64>(s.plan.moe.granularity)},
+      {QStringLiteral("moe_shared_experts"), static_cast<qint64>(s.plan.moe.shared_experts)}};
   QJsonObject doc{{QStringLiteral("format"), QStringLiteral("napkin-scenario")},
                   {QStringLiteral("version"), kScenarioFormatVersion},
                   {QStringLiteral("hardware"), hardware},
@@ -347,6 +353,11 @@ void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_vi
   const Reader p(top.object("plan"), "plan.", source);
   p.choice<PlanMode>("mode", s.plan.mode, parse_plan_mode);
   p.real("train_tokens", s.plan.train_tokens, 0, 1e18);
+  p.choice<LawChoice>("law", s.plan.law, parse_law_choice);
+  p.input("plan.moe_experts", s);
+  p.input("plan.moe_top_k", s);
+  p.input("plan.moe_granularity", s);
+  p.input("plan.moe_shared_experts", s);
 }
 
 }  // namespace

@@ -138,3 +138,22 @@ TEST(CliDeterminism, SameInputSameBytes) {
   const CliResult b = run_cli(words("budget --chips 4096 --days 60 --json"));
   EXPECT_EQ(a.out, b.out);
 }
+
+TEST(CliBudgetMoe, ExpertsAndTopKCompareDenseAndMoe) {
+  const CliResult r = run_cli({"budget", "--experts", "64", "--top-k", "8", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  const QJsonObject m = r.json["moe"].toObject();
+  EXPECT_EQ(m["train"].toString(), "moe");
+  EXPECT_LT(m["moe"].toObject()["loss"].toDouble(), m["dense"].toObject()["loss"].toDouble());
+  EXPECT_GT(m["moe"].toObject()["tokens"].toDouble(), m["dense"].toObject()["tokens"].toDouble());
+  EXPECT_TRUE(r.json["recommendation"].toString().contains("I would train the MoE"));
+  const CliResult bad = run_cli({"budget", "--experts", "8", "--top-k", "16"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(bad.err.contains("--top-k (experts per token) must be at most experts"))
+      << bad.err.toStdString();
+  EXPECT_FALSE(run_cli({"budget", "--json"}).json.contains("moe"));
+  const CliResult wide = run_cli({"budget", "--experts", "512", "--top-k", "1"});
+  EXPECT_EQ(wide.exit_code, 2);
+  EXPECT_TRUE(wide.err.contains("beyond the 32x")) << wide.err.toStdString();
+  EXPECT_EQ(run_cli({"budget", "--top-k", "8"}).exit_code, 2);
+}

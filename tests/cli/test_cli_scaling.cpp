@@ -198,3 +198,60 @@ TEST(CliIsoflops, TargetComputeGivesThePanelsRecommendation) {
   EXPECT_TRUE(text.out.contains("N_opt = k·C^a")) << text.out.toStdString();
   EXPECT_EQ(run_cli({"isoflops", "--target-flops", "-1"}).exit_code, 2);
 }
+
+// fit -o writes the law and its draws; budget --law forecasts with it, names
+// it, and its interval flows into the loss and the ranges.
+TEST(CliFit, FittedLawDrivesTheBudget) {
+  QTemporaryDir dir;
+  const QString law = dir.filePath("law.json");
+  const CliResult f = run_cli(chinchilla_fit({"--bootstrap", "60", "--seed", "1", "-o", law}));
+  ASSERT_EQ(f.exit_code, 0) << f.err.toStdString();
+  ASSERT_TRUE(QFile::exists(law));
+  const CliResult base = run_cli({"budget", "--json"});
+  const CliResult fit = run_cli({"budget", "--json", "--law", law});
+  ASSERT_EQ(fit.exit_code, 0) << fit.err.toStdString();
+  const QJsonObject l = fit.json["law"].toObject();
+  EXPECT_EQ(l["choice"].toString(), "fitted");
+  EXPECT_EQ(l["name"].toString(), "the law fitted to svg_extracted_data.csv");
+  EXPECT_EQ(l["draws"].toInt(), 60);
+  EXPECT_NEAR(l["E"].toDouble(), f.json["E"].toDouble(), 1e-12);
+  EXPECT_EQ(base.json["law"].toObject()["choice"].toString(), "replication");
+  const double loss = fit.json["recommended"].toObject()["loss"].toDouble();
+  EXPECT_NE(loss, base.json["recommended"].toObject()["loss"].toDouble());
+  EXPECT_LT(l["loss_low"].toDouble(), loss);
+  EXPECT_GT(l["loss_high"].toDouble(), loss);
+  EXPECT_TRUE(fit.json["recommendation"].toString().contains(
+      "nats under the law fitted to svg_extracted_data.csv (95 % interval"));
+  // The draws make the Monte Carlo's loss a range even with every input a point.
+  const QJsonObject r = fit.json["ranges"].toObject()["loss"].toObject();
+  EXPECT_LT(r["p10"].toDouble(), r["p90"].toDouble());
+  // The built-in alternatives by name.
+  const CliResult paper = run_cli({"budget", "--json", "--law", "chinchilla_paper"});
+  EXPECT_EQ(paper.json["law"].toObject()["choice"].toString(), "chinchilla_paper");
+}
+
+TEST(CliFit, ABadLawFileIsOneMessageNamingTheKey) {
+  QTemporaryDir dir;
+  const QString path = dir.filePath("bad.json");
+  QFile file(path);
+  ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+  file.write(R"({"format": "napkin-law", "version": 1, "E": 1.8, "A": 480, "alpha": 0.35,
+                "B": 2000, "ladder_max_flops": 1e21})");
+  file.close();
+  const CliResult r = run_cli({"budget", "--law", path});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.err.contains("beta: missing")) << r.err.toStdString();
+  EXPECT_EQ(r.err.count('\n'), 1);
+}
+
+// The seed's teacher-logit arithmetic: 10T tokens × 256k × 2 bytes = 5.12 EB.
+TEST(CliDistill, TeacherLogitStorage) {
+  const CliResult r = run_cli({"distill", "--tokens", "10e12", "--vocab", "256000", "--top-k",
+                               "64", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_DOUBLE_EQ(r.json["logit_storage_bytes"].toDouble(), 5.12e18);
+  EXPECT_DOUBLE_EQ(r.json["top_k_storage_bytes"].toDouble(), 10e12 * (64 * 6 + 2));
+  const CliResult bad = run_cli({"distill", "--tokens", "1e12", "--vocab", "100", "--top-k", "100"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(bad.err.contains("--top-k")) << bad.err.toStdString();
+}

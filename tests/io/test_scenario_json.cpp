@@ -198,3 +198,18 @@ TEST(ScenarioJson, PlanFileOpensAndComputes) {
   ASSERT_TRUE(v.ranges.has_value());
   EXPECT_LT(v.ranges->loss.p.p10, v.ranges->loss.p.p90);
 }
+
+TEST(ScenarioJson, LawChoiceRoundTrips) {
+  Scenario s;
+  s.plan.law = LawChoice::chinchilla_paper;
+  const std::string text = scenario_to_json(s);
+  EXPECT_NE(text.find("\"law\": \"chinchilla_paper\""), std::string::npos);
+  EXPECT_EQ(scenario_from_json(text).plan.law, LawChoice::chinchilla_paper);
+  EXPECT_EQ(s.budget_inputs().law, chinchilla_paper_plan_law());
+  // The IsoFLOPs panel's ladder, fitted: the plan's law is that fit.
+  s.plan.law = LawChoice::fitted;
+  const PlanLaw fitted = s.budget_inputs().law;
+  EXPECT_EQ(fitted.choice, LawChoice::fitted);
+  EXPECT_NE(fitted.name.find("IsoFLOPs panel"), std::string::npos);
+  EXPECT_NE(make_budget_view(s).report.recommendation.find(fitted.name), std::string::npos);
+}

@@ -43,7 +43,12 @@ enum Field {
   kDp,
   kCkpt,
   kMicro,
-  kSeq
+  kSeq,
+  kLaw,
+  kMoeExperts,
+  kMoeTopK,
+  kMoeGranularity,
+  kMoeShared
 };
 
 QString tr(const char* text) { return QCoreApplication::translate("napkin::BudgetControls", text); }
@@ -119,6 +124,26 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
   c.context = declareContextControl(col, m);
 
   BudgetPlanControls::declareRun(c.plan, col, m, view);
+
+  col->group(tr("Law and architecture"));
+  c.law = col->combo(
+      {.key = QStringLiteral("law"),
+       .label = tr("Loss law"),
+       .tooltip = tr("The law every forecast uses: the replication of Chinchilla (Besiroglu et al. "
+                     "2024) or the Chinchilla paper's Approach 3 (Hoffmann et al. 2022); a law "
+                     "fitted to your ladder: napkin-cli budget --law LAW.json."),
+       .items = {{tr("Replication (Besiroglu 2024)"), QStringLiteral("replication")},
+                 {tr("Chinchilla paper (Hoffmann 2022)"), QStringLiteral("chinchilla_paper")}}},
+      scenarioBinding<QVariant>(
+          m, kLaw, tr("loss law"), [](const S& s) { return QVariant(qs(to_string(s.plan.law))); },
+          [](S& s, QVariant v) { s.plan.law = parse_law_choice(v.toString().toStdString()); }));
+  c.moe_experts =
+      declareInput(col, m, kMoeExperts, "plan.moe_experts", QStringLiteral("moe_experts"));
+  c.moe_top_k = declareInput(col, m, kMoeTopK, "plan.moe_top_k", QStringLiteral("moe_top_k"));
+  c.moe_granularity = declareInput(col, m, kMoeGranularity, "plan.moe_granularity",
+                                   QStringLiteral("moe_granularity"));
+  c.moe_shared_experts = declareInput(col, m, kMoeShared, "plan.moe_shared_experts",
+                                      QStringLiteral("moe_shared_experts"));
 
   col->group(tr("Model"));
   std::vector<ComboItem> presets{{tr("Custom"), 0}};

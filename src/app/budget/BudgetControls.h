@@ -26,6 +26,12 @@ struct BudgetControls {
   SliderSpin* served_tokens = nullptr;
   SliderSpin* tokens_available = nullptr;
   SliderSpin* context = nullptr;
+  // Law and architecture: the loss law and the MoE candidate weighed against dense.
+  QComboBox* law = nullptr;
+  SliderSpin* moe_experts = nullptr;
+  SliderSpin* moe_top_k = nullptr;
+  SliderSpin* moe_granularity = nullptr;
+  SliderSpin* moe_shared_experts = nullptr;
   // Model.
   QComboBox* preset = nullptr;
   SliderSpin* layers = nullptr;

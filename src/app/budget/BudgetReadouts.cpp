@@ -162,8 +162,9 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                       .widest = QStringLiteral("12.34 epochs, worth 123.4T")});
   run_loss = grid->add({.key = QStringLiteral("run_loss"),
                         .name = tr("Forecast loss"),
-                        .tooltip = tr("L = E + A/N′^α + B/D′^β (Besiroglu et al. 2024 constants, "
-                                      "Muennighoff et al. 2023 decay), nats/token"),
+                        .tooltip = tr("L = E + A/N′^α + B/D′^β under the Loss law chosen above "
+                                      "(default: Besiroglu et al. 2024 constants), with "
+                                      "Muennighoff et al. 2023 decay, nats/token"),
                         .better = Better::lower,
                         .format = shows::grouped(3)});
   serving = grid->add({.key = QStringLiteral("serving_limit"),

@@ -231,10 +231,10 @@ QString memoHtml(const BudgetView& v) {
   memo += QStringLiteral("<h3>%1</h3><p>%2</p>")
               .arg(QObject::tr("What to train"), esc(q(r.recommendation)));
   QString forecast = QObject::tr(
-                         "Under the replicated Chinchilla law (E %1, A %2, α %3, B %4, β %5) the "
+                         "Under %10 (E %1, A %2, α %3, B %4, β %5) the "
                          "Chinchilla answer reaches %6 nats "
                          "per token. C = %7 FLOPs is %8 decades above the largest run of the "
-                         "Chinchilla ladder (%9 FLOPs), so the "
+                         "ladder that law was fitted on (%9 FLOPs), so the "
                          "forecast is an extrapolation; the IsoFLOPs section gives the fitted "
                          "law and its bootstrap interval.")
                          .arg(p.law.E)
@@ -244,7 +244,7 @@ QString memoHtml(const BudgetView& v) {
                          .arg(p.law.beta)
                          .arg(q(format_grouped(p.chinchilla_loss, 3)), q(format_sci(r.flops)),
                               q(format_grouped(v.decades_beyond_ladder, 1)),
-                              q(format_sci(kChinchillaLadderMaxFlops)));
+                              q(format_sci(r.inputs.law.ladder_max_flops)), q(r.inputs.law.name));
   memo += QStringLiteral("<h3>%1</h3><p>%2</p>").arg(QObject::tr("Loss forecast"), esc(forecast));
   QString serve = servabilityText(s, r.split.params, QObject::tr("The Chinchilla answer"));
   if (p.recommend_smaller)

@@ -1,5 +1,6 @@
 #include "budget.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -16,6 +17,8 @@ constexpr double kMaxChips = 10'000'000;
 }  // namespace
 
 DataConstrainedLaw budget_law() { return with_muennighoff_decay(besiroglu2024_law()); }
+
+DataConstrainedLaw budget_law(const PlanLaw& law) { return with_muennighoff_decay(law.law); }
 
 std::string_view to_string(RecommendationReason reason) {
   switch (reason) {
@@ -72,6 +75,8 @@ void BudgetInputs::validate() const {
   require_count(serving_node_chips, "serving_node_chips", "chips", 1, 4096);
   goodput.validate();
   serving_latency.validate();
+  law.validate();
+  moe.validate();
 }
 
 InferenceAwarePlan plan_inference_aware(const TrainedModel& chin, double served_tokens,
@@ -189,9 +194,8 @@ std::string make_recommendation(const BudgetReport& r) {
          " nats worse than with unlimited fresh data). ";
   }
   const std::string ref = data.chinchilla_fits ? "the Chinchilla answer" : "that split";
-  const std::string law_name = data.chinchilla_fits
-                                   ? "the replicated Chinchilla law"
-                                   : "the replicated Chinchilla law with repeated-data decay";
+  const std::string law_name =
+      data.chinchilla_fits ? in.law.name : in.law.name + " with repeated-data decay";
   if (p.recommend_smaller) {
     const double ratio = p.lifetime_flops_chinchilla / p.lifetime_flops_small;
     s += "But it will serve " + format_count(p.served_tokens, 1) + " tokens, and at 2N FLOPs per " +
@@ -261,16 +265,148 @@ std::string make_recommendation(const BudgetReport& r) {
        format_percent(run.goodput.goodput, 1) + " goodput, " +
        format_dollars(run.cost.rental_dollars) + ", " +
        format_grouped(run.cost.energy_kwh / 1000.0, 1) + " MWh, forecast loss " +
-       format_grouped(run.loss, 3) + " nats.";
+       format_grouped(run.loss, 3) + " nats under " + in.law.name;
+  if (rec.loss_interval)
+    s += " (" + format_percent(in.law.confidence, 0) + " interval " +
+         format_grouped(rec.loss_interval->low, 3) + "–" +
+         format_grouped(rec.loss_interval->high, 3) + " nats over its " +
+         format_grouped(static_cast<double>(rec.loss_interval->draws)) + " bootstrap draws)";
+  s += ".";
   if (rec.serving_binds)
     s += " The serving limit costs " + format_grouped(run.loss - rec.loss_before_serving_limit, 3) +
          " nats.";
+  if (r.moe) s += " " + r.moe->summary;
   for (const Check& c : r.checks)
     if (!c.ok) s += " Check failed: " + c.name + " (" + c.detail + ").";
   return s;
 }
 
 }  // namespace
+
+MoeComparison compare_dense_moe(const MoeShape& shape, double flops, const DataConstrainedLaw& law,
+                                double unique, const ServingLimit& serving,
+                                std::int64_t serving_batch, double weight_capacity_params,
+                                const std::string& law_name) {
+  shape.validate();
+  require_positive(flops, "flops", "FLOPs");
+  if (shape.expansion() > kJointMoeMaxExpansion)
+    throw std::invalid_argument(
+        "experts: " + std::to_string(shape.experts) + " experts with top-k " +
+        std::to_string(shape.top_k) + " store " + format_grouped(shape.expansion(), 1) +
+        "x the expert parameters they use, beyond the 32x the joint MoE law was fitted on "
+        "(Ludziejewski et al. 2025); use fewer experts or a larger top-k");
+  const JointMoeLaw joint;
+  MoeComparison m;
+  m.shape = shape;
+  m.expansion = shape.expansion();
+  std::optional<double> cap;
+  if (serving.applied && serving.max_params) cap = *serving.max_params;
+
+  // The best dense split: the plan law's, data-limited when the data bind.
+  const DataLimitedSplit fresh = best_split_fresh(law.base, flops);
+  const DataLimitedSplit best =
+      fresh.tokens <= unique ? fresh : best_split_under_data_limit(law, flops, unique);
+  ArchitectureCandidate& d = m.dense;
+  d.total_params = d.active_params = best.params;
+  if (cap && d.total_params > *cap) {
+    d.total_params = d.active_params = *cap;
+    d.serving_binds = true;
+  }
+  d.tokens = flops / (6.0 * d.active_params);
+  d.loss = law.loss(d.active_params, d.tokens, unique);
+  d.repetition_penalty_nats = std::max(0.0, d.loss - law.base.loss(d.active_params, d.tokens));
+  d.data_fits = d.tokens <= unique;
+
+  // The MoE: the joint law's shift of tokens per active parameter, applied
+  // to the plan law's fresh optimum. Read at C, or at the edge of the fitted
+  // range beyond it: three decades out the law's fitted interactions reverse
+  // the paper's own Finding 1 (more experts, more tokens).
+  m.joint_flops = std::min(flops, joint.max_fitted_flops());
+  const ComputeOptimum jd = joint.optimum(m.joint_flops, 1.0);
+  const ComputeOptimum jm = joint.optimum(m.joint_flops, m.expansion);
+  m.token_ratio = jm.n_tokens / jd.n_tokens;
+  ArchitectureCandidate& e = m.moe;
+  e.tokens = fresh.tokens * m.token_ratio;
+  e.active_params = flops / (6.0 * e.tokens);
+  e.total_params = moe_total_params(e.active_params, m.expansion);
+  // Serving: the weights a decode step reads against the dense cap, and the
+  // whole of the weights against the node's memory.
+  std::optional<double> moe_cap;
+  if (cap)
+    moe_cap =
+        std::min(*cap / moe_decode_read_fraction(shape, serving_batch), weight_capacity_params);
+  // How far the split sits from the MoE's optimum (1 unless the serving cap
+  // cut it): the joint law is read at the same relative point.
+  double shrink = 1.0;
+  if (moe_cap && e.total_params > *moe_cap) {
+    const double active = moe_active_params(*moe_cap, m.expansion);
+    shrink = active / e.active_params;
+    e.active_params = active;
+    e.total_params = *moe_cap;
+    e.tokens = flops / (6.0 * e.active_params);
+    e.serving_binds = true;
+  }
+  m.joint_loss_dense = jd.loss;
+  const double n_joint = jm.n_params * shrink;
+  m.joint_loss_moe = joint.loss(n_joint, m.joint_flops / (6.0 * n_joint), m.expansion);
+  m.compute_multiplier = joint.dense_equivalent_flops(m.joint_loss_moe) / m.joint_flops;
+  e.repetition_penalty_nats = std::max(
+      0.0, law.loss(e.active_params, e.tokens, unique) - law.base.loss(e.active_params, e.tokens));
+  // The dense model read the same way (at its own distance from the optimum
+  // when the serving cap cut it): the MoE's forecast is the dense forecast
+  // plus the difference the two dense-equivalent computes make under the
+  // plan's law, so a cap is priced alike on both sides.
+  const double dense_shrink = d.active_params / best.params;
+  const double n_dense = jd.n_params * dense_shrink;
+  const double dense_multiplier =
+      joint.dense_equivalent_flops(joint.loss(n_dense, m.joint_flops / (6.0 * n_dense), 1.0)) /
+      m.joint_flops;
+  e.loss = d.loss - d.repetition_penalty_nats +
+           optimal_loss(law.base, m.compute_multiplier * flops) -
+           optimal_loss(law.base, dense_multiplier * flops) + e.repetition_penalty_nats;
+  e.data_fits = e.tokens <= unique;
+  m.loss_gain_nats = d.loss - e.loss;
+  m.moe_wins = e.loss < d.loss;
+
+  const MoeShape& sh = shape;
+  std::string name =
+      format_grouped(static_cast<double>(sh.experts)) + " experts, top-" + std::to_string(sh.top_k);
+  if (sh.shared_experts > 0) name += " + " + std::to_string(sh.shared_experts) + " shared";
+  auto cand = [&](const ArchitectureCandidate& c, bool moe) {
+    std::string t = moe ? format_count(c.total_params) + " total / " +
+                              format_count(c.active_params) + " active parameters"
+                        : format_count(c.total_params) + " parameters";
+    t += " on " + format_count(c.tokens, 2) + " tokens, " + format_grouped(c.loss, 3) + " nats";
+    if (c.serving_binds) t += " (capped by the serving limit)";
+    if (!c.data_fits)
+      t += " (repeating data: +" + format_grouped(c.repetition_penalty_nats, 3) + ")";
+    return t;
+  };
+  m.summary = "Dense or MoE at C = " + format_sci(flops) + " FLOPs: the best dense model is " +
+              cand(d, false) + "; the best MoE with " + name + " (" +
+              format_grouped(m.expansion, 1) + "x expansion) is " + cand(e, true) +
+              ". Under Ludziejewski et al. 2025's joint law it matches a dense model trained on " +
+              format_grouped(m.compute_multiplier, 2) + "x the compute and wants " +
+              format_grouped(m.token_ratio, 2) + "x the tokens; its loss is " + law_name +
+              "'s at that compute (the joint law was fitted up to 2.7B active parameters and 32 "
+              "experts" +
+              (m.joint_flops < flops ? ", so both are read at " + format_sci(m.joint_flops, 1) +
+                                           " FLOPs, the edge of its range"
+                                     : std::string()) +
+              (sh.granularity > 1 ? "; granularity is not in it, so finer experts are not "
+                                    "credited"
+                                  : std::string()) +
+              "). ";
+  if (m.moe_wins)
+    m.summary += "Between the two at this compute I would train the MoE: " +
+                 format_grouped(m.loss_gain_nats, 3) + " nats lower at the same compute" +
+                 (e.serving_binds || d.serving_binds ? " and serving limit" : std::string()) +
+                 ", with " + format_grouped(e.tokens / d.tokens, 2) + "x the tokens.";
+  else
+    m.summary += "Between the two at this compute I would train the dense model: the MoE is " +
+                 format_grouped(-m.loss_gain_nats, 3) + " nats worse here.";
+  return m;
+}
 
 BudgetGoodput budget_goodput(const BudgetInputs& in) {
   in.validate();
@@ -303,10 +439,18 @@ BudgetGoodput budget_goodput(const BudgetInputs& in) {
 BudgetReport budget_report(const BudgetInputs& in) {
   in.validate();
   const Chip& chip = chip_by_name(in.chip);
-  const DataConstrainedLaw law = budget_law();
+  const DataConstrainedLaw law = budget_law(in.law);
   BudgetReport r;
   r.inputs = in;
   r.flops = budget_to_flops(chip, in.n_chips, in.days, in.mfu);
+  // A fitted law far beyond its ladder still forecasts (the GUI's fitted
+  // ladder can be small), but the memo says so; napkin-cli refuses it.
+  std::string out_of_range;
+  try {
+    require_within_range(in.law, r.flops);
+  } catch (const std::invalid_argument& e) {
+    out_of_range = std::string(" Caution: ") + e.what() + ".";
+  }
   r.split = chinchilla_split(r.flops, in.tokens_per_param);
   r.days = flops_to_days(r.flops, chip, in.n_chips, in.mfu);
 
@@ -428,11 +572,28 @@ BudgetReport budget_report(const BudgetInputs& in) {
   t.memory_headroom = in.memory_headroom;
   rec.run_inputs = t;
   rec.run = train_run(t, law);
+  rec.loss_interval = draw_interval(in.law, [&](const LossLaw& draw) {
+    DataConstrainedLaw dl = law;
+    dl.base = draw;
+    return dl.loss(rec.run.active_params, rec.run.tokens, in.tokens_available);
+  });
   // 5. The recommended model can be served within the latency budget.
   const bool serving_ok = !in.serving_latency.enabled || (sl.applied && sl.max_params);
   r.checks.push_back({"serving latency", serving_ok,
                       sl.detail + (rec.serving_binds ? "; it caps what I would train" : "")});
-  r.recommendation = make_recommendation(r);
+  // An MoE candidate beyond the joint law's range is no forecast: the memo
+  // says why (napkin-cli refuses it before this).
+  std::string moe_refused;
+  if (!in.moe.dense()) {
+    try {
+      r.moe = compare_dense_moe(in.moe, r.effective_flops, law, in.tokens_available, sl,
+                                in.serving_latency.batch,
+                                0.5 * node_hbm / in.serving_latency.bytes_per_param, in.law.name);
+    } catch (const std::invalid_argument& e) {
+      moe_refused = std::string(" The MoE candidate is not weighed: ") + e.what() + ".";
+    }
+  }
+  r.recommendation = make_recommendation(r) + moe_refused + out_of_range;
   return r;
 }
 

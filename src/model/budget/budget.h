@@ -16,6 +16,8 @@
 #include "goodput.h"
 #include "hardware.h"
 #include "loss_law.h"
+#include "moe_law.h"
+#include "plan_law.h"
 #include "serving_limit.h"
 #include "train_plan.h"
 
@@ -62,6 +64,11 @@ struct BudgetInputs {
   // cache and communication counted); nullopt: largest_servable_model()'s
   // seed upper bound from serving_latency.
   std::optional<ServingLimit> serving_limit;
+  // The loss law every forecast of the budget uses (plan_law.h), named in
+  // the memo; a fitted law's bootstrap draws give the loss its interval.
+  PlanLaw law = replication_plan_law();
+  // An MoE candidate to weigh against the dense answer (experts 1: none).
+  MoeShape moe;
 
   void validate() const;
 };
@@ -127,6 +134,46 @@ struct Recommendation {
   double loss_before_serving_limit = 0;  // and its loss
   TrainInputs run_inputs;                // the model on this cluster, as a plan the ranges can vary
   RunReport run;                         // its days with goodput, dollars, energy, loss, epochs
+  // The forecast loss of `run` under each bootstrap draw of a fitted law:
+  // the law's percentile interval (nullopt for a law without draws).
+  std::optional<LossInterval> loss_interval;
+};
+
+// One model of the dense-versus-MoE comparison at the budget's compute and
+// serving limit.
+struct ArchitectureCandidate {
+  double total_params = 0;   // stored (what the serving limit and memory see)
+  double active_params = 0;  // per token (what 6·N·D and the FLOPs see)
+  double tokens = 0;
+  double loss = 0;                     // forecast under the plan's law, nats/token
+  double repetition_penalty_nats = 0;  // of repeating the unique tokens (in `loss`)
+  bool serving_binds = false;          // the serving limit cut its total parameters
+  bool data_fits = true;               // tokens ≤ unique tokens
+};
+
+// Dense against MoE at one compute (Ludziejewski et al. 2025, moe_law.h): the
+// best dense split (the plan's law, data-limited when the data bind) and the
+// best MoE split (the joint law's tokens per active parameter, relative to
+// dense, applied to the plan's law), both capped by the serving limit on
+// total parameters. The MoE's loss is the plan law's optimal loss at its
+// dense-equivalent compute: the compute at which the joint law's dense
+// optimum reaches the MoE's joint-law loss.
+struct MoeComparison {
+  MoeShape shape;
+  double expansion = 1;  // (E + S)/(K + S)
+  ArchitectureCandidate dense;
+  ArchitectureCandidate moe;
+  double joint_loss_dense = 0;    // under the joint law (its own nats), at the dense optimum
+  double joint_loss_moe = 0;      // and at the MoE's split
+  double compute_multiplier = 1;  // dense-equivalent compute ÷ C
+  // The compute the joint law is read at: C, or the largest of its fitted
+  // range when C lies beyond (the token shift and the multiplier are held
+  // there rather than extrapolated).
+  double joint_flops = 0;
+  double token_ratio = 1;     // MoE ÷ dense compute-optimal tokens under the joint law
+  bool moe_wins = false;      // lower forecast loss
+  double loss_gain_nats = 0;  // dense.loss − moe.loss
+  std::string summary;        // the memo's paragraph
 };
 
 struct BudgetReport {
@@ -153,11 +200,26 @@ struct BudgetReport {
   DataLimit data;
   ServingLimit serving_limit;
   Recommendation recommended;
+  std::optional<MoeComparison> moe;  // when inputs.moe is an MoE
 };
 
-// The loss law "What I would train" is judged with: Besiroglu et al. 2024's
-// replication of Chinchilla with Muennighoff et al. 2023's decay constants.
+// The comparison on its own (budget_report() fills BudgetReport::moe with it).
+// `serving` caps the dense model's parameters; an MoE's total parameters
+// are capped where the weights one decode step of `serving_batch` requests
+// reads (moe_decode_read_fraction) equal that cap, and by
+// `weight_capacity_params` (the weights within half the serving node's HBM,
+// the servable check's rule).
+MoeComparison compare_dense_moe(const MoeShape& shape, double flops, const DataConstrainedLaw& law,
+                                double unique_tokens, const ServingLimit& serving,
+                                std::int64_t serving_batch, double weight_capacity_params,
+                                const std::string& law_name);
+
+// The default loss law "What I would train" is judged with: Besiroglu et
+// al. 2024's replication of Chinchilla with Muennighoff et al. 2023's decay
+// constants (BudgetInputs::law chooses another).
 DataConstrainedLaw budget_law();
+// `law`'s constants with Muennighoff et al. 2023's decay constants.
+DataConstrainedLaw budget_law(const PlanLaw& law);
 
 // Goodput over the budget's days and the compute it leaves. Throws
 // std::invalid_argument naming interruptions-per-1000-chip-days when the run

@@ -191,6 +191,7 @@ Histogram histogram(const std::vector<double>& values, int bins) {
 }
 
 bool PlanRanges::any() const {
+  if (!law_draws.empty()) return true;
   for (int i = 0; i < kInputs; ++i)
     if (!range_of(*this, i).is_point()) return true;
   return false;
@@ -205,6 +206,7 @@ void PlanRanges::validate() const {
   price_per_chip_hour_dollars.validate("price", "$ per chip-hour", 0.0, 1e4);
   tokens_available.validate("tokens-available", "tokens", 1.0, 1e18);
   require_count(draws, "draws", "Monte Carlo draws", 1, 10'000'000);
+  for (const LossLaw& l : law_draws) l.validate();
   if (shape == RangeShape::lognormal)
     for (int i = 0; i < kInputs; ++i) {
       const Range& r = range_of(*this, i);
@@ -282,6 +284,23 @@ RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
     Rng rng(stream_seed(ranges.seed, static_cast<std::uint64_t>(i)));
     draw_all(rg, ranges.shape, rng, kBounds[static_cast<std::size_t>(i)], xs);
   }
+  // The law's draws: one loss model per resample law, and which one each
+  // Monte Carlo draw uses (stream kInputs, after the five inputs').
+  std::vector<RunLossByUniqueTokens> law_loss;
+  std::vector<double> law_point_loss;
+  std::vector<std::size_t> law_pick(n, 0);
+  if (!ranges.law_draws.empty()) {
+    for (const LossLaw& l : ranges.law_draws) {
+      DataConstrainedLaw dc = law;
+      dc.base = l;
+      law_loss.emplace_back(dc, m.active_params, m.tokens);
+      law_point_loss.push_back(law_loss.back()(ranges.tokens_available.likely));
+    }
+    Rng rng(stream_seed(ranges.seed, static_cast<std::uint64_t>(kInputs)));
+    const auto count = static_cast<double>(law_loss.size());
+    for (std::size_t& j : law_pick)
+      j = std::min(law_loss.size() - 1, static_cast<std::size_t>(rng.uniform() * count));
+  }
   std::vector<double> days(n), dollars(n), energy(n), loss(n);
   std::vector<char> capped(n, 0);
   const bool loss_varies = !ranges.tokens_available.is_point();
@@ -290,7 +309,12 @@ RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
     days[k] = o.days;
     dollars[k] = o.dollars;
     energy[k] = o.energy_kwh;
-    loss[k] = loss_varies ? m.loss(x[kUnique][k]) : point_loss;
+    if (!law_loss.empty()) {
+      const RunLossByUniqueTokens& f = law_loss[law_pick[k]];
+      loss[k] = loss_varies ? f(x[kUnique][k]) : law_point_loss[law_pick[k]];
+    } else {
+      loss[k] = loss_varies ? m.loss(x[kUnique][k]) : point_loss;
+    }
     r.capped_draws += o.capped ? 1 : 0;
     capped[k] = o.capped ? 1 : 0;
   }

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "loss_law.h"
 #include "train_plan.h"
 
 namespace napkin {
@@ -73,10 +74,14 @@ struct PlanRanges {
   Range restart_minutes;
   Range price_per_chip_hour_dollars;
   Range tokens_available;
+  // The loss law's own uncertainty: a fitted law's bootstrap resample laws
+  // (plan_law.h). Each draw's loss is under one of them, picked uniformly
+  // from its own stream; empty: every draw uses the plan's law.
+  std::vector<LossLaw> law_draws;
   RangeShape shape = RangeShape::triangular;
   std::uint64_t seed = 1;
   std::int64_t draws = 10'000;
-  bool any() const;  // at least one range is not a point
+  bool any() const;  // at least one range is not a point, or the law has draws
   void validate() const;
   bool operator==(const PlanRanges&) const = default;
 };

@@ -4,12 +4,15 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "hardware.h"
 #include "inputs.h"
 #include "serving_engine.h"
+#include "scaling.h"
 #include "validate.h"
 
 namespace napkin {
@@ -105,6 +108,7 @@ PlanRanges Scenario::plan_ranges(const TrainInputs& t) const {
   set(r.tokens_available, ranges.tokens_available);
   r.shape = ranges.shape;
   r.seed = ranges.seed;
+  r.law_draws = plan_law().draws;
   r.validate();
   return r;
 }
@@ -132,7 +136,48 @@ BudgetInputs Scenario::budget_inputs() const {
   in.serving_latency.latency_budget_seconds = serving.latency_budget_seconds;
   in.serving_latency.overhead_seconds = serving.overhead_seconds;
   in.serving_latency.bytes_per_param = serving.bytes_per_param();
+  in.law = plan_law();
+  in.moe = plan.moe;
   return in;
+}
+
+namespace {
+
+// The last fitted law and the inputs it was fitted from: a slider tick that
+// leaves the ladder alone costs no fit.
+struct FittedMemo {
+  std::mutex mutex;
+  std::optional<IsoflopsSettings> key;
+  PlanLaw law;
+};
+
+FittedMemo& fitted_memo() {
+  static FittedMemo memo;
+  return memo;
+}
+
+}  // namespace
+
+PlanLaw Scenario::plan_law() const {
+  if (plan.law != LawChoice::fitted) return builtin_plan_law(plan.law);
+  FittedMemo& memo = fitted_memo();
+  {
+    std::lock_guard lock(memo.mutex);
+    if (memo.key == isoflops) return memo.law;
+  }
+  const std::vector<LadderPoint> points = ladder_points(isoflops);
+  const FitResult fit = fit_parametric(points, isoflops.fit.fit_options());
+  double max_flops = 0;
+  for (const LadderPoint& p : points)
+    max_flops = std::max({max_flops, p.budget_flops, 6.0 * p.n_params * p.n_tokens});
+  const std::string origin = isoflops.loaded
+                                 ? "the ladder " + isoflops.loaded->file_name + " (IsoFLOPs panel)"
+                                 : "the IsoFLOPs panel's synthetic ladder";
+  PlanLaw law = fitted_plan_law(fit.law, {}, origin, max_flops);
+  std::lock_guard lock(memo.mutex);
+  memo.key = isoflops;
+  memo.law = law;
+  return law;
 }
 
 }  // namespace napkin

@@ -15,6 +15,7 @@
 #include "goodput.h"
 #include "model_presets.h"
 #include "panel_settings.h"
+#include "plan_law.h"
 #include "quantize.h"
 #include "train_plan.h"
 #include "uncertainty.h"
@@ -86,6 +87,12 @@ struct RangeSetup {
 struct PlanSetup {
   PlanMode mode = PlanMode::budget;
   double train_tokens = 0;  // "train this model": D; 0 = tokens_per_param × N
+  // The loss law every forecast uses: built in, or fitted to the IsoFLOPs
+  // panel's ladder (plan_law.h).
+  LawChoice law = LawChoice::replication;
+  // An MoE candidate the Budget planner weighs against the dense answer at
+  // the same compute and serving limit (experts 1: none).
+  MoeShape moe;
   bool operator==(const PlanSetup&) const = default;
 };
 
@@ -118,6 +125,10 @@ struct Scenario {
   // Throws std::invalid_argument naming the first field out of range.
   void validate() const;
   BudgetInputs budget_inputs() const;
+  // The loss law of plan.law: a built-in one, or the IsoFLOPs panel's
+  // parametric fit of its ladder (the deterministic fit, no bootstrap draws;
+  // the last fit is reused while the ladder and fit settings stay the same).
+  PlanLaw plan_law() const;
   // "Train this model": the scenario's model shape (total parameters; active
   // ones for 6·N·D) on plan.train_tokens.
   TrainInputs train_inputs() const;

@@ -175,6 +175,13 @@ std::vector<ScenarioField> make_fields() {
   add("plan.mode", "Plan mode", "", [](S s) { return str(to_string(s.plan.mode)); });
   add("plan.train_tokens", "Training tokens (train this model)", "tokens",
       [](S s) { return s.plan.train_tokens; });
+  add("plan.law", "Loss law", "", [](S s) { return str(to_string(s.plan.law)); });
+  add("plan.moe_experts", "MoE candidate: experts", "", [](S s) { return s.plan.moe.experts; });
+  add("plan.moe_top_k", "MoE candidate: top-k", "", [](S s) { return s.plan.moe.top_k; });
+  add("plan.moe_granularity", "MoE candidate: granularity", "",
+      [](S s) { return s.plan.moe.granularity; });
+  add("plan.moe_shared_experts", "MoE candidate: shared experts", "",
+      [](S s) { return s.plan.moe.shared_experts; });
   add("serving.context_len", "Serving context", "tokens",
       [](S s) { return s.serving.context_len; });
   add("serving.served_tokens", "Served tokens", "tokens",

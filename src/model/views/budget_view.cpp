@@ -188,7 +188,7 @@ SearchInputs budget_serving_inputs(const Scenario& s) {
 
 std::optional<RangeReport> budget_ranges(const Scenario& s, const TrainInputs& plan) {
   if (!s.ranges.any()) return std::nullopt;
-  return plan_ranges(plan, s.plan_ranges(plan), budget_law());
+  return plan_ranges(plan, s.plan_ranges(plan), budget_law(s.plan_law()));
 }
 
 std::vector<std::int64_t> kv_head_options(std::int64_t n_heads) {
@@ -314,7 +314,7 @@ void add_lifetime_and_frontier(BudgetView& v, const Scenario& s) {
 // (train this model), its goodput against the checkpoint interval, its loss
 // against epochs, and its ranges.
 const RunReport& add_planned_run(BudgetView& v, const Scenario& s, bool ranges) {
-  const DataConstrainedLaw law = budget_law();
+  const DataConstrainedLaw law = budget_law(s.plan_law());
   TrainInputs plan = v.report.recommended.run_inputs;
   if (s.plan.mode == PlanMode::train_model) {
     plan = s.train_inputs();
@@ -497,7 +497,8 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
   add_checks(v, s);
   v.plan_too_long = p_too_long(v.report.plan, s.days) || v.run_too_long;
   v.chip_hours = static_cast<double>(s.n_chips) * v.report.cost.hours;
-  v.decades_beyond_ladder = extrapolation_decades(kChinchillaLadderMaxFlops, v.report.flops);
+  v.decades_beyond_ladder =
+      extrapolation_decades(v.report.inputs.law.ladder_max_flops, v.report.flops);
   return v;
 }
 

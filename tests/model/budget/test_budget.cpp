@@ -193,3 +193,100 @@ TEST(Budget, InvalidInputThrowsNamingTheParameter) {
   EXPECT_THROW(chinchilla_split(0), std::invalid_argument);
   EXPECT_THROW(chinchilla_split(1e24, 0), std::invalid_argument);
 }
+
+// The law is a choice of the plan: another law changes the forecast, and
+// the memo names the law it used.
+TEST(BudgetLaw, TheChosenLawDrivesTheForecastAndIsNamed) {
+  BudgetInputs in;
+  const BudgetReport rep = budget_report(in);
+  EXPECT_NE(rep.recommendation.find("under the replicated Chinchilla law (Besiroglu et al. 2024)"),
+            std::string::npos);
+  EXPECT_FALSE(rep.recommended.loss_interval);
+  in.law = chinchilla_paper_plan_law();
+  const BudgetReport pap = budget_report(in);
+  EXPECT_NE(pap.recommendation.find("Hoffmann et al. 2022"), std::string::npos);
+  // The forecast is the paper's own constants, data-constrained at 15T
+  // unique tokens (the inference-aware model moves with the law too).
+  const DataConstrainedLaw paper = with_muennighoff_decay(chinchilla_approach3_law());
+  EXPECT_NEAR(pap.recommended.run.loss,
+              paper.loss(pap.recommended.run.active_params, pap.recommended.run.tokens, 15e12),
+              1e-12);
+  EXPECT_GT(std::abs(pap.recommended.run.loss - rep.recommended.run.loss), 0.01);
+}
+
+TEST(BudgetLaw, AFittedLawsDrawsGiveTheLossItsInterval) {
+  BudgetInputs in;
+  const LossLaw base = besiroglu2024_law();
+  std::vector<LossLaw> draws;
+  for (int i = -10; i <= 10; ++i)
+    draws.push_back({base.E + 0.002 * i, base.A, base.alpha, base.B, base.beta});
+  in.law = fitted_plan_law(base, draws, "ladder.csv", 1e22);
+  const BudgetReport r = budget_report(in);
+  ASSERT_TRUE(r.recommended.loss_interval);
+  // E shifts the loss one for one: the 95 % interval of ±0.02 nats in 0.002 steps.
+  EXPECT_NEAR(r.recommended.loss_interval->low, r.recommended.run.loss - 0.019, 1e-9);
+  EXPECT_NEAR(r.recommended.loss_interval->high, r.recommended.run.loss + 0.019, 1e-9);
+  EXPECT_NE(r.recommendation.find("under the law fitted to ladder.csv (95 % interval"),
+            std::string::npos)
+      << r.recommendation;
+  // Too far beyond the ladder: the memo cautions, naming the key (napkin-cli
+  // refuses it).
+  in.law.ladder_max_flops = 1e18;
+  EXPECT_NE(budget_report(in).recommendation.find("Caution: ladder_max_flops:"), std::string::npos);
+}
+
+// Dense or MoE at one compute: for 1,000 H100 × 30 days an MoE with 64
+// experts and top-8 forecasts a lower loss on more tokens, with and without
+// the serving limit, and the memo says which to train.
+TEST(BudgetMoe, SixtyFourExpertsTopEightBeatTheDenseAnswer) {
+  BudgetInputs in;
+  in.moe = MoeShape{64, 8, 1, 0};
+  for (bool serving : {true, false}) {
+    in.serving_latency.enabled = serving;
+    const BudgetReport r = budget_report(in);
+    ASSERT_TRUE(r.moe);
+    const MoeComparison& m = *r.moe;
+    EXPECT_DOUBLE_EQ(m.expansion, 8.0);
+    EXPECT_LT(m.moe.loss, m.dense.loss) << serving;
+    EXPECT_GT(m.moe.tokens, m.dense.tokens) << serving;
+    EXPECT_TRUE(m.moe_wins);
+    // Same compute: 6·N_act·D is the effective C on both sides.
+    EXPECT_NEAR(6 * m.moe.active_params * m.moe.tokens / r.effective_flops, 1.0, 1e-9);
+    EXPECT_NEAR(6 * m.dense.active_params * m.dense.tokens / r.effective_flops, 1.0, 1e-9);
+    EXPECT_NEAR(m.moe.total_params, moe_total_params(m.moe.active_params, 8.0), 1.0);
+    EXPECT_NE(r.recommendation.find("I would train the MoE"), std::string::npos);
+    EXPECT_NE(r.recommendation.find("Ludziejewski et al. 2025"), std::string::npos);
+    // 1e24 FLOPs lie beyond the joint law's fitted range: read at its edge.
+    EXPECT_LT(m.joint_flops, r.effective_flops);
+    EXPECT_GT(m.token_ratio, 1.4);
+  }
+  // Unconstrained, the plan law's fresh optimum is the dense side, and the
+  // MoE's loss is that law's optimum at the dense-equivalent compute.
+  const BudgetReport r = budget_report(in);
+  const LossLaw base = besiroglu2024_law();
+  EXPECT_NEAR(r.moe->dense.loss, optimal_loss(base, r.effective_flops), 1e-6);
+  EXPECT_NEAR(r.moe->moe.loss, optimal_loss(base, r.moe->compute_multiplier * r.effective_flops),
+              1e-6);
+  EXPECT_GT(r.moe->compute_multiplier, 1.0);
+}
+
+TEST(BudgetMoe, DenseAndInvalidShapes) {
+  BudgetInputs in;
+  EXPECT_FALSE(budget_report(in).moe);  // experts 1: no candidate
+  in.moe = MoeShape{8, 16, 1, 0};
+  try {
+    (void)budget_report(in);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("top-k", 0), 0u);
+  }
+  // Beyond the joint law's 32x: no forecast, and the memo says why.
+  in.moe = MoeShape{512, 1, 1, 0};
+  const BudgetReport r = budget_report(in);
+  EXPECT_FALSE(r.moe);
+  EXPECT_NE(r.recommendation.find("The MoE candidate is not weighed: experts: 512 experts"),
+            std::string::npos);
+  EXPECT_THROW(
+      (void)compare_dense_moe(in.moe, 1e24, budget_law(), 15e12, ServingLimit{}, 8, 1e12, "law"),
+      std::invalid_argument);
+}

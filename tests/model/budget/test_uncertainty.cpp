@@ -240,3 +240,30 @@ TEST(Ranges, InvalidRangesNameTheInput) {
   expect_invalid([&] { plan_ranges(t, pr); }, "draws");
   expect_invalid([] { parse_range_shape("uniform"); }, "triangular, lognormal");
 }
+
+// A fitted law's bootstrap draws widen the loss (and only the loss): each
+// Monte Carlo draw forecasts under one resample law.
+TEST(Ranges, LawDrawsSpreadTheLossOnly) {
+  TrainInputs t;
+  t.n_params = 7e10;
+  t.train_tokens = 1.4e12;
+  PlanRanges r = point_ranges(t);
+  r.draws = 2000;
+  const RangeReport fixed = plan_ranges(t, r);
+  const LossLaw base = besiroglu2024_law();
+  for (int i = -5; i <= 5; ++i)
+    r.law_draws.push_back({base.E + 0.01 * i, base.A, base.alpha, base.B, base.beta});
+  EXPECT_TRUE(r.any());
+  const RangeReport spread = plan_ranges(t, r);
+  EXPECT_DOUBLE_EQ(spread.days.p.p50, fixed.days.p.p50);
+  EXPECT_DOUBLE_EQ(spread.days.p.p90, fixed.days.p.p10);  // days are still a point
+  EXPECT_NEAR(spread.loss.point, fixed.loss.point, 1e-12);
+  EXPECT_NEAR(spread.loss.min, fixed.loss.point - 0.05, 1e-9);
+  EXPECT_NEAR(spread.loss.max, fixed.loss.point + 0.05, 1e-9);
+  EXPECT_LT(spread.loss.p.p10, spread.loss.p.p50);
+  EXPECT_LT(spread.loss.p.p50, spread.loss.p.p90);
+  // Seeded: the same draws again.
+  EXPECT_EQ(plan_ranges(t, r).loss.p.p10, spread.loss.p.p10);
+  r.law_draws[3].alpha = 5;  // not a law
+  EXPECT_THROW((void)plan_ranges(t, r), std::invalid_argument);
+}
