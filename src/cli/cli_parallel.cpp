@@ -216,22 +216,13 @@ SearchOptions locks_from(const std::vector<std::string>& keys, const Layout& l) 
 // "tp=8,tp=4" (which one?) and an empty --layout are refused, not read as the
 // last value or the defaults.
 void require_distinct_layout_keys(const std::string& text) {
-  std::vector<std::string> keys;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t end = text.find(',', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string item = text.substr(start, end - start);
-    start = end + 1;
-    if (item.empty()) continue;
-    std::string key = item.substr(0, item.find('='));
-    if (key == "micro_batch") key = "mb";
-    if (std::find(keys.begin(), keys.end(), key) != keys.end())
-      throw UsageError("--layout gives " + key +
+  const std::vector<std::string> keys = layout_keys(text);
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    if (std::find(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(k), keys[k]) !=
+        keys.begin() + static_cast<std::ptrdiff_t>(k))
+      throw UsageError("--layout gives " + keys[k] +
                        " twice; give each of tp, pp, vpp, dp, cp, ep, "
                        "zero, mb, sp, recompute at most once");
-    keys.push_back(key);
-  }
   if (keys.empty())
     throw UsageError("--layout needs key=value entries (e.g. tp=8,pp=4); got " + cli::quoted(text));
 }

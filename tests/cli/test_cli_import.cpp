@@ -57,8 +57,9 @@ TEST(CliImportRun, BadFileIsOneLineNamingTheLine) {
 
 TEST(CliEmit, ParallelMegatronFlagsImportBack) {
   QTemporaryDir dir;
-  const CliResult r = run_cli({"parallel", "--preset", "Llama-3-70B", "--chips", "512", "--layout",
-                               "tp=8,pp=4,vpp=5,zero=1", "--emit", "megatron", "--json"});
+  const CliResult r =
+      run_cli({"parallel", "--preset", "Llama-3-70B", "--chips", "512", "--layout",
+               "tp=8,pp=4,vpp=5,zero=1,mb=1,recompute=selective", "--emit", "megatron", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   const QString text = r.json["emit"].toObject()["text"].toString();
   EXPECT_TRUE(text.contains("--tensor-model-parallel-size 8"));

@@ -24,7 +24,9 @@ QString number(double v) {
 
 // The command line that reads `flag` (with what else the command needs).
 QStringList command_for(std::string_view flag) {
-  if (flag == "--seq")
+  // The training step's and the cluster's flags belong to parallel.
+  if (flag == "--seq" || flag == "--gpus-per-node" || flag == "--scale-up-gb-per-s" ||
+      flag == "--scale-out-gb-per-s")
     return {QStringLiteral("parallel"), QStringLiteral("--preset"), QStringLiteral("Llama-3-70B")};
   return {QStringLiteral("budget")};
 }

@@ -1,5 +1,6 @@
 #include "validation.h"
 
+#include "serving_validation.h"
 #include "training_validation.h"
 #include "validation_data.h"
 
@@ -11,6 +12,8 @@ std::vector<ValidationSet> public_validation_sets() {
   for (ValidationSet& s :
        vtrain_validation_sets(validation_data("vtrain/single_node_runs.csv"),
                               validation_data("vtrain/multi_node_runs_public.csv")))
+    out.push_back(std::move(s));
+  for (ValidationSet& s : serving_validation_sets(validation_data("serving/published_serving.csv")))
     out.push_back(std::move(s));
   return out;
 }

@@ -60,6 +60,17 @@ TEST(Validation, VtrainMultiNodePublicRowsWithinTenPercent) {
   checked("vtrain-multi-node", 52, 0.10);
 }
 
+TEST(Validation, ServingSetsAreOnTheScoreboard) {
+  // The published TensorRT-LLM rows (issue 24's bounds live with the serving
+  // tests; here: they are on the board, every row with its engine preset).
+  for (const char* key : {"serving-trtllm-throughput", "serving-trtllm-first-token"}) {
+    ASSERT_TRUE(sets().count(key)) << key;
+    const ValidationSet& s = sets().at(key);
+    EXPECT_GT(s.rows.size(), 10u) << key;
+    for (const ValidationRow& r : s.rows) EXPECT_FALSE(r.setting.empty()) << r.label;
+  }
+}
+
 TEST(Validation, TimesCountFasterAsOptimistic) {
   const ValidationSet& k = sets().at("korthikanti-2022-table5");
   EXPECT_TRUE(k.lower_is_optimistic);
