@@ -543,7 +543,7 @@ std::vector<Command> serve_commands() {
        "[--ttft-p99-s T]] "
        "[--draft-params N | --draft-config F [--draft-k 4] [--acceptance 0.7]] [--help] "
        "[--price 2.5] [--kwh-price 0.12] [--pue 1.2] [--tokens-per-day 1e9] "
-        "[--emit vllm|tensorrt-llm [--served-model NAME]]",
+       "[--emit vllm|tensorrt-llm [--served-model NAME]]",
        run_serve},
       {"quantize",
        "quantize --values v1,v2,... [--bits 4] | quantize --energy [--params 70e9] "

@@ -246,12 +246,13 @@ TEST(CliFit, ABadLawFileIsOneMessageNamingTheKey) {
 
 // The seed's teacher-logit arithmetic: 10T tokens × 256k × 2 bytes = 5.12 EB.
 TEST(CliDistill, TeacherLogitStorage) {
-  const CliResult r = run_cli({"distill", "--tokens", "10e12", "--vocab", "256000", "--top-k",
-                               "64", "--json"});
+  const CliResult r =
+      run_cli({"distill", "--tokens", "10e12", "--vocab", "256000", "--top-k", "64", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   EXPECT_DOUBLE_EQ(r.json["logit_storage_bytes"].toDouble(), 5.12e18);
   EXPECT_DOUBLE_EQ(r.json["top_k_storage_bytes"].toDouble(), 10e12 * (64 * 6 + 2));
-  const CliResult bad = run_cli({"distill", "--tokens", "1e12", "--vocab", "100", "--top-k", "100"});
+  const CliResult bad =
+      run_cli({"distill", "--tokens", "1e12", "--vocab", "100", "--top-k", "100"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_TRUE(bad.err.contains("--top-k")) << bad.err.toStdString();
 }

@@ -11,8 +11,8 @@
 
 #include "hardware.h"
 #include "inputs.h"
-#include "serving_engine.h"
 #include "scaling.h"
+#include "serving_engine.h"
 #include "validate.h"
 
 namespace napkin {
