@@ -70,14 +70,24 @@ constexpr Efficiency kA100Eff{0.80, 0.78, 0.70, 0.65,
     "A100: MAMF 267.9/312 TFLOP/s at boost x 1305/1410 MHz sustained at 400 W; nccl-tests "
     "~230 of 300 GB/s NVLink 3; fused element-wise kernels ~70 % of HBM; FlashAttention-2 "
     "~200 of 312 TFLOP/s"};
+// FP8 on Hopper: DeepGEMM's published H800 table (README, Feb 2025) gives, for
+// DeepSeek-V3's dense training shapes at M = 4,096, its TFLOP/s and its speedup
+// over a tuned CUTLASS 3.6 FP8 GEMM; the CUTLASS figures (1,132 at K = 16,384,
+// 1,185 at K = 7,168, 990 at K = 1,536, 932 at K = 2,048 TFLOP/s of 1,979) are
+// 0.57-0.65 of the FP8 peak after the wave and epilogue terms: 0.62.
 constexpr Efficiency kH100Eff{0.80, 0.80, 0.75, 0.50,
     "H100: MAMF 792.1/989 TFLOP/s (ml-engineering); NCCL ~370 of 450 GB/s NVLink 4; fused "
-    "element-wise kernels ~75 % of HBM; FlashAttention-3 forward+backward ~500 of 989 TFLOP/s"};
+    "element-wise kernels ~75 % of HBM; FlashAttention-3 forward+backward ~500 of 989 TFLOP/s; "
+    "FP8 GEMMs ~0.62 of the FP8 peak (CUTLASS 3.6 at DeepSeek-V3's training shapes on H800, "
+    "DeepGEMM README)",
+    0.62};
 constexpr Efficiency kB200Eff{0.80, 0.80, 0.75, 0.50,
-    "B200: no public matmul sweep; assumed as H100"};
+    "B200: no public matmul sweep; assumed as H100", 0.62};
 constexpr Efficiency kMi300xEff{0.60, 0.70, 0.65, 0.40,
     "MI300X: MAMF 781.9/1,300 TFLOP/s (ROCm 6.2, ml-engineering); HBM copy ~4.1 of 5.3 TB/s "
-    "(Chips and Cheese); link and attention fractions are estimates"};
+    "(Chips and Cheese); link and attention fractions are estimates; FP8 GEMMs assumed at "
+    "Hopper's FP8-to-bf16 ratio (0.62/0.80)",
+    0.465};
 constexpr Efficiency kTpuEff{0.80, 0.80, 0.75, 0.50,
     "TPU: estimates (no public per-kernel sweep); XLA matmuls of transformer sizes ~80 % of peak"};
 

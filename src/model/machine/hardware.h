@@ -31,6 +31,10 @@ struct Efficiency {
   double hbm = 0.85;       // streaming kernels (copies, element-wise): achieved ÷ HBM bandwidth
   double attention = 0.5;  // fused (Flash) attention, forward + backward: achieved ÷ peak
   std::string_view source;
+  // FP8 GEMMs of training shapes: achieved ÷ the FP8 peak; 0 on chips
+  // without an FP8 peak. Lower than the bf16 fraction: the scaling and the
+  // narrower K loop per byte leave the tensor cores idle more often.
+  double matmul_fp8 = 0;
 };
 
 struct Chip {

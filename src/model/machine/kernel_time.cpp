@@ -23,19 +23,19 @@ void require_gemm(const Gemm& g) {
 
 KernelRates kernel_rates(const Chip& chip, bool fp8_matmuls) {
   KernelRates r;
-  double peak = chip.peak_flops_per_s;
+  r.matmul_flops_per_s = chip.peak_flops_per_s * chip.efficiency.matmul;
   if (fp8_matmuls) {
-    if (chip.fp8_peak_flops_per_s <= 0)
+    if (chip.fp8_peak_flops_per_s <= 0 || chip.efficiency.matmul_fp8 <= 0)
       throw std::invalid_argument("fp8 matmuls need a chip with an FP8 peak; " +
                                   std::string(chip.name) + " has none");
-    peak = chip.fp8_peak_flops_per_s;
+    r.matmul_flops_per_s = chip.fp8_peak_flops_per_s * chip.efficiency.matmul_fp8;
   }
-  r.matmul_flops_per_s = peak * chip.efficiency.matmul;
   r.attention_flops_per_s = chip.peak_flops_per_s * chip.efficiency.attention;
   r.hbm_bytes_per_s = chip.hbm_bytes_per_s * chip.efficiency.hbm;
   r.compute_units = chip.compute_units;
   r.tile_long = chip.gemm_tile_long;
   r.tile_short = chip.gemm_tile_short;
+  if (chip.compute_units > 0) r.epilogue_seconds_per_element = 2.0 / chip.hbm_bytes_per_s;
   return r;
 }
 
@@ -95,14 +95,16 @@ double gemm_seconds(const KernelRates& r, const Gemm& g, double extra_bytes,
   require_positive(r.matmul_flops_per_s, "matmul rate", "FLOP/s");
   require_positive(r.hbm_bytes_per_s, "HBM rate", "bytes/s");
   require_real(extra_bytes, "extra bytes", "bytes", 0);
+  require_real(r.epilogue_seconds_per_element, "epilogue time", "s per output element", 0);
   const double eff = gemm_wave_efficiency(g, r.compute_units, r.tile_long, r.tile_short);
-  const double compute = gemm_flops(g) / (r.matmul_flops_per_s * eff);
   const double m = static_cast<double>(g.m), n = static_cast<double>(g.n),
                k = static_cast<double>(g.k), b = static_cast<double>(g.batch);
   double bytes = bytes_per_element * b * (m * k + k * n + m * n) + extra_bytes;
   const std::int64_t split = std::max(gemm_split_k(g, r.compute_units, r.tile_long, r.tile_short),
                                       gemm_split_k(g, r.compute_units, r.tile_short, r.tile_long));
   if (split > 1) bytes += 2.0 * 4.0 * static_cast<double>(split) * m * n * b;  // fp32 partials
+  const double compute = gemm_flops(g) / (r.matmul_flops_per_s * eff) +
+                         r.epilogue_seconds_per_element * m * n * b * static_cast<double>(split);
   return std::max(compute, bytes / r.hbm_bytes_per_s);
 }
 

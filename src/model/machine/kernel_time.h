@@ -25,6 +25,15 @@ struct KernelRates {
   std::int64_t compute_units = 0;    // SMs / CUs; 0: tile padding only (TPU MXUs)
   std::int64_t tile_long = 128;      // output tile, elements: long × short, either way round
   std::int64_t tile_short = 128;
+  // A GEMM's fixed cost per output element: the tile's epilogue (writing its
+  // bf16 result) does not overlap the tile's main loop, so a GEMM's time is
+  // its FLOPs plus ~2 bytes per output element at the datasheet HBM rate.
+  // Measured K-sweeps at M = N = 8192 on an H800 (tilelang's published
+  // benchmark/matmul and matmul_fp8 tables) fit t = 2MNK/R + MN·c with c =
+  // 6.3e-13 s (bf16) and 5.2e-13 s (FP8); 2 bytes / 3.35 TB/s = 6.0e-13 s.
+  // This is why thin GEMMs (small K: narrow models, wide TP) run below the
+  // chip's large-GEMM rate. 0 on chips without tiled compute units (TPUs).
+  double epilogue_seconds_per_element = 0;
 };
 
 // The rates of `chip`; with `fp8_matmuls` GEMMs run at the chip's FP8 peak
@@ -57,8 +66,8 @@ double gemm_wave_efficiency(const Gemm& g, std::int64_t compute_units, std::int6
                             std::int64_t tile_short = 128);
 
 // Seconds: the larger of the compute time (FLOPs at the matmul rate × wave
-// efficiency) and the memory time (operands and result, `bytes_per_element`
-// each, plus split-K partial sums in fp32 and `extra_bytes`, at the HBM rate).
+// efficiency, plus the epilogue of every output element) and the memory time (operands and result,
+// `bytes_per_element` each, plus split-K partial sums in fp32 and `extra_bytes`, at the HBM rate).
 double gemm_seconds(const KernelRates& rates, const Gemm& g, double extra_bytes = 0,
                     double bytes_per_element = 2);
 

@@ -58,7 +58,10 @@ struct TrainingSoftware {
   // Expert all-to-alls hidden behind another micro-batch's compute (DeepSeek-
   // V3's DualPipe, Megatron's EP overlap); off: on the critical path.
   bool overlap_ep_comm = false;
-  bool fp8_matmuls = false;         // GEMMs at the chip's FP8 peak
+  bool fp8_matmuls = false;  // GEMMs at the chip's FP8 rate
+  // The FP8 GEMM library's speed over a tuned CUTLASS FP8 GEMM, which the
+  // chip's FP8 efficiency describes: 1 for cuBLAS / Transformer Engine.
+  double fp8_gemm_speedup = 1.0;
   double moe_load_imbalance = 1.0;  // busiest expert rank's tokens ÷ the mean, >= 1
   // Pipeline sends of activations (forward) and of their gradients
   // (backward): each TP rank sends its 1/t share and the next stage gathers it

@@ -21,6 +21,7 @@ JobContext make_context(const TrainingJob& job) {
   c.job = &job;
   c.chip = &chip_by_name(job.chip);
   c.rates = kernel_rates(*c.chip, job.software.fp8_matmuls);
+  if (job.software.fp8_matmuls) c.rates.matmul_flops_per_s *= job.software.fp8_gemm_speedup;
   c.network = job.cluster();
   c.intra = intra_node_link(*c.chip, c.network);
   c.inter = inter_node_link(*c.chip, c.network);
@@ -211,6 +212,30 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer) {
   if (!sw.flash_attention) {
     ew_f += 4 * nd * static_cast<double>(heads_r * dh);
     ew_b += 4 * nd * static_cast<double>(heads_r * dh);
+  }
+  // FP8 GEMMs (Transformer Engine): Hopper's FP8 tensor cores take only the
+  // TN layout, so every GEMM operand is materialised in FP8 and transposed.
+  // Forward: each weight GEMM's input is written twice more in FP8 (x and xᵀ,
+  // 1 byte each; the cast fuses into the kernel that produced x). Backward:
+  // each output gradient is read in bf16 and written as dy and dyᵀ in FP8
+  // (cast_transpose, its own kernel: 4 bytes). Weights are cast once per step.
+  if (sw.fp8_matmuls) {
+    double inputs = static_cast<double>(s.d_model) + static_cast<double>(heads_r * dh);
+    double outputs = qkv_width + H;
+    if (!moe) {
+      const double f_r = static_cast<double>(s.d_ff / t);
+      inputs = inputs * nd + (H + f_r) * nd;
+      outputs = outputs * nd + (static_cast<double>(up) * f_r + H) * nd;
+    } else {
+      const double ef_r = static_cast<double>(s.effective_expert_d_ff() / t);
+      const double routed = nd * static_cast<double>(s.top_k) * sw.moe_load_imbalance;
+      const double sf_r = static_cast<double>(s.shared_experts * s.effective_expert_d_ff() / t);
+      inputs = inputs * nd + (H + ef_r) * routed + (H + sf_r) * (sf_r > 0 ? nd : 0);
+      outputs = outputs * nd + (static_cast<double>(up) * ef_r + H) * routed +
+                (static_cast<double>(up) * sf_r + H) * (sf_r > 0 ? nd : 0);
+    }
+    ew_f += 2 * inputs;
+    ew_b += 4 * outputs;
   }
   lc.fwd_compute = qkv.fwd + proj.fwd + core_f + mlp_f + streaming_seconds(r, ew_f);
   lc.bwd_compute = qkv.bwd() + proj.bwd() + core_b + mlp_b + streaming_seconds(r, ew_b);

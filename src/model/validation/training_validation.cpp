@@ -34,10 +34,13 @@ double megatron_flops(const TrainingJob& j, bool with_recompute) {
 }
 
 std::string layout_label(const std::string& model, const Layout& l, std::int64_t chips) {
+  std::string recompute = " selective";
+  if (l.recompute == Checkpointing::full) recompute = " full recompute";
+  if (l.recompute == Checkpointing::none) recompute = " no recompute";
   return model + " on " + std::to_string(chips) + ": tp=" + std::to_string(l.tp) +
          " pp=" + std::to_string(l.pp) + (l.vpp > 1 ? " vpp=" + std::to_string(l.vpp) : "") +
-         " dp=" + std::to_string(l.dp) + " mb=" + std::to_string(l.micro_batch) +
-         (l.recompute == Checkpointing::full ? " full recompute" : " selective");
+         (l.cp > 1 ? " cp=" + std::to_string(l.cp) : "") + " dp=" + std::to_string(l.dp) +
+         " mb=" + std::to_string(l.micro_batch) + recompute;
 }
 
 }  // namespace
@@ -183,6 +186,60 @@ ValidationSet vtrain_set(std::string_view text, bool multi) {
 std::vector<ValidationSet> vtrain_validation_sets(std::string_view single_node_csv,
                                                   std::string_view multi_node_csv) {
   return {vtrain_set(single_node_csv, false), vtrain_set(multi_node_csv, true)};
+}
+
+ValidationSet megatron_bridge_validation_set(std::string_view text) {
+  const CsvText csv(text, "megatron_bridge/h100_pretraining.csv");
+  const std::size_t container = csv.column("container"), model = csv.column("model"),
+                    gpus = csv.column("gpus"), batch = csv.column("global_batch"),
+                    mb = csv.column("micro_batch"), seq = csv.column("seq_len"),
+                    fsdp = csv.column("fsdp"), tp = csv.column("tp"), pp = csv.column("pp"),
+                    cp = csv.column("cp"), vp = csv.column("vp"),
+                    tokens = csv.column("tokens_per_s_per_gpu");
+  ValidationSet set{"megatron-bridge-h100",
+                    "Megatron Bridge (NeMo) on DGX-H100, FP8",
+                    "tokens/s per GPU",
+                    "tokens/s",
+                    "NVIDIA Megatron Bridge performance summaries, NeMo containers 25.09-26.06: "
+                    "Llama 3 70B on 64 and Llama 3.1 405B on 1,024 H100 SXM, FP8",
+                    "the tables give the layout and batch; recomputation (none) and the TP "
+                    "overlap come from the published recipes; rows are predicted whether or not "
+                    "the model's memory estimate fits them",
+                    {}};
+  for (std::size_t r = 0; r < csv.size(); ++r) {
+    const std::string& name = csv.at(r, model);
+    TrainingJob j;
+    // Meta's published configurations (config.json of each model).
+    if (name == "LLAMA3_70B")
+      j.shape = ModelShape{80, 8192, 28672, 64, 8, 128, 128256};
+    else if (name == "LLAMA3.1_405B")
+      j.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256};
+    else
+      continue;
+    j.chip = "H100";
+    j.network = cluster_by_name("dgx-h100").network;
+    j.n_chips = csv.count(r, gpus);
+    j.seq_len = csv.count(r, seq);
+    j.global_batch = csv.count(r, batch);
+    j.software = software_by_name("tp-overlap");
+    j.software.fp8_matmuls = true;
+    Layout l;
+    l.tp = csv.count(r, tp);
+    l.pp = csv.count(r, pp);
+    l.cp = csv.count(r, cp);
+    l.vpp = csv.at(r, vp).empty() ? 1 : csv.count(r, vp);
+    l.dp = j.n_chips / (l.tp * l.pp * l.cp);
+    l.zero = csv.count(r, fsdp) > 0 ? 3 : 1;  // the distributed optimizer, or FSDP
+    l.micro_batch = csv.count(r, mb);
+    l.sequence_parallel = l.tp > 1;
+    l.recompute = Checkpointing::none;
+    const LayoutResult res = evaluate_layout(j, l);
+    const double predicted = static_cast<double>(j.global_batch) * static_cast<double>(j.seq_len) /
+                             res.step_seconds / static_cast<double>(j.n_chips);
+    set.rows.push_back({csv.at(r, container) + ": " + layout_label(name, l, j.n_chips), predicted,
+                        csv.real(r, tokens), "tp-overlap, fp8"});
+  }
+  return set;
 }
 
 }  // namespace napkin

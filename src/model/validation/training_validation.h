@@ -22,4 +22,10 @@ std::vector<ValidationSet> megatron_validation_sets(std::string_view published_r
 std::vector<ValidationSet> vtrain_validation_sets(std::string_view single_node_csv,
                                                   std::string_view multi_node_csv);
 
+// From tests/data/megatron_bridge/h100_pretraining.csv:
+// "megatron-bridge-h100" (tokens/s per GPU): NVIDIA's published Llama 3 70B
+// and 3.1 405B pre-training runs on DGX-H100 in FP8, software tp-overlap (the
+// recipes' userbuffers TP overlap), no recomputation, as the recipes set.
+ValidationSet megatron_bridge_validation_set(std::string_view h100_pretraining_csv);
+
 }  // namespace napkin

@@ -13,6 +13,8 @@ std::vector<ValidationSet> public_validation_sets() {
        vtrain_validation_sets(validation_data("vtrain/single_node_runs.csv"),
                               validation_data("vtrain/multi_node_runs_public.csv")))
     out.push_back(std::move(s));
+  out.push_back(
+      megatron_bridge_validation_set(validation_data("megatron_bridge/h100_pretraining.csv")));
   for (ValidationSet& s : serving_validation_sets(validation_data("serving/published_serving.csv")))
     out.push_back(std::move(s));
   return out;

@@ -74,8 +74,7 @@ TEST(ParallelPublished, DeepSeekV3) {
   j.n_chips = 2048;
   j.seq_len = 4096;
   j.global_batch = 15360;
-  j.software.fp8_matmuls = true;
-  j.software.overlap_ep_comm = true;
+  j.software = software_by_name("deepseek-v3");
   Layout l;
   l.tp = 1, l.pp = 16, l.dp = 128, l.ep = 64, l.zero = 1, l.recompute = Checkpointing::none;
   const LayoutResult r = evaluate_layout(j, l);
