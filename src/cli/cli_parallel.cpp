@@ -395,8 +395,8 @@ std::vector<Command> parallel_commands() {
        "--vocab V ...) [--chip H100] [--chips 1024] [--seq 8192] [--global-batch 512] "
        "[--tokens 15e12] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,zero=1,mb=1,sp=on,"
        "recompute=selective (a partial layout searches the axes it leaves out)] [--top 10] "
-       "[--software modern|tp-overlap|megatron-2022|megatron-2021|megatron-deepspeed|deepseek-v3|"
-       "fsdp] "
+       "[--software modern|tp-overlap|megatron-core-fp8|megatron-2022|megatron-2021|"
+       "megatron-deepspeed|deepseek-v3|fsdp] "
        "[--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] "
        "[--scale-out-gb-per-s Y] [--uneven-stages] [--fp8] [--mfu-attention full|causal] "
        "[--emit megatron|torchtitan]",

@@ -84,11 +84,23 @@ TrainingSoftware with_full_overlap() {
   return s;
 }
 
+// Megatron Core with Transformer Engine in FP8, as NVIDIA's Megatron Bridge
+// (NeMo) performance recipes run it: tp-overlap (userbuffers) with FP8 GEMMs
+// (cuBLAS, per-tensor scaling) and TE's casts.
+TrainingSoftware megatron_core_fp8() {
+  TrainingSoftware s = with_full_overlap();
+  s.fp8_matmuls = true;
+  return s;
+}
+
 const std::array kSoftware{
     SoftwarePreset{"modern", TrainingSoftware{},
                    "FlashAttention, no dropout, backward TP overlap, DP overlap, fp32 gradients"},
     SoftwarePreset{"tp-overlap", with_full_overlap(),
                    "modern, with forward TP collectives pipelined with their GEMMs too"},
+    SoftwarePreset{"megatron-core-fp8", megatron_core_fp8(),
+                   "tp-overlap with FP8 GEMMs and Transformer Engine's casts (Megatron Bridge / "
+                   "NeMo recipes)"},
     SoftwarePreset{"megatron-2022", megatron(false),
                    "Megatron-LM 2022 (Korthikanti et al.): unfused attention with dropout, async "
                    "backward TP collectives, DP reduce after the backward"},

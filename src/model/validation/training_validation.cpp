@@ -221,8 +221,7 @@ ValidationSet megatron_bridge_validation_set(std::string_view text) {
     j.n_chips = csv.count(r, gpus);
     j.seq_len = csv.count(r, seq);
     j.global_batch = csv.count(r, batch);
-    j.software = software_by_name("tp-overlap");
-    j.software.fp8_matmuls = true;
+    j.software = software_by_name("megatron-core-fp8");
     Layout l;
     l.tp = csv.count(r, tp);
     l.pp = csv.count(r, pp);
@@ -237,7 +236,7 @@ ValidationSet megatron_bridge_validation_set(std::string_view text) {
     const double predicted = static_cast<double>(j.global_batch) * static_cast<double>(j.seq_len) /
                              res.step_seconds / static_cast<double>(j.n_chips);
     set.rows.push_back({csv.at(r, container) + ": " + layout_label(name, l, j.n_chips), predicted,
-                        csv.real(r, tokens), "tp-overlap, fp8"});
+                        csv.real(r, tokens), "megatron-core-fp8"});
   }
   return set;
 }

@@ -24,8 +24,9 @@ std::vector<ValidationSet> vtrain_validation_sets(std::string_view single_node_c
 
 // From tests/data/megatron_bridge/h100_pretraining.csv:
 // "megatron-bridge-h100" (tokens/s per GPU): NVIDIA's published Llama 3 70B
-// and 3.1 405B pre-training runs on DGX-H100 in FP8, software tp-overlap (the
-// recipes' userbuffers TP overlap), no recomputation, as the recipes set.
+// and 3.1 405B pre-training runs on DGX-H100 in FP8, software megatron-core-fp8
+// (the recipes' userbuffers TP overlap and FP8), no recomputation, as the
+// recipes set.
 ValidationSet megatron_bridge_validation_set(std::string_view h100_pretraining_csv);
 
 }  // namespace napkin

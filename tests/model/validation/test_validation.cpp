@@ -68,7 +68,7 @@ TEST(Validation, MegatronBridgeH100Fp8WithinTenPercent) {
   const ValidationSummary m = checked("megatron-bridge-h100", 11, 0.10);
   EXPECT_LE(std::abs(m.worst_error), 0.15);
   for (const ValidationRow& r : sets().at("megatron-bridge-h100").rows)
-    EXPECT_EQ(r.setting, "tp-overlap, fp8");
+    EXPECT_EQ(r.setting, "megatron-core-fp8");
 }
 
 TEST(Validation, ServingSetsAreOnTheScoreboard) {
