@@ -119,7 +119,8 @@ MainWindow::MainWindow(Session session, QWidget* parent) : QMainWindow(parent), 
       setGeometry(fitOnScreen(geometry(), screen->availableGeometry(), minimumSizeHint()));
     // Each instance autosaves to its own file under its own lock, so a second
     // window never offers (or deletes) the first one's live work.
-    autosave_ = new Autosave(&model_, autosaveFolder(), this);
+    autosave_ = new Autosave(&model_, baseline_, autosaveFolder(), this);
+    autosave_->setDocument([this] { return savedDocument(*this); });
     QString error;
     if (!autosave_->start(&error))
       statusBar()->showMessage(tr("Autosave is off for this window: %1").arg(error), 15000);
@@ -274,8 +275,12 @@ void MainWindow::offerRecovery() {
   const QString when = QLocale().toString(newest.lastModified(), QLocale::ShortFormat);
   if (recover_prompt_(when)) {
     try {
-      model_.load(load_scenario_file(newest.path().toStdString()), QString());
+      // The file the edits belong to and the pinned baseline come back too.
+      const AutosaveContext context = Autosave::readContext(newest.path());
+      model_.load(load_scenario_file(newest.path().toStdString()), context.file_path);
       model_.setModified();
+      if (context.baseline)
+        baseline_->restoreAs(*context.baseline, context.baseline_label, context.baseline_path);
       statusBar()->showMessage(tr("Recovered the scenario autosaved at %1").arg(when), 8000);
       autosave();  // it is this window's unsaved work now
     } catch (const std::exception& e) {
@@ -294,7 +299,7 @@ void MainWindow::saveSession(bool discarded) {
     st.setValue(QStringLiteral("session/modified"), false);
   } else {
     st.setValue(QStringLiteral("session/scenario"),
-                QString::fromStdString(scenario_to_json(model_.scenario())));
+                QString::fromStdString(scenario_to_json(savedDocument(*this))));
     st.setValue(QStringLiteral("session/modified"), model_.isModified());
   }
   st.setValue(QStringLiteral("session/path"), model_.filePath());

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "format.h"
 #include "inputs.h"
 #include "validate.h"
 
@@ -252,7 +253,7 @@ std::optional<std::int64_t> Args::optional_integer(std::string_view name, std::i
   auto v = value(name);
   if (!v) return std::nullopt;
   const std::string expected = "an integer number of " + std::string(unit) + " in [" +
-                               std::to_string(lo) + ", " + std::to_string(hi) + "]";
+                               format_grouped(lo) + ", " + format_grouped(hi) + "]";
   std::int64_t x = 0;
   if (plain_integer(*v)) {
     std::string_view digits = *v;
@@ -280,7 +281,7 @@ std::int64_t Args::required_integer(std::string_view name, std::int64_t lo, std:
   auto v = optional_integer(name, lo, hi, unit);
   if (!v)
     throw UsageError(std::string(name) + " is required: an integer number of " + std::string(unit) +
-                     " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+                     " in [" + format_grouped(lo) + ", " + format_grouped(hi) + "]");
   return *v;
 }
 

@@ -47,7 +47,7 @@ std::vector<std::int64_t> integer_list(const char* flag, const std::string& text
       used = 0;
     }
     if (p.empty() || used != p.size() || v < 0 || v > 1'000'000)
-      throw UsageError(std::string(flag) + " must be " + expected + " in [0, 1000000]; got \"" +
+      throw UsageError(std::string(flag) + " must be " + expected + " in [0, 1,000,000]; got \"" +
                        text + "\"");
     out.push_back(v);
   }

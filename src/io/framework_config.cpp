@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <stdexcept>
 
+#include "format.h"
 #include "framework_text.h"
 #include "read_file.h"
 
@@ -70,7 +71,7 @@ class Keys {
     std::int64_t out = 0;
     const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
     const std::string expected =
-        "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+        "an integer in [" + format_grouped(lo) + ", " + format_grouped(hi) + "]";
     if (ec != std::errc() || p != v.data() + v.size() || out < lo || out > hi) fail(*x, expected);
     return out;
   }

@@ -7,6 +7,7 @@
 
 #include "config_import.h"
 #include "csv_ladder_detail.h"
+#include "format.h"
 #include "framework_text.h"
 #include "hardware.h"
 #include "read_file.h"
@@ -146,7 +147,7 @@ class RowReader {
     const double d = number(role);
     if (d != std::floor(d) || d < static_cast<double>(lo) || d > static_cast<double>(hi))
       throw std::invalid_argument(where(role) + ": expected a whole number in [" +
-                                  std::to_string(lo) + ", " + std::to_string(hi) + "], found " +
+                                  format_grouped(lo) + ", " + format_grouped(hi) + "], found " +
                                   csv_detail::shown(*text(role)));
     return static_cast<std::int64_t>(d);
   }

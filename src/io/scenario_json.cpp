@@ -198,13 +198,25 @@ namespace {
 QJsonObject parse_document(std::string_view json, std::string_view source) {
   if (static_cast<qint64>(json.size()) > kMaxScenarioBytes)
     throw std::invalid_argument(std::string(source) + ": larger than 16 MiB; not a scenario");
+  // An empty or binary file is not a cut-off scenario: say what it is.
+  if (json.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    throw std::invalid_argument(std::string(source) + ": the file is empty; not a scenario");
+  if (const std::size_t nul = json.find('\0'); nul != std::string_view::npos)
+    throw std::invalid_argument(std::string(source) + ": binary data (a zero byte at byte " +
+                                std::to_string(nul) + "); not a scenario");
   QJsonParseError err{};
   const QJsonDocument doc =
       QJsonDocument::fromJson(QByteArray(json.data(), static_cast<qsizetype>(json.size())), &err);
-  if (err.error != QJsonParseError::NoError)
-    throw std::invalid_argument(std::string(source) + ": not valid JSON at byte " +
-                                std::to_string(err.offset) + " (" +
-                                err.errorString().toStdString() + "); the file may be truncated");
+  if (err.error != QJsonParseError::NoError) {
+    // Only a document that stops mid-way may be a truncated file.
+    const bool cut = err.error == QJsonParseError::UnterminatedObject ||
+                     err.error == QJsonParseError::UnterminatedArray ||
+                     err.error == QJsonParseError::UnterminatedString ||
+                     err.offset >= static_cast<int>(json.find_last_not_of(" \t\r\n"));
+    throw std::invalid_argument(
+        std::string(source) + ": not valid JSON at byte " + std::to_string(err.offset) + " (" +
+        err.errorString().toStdString() + ")" + (cut ? "; the file may be truncated" : ""));
+  }
   if (!doc.isObject())
     throw std::invalid_argument(std::string(source) + ": expected a JSON object at the top level");
   const QJsonObject root = doc.object();

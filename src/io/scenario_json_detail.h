@@ -13,7 +13,9 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+
 #include <string_view>
+#include "format.h"
 
 #include "inputs.h"
 #include "scenario.h"
@@ -53,7 +55,7 @@ class Reader {
     const QJsonValue v = obj_.value(QLatin1String(key));
     if (v.isUndefined()) return;
     const std::string expected =
-        "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+        "an integer in [" + format_grouped(lo) + ", " + format_grouped(hi) + "]";
     if (!v.isDouble()) fail(key, describe(v), expected);
     const double d = v.toDouble();
     if (!std::isfinite(d) || d != std::floor(d) || d < static_cast<double>(lo) ||

@@ -327,7 +327,7 @@ void moe_from_json(const Reader& r, MoeSettings& m) {
   const std::int64_t most_steps = max_recorded_collapse_steps(m.collapse_params());
   if (m.steps > most_steps)
     r.fail("steps", std::to_string(m.steps),
-           "an integer in [1, " + std::to_string(most_steps) +
+           "an integer in [1, " + format_grouped(most_steps) +
                "] at these experts and tokens_per_batch (the run of record's work budget: steps "
                "× experts × (tokens_per_batch + 1,024) ≤ 5e8)");
   const Reader comm(r.object("comm"), r.prefix() + "comm.", r.source());

@@ -34,6 +34,7 @@ QDateTime OrphanAutosave::lastModified() const { return QFileInfo(path_).lastMod
 
 bool OrphanAutosave::discard() {
   const bool removed = QFile::remove(path_) || !QFileInfo::exists(path_);
+  QFile::remove(SessionLock::contextPathFor(path_));
   if (lock_) lock_->unlock();  // removes the lock file
   lock_.reset();
   return removed;
@@ -75,13 +76,21 @@ QString SessionLock::autosavePath() const {
 }
 
 void SessionLock::removeAutosave() const {
-  if (!id_.isEmpty()) QFile::remove(autosavePath());
+  if (id_.isEmpty()) return;
+  QFile::remove(autosavePath());
+  QFile::remove(contextPathFor(autosavePath()));
 }
 
 QString SessionLock::lockPathFor(const QString& autosave_path) {
   QString base = autosave_path;
   if (base.endsWith(kSuffix)) base.chop(kSuffix.size());
   return base + QStringLiteral(".lock");
+}
+
+QString SessionLock::contextPathFor(const QString& autosave_path) {
+  QString base = autosave_path;
+  if (base.endsWith(kSuffix)) base.chop(kSuffix.size());
+  return base + QStringLiteral(".context.json");
 }
 
 std::vector<OrphanAutosave> SessionLock::claimOrphans() const {

@@ -28,7 +28,7 @@ class OrphanAutosave {
 
   const QString& path() const { return path_; }
   QDateTime lastModified() const;
-  // Deletes the autosave and its lock (after it was recovered or declined).
+  // Deletes the autosave, its context and its lock (after it was recovered or declined).
   bool discard();
 
  private:
@@ -63,6 +63,9 @@ class SessionLock {
   const QString& folder() const { return folder_; }
 
   static QString lockPathFor(const QString& autosave_path);
+  // What the scenario file cannot hold, beside each autosave: the file the
+  // work belongs to and the pinned baseline ("<...>.context.json").
+  static QString contextPathFor(const QString& autosave_path);
   static inline const char* const kLegacyAutosaveName = "autosave.napkin.json";
 
  private:

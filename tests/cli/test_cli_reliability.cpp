@@ -235,7 +235,7 @@ TEST(CliReliability, IntegersAreRangeCheckedBeforeAnyConversion) {
 TEST(CliReliability, LimitsAreStatedAndEnforced) {
   CliResult r = run(chinchilla_fit({"--bootstrap", "1e6"}));
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(r.err.contains("--bootstrap must be an integer number of resamples in [1, 100000]"))
+  EXPECT_TRUE(r.err.contains("--bootstrap must be an integer number of resamples in [1, 100,000]"))
       << s(r.err);
   r = run({"moe", "collapse", "--experts", "4096", "--top-k", "2", "--tokens", "1000000", "--steps",
            "1000000"});

@@ -50,7 +50,7 @@ TEST_F(CliReport, DefaultScenarioHasTheHeadlineNumbersAndMetadata) {
                                              QRegularExpression::CaseInsensitiveOption)));
   const QString info = tool(QStringLiteral("pdfinfo"), {pdf});
   EXPECT_TRUE(
-      info.contains(QStringLiteral("Title:           Napkin report: Llama-3-70B on 1000 × H100")))
+      info.contains(QStringLiteral("Title:           Napkin report: Llama-3-70B on 1,000 × H100")))
       << info.toStdString();
   EXPECT_TRUE(info.contains(QStringLiteral("Creator:         Napkin"))) << info.toStdString();
   EXPECT_TRUE(info.contains(QStringLiteral("Pages:"))) << info.toStdString();

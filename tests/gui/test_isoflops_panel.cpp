@@ -245,6 +245,11 @@ TEST(IsoflopsPanel, TheBootstrapRunsOffTheUiThreadAndItsIntervalAppears) {
   EXPECT_TRUE(p->isBusy());
   EXPECT_TRUE(p->cancelButton()->isEnabled());
   EXPECT_EQ(tone(p, "forecast"), Tone::warn);
+  // Issue 27 item 20: the fit being redone reads "updating…", not "updating….".
+  EXPECT_TRUE(p->statusText().contains(QStringLiteral("updating\u2026")))
+      << p->statusText().toStdString();
+  EXPECT_FALSE(p->statusText().contains(QStringLiteral("\u2026.")))
+      << p->statusText().toStdString();
   ASSERT_TRUE(waitFor([&] { return boots.count() > 0; }));
   EXPECT_GE(fits.count(), 1);
   EXPECT_EQ(p->bootstrapState(), JobState::current);

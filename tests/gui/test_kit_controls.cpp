@@ -97,7 +97,8 @@ TEST(SliderSpin, CountsAreGroupedLikeTheReadouts) {
   EXPECT_EQ(batch.spinBox()->text(), QStringLiteral("268,435,456 tokens"));
 }
 
-TEST(SliderSpin, ADisabledBoxShowsADerivedValueShortAndTheExactOneWhenEnabled) {
+// Issue 27 item 14: enabled, five significant digits (not 1.4565966e+12); the value stays exact.
+TEST(SliderSpin, ADisabledBoxShowsADerivedValueShortAndFiveDigitsWhenEnabled) {
   SliderSpin::Spec spec;
   spec.label = QStringLiteral("Train tokens");
   spec.min = 1e9;
@@ -107,7 +108,7 @@ TEST(SliderSpin, ADisabledBoxShowsADerivedValueShortAndTheExactOneWhenEnabled) {
   spec.scientific = true;
   SliderSpin tokens(spec);
   tokens.setValue(1.4565966e12);
-  EXPECT_EQ(tokens.spinBox()->text(), QStringLiteral("1.4565966e+12"));
+  EXPECT_EQ(tokens.spinBox()->text(), QStringLiteral("1.4566e+12"));
   tokens.setEnabled(false);  // derived, not typable: three significant digits
   EXPECT_EQ(tokens.spinBox()->text(), QStringLiteral("1.46e+12"));
   EXPECT_DOUBLE_EQ(tokens.value(), 1.4565966e12);  // the value itself is not rounded
@@ -119,7 +120,8 @@ TEST(SliderSpin, ADisabledBoxShowsADerivedValueShortAndTheExactOneWhenEnabled) {
   EXPECT_EQ(edited.count(), 0);
   EXPECT_DOUBLE_EQ(tokens.value(), 1.4565966e12);
   tokens.setEnabled(true);
-  EXPECT_EQ(tokens.spinBox()->text(), QStringLiteral("1.4565966e+12"));
+  EXPECT_EQ(tokens.spinBox()->text(), QStringLiteral("1.4566e+12"));
+  EXPECT_DOUBLE_EQ(tokens.value(), 1.4565966e12);
 }
 
 TEST(SliderSpin, WhatIsShownIsWhatIsUsed) {

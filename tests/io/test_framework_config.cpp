@@ -141,12 +141,12 @@ TEST(FrameworkImport, DeepSpeedJsonNamesWhatItDoesNotHold) {
 TEST(FrameworkImport, BadFilesNameTheLineAndKey) {
   EXPECT_EQ(
       error_of("--num-layers abc --micro-batch-size 1\n", "run.sh", TrainingFramework::megatron),
-      "run.sh: line 1: key \"num_layers\": expected an integer in [1, 100000], found "
+      "run.sh: line 1: key \"num_layers\": expected an integer in [1, 100,000], found "
       "\"abc\"");
   EXPECT_EQ(error_of("[training]\nseq_len 8192\n", "t.toml", TrainingFramework::torchtitan),
             "t.toml: line 2: expected `key = value` or `[section]`; found \"seq_len 8192\"");
   EXPECT_EQ(error_of("model:\n  num_layers: -3\n", "n.yaml", TrainingFramework::nemo),
-            "n.yaml: line 2: key \"num_layers\": expected an integer in [1, 100000], found "
+            "n.yaml: line 2: key \"num_layers\": expected an integer in [1, 100,000], found "
             "\"-3\"");
   EXPECT_EQ(error_of("model:\n\tnum_layers: 3\n", "n.yaml", TrainingFramework::nemo),
             "n.yaml: line 2: a tab indents this line; YAML indents with spaces");

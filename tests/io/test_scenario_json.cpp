@@ -118,7 +118,28 @@ TEST(ScenarioJson, ErrorsNameTheFieldAndValue) {
   EXPECT_NE(error(R"({"format":"napkin-scenario","version":1,"model":{"experts":4,"top_k":9}})")
                 .find("top_k"),
             std::string::npos);
-  EXPECT_NE(error("").find("not valid JSON"), std::string::npos);
+  EXPECT_NE(error("{").find("not valid JSON"), std::string::npos);
+}
+
+// Issue 27 item 20: an empty or binary file is called what it is; only a
+// document that stops mid-way "may be truncated".
+TEST(ScenarioJson, EmptyAndBinaryFilesAreNotCalledTruncated) {
+  auto error = [](std::string_view json) {
+    try {
+      scenario_from_json(json, "s.json");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error(""), "s.json: the file is empty; not a scenario");
+  EXPECT_EQ(error(" \n"), "s.json: the file is empty; not a scenario");
+  const std::string binary("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
+  EXPECT_EQ(error(binary), "s.json: binary data (a zero byte at byte 8); not a scenario");
+  EXPECT_EQ(error("hello").find("truncated"), std::string::npos) << error("hello");
+  const std::string good = scenario_to_json(Scenario{});
+  EXPECT_NE(error(good.substr(0, good.size() / 2)).find("the file may be truncated"),
+            std::string::npos);
 }
 
 TEST(ScenarioJson, ModernShapeFieldsRoundTrip) {

@@ -254,7 +254,7 @@ TEST(ScenarioSettingsJson, ErrorsNameTheFieldAndValue) {
   EXPECT_EQ(error_of(doc(R"("isoflops":{"fit":{"huber_delta":0}})")),
             "s.json: field \"isoflops.fit.huber_delta\": expected a number in [1e-09, 1], found 0");
   EXPECT_EQ(error_of(doc(R"("moe":{"pipeline":{"stages":0}})")),
-            "s.json: field \"moe.pipeline.stages\": expected an integer in [1, 100000], found 0");
+            "s.json: field \"moe.pipeline.stages\": expected an integer in [1, 100,000], found 0");
   EXPECT_NE(error_of(doc(R"("roofline":{"overlays":["H100","Z9000"]})"))
                 .find("\"roofline.overlays[1]\": expected one of"),
             std::string::npos);
@@ -316,7 +316,7 @@ TEST(ScenarioSettingsJson, DocumentsWithoutTheParallelSectionKeepItsDefaults) {
 
 TEST(ScenarioSettingsJson, ParallelErrorsNameTheField) {
   EXPECT_EQ(error_of(doc(R"("parallel":{"locks":{"tp":0}})")),
-            "s.json: field \"parallel.locks.tp\": expected an integer in [1, 65536], found 0");
+            "s.json: field \"parallel.locks.tp\": expected an integer in [1, 65,536], found 0");
   EXPECT_NE(error_of(doc(R"("parallel":{"mfu_source":"guessed"})")).find("parallel.mfu_source"),
             std::string::npos);
   EXPECT_NE(error_of(doc(R"("parallel":{"software":"megatron-1999"})")).find("parallel.software"),

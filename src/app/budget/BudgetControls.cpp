@@ -153,8 +153,9 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
   c.preset = col->combo(
       {.key = QStringLiteral("preset"),
        .label = tr("Preset"),
-       .tooltip = tr("Load a model shape: a published checkpoint, a DeepSeek-V3-like MoE, or a "
-                     "dense model of the Chinchilla-optimal size for this budget."),
+       .tooltip =
+           tr("Load a model shape: a published checkpoint (the DeepSeek-V3 MoE among them), or a "
+              "dense model of the Chinchilla-optimal size for this budget."),
        .items = presets},
       {[m] { return QVariant(presetIndex(m->scenario())); },
        [m, n = std::move(chinchilla_params)](const QVariant& v) {

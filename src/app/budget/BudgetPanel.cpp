@@ -17,6 +17,7 @@
 #include "ControlColumn.h"
 #include "PanelPage.h"
 #include "ScenarioModel.h"
+#include "WheelPassThrough.h"
 #include "budget/plots/AttentionPlot.h"
 #include "budget/plots/EpochsPlot.h"
 #include "budget/plots/FrontierPlot.h"
@@ -75,6 +76,7 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(
   recommendation_ = new QPlainTextEdit;
   recommendation_->setObjectName(QStringLiteral("recommendationText"));
   recommendation_->setReadOnly(true);
+  passWheelAtEnds(recommendation_);  // at its end the wheel scrolls the page, not nothing
   recommendation_->setFrameShape(QFrame::NoFrame);
   recommendation_->setAccessibleName(tr("What I would train"));
   recommendation_->viewport()->setAutoFillBackground(false);

@@ -266,13 +266,13 @@ void IsoflopsPanel::updateStatus() {
   if (r.fit_state == JobState::failed) lines << tr("Fit failed: %1").arg(qs(r.fit_error));
   if (r.fit_state == JobState::cancelled) lines << tr("Fit cancelled: press Recompute.");
   if (s.fit)
-    lines << tr("Fit (%1): objective %2 over %3 runs, %4 L-BFGS starts%5%6.")
+    lines << tr("Fit (%1): objective %2 over %3 runs, %4 L-BFGS starts%5%6")
                  .arg(qs(to_string(s.fit->estimator)))
                  .arg(qs(format_sci(s.fit->objective, 3)))
                  .arg(s.fit->n_points)
                  .arg(s.fit->starts)
                  .arg(s.fit->converged ? tr(", converged") : tr(", NOT converged"))
-                 .arg(s.fitStale() ? tr(" — updating…") : QString());
+                 .arg(s.fitStale() ? tr(" — updating…") : QStringLiteral("."));  // not "…."
   if (r.boot_state == JobState::failed && r.fit_state != JobState::failed)
     lines << tr("Bootstrap failed: %1").arg(qs(r.boot_error));
   if (r.boot_state == JobState::cancelled)

@@ -1,5 +1,6 @@
 #include "PlotWidget.h"
 
+#include "WheelPassThrough.h"
 #include "atomic_writer.h"
 #include "nice_numbers.h"
 
@@ -11,6 +12,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPdfWriter>
+#include <QRegularExpression>
 #include <QTextStream>
 #include <cmath>
 #include <limits>
@@ -87,6 +89,7 @@ class FormattedTicker : public Base {
         if (std::fabs(t - std::round(t)) < 1e-9) whole.push_back(std::round(t));
       ticks = whole;
     }
+    if (fmt_) ticks = exactWhereLabelsRepeat(ticks);
     thinned_ = false;
     while (ticks.size() > 2 && overlap(ticks)) {
       QVector<double> half;
@@ -98,6 +101,26 @@ class FormattedTicker : public Base {
   }
 
  private:
+  // A formatter with fewer digits than the step repeats labels ("44 44 45 46
+  // 46" for 44, 44.5, … 46): then only the ticks whose label reads back as
+  // the tick stay, so every label is where its number is.
+  QVector<double> exactWhereLabelsRepeat(const QVector<double>& ticks) {
+    bool repeats = false;
+    for (qsizetype i = 1; i < ticks.size() && !repeats; ++i)
+      repeats = fmt_(ticks[i]) == fmt_(ticks[i - 1]);
+    if (!repeats) return ticks;
+    static const QRegularExpression kNumber(QStringLiteral("^[-\u2212]?[0-9][0-9,]*(\\.[0-9]+)?"));
+    QVector<double> exact;
+    for (double t : ticks) {
+      const QRegularExpressionMatch m = kNumber.match(fmt_(t));
+      if (!m.hasMatch()) return ticks;  // a label that is not a plain number: leave as placed
+      const double back =
+          m.captured().remove(QLatin1Char(',')).replace(QChar(0x2212), QLatin1Char('-')).toDouble();
+      if (std::fabs(back - t) <= 1e-9 * std::max(1.0, std::fabs(t))) exact.push_back(t);
+    }
+    return exact.size() >= 2 ? exact : ticks;
+  }
+
   // True when two neighbouring labels would touch at the axis' pixel scale.
   bool overlap(const QVector<double>& ticks) {
     if (!axis_ || !axis_->axisRect()) return false;
@@ -160,6 +183,7 @@ PlotWidget::PlotWidget(const QString& title, QWidget* parent) : QCustomPlot(pare
   setContextMenuPolicy(Qt::CustomContextMenu);
   connect(this, &QWidget::customContextMenuRequested, this, &PlotWidget::showMenu);
   setMouseTracking(true);
+  passWheelToPage(this);  // no zoom here: the wheel scrolls the page
   addLayer(kGhostLayer, layer(QStringLiteral("main")), QCustomPlot::limBelow);
 
   hover_dot_ = new QCPItemTracer(this);
@@ -321,8 +345,9 @@ QCPGraph* PlotWidget::ghostBarTops(QCPGraph* graph, int half_width) {
   dash.moveTo(-half_width, 0);
   dash.lineTo(half_width, 0);
   gh->setLineStyle(QCPGraph::lsNone);
-  gh->setScatterStyle(
-      QCPScatterStyle(dash, ghostPen(plotPen(palette_.text, 2)), Qt::NoBrush, 2 * half_width));
+  // ssCustom scales its path by size ÷ 6 (pen included, on a PDF): at size 6
+  // the dash is its own 2 × half_width wide and 2 px thick, not a smudge.
+  gh->setScatterStyle(QCPScatterStyle(dash, ghostPen(plotPen(palette_.text, 2)), Qt::NoBrush, 6));
   return gh;
 }
 

@@ -13,6 +13,15 @@ namespace napkin {
 
 namespace {
 
+// A tooltip as rich text, so Qt wraps it to a readable width instead of one
+// 1,500-px line; its lines stay lines.
+QString wrappedTip(const QString& plain) {
+  if (plain.isEmpty()) return plain;
+  QString html = plain.toHtmlEscaped();
+  html.replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+  return QStringLiteral("<p>") + html + QStringLiteral("</p>");
+}
+
 constexpr int kGap = 6;         // between name, value and change
 constexpr int kColumnGap = 18;  // between two columns of rows
 constexpr int kMargin = 4;
@@ -123,11 +132,11 @@ ReadoutGrid::Row ReadoutGrid::add(const ReadoutSpec& spec) {
   if (!r.spec.format) r.spec.format = defaultFormat;
   r.section = static_cast<int>(sections_.size()) - 1;
   r.name = new QLabel(spec.name + QLatin1Char(':'), this);
-  r.name->setToolTip(spec.tooltip);
+  r.name->setToolTip(wrappedTip(spec.tooltip));
   r.value = new NumberLabel(this);
   r.value->setObjectName(QStringLiteral("readout_") + spec.key);
   r.value->setAccessibleName(spec.name);
-  r.value->setToolTip(spec.tooltip);
+  r.value->setToolTip(wrappedTip(spec.tooltip));
   r.value->setContextMenuPolicy(Qt::NoContextMenu);  // the grid's menu copies
   QFont bold = r.value->font();
   bold.setBold(true);
@@ -156,8 +165,8 @@ void ReadoutGrid::set(Row row, const Readout& readout) {
     const QString tip = readout.note.isEmpty() ? r.spec.tooltip
                                                : r.spec.tooltip + QLatin1Char('\n') +
                                                      tr("About: %1").arg(readout.note);
-    r.value->setToolTip(tip);
-    r.name->setToolTip(tip);
+    r.value->setToolTip(wrappedTip(tip));
+    r.name->setToolTip(wrappedTip(tip));
   }
   if (tone_changed) applyTone(r);
   if (QFontMetrics(r.value->font()).horizontalAdvance(shown) + 2 > value_w_) {

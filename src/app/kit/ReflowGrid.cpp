@@ -64,11 +64,14 @@ void ReflowGrid::resizeEvent(QResizeEvent* event) {
 
 void ReflowGrid::relayout() {
   const int cols = columnsFor(width());
-  if (cols != columns_) {
+  const int rows = rowsFor(cols);
+  // More columns or fewer, or a height the layout gave before it knew this
+  // width: ask again, so the page grows (and scrolls) to hold every row
+  // instead of cutting the last plots off.
+  if (cols != columns_ || height() < heightForWidth(width())) {
     columns_ = cols;
     updateGeometry();
   }
-  const int rows = rowsFor(cols);
   if (rows == 0) return;
   const int w = (width() - (cols - 1) * spacing_) / cols;
   const int h = std::max(min_cell_.height(), (height() - (rows - 1) * spacing_) / rows);

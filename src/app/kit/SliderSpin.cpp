@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QVBoxLayout>
@@ -23,6 +24,7 @@ namespace {
 constexpr int kSteps = 1000;             // slider positions of a continuous control
 constexpr std::size_t kMaxStops = 1001;  // a discrete ladder with more values is continuous
 constexpr int kInternalDecimals = 15;    // the box never rounds the value itself
+constexpr int kShownSignificant = 5;     // digits shown of a value that has more
 
 QString grouped(double v, int decimals) {
   QLocale l = QLocale::c();
@@ -126,15 +128,26 @@ QString SciSpinBox::textFromValue(double value) const {
   const int extra_digits = isEnabled() ? 6 : 0;
   if (scientific_ && value != 0 && (std::fabs(value) >= 1e5 || std::fabs(value) < 1e-3)) {
     QString t;
-    for (int d = 2; d <= 2 + extra_digits; ++d)
+    for (int d = 2; d <= 2 + std::min(extra_digits, kShownSignificant - 3); ++d)
       if (close(t = QString::number(value, 'e', d))) break;
     return t;
   }
+  // A value nobody typed (a derived rate, a ratio from a file) is shown to at
+  // most five significant digits, never 0.473587601; the box still holds it
+  // exactly (valueFromText reads this text back as the value).
+  const int most_decimals =
+      value == 0
+          ? 0
+          : kShownSignificant - 1 - static_cast<int>(std::floor(std::log10(std::fabs(value))));
+  const int last = std::clamp(most_decimals, display_decimals_, display_decimals_ + extra_digits);
   QLocale grouping = QLocale::c();
   grouping.setNumberOptions(QLocale::DefaultNumberOptions);
   QString t;
-  for (int d = display_decimals_; d <= display_decimals_ + extra_digits; ++d)
+  for (int d = display_decimals_; d <= last; ++d)
     if (close(t = grouping.toString(value, 'f', d))) break;
+  // A tiny negative rounded away (or −0) is 0.00, not "−0.00".
+  if (t.startsWith(QLatin1Char('-')) && !t.contains(QRegularExpression(QStringLiteral("[1-9]"))))
+    t.remove(0, 1);
   return t;
 }
 

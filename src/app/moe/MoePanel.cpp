@@ -5,6 +5,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QScrollArea>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -147,6 +148,19 @@ MoePanel::~MoePanel() {
 
 std::vector<PlotWidget*> MoePanel::plots() const { return {plots_.begin(), plots_.end()}; }
 
+QString MoePanel::stampRun(Scenario& doc) const {
+  const std::int64_t steps = run_->currentStep();
+  // Not played since it was loaded: the document's own run of record stands.
+  if (run_->isRecording() || steps < 1 || steps == replayed_steps_) return QString();
+  if (!changeText(run_->params(), doc.moe.collapse_params()).isEmpty()) return QString();
+  doc.moe.steps = std::min(steps, max_recorded_collapse_steps(doc.moe.collapse_params()));
+  if (continued_run_ != run_->runId()) return QString();
+  return tr("The MoE run's knobs changed at step %1; the file reopens on its %2 steps recomputed "
+            "from step 0 with the knobs as saved.")
+      .arg(QLocale().toString(static_cast<qlonglong>(continued_at_)))
+      .arg(QLocale().toString(static_cast<qlonglong>(doc.moe.steps)));
+}
+
 void MoePanel::refresh() {
   column_->sync();
   controls_.syncEnabled(model_);
@@ -160,11 +174,16 @@ void MoePanel::refresh() {
       transport_->setStatus(tr("Restarted at step 0: %1 (E, tokens per batch and seed define "
                                "the router and the experts, so the run starts over).")
                                 .arg(what));
-    else
+    else {
+      if (run_->currentStep() > 0 && continued_run_ != run_->runId()) {
+        continued_run_ = run_->runId();
+        continued_at_ = run_->currentStep();
+      }
       transport_->setStatus(tr("Continuing from step %1 with %2: the router and the experts "
                                "keep what they have learned.")
                                 .arg(run_->currentStep())
                                 .arg(what));
+    }
   }
   scenario_view_ = make_moe_scenario_view(s);
   readouts_->showScenario(scenario_view_, s);
@@ -175,7 +194,7 @@ void MoePanel::refresh() {
                "must hold all %2.")
                 .arg(count(mp.count.active), count(mp.count.total))
           : tr("The scenario's model is dense: total = active. Pick an MoE preset (Mixtral-8x7B, "
-               "DeepSeek-V3-like) in the Budget panel. The communication read-outs assume its "
+               "DeepSeek-V3) in the Budget panel. The communication read-outs assume its "
                "layers were MoE with k = %1.")
                 .arg(scenario_view_.comm_top_k));
   redrawRun();

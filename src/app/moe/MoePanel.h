@@ -63,6 +63,12 @@ class MoePanel : public ScenarioPanel {
   std::vector<bool> deadBars() const;
   // Every read-out as "name: value", the shown step and the parameters note (tests).
   QStringList readoutTexts() const;
+  // What a saved document keeps of the run on screen: its step count as the
+  // run of record (moe.steps), so the file reopens on the run as it was,
+  // recomputed from step 0 with the document's seed and knobs. Returns a
+  // sentence when that recomputation cannot be the same run (a knob changed
+  // mid-run), "" otherwise.
+  QString stampRun(Scenario& doc) const;
 
  protected:
   void refresh() override;
@@ -89,6 +95,8 @@ class MoePanel : public ScenarioPanel {
   std::int64_t replayed_steps_ = 0;  // the run of record the run started from
   std::int64_t frames_ = 0;          // animation frames drawn (the capacity plots follow every 4th)
   bool retuned_ = false;             // knobs changed since (the run is no longer the record)
+  std::int64_t continued_run_ = -1;  // the run id a knob changed in mid-run
+  std::int64_t continued_at_ = 0;    // ... and at which step
 };
 
 }  // namespace napkin

@@ -18,6 +18,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 
 #include "ControlColumn.h"
 #include "PanelPage.h"
@@ -144,6 +145,12 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   }
   table_model_->setLayouts(search_.layouts);
   table_->resizeColumnsToContents();
+  // A later search may take longer steps than the first one ("4,123 s",
+  // "12.5 days"): the step column is never narrower than those.
+  table_->setColumnWidth(
+      LayoutTableModel::kStep,
+      std::max(table_->columnWidth(LayoutTableModel::kStep),
+               table_->fontMetrics().horizontalAdvance(QStringLiteral("888.8 days")) + 16));
   refresh();
 }
 

@@ -1,6 +1,7 @@
 #include "report/ReportHtml.h"
 
 #include <QObject>
+#include <QRegularExpression>
 #include <cmath>
 
 #include "budget_view.h"
@@ -15,7 +16,12 @@ namespace napkin {
 namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
-QString esc(const QString& s) { return s.toHtmlEscaped(); }
+// Escaped, with a layout's axes kept whole: "TP 8 × PP 4" may break before a
+// "×", never between "TP" and its 8.
+QString esc(const QString& s) {
+  static const QRegularExpression kAxis(QStringLiteral("\\b(TP|PP|DP|EP|CP|VP|SP|ZeRO) (?=\\d)"));
+  return s.toHtmlEscaped().replace(kAxis, QStringLiteral("\\1&nbsp;"));
+}
 
 QString row(const QString& k, const QString& v) {
   return QStringLiteral("<tr><td>%1</td><td class='num'><b>%2</b></td></tr>").arg(esc(k), esc(v));

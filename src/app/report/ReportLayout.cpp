@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 #include <QPagedPaintDevice>
+#include <QPicture>
 
 #include "PlotWidget.h"
 
@@ -24,6 +25,39 @@ const char* kCss =
     ".fail { background: #c62828; color: white; font-weight: bold; }"
     ".warn { background: #c87800; color: white; font-weight: bold; }"
     ".muted { color: #606060; } .formula { font-family: 'DejaVu Sans Mono'; font-size: 8.5pt; }";
+
+// Breaks an axis title between words so no line is wider than `width`.
+QString wrapped(const QString& text, const QFontMetricsF& fm, double width) {
+  QStringList lines;
+  QString line;
+  for (const QString& word : text.split(QLatin1Char(' '))) {
+    const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+    if (!line.isEmpty() && fm.horizontalAdvance(longer) > width) {
+      lines << line;
+      line = word;
+    } else {
+      line = longer;
+    }
+  }
+  lines << line;
+  return lines.join(QLatin1Char('\n'));
+}
+
+// A chart on the page is narrower than on screen: an axis title longer than
+// its axis wraps for the page (and is put back after).
+std::vector<std::pair<QCPAxis*, QString>> wrapAxisTitles(PlotWidget* chart, int w, int h) {
+  std::vector<std::pair<QCPAxis*, QString>> saved;
+  for (QCPAxis* axis : chart->axisRect()->axes()) {
+    const QString title = axis->label();
+    const QFontMetricsF fm(axis->labelFont());
+    const double room = (axis->orientation() == Qt::Horizontal ? w : h) - 24.0;
+    if (title.isEmpty() || title.contains(QLatin1Char('\n')) || fm.horizontalAdvance(title) <= room)
+      continue;
+    saved.emplace_back(axis, title);
+    axis->setLabel(wrapped(title, fm, room));
+  }
+  return saved;
+}
 
 }  // namespace
 
@@ -107,8 +141,18 @@ int ReportLayout::paint(QCPPainter* painter, QPagedPaintDevice* device, const QS
         for (std::size_t c = 0; c < blk->charts.size(); ++c) {
           painter->save();
           painter->translate(kReportMargin + static_cast<double>(c) * (w + gap), at);
-          blk->charts[c]->toPainter(painter, static_cast<int>(w),
-                                    static_cast<int>(blk->height - 8));
+          const int cw = static_cast<int>(w), ch = static_cast<int>(blk->height - 8);
+          const auto titles = wrapAxisTitles(blk->charts[c], cw, ch);
+          {
+            // QCustomPlot places (and thins) the ticks before it lays the axes
+            // out: a first pass at the chart's size on the page, so the
+            // labels are spaced for this width, not the screen's ("100 ms200 ms").
+            QPicture scratch;
+            QCPPainter layout(&scratch);
+            blk->charts[c]->toPainter(&layout, cw, ch);
+          }
+          blk->charts[c]->toPainter(painter, cw, ch);
+          for (const auto& [axis, title] : titles) axis->setLabel(title);
           painter->restore();
         }
       }

@@ -125,6 +125,11 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
   return pages;
 }
 
+QString ReportWriter::documentTitle(const Scenario& s) {
+  return QObject::tr("Napkin report: %1 on %2 × %3")
+      .arg(q(s.model_name), q(format_grouped(static_cast<double>(s.n_chips))), q(s.chip));
+}
+
 bool ReportWriter::writePdf(const QString& path, QString* error) {
   // Through the atomic writer: every write and the flush are checked, the
   // previous file survives a failure, a device or FIFO is written through.
@@ -138,10 +143,7 @@ bool ReportWriter::writePdf(const QString& path, QString* error) {
     pdf.setResolution(kReportDpi);
     pdf.setCreator(QStringLiteral("Napkin %1").arg(QCoreApplication::applicationVersion()));
     const Scenario& s = window_->model()->scenario();
-    const QString title = QObject::tr("Napkin report: %1 on %2 × %3")
-                              .arg(q(s.model_name))
-                              .arg(s.n_chips)
-                              .arg(q(s.chip));
+    const QString title = documentTitle(s);
     pdf.setTitle(title);
     const QString subject =
         QObject::tr("LLM pre-training budget, scaling, MoE and roofline analysis");

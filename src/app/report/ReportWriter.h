@@ -14,6 +14,7 @@ class QPagedPaintDevice;
 namespace napkin {
 
 class MainWindow;
+struct Scenario;
 
 struct ReportOptions {
   QPageSize page_size = defaultPageSize();
@@ -35,6 +36,8 @@ class ReportWriter {
   // returns false with a message naming the path and the reason, and leaves no
   // partial file and any previous file untouched.
   bool writePdf(const QString& path, QString* error);
+  // The PDF's title: "Napkin report: Llama-3-70B on 2,048 × H100".
+  static QString documentTitle(const Scenario& s);
 
  private:
   MainWindow* window_;

@@ -116,6 +116,7 @@ RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   serving_status_->setObjectName(QStringLiteral("servingStatus"));
   av->addWidget(serving_status_);
   av->addWidget(sgrid);
+  av->addWidget(serving_readouts_->notes());
   makeTab(kServingTab, tr("Serving layout"), {serving_plots_.begin(), serving_plots_.end()}, above);
   right->addWidget(tabs_, 1);
   root->addLayout(right, 1);
@@ -260,7 +261,8 @@ void RooflinePanel::onServingDone() {
 }
 
 void RooflinePanel::showServing() {
-  serving_readouts_->show(serving_);
+  serving_readouts_->show(serving_,
+                          view_.error.empty() ? view_.data.chips_for_budget : std::nullopt);
   if (tabs_->currentIndex() == kServingTab)
     for (ServingPlot* p : serving_plots_) p->drawView(serving_);
   else

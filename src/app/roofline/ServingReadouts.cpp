@@ -3,6 +3,7 @@
 #include "ReadoutFormats.h"
 
 #include <QCoreApplication>
+#include <QLabel>
 
 #include "PlotWidget.h"
 #include "Text.h"
@@ -24,8 +25,15 @@ std::optional<double> num(double v) { return v; }
 QString candidateText(const LayoutCandidate& c) {
   return tr("%1 (%2), batch %3").arg(chipsText(c.chips), qs(describe(c.layout))).arg(c.max_batch);
 }
+// Why an answer is none, as a sentence (the reason itself, or what was tried).
+QString because(const std::string& reason, const QString& otherwise) {
+  QString r = reason.empty() ? otherwise : qs(reason);
+  if (!r.isEmpty()) r[0] = r[0].toUpper();
+  if (!r.endsWith(QLatin1Char('.'))) r += QLatin1Char('.');
+  return r;
+}
 QString poolText(const PoolPlan& p) {
-  if (!p.slice) return tr("none: %1").arg(qs(p.reason));
+  if (!p.slice) return tr("none");  // the reason wraps below the grid
   return tr("%1: %2 \u00d7 %3").arg(chipsText(p.chips)).arg(p.slices).arg(candidateText(*p.slice));
 }
 }  // namespace
@@ -36,7 +44,12 @@ ReadoutGrid::Row ServingReadouts::add(const ReadoutSpec& spec) {
   return r;
 }
 
-ServingReadouts::ServingReadouts(ReadoutGrid* grid) : grid_(grid) {
+ServingReadouts::ServingReadouts(ReadoutGrid* grid) : grid_(grid), notes_(new QLabel) {
+  notes_->setObjectName(QStringLiteral("servingNotes"));
+  notes_->setWordWrap(true);  // a long reason wraps to the page, never runs off it
+  notes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  notes_->setTextFormat(Qt::PlainText);
+  notes_->hide();
   const QString wide = QStringLiteral("888.8 GB of 88.8 GB usable: too big");
   layout = grid->addSection(tr("Chosen layout"));
   weights = add({.key = QStringLiteral("serving_weights"),
@@ -152,14 +165,16 @@ ServingReadouts::ServingReadouts(ReadoutGrid* grid) : grid_(grid) {
                       .format = fmtPercent});
 }
 
-void ServingReadouts::show(const ServingPanelView& v) {
+void ServingReadouts::show(const ServingPanelView& v, std::optional<std::int64_t> napkin_chips) {
   const ServingView& sv = v.view;
   const ServingResult& c = sv.chosen;
   const Scenario& s = v.scenario;
   if (!v.valid()) {
     grid_->setSectionTitle(layout, tr("Chosen layout: none (%1)").arg(qs(v.error)));
+    notes_->hide();
     return;
   }
+  showNotes(v, napkin_chips);
   const QString prec = qs(sv.precision);
   grid_->setSectionTitle(layout, tr("%1 layout: %2 on %3 \u00d7 %4, batch %5 (%6)")
                                      .arg(v.inputs.fastest_split ? tr("Fastest") : tr("Chosen"),
@@ -235,19 +250,19 @@ void ServingReadouts::show(const ServingPanelView& v) {
              tr("(%1 tok/s/chip)").arg(rate(a.most_efficient->result.tokens_per_second_per_chip)),
          .number = a.most_efficient->result.tokens_per_second_per_chip});
   else
-    grid_->set(efficient, {.value = tr("none"), .tone = Tone::fail});
+    grid_->set(efficient, {.value = tr("none"), .note = qs(a.reason), .tone = Tone::fail});
 
   if (sv.disaggregation) {
     const Disaggregation& d = *sv.disaggregation;
     grid_->setSectionTitle(
         pools, tr("Disaggregation for %1 generated tokens/day (%2)")
                    .arg(qs(format_count(s.roofline.generated_tokens_per_day, 1)), prec));
-    grid_->set(prefill_pool,
-               {.value = poolText(d.prefill), .number = static_cast<double>(d.prefill.chips)});
-    grid_->set(decode_pool,
-               {.value = poolText(d.decode), .number = static_cast<double>(d.decode.chips)});
-    grid_->set(shared_pool,
-               {.value = poolText(d.shared), .number = static_cast<double>(d.shared.chips)});
+    for (auto [row, plan] : {std::pair{prefill_pool, &d.prefill}, std::pair{decode_pool, &d.decode},
+                             std::pair{shared_pool, &d.shared}})
+      grid_->set(row, {.value = poolText(*plan),
+                       .note = qs(plan->reason),
+                       .tone = plan->slice ? Tone::normal : Tone::fail,
+                       .number = static_cast<double>(plan->chips)});
     grid_->set(winner, {.value = qs(to_string(d.winner)), .note = qs(d.verdict)});
   } else {
     grid_->setSectionTitle(pools, tr("Disaggregation (needs a TTFT and a TPOT bound)"));
@@ -269,6 +284,40 @@ void ServingReadouts::show(const ServingPanelView& v) {
   served(energy_share, {.value = qs(format_percent(c.cost.energy_share_of_bill)),
                         .note = qs(sv.energy_share),
                         .number = c.cost.energy_share_of_bill});
+}
+
+void ServingReadouts::showNotes(const ServingPanelView& v, std::optional<std::int64_t> napkin) {
+  const SearchAnswer& a = v.view.search;
+  const Scenario& s = v.scenario;
+  QStringList lines;
+  const QString tried = tr("no split of up to %1 meets %2")
+                            .arg(chipsText(s.roofline.search_max_chips), qs(a.budget.describe()));
+  if (!a.best)
+    lines << tr("Smallest slice and most efficient: none. %1").arg(because(a.reason, tried));
+  if (v.view.disaggregation) {
+    const Disaggregation& d = *v.view.disaggregation;
+    for (auto [name, plan] :
+         {std::pair{tr("Prefill pool"), &d.prefill}, std::pair{tr("Decode pool"), &d.decode},
+          std::pair{tr("Shared pool"), &d.shared}})
+      if (!plan->slice)
+        lines << tr("%1: none. %2").arg(name, because(plan->reason, tr("no slice meets it")));
+  }
+  // Two answers to "how many chips": the napkin's and the search's differ by design.
+  const std::optional<std::int64_t> searched =
+      a.best ? std::optional<std::int64_t>(a.best->chips) : std::nullopt;
+  if (napkin != searched && (napkin || searched))
+    lines
+        << tr("Why the Roofline tab says %1 and the search %2 for %3: \"For budget\" there is the "
+              "latency napkin, one request's turn with the work spread evenly over the slice "
+              "(prefill at the prefill MFU, decode at the HBM bandwidth), no communication and "
+              "nothing required to fit on a chip. The search tries real TP \u00d7 PP \u00d7 EP "
+              "splits: TP dividing the attention heads, the weights and KV cache of "
+              "the fullest stage within each chip's usable HBM, the all-reduces, all-to-alls and "
+              "pipeline hops timed.")
+               .arg(napkin ? chipsText(*napkin) : tr("none"),
+                    searched ? chipsText(*searched) : tr("none"), qs(a.budget.describe()));
+  notes_->setText(lines.join(QLatin1Char('\n')));
+  notes_->setVisible(!lines.isEmpty());
 }
 
 void ServingReadouts::setBaseline(const ServingPanelView* b) {

@@ -5,9 +5,13 @@
 #pragma once
 
 #include <QHash>
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "ReadoutGrid.h"
+
+class QLabel;
 
 namespace napkin {
 
@@ -17,7 +21,12 @@ class ServingReadouts {
  public:
   explicit ServingReadouts(ReadoutGrid* grid);
 
-  void show(const ServingPanelView& view);
+  // `napkin_chips`: the latency napkin's "For budget" on the Roofline tab,
+  // so a different count from the search is explained beside it.
+  void show(const ServingPanelView& view, std::optional<std::int64_t> napkin_chips = {});
+  // Below the grid, wrapped to the page: why an answer is "none", and why the
+  // search's chip count differs from the napkin's (the panel places it).
+  QLabel* notes() const { return notes_; }
   void setBaseline(const ServingPanelView* baseline);
   std::vector<ReportTable> tables() const { return grid_->reportTables(); }
   ReadoutGrid* grid() const { return grid_; }
@@ -31,7 +40,9 @@ class ServingReadouts {
 
  private:
   ReadoutGrid::Row add(const ReadoutSpec& spec);
+  void showNotes(const ServingPanelView& view, std::optional<std::int64_t> napkin_chips);
   ReadoutGrid* grid_;
+  QLabel* notes_;
   QHash<QString, ReadoutGrid::Row> rows_;
 };
 

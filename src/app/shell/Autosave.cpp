@@ -1,15 +1,37 @@
 #include "shell/Autosave.h"
 
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTimer>
+#include <stdexcept>
 
 #include "ScenarioModel.h"
+#include "atomic_writer.h"
 #include "scenario_json.h"
+#include "shell/BaselineController.h"
 
 namespace napkin {
 
-Autosave::Autosave(ScenarioModel* model, const QString& folder, QObject* parent)
-    : QObject(parent), model_(model), lock_(folder) {
+namespace {
+// A baseline may embed an IsoFLOPs ladder: the same bound as a scenario file, twice.
+constexpr qint64 kMaxContextBytes = qint64{64} << 20;
+
+QByteArray contextJson(const ScenarioModel& model, const BaselineController* baseline) {
+  QJsonObject o;
+  o[QStringLiteral("file")] = model.filePath();
+  if (baseline && baseline->baseline()) {
+    o[QStringLiteral("baseline")] = QString::fromStdString(scenario_to_json(*baseline->baseline()));
+    o[QStringLiteral("baseline_label")] = baseline->label();
+    o[QStringLiteral("baseline_path")] = baseline->sourcePath();
+  }
+  return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+}  // namespace
+
+Autosave::Autosave(ScenarioModel* model, BaselineController* baseline, const QString& folder,
+                   QObject* parent)
+    : QObject(parent), model_(model), baseline_(baseline), lock_(folder) {
   timer_ = new QTimer(this);
   timer_->setSingleShot(true);
   timer_->setInterval(1500);
@@ -21,9 +43,12 @@ Autosave::Autosave(ScenarioModel* model, const QString& folder, QObject* parent)
 
 bool Autosave::start(QString* error) {
   if (!lock_.acquire(error)) return false;
-  connect(model_, &ScenarioModel::changed, timer_, [this] {
+  const auto schedule = [this] {
     if (!timer_->isActive()) timer_->start();
-  });
+  };
+  connect(model_, &ScenarioModel::changed, timer_, schedule);
+  connect(model_, &ScenarioModel::fileStateChanged, timer_, schedule);
+  if (baseline_) connect(baseline_, &BaselineController::changed, timer_, schedule);
   return true;
 }
 
@@ -36,7 +61,12 @@ bool Autosave::writeNow(QString* error) {
     return true;
   }
   try {
-    save_scenario_file(model_->scenario(), path().toStdString());
+    // The context first: a scenario written without it would recover as "Untitled".
+    QString why;
+    if (!write_file_atomically(SessionLock::contextPathFor(path()), contextJson(*model_, baseline_),
+                               &why))
+      throw std::runtime_error(why.toStdString());
+    save_scenario_file(document_ ? document_() : model_->scenario(), path().toStdString());
     return true;
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());
@@ -50,5 +80,23 @@ void Autosave::remove() {
 }
 
 std::vector<OrphanAutosave> Autosave::claimOrphans() const { return lock_.claimOrphans(); }
+
+AutosaveContext Autosave::readContext(const QString& autosave_path) {
+  AutosaveContext out;
+  QFile f(SessionLock::contextPathFor(autosave_path));
+  if (!f.open(QIODevice::ReadOnly) || f.size() > kMaxContextBytes) return out;
+  const QJsonObject o = QJsonDocument::fromJson(f.read(kMaxContextBytes)).object();
+  out.file_path = o.value(QStringLiteral("file")).toString();
+  const QString baseline = o.value(QStringLiteral("baseline")).toString();
+  if (baseline.isEmpty()) return out;
+  try {
+    out.baseline = scenario_from_json(baseline.toStdString(), "the autosaved baseline");
+    out.baseline_label = o.value(QStringLiteral("baseline_label")).toString();
+    out.baseline_path = o.value(QStringLiteral("baseline_path")).toString();
+  } catch (const std::exception&) {
+    out.baseline.reset();  // the edits still come back
+  }
+  return out;
+}
 
 }  // namespace napkin

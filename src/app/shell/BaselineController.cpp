@@ -34,6 +34,13 @@ void BaselineController::pinFile(const QString& path) {
   emit changed();
 }
 
+void BaselineController::restoreAs(const Scenario& s, const QString& label, const QString& path) {
+  baseline_ = s;
+  label_ = label.isEmpty() ? tr("pinned") : label;
+  path_ = path;
+  emit changed();
+}
+
 void BaselineController::unpin() {
   if (!baseline_) return;
   baseline_.reset();

@@ -35,6 +35,8 @@ class BaselineController : public QObject {
   // the reason) and keeps the current baseline on failure.
   void pinFile(const QString& path);
   void unpin();
+  // Brings back a baseline as it was (crash recovery): its label and file.
+  void restoreAs(const Scenario& s, const QString& label, const QString& path);
 
   // The session keeps the baseline (its document, label and path).
   void save(QSettings& settings) const;

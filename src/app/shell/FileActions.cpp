@@ -19,6 +19,7 @@
 #include "atomic_writer.h"
 #include "config_import.h"
 #include "format.h"
+#include "moe/MoePanel.h"
 #include "report/ReportWriter.h"
 #include "scenario_json.h"
 #include "shell/BaselineController.h"
@@ -112,12 +113,24 @@ bool MainWindow::openFile(const QString& path) {
   }
 }
 
+Scenario savedDocument(const MainWindow& window, QString* note) {
+  Scenario doc = window.model()->scenario();
+  const MoePanel* moe = window.panel<MoePanel>();
+  const QString said = moe ? moe->stampRun(doc) : QString();
+  if (note) *note = said;
+  return doc;
+}
+
 bool MainWindow::saveTo(const QString& path) {
   try {
-    save_scenario_file(model_.scenario(), path.toStdString());  // atomic, with the OS's reason
+    QString note;
+    const Scenario doc = savedDocument(*this, &note);
+    save_scenario_file(doc, path.toStdString());  // atomic, with the OS's reason
     model_.markSaved(path);
     addRecent(path);
-    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+    statusBar()->showMessage(
+        note.isEmpty() ? tr("Saved %1").arg(path) : tr("Saved %1. %2").arg(path, note),
+        note.isEmpty() ? 4000 : 15000);
     return true;
   } catch (const std::exception& e) {
     showError(

@@ -9,6 +9,14 @@ class QWidget;
 
 namespace napkin {
 
+class MainWindow;
+struct Scenario;
+
+// What a save (and the autosave and the session) writes: the window's
+// scenario with the view state it keeps, the MoE run's step count as its run
+// of record. *note: a sentence when the file cannot replay that run exactly.
+Scenario savedDocument(const MainWindow& window, QString* note = nullptr);
+
 // Writes `image` as PNG through the atomic writer: false with *error (the
 // path and the OS's reason) on failure, and the previous file is untouched.
 bool writeImage(const QImage& image, const QString& path, QString* error);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 
 namespace napkin {
 
@@ -22,13 +23,21 @@ std::string format_value(double value) {
   return buf;
 }
 
+// 1,000,000,000, as every other number the user reads (core has no format.h).
+static std::string grouped(std::int64_t v) {
+  std::string digits = std::to_string(v);
+  const std::size_t first = v < 0 ? 1 : 0;
+  for (std::size_t i = digits.size(); i > first + 3; i -= 3) digits.insert(i - 3, ",");
+  return digits;
+}
+
 void count_out_of_range(std::int64_t value, std::string_view name, std::string_view unit,
                         std::int64_t lo, std::int64_t hi) {
   std::string accepted = "an integer";
   if (hi == kMaxCount)
-    accepted += " >= " + std::to_string(lo);
+    accepted += " >= " + grouped(lo);
   else
-    accepted += " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    accepted += " in [" + grouped(lo) + ", " + grouped(hi) + "]";
   throw_out_of_range(name, unit, accepted, std::to_string(value));
 }
 

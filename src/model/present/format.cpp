@@ -104,6 +104,8 @@ std::string format_seconds(double s) {
     std::snprintf(buf, sizeof buf, "%.1f days", s / 86400.0);
   else if (a >= 3600.0 * 2)
     std::snprintf(buf, sizeof buf, "%.1f h", s / 3600.0);
+  else if (a >= 999.5)  // "4,123 s", not "4.12e+03 s"
+    return format_grouped(static_cast<std::int64_t>(std::llround(s))) + " s";
   else if (a >= 1.0)
     std::snprintf(buf, sizeof buf, "%.3g s", s);
   else if (a >= 1e-3)

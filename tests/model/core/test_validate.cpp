@@ -15,6 +15,14 @@ TEST(Validate, MessagesNameParameterUnitAndRange) {
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "chips (chips) must be an integer in [1, 100]; got 0");
   }
+  // Issue 27 item 20: a wide range reads grouped, as every other number does.
+  try {
+    require_count(0, "prefill_tokens", "tokens", 1, 1'000'000'000);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "prefill_tokens (tokens) must be an integer in [1, 1,000,000,000]; got 0");
+  }
   try {
     require_real(std::nan(""), "mfu", "fraction of peak", 0.0, 1.0, true);
     FAIL();

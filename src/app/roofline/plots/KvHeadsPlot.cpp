@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "format.h"
+#include "hardware.h"
 
 namespace napkin {
 
@@ -68,7 +69,24 @@ void KvHeadsPlot::drawView(const RooflineView& v) {
     if (g.n_kv_heads == m.n_kv_heads) mine = &g;
     if (g.n_kv_heads == m.n_heads) mha = &g;
   }
-  if (mine && mha)
+  const KvServing& kv = v.inputs.kv;
+  const double node_hbm =
+      static_cast<double>(chip_by_name(v.inputs.chip).hbm_bytes) * static_cast<double>(kv.n_chips);
+  const double weights = v.data.resident_weight_bytes;
+  if (mine && mha && mine->concurrent_requests == 0)
+    // No request fits: say it is the weights, not the cache, that leave no room.
+    note_->setText(
+        tr("this model: %1 KV heads, %2/request at %3 tokens (%4 KV cache)\n"
+           "0 requests on %5\u00d7 %6: the weights (%7) and workspace (%8) leave "
+           "no room in %9 of HBM")
+            .arg(mine->n_kv_heads)
+            .arg(fmtBytes(static_cast<double>(mine->kv_bytes_per_request)),
+                 qs(format_count(static_cast<double>(v.inputs.operations.context_tokens), 0)),
+                 dtypeText(v.scenario.serving.kv_dtype))
+            .arg(kv.n_chips)
+            .arg(qs(v.inputs.chip), fmtBytes(weights),
+                 fmtBytes(static_cast<double>(kv.workspace_bytes)), fmtBytes(node_hbm)));
+  else if (mine && mha)
     note_->setText(
         tr("this model: %1 KV heads, %2/request at %3 tokens (%4 KV cache)\n"
            "%5 concurrent on 8\u00d7 %6 (MHA: %7), %8\u00d7 smaller cache")
@@ -82,6 +100,8 @@ void KvHeadsPlot::drawView(const RooflineView& v) {
             .arg(numberText(mine->saving)));
   requestReplot();
 }
+
+QString KvHeadsPlot::noteText() const { return note_->text(); }
 
 void KvHeadsPlot::drawBaseline(const RooflineView* b) {
   setBaselineVisible(b != nullptr);

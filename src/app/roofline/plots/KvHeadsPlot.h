@@ -11,6 +11,7 @@ class KvHeadsPlot : public RooflinePanelPlot {
   explicit KvHeadsPlot(QWidget* parent = nullptr);
   void drawView(const RooflineView& v) override;
   void drawBaseline(const RooflineView* b) override;
+  QString noteText() const;
 
  private:
   QCPGraph *kv_, *concurrent_;
