@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_cluster.h"
 #include "cli_common.h"
 #include "cluster_json.h"
 #include "config_import.h"
@@ -147,28 +148,6 @@ void print_layout(const LayoutResult& r) {
   row("MFU (model FLOPs)", format_percent(r.mfu), kRowWidth);
   row("HFU (with recompute)", format_percent(r.hfu), kRowWidth);
   row("days for the tokens", format_grouped(r.days, 1), kRowWidth);
-}
-
-// The cluster: --cluster NAME|FILE, or --gpus-per-node with --scale-up-gb-per-s
-// and --scale-out-gb-per-s (per GPU, one direction); unset: the chip's node.
-std::optional<Network> cluster_from_flags(Args& a, const std::string& chip) {
-  const auto name = a.value("--cluster");
-  const auto gpus = a.optional_count_input("parallel.gpus_per_node");
-  const auto up = a.optional_input("parallel.scale_up_gb_per_s");
-  const auto out = a.optional_input("parallel.scale_out_gb_per_s");
-  Network n = chip_by_name(chip).network;
-  if (name) {
-    bool preset = false;
-    for (const ClusterPreset& p : cluster_presets()) preset = preset || p.name == *name;
-    if (!preset && !std::filesystem::exists(*name))
-      throw UsageError("--cluster must be one of " + cluster_names() +
-                       " or a cluster JSON file; got " + cli::quoted(*name) + " (no such file)");
-    n = preset ? cluster_by_name(*name).network : read_cluster_file(*name).network;
-  }
-  if (!name && !gpus && !up && !out) return std::nullopt;
-  return custom_network(gpus.value_or(n.chips_per_node),
-                        up.value_or(n.intra_node_bytes_per_s / 1e9),
-                        out.value_or(n.inter_node_bytes_per_s / 1e9), n);
 }
 
 // The keys a --layout text gives, once each ("micro_batch" read as "mb").
@@ -387,6 +366,26 @@ int run_parallel(Args& a) {
 }
 
 }  // namespace
+
+std::optional<Network> cluster_from_flags(Args& a, const std::string& chip) {
+  const auto name = a.value("--cluster");
+  const auto gpus = a.optional_count_input("parallel.gpus_per_node");
+  const auto up = a.optional_input("parallel.scale_up_gb_per_s");
+  const auto out = a.optional_input("parallel.scale_out_gb_per_s");
+  Network n = chip_by_name(chip).network;
+  if (name) {
+    bool preset = false;
+    for (const ClusterPreset& p : cluster_presets()) preset = preset || p.name == *name;
+    if (!preset && !std::filesystem::exists(*name))
+      throw UsageError("--cluster must be one of " + cluster_names() +
+                       " or a cluster JSON file; got " + cli::quoted(*name) + " (no such file)");
+    n = preset ? cluster_by_name(*name).network : read_cluster_file(*name).network;
+  }
+  if (!name && !gpus && !up && !out) return std::nullopt;
+  return custom_network(gpus.value_or(n.chips_per_node),
+                        up.value_or(n.intra_node_bytes_per_s / 1e9),
+                        out.value_or(n.inter_node_bytes_per_s / 1e9), n);
+}
 
 std::vector<Command> parallel_commands() {
   return {

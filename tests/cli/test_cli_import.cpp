@@ -87,16 +87,33 @@ TEST(CliEmit, ServeVllm) {
 TEST(CliCalibrate, VtrainRowsToAProfile) {
   QTemporaryDir dir;
   const QString profile = dir.filePath("a100.profile.json");
-  const CliResult r = run_cli(
-      {"calibrate", "--runs", QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv"),
-       "--set", "chip=A100-80,vocab=50304,recompute=full,framework=megatron-deepspeed", "--lines",
-       "21,59,63,74,78,103,106,123,237,242", "--bootstrap", "20", "--predict",
-       QStringLiteral(NAPKIN_TEST_DATA "/vtrain/multi_node_runs_public.csv"), "-o", profile,
-       "--json"});
+  const CliResult r =
+      run_cli({"calibrate",
+               "--runs",
+               QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv"),
+               "--set",
+               "chip=A100-80,vocab=50304,recompute=full,framework=megatron-deepspeed",
+               "--lines",
+               "21,59,63,74,78,103,106,123,237,242",
+               "--gpus-per-node",
+               "8",
+               "--scale-up-gb-per-s",
+               "300",
+               "--scale-out-gb-per-s",
+               "12.5",
+               "--bootstrap",
+               "20",
+               "--predict",
+               QStringLiteral(NAPKIN_TEST_DATA "/vtrain/multi_node_runs_public.csv"),
+               "-o",
+               profile,
+               "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   ASSERT_TRUE(r.json_ok);
   EXPECT_EQ(r.json["chip"].toString(), "A100-80");
-  EXPECT_EQ(r.json["constants"].toArray().size(), 4);
+  EXPECT_EQ(r.json["constants"].toArray().size(), 5);
+  EXPECT_EQ(r.json["constants"].toArray()[0].toObject()["name"].toString(), "matmul_efficiency");
+  EXPECT_DOUBLE_EQ(r.json["network"].toObject()["scale_out_gb_per_s"].toDouble(), 12.5);
   EXPECT_EQ(r.json["runs"].toArray().size(), 10);
   EXPECT_EQ(r.json["prediction"].toObject()["runs"].toInt(), 52);
   EXPECT_TRUE(r.json["errors"].toObject().contains("leave_one_out"));
