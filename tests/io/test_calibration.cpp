@@ -6,9 +6,14 @@
 #include <stdexcept>
 #include <string>
 
+#include <QTemporaryDir>
+
+#include "atomic_writer.h"
 #include "calibration.h"
 #include "hardware.h"
 #include "measured_runs.h"
+#include "plan.h"
+#include "scenario_json.h"
 
 using namespace napkin;
 
@@ -208,4 +213,27 @@ TEST(Calibration, MixedChipsAreRefused) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("calibrate one chip at a time"), std::string::npos);
   }
+}
+
+TEST(Calibration, AProfileInTheScenarioDrivesThePlan) {
+  const Calibration c = calibrate_step_time(calibration_rows(), ConstantFitOptions{0.05, 1.5, 0},
+                                            {}, vtrain_cluster());
+  QTemporaryDir dir;
+  const std::string path = dir.filePath("a100.profile.json").toStdString();
+  QString error;
+  ASSERT_TRUE(write_file_atomically(QString::fromStdString(path),
+                                    QByteArray::fromStdString(profile_to_json(c)), &error));
+  Scenario s;
+  s.chip = "A100-80";
+  s.parallel.cluster_profile = path;
+  // The document keeps the path; reading it loads the constants.
+  const Scenario back = scenario_from_json(scenario_to_json(s), "doc");
+  EXPECT_EQ(back.parallel.cluster_profile, path);
+  ASSERT_TRUE(back.parallel.calibrated.has_value());
+  EXPECT_EQ(back.parallel.calibrated->runs, 10);
+  EXPECT_DOUBLE_EQ(back.parallel.calibrated->host_dispatch_seconds, c.fit.constants[4].value);
+  const TrainingJob job = training_job(back);
+  ASSERT_TRUE(job.calibrated.has_value());
+  EXPECT_NE(back.parallel.cluster_text(chip_by_name("A100-80")).find("calibrated on 10 runs"),
+            std::string::npos);
 }
