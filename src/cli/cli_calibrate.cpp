@@ -15,6 +15,7 @@
 
 #include "atomic_writer.h"
 #include "calibration.h"
+#include "cli_cluster.h"
 #include "cli_common.h"
 #include "format.h"
 #include "framework_config.h"
@@ -99,8 +100,8 @@ std::string value_text(const FittedConstant& c) {
     std::snprintf(b, sizeof b, "%-30s %10.4g s    [%.4g, %.4g]   prior %g s", c.name.c_str(),
                   c.value, c.p05, c.p95, c.prior);
   else
-    std::snprintf(b, sizeof b, "%-30s %10.4f      [%.4f, %.4f]   prior %g", c.name.c_str(), c.value,
-                  c.p05, c.p95, c.prior);
+    std::snprintf(b, sizeof b, "%-30s %10.4f      [%.4f, %.4f]   prior %.4g", c.name.c_str(),
+                  c.value, c.p05, c.p95, c.prior);
   return b;
 }
 
@@ -114,6 +115,8 @@ int run_calibrate(Args& a) {
   const std::set<std::int64_t> lines = parse_lines(a.value("--lines"));
   const auto predict_file = a.value("--predict");
   const auto out = a.value("-o");
+  const std::optional<Network> network = cluster_from_flags(
+      a, chip ? *chip : (defaults.count("chip") ? defaults.at("chip") : std::string("H100")));
   std::vector<std::string> fixed;
   for (const std::string& f : a.values("--fix")) {
     std::size_t start = 0;
@@ -145,7 +148,7 @@ int run_calibrate(Args& a) {
   }
   if (chip)
     for (MeasuredRun& r : runs.runs) r.job.chip = *chip;
-  const Calibration c = calibrate_step_time(runs.runs, options, fixed);
+  const Calibration c = calibrate_step_time(runs.runs, options, fixed, network);
   const std::vector<double> fitted = c.fit.values();
   const std::vector<double> priors = [&] {
     std::vector<double> p;
@@ -162,10 +165,10 @@ int run_calibrate(Args& a) {
       if (!r.measured.step_seconds) continue;
       TrainingJob job = r.job;
       if (chip) job.chip = *chip;
-      const StepParts parts = step_parts(job, r.layout);
+      job.network = network;
       pm.push_back(*r.measured.step_seconds);
-      pp.push_back(predict_step_seconds(parts, priors));
-      pc.push_back(predict_step_seconds(parts, fitted));
+      pp.push_back(predict_step_seconds(job, r.layout, priors));
+      pc.push_back(predict_step_seconds(job, r.layout, fitted));
     }
     for (const SkippedRun& s : other.skipped)
       predict_skipped.push_back("line " + std::to_string(s.line) + ": " + s.reason);
@@ -194,8 +197,13 @@ int run_calibrate(Args& a) {
     print_json(o);
     return 0;
   }
+  const Network& net = network ? *network : chip_by_name(c.chip).network;
   std::printf("Calibrated on %zu runs of %s (step time; %lld bootstrap resamples)\n", c.runs.size(),
               c.chip.c_str(), static_cast<long long>(options.bootstrap));
+  std::printf("  cluster: %lld GPUs per node, scale-up %s GB/s, scale-out %s GB/s per GPU\n",
+              static_cast<long long>(net.chips_per_node),
+              format_grouped(net.intra_node_bytes_per_s / 1e9, 1).c_str(),
+              format_grouped(net.inter_node_bytes_per_s / 1e9, 2).c_str());
   for (const std::string& n : runs.notes) std::printf("  note: %s\n", n.c_str());
   std::printf("Constants (fitted, 90 %% bootstrap interval, datasheet prior)\n");
   for (const FittedConstant& k : c.fit.constants) std::printf("  %s\n", value_text(k).c_str());
@@ -236,7 +244,9 @@ std::vector<Command> calibrate_commands() {
   return {
       {"calibrate",
        "calibrate --runs FILE [--runs FILE ...] [--set column=value,...] [--config FILE] "
-       "[--chip C] [--lines 2,5,...] [--fix NAME,...] [--predict FILE] [--bootstrap 200] [--seed "
+       "[--chip C] [--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] "
+       "[--scale-out-gb-per-s Y] [--lines 2,5,...] [--fix NAME,...] [--predict FILE] [--bootstrap "
+       "200] [--seed "
        "1] "
        "[-o PROFILE.json] [--json]",
        run_calibrate},

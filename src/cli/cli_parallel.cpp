@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "calibration.h"
+#include "cli_cluster.h"
 #include "cli_common.h"
 #include "cluster_json.h"
 #include "config_import.h"
@@ -149,28 +151,6 @@ void print_layout(const LayoutResult& r) {
   row("days for the tokens", format_grouped(r.days, 1), kRowWidth);
 }
 
-// The cluster: --cluster NAME|FILE, or --gpus-per-node with --scale-up-gb-per-s
-// and --scale-out-gb-per-s (per GPU, one direction); unset: the chip's node.
-std::optional<Network> cluster_from_flags(Args& a, const std::string& chip) {
-  const auto name = a.value("--cluster");
-  const auto gpus = a.optional_count_input("parallel.gpus_per_node");
-  const auto up = a.optional_input("parallel.scale_up_gb_per_s");
-  const auto out = a.optional_input("parallel.scale_out_gb_per_s");
-  Network n = chip_by_name(chip).network;
-  if (name) {
-    bool preset = false;
-    for (const ClusterPreset& p : cluster_presets()) preset = preset || p.name == *name;
-    if (!preset && !std::filesystem::exists(*name))
-      throw UsageError("--cluster must be one of " + cluster_names() +
-                       " or a cluster JSON file; got " + cli::quoted(*name) + " (no such file)");
-    n = preset ? cluster_by_name(*name).network : read_cluster_file(*name).network;
-  }
-  if (!name && !gpus && !up && !out) return std::nullopt;
-  return custom_network(gpus.value_or(n.chips_per_node),
-                        up.value_or(n.intra_node_bytes_per_s / 1e9),
-                        out.value_or(n.inter_node_bytes_per_s / 1e9), n);
-}
-
 // The keys a --layout text gives, once each ("micro_batch" read as "mb").
 std::vector<std::string> layout_keys(const std::string& text) {
   std::vector<std::string> keys;
@@ -248,6 +228,7 @@ int run_parallel(Args& a) {
   job.software.moe_load_imbalance =
       a.real("--moe-imbalance", 1.0, 1.0, 64.0, "busiest ÷ mean expert tokens");
   job.network = cluster_from_flags(a, job.chip);
+  const auto profile_path = a.value("--cluster-profile");
   job.attention_flops = a.choice("--mfu-attention", "full", {"full", "causal"}) == "causal"
                             ? CausalMask::causal_half
                             : CausalMask::full_matrix;
@@ -256,6 +237,19 @@ int run_parallel(Args& a) {
   const bool uneven = a.flag("--uneven-stages");
   const std::string emit_to = a.choice("--emit", "none", {"none", "megatron", "torchtitan"});
   a.finish();
+  if (profile_path) {
+    ClusterProfile profile;
+    try {
+      profile = load_profile_file(*profile_path);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--cluster-profile: ") + e.what());
+    }
+    if (profile.chip != job.chip)
+      throw UsageError("--cluster-profile " + *profile_path + " was calibrated on " + profile.chip +
+                       ", not on " + job.chip);
+    job.calibrated = profile.calibrated();
+    if (!job.network) job.network = profile.network;  // the cluster the runs ran on
+  }
   job.validate();
 
   std::vector<LayoutResult> shown;
@@ -322,6 +316,7 @@ int run_parallel(Args& a) {
         {"scale_out_gb_per_s", net.inter_node_bytes_per_s / 1e9},
         {"source",
          QString::fromUtf8(net.source.data(), static_cast<qsizetype>(net.source.size()))}};
+    o["calibration"] = calibration_json(job, profile_path);
     if (layout_text) {
       QJsonArray axes;
       for (const std::string& x : searched) axes.append(QString::fromStdString(x));
@@ -358,6 +353,7 @@ int run_parallel(Args& a) {
     if (p.name == software)
       std::printf("Software: %s — %s\n", std::string(p.name).c_str(),
                   std::string(p.description).c_str());
+  std::printf("Constants: %s\n", calibration_text(job, profile_path).c_str());
   if (partial) {
     std::string axes;
     for (const std::string& x : searched) axes += (axes.empty() ? "" : ", ") + x;
@@ -388,6 +384,52 @@ int run_parallel(Args& a) {
 
 }  // namespace
 
+QJsonObject calibration_json(const TrainingJob& job, const std::optional<std::string>& path) {
+  const CalibratedConstants k = job.constants();
+  QJsonObject o{{"calibrated", job.calibrated.has_value()},
+                {"runs", json_int(k.runs)},
+                {"matmul_efficiency", k.matmul_efficiency},
+                {"hbm_efficiency", k.hbm_efficiency},
+                {"scale_up_efficiency", k.scale_up_efficiency},
+                {"scale_out_efficiency", k.scale_out_efficiency},
+                {"host_dispatch_seconds", k.host_dispatch_seconds}};
+  if (path) o["profile"] = QString::fromStdString(*path);
+  return o;
+}
+
+std::string calibration_text(const TrainingJob& job, const std::optional<std::string>& path) {
+  const CalibratedConstants k = job.constants();
+  char b[200];
+  std::snprintf(b, sizeof b,
+                "GEMM %.1f %%, element-wise %.1f %% of HBM, scale-up %.1f %% and scale-out "
+                "%.1f %% of the links, %.1f µs of host time per kernel",
+                100 * k.matmul_efficiency, 100 * k.hbm_efficiency, 100 * k.scale_up_efficiency,
+                100 * k.scale_out_efficiency, 1e6 * k.host_dispatch_seconds);
+  if (!job.calibrated) return std::string(b) + " (datasheet; no cluster profile)";
+  return std::string(b) + " (calibrated on " + std::to_string(k.runs) +
+         " runs: " + path.value_or("profile") + ")";
+}
+
+std::optional<Network> cluster_from_flags(Args& a, const std::string& chip) {
+  const auto name = a.value("--cluster");
+  const auto gpus = a.optional_count_input("parallel.gpus_per_node");
+  const auto up = a.optional_input("parallel.scale_up_gb_per_s");
+  const auto out = a.optional_input("parallel.scale_out_gb_per_s");
+  Network n = chip_by_name(chip).network;
+  if (name) {
+    bool preset = false;
+    for (const ClusterPreset& p : cluster_presets()) preset = preset || p.name == *name;
+    if (!preset && !std::filesystem::exists(*name))
+      throw UsageError("--cluster must be one of " + cluster_names() +
+                       " or a cluster JSON file; got " + cli::quoted(*name) + " (no such file)");
+    n = preset ? cluster_by_name(*name).network : read_cluster_file(*name).network;
+  }
+  if (!name && !gpus && !up && !out) return std::nullopt;
+  return custom_network(gpus.value_or(n.chips_per_node),
+                        up.value_or(n.intra_node_bytes_per_s / 1e9),
+                        out.value_or(n.inter_node_bytes_per_s / 1e9), n);
+}
+
 std::vector<Command> parallel_commands() {
   return {
       {"parallel",
@@ -398,7 +440,8 @@ std::vector<Command> parallel_commands() {
        "[--software modern|tp-overlap|megatron-core-fp8|megatron-2022|megatron-2021|"
        "megatron-deepspeed|deepseek-v3|fsdp] "
        "[--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] "
-       "[--scale-out-gb-per-s Y] [--uneven-stages] [--fp8] [--mfu-attention full|causal] "
+       "[--scale-out-gb-per-s Y] [--cluster-profile FILE] [--uneven-stages] [--fp8] "
+       "[--mfu-attention full|causal] "
        "[--emit megatron|torchtitan]",
        run_parallel},
   };

@@ -7,59 +7,69 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "format.h"
 #include "hardware.h"
 #include "read_file.h"
 
 namespace napkin {
 
-std::vector<FitConstant> step_time_constants() {
+namespace {
+
+const std::vector<std::string> kNames = {"matmul_efficiency", "hbm_efficiency",
+                                         "scale_up_efficiency", "scale_out_efficiency",
+                                         "host_dispatch_seconds"};
+
+}  // namespace
+
+std::vector<std::string> step_time_constant_names() { return kNames; }
+
+std::vector<FitConstant> step_time_constants(const TrainingJob& job) {
+  TrainingJob datasheet = job;
+  datasheet.calibrated.reset();
+  const CalibratedConstants d = datasheet.constants();
+  const std::string chip = job.chip;
+  // Log-normal priors (factors) at the datasheet values; the widths are the
+  // spread the sources show: GEMM efficiency across shapes and clocks ±20 %,
+  // fused element-wise kernels and NCCL bus bandwidth ±30 %, the host time
+  // per kernel (Python dispatch, CUDA launches) a factor of about 1.6.
   return {
-      {"compute_factor", "×", ConstantKind::factor, 1.0, 0.3, 0.2, 5.0,
-       "1 = the chip's datasheet peak at the kernel model's efficiencies (hardware.cpp); a "
-       "log-normal prior of width 0.3 (about ±35 %, the spread of achieved GEMM efficiency "
-       "across shapes)"},
-      {"network_factor", "×", ConstantKind::factor, 1.0, 0.5, 0.1, 10.0,
-       "1 = the datasheet links at the collective efficiency of hardware.cpp; width 0.5"},
-      {"micro_batch_overhead_seconds", "s", ConstantKind::offset, 0.0, 0.005, 0.0, 1.0,
-       "0 in the datasheet model; kernel launches and host work per micro-batch, prior "
-       "width 5 ms"},
-      {"step_overhead_seconds", "s", ConstantKind::offset, 0.0, 0.1, 0.0, 100.0,
-       "0 in the datasheet model; per-step host work, data loading, logging, prior width "
-       "0.1 s"},
+      {kNames[0], "×", ConstantKind::factor, d.matmul_efficiency, 0.2, 0.05, 1.0,
+       chip + " efficiency.matmul (hardware.cpp: MAMF sweeps ÷ datasheet peak)"},
+      {kNames[1], "×", ConstantKind::factor, d.hbm_efficiency, 0.3, 0.05, 1.0,
+       chip + " efficiency.hbm (hardware.cpp: fused element-wise kernels ÷ HBM bandwidth)"},
+      {kNames[2], "×", ConstantKind::factor, d.scale_up_efficiency, 0.3, 0.05, 1.0,
+       chip + " efficiency.link (hardware.cpp: nccl-tests bus bandwidth ÷ NVLink)"},
+      {kNames[3], "×", ConstantKind::factor, d.scale_out_efficiency, 0.3, 0.05, 1.0,
+       chip + " efficiency.link, applied to the scale-out network too"},
+      {kNames[4], "s", ConstantKind::factor, d.host_dispatch_seconds, 0.5, 1e-7, 1e-2,
+       "the framework preset's host_dispatch_seconds (parallel.cpp)"},
   };
 }
 
-StepParts step_parts(const TrainingJob& job, const Layout& layout) {
-  const LayoutResult r = evaluate_layout(job, layout);
-  if (!r.valid) throw std::invalid_argument(r.reason);
-  const StepTime& t = r.time;
-  StepParts p;
-  p.compute_seconds =
-      t.compute_seconds + t.recompute_seconds + t.pp_bubble_seconds + t.optimizer_seconds;
-  p.comm_seconds = t.exposed_comm_seconds();
-  p.micro_batches = static_cast<double>(r.micro_batches);
-  return p;
+CalibratedConstants constants_from_values(std::span<const double> v) {
+  if (v.size() != kNames.size())
+    throw std::invalid_argument("expected " + std::to_string(kNames.size()) + " constants");
+  return {v[0], v[1], v[2], v[3], v[4], 0};
 }
 
-double predict_step_seconds(const StepParts& p, std::span<const double> c) {
-  return c[0] * p.compute_seconds + c[1] * p.comm_seconds + c[2] * p.micro_batches + c[3];
+std::vector<double> values_of(const CalibratedConstants& k) {
+  return {k.matmul_efficiency, k.hbm_efficiency, k.scale_up_efficiency, k.scale_out_efficiency,
+          k.host_dispatch_seconds};
+}
+
+double predict_step_seconds(TrainingJob job, const Layout& layout, std::span<const double> c) {
+  job.calibrated = constants_from_values(c);
+  const LayoutResult r = evaluate_layout(job, layout);
+  if (!r.valid) throw std::invalid_argument(r.reason);
+  return r.step_seconds;
 }
 
 Calibration calibrate_step_time(const std::vector<MeasuredRun>& runs,
                                 const ConstantFitOptions& options,
-                                const std::vector<std::string>& fixed) {
+                                const std::vector<std::string>& fixed,
+                                const std::optional<Network>& network) {
   Calibration c;
-  c.constants = step_time_constants();
-  for (const std::string& name : fixed) {
-    auto it = std::find_if(c.constants.begin(), c.constants.end(),
-                           [&](const FitConstant& k) { return k.name == name; });
-    if (it == c.constants.end())
-      throw std::invalid_argument("constant \"" + name +
-                                  "\" is not one of compute_factor, network_factor, "
-                                  "micro_batch_overhead_seconds, step_overhead_seconds");
-    it->lo = it->hi = it->prior;
-    it->source = "held at the datasheet value. " + it->source;
-  }
+  c.network = network;
   for (const MeasuredRun& r : runs) {
     double step = 0;
     if (r.measured.step_seconds) {
@@ -78,17 +88,33 @@ Calibration calibrate_step_time(const std::vector<MeasuredRun>& runs,
       throw std::invalid_argument(r.label + ": chip " + r.job.chip + ", but " +
                                   c.runs.front().label + " ran on " + c.chip +
                                   "; calibrate one chip at a time");
-    CalibrationRun cr{r.label, "", r.job, r.layout, step, step_parts(r.job, r.layout)};
+    CalibrationRun cr{r.label, "", r.job, r.layout, step};
+    cr.job.network = network;
+    cr.job.calibrated.reset();
+    const LayoutResult check = evaluate_layout(cr.job, cr.layout);
+    if (!check.valid) throw std::invalid_argument(r.label + ": " + check.reason);
     c.runs.push_back(std::move(cr));
   }
   if (c.runs.empty()) throw std::invalid_argument("no run with a step time to calibrate on");
+  c.constants = step_time_constants(c.runs.front().job);
+  for (const std::string& name : fixed) {
+    auto it = std::find_if(c.constants.begin(), c.constants.end(),
+                           [&](const FitConstant& k) { return k.name == name; });
+    if (it == c.constants.end()) {
+      std::string names;
+      for (const std::string& n : kNames) names += (names.empty() ? "" : ", ") + n;
+      throw std::invalid_argument("constant \"" + name + "\" is not one of " + names);
+    }
+    it->lo = it->hi = it->prior;
+    it->source = "held at the datasheet value. " + it->source;
+  }
   std::vector<double> measured;
   for (const CalibrationRun& r : c.runs) measured.push_back(r.measured_step_seconds);
   const std::vector<CalibrationRun>& rs = c.runs;
   c.fit = fit_constants(
       c.constants, measured,
       [&rs](std::size_t i, std::span<const double> k) {
-        return predict_step_seconds(rs[i].parts, k);
+        return predict_step_seconds(rs[i].job, rs[i].layout, k);
       },
       options);
   return c;
@@ -107,21 +133,21 @@ QJsonObject errors_json(const ErrorSummary& e) {
 }  // namespace
 
 std::string profile_to_json(const Calibration& c) {
-  const Chip& chip = chip_by_name(c.chip);
+  const Network& net = c.network ? *c.network : chip_by_name(c.chip).network;
   QJsonObject o;
   o["format"] = "napkin-cluster-profile";
-  o["version"] = 1;
+  o["version"] = 2;
   o["chip"] = QString::fromStdString(c.chip);
   o["network"] = QJsonObject{
-      {"chips_per_node", static_cast<double>(chip.network.chips_per_node)},
-      {"intra_node_bytes_per_s", chip.network.intra_node_bytes_per_s},
-      {"inter_node_bytes_per_s", chip.network.inter_node_bytes_per_s},
-      {"source", QString::fromUtf8(chip.network.source.data(),
-                                   static_cast<qsizetype>(chip.network.source.size()))}};
+      {"gpus_per_node", static_cast<double>(net.chips_per_node)},
+      {"scale_up_gb_per_s", net.intra_node_bytes_per_s / 1e9},
+      {"scale_out_gb_per_s", net.inter_node_bytes_per_s / 1e9},
+      {"scale_up_latency_us", net.intra_node_latency_seconds * 1e6},
+      {"scale_out_latency_us", net.inter_node_latency_seconds * 1e6},
+      {"source", QString::fromUtf8(net.source.data(), static_cast<qsizetype>(net.source.size()))}};
   o["model"] =
-      "step = compute_factor × (compute + recompute + bubble + optimizer) + network_factor × "
-      "exposed communication + micro_batch_overhead_seconds × micro-batches + "
-      "step_overhead_seconds";
+      "the step-time model of the parallelism planner with these constants in place of the "
+      "chip's datasheet efficiencies and the framework's host time per kernel";
   QJsonArray constants;
   for (std::size_t k = 0; k < c.fit.constants.size(); ++k) {
     const FittedConstant& f = c.fit.constants[k];
@@ -160,6 +186,26 @@ std::vector<double> ClusterProfile::values() const {
   return v;
 }
 
+CalibratedConstants ClusterProfile::calibrated() const {
+  CalibratedConstants k = constants_from_values(values());
+  k.runs = runs;
+  return k;
+}
+
+namespace {
+
+double number(const QJsonObject& o, const char* key, std::string_view source,
+              const std::string& path, double lo, double hi) {
+  const QJsonValue v = o[key];
+  const double x = v.toDouble(-1);
+  if (!v.isDouble() || !(x >= lo && x <= hi))
+    bad(source, path + key,
+        "expected a number in [" + format_sci(lo, 2) + ", " + format_sci(hi, 2) + "]");
+  return x;
+}
+
+}  // namespace
+
 ClusterProfile profile_from_json(std::string_view json, std::string_view source) {
   QJsonParseError err{};
   const QJsonDocument doc =
@@ -171,33 +217,51 @@ ClusterProfile profile_from_json(std::string_view json, std::string_view source)
   const QJsonObject o = doc.object();
   if (o["format"].toString() != "napkin-cluster-profile")
     bad(source, "format", "expected \"napkin-cluster-profile\"");
-  if (o["version"].toInt() != 1) bad(source, "version", "expected 1");
+  if (o["version"].toInt() != 2)
+    bad(source, "version",
+        "expected 2 (a version 1 profile fitted factors on parts of the step; calibrate again)");
   ClusterProfile p;
   p.chip = o["chip"].toString().toStdString();
-  (void)chip_by_name(p.chip);
-  const std::vector<FitConstant> expected = step_time_constants();
+  try {
+    (void)chip_by_name(p.chip);
+  } catch (const std::invalid_argument& e) {
+    bad(source, "chip", e.what());
+  }
+  const QJsonObject n = o["network"].toObject();
+  p.network.chips_per_node =
+      static_cast<std::int64_t>(number(n, "gpus_per_node", source, "network.", 1, 100'000));
+  p.network.intra_node_bytes_per_s =
+      number(n, "scale_up_gb_per_s", source, "network.", 0.1, 100'000) * 1e9;
+  p.network.inter_node_bytes_per_s =
+      number(n, "scale_out_gb_per_s", source, "network.", 0.1, 100'000) * 1e9;
+  p.network.intra_node_latency_seconds =
+      number(n, "scale_up_latency_us", source, "network.", 0, 1e6) * 1e-6;
+  p.network.inter_node_latency_seconds =
+      number(n, "scale_out_latency_us", source, "network.", 0, 1e6) * 1e-6;
+  p.network.source = "cluster profile";
+  TrainingJob on_chip;
+  on_chip.chip = p.chip;
+  const std::vector<FitConstant> expected = step_time_constants(on_chip);
   const QJsonArray arr = o["constants"].toArray();
   if (arr.size() != static_cast<qsizetype>(expected.size()))
     bad(source, "constants", "expected " + std::to_string(expected.size()) + " constants");
   for (qsizetype k = 0; k < arr.size(); ++k) {
     const QJsonObject c = arr[k].toObject();
     const std::string key = "constants[" + std::to_string(k) + "]";
-    if (c["name"].toString().toStdString() != expected[k].name)
-      bad(source, key + ".name", "expected \"" + expected[k].name + "\"");
+    const FitConstant& e = expected[static_cast<std::size_t>(k)];
+    if (c["name"].toString().toStdString() != e.name)
+      bad(source, key + ".name", "expected \"" + e.name + "\"");
     FittedConstant f;
-    f.name = expected[k].name;
-    f.unit = expected[k].unit;
-    f.prior = expected[k].prior;
-    f.value = c["value"].toDouble(-1);
-    if (!(f.value >= expected[k].lo && f.value <= expected[k].hi))
-      bad(source, key + ".value",
-          "expected a number in [" + std::to_string(expected[k].lo) + ", " +
-              std::to_string(expected[k].hi) + "]");
+    f.name = e.name;
+    f.unit = e.unit;
+    f.value = number(c, "value", source, key + ".", e.lo, e.hi);
+    f.prior = c["prior"].toDouble(e.prior);
     f.p05 = c["p05"].toDouble(f.value);
     f.p95 = c["p95"].toDouble(f.value);
     p.constants.push_back(f);
   }
   p.runs = o["runs"].toArray().size();
+  if (p.runs < 1) bad(source, "runs", "expected the runs the constants were fitted on");
   return p;
 }
 

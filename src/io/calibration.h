@@ -1,21 +1,18 @@
 // Calibrating the step-time model on measured runs, and the cluster profile
 // that records the result (issue 25).
 //
-// The adapter between the generic fitter (robust_fit.h) and the step-time
-// model (parallel.h) is small on purpose: each run is evaluated once with the
-// datasheet model, its step split into what scales with kernel speed
-// (compute, recompute, the pipeline bubble, the optimizer), what scales with
-// the network (exposed TP, PP, DP, EP and CP communication) and the count of
-// micro-batches; the named constants then act on those parts:
-//   step = compute_factor · compute_parts + network_factor · comm_parts
-//          + micro_batch_overhead_seconds · micro-batches + step_overhead_seconds
-// compute_factor = 1 is the chip's datasheet peak at the kernel model's
-// efficiencies (hardware.cpp); the achieved matmul efficiency it implies is
-// efficiency.matmul / compute_factor. network_factor = 1 is the datasheet
-// links at efficiency.link. The overheads (kernel launches, host work, data
-// loading) are 0 in the datasheet model.
+// The fitted constants are the model's own (CalibratedConstants in
+// parallel.h): the achieved GEMM efficiency, the element-wise kernels' share
+// of HBM bandwidth, the collective efficiency inside a node (scale-up) and
+// across nodes (scale-out), and the host time per kernel. Every run is
+// evaluated by the full step-time model on the cluster given as an input (GPUs
+// per node, scale-up and scale-out bandwidth), with the constants in place of
+// the datasheet values; the priors are the datasheet values (the chip's row of
+// the hardware table, the framework preset's host dispatch), so a constant the
+// runs do not constrain (scale-out on single-node runs) stays there.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -26,17 +23,19 @@
 
 namespace napkin {
 
-// The four named constants with their priors and bounds.
-std::vector<FitConstant> step_time_constants();
+// The five named constants, priors at `job`'s datasheet values.
+std::vector<FitConstant> step_time_constants(const TrainingJob& job);
+// The names, in fit order.
+std::vector<std::string> step_time_constant_names();
 
-// A run's step split into the parts the constants act on.
-struct StepParts {
-  double compute_seconds = 0;  // compute + recompute + bubble + optimizer
-  double comm_seconds = 0;     // exposed communication (TP, PP sends, DP, EP, CP)
-  double micro_batches = 0;    // per pipeline per step
-};
-StepParts step_parts(const TrainingJob& job, const Layout& layout);
-double predict_step_seconds(const StepParts& parts, std::span<const double> constants);
+// Fit-order values as the model's constants (runs 0).
+CalibratedConstants constants_from_values(std::span<const double> values);
+std::vector<double> values_of(const CalibratedConstants& k);
+
+// The step of `job` on `layout` with `constants` in place of the datasheet
+// values. Throws std::invalid_argument when the layout cannot run.
+double predict_step_seconds(TrainingJob job, const Layout& layout,
+                            std::span<const double> constants);
 
 struct CalibrationRun {
   std::string label;  // "line 12"
@@ -44,11 +43,11 @@ struct CalibrationRun {
   TrainingJob job;
   Layout layout;
   double measured_step_seconds = 0;
-  StepParts parts;
 };
 
 struct Calibration {
   std::string chip;
+  std::optional<Network> network;  // the cluster input; unset: the chip's node
   std::vector<CalibrationRun> runs;
   std::vector<FitConstant> constants;
   ConstantFit fit;
@@ -56,22 +55,29 @@ struct Calibration {
 };
 
 // Fits the constants to the runs' step times (a run with only tokens/s gets
-// its step from them). Throws std::invalid_argument when the runs are of
-// more than one chip or none has a step time. Constants named in `fixed` are
-// held at their priors (throws naming the accepted names for another name).
+// its step from them), every run on `network` (the cluster input; unset: the
+// chip's node). Throws std::invalid_argument when the runs are of more than
+// one chip, a layout cannot run, or none has a step time. Constants named in
+// `fixed` are held at their priors (throws naming the accepted names for
+// another name).
 Calibration calibrate_step_time(const std::vector<MeasuredRun>& runs,
                                 const ConstantFitOptions& options = {},
-                                const std::vector<std::string>& fixed = {});
+                                const std::vector<std::string>& fixed = {},
+                                const std::optional<Network>& network = std::nullopt);
 
-// The cluster profile: the chip, its network, each fitted constant with its
-// interval and prior, and the runs it came from with their residuals.
+// The cluster profile: the chip, the cluster network the runs ran on, each
+// fitted constant with its interval and prior, and the runs it came from with
+// their residuals.
 std::string profile_to_json(const Calibration& c);
 
 struct ClusterProfile {
   std::string chip;
+  Network network;  // the cluster the runs ran on
   std::vector<FittedConstant> constants;
   std::int64_t runs = 0;
   std::vector<double> values() const;
+  // The fitted values as the model's constants, with the count of runs.
+  CalibratedConstants calibrated() const;
 };
 // Throws std::invalid_argument naming `source` and the key for a malformed
 // profile (at most 16 MiB when read from a file).

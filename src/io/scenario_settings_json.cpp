@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "calibration.h"
 #include "scenario_json_detail.h"
 #include "validate.h"
 
@@ -184,6 +185,7 @@ QJsonObject parallel_to_json(const ParallelSettings& p) {
       {QStringLiteral("global_batch_tokens"), static_cast<qint64>(p.global_batch_tokens)},
       {QStringLiteral("software"), q(p.software)},
       {QStringLiteral("cluster"), q(p.cluster)},
+      {QStringLiteral("cluster_profile"), q(p.cluster_profile)},
       {QStringLiteral("gpus_per_node"), static_cast<qint64>(p.gpus_per_node)},
       {QStringLiteral("scale_up_gb_per_s"), p.scale_up_gb_per_s},
       {QStringLiteral("scale_out_gb_per_s"), p.scale_out_gb_per_s},
@@ -420,6 +422,17 @@ void parallel_from_json(const Reader& r, ParallelSettings& p) {
     if (!name.empty() && name != "custom") (void)cluster_by_name(name);
     return std::string(name);
   });
+  // The profile's path; its constants read from the file (at most 16 MiB).
+  r.text("cluster_profile", p.cluster_profile, 4096);
+  p.calibrated.reset();
+  if (!p.cluster_profile.empty()) {
+    try {
+      p.calibrated = load_profile_file(p.cluster_profile).calibrated();
+    } catch (const std::invalid_argument& e) {
+      r.fail("cluster_profile", "\"" + p.cluster_profile + "\"",
+             std::string("a readable cluster profile (") + e.what() + ")");
+    }
+  }
   // gpus_per_node and the bandwidths: registered inputs, read with the scenario's.
   r.boolean("even_stages", p.even_stages);
   r.boolean("tp_within_node", p.tp_within_node);

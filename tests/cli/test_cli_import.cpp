@@ -87,20 +87,89 @@ TEST(CliEmit, ServeVllm) {
 TEST(CliCalibrate, VtrainRowsToAProfile) {
   QTemporaryDir dir;
   const QString profile = dir.filePath("a100.profile.json");
-  const CliResult r = run_cli(
-      {"calibrate", "--runs", QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv"),
-       "--set", "chip=A100-80,vocab=50304,recompute=full,framework=megatron-deepspeed", "--lines",
-       "21,59,63,74,78,103,106,123,237,242", "--bootstrap", "20", "--predict",
-       QStringLiteral(NAPKIN_TEST_DATA "/vtrain/multi_node_runs_public.csv"), "-o", profile,
-       "--json"});
+  const CliResult r =
+      run_cli({"calibrate",
+               "--runs",
+               QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv"),
+               "--set",
+               "chip=A100-80,vocab=50304,recompute=full,framework=megatron-deepspeed",
+               "--lines",
+               "21,59,63,74,78,103,106,123,237,242",
+               "--gpus-per-node",
+               "8",
+               "--scale-up-gb-per-s",
+               "300",
+               "--scale-out-gb-per-s",
+               "12.5",
+               "--bootstrap",
+               "20",
+               "--predict",
+               QStringLiteral(NAPKIN_TEST_DATA "/vtrain/multi_node_runs_public.csv"),
+               "-o",
+               profile,
+               "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   ASSERT_TRUE(r.json_ok);
   EXPECT_EQ(r.json["chip"].toString(), "A100-80");
-  EXPECT_EQ(r.json["constants"].toArray().size(), 4);
+  EXPECT_EQ(r.json["constants"].toArray().size(), 5);
+  EXPECT_EQ(r.json["constants"].toArray()[0].toObject()["name"].toString(), "matmul_efficiency");
+  EXPECT_DOUBLE_EQ(r.json["network"].toObject()["scale_out_gb_per_s"].toDouble(), 12.5);
   EXPECT_EQ(r.json["runs"].toArray().size(), 10);
   EXPECT_EQ(r.json["prediction"].toObject()["runs"].toInt(), 52);
   EXPECT_TRUE(r.json["errors"].toObject().contains("leave_one_out"));
   EXPECT_TRUE(QFile::exists(profile));
+}
+
+TEST(CliCalibrate, ParallelWithTheProfileSaysCalibrated) {
+  QTemporaryDir dir;
+  const QString profile = dir.filePath("a100.profile.json");
+  const CliResult c = run_cli(
+      {"calibrate", "--runs", QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv"),
+       "--set", "chip=A100-80,vocab=50304,recompute=full,framework=megatron-deepspeed", "--lines",
+       "21,59,63,74,78,103,106,123,237,242", "--gpus-per-node", "8", "--scale-up-gb-per-s", "300",
+       "--scale-out-gb-per-s", "12.5", "--bootstrap", "0", "-o", profile});
+  ASSERT_EQ(c.exit_code, 0) << c.err.toStdString();
+  const QStringList job = {"parallel",
+                           "--layers",
+                           "24",
+                           "--d-model",
+                           "2048",
+                           "--d-ff",
+                           "8192",
+                           "--heads",
+                           "16",
+                           "--vocab",
+                           "50304",
+                           "--chip",
+                           "A100-80",
+                           "--chips",
+                           "8",
+                           "--seq",
+                           "1024",
+                           "--global-batch",
+                           "32",
+                           "--software",
+                           "megatron-deepspeed",
+                           "--layout",
+                           "tp=1,pp=4,dp=2,mb=2,zero=0,sp=off,recompute=full"};
+  const CliResult plain = run_cli(job + QStringList{"--json"});
+  const CliResult calibrated = run_cli(job + QStringList{"--cluster-profile", profile, "--json"});
+  ASSERT_EQ(calibrated.exit_code, 0) << calibrated.err.toStdString();
+  const QJsonObject k = calibrated.json["calibration"].toObject();
+  EXPECT_TRUE(k["calibrated"].toBool());
+  EXPECT_EQ(k["runs"].toInt(), 10);
+  EXPECT_FALSE(plain.json["calibration"].toObject()["calibrated"].toBool());
+  // The profile's cluster (12.5 GB/s scale-out) when no cluster flag is given.
+  EXPECT_DOUBLE_EQ(calibrated.json["cluster"].toObject()["scale_out_gb_per_s"].toDouble(), 12.5);
+  EXPECT_NE(calibrated.json["best"].toObject()["step_seconds"].toDouble(),
+            plain.json["best"].toObject()["step_seconds"].toDouble());
+  const CliResult text = run_cli(job + QStringList{"--cluster-profile", profile});
+  EXPECT_TRUE(text.out.contains("calibrated on 10 runs")) << text.out.toStdString();
+  QStringList h100 = job;
+  h100[h100.indexOf("A100-80")] = "H100";
+  const CliResult wrong = run_cli(h100 + QStringList{"--cluster-profile", profile});
+  EXPECT_EQ(wrong.exit_code, 2);
+  EXPECT_TRUE(wrong.err.contains("was calibrated on A100-80")) << wrong.err.toStdString();
 }
 
 TEST(CliCalibrate, AMissingColumnIsOneLine) {

@@ -6,8 +6,14 @@
 #include <stdexcept>
 #include <string>
 
+#include <QTemporaryDir>
+
+#include "atomic_writer.h"
 #include "calibration.h"
+#include "hardware.h"
 #include "measured_runs.h"
+#include "plan.h"
+#include "scenario_json.h"
 
 using namespace napkin;
 
@@ -36,6 +42,25 @@ std::vector<MeasuredRun> calibration_rows() {
   return out;
 }
 
+// The vTrain cluster as the scoreboard states it (training_validation.cpp):
+// 8 A100s per node, NVLink as in a DGX A100, 800 Gb/s InfiniBand per node
+// (12.5 GB/s per GPU).
+Network vtrain_cluster() {
+  const Network& dgx = cluster_by_name("dgx-a100").network;
+  return custom_network(8, dgx.intra_node_bytes_per_s / 1e9, 12.5, dgx);
+}
+
+ErrorSummary predict_rows(const std::vector<MeasuredRun>& rows, std::span<const double> k) {
+  std::vector<double> measured, predicted;
+  for (const MeasuredRun& r : rows) {
+    TrainingJob job = r.job;
+    job.network = vtrain_cluster();
+    measured.push_back(*r.measured.step_seconds);
+    predicted.push_back(predict_step_seconds(job, r.layout, k));
+  }
+  return relative_errors(predicted, measured);
+}
+
 }  // namespace
 
 TEST(Calibration, TenVtrainSingleNodeRows) {
@@ -48,95 +73,135 @@ TEST(Calibration, TenVtrainSingleNodeRows) {
     EXPECT_GE(r.job.global_batch, 16);
   }
   ConstantFitOptions o;
-  o.bootstrap = 40;
-  const Calibration c = calibrate_step_time(rows, o);
+  o.bootstrap = 20;
+  const Calibration c = calibrate_step_time(rows, o, {}, vtrain_cluster());
   EXPECT_EQ(c.chip, "A100-80");
-  // The cluster's NVLink ran at 150 GB/s (SOURCE.md) against the DGX A100's
-  // 300 GB/s in the hardware table: the fitted network factor is about 2.
-  EXPECT_NEAR(c.fit.constants[1].value, 2.03, 0.1);
-  EXPECT_NEAR(c.fit.constants[0].value, 0.81, 0.03);
+  ASSERT_EQ(c.fit.constants.size(), 5u);
+  // Priors at the datasheet values: the A100 row of hardware.cpp and the
+  // megatron-deepspeed preset's host time per kernel.
+  EXPECT_DOUBLE_EQ(c.constants[0].prior, 0.80);
+  EXPECT_DOUBLE_EQ(c.constants[1].prior, 0.70);
+  EXPECT_DOUBLE_EQ(c.constants[2].prior, 0.78);
+  EXPECT_DOUBLE_EQ(c.constants[4].prior, 60e-6);
   for (const FittedConstant& k : c.fit.constants) {
     EXPECT_LE(k.p05, k.value + 1e-9) << k.name;
     EXPECT_GE(k.p95, k.value - 1e-9) << k.name;
   }
+  // The single-node runs say nothing about the network between nodes: the
+  // scale-out efficiency stays at its prior.
+  EXPECT_NEAR(c.fit.constants[3].value, 0.78, 0.005);
+  // Host-bound small models: the host time per kernel rises to about 87 µs.
+  EXPECT_NEAR(c.fit.constants[4].value, 86.6e-6, 3e-6);
+  EXPECT_NEAR(c.fit.constants[0].value, 0.795, 0.02);
   // In sample and left out, the calibrated model beats the datasheet model.
   EXPECT_NEAR(c.fit.prior_error.mean_abs, 0.148, 0.005);
-  EXPECT_LT(c.fit.fit_error.mean_abs, 0.06);
-  EXPECT_LT(c.fit.loo_error.mean_abs, 0.10);
+  EXPECT_NEAR(c.fit.prior_error.mean_signed, -0.088, 0.005);
+  EXPECT_LT(c.fit.fit_error.mean_abs, 0.07);
+  EXPECT_LT(c.fit.loo_error.mean_abs, 0.09);
 }
 
-TEST(Calibration, PredictingTheMultiNodeRowsIsNotImprovedYet) {
+TEST(Calibration, PredictingTheMultiNodeRowsIsNotImproved) {
   // The target: calibrated on the ten rows, the 52 public multi-node
-  // rows' mean error a third below the datasheet model's. With constants
-  // that scale whole parts of the step this does not transfer: small
-  // single-node GEMMs run relatively faster than the kernel model says, and
-  // that does not hold for the multi-node models. Recorded, not hidden; the
-  // numbers change when the adapter is pointed at a shape-dependent kernel
-  // model and a cluster network input.
-  const Calibration c = calibrate_step_time(calibration_rows(), ConstantFitOptions{0.05, 1.5, 0});
+  // rows' mean error a third below the datasheet model's. Not met: the
+  // single-node rows (hidden 2,048, 1,024 tokens, host-bound at small
+  // micro-batches) fit a longer host time per kernel and faster element-wise
+  // kernels and NVLink collectives; the multi-node models (hidden 3,072 to
+  // 12,288) are not host-bound, so they come out faster, and their largest
+  // misses (TP 2-4 with 8-16 stages across nodes) lie in the scale-out
+  // network the single-node rows cannot see. Recorded, not hidden.
+  const Calibration c = calibrate_step_time(calibration_rows(), ConstantFitOptions{0.05, 1.5, 0},
+                                            {}, vtrain_cluster());
   const MeasuredRuns multi =
       load_runs_file(data("vtrain/multi_node_runs_public.csv"), vtrain_defaults());
   ASSERT_EQ(multi.runs.size(), 52u);
-  std::vector<double> measured, prior, calibrated;
-  const std::vector<double> priors = {1, 1, 0, 0};
-  for (const MeasuredRun& r : multi.runs) {
-    const StepParts p = step_parts(r.job, r.layout);
-    measured.push_back(*r.measured.step_seconds);
-    prior.push_back(predict_step_seconds(p, priors));
-    calibrated.push_back(predict_step_seconds(p, c.fit.values()));
-  }
-  const ErrorSummary before = relative_errors(prior, measured);
-  const ErrorSummary after = relative_errors(calibrated, measured);
-  EXPECT_NEAR(before.mean_abs, 0.095, 0.005);
-  EXPECT_NEAR(before.mean_signed, -0.061, 0.005);
-  EXPECT_NEAR(after.mean_abs, 0.123, 0.005);
-  EXPECT_NEAR(after.mean_signed, -0.093, 0.005);
+  std::vector<double> priors;
+  for (const FitConstant& k : c.constants) priors.push_back(k.prior);
+  const ErrorSummary before = predict_rows(multi.runs, priors);
+  const ErrorSummary after = predict_rows(multi.runs, c.fit.values());
+  EXPECT_NEAR(before.mean_abs, 0.092, 0.003);
+  EXPECT_NEAR(before.mean_signed, -0.044, 0.003);
+  EXPECT_NEAR(after.mean_abs, 0.115, 0.003);
+  EXPECT_NEAR(after.mean_signed, -0.103, 0.003);
+}
+
+TEST(Calibration, DatasheetConstantsReproduceTheUncalibratedStep) {
+  const MeasuredRun r = calibration_rows().front();
+  TrainingJob job = r.job;
+  job.network = vtrain_cluster();
+  const double datasheet = evaluate_layout(job, r.layout).step_seconds;
+  EXPECT_NEAR(predict_step_seconds(job, r.layout, values_of(job.constants())), datasheet,
+              1e-12 * datasheet);
+  // Slower GEMMs, a longer host wait: a longer step; the count of runs is kept.
+  std::vector<double> slower = values_of(job.constants());
+  slower[0] /= 2;
+  EXPECT_GT(predict_step_seconds(job, r.layout, slower), 1.2 * datasheet);
+  job.calibrated = CalibratedConstants{0.5, 0.7, 0.78, 0.78, 2e-3, 3};
+  EXPECT_GT(evaluate_layout(job, r.layout).step_seconds, 2 * datasheet);
+  job.calibrated->matmul_efficiency = 1.5;
+  EXPECT_THROW(job.validate(), std::invalid_argument);
 }
 
 TEST(Calibration, RecoversASyntheticCluster) {
-  // Runs "measured" on a cluster whose kernels are 20 % slower and network
-  // 1.5× slower than the datasheet, with 3 ms per micro-batch.
-  const std::vector<double> truth = {1.2, 1.5, 0.003, 0.0};
+  // Runs "measured" on a cluster with slower GEMMs, element-wise kernels and
+  // NVLink than the datasheet and 40 µs per kernel on the host.
+  const std::vector<double> truth = {0.65, 0.55, 0.6, 0.78, 40e-6};
   std::vector<MeasuredRun> runs = calibration_rows();
   const MeasuredRuns more = load_runs_file(data("vtrain/single_node_runs.csv"), vtrain_defaults());
   for (std::size_t i = 0; i < more.runs.size() && runs.size() < 30; i += 97)
     runs.push_back(more.runs[i]);
-  for (MeasuredRun& r : runs)
-    r.measured.step_seconds = predict_step_seconds(step_parts(r.job, r.layout), truth);
-  const Calibration c = calibrate_step_time(runs, ConstantFitOptions{0.05, 1.5, 0});
-  EXPECT_NEAR(c.fit.constants[0].value, 1.2, 0.03);
-  EXPECT_NEAR(c.fit.constants[1].value, 1.5, 0.1);
+  for (MeasuredRun& r : runs) {
+    TrainingJob job = r.job;
+    job.network = vtrain_cluster();
+    r.measured.step_seconds = predict_step_seconds(job, r.layout, truth);
+  }
+  const Calibration c =
+      calibrate_step_time(runs, ConstantFitOptions{0.05, 1.5, 0}, {}, vtrain_cluster());
+  EXPECT_NEAR(c.fit.constants[0].value, 0.65, 0.03);
+  EXPECT_NEAR(c.fit.constants[4].value, 40e-6, 4e-6);
   EXPECT_LT(c.fit.fit_error.mean_abs, 0.01);
 }
 
 TEST(Calibration, FixedConstantsStayAtTheirPriors) {
   const Calibration c = calibrate_step_time(calibration_rows(), ConstantFitOptions{0.05, 1.5, 0},
-                                            {"compute_factor", "step_overhead_seconds"});
-  EXPECT_DOUBLE_EQ(c.fit.constants[0].value, 1.0);
-  EXPECT_DOUBLE_EQ(c.fit.constants[3].value, 0.0);
+                                            {"matmul_efficiency", "host_dispatch_seconds"});
+  EXPECT_DOUBLE_EQ(c.fit.constants[0].value, 0.8);
+  EXPECT_DOUBLE_EQ(c.fit.constants[4].value, 60e-6);
   EXPECT_THROW(calibrate_step_time(calibration_rows(), {}, {"mfu"}), std::invalid_argument);
 }
 
 TEST(Calibration, ProfileRoundTripAndBadProfiles) {
-  const Calibration c = calibrate_step_time(calibration_rows(), ConstantFitOptions{0.05, 1.5, 10});
+  const Calibration c = calibrate_step_time(calibration_rows(), ConstantFitOptions{0.05, 1.5, 10},
+                                            {}, vtrain_cluster());
   const std::string json = profile_to_json(c);
   const ClusterProfile p = profile_from_json(json, "p.json");
   EXPECT_EQ(p.chip, "A100-80");
   EXPECT_EQ(p.runs, 10);
-  ASSERT_EQ(p.constants.size(), 4u);
-  for (std::size_t k = 0; k < 4; ++k)
+  EXPECT_EQ(p.network.chips_per_node, 8);
+  EXPECT_NEAR(p.network.inter_node_bytes_per_s, 12.5e9, 1);
+  ASSERT_EQ(p.constants.size(), 5u);
+  for (std::size_t k = 0; k < 5; ++k)
     EXPECT_NEAR(p.constants[k].value, c.fit.constants[k].value, 1e-12);
-  try {
-    std::string bad = json;
-    bad.replace(bad.find("\"compute_factor\""), 16, "\"speed\"");
-    profile_from_json(bad, "p.json");
-    FAIL();
-  } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "p.json: key \"constants[0].name\": expected \"compute_factor\"");
-  }
-  EXPECT_THROW(profile_from_json("{", "p.json"), std::invalid_argument);
-  EXPECT_THROW(profile_from_json("{\"format\":\"x\"}", "p.json"), std::invalid_argument);
+  EXPECT_EQ(p.calibrated().runs, 10);
+  EXPECT_DOUBLE_EQ(p.calibrated().host_dispatch_seconds, c.fit.constants[4].value);
+  auto message = [](std::string text) {
+    try {
+      profile_from_json(text, "p.json");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  std::string bad = json;
+  bad.replace(bad.find("\"matmul_efficiency\""), 19, "\"speed\"");
+  EXPECT_EQ(message(bad), "p.json: key \"constants[0].name\": expected \"matmul_efficiency\"");
+  bad = json;
+  bad.replace(bad.find("\"version\": 2"), 12, "\"version\": 1");
+  EXPECT_NE(message(bad).find("key \"version\""), std::string::npos);
+  bad = json;
+  bad.replace(bad.find("\"gpus_per_node\": 8"), 18, "\"gpus_per_node\": 0");
+  EXPECT_NE(message(bad).find("key \"network.gpus_per_node\""), std::string::npos);
+  EXPECT_NE(message("{").find("not a JSON object"), std::string::npos);
+  EXPECT_NE(message("{\"format\":\"x\"}").find("key \"format\""), std::string::npos);
 }
 
 TEST(Calibration, MixedChipsAreRefused) {
@@ -148,4 +213,27 @@ TEST(Calibration, MixedChipsAreRefused) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("calibrate one chip at a time"), std::string::npos);
   }
+}
+
+TEST(Calibration, AProfileInTheScenarioDrivesThePlan) {
+  const Calibration c = calibrate_step_time(calibration_rows(), ConstantFitOptions{0.05, 1.5, 0},
+                                            {}, vtrain_cluster());
+  QTemporaryDir dir;
+  const std::string path = dir.filePath("a100.profile.json").toStdString();
+  QString error;
+  ASSERT_TRUE(write_file_atomically(QString::fromStdString(path),
+                                    QByteArray::fromStdString(profile_to_json(c)), &error));
+  Scenario s;
+  s.chip = "A100-80";
+  s.parallel.cluster_profile = path;
+  // The document keeps the path; reading it loads the constants.
+  const Scenario back = scenario_from_json(scenario_to_json(s), "doc");
+  EXPECT_EQ(back.parallel.cluster_profile, path);
+  ASSERT_TRUE(back.parallel.calibrated.has_value());
+  EXPECT_EQ(back.parallel.calibrated->runs, 10);
+  EXPECT_DOUBLE_EQ(back.parallel.calibrated->host_dispatch_seconds, c.fit.constants[4].value);
+  const TrainingJob job = training_job(back);
+  ASSERT_TRUE(job.calibrated.has_value());
+  EXPECT_NE(back.parallel.cluster_text(chip_by_name("A100-80")).find("calibrated on 10 runs"),
+            std::string::npos);
 }

@@ -326,6 +326,9 @@ TEST(ScenarioSettingsJson, ParallelErrorsNameTheField) {
   EXPECT_NE(error_of(doc(R"("parallel":{"chosen":7})")).find("parallel.chosen"), std::string::npos);
   EXPECT_NE(error_of(doc(R"("parallel":{"cluster":"dgx-z"})")).find("parallel.cluster"),
             std::string::npos);
+  EXPECT_NE(error_of(doc(R"("parallel":{"cluster_profile":"no/such/profile.json"})"))
+                .find("parallel.cluster_profile"),
+            std::string::npos);
   EXPECT_NE(error_of(doc(R"("parallel":{"gpus_per_node":0})")).find("parallel.gpus_per_node"),
             std::string::npos);
   EXPECT_NE(

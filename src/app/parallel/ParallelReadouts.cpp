@@ -186,8 +186,11 @@ void ParallelReadouts::show(const ParallelView& v) {
     else
       grid_->set(row, {.value = QStringLiteral("—")});
   };
-  grid_->set(cluster,
-             {.value = qs(v.cluster.substr(0, v.cluster.find(':'))), .note = qs(v.cluster)});
+  // A cluster profile in use: the value says so, the note says on how many runs.
+  const bool calibrated = v.cluster.find("; calibrated on ") != std::string::npos;
+  grid_->set(cluster, {.value = qs(v.cluster.substr(0, v.cluster.find(':')) +
+                                   (calibrated ? " (calibrated)" : "")),
+                       .note = qs(v.cluster)});
   grid_->set(software,
              {.value = qs(v.software.substr(0, v.software.find(" — "))), .note = qs(v.software)});
   if (r) {

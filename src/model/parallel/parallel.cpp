@@ -151,6 +151,16 @@ void TrainingJob::validate() const {
     require_positive(network->intra_node_bytes_per_s, "scale_up_bandwidth", "bytes/s");
     require_positive(network->inter_node_bytes_per_s, "scale_out_bandwidth", "bytes/s");
   }
+  if (calibrated) {
+    require_real(calibrated->matmul_efficiency, "matmul_efficiency", "fraction of peak", 0.01, 1.0);
+    require_real(calibrated->hbm_efficiency, "hbm_efficiency", "fraction of HBM bandwidth", 0.01,
+                 1.0);
+    require_real(calibrated->scale_up_efficiency, "scale_up_efficiency",
+                 "fraction of scale-up bandwidth", 0.01, 1.0);
+    require_real(calibrated->scale_out_efficiency, "scale_out_efficiency",
+                 "fraction of scale-out bandwidth", 0.01, 1.0);
+    require_real(calibrated->host_dispatch_seconds, "host_dispatch_seconds", "s", 0.0, 0.1);
+  }
   if (software.fp8_matmuls && chip_by_name(chip).fp8_peak_flops_per_s <= 0)
     throw std::invalid_argument("fp8 matmuls need a chip with an FP8 peak; " + chip + " has none");
   (void)checked_mul(global_batch, seq_len, "tokens per step");
@@ -158,6 +168,12 @@ void TrainingJob::validate() const {
 
 const Network& TrainingJob::cluster() const {
   return network ? *network : chip_by_name(chip).network;
+}
+
+CalibratedConstants TrainingJob::constants() const {
+  if (calibrated) return *calibrated;
+  const Efficiency& e = chip_by_name(chip).efficiency;
+  return {e.matmul, e.hbm, e.link, e.link, software.host_dispatch_seconds, 0};
 }
 
 std::int64_t Layout::chips() const { return checked_mul({dp, tp, pp, cp}, "dp × tp × pp × cp"); }

@@ -106,6 +106,20 @@ std::span<const SoftwarePreset> software_presets();
 // Throws std::invalid_argument naming the accepted names.
 const TrainingSoftware& software_by_name(std::string_view name);
 
+// A cluster's constants fitted to its measured runs (a cluster profile, from
+// napkin-cli calibrate): they replace the chip's datasheet efficiencies
+// (hardware.h Efficiency) and the software's host time per kernel. Unset in a
+// job: the datasheet values. Attention (fused) keeps the chip's efficiency.
+struct CalibratedConstants {
+  double matmul_efficiency = 0.8;        // GEMMs that fill whole waves: achieved ÷ peak
+  double hbm_efficiency = 0.85;          // element-wise kernels: achieved ÷ HBM bandwidth
+  double scale_up_efficiency = 0.8;      // collectives in a node: bus ÷ scale-up bandwidth
+  double scale_out_efficiency = 0.8;     // collectives across nodes: bus ÷ scale-out bandwidth
+  double host_dispatch_seconds = 10e-6;  // host time per kernel or collective
+  std::int64_t runs = 0;                 // measured runs they were fitted on
+  bool operator==(const CalibratedConstants&) const = default;
+};
+
 // A model, a cluster and a step. Mixed-precision (bf16) training.
 struct TrainingJob {
   ModelShape shape;
@@ -127,6 +141,11 @@ struct TrainingJob {
   bool operator==(const TrainingJob&) const = default;
   // The network in use: `network` or the chip's.
   const Network& cluster() const;
+  // Fitted to the cluster's measured runs; unset: the datasheet values.
+  std::optional<CalibratedConstants> calibrated;
+  // `calibrated`, or the datasheet values it replaces (the chip's
+  // efficiencies, the software's host dispatch; runs 0).
+  CalibratedConstants constants() const;
 };
 
 // ------------------------------------------------------------------ the layout

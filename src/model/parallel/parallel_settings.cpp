@@ -97,8 +97,10 @@ std::string ParallelSettings::cluster_text(const Chip& chip) const {
   const std::string numbers = std::to_string(n.chips_per_node) + " GPUs per node, " +
                               gb(n.intra_node_bytes_per_s) + " / " + gb(n.inter_node_bytes_per_s) +
                               " GB/s per GPU";
-  if (cluster.empty()) return std::string(chip.name) + "'s usual node: " + numbers;
-  return (cluster == "custom" ? std::string("custom") : cluster) + ": " + numbers;
+  const std::string profile =
+      calibrated ? "; calibrated on " + std::to_string(calibrated->runs) + " runs" : "";
+  if (cluster.empty()) return std::string(chip.name) + "'s usual node: " + numbers + profile;
+  return (cluster == "custom" ? std::string("custom") : cluster) + ": " + numbers + profile;
 }
 
 }  // namespace napkin

@@ -38,6 +38,12 @@ struct ParallelSettings {
   std::int64_t gpus_per_node = 8;
   double scale_up_gb_per_s = 450;
   double scale_out_gb_per_s = 50;
+  // A cluster profile (napkin-cli calibrate -o FILE): its path as the user
+  // gave it ("" none) and the constants read from it, which replace the
+  // datasheet efficiencies and host time per kernel of the scenario's
+  // training job. The document stores the path; the reader loads the file.
+  std::string cluster_profile;
+  std::optional<CalibratedConstants> calibrated;
   bool even_stages = true;     // PP divides the layers
   bool tp_within_node = true;  // TP inside one fast domain
   // Locks: axes the search keeps fixed; unset: searched.

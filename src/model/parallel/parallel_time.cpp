@@ -50,6 +50,15 @@ JobContext make_context(const TrainingJob& job) {
                              : 0;
   c.model_flops = step_model_flops(job);
   c.dispatch_seconds = job.software.host_dispatch_seconds;
+  if (job.calibrated) {  // a cluster profile's fitted constants in place of the datasheet's
+    const CalibratedConstants& k = *job.calibrated;
+    const Efficiency& e = c.chip->efficiency;
+    c.rates.matmul_flops_per_s *= k.matmul_efficiency / e.matmul;
+    c.rates.hbm_bytes_per_s *= k.hbm_efficiency / e.hbm;
+    c.intra.bytes_per_s = c.network.intra_node_bytes_per_s * k.scale_up_efficiency;
+    c.inter.bytes_per_s = c.network.inter_node_bytes_per_s * k.scale_out_efficiency;
+    c.dispatch_seconds = k.host_dispatch_seconds;
+  }
   return c;
 }
 

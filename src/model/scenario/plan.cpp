@@ -32,6 +32,7 @@ TrainingJob training_job(const Scenario& s) {
   job.optimizer = s.training.optimizer;
   job.software = software_by_name(s.parallel.software);
   job.network = s.parallel.network(chip_by_name(s.chip));
+  job.calibrated = s.parallel.calibrated;
   job.validate();
   return job;
 }

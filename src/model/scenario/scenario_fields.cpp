@@ -327,6 +327,11 @@ std::vector<ScenarioField> make_fields() {
   add("parallel.cluster", "Parallelism: cluster", "", [](S s) {
     return s.parallel.cluster.empty() ? std::string("the chip's node") : s.parallel.cluster;
   });
+  add("parallel.cluster_profile", "Parallelism: cluster profile", "", [](S s) {
+    return s.parallel.calibrated ? s.parallel.cluster_profile + " (calibrated on " +
+                                       std::to_string(s.parallel.calibrated->runs) + " runs)"
+                                 : std::string("none (datasheet constants)");
+  });
   add("parallel.gpus_per_node", "Parallelism: custom cluster's GPUs per node", "GPUs",
       [](S s) { return s.parallel.gpus_per_node; });
   add("parallel.scale_up_gb_per_s", "Parallelism: custom scale-up bandwidth", "GB/s",

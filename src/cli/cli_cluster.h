@@ -1,0 +1,26 @@
+// The cluster flags shared by the commands that take a training job
+// (parallel, calibrate): --cluster NAME|FILE, --gpus-per-node,
+// --scale-up-gb-per-s and --scale-out-gb-per-s.
+#pragma once
+
+#include <QJsonObject>
+#include <optional>
+#include <string>
+
+#include "cli_common.h"
+#include "hardware.h"
+#include "parallel.h"
+
+namespace napkin::cli {
+
+// The cluster: --cluster NAME|FILE, or --gpus-per-node with --scale-up-gb-per-s
+// and --scale-out-gb-per-s (per GPU, one direction); unset: the chip's node.
+std::optional<Network> cluster_from_flags(Args& a, const std::string& chip);
+
+// The constants a job runs with and where they come from: JSON
+// {"calibrated", "runs", the five constants, "profile"} and a text line
+// ending "(calibrated on N runs: FILE)" or "(datasheet; no cluster profile)".
+QJsonObject calibration_json(const TrainingJob& job, const std::optional<std::string>& path);
+std::string calibration_text(const TrainingJob& job, const std::optional<std::string>& path);
+
+}  // namespace napkin::cli
