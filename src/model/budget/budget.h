@@ -15,6 +15,7 @@
 #include "data_constrained.h"
 #include "goodput.h"
 #include "hardware.h"
+#include "lifetime_dollars.h"
 #include "loss_law.h"
 #include "moe_law.h"
 #include "plan_law.h"
@@ -69,7 +70,20 @@ struct BudgetInputs {
   PlanLaw law = replication_plan_law();
   // An MoE candidate to weigh against the dense answer (experts 1: none).
   MoeShape moe;
+  // What the inference-aware plan minimises at equal loss (lifetime_dollars.h).
+  Objective objective = Objective::flops;
+  // The serving side of lifetime dollars: the serving chip ("" = the training
+  // chip), its chip-hour price, and the served weights' and KV cache's
+  // precisions (the batch, prompt and decode tokens are serving_latency's).
+  std::string serving_chip;
+  double serving_price_per_chip_hour_dollars = 2.5;
+  Dtype serving_weights = Dtype::bf16;
+  Dtype serving_kv = Dtype::bf16;
 
+  const std::string& serving_chip_name() const {
+    return serving_chip.empty() ? chip : serving_chip;
+  }
+  ServingEconomy serving_economy() const;
   void validate() const;
 };
 
@@ -201,6 +215,10 @@ struct BudgetReport {
   ServingLimit serving_limit;
   Recommendation recommended;
   std::optional<MoeComparison> moe;  // when inputs.moe is an MoE
+  // Lifetime dollars of the reference and of the dollar-optimal model at its
+  // loss (always computed; it drives the recommendation when the objective
+  // is dollars).
+  DollarPlan dollars;
 };
 
 // The comparison on its own (budget_report() fills BudgetReport::moe with it).
