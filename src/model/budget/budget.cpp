@@ -20,6 +20,17 @@ DataConstrainedLaw budget_law() { return with_muennighoff_decay(besiroglu2024_la
 
 DataConstrainedLaw budget_law(const PlanLaw& law) { return with_muennighoff_decay(law.law); }
 
+double nominal_bits(Dtype dtype) {
+  switch (dtype) {
+    case Dtype::fp32: return 32;
+    case Dtype::bf16: return 16;
+    case Dtype::fp8:
+    case Dtype::int8: return 8;
+    case Dtype::int4: return 4;
+  }
+  return 16;
+}
+
 std::string_view to_string(RecommendationReason reason) {
   switch (reason) {
     case RecommendationReason::chinchilla: return "chinchilla";
@@ -78,6 +89,7 @@ void BudgetInputs::validate() const {
   law.validate();
   moe.validate();
   serving_economy().validate();
+  if (ptq_law) ptq_law->validate();
 }
 
 ServingEconomy BudgetInputs::serving_economy() const {
@@ -500,7 +512,27 @@ BudgetReport budget_report(const BudgetInputs& in) {
       moe_refused = std::string(" The MoE candidate is not weighed: ") + e.what() + ".";
     }
   }
-  r.recommendation = make_recommendation(r) + moe_refused + out_of_range;
+  // Serving below bf16 costs loss (Kumar et al. 2024), priced only with
+  // constants the user gives.
+  const double bits = nominal_bits(in.serving_weights);
+  const std::string precision(to_string(in.serving_weights));
+  if (bits >= 16) {
+    r.quality_penalty_nats = 0.0;
+  } else if (in.ptq_law) {
+    r.quality_penalty_nats = in.ptq_law->degradation_nats(rec.run.params, rec.run.tokens, bits);
+    r.quality_penalty_text = " Serving the weights at " + precision + " costs " +
+                             format_grouped(*r.quality_penalty_nats, 4) +
+                             " nats under Kumar et al. 2024's post-training quantization law "
+                             "with the constants given (forecast " +
+                             format_grouped(rec.run.loss + *r.quality_penalty_nats, 3) +
+                             " nats as served).";
+  } else {
+    r.quality_penalty_text =
+        " Serving the weights at " + precision +
+        " has a loss cost (Kumar et al. 2024: more for a model trained on more tokens per "
+        "parameter) that is not priced here: give the law's constants (--ptq-law).";
+  }
+  r.recommendation = make_recommendation(r) + r.quality_penalty_text + moe_refused + out_of_range;
   return r;
 }
 
