@@ -279,7 +279,9 @@ std::vector<Command> algebra_commands() {
        "[--weight-precision bf16|fp8|int8|int4] [--kv-precision bf16] [--no-serving-limit] "
        "[--range-shape triangular|lognormal] [--seed 1] [--draws 10000] "
        "[--law replication|chinchilla_paper|LAW.json (from fit -o)] "
-       "[--experts E --top-k K [--granularity G] [--shared-experts S]]; "
+       "[--experts E --top-k K [--granularity G] [--shared-experts S]] "
+       "[--objective flops|dollars] [--serving-chip C] [--serving-price 2.5] "
+       "[--ptq-law C_T,gamma_D,gamma_N,gamma_post (Kumar et al. 2024; none built in)]; "
        "--mfu, --price, --tokens-available, --interruptions-per-1000-chip-days and "
        "--restart-min take low:likely:high",
        run_budget},

@@ -1,6 +1,7 @@
 // The plan as it will really run: goodput; the budget's goodput, data,
 // serving and range flags; "train this model".
 #include "cli_plan.h"
+#include "cli_budget_choices.h"
 #include "inputs.h"
 
 #include "budget_view.h"
@@ -464,6 +465,7 @@ PlanFlags parse_plan_flags(Args& a, BudgetInputs& in) {
                   "--weight-precision");
   sc.serving.kv_dtype = parse_dtype(
       a.choice("--kv-precision", "bf16", {"bf16", "fp8", "int8", "int4"}), "--kv-precision");
+  parse_budget_choices(a, in, sc);  // --objective, --serving-chip, --serving-price
   if (s.enabled) in.serving_limit = scenario_serving_limit(sc);
   return PlanFlags{f.ranges};
 }
@@ -535,30 +537,7 @@ void add_plan_json(QJsonObject& o, const BudgetReport& r, const PlanFlags& flags
     law["confidence"] = r.inputs.law.confidence;
   }
   o["law"] = law;
-  if (const auto& m = r.moe) {
-    auto cand = [](const ArchitectureCandidate& c) {
-      return QJsonObject{{"total_params", c.total_params},
-                         {"active_params", c.active_params},
-                         {"tokens", c.tokens},
-                         {"loss", c.loss},
-                         {"repetition_penalty_nats", c.repetition_penalty_nats},
-                         {"serving_binds", c.serving_binds},
-                         {"data_fits", c.data_fits}};
-    };
-    o["moe"] = QJsonObject{{"experts", json_int(m->shape.experts)},
-                           {"top_k", json_int(m->shape.top_k)},
-                           {"granularity", json_int(m->shape.granularity)},
-                           {"shared_experts", json_int(m->shape.shared_experts)},
-                           {"expansion", m->expansion},
-                           {"dense", cand(m->dense)},
-                           {"moe", cand(m->moe)},
-                           {"compute_multiplier", m->compute_multiplier},
-                           {"joint_loss_dense", m->joint_loss_dense},
-                           {"joint_loss_moe", m->joint_loss_moe},
-                           {"loss_gain_nats", m->loss_gain_nats},
-                           {"train", m->moe_wins ? "moe" : "dense"},
-                           {"summary", QString::fromStdString(m->summary)}};
-  }
+  add_budget_choices_json(o, r);  // moe, lifetime dollars
   if (flags.ranges.any())
     o["ranges"] = ranges_json(plan_ranges(rec.run_inputs, flags.ranges, budget_law(r.inputs.law)));
 }
@@ -599,6 +578,7 @@ void print_plan_text(const BudgetReport& r, const PlanFlags& flags) {
     loss += " (" + format_percent(in.law.confidence, 0) + " interval " +
             format_grouped(iv->low, 4) + " – " + format_grouped(iv->high, 4) + ")";
   row("loss (forecast)", loss);
+  print_budget_choices_text(r);
   if (flags.ranges.any())
     print_ranges(plan_ranges(r.recommended.run_inputs, flags.ranges, budget_law(in.law)));
 }

@@ -131,18 +131,21 @@ std::string scenario_to_json(const Scenario& s) {
                        {QStringLiteral("micro_batch"), static_cast<qint64>(t.micro_batch)},
                        {QStringLiteral("seq_len"), static_cast<qint64>(t.seq_len)}};
   const ServingSetup& v = s.serving;
-  QJsonObject serving{{QStringLiteral("context_len"), static_cast<qint64>(v.context_len)},
-                      {QStringLiteral("served_tokens"), v.served_tokens},
-                      {QStringLiteral("batch"), static_cast<qint64>(v.batch)},
-                      {QStringLiteral("prompt_tokens"), static_cast<qint64>(v.prompt_tokens)},
-                      {QStringLiteral("decode_tokens"), static_cast<qint64>(v.decode_tokens)},
-                      {QStringLiteral("latency_budget_seconds"), v.latency_budget_seconds},
-                      {QStringLiteral("overhead_seconds"), v.overhead_seconds},
-                      {QStringLiteral("weight_precision"), q(to_string(v.weight_dtype))},
-                      {QStringLiteral("kv_precision"), q(to_string(v.kv_dtype))},
-                      {QStringLiteral("engine"), q(v.engine)},
-                      {QStringLiteral("chips"), static_cast<qint64>(v.chips)},
-                      {QStringLiteral("limit_model"), v.limit_model}};
+  QJsonObject serving{
+      {QStringLiteral("context_len"), static_cast<qint64>(v.context_len)},
+      {QStringLiteral("served_tokens"), v.served_tokens},
+      {QStringLiteral("batch"), static_cast<qint64>(v.batch)},
+      {QStringLiteral("prompt_tokens"), static_cast<qint64>(v.prompt_tokens)},
+      {QStringLiteral("decode_tokens"), static_cast<qint64>(v.decode_tokens)},
+      {QStringLiteral("latency_budget_seconds"), v.latency_budget_seconds},
+      {QStringLiteral("overhead_seconds"), v.overhead_seconds},
+      {QStringLiteral("weight_precision"), q(to_string(v.weight_dtype))},
+      {QStringLiteral("kv_precision"), q(to_string(v.kv_dtype))},
+      {QStringLiteral("engine"), q(v.engine)},
+      {QStringLiteral("chips"), static_cast<qint64>(v.chips)},
+      {QStringLiteral("limit_model"), v.limit_model},
+      {QStringLiteral("chip"), q(v.chip)},
+      {QStringLiteral("price_per_chip_hour_dollars"), v.price_per_chip_hour_dollars}};
   const GoodputSetup& g = s.goodput;
   QJsonObject goodput{
       {QStringLiteral("interruptions_per_1000_chip_days"), g.interruptions_per_1000_chip_days},
@@ -173,6 +176,7 @@ std::string scenario_to_json(const Scenario& s) {
       {QStringLiteral("mode"), q(to_string(s.plan.mode))},
       {QStringLiteral("train_tokens"), s.plan.train_tokens},
       {QStringLiteral("law"), q(to_string(s.plan.law))},
+      {QStringLiteral("objective"), q(to_string(s.plan.objective))},
       {QStringLiteral("moe_experts"), static_cast<qint64>(s.plan.moe.experts)},
       {QStringLiteral("moe_top_k"), static_cast<qint64>(s.plan.moe.top_k)},
       {QStringLiteral("moe_granularity"), static_cast<qint64>(s.plan.moe.granularity)},
@@ -332,6 +336,10 @@ void read_training_and_serving(const Reader& top, Scenario& s, std::string_view 
   });
   v.input("serving.chips", s);
   v.boolean("limit_model", s.serving.limit_model);
+  v.choice<std::string>("chip", s.serving.chip, [](std::string_view name) {
+    return name.empty() ? std::string() : std::string(chip_by_name(std::string(name)).name);
+  });
+  v.input("serving.price_per_chip_hour_dollars", s);
 }
 
 void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_view source) {
@@ -366,6 +374,8 @@ void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_vi
   p.choice<PlanMode>("mode", s.plan.mode, parse_plan_mode);
   p.real("train_tokens", s.plan.train_tokens, 0, 1e18);
   p.choice<LawChoice>("law", s.plan.law, parse_law_choice);
+  p.choice<Objective>("objective", s.plan.objective,
+                      [](std::string_view t) { return parse_objective(t, "objective"); });
   p.input("plan.moe_experts", s);
   p.input("plan.moe_top_k", s);
   p.input("plan.moe_granularity", s);

@@ -7,6 +7,7 @@
 
 namespace {
 QStringList words(const char* s) { return QString::fromUtf8(s).split(QLatin1Char(' ')); }
+QStringList words(const QString& s) { return s.split(QLatin1Char(' ')); }
 }  // namespace
 
 TEST(CliBudget, SeedWorkedExampleAsJson) {
@@ -156,4 +157,64 @@ TEST(CliBudgetMoe, ExpertsAndTopKCompareDenseAndMoe) {
   EXPECT_EQ(wide.exit_code, 2);
   EXPECT_TRUE(wide.err.contains("beyond the 32x")) << wide.err.toStdString();
   EXPECT_EQ(run_cli({"budget", "--top-k", "8"}).exit_code, 2);
+}
+
+// The README's case: lifetime FLOPs keep the Chinchilla answer, lifetime
+// dollars (a decode-heavy turn served at the layout's throughput) train a
+// smaller model longer.
+TEST(CliBudgetObjective, FlopsAndDollarsRecommendDifferentModels) {
+  const QString common =
+      "budget --served-tokens 1e12 --prompt-tokens 512 --decode-tokens 512 --no-serving-limit "
+      "--json";
+  const CliResult f = run_cli(words(common));
+  const CliResult d = run_cli(words(common + " --objective dollars"));
+  ASSERT_EQ(f.exit_code, 0) << f.err.toStdString();
+  ASSERT_EQ(d.exit_code, 0) << d.err.toStdString();
+  EXPECT_EQ(f.json["objective"].toString(), "flops");
+  EXPECT_EQ(d.json["objective"].toString(), "dollars");
+  const QJsonObject fr = f.json["recommended"].toObject();
+  const QJsonObject dr = d.json["recommended"].toObject();
+  EXPECT_EQ(fr["reason"].toString(), "chinchilla");
+  EXPECT_EQ(dr["reason"].toString(), "inference_aware");
+  EXPECT_LT(dr["params"].toDouble(), 0.7 * fr["params"].toDouble());
+  const QJsonObject ld = d.json["lifetime_dollars"].toObject();
+  EXPECT_TRUE(ld["recommend_smaller"].toBool());
+  EXPECT_GT(ld["crossover_served_tokens"].toDouble(), 0);
+  EXPECT_LT(ld["crossover_served_tokens"].toDouble(), 1e12);
+  const QJsonObject ref = ld["reference"].toObject();
+  EXPECT_NEAR(ref["total_dollars"].toDouble(),
+              ref["train_dollars"].toDouble() + ref["serve_dollars"].toDouble(), 1e-6);
+  EXPECT_GT(ref["serving_tokens_per_second_per_chip"].toDouble(), 0);
+  EXPECT_EQ(ld["serving_chip"].toString(), "H100");
+  // A serving chip and price of its own.
+  const CliResult b =
+      run_cli(words(common + " --objective dollars --serving-chip H200 --serving-price 3.5"));
+  ASSERT_EQ(b.exit_code, 0) << b.err.toStdString();
+  EXPECT_EQ(b.json["lifetime_dollars"].toObject()["serving_chip"].toString(), "H200");
+  EXPECT_EQ(run_cli(words("budget --objective money")).exit_code, 2);
+  const CliResult chip = run_cli(words("budget --serving-chip H1000"));
+  EXPECT_EQ(chip.exit_code, 2);
+  EXPECT_TRUE(chip.err.contains("--serving-chip")) << chip.err.toStdString();
+  EXPECT_EQ(run_cli(words("budget --serving-price -1")).exit_code, 2);
+}
+
+// Serving below bf16 has a quality cost: priced with Kumar et al. 2024's
+// constants when given (none are built in), null otherwise.
+TEST(CliBudgetPrecision, QualityPenaltyOfTheServingPrecision) {
+  const CliResult bf16 = run_cli(words("budget --json"));
+  ASSERT_EQ(bf16.exit_code, 0) << bf16.err.toStdString();
+  EXPECT_EQ(bf16.json["quality_penalty_nats"].toDouble(-1), 0.0);
+  const CliResult unpriced = run_cli(words("budget --weight-precision int4 --json"));
+  ASSERT_EQ(unpriced.exit_code, 0) << unpriced.err.toStdString();
+  EXPECT_TRUE(unpriced.json["quality_penalty_nats"].isNull());
+  EXPECT_TRUE(unpriced.json["recommendation"].toString().contains("not priced"));
+  const QString law = " --ptq-law 0.1,0.5,0.4,1.5 --json";
+  const CliResult int4 = run_cli(words("budget --weight-precision int4" + law));
+  const CliResult int8 = run_cli(words("budget --weight-precision int8" + law));
+  ASSERT_EQ(int4.exit_code, 0) << int4.err.toStdString();
+  ASSERT_EQ(int8.exit_code, 0) << int8.err.toStdString();
+  EXPECT_GT(int4.json["quality_penalty_nats"].toDouble(),
+            int8.json["quality_penalty_nats"].toDouble());
+  EXPECT_GT(int8.json["quality_penalty_nats"].toDouble(), 0);
+  EXPECT_EQ(run_cli(words("budget --ptq-law 0.1,0.5")).exit_code, 2);
 }

@@ -551,3 +551,28 @@ TEST(BudgetPanel, PredictedMfuFromTheParallelismPanelDrivesTheBudget) {
   w.model()->undoStack()->undo();
   EXPECT_TRUE(note().contains(QStringLiteral("assumed"))) << note().toStdString();
 }
+
+// Issue 26: the Objective, serving-chip and law combos set the scenario's
+// lifetime objective, serving chip and law (the fitted law among them).
+TEST(BudgetPanel, ObjectiveServingChipAndFittedLawControls) {
+  MainWindow w(MainWindow::Session::fresh);
+  BudgetPanel* p = w.panel<BudgetPanel>();
+  auto choose = [p](const char* name, const QString& data) {
+    auto* combo = p->findChild<QComboBox*>(QString::fromUtf8(name));
+    if (!combo) return false;
+    const int i = combo->findData(data);
+    if (i < 0) return false;
+    combo->setCurrentIndex(i);
+    emit combo->activated(i);
+    return true;
+  };
+  ASSERT_TRUE(choose("objective", QStringLiteral("dollars")));
+  EXPECT_EQ(w.model()->scenario().plan.objective, Objective::dollars);
+  ASSERT_TRUE(choose("serving_chip", QStringLiteral("H200")));
+  EXPECT_EQ(w.model()->scenario().serving.chip, "H200");
+  ASSERT_TRUE(choose("law", QStringLiteral("fitted")));
+  EXPECT_EQ(w.model()->scenario().plan.law, LawChoice::fitted);
+  const BudgetReport r = budget_report(w.model()->scenario().budget_inputs());
+  EXPECT_NE(r.recommendation.find("Lifetime dollars over"), std::string::npos);
+  EXPECT_NE(r.recommendation.find(w.model()->scenario().plan_law().name), std::string::npos);
+}

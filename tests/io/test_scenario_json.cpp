@@ -31,6 +31,9 @@ TEST(ScenarioJson, PlanInputsRoundTrip) {
   s.plan.train_tokens = 15e12;
   s.serving.chips = 16;
   s.serving.limit_model = false;
+  s.serving.chip = "H200";
+  s.serving.price_per_chip_hour_dollars = 3.5;
+  s.plan.objective = Objective::dollars;
   const std::string text = scenario_to_json(s);
   EXPECT_EQ(scenario_from_json(text), s);
   EXPECT_EQ(scenario_to_json(scenario_from_json(text)), text);

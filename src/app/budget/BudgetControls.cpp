@@ -48,7 +48,10 @@ enum Field {
   kMoeExperts,
   kMoeTopK,
   kMoeGranularity,
-  kMoeShared
+  kMoeShared,
+  kObjective,
+  kServingChip,
+  kServingPrice
 };
 
 QString tr(const char* text) { return QCoreApplication::translate("napkin::BudgetControls", text); }
@@ -122,6 +125,35 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
                                     QStringLiteral("tokens_available"),
                                     [](S& s) { carry_range(s, RangeInput::tokens_available); });
   c.context = declareContextControl(col, m);
+  c.objective = col->combo(
+      {.key = QStringLiteral("objective"),
+       .label = tr("Objective"),
+       .tooltip = tr("What What I would train minimises at equal loss over the model's life: "
+                     "FLOPs (6N·D + 2N·served tokens, every FLOP alike) or dollars (training "
+                     "chip-hours at the training price + serving chip-hours from the serving "
+                     "layout's throughput at the serving price, energy on both)."),
+       .items = {{tr("Lifetime FLOPs"), QStringLiteral("flops")},
+                 {tr("Lifetime dollars"), QStringLiteral("dollars")}}},
+      scenarioBinding<QVariant>(
+          m, kObjective, tr("objective"),
+          [](const S& s) { return QVariant(qs(to_string(s.plan.objective))); },
+          [](S& s, QVariant v) {
+            s.plan.objective = parse_objective(v.toString().toStdString());
+          }));
+  std::vector<ComboItem> serving_chips{{tr("Same as training"), QString()}};
+  for (const Chip& chip : hardware_table()) serving_chips.push_back({qs(chip.name), qs(chip.name)});
+  c.serving_chip = col->combo(
+      {.key = QStringLiteral("serving_chip"),
+       .label = tr("Serving chip"),
+       .tooltip = tr("The chip the model is served on: the serving limit's layouts and the "
+                     "serving side of lifetime dollars. napkin-cli budget --serving-chip."),
+       .items = serving_chips},
+      scenarioBinding<QVariant>(
+          m, kServingChip, tr("serving chip"),
+          [](const S& s) { return QVariant(qs(s.serving.chip)); },
+          [](S& s, QVariant v) { s.serving.chip = v.toString().toStdString(); }));
+  c.serving_price = declareInput(col, m, kServingPrice, "serving.price_per_chip_hour_dollars",
+                                 QStringLiteral("serving_price"));
 
   BudgetPlanControls::declareRun(c.plan, col, m, view);
 
@@ -131,9 +163,12 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
        .label = tr("Loss law"),
        .tooltip = tr("The law every forecast uses: the replication of Chinchilla (Besiroglu et al. "
                      "2024) or the Chinchilla paper's Approach 3 (Hoffmann et al. 2022); a law "
-                     "fitted to your ladder: napkin-cli budget --law LAW.json."),
+                     "fitted to the IsoFLOPs panel's ladder (its parametric fit, named in every "
+                     "read-out; the memo cautions when the budget lies far beyond the ladder); "
+                     "with its bootstrap draws: napkin-cli budget --law LAW.json."),
        .items = {{tr("Replication (Besiroglu 2024)"), QStringLiteral("replication")},
-                 {tr("Chinchilla paper (Hoffmann 2022)"), QStringLiteral("chinchilla_paper")}}},
+                 {tr("Chinchilla paper (Hoffmann 2022)"), QStringLiteral("chinchilla_paper")},
+                 {tr("Fitted to the IsoFLOPs ladder"), QStringLiteral("fitted")}}},
       scenarioBinding<QVariant>(
           m, kLaw, tr("loss law"), [](const S& s) { return QVariant(qs(to_string(s.plan.law))); },
           [](S& s, QVariant v) { s.plan.law = parse_law_choice(v.toString().toStdString()); }));

@@ -26,6 +26,9 @@ struct BudgetControls {
   SliderSpin* served_tokens = nullptr;
   SliderSpin* tokens_available = nullptr;
   SliderSpin* context = nullptr;
+  QComboBox* objective = nullptr;     // lifetime FLOPs or lifetime dollars
+  QComboBox* serving_chip = nullptr;  // "" = the training chip
+  SliderSpin* serving_price = nullptr;
   // Law and architecture: the loss law and the MoE candidate weighed against dense.
   QComboBox* law = nullptr;
   SliderSpin* moe_experts = nullptr;

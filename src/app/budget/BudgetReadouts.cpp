@@ -176,6 +176,16 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                        .better = Better::higher,
                        .format = count,
                        .widest = QStringLiteral("123.4B at fp8/fp8: binds")});
+  lifetime = grid->add(
+      {.key = QStringLiteral("lifetime_dollars"),
+       .name = tr("Lifetime $"),
+       .tooltip = tr("Training chip-hours at the training price + served tokens ÷ the serving "
+                     "layout's tokens per chip-hour at the serving price, energy at the wall on "
+                     "both: the cheapest model at the reference's loss (the Objective control "
+                     "decides whether What I would train follows it)"),
+       .better = Better::lower,
+       .format = shows::grouped(0),
+       .widest = QStringLiteral("$123,456,789")});
 
   range_section = ranges->addSection(tr("Ranges"));
   auto pct = [](const QString& key, const QString& name, const QString& tooltip) {
@@ -358,6 +368,22 @@ void BudgetReadouts::show(const BudgetView& v) {
                          .number = *sv.largest_params});
   else
     grid_->set(serving, {.value = servingValue(v), .note = qs(sv.text), .tone = Tone::fail});
+  const DollarPlan& d = v.report.dollars;
+  if (v.train || !d.same_loss.serving.fits)
+    grid_->set(lifetime, {.value = tr("budget mode only")});
+  else
+    grid_->set(lifetime,
+               {.value = qs(format_dollars(d.same_loss.total_dollars)),
+                .note = tr("%1 at the reference's loss (objective: %2); the reference %3 costs %4; "
+                           "crossover %5 served tokens")
+                            .arg(qs(format_count(d.same_loss.params)),
+                                 qs(to_string(v.scenario.plan.objective)),
+                                 qs(format_count(d.reference.params)),
+                                 qs(format_dollars(d.reference.total_dollars)),
+                                 d.crossover_served_tokens
+                                     ? qs(format_count(*d.crossover_served_tokens, 1))
+                                     : tr("none")),
+                .number = d.same_loss.total_dollars});
 }
 
 QString BudgetReadouts::servingValue(const BudgetView& v) {

@@ -36,6 +36,7 @@ class BudgetReadouts {
   // The planned run (the recommendation, or the scenario's model in train mode).
   ReadoutGrid::Section run;
   ReadoutGrid::Row run_goodput, run_days, crashes, optimal_checkpoint, epochs, run_loss, serving;
+  ReadoutGrid::Row lifetime;  // lifetime dollars of the cheapest model at the reference's loss
   ReadoutGrid::Section range_section;
   ReadoutGrid::Row range_days, range_dollars, range_energy, range_loss;
 

@@ -20,6 +20,17 @@ DataConstrainedLaw budget_law() { return with_muennighoff_decay(besiroglu2024_la
 
 DataConstrainedLaw budget_law(const PlanLaw& law) { return with_muennighoff_decay(law.law); }
 
+double nominal_bits(Dtype dtype) {
+  switch (dtype) {
+    case Dtype::fp32: return 32;
+    case Dtype::bf16: return 16;
+    case Dtype::fp8:
+    case Dtype::int8: return 8;
+    case Dtype::int4: return 4;
+  }
+  return 16;
+}
+
 std::string_view to_string(RecommendationReason reason) {
   switch (reason) {
     case RecommendationReason::chinchilla: return "chinchilla";
@@ -77,6 +88,22 @@ void BudgetInputs::validate() const {
   serving_latency.validate();
   law.validate();
   moe.validate();
+  serving_economy().validate();
+  if (ptq_law) ptq_law->validate();
+}
+
+ServingEconomy BudgetInputs::serving_economy() const {
+  ServingEconomy e;
+  e.chip = serving_chip_name();
+  e.cost = cost;
+  e.cost.price_per_chip_hour_dollars = serving_price_per_chip_hour_dollars;
+  e.node_chips = serving_node_chips;
+  e.batch = serving_latency.batch;
+  e.prompt_tokens = serving_latency.prompt_tokens;
+  e.decode_tokens = std::max<std::int64_t>(1, serving_latency.decode_tokens);
+  e.weights = serving_weights;
+  e.kv = serving_kv;
+  return e;
 }
 
 InferenceAwarePlan plan_inference_aware(const TrainedModel& chin, double served_tokens,
@@ -230,6 +257,11 @@ std::string make_recommendation(const BudgetReport& r) {
          "at the same loss is " + format_count(p.same_loss.params) + " parameters, within 5 % " +
          "of " + ref + "'s lifetime FLOPs, so I would keep " + ref + ". ";
   }
+  if (in.objective == Objective::dollars)
+    s += dollar_plan_text(r.dollars, in.law.name) +
+         (r.dollars.recommend_smaller != p.recommend_smaller
+              ? " Counted in FLOPs instead, the answer would differ. "
+              : std::string(" "));
   const ServingLimit& sl = r.serving_limit;
   if (rec.serving_binds) {
     s += "Serving: the " + sl.detail + ", smaller than the " +
@@ -246,6 +278,7 @@ std::string make_recommendation(const BudgetReport& r) {
     case RecommendationReason::data_limited: why = "the best split under the data limit"; break;
     case RecommendationReason::inference_aware:
       why = "the smaller model that is cheaper over its served life";
+      if (in.objective == Objective::dollars) why += " in dollars";
       break;
     case RecommendationReason::serving_limited:
       why =
@@ -253,7 +286,7 @@ std::string make_recommendation(const BudgetReport& r) {
           "budget's compute";
       break;
   }
-  if (rec.reason == RecommendationReason::chinchilla && !p.recommend_smaller)
+  if (rec.reason == RecommendationReason::chinchilla)
     s += "I would train the Chinchilla answer: ";
   else
     s += "I would train " + why + ": ";
@@ -282,131 +315,6 @@ std::string make_recommendation(const BudgetReport& r) {
 }
 
 }  // namespace
-
-MoeComparison compare_dense_moe(const MoeShape& shape, double flops, const DataConstrainedLaw& law,
-                                double unique, const ServingLimit& serving,
-                                std::int64_t serving_batch, double weight_capacity_params,
-                                const std::string& law_name) {
-  shape.validate();
-  require_positive(flops, "flops", "FLOPs");
-  if (shape.expansion() > kJointMoeMaxExpansion)
-    throw std::invalid_argument(
-        "experts: " + std::to_string(shape.experts) + " experts with top-k " +
-        std::to_string(shape.top_k) + " store " + format_grouped(shape.expansion(), 1) +
-        "x the expert parameters they use, beyond the 32x the joint MoE law was fitted on "
-        "(Ludziejewski et al. 2025); use fewer experts or a larger top-k");
-  const JointMoeLaw joint;
-  MoeComparison m;
-  m.shape = shape;
-  m.expansion = shape.expansion();
-  std::optional<double> cap;
-  if (serving.applied && serving.max_params) cap = *serving.max_params;
-
-  // The best dense split: the plan law's, data-limited when the data bind.
-  const DataLimitedSplit fresh = best_split_fresh(law.base, flops);
-  const DataLimitedSplit best =
-      fresh.tokens <= unique ? fresh : best_split_under_data_limit(law, flops, unique);
-  ArchitectureCandidate& d = m.dense;
-  d.total_params = d.active_params = best.params;
-  if (cap && d.total_params > *cap) {
-    d.total_params = d.active_params = *cap;
-    d.serving_binds = true;
-  }
-  d.tokens = flops / (6.0 * d.active_params);
-  d.loss = law.loss(d.active_params, d.tokens, unique);
-  d.repetition_penalty_nats = std::max(0.0, d.loss - law.base.loss(d.active_params, d.tokens));
-  d.data_fits = d.tokens <= unique;
-
-  // The MoE: the joint law's shift of tokens per active parameter, applied
-  // to the plan law's fresh optimum. Read at C, or at the edge of the fitted
-  // range beyond it: three decades out the law's fitted interactions reverse
-  // the paper's own Finding 1 (more experts, more tokens).
-  m.joint_flops = std::min(flops, joint.max_fitted_flops());
-  const ComputeOptimum jd = joint.optimum(m.joint_flops, 1.0);
-  const ComputeOptimum jm = joint.optimum(m.joint_flops, m.expansion);
-  m.token_ratio = jm.n_tokens / jd.n_tokens;
-  ArchitectureCandidate& e = m.moe;
-  e.tokens = fresh.tokens * m.token_ratio;
-  e.active_params = flops / (6.0 * e.tokens);
-  e.total_params = moe_total_params(e.active_params, m.expansion);
-  // Serving: the weights a decode step reads against the dense cap, and the
-  // whole of the weights against the node's memory.
-  std::optional<double> moe_cap;
-  if (cap)
-    moe_cap =
-        std::min(*cap / moe_decode_read_fraction(shape, serving_batch), weight_capacity_params);
-  // How far the split sits from the MoE's optimum (1 unless the serving cap
-  // cut it): the joint law is read at the same relative point.
-  double shrink = 1.0;
-  if (moe_cap && e.total_params > *moe_cap) {
-    const double active = moe_active_params(*moe_cap, m.expansion);
-    shrink = active / e.active_params;
-    e.active_params = active;
-    e.total_params = *moe_cap;
-    e.tokens = flops / (6.0 * e.active_params);
-    e.serving_binds = true;
-  }
-  m.joint_loss_dense = jd.loss;
-  const double n_joint = jm.n_params * shrink;
-  m.joint_loss_moe = joint.loss(n_joint, m.joint_flops / (6.0 * n_joint), m.expansion);
-  m.compute_multiplier = joint.dense_equivalent_flops(m.joint_loss_moe) / m.joint_flops;
-  e.repetition_penalty_nats = std::max(
-      0.0, law.loss(e.active_params, e.tokens, unique) - law.base.loss(e.active_params, e.tokens));
-  // The dense model read the same way (at its own distance from the optimum
-  // when the serving cap cut it): the MoE's forecast is the dense forecast
-  // plus the difference the two dense-equivalent computes make under the
-  // plan's law, so a cap is priced alike on both sides.
-  const double dense_shrink = d.active_params / best.params;
-  const double n_dense = jd.n_params * dense_shrink;
-  const double dense_multiplier =
-      joint.dense_equivalent_flops(joint.loss(n_dense, m.joint_flops / (6.0 * n_dense), 1.0)) /
-      m.joint_flops;
-  e.loss = d.loss - d.repetition_penalty_nats +
-           optimal_loss(law.base, m.compute_multiplier * flops) -
-           optimal_loss(law.base, dense_multiplier * flops) + e.repetition_penalty_nats;
-  e.data_fits = e.tokens <= unique;
-  m.loss_gain_nats = d.loss - e.loss;
-  m.moe_wins = e.loss < d.loss;
-
-  const MoeShape& sh = shape;
-  std::string name =
-      format_grouped(static_cast<double>(sh.experts)) + " experts, top-" + std::to_string(sh.top_k);
-  if (sh.shared_experts > 0) name += " + " + std::to_string(sh.shared_experts) + " shared";
-  auto cand = [&](const ArchitectureCandidate& c, bool moe) {
-    std::string t = moe ? format_count(c.total_params) + " total / " +
-                              format_count(c.active_params) + " active parameters"
-                        : format_count(c.total_params) + " parameters";
-    t += " on " + format_count(c.tokens, 2) + " tokens, " + format_grouped(c.loss, 3) + " nats";
-    if (c.serving_binds) t += " (capped by the serving limit)";
-    if (!c.data_fits)
-      t += " (repeating data: +" + format_grouped(c.repetition_penalty_nats, 3) + ")";
-    return t;
-  };
-  m.summary = "Dense or MoE at C = " + format_sci(flops) + " FLOPs: the best dense model is " +
-              cand(d, false) + "; the best MoE with " + name + " (" +
-              format_grouped(m.expansion, 1) + "x expansion) is " + cand(e, true) +
-              ". Under Ludziejewski et al. 2025's joint law it matches a dense model trained on " +
-              format_grouped(m.compute_multiplier, 2) + "x the compute and wants " +
-              format_grouped(m.token_ratio, 2) + "x the tokens; its loss is " + law_name +
-              "'s at that compute (the joint law was fitted up to 2.7B active parameters and 32 "
-              "experts" +
-              (m.joint_flops < flops ? ", so both are read at " + format_sci(m.joint_flops, 1) +
-                                           " FLOPs, the edge of its range"
-                                     : std::string()) +
-              (sh.granularity > 1 ? "; granularity is not in it, so finer experts are not "
-                                    "credited"
-                                  : std::string()) +
-              "). ";
-  if (m.moe_wins)
-    m.summary += "Between the two at this compute I would train the MoE: " +
-                 format_grouped(m.loss_gain_nats, 3) + " nats lower at the same compute" +
-                 (e.serving_binds || d.serving_binds ? " and serving limit" : std::string()) +
-                 ", with " + format_grouped(e.tokens / d.tokens, 2) + "x the tokens.";
-  else
-    m.summary += "Between the two at this compute I would train the dense model: the MoE is " +
-                 format_grouped(-m.loss_gain_nats, 3) + " nats worse here.";
-  return m;
-}
 
 BudgetGoodput budget_goodput(const BudgetInputs& in) {
   in.validate();
@@ -538,8 +446,19 @@ BudgetReport budget_report(const BudgetInputs& in) {
                                 in.tokens_available);
   // A same-loss model that would train for more than a century is no advice.
   if (r.plan.same_loss_days > 0.9 * 36500.0) r.plan.recommend_smaller = false;
-  if (r.plan.recommend_smaller) {
-    rec.model = r.plan.same_loss;
+  TrainingEconomy te;
+  te.chip = in.chip;
+  te.mfu = in.mfu;
+  te.goodput = r.goodput.goodput;
+  te.cost = in.cost;
+  r.dollars = plan_lifetime_dollars(reference.params, reference.train_tokens, in.served_tokens, law,
+                                    in.tokens_available, te, in.serving_economy());
+  const TrainedModel cheapest{r.dollars.same_loss.params, r.dollars.same_loss.train_tokens};
+  if (6.0 * cheapest.params * cheapest.train_tokens / per_day > 0.9 * 36500.0)
+    r.dollars.recommend_smaller = false;
+  const bool by_dollars = in.objective == Objective::dollars;
+  if (by_dollars ? r.dollars.recommend_smaller : r.plan.recommend_smaller) {
+    rec.model = by_dollars ? cheapest : r.plan.same_loss;
     rec.reason = RecommendationReason::inference_aware;
   } else {
     rec.model = reference;
@@ -593,7 +512,27 @@ BudgetReport budget_report(const BudgetInputs& in) {
       moe_refused = std::string(" The MoE candidate is not weighed: ") + e.what() + ".";
     }
   }
-  r.recommendation = make_recommendation(r) + moe_refused + out_of_range;
+  // Serving below bf16 costs loss (Kumar et al. 2024), priced only with
+  // constants the user gives.
+  const double bits = nominal_bits(in.serving_weights);
+  const std::string precision(to_string(in.serving_weights));
+  if (bits >= 16) {
+    r.quality_penalty_nats = 0.0;
+  } else if (in.ptq_law) {
+    r.quality_penalty_nats = in.ptq_law->degradation_nats(rec.run.params, rec.run.tokens, bits);
+    r.quality_penalty_text = " Serving the weights at " + precision + " costs " +
+                             format_grouped(*r.quality_penalty_nats, 4) +
+                             " nats under Kumar et al. 2024's post-training quantization law "
+                             "with the constants given (forecast " +
+                             format_grouped(rec.run.loss + *r.quality_penalty_nats, 3) +
+                             " nats as served).";
+  } else {
+    r.quality_penalty_text =
+        " Serving the weights at " + precision +
+        " has a loss cost (Kumar et al. 2024: more for a model trained on more tokens per "
+        "parameter) that is not priced here: give the law's constants (--ptq-law).";
+  }
+  r.recommendation = make_recommendation(r) + r.quality_penalty_text + moe_refused + out_of_range;
   return r;
 }
 

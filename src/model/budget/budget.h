@@ -15,9 +15,11 @@
 #include "data_constrained.h"
 #include "goodput.h"
 #include "hardware.h"
+#include "lifetime_dollars.h"
 #include "loss_law.h"
 #include "moe_law.h"
 #include "plan_law.h"
+#include "precision_law.h"
 #include "serving_limit.h"
 #include "train_plan.h"
 
@@ -69,7 +71,24 @@ struct BudgetInputs {
   PlanLaw law = replication_plan_law();
   // An MoE candidate to weigh against the dense answer (experts 1: none).
   MoeShape moe;
+  // What the inference-aware plan minimises at equal loss (lifetime_dollars.h).
+  Objective objective = Objective::flops;
+  // The serving side of lifetime dollars: the serving chip ("" = the training
+  // chip), its chip-hour price, and the served weights' and KV cache's
+  // precisions (the batch, prompt and decode tokens are serving_latency's).
+  std::string serving_chip;
+  double serving_price_per_chip_hour_dollars = 2.5;
+  Dtype serving_weights = Dtype::bf16;
+  Dtype serving_kv = Dtype::bf16;
+  // Kumar et al. 2024's post-training quantization law with the constants
+  // the user gives (precision_law.h: none are built in); nullopt: the
+  // quality cost of serving below bf16 is not priced.
+  std::optional<PtqLaw> ptq_law;
 
+  const std::string& serving_chip_name() const {
+    return serving_chip.empty() ? chip : serving_chip;
+  }
+  ServingEconomy serving_economy() const;
   void validate() const;
 };
 
@@ -201,7 +220,19 @@ struct BudgetReport {
   ServingLimit serving_limit;
   Recommendation recommended;
   std::optional<MoeComparison> moe;  // when inputs.moe is an MoE
+  // Lifetime dollars of the reference and of the dollar-optimal model at its
+  // loss (always computed; it drives the recommendation when the objective
+  // is dollars).
+  DollarPlan dollars;
+  // The loss the recommended model loses when its weights are served at
+  // serving_weights (Kumar et al. 2024's δ_PTQ; 0 at bf16, nullopt when no
+  // PTQ constants are given), and the memo's sentence about it.
+  std::optional<double> quality_penalty_nats;
+  std::string quality_penalty_text;
 };
+
+// Nominal bits of a served weight: 16, 8 or 4 (group scales not counted).
+double nominal_bits(Dtype dtype);
 
 // The comparison on its own (budget_report() fills BudgetReport::moe with it).
 // `serving` caps the dense model's parameters; an MoE's total parameters

@@ -294,6 +294,28 @@ const std::array kInputs{
                       "train (seed Claim 14, Phase 03 ch. 6).",
                   .get = [](const S& s) { return static_cast<double>(s.serving.chips); },
                   .set = [](S& s, double v) { s.serving.chips = std::llround(v); }},
+    ScenarioInput{.key = "serving.price_per_chip_hour_dollars",
+                  .section = "serving",
+                  .json_key = "price_per_chip_hour_dollars",
+                  .flag = "--serving-price",
+                  .label = "Serving price",
+                  .unit = "$ per chip-hour",
+                  .display_unit = "$/chip-h",
+                  .default_value = 2.5,
+                  .lo = 0,
+                  .hi = 10'000,
+                  .slider_lo = 0.10,
+                  .slider_hi = 20,
+                  .scale = InputScale::log,
+                  .ladder = Ladder::significant(2),
+                  .decimals = 2,
+                  .tooltip =
+                      "Rental price of one serving chip for one hour ($ per chip-hour). Lifetime "
+                      "dollars = training chip-hours × the training price + served tokens ÷ the "
+                      "serving layout's tokens per chip-hour × this price, energy at the wall on "
+                      "both. Default $2.50, the training default.",
+                  .get = [](const S& s) { return s.serving.price_per_chip_hour_dollars; },
+                  .set = [](S& s, double v) { s.serving.price_per_chip_hour_dollars = v; }},
     ScenarioInput{
         .key = "parallel.global_batch_tokens",
         .section = "parallel",

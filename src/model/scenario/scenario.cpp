@@ -138,6 +138,11 @@ BudgetInputs Scenario::budget_inputs() const {
   in.serving_latency.bytes_per_param = serving.bytes_per_param();
   in.law = plan_law();
   in.moe = plan.moe;
+  in.objective = plan.objective;
+  in.serving_chip = serving.chip;
+  in.serving_price_per_chip_hour_dollars = serving.price_per_chip_hour_dollars;
+  in.serving_weights = serving.weight_dtype;
+  in.serving_kv = serving.kv_dtype;
   return in;
 }
 

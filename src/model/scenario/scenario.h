@@ -52,6 +52,10 @@ struct ServingSetup {
   std::string engine = "ideal";
   std::int64_t chips = 8;   // chips of one serving deployment
   bool limit_model = true;  // "What I would train" respects the latency budget
+  // Lifetime dollars' serving side: the chip served on ("" = the training
+  // chip) and its chip-hour price.
+  std::string chip;
+  double price_per_chip_hour_dollars = 2.5;
   bool operator==(const ServingSetup&) const = default;
 };
 
@@ -93,6 +97,9 @@ struct PlanSetup {
   // An MoE candidate the Budget planner weighs against the dense answer at
   // the same compute and serving limit (experts 1: none).
   MoeShape moe;
+  // What "What I would train" minimises at equal loss: lifetime FLOPs or
+  // lifetime dollars (lifetime_dollars.h).
+  Objective objective = Objective::flops;
   bool operator==(const PlanSetup&) const = default;
 };
 

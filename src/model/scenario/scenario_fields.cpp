@@ -136,6 +136,8 @@ std::vector<ScenarioField> make_fields() {
       [](S s) { return s.training.seq_len; });
   // Serving.
   add("serving.chips", "Serving chips", "chips", [](S s) { return s.serving.chips; });
+  add("serving.price_per_chip_hour_dollars", "Serving price", "$ per chip-hour",
+      [](S s) { return s.serving.price_per_chip_hour_dollars; });
   add("serving.limit_model", "Serving latency limits the model", "",
       [](S s) { return s.serving.limit_model; });
   // Goodput: crashes, restarts and checkpoints.
@@ -176,6 +178,11 @@ std::vector<ScenarioField> make_fields() {
   add("plan.train_tokens", "Training tokens (train this model)", "tokens",
       [](S s) { return s.plan.train_tokens; });
   add("plan.law", "Loss law", "", [](S s) { return str(to_string(s.plan.law)); });
+  add("plan.objective", "Lifetime objective", "",
+      [](S s) { return str(to_string(s.plan.objective)); });
+  add("serving.chip", "Serving chip", "", [](S s) {
+    return str(s.serving.chip.empty() ? std::string("same as training") : s.serving.chip);
+  });
   add("plan.moe_experts", "MoE candidate: experts", "", [](S s) { return s.plan.moe.experts; });
   add("plan.moe_top_k", "MoE candidate: top-k", "", [](S s) { return s.plan.moe.top_k; });
   add("plan.moe_granularity", "MoE candidate: granularity", "",

@@ -171,13 +171,13 @@ ServingLimit scenario_serving_limit(const Scenario& s) {
 
 SearchInputs budget_serving_inputs(const Scenario& s) {
   SearchInputs in;
-  in.serving.chip = s.chip;
+  in.serving.chip = s.serving.chip.empty() ? s.chip : s.serving.chip;
   in.serving.prompt_tokens = s.serving.prompt_tokens;
   in.serving.decode_tokens = s.serving.decode_tokens;
   in.serving.weights = s.serving.weight_dtype;
   in.serving.kv = s.serving.kv_dtype;
   in.serving.overhead_seconds = s.serving.overhead_seconds;
-  in.serving.cost.price_per_chip_hour_dollars = s.price_per_chip_hour_dollars;
+  in.serving.cost.price_per_chip_hour_dollars = s.serving.price_per_chip_hour_dollars;
   in.serving.cost.kwh_price_dollars = s.kwh_price_dollars;
   in.serving.cost.pue = s.pue;
   in.budget.turn_seconds = s.serving.latency_budget_seconds;
