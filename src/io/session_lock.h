@@ -28,6 +28,13 @@ class OrphanAutosave {
 
   const QString& path() const { return path_; }
   QDateTime lastModified() const;
+  // The path of the document the autosaved scenario was opened from or last
+  // saved to ("" for an untitled one, or an autosave written without it).
+  QString documentPath() const;
+  // Moves the autosave (and what it records) to `target`, a free path, then
+  // releases its lock: it is then an ordinary scenario file. False with
+  // *error when the move fails; the autosave then stays where it was.
+  bool keepAs(const QString& target, QString* error = nullptr);
   // Deletes the autosave and its lock (after it was recovered or declined).
   bool discard();
 
@@ -63,6 +70,11 @@ class SessionLock {
   const QString& folder() const { return folder_; }
 
   static QString lockPathFor(const QString& autosave_path);
+  // Beside an autosave: the path of the document it belongs to, one UTF-8
+  // line (absent for an untitled scenario).
+  static QString documentPathFor(const QString& autosave_path);
+  // Writes (or, for "", removes) this instance's record of its document path.
+  bool recordDocumentPath(const QString& document_path, QString* error = nullptr) const;
   static inline const char* const kLegacyAutosaveName = "autosave.napkin.json";
 
  private:

@@ -138,10 +138,9 @@ bool ReportWriter::writePdf(const QString& path, QString* error) {
     pdf.setResolution(kReportDpi);
     pdf.setCreator(QStringLiteral("Napkin %1").arg(QCoreApplication::applicationVersion()));
     const Scenario& s = window_->model()->scenario();
+    // One arg() pass: a "%1" in the model's name stays as typed.
     const QString title = QObject::tr("Napkin report: %1 on %2 × %3")
-                              .arg(q(s.model_name))
-                              .arg(s.n_chips)
-                              .arg(q(s.chip));
+                              .arg(q(s.model_name), QString::number(s.n_chips), q(s.chip));
     pdf.setTitle(title);
     const QString subject =
         QObject::tr("LLM pre-training budget, scaling, MoE and roofline analysis");
@@ -167,7 +166,11 @@ bool ReportWriter::writePdf(const QString& path, QString* error) {
     }
   }
   if (!file.commit()) {
-    if (error) *error = QObject::tr("%1 (any previous file is untouched)").arg(file.errorString());
+    // The writer says so when a previous file is untouched: once.
+    if (error)
+      *error = file.errorString().contains(QLatin1String("untouched"))
+                   ? file.errorString()
+                   : QObject::tr("%1 (any previous file is untouched)").arg(file.errorString());
     return false;
   }
   return true;

@@ -37,7 +37,8 @@ bool Autosave::writeNow(QString* error) {
   }
   try {
     save_scenario_file(model_->scenario(), path().toStdString());
-    return true;
+    // The document's name goes with it: a recovered scenario keeps it.
+    return lock_.recordDocumentPath(model_->filePath(), error);
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());
     return false;
