@@ -295,7 +295,8 @@ void MainWindow::offerRecovery() {
     QStringList about;
     if (!document.isEmpty()) about << QFileInfo(document).fileName();
     if (orphans.size() > 1) about << tr("%1 of %2").arg(i + 1).arg(orphans.size());
-    if (!about.isEmpty()) what += QStringLiteral(" (") + about.join(QStringLiteral("; ")) + ')';
+    if (!about.isEmpty())
+      what += QStringLiteral(" (") + about.join(QStringLiteral("; ")) + QLatin1Char(')');
     if (!recover_prompt_(what)) {
       o.discard();
       continue;

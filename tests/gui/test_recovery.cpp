@@ -32,7 +32,9 @@ QString crashWith(const Scenario& s, const QString& path = {}) {
   // its own offer of recovery (queued) never runs.
   auto* w = new MainWindow(MainWindow::Session::restore);
   if (!path.isEmpty()) {
-    EXPECT_TRUE(w->model()->replace(Scenario{}, QStringLiteral("start")));
+    Scenario start;
+    start.days = 12;
+    EXPECT_TRUE(w->model()->replace(start, QStringLiteral("start")));
     EXPECT_TRUE(w->saveTo(path));
   }
   EXPECT_TRUE(w->model()->replace(s, QStringLiteral("edit")));
