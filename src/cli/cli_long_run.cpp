@@ -101,6 +101,7 @@ void LongRun::stage(std::string unit, std::int64_t total) {
   unit_ = std::move(unit);
   total_ = total;
   done_ = 0;
+  last_draw_ = {};  // the new stage's first count is shown at once
 }
 
 void LongRun::update(std::int64_t done) {
