@@ -69,10 +69,10 @@ TEST(Recovery, EveryOrphanIsOfferedAndARecoveredDocumentKeepsItsName) {
       return asked.size() == 2;
     });
     QCoreApplication::processEvents();
-    ASSERT_EQ(asked.size(), 2) << asked.join(" | ").toStdString();
+    ASSERT_EQ(asked.size(), 2) << asked.join(QStringLiteral(" | ")).toStdString();
     EXPECT_TRUE(asked[0].contains(QStringLiteral("1 of 2"))) << asked[0].toStdString();
     EXPECT_TRUE(asked[1].contains(QStringLiteral("2 of 2"))) << asked[1].toStdString();
-    EXPECT_TRUE(asked.join(' ').contains(QStringLiteral("plan.napkin.json")));
+    EXPECT_TRUE(asked.join(QLatin1Char(' ')).contains(QStringLiteral("plan.napkin.json")));
     const bool got_named = asked[1].contains(QStringLiteral("plan.napkin.json"));
     EXPECT_EQ(w.model()->scenario(), got_named ? named : untitled);
     EXPECT_EQ(w.model()->filePath(), got_named ? path : QString());
