@@ -268,27 +268,62 @@ void MainWindow::autosave() {
 
 void MainWindow::offerRecovery() {
   if (!autosave_) return;
-  // Only instances that are gone: a running window keeps its lock.
+  // Only instances that are gone: a running window keeps its lock. Each is
+  // offered in turn, newest first, until one is recovered; this window holds
+  // one scenario, so those after it become files in the recovered folder,
+  // named in the status bar. A declined one is deleted; one that cannot be
+  // read stays (a later version may read it).
   std::vector<OrphanAutosave> orphans = autosave_->claimOrphans();
-  if (orphans.empty()) return;
-  OrphanAutosave& newest = orphans.front();
-  const QString when = QLocale().toString(newest.lastModified(), QLocale::ShortFormat);
-  if (recover_prompt_(when)) {
+  QString recovered;
+  QStringList kept;
+  for (std::size_t i = 0; i < orphans.size(); ++i) {
+    OrphanAutosave& o = orphans[i];
+    const QString document = o.documentPath();
+    if (!recovered.isEmpty()) {
+      const QString folder = autosaveFolder() + QStringLiteral("/recovered");
+      const QString base =
+          (document.isEmpty()
+               ? QStringLiteral("untitled")
+               : QFileInfo(document).fileName().remove(QStringLiteral(".napkin.json"))) +
+          o.lastModified().toString(QStringLiteral("-yyyyMMdd-HHmmss"));
+      QString target = folder + QLatin1Char('/') + base + QStringLiteral(".napkin.json");
+      for (int n = 2; QFileInfo::exists(target); ++n)
+        target = folder + QLatin1Char('/') + base + QStringLiteral("-%1.napkin.json").arg(n);
+      if (QDir().mkpath(folder) && o.keepAs(target)) kept << target;
+      continue;
+    }
+    QString what = QLocale().toString(o.lastModified(), QLocale::ShortFormat);
+    QStringList about;
+    if (!document.isEmpty()) about << QFileInfo(document).fileName();
+    if (orphans.size() > 1) about << tr("%1 of %2").arg(i + 1).arg(orphans.size());
+    if (!about.isEmpty())
+      what += QStringLiteral(" (") + about.join(QStringLiteral("; ")) + QLatin1Char(')');
+    if (!recover_prompt_(what)) {
+      o.discard();
+      continue;
+    }
     try {
       // The file the edits belong to and the pinned baseline come back too.
-      const AutosaveContext context = Autosave::readContext(newest.path());
-      model_.load(load_scenario_file(newest.path().toStdString()), context.file_path);
+      const AutosaveContext context = Autosave::readContext(o.path());
+      const QString file = context.file_path.isEmpty() ? document : context.file_path;
+      model_.load(load_scenario_file(o.path().toStdString()), file);
       model_.setModified();
       if (context.baseline)
         baseline_->restoreAs(*context.baseline, context.baseline_label, context.baseline_path);
-      statusBar()->showMessage(tr("Recovered the scenario autosaved at %1").arg(when), 8000);
+      recovered = what;
       autosave();  // it is this window's unsaved work now
+      o.discard();
     } catch (const std::exception& e) {
       showError(tr("Could not recover the autosave"), QString::fromStdString(e.what()));
-      return;  // keep the file: it may be read by a later version
     }
   }
-  newest.discard();
+  if (recovered.isEmpty()) return;
+  // One arg() pass each: a "%1" in a file name stays as it is.
+  QString message = tr("Recovered the scenario autosaved at %1").arg(recovered);
+  if (!kept.isEmpty())
+    message += tr("; %n more kept as files: %1", nullptr, static_cast<int>(kept.size()))
+                   .arg(kept.join(QStringLiteral(", ")));
+  statusBar()->showMessage(message, 30000);
 }
 
 void MainWindow::saveSession(bool discarded) {

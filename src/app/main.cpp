@@ -2,6 +2,7 @@
 #include <QCommandLineParser>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "MainWindow.h"
 #include "process_guard.h"
@@ -11,6 +12,10 @@ int main(int argc, char** argv) {
   // reports ("Broken pipe", "File too large"), not a signal that kills the app.
   napkin::reserve_standard_descriptors();
   napkin::ignore_write_signals();
+  if (const std::string bad = napkin::non_utf8_argument(argc, argv); !bad.empty()) {
+    std::fprintf(stderr, "napkin: %s\n", bad.c_str());
+    return 2;
+  }
   // A screenshot needs no display: render offscreen unless a platform was chosen.
   for (int i = 1; i < argc; ++i)
     if ((std::strcmp(argv[i], "--screenshot") == 0 || std::strcmp(argv[i], "--report") == 0) &&

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli_common.h"
+#include "cli_long_run.h"
 #include "compare.h"
 #include "scenario_fields.h"
 #include "scenario_json.h"
@@ -60,13 +61,27 @@ int run_diff(Args& a) {
   const auto path_b = a.positional();
   if (!path_a || !path_b)
     throw UsageError("needs two scenario files: diff A.napkin.json B.napkin.json [--json]");
+  const double max_seconds = a.real("--max-seconds", 0, 0, 1e7, "s (0: no limit)");
   a.finish();
+  // One clock for both plans: their ladder fits report progress, stop on
+  // Ctrl+C and at --max-seconds.
+  LongRun run("fit steps", 0, json, max_seconds);
   const Scenario sa = load(*path_a);
   const Scenario sb = load(*path_b);
+  run.update(0);
 
   const std::vector<InputDifference> inputs = differing_inputs(sa, sb);
-  const std::vector<OutputComparison> outputs =
-      compare_outputs(headline_outputs(sa), headline_outputs(sb));
+  std::vector<OutputComparison> outputs;
+  const FitProgressFn progress = [&run](std::int64_t done, std::int64_t total) {
+    return run.keep_going(done, total);
+  };
+  try {
+    std::vector<HeadlineOutput> ha = headline_outputs(sa, progress);
+    outputs = compare_outputs(ha, headline_outputs(sb, progress));
+  } catch (const Cancelled&) {
+    run.stop_reason();
+    throw;
+  }
 
   if (json) {
     QJsonArray in;
@@ -129,7 +144,7 @@ int run_diff(Args& a) {
 }  // namespace
 
 std::vector<Command> compare_commands() {
-  return {{"diff", "diff A.napkin.json B.napkin.json [--json]", run_diff}};
+  return {{"diff", "diff A.napkin.json B.napkin.json [--max-seconds S] [--json]", run_diff}};
 }
 
 }  // namespace napkin::cli

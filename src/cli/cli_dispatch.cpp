@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -27,7 +28,8 @@ void print_help(const std::vector<Command>& commands) {
   std::printf("\nWithout --json a readable report is printed; with --json one JSON object.\n");
   std::printf("Bad flags or values exit with status 2 and one line on stderr.\n");
   std::printf(
-      "Long runs (fit --bootstrap, moe collapse) show progress on a terminal (not with --json),\n"
+      "Long runs (fit and its bootstrap, diff's ladder fits, moe collapse) show progress on a\n"
+      "terminal (not with --json),\n"
       "stop on Ctrl+C with status 130, and with --max-seconds S stop after S seconds with\n"
       "status 124. A value that starts with a dash is given as --flag=VALUE.\n");
 }
@@ -45,9 +47,31 @@ int dispatch(const std::vector<std::string>& argv) {
     return 0;
   }
   const std::string& name = argv[0];
+  // `napkin-cli COMMAND --help` (or -h): the command's usage, status 0. params
+  // and serve print a longer help of their own.
+  const bool help = std::any_of(argv.begin() + 1, argv.end(),
+                                [](const std::string& w) { return w == "--help" || w == "-h"; });
+  if (help && name != "params" && name != "serve") {
+    bool found = false;
+    for (const Command& c : commands)
+      if (name == c.name) {
+        std::printf("%s napkin-cli %s\n", found ? "      " : "usage:", c.usage);
+        found = true;
+      }
+    if (found) {
+      std::printf(
+          "\nWithout --json a readable report; with --json one JSON object. Bad flags or values\n"
+          "exit with status 2 and one line on stderr. napkin-cli help lists every command.\n");
+      return 0;
+    }
+  }
   for (const Command& c : commands) {
     if (name != c.name) continue;
-    Args args(std::vector<std::string>(argv.begin() + 1, argv.end()));
+    std::vector<std::string> words(argv.begin() + 1, argv.end());
+    if (help)  // params and serve read --help
+      for (std::string& w : words)
+        if (w == "-h") w = "--help";
+    Args args(std::move(words));
     args.set_command(c.name, c.usage);
     try {
       return c.run(args);

@@ -88,8 +88,20 @@ bool LongRun::keep_going(std::int64_t done) noexcept {
           max_seconds_)
     stop_ = Stop::out_of_time;
   if (stop_ != Stop::none) return false;
-  if (show_) draw(false);
+  if (show_ && total_ > 0) draw(false);  // nothing to count yet: no line
   return true;
+}
+
+bool LongRun::keep_going(std::int64_t done, std::int64_t total) noexcept {
+  total_ = total;
+  return keep_going(done);
+}
+
+void LongRun::stage(std::string unit, std::int64_t total) {
+  unit_ = std::move(unit);
+  total_ = total;
+  done_ = 0;
+  last_draw_ = {};  // the new stage's first count is shown at once
 }
 
 void LongRun::update(std::int64_t done) {
@@ -98,7 +110,8 @@ void LongRun::update(std::int64_t done) {
 
 void LongRun::stop_reason() const {
   const std::string where =
-      format_grouped(done_) + " of " + format_grouped(total_) + " " + unit_ + " done";
+      total_ > 0 ? format_grouped(done_) + " of " + format_grouped(total_) + " " + unit_ + " done"
+                 : "reading the input, before any " + unit_;
   if (stop_ == Stop::interrupted) throw Interrupted("interrupted (Ctrl+C) after " + where);
   if (stop_ == Stop::out_of_time)
     throw OutOfTime("stopped at --max-seconds " + format_value(max_seconds_) + " after " + where +

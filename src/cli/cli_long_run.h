@@ -1,4 +1,4 @@
-// Long CLI work (fit --bootstrap, moe collapse): a progress line on stderr
+// Long CLI work (fit, its bootstrap, diff's fits, moe collapse): a progress line on stderr
 // when it is a terminal (never with --json), a clean stop on Ctrl+C (exit
 // status 130 and one line) and an optional --max-seconds cap (exit status 124
 // and one line). dispatch() turns the exceptions below into those statuses.
@@ -33,11 +33,16 @@ class LongRun {
   LongRun(const LongRun&) = delete;
   LongRun& operator=(const LongRun&) = delete;
 
+  // Starts counting other work (a fit, then its bootstrap) on the same clock:
+  // --max-seconds bounds the whole run, not one stage of it.
+  void stage(std::string unit, std::int64_t total);
   // Reports `done` units; throws Interrupted or OutOfTime when the run must stop.
   void update(std::int64_t done);
   // The same for a model's progress callback: false when the run must stop
   // (the model then throws; call stop_reason() to rethrow as ours).
   bool keep_going(std::int64_t done) noexcept;
+  // The same when the total is only known to the model (a fit's steps).
+  bool keep_going(std::int64_t done, std::int64_t total) noexcept;
   // Throws Interrupted or OutOfTime if the run was stopped; else returns.
   void stop_reason() const;
 

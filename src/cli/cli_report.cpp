@@ -8,6 +8,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 #include "atomic_writer.h"
@@ -69,7 +70,14 @@ int run_report(Args& a) {
   if (!out) throw UsageError("-o OUT.pdf is required");
   const auto scenario = a.value("--scenario");
   const auto baseline = a.value("--baseline");
-  const std::string page = a.choice("--page-size", "default", {"default", "a4", "letter"});
+  // Any case, as the app takes it: A4, a4, Letter.
+  const std::string page_as_typed = a.text("--page-size", "default");
+  std::string page = page_as_typed;
+  std::transform(page.begin(), page.end(), page.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (page != "default" && page != "a4" && page != "letter")
+    throw UsageError("--page-size must be one of a4, letter (in any case); got " +
+                     cli::quoted(page_as_typed));
   a.finish();
   QString why;
   const QString app = findApp(&why);

@@ -122,6 +122,9 @@ int run_fit(Args& a) {
   if (law_out && law_out->empty()) throw UsageError("-o needs a file name");
   a.finish();
 
+  // One clock for the whole command: reading the ladder, the fit and its
+  // bootstrap (--max-seconds, Ctrl+C and the progress line cover them all).
+  LongRun run("fit steps", 0, json, max_seconds);
   CsvLadder ladder;
   if (path == "-") {
     // Standard input: a pipe, a redirected file or a terminal (ended by Ctrl+D).
@@ -132,25 +135,32 @@ int run_fit(Args& a) {
   } else {
     ladder = load_csv_ladder(path, csv);
   }
+  run.update(0);  // a ladder that took the whole budget to read stops here
   std::optional<BootstrapResult> b;
   FitResult f;
-  if (boot) {
-    BootstrapOptions bo;
-    bo.resamples = static_cast<int>(*boot);
-    bo.seed = static_cast<std::uint64_t>(seed);
-    bo.fit = fit;
-    bo.min_successful = std::min(10, bo.resamples);
-    LongRun run("bootstrap resamples", *boot, json, max_seconds);
-    try {
-      b = bootstrap_forecast(ladder.points, target, bo,
-                             [&run](int done, int) { return run.keep_going(done); });
-    } catch (const Cancelled&) {
-      run.stop_reason();
-      throw;
+  fit.progress = [&run](std::int64_t done, std::int64_t total) {
+    return run.keep_going(done, total);
+  };
+  try {
+    if (boot) {
+      BootstrapOptions bo;
+      bo.resamples = static_cast<int>(*boot);
+      bo.seed = static_cast<std::uint64_t>(seed);
+      bo.fit = fit;
+      bo.min_successful = std::min(10, bo.resamples);
+      bool resampling = false;
+      b = bootstrap_forecast(ladder.points, target, bo, [&](int done, int total) {
+        if (!resampling) run.stage("bootstrap resamples", total);
+        resampling = true;
+        return run.keep_going(done);
+      });
+      f = b->fit;
+    } else {
+      f = fit_parametric(ladder.points, fit);
     }
-    f = b->fit;
-  } else {
-    f = fit_parametric(ladder.points, fit);
+  } catch (const Cancelled&) {
+    run.stop_reason();
+    throw;
   }
   const ComputeOptimum opt = analytic_optimum(f.law, target);
   require_physical(f, opt, ladder);

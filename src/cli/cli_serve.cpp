@@ -258,6 +258,15 @@ int run_serve(Args& a) {
   if (search && !has_budget)
     throw UsageError("--search needs a budget: --budget-s, or --ttft-s and --tpot-s");
   if (!search && !chips && !tp) throw UsageError("--chips is required (or --search with a budget)");
+  // The search picks the slice itself, up to --max-chips: a fixed layout next
+  // to it would be silently ignored by it.
+  if (search && (chips || tp || pp || ep))
+    throw UsageError(std::string("--search finds the chips and the layout itself; ") +
+                     (chips ? "--chips " + std::to_string(*chips)
+                            : std::string(tp   ? "--tp"
+                                          : pp ? "--pp"
+                                               : "--ep")) +
+                     " contradicts it: drop it, or bound the search with --max-chips");
 
   // The layout: as given, or the fastest split of --chips.
   std::optional<ServingLayout> layout;

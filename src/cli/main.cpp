@@ -11,6 +11,10 @@
 int main(int argc, char** argv) {
   napkin::reserve_standard_descriptors();
   napkin::ignore_write_signals();
+  if (const std::string bad = napkin::non_utf8_argument(argc, argv); !bad.empty()) {
+    std::fprintf(stderr, "napkin-cli: %s\n", bad.c_str());
+    return 2;
+  }
   QCoreApplication app(argc, argv);  // for Qt's file and JSON classes; no GUI
   // QCoreApplication adopts the environment's locale; the CLI reads and
   // prints numbers in the C locale ("1.5", never "1,5") whatever LC_ALL says.

@@ -1,6 +1,7 @@
 #include "atomic_writer.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <QDir>
@@ -65,6 +66,9 @@ void remove_stale_temporaries(const QString& dir, const QString& name) {
   }
 }
 
+// How long a write to a full FIFO waits for its reader to read something.
+constexpr int kFifoIdleMs = 10'000;
+
 QString random_part() {
   return QString::number(QRandomGenerator::global()->generate64() & 0xffffffffffULL, 36);
 }
@@ -112,6 +116,7 @@ struct AtomicFile::State {
   QString name;
   int fd = -1;
   bool through = false;  // a device or FIFO, written in place
+  bool fifo = false;     // a FIFO (its descriptor is non-blocking)
   bool unnamed = false;  // an O_TMPFILE not yet linked
   QString temp;          // the named temporary, when there is one
   bool existed = false;  // a previous regular file is being replaced
@@ -179,7 +184,10 @@ bool AtomicFile::open(OpenMode mode) {
                            : QStringLiteral("%1: cannot write: %2").arg(d.path, reason(e)));
         return false;
       }
-      ::fcntl(d.fd, F_SETFL, ::fcntl(d.fd, F_GETFL) & ~O_NONBLOCK);
+      // A FIFO stays non-blocking: a reader that stops reading makes a write
+      // wait at most kFifoIdleMs (writeData), not forever.
+      d.fifo = S_ISFIFO(st.st_mode);
+      if (!d.fifo) ::fcntl(d.fd, F_SETFL, ::fcntl(d.fd, F_GETFL) & ~O_NONBLOCK);
       d.through = true;
       return QIODevice::open(WriteOnly | Unbuffered);
     }
@@ -266,6 +274,17 @@ qint64 AtomicFile::writeData(const char* data, qint64 len) {
         d.through ? write_no_sigpipe(d.fd, data + done, chunk) : ::write(d.fd, data + done, chunk);
     if (n < 0) {
       if (errno == EINTR) continue;
+      if (errno == EAGAIN && d.fifo) {  // the FIFO is full: wait, bounded, for its reader
+        pollfd p{d.fd, POLLOUT, 0};
+        const int ready = ::poll(&p, 1, kFifoIdleMs);
+        if (ready > 0 || (ready < 0 && errno == EINTR)) continue;
+        d.failed = true;
+        setErrorString(QStringLiteral("%1: write failed: the program reading this FIFO read "
+                                      "nothing for %2 s")
+                           .arg(d.path)
+                           .arg(kFifoIdleMs / 1000));
+        return -1;
+      }
       fail(QString(), errno);
       return -1;
     }

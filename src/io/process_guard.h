@@ -23,4 +23,10 @@ void reserve_standard_descriptors();
 // operating system's words ("No space left on device", "Broken pipe").
 bool close_output_stream(std::FILE* stream, std::string* reason);
 
+// Empty when every argument is valid UTF-8; otherwise the one line to print
+// and exit 2 with. File names reach Qt as UTF-8 text, and bytes that are not
+// UTF-8 would become U+FFFD: a different name, perhaps another file's. Such
+// a name is refused, never silently changed.
+std::string non_utf8_argument(int argc, char** argv);
+
 }  // namespace napkin

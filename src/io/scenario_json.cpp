@@ -4,11 +4,16 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <functional>
+#include <set>
 #include <stdexcept>
+#include <vector>
 
 #include "atomic_writer.h"
+#include "json_strict.h"
 #include "read_file.h"
 #include "scenario_json_detail.h"
 #include "serving_engine.h"
@@ -205,6 +210,11 @@ QJsonObject parse_document(std::string_view json, std::string_view source) {
   // An empty or binary file is not a cut-off scenario: say what it is.
   if (json.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw std::invalid_argument(std::string(source) + ": the file is empty; not a scenario");
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(json[i]); };
+  if (json.size() >= 2 && ((byte(0) == 0xFF && byte(1) == 0xFE) ||
+                           (byte(0) == 0xFE && byte(1) == 0xFF) || byte(0) == 0 || byte(1) == 0))
+    throw std::invalid_argument(std::string(source) +
+                                ": UTF-16 text, not a scenario; save it as UTF-8");
   if (const std::size_t nul = json.find('\0'); nul != std::string_view::npos)
     throw std::invalid_argument(std::string(source) + ": binary data (a zero byte at byte " +
                                 std::to_string(nul) + "); not a scenario");
@@ -230,6 +240,9 @@ QJsonObject parse_document(std::string_view json, std::string_view source) {
   if (format != "napkin-scenario")
     top.fail("format", format.empty() ? "nothing" : "\"" + format + "\"", "\"napkin-scenario\"");
   std::int64_t version = 0;
+  if (!top.has("version"))
+    top.fail("version", "nothing",
+             "the format's version (1 to " + std::to_string(kScenarioFormatVersion) + ")");
   top.integer("version", version, 1, 1'000'000);
   if (version > kScenarioFormatVersion)
     top.fail("version", std::to_string(version),
@@ -382,17 +395,78 @@ void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_vi
   p.input("plan.moe_shared_experts", s);
 }
 
+// The keys of `o` (under `prefix`) that no Reader looked up. An object none
+// of whose keys were looked up is one unknown key itself, not each of its own.
+void unknown_keys(const QJsonObject& o, const std::string& prefix,
+                  const std::set<std::string>& read, std::vector<std::string>& out) {
+  for (auto it = o.begin(); it != o.end(); ++it) {
+    const std::string key = prefix + it.key().toStdString();
+    if (!read.count(key)) {
+      out.push_back(key);
+    } else if (it.value().isObject()) {
+      unknown_keys(it.value().toObject(), key + ".", read, out);
+    }
+  }
+}
+
+// The known key nearest to `key` in spelling (at most two edits), or "".
+std::string nearest_key(const std::string& key, const std::set<std::string>& read) {
+  const std::string folder = key.substr(0, key.rfind('.') + 1);
+  std::string best;
+  std::size_t best_distance = 3;
+  for (const std::string& k : read) {
+    if (k.size() <= folder.size() || k.compare(0, folder.size(), folder) != 0 ||
+        k.find('.', folder.size()) != std::string::npos)
+      continue;
+    const std::string a = key.substr(folder.size()), b = k.substr(folder.size());
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      std::size_t diagonal = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+        diagonal = up;
+      }
+    }
+    if (row[b.size()] < best_distance) {
+      best_distance = row[b.size()];
+      best = k;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 Scenario scenario_from_json(std::string_view json, std::string_view source) {
   const QJsonObject root = parse_document(json, source);
+  check_strict_json(json, source);  // what Qt's parser lets through
   const Reader top(root, "", source);
   Scenario s;
+  Reader::KeysRead read;
+  read.keys.insert("format");  // checked by parse_document
+  read.keys.insert("version");
   read_hardware_and_budget(top, s, source);
   read_model(top, s, source);
   read_training_and_serving(top, s, source);
   read_goodput_ranges_and_plan(top, s, source);
   settings_from_json(top, s);
+  // A field this build does not know is refused, not dropped: opening and
+  // saving would lose it, and a misspelt one ("chps") would leave the value
+  // the user meant at its default.
+  std::vector<std::string> unknown;
+  unknown_keys(root, "", read.keys, unknown);
+  if (!unknown.empty()) {
+    const std::string near = nearest_key(unknown.front(), read.keys);
+    std::string m = std::string(source) + ": field \"" + unknown.front() +
+                    "\" is not a field of a version " + std::to_string(kScenarioFormatVersion) +
+                    " scenario";
+    if (!near.empty()) m += " (did you mean \"" + near + "\"?)";
+    if (unknown.size() > 1) m += "; " + std::to_string(unknown.size() - 1) + " more unknown";
+    throw std::invalid_argument(m);
+  }
 
   try {
     s.validate();

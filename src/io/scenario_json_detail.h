@@ -7,10 +7,12 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QString>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -42,7 +44,12 @@ class Reader {
     switch (v.type()) {
       case QJsonValue::Null: return "null";
       case QJsonValue::Bool: return v.toBool() ? "true" : "false";
-      case QJsonValue::Double: return format_value(v.toDouble());
+      case QJsonValue::Double: {
+        // Shortest round trip: 9007199254740992 as written, not "9.0072e+15".
+        char text[64];
+        const auto r = std::to_chars(text, text + sizeof text, v.toDouble());
+        return std::string(text, r.ptr);
+      }
       case QJsonValue::String: return "the string \"" + v.toString().left(40).toStdString() + "\"";
       case QJsonValue::Array: return "an array";
       case QJsonValue::Object: return "an object";
@@ -52,7 +59,7 @@ class Reader {
   }
 
   void integer(const char* key, std::int64_t& out, std::int64_t lo, std::int64_t hi) const {
-    const QJsonValue v = obj_.value(QLatin1String(key));
+    const QJsonValue v = look(key);
     if (v.isUndefined()) return;
     const std::string expected =
         "an integer in [" + format_grouped(lo) + ", " + format_grouped(hi) + "]";
@@ -71,7 +78,7 @@ class Reader {
   }
 
   void real(const char* key, double& out, double lo, double hi) const {
-    const QJsonValue v = obj_.value(QLatin1String(key));
+    const QJsonValue v = look(key);
     if (v.isUndefined()) return;
     const std::string expected = "a number in [" + format_value(lo) + ", " + format_value(hi) + "]";
     if (!v.isDouble()) fail(key, describe(v), expected);
@@ -85,7 +92,7 @@ class Reader {
   void input(std::string_view input_key, Scenario& s) const {
     const ScenarioInput& in = scenario_input(input_key);
     const std::string key(in.json_key);
-    const QJsonValue v = obj_.value(QString::fromStdString(key));
+    const QJsonValue v = look(key);
     if (v.isUndefined()) return;
     const std::string expected = input_accepted_text(in);
     if (!v.isDouble()) fail(key.c_str(), describe(v), expected);
@@ -98,14 +105,14 @@ class Reader {
   }
 
   void boolean(const char* key, bool& out) const {
-    const QJsonValue v = obj_.value(QLatin1String(key));
+    const QJsonValue v = look(key);
     if (v.isUndefined()) return;
     if (!v.isBool()) fail(key, describe(v), "true or false");
     out = v.toBool();
   }
 
   void text(const char* key, std::string& out, std::size_t max_len = 200) const {
-    const QJsonValue v = obj_.value(QLatin1String(key));
+    const QJsonValue v = look(key);
     if (v.isUndefined()) return;
     if (!v.isString()) fail(key, describe(v), "a string");
     const std::string s = v.toString().toStdString();
@@ -119,7 +126,7 @@ class Reader {
   template <typename T>
   void choice(const char* key, T& out, const std::function<T(std::string_view)>& parse) const {
     std::string s;
-    const QJsonValue v = obj_.value(QLatin1String(key));
+    const QJsonValue v = look(key);
     if (v.isUndefined()) return;
     text(key, s);
     try {
@@ -133,7 +140,7 @@ class Reader {
 
   // A number or null (null and absent leave `out` as it is / clear it).
   void optional_real(const char* key, std::optional<double>& out, double lo, double hi) const {
-    const QJsonValue v = obj_.value(QLatin1String(key));
+    const QJsonValue v = look(key);
     if (v.isUndefined()) return;
     if (v.isNull()) {
       out.reset();
@@ -146,7 +153,7 @@ class Reader {
 
   // {"low": …, "high": …} around a value of the scenario; null clears it.
   void spread(const char* key, std::optional<Spread>& out, double lo, double hi) const {
-    const QJsonValue v = obj_.value(QLatin1String(key));
+    const QJsonValue v = look(key);
     if (v.isUndefined()) return;
     if (v.isNull()) {
       out.reset();
@@ -166,26 +173,57 @@ class Reader {
   }
 
   QJsonObject object(const char* key) const {
-    const QJsonValue v = obj_.value(QLatin1String(key));
+    const QJsonValue v = look(key);
     if (v.isUndefined()) return {};
     if (!v.isObject()) fail(key, describe(v), "an object");
     return v.toObject();
   }
 
-  bool has(const char* key) const { return obj_.contains(QLatin1String(key)); }
-  bool is_null(const char* key) const { return obj_.value(QLatin1String(key)).isNull(); }
+  bool has(const char* key) const {
+    mark(key);
+    return obj_.contains(QLatin1String(key));
+  }
+  bool is_null(const char* key) const { return look(key).isNull(); }
 
   QJsonArray array(const char* key) const {
-    const QJsonValue v = obj_.value(QLatin1String(key));
+    const QJsonValue v = look(key);
     if (v.isUndefined()) return {};
     if (!v.isArray()) fail(key, describe(v), "an array");
     return v.toArray();
   }
 
+  // Every key a Reader looks up, as "prefix.key", while a KeysRead is alive
+  // on this thread: what the document holds beyond them is unknown to this
+  // build (a misspelling, or a newer writer's field).
+  struct KeysRead {
+    std::set<std::string> keys;
+    KeysRead* previous;
+    KeysRead() : previous(current()) { current() = this; }
+    ~KeysRead() { current() = previous; }
+    KeysRead(const KeysRead&) = delete;
+    KeysRead& operator=(const KeysRead&) = delete;
+    static KeysRead*& current() {
+      thread_local KeysRead* active = nullptr;
+      return active;
+    }
+  };
+
   const std::string& prefix() const { return prefix_; }
   std::string_view source() const { return source_; }
 
  private:
+  void mark(std::string_view key) const {
+    if (KeysRead* k = KeysRead::current()) k->keys.insert(prefix_ + std::string(key));
+  }
+  QJsonValue look(const char* key) const {
+    mark(key);
+    return obj_.value(QLatin1String(key));
+  }
+  QJsonValue look(const std::string& key) const {
+    mark(key);
+    return obj_.value(QString::fromStdString(key));
+  }
+
   const QJsonObject obj_;  // implicitly shared: a copy is cheap, a reference could dangle
   std::string prefix_;
   std::string_view source_;

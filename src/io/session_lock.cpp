@@ -6,6 +6,10 @@
 #include <QFileInfo>
 #include <QRandomGenerator>
 #include <algorithm>
+#include <string>
+
+#include "atomic_writer.h"
+#include "read_file.h"
 
 namespace napkin {
 
@@ -32,7 +36,28 @@ OrphanAutosave::~OrphanAutosave() = default;
 
 QDateTime OrphanAutosave::lastModified() const { return QFileInfo(path_).lastModified(); }
 
+QString OrphanAutosave::documentPath() const {
+  std::string text, error;
+  if (!read_file_capped(SessionLock::documentPathFor(path_).toStdString(), 64 * 1024, &text,
+                        &error))
+    return {};
+  return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())).trimmed();
+}
+
+bool OrphanAutosave::keepAs(const QString& target, QString* error) {
+  if (QFileInfo::exists(target) || !QFile::rename(path_, target)) {
+    if (error) *error = QStringLiteral("%1: cannot move the autosave there").arg(target);
+    return false;
+  }
+  QFile::remove(SessionLock::documentPathFor(path_));
+  QFile::remove(SessionLock::contextPathFor(path_));
+  if (lock_) lock_->unlock();
+  lock_.reset();
+  return true;
+}
+
 bool OrphanAutosave::discard() {
+  QFile::remove(SessionLock::documentPathFor(path_));
   const bool removed = QFile::remove(path_) || !QFileInfo::exists(path_);
   QFile::remove(SessionLock::contextPathFor(path_));
   if (lock_) lock_->unlock();  // removes the lock file
@@ -79,6 +104,18 @@ void SessionLock::removeAutosave() const {
   if (id_.isEmpty()) return;
   QFile::remove(autosavePath());
   QFile::remove(contextPathFor(autosavePath()));
+  QFile::remove(documentPathFor(autosavePath()));
+}
+
+QString SessionLock::documentPathFor(const QString& autosave_path) {
+  return autosave_path + QStringLiteral(".document");
+}
+
+bool SessionLock::recordDocumentPath(const QString& document_path, QString* error) const {
+  if (id_.isEmpty()) return true;
+  const QString record = documentPathFor(autosavePath());
+  if (document_path.isEmpty()) return QFile::remove(record) || !QFileInfo::exists(record);
+  return write_file_atomically(record, document_path.toUtf8() + '\n', error);
 }
 
 QString SessionLock::lockPathFor(const QString& autosave_path) {

@@ -28,7 +28,15 @@ class OrphanAutosave {
 
   const QString& path() const { return path_; }
   QDateTime lastModified() const;
-  // Deletes the autosave, its context and its lock (after it was recovered or declined).
+  // The path of the document the autosaved scenario was opened from or last
+  // saved to ("" for an untitled one, or an autosave written without it).
+  QString documentPath() const;
+  // Moves the autosave (and what it records) to `target`, a free path, then
+  // releases its lock: it is then an ordinary scenario file. False with
+  // *error when the move fails; the autosave then stays where it was.
+  bool keepAs(const QString& target, QString* error = nullptr);
+  // Deletes the autosave, what it records and its lock (after it was
+  // recovered or declined).
   bool discard();
 
  private:
@@ -66,6 +74,11 @@ class SessionLock {
   // What the scenario file cannot hold, beside each autosave: the file the
   // work belongs to and the pinned baseline ("<...>.context.json").
   static QString contextPathFor(const QString& autosave_path);
+  // Beside an autosave: the path of the document it belongs to, one UTF-8
+  // line (absent for an untitled scenario).
+  static QString documentPathFor(const QString& autosave_path);
+  // Writes (or, for "", removes) this instance's record of its document path.
+  bool recordDocumentPath(const QString& document_path, QString* error = nullptr) const;
   static inline const char* const kLegacyAutosaveName = "autosave.napkin.json";
 
  private:

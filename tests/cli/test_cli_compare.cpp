@@ -149,5 +149,5 @@ TEST(CliDiff, UsageErrors) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(r.err.contains("--csv"));
   r = run_cli({"help"});
-  EXPECT_TRUE(r.out.contains("diff A.napkin.json B.napkin.json [--json]"));
+  EXPECT_TRUE(r.out.contains("diff A.napkin.json B.napkin.json [--max-seconds S] [--json]"));
 }

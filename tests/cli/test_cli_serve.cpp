@@ -27,6 +27,11 @@ double num(const QJsonObject& o, const char* key) {
   return o.value(key).toDouble();
 }
 
+// The search finds the slice itself: no --chips.
+QStringList serve_search(double params) {
+  return {"serve", "--params", QString::number(params, 'g', 17), "--chip", "TPU v5e", "--search"};
+}
+
 QStringList serve(double params, int chips) {
   return {"serve",
           "--params",
@@ -116,14 +121,21 @@ TEST(CliServe, SearchFindsTheSeedsChipCounts) {
 }
 
 TEST(CliServe, JsonHasTheIssuesKeys) {
+  // A layout, then the search (which picks its own layout: the two do not combine).
   const CliResult r = json_ok({"serve", "--config", kLlama70, "--chip", "H100", "--chips", "8",
-                               "--batch", "8", "--search", "--ttft-s", "1", "--tpot-s", "0.05"});
+                               "--batch", "8", "--ttft-s", "1", "--tpot-s", "0.05"});
+  const CliResult searched = json_ok({"serve", "--config", kLlama70, "--chip", "H100", "--batch",
+                                      "8", "--search", "--ttft-s", "1", "--tpot-s", "0.05"});
   for (const char* key :
        {"fits", "memory", "prefill_seconds", "decode_step_seconds", "decode_seconds",
         "turn_seconds", "ttft_seconds", "tpot_seconds", "comm_seconds_per_step",
-        "tokens_per_second_per_chip", "dollars_per_million_tokens", "joules_per_token", "best",
-        "layouts", "disaggregation", "weight_precision", "kv_precision"})
+        "tokens_per_second_per_chip", "dollars_per_million_tokens", "joules_per_token",
+        "weight_precision", "kv_precision"}) {
     EXPECT_TRUE(r.json.contains(key)) << key;
+    EXPECT_TRUE(searched.json.contains(key)) << key;
+  }
+  for (const char* key : {"best", "layouts", "disaggregation"})
+    EXPECT_TRUE(searched.json.contains(key)) << key;
   const QJsonObject mem = r.json.value("memory").toObject();
   for (const char* key : {"weights", "kv", "total"}) EXPECT_TRUE(mem.contains(key)) << key;
   // Llama-3-70B at bf16 on 8 H100: TP 8, 1/8 of 141 GB per chip.
@@ -131,7 +143,7 @@ TEST(CliServe, JsonHasTheIssuesKeys) {
   EXPECT_NEAR(num(mem, "weights"), 70'553'706'496.0 * 2 / 8, 1);
   EXPECT_NEAR(num(mem, "total"), num(mem, "weights") + num(mem, "kv"), 1);
   EXPECT_TRUE(r.json.value("fits").toBool());
-  const QJsonObject d = r.json.value("disaggregation").toObject();
+  const QJsonObject d = searched.json.value("disaggregation").toObject();
   EXPECT_TRUE(d.contains("winner"));
   EXPECT_GT(d.value("disaggregated_chips").toInteger(), 0);
 }
@@ -172,11 +184,15 @@ TEST(CliServe, NoSliceSaysWhy) {
 }
 
 TEST(CliServe, TextReport) {
-  const CliResult r = run_cli(serve(70e9, 16) + QStringList{"--search", "--budget-s", "2"});
+  // A layout's report, and the search's (the two do not combine).
+  const CliResult r = run_cli(serve(70e9, 16) + QStringList{"--budget-s", "2"});
   EXPECT_EQ(r.exit_code, 0) << r.err.toStdString();
-  for (const char* s : {"memory per chip", "decode step", "TPOT", "Search:", "smallest slice",
-                        "Energy is", "per million tokens"})
+  for (const char* s : {"memory per chip", "decode step", "TPOT", "per million tokens"})
     EXPECT_TRUE(r.out.contains(s)) << s << "\n" << r.out.toStdString();
+  const CliResult searched = run_cli(serve_search(70e9) + QStringList{"--budget-s", "2"});
+  EXPECT_EQ(searched.exit_code, 0) << searched.err.toStdString();
+  for (const char* s : {"Search:", "smallest slice", "TPOT", "Energy is", "per million tokens"})
+    EXPECT_TRUE(searched.out.contains(s)) << s << "\n" << searched.out.toStdString();
 }
 
 TEST(CliServe, BadInputNamesTheFlag) {
@@ -189,17 +205,20 @@ TEST(CliServe, BadInputNamesTheFlag) {
                      "--weight-precision");
   expect_usage_error(serve(70e9, 16) + QStringList{"--kv-precision", "int2"}, "--kv-precision");
   // A budget at or below the overhead.
-  expect_usage_error(serve(70e9, 16) + QStringList{"--search", "--budget-s", "0.25"}, "--budget-s");
+  expect_usage_error(serve_search(70e9) + QStringList{"--budget-s", "0.25"}, "--budget-s");
   expect_usage_error(serve(70e9, 16) + QStringList{"--budget-s", "0.1", "--overhead-s", "0.2"},
                      "--budget-s");
-  expect_usage_error(
-      serve(70e9, 16) + QStringList{"--search", "--ttft-s", "0.2", "--tpot-s", "0.05"}, "--ttft-s");
+  expect_usage_error(serve_search(70e9) + QStringList{"--ttft-s", "0.2", "--tpot-s", "0.05"},
+                     "--ttft-s");
   // Inconsistent or missing layout flags.
   expect_usage_error(serve(70e9, 16) + QStringList{"--tp", "4", "--pp", "2"}, "--chips");
   expect_usage_error(serve(70e9, 16) + QStringList{"--pp", "100"}, "--pp");
   expect_usage_error(serve(70e9, 16) + QStringList{"--ep", "2"}, "--ep");
+  // Issue 28, item 13: a layout next to --search is a contradiction, not ignored.
+  expect_usage_error(serve(70e9, 8) + QStringList{"--search", "--budget-s", "2"}, "--chips 8");
+  expect_usage_error(serve_search(70e9) + QStringList{"--budget-s", "2", "--tp", "4"}, "--tp");
   expect_usage_error({"serve", "--params", "70e9", "--chip", "TPU v5e"}, "--chips");
-  expect_usage_error(serve(70e9, 16) + QStringList{"--search"}, "--budget-s");
+  expect_usage_error(serve_search(70e9), "--budget-s");
   expect_usage_error({"serve", "--chip", "H100", "--chips", "8"}, "--params");
   expect_usage_error(
       {"serve", "--params", "70e9", "--config", kLlama70, "--chip", "H100", "--chips", "8"},
@@ -207,13 +226,12 @@ TEST(CliServe, BadInputNamesTheFlag) {
   expect_usage_error({"serve", "--params", "70e9", "--chip", "Z80", "--chips", "8"}, "chip");
   expect_usage_error(serve(70e9, 16) + QStringList{"--batch", "0"}, "--batch");
   expect_usage_error(serve(70e9, 16) + QStringList{"--pool", "both"}, "--pool");
-  expect_usage_error(
-      serve(70e9, 16) + QStringList{"--search", "--budget-s", "2", "--max-chips", "3000"},
-      "--max-chips");
+  expect_usage_error(serve_search(70e9) + QStringList{"--budget-s", "2", "--max-chips", "3000"},
+                     "--max-chips");
 }
 
 TEST(CliServe, Deterministic) {
-  const QStringList args = serve(70e9, 16) + QStringList{"--search", "--budget-s", "2", "--json"};
+  const QStringList args = serve_search(70e9) + QStringList{"--budget-s", "2", "--json"};
   EXPECT_EQ(run_cli(args).out, run_cli(args).out);
 }
 

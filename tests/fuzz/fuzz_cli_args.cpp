@@ -4,6 +4,7 @@
 // costly commands run for real when their work is bounded (moe collapse
 // ≤ 50 steps of ≤ 256 tokens and ≤ 64 experts, fit on a 12-point ladder with
 // ≤ 16 resamples, isoflops with ≤ 8 budgets); the report is not rendered here.
+// Arguments that are not UTF-8 go through main()'s check (process_guard.h).
 #include <unistd.h>
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "process_guard.h"
 
 namespace {
 
@@ -80,6 +82,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (words.empty()) return 0;
   for (const std::string& w : words)
     if (w.find("/dev/") != std::string::npos || w.find("/proc/") != std::string::npos) return 0;
+  // As main() does: an argument that is not UTF-8 is refused before Qt sees it.
+  std::vector<char*> argv{const_cast<char*>("napkin-cli")};
+  for (std::string& w : words) argv.push_back(w.data());
+  if (!napkin::non_utf8_argument(static_cast<int>(argv.size()), argv.data()).empty()) return 0;
   std::string& cmd = words[0];
   if (cmd == "report") return 0;  // renders with the GUI program: not here
   if (cmd == "moe" && words.size() > 1 && words[1] == "collapse") {

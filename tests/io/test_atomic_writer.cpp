@@ -261,6 +261,23 @@ TEST_F(AtomicWriterTest, AFifoIsWrittenThroughNotReplaced) {
   EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced";
 }
 
+// Issue 28, item 11: a reader that opened the FIFO and never reads fills its
+// buffer; the write waits for it, bounded, and then fails with the reason.
+TEST_F(AtomicWriterTest, AFifoWhoseReaderNeverReadsIsAnErrorNotAHang) {
+  const std::string p = path("stuck-pipe");
+  ASSERT_EQ(::mkfifo(p.c_str(), 0600), 0);
+  const int reader = ::open(p.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  QString error;
+  // Far more than a pipe's buffer (64 KiB by default, at most 1 MiB unprivileged).
+  EXPECT_FALSE(write_file_atomically(qs(p), qb(distinctive_bytes(4 << 20, 5)), &error));
+  ::close(reader);
+  EXPECT_NE(error.indexOf(QLatin1String("read nothing for 10 s")), -1) << error.toStdString();
+  struct stat st {};
+  ASSERT_EQ(::lstat(p.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced";
+}
+
 TEST_F(AtomicWriterTest, AFifoWhoseReaderLeftReportsABrokenPipe) {
   const std::string p = path("pipe");
   ASSERT_EQ(::mkfifo(p.c_str(), 0600), 0);

@@ -151,3 +151,35 @@ TEST(SessionLock, AnUnwritableFolderIsAnError) {
   EXPECT_FALSE(error.isEmpty());
   EXPECT_FALSE(lock.isAcquired());
 }
+
+// Issue 28, item 16: an autosave records its document's path, and an orphan
+// can be kept as an ordinary file instead of being deleted.
+TEST(SessionLock, AnOrphanKnowsItsDocumentAndCanBeKeptAsAFile) {
+  QTemporaryDir tmp;
+  QString autosave;
+  {
+    SessionLock gone(tmp.path());
+    ASSERT_TRUE(gone.acquire());
+    autosave = gone.autosavePath();
+    touch(autosave, "unsaved work");
+    ASSERT_TRUE(gone.recordDocumentPath(QStringLiteral("/plans/a %1.napkin.json")));
+  }  // the instance is gone: its lock is released, the autosave stays
+  SessionLock next(tmp.path());
+  ASSERT_TRUE(next.acquire());
+  std::vector<OrphanAutosave> orphans = next.claimOrphans();
+  ASSERT_EQ(orphans.size(), 1u);
+  EXPECT_EQ(orphans[0].documentPath(), QStringLiteral("/plans/a %1.napkin.json"));
+  const QString kept = tmp.filePath(QStringLiteral("kept.napkin.json"));
+  ASSERT_TRUE(orphans[0].keepAs(kept));
+  EXPECT_FALSE(QFileInfo::exists(autosave));
+  EXPECT_FALSE(QFileInfo::exists(SessionLock::documentPathFor(autosave)));
+  QFile f(kept);
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  EXPECT_EQ(f.readAll(), QByteArray("unsaved work"));
+  orphans.clear();
+  EXPECT_TRUE(next.claimOrphans().empty());
+  // An untitled scenario records nothing.
+  ASSERT_TRUE(next.recordDocumentPath(QStringLiteral("/x.napkin.json")));
+  ASSERT_TRUE(next.recordDocumentPath(QString()));
+  EXPECT_FALSE(QFileInfo::exists(SessionLock::documentPathFor(next.autosavePath())));
+}

@@ -169,7 +169,11 @@ bool ReportWriter::writePdf(const QString& path, QString* error) {
     }
   }
   if (!file.commit()) {
-    if (error) *error = QObject::tr("%1 (any previous file is untouched)").arg(file.errorString());
+    // The writer says so when a previous file is untouched: once.
+    if (error)
+      *error = file.errorString().contains(QLatin1String("untouched"))
+                   ? file.errorString()
+                   : QObject::tr("%1 (any previous file is untouched)").arg(file.errorString());
     return false;
   }
   return true;

@@ -67,7 +67,8 @@ bool Autosave::writeNow(QString* error) {
                                &why))
       throw std::runtime_error(why.toStdString());
     save_scenario_file(document_ ? document_() : model_->scenario(), path().toStdString());
-    return true;
+    // The document's name goes with it: a recovered scenario keeps it.
+    return lock_.recordDocumentPath(model_->filePath(), error);
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());
     return false;

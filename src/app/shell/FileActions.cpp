@@ -27,6 +27,17 @@
 
 namespace napkin {
 
+namespace {
+
+// The atomic writer says when the previous file is untouched; say it once.
+QString withPreviousFileNote(const QString& message) {
+  return message.contains(QLatin1String("untouched"))
+             ? message
+             : QObject::tr("%1\n\nThe previous file, if any, is untouched.").arg(message);
+}
+
+}  // namespace
+
 bool writeImage(const QImage& image, const QString& path, QString* error) {
   if (image.isNull()) {
     if (error) *error = QObject::tr("%1: nothing to write (the image is empty)").arg(path);
@@ -133,9 +144,8 @@ bool MainWindow::saveTo(const QString& path) {
         note.isEmpty() ? 4000 : 15000);
     return true;
   } catch (const std::exception& e) {
-    showError(
-        tr("Could not save the scenario"),
-        tr("%1\n\nThe previous file, if any, is untouched.").arg(QString::fromStdString(e.what())));
+    showError(tr("Could not save the scenario"),
+              withPreviousFileNote(QString::fromStdString(e.what())));
     return false;
   }
 }
@@ -273,8 +283,7 @@ bool MainWindow::exportCompareCsv(const QString& path) {
   compare_->settle();
   QString error;
   if (!compare_->exportCsv(path, &error)) {
-    showError(tr("Could not export the comparison"),
-              tr("%1\n\nThe previous file, if any, is untouched.").arg(error));
+    showError(tr("Could not export the comparison"), withPreviousFileNote(error));
     return false;
   }
   statusBar()->showMessage(tr("Exported %1").arg(path), 4000);

@@ -48,6 +48,7 @@ LbfgsResult lbfgs_minimize(const LbfgsObjective& objective, std::vector<double> 
   bool converged = false;
   auto slot = [mem](int k) { return static_cast<std::size_t>(k % mem); };
   for (; it < options.max_iterations; ++it) {
+    if (options.keep_going && !options.keep_going(it)) break;
     double gmax = 0;
     for (double v : g) gmax = std::max(gmax, std::abs(v));
     if (gmax == 0) {

@@ -21,6 +21,10 @@ struct LbfgsOptions {
   // along steepest descent decreases the objective).
   double ftol = 1e-15;
   int memory = 8;  // curvature pairs kept
+  // Optional: called before each iteration with the iterations done; false
+  // stops the search there (the result holds the best point so far,
+  // converged = false).
+  std::function<bool(int iterations_done)> keep_going;
   void validate() const;
 };
 

@@ -201,6 +201,13 @@ enum class Estimator {
 std::string_view to_string(Estimator e);  // "huber-log", "ls-log", "ls-linear", "seed-cd"
 Estimator parse_estimator(std::string_view text);
 
+// The progress of one fit: (steps done, steps in all), where a step is one
+// start evaluated on the grid or one L-BFGS iteration (a start that converges
+// early counts its unused iterations as done), so `done` reaches `total`.
+// Called one at a time, from whichever thread is fitting; returning false
+// stops the fit, which then throws Cancelled (parallel_for.h).
+using FitProgressFn = std::function<bool(std::int64_t done, std::int64_t total)>;
+
 struct FitOptions {
   Estimator estimator = Estimator::huber_log;
   double huber_delta = 1e-3;
@@ -214,6 +221,7 @@ struct FitOptions {
   int max_iterations = 400;           // L-BFGS iterations per start
   int seed_cd_iterations = 200;       // the seed's default (its bootstrap uses 60)
   int threads = 0;                    // 0: the hardware's; the result does not depend on it
+  FitProgressFn progress;             // optional; a bootstrap's resamples do not report
 
   void validate() const;
 };

@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <mutex>
 #include <numeric>
 
 #include "lbfgs.h"
@@ -136,14 +138,49 @@ struct Polished {
   bool converged = false;
 };
 
+// One fit's progress (FitProgressFn), shared by the threads that run it:
+// steps are added from any thread and the caller's function is called one
+// call at a time, with a count that never decreases.
+class FitProgress {
+ public:
+  FitProgress(const FitProgressFn& fn, std::int64_t total) : fn_(fn), total_(total) {}
+  // Adds `steps`; false once the caller asked to stop.
+  bool advance(std::int64_t steps) {
+    if (!fn_) return true;
+    if (stop_.load()) return false;
+    std::lock_guard lock(mutex_);
+    done_ = std::min(total_, done_ + steps);
+    if (!fn_(done_, total_)) stop_.store(true);
+    return !stop_.load();
+  }
+  bool stopped() const { return stop_.load(); }
+  void throw_if_stopped() const {
+    if (stopped()) throw Cancelled("cancelled by the caller");
+  }
+
+ private:
+  const FitProgressFn& fn_;
+  const std::int64_t total_;
+  std::int64_t done_ = 0;
+  std::mutex mutex_;
+  std::atomic<bool> stop_{false};
+};
+
 // Polishes one start with L-BFGS (lbfgs.h) on the objective and its analytic
 // gradient. Stops when the relative decrease stays below `ftol` for three
-// iterations in a row.
+// iterations in a row, or when `progress` says stop.
 Polished polish(const FitData& d, const Theta& start, Estimator est, double delta, int max_iter,
-                double ftol) {
+                double ftol, FitProgress* progress = nullptr) {
   LbfgsOptions o;
   o.max_iterations = max_iter;
   o.ftol = ftol;
+  int counted = 0;  // iterations reported
+  if (progress)
+    o.keep_going = [&](int it) {
+      const int step = it - counted;
+      counted = it;
+      return progress->advance(step);
+    };
   const LbfgsResult r = lbfgs_minimize(
       [&](const std::vector<double>& x, std::vector<double>& grad) {
         Theta t{}, g{};
@@ -153,6 +190,7 @@ Polished polish(const FitData& d, const Theta& start, Estimator est, double delt
         return f;
       },
       std::vector<double>(start.begin(), start.end()), o);
+  if (progress) progress->advance(max_iter - counted);  // the rest of this start's iterations
   Polished out;
   if (!std::isfinite(r.f)) return out;
   std::copy(r.x.begin(), r.x.end(), out.theta.begin());
@@ -177,7 +215,9 @@ std::vector<Theta> start_grid() {
 // The seed's coordinate descent, transcribed (seed Phase 01 ch. 8,
 // fit_parametric): params (E, A, α, B, β), a step of half each start value,
 // shrunk ×0.97 whenever no coordinate improves.
-FitResult seed_coordinate_descent(const std::vector<LadderPoint>& points, double delta, int iters) {
+FitResult seed_coordinate_descent(const std::vector<LadderPoint>& points, double delta, int iters,
+                                  const FitProgressFn& report) {
+  FitProgress progress(report, iters);
   std::array<double, 5> params = {1.5, 400.0, 0.35, 400.0, 0.30};
   std::array<double, 5> step{};
   for (int i = 0; i < 5; ++i) step[i] = params[i] != 0 ? 0.5 * std::abs(params[i]) : 0.5;
@@ -194,6 +234,7 @@ FitResult seed_coordinate_descent(const std::vector<LadderPoint>& points, double
   };
   double best = score(params);
   for (int it = 0; it < iters; ++it) {
+    if (!progress.advance(it == 0 ? 0 : 1)) progress.throw_if_stopped();
     bool improved = false;
     for (int i = 0; i < 5; ++i) {
       for (double direction : {+1.0, -1.0}) {
@@ -212,6 +253,7 @@ FitResult seed_coordinate_descent(const std::vector<LadderPoint>& points, double
     if (!improved)
       for (double& s : step) s *= 0.97;
   }
+  progress.advance(1);  // the last iteration: done reaches the total
   FitResult r;
   r.law = LossLaw{params[0], params[1], params[2], params[3], params[4]};
   r.estimator = Estimator::seed_cd;
@@ -269,7 +311,8 @@ FitResult fit_parametric(const std::vector<LadderPoint>& points, const FitOption
   options.validate();
   require_fit_input(points);
   if (options.estimator == Estimator::seed_cd) {
-    FitResult r = seed_coordinate_descent(points, options.huber_delta, options.seed_cd_iterations);
+    FitResult r = seed_coordinate_descent(points, options.huber_delta, options.seed_cd_iterations,
+                                          options.progress);
     if (!usable(r.law))
       throw std::invalid_argument(
           "points: the seed's coordinate descent did not reach a usable "
@@ -284,30 +327,37 @@ namespace {
 FitResult fit_lse(const FitData& d, const FitOptions& options, int n_points, double ftol) {
   std::vector<Theta> starts;
   if (options.warm_start) starts.push_back(theta_from_law(*options.warm_start));
+  const std::vector<Theta> grid = options.use_grid ? start_grid() : std::vector<Theta>{};
+  const std::size_t from_grid =
+      options.refine_all_starts
+          ? grid.size()
+          : std::min(grid.size(), static_cast<std::size_t>(options.refine_starts));
+  FitProgress progress(options.progress, static_cast<std::int64_t>(grid.size()) +
+                                             static_cast<std::int64_t>(starts.size() + from_grid) *
+                                                 options.max_iterations);
   if (options.use_grid) {
-    const std::vector<Theta> grid = start_grid();
     std::vector<double> f(grid.size());
     parallel_for(static_cast<int>(grid.size()), options.threads, [&](int i) {
+      if (progress.stopped()) return;
       const double v = objective_lse(d, grid[static_cast<std::size_t>(i)], options.estimator,
                                      options.huber_delta, nullptr);
       f[static_cast<std::size_t>(i)] = std::isfinite(v) ? v : std::numeric_limits<double>::max();
+      progress.advance(1);
     });
+    progress.throw_if_stopped();
     std::vector<std::size_t> order(grid.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t p, std::size_t q) { return f[p] < f[q]; });
-    const std::size_t keep =
-        options.refine_all_starts
-            ? order.size()
-            : std::min(order.size(), static_cast<std::size_t>(options.refine_starts));
-    for (std::size_t k = 0; k < keep; ++k) starts.push_back(grid[order[k]]);
+    for (std::size_t k = 0; k < from_grid; ++k) starts.push_back(grid[order[k]]);
   }
   std::vector<Polished> results(starts.size());
   parallel_for(static_cast<int>(starts.size()), options.threads, [&](int i) {
     const auto k = static_cast<std::size_t>(i);
-    results[k] =
-        polish(d, starts[k], options.estimator, options.huber_delta, options.max_iterations, ftol);
+    results[k] = polish(d, starts[k], options.estimator, options.huber_delta,
+                        options.max_iterations, ftol, &progress);
   });
+  progress.throw_if_stopped();
   // The lowest objective among usable laws; ties go to the earlier start.
   const Polished* best = nullptr;
   for (const auto& r : results)
@@ -375,6 +425,7 @@ BootstrapResult bootstrap_forecast(const std::vector<LadderPoint>& points, doubl
   refit.use_grid = false;
   refit.warm_start = out.fit.law;
   refit.threads = 1;
+  refit.progress = nullptr;  // the resamples report through `progress`
   const int n = options.resamples;
   std::vector<double> loss(static_cast<std::size_t>(n), 0.0), n_opt(loss.size(), 0.0);
   std::vector<LossLaw> laws(loss.size());

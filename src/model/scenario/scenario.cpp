@@ -163,7 +163,7 @@ FittedMemo& fitted_memo() {
 
 }  // namespace
 
-PlanLaw Scenario::plan_law() const {
+PlanLaw Scenario::plan_law(const FitProgressFn& progress) const {
   if (plan.law != LawChoice::fitted) return builtin_plan_law(plan.law);
   FittedMemo& memo = fitted_memo();
   {
@@ -171,7 +171,9 @@ PlanLaw Scenario::plan_law() const {
     if (memo.key == isoflops) return memo.law;
   }
   const std::vector<LadderPoint> points = ladder_points(isoflops);
-  const FitResult fit = fit_parametric(points, isoflops.fit.fit_options());
+  FitOptions options = isoflops.fit.fit_options();
+  options.progress = progress;
+  const FitResult fit = fit_parametric(points, options);
   double max_flops = 0;
   for (const LadderPoint& p : points)
     max_flops = std::max({max_flops, p.budget_flops, 6.0 * p.n_params * p.n_tokens});

@@ -135,7 +135,9 @@ struct Scenario {
   // The loss law of plan.law: a built-in one, or the IsoFLOPs panel's
   // parametric fit of its ladder (the deterministic fit, no bootstrap draws;
   // the last fit is reused while the ladder and fit settings stay the same).
-  PlanLaw plan_law() const;
+  // `progress` reports the fit of a fitted law (and may stop it: Cancelled);
+  // a memoized law does not call it.
+  PlanLaw plan_law(const FitProgressFn& progress = {}) const;
   // "Train this model": the scenario's model shape (total parameters; active
   // ones for 6·N·D) on plan.train_tokens.
   TrainInputs train_inputs() const;

@@ -23,7 +23,7 @@ namespace {
 // A scenario's model results, each chain computed once, on first use.
 class Results {
  public:
-  explicit Results(const Scenario& s) : s_(s) {}
+  Results(const Scenario& s, const FitProgressFn& progress) : s_(s), progress_(progress) {}
   const Scenario& scenario() const { return s_; }
 
   const BudgetView& budget() {
@@ -52,7 +52,11 @@ class Results {
   // The IsoFLOPs panel's parametric fit on its ladder: the cheap,
   // deterministic path (no bootstrap).
   const FitResult& fit() {
-    if (!fit_) fit_ = fit_parametric(ladder(), s_.isoflops.fit.fit_options());
+    if (!fit_) {
+      FitOptions options = s_.isoflops.fit.fit_options();
+      options.progress = progress_;
+      fit_ = fit_parametric(ladder(), options);
+    }
     return *fit_;
   }
   const std::vector<LadderPoint>& ladder() {
@@ -72,6 +76,7 @@ class Results {
 
  private:
   const Scenario& s_;
+  const FitProgressFn& progress_;
   std::optional<BudgetView> budget_;
   std::optional<Roofline> roofline_;
   std::optional<std::vector<LadderPoint>> ladder_;
@@ -287,9 +292,19 @@ std::string format_delta(double d, Unit u) {
   return signed_text(d, format_quantity(a, u));
 }
 
-std::vector<HeadlineOutput> headline_outputs(const Scenario& s) {
+std::vector<HeadlineOutput> headline_outputs(const Scenario& s, const FitProgressFn& progress) {
   s.validate();
-  Results r(s);
+  Results r(s, progress);
+  if (s.plan.law == LawChoice::fitted) {
+    // The fitted plan law is memoized: fitting it here, under `progress`,
+    // spares the budget's outputs an unreported fit. Its errors are theirs.
+    try {
+      (void)s.plan_law(progress);
+    } catch (const Cancelled&) {
+      throw;
+    } catch (const std::exception&) {
+    }
+  }
   std::vector<HeadlineOutput> out;
   for (const HeadlineDef& d : headline_defs()) {
     HeadlineOutput h;
@@ -302,6 +317,8 @@ std::vector<HeadlineOutput> headline_outputs(const Scenario& s) {
       const Value v = d.compute(r);
       h.value = v.value && std::isfinite(*v.value) ? v.value : std::nullopt;
       h.display = v.display;
+    } catch (const Cancelled&) {
+      throw;
     } catch (const std::exception& e) {
       h.display = std::string("n/a: ") + e.what();
     }

@@ -65,7 +65,9 @@ struct HeadlineOutput {
 // Throws std::invalid_argument for an invalid scenario; an output that cannot
 // be computed for a valid one (a ladder that does not fit) has no value and
 // says why in its display.
-std::vector<HeadlineOutput> headline_outputs(const Scenario& s);
+// `progress` reports the ladder fits (the forecast's, a fitted plan law's)
+// and may stop them: the call then throws Cancelled (parallel_for.h).
+std::vector<HeadlineOutput> headline_outputs(const Scenario& s, const FitProgressFn& progress = {});
 
 struct InputDifference {
   std::string key;   // the document path ("budget.days")

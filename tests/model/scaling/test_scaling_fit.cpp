@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -33,6 +34,45 @@ TEST(Fitter, RecoversNoiseFreeLawsExactly) {
       EXPECT_LT(f.objective, 1e-16) << to_string(e);
       EXPECT_TRUE(f.converged) << to_string(e);
       EXPECT_EQ(f.n_points, 30);
+    }
+  }
+}
+
+// Issue 28, item 10: the whole fit reports progress and can be stopped (the
+// CLI's --max-seconds and Ctrl+C), and reporting does not change the result.
+TEST(Fitter, ReportsProgressToItsTotalAndStopsWhenAsked) {
+  const auto pts = synthetic_ladder(chinchilla_sized_spec(3));
+  for (Estimator e : {Estimator::huber_log, Estimator::seed_cd}) {
+    FitOptions o;
+    o.estimator = e;
+    const FitResult quiet = fit_parametric(pts, o);
+    std::int64_t last = -1, total = 0, calls = 0;
+    bool monotone = true;
+    o.progress = [&](std::int64_t done, std::int64_t all) {
+      monotone = monotone && done >= last;
+      last = done;
+      total = all;
+      ++calls;
+      return true;
+    };
+    const FitResult reported = fit_parametric(pts, o);
+    EXPECT_EQ(reported.law.alpha, quiet.law.alpha) << to_string(e);
+    EXPECT_EQ(reported.objective, quiet.objective) << to_string(e);
+    EXPECT_TRUE(monotone) << to_string(e);
+    EXPECT_GT(calls, 10) << to_string(e);
+    // The grid's 4,500 starts and 12 polished starts of 400 iterations; the seed's 200 steps.
+    EXPECT_EQ(total, e == Estimator::seed_cd ? 200 : 4500 + 12 * 400) << to_string(e);
+    EXPECT_EQ(last, total) << to_string(e);
+    // Stopped half way through the grid, or at the first polishing step.
+    for (std::int64_t stop_at : {std::int64_t{100}, std::int64_t{4501}}) {
+      std::int64_t seen = 0;
+      o.progress = [&](std::int64_t done, std::int64_t) {
+        seen = done;
+        return done < stop_at;
+      };
+      if (e == Estimator::seed_cd && stop_at > 200) continue;
+      EXPECT_THROW((void)fit_parametric(pts, o), Cancelled) << to_string(e);
+      EXPECT_GE(seen, stop_at) << to_string(e);
     }
   }
 }
