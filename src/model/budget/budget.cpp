@@ -119,7 +119,9 @@ InferenceAwarePlan plan_inference_aware(const TrainedModel& chin, double served_
 
   const DataConstrainedLaw dc = with_muennighoff_decay(law);
   auto loss = [&](double n, double d) {
-    return unique_tokens ? dc.loss(n, d, *unique_tokens) : law.loss(n, d);
+    // Past the data-constrained law's 1e18 tokens (a plan may ask for more),
+    // the base law: repetition no longer changes the answer's magnitude.
+    return unique_tokens && d <= 1e18 ? dc.loss(n, d, *unique_tokens) : law.loss(n, d);
   };
   auto tokens_for = [&](double n, double target) {
     return unique_tokens ? dc.tokens_for_loss(n, target, *unique_tokens)

@@ -56,10 +56,15 @@ void TrainingEconomy::validate() const {
   require_real(cost.pue, "pue", "facility W per IT W", 1.0, 5.0);
 }
 
+constexpr double kMaxServedParams = 1e14;
+
 ServingRate serving_rate(double n_params, const ServingEconomy& e) {
   e.validate();
   require_real(n_params, "params", "parameters", 1e6, 1e15);
   const Chip& chip = chip_by_name(e.chip);
+  // The serving model's shapes stop at 1e14 parameters: a larger model fits
+  // no slice that Napkin prices (found by the widget torture test).
+  if (n_params > kMaxServedParams) return {};
   const ServingModel model = serving_model(n_params);
   ServingInputs in;
   in.chip = e.chip;
@@ -127,8 +132,11 @@ DollarPlan plan_lifetime_dollars(double ref_params, double ref_tokens, double se
                                  const TrainingEconomy& training, const ServingEconomy& serving) {
   require_positive(ref_params, "params", "parameters");
   require_positive(ref_tokens, "train_tokens", "tokens");
+  // The data-constrained law's range ends at 1e18 tokens; a plan may ask for
+  // more (1e6 tokens per parameter of a 1e15-parameter model), where repeated
+  // data no longer changes the answer's order of magnitude: the base law.
   auto loss = [&](double n, double d) {
-    return unique_tokens ? law.loss(n, d, *unique_tokens) : law.base.loss(n, d);
+    return unique_tokens && d <= 1e18 ? law.loss(n, d, *unique_tokens) : law.base.loss(n, d);
   };
   auto tokens_for = [&](double n, double target) {
     return unique_tokens ? law.tokens_for_loss(n, target, *unique_tokens)
@@ -144,7 +152,7 @@ DollarPlan plan_lifetime_dollars(double ref_params, double ref_tokens, double se
   // The serving side tabulated over log N (a layout search per point), then
   // interpolated: the minimiser asks hundreds of times.
   const double lo = std::log(std::max(law.base.min_params_for_loss(p.loss), 1e6)) + 1e-6;
-  const double hi = std::log(ref_params * 4.0);
+  const double hi = std::log(std::min(ref_params * 4.0, kMaxServedParams));
   if (!(hi > lo)) return p;
   std::array<double, kRateGrid + 1> per_token{};
   for (int i = 0; i <= kRateGrid; ++i) {

@@ -290,3 +290,16 @@ TEST(BudgetMoe, DenseAndInvalidShapes) {
       (void)compare_dense_moe(in.moe, 1e24, budget_law(), 15e12, ServingLimit{}, 8, 1e12, "law"),
       std::invalid_argument);
 }
+
+// A plan past the data-constrained law's 1e18 tokens with a unique-token
+// limit (1,000 chips of 1e15 parameters at 1e6 tokens each can ask for it):
+// the widget torture test reached 1.06e18 tokens, where the Budget panel's
+// refresh threw. The base law prices it.
+TEST(Budget, InferenceAwarePlanPastTheDataLawsRange) {
+  const TrainedModel chin{70e9, 1.06e18};
+  const double flops = 6.0 * chin.params * chin.train_tokens;
+  InferenceAwarePlan p;
+  EXPECT_NO_THROW(
+      p = plan_inference_aware(chin, 1e13, flops, flops / 30, besiroglu2024_law(), 15e12));
+  EXPECT_TRUE(std::isfinite(p.chinchilla_loss));
+}

@@ -84,6 +84,23 @@ TEST(LifetimeDollars, BillsAreEqualAtTheCrossover) {
   EXPECT_FALSE(none.recommend_smaller);
 }
 
+// A plan past the data-constrained law's 1e18 tokens (the widget torture test
+// reached 1.06e18 with the unique-token limit on) is priced, not refused.
+TEST(LifetimeDollars, ARunPastTheDataLawsRangeIsStillPriced) {
+  const DataConstrainedLaw law = budget_law();
+  TrainingEconomy t;
+  const ServingEconomy e = decode_heavy();
+  const double n = 70e9, d = 1.06e18;
+  DollarPlan p;
+  EXPECT_NO_THROW(p = plan_lifetime_dollars(n, d, 1e13, law, 15e12, t, e));
+  EXPECT_NEAR(p.loss, law.base.loss(n, d), 1e-12);
+  EXPECT_GT(p.reference.train_dollars, 0);
+  // A model past the serving shapes' 1e14 parameters is not priced for
+  // serving, and nothing throws.
+  EXPECT_NO_THROW(p = plan_lifetime_dollars(1.07e14, 2e15, 1e13, law, std::nullopt, t, e));
+  EXPECT_FALSE(p.reference.serving.fits);
+}
+
 // The README's case: 1,000 H100 × 30 days, 1e12 served tokens of a
 // decode-heavy turn, no latency cap. Lifetime FLOPs keep the Chinchilla
 // answer; lifetime dollars, where a decode token costs what the layout's

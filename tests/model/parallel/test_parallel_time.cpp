@@ -271,6 +271,20 @@ TEST(ParallelTime, BadJobsThrowNamingTheField) {
   j.software.moe_load_imbalance = 0.5;
   EXPECT_THROW_NAMING(evaluate_layout(j, layout(8, 4, 32)), "moe_load_imbalance");
   EXPECT_THROW_NAMING(software_by_name("megatron-2019"), "software must be one of");
+  j = llama70b();
+  j.software.fp8_gemm_speedup = 0;
+  EXPECT_THROW_NAMING(evaluate_layout(j, layout(8, 4, 32)), "fp8_gemm_speedup");
+}
+
+// A plan may ask for up to 1e6 tokens per parameter of a 1e15-parameter model
+// (the budget's ranges): the job takes it (found by the widget torture test,
+// where 1.06e18 tokens escaped a panel as an exception).
+TEST(ParallelTime, TheLargestRunAPlanCanAskForIsAJob) {
+  TrainingJob j = llama70b();
+  j.train_tokens = 1e21;
+  EXPECT_NO_THROW(j.validate());
+  j.train_tokens = 2e21;
+  EXPECT_THROW_NAMING(j.validate(), "tokens");
 }
 
 TEST(ParallelTime, EvaluationIsDeterministic) {
