@@ -19,6 +19,7 @@
 #include "MainWindow.h"
 #include "ReadoutGrid.h"
 #include "SliderSpin.h"
+#include "autosave_cleanup.h"
 #include "budget/BudgetPanel.h"
 #include "budget/BudgetReadouts.h"
 #include "scenario_json.h"
@@ -66,11 +67,7 @@ QString rowNamed(const CompareDock* d, const QString& name) {
   return {};
 }
 
-void removeAutosaves() {
-  QDir dir(MainWindow::autosaveFolder());
-  for (const QString& f : dir.entryList({QStringLiteral("autosave*")}, QDir::Files | QDir::Hidden))
-    dir.remove(f);
-}
+using testing_util::removeAutosaves;
 
 }  // namespace
 

@@ -23,6 +23,7 @@
 
 #include "MainWindow.h"
 #include "atomic_writer.h"
+#include "autosave_cleanup.h"
 #include "budget/BudgetPanel.h"
 #include "scenario_json.h"
 #include "shell/FileActions.h"
@@ -59,11 +60,7 @@ Scenario everyFieldChanged() {
   return s;
 }
 
-void removeAutosaves() {
-  QDir dir(MainWindow::autosaveFolder());
-  for (const QString& f : dir.entryList({QStringLiteral("autosave*")}, QDir::Files | QDir::Hidden))
-    dir.remove(f);
-}
+using testing_util::removeAutosaves;
 
 }  // namespace
 

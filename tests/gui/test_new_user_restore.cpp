@@ -25,6 +25,7 @@
 #include "ScenarioModel.h"
 #include "SliderSpin.h"
 #include "WheelPassThrough.h"
+#include "autosave_cleanup.h"
 #include "moe/MoePanel.h"
 #include "moe/MoeReadouts.h"
 #include "moe/MoeRun.h"
@@ -45,11 +46,7 @@ using namespace napkin;
 
 namespace {
 
-void removeAutosaves() {
-  QDir dir(MainWindow::autosaveFolder());
-  for (const QString& f : dir.entryList({QStringLiteral("autosave*")}, QDir::Files | QDir::Hidden))
-    dir.remove(f);
-}
+using testing_util::removeAutosaves;
 
 }  // namespace
 

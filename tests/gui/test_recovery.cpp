@@ -13,17 +13,13 @@
 #include <QTemporaryDir>
 
 #include "MainWindow.h"
+#include "autosave_cleanup.h"
 
 using namespace napkin;
 
 namespace {
 
-void removeAutosaves() {
-  QDir dir(MainWindow::autosaveFolder());
-  for (const QString& f : dir.entryList({QStringLiteral("autosave*")}, QDir::Files | QDir::Hidden))
-    dir.remove(f);
-  QDir(MainWindow::autosaveFolder() + QStringLiteral("/recovered")).removeRecursively();
-}
+using testing_util::removeAutosaves;
 
 // A window that edits `s` (saved first to `path` when given) and then
 // "crashes": its autosave is written and it is destroyed without closing.
