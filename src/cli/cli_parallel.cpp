@@ -224,6 +224,10 @@ int run_parallel(Args& a) {
   if (a.flag("--no-flash")) job.software.flash_attention = false;
   if (a.flag("--dropout")) job.software.dropout = true;
   if (a.flag("--fp8")) job.software.fp8_matmuls = true;
+  if (const auto recipe = a.value("--fp8-recipe")) {
+    job.software.fp8_matmuls = true;
+    job.software.fp8_recipe = fp8_recipe_by_name(*recipe);
+  }
   if (a.flag("--ep-overlap")) job.software.overlap_ep_comm = true;
   job.software.moe_load_imbalance =
       a.real("--moe-imbalance", 1.0, 1.0, 64.0, "busiest ÷ mean expert tokens");
@@ -441,6 +445,7 @@ std::vector<Command> parallel_commands() {
        "megatron-deepspeed|deepseek-v3|fsdp] "
        "[--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] "
        "[--scale-out-gb-per-s Y] [--cluster-profile FILE] [--uneven-stages] [--fp8] "
+       "[--fp8-recipe delayed|tensorwise|blockwise (implies --fp8)] "
        "[--mfu-attention full|causal] "
        "[--emit megatron|torchtitan]",
        run_parallel},

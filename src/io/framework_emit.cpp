@@ -76,6 +76,12 @@ EmittedFlags emit_megatron(const TrainingJob& job, const Layout& l) {
         "reduce-scatters the gradients; it reads back as zero=1");
   if (l.zero == 3) f.push_back("--use-torch-fsdp2");
   f.push_back(job.software.fp8_matmuls ? "--bf16 --fp8-format hybrid" : "--bf16");
+  if (job.software.fp8_matmuls && job.software.fp8_recipe != Fp8Recipe::delayed)
+    f.push_back("--fp8-recipe " + std::string(to_string(job.software.fp8_recipe)));
+  if (job.software.fp8_matmuls && job.software.fp8_bf16_edge_layers > 0)
+    f.push_back("--first-last-layers-bf16 --num-layers-at-start-in-bf16 " +
+                n(job.software.fp8_bf16_edge_layers) + " --num-layers-at-end-in-bf16 " +
+                n(job.software.fp8_bf16_edge_layers));
   for (std::size_t i = 0; i < f.size(); ++i)
     out.text += (i ? "  " : "") + f[i] + (i + 1 < f.size() ? " \\\n" : "\n");
   return out;

@@ -20,6 +20,22 @@ std::string_view to_string(TpOverlap o) {
   return "backward";
 }
 
+std::string_view to_string(Fp8Recipe r) {
+  switch (r) {
+    case Fp8Recipe::delayed: return "delayed";
+    case Fp8Recipe::tensorwise: return "tensorwise";
+    case Fp8Recipe::blockwise: return "blockwise";
+  }
+  return "delayed";
+}
+
+Fp8Recipe fp8_recipe_by_name(std::string_view name) {
+  for (Fp8Recipe r : {Fp8Recipe::delayed, Fp8Recipe::tensorwise, Fp8Recipe::blockwise})
+    if (to_string(r) == name) return r;
+  throw std::invalid_argument("fp8-recipe must be one of delayed, tensorwise, blockwise; got \"" +
+                              std::string(name) + "\"");
+}
+
 namespace {
 
 TrainingSoftware megatron(bool y2021) {
@@ -75,6 +91,7 @@ TrainingSoftware deepseek_v3() {
   s.overlap_ep_comm = true;
   s.fp8_matmuls = true;
   s.fp8_gemm_speedup = 1.1;
+  s.fp8_recipe = Fp8Recipe::blockwise;
   return s;
 }
 
@@ -86,10 +103,19 @@ TrainingSoftware with_full_overlap() {
 
 // Megatron Core with Transformer Engine in FP8, as NVIDIA's Megatron Bridge
 // (NeMo) performance recipes run it: tp-overlap (userbuffers) with FP8 GEMMs
-// (cuBLAS, per-tensor scaling) and TE's casts.
+// (cuBLAS) and TE's casts, per-tensor current scaling with the first and the
+// last transformer layer in bf16 (bf16_with_fp8_current_scaling_mixed in
+// megatron/bridge/training/mixed_precision.py: fp8_recipe "tensorwise",
+// first_last_layers_bf16, one layer at each end).
 TrainingSoftware megatron_core_fp8() {
   TrainingSoftware s = with_full_overlap();
   s.fp8_matmuls = true;
+  s.fp8_recipe = Fp8Recipe::tensorwise;
+  s.fp8_bf16_edge_layers = 1;
+  // The Llama 3.1 405B recipe splits the pipeline with the embedding and the
+  // loss counted as layers; the 70B recipe's explicit layout
+  // ("Et*2|(t*2|)*34,t*3|(t*2|)*3,tL") lightens the last chunk the same way.
+  s.pipeline_split_counts_edges = true;
   return s;
 }
 
@@ -99,8 +125,9 @@ const std::array kSoftware{
     SoftwarePreset{"tp-overlap", with_full_overlap(),
                    "modern, with forward TP collectives pipelined with their GEMMs too"},
     SoftwarePreset{"megatron-core-fp8", megatron_core_fp8(),
-                   "tp-overlap with FP8 GEMMs and Transformer Engine's casts (Megatron Bridge / "
-                   "NeMo recipes)"},
+                   "tp-overlap with FP8 GEMMs, per-tensor current scaling, the first and last "
+                   "layer in bf16, embedding and loss counted in the pipeline split (Megatron "
+                   "Bridge / NeMo recipes)"},
     SoftwarePreset{"megatron-2022", megatron(false),
                    "Megatron-LM 2022 (Korthikanti et al.): unfused attention with dropout, async "
                    "backward TP collectives, DP reduce after the backward"},
@@ -113,7 +140,7 @@ const std::array kSoftware{
         "partitioned over TP between stages, gradients sent whole by every TP rank"},
     SoftwarePreset{"deepseek-v3", deepseek_v3(),
                    "DeepSeek-V3's stack: DualPipe hides the expert all-to-alls; FP8 GEMMs by "
-                   "DeepGEMM (1.1x CUTLASS); FlashAttention, no dropout"},
+                   "DeepGEMM (1.1x CUTLASS) with tile-wise scaling; FlashAttention, no dropout"},
     SoftwarePreset{"fsdp", fsdp(),
                    "PyTorch FSDP2 / torchtitan: FlashAttention, ZeRO-3 gathers prefetched one "
                    "layer ahead, gradients reduce-scattered per layer, blocking TP collectives"},
@@ -147,6 +174,8 @@ void TrainingJob::validate() const {
   require_real(software.moe_load_imbalance, "moe_load_imbalance", "busiest ÷ mean tokens", 1.0,
                64.0);
   require_count(software.reserved_bytes, "reserved_bytes", "bytes", 0, 1'000'000'000'000);
+  require_count(software.fp8_bf16_edge_layers, "fp8_bf16_edge_layers", "layers at each end", 0,
+                shape.n_layers / 2);
   require_count(software.zero3_prefetch_layers, "zero3_prefetch_layers", "layers", 0, 1'000);
   if (network) {
     require_count(network->chips_per_node, "gpus_per_node", "GPUs", 1, 100'000);

@@ -43,6 +43,22 @@ enum class TpOverlap {
 };
 std::string_view to_string(TpOverlap o);
 
+// How FP8 GEMM operands get their scale (Megatron's --fp8-recipe; Transformer
+// Engine's recipes). It decides which casts fuse into the kernel that
+// produced the tensor and which read it again.
+enum class Fp8Recipe {
+  delayed,     // scale from the amax history: the cast fuses into the producer
+  tensorwise,  // per-tensor current scaling: the tensor's amax first (fused into
+               // norms and activations, its own pass otherwise), then the cast
+               // reads it again; sequence-parallel inputs reduce their amax
+               // over the TP group (Transformer Engine's Float8CurrentScaling)
+  blockwise,   // 1×128 / 128×128 tiles scaled where they are produced
+               // (DeepSeek-V3 §3.3.2 "online quantization"): no extra pass
+};
+std::string_view to_string(Fp8Recipe r);
+// Throws std::invalid_argument naming the accepted names.
+Fp8Recipe fp8_recipe_by_name(std::string_view name);
+
 // What the training software does: it changes time and memory, not the math.
 struct TrainingSoftware {
   bool flash_attention = true;  // fused attention: the s×s scores are never stored
@@ -62,6 +78,11 @@ struct TrainingSoftware {
   // The FP8 GEMM library's speed over a tuned CUTLASS FP8 GEMM, which the
   // chip's FP8 efficiency describes: 1 for cuBLAS / Transformer Engine.
   double fp8_gemm_speedup = 1.0;
+  Fp8Recipe fp8_recipe = Fp8Recipe::delayed;  // Megatron's and TE's default
+  // Transformer layers kept in bf16 at each end of the model with FP8 GEMMs
+  // (Megatron's --first-last-layers-bf16: 1 at the start and 1 at the end in
+  // NVIDIA's current-scaling recipes).
+  std::int64_t fp8_bf16_edge_layers = 0;
   double moe_load_imbalance = 1.0;  // busiest expert rank's tokens ÷ the mean, >= 1
   // Pipeline sends of activations (forward) and of their gradients
   // (backward): each TP rank sends its 1/t share and the next stage gathers it
@@ -70,6 +91,12 @@ struct TrainingSoftware {
   // off: every TP rank sends the whole tensor.
   bool pipeline_scatter_gather = true;
   bool pipeline_grad_scatter_gather = true;
+  // The embedding and the loss each count as a layer when the layers are
+  // split into pipeline chunks, so the first and the last chunk hold one layer
+  // fewer (Megatron's account_for_embedding_in_pipeline_split and
+  // account_for_loss_in_pipeline_split); off: the layers split evenly and the
+  // edge stages carry the embedding and the loss on top.
+  bool pipeline_split_counts_edges = false;
   // ZeRO-3: layers whose weights are gathered ahead of use (FSDP's forward and
   // backward prefetch: 1); the gather of a layer hides behind this many
   // layers' compute at most.

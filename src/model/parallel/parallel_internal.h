@@ -46,6 +46,7 @@ struct JobContext {
   const Chip* chip = nullptr;
   Network network;  // the cluster (job.cluster())
   KernelRates rates;
+  KernelRates bf16_rates;  // == rates without FP8 GEMMs: the layers and the head FP8 leaves in bf16
   Link intra;
   Link inter;
   ParamCount params;
@@ -105,7 +106,10 @@ struct LayerCost {
   }
 };
 
-LayerCost layer_cost(const JobContext& c, const Layout& layout, bool moe_layer);
+// `bf16_gemms`: the layer's GEMMs in bf16 even when the job's run in FP8 (the
+// edge layers of software.fp8_bf16_edge_layers).
+LayerCost layer_cost(const JobContext& c, const Layout& layout, bool moe_layer,
+                     bool bf16_gemms = false);
 
 // The embedding (first stage) or the output layer and loss (last stage), one
 // micro-batch, one rank.
@@ -113,8 +117,8 @@ struct EdgeCost {
   double fwd_compute = 0;
   double bwd_compute = 0;
   double tp = 0;
-  double gemm = 0;                    // of fwd + bwd compute: the unembedding's GEMMs
-  std::int64_t params = 0;            // per rank
+  double gemm = 0;          // of fwd + bwd compute: GEMMs (the unembedding; bf16 edge layers)
+  std::int64_t params = 0;  // per rank
   std::int64_t activation_bytes = 0;  // per in-flight micro-batch (embedding) or one (output)
 };
 EdgeCost embedding_cost(const JobContext& c, const Layout& layout);

@@ -142,7 +142,8 @@ void stage_compositions(const JobContext& c, const Layout& layout,
   const std::int64_t p = layout.pp, v = layout.vpp;
   const std::int64_t dense_lead = s.is_moe() ? s.n_dense_layers : s.n_layers;
   out.assign(static_cast<std::size_t>(p), StageComposition{});
-  if (v <= 1) {
+  const bool counts_edges = c.job->software.pipeline_split_counts_edges && p * v > 1;
+  if (v <= 1 && !counts_edges) {
     // As stage_layers: the extra layers go to the middle stages, then the last, then the first.
     const std::int64_t base = s.n_layers / p;
     std::int64_t extra = s.n_layers % p;
@@ -159,8 +160,10 @@ void stage_compositions(const JobContext& c, const Layout& layout,
       first += sc.layers;
     }
   } else {
-    // Chunk j of stage i is model chunk j·p + i; chunk_layers sizes them.
-    const std::vector<std::int64_t> sizes = chunk_layers(s.n_layers, p * v);
+    // Chunk j of stage i is model chunk j·p + i; chunk_layers sizes them
+    // (with the embedding and the loss as a layer each when counted).
+    std::vector<std::int64_t> sizes = chunk_layers(s.n_layers + (counts_edges ? 2 : 0), p * v);
+    if (counts_edges) --sizes.front(), --sizes.back();
     std::vector<std::int64_t> start(sizes.size(), 0);
     for (std::size_t g = 1; g < sizes.size(); ++g) start[g] = start[g - 1] + sizes[g - 1];
     for (std::int64_t i = 0; i < p; ++i) {

@@ -176,7 +176,8 @@ void stage_times(const JobContext& c, const Layout& L, const std::vector<StageCo
     x.bwd = nd * (dense.backward() + zd_b) + nm * (moe.backward() + zm_b);
     if (sc.first) {
       x.compute += embed.fwd_compute + embed.bwd_compute;
-      x.mix.elementwise_seconds += embed.fwd_compute + embed.bwd_compute;
+      x.mix.gemm_seconds += embed.gemm;
+      x.mix.elementwise_seconds += embed.fwd_compute + embed.bwd_compute - embed.gemm;
       x.tp += embed.tp;
       x.fwd += embed.fwd_compute + embed.tp / 2;
       x.bwd += embed.bwd_compute + embed.tp / 2;

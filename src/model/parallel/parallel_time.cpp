@@ -21,6 +21,7 @@ JobContext make_context(const TrainingJob& job) {
   c.job = &job;
   c.chip = &chip_by_name(job.chip);
   c.rates = kernel_rates(*c.chip, job.software.fp8_matmuls);
+  c.bf16_rates = kernel_rates(*c.chip, false);
   if (job.software.fp8_matmuls) c.rates.matmul_flops_per_s *= job.software.fp8_gemm_speedup;
   c.network = job.cluster();
   c.intra = intra_node_link(*c.chip, c.network);
@@ -53,8 +54,10 @@ JobContext make_context(const TrainingJob& job) {
   if (job.calibrated) {  // a cluster profile's fitted constants in place of the datasheet's
     const CalibratedConstants& k = *job.calibrated;
     const Efficiency& e = c.chip->efficiency;
-    c.rates.matmul_flops_per_s *= k.matmul_efficiency / e.matmul;
-    c.rates.hbm_bytes_per_s *= k.hbm_efficiency / e.hbm;
+    for (KernelRates* r : {&c.rates, &c.bf16_rates}) {
+      r->matmul_flops_per_s *= k.matmul_efficiency / e.matmul;
+      r->hbm_bytes_per_s *= k.hbm_efficiency / e.hbm;
+    }
     c.intra.bytes_per_s = c.network.intra_node_bytes_per_s * k.scale_up_efficiency;
     c.inter.bytes_per_s = c.network.inter_node_bytes_per_s * k.scale_out_efficiency;
     c.dispatch_seconds = k.host_dispatch_seconds;
@@ -103,11 +106,12 @@ WeightGemm weight_gemm(const KernelRates& r, std::int64_t m, std::int64_t n, std
 
 }  // namespace
 
-LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer) {
+LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool bf16_gemms) {
   const TrainingJob& job = *c.job;
   const ModelShape& s = job.shape;
   const TrainingSoftware& sw = job.software;
-  const KernelRates& r = c.rates;
+  const bool fp8 = sw.fp8_matmuls && !bf16_gemms;
+  const KernelRates& r = fp8 ? c.rates : c.bf16_rates;
   const bool moe = moe_layer && s.is_moe();
   const std::int64_t t = L.tp;
   const bool sp = L.sequence_parallel && t > 1;
@@ -225,16 +229,29 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer) {
   // FP8 GEMMs (Transformer Engine): Hopper's FP8 tensor cores take only the
   // TN layout, so every GEMM operand is materialised in FP8 and transposed.
   // Forward: each weight GEMM's input is written twice more in FP8 (x and xᵀ,
-  // 1 byte each; the cast fuses into the kernel that produced x). Backward:
+  // 1 byte each); the cast fuses into the norm or activation that produced x,
+  // but the attention output is read again by a cast of its own. Backward:
   // each output gradient is read in bf16 and written as dy and dyᵀ in FP8
   // (cast_transpose, its own kernel: 4 bytes). Weights are cast once per step.
-  if (sw.fp8_matmuls) {
+  // Per-tensor current scaling needs the whole tensor's amax before the cast:
+  // norms and activations compute it as they write x in bf16 and the cast
+  // reads x again; the attention output and the output gradients (but FC1's,
+  // whose amax fuses into the activation's backward) get an amax pass of
+  // their own (Float8CurrentScalingQuantizer::quantize_impl: compute_amax,
+  // then quantize). With sequence parallelism the column-parallel inputs and
+  // the row-parallel output gradients reduce their amax over the TP group, a
+  // blocking all-reduce of one float each (linear.py, layernorm_linear.py).
+  double fp8_amax_reductions = 0;
+  if (fp8) {
+    const double attn_out = nd * static_cast<double>(heads_r * dh);
     double inputs = static_cast<double>(s.d_model) + static_cast<double>(heads_r * dh);
     double outputs = qkv_width + H;
+    double act_grads = 0;  // FC1's output gradients
     if (!moe) {
       const double f_r = static_cast<double>(s.d_ff / t);
       inputs = inputs * nd + (H + f_r) * nd;
       outputs = outputs * nd + (static_cast<double>(up) * f_r + H) * nd;
+      act_grads = static_cast<double>(up) * f_r * nd;
     } else {
       const double ef_r = static_cast<double>(s.effective_expert_d_ff() / t);
       const double routed = nd * static_cast<double>(s.top_k) * sw.moe_load_imbalance;
@@ -242,9 +259,15 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer) {
       inputs = inputs * nd + (H + ef_r) * routed + (H + sf_r) * (sf_r > 0 ? nd : 0);
       outputs = outputs * nd + (static_cast<double>(up) * ef_r + H) * routed +
                 (static_cast<double>(up) * sf_r + H) * (sf_r > 0 ? nd : 0);
+      act_grads = static_cast<double>(up) * (ef_r * routed + (sf_r > 0 ? sf_r * nd : 0));
     }
-    ew_f += 2 * inputs;
+    ew_f += 2 * inputs + 2 * attn_out;
     ew_b += 4 * outputs;
+    if (sw.fp8_recipe == Fp8Recipe::tensorwise) {
+      ew_f += 2 * inputs + 2 * attn_out;
+      ew_b += 2 * (outputs - act_grads);
+      if (sp) fp8_amax_reductions = 2;  // per pass: 2 forward, 2 backward
+    }
   }
   lc.fwd_compute = qkv.fwd + proj.fwd + core_f + mlp_f + streaming_seconds(r, ew_f);
   lc.bwd_compute = qkv.bwd() + proj.bwd() + core_b + mlp_b + streaming_seconds(r, ew_b);
@@ -285,6 +308,13 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer) {
       lc.bwd_tp =
           bwd_overlap ? overlapped(c, ar, qkv.wgrad) + overlapped(c, ar, fc1.wgrad) : 2 * ar;
     }
+  }
+
+  if (fp8_amax_reductions > 0) {
+    const double amax =
+        fp8_amax_reductions * group_seconds(c, Collective::all_reduce, 4.0, placement(c, t, 1));
+    lc.fwd_tp += amax;
+    lc.bwd_tp += amax;
   }
 
   // Expert all-to-alls: dispatch and combine, forward and backward.
@@ -373,8 +403,49 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer) {
   lc.activation_bytes = layer_activation_bytes(s, in, moe);
   in.recompute = Checkpointing::none;
   lc.full_activation_bytes = layer_activation_bytes(s, in, moe);
+  // FP8 GEMMs keep their inputs for the weight gradient in FP8 (Transformer
+  // Engine's Linear and LayerNormLinear save the quantized input, its column-
+  // wise copy only): 1 byte instead of 2 for QKV's and FC1's inputs (the norm
+  // outputs, the local shard with sequence parallelism) and FC2's (the
+  // activation's output); the attention output is kept twice, in bf16 for the
+  // attention's backward and in FP8 for the projection's. Routed experts are
+  // left as they are.
+  if (fp8) {
+    const double norm_out = sp ? nt * H : nd * H;
+    double saved = 2 * norm_out - nd * static_cast<double>(heads_r * dh);
+    if (!moe)
+      saved += nd * static_cast<double>(s.d_ff / t);
+    else
+      saved -= norm_out;  // FC1's input goes to the routed experts
+    const auto fp8_saving = static_cast<std::int64_t>(std::llround(std::max(0.0, saved)));
+    if (L.recompute != Checkpointing::full)
+      lc.activation_bytes = std::max<std::int64_t>(0, lc.activation_bytes - fp8_saving);
+    lc.full_activation_bytes = std::max<std::int64_t>(0, lc.full_activation_bytes - fp8_saving);
+  }
   return lc;
 }
+
+namespace {
+
+// The extra time of the software's bf16 edge layers over the FP8 layers they
+// replace, added to the first stage (the first layers) or the last (the last).
+void add_bf16_edge_layers(const JobContext& c, const Layout& L, bool moe_layer, EdgeCost& e) {
+  const TrainingSoftware& sw = c.job->software;
+  if (!sw.fp8_matmuls || sw.fp8_bf16_edge_layers <= 0) return;
+  const LayerCost fp8 = layer_cost(c, L, moe_layer);
+  const LayerCost bf16 = layer_cost(c, L, moe_layer, true);
+  const double k = static_cast<double>(sw.fp8_bf16_edge_layers);
+  const double fwd = bf16.fwd_compute - fp8.fwd_compute;
+  const double bwd = bf16.bwd_compute + bf16.recompute - fp8.bwd_compute - fp8.recompute;
+  const double gemm = bf16.fwd_mix.gemm_seconds + bf16.bwd_mix.gemm_seconds +
+                      bf16.recompute_mix.gemm_seconds - fp8.fwd_mix.gemm_seconds -
+                      fp8.bwd_mix.gemm_seconds - fp8.recompute_mix.gemm_seconds;
+  e.fwd_compute += k * fwd;
+  e.bwd_compute += k * bwd;
+  e.gemm += k * gemm;
+}
+
+}  // namespace
 
 EdgeCost embedding_cost(const JobContext& c, const Layout& L) {
   const TrainingJob& job = *c.job;
@@ -403,6 +474,7 @@ EdgeCost embedding_cost(const JobContext& c, const Layout& L) {
   }
   if (job.software.dropout)
     e.activation_bytes = static_cast<std::int64_t>(std::ceil(nt * H));  // the dropout mask
+  add_bf16_edge_layers(c, L, s.is_moe() && s.n_dense_layers == 0, e);
   return e;
 }
 
@@ -423,7 +495,9 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
   e.params = s.d_model + ((!s.tied_embeddings || L.pp > 1)
                               ? ceil_div(checked_mul(s.vocab, s.d_model, "unembedding"), t)
                               : 0);
-  const WeightGemm out = weight_gemm(c.rates, n, v_r, s.d_model);
+  // In bf16 under FP8 training: Megatron's output layer is not a Transformer
+  // Engine module, and DeepSeek-V3 keeps the output head in bf16 (§3.3.1).
+  const WeightGemm out = weight_gemm(c.bf16_rates, n, v_r, s.d_model);
   // Final norm; the vocabulary-parallel cross-entropy in fp32 (max, exp-sum,
   // loss: reads the logits and writes fp32 softmax; backward writes the
   // gradient).
@@ -440,6 +514,7 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
   }
   const double rep_div = sp ? static_cast<double>(t) : 1.0;
   e.activation_bytes = static_cast<std::int64_t>(std::ceil(4.0 * nd * H / rep_div + 4.0 * logits));
+  add_bf16_edge_layers(c, L, s.is_moe(), e);
   return e;
 }
 

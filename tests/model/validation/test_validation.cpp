@@ -64,9 +64,14 @@ TEST(Validation, VtrainMultiNodePublicRowsWithinTenPercent) {
 // H100 in FP8 at today's layouts (Megatron Bridge's published Llama 3 70B and
 // 3.1 405B runs): the FP8 GEMM rate from a published microbenchmark, the
 // epilogue term from a published K-sweep, nothing from these rows.
-TEST(Validation, MegatronBridgeH100Fp8WithinTenPercent) {
-  const ValidationSummary m = checked("megatron-bridge-h100", 11, 0.10);
-  EXPECT_LE(std::abs(m.worst_error), 0.15);
+TEST(Validation, MegatronBridgeH100Fp8WithinFivePercentAndUnbiased) {
+  // The recipe's documented properties (current scaling's amax passes, bf16
+  // edge layers and head, FP8 saved inputs, the edge-counting pipeline split)
+  // took the set from +3.2 % on every row to about 1.5 % / -0.2 %.
+  const ValidationSummary m = checked("megatron-bridge-h100", 11, 0.05);
+  EXPECT_LE(std::abs(m.mean_signed_error), 0.02);
+  EXPECT_LE(m.optimistic_rows, 8u);
+  EXPECT_LE(std::abs(m.worst_error), 0.08);
   for (const ValidationRow& r : sets().at("megatron-bridge-h100").rows)
     EXPECT_EQ(r.setting, "megatron-core-fp8");
 }
