@@ -188,24 +188,20 @@ std::vector<ValidationSet> vtrain_validation_sets(std::string_view single_node_c
   return {vtrain_set(single_node_csv, false), vtrain_set(multi_node_csv, true)};
 }
 
-ValidationSet megatron_bridge_validation_set(std::string_view text) {
-  const CsvText csv(text, "megatron_bridge/h100_pretraining.csv");
+namespace {
+
+// One system's rows of the Megatron Bridge summaries, each with its table's
+// layout and batch and the recipe's settings (megatron-core-fp8, no
+// recomputation), on the system's published cluster.
+void add_megatron_bridge_rows(std::string_view text, const std::string& file, const char* chip,
+                              const char* cluster, ValidationSet& set) {
+  const CsvText csv(text, file);
   const std::size_t container = csv.column("container"), model = csv.column("model"),
                     gpus = csv.column("gpus"), batch = csv.column("global_batch"),
                     mb = csv.column("micro_batch"), seq = csv.column("seq_len"),
                     fsdp = csv.column("fsdp"), tp = csv.column("tp"), pp = csv.column("pp"),
                     cp = csv.column("cp"), vp = csv.column("vp"),
                     tokens = csv.column("tokens_per_s_per_gpu");
-  ValidationSet set{"megatron-bridge-h100",
-                    "Megatron Bridge (NeMo) on DGX-H100, FP8",
-                    "tokens/s per GPU",
-                    "tokens/s",
-                    "NVIDIA Megatron Bridge performance summaries, NeMo containers 25.09-26.06: "
-                    "Llama 3 70B on 64 and Llama 3.1 405B on 1,024 H100 SXM, FP8",
-                    "the tables give the layout and batch; recomputation (none) and the TP "
-                    "overlap come from the published recipes; rows are predicted whether or not "
-                    "the model's memory estimate fits them",
-                    {}};
   for (std::size_t r = 0; r < csv.size(); ++r) {
     const std::string& name = csv.at(r, model);
     TrainingJob j;
@@ -216,8 +212,8 @@ ValidationSet megatron_bridge_validation_set(std::string_view text) {
       j.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256};
     else
       continue;
-    j.chip = "H100";
-    j.network = cluster_by_name("dgx-h100").network;
+    j.chip = chip;
+    j.network = cluster_by_name(cluster).network;
     j.n_chips = csv.count(r, gpus);
     j.seq_len = csv.count(r, seq);
     j.global_batch = csv.count(r, batch);
@@ -238,6 +234,37 @@ ValidationSet megatron_bridge_validation_set(std::string_view text) {
     set.rows.push_back({csv.at(r, container) + ": " + layout_label(name, l, j.n_chips), predicted,
                         csv.real(r, tokens), "megatron-core-fp8"});
   }
+}
+
+}  // namespace
+
+ValidationSet megatron_bridge_validation_set(std::string_view text) {
+  ValidationSet set{"megatron-bridge-h100",
+                    "Megatron Bridge (NeMo) on DGX-H100, FP8",
+                    "tokens/s per GPU",
+                    "tokens/s",
+                    "NVIDIA Megatron Bridge performance summaries, NeMo containers 25.09-26.06: "
+                    "Llama 3 70B on 64 and Llama 3.1 405B on 1,024 H100 SXM, FP8",
+                    "the tables give the layout and batch; recomputation (none) and the TP "
+                    "overlap come from the published recipes; rows are predicted whether or not "
+                    "the model's memory estimate fits them",
+                    {}};
+  add_megatron_bridge_rows(text, "megatron_bridge/h100_pretraining.csv", "H100", "dgx-h100", set);
+  return set;
+}
+
+ValidationSet megatron_bridge_b200_validation_set(std::string_view text) {
+  ValidationSet set{
+      "megatron-bridge-b200",
+      "Megatron Bridge (NeMo) on DGX-B200, FP8",
+      "tokens/s per GPU",
+      "tokens/s",
+      "NVIDIA Megatron Bridge performance summaries, NeMo containers 25.09 and 25.11: "
+      "Llama 3.1 405B on 128 B200, FP8 with current scaling",
+      "as the H100 set; B200's efficiencies are Hopper's until a B200 "
+      "microbenchmark is sourced; no constant was set from these rows",
+      {}};
+  add_megatron_bridge_rows(text, "megatron_bridge/b200_pretraining.csv", "B200", "dgx-b200", set);
   return set;
 }
 

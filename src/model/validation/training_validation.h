@@ -28,5 +28,9 @@ std::vector<ValidationSet> vtrain_validation_sets(std::string_view single_node_c
 // (the recipes' userbuffers TP overlap and FP8), no recomputation, as the
 // recipes set.
 ValidationSet megatron_bridge_validation_set(std::string_view h100_pretraining_csv);
+// From tests/data/megatron_bridge/b200_pretraining.csv: "megatron-bridge-b200",
+// the same recipe's Llama 3.1 405B rows on DGX-B200 (held out: no B200
+// constant was set from them).
+ValidationSet megatron_bridge_b200_validation_set(std::string_view b200_pretraining_csv);
 
 }  // namespace napkin

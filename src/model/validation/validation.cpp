@@ -15,6 +15,8 @@ std::vector<ValidationSet> public_validation_sets() {
     out.push_back(std::move(s));
   out.push_back(
       megatron_bridge_validation_set(validation_data("megatron_bridge/h100_pretraining.csv")));
+  out.push_back(
+      megatron_bridge_b200_validation_set(validation_data("megatron_bridge/b200_pretraining.csv")));
   for (ValidationSet& s : serving_validation_sets(validation_data("serving/published_serving.csv")))
     out.push_back(std::move(s));
   return out;
