@@ -224,6 +224,8 @@ int run_parallel(Args& a) {
   if (a.flag("--no-flash")) job.software.flash_attention = false;
   if (a.flag("--dropout")) job.software.dropout = true;
   if (a.flag("--fp8")) job.software.fp8_matmuls = true;
+  if (const auto schedule = a.value("--pipeline-schedule"))
+    job.software.pipe_schedule = pipe_schedule_by_name(*schedule);
   if (const auto recipe = a.value("--fp8-recipe")) {
     job.software.fp8_matmuls = true;
     job.software.fp8_recipe = fp8_recipe_by_name(*recipe);
@@ -446,6 +448,7 @@ std::vector<Command> parallel_commands() {
        "[--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] "
        "[--scale-out-gb-per-s Y] [--cluster-profile FILE] [--uneven-stages] [--fp8] "
        "[--fp8-recipe delayed|tensorwise|blockwise (implies --fp8)] "
+       "[--pipeline-schedule 1f1b|zb-h1|dualpipe] "
        "[--mfu-attention full|causal] "
        "[--emit megatron|torchtitan]",
        run_parallel},

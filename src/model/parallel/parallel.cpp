@@ -36,6 +36,22 @@ Fp8Recipe fp8_recipe_by_name(std::string_view name) {
                               std::string(name) + "\"");
 }
 
+std::string_view to_string(PipeSchedule s) {
+  switch (s) {
+    case PipeSchedule::one_f_one_b: return "1f1b";
+    case PipeSchedule::zb_h1: return "zb-h1";
+    case PipeSchedule::dualpipe: return "dualpipe";
+  }
+  return "1f1b";
+}
+
+PipeSchedule pipe_schedule_by_name(std::string_view name) {
+  for (PipeSchedule s : {PipeSchedule::one_f_one_b, PipeSchedule::zb_h1, PipeSchedule::dualpipe})
+    if (to_string(s) == name) return s;
+  throw std::invalid_argument("pipeline-schedule must be one of 1f1b, zb-h1, dualpipe; got \"" +
+                              std::string(name) + "\"");
+}
+
 namespace {
 
 TrainingSoftware megatron(bool y2021) {
@@ -92,6 +108,7 @@ TrainingSoftware deepseek_v3() {
   s.fp8_matmuls = true;
   s.fp8_gemm_speedup = 1.1;
   s.fp8_recipe = Fp8Recipe::blockwise;
+  s.pipe_schedule = PipeSchedule::dualpipe;
   return s;
 }
 
@@ -140,7 +157,8 @@ const std::array kSoftware{
         "partitioned over TP between stages, gradients sent whole by every TP rank"},
     SoftwarePreset{"deepseek-v3", deepseek_v3(),
                    "DeepSeek-V3's stack: DualPipe hides the expert all-to-alls; FP8 GEMMs by "
-                   "DeepGEMM (1.1x CUTLASS) with tile-wise scaling; FlashAttention, no dropout"},
+                   "DeepGEMM (1.1x CUTLASS) with tile-wise scaling; the DualPipe schedule; "
+                   "FlashAttention, no dropout"},
     SoftwarePreset{"fsdp", fsdp(),
                    "PyTorch FSDP2 / torchtitan: FlashAttention, ZeRO-3 gathers prefetched one "
                    "layer ahead, gradients reduce-scattered per layer, blocking TP collectives"},
@@ -381,6 +399,17 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
       return "micro-batches per step (" + std::to_string(micro_batches) +
              ") must be a multiple of pp = " + std::to_string(l.pp) +
              " for the interleaved schedule";
+  }
+  if (job.software.pipe_schedule == PipeSchedule::dualpipe && l.pp > 1) {
+    // DualPipe holds two chunks per rank of its own (DeepSeek-V3 §3.2.1): it
+    // needs even stage and micro-batch counts and no further interleaving.
+    if (l.vpp > 1)
+      return "the dualpipe schedule keeps its own two chunks per rank: vpp must be 1; got " +
+             std::to_string(l.vpp);
+    if (l.pp % 2 != 0 || micro_batches % 2 != 0)
+      return "the dualpipe schedule needs an even pp and an even number of micro-batches; got "
+             "pp = " +
+             std::to_string(l.pp) + ", " + std::to_string(micro_batches) + " micro-batches";
   }
   if (l.cp > 1) {
     if (job.seq_len % (2 * l.cp) != 0)

@@ -56,6 +56,18 @@ enum class Fp8Recipe {
                // (DeepSeek-V3 §3.3.2 "online quantization"): no extra pass
 };
 std::string_view to_string(Fp8Recipe r);
+
+// The pipeline schedule. 1F1B (interleaved when vpp > 1; Narayanan et al.
+// 2021) pays (p − 1) stage times of fill and drain. zb-h1 (Qi et al., "Zero
+// Bubble Pipeline Parallelism", ICLR 2024, §3.1) splits the backward into the
+// input gradient B and the weight gradient W and fills the drain with W:
+// (p − 1)(F + B − W), at 1F1B's memory. dualpipe (DeepSeek-V3 §3.2.1, Table 2)
+// runs micro-batches from both ends: (p/2 − 1)(F&B + B − 3W), twice the
+// parameters and p + 1 micro-batches of activations on every rank; no vpp.
+enum class PipeSchedule { one_f_one_b, zb_h1, dualpipe };
+std::string_view to_string(PipeSchedule s);
+// Throws std::invalid_argument naming the accepted names.
+PipeSchedule pipe_schedule_by_name(std::string_view name);
 // Throws std::invalid_argument naming the accepted names.
 Fp8Recipe fp8_recipe_by_name(std::string_view name);
 
@@ -97,6 +109,7 @@ struct TrainingSoftware {
   // account_for_loss_in_pipeline_split); off: the layers split evenly and the
   // edge stages carry the embedding and the loss on top.
   bool pipeline_split_counts_edges = false;
+  PipeSchedule pipe_schedule = PipeSchedule::one_f_one_b;
   // ZeRO-3: layers whose weights are gathered ahead of use (FSDP's forward and
   // backward prefetch: 1); the gather of a layer hides behind this many
   // layers' compute at most.

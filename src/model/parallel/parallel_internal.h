@@ -92,8 +92,9 @@ struct LayerCost {
   double bwd_cp = 0;
   double recompute_cp = 0;
   ComputeMix fwd_mix, bwd_mix, recompute_mix;  // fwd_compute etc. by kind of kernel
-  std::int64_t activation_bytes = 0;           // stored for the backward
-  std::int64_t full_activation_bytes = 0;      // without any recompute (the working set)
+  double wgrad = 0;  // of bwd_compute: the weight-gradient GEMMs (W of a zero-bubble schedule)
+  std::int64_t activation_bytes = 0;       // stored for the backward
+  std::int64_t full_activation_bytes = 0;  // without any recompute (the working set)
   // Per-rank parameters of the layer: reduced over DP × CP (dense) and over
   // DP × CP / EP (routed experts).
   std::int64_t dense_params = 0;
@@ -152,8 +153,9 @@ struct StageTime {
   double fwd = 0;  // forward kernels and exposed collectives (no pipeline sends)
   double bwd = 0;  // backward, recompute included
   double compute = 0, recompute = 0, tp = 0, ep = 0, cp = 0, dp = 0;
-  ComputeMix mix;  // compute + recompute by kind of kernel
-  double pp = 0;   // pipeline sends and receives of the micro-batch
+  ComputeMix mix;    // compute + recompute by kind of kernel
+  double pp = 0;     // pipeline sends and receives of the micro-batch
+  double wgrad = 0;  // of bwd: the weight-gradient GEMMs
   double total() const { return fwd + bwd + pp; }
 };
 

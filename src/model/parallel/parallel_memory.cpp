@@ -209,13 +209,18 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
     const std::int64_t e = sharded ? ceil_div(expert_params, expert_shard) : expert_params;
     return static_cast<std::int64_t>(std::ceil(per_param * static_cast<double>(d + e)));
   };
-  m.weights_bytes = bytes(2, layout.zero >= 3);
-  m.grads_bytes = bytes(c.grad_bytes, layout.zero >= 2);
+  // DualPipe keeps two copies of its parameters (DeepSeek-V3 §3.2.1): the
+  // weights and their gradients twice; the optimizer states shard as before.
+  const bool dualpipe = job.software.pipe_schedule == PipeSchedule::dualpipe && layout.pp > 1;
+  const double copies = dualpipe ? 2 : 1;
+  m.weights_bytes = bytes(2 * copies, layout.zero >= 3);
+  m.grads_bytes = bytes(c.grad_bytes * copies, layout.zero >= 2);
   m.optimizer_bytes = bytes(c.optimizer_bytes, layout.zero >= 1);
 
-  // Activations of the in-flight micro-batches.
+  // Activations of the in-flight micro-batches (DualPipe: p + 1 on every rank).
   const std::int64_t mbs = job.global_batch / (layout.dp * layout.micro_batch);
-  m.in_flight = in_flight(stage, layout.pp, layout.vpp, mbs);
+  m.in_flight =
+      dualpipe ? std::min(layout.pp + 1, mbs) : in_flight(stage, layout.pp, layout.vpp, mbs);
   const std::int64_t per_micro_batch =
       checked_add(checked_mul(comp.dense_layers, dense.activation_bytes, what),
                   checked_mul(comp.moe_layers, moe.activation_bytes, what), what);

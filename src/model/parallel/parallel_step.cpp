@@ -174,6 +174,7 @@ void stage_times(const JobContext& c, const Layout& L, const std::vector<StageCo
     x.pp = static_cast<double>(L.vpp) * (one + one_bwd);
     x.fwd = nd * (dense.forward() + zd_f) + nm * (moe.forward() + zm_f);
     x.bwd = nd * (dense.backward() + zd_b) + nm * (moe.backward() + zm_b);
+    x.wgrad = nd * dense.wgrad + nm * moe.wgrad;
     if (sc.first) {
       x.compute += embed.fwd_compute + embed.bwd_compute;
       x.mix.gemm_seconds += embed.gemm;
@@ -231,6 +232,19 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
   tm.pp_comm_seconds = md * b.pp;
   tm.dp_comm_seconds = md * b.dp;
   tm.pp_bubble_seconds = (sum - b.total()) / vd;
+  // Zero-bubble schedules fill the fill and drain with weight gradients: the
+  // 1F1B bubble scaled by each schedule's published bubble over 1F1B's
+  // (p − 1)(F + B + W), with W the slowest stage's weight-gradient GEMMs.
+  if (L.pp > 1 && job.software.pipe_schedule != PipeSchedule::one_f_one_b && b.total() > 0) {
+    const double F = b.fwd, W = std::min(b.wgrad, b.bwd), B = b.bwd - W;
+    const double full = F + B + W, p = static_cast<double>(L.pp);
+    const double ratio = job.software.pipe_schedule == PipeSchedule::zb_h1
+                             ? (F + B - W) / full
+                             // DualPipe: (p/2 − 1)(F&B + B − 3W), F&B a forward and a backward
+                             // chunk overlapped, taken as F + B + W (their kernels still add).
+                             : (p / 2 - 1) / (p - 1) * std::max(0.0, F + 2 * B - 2 * W) / full;
+    tm.pp_bubble_seconds *= std::clamp(ratio, 0.0, 1.0);
+  }
 
   // Data parallelism once per step, and the optimizer: the worst stage.
   double dp_exposed = 0, optimizer = 0, fwd_before = 0, bwd_before = 0;

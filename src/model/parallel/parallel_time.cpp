@@ -192,6 +192,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
     // experts and back (read and write each routed token twice).
     const double route_bytes = 12.0 * nt * static_cast<double>(s.n_experts);
     const double permute_bytes = 8.0 * routed * H;
+    lc.wgrad += router.wgrad;
     mlp_gemm_f = router.fwd + fc1.fwd + fc2.fwd;
     mlp_gemm_b = router.bwd() + fc1.bwd() + fc2.bwd();
     mlp_f = router.fwd + fc1.fwd + fc2.fwd +
@@ -204,6 +205,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
       const std::int64_t sf_r = s.shared_experts * s.effective_expert_d_ff() / t;
       const WeightGemm s1 = weight_gemm(r, n, up * sf_r, s.d_model);
       const WeightGemm s2 = weight_gemm(r, n, s.d_model, sf_r);
+      lc.wgrad += s1.wgrad + s2.wgrad;
       mlp_gemm_f += s1.fwd + s2.fwd;
       mlp_gemm_b += s1.bwd() + s2.bwd();
       mlp_f += s1.fwd + s2.fwd + streaming_seconds(r, per_unit_f * nd * static_cast<double>(sf_r));
@@ -269,6 +271,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
       if (sp) fp8_amax_reductions = 2;  // per pass: 2 forward, 2 backward
     }
   }
+  lc.wgrad += qkv.wgrad + proj.wgrad + fc1.wgrad + fc2.wgrad;
   lc.fwd_compute = qkv.fwd + proj.fwd + core_f + mlp_f + streaming_seconds(r, ew_f);
   lc.bwd_compute = qkv.bwd() + proj.bwd() + core_b + mlp_b + streaming_seconds(r, ew_b);
   lc.fwd_mix.gemm_seconds = qkv.fwd + proj.fwd + mlp_gemm_f;
