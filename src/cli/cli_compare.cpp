@@ -19,7 +19,11 @@ namespace {
 // One line for any load error: the dispatcher prints it after the command name.
 Scenario load(const std::string& path) {
   try {
-    return load_scenario_file(path);
+    std::vector<std::string> warnings;
+    Scenario s = load_scenario_file(path, &warnings);
+    for (const std::string& w : warnings)
+      std::fprintf(stderr, "napkin-cli diff: warning: %s\n", w.c_str());
+    return s;
   } catch (const std::exception& e) {
     std::string m = e.what();
     std::replace(m.begin(), m.end(), '\n', ' ');

@@ -21,6 +21,7 @@
 #include "inputs.h"
 #include "parallel.h"
 #include "scenario.h"
+#include "validate.h"
 
 namespace napkin::cli {
 
@@ -216,7 +217,7 @@ int run_parallel(Args& a) {
   job.n_chips = a.count_input("hardware.chips");
   job.seq_len = a.count_input("training.seq_len");
   job.global_batch = a.integer("--global-batch", 512, 1, 1'000'000'000, "sequences");
-  job.train_tokens = a.real("--tokens", 15e12, 1, 1e18, "tokens");
+  job.train_tokens = a.real("--tokens", 15e12, 1, kMaxTrainTokens, "tokens");
   job.optimizer =
       parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
   const std::string software = a.text("--software", "modern");

@@ -124,18 +124,32 @@ int run_fit(Args& a) {
 
   // One clock for the whole command: reading the ladder, the fit and its
   // bootstrap (--max-seconds, Ctrl+C and the progress line cover them all).
-  LongRun run("fit steps", 0, json, max_seconds);
+  LongRun run("bytes of the ladder", 0, json, max_seconds);
+  // Reading and parsing report their bytes: a large file shows progress and
+  // stops on Ctrl+C or --max-seconds mid-read.
+  csv.progress = [&run](std::int64_t done, std::int64_t total) {
+    return run.keep_going(done, total);
+  };
   CsvLadder ladder;
-  if (path == "-") {
-    // Standard input: a pipe, a redirected file or a terminal (ended by Ctrl+D).
-    std::string text, error;
-    if (!read_fd_capped(STDIN_FILENO, "standard input", csv.max_bytes, &text, &error))
-      throw UsageError("--csv -: " + error);
-    ladder = parse_csv_ladder(text, "standard input", csv);
-  } else {
-    ladder = load_csv_ladder(path, csv);
+  try {
+    if (path == "-") {
+      // Standard input: a pipe, a redirected file or a terminal (ended by Ctrl+D).
+      std::string text, error;
+      if (!read_fd_capped(STDIN_FILENO, "standard input", csv.max_bytes, &text, &error,
+                          csv.progress)) {
+        run.stop_reason();  // stopped: say why
+        throw UsageError("--csv -: " + error);
+      }
+      ladder = parse_csv_ladder(text, "standard input", csv);
+    } else {
+      ladder = load_csv_ladder(path, csv);
+    }
+  } catch (const csv::Stopped&) {
+    run.stop_reason();
+    throw;
   }
   run.update(0);  // a ladder that took the whole budget to read stops here
+  run.stage("fit steps", 0);
   std::optional<BootstrapResult> b;
   FitResult f;
   fit.progress = [&run](std::int64_t done, std::int64_t total) {

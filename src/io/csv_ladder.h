@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "csv.h"
 #include "panel_settings.h"
 #include "scaling.h"
 
@@ -67,6 +68,9 @@ struct CsvLadderOptions {
   LossUnit loss_unit = LossUnit::nats;
   // Skip bad rows (listed in CsvLadder::skipped) instead of throwing.
   bool skip_bad_rows = false;
+  // Polled while the file is read and while it is parsed (bytes done, total;
+  // 0 when a pipe's size is unknown): false stops the load with csv::Stopped.
+  csv::Progress progress;
 
   void validate() const;
 };
@@ -91,8 +95,10 @@ CsvLadder parse_csv_ladder(std::string_view text, std::string_view source,
 // ------------------------------------------------------- the import dialog
 
 // Reads a whole file (at most max_bytes) for preview and import; throws
-// std::invalid_argument naming the path and the reason.
-std::string read_csv_file(const std::string& path, std::int64_t max_bytes = kMaxCsvBytes);
+// std::invalid_argument naming the path and the reason, or csv::Stopped when
+// `progress` returned false.
+std::string read_csv_file(const std::string& path, std::int64_t max_bytes = kMaxCsvBytes,
+                          const csv::Progress& progress = {});
 
 struct CsvPreviewRow {
   std::int64_t line = 0;

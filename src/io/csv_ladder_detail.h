@@ -8,25 +8,20 @@
 #include <string_view>
 #include <vector>
 
+#include "csv.h"
 #include "csv_ladder.h"
 
 namespace napkin::csv_detail {
 
-struct Field {
-  std::string text;
-  bool quoted = false;
-};
-
-struct Record {
-  std::int64_t line = 0;  // where the record starts, 1-based
-  std::vector<Field> fields;
-  std::string error;  // a stray quote (tolerant reading only)
-};
-
-struct Table {
-  std::vector<std::string> header;
-  std::vector<Record> records;  // data rows, without the header
-};
+// The one CSV reader's records (csv.h).
+using csv::fail;
+using csv::Field;
+using csv::listed;
+using csv::read_table;
+using csv::Record;
+using csv::shown;
+using csv::Table;
+using csv::trim;
 
 // A mapped column and the numbers it holds.
 struct Column {
@@ -43,16 +38,6 @@ struct Mapping {
   LossUnit loss_unit = LossUnit::nats;
 };
 
-// Throws the message a CSV failure shows: "file:line: message".
-[[noreturn]] void fail(std::string_view source, std::int64_t line, std::string_view message);
-// A value quoted for a message (at most 40 bytes, control characters escaped).
-std::string shown(std::string_view value);
-// The header as a list for a message.
-std::string listed(const std::vector<std::string>& header);
-std::string_view trim(std::string_view s);
-// The header and the data records of `text` (at most `max_bytes`).
-Table read_table(std::string_view text, std::string_view source, std::int64_t max_bytes,
-                 bool tolerant);
 // Where each role's column is in `header`, with its units.
 Mapping map_columns(const std::vector<std::string>& header, const LadderColumns& c,
                     std::string_view source);

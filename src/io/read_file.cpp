@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -24,7 +25,7 @@ std::string too_large(const std::string& name, const std::string& size, std::int
 }  // namespace
 
 bool read_fd_capped(int fd, const std::string& name, std::int64_t max_bytes, std::string* out,
-                    std::string* error) {
+                    std::string* error, const ReadProgress& progress) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     *error = name + ": cannot read: " + std::strerror(errno);
@@ -65,11 +66,18 @@ bool read_fd_capped(int fd, const std::string& name, std::int64_t max_bytes, std
       return false;
     }
     out->append(buffer, static_cast<std::size_t>(n));
+    const auto done = static_cast<std::int64_t>(out->size());
+    if (progress &&
+        !progress(done, S_ISREG(st.st_mode) ? std::max<std::int64_t>(done, st.st_size) : 0)) {
+      *error = name + ": stopped after " + std::to_string(done) + " bytes";
+      out->clear();
+      return false;
+    }
   }
 }
 
 bool read_file_capped(const std::string& path, std::int64_t max_bytes, std::string* out,
-                      std::string* error) {
+                      std::string* error, const ReadProgress& progress) {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) {
@@ -90,7 +98,7 @@ bool read_file_capped(const std::string& path, std::int64_t max_bytes, std::stri
   } else {
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // files and devices block as usual
   }
-  const bool ok = read_fd_capped(fd, path, max_bytes, out, error);
+  const bool ok = read_fd_capped(fd, path, max_bytes, out, error, progress);
   ::close(fd);
   return ok;
 }

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <functional>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -29,6 +30,18 @@ using json_detail::settings_to_json;
 namespace {
 
 constexpr qint64 kMaxScenarioBytes = 16 * 1024 * 1024;
+
+// Puts `value` at `path` under `o`, making the objects on the way.
+void insert_at(QJsonObject& o, std::span<const std::string> path, const QJsonValue& value) {
+  const QString key = q(path.front());
+  if (path.size() == 1) {
+    o.insert(key, value);
+    return;
+  }
+  QJsonObject inner = o.value(key).toObject();
+  insert_at(inner, path.subspan(1), value);
+  o.insert(key, inner);
+}
 
 QJsonObject shape_to_json(const ModelShape& m) {
   QJsonObject o{{QStringLiteral("layers"), static_cast<qint64>(m.n_layers)},
@@ -197,6 +210,12 @@ std::string scenario_to_json(const Scenario& s) {
                   {QStringLiteral("ranges"), ranges},
                   {QStringLiteral("plan"), plan}};
   settings_to_json(s, doc);
+  for (const ForeignField& f : s.foreign_fields) {
+    // Read back from the compact text written when the file was opened.
+    const QJsonDocument wrapped =
+        QJsonDocument::fromJson(QByteArray::fromStdString("[" + f.json + "]"));
+    if (!f.path.empty() && wrapped.isArray()) insert_at(doc, f.path, wrapped.array().at(0));
+  }
   return compact_number_arrays(QJsonDocument(doc).toJson(QJsonDocument::Indented));
 }
 
@@ -381,11 +400,11 @@ void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_vi
   r.spread("interruptions_per_1000_chip_days", rs.interruptions_per_1000_chip_days, 0, 1e6);
   r.spread("restart_minutes", rs.restart_minutes, 0, 1e7);
   r.spread("price_per_chip_hour_dollars", rs.price_per_chip_hour_dollars, 0, 1e4);
-  r.spread("tokens_available", rs.tokens_available, 1, 1e18);
+  r.spread("tokens_available", rs.tokens_available, 1, kMaxTrainTokens);
 
   const Reader p(top.object("plan"), "plan.", source);
   p.choice<PlanMode>("mode", s.plan.mode, parse_plan_mode);
-  p.real("train_tokens", s.plan.train_tokens, 0, 1e18);
+  p.real("train_tokens", s.plan.train_tokens, 0, kMaxTrainTokens);
   p.choice<LawChoice>("law", s.plan.law, parse_law_choice);
   p.choice<Objective>("objective", s.plan.objective,
                       [](std::string_view t) { return parse_objective(t, "objective"); });
@@ -395,18 +414,31 @@ void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_vi
   p.input("plan.moe_shared_experts", s);
 }
 
-// The keys of `o` (under `prefix`) that no Reader looked up. An object none
-// of whose keys were looked up is one unknown key itself, not each of its own.
-void unknown_keys(const QJsonObject& o, const std::string& prefix,
-                  const std::set<std::string>& read, std::vector<std::string>& out) {
+// The fields of `o` (under `path`) that no Reader looked up, with their
+// values. An object none of whose keys were looked up is one unknown field
+// itself, not each of its own.
+void unknown_fields(const QJsonObject& o, const std::vector<std::string>& path,
+                    const std::set<std::string>& read, std::vector<ForeignField>& out) {
+  std::string prefix;
+  for (const std::string& k : path) prefix += k + ".";
   for (auto it = o.begin(); it != o.end(); ++it) {
-    const std::string key = prefix + it.key().toStdString();
-    if (!read.count(key)) {
-      out.push_back(key);
+    std::vector<std::string> key = path;
+    key.push_back(it.key().toStdString());
+    if (!read.count(prefix + key.back())) {
+      // The value as compact JSON (wrapped: a document holds an array or an object).
+      const QByteArray wrapped =
+          QJsonDocument(QJsonArray{it.value()}).toJson(QJsonDocument::Compact);
+      out.push_back({key, wrapped.mid(1, wrapped.size() - 2).toStdString()});
     } else if (it.value().isObject()) {
-      unknown_keys(it.value().toObject(), key + ".", read, out);
+      unknown_fields(it.value().toObject(), key, read, out);
     }
   }
+}
+
+std::string dotted(const std::vector<std::string>& path) {
+  std::string s;
+  for (const std::string& k : path) s += (s.empty() ? "" : ".") + k;
+  return s;
 }
 
 // The known key nearest to `key` in spelling (at most two edits), or "".
@@ -440,7 +472,8 @@ std::string nearest_key(const std::string& key, const std::set<std::string>& rea
 
 }  // namespace
 
-Scenario scenario_from_json(std::string_view json, std::string_view source) {
+Scenario scenario_from_json(std::string_view json, std::string_view source,
+                            std::vector<std::string>* warnings) {
   const QJsonObject root = parse_document(json, source);
   check_strict_json(json, source);  // what Qt's parser lets through
   const Reader top(root, "", source);
@@ -453,19 +486,29 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
   read_training_and_serving(top, s, source);
   read_goodput_ranges_and_plan(top, s, source);
   settings_from_json(top, s);
-  // A field this build does not know is refused, not dropped: opening and
-  // saving would lose it, and a misspelt one ("chps") would leave the value
-  // the user meant at its default.
-  std::vector<std::string> unknown;
-  unknown_keys(root, "", read.keys, unknown);
-  if (!unknown.empty()) {
-    const std::string near = nearest_key(unknown.front(), read.keys);
-    std::string m = std::string(source) + ": field \"" + unknown.front() +
-                    "\" is not a field of a version " + std::to_string(kScenarioFormatVersion) +
-                    " scenario";
-    if (!near.empty()) m += " (did you mean \"" + near + "\"?)";
-    if (unknown.size() > 1) m += "; " + std::to_string(unknown.size() - 1) + " more unknown";
-    throw std::invalid_argument(m);
+  // A field this build does not know (a newer version's, or misspelt) is
+  // kept as written and written back on save, so that opening and saving
+  // loses nothing; `warnings` names each one (with the known field a
+  // misspelt one resembles, whose value stays as it was).
+  unknown_fields(root, {}, read.keys, s.foreign_fields);
+  if (warnings && !s.foreign_fields.empty()) {
+    std::string m =
+        std::string(source) + ": kept " +
+        (s.foreign_fields.size() == 1 ? std::string("a field")
+                                      : std::to_string(s.foreign_fields.size()) + " fields") +
+        " that this version (format " + std::to_string(kScenarioFormatVersion) +
+        ") does not read; saving writes " + (s.foreign_fields.size() == 1 ? "it" : "them") +
+        " back unchanged:";
+    constexpr std::size_t kNamed = 10;  // one line, however many
+    for (std::size_t i = 0; i < s.foreign_fields.size() && i < kNamed; ++i) {
+      const std::string key = dotted(s.foreign_fields[i].path);
+      const std::string near = nearest_key(key, read.keys);
+      m += std::string(i ? ", " : " ") + "\"" + key + "\"";
+      if (!near.empty()) m += " (did you mean \"" + near + "\"?)";
+    }
+    if (s.foreign_fields.size() > kNamed)
+      m += " and " + std::to_string(s.foreign_fields.size() - kNamed) + " more";
+    warnings->push_back(m);
   }
 
   try {
@@ -477,14 +520,14 @@ Scenario scenario_from_json(std::string_view json, std::string_view source) {
   return s;
 }
 
-Scenario load_scenario_file(const std::string& path) {
+Scenario load_scenario_file(const std::string& path, std::vector<std::string>* warnings) {
   std::string data, error;
   // Streams too (a pipe, /dev/stdin); a larger file is refused before it is read.
   if (!read_file_capped(path, kMaxScenarioBytes, &data, &error))
     throw std::runtime_error(
         error + (error.find("limit is") != std::string::npos ? "; not a scenario" : ""));
   try {
-    return scenario_from_json(data, path);
+    return scenario_from_json(data, path, warnings);
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(e.what());
   }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "scenario.h"
 
@@ -10,7 +11,8 @@ namespace napkin {
 // 1: the Budget-level inputs. 2: adds the panels' settings (isoflops, moe,
 // roofline), the IsoFLOPs ladder's points embedded when loaded from CSV, and
 // the shape fields of modern checkpoints (MLA, shared-expert widths, QK-norm,
-// norms, MTP), goodput, ranges, the plan mode and the serving chips. Version 1 documents still open, with the defaults.
+// norms, MTP), goodput, ranges, the plan mode and the serving chips. Version 1 documents still
+// open, with the defaults.
 inline constexpr int kScenarioFormatVersion = 2;
 
 // The document as JSON text (UTF-8, indented, keys in a stable order).
@@ -20,15 +22,19 @@ std::string scenario_to_json(const Scenario& s);
 // defaults) but a present field must have the right type and range. Throws
 // std::invalid_argument naming `source`, the field, the value found and what
 // was expected, for malformed, truncated, future-version or out-of-range
-// documents.
-Scenario scenario_from_json(std::string_view json, std::string_view source = "scenario");
+// documents. A field this version does not know (a newer version's, or a
+// misspelt one) is kept in Scenario::foreign_fields and written back by
+// scenario_to_json; one sentence naming them (and the known field a misspelt
+// one resembles) goes to `warnings`.
+Scenario scenario_from_json(std::string_view json, std::string_view source = "scenario",
+                            std::vector<std::string>* warnings = nullptr);
 
 // Reads a file (at most 16 MiB) / writes one through the atomic writer
 // (atomic_writer.h): every write, the flush and fsync checked before a
 // temporary in the same folder is renamed into place, so a failed save (a full
 // disk included) never destroys the previous file; a device or FIFO is written
 // through. Both throw std::runtime_error with the path and the OS's reason.
-Scenario load_scenario_file(const std::string& path);
+Scenario load_scenario_file(const std::string& path, std::vector<std::string>* warnings = nullptr);
 void save_scenario_file(const Scenario& s, const std::string& path);
 
 }  // namespace napkin

@@ -4,11 +4,11 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QRandomGenerator>
 #include <algorithm>
 #include <string>
 
-#include "atomic_writer.h"
 #include "read_file.h"
 
 namespace napkin {
@@ -36,12 +36,26 @@ OrphanAutosave::~OrphanAutosave() = default;
 
 QDateTime OrphanAutosave::lastModified() const { return QFileInfo(path_).lastModified(); }
 
-QString OrphanAutosave::documentPath() const {
+QJsonObject read_autosave_context(const QString& autosave_path) {
   std::string text, error;
-  if (!read_file_capped(SessionLock::documentPathFor(path_).toStdString(), 64 * 1024, &text,
-                        &error))
-    return {};
-  return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())).trimmed();
+  QJsonObject o;
+  if (read_file_capped(SessionLock::contextPathFor(autosave_path).toStdString(),
+                       kMaxAutosaveContextBytes, &text, &error))
+    o = QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
+  const QString file = QStringLiteral("file");
+  if (o.contains(QStringLiteral("version")) && o.contains(file)) return o;
+  // The previous release: the document's path in a second side file.
+  if (read_file_capped(SessionLock::legacyDocumentPathFor(autosave_path).toStdString(), 64 * 1024,
+                       &text, &error)) {
+    const QString path =
+        QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())).trimmed();
+    if (!path.isEmpty()) o.insert(file, path);
+  }
+  return o;
+}
+
+QString OrphanAutosave::documentPath() const {
+  return read_autosave_context(path_).value(QStringLiteral("file")).toString();
 }
 
 bool OrphanAutosave::keepAs(const QString& target, QString* error) {
@@ -49,7 +63,7 @@ bool OrphanAutosave::keepAs(const QString& target, QString* error) {
     if (error) *error = QStringLiteral("%1: cannot move the autosave there").arg(target);
     return false;
   }
-  QFile::remove(SessionLock::documentPathFor(path_));
+  QFile::remove(SessionLock::legacyDocumentPathFor(path_));
   QFile::remove(SessionLock::contextPathFor(path_));
   if (lock_) lock_->unlock();
   lock_.reset();
@@ -57,7 +71,7 @@ bool OrphanAutosave::keepAs(const QString& target, QString* error) {
 }
 
 bool OrphanAutosave::discard() {
-  QFile::remove(SessionLock::documentPathFor(path_));
+  QFile::remove(SessionLock::legacyDocumentPathFor(path_));
   const bool removed = QFile::remove(path_) || !QFileInfo::exists(path_);
   QFile::remove(SessionLock::contextPathFor(path_));
   if (lock_) lock_->unlock();  // removes the lock file
@@ -104,18 +118,11 @@ void SessionLock::removeAutosave() const {
   if (id_.isEmpty()) return;
   QFile::remove(autosavePath());
   QFile::remove(contextPathFor(autosavePath()));
-  QFile::remove(documentPathFor(autosavePath()));
+  QFile::remove(legacyDocumentPathFor(autosavePath()));
 }
 
-QString SessionLock::documentPathFor(const QString& autosave_path) {
+QString SessionLock::legacyDocumentPathFor(const QString& autosave_path) {
   return autosave_path + QStringLiteral(".document");
-}
-
-bool SessionLock::recordDocumentPath(const QString& document_path, QString* error) const {
-  if (id_.isEmpty()) return true;
-  const QString record = documentPathFor(autosavePath());
-  if (document_path.isEmpty()) return QFile::remove(record) || !QFileInfo::exists(record);
-  return write_file_atomically(record, document_path.toUtf8() + '\n', error);
 }
 
 QString SessionLock::lockPathFor(const QString& autosave_path) {

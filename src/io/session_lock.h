@@ -10,12 +10,23 @@
 #pragma once
 
 #include <QDateTime>
+#include <QJsonObject>
 #include <QLockFile>
 #include <QString>
 #include <memory>
 #include <vector>
 
 namespace napkin {
+
+inline constexpr int kAutosaveContextVersion = 2;
+// The context's size limit (a baseline may embed an IsoFLOPs ladder: the
+// same bound as a scenario file, twice).
+inline constexpr qint64 kMaxAutosaveContextBytes = qint64{64} << 20;
+
+// The context beside `autosave_path` as an object (empty when there is none
+// or it does not parse), with "file" taken from the previous release's
+// ".document" file when the context has no version or no file.
+QJsonObject read_autosave_context(const QString& autosave_path);
 
 // An autosave left by an instance that is no longer running. While the
 // object lives, this instance holds its lock: no other instance offers it.
@@ -71,14 +82,15 @@ class SessionLock {
   const QString& folder() const { return folder_; }
 
   static QString lockPathFor(const QString& autosave_path);
-  // What the scenario file cannot hold, beside each autosave: the file the
-  // work belongs to and the pinned baseline ("<...>.context.json").
+  // What the scenario file cannot hold, in one side file beside each
+  // autosave ("<...>.context.json", a JSON object with "version": 2): the
+  // document the work belongs to ("file"; "" when untitled) and the pinned
+  // baseline. Written by the app's Autosave before the scenario itself.
   static QString contextPathFor(const QString& autosave_path);
-  // Beside an autosave: the path of the document it belongs to, one UTF-8
-  // line (absent for an untitled scenario).
-  static QString documentPathFor(const QString& autosave_path);
-  // Writes (or, for "", removes) this instance's record of its document path.
-  bool recordDocumentPath(const QString& document_path, QString* error = nullptr) const;
+  // The second side file of the previous release ("<autosave>.document", the
+  // document's path on one UTF-8 line): read when the context has no
+  // version, removed with the autosave. Not written any more.
+  static QString legacyDocumentPathFor(const QString& autosave_path);
   static inline const char* const kLegacyAutosaveName = "autosave.napkin.json";
 
  private:

@@ -107,8 +107,30 @@ TEST(CliHostileRest, MaxSecondsBoundsTheWholeFitNotOnlyTheBootstrap) {
                                     << "0.2");
   EXPECT_EQ(o.exit_code, 124) << s(o.err);
   EXPECT_TRUE(o.err.contains("stopped at --max-seconds 0.2 after")) << s(o.err);
-  EXPECT_TRUE(o.err.contains("fit steps")) << s(o.err);  // done, or none yet
+  // Stopped while the ladder was read, or in the fit.
+  EXPECT_TRUE(o.err.contains("fit steps") || o.err.contains("bytes of the ladder")) << s(o.err);
   EXPECT_TRUE(o.out.isEmpty()) << s(o.out);
+}
+
+// Task: reading a large ladder is bounded and interruptible itself. A
+// 1,000,000-row file (about 60 MB) shows its bytes as it is read and parsed,
+// and Ctrl+C stops it there (or, on a fast machine, in the fit after it).
+TEST(CliHostileRest, ALargeLadderShowsItsReadAndStopsOnCtrlC) {
+  QTemporaryDir tmp;
+  const QString csv = tmp.filePath("huge.csv");
+  write_all(csv.toStdString(), ladder_csv(1'000'000));
+  const Outcome o = run(fit_of(csv), {"NAPKIN_PROGRESS=1"}, [](QProcess& p, QString* seen) {
+    for (int i = 0; i < 1200 && !seen->contains("bytes of the ladder ("); ++i) {
+      p.waitForReadyRead(50);
+      *seen += QString::fromUtf8(p.readAllStandardError());
+      if (p.state() == QProcess::NotRunning) return;
+    }
+    ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+  });
+  EXPECT_TRUE(o.seen.contains("bytes of the ladder (")) << s(o.seen);
+  EXPECT_EQ(o.exit_code, 130) << s(o.err);
+  EXPECT_TRUE(o.err.contains("napkin-cli fit: interrupted (Ctrl+C) after ")) << s(o.err);
+  EXPECT_TRUE(o.out.isEmpty());
 }
 
 TEST(CliHostileRest, TheFitShowsProgressAndStopsOnCtrlC) {

@@ -3,6 +3,11 @@
 // slider extremes and destruction mid-run.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -13,6 +18,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
@@ -20,9 +26,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <QTimer>
 #include <QUndoStack>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <functional>
+#include <string>
+#include <thread>
 
 #include "MainWindow.h"
 #include "PlotWidget.h"
@@ -267,4 +278,56 @@ TEST(IsoflopsPanel, DestroyingThePanelMidRunCancelsAndWaits) {
   delete w;  // must not crash or leave a job writing into a dead panel
   QTest::qWait(50);
   SUCCEED();
+}
+
+// A ladder CSV is read off the UI thread with a progress dialog and Cancel: a
+// slow pipe that keeps writing does not freeze the window, the window keeps
+// answering while it is read, and Cancel stops the read and keeps the ladder.
+TEST(IsoflopsPanel, ALongCsvReadShowsProgressAndCanBeCancelled) {
+  MainWindow w(MainWindow::Session::fresh);
+  IsoflopsPanel* p = w.panel<IsoflopsPanel>();
+  const std::size_t before = p->shown().view().points.size();
+  QTemporaryDir dir;
+  const QString fifo = dir.filePath(QStringLiteral("slow.csv"));
+  ASSERT_EQ(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+  struct sigaction ignore {
+  }, old{};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGPIPE, &ignore, &old);  // the writer outlives the cancelled read
+  std::atomic<bool> stop{false};
+  std::thread writer([&] {
+    const int fd = ::open(fifo.toLocal8Bit().constData(), O_WRONLY);
+    if (fd < 0) return;
+    std::string chunk = "N,D,loss\n";
+    while (chunk.size() < 64 * 1024) chunk += "1000000000,20000000000,2.5\n";
+    // 20 s at most; the read is cancelled long before.
+    for (int i = 0; i < 1000 && !stop; ++i) {
+      if (::write(fd, chunk.data(), chunk.size()) < 0) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ::close(fd);
+  });
+  int ticks = 0;
+  QProgressDialog* seen = nullptr;
+  QTimer poll;
+  poll.setInterval(50);
+  QObject::connect(&poll, &QTimer::timeout, [&] {
+    ++ticks;  // the UI thread runs while the file is read
+    if (auto* d = p->findChild<QProgressDialog*>(QStringLiteral("csvReadProgress"))) {
+      seen = d;
+      if (d->isVisible()) d->cancel();
+    }
+  });
+  poll.start();
+  EXPECT_FALSE(p->loadLadderCsv(fifo));
+  poll.stop();
+  stop = true;
+  writer.join();
+  ::sigaction(SIGPIPE, &old, nullptr);
+  EXPECT_NE(seen, nullptr);
+  EXPECT_GE(ticks, 6);  // at least the 300 ms before the dialog shows
+  EXPECT_TRUE(p->statusText().contains(QStringLiteral("cancelled")))
+      << p->statusText().toStdString();
+  EXPECT_EQ(p->importDialog(), nullptr);
+  EXPECT_EQ(p->shown().view().points.size(), before);
 }

@@ -2,6 +2,7 @@
 // and hostile input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -196,5 +197,55 @@ TEST(CsvLadder, FilesTooLargeOrMissing) {
   CsvLadderOptions small;
   small.max_bytes = 10;
   expect_rejected("N,D,loss\n1e9,2e10,2.5\n", {"limit is 10 bytes"}, small);
+  std::filesystem::remove_all(dir);
+}
+
+// A large ladder is read and parsed under its progress callback, which sees
+// every byte and can stop the load mid-read (a Cancel button, --max-seconds,
+// Ctrl+C): the load then throws csv::Stopped, not a parse error.
+TEST(CsvLadder, ALargeFileIsReadUnderProgressAndCanBeStoppedMidRead) {
+  const auto dir = std::filesystem::temp_directory_path() / "napkin_csv_ladder_progress";
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "large.csv";
+  std::string text = "N,D,loss\n";
+  for (int i = 0; text.size() < 4'000'000; ++i)
+    text += std::to_string(1'000'000'000 + i) + ",2e10," + (i % 2 ? "2.5" : "2.25") + "\n";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+  }
+  const auto size = static_cast<std::int64_t>(text.size());
+  CsvLadderOptions o;
+  std::int64_t calls = 0, most = 0, total_seen = 0;
+  o.progress = [&](std::int64_t done, std::int64_t total) {
+    ++calls;
+    most = std::max(most, done);
+    total_seen = total;
+    return true;
+  };
+  const CsvLadder all = load_csv_ladder(path.string(), o);
+  EXPECT_GT(all.points.size(), 100'000u);
+  EXPECT_EQ(most, size);
+  EXPECT_EQ(total_seen, size);
+  EXPECT_GE(calls, 2 * size / csv::kProgressBytes);  // the read and the parse
+
+  // A cancel flag set from elsewhere: the load stops at the next report.
+  for (const std::int64_t stop_after : {std::int64_t{3}, size / csv::kProgressBytes + 3}) {
+    SCOPED_TRACE(stop_after < 10 ? "while reading" : "while parsing");
+    std::int64_t reports = 0;
+    bool cancel = false;
+    o.progress = [&](std::int64_t, std::int64_t) {
+      if (++reports == stop_after) cancel = true;
+      return !cancel;
+    };
+    try {
+      (void)load_csv_ladder(path.string(), o);
+      ADD_FAILURE() << "the load was not stopped";
+    } catch (const csv::Stopped& e) {
+      EXPECT_NE(std::string(e.what()).find("large.csv"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("stopped"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(reports, stop_after);
+  }
   std::filesystem::remove_all(dir);
 }

@@ -1,12 +1,17 @@
 // Issue 28, item 13: a scenario document is read strictly. Numbers in JSON's
-// grammar only ("5." and ".5" are not JSON), no key twice, no key this build
-// does not know (a misspelling is named with the key it resembles), and the
-// format's version present. Every document Napkin writes or ships still opens.
+// grammar only ("5." and ".5" are not JSON), no key twice, and the format's
+// version present. A key this build does not know is kept, written back on
+// save and named (a misspelling with the key it resembles). Every document Napkin writes or ships
+// still opens.
 #include <gtest/gtest.h>
 
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "scenario_json.h"
 
@@ -55,14 +60,95 @@ TEST(ScenarioStrict, AKeyGivenTwiceIsRefused) {
   EXPECT_EQ(refusal(doc(R"("model":{"name":"chips, \"chips\": 1"})")), "");
 }
 
-TEST(ScenarioStrict, AnUnknownKeyIsRefusedWithTheOneItResembles) {
-  std::string m = refusal(doc(R"("hardware":{"chps":64})"));
+// What the file says about fields this version does not read.
+std::string warning_of(const std::string& json, Scenario* out = nullptr) {
+  std::vector<std::string> warnings;
+  const Scenario s = scenario_from_json(json, "s.json", &warnings);
+  if (out) *out = s;
+  EXPECT_LE(warnings.size(), 1u);
+  return warnings.empty() ? std::string() : warnings.front();
+}
+
+// The bytes of the value of `key` (its first occurrence) in `json`: from the
+// key to the end of its line, or of its indented block.
+std::string value_text(const std::string& json, const std::string& key) {
+  const std::size_t at = json.find("\"" + key + "\": ");
+  if (at == std::string::npos) return {};
+  const std::size_t line_start = json.rfind('\n', at) + 1;
+  const std::string indent = json.substr(line_start, at - line_start);
+  std::size_t end = json.find('\n', at);
+  // A block ends at the line that closes it at the key's indentation.
+  if (json[end - 1] == '{' || json[end - 1] == '[') {
+    const char close = json[end - 1] == '{' ? '}' : ']';
+    end = json.find("\n" + indent + close, end) + 1 + indent.size() + 1;
+  }
+  return json.substr(at, end - at);
+}
+
+TEST(ScenarioStrict, AnUnknownKeyIsKeptAndNamedWithTheOneItResembles) {
+  std::string m = warning_of(doc(R"("hardware":{"chps":64})"));
   EXPECT_NE(m.find("\"hardware.chps\""), std::string::npos) << m;
   EXPECT_NE(m.find("did you mean \"hardware.chips\""), std::string::npos) << m;
-  m = refusal(doc(R"("hardwear":{"chips":64})"));
+  EXPECT_NE(m.find("kept a field"), std::string::npos) << m;
+  m = warning_of(doc(R"("hardwear":{"chips":64})"));
   EXPECT_NE(m.find("\"hardwear\""), std::string::npos) << m;
-  m = refusal(doc(R"("notes":"mine","extra":1)"));
-  EXPECT_NE(m.find("1 more unknown"), std::string::npos) << m;
+  m = warning_of(doc(R"("notes":"mine","extra":1)"));
+  EXPECT_NE(m.find("kept 2 fields"), std::string::npos) << m;
+  EXPECT_NE(m.find("\"notes\""), std::string::npos) << m;
+  EXPECT_NE(m.find("\"extra\""), std::string::npos) << m;
+  // A document with only known fields says nothing; the known value stays.
+  Scenario s;
+  EXPECT_EQ(warning_of(doc(R"("hardware":{"chips":64})"), &s), "");
+  EXPECT_EQ(s.n_chips, 64);
+  EXPECT_TRUE(s.foreign_fields.empty());
+  (void)warning_of(doc(R"("hardware":{"chps":64})"), &s);
+  EXPECT_EQ(s.n_chips, Scenario{}.n_chips);  // a misspelling sets nothing
+  // Without a place for warnings the document still opens, its fields kept.
+  EXPECT_EQ(scenario_from_json(doc(R"("extra":1)")).foreign_fields.size(), 1u);
+}
+
+// A newer version's fields survive open and save: the unknown part of the
+// document is written back byte for byte, wherever it sits.
+TEST(ScenarioStrict, UnknownFieldsRoundTripByteForByte) {
+  // A document as Napkin writes it, with fields of a newer version added at
+  // the top level, inside a known object and as a nested object.
+  QJsonObject root =
+      QJsonDocument::fromJson(QByteArray::fromStdString(scenario_to_json(Scenario{}))).object();
+  QJsonObject hardware = root.value(QStringLiteral("hardware")).toObject();
+  hardware.insert(QStringLiteral("nvlink_domain_chips"), 72);
+  root.insert(QStringLiteral("hardware"), hardware);
+  root.insert(QStringLiteral("zz_future"),
+              QJsonObject{{QStringLiteral("note"), QStringLiteral("keep me: \u00e9, \"quoted\"")},
+                          {QStringLiteral("weights"),
+                           QJsonArray{QStringLiteral("w"), 0.25, 1e-300, 123456789012345.0}},
+                          {QStringLiteral("flag"), true},
+                          {QStringLiteral("nothing"), QJsonValue()}});
+  root.insert(QStringLiteral("aa_future"), -1.5);
+  const std::string written = QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
+
+  std::vector<std::string> warnings;
+  const Scenario s = scenario_from_json(written, "newer.json", &warnings);
+  ASSERT_EQ(s.foreign_fields.size(), 3u);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("\"hardware.nvlink_domain_chips\""), std::string::npos);
+  EXPECT_NE(warnings[0].find("\"zz_future\""), std::string::npos);
+  const std::string saved = scenario_to_json(s);
+  for (const char* key : {"nvlink_domain_chips", "zz_future", "aa_future"}) {
+    const std::string before = value_text(written, key);
+    ASSERT_FALSE(before.empty()) << key;
+    EXPECT_EQ(value_text(saved, key), before) << key;
+  }
+  // Numbers alone in an array are written on one line, as Napkin writes them.
+  Scenario with_array;
+  with_array.foreign_fields.push_back({{"isoflops", "future_points"}, "[[1,2.5],[3,4e+30]]"});
+  const std::string array_written = scenario_to_json(with_array);
+  const std::string array_before = value_text(array_written, "future_points");
+  ASSERT_NE(array_before.find("[1, 2.5]"), std::string::npos) << array_before;
+  EXPECT_EQ(value_text(scenario_to_json(scenario_from_json(array_written)), "future_points"),
+            array_before);
+  // And again: a second save of the reopened file is the same document.
+  EXPECT_EQ(scenario_to_json(scenario_from_json(saved)), saved);
+  EXPECT_EQ(scenario_from_json(saved), s);
 }
 
 TEST(ScenarioStrict, TheVersionIsRequired) {

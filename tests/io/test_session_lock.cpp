@@ -153,33 +153,54 @@ TEST(SessionLock, AnUnwritableFolderIsAnError) {
 }
 
 // Issue 28, item 16: an autosave records its document's path, and an orphan
-// can be kept as an ordinary file instead of being deleted.
+// can be kept as an ordinary file instead of being deleted. One side file
+// holds the record (the context, with a version); the previous release's two
+// (a context without a version and "<autosave>.document") are still read.
 TEST(SessionLock, AnOrphanKnowsItsDocumentAndCanBeKeptAsAFile) {
+  for (const bool legacy : {false, true}) {
+    SCOPED_TRACE(legacy ? "the previous release's two side files" : "one side file");
+    QTemporaryDir tmp;
+    QString autosave;
+    {
+      SessionLock gone(tmp.path());
+      ASSERT_TRUE(gone.acquire());
+      autosave = gone.autosavePath();
+      touch(autosave, "unsaved work");
+      if (legacy) {
+        touch(SessionLock::contextPathFor(autosave), R"({"baseline_label":"pinned"})");
+        touch(SessionLock::legacyDocumentPathFor(autosave), "/plans/a %1.napkin.json\n");
+      } else {
+        touch(SessionLock::contextPathFor(autosave),
+              R"({"version":2,"file":"/plans/a %1.napkin.json"})");
+      }
+    }  // the instance is gone: its lock is released, the autosave stays
+    SessionLock next(tmp.path());
+    ASSERT_TRUE(next.acquire());
+    std::vector<OrphanAutosave> orphans = next.claimOrphans();
+    ASSERT_EQ(orphans.size(), 1u);
+    EXPECT_EQ(orphans[0].documentPath(), QStringLiteral("/plans/a %1.napkin.json"));
+    EXPECT_EQ(read_autosave_context(autosave).value(QStringLiteral("file")).toString(),
+              QStringLiteral("/plans/a %1.napkin.json"));
+    const QString kept = tmp.filePath(QStringLiteral("kept.napkin.json"));
+    ASSERT_TRUE(orphans[0].keepAs(kept));
+    EXPECT_FALSE(QFileInfo::exists(autosave));
+    EXPECT_FALSE(QFileInfo::exists(SessionLock::contextPathFor(autosave)));
+    EXPECT_FALSE(QFileInfo::exists(SessionLock::legacyDocumentPathFor(autosave)));
+    QFile f(kept);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    EXPECT_EQ(f.readAll(), QByteArray("unsaved work"));
+    orphans.clear();
+    EXPECT_TRUE(next.claimOrphans().empty());
+  }
+  // A versioned context's "file" wins over a stray old record; an untitled
+  // scenario's context says "" and no old record is looked for.
   QTemporaryDir tmp;
-  QString autosave;
-  {
-    SessionLock gone(tmp.path());
-    ASSERT_TRUE(gone.acquire());
-    autosave = gone.autosavePath();
-    touch(autosave, "unsaved work");
-    ASSERT_TRUE(gone.recordDocumentPath(QStringLiteral("/plans/a %1.napkin.json")));
-  }  // the instance is gone: its lock is released, the autosave stays
-  SessionLock next(tmp.path());
-  ASSERT_TRUE(next.acquire());
-  std::vector<OrphanAutosave> orphans = next.claimOrphans();
-  ASSERT_EQ(orphans.size(), 1u);
-  EXPECT_EQ(orphans[0].documentPath(), QStringLiteral("/plans/a %1.napkin.json"));
-  const QString kept = tmp.filePath(QStringLiteral("kept.napkin.json"));
-  ASSERT_TRUE(orphans[0].keepAs(kept));
-  EXPECT_FALSE(QFileInfo::exists(autosave));
-  EXPECT_FALSE(QFileInfo::exists(SessionLock::documentPathFor(autosave)));
-  QFile f(kept);
-  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
-  EXPECT_EQ(f.readAll(), QByteArray("unsaved work"));
-  orphans.clear();
-  EXPECT_TRUE(next.claimOrphans().empty());
-  // An untitled scenario records nothing.
-  ASSERT_TRUE(next.recordDocumentPath(QStringLiteral("/x.napkin.json")));
-  ASSERT_TRUE(next.recordDocumentPath(QString()));
-  EXPECT_FALSE(QFileInfo::exists(SessionLock::documentPathFor(next.autosavePath())));
+  const QString autosave = tmp.filePath(QStringLiteral("autosave-x.napkin.json"));
+  touch(SessionLock::legacyDocumentPathFor(autosave), "/old.napkin.json\n");
+  touch(SessionLock::contextPathFor(autosave), R"({"version":2,"file":""})");
+  EXPECT_EQ(read_autosave_context(autosave).value(QStringLiteral("file")).toString(), QString());
+  // No context at all: the old record alone.
+  QFile::remove(SessionLock::contextPathFor(autosave));
+  EXPECT_EQ(read_autosave_context(autosave).value(QStringLiteral("file")).toString(),
+            QStringLiteral("/old.napkin.json"));
 }

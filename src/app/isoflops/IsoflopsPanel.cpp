@@ -13,12 +13,14 @@
 #include <QSignalBlocker>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <stdexcept>
 
 #include "AdaptiveRow.h"
 #include "ControlColumn.h"
 #include "PanelPage.h"
 #include "ScenarioModel.h"
 #include "format.h"
+#include "isoflops/CsvRead.h"
 #include "isoflops/LadderImportDialog.h"
 #include "isoflops/plots/DecompositionPlot.h"
 #include "isoflops/plots/DesignPlot.h"
@@ -328,7 +330,17 @@ QStringList IsoflopsPanel::readoutTexts() const {
 
 bool IsoflopsPanel::loadLadderCsv(const QString& path) {
   try {
-    std::string text = read_csv_file(path.toStdString());
+    // Off the UI thread, with progress and Cancel: a large file or a slow
+    // pipe never freezes the window.
+    CsvRead read = readCsvInBackground(path, this);
+    if (read.cancelled) {
+      load_error_ = tr("Reading the ladder CSV was cancelled. The previous ladder is kept.");
+      updateSource();
+      updateStatus();
+      return false;
+    }
+    if (!read.error.isEmpty()) throw std::runtime_error(read.error.toStdString());
+    std::string text = std::move(read.text);
     delete dialog_;
     dialog_ =
         new LadderImportDialog(std::move(text), path, model_->scenario().isoflops.loss_cut, this);

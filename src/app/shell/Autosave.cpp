@@ -1,6 +1,5 @@
 #include "shell/Autosave.h"
 
-#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTimer>
@@ -14,11 +13,11 @@
 namespace napkin {
 
 namespace {
-// A baseline may embed an IsoFLOPs ladder: the same bound as a scenario file, twice.
-constexpr qint64 kMaxContextBytes = qint64{64} << 20;
 
+// The one side file (session_lock.h): the document's path and the baseline.
 QByteArray contextJson(const ScenarioModel& model, const BaselineController* baseline) {
   QJsonObject o;
+  o[QStringLiteral("version")] = kAutosaveContextVersion;
   o[QStringLiteral("file")] = model.filePath();
   if (baseline && baseline->baseline()) {
     o[QStringLiteral("baseline")] = QString::fromStdString(scenario_to_json(*baseline->baseline()));
@@ -67,8 +66,7 @@ bool Autosave::writeNow(QString* error) {
                                &why))
       throw std::runtime_error(why.toStdString());
     save_scenario_file(document_ ? document_() : model_->scenario(), path().toStdString());
-    // The document's name goes with it: a recovered scenario keeps it.
-    return lock_.recordDocumentPath(model_->filePath(), error);
+    return true;
   } catch (const std::exception& e) {
     if (error) *error = QString::fromStdString(e.what());
     return false;
@@ -84,9 +82,8 @@ std::vector<OrphanAutosave> Autosave::claimOrphans() const { return lock_.claimO
 
 AutosaveContext Autosave::readContext(const QString& autosave_path) {
   AutosaveContext out;
-  QFile f(SessionLock::contextPathFor(autosave_path));
-  if (!f.open(QIODevice::ReadOnly) || f.size() > kMaxContextBytes) return out;
-  const QJsonObject o = QJsonDocument::fromJson(f.read(kMaxContextBytes)).object();
+  // This release's one side file, or the previous release's two.
+  const QJsonObject o = read_autosave_context(autosave_path);
   out.file_path = o.value(QStringLiteral("file")).toString();
   const QString baseline = o.value(QStringLiteral("baseline")).toString();
   if (baseline.isEmpty()) return out;

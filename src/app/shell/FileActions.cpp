@@ -113,10 +113,15 @@ QString MainWindow::askPath(PathPurpose purpose, const QString& suggested) {
 
 bool MainWindow::openFile(const QString& path) {
   try {
-    const Scenario s = load_scenario_file(path.toStdString());
+    std::vector<std::string> warnings;
+    const Scenario s = load_scenario_file(path.toStdString(), &warnings);
     model_.load(s, path);
     addRecent(path);
-    statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
+    // Fields a newer version wrote are kept and said so until the next message.
+    if (warnings.empty())
+      statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
+    else
+      statusBar()->showMessage(QString::fromStdString(warnings.front()));
     return true;
   } catch (const std::exception& e) {
     showError(tr("Could not open the scenario"), QString::fromStdString(e.what()));

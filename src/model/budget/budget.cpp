@@ -79,7 +79,7 @@ void BudgetInputs::validate() const {
   require_real(cost.kwh_price_dollars, "kwh_price", "$ per kWh", 0.0, 100.0);
   require_real(cost.pue, "pue", "facility W per IT W", 1.0, 5.0);
   require_real(tokens_per_param, "tokens_per_param", "tokens per parameter", 0.01, 1e6);
-  require_real(tokens_available, "tokens_available", "tokens", 0.0, 1e18, true);
+  require_real(tokens_available, "tokens_available", "tokens", 0.0, kMaxTrainTokens, true);
   require_real(served_tokens, "served_tokens", "tokens", 0.0, 1e22);
   require_real(memory_headroom, "memory_headroom", "fraction of HBM", 0.0, 1.0, true);
   require_real(site_power_mw, "site_power", "MW", 0.0, 1e6, true);
@@ -115,13 +115,14 @@ InferenceAwarePlan plan_inference_aware(const TrainedModel& chin, double served_
   require_real(served_tokens, "served_tokens", "tokens", 0.0, 1e22);
   require_positive(budget_flops, "budget_flops", "FLOPs");
   require_positive(cluster_flops_per_day, "cluster_flops_per_day", "FLOPs per day");
-  if (unique_tokens) require_real(*unique_tokens, "tokens_available", "tokens", 0.0, 1e18, true);
+  if (unique_tokens)
+    require_real(*unique_tokens, "tokens_available", "tokens", 0.0, kMaxTrainTokens, true);
 
   const DataConstrainedLaw dc = with_muennighoff_decay(law);
   auto loss = [&](double n, double d) {
     // Past the data-constrained law's 1e18 tokens (a plan may ask for more),
     // the base law: repetition no longer changes the answer's magnitude.
-    return unique_tokens && d <= 1e18 ? dc.loss(n, d, *unique_tokens) : law.loss(n, d);
+    return unique_tokens && d <= kMaxTrainTokens ? dc.loss(n, d, *unique_tokens) : law.loss(n, d);
   };
   auto tokens_for = [&](double n, double target) {
     return unique_tokens ? dc.tokens_for_loss(n, target, *unique_tokens)

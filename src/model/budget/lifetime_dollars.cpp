@@ -136,7 +136,8 @@ DollarPlan plan_lifetime_dollars(double ref_params, double ref_tokens, double se
   // more (1e6 tokens per parameter of a 1e15-parameter model), where repeated
   // data no longer changes the answer's order of magnitude: the base law.
   auto loss = [&](double n, double d) {
-    return unique_tokens && d <= 1e18 ? law.loss(n, d, *unique_tokens) : law.base.loss(n, d);
+    return unique_tokens && d <= kMaxTrainTokens ? law.loss(n, d, *unique_tokens)
+                                                 : law.base.loss(n, d);
   };
   auto tokens_for = [&](double n, double target) {
     return unique_tokens ? law.tokens_for_loss(n, target, *unique_tokens)

@@ -19,9 +19,10 @@ void TrainInputs::validate() const {
   require_real(mfu, "mfu", "fraction of peak", 0.0, 1.0, true);
   require_real(n_params, "params", "parameters", 1e3, 1e15);
   require_real(active_params, "active_params", "parameters (0 = params)", 0.0, n_params);
-  require_real(train_tokens, "tokens", "tokens (0 = tokens-per-param × params)", 0.0, 1e18);
+  require_real(train_tokens, "tokens", "tokens (0 = tokens-per-param × params)", 0.0,
+               kMaxTrainTokens);
   require_real(tokens_per_param, "tokens_per_param", "tokens per parameter", 0.01, 1e6);
-  require_real(tokens_available, "tokens_available", "tokens", 0.0, 1e18, true);
+  require_real(tokens_available, "tokens_available", "tokens", 0.0, kMaxTrainTokens, true);
   require_real(cost.price_per_chip_hour_dollars, "price", "$ per chip-hour", 0.0, 1e4);
   require_real(cost.kwh_price_dollars, "kwh_price", "$ per kWh", 0.0, 100.0);
   require_real(cost.pue, "pue", "facility W per IT W", 1.0, 5.0);
@@ -43,7 +44,7 @@ RunReport train_run(const TrainInputs& in, const DataConstrainedLaw& law) {
   r.params = in.n_params;
   r.active_params = in.flops_params();
   r.tokens = in.tokens();
-  require_real(r.tokens, "tokens", "tokens", 1.0, 1e18);
+  require_real(r.tokens, "tokens", "tokens", 1.0, kMaxTrainTokens);
   r.flops = 6.0 * r.active_params * r.tokens;
   r.productive_days = flops_to_days(r.flops, chip, in.n_chips, in.mfu);
 

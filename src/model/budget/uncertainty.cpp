@@ -26,7 +26,7 @@ struct Bounds {
   double lo, hi;
 };
 constexpr std::array<Bounds, kInputs> kBounds{
-    {{1e-9, 1.0}, {0.0, 1e6}, {0.0, 1e7}, {0.0, 1e4}, {1.0, 1e18}}};
+    {{1e-9, 1.0}, {0.0, 1e6}, {0.0, 1e7}, {0.0, 1e4}, {1.0, kMaxTrainTokens}}};
 constexpr std::array<std::string_view, kInputs> kKeys{
     "mfu", "interruptions_per_1000_chip_days", "restart_minutes", "price_per_chip_hour_dollars",
     "tokens_available"};
@@ -204,7 +204,7 @@ void PlanRanges::validate() const {
                                             "interruptions per 1,000 chip-days", 0.0, 1e6);
   restart_minutes.validate("restart-min", "minutes", 0.0, 1e7);
   price_per_chip_hour_dollars.validate("price", "$ per chip-hour", 0.0, 1e4);
-  tokens_available.validate("tokens-available", "tokens", 1.0, 1e18);
+  tokens_available.validate("tokens-available", "tokens", 1.0, kMaxTrainTokens);
   require_count(draws, "draws", "Monte Carlo draws", 1, 10'000'000);
   for (const LossLaw& l : law_draws) l.validate();
   if (shape == RangeShape::lognormal)

@@ -12,6 +12,12 @@ namespace napkin {
 
 inline constexpr std::int64_t kMaxCount = std::numeric_limits<std::int64_t>::max();
 
+// The most training tokens any input or model function accepts (tokens to
+// train on, tokens available): 10^18, five orders of magnitude past the
+// largest published runs (Llama 3: 15.6e12 tokens, Grattafiori et al. 2024),
+// and where the data-constrained law's fit range ends (data_constrained.h).
+inline constexpr double kMaxTrainTokens = 1e18;
+
 [[noreturn]] void throw_out_of_range(std::string_view name, std::string_view unit,
                                      std::string_view accepted, std::string_view found);
 

@@ -185,9 +185,9 @@ void TrainingJob::validate() const {
   require_count(n_chips, "chips", "chips", 1, 100'000'000);
   require_count(seq_len, "seq", "tokens", 1, 100'000'000);
   require_count(global_batch, "global_batch", "sequences", 1, 1'000'000'000);
-  // Up to the largest run a plan can ask for: 1e6 tokens per parameter × 1e15
-  // parameters (TrainInputs' ranges).
-  require_real(train_tokens, "tokens", "tokens", 1.0, 1e21);
+  // Up to the largest run a plan can ask for (Scenario::validate checks the
+  // plan's tokens against the same constant).
+  require_real(train_tokens, "tokens", "tokens", 1.0, kMaxTrainTokens);
   require_real(software.fp8_gemm_speedup, "fp8_gemm_speedup", "× CUTLASS", 0.25, 4.0);
   require_real(software.moe_load_imbalance, "moe_load_imbalance", "busiest ÷ mean tokens", 1.0,
                64.0);

@@ -7,44 +7,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "csv.h"
+
 namespace napkin {
 
 namespace {
 
-constexpr std::size_t kMaxCsvBytes = 1 << 20;
+constexpr std::int64_t kMaxCsvBytes = 1 << 20;
 constexpr std::size_t kMaxRows = 10'000;
-
-// Splits one CSV line; fields may be double-quoted ("" inside is a quote).
-std::vector<std::string> split_line(std::string_view line, std::size_t line_no) {
-  std::vector<std::string> out;
-  std::string field;
-  bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        field += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        field += c;
-      }
-    } else if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      out.push_back(field);
-      field.clear();
-    } else if (c != '\r') {
-      field += c;
-    }
-  }
-  if (quoted)
-    throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) +
-                                ": unterminated quote");
-  out.push_back(field);
-  return out;
-}
 
 using Row = std::map<std::string, std::string>;
 
@@ -146,9 +116,7 @@ ModelShape published_serving_shape(std::string_view name) {
                               "falcon-180b");
 }
 
-std::vector<ValidationSet> serving_validation_sets(std::string_view csv) {
-  if (csv.size() > kMaxCsvBytes)
-    throw std::invalid_argument("published serving CSV: more than 1 MiB");
+std::vector<ValidationSet> serving_validation_sets(std::string_view text) {
   ValidationSet throughput{
       .key = "serving-trtllm-throughput",
       .title = "TensorRT-LLM v0.6.1 peak throughput (H100 FP8, A100 FP16), static batch",
@@ -171,35 +139,27 @@ std::vector<ValidationSet> serving_validation_sets(std::string_view csv) {
       .rows = {},
       .lower_is_optimistic = true};
 
-  std::vector<std::string> header;
-  std::size_t line_no = 0, start = 0;
-  while (start < csv.size()) {
-    std::size_t end = csv.find('\n', start);
-    if (end == std::string_view::npos) end = csv.size();
-    const std::string_view line = csv.substr(start, end - start);
-    start = end + 1;
-    ++line_no;
-    if (line.empty() || line == "\r") continue;
-    if (line_no > kMaxRows) throw std::invalid_argument("published serving CSV: too many lines");
-    std::vector<std::string> fields = split_line(line, line_no);
-    if (header.empty()) {
-      header = std::move(fields);
-      for (const char* need : {"model", "chip", "precision", "tp", "batch", "input_tokens",
-                               "output_tokens", "metric", "value", "trtllm_version"}) {
-        bool found = false;
-        for (const std::string& h : header) found = found || h == need;
-        if (!found)
-          throw std::invalid_argument(std::string("published serving CSV: no column '") + need +
-                                      "' in the header");
-      }
-      continue;
-    }
-    if (fields.size() != header.size())
+  // The one CSV reader (csv.h): quoting, CR LF, a byte-order mark, blank lines.
+  const csv::Table table = csv::read_table(text, "published serving CSV", kMaxCsvBytes, false);
+  const std::vector<std::string>& header = table.header;
+  if (table.records.size() > kMaxRows)
+    throw std::invalid_argument("published serving CSV: too many lines");
+  for (const char* need : {"model", "chip", "precision", "tp", "batch", "input_tokens",
+                           "output_tokens", "metric", "value", "trtllm_version"}) {
+    bool found = false;
+    for (const std::string& h : header) found = found || h == need;
+    if (!found)
+      throw std::invalid_argument(std::string("published serving CSV: no column '") + need +
+                                  "' in the header");
+  }
+  for (const csv::Record& rec : table.records) {
+    const auto line_no = static_cast<std::size_t>(rec.line);
+    if (rec.fields.size() != header.size())
       throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) + ": " +
-                                  std::to_string(fields.size()) + " fields, the header has " +
+                                  std::to_string(rec.fields.size()) + " fields, the header has " +
                                   std::to_string(header.size()));
     Row row;
-    for (std::size_t i = 0; i < header.size(); ++i) row[header[i]] = fields[i];
+    for (std::size_t i = 0; i < header.size(); ++i) row[header[i]] = rec.fields[i].text;
     const std::string& metric = row.at("metric");
     const ServingModel model = serving_model(published_serving_shape(row.at("model")));
     ServingInputs in = inputs_for(row, line_no);

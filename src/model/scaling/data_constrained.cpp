@@ -12,7 +12,7 @@ namespace napkin {
 
 namespace {
 
-constexpr double kMaxTokens = 1e18;
+constexpr double kMaxTokens = kMaxTrainTokens;
 constexpr double kMaxParams = 1e15;
 
 void require_tokens(double v, const char* name) {

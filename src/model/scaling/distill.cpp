@@ -56,7 +56,7 @@ double perplexity_at_temperature(const std::vector<double>& logits, double tempe
 
 LogitStorage logit_storage(double tokens, std::int64_t vocab, double bytes_per_logit,
                            std::int64_t top_k, double index_bytes) {
-  require_real(tokens, "tokens", "tokens", 1.0, 1e18);
+  require_real(tokens, "tokens", "tokens", 1.0, kMaxTrainTokens);
   require_count(vocab, "vocab", "tokens", 2, 100'000'000);
   require_real(bytes_per_logit, "bytes_per_logit", "bytes", 0.0, 16.0, true);
   require_count(top_k, "top-k", "logits kept per token (0: none)", 0, vocab - 1);

@@ -163,7 +163,7 @@ const std::array kInputs{
                   .display_unit = "",
                   .default_value = 15e12,
                   .lo = 1,
-                  .hi = 1e18,
+                  .hi = kMaxTrainTokens,
                   .slider_lo = 1e10,
                   .slider_hi = 1e15,
                   .scale = InputScale::log,

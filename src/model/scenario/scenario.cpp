@@ -50,7 +50,12 @@ void Scenario::validate() const {
   validate_panel_settings(*this);
   goodput.validate();
   require_real(plan.train_tokens, "train_tokens", "tokens (0 = tokens per parameter x N)", 0.0,
-               1e18);
+               kMaxTrainTokens);
+  // Tokens per parameter × N, in every plan mode: the Parallelism panel's job
+  // runs them, and it takes no more than the plan does.
+  if (plan.train_tokens == 0)
+    require_real(train_inputs().tokens(), "tokens", "tokens (tokens per parameter × N)", 0.0,
+                 kMaxTrainTokens);
   (void)plan_ranges(train_inputs());
   // The run must make progress, so that every view of a valid scenario computes.
   if (plan.mode == PlanMode::train_model)

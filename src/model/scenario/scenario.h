@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "algebra.h"
 #include "budget.h"
@@ -103,6 +104,16 @@ struct PlanSetup {
   bool operator==(const PlanSetup&) const = default;
 };
 
+// A field of a scenario file that this version does not know (written by a
+// newer version, or misspelt): kept as it was read so that opening and saving
+// the file loses nothing. `path` is its key under the document's top level
+// ({"hardware", "nvlink_domain"}), `json` its value as compact JSON text.
+struct ForeignField {
+  std::vector<std::string> path;
+  std::string json;
+  bool operator==(const ForeignField&) const = default;
+};
+
 struct Scenario {
   // Hardware and budget.
   std::string chip = "H100";
@@ -128,6 +139,8 @@ struct Scenario {
   GoodputSetup goodput;  // interruptions, restarts, checkpoints
   RangeSetup ranges;
   PlanSetup plan;
+  // What the file held that this version does not read, written back as is.
+  std::vector<ForeignField> foreign_fields;
 
   // Throws std::invalid_argument naming the first field out of range.
   void validate() const;

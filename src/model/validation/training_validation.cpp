@@ -3,24 +3,14 @@
 #include <cmath>
 #include <string>
 
-#include "csv_text.h"
+#include "csv.h"
+#include "gpt_shape.h"
 #include "hardware.h"
 #include "parallel.h"
 
 namespace napkin {
 
 namespace {
-
-// The GPT layer of Megatron-LM's papers and of vTrain: multi-head attention, a
-// 4h GeLU MLP, biases, LayerNorm, tied input and output embeddings.
-ModelShape gpt(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t vocab) {
-  ModelShape s{layers, hidden, 4 * hidden, heads, heads, hidden / heads, vocab};
-  s.gated = false;
-  s.tied_embeddings = true;
-  s.qkv_bias = s.o_bias = s.mlp_bias = true;
-  s.norm_bias = true;
-  return s;
-}
 
 // Megatron's FLOPs per step (Narayanan et al. eq. 3; Korthikanti et al. §6):
 // 72·B·s·l·h²·(1 + s/6h + V/12lh); with full recomputation
@@ -80,8 +70,8 @@ std::vector<ValidationSet> megatron_validation_sets(std::string_view text) {
     const bool is_n = run.rfind("megatron21_t1_", 0) == 0;
     if (!is_k && !is_n) continue;
     TrainingJob j;
-    j.shape =
-        gpt(csv.count(r, layers), csv.count(r, hidden), csv.count(r, heads), csv.count(r, vocab));
+    j.shape = gpt_shape(csv.count(r, layers), csv.count(r, hidden), csv.count(r, heads),
+                        csv.count(r, vocab));
     j.chip = "A100-80";
     j.n_chips = csv.count(r, chips);
     j.seq_len = csv.count(r, seq);
@@ -163,8 +153,8 @@ ValidationSet vtrain_set(std::string_view text, bool multi) {
     l.zero = 0;
     l.sequence_parallel = false;
     l.recompute = Checkpointing::full;
-    j.shape =
-        gpt(csv.count(r, layers), csv.count(r, hidden), csv.count(r, heads), padded_vocab(l.tp));
+    j.shape = gpt_shape(csv.count(r, layers), csv.count(r, hidden), csv.count(r, heads),
+                        padded_vocab(l.tp));
     j.chip = "A100-80";
     j.network = net;
     j.n_chips = csv.count(r, gpus);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "algebra.h"
+#include "gpt_shape.h"
 #include "hardware.h"
 
 using namespace napkin;
@@ -416,4 +417,19 @@ TEST(KvCache, InvalidInputThrows) {
   expect_invalid([] { kv_cache_bytes(80, 0, 128, 8192, 1); }, "kv_heads (KV heads)");
   expect_invalid([] { kv_cache_bytes(80, 8, 128, 8192, 1, 0); }, "bytes_per_elem");
   expect_invalid([] { decode_arithmetic_intensity(70e9, 0, 0); }, "batch (requests)");
+}
+
+// The one GPT shape of Megatron-LM's papers (gpt_shape.h), which the training
+// validation and the parallel tests both use: per layer 12h² + 13h parameters
+// (QKV, output and MLP weights with their biases, two LayerNorms with bias),
+// tied embeddings V·h and a final LayerNorm (Narayanan et al. 2021, eq. 2,
+// without the learned position embeddings).
+TEST(Algebra, GptShapeIsMegatronsLayer) {
+  const ModelShape s = gpt_shape(96, 12288, 96);
+  EXPECT_EQ(s.d_ff, 4 * 12288);
+  EXPECT_EQ(s.vocab, 51200);
+  EXPECT_TRUE(s.tied_embeddings);
+  EXPECT_FALSE(s.gated);
+  const std::int64_t l = 2, h = 64, v = 100;
+  EXPECT_EQ(count_params(gpt_shape(l, h, 4, v)).total, l * (12 * h * h + 13 * h) + v * h + 2 * h);
 }

@@ -11,8 +11,6 @@
 namespace napkin {
 namespace {
 
-using testing_util::gpt;
-
 struct GptCase {
   const char* name;
   std::int64_t layers, h, a, t;
@@ -43,7 +41,7 @@ TEST(ParallelMemory, KorthikantiEquationsFor175B) {
 
 TEST(ParallelMemory, TermByTermAccountingReproducesKorthikantiForEveryGptShape) {
   for (const GptCase& g : kGpt) {
-    const ModelShape shape = gpt(g.layers, g.h, g.a);
+    const ModelShape shape = gpt_shape(g.layers, g.h, g.a);
     for (std::int64_t b : {1, 4})
       for (std::int64_t t : {1, 2, 8})
         for (bool sp : {false, true})
@@ -130,7 +128,7 @@ TEST(ParallelMemory, StageLayers) {
 
 TrainingJob gpt_job(const GptCase& g, std::int64_t chips, std::int64_t batch) {
   TrainingJob j;
-  j.shape = gpt(g.layers, g.h, g.a);
+  j.shape = gpt_shape(g.layers, g.h, g.a);
   j.chip = "A100-80";
   j.n_chips = chips;
   j.seq_len = 2048;

@@ -10,11 +10,10 @@
 #include "model_presets.h"
 #include "parallel.h"
 #include "parallel_test_util.h"
+#include "validate.h"
 
 namespace napkin {
 namespace {
-
-using testing_util::gpt;
 
 TrainingJob llama70b(std::int64_t chips = 1024, std::int64_t batch = 512) {
   TrainingJob j;
@@ -109,7 +108,7 @@ TEST(ParallelTime, ThroughputMfuAndDaysFollowTheStep) {
 TEST(ParallelTime, StepModelFlopsMatchesMegatronsFormula) {
   // 72·B·s·l·h²·(1 + s/6h + V/12lh) for GPT-3 175B; biases and norms add ~0.01 %.
   TrainingJob j;
-  j.shape = gpt(96, 12288, 96);
+  j.shape = gpt_shape(96, 12288, 96);
   j.seq_len = 2048;
   j.global_batch = 1536;
   const double B = 1536, s = 2048, l = 96, h = 12288, V = 51200;
@@ -276,14 +275,13 @@ TEST(ParallelTime, BadJobsThrowNamingTheField) {
   EXPECT_THROW_NAMING(evaluate_layout(j, layout(8, 4, 32)), "fp8_gemm_speedup");
 }
 
-// A plan may ask for up to 1e6 tokens per parameter of a 1e15-parameter model
-// (the budget's ranges): the job takes it (found by the widget torture test,
-// where 1.06e18 tokens escaped a panel as an exception).
+// The job takes every run a plan can ask for, up to the one token limit
+// (kMaxTrainTokens, which Scenario::validate applies to the plan's tokens).
 TEST(ParallelTime, TheLargestRunAPlanCanAskForIsAJob) {
   TrainingJob j = llama70b();
-  j.train_tokens = 1e21;
+  j.train_tokens = kMaxTrainTokens;
   EXPECT_NO_THROW(j.validate());
-  j.train_tokens = 2e21;
+  j.train_tokens = std::nextafter(kMaxTrainTokens, 1e300);
   EXPECT_THROW_NAMING(j.validate(), "tokens");
 }
 
@@ -433,7 +431,7 @@ TEST(ParallelTime, SmallLayersWaitForTheHost) {
   // A 1,024-wide GPT layer split 8 ways runs kernels of a few microseconds:
   // an eager framework's dispatch, not the GPU, sets the pace.
   TrainingJob j;
-  j.shape = testing_util::gpt(24, 1024, 16);
+  j.shape = gpt_shape(24, 1024, 16);
   j.chip = "A100-80";
   j.n_chips = 8;
   j.seq_len = 1024;

@@ -12,6 +12,7 @@
 #include "scenario.h"
 #include "serving_limit.h"
 #include "train_plan.h"
+#include "validate.h"
 
 using namespace napkin;
 
@@ -395,4 +396,41 @@ TEST(BudgetPlan, GoodputInputsAreTheOnesUsed) {
   // The checkpoint written is that of the model the goodput leaves room for.
   EXPECT_NEAR(r.goodput_inputs.checkpoint_write_minutes * 60,
               14 * r.effective_split.params / (1000 * kLlama3StorageBytesPerSPerChip), 1e-3);
+}
+
+// One token limit (kMaxTrainTokens, 1e18) for every check of training tokens:
+// the plan's train_tokens, tokens per parameter × N in either plan mode, the
+// training job and the data-constrained law all take it and refuse past it.
+TEST(TrainPlan, OneTokenLimitEverywhere) {
+  const double past = std::nextafter(kMaxTrainTokens, 1e300);
+  // A small model on many chips, so that 1e18 tokens is a run (not a century).
+  Scenario s;
+  s.shape = ModelShape{2, 256, 1024, 4, 4, 64, 1000};
+  s.n_chips = 100'000;
+  s.plan.mode = PlanMode::train_model;
+  s.plan.train_tokens = kMaxTrainTokens;
+  EXPECT_NO_THROW(s.validate());
+  s.plan.train_tokens = past;
+  EXPECT_THROW(s.validate(), std::invalid_argument);
+  // Tokens per parameter × N past the limit, with tokens per parameter in its
+  // own range: a model of about 7e12 parameters at 1.4e5 tokens each.
+  for (const PlanMode mode : {PlanMode::train_model, PlanMode::budget}) {
+    Scenario t;
+    t.plan.mode = mode;
+    t.shape.n_layers = 8000;
+    t.tokens_per_param = 1.01 * kMaxTrainTokens / static_cast<double>(count_params(t.shape).total);
+    ASSERT_LT(t.tokens_per_param, 1e6);
+    try {
+      t.validate();
+      ADD_FAILURE() << "tokens per parameter × N past the limit was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("tokens per parameter × N"), std::string::npos)
+          << e.what();
+    }
+  }
+  TrainInputs in = Scenario{}.train_inputs();
+  in.train_tokens = kMaxTrainTokens;
+  EXPECT_NO_THROW(in.validate());
+  in.train_tokens = past;
+  EXPECT_THROW(in.validate(), std::invalid_argument);
 }
