@@ -28,6 +28,10 @@ int run_budget(Args& a) {
   (void)chip_by_name(in.chip);
   in.n_chips = a.count_input("hardware.chips");
   in.days = a.input("budget.days");
+  if (a.given("--cluster-profile"))
+    throw UsageError(
+        "--cluster-profile predicts the MFU of a model's layouts: give the model with --config "
+        "FILE (train this model); a --days budget takes --mfu");
   const PlanFlags flags = parse_plan_flags(a, in);  // mfu, price, data, goodput, serving, ranges
   in.tokens_per_param = a.input("budget.tokens_per_param");
   in.served_tokens = a.input("serving.served_tokens");
@@ -269,8 +273,9 @@ int run_kv(Args& a) {
 std::vector<Command> algebra_commands() {
   return {
       {"budget",
-       "budget --chip H100 --chips 1000 (--days 30 | --params N [--tokens D] | --config FILE) "
-       "[--mfu 0.4 or 0.3:0.4:0.45] [--price 2.5] [--kwh-price 0.12] [--pue 1.2] "
+       "budget --chip H100 --chips 1000 (--days 30 | --params N [--tokens D] | --config FILE "
+       "[--cluster-profile FILE]) [--mfu 0.4 or 0.3:0.4:0.45] [--price 2.5] [--kwh-price 0.12] "
+       "[--pue 1.2] "
        "[--tokens-per-param 20] [--tokens-available 15e12] [--served-tokens 1e14] "
        "[--site-power-mw 100] [--optimizer adam] [--interruptions-per-1000-chip-days 0.474] "
        "[--restart-min 10] [--checkpoint-min 15] [--checkpoint-write-min M] "

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "calibration.h"
 #include "cli_common.h"
 #include "hardware.h"
 #include "parallel.h"
@@ -22,5 +23,9 @@ std::optional<Network> cluster_from_flags(Args& a, const std::string& chip);
 // ending "(calibrated on N runs: FILE)" or "(datasheet; no cluster profile)".
 QJsonObject calibration_json(const TrainingJob& job, const std::optional<std::string>& path);
 std::string calibration_text(const TrainingJob& job, const std::optional<std::string>& path);
+
+// The profile of --cluster-profile FILE, refused (UsageError naming the flag)
+// when malformed or calibrated on another chip than `chip`.
+ClusterProfile cluster_profile_flag(const std::string& path, const std::string& chip);
 
 }  // namespace napkin::cli

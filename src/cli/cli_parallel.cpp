@@ -245,15 +245,7 @@ int run_parallel(Args& a) {
   const std::string emit_to = a.choice("--emit", "none", {"none", "megatron", "torchtitan"});
   a.finish();
   if (profile_path) {
-    ClusterProfile profile;
-    try {
-      profile = load_profile_file(*profile_path);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--cluster-profile: ") + e.what());
-    }
-    if (profile.chip != job.chip)
-      throw UsageError("--cluster-profile " + *profile_path + " was calibrated on " + profile.chip +
-                       ", not on " + job.chip);
+    const ClusterProfile profile = cluster_profile_flag(*profile_path, job.chip);
     job.calibrated = profile.calibrated();
     if (!job.network) job.network = profile.network;  // the cluster the runs ran on
   }
@@ -390,6 +382,19 @@ int run_parallel(Args& a) {
 }
 
 }  // namespace
+
+ClusterProfile cluster_profile_flag(const std::string& path, const std::string& chip) {
+  ClusterProfile profile;
+  try {
+    profile = load_profile_file(path);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--cluster-profile: ") + e.what());
+  }
+  if (profile.chip != chip)
+    throw UsageError("--cluster-profile " + path + " was calibrated on " + profile.chip +
+                     ", not on " + chip);
+  return profile;
+}
 
 QJsonObject calibration_json(const TrainingJob& job, const std::optional<std::string>& path) {
   const CalibratedConstants k = job.constants();

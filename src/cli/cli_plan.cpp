@@ -2,6 +2,7 @@
 // serving and range flags; "train this model".
 #include "cli_plan.h"
 #include "cli_budget_choices.h"
+#include "cli_cluster.h"
 #include "inputs.h"
 
 #include "budget_view.h"
@@ -21,6 +22,7 @@
 #include "goodput.h"
 #include "hardware.h"
 #include "law_json.h"
+#include "plan.h"
 #include "train_plan.h"
 #include "validate.h"
 
@@ -321,6 +323,45 @@ int run_goodput(Args& a) {
 
 // ------------------------------------------------------- train this model
 
+// --cluster-profile FILE: the MFU the calibrated model predicts for the
+// fastest fitting layout of `shape` on these chips, as the plan resolves it
+// (the Parallelism panel's search with the scenario's sequence and batch),
+// on the cluster the runs ran on; its range is the layout's MFU at the fit's
+// slow and fast corners.
+MfuChoice calibrated_mfu(const TrainInputs& t, const ModelShape& shape, const std::string& path) {
+  const ClusterProfile profile = cluster_profile_flag(path, t.chip);
+  Scenario s;
+  s.chip = t.chip;
+  s.n_chips = t.n_chips;
+  s.shape = shape;
+  s.training.optimizer = t.optimizer;
+  s.plan.train_tokens = t.train_tokens;
+  s.tokens_per_param = t.tokens_per_param;
+  ParallelSettings& p = s.parallel;
+  p.mfu_source = MfuSource::predicted;
+  p.cluster = "custom";
+  p.gpus_per_node = profile.network.chips_per_node;
+  p.scale_up_gb_per_s = profile.network.intra_node_bytes_per_s / 1e9;
+  p.scale_out_gb_per_s = profile.network.inter_node_bytes_per_s / 1e9;
+  p.cluster_profile = path;
+  p.calibrated = profile.calibrated();
+  p.calibrated_interval = profile.interval();
+  MfuChoice c = budget_mfu(s);
+  if (c.source != MfuSource::predicted)
+    throw UsageError("--cluster-profile: no MFU to predict: " + c.note);
+  return c;
+}
+
+QJsonObject calibrated_mfu_json(const MfuChoice& c, const std::string& path) {
+  return QJsonObject{{"calibrated", true},
+                     {"runs", json_int(c.calibrated_runs)},
+                     {"profile", QString::fromStdString(path)},
+                     {"layout", QString::fromStdString(c.layout)},
+                     {"mfu", c.mfu},
+                     {"mfu_low", c.mfu_low},
+                     {"mfu_high", c.mfu_high}};
+}
+
 int run_train_model(Args& a, bool json, std::optional<double> params,
                     std::optional<std::string> config) {
   if (a.value("--days"))
@@ -332,8 +373,16 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
   (void)chip_by_name(t.chip);
   t.n_chips = a.count_input("hardware.chips");
   std::string model_name;
+  ModelShape shape;
+  const auto profile_path = a.value("--cluster-profile");
+  if (profile_path && !config)
+    throw UsageError(
+        "--cluster-profile predicts the MFU of a model's layouts: give the model with "
+        "--config FILE");
+  if (profile_path && a.given("--mfu"))
+    throw UsageError("give --mfu or --cluster-profile, not both (the profile predicts the MFU)");
   if (config) {
-    const ModelShape shape = import_hf_config_file(*config).shape;
+    shape = import_hf_config_file(*config).shape;
     const ParamCount c = count_params(shape);
     t.n_params = static_cast<double>(c.total);
     t.active_params = c.active < c.total ? static_cast<double>(c.active) : 0.0;
@@ -354,6 +403,12 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
   t.tokens_available = f.tokens_available;
   t.goodput = f.goodput;
   PlanRanges ranges = f.ranges;
+  std::optional<MfuChoice> calibrated;
+  if (profile_path) {
+    calibrated = calibrated_mfu(t, shape, *profile_path);
+    t.mfu = calibrated->mfu;
+    ranges.mfu = Range{calibrated->mfu_low, calibrated->mfu, calibrated->mfu_high};
+  }
   const DataConstrainedLaw law = budget_law(f.law);
   const RunReport r = train_run(t, law);
   std::optional<RangeReport> rr;
@@ -395,6 +450,7 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
                                 {"detail", QString::fromStdString(c.detail)}});
     o["checks"] = checks;
     if (rr) o["ranges"] = ranges_json(*rr);
+    if (calibrated) o["calibration"] = calibrated_mfu_json(*calibrated, *profile_path);
     print_json(o);
     return 0;
   }
@@ -405,6 +461,12 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
       format_count(r.tokens, 2).c_str(), format_grouped(static_cast<double>(t.n_chips)).c_str(),
       t.chip.c_str(), format_percent(t.mfu, 0).c_str());
   if (!model_name.empty()) row("model", model_name);
+  if (calibrated)
+    row("MFU", format_percent(t.mfu, 1) + " (predicted, calibrated on " +
+                   std::to_string(calibrated->calibrated_runs) + " runs: " + *profile_path +
+                   "; layout " + calibrated->layout + "; fit's 90 % corners " +
+                   format_percent(calibrated->mfu_low, 1) + " – " +
+                   format_percent(calibrated->mfu_high, 1) + ")");
   row("C", format_sci(r.flops) + " FLOPs (6 x N x D)");
   row("days of computing", format_grouped(r.productive_days, 1));
   goodput_rows(r.goodput, r.goodput_inputs);

@@ -9,6 +9,7 @@
 
 #include "format.h"
 #include "hardware.h"
+#include "parallel_for.h"
 #include "read_file.h"
 
 namespace napkin {
@@ -67,7 +68,8 @@ double predict_step_seconds(TrainingJob job, const Layout& layout, std::span<con
 Calibration calibrate_step_time(const std::vector<MeasuredRun>& runs,
                                 const ConstantFitOptions& options,
                                 const std::vector<std::string>& fixed,
-                                const std::optional<Network>& network) {
+                                const std::optional<Network>& network,
+                                const std::function<bool()>& keep_going) {
   Calibration c;
   c.network = network;
   for (const MeasuredRun& r : runs) {
@@ -113,7 +115,8 @@ Calibration calibrate_step_time(const std::vector<MeasuredRun>& runs,
   const std::vector<CalibrationRun>& rs = c.runs;
   c.fit = fit_constants(
       c.constants, measured,
-      [&rs](std::size_t i, std::span<const double> k) {
+      [&rs, &keep_going](std::size_t i, std::span<const double> k) {
+        if (keep_going && !keep_going()) throw Cancelled("calibration cancelled");
         return predict_step_seconds(rs[i].job, rs[i].layout, k);
       },
       options);
@@ -192,6 +195,20 @@ CalibratedConstants ClusterProfile::calibrated() const {
   return k;
 }
 
+CalibratedInterval ClusterProfile::interval() const {
+  std::vector<double> slow, fast;
+  for (const FittedConstant& c : constants) {
+    const double lo = std::min({c.p05, c.value, c.p95});
+    const double hi = std::max({c.p05, c.value, c.p95});
+    const bool time = c.unit == "s";  // more host time is slower
+    slow.push_back(time ? hi : lo);
+    fast.push_back(time ? lo : hi);
+  }
+  CalibratedInterval k{constants_from_values(slow), constants_from_values(fast)};
+  k.slow.runs = k.fast.runs = runs;
+  return k;
+}
+
 namespace {
 
 double number(const QJsonObject& o, const char* key, std::string_view source,
@@ -256,8 +273,8 @@ ClusterProfile profile_from_json(std::string_view json, std::string_view source)
     f.unit = e.unit;
     f.value = number(c, "value", source, key + ".", e.lo, e.hi);
     f.prior = c["prior"].toDouble(e.prior);
-    f.p05 = c["p05"].toDouble(f.value);
-    f.p95 = c["p95"].toDouble(f.value);
+    f.p05 = c.contains("p05") ? number(c, "p05", source, key + ".", e.lo, e.hi) : f.value;
+    f.p95 = c.contains("p95") ? number(c, "p95", source, key + ".", e.lo, e.hi) : f.value;
     p.constants.push_back(f);
   }
   p.runs = o["runs"].toArray().size();

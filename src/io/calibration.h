@@ -12,6 +12,7 @@
 // runs do not constrain (scale-out on single-node runs) stays there.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -59,11 +60,14 @@ struct Calibration {
 // chip's node). Throws std::invalid_argument when the runs are of more than
 // one chip, a layout cannot run, or none has a step time. Constants named in
 // `fixed` are held at their priors (throws naming the accepted names for
-// another name).
+// another name). `keep_going`, when set, is asked before every model
+// evaluation (from the calling thread); false stops the fit with Cancelled
+// (parallel_for.h).
 Calibration calibrate_step_time(const std::vector<MeasuredRun>& runs,
                                 const ConstantFitOptions& options = {},
                                 const std::vector<std::string>& fixed = {},
-                                const std::optional<Network>& network = std::nullopt);
+                                const std::optional<Network>& network = std::nullopt,
+                                const std::function<bool()>& keep_going = {});
 
 // The cluster profile: the chip, the cluster network the runs ran on, each
 // fitted constant with its interval and prior, and the runs it came from with
@@ -78,6 +82,9 @@ struct ClusterProfile {
   std::vector<double> values() const;
   // The fitted values as the model's constants, with the count of runs.
   CalibratedConstants calibrated() const;
+  // The slow and fast corners of the constants' bootstrap 90 % intervals
+  // (p05 / p95; the host time the other way round).
+  CalibratedInterval interval() const;
 };
 // Throws std::invalid_argument naming `source` and the key for a malformed
 // profile (at most 16 MiB when read from a file).

@@ -425,9 +425,12 @@ void parallel_from_json(const Reader& r, ParallelSettings& p) {
   // The profile's path; its constants read from the file (at most 16 MiB).
   r.text("cluster_profile", p.cluster_profile, 4096);
   p.calibrated.reset();
+  p.calibrated_interval.reset();
   if (!p.cluster_profile.empty()) {
     try {
-      p.calibrated = load_profile_file(p.cluster_profile).calibrated();
+      const ClusterProfile profile = load_profile_file(p.cluster_profile);
+      p.calibrated = profile.calibrated();
+      p.calibrated_interval = profile.interval();
     } catch (const std::invalid_argument& e) {
       r.fail("cluster_profile", "\"" + p.cluster_profile + "\"",
              std::string("a readable cluster profile (") + e.what() + ")");

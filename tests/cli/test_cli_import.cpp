@@ -179,3 +179,51 @@ TEST(CliCalibrate, AMissingColumnIsOneLine) {
   EXPECT_TRUE(r.err.contains("no column for chip")) << r.err.toStdString();
   EXPECT_EQ(r.err.trimmed().count('\n'), 0);
 }
+
+TEST(CliCalibrate, BudgetWithTheProfilePredictsACalibratedMfuAndItsRange) {
+  QTemporaryDir dir;
+  const QString profile = dir.filePath("a100.profile.json");
+  const CliResult c = run_cli(
+      {"calibrate", "--runs", QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv"),
+       "--set", "chip=A100-80,vocab=50304,recompute=full,framework=megatron-deepspeed", "--lines",
+       "21,59,63,74,78,103,106,123,237,242", "--gpus-per-node", "8", "--scale-up-gb-per-s", "300",
+       "--scale-out-gb-per-s", "12.5", "--bootstrap", "20", "-o", profile});
+  ASSERT_EQ(c.exit_code, 0) << c.err.toStdString();
+  const QStringList run = {"budget",
+                           "--chip",
+                           "A100-80",
+                           "--chips",
+                           "64",
+                           "--config",
+                           QStringLiteral(NAPKIN_TEST_DATA "/configs/llama-3-8b.json")};
+  const CliResult r = run_cli(run + QStringList{"--cluster-profile", profile, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  const QJsonObject k = r.json["calibration"].toObject();
+  EXPECT_TRUE(k["calibrated"].toBool());
+  EXPECT_EQ(k["runs"].toInt(), 10);
+  EXPECT_FALSE(k["layout"].toString().isEmpty());
+  const double mfu = r.json["mfu"].toDouble();
+  EXPECT_DOUBLE_EQ(k["mfu"].toDouble(), mfu);
+  EXPECT_GT(mfu, 0.05);
+  EXPECT_LT(mfu, 0.8);
+  EXPECT_LT(k["mfu_low"].toDouble(), mfu);
+  EXPECT_GT(k["mfu_high"].toDouble(), mfu);
+  // The fit's range is the planner's MFU range: the days spread.
+  const QJsonObject days = r.json["ranges"].toObject()["days"].toObject();
+  EXPECT_LT(days["p10"].toDouble(), days["p90"].toDouble());
+  const CliResult text = run_cli(run + QStringList{"--cluster-profile", profile});
+  EXPECT_TRUE(text.out.contains("calibrated on 10 runs")) << text.out.toStdString();
+
+  const CliResult both = run_cli(run + QStringList{"--cluster-profile", profile, "--mfu", "0.4"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_TRUE(both.err.contains("give --mfu or --cluster-profile")) << both.err.toStdString();
+  const CliResult days_mode = run_cli({"budget", "--chip", "A100-80", "--chips", "64", "--days",
+                                       "30", "--cluster-profile", profile});
+  EXPECT_EQ(days_mode.exit_code, 2);
+  EXPECT_TRUE(days_mode.err.contains("--config FILE")) << days_mode.err.toStdString();
+  const CliResult h100 = run_cli({"budget", "--chip", "H100", "--chips", "64", "--config",
+                                  QStringLiteral(NAPKIN_TEST_DATA "/configs/llama-3-8b.json"),
+                                  "--cluster-profile", profile});
+  EXPECT_EQ(h100.exit_code, 2);
+  EXPECT_TRUE(h100.err.contains("was calibrated on A100-80")) << h100.err.toStdString();
+}

@@ -237,3 +237,55 @@ TEST(Calibration, AProfileInTheScenarioDrivesThePlan) {
   EXPECT_NE(back.parallel.cluster_text(chip_by_name("A100-80")).find("calibrated on 10 runs"),
             std::string::npos);
 }
+
+TEST(Calibration, TheFitsIntervalsBracketThePlannedMfu) {
+  ConstantFitOptions o;
+  o.bootstrap = 30;
+  const Calibration c = calibrate_step_time(calibration_rows(), o, {}, vtrain_cluster());
+  const ClusterProfile profile = profile_from_json(profile_to_json(c), "profile");
+  // The corners: efficiencies low and host time high is the slow one.
+  const CalibratedInterval k = profile.interval();
+  const CalibratedConstants mid = profile.calibrated();
+  EXPECT_LE(k.slow.matmul_efficiency, mid.matmul_efficiency);
+  EXPECT_GE(k.fast.matmul_efficiency, mid.matmul_efficiency);
+  EXPECT_GE(k.slow.host_dispatch_seconds, mid.host_dispatch_seconds);
+  EXPECT_LE(k.fast.host_dispatch_seconds, mid.host_dispatch_seconds);
+  EXPECT_EQ(k.slow.runs, 10);
+
+  Scenario s;
+  s.chip = "A100-80";
+  s.n_chips = 64;
+  s.shape = ModelShape{24, 2048, 8192, 16, 16, 128, 50304};
+  s.training.seq_len = 2048;
+  s.parallel.global_batch_tokens = 512 * 2048;
+  s.parallel.mfu_source = MfuSource::predicted;
+  const ResolvedPlan datasheet = resolve_plan(s);
+  s.parallel.cluster_profile = "a100.profile.json";
+  s.parallel.calibrated = mid;
+  s.parallel.calibrated_interval = k;
+  const ResolvedPlan p = resolve_plan(s);
+  ASSERT_EQ(p.mfu.source, MfuSource::predicted) << p.mfu.note;
+  EXPECT_EQ(p.mfu.calibrated_runs, 10);
+  EXPECT_NE(p.mfu.mfu, datasheet.mfu.mfu);
+  EXPECT_EQ(datasheet.mfu.calibrated_runs, 0);
+  EXPECT_LT(p.mfu.mfu_low, p.mfu.mfu);
+  EXPECT_GT(p.mfu.mfu_high, p.mfu.mfu);
+  EXPECT_NE(p.mfu_text().find("predicted, calibrated on 10 runs"), std::string::npos)
+      << p.mfu_text();
+  EXPECT_EQ(datasheet.mfu_text().find("calibrated"), std::string::npos);
+}
+
+TEST(Calibration, AnIntervalOutsideTheConstantsBoundsIsRefused) {
+  const Calibration c = calibrate_step_time(calibration_rows(), ConstantFitOptions{0.05, 1.5, 0},
+                                            {}, vtrain_cluster());
+  std::string json = profile_to_json(c);
+  const std::size_t at = json.find("\"p05\"");
+  ASSERT_NE(at, std::string::npos);
+  json.replace(at, json.find(',', at) - at, "\"p05\": 7");
+  try {
+    (void)profile_from_json(json, "bad.json");
+    FAIL() << "accepted a p05 of 7";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("constants[0].p05"), std::string::npos) << e.what();
+  }
+}

@@ -45,6 +45,7 @@ enum ParallelField {
   kParallelGpusPerNode,
   kParallelScaleUp,
   kParallelScaleOut,
+  kParallelClusterProfile,
 };
 
 }  // namespace napkin

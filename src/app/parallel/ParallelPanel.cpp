@@ -5,11 +5,13 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QEventLoop>
+#include <QFileDialog>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -24,8 +26,11 @@
 #include "PanelPage.h"
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
+#include "calibration.h"
 #include "format.h"
 #include "framework_config.h"
+#include "hardware.h"
+#include "parallel/CalibrateRunsDialog.h"
 #include "parallel/LayoutTableModel.h"
 #include "parallel/plots/MfuHeatmapPlot.h"
 #include "parallel/plots/ScheduleGanttPlot.h"
@@ -81,7 +86,29 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   flags_menu->addAction(tr("Megatron-LM arguments"), this, [this] { copyLaunchFlags(false); });
   flags_menu->addAction(tr("torchtitan TOML"), this, [this] { copyLaunchFlags(true); });
   copy_flags_->setMenu(flags_menu);
+  profile_ = new QToolButton(layouts);
+  profile_->setObjectName(QStringLiteral("parallelClusterProfile"));
+  profile_->setText(tr("Cluster profile"));
+  profile_->setToolTip(
+      tr("Time every layout with constants fitted to your cluster's measured "
+         "runs (napkin-cli calibrate -o PROFILE.json) instead of the datasheet's"));
+  profile_->setPopupMode(QToolButton::InstantPopup);
+  auto* profile_menu = new QMenu(profile_);
+  profile_menu->addAction(tr("Load cluster profile…"), this, [this] {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Load cluster profile"), QString(),
+                                     tr("Cluster profiles (*.json);;All files (*)"));
+    if (path.isEmpty()) return;
+    const QString error = loadClusterProfile(path);
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Cluster profile"), error);
+  });
+  profile_menu->addAction(tr("Calibrate on measured runs…"), this,
+                          [this] { openCalibrateDialog(); });
+  profile_menu->addAction(tr("Clear (datasheet constants)"), this,
+                          [this] { clearClusterProfile(); });
+  profile_->setMenu(profile_menu);
   tools->addWidget(fastest_);
+  tools->addWidget(profile_);
   tools->addWidget(copy_flags_);
   tools->addWidget(show_all_);
   tools->addStretch(1);
@@ -159,6 +186,55 @@ ParallelPanel::~ParallelPanel() {
 }
 
 std::vector<PlotWidget*> ParallelPanel::plots() const { return {plots_.begin(), plots_.end()}; }
+
+QString ParallelPanel::loadClusterProfile(const QString& path) {
+  ClusterProfile profile;
+  try {
+    profile = load_profile_file(path.toStdString());
+  } catch (const std::invalid_argument& e) {
+    return QString::fromUtf8(e.what());
+  }
+  const std::string chip = model_->scenario().chip;
+  if (profile.chip != chip)
+    return tr("%1 was calibrated on %2, not on %3").arg(path, qs(profile.chip), qs(chip));
+  const bool ok =
+      model_->edit(tr("Use cluster profile"), kParallelClusterProfile, [&](Scenario& s) {
+        s.parallel.cluster_profile = path.toStdString();
+        s.parallel.calibrated = profile.calibrated();
+        s.parallel.calibrated_interval = profile.interval();
+      });
+  return ok ? QString() : tr("The scenario refused the profile %1").arg(path);
+}
+
+CalibrateRunsDialog* ParallelPanel::openCalibrateDialog() {
+  const Scenario& s = model_->scenario();
+  std::optional<Network> network;
+  try {
+    network = s.parallel.network(chip_by_name(s.chip));
+  } catch (const std::invalid_argument&) {
+    // an unknown cluster name: the chip's node
+  }
+  auto* dialog = new CalibrateRunsDialog(network, this);
+  dialog->setObjectName(QStringLiteral("calibrateRunsDialog"));
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->setDefaults(QStringLiteral("chip=%1").arg(qs(s.chip)));
+  connect(dialog, &QDialog::accepted, this, [this, dialog] {
+    if (dialog->savedPath().isEmpty()) return;
+    const QString error = loadClusterProfile(dialog->savedPath());
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Cluster profile"), error);
+  });
+  dialog->setWindowModality(Qt::WindowModal);
+  dialog->show();
+  return dialog;
+}
+
+void ParallelPanel::clearClusterProfile() {
+  model_->edit(tr("Clear cluster profile"), kParallelClusterProfile, [](Scenario& s) {
+    s.parallel.cluster_profile.clear();
+    s.parallel.calibrated.reset();
+    s.parallel.calibrated_interval.reset();
+  });
+}
 
 QString ParallelPanel::copyLaunchFlags(bool torchtitan) {
   if (!view_.ok || !view_.layout) return QString();

@@ -27,6 +27,7 @@ class QTableView;
 
 namespace napkin {
 
+class CalibrateRunsDialog;
 class ControlColumn;
 class LayoutFilter;
 class LayoutTableModel;
@@ -62,6 +63,16 @@ class ParallelPanel : public ScenarioPanel {
   // as "# note:" lines; copied to the clipboard and returned ("" when no
   // layout runs).
   QString copyLaunchFlags(bool torchtitan);
+  // "Cluster profile": a profile written by napkin-cli calibrate -o replaces
+  // the datasheet constants (one undo step); "" on success, else why not (a
+  // malformed file, naming the key; a profile of another chip). Clearing
+  // returns to the datasheet constants.
+  QString loadClusterProfile(const QString& path);
+  void clearClusterProfile();
+  QToolButton* profileButton() const { return profile_; }
+  // "Calibrate on measured runs…": the dialog, shown (window-modal); a profile
+  // it saves is loaded when it closes with Save.
+  CalibrateRunsDialog* openCalibrateDialog();
   StageMemoryPlot* memoryPlot() const;
   // The layout of a row of the table as shown (after sorting and filtering).
   const LayoutResult& layoutAtRow(int view_row) const;
@@ -101,6 +112,7 @@ class ParallelPanel : public ScenarioPanel {
   LayoutFilter* filter_ = nullptr;
   QCheckBox* show_all_ = nullptr;
   QPushButton* fastest_ = nullptr;
+  QToolButton* profile_ = nullptr;
   QToolButton* copy_flags_ = nullptr;
   QLabel* status_ = nullptr;
   QProgressBar* busy_ = nullptr;

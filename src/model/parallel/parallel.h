@@ -160,6 +160,17 @@ struct CalibratedConstants {
   bool operator==(const CalibratedConstants&) const = default;
 };
 
+// The fit's uncertainty as two corners of the constants' bootstrap 90 %
+// intervals: `slow` has every efficiency at its 5th percentile and the host
+// time at its 95th, `fast` the opposite. A step timed at both brackets the
+// calibrated step (correlations between constants ignored, so it is wide,
+// not optimistic).
+struct CalibratedInterval {
+  CalibratedConstants slow;
+  CalibratedConstants fast;
+  bool operator==(const CalibratedInterval&) const = default;
+};
+
 // A model, a cluster and a step. Mixed-precision (bf16) training.
 struct TrainingJob {
   ModelShape shape;

@@ -44,8 +44,9 @@ struct ParallelSettings {
   // training job. The document stores the path; the reader loads the file.
   std::string cluster_profile;
   std::optional<CalibratedConstants> calibrated;
-  bool even_stages = true;     // PP divides the layers
-  bool tp_within_node = true;  // TP inside one fast domain
+  std::optional<CalibratedInterval> calibrated_interval;  // the fit's 90 % corners
+  bool even_stages = true;                                // PP divides the layers
+  bool tp_within_node = true;                             // TP inside one fast domain
   // Locks: axes the search keeps fixed; unset: searched.
   std::optional<std::int64_t> tp, pp, vpp, cp, ep, micro_batch;
   std::optional<int> zero;

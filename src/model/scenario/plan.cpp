@@ -69,6 +69,27 @@ std::optional<LayoutResult> scenario_layout(const Scenario& s) {
   return scenario_layout(s, scenario_layouts(s));
 }
 
+namespace {
+
+// The profile's runs, and the layout's MFU at the fit's slow and fast corners.
+void add_calibration(MfuChoice& c, const Scenario& s, const Layout& layout) {
+  c.mfu_low = c.mfu_high = c.mfu;
+  if (!s.parallel.calibrated) return;
+  c.calibrated_runs = s.parallel.calibrated->runs;
+  const auto& interval = s.parallel.calibrated_interval;
+  if (!interval) return;
+  TrainingJob job = training_job(s);
+  auto mfu_at = [&](const CalibratedConstants& k) {
+    job.calibrated = k;
+    const LayoutResult r = evaluate_layout(job, layout);
+    return r.valid ? r.mfu : c.mfu;
+  };
+  c.mfu_low = std::min(c.mfu, mfu_at(interval->slow));
+  c.mfu_high = std::max(c.mfu, mfu_at(interval->fast));
+}
+
+}  // namespace
+
 MfuChoice mfu_of_layout(const Scenario& s, const std::optional<LayoutResult>& r) {
   MfuChoice c;
   c.mfu = s.mfu;
@@ -92,6 +113,7 @@ MfuChoice mfu_of_layout(const Scenario& s, const std::optional<LayoutResult>& r)
     c.layout_days = r->days;
     c.source = MfuSource::predicted;
     c.layout = to_string(r->layout);
+    add_calibration(c, s, r->layout);
   }
   return c;
 }
@@ -125,6 +147,8 @@ MfuSearchKey mfu_search_key(const Scenario& s) {
 
 std::string ResolvedPlan::mfu_text() const {
   std::string text = format_percent(mfu.mfu, 1) + " (" + std::string(mfu_source_name());
+  if (mfu.calibrated_runs > 0)
+    text += ", calibrated on " + std::to_string(mfu.calibrated_runs) + " runs";
   if (mfu.source == MfuSource::predicted && !mfu.layout.empty()) text += ": " + mfu.layout;
   return text + ")";
 }

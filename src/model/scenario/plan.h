@@ -62,6 +62,12 @@ struct MfuChoice {
   std::int64_t hbm_bytes = 0;
   std::string layout_reason;  // why it does not fit or cannot run ("" when it fits)
   double layout_days = 0;     // the run's days at the layout's step time, when predicted
+  // A predicted MFU with a cluster profile in use: the runs it was fitted on,
+  // and the layout's MFU at the slow and fast corners of the fit's 90 %
+  // intervals (equal to `mfu` when the profile has no intervals).
+  std::int64_t calibrated_runs = 0;  // 0: the datasheet constants
+  double mfu_low = 0;
+  double mfu_high = 0;
 };
 // s.mfu when mfu_source is assumed; the predicted MFU of scenario_layout(s)
 // when it is predicted and the layout is valid and fits; otherwise s.mfu with
@@ -108,7 +114,8 @@ struct ResolvedPlan {
   // recommend another model; its read-outs say which.
   double run_tokens = 0;
   double run_days = 0;
-  // "40 % (assumed)", "52.3 % (predicted: tp=8,pp=4,…)".
+  // "40 % (assumed)", "52.3 % (predicted: tp=8,pp=4,…)", "52.3 % (predicted,
+  // calibrated on 10 runs: tp=8,…)".
   std::string mfu_text() const;
   // "assumed", "predicted".
   std::string_view mfu_source_name() const;

@@ -387,7 +387,14 @@ void write_memo(BudgetView& v, const Scenario& s, const RunReport& run) {
       text += " at ";
       text += v.plan.batch_text();
     }
-    text += " (Parallelism panel), not assumed. ";
+    text += " (Parallelism panel), not assumed";
+    if (v.mfu.calibrated_runs > 0) {
+      text += "; calibrated on " + std::to_string(v.mfu.calibrated_runs) + " runs";
+      if (v.mfu.mfu_low < v.mfu.mfu_high)
+        text += " (the fit's 90 % corners: " + format_percent(v.mfu.mfu_low, 1) + " – " +
+                format_percent(v.mfu.mfu_high, 1) + ")";
+    }
+    text += ". ";
     if (!v.mfu.dropped.empty()) {
       text += "Note: ";
       text += v.mfu.dropped;
@@ -477,6 +484,9 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
   if (v.mfu.source == MfuSource::predicted) {
     s.mfu = v.mfu.mfu;
     s.ranges.mfu.reset();
+    // A cluster profile's fit: the layout's MFU at its slow and fast corners
+    // is the MFU's range (the planner's own MFU spread is for an assumed MFU).
+    if (v.mfu.mfu_low < v.mfu.mfu_high) s.ranges.mfu = Spread{v.mfu.mfu_low, v.mfu.mfu_high};
   }
   v.scenario = s;
   v.serving = serving_search(s, options.previous);

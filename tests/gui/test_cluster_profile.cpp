@@ -1,0 +1,186 @@
+// Issue 25 in the Parallelism panel: a cluster profile loaded from its
+// "Cluster profile" button replaces the datasheet constants in one undo
+// step, the read-outs say calibrated, the Budget MFU says on how many runs;
+// a profile of another chip or a malformed one is refused with the reason.
+#include <gtest/gtest.h>
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QLabel>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+#include <QUndoStack>
+#include <set>
+
+#include "ScenarioModel.h"
+#include "atomic_writer.h"
+#include "calibration.h"
+#include "hardware.h"
+#include "measured_runs.h"
+#include "parallel/CalibrateRunsDialog.h"
+#include "parallel/ParallelPanel.h"
+#include "parallel/plots/ResidualPlot.h"
+#include "plan.h"
+
+using namespace napkin;
+
+namespace {
+
+// The ten vTrain calibration rows of tests/io/test_calibration.cpp.
+QString writeProfile(const QTemporaryDir& dir) {
+  const RunDefaults defaults = {{"chip", "A100-80"},
+                                {"vocab", "50304"},
+                                {"recompute", "full"},
+                                {"framework", "megatron-deepspeed"}};
+  const MeasuredRuns all =
+      load_runs_file(std::string(NAPKIN_TEST_DATA) + "/vtrain/single_node_runs.csv", defaults);
+  const std::set<std::int64_t> lines = {21, 59, 63, 74, 78, 103, 106, 123, 237, 242};
+  std::vector<MeasuredRun> rows;
+  for (const MeasuredRun& r : all.runs)
+    if (lines.count(r.line)) rows.push_back(r);
+  const Network& dgx = cluster_by_name("dgx-a100").network;
+  ConstantFitOptions o;
+  o.bootstrap = 10;
+  const Calibration c = calibrate_step_time(
+      rows, o, {}, custom_network(8, dgx.intra_node_bytes_per_s / 1e9, 12.5, dgx));
+  const QString path = dir.filePath(QStringLiteral("a100.profile.json"));
+  QString error;
+  EXPECT_TRUE(write_file_atomically(path, QByteArray::fromStdString(profile_to_json(c)), &error))
+      << error.toStdString();
+  return path;
+}
+
+}  // namespace
+
+TEST(ClusterProfile, LoadedFromTheParallelismPanelItRunsCalibrated) {
+  ScenarioModel model;
+  ParallelPanel panel{&model};
+  panel.resize(1280, 800);
+  panel.show();
+  model.edit(QStringLiteral("chip"), 1, [](Scenario& s) {
+    s.chip = "A100-80";
+    s.n_chips = 64;
+    s.shape = ModelShape{24, 2048, 8192, 16, 16, 128, 50304};
+    s.training.seq_len = 2048;
+    s.parallel.mfu_source = MfuSource::predicted;
+  });
+  panel.waitForSearch();
+  QTemporaryDir dir;
+  const QString path = writeProfile(dir);
+  ASSERT_NE(panel.profileButton(), nullptr);
+  ASSERT_NE(panel.profileButton()->menu(), nullptr);
+  EXPECT_EQ(panel.profileButton()->menu()->actions().size(), 2);
+  const QString cluster_before = panel.readouts().text(panel.readouts().cluster);
+  EXPECT_FALSE(cluster_before.contains(QStringLiteral("calibrated")));
+
+  const int steps = model.undoStack()->count();
+  EXPECT_TRUE(panel.loadClusterProfile(path).isEmpty());
+  panel.waitForSearch();
+  QCoreApplication::processEvents();
+  EXPECT_EQ(model.undoStack()->count(), steps + 1);
+  const Scenario& s = model.scenario();
+  ASSERT_TRUE(s.parallel.calibrated.has_value());
+  EXPECT_EQ(s.parallel.calibrated->runs, 10);
+  EXPECT_TRUE(s.parallel.calibrated_interval.has_value());
+  EXPECT_EQ(s.parallel.cluster_profile, path.toStdString());
+  EXPECT_TRUE(
+      panel.readouts().text(panel.readouts().cluster).contains(QStringLiteral("calibrated")));
+  const ResolvedPlan plan = resolve_plan(s);
+  EXPECT_NE(plan.mfu_text().find("calibrated on 10 runs"), std::string::npos) << plan.mfu_text();
+
+  model.undoStack()->undo();
+  QCoreApplication::processEvents();
+  EXPECT_FALSE(model.scenario().parallel.calibrated.has_value());
+  model.undoStack()->redo();
+  panel.clearClusterProfile();
+  QCoreApplication::processEvents();
+  EXPECT_FALSE(model.scenario().parallel.calibrated.has_value());
+  EXPECT_TRUE(model.scenario().parallel.cluster_profile.empty());
+
+  // Refused, with the reason, and nothing changes.
+  const int before = model.undoStack()->count();
+  model.edit(QStringLiteral("chip"), 1, [](Scenario& x) { x.chip = "H100"; });
+  const QString other_chip = panel.loadClusterProfile(path);
+  EXPECT_TRUE(other_chip.contains(QStringLiteral("was calibrated on A100-80")))
+      << other_chip.toStdString();
+  const QString bad = dir.filePath(QStringLiteral("bad.json"));
+  QString error;
+  ASSERT_TRUE(write_file_atomically(
+      bad, QByteArrayLiteral("{\"format\":\"napkin-cluster-profile\"}"), &error));
+  const QString malformed = panel.loadClusterProfile(bad);
+  EXPECT_TRUE(malformed.contains(QStringLiteral("version"))) << malformed.toStdString();
+  EXPECT_EQ(model.undoStack()->count(), before + 1);  // the chip edit only
+  EXPECT_FALSE(model.scenario().parallel.calibrated.has_value());
+}
+
+TEST(ClusterProfile, TheCalibrateDialogPreviewsFitsOffTheUiThreadAndSaves) {
+  ScenarioModel model;
+  ParallelPanel panel{&model};
+  panel.resize(1280, 800);
+  panel.show();
+  model.edit(QStringLiteral("chip"), 1, [](Scenario& s) {
+    s.chip = "A100-80";
+    s.n_chips = 64;
+    s.parallel.cluster = "dgx-a100";
+  });
+  // A runs file of the ten calibration rows and one bad row.
+  QFile all(QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv"));
+  ASSERT_TRUE(all.open(QIODevice::ReadOnly));
+  const QList<QByteArray> lines = all.readAll().split('\n');
+  QByteArray csv = lines[0] + '\n';
+  for (int line : {21, 59, 63, 74, 78, 103, 106, 123, 237, 242}) csv += lines[line - 1] + '\n';
+  csv += "not,a,run\n";
+  QTemporaryDir dir;
+  const QString runs = dir.filePath(QStringLiteral("runs.csv"));
+  QString error;
+  ASSERT_TRUE(write_file_atomically(runs, csv, &error)) << error.toStdString();
+
+  CalibrateRunsDialog* d = panel.openCalibrateDialog();
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->isVisible());
+  d->setDefaults(
+      QStringLiteral("chip=A100-80, vocab=50304, recompute=full, "
+                     "framework=megatron-deepspeed"));
+  ASSERT_TRUE(d->openRuns(runs).isEmpty());
+  EXPECT_EQ(d->table()->rowCount(), 10);
+  EXPECT_TRUE(d->skipped()->toPlainText().contains(QStringLiteral("line 12")))
+      << d->skipped()->toPlainText().toStdString();
+  EXPECT_TRUE(d->calibrateButton()->isEnabled());
+
+  // Cancelled at once: nothing is fitted, the dialog can fit again.
+  d->calibrate();
+  EXPECT_TRUE(d->isRunning());
+  EXPECT_TRUE(d->cancelButton()->isEnabled());
+  d->cancel();
+  d->waitForFit();
+  EXPECT_FALSE(d->result().has_value());
+  EXPECT_TRUE(d->status()->text().contains(QStringLiteral("Cancelled")));
+
+  QTest::mouseClick(d->calibrateButton(), Qt::LeftButton);
+  d->waitForFit();
+  ASSERT_TRUE(d->result().has_value()) << d->status()->text().toStdString();
+  EXPECT_EQ(d->result()->runs.size(), 10u);
+  EXPECT_TRUE(d->status()->text().contains(QStringLiteral("Calibrated on 10 runs")));
+  EXPECT_FALSE(d->table()->item(0, 5)->text().isEmpty());  // the calibrated step
+  EXPECT_EQ(d->plot()->pointCount(), 20);                  // datasheet and calibrated
+
+  const QString profile = dir.filePath(QStringLiteral("cluster.profile.json"));
+  ASSERT_TRUE(d->saveProfile(profile).isEmpty());
+  d->accept();
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(model.scenario().parallel.calibrated.has_value());
+  EXPECT_EQ(model.scenario().parallel.calibrated->runs, 10);
+  EXPECT_EQ(model.scenario().parallel.cluster_profile, profile.toStdString());
+
+  // A file that is not a runs file: one message, the dialog keeps its runs.
+  CalibrateRunsDialog* e = panel.openCalibrateDialog();
+  const QString bad = dir.filePath(QStringLiteral("bad.csv"));
+  ASSERT_TRUE(write_file_atomically(bad, QByteArrayLiteral("a,b\n1,2\n"), &error));
+  EXPECT_FALSE(e->openRuns(bad).isEmpty());
+  e->close();
+}
