@@ -118,10 +118,10 @@ void MainWindow::buildMenus() {
               .arg(QString::fromUtf8(c.name.data(), static_cast<qsizetype>(c.name.size())),
                    QString::fromUtf8(c.source.data(), static_cast<qsizetype>(c.source.size())));
     QDialog dialog(this);
-    Ui::AboutDialog ui;  // ui/AboutDialog.ui
-    ui.setupUi(&dialog);
-    ui.icon->setPixmap(windowIcon().pixmap(64, 64));
-    ui.aboutText->setText(
+    Ui::AboutDialog about;  // ui/AboutDialog.ui
+    about.setupUi(&dialog);
+    about.icon->setPixmap(windowIcon().pixmap(64, 64));
+    about.aboutText->setText(
         tr("<h3>Napkin %1</h3><p>The arithmetic of LLM pre-training as instruments.</p>"
            "<p>Formulas: the seed track's Phase 00–03 (6ND, 18BTDF + 24BTDNH, training memory, "
            "KV cache); Hoffmann et al. 2022 and Besiroglu et al. 2024 (the Chinchilla law); "
