@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config ccache
-  qt6-base-dev libqcustomplot-dev libgl-dev
+  qt6-base-dev qt6-base-dev-tools libqcustomplot-dev libgl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth poppler-utils fonts-dejavu-core
   clang libclang-rt-14-dev libqt6svg6

@@ -4,6 +4,8 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -14,6 +16,7 @@
 #include <QMenuBar>
 #include <QPrintDialog>
 #include <QPrinter>
+#include <QPushButton>
 #include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
@@ -39,29 +42,27 @@
 #include "shell/BaselineController.h"
 #include "shell/CompareDock.h"
 #include "shell/FileActions.h"
+#include "ui_MainWindow.h"
+#include "ui_RecoveryDialog.h"
 
 namespace napkin {
 
 namespace {
 
 constexpr int kMaxRecent = 8;
-// A laptop screen (1024×768 less the desktop's bars) must hold the window.
-constexpr QSize kMinimumWindow(960, 600);
 
 }  // namespace
 
-MainWindow::MainWindow(Session session, QWidget* parent) : QMainWindow(parent), session_(session) {
-  setWindowIcon(QIcon(QStringLiteral(":/napkin/napkin.svg")));
-  tabs_ = new QTabWidget(this);
-  tabs_->setDocumentMode(true);
+MainWindow::MainWindow(Session session, QWidget* parent)
+    : QMainWindow(parent), session_(session), ui_(std::make_unique<Ui::MainWindow>()) {
+  ui_->setupUi(this);
+  tabs_ = ui_->tabs;
   // The panels, in tab order: one line each.
   addPanel(new BudgetPanel(&model_, tabs_));
   addPanel(new IsoflopsPanel(&model_, tabs_));
   addPanel(new MoePanel(&model_, tabs_));
   addPanel(new RooflinePanel(&model_, tabs_));
   addPanel(new ParallelPanel(&model_, tabs_));
-  setCentralWidget(tabs_);
-  setMinimumSize(kMinimumWindow);
 
   // Plan A: the badge says which baseline is pinned; a click opens the Compare dock.
   baseline_ = new BaselineController(this);
@@ -102,14 +103,15 @@ MainWindow::MainWindow(Session session, QWidget* parent) : QMainWindow(parent), 
     return askPath(purpose, suggested);
   };
   buildMenus();
-  resize(1280, 800);
   recover_prompt_ = [this](const QString& when) {
-    return QMessageBox::question(
-               this, tr("Recover unsaved work?"),
-               tr("A Napkin window did not close cleanly. Recover the scenario it autosaved at "
-                  "%1?")
-                   .arg(when),
-               QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes) == QMessageBox::Yes;
+    QDialog dialog(this);
+    Ui::RecoveryDialog ui;  // ui/RecoveryDialog.ui
+    ui.setupUi(&dialog);
+    ui.question->setText(
+        tr("A Napkin window did not close cleanly. Recover the scenario it autosaved at %1?")
+            .arg(when));
+    ui.buttons->button(QDialogButtonBox::Yes)->setDefault(true);
+    return dialog.exec() == QDialog::Accepted;
   };
   if (session_ == Session::restore) {
     restoreSession();

@@ -9,6 +9,7 @@
 #include <QMessageBox>
 #include <QPageSize>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -19,6 +20,9 @@ class QLabel;
 class QMenu;
 class QTabWidget;
 class QToolButton;
+namespace Ui {
+class MainWindow;
+}
 
 namespace napkin {
 
@@ -153,6 +157,8 @@ class MainWindow : public QMainWindow {
 
   ScenarioModel model_;
   Session session_;
+  // The frame (tabs, menus and their fixed items, status bar): ui/MainWindow.ui.
+  std::unique_ptr<Ui::MainWindow> ui_;
   QTabWidget* tabs_ = nullptr;
   std::vector<Panel*> panels_;
   QMenu* recent_menu_ = nullptr;

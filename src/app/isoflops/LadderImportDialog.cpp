@@ -7,17 +7,14 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
-#include <QFormLayout>
-#include <QGroupBox>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTableWidget>
-#include <QVBoxLayout>
 
 #include "SliderSpin.h"
+#include "ui_LadderImportDialog.h"
 
 namespace napkin {
 
@@ -39,19 +36,17 @@ QString rowLine(const CsvSkippedRow& r) {
 LadderImportDialog::LadderImportDialog(std::string text, const QString& source, const LossCut& cut,
                                        QWidget* parent)
     : QDialog(parent), text_(std::move(text)), source_(source.toStdString()) {
-  setObjectName(QStringLiteral("ladderImportDialog"));
+  // The frame is the form ui/LadderImportDialog.ui; what the file holds is filled in here.
+  Ui::LadderImportDialog ui;
+  ui.setupUi(this);
   setWindowTitle(tr("Load ladder CSV — %1").arg(QFileInfo(source).fileName()));
   preview_ = preview_csv_ladder(text_, source_, 8);
-  auto* root = new QVBoxLayout(this);
 
   // The first rows as they are in the file.
-  auto* head = new QLabel(tr("%1: %2 data rows. The first rows:")
-                              .arg(QFileInfo(source).fileName())
-                              .arg(preview_.data_rows),
-                          this);
-  root->addWidget(head);
-  table_ = new QTableWidget(this);
-  table_->setObjectName(QStringLiteral("csvPreview"));
+  ui.head->setText(tr("%1: %2 data rows. The first rows:")
+                       .arg(QFileInfo(source).fileName())
+                       .arg(preview_.data_rows));
+  table_ = ui.csvPreview;
   table_->setColumnCount(static_cast<int>(preview_.header.size()));
   table_->setRowCount(static_cast<int>(preview_.rows.size()));
   QStringList header;
@@ -65,59 +60,28 @@ LadderImportDialog::LadderImportDialog(std::string text, const QString& source, 
                       new QTableWidgetItem(qs(preview_.rows[r].fields[c])));
   }
   table_->setVerticalHeaderLabels(lines);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  table_->setMinimumHeight(150);
-  root->addWidget(table_, 1);
 
   // Which column is what, in which unit.
-  auto* mapping = new QGroupBox(tr("Columns (guessed from the header; change any)"), this);
-  auto* form = new QFormLayout(mapping);
-  n_ = columnCombo(false);
-  n_->setObjectName(QStringLiteral("mapN"));
-  n_scale_ = scaleBox();
-  auto row = [mapping](QWidget* a, QWidget* b, QWidget* c = nullptr) {
-    auto* w = new QWidget(mapping);
-    auto* h = new QHBoxLayout(w);
-    h->setContentsMargins(0, 0, 0, 0);
-    h->addWidget(a, 1);
-    if (b) h->addWidget(b);
-    if (c) h->addWidget(c);
-    return w;
-  };
-  auto times = [this] { return new QLabel(tr("×"), this); };
-  form->addRow(tr("Parameters N"), row(n_, times(), n_scale_));
-  tokens_ = columnCombo(false);
-  tokens_->setObjectName(QStringLiteral("mapTokens"));
-  tokens_kind_ = new QComboBox(this);
-  tokens_kind_->setObjectName(QStringLiteral("tokensKind"));
+  n_ = fillColumns(ui.mapN, false);
+  tokens_ = fillColumns(ui.mapTokens, false);
+  loss_ = fillColumns(ui.mapLoss, false);
+  budget_ = fillColumns(ui.mapBudget, true);
+  n_scale_ = setUpScale(ui.nScale);
+  tokens_scale_ = setUpScale(ui.tokensScale);
+  budget_scale_ = setUpScale(ui.budgetScale);
+  tokens_kind_ = ui.tokensKind;
   tokens_kind_->addItem(tr("tokens D"), qs(to_string(TokensKind::tokens)));
   tokens_kind_->addItem(tr("training FLOPs C (D = C/6N)"), qs(to_string(TokensKind::flops)));
-  tokens_scale_ = scaleBox();
-  form->addRow(tr("Tokens or compute"), row(tokens_, tokens_kind_, tokens_scale_));
-  loss_ = columnCombo(false);
-  loss_->setObjectName(QStringLiteral("mapLoss"));
-  loss_unit_ = new QComboBox(this);
-  loss_unit_->setObjectName(QStringLiteral("lossUnit"));
+  loss_unit_ = ui.lossUnit;
   loss_unit_->addItem(tr("nats/token"), qs(to_string(LossUnit::nats)));
   loss_unit_->addItem(tr("bits/token"), qs(to_string(LossUnit::bits)));
-  form->addRow(tr("Final loss"), row(loss_, loss_unit_));
-  budget_ = columnCombo(true);
-  budget_->setObjectName(QStringLiteral("mapBudget"));
-  budget_scale_ = scaleBox();
-  form->addRow(tr("IsoFLOPs budget (optional)"), row(budget_, times(), budget_scale_));
-  cut_on_ = new QCheckBox(tr("Leave out runs with loss at or above"), this);
-  cut_on_->setObjectName(QStringLiteral("cutEnabled"));
+  cut_on_ = ui.cutEnabled;
   cut_on_->setChecked(cut.enabled);
-  cut_value_ = new QDoubleSpinBox(this);
-  cut_value_->setObjectName(QStringLiteral("cutValue"));
-  cut_value_->setDecimals(4);
-  cut_value_->setRange(0.0001, 100);
+  cut_value_ = ui.cutValue;
   cut_value_->setValue(cut.max_loss);
-  cut_value_->setSuffix(tr(" nats"));
-  form->addRow(tr("Loss cut"), row(cut_on_, cut_value_));
-  root->addWidget(mapping);
-  for (const std::string& n : preview_.notes) root->addWidget(new QLabel(qs(n), this));
+  int at = ui.root->indexOf(ui.mapping);
+  for (const std::string& n : preview_.notes) ui.root->insertWidget(++at, new QLabel(qs(n), this));
 
   // The guess.
   const LadderColumns& g = preview_.guess;
@@ -131,21 +95,12 @@ LadderImportDialog::LadderImportDialog(std::string text, const QString& source, 
   tokens_scale_->setValue(g.tokens_scale);
   budget_scale_->setValue(g.budget_scale);
 
-  summary_ = new QLabel(this);
-  summary_->setObjectName(QStringLiteral("importSummary"));
-  summary_->setWordWrap(true);
-  root->addWidget(summary_);
-  skipped_ = new QPlainTextEdit(this);
-  skipped_->setObjectName(QStringLiteral("skippedRows"));
-  skipped_->setReadOnly(true);
-  skipped_->setMaximumHeight(120);
-  skipped_->setAccessibleName(tr("Rows that will be skipped"));
-  root->addWidget(skipped_);
-  buttons_ = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+  summary_ = ui.importSummary;
+  skipped_ = ui.skippedRows;
+  buttons_ = ui.buttons;
   buttons_->button(QDialogButtonBox::Ok)->setText(tr("Load ladder"));
   connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
   connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
-  root->addWidget(buttons_);
 
   for (QComboBox* c : {n_, tokens_, tokens_kind_, loss_, loss_unit_, budget_})
     connect(c, &QComboBox::currentIndexChanged, this, &LadderImportDialog::reimport);
@@ -156,19 +111,16 @@ LadderImportDialog::LadderImportDialog(std::string text, const QString& source, 
     reimport();
   });
   cut_value_->setEnabled(cut.enabled);
-  resize(720, 640);
   reimport();
 }
 
-QComboBox* LadderImportDialog::columnCombo(bool optional) {
-  auto* c = new QComboBox(this);
+QComboBox* LadderImportDialog::fillColumns(QComboBox* c, bool optional) {
   c->addItem(optional ? tr("(none)") : tr("(choose a column)"), QString());
   for (const std::string& h : preview_.header) c->addItem(qs(h), qs(h));
   return c;
 }
 
-QDoubleSpinBox* LadderImportDialog::scaleBox() {
-  auto* s = new SciSpinBox(this);
+QDoubleSpinBox* LadderImportDialog::setUpScale(SciSpinBox* s) {
   s->setScientific(true);
   s->setRange(1e-12, 1e30);
   s->setAcceptedRange(1e-12, 1e30);

@@ -3,7 +3,7 @@
 // editable, the units and scales, the loss cut, and every row that will be
 // skipped and why (unreadable, non-numeric, non-positive, over the loss cut).
 // Bad rows are skipped and listed, never fatal; OK is enabled when enough
-// runs remain for a fit.
+// runs remain for a fit. The frame is the form ui/LadderImportDialog.ui.
 #pragma once
 
 #include <QDialog>
@@ -21,6 +21,8 @@ class QPlainTextEdit;
 class QTableWidget;
 
 namespace napkin {
+
+class SciSpinBox;
 
 class LadderImportDialog : public QDialog {
   Q_OBJECT
@@ -53,8 +55,10 @@ class LadderImportDialog : public QDialog {
   QDialogButtonBox* buttons() const { return buttons_; }
 
  private:
-  QComboBox* columnCombo(bool optional);
-  QDoubleSpinBox* scaleBox();
+  // The form's column list with the file's header; `optional` adds "(none)".
+  QComboBox* fillColumns(QComboBox* c, bool optional);
+  // A multiplier box: scientific, 1 by default.
+  QDoubleSpinBox* setUpScale(SciSpinBox* s);
   // Imports the text again with the mapping and cut shown.
   void reimport();
 

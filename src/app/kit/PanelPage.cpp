@@ -1,6 +1,5 @@
 #include "PanelPage.h"
 
-#include <QFrame>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QScrollArea>
@@ -8,6 +7,7 @@
 
 #include "ControlColumn.h"
 #include "ReflowGrid.h"
+#include "ui_ScrollingPage.h"
 
 namespace napkin {
 
@@ -22,15 +22,9 @@ QHBoxLayout* panelRoot(QWidget* panel, ControlColumn* column) {
 QScrollArea* scrollingPage(QWidget* parent, const QString& name, QVBoxLayout** page) {
   auto* scroll = new QScrollArea(parent);
   scroll->setObjectName(name);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  auto* content = new QWidget(scroll);
-  auto* v = new QVBoxLayout(content);
-  v->setContentsMargins(0, 0, 0, 0);
-  v->setSpacing(4);
-  scroll->setWidget(content);
-  *page = v;
+  Ui::ScrollingPage ui;  // ui/ScrollingPage.ui
+  ui.setupUi(scroll);
+  *page = ui.page;
   return scroll;
 }
 

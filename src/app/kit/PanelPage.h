@@ -26,8 +26,9 @@ QHBoxLayout* panelRoot(QWidget* panel, ControlColumn* column);
 // filling the rest; `*page` receives the page's layout to fill.
 QScrollArea* resultsPage(QWidget* panel, ControlColumn* column, QVBoxLayout** page);
 
-// A vertically scrolling page named `name` (what tests look for); `*page`
-// receives the layout to fill. The scroll area owns the page.
+// A vertically scrolling page named `name` (what tests look for), its frame
+// the form ui/ScrollingPage.ui; `*page` receives the layout to fill. The
+// scroll area owns the page.
 QScrollArea* scrollingPage(QWidget* parent, const QString& name, QVBoxLayout** page);
 
 // The panel's plots (and any boxes among them) in a grid named `name` (what

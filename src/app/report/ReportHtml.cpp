@@ -7,8 +7,6 @@
 #include "budget_view.h"
 #include "format.h"
 #include "hardware.h"
-#include "loss_law.h"
-#include "roofline.h"
 #include "roofline_view.h"
 
 namespace napkin {

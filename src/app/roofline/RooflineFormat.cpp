@@ -5,7 +5,6 @@
 #include "PlotWidget.h"
 #include "Text.h"
 #include "format.h"
-#include "quantize.h"
 #include "roofline_view.h"
 
 namespace napkin {

@@ -4,8 +4,7 @@
 #include <QString>
 #include <cstdint>
 
-#include "quantize.h"
-#include "roofline.h"
+#include "roofline_view.h"  // Bound, Dtype: the types the view shows
 
 namespace napkin {
 

@@ -5,7 +5,6 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QElapsedTimer>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -15,7 +14,6 @@
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QTimer>
-#include <QVBoxLayout>
 #include <QtConcurrent>
 #include <cmath>
 #include <limits>
@@ -29,6 +27,7 @@
 #include "atomic_writer.h"
 #include "compare.h"
 #include "shell/BaselineController.h"
+#include "ui_CompareDock.h"
 
 namespace napkin {
 
@@ -85,28 +84,15 @@ QString number(const QVariant& v) {
 CompareDock::CompareDock(ScenarioModel* model, BaselineController* baseline, QWidget* parent)
     : QDockWidget(tr("Compare: plan A vs plan B"), parent), model_(model), baseline_(baseline) {
   setObjectName(QStringLiteral("compareDock"));
+  // The body's frame is the form ui/CompareDock.ui.
   auto* body = new QWidget(this);
-  auto* layout = new QVBoxLayout(body);
-  layout->setContentsMargins(6, 4, 6, 6);
-  auto* top = new QHBoxLayout;
-  status_ = new QLabel(body);
-  status_->setObjectName(QStringLiteral("compareStatus"));
-  status_->setWordWrap(true);
-  busy_ = new QProgressBar(body);
-  busy_->setRange(0, 0);  // busy, no known end
-  busy_->setMaximumWidth(90);
-  busy_->setMaximumHeight(12);
-  busy_->setTextVisible(false);
+  Ui::CompareDock ui;
+  ui.setupUi(body);
+  status_ = ui.compareStatus;
+  busy_ = ui.busy;
   busy_->hide();
-  export_ = new QPushButton(tr("Export CSV…"), body);
-  export_->setToolTip(tr("Write this list to a CSV file"));
-  auto* copy = new QPushButton(tr("Copy"), body);
-  copy->setToolTip(tr("Copy the selected rows (or all) as tab-separated text (Ctrl+C)"));
-  top->addWidget(status_, 1);
-  top->addWidget(busy_);
-  top->addWidget(copy);
-  top->addWidget(export_);
-  layout->addLayout(top);
+  export_ = ui.exportCsv;
+  QPushButton* copy = ui.copy;
 
   items_ = new QStandardItemModel(0, column_count, this);
   items_->setHorizontalHeaderLabels(
@@ -115,19 +101,13 @@ CompareDock::CompareDock(ScenarioModel* model, BaselineController* baseline, QWi
   proxy_->setSourceModel(items_);
   proxy_->setSortRole(kSortRole);
   proxy_->setSortCaseSensitivity(Qt::CaseInsensitive);
-  table_ = new QTableView(body);
-  table_->setObjectName(QStringLiteral("compareTable"));
+  table_ = ui.compareTable;
   table_->setModel(proxy_);
   table_->setSortingEnabled(true);
   table_->sortByColumn(kind_col, Qt::AscendingOrder);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->setAlternatingRowColors(true);
-  table_->verticalHeader()->hide();
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   table_->horizontalHeader()->setSectionResizeMode(name_col, QHeaderView::Stretch);
   table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-  layout->addWidget(table_, 1);
   setWidget(body);
 
   auto* copy_action = new QAction(tr("Copy rows"), table_);

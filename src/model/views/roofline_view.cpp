@@ -20,6 +20,7 @@ RooflinePanelData roofline_panel(const RooflineScenario& sc) {
   const ModelShape& shape = sc.shape;
 
   RooflinePanelData d;
+  d.active_params = active;
   d.ridge_flops_per_byte = ridge_point_flops_per_byte(chip);
   // 0.1 … 1e5 FLOP/byte spans batch-1 decode to the largest matmuls.
   d.roofline = roofline_curve(chip, 0.1, 1e5, 64);

@@ -41,6 +41,7 @@ struct RooflineScenario {
 };
 
 struct RooflinePanelData {
+  double active_params = 0;  // the scenario model's active parameters (count_params)
   double ridge_flops_per_byte = 0;
   std::vector<RooflineCurvePoint> roofline;
   std::vector<std::vector<RooflineCurvePoint>> overlays;

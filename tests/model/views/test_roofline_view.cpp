@@ -30,6 +30,8 @@ TEST(RooflinePanel, DefaultScenarioFillsEveryPlot) {
   // The default 7B model with its KV cache on v5e.
   const double n = static_cast<double>(count_params(ModelShape{}).total);
   EXPECT_EQ(d.chips_to_hold_weights, chips_to_hold_weights(n, v5e()));
+  // The model-size plot marks the model at its active parameters, from the view.
+  EXPECT_EQ(d.active_params, static_cast<double>(count_params(ModelShape{}).active));
 }
 
 TEST(RooflinePanel, SeventyBOnV5eMatchesTheNapkinPlusItsKvCache) {

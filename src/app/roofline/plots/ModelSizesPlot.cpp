@@ -1,7 +1,5 @@
 #include "ModelSizesPlot.h"
 
-#include "algebra.h"
-
 namespace napkin {
 
 ModelSizesPlot::ModelSizesPlot(QWidget* parent)
@@ -26,7 +24,7 @@ ModelSizesPlot::ModelSizesPlot(QWidget* parent)
 void ModelSizesPlot::drawView(const RooflineView& v) {
   const RooflinePanelData& d = v.data;
   const TurnInputs& turn = v.inputs.turn;
-  const double n_active = static_cast<double>(count_params(v.inputs.shape).active);
+  const double n_active = d.active_params;
   std::vector<double> nx, ny, hx, hy, ux, uy;
   const double top = static_cast<double>(turn.max_chips) * 3;
   double ymax = 8;
