@@ -13,6 +13,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QStyle>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
@@ -81,6 +82,11 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   flags_menu->addAction(tr("Megatron-LM arguments"), this, [this] { copyLaunchFlags(false); });
   flags_menu->addAction(tr("torchtitan TOML"), this, [this] { copyLaunchFlags(true); });
   copy_flags_->setMenu(flags_menu);
+  // The menu's arrow is drawn inside the button: room for it beside the
+  // text, and the row never squeezes the button below that.
+  copy_flags_->setMinimumWidth(copy_flags_->sizeHint().width() +
+                               copy_flags_->style()->pixelMetric(QStyle::PM_MenuButtonIndicator));
+  copy_flags_->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
   tools->addWidget(fastest_);
   tools->addWidget(copy_flags_);
   tools->addWidget(show_all_);
