@@ -409,10 +409,36 @@ int MainWindow::screenshot(const QString& file, const QString& panel, const QStr
     std::fprintf(stderr, "napkin: %s\n", w.lastError().toLocal8Bit().constData());
     return 2;
   }
-  if (!panel.isEmpty() && !w.showPanel(panel)) {
+  // "roofline/serving": a panel, then one of its tabs by the first word of its title.
+  const QString key = panel.section(QLatin1Char('/'), 0, 0);
+  const QString tab = panel.section(QLatin1Char('/'), 1);
+  if (!key.isEmpty() && !w.showPanel(key)) {
     std::fprintf(stderr, "napkin: --panel must be one of %s; got \"%s\"\n",
-                 w.panelKeys().toLocal8Bit().constData(), panel.toLocal8Bit().constData());
+                 w.panelKeys().toLocal8Bit().constData(), key.toLocal8Bit().constData());
     return 2;
+  }
+  if (!tab.isEmpty()) {
+    QStringList titles;
+    bool found = false;
+    for (QTabWidget* tabs : w.currentPanel()->findChildren<QTabWidget*>())
+      for (int i = 0; i < tabs->count() && !found; ++i) {
+        const QString title = tabs->tabText(i).replace(QStringLiteral("&&"), QStringLiteral("&"));
+        titles << title;
+        if (title.section(QLatin1Char(' '), 0, 0).compare(tab, Qt::CaseInsensitive) == 0) {
+          tabs->setCurrentIndex(i);
+          found = true;
+        }
+      }
+    if (!found) {
+      std::fprintf(stderr,
+                   "napkin: after --panel %s/ comes the first word of one of its tabs (%s); got "
+                   "\"%s\"\n",
+                   key.toLocal8Bit().constData(),
+                   titles.isEmpty() ? "it has none"
+                                    : titles.join(QStringLiteral(", ")).toLocal8Bit().constData(),
+                   tab.toLocal8Bit().constData());
+      return 2;
+    }
   }
   // The window is drawn at exactly the size asked for (even below its
   // minimum, so a screenshot shows what that screen would show).

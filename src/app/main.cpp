@@ -33,9 +33,12 @@ int main(int argc, char** argv) {
   const QCommandLineOption shot(QStringLiteral("screenshot"),
                                 QStringLiteral("Render the window to a PNG and exit."),
                                 QStringLiteral("FILE"));
-  const QCommandLineOption panel(QStringLiteral("panel"),
-                                 QStringLiteral("budget, isoflops, moe, roofline or parallel."),
-                                 QStringLiteral("PANEL"), QStringLiteral("budget"));
+  const QCommandLineOption panel(
+      QStringLiteral("panel"),
+      QStringLiteral("budget, isoflops, moe, roofline or parallel; with --screenshot, "
+                     "PANEL/TAB picks a tab by its first word "
+                     "(roofline/serving)."),
+      QStringLiteral("PANEL"), QStringLiteral("budget"));
   const QCommandLineOption scenario(
       QStringLiteral("scenario"), QStringLiteral("Open a scenario file."), QStringLiteral("FILE"));
   const QCommandLineOption size(QStringLiteral("size"),

@@ -9,8 +9,10 @@
 #include <QComboBox>
 #include <QPushButton>
 #include <QSlider>
+#include <QStyle>
 #include <QTableView>
 #include <QTest>
+#include <QToolButton>
 #include <QUndoStack>
 
 #include "PlotWidget.h"
@@ -240,4 +242,32 @@ TEST(ParallelPanel, CopyLaunchFlagsImportsBackAsTheRunningLayout) {
   EXPECT_EQ(back.layout, expected) << megatron.toStdString();
   const QString titan = f.panel.copyLaunchFlags(true);
   EXPECT_TRUE(titan.contains(QStringLiteral("[parallelism]")));
+}
+
+// Issue 27 (task d): a kernel class that takes no time reads "none", not
+// "0 ns (0.0 %)" (the default layout under a framework that dispatches ahead).
+TEST(ParallelPanel, AKernelClassThatTakesNoTimeReadsNone) {
+  Fixture f;
+  const QString host = f.text(&ParallelReadouts::host_wait);
+  EXPECT_EQ(host, QStringLiteral("none"));
+  EXPECT_FALSE(f.text(&ParallelReadouts::gemm).startsWith(QStringLiteral("0 ")));
+}
+
+// Issue 27 (task d): the cluster's sliders start at one x, whatever their
+// labels' lengths, and "Copy launch flags" has room for its text and arrow.
+TEST(ParallelPanel, ClusterSlidersLineUpAndTheFlagsButtonIsNotCut) {
+  Fixture f;
+  f.panel.resize(1024, 700);
+  QCoreApplication::processEvents();
+  std::vector<int> xs;
+  for (SliderSpin* s : f.panel.findChildren<SliderSpin*>())
+    if (s->parentWidget() ==
+        f.panel.findChild<SliderSpin*>(QStringLiteral("parallelGpusPerNode"))->parentWidget())
+      xs.push_back(s->slider()->mapTo(&f.panel, QPoint(0, 0)).x());
+  ASSERT_GE(xs.size(), 3u);
+  for (int x : xs) EXPECT_EQ(x, xs.front());
+  auto* flags = f.panel.findChild<QToolButton*>(QStringLiteral("parallelCopyFlags"));
+  ASSERT_NE(flags, nullptr);
+  EXPECT_GE(flags->width(), flags->fontMetrics().horizontalAdvance(flags->text()) +
+                                flags->style()->pixelMetric(QStyle::PM_MenuButtonIndicator));
 }

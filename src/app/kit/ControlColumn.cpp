@@ -1,5 +1,7 @@
 #include "ControlColumn.h"
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
@@ -13,8 +15,26 @@
 namespace napkin {
 
 namespace {
-constexpr int kLabelWidth = 88;  // the label column of slider and combo rows
+constexpr int kLabelWidth = 88;       // the label column of slider and combo rows
+constexpr int kMostLabelWidth = 160;  // ... widened to a box's longest label, up to this
+
+// The rows of a box start their sliders and combos at one x: every label as
+// wide as the box's longest ("Scale-out bandwidth" beside "GPUs per node").
+void alignLabels(QWidget* box) {
+  std::vector<QLabel*> labels;
+  for (QWidget* row : box->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) {
+    if (auto* s = qobject_cast<SliderSpin*>(row))
+      labels.push_back(s->label());
+    else if (row->findChild<QComboBox*>(QString(), Qt::FindDirectChildrenOnly))
+      if (auto* l = row->findChild<QLabel*>(QString(), Qt::FindDirectChildrenOnly))
+        labels.push_back(l);
+  }
+  int width = kLabelWidth;
+  for (QLabel* l : labels) width = std::max(width, l->sizeHint().width());
+  width = std::min(width, kMostLabelWidth);
+  for (QLabel* l : labels) l->setMinimumWidth(width);
 }
+}  // namespace
 
 ControlColumn::ControlColumn(QWidget* parent) : QScrollArea(parent) {
   setObjectName(QStringLiteral("controlColumn"));
@@ -71,6 +91,7 @@ SliderSpin* ControlColumn::slider(const SliderDecl& d, Binding<double> b) {
   auto* w = new SliderSpin(spec, g->parentWidget());
   w->setObjectName(d.key);
   g->addWidget(w);
+  alignLabels(g->parentWidget());
   check_row_ = nullptr;
   connect(w, &SliderSpin::valueEdited, this, [set = b.set](double v) { set(v); });
   connect(w, &SliderSpin::gestureStarted, this, &ControlColumn::gestureStarted);
@@ -81,6 +102,7 @@ SliderSpin* ControlColumn::slider(const SliderDecl& d, Binding<double> b) {
 
 QComboBox* ControlColumn::combo(const ComboDecl& d, Binding<QVariant> b) {
   QComboBox* c = addLabelledCombo(current(), d.key, d.label, d.tooltip, kLabelWidth);
+  alignLabels(current()->parentWidget());
   check_row_ = nullptr;
   for (const ComboItem& it : d.items) c->addItem(it.text, it.data);
   connect(c, &QComboBox::activated, this, [c, set = b.set](int i) { set(c->itemData(i)); });

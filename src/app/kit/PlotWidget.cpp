@@ -14,6 +14,7 @@
 #include <QPdfWriter>
 #include <QRegularExpression>
 #include <QTextStream>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -31,6 +32,29 @@ QString scaled(double v, const std::initializer_list<std::pair<double, const cha
 }
 
 const QLatin1String kGhostLayer("ghosts");
+
+// A legend under the plot takes as many of its columns as its widest entry
+// leaves room for at the plot's width: a narrow plot stacks its entries
+// instead of cutting them off at the right.
+void fitLegendColumns(QCustomPlot* plot) {
+  QCPLegend* legend = plot->legend;
+  const int wanted = legend->property("napkinColumns").toInt();
+  if (wanted < 1 || legend->itemCount() == 0) return;
+  double widest = 0;
+  for (int i = 0; i < legend->itemCount(); ++i)
+    if (QCPAbstractLegendItem* item = legend->item(i))
+      widest = std::max(widest, static_cast<double>(item->minimumOuterSizeHint().width()));
+  const double room = plot->viewport().width() - legend->margins().left() -
+                      legend->margins().right() - plot->plotLayout()->margins().left() -
+                      plot->plotLayout()->margins().right();
+  const double spacing = legend->columnSpacing();
+  const int fit = widest > 0 ? static_cast<int>((room + spacing) / (widest + spacing)) : wanted;
+  const int columns = std::clamp(fit, 1, wanted);
+  if (legend->wrap() != columns) {
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+  }
+}
 
 }  // namespace
 
@@ -305,6 +329,11 @@ void PlotWidget::showLegendBelow(int columns) {
   }
   legend->setWrap(columns);
   legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+  legend->setProperty("napkinColumns", columns);
+  if (!legend->property("napkinFits").toBool()) {
+    legend->setProperty("napkinFits", true);
+    connect(this, &QCustomPlot::beforeReplot, this, [this] { fitLegendColumns(this); });
+  }
   legend->setBorderPen(Qt::NoPen);
   legend->setBrush(Qt::NoBrush);
   legend->setMargins(QMargins(2, 0, 2, 2));

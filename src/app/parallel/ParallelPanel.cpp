@@ -15,6 +15,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QStyle>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
@@ -107,6 +108,11 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   profile_menu->addAction(tr("Clear (datasheet constants)"), this,
                           [this] { clearClusterProfile(); });
   profile_->setMenu(profile_menu);
+  // The menu's arrow is drawn inside the button: room for it beside the
+  // text, and the row never squeezes the button below that.
+  copy_flags_->setMinimumWidth(copy_flags_->sizeHint().width() +
+                               copy_flags_->style()->pixelMetric(QStyle::PM_MenuButtonIndicator));
+  copy_flags_->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
   tools->addWidget(fastest_);
   tools->addWidget(profile_);
   tools->addWidget(copy_flags_);

@@ -198,9 +198,12 @@ void ParallelReadouts::show(const ParallelView& v) {
     for (auto [row, seconds] :
          {std::pair{gemm, k.gemm_seconds}, std::pair{attention, k.attention_seconds},
           std::pair{elementwise, k.elementwise_seconds}, std::pair{host_wait, k.host_wait_seconds}})
+      // A kernel class that takes no time (no host wait behind a framework
+      // that dispatches ahead of the GPU) reads "none", not "0 ns (0 %)".
       number(row, seconds,
-             tr("%1 (%2)").arg(qs(format_seconds(seconds)),
-                               qs(format_percent(seconds / r->step_seconds))),
+             seconds > 0 ? tr("%1 (%2)").arg(qs(format_seconds(seconds)),
+                                             qs(format_percent(seconds / r->step_seconds)))
+                         : tr("none"),
              QString());
   } else {
     for (ReadoutGrid::Row row : {gemm, attention, elementwise, host_wait}) number(row, 0, {}, {});

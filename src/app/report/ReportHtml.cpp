@@ -161,7 +161,9 @@ QString toneColor(Tone t) {
 QString tableHtml(const ReportTable& t) {
   QString html;
   if (!t.title.isEmpty()) html += QStringLiteral("<h3>%1</h3>").arg(esc(t.title));
-  html += QStringLiteral("<table cellspacing='2'>");
+  // Across its half of the page: the notes take the room the values leave,
+  // rather than wrapping a word a line.
+  html += QStringLiteral("<table width='100%' cellspacing='2'>");
   for (const ReportRow& r : t.rows) {
     const QString value = r.unit.isEmpty() ? r.value : r.value + QLatin1Char(' ') + r.unit;
     // Checks carry a badge; numbers are bold, coloured by their verdict.

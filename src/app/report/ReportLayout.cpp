@@ -1,8 +1,12 @@
 #include "report/ReportLayout.h"
 
 #include <qcustomplot.h>
+#include <QAbstractTextDocumentLayout>
 #include <QPagedPaintDevice>
 #include <QPicture>
+#include <QTextBlock>
+#include <QTextLayout>
+#include <algorithm>
 
 #include "PlotWidget.h"
 
@@ -13,6 +17,45 @@ namespace {
 constexpr double kHeaderGap = 26;
 constexpr double kChartHeight = 250;
 constexpr double kWideChartHeight = 290;
+// Text shorter than this share of a page moves to the next page whole.
+constexpr double kWholeTextShare = 0.3;
+// No slice of text shorter than this is left at the foot of a page.
+constexpr double kShortestSlice = 60;
+// A chart row shrinks to the room left on a page when this share of it fits.
+constexpr double kShrinkChartShare = 0.85;
+
+// Where a text may go on to the next page: below a line no other line (a
+// neighbouring table cell) crosses, and not right below a heading.
+std::vector<double> textCuts(QTextDocument* doc) {
+  struct Line {
+    double top, bottom;
+    bool heading;
+  };
+  std::vector<Line> lines;
+  QAbstractTextDocumentLayout* layout = doc->documentLayout();
+  for (QTextBlock b = doc->begin(); b.isValid(); b = b.next()) {
+    const QRectF r = layout->blockBoundingRect(b);
+    const QTextLayout* tl = b.layout();
+    const bool heading = b.blockFormat().headingLevel() > 0;
+    if (!tl || tl->lineCount() == 0) continue;
+    for (int i = 0; i < tl->lineCount(); ++i) {
+      const QTextLine line = tl->lineAt(i);
+      lines.push_back({r.top() + line.y(), r.top() + line.y() + line.height(), heading});
+    }
+  }
+  std::vector<double> cuts;
+  for (const Line& l : lines) {
+    if (l.heading) continue;
+    const double c = l.bottom;
+    const bool crossed = std::any_of(lines.begin(), lines.end(), [c](const Line& o) {
+      return o.top < c - 0.5 && o.bottom > c + 0.5;
+    });
+    if (!crossed) cuts.push_back(c);
+  }
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  return cuts;
+}
 
 const char* kCss =
     "body { font-family: 'DejaVu Sans'; font-size: 9pt; color: #202020; }"
@@ -72,6 +115,7 @@ void ReportLayout::html(const QString& body) {
   b.doc->setTextWidth(width_);
   b.doc->setHtml(QStringLiteral("<body>") + body + QStringLiteral("</body>"));
   b.height = b.doc->size().height() + 6;
+  b.cuts = textCuts(b.doc.get());
   blocks_.push_back(std::move(b));
 }
 
@@ -82,32 +126,104 @@ void ReportLayout::charts(std::vector<PlotWidget*> row) {
   blocks_.push_back(std::move(b));
 }
 
-void ReportLayout::pageBreak() {
+void ReportLayout::pageBreak() { sectionBreak(1); }
+
+void ReportLayout::sectionBreak(double min_free_share) {
   Block b;
   b.page_break = true;
+  b.min_free_share = min_free_share;
   blocks_.push_back(std::move(b));
+}
+
+ReportLayout::BlockInfo ReportLayout::info(std::size_t i) const {
+  const Block& b = blocks_[i];
+  return {!b.doc && !b.page_break, b.page_break, b.height,
+          b.doc ? b.doc->documentLayout()->documentSize().width() : 0.0};
+}
+
+double ReportLayout::contentTop() { return kReportMargin + kHeaderGap; }
+
+double ReportLayout::contentBottom(const QPagedPaintDevice* device) {
+  return device->height() - kReportMargin;
+}
+
+std::vector<ReportLayout::Placed> ReportLayout::place(double top, double bottom) const {
+  std::vector<Placed> out;
+  const double page_h = bottom - top;
+  int page = 0;
+  double y = top;
+  bool empty = true;
+  auto next_page = [&] {
+    ++page;
+    y = top;
+    empty = true;
+  };
+  auto put = [&](std::size_t i, double h, double offset) {
+    out.push_back({i, page, y, h, offset});
+    y += h;
+    empty = false;
+  };
+  for (std::size_t i = 0; i < blocks_.size(); ++i) {
+    const Block& b = blocks_[i];
+    const double room = bottom - y;
+    if (b.page_break) {
+      if (!empty && room < b.min_free_share * page_h) next_page();
+      continue;
+    }
+    if (!b.doc) {  // a row of charts: whole, shrunk a little to fit
+      double h = std::min(b.height, page_h);
+      if (h > room && !empty) {
+        if (room >= kShrinkChartShare * h)
+          h = room;
+        else
+          next_page();
+      }
+      put(i, h, 0);
+      continue;
+    }
+    // Text: whole when it fits; a short one on the next page; a long one
+    // cut below a line, its slices filling the pages.
+    if (b.height <= room) {
+      put(i, b.height, 0);
+      continue;
+    }
+    if (b.height <= kWholeTextShare * page_h && !empty) {
+      next_page();
+      put(i, b.height, 0);
+      continue;
+    }
+    double offset = 0;
+    while (true) {
+      const double rest = b.height - offset;
+      const double here = bottom - y;
+      if (rest <= here) {
+        put(i, rest, offset);
+        break;
+      }
+      // The lowest cut that fits here.
+      const auto it = std::upper_bound(b.cuts.begin(), b.cuts.end(), offset + here);
+      const double cut = it == b.cuts.begin() ? offset : *std::prev(it);
+      if (cut - offset >= std::min(kShortestSlice, here) && cut > offset) {
+        put(i, cut - offset, offset);
+        offset = cut;
+      } else if (empty) {  // no line boundary in a whole page: cut at its foot
+        put(i, here, offset);
+        offset += here;
+      }
+      next_page();
+    }
+  }
+  return out;
 }
 
 int ReportLayout::paint(QCPPainter* painter, QPagedPaintDevice* device, const QString& header,
                         const QString& date) const {
   const double page_w = device->width(), page_h = device->height();
-  const double top = kReportMargin + kHeaderGap, bottom = page_h - kReportMargin;
-  std::vector<std::vector<std::pair<const Block*, double>>> pages(1);
-  double y = top;
-  for (const Block& blk : blocks_) {
-    if (blk.page_break) {
-      if (!pages.back().empty()) {
-        pages.emplace_back();
-        y = top;
-      }
-      continue;
-    }
-    if (y + blk.height > bottom && !pages.back().empty()) {
-      pages.emplace_back();
-      y = top;
-    }
-    pages.back().push_back({&blk, y});
-    y += blk.height;
+  const std::vector<Placed> placed = place(contentTop(), contentBottom(device));
+  std::vector<std::vector<Placed>> pages(1);
+  for (const Placed& p : placed) {
+    pages.resize(std::max(pages.size(), static_cast<std::size_t>(p.page) + 1));
+    pages[static_cast<std::size_t>(p.page)].push_back(p);
   }
   const int total = static_cast<int>(pages.size());
   QFont small(QStringLiteral("DejaVu Sans"));
@@ -128,11 +244,14 @@ int ReportLayout::paint(QCPPainter* painter, QPagedPaintDevice* device, const QS
     painter->drawText(QRectF(kReportMargin, page_h - kReportMargin + 10, width_, 16),
                       Qt::AlignHCenter | Qt::AlignVCenter,
                       QObject::tr("Page %1 of %2").arg(i + 1).arg(total));
-    for (const auto& [blk, at] : pages[static_cast<std::size_t>(i)]) {
+    for (const Placed& p : pages[static_cast<std::size_t>(i)]) {
+      const Block* blk = &blocks_[p.block];
+      const double at = p.y;
       if (blk->doc) {
+        // A slice of the text: the lines from `offset`, clipped to its height.
         painter->save();
-        painter->translate(kReportMargin, at);
-        blk->doc->drawContents(painter, QRectF(0, 0, width_, blk->height));
+        painter->translate(kReportMargin, at - p.offset);
+        blk->doc->drawContents(painter, QRectF(0, p.offset, width_, p.height));
         painter->restore();
       } else {
         const double gap = 12;
@@ -141,8 +260,16 @@ int ReportLayout::paint(QCPPainter* painter, QPagedPaintDevice* device, const QS
         for (std::size_t c = 0; c < blk->charts.size(); ++c) {
           painter->save();
           painter->translate(kReportMargin + static_cast<double>(c) * (w + gap), at);
-          const int cw = static_cast<int>(w), ch = static_cast<int>(blk->height - 8);
+          const int cw = static_cast<int>(w), ch = static_cast<int>(p.height - 8);
           const auto titles = wrapAxisTitles(blk->charts[c], cw, ch);
+          {
+            // What a replot at the page's size does first: a legend under
+            // the plot takes the columns this width leaves (PlotWidget).
+            const QRect screen = blk->charts[c]->viewport();
+            blk->charts[c]->setViewport(QRect(0, 0, cw, ch));
+            emit blk->charts[c]->beforeReplot();
+            blk->charts[c]->setViewport(screen);
+          }
           {
             // QCustomPlot places (and thins) the ticks before it lays the axes
             // out: a first pass at the chart's size on the page, so the

@@ -22,7 +22,42 @@ class ReportLayout {
   void html(const QString& body);
   // A row of charts drawn side by side across the text width.
   void charts(std::vector<PlotWidget*> row);
+  // The next block starts a page.
   void pageBreak();
+  // The next block (a section's title with its first tables) starts a page
+  // unless at least this share of the page is still free below.
+  void sectionBreak(double min_free_share = 0.4);
+
+  // Where a block, or a slice of a block taller than a page, lands: its page,
+  // its top on the page, its height there and, for a slice, where in the
+  // block it starts.
+  struct Placed {
+    std::size_t block = 0;
+    int page = 0;
+    double y = 0;
+    double height = 0;
+    double offset = 0;
+  };
+  // Lays the blocks out on pages whose content runs from `top` to `bottom`:
+  // nothing ends below `bottom`; a chart row that does not fit goes to the
+  // next page whole (shrunk to fit when most of it fits); text taller than a
+  // page is cut between lines or table rows, never through them.
+  std::vector<Placed> place(double top, double bottom) const;
+  // What place() works from, for tests: a block's kind, height and, for
+  // text, the width its widest line or table needs (≤ the text width, or
+  // something is cut off at the right).
+  struct BlockInfo {
+    bool chart_row = false;
+    bool page_break = false;
+    double height = 0;
+    double needed_width = 0;
+  };
+  std::size_t size() const { return blocks_.size(); }
+  BlockInfo info(std::size_t i) const;
+  double width() const { return width_; }
+  // Top and bottom of the content on a page of `device`.
+  static double contentTop();
+  static double contentBottom(const QPagedPaintDevice* device);
 
   // Paints every page; returns the page count.
   int paint(QCPPainter* painter, QPagedPaintDevice* device, const QString& header,
@@ -33,7 +68,9 @@ class ReportLayout {
     std::unique_ptr<QTextDocument> doc;  // text, or
     std::vector<PlotWidget*> charts;     // a row of charts
     bool page_break = false;
+    double min_free_share = 1;  // a break: start a page unless this much is free
     double height = 0;
+    std::vector<double> cuts;  // text: heights at which it may go on to the next page
   };
   double width_;
   std::vector<Block> blocks_;

@@ -52,36 +52,35 @@ struct PaperPalette {
 ReportWriter::ReportWriter(MainWindow* window, ReportOptions options)
     : window_(window), options_(std::move(options)) {}
 
-int ReportWriter::paint(QPagedPaintDevice* device) {
-  device->setPageSize(options_.page_size);
-  device->setPageMargins(QMarginsF(0, 0, 0, 0));
+namespace {
+
+QString reportTitle(const Scenario& s) {
+  return QObject::tr("%1 on %2 × %3 for %4 days")
+      .arg(q(s.model_name), q(format_grouped(static_cast<double>(s.n_chips))), q(s.chip),
+           q(format_grouped(s.days, s.days == std::floor(s.days) ? 0 : 1)));
+}
+
+}  // namespace
+
+std::unique_ptr<ReportLayout> ReportWriter::layout(QPagedPaintDevice* device,
+                                                   std::vector<PlotWidget*>* charts) {
   const Scenario& s = window_->model()->scenario();
   const BudgetView view = make_budget_view(s);
 
   // The sections, from panels brought up to date.
   std::vector<ReportSection> sections;
-  std::vector<PlotWidget*> charts;
   for (Panel* p : window_->panels()) {
     p->refreshIfStale();
     sections.push_back(p->reportSection());
-    for (PlotWidget* c : sections.back().charts) charts.push_back(c);
+    if (charts)
+      for (PlotWidget* c : sections.back().charts) charts->push_back(c);
   }
-  const PaperPalette paper(charts);
 
-  QCPPainter painter;
-  if (!painter.begin(device)) return 0;
-  painter.setMode(QCPPainter::pmVectorized);
-  painter.setMode(QCPPainter::pmNoCaching);
-  painter.setMode(QCPPainter::pmNonCosmetic);
   // The device works at 96 dpi (see writePdf and MainWindow::printReport):
   // fonts in points, charts and text documents then keep their on-screen
   // proportions, and PDF coordinates stay floating point, so nothing is lost.
-  ReportLayout layout(device->width() - 2 * kReportMargin);
-
-  const QString title =
-      QObject::tr("%1 on %2 × %3 for %4 days")
-          .arg(q(s.model_name), q(format_grouped(static_cast<double>(s.n_chips))), q(s.chip),
-               q(format_grouped(s.days, s.days == std::floor(s.days) ? 0 : 1)));
+  auto out = std::make_unique<ReportLayout>(device->width() - 2 * kReportMargin);
+  ReportLayout& layout = *out;
   const QString date =
       QLocale::c().toString(options_.generated, QStringLiteral("yyyy-MM-dd HH:mm"));
   const QString file = window_->model()->filePath().isEmpty()
@@ -98,16 +97,17 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
   layout.html(
       QStringLiteral("<h1>Napkin report</h1><p style='font-size:12pt'>%1</p><p class='muted'>%2 "
                      "· %3 · Napkin %4</p>")
-          .arg(reportEscape(title), date, reportEscape(file),
+          .arg(reportEscape(reportTitle(s)), date, reportEscape(file),
                reportEscape(QCoreApplication::applicationVersion())));
   layout.html(headlineHtml(view));
   layout.html(QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Scenario inputs")) +
               inputsHtml(s, view.plan));
 
-  // ---- one section per panel, in tab order
+  // ---- one section per panel, in tab order: each starts a page unless
+  // much of the page is still free (no half-empty pages between sections)
   int number = 1;
   for (const ReportSection& sec : sections) {
-    layout.pageBreak();
+    layout.sectionBreak();
     for (const QString& block : sectionBlocks(number++, sec)) layout.html(block);
     const std::size_t per_row = static_cast<std::size_t>(std::max(1, sec.charts_per_row));
     for (std::size_t i = 0; i < sec.charts.size(); i += per_row)
@@ -117,10 +117,27 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
   }
 
   // ---- recommendation memo
-  layout.pageBreak();
+  layout.sectionBreak();
   layout.html(memoHtml(view));
+  return out;
+}
 
-  const int pages = layout.paint(&painter, device, QStringLiteral("Napkin · %1").arg(title), date);
+int ReportWriter::paint(QPagedPaintDevice* device) {
+  device->setPageSize(options_.page_size);
+  device->setPageMargins(QMarginsF(0, 0, 0, 0));
+  std::vector<PlotWidget*> charts;
+  const std::unique_ptr<ReportLayout> blocks = layout(device, &charts);
+  const PaperPalette paper(charts);
+
+  QCPPainter painter;
+  if (!painter.begin(device)) return 0;
+  painter.setMode(QCPPainter::pmVectorized);
+  painter.setMode(QCPPainter::pmNoCaching);
+  painter.setMode(QCPPainter::pmNonCosmetic);
+  const QString date =
+      QLocale::c().toString(options_.generated, QStringLiteral("yyyy-MM-dd HH:mm"));
+  const QString title = reportTitle(window_->model()->scenario());
+  const int pages = blocks->paint(&painter, device, QStringLiteral("Napkin · %1").arg(title), date);
   painter.end();
   return pages;
 }

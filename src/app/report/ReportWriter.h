@@ -8,12 +8,16 @@
 #include <QDateTime>
 #include <QPageSize>
 #include <QString>
+#include <memory>
+#include <vector>
 
 class QPagedPaintDevice;
 
 namespace napkin {
 
 class MainWindow;
+class PlotWidget;
+class ReportLayout;
 struct Scenario;
 
 struct ReportOptions {
@@ -32,6 +36,11 @@ class ReportWriter {
 
   // Paints every page; returns the page count.
   int paint(QPagedPaintDevice* device);
+  // The report's blocks, laid out for the width of `device` once its page
+  // size is set (paint() does that), from panels brought up to date; the
+  // charts it draws in `charts`.
+  std::unique_ptr<ReportLayout> layout(QPagedPaintDevice* device,
+                                       std::vector<PlotWidget*>* charts = nullptr);
   // Writes a PDF atomically (a temporary file renamed into place): on failure
   // returns false with a message naming the path and the reason, and leaves no
   // partial file and any previous file untouched.
