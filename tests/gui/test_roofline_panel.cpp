@@ -504,6 +504,8 @@ TEST(RooflinePanel, ServingFrontierPlotsTheModelsFrontier) {
   ASSERT_TRUE(w.model()->edit(QStringLiteral("engine"), 1, [](Scenario& s) {
     s.serving.engine = "vllm";
     s.serving.weight_dtype = Dtype::fp8;
+    s.serving.prompt_tokens = 1024;  // a prompt whose P99 TTFT can meet 0.5 s
+    s.serving.overhead_seconds = 0;
   }));
   p->subTabs()->setCurrentIndex(RooflinePanel::kServingTab);
   p->settleServing();
