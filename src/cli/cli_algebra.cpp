@@ -286,6 +286,7 @@ std::vector<Command> algebra_commands() {
        "[--law replication|chinchilla_paper|LAW.json (from fit -o)] "
        "[--experts E --top-k K [--granularity G] [--shared-experts S]] "
        "[--objective flops|dollars] [--serving-chip C] [--serving-price 2.5] "
+       "[--engine ideal|tensorrt-llm-0.6|tensorrt-llm|vllm|sglang|jetstream] "
        "[--ptq-law C_T,gamma_D,gamma_N,gamma_post (Kumar et al. 2024; none built in)]; "
        "--mfu, --price, --tokens-available, --interruptions-per-1000-chip-days and "
        "--restart-min take low:likely:high",

@@ -4,6 +4,7 @@
 
 #include "format.h"
 #include "hardware.h"
+#include "serving_engine.h"
 
 namespace napkin::cli {
 
@@ -26,6 +27,11 @@ void parse_budget_choices(Args& a, BudgetInputs& in, Scenario& sc) {
     }
   }
   sc.serving.chip = in.serving_chip;
+  try {
+    sc.serving.engine = std::string(engine_by_name(a.text("--engine", "ideal"), "--engine").name);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
   sc.serving.price_per_chip_hour_dollars = in.serving_price_per_chip_hour_dollars;
 }
 

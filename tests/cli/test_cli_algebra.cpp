@@ -196,6 +196,19 @@ TEST(CliBudgetObjective, FlopsAndDollarsRecommendDifferentModels) {
   EXPECT_EQ(chip.exit_code, 2);
   EXPECT_TRUE(chip.err.contains("--serving-chip")) << chip.err.toStdString();
   EXPECT_EQ(run_cli(words("budget --serving-price -1")).exit_code, 2);
+  // The serving limit at an engine preset: named in the detail, never larger.
+  const CliResult ideal = run_cli(words("budget --weight-precision fp8 --json"));
+  const CliResult trt =
+      run_cli(words("budget --weight-precision fp8 --engine tensorrt-llm --json"));
+  ASSERT_EQ(trt.exit_code, 0) << trt.err.toStdString();
+  const QJsonObject li = ideal.json["serving_limit"].toObject();
+  const QJsonObject lt = trt.json["serving_limit"].toObject();
+  EXPECT_TRUE(lt["detail"].toString().contains("tensorrt-llm engine"))
+      << lt["detail"].toString().toStdString();
+  EXPECT_LE(lt["max_params"].toDouble(), li["max_params"].toDouble());
+  const CliResult engine = run_cli(words("budget --engine nope"));
+  EXPECT_EQ(engine.exit_code, 2);
+  EXPECT_TRUE(engine.err.contains("--engine")) << engine.err.toStdString();
 }
 
 // Serving below bf16 has a quality cost: priced with Kumar et al. 2024's

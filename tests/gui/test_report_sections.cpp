@@ -7,7 +7,9 @@
 #include <QTemporaryDir>
 
 #include "MainWindow.h"
+#include "PlotWidget.h"
 #include "budget/BudgetPanel.h"
+#include "roofline/RooflinePanel.h"
 
 using namespace napkin;
 
@@ -30,6 +32,26 @@ TEST(ReportSections, BudgetSectionIsCurated) {
   }
   EXPECT_EQ(s.charts.size(), 9u);
   EXPECT_GE(s.formulas.size(), 5u);
+}
+
+// The report's Roofline section carries the serving frontier chart with the
+// panel's data.
+TEST(ReportSections, RooflineSectionCarriesTheServingFrontier) {
+  MainWindow w(MainWindow::Session::fresh);
+  RooflinePanel* p = w.panel<RooflinePanel>();
+  p->settleServing();
+  const ReportSection s = p->reportSection();
+  const PlotWidget* frontier = nullptr;
+  for (const PlotWidget* c : s.charts)
+    if (c->objectName() == QStringLiteral("plot_serving_frontier")) frontier = c;
+  ASSERT_NE(frontier, nullptr);
+  ASSERT_FALSE(p->servingView().frontier.points.empty()) << p->servingView().frontier.error;
+  EXPECT_GE(frontier->dataCsv().count(QLatin1Char('\n')),
+            static_cast<qsizetype>(p->servingView().frontier.points.size()));
+  bool formula = false;
+  for (const auto& f : s.formulas)
+    formula = formula || f.formula.startsWith(QStringLiteral("frontier"));
+  EXPECT_TRUE(formula);
 }
 
 TEST(ReportSections, ThePdfHasEveryPanelInTabOrderAndNoStatusSentences) {

@@ -2,6 +2,8 @@
 // scenario; the read-outs must equal the model's numbers for the scenario.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -13,6 +15,7 @@
 #include <QUndoStack>
 
 #include "MainWindow.h"
+#include "PlotItems.h"
 #include "PlotWidget.h"
 #include "SliderSpin.h"
 #include "format.h"
@@ -80,11 +83,11 @@ void pick(QComboBox* c, Qt::Key key) {
 
 }  // namespace
 
-TEST(RooflinePanel, HasTwelvePlotsOnFiveSubTabs) {
+TEST(RooflinePanel, HasThirteenPlotsOnFiveSubTabs) {
   EXPECT_TRUE(RooflinePanel::helpText().contains(QStringLiteral("ridge")));
   MainWindow w(MainWindow::Session::fresh);
   ASSERT_NE(w.panel<RooflinePanel>(), nullptr);
-  EXPECT_EQ(w.panel<RooflinePanel>()->plots().size(), 12u);
+  EXPECT_EQ(w.panel<RooflinePanel>()->plots().size(), 13u);
   EXPECT_EQ(w.panel<RooflinePanel>()->subTabs()->count(), 5);
 }
 
@@ -487,4 +490,54 @@ TEST(RooflinePanel, SubTabScreenshots) {
         QDir(dir).filePath(QStringLiteral("roofline_%1_%2.png").arg(tab).arg(size));
     EXPECT_TRUE(w.grab().save(file)) << file.toStdString();
   }
+}
+
+// The Serving layout tab's latency-throughput frontier: the model's points
+// for the chosen layout and engine, throughput rising and TPOT growing with
+// the concurrency, and the P99-TTFT-limited request rate in the note.
+TEST(RooflinePanel, ServingFrontierPlotsTheModelsFrontier) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.resize(1280, 800);
+  w.show();
+  ASSERT_TRUE(w.showPanel(QStringLiteral("roofline")));
+  RooflinePanel* p = w.panel<RooflinePanel>();
+  ASSERT_TRUE(w.model()->edit(QStringLiteral("engine"), 1, [](Scenario& s) {
+    s.serving.engine = "vllm";
+    s.serving.weight_dtype = Dtype::fp8;
+    s.serving.prompt_tokens = 1024;  // a prompt whose P99 TTFT can meet 0.5 s
+    s.serving.overhead_seconds = 0;
+  }));
+  p->subTabs()->setCurrentIndex(RooflinePanel::kServingTab);
+  p->settleServing();
+  QCoreApplication::processEvents();
+  const ServingPanelView& v = p->servingView();
+  ASSERT_TRUE(v.valid()) << v.error;
+  const ServingFrontierView f = serving_frontier_view(
+      scenario_serving(w.model()->scenario()), w.model()->scenario().roofline.ttft_budget_seconds);
+  ASSERT_GE(f.points.size(), 3u) << f.error;
+  ASSERT_EQ(v.frontier.points.size(), f.points.size());
+  for (std::size_t i = 0; i < f.points.size(); ++i) {
+    EXPECT_DOUBLE_EQ(v.frontier.points[i].tpot_p50_seconds, f.points[i].tpot_p50_seconds);
+    EXPECT_DOUBLE_EQ(v.frontier.points[i].output_tokens_per_second_per_chip,
+                     f.points[i].output_tokens_per_second_per_chip);
+  }
+  EXPECT_GT(f.points.back().output_tokens_per_second_per_chip,
+            f.points.front().output_tokens_per_second_per_chip);
+  EXPECT_GT(f.points.back().tpot_p50_seconds, f.points.front().tpot_p50_seconds);
+  EXPECT_GT(f.max_request_rate_per_second, 0);
+  EXPECT_DOUBLE_EQ(v.frontier.max_request_rate_per_second, f.max_request_rate_per_second);
+
+  PlotWidget* plot = p->findChild<PlotWidget*>(QStringLiteral("plot_serving_frontier"));
+  ASSERT_NE(plot, nullptr);
+  EXPECT_NE(std::find(p->plots().begin(), p->plots().end(), plot), p->plots().end());
+  // One CSV row per point (after the header), no nan or inf.
+  const QString csv = plot->dataCsv();
+  EXPECT_GE(csv.count(QLatin1Char('\n')), static_cast<qsizetype>(f.points.size()));
+  EXPECT_FALSE(csv.contains(QLatin1String("nan"), Qt::CaseInsensitive));
+  EXPECT_FALSE(csv.contains(QLatin1String("inf"), Qt::CaseInsensitive));
+  bool note = false;
+  for (QCPItemText* t : plot->findChildren<QCPItemText*>())
+    note = note || (t->text().contains(QStringLiteral("requests/s")) &&
+                    t->text().contains(QStringLiteral("vllm")));
+  EXPECT_TRUE(note);
 }

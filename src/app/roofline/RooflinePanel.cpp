@@ -24,6 +24,7 @@
 #include "roofline/plots/ModelSizesPlot.h"
 #include "roofline/plots/PrecisionCostPlot.h"
 #include "roofline/plots/RooflineChart.h"
+#include "roofline/plots/ServingFrontierPlot.h"
 #include "roofline/plots/ServingMemoryPlot.h"
 #include "roofline/plots/ServingTimePlot.h"
 #include "roofline/plots/TilePlot.h"
@@ -106,7 +107,7 @@ RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   makeTab(kCodesignTab, tr("Co-design levers"), {tile, kv, depth, dimensions_});
   // Serving layout.
   serving_plots_ = {new ServingMemoryPlot, new ServingTimePlot, new DisaggregationPlot,
-                    new PrecisionCostPlot};
+                    new PrecisionCostPlot, new ServingFrontierPlot};
   auto* sgrid = new ReadoutGrid;
   serving_readouts_ = std::make_unique<ServingReadouts>(sgrid);
   auto* above = new QWidget;
@@ -336,7 +337,9 @@ ReportSection RooflinePanel::reportSection() const {
       {QStringLiteral("step = max(FLOPs / peak, bytes / HBM) + TP all-reduces + PP hops"),
        tr("a decode step of a serving layout")},
       {QStringLiteral("$ / M tokens = price / (tokens/s per chip × 3600) × 1e6"),
-       tr("the cost of a token")}};
+       tr("the cost of a token")},
+      {QStringLiteral("frontier: (TPOT P50, tokens/s per chip) at concurrency 1, 2, 4, …"),
+       tr("offline runs of the engine's scheduler, the chosen layout")}};
   s.charts = plots();
   s.charts_per_row = 1;  // labelled points and notes need the width
   return s;

@@ -84,6 +84,10 @@ ServingModel serving_model(const ModelShape& s) {
   m.n_heads = s.n_heads;
   m.n_kv_heads = s.n_kv_heads;
   m.d_head = s.d_head;
+  if (!s.is_moe() && s.kv_lora_rank == 0) {
+    m.d_ff = s.d_ff;
+    m.gated = s.gated;
+  }
   if (s.is_moe() && s.n_experts > s.top_k) {
     // total − active = MoE layers × (experts − top_k) × one routed expert.
     const double idle = static_cast<double>(c.total - c.active);
@@ -124,6 +128,8 @@ ServingModel serving_model(double n_params) {
   m.n_heads = s.n_heads;
   m.n_kv_heads = s.n_kv_heads;
   m.d_head = s.d_head;
+  m.d_ff = s.d_ff;
+  m.gated = s.gated;
   m.kv = kv_geometry(s);
   m.attention_flops_per_pair_per_layer = attention_flops_per_pair_per_layer(s);
   m.shape_assumed = true;

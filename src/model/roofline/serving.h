@@ -89,6 +89,10 @@ struct ServingModel {
   std::int64_t d_head = 1;
   std::int64_t n_experts = 0;
   std::int64_t top_k = 0;
+  // The dense MLP's hidden width and form, for the per-kernel engines' GEMM
+  // shapes (kernel_time.h); 0: not known (a MoE model's MLPs are experts).
+  std::int64_t d_ff = 0;
+  bool gated = true;
   KvGeometry kv;
   double attention_flops_per_pair_per_layer = 0;  // split over the heads' TP ranks
   bool shape_assumed = false;                     // built from a bare parameter count
@@ -246,7 +250,7 @@ struct PhaseTime {
   // summed (gemm + attention + element-wise + launch gaps = roofline), plus
   // the engine's host work per step or per call.
   bool per_kernel = false;
-  double gemm_seconds = 0;         // max(GEMM FLOPs ÷ GEMM rate, weights ÷ HBM)
+  double gemm_seconds = 0;         // the GEMMs (kernel_time.h per GEMM on dense models)
   double attention_seconds = 0;    // max(attention FLOPs ÷ attention rate, KV bytes ÷ HBM)
   double elementwise_seconds = 0;  // norms, residual adds: activation bytes ÷ HBM
   double launch_seconds = 0;       // kernels × the engine's launch gap

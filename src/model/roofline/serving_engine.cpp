@@ -141,7 +141,8 @@ const ServingEngine& engine_by_name(std::string_view name, std::string_view para
 std::string engine_description(const ServingEngine& e) {
   if (!e.per_kernel) return std::string(e.name) + ": " + std::string(e.summary);
   std::string s = std::string(e.name) + ": " + std::string(e.summary) + ". Sets: per-kernel " +
-                  "rooflines summed; KV read once per " +
+                  "rooflines summed (a dense model's GEMMs by the shared kernel model: tile " +
+                  "waves, epilogue, operands at the chip's kernel HBM rate); KV read once per " +
                   (e.kv_reads_per_query_head ? "query head" : "KV head") + "; ";
   if (e.launch_seconds_per_kernel > 0)
     s += format_grouped(static_cast<double>(e.kernels_per_layer)) + " kernels/layer x " +

@@ -59,6 +59,28 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
   elementwise_bw_ = rates.hbm_bytes_per_s;
   launch_seconds_ =
       static_cast<double>(e.kernels_per_layer) * e.launch_seconds_per_kernel * stage_layers_;
+  // A dense layer's GEMMs on one TP rank (Megatron split): QKV and the MLP's
+  // first matrix column-parallel, the output projection and the MLP's last
+  // row-parallel. Each is timed by kernel_time.h's gemm_seconds, the same
+  // model the training side prices its matmuls with: the engine's GEMM rate
+  // × the wave efficiency of its tiles, plus the epilogue, against its
+  // operands at the chip's kernel HBM rate (efficiency.hbm). That rate is
+  // what thin GEMMs reach: DeepGEMM's README (H800, 3.35 TB/s HBM) measures
+  // its FP8 GEMMs at M = 64-128 rows moving 1.5-2.6 TB/s, 0.45-0.78 of the
+  // datasheet, not the ~0.9 of a large copy; efficiency.hbm (0.75 on H100)
+  // sits at the top of that range.
+  if (per_kernel_ && m.d_ff > 0 && !m.is_moe()) {
+    gemm_rates_ = rates;
+    gemm_rates_.matmul_flops_per_s = gemm_peak_;
+    if (a.hbm_efficiency) gemm_rates_.hbm_bytes_per_s = chip.hbm_bytes_per_s * *a.hbm_efficiency;
+    const std::int64_t q = m.n_heads * m.d_head / tp_;
+    const std::int64_t kv = 2 * ceil_div(m.n_kv_heads, tp_) * m.d_head;
+    const std::int64_t ff = ceil_div(m.d_ff, tp_);
+    layer_gemms_ = {{1, q + kv, m.d_model, 1},
+                    {1, m.d_model, q, 1},
+                    {1, (m.gated ? 2 : 1) * ff, m.d_model, 1},
+                    {1, m.d_model, ff, 1}};
+  }
   hbm_efficiency_ = a.hbm_efficiency_on(chip);
   bw_ = chip.hbm_bytes_per_s * hbm_efficiency_;
   weight_bytes_ = bytes_per_element(in.weights);
@@ -163,6 +185,17 @@ LayoutEval::Step LayoutEval::best_prefill(std::int64_t requests, std::int64_t& c
   return best;
 }
 
+double LayoutEval::stage_gemm_seconds(double tokens) const {
+  if (layer_gemms_.empty()) return -1;
+  const std::int64_t rows = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(tokens)));
+  double layer = 0;
+  for (Gemm g : layer_gemms_) {
+    g.m = rows;
+    layer += gemm_seconds(gemm_rates_, g, 0, weight_bytes_);
+  }
+  return stage_layers_ * layer;
+}
+
 double LayoutEval::p2p_seconds(double bytes, bool across_nodes) const {
   return collective_seconds(Collective::point_to_point, bytes, 2, across_nodes ? inter_ : intra_);
 }
@@ -201,6 +234,8 @@ LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_
     st.bytes = weight_bytes + kv_bytes;
     if (per_kernel_) {
       st.gemm = std::max(gemm_flops / gemm_peak_, st.weights);
+      if (const double layers = stage_gemm_seconds(b); layers >= 0)
+        st.gemm = layers + std::max(2.0 * b * table / gemm_peak_, table * weight_bytes_ / bw_);
       st.attention = std::max(attn_flops / attn_peak_, st.kv);
       st.elementwise = b * elementwise_bytes_token_ / elementwise_bw_;
       st.launch = launch_seconds_;
@@ -301,6 +336,9 @@ LayoutEval::Step LayoutEval::prefill_with(std::int64_t chunks, std::int64_t requ
   double gemm = 0, attention = 0, elementwise = 0, launch = 0, roof = 0;
   if (per_kernel_) {
     gemm = std::max(gemm_flops / gemm_peak_, mw);
+    if (const double layers = stage_gemm_seconds(c_tok); layers >= 0)
+      gemm = layers + std::max(2.0 * r * output_chip_ / n / gemm_peak_,
+                               output_chip_ / n * weight_bytes_ / bw_);
     attention = std::max(attn_flops / attn_peak_, mk);
     elementwise = c_tok * elementwise_bytes_token_ / elementwise_bw_;
     launch = launch_seconds_;

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "collectives.h"
+#include "kernel_time.h"
 #include "serving.h"
 
 namespace napkin::detail {
@@ -58,6 +60,11 @@ class LayoutEval {
   void micro_batching(std::int64_t batch, std::int64_t& micro_batches,
                       std::int64_t& micro_batch) const;
   double p2p_seconds(double bytes, bool across_nodes) const;
+  // Per-kernel engines, dense models: one stage's GEMMs over `tokens` rows,
+  // each timed by the training side's kernel model (kernel_time.h: waves,
+  // epilogue, operands at the GEMM HBM rate). Negative when the shapes are
+  // not known (MoE, MLA, ideal engine): the caller keeps its roofline.
+  double stage_gemm_seconds(double tokens) const;
 
   const ServingModel& m_;
   const ServingInputs& in_;
@@ -73,6 +80,8 @@ class LayoutEval {
   double elementwise_bw_ = 0;           // streaming-kernel HBM bytes/s
   double elementwise_bytes_token_ = 0;  // norms and residuals per token per chip
   double launch_seconds_ = 0;           // launch gaps of one stage's kernels
+  KernelRates gemm_rates_{};            // the engine's GEMM rate, the chip's tiles and HBM
+  std::vector<Gemm> layer_gemms_;       // one layer's GEMMs per chip (n × k; m set per call)
   double peak_ = 0, bw_ = 0;            // per chip, after efficiencies
   double hbm_efficiency_ = 1;           // fraction of the datasheet bandwidth in bw_
   double kv_read_factor_ = 1;           // decode reads of each cached KV group per step

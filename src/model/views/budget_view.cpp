@@ -48,11 +48,11 @@ BudgetServing serving_search(const Scenario& s, const BudgetView* previous) {
 
 std::string serving_where(const Scenario& s) {
   const SearchInputs in = budget_serving_inputs(s);
-  return in.budget.describe() + " (" +
+  return in.budget.describe() + " with the " + in.serving.engine + " engine (" +
          format_grouped(static_cast<double>(s.serving.prompt_tokens)) + "-token prompt, " +
          format_grouped(static_cast<double>(s.serving.decode_tokens)) + " tokens out, " +
          format_seconds(s.serving.overhead_seconds) + " overhead) on up to " +
-         format_grouped(static_cast<double>(s.serving.chips)) + " " + s.chip;
+         format_grouped(static_cast<double>(s.serving.chips)) + " " + in.serving.chip;
 }
 
 ServingLimit as_serving_limit(const Scenario& s, const BudgetServing& b) {
@@ -162,7 +162,8 @@ std::string serving_search_key(const Scenario& s) {
   return s.chip + "|" + std::to_string(v.chips) + "|" + std::to_string(v.batch) + "|" +
          std::to_string(v.prompt_tokens) + "|" + std::to_string(v.decode_tokens) + "|" +
          format_value(v.latency_budget_seconds) + "|" + format_value(v.overhead_seconds) + "|" +
-         std::string(to_string(v.weight_dtype)) + "|" + std::string(to_string(v.kv_dtype));
+         std::string(to_string(v.weight_dtype)) + "|" + std::string(to_string(v.kv_dtype)) + "|" +
+         v.engine + "|" + v.chip;
 }
 
 ServingLimit scenario_serving_limit(const Scenario& s) {
@@ -176,6 +177,9 @@ SearchInputs budget_serving_inputs(const Scenario& s) {
   in.serving.decode_tokens = s.serving.decode_tokens;
   in.serving.weights = s.serving.weight_dtype;
   in.serving.kv = s.serving.kv_dtype;
+  // The scenario's engine preset prices the turn (serving_engine.h): a real
+  // engine's kernels, launches and host work, not only the roofline bound.
+  in.serving.engine = s.serving.engine;
   in.serving.overhead_seconds = s.serving.overhead_seconds;
   in.serving.cost.price_per_chip_hour_dollars = s.serving.price_per_chip_hour_dollars;
   in.serving.cost.kwh_price_dollars = s.kwh_price_dollars;

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "format.h"
 #include "validate.h"
 
 namespace napkin {
@@ -218,12 +219,48 @@ RooflineView make_roofline_view(const Scenario& s) {
   return v;
 }
 
+ServingFrontierView serving_frontier_view(const ScenarioServing& in, double ttft_p99_seconds) {
+  ServingFrontierView f;
+  f.ttft_p99_target_seconds = ttft_p99_seconds;
+  try {
+    ModeInputs m;
+    m.serving = in.inputs.search.serving;
+    m.mode = BatchingMode::offline;
+    // The panel recomputes on every change: the simulation's work grows with
+    // requests × output tokens, so fewer requests for long outputs and none
+    // beyond kMaxOutput (napkin-cli serve --frontier simulates any length).
+    constexpr std::int64_t kMaxOutput = 4096;
+    const std::int64_t out = m.serving.decode_tokens;
+    f.output_tokens_per_request = static_cast<double>(out);
+    if (out > kMaxOutput) {
+      f.error = "outputs longer than " + format_grouped(static_cast<double>(kMaxOutput)) +
+                " tokens are not simulated here (napkin-cli serve --mode offline --frontier)";
+      return f;
+    }
+    m.requests = std::clamp<std::int64_t>(32'768 / std::max<std::int64_t>(1, out), 8, 64);
+    f.points = serving_frontier(in.model, m);
+    if (f.points.empty()) {
+      f.error = "the weights leave no room for a request's KV cache";
+      return f;
+    }
+    m.mode = BatchingMode::server;
+    f.max_request_rate_per_second = max_request_rate_for_ttft(in.model, m, ttft_p99_seconds);
+  } catch (const std::exception& e) {
+    f.points.clear();
+    f.error = e.what();
+  }
+  return f;
+}
+
 ServingPanelView make_serving_panel_view(const Scenario& s) {
   ServingPanelView v;
   v.scenario = s;
   try {
     v.inputs = scenario_serving(s);
     v.view = scenario_serving_view(v.inputs);
+    const double ttft = s.roofline.ttft_budget_seconds > 0 ? s.roofline.ttft_budget_seconds
+                                                           : s.serving.latency_budget_seconds;
+    v.frontier = serving_frontier_view(v.inputs, ttft);
   } catch (const std::exception& e) {
     v.error = e.what();
   }

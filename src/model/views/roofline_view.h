@@ -11,6 +11,7 @@
 #include "plan.h"
 #include "roofline.h"
 #include "scenario.h"
+#include "serving_modes.h"
 #include "serving_search.h"
 
 namespace napkin {
@@ -127,11 +128,26 @@ struct RooflineView {
 };
 RooflineView make_roofline_view(const Scenario& s);
 
+// The latency-throughput frontier of the chosen layout (serving_modes.h):
+// offline runs as the concurrency doubles, and the highest Poisson request
+// rate whose P99 TTFT stays within the target.
+struct ServingFrontierView {
+  std::vector<FrontierPoint> points;
+  double ttft_p99_target_seconds = 0;  // the TTFT budget, else the turn budget
+  double max_request_rate_per_second = 0;
+  double output_tokens_per_request = 0;  // the mean output length
+  std::string error;                     // why there is no frontier (the layout does not fit)
+};
+// Never throws. Bounded for the panel: 8-64 requests per run (fewer for long
+// outputs), no frontier beyond 4,096 output tokens (`error` says so).
+ServingFrontierView serving_frontier_view(const ScenarioServing& in, double ttft_p99_seconds);
+
 // The "Serving layout" view (serving_search.h), computed off the UI thread.
 struct ServingPanelView {
   Scenario scenario;
   ScenarioServing inputs;
   ServingView view;
+  ServingFrontierView frontier;
   std::string error;  // the serving chips cannot be split, or the inputs were refused
   bool valid() const { return error.empty(); }
 };

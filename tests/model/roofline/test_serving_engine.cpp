@@ -70,7 +70,10 @@ TEST(ServingEngine, ScalingBookLlama3_70bOnTpuV5e) {
   EXPECT_NEAR(s16.decode_step_seconds, r8.decode_step_seconds / 2, 1e-9);
 
   // The realistic TPU engine: the same reads as kernels (GEMMs, attention,
-  // element-wise), summed; itemised beside the bound.
+  // element-wise), summed; itemised beside the bound. Its GEMMs follow the
+  // shared kernel model (kernel_time.h): 32 rows padded to the MXU's 128
+  // make the batch-32 GEMMs compute-bound (about 14 ms against the
+  // weights' 10.7 ms), and attention reads the cache as its own kernel.
   ServingInputs js = scaling_book(8);
   js.engine = "jetstream";
   const ServingResult j8 = evaluate_serving(m, js);
@@ -80,7 +83,9 @@ TEST(ServingEngine, ScalingBookLlama3_70bOnTpuV5e) {
     std::printf(" %s %.2f ms;", std::string(p.label).c_str(), 1e3 * p.seconds);
   std::printf("\n");
   EXPECT_GE(j8.decode_step_seconds, r8.decode_step_seconds);
-  EXPECT_LT(j8.decode_step_seconds, 1.2 * r8.decode_step_seconds);
+  EXPECT_LT(j8.decode_step_seconds, 1.3 * r8.decode_step_seconds);
+  EXPECT_NEAR(j8.decode_step.gemm_seconds, 0.0141, 0.001);
+  EXPECT_GE(j8.decode_step.attention_seconds, 0.99 * r8.decode_step.kv_read_seconds);
   double sum = 0;
   for (const TimePart& p : j8.decode_step.parts()) sum += p.seconds;
   EXPECT_NEAR(sum, j8.decode_step_seconds, 1e-12);

@@ -242,6 +242,27 @@ TEST(BudgetView, ServingConstraintNamesPrecisionAndAgreesWithTheMemo) {
   EXPECT_TRUE(has(x.serving.text, "fp8")) << x.serving.text;
 }
 
+// The serving limit is priced by the scenario's engine preset, not the
+// roofline bound: a real engine's kernels, launches and host work make each
+// turn slower, so the largest servable model can only shrink, and the
+// read-out names the engine.
+TEST(BudgetView, ServingLimitUsesTheScenarioEngine) {
+  Scenario s;
+  s.serving.weight_dtype = Dtype::fp8;
+  const BudgetView ideal = make_budget_view(s);
+  ASSERT_TRUE(ideal.serving.largest_params.has_value());
+  EXPECT_TRUE(has(ideal.serving.text, "ideal engine")) << ideal.serving.text;
+  Scenario trt = s;
+  trt.serving.engine = "tensorrt-llm";
+  EXPECT_NE(serving_search_key(trt), serving_search_key(s));
+  const BudgetView v = make_budget_view(trt, {.previous = &ideal});
+  ASSERT_TRUE(v.serving.largest_params.has_value());
+  EXPECT_LT(*v.serving.largest_params, *ideal.serving.largest_params);
+  EXPECT_TRUE(has(v.serving.text, "tensorrt-llm engine")) << v.serving.text;
+  EXPECT_EQ(*v.report.serving_limit.max_params, *v.serving.largest_params);
+  EXPECT_TRUE(has(v.report.serving_limit.detail, "tensorrt-llm")) << v.report.serving_limit.detail;
+}
+
 TEST(BudgetView, DataLimitIsStatedInTheMemo) {
   Scenario s;
   s.tokens_available = 5e12;

@@ -114,6 +114,50 @@ TEST(ScenarioServing, LowerWeightPrecisionHoldsFewerBytesPerChip) {
   }
 }
 
+// The panel's latency-throughput frontier is serving_frontier() on the chosen
+// layout and engine, and the P99-TTFT-limited rate max_request_rate_for_ttft().
+TEST(ScenarioServing, TheFrontierIsTheModesFrontier) {
+  Scenario s;
+  s.serving.engine = "vllm";
+  s.serving.weight_dtype = Dtype::fp8;
+  s.serving.prompt_tokens = 1024;
+  s.serving.overhead_seconds = 0;
+  s.roofline.ttft_budget_seconds = 0.5;
+  const ServingPanelView v = make_serving_panel_view(s);
+  ASSERT_TRUE(v.valid()) << v.error;
+  const ServingFrontierView& f = v.frontier;
+  ASSERT_TRUE(f.error.empty()) << f.error;
+  EXPECT_DOUBLE_EQ(f.ttft_p99_target_seconds, 0.5);
+  ModeInputs m;
+  m.serving = v.inputs.inputs.search.serving;
+  m.requests = 64;
+  const std::vector<FrontierPoint> want = serving_frontier(v.inputs.model, m);
+  ASSERT_EQ(f.points.size(), want.size());
+  ASSERT_GE(want.size(), 3u);
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(f.points[i].concurrency, want[i].concurrency);
+    EXPECT_DOUBLE_EQ(f.points[i].output_tokens_per_second_per_chip,
+                     want[i].output_tokens_per_second_per_chip);
+  }
+  // Throughput rises with the concurrency, and so does the time per token.
+  EXPECT_GT(want.back().output_tokens_per_second_per_chip,
+            want.front().output_tokens_per_second_per_chip);
+  EXPECT_GT(want.back().tpot_p50_seconds, want.front().tpot_p50_seconds);
+  m.mode = BatchingMode::server;
+  EXPECT_DOUBLE_EQ(f.max_request_rate_per_second,
+                   max_request_rate_for_ttft(v.inputs.model, m, 0.5));
+  EXPECT_GT(f.max_request_rate_per_second, 0);
+  // No TTFT budget: the turn budget is the target. Long outputs are refused
+  // by name, never simulated for minutes.
+  s.roofline.ttft_budget_seconds = 0;
+  EXPECT_DOUBLE_EQ(make_serving_panel_view(s).frontier.ttft_p99_target_seconds,
+                   s.serving.latency_budget_seconds);
+  s.serving.decode_tokens = 100'000;
+  const ServingPanelView longer = make_serving_panel_view(s);
+  EXPECT_TRUE(longer.frontier.points.empty());
+  EXPECT_NE(longer.frontier.error.find("4,096"), std::string::npos) << longer.frontier.error;
+}
+
 TEST(RooflineSettings, ServingFieldsAreValidated) {
   RooflineSettings r;
   EXPECT_NO_THROW(r.validate());
