@@ -15,6 +15,17 @@ QString data(const char* name) {
   return QStringLiteral(NAPKIN_TEST_DATA "/frameworks/") + QString::fromLatin1(name);
 }
 
+// The ten single-node vTrain rows the README calibrates on, on the vTrain
+// cluster, into `profile`.
+CliResult calibrate_ten_vtrain_rows(const QString& profile, const char* bootstrap) {
+  return run_cli({"calibrate", "--runs",
+                  QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv"), "--set",
+                  "chip=A100-80,vocab=50304,recompute=full,framework=megatron-deepspeed", "--lines",
+                  "21,59,63,74,78,103,106,123,237,242", "--gpus-per-node", "8",
+                  "--scale-up-gb-per-s", "300", "--scale-out-gb-per-s", "12.5", "--bootstrap",
+                  QString::fromLatin1(bootstrap), "-o", profile});
+}
+
 }  // namespace
 
 TEST(CliImportRun, MegatronArgumentsAsJson) {
@@ -123,11 +134,7 @@ TEST(CliCalibrate, VtrainRowsToAProfile) {
 TEST(CliCalibrate, ParallelWithTheProfileSaysCalibrated) {
   QTemporaryDir dir;
   const QString profile = dir.filePath("a100.profile.json");
-  const CliResult c = run_cli(
-      {"calibrate", "--runs", QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv"),
-       "--set", "chip=A100-80,vocab=50304,recompute=full,framework=megatron-deepspeed", "--lines",
-       "21,59,63,74,78,103,106,123,237,242", "--gpus-per-node", "8", "--scale-up-gb-per-s", "300",
-       "--scale-out-gb-per-s", "12.5", "--bootstrap", "0", "-o", profile});
+  const CliResult c = calibrate_ten_vtrain_rows(profile, "0");
   ASSERT_EQ(c.exit_code, 0) << c.err.toStdString();
   const QStringList job = {"parallel",
                            "--layers",
@@ -183,11 +190,7 @@ TEST(CliCalibrate, AMissingColumnIsOneLine) {
 TEST(CliCalibrate, BudgetWithTheProfilePredictsACalibratedMfuAndItsRange) {
   QTemporaryDir dir;
   const QString profile = dir.filePath("a100.profile.json");
-  const CliResult c = run_cli(
-      {"calibrate", "--runs", QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv"),
-       "--set", "chip=A100-80,vocab=50304,recompute=full,framework=megatron-deepspeed", "--lines",
-       "21,59,63,74,78,103,106,123,237,242", "--gpus-per-node", "8", "--scale-up-gb-per-s", "300",
-       "--scale-out-gb-per-s", "12.5", "--bootstrap", "20", "-o", profile});
+  const CliResult c = calibrate_ten_vtrain_rows(profile, "20");
   ASSERT_EQ(c.exit_code, 0) << c.err.toStdString();
   const QStringList run = {"budget",
                            "--chip",

@@ -74,7 +74,7 @@ TEST(ClusterProfile, LoadedFromTheParallelismPanelItRunsCalibrated) {
   const QString path = writeProfile(dir);
   ASSERT_NE(panel.profileButton(), nullptr);
   ASSERT_NE(panel.profileButton()->menu(), nullptr);
-  EXPECT_EQ(panel.profileButton()->menu()->actions().size(), 2);
+  EXPECT_EQ(panel.profileButton()->menu()->actions().size(), 3);  // load, calibrate, clear
   const QString cluster_before = panel.readouts().text(panel.readouts().cluster);
   EXPECT_FALSE(cluster_before.contains(QStringLiteral("calibrated")));
 

@@ -56,10 +56,18 @@ CsvRead readCsvInBackground(const QString& path, QWidget* parent) {
   tick.setInterval(50);
   QObject::connect(&tick, &QTimer::timeout, &dialog, [&dialog, shared] {
     // Only a change: setValue at the minimum restarts the dialog's show timer.
+    // cancel() (Escape, or a caller) sets wasCanceled() without the signal.
+    if (dialog.wasCanceled()) shared->cancel = true;
     const std::int64_t total = shared->total;
-    const int value = total > 0 ? static_cast<int>(1000 * shared->done / total) : 0;
+    if (total <= 0) {  // a pipe or FIFO: no size to measure against, a busy bar
+      if (dialog.maximum() != 0) dialog.setRange(0, 0);
+      return;
+    }
+    const int value = static_cast<int>(1000 * shared->done / total);
     if (value != dialog.value()) dialog.setValue(value);
   });
+  // Shown after 300 ms whether or not the progress moved (a FIFO's does not).
+  QTimer::singleShot(300, &dialog, [&dialog] { dialog.show(); });
   QEventLoop loop;
   QFutureWatcher<CsvRead> watcher;
   QObject::connect(&watcher, &QFutureWatcher<CsvRead>::finished, &loop, &QEventLoop::quit);

@@ -118,9 +118,13 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   tools->addWidget(copy_flags_);
   tools->addWidget(show_all_);
   tools->addStretch(1);
-  tools->addWidget(busy_);
-  tools->addWidget(status_);
   lv->addLayout(tools);
+  // The search's state on a line of its own: beside four buttons it would
+  // push the page wider than a 1,024-px window.
+  auto* state = new QHBoxLayout;
+  state->addWidget(busy_);
+  state->addWidget(status_, 1);
+  lv->addLayout(state);
   table_model_ = new LayoutTableModel(this);
   filter_ = new LayoutFilter(this);
   filter_->setSourceModel(table_model_);
