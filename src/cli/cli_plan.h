@@ -32,4 +32,9 @@ void add_plan_json(QJsonObject& o, const BudgetReport& r, const PlanFlags& flags
 // The same as readable sections.
 void print_plan_text(const BudgetReport& r, const PlanFlags& flags);
 
+// Shared with goodput (cli_goodput.cpp): a JSON number or null, and the
+// goodput rows of the text output.
+QJsonValue optional_json(const std::optional<double>& v);
+void goodput_rows(const GoodputReport& g, const GoodputInputs& gi);
+
 }  // namespace napkin::cli
