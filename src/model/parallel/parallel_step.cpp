@@ -237,7 +237,7 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
   // (p − 1)(F + B + W), with W the slowest stage's weight-gradient GEMMs.
   if (L.pp > 1 && job.software.pipe_schedule != PipeSchedule::one_f_one_b && b.total() > 0) {
     const double F = b.fwd, W = std::min(b.wgrad, b.bwd), B = b.bwd - W;
-    const double full = F + B + W, p = static_cast<double>(L.pp);
+    const double full = std::max(F + B + W, 1e-300), p = static_cast<double>(L.pp);
     const double ratio = job.software.pipe_schedule == PipeSchedule::zb_h1
                              ? (F + B - W) / full
                              // DualPipe: (p/2 − 1)(F&B + B − 3W), F&B a forward and a backward
