@@ -1,29 +1,16 @@
 // napkin-cli goodput: the share of a run's wall-clock that trains, from its
 // interruptions, restarts and checkpoints.
-#include "cli_budget_choices.h"
-#include "cli_cluster.h"
 #include "cli_plan.h"
-#include "inputs.h"
-
-#include "budget_view.h"
-#include "quantize.h"
-#include "scenario.h"
 
 #include <QJsonArray>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "config_import.h"
 #include "format.h"
 #include "goodput.h"
-#include "hardware.h"
-#include "law_json.h"
-#include "plan.h"
-#include "train_plan.h"
+#include "inputs.h"
 #include "validate.h"
 
 namespace napkin::cli {
