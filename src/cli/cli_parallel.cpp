@@ -84,11 +84,17 @@ QJsonObject layout_json(const LayoutResult& r) {
                 {"fits", r.fits},
                 {"reason", QString::fromStdString(r.reason)}};
   const StageMemory& m = r.memory;
-  o["memory"] = QJsonObject{
-      {"weights", json_int(m.weights_bytes)},     {"grads", json_int(m.grads_bytes)},
-      {"optimizer", json_int(m.optimizer_bytes)}, {"activations", json_int(m.activations_bytes)},
-      {"buffers", json_int(m.buffers_bytes)},     {"total", json_int(m.total_bytes)},
-      {"peak_stage", json_int(m.stage)}};
+  o["memory"] = QJsonObject{{"weights", json_int(m.weights_bytes)},
+                            {"grads", json_int(m.grads_bytes)},
+                            {"optimizer", json_int(m.optimizer_bytes)},
+                            {"activations", json_int(m.activations_bytes)},
+                            {"buffers", json_int(m.buffers_bytes)},
+                            {"runtime", json_int(m.runtime_bytes)},
+                            {"comm_buffers", json_int(m.comm_buffers_bytes)},
+                            {"fragmentation", json_int(m.fragmentation_bytes)},
+                            {"non_tensor_measured", m.non_tensor_measured},
+                            {"total", json_int(m.total_bytes)},
+                            {"peak_stage", json_int(m.stage)}};
   o["step_seconds"] = r.step_seconds;
   const StepTime& t = r.time;
   o["time"] = QJsonObject{{"compute", t.compute_seconds},    {"recompute", t.recompute_seconds},
@@ -120,8 +126,17 @@ void print_layout(const LayoutResult& r) {
   row("gradients", gb(m.grads_bytes), kRowWidth);
   row("optimizer states", gb(m.optimizer_bytes), kRowWidth);
   row("activations", gb(m.activations_bytes), kRowWidth);
-  row("buffers and reserve", gb(m.buffers_bytes), kRowWidth);
-  row("total", gb(m.total_bytes) + " of " + gb(r.hbm_bytes) + " HBM", kRowWidth);
+  row("buffers", gb(m.buffers_bytes), kRowWidth);
+  if (m.non_tensor_measured) {
+    row("outside the tensors", gb(m.runtime_bytes) + " (measured)", kRowWidth);
+  } else {
+    row("CUDA context, kernels", gb(m.runtime_bytes), kRowWidth);
+    row("NCCL buffers",
+        gb(m.comm_buffers_bytes) + " (" + std::to_string(m.communicators) + " communicators)",
+        kRowWidth);
+    row("allocator fragmentation", gb(m.fragmentation_bytes), kRowWidth);
+  }
+  row("total", gb(m.total_bytes) + " of " + gb(r.hbm_bytes) + " device memory", kRowWidth);
   const StepTime& t = r.time;
   std::printf("Step %s (%lld micro-batches)\n", format_seconds(r.step_seconds).c_str(),
               static_cast<long long>(r.micro_batches));
@@ -235,6 +250,8 @@ int run_parallel(Args& a) {
   job.software.moe_load_imbalance =
       a.real("--moe-imbalance", 1.0, 1.0, 64.0, "busiest ÷ mean expert tokens");
   job.network = cluster_from_flags(a, job.chip);
+  if (const auto gb = a.optional_input("parallel.non_tensor_gb"); gb && *gb > 0)
+    job.measured_non_tensor_bytes = std::llround(*gb * 1e9);
   const auto profile_path = a.value("--cluster-profile");
   job.attention_flops = a.choice("--mfu-attention", "full", {"full", "causal"}) == "causal"
                             ? CausalMask::causal_half
@@ -450,8 +467,8 @@ std::vector<Command> parallel_commands() {
        "[--tokens 15e12] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,zero=1,mb=1,sp=on,"
        "recompute=selective (a partial layout searches the axes it leaves out)] [--top 10] "
        "[--software modern|tp-overlap|megatron-core-fp8|megatron-2022|megatron-2021|"
-       "megatron-deepspeed|deepseek-v3|fsdp] "
-       "[--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] "
+       "megatron-deepspeed|deepseek-v3|llama3|fsdp] "
+       "[--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] [--non-tensor-gb G] "
        "[--scale-out-gb-per-s Y] [--cluster-profile FILE] [--uneven-stages] [--fp8] "
        "[--fp8-recipe delayed|tensorwise|blockwise (implies --fp8)] "
        "[--pipeline-schedule 1f1b|zb-h1|dualpipe] "

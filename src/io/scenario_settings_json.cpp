@@ -189,6 +189,7 @@ QJsonObject parallel_to_json(const ParallelSettings& p) {
       {QStringLiteral("gpus_per_node"), static_cast<qint64>(p.gpus_per_node)},
       {QStringLiteral("scale_up_gb_per_s"), p.scale_up_gb_per_s},
       {QStringLiteral("scale_out_gb_per_s"), p.scale_out_gb_per_s},
+      {QStringLiteral("non_tensor_gb"), p.non_tensor_gb},
       {QStringLiteral("even_stages"), p.even_stages},
       {QStringLiteral("tp_within_node"), p.tp_within_node},
       {QStringLiteral("locks"), locks},
@@ -481,6 +482,7 @@ void settings_from_json(const Reader& top, Scenario& s) {
   parallel.input("parallel.gpus_per_node", s);
   parallel.input("parallel.scale_up_gb_per_s", s);
   parallel.input("parallel.scale_out_gb_per_s", s);
+  parallel.input("parallel.non_tensor_gb", s);
 }
 
 }  // namespace napkin::json_detail

@@ -26,7 +26,7 @@ QString number(double v) {
 QStringList command_for(std::string_view flag) {
   // The training step's and the cluster's flags belong to parallel.
   if (flag == "--seq" || flag == "--gpus-per-node" || flag == "--scale-up-gb-per-s" ||
-      flag == "--scale-out-gb-per-s")
+      flag == "--scale-out-gb-per-s" || flag == "--non-tensor-gb")
     return {QStringLiteral("parallel"), QStringLiteral("--preset"), QStringLiteral("Llama-3-70B")};
   return {QStringLiteral("budget")};
 }

@@ -87,6 +87,8 @@ ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m)
                             QStringLiteral("parallelScaleUp"));
   c.scale_out = declareInput(col, m, kParallelScaleOut, "parallel.scale_out_gb_per_s",
                              QStringLiteral("parallelScaleOut"));
+  c.non_tensor = declareInput(col, m, kParallelNonTensor, "parallel.non_tensor_gb",
+                              QStringLiteral("parallelNonTensor"));
   c.even_stages = col->check(
       {.key = QStringLiteral("parallelEvenStages"),
        .label = tr("Even stages"),

@@ -16,6 +16,7 @@ struct ParallelControls {
   SliderSpin* gpus_per_node = nullptr;  // a custom cluster's numbers (unused otherwise)
   SliderSpin* scale_up = nullptr;
   SliderSpin* scale_out = nullptr;
+  SliderSpin* non_tensor = nullptr;  // measured memory outside the tensors; 0: estimated
   QCheckBox* even_stages = nullptr;
   QCheckBox* tp_within_node = nullptr;
   QComboBox* mfu_source = nullptr;
@@ -46,6 +47,7 @@ enum ParallelField {
   kParallelScaleUp,
   kParallelScaleOut,
   kParallelClusterProfile,
+  kParallelNonTensor,
 };
 
 }  // namespace napkin

@@ -412,12 +412,14 @@ ReportSection ParallelPanel::reportSection() const {
   ReportTable stages{tr("Memory per rank by pipeline stage"), {}, false};
   for (const StageMemory& m : view_.stages) {
     auto b = [](std::int64_t v) { return fmtBytes(static_cast<double>(v)); };
-    stages.rows.push_back({tr("stage %1 (%2 layers)").arg(m.stage).arg(m.layers), b(m.total_bytes),
-                           QString(),
-                           tr("weights %1, grads %2, optimizer %3, activations %4, buffers %5")
-                               .arg(b(m.weights_bytes), b(m.grads_bytes), b(m.optimizer_bytes),
-                                    b(m.activations_bytes), b(m.buffers_bytes)),
-                           m.total_bytes > view_.hbm_bytes ? Tone::fail : Tone::normal});
+    stages.rows.push_back(
+        {tr("stage %1 (%2 layers)").arg(m.stage).arg(m.layers), b(m.total_bytes), QString(),
+         tr("weights %1, grads %2, optimizer %3, activations %4, buffers %5, "
+            "outside the tensors %6%7")
+             .arg(b(m.weights_bytes), b(m.grads_bytes), b(m.optimizer_bytes),
+                  b(m.activations_bytes), b(m.buffers_bytes), b(m.non_tensor_bytes()),
+                  m.non_tensor_measured ? tr(" (measured)") : QString()),
+         m.total_bytes > view_.hbm_bytes ? Tone::fail : Tone::normal});
   }
   if (!stages.rows.empty()) s.tables.push_back(stages);
   if (view_.layout && view_.layout->valid) {

@@ -233,6 +233,29 @@ const Chip& chip_by_name(std::string_view name) {
                               std::string(name) + "\"");
 }
 
+DeviceMemory device_memory(const Chip& chip) {
+  // Totals as nvidia-smi prints them on the shipping parts (MiB = 2^20 bytes),
+  // read from published nvidia-smi output; the A100's is the CUDA runtime's
+  // total_memory. Each is below the binary capacity of the part's HBM stacks
+  // (80 GiB on H100/H800, 144 GiB on H200, 192 GiB on B200, 80 GiB on A100).
+  constexpr std::int64_t MiB = 1 << 20;
+  struct Reading {
+    std::string_view chip;
+    std::int64_t bytes;
+    std::string_view source;
+  };
+  static constexpr std::array<Reading, 5> kReadings{{
+      {"H100", 81'559 * MiB, "nvidia-smi on H100 80GB HBM3 (SXM5): 81,559 MiB total"},
+      {"H800", 81'559 * MiB, "nvidia-smi on H800 (SXM5): 81,559 MiB total"},
+      {"H200", 143'771 * MiB, "nvidia-smi on H200: 143,771 MiB total"},
+      {"B200", 183'359 * MiB, "nvidia-smi on B200 (SXM6): 183,359 MiB total"},
+      {"A100-80", 85'056'798'720, "CUDA total_memory on A100-SXM4-80GB: 85,056,798,720 bytes"},
+  }};
+  for (const Reading& r : kReadings)
+    if (r.chip == chip.name) return {r.bytes, r.source};
+  return {chip.hbm_bytes, "the datasheet capacity (no published device total)"};
+}
+
 std::string chip_names() {
   std::string out;
   for (const Chip& c : kChips) {

@@ -72,6 +72,17 @@ std::span<const Chip> hardware_table();
 // Throws std::invalid_argument naming the accepted chips for an unknown name.
 const Chip& chip_by_name(std::string_view name);
 
+// The device memory a training process can allocate from: the total the
+// driver reports for the device (nvidia-smi's "Total"), not the marketed
+// capacity. An "80 GB" H100 carries 80 GiB of HBM3 and reports 81,559 MiB
+// (85.5e9 bytes), more than the datasheet's decimal 80 GB the seed's tables
+// use. Chips without a published reading use hbm_bytes (never more).
+struct DeviceMemory {
+  std::int64_t bytes = 0;
+  std::string_view source;
+};
+DeviceMemory device_memory(const Chip& chip);
+
 // Comma-separated list of chip names, for messages and help text.
 std::string chip_names();
 

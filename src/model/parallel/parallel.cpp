@@ -11,45 +11,54 @@
 
 namespace napkin {
 
-std::string_view to_string(TpOverlap o) {
-  switch (o) {
-    case TpOverlap::none: return "none";
-    case TpOverlap::backward: return "backward";
-    case TpOverlap::full: return "full";
-  }
-  return "backward";
+namespace {
+
+// Each enum's names, in display order: to_string and the by-name parsers read
+// the same table.
+template <class E>
+struct Named {
+  E value;
+  std::string_view name;
+};
+constexpr std::array<Named<TpOverlap>, 3> kTpOverlaps{
+    {{TpOverlap::none, "none"}, {TpOverlap::backward, "backward"}, {TpOverlap::full, "full"}}};
+constexpr std::array<Named<Fp8Recipe>, 3> kFp8Recipes{{{Fp8Recipe::delayed, "delayed"},
+                                                       {Fp8Recipe::tensorwise, "tensorwise"},
+                                                       {Fp8Recipe::blockwise, "blockwise"}}};
+constexpr std::array<Named<PipeSchedule>, 3> kPipeSchedules{{{PipeSchedule::one_f_one_b, "1f1b"},
+                                                             {PipeSchedule::zb_h1, "zb-h1"},
+                                                             {PipeSchedule::dualpipe, "dualpipe"}}};
+
+template <class E, std::size_t N>
+std::string_view name_in(const std::array<Named<E>, N>& table, E value) {
+  for (const Named<E>& n : table)
+    if (n.value == value) return n.name;
+  return table.front().name;
 }
 
-std::string_view to_string(Fp8Recipe r) {
-  switch (r) {
-    case Fp8Recipe::delayed: return "delayed";
-    case Fp8Recipe::tensorwise: return "tensorwise";
-    case Fp8Recipe::blockwise: return "blockwise";
+template <class E, std::size_t N>
+E value_in(const std::array<Named<E>, N>& table, std::string_view name, std::string_view what) {
+  std::string names;
+  for (const Named<E>& n : table) {
+    if (n.name == name) return n.value;
+    names += (names.empty() ? "" : ", ") + std::string(n.name);
   }
-  return "delayed";
-}
-
-Fp8Recipe fp8_recipe_by_name(std::string_view name) {
-  for (Fp8Recipe r : {Fp8Recipe::delayed, Fp8Recipe::tensorwise, Fp8Recipe::blockwise})
-    if (to_string(r) == name) return r;
-  throw std::invalid_argument("fp8-recipe must be one of delayed, tensorwise, blockwise; got \"" +
+  throw std::invalid_argument(std::string(what) + " must be one of " + names + "; got \"" +
                               std::string(name) + "\"");
 }
 
-std::string_view to_string(PipeSchedule s) {
-  switch (s) {
-    case PipeSchedule::one_f_one_b: return "1f1b";
-    case PipeSchedule::zb_h1: return "zb-h1";
-    case PipeSchedule::dualpipe: return "dualpipe";
-  }
-  return "1f1b";
+}  // namespace
+
+std::string_view to_string(TpOverlap o) { return name_in(kTpOverlaps, o); }
+std::string_view to_string(Fp8Recipe r) { return name_in(kFp8Recipes, r); }
+std::string_view to_string(PipeSchedule s) { return name_in(kPipeSchedules, s); }
+
+Fp8Recipe fp8_recipe_by_name(std::string_view name) {
+  return value_in(kFp8Recipes, name, "fp8-recipe");
 }
 
 PipeSchedule pipe_schedule_by_name(std::string_view name) {
-  for (PipeSchedule s : {PipeSchedule::one_f_one_b, PipeSchedule::zb_h1, PipeSchedule::dualpipe})
-    if (to_string(s) == name) return s;
-  throw std::invalid_argument("pipeline-schedule must be one of 1f1b, zb-h1, dualpipe; got \"" +
-                              std::string(name) + "\"");
+  return value_in(kPipeSchedules, name, "pipeline-schedule");
 }
 
 namespace {
@@ -112,6 +121,20 @@ TrainingSoftware deepseek_v3() {
   return s;
 }
 
+// Meta's Llama 3 training stack as its paper describes it (Llama Team 2024,
+// "The Llama 3 Herd of Models", §3.3.2): an interleaved pipeline in which the
+// first chunk holds only the embedding and the last only the output and the
+// loss (one layer fewer on the first and the last stage), FP32 gradient
+// accumulation over the micro-batches and FP32 reduce-scatters. Its FSDP
+// shards the optimizer states and keeps the parameters unsharded between the
+// forward and the backward, which a layout states as ZeRO-1 here. Kernels as
+// `modern` (the paper names no others).
+TrainingSoftware llama3() {
+  TrainingSoftware s;
+  s.pipeline_split_counts_edges = true;
+  return s;
+}
+
 TrainingSoftware with_full_overlap() {
   TrainingSoftware s;
   s.tp_overlap = TpOverlap::full;
@@ -159,6 +182,10 @@ const std::array kSoftware{
                    "DeepSeek-V3's stack: DualPipe hides the expert all-to-alls; FP8 GEMMs by "
                    "DeepGEMM (1.1x CUTLASS) with tile-wise scaling; the DualPipe schedule; "
                    "FlashAttention, no dropout"},
+    SoftwarePreset{"llama3", llama3(),
+                   "Meta's Llama 3 stack (its paper, §3.3.2): modern kernels, the embedding and "
+                   "the loss counted as pipeline layers, fp32 gradient accumulation and "
+                   "reduce-scatter; its FSDP keeps parameters unsharded: use zero=1"},
     SoftwarePreset{"fsdp", fsdp(),
                    "PyTorch FSDP2 / torchtitan: FlashAttention, ZeRO-3 gathers prefetched one "
                    "layer ahead, gradients reduce-scattered per layer, blocking TP collectives"},
@@ -191,7 +218,9 @@ void TrainingJob::validate() const {
   require_real(software.fp8_gemm_speedup, "fp8_gemm_speedup", "× CUTLASS", 0.25, 4.0);
   require_real(software.moe_load_imbalance, "moe_load_imbalance", "busiest ÷ mean tokens", 1.0,
                64.0);
-  require_count(software.reserved_bytes, "reserved_bytes", "bytes", 0, 1'000'000'000'000);
+  if (measured_non_tensor_bytes)
+    require_count(*measured_non_tensor_bytes, "measured_non_tensor_bytes", "bytes", 0,
+                  1'000'000'000'000);
   require_count(software.fp8_bf16_edge_layers, "fp8_bf16_edge_layers", "layers at each end", 0,
                 shape.n_layers / 2);
   require_count(software.zero3_prefetch_layers, "zero3_prefetch_layers", "layers", 0, 1'000);
@@ -391,10 +420,15 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
   if (l.vpp > 1) {
     if (l.pp == 1)
       return "vpp (model chunks per stage) needs pp > 1; got vpp = " + std::to_string(l.vpp);
-    if (l.pp * l.vpp > s.n_layers)
-      return "pp × vpp = " + std::to_string(l.pp * l.vpp) +
-             " model chunks must be at most layers = " + std::to_string(s.n_layers) +
-             " for the interleaved schedule";
+    // When the embedding and the loss count as layers of the split, the first
+    // and the last chunk may hold nothing else (Llama 3 405B: 126 layers in
+    // 16 × 8 chunks, the first holding only the embedding).
+    const bool edges = job.software.pipeline_split_counts_edges;
+    const std::int64_t slots = s.n_layers + (edges ? 2 : 0);
+    if (l.pp * l.vpp > slots)
+      return "pp × vpp = " + std::to_string(l.pp * l.vpp) + " model chunks must be at most " +
+             (edges ? "layers + 2 (the embedding and the loss count as layers) = " : "layers = ") +
+             std::to_string(slots) + " for the interleaved schedule";
     if (micro_batches % l.pp != 0)
       return "micro-batches per step (" + std::to_string(micro_batches) +
              ") must be a multiple of pp = " + std::to_string(l.pp) +

@@ -125,8 +125,6 @@ struct TrainingSoftware {
   // slices, small micro-batches). 10 µs: an estimate for eager PyTorch (no
   // CUDA graphs); megatron-deepspeed sets its own (see its preset).
   double host_dispatch_seconds = 10e-6;
-  // CUDA context, cuBLAS workspaces, NCCL buffers and allocator fragmentation.
-  std::int64_t reserved_bytes = 2'000'000'000;
   bool operator==(const TrainingSoftware&) const = default;
 };
 
@@ -194,6 +192,11 @@ struct TrainingJob {
   const Network& cluster() const;
   // Fitted to the cluster's measured runs; unset: the datasheet values.
   std::optional<CalibratedConstants> calibrated;
+  // Device memory outside the tensors, as measured on the cluster (the
+  // driver's used memory at the peak less the allocator's peak allocated):
+  // replaces Napkin's itemised estimate (StageMemory's runtime, communication
+  // buffers and fragmentation). Unset: the estimate.
+  std::optional<std::int64_t> measured_non_tensor_bytes;
   // `calibrated`, or the datasheet values it replaces (the chip's
   // efficiencies, the software's host dispatch; runs 0).
   CalibratedConstants constants() const;
@@ -291,8 +294,22 @@ struct StageMemory {
   std::int64_t grads_bytes = 0;
   std::int64_t optimizer_bytes = 0;
   std::int64_t activations_bytes = 0;
-  std::int64_t buffers_bytes = 0;  // p2p/collective buffers, ZeRO-3 gathers, reserved
+  // Transient tensors of the step: pipeline send/receive, the sequence-parallel
+  // gather, ZeRO-3's prefetched layers, expert all-to-all staging.
+  std::int64_t buffers_bytes = 0;
+  // Outside the tensors (see non_tensor_memory): the CUDA context and loaded
+  // kernels, NCCL's buffers for each communicator the layout uses, and the
+  // caching allocator's reserved-but-unused blocks; or, when the job carries
+  // a measured figure, that figure as runtime_bytes and the other two zero.
+  std::int64_t runtime_bytes = 0;
+  std::int64_t comm_buffers_bytes = 0;
+  std::int64_t fragmentation_bytes = 0;
+  std::int64_t communicators = 0;  // NCCL communicators counted in comm_buffers_bytes
+  bool non_tensor_measured = false;
   std::int64_t total_bytes = 0;
+  std::int64_t non_tensor_bytes() const {
+    return runtime_bytes + comm_buffers_bytes + fragmentation_bytes;
+  }
 };
 
 // Compute (and recomputation) by kind of kernel: GEMMs, attention (the fused
@@ -341,8 +358,10 @@ struct LayoutResult {
   bool fits = false;   // valid and the peak stage fits in HBM
   std::string reason;  // why not valid or why it does not fit; empty when it fits
   StageMemory memory;  // the peak stage
+  // The device memory the peak stage must fit in: the driver's total for the
+  // chip (device_memory), which the non-tensor reserve is counted against.
   std::int64_t hbm_bytes = 0;
-  std::int64_t over_hbm_bytes = 0;  // peak − HBM when it does not fit, else 0
+  std::int64_t over_hbm_bytes = 0;  // peak − device memory when it does not fit, else 0
   std::int64_t micro_batches = 0;   // per pipeline per step
   double step_seconds = 0;
   StepTime time;

@@ -44,7 +44,8 @@ struct StageTime;
 struct JobContext {
   const TrainingJob* job = nullptr;
   const Chip* chip = nullptr;
-  Network network;  // the cluster (job.cluster())
+  std::int64_t device_bytes = 0;  // what a rank can allocate from: device_memory(*chip)
+  Network network;                // the cluster (job.cluster())
   KernelRates rates;
   KernelRates bf16_rates;  // == rates without FP8 GEMMs: the layers and the head FP8 leaves in bf16
   Link intra;

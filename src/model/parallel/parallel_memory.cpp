@@ -136,6 +136,45 @@ std::int64_t in_flight(std::int64_t stage, std::int64_t pp, std::int64_t vpp,
   return std::min(2 * (pp - stage - 1) + (vpp - 1) * pp + 1, micro_batches * vpp);
 }
 
+namespace {
+
+// Device memory outside the tensors, itemised from public measurements:
+//  - the CUDA context and the kernels a step loads: 666,632,192 bytes for a
+//    PyTorch process with eager module loading, 287,047,680 with lazy loading
+//    (PyTorch pull request #86509); a training step loads most of its
+//    kernels, so the eager figure;
+//  - NCCL's buffers, per communicator that moves data: 544 MB for a 2-rank
+//    group and 688 MB for a larger one, measured with PyTorch process groups
+//    after an all-reduce on A100 with NVLink (NCCL issue #964); a ring keeps
+//    two connections whatever its size, so a group across nodes needs no more
+//    (NCCL maintainers, issue #986). The layout's groups: TP, CP, DP (over
+//    DP × CP, as Megatron's gradient group), PP and, with experts, EP;
+//  - the caching allocator's reserved-but-unallocated blocks: 1.5 % of the
+//    tensors, the median of seven PyTorch out-of-memory reports in public
+//    issue threads (0.02-11.7 % of the allocated memory).
+// A measured figure for the cluster replaces all three.
+void add_non_tensor_memory(const TrainingJob& job, const Layout& layout, std::int64_t tensors,
+                           StageMemory& m) {
+  if (job.measured_non_tensor_bytes) {
+    m.runtime_bytes = *job.measured_non_tensor_bytes;
+    m.non_tensor_measured = true;
+    return;
+  }
+  constexpr std::int64_t kRuntimeBytes = 666'632'192;
+  constexpr std::int64_t kPairCommBytes = 544'000'000, kGroupCommBytes = 688'000'000;
+  m.runtime_bytes = kRuntimeBytes;
+  for (const std::int64_t ranks : {layout.tp, layout.cp, layout.dp * layout.cp, layout.pp,
+                                   job.shape.is_moe() ? layout.ep : std::int64_t{1}}) {
+    if (ranks <= 1) continue;
+    ++m.communicators;
+    m.comm_buffers_bytes += ranks == 2 ? kPairCommBytes : kGroupCommBytes;
+  }
+  m.fragmentation_bytes =
+      static_cast<std::int64_t>(std::ceil(0.015 * static_cast<double>(tensors)));
+}
+
+}  // namespace
+
 void stage_compositions(const JobContext& c, const Layout& layout,
                         std::vector<StageComposition>& out) {
   const ModelShape& s = c.job->shape;
@@ -239,11 +278,11 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   m.activations_bytes = act;
 
   // Buffers: pipeline send/receive, the sequence-parallel all-gather output,
-  // ZeRO-3's prefetched layers, expert all-to-all staging, and the reserve.
+  // ZeRO-3's prefetched layers, expert all-to-all staging.
   const ModelShape& s = job.shape;
   const std::int64_t n = checked_mul(layout.micro_batch, job.seq_len / layout.cp, what);
   const std::int64_t nH = checked_mul(n, s.d_model, what);
-  std::int64_t buf = job.software.reserved_bytes;
+  std::int64_t buf = 0;
   if (layout.pp > 1) buf = checked_add(buf, checked_mul(4, nH, what) / layout.tp, what);
   if (layout.tp > 1 && layout.sequence_parallel)
     buf = checked_add(buf, checked_mul(2, nH, what), what);
@@ -259,9 +298,11 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
     buf = checked_add(buf, static_cast<std::int64_t>(std::ceil(4.0 * routed)), what);
   }
   m.buffers_bytes = buf;
-  m.total_bytes = checked_add(
+  const std::int64_t tensors = checked_add(
       checked_add(checked_add(m.weights_bytes, m.grads_bytes, what), m.optimizer_bytes, what),
       checked_add(m.activations_bytes, m.buffers_bytes, what), what);
+  add_non_tensor_memory(job, layout, tensors, m);
+  m.total_bytes = checked_add(tensors, m.non_tensor_bytes(), what);
   return m;
 }
 

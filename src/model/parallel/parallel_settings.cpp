@@ -43,6 +43,7 @@ void ParallelSettings::validate() const {
   require_count(gpus_per_node, "gpus_per_node", "GPUs", 1, 100'000);  // ranges: inputs.cpp
   require_real(scale_up_gb_per_s, "scale_up_gb_per_s", "GB/s", 0.1, 100'000);
   require_real(scale_out_gb_per_s, "scale_out_gb_per_s", "GB/s", 0.1, 100'000);
+  require_real(non_tensor_gb, "non_tensor_gb", "GB per GPU", 0, 1'000);
   require_lock(tp, "tp", "tensor-parallel ranks", kMaxTp);
   require_lock(pp, "pp", "pipeline stages", kMaxPp);
   require_lock(vpp, "vpp", "model chunks per pipeline rank", kMaxVpp);

@@ -45,8 +45,11 @@ struct ParallelSettings {
   std::string cluster_profile;
   std::optional<CalibratedConstants> calibrated;
   std::optional<CalibratedInterval> calibrated_interval;  // the fit's 90 % corners
-  bool even_stages = true;                                // PP divides the layers
-  bool tp_within_node = true;                             // TP inside one fast domain
+  // Device memory outside the tensors measured on the cluster, GB per GPU
+  // (registered input parallel.non_tensor_gb); 0: Napkin's itemised estimate.
+  double non_tensor_gb = 0;
+  bool even_stages = true;     // PP divides the layers
+  bool tp_within_node = true;  // TP inside one fast domain
   // Locks: axes the search keeps fixed; unset: searched.
   std::optional<std::int64_t> tp, pp, vpp, cp, ep, micro_batch;
   std::optional<int> zero;

@@ -120,7 +120,8 @@ std::string gigabytes(std::int64_t bytes) {
 
 std::string over_hbm_reason(const StageMemory& m, std::int64_t hbm) {
   return "stage " + std::to_string(m.stage) + " needs " + gigabytes(m.total_bytes) +
-         " per chip, over the " + gigabytes(hbm) + " of HBM by " + gigabytes(m.total_bytes - hbm);
+         " per chip, over the " + gigabytes(hbm) + " of HBM the driver reports by " +
+         gigabytes(m.total_bytes - hbm);
 }
 
 }  // namespace
@@ -201,7 +202,7 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
   LayoutResult res;
   res.layout = L;
   res.layout.sequence_parallel = L.sequence_parallel && L.tp > 1;  // no effect at tp = 1
-  res.hbm_bytes = c.chip->hbm_bytes;
+  res.hbm_bytes = c.device_bytes;
   res.valid = true;
   const std::int64_t m = job.global_batch / (L.dp * L.micro_batch);
   res.micro_batches = m;
@@ -334,7 +335,7 @@ LayoutResult evaluate_layout(const TrainingJob& job, const Layout& L) {
   if (auto problem = layout_problem(job, L)) {
     LayoutResult res;
     res.layout = L;
-    res.hbm_bytes = c.chip->hbm_bytes;
+    res.hbm_bytes = c.device_bytes;
     res.reason = *problem;
     return res;
   }

@@ -23,6 +23,7 @@ JobContext make_context(const TrainingJob& job) {
   c.rates = kernel_rates(*c.chip, job.software.fp8_matmuls);
   c.bf16_rates = kernel_rates(*c.chip, false);
   if (job.software.fp8_matmuls) c.rates.matmul_flops_per_s *= job.software.fp8_gemm_speedup;
+  c.device_bytes = device_memory(*c.chip).bytes;
   c.network = job.cluster();
   c.intra = intra_node_link(*c.chip, c.network);
   c.inter = inter_node_link(*c.chip, c.network);

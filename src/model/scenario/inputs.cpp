@@ -401,6 +401,26 @@ const std::array kInputs{
                       "4 x 200 Gb/s over 8 GPUs: 12.5).",
                   .get = [](const S& s) { return s.parallel.scale_out_gb_per_s; },
                   .set = [](S& s, double v) { s.parallel.scale_out_gb_per_s = v; }},
+    ScenarioInput{.key = "parallel.non_tensor_gb",
+                  .section = "parallel",
+                  .json_key = "non_tensor_gb",
+                  .flag = "--non-tensor-gb",
+                  .label = "Measured non-tensor memory",
+                  .unit = "GB per GPU",
+                  .display_unit = "GB",
+                  .default_value = 0,
+                  .lo = 0,
+                  .hi = 1'000,
+                  .slider_lo = 0,
+                  .slider_hi = 20,
+                  .decimals = 2,
+                  .tooltip =
+                      "Device memory your cluster uses outside the tensors (GB per GPU): the "
+                      "driver's used memory at the peak less PyTorch's "
+                      "max_memory_allocated. 0: Napkin's estimate (the CUDA context and "
+                      "kernels, NCCL's buffers per communicator, allocator fragmentation).",
+                  .get = [](const S& s) { return s.parallel.non_tensor_gb; },
+                  .set = [](S& s, double v) { s.parallel.non_tensor_gb = v; }},
     ScenarioInput{
         .key = "plan.moe_experts",
         .section = "plan",

@@ -1,6 +1,7 @@
 #include "plan.h"
 
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 #include <stdexcept>
 
@@ -33,6 +34,8 @@ TrainingJob training_job(const Scenario& s) {
   job.software = software_by_name(s.parallel.software);
   job.network = s.parallel.network(chip_by_name(s.chip));
   job.calibrated = s.parallel.calibrated;
+  if (s.parallel.non_tensor_gb > 0)
+    job.measured_non_tensor_bytes = std::llround(s.parallel.non_tensor_gb * 1e9);
   job.validate();
   return job;
 }

@@ -345,6 +345,8 @@ std::vector<ScenarioField> make_fields() {
       [](S s) { return s.parallel.scale_up_gb_per_s; });
   add("parallel.scale_out_gb_per_s", "Parallelism: custom scale-out bandwidth", "GB/s",
       [](S s) { return s.parallel.scale_out_gb_per_s; });
+  add("parallel.non_tensor_gb", "Parallelism: measured non-tensor memory", "GB",
+      [](S s) { return s.parallel.non_tensor_gb; });
   add("parallel.even_stages", "Parallelism: even stages", "",
       [](S s) { return s.parallel.even_stages; });
   add("parallel.tp_within_node", "Parallelism: TP within a node", "",

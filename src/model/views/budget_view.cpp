@@ -470,7 +470,8 @@ void add_checks(BudgetView& v, const Scenario& s) {
         "the Parallelism panel's layout " + v.mfu.layout + ": " +
         (v.mfu.layout_fits
              ? "peak stage " + format_bytes(static_cast<double>(v.mfu.peak_stage_bytes)) + " of " +
-                   format_bytes(static_cast<double>(v.mfu.hbm_bytes)) + " HBM per " + s.chip
+                   format_bytes(static_cast<double>(v.mfu.hbm_bytes)) + " device memory per " +
+                   s.chip
              : v.mfu.layout_reason);
     v.checks.insert(v.checks.begin() + 2, layout_check);
   }

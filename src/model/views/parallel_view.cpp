@@ -30,7 +30,7 @@ ParallelView make_parallel_view(const Scenario& s, const SearchResult& search,
     return v;
   }
   v.ok = true;
-  v.hbm_bytes = chip_by_name(s.chip).hbm_bytes;
+  v.hbm_bytes = device_memory(chip_by_name(s.chip)).bytes;
   v.dropped = dropped_choice(s);
   v.chosen = s.parallel.chosen.has_value() && v.dropped.empty();
   std::optional<Layout> layout;

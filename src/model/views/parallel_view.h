@@ -28,7 +28,7 @@ struct ParallelView {
   std::string dropped;              // dropped_choice(): the pick set aside, and why
   std::vector<StageMemory> stages;  // memory_by_stage(job, layout) when valid
   PipelineSchedule schedule;        // the first few micro-batches when valid
-  std::int64_t hbm_bytes = 0;       // the chip's HBM
+  std::int64_t hbm_bytes = 0;       // the device memory a rank fits in (device_memory)
   MfuChoice budget;                 // the MFU the Budget planner uses
   ResolvedPlan plan;                // the plan as it runs (its batch as run and as asked)
   std::string subject;              // "Llama-3-70B on 1,000 × H100"

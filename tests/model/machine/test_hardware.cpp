@@ -80,3 +80,19 @@ TEST(Hardware, NetworkRowsFromDatasheets) {
   EXPECT_EQ(chip_by_name("A100-40").hbm_bytes, 40'000'000'000);
   EXPECT_DOUBLE_EQ(chip_by_name("A100-80").fp8_peak_flops_per_s, 0);
 }
+
+TEST(Hardware, DeviceMemoryIsTheDriversTotal) {
+  // nvidia-smi's total on the shipping parts: above the decimal datasheet
+  // figure, within the binary capacity of the HBM stacks.
+  for (const char* name : {"H100", "H800", "H200", "B200", "A100-80"}) {
+    const Chip& c = chip_by_name(name);
+    const DeviceMemory d = device_memory(c);
+    EXPECT_GE(d.bytes, c.hbm_bytes * 95 / 100) << name;
+    EXPECT_LE(static_cast<double>(d.bytes), 1.074 * static_cast<double>(c.hbm_bytes)) << name;
+    EXPECT_FALSE(d.source.empty()) << name;
+  }
+  EXPECT_EQ(device_memory(chip_by_name("H100")).bytes, 85'520'809'984);
+  // No published reading: the datasheet capacity, never more.
+  const Chip& tpu = chip_by_name("TPU v5e");
+  EXPECT_EQ(device_memory(tpu).bytes, tpu.hbm_bytes);
+}

@@ -259,7 +259,72 @@ TEST(ParallelMemory, StateBytesPerParameter) {
   j.software.fp32_grads = false;
   EXPECT_EQ(memory_by_stage(j, l)[0].grads_bytes, 2 * n);
   EXPECT_EQ(m.total_bytes, m.weights_bytes + m.grads_bytes + m.optimizer_bytes +
-                               m.activations_bytes + m.buffers_bytes);
+                               m.activations_bytes + m.buffers_bytes + m.non_tensor_bytes());
+}
+
+// Memory outside the tensors, item by item (the sources are in
+// parallel_memory.cpp): the CUDA context and kernels, NCCL's buffers for each
+// communicator the layout moves data over, the allocator's fragmentation.
+TEST(ParallelMemory, NonTensorMemoryIsItemised) {
+  TrainingJob j;
+  j.shape = testing_util::preset_shape("Llama-3-70B");
+  j.n_chips = 256;
+  j.global_batch = 256;
+  j.seq_len = 4096;
+  Layout l;
+  l.tp = 8, l.pp = 4, l.dp = 8;
+  const StageMemory m = memory_by_stage(j, l)[0];
+  EXPECT_EQ(m.runtime_bytes, 666'632'192);  // eager module loading, PyTorch PR #86509
+  EXPECT_EQ(m.communicators, 3);            // TP, DP, PP
+  EXPECT_EQ(m.comm_buffers_bytes, 3 * 688'000'000);
+  const std::int64_t tensors =
+      m.weights_bytes + m.grads_bytes + m.optimizer_bytes + m.activations_bytes + m.buffers_bytes;
+  EXPECT_NEAR(static_cast<double>(m.fragmentation_bytes), 0.015 * static_cast<double>(tensors),
+              1.0);
+  EXPECT_FALSE(m.non_tensor_measured);
+  // A 2-rank group keeps smaller buffers; a single rank none.
+  l.tp = 2, l.pp = 1, l.dp = 128;
+  const StageMemory two = memory_by_stage(j, l)[0];
+  EXPECT_EQ(two.communicators, 2);
+  EXPECT_EQ(two.comm_buffers_bytes, 544'000'000 + 688'000'000);
+  j.n_chips = 1, j.global_batch = 1;
+  l.tp = 1, l.dp = 1;
+  j.shape = testing_util::preset_shape("Llama-2-7B");
+  EXPECT_EQ(memory_by_stage(j, l)[0].communicators, 0);
+}
+
+TEST(ParallelMemory, AMeasuredNonTensorFigureReplacesTheEstimate) {
+  TrainingJob j;
+  j.shape = testing_util::preset_shape("Llama-3-8B");
+  j.n_chips = 64;
+  j.global_batch = 64;
+  j.seq_len = 8192;
+  Layout l;
+  l.tp = 8, l.dp = 8;
+  const StageMemory estimated = memory_by_stage(j, l)[0];
+  j.measured_non_tensor_bytes = 5'000'000'000;
+  const StageMemory measured = memory_by_stage(j, l)[0];
+  EXPECT_TRUE(measured.non_tensor_measured);
+  EXPECT_EQ(measured.non_tensor_bytes(), 5'000'000'000);
+  EXPECT_EQ(measured.total_bytes - measured.non_tensor_bytes(),
+            estimated.total_bytes - estimated.non_tensor_bytes());
+  j.measured_non_tensor_bytes = -1;
+  EXPECT_THROW_NAMING(memory_by_stage(j, l), "measured_non_tensor_bytes");
+}
+
+// A layout fits against what the driver reports for the device (81,559 MiB
+// on an H100), not the datasheet's decimal 80 GB.
+TEST(ParallelMemory, LayoutsFitTheDevicesReportedMemory) {
+  TrainingJob j;
+  j.shape = testing_util::preset_shape("Llama-3-8B");
+  j.chip = "H100";
+  j.n_chips = 8;
+  j.global_batch = 8;
+  Layout l;
+  l.tp = 8;
+  const LayoutResult r = evaluate_layout(j, l);
+  EXPECT_EQ(r.hbm_bytes, 81'559LL << 20);
+  EXPECT_GT(r.hbm_bytes, chip_by_name("H100").hbm_bytes);
 }
 
 TEST(ParallelMemory, ExpertsAreShardedOverExpertParallelRanks) {

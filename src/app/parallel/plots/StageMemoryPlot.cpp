@@ -31,8 +31,9 @@ StageMemoryPlot::StageMemoryPlot(QWidget* parent)
                                  {tr("grads"), plot_color::part_green},
                                  {tr("optimizer"), plot_color::part_red},
                                  {tr("activations"), plot_color::part_purple},
-                                 {tr("buffers"), plot_color::part_gray}});
-  hbm_ = addCurve(this, tr("HBM"), plotPen(plot_color::red, 1.6, Qt::DashLine));
+                                 {tr("buffers"), plot_color::part_gray},
+                                 {tr("outside tensors"), plot_color::part_orange}});
+  hbm_ = addCurve(this, tr("device memory"), plotPen(plot_color::red, 1.6, Qt::DashLine));
   totals_ = addCurve(this, tr("total"), QPen(Qt::NoPen), QCPScatterStyle(), false);
   totals_->removeFromLegend();
   showLegendBelow(3);
@@ -46,13 +47,14 @@ void StageMemoryPlot::drawView(const ParallelView& v) {
     return;
   stages_ = v.stages;
   const std::size_t n = v.stages.size();
-  std::vector<std::vector<double>> parts(5);
+  std::vector<std::vector<double>> parts(6);
   for (const StageMemory& m : v.stages) {
     parts[0].push_back(static_cast<double>(m.weights_bytes));
     parts[1].push_back(static_cast<double>(m.grads_bytes));
     parts[2].push_back(static_cast<double>(m.optimizer_bytes));
     parts[3].push_back(static_cast<double>(m.activations_bytes));
     parts[4].push_back(static_cast<double>(m.buffers_bytes));
+    parts[5].push_back(static_cast<double>(m.non_tensor_bytes()));
   }
   const std::vector<double> keys = keysOf(n);
   bars_->setData(keys, parts);
@@ -60,11 +62,11 @@ void StageMemoryPlot::drawView(const ParallelView& v) {
   const double hbm = static_cast<double>(v.hbm_bytes);
   const double lo = -0.6, hi = n > 0 ? static_cast<double>(n) - 0.4 : 0.6;
   setCurve(hbm_, {lo, hi}, {hbm, hbm});
-  hbm_->setName(tr("%1 HBM").arg(qs(v.job.chip)));
+  hbm_->setName(tr("%1 device memory").arg(qs(v.job.chip)));
   xAxis->setRange(lo, hi);
   const double top =
       std::max(hbm, totals.empty() ? 0.0 : *std::max_element(totals.begin(), totals.end()));
-  yAxis->setRange(0, std::max(top, 1.0) * 1.4);  // room for the note above HBM
+  yAxis->setRange(0, std::max(top, 1.0) * 1.4);  // room for the note above the line
   if (n == 0) {
     note_->setText(v.layout ? tr("cannot run:\n%1").arg(qs(v.layout->reason)) : tr("no layout"));
     note_->setColor(plot_color::fail);
@@ -76,8 +78,8 @@ void StageMemoryPlot::drawView(const ParallelView& v) {
     note_->setText(tr("peak: stage %1, %2\n%3")
                        .arg(peak->stage)
                        .arg(qs(format_bytes(static_cast<double>(peak->total_bytes), 1)))
-                       .arg(fits ? tr("fits %1").arg(qs(format_bytes(hbm, 0)))
-                                 : tr("over HBM by %1")
+                       .arg(fits ? tr("fits %1").arg(qs(format_bytes(hbm, 1)))
+                                 : tr("over by %1")
                                        .arg(qs(format_bytes(
                                            static_cast<double>(peak->total_bytes) - hbm, 1)))));
     note_->setColor(fits ? plotPalette().text : plot_color::fail);
