@@ -29,6 +29,7 @@ void parse_budget_choices(Args& a, BudgetInputs& in, Scenario& sc) {
   sc.serving.chip = in.serving_chip;
   try {
     sc.serving.engine = std::string(engine_by_name(a.text("--engine", "ideal"), "--engine").name);
+    in.serving_engine = sc.serving.engine;  // lifetime dollars' serving bill
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }

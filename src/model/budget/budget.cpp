@@ -103,6 +103,7 @@ ServingEconomy BudgetInputs::serving_economy() const {
   e.decode_tokens = std::max<std::int64_t>(1, serving_latency.decode_tokens);
   e.weights = serving_weights;
   e.kv = serving_kv;
+  e.engine = serving_engine;
   return e;
 }
 

@@ -80,6 +80,7 @@ struct BudgetInputs {
   double serving_price_per_chip_hour_dollars = 2.5;
   Dtype serving_weights = Dtype::bf16;
   Dtype serving_kv = Dtype::bf16;
+  std::string serving_engine = "ideal";  // the serving engine preset (serving_engine.h)
   // Kumar et al. 2024's post-training quantization law with the constants
   // the user gives (precision_law.h: none are built in); nullopt: the
   // quality cost of serving below bf16 is not priced.

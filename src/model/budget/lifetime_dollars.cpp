@@ -45,6 +45,7 @@ void ServingEconomy::validate() const {
   require_count(batch, "serving_batch", "requests", 1, 1'000'000'000);
   require_count(prompt_tokens, "prompt_tokens", "tokens", 1, 1'000'000'000);
   require_count(decode_tokens, "decode_tokens", "tokens", 1, 1'000'000'000);
+  (void)engine_by_name(engine, "engine");
 }
 
 void TrainingEconomy::validate() const {
@@ -73,6 +74,7 @@ ServingRate serving_rate(double n_params, const ServingEconomy& e) {
   in.decode_tokens = e.decode_tokens;
   in.weights = e.weights;
   in.kv = e.kv;
+  in.engine = e.engine;
   in.overhead_seconds = 0;  // the scaffolding's wait does not occupy the chips
   in.cost = e.cost;
   // A served token is a prompt or a generated token of a turn, as 2N·S

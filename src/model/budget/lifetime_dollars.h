@@ -42,6 +42,10 @@ struct ServingEconomy {
   std::int64_t decode_tokens = 128;   // generated per turn
   Dtype weights = Dtype::bf16;
   Dtype kv = Dtype::bf16;
+  // The inference engine preset the tokens are served with (serving_engine.h):
+  // the scenario's, so that the bill prices the engine's kernels, launches
+  // and host work rather than the roofline bound.
+  std::string engine = "ideal";
   void validate() const;
 };
 

@@ -148,6 +148,7 @@ BudgetInputs Scenario::budget_inputs() const {
   in.serving_price_per_chip_hour_dollars = serving.price_per_chip_hour_dollars;
   in.serving_weights = serving.weight_dtype;
   in.serving_kv = serving.kv_dtype;
+  in.serving_engine = serving.engine;
   return in;
 }
 

@@ -146,3 +146,32 @@ TEST(LifetimeDollars, BadInputNamesTheParameter) {
     EXPECT_NE(std::string(e.what()).find("serving_price"), std::string::npos);
   }
 }
+
+// The serving bill prices the tokens at the scenario's engine preset: a real
+// engine's per-kernel rooflines, launch gaps and host work serve fewer tokens
+// per chip-second than the roofline bound (`ideal`), so its tokens cost more.
+TEST(LifetimeDollars, ServingBillUsesTheEnginePreset) {
+  ServingEconomy ideal = decode_heavy();
+  EXPECT_EQ(ideal.engine, "ideal");
+  ServingEconomy trt = ideal;
+  trt.engine = "tensorrt-llm";
+  const ServingRate a = serving_rate(70e9, ideal);
+  const ServingRate b = serving_rate(70e9, trt);
+  ASSERT_TRUE(a.fits);
+  ASSERT_TRUE(b.fits);
+  EXPECT_LT(b.tokens_per_second_per_chip, a.tokens_per_second_per_chip);
+  EXPECT_GT(b.dollars_per_token, a.dollars_per_token);
+  // BudgetInputs hands its engine to the bill.
+  BudgetInputs in;
+  in.serving_engine = "vllm";
+  EXPECT_EQ(in.serving_economy().engine, "vllm");
+  // An unknown engine is refused, naming the parameter.
+  ServingEconomy bad = ideal;
+  bad.engine = "tgi";
+  try {
+    bad.validate();
+    FAIL() << "an unknown engine was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("engine 'tgi'"), std::string::npos) << e.what();
+  }
+}

@@ -301,6 +301,9 @@ TEST(ScenarioPlan, BudgetInputsCarryGoodputAndServing) {
   EXPECT_EQ(in.serving_node_chips, 16);
   EXPECT_FALSE(in.serving_latency.enabled);
   EXPECT_EQ(in.serving_latency.latency_budget_seconds, s.serving.latency_budget_seconds);
+  // Lifetime dollars' serving bill at the scenario's engine, not the roofline bound.
+  s.serving.engine = "tensorrt-llm";
+  EXPECT_EQ(s.budget_inputs().serving_economy().engine, "tensorrt-llm");
   s.goodput.interruptions_per_1000_chip_days = -1;
   expect_invalid([&] { s.validate(); }, "interruptions-per-1000-chip-days");
   s = Scenario{};
