@@ -5,9 +5,9 @@
 #include "ControlColumn.h"
 #include "ScenarioBinding.h"
 #include "Text.h"
-#include "algebra.h"
 #include "hardware.h"
 #include "inputs.h"
+#include "scenario.h"
 
 namespace napkin {
 
