@@ -161,6 +161,10 @@ int run_law(Args& a, bool json) {
   try {
     p = plan_distillation(law.law, dlaw, compute, nt, ns, tokens, tokens_per_param);
   } catch (const std::invalid_argument& e) {
+    if (!tokens)  // the split's tokens were the default: the compute is what is short
+      throw UsageError("--compute " + format_sci(compute) + " FLOPs is too little: giving the " +
+                       "student " + format_grouped(tokens_per_param, 0) +
+                       " tokens per parameter leaves the teacher nothing (" + e.what() + ")");
     throw UsageError("--" + std::string(e.what()));
   }
   const DistillSplit& s = p.split;

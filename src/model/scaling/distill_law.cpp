@@ -57,7 +57,10 @@ DistillLaw parse_distill_law(const std::string& text, const std::string& param) 
   try {
     law.validate();
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(param + ": " + e.what());
+    // "distill_law.f1 …" named as the caller's parameter: "--distill-law.f1 …".
+    std::string m = e.what();
+    if (const auto at = m.find("distill_law"); at != std::string::npos) m.replace(at, 11, param);
+    throw std::invalid_argument(m);
   }
   return law;
 }
