@@ -7,6 +7,7 @@
 #include "Text.h"
 #include "hardware.h"
 #include "inputs.h"
+#include "scenario.h"
 
 namespace napkin {
 
@@ -29,6 +30,27 @@ QComboBox* declareChipControl(ControlColumn* col, ScenarioModel* m) {
       scenarioBinding<QVariant>(
           m, kSharedChip, tr("chip"), [](const Scenario& s) { return QVariant(qs(s.chip)); },
           [](Scenario& s, QVariant v) { s.chip = v.toString().toStdString(); }));
+}
+
+QComboBox* declareTrainPrecisionControl(ControlColumn* col, ScenarioModel* m,
+                                        const QString& control_key) {
+  return col->combo(
+      {.key = control_key,
+       .label = tr("Training precision"),
+       .tooltip = tr("bf16: mixed precision (bf16 weights and gradients, fp32 master and "
+                     "moments). FP8: the same states with the GEMMs at the chip's FP8 peak and "
+                     "their saved inputs in FP8 (Transformer Engine); the Parallelism model "
+                     "times it, and a predicted MFU carries its speed-up into the budget. Its "
+                     "loss cost (Kumar et al. 2024) is not priced: no constants are built in."),
+       .items = {{tr("bf16"), QStringLiteral("mixed_bf16")},
+                 {tr("FP8 GEMMs"), QStringLiteral("mixed_fp8")},
+                 {tr("fp32"), QStringLiteral("fp32")}}},
+      scenarioBinding<QVariant>(
+          m, kSharedTrainPrecision, tr("training precision"),
+          [](const Scenario& s) { return QVariant(qs(to_string(s.training.precision))); },
+          [](Scenario& s, QVariant v) {
+            s.training.precision = parse_precision(v.toString().toStdString());
+          }));
 }
 
 SliderDecl inputDecl(std::string_view input_key, const QString& control_key) {

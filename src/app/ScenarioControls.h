@@ -24,7 +24,7 @@ template <typename T>
 struct Binding;
 
 // Undo field ids of the shared controls (apart from every panel's own).
-enum SharedField { kSharedChip = 401, kSharedChips, kSharedContext };
+enum SharedField { kSharedChip = 401, kSharedChips, kSharedContext, kSharedTrainPrecision };
 
 // A registered input's control (inputs.h): label, unit, the slider's span and
 // ladder, the accepted range of a typed value and the tooltip, all from the
@@ -43,6 +43,10 @@ SliderSpin* declareInput(ControlColumn* column, ScenarioModel* model, int field,
 QComboBox* declareChipControl(ControlColumn* column, ScenarioModel* model);
 // The scenario's chip count.
 SliderSpin* declareChipsControl(ControlColumn* column, ScenarioModel* model);
+// The training precision (training.precision): mixed bf16, FP8 GEMMs or
+// fp32; the Budget planner and the Parallelism panel both show it.
+QComboBox* declareTrainPrecisionControl(ControlColumn* column, ScenarioModel* model,
+                                        const QString& control_key);
 // Tokens in each served request's KV cache.
 SliderSpin* declareContextControl(ControlColumn* column, ScenarioModel* model);
 

@@ -177,7 +177,7 @@ int run_memory(Args& a) {
   const Optimizer opt =
       parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
   const Precision prec =
-      parse_precision(a.choice("--precision", "mixed_bf16", {"mixed_bf16", "fp32"}));
+      parse_precision(a.choice("--precision", "mixed_bf16", {"mixed_bf16", "fp32", "mixed_fp8"}));
   const int zero = static_cast<int>(a.integer("--zero", 0, 0, 3, "ZeRO stage"));
   const std::int64_t dp = a.integer("--dp", 1, 1, 10'000'000, "data-parallel replicas");
   std::int64_t act = 0;
@@ -277,7 +277,8 @@ std::vector<Command> algebra_commands() {
        "[--cluster-profile FILE]) [--mfu 0.4 or 0.3:0.4:0.45] [--price 2.5] [--kwh-price 0.12] "
        "[--pue 1.2] "
        "[--tokens-per-param 20] [--tokens-available 15e12] [--served-tokens 1e14] "
-       "[--site-power-mw 100] [--optimizer adam] [--interruptions-per-1000-chip-days 0.474] "
+       "[--site-power-mw 100] [--optimizer adam] [--train-precision bf16|fp8] "
+       "[--interruptions-per-1000-chip-days 0.474] "
        "[--restart-min 10] [--checkpoint-min 15] [--checkpoint-write-min M] "
        "[--checkpoint-async] [--storage-gb-per-s-per-chip 0.122] [--serving-chips 8] "
        "[--latency-budget-s 1] [--overhead-s 0.25] [--prompt-tokens 8192] [--decode-tokens 128] "
@@ -297,7 +298,8 @@ std::vector<Command> algebra_commands() {
        "[--kv-heads K] [--no-gated] [--mask full|causal-half]",
        run_flops},
       {"memory",
-       "memory --params N [--optimizer adam|sgd_momentum|adafactor] [--precision mixed_bf16|fp32] "
+       "memory --params N [--optimizer adam|sgd_momentum|adafactor] "
+       "[--precision mixed_bf16|fp32|mixed_fp8] "
        "[--zero 0..3] [--dp DEGREE] [--batch B --seq T --d-model D --layers L "
        "--checkpointing none|selective|full]",
        run_memory},

@@ -8,6 +8,15 @@
 
 namespace napkin::cli {
 
+Precision parse_train_precision(Args& a, const std::string& chip) {
+  if (a.choice("--train-precision", "bf16", {"bf16", "fp8"}) == "bf16")
+    return Precision::mixed_bf16;
+  if (!(chip_by_name(chip).fp8_peak_flops_per_s > 0))
+    throw UsageError("--train-precision fp8 needs a chip with an FP8 peak; " + chip +
+                     " has none (train it in bf16)");
+  return Precision::mixed_fp8;
+}
+
 void parse_budget_choices(Args& a, BudgetInputs& in, Scenario& sc) {
   in.objective = parse_objective(a.choice("--objective", "flops", {"flops", "dollars"}));
   const std::string chip = a.text("--serving-chip", in.chip);
@@ -19,6 +28,8 @@ void parse_budget_choices(Args& a, BudgetInputs& in, Scenario& sc) {
   in.serving_price_per_chip_hour_dollars = a.input("serving.price_per_chip_hour_dollars");
   in.serving_weights = sc.serving.weight_dtype;
   in.serving_kv = sc.serving.kv_dtype;
+  in.precision = parse_train_precision(a, in.chip);
+  sc.training.precision = in.precision;
   if (const auto text = a.value("--ptq-law")) {
     try {
       in.ptq_law = parse_ptq_law(*text, "--ptq-law");
@@ -81,6 +92,10 @@ void add_budget_choices_json(QJsonObject& o, const BudgetReport& r) {
   d["crossover_served_tokens"] =
       p.crossover_served_tokens ? QJsonValue(*p.crossover_served_tokens) : QJsonValue();
   o["lifetime_dollars"] = d;
+  o["train_precision"] = in.precision == Precision::mixed_fp8 ? "fp8" : "bf16";
+  o["train_gemm_peak_flops_per_s"] = r.train_gemm_peak_flops_per_s;
+  o["train_precision_note"] = QString::fromStdString(
+      r.train_precision_text.empty() ? std::string() : r.train_precision_text.substr(1));
   o["serving_weight_precision"] = QString::fromUtf8(to_string(in.serving_weights).data());
   o["quality_penalty_nats"] =
       r.quality_penalty_nats ? QJsonValue(*r.quality_penalty_nats) : QJsonValue();
@@ -127,6 +142,10 @@ void print_budget_choices_text(const BudgetReport& r) {
   row("crossover", p.crossover_served_tokens
                        ? format_count(*p.crossover_served_tokens, 1) + " served tokens"
                        : std::string("none (one model is cheaper at every count)"));
+  if (!r.train_precision_text.empty()) {
+    std::printf("\nTraining precision\n");
+    paragraph(r.train_precision_text.substr(1));
+  }
   if (!r.quality_penalty_text.empty()) {
     std::printf("\nServing precision\n");
     paragraph(r.quality_penalty_text.substr(1));

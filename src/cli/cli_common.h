@@ -117,6 +117,7 @@ struct Command {
 // Command groups, one per model module (defined in cli_<module>.cpp).
 std::vector<Command> algebra_commands();
 std::vector<Command> scaling_commands();
+std::vector<Command> distill_commands();  // distill (cli_distill.cpp)
 std::vector<Command> moe_commands();
 std::vector<Command> roofline_commands();
 std::vector<Command> serve_commands();

@@ -13,9 +13,9 @@ namespace {
 
 std::vector<Command> all_commands() {
   std::vector<Command> out;
-  for (auto group : {algebra_commands, scaling_commands, moe_commands, roofline_commands,
-                     parallel_commands, serve_commands, report_commands, plan_commands,
-                     import_commands, calibrate_commands, validate_commands})
+  for (auto group : {algebra_commands, scaling_commands, distill_commands, moe_commands,
+                     roofline_commands, parallel_commands, serve_commands, report_commands,
+                     plan_commands, import_commands, calibrate_commands, validate_commands})
     for (const Command& c : group()) out.push_back(c);
   for (const Command& c : compare_commands()) out.push_back(c);  // diff
   return out;

@@ -246,6 +246,7 @@ MfuChoice calibrated_mfu(const TrainInputs& t, const ModelShape& shape, const st
   s.n_chips = t.n_chips;
   s.shape = shape;
   s.training.optimizer = t.optimizer;
+  s.training.precision = t.precision;
   s.plan.train_tokens = t.train_tokens;
   s.tokens_per_param = t.tokens_per_param;
   ParallelSettings& p = s.parallel;
@@ -307,6 +308,7 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
       a.real("--tokens", 0, 0, kMaxTrainTokens, "tokens (0 = --tokens-per-param x params)");
   t.optimizer =
       parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
+  t.precision = parse_train_precision(a, t.chip);
   const RunFlags f = parse_run_flags(a);
   a.finish();
   t.mfu = f.mfu;
@@ -330,6 +332,7 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
                   {"chip", QString::fromStdString(t.chip)},
                   {"chips", json_int(t.n_chips)},
                   {"mfu", t.mfu},
+                  {"train_precision", t.precision == Precision::mixed_fp8 ? "fp8" : "bf16"},
                   {"params", r.params},
                   {"active_params", r.active_params},
                   {"tokens", r.tokens},

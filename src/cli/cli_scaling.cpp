@@ -12,9 +12,7 @@
 
 #include "cli_common.h"
 #include "cli_long_run.h"
-#include "config_import.h"
 #include "csv_ladder.h"
-#include "distill.h"
 #include "format.h"
 #include "isoflops_view.h"
 #include "law_json.h"
@@ -348,48 +346,6 @@ int run_isoflops(Args& a) {
   return 0;
 }
 
-// Teacher-logit storage for distillation (seed Claim 17): full and top-k.
-int run_distill(Args& a) {
-  const bool json = a.flag("--json");
-  const double tokens = a.required_real("--tokens", 1, 1e18, "distillation tokens");
-  const auto config = a.value("--config");
-  std::int64_t vocab = 0;
-  if (config) {
-    if (a.value("--vocab")) throw UsageError("give --vocab or --config (the teacher's), not both");
-    vocab = import_hf_config_file(*config).shape.vocab;
-  } else {
-    vocab = a.required_integer("--vocab", 2, 100'000'000, "tokens");
-  }
-  const double bytes = a.real("--bytes-per-logit", 2, 0.125, 16, "bytes");
-  const std::int64_t top_k = a.integer("--top-k", 0, 0, vocab - 1, "logits kept per token");
-  const double index_bytes = a.real("--index-bytes", 4, 0.125, 16, "bytes");
-  a.finish();
-  const LogitStorage s = logit_storage(tokens, vocab, bytes, top_k, index_bytes);
-  if (json) {
-    QJsonObject o{{"tokens", tokens},
-                  {"vocab", json_int(vocab)},
-                  {"bytes_per_logit", bytes},
-                  {"logit_storage_bytes", s.full_bytes}};
-    if (top_k > 0) {
-      o["top_k"] = json_int(top_k);
-      o["index_bytes"] = index_bytes;
-      o["top_k_storage_bytes"] = s.top_k_bytes;
-      o["reduction"] = s.reduction;
-    }
-    print_json(o);
-    return 0;
-  }
-  std::printf("Teacher logits for %s tokens, vocabulary %s\n", format_count(tokens, 2).c_str(),
-              format_grouped(vocab).c_str());
-  row("full logits", format_bytes(s.full_bytes, 2) + " (tokens x vocabulary x " +
-                         format_grouped(bytes, 2) + " bytes)");
-  if (top_k > 0)
-    row("top-k store", format_bytes(s.top_k_bytes, 2) + " (top-" + std::to_string(top_k) +
-                           " values and ids + the tail mass; " + format_grouped(s.reduction, 0) +
-                           "x smaller)");
-  return 0;
-}
-
 }  // namespace
 
 std::vector<Command> scaling_commands() {
@@ -400,10 +356,6 @@ std::vector<Command> scaling_commands() {
        "[--bootstrap N (at most 100,000)] [--seed S] [--max-seconds S] [--skip-bad-rows] "
        "[-o LAW.json (the law and its bootstrap draws, for budget --law)]",
        run_fit},
-      {"distill",
-       "distill --tokens D (--vocab V | --config teacher.json) [--bytes-per-logit 2] [--top-k K] "
-       "[--index-bytes 4]: the teacher-logit storage (no distillation loss law yet)",
-       run_distill},
       {"isoflops",
        "isoflops [--seed S] [--noise 0.005] [--bias NATS] [--bias-mode fixed_schedule|per_budget] "
        "[--budgets 1e18,1e19,...] [--target-flops C]",

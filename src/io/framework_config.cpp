@@ -545,6 +545,8 @@ Scenario apply_to_scenario(const TrainingConfig& c, Scenario s) {
   if (!c.is_missing("dp")) s.training.dp_degree = c.layout.dp;
   if (c.precision == "fp32")
     s.training.precision = Precision::fp32;
+  else if (c.precision == "fp8")
+    s.training.precision = Precision::mixed_fp8;
   else if (!c.precision.empty())
     s.training.precision = Precision::mixed_bf16;
   if (c.global_batch && c.seq_len) s.parallel.global_batch_tokens = *c.global_batch * *c.seq_len;

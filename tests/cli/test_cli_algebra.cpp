@@ -231,3 +231,21 @@ TEST(CliBudgetPrecision, QualityPenaltyOfTheServingPrecision) {
   EXPECT_GT(int8.json["quality_penalty_nats"].toDouble(), 0);
   EXPECT_EQ(run_cli(words("budget --ptq-law 0.1,0.5")).exit_code, 2);
 }
+
+// Training precision: FP8 GEMMs on a chip with an FP8 peak; the budget names
+// the peak, keeps C at the MFU given, and says its loss cost is not priced.
+TEST(CliBudgetPrecision, TrainPrecisionFp8) {
+  const CliResult bf16 = run_cli(words("budget --json"));
+  const CliResult fp8 = run_cli(words("budget --train-precision fp8 --json"));
+  ASSERT_EQ(bf16.exit_code, 0) << bf16.err.toStdString();
+  ASSERT_EQ(fp8.exit_code, 0) << fp8.err.toStdString();
+  EXPECT_EQ(bf16.json["train_precision"].toString(), "bf16");
+  EXPECT_EQ(fp8.json["train_precision"].toString(), "fp8");
+  EXPECT_DOUBLE_EQ(fp8.json["train_gemm_peak_flops_per_s"].toDouble(), 1979e12);
+  EXPECT_DOUBLE_EQ(fp8.json["flops"].toDouble(), bf16.json["flops"].toDouble());
+  EXPECT_TRUE(fp8.json["train_precision_note"].toString().contains("not priced"));
+  const CliResult a100 = run_cli(words("budget --chip A100-80 --train-precision fp8"));
+  EXPECT_EQ(a100.exit_code, 2);
+  EXPECT_TRUE(a100.err.contains("--train-precision")) << a100.err.toStdString();
+  EXPECT_EQ(run_cli(words("budget --train-precision int4")).exit_code, 2);
+}

@@ -256,3 +256,47 @@ TEST(CliDistill, TeacherLogitStorage) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_TRUE(bad.err.contains("--top-k")) << bad.err.toStdString();
 }
+
+// Busbridge et al. 2025's split: without the law's constants the teacher's
+// and the student-alone losses are forecast and the student's is not priced;
+// with them the best split is searched and the answer is named.
+TEST(CliDistill, TeacherStudentSplit) {
+  const CliResult r =
+      run_cli({"distill", "--student-params", "1e9", "--teacher-params", "7e9", "--compute", "1e23",
+               "--vocab", "256000", "--top-k", "64", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_TRUE(r.json["student_loss"].isNull());
+  EXPECT_TRUE(r.json["best_split"].isNull());
+  EXPECT_GT(r.json["teacher_loss"].toDouble(), 1.69);
+  EXPECT_GT(r.json["student_alone_loss"].toDouble(), r.json["teacher_loss"].toDouble());
+  EXPECT_DOUBLE_EQ(r.json["tokens"].toDouble(), 20e9);  // the student's 20 tokens per parameter
+  EXPECT_DOUBLE_EQ(r.json["logit_storage_bytes"].toDouble(), 20e9 * 256000 * 2);
+  EXPECT_TRUE(r.json["note"].toString().contains("not priced"));
+  const QJsonObject split = r.json["split"].toObject();
+  EXPECT_NEAR(split["teacher_train_fraction"].toDouble() +
+                  split["teacher_inference_fraction"].toDouble() +
+                  split["student_fraction"].toDouble(),
+              1.0, 1e-12);
+
+  const CliResult law =
+      run_cli({"distill", "--student-params", "1e9", "--teacher-params", "7e9", "--compute", "1e23",
+               "--distill-law", "0.5,1,1,1,100,1000,0.5,0.5,1", "--json"});
+  ASSERT_EQ(law.exit_code, 0) << law.err.toStdString();
+  EXPECT_TRUE(law.json["searched"].toBool());
+  EXPECT_FALSE(law.json["best_split"].isNull());
+  EXPECT_GT(law.json["student_loss"].toDouble(), law.json["teacher_loss"].toDouble());
+  EXPECT_TRUE(law.json["logit_storage_bytes"].isNull());  // no vocabulary given
+  EXPECT_FALSE(law.json["train"].toString().isEmpty());
+
+  const CliResult both = run_cli({"distill", "--student-params", "1e9", "--teacher-params", "7e9",
+                                  "--teacher-config", "x.json", "--compute", "1e23"});
+  EXPECT_EQ(both.exit_code, 2);
+  const CliResult spent = run_cli({"distill", "--student-params", "1e9", "--teacher-params", "7e9",
+                                   "--compute", "1e23", "--tokens", "1e13"});
+  EXPECT_EQ(spent.exit_code, 2);
+  EXPECT_TRUE(spent.err.contains("--tokens")) << spent.err.toStdString();
+  const CliResult short_law = run_cli({"distill", "--student-params", "1e9", "--teacher-params",
+                                       "7e9", "--compute", "1e23", "--distill-law", "1,2"});
+  EXPECT_EQ(short_law.exit_code, 2);
+  EXPECT_TRUE(short_law.err.contains("--distill-law")) << short_law.err.toStdString();
+}

@@ -18,6 +18,8 @@
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
 #include "SliderSpin.h"
+#include "budget.h"
+#include "budget/BudgetPanel.h"
 #include "format.h"
 #include "framework_config.h"
 #include "parallel/LayoutTableModel.h"
@@ -270,4 +272,28 @@ TEST(ParallelPanel, ClusterSlidersLineUpAndTheFlagsButtonIsNotCut) {
   ASSERT_NE(flags, nullptr);
   EXPECT_GE(flags->width(), flags->fontMetrics().horizontalAdvance(flags->text()) +
                                 flags->style()->pixelMetric(QStyle::PM_MenuButtonIndicator));
+}
+
+// Issue 26: the training precision is one scenario field that the
+// Parallelism panel and the Budget planner both show; FP8 puts the FP8 peak
+// and what is not priced into the budget memo.
+TEST(ParallelPanel, TrainingPrecisionIsSharedWithTheBudgetPlanner) {
+  Fixture f;
+  BudgetPanel budget(&f.model);
+  auto* mine = f.panel.findChild<QComboBox*>(QStringLiteral("parallelTrainPrecision"));
+  auto* theirs = budget.findChild<QComboBox*>(QStringLiteral("trainPrecision"));
+  ASSERT_NE(mine, nullptr);
+  ASSERT_NE(theirs, nullptr);
+  EXPECT_EQ(mine->currentData().toString(), QStringLiteral("mixed_bf16"));
+  pick(mine, QStringLiteral("FP8 GEMMs"));
+  EXPECT_EQ(f.model.scenario().training.precision, Precision::mixed_fp8);
+  budget.show();  // the Budget planner refreshes its controls when shown
+  QCoreApplication::processEvents();
+  EXPECT_EQ(theirs->currentData().toString(), QStringLiteral("mixed_fp8"));
+  const BudgetReport r = budget_report(f.model.scenario().budget_inputs());
+  EXPECT_NE(r.recommendation.find("FP8 GEMMs"), std::string::npos) << r.recommendation;
+  f.model.undoStack()->undo();
+  QCoreApplication::processEvents();
+  EXPECT_EQ(f.model.scenario().training.precision, Precision::mixed_bf16);
+  EXPECT_EQ(mine->currentData().toString(), QStringLiteral("mixed_bf16"));
 }

@@ -345,6 +345,7 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
           [](S& s, QVariant v) {
             s.training.optimizer = parse_optimizer(v.toString().toStdString());
           }));
+  c.train_precision = declareTrainPrecisionControl(col, m, QStringLiteral("trainPrecision"));
   std::vector<ComboItem> stages;
   for (int z = 0; z <= 3; ++z) stages.push_back({QStringLiteral("ZeRO-%1").arg(z), z});
   c.zero = col->combo(

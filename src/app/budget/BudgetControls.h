@@ -51,6 +51,7 @@ struct BudgetControls {
   SliderSpin* shared_experts = nullptr;
   // Training set-up.
   QComboBox* optimizer = nullptr;
+  QComboBox* train_precision = nullptr;
   QComboBox* zero = nullptr;
   SliderSpin* dp = nullptr;
   QComboBox* checkpointing = nullptr;

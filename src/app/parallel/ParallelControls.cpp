@@ -67,6 +67,8 @@ ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m)
           m, kParallelSoftware, tr("software"),
           [](const S& s) { return QVariant(QString::fromStdString(s.parallel.software)); },
           [](S& s, QVariant v) { s.parallel.software = v.toString().toStdString(); }));
+  c.train_precision =
+      declareTrainPrecisionControl(col, m, QStringLiteral("parallelTrainPrecision"));
   std::vector<ComboItem> clusters{{tr("the chip's node"), QString()}};
   for (const ClusterPreset& p : cluster_presets()) clusters.push_back({qs(p.name), qs(p.name)});
   clusters.push_back({tr("custom"), QStringLiteral("custom")});

@@ -384,7 +384,14 @@ std::string_view to_string(Checkpointing c) {
   return "none";
 }
 
-std::string_view to_string(Precision p) { return p == Precision::fp32 ? "fp32" : "mixed_bf16"; }
+std::string_view to_string(Precision p) {
+  switch (p) {
+    case Precision::mixed_bf16: return "mixed_bf16";
+    case Precision::fp32: return "fp32";
+    case Precision::mixed_fp8: return "mixed_fp8";
+  }
+  return "mixed_bf16";
+}
 
 Optimizer parse_optimizer(std::string_view n) {
   if (n == "adam") return Optimizer::adam;
@@ -405,8 +412,9 @@ Checkpointing parse_checkpointing(std::string_view n) {
 Precision parse_precision(std::string_view n) {
   if (n == "mixed_bf16") return Precision::mixed_bf16;
   if (n == "fp32") return Precision::fp32;
-  throw std::invalid_argument("precision must be one of mixed_bf16, fp32; got \"" + std::string(n) +
-                              "\"");
+  if (n == "mixed_fp8") return Precision::mixed_fp8;
+  throw std::invalid_argument("precision must be one of mixed_bf16, fp32, mixed_fp8; got \"" +
+                              std::string(n) + "\"");
 }
 
 std::int64_t activation_bytes(const ActivationShape& s, Checkpointing c) {
@@ -441,9 +449,11 @@ TrainingMemory training_memory(std::int64_t n_params, std::int64_t act_bytes, Op
   require_count(zero_stage, "zero_stage", "ZeRO stage", 0, 3);
   require_count(dp_degree, "dp_degree", "data-parallel replicas");
   const char* what = "training memory bytes";
-  const bool mixed = precision == Precision::mixed_bf16;
+  const bool mixed = precision != Precision::fp32;
   // Mixed precision keeps bf16 weights and grads plus an fp32 master copy in
-  // the optimizer state; fp32 training has no master copy.
+  // the optimizer state; fp32 training has no master copy. FP8 GEMMs cast
+  // their operands per GEMM and keep the same states (Transformer Engine's
+  // recipes; the Parallelism model counts no extra state bytes either).
   const std::int64_t weight_bytes = mixed ? 2 : 4;
   std::int64_t opt_per_param = 0;
   switch (optimizer) {

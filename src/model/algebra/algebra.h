@@ -210,7 +210,12 @@ double recompute_factor(Checkpointing checkpointing);
 // ---------------------------------------------------------------------- memory
 
 enum class Optimizer { adam, sgd_momentum, adafactor };
-enum class Precision { mixed_bf16, fp32 };
+// How the training run stores and multiplies: mixed bf16 (bf16 weights and
+// gradients, fp32 master copy and moments), fp32, or mixed bf16 with FP8
+// GEMMs (Transformer Engine / Megatron --fp8: the model states stay those of
+// mixed bf16; the GEMMs run at the chip's FP8 rate and keep their saved
+// inputs in FP8, which the Parallelism model prices).
+enum class Precision { mixed_bf16, fp32, mixed_fp8 };
 
 std::string_view to_string(Optimizer o);
 std::string_view to_string(Checkpointing c);

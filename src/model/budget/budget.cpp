@@ -90,6 +90,9 @@ void BudgetInputs::validate() const {
   moe.validate();
   serving_economy().validate();
   if (ptq_law) ptq_law->validate();
+  if (precision == Precision::mixed_fp8 && !(chip_by_name(chip).fp8_peak_flops_per_s > 0))
+    throw std::invalid_argument("train_precision: fp8 needs a chip with an FP8 peak; " + chip +
+                                " has none (train it in bf16)");
 }
 
 ServingEconomy BudgetInputs::serving_economy() const {
@@ -318,6 +321,26 @@ std::string make_recommendation(const BudgetReport& r) {
   return s;
 }
 
+// FP8 training in the memo. MFU counts model FLOPs against the bf16 peak (as
+// the Parallelism model's does), so FP8's faster GEMMs show in the MFU: the
+// Parallelism model's step time when the MFU is predicted, the MFU assumed
+// otherwise; nothing here multiplies C by the ratio of the peaks.
+void train_precision_read_out(BudgetReport& r, const Chip& chip) {
+  const bool fp8 = r.inputs.precision == Precision::mixed_fp8;
+  r.train_gemm_peak_flops_per_s = fp8 ? chip.fp8_peak_flops_per_s : chip.peak_flops_per_s;
+  if (!fp8) return;
+  r.train_precision_text =
+      " Training with FP8 GEMMs: the " + std::string(chip.name) + "'s FP8 peak is " +
+      format_grouped(chip.fp8_peak_flops_per_s / 1e12, 0) + " TFLOP/s against " +
+      format_grouped(chip.peak_flops_per_s / 1e12, 0) +
+      " in bf16; C takes the MFU as model FLOPs over the bf16 peak, so FP8's speed-up is the "
+      "MFU's (" +
+      format_percent(r.inputs.mfu, 1) +
+      ": the Parallelism model's step time when predicted), and the model states keep mixed "
+      "bf16's bytes. Its loss cost (Kumar et al. 2024: fewer effective parameters at 8-bit "
+      "weights and activations) is not priced: no constants of that law are built in.";
+}
+
 }  // namespace
 
 BudgetGoodput budget_goodput(const BudgetInputs& in) {
@@ -536,7 +559,9 @@ BudgetReport budget_report(const BudgetInputs& in) {
         " has a loss cost (Kumar et al. 2024: more for a model trained on more tokens per "
         "parameter) that is not priced here: give the law's constants (--ptq-law).";
   }
-  r.recommendation = make_recommendation(r) + r.quality_penalty_text + moe_refused + out_of_range;
+  train_precision_read_out(r, chip);
+  r.recommendation = make_recommendation(r) + r.quality_penalty_text + r.train_precision_text +
+                     moe_refused + out_of_range;
   return r;
 }
 

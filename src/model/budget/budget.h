@@ -230,6 +230,11 @@ struct BudgetReport {
   // PTQ constants are given), and the memo's sentence about it.
   std::optional<double> quality_penalty_nats;
   std::string quality_penalty_text;
+  // Training precision: the dense peak its GEMMs run at (the chip's bf16
+  // peak, or its FP8 peak with Precision::mixed_fp8) and the memo's sentence
+  // on what FP8 training changes and what is not priced.
+  double train_gemm_peak_flops_per_s = 0;
+  std::string train_precision_text;
 };
 
 // Nominal bits of a served weight: 16, 8 or 4 (group scales not counted).

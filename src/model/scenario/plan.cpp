@@ -32,6 +32,10 @@ TrainingJob training_job(const Scenario& s) {
   job.train_tokens = s.train_inputs().tokens();
   job.optimizer = s.training.optimizer;
   job.software = software_by_name(s.parallel.software);
+  // Training precision fp8: the software's GEMMs at the chip's FP8 rate with
+  // its recipe (the step time, the MFU and the activation memory of the
+  // Parallelism model); a software preset that is FP8 already stays so.
+  if (s.training.precision == Precision::mixed_fp8) job.software.fp8_matmuls = true;
   job.network = s.parallel.network(chip_by_name(s.chip));
   job.calibrated = s.parallel.calibrated;
   if (s.parallel.non_tensor_gb > 0)

@@ -337,6 +337,10 @@ TEST(Memory, AdamMixedPrecisionIsSixteenBytesPerParam) {
   EXPECT_EQ(training_memory(1000, 0, Optimizer::sgd_momentum).total, 12000);
   EXPECT_EQ(training_memory(1000, 0, Optimizer::adafactor).total, 8000);
   EXPECT_EQ(training_memory(1000, 0, Optimizer::adam, Precision::fp32).total, 16000);
+  // FP8 GEMMs keep mixed bf16's states: bf16 weights and grads, fp32 master + m + v.
+  EXPECT_EQ(training_memory(1000, 0, Optimizer::adam, Precision::mixed_fp8).total, 16000);
+  EXPECT_EQ(parse_precision(to_string(Precision::mixed_fp8)), Precision::mixed_fp8);
+  EXPECT_THROW(parse_precision("fp8"), std::invalid_argument);  // the names are the document's
 }
 
 TEST(Memory, ZeroNeverIncreasesPerDeviceMemory) {

@@ -303,3 +303,26 @@ TEST(Budget, InferenceAwarePlanPastTheDataLawsRange) {
       p = plan_inference_aware(chin, 1e13, flops, flops / 30, besiroglu2024_law(), 15e12));
   EXPECT_TRUE(std::isfinite(p.chinchilla_loss));
 }
+
+TEST(Budget, Fp8TrainingNamesItsPeakAndWhatIsNotPriced) {
+  BudgetInputs in = seed_inputs();
+  const BudgetReport bf16 = budget_report(in);
+  EXPECT_DOUBLE_EQ(bf16.train_gemm_peak_flops_per_s, chip_by_name("H100").peak_flops_per_s);
+  EXPECT_TRUE(bf16.train_precision_text.empty());
+  in.precision = Precision::mixed_fp8;
+  const BudgetReport fp8 = budget_report(in);
+  EXPECT_DOUBLE_EQ(fp8.train_gemm_peak_flops_per_s, chip_by_name("H100").fp8_peak_flops_per_s);
+  // C follows the MFU (model FLOPs over the bf16 peak), not the peaks' ratio.
+  EXPECT_DOUBLE_EQ(fp8.flops, bf16.flops);
+  EXPECT_EQ(fp8.train_memory.total, bf16.train_memory.total);
+  EXPECT_NE(fp8.train_precision_text.find("not priced"), std::string::npos);
+  EXPECT_NE(fp8.recommendation.find("FP8 GEMMs"), std::string::npos);
+  // A chip without an FP8 peak refuses it, naming the input.
+  in.chip = "A100-80";
+  try {
+    (void)budget_report(in);
+    FAIL() << "the A100 has no FP8 peak";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("train_precision"), std::string::npos) << e.what();
+  }
+}

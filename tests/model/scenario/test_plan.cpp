@@ -136,3 +136,28 @@ TEST(ResolvedPlan, LocksThatLeaveNoLayoutMakeTheNoteSayWhy) {
       << p.mfu.note;
   EXPECT_EQ(budget_mfu(s, scenario_layouts(s)).note, p.mfu.note);
 }
+
+TEST(ResolvedPlan, Fp8TrainingRunsTheParallelismModelsFp8Gemms) {
+  // training.precision mixed_fp8 turns the software's GEMMs to FP8: the
+  // Parallelism model's step is faster on an H100 (FP8 peak 2x bf16's), so
+  // the predicted MFU (model FLOPs over the bf16 peak) and C rise.
+  Scenario bf16 = predicted();
+  Scenario fp8 = bf16;
+  fp8.training.precision = Precision::mixed_fp8;
+  EXPECT_FALSE(training_job(bf16).software.fp8_matmuls);
+  EXPECT_TRUE(training_job(fp8).software.fp8_matmuls);
+  const ResolvedPlan a = resolve_plan(bf16);
+  const ResolvedPlan b = resolve_plan(fp8);
+  ASSERT_EQ(a.mfu.source, MfuSource::predicted) << a.mfu.note;
+  ASSERT_EQ(b.mfu.source, MfuSource::predicted) << b.mfu.note;
+  EXPECT_GT(b.mfu.mfu, a.mfu.mfu);
+  EXPECT_GT(b.compute_flops, a.compute_flops);
+  // Not beyond the ratio of the peaks times the ratio of the GEMM efficiencies.
+  const Chip& h100 = chip_by_name("H100");
+  EXPECT_LT(b.mfu.mfu / a.mfu.mfu, h100.fp8_peak_flops_per_s * h100.efficiency.matmul_fp8 /
+                                       (h100.peak_flops_per_s * h100.efficiency.matmul));
+  // An assumed MFU is the user's: FP8 does not multiply it.
+  Scenario assumed = fp8;
+  assumed.parallel.mfu_source = MfuSource::assumed;
+  EXPECT_DOUBLE_EQ(resolve_plan(assumed).mfu.mfu, assumed.mfu);
+}
