@@ -160,17 +160,6 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
     filter_->setShowAll(on);
     selectShown();
   });
-  connect(model_, &ScenarioModel::changed, this, [this] { requestRefresh(); });
-  connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
-    for (ParallelPlot* p : plots_) p->setDragMode(on);
-    if (!on && table_stale_) {
-      table_stale_ = false;
-      table_model_->setLayouts(search_.layouts);
-      selectShown();
-    }
-  });
-  connect(column_, &ControlColumn::gestureStarted, model_, &ScenarioModel::beginGesture);
-  connect(column_, &ControlColumn::gestureFinished, model_, &ScenarioModel::endGesture);
 
   // The first search runs here, so the panel opens complete.
   const Scenario& s = model_->scenario();
@@ -193,6 +182,15 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
 
 ParallelPanel::~ParallelPanel() {
   if (watcher_) watcher_->waitForFinished();
+}
+
+void ParallelPanel::gestureChanged(bool on) {
+  ScenarioPanel::gestureChanged(on);
+  if (!on && table_stale_) {  // released: the table follows the last search
+    table_stale_ = false;
+    table_model_->setLayouts(search_.layouts);
+    selectShown();
+  }
 }
 
 std::vector<PlotWidget*> ParallelPanel::plots() const { return {plots_.begin(), plots_.end()}; }
