@@ -282,7 +282,7 @@ void ParallelPanel::refresh() {
   const Scenario& s = model_->scenario();
   const std::optional<SearchKey> key = searchKey(s);
   if (key != searched_ && !(running_ && key == running_key_)) startSearch();
-  view_ = make_parallel_view(s, search_);  // the layout re-evaluated for the current inputs
+  view_ = make_parallel_view(s, &search_);  // the layout re-evaluated for the current inputs
   readouts_->show(view_);
   for (ParallelPlot* p : plots_) p->drawView(view_);
   fastest_->setEnabled(s.parallel.chosen.has_value());
@@ -389,9 +389,10 @@ void ParallelPanel::setBaseline(const Scenario* baseline) {
   baseline_.reset();
   if (baseline) {
     try {
-      baseline_ = make_parallel_view(*baseline, scenario_layouts(*baseline));
+      const ParallelSlow layouts = scenario_layouts(*baseline);
+      baseline_ = make_parallel_view(*baseline, &layouts);
     } catch (const std::invalid_argument&) {
-      baseline_ = make_parallel_view(*baseline, SearchResult{});
+      baseline_ = make_parallel_view(*baseline);
     }
   }
   const ParallelView* b = baseline_ ? &*baseline_ : nullptr;

@@ -8,8 +8,10 @@
 
 namespace napkin {
 
-ParallelView make_parallel_view(const Scenario& s, const SearchResult& search,
+ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* slow,
                                 std::int64_t schedule_micro_batches) {
+  static const SearchResult none;
+  const SearchResult& search = slow ? *slow : none;
   ParallelView v;
   v.subject = s.model_name + " on " + format_grouped(s.n_chips) + " × " + s.chip;
   try {

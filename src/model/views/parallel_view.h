@@ -42,7 +42,12 @@ struct ParallelView {
 // one per stage (up to 32), enough to see fill, steady state and drain.
 inline constexpr std::int64_t kScheduleMicroBatches = 8;
 
-ParallelView make_parallel_view(const Scenario& s, const SearchResult& search,
+// What arrives from off the UI thread: the layout search (search_layouts or
+// scenario_layouts), possibly for slightly older inputs.
+using ParallelSlow = SearchResult;
+
+// `search` nullptr: none yet (the scenario's chosen layout is still evaluated).
+ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* search = nullptr,
                                 std::int64_t schedule_micro_batches = kScheduleMicroBatches);
 
 // Which parts of a step a waterfall shows, in order, with their seconds.
