@@ -245,7 +245,7 @@ void ParallelPanel::clearClusterProfile() {
 }
 
 QString ParallelPanel::copyLaunchFlags(bool torchtitan) {
-  if (!view_.ok || !view_.layout) return QString();
+  if (!view_.valid() || !view_.layout) return QString();
   try {
     const EmittedFlags f = torchtitan ? emit_torchtitan(view_.job, view_.layout->layout)
                                       : emit_megatron(view_.job, view_.layout->layout);
@@ -291,7 +291,7 @@ void ParallelPanel::refresh() {
                                   : QString();
   for (SliderSpin* w : {controls_.gpus_per_node, controls_.scale_up, controls_.scale_out})
     w->setUnused(preset_sets);
-  copy_flags_->setEnabled(view_.ok && view_.layout.has_value());
+  copy_flags_->setEnabled(view_.valid() && view_.layout.has_value());
   selectShown();
   if (!running_) {
     status_->setText(

@@ -31,7 +31,6 @@ ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* slow,
       v.budget.note = "the training job is not valid (" + v.error + "); the assumed MFU is used";
     return v;
   }
-  v.ok = true;
   v.hbm_bytes = chip_by_name(s.chip).hbm_bytes;
   v.dropped = dropped_choice(s);
   v.chosen = s.parallel.chosen.has_value() && v.dropped.empty();

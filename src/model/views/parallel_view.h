@@ -18,8 +18,8 @@ namespace napkin {
 // given a search (which may be of slightly older inputs while a new search
 // runs: the layout it names is re-evaluated here for the current job).
 struct ParallelView {
-  bool ok = false;    // the job is valid (else `error` says why)
-  std::string error;  // training_job()'s complaint
+  std::string error;  // training_job()'s complaint: the job is not valid
+  bool valid() const { return error.empty(); }
   TrainingJob job;
   // The layout the scenario runs, evaluated on `job`; nullopt when none is
   // chosen and none of `search` fits.

@@ -190,7 +190,7 @@ TEST(ParallelView, TheViewShowsTheLayoutItsStagesAndItsSchedule) {
   Scenario s;
   const SearchResult r = scenario_layouts(s);
   const ParallelView v = make_parallel_view(s, &r);
-  ASSERT_TRUE(v.ok);
+  ASSERT_TRUE(v.valid());
   ASSERT_TRUE(v.layout);
   EXPECT_FALSE(v.chosen);
   EXPECT_EQ(v.layout->layout, r.layouts.front().layout);
