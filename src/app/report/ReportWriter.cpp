@@ -1,6 +1,7 @@
 #include "report/ReportWriter.h"
 
 #include <qcustomplot.h>
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QLocale>
 #include <QPdfWriter>
