@@ -4,10 +4,10 @@
 // thread after the drag settles, so the figure should match the plain panel's.
 #include <QSlider>
 
-#include "MainWindow.h"
 #include "SliderSpin.h"
 #include "budget/BudgetPanel.h"
 #include "panel_timing.h"
+#include "shell/MainWindow.h"
 
 static void BM_BudgetPanelSliderToReplotWithBaseline(benchmark::State& state) {
   napkin::MainWindow w(napkin::MainWindow::Session::fresh);

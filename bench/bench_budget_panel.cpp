@@ -2,12 +2,12 @@
 // at 1280×800, offscreen, over 1,000 changes.
 #include <QSlider>
 
-#include "MainWindow.h"
 #include "ScenarioModel.h"
 #include "SliderSpin.h"
 #include "budget/BudgetPanel.h"
 #include "budget_view.h"
 #include "panel_timing.h"
+#include "shell/MainWindow.h"
 
 static void BM_BudgetPanelSliderToReplot(benchmark::State& state) {
   napkin::MainWindow w(napkin::MainWindow::Session::fresh);

@@ -6,10 +6,10 @@
 #include <QSlider>
 #include <chrono>
 
-#include "MainWindow.h"
 #include "SliderSpin.h"
 #include "isoflops/IsoflopsPanel.h"
 #include "panel_timing.h"
+#include "shell/MainWindow.h"
 
 namespace {
 

@@ -6,12 +6,12 @@
 #include <QSlider>
 #include <QTimer>
 
-#include "MainWindow.h"
 #include "ScenarioModel.h"
 #include "SliderSpin.h"
 #include "moe/MoePanel.h"
 #include "moe/MoeRun.h"
 #include "panel_timing.h"
+#include "shell/MainWindow.h"
 
 namespace {
 

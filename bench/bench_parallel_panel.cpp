@@ -6,11 +6,11 @@
 // is shown, and BM_ParallelScenarioLayouts the search itself (70B on 1,000 H100).
 #include <QSlider>
 
-#include "MainWindow.h"
 #include "SliderSpin.h"
 #include "panel_timing.h"
 #include "parallel/ParallelPanel.h"
 #include "parallel_view.h"
+#include "shell/MainWindow.h"
 
 static void BM_ParallelPanelSliderToReplot(benchmark::State& state) {
   napkin::MainWindow w(napkin::MainWindow::Session::fresh);

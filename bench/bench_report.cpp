@@ -2,8 +2,8 @@
 #include <benchmark/benchmark.h>
 #include <QTemporaryDir>
 
-#include "MainWindow.h"
 #include "report/ReportWriter.h"
+#include "shell/MainWindow.h"
 
 static void BM_ExportReport(benchmark::State& state) {
   napkin::MainWindow w(napkin::MainWindow::Session::fresh);
@@ -12,7 +12,7 @@ static void BM_ExportReport(benchmark::State& state) {
   const QString path = dir.filePath(QStringLiteral("report.pdf"));
   for (auto _ : state) {
     QString error;
-    if (!napkin::ReportWriter(&w).writePdf(path, &error))
+    if (!napkin::ReportWriter(w.reportInput()).writePdf(path, &error))
       state.SkipWithError(error.toLocal8Bit().constData());
   }
 }

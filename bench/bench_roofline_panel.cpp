@@ -7,10 +7,10 @@
 #include <QSlider>
 #include <QTabWidget>
 
-#include "MainWindow.h"
 #include "SliderSpin.h"
 #include "panel_timing.h"
 #include "roofline/RooflinePanel.h"
+#include "shell/MainWindow.h"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <string>
 
-#include "MainWindow.h"
 #include "process_guard.h"
+#include "shell/MainWindow.h"
 
 int main(int argc, char** argv) {
   // A reader that went away or a file-size limit is an error the writer

@@ -5,7 +5,7 @@
 #include <QDir>
 #include <QString>
 
-#include "MainWindow.h"
+#include "shell/MainWindow.h"
 
 namespace napkin::testing_util {
 

@@ -13,7 +13,6 @@
 #include <functional>
 #include <string>
 
-#include "MainWindow.h"
 #include "ReadoutGrid.h"
 #include "SliderSpin.h"
 #include "budget.h"
@@ -22,6 +21,7 @@
 #include "isoflops/IsoflopsPanel.h"
 #include "isoflops/LadderImportDialog.h"
 #include "scaling.h"
+#include "shell/MainWindow.h"
 
 namespace napkin::test {
 

@@ -13,7 +13,6 @@
 #include <QUndoStack>
 
 #include "CheckList.h"
-#include "MainWindow.h"
 #include "PlotWidget.h"
 #include "SliderSpin.h"
 #include "budget.h"
@@ -26,6 +25,7 @@
 #include "goodput.h"
 #include "hardware.h"
 #include "parallel_view.h"
+#include "shell/MainWindow.h"
 #include "train_plan.h"
 
 using namespace napkin;

@@ -16,7 +16,6 @@
 #include <QTest>
 #include <QToolButton>
 
-#include "MainWindow.h"
 #include "ReadoutGrid.h"
 #include "SliderSpin.h"
 #include "autosave_cleanup.h"
@@ -25,6 +24,7 @@
 #include "scenario_json.h"
 #include "shell/BaselineController.h"
 #include "shell/CompareDock.h"
+#include "shell/MainWindow.h"
 
 using namespace napkin;
 

@@ -9,7 +9,6 @@
 #include <QTemporaryDir>
 #include <QToolButton>
 
-#include "MainWindow.h"
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
 #include "moe.h"
@@ -18,6 +17,7 @@
 #include "moe/MoeTransport.h"
 #include "scenario.h"
 #include "scenario_json.h"
+#include "shell/MainWindow.h"
 #include "write_failure.h"
 
 using napkin::MainWindow;

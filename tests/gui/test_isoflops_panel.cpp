@@ -25,7 +25,6 @@
 #include <cmath>
 #include <functional>
 
-#include "MainWindow.h"
 #include "PlotWidget.h"
 #include "ReadoutGrid.h"
 #include "SliderSpin.h"
@@ -36,6 +35,7 @@
 #include "isoflops/LadderImportDialog.h"
 #include "isoflops_test_util.h"
 #include "scaling.h"
+#include "shell/MainWindow.h"
 
 using namespace napkin;
 using namespace napkin::test;

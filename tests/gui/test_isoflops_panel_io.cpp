@@ -35,7 +35,6 @@
 #include <string>
 #include <thread>
 
-#include "MainWindow.h"
 #include "PlotWidget.h"
 #include "ReadoutGrid.h"
 #include "SliderSpin.h"
@@ -46,6 +45,7 @@
 #include "isoflops/LadderImportDialog.h"
 #include "isoflops_test_util.h"
 #include "scaling.h"
+#include "shell/MainWindow.h"
 
 using namespace napkin;
 using namespace napkin::test;

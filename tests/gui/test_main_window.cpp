@@ -21,12 +21,12 @@
 #include <QTimer>
 #include <QUndoStack>
 
-#include "MainWindow.h"
 #include "atomic_writer.h"
 #include "autosave_cleanup.h"
 #include "budget/BudgetPanel.h"
 #include "scenario_json.h"
 #include "shell/FileActions.h"
+#include "shell/MainWindow.h"
 
 using namespace napkin;
 

@@ -14,7 +14,6 @@
 #include <QUndoStack>
 #include <cmath>
 
-#include "MainWindow.h"
 #include "PlotWidget.h"
 #include "ReadoutGrid.h"
 #include "ScenarioModel.h"
@@ -26,6 +25,7 @@
 #include "moe/MoeTransport.h"
 #include "moe_health.h"
 #include "scenario.h"
+#include "shell/MainWindow.h"
 
 using napkin::MainWindow;
 using napkin::MoePanel;

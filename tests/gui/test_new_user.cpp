@@ -13,7 +13,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "MainWindow.h"
 #include "ReadoutGrid.h"
 #include "ScenarioModel.h"
 #include "SliderSpin.h"
@@ -23,6 +22,7 @@
 #include "roofline/RooflinePanel.h"
 #include "roofline/ServingReadouts.h"
 #include "shell/BaselineController.h"
+#include "shell/MainWindow.h"
 
 using namespace napkin;
 

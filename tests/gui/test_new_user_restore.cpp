@@ -17,7 +17,6 @@
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
-#include "MainWindow.h"
 #include "PanelPage.h"
 #include "PlotWidget.h"
 #include "ReadoutGrid.h"
@@ -41,6 +40,7 @@
 #include "session_lock.h"
 #include "shell/BaselineController.h"
 #include "shell/FileActions.h"
+#include "shell/MainWindow.h"
 
 using namespace napkin;
 

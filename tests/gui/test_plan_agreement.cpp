@@ -7,7 +7,6 @@
 #include <QCheckBox>
 #include <QCoreApplication>
 
-#include "MainWindow.h"
 #include "ScenarioModel.h"
 #include "SliderSpin.h"
 #include "budget/BudgetPanel.h"
@@ -17,6 +16,7 @@
 #include "parallel/ParallelPanel.h"
 #include "plan.h"
 #include "roofline/RooflinePanel.h"
+#include "shell/MainWindow.h"
 
 using namespace napkin;
 

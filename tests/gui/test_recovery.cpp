@@ -12,8 +12,8 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 
-#include "MainWindow.h"
 #include "autosave_cleanup.h"
+#include "shell/MainWindow.h"
 
 using namespace napkin;
 

@@ -9,11 +9,11 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
-#include "MainWindow.h"
 #include "ScenarioModel.h"
 #include "report/ReportLayout.h"
 #include "report/ReportWriter.h"
 #include "shell/BaselineController.h"
+#include "shell/MainWindow.h"
 
 using namespace napkin;
 
@@ -67,7 +67,7 @@ Pages reportPages(MainWindow& w, const QPageSize& size, std::unique_ptr<ReportLa
   pdf.setResolution(kReportDpi);
   pdf.setPageSize(size);
   pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-  ReportWriter writer(&w);
+  ReportWriter writer(w.reportInput());
   *out = writer.layout(&pdf);
   return laidOut(**out, ReportLayout::contentTop(), ReportLayout::contentBottom(&pdf));
 }

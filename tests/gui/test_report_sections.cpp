@@ -6,10 +6,10 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
-#include "MainWindow.h"
 #include "PlotWidget.h"
 #include "budget/BudgetPanel.h"
 #include "roofline/RooflinePanel.h"
+#include "shell/MainWindow.h"
 
 using namespace napkin;
 

@@ -14,7 +14,6 @@
 #include <QTest>
 #include <QUndoStack>
 
-#include "MainWindow.h"
 #include "PlotItems.h"
 #include "PlotWidget.h"
 #include "SliderSpin.h"
@@ -22,6 +21,7 @@
 #include "hardware.h"
 #include "roofline/RooflinePanel.h"
 #include "roofline_view.h"
+#include "shell/MainWindow.h"
 #include "validate.h"
 
 using namespace napkin;

@@ -17,7 +17,6 @@
 #include <QUndoStack>
 #include <random>
 
-#include "MainWindow.h"
 #include "SliderSpin.h"
 #include "budget.h"
 #include "budget/BudgetPanel.h"
@@ -28,6 +27,7 @@
 #include "parallel_view.h"
 #include "plan.h"
 #include "roofline/RooflinePanel.h"
+#include "shell/MainWindow.h"
 
 using namespace napkin;
 

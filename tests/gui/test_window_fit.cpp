@@ -19,13 +19,13 @@
 #include <QTemporaryDir>
 #include <QTextBrowser>
 
-#include "MainWindow.h"
 #include "PlotWidget.h"
 #include "ReadoutGrid.h"
 #include "ReflowGrid.h"
 #include "SliderSpin.h"
 #include "WindowPlacement.h"
 #include "budget/BudgetPanel.h"
+#include "shell/MainWindow.h"
 
 using namespace napkin;
 

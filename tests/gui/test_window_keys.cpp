@@ -17,12 +17,12 @@
 
 #include <QTabWidget>
 #include "CheckList.h"
-#include "MainWindow.h"
 #include "SliderSpin.h"
 #include "budget/BudgetPanel.h"
 #include "isoflops/IsoflopsPanel.h"
 #include "shell/BaselineController.h"
 #include "shell/CompareDock.h"
+#include "shell/MainWindow.h"
 
 using namespace napkin;
 

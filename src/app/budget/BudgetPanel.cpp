@@ -95,24 +95,22 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(
   text_timer_->setSingleShot(true);
   text_timer_->setInterval(kTextFollowMs);
   connect(text_timer_, &QTimer::timeout, this, &BudgetPanel::updateTexts);
-  connect(model_, &ScenarioModel::changed, this, [this] { requestRefresh(); });
-  connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
-    for (BudgetPlot* p : plots_) p->setDragMode(on);
-    if (!on && ranges_stale_) {  // released: the ranges exactly, on this thread
-      requestRefresh();
-      return;
-    }
-    if (!on && text_timer_->isActive()) {  // released: the texts are exact now
-      text_timer_->stop();
-      updateTexts();
-    }
-  });
-  connect(column_, &ControlColumn::gestureStarted, model_, &ScenarioModel::beginGesture);
-  connect(column_, &ControlColumn::gestureFinished, model_, &ScenarioModel::endGesture);
   refresh();
 }
 
 BudgetPanel::~BudgetPanel() = default;
+
+void BudgetPanel::gestureChanged(bool on) {
+  ScenarioPanel::gestureChanged(on);
+  if (!on && ranges_stale_) {  // released: the ranges exactly, on this thread
+    requestRefresh();
+    return;
+  }
+  if (!on && text_timer_->isActive()) {  // released: the texts are exact now
+    text_timer_->stop();
+    updateTexts();
+  }
+}
 
 std::vector<PlotWidget*> BudgetPanel::plots() const { return {plots_.begin(), plots_.end()}; }
 

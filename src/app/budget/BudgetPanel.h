@@ -63,6 +63,7 @@ class BudgetPanel : public ScenarioPanel {
 
  protected:
   void refresh() override;
+  void gestureChanged(bool on) override;
 
  private:
   void showMfuInUse();

@@ -82,10 +82,10 @@ FitJob::~FitJob() {
 
 bool FitJob::isDebouncing() const { return debounce_->isActive(); }
 
-void FitJob::request(FitJobInputs in) {
+bool FitJob::request(FitJobInputs in) {
   if (has_inputs_ && in == inputs_) {
     inputs_.target_flops = in.target_flops;
-    return;
+    return false;
   }
   inputs_ = std::move(in);
   has_inputs_ = true;
@@ -94,9 +94,10 @@ void FitJob::request(FitJobInputs in) {
   result_.fit_state = JobState::pending;
   result_.boot_state = JobState::pending;
   progress_ = 0;
-  ++serial_;
+  ++result_.serial;
   debounce_->start();  // restarted only by a change of the inputs
   emit stateChanged();
+  return true;
 }
 
 void FitJob::runNow() {
@@ -112,7 +113,7 @@ void FitJob::recompute() {
   ++generation_;
   result_.fit_state = JobState::pending;
   result_.boot_state = JobState::pending;
-  ++serial_;
+  ++result_.serial;
   start();
 }
 
@@ -132,7 +133,7 @@ void FitJob::cancel() {
     result_.band.clear();
   }
   progress_ = 0;
-  ++serial_;
+  ++result_.serial;
   emit stateChanged();
   if (fit_pending) emit fitUpdated();
   emit bootstrapUpdated();
@@ -191,7 +192,7 @@ void FitJob::onStage(const FitJobStage& s) {
     ++discarded_;  // computed for inputs that have changed since
     return;
   }
-  ++serial_;
+  ++result_.serial;
   FitJobResult& r = result_;
   if (s.stage == 1) {
     r.fit = s.fit;

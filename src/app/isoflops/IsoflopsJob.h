@@ -52,8 +52,9 @@ class FitJob : public QObject {
   ~FitJob() override;
 
   // New inputs: when they differ from the current ones, the running job is
-  // cancelled, the results marked pending and the debounce restarted.
-  void request(FitJobInputs inputs);
+  // cancelled, the results marked pending and the debounce restarted (and
+  // true is returned).
+  bool request(FitJobInputs inputs);
   // Runs the fit and the bootstrap now, on this thread (the first view).
   void runNow();
   // Starts the job now (after a cancel or a failure).
@@ -68,7 +69,7 @@ class FitJob : public QObject {
   int progress() const { return progress_; }
   int discarded() const { return discarded_; }
   // Bumps whenever what the result shows changes (for plot memos).
-  int serial() const { return serial_; }
+  int serial() const { return result_.serial; }
 
  signals:
   void fitUpdated();
@@ -88,7 +89,6 @@ class FitJob : public QObject {
   int running_generation_ = -1;
   int progress_ = 0;
   int discarded_ = 0;
-  int serial_ = 0;
   FitJobResult result_;
   std::vector<QFuture<FitJobStage>> jobs_;
 };

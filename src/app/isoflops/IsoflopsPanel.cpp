@@ -120,20 +120,10 @@ IsoflopsPanel::IsoflopsPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   connect(job_, &FitJob::fitUpdated, this, &IsoflopsPanel::fitUpdated);
   connect(job_, &FitJob::bootstrapUpdated, this, &IsoflopsPanel::bootstrapUpdated);
   connect(baseline_job_, &FitJob::stateChanged, this, &IsoflopsPanel::updateBaseline);
-  connect(model_, &ScenarioModel::changed, this, [this] { requestRefresh(); });
   text_timer_ = new QTimer(this);
   text_timer_->setSingleShot(true);
   text_timer_->setInterval(kTextFollowMs);
   connect(text_timer_, &QTimer::timeout, this, &IsoflopsPanel::updateStatus);
-  connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
-    for (IsoflopsPlot* p : plots_) p->setDragMode(on);
-    if (!on && text_timer_->isActive()) {  // released: the status is exact now
-      text_timer_->stop();
-      updateStatus();
-    }
-  });
-  connect(column_, &ControlColumn::gestureStarted, model_, &ScenarioModel::beginGesture);
-  connect(column_, &ControlColumn::gestureFinished, model_, &ScenarioModel::endGesture);
   refresh();
   // The first fit runs here, synchronously, so the panel opens (and a
   // screenshot renders) with a finished forecast; later ones run off-thread.
@@ -148,30 +138,44 @@ IsoflopsPanel::~IsoflopsPanel() {
   baseline_job_ = nullptr;
 }
 
+void IsoflopsPanel::gestureChanged(bool on) {
+  ScenarioPanel::gestureChanged(on);
+  if (!on && text_timer_->isActive()) {  // released: the status is exact now
+    text_timer_->stop();
+    updateStatus();
+  }
+}
+
 std::vector<PlotWidget*> IsoflopsPanel::plots() const { return {plots_.begin(), plots_.end()}; }
 
 void IsoflopsPanel::refresh() {
   const Scenario& s = model_->scenario();
   column_->sync();
   controls_.updateEnabled(s);
-  try {
-    ladder_ = make_isoflops_ladder_view(s);
+  IsoflopsShown next = make_isoflops_view(s, &job_->result());
+  if (next.valid()) {
     view_error_.clear();
-  } catch (const std::exception& e) {
-    view_error_ = qs(std::string(e.what()));  // the previous view is kept
-  }
-  if (!ladder_.view.points.empty()) {
+    shown_scenario_ = s;
     const QSignalBlocker once(job_);  // redrawn once, below
-    job_->request(fitInputs(ladder_, s.isoflops));
+    // New fit inputs mark the results pending: the view is made with that state.
+    if (job_->request(fitInputs(next.ladder, s.isoflops)))
+      next = make_isoflops_view(s, &job_->result());
+    shown_ = std::move(next);
+  } else {
+    view_error_ = qs(next.error);  // the previous view is kept
   }
   updateSource();
-  redraw();
+  draw();
 }
 
 void IsoflopsPanel::redraw() {
-  if (!job_) return;
-  shown_ =
-      make_isoflops_view(ladder_, model_->scenario().isoflops, &job_->result(), job_->serial());
+  if (!job_ || !shown_scenario_) return;  // no view yet (an invalid first scenario)
+  // The fit's results arrived for the last scenario that gave a ladder.
+  shown_ = make_isoflops_view(*shown_scenario_, &job_->result());
+  draw();
+}
+
+void IsoflopsPanel::draw() {
   if (shown_.view().points.empty()) return;  // no view yet (an invalid first scenario)
   readouts_->show(shown_);
   // A law at the edge of its sliders can put an optimum outside the doubles;
@@ -199,11 +203,11 @@ void IsoflopsPanel::updateSource() {
     text = tr("CSV ladder %1: %2 of %3 rows fitted (%4 unreadable, %5 over the loss cut), N from "
               "\"%6\", D %7, loss from \"%8\"%9.")
                .arg(qs(l.file_name))
-               .arg(ladder_.view.points.size())
+               .arg(shown_.view().points.size())
                .arg(l.data_rows)
                .arg(l.skipped_rows())
                .arg(static_cast<qsizetype>(l.points.size()) -
-                    static_cast<qsizetype>(ladder_.view.points.size()))
+                    static_cast<qsizetype>(shown_.view().points.size()))
                .arg(qs(c.n_params))
                .arg(c.tokens_kind == TokensKind::flops ? tr("= C/6N from \"%1\"").arg(qs(c.tokens))
                                                        : tr("from \"%1\"").arg(qs(c.tokens)))
@@ -385,25 +389,22 @@ void IsoflopsPanel::useSyntheticLadder() {
 
 void IsoflopsPanel::setBaseline(const Scenario* b) {
   baseline_.reset();
-  baseline_ladder_.reset();
+  baseline_scenario_.reset();
   if (b) {
-    try {
-      baseline_ladder_ = make_isoflops_ladder_view(*b);
-      baseline_settings_ = b->isoflops;
-      baseline_job_->request(fitInputs(*baseline_ladder_, baseline_settings_));
-    } catch (const std::exception&) {
-      baseline_ladder_.reset();  // a baseline without a ladder shows no change
+    const IsoflopsShown view = make_isoflops_view(*b);
+    if (view.valid()) {  // a baseline without a ladder shows no change
+      baseline_scenario_ = *b;
+      baseline_job_->request(fitInputs(view.ladder, b->isoflops));
     }
   }
-  if (!baseline_ladder_) baseline_job_->cancel();
+  if (!baseline_scenario_) baseline_job_->cancel();
   updateBaseline();
 }
 
 void IsoflopsPanel::updateBaseline() {
   if (!baseline_job_) return;
-  if (baseline_ladder_)
-    baseline_ = make_isoflops_view(*baseline_ladder_, baseline_settings_, &baseline_job_->result(),
-                                   baseline_job_->serial());
+  if (baseline_scenario_)
+    baseline_ = make_isoflops_view(*baseline_scenario_, &baseline_job_->result());
   else
     baseline_.reset();
   const IsoflopsShown* b = baseline_ ? &*baseline_ : nullptr;

@@ -5,8 +5,8 @@
 // which follows the Budget panel's budget by default.
 //
 // Every control edits the shared scenario's IsoFLOPs settings (one undo step
-// each). Two paths: the cheap one (the ladder view at C*, the model's
-// make_isoflops_ladder_view) runs on every change; the fit and the bootstrap
+// each). One view, make_isoflops_view(scenario, slow results): the cheap
+// path (the ladder view at C*) on every change; the fit and the bootstrap
 // run off the UI thread (FitJob) once the inputs settle, with a progress bar
 // and Cancel, and a result for stale inputs is discarded.
 #pragma once
@@ -21,6 +21,7 @@
 #include "isoflops/IsoflopsReadouts.h"
 #include "isoflops/plots/IsoflopsPlot.h"
 #include "isoflops_view.h"
+#include "scenario.h"
 
 class QLabel;
 class QPlainTextEdit;
@@ -93,9 +94,11 @@ class IsoflopsPanel : public ScenarioPanel {
 
  protected:
   void refresh() override;
+  void gestureChanged(bool on) override;
 
  private:
   void redraw();
+  void draw();
   void updateStatus();
   void updateJobUi();
   void updateSource();
@@ -112,7 +115,9 @@ class IsoflopsPanel : public ScenarioPanel {
   QTimer* text_timer_ = nullptr;
   std::vector<IsoflopsPlot*> plots_;
 
-  IsoflopsLadderView ladder_;
+  // The last scenario that gave a ladder: its view is shown (and made again
+  // when the fit's results arrive).
+  std::optional<Scenario> shown_scenario_;
   QString view_error_;  // why the current settings give no view (the previous one is kept)
   QString load_error_;  // why the last CSV could not be opened
   FitJob* job_ = nullptr;
@@ -122,8 +127,7 @@ class IsoflopsPanel : public ScenarioPanel {
   std::function<QString()> csv_prompt_;
 
   FitJob* baseline_job_ = nullptr;
-  std::optional<IsoflopsLadderView> baseline_ladder_;
-  IsoflopsSettings baseline_settings_;
+  std::optional<Scenario> baseline_scenario_;
   std::optional<IsoflopsShown> baseline_;
 };
 

@@ -111,7 +111,6 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(model,
       if (p->followsRun()) p->setDragMode(playing);
     if (!playing) redrawRun();  // paused: every plot exact
   });
-  connect(model_, &ScenarioModel::changed, this, [this] { requestRefresh(); });
   // A new document (opened, restored, new) opens on its run of record, as saved.
   connect(model_, &ScenarioModel::fileStateChanged, this, [this] {
     const Scenario& doc = model_->scenario();
@@ -126,11 +125,6 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(model,
       transport_->setStatus(tr("Ran the scenario's %1 steps from step 0.").arg(doc.moe.steps));
     redrawRun();
   });
-  connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
-    for (MoePlot* p : plots_) p->setDragMode(on || (p->followsRun() && run_->isPlaying()));
-  });
-  connect(column_, &ControlColumn::gestureStarted, model_, &ScenarioModel::beginGesture);
-  connect(column_, &ControlColumn::gestureFinished, model_, &ScenarioModel::endGesture);
   if (!run_->isRecording())
     transport_->setStatus(
         s.moe.aux_on
@@ -144,6 +138,11 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(model,
 MoePanel::~MoePanel() {
   baseline_generation_ = -1;
   baseline_watcher_->waitForFinished();
+}
+
+// A plot that follows the run stays in drag mode while the run plays.
+void MoePanel::gestureChanged(bool on) {
+  for (MoePlot* p : plots_) p->setDragMode(on || (p->followsRun() && run_->isPlaying()));
 }
 
 std::vector<PlotWidget*> MoePanel::plots() const { return {plots_.begin(), plots_.end()}; }
@@ -185,28 +184,41 @@ void MoePanel::refresh() {
                                 .arg(what));
     }
   }
-  scenario_view_ = make_moe_scenario_view(s);
-  readouts_->showScenario(scenario_view_, s);
-  const MoeModelParams& mp = scenario_view_.params;
+  showView(s);
+  readouts_->showScenario(view_.scenario, s);
+  const MoeModelParams& mp = view_.scenario.params;
   params_note_->setText(
-      scenario_view_.is_moe
+      view_.scenario.is_moe
           ? tr("Active for FLOPs, total for memory: every token multiplies %1 parameters, but HBM "
                "must hold all %2.")
                 .arg(count(mp.count.active), count(mp.count.total))
           : tr("The scenario's model is dense: total = active. Pick an MoE preset (Mixtral-8x7B, "
                "DeepSeek-V3) in the Budget panel. The communication read-outs assume its "
                "layers were MoE with k = %1.")
-                .arg(scenario_view_.comm_top_k));
-  redrawRun();
+                .arg(view_.scenario.comm_top_k));
+  drawRun();
+}
+
+void MoePanel::showView(const Scenario& s) {
+  const MoeSlow run{run_->params(), run_->shownStats()};
+  MoeView next = make_moe_view(s, &run);
+  if (next.valid())
+    view_ = std::move(next);
+  else  // the scenario's settings were refused: the last view stays
+    transport_->setStatus(qs(next.error));
 }
 
 void MoePanel::redrawRun() {
+  showView(model_->scenario());
+  drawRun();
+}
+
+void MoePanel::drawRun() {
   const StepStats* st = run_->shownStats();
-  step_view_ = make_moe_step_view(st, run_->params());
-  readouts_->showStep(step_view_, st, run_->params());
+  readouts_->showStep(view_.step, st, run_->params());
   const MoeFrame frame{run_->params(), run_->simulation().history(),
                        run_->runId(),  run_->shownStep(),
-                       step_view_,     scenario_view_};
+                       view_.step,     view_.scenario};
   // While playing, the capacity plots follow every kSlowFrames-th frame: a
   // frame's budget goes to the collapse plots a person is watching.
   const bool all = !run_->isPlaying() || ++frames_ % kSlowFrames == 0;
@@ -259,7 +271,7 @@ std::vector<double> MoePanel::barValues() const { return share_plot_->values(); 
 
 std::vector<bool> MoePanel::deadBars() const {
   std::vector<bool> out;
-  for (const ExpertLoad& l : step_view_.loads) out.push_back(l.state == ExpertState::dead);
+  for (const ExpertLoad& l : view_.step.loads) out.push_back(l.state == ExpertState::dead);
   return out;
 }
 

@@ -56,8 +56,8 @@ class MoePanel : public ScenarioPanel {
   MoeTransport* transport() const { return transport_; }
   QLabel* paramsNote() const { return params_note_; }
   // The shown step as the plots and read-outs have it.
-  const MoeStepView& stepView() const { return step_view_; }
-  const MoeScenarioView& scenarioView() const { return scenario_view_; }
+  const MoeStepView& stepView() const { return view_.step; }
+  const MoeScenarioView& scenarioView() const { return view_.scenario; }
   // Each expert's drawn bar (routed ÷ fair share) and which experts are dead.
   std::vector<double> barValues() const;
   std::vector<bool> deadBars() const;
@@ -72,12 +72,15 @@ class MoePanel : public ScenarioPanel {
 
  protected:
   void refresh() override;
+  void gestureChanged(bool on) override;
   void showEvent(QShowEvent* event) override;
   void hideEvent(QHideEvent* event) override;
 
  private:
   // The run moved (a frame, a step, a scrub, a restart): the step's read-outs and plots.
   void redrawRun();
+  void showView(const Scenario& s);  // the one model call: view_ from s and the run
+  void drawRun();
   void showBaseline();
 
   MoeControls controls_;
@@ -87,8 +90,7 @@ class MoePanel : public ScenarioPanel {
   QLabel* params_note_ = nullptr;
   ExpertSharePlot* share_plot_ = nullptr;
   std::vector<MoePlot*> plots_;
-  MoeStepView step_view_;
-  MoeScenarioView scenario_view_;
+  MoeView view_;
   std::optional<MoeRunOfRecord> baseline_;
   QFutureWatcher<MoeRunOfRecord>* baseline_watcher_ = nullptr;
   int baseline_generation_ = 0;

@@ -160,17 +160,6 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
     filter_->setShowAll(on);
     selectShown();
   });
-  connect(model_, &ScenarioModel::changed, this, [this] { requestRefresh(); });
-  connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
-    for (ParallelPlot* p : plots_) p->setDragMode(on);
-    if (!on && table_stale_) {
-      table_stale_ = false;
-      table_model_->setLayouts(search_.layouts);
-      selectShown();
-    }
-  });
-  connect(column_, &ControlColumn::gestureStarted, model_, &ScenarioModel::beginGesture);
-  connect(column_, &ControlColumn::gestureFinished, model_, &ScenarioModel::endGesture);
 
   // The first search runs here, so the panel opens complete.
   const Scenario& s = model_->scenario();
@@ -193,6 +182,15 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
 
 ParallelPanel::~ParallelPanel() {
   if (watcher_) watcher_->waitForFinished();
+}
+
+void ParallelPanel::gestureChanged(bool on) {
+  ScenarioPanel::gestureChanged(on);
+  if (!on && table_stale_) {  // released: the table follows the last search
+    table_stale_ = false;
+    table_model_->setLayouts(search_.layouts);
+    selectShown();
+  }
 }
 
 std::vector<PlotWidget*> ParallelPanel::plots() const { return {plots_.begin(), plots_.end()}; }
@@ -247,7 +245,7 @@ void ParallelPanel::clearClusterProfile() {
 }
 
 QString ParallelPanel::copyLaunchFlags(bool torchtitan) {
-  if (!view_.ok || !view_.layout) return QString();
+  if (!view_.valid() || !view_.layout) return QString();
   try {
     const EmittedFlags f = torchtitan ? emit_torchtitan(view_.job, view_.layout->layout)
                                       : emit_megatron(view_.job, view_.layout->layout);
@@ -284,7 +282,7 @@ void ParallelPanel::refresh() {
   const Scenario& s = model_->scenario();
   const std::optional<SearchKey> key = searchKey(s);
   if (key != searched_ && !(running_ && key == running_key_)) startSearch();
-  view_ = make_parallel_view(s, search_);  // the layout re-evaluated for the current inputs
+  view_ = make_parallel_view(s, &search_);  // the layout re-evaluated for the current inputs
   readouts_->show(view_);
   for (ParallelPlot* p : plots_) p->drawView(view_);
   fastest_->setEnabled(s.parallel.chosen.has_value());
@@ -293,7 +291,7 @@ void ParallelPanel::refresh() {
                                   : QString();
   for (SliderSpin* w : {controls_.gpus_per_node, controls_.scale_up, controls_.scale_out})
     w->setUnused(preset_sets);
-  copy_flags_->setEnabled(view_.ok && view_.layout.has_value());
+  copy_flags_->setEnabled(view_.valid() && view_.layout.has_value());
   selectShown();
   if (!running_) {
     status_->setText(
@@ -391,9 +389,10 @@ void ParallelPanel::setBaseline(const Scenario* baseline) {
   baseline_.reset();
   if (baseline) {
     try {
-      baseline_ = make_parallel_view(*baseline, scenario_layouts(*baseline));
+      const ParallelSlow layouts = scenario_layouts(*baseline);
+      baseline_ = make_parallel_view(*baseline, &layouts);
     } catch (const std::invalid_argument&) {
-      baseline_ = make_parallel_view(*baseline, SearchResult{});
+      baseline_ = make_parallel_view(*baseline);
     }
   }
   const ParallelView* b = baseline_ ? &*baseline_ : nullptr;

@@ -85,6 +85,7 @@ class ParallelPanel : public ScenarioPanel {
 
  protected:
   void refresh() override;
+  void gestureChanged(bool on) override;
 
  private:
   struct Outcome {

@@ -131,7 +131,7 @@ void ParallelReadouts::show(const ParallelView& v) {
                                               : tr("Fastest layout that fits: %1 (the chosen "
                                                    "row cannot run here)"))
                              .arg(qs(v.subject)));
-  if (v.ok) {
+  if (v.valid()) {
     const ResolvedPlan& p = v.plan;
     const QString as_run =
         tr("%1 tokens (%2 × %3)")
@@ -149,7 +149,7 @@ void ParallelReadouts::show(const ParallelView& v) {
   } else {
     grid_->set(batch, {.value = QStringLiteral("—")});
   }
-  if (!v.ok) {
+  if (!v.valid()) {
     grid_->set(layout, {.value = tr("none"), .note = qs(v.error), .tone = Tone::fail});
   } else if (!v.layout && !v.none_reason.empty()) {
     grid_->set(layout, {.value = tr("none valid"), .note = qs(v.none_reason), .tone = Tone::fail});

@@ -1,12 +1,12 @@
 #include "report/ReportWriter.h"
 
 #include <qcustomplot.h>
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QLocale>
 #include <QPdfWriter>
 #include <cmath>
 
-#include "MainWindow.h"
 #include "Panel.h"
 #include "PlotWidget.h"
 #include "atomic_writer.h"
@@ -15,7 +15,6 @@
 #include "report/ComparePage.h"
 #include "report/ReportHtml.h"
 #include "report/ReportLayout.h"
-#include "shell/BaselineController.h"
 
 namespace napkin {
 
@@ -49,8 +48,8 @@ struct PaperPalette {
 
 }  // namespace
 
-ReportWriter::ReportWriter(MainWindow* window, ReportOptions options)
-    : window_(window), options_(std::move(options)) {}
+ReportWriter::ReportWriter(ReportInput input, ReportOptions options)
+    : input_(std::move(input)), options_(std::move(options)) {}
 
 namespace {
 
@@ -64,12 +63,12 @@ QString reportTitle(const Scenario& s) {
 
 std::unique_ptr<ReportLayout> ReportWriter::layout(QPagedPaintDevice* device,
                                                    std::vector<PlotWidget*>* charts) {
-  const Scenario& s = window_->model()->scenario();
+  const Scenario& s = input_.scenario;
   const BudgetView view = make_budget_view(s);
 
   // The sections, from panels brought up to date.
   std::vector<ReportSection> sections;
-  for (Panel* p : window_->panels()) {
+  for (Panel* p : input_.panels) {
     p->refreshIfStale();
     sections.push_back(p->reportSection());
     if (charts)
@@ -83,13 +82,12 @@ std::unique_ptr<ReportLayout> ReportWriter::layout(QPagedPaintDevice* device,
   ReportLayout& layout = *out;
   const QString date =
       QLocale::c().toString(options_.generated, QStringLiteral("yyyy-MM-dd HH:mm"));
-  const QString file = window_->model()->filePath().isEmpty()
-                           ? QObject::tr("unsaved scenario")
-                           : QFileInfo(window_->model()->filePath()).fileName();
+  const QString file = input_.file_path.isEmpty() ? QObject::tr("unsaved scenario")
+                                                  : QFileInfo(input_.file_path).fileName();
 
   // ---- plan A vs plan B, when a baseline is pinned
-  if (const Scenario* a = window_->baseline()->baseline()) {
-    layout.html(comparePageHtml(*a, window_->baseline()->label(), s, file));
+  if (input_.baseline) {
+    layout.html(comparePageHtml(*input_.baseline, input_.baseline_label, s, file));
     layout.pageBreak();
   }
 
@@ -136,7 +134,7 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
   painter.setMode(QCPPainter::pmNonCosmetic);
   const QString date =
       QLocale::c().toString(options_.generated, QStringLiteral("yyyy-MM-dd HH:mm"));
-  const QString title = reportTitle(window_->model()->scenario());
+  const QString title = reportTitle(input_.scenario);
   const int pages = blocks->paint(&painter, device, QStringLiteral("Napkin · %1").arg(title), date);
   painter.end();
   return pages;
@@ -159,8 +157,7 @@ bool ReportWriter::writePdf(const QString& path, QString* error) {
     QPdfWriter pdf(&file);
     pdf.setResolution(kReportDpi);
     pdf.setCreator(QStringLiteral("Napkin %1").arg(QCoreApplication::applicationVersion()));
-    const Scenario& s = window_->model()->scenario();
-    const QString title = documentTitle(s);
+    const QString title = documentTitle(input_.scenario);
     pdf.setTitle(title);
     const QString subject =
         QObject::tr("LLM pre-training budget, scaling, MoE and roofline analysis");

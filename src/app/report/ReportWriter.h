@@ -9,16 +9,28 @@
 #include <QPageSize>
 #include <QString>
 #include <memory>
+#include <optional>
 #include <vector>
+
+#include "scenario.h"
 
 class QPagedPaintDevice;
 
 namespace napkin {
 
-class MainWindow;
+class Panel;
 class PlotWidget;
 class ReportLayout;
-struct Scenario;
+
+// What a report is made of, as a value: the document, the panels whose
+// sections it prints (in tab order) and the pinned baseline.
+struct ReportInput {
+  Scenario scenario;
+  QString file_path;  // empty: an unsaved scenario
+  std::vector<Panel*> panels;
+  std::optional<Scenario> baseline;  // plan A of the "Plan A vs plan B" page
+  QString baseline_label;
+};
 
 struct ReportOptions {
   QPageSize page_size = defaultPageSize();
@@ -31,8 +43,9 @@ struct ReportOptions {
 
 class ReportWriter {
  public:
-  // Reads the window's scenario and its panels (the same numbers the screen shows).
-  explicit ReportWriter(MainWindow* window, ReportOptions options = {});
+  // The scenario and its panels as the screen shows them (the panels are
+  // brought up to date before their sections are read).
+  explicit ReportWriter(ReportInput input, ReportOptions options = {});
 
   // Paints every page; returns the page count.
   int paint(QPagedPaintDevice* device);
@@ -49,7 +62,7 @@ class ReportWriter {
   static QString documentTitle(const Scenario& s);
 
  private:
-  MainWindow* window_;
+  ReportInput input_;
   ReportOptions options_;
 };
 

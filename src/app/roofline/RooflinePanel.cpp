@@ -128,17 +128,15 @@ RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   connect(tabs_, &QTabWidget::currentChanged, this, [this](int t) {
     if (t >= 0 && t < kTabCount && stale_[static_cast<std::size_t>(t)]) drawTab(t);
   });
-  connect(model_, &ScenarioModel::changed, this, [this] { requestRefresh(); });
-  connect(model_, &ScenarioModel::gestureActive, this, [this](bool on) {
-    for (PlotWidget* p : plots()) p->setDragMode(on);
-    if (!on && queued_ && !in_flight_) {  // released: search for where the drag ended
-      queued_.reset();
-      requestServing();
-    }
-  });
-  connect(column_, &ControlColumn::gestureStarted, model_, &ScenarioModel::beginGesture);
-  connect(column_, &ControlColumn::gestureFinished, model_, &ScenarioModel::endGesture);
   refresh();
+}
+
+void RooflinePanel::gestureChanged(bool on) {
+  ScenarioPanel::gestureChanged(on);
+  if (!on && queued_ && !in_flight_) {  // released: search for where the drag ended
+    queued_.reset();
+    requestServing();
+  }
 }
 
 RooflinePanel::~RooflinePanel() {

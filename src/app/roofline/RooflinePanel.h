@@ -77,6 +77,7 @@ class RooflinePanel : public ScenarioPanel {
 
  protected:
   void refresh() override;
+  void gestureChanged(bool on) override;
 
  private:
   QWidget* makeTab(Tab tab, const QString& title, const std::vector<QWidget*>& cells,

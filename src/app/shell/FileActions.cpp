@@ -15,7 +15,6 @@
 #include <QToolButton>
 #include <algorithm>
 
-#include "MainWindow.h"
 #include "atomic_writer.h"
 #include "config_import.h"
 #include "format.h"
@@ -24,6 +23,7 @@
 #include "scenario_json.h"
 #include "shell/BaselineController.h"
 #include "shell/CompareDock.h"
+#include "shell/MainWindow.h"
 
 namespace napkin {
 
@@ -216,7 +216,7 @@ bool MainWindow::exportReport(const QString& path) {
   settle();
   ReportOptions options;
   options.page_size = reportPageSize();
-  ReportWriter writer(this, options);
+  ReportWriter writer(reportInput(), options);
   QString error;
   if (!writer.writePdf(path, &error)) {
     showError(tr("Could not export the report"), error);
@@ -235,7 +235,19 @@ void MainWindow::printReport() {
   settle();
   ReportOptions options;
   options.page_size = printer.pageLayout().pageSize();
-  ReportWriter(this, options).paint(&printer);
+  ReportWriter(reportInput(), options).paint(&printer);
+}
+
+ReportInput MainWindow::reportInput() const {
+  ReportInput in;
+  in.scenario = model_.scenario();
+  in.file_path = model_.filePath();
+  in.panels = panels_;
+  if (const Scenario* b = baseline_->baseline()) {
+    in.baseline = *b;
+    in.baseline_label = baseline_->label();
+  }
+  return in;
 }
 
 // ---- plan A

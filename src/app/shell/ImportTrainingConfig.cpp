@@ -7,8 +7,8 @@
 #include <QStatusBar>
 #include <QStringList>
 
-#include "MainWindow.h"
 #include "framework_config.h"
+#include "shell/MainWindow.h"
 
 namespace napkin {
 

@@ -13,11 +13,11 @@
 #include <QTabWidget>
 #include <QUndoStack>
 
-#include "MainWindow.h"
 #include "hardware.h"
 #include "report/ReportWriter.h"
 #include "shell/BaselineController.h"
 #include "shell/CompareDock.h"
+#include "shell/MainWindow.h"
 #include "ui_AboutDialog.h"
 #include "ui_MainWindow.h"
 

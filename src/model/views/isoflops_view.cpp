@@ -387,16 +387,17 @@ const std::vector<LossLaw>& IsoflopsSlow::shownLaws() const {
   return none;
 }
 
-IsoflopsLadderView make_isoflops_ladder_view(const Scenario& s) {
-  return make_isoflops_ladder_view(s.isoflops, isoflops_target_flops(s));
-}
-
-IsoflopsShown make_isoflops_view(IsoflopsLadderView ladder, const IsoflopsSettings& settings,
-                                 const IsoflopsSlow* slow, int serial) {
+IsoflopsShown make_isoflops_view(const Scenario& scenario, const IsoflopsSlow* slow) {
   static const IsoflopsSlow pending;
   const IsoflopsSlow& job = slow ? *slow : pending;
+  const IsoflopsSettings& settings = scenario.isoflops;
   IsoflopsShown s;
-  s.ladder = std::move(ladder);
+  try {
+    s.ladder = make_isoflops_ladder_view(settings, isoflops_target_flops(scenario));
+  } catch (const std::exception& e) {  // whatever the ladder or the plan refused
+    s.error = e.what();
+    return s;
+  }
   if (const FitResult* f = job.shownFit()) s.fit = *f;
   s.fit_state = job.fit_state;
   s.boot_state = job.boot_state;
@@ -410,7 +411,7 @@ IsoflopsShown make_isoflops_view(IsoflopsLadderView ladder, const IsoflopsSettin
       isoflops_forecast(s.ladder.view, s.fit ? &s.fit->law : nullptr, laws, s.ladder.truth);
   s.candidate = settings.candidate;
   s.follows_budget = settings.target_follows_budget;
-  s.serial = serial;
+  s.serial = job.serial;
   return s;
 }
 

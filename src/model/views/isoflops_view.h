@@ -160,6 +160,7 @@ struct IsoflopsSlow {
   std::vector<BandPoint> band;  // on forecast_band_flops()
   int n_successful = 0, n_skipped = 0;
   std::string boot_error;
+  int serial = 0;  // bumps whenever these results change
   // The fit to show: current, or the previous one while a new one is pending.
   const FitResult* shownFit() const;
   // The resample laws to show (empty when none is valid or pending).
@@ -172,6 +173,9 @@ struct IsoflopsSlow {
 // slow path, possibly pending) and the read-outs at C* derived from both.
 // The read-outs and every plot draw from it; a pinned baseline is one more.
 struct IsoflopsShown {
+  // The settings give no fittable ladder: why (the view is otherwise empty).
+  std::string error;
+  bool valid() const { return error.empty(); }
   IsoflopsLadderView ladder;
   std::optional<FitResult> fit;  // the fit shown: current, or the previous one while pending
   JobState fit_state = JobState::pending;
@@ -191,13 +195,10 @@ struct IsoflopsShown {
   bool bandStale() const { return !band.empty() && boot_state == JobState::pending; }
 };
 
-// The ladder view of `s` at the plan's C* (or the manual target); throws
-// std::invalid_argument when its settings give no fittable ladder.
-IsoflopsLadderView make_isoflops_ladder_view(const Scenario& s);
-// The panel's view: the ladder view combined with the slow results (nullptr:
-// none yet, pending); `serial` numbers the slow results.
-IsoflopsShown make_isoflops_view(IsoflopsLadderView ladder, const IsoflopsSettings& settings,
-                                 const IsoflopsSlow* slow = nullptr, int serial = 0);
+// The panel's view of `s`: its ladder's view at the plan's C* (or the manual
+// target) combined with the slow results (nullptr: none yet, pending). When
+// the settings give no fittable ladder, `error` says why.
+IsoflopsShown make_isoflops_view(const Scenario& s, const IsoflopsSlow* slow = nullptr);
 
 // The budgets of the bootstrap band: 1e16 … 1e28 FLOPs, 8 per decade.
 std::vector<double> forecast_band_flops();

@@ -1,6 +1,7 @@
 #include "moe_view.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "scenario.h"
 
@@ -99,6 +100,20 @@ MoeScenarioView make_moe_scenario_view(const Scenario& s) {
   for (std::int64_t st = S - 1; st >= 0; --st) {
     v.outline_ms.push_back(sched[static_cast<std::size_t>(st * M + M - 1)].end_ms);
     v.outline_stage.push_back(static_cast<double>(st));
+  }
+  return v;
+}
+
+MoeView make_moe_view(const Scenario& s, const MoeSlow* run) {
+  MoeView v;
+  try {
+    v.scenario = make_moe_scenario_view(s);
+    if (run)
+      v.step = make_moe_step_view(run->step, run->params);
+    else
+      v.step = make_moe_step_view(nullptr, s.moe.collapse_params());
+  } catch (const std::invalid_argument& e) {
+    v.error = e.what();
   }
   return v;
 }

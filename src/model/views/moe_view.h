@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "moe.h"
@@ -79,6 +80,25 @@ struct MoeScenarioView {
 
 MoeScenarioView make_moe_scenario_view(const Scenario& s);
 
+// What arrives from outside the scenario: the collapse run the panel plays,
+// its knobs (they may differ from the scenario's while a run continues) and
+// the step it shows (nullptr: before the first step).
+struct MoeSlow {
+  CollapseParams params;
+  const StepStats* step = nullptr;
+};
+
+// What the MoE panel shows at one moment, in one value: the scenario's
+// parameters, all-to-all bill and pipeline, and the run's shown step.
+struct MoeView {
+  std::string error;  // the scenario's MoE settings or the run's knobs were refused
+  bool valid() const { return error.empty(); }
+  MoeScenarioView scenario;
+  MoeStepView step;
+};
+// `run` nullptr: the scenario's own run before its first step.
+MoeView make_moe_view(const Scenario& s, const MoeSlow* run = nullptr);
+
 // The run of record of a scenario: s.moe.steps steps from step 0 with its
 // settings (what the panel opens on, and what a baseline compares against).
 struct MoeRunOfRecord {
@@ -87,6 +107,7 @@ struct MoeRunOfRecord {
   MoeStepView last;  // the last step
   MoeScenarioView scenario;
 };
+// Throws std::invalid_argument for MoE settings the model refuses.
 MoeRunOfRecord make_moe_run_of_record(const Scenario& s);
 
 }  // namespace napkin

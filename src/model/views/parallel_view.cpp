@@ -8,8 +8,10 @@
 
 namespace napkin {
 
-ParallelView make_parallel_view(const Scenario& s, const SearchResult& search,
+ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* slow,
                                 std::int64_t schedule_micro_batches) {
+  static const SearchResult none;
+  const SearchResult& search = slow ? *slow : none;
   ParallelView v;
   v.subject = s.model_name + " on " + format_grouped(s.n_chips) + " × " + s.chip;
   try {
@@ -29,7 +31,6 @@ ParallelView make_parallel_view(const Scenario& s, const SearchResult& search,
       v.budget.note = "the training job is not valid (" + v.error + "); the assumed MFU is used";
     return v;
   }
-  v.ok = true;
   v.hbm_bytes = device_memory(chip_by_name(s.chip)).bytes;
   v.dropped = dropped_choice(s);
   v.chosen = s.parallel.chosen.has_value() && v.dropped.empty();

@@ -18,8 +18,8 @@ namespace napkin {
 // given a search (which may be of slightly older inputs while a new search
 // runs: the layout it names is re-evaluated here for the current job).
 struct ParallelView {
-  bool ok = false;    // the job is valid (else `error` says why)
-  std::string error;  // training_job()'s complaint
+  std::string error;  // training_job()'s complaint: the job is not valid
+  bool valid() const { return error.empty(); }
   TrainingJob job;
   // The layout the scenario runs, evaluated on `job`; nullopt when none is
   // chosen and none of `search` fits.
@@ -42,7 +42,12 @@ struct ParallelView {
 // one per stage (up to 32), enough to see fill, steady state and drain.
 inline constexpr std::int64_t kScheduleMicroBatches = 8;
 
-ParallelView make_parallel_view(const Scenario& s, const SearchResult& search,
+// What arrives from off the UI thread: the layout search (search_layouts or
+// scenario_layouts), possibly for slightly older inputs.
+using ParallelSlow = SearchResult;
+
+// `search` nullptr: none yet (the scenario's chosen layout is still evaluated).
+ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* search = nullptr,
                                 std::int64_t schedule_micro_batches = kScheduleMicroBatches);
 
 // Which parts of a step a waterfall shows, in order, with their seconds.

@@ -119,6 +119,7 @@ struct RooflineView {
   RooflineScenario inputs;
   RooflinePanelData data;
   std::string error;  // the inputs were refused (data is the last valid one)
+  bool valid() const { return error.empty(); }
   // The training plan as it runs (resolve_plan): its MFU and C, shown beside
   // the MFU budget, which is the seed's step agenda, not the plan's MFU.
   std::optional<ResolvedPlan> plan;

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "isoflops_view.h"
+#include "panel_settings.h"
+#include "scenario.h"
 
 namespace napkin {
 namespace {
@@ -402,6 +404,45 @@ TEST(IsoflopsView, ForecastAtTheTarget) {
   EXPECT_EQ(*fu.n_opt, analytic_optimum(fit.law, 1e24).n_params);
   EXPECT_EQ(fu.exponents->a, exponents_from_law(fit.law).a);
   EXPECT_FALSE(isoflops_forecast(u, nullptr, {}).n_opt.has_value());
+}
+
+// The panel's one view of a scenario: the ladder at the plan's C*, the slow
+// results as they arrived (none: pending), and a scenario with no fittable
+// ladder as the view's error instead of an exception.
+TEST(IsoflopsView, PanelViewOfAScenario) {
+  Scenario s;
+  const IsoflopsShown pending = make_isoflops_view(s);
+  ASSERT_TRUE(pending.valid());
+  const IsoflopsLadderView lv = make_isoflops_ladder_view(s.isoflops, isoflops_target_flops(s));
+  EXPECT_EQ(pending.target(), isoflops_target_flops(s));
+  EXPECT_EQ(*pending.view().n_opt, *lv.view.n_opt);
+  EXPECT_EQ(pending.fit_state, JobState::pending);
+  EXPECT_FALSE(pending.fit.has_value());
+  EXPECT_FALSE(pending.forecast.loss.has_value());
+  EXPECT_EQ(pending.serial, 0);
+
+  IsoflopsSlow slow;
+  slow.fit = fit_parametric(lv.view.points);
+  slow.fit_state = JobState::current;
+  slow.serial = 7;
+  const IsoflopsShown fitted = make_isoflops_view(s, &slow);
+  ASSERT_TRUE(fitted.fit.has_value());
+  EXPECT_EQ(fitted.serial, 7);
+  EXPECT_FALSE(fitted.fitStale());
+  EXPECT_EQ(*fitted.forecast.loss, optimal_loss(slow.fit->law, fitted.target()));
+  EXPECT_EQ(fitted.candidate.a_multiplier, s.isoflops.candidate.a_multiplier);
+
+  Scenario bad = s;
+  LoadedLadder ladder;
+  ladder.file_name = "runs.csv";
+  ladder.points = synthetic_ladder(panel_spec());
+  ladder.data_rows = static_cast<std::int64_t>(ladder.points.size());
+  bad.isoflops.loaded = ladder;
+  bad.isoflops.loss_cut.enabled = true;
+  bad.isoflops.loss_cut.max_loss = 2.0;  // below every run
+  const IsoflopsShown refused = make_isoflops_view(bad, &slow);
+  EXPECT_FALSE(refused.valid());
+  EXPECT_TRUE(refused.view().points.empty());
 }
 
 TEST(IsoflopsView, BandGridAndLossCurve) {

@@ -4,6 +4,7 @@
 // hops as compute end + transfer, the chart's span as pipelined + transfer).
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "moe_view.h"
@@ -138,6 +139,32 @@ TEST(MoeView, RunOfRecordIsTheDefaultCollapse) {
   s.moe.aux_on = true;
   const MoeRunOfRecord balanced = make_moe_run_of_record(s);
   EXPECT_EQ(balanced.last.health->verdict, MoeVerdict::healthy);
+}
+
+// The panel's one view: the scenario's read-outs and the run's shown step
+// (none: the scenario's run before its first step); refused settings are the
+// view's error, not an exception.
+TEST(MoeView, PanelViewOfAScenarioAndItsRun) {
+  Scenario s;
+  const MoeView before = make_moe_view(s);
+  ASSERT_TRUE(before.valid());
+  EXPECT_EQ(before.step.step, 0);
+  EXPECT_EQ(before.step.n_experts, s.moe.collapse_params().n_experts);
+  EXPECT_EQ(before.scenario.pipe.pipelined_ms, make_moe_scenario_view(s).pipe.pipelined_ms);
+
+  const MoeRunOfRecord r = make_moe_run_of_record(s);
+  const MoeSlow run{r.params, &r.history.back()};
+  const MoeView now = make_moe_view(s, &run);
+  ASSERT_TRUE(now.valid());
+  EXPECT_EQ(now.step.step, r.last.step);
+  EXPECT_EQ(now.step.largest_load, r.last.largest_load);
+  EXPECT_EQ(now.scenario.comm_top_k, r.scenario.comm_top_k);
+
+  Scenario bad = s;
+  bad.moe.top_k = bad.moe.n_experts + 1;
+  const MoeView refused = make_moe_view(bad, &run);
+  EXPECT_FALSE(refused.valid());
+  EXPECT_NE(refused.error.find("top_k"), std::string::npos);
 }
 
 }  // namespace

@@ -138,7 +138,7 @@ TEST(ParallelView, BudgetMfuIsAssumedUnlessAFittingLayoutPredictsIt) {
   EXPECT_NE(c.dropped.find("cannot run"), std::string::npos) << c.dropped;
   EXPECT_NE(c.dropped.find(to_string(stale)), std::string::npos) << c.dropped;
   EXPECT_EQ(c.dropped, dropped_choice(s));
-  const ParallelView v = make_parallel_view(s, r);
+  const ParallelView v = make_parallel_view(s, &r);
   EXPECT_FALSE(v.chosen);
   ASSERT_TRUE(v.layout);
   EXPECT_EQ(v.layout->layout, r.layouts.front().layout);
@@ -189,8 +189,8 @@ TEST(ParallelView, TheDefaultSearchIsOfAListableSize) {
 TEST(ParallelView, TheViewShowsTheLayoutItsStagesAndItsSchedule) {
   Scenario s;
   const SearchResult r = scenario_layouts(s);
-  const ParallelView v = make_parallel_view(s, r);
-  ASSERT_TRUE(v.ok);
+  const ParallelView v = make_parallel_view(s, &r);
+  ASSERT_TRUE(v.valid());
   ASSERT_TRUE(v.layout);
   EXPECT_FALSE(v.chosen);
   EXPECT_EQ(v.layout->layout, r.layouts.front().layout);
@@ -214,7 +214,7 @@ TEST(ParallelView, AStaleSearchIsReEvaluatedForTheCurrentJob) {
   Scenario s;
   const SearchResult old = scenario_layouts(s);
   s.parallel.global_batch_tokens *= 2;
-  const ParallelView v = make_parallel_view(s, old);
+  const ParallelView v = make_parallel_view(s, &old);
   ASSERT_TRUE(v.layout);
   const LayoutResult now = evaluate_layout(training_job(s), old.layouts.front().layout);
   EXPECT_EQ(v.layout->step_seconds, now.step_seconds);
@@ -227,7 +227,7 @@ TEST(ParallelView, AnInvalidChosenLayoutHasNoStagesButAReason) {
   l.tp = 3;  // does not divide the 64 heads
   l.dp = 333;
   s.parallel.chosen = l;
-  const ParallelView v = make_parallel_view(s, SearchResult{});
+  const ParallelView v = make_parallel_view(s);
   // Issue 27: a choice that cannot run is set aside, with the reason; with no
   // search there is no other layout to run.
   EXPECT_FALSE(v.chosen);

@@ -15,6 +15,7 @@
 
 #include "Panel.h"
 #include "ScenarioModel.h"
+#include "report/ReportWriter.h"
 
 class QLabel;
 class QMenu;
@@ -72,6 +73,8 @@ class MainWindow : public QMainWindow {
   // Writes the PDF report of the current scenario (atomically); false and an
   // error shown on failure. With a baseline pinned it opens with "Plan A vs plan B".
   bool exportReport(const QString& path);
+  // What the report prints: the scenario, the panels and the pinned baseline.
+  ReportInput reportInput() const;
 
   // Plan A: the pinned baseline every panel compares with.
   BaselineController* baseline() const { return baseline_; }
