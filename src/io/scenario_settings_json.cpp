@@ -111,6 +111,7 @@ QJsonObject moe_to_json(const MoeSettings& m) {
       {QStringLiteral("shared_expert"), m.shared_expert},
       {QStringLiteral("renormalize"), m.renormalize},
       {QStringLiteral("steps"), static_cast<qint64>(m.steps)},
+      {QStringLiteral("shown_step"), static_cast<qint64>(m.shown_step)},
       {QStringLiteral("comm"),
        QJsonObject{{QStringLiteral("prefill_tokens"), static_cast<qint64>(m.prefill_tokens)},
                    {QStringLiteral("link_gbps"), m.link_gbps},
@@ -333,6 +334,12 @@ void moe_from_json(const Reader& r, MoeSettings& m) {
            "an integer in [1, " + format_grouped(most_steps) +
                "] at these experts and tokens_per_batch (the run of record's work budget: steps "
                "× experts × (tokens_per_batch + 1,024) ≤ 5e8)");
+  // The scrub position lies in the run it is a step of.
+  r.integer("shown_step", m.shown_step, 0, 5000);
+  if (m.shown_step > m.steps)
+    r.fail("shown_step", std::to_string(m.shown_step),
+           "an integer in [0, " + format_grouped(m.steps) +
+               "] (a step of the run of record's steps; 0 shows its last)");
   const Reader comm(r.object("comm"), r.prefix() + "comm.", r.source());
   comm.integer("prefill_tokens", m.prefill_tokens, 1, 1'000'000'000);
   comm.real("link_gbps", m.link_gbps, 1e-12, 1e9);

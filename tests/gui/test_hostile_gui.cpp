@@ -6,17 +6,22 @@
 
 #include <QCoreApplication>
 #include <QLabel>
+#include <QSlider>
 #include <QTemporaryDir>
 #include <QToolButton>
+#include <algorithm>
+#include <limits>
 
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
+#include "format.h"
 #include "moe.h"
 #include "moe/MoePanel.h"
 #include "moe/MoeRun.h"
 #include "moe/MoeTransport.h"
 #include "scenario.h"
 #include "scenario_json.h"
+#include "shell/FileActions.h"
 #include "shell/MainWindow.h"
 #include "write_failure.h"
 
@@ -115,12 +120,13 @@ namespace {
 
 // A scenario inside the file format's and the work budget's ranges, with the
 // sliders' largest router: seconds of work, not a frame's.
-QString heavyMoeScenario(const QTemporaryDir& dir) {
+QString heavyMoeScenario(const QTemporaryDir& dir, std::int64_t shown_step = 0) {
   napkin::Scenario s;
   s.moe.n_experts = 256;
   s.moe.top_k = 8;
   s.moe.tokens_per_batch = 4096;
   s.moe.steps = napkin::max_recorded_collapse_steps(s.moe.collapse_params());
+  s.moe.shown_step = std::min(shown_step, s.moe.steps);
   const QString path = dir.filePath(QStringLiteral("heavy.napkin.json"));
   napkin::save_scenario_file(s, path.toStdString());
   return path;
@@ -149,6 +155,31 @@ TEST(HostileGui, AHeavyRunOfRecordIsComputedOffTheUiThreadWithCancel) {
       << p->transport()->statusLabel->text().toStdString();
   EXPECT_TRUE(p->transport()->play->isEnabled());
   EXPECT_FALSE(p->transport()->cancel->isVisibleTo(p));
+}
+
+// Issue 27, item 2: a run saved on a late step and stopped before it shows
+// its last step and says it is not the one it was saved on.
+TEST(HostileGui, ACancelledRunOfRecordClampsTheSavedStepAndSaysSo) {
+  QTemporaryDir dir;
+  const QString path = heavyMoeScenario(dir, std::numeric_limits<std::int64_t>::max());
+  MainWindow w(MainWindow::Session::fresh);
+  ASSERT_TRUE(w.openFile(path)) << w.lastError().toStdString();
+  const std::int64_t saved_on = w.model()->scenario().moe.shown_step;
+  MoePanel* p = w.panel<MoePanel>();
+  ASSERT_TRUE(p->run()->isRecording());
+  p->transport()->cancel->click();
+  p->run()->waitForRecording();
+  ASSERT_LT(p->run()->currentStep(), saved_on);
+  EXPECT_EQ(p->run()->shownStep(), p->run()->currentStep());
+  EXPECT_EQ(p->transport()->scrub->value(), p->transport()->scrub->maximum());
+  const QString status = p->transport()->statusLabel->text();
+  EXPECT_TRUE(status.contains(QStringLiteral("not step ") +
+                              QString::fromStdString(napkin::format_grouped(saved_on))))
+      << status.toStdString();
+  // Saving now writes a step of the run it has.
+  const napkin::Scenario doc = napkin::savedDocument(w);
+  EXPECT_LE(doc.moe.shown_step, doc.moe.steps);
+  EXPECT_NO_THROW(doc.validate());
 }
 
 TEST(HostileGui, ARunOfRecordComputedOffTheUiThreadArrivesWhole) {

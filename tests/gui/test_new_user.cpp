@@ -9,14 +9,17 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSlider>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "PlotWidget.h"
 #include "ReadoutGrid.h"
 #include "ScenarioModel.h"
 #include "SliderSpin.h"
 #include "budget/BudgetPanel.h"
+#include "budget/plots/GoodputPlot.h"
 #include "parallel/ParallelPanel.h"
 #include "parallel_view.h"
 #include "roofline/RooflinePanel.h"
@@ -251,4 +254,77 @@ TEST(NewUser, MfuAndHfuChangesAreColouredAlike) {
   }
   EXPECT_NE(hfu->palette().color(QPalette::WindowText),
             g->palette().color(QPalette::PlaceholderText));
+}
+
+// Item 17: the goodput annotation (three lines: the run, the optimum, the
+// chosen interval) lies inside the plot's axes on the narrow plots of a
+// 1,024 × 700 window, whole; on a wide plot it keeps its full size.
+TEST(NewUser, TheGoodputNoteStaysInsideItsAxes) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  GoodputPlot* plot = w.panel<BudgetPanel>()->goodputPlot();
+  QCPItemText* note = nullptr;
+  for (int i = 0; i < plot->itemCount(); ++i)
+    if (auto* t = qobject_cast<QCPItemText*>(plot->item(i)); t && t->text() == plot->noteText())
+      note = t;
+  ASSERT_NE(note, nullptr);
+  const double full_pt = note->font().pointSizeF();
+  for (const QSize size : {QSize(1024, 700), QSize(1024, 768), QSize(1900, 1080)}) {
+    w.resize(size);
+    w.settle();
+    for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+    plot->replot();
+    EXPECT_EQ(note->text().count(QLatin1Char('\n')), 2) << note->text().toStdString();
+    const QRectF r(note->topLeft->pixelPosition(), note->bottomRight->pixelPosition());
+    const QRect axes = plot->axisRect()->rect();
+    EXPECT_TRUE(QRectF(axes).adjusted(-0.5, -0.5, 0.5, 0.5).contains(r))
+        << size.width() << ": note " << r.left() << "," << r.top() << " " << r.width() << "x"
+        << r.height() << " in axes " << axes.left() << "," << axes.top() << " " << axes.width()
+        << "x" << axes.height();
+    if (axes.width() > 500) EXPECT_DOUBLE_EQ(note->font().pointSizeF(), full_pt);
+  }
+}
+
+// "Cost of a token vs weight precision" at 1,900 × 1,080: each precision's
+// label ($ per million tokens, chips) is whole inside the axes, overlaps no
+// other label, and no J-per-token point is drawn over one (the J line runs at
+// the bars' tops: both are proportional to chip-seconds per token).
+TEST(NewUser, ThePrecisionCostLabelsOverlapNothing) {
+  MainWindow w(MainWindow::Session::fresh);
+  for (const QSize size : {QSize(1900, 1080), QSize(1024, 768)}) {
+    w.resize(size);
+    w.show();
+    ASSERT_TRUE(w.showPanel(QStringLiteral("roofline")));
+    RooflinePanel* p = w.panel<RooflinePanel>();
+    p->subTabs()->setCurrentIndex(RooflinePanel::kServingTab);
+    p->settleServing();
+    for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+    auto* plot = p->findChild<PlotWidget*>(QStringLiteral("plot_precision"));
+    ASSERT_NE(plot, nullptr);
+    plot->replot();
+    const QRectF axes = QRectF(plot->axisRect()->rect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+    std::vector<QRectF> labels;
+    for (int i = 0; i < plot->itemCount(); ++i)
+      if (auto* t = qobject_cast<QCPItemText*>(plot->item(i));
+          t && t->visible() && t->text().contains(QStringLiteral("chips")))
+        labels.emplace_back(t->topLeft->pixelPosition(), t->bottomRight->pixelPosition());
+    ASSERT_EQ(labels.size(), 4u) << size.width();
+    QCPGraph* joules = nullptr;
+    for (int i = 0; i < plot->graphCount(); ++i)
+      if (plot->graph(i)->name() == QStringLiteral("J per token") &&
+          plot->graph(i)->valueAxis() == plot->yAxis2 && !plot->graph(i)->data()->isEmpty() &&
+          !joules)
+        joules = plot->graph(i);
+    ASSERT_NE(joules, nullptr);
+    for (std::size_t a = 0; a < labels.size(); ++a) {
+      EXPECT_TRUE(axes.contains(labels[a])) << size.width() << ": label " << a;
+      for (std::size_t b = a + 1; b < labels.size(); ++b)
+        EXPECT_FALSE(labels[a].intersects(labels[b])) << size.width() << ": " << a << ", " << b;
+      for (const QCPGraphData& d : *joules->data()) {
+        const QPointF at(plot->xAxis->coordToPixel(d.key), plot->yAxis2->coordToPixel(d.value));
+        EXPECT_FALSE(labels[a].adjusted(-4, -4, 4, 4).contains(at))
+            << size.width() << ": J point at x " << d.key << " under label " << a;
+      }
+    }
+  }
 }

@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -125,6 +126,82 @@ TEST(NewUser, ASavedMoeRunReopensAsItWas) {
   EXPECT_DOUBLE_EQ(p->run()->simulation().current().recent_max_over_mean, max_over_mean);
   EXPECT_TRUE(p->transport()->statusLabel->text().contains(QStringLiteral("from step 0")))
       << p->transport()->statusLabel->text().toStdString();
+}
+
+// Item 2: the scrub position comes back too. A run scrubbed back to step 500
+// of 1,284 reopens on step 500 (moe.shown_step), not live at its last step;
+// Live then follows the last step, and a live run saves shown_step 0.
+TEST(NewUser, ASavedMoeRunReopensOnTheStepItWasScrubbedTo) {
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("scrubbed.napkin.json"));
+  double shown_max_over_mean = 0;
+  {
+    MainWindow w(MainWindow::Session::fresh);
+    MoePanel* p = w.panel<MoePanel>();
+    p->run()->advance(984);
+    ASSERT_EQ(p->run()->currentStep(), 1284);
+    p->transport()->scrub->setValue(500);  // the user drags the history slider back
+    ASSERT_EQ(p->run()->shownStep(), 500);
+    shown_max_over_mean = p->run()->shownStats()->max_over_mean;
+    EXPECT_EQ(savedDocument(w).moe.shown_step, 500);  // what autosave and Save write
+    ASSERT_TRUE(w.saveTo(path));
+    EXPECT_EQ(w.model()->scenario().moe.shown_step,
+              0);  // view state: the edit history is untouched
+  }
+  const Scenario saved = load_scenario_file(path.toStdString());
+  EXPECT_EQ(saved.moe.steps, 1284);
+  EXPECT_EQ(saved.moe.shown_step, 500);
+
+  MainWindow again(MainWindow::Session::fresh);
+  ASSERT_TRUE(again.openFile(path));
+  MoePanel* p = again.panel<MoePanel>();
+  QCoreApplication::processEvents();
+  EXPECT_EQ(p->run()->currentStep(), 1284);
+  EXPECT_EQ(p->run()->shownStep(), 500);
+  EXPECT_EQ(p->transport()->scrub->value(), 500);
+  EXPECT_EQ(p->transport()->scrub->maximum(), 1284);
+  EXPECT_DOUBLE_EQ(p->run()->shownStats()->max_over_mean, shown_max_over_mean);
+  EXPECT_TRUE(p->readoutTexts().join(QLatin1Char('\n')).contains(QStringLiteral("500")));
+  const QString status = p->transport()->statusLabel->text();
+  EXPECT_TRUE(status.contains(QStringLiteral("Showing step 500"))) << status.toStdString();
+  // Live: back to the last step, and a live run saves shown_step 0.
+  p->transport()->live->click();
+  EXPECT_EQ(p->run()->shownStep(), 1284);
+  EXPECT_EQ(savedDocument(again).moe.shown_step, 0);
+  // Reset to step 0: nothing to show, the document's run of record stands.
+  p->run()->reset();
+  const Scenario after_reset = savedDocument(again);
+  EXPECT_EQ(after_reset.moe.shown_step, 0);
+  EXPECT_NO_THROW(after_reset.validate());
+}
+
+// Item 2: a shown step past the run of record is refused when the file is
+// read, naming the field, the value and the range.
+TEST(NewUser, AShownStepPastTheRunIsRefusedNamingIt) {
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("past.napkin.json"));
+  Scenario s;
+  s.moe.steps = 300;
+  s.moe.shown_step = 299;
+  save_scenario_file(s, path.toStdString());
+  QFile f(path);
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  QByteArray text = f.readAll();
+  f.close();
+  text.replace("\"shown_step\": 299", "\"shown_step\": 301");
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+  f.write(text);
+  f.close();
+  MainWindow w(MainWindow::Session::fresh);
+  EXPECT_FALSE(w.openFile(path));
+  const QString e = w.lastError();
+  EXPECT_TRUE(e.contains(QStringLiteral("moe.shown_step"))) << e.toStdString();
+  EXPECT_TRUE(e.contains(QStringLiteral("[0, 300]"))) << e.toStdString();
+  EXPECT_TRUE(e.contains(QStringLiteral("found 301"))) << e.toStdString();
+  // An edit that would leave it past the run is refused too.
+  Scenario bad = w.model()->scenario();
+  bad.moe.shown_step = bad.moe.steps + 1;
+  EXPECT_FALSE(w.model()->replace(bad, QStringLiteral("scrub")));
 }
 
 // Item 2: a knob changed mid-run cannot be replayed from the file; saving says so.

@@ -86,6 +86,7 @@ Scenario worked_scenario(const std::string& csv_path) {
   m.shared_expert = true;
   m.renormalize = false;
   m.steps = 450;
+  m.shown_step = 120;
   m.prefill_tokens = 16384;
   m.link_gbps = 400;
   m.latency_us = 2.5;
@@ -246,6 +247,7 @@ TEST(ScenarioSettingsJson, PartialSectionsKeepDefaultsAndPresetsFillTheLaw) {
   EXPECT_EQ(s.moe.n_experts, 64);
   EXPECT_EQ(s.moe.top_k, 8);
   EXPECT_EQ(s.moe.steps, 300);
+  EXPECT_EQ(s.moe.shown_step, 0);  // a file from before the field: live at the last step
   ASSERT_EQ(s.roofline.overlays.size(), 1u);
   EXPECT_EQ(s.roofline.overlays[0], "H200");
 }
@@ -350,4 +352,22 @@ TEST(ScenarioSettingsJson, AHeavyMoeRunOfRecordIsRefusedByTheReader) {
   }
   // The sliders' corners at the default 300 steps stay inside the budget.
   EXPECT_EQ(error_of(doc(R"("moe":{"experts":256,"top_k":8,"tokens_per_batch":4096})")), "");
+}
+
+// Issue 27, item 2: the MoE scrub position is kept, and a step past the run of
+// record is refused naming the field, the value and the range.
+TEST(ScenarioSettingsJson, TheMoeShownStepRoundTripsAndStaysInItsRun) {
+  Scenario s;
+  s.moe.steps = 1284;
+  s.moe.shown_step = 500;
+  const std::string text = scenario_to_json(s);
+  EXPECT_NE(text.find("\"shown_step\": 500"), std::string::npos);
+  EXPECT_EQ(scenario_from_json(text).moe.shown_step, 500);
+  EXPECT_EQ(error_of(doc(R"("moe":{"steps":400,"shown_step":401})")),
+            "s.json: field \"moe.shown_step\": expected an integer in [0, 400] (a step of the run "
+            "of record's steps; 0 shows its last), found 401");
+  EXPECT_NE(error_of(doc(R"("moe":{"shown_step":-1})")).find("\"moe.shown_step\""),
+            std::string::npos);
+  EXPECT_NE(error_of(doc(R"("moe":{"shown_step":2.5})")).find("found 2.5"), std::string::npos);
+  EXPECT_EQ(error_of(doc(R"("moe":{"steps":400,"shown_step":400})")), "");
 }

@@ -43,15 +43,48 @@ void HMarker::place(double y) {
   line_->point2->setCoords(1, y);
 }
 
+namespace {
+
+// The smallest a note steps down to on a narrow plot: a point under the
+// labels on bars (PlotFonts::small, 7.5 pt) and still legible on screen.
+constexpr double kMinNotePt = 6.5;
+
+// A note on a narrow or short plot takes a smaller font, half a point at a
+// time down to kMinNotePt, rather than run over an axis or out of the plot.
+void fitInsideAxes(QCustomPlot* plot, QCPItemText* note, double full_pt) {
+  if (!note->visible() || note->text().isEmpty()) return;
+  // The axis rect at the size this replot (or report page) draws at: a
+  // replot lays out only after beforeReplot, so lay out now.
+  QCPLayoutGrid* layout = plot->plotLayout();
+  for (auto phase :
+       {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+    layout->update(phase);
+  const QRectF area = QRectF(plot->axisRect()->rect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+  QFont f = note->font();
+  f.setPointSizeF(full_pt);
+  for (;;) {
+    note->setFont(f);
+    const QRectF r(note->topLeft->pixelPosition(), note->bottomRight->pixelPosition());
+    if (area.contains(r) || f.pointSizeF() - 0.5 < kMinNotePt) break;
+    f.setPointSizeF(f.pointSizeF() - 0.5);
+  }
+}
+
+}  // namespace
+
 Note::Note(PlotWidget* plot, Qt::Alignment align, double rx, double ry) {
   text_ = new QCPItemText(plot);
   text_->setPositionAlignment(align);
   text_->setTextAlignment(align & Qt::AlignRight ? Qt::AlignRight : Qt::AlignLeft);
-  text_->setFont(PlotFonts::note(plot->font()));
+  const QFont font = PlotFonts::note(plot->font());
+  text_->setFont(font);
   text_->setPadding(QMargins(3, 1, 3, 1));
   text_->position->setType(QCPItemPosition::ptAxisRectRatio);
   text_->position->setCoords(rx, ry);
   plot->registerNote(text_);
+  QObject::connect(
+      plot, &QCustomPlot::beforeReplot, text_,
+      [plot, note = text_, full_pt = font.pointSizeF()] { fitInsideAxes(plot, note, full_pt); });
 }
 
 QCPItemText* addPointLabel(PlotWidget* plot, Qt::Alignment align) {

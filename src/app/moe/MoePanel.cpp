@@ -33,6 +33,7 @@ constexpr QSize kPlotCell(300, 240);  // the smallest plot worth reading
 constexpr int kSlowFrames = 4;        // capacity plots while playing: ~15 fps
 
 QString count(std::int64_t v) { return qs(format_count(static_cast<double>(v), 1)); }
+QString grouped(std::int64_t v) { return qs(format_grouped(static_cast<double>(v), 0)); }
 
 // What changed between two sets of knobs, in the words of the controls.
 QString changeText(const CollapseParams& a, const CollapseParams& b) {
@@ -60,9 +61,11 @@ QString changeText(const CollapseParams& a, const CollapseParams& b) {
 
 MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(model, parent) {
   const Scenario& s = model_->scenario();
-  // The run of record: s.moe.steps steps from step 0, so the first view is a run.
-  run_ = new MoeRun(s.moe.collapse_params(), s.moe.steps, this);
+  // The run of record: s.moe.steps steps from step 0, so the first view is a run;
+  // it opens on the step the document was saved on.
+  run_ = new MoeRun(s.moe.collapse_params(), s.moe.steps, s.moe.shown_step, this);
   replayed_steps_ = s.moe.steps;
+  replayed_shown_ = s.moe.shown_step;
 
   controls_ = MoeControls::declare(column_, model_);
   auto* root = panelRoot(this, column_);
@@ -115,24 +118,31 @@ MoePanel::MoePanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(model,
   connect(model_, &ScenarioModel::fileStateChanged, this, [this] {
     const Scenario& doc = model_->scenario();
     if (model_->undoStack()->count() != 0) return;
-    if (!retuned_ && doc.moe.steps == replayed_steps_ &&
+    if (!retuned_ && doc.moe.steps == replayed_steps_ && doc.moe.shown_step == replayed_shown_ &&
         changeText(run_->params(), doc.moe.collapse_params()).isEmpty())
       return;
     retuned_ = false;
     replayed_steps_ = doc.moe.steps;
-    run_->replay(doc.moe.collapse_params(), doc.moe.steps);
-    if (!run_->isRecording())
-      transport_->setStatus(tr("Ran the scenario's %1 steps from step 0.").arg(doc.moe.steps));
+    replayed_shown_ = doc.moe.shown_step;
+    run_->replay(doc.moe.collapse_params(), doc.moe.steps, doc.moe.shown_step);
+    if (!run_->isRecording()) transport_->setStatus(ranText(doc.moe));
     redrawRun();
   });
   if (!run_->isRecording())
     transport_->setStatus(
         s.moe.aux_on
-            ? tr("Ran %1 steps with α = %2.").arg(run_->currentStep()).arg(s.moe.aux_weight)
+            ? tr("Ran %1 steps with α = %2.").arg(run_->currentStep()).arg(s.moe.aux_weight) +
+                  MoeRun::savedStepNote(s.moe.shown_step, run_->shownStep())
             : tr("Ran %1 steps with α = 0 (no balance loss). Untick \"α = 0\" to let the balance "
                  "loss fight the collapse, then Play; or Reset.")
-                  .arg(run_->currentStep()));
+                      .arg(run_->currentStep()) +
+                  MoeRun::savedStepNote(s.moe.shown_step, run_->shownStep()));
   refresh();
+}
+
+QString MoePanel::ranText(const MoeSettings& m) const {
+  return tr("Ran the scenario's %1 steps from step 0.").arg(grouped(m.steps)) +
+         MoeRun::savedStepNote(m.shown_step, run_->shownStep());
 }
 
 MoePanel::~MoePanel() {
@@ -148,12 +158,17 @@ void MoePanel::gestureChanged(bool on) {
 std::vector<PlotWidget*> MoePanel::plots() const { return {plots_.begin(), plots_.end()}; }
 
 QString MoePanel::stampRun(Scenario& doc) const {
-  const std::int64_t steps = run_->currentStep();
-  // Not played since it was loaded: the document's own run of record stands.
-  if (run_->isRecording() || steps < 1 || steps == replayed_steps_) return QString();
+  // Still computing, or a run of other knobs: the document's own run of record stands.
+  if (run_->isRecording()) return QString();
   if (!changeText(run_->params(), doc.moe.collapse_params()).isEmpty()) return QString();
-  doc.moe.steps = std::min(steps, max_recorded_collapse_steps(doc.moe.collapse_params()));
-  if (continued_run_ != run_->runId()) return QString();
+  const std::int64_t steps = run_->currentStep();
+  // Played since it was loaded: the run on screen becomes the run of record.
+  if (steps >= 1 && steps != replayed_steps_)
+    doc.moe.steps = std::min(steps, max_recorded_collapse_steps(doc.moe.collapse_params()));
+  // The step looked at; 0 when live at the last step (or reset to step 0).
+  const std::int64_t shown = run_->shownStep();
+  doc.moe.shown_step = steps >= 1 && shown < steps ? std::min(shown, doc.moe.steps) : 0;
+  if (steps < 1 || steps == replayed_steps_ || continued_run_ != run_->runId()) return QString();
   return tr("The MoE run's knobs changed at step %1; the file reopens on its %2 steps recomputed "
             "from step 0 with the knobs as saved.")
       .arg(QLocale().toString(static_cast<qlonglong>(continued_at_)))

@@ -25,6 +25,7 @@ class ExpertSharePlot;
 class MoePlot;
 class MoeRun;
 class MoeTransport;
+struct MoeSettings;
 class ScenarioModel;
 
 class MoePanel : public ScenarioPanel {
@@ -64,8 +65,9 @@ class MoePanel : public ScenarioPanel {
   // Every read-out as "name: value", the shown step and the parameters note (tests).
   QStringList readoutTexts() const;
   // What a saved document keeps of the run on screen: its step count as the
-  // run of record (moe.steps), so the file reopens on the run as it was,
-  // recomputed from step 0 with the document's seed and knobs. Returns a
+  // run of record (moe.steps) and the step shown (moe.shown_step), so the
+  // file reopens on the run as it was, recomputed from step 0 with the
+  // document's seed and knobs, at the step looked at. Returns a
   // sentence when that recomputation cannot be the same run (a knob changed
   // mid-run), "" otherwise.
   QString stampRun(Scenario& doc) const;
@@ -82,6 +84,8 @@ class MoePanel : public ScenarioPanel {
   void showView(const Scenario& s);  // the one model call: view_ from s and the run
   void drawRun();
   void showBaseline();
+  // "Ran the scenario's N steps from step 0." and the step shown when it is not the last.
+  QString ranText(const MoeSettings& m) const;
 
   MoeControls controls_;
   std::unique_ptr<MoeReadouts> readouts_;
@@ -95,6 +99,7 @@ class MoePanel : public ScenarioPanel {
   QFutureWatcher<MoeRunOfRecord>* baseline_watcher_ = nullptr;
   int baseline_generation_ = 0;
   std::int64_t replayed_steps_ = 0;  // the run of record the run started from
+  std::int64_t replayed_shown_ = 0;  // ... and the step it opened on (moe.shown_step)
   std::int64_t frames_ = 0;          // animation frames drawn (the capacity plots follow every 4th)
   bool retuned_ = false;             // knobs changed since (the run is no longer the record)
   std::int64_t continued_run_ = -1;  // the run id a knob changed in mid-run

@@ -19,6 +19,7 @@ namespace napkin {
 struct MoeRun::Recording {
   std::shared_ptr<CollapseSimulation> sim;
   std::int64_t target = 0;
+  std::int64_t shown_step = 0;  // the step to show once it is in (0: the last)
   std::atomic<std::int64_t> done{0};
   std::atomic<bool> stop{false};
   bool cancelled = false;  // Cancel: keep the steps computed so far
@@ -31,7 +32,8 @@ QString grouped(std::int64_t v) {
 }
 }  // namespace
 
-MoeRun::MoeRun(const CollapseParams& params, std::int64_t steps, QObject* parent)
+MoeRun::MoeRun(const CollapseParams& params, std::int64_t steps, std::int64_t shown_step,
+               QObject* parent)
     : QObject(parent) {
   timer_ = new QTimer(this);
   timer_->setTimerType(Qt::PreciseTimer);
@@ -45,7 +47,7 @@ MoeRun::MoeRun(const CollapseParams& params, std::int64_t steps, QObject* parent
                    "Cancel keeps the steps so far.")
                     .arg(grouped(recordingDone()), grouped(recordingTarget())));
   });
-  replay(params, steps);
+  replay(params, steps, shown_step);
 }
 
 MoeRun::~MoeRun() {
@@ -86,20 +88,26 @@ void MoeRun::finishRecording(const std::shared_ptr<Recording>& r) {
   if (r != recording_) return;  // abandoned, or already taken by waitForRecording()
   recording_.reset();
   progress_timer_->stop();
-  startRun(r->sim);
+  startRun(r->sim, r->shown_step);
   emit recordingChanged(false);
-  if (r->cancelled)
+  if (r->cancelled && r->shown_step > sim_->steps_done())
+    emit status(tr("Stopped the run of record at step %1 of %2: it shows its last step, not "
+                   "step %3 it was saved on; Play continues from there.")
+                    .arg(grouped(sim_->steps_done()), grouped(r->target), grouped(r->shown_step)));
+  else if (r->cancelled)
     emit status(tr("Stopped the run of record at step %1 of %2: Play continues from there.")
                     .arg(grouped(sim_->steps_done()), grouped(r->target)));
   else
-    emit status(tr("Ran the scenario's %1 steps from step 0.").arg(grouped(r->target)));
+    emit status(tr("Ran the scenario's %1 steps from step 0.").arg(grouped(r->target)) +
+                savedStepNote(r->shown_step, shown_));
   emit advanced();
 }
 
-void MoeRun::startRun(std::shared_ptr<CollapseSimulation> sim) {
+void MoeRun::startRun(std::shared_ptr<CollapseSimulation> sim, std::int64_t shown_step) {
   sim_ = std::move(sim);
-  shown_ = sim_->steps_done();
-  follow_live_ = true;
+  const std::int64_t last = sim_->steps_done();
+  shown_ = shown_step > 0 ? std::min(shown_step, last) : last;
+  follow_live_ = shown_ >= last;
   ++run_id_;
 }
 
@@ -116,13 +124,13 @@ bool MoeRun::setParams(const CollapseParams& p) {
   return false;
 }
 
-void MoeRun::replay(const CollapseParams& p, std::int64_t steps) {
+void MoeRun::replay(const CollapseParams& p, std::int64_t steps, std::int64_t shown_step) {
   abandonRecording();
   steps = std::min(steps, kMaxRecordedSteps);
   auto sim = std::make_shared<CollapseSimulation>(p);
   if (collapse_run_work(p, steps) <= kInlineRecordWork) {
     sim->run(steps);
-    startRun(std::move(sim));
+    startRun(std::move(sim), shown_step);
     return;
   }
   pause();
@@ -130,6 +138,7 @@ void MoeRun::replay(const CollapseParams& p, std::int64_t steps) {
   auto r = std::make_shared<Recording>();
   r->sim = std::move(sim);
   r->target = steps;
+  r->shown_step = shown_step;
   r->future = QtConcurrent::run([r] {
     while (r->sim->steps_done() < r->target && !r->stop.load()) {
       r->sim->step();
@@ -224,6 +233,12 @@ void MoeRun::scrubTo(std::int64_t step) {
   shown_ = std::clamp<std::int64_t>(step, 0, sim_->steps_done());
   follow_live_ = shown_ >= sim_->steps_done();
   emit advanced();
+}
+
+QString MoeRun::savedStepNote(std::int64_t shown_step, std::int64_t shown) {
+  if (shown_step < 1 || shown != shown_step) return QString();
+  return QLatin1Char(' ') + tr("Showing step %1, where it was saved; Live follows the last step.")
+                                .arg(grouped(shown_step));
 }
 
 void MoeRun::goLive() {

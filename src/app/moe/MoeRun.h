@@ -29,8 +29,10 @@ class MoeRun : public QObject {
   static constexpr double kInlineRecordWork = 1e7;
 
   // Starts a fresh run of `params` and steps it `steps` times (the run of
-  // record), off the UI thread when it is more than kInlineRecordWork.
-  MoeRun(const CollapseParams& params, std::int64_t steps, QObject* parent = nullptr);
+  // record), off the UI thread when it is more than kInlineRecordWork, and
+  // shows step `shown_step` of it (0: its last step, live).
+  MoeRun(const CollapseParams& params, std::int64_t steps, std::int64_t shown_step = 0,
+         QObject* parent = nullptr);
   ~MoeRun() override;
 
   // The knobs changed: E, tokens per batch or the seed restart the run at
@@ -38,7 +40,9 @@ class MoeRun : public QObject {
   bool setParams(const CollapseParams& params);
   // A new document: a fresh run of `params`, stepped `steps` times (its run
   // of record); off the UI thread when it is more than kInlineRecordWork.
-  void replay(const CollapseParams& params, std::int64_t steps);
+  // Shows step `shown_step` (0: the last, live); a step past the steps
+  // computed (a Cancel) shows the last one and says so.
+  void replay(const CollapseParams& params, std::int64_t steps, std::int64_t shown_step = 0);
 
   // A run of record is being computed off the UI thread: the run shows step 0
   // and Play, Step, Reset and scrubbing wait; advanced() fires when it is in.
@@ -79,6 +83,9 @@ class MoeRun : public QObject {
   void setSpeed(int steps_per_frame) { speed_ = steps_per_frame; }
   // The animation may run only while the panel is on screen.
   void setOnScreen(bool on);
+  // " Showing step N, where it was saved; …" when a run opened on the saved
+  // step `shown_step` (> 0) and shows it, else "".
+  static QString savedStepNote(std::int64_t shown_step, std::int64_t shown);
   // Writes the recorded traces as CSV (a comment, a header, one row per step).
   bool exportCsv(const QString& path, QString* error = nullptr) const;
 
@@ -98,7 +105,7 @@ class MoeRun : public QObject {
   // changed); its thread stops at its next step.
   void abandonRecording();
   void finishRecording(const std::shared_ptr<Recording>& recording);
-  void startRun(std::shared_ptr<CollapseSimulation> sim);
+  void startRun(std::shared_ptr<CollapseSimulation> sim, std::int64_t shown_step = 0);
 
   std::shared_ptr<CollapseSimulation> sim_;
   std::shared_ptr<Recording> recording_;               // the one being computed

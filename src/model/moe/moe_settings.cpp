@@ -33,6 +33,8 @@ void MoeSettings::validate() const {
                 "router steps at these experts and tokens_per_batch (steps × experts × "
                 "(tokens_per_batch + 1,024) is at most 5e8)",
                 1, max_recorded_collapse_steps(collapse_params()));
+  require_count(shown_step, "shown_step", "step of the run of record shown, 0 for its last", 0,
+                steps);
   require_count(prefill_tokens, "prefill_tokens", "tokens", 1, 1'000'000'000);
   require_real(link_gbps, "link_gbps", "Gbit/s", 1e-12, 1e9);
   require_real(latency_us, "latency_us", "µs per collective", 0.0, 1e9);

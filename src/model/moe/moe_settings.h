@@ -35,6 +35,10 @@ struct MoeSettings {
   // The run of record: the panel replays this many steps from step 0 on
   // open, and the headline drop rate is read at its last step.
   std::int64_t steps = 300;
+  // The step the panel shows (its scrub position) in the run of record, so a
+  // file reopens on the step that was being looked at; 0 follows the run's
+  // last step (live). In [0, steps].
+  std::int64_t shown_step = 0;
   // Link and pipeline (the communication tab).
   std::int64_t prefill_tokens = 8192;
   double link_gbps = 100;

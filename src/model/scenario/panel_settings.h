@@ -7,8 +7,10 @@
 // the accepted range, so a saved scenario carries everything a panel shows
 // and an edit that would leave it invalid can be refused.
 //
-// View state (which tab is open, the MoE playback speed and scrub position)
-// is not here: it changes what is looked at, not what is computed.
+// View state (which tab is open, the MoE playback speed) is not here: it
+// changes what is looked at, not what is computed. The MoE scrub position
+// (moe.shown_step) is the exception: a reopened run shows the step it was
+// saved on.
 #pragma once
 
 #include "isoflops_settings.h"

@@ -284,6 +284,7 @@ std::vector<ScenarioField> make_fields() {
   add("moe.shared_expert", "MoE: shared expert", "", [](S s) { return s.moe.shared_expert; });
   add("moe.renormalize", "MoE: renormalized gates", "", [](S s) { return s.moe.renormalize; });
   add("moe.steps", "MoE: steps", "steps", [](S s) { return s.moe.steps; });
+  add("moe.shown_step", "MoE: step shown", "", [](S s) { return s.moe.shown_step; });
   add("moe.comm.prefill_tokens", "MoE: prefill tokens", "tokens",
       [](S s) { return s.moe.prefill_tokens; });
   add("moe.comm.link_gbps", "MoE: link", "Gb/s", [](S s) { return s.moe.link_gbps; });

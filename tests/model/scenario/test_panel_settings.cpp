@@ -120,6 +120,16 @@ TEST(PanelSettings, ValidationNamesTheFieldUnitAndRange) {
   s = Scenario{};
   s.moe.steps = 5001;
   EXPECT_NE(error_of([&] { s.validate(); }).find("steps"), std::string::npos);
+  // The step shown lies in the run of record (0: its last step).
+  s = Scenario{};
+  s.moe.shown_step = 300;
+  EXPECT_NO_THROW(s.validate());
+  s.moe.shown_step = 301;
+  e = error_of([&] { s.validate(); });
+  EXPECT_EQ(e.rfind("MoE settings: shown_step", 0), 0u) << e;
+  EXPECT_NE(e.find("300"), std::string::npos) << e;
+  s.moe.shown_step = -1;
+  EXPECT_NE(error_of([&] { s.validate(); }).find("shown_step"), std::string::npos);
   s = Scenario{};
   s.roofline.overlays = {"H100", "H100"};
   EXPECT_NE(error_of([&] { s.validate(); }).find("twice"), std::string::npos);

@@ -5,6 +5,9 @@
 namespace napkin {
 
 namespace {
+constexpr double kHeadroom = 1.55;  // axis top ÷ the tallest bar (and the J line's top)
+constexpr double kLabelRow = 0.03;  // the labels' top, a share of the plot's height
+
 struct Series {
   std::vector<double> x, dollars, jx, joules;
 };
@@ -40,8 +43,15 @@ PrecisionCostPlot::PrecisionCostPlot(QWidget* parent)
   joules_->setPen(plotPen(plot_color::purple, 1.8));
   joules_->setScatterStyle(
       QCPScatterStyle(QCPScatterStyle::ssDiamond, plot_color::purple, Qt::white, 7));
-  for (int i = 0; i < 4; ++i)
-    labels_.push_back(addPointLabel(this, Qt::AlignHCenter | Qt::AlignBottom));
+  // Each precision's label in one row along the top: $ per million tokens and
+  // J per token are both proportional to chip-seconds per token, so the J
+  // diamonds sit at the bars' tops and a label there would be drawn over.
+  for (int i = 0; i < 4; ++i) {
+    QCPItemText* t = addPointLabel(this, Qt::AlignHCenter | Qt::AlignTop);
+    t->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    t->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    labels_.push_back(t);
+  }
   showLegendBelow(2);
 }
 
@@ -58,8 +68,9 @@ void PrecisionCostPlot::drawView(const ServingPanelView& v) {
   double dmax = 0, jmax = 0;
   for (double d : s.dollars) dmax = std::max(dmax, d);
   for (double j : s.joules) jmax = std::max(jmax, j);
-  yAxis->setRange(0, std::max(dmax, 1e-9) * 1.3);
-  yAxis2->setRange(0, std::max(jmax, 1e-9) * 1.3);
+  // The data in the lower two thirds, under the row of labels.
+  yAxis->setRange(0, std::max(dmax, 1e-9) * kHeadroom);
+  yAxis2->setRange(0, std::max(jmax, 1e-9) * kHeadroom);
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   for (std::size_t i = 0; i < v.view.precisions.size() && i < labels_.size(); ++i) {
     const PrecisionPoint& p = v.view.precisions[i];
@@ -67,15 +78,13 @@ void PrecisionCostPlot::drawView(const ServingPanelView& v) {
                     tr("%1\n%2 bits").arg(dtypeText(p.weights), numberText(p.bits_per_weight)));
     QCPItemText* t = labels_[i];
     t->setVisible(true);
+    t->position->setCoords(static_cast<double>(i), kLabelRow);
     if (p.best) {
-      t->position->setCoords(static_cast<double>(i),
-                             p.best->result.cost.dollars_per_million_tokens);
       t->setText(tr("%1\n%2 chips")
                      .arg(qs(format_dollars(p.best->result.cost.dollars_per_million_tokens, 3)))
                      .arg(p.best->chips));
       t->setColor(plotPalette().text);
     } else {
-      t->position->setCoords(static_cast<double>(i), 0);
       t->setText(tr("none"));
       t->setColor(plot_color::red);
     }
