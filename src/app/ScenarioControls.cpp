@@ -19,7 +19,8 @@ QString tr(const char* text) {
 
 QComboBox* declareChipControl(ControlColumn* col, ScenarioModel* m) {
   std::vector<ComboItem> chips;
-  for (const Chip& chip : hardware_table()) chips.push_back({qs(chip.name), qs(chip.name)});
+  // The built-in table, then the user's chips (the data folder's chips/).
+  for (const Chip* chip : chip_list()) chips.push_back({qs(chip->name), qs(chip->name)});
   return col->combo(
       {.key = QStringLiteral("chip"),
        .label = tr("Chip"),

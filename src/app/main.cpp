@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "hardware_json.h"
 #include "process_guard.h"
 #include "shell/MainWindow.h"
 
@@ -67,6 +68,10 @@ int main(int argc, char** argv) {
   }
   if (parser.isSet(help)) parser.showHelp(0);
   if (parser.isSet(version)) parser.showVersion();
+  // The user's chips and clusters, listed after the built-in ones; a file that
+  // cannot be read is named with its key and reason, the others still load.
+  for (const std::string& why : napkin::load_user_hardware(napkin::user_data_folder()).refused)
+    std::fprintf(stderr, "napkin: ignored %s\n", why.c_str());
 
   if (parser.isSet(report)) {
     napkin::MainWindow w(napkin::MainWindow::Session::fresh);

@@ -17,9 +17,11 @@
 #include "calibration.h"
 #include "cli_cluster.h"
 #include "cli_common.h"
+#include "cli_long_run.h"
 #include "format.h"
 #include "framework_config.h"
 #include "measured_runs.h"
+#include "parallel_for.h"
 
 namespace napkin::cli {
 
@@ -130,13 +132,20 @@ int run_calibrate(Args& a) {
   ConstantFitOptions options;
   options.bootstrap = a.integer("--bootstrap", 200, 0, 100'000, "resamples");
   options.seed = static_cast<std::uint64_t>(a.integer("--seed", 1, 0, 1'000'000'000, "seed"));
+  const double max_seconds = a.real("--max-seconds", 0, 0, 1e7, "s (0: no limit)");
   a.finish();
+
+  // One clock for the whole command, as fit has: reading the runs, the fit,
+  // its leave-one-out fits and bootstrap (--max-seconds, Ctrl+C and the
+  // progress line cover them all).
+  LongRun run("fits", 0, json, max_seconds);
 
   RunDefaults d = defaults;
   if (chip) d["chip"] = *chip;
   std::optional<TrainingConfig> config;
   if (config_path) config = import_training_config_file(*config_path);
   MeasuredRuns runs = read_all(files, d, config);
+  run.update(0);  // runs files that took the whole budget to read stop here
   if (!lines.empty()) {
     std::vector<MeasuredRun> kept;
     for (MeasuredRun& r : runs.runs)
@@ -148,7 +157,21 @@ int run_calibrate(Args& a) {
   }
   if (chip)
     for (MeasuredRun& r : runs.runs) r.job.chip = *chip;
-  const Calibration c = calibrate_step_time(runs.runs, options, fixed, network);
+  // Asked after each fit (with the count) and before each model evaluation
+  // (one fit of many runs can take a while): a stop is seen within one step.
+  std::int64_t fits_done = 0;
+  options.progress = [&run, &fits_done](std::int64_t done, std::int64_t total) {
+    fits_done = done;
+    return run.keep_going(done, total);
+  };
+  Calibration c;
+  try {
+    c = calibrate_step_time(runs.runs, options, fixed, network,
+                            [&run, &fits_done] { return run.keep_going(fits_done); });
+  } catch (const Cancelled&) {
+    run.stop_reason();
+    throw;
+  }
   const std::vector<double> fitted = c.fit.values();
   const std::vector<double> priors = [&] {
     std::vector<double> p;
@@ -175,6 +198,7 @@ int run_calibrate(Args& a) {
   }
   const ErrorSummary pe = relative_errors(pp, pm), ce = relative_errors(pc, pm);
 
+  run.update(fits_done);  // the --predict runs are read and evaluated on the same clock
   if (out) {
     QString error;
     if (!write_file_atomically(QString::fromStdString(*out),
@@ -204,6 +228,9 @@ int run_calibrate(Args& a) {
               static_cast<long long>(net.chips_per_node),
               format_grouped(net.intra_node_bytes_per_s / 1e9, 1).c_str(),
               format_grouped(net.inter_node_bytes_per_s / 1e9, 2).c_str());
+  std::printf("  framework: %s (software preset %s)\n",
+              c.framework.empty() ? "not named" : c.framework.c_str(),
+              c.software.empty() ? "unknown" : c.software.c_str());
   for (const std::string& n : runs.notes) std::printf("  note: %s\n", n.c_str());
   std::printf("Constants (fitted, 90 %% bootstrap interval, datasheet prior)\n");
   for (const FittedConstant& k : c.fit.constants) std::printf("  %s\n", value_text(k).c_str());
@@ -247,8 +274,7 @@ std::vector<Command> calibrate_commands() {
        "[--chip C] [--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] "
        "[--scale-out-gb-per-s Y] [--lines 2,5,...] [--fix NAME,...] [--predict FILE] [--bootstrap "
        "200] [--seed "
-       "1] "
-       "[-o PROFILE.json] [--json]",
+       "1] [--max-seconds S] [-o PROFILE.json] [--json]",
        run_calibrate},
   };
 }

@@ -21,8 +21,11 @@ std::optional<Network> cluster_from_flags(Args& a, const std::string& chip);
 // The constants a job runs with and where they come from: JSON
 // {"calibrated", "runs", the five constants, "profile"} and a text line
 // ending "(calibrated on N runs: FILE)" or "(datasheet; no cluster profile)".
-QJsonObject calibration_json(const TrainingJob& job, const std::optional<std::string>& path);
-std::string calibration_text(const TrainingJob& job, const std::optional<std::string>& path);
+// `software`: the preset the plan runs (a profile fitted under another is flagged).
+QJsonObject calibration_json(const TrainingJob& job, const std::optional<std::string>& path,
+                             std::string_view software);
+std::string calibration_text(const TrainingJob& job, const std::optional<std::string>& path,
+                             std::string_view software);
 
 // The profile of --cluster-profile FILE, refused (UsageError naming the flag)
 // when malformed or calibrated on another chip than `chip`.

@@ -6,6 +6,7 @@
 
 #include "cli_common.h"
 #include "cli_long_run.h"
+#include "hardware_json.h"
 
 namespace napkin::cli {
 
@@ -28,16 +29,67 @@ void print_help(const std::vector<Command>& commands) {
   std::printf("\nWithout --json a readable report is printed; with --json one JSON object.\n");
   std::printf("Bad flags or values exit with status 2 and one line on stderr.\n");
   std::printf(
-      "Long runs (fit and its bootstrap, diff's ladder fits, moe collapse) show progress on a\n"
-      "terminal (not with --json),\n"
+      "Long runs (fit and its bootstrap, diff's ladder fits, calibrate, moe collapse) show\n"
+      "progress on a terminal (not with --json),\n"
       "stop on Ctrl+C with status 130, and with --max-seconds S stop after S seconds with\n"
       "status 124. A value that starts with a dash is given as --flag=VALUE.\n");
+  std::printf(
+      "Chips and clusters described in JSON files in the data folder's chips/ and clusters/\n"
+      "(NAPKIN_DATA_DIR, else ~/.local/share/Napkin/Napkin) are listed with the built-in ones;\n"
+      "--chip-file FILE (any command) adds one chip.\n");
+}
+
+// The user's chips and clusters from the data folder (once per process; a
+// file that cannot be read is named with its key and reason on stderr, the
+// others still load), then the chips of --chip-file FILE (any command; a bad
+// one is an error). Returns the words without --chip-file, or the error.
+std::vector<std::string> load_hardware(const std::vector<std::string>& argv, std::string* error) {
+  static bool loaded = false;
+  if (!loaded) {
+    loaded = true;
+    for (const std::string& why : load_user_hardware(user_data_folder()).refused)
+      std::fprintf(stderr, "napkin-cli: ignored %s\n", why.c_str());
+  }
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    std::string file;
+    if (argv[i] == "--chip-file") {
+      if (i + 1 == argv.size()) {
+        *error = "--chip-file needs a file name (a chip JSON file)";
+        return {};
+      }
+      file = argv[++i];
+    } else if (argv[i].rfind("--chip-file=", 0) == 0) {
+      file = argv[i].substr(12);
+    } else {
+      out.push_back(argv[i]);
+      continue;
+    }
+    try {
+      const ChipFile chip = read_chip_file(file);
+      try {
+        add_user_chip(chip.chip());
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(file + ": key \"name\": " + e.what());
+      }
+    } catch (const std::invalid_argument& e) {
+      *error = std::string("--chip-file: ") + e.what();
+      return {};
+    }
+  }
+  return out;
 }
 
 }  // namespace
 
-int dispatch(const std::vector<std::string>& argv) {
+int dispatch(const std::vector<std::string>& given) {
   const std::vector<Command> commands = all_commands();
+  std::string hardware_error;
+  const std::vector<std::string> argv = load_hardware(given, &hardware_error);
+  if (!hardware_error.empty()) {
+    std::fprintf(stderr, "napkin-cli: %s\n", hardware_error.c_str());
+    return 2;
+  }
   if (argv.empty() || argv[0] == "help" || argv[0] == "--help" || argv[0] == "-h") {
     print_help(commands);
     return argv.empty() ? 2 : 0;

@@ -20,6 +20,7 @@
 #include "hardware.h"
 #include "inputs.h"
 #include "parallel.h"
+#include "parallel_settings.h"
 #include "scenario.h"
 #include "validate.h"
 
@@ -332,7 +333,7 @@ int run_parallel(Args& a) {
         {"scale_out_gb_per_s", net.inter_node_bytes_per_s / 1e9},
         {"source",
          QString::fromUtf8(net.source.data(), static_cast<qsizetype>(net.source.size()))}};
-    o["calibration"] = calibration_json(job, profile_path);
+    o["calibration"] = calibration_json(job, profile_path, software);
     if (layout_text) {
       QJsonArray axes;
       for (const std::string& x : searched) axes.append(QString::fromStdString(x));
@@ -369,7 +370,7 @@ int run_parallel(Args& a) {
     if (p.name == software)
       std::printf("Software: %s — %s\n", std::string(p.name).c_str(),
                   std::string(p.description).c_str());
-  std::printf("Constants: %s\n", calibration_text(job, profile_path).c_str());
+  std::printf("Constants: %s\n", calibration_text(job, profile_path, software).c_str());
   if (partial) {
     std::string axes;
     for (const std::string& x : searched) axes += (axes.empty() ? "" : ", ") + x;
@@ -413,7 +414,8 @@ ClusterProfile cluster_profile_flag(const std::string& path, const std::string& 
   return profile;
 }
 
-QJsonObject calibration_json(const TrainingJob& job, const std::optional<std::string>& path) {
+QJsonObject calibration_json(const TrainingJob& job, const std::optional<std::string>& path,
+                             std::string_view software) {
   const CalibratedConstants k = job.constants();
   QJsonObject o{{"calibrated", job.calibrated.has_value()},
                 {"runs", json_int(k.runs)},
@@ -423,10 +425,17 @@ QJsonObject calibration_json(const TrainingJob& job, const std::optional<std::st
                 {"scale_out_efficiency", k.scale_out_efficiency},
                 {"host_dispatch_seconds", k.host_dispatch_seconds}};
   if (path) o["profile"] = QString::fromStdString(*path);
+  if (job.calibrated) {
+    o["framework"] = QString::fromStdString(job.calibrated->framework);
+    o["software"] = QString::fromStdString(job.calibrated->software);
+    const std::string w = calibration_warning(*job.calibrated, software);
+    if (!w.empty()) o["warning"] = QString::fromStdString(w);
+  }
   return o;
 }
 
-std::string calibration_text(const TrainingJob& job, const std::optional<std::string>& path) {
+std::string calibration_text(const TrainingJob& job, const std::optional<std::string>& path,
+                             std::string_view software) {
   const CalibratedConstants k = job.constants();
   char b[200];
   std::snprintf(b, sizeof b,
@@ -435,8 +444,12 @@ std::string calibration_text(const TrainingJob& job, const std::optional<std::st
                 100 * k.matmul_efficiency, 100 * k.hbm_efficiency, 100 * k.scale_up_efficiency,
                 100 * k.scale_out_efficiency, 1e6 * k.host_dispatch_seconds);
   if (!job.calibrated) return std::string(b) + " (datasheet; no cluster profile)";
-  return std::string(b) + " (calibrated on " + std::to_string(k.runs) +
-         " runs: " + path.value_or("profile") + ")";
+  std::string t = std::string(b) + " (calibrated on " + std::to_string(k.runs) + " runs";
+  if (!job.calibrated->framework.empty()) t += " under " + job.calibrated->framework;
+  t += ": " + path.value_or("profile") + ")";
+  if (const std::string w = calibration_warning(*job.calibrated, software); !w.empty())
+    t += "\n  warning: the profile was " + w;
+  return t;
 }
 
 std::optional<Network> cluster_from_flags(Args& a, const std::string& chip) {
@@ -447,7 +460,7 @@ std::optional<Network> cluster_from_flags(Args& a, const std::string& chip) {
   Network n = chip_by_name(chip).network;
   if (name) {
     bool preset = false;
-    for (const ClusterPreset& p : cluster_presets()) preset = preset || p.name == *name;
+    for (const ClusterPreset* p : cluster_list()) preset = preset || p->name == *name;
     if (!preset && !std::filesystem::exists(*name))
       throw UsageError("--cluster must be one of " + cluster_names() +
                        " or a cluster JSON file; got " + cli::quoted(*name) + " (no such file)");

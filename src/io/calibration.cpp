@@ -50,7 +50,7 @@ std::vector<FitConstant> step_time_constants(const TrainingJob& job) {
 CalibratedConstants constants_from_values(std::span<const double> v) {
   if (v.size() != kNames.size())
     throw std::invalid_argument("expected " + std::to_string(kNames.size()) + " constants");
-  return {v[0], v[1], v[2], v[3], v[4], 0};
+  return {v[0], v[1], v[2], v[3], v[4], 0, {}, {}};
 }
 
 std::vector<double> values_of(const CalibratedConstants& k) {
@@ -72,6 +72,7 @@ Calibration calibrate_step_time(const std::vector<MeasuredRun>& runs,
                                 const std::function<bool()>& keep_going) {
   Calibration c;
   c.network = network;
+  std::vector<std::string> frameworks;
   for (const MeasuredRun& r : runs) {
     double step = 0;
     if (r.measured.step_seconds) {
@@ -90,6 +91,22 @@ Calibration calibrate_step_time(const std::vector<MeasuredRun>& runs,
       throw std::invalid_argument(r.label + ": chip " + r.job.chip + ", but " +
                                   c.runs.front().label + " ran on " + c.chip +
                                   "; calibrate one chip at a time");
+    // The framework the constants are fitted under (the host time per
+    // kernel and the efficiencies are the framework's as much as the cluster's).
+    std::string software;
+    try {
+      software = software_for_framework(r.framework);
+    } catch (const std::invalid_argument&) {
+      software = "";  // a log with no framework named: the run's preset is unknown
+    }
+    if (std::find(frameworks.begin(), frameworks.end(), r.framework) == frameworks.end()) {
+      c.framework += (frameworks.empty() ? "" : ", ") + r.framework;
+      frameworks.push_back(r.framework);
+    }
+    if (c.runs.empty())
+      c.software = software;
+    else if (software != c.software)
+      c.software = "mixed";
     CalibrationRun cr{r.label, "", r.job, r.layout, step};
     cr.job.network = network;
     cr.job.calibrated.reset();
@@ -141,6 +158,8 @@ std::string profile_to_json(const Calibration& c) {
   o["format"] = "napkin-cluster-profile";
   o["version"] = 2;
   o["chip"] = QString::fromStdString(c.chip);
+  o["framework"] = QString::fromStdString(c.framework);
+  o["software"] = QString::fromStdString(c.software);
   o["network"] = QJsonObject{
       {"gpus_per_node", static_cast<double>(net.chips_per_node)},
       {"scale_up_gb_per_s", net.intra_node_bytes_per_s / 1e9},
@@ -192,6 +211,8 @@ std::vector<double> ClusterProfile::values() const {
 CalibratedConstants ClusterProfile::calibrated() const {
   CalibratedConstants k = constants_from_values(values());
   k.runs = runs;
+  k.framework = framework;
+  k.software = software;
   return k;
 }
 
@@ -206,6 +227,8 @@ CalibratedInterval ClusterProfile::interval() const {
   }
   CalibratedInterval k{constants_from_values(slow), constants_from_values(fast)};
   k.slow.runs = k.fast.runs = runs;
+  k.slow.framework = k.fast.framework = framework;
+  k.slow.software = k.fast.software = software;
   return k;
 }
 
@@ -243,6 +266,22 @@ ClusterProfile profile_from_json(std::string_view json, std::string_view source)
     (void)chip_by_name(p.chip);
   } catch (const std::invalid_argument& e) {
     bad(source, "chip", e.what());
+  }
+  // Optional (profiles written before they were recorded do not say).
+  for (auto [key, field] :
+       {std::pair{"framework", &p.framework}, std::pair{"software", &p.software}}) {
+    const QJsonValue v = o[key];
+    if (v.isUndefined()) continue;
+    if (!v.isString() || v.toString().size() > 200)
+      bad(source, key, "expected a text of at most 200 characters");
+    *field = v.toString().toStdString();
+  }
+  if (!p.software.empty() && p.software != "mixed") {
+    try {
+      (void)software_by_name(p.software);
+    } catch (const std::invalid_argument& e) {
+      bad(source, "software", e.what());
+    }
   }
   const QJsonObject n = o["network"].toObject();
   p.network.chips_per_node =

@@ -48,6 +48,10 @@ struct CalibrationRun {
 
 struct Calibration {
   std::string chip;
+  // The runs' framework as written ("megatron-deepspeed"; several joined by
+  // ", ") and the software preset it maps to ("mixed" for runs of several).
+  std::string framework;
+  std::string software;
   std::optional<Network> network;  // the cluster input; unset: the chip's node
   std::vector<CalibrationRun> runs;
   std::vector<FitConstant> constants;
@@ -76,6 +80,8 @@ std::string profile_to_json(const Calibration& c);
 
 struct ClusterProfile {
   std::string chip;
+  std::string framework;  // what the runs ran under; "" in a profile that does not say
+  std::string software;
   Network network;  // the cluster the runs ran on
   std::vector<FittedConstant> constants;
   std::int64_t runs = 0;

@@ -109,7 +109,9 @@ struct CsvPreview {
   std::string source;
   std::vector<std::string> header;
   std::vector<CsvPreviewRow> rows;  // the first data rows
-  std::int64_t data_rows = 0;       // every data row of the file
+  // Every data row of the file when the preview read to its end; unset when
+  // it stopped after its rows (counting them all is the import's full parse).
+  std::optional<std::int64_t> data_rows;
   // The mapping guessed from the header's names and units. A role with no
   // matching column has an empty name (`budget` is optional).
   LadderColumns guess;
@@ -121,9 +123,11 @@ struct CsvPreview {
   bool complete() const { return missing.empty(); }
 };
 
-// The header, the first `max_rows` rows and a guessed mapping. Throws only
-// when the text is not a CSV table (empty, over the limit, an unterminated
-// quote); bad rows are shown as they are.
+// The header, the first `max_rows` rows and a guessed mapping, reading no
+// further into the text than those rows (a preview of a million-row file
+// costs what one of a few rows does). Throws only when that part is not a CSV
+// table (empty, over the limit, an unterminated quote); bad rows are shown as
+// they are.
 CsvPreview preview_csv_ladder(std::string_view text, std::string_view source,
                               std::int64_t max_rows = 20);
 
@@ -157,8 +161,11 @@ struct CsvImport {
 
 // The tolerant import with an explicit mapping. Throws std::invalid_argument
 // when a mapped column is not in the header (the message lists the header),
-// appears twice, or the text is not a CSV table.
+// appears twice, or the text is not a CSV table. `progress` is polled every
+// 64 KiB of the parse and every 65,536 rows after it; false stops the import
+// with csv::Stopped.
 CsvImport import_csv_ladder(std::string_view text, std::string_view source,
-                            const LadderColumns& columns, const LossCut& cut = {});
+                            const LadderColumns& columns, const LossCut& cut = {},
+                            const csv::Progress& progress = {});
 
 }  // namespace napkin

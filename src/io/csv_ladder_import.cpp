@@ -153,11 +153,13 @@ ColumnGuess guess_column(const std::vector<std::string>& header, LadderRole role
 CsvPreview preview_csv_ladder(std::string_view text, std::string_view source,
                               std::int64_t max_rows) {
   require_count(max_rows, "preview rows", "rows", 0, 1'000'000);
-  const Table table = read_table(text, source, kMaxCsvBytes, true);
+  // One row more than shown tells whether the file goes on.
+  const Table table = read_table(text, source, kMaxCsvBytes, true, {}, max_rows + 1);
   CsvPreview p;
   p.source = std::string(source);
   p.header = table.header;
-  p.data_rows = static_cast<std::int64_t>(table.records.size());
+  if (static_cast<std::int64_t>(table.records.size()) <= max_rows)
+    p.data_rows = static_cast<std::int64_t>(table.records.size());
   for (const Record& rec : table.records) {
     if (static_cast<std::int64_t>(p.rows.size()) >= max_rows) break;
     CsvPreviewRow row;
@@ -266,16 +268,21 @@ std::string CsvImport::problem() const {
 }
 
 CsvImport import_csv_ladder(std::string_view text, std::string_view source,
-                            const LadderColumns& columns, const LossCut& cut) {
+                            const LadderColumns& columns, const LossCut& cut,
+                            const csv::Progress& progress) {
   columns.validate();
   if (cut.enabled) require_positive(cut.max_loss, "loss cut", "nats/token");
-  const Table table = read_table(text, source, kMaxCsvBytes, true);
+  const Table table = read_table(text, source, kMaxCsvBytes, true, progress);
   const Mapping m = map_columns(table.header, columns, source);
   CsvImport out;
   out.ladder.file_name = file_name_of(source);
   out.ladder.columns = columns;
   out.ladder.data_rows = static_cast<std::int64_t>(table.records.size());
+  const auto total = static_cast<std::int64_t>(text.size());
+  std::int64_t row = 0;
   for (const Record& rec : table.records) {
+    if (progress && ++row % 65536 == 0 && !progress(total, total))
+      throw csv::Stopped(std::string(source) + ": stopped at line " + std::to_string(rec.line));
     LadderPoint p;
     CsvSkippedRow why;
     if (!read_row(rec, table.header.size(), m, p, why)) {

@@ -1,5 +1,5 @@
 // Issue 28, items 10 to 16, at the CLI: --max-seconds, progress and Ctrl+C
-// bound a whole fit (and diff's fits); a FIFO nobody reads or writes is an
+// bound a whole fit (and diff's fits, and calibrate's); a FIFO nobody reads or writes is an
 // error, not a hang; file names are never changed; lenient input is refused;
 // messages speak the user's words.
 #include <gtest/gtest.h>
@@ -159,6 +159,50 @@ TEST(CliHostileRest, DiffFitsUnderMaxSeconds) {
   EXPECT_EQ(o.exit_code, 124) << s(o.err);
   EXPECT_TRUE(o.err.contains("napkin-cli diff: stopped at --max-seconds 0.2")) << s(o.err);
   EXPECT_TRUE(o.out.isEmpty()) << s(o.out);
+}
+
+namespace {
+
+// The ten single-node vTrain rows calibrated with many resamples: seconds of
+// work, as fit's large ladders are.
+QStringList calibrate_long(const char* bootstrap) {
+  return {"calibrate",
+          "--runs",
+          QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv"),
+          "--set",
+          "chip=A100-80,vocab=50304,recompute=full,framework=megatron-deepspeed",
+          "--lines",
+          "21,59,63,74,78,103,106,123,237,242",
+          "--bootstrap",
+          bootstrap};
+}
+
+}  // namespace
+
+TEST(CliHostileRest, CalibrateStopsAtMaxSeconds) {
+  const Outcome o = run(calibrate_long("100000") << "--max-seconds"
+                                                 << "0.2");
+  EXPECT_EQ(o.exit_code, 124) << s(o.err);
+  EXPECT_TRUE(o.err.contains("napkin-cli calibrate: stopped at --max-seconds 0.2 after"))
+      << s(o.err);
+  EXPECT_TRUE(o.out.isEmpty()) << s(o.out);
+}
+
+TEST(CliHostileRest, CalibrateShowsProgressAndStopsOnCtrlC) {
+  const Outcome o =
+      run(calibrate_long("100000"), {"NAPKIN_PROGRESS=1"}, [](QProcess& p, QString* seen) {
+        for (int i = 0; i < 1200 && !seen->contains(" fits ("); ++i) {
+          p.waitForReadyRead(100);
+          *seen += QString::fromUtf8(p.readAllStandardError());
+          if (p.state() == QProcess::NotRunning) return;
+        }
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+      });
+  // "12 / 100,011 fits (0 %)": the fit, ten leave-one-out fits, the resamples.
+  EXPECT_TRUE(o.seen.contains(" / 100,011 fits (")) << s(o.seen);
+  EXPECT_EQ(o.exit_code, 130) << s(o.err);
+  EXPECT_TRUE(o.err.contains("napkin-cli calibrate: interrupted (Ctrl+C) after ")) << s(o.err);
+  EXPECT_TRUE(o.out.isEmpty());
 }
 
 // ------------------------------------------------ 12: names are never changed

@@ -230,3 +230,47 @@ TEST(CliCalibrate, BudgetWithTheProfilePredictsACalibratedMfuAndItsRange) {
   EXPECT_EQ(h100.exit_code, 2);
   EXPECT_TRUE(h100.err.contains("was calibrated on A100-80")) << h100.err.toStdString();
 }
+
+// Issue 25, item 3: a chip of the user's data folder is a --chip like a
+// built-in one; --chip-file adds one explicitly; a malformed file is named
+// with its key and reason (ignored in the folder, an error when given).
+TEST(CliImportRun, UserChipsFromTheDataFolderAndChipFile) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  ASSERT_TRUE(QDir(dir.path()).mkpath(QStringLiteral("chips")));
+  const auto write = [](const QString& path, const QByteArray& text) {
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(text);
+  };
+  const QByteArray chip =
+      R"({"name": "NAME", "like": "H100",
+          "peak_tflops": {"value": 500, "kind": "measured", "source": "MAMF on our nodes"},
+          "watts": {"value": 600, "kind": "datasheet", "source": "vendor sheet"}})";
+  write(dir.filePath("chips/site.json"), QByteArray(chip).replace("NAME", "Site-H100"));
+  write(dir.filePath("chips/broken.json"), R"({"name": "Broken", "like": "H100", "watts": 600})");
+  write(dir.filePath("explicit.json"), QByteArray(chip).replace("NAME", "Explicit-H100"));
+  qputenv("NAPKIN_DATA_DIR", dir.path().toLocal8Bit());
+  const CliResult site = run_cli({"budget", "--chip", "Site-H100", "--json"});
+  const CliResult h100 = run_cli({"budget", "--chip", "H100", "--json"});
+  const CliResult given = run_cli({"budget", "--chip", "Explicit-H100", "--chip-file",
+                                   dir.filePath("explicit.json"), "--json"});
+  const CliResult missing = run_cli({"budget", "--chip", "Explicit-H100", "--json"});
+  const CliResult bad =
+      run_cli({"budget", "--chip-file=" + dir.filePath("chips/broken.json"), "--json"});
+  qunsetenv("NAPKIN_DATA_DIR");
+  ASSERT_EQ(site.exit_code, 0) << site.err.toStdString();
+  ASSERT_EQ(h100.exit_code, 0) << h100.err.toStdString();
+  // Half the peak: the same budget buys about half the FLOPs.
+  const double ratio = site.json["flops"].toDouble() / h100.json["flops"].toDouble();
+  EXPECT_NEAR(ratio, 500.0 / 990.0, 1e-6) << site.out.toStdString();
+  EXPECT_TRUE(site.err.contains("ignored ")) << site.err.toStdString();
+  EXPECT_TRUE(site.err.contains("broken.json: key \"watts\": expected {\"value\""))
+      << site.err.toStdString();
+  EXPECT_EQ(given.exit_code, 0) << given.err.toStdString();
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_TRUE(missing.err.contains("Site-H100")) << missing.err.toStdString();  // listed
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(bad.err.contains("--chip-file: ")) << bad.err.toStdString();
+  EXPECT_TRUE(bad.err.contains("key \"watts\"")) << bad.err.toStdString();
+}

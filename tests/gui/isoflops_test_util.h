@@ -94,6 +94,8 @@ inline bool loadWithDialog(IsoflopsPanel* p, const QString& path) {
   if (!p->loadLadderCsv(path)) return false;
   LadderImportDialog* d = p->importDialog();
   if (!d) return false;
+  // The rows are parsed off the UI thread; OK waits for them.
+  if (!waitFor([d] { return !d->importing(); })) return false;
   QPushButton* ok = d->buttons()->button(QDialogButtonBox::Ok);
   if (!ok->isEnabled()) return false;
   QTest::mouseClick(ok, Qt::LeftButton);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QMenu>
@@ -170,12 +171,25 @@ TEST(ClusterProfile, TheCalibrateDialogPreviewsFitsOffTheUiThreadAndSaves) {
   EXPECT_EQ(d->plot()->pointCount(), 20);                  // datasheet and calibrated
 
   const QString profile = dir.filePath(QStringLiteral("cluster.profile.json"));
+  // The README's screenshot of the dialog (NAPKIN_SAVE_SCREENSHOTS names a folder).
+  if (const QString to = qEnvironmentVariable("NAPKIN_SAVE_SCREENSHOTS"); !to.isEmpty())
+    d->grab().save(QDir(to).filePath(QStringLiteral("calibrate-dialog.png")));
   ASSERT_TRUE(d->saveProfile(profile).isEmpty());
   d->accept();
   QCoreApplication::processEvents();
   ASSERT_TRUE(model.scenario().parallel.calibrated.has_value());
   EXPECT_EQ(model.scenario().parallel.calibrated->runs, 10);
   EXPECT_EQ(model.scenario().parallel.cluster_profile, profile.toStdString());
+  // The profile says what the runs ran under; the panel's software (modern)
+  // is not it, and the cluster read-out says so.
+  EXPECT_EQ(model.scenario().parallel.calibrated->framework, "megatron-deepspeed");
+  const std::string cluster = model.scenario().parallel.cluster_text(chip_by_name("A100-80"));
+  EXPECT_NE(cluster.find("calibrated on 10 runs under megatron-deepspeed"), std::string::npos)
+      << cluster;
+  EXPECT_NE(cluster.find("used with software modern"), std::string::npos) << cluster;
+  model.edit(QStringLiteral("software"), 2,
+             [](Scenario& s) { s.parallel.software = "megatron-deepspeed"; });
+  EXPECT_EQ(model.scenario().parallel.calibration_warning(), "");
 
   // A file that is not a runs file: one message, the dialog keeps its runs.
   CalibrateRunsDialog* e = panel.openCalibrateDialog();

@@ -127,6 +127,7 @@ TEST(IsoflopsPanel, TheImportDialogMapsColumnsListsSkippedRowsAndLoads) {
   d->nScale()->setValue(1e6);
   EXPECT_EQ(d->columns().n_params_scale, 1e6);
   // The bad rows are listed with why; the loss cut names the too-high run.
+  ASSERT_TRUE(waitFor([d] { return !d->importing(); }));
   ASSERT_TRUE(d->result().has_value());
   const QString skipped = d->skippedText();
   EXPECT_TRUE(skipped.contains(QStringLiteral("line 9: non-numeric"))) << skipped.toStdString();
@@ -330,4 +331,45 @@ TEST(IsoflopsPanel, ALongCsvReadShowsProgressAndCanBeCancelled) {
       << p->statusText().toStdString();
   EXPECT_EQ(p->importDialog(), nullptr);
   EXPECT_EQ(p->shown().view().points.size(), before);
+}
+
+// Task (issue 28): a 1,000,000-row ladder (about 28 MB) previews at once and
+// is parsed off the UI thread. No timing is asserted: the result only ever
+// arrives through the event loop, so right after the dialog is built it is
+// still importing, and a zero timer started then fires before the rows are
+// in; a new mapping stops the parse under way; the count comes with the rows.
+TEST(IsoflopsPanel, AMillionRowLadderPreviewsAtOnceAndParsesOffTheUiThread) {
+  std::string text = "N,D,loss\n";
+  text.reserve(28'000'000);
+  for (int i = 0; i < 1'000'000; ++i) text += "1000000000,20000000000,2.5\n";
+  LadderImportDialog d(std::move(text), QStringLiteral("huge.csv"), LossCut{});
+  EXPECT_EQ(d.preview()->rowCount(), 8);
+  EXPECT_TRUE(d.importing());
+  EXPECT_FALSE(d.result().has_value());
+  EXPECT_FALSE(d.buttons()->button(QDialogButtonBox::Ok)->isEnabled());
+  EXPECT_FALSE(d.summary().contains(QStringLiteral("rows will be")));
+  bool fired = false, importing_when_fired = false;
+  QTimer::singleShot(0, &d, [&] {
+    fired = true;
+    importing_when_fired = d.importing();
+  });
+  // A new mapping (the loss cut on) stops the first parse and starts another.
+  d.cutEnabled()->setChecked(!d.cutEnabled()->isChecked());
+  EXPECT_TRUE(d.importing());
+  ASSERT_TRUE(waitFor([&] { return !d.importing(); }));
+  EXPECT_TRUE(fired);
+  EXPECT_TRUE(importing_when_fired);  // the UI thread ran while the rows were parsed
+  ASSERT_TRUE(d.result().has_value());
+  EXPECT_EQ(d.result()->ladder.data_rows, 1'000'000);
+  EXPECT_TRUE(d.buttons()->button(QDialogButtonBox::Ok)->isEnabled());
+  EXPECT_TRUE(d.findChild<QLabel*>(QStringLiteral("head"))
+                  ->text()
+                  .contains(QStringLiteral("1000000 data rows")))
+      << d.findChild<QLabel*>(QStringLiteral("head"))->text().toStdString();
+  // Closing while a parse runs stops it; nothing arrives afterwards.
+  d.cutEnabled()->setChecked(!d.cutEnabled()->isChecked());
+  EXPECT_TRUE(d.importing());
+  d.reject();
+  EXPECT_FALSE(d.importing());
+  EXPECT_FALSE(d.result().has_value());
 }

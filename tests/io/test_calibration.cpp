@@ -135,7 +135,7 @@ TEST(Calibration, DatasheetConstantsReproduceTheUncalibratedStep) {
   std::vector<double> slower = values_of(job.constants());
   slower[0] /= 2;
   EXPECT_GT(predict_step_seconds(job, r.layout, slower), 1.2 * datasheet);
-  job.calibrated = CalibratedConstants{0.5, 0.7, 0.78, 0.78, 2e-3, 3};
+  job.calibrated = CalibratedConstants{0.5, 0.7, 0.78, 0.78, 2e-3, 3, {}, {}};
   EXPECT_GT(evaluate_layout(job, r.layout).step_seconds, 2 * datasheet);
   job.calibrated->matmul_efficiency = 1.5;
   EXPECT_THROW(job.validate(), std::invalid_argument);
@@ -287,5 +287,66 @@ TEST(Calibration, AnIntervalOutsideTheConstantsBoundsIsRefused) {
     FAIL() << "accepted a p05 of 7";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("constants[0].p05"), std::string::npos) << e.what();
+  }
+}
+
+// Task (issue 25): a profile records the framework its runs ran under (the
+// runs file's framework column) and the software preset that maps to; used
+// with another preset, the plan says so.
+TEST(Calibration, AProfileRecordsItsFrameworkAndWarnsUnderAnother) {
+  const Calibration c = calibrate_step_time(calibration_rows(), ConstantFitOptions{0.05, 1.5, 0},
+                                            {}, vtrain_cluster());
+  EXPECT_EQ(c.framework, "megatron-deepspeed");
+  EXPECT_EQ(c.software, software_for_framework("megatron-deepspeed"));
+  const std::string json = profile_to_json(c);
+  EXPECT_NE(json.find("\"framework\": \"megatron-deepspeed\""), std::string::npos) << json;
+  const ClusterProfile p = profile_from_json(json, "p.json");
+  EXPECT_EQ(p.framework, "megatron-deepspeed");
+  EXPECT_EQ(p.software, c.software);
+  EXPECT_EQ(p.calibrated().framework, "megatron-deepspeed");
+  EXPECT_EQ(p.interval().slow.software, c.software);
+
+  ParallelSettings s;
+  s.calibrated = p.calibrated();
+  s.software = c.software;
+  EXPECT_EQ(s.calibration_warning(), "");
+  EXPECT_NE(s.cluster_text(chip_by_name("A100-80"))
+                .find("calibrated on 10 runs under "
+                      "megatron-deepspeed"),
+            std::string::npos);
+  s.software = "modern";
+  const std::string w = s.calibration_warning();
+  EXPECT_NE(w.find("fitted under megatron-deepspeed, software " + c.software), std::string::npos)
+      << w;
+  EXPECT_NE(w.find("used with software modern"), std::string::npos) << w;
+  EXPECT_NE(s.cluster_text(chip_by_name("A100-80")).find(w), std::string::npos);
+
+  // Runs of two frameworks: both named, the preset "mixed" (always flagged).
+  std::vector<MeasuredRun> rows = calibration_rows();
+  rows[0].framework = "megatron";
+  const Calibration both =
+      calibrate_step_time(rows, ConstantFitOptions{0.05, 1.5, 0}, {}, vtrain_cluster());
+  EXPECT_EQ(both.framework, "megatron, megatron-deepspeed");
+  EXPECT_EQ(both.software, "mixed");
+
+  // A profile written before the framework was recorded still reads; a bad
+  // value is refused naming the key.
+  std::string old = json;
+  for (const char* key : {"\"framework\"", "\"software\""}) {
+    const std::size_t at = old.rfind('\n', old.find(key));
+    old.erase(at, old.find('\n', at + 1) - at);
+  }
+  ASSERT_EQ(old.find("\"framework\""), std::string::npos) << old;
+  const ClusterProfile o = profile_from_json(old, "old.json");
+  EXPECT_EQ(o.framework, "");
+  EXPECT_EQ(calibration_warning(o.calibrated(), "modern"), "");
+  std::string bad = json;
+  bad.replace(bad.find("\"software\": \""), 13, "\"software\": 3, \"x\": \"");
+  try {
+    profile_from_json(bad, "bad.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json: key \"software\""), std::string::npos)
+        << e.what();
   }
 }

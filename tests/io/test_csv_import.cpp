@@ -38,7 +38,8 @@ TEST(CsvImport, PreviewGuessesTheChinchillaColumns) {
   const CsvPreview p = preview_csv_ladder(read_csv_file(kChinchilla), kChinchilla, 5);
   ASSERT_EQ(p.header.size(), 7u);
   EXPECT_EQ(p.header[3], "Model Size");
-  EXPECT_EQ(p.data_rows, 245);
+  EXPECT_FALSE(p.data_rows.has_value());  // five rows read of 245: the count is the import's
+  EXPECT_EQ(preview_csv_ladder(read_csv_file(kChinchilla), kChinchilla, 245).data_rows, 245);
   ASSERT_EQ(p.rows.size(), 5u);
   EXPECT_EQ(p.rows[0].line, 2);
   EXPECT_EQ(p.rows[0].fields[6], "5.005581996196243");
@@ -210,4 +211,41 @@ TEST(CsvImport, ATextColumnIsNotGuessedAsANumber) {
   const CsvImport few = import_csv_ladder("N,D,loss\n1e8,2e9,3.1\n", "few.csv", p.guess, {});
   EXPECT_FALSE(few.usable());
   EXPECT_EQ(few.problem().rfind("A fit needs", 0), 0u) << few.problem();
+}
+
+// Task (issue 28): the dialog's preview reads only its rows. A text whose
+// tail cannot be parsed at all (an unterminated quote, which the import
+// refuses) previews, because the preview never reaches it; a million rows
+// preview as eight.
+TEST(CsvImport, ThePreviewReadsOnlyItsRows) {
+  std::string text = "N,D,loss\n";
+  for (int i = 0; i < 30; ++i) text += "1e9,2e10,2.5\n";
+  text += "1e9,\"2e10,2.5\n";  // line 32: never closed
+  const CsvPreview p = preview_csv_ladder(text, "tail.csv", 8);
+  EXPECT_EQ(p.rows.size(), 8u);
+  EXPECT_FALSE(p.data_rows.has_value());
+  EXPECT_TRUE(p.complete());
+  EXPECT_THROW(import_csv_ladder(text, "tail.csv", p.guess), std::invalid_argument);
+  // All of it read when the rows end first: the count is exact.
+  const CsvPreview whole = preview_csv_ladder("N,D,loss\n1e9,2e10,2.5\n\n", "w.csv", 8);
+  EXPECT_EQ(whole.data_rows, 1);
+
+  std::string big = "N,D,loss\n";
+  big.reserve(20'000'000);
+  for (int i = 0; i < 1'000'000; ++i) big += "1000000000,20000000000,2.5\n";
+  const CsvPreview b = preview_csv_ladder(big, "big.csv", 8);
+  EXPECT_EQ(b.rows.size(), 8u);
+  EXPECT_EQ(b.rows.back().line, 9);
+  // The import parses it all, and can be stopped on the way.
+  std::int64_t polls = 0;
+  const CsvImport all =
+      import_csv_ladder(big, "big.csv", b.guess, {}, [&polls](std::int64_t, std::int64_t) {
+        ++polls;
+        return true;
+      });
+  EXPECT_EQ(all.ladder.data_rows, 1'000'000);
+  EXPECT_GT(polls, 100);  // 28 MB in 64 KiB steps
+  EXPECT_THROW(import_csv_ladder(big, "big.csv", b.guess, {},
+                                 [](std::int64_t done, std::int64_t) { return done < 1'000'000; }),
+               csv::Stopped);
 }

@@ -141,7 +141,7 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
             s.plan.objective = parse_objective(v.toString().toStdString());
           }));
   std::vector<ComboItem> serving_chips{{tr("Same as training"), QString()}};
-  for (const Chip& chip : hardware_table()) serving_chips.push_back({qs(chip.name), qs(chip.name)});
+  for (const Chip* chip : chip_list()) serving_chips.push_back({qs(chip->name), qs(chip->name)});
   c.serving_chip = col->combo(
       {.key = QStringLiteral("serving_chip"),
        .label = tr("Serving chip"),

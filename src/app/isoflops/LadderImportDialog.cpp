@@ -7,11 +7,14 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTableWidget>
+#include <QtConcurrent/QtConcurrentRun>
+#include <stdexcept>
 
 #include "SliderSpin.h"
 #include "ui_LadderImportDialog.h"
@@ -35,17 +38,24 @@ QString rowLine(const CsvSkippedRow& r) {
 
 LadderImportDialog::LadderImportDialog(std::string text, const QString& source, const LossCut& cut,
                                        QWidget* parent)
-    : QDialog(parent), text_(std::move(text)), source_(source.toStdString()) {
+    : QDialog(parent),
+      text_(std::make_shared<const std::string>(std::move(text))),
+      source_(source.toStdString()) {
   // The frame is the form ui/LadderImportDialog.ui; what the file holds is filled in here.
   Ui::LadderImportDialog ui;
   ui.setupUi(this);
-  setWindowTitle(tr("Load ladder CSV — %1").arg(QFileInfo(source).fileName()));
-  preview_ = preview_csv_ladder(text_, source_, 8);
+  file_name_ = QFileInfo(source).fileName();
+  setWindowTitle(tr("Load ladder CSV — %1").arg(file_name_));
+  // The first rows only: the whole file is the import's, off the UI thread.
+  preview_ = preview_csv_ladder(*text_, source_, 8);
 
-  // The first rows as they are in the file.
-  ui.head->setText(tr("%1: %2 data rows. The first rows:")
-                       .arg(QFileInfo(source).fileName())
-                       .arg(preview_.data_rows));
+  // The first rows as they are in the file; the count once the import has read them all.
+  head_ = ui.head;
+  if (preview_.data_rows)
+    head_->setText(
+        tr("%1: %2 data rows. The first rows:").arg(file_name_).arg(*preview_.data_rows));
+  else
+    head_->setText(tr("%1: the first rows:").arg(file_name_));
   table_ = ui.csvPreview;
   table_->setColumnCount(static_cast<int>(preview_.header.size()));
   table_->setRowCount(static_cast<int>(preview_.rows.size()));
@@ -101,6 +111,17 @@ LadderImportDialog::LadderImportDialog(std::string text, const QString& source, 
   buttons_->button(QDialogButtonBox::Ok)->setText(tr("Load ladder"));
   connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
   connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  connect(this, &QDialog::finished, this, &LadderImportDialog::stopImport);
+  // The parse's progress, four times a second while it runs.
+  progress_.setInterval(250);
+  connect(&progress_, &QTimer::timeout, this, [this] {
+    if (!job_) return;
+    const std::int64_t total = job_->total, done = job_->done;
+    summary_->setText(total > 0 ? tr("Reading the rows of %1… %2 %")
+                                      .arg(file_name_)
+                                      .arg(static_cast<int>(100 * done / total))
+                                : tr("Reading the rows of %1…").arg(file_name_));
+  });
 
   for (QComboBox* c : {n_, tokens_, tokens_kind_, loss_, loss_unit_, budget_})
     connect(c, &QComboBox::currentIndexChanged, this, &LadderImportDialog::reimport);
@@ -148,7 +169,27 @@ LadderColumns LadderImportDialog::columns() const {
 
 LossCut LadderImportDialog::lossCut() const { return {cut_on_->isChecked(), cut_value_->value()}; }
 
+LadderImportDialog::~LadderImportDialog() { stopImport(); }
+
+void LadderImportDialog::stopImport() {
+  if (job_) job_->stop = true;
+  job_.reset();
+  ++generation_;  // a result still on its way is dropped
+  progress_.stop();
+}
+
+namespace {
+
+struct ImportOutcome {
+  std::optional<CsvImport> import;
+  QString error;
+  bool stopped = false;
+};
+
+}  // namespace
+
 void LadderImportDialog::reimport() {
+  stopImport();
   import_.reset();
   error_.clear();
   const LadderColumns c = columns();
@@ -158,13 +199,54 @@ void LadderImportDialog::reimport() {
   if (c.loss.empty()) missing << tr("loss");
   if (!missing.isEmpty()) {
     error_ = tr("Choose a column for %1.").arg(missing.join(tr(", ")));
-  } else {
-    try {
-      import_ = import_csv_ladder(text_, source_, c, lossCut());
-    } catch (const std::invalid_argument& e) {
-      error_ = qs(std::string(e.what()));
-    }
+    showImport();
+    return;
   }
+  // The whole text on a worker; the dialog answers meanwhile, OK waits.
+  auto job = std::make_shared<Job>();
+  job_ = job;
+  const std::uint64_t generation = generation_;
+  QFuture<ImportOutcome> future =
+      QtConcurrent::run([job, text = text_, source = source_, c, cut = lossCut()] {
+        ImportOutcome out;
+        try {
+          out.import = import_csv_ladder(*text, source, c, cut,
+                                         [job](std::int64_t done, std::int64_t total) {
+                                           job->done = done;
+                                           job->total = total;
+                                           return !job->stop.load();
+                                         });
+        } catch (const csv::Stopped&) {
+          out.stopped = true;
+        } catch (const std::exception& e) {
+          out.error = QString::fromStdString(e.what());
+        }
+        return out;
+      });
+  auto* watcher = new QFutureWatcher<ImportOutcome>(this);
+  connect(watcher, &QFutureWatcher<ImportOutcome>::finished, this, [this, watcher, generation] {
+    watcher->deleteLater();
+    if (generation != generation_) return;  // a newer mapping, or closed
+    ImportOutcome out = watcher->result();
+    job_.reset();
+    progress_.stop();
+    if (out.stopped) return;
+    import_ = std::move(out.import);
+    error_ = out.error;
+    showImport();
+  });
+  watcher->setFuture(future);
+  summary_->setText(tr("Reading the rows of %1…").arg(file_name_));
+  summary_->setStyleSheet(QString());
+  skipped_->clear();
+  buttons_->button(QDialogButtonBox::Ok)->setEnabled(false);
+  progress_.start();
+}
+
+void LadderImportDialog::showImport() {
+  if (import_)
+    head_->setText(
+        tr("%1: %2 data rows. The first rows:").arg(file_name_).arg(import_->ladder.data_rows));
   summary_->setText(summary());
   summary_->setStyleSheet(import_ && import_->usable() ? QString()
                                                        : QStringLiteral("color: #c62828;"));

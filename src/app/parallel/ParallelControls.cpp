@@ -70,7 +70,7 @@ ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m)
   c.train_precision =
       declareTrainPrecisionControl(col, m, QStringLiteral("parallelTrainPrecision"));
   std::vector<ComboItem> clusters{{tr("the chip's node"), QString()}};
-  for (const ClusterPreset& p : cluster_presets()) clusters.push_back({qs(p.name), qs(p.name)});
+  for (const ClusterPreset* p : cluster_list()) clusters.push_back({qs(p->name), qs(p->name)});
   clusters.push_back({tr("custom"), QStringLiteral("custom")});
   c.cluster = col->combo(
       {.key = QStringLiteral("parallelCluster"),

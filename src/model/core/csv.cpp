@@ -91,7 +91,7 @@ void reject_non_utf8(std::string_view text, std::string_view source) {
 // quote always throws: every row after it would be swallowed. A stray quote
 // throws when strict, else marks the record and skips to the end of its line.
 std::vector<Record> split_records(std::string_view text, std::string_view source, bool tolerant,
-                                  const Progress& progress) {
+                                  const Progress& progress, std::int64_t max_records) {
   reject_non_utf8(text, source);
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   std::vector<Record> out;
@@ -104,7 +104,7 @@ std::vector<Record> split_records(std::string_view text, std::string_view source
   };
   const auto total = static_cast<std::int64_t>(text.size());
   std::int64_t next_report = kProgressBytes;
-  while (i < text.size()) {
+  while (i < text.size() && static_cast<std::int64_t>(out.size()) < max_records) {
     if (progress && static_cast<std::int64_t>(i) >= next_report) {
       next_report = static_cast<std::int64_t>(i) + kProgressBytes;
       if (!progress(static_cast<std::int64_t>(i), total))
@@ -184,12 +184,14 @@ std::vector<Record> split_records(std::string_view text, std::string_view source
 }
 
 Table read_table(std::string_view text, std::string_view source, std::int64_t max_bytes,
-                 bool tolerant, const Progress& progress) {
+                 bool tolerant, const Progress& progress, std::int64_t max_data_rows) {
   if (static_cast<std::int64_t>(text.size()) > max_bytes)
     fail(source, 0,
          "the file is " + std::to_string(text.size()) + " bytes; the limit is " +
              std::to_string(max_bytes) + " bytes");
-  std::vector<Record> records = split_records(text, source, tolerant, progress);
+  // The header is a record too.
+  const std::int64_t max_records = max_data_rows < kAllRecords ? max_data_rows + 1 : kAllRecords;
+  std::vector<Record> records = split_records(text, source, tolerant, progress, max_records);
   if (records.empty()) fail(source, 0, "the file is empty; a header line is required");
   if (!records[0].error.empty()) fail(source, records[0].line, "the header: " + records[0].error);
   Table t;

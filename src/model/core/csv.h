@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -56,13 +57,18 @@ std::string_view trim(std::string_view s);
 
 // The records of `text`. An unterminated quote always throws (every row after
 // it would be swallowed); a stray quote throws when strict, else marks the
-// record (Record::error) and skips to the end of its line.
+// record (Record::error) and skips to the end of its line. Reading stops after
+// `max_records` records (blank lines not counted): a preview reads only the
+// first rows of a large text.
+inline constexpr std::int64_t kAllRecords = std::numeric_limits<std::int64_t>::max();
 std::vector<Record> split_records(std::string_view text, std::string_view source, bool tolerant,
-                                  const Progress& progress = {});
+                                  const Progress& progress = {},
+                                  std::int64_t max_records = kAllRecords);
 // The header (trimmed) and the data records of `text` (at most `max_bytes`;
-// an empty text or a bad header throws).
+// an empty text or a bad header throws), at most `max_data_rows` of them.
 Table read_table(std::string_view text, std::string_view source, std::int64_t max_bytes,
-                 bool tolerant, const Progress& progress = {});
+                 bool tolerant, const Progress& progress = {},
+                 std::int64_t max_data_rows = kAllRecords);
 
 }  // namespace csv
 

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "parallel_for.h"
 #include "rng.h"
 
 namespace napkin {
@@ -175,7 +176,17 @@ ConstantFit fit_constants(const std::vector<FitConstant>& constants,
   const std::size_t n_runs = measured.size();
   std::vector<std::size_t> all(n_runs);
   std::iota(all.begin(), all.end(), 0);
+  const std::int64_t fits = 1 + static_cast<std::int64_t>(n_runs) + options.bootstrap;
+  std::int64_t fits_done = 0;
+  auto done_one = [&] {
+    ++fits_done;
+    if (options.progress && !options.progress(fits_done, fits))
+      throw Cancelled("constant fit stopped after " + std::to_string(fits_done) + " of " +
+                      std::to_string(fits) + " fits");
+  };
+  if (options.progress && !options.progress(0, fits)) throw Cancelled("constant fit stopped");
   const std::vector<double> fitted = minimize(p, all);
+  done_one();
   std::vector<double> priors;
   for (const FitConstant& c : constants) priors.push_back(c.prior);
 
@@ -194,6 +205,7 @@ ConstantFit fit_constants(const std::vector<FitConstant>& constants,
     } else {
       r.loo_predicted = r.prior_predicted;  // nothing else to learn from
     }
+    done_one();
     pred_prior.push_back(r.prior_predicted);
     pred_fit.push_back(r.predicted);
     pred_loo.push_back(r.loo_predicted);
@@ -210,6 +222,7 @@ ConstantFit fit_constants(const std::vector<FitConstant>& constants,
     for (std::size_t& s : sample) s = static_cast<std::size_t>(rng.below(n_runs));
     const std::vector<double> v = minimize(p, sample);
     for (std::size_t k = 0; k < v.size(); ++k) boot[k].push_back(v[k]);
+    done_one();
   }
   for (std::size_t k = 0; k < constants.size(); ++k) {
     FittedConstant c;

@@ -47,6 +47,10 @@ struct ConstantFitOptions {
   double huber_delta = 1.5;  // in σ units
   std::int64_t bootstrap = 200;
   std::uint64_t seed = 1;
+  // Polled after each of the 1 + runs + bootstrap minimizations (the fit, the
+  // leave-one-out fits, the resamples) with how many are done of that total;
+  // false stops the fit with Cancelled (parallel_for.h).
+  std::function<bool(std::int64_t done, std::int64_t total)> progress;
   void validate() const;
 };
 

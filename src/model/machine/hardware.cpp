@@ -1,6 +1,8 @@
 #include "hardware.h"
 
 #include <array>
+#include <cmath>
+#include <deque>
 #include <stdexcept>
 
 #include "validate.h"
@@ -195,18 +197,120 @@ constexpr std::array kClusters{
 
 std::span<const ClusterPreset> cluster_presets() { return kClusters; }
 
-const ClusterPreset& cluster_by_name(std::string_view name) {
+namespace {
+
+// The user's chips and clusters: text owned here, views in the rows point at
+// it (a deque never moves its elements).
+struct UserChipRow {
+  std::string name, source, network_source, efficiency_source, stream_source;
+  Chip chip;
+};
+struct UserClusterRow {
+  std::string name, description, source;
+  ClusterPreset preset;
+};
+std::deque<UserChipRow>& user_chips() {
+  static std::deque<UserChipRow> rows;
+  return rows;
+}
+std::deque<UserClusterRow>& user_clusters() {
+  static std::deque<UserClusterRow> rows;
+  return rows;
+}
+
+const Chip* find_chip(std::string_view name) {
+  for (const Chip& c : kChips)
+    if (c.name == name) return &c;
+  for (const UserChipRow& r : user_chips())
+    if (r.chip.name == name) return &r.chip;
+  return nullptr;
+}
+
+const ClusterPreset* find_cluster(std::string_view name) {
   for (const ClusterPreset& c : kClusters)
-    if (c.name == name) return c;
+    if (c.name == name) return &c;
+  for (const UserClusterRow& r : user_clusters())
+    if (r.preset.name == name) return &r.preset;
+  return nullptr;
+}
+
+bool positive(double x) { return std::isfinite(x) && x > 0; }
+
+}  // namespace
+
+std::vector<const ClusterPreset*> cluster_list() {
+  std::vector<const ClusterPreset*> out;
+  for (const ClusterPreset& c : kClusters) out.push_back(&c);
+  for (const UserClusterRow& r : user_clusters()) out.push_back(&r.preset);
+  return out;
+}
+
+const ClusterPreset& add_user_cluster(const ClusterPreset& cluster) {
+  if (cluster.name.empty()) throw std::invalid_argument("a cluster needs a name");
+  if (find_cluster(cluster.name))
+    throw std::invalid_argument("cluster name \"" + std::string(cluster.name) +
+                                "\" is already taken (" + cluster_names() + ")");
+  const Network& n = cluster.network;
+  if (n.chips_per_node < 1 || !positive(n.intra_node_bytes_per_s) ||
+      !positive(n.inter_node_bytes_per_s) || !(n.intra_node_latency_seconds >= 0) ||
+      !(n.inter_node_latency_seconds >= 0))
+    throw std::invalid_argument("cluster \"" + std::string(cluster.name) +
+                                "\": GPUs per node ≥ 1, bandwidths > 0, latencies ≥ 0");
+  UserClusterRow& r = user_clusters().emplace_back();
+  r.name = cluster.name;
+  r.description = cluster.description;
+  r.source = n.source;
+  r.preset = cluster;
+  r.preset.name = r.name;
+  r.preset.description = r.description;
+  r.preset.network.source = r.source;
+  return r.preset;
+}
+
+std::vector<const Chip*> chip_list() {
+  std::vector<const Chip*> out;
+  for (const Chip& c : kChips) out.push_back(&c);
+  for (const UserChipRow& r : user_chips()) out.push_back(&r.chip);
+  return out;
+}
+
+const Chip& add_user_chip(const Chip& chip) {
+  if (chip.name.empty()) throw std::invalid_argument("a chip needs a name");
+  if (find_chip(chip.name))
+    throw std::invalid_argument("chip name \"" + std::string(chip.name) + "\" is already taken (" +
+                                chip_names() + ")");
+  if (!positive(chip.peak_flops_per_s) || chip.hbm_bytes <= 0 || !positive(chip.hbm_bytes_per_s) ||
+      !positive(chip.watts) || !(chip.fp8_peak_flops_per_s >= 0) ||
+      chip.network.chips_per_node < 1 || !positive(chip.network.intra_node_bytes_per_s) ||
+      !positive(chip.network.inter_node_bytes_per_s))
+    throw std::invalid_argument("chip \"" + std::string(chip.name) +
+                                "\": peaks, memory, bandwidths and power must be > 0");
+  UserChipRow& r = user_chips().emplace_back();
+  r.name = chip.name;
+  r.source = chip.source;
+  r.network_source = chip.network.source;
+  r.efficiency_source = chip.efficiency.source;
+  r.stream_source = chip.hbm_stream_source;
+  r.chip = chip;
+  r.chip.name = r.name;
+  r.chip.source = r.source;
+  r.chip.network.source = r.network_source;
+  r.chip.efficiency.source = r.efficiency_source;
+  r.chip.hbm_stream_source = r.stream_source;
+  return r.chip;
+}
+
+const ClusterPreset& cluster_by_name(std::string_view name) {
+  if (const ClusterPreset* c = find_cluster(name)) return *c;
   throw std::invalid_argument("cluster must be one of " + cluster_names() +
                               " or a JSON file; got \"" + std::string(name) + "\"");
 }
 
 std::string cluster_names() {
   std::string out;
-  for (const ClusterPreset& c : kClusters) {
+  for (const ClusterPreset* c : cluster_list()) {
     if (!out.empty()) out += ", ";
-    out += c.name;
+    out += c->name;
   }
   return out;
 }
@@ -227,8 +331,7 @@ Network custom_network(std::int64_t gpus_per_node, double scale_up_gb_per_s,
 std::span<const Chip> hardware_table() { return kChips; }
 
 const Chip& chip_by_name(std::string_view name) {
-  for (const Chip& c : kChips)
-    if (c.name == name) return c;
+  if (const Chip* c = find_chip(name)) return *c;
   throw std::invalid_argument("chip must be one of " + chip_names() + "; got \"" +
                               std::string(name) + "\"");
 }
@@ -258,9 +361,9 @@ DeviceMemory device_memory(const Chip& chip) {
 
 std::string chip_names() {
   std::string out;
-  for (const Chip& c : kChips) {
+  for (const Chip* c : chip_list()) {
     if (!out.empty()) out += ", ";
-    out += c.name;
+    out += c->name;
   }
   return out;
 }

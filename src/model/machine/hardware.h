@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace napkin {
 
@@ -83,8 +84,20 @@ struct DeviceMemory {
 };
 DeviceMemory device_memory(const Chip& chip);
 
-// Comma-separated list of chip names, for messages and help text.
+// Comma-separated list of chip names (built-in, then the user's), for
+// messages and help text.
 std::string chip_names();
+
+// The built-in table, then the chips the user described (add_user_chip).
+std::vector<const Chip*> chip_list();
+
+// A chip the user described (a JSON file in the data folder's chips/, or
+// --chip-file): listed after the built-in table and found by chip_by_name. Its
+// text is copied and lives as long as the program. Register at start-up,
+// before other threads read the table. Throws std::invalid_argument for a name
+// already taken (built-in or user) and for a chip whose numbers are not
+// finite and > 0.
+const Chip& add_user_chip(const Chip& chip);
 
 // A cluster as a named preset: the node a chip usually ships in (GPUs per
 // node, scale-up and scale-out bandwidth per GPU and direction, latencies).
@@ -96,9 +109,14 @@ struct ClusterPreset {
   std::string_view description;
 };
 std::span<const ClusterPreset> cluster_presets();
-// Throws std::invalid_argument naming the accepted names.
+// Throws std::invalid_argument naming the accepted names (the user's too).
 const ClusterPreset& cluster_by_name(std::string_view name);
 std::string cluster_names();
+// The built-in presets, then the clusters the user described.
+std::vector<const ClusterPreset*> cluster_list();
+// A cluster the user described (a JSON file in the data folder's clusters/),
+// as add_user_chip: copied, found by cluster_by_name, a taken name refused.
+const ClusterPreset& add_user_cluster(const ClusterPreset& cluster);
 
 // A network from a user's numbers, GB/s per GPU and direction (10^9 bytes/s),
 // latencies from `like` (a preset or the chip's node). Throws naming the flag

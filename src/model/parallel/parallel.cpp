@@ -251,7 +251,7 @@ const Network& TrainingJob::cluster() const {
 CalibratedConstants TrainingJob::constants() const {
   if (calibrated) return *calibrated;
   const Efficiency& e = chip_by_name(chip).efficiency;
-  return {e.matmul, e.hbm, e.link, e.link, software.host_dispatch_seconds, 0};
+  return {e.matmul, e.hbm, e.link, e.link, software.host_dispatch_seconds, 0, {}, {}};
 }
 
 std::int64_t Layout::chips() const { return checked_mul({dp, tp, pp, cp}, "dp × tp × pp × cp"); }

@@ -155,6 +155,11 @@ struct CalibratedConstants {
   double scale_out_efficiency = 0.8;     // collectives across nodes: bus ÷ scale-out bandwidth
   double host_dispatch_seconds = 10e-6;  // host time per kernel or collective
   std::int64_t runs = 0;                 // measured runs they were fitted on
+  // What the runs ran under: the framework as the runs named it
+  // ("megatron-deepspeed") and the software preset it maps to
+  // ("megatron-2021"); "" when the profile does not say.
+  std::string framework;
+  std::string software;
   bool operator==(const CalibratedConstants&) const = default;
 };
 

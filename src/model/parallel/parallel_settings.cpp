@@ -98,10 +98,25 @@ std::string ParallelSettings::cluster_text(const Chip& chip) const {
   const std::string numbers = std::to_string(n.chips_per_node) + " GPUs per node, " +
                               gb(n.intra_node_bytes_per_s) + " / " + gb(n.inter_node_bytes_per_s) +
                               " GB/s per GPU";
-  const std::string profile =
-      calibrated ? "; calibrated on " + std::to_string(calibrated->runs) + " runs" : "";
+  std::string profile;
+  if (calibrated) {
+    profile = "; calibrated on " + std::to_string(calibrated->runs) + " runs";
+    if (!calibrated->framework.empty()) profile += " under " + calibrated->framework;
+    if (const std::string w = calibration_warning(); !w.empty()) profile += " (" + w + ")";
+  }
   if (cluster.empty()) return std::string(chip.name) + "'s usual node: " + numbers + profile;
   return (cluster == "custom" ? std::string("custom") : cluster) + ": " + numbers + profile;
+}
+
+std::string calibration_warning(const CalibratedConstants& k, std::string_view software) {
+  if (k.software.empty() || k.software == software) return {};
+  return "fitted under " + (k.framework.empty() ? std::string() : k.framework + ", ") +
+         "software " + k.software + ", used with software " + std::string(software) +
+         ": its host time and efficiencies may not carry over; calibrate on runs of this software";
+}
+
+std::string ParallelSettings::calibration_warning() const {
+  return calibrated ? napkin::calibration_warning(*calibrated, software) : std::string();
 }
 
 }  // namespace napkin

@@ -25,6 +25,11 @@ MfuSource parse_mfu_source(std::string_view text);
 // The Parallelism panel's inputs: the step, the software generation, the
 // search's locks and the layout the user picked. The model, chips, chip,
 // sequence length and optimizer come from the scenario itself.
+// "" unless constants fitted under one software preset are used with
+// another (`software`): then a sentence naming both (the fitted host time and
+// kernel efficiencies are the framework's as much as the cluster's).
+std::string calibration_warning(const CalibratedConstants& k, std::string_view software);
+
 struct ParallelSettings {
   MfuSource mfu_source = MfuSource::assumed;
   // Tokens per optimizer step; sequences per step = this ÷ training.seq_len
@@ -63,6 +68,8 @@ struct ParallelSettings {
   std::optional<Network> network(const Chip& chip) const;
   // "DGX H100 (the H100's node)", "dgx-a100", "custom: 8 GPUs, 300 / 12.5 GB/s".
   std::string cluster_text(const Chip& chip) const;
+  // calibration_warning(*calibrated, software); "" without a profile.
+  std::string calibration_warning() const;
   bool operator==(const ParallelSettings&) const = default;
 };
 

@@ -336,9 +336,12 @@ std::vector<ScenarioField> make_fields() {
     return s.parallel.cluster.empty() ? std::string("the chip's node") : s.parallel.cluster;
   });
   add("parallel.cluster_profile", "Parallelism: cluster profile", "", [](S s) {
-    return s.parallel.calibrated ? s.parallel.cluster_profile + " (calibrated on " +
-                                       std::to_string(s.parallel.calibrated->runs) + " runs)"
-                                 : std::string("none (datasheet constants)");
+    if (!s.parallel.calibrated) return std::string("none (datasheet constants)");
+    const CalibratedConstants& k = *s.parallel.calibrated;
+    std::string t = s.parallel.cluster_profile + " (calibrated on " + std::to_string(k.runs) +
+                    " runs" + (k.framework.empty() ? "" : " under " + k.framework) + ")";
+    if (const std::string w = s.parallel.calibration_warning(); !w.empty()) t += "; " + w;
+    return t;
   });
   add("parallel.gpus_per_node", "Parallelism: custom cluster's GPUs per node", "GPUs",
       [](S s) { return s.parallel.gpus_per_node; });

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <vector>
 
+#include "parallel_for.h"
 #include "robust_fit.h"
 
 using namespace napkin;
@@ -102,4 +104,29 @@ TEST(RobustFit, ErrorsAreRelativeToTheMeasurement) {
   const ErrorSummary e = relative_errors(pred, meas);
   EXPECT_NEAR(e.mean_abs, 0.15, 1e-12);
   EXPECT_NEAR(e.mean_signed, -0.05, 1e-12);
+}
+
+TEST(RobustFit, ProgressCountsEveryFitAndStopsTheFit) {
+  const Synthetic s = make(1.3, 0.7, 0.4);
+  const auto predict = [&](std::size_t i, std::span<const double> k) {
+    return k[0] * s.x1[i] + k[1] * s.x2[i] + k[2];
+  };
+  ConstantFitOptions o;
+  o.bootstrap = 20;
+  std::vector<std::int64_t> seen;
+  std::int64_t total = 0;
+  o.progress = [&](std::int64_t done, std::int64_t t) {
+    seen.push_back(done);
+    total = t;
+    return true;
+  };
+  fit_constants(constants(), s.y, predict, o);
+  // The fit, one leave-one-out fit per run (12), the resamples (20), and the start.
+  EXPECT_EQ(total, 1 + 12 + 20);
+  ASSERT_EQ(seen.size(), 34u);
+  EXPECT_EQ(seen.front(), 0);
+  EXPECT_EQ(seen.back(), 33);
+  // false stops it: no result, Cancelled.
+  o.progress = [](std::int64_t done, std::int64_t) { return done < 5; };
+  EXPECT_THROW(fit_constants(constants(), s.y, predict, o), Cancelled);
 }

@@ -1,0 +1,149 @@
+// The user's chips and clusters (issue 25, item 3): a JSON file each, every
+// value with its kind and source; listed after the built-in table and found
+// by name; a malformed file refused with the key and the reason.
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "atomic_writer.h"
+#include "hardware.h"
+#include "hardware_json.h"
+
+using namespace napkin;
+
+namespace {
+
+std::string value(double v, const char* kind = "datasheet", const char* source = "a datasheet") {
+  return "{\"value\": " + std::to_string(v) + ", \"kind\": \"" + kind + "\", \"source\": \"" +
+         source + "\"}";
+}
+
+// A whole chip: an H100-like part whose HBM bandwidth was measured.
+std::string chip_json(const std::string& name) {
+  return "{\"name\": \"" + name + "\", \"peak_tflops\": " + value(989) +
+         ", \"hbm_gb\": " + value(80) +
+         ", \"hbm_gb_per_s\": " + value(3000, "measured", "STREAM copy on node 7") +
+         ", \"watts\": " + value(700) + ", \"gpus_per_node\": " + value(8) +
+         ", \"scale_up_gb_per_s\": " + value(450) + ", \"scale_out_gb_per_s\": " + value(50) +
+         ", \"matmul_efficiency\": " + value(0.7, "calibrated", "our profile of 2026-11") + "}";
+}
+
+std::string message(const std::string& text) {
+  try {
+    parse_chip_json(text, "c.json");
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+void write(const QString& path, const std::string& text) {
+  QString error;
+  ASSERT_TRUE(write_file_atomically(path, QByteArray::fromStdString(text), &error))
+      << error.toStdString();
+}
+
+}  // namespace
+
+TEST(HardwareJson, AChipFileReadsWithItsProvenance) {
+  const ChipFile f = parse_chip_json(chip_json("Site-H100"), "site.json");
+  const Chip c = f.chip();
+  EXPECT_EQ(c.name, "Site-H100");
+  EXPECT_DOUBLE_EQ(c.peak_flops_per_s, 989e12);
+  EXPECT_EQ(c.hbm_bytes, 80'000'000'000);
+  EXPECT_DOUBLE_EQ(c.hbm_bytes_per_s, 3000e9);
+  EXPECT_DOUBLE_EQ(c.watts, 700);
+  EXPECT_EQ(c.network.chips_per_node, 8);
+  EXPECT_DOUBLE_EQ(c.network.intra_node_bytes_per_s, 450e9);
+  EXPECT_DOUBLE_EQ(c.network.inter_node_bytes_per_s, 50e9);
+  EXPECT_DOUBLE_EQ(c.efficiency.matmul, 0.7);
+  EXPECT_NE(c.source.find("hbm_gb_per_s 3000 GB/s (measured: STREAM copy on node 7)"),
+            std::string::npos)
+      << c.source;
+  EXPECT_NE(c.efficiency.source.find("(calibrated: our profile of 2026-11)"), std::string::npos)
+      << c.efficiency.source;
+  // "like": a built-in row gives what the file leaves out.
+  const Chip l = parse_chip_json("{\"name\": \"A100-capped\", \"like\": \"A100-80\", \"watts\": " +
+                                     value(300, "measured", "nvidia-smi power cap") + "}",
+                                 "capped.json")
+                     .chip();
+  EXPECT_DOUBLE_EQ(l.watts, 300);
+  EXPECT_DOUBLE_EQ(l.peak_flops_per_s, chip_by_name("A100-80").peak_flops_per_s);
+  EXPECT_EQ(l.compute_units, 108);
+  EXPECT_NE(l.source.find("the rest as A100-80"), std::string::npos) << l.source;
+}
+
+TEST(HardwareJson, AMalformedChipIsRefusedWithTheKeyAndTheReason) {
+  std::string t = chip_json("X");
+  EXPECT_NE(message("{").find("c.json: not a JSON object"), std::string::npos);
+  // A bare number: no provenance.
+  t = chip_json("X");
+  t.replace(t.find(value(700)), value(700).size(), "700");
+  EXPECT_NE(message(t).find("c.json: key \"watts\": expected {\"value\""), std::string::npos)
+      << message(t);
+  t = chip_json("X");
+  t.replace(t.find("\"kind\": \"datasheet\""), 19, "\"kind\": \"guess\"");
+  EXPECT_NE(message(t).find("key \"peak_tflops.kind\": expected \"datasheet\", \"measured\" or "
+                            "\"calibrated\""),
+            std::string::npos)
+      << message(t);
+  t = chip_json("X");
+  t.replace(t.find("\"source\": \"a datasheet\""), 23, "\"source\": \" \"");
+  EXPECT_NE(message(t).find("key \"peak_tflops.source\""), std::string::npos) << message(t);
+  t = chip_json("X");
+  t.replace(t.find(value(80)), value(80).size(), value(-80));
+  EXPECT_NE(message(t).find("key \"hbm_gb.value\": expected a number in"), std::string::npos)
+      << message(t);
+  t = chip_json("X");
+  t.replace(t.find("\"watts\""), 7, "\"wats\"");
+  EXPECT_NE(message(t).find("key \"wats\": unknown key"), std::string::npos) << message(t);
+  t = chip_json("X");
+  t.erase(t.find(", \"watts\""), (", \"watts\": " + value(700)).size());
+  EXPECT_NE(message(t).find("key \"watts\": is required (W)"), std::string::npos) << message(t);
+  EXPECT_NE(message("{\"name\": \"\"}").find("key \"name\""), std::string::npos);
+  EXPECT_NE(
+      message("{\"name\": \"Y\", \"like\": \"Z80\"}").find("key \"like\": chip must be one of"),
+      std::string::npos);
+}
+
+TEST(HardwareJson, TheDataFolderAddsChipsAndClustersAndRefusesBadFiles) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  ASSERT_TRUE(QDir(dir.path()).mkpath(QStringLiteral("chips")));
+  ASSERT_TRUE(QDir(dir.path()).mkpath(QStringLiteral("clusters")));
+  write(dir.filePath(QStringLiteral("chips/a-site.json")), chip_json("Folder-H100"));
+  write(dir.filePath(QStringLiteral("chips/b-bad.json")), "{\"name\": \"Bad\"}");
+  write(dir.filePath(QStringLiteral("chips/c-taken.json")), chip_json("H100"));
+  write(dir.filePath(QStringLiteral("chips/notes.txt")), "not read");
+  write(dir.filePath(QStringLiteral("clusters/site.json")),
+        "{\"name\": \"site-a\", \"gpus_per_node\": " + value(8) +
+            ", \"scale_up_gb_per_s\": " + value(300) + ", \"scale_out_gb_per_s\": " +
+            value(12.5, "measured", "nccl-tests all_reduce_perf across 2 nodes") + "}");
+  const UserHardware u = load_user_hardware(dir.path().toStdString());
+  EXPECT_EQ(u.chips, std::vector<std::string>{"Folder-H100"});
+  EXPECT_EQ(u.clusters, std::vector<std::string>{"site-a"});
+  ASSERT_EQ(u.refused.size(), 2u);
+  EXPECT_NE(u.refused[0].find("b-bad.json: key \"peak_tflops\": is required"), std::string::npos)
+      << u.refused[0];
+  EXPECT_NE(u.refused[1].find("c-taken.json: key \"name\": chip name \"H100\" is already taken"),
+            std::string::npos)
+      << u.refused[1];
+  // Listed after the built-in table, found by name like a built-in row.
+  const std::vector<const Chip*> chips = chip_list();
+  EXPECT_EQ(chips.front()->name, "H100");
+  EXPECT_TRUE(std::any_of(chips.begin(), chips.end(),
+                          [](const Chip* c) { return c->name == "Folder-H100"; }));
+  EXPECT_DOUBLE_EQ(chip_by_name("Folder-H100").hbm_bytes_per_s, 3000e9);
+  EXPECT_NE(chip_names().find("Folder-H100"), std::string::npos);
+  const ClusterPreset& site = cluster_by_name("site-a");
+  EXPECT_DOUBLE_EQ(site.network.inter_node_bytes_per_s, 12.5e9);
+  EXPECT_NE(std::string(site.network.source).find("(measured: nccl-tests"), std::string::npos);
+  EXPECT_NE(cluster_names().find("site-a"), std::string::npos);
+  // A folder that is not there is no error.
+  EXPECT_TRUE(
+      load_user_hardware(dir.filePath(QStringLiteral("none")).toStdString()).refused.empty());
+}
