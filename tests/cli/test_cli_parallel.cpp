@@ -43,7 +43,8 @@ void expect_layout_schema(const QJsonObject& l) {
   EXPECT_TRUE(l["reason"].isString());
   const QJsonObject m = l["memory"].toObject();
   qint64 sum = 0;
-  for (const char* k : {"weights", "grads", "optimizer", "activations", "buffers"}) {
+  for (const char* k : {"weights", "grads", "optimizer", "activations", "buffers", "runtime",
+                        "comm_buffers", "fragmentation"}) {
     EXPECT_TRUE(is_integer(m[k])) << k;
     sum += m[k].toInteger();
   }

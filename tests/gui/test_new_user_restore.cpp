@@ -155,8 +155,9 @@ TEST(NewUser, ASavedMoeRunReopensOnTheStepItWasScrubbedTo) {
   MainWindow again(MainWindow::Session::fresh);
   ASSERT_TRUE(again.openFile(path));
   MoePanel* p = again.panel<MoePanel>();
+  p->run()->waitForRecording();
   QCoreApplication::processEvents();
-  EXPECT_EQ(p->run()->currentStep(), 1284);
+  ASSERT_EQ(p->run()->currentStep(), 1284);
   EXPECT_EQ(p->run()->shownStep(), 500);
   EXPECT_EQ(p->transport()->scrub->value(), 500);
   EXPECT_EQ(p->transport()->scrub->maximum(), 1284);

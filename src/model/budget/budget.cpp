@@ -471,8 +471,11 @@ BudgetReport budget_report(const BudgetInputs& in) {
                          kSecondsPerDay * r.goodput.goodput;
   r.plan = plan_inference_aware(reference, in.served_tokens, r.effective_flops, per_day, law.base,
                                 in.tokens_available);
-  // A same-loss model that would train for more than a century is no advice.
-  if (r.plan.same_loss_days > 0.9 * 36500.0) r.plan.recommend_smaller = false;
+  // A same-loss model that would train for more than a century, or one below
+  // the million parameters the serving model prices (a fitted law with a
+  // small exponent can reach the loss there on paper), is no advice.
+  if (r.plan.same_loss_days > 0.9 * 36500.0 || r.plan.same_loss.params < 1e6)
+    r.plan.recommend_smaller = false;
   TrainingEconomy te;
   te.chip = in.chip;
   te.mfu = in.mfu;
@@ -496,7 +499,11 @@ BudgetReport budget_report(const BudgetInputs& in) {
       in.serving_limit ? *in.serving_limit
                        : largest_servable_model(in.chip, in.serving_node_chips, in.serving_latency);
   const ServingLimit& sl = r.serving_limit;
-  if (sl.applied && sl.max_params && rec.model.params > *sl.max_params) {
+  // A limit below the smallest model the serving model prices (1e6
+  // parameters) means no model meets the budget: it fails the check below
+  // rather than shrinking the plan to a model no one would train.
+  const bool limit_servable = sl.max_params && *sl.max_params >= 1e6;
+  if (sl.applied && limit_servable && rec.model.params > *sl.max_params) {
     rec.serving_binds = true;
     rec.before_serving_limit = rec.model;
     rec.loss_before_serving_limit =
@@ -524,7 +531,7 @@ BudgetReport budget_report(const BudgetInputs& in) {
     return dl.loss(rec.run.active_params, rec.run.tokens, in.tokens_available);
   });
   // 5. The recommended model can be served within the latency budget.
-  const bool serving_ok = !in.serving_latency.enabled || (sl.applied && sl.max_params);
+  const bool serving_ok = !in.serving_latency.enabled || (sl.applied && limit_servable);
   r.checks.push_back({"serving latency", serving_ok,
                       sl.detail + (rec.serving_binds ? "; it caps what I would train" : "")});
   // An MoE candidate beyond the joint law's range is no forecast: the memo

@@ -405,7 +405,7 @@ const std::array kInputs{
                   .section = "parallel",
                   .json_key = "non_tensor_gb",
                   .flag = "--non-tensor-gb",
-                  .label = "Measured non-tensor memory",
+                  .label = "Non-tensor memory",
                   .unit = "GB per GPU",
                   .display_unit = "GB",
                   .default_value = 0,

@@ -201,7 +201,7 @@ TEST(ParallelView, TheViewShowsTheLayoutItsStagesAndItsSchedule) {
   EXPECT_EQ(peak, v.layout->memory.total_bytes);
   EXPECT_EQ(v.schedule.stages, v.layout->layout.pp);
   EXPECT_FALSE(v.schedule.ops.empty());
-  EXPECT_EQ(v.hbm_bytes, chip_by_name(s.chip).hbm_bytes);
+  EXPECT_EQ(v.hbm_bytes, device_memory(chip_by_name(s.chip)).bytes);
   EXPECT_FALSE(v.mfu_grid.empty());
   // The parts of the waterfall add up to the step.
   double sum = 0;
