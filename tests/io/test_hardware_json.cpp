@@ -67,10 +67,13 @@ TEST(HardwareJson, AChipFileReadsWithItsProvenance) {
   EXPECT_NE(c.efficiency.source.find("(calibrated: our profile of 2026-11)"), std::string::npos)
       << c.efficiency.source;
   // "like": a built-in row gives what the file leaves out.
-  const Chip l = parse_chip_json("{\"name\": \"A100-capped\", \"like\": \"A100-80\", \"watts\": " +
-                                     value(300, "measured", "nvidia-smi power cap") + "}",
-                                 "capped.json")
-                     .chip();
+  // The chip's text points into its file object: keep the file alive.
+  const ChipFile capped = parse_chip_json(
+      "{\"name\": \"A100-capped\", \"like\": \"A100-80\", "
+      "\"watts\": " +
+          value(300, "measured", "nvidia-smi power cap") + "}",
+      "capped.json");
+  const Chip l = capped.chip();
   EXPECT_DOUBLE_EQ(l.watts, 300);
   EXPECT_DOUBLE_EQ(l.peak_flops_per_s, chip_by_name("A100-80").peak_flops_per_s);
   EXPECT_EQ(l.compute_units, 108);
