@@ -8,6 +8,7 @@
 
 #include "format.h"
 #include "minimize.h"
+#include "scaling_detail.h"
 #include "validate.h"
 
 namespace napkin {
@@ -37,22 +38,7 @@ double DistillLaw::student_loss(double lt, double ls_tilde, double ns, double ds
 
 DistillLaw parse_distill_law(const std::string& text, const std::string& param) {
   const std::string form = " must be nine numbers c0,c1,d1,f1,A,B,alpha,beta,gamma";
-  std::vector<double> v;
-  std::size_t start = 0;
-  while (v.size() < 10) {
-    const std::size_t comma = text.find(',', start);
-    const std::string part =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    char* end = nullptr;
-    const double x = std::strtod(part.c_str(), &end);
-    if (part.empty() || end != part.c_str() + part.size())
-      throw std::invalid_argument(param + form + "; got \"" + text.substr(0, 80) + "\"");
-    v.push_back(x);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  if (v.size() != 9)
-    throw std::invalid_argument(param + form + "; got " + std::to_string(v.size()));
+  const std::vector<double> v = detail::parse_number_list(text, 9, param + form);
   DistillLaw law{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]};
   try {
     law.validate();

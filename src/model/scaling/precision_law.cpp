@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "scaling_detail.h"
 #include "validate.h"
 
 namespace napkin {
@@ -55,27 +56,8 @@ double TrainPrecisionLaw::loss(const LossLaw& law, double n, double d, double pw
 }
 
 PtqLaw parse_ptq_law(const std::string& text, const std::string& param) {
-  std::vector<double> v;
-  std::size_t start = 0;
-  while (start <= text.size() && v.size() < 5) {
-    const std::size_t comma = text.find(',', start);
-    const std::string part =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    char* end = nullptr;
-    const double x = std::strtod(part.c_str(), &end);
-    if (part.empty() || end != part.c_str() + part.size())
-      throw std::invalid_argument(param +
-                                  " must be four numbers C_T,gamma_D,gamma_N,gamma_post; "
-                                  "got \"" +
-                                  text.substr(0, 60) + "\"");
-    v.push_back(x);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  if (v.size() != 4)
-    throw std::invalid_argument(param +
-                                " must be four numbers C_T,gamma_D,gamma_N,gamma_post; got " +
-                                std::to_string(v.size()));
+  const std::vector<double> v = detail::parse_number_list(
+      text, 4, param + " must be four numbers C_T,gamma_D,gamma_N,gamma_post");
   PtqLaw law{v[0], v[1], v[2], v[3]};
   law.validate();
   return law;

@@ -4,8 +4,11 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 #include "lbfgs.h"
 #include "parallel_for.h"
@@ -34,6 +37,26 @@ std::string fmt(const char* format, double v) {
 int detail::count_distinct(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return static_cast<int>(std::unique(v.begin(), v.end()) - v.begin());
+}
+
+std::vector<double> detail::parse_number_list(const std::string& text, std::size_t count,
+                                              const std::string& what) {
+  std::vector<double> v;
+  std::size_t start = 0;
+  while (v.size() <= count) {
+    const std::size_t comma = text.find(',', start);
+    const std::string part =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    char* end = nullptr;
+    const double x = std::strtod(part.c_str(), &end);
+    if (part.empty() || end != part.c_str() + part.size())
+      throw std::invalid_argument(what + "; got \"" + text.substr(0, 80) + "\"");
+    v.push_back(x);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (v.size() != count) throw std::invalid_argument(what + "; got " + std::to_string(v.size()));
+  return v;
 }
 
 // ============================================================ numerical spine
