@@ -16,8 +16,6 @@ namespace napkin::cli {
 
 namespace {
 
-constexpr std::int64_t kMaxDim = 10'000'000;
-
 // Wraps a paragraph at ~92 columns with an indent.
 
 int run_budget(Args& a) {
@@ -140,7 +138,7 @@ int run_flops(Args& a) {
   s.batch = a.required_integer("--batch", 1, 1'000'000'000, "sequences");
   s.seq = a.required_count_input("training.seq_len");
   s.d_model = a.required_integer("--d-model", 1, 1'000'000, "elements");
-  s.d_ff = a.required_integer("--d-ff", 1, kMaxDim, "elements");
+  s.d_ff = a.required_integer("--d-ff", 1, kMaxModelDim, "elements");
   s.n_heads = a.required_integer("--heads", 1, 100'000, "attention heads");
   s.d_head = a.required_integer("--head-dim", 1, 100'000, "elements");
   s.n_layers = a.required_integer("--layers", 1, 100'000, "blocks");

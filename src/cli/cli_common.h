@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QString>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -15,6 +16,17 @@
 #include <vector>
 
 namespace napkin::cli {
+
+// The label column of the sectioned reports (moe, params, parallel).
+inline constexpr int kReportLabelWidth = 28;
+// The largest model dimension (layers, widths, heads, vocabulary) a command
+// accepts.
+inline constexpr std::int64_t kMaxModelDim = 10'000'000;
+
+// UTF-8 text as a QString (for the JSON writers).
+inline QString qs(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;

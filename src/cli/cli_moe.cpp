@@ -13,8 +13,6 @@ namespace napkin::cli {
 
 namespace {
 
-constexpr int kRowWidth = 28;  // this report's label column
-
 // Router steps × tokens per step × experts: one unit is one token's logit and
 // gradient for one expert. 2e10 is a few minutes on one core; the maximum
 // values of the three flags (4e15) would run for years.
@@ -93,19 +91,19 @@ int run_collapse_cmd(Args& a) {
               static_cast<long long>(p.n_experts), static_cast<long long>(p.top_k), p.aux_weight,
               p.z_weight, p.capacity_factor, static_cast<long long>(steps),
               static_cast<unsigned long long>(p.seed));
-  row("max/mean (this step)", format_grouped(s.max_over_mean, 2), kRowWidth);
-  row("max/mean (recent ~20 steps)", format_grouped(s.recent_max_over_mean, 2), kRowWidth);
+  row("max/mean (this step)", format_grouped(s.max_over_mean, 2), kReportLabelWidth);
+  row("max/mean (recent ~20 steps)", format_grouped(s.recent_max_over_mean, 2), kReportLabelWidth);
   row("dead experts (gate share)",
-      format_grouped(s.dead_experts) + " of " + format_grouped(p.n_experts), kRowWidth);
-  row("L_balance (1.0 = balanced)", format_grouped(s.l_balance, 4), kRowWidth);
-  row("L_z", format_grouped(s.l_z, 4), kRowWidth);
-  row("drop rate", format_percent(s.drop_rate), kRowWidth);
+      format_grouped(s.dead_experts) + " of " + format_grouped(p.n_experts), kReportLabelWidth);
+  row("L_balance (1.0 = balanced)", format_grouped(s.l_balance, 4), kReportLabelWidth);
+  row("L_z", format_grouped(s.l_z, 4), kReportLabelWidth);
+  row("drop rate", format_percent(s.drop_rate), kReportLabelWidth);
   row("verdict",
       health.verdict == MoeVerdict::collapsed  ? "COLLAPSED"
       : health.verdict == MoeVerdict::strained ? "STRAINED"
                                                : "healthy",
-      kRowWidth);
-  for (const std::string& r : health.reasons) row("  because", r, kRowWidth);
+      kReportLabelWidth);
+  for (const std::string& r : health.reasons) row("  because", r, kReportLabelWidth);
   std::printf("  (%s)\n", describe(health.thresholds).c_str());
   return 0;
 }
@@ -149,11 +147,12 @@ int run_capacity_cmd(Args& a) {
   }
   std::printf("Expert capacity at capacity_factor %g, k = %lld, %zu experts\n", cf,
               static_cast<long long>(k), counts.size());
-  row("capacity per expert", format_grouped(r.capacity_per_expert) + " slots", kRowWidth);
+  row("capacity per expert", format_grouped(r.capacity_per_expert) + " slots", kReportLabelWidth);
   row("dropped (silently)",
-      format_grouped(r.dropped) + " slots (" + format_percent(r.drop_rate) + ")", kRowWidth);
-  row("padded", format_grouped(r.padded_slots) + " slots (compute on zeros)", kRowWidth);
-  row("buffer utilization", format_percent(r.buffer_utilization), kRowWidth);
+      format_grouped(r.dropped) + " slots (" + format_percent(r.drop_rate) + ")",
+      kReportLabelWidth);
+  row("padded", format_grouped(r.padded_slots) + " slots (compute on zeros)", kReportLabelWidth);
+  row("buffer utilization", format_percent(r.buffer_utilization), kReportLabelWidth);
   std::printf("\n  cf     cap   drop rate   wasted\n");
   for (const CapacityPoint& c : curve)
     std::printf("  %.2f  %5lld  %9s  %8s\n", c.capacity_factor,
@@ -183,12 +182,13 @@ int run_comm_cmd(Args& a) {
     return 0;
   }
   std::printf("Naive expert parallelism: 2 all-to-alls per layer\n");
-  row("bytes across the interconnect", format_bytes(static_cast<double>(c.bytes), 1), kRowWidth);
-  row("transfer", format_seconds(c.transfer_seconds), kRowWidth);
+  row("bytes across the interconnect", format_bytes(static_cast<double>(c.bytes), 1),
+      kReportLabelWidth);
+  row("transfer", format_seconds(c.transfer_seconds), kReportLabelWidth);
   row("latency",
       format_seconds(c.latency_seconds) + " (" + format_grouped(c.collectives) + " collectives)",
-      kRowWidth);
-  row("total network time", format_seconds(c.seconds), kRowWidth);
+      kReportLabelWidth);
+  row("total network time", format_seconds(c.seconds), kReportLabelWidth);
   return 0;
 }
 
@@ -212,11 +212,11 @@ int run_pipeline_cmd(Args& a) {
   }
   std::printf("Pipelined prefill: %lld chunks through %lld stages\n",
               static_cast<long long>(in.chunks), static_cast<long long>(in.stages));
-  row("serial (no overlap)", format_grouped(r.serial_ms, 1) + " ms", kRowWidth);
-  row("pipelined", format_grouped(r.pipelined_ms, 1) + " ms", kRowWidth);
-  row("bubble (fill)", format_grouped(r.bubble_ms, 1) + " ms", kRowWidth);
-  row("utilization M/(M+S-1)", format_percent(r.utilization), kRowWidth);
-  row("speedup", format_grouped(r.speedup, 2) + "x", kRowWidth);
+  row("serial (no overlap)", format_grouped(r.serial_ms, 1) + " ms", kReportLabelWidth);
+  row("pipelined", format_grouped(r.pipelined_ms, 1) + " ms", kReportLabelWidth);
+  row("bubble (fill)", format_grouped(r.bubble_ms, 1) + " ms", kReportLabelWidth);
+  row("utilization M/(M+S-1)", format_percent(r.utilization), kReportLabelWidth);
+  row("speedup", format_grouped(r.speedup, 2) + "x", kReportLabelWidth);
   return 0;
 }
 

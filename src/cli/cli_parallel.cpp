@@ -28,10 +28,6 @@ namespace napkin::cli {
 
 namespace {
 
-constexpr int kRowWidth = 28;  // this report's label column
-
-constexpr std::int64_t kMaxDim = 10'000'000;
-
 ModelShape preset_shape(const std::string& name) {
   std::string names;
   for (const ModelPreset& p : model_presets()) {
@@ -51,7 +47,7 @@ ModelShape shape_from_flags(Args& a) {
   ModelShape s;
   s.n_layers = a.required_integer("--layers", 1, 100'000, "blocks");
   s.d_model = a.required_integer("--d-model", 1, 1'000'000, "elements");
-  s.d_ff = a.required_integer("--d-ff", 1, kMaxDim, "elements");
+  s.d_ff = a.required_integer("--d-ff", 1, kMaxModelDim, "elements");
   s.n_heads = a.required_integer("--heads", 1, 100'000, "attention heads");
   s.n_kv_heads = a.integer("--kv-heads", s.n_heads, 1, s.n_heads, "KV heads");
   if (s.d_model % s.n_heads != 0 && !a.value("--head-dim").has_value())
@@ -64,7 +60,7 @@ ModelShape shape_from_flags(Args& a) {
     s.n_experts = *e;
     s.top_k = a.required_integer("--top-k", 1, *e, "experts per token");
     s.shared_experts = a.integer("--shared-experts", 0, 0, 1000, "experts");
-    s.expert_d_ff = a.integer("--expert-d-ff", 0, 0, kMaxDim, "elements (0 = d_ff)");
+    s.expert_d_ff = a.integer("--expert-d-ff", 0, 0, kMaxModelDim, "elements (0 = d_ff)");
     s.n_dense_layers = a.integer("--dense-layers", 0, 0, s.n_layers, "leading dense blocks");
   }
   return s;
@@ -118,26 +114,26 @@ std::string gb(std::int64_t bytes) { return format_bytes(static_cast<double>(byt
 
 void print_layout(const LayoutResult& r) {
   std::printf("%s\n", to_string(r.layout).c_str());
-  row("fits", r.fits ? "yes" : "no: " + r.reason, kRowWidth);
+  row("fits", r.fits ? "yes" : "no: " + r.reason, kReportLabelWidth);
   const StageMemory& m = r.memory;
   std::printf("Memory per chip (peak: stage %lld, %lld layers, %lld in flight)\n",
               static_cast<long long>(m.stage), static_cast<long long>(m.layers),
               static_cast<long long>(m.in_flight));
-  row("weights", gb(m.weights_bytes), kRowWidth);
-  row("gradients", gb(m.grads_bytes), kRowWidth);
-  row("optimizer states", gb(m.optimizer_bytes), kRowWidth);
-  row("activations", gb(m.activations_bytes), kRowWidth);
-  row("buffers", gb(m.buffers_bytes), kRowWidth);
+  row("weights", gb(m.weights_bytes), kReportLabelWidth);
+  row("gradients", gb(m.grads_bytes), kReportLabelWidth);
+  row("optimizer states", gb(m.optimizer_bytes), kReportLabelWidth);
+  row("activations", gb(m.activations_bytes), kReportLabelWidth);
+  row("buffers", gb(m.buffers_bytes), kReportLabelWidth);
   if (m.non_tensor_measured) {
-    row("outside the tensors", gb(m.runtime_bytes) + " (measured)", kRowWidth);
+    row("outside the tensors", gb(m.runtime_bytes) + " (measured)", kReportLabelWidth);
   } else {
-    row("CUDA context, kernels", gb(m.runtime_bytes), kRowWidth);
+    row("CUDA context, kernels", gb(m.runtime_bytes), kReportLabelWidth);
     row("NCCL buffers",
         gb(m.comm_buffers_bytes) + " (" + std::to_string(m.communicators) + " communicators)",
-        kRowWidth);
-    row("allocator fragmentation", gb(m.fragmentation_bytes), kRowWidth);
+        kReportLabelWidth);
+    row("allocator fragmentation", gb(m.fragmentation_bytes), kReportLabelWidth);
   }
-  row("total", gb(m.total_bytes) + " of " + gb(r.hbm_bytes) + " device memory", kRowWidth);
+  row("total", gb(m.total_bytes) + " of " + gb(r.hbm_bytes) + " device memory", kReportLabelWidth);
   const StepTime& t = r.time;
   std::printf("Step %s (%lld micro-batches)\n", format_seconds(r.step_seconds).c_str(),
               static_cast<long long>(r.micro_batches));
@@ -145,7 +141,7 @@ void print_layout(const LayoutResult& r) {
     row(name,
         (s > 0 ? format_seconds(s) : std::string("0 s")) + "  (" +
             format_percent(s / r.step_seconds) + ")",
-        kRowWidth);
+        kReportLabelWidth);
   };
   part("compute", t.compute_seconds);
   part("recompute", t.recompute_seconds);
@@ -162,10 +158,10 @@ void print_layout(const LayoutResult& r) {
   part("element-wise and norms", t.kernels.elementwise_seconds);
   part("waiting for the host", t.kernels.host_wait_seconds);
   std::printf("Throughput\n");
-  row("tokens/s per chip", format_grouped(r.tokens_per_second_per_chip, 0), kRowWidth);
-  row("MFU (model FLOPs)", format_percent(r.mfu), kRowWidth);
-  row("HFU (with recompute)", format_percent(r.hfu), kRowWidth);
-  row("days for the tokens", format_grouped(r.days, 1), kRowWidth);
+  row("tokens/s per chip", format_grouped(r.tokens_per_second_per_chip, 0), kReportLabelWidth);
+  row("MFU (model FLOPs)", format_percent(r.mfu), kReportLabelWidth);
+  row("HFU (with recompute)", format_percent(r.hfu), kReportLabelWidth);
+  row("days for the tokens", format_grouped(r.days, 1), kReportLabelWidth);
 }
 
 // The keys a --layout text gives, once each ("micro_batch" read as "mb").

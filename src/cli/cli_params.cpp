@@ -7,15 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "cli_common.h"
 #include "format.h"
 
 namespace napkin::cli {
 
 namespace {
-
-constexpr int kRowWidth = 28;  // this report's label column
-
-constexpr std::int64_t kMaxDim = 10'000'000;
 
 std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> out;
@@ -74,7 +71,7 @@ ModelShape shape_by_hand(Args& a) {
   ModelShape s;
   s.n_layers = a.required_integer("--layers", 1, 100'000, "blocks");
   s.d_model = a.required_integer("--d-model", 1, 1'000'000, "elements");
-  s.d_ff = a.required_integer("--d-ff", 1, kMaxDim, "elements");
+  s.d_ff = a.required_integer("--d-ff", 1, kMaxModelDim, "elements");
   s.n_heads = a.required_integer("--heads", 1, 100'000, "attention heads");
   s.vocab = a.required_integer("--vocab", 1, 100'000'000, "tokens");
   if (auto mla = a.value("--mla")) {
@@ -113,9 +110,9 @@ ModelShape shape_by_hand(Args& a) {
     s.n_experts = *e;
     s.top_k = a.required_integer("--top-k", 1, *e, "experts per token");
     s.shared_experts = a.integer("--shared-experts", 0, 0, 1000, "experts");
-    s.expert_d_ff = a.integer("--expert-d-ff", 0, 0, kMaxDim, "elements (0 = d_ff)");
+    s.expert_d_ff = a.integer("--expert-d-ff", 0, 0, kMaxModelDim, "elements (0 = d_ff)");
     s.shared_expert_d_ff =
-        a.integer("--shared-expert-d-ff", 0, 0, kMaxDim, "elements (0 = expert width)");
+        a.integer("--shared-expert-d-ff", 0, 0, kMaxModelDim, "elements (0 = expert width)");
     s.shared_expert_gate = a.flag("--shared-expert-gate");
     s.router_bias = a.flag("--router-bias");
     s.n_dense_layers = a.integer("--dense-layers", 0, 0, s.n_layers, "dense-MLP blocks");
@@ -263,61 +260,61 @@ int run_params(Args& a) {
   std::printf("Parameters\n");
   row("total",
       format_grouped(c.total) + "  (" + format_count(static_cast<double>(c.total), 2) + ")",
-      kRowWidth);
+      kReportLabelWidth);
   row("active per token",
       format_grouped(c.active) + "  (" + format_count(static_cast<double>(c.active), 2) + ")",
-      kRowWidth);
+      kReportLabelWidth);
   row("active w/o input embedding",
       format_grouped(c.active_without_input_embedding) + "  (" +
           format_count(static_cast<double>(c.active_without_input_embedding), 2) + ")",
-      kRowWidth);
-  row("non-embedding total", format_grouped(c.non_embedding_total), kRowWidth);
-  row("non-embedding active", format_grouped(c.non_embedding_active), kRowWidth);
+      kReportLabelWidth);
+  row("non-embedding total", format_grouped(c.non_embedding_total), kReportLabelWidth);
+  row("non-embedding active", format_grouped(c.non_embedding_active), kReportLabelWidth);
   row("embedding",
       format_grouped(c.embedding) + "  (" +
           format_percent(static_cast<double>(c.embedding) / static_cast<double>(c.total)) +
           " of total)",
-      kRowWidth);
+      kReportLabelWidth);
   if (s.is_moe())
-    row("sparsity (total/active)", format_grouped(c.sparsity_ratio(), 2) + "x", kRowWidth);
+    row("sparsity (total/active)", format_grouped(c.sparsity_ratio(), 2) + "x", kReportLabelWidth);
   if (c.mtp > 0) {
     row("MTP modules (apart)",
         format_grouped(c.mtp) + "  (" + format_count(static_cast<double>(c.mtp), 2) + ", " +
             std::to_string(s.mtp_modules) + " module(s))",
-        kRowWidth);
-    row("total with MTP", format_grouped(c.total + c.mtp), kRowWidth);
+        kReportLabelWidth);
+    row("total with MTP", format_grouped(c.total + c.mtp), kReportLabelWidth);
   }
   row("KV cache per token (bf16)",
       format_grouped(kv_token) + " B" +
           (s.is_mla() ? "  (MLA: " + std::to_string(s.kv_lora_rank + s.qk_rope_head_dim) +
                             " values per layer)"
                       : std::string()),
-      kRowWidth);
+      kReportLabelWidth);
   if (s.is_moe()) {
     std::printf("Per layer: %lld routed MoE, %lld dense\n", static_cast<long long>(c.n_moe_layers),
                 static_cast<long long>(s.n_layers - c.n_moe_layers));
   } else {
     std::printf("Per layer\n");
   }
-  row("attention", format_grouped(c.per_layer.attn), kRowWidth);
-  row("mlp", format_grouped(c.per_layer.mlp), kRowWidth);
-  if (c.per_layer.router > 0) row("router", format_grouped(c.per_layer.router), kRowWidth);
-  row("norms", format_grouped(c.per_layer.norms), kRowWidth);
-  row("total", format_grouped(c.per_layer.total), kRowWidth);
+  row("attention", format_grouped(c.per_layer.attn), kReportLabelWidth);
+  row("mlp", format_grouped(c.per_layer.mlp), kReportLabelWidth);
+  if (c.per_layer.router > 0) row("router", format_grouped(c.per_layer.router), kReportLabelWidth);
+  row("norms", format_grouped(c.per_layer.norms), kReportLabelWidth);
+  row("total", format_grouped(c.per_layer.total), kReportLabelWidth);
   if (s.is_moe() && c.n_moe_layers < s.n_layers)
-    row("dense layer total", format_grouped(c.dense_layer.total), kRowWidth);
+    row("dense layer total", format_grouped(c.dense_layer.total), kReportLabelWidth);
   if (ck) {
     std::printf("Checkpoint (%s)\n", ck->index_source.c_str());
     row("total_size",
         format_grouped(ck->total_size_bytes) + " B" +
             (ck->dtype.empty() ? std::string() : "  (" + ck->dtype + ")"),
-        kRowWidth);
+        kReportLabelWidth);
     if (ck->bytes_per_param > 0) {
-      row("stored parameters", format_grouped(ck->stored_params), kRowWidth);
-      row("counted parameters", format_grouped(ck->counted_params), kRowWidth);
+      row("stored parameters", format_grouped(ck->stored_params), kReportLabelWidth);
+      row("counted parameters", format_grouped(ck->counted_params), kReportLabelWidth);
       std::string diff = ck->difference > 0 ? "+" : "";
       diff += format_grouped(ck->difference);
-      row("difference", diff, kRowWidth);
+      row("difference", diff, kReportLabelWidth);
     }
     for (const std::string& n : ck->notes) std::printf("  - %s\n", n.c_str());
   }

@@ -20,10 +20,6 @@ namespace {
 
 constexpr std::int64_t kMaxChips = std::int64_t{1} << 20;
 
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
 QJsonValue opt(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
 
 QJsonArray parts_json(const std::vector<TimePart>& parts) {

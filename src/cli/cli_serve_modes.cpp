@@ -20,10 +20,6 @@ std::string stats_text(const LatencyStats& s) {
          format_seconds(s.p90) + ", P99 " + format_seconds(s.p99);
 }
 
-QString qs(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
 }  // namespace
 
 SpeculativeFlags speculative_flags(Args& a) {

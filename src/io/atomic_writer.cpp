@@ -67,7 +67,7 @@ void remove_stale_temporaries(const QString& dir, const QString& name) {
 }
 
 // How long a write to a full FIFO waits for its reader to read something.
-constexpr int kFifoIdleMs = 10'000;
+constexpr int kWriterFifoIdleMs = 10'000;
 
 QString random_part() {
   return QString::number(QRandomGenerator::global()->generate64() & 0xffffffffffULL, 36);
@@ -185,7 +185,7 @@ bool AtomicFile::open(OpenMode mode) {
         return false;
       }
       // A FIFO stays non-blocking: a reader that stops reading makes a write
-      // wait at most kFifoIdleMs (writeData), not forever.
+      // wait at most kWriterFifoIdleMs (writeData), not forever.
       d.fifo = S_ISFIFO(st.st_mode);
       if (!d.fifo) ::fcntl(d.fd, F_SETFL, ::fcntl(d.fd, F_GETFL) & ~O_NONBLOCK);
       d.through = true;
@@ -276,13 +276,13 @@ qint64 AtomicFile::writeData(const char* data, qint64 len) {
       if (errno == EINTR) continue;
       if (errno == EAGAIN && d.fifo) {  // the FIFO is full: wait, bounded, for its reader
         pollfd p{d.fd, POLLOUT, 0};
-        const int ready = ::poll(&p, 1, kFifoIdleMs);
+        const int ready = ::poll(&p, 1, kWriterFifoIdleMs);
         if (ready > 0 || (ready < 0 && errno == EINTR)) continue;
         d.failed = true;
         setErrorString(QStringLiteral("%1: write failed: the program reading this FIFO read "
                                       "nothing for %2 s")
                            .arg(d.path)
-                           .arg(kFifoIdleMs / 1000));
+                           .arg(kWriterFifoIdleMs / 1000));
         return -1;
       }
       fail(QString(), errno);

@@ -18,7 +18,6 @@ namespace napkin {
 
 namespace {
 
-constexpr qint64 kMaxConfigBytes = 16 * 1024 * 1024;
 constexpr std::int64_t kBig = 10'000'000;
 
 enum class Arch {

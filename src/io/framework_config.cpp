@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <stdexcept>
 
+#include "csv.h"
 #include "format.h"
 #include "framework_text.h"
 #include "read_file.h"
@@ -35,12 +36,7 @@ bool TrainingConfig::is_missing(std::string_view item) const {
 
 namespace {
 
-std::string shown(std::string_view s) {
-  std::string out(1, '"');
-  out.append(s.substr(0, 40));
-  out.push_back('"');
-  return out;
-}
+using csv::shown;
 
 // Typed reads of the flat keys; the first name present wins, so a newer key
 // and its older spelling can both be given.

@@ -4,21 +4,15 @@
 #include <map>
 #include <stdexcept>
 
+#include "csv.h"
+#include "read_file.h"
+
 namespace napkin {
 
 namespace {
 
-[[noreturn]] void fail(std::string_view source, std::int64_t line, const std::string& why) {
-  std::string m(source);
-  if (line > 0) m += ": line " + std::to_string(line);
-  throw std::invalid_argument(m + ": " + why);
-}
-
-std::string shown(std::string_view s) {
-  std::string out;
-  for (char c : s.substr(0, 40)) out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
-  return "\"" + out + (s.size() > 40 ? "…\"" : "\"");
-}
+using csv::fail;
+using csv::shown;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);

@@ -39,8 +39,6 @@ struct ConfigEntries {
   const ConfigEntry* find(std::string_view key) const;
 };
 
-inline constexpr std::int64_t kMaxConfigBytes = std::int64_t{16} << 20;
-
 ConfigEntries read_argument_list(std::string_view text, std::string_view source);
 ConfigEntries read_toml(std::string_view text, std::string_view source);
 ConfigEntries read_yaml(std::string_view text, std::string_view source);

@@ -42,7 +42,7 @@ struct Level {
   std::string last_key;
 };
 
-std::string shown(std::string_view s) {
+std::string excerpt(std::string_view s) {
   return s.size() > 40 ? std::string(s.substr(0, 40)) + "…" : std::string(s);
 }
 
@@ -64,7 +64,7 @@ void check_strict_json(std::string_view json, std::string_view source) {
       if (!stack.empty() && stack.back().object && stack.back().expect_key) {
         Level& l = stack.back();
         if (!l.keys.insert(text).second)
-          throw std::invalid_argument(where + "field \"" + l.path + shown(text) +
+          throw std::invalid_argument(where + "field \"" + l.path + excerpt(text) +
                                       "\" is given twice (at byte " + std::to_string(i) +
                                       "); keep one");
         l.last_key = text;
@@ -93,9 +93,9 @@ void check_strict_json(std::string_view json, std::string_view source) {
       if (!json_number(token)) {
         std::string key;
         if (!stack.empty() && stack.back().object)
-          key = " (field \"" + stack.back().path + shown(stack.back().last_key) + "\")";
+          key = " (field \"" + stack.back().path + excerpt(stack.back().last_key) + "\")";
         const bool point = token.find('.') != std::string_view::npos;
-        throw std::invalid_argument(where + "the number " + shown(token) + " at byte " +
+        throw std::invalid_argument(where + "the number " + excerpt(token) + " at byte " +
                                     std::to_string(i) + key + " is not JSON; " +
                                     (point
                                          ? "write digits on both sides of the point, as 5.0 or 0.5"

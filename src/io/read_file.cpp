@@ -15,7 +15,7 @@ namespace {
 // A named pipe is opened without blocking; a read then waits at most this
 // long for a writer or for more data, so a FIFO nobody writes is an error,
 // not a hang (a writer that keeps writing is read to the end however long).
-constexpr int kFifoIdleMs = 5000;
+constexpr int kReaderFifoIdleMs = 5000;
 
 std::string too_large(const std::string& name, const std::string& size, std::int64_t max_bytes) {
   return name + ": the file is " + size + " bytes; the limit is " + std::to_string(max_bytes) +
@@ -45,10 +45,10 @@ bool read_fd_capped(int fd, const std::string& name, std::int64_t max_bytes, std
     const ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n < 0 && errno == EAGAIN) {  // a FIFO opened without blocking: wait for its writer
       pollfd p{fd, POLLIN, 0};
-      const int ready = ::poll(&p, 1, kFifoIdleMs);
+      const int ready = ::poll(&p, 1, kReaderFifoIdleMs);
       if (ready == 0) {
         *error = name + ": a named pipe that nothing wrote to for " +
-                 std::to_string(kFifoIdleMs / 1000) + " s (no writer?)";
+                 std::to_string(kReaderFifoIdleMs / 1000) + " s (no writer?)";
         out->clear();
         return false;
       }
@@ -89,10 +89,10 @@ bool read_file_capped(const std::string& path, std::int64_t max_bytes, std::stri
     // Before any writer has connected, a non-blocking read says end of file:
     // wait (bounded) until one connects and writes or leaves.
     pollfd p{fd, POLLIN, 0};
-    if (::poll(&p, 1, kFifoIdleMs) == 0) {
+    if (::poll(&p, 1, kReaderFifoIdleMs) == 0) {
       ::close(fd);
       *error = path + ": a named pipe that nothing wrote to for " +
-               std::to_string(kFifoIdleMs / 1000) + " s (no writer?)";
+               std::to_string(kReaderFifoIdleMs / 1000) + " s (no writer?)";
       return false;
     }
   } else {

@@ -12,6 +12,10 @@ namespace napkin {
 
 // Bytes read so far and the file's size (0 when unknown: a pipe); false
 // stops the read. Called after every 64 KiB read.
+// The largest configuration file any reader accepts (a model's config.json,
+// a framework's arguments or YAML): 16 MiB, far above any real one.
+inline constexpr std::int64_t kMaxConfigBytes = std::int64_t{16} << 20;
+
 using ReadProgress = std::function<bool(std::int64_t done, std::int64_t total)>;
 
 // False with *error ("<path>: <reason>") when the file cannot be read, is a

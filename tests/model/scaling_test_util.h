@@ -7,21 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "expect_throw.h"
 #include "scaling.h"
 
 namespace napkin::test {
 
 // Expects `f` to throw std::invalid_argument whose message contains `needle`.
-template <class F>
-inline void expect_invalid(F&& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "expected std::invalid_argument mentioning \"" << needle << "\"";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
-
 inline bool same_bytes(double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
 inline bool same_law(const LossLaw& p, const LossLaw& q) {

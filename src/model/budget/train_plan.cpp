@@ -9,10 +9,6 @@
 
 namespace napkin {
 
-namespace {
-constexpr double kMaxDays = 36500.0;  // 100 years
-}  // namespace
-
 void TrainInputs::validate() const {
   (void)chip_by_name(chip);
   require_count(n_chips, "chips", "chips", 1, 10'000'000);
@@ -62,7 +58,7 @@ RunReport train_run(const TrainInputs& in, const DataConstrainedLaw& law) {
         format_grouped(per_day.lost_per_crash_minutes, 1) +
         " minutes each crash costs (restart plus redone work): the run makes no progress");
   r.wall_clock_days = r.productive_days / fraction;
-  if (r.wall_clock_days > kMaxDays)
+  if (r.wall_clock_days > kMaxPlanDays)
     throw std::invalid_argument("tokens: " + format_count(r.params) + " parameters on " +
                                 format_count(r.tokens, 2) + " tokens take " +
                                 format_sci(r.wall_clock_days, 2) + " days on " +

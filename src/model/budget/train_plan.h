@@ -16,6 +16,10 @@
 
 namespace napkin {
 
+// The longest run a plan prices: 100 years. Longer is refused (a plan) or
+// capped (a Monte Carlo draw that stalls).
+inline constexpr double kMaxPlanDays = 36500.0;
+
 struct TrainInputs {
   std::string chip = "H100";
   std::int64_t n_chips = 1000;

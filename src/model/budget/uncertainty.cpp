@@ -17,17 +17,16 @@ namespace napkin {
 namespace {
 
 constexpr double kZ90 = 1.2815515655446004;  // standard normal 90th percentile
-constexpr double kMaxDays = 36500.0;         // 100 years: the cap of a stalled draw
 
 // The five inputs in a fixed order: stream index, key, and bounds.
-enum Input { kMfu, kRate, kRestart, kPrice, kUnique, kInputs };
+enum Input { kMfu, kRate, kRestart, kPrice, kUnique, kInputCount };
 
 struct Bounds {
   double lo, hi;
 };
-constexpr std::array<Bounds, kInputs> kBounds{
+constexpr std::array<Bounds, kInputCount> kBounds{
     {{1e-9, 1.0}, {0.0, 1e6}, {0.0, 1e7}, {0.0, 1e4}, {1.0, kMaxTrainTokens}}};
-constexpr std::array<std::string_view, kInputs> kKeys{
+constexpr std::array<std::string_view, kInputCount> kKeys{
     "mfu", "interruptions_per_1000_chip_days", "restart_minutes", "price_per_chip_hour_dollars",
     "tokens_available"};
 
@@ -64,8 +63,8 @@ struct RunModel {
     const double crashes_per_hour = rate_per_1000 / 1000.0 * n_chips / 24.0;
     const double g = goodput_fraction(crashes_per_hour, restart, interval, write, mode);
     Out o{};
-    o.capped = !(g > 0.0) || productive_days / g > kMaxDays;
-    o.days = o.capped ? kMaxDays : productive_days / g;
+    o.capped = !(g > 0.0) || productive_days / g > kMaxPlanDays;
+    o.days = o.capped ? kMaxPlanDays : productive_days / g;
     const double hours = o.days * 24.0;
     o.dollars = n_chips * hours * price;
     o.energy_kwh = n_chips * watts * hours / 1000.0 * pue;
@@ -192,7 +191,7 @@ Histogram histogram(const std::vector<double>& values, int bins) {
 
 bool PlanRanges::any() const {
   if (!law_draws.empty()) return true;
-  for (int i = 0; i < kInputs; ++i)
+  for (int i = 0; i < kInputCount; ++i)
     if (!range_of(*this, i).is_point()) return true;
   return false;
 }
@@ -208,7 +207,7 @@ void PlanRanges::validate() const {
   require_count(draws, "draws", "Monte Carlo draws", 1, 10'000'000);
   for (const LossLaw& l : law_draws) l.validate();
   if (shape == RangeShape::lognormal)
-    for (int i = 0; i < kInputs; ++i) {
+    for (int i = 0; i < kInputCount; ++i) {
       const Range& r = range_of(*this, i);
       if (!r.is_point() && !(r.low > 0.0))
         throw std::invalid_argument(
@@ -276,8 +275,8 @@ RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
   const double point_loss = m.loss(ranges.tokens_available.likely);
 
   const auto n = static_cast<std::size_t>(ranges.draws);
-  std::array<std::vector<double>, kInputs> x;
-  for (int i = 0; i < kInputs; ++i) {
+  std::array<std::vector<double>, kInputCount> x;
+  for (int i = 0; i < kInputCount; ++i) {
     const Range& rg = range_of(ranges, i);
     auto& xs = x[static_cast<std::size_t>(i)];
     xs.resize(n);
@@ -285,7 +284,7 @@ RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
     draw_all(rg, ranges.shape, rng, kBounds[static_cast<std::size_t>(i)], xs);
   }
   // The law's draws: one loss model per resample law, and which one each
-  // Monte Carlo draw uses (stream kInputs, after the five inputs').
+  // Monte Carlo draw uses (stream kInputCount, after the five inputs').
   std::vector<RunLossByUniqueTokens> law_loss;
   std::vector<double> law_point_loss;
   std::vector<std::size_t> law_pick(n, 0);
@@ -296,7 +295,7 @@ RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
       law_loss.emplace_back(dc, m.active_params, m.tokens);
       law_point_loss.push_back(law_loss.back()(ranges.tokens_available.likely));
     }
-    Rng rng(stream_seed(ranges.seed, static_cast<std::uint64_t>(kInputs)));
+    Rng rng(stream_seed(ranges.seed, static_cast<std::uint64_t>(kInputCount)));
     const auto count = static_cast<double>(law_loss.size());
     for (std::size_t& j : law_pick)
       j = std::min(law_loss.size() - 1, static_cast<std::size_t>(rng.uniform() * count));
@@ -344,7 +343,7 @@ RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
   r.dollars.histogram = histogram(dollars_shown);
   r.energy_kwh.histogram = histogram(energy_shown);
 
-  for (int i = 0; i < kInputs; ++i) {
+  for (int i = 0; i < kInputCount; ++i) {
     const Range& rg = range_of(ranges, i);
     if (rg.is_point()) continue;
     const InputInfo& info = plan_input_info(kKeys[static_cast<std::size_t>(i)]);
@@ -354,7 +353,7 @@ RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
     bar.input_low = rg.low;
     bar.input_high = rg.high;
     auto eval = [&](double v) {
-      std::array<double, kInputs> at{
+      std::array<double, kInputCount> at{
           ranges.mfu.likely, ranges.interruptions_per_1000_chip_days.likely,
           ranges.restart_minutes.likely, ranges.price_per_chip_hour_dollars.likely,
           ranges.tokens_available.likely};

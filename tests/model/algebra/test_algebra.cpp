@@ -7,6 +7,7 @@
 #include <string>
 
 #include "algebra.h"
+#include "expect_throw.h"
 #include "gpt_shape.h"
 #include "hardware.h"
 
@@ -15,16 +16,6 @@ using namespace napkin;
 namespace {
 
 // Expects `f` to throw std::invalid_argument whose message mentions `needle`.
-template <typename F>
-void expect_invalid(F&& f, const std::string& needle) {
-  try {
-    f();
-    FAIL() << "expected std::invalid_argument mentioning " << needle;
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
-
 ModelShape dense(std::int64_t layers, std::int64_t d, std::int64_t ff, std::int64_t heads,
                  std::int64_t kv, std::int64_t hd, std::int64_t vocab) {
   ModelShape s;

@@ -7,23 +7,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "expect_throw.h"
 #include "goodput.h"
 
 using namespace napkin;
 
-namespace {
-
-template <typename F>
-void expect_invalid(F&& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "expected std::invalid_argument mentioning \"" << needle << "\"";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
-
-}  // namespace
+namespace {}  // namespace
 
 // ------------------------------------------------------------ the seed's numbers
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "expect_throw.h"
 #include "moe.h"
 
 using namespace napkin;
@@ -15,16 +16,6 @@ using namespace napkin;
 namespace {
 
 // Asserts that `f` throws std::invalid_argument whose message names `param`.
-template <typename F>
-void expect_invalid(F f, const std::string& param) {
-  try {
-    f();
-    ADD_FAILURE() << "expected std::invalid_argument naming " << param;
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find(param), std::string::npos) << e.what();
-  }
-}
-
 std::vector<std::vector<std::int64_t>> singles(const std::vector<std::int64_t>& experts) {
   std::vector<std::vector<std::int64_t>> out;
   for (auto e : experts) out.push_back({e});

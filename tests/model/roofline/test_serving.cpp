@@ -8,18 +8,11 @@
 #include "rng.h"
 #include "roofline.h"
 #include "serving.h"
+#include "serving_test_util.h"
 
 using namespace napkin;
 
 namespace {
-
-const ModelShape kLlama3_70B{80, 8192, 28672, 64, 8, 128, 128256};  // 70,553,706,496 params
-
-ModelShape preset(std::string_view name) {
-  for (const ModelPreset& p : model_presets())
-    if (p.name == name) return p.shape;
-  throw std::logic_error("no preset");
-}
 
 // The seed's latency napkin (Claim 14): 70B on TPU v5e, 8k prompt, 128 out.
 ServingInputs napkin_turn(std::int64_t tp, std::int64_t pp = 1) {

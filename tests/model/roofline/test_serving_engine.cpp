@@ -5,12 +5,10 @@
 #include <string>
 
 #include "serving.h"
+#include "serving_test_util.h"
 
 namespace napkin {
 namespace {
-
-const ModelShape kLlama3_70B{80, 8192, 28672, 64, 8, 128, 128256};
-const ModelShape kLlama2_70B{80, 8192, 28672, 64, 8, 128, 32000};
 
 TEST(ServingEngine, Presets) {
   EXPECT_EQ(serving_engines().front().name, "ideal");

@@ -4,11 +4,10 @@
 #include <cstdio>
 
 #include "serving_modes.h"
+#include "serving_test_util.h"
 
 namespace napkin {
 namespace {
-
-const ModelShape kLlama2_70B{80, 8192, 28672, 64, 8, 128, 32000};
 
 ModeInputs h100_tp4(BatchingMode mode, const char* engine = "tensorrt-llm") {
   ModeInputs in;

@@ -6,18 +6,11 @@
 
 #include "model_presets.h"
 #include "serving_search.h"
+#include "serving_test_util.h"
 
 using namespace napkin;
 
 namespace {
-
-const ModelShape kLlama3_70B{80, 8192, 28672, 64, 8, 128, 128256};
-
-ModelShape preset(std::string_view name) {
-  for (const ModelPreset& p : model_presets())
-    if (p.name == name) return p.shape;
-  throw std::logic_error("no preset");
-}
 
 SearchInputs napkin_search(double budget = 1.0) {
   SearchInputs s;

@@ -4,11 +4,11 @@
 #include <cmath>
 
 #include "serving_speculative.h"
+#include "serving_test_util.h"
 
 namespace napkin {
 namespace {
 
-const ModelShape kLlama2_70B{80, 8192, 28672, 64, 8, 128, 32000};
 const ModelShape kLlama2_7B{};
 
 // Leviathan et al. eq. 1: E = (1 − α^(k+1)) / (1 − α).

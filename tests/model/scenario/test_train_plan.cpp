@@ -8,6 +8,7 @@
 
 #include "budget.h"
 #include "budget_view.h"
+#include "expect_throw.h"
 #include "plan_inputs.h"
 #include "scenario.h"
 #include "serving_limit.h"
@@ -17,16 +18,6 @@
 using namespace napkin;
 
 namespace {
-
-template <typename F>
-void expect_invalid(F&& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "expected std::invalid_argument mentioning \"" << needle << "\"";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
 
 bool contains(const std::string& s, const std::string& needle) {
   return s.find(needle) != std::string::npos;

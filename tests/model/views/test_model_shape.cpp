@@ -10,6 +10,7 @@
 
 #include "algebra.h"
 #include "budget_view.h"
+#include "expect_throw.h"
 #include "hardware.h"
 #include "roofline.h"
 #include "roofline_view.h"
@@ -18,16 +19,6 @@
 using namespace napkin;
 
 namespace {
-
-template <typename F>
-void expect_invalid(F&& f, const std::string& needle) {
-  try {
-    f();
-    FAIL() << "expected std::invalid_argument mentioning " << needle;
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
 
 // deepseek-ai/DeepSeek-V3 config.json.
 ModelShape deepseek_v3() {
