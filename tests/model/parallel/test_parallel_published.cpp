@@ -36,7 +36,7 @@ void report(const char* name, const LayoutResult& r, double predicted, double pu
 // is what its fused kernels execute. What remains (README): 8K tokens on
 // 8,192 GPUs needs 3 % more memory than an H100 holds (Meta's schedule, which
 // its paper leaves unquantified, holds fewer micro-batches than Megatron's),
-// and the 131K row is 8 % optimistic at the causal half. The guard: the
+// and the 131K row is 9 % optimistic at the causal half. The guard: the
 // causal-half prediction within 12 % of Meta's MFU; the whole-matrix count
 // within 12 % at 8K (where attention is a small share).
 TEST(ParallelPublished, Llama3_405B) {
