@@ -126,9 +126,12 @@ TrainingSoftware deepseek_v3() {
 // first chunk holds only the embedding and the last only the output and the
 // loss (one layer fewer on the first and the last stage), FP32 gradient
 // accumulation over the micro-batches and FP32 reduce-scatters. Its FSDP
-// shards the optimizer states and keeps the parameters unsharded between the
-// forward and the backward, which a layout states as ZeRO-1 here. Kernels as
-// `modern` (the paper names no others).
+// "shards optimizer states and gradients" but does not reshard the parameters
+// after the forward (§3.3.2): FSDP's SHARD_GRAD_OP, whose sharded gradients
+// mean a reduce-scatter of every micro-batch's gradients (gradient
+// accumulation with communication; the other flavour keeps whole gradients),
+// which a layout states as ZeRO-2 here. Kernels as `modern` (the paper names
+// no others).
 TrainingSoftware llama3() {
   TrainingSoftware s;
   s.pipeline_split_counts_edges = true;
@@ -185,7 +188,7 @@ const std::array kSoftware{
     SoftwarePreset{"llama3", llama3(),
                    "Meta's Llama 3 stack (its paper, §3.3.2): modern kernels, the embedding and "
                    "the loss counted as pipeline layers, fp32 gradient accumulation and "
-                   "reduce-scatter; its FSDP keeps parameters unsharded: use zero=1"},
+                   "reduce-scatter; its FSDP shards gradients but not parameters: use zero=2"},
     SoftwarePreset{"fsdp", fsdp(),
                    "PyTorch FSDP2 / torchtitan: FlashAttention, ZeRO-3 gathers prefetched one "
                    "layer ahead, gradients reduce-scattered per layer, blocking TP collectives"},

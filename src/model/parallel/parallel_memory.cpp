@@ -278,7 +278,8 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   m.activations_bytes = act;
 
   // Buffers: pipeline send/receive, the sequence-parallel all-gather output,
-  // ZeRO-3's prefetched layers, expert all-to-all staging.
+  // ZeRO-3's prefetched layers, a ZeRO-2/3 layer gradient awaiting its
+  // reduce-scatter, expert all-to-all staging.
   const ModelShape& s = job.shape;
   const std::int64_t n = checked_mul(layout.micro_batch, job.seq_len / layout.cp, what);
   const std::int64_t nH = checked_mul(n, s.d_model, what);
@@ -286,12 +287,17 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   if (layout.pp > 1) buf = checked_add(buf, checked_mul(4, nH, what) / layout.tp, what);
   if (layout.tp > 1 && layout.sequence_parallel)
     buf = checked_add(buf, checked_mul(2, nH, what), what);
-  if (layout.zero >= 3) {
-    const std::int64_t layer =
-        std::max(comp.dense_layers > 0 ? dense.dense_params + dense.expert_params : 0,
-                 comp.moe_layers > 0 ? moe.dense_params + moe.expert_params : 0);
-    buf = checked_add(buf, checked_mul(4, layer, what), what);  // two layers in bf16
-  }
+  const std::int64_t layer_params =
+      std::max(comp.dense_layers > 0 ? dense.dense_params + dense.expert_params : 0,
+               comp.moe_layers > 0 ? moe.dense_params + moe.expert_params : 0);
+  if (layout.zero >= 3)
+    buf = checked_add(buf, checked_mul(4, layer_params, what), what);  // two layers in bf16
+  // ZeRO-2/3 hold a layer's whole gradient until its reduce-scatter has sent
+  // it (FSDP's unsharded gradient, freed after the reduce-scatter).
+  if (layout.zero >= 2 && layout.dp * layout.cp > 1)
+    buf = checked_add(
+        buf, static_cast<std::int64_t>(std::ceil(c.grad_bytes * static_cast<double>(layer_params))),
+        what);
   if (comp.moe_layers > 0) {
     const double routed = static_cast<double>(n) * static_cast<double>(s.top_k) *
                           job.software.moe_load_imbalance * static_cast<double>(s.d_model);

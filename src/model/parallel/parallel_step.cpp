@@ -80,7 +80,15 @@ double flat_ring_extra_latency(const JobContext& c, const GroupPlacement& g) {
 }
 
 // ZeRO-2/3 traffic per layer and micro-batch. ZeRO-2 reduce-scatters each
-// micro-batch's gradients beside the backward. ZeRO-3 (DeepSpeed ZeRO-3,
+// micro-batch's gradients and accumulates the shards (FSDP's gradient
+// accumulation with communication, which stores sharded gradients; PyTorch
+// pull request #126166 names the two flavours): the reduce-scatter runs on its
+// own stream and nothing but the optimizer step waits for it, so it hides
+// behind the layer's backward and, for every micro-batch but the last, behind
+// the next micro-batch's forward too, and behind tensor-parallel collectives
+// that stay inside the node. Its traffic per micro-batch is the whole stage's
+// gradients: where that outlasts the rest of the work the step is bound by the
+// link. ZeRO-3 (DeepSpeed ZeRO-3,
 // FSDP) also all-gathers the layer's weights before its forward, again before
 // its backward (and before a recomputed forward where the framework fetches
 // again), each prefetched behind at most `zero3_prefetch_layers` layers of
@@ -91,7 +99,18 @@ std::pair<double, double> zero_layer_exposed(const JobContext& c, const Layout& 
                                              const LayerCost& lc) {
   if (L.zero < 2 || L.dp * L.cp == 1) return {0.0, 0.0};
   const DpCollectives& d = dp_collectives(c, L, lc.dense_params, lc.expert_params);
-  if (L.zero == 2) return {0.0, overlapped(c, d.reduce_scatter, lc.bwd_compute)};
+  if (L.zero == 2) {
+    const double m =
+        std::max(1.0, static_cast<double>(c.job->global_batch / (L.dp * L.micro_batch)));
+    double fwd = lc.fwd_compute, bwd = lc.bwd_compute + lc.recompute;
+    // Tensor-parallel collectives inside a node leave the scale-out link free.
+    const GroupPlacement tp = placement(c, L.tp, 1);
+    if (L.tp > 1 && tp.ranks_per_node == tp.ranks) {
+      fwd += lc.fwd_tp;
+      bwd += lc.bwd_tp + lc.recompute_tp;
+    }
+    return {0.0, overlapped(c, d.reduce_scatter, bwd + fwd * (m - 1) / m)};
+  }
   const TrainingSoftware& sw = c.job->software;
   const double ring = flat_ring_extra_latency(c, dense_dp_group(c, L));
   const double gather = d.all_gather + ring, scatter = d.reduce_scatter + ring;
@@ -216,9 +235,10 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
   // and drain of the others, 1/v as long when interleaved (Narayanan et al.
   // §2.2: bubble (p − 1)/(v·m) of the ideal time for equal stages).
   std::size_t slow = 0;
-  double sum = 0;
+  double sum = 0, dp_sum = 0;
   for (std::size_t i = 0; i < st.size(); ++i) {
     sum += st[i].total();
+    dp_sum += st[i].dp;
     if (st[i].total() > st[slow].total()) slow = i;
   }
   const double md = static_cast<double>(m);
@@ -232,7 +252,12 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
   tm.cp_comm_seconds = md * b.cp;
   tm.pp_comm_seconds = md * b.pp;
   tm.dp_comm_seconds = md * b.dp;
-  tm.pp_bubble_seconds = (sum - b.total()) / vd;
+  // ZeRO-2's reduce-scatters are not in the fill (no gradients yet) and
+  // drain into the idle time of the drain: the bubble is the other stages'
+  // work without them.
+  const double zero2 = L.zero == 2 ? 1.0 : 0.0;
+  const double others = sum - b.total() - zero2 * (dp_sum - b.dp);
+  tm.pp_bubble_seconds = std::max(0.0, others) / vd;
   // Zero-bubble schedules fill the fill and drain with weight gradients: the
   // 1F1B bubble scaled by each schedule's published bubble over 1F1B's
   // (p − 1)(F + B + W), with W the slowest stage's weight-gradient GEMMs.

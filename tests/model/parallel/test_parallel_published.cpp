@@ -27,15 +27,18 @@ void report(const char* name, const LayoutResult& r, double predicted, double pu
 // at 131,072 tokens with CP 16 (DP 8); 16M tokens per step. §3.3.2: 126
 // layers in an interleaved schedule whose first chunk holds only the
 // embedding and whose last holds only the output and the loss (16 stages × 8
-// one-layer chunks: the `llama3` preset counts the edges), FSDP keeping the
-// parameters unsharded (ZeRO-1 here), fp32 gradients, no activation
-// recomputation at 8K. Meta does not say how its MFU counts causal
-// attention. An open defect, stated in the README: with this layout Napkin is
-// 18-30 % above Meta's MFU (the interleaved bubble of one-layer chunks is
-// small; what Meta lost at 16,384 GPUs is not in the model) and needs 7-16 %
-// more memory than an H100 holds. The bounds below guard against gross
-// errors only (published ≥ 0.75 × causal half, ≤ 1.15 × whole matrix); the
-// predictions and the memory are printed for the README.
+// one-layer chunks: the `llama3` preset counts the edges), FSDP that "shards
+// optimizer states and gradients" but keeps the parameters unsharded after
+// the forward (ZeRO-2 here: every micro-batch's fp32 gradients are
+// reduce-scattered over the 400 Gb/s NIC, which at 8K tokens outlasts the
+// micro-batch's compute and bounds the step), no activation recomputation at
+// 8K. Meta does not say how its MFU counts causal attention; the causal half
+// is what its fused kernels execute. What remains (README): 8K tokens on
+// 8,192 GPUs needs 3 % more memory than an H100 holds (Meta's schedule, which
+// its paper leaves unquantified, holds fewer micro-batches than Megatron's),
+// and the 131K row is 9 % optimistic at the causal half. The guard: the
+// causal-half prediction within 12 % of Meta's MFU; the whole-matrix count
+// within 12 % at 8K (where attention is a small share).
 TEST(ParallelPublished, Llama3_405B) {
   TrainingJob j;
   j.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256};
@@ -53,7 +56,7 @@ TEST(ParallelPublished, Llama3_405B) {
     j.seq_len = c.seq;
     j.global_batch = c.batch;
     Layout l;
-    l.tp = 8, l.pp = 16, l.vpp = 8, l.dp = c.dp, l.cp = c.cp, l.zero = 1;
+    l.tp = 8, l.pp = 16, l.vpp = 8, l.dp = c.dp, l.cp = c.cp, l.zero = 2;
     l.recompute = Checkpointing::none;
     j.attention_flops = CausalMask::full_matrix;
     const LayoutResult r = evaluate_layout(j, l);
@@ -70,8 +73,13 @@ TEST(ParallelPublished, Llama3_405B) {
                 static_cast<long long>(r.memory.stage), r.memory.total_bytes / 1e9,
                 r.hbm_bytes / 1e9);
     EXPECT_DOUBLE_EQ(r.step_seconds, half.step_seconds);
-    EXPECT_GE(c.mfu, 0.75 * 100 * half.mfu);
-    EXPECT_LE(c.mfu, 1.15 * 100 * r.mfu);
+    EXPECT_NEAR(100 * half.mfu, c.mfu, 0.12 * c.mfu) << c.name;
+    if (c.seq == 8192) EXPECT_NEAR(100 * r.mfu, c.mfu, 0.12 * c.mfu) << c.name;
+    // Sharded gradients: the 16,384-GPU layouts fit; 8,192 is over by < 5 %.
+    if (c.chips == 16384)
+      EXPECT_TRUE(r.fits) << r.reason;
+    else
+      EXPECT_LT(static_cast<double>(r.over_hbm_bytes), 0.05 * static_cast<double>(r.hbm_bytes));
   }
 }
 

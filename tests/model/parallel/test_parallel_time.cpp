@@ -171,6 +171,47 @@ TEST(ParallelTime, OverlapOnlyHelps) {
   EXPECT_LT(overlapped, evaluate_layout(j, layout(8, 1, 128)).time.dp_comm_seconds);
 }
 
+// ZeRO-2 (FSDP's gradient accumulation with communication) reduce-scatters
+// every micro-batch's gradients: the scale-out link carries the stage's whole
+// gradient once per micro-batch, so a slow link bounds the step; the traffic
+// hides behind the layer's backward and the next micro-batch's forward, so it
+// is exposed less per micro-batch when there are more of them.
+TEST(ParallelTime, ZeroTwoReduceScattersEveryMicroBatchOverTheLink) {
+  TrainingJob j = llama70b();
+  Network slow = cluster_by_name("dgx-h100").network;
+  slow.inter_node_bytes_per_s = 5e9;
+  j.network = slow;
+  Layout l = layout(8, 4, 32, 1, Checkpointing::none);
+  l.zero = 2;
+  const LayoutResult many = evaluate_layout(j, l);
+  expect_sane(many);
+  ASSERT_EQ(many.micro_batches, 16);
+  // Each rank's reduce-scatter moves (dp − 1) shards of its gradient.
+  const double per_micro_batch = static_cast<double>(l.dp - 1) *
+                                 static_cast<double>(many.memory.grads_bytes) /
+                                 slow.inter_node_bytes_per_s;
+  EXPECT_GE(many.step_seconds, 16 * per_micro_batch);
+  // Bound by the link: little beyond it (the fill carries no gradients, the
+  // drain's idle time takes the last reduce-scatters).
+  EXPECT_LT(many.step_seconds, 1.35 * 16 * per_micro_batch);
+  TrainingJob one = j;
+  one.global_batch = 32;  // one micro-batch per step
+  const LayoutResult single = evaluate_layout(one, l);
+  expect_sane(single);
+  ASSERT_EQ(single.micro_batches, 1);
+  EXPECT_LT(many.time.dp_comm_seconds / 16, single.time.dp_comm_seconds);
+  // ZeRO-1 reduces once per step: far less traffic than ZeRO-2 here.
+  l.zero = 1;
+  EXPECT_LT(evaluate_layout(j, l).step_seconds, many.step_seconds);
+  // ZeRO-2 holds one layer's whole gradient until its reduce-scatter: its
+  // buffers exceed ZeRO-1's by that layer's fp32 gradient.
+  const StageMemory z1 = evaluate_layout(j, l).memory;
+  l.zero = 2;
+  const StageMemory z2 = evaluate_layout(j, l).memory;
+  EXPECT_GT(z2.buffers_bytes, z1.buffers_bytes);
+  EXPECT_LT(z2.grads_bytes, z1.grads_bytes);
+}
+
 TEST(ParallelTime, RecomputationCostsTimeAndCountsInHfu) {
   const TrainingJob j = llama70b();
   const LayoutResult none = evaluate_layout(j, layout(8, 4, 32, 1, Checkpointing::none));
