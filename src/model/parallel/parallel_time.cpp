@@ -94,14 +94,21 @@ struct WeightGemm {
   double bwd() const { return dgrad + wgrad; }
 };
 
+// `operand_bytes` per element of the two inputs: 2 in bf16, 1 for FP8 GEMMs
+// (Transformer Engine casts x, w and dy to FP8 before each GEMM, and FP8
+// tensor cores read them as such); the output stays bf16 (2 bytes) either way.
 WeightGemm weight_gemm(const KernelRates& r, std::int64_t m, std::int64_t n, std::int64_t k,
-                       std::int64_t batch = 1) {
+                       std::int64_t batch = 1, double operand_bytes = 2) {
+  auto timed = [&](const Gemm& g, double extra_bytes) {
+    const double out = static_cast<double>(g.m) * static_cast<double>(g.n) *
+                       static_cast<double>(g.batch) * (2.0 - operand_bytes);
+    return gemm_seconds(r, g, extra_bytes + out, operand_bytes);
+  };
   WeightGemm g;
-  g.fwd = gemm_seconds(r, {m, n, k, batch});
-  g.dgrad = gemm_seconds(r, {m, k, n, batch});
-  g.wgrad = gemm_seconds(
-      r, {k, n, m, batch},
-      8.0 * static_cast<double>(k) * static_cast<double>(n) * static_cast<double>(batch));
+  g.fwd = timed({m, n, k, batch}, 0);
+  g.dgrad = timed({m, k, n, batch}, 0);
+  g.wgrad = timed({k, n, m, batch}, 8.0 * static_cast<double>(k) * static_cast<double>(n) *
+                                        static_cast<double>(batch));
   return g;
 }
 
@@ -113,6 +120,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   const TrainingSoftware& sw = job.software;
   const bool fp8 = sw.fp8_matmuls && !bf16_gemms;
   const KernelRates& r = fp8 ? c.rates : c.bf16_rates;
+  const double operand_bytes = fp8 ? 1.0 : 2.0;  // a weight GEMM's inputs
   const bool moe = moe_layer && s.is_moe();
   const std::int64_t t = L.tp;
   const bool sp = L.sequence_parallel && t > 1;
@@ -135,8 +143,8 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   double ew_b = rep * (2 * 6 + 2 * residual);
 
   // Attention.
-  const WeightGemm qkv = weight_gemm(r, n, (heads_r + 2 * kv_r) * dh, s.d_model);
-  const WeightGemm proj = weight_gemm(r, n, s.d_model, heads_r * dh);
+  const WeightGemm qkv = weight_gemm(r, n, (heads_r + 2 * kv_r) * dh, s.d_model, 1, operand_bytes);
+  const WeightGemm proj = weight_gemm(r, n, s.d_model, heads_r * dh, 1, operand_bytes);
   double core_f = 0, core_b = 0, core_recompute = 0;
   if (sw.flash_attention) {
     // QKᵀ and A·V over the causal half (each query sees on average half of
@@ -172,8 +180,8 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   double mlp_gemm_f = 0, mlp_gemm_b = 0;  // the MLP's GEMMs alone, for the breakdown
   if (!moe) {
     const std::int64_t f_r = s.d_ff / t;
-    fc1 = weight_gemm(r, n, up * f_r, s.d_model);
-    fc2 = weight_gemm(r, n, s.d_model, f_r);
+    fc1 = weight_gemm(r, n, up * f_r, s.d_model, 1, operand_bytes);
+    fc2 = weight_gemm(r, n, s.d_model, f_r, 1, operand_bytes);
     mlp_gemm_f = fc1.fwd + fc2.fwd;
     mlp_gemm_b = fc1.bwd() + fc2.bwd();
     mlp_f = fc1.fwd + fc2.fwd + streaming_seconds(r, per_unit_f * nd * static_cast<double>(f_r));
@@ -187,8 +195,8 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
         1, static_cast<std::int64_t>(std::ceil(routed / static_cast<double>(local_experts))));
     const std::int64_t n_rt = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(nt)));
     const WeightGemm router = weight_gemm(r, n_rt, s.n_experts, s.d_model);
-    fc1 = weight_gemm(r, per_expert, up * ef_r, s.d_model, local_experts);
-    fc2 = weight_gemm(r, per_expert, s.d_model, ef_r, local_experts);
+    fc1 = weight_gemm(r, per_expert, up * ef_r, s.d_model, local_experts, operand_bytes);
+    fc2 = weight_gemm(r, per_expert, s.d_model, ef_r, local_experts, operand_bytes);
     // Routing (softmax, top-k) in fp32, and permuting the tokens to their
     // experts and back (read and write each routed token twice).
     const double route_bytes = 12.0 * nt * static_cast<double>(s.n_experts);
@@ -204,8 +212,8 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
                 r, route_bytes + permute_bytes + per_unit_b * routed * static_cast<double>(ef_r));
     if (s.shared_experts > 0) {
       const std::int64_t sf_r = s.shared_experts * s.effective_expert_d_ff() / t;
-      const WeightGemm s1 = weight_gemm(r, n, up * sf_r, s.d_model);
-      const WeightGemm s2 = weight_gemm(r, n, s.d_model, sf_r);
+      const WeightGemm s1 = weight_gemm(r, n, up * sf_r, s.d_model, 1, operand_bytes);
+      const WeightGemm s2 = weight_gemm(r, n, s.d_model, sf_r, 1, operand_bytes);
       lc.wgrad += s1.wgrad + s2.wgrad;
       mlp_gemm_f += s1.fwd + s2.fwd;
       mlp_gemm_b += s1.bwd() + s2.bwd();

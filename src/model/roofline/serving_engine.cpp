@@ -39,6 +39,7 @@ const std::vector<ServingEngine> kEngines = {
      .summary = "TensorRT-LLM v0.5-v0.7: generation attention re-reads the KV cache per query "
                 "head, no CUDA graphs, static batch (gptSessionBenchmark)",
      .kv_reads_per_query_head = true,
+     .early_xqa = true,
      .cuda_graphs = false,
      .kernels_per_layer = kKernelsPerLayer,
      .launch_seconds_per_kernel = kLaunchEagerSeconds,
@@ -47,7 +48,10 @@ const std::vector<ServingEngine> kEngines = {
      .hbm_usable_fraction = 0.9,
      .scheduler = EngineScheduler::static_batch,
      .source = "TensorRT-LLM docs/source/blogs/XQA-kernel.md (XQA for MQA/GQA generation "
-               "'reduces data loading', released in v0.8); gptSessionBenchmark runs without "
+               "'reduces data loading', released in v0.8; its FP8 measurements are v0.8's); "
+               "performance.md's benchmark commands export TRTLLM_ENABLE_XQA=1 for the GQA "
+               "models, and the early XQA runner (decoderXQARunner.h, shouldUse) takes only "
+               "head size 128 with 8 query heads per KV head; gptSessionBenchmark runs without "
                "CUDA graphs unless --enable_cuda_graph; build flag --tokens_per_block 64; "
                "kv_cache_free_gpu_mem_fraction 0.9"},
     {.name = "tensorrt-llm",
@@ -114,6 +118,18 @@ const std::vector<ServingEngine> kEngines = {
 
 }  // namespace
 
+bool xqa_takes_layer(std::int64_t query_heads_per_rank, std::int64_t kv_heads_per_rank,
+                     std::int64_t d_head, bool kv_cache_16_bit) {
+  // TensorRT-LLM's early XQA runner (decoderXQARunner.h, DecoderXQARunner::
+  // shouldUse, before v0.8): fp16/bf16 compute, head size 128, and for a
+  // plain generation step exactly 8 query heads per KV head with 1, 2, 4 or 8
+  // KV heads on the rank. Its FP8-KV-cache kernels came with v0.8: the XQA
+  // blog's FP8 Llama-70B runs "w/o XQA" are that release's baseline.
+  if (!kv_cache_16_bit || d_head != 128 || kv_heads_per_rank <= 0) return false;
+  const std::int64_t kv = kv_heads_per_rank;
+  return query_heads_per_rank == 8 * kv && (kv == 1 || kv == 2 || kv == 4 || kv == 8);
+}
+
 std::string_view to_string(EngineScheduler s) {
   switch (s) {
     case EngineScheduler::static_batch: return "static batch";
@@ -143,7 +159,11 @@ std::string engine_description(const ServingEngine& e) {
   std::string s = std::string(e.name) + ": " + std::string(e.summary) + ". Sets: per-kernel " +
                   "rooflines summed (a dense model's GEMMs by the shared kernel model: tile " +
                   "waves, epilogue, operands at the chip's kernel HBM rate); KV read once per " +
-                  (e.kv_reads_per_query_head ? "query head" : "KV head") + "; ";
+                  (e.kv_reads_per_query_head ? "query head" : "KV head") +
+                  (e.early_xqa ? " (once per KV head where early XQA takes the layer: head size "
+                                 "128, 8 query heads per KV head, 16-bit KV cache)"
+                               : "") +
+                  "; ";
   if (e.launch_seconds_per_kernel > 0)
     s += format_grouped(static_cast<double>(e.kernels_per_layer)) + " kernels/layer x " +
          format_grouped(1e6 * e.launch_seconds_per_kernel, 0) + " us launch gap" +

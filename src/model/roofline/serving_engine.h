@@ -44,6 +44,11 @@ struct ServingEngine {
   // Decode attention reads a KV head's cache once per query head sharing it
   // (pre-XQA TensorRT-LLM generation attention) instead of once.
   bool kv_reads_per_query_head = false;
+  // ...except where the engine's early XQA generation kernel takes the layer
+  // instead (one KV read per KV head): grouped-query layers of head size 128
+  // with 8 query heads per KV head on a rank and a 16-bit KV cache (see
+  // xqa_takes_layer).
+  bool early_xqa = false;
   bool cuda_graphs = false;  // the decode step replayed as one captured graph
   // Kernels a transformer layer launches (norms, QKV, attention, output
   // projection, residual adds, MLP GEMMs, activation, TP all-reduces).
@@ -62,6 +67,12 @@ struct ServingEngine {
   std::int64_t max_prefill_tokens_per_step = 0;
   std::string_view source;  // where the properties come from
 };
+
+// Whether a pre-v0.8 TensorRT-LLM generation step runs a layer with XQA rather
+// than the masked multi-head attention kernel: query heads and KV heads on
+// one rank, head width, and whether the KV cache is 16-bit.
+bool xqa_takes_layer(std::int64_t query_heads_per_rank, std::int64_t kv_heads_per_rank,
+                     std::int64_t d_head, bool kv_cache_16_bit);
 
 // Every preset, `ideal` first.
 const std::vector<ServingEngine>& serving_engines();

@@ -97,8 +97,11 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
   elementwise_bytes_token_ =
       per_kernel_ ? 10.0 * static_cast<double>(m.d_model) * kActivationBytes * stage_layers_ : 0.0;
   // Pre-XQA generation attention: each query head on a chip reads its KV
-  // group's cache itself, so a group is read (query heads ÷ groups) times.
-  if (a.kv_reads_per_query_head || e.kv_reads_per_query_head) {
+  // group's cache itself, so a group is read (query heads ÷ groups) times;
+  // not where the engine's early XQA kernel takes the layer (serving_engine.h).
+  const bool xqa = e.early_xqa && xqa_takes_layer(m.n_heads / tp_, m.n_kv_heads / tp_, m.d_head,
+                                                  bytes_per_element(in.kv) == 2.0);
+  if (a.kv_reads_per_query_head || (e.kv_reads_per_query_head && !xqa)) {
     const double groups = static_cast<double>(ceil_div(m.kv.groups, tp_));
     kv_read_factor_ = std::max(1.0, static_cast<double>(m.n_heads) / tp / groups);
   }

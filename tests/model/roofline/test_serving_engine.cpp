@@ -134,6 +134,52 @@ TEST(ServingEngine, XqaReadsTheCacheOncePerKvHead) {
   EXPECT_GT(xqa.tokens_per_second_per_chip, 1.5 * old.tokens_per_second_per_chip);
 }
 
+// TensorRT-LLM before v0.8 ran its early XQA kernel (TRTLLM_ENABLE_XQA=1, as
+// NVIDIA's benchmark commands set it for the GQA models) only where its
+// runner accepts the layer: head size 128, 8 query heads per KV head on the
+// rank (1, 2, 4 or 8 KV heads), a 16-bit KV cache. Everything else falls back
+// to the masked multi-head attention kernel and its per-query-head reads.
+TEST(ServingEngine, EarlyXqaTakesOnlyTheLayersItsRunnerAccepts) {
+  EXPECT_TRUE(engine_by_name("tensorrt-llm-0.6").early_xqa);
+  EXPECT_TRUE(xqa_takes_layer(16, 2, 128, true));    // Llama-2-70B at TP 4, fp16 cache
+  EXPECT_TRUE(xqa_takes_layer(64, 8, 128, true));    // Llama-2-70B on one GPU
+  EXPECT_FALSE(xqa_takes_layer(16, 2, 128, false));  // FP8 cache: v0.8's kernels
+  EXPECT_FALSE(xqa_takes_layer(29, 1, 64, true));    // Falcon-180B at TP 8: head size 64
+  EXPECT_FALSE(xqa_takes_layer(32, 32, 128, true));  // MHA
+  EXPECT_FALSE(xqa_takes_layer(48, 6, 128, true));   // 6 KV heads on a rank
+  EXPECT_FALSE(xqa_takes_layer(4, 1, 128, true));    // 4 query heads per KV head
+  EXPECT_FALSE(xqa_takes_layer(8, 0, 128, true));
+
+  const ServingModel m = serving_model(kLlama2_70B);
+  ServingInputs in;
+  in.chip = "A100-80";
+  in.layout = {4, 1, 1};
+  in.batch = 240;
+  in.prompt_tokens = 128;
+  in.decode_tokens = 2048;
+  in.weights = in.kv = Dtype::bf16;
+  in.engine = "tensorrt-llm-0.6";
+  const StaticBatchResult early = evaluate_static_batch(m, in);
+  in.engine = "tensorrt-llm";
+  const StaticBatchResult xqa = evaluate_static_batch(m, in);
+  // A 16-bit cache: one read per KV head, as on the XQA engine.
+  EXPECT_NEAR(early.decode_step.attention_seconds, xqa.decode_step.attention_seconds,
+              1e-9 * xqa.decode_step.attention_seconds);
+  // An FP8 cache falls back to the per-query-head reads (8 per KV head).
+  in.chip = "H100";
+  in.weights = in.kv = Dtype::fp8;
+  const StaticBatchResult fp8_xqa = evaluate_static_batch(m, in);
+  in.engine = "tensorrt-llm-0.6";
+  const StaticBatchResult fp8_early = evaluate_static_batch(m, in);
+  EXPECT_GT(fp8_early.decode_step.attention_seconds, 6 * fp8_xqa.decode_step.attention_seconds);
+  // The user's --kv-reads-per-query-head still forces the re-reads.
+  in.chip = "A100-80";
+  in.weights = in.kv = Dtype::bf16;
+  in.assume.kv_reads_per_query_head = true;
+  const StaticBatchResult forced = evaluate_static_batch(m, in);
+  EXPECT_GT(forced.decode_step.attention_seconds, 6 * xqa.decode_step.attention_seconds);
+}
+
 // Paged caches hold whole blocks: a 17-token context takes two 16-token
 // blocks on vLLM, 17 tokens on SGLang's token pool.
 TEST(ServingEngine, KvBlocksRoundTheCacheUp) {

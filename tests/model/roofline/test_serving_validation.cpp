@@ -61,16 +61,19 @@ TEST(ServingValidation, OneSetPerMeasuredQuantity) {
 }
 
 // The target: mean error ≤ 20 %, mean signed within ±10 %, GQA and
-// MHA alike. Today: 8.4 % mean, -5.0 % signed; MHA 4.7 % / +0.3 %, GQA
-// 12.9 % / -11.5 % (pessimistic: the GEMMs of a TP-split 70B or 180B layer
-// are thin and move their weights at the kernel HBM rate). Worst -36 %
-// (Llama-2-70B on A100 at batch 240, 128/2048).
+// MHA alike. Today: 7.2 % mean, -1.7 % signed; MHA 4.7 % / +0.3 %, GQA
+// 10.3 % / -4.1 % (Llama-2-70B's A100 rows on the early XQA kernel, which
+// takes head-size-128 layers with a 16-bit cache; its H100 rows, with an FP8
+// cache, and Falcon-180B's, head size 64, on the per-query-head reads).
+// Before the early XQA rule: 8.4 % / -5.0 %, GQA 12.9 % / -11.5 %. Worst
+// +26.5 % (Llama-2-70B on A100 at batch 240, 128/2048: most likely the early
+// kernel ran below one read per KV head at the streaming rate).
 TEST(ServingValidation, Throughput) {
   const ValidationSet& set_ = set("serving-trtllm-throughput");
   const ValidationSummary s = print(set_);
   EXPECT_LE(s.mean_abs_error, 0.10);
   EXPECT_LE(std::fabs(s.mean_signed_error), 0.10);
-  EXPECT_LE(std::fabs(s.worst_error), 0.40);
+  EXPECT_LE(std::fabs(s.worst_error), 0.30);
   ValidationSet gqa = set_, mha = set_;
   gqa.rows.clear();
   mha.rows.clear();
@@ -78,10 +81,10 @@ TEST(ServingValidation, Throughput) {
     (r.label.find("70b") != std::string::npos || r.label.find("180b") != std::string::npos ? gqa
                                                                                            : mha)
         .rows.push_back(r);
-  EXPECT_LE(summarize(gqa).mean_abs_error, 0.15);
+  EXPECT_LE(summarize(gqa).mean_abs_error, 0.12);
   EXPECT_LE(summarize(mha).mean_abs_error, 0.10);
   EXPECT_LE(std::fabs(summarize(mha).mean_signed_error), 0.10);
-  EXPECT_LE(std::fabs(summarize(gqa).mean_signed_error), 0.12);
+  EXPECT_LE(std::fabs(summarize(gqa).mean_signed_error), 0.10);
 }
 
 // The target is ≤ 25 %. Today 12.9 % mean, -11.5 % signed (13 of 16
