@@ -35,7 +35,8 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
   budget = grid->addSection(tr("Budget"));
   flops = grid->add({.key = QStringLiteral("flops"),
                      .name = tr("Compute C"),
-                     .tooltip = tr("C = chips × peak FLOP/s × MFU × days × 86,400 s"),
+                     .tooltip = tr("C = chips × bf16 peak FLOP/s × MFU × days × 86,400 s; MFU is "
+                                   "model FLOPs over the bf16 peak, with FP8 training too"),
                      .better = Better::higher,
                      .format = fmtSci,
                      .widest = wide});
@@ -234,7 +235,10 @@ void BudgetReadouts::show(const BudgetView& v) {
                    .note = mfu_note,
                    .tone = warn ? Tone::warn : Tone::normal,
                    .number = v.plan.mfu.mfu});
-  grid_->set(flops, {.value = qs(format_sci(r.flops)), .unit = tr("FLOPs"), .number = r.flops});
+  grid_->set(flops, {.value = qs(format_sci(r.flops)),
+                     .unit = tr("FLOPs"),
+                     .note = qs(v.compute_peak_note),
+                     .number = r.flops});
   grid_->set(days, {.value = qs(format_grouped(r.days, 1)), .unit = tr("days"), .number = r.days});
   grid_->set(rental, {.value = dollars(r.cost.rental_dollars), .number = r.cost.rental_dollars});
   const double mwh = r.cost.energy_kwh / 1000.0;

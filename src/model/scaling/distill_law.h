@@ -20,6 +20,9 @@
 // in: they are inputs (napkin-cli distill --distill-law), and without them
 // the student's loss is reported as not priced. The paper fitted students of
 // 143M–12.6B parameters on up to 512B tokens; beyond that it extrapolates.
+// Its constants were fitted with L_T and L̃_S from the paper's own supervised
+// fit (its models, C4, its tokenizer): given with another supervised law (the
+// plan's), they are used outside the losses they were fitted on.
 #pragma once
 
 #include <optional>

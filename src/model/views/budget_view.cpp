@@ -456,6 +456,23 @@ void write_memo(BudgetView& v, const Scenario& s, const RunReport& run) {
 
 // The budget's checks, then the scenario model's memory per device and, with
 // a predicted MFU, the layout's memory.
+// C = chips × bf16 peak × MFU × days for every training precision (MFU is
+// model FLOPs over the bf16 peak, as the Parallelism model counts it); FP8
+// training changes C only through a predicted MFU, so the note says which
+// peak C uses and where the FP8 peak went.
+std::string compute_peak_note(const Scenario& s, const MfuChoice& mfu) {
+  const Chip& chip = chip_by_name(s.chip);
+  const std::string bf16 = format_grouped(chip.peak_flops_per_s / 1e12, 0) + " TFLOP/s";
+  if (s.training.precision != Precision::mixed_fp8)
+    return "chips × " + bf16 + " (the " + std::string(chip.name) +
+           "'s bf16 dense peak) × MFU × days";
+  const std::string fp8 = format_grouped(chip.fp8_peak_flops_per_s / 1e12, 0) + " TFLOP/s";
+  return "FP8 training: MFU over the " + bf16 + " bf16 peak, not the " + fp8 + " FP8 peak; " +
+         (mfu.source == MfuSource::predicted
+              ? std::string("the layout's FP8 GEMMs raise the predicted MFU")
+              : std::string("an assumed MFU is taken as given"));
+}
+
 void add_checks(BudgetView& v, const Scenario& s) {
   v.checks = v.report.checks;
   v.checks.insert(
@@ -498,6 +515,7 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
   BudgetInputs inputs = s.budget_inputs();
   inputs.serving_limit = as_serving_limit(s, v.serving);
   v.report = budget_report(inputs);
+  v.compute_peak_note = compute_peak_note(s, v.mfu);
   v.params = count_params(s.shape);
   v.chip_hbm_bytes = chip_by_name(s.chip).hbm_bytes;
 

@@ -74,6 +74,10 @@ struct BudgetView {
   MfuChoice mfu;
   MfuSearchKey mfu_key;
   ResolvedPlan plan;  // the plan as it will run (resolve_plan): mfu is plan.mfu
+  // The peak C is counted against, named for the Compute C read-out: the
+  // chip's bf16 dense peak, and with FP8 training that the MFU stays over
+  // that peak (the FP8 peak reaches C only through a predicted MFU).
+  std::string compute_peak_note;
   // chips × days → C → (N, D) → checks, cost, what to train. Its memo
   // (recommendation) starts with the train-this-model summary in that mode
   // and ends with the ranges' P10/P50/P90 when any input is a range.

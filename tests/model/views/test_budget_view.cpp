@@ -392,3 +392,33 @@ TEST(BudgetViewMfu, ALayoutThatDoesNotFitFallsBackToTheSliderAndSaysWhy) {
     if (c.name == "layout memory") failed = !c.ok;
   EXPECT_TRUE(failed);
 }
+
+// Issue 26: the Compute C read-out names the peak C is counted against. MFU is
+// model FLOPs over the bf16 peak for every training precision, so FP8 training
+// leaves C alone at an assumed MFU and moves it only through a predicted one.
+TEST(BudgetViewMfu, TheComputeNoteNamesThePeakCUses) {
+  Scenario s;
+  const BudgetView bf16 = make_budget_view(s);
+  EXPECT_EQ(bf16.compute_peak_note,
+            "chips × 990 TFLOP/s (the H100's bf16 dense peak) × MFU × days");
+
+  s.training.precision = Precision::mixed_fp8;
+  const BudgetView fp8 = make_budget_view(s);
+  EXPECT_EQ(fp8.compute_peak_note,
+            "FP8 training: MFU over the 990 TFLOP/s bf16 peak, not the 1,979 TFLOP/s FP8 peak; "
+            "an assumed MFU is taken as given");
+  EXPECT_DOUBLE_EQ(fp8.report.flops, bf16.report.flops);
+  EXPECT_DOUBLE_EQ(fp8.report.train_gemm_peak_flops_per_s, 1979e12);
+
+  s.parallel.mfu_source = MfuSource::predicted;
+  const BudgetView predicted = make_budget_view(s);
+  ASSERT_EQ(predicted.mfu.source, MfuSource::predicted);
+  EXPECT_TRUE(has(predicted.compute_peak_note, "the layout's FP8 GEMMs raise the predicted MFU"))
+      << predicted.compute_peak_note;
+  EXPECT_TRUE(has(predicted.compute_peak_note, "990 TFLOP/s bf16 peak"))
+      << predicted.compute_peak_note;
+  // The FP8 layout's faster GEMMs are where C grows.
+  Scenario bf16_predicted = s;
+  bf16_predicted.training.precision = Precision::mixed_bf16;
+  EXPECT_GT(predicted.report.flops, make_budget_view(bf16_predicted).report.flops);
+}
