@@ -11,23 +11,18 @@
 #include "atomic_writer.h"
 #include "calibration.h"
 #include "hardware.h"
+#include "io_test_util.h"
 #include "measured_runs.h"
 #include "plan.h"
 #include "scenario_json.h"
+
+using namespace io_test;
 
 using namespace napkin;
 
 namespace {
 
-std::string data(const std::string& name) { return std::string(NAPKIN_TEST_DATA) + "/" + name; }
-
 // What tests/data/vtrain/SOURCE.md states for every row and the files lack.
-RunDefaults vtrain_defaults() {
-  return {{"chip", "A100-80"},
-          {"vocab", "50304"},
-          {"recompute", "full"},
-          {"framework", "megatron-deepspeed"}};
-}
 
 // The ten calibration rows, chosen by a rule blind to the multi-node rows:
 // the largest single-node model (hidden 2,048, 24 layers) on all 8 GPUs with

@@ -17,17 +17,16 @@
 #include <vector>
 
 #include "config_import.h"
+#include "io_test_util.h"
+
+using namespace io_test;
 
 using namespace napkin;
 
 namespace {
 
-std::string data(const std::string& name) {
-  return std::string(NAPKIN_TEST_DATA) + "/configs/" + name;
-}
-
 QJsonObject load(const std::string& name) {
-  QFile f(QString::fromStdString(data(name)));
+  QFile f(QString::fromStdString(config_data(name)));
   EXPECT_TRUE(f.open(QIODevice::ReadOnly)) << name;
   return QJsonDocument::fromJson(f.readAll()).object();
 }
@@ -37,14 +36,6 @@ std::string text(const QJsonObject& o) {
 }
 
 // The error message, or "" when the import succeeds.
-std::string import_error(const std::string& json) {
-  try {
-    import_hf_config(json, "test.json");
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
 
 const char* const kConfigs[] = {
     "llama-2-7b.json",
@@ -185,10 +176,10 @@ TEST(ConfigFamilies, FalconMultiQueryWinsOverNumKvHeadsInTheOriginalArchitecture
   EXPECT_EQ(import_hf_config(text(o)).shape.n_kv_heads, 71);
   // Falcon-40B: the new decoder architecture uses its 8 KV groups although
   // FalconConfig's multi_query defaults to true.
-  const ImportedConfig f40 = import_hf_config_file(data("falcon-40b.json"));
+  const ImportedConfig f40 = import_hf_config_file(config_data("falcon-40b.json"));
   EXPECT_EQ(f40.shape.n_kv_heads, 8);
   EXPECT_EQ(f40.shape.norms_per_layer, 2);  // ln_attn and ln_mlp
-  EXPECT_EQ(import_hf_config_file(data("falcon-7b.json")).shape.norms_per_layer, 1);
+  EXPECT_EQ(import_hf_config_file(config_data("falcon-7b.json")).shape.norms_per_layer, 1);
 }
 
 TEST(ConfigFamilies, FalconSequentialBlocksBiasesAndRwNames) {
@@ -218,13 +209,13 @@ TEST(ConfigFamilies, QwenMoeLayoutFromMlpOnlyLayersAndSparseStep) {
 }
 
 TEST(ConfigFamilies, DeepSeekLayoutAndRouterBias) {
-  const ImportedConfig v3 = import_hf_config_file(data("deepseek-v3.json"));
+  const ImportedConfig v3 = import_hf_config_file(config_data("deepseek-v3.json"));
   EXPECT_EQ(v3.shape.n_dense_layers, 3);
   EXPECT_TRUE(v3.shape.router_bias);
   EXPECT_EQ(v3.shape.mtp_modules, 1);
   EXPECT_EQ(v3.shape.d_head, 192);
   EXPECT_EQ(v3.quantization, "fp8");
-  const ImportedConfig lite = import_hf_config_file(data("deepseek-v2-lite.json"));
+  const ImportedConfig lite = import_hf_config_file(config_data("deepseek-v2-lite.json"));
   EXPECT_FALSE(lite.shape.router_bias);  // greedy top-k
   EXPECT_EQ(lite.shape.q_lora_rank, 0);
   QJsonObject o = load("deepseek-v2.json");
@@ -315,15 +306,15 @@ TEST(ConfigFamilies, CountChangingKeysOutsideTheFamilyAreRefused) {
 }
 
 TEST(ConfigFamilies, FamilyDefaultsAreNoted) {
-  const ImportedConfig g = import_hf_config_file(data("gemma-2-9b.json"));
+  const ImportedConfig g = import_hf_config_file(config_data("gemma-2-9b.json"));
   EXPECT_TRUE(g.shape.tied_embeddings);
   EXPECT_EQ(g.shape.norms_per_layer, 4);
-  const ImportedConfig o = import_hf_config_file(data("olmo-2-1124-7b.json"));
+  const ImportedConfig o = import_hf_config_file(config_data("olmo-2-1124-7b.json"));
   EXPECT_EQ(o.shape.qk_norm, QkNorm::full_width);
   EXPECT_EQ(o.dtype, "float32");
-  const ImportedConfig p = import_hf_config_file(data("phi-4.json"));
+  const ImportedConfig p = import_hf_config_file(config_data("phi-4.json"));
   EXPECT_EQ(p.shape.n_kv_heads, 10);
-  const ImportedConfig f = import_hf_config_file(data("falcon-7b.json"));
+  const ImportedConfig f = import_hf_config_file(config_data("falcon-7b.json"));
   EXPECT_FALSE(f.shape.gated);
   EXPECT_TRUE(f.shape.norm_bias);
   EXPECT_TRUE(f.shape.parallel_blocks);
@@ -337,7 +328,7 @@ namespace {
 // A folder with `config` as config.json and, when given, an index.
 std::string make_folder(QTemporaryDir& dir, const std::string& config_file,
                         const std::string& index_json) {
-  QFile::copy(QString::fromStdString(data(config_file)),
+  QFile::copy(QString::fromStdString(config_data(config_file)),
               dir.filePath(QStringLiteral("config.json")));
   if (!index_json.empty()) {
     QFile f(dir.filePath(QStringLiteral("model.safetensors.index.json")));
@@ -406,7 +397,7 @@ TEST(ModelFolder, AStoredCopyOfATiedHeadIsShown) {
 }
 
 TEST(ModelFolder, MtpModulesAndQuantizedCheckpoints) {
-  const ImportedConfig cfg = import_hf_config_file(data("deepseek-v3.json"));
+  const ImportedConfig cfg = import_hf_config_file(config_data("deepseek-v3.json"));
   // FP8: the bytes do not divide into parameters.
   CheckpointCheck c = compare_checkpoint_index(index(688'586'727'753, {}), cfg);
   EXPECT_EQ(c.bytes_per_param, 0);
@@ -424,7 +415,7 @@ TEST(ModelFolder, MtpModulesAndQuantizedCheckpoints) {
 }
 
 TEST(ModelFolder, UnexplainedDifferencesAndDtypeMismatchAreShown) {
-  const ImportedConfig cfg = import_hf_config_file(data("gemma-2-9b.json"));  // says float32
+  const ImportedConfig cfg = import_hf_config_file(config_data("gemma-2-9b.json"));  // says float32
   // Shards in bf16 although torch_dtype says float32: half the count.
   CheckpointCheck c = compare_checkpoint_index(index(18'483'411'968, {}), cfg);
   EXPECT_EQ(c.bytes_per_param, 4);
@@ -447,13 +438,13 @@ TEST(ModelFolder, FolderErrorsAndAFolderWithoutIndex) {
   const ImportedConfig c = import_model_dir(make_folder(dir, "qwen3-0.6b.json", ""));
   EXPECT_FALSE(c.checkpoint.has_value());
   EXPECT_EQ(import_model_path(dir.path().toStdString()).family, "qwen3");
-  EXPECT_EQ(import_model_path(data("qwen3-0.6b.json")).family, "qwen3");
+  EXPECT_EQ(import_model_path(config_data("qwen3-0.6b.json")).family, "qwen3");
   QTemporaryDir bad;
   make_folder(bad, "qwen3-0.6b.json", "{\"metadata\": 3}");
   EXPECT_THROW(import_model_dir(bad.path().toStdString()), std::invalid_argument);
-  EXPECT_THROW(compare_checkpoint_index("[", import_hf_config_file(data("qwen3-8b.json"))),
+  EXPECT_THROW(compare_checkpoint_index("[", import_hf_config_file(config_data("qwen3-8b.json"))),
                std::invalid_argument);
   EXPECT_THROW(compare_checkpoint_index(R"({"metadata":{"total_size":-5}})",
-                                        import_hf_config_file(data("qwen3-8b.json"))),
+                                        import_hf_config_file(config_data("qwen3-8b.json"))),
                std::invalid_argument);
 }

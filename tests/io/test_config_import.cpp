@@ -6,21 +6,13 @@
 #include <string>
 
 #include "config_import.h"
+#include "io_test_util.h"
+
+using namespace io_test;
 
 using namespace napkin;
 
 namespace {
-
-std::string data(const char* name) { return std::string(NAPKIN_TEST_DATA) + "/configs/" + name; }
-
-std::string import_error(const std::string& json) {
-  try {
-    import_hf_config(json, "test.json");
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
 
 const char* kMinimal = R"({"model_type":"llama","hidden_size":64,"intermediate_size":256,
   "num_attention_heads":4,"num_hidden_layers":2,"vocab_size":100)";
@@ -42,7 +34,7 @@ class ConfigImport : public ::testing::TestWithParam<Published> {};
 
 TEST_P(ConfigImport, ParameterCountEqualsThePublishedCheckpoint) {
   const Published p = GetParam();
-  const ImportedConfig c = import_hf_config_file(data(p.file));
+  const ImportedConfig c = import_hf_config_file(config_data(p.file));
   EXPECT_EQ(c.family, p.family);
   const ParamCount n = count_params(c.shape);
   EXPECT_EQ(n.total, p.params) << p.file;
@@ -112,7 +104,7 @@ class ConfigImportActive : public ::testing::TestWithParam<PublishedActive> {};
 
 TEST_P(ConfigImportActive, ActiveParametersMatchThePublishedFigure) {
   const PublishedActive p = GetParam();
-  const ParamCount c = count_params(import_hf_config_file(data(p.file)).shape);
+  const ParamCount c = count_params(import_hf_config_file(config_data(p.file)).shape);
   const double active =
       static_cast<double>(p.without_input_embedding ? c.active_without_input_embedding : c.active) /
       1e9;
@@ -138,7 +130,7 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(ConfigImportDetails, MixtralActiveParameters) {
-  const ImportedConfig c = import_hf_config_file(data("mixtral-8x7b.json"));
+  const ImportedConfig c = import_hf_config_file(config_data("mixtral-8x7b.json"));
   EXPECT_EQ(c.shape.n_experts, 8);
   EXPECT_EQ(c.shape.top_k, 2);
   // Mistral AI's published figure: 12.9B active of 46.7B.
@@ -147,7 +139,7 @@ TEST(ConfigImportDetails, MixtralActiveParameters) {
 
 TEST(ConfigImportDetails, FamilyDefaultsForOmittedKeys) {
   // Gemma ties embeddings by default; Llama does not; kv heads default to MHA.
-  const ImportedConfig g = import_hf_config_file(data("gemma-7b.json"));
+  const ImportedConfig g = import_hf_config_file(config_data("gemma-7b.json"));
   EXPECT_TRUE(g.shape.tied_embeddings);
   const ImportedConfig l = import_hf_config(std::string(kMinimal) + "}");
   EXPECT_FALSE(l.shape.tied_embeddings);
@@ -155,7 +147,7 @@ TEST(ConfigImportDetails, FamilyDefaultsForOmittedKeys) {
   EXPECT_EQ(l.shape.d_head, 16);
   EXPECT_FALSE(l.notes.empty());
   // Qwen2 always has q/k/v biases.
-  EXPECT_TRUE(import_hf_config_file(data("qwen2-7b.json")).shape.qkv_bias);
+  EXPECT_TRUE(import_hf_config_file(config_data("qwen2-7b.json")).shape.qkv_bias);
 }
 
 TEST(ConfigImportDetails, LlamaAttentionBiasCoversAllFourProjections) {

@@ -7,13 +7,13 @@
 #include <string>
 
 #include "csv_ladder.h"
+#include "io_test_util.h"
+
+using namespace io_test;
 
 using namespace napkin;
 
 namespace {
-
-const std::string kChinchilla =
-    std::string(NAPKIN_TEST_DATA) + "/chinchilla_besiroglu2024/svg_extracted_data.csv";
 
 std::string error_of(auto f) {
   try {

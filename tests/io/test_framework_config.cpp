@@ -7,12 +7,13 @@
 
 #include "framework_config.h"
 #include "framework_text.h"
+#include "io_test_util.h"
+
+using namespace io_test;
 
 using namespace napkin;
 
 namespace {
-
-std::string data(const char* name) { return std::string(NAPKIN_TEST_DATA) + "/frameworks/" + name; }
 
 std::string error_of(const std::string& text, const char* source, TrainingFramework f) {
   try {
@@ -26,7 +27,7 @@ std::string error_of(const std::string& text, const char* source, TrainingFramew
 }  // namespace
 
 TEST(FrameworkImport, MegatronLaunchScriptWithArraysAndVariables) {
-  const TrainingConfig c = import_training_config_file(data("megatron-gpt-launch.sh"));
+  const TrainingConfig c = import_training_config_file(framework_data("megatron-gpt-launch.sh"));
   EXPECT_EQ(c.framework, TrainingFramework::megatron);
   EXPECT_EQ(c.shape.n_layers, 40);
   EXPECT_EQ(c.shape.d_model, 6144);
@@ -52,7 +53,7 @@ TEST(FrameworkImport, MegatronLaunchScriptWithArraysAndVariables) {
 }
 
 TEST(FrameworkImport, MegatronPrintedArgumentsBlock) {
-  const TrainingConfig c = import_training_config_file(data("megatron-arguments.log"));
+  const TrainingConfig c = import_training_config_file(framework_data("megatron-arguments.log"));
   EXPECT_TRUE(c.complete()) << (c.missing.empty() ? "" : c.missing.front());
   EXPECT_TRUE(c.shape_known);
   EXPECT_EQ(c.shape, (ModelShape{32, 4096, 14336, 32, 8, 128, 128256}));
@@ -78,7 +79,8 @@ TEST(FrameworkImport, MegatronUnsetVariableIsNamedNotGuessed) {
 }
 
 TEST(FrameworkImport, TorchtitanToml) {
-  const TrainingConfig c = import_training_config_file(data("torchtitan-llama3-70b.toml"));
+  const TrainingConfig c =
+      import_training_config_file(framework_data("torchtitan-llama3-70b.toml"));
   EXPECT_EQ(c.framework, TrainingFramework::torchtitan);
   EXPECT_TRUE(c.complete()) << (c.missing.empty() ? "" : c.missing.front());
   EXPECT_EQ(c.shape.n_layers, 80);
@@ -105,7 +107,7 @@ TEST(FrameworkImport, TorchtitanShardMinusOneNeedsTheGpuCount) {
 }
 
 TEST(FrameworkImport, NemoYamlWithInterpolation) {
-  const TrainingConfig c = import_training_config_file(data("nemo-megatron-gpt.yaml"));
+  const TrainingConfig c = import_training_config_file(framework_data("nemo-megatron-gpt.yaml"));
   EXPECT_EQ(c.framework, TrainingFramework::nemo);
   EXPECT_EQ(c.shape.n_layers, 32);
   EXPECT_EQ(c.shape.d_ff, 11008);
@@ -125,7 +127,7 @@ TEST(FrameworkImport, NemoYamlWithInterpolation) {
 }
 
 TEST(FrameworkImport, DeepSpeedJsonNamesWhatItDoesNotHold) {
-  const TrainingConfig c = import_training_config_file(data("deepspeed-zero1.json"));
+  const TrainingConfig c = import_training_config_file(framework_data("deepspeed-zero1.json"));
   EXPECT_EQ(c.framework, TrainingFramework::deepspeed);
   EXPECT_EQ(c.layout.dp, 16);  // 512 / (4 × 8)
   EXPECT_EQ(c.layout.zero, 1);
@@ -169,7 +171,7 @@ TEST(FrameworkImport, DetectsTheFrameworkFromNameAndContent) {
 }
 
 TEST(FrameworkImport, ScenarioTakesWhatTheConfigKnows) {
-  const TrainingConfig c = import_training_config_file(data("megatron-arguments.log"));
+  const TrainingConfig c = import_training_config_file(framework_data("megatron-arguments.log"));
   const Scenario s = apply_to_scenario(c, Scenario{});
   EXPECT_EQ(s.shape, c.shape);
   EXPECT_EQ(s.n_chips, 64);

@@ -6,21 +6,16 @@
 #include <string>
 
 #include "framework_config.h"
+#include "io_test_util.h"
 #include "measured_runs.h"
+
+using namespace io_test;
 
 using namespace napkin;
 
 namespace {
 
-std::string data(const std::string& name) { return std::string(NAPKIN_TEST_DATA) + "/" + name; }
-
 // What tests/data/vtrain/SOURCE.md states for every row and the file lacks.
-RunDefaults vtrain_defaults() {
-  return {{"chip", "A100-80"},
-          {"vocab", "50304"},
-          {"recompute", "full"},
-          {"framework", "megatron-deepspeed"}};
-}
 
 }  // namespace
 

@@ -16,15 +16,17 @@
 #include <set>
 
 #include "csv_ladder.h"
+#include "io_test_util.h"
 #include "scenario_fields.h"
 #include "scenario_json.h"
+
+using namespace io_test;
 
 using namespace napkin;
 
 namespace {
 
 const std::string kData = NAPKIN_TEST_DATA;
-const std::string kChinchilla = kData + "/chinchilla_besiroglu2024/svg_extracted_data.csv";
 
 std::string error_of(const std::string& json) {
   try {
@@ -33,10 +35,6 @@ std::string error_of(const std::string& json) {
     return e.what();
   }
   return {};
-}
-
-std::string doc(const std::string& sections) {
-  return R"({"format":"napkin-scenario","version":2,)" + sections + "}";
 }
 
 // Every panel setting away from its default, and the Chinchilla ladder loaded.

@@ -13,15 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "io_test_util.h"
 #include "scenario_json.h"
+
+using namespace io_test;
 
 using namespace napkin;
 
 namespace {
-
-std::string doc(const std::string& body) {
-  return R"({"format":"napkin-scenario","version":2,)" + body + "}";
-}
 
 // The message of the refusal, or "" when the document was accepted.
 std::string refusal(const std::string& json) {

@@ -39,8 +39,6 @@ constexpr int kDebounceMs = 150;       // the fit waits for the inputs to settle
 constexpr int kTextFollowMs = 60;      // the status during a drag: ~16 updates a second
 constexpr int kLoadLadderField = 260;  // undo field ids of the ladder source (see IsoflopsControls)
 
-QString fixed(double v, int decimals) { return QString::number(v, 'f', decimals); }
-
 FitJobInputs fitInputs(const IsoflopsLadderView& l, const IsoflopsSettings& s) {
   return {l.view.points,   s.fit.estimator, s.fit.huber_delta,
           s.fit.resamples, s.seed,          l.view.target_flops};

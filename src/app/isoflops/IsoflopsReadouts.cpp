@@ -15,7 +15,6 @@ namespace {
 QString tr(const char* text) {
   return QCoreApplication::translate("napkin::IsoflopsReadouts", text);
 }
-QString fixed(double v, int decimals) { return QString::number(v, 'f', decimals); }
 // Read-out numbers: "n/a" instead of nan, inf or a dash.
 QString count(double v, int decimals = 2) {
   return std::isfinite(v) && v > 0 ? qs(format_count(v, decimals)) : QStringLiteral("n/a");

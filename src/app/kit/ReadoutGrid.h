@@ -14,11 +14,12 @@
 #include <vector>
 
 #include "ReportSection.h"
+#include "compare.h"
 
 namespace napkin {
 
-// Which way a quantity is better (for the colour of its change).
-enum class Better { none, higher, lower };
+// Which way a quantity is better (for the colour of its change): the
+// model's Better (compare.h), so the Compare dock and the read-outs agree.
 
 struct ReadoutSpec {
   QString key = {};      // object name of the value label: "readout_<key>"

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <sstream>
 
+#include "Text.h"
 #include "atomic_writer.h"
 #include "format.h"
 
@@ -26,12 +27,6 @@ struct MoeRun::Recording {
   QFuture<void> future;
 };
 
-namespace {
-QString grouped(std::int64_t v) {
-  return QString::fromStdString(format_grouped(static_cast<double>(v), 0));
-}
-}  // namespace
-
 MoeRun::MoeRun(const CollapseParams& params, std::int64_t steps, std::int64_t shown_step,
                QObject* parent)
     : QObject(parent) {
@@ -45,7 +40,7 @@ MoeRun::MoeRun(const CollapseParams& params, std::int64_t steps, std::int64_t sh
     if (!recording_) return;
     emit status(tr("Computing the scenario's run of record off the UI thread: step %1 of %2… "
                    "Cancel keeps the steps so far.")
-                    .arg(grouped(recordingDone()), grouped(recordingTarget())));
+                    .arg(groupedCount(recordingDone()), groupedCount(recordingTarget())));
   });
   replay(params, steps, shown_step);
 }
@@ -73,7 +68,7 @@ void MoeRun::cancelRecording() {
   if (!recording_) return;
   recording_->cancelled = true;
   recording_->stop = true;
-  emit status(tr("Stopping the run of record at step %1…").arg(grouped(recordingDone())));
+  emit status(tr("Stopping the run of record at step %1…").arg(groupedCount(recordingDone())));
 }
 
 void MoeRun::waitForRecording() {
@@ -93,12 +88,13 @@ void MoeRun::finishRecording(const std::shared_ptr<Recording>& r) {
   if (r->cancelled && r->shown_step > sim_->steps_done())
     emit status(tr("Stopped the run of record at step %1 of %2: it shows its last step, not "
                    "step %3 it was saved on; Play continues from there.")
-                    .arg(grouped(sim_->steps_done()), grouped(r->target), grouped(r->shown_step)));
+                    .arg(groupedCount(sim_->steps_done()), groupedCount(r->target),
+                         groupedCount(r->shown_step)));
   else if (r->cancelled)
     emit status(tr("Stopped the run of record at step %1 of %2: Play continues from there.")
-                    .arg(grouped(sim_->steps_done()), grouped(r->target)));
+                    .arg(groupedCount(sim_->steps_done()), groupedCount(r->target)));
   else
-    emit status(tr("Ran the scenario's %1 steps from step 0.").arg(grouped(r->target)) +
+    emit status(tr("Ran the scenario's %1 steps from step 0.").arg(groupedCount(r->target)) +
                 savedStepNote(r->shown_step, shown_));
   emit advanced();
 }
@@ -156,7 +152,7 @@ void MoeRun::replay(const CollapseParams& p, std::int64_t steps, std::int64_t sh
   progress_timer_->start();
   emit recordingChanged(true);
   emit status(tr("Computing the scenario's run of record (%1 steps) off the UI thread…")
-                  .arg(grouped(steps)));
+                  .arg(groupedCount(steps)));
 }
 
 const StepStats* MoeRun::shownStats() const {
@@ -238,7 +234,7 @@ void MoeRun::scrubTo(std::int64_t step) {
 QString MoeRun::savedStepNote(std::int64_t shown_step, std::int64_t shown) {
   if (shown_step < 1 || shown != shown_step) return QString();
   return QLatin1Char(' ') + tr("Showing step %1, where it was saved; Live follows the last step.")
-                                .arg(grouped(shown_step));
+                                .arg(groupedCount(shown_step));
 }
 
 void MoeRun::goLive() {

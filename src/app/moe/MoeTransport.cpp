@@ -9,16 +9,11 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "Text.h"
 #include "format.h"
 #include "moe/MoeRun.h"
 
 namespace napkin {
-
-namespace {
-QString grouped(std::int64_t v) {
-  return QString::fromStdString(format_grouped(static_cast<double>(v), 0));
-}
-}  // namespace
 
 MoeTransport::MoeTransport(MoeRun* run, QWidget* parent) : QWidget(parent), run_(run) {
   auto* v = new QVBoxLayout(this);
@@ -133,7 +128,7 @@ void MoeTransport::sync() {
   scrub->setRange(0, static_cast<int>(run_->currentStep()));
   scrub->setValue(static_cast<int>(run_->shownStep()));
   const QString text =
-      tr("step %1 of %2").arg(grouped(run_->shownStep()), grouped(run_->currentStep()));
+      tr("step %1 of %2").arg(groupedCount(run_->shownStep()), groupedCount(run_->currentStep()));
   if (stepLabel->text() != text) stepLabel->setText(text);
 }
 

@@ -3,6 +3,7 @@
 #include <QObject>
 #include <optional>
 
+#include "Text.h"
 #include "compare.h"
 #include "format.h"
 #include "report/ReportHtml.h"
@@ -12,17 +13,15 @@ namespace napkin {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
-
 // The value alone ("2.102e+24 FLOPs"); without one, the display says why.
 QString value(const std::optional<double>& v, const std::string& display, Unit unit) {
-  return q(v ? format_quantity(*v, unit) : display);
+  return qs(v ? format_quantity(*v, unit) : display);
 }
 
 QString plan(const Scenario& s) {
   return QObject::tr("%1 on %2 × %3 for %4 days")
-      .arg(q(s.model_name), q(format_grouped(static_cast<double>(s.n_chips))), q(s.chip),
-           q(format_grouped(
+      .arg(qs(s.model_name), qs(format_grouped(static_cast<double>(s.n_chips))), qs(s.chip),
+           qs(format_grouped(
                s.days, s.days == static_cast<double>(static_cast<long long>(s.days)) ? 0 : 1)));
 }
 
@@ -54,7 +53,7 @@ QString comparePageHtml(const Scenario& a, const QString& a_label, const Scenari
       html += QStringLiteral(
                   "<tr><td>%1</td><td class='num'>%2</td><td class='num'><b>%3</b></td>"
                   "</tr>")
-                  .arg(reportEscape(q(d.name)), reportEscape(q(d.a)), reportEscape(q(d.b)));
+                  .arg(reportEscape(qs(d.name)), reportEscape(qs(d.a)), reportEscape(qs(d.b)));
     html += QStringLiteral("</table>");
   }
 
@@ -67,7 +66,7 @@ QString comparePageHtml(const Scenario& a, const QString& a_label, const Scenari
     return html +
            QStringLiteral("<p>%1</p>")
                .arg(reportEscape(
-                   QObject::tr("The headline outputs cannot be computed: %1").arg(q(e.what()))));
+                   QObject::tr("The headline outputs cannot be computed: %1").arg(qs(e.what()))));
   }
   int wins_a = 0, wins_b = 0;
   QString rows;
@@ -85,11 +84,11 @@ QString comparePageHtml(const Scenario& a, const QString& a_label, const Scenari
       case Winner::same: better = QObject::tr("same"); break;
       case Winner::none: break;
     }
-    const QString delta = c.delta ? reportEscape(q(format_delta(*c.delta, c.unit))) : QString();
+    const QString delta = c.delta ? reportEscape(qs(format_delta(*c.delta, c.unit))) : QString();
     rows += QStringLiteral(
                 "<tr><td>%1</td><td class='num'>%2</td><td class='num'><b>%3</b></td>"
                 "<td class='num'>%4</td><td>%5</td></tr>")
-                .arg(reportEscape(q(c.name)), reportEscape(value(c.a, c.a_display, c.unit)),
+                .arg(reportEscape(qs(c.name)), reportEscape(value(c.a, c.a_display, c.unit)),
                      reportEscape(value(c.b, c.b_display, c.unit)), delta, better);
   }
   html += QStringLiteral("<p>%1</p>")

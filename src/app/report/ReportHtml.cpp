@@ -4,6 +4,7 @@
 #include <QRegularExpression>
 #include <cmath>
 
+#include "Text.h"
 #include "budget_view.h"
 #include "format.h"
 #include "hardware.h"
@@ -13,7 +14,6 @@ namespace napkin {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 // Escaped, with a layout's axes kept whole: "TP 8 × PP 4" may break before a
 // "×", never between "TP" and its 8.
 QString esc(const QString& s) {
@@ -37,29 +37,29 @@ QString inputsHtml(const Scenario& s, const ResolvedPlan& plan) {
         .arg(title, rows);
   };
   const QString hw =
-      row(QObject::tr("Chip"), q(s.chip)) +
-      row(QObject::tr("Chips"), q(format_grouped(static_cast<double>(s.n_chips)))) +
+      row(QObject::tr("Chip"), qs(s.chip)) +
+      row(QObject::tr("Chips"), qs(format_grouped(static_cast<double>(s.n_chips)))) +
       row(QObject::tr("Peak bf16"),
-          q(format_grouped(chip.peak_flops_per_s / 1e12, 0)) + QStringLiteral(" TFLOP/s")) +
-      row(QObject::tr("HBM / chip"), q(format_bytes(static_cast<double>(chip.hbm_bytes), 0))) +
+          qs(format_grouped(chip.peak_flops_per_s / 1e12, 0)) + QStringLiteral(" TFLOP/s")) +
+      row(QObject::tr("HBM / chip"), qs(format_bytes(static_cast<double>(chip.hbm_bytes), 0))) +
       row(QObject::tr("HBM bandwidth"),
-          q(format_grouped(chip.hbm_bytes_per_s / 1e12, 2)) + QStringLiteral(" TB/s")) +
-      row(QObject::tr("Power / chip"), q(format_grouped(chip.watts, 0)) + QStringLiteral(" W"));
+          qs(format_grouped(chip.hbm_bytes_per_s / 1e12, 2)) + QStringLiteral(" TB/s")) +
+      row(QObject::tr("Power / chip"), qs(format_grouped(chip.watts, 0)) + QStringLiteral(" W"));
   const QString budget =
-      row(QObject::tr("Days"), q(format_grouped(s.days, 1))) +
-      row(QObject::tr("MFU used"), q(plan.mfu_text())) +
+      row(QObject::tr("Days"), qs(format_grouped(s.days, 1))) +
+      row(QObject::tr("MFU used"), qs(plan.mfu_text())) +
       (plan.mfu.source == MfuSource::predicted
-           ? row(QObject::tr("MFU slider (not used)"), q(format_percent(s.mfu, 0)))
+           ? row(QObject::tr("MFU slider (not used)"), qs(format_percent(s.mfu, 0)))
            : QString()) +
       row(QObject::tr("Price"),
-          q(format_dollars(s.price_per_chip_hour_dollars, 2)) + QStringLiteral(" / chip-hour")) +
+          qs(format_dollars(s.price_per_chip_hour_dollars, 2)) + QStringLiteral(" / chip-hour")) +
       row(QObject::tr("Energy price"),
-          q(format_dollars(s.kwh_price_dollars, 3)) + QStringLiteral(" / kWh")) +
-      row(QObject::tr("PUE"), q(format_grouped(s.pue, 2))) +
-      row(QObject::tr("Tokens / parameter"), q(format_grouped(s.tokens_per_param, 1))) +
-      row(QObject::tr("Unique tokens"), q(format_count(s.tokens_available, 1)));
+          qs(format_dollars(s.kwh_price_dollars, 3)) + QStringLiteral(" / kWh")) +
+      row(QObject::tr("PUE"), qs(format_grouped(s.pue, 2))) +
+      row(QObject::tr("Tokens / parameter"), qs(format_grouped(s.tokens_per_param, 1))) +
+      row(QObject::tr("Unique tokens"), qs(format_count(s.tokens_available, 1)));
   const QString model =
-      row(QObject::tr("Model"), q(s.model_name)) +
+      row(QObject::tr("Model"), qs(s.model_name)) +
       row(QObject::tr("Layers"), QString::number(m.n_layers)) +
       row(QObject::tr("d_model / d_ff"), QStringLiteral("%1 / %2").arg(m.d_model).arg(m.d_ff)) +
       row(QObject::tr("Heads / KV heads"),
@@ -77,25 +77,25 @@ QString inputsHtml(const Scenario& s, const ResolvedPlan& plan) {
                                              : QObject::tr("dense"));
   const TrainingSetup& t = s.training;
   const QString training =
-      row(QObject::tr("Optimizer"), q(std::string(to_string(t.optimizer)))) +
-      row(QObject::tr("Precision"), q(std::string(to_string(t.precision)))) +
+      row(QObject::tr("Optimizer"), qs(std::string(to_string(t.optimizer)))) +
+      row(QObject::tr("Precision"), qs(std::string(to_string(t.precision)))) +
       row(QObject::tr("ZeRO / DP"), QStringLiteral("%1 / %2").arg(t.zero_stage).arg(t.dp_degree)) +
-      row(QObject::tr("Checkpointing"), q(std::string(to_string(t.checkpointing)))) +
+      row(QObject::tr("Checkpointing"), qs(std::string(to_string(t.checkpointing)))) +
       row(QObject::tr("Micro-batch × seq"),
           QStringLiteral("%1 × %2").arg(t.micro_batch).arg(t.seq_len));
   const ServingSetup& v = s.serving;
   const QString serving =
       row(QObject::tr("Context"),
-          q(format_grouped(static_cast<double>(v.context_len))) + QObject::tr(" tokens")) +
-      row(QObject::tr("Served tokens"), q(format_count(v.served_tokens, 1))) +
+          qs(format_grouped(static_cast<double>(v.context_len))) + QObject::tr(" tokens")) +
+      row(QObject::tr("Served tokens"), qs(format_count(v.served_tokens, 1))) +
       row(QObject::tr("Decode batch"), QString::number(v.batch)) +
       row(QObject::tr("Prompt / decode"),
           QStringLiteral("%1 / %2 tokens").arg(v.prompt_tokens).arg(v.decode_tokens)) +
-      row(QObject::tr("Latency budget"), q(format_seconds(v.latency_budget_seconds))) +
-      row(QObject::tr("Overhead"), q(format_seconds(v.overhead_seconds))) +
+      row(QObject::tr("Latency budget"), qs(format_seconds(v.latency_budget_seconds))) +
+      row(QObject::tr("Overhead"), qs(format_seconds(v.overhead_seconds))) +
       row(QObject::tr("Weights / KV cache"),
-          QStringLiteral("%1 / %2").arg(q(std::string(to_string(v.weight_dtype))),
-                                        q(std::string(to_string(v.kv_dtype)))));
+          QStringLiteral("%1 / %2").arg(qs(std::string(to_string(v.weight_dtype))),
+                                        qs(std::string(to_string(v.kv_dtype)))));
   return QStringLiteral("<table width='100%' cellspacing='4'><tr>") +
          section(QObject::tr("Hardware"), hw) + section(QObject::tr("Budget"), budget) +
          section(QObject::tr("Model"), model) + QStringLiteral("</tr><tr>") +
@@ -111,31 +111,31 @@ namespace {
 QString servabilityText(const Scenario& s, double n_params, const QString& who) {
   const ServingNeed sv = servability(s, n_params);
   const QString hold =
-      QObject::tr("%1 %2 to hold its weights").arg(sv.chips_to_hold_weights).arg(q(s.chip));
+      QObject::tr("%1 %2 to hold its weights").arg(sv.chips_to_hold_weights).arg(qs(s.chip));
   if (sv.verdict == LatencyVerdict::below_overhead)
     return QObject::tr(
                "%1 (%2) needs %3; the %4 latency budget is below the %5 fixed overhead, so no "
                "amount of hardware meets it.")
-        .arg(who, q(format_count(n_params)), hold,
-             q(format_seconds(s.serving.latency_budget_seconds)),
-             q(format_seconds(s.serving.overhead_seconds)));
+        .arg(who, qs(format_count(n_params)), hold,
+             qs(format_seconds(s.serving.latency_budget_seconds)),
+             qs(format_seconds(s.serving.overhead_seconds)));
   if (!sv.chips_for_budget)
     return QObject::tr(
                "%1 (%2) needs %3, and no slice of %4 meets the %5 turn (%6 prompt + %7 generated "
                "tokens).")
-        .arg(who, q(format_count(n_params)), hold, q(s.chip),
-             q(format_seconds(s.serving.latency_budget_seconds)))
+        .arg(who, qs(format_count(n_params)), hold, qs(s.chip),
+             qs(format_seconds(s.serving.latency_budget_seconds)))
         .arg(s.serving.prompt_tokens)
         .arg(s.serving.decode_tokens);
   return QObject::tr(
              "%1 (%2) needs %3 and %4 %5 to answer a turn of %6 prompt + %7 generated tokens "
              "within %8.")
-      .arg(who, q(format_count(n_params)), hold)
+      .arg(who, qs(format_count(n_params)), hold)
       .arg(*sv.chips_for_budget)
-      .arg(q(s.chip))
+      .arg(qs(s.chip))
       .arg(s.serving.prompt_tokens)
       .arg(s.serving.decode_tokens)
-      .arg(q(format_seconds(s.serving.latency_budget_seconds)));
+      .arg(qs(format_seconds(s.serving.latency_budget_seconds)));
 }
 
 QString checksTable(const std::vector<Check>& checks) {
@@ -143,8 +143,8 @@ QString checksTable(const std::vector<Check>& checks) {
   for (const Check& c : checks)
     out += QStringLiteral("<tr><td class='%1'>&nbsp;%2&nbsp;</td><td><b>%3</b>: %4</td></tr>")
                .arg(c.ok ? QStringLiteral("ok") : QStringLiteral("fail"),
-                    c.ok ? QStringLiteral("OK") : QStringLiteral("FAIL"), esc(q(c.name)),
-                    esc(q(c.detail)));
+                    c.ok ? QStringLiteral("OK") : QStringLiteral("FAIL"), esc(qs(c.name)),
+                    esc(qs(c.detail)));
   return out + QStringLiteral("</table>");
 }
 
@@ -193,13 +193,13 @@ QString headlineHtml(const BudgetView& v) {
              "<h2>%1</h2><p><b>C = %2 FLOPs</b> → Chinchilla-optimal <b>N = %3</b> parameters on "
              "<b>D = %4</b> tokens (%5 tokens per parameter), %6 days at %7; %8 rental, %9 MWh "
              "at the wall.</p><p>%10</p>")
-      .arg(QObject::tr("Headline"), q(format_sci(r.flops)), q(format_count(r.split.params)),
-           q(format_count(r.split.tokens, 2)), q(format_grouped(s.tokens_per_param, 0)),
-           q(format_grouped(r.days, 1)),
-           q(format_percent(v.plan.mfu.mfu, 1) + " MFU (" + std::string(v.plan.mfu_source_name()) +
-             ")"),
-           q(format_dollars(r.cost.rental_dollars)), q(format_grouped(r.cost.energy_kwh / 1000, 1)),
-           esc(q(r.recommendation)));
+      .arg(QObject::tr("Headline"), qs(format_sci(r.flops)), qs(format_count(r.split.params)),
+           qs(format_count(r.split.tokens, 2)), qs(format_grouped(s.tokens_per_param, 0)),
+           qs(format_grouped(r.days, 1)),
+           qs(format_percent(v.plan.mfu.mfu, 1) + " MFU (" + std::string(v.plan.mfu_source_name()) +
+              ")"),
+           qs(format_dollars(r.cost.rental_dollars)),
+           qs(format_grouped(r.cost.energy_kwh / 1000, 1)), esc(qs(r.recommendation)));
 }
 
 QStringList sectionBlocks(int number, const ReportSection& sec) {
@@ -235,7 +235,7 @@ QString memoHtml(const BudgetView& v) {
   const Scenario& s = v.scenario;
   QString memo = QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Recommendation"));
   memo += QStringLiteral("<h3>%1</h3><p>%2</p>")
-              .arg(QObject::tr("What to train"), esc(q(r.recommendation)));
+              .arg(QObject::tr("What to train"), esc(qs(r.recommendation)));
   QString forecast = QObject::tr(
                          "Under %10 (E %1, A %2, α %3, B %4, β %5) the "
                          "Chinchilla answer reaches %6 nats "
@@ -248,9 +248,9 @@ QString memoHtml(const BudgetView& v) {
                          .arg(p.law.alpha)
                          .arg(p.law.B)
                          .arg(p.law.beta)
-                         .arg(q(format_grouped(p.chinchilla_loss, 3)), q(format_sci(r.flops)),
-                              q(format_grouped(v.decades_beyond_ladder, 1)),
-                              q(format_sci(r.inputs.law.ladder_max_flops)), q(r.inputs.law.name));
+                         .arg(qs(format_grouped(p.chinchilla_loss, 3)), qs(format_sci(r.flops)),
+                              qs(format_grouped(v.decades_beyond_ladder, 1)),
+                              qs(format_sci(r.inputs.law.ladder_max_flops)), qs(r.inputs.law.name));
   memo += QStringLiteral("<h3>%1</h3><p>%2</p>").arg(QObject::tr("Loss forecast"), esc(forecast));
   QString serve = servabilityText(s, r.split.params, QObject::tr("The Chinchilla answer"));
   if (p.recommend_smaller)
@@ -262,12 +262,12 @@ QString memoHtml(const BudgetView& v) {
           "The run rents %1 chip-hours for %2 (%3 per 1e21 FLOPs) and draws %4 MW at the wall: "
           "%5 MWh, "
           "%6 of electricity at %7/kWh (PUE %8).")
-          .arg(q(format_grouped(v.chip_hours)), q(format_dollars(r.cost.rental_dollars)),
-               q(format_dollars(r.cost.dollars_per_1e21_flops, 2)),
-               q(format_grouped(r.cost.facility_watts / 1e6, 2)),
-               q(format_grouped(r.cost.energy_kwh / 1000, 1)),
-               q(format_dollars(r.cost.energy_dollars)), q(format_dollars(s.kwh_price_dollars, 3)),
-               q(format_grouped(s.pue, 2)));
+          .arg(qs(format_grouped(v.chip_hours)), qs(format_dollars(r.cost.rental_dollars)),
+               qs(format_dollars(r.cost.dollars_per_1e21_flops, 2)),
+               qs(format_grouped(r.cost.facility_watts / 1e6, 2)),
+               qs(format_grouped(r.cost.energy_kwh / 1000, 1)),
+               qs(format_dollars(r.cost.energy_dollars)),
+               qs(format_dollars(s.kwh_price_dollars, 3)), qs(format_grouped(s.pue, 2)));
   memo += QStringLiteral("<h3>%1</h3><p>%2</p>").arg(QObject::tr("Cost and energy"), esc(cost));
   int failed = 0;
   for (const Check& c : v.checks) failed += c.ok ? 0 : 1;

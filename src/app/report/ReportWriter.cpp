@@ -9,6 +9,7 @@
 
 #include "Panel.h"
 #include "PlotWidget.h"
+#include "Text.h"
 #include "atomic_writer.h"
 #include "budget_view.h"
 #include "format.h"
@@ -32,8 +33,6 @@ QPageSize ReportOptions::defaultPageSize() {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
-
 // Paper is white whatever the screen's palette: the charts are drawn with
 // the report palette, then given back their screen palette.
 struct PaperPalette {
@@ -55,8 +54,8 @@ namespace {
 
 QString reportTitle(const Scenario& s) {
   return QObject::tr("%1 on %2 × %3 for %4 days")
-      .arg(q(s.model_name), q(format_grouped(static_cast<double>(s.n_chips))), q(s.chip),
-           q(format_grouped(s.days, s.days == std::floor(s.days) ? 0 : 1)));
+      .arg(qs(s.model_name), qs(format_grouped(static_cast<double>(s.n_chips))), qs(s.chip),
+           qs(format_grouped(s.days, s.days == std::floor(s.days) ? 0 : 1)));
 }
 
 }  // namespace
@@ -142,7 +141,7 @@ int ReportWriter::paint(QPagedPaintDevice* device) {
 
 QString ReportWriter::documentTitle(const Scenario& s) {
   return QObject::tr("Napkin report: %1 on %2 × %3")
-      .arg(q(s.model_name), q(format_grouped(static_cast<double>(s.n_chips))), q(s.chip));
+      .arg(qs(s.model_name), qs(format_grouped(static_cast<double>(s.n_chips))), qs(s.chip));
 }
 
 bool ReportWriter::writePdf(const QString& path, QString* error) {

@@ -75,8 +75,7 @@ class CompareDock : public QDockWidget {
   QSortFilterProxyModel* proxy_ = nullptr;
   QPushButton* export_ = nullptr;
   QTimer* debounce_ = nullptr;
-  // The background work and its results (compare.h stays out of this header:
-  // its Better would clash with the kit's).
+  // The background work and its results.
   struct Work;
   std::unique_ptr<Work> work_;
   bool stale_b_ = true;

@@ -7,10 +7,6 @@
 
 namespace napkin {
 
-namespace {
-QString days(double d) { return qs(format_grouped(d, d < 100 ? 1 : 0)); }
-}  // namespace
-
 HistogramPlot::HistogramPlot(QWidget* parent)
     : RangesPlot(tr("Days of the planned run: Monte Carlo"), parent, plotPen(plot_color::red, 1.8),
                  Qt::AlignRight | Qt::AlignTop, 0.98, 0.03) {
@@ -71,7 +67,7 @@ void HistogramPlot::drawView(const BudgetView& v) {
   p90_->place(d.p.p90);
   for (VMarker* m : {p10_, p50_, p90_}) m->setVisible(true);
   QString text = tr("P10 %1 · P50 %2 · P90 %3 days\n%4 draws (bars to P99), %5, seed %6")
-                     .arg(days(d.p.p10), days(d.p.p50), days(d.p.p90),
+                     .arg(groupedAuto(d.p.p10), groupedAuto(d.p.p50), groupedAuto(d.p.p90),
                           qs(format_grouped(static_cast<double>(r.draws), 0)),
                           qs(std::string(to_string(r.shape))), QString::number(r.seed));
   if (r.capped_draws > 0)

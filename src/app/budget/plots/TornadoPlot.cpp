@@ -8,10 +8,6 @@
 
 namespace napkin {
 
-namespace {
-QString days(double d) { return qs(format_grouped(d, d < 100 ? 1 : 0)); }
-}  // namespace
-
 TornadoPlot::TornadoPlot(QWidget* parent)
     : RangesPlot(tr("What moves the days most"), parent, plotPen(plot_color::dark),
                  Qt::AlignRight | Qt::AlignBottom, 0.98, 0.97) {
@@ -87,10 +83,11 @@ void TornadoPlot::drawView(const BudgetView& v) {
   QString text;
   if (top.days_swing > 0)
     text = tr("likely %1 days; %2 moves it most:\n%3 to %4 days")
-               .arg(days(base), top_, days(top.days_at_low), days(top.days_at_high));
+               .arg(groupedAuto(base), top_, groupedAuto(top.days_at_low),
+                    groupedAuto(top.days_at_high));
   else
     text = tr("likely %1 days; no input with a range\nmoves the days (only dollars or loss)")
-               .arg(days(base));
+               .arg(groupedAuto(base));
   setNote(text);
   requestReplot();
 }

@@ -1,12 +1,11 @@
 #include "isoflops/plots/DecompositionPlot.h"
+#include "Text.h"
 
 #include <algorithm>
 
 namespace napkin {
 
 namespace {
-
-QString fixed(double v, int decimals) { return QString::number(v, 'f', decimals); }
 
 // The splits shown, in slot order: the fitted law, then the true law.
 std::vector<LossDecomposition> splits(const IsoflopsShown& s) {

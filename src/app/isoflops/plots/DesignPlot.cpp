@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "Text.h"
 #include "format.h"
 
 namespace napkin {
 
 namespace {
 
-QString fixed(double v, int decimals) { return QString::number(v, 'f', decimals); }
 constexpr int kDesigns = 6;
 
 // Each design's variance at its slot (designs with none are left out).

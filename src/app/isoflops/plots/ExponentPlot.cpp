@@ -1,4 +1,5 @@
 #include "isoflops/plots/ExponentPlot.h"
+#include "Text.h"
 
 #include <algorithm>
 
@@ -6,15 +7,8 @@ namespace napkin {
 
 namespace {
 
-QString fixed(double v, int decimals) { return QString::number(v, 'f', decimals); }
-
 // The C grid of the plot: a third of the smallest budget to three times the
 // larger of C* and the largest budget.
-std::vector<double> grid(const IsoflopsView& v) {
-  return log_spaced_flops(v.ladder_min_flops / 3, std::max(v.target_flops, v.ladder_max_flops) * 3,
-                          60);
-}
-
 // The law the curves come from when the ladder has no exponents of its own.
 std::optional<LossLaw> lawFor(const IsoflopsShown& s) {
   return s.view().exponents ? std::nullopt : fittedLaw(s);
@@ -51,7 +45,7 @@ void ExponentPlot::drawView(const IsoflopsShown& s) {
   for (const IsoflopOptimum& o : v.optima) key.insert(key.end(), {o.budget_flops, o.n_opt});
   if (v.exponents) key.insert(key.end(), {v.exponents->a, v.exponents->n_coefficient});
   if (!inputsChanged(key, lawKey(law))) return;
-  const std::vector<double> cs = grid(v);
+  const std::vector<double> cs = flopsGrid(v, 60);
   std::vector<double> px, pn, pd;
   for (const IsoflopOptimum& o : v.optima) {
     px.push_back(o.budget_flops);
@@ -96,7 +90,7 @@ void ExponentPlot::drawView(const IsoflopsShown& s) {
 void ExponentPlot::drawBaseline(const IsoflopsShown* b) {
   setBaselineVisible(b != nullptr);
   if (!b) return;
-  const std::vector<double> cs = grid(b->view());
+  const std::vector<double> cs = flopsGrid(b->view(), 60);
   if (const auto curves = exponent_curves(b->view(), lawFor(*b), cs)) {
     setCurve(ghost(n_fit_), cs, curves->n_opt);
     setCurve(ghost(d_fit_), cs, curves->d_opt);

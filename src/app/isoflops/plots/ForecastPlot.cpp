@@ -1,4 +1,5 @@
 #include "isoflops/plots/ForecastPlot.h"
+#include "Text.h"
 
 #include <algorithm>
 
@@ -6,13 +7,7 @@ namespace napkin {
 
 namespace {
 
-QString fixed(double v, int decimals) { return QString::number(v, 'f', decimals); }
 const QColor kStale(160, 160, 160);
-
-std::vector<double> grid(const IsoflopsView& v) {
-  return log_spaced_flops(v.ladder_min_flops / 3, std::max(v.target_flops, v.ladder_max_flops) * 3,
-                          80);
-}
 
 }  // namespace
 
@@ -53,7 +48,7 @@ void ForecastPlot::drawView(const IsoflopsShown& s) {
                      lawKey(law), lawKey(s.ladder.truth),
                      v.points.empty() ? 0.0 : v.points.front().loss))
     return;
-  const std::vector<double> cs = grid(v);
+  const std::vector<double> cs = flopsGrid(v, 80);
   std::vector<double> rx, ry, ox, oy;
   ValueRange y;
   for (std::size_t i = 0; i < v.points.size(); ++i) {
@@ -133,7 +128,7 @@ void ForecastPlot::drawView(const IsoflopsShown& s) {
 void ForecastPlot::drawBaseline(const IsoflopsShown* b) {
   setBaselineVisible(b != nullptr);
   if (!b) return;
-  const std::vector<double> cs = grid(b->view());
+  const std::vector<double> cs = flopsGrid(b->view(), 80);
   if (b->fit) setCurve(ghost(fit_), cs, optimal_loss_curve(b->fit->law, cs));
   if (b->forecast.loss) setCurve(ghost(target_pt_), {b->target()}, {*b->forecast.loss});
   requestReplot();

@@ -2,6 +2,10 @@
 // and a pinned baseline's as faded dashed ghosts behind it.
 #pragma once
 
+#include <algorithm>
+#include <optional>
+#include <vector>
+
 #include "ViewPlot.h"
 #include "isoflops_view.h"
 
@@ -13,6 +17,12 @@ using IsoflopsPlot = ViewPlot<IsoflopsShown>;
 inline std::vector<double> lawKey(const std::optional<LossLaw>& l) {
   if (!l) return {};
   return {l->E, l->A, l->alpha, l->B, l->beta};
+}
+// The compute axis the curves are drawn on: a third below the ladder to three
+// times above the target (or the ladder's top), log-spaced.
+inline std::vector<double> flopsGrid(const IsoflopsView& v, int points) {
+  return log_spaced_flops(v.ladder_min_flops / 3, std::max(v.target_flops, v.ladder_max_flops) * 3,
+                          points);
 }
 inline std::optional<LossLaw> fittedLaw(const IsoflopsShown& s) {
   return s.fit ? std::optional<LossLaw>(s.fit->law) : std::nullopt;

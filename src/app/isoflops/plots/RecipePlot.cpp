@@ -1,12 +1,11 @@
 #include "isoflops/plots/RecipePlot.h"
+#include "Text.h"
 
 #include <algorithm>
 
 namespace napkin {
 
 namespace {
-
-QString fixed(double v, int decimals) { return QString::number(v, 'f', decimals); }
 
 // The law the candidate is compared with: the fit, else the true law.
 std::optional<LossLaw> baseLaw(const IsoflopsShown& s) {

@@ -6,11 +6,7 @@
 namespace napkin {
 
 namespace {
-constexpr double kStepBlock = 600;
 constexpr double kFloor = 1e-6;  // L_z = 0 (γ off) on a log axis
-double stepAxisEnd(std::size_t steps) {
-  return std::max(kStepBlock, std::ceil(static_cast<double>(steps) / kStepBlock) * kStepBlock);
-}
 }  // namespace
 
 LossPlot::LossPlot(QWidget* parent) : MoePlot(tr("Losses and drops over steps"), parent) {

@@ -1,5 +1,6 @@
 #include "moe/plots/MoePlot.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace napkin {
@@ -49,6 +50,11 @@ QCPBars* addBars(PlotWidget* plot, const QColor& color, const QString& name) {
 void setLevel(QCPGraph* graph, std::int64_t experts, double y) {
   graph->setData(QVector<double>{-0.5, static_cast<double>(experts) - 0.5}, QVector<double>{y, y},
                  true);
+}
+
+double stepAxisEnd(std::size_t steps) {
+  constexpr double kStepBlock = 600;
+  return std::max(kStepBlock, std::ceil(static_cast<double>(steps) / kStepBlock) * kStepBlock);
 }
 
 }  // namespace napkin

@@ -46,6 +46,9 @@ class MoePlot : public ViewPlot<MoeFrame, MoeRunOfRecord> {
 // unchanged (no reallocation on an animation tick).
 void setBarValues(QCPBars* bars, const std::vector<double>& values);
 QCPBars* addBars(PlotWidget* plot, const QColor& color, const QString& name);
+// The end of the step axis: the run's steps rounded up to a block of 600, so
+// the axis does not creep while a run plays.
+double stepAxisEnd(std::size_t steps);
 // A horizontal segment across the experts 0..E−1 at y (for a ghost of a level).
 void setLevel(QCPGraph* graph, std::int64_t experts, double y);
 

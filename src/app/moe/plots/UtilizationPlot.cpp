@@ -5,14 +5,6 @@
 
 namespace napkin {
 
-namespace {
-// The step axis grows in blocks of this many steps.
-constexpr double kStepBlock = 600;
-double stepAxisEnd(std::size_t steps) {
-  return std::max(kStepBlock, std::ceil(static_cast<double>(steps) / kStepBlock) * kStepBlock);
-}
-}  // namespace
-
 UtilizationPlot::UtilizationPlot(QWidget* parent) : MoePlot(tr("Utilization over steps"), parent) {
   setObjectName(QStringLiteral("plot_util"));
   setXAxis(tr("router step"), false);

@@ -8,7 +8,7 @@
 namespace napkin {
 
 namespace {
-constexpr double kHalf = 0.48;
+constexpr double kCellHalf = 0.48;
 
 // White-to-blue by MFU between the map's lowest and highest.
 QColor heat(double t) {
@@ -71,8 +71,8 @@ void MfuHeatmapPlot::outline(QCPItemRect* item, const std::optional<LayoutResult
   const int x = layout ? indexOf(tps_, layout->layout.tp) : -1;
   const int y = layout ? indexOf(pps_, layout->layout.pp) : -1;
   item->setVisible(x >= 0 && y >= 0);
-  item->topLeft->setCoords(x - kHalf, y + kHalf);
-  item->bottomRight->setCoords(x + kHalf, y - kHalf);
+  item->topLeft->setCoords(x - kCellHalf, y + kCellHalf);
+  item->bottomRight->setCoords(x + kCellHalf, y - kCellHalf);
 }
 
 void MfuHeatmapPlot::drawView(const ParallelView& v) {

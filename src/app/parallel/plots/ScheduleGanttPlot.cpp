@@ -8,8 +8,8 @@
 namespace napkin {
 
 namespace {
-constexpr double kHalf = 0.38;  // half a bar's height, in rows
-constexpr int kMaxBars = 4096;  // beyond this the chart is unreadable anyway
+constexpr double kTaskHalf = 0.38;  // half a bar's height, in rows
+constexpr int kMaxBars = 4096;      // beyond this the chart is unreadable anyway
 
 QColor opColor(const ScheduleOp& op) {
   const QColor base = op.forward ? plot_color::part_blue : plot_color::part_green;
@@ -67,8 +67,8 @@ void ScheduleGanttPlot::drawView(const ParallelView& v) {
     const ScheduleOp& op = s.ops[static_cast<std::size_t>(i)];
     const double row = rowOf(op.stage, s.stages);
     QCPItemRect* r = rect(i);
-    r->topLeft->setCoords(op.start_seconds, row + kHalf);
-    r->bottomRight->setCoords(op.end_seconds, row - kHalf);
+    r->topLeft->setCoords(op.start_seconds, row + kTaskHalf);
+    r->bottomRight->setCoords(op.end_seconds, row - kTaskHalf);
     r->setBrush(opColor(op));
     r->setVisible(true);
     (op.forward ? fx : bx).push_back(0.5 * (op.start_seconds + op.end_seconds));

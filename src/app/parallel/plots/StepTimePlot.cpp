@@ -8,8 +8,8 @@
 namespace napkin {
 
 namespace {
-constexpr int kParts = 9;       // step_parts()
-constexpr double kHalf = 0.34;  // half a bar's height, in rows
+constexpr int kParts = 9;          // step_parts()
+constexpr double kBarHalf = 0.34;  // half a bar's height, in rows
 
 QColor partColor(int i) {
   static const QColor colors[kParts + 1] = {plot_color::part_blue,   plot_color::part_purple,
@@ -72,14 +72,14 @@ void StepTimePlot::drawView(const ParallelView& v) {
   for (int i = 0; i < kParts; ++i) {
     QCPItemRect* r = rects_[static_cast<std::size_t>(i)];
     const double sec = parts.empty() ? 0.0 : parts[static_cast<std::size_t>(i)].seconds;
-    r->topLeft->setCoords(start, rowOf(i) + kHalf);
-    r->bottomRight->setCoords(start + sec, rowOf(i) - kHalf);
+    r->topLeft->setCoords(start, rowOf(i) + kBarHalf);
+    r->bottomRight->setCoords(start + sec, rowOf(i) - kBarHalf);
     r->setVisible(sec > 0);
     start += sec;
   }
   QCPItemRect* step = rects_.back();
-  step->topLeft->setCoords(0, rowOf(kParts) + kHalf);
-  step->bottomRight->setCoords(total, rowOf(kParts) - kHalf);
+  step->topLeft->setCoords(0, rowOf(kParts) + kBarHalf);
+  step->bottomRight->setCoords(total, rowOf(kParts) - kBarHalf);
   step->setVisible(total > 0);
   std::vector<double> rows;
   for (int i = 0; i < static_cast<int>(parts.size()); ++i) rows.push_back(rowOf(i));

@@ -5,7 +5,7 @@
 namespace napkin {
 
 namespace {
-constexpr double kX0 = 0.8, kX1 = 1300;
+constexpr double kXMin = 0.8, kXMax = 1300;
 }
 
 DecodeWallPlot::DecodeWallPlot(QWidget* parent) : RooflinePanelPlot(tr("The decode wall"), parent) {
@@ -23,7 +23,7 @@ DecodeWallPlot::DecodeWallPlot(QWidget* parent) : RooflinePanelPlot(tr("The deco
   kv_->setPen(plotPen(plot_color::orange, 1.6));
   kv_->setScatterStyle(
       QCPScatterStyle(QCPScatterStyle::ssSquare, plot_color::orange, Qt::white, 4));
-  xAxis->setRange(kX0, kX1);
+  xAxis->setRange(kXMin, kXMax);
   batch_ = new VMarker(this, plotPen(plot_color::green, 1.2, Qt::DotLine));
   note_ = new Note(this, Qt::AlignRight | Qt::AlignBottom, 0.98, 0.97);
   showLegendBelow(2);
@@ -44,7 +44,7 @@ void DecodeWallPlot::drawView(const RooflineView& v) {
   setCurve(intensity_, x, y);
   setCurve(kv_, x, share);
   const double ridge = d.ridge_flops_per_byte;
-  setCurve(ridge_, {kX0, kX1}, {ridge, ridge});
+  setCurve(ridge_, {kXMin, kXMax}, {ridge, ridge});
   ridge_->setName(tr("%1 ridge %2").arg(qs(sc.chip), intensityText(ridge)));
   double lo = y.front();
   for (double i : y) lo = std::min(lo, i);
@@ -70,7 +70,7 @@ void DecodeWallPlot::drawBaseline(const RooflineView* b) {
   }
   setCurve(ghost(intensity_), x, y);
   const double r = b->data.ridge_flops_per_byte;
-  setCurve(ghost(ridge_), {kX0, kX1}, {r, r});
+  setCurve(ghost(ridge_), {kXMin, kXMax}, {r, r});
   requestReplot();
 }
 
