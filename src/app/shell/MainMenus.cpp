@@ -112,11 +112,13 @@ void MainWindow::buildMenus() {
   on(ui.actionHelpPanel, &MainWindow::showHelp);
   on(ui.actionAbout, [this] {
     QString chips;
-    for (const Chip& c : hardware_table())
+    for (const Chip* c : chip_list())  // the user's chips with their sources too
       chips +=
           QStringLiteral("<li>%1: %2</li>")
-              .arg(QString::fromUtf8(c.name.data(), static_cast<qsizetype>(c.name.size())),
-                   QString::fromUtf8(c.source.data(), static_cast<qsizetype>(c.source.size())));
+              .arg(QString::fromUtf8(c->name.data(), static_cast<qsizetype>(c->name.size()))
+                       .toHtmlEscaped(),
+                   QString::fromUtf8(c->source.data(), static_cast<qsizetype>(c->source.size()))
+                       .toHtmlEscaped());
     QDialog dialog(this);
     Ui::AboutDialog about;  // ui/AboutDialog.ui
     about.setupUi(&dialog);
