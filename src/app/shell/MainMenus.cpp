@@ -17,6 +17,7 @@
 #include "report/ReportWriter.h"
 #include "shell/BaselineController.h"
 #include "shell/CompareDock.h"
+#include "shell/FileActions.h"
 #include "shell/MainWindow.h"
 #include "ui_AboutDialog.h"
 #include "ui_MainWindow.h"
@@ -32,7 +33,12 @@ void MainWindow::buildMenus() {
   on(ui.actionOpen, [this] {
     if (!maybeSave()) return;
     const QString path = path_prompt_(PathPurpose::open, QString());
-    if (!path.isEmpty()) openFile(path);
+    if (path.isEmpty()) return;
+    // A named pipe would wait for a writer: refused at once, with what it is.
+    if (const QString why = notAScenarioFile(path); !why.isEmpty())
+      showError(tr("Could not open the scenario"), why);
+    else
+      openFile(path);
   });
   recent_menu_ = ui.menuRecent;
   recent_menu_->menuAction()->setStatusTip(tr("Open one of the scenarios opened or saved lately"));
