@@ -2,6 +2,7 @@
 #include <QCommandLineParser>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "hardware_json.h"
@@ -56,7 +57,12 @@ int main(int argc, char** argv) {
       QStringLiteral("Pin this scenario as plan A, the baseline (with --report: the report opens "
                      "with plan A vs plan B)."),
       QStringLiteral("FILE"));
-  parser.addOptions({shot, panel, scenario, size, report, page, baseline});
+  const QCommandLineOption chip_file(
+      QStringLiteral("chip-file"),
+      QStringLiteral("Add the chip a JSON file describes (as napkin-cli --chip-file); may be "
+                     "given more than once."),
+      QStringLiteral("FILE"));
+  parser.addOptions({shot, panel, scenario, size, report, page, baseline, chip_file});
   // As napkin-cli: a bad option exits with status 2 and one line (process()
   // would exit with 1).
   const QCommandLineOption help = parser.addHelpOption();
@@ -72,6 +78,22 @@ int main(int argc, char** argv) {
   // cannot be read is named with its key and reason, the others still load.
   for (const std::string& why : napkin::load_user_hardware(napkin::user_data_folder()).refused)
     std::fprintf(stderr, "napkin: ignored %s\n", why.c_str());
+  // --chip-file: a chip given explicitly (napkin-cli report hands its own on);
+  // a bad one is an error, as in napkin-cli.
+  for (const QString& file : parser.values(chip_file)) {
+    const std::string path = file.toLocal8Bit().toStdString();
+    try {
+      const napkin::ChipFile chip = napkin::read_chip_file(path);
+      try {
+        napkin::add_user_chip(chip.chip());
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(path + ": key \"name\": " + e.what());
+      }
+    } catch (const std::invalid_argument& e) {
+      std::fprintf(stderr, "napkin: --chip-file: %s\n", e.what());
+      return 2;
+    }
+  }
 
   if (parser.isSet(report)) {
     napkin::MainWindow w(napkin::MainWindow::Session::fresh);

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_chip_files.h"
 #include "cli_common.h"
 #include "cli_long_run.h"
 #include "hardware_json.h"
@@ -11,6 +12,11 @@
 namespace napkin::cli {
 
 namespace {
+
+std::vector<std::string>& given_chip_files() {
+  static std::vector<std::string> files;
+  return files;
+}
 
 std::vector<Command> all_commands() {
   std::vector<Command> out;
@@ -51,6 +57,7 @@ std::vector<std::string> load_hardware(const std::vector<std::string>& argv, std
       std::fprintf(stderr, "napkin-cli: ignored %s\n", why.c_str());
   }
   std::vector<std::string> out;
+  given_chip_files().clear();  // this command's, when dispatch runs again in one process
   for (std::size_t i = 0; i < argv.size(); ++i) {
     std::string file;
     if (argv[i] == "--chip-file") {
@@ -72,6 +79,7 @@ std::vector<std::string> load_hardware(const std::vector<std::string>& argv, std
       } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(file + ": key \"name\": " + e.what());
       }
+      given_chip_files().push_back(file);
     } catch (const std::invalid_argument& e) {
       *error = std::string("--chip-file: ") + e.what();
       return {};
@@ -81,6 +89,8 @@ std::vector<std::string> load_hardware(const std::vector<std::string>& argv, std
 }
 
 }  // namespace
+
+const std::vector<std::string>& chip_files() { return given_chip_files(); }
 
 int dispatch(const std::vector<std::string>& given) {
   const std::vector<Command> commands = all_commands();

@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "atomic_writer.h"
+#include "cli_chip_files.h"
 #include "cli_common.h"
 #include "read_file.h"
 
@@ -99,6 +100,8 @@ int run_report(Args& a) {
   QStringList args{fileArg("report", rendered.toStdString())};
   if (scenario) args << fileArg("scenario", *scenario);
   if (baseline) args << fileArg("baseline", *baseline);
+  // A chip the scenario names may come from --chip-file: the renderer reads it too.
+  for (const std::string& chip : chip_files()) args << fileArg("chip-file", chip);
   if (page != "default") args << QStringLiteral("--page-size=") + QString::fromStdString(page);
   QProcess p;
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -120,6 +123,9 @@ int run_report(Args& a) {
       if (typed)
         line.replace(QFileInfo(QString::fromStdString(*typed)).absoluteFilePath(),
                      QString::fromStdString(*typed));
+    for (const std::string& typed : chip_files())
+      line.replace(QFileInfo(QString::fromStdString(typed)).absoluteFilePath(),
+                   QString::fromStdString(typed));
     std::fprintf(stderr, "napkin-cli report: %s\n", line.toLocal8Bit().constData());
     return 2;
   }

@@ -145,3 +145,42 @@ TEST_F(CliReport, ABaselineOpensTheReportWithPlanAVsPlanB) {
   EXPECT_TRUE(bad.err.contains(QStringLiteral("nonexistent-baseline.json")))
       << bad.err.toStdString();
 }
+
+// Issue 25: a scenario whose chip comes from --chip-file renders with that
+// chip (the renderer is handed the file); without the file the chip is unknown
+// and the renderer's reason reaches the user.
+TEST_F(CliReport, AChipFromChipFileReachesTheRenderer) {
+  const QString chip = dir.filePath(QStringLiteral("site chip.json"));
+  {
+    QFile f(chip);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(R"({"name": "Site-H100-R", "like": "H100",
+        "peak_tflops": {"value": 500, "kind": "measured", "source": "MAMF on our nodes"},
+        "watts": {"value": 600, "kind": "datasheet", "source": "vendor sheet"}})");
+  }
+  QFile in(QStringLiteral(NAPKIN_TEST_DATA "/scenarios/llama3-70b-h100-30d.napkin.json"));
+  ASSERT_TRUE(in.open(QIODevice::ReadOnly));
+  QByteArray doc = in.readAll();
+  ASSERT_TRUE(doc.contains(R"("chip": "H100")"));
+  doc.replace(R"("chip": "H100")", R"("chip": "Site-H100-R")");
+  const QString scenario = dir.filePath(QStringLiteral("site.napkin.json"));
+  {
+    QFile f(scenario);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(doc);
+  }
+  const QString pdf = dir.filePath(QStringLiteral("site.pdf"));
+  const CliResult r = run_cli({QStringLiteral("report"), QStringLiteral("--chip-file"), chip,
+                               QStringLiteral("--scenario"), scenario, QStringLiteral("-o"), pdf});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  const QString t = text(pdf);
+  EXPECT_TRUE(t.contains(QStringLiteral("Site-H100-R"))) << t.left(600).toStdString();
+  EXPECT_TRUE(tool(QStringLiteral("pdfinfo"), {pdf}).contains(QStringLiteral("× Site-H100-R")));
+
+  const QString missing = dir.filePath(QStringLiteral("missing.pdf"));
+  const CliResult without = run_cli({QStringLiteral("report"), QStringLiteral("--scenario"),
+                                     scenario, QStringLiteral("-o"), missing});
+  EXPECT_EQ(without.exit_code, 2);
+  EXPECT_TRUE(without.err.contains(QStringLiteral("Site-H100-R"))) << without.err.toStdString();
+  EXPECT_FALSE(QFileInfo::exists(missing));
+}

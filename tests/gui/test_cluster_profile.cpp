@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -197,4 +198,31 @@ TEST(ClusterProfile, TheCalibrateDialogPreviewsFitsOffTheUiThreadAndSaves) {
   ASSERT_TRUE(write_file_atomically(bad, QByteArrayLiteral("a,b\n1,2\n"), &error));
   EXPECT_FALSE(e->openRuns(bad).isEmpty());
   e->close();
+}
+
+// Chosen before the columns it lacks were typed, a runs file is read again
+// when they are (on leaving "For every row"): the user need not choose it twice.
+TEST(ClusterProfile, ColumnsTypedAfterChoosingTheFileApplyToIt) {
+  ScenarioModel model;
+  ParallelPanel panel{&model};
+  panel.resize(1280, 800);
+  panel.show();
+  CalibrateRunsDialog* d = panel.openCalibrateDialog();
+  ASSERT_NE(d, nullptr);
+  const QString runs = QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv");
+  const QString first = d->openRuns(runs);
+  // Without the chip (and vocab, recompute, framework) no row is a run.
+  EXPECT_EQ(d->table()->rowCount(), 0) << first.toStdString();
+  EXPECT_FALSE(d->calibrateButton()->isEnabled());
+  auto* defaults = d->findChild<QLineEdit*>(QStringLiteral("calibrateRunsDefaults"));
+  ASSERT_NE(defaults, nullptr);
+  defaults->setText(
+      QStringLiteral("chip=A100-80, vocab=50304, recompute=full, "
+                     "framework=megatron-deepspeed"));
+  emit defaults->editingFinished();  // as on leaving the box (Enter or Tab)
+  EXPECT_GT(d->table()->rowCount(), 10);
+  EXPECT_TRUE(d->calibrateButton()->isEnabled());
+  EXPECT_TRUE(d->status()->text().contains(QStringLiteral("read")))
+      << d->status()->text().toStdString();
+  d->close();
 }

@@ -486,3 +486,36 @@ TEST(MoePanel, ReportSectionIsTablesAndChartsWithoutUiSentences) {
   EXPECT_TRUE(verdict);
   EXPECT_FALSE(s.summary.contains(QStringLiteral("Play")));
 }
+
+// Issue 27, defect 17 (the MoE legend): at the smallest window the app
+// supports and at a wide one, every legend entry of every MoE plot is drawn
+// whole inside its plot: no entry cut at the right, none narrower than its
+// text needs (a legend takes only the columns its widest entry leaves room for).
+TEST(MoePanel, LegendEntriesAreNeverCut) {
+  for (const QSize size : {QSize(1024, 768), QSize(1900, 1080)}) {
+    MainWindow w(MainWindow::Session::fresh);
+    w.resize(size);
+    w.show();
+    ASSERT_TRUE(w.showPanel(QStringLiteral("moe")));
+    MoePanel* p = w.panel<MoePanel>();
+    QCoreApplication::processEvents();
+    int entries = 0;
+    for (napkin::PlotWidget* plot : p->plots()) {
+      if (!plot->legend->visible()) continue;
+      plot->replot();
+      const QRect inside = plot->viewport();
+      for (int i = 0; i < plot->legend->itemCount(); ++i) {
+        QCPAbstractLegendItem* item = plot->legend->item(i);
+        if (!item || !item->visible()) continue;
+        ++entries;
+        const QRect r = item->outerRect();
+        const std::string where = plot->title().toStdString() + " at " +
+                                  std::to_string(size.width()) + " px: entry " + std::to_string(i);
+        EXPECT_LE(r.right(), inside.right() + 1) << where;
+        EXPECT_GE(r.left(), inside.left() - 1) << where;
+        EXPECT_GE(r.width(), item->minimumOuterSizeHint().width() - 1) << where;
+      }
+    }
+    EXPECT_GE(entries, 6) << size.width();
+  }
+}

@@ -297,3 +297,30 @@ TEST(ParallelPanel, TrainingPrecisionIsSharedWithTheBudgetPlanner) {
   EXPECT_EQ(f.model.scenario().training.precision, Precision::mixed_bf16);
   EXPECT_EQ(mine->currentData().toString(), QStringLiteral("mixed_bf16"));
 }
+
+// Issue 27, defect 15: the read-outs say which model on how many of which chip
+// they are for, in the layout section's title, and follow a change of either
+// (the chip count edited in another panel, the model's preset) and a chosen row.
+TEST(ParallelPanel, TheReadoutsNameTheModelAndChipCountTheyAreFor) {
+  Fixture f;
+  const ParallelReadouts& r = f.panel.readouts();
+  const auto title = [&] { return r.grid()->sectionTitle(r.layout_section); };
+  const Scenario& s = f.model.scenario();
+  const QString subject = qs(s.model_name + " on " + format_grouped(s.n_chips) + " × " + s.chip);
+  EXPECT_TRUE(subject.contains(QStringLiteral("1,000 × H100"))) << subject.toStdString();
+  EXPECT_EQ(title(), QStringLiteral("Fastest layout that fits: ") + subject);
+  ASSERT_TRUE(f.model.edit(QStringLiteral("chips"), 1, [](Scenario& x) {
+    x.n_chips = 2048;
+    x.chip = "A100-80";
+    x.model_name = "Llama-3-8B";
+  }));
+  f.panel.waitForSearch();
+  EXPECT_EQ(title(), QStringLiteral("Fastest layout that fits: Llama-3-8B on 2,048 × A100-80"));
+  ASSERT_GT(f.rows(), 1);
+  clickRow(f.panel.table(), 1);
+  EXPECT_EQ(title(), QStringLiteral("Chosen layout: Llama-3-8B on 2,048 × A100-80"));
+  // The report's read-out table carries the same title.
+  bool in_report = false;
+  for (const ReportTable& t : r.grid()->reportTables()) in_report = in_report || t.title == title();
+  EXPECT_TRUE(in_report);
+}

@@ -73,6 +73,7 @@ class CalibrateRunsDialog : public QDialog {
   MeasuredRuns runs_;
   std::optional<Calibration> result_;
   QString saved_;
+  QString chosen_;  // the file last chosen, read or not
   bool running_ = false;
   std::shared_ptr<std::atomic<bool>> stop_;
   QFutureWatcher<Outcome> watcher_;

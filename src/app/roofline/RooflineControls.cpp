@@ -402,8 +402,9 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
 
   col->group(tr("Overlay rooflines"));
   bool first = true;
-  for (const Chip& chip : hardware_table()) {
-    const std::string name(chip.name);
+  // Every chip of the chip list, the user's too (one box per chip).
+  for (const Chip* chip : chip_list()) {
+    const std::string name(chip->name);
     QCheckBox* box =
         col->check({.key = QStringLiteral("overlay_") + qs(name),
                     .label = qs(name),

@@ -4,7 +4,11 @@
 // reason in one dialog.
 #include "shell/FileActions.h"
 
+#include <sys/stat.h>
+
+#include <QCoreApplication>
 #include <QDialogButtonBox>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImageWriter>
@@ -127,6 +131,20 @@ bool MainWindow::openFile(const QString& path) {
     showError(tr("Could not open the scenario"), QString::fromStdString(e.what()));
     return false;
   }
+}
+
+QString notAScenarioFile(const QString& path) {
+  struct stat st {};
+  if (::stat(QFile::encodeName(path).constData(), &st) != 0) return {};
+  const char* kind = S_ISFIFO(st.st_mode)                         ? "a named pipe (FIFO)"
+                     : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                     : S_ISDIR(st.st_mode)                        ? "a folder"
+                     : S_ISSOCK(st.st_mode)                       ? "a socket"
+                                                                  : nullptr;
+  if (!kind) return {};
+  return QCoreApplication::translate("napkin::MainWindow",
+                                     "%1 is %2, not a scenario file; nothing was opened")
+      .arg(path, QLatin1String(kind));
 }
 
 Scenario savedDocument(const MainWindow& window, QString* note) {

@@ -21,6 +21,13 @@ Scenario savedDocument(const MainWindow& window, QString* note = nullptr);
 // path and the OS's reason) on failure, and the previous file is untouched.
 bool writeImage(const QImage& image, const QString& path, QString* error);
 
+// "" for a regular file (or a path that cannot be examined: the read then
+// says why); otherwise why it is not opened as a scenario: "PATH is a named
+// pipe (FIFO), not a scenario file; nothing was opened" (also a device, a
+// folder, a socket). The file is not opened: opening a FIFO waits for a
+// writer. Open…, the recent list and the last session ask it first.
+QString notAScenarioFile(const QString& path);
+
 // The Import model dialog: a config.json file, or a checkpoint folder (the
 // folder shown, or the one selected, via "Import this folder"). "" when cancelled.
 QString chooseModelPath(QWidget* parent);

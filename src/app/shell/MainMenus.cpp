@@ -17,6 +17,7 @@
 #include "report/ReportWriter.h"
 #include "shell/BaselineController.h"
 #include "shell/CompareDock.h"
+#include "shell/FileActions.h"
 #include "shell/MainWindow.h"
 #include "ui_AboutDialog.h"
 #include "ui_MainWindow.h"
@@ -32,7 +33,12 @@ void MainWindow::buildMenus() {
   on(ui.actionOpen, [this] {
     if (!maybeSave()) return;
     const QString path = path_prompt_(PathPurpose::open, QString());
-    if (!path.isEmpty()) openFile(path);
+    if (path.isEmpty()) return;
+    // A named pipe would wait for a writer: refused at once, with what it is.
+    if (const QString why = notAScenarioFile(path); !why.isEmpty())
+      showError(tr("Could not open the scenario"), why);
+    else
+      openFile(path);
   });
   recent_menu_ = ui.menuRecent;
   recent_menu_->menuAction()->setStatusTip(tr("Open one of the scenarios opened or saved lately"));
@@ -112,11 +118,13 @@ void MainWindow::buildMenus() {
   on(ui.actionHelpPanel, &MainWindow::showHelp);
   on(ui.actionAbout, [this] {
     QString chips;
-    for (const Chip& c : hardware_table())
+    for (const Chip* c : chip_list())  // the user's chips with their sources too
       chips +=
           QStringLiteral("<li>%1: %2</li>")
-              .arg(QString::fromUtf8(c.name.data(), static_cast<qsizetype>(c.name.size())),
-                   QString::fromUtf8(c.source.data(), static_cast<qsizetype>(c.source.size())));
+              .arg(QString::fromUtf8(c->name.data(), static_cast<qsizetype>(c->name.size()))
+                       .toHtmlEscaped(),
+                   QString::fromUtf8(c->source.data(), static_cast<qsizetype>(c->source.size()))
+                       .toHtmlEscaped());
     QDialog dialog(this);
     Ui::AboutDialog about;  // ui/AboutDialog.ui
     about.setupUi(&dialog);

@@ -24,6 +24,7 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <QUndoStack>
+#include <stdexcept>
 
 #include <QToolButton>
 
@@ -357,6 +358,9 @@ void MainWindow::restoreSession() {
       model_.load(s, path);
       if (st.value(QStringLiteral("session/modified"), false).toBool()) model_.setModified();
     } else if (!path.isEmpty()) {
+      // A named pipe there would stall every launch waiting for a writer.
+      if (const QString why = notAScenarioFile(path); !why.isEmpty())
+        throw std::runtime_error(why.toStdString());
       model_.load(load_scenario_file(path.toStdString()), path);  // changes were discarded
     }
   } catch (const std::exception& e) {
@@ -391,7 +395,11 @@ void MainWindow::updateRecentMenu() {
     recent_menu_
         ->addAction(QFileInfo(p).fileName(), this,
                     [this, p] {
-                      if (maybeSave()) openFile(p);
+                      if (!maybeSave()) return;
+                      if (const QString why = notAScenarioFile(p); !why.isEmpty())
+                        showError(tr("Could not open the scenario"), why);
+                      else
+                        openFile(p);
                     })
         ->setToolTip(p);
   recent_menu_->setEnabled(!recent.isEmpty());

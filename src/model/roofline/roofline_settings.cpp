@@ -11,7 +11,7 @@ namespace napkin {
 
 void RooflineSettings::validate() const {
   require_count(static_cast<std::int64_t>(overlays.size()), "overlays", "chips", 0,
-                static_cast<std::int64_t>(hardware_table().size()));
+                static_cast<std::int64_t>(chip_list().size()));
   for (std::size_t i = 0; i < overlays.size(); ++i) {
     (void)chip_by_name(overlays[i]);
     for (std::size_t j = 0; j < i; ++j)

@@ -34,8 +34,8 @@ RooflineChart::RooflineChart(QWidget* parent)
   setYAxis(tr("attainable FLOP/s"), true, fmtSi);
   roof_ = addCurve(this, QString(), plotPen(plot_color::blue, 2.4));
   std::size_t i = 0;
-  for (const Chip& c : hardware_table()) {
-    QCPGraph* o = addCurve(this, qs(c.name), plotPen(kOverlay[i++ % 8], 1.3, Qt::DashLine));
+  for (const Chip* c : chip_list()) {  // the user's chips too
+    QCPGraph* o = addCurve(this, qs(c->name), plotPen(kOverlay[i++ % 8], 1.3, Qt::DashLine));
     o->setVisible(false);
     o->removeFromLegend();
     overlays_.push_back(o);
@@ -87,18 +87,20 @@ void RooflineChart::drawView(const RooflineView& v) {
   roof_->setName(tr("%1 (ridge %2)").arg(qs(sc.chip), intensityText(d.ridge_flops_per_byte)));
   double lo = d.roofline.empty() ? 1e9 : d.roofline.front().attainable_flops_per_s;
   double hi = chip.peak_flops_per_s;
-  std::size_t i = 0, j = 0;
-  for (const Chip& c : hardware_table()) {
+  std::size_t i = 0;
+  for (const Chip* c : chip_list()) {
+    if (i == overlays_.size()) break;  // a chip registered after the chart was built
     QCPGraph* g = overlays_[i++];
-    const bool on = std::find(sc.overlay_chips.begin(), sc.overlay_chips.end(),
-                              std::string(c.name)) != sc.overlay_chips.end();
-    if (on && j < d.overlays.size()) {
+    // d.overlays follows sc.overlay_chips (the order they were ticked), not the list.
+    const auto at =
+        std::find(sc.overlay_chips.begin(), sc.overlay_chips.end(), std::string(c->name));
+    const auto j = static_cast<std::size_t>(at - sc.overlay_chips.begin());
+    if (at != sc.overlay_chips.end() && j < d.overlays.size()) {
       setRoof(g, d.overlays[j]);
       g->setVisible(true);
       if (!legend->hasItemWithPlottable(g)) g->addToLegend();
       if (!d.overlays[j].empty()) lo = std::min(lo, d.overlays[j].front().attainable_flops_per_s);
-      hi = std::max(hi, c.peak_flops_per_s);
-      ++j;
+      hi = std::max(hi, c->peak_flops_per_s);
     } else {
       g->data()->clear();
       g->setVisible(false);
