@@ -70,7 +70,8 @@ SliderDecl inputDecl(std::string_view input_key, const QString& control_key) {
       .display_factor = in.display_factor,
       .tooltip = qs(in.tooltip),
       .accept_min = in.lo,
-      .accept_max = in.hi};
+      .accept_max = in.hi,
+      .special_text = qs(in.special_text)};
 }
 
 Binding<double> inputBinding(ScenarioModel* model, int field, std::string_view input_key,

@@ -3,10 +3,9 @@
 
 #include <QJsonArray>
 
-#include "cli_runner.h"
+#include "cli_test_util.h"
 
 namespace {
-QStringList words(const char* s) { return QString::fromUtf8(s).split(QLatin1Char(' ')); }
 QStringList words(const QString& s) { return s.split(QLatin1Char(' ')); }
 }  // namespace
 

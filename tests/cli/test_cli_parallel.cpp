@@ -20,7 +20,7 @@ CliResult parallel_json(QStringList args) {
 }
 
 // A usage error: exit 2 and one stderr line naming `needle`.
-void expect_usage_error(QStringList args, const QString& needle) {
+void expect_parallel_usage_error(QStringList args, const QString& needle) {
   args.prepend(QStringLiteral("parallel"));
   const CliResult r = run_cli(args);
   EXPECT_EQ(r.exit_code, 2) << r.out.toStdString();
@@ -138,22 +138,25 @@ TEST(CliParallel, ReadableReport) {
 }
 
 TEST(CliParallel, BadInputIsOneClearError) {
-  expect_usage_error({"--preset", "Llama-3-70B", "--chips", "0"}, "--chips");
-  expect_usage_error({"--preset", "Llama-3-70B", "--chips", "1024", "--layout", "tp=8,pp=3"},
-                     "must divide --chips 1024");
-  expect_usage_error({"--preset", "Llama-3-70B", "--chips", "1024", "--layout", "tp=8,dp=4"},
-                     "must equal --chips 1024");
-  expect_usage_error({"--preset", "Llama-3-70B", "--chips", "1024", "--layout", "tp=128"},
-                     "tp (tensor-parallel ranks) must be at most heads = 64");
-  expect_usage_error({"--preset", "Llama-3-70B", "--chips", "1024", "--layout", "pp=128"},
-                     "pp (pipeline stages) must be at most layers = 80");
-  expect_usage_error({"--preset", "Llama-3-70B", "--chips", "1024", "--layout", "tp=8,mb=3"},
-                     "--global-batch");
-  expect_usage_error({"--preset", "Nope"}, "--preset must be one of");
-  expect_usage_error({"--preset", "Llama-3-70B", "--software", "old"}, "--software");
-  expect_usage_error({"--preset", "Llama-3-70B", "--chip", "Z100"}, "chip must be one of");
-  expect_usage_error({"--preset", "Llama-3-70B", "--config", "x.json"}, "exclude each other");
-  expect_usage_error({"--layers", "32"}, "--d-model");
+  expect_parallel_usage_error({"--preset", "Llama-3-70B", "--chips", "0"}, "--chips");
+  expect_parallel_usage_error(
+      {"--preset", "Llama-3-70B", "--chips", "1024", "--layout", "tp=8,pp=3"},
+      "must divide --chips 1024");
+  expect_parallel_usage_error(
+      {"--preset", "Llama-3-70B", "--chips", "1024", "--layout", "tp=8,dp=4"},
+      "must equal --chips 1024");
+  expect_parallel_usage_error({"--preset", "Llama-3-70B", "--chips", "1024", "--layout", "tp=128"},
+                              "tp (tensor-parallel ranks) must be at most heads = 64");
+  expect_parallel_usage_error({"--preset", "Llama-3-70B", "--chips", "1024", "--layout", "pp=128"},
+                              "pp (pipeline stages) must be at most layers = 80");
+  expect_parallel_usage_error(
+      {"--preset", "Llama-3-70B", "--chips", "1024", "--layout", "tp=8,mb=3"}, "--global-batch");
+  expect_parallel_usage_error({"--preset", "Nope"}, "--preset must be one of");
+  expect_parallel_usage_error({"--preset", "Llama-3-70B", "--software", "old"}, "--software");
+  expect_parallel_usage_error({"--preset", "Llama-3-70B", "--chip", "Z100"}, "chip must be one of");
+  expect_parallel_usage_error({"--preset", "Llama-3-70B", "--config", "x.json"},
+                              "exclude each other");
+  expect_parallel_usage_error({"--layers", "32"}, "--d-model");
 }
 
 }  // namespace
@@ -231,14 +234,16 @@ TEST(CliParallel, ClusterFileAndBadClusters) {
     ASSERT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
     f.write(R"({"gpus_per_node": 8, "scale_up_gbps": 300, "scale_out_gb_per_s": 12.5})");
   }
-  expect_usage_error({"--preset", "Llama-3-8B", "--cluster", path},
-                     "unknown key \"scale_up_gbps\"");
+  expect_parallel_usage_error({"--preset", "Llama-3-8B", "--cluster", path},
+                              "unknown key \"scale_up_gbps\"");
   QFile::remove(path);
-  expect_usage_error({"--preset", "Llama-3-8B", "--cluster", "dgx-z"}, "dgx-a100");
-  expect_usage_error({"--preset", "Llama-3-8B", "--gpus-per-node", "0"}, "--gpus-per-node");
-  expect_usage_error({"--preset", "Llama-3-8B", "--scale-out-gb-per-s", "-1"},
-                     "--scale-out-gb-per-s");
-  expect_usage_error({"--preset", "Llama-3-8B", "--software", "jax"}, "megatron-deepspeed");
+  expect_parallel_usage_error({"--preset", "Llama-3-8B", "--cluster", "dgx-z"}, "dgx-a100");
+  expect_parallel_usage_error({"--preset", "Llama-3-8B", "--gpus-per-node", "0"},
+                              "--gpus-per-node");
+  expect_parallel_usage_error({"--preset", "Llama-3-8B", "--scale-out-gb-per-s", "-1"},
+                              "--scale-out-gb-per-s");
+  expect_parallel_usage_error({"--preset", "Llama-3-8B", "--software", "jax"},
+                              "megatron-deepspeed");
 }
 
 TEST(CliValidate, EverySetWithItsErrors) {

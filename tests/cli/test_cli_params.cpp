@@ -6,11 +6,9 @@
 #include <QFile>
 #include <QTemporaryDir>
 
-#include "cli_runner.h"
+#include "cli_test_util.h"
 
 namespace {
-
-QStringList words(const char* s) { return QString::fromUtf8(s).split(QLatin1Char(' ')); }
 
 QString config(const char* name) {
   return QStringLiteral(NAPKIN_TEST_DATA "/configs/") + QString::fromUtf8(name);

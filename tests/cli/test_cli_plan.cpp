@@ -4,11 +4,9 @@
 
 #include <QJsonArray>
 
-#include "cli_runner.h"
+#include "cli_test_util.h"
 
 namespace {
-
-QStringList words(const char* s) { return QString::fromUtf8(s).split(QLatin1Char(' ')); }
 
 double num(const QJsonObject& o, const char* key) { return o[QString::fromUtf8(key)].toDouble(); }
 

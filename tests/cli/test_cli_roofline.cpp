@@ -4,24 +4,9 @@
 #include <tuple>
 #include <utility>
 
-#include "cli_runner.h"
+#include "cli_test_util.h"
 
 namespace {
-
-CliResult json_ok(const QStringList& args) {
-  CliResult r = run_cli(args + QStringList{"--json"});
-  EXPECT_EQ(r.exit_code, 0) << r.err.toStdString();
-  EXPECT_TRUE(r.json_ok) << r.out.toStdString();
-  return r;
-}
-
-// A usage error: exit 2 and one stderr line naming `needle`.
-void expect_usage_error(const QStringList& args, const QString& needle) {
-  const CliResult r = run_cli(args);
-  EXPECT_EQ(r.exit_code, 2) << r.out.toStdString();
-  EXPECT_TRUE(r.err.contains(needle)) << r.err.toStdString();
-  EXPECT_EQ(r.err.trimmed().count('\n'), 0) << r.err.toStdString();
-}
 
 double num(const CliResult& r, const char* key) {
   EXPECT_TRUE(r.json.contains(key)) << key;

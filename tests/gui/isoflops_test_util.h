@@ -17,6 +17,7 @@
 #include "SliderSpin.h"
 #include "budget.h"
 #include "format.h"
+#include "gui_test_util.h"
 #include "hardware.h"
 #include "isoflops/IsoflopsPanel.h"
 #include "isoflops/LadderImportDialog.h"
@@ -62,14 +63,6 @@ inline void expectReadable(IsoflopsPanel* p, const std::string& where) {
     EXPECT_FALSE(t.contains(QStringLiteral("\u2014")))
         << where << ": " << key << " = " << t.toStdString();
   }
-}
-
-inline void typeInto(SliderSpin* s, const QString& value) {
-  SciSpinBox* spin = s->spinBox();
-  spin->setFocus();
-  spin->selectAll();
-  QTest::keyClicks(spin, value);
-  QTest::keyClick(spin, Qt::Key_Return);
 }
 
 inline void selectIndex(QComboBox* c, int i) {

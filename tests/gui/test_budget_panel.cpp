@@ -23,6 +23,7 @@
 #include "budget_view.h"
 #include "format.h"
 #include "goodput.h"
+#include "gui_test_util.h"
 #include "hardware.h"
 #include "parallel_view.h"
 #include "shell/MainWindow.h"
@@ -346,14 +347,6 @@ std::vector<double> percentiles(const QString& text) {
   for (auto it = re.globalMatch(text); it.hasNext();)
     out.push_back(it.next().captured(1).remove(QLatin1Char(',')).toDouble());
   return out;
-}
-
-void typeInto(SliderSpin* c, const QString& value) {
-  SciSpinBox* spin = c->spinBox();
-  spin->setFocus();
-  spin->selectAll();
-  QTest::keyClicks(spin, value);
-  QTest::keyClick(spin, Qt::Key_Return);
 }
 
 }  // namespace

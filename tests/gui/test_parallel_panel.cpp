@@ -324,3 +324,32 @@ TEST(ParallelPanel, TheReadoutsNameTheModelAndChipCountTheyAreFor) {
   for (const ReportTable& t : r.grid()->reportTables()) in_report = in_report || t.title == title();
   EXPECT_TRUE(in_report);
 }
+
+// Issue 23: the non-tensor memory control's 0 means "Napkin's estimate", so
+// it reads "estimated", not "0.00 GB"; a typed figure is used as measured,
+// and typing "estimated" (any case) goes back to the estimate.
+TEST(ParallelPanel, TheNonTensorControlReadsEstimatedAtZero) {
+  Fixture f;
+  auto* control = f.panel.findChild<SliderSpin*>(QStringLiteral("parallelNonTensor"));
+  ASSERT_NE(control, nullptr);
+  SciSpinBox* spin = control->spinBox();
+  EXPECT_EQ(f.model.scenario().parallel.non_tensor_gb, 0.0);
+  EXPECT_EQ(spin->text(), QStringLiteral("estimated"));
+  auto type = [&](const QString& text) {
+    spin->setFocus();
+    spin->selectAll();
+    QTest::keyClicks(spin, text);
+    QTest::keyClick(spin, Qt::Key_Return);
+    QCoreApplication::processEvents();
+  };
+  type(QStringLiteral("4.5"));
+  EXPECT_DOUBLE_EQ(f.model.scenario().parallel.non_tensor_gb, 4.5);
+  EXPECT_EQ(spin->text(), QStringLiteral("4.50 GB"));
+  type(QStringLiteral("Estimated"));
+  EXPECT_EQ(f.model.scenario().parallel.non_tensor_gb, 0.0);
+  EXPECT_EQ(spin->text(), QStringLiteral("estimated"));
+  f.model.undoStack()->undo();  // back to the measured figure
+  QCoreApplication::processEvents();
+  EXPECT_DOUBLE_EQ(f.model.scenario().parallel.non_tensor_gb, 4.5);
+  EXPECT_EQ(spin->text(), QStringLiteral("4.50 GB"));
+}

@@ -87,6 +87,7 @@ SliderSpin* ControlColumn::slider(const SliderDecl& d, Binding<double> b) {
   spec.ladder = d.ladder;
   spec.accept_min = d.accept_min;
   spec.accept_max = d.accept_max;
+  spec.special_text = d.special_text;
   QVBoxLayout* g = current();
   auto* w = new SliderSpin(spec, g->parentWidget());
   w->setObjectName(d.key);

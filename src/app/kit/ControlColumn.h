@@ -49,6 +49,7 @@ struct SliderDecl {
   // A typed value may lie beyond the slider's span, within these (NaN: [min, max]).
   double accept_min = std::numeric_limits<double>::quiet_NaN();
   double accept_max = std::numeric_limits<double>::quiet_NaN();
+  QString special_text = {};  // shown instead of the lowest accepted value ("estimated")
 };
 
 struct ComboItem {

@@ -157,7 +157,15 @@ QString SciSpinBox::stripped(const QString& text) const {
   return t;
 }
 
+bool SciSpinBox::isSpecialText(const QString& text) const {
+  // The line edit may have appended the suffix ("estimated GB").
+  return !specialValueText().isEmpty() &&
+         stripped(text).compare(QString(specialValueText()).remove(QLatin1Char(' ')),
+                                Qt::CaseInsensitive) == 0;
+}
+
 double SciSpinBox::valueFromText(const QString& text) const {
+  if (isSpecialText(text)) return accepted_lo_;
   // The text shown for the current value reads back as that value, even
   // where it is shown short (a disabled box): leaving a box never edits.
   if (stripped(text) == stripped(textFromValue(value()))) return value();
@@ -167,6 +175,7 @@ double SciSpinBox::valueFromText(const QString& text) const {
 }
 
 QString SciSpinBox::refusal(const QString& text) const {
+  if (isSpecialText(text)) return {};
   const QString t = stripped(text);
   if (t.isEmpty()) return tr("no value was typed");
   bool ok = false;
@@ -224,7 +233,10 @@ bool SciSpinBox::event(QEvent* event) {
   }
   const bool handled = QDoubleSpinBox::event(event);
   if (event->type() == QEvent::EnabledChange) {
-    lineEdit()->setText(prefix() + textFromValue(value()) + suffix());  // exact digits once typable
+    lineEdit()->setText(value() == minimum() && !specialValueText().isEmpty()
+                            ? specialValueText()
+                            : prefix() + textFromValue(value()) +
+                                  suffix());  // exact digits once typable
     fitText();
   }
   return handled;
@@ -275,6 +287,7 @@ SliderSpin::SliderSpin(const Spec& spec, QWidget* parent) : QWidget(parent), spe
     return stepped(shown / spec_.display_factor, steps) * spec_.display_factor;
   });
   if (!spec.suffix.isEmpty()) spin_->setSuffix(QLatin1Char(' ') + spec.suffix);
+  spin_->setSpecialValueText(spec.special_text);
   spin_->setAccessibleName(spec.label);
   label_->setBuddy(spin_);
   layout->addWidget(label_, 0);

@@ -77,6 +77,7 @@ class SciSpinBox : public QDoubleSpinBox {
 
  private:
   QString stripped(const QString& text) const;
+  bool isSpecialText(const QString& text) const;  // the special value's text, any case
   void checkTyped();
 
   int extra_width_ = 0;   // px the shown text needs beyond the range's ends
@@ -113,6 +114,9 @@ class SliderSpin : public QWidget {
     // takes every value the model accepts.
     double accept_min = std::numeric_limits<double>::quiet_NaN();
     double accept_max = std::numeric_limits<double>::quiet_NaN();
+    // Shown in the box instead of the lowest accepted value, and typed to
+    // enter it ("estimated" where 0 means "use Napkin's estimate"); "": the number.
+    QString special_text;
     double acceptMin() const { return std::isnan(accept_min) ? min : accept_min; }
     double acceptMax() const { return std::isnan(accept_max) ? max : accept_max; }
   };

@@ -419,6 +419,7 @@ const std::array kInputs{
                       "driver's used memory at the peak less PyTorch's "
                       "max_memory_allocated. 0: Napkin's estimate (the CUDA context and "
                       "kernels, NCCL's buffers per communicator, allocator fragmentation).",
+                  .special_text = "estimated",
                   .get = [](const S& s) { return s.parallel.non_tensor_gb; },
                   .set = [](S& s, double v) { s.parallel.non_tensor_gb = v; }},
     ScenarioInput{

@@ -45,6 +45,10 @@ struct ScenarioInput {
   double display_factor = 1;  // shown = value × factor (100 for a fraction in %)
   bool scientific = false;    // shown as 1.5e+13
   std::string_view tooltip;   // what it means, the formula, the source of the default
+  // What a control shows instead of the number when the value is `lo` and
+  // `lo` means something else ("estimated" for a measured figure left at 0);
+  // "" shows the number.
+  std::string_view special_text;
   double (*get)(const Scenario&) = nullptr;
   void (*set)(Scenario&, double) = nullptr;
 };

@@ -1,0 +1,28 @@
+// Helpers the CLI tests share (over cli_runner.h).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <QString>
+#include <QStringList>
+
+#include "cli_runner.h"
+
+// The words of a command line ("budget --chips 8").
+inline QStringList words(const char* s) { return QString::fromUtf8(s).split(QLatin1Char(' ')); }
+
+// A run that succeeds with a JSON object on stdout.
+inline CliResult json_ok(const QStringList& args) {
+  CliResult r = run_cli(args + QStringList{QStringLiteral("--json")});
+  EXPECT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_TRUE(r.json_ok) << r.out.toStdString();
+  return r;
+}
+
+// A usage error: exit 2 and one stderr line naming `needle`.
+inline void expect_usage_error(const QStringList& args, const QString& needle) {
+  const CliResult r = run_cli(args);
+  EXPECT_EQ(r.exit_code, 2) << r.out.toStdString();
+  EXPECT_TRUE(r.err.contains(needle)) << r.err.toStdString();
+  EXPECT_EQ(r.err.trimmed().count(QLatin1Char('\n')), 0) << r.err.toStdString();
+}
