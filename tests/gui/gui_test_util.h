@@ -1,6 +1,9 @@
 // Helpers the widget tests share.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <QComboBox>
 #include <QString>
 #include <QTest>
 
@@ -15,6 +18,15 @@ inline void typeInto(SliderSpin* s, const QString& value) {
   spin->selectAll();
   QTest::keyClicks(spin, value);
   QTest::keyClick(spin, Qt::Key_Return);
+}
+
+// Picks the combo entry showing `text` with the keyboard, as a user would.
+inline void pick(QComboBox* combo, const QString& text) {
+  const int i = combo->findText(text);
+  ASSERT_GE(i, 0) << text.toStdString();
+  combo->setFocus();
+  while (combo->currentIndex() != i)
+    QTest::keyClick(combo, combo->currentIndex() < i ? Qt::Key_Down : Qt::Key_Up);
 }
 
 }  // namespace napkin

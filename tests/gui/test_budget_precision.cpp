@@ -9,21 +9,10 @@
 #include <QUndoStack>
 
 #include "budget/BudgetPanel.h"
+#include "gui_test_util.h"
 #include "shell/MainWindow.h"
 
 using namespace napkin;
-
-namespace {
-
-void pick(QComboBox* combo, const QString& text) {
-  const int i = combo->findText(text);
-  ASSERT_GE(i, 0) << text.toStdString();
-  combo->setFocus();
-  while (combo->currentIndex() != i)
-    QTest::keyClick(combo, combo->currentIndex() < i ? Qt::Key_Down : Qt::Key_Up);
-}
-
-}  // namespace
 
 TEST(BudgetPanel, TheComputeReadoutNamesTheBf16OrFp8Peak) {
   MainWindow w(MainWindow::Session::fresh);

@@ -20,6 +20,7 @@
 #include "SliderSpin.h"
 #include "budget/BudgetPanel.h"
 #include "budget/plots/GoodputPlot.h"
+#include "gui_test_util.h"
 #include "parallel/ParallelPanel.h"
 #include "parallel_view.h"
 #include "roofline/RooflinePanel.h"
@@ -30,14 +31,6 @@
 using namespace napkin;
 
 namespace {
-
-void pick(QComboBox* combo, const QString& text) {
-  const int i = combo->findText(text);
-  ASSERT_GE(i, 0) << text.toStdString();
-  combo->setFocus();
-  while (combo->currentIndex() != i)
-    QTest::keyClick(combo, combo->currentIndex() < i ? Qt::Key_Down : Qt::Key_Up);
-}
 
 void type(SciSpinBox* spin, const QString& text) {
   spin->setFocus();

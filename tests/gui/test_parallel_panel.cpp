@@ -22,6 +22,7 @@
 #include "budget/BudgetPanel.h"
 #include "format.h"
 #include "framework_config.h"
+#include "gui_test_util.h"
 #include "parallel/LayoutTableModel.h"
 #include "parallel/ParallelPanel.h"
 #include "parallel/plots/StageMemoryPlot.h"
@@ -46,15 +47,6 @@ struct Fixture {
   }
   int rows() const { return panel.table()->model()->rowCount(); }
 };
-
-// Picks the combo entry showing `text` with the keyboard, as a user would.
-void pick(QComboBox* combo, const QString& text) {
-  const int i = combo->findText(text);
-  ASSERT_GE(i, 0) << text.toStdString();
-  combo->setFocus();
-  while (combo->currentIndex() != i)
-    QTest::keyClick(combo, combo->currentIndex() < i ? Qt::Key_Down : Qt::Key_Up);
-}
 
 void clickRow(QTableView* table, int row) {
   table->scrollTo(table->model()->index(row, LayoutTableModel::kTp));
