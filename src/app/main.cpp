@@ -81,14 +81,8 @@ int main(int argc, char** argv) {
   // --chip-file: a chip given explicitly (napkin-cli report hands its own on);
   // a bad one is an error, as in napkin-cli.
   for (const QString& file : parser.values(chip_file)) {
-    const std::string path = file.toLocal8Bit().toStdString();
     try {
-      const napkin::ChipFile chip = napkin::read_chip_file(path);
-      try {
-        napkin::add_user_chip(chip.chip());
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(path + ": key \"name\": " + e.what());
-      }
+      napkin::register_chip_file(file.toLocal8Bit().toStdString());
     } catch (const std::invalid_argument& e) {
       std::fprintf(stderr, "napkin: --chip-file: %s\n", e.what());
       return 2;

@@ -73,12 +73,7 @@ std::vector<std::string> load_hardware(const std::vector<std::string>& argv, std
       continue;
     }
     try {
-      const ChipFile chip = read_chip_file(file);
-      try {
-        add_user_chip(chip.chip());
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(file + ": key \"name\": " + e.what());
-      }
+      register_chip_file(file);
       given_chip_files().push_back(file);
     } catch (const std::invalid_argument& e) {
       *error = std::string("--chip-file: ") + e.what();

@@ -225,6 +225,15 @@ ChipFile read_chip_file(const std::string& path) {
   return parse_chip_json(text, path);
 }
 
+const Chip& register_chip_file(const std::string& path) {
+  const ChipFile f = read_chip_file(path);
+  try {
+    return add_user_chip(f.chip());
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(path + ": key \"name\": " + e.what());
+  }
+}
+
 std::string user_data_folder() {
   if (const char* d = std::getenv("NAPKIN_DATA_DIR"); d && *d) return d;
   std::string base;
@@ -259,12 +268,7 @@ UserHardware load_user_hardware(const std::string& folder) {
   // Messages of the parse name the file; a taken name is said with it here.
   for (const fs::path& p : files("chips")) {
     try {
-      const ChipFile f = read_chip_file(p.string());
-      try {
-        out.chips.push_back(std::string(add_user_chip(f.chip()).name));
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(p.string() + ": key \"name\": " + e.what());
-      }
+      out.chips.push_back(std::string(register_chip_file(p.string()).name));
     } catch (const std::invalid_argument& e) {
       out.refused.push_back(e.what());
     }

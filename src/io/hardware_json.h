@@ -43,6 +43,10 @@ ChipFile parse_chip_json(const std::string& text, const std::string& what);
 ClusterPresetFile parse_cluster_preset_json(const std::string& text, const std::string& what);
 // Read (at most 64 KiB) and parse; throw naming the path.
 ChipFile read_chip_file(const std::string& path);
+// Read, parse and register (add_user_chip) the chip a file describes; throw
+// std::invalid_argument naming the path, and the key "name" when the name is
+// taken. Returns the registered chip.
+const Chip& register_chip_file(const std::string& path);
 
 // The user's data folder: $NAPKIN_DATA_DIR, else the app's data location
 // ($XDG_DATA_HOME or ~/.local/share, then Napkin/Napkin, as Qt's

@@ -19,6 +19,7 @@
 
 #include "atomic_writer.h"
 #include "format.h"
+#include "parallel/ParallelReadouts.h"
 #include "parallel/plots/ResidualPlot.h"
 #include "parallel_for.h"
 
@@ -37,13 +38,7 @@ QTableWidgetItem* cell(const QString& text) {
 // "TP 2 · PP 4 · DP 1 · mb 2": the axes that split the run, short enough for
 // its column; the whole layout (ZeRO, recompute, …) is the cell's tooltip.
 QTableWidgetItem* layoutCell(const Layout& l) {
-  QString s = QStringLiteral("TP %1 · PP %2").arg(l.tp).arg(l.pp);
-  if (l.vpp > 1) s += QStringLiteral("×%1").arg(l.vpp);
-  s += QStringLiteral(" · DP %1").arg(l.dp);
-  if (l.cp > 1) s += QStringLiteral(" · CP %1").arg(l.cp);
-  if (l.ep > 1) s += QStringLiteral(" · EP %1").arg(l.ep);
-  s += QStringLiteral(" · mb %1").arg(l.micro_batch);
-  QTableWidgetItem* item = cell(s);
+  QTableWidgetItem* item = cell(shortLayout(l) + QStringLiteral(" · mb %1").arg(l.micro_batch));
   item->setToolTip(qs(to_string(l)));
   return item;
 }

@@ -17,6 +17,12 @@ QString tr(const char* text) {
   return QCoreApplication::translate("napkin::ParallelReadouts", text);
 }
 
+const LayoutResult* runnable(const ParallelView& v) {
+  return v.layout && v.layout->valid ? &*v.layout : nullptr;
+}
+
+}  // namespace
+
 QString shortLayout(const Layout& l) {
   QString s = QStringLiteral("TP %1 · PP %2").arg(l.tp).arg(l.pp);
   if (l.vpp > 1) s += QStringLiteral("×%1").arg(l.vpp);
@@ -25,12 +31,6 @@ QString shortLayout(const Layout& l) {
   if (l.ep > 1) s += QStringLiteral(" · EP %1").arg(l.ep);
   return s;
 }
-
-const LayoutResult* runnable(const ParallelView& v) {
-  return v.layout && v.layout->valid ? &*v.layout : nullptr;
-}
-
-}  // namespace
 
 ParallelReadouts::ParallelReadouts(ReadoutGrid* grid) : grid_(grid) {
   layout_section = grid->addSection(tr("Layout"));

@@ -454,8 +454,6 @@ void write_memo(BudgetView& v, const Scenario& s, const RunReport& run) {
   }
 }
 
-// The budget's checks, then the scenario model's memory per device and, with
-// a predicted MFU, the layout's memory.
 // C = chips × bf16 peak × MFU × days for every training precision (MFU is
 // model FLOPs over the bf16 peak, as the Parallelism model counts it); FP8
 // training changes C only through a predicted MFU, so the note says which
@@ -473,6 +471,8 @@ std::string compute_peak_note(const Scenario& s, const MfuChoice& mfu) {
               : std::string("an assumed MFU is taken as given"));
 }
 
+// The budget's checks, then the scenario model's memory per device and, with
+// a predicted MFU, the layout's memory.
 void add_checks(BudgetView& v, const Scenario& s) {
   v.checks = v.report.checks;
   v.checks.insert(
