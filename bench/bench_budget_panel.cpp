@@ -64,6 +64,6 @@ static void BM_BudgetViewWithRanges(benchmark::State& state) {
   const napkin::BudgetView first = napkin::make_budget_view(s);
   for (auto _ : state)
     benchmark::DoNotOptimize(
-        napkin::make_budget_view(s, {.ranges = state.range(0) != 0, .previous = &first}));
+        napkin::make_budget_view(s, nullptr, {.ranges = state.range(0) != 0, .previous = &first}));
 }
 BENCHMARK(BM_BudgetViewWithRanges)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);

@@ -235,7 +235,11 @@ TEST(PlotWidget, MemoAndBaselineGhosts) {
   EXPECT_EQ(ghost->pen().style(), Qt::DashLine);
   EXPECT_EQ(ghost->pen().color().rgb(), plot_color::blue.rgb());
   EXPECT_LT(ghost->pen().color().alpha(), 255);
-  EXPECT_EQ(ghost->layer()->name(), QStringLiteral("ghosts"));
+  // Drawn over the grid lines and under the live curves.
+  EXPECT_LT(ghost->layer()->index(), g->layer()->index());
+  EXPECT_EQ(ghost->layer(), p.xAxis->grid()->layer());
+  const QList<QCPLayerable*> grid_layer = ghost->layer()->children();
+  EXPECT_GT(grid_layer.indexOf(ghost), grid_layer.indexOf(p.xAxis->grid()));
   bool legend_baseline = false;
   for (int i = 0; i < p.legend->itemCount(); ++i)
     if (auto* it = qobject_cast<QCPPlottableLegendItem*>(p.legend->item(i)))

@@ -55,7 +55,13 @@ Scenario everyFieldChanged() {
   s.shape.n_dense_layers = 2;
   s.training =
       TrainingSetup{Optimizer::adafactor, Precision::fp32, 2, 128, Checkpointing::full, 4, 4096};
-  s.serving = ServingSetup{32768, 3e15, 32, 2048, 256, 0.8, 0.1};
+  s.serving.context_len = 32768;
+  s.serving.served_tokens = 3e15;
+  s.serving.batch = 32;
+  s.serving.prompt_tokens = 2048;
+  s.serving.decode_tokens = 256;
+  s.serving.latency_budget_seconds = 0.8;
+  s.serving.overhead_seconds = 0.1;
   s.serving.weight_dtype = Dtype::fp8;
   return s;
 }

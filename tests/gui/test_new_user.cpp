@@ -179,8 +179,9 @@ TEST(NewUser, AServingLayoutThatDoesNotFitIsNotPriced) {
   // On the most chips it fits and is priced again.
   QTest::keyClick(chips, Qt::Key_End);
   p->settleServing();
-  if (p->servingView().view.chosen.memory.fits)
+  if (p->servingView().view.chosen.memory.fits) {
     EXPECT_NE(r.text(QStringLiteral("serving_dollars")), QStringLiteral("\u2014"));
+  }
 }
 
 // Item 10: with no baseline there is nothing to compare; the menu item is
@@ -274,7 +275,9 @@ TEST(NewUser, TheGoodputNoteStaysInsideItsAxes) {
         << size.width() << ": note " << r.left() << "," << r.top() << " " << r.width() << "x"
         << r.height() << " in axes " << axes.left() << "," << axes.top() << " " << axes.width()
         << "x" << axes.height();
-    if (axes.width() > 500) EXPECT_DOUBLE_EQ(note->font().pointSizeF(), full_pt);
+    if (axes.width() > 500) {
+      EXPECT_DOUBLE_EQ(note->font().pointSizeF(), full_pt);
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 #include <QFutureWatcher>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QTimer>
@@ -49,6 +50,13 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(
   QVBoxLayout* v = nullptr;
   QWidget* results = resultsPage(this, column_, &v)->widget();
 
+  message_ = new QLabel(results);
+  message_->setObjectName(QStringLiteral("message"));
+  message_->setWordWrap(true);
+  message_->setStyleSheet(QStringLiteral("color: #b71c1c;"));
+  message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  message_->hide();
+  v->addWidget(message_);
   auto* top = new AdaptiveRow(kSideBySide, results);
   auto* grid = new ReadoutGrid;
   grid->setMaxColumns(2);
@@ -119,15 +127,21 @@ void BudgetPanel::refresh() {
   // The Monte Carlo (10,000 draws) follows a drag off the UI thread; any
   // other edit computes it here, so what is shown is exact.
   const bool off_thread = model_->inGesture() && s.ranges.any();
-  std::optional<RangeReport> shown;
-  if (off_thread && view_.ranges) shown = std::move(view_.ranges);
-  view_ = make_budget_view(s, {.ranges = !off_thread, .previous = &view_});  // the one model call
+  // During a drag the last ranges stay, marked as updating, until the new ones arrive.
+  const std::optional<RangeReport> shown = off_thread ? view_.ranges : std::nullopt;
+  BudgetView next =
+      make_budget_view(s, shown ? &*shown : nullptr,
+                       {.ranges = !off_thread, .previous = &view_});  // the one model call
+  showError(next.error);
+  if (!next.valid()) {  // the last plan stays on screen under the reason
+    view_.error = next.error;
+    column_->sync();
+    return;
+  }
+  view_ = std::move(next);
   ++ranges_generation_;
   ranges_stale_ = off_thread;
-  if (off_thread) {
-    view_.ranges = std::move(shown);  // the last ones, marked as updating
-    startRanges();
-  }
+  if (off_thread) startRanges();
   // After the view: boxes showing a derived value (train tokens, checkpoint
   // write) show this scenario's, not the previous one's.
   column_->sync();
@@ -136,11 +150,23 @@ void BudgetPanel::refresh() {
   readouts_->show(view_);
   for (BudgetPlot* p : plots_) p->drawView(view_);
   showRanges();
+  scheduleTexts();
+}
+
+void BudgetPanel::scheduleTexts() {
   if (!model_->inGesture())
     updateTexts();
   else if (!text_timer_->isActive())
     text_timer_->start();
 }
+
+void BudgetPanel::showError(const std::string& error) {
+  const QString msg = error.empty() ? QString() : tr("No plan for these inputs: %1").arg(qs(error));
+  if (message_->text() != msg) message_->setText(msg);
+  message_->setVisible(!msg.isEmpty());
+}
+
+QString BudgetPanel::message() const { return message_->text(); }
 
 void BudgetPanel::showRanges() {
   const bool any = view_.scenario.ranges.any();
@@ -162,22 +188,26 @@ void BudgetPanel::startRanges() {
   connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, gen] {
     watcher->deleteLater();
     ranges_running_ = false;
-    std::optional<RangeReport> r = watcher->result();
+    const std::optional<RangeReport> r = watcher->result();
     if (gen == ranges_generation_) {
-      view_.ranges = std::move(r);
       ranges_stale_ = false;
-      showRanges();
+      showArrivedRanges(r);
     } else if (ranges_stale_) {
-      if (view_.ranges.has_value() || r.has_value()) {
-        view_.ranges = std::move(r);  // closer than nothing while the next one runs
-        showRanges();
-        histogram_plot_->setPending(true);
-        tornado_plot_->setPending(true);
-      }
+      // Closer than nothing while the next one runs (still marked as updating).
+      if (view_.ranges.has_value() || r.has_value()) showArrivedRanges(r);
       startRanges();
     }
   });
   watcher->setFuture(QtConcurrent::run([s, plan] { return budget_ranges(s, plan); }));
+}
+
+void BudgetPanel::showArrivedRanges(const std::optional<RangeReport>& ranges) {
+  BudgetView next = make_budget_view(model_->scenario(), ranges ? &*ranges : nullptr,
+                                     {.ranges = false, .previous = &view_});
+  if (!next.valid()) return;  // refresh() shows why
+  view_ = std::move(next);
+  showRanges();
+  scheduleTexts();  // the memo quotes the ranges
 }
 
 void BudgetPanel::updateTexts() {
@@ -194,7 +224,7 @@ void BudgetPanel::updateTexts() {
 
 void BudgetPanel::setBaseline(const Scenario* baseline) {
   if (baseline)
-    baseline_ = make_budget_view(*baseline, {.previous = &view_});
+    baseline_ = make_budget_view(*baseline, nullptr, {.previous = &view_});
   else
     baseline_.reset();
   const BudgetView* b = baseline_ ? &*baseline_ : nullptr;

@@ -16,6 +16,7 @@
 #include "budget_view.h"
 
 class QGroupBox;
+class QLabel;
 class QPlainTextEdit;
 class QTimer;
 
@@ -56,6 +57,8 @@ class BudgetPanel : public ScenarioPanel {
   QGroupBox* rangesBox() const { return ranges_box_; }
   // The Monte Carlo is running off the UI thread (during a drag).
   bool rangesPending() const { return ranges_running_; }
+  // Why no plan could be made of the current inputs; "" when there is one.
+  QString message() const;
 
   // Compares with a baseline scenario (computed once, here): read-outs show
   // the change from it, plots draw its ghosts. nullptr unpins.
@@ -74,6 +77,12 @@ class BudgetPanel : public ScenarioPanel {
   void showRanges();
   // Runs the Monte Carlo of view_'s plan on a worker thread (latest wins).
   void startRanges();
+  // The memo and checks now, or after a drag's pause (a drag redraws plots only).
+  void scheduleTexts();
+  // The reason no plan could be made of these inputs ("" hides it).
+  void showError(const std::string& error);
+  // Rebuilds the view around ranges that arrived from the worker.
+  void showArrivedRanges(const std::optional<RangeReport>& ranges);
 
   BudgetView view_;
   std::optional<BudgetView> baseline_;
@@ -89,6 +98,7 @@ class BudgetPanel : public ScenarioPanel {
   HistogramPlot* histogram_plot_ = nullptr;
   TornadoPlot* tornado_plot_ = nullptr;
   QGroupBox* ranges_box_ = nullptr;
+  QLabel* message_ = nullptr;
   bool ranges_running_ = false;
   bool ranges_stale_ = false;  // the shown ranges are not of view_'s inputs
   std::uint64_t ranges_generation_ = 0;

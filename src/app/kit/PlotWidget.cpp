@@ -22,7 +22,11 @@ QString scaled(double v, const std::initializer_list<std::pair<double, const cha
   return QString::number(v, 'g', 3) + QString::fromUtf8(unit_below);
 }
 
-const QLatin1String kGhostLayer("ghosts");
+// A baseline's ghost curves go on the grid layer: drawn after the grid lines
+// that layer already holds and before the live curves on "main". A layer of
+// their own would make every plot reallocate and clear its paint buffers when
+// it is built (QCustomPlot::addLayer), about half the cost of opening a panel.
+const QLatin1String kGhostLayer("grid");
 
 // A legend under the plot takes as many of its columns as its widest entry
 // leaves room for at the plot's width: a narrow plot stacks its entries
@@ -143,7 +147,7 @@ class FormattedTicker : public Base {
     const int length = horizontal ? axis_->axisRect()->width() : axis_->axisRect()->height();
     if (length <= 0) return false;
     const QFontMetricsF fm(axis_->tickLabelFont());
-    constexpr double kGap = 8;
+    constexpr double kMinLabelGapPx = 8;
     auto extent = [&](double t) {
       if (!horizontal) return fm.height();
       return fm.horizontalAdvance(getTickLabel(t, QLocale::c(), QLatin1Char('g'), 6));
@@ -151,7 +155,8 @@ class FormattedTicker : public Base {
     for (qsizetype i = 1; i < ticks.size(); ++i) {
       const double a = axis_->coordToPixel(ticks[i - 1]), b = axis_->coordToPixel(ticks[i]);
       if (!std::isfinite(a) || !std::isfinite(b)) continue;
-      if (std::fabs(b - a) < (extent(ticks[i - 1]) + extent(ticks[i])) / 2 + kGap) return true;
+      if (std::fabs(b - a) < (extent(ticks[i - 1]) + extent(ticks[i])) / 2 + kMinLabelGapPx)
+        return true;
     }
     return false;
   }
@@ -199,7 +204,6 @@ PlotWidget::PlotWidget(const QString& title, QWidget* parent) : QCustomPlot(pare
   connect(this, &QWidget::customContextMenuRequested, this, &PlotWidget::showMenu);
   setMouseTracking(true);
   passWheelToPage(this);  // no zoom here: the wheel scrolls the page
-  addLayer(kGhostLayer, layer(QStringLiteral("main")), QCustomPlot::limBelow);
 
   hover_dot_ = new QCPItemTracer(this);
   hover_dot_->setStyle(QCPItemTracer::tsCircle);

@@ -6,6 +6,7 @@
 #include <QLocale>
 #include <QPdfWriter>
 #include <cmath>
+#include <stdexcept>
 
 #include "Panel.h"
 #include "PlotWidget.h"
@@ -64,6 +65,7 @@ std::unique_ptr<ReportLayout> ReportWriter::layout(QPagedPaintDevice* device,
                                                    std::vector<PlotWidget*>* charts) {
   const Scenario& s = input_.scenario;
   const BudgetView view = make_budget_view(s);
+  if (!view.valid()) throw std::invalid_argument(view.error);
 
   // The sections, from panels brought up to date.
   std::vector<ReportSection> sections;

@@ -173,11 +173,7 @@ void RooflinePanel::refresh() {
   column_->sync();
   const Scenario& s = model_->scenario();
   for (const auto& [name, b] : controls_.overlays) b->setEnabled(name != s.chip);
-  RooflineView next = make_roofline_view(s);  // the one model call; the scenario is valid
-  if (next.error.empty())
-    view_ = std::move(next);
-  else
-    view_.error = next.error;
+  rebuildView();
   QString msg;
   if (!view_.error.empty())
     msg = tr("Cannot compute these inputs: %1").arg(qs(view_.error));
@@ -192,6 +188,22 @@ void RooflinePanel::refresh() {
   stale_.fill(true);
   drawTab(tabs_->currentIndex());
   requestServing();
+}
+
+void RooflinePanel::rebuildView() {
+  // The one model call; on a refusal the last valid plots stay, with the reason.
+  RooflineView next = make_roofline_view(model_->scenario(), serving_);
+  if (next.error.empty()) {
+    view_ = std::move(next);
+  } else {
+    view_.error = next.error;
+    view_.serving = serving_;
+  }
+}
+
+const ServingPanelView& RooflinePanel::servingView() const {
+  static const ServingPanelView none;
+  return view_.serving ? *view_.serving : none;
 }
 
 void RooflinePanel::drawTab(int tab) {
@@ -214,7 +226,8 @@ void RooflinePanel::drawTab(int tab) {
       break;
     }
     case kServingTab:
-      for (ServingPlot* p : serving_plots_) p->drawView(serving_);
+      if (view_.serving)
+        for (ServingPlot* p : serving_plots_) p->drawView(*view_.serving);
       break;
     default: break;
   }
@@ -226,7 +239,7 @@ bool RooflinePanel::servingPending() const { return in_flight_ || queued_.has_va
 
 void RooflinePanel::requestServing() {
   const Scenario& s = model_->scenario();
-  if (serving_shown_ && sameServingInputs(serving_.scenario, s) && !queued_) return;
+  if (serving_ && sameServingInputs(serving_->scenario, s) && !queued_) return;
   // During a slider drag the search waits for the release: on a busy
   // machine a worker searching on every tick takes the core the drag needs.
   if (in_flight_ || model_->inGesture()) {
@@ -254,16 +267,17 @@ void RooflinePanel::onServingDone() {
   } else {
     serving_status_->setText(v.valid() ? QString() : tr("No serving layout: %1").arg(qs(v.error)));
   }
-  serving_ = std::move(v);
-  serving_shown_ = true;
+  serving_ = std::make_shared<const ServingPanelView>(std::move(v));
+  rebuildView();
   showServing();
 }
 
 void RooflinePanel::showServing() {
-  serving_readouts_->show(serving_,
-                          view_.error.empty() ? view_.data.chips_for_budget : std::nullopt);
+  if (!view_.serving) return;
+  serving_readouts_->show(*view_.serving,
+                          view_.valid() ? view_.data.chips_for_budget : std::nullopt);
   if (tabs_->currentIndex() == kServingTab)
-    for (ServingPlot* p : serving_plots_) p->drawView(serving_);
+    for (ServingPlot* p : serving_plots_) p->drawView(*view_.serving);
   else
     stale_[kServingTab] = true;
 }
@@ -279,15 +293,13 @@ void RooflinePanel::settleServing() {
 // ------------------------------------------------------------------ baseline
 
 void RooflinePanel::setBaseline(const Scenario* baseline) {
-  if (baseline) {
-    baseline_ = make_roofline_view(*baseline);
-    baseline_serving_ = make_serving_panel_view(*baseline);
-  } else {
+  if (baseline)
+    baseline_ = make_roofline_view(
+        *baseline, std::make_shared<const ServingPanelView>(make_serving_panel_view(*baseline)));
+  else
     baseline_.reset();
-    baseline_serving_.reset();
-  }
   const RooflineView* b = baseline_ ? &*baseline_ : nullptr;
-  const ServingPanelView* bs = baseline_serving_ ? &*baseline_serving_ : nullptr;
+  const ServingPanelView* bs = b ? b->serving.get() : nullptr;
   readouts_->setBaseline(b);
   serving_readouts_->setBaseline(bs);
   for (const auto& tab : tab_plots_)
@@ -322,7 +334,7 @@ ReportSection RooflinePanel::reportSection() const {
   s.title = title();
   s.summary = tr("Intensity vs ridge on %1, the MFU budget, the latency napkin, the co-design "
                  "levers and the serving layout (%2).")
-                  .arg(qs(view_.scenario.chip), qs(serving_.view.precision));
+                  .arg(qs(view_.scenario.chip), qs(servingView().view.precision));
   s.tables = readouts_->tables();
   s.tables.push_back(operationsReport(view_));
   s.tables.push_back(agendaReport(view_));

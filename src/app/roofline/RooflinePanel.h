@@ -54,7 +54,7 @@ class RooflinePanel : public ScenarioPanel {
   const RooflineView& view() const { return view_; }
   const RooflinePanelData& data() const { return view_.data; }
   // The serving view last shown (it follows the scenario off the UI thread).
-  const ServingPanelView& servingView() const { return serving_; }
+  const ServingPanelView& servingView() const;
   // A serving view is being computed, or waits for the one in flight.
   bool servingPending() const;
   // Waits for the serving view of the current scenario and shows it.
@@ -86,6 +86,9 @@ class RooflinePanel : public ScenarioPanel {
   void requestServing();
   void onServingDone();
   void showServing();
+  // view_ = make_roofline_view(scenario, serving_), keeping the last valid
+  // plots when the scenario is refused.
+  void rebuildView();
 
   RooflineControls controls_;
   std::unique_ptr<RooflineReadouts> readouts_;
@@ -102,15 +105,13 @@ class RooflinePanel : public ScenarioPanel {
 
   RooflineView view_;
   std::optional<RooflineView> baseline_;
-  ServingPanelView serving_;
-  std::optional<ServingPanelView> baseline_serving_;
+  RooflineSlow serving_;  // the newest serving search that arrived (view_.serving)
   // The serving view runs on a worker; a change while it runs waits for it,
   // then the latest scenario is computed (generation counts requests).
   QFutureWatcher<ServingPanelView>* watcher_ = nullptr;
   std::uint64_t generation_ = 0, running_generation_ = 0;
   std::optional<Scenario> queued_;
   bool in_flight_ = false;  // a future runs, or finished and is not yet shown
-  bool serving_shown_ = false;
 };
 
 }  // namespace napkin

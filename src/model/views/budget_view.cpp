@@ -317,7 +317,8 @@ void add_lifetime_and_frontier(BudgetView& v, const Scenario& s) {
 // (f) The planned run: the recommended model (budget) or the scenario's own
 // (train this model), its goodput against the checkpoint interval, its loss
 // against epochs, and its ranges.
-const RunReport& add_planned_run(BudgetView& v, const Scenario& s, bool ranges) {
+const RunReport& add_planned_run(BudgetView& v, const Scenario& s, const BudgetSlow* ranges,
+                                 bool compute_ranges) {
   const DataConstrainedLaw law = budget_law(s.plan_law());
   TrainInputs plan = v.report.recommended.run_inputs;
   if (s.plan.mode == PlanMode::train_model) {
@@ -329,7 +330,10 @@ const RunReport& add_planned_run(BudgetView& v, const Scenario& s, bool ranges) 
   v.loss_vs_epochs = loss_vs_epochs(law, run.active_params, run.unique_tokens,
                                     std::clamp(std::ceil(run.epochs * 2.0), 64.0, 1e9), run.epochs);
   v.plan_inputs = plan;
-  if (ranges) v.ranges = budget_ranges(s, plan);
+  if (ranges && s.ranges.any())
+    v.ranges = *ranges;
+  else if (compute_ranges)
+    v.ranges = budget_ranges(s, plan);
   const std::string sharding = "model states sharded over all " +
                                format_grouped(static_cast<double>(plan.n_chips), 0) + " " +
                                plan.chip;
@@ -494,9 +498,36 @@ void add_checks(BudgetView& v, const Scenario& s) {
   }
 }
 
+// Everything after the MFU is chosen: the split, the planned run, the memo.
+void add_plan(BudgetView& v, const Scenario& s, const BudgetSlow* ranges,
+              const BudgetViewOptions& options) {
+  v.serving = serving_search(s, options.previous);
+  BudgetInputs inputs = s.budget_inputs();
+  inputs.serving_limit = as_serving_limit(s, v.serving);
+  v.report = budget_report(inputs);
+  v.compute_peak_note = compute_peak_note(s, v.mfu);
+  v.params = count_params(s.shape);
+  v.chip_hbm_bytes = chip_by_name(s.chip).hbm_bytes;
+
+  add_memory(v, s);
+  const std::vector<double> contexts = log_space(256, 1 << 20, 49);
+  add_kv_cache(v, s, contexts);
+  add_attention(v, s, contexts);
+  add_lifetime_and_frontier(v, s);
+  const RunReport& run = add_planned_run(v, s, ranges, options.ranges);
+  describe_serving(v, s, run);
+  write_memo(v, s, run);
+  add_checks(v, s);
+  v.plan_too_long = p_too_long(v.report.plan, s.days) || v.run_too_long;
+  v.chip_hours = static_cast<double>(s.n_chips) * v.report.cost.hours;
+  v.decades_beyond_ladder =
+      extrapolation_decades(v.report.inputs.law.ladder_max_flops, v.report.flops);
+}
+
 }  // namespace
 
-BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& options) {
+BudgetView make_budget_view(const Scenario& scenario, const BudgetSlow* ranges,
+                            const BudgetViewOptions& options) {
   scenario.validate();
   BudgetView v;
   v.mfu_key = mfu_search_key(scenario);
@@ -511,27 +542,14 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& o
     if (v.mfu.mfu_low < v.mfu.mfu_high) s.ranges.mfu = Spread{v.mfu.mfu_low, v.mfu.mfu_high};
   }
   v.scenario = s;
-  v.serving = serving_search(s, options.previous);
-  BudgetInputs inputs = s.budget_inputs();
-  inputs.serving_limit = as_serving_limit(s, v.serving);
-  v.report = budget_report(inputs);
-  v.compute_peak_note = compute_peak_note(s, v.mfu);
-  v.params = count_params(s.shape);
-  v.chip_hbm_bytes = chip_by_name(s.chip).hbm_bytes;
-
-  add_memory(v, s);
-  const std::vector<double> contexts = log_space(256, 1 << 20, 49);
-  add_kv_cache(v, s, contexts);
-  add_attention(v, s, contexts);
-  add_lifetime_and_frontier(v, s);
-  const RunReport& run = add_planned_run(v, s, options.ranges);
-  describe_serving(v, s, run);
-  write_memo(v, s, run);
-  add_checks(v, s);
-  v.plan_too_long = p_too_long(v.report.plan, s.days) || v.run_too_long;
-  v.chip_hours = static_cast<double>(s.n_chips) * v.report.cost.hours;
-  v.decades_beyond_ladder =
-      extrapolation_decades(v.report.inputs.law.ladder_max_flops, v.report.flops);
+  try {
+    add_plan(v, s, ranges, options);
+  } catch (const std::invalid_argument& e) {
+    v.error =
+        v.mfu.source == MfuSource::predicted
+            ? "at the predicted MFU of " + format_grouped(v.mfu.mfu * 100.0, 1) + " %: " + e.what()
+            : e.what();
+  }
   return v;
 }
 

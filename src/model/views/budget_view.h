@@ -66,6 +66,10 @@ std::string spread_problem(RangeInput input, const Spread& spread, double likely
 Spread widened(const Spread& spread, double likely);
 
 struct BudgetView {
+  // Why no plan could be made of valid inputs (the predicted MFU or a fitted
+  // law puts the run out of reach); the rest of the view is then incomplete.
+  std::string error;
+  bool valid() const { return error.empty(); }
   // The scenario as computed: its MFU is the one `mfu` chose (the slider's,
   // or the chosen layout's predicted MFU).
   Scenario scenario;
@@ -137,9 +141,14 @@ struct BudgetView {
   const RunReport& run() const { return train ? *train : report.recommended.run; }
 };
 
+// What arrives from off the UI thread: the Monte Carlo of the planned run
+// (budget_ranges, ~10,000 draws), possibly of slightly older inputs while a
+// newer one runs.
+using BudgetSlow = RangeReport;
+
 struct BudgetViewOptions {
-  // false: leave `ranges` empty (a caller that runs the Monte Carlo off the
-  // UI thread with budget_ranges()).
+  // Without a BudgetSlow: true computes the ranges here; false leaves them
+  // empty (a caller that runs the Monte Carlo off the UI thread).
   bool ranges = true;
   // A previous view whose serving search is reused when its key matches.
   const BudgetView* previous = nullptr;
@@ -170,8 +179,12 @@ ModelShape consistent_shape(ModelShape shape);
 Check scenario_memory_check(const Scenario& scenario, const TrainingMemory& per_device,
                             std::int64_t chip_hbm_bytes);
 
-// Throws std::invalid_argument for an invalid scenario.
-BudgetView make_budget_view(const Scenario& scenario, const BudgetViewOptions& options = {});
+// Throws std::invalid_argument for an invalid scenario. Valid inputs the plan
+// cannot be made of (validate() checks the run at the slider's MFU; a predicted
+// MFU or a fitted law can put it out of reach) give a view with `error` set.
+// `ranges` nullptr: none arrived (options.ranges says whether to compute them).
+BudgetView make_budget_view(const Scenario& scenario, const BudgetSlow* ranges = nullptr,
+                            const BudgetViewOptions& options = {});
 // The ranges of a view's planned run (the Monte Carlo: ~10,000 draws);
 // nullopt when no input is a range. Safe to call from any thread.
 std::optional<RangeReport> budget_ranges(const Scenario& scenario, const TrainInputs& plan);

@@ -27,7 +27,10 @@ class Results {
   const Scenario& scenario() const { return s_; }
 
   const BudgetView& budget() {
-    if (!budget_) budget_ = make_budget_view(s_);
+    if (!budget_) {
+      budget_ = make_budget_view(s_);
+      if (!budget_->valid()) throw std::invalid_argument(budget_->error);
+    }
     return *budget_;
   }
 

@@ -206,10 +206,11 @@ RooflineScenario roofline_scenario(const Scenario& s) {
   return sc;
 }
 
-RooflineView make_roofline_view(const Scenario& s) {
+RooflineView make_roofline_view(const Scenario& s, RooflineSlow serving) {
   RooflineView v;
   v.scenario = s;
   v.inputs = roofline_scenario(s);
+  v.serving = std::move(serving);
   try {
     v.data = roofline_panel(v.inputs);
     v.plan = resolve_plan(s);

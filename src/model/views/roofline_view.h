@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -112,23 +113,6 @@ TurnInputs scenario_turn(const Scenario& scenario, double n_params);
 // serving_need(scenario_turn(scenario, n_params)).
 ServingNeed servability(const Scenario& scenario, double n_params);
 
-// Everything the Roofline panel shows for a scenario: the roofline, MFU,
-// latency and co-design plots (roofline_panel). On a refusal, `error` says why.
-struct RooflineView {
-  Scenario scenario;
-  RooflineScenario inputs;
-  RooflinePanelData data;
-  std::string error;  // the inputs were refused (data is the last valid one)
-  bool valid() const { return error.empty(); }
-  // The training plan as it runs (resolve_plan): its MFU and C, shown beside
-  // the MFU budget, which is the seed's step agenda, not the plan's MFU.
-  std::optional<ResolvedPlan> plan;
-  bool budgetBelowOverhead() const {
-    return data.serving.verdict == LatencyVerdict::below_overhead;
-  }
-};
-RooflineView make_roofline_view(const Scenario& s);
-
 // The latency-throughput frontier of the chosen layout (serving_modes.h):
 // offline runs as the concurrency doubles, and the highest Poisson request
 // rate whose P99 TTFT stays within the target.
@@ -154,5 +138,31 @@ struct ServingPanelView {
 };
 // scenario_serving_view(scenario_serving(s)); never throws.
 ServingPanelView make_serving_panel_view(const Scenario& s);
+
+// What arrives from off the UI thread: the serving-layout search
+// (make_serving_panel_view), possibly of slightly older inputs while a newer
+// one runs. Shared, not copied: a slider tick rebuilds the view around it.
+using RooflineSlow = std::shared_ptr<const ServingPanelView>;
+
+// Everything the Roofline panel shows for a scenario: the roofline, MFU,
+// latency and co-design plots (roofline_panel) and the serving layout. On a
+// refusal, `error` says why.
+struct RooflineView {
+  Scenario scenario;
+  RooflineScenario inputs;
+  RooflinePanelData data;
+  std::string error;  // the inputs were refused (data is the last valid one)
+  bool valid() const { return error.empty(); }
+  // The training plan as it runs (resolve_plan): its MFU and C, shown beside
+  // the MFU budget, which is the seed's step agenda, not the plan's MFU.
+  std::optional<ResolvedPlan> plan;
+  // The serving layout: nullptr until the first search arrives.
+  RooflineSlow serving;
+  bool budgetBelowOverhead() const {
+    return data.serving.verdict == LatencyVerdict::below_overhead;
+  }
+};
+// `serving` nullptr: no serving search has arrived yet.
+RooflineView make_roofline_view(const Scenario& s, RooflineSlow serving = nullptr);
 
 }  // namespace napkin

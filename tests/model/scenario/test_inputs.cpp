@@ -30,7 +30,9 @@ TEST(Inputs, RangesHoldTheDefaultAndTheSlidersSpan) {
     EXPECT_LE(in.lo, in.slider_lo);
     EXPECT_LT(in.slider_lo, in.slider_hi);
     EXPECT_GE(in.hi, in.slider_hi);
-    if (in.scale == InputScale::log) EXPECT_GT(in.slider_lo, 0);
+    if (in.scale == InputScale::log) {
+      EXPECT_GT(in.slider_lo, 0);
+    }
     if (in.type == InputType::count) {
       EXPECT_EQ(in.lo, std::floor(in.lo));
       EXPECT_EQ(in.hi, std::floor(in.hi));
@@ -71,7 +73,9 @@ TEST(Inputs, TheEndsAreAcceptedAndJustBeyondRefused) {
     EXPECT_THROW(check_input(in, above), InputError);
     EXPECT_THROW(check_input(in, std::numeric_limits<double>::quiet_NaN()), InputError);
     EXPECT_THROW(check_input(in, std::numeric_limits<double>::infinity()), InputError);
-    if (in.type == InputType::count) EXPECT_THROW(check_input(in, in.lo + 0.5), InputError);
+    if (in.type == InputType::count) {
+      EXPECT_THROW(check_input(in, in.lo + 0.5), InputError);
+    }
   }
 }
 

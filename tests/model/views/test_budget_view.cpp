@@ -179,9 +179,18 @@ TEST(BudgetView, RangesArePercentilesInOrderAndReproducible) {
   const auto again = budget_ranges(s, v.plan_inputs);
   ASSERT_TRUE(again.has_value());
   EXPECT_EQ(again->days.p.p50, v.ranges->days.p.p50);
-  EXPECT_FALSE(make_budget_view(s, {.ranges = false}).ranges.has_value());
+  EXPECT_FALSE(make_budget_view(s, nullptr, {.ranges = false}).ranges.has_value());
   // The memo carries them.
   EXPECT_TRUE(has(v.report.recommendation, "P50")) << v.report.recommendation;
+  // Ranges that arrive from a worker become the view's, in its memo too.
+  const BudgetView w = make_budget_view(s, &*again, {.ranges = false});
+  ASSERT_TRUE(w.ranges.has_value());
+  EXPECT_EQ(w.ranges->days.p.p50, again->days.p.p50);
+  EXPECT_TRUE(has(w.report.recommendation, "P50")) << w.report.recommendation;
+  // Arrived ranges of a scenario that no longer has any are not shown.
+  Scenario none = s;
+  none.ranges = {};
+  EXPECT_FALSE(make_budget_view(none, &*again).ranges.has_value());
 }
 
 TEST(BudgetView, GoodputCurvesOptimumIsYoungDaly) {
@@ -232,12 +241,12 @@ TEST(BudgetView, ServingConstraintNamesPrecisionAndAgreesWithTheMemo) {
   // Reused while only the budget moves; searched again when the precision changes.
   Scenario more = s;
   more.n_chips = 2000;
-  const BudgetView w = make_budget_view(more, {.previous = &v});
+  const BudgetView w = make_budget_view(more, nullptr, {.previous = &v});
   EXPECT_EQ(w.serving.largest_params, v.serving.largest_params);
   Scenario fp8 = s;
   fp8.serving.weight_dtype = Dtype::fp8;
   EXPECT_NE(serving_search_key(fp8), serving_search_key(s));
-  const BudgetView x = make_budget_view(fp8, {.previous = &v});
+  const BudgetView x = make_budget_view(fp8, nullptr, {.previous = &v});
   EXPECT_GE(*x.serving.largest_params, *v.serving.largest_params);
   EXPECT_TRUE(has(x.serving.text, "fp8")) << x.serving.text;
 }
@@ -255,7 +264,7 @@ TEST(BudgetView, ServingLimitUsesTheScenarioEngine) {
   Scenario trt = s;
   trt.serving.engine = "tensorrt-llm";
   EXPECT_NE(serving_search_key(trt), serving_search_key(s));
-  const BudgetView v = make_budget_view(trt, {.previous = &ideal});
+  const BudgetView v = make_budget_view(trt, nullptr, {.previous = &ideal});
   ASSERT_TRUE(v.serving.largest_params.has_value());
   EXPECT_LT(*v.serving.largest_params, *ideal.serving.largest_params);
   EXPECT_TRUE(has(v.serving.text, "tensorrt-llm engine")) << v.serving.text;
@@ -371,7 +380,7 @@ TEST(BudgetViewMfu, AssumedByDefaultPredictedWhenAsked) {
   longer.days = 60;
   BudgetViewOptions o;
   o.previous = &predicted;
-  const BudgetView again = make_budget_view(longer, o);
+  const BudgetView again = make_budget_view(longer, nullptr, o);
   EXPECT_DOUBLE_EQ(again.scenario.mfu, expected.mfu);
   EXPECT_NEAR(again.report.flops / predicted.report.flops, 2.0, 1e-12);
 }

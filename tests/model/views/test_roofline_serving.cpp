@@ -170,3 +170,21 @@ TEST(RooflineSettings, ServingFieldsAreValidated) {
 
 }  // namespace
 }  // namespace napkin
+
+// The Roofline panel's one view carries the serving search that arrived off
+// the UI thread (none before the first one); a refused scenario keeps it.
+TEST(RooflineView, CarriesTheServingSearchThatArrived) {
+  Scenario s;
+  const RooflineView before = make_roofline_view(s);
+  ASSERT_TRUE(before.valid()) << before.error;
+  EXPECT_EQ(before.serving, nullptr);
+  const RooflineSlow serving = std::make_shared<const ServingPanelView>(make_serving_panel_view(s));
+  const RooflineView v = make_roofline_view(s, serving);
+  ASSERT_TRUE(v.valid()) << v.error;
+  EXPECT_EQ(v.serving.get(), serving.get());
+  EXPECT_EQ(v.data.chips_for_budget, before.data.chips_for_budget);
+  s.chip = "no such chip";
+  const RooflineView refused = make_roofline_view(s, serving);
+  EXPECT_FALSE(refused.valid());
+  EXPECT_EQ(refused.serving.get(), serving.get());
+}
