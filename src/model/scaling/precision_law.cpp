@@ -98,9 +98,8 @@ TrainPrecisionLaw kumar2024_train_precision_law() {
 }
 
 std::string kumar2024_validity_text() {
-  return "Kumar et al. 2024's constants (Appendix K, Table 2), fitted on 30M-220M-parameter "
-         "models trained on 1.5B-26B Dolma tokens with integer quantization, so extrapolated "
-         "here";
+  return "the constants of its Appendix K, Table 2, fitted on 30M-220M-parameter models "
+         "trained on 1.5B-26B Dolma tokens with integer quantization, so extrapolated here";
 }
 
 PtqLaw parse_ptq_law(const std::string& text, const std::string& param) {

@@ -74,7 +74,7 @@ PtqLaw kumar2024_ptq_law();
 // Kumar et al. 2024, Appendix K, Table 2: γ_w 2.6745 (n_w 0.3037), γ_a
 // 2.2102 (n_a 1.4072), γ_kv 0.9578 (n_kv 2.4185). Integer quantization of the
 // forward pass; the paper's floating-point fit of the weights alone (Appendix
-// N: γ_w 2.8111, offset 0.1240) gives the same factor at 8 bits within 0.2 %.
+// N: γ_w 2.8111, offset 0.1240) gives the same factor at 8 bits within 0.3 %.
 TrainPrecisionLaw kumar2024_train_precision_law();
 // One sentence on where the built-in constants come from and what they were
 // fitted on, for the read-outs that show a penalty from them.
