@@ -286,7 +286,7 @@ std::vector<Command> algebra_commands() {
        "[--experts E --top-k K [--granularity G] [--shared-experts S]] "
        "[--objective flops|dollars] [--serving-chip C] [--serving-price 2.5] "
        "[--engine ideal|tensorrt-llm-0.6|tensorrt-llm|vllm|sglang|jetstream] "
-       "[--ptq-law C_T,gamma_D,gamma_N,gamma_post (Kumar et al. 2024; none built in)]; "
+       "[--ptq-law C_T,gamma_D,gamma_N,gamma_post[,b] (default: Kumar et al. 2024, Table 2)]; "
        "--mfu, --price, --tokens-available, --interruptions-per-1000-chip-days and "
        "--restart-min take low:likely:high",
        run_budget},

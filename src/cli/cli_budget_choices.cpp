@@ -99,12 +99,21 @@ void add_budget_choices_json(QJsonObject& o, const BudgetReport& r) {
   o["serving_weight_precision"] = QString::fromUtf8(to_string(in.serving_weights).data());
   o["quality_penalty_nats"] =
       r.quality_penalty_nats ? QJsonValue(*r.quality_penalty_nats) : QJsonValue();
-  if (in.ptq_law)
-    o["ptq_law"] = QJsonObject{{"source", "Kumar et al. 2024 (arXiv 2411.04330), constants given"},
-                               {"C_T", in.ptq_law->c_t},
-                               {"gamma_D", in.ptq_law->gamma_d},
-                               {"gamma_N", in.ptq_law->gamma_n},
-                               {"gamma_post", in.ptq_law->gamma_post}};
+  o["quality_penalty_compute_factor"] = r.quality_penalty_compute_factor
+                                            ? QJsonValue(*r.quality_penalty_compute_factor)
+                                            : QJsonValue();
+  o["train_precision_penalty_nats"] =
+      r.train_precision_penalty_nats ? QJsonValue(*r.train_precision_penalty_nats) : QJsonValue();
+  const PtqLaw ptq = in.ptq_law ? *in.ptq_law : kumar2024_ptq_law();
+  o["ptq_law"] = QJsonObject{
+      {"source", in.ptq_law ? "Kumar et al. 2024 (arXiv 2411.04330), constants given"
+                            : "Kumar et al. 2024 (arXiv 2411.04330), Appendix K Table 2; fitted "
+                              "on 30M-220M parameters, 1.5B-26B Dolma tokens"},
+      {"C_T", ptq.c_t},
+      {"gamma_D", ptq.gamma_d},
+      {"gamma_N", ptq.gamma_n},
+      {"gamma_post", ptq.gamma_post},
+      {"b", ptq.bias}};
   if (const auto& m = r.moe)
     o["moe"] = QJsonObject{{"experts", json_int(m->shape.experts)},
                            {"top_k", json_int(m->shape.top_k)},

@@ -17,7 +17,7 @@ namespace napkin::cli {
 Precision parse_train_precision(Args& a, const std::string& chip);
 
 // Reads --objective flops|dollars, --serving-chip C, --serving-price P,
-// --train-precision bf16|fp8 and --ptq-law C_T,gamma_D,gamma_N,gamma_post
+// --train-precision bf16|fp8 and --ptq-law C_T,gamma_D,gamma_N,gamma_post[,b]
 // into `in` (and `sc`, the scenario the serving limit is searched in), and
 // the serving precisions already in `sc` into `in`.
 void parse_budget_choices(Args& a, BudgetInputs& in, Scenario& sc);

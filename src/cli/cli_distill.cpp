@@ -146,8 +146,17 @@ int run_law(Args& a, bool json) {
   const double compute = a.required_real("--compute", 1e6, 1e32, "FLOPs");
   const std::optional<double> tokens = a.optional_real("--tokens", 1, 1e18, "distillation tokens");
   const double tokens_per_param = a.input("budget.tokens_per_param");
+  // The supervised law of L_T, L̃_S and the student alone: the one the
+  // distillation constants were fitted with (Busbridge et al.'s Table 6)
+  // unless --law names another.
+  const bool plan_law = a.given("--law");
   const PlanLaw law = supervised_law(a);
-  std::optional<DistillLaw> dlaw;
+  const std::string law_name =
+      plan_law ? law.name : "Busbridge et al. 2025's supervised law (Table 6, C4)";
+  const SupervisedLoss sup =
+      plan_law ? supervised_loss(law.law) : supervised_loss(busbridge2025_supervised_law());
+  std::optional<DistillLaw> dlaw = busbridge2025_distill_law();
+  const bool given = a.given("--distill-law");
   if (const auto text = a.value("--distill-law")) {
     try {
       dlaw = parse_distill_law(*text, "--distill-law");
@@ -159,7 +168,7 @@ int run_law(Args& a, bool json) {
   a.finish();
   DistillPlan p;
   try {
-    p = plan_distillation(law.law, dlaw, compute, nt, ns, tokens, tokens_per_param);
+    p = plan_distillation(sup, dlaw, compute, nt, ns, tokens, tokens_per_param);
   } catch (const std::invalid_argument& e) {
     if (!tokens)  // the split's tokens were the default: the compute is what is short
       throw UsageError("--compute " + format_sci(compute) + " FLOPs is too little: giving the " +
@@ -172,22 +181,21 @@ int run_law(Args& a, bool json) {
   if (st.vocab > 0)
     storage = logit_storage(s.distill_tokens, st.vocab, st.bytes, st.top_k, st.index_bytes);
   const std::string outside = extrapolation(ns, s.distill_tokens);
-  std::string note;
-  if (!dlaw)
-    note =
-        "The student's loss is not priced: Busbridge et al. 2025's constants are not built in "
-        "(none could be cited here); give them with --distill-law.";
-  else if (!outside.empty())
-    note = "Extrapolated: " + outside + ".";
-  if (!dlaw && !tokens)
-    note += " The split shown gives the student " + format_grouped(tokens_per_param, 0) +
-            " tokens per parameter; with the constants the best split is searched.";
+  std::string note =
+      given ? std::string("Eq. 8 with the constants given.")
+            : std::string(
+                  "Eq. 8 with Busbridge et al. 2025's constants (Appendix F.3, Table 6), "
+                  "fitted on C4 with students of 143M-12.6B parameters.");
+  if (plan_law)
+    note += " L_T and the student's supervised loss come from " + law.name +
+            ", not the supervised law the constants were fitted with.";
+  if (!outside.empty()) note += " Extrapolated: " + outside + ".";
 
   if (json) {
     QJsonObject o{{"student_params", ns},
                   {"teacher_params", nt},
                   {"compute_flops", compute},
-                  {"law", QString::fromStdString(law.name)},
+                  {"law", QString::fromStdString(law_name)},
                   {"tokens", s.distill_tokens},
                   {"teacher_tokens", s.teacher_tokens},
                   {"teacher_loss", s.teacher_loss},
@@ -203,18 +211,20 @@ int run_law(Args& a, bool json) {
     o["best_split"] = p.searched ? QJsonValue(split_json(s, compute)) : QJsonValue();
     if (p.gain_nats) o["train"] = *p.gain_nats > 0 ? "distill" : "student_alone";
     if (dlaw)
-      o["distill_law"] = QJsonObject{{"source",
-                                      "Busbridge et al. 2025 (arXiv 2502.08606) Eq. 8, "
-                                      "constants given"},
-                                     {"c0", dlaw->c0},
-                                     {"c1", dlaw->c1},
-                                     {"d1", dlaw->d1},
-                                     {"f1", dlaw->f1},
-                                     {"A", dlaw->a},
-                                     {"B", dlaw->b},
-                                     {"alpha", dlaw->alpha},
-                                     {"beta", dlaw->beta},
-                                     {"gamma", dlaw->gamma}};
+      o["distill_law"] =
+          QJsonObject{{"source", given ? "Busbridge et al. 2025 (arXiv 2502.08606) Eq. 8, "
+                                         "constants given"
+                                       : "Busbridge et al. 2025 (arXiv 2502.08606) Eq. 8, "
+                                         "Appendix F.3 Table 6"},
+                      {"c0", dlaw->c0},
+                      {"c1", dlaw->c1},
+                      {"d1", dlaw->d1},
+                      {"f1", dlaw->f1},
+                      {"A", dlaw->a},
+                      {"B", dlaw->b},
+                      {"alpha", dlaw->alpha},
+                      {"beta", dlaw->beta},
+                      {"gamma", dlaw->gamma}};
     if (storage) {
       add_storage_json(o, st, *storage);
     } else {
@@ -226,7 +236,7 @@ int run_law(Args& a, bool json) {
   const DistillCompute& c = s.compute;
   std::printf("Distil a %s-parameter student from a %s-parameter teacher with %s FLOPs\n",
               format_count(ns).c_str(), format_count(nt).c_str(), format_sci(compute).c_str());
-  row("supervised law", law.name);
+  row("supervised law", law_name);
   row(p.searched ? "best split" : "split",
       format_sci(c.teacher_train_flops) + " teacher training (" +
           format_count(s.teacher_tokens, 2) + " tokens) + " +
@@ -268,8 +278,10 @@ std::vector<Command> distill_commands() {
        "distill --tokens D (--vocab V | --config teacher.json) [--bytes-per-logit 2] [--top-k K] "
        "[--index-bytes 4]: the teacher-logit storage; or distill --student-params N "
        "(--teacher-params M | --teacher-config F) --compute C [--tokens D] [--top-k K] [--vocab V] "
-       "[--law replication|chinchilla_paper|LAW.json] [--tokens-per-param 20] "
-       "[--distill-law c0,c1,d1,f1,A,B,alpha,beta,gamma (Busbridge et al. 2025; none built in)]: "
+       "[--law replication|chinchilla_paper|LAW.json (default: Busbridge et al.'s own)] "
+       "[--tokens-per-param 20] "
+       "[--distill-law c0,c1,d1,f1,A,B,alpha,beta,gamma (default: Busbridge et al. 2025, "
+       "Table 6)]: "
        "the teacher/student compute split against the student alone",
        run_distill},
   };

@@ -210,16 +210,23 @@ TEST(CliBudgetObjective, FlopsAndDollarsRecommendDifferentModels) {
   EXPECT_TRUE(engine.err.contains("--engine")) << engine.err.toStdString();
 }
 
-// Serving below bf16 has a quality cost: priced with Kumar et al. 2024's
-// constants when given (none are built in), null otherwise.
+// Serving below bf16 has a quality cost: Kumar et al. 2024's law with its
+// Table 2 constants, or the constants given.
 TEST(CliBudgetPrecision, QualityPenaltyOfTheServingPrecision) {
   const CliResult bf16 = run_cli(words("budget --json"));
   ASSERT_EQ(bf16.exit_code, 0) << bf16.err.toStdString();
   EXPECT_EQ(bf16.json["quality_penalty_nats"].toDouble(-1), 0.0);
-  const CliResult unpriced = run_cli(words("budget --weight-precision int4 --json"));
-  ASSERT_EQ(unpriced.exit_code, 0) << unpriced.err.toStdString();
-  EXPECT_TRUE(unpriced.json["quality_penalty_nats"].isNull());
-  EXPECT_TRUE(unpriced.json["recommendation"].toString().contains("not priced"));
+  const CliResult builtin4 = run_cli(words("budget --weight-precision int4 --json"));
+  const CliResult builtin8 = run_cli(words("budget --weight-precision int8 --json"));
+  ASSERT_EQ(builtin4.exit_code, 0) << builtin4.err.toStdString();
+  ASSERT_EQ(builtin8.exit_code, 0) << builtin8.err.toStdString();
+  EXPECT_GT(builtin4.json["quality_penalty_nats"].toDouble(),
+            builtin8.json["quality_penalty_nats"].toDouble());
+  EXPECT_GT(builtin8.json["quality_penalty_nats"].toDouble(), 0);
+  EXPECT_EQ(builtin4.json["ptq_law"].toObject()["C_T"].toDouble(), 0.0598);
+  EXPECT_EQ(builtin4.json["ptq_law"].toObject()["b"].toDouble(), 1.1277);
+  EXPECT_TRUE(builtin4.json["recommendation"].toString().contains("30M-220M"));
+  EXPECT_FALSE(builtin4.json["recommendation"].toString().contains("not priced"));
   const QString law = " --ptq-law 0.1,0.5,0.4,1.5 --json";
   const CliResult int4 = run_cli(words("budget --weight-precision int4" + law));
   const CliResult int8 = run_cli(words("budget --weight-precision int8" + law));
@@ -232,7 +239,8 @@ TEST(CliBudgetPrecision, QualityPenaltyOfTheServingPrecision) {
 }
 
 // Training precision: FP8 GEMMs on a chip with an FP8 peak; the budget names
-// the peak, keeps C at the MFU given, and says its loss cost is not priced.
+// the peak, keeps C at the MFU given, and prices its loss (Kumar et al.'s
+// effective parameter count at 8 bits).
 TEST(CliBudgetPrecision, TrainPrecisionFp8) {
   const CliResult bf16 = run_cli(words("budget --json"));
   const CliResult fp8 = run_cli(words("budget --train-precision fp8 --json"));
@@ -242,7 +250,9 @@ TEST(CliBudgetPrecision, TrainPrecisionFp8) {
   EXPECT_EQ(fp8.json["train_precision"].toString(), "fp8");
   EXPECT_DOUBLE_EQ(fp8.json["train_gemm_peak_flops_per_s"].toDouble(), 1979e12);
   EXPECT_DOUBLE_EQ(fp8.json["flops"].toDouble(), bf16.json["flops"].toDouble());
-  EXPECT_TRUE(fp8.json["train_precision_note"].toString().contains("not priced"));
+  EXPECT_TRUE(fp8.json["train_precision_note"].toString().contains("effective parameter count"));
+  EXPECT_GT(fp8.json["train_precision_penalty_nats"].toDouble(), 0);
+  EXPECT_EQ(bf16.json["train_precision_penalty_nats"].toDouble(-1), 0.0);
   const CliResult a100 = run_cli(words("budget --chip A100-80 --train-precision fp8"));
   EXPECT_EQ(a100.exit_code, 2);
   EXPECT_TRUE(a100.err.contains("--train-precision")) << a100.err.toStdString();

@@ -257,21 +257,28 @@ TEST(CliDistill, TeacherLogitStorage) {
   EXPECT_TRUE(bad.err.contains("--top-k")) << bad.err.toStdString();
 }
 
-// Busbridge et al. 2025's split: without the law's constants the teacher's
-// and the student-alone losses are forecast and the student's is not priced;
-// with them the best split is searched and the answer is named.
+// Busbridge et al. 2025's split: with the paper's Table 6 constants and its
+// supervised law by default, the best split is searched and the answer named;
+// --distill-law and --law replace them, and the note says so.
 TEST(CliDistill, TeacherStudentSplit) {
   const CliResult r =
       run_cli({"distill", "--student-params", "1e9", "--teacher-params", "7e9", "--compute", "1e23",
                "--vocab", "256000", "--top-k", "64", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
-  EXPECT_TRUE(r.json["student_loss"].isNull());
-  EXPECT_TRUE(r.json["best_split"].isNull());
-  EXPECT_GT(r.json["teacher_loss"].toDouble(), 1.69);
-  EXPECT_GT(r.json["student_alone_loss"].toDouble(), r.json["teacher_loss"].toDouble());
-  EXPECT_DOUBLE_EQ(r.json["tokens"].toDouble(), 20e9);  // the student's 20 tokens per parameter
-  EXPECT_DOUBLE_EQ(r.json["logit_storage_bytes"].toDouble(), 20e9 * 256000 * 2);
-  EXPECT_TRUE(r.json["note"].toString().contains("not priced"));
+  EXPECT_TRUE(r.json["searched"].toBool());
+  EXPECT_FALSE(r.json["best_split"].isNull());
+  // Table 6's supervised law: E = 1.220, and the student alone on 1e23 FLOPs.
+  EXPECT_GT(r.json["teacher_loss"].toDouble(), 1.22);
+  EXPECT_NEAR(
+      r.json["student_alone_loss"].toDouble(),
+      1.22 + std::pow(3355 * std::pow(1e9, -0.408) + 18186 * std::pow(1e23 / 6e9, -0.431), 0.452),
+      1e-9);
+  EXPECT_GT(r.json["student_loss"].toDouble(), r.json["teacher_loss"].toDouble());
+  EXPECT_DOUBLE_EQ(r.json["logit_storage_bytes"].toDouble(),
+                   r.json["tokens"].toDouble() * 256000 * 2);
+  EXPECT_TRUE(r.json["note"].toString().contains("Table 6"));
+  EXPECT_EQ(r.json["distill_law"].toObject()["c1"].toDouble(), 522.6);
+  EXPECT_FALSE(r.json["train"].toString().isEmpty());
   const QJsonObject split = r.json["split"].toObject();
   EXPECT_NEAR(split["teacher_train_fraction"].toDouble() +
                   split["teacher_inference_fraction"].toDouble() +
@@ -287,6 +294,16 @@ TEST(CliDistill, TeacherStudentSplit) {
   EXPECT_GT(law.json["student_loss"].toDouble(), law.json["teacher_loss"].toDouble());
   EXPECT_TRUE(law.json["logit_storage_bytes"].isNull());  // no vocabulary given
   EXPECT_FALSE(law.json["train"].toString().isEmpty());
+  EXPECT_TRUE(law.json["note"].toString().contains("constants given"));
+  // The plan's law for L_T and the student's own: named in the note.
+  const CliResult plan =
+      run_cli({"distill", "--student-params", "1e9", "--teacher-params", "7e9", "--compute", "1e23",
+               "--law", "replication", "--tokens", "2e10", "--json"});
+  ASSERT_EQ(plan.exit_code, 0) << plan.err.toStdString();
+  EXPECT_FALSE(plan.json["searched"].toBool());
+  EXPECT_DOUBLE_EQ(plan.json["tokens"].toDouble(), 2e10);
+  EXPECT_GT(plan.json["teacher_loss"].toDouble(), 1.69);
+  EXPECT_TRUE(plan.json["note"].toString().contains("not the supervised law"));
 
   const CliResult both = run_cli({"distill", "--student-params", "1e9", "--teacher-params", "7e9",
                                   "--teacher-config", "x.json", "--compute", "1e23"});

@@ -4,6 +4,7 @@
 #include "Text.h"
 
 #include <QCoreApplication>
+#include <QStringList>
 #include <cmath>
 
 #include "PlotWidget.h"
@@ -187,6 +188,17 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
        .better = Better::lower,
        .format = shows::grouped(0),
        .widest = QStringLiteral("$123,456,789")});
+  precision_cost = grid->add(
+      {.key = QStringLiteral("precision_cost"),
+       .name = tr("Precision cost"),
+       .tooltip = tr("Loss the recommended model loses to its serving weight precision (Kumar et "
+                     "al. 2024's post-training quantization law) and to FP8 training (their "
+                     "effective parameter count at 8 bits), with the constants of their "
+                     "Appendix K, Table 2: fitted on 30M-220M-parameter models, so "
+                     "extrapolated"),
+       .better = Better::lower,
+       .format = shows::grouped(4),
+       .widest = QStringLiteral("0.1234 nats")});
 
   range_section = ranges->addSection(tr("Ranges"));
   auto pct = [](const QString& key, const QString& name, const QString& tooltip) {
@@ -372,6 +384,7 @@ void BudgetReadouts::show(const BudgetView& v) {
                          .number = *sv.largest_params});
   else
     grid_->set(serving, {.value = servingValue(v), .note = qs(sv.text), .tone = Tone::fail});
+  showPrecisionCost(v);
   const DollarPlan& d = v.report.dollars;
   if (v.train || !d.same_loss.serving.fits)
     grid_->set(lifetime, {.value = tr("budget mode only")});
@@ -388,6 +401,29 @@ void BudgetReadouts::show(const BudgetView& v) {
                                      ? qs(format_count(*d.crossover_served_tokens, 1))
                                      : tr("none")),
                 .number = d.same_loss.total_dollars});
+}
+
+void BudgetReadouts::showPrecisionCost(const BudgetView& v) {
+  if (v.train) {
+    grid_->set(precision_cost, {.value = tr("budget mode only")});
+    return;
+  }
+  const BudgetReport& r = v.report;
+  const double serving_nats = r.quality_penalty_nats.value_or(0.0);
+  const double training_nats = r.train_precision_penalty_nats.value_or(0.0);
+  QStringList parts;
+  parts << tr("%1 weights %2")
+               .arg(qs(to_string(v.scenario.serving.weight_dtype)),
+                    qs(format_grouped(serving_nats, 4)));
+  parts << (r.inputs.precision == Precision::mixed_fp8
+                ? tr("FP8 training %1").arg(qs(format_grouped(training_nats, 4)))
+                : tr("bf16 training 0"));
+  grid_->set(precision_cost,
+             {.value = qs(format_grouped(serving_nats + training_nats, 4)),
+              .unit = tr("nats"),
+              .note = parts.join(QStringLiteral("; ")),
+              .tone = serving_nats + training_nats > 0.01 ? Tone::warn : Tone::normal,
+              .number = serving_nats + training_nats});
 }
 
 QString BudgetReadouts::servingValue(const BudgetView& v) {
@@ -467,6 +503,9 @@ void BudgetReadouts::setBaseline(const BudgetView* b) {
   grid_->setBaseline(epochs, u.epochs);
   grid_->setBaseline(run_loss, u.loss);
   grid_->setBaseline(serving, {.number = b->serving.largest_params, .text = servingValue(*b)});
+  if (!b->train)
+    grid_->setBaseline(precision_cost, b->report.quality_penalty_nats.value_or(0.0) +
+                                           b->report.train_precision_penalty_nats.value_or(0.0));
   ranges_->clearBaselines();
   if (b->ranges) {
     ranges_->setBaseline(range_days, b->ranges->days.p.p50);

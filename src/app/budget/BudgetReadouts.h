@@ -37,12 +37,15 @@ class BudgetReadouts {
   ReadoutGrid::Section run;
   ReadoutGrid::Row run_goodput, run_days, crashes, optimal_checkpoint, epochs, run_loss, serving;
   ReadoutGrid::Row lifetime;  // lifetime dollars of the cheapest model at the reference's loss
+  // The loss the serving weight precision and FP8 training add (Kumar et al. 2024).
+  ReadoutGrid::Row precision_cost;
   ReadoutGrid::Section range_section;
   ReadoutGrid::Row range_days, range_dollars, range_energy, range_loss;
 
  private:
   // "70.6B at bf16/bf16: binds", "none at int4/int4", "limit off".
   static QString servingValue(const BudgetView& v);
+  void showPrecisionCost(const BudgetView& v);
   ReadoutGrid* grid_;
   ReadoutGrid* ranges_;
   bool has_ranges_ = false;

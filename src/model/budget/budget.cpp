@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "budget_precision.h"
 #include "format.h"
 #include "minimize.h"
 #include "validate.h"
@@ -321,26 +322,6 @@ std::string make_recommendation(const BudgetReport& r) {
   return s;
 }
 
-// FP8 training in the memo. MFU counts model FLOPs against the bf16 peak (as
-// the Parallelism model's does), so FP8's faster GEMMs show in the MFU: the
-// Parallelism model's step time when the MFU is predicted, the MFU assumed
-// otherwise; nothing here multiplies C by the ratio of the peaks.
-void train_precision_read_out(BudgetReport& r, const Chip& chip) {
-  const bool fp8 = r.inputs.precision == Precision::mixed_fp8;
-  r.train_gemm_peak_flops_per_s = fp8 ? chip.fp8_peak_flops_per_s : chip.peak_flops_per_s;
-  if (!fp8) return;
-  r.train_precision_text =
-      " Training with FP8 GEMMs: the " + std::string(chip.name) + "'s FP8 peak is " +
-      format_grouped(chip.fp8_peak_flops_per_s / 1e12, 0) + " TFLOP/s against " +
-      format_grouped(chip.peak_flops_per_s / 1e12, 0) +
-      " in bf16; C takes the MFU as model FLOPs over the bf16 peak, so FP8's speed-up is the "
-      "MFU's (" +
-      format_percent(r.inputs.mfu, 1) +
-      ": the Parallelism model's step time when predicted), and the model states keep mixed "
-      "bf16's bytes. Its loss cost (Kumar et al. 2024: fewer effective parameters at 8-bit "
-      "weights and activations) is not priced: no constants of that law are built in.";
-}
-
 }  // namespace
 
 BudgetGoodput budget_goodput(const BudgetInputs& in) {
@@ -546,27 +527,7 @@ BudgetReport budget_report(const BudgetInputs& in) {
       moe_refused = std::string(" The MoE candidate is not weighed: ") + e.what() + ".";
     }
   }
-  // Serving below bf16 costs loss (Kumar et al. 2024), priced only with
-  // constants the user gives.
-  const double bits = nominal_bits(in.serving_weights);
-  const std::string precision(to_string(in.serving_weights));
-  if (bits >= 16) {
-    r.quality_penalty_nats = 0.0;
-  } else if (in.ptq_law) {
-    r.quality_penalty_nats = in.ptq_law->degradation_nats(rec.run.params, rec.run.tokens, bits);
-    r.quality_penalty_text = " Serving the weights at " + precision + " costs " +
-                             format_grouped(*r.quality_penalty_nats, 4) +
-                             " nats under Kumar et al. 2024's post-training quantization law "
-                             "with the constants given (forecast " +
-                             format_grouped(rec.run.loss + *r.quality_penalty_nats, 3) +
-                             " nats as served).";
-  } else {
-    r.quality_penalty_text =
-        " Serving the weights at " + precision +
-        " has a loss cost (Kumar et al. 2024: more for a model trained on more tokens per "
-        "parameter) that is not priced here: give the law's constants (--ptq-law).";
-  }
-  train_precision_read_out(r, chip);
+  precision_read_outs(r, chip, law.base);
   r.recommendation = make_recommendation(r) + r.quality_penalty_text + r.train_precision_text +
                      moe_refused + out_of_range;
   return r;

@@ -81,9 +81,8 @@ struct BudgetInputs {
   Dtype serving_weights = Dtype::bf16;
   Dtype serving_kv = Dtype::bf16;
   std::string serving_engine = "ideal";  // the serving engine preset (serving_engine.h)
-  // Kumar et al. 2024's post-training quantization law with the constants
-  // the user gives (precision_law.h: none are built in); nullopt: the
-  // quality cost of serving below bf16 is not priced.
+  // Kumar et al. 2024's post-training quantization law with constants the
+  // user gives; nullopt: the paper's own (precision_law.h, Appendix K).
   std::optional<PtqLaw> ptq_law;
 
   const std::string& serving_chip_name() const {
@@ -226,14 +225,19 @@ struct BudgetReport {
   // is dollars).
   DollarPlan dollars;
   // The loss the recommended model loses when its weights are served at
-  // serving_weights (Kumar et al. 2024's δ_PTQ; 0 at bf16, nullopt when no
-  // PTQ constants are given), and the memo's sentence about it.
+  // serving_weights (Kumar et al. 2024's δ_PTQ; 0 at bf16), and the memo's
+  // sentence about it.
   std::optional<double> quality_penalty_nats;
+  // What it is worth in compute: C ÷ C', with a compute-optimal run at C'
+  // that much worse under the plan's law (nullopt: past twelve decades).
+  std::optional<double> quality_penalty_compute_factor;
   std::string quality_penalty_text;
   // Training precision: the dense peak its GEMMs run at (the chip's bf16
-  // peak, or its FP8 peak with Precision::mixed_fp8) and the memo's sentence
-  // on what FP8 training changes and what is not priced.
+  // peak, or its FP8 peak with Precision::mixed_fp8), the loss FP8 training
+  // costs against bf16 (Kumar et al. 2024's N_eff; 0 otherwise) and the
+  // memo's sentence on what FP8 training changes.
   double train_gemm_peak_flops_per_s = 0;
+  std::optional<double> train_precision_penalty_nats;
   std::string train_precision_text;
 };
 

@@ -13,9 +13,46 @@
 
 namespace napkin {
 
+void DistillSupervisedLaw::validate() const {
+  require_positive(E, "supervised_law.E", "nats/token");
+  require_positive(A, "supervised_law.A", "coefficient");
+  require_positive(B, "supervised_law.B", "coefficient");
+  require_positive(alpha, "supervised_law.alpha", "exponent");
+  require_positive(beta, "supervised_law.beta", "exponent");
+  require_positive(gamma, "supervised_law.gamma", "exponent");
+}
+
+double DistillSupervisedLaw::loss(double n, double d) const {
+  validate();
+  require_positive(n, "params", "parameters");
+  require_positive(d, "tokens", "tokens");
+  return E + std::pow(A * std::pow(n, -alpha) + B * std::pow(d, -beta), gamma);
+}
+
+DistillSupervisedLaw busbridge2025_supervised_law() {
+  // Busbridge et al. 2025, Appendix F.3, Table 6, supervised column.
+  return DistillSupervisedLaw{1.220, 3355.0, 18186.0, 0.408, 0.431, 0.452};
+}
+
+DistillLaw busbridge2025_distill_law() {
+  // Busbridge et al. 2025, Appendix F.3, Table 6, distillation column:
+  // c0, c1, d1, f1, A', B', α', β', γ'.
+  return DistillLaw{2.549, 522.6, 1.315, 0.090, 2243.0, 24181.0, 0.321, 0.637, 0.764};
+}
+
+SupervisedLoss supervised_loss(const LossLaw& law) {
+  law.validate();
+  return [law](double n, double d) { return law.loss(n, d); };
+}
+
+SupervisedLoss supervised_loss(const DistillSupervisedLaw& law) {
+  law.validate();
+  return [law](double n, double d) { return law.loss(n, d); };
+}
+
 void DistillLaw::validate() const {
   require_real(c0, "distill_law.c0", "exponent", 0.0, 5.0);
-  require_real(c1, "distill_law.c1", "exponent", 0.0, 5.0);
+  require_real(c1, "distill_law.c1", "exponent", 0.0, 1e4);
   require_real(d1, "distill_law.d1", "ratio", 0.0, 100.0, true);
   require_real(f1, "distill_law.f1", "exponent", 0.0, 100.0, true);
   require_real(a, "distill_law.A", "coefficient", 0.0, 1e12);
@@ -59,9 +96,8 @@ DistillCompute distill_compute(double nt, double dt, double ns, double ds) {
   return DistillCompute{6.0 * nt * dt, 2.0 * nt * ds, 6.0 * ns * ds};
 }
 
-DistillSplit distill_split(const LossLaw& supervised, const std::optional<DistillLaw>& law,
+DistillSplit distill_split(const SupervisedLoss& supervised, const std::optional<DistillLaw>& law,
                            double c, double nt, double ns, double ds) {
-  supervised.validate();
   require_positive(c, "compute", "FLOPs");
   require_positive(nt, "teacher_params", "parameters");
   require_positive(ns, "student_params", "parameters");
@@ -76,15 +112,15 @@ DistillSplit distill_split(const LossLaw& supervised, const std::optional<Distil
   s.distill_tokens = ds;
   s.teacher_tokens = left / (6.0 * nt);
   s.compute = distill_compute(nt, s.teacher_tokens, ns, ds);
-  s.teacher_loss = supervised.loss(nt, s.teacher_tokens);
-  s.student_supervised_loss = supervised.loss(ns, ds);
+  s.teacher_loss = supervised(nt, s.teacher_tokens);
+  s.student_supervised_loss = supervised(ns, ds);
   if (law) s.student_loss = law->student_loss(s.teacher_loss, s.student_supervised_loss, ns, ds);
   return s;
 }
 
-DistillPlan plan_distillation(const LossLaw& supervised, const std::optional<DistillLaw>& law,
-                              double c, double nt, double ns, std::optional<double> ds,
-                              double tokens_per_param) {
+DistillPlan plan_distillation(const SupervisedLoss& supervised,
+                              const std::optional<DistillLaw>& law, double c, double nt, double ns,
+                              std::optional<double> ds, double tokens_per_param) {
   require_positive(c, "compute", "FLOPs");
   require_positive(nt, "teacher_params", "parameters");
   require_positive(ns, "student_params", "parameters");
@@ -94,7 +130,7 @@ DistillPlan plan_distillation(const LossLaw& supervised, const std::optional<Dis
   p.teacher_params = nt;
   p.student_params = ns;
   p.student_alone_tokens = c / (6.0 * ns);
-  p.student_alone_loss = supervised.loss(ns, p.student_alone_tokens);
+  p.student_alone_loss = supervised(ns, p.student_alone_tokens);
   if (ds) {
     p.split = distill_split(supervised, law, c, nt, ns, *ds);
   } else if (!law) {

@@ -304,18 +304,62 @@ TEST(Budget, InferenceAwarePlanPastTheDataLawsRange) {
   EXPECT_TRUE(std::isfinite(p.chinchilla_loss));
 }
 
-TEST(Budget, Fp8TrainingNamesItsPeakAndWhatIsNotPriced) {
+// Serving the weights below bf16 costs loss: Kumar et al. 2024's δ_PTQ with
+// its Table 2 constants unless others are given, at the recommended model's
+// parameters and tokens; worth a compute factor under the plan's law.
+TEST(Budget, ServingPrecisionHasALossPenalty) {
+  BudgetInputs in = seed_inputs();
+  EXPECT_EQ(budget_report(in).quality_penalty_nats.value_or(-1), 0.0);
+  in.serving_weights = Dtype::int4;
+  const BudgetReport int4 = budget_report(in);
+  const RunReport& run = int4.recommended.run;
+  ASSERT_TRUE(int4.quality_penalty_nats);
+  EXPECT_DOUBLE_EQ(*int4.quality_penalty_nats,
+                   kumar2024_ptq_law().degradation_nats(run.params, run.tokens, 4));
+  ASSERT_TRUE(int4.quality_penalty_compute_factor);
+  EXPECT_GT(*int4.quality_penalty_compute_factor, 1.0);
+  // The factor is the compute a compute-optimal run gives up for that loss.
+  const LossLaw law = budget_law(in.law).base;
+  EXPECT_NEAR(optimal_loss(law, int4.effective_flops / *int4.quality_penalty_compute_factor),
+              optimal_loss(law, int4.effective_flops) + *int4.quality_penalty_nats, 1e-9);
+  EXPECT_NE(int4.recommendation.find("30M-220M"), std::string::npos) << int4.recommendation;
+  in.serving_weights = Dtype::int8;
+  const BudgetReport int8 = budget_report(in);
+  EXPECT_GT(*int4.quality_penalty_nats, *int8.quality_penalty_nats);
+  EXPECT_GT(*int8.quality_penalty_nats, 0.0);
+  // Constants given replace the paper's, and say so.
+  in.ptq_law = PtqLaw{0.1, 0.5, 0.4, 1.5};
+  const BudgetReport given = budget_report(in);
+  EXPECT_DOUBLE_EQ(
+      *given.quality_penalty_nats,
+      in.ptq_law->degradation_nats(given.recommended.run.params, given.recommended.run.tokens, 8));
+  EXPECT_NE(given.quality_penalty_text.find("constants given"), std::string::npos);
+}
+
+TEST(Budget, Fp8TrainingNamesItsPeakAndItsLossCost) {
   BudgetInputs in = seed_inputs();
   const BudgetReport bf16 = budget_report(in);
   EXPECT_DOUBLE_EQ(bf16.train_gemm_peak_flops_per_s, chip_by_name("H100").peak_flops_per_s);
   EXPECT_TRUE(bf16.train_precision_text.empty());
+  EXPECT_EQ(bf16.train_precision_penalty_nats.value_or(-1), 0.0);
   in.precision = Precision::mixed_fp8;
   const BudgetReport fp8 = budget_report(in);
   EXPECT_DOUBLE_EQ(fp8.train_gemm_peak_flops_per_s, chip_by_name("H100").fp8_peak_flops_per_s);
   // C follows the MFU (model FLOPs over the bf16 peak), not the peaks' ratio.
   EXPECT_DOUBLE_EQ(fp8.flops, bf16.flops);
   EXPECT_EQ(fp8.train_memory.total, bf16.train_memory.total);
-  EXPECT_NE(fp8.train_precision_text.find("not priced"), std::string::npos);
+  // Its loss: Kumar et al. 2024's N_eff at 8 bits (Table 2) against 16, under
+  // the plan's law at the recommended model's parameters and tokens.
+  ASSERT_TRUE(fp8.train_precision_penalty_nats);
+  const RunReport& run = fp8.recommended.run;
+  EXPECT_NEAR(*fp8.train_precision_penalty_nats,
+              kumar2024_train_precision_law().penalty_vs_bf16_nats(budget_law(in.law).base,
+                                                                   run.params, run.tokens, 8),
+              1e-12);
+  EXPECT_GT(*fp8.train_precision_penalty_nats, 0.0);
+  EXPECT_NE(fp8.train_precision_text.find("82.8 %"), std::string::npos) << fp8.train_precision_text;
+  EXPECT_NE(fp8.train_precision_text.find("30M-220M"), std::string::npos);
+  EXPECT_EQ(fp8.train_precision_text.find("not priced"), std::string::npos);
   EXPECT_NE(fp8.recommendation.find("FP8 GEMMs"), std::string::npos);
   // A chip without an FP8 peak refuses it, naming the input.
   in.chip = "A100-80";

@@ -1,0 +1,104 @@
+#include "budget_precision.h"
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include "format.h"
+#include "precision_law.h"
+#include "scaling.h"
+
+namespace napkin {
+
+namespace {
+
+// The compute a loss penalty is worth: C ÷ C', where a compute-optimal run at
+// C' under `law` ends `penalty` nats above one at C (bisection on log C over
+// twelve decades); nullopt when even 1e-12·C is not that much worse.
+std::optional<double> compute_factor(const LossLaw& law, double flops, double penalty) {
+  const double target = optimal_loss(law, flops) + penalty;
+  double lo = std::log(flops) - 12.0 * std::log(10.0), hi = std::log(flops);
+  if (optimal_loss(law, std::exp(lo)) < target) return std::nullopt;
+  for (int i = 0; i < 100; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (optimal_loss(law, std::exp(mid)) > target ? lo : hi) = mid;
+  }
+  return flops / std::exp(0.5 * (lo + hi));
+}
+
+std::string compute_factor_text(const std::optional<double>& factor) {
+  if (!factor) return "";
+  return "; a compute-optimal run loses as much with " +
+         format_grouped(*factor, *factor < 10 ? 2 : 0) + "x less compute";
+}
+
+// Serving below bf16 costs loss (Kumar et al. 2024, Eq. 2): the constants
+// given (--ptq-law), else the paper's Appendix K, Table 2 ones.
+void serving_precision_read_out(BudgetReport& r, const LossLaw& loss_law) {
+  const BudgetInputs& in = r.inputs;
+  const RunReport& run = r.recommended.run;
+  const double bits = nominal_bits(in.serving_weights);
+  if (bits >= 16) {
+    r.quality_penalty_nats = 0.0;
+    return;
+  }
+  const PtqLaw law = in.ptq_law ? *in.ptq_law : kumar2024_ptq_law();
+  r.quality_penalty_nats = law.degradation_nats(run.params, run.tokens, bits);
+  r.quality_penalty_compute_factor =
+      compute_factor(loss_law, r.effective_flops, *r.quality_penalty_nats);
+  const std::string constants =
+      in.ptq_law ? std::string("with the constants given") : "with " + kumar2024_validity_text();
+  r.quality_penalty_text =
+      " Serving the weights at " + std::string(to_string(in.serving_weights)) + " costs " +
+      format_grouped(*r.quality_penalty_nats, 4) + " nats (forecast " +
+      format_grouped(run.loss + *r.quality_penalty_nats, 3) + " nats as served" +
+      compute_factor_text(r.quality_penalty_compute_factor) +
+      ") under Kumar et al. 2024's post-training quantization law, more "
+      "for more tokens per parameter, " +
+      constants + ".";
+}
+
+// FP8 training. MFU counts model FLOPs against the bf16 peak (as the
+// Parallelism model's does), so FP8's faster GEMMs show in the MFU: the
+// Parallelism model's step time when the MFU is predicted, the MFU assumed
+// otherwise; nothing here multiplies C by the ratio of the peaks. Its loss:
+// Kumar et al. 2024's N_eff with weights, activations and KV cache at 8 bits
+// against 16 (Eq. 4, Table 2), under the plan's law.
+void train_precision_read_out(BudgetReport& r, const Chip& chip, const LossLaw& law) {
+  const bool fp8 = r.inputs.precision == Precision::mixed_fp8;
+  r.train_gemm_peak_flops_per_s = fp8 ? chip.fp8_peak_flops_per_s : chip.peak_flops_per_s;
+  if (!fp8) {
+    r.train_precision_penalty_nats = 0.0;
+    return;
+  }
+  const RunReport& run = r.recommended.run;
+  const double n = run.active_params > 0 ? run.active_params : run.params;
+  const TrainPrecisionLaw t = kumar2024_train_precision_law();
+  r.train_precision_penalty_nats = t.penalty_vs_bf16_nats(law, n, run.tokens, 8);
+  const double share8 = t.effective_params(n, 8, 8, 8) / n;
+  const double share16 = t.effective_params(n, 16, 16, 16) / n;
+  r.train_precision_text =
+      " Training with FP8 GEMMs: the " + std::string(chip.name) + "'s FP8 peak is " +
+      format_grouped(chip.fp8_peak_flops_per_s / 1e12, 0) + " TFLOP/s against " +
+      format_grouped(chip.peak_flops_per_s / 1e12, 0) +
+      " in bf16; C takes the MFU as model FLOPs over the bf16 peak, so FP8's speed-up is the "
+      "MFU's (" +
+      format_percent(r.inputs.mfu, 1) +
+      ": the Parallelism model's step time when predicted), and the model states keep mixed "
+      "bf16's bytes. Its loss cost: 8-bit weights, activations and KV cache leave " +
+      format_percent(share8, 1) + " of the parameters effective (" + format_percent(share16, 1) +
+      " in bf16), " + format_grouped(*r.train_precision_penalty_nats, 4) + " nats (forecast " +
+      format_grouped(run.loss + *r.train_precision_penalty_nats, 3) + " nats" +
+      compute_factor_text(compute_factor(law, r.effective_flops, *r.train_precision_penalty_nats)) +
+      ") under Kumar et al. 2024's effective parameter count, with " + kumar2024_validity_text() +
+      ".";
+}
+
+}  // namespace
+
+void precision_read_outs(BudgetReport& r, const Chip& chip, const LossLaw& law) {
+  serving_precision_read_out(r, law);
+  train_precision_read_out(r, chip, law);
+}
+
+}  // namespace napkin
