@@ -54,7 +54,15 @@ TEST(Validation, KorthikantiTable5WithinFivePercent) {
   checked("korthikanti-2022-table5", 8, 0.05);
 }
 
-TEST(Validation, NarayananTable1WithinFivePercent) { checked("narayanan-2021-table1", 10, 0.05); }
+TEST(Validation, NarayananTable1WithinFivePercent) {
+  // Megatron-LM 2021's gradient path as its code runs it (autograd adds each
+  // micro-batch's fp16 gradient with a kernel of its own; the local DDP's and
+  // the fp16 optimizer's copies) took the set from +2.5 % signed, 9 of 10
+  // rows optimistic, to about -0.4 %, 4 of 10.
+  const ValidationSummary m = checked("narayanan-2021-table1", 10, 0.05);
+  EXPECT_LE(std::abs(m.mean_signed_error), 0.02);
+  EXPECT_LE(m.optimistic_rows, 6u);
+}
 
 TEST(Validation, VtrainSingleNodeWithinTenPercent) { checked("vtrain-single-node", 1440, 0.10); }
 
