@@ -83,8 +83,17 @@ constexpr Efficiency kH100Eff{0.80, 0.80, 0.75, 0.50,
     "FP8 GEMMs ~0.62 of the FP8 peak (CUTLASS 3.6 at DeepSeek-V3's training shapes on H800, "
     "DeepGEMM README)",
     0.62};
-constexpr Efficiency kB200Eff{0.80, 0.80, 0.75, 0.50,
-    "B200: no public matmul sweep; assumed as H100", 0.62};
+// B200: the same MAMF sweeps (ml-engineering, compute/accelerator, 2026
+// table): bf16 1,745.0 of 2,250 TFLOP/s (77.6 %, 1792x16128x3072, torch 2.7.1
+// + CUDA 12.8); FP8 3,432.5 of 4,500 (76.3 %), where H100 reaches 1,402.6 of
+// 1,979 (70.9 %). FP8 at training shapes: Hopper's 0.62 (CUTLASS at
+// DeepSeek-V3's shapes) scaled by the two chips' FP8 MAMF, 0.62 × 76.3/70.9 =
+// 0.667. Links, HBM and attention: no public B200 measurement cited, Hopper's.
+constexpr Efficiency kB200Eff{0.776, 0.80, 0.75, 0.50,
+    "B200: MAMF 1,745/2,250 TFLOP/s bf16 and 3,432.5/4,500 FP8 (ml-engineering); FP8 GEMMs of "
+    "training shapes at Hopper's 0.62 x the FP8 MAMF ratio 76.3/70.9 = 0.667; NVLink, HBM and "
+    "attention fractions assumed as H100 (no public B200 microbenchmark cited)",
+    0.667};
 constexpr Efficiency kMi300xEff{0.60, 0.70, 0.65, 0.40,
     "MI300X: MAMF 781.9/1,300 TFLOP/s (ROCm 6.2, ml-engineering); HBM copy ~4.1 of 5.3 TB/s "
     "(Chips and Cheese); link and attention fractions are estimates; FP8 GEMMs assumed at "

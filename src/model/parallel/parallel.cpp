@@ -70,6 +70,20 @@ TrainingSoftware megatron(bool y2021) {
   s.tp_overlap = y2021 ? TpOverlap::none : TpOverlap::backward;
   s.overlap_dp_comm = false;
   s.fp32_grads = !y2021;
+  if (y2021) {
+    // Megatron-LM of April 2021 (git aed2f75, the code of Narayanan et al.):
+    // the weight-gradient GEMMs write fp16 .grad and autograd adds each
+    // micro-batch's into it (gradient accumulation fusion came with the 2022
+    // code). Its local DDP without contiguous buffers (the examples' default)
+    // flattens the fp16 gradients, divides, all-reduces and copies them back
+    // (megatron/model/distributed.py: 12 bytes per parameter), and its fp16
+    // optimizer (Float16OptimizerWithFloat16Params.step) copies them to fp32
+    // (6), unscales them and checks for inf (8), takes their norm (4), runs
+    // Adam (28) and copies the fp32 weights back to fp16 (6): 64 bytes where
+    // the fused update counts 36 (3 gradient passes + 2 × 12 + 6).
+    s.fused_grad_accumulation = false;
+    s.extra_update_bytes_per_param = 64 - 36;
+  }
   return s;
 }
 
@@ -81,6 +95,11 @@ TrainingSoftware megatron(bool y2021) {
 // 2022-2023): every TP rank sends the whole gradient back.
 TrainingSoftware megatron_deepspeed() {
   TrainingSoftware s = megatron(true);
+  // DeepSpeed's engine keeps the gradients in .grad, which autograd
+  // accumulates over the micro-batches (unfused, as megatron-2021); its own
+  // fp16 optimizer and reduce replace Megatron 2021's copies, which are not
+  // charged here.
+  s.extra_update_bytes_per_param = 0;
   s.pipeline_grad_scatter_gather = false;
   // ZeRO-3 fetches a module's parameters on every forward, the recomputed one too.
   s.zero3_regather_for_recompute = true;
@@ -176,7 +195,8 @@ const std::array kSoftware{
                    "backward TP collectives, DP reduce after the backward"},
     SoftwarePreset{"megatron-2021", megatron(true),
                    "Megatron-LM 2021 (Narayanan et al.): unfused attention with dropout, blocking "
-                   "TP all-reduces, fp16 gradients reduced after the backward"},
+                   "TP all-reduces, fp16 gradients accumulated by autograd (unfused) and reduced "
+                   "after the backward, the fp16 optimizer's copies"},
     SoftwarePreset{
         "megatron-deepspeed", megatron_deepspeed(),
         "Megatron-DeepSpeed (DeepSpeed's pipeline engine): as megatron-2021; activations "
@@ -226,6 +246,8 @@ void TrainingJob::validate() const {
                   1'000'000'000'000);
   require_count(software.fp8_bf16_edge_layers, "fp8_bf16_edge_layers", "layers at each end", 0,
                 shape.n_layers / 2);
+  require_real(software.extra_update_bytes_per_param, "extra_update_bytes_per_param",
+               "bytes per parameter", 0, 1'000);
   require_count(software.zero3_prefetch_layers, "zero3_prefetch_layers", "layers", 0, 1'000);
   if (network) {
     require_count(network->chips_per_node, "gpus_per_node", "GPUs", 1, 100'000);

@@ -83,6 +83,18 @@ struct TrainingSoftware {
   // Gradients accumulated and reduced in fp32 (Megatron's main_grad with bf16);
   // off: bf16 gradients.
   bool fp32_grads = true;
+  // Weight gradients summed over the micro-batches inside the weight-gradient
+  // GEMM (Megatron's gradient_accumulation_fusion, 2022 on: the GEMM's
+  // epilogue adds into the fp32 main_grad); off: the GEMM writes a fresh
+  // gradient and a separate element-wise kernel adds it into the accumulated
+  // one (PyTorch's AccumulateGrad, in place: both read, one written), on every
+  // micro-batch after the first (fp16 .grad) or on every one (fp32 main_grad).
+  bool fused_grad_accumulation = true;
+  // HBM traffic per parameter of the step's gradient path beyond the fused
+  // mixed-precision update the model assumes (see parallel_time.cpp): the
+  // separate copies of an older framework's data-parallel reduce and fp16
+  // optimizer (megatron-2021 sets it from its code).
+  double extra_update_bytes_per_param = 0;
   // Expert all-to-alls hidden behind another micro-batch's compute (DeepSeek-
   // V3's DualPipe, Megatron's EP overlap); off: on the critical path.
   bool overlap_ep_comm = false;

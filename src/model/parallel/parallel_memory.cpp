@@ -173,6 +173,34 @@ void add_non_tensor_memory(const TrainingJob& job, const Layout& layout, std::in
       static_cast<std::int64_t>(std::ceil(0.015 * static_cast<double>(tensors)));
 }
 
+// The layers of every model chunk (chunk j of stage i is model chunk j·p + i),
+// sized by chunk_layers, with the embedding and the loss as a layer each when
+// the software counts them; and the first layer of each.
+struct ModelChunks {
+  std::vector<std::int64_t> sizes, start;
+};
+
+ModelChunks model_chunks(const JobContext& c, const Layout& layout) {
+  const ModelShape& s = c.job->shape;
+  const bool counts_edges =
+      c.job->software.pipeline_split_counts_edges && layout.pp * layout.vpp > 1;
+  ModelChunks mc;
+  mc.sizes = chunk_layers(s.n_layers + (counts_edges ? 2 : 0), layout.pp * layout.vpp);
+  if (counts_edges) --mc.sizes.front(), --mc.sizes.back();
+  mc.start.assign(mc.sizes.size(), 0);
+  for (std::size_t g = 1; g < mc.sizes.size(); ++g) mc.start[g] = mc.start[g - 1] + mc.sizes[g - 1];
+  return mc;
+}
+
+// Dense and MoE layers of a model chunk.
+std::pair<std::int64_t, std::int64_t> chunk_kinds(const JobContext& c, const ModelChunks& mc,
+                                                  std::size_t g) {
+  const ModelShape& s = c.job->shape;
+  const std::int64_t dense_lead = s.is_moe() ? s.n_dense_layers : s.n_layers;
+  const std::int64_t dense = std::clamp<std::int64_t>(dense_lead - mc.start[g], 0, mc.sizes[g]);
+  return {dense, mc.sizes[g] - dense};
+}
+
 }  // namespace
 
 void stage_compositions(const JobContext& c, const Layout& layout,
@@ -199,20 +227,15 @@ void stage_compositions(const JobContext& c, const Layout& layout,
       first += sc.layers;
     }
   } else {
-    // Chunk j of stage i is model chunk j·p + i; chunk_layers sizes them
-    // (with the embedding and the loss as a layer each when counted).
-    std::vector<std::int64_t> sizes = chunk_layers(s.n_layers + (counts_edges ? 2 : 0), p * v);
-    if (counts_edges) --sizes.front(), --sizes.back();
-    std::vector<std::int64_t> start(sizes.size(), 0);
-    for (std::size_t g = 1; g < sizes.size(); ++g) start[g] = start[g - 1] + sizes[g - 1];
+    const ModelChunks mc = model_chunks(c, layout);
     for (std::int64_t i = 0; i < p; ++i) {
       StageComposition& sc = out[static_cast<std::size_t>(i)];
       for (std::int64_t j = 0; j < v; ++j) {
         const auto g = static_cast<std::size_t>(j * p + i);
-        const std::int64_t dense = std::clamp<std::int64_t>(dense_lead - start[g], 0, sizes[g]);
+        const auto [dense, moe] = chunk_kinds(c, mc, g);
         sc.dense_layers += dense;
-        sc.moe_layers += sizes[g] - dense;
-        sc.layers += sizes[g];
+        sc.moe_layers += moe;
+        sc.layers += mc.sizes[g];
       }
     }
   }
@@ -263,11 +286,28 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   const std::int64_t per_micro_batch =
       checked_add(checked_mul(comp.dense_layers, dense.activation_bytes, what),
                   checked_mul(comp.moe_layers, moe.activation_bytes, what), what);
-  std::int64_t act =
-      checked_mul(m.in_flight, per_micro_batch, what) / std::max<std::int64_t>(1, layout.vpp);
+  std::int64_t act = checked_mul(m.in_flight, per_micro_batch, what);
+  std::int64_t first_chunk_in_flight = m.in_flight;
+  if (layout.vpp > 1 && !dualpipe) {
+    // Megatron's interleaved schedule runs forward k on chunk (k mod p·v) / p:
+    // p micro-batches through chunk 0, then p through chunk 1, and so on. Of
+    // the in-flight forwards, count each chunk's, times its own layers (the
+    // edge chunks are shorter, or hold only the embedding or the loss).
+    const std::int64_t p = layout.pp, v = layout.vpp, round = p * v;
+    const ModelChunks mc = model_chunks(c, layout);
+    act = 0;
+    for (std::int64_t j = 0; j < v; ++j) {
+      const std::int64_t held =
+          m.in_flight / round * p + std::clamp<std::int64_t>(m.in_flight % round - j * p, 0, p);
+      if (j == 0) first_chunk_in_flight = held;
+      const auto [nd, nm] = chunk_kinds(c, mc, static_cast<std::size_t>(j * p + stage));
+      const std::int64_t chunk = checked_add(checked_mul(nd, dense.activation_bytes, what),
+                                             checked_mul(nm, moe.activation_bytes, what), what);
+      act = checked_add(act, checked_mul(held, chunk, what), what);
+    }
+  }
   if (comp.first)
-    act = checked_add(
-        act, checked_mul(ceil_div(m.in_flight, layout.vpp), embed.activation_bytes, what), what);
+    act = checked_add(act, checked_mul(first_chunk_in_flight, embed.activation_bytes, what), what);
   if (comp.last) act = checked_add(act, out.activation_bytes, what);
   // Full recomputation re-materializes one layer at a time during the backward.
   if (layout.recompute == Checkpointing::full)

@@ -46,7 +46,8 @@ JobContext make_context(const TrainingJob& job) {
   // (clipping) and for the update, reads and writes the fp32 master and the
   // moments, and writes the bf16 weights from the master (Megatron's mixed-
   // precision optimizer): 3 gradient passes + 2 × states + 6.
-  c.update_bytes = 3 * c.grad_bytes + 2 * c.optimizer_bytes + 6;
+  c.update_bytes =
+      3 * c.grad_bytes + 2 * c.optimizer_bytes + 6 + job.software.extra_update_bytes_per_param;
   c.comm_unit_fraction = c.chip->compute_units > 0
                              ? std::min(0.5, 20.0 / static_cast<double>(c.chip->compute_units))
                              : 0;
@@ -86,6 +87,19 @@ double overlapped(const JobContext& c, double comm, double window) {
 }
 
 namespace {
+
+// HBM bytes per parameter and micro-batch (averaged over the step) of a
+// gradient accumulation that runs as its own kernel.
+double unfused_accumulation_bytes(const JobContext& c, const Layout& L) {
+  const TrainingJob& job = *c.job;
+  if (job.software.fused_grad_accumulation) return 0;
+  // Read the accumulated gradient and the fresh bf16/fp16 one, write the sum;
+  // an fp16 .grad takes the first micro-batch's gradient as it is.
+  const double m =
+      static_cast<double>(std::max<std::int64_t>(1, job.global_batch / (L.dp * L.micro_batch)));
+  const double adds = job.software.fp32_grads ? m : m - 1;
+  return (2 * c.grad_bytes + 2) * adds / m;
+}
 
 // A GEMM with a weight: forward, input gradient, weight gradient (accumulated
 // into the fp32 gradient buffer: read and written once more).
@@ -280,6 +294,18 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
       if (sp) fp8_amax_reductions = 2;  // per pass: 2 forward, 2 backward
     }
   }
+  // Parameters on this rank.
+  const LayerParams& lp = moe ? c.moe_layer : c.dense_layer;
+  if (!moe) {
+    lc.dense_params = ceil_div(lp.attn, t) + ceil_div(lp.mlp, t) + lp.norms;
+  } else {
+    lc.dense_params = ceil_div(lp.attn, t) + lp.norms + lp.router +
+                      ceil_div(checked_mul(s.shared_experts, c.expert_params, "parameters"), t);
+    lc.expert_params = checked_mul(s.n_experts / L.ep, ceil_div(c.expert_params, t), "parameters");
+  }
+  // Gradient accumulation as its own kernel (TrainingSoftware::fused_grad_accumulation).
+  ew_b +=
+      unfused_accumulation_bytes(c, L) * static_cast<double>(lc.dense_params + lc.expert_params);
   lc.wgrad += qkv.wgrad + proj.wgrad + fc1.wgrad + fc2.wgrad;
   lc.fwd_compute = qkv.fwd + proj.fwd + core_f + mlp_f + streaming_seconds(r, ew_f);
   lc.bwd_compute = qkv.bwd() + proj.bwd() + core_b + mlp_b + streaming_seconds(r, ew_b);
@@ -392,16 +418,6 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
       break;
   }
 
-  // Parameters on this rank.
-  const LayerParams& lp = moe ? c.moe_layer : c.dense_layer;
-  if (!moe) {
-    lc.dense_params = ceil_div(lp.attn, t) + ceil_div(lp.mlp, t) + lp.norms;
-  } else {
-    lc.dense_params = ceil_div(lp.attn, t) + lp.norms + lp.router +
-                      ceil_div(checked_mul(s.shared_experts, c.expert_params, "parameters"), t);
-    lc.expert_params = checked_mul(s.n_experts / L.ep, ceil_div(c.expert_params, t), "parameters");
-  }
-
   LayerActivationInputs in;
   in.seq_len = job.seq_len;
   in.micro_batch = L.micro_batch;
@@ -473,8 +489,9 @@ EdgeCost embedding_cost(const JobContext& c, const Layout& L) {
   // fp32 gradient of the table.
   e.fwd_compute =
       streaming_seconds(c.rates, 4.0 * nd * H + (job.software.dropout ? 5.0 * nt * H : 0));
-  e.bwd_compute =
-      streaming_seconds(c.rates, 8.0 * nd * H + (job.software.dropout ? 5.0 * nt * H : 0));
+  e.bwd_compute = streaming_seconds(
+      c.rates, 8.0 * nd * H + (job.software.dropout ? 5.0 * nt * H : 0) +
+                   unfused_accumulation_bytes(c, L) * static_cast<double>(e.params));
   if (t > 1) {
     // Vocabulary-parallel: each rank holds V/t rows; the partial outputs are
     // summed (reduce-scattered with SP).
@@ -514,7 +531,9 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
   // loss: reads the logits and writes fp32 softmax; backward writes the
   // gradient).
   e.fwd_compute = out.fwd + streaming_seconds(c.rates, 4.0 * nt * H + 10.0 * logits);
-  e.bwd_compute = out.bwd() + streaming_seconds(c.rates, 6.0 * nt * H + 6.0 * logits);
+  e.bwd_compute = out.bwd() + streaming_seconds(c.rates, 6.0 * nt * H + 6.0 * logits +
+                                                             unfused_accumulation_bytes(c, L) *
+                                                                 static_cast<double>(e.params));
   e.gemm = out.fwd + out.bwd();
   if (t > 1) {
     const GroupPlacement grp = placement(c, t, 1);

@@ -154,10 +154,39 @@ TEST(ParallelMemory, FirstStageHoldsKorthikantisInterleavedFactor) {
   EXPECT_EQ(m[0].in_flight, chunks);
   const std::int64_t layers = per_layer * 96 * chunks / (8 * 3);
   EXPECT_EQ(layers, per_layer * 96 * (8 * 3 + 8 - 1) / (8 * 3));  // L·(1 + (p−1)/(pv))
-  const std::int64_t embedding_masks = (chunks + 2) / 3 * (2048 * 12288 / 8);
+  // The embedding is in chunk 0, which Megatron's schedule fills first: p
+  // micro-batches, then p − 1 more before the first backward (15 of the 31).
+  const std::int64_t embedding_masks = (8 + 7) * (2048 * 12288 / 8);
   EXPECT_EQ(m[0].activations_bytes, layers + embedding_masks);
   // Later stages hold fewer micro-batches.
   for (std::size_t i = 1; i + 1 < m.size(); ++i) EXPECT_LT(m[i].in_flight, m[i - 1].in_flight);
+}
+
+TEST(ParallelMemory, InterleavedStagesCountEachChunksOwnLayers) {
+  // Llama 3 405B, 126 layers in 16 stages × 8 chunks with the embedding and the
+  // loss counted as layers: stage 0's first chunk holds only the embedding. Of
+  // its 2·15 + 7·16 + 1 = 143 chunks in flight, 31 are that chunk (16, then 15
+  // more before the first backward) and 112 hold one layer each; stage 1 holds
+  // 141 one-layer chunks. Averaging stage 0's 7 layers over its 8 chunks would
+  // count 143 · 7/8 = 125 layers.
+  TrainingJob j;
+  j.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256};
+  j.chip = "H100";
+  j.n_chips = 8192;
+  j.seq_len = 8192;
+  j.global_batch = 2048;
+  j.software = software_by_name("llama3");
+  Layout l;
+  l.tp = 8, l.pp = 16, l.vpp = 8, l.dp = 64, l.zero = 2;
+  l.sequence_parallel = true;
+  l.recompute = Checkpointing::none;
+  const std::vector<StageMemory> m = memory_by_stage(j, l);
+  EXPECT_EQ(m[0].in_flight, 143);
+  EXPECT_EQ(m[1].in_flight, 141);
+  EXPECT_EQ(m[0].layers, 7);
+  EXPECT_EQ(m[1].layers, 8);
+  // No dropout: the embedding keeps nothing, so the two differ by 112 : 141.
+  EXPECT_EQ(m[0].activations_bytes * 141, m[1].activations_bytes * 112);
 }
 
 TEST(ParallelMemory, OneF1BStageIHoldsPMinusIMicroBatches) {

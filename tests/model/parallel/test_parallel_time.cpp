@@ -116,6 +116,36 @@ TEST(ParallelTime, StepModelFlopsMatchesMegatronsFormula) {
   EXPECT_NEAR(step_model_flops(j), megatron, 2e-4 * megatron);
 }
 
+// Megatron-LM 2021 adds each micro-batch's fp16 weight gradient into .grad
+// with a kernel of its own (read both, write one: 6 bytes per parameter) on
+// every micro-batch after the first; fp32 main_grad (10 bytes) on every one.
+// Fused (the GEMM's epilogue) it costs nothing beyond the GEMM.
+TEST(ParallelTime, UnfusedGradientAccumulationStreamsTheStagesParameters) {
+  TrainingJob j;
+  j.shape = gpt_shape(8, 12288, 96);
+  j.chip = "A100-80";
+  j.n_chips = 8;
+  j.seq_len = 2048;
+  Layout l = layout(8, 1, 1, 1, Checkpointing::full);
+  l.zero = 0;
+  const double h = 12288, V = 51200;
+  const double params = 8 * 12 * h * h / 8 + V * h / 8;  // biases and norms: < 0.1 %
+  const double hbm = kernel_rates(chip_by_name("A100-80")).hbm_bytes_per_s;
+  auto extra = [&](bool fp32_grads, std::int64_t batch) {
+    j.global_batch = batch;
+    j.software = software_by_name("megatron-2021");
+    j.software.fp32_grads = fp32_grads;
+    const double unfused = evaluate_layout(j, l).step_seconds;
+    j.software.fused_grad_accumulation = true;
+    return unfused - evaluate_layout(j, l).step_seconds;
+  };
+  EXPECT_NEAR(extra(false, 1), 0.0, 1e-12);
+  EXPECT_NEAR(extra(false, 8), 7 * 6 * params / hbm, 2e-3 * 7 * 6 * params / hbm);
+  EXPECT_NEAR(extra(true, 1), 10 * params / hbm, 2e-3 * 10 * params / hbm);
+  EXPECT_TRUE(software_by_name("megatron-2022").fused_grad_accumulation);
+  EXPECT_FALSE(software_by_name("megatron-deepspeed").fused_grad_accumulation);
+}
+
 TEST(ParallelTime, BubbleFallsAsMicroBatchesGrow) {
   double prev = 1;
   for (std::int64_t batch : {32, 64, 128, 256, 512, 1024}) {
