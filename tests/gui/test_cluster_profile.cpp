@@ -4,6 +4,7 @@
 // a profile of another chip or a malformed one is refused with the reason.
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -11,10 +12,12 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 #include <QUndoStack>
 #include <set>
@@ -224,5 +227,69 @@ TEST(ClusterProfile, ColumnsTypedAfterChoosingTheFileApplyToIt) {
   EXPECT_TRUE(d->calibrateButton()->isEnabled());
   EXPECT_TRUE(d->status()->text().contains(QStringLiteral("read")))
       << d->status()->text().toStdString();
+  d->close();
+}
+
+// Issue 27: Enter in the dialog commits what was typed and presses no button.
+// It pressed the dialog's default button: typed into "For every row" (which
+// reads the 1,440-row file again) or on a cell of the preview, it started the
+// 1,440-run fit, or opened the file chooser, or closed the dialog.
+TEST(ClusterProfile, EnterInTheCalibrateDialogCommitsAndPressesNoButton) {
+  ScenarioModel model;
+  ParallelPanel panel{&model};
+  panel.resize(1280, 800);
+  panel.show();
+  // Closing would delete it (WA_DeleteOnClose): watched, not dangling.
+  QPointer<CalibrateRunsDialog> d = panel.openCalibrateDialog();
+  ASSERT_NE(d, nullptr);
+  d->activateWindow();
+  // A file chooser opened by Enter would wait for the user: closed at once, and noted.
+  bool chooser = false;
+  QTimer closer;
+  closer.setInterval(100);
+  QObject::connect(&closer, &QTimer::timeout, [&] {
+    if (QWidget* m = QApplication::activeModalWidget(); m && m != d) {
+      chooser = true;
+      m->close();
+    }
+  });
+  closer.start();
+  const QString runs = QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv");
+  d->openRuns(runs);  // lacks the chip: no run yet, the file is remembered
+  auto* defaults = d->findChild<QLineEdit*>(QStringLiteral("calibrateRunsDefaults"));
+  ASSERT_NE(defaults, nullptr);
+  defaults->setFocus();
+  defaults->clear();
+  QTest::keyClicks(defaults, QStringLiteral("chip=A100-80, vocab=50304, recompute=full, "
+                                            "framework=megatron-deepspeed"));
+  QTest::keyClick(defaults, Qt::Key_Return);
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(d) << "Enter closed the dialog";
+  EXPECT_GT(d->table()->rowCount(), 1000);  // committed: the file is read with the columns
+  EXPECT_FALSE(d->isRunning());
+  EXPECT_TRUE(d->isVisible());
+  EXPECT_FALSE(chooser);
+  chooser = false;
+
+  // On a cell of the preview, Return or the keypad's Enter; also once the
+  // Calibrate button has had the focus (a button clicked becomes the default).
+  for (QWidget* before :
+       {static_cast<QWidget*>(d->table()), static_cast<QWidget*>(d->calibrateButton())}) {
+    before->setFocus();
+    d->table()->setCurrentCell(3, 2);
+    d->table()->setFocus();
+    for (int key : {Qt::Key_Return, Qt::Key_Enter}) {
+      QTest::keyClick(d->table(), static_cast<Qt::Key>(key),
+                      key == Qt::Key_Enter ? Qt::KeypadModifier : Qt::NoModifier);
+      QCoreApplication::processEvents();
+      ASSERT_TRUE(d) << "Enter closed the dialog, key " << key;
+      EXPECT_FALSE(d->isRunning()) << "key " << key;
+      EXPECT_TRUE(d->isVisible()) << "key " << key;
+      EXPECT_FALSE(chooser) << "key " << key;
+      chooser = false;
+    }
+  }
+  d->cancel();
+  d->waitForFit();
   d->close();
 }

@@ -116,6 +116,14 @@ CalibrateRunsDialog::CalibrateRunsDialog(std::optional<Network> network, QWidget
   v->addLayout(actions);
   auto* box = new QDialogButtonBox(QDialogButtonBox::Close, this);
   v->addWidget(box);
+  // Enter commits a typed value (the columns for every row, a cell) and
+  // presses nothing: as default buttons, "Choose…" opened the file chooser,
+  // "Calibrate" started the fit of every run read (1,440 for vTrain's file)
+  // and "Close" closed the dialog. Buttons take a click or Space.
+  for (QPushButton* button : findChildren<QPushButton*>()) {
+    button->setAutoDefault(false);
+    button->setDefault(false);
+  }
   resize(860, 720);
 
   connect(box, &QDialogButtonBox::rejected, this, &QDialog::reject);
