@@ -141,7 +141,11 @@ TEST(ClusterProfile, TheCalibrateDialogPreviewsFitsOffTheUiThreadAndSaves) {
   for (int line : {21, 59, 63, 74, 78, 103, 106, 123, 237, 242}) csv += lines[line - 1] + '\n';
   csv += "not,a,run\n";
   QTemporaryDir dir;
-  const QString runs = dir.filePath(QStringLiteral("runs.csv"));
+  // The README's screenshot of the dialog (NAPKIN_SAVE_SCREENSHOTS names a
+  // folder) shows the runs file's path: one in that folder, named for what it holds.
+  const QString shots = qEnvironmentVariable("NAPKIN_SAVE_SCREENSHOTS");
+  const QString runs = shots.isEmpty() ? dir.filePath(QStringLiteral("runs.csv"))
+                                       : QDir(shots).filePath(QStringLiteral("vtrain-10-runs.csv"));
   QString error;
   ASSERT_TRUE(write_file_atomically(runs, csv, &error)) << error.toStdString();
 
@@ -171,13 +175,22 @@ TEST(ClusterProfile, TheCalibrateDialogPreviewsFitsOffTheUiThreadAndSaves) {
   ASSERT_TRUE(d->result().has_value()) << d->status()->text().toStdString();
   EXPECT_EQ(d->result()->runs.size(), 10u);
   EXPECT_TRUE(d->status()->text().contains(QStringLiteral("Calibrated on 10 runs")));
+  // A mean signed error carries its sign ("calibrated 6.3 % / +1.5 %").
+  EXPECT_TRUE(d->status()->text().contains(QStringLiteral(" % / +")))
+      << d->status()->text().toStdString();
   EXPECT_FALSE(d->table()->item(0, 5)->text().isEmpty());  // the calibrated step
   EXPECT_EQ(d->plot()->pointCount(), 20);                  // datasheet and calibrated
 
+  // The residuals are on screen once the dialog has laid itself out and
+  // replotted: the status line (two lines at this width) whole, not cut.
+  QCoreApplication::processEvents();
+  d->plot()->replot();
+  QLabel* status = d->status();
+  EXPECT_GE(status->height(), status->heightForWidth(status->width()))
+      << status->text().toStdString();
   const QString profile = dir.filePath(QStringLiteral("cluster.profile.json"));
-  // The README's screenshot of the dialog (NAPKIN_SAVE_SCREENSHOTS names a folder).
-  if (const QString to = qEnvironmentVariable("NAPKIN_SAVE_SCREENSHOTS"); !to.isEmpty())
-    d->grab().save(QDir(to).filePath(QStringLiteral("calibrate-dialog.png")));
+  if (!shots.isEmpty())
+    d->grab().save(QDir(shots).filePath(QStringLiteral("calibrate-dialog.png")));
   ASSERT_TRUE(d->saveProfile(profile).isEmpty());
   d->accept();
   QCoreApplication::processEvents();
