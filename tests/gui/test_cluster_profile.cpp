@@ -4,6 +4,7 @@
 // a profile of another chip or a malformed one is refused with the reason.
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -11,10 +12,12 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 #include <QUndoStack>
 #include <set>
@@ -138,7 +141,11 @@ TEST(ClusterProfile, TheCalibrateDialogPreviewsFitsOffTheUiThreadAndSaves) {
   for (int line : {21, 59, 63, 74, 78, 103, 106, 123, 237, 242}) csv += lines[line - 1] + '\n';
   csv += "not,a,run\n";
   QTemporaryDir dir;
-  const QString runs = dir.filePath(QStringLiteral("runs.csv"));
+  // The README's screenshot of the dialog (NAPKIN_SAVE_SCREENSHOTS names a
+  // folder) shows the runs file's path: one in that folder, named for what it holds.
+  const QString shots = qEnvironmentVariable("NAPKIN_SAVE_SCREENSHOTS");
+  const QString runs = shots.isEmpty() ? dir.filePath(QStringLiteral("runs.csv"))
+                                       : QDir(shots).filePath(QStringLiteral("vtrain-10-runs.csv"));
   QString error;
   ASSERT_TRUE(write_file_atomically(runs, csv, &error)) << error.toStdString();
 
@@ -168,13 +175,22 @@ TEST(ClusterProfile, TheCalibrateDialogPreviewsFitsOffTheUiThreadAndSaves) {
   ASSERT_TRUE(d->result().has_value()) << d->status()->text().toStdString();
   EXPECT_EQ(d->result()->runs.size(), 10u);
   EXPECT_TRUE(d->status()->text().contains(QStringLiteral("Calibrated on 10 runs")));
+  // A mean signed error carries its sign ("calibrated 6.3 % / +1.5 %").
+  EXPECT_TRUE(d->status()->text().contains(QStringLiteral(" % / +")))
+      << d->status()->text().toStdString();
   EXPECT_FALSE(d->table()->item(0, 5)->text().isEmpty());  // the calibrated step
   EXPECT_EQ(d->plot()->pointCount(), 20);                  // datasheet and calibrated
 
+  // The residuals are on screen once the dialog has laid itself out and
+  // replotted: the status line (two lines at this width) whole, not cut.
+  QCoreApplication::processEvents();
+  d->plot()->replot();
+  QLabel* status = d->status();
+  EXPECT_GE(status->height(), status->heightForWidth(status->width()))
+      << status->text().toStdString();
   const QString profile = dir.filePath(QStringLiteral("cluster.profile.json"));
-  // The README's screenshot of the dialog (NAPKIN_SAVE_SCREENSHOTS names a folder).
-  if (const QString to = qEnvironmentVariable("NAPKIN_SAVE_SCREENSHOTS"); !to.isEmpty())
-    d->grab().save(QDir(to).filePath(QStringLiteral("calibrate-dialog.png")));
+  if (!shots.isEmpty())
+    d->grab().save(QDir(shots).filePath(QStringLiteral("calibrate-dialog.png")));
   ASSERT_TRUE(d->saveProfile(profile).isEmpty());
   d->accept();
   QCoreApplication::processEvents();
@@ -224,5 +240,69 @@ TEST(ClusterProfile, ColumnsTypedAfterChoosingTheFileApplyToIt) {
   EXPECT_TRUE(d->calibrateButton()->isEnabled());
   EXPECT_TRUE(d->status()->text().contains(QStringLiteral("read")))
       << d->status()->text().toStdString();
+  d->close();
+}
+
+// Issue 27: Enter in the dialog commits what was typed and presses no button.
+// It pressed the dialog's default button: typed into "For every row" (which
+// reads the 1,440-row file again) or on a cell of the preview, it started the
+// 1,440-run fit, or opened the file chooser, or closed the dialog.
+TEST(ClusterProfile, EnterInTheCalibrateDialogCommitsAndPressesNoButton) {
+  ScenarioModel model;
+  ParallelPanel panel{&model};
+  panel.resize(1280, 800);
+  panel.show();
+  // Closing would delete it (WA_DeleteOnClose): watched, not dangling.
+  QPointer<CalibrateRunsDialog> d = panel.openCalibrateDialog();
+  ASSERT_NE(d, nullptr);
+  d->activateWindow();
+  // A file chooser opened by Enter would wait for the user: closed at once, and noted.
+  bool chooser = false;
+  QTimer closer;
+  closer.setInterval(100);
+  QObject::connect(&closer, &QTimer::timeout, [&] {
+    if (QWidget* m = QApplication::activeModalWidget(); m && m != d) {
+      chooser = true;
+      m->close();
+    }
+  });
+  closer.start();
+  const QString runs = QStringLiteral(NAPKIN_TEST_DATA "/vtrain/single_node_runs.csv");
+  d->openRuns(runs);  // lacks the chip: no run yet, the file is remembered
+  auto* defaults = d->findChild<QLineEdit*>(QStringLiteral("calibrateRunsDefaults"));
+  ASSERT_NE(defaults, nullptr);
+  defaults->setFocus();
+  defaults->clear();
+  QTest::keyClicks(defaults, QStringLiteral("chip=A100-80, vocab=50304, recompute=full, "
+                                            "framework=megatron-deepspeed"));
+  QTest::keyClick(defaults, Qt::Key_Return);
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(d) << "Enter closed the dialog";
+  EXPECT_GT(d->table()->rowCount(), 1000);  // committed: the file is read with the columns
+  EXPECT_FALSE(d->isRunning());
+  EXPECT_TRUE(d->isVisible());
+  EXPECT_FALSE(chooser);
+  chooser = false;
+
+  // On a cell of the preview, Return or the keypad's Enter; also once the
+  // Calibrate button has had the focus (a button clicked becomes the default).
+  for (QWidget* before :
+       {static_cast<QWidget*>(d->table()), static_cast<QWidget*>(d->calibrateButton())}) {
+    before->setFocus();
+    d->table()->setCurrentCell(3, 2);
+    d->table()->setFocus();
+    for (int key : {Qt::Key_Return, Qt::Key_Enter}) {
+      QTest::keyClick(d->table(), static_cast<Qt::Key>(key),
+                      key == Qt::Key_Enter ? Qt::KeypadModifier : Qt::NoModifier);
+      QCoreApplication::processEvents();
+      ASSERT_TRUE(d) << "Enter closed the dialog, key " << key;
+      EXPECT_FALSE(d->isRunning()) << "key " << key;
+      EXPECT_TRUE(d->isVisible()) << "key " << key;
+      EXPECT_FALSE(chooser) << "key " << key;
+      chooser = false;
+    }
+  }
+  d->cancel();
+  d->waitForFit();
   d->close();
 }

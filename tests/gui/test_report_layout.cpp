@@ -9,6 +9,9 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include <qcustomplot.h>
+
+#include "PlotWidget.h"
 #include "ScenarioModel.h"
 #include "report/ReportLayout.h"
 #include "report/ReportWriter.h"
@@ -165,4 +168,35 @@ TEST(ReportLayout, ScreenshotSelectsAPanelsTab) {
   EXPECT_EQ(p.exitCode(), 2);
   EXPECT_TRUE(
       QString::fromUtf8(p.readAllStandardError()).contains(QStringLiteral("Serving layout")));
+}
+
+// Item 12: an axis title is centred on the axis rect, not on the chart; with
+// long tick labels on the left (the step-time chart's "recompute", "PP
+// bubble"), a title wrapped to the chart's width still ran off its right
+// edge on the page ("…, bubble 2.1 %, expose").
+TEST(ReportLayout, AnAxisTitleStaysInsideItsChartOnThePage) {
+  PlotWidget chart(QStringLiteral("Where a step's time goes"));
+  const QString title =
+      QStringLiteral("seconds into the step: 3.48 s, bubble 2.1 %, exposed comm 14.0 %");
+  chart.setXAxis(title, false);
+  chart.setYAxis(QString(), false);
+  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  for (int i = 0; i < 10; ++i) ticker->addTick(i, QStringLiteral("a long row name %1").arg(i));
+  chart.yAxis->setTicker(ticker);
+  chart.yAxis->setRange(-0.6, 9.6);
+  const int w = 330, h = 230;
+  const auto titles = ReportLayout::layOutChart(&chart, w, h);
+  const QRectF rect = chart.axisRect()->rect();
+  EXPECT_GT(rect.left(), 60);  // the tick labels' room, at the page's size
+  EXPECT_LE(rect.right(), w);
+  const QFontMetricsF fm(chart.xAxis->labelFont());
+  const QStringList lines = chart.xAxis->label().split(QLatin1Char('\n'));
+  EXPECT_GE(lines.size(), 2);
+  for (const QString& line : lines) {
+    const double half = fm.horizontalAdvance(line) / 2.0;
+    EXPECT_GE(rect.center().x() - half, 0.0) << line.toStdString();
+    EXPECT_LE(rect.center().x() + half, w) << line.toStdString();
+  }
+  for (const auto& [axis, was] : titles) axis->setLabel(was);
+  EXPECT_EQ(chart.xAxis->label(), title);
 }

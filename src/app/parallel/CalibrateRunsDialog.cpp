@@ -116,6 +116,14 @@ CalibrateRunsDialog::CalibrateRunsDialog(std::optional<Network> network, QWidget
   v->addLayout(actions);
   auto* box = new QDialogButtonBox(QDialogButtonBox::Close, this);
   v->addWidget(box);
+  // Enter commits a typed value (the columns for every row, a cell) and
+  // presses nothing: as default buttons, "Choose…" opened the file chooser,
+  // "Calibrate" started the fit of every run read (1,440 for vTrain's file)
+  // and "Close" closed the dialog. Buttons take a click or Space.
+  for (QPushButton* button : findChildren<QPushButton*>()) {
+    button->setAutoDefault(false);
+    button->setDefault(false);
+  }
   resize(860, 720);
 
   connect(box, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -273,12 +281,15 @@ void CalibrateRunsDialog::showFit() {
   for (const std::string& why : c.skipped) skipped_->appendPlainText(qs(why));
   plot_->draw(measured, datasheet, calibrated);
   auto pct = [](double x) { return QString::number(100.0 * x, 'f', 1) + QStringLiteral(" %"); };
+  // A signed error carries its sign, as the table's do ("+1.5 %", not "1.5 %").
+  auto signedPct = [&pct](double x) { return (x > 0 ? QStringLiteral("+") : QString()) + pct(x); };
   status_->setText(tr("Calibrated on %1 runs. Mean absolute / signed error: datasheet %2 / %3, "
                       "calibrated %4 / %5, leave-one-out %6 / %7")
                        .arg(static_cast<qulonglong>(c.runs.size()))
-                       .arg(pct(c.fit.prior_error.mean_abs), pct(c.fit.prior_error.mean_signed),
-                            pct(c.fit.fit_error.mean_abs), pct(c.fit.fit_error.mean_signed),
-                            pct(c.fit.loo_error.mean_abs), pct(c.fit.loo_error.mean_signed)));
+                       .arg(pct(c.fit.prior_error.mean_abs),
+                            signedPct(c.fit.prior_error.mean_signed), pct(c.fit.fit_error.mean_abs),
+                            signedPct(c.fit.fit_error.mean_signed), pct(c.fit.loo_error.mean_abs),
+                            signedPct(c.fit.loo_error.mean_signed)));
   save_->setEnabled(true);
 }
 

@@ -86,23 +86,56 @@ QString wrapped(const QString& text, const QFontMetricsF& fm, double width) {
   return lines.join(QLatin1Char('\n'));
 }
 
-// A chart on the page is narrower than on screen: an axis title longer than
-// its axis wraps for the page (and is put back after).
-std::vector<std::pair<QCPAxis*, QString>> wrapAxisTitles(PlotWidget* chart, int w, int h) {
-  std::vector<std::pair<QCPAxis*, QString>> saved;
-  for (QCPAxis* axis : chart->axisRect()->axes()) {
-    const QString title = axis->label();
-    const QFontMetricsF fm(axis->labelFont());
-    const double room = (axis->orientation() == Qt::Horizontal ? w : h) - 24.0;
-    if (title.isEmpty() || title.contains(QLatin1Char('\n')) || fm.horizontalAdvance(title) <= room)
-      continue;
-    saved.emplace_back(axis, title);
-    axis->setLabel(wrapped(title, fm, room));
-  }
-  return saved;
+// The width (horizontal axis) or height an axis title has on a chart of
+// w × h laid out at that size: QCustomPlot centres a title on the axis rect,
+// not on the chart, so it reaches as far as the nearer edge of the chart.
+double titleRoom(QCPAxis* axis, int w, int h) {
+  const QRectF r = axis->axisRect()->rect();
+  const bool horizontal = axis->orientation() == Qt::Horizontal;
+  const double centre = horizontal ? r.center().x() : r.center().y();
+  const double size = horizontal ? w : h;
+  return 2.0 * std::min(centre, size - centre) - 12.0;
 }
 
 }  // namespace
+
+std::vector<std::pair<QCPAxis*, QString>> ReportLayout::layOutChart(PlotWidget* chart, int w,
+                                                                    int h) {
+  {
+    // What a replot at the page's size does first: a legend under the plot
+    // takes the columns this width leaves (PlotWidget).
+    const QRect screen = chart->viewport();
+    chart->setViewport(QRect(0, 0, w, h));
+    emit chart->beforeReplot();
+    chart->setViewport(screen);
+  }
+  std::vector<std::pair<QCPAxis*, QString>> titles;
+  for (QCPAxis* axis : chart->axisRect()->axes())
+    if (!axis->label().isEmpty() && !axis->label().contains(QLatin1Char('\n')))
+      titles.emplace_back(axis, axis->label());
+  // QCustomPlot places (and thins) the ticks before it lays the axes out: a
+  // pass at the chart's size on the page spaces the labels for this width,
+  // not the screen's ("100 ms200 ms"), and says where the axis rect lies. A
+  // title wider than its room is wrapped between words, and the chart laid
+  // out again (a wrapped title takes another line of margin).
+  for (int pass = 0; pass < 3; ++pass) {
+    QPicture scratch;
+    QCPPainter layout(&scratch);
+    chart->toPainter(&layout, w, h);
+    bool changed = false;
+    for (const auto& [axis, title] : titles) {
+      const QFontMetricsF fm(axis->labelFont());
+      const double room = titleRoom(axis, w, h);
+      const QString fit = fm.horizontalAdvance(title) <= room ? title : wrapped(title, fm, room);
+      if (fit != axis->label()) {
+        axis->setLabel(fit);
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  return titles;
+}
 
 void ReportLayout::html(const QString& body) {
   Block b;
@@ -261,23 +294,7 @@ int ReportLayout::paint(QCPPainter* painter, QPagedPaintDevice* device, const QS
           painter->save();
           painter->translate(kReportMargin + static_cast<double>(c) * (w + gap), at);
           const int cw = static_cast<int>(w), ch = static_cast<int>(p.height - 8);
-          const auto titles = wrapAxisTitles(blk->charts[c], cw, ch);
-          {
-            // What a replot at the page's size does first: a legend under
-            // the plot takes the columns this width leaves (PlotWidget).
-            const QRect screen = blk->charts[c]->viewport();
-            blk->charts[c]->setViewport(QRect(0, 0, cw, ch));
-            emit blk->charts[c]->beforeReplot();
-            blk->charts[c]->setViewport(screen);
-          }
-          {
-            // QCustomPlot places (and thins) the ticks before it lays the axes
-            // out: a first pass at the chart's size on the page, so the
-            // labels are spaced for this width, not the screen's ("100 ms200 ms").
-            QPicture scratch;
-            QCPPainter layout(&scratch);
-            blk->charts[c]->toPainter(&layout, cw, ch);
-          }
+          const auto titles = layOutChart(blk->charts[c], cw, ch);
           blk->charts[c]->toPainter(painter, cw, ch);
           for (const auto& [axis, title] : titles) axis->setLabel(title);
           painter->restore();

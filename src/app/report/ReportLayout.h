@@ -6,8 +6,10 @@
 #include <QString>
 #include <QTextDocument>
 #include <memory>
+#include <utility>
 #include <vector>
 
+class QCPAxis;
 class QCPPainter;
 class QPagedPaintDevice;
 
@@ -58,6 +60,11 @@ class ReportLayout {
   // Top and bottom of the content on a page of `device`.
   static double contentTop();
   static double contentBottom(const QPagedPaintDevice* device);
+
+  // Lays `chart` out at w × h as it is drawn on a page: ticks spaced for that
+  // width, an axis title longer than its room wrapped between words. Returns
+  // each axis title as it was, to be put back after drawing.
+  static std::vector<std::pair<QCPAxis*, QString>> layOutChart(PlotWidget* chart, int w, int h);
 
   // Paints every page; returns the page count.
   int paint(QCPPainter* painter, QPagedPaintDevice* device, const QString& header,

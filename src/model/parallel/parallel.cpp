@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "format.h"
 #include "validate.h"
 
 namespace napkin {
@@ -399,7 +400,7 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
   const ModelShape& s = job.shape;
   auto at_least_one = [](std::int64_t v, const char* name) -> std::optional<std::string> {
     if (v >= 1) return std::nullopt;
-    return std::string(name) + " must be >= 1; got " + std::to_string(v);
+    return std::string(name) + " must be >= 1; got " + format_grouped(v);
   };
   for (auto [v, name] : {std::pair{l.tp, "tp (tensor-parallel ranks)"},
                          {l.pp, "pp (pipeline stages)"},
@@ -410,53 +411,54 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
                          {l.micro_batch, "mb (micro-batch, sequences)"}})
     if (auto p = at_least_one(v, name)) return p;
   if (l.zero < 0 || l.zero > 3)
-    return "zero (ZeRO stage) must be 0, 1, 2 or 3; got " + std::to_string(l.zero);
+    return "zero (ZeRO stage) must be 0, 1, 2 or 3; got " +
+           format_grouped(static_cast<std::int64_t>(l.zero));
   std::int64_t product = 0;
   if (__builtin_mul_overflow(l.dp, l.tp, &product) ||
       __builtin_mul_overflow(product, l.pp, &product) ||
       __builtin_mul_overflow(product, l.cp, &product) || product != job.n_chips)
     return "dp × tp × pp × cp = " +
-           (product > 0 ? std::to_string(product) : std::string("overflow")) +
-           " must equal chips = " + std::to_string(job.n_chips);
+           (product > 0 ? format_grouped(product) : std::string("overflow")) +
+           " must equal chips = " + format_grouped(job.n_chips);
   if (l.tp > s.n_heads)
-    return "tp (tensor-parallel ranks) must be at most heads = " + std::to_string(s.n_heads) +
-           "; got " + std::to_string(l.tp);
+    return "tp (tensor-parallel ranks) must be at most heads = " + format_grouped(s.n_heads) +
+           "; got " + format_grouped(l.tp);
   if (s.n_heads % l.tp != 0)
-    return "tp (tensor-parallel ranks) must divide heads = " + std::to_string(s.n_heads) +
-           "; got " + std::to_string(l.tp);
+    return "tp (tensor-parallel ranks) must divide heads = " + format_grouped(s.n_heads) +
+           "; got " + format_grouped(l.tp);
   if (s.n_kv_heads % l.tp != 0 && l.tp % s.n_kv_heads != 0)
-    return "tp (tensor-parallel ranks) must divide kv_heads = " + std::to_string(s.n_kv_heads) +
-           " or be a multiple of it; got " + std::to_string(l.tp);
+    return "tp (tensor-parallel ranks) must divide kv_heads = " + format_grouped(s.n_kv_heads) +
+           " or be a multiple of it; got " + format_grouped(l.tp);
   const bool has_dense_mlp = !s.is_moe() || s.n_dense_layers > 0;
   if (has_dense_mlp && s.d_ff % l.tp != 0)
-    return "tp (tensor-parallel ranks) must divide d_ff = " + std::to_string(s.d_ff) + "; got " +
-           std::to_string(l.tp);
+    return "tp (tensor-parallel ranks) must divide d_ff = " + format_grouped(s.d_ff) + "; got " +
+           format_grouped(l.tp);
   if (s.is_moe() && s.effective_expert_d_ff() % l.tp != 0)
     return "tp (tensor-parallel ranks) must divide expert_d_ff = " +
-           std::to_string(s.effective_expert_d_ff()) + "; got " + std::to_string(l.tp);
+           format_grouped(s.effective_expert_d_ff()) + "; got " + format_grouped(l.tp);
   if (l.pp > s.n_layers)
-    return "pp (pipeline stages) must be at most layers = " + std::to_string(s.n_layers) +
-           "; got " + std::to_string(l.pp);
+    return "pp (pipeline stages) must be at most layers = " + format_grouped(s.n_layers) +
+           "; got " + format_grouped(l.pp);
   const std::int64_t replicas = l.dp * l.micro_batch;
   if (job.global_batch % replicas != 0)
-    return "global_batch (" + std::to_string(job.global_batch) +
-           " sequences) must be a multiple of dp × mb = " + std::to_string(replicas);
+    return "global_batch (" + format_grouped(job.global_batch) +
+           " sequences) must be a multiple of dp × mb = " + format_grouped(replicas);
   const std::int64_t micro_batches = job.global_batch / replicas;
   if (l.vpp > 1) {
     if (l.pp == 1)
-      return "vpp (model chunks per stage) needs pp > 1; got vpp = " + std::to_string(l.vpp);
+      return "vpp (model chunks per stage) needs pp > 1; got vpp = " + format_grouped(l.vpp);
     // When the embedding and the loss count as layers of the split, the first
     // and the last chunk may hold nothing else (Llama 3 405B: 126 layers in
     // 16 × 8 chunks, the first holding only the embedding).
     const bool edges = job.software.pipeline_split_counts_edges;
     const std::int64_t slots = s.n_layers + (edges ? 2 : 0);
     if (l.pp * l.vpp > slots)
-      return "pp × vpp = " + std::to_string(l.pp * l.vpp) + " model chunks must be at most " +
+      return "pp × vpp = " + format_grouped(l.pp * l.vpp) + " model chunks must be at most " +
              (edges ? "layers + 2 (the embedding and the loss count as layers) = " : "layers = ") +
-             std::to_string(slots) + " for the interleaved schedule";
+             format_grouped(slots) + " for the interleaved schedule";
     if (micro_batches % l.pp != 0)
-      return "micro-batches per step (" + std::to_string(micro_batches) +
-             ") must be a multiple of pp = " + std::to_string(l.pp) +
+      return "micro-batches per step (" + format_grouped(micro_batches) +
+             ") must be a multiple of pp = " + format_grouped(l.pp) +
              " for the interleaved schedule";
   }
   if (job.software.pipe_schedule == PipeSchedule::dualpipe && l.pp > 1) {
@@ -464,30 +466,30 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
     // needs even stage and micro-batch counts and no further interleaving.
     if (l.vpp > 1)
       return "the dualpipe schedule keeps its own two chunks per rank: vpp must be 1; got " +
-             std::to_string(l.vpp);
+             format_grouped(l.vpp);
     if (l.pp % 2 != 0 || micro_batches % 2 != 0)
       return "the dualpipe schedule needs an even pp and an even number of micro-batches; got "
              "pp = " +
-             std::to_string(l.pp) + ", " + std::to_string(micro_batches) + " micro-batches";
+             format_grouped(l.pp) + ", " + format_grouped(micro_batches) + " micro-batches";
   }
   if (l.cp > 1) {
     if (job.seq_len % (2 * l.cp) != 0)
       return "cp (context-parallel ranks) must divide seq / 2 = " +
-             std::to_string(job.seq_len / 2) + " (two balanced chunks per rank); got " +
-             std::to_string(l.cp);
+             format_grouped(job.seq_len / 2) + " (two balanced chunks per rank); got " +
+             format_grouped(l.cp);
     if (!job.software.flash_attention)
       return "cp (context-parallel ranks) > 1 needs fused (flash) attention";
   }
   if (!s.is_moe()) {
     if (l.ep != 1)
-      return "ep (expert-parallel ranks) must be 1 for a dense model; got " + std::to_string(l.ep);
+      return "ep (expert-parallel ranks) must be 1 for a dense model; got " + format_grouped(l.ep);
   } else {
     if (s.n_experts % l.ep != 0)
-      return "ep (expert-parallel ranks) must divide experts = " + std::to_string(s.n_experts) +
-             "; got " + std::to_string(l.ep);
+      return "ep (expert-parallel ranks) must divide experts = " + format_grouped(s.n_experts) +
+             "; got " + format_grouped(l.ep);
     if ((l.dp * l.cp) % l.ep != 0)
-      return "ep (expert-parallel ranks) must divide dp × cp = " + std::to_string(l.dp * l.cp) +
-             "; got " + std::to_string(l.ep);
+      return "ep (expert-parallel ranks) must divide dp × cp = " + format_grouped(l.dp * l.cp) +
+             "; got " + format_grouped(l.ep);
   }
   return std::nullopt;
 }

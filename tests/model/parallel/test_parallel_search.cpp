@@ -157,6 +157,12 @@ TEST(ParallelSearch, LocksThatLeaveNoLayoutSayWhy) {
   o.tp = 16;  // beyond one 8-chip H100 node
   EXPECT_EQ(no_layout_reason(job("Llama-3-70B", 1024, 512, 8192), o),
             "TP = 16 spans more than one node of 8 × H100 (TP is kept inside a node)");
+  // Issue 27 item 20: the simplest split's own problem reads its numbers
+  // grouped, as the rest of the sentence does ("dp × mb = 1000000" before).
+  o.tp.reset();
+  EXPECT_EQ(no_layout_reason(job("Llama-3-8B", 1'000'000, 512, 8192), o),
+            "the simplest split of 1,000,000 chips under the locks (DP 1,000,000) cannot run: "
+            "global_batch (512 sequences) must be a multiple of dp × mb = 1,000,000");
   // A search that finds layouts has no reason.
   EXPECT_TRUE(search_layouts(job("Llama-3-70B", 1024, 512, 8192)).none_reason.empty());
 }

@@ -307,7 +307,7 @@ TEST(ParallelTime, InvalidLayoutsSayWhy) {
     EXPECT_FALSE(r.fits);
     return r.reason;
   };
-  EXPECT_NE(reason(layout(8, 4, 31)).find("dp × tp × pp × cp = 992 must equal chips = 1024"),
+  EXPECT_NE(reason(layout(8, 4, 31)).find("dp × tp × pp × cp = 992 must equal chips = 1,024"),
             std::string::npos);
   EXPECT_NE(reason(layout(128, 1, 8)).find("tp (tensor-parallel ranks) must be at most heads"),
             std::string::npos);
