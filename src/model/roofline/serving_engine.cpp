@@ -36,8 +36,10 @@ const std::vector<ServingEngine> kEngines = {
      .source = "the seed track's napkin (Phase 03 ch. 6): compute-bound prefill, HBM-bound "
                "decode"},
     {.name = "tensorrt-llm-0.6",
-     .summary = "TensorRT-LLM v0.5-v0.7: generation attention re-reads the KV cache per query "
-                "head, no CUDA graphs, static batch (gptSessionBenchmark)",
+     .summary = "TensorRT-LLM v0.5-v0.7: early XQA generation attention (one KV read per KV "
+                "head) for head size 128 with 8 query heads per KV head and a 16-bit cache, the "
+                "KV cache re-read per query head otherwise; no CUDA graphs, static batch "
+                "(gptSessionBenchmark)",
      .kv_reads_per_query_head = true,
      .early_xqa = true,
      .cuda_graphs = false,
