@@ -48,6 +48,7 @@ const std::vector<ServingEngine> kEngines = {
      .fp8_matmul_efficiency = kFp8MatmulEfficiency,
      .kv_block_tokens = 64,
      .hbm_usable_fraction = 0.9,
+     .kv_fraction_of_free_memory = true,
      .scheduler = EngineScheduler::static_batch,
      .source = "TensorRT-LLM docs/source/blogs/XQA-kernel.md (XQA for MQA/GQA generation "
                "'reduces data loading', released in v0.8; its FP8 measurements are v0.8's); "
@@ -66,6 +67,7 @@ const std::vector<ServingEngine> kEngines = {
      .fp8_matmul_efficiency = kFp8MatmulEfficiency,
      .kv_block_tokens = 32,
      .hbm_usable_fraction = 0.9,
+     .kv_fraction_of_free_memory = true,
      .scheduler = EngineScheduler::continuous,
      .max_prefill_tokens_per_step = 8192,
      .source = "TensorRT-LLM XQA-kernel blog; LLM API KvCacheConfig defaults "
@@ -175,7 +177,10 @@ std::string engine_description(const ServingEngine& e) {
   if (e.fp8_matmul_efficiency > 0)
     s += "FP8 GEMMs at " + format_grouped(100 * e.fp8_matmul_efficiency, 0) + " % of FP8 peak; ";
   s += "KV block " + format_grouped(static_cast<double>(e.kv_block_tokens)) + " tokens; ";
-  if (e.hbm_usable_fraction > 0)
+  if (e.hbm_usable_fraction > 0 && e.kv_fraction_of_free_memory)
+    s += format_grouped(100 * e.hbm_usable_fraction, 0) +
+         " % of the device memory left after the weights for the KV cache; ";
+  else if (e.hbm_usable_fraction > 0)
     s += format_grouped(100 * e.hbm_usable_fraction, 0) + " % of HBM for weights + KV; ";
   s += std::string(to_string(e.scheduler));
   if (e.max_prefill_tokens_per_step > 0)
