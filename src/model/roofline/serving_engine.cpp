@@ -36,8 +36,10 @@ const std::vector<ServingEngine> kEngines = {
      .source = "the seed track's napkin (Phase 03 ch. 6): compute-bound prefill, HBM-bound "
                "decode"},
     {.name = "tensorrt-llm-0.6",
-     .summary = "TensorRT-LLM v0.5-v0.7: generation attention re-reads the KV cache per query "
-                "head, no CUDA graphs, static batch (gptSessionBenchmark)",
+     .summary = "TensorRT-LLM v0.5-v0.7: early XQA generation attention (one KV read per KV "
+                "head) for head size 128 with 8 query heads per KV head and a 16-bit cache, the "
+                "KV cache re-read per query head otherwise; no CUDA graphs, static batch "
+                "(gptSessionBenchmark)",
      .kv_reads_per_query_head = true,
      .early_xqa = true,
      .cuda_graphs = false,
@@ -46,6 +48,7 @@ const std::vector<ServingEngine> kEngines = {
      .fp8_matmul_efficiency = kFp8MatmulEfficiency,
      .kv_block_tokens = 64,
      .hbm_usable_fraction = 0.9,
+     .kv_fraction_of_free_memory = true,
      .scheduler = EngineScheduler::static_batch,
      .source = "TensorRT-LLM docs/source/blogs/XQA-kernel.md (XQA for MQA/GQA generation "
                "'reduces data loading', released in v0.8; its FP8 measurements are v0.8's); "
@@ -64,6 +67,7 @@ const std::vector<ServingEngine> kEngines = {
      .fp8_matmul_efficiency = kFp8MatmulEfficiency,
      .kv_block_tokens = 32,
      .hbm_usable_fraction = 0.9,
+     .kv_fraction_of_free_memory = true,
      .scheduler = EngineScheduler::continuous,
      .max_prefill_tokens_per_step = 8192,
      .source = "TensorRT-LLM XQA-kernel blog; LLM API KvCacheConfig defaults "
@@ -173,7 +177,10 @@ std::string engine_description(const ServingEngine& e) {
   if (e.fp8_matmul_efficiency > 0)
     s += "FP8 GEMMs at " + format_grouped(100 * e.fp8_matmul_efficiency, 0) + " % of FP8 peak; ";
   s += "KV block " + format_grouped(static_cast<double>(e.kv_block_tokens)) + " tokens; ";
-  if (e.hbm_usable_fraction > 0)
+  if (e.hbm_usable_fraction > 0 && e.kv_fraction_of_free_memory)
+    s += format_grouped(100 * e.hbm_usable_fraction, 0) +
+         " % of the device memory left after the weights for the KV cache; ";
+  else if (e.hbm_usable_fraction > 0)
     s += format_grouped(100 * e.hbm_usable_fraction, 0) + " % of HBM for weights + KV; ";
   s += std::string(to_string(e.scheduler));
   if (e.max_prefill_tokens_per_step > 0)

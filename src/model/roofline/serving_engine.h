@@ -61,6 +61,10 @@ struct ServingEngine {
   double fp8_matmul_efficiency = 0;
   std::int64_t kv_block_tokens = 1;  // KV cache page; a request's cache rounds up to it
   double hbm_usable_fraction = 0;    // of HBM for weights + KV cache; 0: the scenario's
+  // hbm_usable_fraction is the KV cache's share of the device memory left
+  // free once the weights are loaded (TensorRT-LLM's free GPU memory
+  // fraction), not a share of all HBM.
+  bool kv_fraction_of_free_memory = false;
   EngineScheduler scheduler = EngineScheduler::static_batch;
   // Prompt tokens one scheduler iteration prefills at most (continuous
   // batching); 0: no limit (a request's prompt is never split).

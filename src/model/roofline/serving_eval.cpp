@@ -418,6 +418,16 @@ ServingMemory LayoutEval::memory(std::int64_t batch) const {
   mem.usable_bytes =
       mem.hbm_bytes * (engine_->hbm_usable_fraction > 0 ? engine_->hbm_usable_fraction
                                                         : in_.assume.hbm_usable_fraction);
+  if (engine_->kv_fraction_of_free_memory && engine_->hbm_usable_fraction > 0) {
+    // TensorRT-LLM sizes its KV cache after loading the engine: the free
+    // memory cudaMemGetInfo reports × kv_cache_free_gpu_mem_fraction
+    // (kvCacheManager.cpp, calculateFreeMemBytes; gptSessionBenchmark's
+    // --kv_cache_free_gpu_mem_fraction). The device's total is what CUDA
+    // reports (85.1 GB on an A100 80GB), not the datasheet's 80 GB.
+    const double device = static_cast<double>(device_memory(*chip_).bytes);
+    mem.usable_bytes = mem.weights_bytes +
+                       engine_->hbm_usable_fraction * std::max(0.0, device - mem.weights_bytes);
+  }
   mem.kv_groups_per_chip = ceil_div(m_.kv.groups, tp_);
   mem.fits = mem.total_bytes <= mem.usable_bytes;
   return mem;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "serving.h"
+#include "serving_modes.h"
 #include "serving_test_util.h"
 
 namespace napkin {
@@ -194,6 +195,36 @@ TEST(ServingEngine, KvBlocksRoundTheCacheUp) {
   in.engine = "vllm";
   const double blocks = evaluate_serving(m, in).memory.kv_bytes;
   EXPECT_NEAR(blocks / token_pool, 32.0 / 17.0, 1e-9);
+}
+
+// TensorRT-LLM sizes its KV cache from the memory CUDA reports free after the
+// engine is loaded (× kv_cache_free_gpu_mem_fraction, 0.9), not from 90 % of
+// the datasheet's 80 GB: NVIDIA's Llama-2-70B A100 row (TP 4, batch 240,
+// 128 + 2,048 tokens: 34.5 GB of weights and 42.8 GB of cache per GPU) ran,
+// and Napkin's static mode reproduces it.
+TEST(ServingEngine, TensorRtLlmSizesItsCacheFromTheMemoryLeftFree) {
+  const ServingModel m = serving_model(kLlama2_70B);
+  ModeInputs mi;
+  ServingInputs& in = mi.serving;
+  in.chip = "A100-80";
+  in.layout = {4, 1, 1};
+  in.batch = 240;
+  in.prompt_tokens = 128;
+  in.decode_tokens = 2048;
+  in.weights = in.kv = Dtype::bf16;
+  in.engine = "tensorrt-llm-0.6";
+  mi.mode = BatchingMode::static_batch;
+  const ServingMemory mem = evaluate_serving(m, in).memory;
+  EXPECT_TRUE(mem.fits);
+  const double device = static_cast<double>(device_memory(chip_by_name("A100-80")).bytes);
+  EXPECT_NEAR(mem.usable_bytes, mem.weights_bytes + 0.9 * (device - mem.weights_bytes), 1.0);
+  EXPECT_GT(mem.kv_bytes, 42e9);
+  EXPECT_EQ(evaluate_mode(m, mi).concurrency, 240);
+  // vLLM's gpu_memory_utilization is a share of the whole device (weights,
+  // activations and cache): there the batch does not fit.
+  in.engine = "vllm";
+  EXPECT_FALSE(evaluate_serving(m, in).memory.fits);
+  EXPECT_TRUE(engine_by_name("tensorrt-llm").kv_fraction_of_free_memory);
 }
 
 }  // namespace
