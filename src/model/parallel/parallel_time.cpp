@@ -208,7 +208,12 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
     const std::int64_t per_expert = std::max<std::int64_t>(
         1, static_cast<std::int64_t>(std::ceil(routed / static_cast<double>(local_experts))));
     const std::int64_t n_rt = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(nt)));
-    const WeightGemm router = weight_gemm(r, n_rt, s.n_experts, s.d_model);
+    // The router stays in bf16 when the experts run in FP8: Megatron-Core's
+    // TopKRouter.gating is a plain torch.nn.functional.linear (not a
+    // Transformer Engine module, so fp8_autocast leaves it alone) in the
+    // input's dtype or fp32/fp64 with --moe-router-dtype
+    // (megatron/core/transformer/moe/router.py).
+    const WeightGemm router = weight_gemm(c.bf16_rates, n_rt, s.n_experts, s.d_model);
     fc1 = weight_gemm(r, per_expert, up * ef_r, s.d_model, local_experts, operand_bytes);
     fc2 = weight_gemm(r, per_expert, s.d_model, ef_r, local_experts, operand_bytes);
     // Routing (softmax, top-k) in fp32, and permuting the tokens to their

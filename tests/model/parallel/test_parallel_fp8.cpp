@@ -8,6 +8,7 @@
 
 #include "model_presets.h"
 #include "parallel.h"
+#include "parallel_internal.h"
 #include "parallel_test_util.h"
 
 namespace napkin {
@@ -166,6 +167,33 @@ TEST(ParallelFp8, MemoryBoundGemmsMoveOneBytePerOperand) {
   const double ratio = fp8.time.kernels.gemm_seconds / bf16.time.kernels.gemm_seconds;
   EXPECT_GT(ratio, 0.75);
   EXPECT_LT(ratio, 0.92);
+}
+
+TEST(ParallelFp8, TheMoeRouterStaysInBf16) {
+  // Megatron-Core's router is a plain torch linear outside Transformer
+  // Engine (router.py, TopKRouter.gating), so FP8 training runs it in bf16.
+  // Slowing the bf16 GEMM rate a hundredfold must slow an FP8 MoE layer (its
+  // router) and leave an FP8 dense layer alone.
+  TrainingSoftware sw = software_by_name("tp-overlap");
+  sw.fp8_matmuls = true;
+  TrainingJob j;
+  j.shape = testing_util::preset_shape("Mixtral-8x7B");
+  j.chip = "H100";
+  j.n_chips = 64;
+  j.seq_len = 4096;
+  j.global_batch = 64;
+  j.software = sw;
+  Layout l;
+  l.tp = 2, l.pp = 4, l.ep = 8, l.dp = 8, l.micro_batch = 1;
+  parallel_detail::JobContext c = parallel_detail::make_context(j);
+  const parallel_detail::LayerCost moe = parallel_detail::layer_cost(c, l, true);
+  const parallel_detail::LayerCost dense = parallel_detail::layer_cost(c, l, false);
+  c.bf16_rates.matmul_flops_per_s /= 100;
+  const parallel_detail::LayerCost moe_slow = parallel_detail::layer_cost(c, l, true);
+  const parallel_detail::LayerCost dense_slow = parallel_detail::layer_cost(c, l, false);
+  EXPECT_GT(moe_slow.fwd_mix.gemm_seconds, 1.01 * moe.fwd_mix.gemm_seconds);
+  EXPECT_GT(moe_slow.wgrad, moe.wgrad);
+  EXPECT_DOUBLE_EQ(dense_slow.fwd_mix.gemm_seconds, dense.fwd_mix.gemm_seconds);
 }
 
 }  // namespace
