@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 
@@ -208,7 +209,14 @@ TEST(CliCalibrate, BudgetWithTheProfilePredictsACalibratedMfuAndItsRange) {
   const double mfu = r.json["mfu"].toDouble();
   EXPECT_DOUBLE_EQ(k["mfu"].toDouble(), mfu);
   EXPECT_GT(mfu, 0.05);
-  EXPECT_LT(mfu, 0.8);
+  // No step beats its GEMMs: the MFU stays below the fitted GEMM efficiency.
+  QFile file(profile);
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  double matmul_efficiency = 0;
+  for (const QJsonValue c : QJsonDocument::fromJson(file.readAll())["constants"].toArray())
+    if (c["name"].toString() == "matmul_efficiency") matmul_efficiency = c["value"].toDouble();
+  EXPECT_GT(matmul_efficiency, 0.5);
+  EXPECT_LT(mfu, matmul_efficiency);
   EXPECT_LT(k["mfu_low"].toDouble(), mfu);
   EXPECT_GT(k["mfu_high"].toDouble(), mfu);
   // The fit's range is the planner's MFU range: the days spread.

@@ -24,13 +24,15 @@ QString text(const QString& pdf) {
   return tool(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
 }
 
+}  // namespace
+
+// Outside the anonymous namespace: TEST_F's classes derive from it, and in a
+// unity build a base of internal linkage draws -Wsubobject-linkage.
 class CliReport : public ::testing::Test {
  protected:
   void SetUp() override { qputenv("SOURCE_DATE_EPOCH", "1798761600"); }  // 2027-01-01
   QTemporaryDir dir;
 };
-
-}  // namespace
 
 TEST_F(CliReport, DefaultScenarioHasTheHeadlineNumbersAndMetadata) {
   const QString pdf = dir.filePath(QStringLiteral("default.pdf"));

@@ -40,14 +40,16 @@ QStringList entries(const std::string& dir) {
   return e;
 }
 
+}  // namespace
+
+// Outside the anonymous namespace: TEST_F's classes derive from it (a base of
+// internal linkage draws -Wsubobject-linkage in a unity build).
 struct AtomicWriterTest : ::testing::Test {
   QTemporaryDir tmp;
   std::string dir() const { return tmp.path().toStdString(); }
   std::string path(const char* name) const { return dir() + "/" + name; }
   void TearDown() override { detail::set_unnamed_temporaries(true); }
 };
-
-}  // namespace
 
 TEST_F(AtomicWriterTest, WritesANewFileAndReplacesAnOldOne) {
   const std::string p = path("a.txt");

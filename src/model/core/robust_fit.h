@@ -50,7 +50,7 @@ struct ConstantFitOptions {
   // Polled after each of the 1 + runs + bootstrap minimizations (the fit, the
   // leave-one-out fits, the resamples) with how many are done of that total;
   // false stops the fit with Cancelled (parallel_for.h).
-  std::function<bool(std::int64_t done, std::int64_t total)> progress;
+  std::function<bool(std::int64_t done, std::int64_t total)> progress = {};
   void validate() const;
 };
 

@@ -25,10 +25,14 @@ std::string format_value(double value) {
 
 // 1,000,000,000, as every other number the user reads (core has no format.h).
 static std::string grouped(std::int64_t v) {
-  std::string digits = std::to_string(v);
-  const std::size_t first = v < 0 ? 1 : 0;
-  for (std::size_t i = digits.size(); i > first + 3; i -= 3) digits.insert(i - 3, ",");
-  return digits;
+  const std::string digits = std::to_string(v);
+  const std::size_t first = v < 0 ? 1 : 0;  // the sign
+  std::string out = digits.substr(0, first);
+  for (std::size_t i = first; i < digits.size(); ++i) {
+    if (i > first && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
 }
 
 void count_out_of_range(std::int64_t value, std::string_view name, std::string_view unit,

@@ -443,7 +443,7 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
   if (job.global_batch % replicas != 0)
     return "global_batch (" + format_grouped(job.global_batch) +
            " sequences) must be a multiple of dp × mb = " + format_grouped(replicas);
-  const std::int64_t micro_batches = job.global_batch / replicas;
+  const std::int64_t micro_batches = micro_batches_per_step(job, l);
   if (l.vpp > 1) {
     if (l.pp == 1)
       return "vpp (model chunks per stage) needs pp > 1; got vpp = " + format_grouped(l.vpp);

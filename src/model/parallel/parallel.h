@@ -246,6 +246,12 @@ std::string to_string(const Layout& layout);
 // value, or a product that does not divide n_chips.
 Layout parse_layout(std::string_view text, std::int64_t n_chips, const Layout& base = {});
 
+// Micro-batches each pipeline runs per step: global batch / (dp × mb) (what
+// layout_problem() requires to divide evenly).
+inline std::int64_t micro_batches_per_step(const TrainingJob& job, const Layout& layout) {
+  return job.global_batch / (layout.dp * layout.micro_batch);
+}
+
 // Why `layout` cannot run `job` (divisibility, ranges), naming the field as a
 // user types it; nullopt when it can. Memory is not checked here.
 std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& layout);

@@ -280,7 +280,7 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   m.optimizer_bytes = bytes(c.optimizer_bytes, layout.zero >= 1);
 
   // Activations of the in-flight micro-batches (DualPipe: p + 1 on every rank).
-  const std::int64_t mbs = job.global_batch / (layout.dp * layout.micro_batch);
+  const std::int64_t mbs = micro_batches_per_step(job, layout);
   m.in_flight =
       dualpipe ? std::min(layout.pp + 1, mbs) : in_flight(stage, layout.pp, layout.vpp, mbs);
   const std::int64_t per_micro_batch =

@@ -160,7 +160,7 @@ PipelineSchedule pipeline_schedule(const TrainingJob& job, const Layout& layout,
   std::vector<StageTime> st;
   stage_times(c, layout, comps, dense, moe, embedding_cost(c, layout), output_cost(c, layout), st,
               &p2p);
-  std::int64_t m = job.global_batch / (layout.dp * layout.micro_batch);
+  std::int64_t m = micro_batches_per_step(job, layout);
   if (max_micro_batches > 0 && m > max_micro_batches) {
     m = max_micro_batches;
     if (layout.vpp > 1) m = std::max(layout.pp, m / layout.pp * layout.pp);

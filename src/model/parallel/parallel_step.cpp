@@ -100,8 +100,7 @@ std::pair<double, double> zero_layer_exposed(const JobContext& c, const Layout& 
   if (L.zero < 2 || L.dp * L.cp == 1) return {0.0, 0.0};
   const DpCollectives& d = dp_collectives(c, L, lc.dense_params, lc.expert_params);
   if (L.zero == 2) {
-    const double m =
-        std::max(1.0, static_cast<double>(c.job->global_batch / (L.dp * L.micro_batch)));
+    const double m = std::max(1.0, static_cast<double>(micro_batches_per_step(*c.job, L)));
     double fwd = lc.fwd_compute, bwd = lc.bwd_compute + lc.recompute;
     // Tensor-parallel collectives inside a node leave the scale-out link free.
     const GroupPlacement tp = placement(c, L.tp, 1);
@@ -223,7 +222,7 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
   res.layout.sequence_parallel = L.sequence_parallel && L.tp > 1;  // no effect at tp = 1
   res.hbm_bytes = c.device_bytes;
   res.valid = true;
-  const std::int64_t m = job.global_batch / (L.dp * L.micro_batch);
+  const std::int64_t m = micro_batches_per_step(job, L);
   res.micro_batches = m;
   std::vector<StageComposition>& comps = c.comps_scratch;
   std::vector<StageTime>& st = c.times_scratch;

@@ -95,8 +95,7 @@ double unfused_accumulation_bytes(const JobContext& c, const Layout& L) {
   if (job.software.fused_grad_accumulation) return 0;
   // Read the accumulated gradient and the fresh bf16/fp16 one, write the sum;
   // an fp16 .grad takes the first micro-batch's gradient as it is.
-  const double m =
-      static_cast<double>(std::max<std::int64_t>(1, job.global_batch / (L.dp * L.micro_batch)));
+  const double m = static_cast<double>(std::max<std::int64_t>(1, micro_batches_per_step(job, L)));
   const double adds = job.software.fp32_grads ? m : m - 1;
   return (2 * c.grad_bytes + 2) * adds / m;
 }

@@ -48,7 +48,7 @@ struct ScenarioInput {
   // What a control shows instead of the number when the value is `lo` and
   // `lo` means something else ("estimated" for a measured figure left at 0);
   // "" shows the number.
-  std::string_view special_text;
+  std::string_view special_text = {};
   double (*get)(const Scenario&) = nullptr;
   void (*set)(Scenario&, double) = nullptr;
 };

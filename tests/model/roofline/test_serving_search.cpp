@@ -387,7 +387,9 @@ TEST(ServingSearch, OneRowPerSliceSize) {
       EXPECT_EQ(a.best->chips, row.chips);  // the smallest slice that meets is the answer
     }
     any_meets = any_meets || row.meets;
-    if (!row.meets) EXPECT_FALSE(row.layout.reason.empty());
+    if (!row.meets) {
+      EXPECT_FALSE(row.layout.reason.empty());
+    }
   }
   EXPECT_TRUE(any_meets);
 }
