@@ -7,7 +7,9 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QTest>
+#include <QVBoxLayout>
 
+#include "CheckList.h"
 #include "PlotItems.h"
 #include "PlotWidget.h"
 #include "ReadoutGrid.h"
@@ -259,4 +261,44 @@ TEST(ReflowGrid, ThreeTwoOneColumns) {
   EXPECT_EQ(grid.heightForWidth(400), 6 * 240 + 5 * 4);
   grid.resize(700, grid.heightForWidth(700));
   EXPECT_EQ(grid.columns(), 2);
+}
+
+TEST(CheckList, HeldDuringADragItGrowsButNeverShrinksThenFitsOnRelease) {
+  // A check that comes and goes with a slider's value must not resize every
+  // plot below the list on every tick of a drag.
+  QWidget page;
+  auto* layout = new QVBoxLayout(&page);
+  auto* list = new CheckList;
+  QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+  policy.setHeightForWidth(true);
+  list->setSizePolicy(policy);  // the height it asks for, the rest to the stretch
+  layout->addWidget(list);
+  layout->addStretch();
+  const auto checks = [](int n) {
+    std::vector<CheckItem> out;
+    for (int i = 0; i < n; ++i)
+      out.push_back({QStringLiteral("check %1").arg(i), i % 2 == 0,
+                     QStringLiteral("what check %1 is about and its threshold").arg(i)});
+    return out;
+  };
+  page.resize(500, 900);
+  list->setChecks(checks(3));
+  page.show();
+  QCoreApplication::processEvents();
+  const int three = list->height();
+
+  list->setHoldHeight(true);
+  list->setChecks(checks(8));
+  QCoreApplication::processEvents();
+  const int eight = list->height();
+  EXPECT_GT(eight, three);  // grows to show every check
+  list->setChecks(checks(1));
+  QCoreApplication::processEvents();
+  EXPECT_EQ(list->height(), eight);  // held: no shrink while the drag goes on
+  EXPECT_EQ(list->checks().size(), 1u);
+
+  list->setHoldHeight(false);  // released: fits the one check
+  QCoreApplication::processEvents();
+  EXPECT_LT(list->height(), three);
+  EXPECT_GE(list->height(), list->minimumHeight());
 }

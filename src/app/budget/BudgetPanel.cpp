@@ -110,6 +110,7 @@ BudgetPanel::~BudgetPanel() = default;
 
 void BudgetPanel::gestureChanged(bool on) {
   ScenarioPanel::gestureChanged(on);
+  checks_->setHoldHeight(on);
   if (!on && ranges_stale_) {  // released: the ranges exactly, on this thread
     requestRefresh();
     return;

@@ -40,11 +40,25 @@ void CheckList::setChecks(const std::vector<CheckItem>& checks) {
   // every slider tick must not relayout the window on every tick).
   const int h = static_cast<int>(std::ceil(document()->size().height()));
   const int line = fontMetrics().height();
-  if (h > std::max(height_, viewport()->height()) || h < height_ - 2 * line) {
+  if (h > std::max(height_, viewport()->height()) || (!hold_ && h < height_ - 2 * line)) {
     height_ = h;
     cached_.clear();
     updateGeometry();
   }
+}
+
+void CheckList::setHoldHeight(bool hold) {
+  if (hold == hold_) return;
+  hold_ = hold;
+  if (hold) {
+    unheld_minimum_height_ = minimumHeight();
+    setMinimumHeight(std::max(minimumHeight(), height()));
+    return;
+  }
+  setMinimumHeight(unheld_minimum_height_);
+  height_ = static_cast<int>(std::ceil(document()->size().height()));
+  cached_.clear();
+  updateGeometry();
 }
 
 int CheckList::heightForWidth(int width) const {

@@ -21,6 +21,11 @@ class CheckList : public QTextBrowser {
   // Redraws only when the checks differ from those shown.
   void setChecks(const std::vector<CheckItem>& checks);
   const std::vector<CheckItem>& checks() const { return checks_; }
+  // While held (a slider drag) the list grows when the checks need more room
+  // and never shrinks: a check that comes and goes with the value must not
+  // move and resize every plot below it tick after tick. Released, it fits
+  // the checks again.
+  void setHoldHeight(bool hold);
   // Tall enough for every check at a width, so none hides behind a scroll bar.
   bool hasHeightForWidth() const override { return true; }
   int heightForWidth(int width) const override;
@@ -30,6 +35,8 @@ class CheckList : public QTextBrowser {
   std::vector<CheckItem> checks_;
   QString html_;
   int height_ = 0;  // the document's height when last laid out
+  bool hold_ = false;
+  int unheld_minimum_height_ = 0;
   // heightForWidth at one width, kept until the checks' height changes (the
   // layout asks on every relayout; cloning the document each time costs a frame).
   mutable std::vector<std::pair<int, int>> cached_;  // (width, height)
