@@ -97,6 +97,41 @@ TEST(SliderSpin, CountsAreGroupedLikeTheReadouts) {
   EXPECT_EQ(batch.spinBox()->text(), QStringLiteral("268,435,456 tokens"));
 }
 
+TEST(SliderSpin, ADragKeepsTheBoxWidthAndShowsEveryValueWhole) {
+  // The box is as wide as the slider's widest value with its unit; a drag
+  // along the slider never changes its width (each change relaid out the
+  // whole control column and every plot beside it), and no value is clipped.
+  SliderSpin::Spec spec;
+  spec.label = QStringLiteral("Global batch");
+  spec.min = 65536;
+  spec.max = 268435456;
+  spec.accept_min = 1;  // typed values reach further than the slider
+  spec.accept_max = 1e9;
+  spec.integer = true;
+  spec.scale = SliderSpin::Scale::log;
+  spec.ladder = Ladder::powersOfTwo();
+  spec.suffix = QStringLiteral("tokens");
+  SliderSpin batch(spec);
+  batch.resize(batch.sizeHint());
+  batch.show();
+  QCoreApplication::processEvents();
+  SciSpinBox* spin = batch.spinBox();
+  const int width = spin->sizeHint().width();
+  QSlider* slider = batch.slider();
+  for (int i = slider->minimum(); i <= slider->maximum(); ++i) {
+    slider->setValue(i);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(spin->sizeHint().width(), width) << spin->text().toStdString();
+    QLineEdit* edit = spin->findChild<QLineEdit*>();
+    ASSERT_NE(edit, nullptr);
+    EXPECT_GE(edit->contentsRect().width(), edit->fontMetrics().horizontalAdvance(spin->text()))
+        << spin->text().toStdString();
+  }
+  // A typed value beyond the slider's widest widens the box rather than clipping it.
+  batch.setValue(1e9);
+  EXPECT_GT(spin->sizeHint().width(), width);
+}
+
 // Issue 27 item 14: enabled, five significant digits (not 1.4565966e+12); the value stays exact.
 TEST(SliderSpin, ADisabledBoxShowsADerivedValueShortAndFiveDigitsWhenEnabled) {
   SliderSpin::Spec spec;

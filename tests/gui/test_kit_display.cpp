@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "CheckList.h"
+#include "MessageLabel.h"
 #include "PlotItems.h"
 #include "PlotWidget.h"
 #include "ReadoutGrid.h"
@@ -301,4 +302,33 @@ TEST(CheckList, HeldDuringADragItGrowsButNeverShrinksThenFitsOnRelease) {
   QCoreApplication::processEvents();
   EXPECT_LT(list->height(), three);
   EXPECT_GE(list->height(), list->minimumHeight());
+}
+
+TEST(MessageLabel, ShownWhenThereIsOneAndHeldOpenThroughADrag) {
+  QWidget page;
+  auto* layout = new QVBoxLayout(&page);
+  auto* message = new MessageLabel;
+  layout->addWidget(message);
+  layout->addStretch();
+  page.show();
+  EXPECT_FALSE(message->isVisible());
+  message->setMessage(QStringLiteral("The latency budget is below the overhead."));
+  EXPECT_TRUE(message->isVisible());
+  message->setMessage(QString());
+  EXPECT_FALSE(message->isVisible());
+
+  // A drag across the edge: the room stays until the release, the text goes at once.
+  message->setHold(true);
+  message->setMessage(QStringLiteral("No plan for these inputs."));
+  message->setMessage(QString());
+  EXPECT_TRUE(message->isVisible());
+  EXPECT_TRUE(message->text().isEmpty());
+  message->setHold(false);
+  EXPECT_FALSE(message->isVisible());
+
+  // Released on a message: it stays.
+  message->setHold(true);
+  message->setMessage(QStringLiteral("No plan for these inputs."));
+  message->setHold(false);
+  EXPECT_TRUE(message->isVisible());
 }

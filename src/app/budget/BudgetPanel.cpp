@@ -16,6 +16,7 @@
 #include "AdaptiveRow.h"
 #include "CheckList.h"
 #include "ControlColumn.h"
+#include "MessageLabel.h"
 #include "PanelPage.h"
 #include "ScenarioModel.h"
 #include "WheelPassThrough.h"
@@ -50,12 +51,7 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(
   QVBoxLayout* v = nullptr;
   QWidget* results = resultsPage(this, column_, &v)->widget();
 
-  message_ = new QLabel(results);
-  message_->setObjectName(QStringLiteral("message"));
-  message_->setWordWrap(true);
-  message_->setStyleSheet(QStringLiteral("color: #b71c1c;"));
-  message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  message_->hide();
+  message_ = new MessageLabel(results);
   v->addWidget(message_);
   auto* top = new AdaptiveRow(kSideBySide, results);
   auto* grid = new ReadoutGrid;
@@ -111,6 +107,7 @@ BudgetPanel::~BudgetPanel() = default;
 void BudgetPanel::gestureChanged(bool on) {
   ScenarioPanel::gestureChanged(on);
   checks_->setHoldHeight(on);
+  message_->setHold(on);
   if (!on && ranges_stale_) {  // released: the ranges exactly, on this thread
     requestRefresh();
     return;
@@ -163,8 +160,7 @@ void BudgetPanel::scheduleTexts() {
 
 void BudgetPanel::showError(const std::string& error) {
   const QString msg = error.empty() ? QString() : tr("No plan for these inputs: %1").arg(qs(error));
-  if (message_->text() != msg) message_->setText(msg);
-  message_->setVisible(!msg.isEmpty());
+  message_->setMessage(msg);
 }
 
 QString BudgetPanel::message() const { return message_->text(); }

@@ -16,7 +16,6 @@
 #include "budget_view.h"
 
 class QGroupBox;
-class QLabel;
 class QPlainTextEdit;
 class QTimer;
 
@@ -28,6 +27,7 @@ class HistogramPlot;
 class TornadoPlot;
 class CheckList;
 class ControlColumn;
+class MessageLabel;
 class ScenarioModel;
 
 class BudgetPanel : public ScenarioPanel {
@@ -98,7 +98,7 @@ class BudgetPanel : public ScenarioPanel {
   HistogramPlot* histogram_plot_ = nullptr;
   TornadoPlot* tornado_plot_ = nullptr;
   QGroupBox* ranges_box_ = nullptr;
-  QLabel* message_ = nullptr;
+  MessageLabel* message_ = nullptr;
   bool ranges_running_ = false;
   bool ranges_stale_ = false;  // the shown ranges are not of view_'s inputs
   std::uint64_t ranges_generation_ = 0;

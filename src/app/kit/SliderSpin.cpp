@@ -75,8 +75,11 @@ void SciSpinBox::fitText() {
   const auto width = [&](double v) {
     return fm.horizontalAdvance(prefix() + textFromValue(v) + suffix());
   };
-  if (ends_measured_for_ != std::pair(minimum(), maximum())) {  // a drag keeps its range
+  // A drag keeps its range and its unit: measured once, not on every value.
+  const QString affixes = prefix() + QChar(0) + suffix();
+  if (ends_measured_for_ != std::pair(minimum(), maximum()) || ends_measured_affixes_ != affixes) {
     ends_measured_for_ = {minimum(), maximum()};
+    ends_measured_affixes_ = affixes;
     const int ends = std::max(width(minimum()), width(maximum()));
     ends_width_ =
         width_range_ ? std::max(width(width_range_->first), width(width_range_->second)) : ends;

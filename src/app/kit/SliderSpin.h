@@ -85,6 +85,7 @@ class SciSpinBox : public QDoubleSpinBox {
   int shrink_width_ = 0;  // px the width range's ends need less than the range's ends
   std::optional<std::pair<double, double>> width_range_;
   std::pair<double, double> ends_measured_for_{NAN, NAN};
+  QString ends_measured_affixes_;  // prefix and suffix they were measured with
   bool scientific_ = false;
   int display_decimals_ = 0;
   double accepted_lo_ = 0, accepted_hi_ = 99.99;

@@ -12,6 +12,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "ControlColumn.h"
+#include "MessageLabel.h"
 #include "PanelPage.h"
 #include "ScenarioModel.h"
 #include "roofline/RooflineTexts.h"
@@ -62,12 +63,7 @@ RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   tv->setContentsMargins(0, 0, 0, 0);
   tv->setSpacing(2);
   tv->addWidget(grid);
-  message_ = new QLabel(top);
-  message_->setObjectName(QStringLiteral("message"));
-  message_->setWordWrap(true);
-  message_->setStyleSheet(QStringLiteral("color: #b71c1c;"));
-  message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  message_->setVisible(false);
+  message_ = new MessageLabel(top);
   tv->addWidget(message_);
   right->addWidget(titledBox(tr("Read-outs"), top, this), 0);
 
@@ -133,6 +129,7 @@ RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
 
 void RooflinePanel::gestureChanged(bool on) {
   ScenarioPanel::gestureChanged(on);
+  message_->setHold(on);
   if (!on && queued_ && !in_flight_) {  // released: search for where the drag ended
     queued_.reset();
     requestServing();
@@ -182,8 +179,7 @@ void RooflinePanel::refresh() {
              "hardware meets it.")
               .arg(secondsText(view_.inputs.turn.budget_seconds),
                    secondsText(view_.inputs.turn.overhead_seconds));
-  if (message_->text() != msg) message_->setText(msg);
-  message_->setVisible(!msg.isEmpty());
+  message_->setMessage(msg);
   readouts_->show(view_);
   stale_.fill(true);
   drawTab(tabs_->currentIndex());

@@ -30,6 +30,7 @@ class QTextBrowser;
 namespace napkin {
 
 class ControlColumn;
+class MessageLabel;
 
 class ScenarioModel;
 
@@ -93,7 +94,7 @@ class RooflinePanel : public ScenarioPanel {
   RooflineControls controls_;
   std::unique_ptr<RooflineReadouts> readouts_;
   std::unique_ptr<ServingReadouts> serving_readouts_;
-  QLabel* message_ = nullptr;
+  MessageLabel* message_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   QTableWidget* operations_ = nullptr;
   QTextBrowser* agenda_ = nullptr;
