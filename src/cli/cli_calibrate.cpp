@@ -96,7 +96,7 @@ std::string pct(double x) {
   return b;
 }
 
-std::string value_text(const FittedConstant& c) {
+std::string value_text(const FittedConstant& c, const FitConstant& k) {
   char b[160];
   if (c.unit == "s")
     std::snprintf(b, sizeof b, "%-30s %10.4g s    [%.4g, %.4g]   prior %g s", c.name.c_str(),
@@ -104,6 +104,9 @@ std::string value_text(const FittedConstant& c) {
   else
     std::snprintf(b, sizeof b, "%-30s %10.4f      [%.4f, %.4f]   prior %.4g", c.name.c_str(),
                   c.value, c.p05, c.p95, c.prior);
+  if (c.held) return std::string(b) + "   held: the runs do not identify it";
+  if (k.hi > k.lo && c.value >= k.hi * (1 - 1e-6))
+    return std::string(b) + "   at its ceiling: the runs ask for more than the chip has shown";
   return b;
 }
 
@@ -233,7 +236,8 @@ int run_calibrate(Args& a) {
               c.software.empty() ? "unknown" : c.software.c_str());
   for (const std::string& n : runs.notes) std::printf("  note: %s\n", n.c_str());
   std::printf("Constants (fitted, 90 %% bootstrap interval, datasheet prior)\n");
-  for (const FittedConstant& k : c.fit.constants) std::printf("  %s\n", value_text(k).c_str());
+  for (std::size_t k = 0; k < c.fit.constants.size(); ++k)
+    std::printf("  %s\n", value_text(c.fit.constants[k], c.constants[k]).c_str());
   std::printf(
       "Runs: measured step, datasheet model, calibrated, leave-one-out (error vs measured)\n");
   for (std::size_t i = 0; i < c.runs.size(); ++i) {

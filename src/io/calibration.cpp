@@ -29,15 +29,31 @@ std::vector<FitConstant> step_time_constants(const TrainingJob& job) {
   datasheet.calibrated.reset();
   const CalibratedConstants d = datasheet.constants();
   const std::string chip = job.chip;
+  const Chip& row = chip_by_name(job.chip);
+  // Ceilings from what the chip has been measured to do at best: no GEMM
+  // beats the chip's best published GEMM (hardware.h matmul_best; 1 where
+  // none is cited), no element-wise kernel beats a plain device-to-device
+  // copy (hbm_stream_efficiency). A fit that presses against one says the
+  // model, not the constant, is off for the runs' shapes.
+  const double matmul_ceiling = row.efficiency.matmul_best > 0
+                                    ? std::max(row.efficiency.matmul_best, d.matmul_efficiency)
+                                    : 1.0;
+  const double hbm_ceiling = std::max(row.hbm_stream_efficiency, d.hbm_efficiency);
   // Log-normal priors (factors) at the datasheet values; the widths are the
   // spread the sources show: GEMM efficiency across shapes and clocks ±20 %,
   // fused element-wise kernels and NCCL bus bandwidth ±30 %, the host time
   // per kernel (Python dispatch, CUDA launches) a factor of about 1.6.
   return {
-      {kNames[0], "×", ConstantKind::factor, d.matmul_efficiency, 0.2, 0.05, 1.0,
-       chip + " efficiency.matmul (hardware.cpp: MAMF sweeps ÷ datasheet peak)"},
-      {kNames[1], "×", ConstantKind::factor, d.hbm_efficiency, 0.3, 0.05, 1.0,
-       chip + " efficiency.hbm (hardware.cpp: fused element-wise kernels ÷ HBM bandwidth)"},
+      {kNames[0], "×", ConstantKind::factor, d.matmul_efficiency, 0.2, 0.05, matmul_ceiling,
+       chip + " efficiency.matmul (hardware.cpp: MAMF sweeps ÷ datasheet peak" +
+           (matmul_ceiling < 1
+                ? "; at most " + format_grouped(matmul_ceiling, 3) + ", the best published GEMM)"
+                : ")")},
+      {kNames[1], "×", ConstantKind::factor, d.hbm_efficiency, 0.3, 0.05, hbm_ceiling,
+       chip +
+           " efficiency.hbm (hardware.cpp: fused element-wise kernels ÷ HBM bandwidth; at "
+           "most " +
+           format_grouped(hbm_ceiling, 3) + ", a plain copy)"},
       {kNames[2], "×", ConstantKind::factor, d.scale_up_efficiency, 0.3, 0.05, 1.0,
        chip + " efficiency.link (hardware.cpp: nccl-tests bus bandwidth ÷ NVLink)"},
       {kNames[3], "×", ConstantKind::factor, d.scale_out_efficiency, 0.3, 0.05, 1.0,
@@ -137,6 +153,13 @@ Calibration calibrate_step_time(const std::vector<MeasuredRun>& runs,
         return predict_step_seconds(rs[i].job, rs[i].layout, k);
       },
       options);
+  for (std::size_t k = 0; k < c.constants.size(); ++k)
+    if (c.fit.constants[k].held)
+      c.constants[k].source =
+          "held at the datasheet value: these runs do not identify it "
+          "(they leave " +
+          format_percent(c.fit.constants[k].sd_ratio, 0) + " of its prior uncertainty). " +
+          c.constants[k].source;
   return c;
 }
 

@@ -82,28 +82,54 @@ TEST(Calibration, TenVtrainSingleNodeRows) {
     EXPECT_LE(k.p05, k.value + 1e-9) << k.name;
     EXPECT_GE(k.p95, k.value - 1e-9) << k.name;
   }
-  // The single-node runs say nothing about the network between nodes: the
-  // scale-out efficiency stays at its prior.
-  EXPECT_NEAR(c.fit.constants[3].value, 0.78, 0.005);
-  // Host-bound small models: the host time per kernel rises to about 87 µs.
-  EXPECT_NEAR(c.fit.constants[4].value, 86.6e-6, 3e-6);
-  EXPECT_NEAR(c.fit.constants[0].value, 0.856, 0.02);
+  // What the ten rows identify (the Laplace posterior's standard deviation
+  // over the prior's): the GEMM efficiency and the host time per kernel.
+  // The element-wise efficiency acts on the same compute-bound rows as the
+  // GEMMs (their effects correlate -0.9), NVLink collectives are a few per
+  // cent of any row, and no row crosses a node: the three stay at their priors.
+  EXPECT_FALSE(c.fit.constants[0].held);
+  EXPECT_LT(c.fit.constants[0].sd_ratio, 0.5);
+  EXPECT_FALSE(c.fit.constants[4].held);
+  EXPECT_LT(c.fit.constants[4].sd_ratio, 0.1);
+  for (std::size_t k : {1, 2, 3}) {
+    EXPECT_TRUE(c.fit.constants[k].held) << c.fit.constants[k].name;
+    EXPECT_GT(c.fit.constants[k].sd_ratio, 0.8) << c.fit.constants[k].name;
+    EXPECT_DOUBLE_EQ(c.fit.constants[k].value, c.constants[k].prior);
+    // Its interval is the prior's 90 % range, not a point.
+    EXPECT_LT(c.fit.constants[k].p05, c.fit.constants[k].value);
+    EXPECT_GT(c.fit.constants[k].p95, c.fit.constants[k].value);
+    EXPECT_EQ(c.constants[k].source.rfind("held at the datasheet value", 0), 0u);
+  }
+  // Ceilings: the A100's best published GEMM (MAMF 267.9 of 312 TFLOP/s) and
+  // a plain copy's share of HBM bandwidth.
+  EXPECT_DOUBLE_EQ(c.constants[0].hi, 0.859);
+  EXPECT_DOUBLE_EQ(c.constants[1].hi, 0.88);
+  // The compute-bound rows ask for faster GEMMs than any measured on an
+  // A100: the fit stops at the ceiling, and what is left is the model's miss
+  // at this shape (README, "Calibration on one real cluster"). Host-bound
+  // small models: the host time per kernel rises to about 86 µs.
+  EXPECT_NEAR(c.fit.constants[0].value, 0.859, 1e-6);
+  EXPECT_NEAR(c.fit.constants[4].value, 86.0e-6, 3e-6);
   // In sample and left out, the calibrated model beats the datasheet model.
   EXPECT_NEAR(c.fit.prior_error.mean_abs, 0.141, 0.005);
   EXPECT_NEAR(c.fit.prior_error.mean_signed, -0.043, 0.005);
-  EXPECT_LT(c.fit.fit_error.mean_abs, 0.07);
-  EXPECT_LT(c.fit.loo_error.mean_abs, 0.09);
+  EXPECT_NEAR(c.fit.fit_error.mean_abs, 0.080, 0.005);
+  EXPECT_NEAR(c.fit.loo_error.mean_abs, 0.092, 0.005);
 }
 
-TEST(Calibration, PredictingTheMultiNodeRowsIsNotImproved) {
+TEST(Calibration, PredictingTheMultiNodeRowsFallsShortOfTheTarget) {
   // The target: calibrated on the ten rows, the 52 public multi-node
-  // rows' mean error a third below the datasheet model's. Not met: the
-  // single-node rows (hidden 2,048, 1,024 tokens, host-bound at small
-  // micro-batches) fit a longer host time per kernel and faster element-wise
-  // kernels and NVLink collectives; the multi-node models (hidden 3,072 to
-  // 12,288) are not host-bound, so they come out faster, and their largest
-  // misses (TP 2-4 with 8-16 stages across nodes) lie in the scale-out
-  // network the single-node rows cannot see. Recorded, not hidden.
+  // rows' mean error a third below the datasheet model's (9.6 % to 6.4 %).
+  // Not met (8.9 %), and not reachable by these five constants: fitted to the
+  // 52 rows themselves, with no ceiling and every constant free, they reach
+  // 8.1 %. At hidden 2,048 and TP 1 the datasheet model's time per layer is
+  // 27-35 % above the measured one at micro-batches of 2 and more: its GEMMs
+  // of 2,048 x 2,048 outputs fill 128 of 216 slots of two waves of 256 x 128
+  // tiles on 108 SMs, a loss the measured steps do not show. A fit to those
+  // rows speeds up every GEMM (to the ceiling), and the multi-node models
+  // (hidden 3,072 to 12,288, nearly whole waves) come out optimistic. Their
+  // largest misses (TP 2 with 8-16 stages across nodes, TP 8 at
+  // micro-batch 64) are the datasheet model's too. Recorded, not hidden.
   const Calibration c = calibrate_step_time(calibration_rows(), ConstantFitOptions{0.05, 1.5, 0},
                                             {}, vtrain_cluster());
   const MeasuredRuns multi =
@@ -115,8 +141,9 @@ TEST(Calibration, PredictingTheMultiNodeRowsIsNotImproved) {
   const ErrorSummary after = predict_rows(multi.runs, c.fit.values());
   EXPECT_NEAR(before.mean_abs, 0.096, 0.003);
   EXPECT_NEAR(before.mean_signed, -0.018, 0.003);
-  EXPECT_NEAR(after.mean_abs, 0.123, 0.003);
-  EXPECT_NEAR(after.mean_signed, -0.118, 0.003);
+  EXPECT_NEAR(after.mean_abs, 0.089, 0.003);
+  EXPECT_NEAR(after.mean_signed, -0.060, 0.003);
+  EXPECT_GT(after.mean_abs, before.mean_abs * 2 / 3);  // the target, not met
 }
 
 TEST(Calibration, DatasheetConstantsReproduceTheUncalibratedStep) {

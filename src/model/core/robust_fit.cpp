@@ -118,6 +118,87 @@ std::vector<double> minimize(const Problem& p, const std::vector<std::size_t>& u
   return out;
 }
 
+// The inverse of a small symmetric positive-definite matrix (Gauss–Jordan
+// with partial pivoting; the matrices here are JᵀWJ/σ² + I, so >= I).
+std::vector<std::vector<double>> inverse_spd(std::vector<std::vector<double>> a) {
+  const std::size_t n = a.size();
+  std::vector<std::vector<double>> inv(n, std::vector<double>(n, 0.0));
+  for (std::size_t i = 0; i < n; ++i) inv[i][i] = 1;
+  for (std::size_t c = 0; c < n; ++c) {
+    std::size_t pivot = c;
+    for (std::size_t r = c + 1; r < n; ++r)
+      if (std::abs(a[r][c]) > std::abs(a[pivot][c])) pivot = r;
+    std::swap(a[c], a[pivot]);
+    std::swap(inv[c], inv[pivot]);
+    const double d = a[c][c];
+    for (std::size_t k = 0; k < n; ++k) a[c][k] /= d, inv[c][k] /= d;
+    for (std::size_t r = 0; r < n; ++r) {
+      if (r == c) continue;
+      const double f = a[r][c];
+      if (f == 0) continue;
+      for (std::size_t k = 0; k < n; ++k) a[r][k] -= f * a[c][k], inv[r][k] -= f * inv[c][k];
+    }
+  }
+  return inv;
+}
+
+// Which constants the runs identify (robust_fit.h): the Laplace posterior's
+// standard deviation over the prior's for each constant at `fitted`, the least
+// informed held first until every free constant is under the threshold.
+// Returns each constant's ratio and whether it is held; constants fixed by
+// their bounds (lo == hi) are neither fitted nor counted.
+struct Identification {
+  std::vector<double> sd_ratio;
+  std::vector<bool> held;
+};
+
+Identification identify(const Problem& p, const std::vector<double>& fitted) {
+  const std::size_t n = p.constants.size(), runs = p.measured.size();
+  Identification out{std::vector<double>(n, 1.0), std::vector<bool>(n, false)};
+  std::vector<std::size_t> free;
+  for (std::size_t k = 0; k < n; ++k)
+    if (p.constants[k].lo < p.constants[k].hi) free.push_back(k);
+  if (free.empty()) return out;
+  // d ln(prediction) / d(coordinate), one prior width per unit, by central
+  // differences of a tenth of a prior width; and each run's Huber weight.
+  constexpr double h = 0.1;
+  const double sigma = p.options.sigma;
+  std::vector<std::vector<double>> jac(runs, std::vector<double>(n, 0.0));
+  std::vector<double> weight(runs, 1.0);
+  for (std::size_t i = 0; i < runs; ++i) {
+    const double r = std::abs(std::log(p.predict(i, fitted) / p.measured[i])) / sigma;
+    if (r > p.options.huber_delta) weight[i] = std::isfinite(r) ? p.options.huber_delta / r : 0.0;
+    for (std::size_t k : free) {
+      std::vector<double> up = fitted, down = fitted;
+      const double t = to_coord(p.constants[k], fitted[k]);
+      up[k] = from_coord(p.constants[k], t + h);
+      down[k] = from_coord(p.constants[k], t - h);
+      const double d = (std::log(p.predict(i, up)) - std::log(p.predict(i, down))) / (2 * h);
+      jac[i][k] = std::isfinite(d) ? d : 0.0;  // a prediction the model refuses: no information
+    }
+  }
+  while (!free.empty()) {
+    const std::size_t m = free.size();
+    std::vector<std::vector<double>> a(m, std::vector<double>(m, 0.0));
+    for (std::size_t x = 0; x < m; ++x) {
+      a[x][x] = 1;  // the prior: unit width in these coordinates
+      for (std::size_t y = 0; y < m; ++y)
+        for (std::size_t i = 0; i < runs; ++i)
+          a[x][y] += weight[i] * jac[i][free[x]] * jac[i][free[y]] / (sigma * sigma);
+    }
+    const std::vector<std::vector<double>> cov = inverse_spd(a);
+    std::size_t worst = 0;
+    for (std::size_t x = 0; x < m; ++x) {
+      out.sd_ratio[free[x]] = std::sqrt(std::max(0.0, cov[x][x]));
+      if (out.sd_ratio[free[x]] > out.sd_ratio[free[worst]]) worst = x;
+    }
+    if (out.sd_ratio[free[worst]] <= p.options.identify_sd_ratio) break;
+    out.held[free[worst]] = true;
+    free.erase(free.begin() + static_cast<std::ptrdiff_t>(worst));
+  }
+  return out;
+}
+
 double percentile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   const double at = q * static_cast<double>(v.size() - 1);
@@ -135,6 +216,8 @@ void ConstantFitOptions::validate() const {
     throw std::invalid_argument("huber_delta must be a finite number > 0");
   if (bootstrap < 0 || bootstrap > 100'000)
     throw std::invalid_argument("bootstrap must be in [0, 100000] resamples");
+  if (!(identify_sd_ratio > 0 && identify_sd_ratio <= 1))
+    throw std::invalid_argument("identify_sd_ratio must be in (0, 1]");
 }
 
 std::vector<double> ConstantFit::values() const {
@@ -172,7 +255,7 @@ ConstantFit fit_constants(const std::vector<FitConstant>& constants,
   for (double m : measured)
     if (!(m > 0) || !std::isfinite(m))
       throw std::invalid_argument("a measurement is not a finite number > 0");
-  const Problem p{constants, measured, predict, options};
+  const Problem first{constants, measured, predict, options};
   const std::size_t n_runs = measured.size();
   std::vector<std::size_t> all(n_runs);
   std::iota(all.begin(), all.end(), 0);
@@ -185,7 +268,16 @@ ConstantFit fit_constants(const std::vector<FitConstant>& constants,
                       std::to_string(fits) + " fits");
   };
   if (options.progress && !options.progress(0, fits)) throw Cancelled("constant fit stopped");
-  const std::vector<double> fitted = minimize(p, all);
+  // Fit, find what the runs identify, hold the rest at their priors and fit
+  // again; the leave-one-out fits and the resamples hold the same constants.
+  std::vector<double> fitted = minimize(first, all);
+  const Identification id = identify(first, fitted);
+  std::vector<FitConstant> reduced = constants;
+  bool any_held = false;
+  for (std::size_t k = 0; k < reduced.size(); ++k)
+    if (id.held[k]) reduced[k].lo = reduced[k].hi = reduced[k].prior, any_held = true;
+  const Problem p{reduced, measured, predict, options};
+  if (any_held) fitted = minimize(p, all);
   done_one();
   std::vector<double> priors;
   for (const FitConstant& c : constants) priors.push_back(c.prior);
@@ -232,6 +324,13 @@ ConstantFit fit_constants(const std::vector<FitConstant>& constants,
     c.value = fitted[k];
     c.p05 = boot[k].empty() ? fitted[k] : percentile(boot[k], 0.05);
     c.p95 = boot[k].empty() ? fitted[k] : percentile(boot[k], 0.95);
+    c.sd_ratio = id.sd_ratio[k];
+    c.held = id.held[k];
+    if (c.held) {  // as uncertain as the prior: its 90 % range
+      const FitConstant& k0 = constants[k];
+      c.p05 = from_coord(k0, -1.6449);
+      c.p95 = from_coord(k0, 1.6449);
+    }
     out.constants.push_back(c);
   }
   return out;

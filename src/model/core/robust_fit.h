@@ -13,9 +13,22 @@
 // constrain at its datasheet value. Minimized by Nelder–Mead (Nelder & Mead
 // 1965) inside each constant's bounds.
 //
+// Identification: a constant is fitted only where the runs inform it. At the
+// first fit, the Laplace approximation of the posterior (Gauss–Newton: the
+// Jacobian J of the log predictions in prior-width units, Huber weights W)
+// has covariance (JᵀWJ/σ² + I)⁻¹; a constant whose posterior standard
+// deviation is more than `identify_sd_ratio` of its prior's is held at its
+// prior (the least informed first, the others' ratios recomputed without it,
+// backward elimination) and the rest refitted. Without this, constants the
+// runs cannot separate (two efficiencies that always act together on the
+// runs' shapes) drift along the flat valley of the objective to wherever the
+// priors' pull balances, and carry that drift to shapes that do separate them.
+//
 // Intervals: the fit repeated on bootstrap resamples of the runs (Efron
 // 1979), the 5th and 95th percentiles. Leave-one-out: each run predicted by
-// the fit to the others.
+// the fit to the others. Both hold the same constants as the fit; a held
+// constant's interval is its prior's 90 % range (the runs leave it as
+// uncertain as the datasheet does).
 #pragma once
 
 #include <cstdint>
@@ -47,6 +60,11 @@ struct ConstantFitOptions {
   double huber_delta = 1.5;  // in σ units
   std::int64_t bootstrap = 200;
   std::uint64_t seed = 1;
+  // Hold a constant at its prior when the runs leave its posterior standard
+  // deviation above this share of the prior's (0.5: the runs must at least
+  // halve its uncertainty, i.e. carry three times the prior's information);
+  // 1 fits every constant. In (0, 1].
+  double identify_sd_ratio = 0.5;
   // Polled after each of the 1 + runs + bootstrap minimizations (the fit, the
   // leave-one-out fits, the resamples) with how many are done of that total;
   // false stops the fit with Cancelled (parallel_for.h).
@@ -61,6 +79,11 @@ struct FittedConstant {
   double value = 0;
   double p05 = 0;  // bootstrap 5th percentile
   double p95 = 0;  // bootstrap 95th percentile
+  // Posterior ÷ prior standard deviation (the Laplace approximation at the
+  // first fit; for a held constant, when it was held): near 0 the runs pin
+  // it, near 1 they say nothing about it.
+  double sd_ratio = 1;
+  bool held = false;  // not identified by the runs: kept at the prior
 };
 
 struct RunFit {

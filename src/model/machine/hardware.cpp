@@ -57,6 +57,8 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
 //    1,305 MHz, the clock NVIDIA uses for the A100's HPL Rpeak (G. Lockwood,
 //    "peak FLOPS" notes): 85.9 % × 1305/1410 = 0.80. The H100's 989 TFLOP/s is
 //    already quoted at 1,830 MHz, below its 1,980 MHz boost: MAMF as measured.
+//    matmul_best is the MAMF fraction as measured (A100 0.859, H100 0.801,
+//    B200 0.776, MI300X 0.601): the most any GEMM reached, a fit's ceiling.
 //  link: nccl-tests bus bandwidth of large collectives inside a node: ~230-235
 //    of 300 GB/s on DGX A100; on H100 "~20 % protocol overhead: ~370 of 450
 //    GB/s" (NCCL maintainers, nccl-tests issue 212).
@@ -71,7 +73,8 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
 constexpr Efficiency kA100Eff{0.80, 0.78, 0.70, 0.65,
     "A100: MAMF 267.9/312 TFLOP/s at boost x 1305/1410 MHz sustained at 400 W; nccl-tests "
     "~230 of 300 GB/s NVLink 3; fused element-wise kernels ~70 % of HBM; FlashAttention-2 "
-    "~200 of 312 TFLOP/s"};
+    "~200 of 312 TFLOP/s",
+    0, 0.859};
 // FP8 on Hopper: DeepGEMM's published H800 table (README, Feb 2025) gives, for
 // DeepSeek-V3's dense training shapes at M = 4,096, its TFLOP/s and its speedup
 // over a tuned CUTLASS 3.6 FP8 GEMM; the CUTLASS figures (1,132 at K = 16,384,
@@ -82,7 +85,7 @@ constexpr Efficiency kH100Eff{0.80, 0.80, 0.75, 0.50,
     "element-wise kernels ~75 % of HBM; FlashAttention-3 forward+backward ~500 of 989 TFLOP/s; "
     "FP8 GEMMs ~0.62 of the FP8 peak (CUTLASS 3.6 at DeepSeek-V3's training shapes on H800, "
     "DeepGEMM README)",
-    0.62};
+    0.62, 0.801};
 // B200: the same MAMF sweeps (ml-engineering, compute/accelerator, 2026
 // table): bf16 1,745.0 of 2,250 TFLOP/s (77.6 %, 1792x16128x3072, torch 2.7.1
 // + CUDA 12.8); FP8 3,432.5 of 4,500 (76.3 %), where H100 reaches 1,402.6 of
@@ -93,12 +96,12 @@ constexpr Efficiency kB200Eff{0.776, 0.80, 0.75, 0.50,
     "B200: MAMF 1,745/2,250 TFLOP/s bf16 and 3,432.5/4,500 FP8 (ml-engineering); FP8 GEMMs of "
     "training shapes at Hopper's 0.62 x the FP8 MAMF ratio 76.3/70.9 = 0.667; NVLink, HBM and "
     "attention fractions assumed as H100 (no public B200 microbenchmark cited)",
-    0.667};
+    0.667, 0.776};
 constexpr Efficiency kMi300xEff{0.60, 0.70, 0.65, 0.40,
     "MI300X: MAMF 781.9/1,300 TFLOP/s (ROCm 6.2, ml-engineering); HBM copy ~4.1 of 5.3 TB/s "
     "(Chips and Cheese); link and attention fractions are estimates; FP8 GEMMs assumed at "
     "Hopper's FP8-to-bf16 ratio (0.62/0.80)",
-    0.465};
+    0.465, 0.601};
 constexpr Efficiency kTpuEff{0.80, 0.80, 0.75, 0.50,
     "TPU: estimates (no public per-kernel sweep); XLA matmuls of transformer sizes ~80 % of peak"};
 

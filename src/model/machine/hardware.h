@@ -36,6 +36,11 @@ struct Efficiency {
   // without an FP8 peak. Lower than the bf16 fraction: the scaling and the
   // narrower K loop per byte leave the tensor cores idle more often.
   double matmul_fp8 = 0;
+  // The best bf16 GEMM of any shape published for the chip (a "Maximum
+  // Achievable Matmul FLOPS" sweep) ÷ peak, at the clock it was measured at:
+  // no GEMM of a training step beats it, so it is a calibration's ceiling for
+  // `matmul`. 0 where no sweep is cited (the ceiling is then 1).
+  double matmul_best = 0;
 };
 
 struct Chip {

@@ -130,3 +130,40 @@ TEST(RobustFit, ProgressCountsEveryFitAndStopsTheFit) {
   o.progress = [](std::int64_t done, std::int64_t) { return done < 5; };
   EXPECT_THROW(fit_constants(constants(), s.y, predict, o), Cancelled);
 }
+
+TEST(RobustFit, ConstantsTheRunsDoNotIdentifyStayAtTheirPriors) {
+  // y = a·b·x: the runs see only the product a·b; c has no effect at all.
+  Synthetic s = make(1.0, 1.0, 0.0);
+  for (std::size_t i = 0; i < s.y.size(); ++i) s.y[i] = 1.5 * s.x1[i];
+  const auto predict = [&](std::size_t i, std::span<const double> k) {
+    return k[0] * k[1] * s.x1[i] + 0 * k[2];
+  };
+  ConstantFitOptions o;
+  o.bootstrap = 10;
+  const ConstantFit f = fit_constants(constants(), s.y, predict, o);
+  // c first (nothing informs it), then one of the pair; the other carries
+  // the product the runs pin.
+  EXPECT_TRUE(f.constants[2].held);
+  EXPECT_NEAR(f.constants[2].sd_ratio, 1.0, 1e-9);
+  EXPECT_DOUBLE_EQ(f.constants[2].value, 0.0);
+  EXPECT_NE(f.constants[0].held, f.constants[1].held);
+  const FittedConstant& held = f.constants[0].held ? f.constants[0] : f.constants[1];
+  const FittedConstant& fitted = f.constants[0].held ? f.constants[1] : f.constants[0];
+  EXPECT_GT(held.sd_ratio, 0.5);
+  EXPECT_DOUBLE_EQ(held.value, 1.0);
+  // As uncertain as its prior: 1.0 × exp(±1.645 × 0.5).
+  EXPECT_NEAR(held.p05, std::exp(-1.6449 * 0.5), 1e-3);
+  EXPECT_NEAR(held.p95, std::exp(1.6449 * 0.5), 1e-3);
+  EXPECT_LT(fitted.sd_ratio, 0.5);
+  EXPECT_NEAR(fitted.value, 1.5, 0.02);
+  EXPECT_LT(f.fit_error.mean_abs, 0.01);
+
+  // At a ratio of 1 every constant is fitted: the pair splits the product.
+  o.identify_sd_ratio = 1;
+  const ConstantFit all = fit_constants(constants(), s.y, predict, o);
+  for (const FittedConstant& k : all.constants) EXPECT_FALSE(k.held) << k.name;
+  EXPECT_NEAR(all.constants[0].value, all.constants[1].value, 1e-3);
+  EXPECT_NEAR(all.constants[0].value * all.constants[1].value, 1.5, 0.03);
+  o.identify_sd_ratio = 0;
+  EXPECT_THROW(fit_constants(constants(), s.y, predict, o), std::invalid_argument);
+}
