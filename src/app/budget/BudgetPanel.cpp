@@ -199,10 +199,9 @@ void BudgetPanel::startRanges() {
 }
 
 void BudgetPanel::showArrivedRanges(const std::optional<RangeReport>& ranges) {
-  BudgetView next = make_budget_view(model_->scenario(), ranges ? &*ranges : nullptr,
-                                     {.ranges = false, .previous = &view_});
-  if (!next.valid()) return;  // refresh() shows why
-  view_ = std::move(next);
+  if (!view_.valid()) return;  // refresh() shows why
+  // The plan is the one shown: only the ranges (and the memo's sentence on them) change.
+  set_arrived_ranges(view_, ranges ? &*ranges : nullptr);
   showRanges();
   scheduleTexts();  // the memo quotes the ranges
 }

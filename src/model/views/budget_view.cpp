@@ -452,6 +452,7 @@ void write_memo(BudgetView& v, const Scenario& s, const RunReport& run) {
     memo += format_grouped(s.days, 0);
     memo += " days of the scenario; it needs a longer schedule or more chips.";
   }
+  v.memo_ranges_at = memo.size();
   if (v.ranges) {
     memo += ' ';
     memo += range_summary(*v.ranges);
@@ -525,6 +526,18 @@ void add_plan(BudgetView& v, const Scenario& s, const BudgetSlow* ranges,
 }
 
 }  // namespace
+
+void set_arrived_ranges(BudgetView& v, const BudgetSlow* ranges) {
+  if (!v.valid()) return;
+  v.ranges.reset();
+  if (ranges && v.scenario.ranges.any()) v.ranges = *ranges;
+  std::string& memo = v.report.recommendation;
+  memo.resize(std::min(memo.size(), v.memo_ranges_at));
+  if (v.ranges) {
+    memo += ' ';
+    memo += range_summary(*v.ranges);
+  }
+}
 
 BudgetView make_budget_view(const Scenario& scenario, const BudgetSlow* ranges,
                             const BudgetViewOptions& options) {

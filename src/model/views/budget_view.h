@@ -131,6 +131,7 @@ struct BudgetView {
   GoodputCurve goodput_curve;         // goodput vs checkpoint interval, optimum marked
   EpochCurve loss_vs_epochs;          // loss vs epochs at the run's N, the run marked
   std::optional<RangeReport> ranges;  // P10/P50/P90, histograms, tornado; when any input is a range
+  std::size_t memo_ranges_at = 0;     // where the memo's ranges sentence starts (its end if none)
   // The planned run as the ranges vary it, and a sentence saying which run it
   // is and how it is sharded ("the recommended 29.6B on 14.6T tokens, …").
   TrainInputs plan_inputs;
@@ -185,6 +186,11 @@ Check scenario_memory_check(const Scenario& scenario, const TrainingMemory& per_
 // `ranges` nullptr: none arrived (options.ranges says whether to compute them).
 BudgetView make_budget_view(const Scenario& scenario, const BudgetSlow* ranges = nullptr,
                             const BudgetViewOptions& options = {});
+// The view with ranges that arrived from off the UI thread in place of its own
+// (the memo's ranges sentence too): what make_budget_view(its scenario,
+// ranges) gives, without planning again. None are shown when the view's
+// scenario has no range.
+void set_arrived_ranges(BudgetView& view, const BudgetSlow* ranges);
 // The ranges of a view's planned run (the Monte Carlo: ~10,000 draws);
 // nullopt when no input is a range. Safe to call from any thread.
 std::optional<RangeReport> budget_ranges(const Scenario& scenario, const TrainInputs& plan);

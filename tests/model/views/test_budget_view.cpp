@@ -193,6 +193,38 @@ TEST(BudgetView, RangesArePercentilesInOrderAndReproducible) {
   EXPECT_FALSE(make_budget_view(none, &*again).ranges.has_value());
 }
 
+TEST(BudgetView, ArrivedRangesSetInPlaceAreWhatAWholeViewWouldShow) {
+  // The panel puts the worker's ranges into the view it shows rather than
+  // planning again: the same ranges and memo as make_budget_view with them.
+  Scenario s;
+  s.ranges.mfu = default_spread(RangeInput::mfu, s.mfu);
+  BudgetView shown = make_budget_view(s, nullptr, {.ranges = false});
+  EXPECT_FALSE(has(shown.report.recommendation, "P50"));
+  const auto arrived = budget_ranges(s, shown.plan_inputs);
+  ASSERT_TRUE(arrived.has_value());
+  set_arrived_ranges(shown, &*arrived);
+  const BudgetView whole = make_budget_view(s, &*arrived, {.ranges = false});
+  ASSERT_TRUE(shown.ranges.has_value());
+  EXPECT_EQ(shown.ranges->days.p.p50, whole.ranges->days.p.p50);
+  EXPECT_EQ(shown.report.recommendation, whole.report.recommendation);
+  // Older ranges replaced by newer ones: one ranges sentence, the newer.
+  Scenario wider = s;
+  wider.ranges.mfu = Spread{0.2, 0.6};
+  const auto newer = budget_ranges(wider, shown.plan_inputs);
+  ASSERT_TRUE(newer.has_value());
+  set_arrived_ranges(shown, &*newer);
+  EXPECT_EQ(shown.report.recommendation,
+            make_budget_view(s, &*newer, {.ranges = false}).report.recommendation);
+  // None arrived: the sentence goes; a scenario without ranges shows none.
+  set_arrived_ranges(shown, nullptr);
+  EXPECT_FALSE(shown.ranges.has_value());
+  EXPECT_EQ(shown.report.recommendation,
+            make_budget_view(s, nullptr, {.ranges = false}).report.recommendation);
+  BudgetView plain = make_budget_view(Scenario{});
+  set_arrived_ranges(plain, &*arrived);
+  EXPECT_FALSE(plain.ranges.has_value());
+}
+
 TEST(BudgetView, GoodputCurvesOptimumIsYoungDaly) {
   Scenario s;
   s.goodput.checkpoint_write_minutes = 2.0;
