@@ -8,6 +8,7 @@
 
 #include "PlotWidget.h"
 #include "budget/BudgetPanel.h"
+#include "report/ReportHtml.h"
 #include "roofline/RooflinePanel.h"
 #include "shell/MainWindow.h"
 
@@ -110,4 +111,32 @@ TEST(ReportSections, APinnedBaselineOpensTheReportWithPlanAVsPlanB) {
   ASSERT_TRUE(p.waitForFinished(60000));
   EXPECT_FALSE(
       QString::fromUtf8(p.readAllStandardOutput()).contains(QStringLiteral("Plan A vs plan B")));
+}
+
+TEST(ReportSections, TablesWithSentencesForNotesTakeThePagesWidth) {
+  // Two tables of short notes share a row; a table whose notes are sentences
+  // has the row to itself (in half a page they wrapped a word a line), and a
+  // unit per something is not broken after its slash.
+  const auto table = [](const QString& title, const QString& note) {
+    return ReportTable{title,
+                       {ReportRow{QStringLiteral("Tokens/s per chip"), QStringLiteral("1,176"),
+                                  QStringLiteral("tokens/s"), note}}};
+  };
+  ReportSection sec;
+  sec.title = QStringLiteral("Parallelism");
+  sec.tables = {table(QStringLiteral("Speed"), QStringLiteral("short")),
+                table(QStringLiteral("Memory"), QStringLiteral("short")),
+                table(QStringLiteral("Memory per rank by pipeline stage"),
+                      QStringLiteral("weights 14.7 GB, grads 29.5 GB, optimizer 884 MB, "
+                                     "activations 24.8 GB, buffers 67.1 MB")),
+                table(QStringLiteral("Alone"), QStringLiteral("short"))};
+  const QStringList blocks = sectionBlocks(5, sec);
+  ASSERT_EQ(blocks.size(), 3);
+  EXPECT_TRUE(blocks[0].contains(QStringLiteral("Speed")) &&
+              blocks[0].contains(QStringLiteral("Memory<")));
+  EXPECT_TRUE(blocks[1].contains(QStringLiteral("Memory per rank")));
+  EXPECT_FALSE(blocks[1].contains(QStringLiteral("width='50%'")));
+  EXPECT_TRUE(blocks[2].contains(QStringLiteral("Alone")));
+  EXPECT_TRUE(blocks[2].contains(QStringLiteral("width='50%'")));  // alone, but half the page
+  EXPECT_TRUE(blocks[0].contains(QStringLiteral("tokens/\u2060s")));
 }

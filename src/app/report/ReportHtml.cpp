@@ -14,6 +14,10 @@ namespace napkin {
 
 namespace {
 
+// The longest note that reads in half a page's table without wrapping a
+// word a line (about two lines of the note column at the report's font).
+constexpr qsizetype kHalfPageNoteChars = 48;
+
 // Escaped, with a layout's axes kept whole: "TP 8 × PP 4" may break before a
 // "×", never between "TP" and its 8.
 QString esc(const QString& s) {
@@ -165,7 +169,9 @@ QString tableHtml(const ReportTable& t) {
   // rather than wrapping a word a line.
   html += QStringLiteral("<table width='100%' cellspacing='2'>");
   for (const ReportRow& r : t.rows) {
-    const QString value = r.unit.isEmpty() ? r.value : r.value + QLatin1Char(' ') + r.unit;
+    // A unit per something stays in one piece ("tokens/s", not "tokens/" over "s").
+    QString value = r.unit.isEmpty() ? r.value : r.value + QLatin1Char(' ') + r.unit;
+    value.replace(QLatin1Char('/'), QStringLiteral("/\u2060"));
     // Checks carry a badge; numbers are bold, coloured by their verdict.
     const QString cell =
         t.verdicts ? QStringLiteral("<td valign='top'><span class='%1'>&nbsp;%2&nbsp;</span></td>")
@@ -209,12 +215,27 @@ QStringList sectionBlocks(int number, const ReportSection& sec) {
   QString html = QStringLiteral("<h2>%1. %2</h2>").arg(number).arg(esc(sec.title));
   if (!sec.summary.isEmpty())
     html += QStringLiteral("<p class='muted'>%1</p>").arg(esc(sec.summary));
-  // Tables two a row: numbers beside their checks.
-  for (std::size_t i = 0; i < sec.tables.size(); i += 2) {
-    html += QStringLiteral("<table width='100%'><tr><td valign='top' width='50%'>") +
-            tableHtml(sec.tables[i]) + QStringLiteral("</td><td valign='top' width='50%'>") +
-            (i + 1 < sec.tables.size() ? tableHtml(sec.tables[i + 1]) : QString()) +
-            QStringLiteral("</td></tr></table>");
+  // Tables two a row (numbers beside their checks), but a table whose notes
+  // are sentences takes the page's width: in half of it they wrap a word a line.
+  const auto wide = [](const ReportTable& t) {
+    for (const ReportRow& r : t.rows)
+      if (r.note.size() > kHalfPageNoteChars) return true;
+    return false;
+  };
+  for (std::size_t i = 0; i < sec.tables.size();) {
+    const bool pair = i + 1 < sec.tables.size() && !wide(sec.tables[i]) && !wide(sec.tables[i + 1]);
+    if (pair)
+      html += QStringLiteral("<table width='100%'><tr><td valign='top' width='50%'>") +
+              tableHtml(sec.tables[i]) + QStringLiteral("</td><td valign='top' width='50%'>") +
+              tableHtml(sec.tables[i + 1]) + QStringLiteral("</td></tr></table>");
+    else if (wide(sec.tables[i]))
+      html += QStringLiteral("<table width='100%'><tr><td valign='top'>") +
+              tableHtml(sec.tables[i]) + QStringLiteral("</td></tr></table>");
+    else  // alone, in the left half
+      html += QStringLiteral("<table width='100%'><tr><td valign='top' width='50%'>") +
+              tableHtml(sec.tables[i]) +
+              QStringLiteral("</td><td valign='top' width='50%'></td></tr></table>");
+    i += pair ? 2 : 1;
     blocks.append(html);
     html.clear();
   }
