@@ -38,8 +38,11 @@ std::string format_grouped(double value, int decimals) {
 
 std::string format_grouped(std::int64_t value) {
   std::string digits = std::to_string(value);
-  if (value < 0) return "-" + group_digits(digits.substr(1));
-  return group_digits(digits);
+  if (value >= 0) return group_digits(digits);
+  // Appended, not "-" + string: GCC 12 warns falsely (-Wrestrict) on that (its bug 105329).
+  std::string out = "-";
+  out += group_digits(digits.substr(1));
+  return out;
 }
 
 std::string format_sci(double value, int decimals) {
