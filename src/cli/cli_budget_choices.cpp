@@ -99,6 +99,12 @@ void add_budget_choices_json(QJsonObject& o, const BudgetReport& r) {
   o["serving_weight_precision"] = QString::fromUtf8(to_string(in.serving_weights).data());
   o["quality_penalty_nats"] =
       r.quality_penalty_nats ? QJsonValue(*r.quality_penalty_nats) : QJsonValue();
+  if (const auto& t = r.serving_precision_trade)
+    o["serving_precision_trade"] =
+        QJsonObject{{"bf16_limit_params", t->bf16_limit_params},
+                    {"limit_params", t->limit_params},
+                    {"advantage_without_penalty_nats", t->advantage_without_penalty_nats},
+                    {"advantage_nats", t->advantage_nats}};
   o["quality_penalty_compute_factor"] = r.quality_penalty_compute_factor
                                             ? QJsonValue(*r.quality_penalty_compute_factor)
                                             : QJsonValue();

@@ -227,6 +227,13 @@ TEST(CliBudgetPrecision, QualityPenaltyOfTheServingPrecision) {
   EXPECT_EQ(builtin4.json["ptq_law"].toObject()["b"].toDouble(), 1.1277);
   EXPECT_TRUE(builtin4.json["recommendation"].toString().contains("30M-220M"));
   EXPECT_FALSE(builtin4.json["recommendation"].toString().contains("not priced"));
+  // What int4 buys under the latency limit: the bf16 search's limit beside
+  // int4's, and less loss advantage once each candidate pays its penalty.
+  EXPECT_FALSE(bf16.json.contains("serving_precision_trade"));
+  const QJsonObject trade = builtin4.json["serving_precision_trade"].toObject();
+  EXPECT_GT(trade["limit_params"].toDouble(), trade["bf16_limit_params"].toDouble());
+  EXPECT_LT(trade["advantage_nats"].toDouble(), trade["advantage_without_penalty_nats"].toDouble());
+  EXPECT_GE(trade["advantage_without_penalty_nats"].toDouble(), 0.0);
   const QString law = " --ptq-law 0.1,0.5,0.4,1.5 --json";
   const CliResult int4 = run_cli(words("budget --weight-precision int4" + law));
   const CliResult int8 = run_cli(words("budget --weight-precision int8" + law));

@@ -418,6 +418,11 @@ void BudgetReadouts::showPrecisionCost(const BudgetView& v) {
   parts << (r.inputs.precision == Precision::mixed_fp8
                 ? tr("FP8 training %1").arg(qs(format_grouped(training_nats, 4)))
                 : tr("bf16 training 0"));
+  if (const auto& t = r.serving_precision_trade)  // what the narrower weights buy, in loss
+    parts << tr("under the latency limit %1 vs bf16 %2 nats (%3 without the penalty)")
+                 .arg(qs(to_string(v.scenario.serving.weight_dtype)),
+                      qs(format_signed(t->advantage_nats, 4)),
+                      qs(format_signed(t->advantage_without_penalty_nats, 4)));
   grid_->set(precision_cost,
              {.value = qs(format_grouped(serving_nats + training_nats, 4)),
               .unit = tr("nats"),

@@ -66,6 +66,10 @@ struct BudgetInputs {
   // cache and communication counted); nullopt: largest_servable_model()'s
   // seed upper bound from serving_latency.
   std::optional<ServingLimit> serving_limit;
+  // The same limit with bf16 weights, when the served weights are narrower
+  // (the caller's search again at 16 bits): what the narrower weights buy is
+  // weighed against it (BudgetReport::serving_precision_trade).
+  std::optional<double> bf16_serving_limit_params;
   // The loss law every forecast of the budget uses (plan_law.h), named in
   // the memo; a fitted law's bootstrap draws give the loss its interval.
   PlanLaw law = replication_plan_law();
@@ -232,6 +236,19 @@ struct BudgetReport {
   // that much worse under the plan's law (nullopt: past twelve decades).
   std::optional<double> quality_penalty_compute_factor;
   std::string quality_penalty_text;
+  // What narrower served weights buy under the latency limit, in loss: the
+  // best loss as served at this compute of a model within the limit at
+  // serving_weights against one within the bf16 limit (positive: better
+  // than bf16), without and with the quantization penalty (Kumar et al.
+  // 2024's δ_PTQ at each candidate's N and D). Set when the weights are
+  // below 16 bits and both limits are known.
+  struct ServingPrecisionTrade {
+    double bf16_limit_params = 0;
+    double limit_params = 0;
+    double advantage_without_penalty_nats = 0;
+    double advantage_nats = 0;
+  };
+  std::optional<ServingPrecisionTrade> serving_precision_trade;
   // Training precision: the dense peak its GEMMs run at (the chip's bf16
   // peak, or its FP8 peak with Precision::mixed_fp8), the loss FP8 training
   // costs against bf16 (Kumar et al. 2024's N_eff; 0 otherwise) and the

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "format.h"
+#include "minimize.h"
 #include "precision_law.h"
 #include "scaling.h"
 
@@ -32,6 +33,45 @@ std::string compute_factor_text(const std::optional<double>& factor) {
          format_grouped(*factor, *factor < 10 ? 2 : 0) + "x less compute";
 }
 
+// The best loss as served within a latency limit at this compute: the
+// compute-optimal split when it fits under the limit, else the model at the
+// limit; with `ptq`, each candidate pays its own quantization penalty (larger
+// models trained on fewer tokens per parameter lose less, Kumar et al. Eq. 2).
+double best_served_loss(const LossLaw& law, double flops, double max_params, const PtqLaw* ptq,
+                        double bits) {
+  const auto served = [&](double log_n) {
+    const double n = std::exp(log_n), d = flops / (6.0 * n);
+    return law.loss(n, d) + (ptq ? ptq->degradation_nats(n, d, bits) : 0.0);
+  };
+  const double lo = std::log(1e6), hi = std::log(std::max(max_params, 1e6));
+  return hi > lo ? served(minimize_1d(served, lo, hi)) : served(hi);
+}
+
+// What the narrower weights buy under the latency limit (budget.h).
+void serving_precision_trade(BudgetReport& r, const LossLaw& loss_law, const PtqLaw& ptq,
+                             double bits) {
+  const BudgetInputs& in = r.inputs;
+  const ServingLimit& sl = r.serving_limit;
+  if (!in.bf16_serving_limit_params || !sl.applied || !sl.max_params) return;
+  BudgetReport::ServingPrecisionTrade t;
+  t.bf16_limit_params = *in.bf16_serving_limit_params;
+  t.limit_params = *sl.max_params;
+  const double c = r.effective_flops;
+  const double bf16 = best_served_loss(loss_law, c, t.bf16_limit_params, nullptr, 16);
+  t.advantage_without_penalty_nats =
+      bf16 - best_served_loss(loss_law, c, t.limit_params, nullptr, bits);
+  t.advantage_nats = bf16 - best_served_loss(loss_law, c, t.limit_params, &ptq, bits);
+  r.serving_precision_trade = t;
+  const std::string w(to_string(in.serving_weights));
+  const auto nats = [](double x) { return format_signed(x, 4) + " nats"; };
+  r.quality_penalty_text +=
+      " Under the latency limit, " + w + " weights serve up to " + format_count(t.limit_params) +
+      " parameters against " + format_count(t.bf16_limit_params) +
+      " at bf16: at this compute the best model each can serve is " +
+      nats(t.advantage_without_penalty_nats) + " better at " + w + " by the loss law alone, and " +
+      nats(t.advantage_nats) + " better with its quantization penalty counted.";
+}
+
 // Serving below bf16 costs loss (Kumar et al. 2024, Eq. 2): the constants
 // given (--ptq-law), else the paper's Appendix K, Table 2 ones.
 void serving_precision_read_out(BudgetReport& r, const LossLaw& loss_law) {
@@ -56,6 +96,7 @@ void serving_precision_read_out(BudgetReport& r, const LossLaw& loss_law) {
       ") under Kumar et al. 2024's post-training quantization law, more "
       "for more tokens per parameter, " +
       constants + ".";
+  serving_precision_trade(r, loss_law, law, bits);
 }
 
 // FP8 training. MFU counts model FLOPs against the bf16 peak (as the

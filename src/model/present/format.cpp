@@ -45,6 +45,14 @@ std::string format_grouped(std::int64_t value) {
   return out;
 }
 
+std::string format_signed(double value, int decimals) {
+  const std::string magnitude = format_grouped(std::fabs(value), decimals);
+  if (std::strtod(magnitude.c_str(), nullptr) == 0.0) return format_grouped(0.0, decimals);
+  std::string out = value < 0 ? "\u2212" : "+";
+  out += magnitude;
+  return out;
+}
+
 std::string format_sci(double value, int decimals) {
   if (!std::isfinite(value)) return kDash;
   char buf[64];

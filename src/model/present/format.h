@@ -12,6 +12,9 @@ namespace napkin {
 std::string format_grouped(double value, int decimals = 0);
 // Integer with thousands separators: 34832528367943680 → "34,832,528,367,943,680".
 std::string format_grouped(std::int64_t value);
+// A change, signed with "+" or the minus sign U+2212: 0.0072, 4 → "+0.0072",
+// −0.0616, 4 → "−0.0616"; 0 (or what rounds to it) → "0.0000".
+std::string format_signed(double value, int decimals);
 // Scientific: 1.0264e24, 3 → "1.026e+24".
 std::string format_sci(double value, int decimals = 3);
 // Counts with K/M/B/T: 92.5e9 → "92.5B", 1.85e12, 2 → "1.85T"; from 1e15 on,

@@ -39,10 +39,17 @@ BudgetServing serving_search(const Scenario& s, const BudgetView* previous) {
   b.key = serving_search_key(s);
   b.precision = describe_precision(s.serving.weight_dtype, s.serving.kv_dtype);
   if (!b.enabled || s.serving.latency_budget_seconds <= s.serving.overhead_seconds) return b;
-  if (previous && previous->serving.enabled && previous->serving.key == b.key)
+  if (previous && previous->serving.enabled && previous->serving.key == b.key) {
     b.largest_params = previous->serving.largest_params;
-  else
-    b.largest_params = largest_params_for_budget(budget_serving_inputs(s));
+    b.bf16_largest_params = previous->serving.bf16_largest_params;
+    return b;
+  }
+  b.largest_params = largest_params_for_budget(budget_serving_inputs(s));
+  if (nominal_bits(s.serving.weight_dtype) < 16) {
+    Scenario bf16 = s;
+    bf16.serving.weight_dtype = Dtype::bf16;
+    b.bf16_largest_params = largest_params_for_budget(budget_serving_inputs(bf16));
+  }
   return b;
 }
 
@@ -505,6 +512,7 @@ void add_plan(BudgetView& v, const Scenario& s, const BudgetSlow* ranges,
   v.serving = serving_search(s, options.previous);
   BudgetInputs inputs = s.budget_inputs();
   inputs.serving_limit = as_serving_limit(s, v.serving);
+  inputs.bf16_serving_limit_params = v.serving.bf16_largest_params;
   v.report = budget_report(inputs);
   v.compute_peak_note = compute_peak_note(s, v.mfu);
   v.params = count_params(s.shape);

@@ -36,8 +36,10 @@ struct BudgetServing {
   bool enabled = false;                  // the scenario's serving limit is on
   std::string precision;                 // "bf16 weights, bf16 KV cache"
   std::optional<double> largest_params;  // nullopt: not even 100M parameters
-  bool binds = false;                    // it caps what I would train
-  std::string text;                      // one sentence naming precision, budget, chips
+  // The same search with bf16 weights, when the served weights are narrower.
+  std::optional<double> bf16_largest_params;
+  bool binds = false;  // it caps what I would train
+  std::string text;    // one sentence naming precision, budget, chips
   // What the search depends on (reused while only the budget moves).
   std::string key;
 };

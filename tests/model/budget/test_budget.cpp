@@ -336,6 +336,59 @@ TEST(Budget, ServingPrecisionHasALossPenalty) {
   EXPECT_NE(given.quality_penalty_text.find("constants given"), std::string::npos);
 }
 
+// Issue 26: int4 weights serve a model twice the size within the latency
+// limit, but each candidate pays its quantization penalty: what int4 buys in
+// loss is smaller than the law alone says (here it costs loss), and int8's
+// penalty is small enough that it keeps most of its advantage.
+TEST(Budget, NarrowerServedWeightsBuyLessUnderTheLatencyLimitOnceTheirPenaltyCounts) {
+  BudgetInputs in = seed_inputs();
+  in.serving_latency.enabled = true;
+  ServingLimit limit;
+  limit.applied = true;
+  limit.max_params = 76.4e9;  // the int4 limit (Budget panel's search, 8 H100, 1 s turn)
+  in.serving_limit = limit;
+  in.bf16_serving_limit_params = 38.3e9;
+  EXPECT_FALSE(budget_report(in).serving_precision_trade);  // bf16 weights: nothing to weigh
+  in.serving_weights = Dtype::int4;
+  const BudgetReport int4 = budget_report(in);
+  ASSERT_TRUE(int4.serving_precision_trade);
+  const auto& t = *int4.serving_precision_trade;
+  EXPECT_EQ(t.limit_params, 76.4e9);
+  EXPECT_EQ(t.bf16_limit_params, 38.3e9);
+  // The law alone: a larger servable model is never worse at the same compute.
+  EXPECT_GE(t.advantage_without_penalty_nats, 0.0);
+  EXPECT_LT(t.advantage_nats, t.advantage_without_penalty_nats);
+  // The best int4 model pays at least the penalty of the smallest one it could
+  // be: its advantage is below the law's by more than the least penalty in range.
+  const LossLaw law = budget_law(in.law).base;
+  const double c = int4.effective_flops;
+  const auto served = [&](double n) {
+    return law.loss(n, c / (6 * n)) + kumar2024_ptq_law().degradation_nats(n, c / (6 * n), 4);
+  };
+  const auto plain = [&](double n) { return law.loss(n, c / (6 * n)); };
+  double best_bf16 = 1e9, best_int4 = 1e9;
+  for (double n = 1e6; n <= 76.4e9; n *= 1.01) {
+    if (n <= 38.3e9) best_bf16 = std::min(best_bf16, plain(n));
+    best_int4 = std::min(best_int4, served(n));
+  }
+  best_bf16 = std::min(best_bf16, plain(38.3e9));  // the limits themselves
+  best_int4 = std::min(best_int4, served(76.4e9));
+  double best_raw = 1e9;
+  for (double n = 1e6; n <= 76.4e9; n *= 1.01) best_raw = std::min(best_raw, plain(n));
+  best_raw = std::min(best_raw, plain(76.4e9));
+  EXPECT_NEAR(t.advantage_without_penalty_nats, best_bf16 - best_raw, 2e-4);
+  EXPECT_NEAR(t.advantage_nats, best_bf16 - best_int4, 2e-4);
+  EXPECT_NE(int4.quality_penalty_text.find("Under the latency limit"), std::string::npos)
+      << int4.quality_penalty_text;
+  in.serving_weights = Dtype::int8;
+  const BudgetReport int8 = budget_report(in);
+  ASSERT_TRUE(int8.serving_precision_trade);
+  EXPECT_GT(int8.serving_precision_trade->advantage_nats, t.advantage_nats);
+  // Without the bf16 limit (a caller that did not search at 16 bits): no trade.
+  in.bf16_serving_limit_params.reset();
+  EXPECT_FALSE(budget_report(in).serving_precision_trade);
+}
+
 TEST(Budget, Fp8TrainingNamesItsPeakAndItsLossCost) {
   BudgetInputs in = seed_inputs();
   const BudgetReport bf16 = budget_report(in);

@@ -10,6 +10,10 @@ using namespace napkin;
 TEST(Format, Grouping) {
   EXPECT_EQ(format_grouped(std::int64_t{34832528367943680}), "34,832,528,367,943,680");
   EXPECT_EQ(format_grouped(std::int64_t{-1234}), "-1,234");
+  EXPECT_EQ(format_signed(0.0072, 4), "+0.0072");
+  EXPECT_EQ(format_signed(-0.06164, 4), "\u22120.0616");
+  EXPECT_EQ(format_signed(-1234.5, 1), "\u22121,234.5");
+  EXPECT_EQ(format_signed(-0.00001, 4), "0.0000");  // no "−0.0000"
   EXPECT_EQ(format_grouped(1753.6475, 2), "1,753.65");
   EXPECT_EQ(format_grouped(999.999, 2), "1,000.00");
   EXPECT_EQ(format_grouped(-0.001, 2), "0.00");
