@@ -165,13 +165,24 @@ std::optional<ExponentCurves> exponent_curves(const IsoflopsView& v,
                                               const std::optional<LossLaw>& fitted,
                                               const std::vector<double>& flops) {
   ExponentCurves out;
+  // A fitted law whose optimum leaves the doubles at some budget: no point
+  // there (the plot drops it), rather than no plot.
+  auto optimum = [&](double c) {
+    try {
+      return analytic_optimum(*fitted, c);
+    } catch (const std::invalid_argument&) {
+      ComputeOptimum none;
+      none.n_params = none.n_tokens = std::numeric_limits<double>::quiet_NaN();
+      return none;
+    }
+  };
   auto n_of = [&](double c) {
     return v.exponents ? v.exponents->n_coefficient * std::pow(c, v.exponents->a)
-                       : analytic_optimum(*fitted, c).n_params;
+                       : optimum(c).n_params;
   };
   auto d_of = [&](double c) {
     return v.exponents ? v.exponents->d_coefficient * std::pow(c, v.exponents->b)
-                       : analytic_optimum(*fitted, c).n_tokens;
+                       : optimum(c).n_tokens;
   };
   if (v.exponents) {
     out.exponents = *v.exponents;
@@ -263,9 +274,9 @@ IsoflopsForecast isoflops_forecast(const IsoflopsView& v, const LossLaw* fitted,
     f.exponents_from_law = true;
   }
   if (fitted) {
-    const double l = optimal_loss(*fitted, c);
-    if (std::isfinite(l)) f.loss = l;
-    try {
+    try {  // a fitted law whose optimum at C* leaves the doubles: no forecast
+      const double l = optimal_loss(*fitted, c);
+      if (std::isfinite(l)) f.loss = l;
       const ComputeOptimum o = analytic_optimum(*fitted, c);
       if (finite(o.n_params)) f.n_opt_law = o.n_params;
       f.fitted_split = decompose_loss(*fitted, o.n_params, o.n_tokens);

@@ -98,6 +98,26 @@ TEST(IsoflopsView, UnlabelledLadderHasNoIsoflopsExponents) {
   }
 }
 
+// A fitted law is what a noisy ladder gives: one whose optimum leaves the
+// doubles at the target (tiny exponents, A far above B) shows no forecast and
+// no points there, and never throws out of the view (the random-edit GUI test
+// once stopped on "puts the optimum outside the representable range").
+TEST(IsoflopsView, AFittedLawWithAnOptimumBeyondTheDoublesShowsNone) {
+  std::vector<LadderPoint> pts = synthetic_ladder(panel_spec());
+  for (LadderPoint& p : pts) p.budget_flops = 0;  // no labels: the exponents come from the law
+  const IsoflopsView v = make_isoflops_view(pts, 2.3328e21);
+  const LossLaw wild{1.7, 1e6, 0.01, 1.0, 0.01};
+  EXPECT_THROW(analytic_optimum(wild, 2.3328e21), std::invalid_argument);
+  IsoflopsForecast f;
+  ASSERT_NO_THROW(f = isoflops_forecast(v, &wild, {}, std::nullopt));
+  EXPECT_FALSE(f.loss.has_value());
+  EXPECT_FALSE(f.n_opt_law.has_value());
+  std::optional<ExponentCurves> c;
+  ASSERT_NO_THROW(c = exponent_curves(v, wild, {1e18, 2.3328e21}));
+  ASSERT_TRUE(c.has_value());
+  for (double n : c->n_opt) EXPECT_FALSE(std::isfinite(n) && n > 0);  // dropped by the plot
+}
+
 TEST(IsoflopsView, BudgetWithoutAVertexIsSkippedAndSaysWhy) {
   std::vector<LadderPoint> pts = synthetic_ladder(panel_spec());
   for (LadderPoint& p : pts)
