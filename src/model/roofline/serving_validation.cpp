@@ -116,6 +116,49 @@ ModelShape published_serving_shape(std::string_view name) {
                               "falcon-180b");
 }
 
+std::vector<PublishedServingRow> published_serving_rows(std::string_view text) {
+  // The one CSV reader (csv.h): quoting, CR LF, a byte-order mark, blank lines.
+  std::vector<PublishedServingRow> rows;
+  const csv::Table table = csv::read_table(text, "published serving CSV", kMaxCsvBytes, false);
+  const std::vector<std::string>& header = table.header;
+  if (table.records.size() > kMaxRows)
+    throw std::invalid_argument("published serving CSV: too many lines");
+  for (const char* need : {"model", "chip", "precision", "tp", "batch", "input_tokens",
+                           "output_tokens", "metric", "value", "trtllm_version"}) {
+    bool found = false;
+    for (const std::string& h : header) found = found || h == need;
+    if (!found)
+      throw std::invalid_argument(std::string("published serving CSV: no column '") + need +
+                                  "' in the header");
+  }
+  for (const csv::Record& rec : table.records) {
+    const auto line_no = static_cast<std::size_t>(rec.line);
+    if (rec.fields.size() != header.size())
+      throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) + ": " +
+                                  std::to_string(rec.fields.size()) + " fields, the header has " +
+                                  std::to_string(header.size()));
+    Row row;
+    for (std::size_t i = 0; i < header.size(); ++i) row[header[i]] = rec.fields[i].text;
+    PublishedServingRow out{.label = label_for(row),
+                            .metric = row.at("metric"),
+                            .shape = published_serving_shape(row.at("model")),
+                            .inputs = inputs_for(row, line_no),
+                            .measured = number(row, "value", line_no)};
+    if (out.metric == "first_token_latency_ms") {
+      // The same benchmark with one output token: GptSession::generate runs
+      // the context engine once and no generation step (its step loop ends
+      // after step 0 when maxNewTokens is 1; gptSession.cpp).
+      out.inputs.decode_tokens = 1;
+    } else if (out.metric != "throughput_out_tok_per_s_per_gpu") {
+      throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) +
+                                  ", column metric: '" + out.metric +
+                                  "' is not a known measurement");
+    }
+    rows.push_back(std::move(out));
+  }
+  return rows;
+}
+
 std::vector<ValidationSet> serving_validation_sets(std::string_view text) {
   ValidationSet throughput{
       .key = "serving-trtllm-throughput",
@@ -139,44 +182,16 @@ std::vector<ValidationSet> serving_validation_sets(std::string_view text) {
       .rows = {},
       .lower_is_optimistic = true};
 
-  // The one CSV reader (csv.h): quoting, CR LF, a byte-order mark, blank lines.
-  const csv::Table table = csv::read_table(text, "published serving CSV", kMaxCsvBytes, false);
-  const std::vector<std::string>& header = table.header;
-  if (table.records.size() > kMaxRows)
-    throw std::invalid_argument("published serving CSV: too many lines");
-  for (const char* need : {"model", "chip", "precision", "tp", "batch", "input_tokens",
-                           "output_tokens", "metric", "value", "trtllm_version"}) {
-    bool found = false;
-    for (const std::string& h : header) found = found || h == need;
-    if (!found)
-      throw std::invalid_argument(std::string("published serving CSV: no column '") + need +
-                                  "' in the header");
-  }
-  for (const csv::Record& rec : table.records) {
-    const auto line_no = static_cast<std::size_t>(rec.line);
-    if (rec.fields.size() != header.size())
-      throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) + ": " +
-                                  std::to_string(rec.fields.size()) + " fields, the header has " +
-                                  std::to_string(header.size()));
-    Row row;
-    for (std::size_t i = 0; i < header.size(); ++i) row[header[i]] = rec.fields[i].text;
-    const std::string& metric = row.at("metric");
-    const ServingModel model = serving_model(published_serving_shape(row.at("model")));
-    ServingInputs in = inputs_for(row, line_no);
-    const double measured = number(row, "value", line_no);
+  for (const PublishedServingRow& r : published_serving_rows(text)) {
+    const ServingModel model = serving_model(r.shape);
     ValidationRow v{
-        .label = label_for(row), .predicted = 0, .measured = measured, .setting = in.engine};
-    if (metric == "throughput_out_tok_per_s_per_gpu") {
-      v.predicted = evaluate_static_batch(model, in).tokens_per_second_per_chip;
+        .label = r.label, .predicted = 0, .measured = r.measured, .setting = r.inputs.engine};
+    if (r.metric == "throughput_out_tok_per_s_per_gpu") {
+      v.predicted = evaluate_static_batch(model, r.inputs).tokens_per_second_per_chip;
       throughput.rows.push_back(v);
-    } else if (metric == "first_token_latency_ms") {
-      // The same benchmark with one output token: the context phase alone.
-      in.decode_tokens = 1;
-      v.predicted = 1e3 * evaluate_static_batch(model, in).total_seconds;
-      first_token.rows.push_back(v);
     } else {
-      throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) +
-                                  ", column metric: '" + metric + "' is not a known measurement");
+      v.predicted = 1e3 * evaluate_static_batch(model, r.inputs).total_seconds;
+      first_token.rows.push_back(v);
     }
   }
   std::vector<ValidationSet> out;
