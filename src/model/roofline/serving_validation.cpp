@@ -177,8 +177,10 @@ std::vector<ValidationSet> serving_validation_sets(std::string_view text) {
       .unit = "ms",
       .source = std::string(kSource),
       .outside =
-          "the runtime's per-call host work (setup, sampling) is not modelled; whole-ms "
-          "rounding (up to 7 % on the 7 ms rows)",
+          "v0.5's FP8 GEMM rate on H100 is not published (the 2,048-token rows imply 0.44-0.62 "
+          "of the FP8 peak, the preset takes 0.70 as v0.6.1's throughput rows bear out); the "
+          "runtime's per-call host work is not modelled (at most ~0.35 ms by the A100 GPT-J "
+          "row); whole-ms rounding (up to 7 % on the 7 ms rows)",
       .rows = {},
       .lower_is_optimistic = true};
 
