@@ -6,6 +6,7 @@
 // with its engine generation's preset (serving_engine.h) as its only setting.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -23,6 +24,22 @@ std::string_view engine_for_trtllm_version(std::string_view version);
 // "falcon-180b"), with the shape the benchmark built (SOURCE.md). Throws
 // naming the model otherwise.
 ModelShape published_serving_shape(std::string_view model);
+
+// One row of the CSV as the serving model evaluates it: the model's shape,
+// the benchmark's inputs with the row's engine preset (a first-token row has
+// one output token: the context phase alone), what was measured and its value.
+struct PublishedServingRow {
+  std::string label;   // "llama-2-70b H100 fp8 TP4 batch 1 128/1"
+  std::string metric;  // "throughput_out_tok_per_s_per_gpu" or "first_token_latency_ms"
+  ModelShape shape;
+  ServingInputs inputs;
+  double measured = 0;  // in the metric's unit
+};
+
+// Every row of the CSV text, in file order. Throws std::invalid_argument
+// naming the line and column when the text is not the CSV's format (header,
+// column count, numbers, a metric that is not one of the two).
+std::vector<PublishedServingRow> published_serving_rows(std::string_view published_serving_csv);
 
 // One set per measured quantity in the CSV text: "serving-trtllm-throughput"
 // (output tokens/s per GPU) and "serving-trtllm-first-token" (ms), rows in
