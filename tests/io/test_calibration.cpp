@@ -119,10 +119,12 @@ TEST(Calibration, TenVtrainSingleNodeRows) {
 
 TEST(Calibration, PredictingTheMultiNodeRowsFallsShortOfTheTarget) {
   // The target: calibrated on the ten rows, the 52 public multi-node
-  // rows' mean error a third below the datasheet model's (9.6 % to 6.4 %).
-  // Not met (8.9 %), and not reachable by these five constants: fitted to the
-  // 52 rows themselves, with no ceiling and every constant free, they reach
-  // 8.1 %. At hidden 2,048 and TP 1 the datasheet model's time per layer is
+  // rows' mean error a third below the datasheet model's (8.0 % to 5.3 %).
+  // Not met (8.5 %). Before the pipeline sends were partitioned both ways
+  // (DeepSpeed's is_grad_partitioned) the datasheet model gave 9.6 % and the
+  // calibrated one 8.9 %, and fitted to the 52 rows themselves, with no
+  // ceiling and every constant free, the five constants reached 8.1 %. At
+  // hidden 2,048 and TP 1 the datasheet model's time per layer is
   // 27-35 % above the measured one at micro-batches of 2 and more: its GEMMs
   // of 2,048 x 2,048 outputs fill 128 of 216 slots of two waves of 256 x 128
   // tiles on 108 SMs, a loss the measured steps do not show. A fit to those
@@ -139,10 +141,10 @@ TEST(Calibration, PredictingTheMultiNodeRowsFallsShortOfTheTarget) {
   for (const FitConstant& k : c.constants) priors.push_back(k.prior);
   const ErrorSummary before = predict_rows(multi.runs, priors);
   const ErrorSummary after = predict_rows(multi.runs, c.fit.values());
-  EXPECT_NEAR(before.mean_abs, 0.096, 0.003);
-  EXPECT_NEAR(before.mean_signed, -0.018, 0.003);
-  EXPECT_NEAR(after.mean_abs, 0.089, 0.003);
-  EXPECT_NEAR(after.mean_signed, -0.060, 0.003);
+  EXPECT_NEAR(before.mean_abs, 0.080, 0.003);
+  EXPECT_NEAR(before.mean_signed, -0.039, 0.003);
+  EXPECT_NEAR(after.mean_abs, 0.085, 0.003);
+  EXPECT_NEAR(after.mean_signed, -0.080, 0.003);
   EXPECT_GT(after.mean_abs, before.mean_abs * 2 / 3);  // the target, not met
 }
 

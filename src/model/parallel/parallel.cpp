@@ -90,10 +90,13 @@ TrainingSoftware megatron(bool y2021) {
 
 // DeepSpeed's pipeline engine running Megatron's layers (Megatron-DeepSpeed):
 // unfused attention with dropout, blocking TP all-reduces, gradients reduced
-// after the backward, fp16 gradients. Its PipelineEngine partitions the
-// activations it sends over the model-parallel ranks (is_pipe_partitioned)
-// but not the gradients (is_grad_partitioned off in the releases of
-// 2022-2023): every TP rank sends the whole gradient back.
+// after the backward, fp16 gradients. Its PipelineEngine partitions what it
+// sends over the model-parallel ranks, the activations (is_pipe_partitioned)
+// and, since DeepSpeed commit 17a479dd8 ("fix pipeline engine", October
+// 2021, v0.5.5), their gradients too (is_grad_partitioned =
+// is_model_parallel in deepspeed/runtime/pipe/engine.py until a config
+// switch came in November 2023, default on): each TP rank sends its 1/t
+// share both ways and the receiver all-gathers it inside the node.
 TrainingSoftware megatron_deepspeed() {
   TrainingSoftware s = megatron(true);
   // DeepSpeed's engine keeps the gradients in .grad, which autograd
@@ -101,7 +104,6 @@ TrainingSoftware megatron_deepspeed() {
   // fp16 optimizer and reduce replace Megatron 2021's copies, which are not
   // charged here.
   s.extra_update_bytes_per_param = 0;
-  s.pipeline_grad_scatter_gather = false;
   // ZeRO-3 fetches a module's parameters on every forward, the recomputed one too.
   s.zero3_regather_for_recompute = true;
   // Calibrated on the vTrain single-node rows (Megatron-DeepSpeed on one A100
@@ -200,8 +202,8 @@ const std::array kSoftware{
                    "after the backward, the fp16 optimizer's copies"},
     SoftwarePreset{
         "megatron-deepspeed", megatron_deepspeed(),
-        "Megatron-DeepSpeed (DeepSpeed's pipeline engine): as megatron-2021; activations "
-        "partitioned over TP between stages, gradients sent whole by every TP rank"},
+        "Megatron-DeepSpeed (DeepSpeed's pipeline engine): as megatron-2021; activations and "
+        "their gradients partitioned over TP between stages"},
     SoftwarePreset{"deepseek-v3", deepseek_v3(),
                    "DeepSeek-V3's stack: DualPipe hides the expert all-to-alls; FP8 GEMMs by "
                    "DeepGEMM (1.1x CUTLASS) with tile-wise scaling; the DualPipe schedule; "

@@ -149,9 +149,13 @@ void stage_times(const JobContext& c, const Layout& L, const std::vector<StageCo
                  const EdgeCost& out, std::vector<StageTime>& st, double* p2p_seconds) {
   const TrainingJob& job = *c.job;
   // Pipeline sends: each micro-batch crosses every chunk boundary forward and
-  // backward; with TP each rank sends its 1/t share and the receiver gathers
-  // it (Megatron's scatter-gather, DeepSpeed's partitioned activations), or,
-  // without, the whole tensor (DeepSpeed's gradients).
+  // backward; with TP each rank sends its 1/t share and the receiver
+  // all-gathers it over the TP group before using it, on the critical path
+  // (Megatron's scatter-gather: gather_split_1d_tensor after the receive;
+  // DeepSpeed's pipeline engine: PartitionedTensor.full() after the receive,
+  // deepspeed/runtime/pipe/engine.py), or, without, the whole tensor. With
+  // sequence parallelism the tensor between stages is already the rank's
+  // 1/t of the sequence: nothing to gather.
   double one = 0, one_bwd = 0;
   if (L.pp > 1) {
     const Link& link = pipeline_across_nodes(c, L) ? c.inter : c.intra;
@@ -159,9 +163,15 @@ void stage_times(const JobContext& c, const Layout& L, const std::vector<StageCo
                          static_cast<double>(job.shape.d_model);
     const double t = static_cast<double>(L.tp);
     const TrainingSoftware& sw = job.software;
-    one = link.latency_seconds + bytes / (sw.pipeline_scatter_gather ? t : 1.0) / link.bytes_per_s;
-    one_bwd = link.latency_seconds +
-              bytes / (sw.pipeline_grad_scatter_gather ? t : 1.0) / link.bytes_per_s;
+    const double gather = L.sequence_parallel ? 0.0
+                                              : group_seconds(c, Collective::all_gather, bytes,
+                                                              placement(c, L.tp, 1));
+    auto send = [&](bool scattered) {
+      return link.latency_seconds + bytes / (scattered ? t : 1.0) / link.bytes_per_s +
+             (scattered ? gather : 0.0);
+    };
+    one = send(sw.pipeline_scatter_gather);
+    one_bwd = send(sw.pipeline_grad_scatter_gather);
   }
   if (p2p_seconds) *p2p_seconds = one;
   const auto [zd_f, zd_b] = zero_layer_exposed(c, L, dense);

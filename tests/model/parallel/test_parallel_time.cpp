@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "collectives.h"
 #include "model_presets.h"
 #include "parallel.h"
 #include "parallel_test_util.h"
@@ -496,6 +497,45 @@ TEST(ParallelTime, ComputeByKernelAddsUpToComputeAndRecompute) {
       EXPECT_GE(k.host_wait_seconds, 0) << software;
     }
   }
+}
+
+TEST(ParallelTime, DeepSpeedPipelineSendsArePartitionedOverTensorRanksBothWays) {
+  // DeepSpeed's pipeline engine (since October 2021) partitions the
+  // activations and their gradients over the TP ranks: each rank sends 1/t
+  // across the nodes and the receiver all-gathers the whole inside its node.
+  TrainingJob j;
+  j.shape = gpt_shape(48, 8192, 64);
+  j.chip = "A100-80";
+  j.n_chips = 512;
+  j.seq_len = 2048;
+  j.global_batch = 1536;
+  j.network = custom_network(8, 300, 12.5, cluster_by_name("dgx-a100").network);
+  j.software = software_by_name("megatron-deepspeed");
+  EXPECT_TRUE(j.software.pipeline_scatter_gather);
+  EXPECT_TRUE(j.software.pipeline_grad_scatter_gather);
+  Layout l;
+  l.tp = 8, l.pp = 16, l.dp = 4, l.zero = 0, l.micro_batch = 4, l.sequence_parallel = false;
+  l.recompute = Checkpointing::full;
+  const LayoutResult r = evaluate_layout(j, l);
+  ASSERT_TRUE(r.valid) << r.reason;
+  const Chip& chip = chip_by_name("A100-80");
+  const Link inter = inter_node_link(chip, *j.network), intra = intra_node_link(chip, *j.network);
+  const double bytes = 2.0 * 4 * 2048 * 8192;
+  const double gather = collective_seconds(Collective::all_gather, bytes, 8, intra);
+  const double one = inter.latency_seconds + bytes / 8 / inter.bytes_per_s + gather;
+  const double m = static_cast<double>(r.micro_batches);
+  EXPECT_NEAR(r.time.pp_comm_seconds, m * 2 * one, 1e-9 * r.time.pp_comm_seconds);
+  // Whole gradients back (DeepSpeed before October 2021): 7/8 more bytes
+  // across the nodes, no gather.
+  j.software.pipeline_grad_scatter_gather = false;
+  const LayoutResult whole = evaluate_layout(j, l);
+  EXPECT_NEAR(whole.time.pp_comm_seconds - r.time.pp_comm_seconds,
+              m * (bytes * 7 / 8 / inter.bytes_per_s - gather), 1e-9 * r.time.pp_comm_seconds);
+  // Sequence parallelism sends the rank's own 1/t of the sequence: no gather.
+  j.software.pipeline_grad_scatter_gather = true;
+  l.sequence_parallel = true;
+  EXPECT_NEAR(evaluate_layout(j, l).time.pp_comm_seconds, m * 2 * (one - gather),
+              1e-9 * r.time.pp_comm_seconds);
 }
 
 TEST(ParallelTime, SmallLayersWaitForTheHost) {
