@@ -443,14 +443,7 @@ PlanFlags parse_plan_flags(Args& a, BudgetInputs& in) {
   sc.serving.kv_dtype = parse_dtype(
       a.choice("--kv-precision", "bf16", {"bf16", "fp8", "int8", "int4"}), "--kv-precision");
   parse_budget_choices(a, in, sc);  // --objective, --serving-chip, --serving-price
-  if (s.enabled) {
-    in.serving_limit = scenario_serving_limit(sc);
-    if (nominal_bits(sc.serving.weight_dtype) < 16) {  // what the narrower weights buy
-      Scenario bf16 = sc;
-      bf16.serving.weight_dtype = Dtype::bf16;
-      in.bf16_serving_limit_params = scenario_serving_limit(bf16).max_params;
-    }
-  }
+  if (s.enabled) set_scenario_serving_limits(in, sc);
   return PlanFlags{f.ranges};
 }
 

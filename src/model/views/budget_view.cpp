@@ -88,6 +88,12 @@ ServingLimit as_serving_limit(const Scenario& s, const BudgetServing& b) {
   return l;
 }
 
+// What budget_report() is given of a serving search: its limit, and the bf16 one.
+void set_serving_limits(BudgetInputs& inputs, const Scenario& s, const BudgetServing& b) {
+  inputs.serving_limit = as_serving_limit(s, b);
+  inputs.bf16_serving_limit_params = b.bf16_largest_params;
+}
+
 }  // namespace
 
 std::string_view range_input_key(RangeInput input) {
@@ -173,8 +179,8 @@ std::string serving_search_key(const Scenario& s) {
          v.engine + "|" + v.chip;
 }
 
-ServingLimit scenario_serving_limit(const Scenario& s) {
-  return as_serving_limit(s, serving_search(s, nullptr));
+void set_scenario_serving_limits(BudgetInputs& inputs, const Scenario& s) {
+  set_serving_limits(inputs, s, serving_search(s, nullptr));
 }
 
 SearchInputs budget_serving_inputs(const Scenario& s) {
@@ -379,6 +385,13 @@ void describe_serving(BudgetView& v, const Scenario& s, const RunReport& run) {
   }
 }
 
+// The memo's last sentence: the ranges' P10/P50/P90, when there are any.
+void append_ranges_sentence(BudgetView& v) {
+  if (!v.ranges) return;
+  v.report.recommendation += ' ';
+  v.report.recommendation += range_summary(*v.ranges);
+}
+
 // The memo the panel and the report print: the planned run first in "train
 // this model" mode, the ranges after it when there are any.
 void write_memo(BudgetView& v, const Scenario& s, const RunReport& run) {
@@ -460,10 +473,7 @@ void write_memo(BudgetView& v, const Scenario& s, const RunReport& run) {
     memo += " days of the scenario; it needs a longer schedule or more chips.";
   }
   v.memo_ranges_at = memo.size();
-  if (v.ranges) {
-    memo += ' ';
-    memo += range_summary(*v.ranges);
-  }
+  append_ranges_sentence(v);
 }
 
 // C = chips × bf16 peak × MFU × days for every training precision (MFU is
@@ -511,8 +521,7 @@ void add_plan(BudgetView& v, const Scenario& s, const BudgetSlow* ranges,
               const BudgetViewOptions& options) {
   v.serving = serving_search(s, options.previous);
   BudgetInputs inputs = s.budget_inputs();
-  inputs.serving_limit = as_serving_limit(s, v.serving);
-  inputs.bf16_serving_limit_params = v.serving.bf16_largest_params;
+  set_serving_limits(inputs, s, v.serving);
   v.report = budget_report(inputs);
   v.compute_peak_note = compute_peak_note(s, v.mfu);
   v.params = count_params(s.shape);
@@ -541,10 +550,7 @@ void set_arrived_ranges(BudgetView& v, const BudgetSlow* ranges) {
   if (ranges && v.scenario.ranges.any()) v.ranges = *ranges;
   std::string& memo = v.report.recommendation;
   memo.resize(std::min(memo.size(), v.memo_ranges_at));
-  if (v.ranges) {
-    memo += ' ';
-    memo += range_summary(*v.ranges);
-  }
+  append_ranges_sentence(v);
 }
 
 BudgetView make_budget_view(const Scenario& scenario, const BudgetSlow* ranges,

@@ -161,11 +161,12 @@ struct BudgetViewOptions {
 std::string serving_search_key(const Scenario& s);
 // The serving layout search's inputs for a scenario.
 SearchInputs budget_serving_inputs(const Scenario& s);
-// The serving limit the Budget planner applies to "What I would train": the
-// largest dense model meeting the scenario's latency budget on its serving
-// chips at its weight and KV precisions (the serving layout search, KV cache
-// and TP all-reduces counted). `napkin-cli budget` applies the same one.
-ServingLimit scenario_serving_limit(const Scenario& s);
+// The serving limits the Budget planner gives budget_report(): the largest
+// dense model meeting the scenario's latency budget on its serving chips at
+// its weight and KV precisions (the serving layout search, KV cache and TP
+// all-reduces counted), and the same at bf16 weights when they are narrower.
+// `napkin-cli budget` applies the same ones.
+void set_scenario_serving_limits(BudgetInputs& inputs, const Scenario& s);
 
 // The key/value head counts a shape with `n_heads` query heads allows: the
 // divisors of n_heads (n_heads: MHA, 1: MQA, in between: GQA).
