@@ -234,6 +234,12 @@ TEST(CliBudgetPrecision, QualityPenaltyOfTheServingPrecision) {
   EXPECT_GT(trade["limit_params"].toDouble(), trade["bf16_limit_params"].toDouble());
   EXPECT_LT(trade["advantage_nats"].toDouble(), trade["advantage_without_penalty_nats"].toDouble());
   EXPECT_GE(trade["advantage_without_penalty_nats"].toDouble(), 0.0);
+  // The README's numbers for the default budget: 38.3B -> 76.4B, +0.0072 nats
+  // by the law alone, -0.0616 with the penalty.
+  EXPECT_NEAR(trade["bf16_limit_params"].toDouble(), 38.3e9, 0.05e9);
+  EXPECT_NEAR(trade["limit_params"].toDouble(), 76.4e9, 0.05e9);
+  EXPECT_NEAR(trade["advantage_without_penalty_nats"].toDouble(), 0.0072, 0.00005);
+  EXPECT_NEAR(trade["advantage_nats"].toDouble(), -0.0616, 0.00005);
   const QString law = " --ptq-law 0.1,0.5,0.4,1.5 --json";
   const CliResult int4 = run_cli(words("budget --weight-precision int4" + law));
   const CliResult int8 = run_cli(words("budget --weight-precision int8" + law));
