@@ -5,6 +5,7 @@
 #include "cli_cluster.h"
 #include "inputs.h"
 
+#include "budget_precision.h"
 #include "budget_view.h"
 #include "quantize.h"
 #include "scenario.h"
@@ -187,6 +188,13 @@ QJsonObject ranges_json(const RangeReport& r) {
                                                     {"counts", counts}}}};
 }
 
+// The recommended run's ranges, under the law its forecast uses (the FP8
+// law's draws when it trains in FP8).
+RangeReport recommended_ranges(const BudgetReport& r, PlanRanges ranges) {
+  ranges.law_draws = r.law.draws;
+  return plan_ranges(r.recommended.run_inputs, ranges, budget_law(r.law));
+}
+
 void print_ranges(const RangeReport& r) {
   std::printf("\nRanges (%s, %s draws, seed %llu)\n", std::string(to_string(r.shape)).c_str(),
               format_grouped(static_cast<double>(r.draws)).c_str(),
@@ -322,7 +330,9 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
     t.mfu = calibrated->mfu;
     ranges.mfu = Range{calibrated->mfu_low, calibrated->mfu, calibrated->mfu_high};
   }
-  const DataConstrainedLaw law = budget_law(f.law);
+  const PlanLaw trained = forecast_law(f.law, t.precision);
+  ranges.law_draws = trained.draws;
+  const DataConstrainedLaw law = budget_law(trained);
   const RunReport r = train_run(t, law);
   std::optional<RangeReport> rr;
   if (ranges.any()) rr = plan_ranges(t, ranges, law);
@@ -333,6 +343,7 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
                   {"chips", json_int(t.n_chips)},
                   {"mfu", t.mfu},
                   {"train_precision", t.precision == Precision::mixed_fp8 ? "fp8" : "bf16"},
+                  {"law_name", QString::fromStdString(trained.name)},
                   {"params", r.params},
                   {"active_params", r.active_params},
                   {"tokens", r.tokens},
@@ -389,7 +400,7 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
   row("energy kWh (at the wall)", format_grouped(r.cost.energy_kwh, 2));
   row("energy $", format_grouped(r.cost.energy_dollars, 2));
   row("loss (forecast)",
-      format_grouped(r.loss, 4) + " nats/token" +
+      format_grouped(r.loss, 4) + " nats/token under " + trained.name +
           (r.data_suffice ? std::string()
                           : " (" + format_grouped(r.loss_fresh, 4) + " if every token were new)"));
   row("epochs",
@@ -499,24 +510,23 @@ void add_plan_json(QJsonObject& o, const BudgetReport& r, const PlanFlags& flags
                                  {"rental_dollars", run.cost.rental_dollars},
                                  {"energy_kwh", run.cost.energy_kwh},
                                  {"loss", run.loss}};
-  QJsonObject law{{"choice", QString::fromUtf8(to_string(r.inputs.law.choice).data())},
-                  {"name", QString::fromStdString(r.inputs.law.name)},
-                  {"E", r.inputs.law.law.E},
-                  {"A", r.inputs.law.law.A},
-                  {"alpha", r.inputs.law.law.alpha},
-                  {"B", r.inputs.law.law.B},
-                  {"beta", r.inputs.law.law.beta},
-                  {"ladder_max_flops", r.inputs.law.ladder_max_flops},
-                  {"draws", json_int(static_cast<std::int64_t>(r.inputs.law.draws.size()))}};
+  QJsonObject law{{"choice", QString::fromUtf8(to_string(r.law.choice).data())},
+                  {"name", QString::fromStdString(r.law.name)},
+                  {"E", r.law.law.E},
+                  {"A", r.law.law.A},
+                  {"alpha", r.law.law.alpha},
+                  {"B", r.law.law.B},
+                  {"beta", r.law.law.beta},
+                  {"ladder_max_flops", r.law.ladder_max_flops},
+                  {"draws", json_int(static_cast<std::int64_t>(r.law.draws.size()))}};
   if (rec.loss_interval) {
     law["loss_low"] = rec.loss_interval->low;
     law["loss_high"] = rec.loss_interval->high;
-    law["confidence"] = r.inputs.law.confidence;
+    law["confidence"] = r.law.confidence;
   }
   o["law"] = law;
   add_budget_choices_json(o, r);  // moe, lifetime dollars
-  if (flags.ranges.any())
-    o["ranges"] = ranges_json(plan_ranges(rec.run_inputs, flags.ranges, budget_law(r.inputs.law)));
+  if (flags.ranges.any()) o["ranges"] = ranges_json(recommended_ranges(r, flags.ranges));
 }
 
 void print_plan_text(const BudgetReport& r, const PlanFlags& flags) {
@@ -550,14 +560,13 @@ void print_plan_text(const BudgetReport& r, const PlanFlags& flags) {
                                   format_percent(run.goodput.goodput, 1) + " goodput");
   row("rental $", format_grouped(run.cost.rental_dollars, 2));
   row("energy kWh (at the wall)", format_grouped(run.cost.energy_kwh, 2));
-  std::string loss = format_grouped(run.loss, 4) + " nats/token under " + in.law.name;
+  std::string loss = format_grouped(run.loss, 4) + " nats/token under " + r.law.name;
   if (const auto& iv = r.recommended.loss_interval)
-    loss += " (" + format_percent(in.law.confidence, 0) + " interval " +
-            format_grouped(iv->low, 4) + " – " + format_grouped(iv->high, 4) + ")";
+    loss += " (" + format_percent(r.law.confidence, 0) + " interval " + format_grouped(iv->low, 4) +
+            " – " + format_grouped(iv->high, 4) + ")";
   row("loss (forecast)", loss);
   print_budget_choices_text(r);
-  if (flags.ranges.any())
-    print_ranges(plan_ranges(r.recommended.run_inputs, flags.ranges, budget_law(in.law)));
+  if (flags.ranges.any()) print_ranges(recommended_ranges(r, flags.ranges));
 }
 
 }  // namespace napkin::cli

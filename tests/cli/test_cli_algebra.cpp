@@ -266,6 +266,28 @@ TEST(CliBudgetPrecision, TrainPrecisionFp8) {
   EXPECT_TRUE(fp8.json["train_precision_note"].toString().contains("effective parameter count"));
   EXPECT_GT(fp8.json["train_precision_penalty_nats"].toDouble(), 0);
   EXPECT_EQ(bf16.json["train_precision_penalty_nats"].toDouble(-1), 0.0);
+  // The penalty is in the forecast (the README's numbers): the law is read
+  // with 83.3 % of N, so the recommendation moves from 29.2B on 14.57T tokens
+  // to 31.4B on 14.04T, forecast 1.964 nats, 0.0071 above the same run in bf16.
+  const QJsonObject rec8 = fp8.json["recommended"].toObject();
+  const QJsonObject rec16 = bf16.json["recommended"].toObject();
+  EXPECT_NEAR(rec16["params"].toDouble(), 29.2e9, 0.05e9);
+  EXPECT_NEAR(rec16["tokens"].toDouble(), 14.57e12, 0.005e12);
+  EXPECT_NEAR(rec8["params"].toDouble(), 31.4e9, 0.05e9);
+  EXPECT_NEAR(rec8["tokens"].toDouble(), 14.04e12, 0.005e12);
+  EXPECT_NEAR(rec8["loss"].toDouble(), 1.964, 0.0005);
+  EXPECT_NEAR(fp8.json["train_precision_penalty_nats"].toDouble(), 0.0071, 0.00005);
+  EXPECT_TRUE(fp8.json["law"].toObject()["name"].toString().contains("FP8 training"));
+  EXPECT_GT(fp8.json["law"].toObject()["A"].toDouble(),
+            bf16.json["law"].toObject()["A"].toDouble());
+  // "Train this model" forecasts with the same law, named in its JSON.
+  const CliResult train8 =
+      run_cli(words("budget --params 7e9 --tokens 2e12 --chips 256 --train-precision fp8 --json"));
+  const CliResult train16 = run_cli(words("budget --params 7e9 --tokens 2e12 --chips 256 --json"));
+  ASSERT_EQ(train8.exit_code, 0) << train8.err.toStdString();
+  EXPECT_TRUE(train8.json["law_name"].toString().contains("FP8 training"));
+  EXPECT_FALSE(train16.json["law_name"].toString().contains("FP8"));
+  EXPECT_GT(train8.json["loss"].toDouble(), train16.json["loss"].toDouble());
   const CliResult a100 = run_cli(words("budget --chip A100-80 --train-precision fp8"));
   EXPECT_EQ(a100.exit_code, 2);
   EXPECT_TRUE(a100.err.contains("--train-precision")) << a100.err.toStdString();

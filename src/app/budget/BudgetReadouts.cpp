@@ -416,7 +416,8 @@ void BudgetReadouts::showPrecisionCost(const BudgetView& v) {
                .arg(qs(to_string(v.scenario.serving.weight_dtype)),
                     qs(format_grouped(serving_nats, 4)));
   parts << (r.inputs.precision == Precision::mixed_fp8
-                ? tr("FP8 training %1").arg(qs(format_grouped(training_nats, 4)))
+                ? tr("FP8 training %1, in the forecast loss")
+                      .arg(qs(format_grouped(training_nats, 4)))
                 : tr("bf16 training 0"));
   if (const auto& t = r.serving_precision_trade)  // what the narrower weights buy, in loss
     parts << tr("under the latency limit %1 vs bf16 %2 nats (%3 without the penalty)")

@@ -271,7 +271,7 @@ QString memoHtml(const BudgetView& v) {
                          .arg(p.law.beta)
                          .arg(qs(format_grouped(p.chinchilla_loss, 3)), qs(format_sci(r.flops)),
                               qs(format_grouped(v.decades_beyond_ladder, 1)),
-                              qs(format_sci(r.inputs.law.ladder_max_flops)), qs(r.inputs.law.name));
+                              qs(format_sci(r.law.ladder_max_flops)), qs(r.law.name));
   memo += QStringLiteral("<h3>%1</h3><p>%2</p>").arg(QObject::tr("Loss forecast"), esc(forecast));
   QString serve = servabilityText(s, r.split.params, QObject::tr("The Chinchilla answer"));
   if (p.recommend_smaller)

@@ -230,7 +230,7 @@ std::string make_recommendation(const BudgetReport& r) {
   }
   const std::string ref = data.chinchilla_fits ? "the Chinchilla answer" : "that split";
   const std::string law_name =
-      data.chinchilla_fits ? in.law.name : in.law.name + " with repeated-data decay";
+      data.chinchilla_fits ? r.law.name : r.law.name + " with repeated-data decay";
   if (p.recommend_smaller) {
     const double ratio = p.lifetime_flops_chinchilla / p.lifetime_flops_small;
     s += "But it will serve " + format_count(p.served_tokens, 1) + " tokens, and at 2N FLOPs per " +
@@ -266,7 +266,7 @@ std::string make_recommendation(const BudgetReport& r) {
          "of " + ref + "'s lifetime FLOPs, so I would keep " + ref + ". ";
   }
   if (in.objective == Objective::dollars)
-    s += dollar_plan_text(r.dollars, in.law.name) +
+    s += dollar_plan_text(r.dollars, r.law.name) +
          (r.dollars.recommend_smaller != p.recommend_smaller
               ? " Counted in FLOPs instead, the answer would differ. "
               : std::string(" "));
@@ -306,9 +306,9 @@ std::string make_recommendation(const BudgetReport& r) {
        format_percent(run.goodput.goodput, 1) + " goodput, " +
        format_dollars(run.cost.rental_dollars) + ", " +
        format_grouped(run.cost.energy_kwh / 1000.0, 1) + " MWh, forecast loss " +
-       format_grouped(run.loss, 3) + " nats under " + in.law.name;
+       format_grouped(run.loss, 3) + " nats under " + r.law.name;
   if (rec.loss_interval)
-    s += " (" + format_percent(in.law.confidence, 0) + " interval " +
+    s += " (" + format_percent(r.law.confidence, 0) + " interval " +
          format_grouped(rec.loss_interval->low, 3) + "–" +
          format_grouped(rec.loss_interval->high, 3) + " nats over its " +
          format_grouped(static_cast<double>(rec.loss_interval->draws)) + " bootstrap draws)";
@@ -355,9 +355,10 @@ BudgetGoodput budget_goodput(const BudgetInputs& in) {
 BudgetReport budget_report(const BudgetInputs& in) {
   in.validate();
   const Chip& chip = chip_by_name(in.chip);
-  const DataConstrainedLaw law = budget_law(in.law);
   BudgetReport r;
   r.inputs = in;
+  r.law = forecast_law(in.law, in.precision);
+  const DataConstrainedLaw law = budget_law(r.law);
   r.flops = budget_to_flops(chip, in.n_chips, in.days, in.mfu);
   // A fitted law far beyond its ladder still forecasts (the GUI's fitted
   // ladder can be small), but the memo says so; napkin-cli refuses it.
@@ -506,7 +507,7 @@ BudgetReport budget_report(const BudgetInputs& in) {
   t.memory_headroom = in.memory_headroom;
   rec.run_inputs = t;
   rec.run = train_run(t, law);
-  rec.loss_interval = draw_interval(in.law, [&](const LossLaw& draw) {
+  rec.loss_interval = draw_interval(r.law, [&](const LossLaw& draw) {
     DataConstrainedLaw dl = law;
     dl.base = draw;
     return dl.loss(rec.run.active_params, rec.run.tokens, in.tokens_available);
@@ -522,12 +523,12 @@ BudgetReport budget_report(const BudgetInputs& in) {
     try {
       r.moe = compare_dense_moe(in.moe, r.effective_flops, law, in.tokens_available, sl,
                                 in.serving_latency.batch,
-                                0.5 * node_hbm / in.serving_latency.bytes_per_param, in.law.name);
+                                0.5 * node_hbm / in.serving_latency.bytes_per_param, r.law.name);
     } catch (const std::invalid_argument& e) {
       moe_refused = std::string(" The MoE candidate is not weighed: ") + e.what() + ".";
     }
   }
-  precision_read_outs(r, chip, law.base);
+  precision_read_outs(r, chip, budget_law(in.law));
   r.recommendation = make_recommendation(r) + r.quality_penalty_text + r.train_precision_text +
                      moe_refused + out_of_range;
   return r;

@@ -201,6 +201,9 @@ struct MoeComparison {
 
 struct BudgetReport {
   BudgetInputs inputs;
+  // The law every forecast of the plan uses: inputs.law, with FP8 training's
+  // effective parameters when the plan trains in FP8 (forecast_law).
+  PlanLaw law;
   double flops = 0;
   ChinchillaSplit split;
   double days = 0;                  // days to spend C at the MFU (== inputs.days)

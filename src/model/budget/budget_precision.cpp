@@ -102,10 +102,11 @@ void serving_precision_read_out(BudgetReport& r, const LossLaw& loss_law) {
 // FP8 training. MFU counts model FLOPs against the bf16 peak (as the
 // Parallelism model's does), so FP8's faster GEMMs show in the MFU: the
 // Parallelism model's step time when the MFU is predicted, the MFU assumed
-// otherwise; nothing here multiplies C by the ratio of the peaks. Its loss:
-// Kumar et al. 2024's N_eff with weights, activations and KV cache at 8 bits
-// against 16 (Eq. 4, Table 2), under the plan's law.
-void train_precision_read_out(BudgetReport& r, const Chip& chip, const LossLaw& law) {
+// otherwise; nothing here multiplies C by the ratio of the peaks. Its loss is
+// in every forecast (r.law, forecast_law); this says what it costs against
+// the same run trained in bf16.
+void train_precision_read_out(BudgetReport& r, const Chip& chip,
+                              const DataConstrainedLaw& bf16_law) {
   const bool fp8 = r.inputs.precision == Precision::mixed_fp8;
   r.train_gemm_peak_flops_per_s = fp8 ? chip.fp8_peak_flops_per_s : chip.peak_flops_per_s;
   if (!fp8) {
@@ -114,8 +115,9 @@ void train_precision_read_out(BudgetReport& r, const Chip& chip, const LossLaw& 
   }
   const RunReport& run = r.recommended.run;
   const double n = run.active_params > 0 ? run.active_params : run.params;
+  const double bf16_loss = bf16_law.loss(n, run.tokens, run.unique_tokens);
+  r.train_precision_penalty_nats = run.loss - bf16_loss;
   const TrainPrecisionLaw t = kumar2024_train_precision_law();
-  r.train_precision_penalty_nats = t.penalty_vs_bf16_nats(law, n, run.tokens, 8);
   const double share8 = t.effective_params(n, 8, 8, 8) / n;
   const double share16 = t.effective_params(n, 16, 16, 16) / n;
   r.train_precision_text =
@@ -126,20 +128,33 @@ void train_precision_read_out(BudgetReport& r, const Chip& chip, const LossLaw& 
       "MFU's (" +
       format_percent(r.inputs.mfu, 1) +
       ": the Parallelism model's step time when predicted), and the model states keep mixed "
-      "bf16's bytes. Its loss cost: 8-bit weights, activations and KV cache leave " +
+      "bf16's bytes. Its loss is in every forecast here: 8-bit weights, activations and KV cache "
+      "leave " +
       format_percent(share8, 1) + " of the parameters effective (" + format_percent(share16, 1) +
-      " in bf16), " + format_grouped(*r.train_precision_penalty_nats, 4) + " nats (forecast " +
-      format_grouped(run.loss + *r.train_precision_penalty_nats, 3) + " nats" +
-      compute_factor_text(compute_factor(law, r.effective_flops, *r.train_precision_penalty_nats)) +
-      ") under Kumar et al. 2024's effective parameter count, with " + kumar2024_validity_text() +
+      " in bf16), so the law is read with " + format_percent(share8 / share16, 1) +
+      " of N, and the run above ends " + format_grouped(*r.train_precision_penalty_nats, 4) +
+      " nats above the same run trained in bf16 (" + format_grouped(bf16_loss, 3) + " nats" +
+      compute_factor_text(
+          compute_factor(bf16_law.base, r.effective_flops, *r.train_precision_penalty_nats)) +
+      "), under Kumar et al. 2024's effective parameter count, with " + kumar2024_validity_text() +
       ".";
 }
 
 }  // namespace
 
-void precision_read_outs(BudgetReport& r, const Chip& chip, const LossLaw& law) {
-  serving_precision_read_out(r, law);
-  train_precision_read_out(r, chip, law);
+PlanLaw forecast_law(const PlanLaw& law, Precision precision) {
+  if (precision != Precision::mixed_fp8) return law;
+  const TrainPrecisionLaw t = kumar2024_train_precision_law();
+  PlanLaw out = law;
+  out.law = t.trained_at(law.law, 8);
+  for (LossLaw& d : out.draws) d = t.trained_at(d, 8);
+  out.name = law.name + " with FP8 training's effective parameters (Kumar et al. 2024)";
+  return out;
+}
+
+void precision_read_outs(BudgetReport& r, const Chip& chip, const DataConstrainedLaw& bf16_law) {
+  serving_precision_read_out(r, budget_law(r.law).base);
+  train_precision_read_out(r, chip, bf16_law);
 }
 
 }  // namespace napkin

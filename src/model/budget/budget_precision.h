@@ -9,10 +9,17 @@
 
 namespace napkin {
 
+// The law a plan trained at `precision` forecasts with: `law` (fitted on
+// bf16 runs) as is for mixed bf16 and fp32, and for FP8 with Kumar et al.
+// 2024's effective parameter count at 8 bits against 16 (Eq. 4, Table 2:
+// TrainPrecisionLaw::trained_at), its bootstrap draws alike, named so.
+PlanLaw forecast_law(const PlanLaw& law, Precision precision);
+
 // Fills r.quality_penalty_nats / _text (for r.recommended.run, served at
 // r.inputs.serving_weights; the constants given, else the built-in ones) and
 // r.train_gemm_peak_flops_per_s, r.train_precision_penalty_nats /
-// r.train_precision_text (FP8 training against bf16 under `law`).
-void precision_read_outs(BudgetReport& r, const Chip& chip, const LossLaw& law);
+// r.train_precision_text (what FP8 training costs: r.recommended.run's loss,
+// under r.law, against the same run under `bf16_law`).
+void precision_read_outs(BudgetReport& r, const Chip& chip, const DataConstrainedLaw& bf16_law);
 
 }  // namespace napkin

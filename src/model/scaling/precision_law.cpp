@@ -71,9 +71,20 @@ double TrainPrecisionLaw::loss(const LossLaw& law, double n, double d, double pw
   return law.E + law.A * std::pow(n_eff, -law.alpha) + law.B * std::pow(d, -law.beta);
 }
 
+double TrainPrecisionLaw::share_vs_bf16(double bits) const {
+  return effective_params(1.0, bits, bits, bits) / effective_params(1.0, 16, 16, 16);
+}
+
+LossLaw TrainPrecisionLaw::trained_at(const LossLaw& law, double bits) const {
+  law.validate();
+  LossLaw out = law;
+  out.A = law.A * std::pow(share_vs_bf16(bits), -law.alpha);
+  return out;
+}
+
 double TrainPrecisionLaw::penalty_vs_bf16_nats(const LossLaw& law, double n, double d,
                                                double bits) const {
-  return loss(law, n, d, bits, bits, bits) - loss(law, n, d, 16, 16, 16);
+  return trained_at(law, bits).loss(n, d) - law.loss(n, d);
 }
 
 PtqLaw kumar2024_ptq_law() {

@@ -62,8 +62,16 @@ struct TrainPrecisionLaw {
   // `law`'s A, α, B, β and E with N_eff for N.
   double loss(const LossLaw& law, double n_params, double tokens, double weight_bits,
               double activation_bits, double kv_bits) const;
-  // What training every part at `bits` costs against bf16 training (16 bits
-  // everywhere), in nats under `law`: loss(bits) − loss(16). > 0 below 16.
+  // N_eff(bits) / N_eff(16) with every part at `bits`: the share of a bf16
+  // run's effective parameters a run trained at `bits` keeps (≤ 1 below 16).
+  double share_vs_bf16(double bits) const;
+  // `law` (fitted on bf16 runs, whose N already stands for N_eff(16)) for a
+  // model trained with every part at `bits`: N·share_vs_bf16(bits) replaces
+  // N, i.e. A becomes A·share^(−α). Every forecast of an FP8-trained plan
+  // uses it, so its optimum and its same-loss trades move as the law says.
+  LossLaw trained_at(const LossLaw& law, double bits) const;
+  // What training every part at `bits` costs against bf16 training, in nats
+  // under `law`: trained_at(law, bits).loss − law.loss. > 0 below 16.
   double penalty_vs_bf16_nats(const LossLaw& law, double n_params, double tokens,
                               double bits) const;
 };

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "budget_precision.h"
 #include "hardware.h"
 #include "inputs.h"
 #include "scaling.h"
@@ -113,7 +114,7 @@ PlanRanges Scenario::plan_ranges(const TrainInputs& t) const {
   set(r.tokens_available, ranges.tokens_available);
   r.shape = ranges.shape;
   r.seed = ranges.seed;
-  r.law_draws = plan_law().draws;
+  r.law_draws = trained_law().draws;
   r.validate();
   return r;
 }
@@ -168,6 +169,8 @@ FittedMemo& fitted_memo() {
 }
 
 }  // namespace
+
+PlanLaw Scenario::trained_law() const { return forecast_law(plan_law(), training.precision); }
 
 PlanLaw Scenario::plan_law(const FitProgressFn& progress) const {
   if (plan.law != LawChoice::fitted) return builtin_plan_law(plan.law);

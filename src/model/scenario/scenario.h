@@ -151,6 +151,9 @@ struct Scenario {
   // `progress` reports the fit of a fitted law (and may stop it: Cancelled);
   // a memoized law does not call it.
   PlanLaw plan_law(const FitProgressFn& progress = {}) const;
+  // The law the plan's forecasts use: plan_law() at the plan's training
+  // precision (forecast_law in budget_precision.h).
+  PlanLaw trained_law() const;
   // "Train this model": the scenario's model shape (total parameters; active
   // ones for 6·N·D) on plan.train_tokens.
   TrainInputs train_inputs() const;

@@ -205,7 +205,7 @@ SearchInputs budget_serving_inputs(const Scenario& s) {
 
 std::optional<RangeReport> budget_ranges(const Scenario& s, const TrainInputs& plan) {
   if (!s.ranges.any()) return std::nullopt;
-  return plan_ranges(plan, s.plan_ranges(plan), budget_law(s.plan_law()));
+  return plan_ranges(plan, s.plan_ranges(plan), budget_law(s.trained_law()));
 }
 
 std::vector<std::int64_t> kv_head_options(std::int64_t n_heads) {
@@ -332,7 +332,7 @@ void add_lifetime_and_frontier(BudgetView& v, const Scenario& s) {
 // against epochs, and its ranges.
 const RunReport& add_planned_run(BudgetView& v, const Scenario& s, const BudgetSlow* ranges,
                                  bool compute_ranges) {
-  const DataConstrainedLaw law = budget_law(s.plan_law());
+  const DataConstrainedLaw law = budget_law(s.trained_law());
   TrainInputs plan = v.report.recommended.run_inputs;
   if (s.plan.mode == PlanMode::train_model) {
     plan = s.train_inputs();

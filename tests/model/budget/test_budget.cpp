@@ -7,7 +7,9 @@
 #include <string>
 
 #include "budget.h"
+#include "format.h"
 #include "hardware.h"
+#include "scaling.h"
 
 using namespace napkin;
 
@@ -410,6 +412,26 @@ TEST(Budget, Fp8TrainingNamesItsPeakAndItsLossCost) {
                                                                    run.params, run.tokens, 8),
               1e-12);
   EXPECT_GT(*fp8.train_precision_penalty_nats, 0.0);
+  // The penalty is in the forecast: every forecast reads the law with N·share
+  // for N (share = 0.8278 / 0.9938), named so; the bf16 plan's law is the
+  // plan's own.
+  EXPECT_EQ(bf16.law, in.law);
+  EXPECT_NEAR(fp8.law.law.A / in.law.law.A,
+              std::pow(kumar2024_train_precision_law().share_vs_bf16(8), -in.law.law.alpha), 1e-12);
+  EXPECT_NE(fp8.law.name.find("FP8 training"), std::string::npos) << fp8.law.name;
+  EXPECT_NEAR(run.loss,
+              budget_law(in.law).loss(run.params, run.tokens, run.unique_tokens) +
+                  *fp8.train_precision_penalty_nats,
+              1e-12);
+  EXPECT_NE(fp8.recommendation.find("forecast loss " + format_grouped(run.loss, 3) +
+                                    " nats under " + fp8.law.name),
+            std::string::npos)
+      << fp8.recommendation;
+  // The Chinchilla answer's loss at the same compute is worse by the penalty
+  // at its size; the optimum under the FP8 law is a larger model.
+  EXPECT_GT(fp8.plan.chinchilla_loss, bf16.plan.chinchilla_loss);
+  EXPECT_GT(analytic_optimum(fp8.law.law, fp8.effective_flops).n_params,
+            analytic_optimum(in.law.law, bf16.effective_flops).n_params);
   EXPECT_NE(fp8.train_precision_text.find("82.8 %"), std::string::npos) << fp8.train_precision_text;
   EXPECT_NE(fp8.train_precision_text.find("30M-220M"), std::string::npos);
   EXPECT_EQ(fp8.train_precision_text.find("not priced"), std::string::npos);

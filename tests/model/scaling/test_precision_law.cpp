@@ -9,6 +9,7 @@
 #include <string>
 
 #include "precision_law.h"
+#include "scaling.h"
 
 using namespace napkin;
 
@@ -160,6 +161,31 @@ TEST(PrecisionLaw, Table2SensitivitiesMatchAppendicesLAndM) {
   EXPECT_NEAR(t.effective_params(n, 8, 8, 8) / n, 0.8278, 1e-3);
   EXPECT_GT(t.penalty_vs_bf16_nats(besiroglu2024_law(), 7e10, 1.4e12, 8), 0);
   EXPECT_DOUBLE_EQ(t.penalty_vs_bf16_nats(besiroglu2024_law(), 7e10, 1.4e12, 16), 0);
+}
+
+// The law of an FP8-trained model: N·share replaces N in a law fitted on bf16
+// runs, share = N_eff(8) / N_eff(16) = 0.8278 / 0.9938. Only the parameter
+// term changes, so the penalty is A·N^(−α)·(share^(−α) − 1) whatever D, and
+// the compute-optimal model at a budget is larger.
+TEST(PrecisionLaw, TrainedAtEightBitsScalesTheParameterTerm) {
+  const TrainPrecisionLaw t = kumar2024_train_precision_law();
+  const LossLaw bf16 = besiroglu2024_law();
+  EXPECT_NEAR(t.share_vs_bf16(8), 0.8278 / 0.9938, 1e-3);
+  EXPECT_DOUBLE_EQ(t.share_vs_bf16(16), 1.0);
+  const LossLaw fp8 = t.trained_at(bf16, 8);
+  EXPECT_EQ(fp8.E, bf16.E);
+  EXPECT_EQ(fp8.B, bf16.B);
+  EXPECT_EQ(fp8.alpha, bf16.alpha);
+  EXPECT_NEAR(fp8.A / bf16.A, std::pow(t.share_vs_bf16(8), -bf16.alpha), 1e-12);
+  const double n = 7e10;
+  const double expected =
+      bf16.A * std::pow(n, -bf16.alpha) * (std::pow(t.share_vs_bf16(8), -bf16.alpha) - 1.0);
+  for (const double d : {1e11, 1.4e12, 1e14})
+    EXPECT_NEAR(t.penalty_vs_bf16_nats(bf16, n, d, 8), expected, 1e-12) << d;
+  // The same loss as an N·share-parameter bf16 model.
+  EXPECT_NEAR(fp8.loss(n, 1.4e12), bf16.loss(n * t.share_vs_bf16(8), 1.4e12), 1e-12);
+  EXPECT_GT(analytic_optimum(fp8, 1e24).n_params, analytic_optimum(bf16, 1e24).n_params);
+  EXPECT_GT(optimal_loss(fp8, 1e24), optimal_loss(bf16, 1e24));
 }
 
 // Figure 2 (top left, N = 30M): post-quantized to 3 bits, training on more

@@ -193,6 +193,25 @@ TEST(BudgetView, RangesArePercentilesInOrderAndReproducible) {
   EXPECT_FALSE(make_budget_view(none, &*again).ranges.has_value());
 }
 
+// FP8 training's loss is in the plan's law, and the ranges and the loss
+// curves read the same law as the recommendation (a plain MFU spread moves the
+// days, not the loss: every draw's loss is the run's).
+TEST(BudgetView, Fp8TrainingLossIsTheSameInRangesAndRecommendation) {
+  Scenario s;
+  s.training.precision = Precision::mixed_fp8;
+  s.ranges.mfu = default_spread(RangeInput::mfu, s.mfu);
+  const BudgetView v = make_budget_view(s);
+  ASSERT_TRUE(v.ranges.has_value());
+  EXPECT_EQ(v.report.law, s.trained_law());
+  EXPECT_NE(v.report.law, s.plan_law());
+  const double loss = v.report.recommended.run.loss;
+  EXPECT_NEAR(v.ranges->loss.p.p10, loss, 1e-12);
+  EXPECT_NEAR(v.ranges->loss.p.p90, loss, 1e-12);
+  Scenario bf16 = s;
+  bf16.training.precision = Precision::mixed_bf16;
+  EXPECT_GT(loss, make_budget_view(bf16).report.recommended.run.loss);
+}
+
 TEST(BudgetView, ArrivedRangesSetInPlaceAreWhatAWholeViewWouldShow) {
   // The panel puts the worker's ranges into the view it shows rather than
   // planning again: the same ranges and memo as make_budget_view with them.
