@@ -115,28 +115,30 @@ InferenceAwarePlan plan_inference_aware(const TrainedModel& chin, double served_
                                         double budget_flops, double cluster_flops_per_day,
                                         const LossLaw& law, std::optional<double> unique_tokens) {
   law.validate();
+  return plan_inference_aware(chin, served_tokens, budget_flops, cluster_flops_per_day,
+                              ServedLoss{with_muennighoff_decay(law), unique_tokens});
+}
+
+InferenceAwarePlan plan_inference_aware(const TrainedModel& chin, double served_tokens,
+                                        double budget_flops, double cluster_flops_per_day,
+                                        const ServedLoss& served) {
+  const LossLaw& law = served.law.base;
+  law.validate();
   require_positive(chin.params, "params", "parameters");
   require_positive(chin.train_tokens, "train_tokens", "tokens");
   require_real(served_tokens, "served_tokens", "tokens", 0.0, 1e22);
   require_positive(budget_flops, "budget_flops", "FLOPs");
   require_positive(cluster_flops_per_day, "cluster_flops_per_day", "FLOPs per day");
+  const std::optional<double>& unique_tokens = served.unique_tokens;
   if (unique_tokens)
     require_real(*unique_tokens, "tokens_available", "tokens", 0.0, kMaxTrainTokens, true);
-
-  const DataConstrainedLaw dc = with_muennighoff_decay(law);
-  auto loss = [&](double n, double d) {
-    // Past the data-constrained law's 1e18 tokens (a plan may ask for more),
-    // the base law: repetition no longer changes the answer's magnitude.
-    return unique_tokens && d <= kMaxTrainTokens ? dc.loss(n, d, *unique_tokens) : law.loss(n, d);
-  };
-  auto tokens_for = [&](double n, double target) {
-    return unique_tokens ? dc.tokens_for_loss(n, target, *unique_tokens)
-                         : law.tokens_for_loss(n, target);
-  };
+  auto loss = [&](double n, double d) { return served.loss(n, d); };
+  auto tokens_for = [&](double n, double target) { return served.tokens_for(n, target); };
 
   InferenceAwarePlan p;
   p.law = law;
   p.unique_tokens = unique_tokens;
+  p.served_below_bf16 = served.ptq && served.weight_bits < 16;
   p.served_tokens = served_tokens;
   p.chinchilla = chin;
   p.chinchilla_loss = loss(chin.params, chin.train_tokens);
@@ -229,8 +231,11 @@ std::string make_recommendation(const BudgetReport& r) {
          " nats worse than with unlimited fresh data). ";
   }
   const std::string ref = data.chinchilla_fits ? "the Chinchilla answer" : "that split";
-  const std::string law_name =
+  std::string law_name =
       data.chinchilla_fits ? r.law.name : r.law.name + " with repeated-data decay";
+  if (p.served_below_bf16)  // the trades hold the loss as served equal
+    law_name += " plus Kumar et al. 2024's penalty for serving " +
+                std::string(to_string(in.serving_weights)) + " weights";
   if (p.recommend_smaller) {
     const double ratio = p.lifetime_flops_chinchilla / p.lifetime_flops_small;
     s += "But it will serve " + format_count(p.served_tokens, 1) + " tokens, and at 2N FLOPs per " +
@@ -266,7 +271,7 @@ std::string make_recommendation(const BudgetReport& r) {
          "of " + ref + "'s lifetime FLOPs, so I would keep " + ref + ". ";
   }
   if (in.objective == Objective::dollars)
-    s += dollar_plan_text(r.dollars, r.law.name) +
+    s += dollar_plan_text(r.dollars, law_name) +
          (r.dollars.recommend_smaller != p.recommend_smaller
               ? " Counted in FLOPs instead, the answer would differ. "
               : std::string(" "));
@@ -451,8 +456,14 @@ BudgetReport budget_report(const BudgetInputs& in) {
                         : TrainedModel{d.best.params, d.best.tokens};
   const double per_day = static_cast<double>(in.n_chips) * chip.peak_flops_per_s * in.mfu *
                          kSecondsPerDay * r.goodput.goodput;
-  r.plan = plan_inference_aware(reference, in.served_tokens, r.effective_flops, per_day, law.base,
-                                in.tokens_available);
+  // The trades hold the loss as served equal: with weights below 16 bits each
+  // model pays its own quantization penalty (served_loss.h).
+  ServedLoss served{law, in.tokens_available};
+  if (const double bits = nominal_bits(in.serving_weights); bits < 16) {
+    served.ptq = in.ptq_law ? *in.ptq_law : kumar2024_ptq_law();
+    served.weight_bits = bits;
+  }
+  r.plan = plan_inference_aware(reference, in.served_tokens, r.effective_flops, per_day, served);
   // A same-loss model that would train for more than a century, or one below
   // the million parameters the serving model prices (a fitted law with a
   // small exponent can reach the loss there on paper), is no advice.
@@ -463,8 +474,8 @@ BudgetReport budget_report(const BudgetInputs& in) {
   te.mfu = in.mfu;
   te.goodput = r.goodput.goodput;
   te.cost = in.cost;
-  r.dollars = plan_lifetime_dollars(reference.params, reference.train_tokens, in.served_tokens, law,
-                                    in.tokens_available, te, in.serving_economy());
+  r.dollars = plan_lifetime_dollars(reference.params, reference.train_tokens, in.served_tokens,
+                                    served, te, in.serving_economy());
   const TrainedModel cheapest{r.dollars.same_loss.params, r.dollars.same_loss.train_tokens};
   if (6.0 * cheapest.params * cheapest.train_tokens / per_day > 0.9 * 36500.0)
     r.dollars.recommend_smaller = false;

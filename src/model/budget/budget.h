@@ -20,6 +20,7 @@
 #include "moe_law.h"
 #include "plan_law.h"
 #include "precision_law.h"
+#include "served_loss.h"
 #include "serving_limit.h"
 #include "train_plan.h"
 
@@ -102,9 +103,11 @@ struct BudgetInputs {
 struct InferenceAwarePlan {
   LossLaw law;  // the law the trade is judged with
   double served_tokens = 0;
-  TrainedModel chinchilla;     // the reference: the tokens-per-param answer, or the best
-                               // split under the data limit when its tokens do not exist
-  double chinchilla_loss = 0;  // its loss under `law` (data-constrained with a limit), nats/token
+  TrainedModel chinchilla;              // the reference: the tokens-per-param answer, or the best
+                                        // split under the data limit when its tokens do not exist
+  double chinchilla_loss = 0;           // its loss under `law` (data-constrained with a limit), as
+                                        // served (with its quantization penalty), nats/token
+  bool served_below_bf16 = false;       // the losses held equal include a PTQ penalty
   std::optional<double> unique_tokens;  // the data limit the plan respects, if any
   TrainedModel same_loss;               // lifetime-optimal model at that loss
   double same_loss_train_flops = 0;
@@ -125,6 +128,12 @@ InferenceAwarePlan plan_inference_aware(const TrainedModel& chinchilla, double s
                                         double budget_flops, double cluster_flops_per_day,
                                         const LossLaw& law = besiroglu2024_law(),
                                         std::optional<double> unique_tokens = std::nullopt);
+// The same, holding the loss as served equal (served_loss.h: with weights
+// served below 16 bits, each model pays its own quantization penalty, so the
+// trade stops where overtraining costs more as served than it saves).
+InferenceAwarePlan plan_inference_aware(const TrainedModel& chinchilla, double served_tokens,
+                                        double budget_flops, double cluster_flops_per_day,
+                                        const ServedLoss& served);
 
 // The data check of a budget: does the Chinchilla answer's D exist, and if
 // not, the best (N, D) at the same compute with the unique tokens there are.

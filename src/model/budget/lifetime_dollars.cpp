@@ -130,21 +130,13 @@ LifetimeBill lifetime_bill(double params, double train_tokens, double served_tok
 }
 
 DollarPlan plan_lifetime_dollars(double ref_params, double ref_tokens, double served_tokens,
-                                 const DataConstrainedLaw& law, std::optional<double> unique_tokens,
-                                 const TrainingEconomy& training, const ServingEconomy& serving) {
+                                 const ServedLoss& served, const TrainingEconomy& training,
+                                 const ServingEconomy& serving) {
   require_positive(ref_params, "params", "parameters");
   require_positive(ref_tokens, "train_tokens", "tokens");
-  // The data-constrained law's range ends at 1e18 tokens; a plan may ask for
-  // more (1e6 tokens per parameter of a 1e15-parameter model), where repeated
-  // data no longer changes the answer's order of magnitude: the base law.
-  auto loss = [&](double n, double d) {
-    return unique_tokens && d <= kMaxTrainTokens ? law.loss(n, d, *unique_tokens)
-                                                 : law.base.loss(n, d);
-  };
-  auto tokens_for = [&](double n, double target) {
-    return unique_tokens ? law.tokens_for_loss(n, target, *unique_tokens)
-                         : law.base.tokens_for_loss(n, target);
-  };
+  const DataConstrainedLaw& law = served.law;
+  auto loss = [&](double n, double d) { return served.loss(n, d); };
+  auto tokens_for = [&](double n, double target) { return served.tokens_for(n, target); };
   DollarPlan p;
   p.served_tokens = served_tokens;
   p.loss = loss(ref_params, ref_tokens);

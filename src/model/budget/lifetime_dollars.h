@@ -19,6 +19,7 @@
 #include "cluster_cost.h"
 #include "data_constrained.h"
 #include "quantize.h"
+#include "served_loss.h"
 #include "serving_limit.h"
 
 namespace napkin {
@@ -92,7 +93,7 @@ LifetimeBill lifetime_bill(double params, double train_tokens, double served_tok
 // tokens priced by the data-constrained law when `unique_tokens` is given).
 struct DollarPlan {
   double served_tokens = 0;
-  double loss = 0;  // the reference's, nats/token
+  double loss = 0;  // the reference's as served, nats/token
   LifetimeBill reference;
   LifetimeBill same_loss;
   // Served tokens at which the two bills are equal (the smaller model's
@@ -101,9 +102,11 @@ struct DollarPlan {
   std::optional<double> crossover_served_tokens;
   bool recommend_smaller = false;  // the smaller model saves ≥ 5 % of lifetime dollars
 };
+// At the reference's loss as served (served_loss.h: the plan's law, the data
+// limit and, below 16-bit weights, each model's quantization penalty).
 DollarPlan plan_lifetime_dollars(double ref_params, double ref_tokens, double served_tokens,
-                                 const DataConstrainedLaw& law, std::optional<double> unique_tokens,
-                                 const TrainingEconomy& training, const ServingEconomy& serving);
+                                 const ServedLoss& served, const TrainingEconomy& training,
+                                 const ServingEconomy& serving);
 
 // The memo's sentences for the dollar objective.
 std::string dollar_plan_text(const DollarPlan& plan, const std::string& law_name);

@@ -338,6 +338,38 @@ TEST(Budget, ServingPrecisionHasALossPenalty) {
   EXPECT_NE(given.quality_penalty_text.find("constants given"), std::string::npos);
 }
 
+// The lifetime trades hold the loss as served equal: below 16-bit weights the
+// smaller model pays its own (larger, overtrained) quantization penalty, so
+// it ends larger and less overtrained than at bf16 (CLI default budget,
+// README: 29.2B on 14.57T at bf16, 29.5B on 14.41T at int8).
+TEST(Budget, LifetimeTradesHoldTheLossAsServed) {
+  BudgetInputs in;  // the CLI's default budget
+  in.serving_latency.enabled = false;
+  const BudgetReport bf16 = budget_report(in);
+  in.serving_weights = Dtype::int8;
+  const BudgetReport int8 = budget_report(in);
+  EXPECT_FALSE(bf16.plan.served_below_bf16);
+  EXPECT_TRUE(int8.plan.served_below_bf16);
+  EXPECT_NEAR(bf16.plan.same_loss.params, 29.25e9, 0.05e9);
+  EXPECT_NEAR(int8.plan.same_loss.params, 29.51e9, 0.05e9);
+  EXPECT_NEAR(int8.plan.same_loss.train_tokens, 14.41e12, 0.01e12);
+  const PtqLaw ptq = kumar2024_ptq_law();
+  const auto served8 = [&](const TrainedModel& m) {
+    return budget_law(int8.law).loss(m.params, m.train_tokens, in.tokens_available) +
+           ptq.degradation_nats(m.params, m.train_tokens, 8);
+  };
+  EXPECT_NEAR(int8.plan.chinchilla_loss, served8(int8.plan.chinchilla), 1e-12);
+  EXPECT_NEAR(served8(int8.plan.same_loss), int8.plan.chinchilla_loss, 1e-6);
+  EXPECT_NEAR(
+      served8(int8.dollars.same_loss.params > 0
+                  ? TrainedModel{int8.dollars.same_loss.params, int8.dollars.same_loss.train_tokens}
+                  : int8.plan.chinchilla),
+      int8.dollars.loss, 1e-6);
+  EXPECT_NE(int8.recommendation.find("penalty for serving int8 weights"), std::string::npos)
+      << int8.recommendation;
+  EXPECT_EQ(bf16.recommendation.find("penalty for serving"), std::string::npos);
+}
+
 // Issue 26: int4 weights serve a model twice the size within the latency
 // limit, but each candidate pays its quantization penalty: what int4 buys in
 // loss is smaller than the law alone says (here it costs loss), and int8's
