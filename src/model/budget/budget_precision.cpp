@@ -69,7 +69,10 @@ void serving_precision_trade(BudgetReport& r, const LossLaw& loss_law, const Ptq
       " parameters against " + format_count(t.bf16_limit_params) +
       " at bf16: at this compute the best model each can serve is " +
       nats(t.advantage_without_penalty_nats) + " better at " + w + " by the loss law alone, and " +
-      nats(t.advantage_nats) + " better with its quantization penalty counted.";
+      nats(t.advantage_nats) + " better with its quantization penalty counted" +
+      (t.advantage_nats < 0 ? ": its larger limit does not pay for its penalty, and bf16 weights "
+                              "serve the better model at this compute."
+                            : ".");
 }
 
 // Serving below bf16 costs loss (Kumar et al. 2024, Eq. 2): the constants

@@ -414,10 +414,17 @@ TEST(Budget, NarrowerServedWeightsBuyLessUnderTheLatencyLimitOnceTheirPenaltyCou
   EXPECT_NEAR(t.advantage_nats, best_bf16 - best_int4, 2e-4);
   EXPECT_NE(int4.quality_penalty_text.find("Under the latency limit"), std::string::npos)
       << int4.quality_penalty_text;
+  // A trade that loses says which weights serve the better model.
+  ASSERT_LT(t.advantage_nats, 0.0);
+  EXPECT_NE(int4.quality_penalty_text.find("bf16 weights serve the better model"),
+            std::string::npos)
+      << int4.quality_penalty_text;
   in.serving_weights = Dtype::int8;
   const BudgetReport int8 = budget_report(in);
   ASSERT_TRUE(int8.serving_precision_trade);
   EXPECT_GT(int8.serving_precision_trade->advantage_nats, t.advantage_nats);
+  ASSERT_GT(int8.serving_precision_trade->advantage_nats, 0.0);
+  EXPECT_EQ(int8.quality_penalty_text.find("serve the better model"), std::string::npos);
   // Without the bf16 limit (a caller that did not search at 16 bits): no trade.
   in.bf16_serving_limit_params.reset();
   EXPECT_FALSE(budget_report(in).serving_precision_trade);
