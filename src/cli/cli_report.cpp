@@ -117,7 +117,15 @@ int run_report(Args& a) {
   const QString err = QString::fromLocal8Bit(p.readAllStandardError());
   if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
     QString line = rendererMessage(err, p);
-    line.replace(rendered, QStringLiteral("the temporary report"));
+    // The renderer's file is a private temporary one: name the folder it was
+    // in (a file-size limit or a full temporary folder is the user's to fix)
+    // and the file the user asked for, which is untouched.
+    const bool about_rendered = line.contains(rendered);
+    line.replace(rendered, QStringLiteral("the report being rendered in ") + QDir::tempPath());
+    if (about_rendered) {
+      line.replace(QStringLiteral(" (any previous file is untouched)"), QString());
+      line += QStringLiteral("; %1 was not touched").arg(QString::fromStdString(*out));
+    }
     // The renderer was given absolute paths; say them as the user typed them.
     for (const auto& typed : {scenario, baseline})
       if (typed)

@@ -170,6 +170,11 @@ TEST(CliHostile, AReportOverTheFileSizeLimitIsAnErrorNotASignal) {
   ASSERT_FALSE(o.signalled) << "killed by SIGXFSZ";
   EXPECT_EQ(o.exit_code, 2);
   EXPECT_TRUE(o.err.contains("File too large")) << s(o.err);
+  // The message names the file asked for (untouched), not a private temporary
+  // file, and says it once.
+  EXPECT_TRUE(o.err.contains(QString::fromStdString(old_pdf) + " was not touched")) << s(o.err);
+  EXPECT_FALSE(o.err.contains("report.pdf")) << s(o.err);
+  EXPECT_EQ(o.err.count("untouched") + o.err.count("not touched"), 1) << s(o.err);
   EXPECT_TRUE(read_all(old_pdf) == old) << "the old report was destroyed";
 }
 
@@ -184,6 +189,9 @@ TEST(CliHostile, AScreenshotOverTheFileSizeLimitIsAnErrorNotASignal) {
   ASSERT_FALSE(o.signalled) << "killed by SIGXFSZ";
   EXPECT_NE(o.exit_code, 0);
   EXPECT_TRUE(o.err.contains("File too large")) << s(o.err);
+  // The PNG is encoded in memory and written by the atomic writer: its error,
+  // not the PNG library's own line.
+  EXPECT_FALSE(o.err.contains("libpng")) << s(o.err);
 }
 
 // ------------------------------------------------ 6: option injection

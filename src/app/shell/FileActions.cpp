@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QFile>
@@ -47,24 +48,18 @@ bool writeImage(const QImage& image, const QString& path, QString* error) {
     if (error) *error = QObject::tr("%1: nothing to write (the image is empty)").arg(path);
     return false;
   }
-  AtomicFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) {
-    if (error) *error = file.errorString();
+  // Encoded in memory, then written by the atomic writer: a full disk or a
+  // file-size limit is the writer's one clear error, never the PNG library's
+  // own message on stderr.
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  QImageWriter writer(&buffer, "PNG");
+  if (!writer.write(image)) {
+    if (error) *error = QObject::tr("%1: %2").arg(path, writer.errorString());
     return false;
   }
-  QImageWriter writer(&file, "PNG");
-  if (!writer.write(image) || file.hasFailed()) {
-    if (error)
-      *error = file.hasFailed() ? file.errorString()
-                                : QObject::tr("%1: %2").arg(path, writer.errorString());
-    file.cancel();
-    return false;
-  }
-  if (!file.commit()) {
-    if (error) *error = file.errorString();
-    return false;
-  }
-  return true;
+  return write_file_atomically(path, bytes, error);
 }
 
 QString chooseModelPath(QWidget* parent) {
