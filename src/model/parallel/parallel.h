@@ -419,12 +419,14 @@ struct ScheduleOp {
   std::int64_t micro_batch = 0;
   std::int64_t chunk = 0;  // model chunk (virtual stage) on this rank, 0 for 1F1B
   bool forward = true;
+  bool weight = false;  // a zero-bubble schedule's deferred weight-gradient pass W (forward false)
   double start_seconds = 0;
   double end_seconds = 0;
 };
 
 struct PipelineSchedule {
-  std::vector<ScheduleOp> ops;  // in order of start time per stage
+  PipeSchedule order = PipeSchedule::one_f_one_b;  // the order drawn (1F1B or zb-h1)
+  std::vector<ScheduleOp> ops;                     // in order of start time per stage
   std::int64_t stages = 1;
   std::int64_t chunks = 1;
   std::int64_t micro_batches = 1;
@@ -436,13 +438,26 @@ struct PipelineSchedule {
 // forward and backward seconds of one micro-batch through one chunk, with a
 // point-to-point delay between stages. Interleaving needs micro_batches to be a
 // multiple of the stages.
+//
+// With `weight_grad_seconds` (chunks = 1), zb-h1 (Qi et al., ICLR 2024, §3.1):
+// each backward runs its input gradient B (backward − W) in 1F1B's order and
+// defers its weight gradient W. A stage runs a deferred W where it would
+// otherwise wait for a neighbour (the gap holds the whole W), and before a
+// forward that would put more than p micro-batches in flight (from F to W),
+// the count 1F1B's first stage holds: "all pipeline stages have the same
+// number of in-flight microbatches" (§2.1), and a W holds less than a B, so no
+// stage exceeds 1F1B's peak; what is left runs at the end, filling the drain.
 PipelineSchedule simulate_pipeline(std::span<const double> forward_seconds,
                                    std::span<const double> backward_seconds,
                                    std::int64_t micro_batches, std::int64_t chunks,
-                                   double p2p_seconds);
+                                   double p2p_seconds,
+                                   std::span<const double> weight_grad_seconds = {});
 
 // The schedule of one step of `layout` (the first `max_micro_batches` micro-
-// batches when > 0, to keep a chart readable).
+// batches when > 0, to keep a chart readable): zb-h1's order for a zb-h1 job
+// without interleaving, else 1F1B's (interleaved when vpp > 1). DualPipe's
+// two-directional order is not drawn: its chart is 1F1B's, `order` says so,
+// and its bubble is in the step time.
 PipelineSchedule pipeline_schedule(const TrainingJob& job, const Layout& layout,
                                    std::int64_t max_micro_batches = 0);
 

@@ -1,7 +1,9 @@
 // The pipeline schedule as Gantt bars: Megatron-LM's 1F1B and interleaved
 // orders (Narayanan et al. SC'21 §2.2; megatron/core/pipeline_parallel/
 // schedules.py: warm-up forwards, one-forward-one-backward, cool-down
-// backwards), simulated event by event from per-stage times.
+// backwards), and zb-h1's (Qi et al., "Zero Bubble Pipeline Parallelism",
+// ICLR 2024, §3.1: 1F1B's order with each weight gradient W deferred into the
+// waits), simulated event by event from per-stage times.
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
@@ -59,7 +61,8 @@ std::vector<Slot> stage_order(std::int64_t i, std::int64_t p, std::int64_t v, st
 }  // namespace
 
 PipelineSchedule simulate_pipeline(std::span<const double> fwd, std::span<const double> bwd,
-                                   std::int64_t m, std::int64_t v, double p2p) {
+                                   std::int64_t m, std::int64_t v, double p2p,
+                                   std::span<const double> wgrad) {
   const std::int64_t p = static_cast<std::int64_t>(fwd.size());
   require_count(p, "pipeline stages", "stages", 1, 100'000);
   if (bwd.size() != fwd.size())
@@ -71,6 +74,19 @@ PipelineSchedule simulate_pipeline(std::span<const double> fwd, std::span<const 
   for (std::size_t i = 0; i < fwd.size(); ++i) {
     require_real(fwd[i], "forward time", "seconds", 0);
     require_real(bwd[i], "backward time", "seconds", 0);
+  }
+  const bool zb = !wgrad.empty();
+  if (zb) {
+    if (wgrad.size() != fwd.size())
+      throw std::invalid_argument("weight-gradient times (stages) must match forward times (" +
+                                  std::to_string(p) + "); got " + std::to_string(wgrad.size()));
+    if (v > 1)
+      throw std::invalid_argument(
+          "the zb-h1 schedule is drawn without interleaving: chunks must "
+          "be 1; got " +
+          std::to_string(v));
+    for (std::size_t i = 0; i < wgrad.size(); ++i)
+      require_real(wgrad[i], "weight-gradient time", "seconds", 0, bwd[i]);
   }
   if (v > 1 && m % p != 0)
     throw std::invalid_argument("micro-batches (" + std::to_string(m) +
@@ -91,12 +107,28 @@ PipelineSchedule simulate_pipeline(std::span<const double> fwd, std::span<const 
   std::vector<std::size_t> next(static_cast<std::size_t>(p), 0);
   std::vector<double> free_at(static_cast<std::size_t>(p), 0);
   PipelineSchedule out;
+  out.order = zb ? PipeSchedule::zb_h1 : PipeSchedule::one_f_one_b;
   out.stages = p;
   out.chunks = v;
   out.micro_batches = m;
-  out.ops.reserve(static_cast<std::size_t>(2 * m * v * p));
+  const std::size_t all = static_cast<std::size_t>((zb ? 3 : 2) * m * v * p);
+  out.ops.reserve(all);
   std::size_t done = 0;
-  const std::size_t all = static_cast<std::size_t>(2 * m * v * p);
+  // zb-h1: the micro-batches whose W waits, and each stage's forwards and Ws run.
+  std::vector<std::vector<std::int64_t>> waiting(static_cast<std::size_t>(p));
+  std::vector<std::size_t> first_waiting(static_cast<std::size_t>(p), 0);
+  std::vector<std::int64_t> forwards(static_cast<std::size_t>(p), 0);
+  std::vector<std::int64_t> weights(static_cast<std::size_t>(p), 0);
+  auto has_waiting = [&](std::size_t si) { return first_waiting[si] < waiting[si].size(); };
+  auto run_weight = [&](std::int64_t i) {
+    const std::size_t si = static_cast<std::size_t>(i);
+    const std::int64_t mb = waiting[si][first_waiting[si]++];
+    const double start = free_at[si];
+    free_at[si] = start + wgrad[si];
+    out.ops.push_back({i, mb, 0, false, true, start, free_at[si]});
+    ++weights[si];
+    ++done;
+  };
   while (done < all) {
     bool progressed = false;
     for (std::int64_t i = 0; i < p; ++i) {
@@ -122,13 +154,31 @@ PipelineSchedule simulate_pipeline(std::span<const double> fwd, std::span<const 
             ready = own;
           }
         }
+        if (zb) {
+          // Memory: every stage keeps at most the p micro-batches in flight that
+          // 1F1B's first stage does (a micro-batch is in flight from its F to
+          // its W; a W holds less than a B, so no stage exceeds 1F1B's peak).
+          if (sl.forward)
+            while (has_waiting(si) && forwards[si] - weights[si] >= p) run_weight(i);
+          // A wait for a neighbour that holds a whole W.
+          while (has_waiting(si) && free_at[si] + wgrad[si] <= ready) run_weight(i);
+        }
         const double start = std::max(ready, free_at[si]);
-        const double end = start + (sl.forward ? fwd[si] : bwd[si]);
+        const double end = start + (sl.forward ? fwd[si] : zb ? bwd[si] - wgrad[si] : bwd[si]);
         (sl.forward ? f_end : b_end)[at(vs, sl.micro_batch)] = end;
         free_at[si] = end;
-        out.ops.push_back({i, sl.micro_batch, sl.chunk, sl.forward, start, end});
+        out.ops.push_back({i, sl.micro_batch, sl.chunk, sl.forward, false, start, end});
+        if (sl.forward)
+          ++forwards[si];
+        else if (zb)
+          waiting[si].push_back(sl.micro_batch);
         ++next[si];
         ++done;
+        progressed = true;
+      }
+      // The drain: the Ws still waiting, after the stage's last backward.
+      if (zb && next[si] == orders[si].size() && has_waiting(si)) {
+        while (has_waiting(si)) run_weight(i);
         progressed = true;
       }
     }
@@ -165,13 +215,16 @@ PipelineSchedule pipeline_schedule(const TrainingJob& job, const Layout& layout,
     m = max_micro_batches;
     if (layout.vpp > 1) m = std::max(layout.pp, m / layout.pp * layout.pp);
   }
-  std::vector<double> f, b;
+  std::vector<double> f, b, w;
   const double v = static_cast<double>(layout.vpp);
+  const bool zb =
+      job.software.pipe_schedule == PipeSchedule::zb_h1 && layout.pp > 1 && layout.vpp == 1;
   for (const StageTime& x : st) {
     f.push_back(x.fwd / v);
     b.push_back(x.bwd / v);
+    if (zb) w.push_back(std::min(x.wgrad, x.bwd));  // as the step time splits it
   }
-  return simulate_pipeline(f, b, m, layout.vpp, p2p);
+  return simulate_pipeline(f, b, m, layout.vpp, p2p, w);
 }
 
 }  // namespace napkin

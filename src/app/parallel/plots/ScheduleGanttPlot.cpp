@@ -12,6 +12,7 @@ constexpr double kTaskHalf = 0.38;  // half a bar's height, in rows
 constexpr int kMaxBars = 4096;      // beyond this the chart is unreadable anyway
 
 QColor opColor(const ScheduleOp& op) {
+  if (op.weight) return plot_color::part_orange;  // zb-h1's deferred weight gradient
   const QColor base = op.forward ? plot_color::part_blue : plot_color::part_green;
   return op.chunk == 0
              ? base
@@ -31,6 +32,7 @@ ScheduleGanttPlot::ScheduleGanttPlot(QWidget* parent)
   // Legend entries (thick lines, no data), then the bars' midpoints (hover, CSV).
   addCurve(this, tr("forward"), plotPen(plot_color::part_blue, 6));
   addCurve(this, tr("backward"), plotPen(plot_color::part_green, 6));
+  weightLegend_ = addCurve(this, tr("weight gradient (W)"), plotPen(plot_color::part_orange, 6));
   forward_ = addCurve(this, tr("forward ops"), QPen(Qt::NoPen), QCPScatterStyle(), false);
   backward_ = addCurve(this, tr("backward ops"), QPen(Qt::NoPen), QCPScatterStyle(), false);
   for (QCPGraph* g : {forward_, backward_}) {
@@ -39,7 +41,9 @@ ScheduleGanttPlot::ScheduleGanttPlot(QWidget* parent)
   }
   makespan_ = addCurve(this, tr("end"), plotPen(plot_color::dark, 1.2, Qt::DotLine));
   makespan_->removeFromLegend();
-  showLegendBelow(2);
+  weightLegend_->setVisible(false);
+  weightLegend_->removeFromLegend();
+  showLegendBelow(3);
 }
 
 QCPItemRect* ScheduleGanttPlot::rect(int i) {
@@ -58,6 +62,7 @@ void ScheduleGanttPlot::drawView(const ParallelView& v) {
   const double step = v.layout && v.layout->valid ? v.layout->step_seconds : 0.0;
   const double bubble = v.layout && v.layout->valid ? v.layout->time.bubble_share() : 0.0;
   if (!inputsChanged(s.makespan_seconds, s.bubble_fraction, s.stages, s.chunks, s.micro_batches,
+                     static_cast<int>(s.order), static_cast<int>(v.job.software.pipe_schedule),
                      static_cast<double>(s.ops.size()), step, bubble,
                      v.layout ? v.layout->micro_batches : std::int64_t{0}))
     return;
@@ -73,6 +78,14 @@ void ScheduleGanttPlot::drawView(const ParallelView& v) {
     r->setVisible(true);
     (op.forward ? fx : bx).push_back(0.5 * (op.start_seconds + op.end_seconds));
     (op.forward ? fy : by).push_back(row);
+  }
+  // The W entry only where there are W bars (it is not in the legend otherwise).
+  if (const bool zb = s.order == PipeSchedule::zb_h1; zb != weightLegend_->visible()) {
+    weightLegend_->setVisible(zb);
+    if (zb)
+      weightLegend_->addToLegend();
+    else
+      weightLegend_->removeFromLegend();
   }
   for (int i = n; i < shown_; ++i) pool_[static_cast<std::size_t>(i)]->setVisible(false);
   shown_ = n;
@@ -91,7 +104,11 @@ void ScheduleGanttPlot::drawView(const ParallelView& v) {
   if (n == 0) {
     xAxis->setLabel(tr("seconds (no valid layout)"));
   } else {
-    const QString kind = s.chunks > 1 ? tr("interleaved, %1 chunks").arg(s.chunks) : tr("1F1B");
+    const bool dualpipe = v.job.software.pipe_schedule == PipeSchedule::dualpipe;
+    const QString kind = s.order == PipeSchedule::zb_h1 ? tr("zb-h1, W deferred into the waits")
+                         : s.chunks > 1                 ? tr("interleaved, %1 chunks").arg(s.chunks)
+                         : dualpipe ? tr("1F1B's order (DualPipe's is not drawn)")
+                                    : tr("1F1B");
     xAxis->setLabel(tr("seconds: %1, %2 of %3 micro-batches; bubble here %4, in the step %5")
                         .arg(kind)
                         .arg(s.micro_batches)

@@ -1,6 +1,7 @@
 // The pipeline schedule as a Gantt chart: one row per stage, a bar for each
-// forward and backward of the first micro-batches (1F1B, or interleaved with
-// the model chunks shaded), the bubble the blank where a stage waits.
+// forward and backward of the first micro-batches (1F1B, interleaved with the
+// model chunks shaded, or zb-h1 with its deferred weight gradients), the
+// bubble the blank where a stage waits.
 #pragma once
 
 #include "ParallelPlot.h"
@@ -19,9 +20,10 @@ class ScheduleGanttPlot : public ParallelPlot {
 
   std::vector<QCPItemRect*> pool_;
   int shown_ = 0;
-  QCPGraph* forward_ = nullptr;   // legend entry and bar midpoints (hover, CSV)
-  QCPGraph* backward_ = nullptr;  // legend entry and bar midpoints
-  QCPGraph* makespan_ = nullptr;  // the end of the shown schedule (a baseline ghosts it)
+  QCPGraph* forward_ = nullptr;       // legend entry and bar midpoints (hover, CSV)
+  QCPGraph* backward_ = nullptr;      // legend entry and bar midpoints
+  QCPGraph* makespan_ = nullptr;      // the end of the shown schedule (a baseline ghosts it)
+  QCPGraph* weightLegend_ = nullptr;  // zb-h1's W, in the legend only when drawn
 };
 
 }  // namespace napkin
