@@ -185,6 +185,8 @@ QJsonObject parallel_to_json(const ParallelSettings& p) {
       {QStringLiteral("mfu_source"), q(to_string(p.mfu_source))},
       {QStringLiteral("global_batch_tokens"), static_cast<qint64>(p.global_batch_tokens)},
       {QStringLiteral("software"), q(p.software)},
+      {QStringLiteral("pipe_schedule"),
+       p.pipe_schedule ? QJsonValue(q(to_string(*p.pipe_schedule))) : QJsonValue()},
       {QStringLiteral("cluster"), q(p.cluster)},
       {QStringLiteral("cluster_profile"), q(p.cluster_profile)},
       {QStringLiteral("gpus_per_node"), static_cast<qint64>(p.gpus_per_node)},
@@ -426,6 +428,16 @@ void parallel_from_json(const Reader& r, ParallelSettings& p) {
     (void)software_by_name(name);
     return std::string(name);
   });
+  // The pipeline schedule: null (or absent) is the software preset's.
+  if (r.has("pipe_schedule")) {
+    if (r.is_null("pipe_schedule")) {
+      p.pipe_schedule.reset();
+    } else {
+      PipeSchedule schedule = PipeSchedule::one_f_one_b;
+      r.choice<PipeSchedule>("pipe_schedule", schedule, pipe_schedule_by_name);
+      p.pipe_schedule = schedule;
+    }
+  }
   r.choice<std::string>("cluster", p.cluster, [](std::string_view name) {
     if (!name.empty() && name != "custom") (void)cluster_by_name(name);
     return std::string(name);

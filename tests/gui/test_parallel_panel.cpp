@@ -25,6 +25,7 @@
 #include "gui_test_util.h"
 #include "parallel/LayoutTableModel.h"
 #include "parallel/ParallelPanel.h"
+#include "parallel/plots/ScheduleGanttPlot.h"
 #include "parallel/plots/StageMemoryPlot.h"
 #include "parallel_view.h"
 
@@ -344,4 +345,67 @@ TEST(ParallelPanel, TheNonTensorControlReadsEstimatedAtZero) {
   QCoreApplication::processEvents();
   EXPECT_DOUBLE_EQ(f.model.scenario().parallel.non_tensor_gb, 4.5);
   EXPECT_EQ(spin->text(), QStringLiteral("4.50 GB"));
+}
+
+// The pipeline schedule is a scenario choice (the software preset's unless
+// picked): zb-h1 moves the step time and the chart draws its weight
+// gradients; the chart's caption fits its plot whatever it says.
+TEST(ParallelPanel, TheScheduleIsAChoiceTheChartDraws) {
+  Fixture f;
+  f.panel.resize(1024, 700);
+  pick(f.panel.controls().pp, QStringLiteral("8"));
+  pick(f.panel.controls().vpp, QStringLiteral("1"));
+  f.panel.waitForSearch();
+  ASSERT_TRUE(f.panel.view().layout && f.panel.view().layout->valid);
+  const double one_f_one_b = f.panel.view().layout->step_seconds;
+  EXPECT_EQ(f.panel.view().schedule.order, PipeSchedule::one_f_one_b);
+  pick(f.panel.controls().pipe_schedule, QStringLiteral("zb-h1"));
+  EXPECT_EQ(f.model.scenario().parallel.pipe_schedule, PipeSchedule::zb_h1);
+  f.panel.waitForSearch();
+  const ParallelView& v = f.panel.view();
+  ASSERT_TRUE(v.layout && v.layout->valid);
+  EXPECT_LT(v.layout->step_seconds, one_f_one_b);
+  EXPECT_EQ(v.schedule.order, PipeSchedule::zb_h1);
+  EXPECT_TRUE(std::any_of(v.schedule.ops.begin(), v.schedule.ops.end(),
+                          [](const ScheduleOp& op) { return op.weight; }));
+  EXPECT_NE(f.text(&ParallelReadouts::software).indexOf(QStringLiteral("zb-h1")), -1);
+  auto* gantt = dynamic_cast<ScheduleGanttPlot*>(f.panel.plots().at(2));
+  ASSERT_NE(gantt, nullptr);
+  // The caption says what is drawn and fits the plot: a caption wider than
+  // its room is broken between words (every plot's axis titles are).
+  auto captionFits = [&] {
+    gantt->replot();
+    const QString shown = gantt->xAxis->label();
+    const QFontMetricsF fm(gantt->xAxis->labelFont());
+    for (const QString& line : shown.split(QLatin1Char('\n')))
+      EXPECT_LE(fm.horizontalAdvance(line), gantt->width()) << shown.toStdString();
+    EXPECT_EQ(
+        QString(gantt->axisTitle(gantt->xAxis)).replace(QLatin1Char(' '), QString()),
+        QString(shown).replace(QLatin1Char('\n'), QString()).replace(QLatin1Char(' '), QString()));
+    return gantt->axisTitle(gantt->xAxis);
+  };
+  EXPECT_NE(captionFits().indexOf(QStringLiteral("zb-h1")), -1);
+  bool legend = false;
+  for (int i = 0; i < gantt->legend->itemCount(); ++i)
+    if (auto* item = qobject_cast<QCPPlottableLegendItem*>(gantt->legend->item(i)))
+      legend = legend || item->plottable()->name().contains(QStringLiteral("weight gradient"));
+  EXPECT_TRUE(legend);
+  // Interleaved, the chart says what it leaves out; DualPipe likewise.
+  pick(f.panel.controls().vpp, QStringLiteral("auto"));
+  f.panel.waitForSearch();
+  if (f.panel.view().schedule.chunks > 1)
+    EXPECT_NE(captionFits().indexOf(QStringLiteral("without zb-h1")), -1);
+  pick(f.panel.controls().pipe_schedule, QStringLiteral("DualPipe"));
+  pick(f.panel.controls().vpp, QStringLiteral("1"));
+  f.panel.waitForSearch();
+  if (f.panel.view().layout && f.panel.view().layout->valid)
+    EXPECT_NE(captionFits().indexOf(QStringLiteral("not DualPipe's")), -1);
+  // Back to the software's schedule; each entry the keyboard passed is one
+  // undo step (DualPipe, zb-h1, 1F1B, the software's).
+  pick(f.panel.controls().pipe_schedule, QStringLiteral("the software's"));
+  EXPECT_FALSE(f.model.scenario().parallel.pipe_schedule);
+  f.model.undoStack()->undo();
+  QCoreApplication::processEvents();
+  EXPECT_EQ(f.model.scenario().parallel.pipe_schedule, PipeSchedule::one_f_one_b);
+  EXPECT_EQ(f.panel.controls().pipe_schedule->currentText(), QStringLiteral("1F1B"));
 }

@@ -107,6 +107,7 @@ Scenario worked_scenario(const std::string& csv_path) {
   p.mfu_source = MfuSource::predicted;
   p.global_batch_tokens = 8'388'608;
   p.software = "megatron-2022";
+  p.pipe_schedule = PipeSchedule::zb_h1;
   p.cluster = "custom";
   p.gpus_per_node = 4;
   p.scale_up_gb_per_s = 100.5;
@@ -321,6 +322,9 @@ TEST(ScenarioSettingsJson, ParallelErrorsNameTheField) {
             std::string::npos);
   EXPECT_NE(error_of(doc(R"("parallel":{"software":"megatron-1999"})")).find("parallel.software"),
             std::string::npos);
+  const std::string schedule = error_of(doc(R"("parallel":{"pipe_schedule":"gpipe"})"));
+  EXPECT_NE(schedule.find("parallel.pipe_schedule"), std::string::npos) << schedule;
+  EXPECT_NE(schedule.find("zb-h1"), std::string::npos) << schedule;  // the accepted names
   EXPECT_NE(error_of(doc(R"("parallel":{"chosen":{"zero":5}})")).find("parallel.chosen.zero"),
             std::string::npos);
   EXPECT_NE(error_of(doc(R"("parallel":{"chosen":7})")).find("parallel.chosen"), std::string::npos);

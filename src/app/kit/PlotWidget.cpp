@@ -202,6 +202,7 @@ PlotWidget::PlotWidget(const QString& title, QWidget* parent) : QCustomPlot(pare
   setNoAntialiasingOnDrag(true);
   setContextMenuPolicy(Qt::CustomContextMenu);
   connect(this, &QWidget::customContextMenuRequested, this, &PlotWidget::showMenu);
+  connect(this, &QCustomPlot::beforeReplot, this, &PlotWidget::fitAxisTitles);
   setMouseTracking(true);
   passWheelToPage(this);  // no zoom here: the wheel scrolls the page
 
@@ -482,6 +483,56 @@ void PlotWidget::leaveEvent(QEvent* event) {
   hover_label_->setVisible(false);
   hover_dot_->setVisible(false);
   requestReplot();
+}
+
+QString fitted_axis_title(const QString& title, const QFontMetricsF& fm, double room) {
+  if (room <= 0 || fm.horizontalAdvance(title) <= room) return title;
+  QStringList lines;
+  QString line;
+  for (const QString& word : title.split(QLatin1Char(' '))) {
+    const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+    if (!line.isEmpty() && fm.horizontalAdvance(longer) > room) {
+      lines << line;
+      line = word;
+    } else {
+      line = longer;
+    }
+  }
+  lines << line;
+  return lines.join(QLatin1Char('\n'));
+}
+
+double axis_title_room(const QCPAxis* axis, int w, int h) {
+  const QRectF r = axis->axisRect()->rect();
+  const bool horizontal = axis->orientation() == Qt::Horizontal;
+  const double centre = horizontal ? r.center().x() : r.center().y();
+  const double size = horizontal ? w : h;
+  return 2.0 * std::min(centre, size - centre) - 12.0;
+}
+
+QString PlotWidget::axisTitle(const QCPAxis* axis) const {
+  for (const auto& [a, t] : titles_)
+    if (a == axis && axis->label() == t.shown) return t.given;
+  return axis->label();
+}
+
+// A title the plot set anew is taken as given; a title it set with line
+// breaks of its own is left as it is.
+void PlotWidget::fitAxisTitles() {
+  const QRect v = viewport();
+  for (QCPAxis* axis : axisRect()->axes()) {
+    const QString now = axis->label();
+    auto it = std::find_if(titles_.begin(), titles_.end(),
+                           [&](const auto& entry) { return entry.first == axis; });
+    if (it == titles_.end()) it = titles_.insert(titles_.end(), {axis, AxisTitle{now, now}});
+    AxisTitle& t = it->second;
+    if (now != t.shown) t.given = now;
+    t.shown = t.given.contains(QLatin1Char('\n'))
+                  ? t.given
+                  : fitted_axis_title(t.given, QFontMetricsF(axis->labelFont()),
+                                      axis_title_room(axis, v.width(), v.height()));
+    if (t.shown != now) axis->setLabel(t.shown);
+  }
 }
 
 void PlotWidget::requestReplot() {

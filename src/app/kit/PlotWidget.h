@@ -70,6 +70,15 @@ class RedrawMemo {
   bool valid_ = false;
 };
 
+// An axis title that fits `room` px: as is when it does, else broken between
+// words so no line is wider (a word longer than the room stays whole).
+QString fitted_axis_title(const QString& title, const QFontMetricsF& fm, double room);
+// The room an axis title has on a chart of w × h laid out at that size:
+// QCustomPlot centres a title on the axis rect, not on the chart, so it
+// reaches as far as the nearer edge of the chart (width for a horizontal
+// axis, height for a vertical one).
+double axis_title_room(const QCPAxis* axis, int w, int h);
+
 class PlotWidget : public QCustomPlot {
   Q_OBJECT
  public:
@@ -115,6 +124,9 @@ class PlotWidget : public QCustomPlot {
   // While a slider is dragged, draw without antialiasing (a frame's budget);
   // the release redraws at full quality.
   void setDragMode(bool dragging);
+  // The title `axis` was given, before it was wrapped to fit the plot (every
+  // replot breaks a title wider than its room between words).
+  QString axisTitle(const QCPAxis* axis) const;
   // Shows the legend as one row under the plot, where it covers no data.
   void showLegendBelow(int columns = 4);
   QString title() const { return title_; }
@@ -150,6 +162,7 @@ class PlotWidget : public QCustomPlot {
   void saveImage();
   void saveCsv();
   void setupAxis(QCPAxis* axis, const QString& label, bool log, const Formatter& fmt);
+  void fitAxisTitles();  // before each replot
 
   QString title_;
   Formatter x_fmt_, y_fmt_, hover_x_, hover_y_;
@@ -162,6 +175,10 @@ class PlotWidget : public QCustomPlot {
   QCPGraph* baseline_legend_ = nullptr;
   bool baseline_visible_ = true;
   bool unseen_changes_ = false;  // changed while scrolled out of view
+  struct AxisTitle {
+    QString given, shown;  // as the plot set it; as drawn (wrapped to fit)
+  };
+  std::vector<std::pair<const QCPAxis*, AxisTitle>> titles_;
 };
 
 // Shared number formats for axes and read-outs.

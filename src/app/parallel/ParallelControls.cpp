@@ -67,6 +67,32 @@ ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m)
           m, kParallelSoftware, tr("software"),
           [](const S& s) { return QVariant(QString::fromStdString(s.parallel.software)); },
           [](S& s, QVariant v) { s.parallel.software = v.toString().toStdString(); }));
+  c.pipe_schedule = col->combo(
+      {.key = QStringLiteral("parallelPipeSchedule"),
+       .label = tr("Schedule"),
+       .tooltip = tr("The pipeline schedule. 1F1B (interleaved when VPP > 1) waits (p − 1) "
+                     "stage times to fill and drain; zb-h1 (Qi et al. 2024) splits the "
+                     "backward and fills the drain with weight gradients at 1F1B's memory; "
+                     "DualPipe (DeepSeek-V3) runs micro-batches from both ends, with two "
+                     "copies of the parameters. \"The software's\" follows the preset."),
+       .items = {{tr("the software's"), QString()},
+                 {tr("1F1B"), QStringLiteral("1f1b")},
+                 {tr("zb-h1"), QStringLiteral("zb-h1")},
+                 {tr("DualPipe"), QStringLiteral("dualpipe")}}},
+      scenarioBinding<QVariant>(
+          m, kParallelPipeSchedule, tr("pipeline schedule"),
+          [](const S& s) {
+            return QVariant(s.parallel.pipe_schedule
+                                ? qs(std::string(to_string(*s.parallel.pipe_schedule)))
+                                : QString());
+          },
+          [](S& s, QVariant v) {
+            const QString name = v.toString();
+            if (name.isEmpty())
+              s.parallel.pipe_schedule.reset();
+            else
+              s.parallel.pipe_schedule = pipe_schedule_by_name(name.toStdString());
+          }));
   c.train_precision =
       declareTrainPrecisionControl(col, m, QStringLiteral("parallelTrainPrecision"));
   std::vector<ComboItem> clusters{{tr("the chip's node"), QString()}};

@@ -12,6 +12,7 @@ struct ParallelControls {
   // Set-up.
   SliderSpin* global_batch = nullptr;
   QComboBox* software = nullptr;
+  QComboBox* pipe_schedule = nullptr;
   QComboBox* train_precision = nullptr;  // the scenario's training.precision
   QComboBox* cluster = nullptr;
   SliderSpin* gpus_per_node = nullptr;  // a custom cluster's numbers (unused otherwise)
@@ -49,6 +50,7 @@ enum ParallelField {
   kParallelScaleOut,
   kParallelClusterProfile,
   kParallelNonTensor,
+  kParallelPipeSchedule,
 };
 
 }  // namespace napkin

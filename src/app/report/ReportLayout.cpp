@@ -69,34 +69,6 @@ const char* kCss =
     ".warn { background: #c87800; color: white; font-weight: bold; }"
     ".muted { color: #606060; } .formula { font-family: 'DejaVu Sans Mono'; font-size: 8.5pt; }";
 
-// Breaks an axis title between words so no line is wider than `width`.
-QString wrapped(const QString& text, const QFontMetricsF& fm, double width) {
-  QStringList lines;
-  QString line;
-  for (const QString& word : text.split(QLatin1Char(' '))) {
-    const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
-    if (!line.isEmpty() && fm.horizontalAdvance(longer) > width) {
-      lines << line;
-      line = word;
-    } else {
-      line = longer;
-    }
-  }
-  lines << line;
-  return lines.join(QLatin1Char('\n'));
-}
-
-// The width (horizontal axis) or height an axis title has on a chart of
-// w × h laid out at that size: QCustomPlot centres a title on the axis rect,
-// not on the chart, so it reaches as far as the nearer edge of the chart.
-double titleRoom(QCPAxis* axis, int w, int h) {
-  const QRectF r = axis->axisRect()->rect();
-  const bool horizontal = axis->orientation() == Qt::Horizontal;
-  const double centre = horizontal ? r.center().x() : r.center().y();
-  const double size = horizontal ? w : h;
-  return 2.0 * std::min(centre, size - centre) - 12.0;
-}
-
 }  // namespace
 
 std::vector<std::pair<QCPAxis*, QString>> ReportLayout::layOutChart(PlotWidget* chart, int w,
@@ -110,9 +82,10 @@ std::vector<std::pair<QCPAxis*, QString>> ReportLayout::layOutChart(PlotWidget* 
     chart->setViewport(screen);
   }
   std::vector<std::pair<QCPAxis*, QString>> titles;
-  for (QCPAxis* axis : chart->axisRect()->axes())
-    if (!axis->label().isEmpty() && !axis->label().contains(QLatin1Char('\n')))
-      titles.emplace_back(axis, axis->label());
+  for (QCPAxis* axis : chart->axisRect()->axes()) {
+    const QString title = chart->axisTitle(axis);  // as the plot set it, not as wrapped on screen
+    if (!title.isEmpty() && !title.contains(QLatin1Char('\n'))) titles.emplace_back(axis, title);
+  }
   // QCustomPlot places (and thins) the ticks before it lays the axes out: a
   // pass at the chart's size on the page spaces the labels for this width,
   // not the screen's ("100 ms200 ms"), and says where the axis rect lies. A
@@ -125,8 +98,7 @@ std::vector<std::pair<QCPAxis*, QString>> ReportLayout::layOutChart(PlotWidget* 
     bool changed = false;
     for (const auto& [axis, title] : titles) {
       const QFontMetricsF fm(axis->labelFont());
-      const double room = titleRoom(axis, w, h);
-      const QString fit = fm.horizontalAdvance(title) <= room ? title : wrapped(title, fm, room);
+      const QString fit = fitted_axis_title(title, fm, axis_title_room(axis, w, h));
       if (fit != axis->label()) {
         axis->setLabel(fit);
         changed = true;

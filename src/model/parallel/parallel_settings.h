@@ -36,6 +36,9 @@ struct ParallelSettings {
   // (at least 1). 4 Mi tokens: Llama-3-70B's early batch.
   std::int64_t global_batch_tokens = 4'194'304;
   std::string software = "modern";  // a name of software_presets()
+  // The pipeline schedule; unset: the software preset's (1F1B for most,
+  // DualPipe for deepseek-v3).
+  std::optional<PipeSchedule> pipe_schedule;
   // The cluster: "" the chip's usual node (its hardware table row), a name of
   // cluster_presets(), or "custom": the three numbers below (per GPU, one
   // direction; registered inputs parallel.gpus_per_node, ...).

@@ -32,6 +32,7 @@ TrainingJob training_job(const Scenario& s) {
   job.train_tokens = s.train_inputs().tokens();
   job.optimizer = s.training.optimizer;
   job.software = software_by_name(s.parallel.software);
+  if (s.parallel.pipe_schedule) job.software.pipe_schedule = *s.parallel.pipe_schedule;
   // Training precision fp8: the software's GEMMs at the chip's FP8 rate with
   // its recipe (the step time, the MFU and the activation memory of the
   // Parallelism model); a software preset that is FP8 already stays so.

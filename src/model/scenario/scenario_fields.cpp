@@ -340,6 +340,10 @@ std::vector<ScenarioField> make_fields() {
   add("parallel.global_batch_tokens", "Parallelism: global batch", "tokens",
       [](SV s) { return s.parallel.global_batch_tokens; });
   add("parallel.software", "Parallelism: software", "", [](SV s) { return s.parallel.software; });
+  add("parallel.pipe_schedule", "Parallelism: pipeline schedule", "", [](SV s) {
+    return s.parallel.pipe_schedule ? str(to_string(*s.parallel.pipe_schedule))
+                                    : std::string("the software's");
+  });
   add("parallel.cluster", "Parallelism: cluster", "", [](SV s) {
     return s.parallel.cluster.empty() ? std::string("the chip's node") : s.parallel.cluster;
   });

@@ -104,11 +104,16 @@ void ScheduleGanttPlot::drawView(const ParallelView& v) {
   if (n == 0) {
     xAxis->setLabel(tr("seconds (no valid layout)"));
   } else {
-    const bool dualpipe = v.job.software.pipe_schedule == PipeSchedule::dualpipe;
-    const QString kind = s.order == PipeSchedule::zb_h1 ? tr("zb-h1, W deferred into the waits")
-                         : s.chunks > 1                 ? tr("interleaved, %1 chunks").arg(s.chunks)
-                         : dualpipe ? tr("1F1B's order (DualPipe's is not drawn)")
-                                    : tr("1F1B");
+    // What is drawn, and what of the job's schedule is not (the step time
+    // has it): DualPipe's two-way order, zb-h1's split when interleaved.
+    const PipeSchedule job = v.job.software.pipe_schedule;
+    QString kind = s.order == PipeSchedule::zb_h1 ? tr("zb-h1")
+                   : s.chunks > 1                 ? tr("interleaved, %1 chunks").arg(s.chunks)
+                                                  : tr("1F1B");
+    if (job == PipeSchedule::dualpipe)
+      kind = tr("1F1B order, not DualPipe's");
+    else if (job == PipeSchedule::zb_h1 && s.order != PipeSchedule::zb_h1)
+      kind += tr(" without zb-h1's W split");
     xAxis->setLabel(tr("seconds: %1, %2 of %3 micro-batches; bubble here %4, in the step %5")
                         .arg(kind)
                         .arg(s.micro_batches)
