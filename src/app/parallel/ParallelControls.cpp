@@ -28,6 +28,26 @@ std::vector<ComboItem> lockItems(std::initializer_list<std::int64_t> values) {
 }
 
 // A combo fixing one integer axis of the layout: "auto" or a value.
+// A combo of an optional named choice: "" (the first entry) leaves it unset.
+template <class E>
+Binding<QVariant> optionalChoiceBinding(ScenarioModel* m, int field, const QString& label,
+                                        std::optional<E> ParallelSettings::*member,
+                                        E (*parse)(std::string_view)) {
+  return scenarioBinding<QVariant>(
+      m, field, label,
+      [member](const S& s) {
+        const std::optional<E>& v = s.parallel.*member;
+        return v ? QVariant(qs(std::string(to_string(*v)))) : QVariant(QString());
+      },
+      [member, parse](S& s, QVariant v) {
+        const QString name = v.toString();
+        if (name.isEmpty())
+          (s.parallel.*member).reset();
+        else
+          s.parallel.*member = parse(name.toStdString());
+      });
+}
+
 QComboBox* lockCombo(ControlColumn* col, ScenarioModel* m, const QString& key, const QString& label,
                      const QString& tooltip, Lock member, std::vector<ComboItem> items,
                      std::function<std::vector<ComboItem>()> dynamic = {}) {
@@ -79,20 +99,8 @@ ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m)
                  {tr("1F1B"), QStringLiteral("1f1b")},
                  {tr("zb-h1"), QStringLiteral("zb-h1")},
                  {tr("DualPipe"), QStringLiteral("dualpipe")}}},
-      scenarioBinding<QVariant>(
-          m, kParallelPipeSchedule, tr("pipeline schedule"),
-          [](const S& s) {
-            return QVariant(s.parallel.pipe_schedule
-                                ? qs(std::string(to_string(*s.parallel.pipe_schedule)))
-                                : QString());
-          },
-          [](S& s, QVariant v) {
-            const QString name = v.toString();
-            if (name.isEmpty())
-              s.parallel.pipe_schedule.reset();
-            else
-              s.parallel.pipe_schedule = pipe_schedule_by_name(name.toStdString());
-          }));
+      optionalChoiceBinding<PipeSchedule>(m, kParallelPipeSchedule, tr("pipeline schedule"),
+                                          &ParallelSettings::pipe_schedule, pipe_schedule_by_name));
   c.train_precision =
       declareTrainPrecisionControl(col, m, QStringLiteral("parallelTrainPrecision"));
   std::vector<ComboItem> clusters{{tr("the chip's node"), QString()}};
@@ -205,19 +213,8 @@ ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m)
        .tooltip = tr("Activation recomputation: none, selective (attention) or full (every "
                      "layer's forward again)"),
        .items = recompute},
-      scenarioBinding<QVariant>(
-          m, kParallelLock, tr("recompute lock"),
-          [](const S& s) {
-            return s.parallel.recompute ? QVariant(qs(to_string(*s.parallel.recompute)))
-                                        : QVariant(QString());
-          },
-          [](S& s, QVariant v) {
-            const QString t = v.toString();
-            if (t.isEmpty())
-              s.parallel.recompute.reset();
-            else
-              s.parallel.recompute = parse_checkpointing(t.toStdString());
-          }));
+      optionalChoiceBinding<Checkpointing>(m, kParallelLock, tr("recompute lock"),
+                                           &ParallelSettings::recompute, parse_checkpointing));
   col->finish();
   return c;
 }
