@@ -408,6 +408,20 @@ void lock_from_json(const Reader& r, const char* key, std::optional<T>& out, std
   out = static_cast<T>(v);
 }
 
+// An optional named choice: absent keeps it, null unsets it.
+template <class E>
+void optional_choice_from_json(const Reader& r, const char* key, std::optional<E>& out,
+                               E (*parse)(std::string_view)) {
+  if (!r.has(key)) return;
+  if (r.is_null(key)) {
+    out.reset();
+    return;
+  }
+  E v{};
+  r.choice<E>(key, v, parse);
+  out = v;
+}
+
 void layout_from_json(const Reader& r, Layout& l) {
   r.integer("tp", l.tp, 1, 65'536);
   r.integer("pp", l.pp, 1, 100'000);
@@ -428,16 +442,8 @@ void parallel_from_json(const Reader& r, ParallelSettings& p) {
     (void)software_by_name(name);
     return std::string(name);
   });
-  // The pipeline schedule: null (or absent) is the software preset's.
-  if (r.has("pipe_schedule")) {
-    if (r.is_null("pipe_schedule")) {
-      p.pipe_schedule.reset();
-    } else {
-      PipeSchedule schedule = PipeSchedule::one_f_one_b;
-      r.choice<PipeSchedule>("pipe_schedule", schedule, pipe_schedule_by_name);
-      p.pipe_schedule = schedule;
-    }
-  }
+  // The pipeline schedule: null is the software preset's.
+  optional_choice_from_json(r, "pipe_schedule", p.pipe_schedule, pipe_schedule_by_name);
   r.choice<std::string>("cluster", p.cluster, [](std::string_view name) {
     if (!name.empty() && name != "custom") (void)cluster_by_name(name);
     return std::string(name);
@@ -467,15 +473,7 @@ void parallel_from_json(const Reader& r, ParallelSettings& p) {
   lock_from_json(locks, "ep", p.ep, 1, 65'536);
   lock_from_json(locks, "micro_batch", p.micro_batch, 1, 1'000'000);
   lock_from_json(locks, "zero", p.zero, 0, 3);
-  if (locks.has("recompute")) {
-    if (locks.is_null("recompute")) {
-      p.recompute.reset();
-    } else {
-      Checkpointing c = Checkpointing::selective;
-      locks.choice<Checkpointing>("recompute", c, parse_checkpointing);
-      p.recompute = c;
-    }
-  }
+  optional_choice_from_json(locks, "recompute", p.recompute, parse_checkpointing);
   if (r.has("chosen")) {
     if (r.is_null("chosen")) {
       p.chosen.reset();
