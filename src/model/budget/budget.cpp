@@ -115,9 +115,8 @@ InferenceAwarePlan plan_inference_aware(const TrainedModel& chin, double served_
                                         double budget_flops, double cluster_flops_per_day,
                                         const LossLaw& law, std::optional<double> unique_tokens) {
   law.validate();
-  return plan_inference_aware(
-      chin, served_tokens, budget_flops, cluster_flops_per_day,
-      ServedLoss{.law = with_muennighoff_decay(law), .unique_tokens = unique_tokens});
+  return plan_inference_aware(chin, served_tokens, budget_flops, cluster_flops_per_day,
+                              ServedLoss(with_muennighoff_decay(law), unique_tokens));
 }
 
 InferenceAwarePlan plan_inference_aware(const TrainedModel& chin, double served_tokens,
@@ -459,7 +458,7 @@ BudgetReport budget_report(const BudgetInputs& in) {
                          kSecondsPerDay * r.goodput.goodput;
   // The trades hold the loss as served equal: with weights below 16 bits each
   // model pays its own quantization penalty (served_loss.h).
-  ServedLoss served{.law = law, .unique_tokens = in.tokens_available};
+  ServedLoss served(law, in.tokens_available);
   if (const double bits = nominal_bits(in.serving_weights); bits < 16) {
     served.ptq = in.ptq_law ? *in.ptq_law : kumar2024_ptq_law();
     served.weight_bits = bits;

@@ -15,6 +15,8 @@
 namespace napkin {
 
 struct ServedLoss {
+  explicit ServedLoss(DataConstrainedLaw law_, std::optional<double> unique_tokens_ = {})
+      : law(law_), unique_tokens(unique_tokens_) {}
   DataConstrainedLaw law;
   std::optional<double> unique_tokens;  // the data limit, if any
   std::optional<PtqLaw> ptq;            // with weights served below 16 bits

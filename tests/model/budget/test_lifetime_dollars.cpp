@@ -68,7 +68,7 @@ TEST(LifetimeDollars, BillsAreEqualAtTheCrossover) {
   TrainingEconomy t;
   const ServingEconomy e = decode_heavy();
   const double n = 92e9, d = 20 * n;
-  const DollarPlan p = plan_lifetime_dollars(n, d, 1e13, ServedLoss{.law = law}, t, e);
+  const DollarPlan p = plan_lifetime_dollars(n, d, 1e13, ServedLoss(law), t, e);
   ASSERT_TRUE(p.recommend_smaller);
   EXPECT_LT(p.same_loss.params, n);
   EXPECT_GT(p.same_loss.train_tokens, d);
@@ -80,7 +80,7 @@ TEST(LifetimeDollars, BillsAreEqualAtTheCrossover) {
   const LifetimeBill b = lifetime_bill(p.same_loss.params, p.same_loss.train_tokens, s, t, e);
   EXPECT_NEAR(a.total_dollars / b.total_dollars, 1.0, 1e-9);
   // Serving nothing, the reference (the compute-optimal model) is the cheapest.
-  const DollarPlan none = plan_lifetime_dollars(n, d, 0, ServedLoss{.law = law}, t, e);
+  const DollarPlan none = plan_lifetime_dollars(n, d, 0, ServedLoss(law), t, e);
   EXPECT_FALSE(none.recommend_smaller);
 }
 
@@ -92,13 +92,12 @@ TEST(LifetimeDollars, ARunPastTheDataLawsRangeIsStillPriced) {
   const ServingEconomy e = decode_heavy();
   const double n = 70e9, d = 1.06e18;
   DollarPlan p;
-  EXPECT_NO_THROW(
-      p = plan_lifetime_dollars(n, d, 1e13, ServedLoss{.law = law, .unique_tokens = 15e12}, t, e));
+  EXPECT_NO_THROW(p = plan_lifetime_dollars(n, d, 1e13, ServedLoss(law, 15e12), t, e));
   EXPECT_NEAR(p.loss, law.base.loss(n, d), 1e-12);
   EXPECT_GT(p.reference.train_dollars, 0);
   // A model past the serving shapes' 1e14 parameters is not priced for
   // serving, and nothing throws.
-  EXPECT_NO_THROW(p = plan_lifetime_dollars(1.07e14, 2e15, 1e13, ServedLoss{.law = law}, t, e));
+  EXPECT_NO_THROW(p = plan_lifetime_dollars(1.07e14, 2e15, 1e13, ServedLoss(law), t, e));
   EXPECT_FALSE(p.reference.serving.fits);
 }
 

@@ -13,7 +13,7 @@ using namespace napkin;
 
 namespace {
 ServedLoss served_int4() {
-  ServedLoss s{.law = with_muennighoff_decay(besiroglu2024_law())};
+  ServedLoss s(with_muennighoff_decay(besiroglu2024_law()));
   s.ptq = kumar2024_ptq_law();
   s.weight_bits = 4;
   return s;
@@ -21,7 +21,7 @@ ServedLoss served_int4() {
 }  // namespace
 
 TEST(ServedLoss, AtSixteenBitsItIsThePlanLaw) {
-  const ServedLoss s{.law = with_muennighoff_decay(besiroglu2024_law()), .unique_tokens = 15e12};
+  const ServedLoss s(with_muennighoff_decay(besiroglu2024_law()), 15e12);
   const DataConstrainedLaw law = with_muennighoff_decay(besiroglu2024_law());
   EXPECT_DOUBLE_EQ(s.loss(7e10, 3e13), law.loss(7e10, 3e13, 15e12));
   EXPECT_EQ(s.tokens_for(7e10, 1.95), law.tokens_for_loss(7e10, 1.95, 15e12));
