@@ -1,6 +1,8 @@
 // Budget panel: chip-count slider change → finished replot of the whole panel
 // at 1280×800, offscreen, over 1,000 changes.
 #include <QSlider>
+#include <array>
+#include <cstdint>
 
 #include "ScenarioModel.h"
 #include "SliderSpin.h"
@@ -67,3 +69,23 @@ static void BM_BudgetViewWithRanges(benchmark::State& state) {
         napkin::make_budget_view(s, nullptr, {.ranges = state.range(0) != 0, .previous = &first}));
 }
 BENCHMARK(BM_BudgetViewWithRanges)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// What a chip-count drag tick with ranges on asks of the model (the view
+// without its Monte Carlo, which follows off the UI thread): at chip counts
+// never planned before (0: every serving rate is searched) and over the
+// slider's 16 positions again (1: the serving rates are remembered).
+static void BM_BudgetViewChipDrag(benchmark::State& state) {
+  static constexpr std::array<std::int64_t, 16> kPositions{
+      1, 2, 5, 10, 20, 50, 100, 200, 500, 1'000, 2'000, 5'000, 10'000, 20'000, 50'000, 100'000};
+  napkin::Scenario s;
+  s.ranges.mfu = napkin::default_spread(napkin::RangeInput::mfu, s.mfu);
+  napkin::BudgetView previous = napkin::make_budget_view(s);
+  std::int64_t i = 0;
+  for (auto _ : state) {
+    s.n_chips = state.range(0) != 0 ? kPositions[static_cast<std::size_t>(i % 16)] : 1'001 + i;
+    ++i;
+    previous = napkin::make_budget_view(s, nullptr, {.ranges = false, .previous = &previous});
+    benchmark::DoNotOptimize(previous);
+  }
+}
+BENCHMARK(BM_BudgetViewChipDrag)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);

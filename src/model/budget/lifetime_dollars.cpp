@@ -1,9 +1,15 @@
 #include "lifetime_dollars.h"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
+#include <unordered_map>
+#include <vector>
 
 #include "format.h"
 #include "hardware.h"
@@ -106,6 +112,81 @@ ServingRate serving_rate(double n_params, const ServingEconomy& e) {
   return best;
 }
 
+namespace {
+
+bool same_bits(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+// Every input serving_rate() reads, compared exactly (the prices by their bits).
+bool same_serving_economy(const ServingEconomy& a, const ServingEconomy& b) {
+  return a.chip == b.chip && a.engine == b.engine &&
+         same_bits(a.cost.price_per_chip_hour_dollars, b.cost.price_per_chip_hour_dollars) &&
+         same_bits(a.cost.kwh_price_dollars, b.cost.kwh_price_dollars) &&
+         same_bits(a.cost.pue, b.cost.pue) && a.node_chips == b.node_chips && a.batch == b.batch &&
+         a.prompt_tokens == b.prompt_tokens && a.decode_tokens == b.decode_tokens &&
+         a.weights == b.weights && a.kv == b.kv;
+}
+
+// The rates of the last few serving economies, each by N's bits. A chip
+// name and an engine name stand for fixed specifications (a chip file may
+// add a name, never change one), so a remembered rate never goes stale.
+// Bounded: a plan asks for about 50 sizes, a chip-count slider has 16
+// positions; a table past its bound starts again empty.
+constexpr std::size_t kRateMemoEconomies = 4;
+constexpr std::size_t kRateMemoSizes = 4096;
+
+struct RateTable {
+  ServingEconomy economy;
+  std::unordered_map<std::uint64_t, ServingRate> by_params;
+};
+
+struct RateMemo {
+  std::mutex mutex;
+  std::vector<RateTable> tables;  // the most recently used first
+};
+
+RateMemo& rate_memo() {
+  static RateMemo memo;
+  return memo;
+}
+
+// The economy's table, moved to the front; nullptr when there is none.
+RateTable* find_table(RateMemo& memo, const ServingEconomy& e) {
+  auto it = std::find_if(memo.tables.begin(), memo.tables.end(),
+                         [&](const RateTable& t) { return same_serving_economy(t.economy, e); });
+  if (it == memo.tables.end()) return nullptr;
+  std::rotate(memo.tables.begin(), it, it + 1);
+  return &memo.tables.front();
+}
+
+}  // namespace
+
+ServingRate memoized_serving_rate(double n_params, const ServingEconomy& e) {
+  const std::uint64_t key = std::bit_cast<std::uint64_t>(n_params);
+  RateMemo& memo = rate_memo();
+  {
+    // Only rates serving_rate() returned are kept, so a hit's inputs were
+    // validated when it was computed; a miss validates below.
+    std::lock_guard lock(memo.mutex);
+    if (RateTable* t = find_table(memo, e)) {
+      const auto hit = t->by_params.find(key);
+      if (hit != t->by_params.end()) return hit->second;
+    }
+  }
+  ServingRate r = serving_rate(n_params, e);  // outside the lock: the search is the slow part
+  std::lock_guard lock(memo.mutex);
+  RateTable* t = find_table(memo, e);
+  if (!t) {
+    if (memo.tables.size() >= kRateMemoEconomies) memo.tables.pop_back();
+    memo.tables.insert(memo.tables.begin(), RateTable{e, {}});
+    t = &memo.tables.front();
+  }
+  if (t->by_params.size() >= kRateMemoSizes) t->by_params.clear();
+  t->by_params.emplace(key, r);
+  return r;
+}
+
 double training_dollars(double active_params, double tokens, const TrainingEconomy& e) {
   e.validate();
   require_positive(active_params, "params", "parameters");
@@ -123,7 +204,7 @@ LifetimeBill lifetime_bill(double params, double train_tokens, double served_tok
   b.params = params;
   b.train_tokens = train_tokens;
   b.train_dollars = training_dollars(params, train_tokens, training);
-  b.serving = serving_rate(params, serving);
+  b.serving = memoized_serving_rate(params, serving);
   b.serve_dollars = b.serving.fits ? served_tokens * b.serving.dollars_per_token : 0.0;
   b.total_dollars = b.train_dollars + b.serve_dollars;
   return b;
@@ -144,14 +225,15 @@ DollarPlan plan_lifetime_dollars(double ref_params, double ref_tokens, double se
   p.same_loss = p.reference;
   if (!p.reference.serving.fits) return p;
 
-  // The serving side tabulated over log N (a layout search per point), then
+  // The serving side tabulated over log N (a layout search per point, each
+  // remembered for the next plan with these serving inputs), then
   // interpolated: the minimiser asks hundreds of times.
   const double lo = std::log(std::max(law.base.min_params_for_loss(p.loss), 1e6)) + 1e-6;
   const double hi = std::log(std::min(ref_params * 4.0, kMaxServedParams));
   if (!(hi > lo)) return p;
   std::array<double, kRateGrid + 1> per_token{};
   for (int i = 0; i <= kRateGrid; ++i) {
-    const ServingRate r = serving_rate(std::exp(lo + (hi - lo) * i / kRateGrid), serving);
+    const ServingRate r = memoized_serving_rate(std::exp(lo + (hi - lo) * i / kRateGrid), serving);
     per_token[i] = r.fits ? r.dollars_per_token : std::numeric_limits<double>::infinity();
   }
   auto serve_per_token = [&](double log_n) {

@@ -33,7 +33,9 @@ std::string_view to_string(Objective objective);
 // "flops" or "dollars"; throws std::invalid_argument naming `param` otherwise.
 Objective parse_objective(std::string_view text, std::string_view param = "objective");
 
-// The serving side of the bill.
+// The serving side of the bill. A field added here is compared in
+// same_serving_economy() (lifetime_dollars.cpp) too, or the rate memo would
+// answer for the wrong inputs.
 struct ServingEconomy {
   std::string chip = "H100";
   CostInputs cost;                    // the serving chip-hour price, $/kWh, PUE
@@ -63,6 +65,12 @@ struct ServingRate {
 };
 // The latency napkin's bare parameter count (serving_model(N)).
 ServingRate serving_rate(double n_params, const ServingEconomy& economy);
+// serving_rate() remembered per serving economy and N (the exact bits of
+// both), so that a plan made again with the same serving inputs (a drag of
+// the training chip count back over a position, a training price or a
+// served-token change) searches no serving layout it searched before. Its
+// answer is serving_rate()'s, bit for bit; thread-safe.
+ServingRate memoized_serving_rate(double n_params, const ServingEconomy& economy);
 
 // The training side: chip-hours at the training chips' price plus energy.
 struct TrainingEconomy {

@@ -5,6 +5,8 @@
 
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "budget.h"
 #include "hardware.h"
@@ -174,4 +176,114 @@ TEST(LifetimeDollars, ServingBillUsesTheEnginePreset) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("engine 'tgi'"), std::string::npos) << e.what();
   }
+}
+
+// The rate memo (a chip-count drag plans again with the same serving inputs):
+// what it answers is the layout search's answer, bit for bit.
+namespace {
+void expect_same_rate(const ServingRate& a, const ServingRate& b) {
+  EXPECT_EQ(a.fits, b.fits);
+  EXPECT_EQ(a.chips, b.chips);
+  EXPECT_EQ(a.layout, b.layout);
+  EXPECT_EQ(a.tokens_per_second_per_chip, b.tokens_per_second_per_chip);
+  EXPECT_EQ(a.dollars_per_token, b.dollars_per_token);
+  EXPECT_EQ(a.joules_per_token, b.joules_per_token);
+}
+
+std::vector<ServingEconomy> memo_economies() {
+  std::vector<ServingEconomy> out(7, decode_heavy());
+  out[1] = ServingEconomy{};  // the 8,192-token prompt, 128 out
+  out[2].weights = Dtype::int4;
+  out[3].engine = "tensorrt-llm";
+  out[4].node_chips = 1;  // served past the node when nothing fits one chip
+  out[5].chip = "B200";
+  out[6].cost.price_per_chip_hour_dollars = 3.217;  // asked by no other test: a cold table
+  return out;
+}
+}  // namespace
+
+TEST(LifetimeDollars, MemoizedServingRateIsTheSearchBitForBit) {
+  for (const ServingEconomy& e : memo_economies()) {
+    for (double n : {3.3e8, 8e9, 7.01e10, 4e11, 2e12, 2e14}) {
+      SCOPED_TRACE(e.chip + " " + e.engine + " N = " + std::to_string(n));
+      const ServingRate direct = serving_rate(n, e);
+      expect_same_rate(memoized_serving_rate(n, e), direct);  // first ask (or not)
+      expect_same_rate(memoized_serving_rate(n, e), direct);  // remembered
+    }
+  }
+}
+
+TEST(LifetimeDollars, AChangedServingInputGivesAFreshRate) {
+  const ServingEconomy e = decode_heavy();
+  const double n = 7.01e10;
+  const ServingRate before = memoized_serving_rate(n, e);
+  ASSERT_TRUE(before.fits);
+  ServingEconomy dear = e;
+  dear.cost.price_per_chip_hour_dollars = 4.0;
+  const ServingRate r_dear = memoized_serving_rate(n, dear);
+  expect_same_rate(r_dear, serving_rate(n, dear));
+  EXPECT_GT(r_dear.dollars_per_token, before.dollars_per_token);
+  ServingEconomy int8 = e;
+  int8.weights = Dtype::int8;
+  const ServingRate r_int8 = memoized_serving_rate(n, int8);
+  expect_same_rate(r_int8, serving_rate(n, int8));
+  EXPECT_GT(r_int8.tokens_per_second_per_chip, before.tokens_per_second_per_chip);
+  ServingEconomy longer = e;
+  longer.decode_tokens = 2048;
+  expect_same_rate(memoized_serving_rate(n, longer), serving_rate(n, longer));
+  ServingEconomy wide = e;
+  wide.batch = 64;
+  expect_same_rate(memoized_serving_rate(n, wide), serving_rate(n, wide));
+  // More economies than the memo keeps, then the first again: still the search's answer.
+  for (double price : {1.0, 1.5, 2.0, 3.0, 3.5})
+    (void)memoized_serving_rate(n, [&] {
+      ServingEconomy x = e;
+      x.cost.price_per_chip_hour_dollars = price;
+      return x;
+    }());
+  expect_same_rate(memoized_serving_rate(n, e), before);
+  // Bad input is refused as serving_rate() refuses it, remembered or not.
+  EXPECT_THROW((void)memoized_serving_rate(1e3, e), std::invalid_argument);
+  ServingEconomy bad = e;
+  bad.engine = "tgi";
+  EXPECT_THROW((void)memoized_serving_rate(n, bad), std::invalid_argument);
+}
+
+// A plan made a second time (its serving rates remembered) is the first, field by field.
+TEST(LifetimeDollars, APlanWithRememberedRatesIsTheSamePlan) {
+  ServedLoss served;
+  served.law = budget_law();
+  TrainingEconomy t;
+  ServingEconomy e = decode_heavy();
+  e.cost.price_per_chip_hour_dollars = 2.719;  // asked by no other test: the first plan searches
+  for (double n : {92e9, 3.1e10}) {
+    const DollarPlan a = plan_lifetime_dollars(n, 20 * n, 1e13, served, t, e);
+    const DollarPlan b = plan_lifetime_dollars(n, 20 * n, 1e13, served, t, e);
+    EXPECT_EQ(a.loss, b.loss);
+    EXPECT_EQ(a.same_loss.params, b.same_loss.params);
+    EXPECT_EQ(a.same_loss.train_tokens, b.same_loss.train_tokens);
+    EXPECT_EQ(a.same_loss.total_dollars, b.same_loss.total_dollars);
+    expect_same_rate(a.same_loss.serving, b.same_loss.serving);
+    expect_same_rate(a.reference.serving, b.reference.serving);
+    EXPECT_EQ(a.crossover_served_tokens, b.crossover_served_tokens);
+    EXPECT_EQ(a.recommend_smaller, b.recommend_smaller);
+    expect_same_rate(a.same_loss.serving, serving_rate(a.same_loss.params, e));
+  }
+}
+
+// Two threads planning with different serving inputs at once each get the search's answers.
+TEST(LifetimeDollars, TheRateMemoServesTwoThreads) {
+  const std::vector<ServingEconomy> economies = memo_economies();
+  std::vector<std::vector<ServingRate>> got(2);
+  std::vector<std::thread> threads;
+  for (std::size_t k = 0; k < 2; ++k)
+    threads.emplace_back([&, k] {
+      for (int i = 0; i < 40; ++i)
+        got[k].push_back(memoized_serving_rate(1e9 * (1 + i % 8), economies[k + 4]));
+    });
+  for (std::thread& th : threads) th.join();
+  for (std::size_t k = 0; k < 2; ++k)
+    for (int i = 0; i < 40; ++i)
+      expect_same_rate(got[k][static_cast<std::size_t>(i)],
+                       serving_rate(1e9 * (1 + i % 8), economies[k + 4]));
 }
