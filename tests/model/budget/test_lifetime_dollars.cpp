@@ -251,8 +251,7 @@ TEST(LifetimeDollars, AChangedServingInputGivesAFreshRate) {
 
 // A plan made a second time (its serving rates remembered) is the first, field by field.
 TEST(LifetimeDollars, APlanWithRememberedRatesIsTheSamePlan) {
-  ServedLoss served;
-  served.law = budget_law();
+  const ServedLoss served(budget_law());
   TrainingEconomy t;
   ServingEconomy e = decode_heavy();
   e.cost.price_per_chip_hour_dollars = 2.719;  // asked by no other test: the first plan searches
