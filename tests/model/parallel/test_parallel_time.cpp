@@ -432,67 +432,6 @@ TEST(ParallelSchedule, BarsRespectDependenciesAndNeverOverlapOnAStage) {
   }
 }
 
-// zb-h1 (Qi et al. 2024, §3.1): with F = B = W and no sends, the bubble is
-// (p − 1)(F + B − W) against 1F1B's (p − 1)(F + B + W).
-TEST(ParallelSchedule, ZeroBubbleH1FillsTheDrainWithWeightGradients) {
-  const std::vector<double> f(4, 1.0), b(4, 2.0), w(4, 1.0);
-  const PipelineSchedule one = simulate_pipeline(f, b, 8, 1, 0.0);
-  const PipelineSchedule zb = simulate_pipeline(f, b, 8, 1, 0.0, w);
-  EXPECT_EQ(one.order, PipeSchedule::one_f_one_b);
-  EXPECT_EQ(zb.order, PipeSchedule::zb_h1);
-  EXPECT_EQ(zb.ops.size(), 3u * 8 * 4);
-  EXPECT_DOUBLE_EQ(one.makespan_seconds, (8 + 4 - 1) * 3.0);
-  EXPECT_DOUBLE_EQ(zb.makespan_seconds, 8 * 3.0 + 3 * (1.0 + 1.0 - 1.0));
-  EXPECT_LT(zb.bubble_fraction, one.bubble_fraction);
-  // Every micro-batch's W once per stage, after its B; bars never overlap;
-  // no stage has more than p micro-batches in flight (F to W).
-  std::map<std::pair<std::int64_t, std::int64_t>, double> b_end;
-  std::map<std::int64_t, int> forwards, weights;
-  for (const ScheduleOp& op : zb.ops) {
-    if (!op.forward && !op.weight) b_end[{op.stage, op.micro_batch}] = op.end_seconds;
-  }
-  for (std::size_t i = 0; i < zb.ops.size(); ++i) {
-    const ScheduleOp& op = zb.ops[i];
-    if (i > 0 && zb.ops[i - 1].stage == op.stage)
-      EXPECT_GE(op.start_seconds, zb.ops[i - 1].end_seconds - 1e-12);
-    if (op.weight) {
-      EXPECT_FALSE(op.forward);
-      EXPECT_GE(op.start_seconds, b_end.at({op.stage, op.micro_batch}) - 1e-12);
-      EXPECT_DOUBLE_EQ(op.end_seconds - op.start_seconds, 1.0);
-      ++weights[op.stage];
-    } else if (op.forward) {
-      EXPECT_LT(forwards[op.stage] - weights[op.stage], 4) << "stage " << op.stage;
-      ++forwards[op.stage];
-    } else {
-      EXPECT_DOUBLE_EQ(op.end_seconds - op.start_seconds, 1.0);  // B = backward − W
-    }
-  }
-  for (std::int64_t st = 0; st < 4; ++st) EXPECT_EQ(weights[st], 8);
-  // Bad input is named.
-  EXPECT_THROW_NAMING(simulate_pipeline(f, b, 8, 2, 0.0, w), "chunks must be 1");
-  EXPECT_THROW_NAMING(simulate_pipeline(f, b, 8, 1, 0.0, std::vector<double>(4, 3.0)),
-                      "weight-gradient time");
-  EXPECT_THROW_NAMING(simulate_pipeline(f, b, 8, 1, 0.0, std::vector<double>(3, 1.0)),
-                      "weight-gradient times");
-}
-
-// A zb-h1 job draws zb-h1's order, with less bubble than the same job in
-// 1F1B; DualPipe's is not drawn (1F1B's order, said so).
-TEST(ParallelSchedule, JobScheduleDrawsTheJobsOrder) {
-  TrainingJob j = llama70b(256, 256);
-  const Layout l = layout(8, 8, 4);
-  const PipelineSchedule one = pipeline_schedule(j, l);
-  j.software.pipe_schedule = PipeSchedule::zb_h1;
-  const PipelineSchedule zb = pipeline_schedule(j, l);
-  EXPECT_EQ(zb.order, PipeSchedule::zb_h1);
-  EXPECT_LT(zb.bubble_fraction, one.bubble_fraction);
-  EXPECT_LT(zb.makespan_seconds, one.makespan_seconds);
-  EXPECT_TRUE(
-      std::any_of(zb.ops.begin(), zb.ops.end(), [](const ScheduleOp& o) { return o.weight; }));
-  j.software.pipe_schedule = PipeSchedule::dualpipe;
-  EXPECT_EQ(pipeline_schedule(j, l).order, PipeSchedule::one_f_one_b);
-}
-
 TEST(ParallelSchedule, JobScheduleAgreesWithTheStepTime) {
   const TrainingJob j = llama70b(256, 256);
   const Layout l = layout(8, 8, 4, 2);
