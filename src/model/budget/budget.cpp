@@ -132,8 +132,6 @@ InferenceAwarePlan plan_inference_aware(const TrainedModel& chin, double served_
   const std::optional<double>& unique_tokens = served.unique_tokens;
   if (unique_tokens)
     require_real(*unique_tokens, "tokens_available", "tokens", 0.0, kMaxTrainTokens, true);
-  auto loss = [&](double n, double d) { return served.loss(n, d); };
-  auto tokens_for = [&](double n, double target) { return served.tokens_for(n, target); };
 
   InferenceAwarePlan p;
   p.law = law;
@@ -141,7 +139,7 @@ InferenceAwarePlan plan_inference_aware(const TrainedModel& chin, double served_
   p.served_below_bf16 = served.ptq && served.weight_bits < 16;
   p.served_tokens = served_tokens;
   p.chinchilla = chin;
-  p.chinchilla_loss = loss(chin.params, chin.train_tokens);
+  p.chinchilla_loss = served.loss(chin.params, chin.train_tokens);
 
   // Minimize lifetime FLOPs at the reference's loss over log N (minimize.h).
   const double target = p.chinchilla_loss;
@@ -150,20 +148,24 @@ InferenceAwarePlan plan_inference_aware(const TrainedModel& chin, double served_
   const double hi = std::log(chin.params * 4.0);
   auto cost = [&](double log_n) {
     const double n = std::exp(log_n);
-    const auto d = tokens_for(n, target);
+    const auto d = served.tokens_for(n, target);
     if (!d) return std::numeric_limits<double>::max();
     return 6.0 * n * *d + 2.0 * n * served_tokens;
   };
   double n_small = std::exp(minimize_1d(cost, lo, hi));
   // The reference itself is always feasible: never return a point the law
   // cannot reach (an empty grid near the loss floor).
-  if (!tokens_for(n_small, target)) n_small = chin.params;
+  std::optional<double> d_small = served.tokens_for(n_small, target);
+  if (!d_small) {
+    n_small = chin.params;
+    d_small = served.tokens_for(n_small, target);
+  }
   p.same_loss.params = n_small;
-  p.same_loss.train_tokens = tokens_for(n_small, target).value_or(chin.train_tokens);
+  p.same_loss.train_tokens = d_small.value_or(chin.train_tokens);
   p.same_loss_train_flops = 6.0 * p.same_loss.params * p.same_loss.train_tokens;
   p.same_loss_days = p.same_loss_train_flops / cluster_flops_per_day;
   p.same_budget_tokens = budget_flops / (6.0 * n_small);
-  p.same_budget_loss = loss(n_small, p.same_budget_tokens);
+  p.same_budget_loss = served.loss(n_small, p.same_budget_tokens);
   p.lifetime_flops_chinchilla = lifetime_flops(chin.params, chin.train_tokens, served_tokens);
   p.lifetime_flops_small =
       lifetime_flops(p.same_loss.params, p.same_loss.train_tokens, served_tokens);
@@ -460,7 +462,7 @@ BudgetReport budget_report(const BudgetInputs& in) {
   // model pays its own quantization penalty (served_loss.h).
   ServedLoss served(law, in.tokens_available);
   if (const double bits = nominal_bits(in.serving_weights); bits < 16) {
-    served.ptq = in.ptq_law ? *in.ptq_law : kumar2024_ptq_law();
+    served.ptq = serving_ptq_law(in);
     served.weight_bits = bits;
   }
   r.plan = plan_inference_aware(reference, in.served_tokens, r.effective_flops, per_day, served);

@@ -85,7 +85,7 @@ void serving_precision_read_out(BudgetReport& r, const LossLaw& loss_law) {
     r.quality_penalty_nats = 0.0;
     return;
   }
-  const PtqLaw law = in.ptq_law ? *in.ptq_law : kumar2024_ptq_law();
+  const PtqLaw law = serving_ptq_law(in);
   r.quality_penalty_nats = law.degradation_nats(run.params, run.tokens, bits);
   r.quality_penalty_compute_factor =
       compute_factor(loss_law, r.effective_flops, *r.quality_penalty_nats);
@@ -145,6 +145,10 @@ void train_precision_read_out(BudgetReport& r, const Chip& chip,
 
 }  // namespace
 
+PtqLaw serving_ptq_law(const BudgetInputs& in) {
+  return in.ptq_law ? *in.ptq_law : kumar2024_ptq_law();
+}
+
 PlanLaw forecast_law(const PlanLaw& law, Precision precision) {
   if (precision != Precision::mixed_fp8) return law;
   const TrainPrecisionLaw t = kumar2024_train_precision_law();
@@ -156,7 +160,7 @@ PlanLaw forecast_law(const PlanLaw& law, Precision precision) {
 }
 
 void precision_read_outs(BudgetReport& r, const Chip& chip, const DataConstrainedLaw& bf16_law) {
-  serving_precision_read_out(r, budget_law(r.law).base);
+  serving_precision_read_out(r, r.law.law);
   train_precision_read_out(r, chip, bf16_law);
 }
 

@@ -15,6 +15,10 @@ namespace napkin {
 // TrainPrecisionLaw::trained_at), its bootstrap draws alike, named so.
 PlanLaw forecast_law(const PlanLaw& law, Precision precision);
 
+// The post-training quantization law a budget uses: the constants given
+// (--ptq-law), else Kumar et al. 2024's Appendix K, Table 2 ones.
+PtqLaw serving_ptq_law(const BudgetInputs& in);
+
 // Fills r.quality_penalty_nats / _text (for r.recommended.run, served at
 // r.inputs.serving_weights; the constants given, else the built-in ones) and
 // r.train_gemm_peak_flops_per_s, r.train_precision_penalty_nats /

@@ -216,11 +216,9 @@ DollarPlan plan_lifetime_dollars(double ref_params, double ref_tokens, double se
   require_positive(ref_params, "params", "parameters");
   require_positive(ref_tokens, "train_tokens", "tokens");
   const DataConstrainedLaw& law = served.law;
-  auto loss = [&](double n, double d) { return served.loss(n, d); };
-  auto tokens_for = [&](double n, double target) { return served.tokens_for(n, target); };
   DollarPlan p;
   p.served_tokens = served_tokens;
-  p.loss = loss(ref_params, ref_tokens);
+  p.loss = served.loss(ref_params, ref_tokens);
   p.reference = lifetime_bill(ref_params, ref_tokens, served_tokens, training, serving);
   p.same_loss = p.reference;
   if (!p.reference.serving.fits) return p;
@@ -244,13 +242,13 @@ DollarPlan plan_lifetime_dollars(double ref_params, double ref_tokens, double se
   };
   auto cost = [&](double log_n) {
     const double n = std::exp(log_n);
-    const auto d = tokens_for(n, p.loss);
+    const auto d = served.tokens_for(n, p.loss);
     const double s = serve_per_token(log_n);
     if (!d || !std::isfinite(s)) return std::numeric_limits<double>::max();
     return training_dollars(n, *d, training) + served_tokens * s;
   };
   const double n = std::exp(minimize_1d(cost, lo, hi));
-  const auto d = tokens_for(n, p.loss);
+  const auto d = served.tokens_for(n, p.loss);
   if (d) {
     const LifetimeBill b = lifetime_bill(n, *d, served_tokens, training, serving);
     if (b.serving.fits && b.total_dollars < p.reference.total_dollars) p.same_loss = b;
