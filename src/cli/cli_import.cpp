@@ -70,6 +70,7 @@ QJsonObject config_json(const TrainingConfig& c) {
   o["seq_len"] = c.seq_len ? json_int(*c.seq_len) : QJsonValue();
   o["global_batch"] = c.global_batch ? json_int(*c.global_batch) : QJsonValue();
   o["precision"] = c.precision.empty() ? QJsonValue() : QString::fromStdString(c.precision);
+  o["software"] = c.software.empty() ? QJsonValue() : QString::fromStdString(c.software);
   o["missing"] = strings(c.missing);
   o["notes"] = strings(c.notes);
   return o;
@@ -114,6 +115,7 @@ int run_import_run(Args& a) {
   row("sequence length", or_missing(c.seq_len), kWidth);
   row("global batch (sequences)", or_missing(c.global_batch), kWidth);
   row("precision", c.precision.empty() ? "(not in the file)" : c.precision, kWidth);
+  if (!c.software.empty()) row("software", c.software, kWidth);
   if (!c.missing.empty()) {
     std::printf("Missing (not guessed):\n");
     for (const std::string& m : c.missing) std::printf("  - %s\n", m.c_str());

@@ -370,6 +370,11 @@ void read_torchtitan(const Keys& k, TrainingConfig& c) {
   l.recompute = recompute_of(k, {"activation_checkpoint.mode"}, true);
   if (!k.value({"activation_checkpoint.mode"}))
     k.note("recompute = selective (torchtitan's default activation_checkpoint.mode)");
+  // torch.compile fuses the element-wise work eager PyTorch runs op by op
+  // ([compile] enable; [training] compile before torchtitan's 2025 configs).
+  const auto compiled = k.boolean({"compile.enable", "training.compile"});
+  c.software = compiled.value_or(false) ? "fsdp-compile" : "fsdp";
+  if (!compiled) k.note("software = fsdp: torchtitan runs eager unless [compile] enable = true");
   const std::string conv = k.text({"model.converters"}).value_or("");
   if (conv.find("float8") != std::string::npos)
     c.precision = "fp8";
@@ -545,6 +550,7 @@ Scenario apply_to_scenario(const TrainingConfig& c, Scenario s) {
     s.training.precision = Precision::mixed_fp8;
   else if (!c.precision.empty())
     s.training.precision = Precision::mixed_bf16;
+  if (!c.software.empty()) s.parallel.software = c.software;
   if (c.global_batch && c.seq_len) s.parallel.global_batch_tokens = *c.global_batch * *c.seq_len;
   if (!c.is_missing("dp") && !c.is_missing("tp") && !c.is_missing("pp") && !c.is_missing("vpp"))
     s.parallel.chosen = c.layout;

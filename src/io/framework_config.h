@@ -39,6 +39,9 @@ struct TrainingConfig {
   std::optional<std::int64_t> seq_len;  // tokens per sequence
   std::optional<std::int64_t> global_batch;  // sequences per optimizer step
   std::string precision;                     // "bf16", "fp16", "fp8", "fp32"; "" when unknown
+  // The software preset the file's settings amount to ("fsdp-compile" for a
+  // torchtitan TOML with torch.compile on); "" when the file does not say.
+  std::string software;
   // What the file does not say, one item each, led by the item's name
   // ("vocab: from the tokenizer; give --vocab-size").
   std::vector<std::string> missing;

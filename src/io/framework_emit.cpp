@@ -136,6 +136,10 @@ EmittedFlags emit_torchtitan(const TrainingJob& job, const Layout& l) {
         "parallel); it reads back as sp=on");
   o += "\n[activation_checkpoint]\n";
   o += std::string("mode = \"") + std::string(to_string(l.recompute)) + "\"\n";
+  // The plan's element-wise work is fused unless its software runs eager
+  // (the fsdp preset): in torchtitan that takes torch.compile.
+  o += "\n[compile]\n";
+  o += std::string("enable = ") + (job.software.eager_elementwise ? "false" : "true") + "\n";
   return out;
 }
 

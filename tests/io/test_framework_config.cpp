@@ -95,6 +95,24 @@ TEST(FrameworkImport, TorchtitanToml) {
   EXPECT_EQ(c.n_chips, 256);
   EXPECT_EQ(c.global_batch, 256);
   EXPECT_EQ(c.seq_len, 8192);
+  EXPECT_EQ(c.software, "fsdp");  // [compile] enable = false: eager
+}
+
+TEST(FrameworkImport, TorchtitanCompileChoosesTheFusedPreset) {
+  const std::string base =
+      "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[training]\nlocal_batch_size = 2\n"
+      "seq_len = 8192\n[parallelism]\ndata_parallel_shard_degree = 8\n";
+  auto software = [](const std::string& text) {
+    return import_training_config(text, "t.toml", TrainingFramework::torchtitan).software;
+  };
+  EXPECT_EQ(software(base + "[compile]\nenable = true\n"), "fsdp-compile");
+  EXPECT_EQ(software(base), "fsdp");
+  EXPECT_EQ(software(base + "[compile]\nenable = false\n"), "fsdp");
+  const Scenario s =
+      apply_to_scenario(import_training_config(base + "[compile]\nenable = true\n", "t.toml",
+                                               TrainingFramework::torchtitan),
+                        Scenario{});
+  EXPECT_EQ(s.parallel.software, "fsdp-compile");
 }
 
 TEST(FrameworkImport, TorchtitanShardMinusOneNeedsTheGpuCount) {
@@ -231,7 +249,14 @@ TEST(FrameworkEmit, TorchtitanRoundTrip) {
     EXPECT_EQ(back.shape, job.shape);
     EXPECT_EQ(back.global_batch, job.global_batch);
     EXPECT_EQ(back.n_chips, job.n_chips);
+    // The fused element-wise work of the plan's software takes torch.compile.
+    EXPECT_EQ(back.software, "fsdp-compile") << f.text;
   }
+  TrainingJob eager = job;
+  eager.software = software_by_name("fsdp");
+  const EmittedFlags fe = emit_torchtitan(eager, parse_layout("tp=8,zero=3", job.n_chips));
+  EXPECT_EQ(import_training_config(fe.text, "e.toml", TrainingFramework::torchtitan).software,
+            "fsdp");
   // What torchtitan cannot express is said.
   const EmittedFlags z1 = emit_torchtitan(job, parse_layout("tp=8,zero=1", job.n_chips));
   ASSERT_FALSE(z1.caveats.empty());

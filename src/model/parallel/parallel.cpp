@@ -118,12 +118,20 @@ TrainingSoftware megatron_deepspeed() {
 // PyTorch FSDP2 as torchtitan runs it: FlashAttention (SDPA), no dropout,
 // per-layer all-gathers prefetched one layer ahead in both passes, the
 // reduce-scatter of each layer's gradients overlapped with the backward, fp32
-// gradient reduction.
-TrainingSoftware fsdp() {
+// gradient reduction (MixedPrecisionPolicy(param_dtype=bf16,
+// reduce_dtype=fp32) in parallelize_llama.py), FSDP2's copies around its
+// collectives. Eager by default (compile = false in torchtitan's training
+// configs, a Triton fused RMSNorm): the model's element-wise work runs as
+// written in models/llama/model.py (TrainingSoftware::eager_elementwise).
+TrainingSoftware fsdp(bool compiled) {
   TrainingSoftware s;
   s.tp_overlap = TpOverlap::none;
   s.zero3_prefetch_layers = 1;
   s.zero3_regather_for_recompute = false;
+  s.fsdp2_copies = true;
+  // torch.compile fuses the casts, the rotary product, silu · w3 x and the
+  // copies into the kernels around them, as Megatron's fused kernels do.
+  s.eager_elementwise = !compiled;
   return s;
 }
 
@@ -212,9 +220,13 @@ const std::array kSoftware{
                    "Meta's Llama 3 stack (its paper, §3.3.2): modern kernels, the embedding and "
                    "the loss counted as pipeline layers, fp32 gradient accumulation and "
                    "reduce-scatter; its FSDP shards gradients but not parameters: use zero=2"},
-    SoftwarePreset{"fsdp", fsdp(),
-                   "PyTorch FSDP2 / torchtitan: FlashAttention, ZeRO-3 gathers prefetched one "
-                   "layer ahead, gradients reduce-scattered per layer, blocking TP collectives"},
+    SoftwarePreset{"fsdp", fsdp(false),
+                   "PyTorch FSDP2 / torchtitan, eager (its default): FlashAttention, ZeRO-3 "
+                   "gathers prefetched one layer ahead and copied out, gradients copied in and "
+                   "reduce-scattered in fp32 per layer, blocking TP collectives; rotary, SwiGLU, "
+                   "GQA's K/V expansion and the fp32 loss as unfused PyTorch ops"},
+    SoftwarePreset{"fsdp-compile", fsdp(true),
+                   "fsdp with torch.compile: the element-wise work fused as in modern"},
 };
 
 }  // namespace

@@ -137,6 +137,17 @@ struct TrainingSoftware {
   // slices, small micro-batches). 10 µs: an estimate for eager PyTorch (no
   // CUDA graphs); megatron-deepspeed sets its own (see its preset).
   double host_dispatch_seconds = 10e-6;
+  // The model's element-wise work as eager PyTorch runs it (torchtitan
+  // without torch.compile): rotary embeddings through fp32 complex numbers,
+  // GQA's K and V expanded to every query head, the attention output made
+  // contiguous, SwiGLU as silu then a product, the logits cast to fp32 before
+  // the loss; off: fused as Megatron and Transformer Engine run them.
+  bool eager_elementwise = false;
+  // ZeRO-3 as FSDP2 runs it: every gather's output is copied out into the
+  // parameters on the compute stream, and every reduce-scatter first copies
+  // the gradients into its input, cast to the reduce dtype, while the compute
+  // stream waits (torch/distributed/_composable/fsdp/_fsdp_collectives.py).
+  bool fsdp2_copies = false;
   bool operator==(const TrainingSoftware&) const = default;
 };
 

@@ -186,7 +186,12 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   }
 
   // The MLP (dense, or routed experts plus shared experts).
-  const double per_unit_f = s.gated ? 6 : 4, per_unit_b = s.gated ? 10 : 6;
+  // Eager SwiGLU, F.silu(w1 x) * w3 x, writes silu's output and reads it
+  // back, and its backward is two products and silu's own: 10 and 18 bytes
+  // per hidden unit where the fused kernel takes 6 and 10.
+  const bool eager = sw.eager_elementwise;
+  const double per_unit_f = s.gated ? (eager ? 10 : 6) : 4,
+               per_unit_b = s.gated ? (eager ? 18 : 10) : 6;
   const std::int64_t up = s.gated ? 2 : 1;
   WeightGemm fc1, fc2;
   double mlp_f = 0, mlp_b = 0;
@@ -251,9 +256,26 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   }
   if (s.o_bias) ew_b += 2 * rep;
   if (s.mlp_bias) ew_b += 2 * rep + 2 * nd * static_cast<double>(up * (moe ? 0 : s.d_ff / t));
+  const double q_elems = nd * static_cast<double>(heads_r * dh);
   if (!sw.flash_attention) {
-    ew_f += 4 * nd * static_cast<double>(heads_r * dh);
-    ew_b += 4 * nd * static_cast<double>(heads_r * dh);
+    ew_f += 4 * q_elems;
+    ew_b += 4 * q_elems;
+  }
+  if (eager) {
+    // torchtitan's apply_rotary_emb on q and k: cast to fp32 (2 bytes read,
+    // 4 written), a complex product (4, 4), cast back (4, 2); the backward
+    // the same. repeat_kv materialises K and V for every query head (2 bytes
+    // read per KV element, 2 written per query element, each), and its
+    // backward sums them back. wq, wk, wv and w1, w3 are separate Linears:
+    // autograd adds their input gradients, three adds of d_model-wide
+    // tensors (4 bytes read, 2 written each).
+    const double kv_elems = nd * static_cast<double>(kv_r * dh);
+    ew_f += 20 * (q_elems + kv_elems);
+    ew_b += 20 * (q_elems + kv_elems) + 18 * nd * H;
+    if (kv_r < heads_r) {
+      ew_f += 4 * (q_elems + kv_elems);
+      ew_b += 4 * (q_elems + kv_elems);
+    }
   }
   // FP8 GEMMs (Transformer Engine): Hopper's FP8 tensor cores take only the
   // TN layout, so every GEMM operand is materialised in FP8 and transposed.
@@ -306,6 +328,14 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
     lc.dense_params = ceil_div(lp.attn, t) + lp.norms + lp.router +
                       ceil_div(checked_mul(s.shared_experts, c.expert_params, "parameters"), t);
     lc.expert_params = checked_mul(s.n_experts / L.ep, ceil_div(c.expert_params, t), "parameters");
+  }
+  // FSDP2's copies (TrainingSoftware::fsdp2_copies): the forward's and the
+  // backward's gathered weights copied out (2 bytes read, 2 written each), the
+  // bf16 gradients copied into the reduce-scatter's input in its dtype.
+  if (sw.fsdp2_copies && L.zero >= 3 && L.dp * L.cp > 1) {
+    const double p = static_cast<double>(lc.dense_params + lc.expert_params);
+    ew_f += 4 * p;
+    ew_b += (4 + 2 + c.grad_bytes) * p;
   }
   // Gradient accumulation as its own kernel (TrainingSoftware::fused_grad_accumulation).
   ew_b +=
@@ -534,8 +564,11 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
   // Final norm; the vocabulary-parallel cross-entropy in fp32 (max, exp-sum,
   // loss: reads the logits and writes fp32 softmax; backward writes the
   // gradient).
-  e.fwd_compute = out.fwd + streaming_seconds(c.rates, 4.0 * nt * H + 10.0 * logits);
-  e.bwd_compute = out.bwd() + streaming_seconds(c.rates, 6.0 * nt * H + 6.0 * logits +
+  // Eager: the logits cast to fp32 first (2 read, 4 written), and
+  // F.cross_entropy's log-softmax and its backward in separate passes.
+  const bool eager = job.software.eager_elementwise;
+  e.fwd_compute = out.fwd + streaming_seconds(c.rates, 4.0 * nt * H + (eager ? 14 : 10) * logits);
+  e.bwd_compute = out.bwd() + streaming_seconds(c.rates, 6.0 * nt * H + (eager ? 22 : 6) * logits +
                                                              unfused_accumulation_bytes(c, L) *
                                                                  static_cast<double>(e.params));
   e.gemm = out.fwd + out.bwd();

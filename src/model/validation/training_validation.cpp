@@ -258,4 +258,51 @@ ValidationSet megatron_bridge_b200_validation_set(std::string_view text) {
   return set;
 }
 
+ValidationSet torchtitan_validation_set(std::string_view text) {
+  ValidationSet set{"torchtitan-a100",
+                    "torchtitan FSDP2 on 64 A100",
+                    "tokens/s per GPU",
+                    "tokens/s",
+                    "torchtitan docs/performance.md (April 2024): Llama 3 8B/70B and Llama 2 "
+                    "13B/70B with FSDP2 alone on 64 A100 80GB, eager (compile = false)",
+                    "the network is not published (the A100's usual node is taken); rows with "
+                    "torchtitan's own selective checkpointing (every second matmul, or every "
+                    "second block) are not predicted: Napkin has neither policy",
+                    {}};
+  const std::string file = "torchtitan/a100_fsdp2.csv";
+  const CsvText csv(text, file);
+  const std::size_t model = csv.column("model"), layers = csv.column("layers"),
+                    hidden = csv.column("d_model"), heads = csv.column("heads"),
+                    kv = csv.column("kv_heads"), ff = csv.column("d_ff"),
+                    vocab = csv.column("vocab"), gpus = csv.column("gpus"),
+                    seq = csv.column("seq_len"), local = csv.column("local_batch"),
+                    ac = csv.column("activation_checkpointing"),
+                    tokens = csv.column("tokens_per_s_per_gpu");
+  for (std::size_t r = 0; r < csv.size(); ++r) {
+    const std::string& checkpointing = csv.at(r, ac);
+    if (checkpointing != "none" && checkpointing != "full") continue;
+    TrainingJob j;
+    const std::int64_t h = csv.count(r, hidden), a = csv.count(r, heads);
+    j.shape = ModelShape{csv.count(r, layers), h,     csv.count(r, ff),   a,
+                         csv.count(r, kv),     h / a, csv.count(r, vocab)};
+    j.chip = "A100-80";
+    j.n_chips = csv.count(r, gpus);
+    j.seq_len = csv.count(r, seq);
+    j.global_batch = csv.count(r, local) * j.n_chips;
+    j.software = software_by_name("fsdp");
+    Layout l;
+    l.dp = j.n_chips;
+    l.zero = 3;
+    l.micro_batch = csv.count(r, local);
+    l.sequence_parallel = false;
+    l.recompute = checkpointing == "full" ? Checkpointing::full : Checkpointing::none;
+    const LayoutResult res = evaluate_layout(j, l);
+    const double predicted = static_cast<double>(j.global_batch) * static_cast<double>(j.seq_len) /
+                             res.step_seconds / static_cast<double>(j.n_chips);
+    set.rows.push_back(
+        {layout_label(csv.at(r, model), l, j.n_chips), predicted, csv.real(r, tokens), "fsdp"});
+  }
+  return set;
+}
+
 }  // namespace napkin

@@ -33,4 +33,10 @@ ValidationSet megatron_bridge_validation_set(std::string_view h100_pretraining_c
 // constant was set from them).
 ValidationSet megatron_bridge_b200_validation_set(std::string_view b200_pretraining_csv);
 
+// From tests/data/torchtitan/a100_fsdp2.csv: "torchtitan-a100" (tokens/s per
+// GPU), torchtitan's first published FSDP2 runs on 64 A100 (ZeRO-3 alone,
+// software fsdp, eager); the rows with torchtitan's own selective
+// checkpointing policies are left out.
+ValidationSet torchtitan_validation_set(std::string_view a100_fsdp2_csv);
+
 }  // namespace napkin

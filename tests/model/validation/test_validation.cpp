@@ -47,6 +47,7 @@ TEST(Validation, EveryDataSetIsCompiledIn) {
     EXPECT_GT(validation_data(name).size(), 1000u) << name;
   EXPECT_GT(validation_data("megatron_bridge/h100_pretraining.csv").size(), 500u);
   EXPECT_GT(validation_data("megatron_bridge/b200_pretraining.csv").size(), 200u);
+  EXPECT_GT(validation_data("torchtitan/a100_fsdp2.csv").size(), 500u);
   EXPECT_TRUE(validation_data("nope.csv").empty());
 }
 
@@ -98,6 +99,23 @@ TEST(Validation, MegatronBridgeB200IsHeldOut) {
               100 * m.mean_signed_error);
   EXPECT_LE(m.mean_abs_error, 0.12);
   for (const ValidationRow& r : s.rows) EXPECT_EQ(r.setting, "megatron-core-fp8");
+}
+
+TEST(Validation, TorchtitanFsdp2IsStillOptimistic) {
+  // ZeRO-3 alone on 64 A100 (FSDP2, eager), the three rows whose
+  // checkpointing Napkin can express. Before eager PyTorch's element-wise
+  // work and FSDP2's copies were priced the rows were 13-21 % optimistic; now
+  // about +7 %, every row still above the measurement (what remains is listed
+  // in the README). Bounded on both sides so that it cannot drift unseen.
+  const ValidationSet& s = sets().at("torchtitan-a100");
+  ASSERT_EQ(s.rows.size(), 3u);
+  const ValidationSummary m = summarize(s);
+  std::printf("torchtitan-a100 mean |err| %.1f %% signed %+.1f %%\n", 100 * m.mean_abs_error,
+              100 * m.mean_signed_error);
+  EXPECT_LE(m.mean_abs_error, 0.09);
+  EXPECT_GE(m.mean_signed_error, 0.0);
+  EXPECT_LE(std::abs(m.worst_error), 0.13);
+  for (const ValidationRow& r : s.rows) EXPECT_EQ(r.setting, "fsdp");
 }
 
 TEST(Validation, ServingSetsAreOnTheScoreboard) {
