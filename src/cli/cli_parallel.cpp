@@ -476,7 +476,7 @@ std::vector<Command> parallel_commands() {
        "[--tokens 15e12] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,zero=1,mb=1,sp=on,"
        "recompute=selective (a partial layout searches the axes it leaves out)] [--top 10] "
        "[--software modern|tp-overlap|megatron-core-fp8|megatron-2022|megatron-2021|"
-       "megatron-deepspeed|deepseek-v3|llama3|fsdp|fsdp-compile] "
+       "megatron-deepspeed|megatron-deepspeed-bf16|deepseek-v3|llama3|fsdp|fsdp-compile] "
        "[--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] [--non-tensor-gb G] "
        "[--scale-out-gb-per-s Y] [--cluster-profile FILE] [--uneven-stages] [--fp8] "
        "[--fp8-recipe delayed|tensorwise|blockwise (implies --fp8)] "

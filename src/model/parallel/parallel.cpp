@@ -115,6 +115,23 @@ TrainingSoftware megatron_deepspeed() {
   return s;
 }
 
+// Megatron-DeepSpeed in bf16, as BLOOM trained (bigscience's tr11 scripts:
+// bf16 with ZeRO stage 0 in the DeepSpeed config, "bf16 must use z0! it
+// implements its own zero stage 1 equivalent"): DeepSpeed's BF16_Optimizer
+// (deepspeed/runtime/bf16_optimizer.py). After every micro-batch's backward
+// the pipeline engine calls update_hp_grads, which adds each bf16 gradient
+// into an fp32 buffer through a cast copy; after the last, the engine
+// all-reduces that whole fp32 buffer (buffered_allreduce_fallback on
+// get_grads_for_reduction()); each rank updates its 1/dp of the fp32 master
+// weights and all-gathers the bf16 weights.
+TrainingSoftware megatron_deepspeed_bf16() {
+  TrainingSoftware s = megatron_deepspeed();
+  s.fp32_grads = true;
+  s.accumulation_copy_bytes = 8;
+  s.zero1_all_reduce = true;
+  return s;
+}
+
 // PyTorch FSDP2 as torchtitan runs it: FlashAttention (SDPA), no dropout,
 // per-layer all-gathers prefetched one layer ahead in both passes, the
 // reduce-scatter of each layer's gradients overlapped with the backward, fp32
@@ -212,6 +229,10 @@ const std::array kSoftware{
         "megatron-deepspeed", megatron_deepspeed(),
         "Megatron-DeepSpeed (DeepSpeed's pipeline engine): as megatron-2021; activations and "
         "their gradients partitioned over TP between stages"},
+    SoftwarePreset{"megatron-deepspeed-bf16", megatron_deepspeed_bf16(),
+                   "megatron-deepspeed in bf16 (DeepSpeed's BF16_Optimizer, as BLOOM): each "
+                   "micro-batch's gradients added into fp32 through a cast copy, the whole fp32 "
+                   "gradient all-reduced after the backward, the update sharded (zero=1)"},
     SoftwarePreset{"deepseek-v3", deepseek_v3(),
                    "DeepSeek-V3's stack: DualPipe hides the expert all-to-alls; FP8 GEMMs by "
                    "DeepGEMM (1.1x CUTLASS) with tile-wise scaling; the DualPipe schedule; "
@@ -263,6 +284,8 @@ void TrainingJob::validate() const {
                 shape.n_layers / 2);
   require_real(software.extra_update_bytes_per_param, "extra_update_bytes_per_param",
                "bytes per parameter", 0, 1'000);
+  require_real(software.accumulation_copy_bytes, "accumulation_copy_bytes", "bytes per parameter",
+               0, 1'000);
   require_count(software.zero3_prefetch_layers, "zero3_prefetch_layers", "layers", 0, 1'000);
   if (network) {
     require_count(network->chips_per_node, "gpus_per_node", "GPUs", 1, 100'000);

@@ -90,6 +90,16 @@ struct TrainingSoftware {
   // one (PyTorch's AccumulateGrad, in place: both read, one written), on every
   // micro-batch after the first (fp16 .grad) or on every one (fp32 main_grad).
   bool fused_grad_accumulation = true;
+  // Bytes per parameter and micro-batch that an unfused accumulation adds for
+  // a cast copy of the fresh gradient (DeepSpeed's BF16_Optimizer.
+  // update_hp_grads: hp_grad.add_(lp.grad.to(fp32)) writes and reads a
+  // temporary fp32 gradient: 8).
+  double accumulation_copy_bytes = 0;
+  // ZeRO-1 that reduces the whole gradient with an all-reduce and shards only
+  // the update, then all-gathers the weights (DeepSpeed's BF16_Optimizer: the
+  // engine all-reduces get_grads_for_reduction(), the whole fp32 buffer);
+  // off: a reduce-scatter of the gradients (Megatron's distributed optimizer).
+  bool zero1_all_reduce = false;
   // HBM traffic per parameter of the step's gradient path beyond the fused
   // mixed-precision update the model assumes (see parallel_time.cpp): the
   // separate copies of an older framework's data-parallel reduce and fp16

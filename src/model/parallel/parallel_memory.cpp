@@ -277,6 +277,10 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   const double copies = dualpipe ? 2 : 1;
   m.weights_bytes = bytes(2 * copies, layout.zero >= 3);
   m.grads_bytes = bytes(c.grad_bytes * copies, layout.zero >= 2);
+  // fp32 gradients accumulated by a kernel of their own: the backward writes
+  // a fresh bf16 gradient beside them first (BF16_Optimizer's lp grads).
+  if (job.software.fp32_grads && !job.software.fused_grad_accumulation)
+    m.grads_bytes = checked_add(m.grads_bytes, bytes(2 * copies, false), what);
   m.optimizer_bytes = bytes(c.optimizer_bytes, layout.zero >= 1);
 
   // Activations of the in-flight micro-batches (DualPipe: p + 1 on every rank).

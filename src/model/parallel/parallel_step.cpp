@@ -61,7 +61,8 @@ DpStep dp_step(const JobContext& c, const Layout& L, std::int64_t dense_params,
   const DpCollectives& d = dp_collectives(c, L, dense_params, expert_params);
   switch (L.zero) {
     case 0: return {d.all_reduce, 0};
-    case 1: return {d.reduce_scatter, d.all_gather};
+    case 1:
+      return {c.job->software.zero1_all_reduce ? d.all_reduce : d.reduce_scatter, d.all_gather};
     default: return {0, d.all_gather};
   }
 }

@@ -97,7 +97,7 @@ double unfused_accumulation_bytes(const JobContext& c, const Layout& L) {
   // an fp16 .grad takes the first micro-batch's gradient as it is.
   const double m = static_cast<double>(std::max<std::int64_t>(1, micro_batches_per_step(job, L)));
   const double adds = job.software.fp32_grads ? m : m - 1;
-  return (2 * c.grad_bytes + 2) * adds / m;
+  return (2 * c.grad_bytes + 2 + job.software.accumulation_copy_bytes) * adds / m;
 }
 
 // A GEMM with a weight: forward, input gradient, weight gradient (accumulated

@@ -106,5 +106,36 @@ TEST(ParallelFrameworks, TheFsdpPresetsSayWhatTheyRun) {
   }
 }
 
+TEST(ParallelFrameworks, DeepSpeedBf16OptimizerAddsThroughACastAndAllReducesFp32) {
+  // DP 2 across two nodes, four micro-batches per step. BF16_Optimizer adds
+  // every micro-batch's bf16 gradient into fp32 through a cast copy: 18 bytes
+  // per parameter and micro-batch, where the fp16 preset's autograd adds take
+  // 6 for every micro-batch after the first; its ZeRO-1 all-reduces the fp32
+  // gradients where the fp16 one reduce-scatters 2-byte ones.
+  TrainingJob j = gqa_job("megatron-deepspeed");
+  j.shape = ModelShape{8, 2048, 8192, 16, 16, 128, 32000};
+  j.shape.gated = false;
+  j.n_chips = 2;
+  j.global_batch = 8;
+  j.network = chip_by_name("A100-80").network;
+  j.network->chips_per_node = 1;
+  Layout l = single_chip();
+  l.dp = 2, l.zero = 1, l.recompute = Checkpointing::full;
+  TrainingJob bf16 = j;
+  bf16.software = software_by_name("megatron-deepspeed-bf16");
+  const LayoutResult fp16 = evaluate_layout(j, l), b = evaluate_layout(bf16, l);
+  ASSERT_TRUE(fp16.valid && b.valid) << fp16.reason << b.reason;
+  // fp16 gradients, unsharded under ZeRO-1: 2 bytes per parameter.
+  const double params = static_cast<double>(fp16.memory.grads_bytes) / 2;
+  const double m = 4;
+  EXPECT_NEAR(b.time.kernels.elementwise_seconds - fp16.time.kernels.elementwise_seconds,
+              params * (18 * m - 6 * (m - 1)) / hbm_rate("A100-80"), 1e-6);
+  // All-reduce of 4 bytes (2 × 4 on the bus) and a 2-byte gather, against a
+  // 2-byte reduce-scatter and the same gather: 2.5 times the traffic.
+  EXPECT_NEAR(b.time.dp_comm_seconds / fp16.time.dp_comm_seconds, 2.5, 0.1);
+  // The fresh bf16 gradients sit beside the fp32 ones: 6 bytes per parameter.
+  EXPECT_NEAR(static_cast<double>(b.memory.grads_bytes), 6 * params, 8);
+}
+
 }  // namespace
 }  // namespace napkin

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "hardware.h"
 #include "model_presets.h"
 #include "parallel.h"
 #include "parallel_test_util.h"
@@ -133,7 +134,12 @@ TEST(ParallelPublished, Opt175B) {
 
 // BLOOM-176B (BigScience 2022, §3.4): 384 A100-80GB, TP 4, PP 12, DP 8,
 // ZeRO-1, micro-batch 2, batch 2,048 × 2,048 tokens, 156 TFLOP/s per GPU
-// (Megatron's count with recomputation). Megatron-DeepSpeed, 2022.
+// (Megatron's count with recomputation). Megatron-DeepSpeed in bf16, whose
+// ZeRO-1 is DeepSpeed's BF16_Optimizer (megatron-deepspeed-bf16), on Jean
+// Zay's A100 nodes: 8 GPUs on NVLink, four 100 Gb/s Omni-Path links per node
+// (6.25 GB/s per GPU; §3.4.1). With Megatron-LM 2022's software on a DGX
+// network the prediction was 19 % optimistic; with the run's framework and
+// cluster, about 4 %.
 TEST(ParallelPublished, Bloom176B) {
   TrainingJob j;
   j.shape = ModelShape{70, 14336, 57344, 112, 112, 128, 250880};
@@ -144,7 +150,10 @@ TEST(ParallelPublished, Bloom176B) {
   j.n_chips = 384;
   j.seq_len = 2048;
   j.global_batch = 2048;
-  j.software = software_by_name("megatron-2022");
+  j.software = software_by_name("megatron-deepspeed-bf16");
+  Network jean_zay = chip_by_name("A100-80").network;
+  jean_zay.inter_node_bytes_per_s = 4 * 100e9 / 8 / 8;
+  j.network = jean_zay;
   Layout l;
   l.tp = 4, l.pp = 12, l.dp = 8, l.zero = 1, l.micro_batch = 2;
   l.sequence_parallel = false;
@@ -155,7 +164,7 @@ TEST(ParallelPublished, Bloom176B) {
   const double flops = 96 * B * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h));
   const double tflops = flops / r.step_seconds / 384 / 1e12;
   report("BLOOM-176B, 384 A100", r, tflops, 156, "TFLOP/s");
-  EXPECT_NEAR(tflops, 156, 0.25 * 156);
+  EXPECT_NEAR(tflops, 156, 0.08 * 156);
 }
 
 }  // namespace
