@@ -108,6 +108,25 @@ struct LayerCost {
   }
 };
 
+// A GEMM with a weight: forward, input gradient, weight gradient (accumulated
+// into the fp32 gradient buffer: read and written once more).
+struct WeightGemm {
+  double fwd = 0, dgrad = 0, wgrad = 0;
+  double bwd() const { return dgrad + wgrad; }
+  WeightGemm& operator+=(const WeightGemm& o) {
+    fwd += o.fwd, dgrad += o.dgrad, wgrad += o.wgrad;
+    return *this;
+  }
+};
+// `operand_bytes` per element of the two inputs: 2 in bf16, 1 for FP8 GEMMs
+// (Transformer Engine casts x, w and dy to FP8 before each GEMM, and FP8
+// tensor cores read them as such); the output stays bf16 (2 bytes) either way.
+WeightGemm weight_gemm(const KernelRates& r, std::int64_t m, std::int64_t n, std::int64_t k,
+                       std::int64_t batch = 1, double operand_bytes = 2);
+// HBM bytes per parameter and micro-batch (averaged over the step) of a
+// gradient accumulation that runs as its own kernel.
+double unfused_accumulation_bytes(const JobContext& c, const Layout& L);
+
 // `bf16_gemms`: the layer's GEMMs in bf16 even when the job's run in FP8 (the
 // edge layers of software.fp8_bf16_edge_layers).
 LayerCost layer_cost(const JobContext& c, const Layout& layout, bool moe_layer,

@@ -1,7 +1,7 @@
-// The cost of one transformer layer and of the embedding and output edges:
-// every kernel by the roofline with wave quantization (kernel_time.h) and the
-// tensor-, expert- and context-parallel collectives on the critical path
-// (collectives.h). parallel_step.cpp assembles them into a step.
+// The cost of one transformer layer: every kernel by the roofline with wave
+// quantization (kernel_time.h) and the tensor-, expert- and context-parallel
+// collectives on the critical path (collectives.h). parallel_edges.cpp prices
+// the embedding and the output layer; parallel_step.cpp assembles a step.
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -86,10 +86,6 @@ double overlapped(const JobContext& c, double comm, double window) {
   return hide(comm, window) + c.comm_unit_fraction * std::min(comm, window);
 }
 
-namespace {
-
-// HBM bytes per parameter and micro-batch (averaged over the step) of a
-// gradient accumulation that runs as its own kernel.
 double unfused_accumulation_bytes(const JobContext& c, const Layout& L) {
   const TrainingJob& job = *c.job;
   if (job.software.fused_grad_accumulation) return 0;
@@ -100,18 +96,8 @@ double unfused_accumulation_bytes(const JobContext& c, const Layout& L) {
   return (2 * c.grad_bytes + 2 + job.software.accumulation_copy_bytes) * adds / m;
 }
 
-// A GEMM with a weight: forward, input gradient, weight gradient (accumulated
-// into the fp32 gradient buffer: read and written once more).
-struct WeightGemm {
-  double fwd = 0, dgrad = 0, wgrad = 0;
-  double bwd() const { return dgrad + wgrad; }
-};
-
-// `operand_bytes` per element of the two inputs: 2 in bf16, 1 for FP8 GEMMs
-// (Transformer Engine casts x, w and dy to FP8 before each GEMM, and FP8
-// tensor cores read them as such); the output stays bf16 (2 bytes) either way.
 WeightGemm weight_gemm(const KernelRates& r, std::int64_t m, std::int64_t n, std::int64_t k,
-                       std::int64_t batch = 1, double operand_bytes = 2) {
+                       std::int64_t batch, double operand_bytes) {
   auto timed = [&](const Gemm& g, double extra_bytes) {
     const double out = static_cast<double>(g.m) * static_cast<double>(g.n) *
                        static_cast<double>(g.batch) * (2.0 - operand_bytes);
@@ -124,8 +110,6 @@ WeightGemm weight_gemm(const KernelRates& r, std::int64_t m, std::int64_t n, std
                                         static_cast<double>(batch));
   return g;
 }
-
-}  // namespace
 
 LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool bf16_gemms) {
   const TrainingJob& job = *c.job;
@@ -485,105 +469,6 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
     lc.full_activation_bytes = std::max<std::int64_t>(0, lc.full_activation_bytes - fp8_saving);
   }
   return lc;
-}
-
-namespace {
-
-// The extra time of the software's bf16 edge layers over the FP8 layers they
-// replace, added to the first stage (the first layers) or the last (the last).
-void add_bf16_edge_layers(const JobContext& c, const Layout& L, bool moe_layer, EdgeCost& e) {
-  const TrainingSoftware& sw = c.job->software;
-  if (!sw.fp8_matmuls || sw.fp8_bf16_edge_layers <= 0) return;
-  const LayerCost fp8 = layer_cost(c, L, moe_layer);
-  const LayerCost bf16 = layer_cost(c, L, moe_layer, true);
-  const double k = static_cast<double>(sw.fp8_bf16_edge_layers);
-  const double fwd = bf16.fwd_compute - fp8.fwd_compute;
-  const double bwd = bf16.bwd_compute + bf16.recompute - fp8.bwd_compute - fp8.recompute;
-  const double gemm = bf16.fwd_mix.gemm_seconds + bf16.bwd_mix.gemm_seconds +
-                      bf16.recompute_mix.gemm_seconds - fp8.fwd_mix.gemm_seconds -
-                      fp8.bwd_mix.gemm_seconds - fp8.recompute_mix.gemm_seconds;
-  e.fwd_compute += k * fwd;
-  e.bwd_compute += k * bwd;
-  e.gemm += k * gemm;
-}
-
-}  // namespace
-
-EdgeCost embedding_cost(const JobContext& c, const Layout& L) {
-  const TrainingJob& job = *c.job;
-  const ModelShape& s = job.shape;
-  const std::int64_t t = L.tp;
-  const bool sp = L.sequence_parallel && t > 1;
-  const double nd = static_cast<double>(L.micro_batch * (job.seq_len / L.cp));
-  const double H = static_cast<double>(s.d_model);
-  const double nt = sp ? nd / static_cast<double>(t) : nd;
-  EdgeCost e;
-  e.params = ceil_div(checked_mul(s.vocab, s.d_model, "embedding parameters"), t);
-  // Look-up (read the rows, write the output); backward scatter-adds into the
-  // fp32 gradient of the table.
-  e.fwd_compute =
-      streaming_seconds(c.rates, 4.0 * nd * H + (job.software.dropout ? 5.0 * nt * H : 0));
-  e.bwd_compute = streaming_seconds(
-      c.rates, 8.0 * nd * H + (job.software.dropout ? 5.0 * nt * H : 0) +
-                   unfused_accumulation_bytes(c, L) * static_cast<double>(e.params));
-  if (t > 1) {
-    // Vocabulary-parallel: each rank holds V/t rows; the partial outputs are
-    // summed (reduce-scattered with SP).
-    const GroupPlacement grp = placement(c, t, 1);
-    const double bytes = 2.0 * nd * H;
-    e.tp = sp ? group_seconds(c, Collective::reduce_scatter, bytes, grp) +
-                    group_seconds(c, Collective::all_gather, bytes, grp)
-              : group_seconds(c, Collective::all_reduce, bytes, grp);
-  }
-  if (job.software.dropout)
-    e.activation_bytes = static_cast<std::int64_t>(std::ceil(nt * H));  // the dropout mask
-  add_bf16_edge_layers(c, L, s.is_moe() && s.n_dense_layers == 0, e);
-  return e;
-}
-
-EdgeCost output_cost(const JobContext& c, const Layout& L) {
-  const TrainingJob& job = *c.job;
-  const ModelShape& s = job.shape;
-  const std::int64_t t = L.tp;
-  const bool sp = L.sequence_parallel && t > 1;
-  const std::int64_t n = L.micro_batch * (job.seq_len / L.cp);
-  const double nd = static_cast<double>(n);
-  const double H = static_cast<double>(s.d_model);
-  const double nt = sp ? nd / static_cast<double>(t) : nd;
-  const std::int64_t v_r = ceil_div(s.vocab, t);
-  const double logits = nd * static_cast<double>(v_r);
-  EdgeCost e;
-  // The unembedding is its own matrix unless tied on a single stage; a tied
-  // table is copied to the last stage when there are several (Megatron).
-  e.params = s.d_model + ((!s.tied_embeddings || L.pp > 1)
-                              ? ceil_div(checked_mul(s.vocab, s.d_model, "unembedding"), t)
-                              : 0);
-  // In bf16 under FP8 training: Megatron's output layer is not a Transformer
-  // Engine module, and DeepSeek-V3 keeps the output head in bf16 (§3.3.1).
-  const WeightGemm out = weight_gemm(c.bf16_rates, n, v_r, s.d_model);
-  // Final norm; the vocabulary-parallel cross-entropy in fp32 (max, exp-sum,
-  // loss: reads the logits and writes fp32 softmax; backward writes the
-  // gradient).
-  // Eager: the logits cast to fp32 first (2 read, 4 written), and
-  // F.cross_entropy's log-softmax and its backward in separate passes.
-  const bool eager = job.software.eager_elementwise;
-  e.fwd_compute = out.fwd + streaming_seconds(c.rates, 4.0 * nt * H + (eager ? 14 : 10) * logits);
-  e.bwd_compute = out.bwd() + streaming_seconds(c.rates, 6.0 * nt * H + (eager ? 22 : 6) * logits +
-                                                             unfused_accumulation_bytes(c, L) *
-                                                                 static_cast<double>(e.params));
-  e.gemm = out.fwd + out.bwd();
-  if (t > 1) {
-    const GroupPlacement grp = placement(c, t, 1);
-    const double bytes = 2.0 * nd * H;
-    e.tp = sp ? group_seconds(c, Collective::all_gather, bytes, grp) +
-                    group_seconds(c, Collective::reduce_scatter, bytes, grp)
-              : group_seconds(c, Collective::all_reduce, bytes, grp);
-    e.tp += 3 * group_seconds(c, Collective::all_reduce, 4.0 * nd, grp);  // max, sum, target
-  }
-  const double rep_div = sp ? static_cast<double>(t) : 1.0;
-  e.activation_bytes = static_cast<std::int64_t>(std::ceil(4.0 * nd * H / rep_div + 4.0 * logits));
-  add_bf16_edge_layers(c, L, s.is_moe(), e);
-  return e;
 }
 
 }  // namespace parallel_detail
