@@ -90,6 +90,12 @@ struct ModelShape {
 
   bool is_moe() const { return n_experts > 0; }
   bool is_mla() const { return kv_lora_rank > 0; }
+  // The width per head that sets the attention core's FLOPs: the mean of the
+  // query-key width (QKᵀ) and the value width (A·V); d_head unless MLA's
+  // values are narrower than its queries and keys.
+  double attention_head_dim() const {
+    return is_mla() ? 0.5 * static_cast<double>(d_head + v_head_dim) : static_cast<double>(d_head);
+  }
   std::int64_t effective_expert_d_ff() const { return expert_d_ff > 0 ? expert_d_ff : d_ff; }
   std::int64_t effective_shared_expert_d_ff() const {
     return shared_expert_d_ff > 0 ? shared_expert_d_ff : effective_expert_d_ff();

@@ -538,7 +538,7 @@ double step_model_flops(const TrainingJob& job) {
   const double tokens = static_cast<double>(job.global_batch) * static_cast<double>(job.seq_len);
   const double attention = (job.attention_flops == CausalMask::causal_half ? 6.0 : 12.0) *
                            static_cast<double>(s.n_layers) * static_cast<double>(job.seq_len) *
-                           static_cast<double>(s.n_heads * s.d_head);
+                           static_cast<double>(s.n_heads) * s.attention_head_dim();
   const double per_token = 6.0 * static_cast<double>(p.non_embedding_active) +
                            6.0 * static_cast<double>(s.vocab) * static_cast<double>(s.d_model) +
                            attention;

@@ -62,11 +62,19 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
     rep = checked_add(rep, checked_mul({4, n, shape.n_experts}, what), what);  // fp32 router logits
   std::int64_t bytes = ceil_div(rep, rep_div);
 
-  // Split across TP: Q, K, V and the output projection's input.
+  // Split across TP: Q, K, V and the output projection's input. MLA keeps
+  // its latents too (the up-projections' inputs, on every rank), and its
+  // values and outputs are v_head_dim wide.
   const std::int64_t heads_r = shape.n_heads / t;
   const std::int64_t kv_r = std::max<std::int64_t>(1, shape.n_kv_heads / t);
   const std::int64_t dh = shape.d_head;
-  bytes = checked_add(bytes, checked_mul({2, n, 2 * heads_r + 2 * kv_r, dh}, what), what);
+  if (shape.is_mla()) {
+    const std::int64_t per_token = shape.q_lora_rank + shape.kv_lora_rank + shape.qk_rope_head_dim +
+                                   heads_r * (2 * dh + 2 * shape.v_head_dim);
+    bytes = checked_add(bytes, checked_mul({2, n, per_token}, what), what);
+  } else {
+    bytes = checked_add(bytes, checked_mul({2, n, 2 * heads_r + 2 * kv_r, dh}, what), what);
+  }
   // The attention core: FlashAttention keeps the fp32 log-sum-exp per query
   // and head; the unfused kernel keeps the scores' softmax (2 bytes), and with
   // dropout its mask (1) and output (2), unless selective recomputation.

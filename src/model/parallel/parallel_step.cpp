@@ -343,7 +343,7 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
   res.model_flops_per_step = c.model_flops;
   const double attn = (job.attention_flops == CausalMask::causal_half ? 2.0 : 4.0) *
                       static_cast<double>(s.n_layers) * static_cast<double>(job.seq_len) *
-                      static_cast<double>(s.n_heads * s.d_head);
+                      static_cast<double>(s.n_heads) * s.attention_head_dim();
   switch (L.recompute) {
     case Checkpointing::none: break;
     case Checkpointing::selective:

@@ -139,16 +139,35 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   double ew_f = rep * (2 * 4 + 2 * residual);
   double ew_b = rep * (2 * 6 + 2 * residual);
 
-  // Attention.
-  const WeightGemm qkv = weight_gemm(r, n, (heads_r + 2 * kv_r) * dh, s.d_model, 1, operand_bytes);
-  const WeightGemm proj = weight_gemm(r, n, s.d_model, heads_r * dh, 1, operand_bytes);
+  // Attention. Multi-head latent attention (DeepSeek-V2/V3; Megatron Core's
+  // MLASelfAttention) projects down to its latents on every TP rank (the
+  // down-projections are duplicated, not split), then up to the rank's heads:
+  // queries of qk = nope + rope wide, keys the same, values v wide.
+  const std::int64_t v_dh = s.is_mla() ? s.v_head_dim : dh;
+  WeightGemm qkv;
+  if (s.is_mla()) {
+    const std::int64_t q_in = s.q_lora_rank > 0 ? s.q_lora_rank : s.d_model;
+    if (s.q_lora_rank > 0) qkv = weight_gemm(r, n, s.q_lora_rank, s.d_model, 1, operand_bytes);
+    qkv += weight_gemm(r, n, heads_r * dh, q_in, 1, operand_bytes);
+    qkv += weight_gemm(r, n, s.kv_lora_rank + s.qk_rope_head_dim, s.d_model, 1, operand_bytes);
+    qkv +=
+        weight_gemm(r, n, heads_r * (s.qk_nope_head_dim + v_dh), s.kv_lora_rank, 1, operand_bytes);
+    // The latents' own norms.
+    const double latents = nd * static_cast<double>(s.q_lora_rank + s.kv_lora_rank);
+    ew_f += 4 * latents;
+    ew_b += 6 * latents;
+  } else {
+    qkv = weight_gemm(r, n, (heads_r + 2 * kv_r) * dh, s.d_model, 1, operand_bytes);
+  }
+  const WeightGemm proj = weight_gemm(r, n, s.d_model, heads_r * v_dh, 1, operand_bytes);
   double core_f = 0, core_b = 0, core_recompute = 0;
   if (sw.flash_attention) {
     // QKᵀ and A·V over the causal half (each query sees on average half of
-    // the keys; context parallelism balances the halves): 4·n·s·d_head per
-    // head forward, 2.5× that backward (FlashAttention-2: five matmuls to two).
-    const double flops =
-        4.0 * nd * static_cast<double>(job.seq_len) * 0.5 * static_cast<double>(heads_r * dh);
+    // the keys; context parallelism balances the halves): 2·n·s·(d_qk + d_v)
+    // per head forward, 2.5× that backward (FlashAttention-2: five matmuls
+    // to two).
+    const double flops = 2.0 * nd * static_cast<double>(job.seq_len) * 0.5 *
+                         static_cast<double>(heads_r * (dh + v_dh));
     core_f = flops / r.attention_flops_per_s;
     core_b = 2.5 * core_f;
   } else {
@@ -233,7 +252,12 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   // Biases: QKV's is added by its own kernel (the others fuse into the
   // following element-wise kernel); every bias gradient reads its output
   // gradient once more. The unfused attention copies its output to [s, b, h].
-  const double qkv_width = static_cast<double>((heads_r + 2 * kv_r) * dh);
+  // The attention's projection outputs per token (MLA: its latents and the
+  // up-projections' queries, keys and values).
+  const double qkv_width =
+      s.is_mla() ? static_cast<double>(s.q_lora_rank + s.kv_lora_rank + s.qk_rope_head_dim +
+                                       heads_r * (dh + s.qk_nope_head_dim + v_dh))
+                 : static_cast<double>((heads_r + 2 * kv_r) * dh);
   if (s.qkv_bias) {
     ew_f += 4 * nd * qkv_width;
     ew_b += 2 * nd * qkv_width;
@@ -278,8 +302,9 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   // blocking all-reduce of one float each (linear.py, layernorm_linear.py).
   double fp8_amax_reductions = 0;
   if (fp8) {
-    const double attn_out = nd * static_cast<double>(heads_r * dh);
-    double inputs = static_cast<double>(s.d_model) + static_cast<double>(heads_r * dh);
+    const double attn_out = nd * static_cast<double>(heads_r * v_dh);
+    double inputs = static_cast<double>(s.d_model + s.q_lora_rank + s.kv_lora_rank) +
+                    static_cast<double>(heads_r * v_dh);
     double outputs = qkv_width + H;
     double act_grads = 0;  // FC1's output gradients
     if (!moe) {
@@ -458,7 +483,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   // left as they are.
   if (fp8) {
     const double norm_out = sp ? nt * H : nd * H;
-    double saved = 2 * norm_out - nd * static_cast<double>(heads_r * dh);
+    double saved = 2 * norm_out - nd * static_cast<double>(heads_r * v_dh);
     if (!moe)
       saved += nd * static_cast<double>(s.d_ff / t);
     else
