@@ -55,10 +55,19 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
   // it equals none, so the search does not list it twice.
   if (job.software.flash_attention) recomputes = {Checkpointing::none, Checkpointing::full};
 
-  // Per-layer costs depend on (tp, cp, mb, recompute, ep) only; edges on (tp, cp, mb, pp > 1).
-  using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, int, std::int64_t>;
+  // Per-layer costs depend on (tp, cp, mb, recompute, ep), and, where the
+  // software has them, on the micro-batches per step (an unfused gradient
+  // accumulation's bytes) and on whether ZeRO-3 shards (FSDP2's copies);
+  // edges on (tp, cp, mb, pp > 1), the same two and, for an FP8 run's bf16
+  // edge layers, the recomputation.
+  const TrainingSoftware& sw = job.software;
+  auto accumulation_key = [&](const Layout& L) -> std::int64_t {
+    return sw.fused_grad_accumulation ? 0 : micro_batches_per_step(job, L);
+  };
+  using Key =
+      std::tuple<std::int64_t, std::int64_t, std::int64_t, int, std::int64_t, std::int64_t, bool>;
   std::map<Key, std::pair<LayerCost, LayerCost>> layer_cache;
-  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, bool>,
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, bool, std::int64_t, bool, int>,
            std::pair<EdgeCost, EdgeCost>>
       edge_cache;
 
@@ -106,14 +115,17 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
                   L.sequence_parallel = tp > 1 && opt.sequence_parallel.value_or(true);
                   L.recompute = rc;
                   if (layout_problem(job, L)) continue;
-                  const Key key{tp, cp, mb, static_cast<int>(rc), ep};
+                  const std::int64_t acc = accumulation_key(L);
+                  const bool copies = sw.fsdp2_copies && zero >= 3 && dp * cp > 1;
+                  const Key key{tp, cp, mb, static_cast<int>(rc), ep, acc, copies};
                   auto it = layer_cache.find(key);
                   if (it == layer_cache.end()) {
                     const LayerCost d = layer_cost(c, L, false);
                     const LayerCost e = s.is_moe() ? layer_cost(c, L, true) : d;
                     it = layer_cache.emplace(key, std::pair{d, e}).first;
                   }
-                  const auto ekey = std::tuple{tp, cp, mb, pp > 1};
+                  const auto ekey =
+                      std::tuple{tp, cp, mb, pp > 1, acc, copies, static_cast<int>(rc)};
                   auto et = edge_cache.find(ekey);
                   if (et == edge_cache.end())
                     et =

@@ -35,6 +35,24 @@ TEST(ParallelSearch, EveryLayoutMultipliesToTheClusterAndIsValid) {
   }
 }
 
+// The search prices layouts from per-layer costs it caches: every layout it
+// lists must cost what evaluating it alone costs, under every software preset
+// (a cache key that misses an axis a cost depends on shows up here).
+TEST(ParallelSearch, EveryListedLayoutCostsWhatItCostsAlone) {
+  TrainingJob j = job("Llama-3-8B", 64, 128, 4096);
+  for (const SoftwarePreset& p : software_presets()) {
+    j.software = p.software;
+    const SearchResult r = search_layouts(j);
+    ASSERT_FALSE(r.layouts.empty()) << p.name;
+    for (const LayoutResult& l : r.layouts) {
+      const LayoutResult alone = evaluate_layout(j, l.layout);
+      ASSERT_DOUBLE_EQ(l.step_seconds, alone.step_seconds) << p.name << " " << to_string(l.layout);
+      ASSERT_EQ(l.memory.total_bytes, alone.memory.total_bytes)
+          << p.name << " " << to_string(l.layout);
+    }
+  }
+}
+
 TEST(ParallelSearch, RankedByStepTimeAmongThoseThatFit) {
   const SearchResult r = search_layouts(job("Llama-3-70B", 1024, 512, 8192));
   bool in_fitting = true;
