@@ -57,6 +57,18 @@ void clickRow(QTableView* table, int row) {
 
 }  // namespace
 
+TEST(ParallelPanel, TheRankColumnFitsTheLastRank) {
+  // The widths are fitted to the first rows; a search can list 22,146
+  // layouts and the selection can sit far down: its rank must not clip.
+  Fixture f;
+  QTableView* t = f.panel.table();
+  const QString widest = QString::number(f.rows());
+  EXPECT_GE(t->columnWidth(LayoutTableModel::kRank),
+            t->fontMetrics().horizontalAdvance(QStringLiteral("88888")) + 8);
+  EXPECT_GE(t->columnWidth(LayoutTableModel::kRank),
+            t->fontMetrics().horizontalAdvance(widest) + 8);
+}
+
 TEST(ParallelPanel, TheTableListsLayoutsThatFitByStepTime) {
   Fixture f;
   const SearchResult expected = scenario_layouts(f.model.scenario());

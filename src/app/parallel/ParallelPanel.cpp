@@ -172,11 +172,14 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   table_model_->setLayouts(search_.layouts);
   table_->resizeColumnsToContents();
   // A later search may take longer steps than the first one ("4,123 s",
-  // "12.5 days"): the step column is never narrower than those.
-  table_->setColumnWidth(
-      LayoutTableModel::kStep,
-      std::max(table_->columnWidth(LayoutTableModel::kStep),
-               table_->fontMetrics().horizontalAdvance(QStringLiteral("888.8 days")) + 16));
+  // "12.5 days") and list more layouts (a rank of 22146): the step and rank
+  // columns are never narrower than those.
+  const auto at_least = [this](int column, const QString& widest) {
+    table_->setColumnWidth(column, std::max(table_->columnWidth(column),
+                                            table_->fontMetrics().horizontalAdvance(widest) + 16));
+  };
+  at_least(LayoutTableModel::kStep, QStringLiteral("888.8 days"));
+  at_least(LayoutTableModel::kRank, QStringLiteral("88888"));
   refresh();
 }
 
