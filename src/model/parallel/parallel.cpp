@@ -161,6 +161,11 @@ TrainingSoftware deepseek_v3() {
   TrainingSoftware s;
   s.tp_overlap = TpOverlap::none;
   s.overlap_ep_comm = true;
+  // Node-limited routing, each token to at most 4 nodes (§2.1.2; topk_group
+  // 4 in its config.json), dispatched once per node over InfiniBand and
+  // forwarded over NVLink (§3.2.2); FP8 dispatch, bf16 combine (§3.3.2).
+  s.ep_nodes_per_token = 4;
+  s.fp8_ep_dispatch = true;
   s.fp8_matmuls = true;
   s.fp8_gemm_speedup = 1.1;
   s.fp8_recipe = Fp8Recipe::blockwise;
@@ -233,10 +238,12 @@ const std::array kSoftware{
                    "megatron-deepspeed in bf16 (DeepSpeed's BF16_Optimizer, as BLOOM): each "
                    "micro-batch's gradients added into fp32 through a cast copy, the whole fp32 "
                    "gradient all-reduced after the backward, the update sharded (zero=1)"},
-    SoftwarePreset{"deepseek-v3", deepseek_v3(),
-                   "DeepSeek-V3's stack: DualPipe hides the expert all-to-alls; FP8 GEMMs by "
-                   "DeepGEMM (1.1x CUTLASS) with tile-wise scaling; the DualPipe schedule; "
-                   "FlashAttention, no dropout"},
+    SoftwarePreset{
+        "deepseek-v3", deepseek_v3(),
+        "DeepSeek-V3's stack: DualPipe hides the expert all-to-alls, dispatched once per "
+        "remote node (at most 4) in FP8; FP8 GEMMs by "
+        "DeepGEMM (1.1x CUTLASS) with tile-wise scaling; the DualPipe schedule; "
+        "FlashAttention, no dropout"},
     SoftwarePreset{"llama3", llama3(),
                    "Meta's Llama 3 stack (its paper, §3.3.2): modern kernels, the embedding and "
                    "the loss counted as pipeline layers, fp32 gradient accumulation and "
@@ -286,6 +293,7 @@ void TrainingJob::validate() const {
                "bytes per parameter", 0, 1'000);
   require_real(software.accumulation_copy_bytes, "accumulation_copy_bytes", "bytes per parameter",
                0, 1'000);
+  require_count(software.ep_nodes_per_token, "ep_nodes_per_token", "nodes", 0, 100'000);
   require_count(software.zero3_prefetch_layers, "zero3_prefetch_layers", "layers", 0, 1'000);
   if (network) {
     require_count(network->chips_per_node, "gpus_per_node", "GPUs", 1, 100'000);

@@ -108,6 +108,14 @@ struct TrainingSoftware {
   // Expert all-to-alls hidden behind another micro-batch's compute (DeepSeek-
   // V3's DualPipe, Megatron's EP overlap); off: on the critical path.
   bool overlap_ep_comm = false;
+  // Node-limited routing with deduplicated dispatch (DeepSeek-V3 §2.1.2 and
+  // §3.2.2): a token's experts lie on at most this many nodes, its hidden
+  // state crosses the network once per remote node and is forwarded over
+  // NVLink to the experts there; 0: every routed copy travels on its own.
+  std::int64_t ep_nodes_per_token = 0;
+  // The forward dispatch and the backward's gradient dispatch in FP8 (1 byte
+  // per element; DeepSeek-V3 §3.3.2), the combines in bf16; off: all bf16.
+  bool fp8_ep_dispatch = false;
   bool fp8_matmuls = false;  // GEMMs at the chip's FP8 rate
   // The FP8 GEMM library's speed over a tuned CUTLASS FP8 GEMM, which the
   // chip's FP8 efficiency describes: 1 for cuBLAS / Transformer Engine.

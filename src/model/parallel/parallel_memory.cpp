@@ -249,6 +249,13 @@ void stage_compositions(const JobContext& c, const Layout& layout,
   }
   out.front().first = true;
   out.back().last = true;
+  // Multi-token prediction (DeepSeek-V3 §2.2): each module is one more block
+  // after the last layer, on the last stage, sharing the output head.
+  if (s.mtp_modules > 0) {
+    StageComposition& last = out.back();
+    last.layers += s.mtp_modules;
+    (s.is_moe() ? last.moe_layers : last.dense_layers) += s.mtp_modules;
+  }
 }
 
 std::vector<StageComposition> stage_compositions(const JobContext& c, const Layout& layout) {

@@ -214,12 +214,14 @@ void stage_times(const JobContext& c, const Layout& L, const std::vector<StageCo
       x.bwd += embed.bwd_compute + embed.tp / 2;
     }
     if (sc.last) {
-      x.compute += out.fwd_compute + out.bwd_compute;
-      x.mix.gemm_seconds += out.gemm;
-      x.mix.elementwise_seconds += out.fwd_compute + out.bwd_compute - out.gemm;
-      x.tp += out.tp;
-      x.fwd += out.fwd_compute + out.tp / 2;
-      x.bwd += out.bwd_compute + out.tp / 2;
+      // The output head and the loss, once more for every MTP module.
+      const double heads = 1.0 + static_cast<double>(job.shape.mtp_modules);
+      x.compute += heads * (out.fwd_compute + out.bwd_compute);
+      x.mix.gemm_seconds += heads * out.gemm;
+      x.mix.elementwise_seconds += heads * (out.fwd_compute + out.bwd_compute - out.gemm);
+      x.tp += heads * out.tp;
+      x.fwd += heads * (out.fwd_compute + out.tp / 2);
+      x.bwd += heads * (out.bwd_compute + out.tp / 2);
     }
   }
 }

@@ -400,10 +400,27 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
 
   // Expert all-to-alls: dispatch and combine, forward and backward.
   if (moe && L.ep > 1) {
-    const double bytes = 2.0 * nt * static_cast<double>(s.top_k) * sw.moe_load_imbalance * H;
-    const double a2a = group_seconds(c, Collective::all_to_all, bytes, placement(c, L.ep, t));
-    lc.fwd_ep = sw.overlap_ep_comm ? overlapped(c, 2 * a2a, lc.fwd_compute) : 2 * a2a;
-    lc.bwd_ep = sw.overlap_ep_comm ? overlapped(c, 2 * a2a, lc.bwd_compute) : 2 * a2a;
+    const double copies = nt * static_cast<double>(s.top_k) * sw.moe_load_imbalance * H;
+    const GroupPlacement grp = placement(c, L.ep, t);
+    // One all-to-all of `bytes` per routed element.
+    auto a2a = [&](double bytes) {
+      if (sw.ep_nodes_per_token <= 0 || grp.ranks_per_node == grp.ranks)
+        return group_seconds(c, Collective::all_to_all, copies * bytes, grp);
+      // Node-limited routing: each token goes to M of the group's g nodes,
+      // its own among them with chance M/g, and crosses the network once per
+      // remote node; inside a node its copies reach the experts over NVLink.
+      const double g = static_cast<double>(grp.ranks / grp.ranks_per_node);
+      const double m = std::min(g, static_cast<double>(sw.ep_nodes_per_token));
+      const double r_n = static_cast<double>(grp.ranks_per_node);
+      const double inter = nt * sw.moe_load_imbalance * H * m * (g - 1) / g * bytes;
+      const double intra = copies * (r_n - 1) / r_n * bytes;
+      return (r_n - 1) * c.intra.latency_seconds + (g - 1) * c.inter.latency_seconds +
+             std::max(intra / c.intra.bytes_per_s, inter / c.inter.bytes_per_s);
+    };
+    // A dispatch and a combine each pass, one of them in FP8 with FP8 dispatch.
+    const double a2a_pair = a2a(2.0) + a2a(sw.fp8_ep_dispatch ? 1.0 : 2.0);
+    lc.fwd_ep = sw.overlap_ep_comm ? overlapped(c, a2a_pair, lc.fwd_compute) : a2a_pair;
+    lc.bwd_ep = sw.overlap_ep_comm ? overlapped(c, a2a_pair, lc.bwd_compute) : a2a_pair;
   }
 
   // Context parallelism: K and V chunks go around the ring (cp − 1 steps),

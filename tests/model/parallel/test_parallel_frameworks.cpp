@@ -1,10 +1,14 @@
 // Frameworks as their code runs them: eager PyTorch's element-wise work
 // (torchtitan without torch.compile) and FSDP2's copies around its
-// collectives, priced byte by byte against the chip's streaming rate.
+// collectives, priced byte by byte against the chip's streaming rate;
+// DeepSpeed's bf16 optimizer; DeepSeek-V3's all-to-alls and MTP modules.
 #include <gtest/gtest.h>
 
 #include "hardware.h"
+#include "model_presets.h"
 #include "parallel.h"
+#include "parallel_internal.h"
+#include "parallel_test_util.h"
 
 namespace napkin {
 namespace {
@@ -135,6 +139,60 @@ TEST(ParallelFrameworks, DeepSpeedBf16OptimizerAddsThroughACastAndAllReducesFp32
   EXPECT_NEAR(b.time.dp_comm_seconds / fp16.time.dp_comm_seconds, 2.5, 0.1);
   // The fresh bf16 gradients sit beside the fp32 ones: 6 bytes per parameter.
   EXPECT_NEAR(static_cast<double>(b.memory.grads_bytes), 6 * params, 8);
+}
+
+// DeepSeek-V3's all-to-alls: node-limited routing sends a token over the
+// network once per remote node (at most 4 of the group's nodes), FP8 dispatch
+// halves one of the two transfers.
+TEST(ParallelFrameworks, NodeLimitedFp8DispatchCarriesLessOverTheNetwork) {
+  TrainingJob j;
+  j.shape = testing_util::preset_shape("DeepSeek-V3");
+  j.chip = "H800";
+  j.n_chips = 64;
+  j.seq_len = 4096;
+  j.global_batch = 64;
+  j.software = software_by_name("deepseek-v3");
+  j.software.overlap_ep_comm = false;  // the all-to-alls on the critical path, to see them
+  Layout l;
+  l.dp = 64, l.ep = 64, l.zero = 1, l.recompute = Checkpointing::none;
+  const parallel_detail::JobContext c = parallel_detail::make_context(j);
+  const double limited = parallel_detail::layer_cost(c, l, true).fwd_ep;
+  TrainingJob plain = j;
+  plain.software.ep_nodes_per_token = 0;
+  plain.software.fp8_ep_dispatch = false;
+  const double every_copy =
+      parallel_detail::layer_cost(parallel_detail::make_context(plain), l, true).fwd_ep;
+  // 8 nodes of 8: every copy sends 8 × 7/8 = 7 hidden states per token over
+  // InfiniBand in bf16 (4 bytes a dispatch and a combine); node-limited, 4 ×
+  // 7/8 = 3.5 in 3 bytes: 10.5 against 28, when the network is the bound.
+  const double n = 4096, H = 7168;
+  const double ib = c.inter.bytes_per_s;
+  const double latency = 2 * (7 * c.intra.latency_seconds + 7 * c.inter.latency_seconds);
+  EXPECT_NEAR(limited, latency + n * H * 3.5 * 3 / ib, 1e-6);
+  EXPECT_GT(every_copy, 2.5 * limited);
+}
+
+// Multi-token prediction: each module is one more block on the last stage and
+// one more pass of the output head and the loss.
+TEST(ParallelFrameworks, MtpModulesWeighOnTheLastStage) {
+  TrainingJob j;
+  j.shape = ModelShape{8, 2048, 8192, 16, 16, 128, 32000};
+  j.chip = "H100";
+  j.n_chips = 2;
+  j.seq_len = 2048;
+  j.global_batch = 8;
+  Layout l;
+  l.pp = 2, l.zero = 1, l.recompute = Checkpointing::none;
+  TrainingJob mtp = j;
+  mtp.shape.mtp_modules = 1;
+  const LayoutResult base = evaluate_layout(j, l), with = evaluate_layout(mtp, l);
+  ASSERT_TRUE(base.valid && with.valid) << with.reason;
+  EXPECT_GT(with.step_seconds, base.step_seconds);
+  const parallel_detail::JobContext c = parallel_detail::make_context(mtp);
+  const std::vector<parallel_detail::StageComposition> comps =
+      parallel_detail::stage_compositions(c, l);
+  EXPECT_EQ(comps.front().layers, 4);
+  EXPECT_EQ(comps.back().layers, 5);
 }
 
 }  // namespace
