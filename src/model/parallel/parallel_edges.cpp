@@ -11,6 +11,18 @@ namespace parallel_detail {
 
 namespace {
 
+// The TP collectives around a vocabulary-parallel table of `elements` bf16
+// activations: an all-reduce, or with sequence parallelism a reduce-scatter
+// and an all-gather.
+double vocab_parallel_seconds(const JobContext& c, const Layout& L, double elements) {
+  if (L.tp <= 1) return 0;
+  const GroupPlacement grp = placement(c, L.tp, 1);
+  const double bytes = 2.0 * elements;
+  return L.sequence_parallel ? group_seconds(c, Collective::reduce_scatter, bytes, grp) +
+                                   group_seconds(c, Collective::all_gather, bytes, grp)
+                             : group_seconds(c, Collective::all_reduce, bytes, grp);
+}
+
 // The extra time of the software's bf16 edge layers over the FP8 layers they
 // replace, added to the first stage (the first layers) or the last (the last).
 void add_bf16_edge_layers(const JobContext& c, const Layout& L, bool moe_layer, EdgeCost& e) {
@@ -48,15 +60,9 @@ EdgeCost embedding_cost(const JobContext& c, const Layout& L) {
   e.bwd_compute = streaming_seconds(
       c.rates, 8.0 * nd * H + (job.software.dropout ? 5.0 * nt * H : 0) +
                    unfused_accumulation_bytes(c, L) * static_cast<double>(e.params));
-  if (t > 1) {
-    // Vocabulary-parallel: each rank holds V/t rows; the partial outputs are
-    // summed (reduce-scattered with SP).
-    const GroupPlacement grp = placement(c, t, 1);
-    const double bytes = 2.0 * nd * H;
-    e.tp = sp ? group_seconds(c, Collective::reduce_scatter, bytes, grp) +
-                    group_seconds(c, Collective::all_gather, bytes, grp)
-              : group_seconds(c, Collective::all_reduce, bytes, grp);
-  }
+  // Vocabulary-parallel: each rank holds V/t rows; the partial outputs are
+  // summed (reduce-scattered with SP).
+  e.tp = vocab_parallel_seconds(c, L, nd * H);
   if (job.software.dropout)
     e.activation_bytes = static_cast<std::int64_t>(std::ceil(nt * H));  // the dropout mask
   add_bf16_edge_layers(c, L, s.is_moe() && s.n_dense_layers == 0, e);
@@ -94,14 +100,9 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
                                                              unfused_accumulation_bytes(c, L) *
                                                                  static_cast<double>(e.params));
   e.gemm = out.fwd + out.bwd();
-  if (t > 1) {
-    const GroupPlacement grp = placement(c, t, 1);
-    const double bytes = 2.0 * nd * H;
-    e.tp = sp ? group_seconds(c, Collective::all_gather, bytes, grp) +
-                    group_seconds(c, Collective::reduce_scatter, bytes, grp)
-              : group_seconds(c, Collective::all_reduce, bytes, grp);
-    e.tp += 3 * group_seconds(c, Collective::all_reduce, 4.0 * nd, grp);  // max, sum, target
-  }
+  e.tp = vocab_parallel_seconds(c, L, nd * H);
+  if (t > 1)  // the loss's max, sum and target logit
+    e.tp += 3 * group_seconds(c, Collective::all_reduce, 4.0 * nd, placement(c, t, 1));
   const double rep_div = sp ? static_cast<double>(t) : 1.0;
   e.activation_bytes = static_cast<std::int64_t>(std::ceil(4.0 * nd * H / rep_div + 4.0 * logits));
   add_bf16_edge_layers(c, L, s.is_moe(), e);
