@@ -468,23 +468,31 @@ std::optional<Network> cluster_from_flags(Args& a, const std::string& chip) {
                         out.value_or(n.inter_node_bytes_per_s / 1e9), n);
 }
 
-std::vector<Command> parallel_commands() {
-  return {
-      {"parallel",
-       "parallel (--preset NAME | --config FILE | --layers L --d-model D --d-ff F --heads H "
-       "--vocab V ...) [--chip H100] [--chips 1024] [--seq 8192] [--global-batch 512] "
-       "[--tokens 15e12] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,zero=1,mb=1,sp=on,"
-       "recompute=selective (a partial layout searches the axes it leaves out)] [--top 10] "
-       "[--software modern|tp-overlap|megatron-core-fp8|megatron-2022|megatron-2021|"
-       "megatron-deepspeed|megatron-deepspeed-bf16|deepseek-v3|llama3|fsdp|fsdp-compile] "
-       "[--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] [--non-tensor-gb G] "
-       "[--scale-out-gb-per-s Y] [--cluster-profile FILE] [--uneven-stages] [--fp8] "
-       "[--fp8-recipe delayed|tensorwise|blockwise (implies --fp8)] "
-       "[--pipeline-schedule 1f1b|zb-h1|dualpipe] "
-       "[--mfu-attention full|causal] "
-       "[--emit megatron|torchtitan]",
-       run_parallel},
-  };
+namespace {
+
+// The usage line, with the software presets as the model library names them.
+const char* parallel_usage() {
+  static const std::string usage = [] {
+    std::string software;
+    for (const SoftwarePreset& p : software_presets())
+      software += (software.empty() ? "" : "|") + std::string(p.name);
+    return "parallel (--preset NAME | --config FILE | --layers L --d-model D --d-ff F --heads H "
+           "--vocab V ...) [--chip H100] [--chips 1024] [--seq 8192] [--global-batch 512] "
+           "[--tokens 15e12] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,zero=1,mb=1,sp=on,"
+           "recompute=selective (a partial layout searches the axes it leaves out)] [--top 10] "
+           "[--software " +
+           software +
+           "] [--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] "
+           "[--non-tensor-gb G] [--scale-out-gb-per-s Y] [--cluster-profile FILE] "
+           "[--uneven-stages] [--fp8] [--fp8-recipe delayed|tensorwise|blockwise (implies --fp8)] "
+           "[--pipeline-schedule 1f1b|zb-h1|dualpipe] [--mfu-attention full|causal] "
+           "[--emit megatron|torchtitan]";
+  }();
+  return usage.c_str();
 }
+
+}  // namespace
+
+std::vector<Command> parallel_commands() { return {{"parallel", parallel_usage(), run_parallel}}; }
 
 }  // namespace napkin::cli

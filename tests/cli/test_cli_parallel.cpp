@@ -84,6 +84,20 @@ TEST(CliParallel, SearchPrintsTheRankedLayouts) {
   }
 }
 
+TEST(CliParallel, HelpListsEverySoftwarePresetAndEachRuns) {
+  // The usage line is built from the model library's presets: a new preset
+  // shows in the help and runs without a second list to update.
+  const CliResult help = run_cli({"parallel", "--help"});
+  ASSERT_EQ(help.exit_code, 0);
+  for (const char* name : {"modern", "megatron-deepspeed-bf16", "fsdp|fsdp-compile", "llama3"})
+    EXPECT_TRUE(help.out.contains(QString::fromLatin1(name))) << name;
+  for (const char* name : {"fsdp", "fsdp-compile", "megatron-deepspeed-bf16"}) {
+    const CliResult r = parallel_json({"--preset", "Llama-3-8B", "--chips", "16", "--global-batch",
+                                       "32", "--software", name, "--top", "1"});
+    EXPECT_EQ(r.json["software"].toString(), QString::fromLatin1(name));
+  }
+}
+
 TEST(CliParallel, OneLayoutEvenIfItDoesNotFit) {
   // Llama-3-70B on one node: 70B × 18 bytes of state over 8 ranks is ~160 GB.
   const CliResult r = parallel_json({"--preset", "Llama-3-70B", "--chips", "8", "--global-batch",
