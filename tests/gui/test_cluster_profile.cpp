@@ -97,6 +97,23 @@ TEST(ClusterProfile, LoadedFromTheParallelismPanelItRunsCalibrated) {
       panel.readouts().text(panel.readouts().cluster).contains(QStringLiteral("calibrated")));
   const ResolvedPlan plan = resolve_plan(s);
   EXPECT_NE(plan.mfu_text().find("calibrated on 10 runs"), std::string::npos) << plan.mfu_text();
+  EXPECT_NE(plan.mfu_text().find("used with software modern"), std::string::npos)
+      << plan.mfu_text();
+  // The profile was fitted under megatron-deepspeed; the plan runs `modern`:
+  // the read-out says so in amber, and stops saying it under the same software.
+  const ParallelReadouts& ro = panel.readouts();
+  EXPECT_TRUE(ro.text(ro.cluster).endsWith(QStringLiteral("(calibrated under other software)")))
+      << ro.text(ro.cluster).toStdString();
+  EXPECT_EQ(ro.grid()->readout(ro.cluster).tone, Tone::warn);
+  EXPECT_TRUE(
+      ro.grid()->readout(ro.cluster).note.contains(QStringLiteral("used with software modern")));
+  model.edit(QStringLiteral("software"), 1,
+             [](Scenario& x) { x.parallel.software = "megatron-deepspeed"; });
+  panel.waitForSearch();
+  QCoreApplication::processEvents();
+  EXPECT_EQ(ro.text(ro.cluster), QStringLiteral("A100-80's usual node (calibrated)"));
+  EXPECT_EQ(ro.grid()->readout(ro.cluster).tone, Tone::normal);
+  model.undoStack()->undo();
 
   model.undoStack()->undo();
   QCoreApplication::processEvents();

@@ -242,7 +242,10 @@ void BudgetReadouts::show(const BudgetView& v) {
                                                      : tr("assumed: %1").arg(qs(v.mfu.note)));
   if (other_batch) mfu_note += tr(", at %1").arg(qs(v.plan.batch_text()));
   if (predicted && !v.mfu.dropped.empty()) mfu_note += tr("; %1").arg(qs(v.mfu.dropped));
-  const bool warn = other_batch || !v.mfu.note.empty() || !v.mfu.dropped.empty();
+  const bool other_software = predicted && !v.mfu.calibration_warning.empty();
+  if (other_software)
+    mfu_note += tr("; the cluster profile was %1").arg(qs(v.mfu.calibration_warning));
+  const bool warn = other_batch || other_software || !v.mfu.note.empty() || !v.mfu.dropped.empty();
   grid_->set(mfu, {.value = qs(format_percent(v.plan.mfu.mfu, 1)),
                    .note = mfu_note,
                    .tone = warn ? Tone::warn : Tone::normal,

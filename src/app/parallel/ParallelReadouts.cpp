@@ -186,11 +186,16 @@ void ParallelReadouts::show(const ParallelView& v) {
     else
       grid_->set(row, {.value = QStringLiteral("—")});
   };
-  // A cluster profile in use: the value says so, the note says on how many runs.
+  // A cluster profile in use: the value says so, the note says on how many
+  // runs; fitted under other software than the plan's, it says that in amber.
   const bool calibrated = v.cluster.find("; calibrated on ") != std::string::npos;
+  const bool other_software = !v.calibration_warning.empty();
   grid_->set(cluster, {.value = qs(v.cluster.substr(0, v.cluster.find(':')) +
-                                   (calibrated ? " (calibrated)" : "")),
-                       .note = qs(v.cluster)});
+                                   (other_software ? " (calibrated under other software)"
+                                    : calibrated   ? " (calibrated)"
+                                                   : "")),
+                       .note = qs(v.cluster),
+                       .tone = other_software ? Tone::warn : Tone::normal});
   grid_->set(software,
              {.value = qs(v.software.substr(0, v.software.find(" — "))), .note = qs(v.software)});
   if (r) {

@@ -84,6 +84,7 @@ void add_calibration(MfuChoice& c, const Scenario& s, const Layout& layout) {
   c.mfu_low = c.mfu_high = c.mfu;
   if (!s.parallel.calibrated) return;
   c.calibrated_runs = s.parallel.calibrated->runs;
+  c.calibration_warning = s.parallel.calibration_warning();
   const auto& interval = s.parallel.calibrated_interval;
   if (!interval) return;
   TrainingJob job = training_job(s);
@@ -157,6 +158,7 @@ std::string ResolvedPlan::mfu_text() const {
   std::string text = format_percent(mfu.mfu, 1) + " (" + std::string(mfu_source_name());
   if (mfu.calibrated_runs > 0)
     text += ", calibrated on " + std::to_string(mfu.calibrated_runs) + " runs";
+  if (!mfu.calibration_warning.empty()) text += " (" + mfu.calibration_warning + ")";
   if (mfu.source == MfuSource::predicted && !mfu.layout.empty()) text += ": " + mfu.layout;
   return text + ")";
 }

@@ -66,6 +66,9 @@ struct MfuChoice {
   // and the layout's MFU at the slow and fast corners of the fit's 90 %
   // intervals (equal to `mfu` when the profile has no intervals).
   std::int64_t calibrated_runs = 0;  // 0: the datasheet constants
+  // The profile was fitted under other software than the plan's: the
+  // sentence that says so (ParallelSettings::calibration_warning), else "".
+  std::string calibration_warning;
   double mfu_low = 0;
   double mfu_high = 0;
 };

@@ -32,7 +32,10 @@ struct ParallelView {
   MfuChoice budget;                 // the MFU the Budget planner uses
   ResolvedPlan plan;                // the plan as it runs (its batch as run and as asked)
   std::string subject;              // "Llama-3-70B on 1,000 × H100"
-  std::string cluster;            // cluster_text(): "dgx-a100: 8 GPUs per node, 300 / 25 GB/s ..."
+  std::string cluster;  // cluster_text(): "dgx-a100: 8 GPUs per node, 300 / 25 GB/s ..."
+  // A cluster profile fitted under other software than the plan's: the
+  // sentence that says so (ParallelSettings::calibration_warning); "" if none.
+  std::string calibration_warning;
   std::string software;           // "megatron-2022 — Megatron-LM 2022 (...)"
   std::vector<MfuCell> mfu_grid;  // mfu_by_tp_pp(search)
   std::string none_reason;        // why the search found no valid layout ("" if it found one)

@@ -456,7 +456,13 @@ TEST(Bootstrap, ProgressAndCancel) {
                                       return done < 10;
                                     }),
                  Cancelled);
-    EXPECT_LT(seen, 64);
+    // One thread stops at the call that said no. Two may finish every item
+    // before the waiting caller first wakes (a loaded machine): then the
+    // first count it sees is the last, and it still throws Cancelled.
+    if (threads == 1)
+      EXPECT_EQ(seen, 10);
+    else
+      EXPECT_LE(seen, 64);
   }
 }
 
