@@ -534,7 +534,11 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
              "; got " + format_grouped(l.ep);
     if ((l.dp * l.cp) % l.ep != 0)
       return "ep (expert-parallel ranks) must divide dp × cp = " + format_grouped(l.dp * l.cp) +
-             "; got " + format_grouped(l.ep);
+             "; got " + format_grouped(l.ep) +
+             (l.tp > 1 && (l.tp * l.dp * l.cp) % l.ep == 0
+                  ? " (EP folded over TP, as Megatron Core does with an expert tensor "
+                    "parallelism of 1, is not modelled yet)"
+                  : "");
   }
   return std::nullopt;
 }

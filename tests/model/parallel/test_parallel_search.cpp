@@ -53,6 +53,21 @@ TEST(ParallelSearch, EveryListedLayoutCostsWhatItCostsAlone) {
   }
 }
 
+TEST(ParallelSearch, EpFoldedOverTpIsRefusedSayingSo) {
+  // Megatron Bridge's Qwen3 MoE recipes fold EP over TP (expert tensor
+  // parallelism 1): EP 32 with DP 16 and TP 2. Not modelled: the layout is
+  // refused, and the reason says what is missing.
+  TrainingJob j = job("Qwen3-30B-A3B", 256, 1024, 4096);
+  Layout l;
+  l.tp = 2, l.pp = 8, l.dp = 16, l.ep = 32, l.zero = 1;
+  const std::optional<std::string> why = layout_problem(j, l);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("must divide dp × cp = 16"), std::string::npos) << *why;
+  EXPECT_NE(why->find("folded over TP"), std::string::npos) << *why;
+  l.tp = 1, l.pp = 16;  // EP 32 > DP 16 with nothing to fold over: no such note
+  EXPECT_EQ(layout_problem(j, l)->find("folded"), std::string::npos);
+}
+
 TEST(ParallelSearch, RankedByStepTimeAmongThoseThatFit) {
   const SearchResult r = search_layouts(job("Llama-3-70B", 1024, 512, 8192));
   bool in_fitting = true;
