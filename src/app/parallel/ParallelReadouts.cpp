@@ -188,11 +188,10 @@ void ParallelReadouts::show(const ParallelView& v) {
   };
   // A cluster profile in use: the value says so, the note says on how many
   // runs; fitted under other software than the plan's, it says that in amber.
-  const bool calibrated = v.cluster.find("; calibrated on ") != std::string::npos;
   const bool other_software = !v.calibration_warning.empty();
   grid_->set(cluster, {.value = qs(v.cluster.substr(0, v.cluster.find(':')) +
                                    (other_software ? " (calibrated under other software)"
-                                    : calibrated   ? " (calibrated)"
+                                    : v.calibrated ? " (calibrated)"
                                                    : "")),
                        .note = qs(v.cluster),
                        .tone = other_software ? Tone::warn : Tone::normal});

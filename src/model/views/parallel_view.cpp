@@ -16,6 +16,7 @@ ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* slow,
   v.subject = s.model_name + " on " + format_grouped(s.n_chips) + " × " + s.chip;
   try {
     v.cluster = s.parallel.cluster_text(chip_by_name(s.chip));
+    v.calibrated = s.parallel.calibrated.has_value();
     v.calibration_warning = s.parallel.calibration_warning();
   } catch (const std::invalid_argument& e) {
     v.cluster = e.what();

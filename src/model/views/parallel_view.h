@@ -32,7 +32,8 @@ struct ParallelView {
   MfuChoice budget;                 // the MFU the Budget planner uses
   ResolvedPlan plan;                // the plan as it runs (its batch as run and as asked)
   std::string subject;              // "Llama-3-70B on 1,000 × H100"
-  std::string cluster;  // cluster_text(): "dgx-a100: 8 GPUs per node, 300 / 25 GB/s ..."
+  std::string cluster;      // cluster_text(): "dgx-a100: 8 GPUs per node, 300 / 25 GB/s ..."
+  bool calibrated = false;  // a cluster profile's constants are in use
   // A cluster profile fitted under other software than the plan's: the
   // sentence that says so (ParallelSettings::calibration_warning); "" if none.
   std::string calibration_warning;
