@@ -74,6 +74,7 @@ QJsonObject layout_json(const LayoutResult& r) {
                 {"dp", json_int(l.dp)},
                 {"cp", json_int(l.cp)},
                 {"ep", json_int(l.ep)},
+                {"etp", json_int(l.expert_tp())},
                 {"zero", l.zero},
                 {"micro_batch", json_int(l.micro_batch)},
                 {"sequence_parallel", l.sequence_parallel},
@@ -187,7 +188,8 @@ bool has(const std::vector<std::string>& keys, std::string_view key) {
 
 // A partial --layout fixes the axes it names and searches the others among
 // these; context and expert parallelism stay at 1 unless named (the search
-// without --layout explores them).
+// without --layout explores them); the experts' TP is searched between tp and
+// 1 (EP folded over TP) unless named.
 constexpr std::array<std::string_view, 6> kSearchedAxes{"tp",   "pp", "vpp",
                                                         "zero", "mb", "recompute"};
 
@@ -198,6 +200,7 @@ SearchOptions locks_from(const std::vector<std::string>& keys, const Layout& l) 
   if (has(keys, "vpp") || (has(keys, "pp") && l.pp == 1)) o.vpp = l.vpp;
   o.cp = l.cp;
   o.ep = l.ep;
+  if (has(keys, "etp")) o.etp = l.expert_tp();
   if (has(keys, "zero")) o.zero = l.zero;
   if (has(keys, "mb")) o.micro_batch = l.micro_batch;
   if (has(keys, "recompute")) o.recompute = l.recompute;
@@ -214,7 +217,7 @@ void require_distinct_layout_keys(const std::string& text) {
     if (std::find(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(k), keys[k]) !=
         keys.begin() + static_cast<std::ptrdiff_t>(k))
       throw UsageError("--layout gives " + keys[k] +
-                       " twice; give each of tp, pp, vpp, dp, cp, ep, "
+                       " twice; give each of tp, pp, vpp, dp, cp, ep, etp, "
                        "zero, mb, sp, recompute at most once");
   if (keys.empty())
     throw UsageError("--layout needs key=value entries (e.g. tp=8,pp=4); got " + cli::quoted(text));
@@ -276,6 +279,7 @@ int run_parallel(Args& a) {
     for (std::string_view axis : kSearchedAxes)
       if (!has(keys, axis) && !(axis == "vpp" && one_stage)) searched.emplace_back(axis);
     partial = !searched.empty();
+    if (partial && job.shape.is_moe() && !has(keys, "etp")) searched.emplace_back("etp");
   }
   if (layout_text && !partial) {
     const Layout l = parse_layout(*layout_text, job.n_chips);
@@ -478,8 +482,9 @@ const char* parallel_usage() {
       software += (software.empty() ? "" : "|") + std::string(p.name);
     return "parallel (--preset NAME | --config FILE | --layers L --d-model D --d-ff F --heads H "
            "--vocab V ...) [--chip H100] [--chips 1024] [--seq 8192] [--global-batch 512] "
-           "[--tokens 15e12] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,zero=1,mb=1,sp=on,"
-           "recompute=selective (a partial layout searches the axes it leaves out)] [--top 10] "
+           "[--tokens 15e12] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,etp=1,zero=1,mb=1,sp=on,"
+           "recompute=selective (a partial layout searches the axes it leaves out; etp, the "
+           "experts' TP, defaults to tp and 1 folds EP over TP)] [--top 10] "
            "[--software " +
            software +
            "] [--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] "

@@ -218,6 +218,13 @@ void finish_dp(const Keys& k, TrainingConfig& c, std::optional<std::int64_t> dp,
   }
 }
 
+// Megatron Core's expert_tensor_parallel_size: unset (None) is tp's; 1 with
+// tp > 1 folds EP over TP (Layout::etp).
+void read_expert_tp(const Keys& k, Layout& l) {
+  if (auto e = k.integer({"expert_tensor_parallel_size"}, 1, 1'000'000))
+    l.etp = *e == l.tp ? 0 : *e;
+}
+
 void read_megatron(const Keys& k, TrainingConfig& c) {
   megatron_shape(k, c, false);
   Layout& l = c.layout;
@@ -225,6 +232,7 @@ void read_megatron(const Keys& k, TrainingConfig& c) {
   l.pp = k.axis({"pipeline_model_parallel_size"}, 1, "pp");
   l.cp = k.axis({"context_parallel_size"}, 1, "cp");
   l.ep = k.axis({"expert_model_parallel_size"}, 1, "ep");
+  read_expert_tp(k, l);
   l.vpp = 1;
   if (auto v = k.integer({"virtual_pipeline_model_parallel_size"}, 1, 1000)) {
     l.vpp = *v;
@@ -391,6 +399,7 @@ void read_nemo(const Keys& k, TrainingConfig& c) {
   l.pp = k.axis({"pipeline_model_parallel_size"}, 1, "pp");
   l.cp = k.axis({"context_parallel_size"}, 1, "cp");
   l.ep = k.axis({"expert_model_parallel_size"}, 1, "ep");
+  read_expert_tp(k, l);
   l.vpp = k.integer({"virtual_pipeline_model_parallel_size"}, 1, 1000).value_or(1);
   if (auto mb = k.integer({"micro_batch_size"}, 1, 1'000'000))
     l.micro_batch = *mb;

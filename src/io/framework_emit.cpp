@@ -60,6 +60,8 @@ EmittedFlags emit_megatron(const TrainingJob& job, const Layout& l) {
     f.push_back("--num-layers-per-virtual-pipeline-stage " + n(s.n_layers / (l.pp * l.vpp)));
   if (l.cp > 1) f.push_back("--context-parallel-size " + n(l.cp));
   if (l.ep > 1) f.push_back("--expert-model-parallel-size " + n(l.ep));
+  if (s.is_moe() && l.expert_tp() != l.tp)
+    f.push_back("--expert-tensor-parallel-size " + n(l.expert_tp()));
   if (l.sequence_parallel && l.tp > 1) f.push_back("--sequence-parallel");
   if (l.sequence_parallel && l.tp == 1)
     out.caveats.push_back("sequence parallelism has no effect at tp = 1; not emitted");

@@ -67,6 +67,7 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& roles() {
       {"gated", {"gated", "swiglu"}},
       {"cp", {"cp", "context_parallel_size"}},
       {"ep", {"ep", "expert_model_parallel_size"}},
+      {"etp", {"etp", "expert_tensor_parallel_size"}},
       {"vpp", {"vpp", "virtual_pipeline_model_parallel_size"}},
       {"zero", {"zero", "zero_stage"}},
       {"sp", {"sp", "sequence_parallel"}},
@@ -228,6 +229,8 @@ MeasuredRun run_from_row(const RowReader& r, std::string_view source) {
   l.dp = r.whole("dp", 1, 10'000'000);
   l.cp = r.whole_or("cp", 1, 1, 1'000'000);
   l.ep = r.whole_or("ep", 1, 1, 1'000'000);
+  l.etp = r.whole_or("etp", l.tp, 1, 1'000'000);
+  if (l.etp == l.tp) l.etp = 0;
   l.vpp = r.whole_or("vpp", 1, 1, 1000);
   l.zero = static_cast<int>(r.whole_or("zero", 0, 0, 3));
   l.micro_batch = r.whole("micro_batch", 1, 1'000'000);

@@ -164,6 +164,7 @@ QJsonObject layout_to_json(const Layout& l) {
                      {QStringLiteral("dp"), static_cast<qint64>(l.dp)},
                      {QStringLiteral("cp"), static_cast<qint64>(l.cp)},
                      {QStringLiteral("ep"), static_cast<qint64>(l.ep)},
+                     {QStringLiteral("etp"), static_cast<qint64>(l.expert_tp())},
                      {QStringLiteral("zero"), l.zero},
                      {QStringLiteral("micro_batch"), static_cast<qint64>(l.micro_batch)},
                      {QStringLiteral("sequence_parallel"), l.sequence_parallel},
@@ -177,6 +178,7 @@ QJsonObject parallel_to_json(const ParallelSettings& p) {
                     {QStringLiteral("vpp"), lock_to_json(p.vpp)},
                     {QStringLiteral("cp"), lock_to_json(p.cp)},
                     {QStringLiteral("ep"), lock_to_json(p.ep)},
+                    {QStringLiteral("etp"), lock_to_json(p.etp)},
                     {QStringLiteral("micro_batch"), lock_to_json(p.micro_batch)},
                     {QStringLiteral("zero"), p.zero ? QJsonValue(*p.zero) : QJsonValue()},
                     {QStringLiteral("recompute"),
@@ -429,6 +431,8 @@ void layout_from_json(const Reader& r, Layout& l) {
   r.integer("dp", l.dp, 1, 100'000'000);
   r.integer("cp", l.cp, 1, 65'536);
   r.integer("ep", l.ep, 1, 65'536);
+  r.integer("etp", l.etp, 1, 65'536);  // absent: tp
+  if (l.etp == l.tp) l.etp = 0;        // the default spelling
   r.integer("zero", l.zero, 0, 3);
   r.integer("micro_batch", l.micro_batch, 1, 1'000'000);
   r.boolean("sequence_parallel", l.sequence_parallel);
@@ -471,6 +475,7 @@ void parallel_from_json(const Reader& r, ParallelSettings& p) {
   lock_from_json(locks, "vpp", p.vpp, 1, 1'024);
   lock_from_json(locks, "cp", p.cp, 1, 65'536);
   lock_from_json(locks, "ep", p.ep, 1, 65'536);
+  lock_from_json(locks, "etp", p.etp, 1, 65'536);
   lock_from_json(locks, "micro_batch", p.micro_batch, 1, 1'000'000);
   lock_from_json(locks, "zero", p.zero, 0, 3);
   optional_choice_from_json(locks, "recompute", p.recompute, parse_checkpointing);

@@ -187,6 +187,28 @@ double best_step(const QStringList& extra) {
 
 }  // namespace
 
+TEST(CliParallel, EpFoldedOverTpAsMegatronBridgeRunsQwen3) {
+  // The H100 recipe of Qwen3-235B-A22B: TP 2, PP 8, EP 32 on 256 GPUs leaves
+  // DP 16, so the experts cannot also split over TP; the search folds EP over
+  // TP (etp 1) and says it searched that axis.
+  const CliResult r = parallel_json(
+      {"--preset", "Qwen3-235B-A22B", "--chips", "256", "--seq", "4096", "--global-batch", "2048",
+       "--software", "megatron-core-fp8", "--layout", "tp=2,pp=8,ep=32,mb=1", "--top", "3"});
+  QStringList searched;
+  for (const QJsonValue& v : r.json["searched_axes"].toArray()) searched << v.toString();
+  EXPECT_TRUE(searched.contains(QStringLiteral("etp")));
+  const QJsonObject best = r.json["best"].toObject();
+  expect_layout_schema(best);
+  EXPECT_EQ(best["ep"].toInteger(), 32);
+  EXPECT_EQ(best["etp"].toInteger(), 1);
+  EXPECT_EQ(best["dp"].toInteger(), 16);
+  // Naming the experts' TP as TP's own: refused with the way out.
+  expect_parallel_usage_error(
+      {"--preset", "Qwen3-235B-A22B", "--chips", "256", "--seq", "4096", "--global-batch", "2048",
+       "--layout", "tp=2,pp=8,vpp=1,ep=32,etp=2,zero=1,mb=1,recompute=none"},
+      QStringLiteral("etp=1"));
+}
+
 TEST(CliParallel, PartialLayoutSearchesTheAxesItLeavesOut) {
   // Llama 3 405B's published layout (Dubey et al. 2024, Table 4): TP 8, CP 1,
   // PP 16, DP 128 on 16,384 H100; 126 layers do not divide into 16 stages.

@@ -234,6 +234,33 @@ TEST(FrameworkEmit, MegatronRoundTrip) {
   }
 }
 
+TEST(FrameworkEmit, MegatronRoundTripFoldsEpOverTp) {
+  // Megatron Bridge's Qwen3 MoE recipes: expert tensor parallelism 1 with TP
+  // 2 and EP 32 > DP; --expert-tensor-parallel-size goes out and comes back.
+  TrainingJob job = llama_job(256);
+  job.shape.d_model = 4096, job.shape.n_heads = 64, job.shape.n_kv_heads = 4;
+  job.shape.n_experts = 128, job.shape.top_k = 8, job.shape.expert_d_ff = 1536;
+  job.seq_len = 4096;
+  job.global_batch = 2048;
+  const Layout l = parse_layout(
+      "tp=2,pp=8,vpp=1,cp=1,ep=32,etp=1,zero=1,mb=1,sp=on,"
+      "recompute=none",
+      job.n_chips);
+  ASSERT_EQ(l.etp, 1);
+  const EmittedFlags f = emit_megatron(job, l);
+  EXPECT_NE(f.text.find("--expert-tensor-parallel-size 1"), std::string::npos) << f.text;
+  const TrainingConfig back =
+      import_training_config(f.text, "emitted", TrainingFramework::megatron);
+  EXPECT_EQ(back.layout, l) << f.text << to_string(back.layout);
+  // Unset or equal to TP: the default spelling, nothing emitted.
+  const Layout split = parse_layout("tp=2,pp=8,ep=16,zero=1,mb=1,sp=on,recompute=none", 256);
+  EXPECT_EQ(emit_megatron(job, split).text.find("expert-tensor"), std::string::npos);
+  const TrainingConfig same =
+      import_training_config("--tensor-model-parallel-size 2 --expert-tensor-parallel-size 2",
+                             "x.sh", TrainingFramework::megatron);
+  EXPECT_EQ(same.layout.etp, 0);
+}
+
 TEST(FrameworkEmit, TorchtitanRoundTrip) {
   const TrainingJob job = llama_job(512);
   for (const char* text : {"tp=8,pp=4,vpp=2,cp=1,zero=3,mb=2,sp=on,recompute=full",

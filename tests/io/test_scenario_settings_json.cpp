@@ -117,6 +117,7 @@ Scenario worked_scenario(const std::string& csv_path) {
   p.tp = 8;
   p.pp = 4;
   p.micro_batch = 2;
+  p.etp = 1;
   p.zero = 0;  // zero is a value, not "auto"
   p.recompute = Checkpointing::full;
   Layout chosen;
@@ -125,6 +126,7 @@ Scenario worked_scenario(const std::string& csv_path) {
   chosen.vpp = 2;
   chosen.dp = 8;
   chosen.cp = 2;
+  chosen.etp = 2;  // the experts split over 2 of TP's 4 ranks
   chosen.zero = 3;
   chosen.micro_batch = 2;
   chosen.sequence_parallel = false;

@@ -64,9 +64,11 @@ QVariant LayoutTableModel::data(const QModelIndex& index, int role) const {
       case kVpp:
       case kDp:
       case kCp:
-      case kEp:
       case kZero:
       case kMicroBatch: return data(index, SortRole);  // the counts themselves
+      case kEp:  // EP folded over TP names the experts' own TP
+        if (l.etp > 0 && l.etp != l.tp) return tr("%1 (ETP %2)").arg(l.ep).arg(l.etp);
+        return data(index, SortRole);
       case kRecompute: return qs(to_string(l.recompute));
       case kStep: return qs(format_seconds(r.step_seconds));
       case kTokens: return qs(format_grouped(r.tokens_per_second_per_chip, 0));
@@ -101,7 +103,8 @@ QVariant LayoutTableModel::headerData(int section, Qt::Orientation o, int role) 
       "model chunks per pipeline rank (interleaved schedule)",
       "data-parallel replicas",
       "context-parallel ranks",
-      "expert-parallel ranks",
+      "expert-parallel ranks; (ETP n): each expert split over n ranks rather than TP's, EP "
+      "folded over TP as Megatron Core's --expert-tensor-parallel-size runs it",
       "ZeRO stage",
       "sequences per micro-batch",
       "activation recomputation",

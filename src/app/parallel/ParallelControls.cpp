@@ -183,6 +183,11 @@ ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m)
   c.ep = lockCombo(col, m, QStringLiteral("lockEp"), tr("EP"),
                    tr("Expert-parallel ranks (MoE models)"), &ParallelSettings::ep,
                    lockItems({1, 2, 4, 8, 16, 32, 64}));
+  c.etp = lockCombo(col, m, QStringLiteral("lockEtp"), tr("Expert TP"),
+                    tr("Ranks each routed expert is split over (MoE models); auto searches TP's "
+                       "own and 1, which folds EP over TP as Megatron Core's "
+                       "--expert-tensor-parallel-size 1"),
+                    &ParallelSettings::etp, lockItems({1, 2, 4, 8}));
   c.micro_batch = lockCombo(col, m, QStringLiteral("lockMicroBatch"), tr("Micro-batch"),
                             tr("Sequences per micro-batch"), &ParallelSettings::micro_batch,
                             lockItems({1, 2, 4, 8, 16}));

@@ -28,6 +28,7 @@ struct ParallelControls {
   QComboBox* vpp = nullptr;
   QComboBox* cp = nullptr;
   QComboBox* ep = nullptr;
+  QComboBox* etp = nullptr;
   QComboBox* zero = nullptr;
   QComboBox* micro_batch = nullptr;
   QComboBox* recompute = nullptr;

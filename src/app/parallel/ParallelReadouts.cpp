@@ -29,6 +29,7 @@ QString shortLayout(const Layout& l) {
   s += QStringLiteral(" · DP %1").arg(l.dp);
   if (l.cp > 1) s += QStringLiteral(" · CP %1").arg(l.cp);
   if (l.ep > 1) s += QStringLiteral(" · EP %1").arg(l.ep);
+  if (l.etp > 0 && l.etp != l.tp) s += QStringLiteral(" · ETP %1").arg(l.etp);
   return s;
 }
 

@@ -46,6 +46,15 @@ ModelShape qwen3_30b_a3b() {
   return s;
 }
 
+// Qwen/Qwen3-235B-A22B config.json (tests/data/configs/qwen3-235b-a22b.json):
+// GQA 64/4 heads of 128 with per-head QK-norm, 94 MoE layers of 128 experts
+// (top 8), each 1,536 wide, no shared expert.
+ModelShape qwen3_235b_a22b() {
+  ModelShape s = moe(ModelShape{94, 4096, 12288, 64, 4, 128, 151936}, 128, 8, 0, 1536, 0);
+  s.qk_norm = QkNorm::per_head;
+  return s;
+}
+
 const std::array kPresets{
     // layers, d_model, d_ff, heads, kv heads, head dim, vocab
     ModelPreset{"Llama-2-7B", ModelShape{32, 4096, 11008, 32, 32, 128, 32000},
@@ -58,6 +67,8 @@ const std::array kPresets{
                 "mistralai/Mixtral-8x7B-v0.1 config.json (46,702,792,704 parameters)"},
     ModelPreset{"Qwen3-30B-A3B", qwen3_30b_a3b(),
                 "Qwen/Qwen3-30B-A3B config.json (30,532,122,624 parameters, 3.35B active)"},
+    ModelPreset{"Qwen3-235B-A22B", qwen3_235b_a22b(),
+                "Qwen/Qwen3-235B-A22B config.json (235,093,634,560 parameters, 22.2B active)"},
     ModelPreset{"DeepSeek-V3", deepseek_v3(),
                 "deepseek-ai/DeepSeek-V3 config.json (671,026,419,200 parameters, 37.6B active; "
                 "its MTP module adds 11.6B, counted apart)"},

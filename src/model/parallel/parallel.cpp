@@ -2,6 +2,7 @@
 // model FLOPs a step counts for MFU.
 #include "parallel.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <stdexcept>
@@ -327,10 +328,16 @@ CalibratedConstants TrainingJob::constants() const {
 
 std::int64_t Layout::chips() const { return checked_mul({dp, tp, pp, cp}, "dp × tp × pp × cp"); }
 
+std::int64_t Layout::expert_dp() const {
+  return std::max<std::int64_t>(
+      1, checked_mul({tp, dp, cp}, "tp × dp × cp") / std::max<std::int64_t>(1, expert_tp() * ep));
+}
+
 std::string to_string(const Layout& l) {
   std::string s = "tp=" + std::to_string(l.tp) + ",pp=" + std::to_string(l.pp) +
                   ",vpp=" + std::to_string(l.vpp) + ",dp=" + std::to_string(l.dp) +
                   ",cp=" + std::to_string(l.cp) + ",ep=" + std::to_string(l.ep) +
+                  (l.etp > 0 && l.etp != l.tp ? ",etp=" + std::to_string(l.etp) : "") +
                   ",zero=" + std::to_string(l.zero) + ",mb=" + std::to_string(l.micro_batch) +
                   ",sp=" + (l.sequence_parallel ? "on" : "off") + ",recompute=";
   s += to_string(l.recompute);
@@ -353,7 +360,7 @@ std::int64_t parse_int(std::string_view key, std::string_view value) {
 Layout parse_layout(std::string_view text, std::int64_t n_chips, const Layout& base) {
   require_count(n_chips, "chips", "chips", 1, 100'000'000);
   Layout l = base;
-  bool dp_given = false;
+  bool dp_given = false, etp_given = false;
   std::size_t start = 0;
   while (start <= text.size()) {
     std::size_t end = text.find(',', start);
@@ -367,7 +374,7 @@ Layout parse_layout(std::string_view text, std::int64_t n_chips, const Layout& b
     const std::size_t eq = item.find('=');
     if (eq == std::string_view::npos)
       throw std::invalid_argument(
-          "--layout entries are key=value (tp, pp, vpp, dp, cp, ep, zero, "
+          "--layout entries are key=value (tp, pp, vpp, dp, cp, ep, etp, zero, "
           "mb, sp, recompute); got \"" +
           std::string(item) + "\"");
     const std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
@@ -381,6 +388,8 @@ Layout parse_layout(std::string_view text, std::int64_t n_chips, const Layout& b
       l.cp = parse_int(key, value);
     else if (key == "ep")
       l.ep = parse_int(key, value);
+    else if (key == "etp")
+      l.etp = parse_int(key, value), etp_given = true;
     else if (key == "dp")
       l.dp = parse_int(key, value), dp_given = true;
     else if (key == "mb" || key == "micro_batch")
@@ -411,7 +420,7 @@ Layout parse_layout(std::string_view text, std::int64_t n_chips, const Layout& b
                                     std::string(value) + "\"");
     } else {
       throw std::invalid_argument(
-          "--layout key must be one of tp, pp, vpp, dp, cp, ep, zero, mb, "
+          "--layout key must be one of tp, pp, vpp, dp, cp, ep, etp, zero, mb, "
           "sp, recompute; got \"" +
           std::string(key) + "\"");
     }
@@ -425,6 +434,9 @@ Layout parse_layout(std::string_view text, std::int64_t n_chips, const Layout& b
     if (v < 1)
       throw std::invalid_argument(std::string("--layout ") + name + " must be >= 1; got " +
                                   std::to_string(v));
+  if (etp_given && l.etp < 1)
+    throw std::invalid_argument("--layout etp must be >= 1; got " + std::to_string(l.etp));
+  if (l.etp == l.tp) l.etp = 0;  // the default spelling
   const std::int64_t model = checked_mul({l.tp, l.pp, l.cp}, "tp × pp × cp");
   if (dp_given) {
     if (l.dp < 1) throw std::invalid_argument("--layout dp must be >= 1; got 0");
@@ -478,9 +490,23 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
   if (has_dense_mlp && s.d_ff % l.tp != 0)
     return "tp (tensor-parallel ranks) must divide d_ff = " + format_grouped(s.d_ff) + "; got " +
            format_grouped(l.tp);
-  if (s.is_moe() && s.effective_expert_d_ff() % l.tp != 0)
-    return "tp (tensor-parallel ranks) must divide expert_d_ff = " +
-           format_grouped(s.effective_expert_d_ff()) + "; got " + format_grouped(l.tp);
+  if (l.etp < 0)
+    return "etp (expert tensor-parallel ranks) must be >= 1; got " + format_grouped(l.etp);
+  const std::int64_t etp = l.expert_tp();
+  if (!s.is_moe() && etp != l.tp)
+    return "etp (expert tensor-parallel ranks) must equal tp for a dense model; got " +
+           format_grouped(etp);
+  if (s.is_moe() && l.tp % etp != 0)
+    return "etp (expert tensor-parallel ranks) must divide tp = " + format_grouped(l.tp) +
+           " (Napkin splits the experts within the TP group); got " + format_grouped(etp);
+  if (s.is_moe() && etp < l.tp && !l.sequence_parallel)
+    return "etp (expert tensor-parallel ranks) below tp needs sequence parallelism (sp=on): "
+           "Megatron Core runs MoE with TP only with it";
+  if (s.is_moe() && s.effective_expert_d_ff() % etp != 0)
+    return std::string(etp == l.tp ? "tp (tensor-parallel ranks)"
+                                   : "etp (expert tensor-parallel ranks)") +
+           " must divide expert_d_ff = " + format_grouped(s.effective_expert_d_ff()) + "; got " +
+           format_grouped(etp);
   if (l.pp > s.n_layers)
     return "pp (pipeline stages) must be at most layers = " + format_grouped(s.n_layers) +
            "; got " + format_grouped(l.pp);
@@ -532,13 +558,19 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
     if (s.n_experts % l.ep != 0)
       return "ep (expert-parallel ranks) must divide experts = " + format_grouped(s.n_experts) +
              "; got " + format_grouped(l.ep);
-    if ((l.dp * l.cp) % l.ep != 0)
+    // The expert grid etp × ep × expert-DP re-carves tp × dp × cp (Megatron
+    // Core's expert rank generator, parallel_state.py).
+    if (etp == l.tp && (l.dp * l.cp) % l.ep != 0)
       return "ep (expert-parallel ranks) must divide dp × cp = " + format_grouped(l.dp * l.cp) +
              "; got " + format_grouped(l.ep) +
              (l.tp > 1 && (l.tp * l.dp * l.cp) % l.ep == 0
-                  ? " (EP folded over TP, as Megatron Core does with an expert tensor "
-                    "parallelism of 1, is not modelled yet)"
+                  ? " (or fold EP over TP with etp=1, Megatron Core's "
+                    "--expert-tensor-parallel-size 1)"
                   : "");
+    if ((l.tp * l.dp * l.cp) % (etp * l.ep) != 0)
+      return "etp × ep = " + format_grouped(etp * l.ep) +
+             " must divide tp × dp × cp = " + format_grouped(l.tp * l.dp * l.cp) +
+             " (the expert grid re-carves the same ranks)";
   }
   return std::nullopt;
 }

@@ -256,20 +256,31 @@ struct Layout {
   std::int64_t vpp = 1;  // model chunks per pipeline rank (interleaved schedule); 1 = 1F1B
   std::int64_t dp = 1;   // data-parallel replicas
   std::int64_t cp = 1;   // context-parallel ranks: each holds seq/cp tokens of every sequence
-  std::int64_t ep = 1;   // expert-parallel ranks, carved out of DP × CP
-  int zero = 1;          // ZeRO stage 0-3, sharding over DP × CP
+  std::int64_t ep = 1;   // expert-parallel ranks, carved out of DP × CP (× TP when etp < tp)
+  // Expert tensor-parallel ranks: each routed expert's hidden units split
+  // etp ways; 0 means tp (Megatron Core's default, expert_tensor_parallel_size
+  // unset). etp = 1 with tp > 1 folds EP over TP, as the Qwen3 and
+  // DeepSeek-V3 Megatron recipes run: the expert grid etp × ep × expert-DP
+  // re-carves tp × dp × cp. Kept 0 when it equals tp (one spelling each).
+  std::int64_t etp = 0;
+  int zero = 1;                   // ZeRO stage 0-3, sharding over DP × CP
   std::int64_t micro_batch = 1;   // sequences per micro-batch
   bool sequence_parallel = true;  // shard norms/dropout over TP (no effect at tp = 1)
   Checkpointing recompute = Checkpointing::selective;
   // dp·tp·pp·cp; throws on overflow.
   std::int64_t chips() const;
+  std::int64_t expert_tp() const { return etp > 0 ? etp : tp; }
+  // Expert data-parallel replicas: tp·dp·cp ÷ (etp·ep), the group that
+  // reduces (and shards) the routed experts' gradients.
+  std::int64_t expert_dp() const;
   bool operator==(const Layout&) const = default;
 };
 
-// "tp=8,pp=4,vpp=1,dp=32,cp=1,ep=1,zero=1,mb=1,sp=on,recompute=selective".
+// "tp=8,pp=4,vpp=1,dp=32,cp=1,ep=1,zero=1,mb=1,sp=on,recompute=selective"
+// (",etp=N" after ep when the experts' TP differs from tp).
 std::string to_string(const Layout& layout);
 
-// Parses the CLI's --layout text (keys tp, pp, vpp, cp, ep, zero, mb, sp,
+// Parses the CLI's --layout text (keys tp, pp, vpp, cp, ep, etp, zero, mb, sp,
 // recompute; dp=N optional). Missing keys keep `base`'s values; dp is derived
 // as n_chips / (tp·pp·cp) when not given. Throws naming the key on a bad key,
 // value, or a product that does not divide n_chips.
@@ -325,6 +336,7 @@ struct LayerActivationInputs {
   std::int64_t seq_len = 2048;
   std::int64_t micro_batch = 1;
   std::int64_t tp = 1;
+  std::int64_t etp = 0;  // expert tensor-parallel ranks; 0 = tp
   std::int64_t cp = 1;
   bool sequence_parallel = false;
   Checkpointing recompute = Checkpointing::none;
@@ -495,13 +507,14 @@ PipelineSchedule pipeline_schedule(const TrainingJob& job, const Layout& layout,
 struct SearchOptions {
   // Fixed axes (the panel's locks); unset: searched.
   std::optional<std::int64_t> tp, pp, vpp, cp, ep, micro_batch;
+  std::optional<std::int64_t> etp;  // experts' TP (1 folds EP over TP); unset: tp and 1
   std::optional<int> zero;
   std::optional<Checkpointing> recompute;
   std::optional<std::int64_t> dp;         // a partial --layout that names dp
   std::optional<bool> sequence_parallel;  // unset: on wherever tp > 1
   bool even_stages = true;                // PP divides the layers
   bool tp_within_node = true;             // TP inside one fast domain
-  bool ep_within_node = true;             // TP × EP inside one fast domain
+  bool ep_within_node = true;             // ETP × EP inside one fast domain
   std::int64_t max_vpp = 8;
   std::int64_t max_micro_batch = 16;
   std::int64_t max_cp = 32;

@@ -29,13 +29,13 @@ struct DpCollectives {
 // (dense params, expert params, dp, cp, tp, ep) → DpCollectives: the search
 // meets the same stage parameters for every micro-batch and recomputation.
 struct DpKeyHash {
-  std::size_t operator()(const std::array<std::int64_t, 6>& k) const {
+  std::size_t operator()(const std::array<std::int64_t, 7>& k) const {
     std::size_t h = 1469598103934665603ULL;
     for (std::int64_t v : k) h = (h ^ static_cast<std::size_t>(v)) * 1099511628211ULL;
     return h;
   }
 };
-using DpCache = std::unordered_map<std::array<std::int64_t, 6>, DpCollectives, DpKeyHash>;
+using DpCache = std::unordered_map<std::array<std::int64_t, 7>, DpCollectives, DpKeyHash>;
 
 struct StageComposition;
 struct StageTime;

@@ -92,13 +92,18 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
   if (!moe) {
     bytes = checked_add(bytes, checked_mul({per_unit, n, shape.d_ff / t}, what), what);
   } else {
-    const double routed =
-        static_cast<double>(n) * static_cast<double>(shape.top_k) * in.moe_load_imbalance;
+    // The experts' tokens: the TP group's (all n) when the experts split tp
+    // ways, etp sequence shards when fewer (Layout::etp).
+    const std::int64_t etp = in.etp > 0 ? in.etp : t;
+    const double tokens =
+        etp == t ? static_cast<double>(n)
+                 : static_cast<double>(n) / static_cast<double>(t) * static_cast<double>(etp);
+    const double routed = tokens * static_cast<double>(shape.top_k) * in.moe_load_imbalance;
     const std::int64_t te = static_cast<std::int64_t>(std::ceil(routed));  // tokens × top_k
     const std::int64_t ef = shape.effective_expert_d_ff();
     // Permuted expert inputs and expert outputs before the weighted combine.
     bytes = checked_add(bytes, checked_mul({4, te, H}, what), what);
-    bytes = checked_add(bytes, checked_mul({per_unit, te, ef / t}, what), what);
+    bytes = checked_add(bytes, checked_mul({per_unit, te, ef / etp}, what), what);
     if (shape.shared_experts > 0)
       bytes =
           checked_add(bytes, checked_mul({per_unit, n, shape.shared_experts * ef / t}, what), what);
@@ -171,8 +176,11 @@ void add_non_tensor_memory(const TrainingJob& job, const Layout& layout, std::in
   constexpr std::int64_t kRuntimeBytes = 666'632'192;
   constexpr std::int64_t kPairCommBytes = 544'000'000, kGroupCommBytes = 688'000'000;
   m.runtime_bytes = kRuntimeBytes;
+  const bool folded = job.shape.is_moe() && layout.expert_tp() != layout.tp;
   for (const std::int64_t ranks : {layout.tp, layout.cp, layout.dp * layout.cp, layout.pp,
-                                   job.shape.is_moe() ? layout.ep : std::int64_t{1}}) {
+                                   job.shape.is_moe() ? layout.ep : std::int64_t{1},
+                                   folded ? layout.expert_tp() : std::int64_t{1},
+                                   folded ? layout.expert_dp() : std::int64_t{1}}) {
     if (ranks <= 1) continue;
     ++m.communicators;
     m.comm_buffers_bytes += ranks == 2 ? kPairCommBytes : kGroupCommBytes;
@@ -280,7 +288,7 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   if (comp.first) dense_params = checked_add(dense_params, embed.params, what);
   if (comp.last) dense_params = checked_add(dense_params, out.params, what);
   const std::int64_t shard = layout.dp * layout.cp;
-  const std::int64_t expert_shard = std::max<std::int64_t>(1, shard / layout.ep);
+  const std::int64_t expert_shard = layout.expert_dp();
   auto bytes = [&](double per_param, bool sharded) {
     const std::int64_t d = sharded ? ceil_div(dense_params, shard) : dense_params;
     const std::int64_t e = sharded ? ceil_div(expert_params, expert_shard) : expert_params;
@@ -358,8 +366,13 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
         buf, static_cast<std::int64_t>(std::ceil(c.grad_bytes * static_cast<double>(layer_params))),
         what);
   if (comp.moe_layers > 0) {
-    const double routed = static_cast<double>(n) * static_cast<double>(s.top_k) *
-                          job.software.moe_load_imbalance * static_cast<double>(s.d_model);
+    const std::int64_t etp = layout.expert_tp();
+    const double tokens =
+        etp == layout.tp
+            ? static_cast<double>(n)
+            : static_cast<double>(n) / static_cast<double>(layout.tp) * static_cast<double>(etp);
+    const double routed = tokens * static_cast<double>(s.top_k) * job.software.moe_load_imbalance *
+                          static_cast<double>(s.d_model);
     buf = checked_add(buf, static_cast<std::int64_t>(std::ceil(4.0 * routed)), what);
   }
   m.buffers_bytes = buf;

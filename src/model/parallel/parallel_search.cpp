@@ -55,19 +55,20 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
   // it equals none, so the search does not list it twice.
   if (job.software.flash_attention) recomputes = {Checkpointing::none, Checkpointing::full};
 
-  // Per-layer costs depend on (tp, cp, mb, recompute, ep), and, where the
+  // Per-layer costs depend on (tp, cp, mb, recompute, ep, etp), and, where the
   // software has them, on the micro-batches per step (an unfused gradient
   // accumulation's bytes) and on whether ZeRO-3 shards (FSDP2's copies);
   // edges on (tp, cp, mb, pp > 1), the same two and, for an FP8 run's bf16
-  // edge layers, the recomputation.
+  // edge layers, the recomputation and the expert grid (ep, etp).
   const TrainingSoftware& sw = job.software;
   auto accumulation_key = [&](const Layout& L) -> std::int64_t {
     return sw.fused_grad_accumulation ? 0 : micro_batches_per_step(job, L);
   };
-  using Key =
-      std::tuple<std::int64_t, std::int64_t, std::int64_t, int, std::int64_t, std::int64_t, bool>;
+  using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, int, std::int64_t, std::int64_t,
+                         bool, std::int64_t>;
   std::map<Key, std::pair<LayerCost, LayerCost>> layer_cache;
-  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, bool, std::int64_t, bool, int>,
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, bool, std::int64_t, bool, int,
+                      std::int64_t, std::int64_t>,
            std::pair<EdgeCost, EdgeCost>>
       edge_cache;
 
@@ -82,13 +83,23 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
         if (!opt.cp && cp > opt.max_cp) continue;
         const std::int64_t dp = job.n_chips / (tp * pp * cp);
         if (job.global_batch % dp != 0 || (opt.dp && dp != *opt.dp)) continue;
-        std::vector<std::int64_t> eps = {1};
+        // (ep, etp): the experts split tp ways (stored as etp = 0), or, with
+        // sequence parallelism, whole on each rank with EP folded over TP.
+        std::vector<std::pair<std::int64_t, std::int64_t>> expert_grids = {{1, 0}};
         if (s.is_moe()) {
-          eps.clear();
-          for (std::int64_t e : divisors(s.n_experts))
-            if ((dp * cp) % e == 0 && (!opt.ep_within_node || tp * e <= node)) eps.push_back(e);
+          expert_grids.clear();
+          std::vector<std::int64_t> etps = {tp};
+          if (tp > 1 && opt.sequence_parallel.value_or(true)) etps.push_back(1);
+          if (opt.etp) etps = {*opt.etp};
+          for (std::int64_t etp : etps) {
+            if (etp < 1 || etp > tp || tp % etp != 0) continue;
+            for (std::int64_t e : divisors(s.n_experts))
+              if ((tp * dp * cp) % (etp * e) == 0 &&
+                  (opt.ep ? e == *opt.ep : !opt.ep_within_node || etp * e <= node))
+                expert_grids.emplace_back(e, etp == tp ? 0 : etp);
+          }
         }
-        for (std::int64_t ep : axis(opt.ep, eps)) {
+        for (const auto& [ep, etp] : expert_grids) {
           std::vector<std::int64_t> mbs;
           for (std::int64_t mb : divisors(job.global_batch / dp))
             if (mb <= opt.max_micro_batch) mbs.push_back(mb);
@@ -111,13 +122,14 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
                 for (Checkpointing rc : axis(opt.recompute, recomputes)) {
                   Layout L;
                   L.tp = tp, L.pp = pp, L.vpp = vpp, L.dp = dp, L.cp = cp, L.ep = ep;
+                  L.etp = etp;
                   L.zero = zero, L.micro_batch = mb,
                   L.sequence_parallel = tp > 1 && opt.sequence_parallel.value_or(true);
                   L.recompute = rc;
                   if (layout_problem(job, L)) continue;
                   const std::int64_t acc = accumulation_key(L);
                   const bool copies = sw.fsdp2_copies && zero >= 3 && dp * cp > 1;
-                  const Key key{tp, cp, mb, static_cast<int>(rc), ep, acc, copies};
+                  const Key key{tp, cp, mb, static_cast<int>(rc), ep, acc, copies, etp};
                   auto it = layer_cache.find(key);
                   if (it == layer_cache.end()) {
                     const LayerCost d = layer_cost(c, L, false);
@@ -125,7 +137,7 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
                     it = layer_cache.emplace(key, std::pair{d, e}).first;
                   }
                   const auto ekey =
-                      std::tuple{tp, cp, mb, pp > 1, acc, copies, static_cast<int>(rc)};
+                      std::tuple{tp, cp, mb, pp > 1, acc, copies, static_cast<int>(rc), ep, etp};
                   auto et = edge_cache.find(ekey);
                   if (et == edge_cache.end())
                     et =
@@ -224,6 +236,7 @@ std::string no_layout_reason(const TrainingJob& job, const SearchOptions& opt) {
   l.cp = opt.cp.value_or(1);
   l.vpp = opt.vpp.value_or(1);
   l.ep = opt.ep.value_or(1);
+  if (opt.etp && *opt.etp != l.tp) l.etp = *opt.etp;
   l.micro_batch = opt.micro_batch.value_or(1);
   l.dp = job.n_chips / (l.tp * l.pp * l.cp);
   l.zero = opt.zero.value_or(l.dp * l.cp == 1 ? 0 : 1);

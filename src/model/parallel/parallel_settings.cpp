@@ -49,6 +49,7 @@ void ParallelSettings::validate() const {
   require_lock(vpp, "vpp", "model chunks per pipeline rank", kMaxVpp);
   require_lock(cp, "cp", "context-parallel ranks", kMaxCp);
   require_lock(ep, "ep", "expert-parallel ranks", kMaxEp);
+  require_lock(etp, "etp", "expert tensor-parallel ranks", kMaxTp);
   require_lock(micro_batch, "micro_batch", "sequences per micro-batch", kMaxMicroBatch);
   if (zero) require_count(*zero, "zero", "ZeRO stage", 0, 3);
   if (chosen) {
@@ -59,6 +60,7 @@ void ParallelSettings::validate() const {
     require_count(l.dp, "chosen.dp", "data-parallel replicas", 1, 100'000'000);
     require_count(l.cp, "chosen.cp", "context-parallel ranks", 1, kMaxCp);
     require_count(l.ep, "chosen.ep", "expert-parallel ranks", 1, kMaxEp);
+    require_count(l.etp, "chosen.etp", "expert tensor-parallel ranks (0 = tp)", 0, kMaxTp);
     require_count(l.zero, "chosen.zero", "ZeRO stage", 0, 3);
     require_count(l.micro_batch, "chosen.micro_batch", "sequences per micro-batch", 1,
                   kMaxMicroBatch);
@@ -73,6 +75,7 @@ SearchOptions ParallelSettings::search_options() const {
   o.vpp = vpp;
   o.cp = cp;
   o.ep = ep;
+  o.etp = etp;
   o.micro_batch = micro_batch;
   o.zero = zero;
   o.recompute = recompute;

@@ -60,6 +60,7 @@ struct ParallelSettings {
   bool tp_within_node = true;  // TP inside one fast domain
   // Locks: axes the search keeps fixed; unset: searched.
   std::optional<std::int64_t> tp, pp, vpp, cp, ep, micro_batch;
+  std::optional<std::int64_t> etp;  // experts' TP; 1 folds EP over TP
   std::optional<int> zero;
   std::optional<Checkpointing> recompute;
   // The layout picked from the table; unset: the fastest layout that fits.

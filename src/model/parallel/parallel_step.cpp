@@ -22,15 +22,15 @@ GroupPlacement dense_dp_group(const JobContext& c, const Layout& L) {
 }
 
 GroupPlacement expert_dp_group(const JobContext& c, const Layout& L) {
-  return placement(c, std::max<std::int64_t>(1, L.dp * L.cp / L.ep), L.tp * L.ep);
+  return placement(c, L.expert_dp(), L.expert_tp() * L.ep);
 }
 
 // The data-parallel collectives over a rank's parameters: dense ones over
-// DP × CP, routed experts' over DP × CP / EP; gradients of c.grad_bytes,
+// DP × CP, routed experts' over the expert-DP group (Layout::expert_dp); gradients of c.grad_bytes,
 // weights of 2 bytes. Cached: the search meets the same stages many times.
 const DpCollectives& dp_collectives(const JobContext& c, const Layout& L, std::int64_t dense_params,
                                     std::int64_t expert_params) {
-  const std::array<std::int64_t, 6> key{dense_params, expert_params, L.dp, L.cp, L.tp, L.ep};
+  const std::array<std::int64_t, 7> key{dense_params, expert_params, L.dp, L.cp, L.tp, L.ep, L.etp};
   if (auto it = c.dp_cache.find(key); it != c.dp_cache.end()) return it->second;
   if (c.dp_cache.size() > 100'000) c.dp_cache.clear();
   const GroupPlacement dg = dense_dp_group(c, L), eg = expert_dp_group(c, L);
@@ -287,7 +287,7 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
   // Data parallelism once per step, and the optimizer: the worst stage.
   double dp_exposed = 0, optimizer = 0, fwd_before = 0, bwd_before = 0;
   const std::int64_t shard = L.dp * L.cp;
-  const std::int64_t expert_shard = std::max<std::int64_t>(1, shard / L.ep);
+  const std::int64_t expert_shard = L.expert_dp();
   DpStep d;
   double update = 0;
   for (std::size_t i = 0; i < comps.size(); ++i) {

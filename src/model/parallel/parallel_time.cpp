@@ -126,6 +126,10 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   const double nd = static_cast<double>(n);
   const double H = static_cast<double>(s.d_model);
   const double nt = sp ? nd / static_cast<double>(t) : nd;  // tokens of the replicated work
+  // The routed experts' tensor parallelism (Layout::etp): below tp the MLP
+  // leaves the TP group, and each rank's experts see etp sequence shards.
+  const std::int64_t etp = moe_layer && s.is_moe() ? L.expert_tp() : t;
+  const double expert_tokens = etp == t ? nd : nt * static_cast<double>(etp);
   const std::int64_t heads_r = s.n_heads / t;
   const std::int64_t kv_r = std::max<std::int64_t>(1, s.n_kv_heads / t);
   const std::int64_t dh = s.d_head;
@@ -209,9 +213,12 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
     mlp_b =
         fc1.bwd() + fc2.bwd() + streaming_seconds(r, per_unit_b * nd * static_cast<double>(f_r));
   } else {
-    const std::int64_t ef_r = s.effective_expert_d_ff() / t;
+    // Each routed expert's hidden units split over the expert TP group; its
+    // tokens are the group's sequence shards gathered (all n when etp = tp;
+    // with EP folded over TP, etp = 1, only the rank's own n/t).
+    const std::int64_t ef_r = s.effective_expert_d_ff() / etp;
     const std::int64_t local_experts = s.n_experts / L.ep;
-    const double routed = nd * static_cast<double>(s.top_k) * sw.moe_load_imbalance;
+    const double routed = expert_tokens * static_cast<double>(s.top_k) * sw.moe_load_imbalance;
     const std::int64_t per_expert = std::max<std::int64_t>(
         1, static_cast<std::int64_t>(std::ceil(routed / static_cast<double>(local_experts))));
     const std::int64_t n_rt = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(nt)));
@@ -336,7 +343,8 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   } else {
     lc.dense_params = ceil_div(lp.attn, t) + lp.norms + lp.router +
                       ceil_div(checked_mul(s.shared_experts, c.expert_params, "parameters"), t);
-    lc.expert_params = checked_mul(s.n_experts / L.ep, ceil_div(c.expert_params, t), "parameters");
+    lc.expert_params =
+        checked_mul(s.n_experts / L.ep, ceil_div(c.expert_params, etp), "parameters");
   }
   // FSDP2's copies (TrainingSoftware::fsdp2_copies): the forward's and the
   // backward's gathered weights copied out (2 bytes read, 2 written each), the
@@ -368,20 +376,35 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
     if (sp) {
       const double ag = group_seconds(c, Collective::all_gather, bytes, grp);
       const double rs = group_seconds(c, Collective::reduce_scatter, bytes, grp);
+      // The MLP's pair: the same over TP, or with the experts' TP below tp the
+      // routed tokens gathered over the expert TP group after the all-to-all
+      // (Megatron Core's MoEAlltoAllTokenDispatcher); none at etp = 1.
+      double ag_m = ag, rs_m = rs;
+      if (etp < t) {
+        const GroupPlacement eg = placement(c, etp, 1);
+        const double routed_bytes =
+            2.0 * expert_tokens * static_cast<double>(s.top_k) * sw.moe_load_imbalance * H;
+        ag_m = group_seconds(c, Collective::all_gather, routed_bytes, eg);
+        rs_m = group_seconds(c, Collective::reduce_scatter, routed_bytes, eg);
+        // Shared experts stay split over TP, with their own gather and scatter.
+        if (s.shared_experts > 0) ag_m += ag, rs_m += rs;
+      }
       // Forward: all-gather into QKV and FC1, reduce-scatter out of the
       // output projection and FC2.
-      lc.fwd_tp = full_overlap ? overlapped(c, ag, qkv.fwd) + overlapped(c, ag, fc1.fwd) +
-                                     overlapped(c, rs, proj.fwd) + overlapped(c, rs, fc2.fwd)
-                               : 2 * ag + 2 * rs;
+      lc.fwd_tp = full_overlap ? overlapped(c, ag, qkv.fwd) + overlapped(c, ag_m, fc1.fwd) +
+                                     overlapped(c, rs, proj.fwd) + overlapped(c, rs_m, fc2.fwd)
+                               : ag + ag_m + rs + rs_m;
       // Backward: the all-gather of the output gradients (blocking), the
       // reduce-scatter of the input gradients (beside the weight-gradient
       // GEMM), and the all-gather of the inputs again for the weight gradient
       // (beside the input-gradient GEMM) unless the recomputed forward kept it.
       double bwd =
-          full_overlap ? overlapped(c, ag, proj.dgrad) + overlapped(c, ag, fc2.dgrad) : 2 * ag;
-      bwd += bwd_overlap ? overlapped(c, rs, qkv.wgrad) + overlapped(c, rs, fc1.wgrad) : 2 * rs;
+          full_overlap ? overlapped(c, ag, proj.dgrad) + overlapped(c, ag_m, fc2.dgrad) : ag + ag_m;
+      bwd +=
+          bwd_overlap ? overlapped(c, rs, qkv.wgrad) + overlapped(c, rs_m, fc1.wgrad) : rs + rs_m;
       if (L.recompute != Checkpointing::full)
-        bwd += bwd_overlap ? overlapped(c, ag, qkv.dgrad) + overlapped(c, ag, fc1.dgrad) : 2 * ag;
+        bwd +=
+            bwd_overlap ? overlapped(c, ag, qkv.dgrad) + overlapped(c, ag_m, fc1.dgrad) : ag + ag_m;
       lc.bwd_tp = bwd;
     } else {
       const double ar = group_seconds(c, Collective::all_reduce, bytes, grp);
@@ -401,7 +424,9 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   // Expert all-to-alls: dispatch and combine, forward and backward.
   if (moe && L.ep > 1) {
     const double copies = nt * static_cast<double>(s.top_k) * sw.moe_load_imbalance * H;
-    const GroupPlacement grp = placement(c, L.ep, t);
+    // The EP group's ranks sit etp apart (Megatron Core orders the expert
+    // grid etp, ep, expert-DP): with etp = 1 they are neighbours.
+    const GroupPlacement grp = placement(c, L.ep, etp);
     // One all-to-all of `bytes` per routed element.
     auto a2a = [&](double bytes) {
       if (sw.ep_nodes_per_token <= 0 || grp.ranks_per_node == grp.ranks)
@@ -482,6 +507,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   in.seq_len = job.seq_len;
   in.micro_batch = L.micro_batch;
   in.tp = t;
+  in.etp = L.etp;
   in.cp = L.cp;
   in.sequence_parallel = L.sequence_parallel;
   in.recompute = L.recompute;
@@ -496,15 +522,21 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   // wise copy only): 1 byte instead of 2 for QKV's and FC1's inputs (the norm
   // outputs, the local shard with sequence parallelism) and FC2's (the
   // activation's output); the attention output is kept twice, in bf16 for the
-  // attention's backward and in FP8 for the projection's. Routed experts are
-  // left as they are.
+  // attention's backward and in FP8 for the projection's. Routed experts
+  // the same (TE's GroupedLinear saves its quantized inputs): the permuted
+  // tokens and the activation's output at 1 byte; the norm output stays in
+  // bf16 for the router, so FC1's saving there is lost.
   if (fp8) {
     const double norm_out = sp ? nt * H : nd * H;
     double saved = 2 * norm_out - nd * static_cast<double>(heads_r * v_dh);
-    if (!moe)
+    if (!moe) {
       saved += nd * static_cast<double>(s.d_ff / t);
-    else
+    } else {
       saved -= norm_out;  // FC1's input goes to the routed experts
+      const double routed = expert_tokens * static_cast<double>(s.top_k) * sw.moe_load_imbalance;
+      saved += routed * (H + static_cast<double>(s.effective_expert_d_ff() / etp));
+      saved += nd * static_cast<double>(s.shared_experts * s.effective_expert_d_ff() / t);
+    }
     const auto fp8_saving = static_cast<std::int64_t>(std::llround(std::max(0.0, saved)));
     if (L.recompute != Checkpointing::full)
       lc.activation_bytes = std::max<std::int64_t>(0, lc.activation_bytes - fp8_saving);

@@ -377,6 +377,8 @@ std::vector<ScenarioField> make_fields() {
       [lock](SV s) { return lock(s.parallel.cp); });
   add("parallel.locks.ep", "Parallelism: EP lock", "",
       [lock](SV s) { return lock(s.parallel.ep); });
+  add("parallel.locks.etp", "Parallelism: expert TP lock", "",
+      [lock](SV s) { return lock(s.parallel.etp); });
   add("parallel.locks.micro_batch", "Parallelism: micro-batch lock", "",
       [lock](SV s) { return lock(s.parallel.micro_batch); });
   add("parallel.locks.zero", "Parallelism: ZeRO lock", "",

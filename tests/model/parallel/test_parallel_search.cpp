@@ -53,19 +53,33 @@ TEST(ParallelSearch, EveryListedLayoutCostsWhatItCostsAlone) {
   }
 }
 
-TEST(ParallelSearch, EpFoldedOverTpIsRefusedSayingSo) {
+TEST(ParallelSearch, EpFoldsOverTpOnlyWithExpertTpBelowTp) {
   // Megatron Bridge's Qwen3 MoE recipes fold EP over TP (expert tensor
-  // parallelism 1): EP 32 with DP 16 and TP 2. Not modelled: the layout is
-  // refused, and the reason says what is missing.
+  // parallelism 1): EP 32 with DP 16 and TP 2. With the experts split over TP
+  // (the default) the layout is refused, and the reason names the way out.
   TrainingJob j = job("Qwen3-30B-A3B", 256, 1024, 4096);
   Layout l;
   l.tp = 2, l.pp = 8, l.dp = 16, l.ep = 32, l.zero = 1;
   const std::optional<std::string> why = layout_problem(j, l);
   ASSERT_TRUE(why.has_value());
   EXPECT_NE(why->find("must divide dp × cp = 16"), std::string::npos) << *why;
-  EXPECT_NE(why->find("folded over TP"), std::string::npos) << *why;
-  l.tp = 1, l.pp = 16;  // EP 32 > DP 16 with nothing to fold over: no such note
-  EXPECT_EQ(layout_problem(j, l)->find("folded"), std::string::npos);
+  EXPECT_NE(why->find("etp=1"), std::string::npos) << *why;
+  l.etp = 1;
+  EXPECT_FALSE(layout_problem(j, l).has_value()) << *layout_problem(j, l);
+  EXPECT_EQ(l.expert_dp(), 1);  // 2 × 16 ranks re-carved into 32 expert ranks
+  l.sequence_parallel = false;  // Megatron Core runs MoE with TP only with it
+  ASSERT_TRUE(layout_problem(j, l).has_value());
+  EXPECT_NE(layout_problem(j, l)->find("sequence parallelism"), std::string::npos);
+  l.sequence_parallel = true, l.ep = 64;  // 64 > 2 × 16: nothing left to fold over
+  ASSERT_TRUE(layout_problem(j, l).has_value());
+  EXPECT_NE(layout_problem(j, l)->find("etp × ep = 64 must divide tp × dp × cp = 32"),
+            std::string::npos)
+      << *layout_problem(j, l);
+  l.tp = 1, l.pp = 16, l.ep = 32, l.etp = 0;  // EP 32 > DP 16 with no TP: no such hint
+  EXPECT_EQ(layout_problem(j, l)->find("etp=1"), std::string::npos);
+  Layout dense;
+  dense.tp = 2, dense.dp = 128, dense.etp = 1;
+  ASSERT_TRUE(layout_problem(job("Llama-3-8B", 256, 1024, 4096), dense).has_value());
 }
 
 TEST(ParallelSearch, RankedByStepTimeAmongThoseThatFit) {
@@ -128,14 +142,19 @@ TEST(ParallelSearch, MoeSearchesExpertParallelismInsideANode) {
   const TrainingJob j = job("Mixtral-8x7B", 256, 256, 4096);  // Mixtral-8x7B
   const SearchResult r = search_layouts(j);
   ASSERT_GT(r.fitting, 0);
-  std::set<std::int64_t> eps;
+  std::set<std::int64_t> eps, etps;
   for (const LayoutResult& l : r.layouts) {
-    EXPECT_EQ(j.shape.n_experts % l.layout.ep, 0);
-    EXPECT_EQ((l.layout.dp * l.layout.cp) % l.layout.ep, 0);
-    EXPECT_LE(l.layout.tp * l.layout.ep, 8);
-    eps.insert(l.layout.ep);
+    const Layout& L = l.layout;
+    EXPECT_EQ(j.shape.n_experts % L.ep, 0);
+    // The expert grid re-carves TP × DP × CP; its EP group sits in a node.
+    EXPECT_EQ((L.tp * L.dp * L.cp) % (L.expert_tp() * L.ep), 0);
+    EXPECT_LE(L.expert_tp() * L.ep, 8);
+    EXPECT_TRUE(L.etp == 0 || (L.etp == 1 && L.tp > 1)) << to_string(L);  // one spelling
+    eps.insert(L.ep);
+    etps.insert(L.expert_tp());
   }
   EXPECT_GT(eps.size(), 1u);
+  EXPECT_TRUE(etps.count(1) && etps.size() > 1);  // the experts whole, and split
 }
 
 TEST(ParallelSearch, NothingFitsOnTooFewChips) {

@@ -241,7 +241,7 @@ TEST(ModelShape, DecodeShapeTakesTheLatentBytesPerToken) {
 }
 
 TEST(ModelShape, PresetsFromRealConfigs) {
-  bool v3 = false, qwen = false;
+  bool v3 = false, qwen = false, qwen235 = false;
   for (const ModelPreset& p : model_presets()) {
     if (p.name == "DeepSeek-V3") {
       v3 = true;
@@ -253,9 +253,15 @@ TEST(ModelShape, PresetsFromRealConfigs) {
       EXPECT_EQ(count_params(p.shape).total, 30'532'122'624);
       EXPECT_EQ(count_params(p.shape).active, 3'353'032'704);  // "3.3B activated"
     }
+    if (p.name == "Qwen3-235B-A22B") {
+      qwen235 = true;
+      EXPECT_EQ(count_params(p.shape).total, 235'093'634'560);
+      EXPECT_EQ(count_params(p.shape).active, 22'190'763'520);  // "22B activated"
+    }
   }
   EXPECT_TRUE(v3);
   EXPECT_TRUE(qwen);
+  EXPECT_TRUE(qwen235);
 }
 
 TEST(ModelShape, InvalidCombinationsNameTheField) {
