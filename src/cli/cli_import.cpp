@@ -105,7 +105,11 @@ int run_import_run(Args& a) {
         std::to_string(s.n_layers) + " layers, d_model " + std::to_string(s.d_model) + ", d_ff " +
             std::to_string(s.d_ff) + ", " + std::to_string(s.n_heads) + " heads (" +
             std::to_string(s.n_kv_heads) + " KV), vocab " + std::to_string(s.vocab) +
-            (s.gated ? ", gated MLP" : ""),
+            (s.gated ? ", gated MLP" : "") +
+            (s.is_moe()
+                 ? ", " + std::to_string(s.n_experts) + " experts (top " + std::to_string(s.top_k) +
+                       ", " + std::to_string(s.effective_expert_d_ff()) + " wide)"
+                 : std::string()),
         kWidth);
   } else {
     row("model", "(incomplete: see missing)", kWidth);

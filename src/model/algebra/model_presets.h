@@ -16,8 +16,9 @@ struct ModelPreset {
   std::string_view source;
 };
 
-// Llama-2-7B, Llama-3-8B, Llama-3-70B, Mixtral-8x7B, Qwen3-30B-A3B and
-// DeepSeek-V3 (MLA, shared experts, dense first layers), from their config.json.
+// Llama-2-7B, Llama-3-8B, Llama-3-70B, Mixtral-8x7B, Qwen3-30B-A3B,
+// Qwen3-235B-A22B and DeepSeek-V3 (MLA, shared experts, dense first layers),
+// from their config.json.
 std::span<const ModelPreset> model_presets();
 
 // A dense, Llama-style shape with about `n_params` parameters: d_model ≈ 100

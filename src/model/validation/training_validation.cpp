@@ -6,6 +6,7 @@
 #include "csv.h"
 #include "gpt_shape.h"
 #include "hardware.h"
+#include "model_presets.h"
 #include "parallel.h"
 
 namespace napkin {
@@ -30,6 +31,8 @@ std::string layout_label(const std::string& model, const Layout& l, std::int64_t
   return model + " on " + std::to_string(chips) + ": tp=" + std::to_string(l.tp) +
          " pp=" + std::to_string(l.pp) + (l.vpp > 1 ? " vpp=" + std::to_string(l.vpp) : "") +
          (l.cp > 1 ? " cp=" + std::to_string(l.cp) : "") + " dp=" + std::to_string(l.dp) +
+         (l.ep > 1 ? " ep=" + std::to_string(l.ep) : "") +
+         (l.etp > 0 && l.etp != l.tp ? " etp=" + std::to_string(l.etp) : "") +
          " mb=" + std::to_string(l.micro_batch) + recompute;
 }
 
@@ -227,6 +230,65 @@ void add_megatron_bridge_rows(std::string_view text, const std::string& file, co
 }
 
 }  // namespace
+
+ValidationSet megatron_bridge_moe_validation_set(std::string_view text) {
+  ValidationSet set{
+      "megatron-bridge-moe-h100",
+      "Megatron Bridge (NeMo) MoE on DGX-H100, FP8",
+      "tokens/s per GPU",
+      "tokens/s",
+      "NVIDIA Megatron Bridge performance summaries, NeMo containers 25.11-26.04.01: "
+      "Qwen3-235B-A22B on 256 H100 SXM, FP8, EP 32 folded over TP 2 (expert TP 1)",
+      "held out (no constant set from these rows); the recipe's all-to-all dispatcher with its "
+      "EP overlap, TP overlap off and force-balanced routing; the Qwen3-30B rows are left out "
+      "(their recipe's HybridEP dispatcher and CUDA graphs are not modelled)",
+      {}};
+  const std::string file = "megatron_bridge/h100_moe_pretraining.csv";
+  const CsvText csv(text, file);
+  const std::size_t container = csv.column("container"), model = csv.column("model"),
+                    gpus = csv.column("gpus"), batch = csv.column("global_batch"),
+                    mb = csv.column("micro_batch"), seq = csv.column("seq_len"),
+                    tp = csv.column("tp"), pp = csv.column("pp"), cp = csv.column("cp"),
+                    vp = csv.column("vp"), ep = csv.column("ep"), etp = csv.column("etp"),
+                    tokens = csv.column("tokens_per_s_per_gpu");
+  for (std::size_t r = 0; r < csv.size(); ++r) {
+    if (csv.at(r, model) != "QWEN3_235B_A22B") continue;
+    TrainingJob j;
+    for (const ModelPreset& p : model_presets())  // Qwen/Qwen3-235B-A22B's config.json
+      if (p.name == "Qwen3-235B-A22B") j.shape = p.shape;
+    j.chip = "H100";
+    j.network = cluster_by_name("dgx-h100").network;
+    j.n_chips = csv.count(r, gpus);
+    j.seq_len = csv.count(r, seq);
+    j.global_batch = csv.count(r, batch);
+    // The recipe (qwen3_235b_a22b_pretrain_256gpu_h100_fp8cs_config):
+    // moe_a2a_overlap and overlap_moe_expert_parallel_comm on,
+    // tp_comm_overlap off (the backward's overlap stays, Megatron's default).
+    j.software = software_by_name("megatron-core-fp8");
+    j.software.tp_overlap = TpOverlap::backward;
+    j.software.overlap_ep_comm = true;
+    Layout l;
+    l.tp = csv.count(r, tp);
+    l.pp = csv.count(r, pp);
+    l.cp = csv.count(r, cp);
+    l.vpp = csv.count(r, vp);
+    l.ep = csv.count(r, ep);
+    l.etp = csv.count(r, etp) == l.tp ? 0 : csv.count(r, etp);
+    l.dp = j.n_chips / (l.tp * l.pp * l.cp);
+    l.zero = 1;
+    l.micro_batch = csv.count(r, mb);
+    l.sequence_parallel = l.tp > 1;
+    l.recompute = Checkpointing::none;
+    const LayoutResult res = evaluate_layout(j, l);
+    if (!res.valid) throw std::invalid_argument(file + ": " + res.reason);
+    const double predicted = static_cast<double>(j.global_batch) * static_cast<double>(j.seq_len) /
+                             res.step_seconds / static_cast<double>(j.n_chips);
+    set.rows.push_back({csv.at(r, container) + ": " + layout_label("Qwen3-235B-A22B", l, j.n_chips),
+                        predicted, csv.real(r, tokens),
+                        "megatron-core-fp8 (EP overlap, TP overlap off)"});
+  }
+  return set;
+}
 
 ValidationSet megatron_bridge_validation_set(std::string_view text) {
   ValidationSet set{"megatron-bridge-h100",

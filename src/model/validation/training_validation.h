@@ -33,6 +33,12 @@ ValidationSet megatron_bridge_validation_set(std::string_view h100_pretraining_c
 // constant was set from them).
 ValidationSet megatron_bridge_b200_validation_set(std::string_view b200_pretraining_csv);
 
+// From tests/data/megatron_bridge/h100_moe_pretraining.csv:
+// "megatron-bridge-moe-h100" (tokens/s per GPU), the same summaries'
+// Qwen3-235B-A22B rows on 256 H100 (EP 32 folded over TP 2), with the
+// recipe's EP overlap and without its TP overlap; held out.
+ValidationSet megatron_bridge_moe_validation_set(std::string_view h100_moe_pretraining_csv);
+
 // From tests/data/torchtitan/a100_fsdp2.csv: "torchtitan-a100" (tokens/s per
 // GPU), torchtitan's first published FSDP2 runs on 64 A100 (ZeRO-3 alone,
 // software fsdp, eager); the rows with torchtitan's own selective

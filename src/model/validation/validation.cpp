@@ -17,6 +17,8 @@ std::vector<ValidationSet> public_validation_sets() {
       megatron_bridge_validation_set(validation_data("megatron_bridge/h100_pretraining.csv")));
   out.push_back(
       megatron_bridge_b200_validation_set(validation_data("megatron_bridge/b200_pretraining.csv")));
+  out.push_back(megatron_bridge_moe_validation_set(
+      validation_data("megatron_bridge/h100_moe_pretraining.csv")));
   out.push_back(torchtitan_validation_set(validation_data("torchtitan/a100_fsdp2.csv")));
   for (ValidationSet& s : serving_validation_sets(validation_data("serving/published_serving.csv")))
     out.push_back(std::move(s));
