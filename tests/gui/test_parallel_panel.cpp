@@ -23,6 +23,7 @@
 #include "format.h"
 #include "framework_config.h"
 #include "gui_test_util.h"
+#include "model_presets.h"
 #include "parallel/LayoutTableModel.h"
 #include "parallel/ParallelPanel.h"
 #include "parallel/plots/ScheduleGanttPlot.h"
@@ -420,4 +421,33 @@ TEST(ParallelPanel, TheScheduleIsAChoiceTheChartDraws) {
   QCoreApplication::processEvents();
   EXPECT_EQ(f.model.scenario().parallel.pipe_schedule, PipeSchedule::one_f_one_b);
   EXPECT_EQ(f.panel.controls().pipe_schedule->currentText(), QStringLiteral("1F1B"));
+}
+
+// Expert TP locked to 1 on a MoE model: every row folds EP over TP (or has no
+// TP to fold over), and the EP cell names the experts' own TP.
+TEST(ParallelPanel, LockingExpertTpOneFoldsEpOverTp) {
+  Fixture f;
+  ASSERT_TRUE(f.model.edit(QStringLiteral("model"), 1, [](Scenario& x) {
+    for (const ModelPreset& p : model_presets())
+      if (p.name == "Qwen3-30B-A3B") x.shape = p.shape;
+    x.model_name = "Qwen3-30B-A3B";
+    x.n_chips = 64;
+  }));
+  pick(f.panel.controls().tp, QStringLiteral("2"));
+  pick(f.panel.controls().etp, QStringLiteral("1"));
+  EXPECT_EQ(f.model.scenario().parallel.etp, 1);
+  f.panel.waitForSearch();
+  QTest::mouseClick(f.panel.showAll(), Qt::LeftButton);
+  ASSERT_GT(f.rows(), 0);
+  bool named = false;
+  for (int i = 0; i < f.rows(); ++i) {
+    const Layout& l = f.panel.layoutAtRow(i).layout;
+    EXPECT_EQ(l.tp, 2);
+    EXPECT_EQ(l.etp, 1) << to_string(l);
+    const QString ep = f.panel.table()->model()->index(i, LayoutTableModel::kEp).data().toString();
+    named = named || ep.contains(QStringLiteral("(ETP 1)"));
+  }
+  EXPECT_TRUE(named);
+  pick(f.panel.controls().etp, QStringLiteral("auto"));
+  EXPECT_FALSE(f.model.scenario().parallel.etp);
 }

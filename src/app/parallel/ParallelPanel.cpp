@@ -180,6 +180,8 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   };
   at_least(LayoutTableModel::kStep, QStringLiteral("888.8 days"));
   at_least(LayoutTableModel::kRank, QStringLiteral("88888"));
+  // A MoE model's EP may name its experts' own TP ("32 (ETP 1)").
+  at_least(LayoutTableModel::kEp, tr("%1 (ETP %2)").arg(88).arg(8));
   refresh();
 }
 
