@@ -323,6 +323,12 @@ void read_torchtitan(const Keys& k, TrainingConfig& c) {
   l.cp = k.axis({"parallelism.context_parallel_degree", "experimental.context_parallel_degree"}, 1,
                 "cp");
   l.ep = k.axis({"parallelism.expert_parallel_degree"}, 1, "ep");
+  if (l.ep > 1 && l.tp > 1) {
+    // torchtitan's ParallelismConfig: "EP borrows ranks from FSDP and TP"
+    // (efsdp = dp_shard · cp · tp / ep): each expert whole on its rank.
+    l.etp = 1;
+    k.note("etp = 1: torchtitan's expert parallelism borrows its ranks from FSDP and TP");
+  }
   const auto shard =
       k.integer({"parallelism.data_parallel_shard_degree", "training.data_parallel_shard_degree"},
                 -1, kMax)

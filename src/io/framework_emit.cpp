@@ -126,6 +126,11 @@ EmittedFlags emit_torchtitan(const TrainingJob& job, const Layout& l) {
   o += "pipeline_parallel_degree = " + n(l.pp) + "\n";
   o += "context_parallel_degree = " + n(l.cp) + "\n";
   if (l.ep > 1) o += "expert_parallel_degree = " + n(l.ep) + "\n";
+  if (s.is_moe() && l.ep > 1 && l.tp > 1 && l.expert_tp() != 1)
+    out.caveats.push_back(
+        "torchtitan's expert parallelism borrows its ranks from FSDP and TP "
+        "(each expert whole, etp = 1); this layout splits the experts over TP, "
+        "which torchtitan does not run");
   if (l.pp > 1) {
     o += "pipeline_parallel_microbatch_size = " + n(l.micro_batch) + "\n";
     o += std::string("pipeline_parallel_schedule = \"") + (l.vpp > 1 ? "Interleaved1F1B" : "1F1B") +

@@ -115,6 +115,21 @@ TEST(FrameworkImport, TorchtitanCompileChoosesTheFusedPreset) {
   EXPECT_EQ(s.parallel.software, "fsdp-compile");
 }
 
+TEST(FrameworkImport, TorchtitanExpertParallelismBorrowsTpRanks) {
+  // torchtitan's EP borrows ranks from FSDP and TP (efsdp = dp_shard · cp ·
+  // tp / ep): each expert whole on its rank, Napkin's etp = 1.
+  const std::string base =
+      "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[training]\nlocal_batch_size = 2\n"
+      "seq_len = 8192\n[parallelism]\ndata_parallel_shard_degree = 8\n"
+      "tensor_parallel_degree = 2\n";
+  const TrainingConfig ep = import_training_config(base + "expert_parallel_degree = 16\n", "t.toml",
+                                                   TrainingFramework::torchtitan);
+  EXPECT_EQ(ep.layout.ep, 16);
+  EXPECT_EQ(ep.layout.etp, 1);
+  const TrainingConfig none = import_training_config(base, "t.toml", TrainingFramework::torchtitan);
+  EXPECT_EQ(none.layout.etp, 0);
+}
+
 TEST(FrameworkImport, TorchtitanShardMinusOneNeedsTheGpuCount) {
   const TrainingConfig c = import_training_config(
       "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[training]\nlocal_batch_size = 2\n"
