@@ -111,7 +111,8 @@ ChipFile parse_chip_json(const std::string& text, const std::string& what) {
   known_keys(o, what,
              {"name", "like", "peak_tflops", "fp8_peak_tflops", "hbm_gb", "hbm_gb_per_s", "watts",
               "gpus_per_node", "scale_up_gb_per_s", "scale_out_gb_per_s", "matmul_efficiency",
-              "hbm_efficiency", "link_efficiency", "attention_efficiency", "compute_units"});
+              "hbm_efficiency", "link_efficiency", "attention_efficiency",
+              "attention_fa2_efficiency", "compute_units"});
   ChipFile f;
   f.name = name_of(o, what);
   Chip like{};
@@ -161,8 +162,12 @@ ChipFile parse_chip_json(const std::string& text, const std::string& what) {
     f.row.efficiency.hbm = *v;
   if (auto v = take("link_efficiency", 0.01, 1, "of link bandwidth", false, eff_notes))
     f.row.efficiency.link = *v;
-  if (auto v = take("attention_efficiency", 0.01, 1, "of peak", false, eff_notes))
+  if (auto v = take("attention_efficiency", 0.01, 1, "of peak", false, eff_notes)) {
     f.row.efficiency.attention = *v;
+    f.row.efficiency.attention_fa2 = 0;  // the measured figure, not the like chip's FA-2 one
+  }
+  if (auto v = take("attention_fa2_efficiency", 0.01, 1, "of peak", false, eff_notes))
+    f.row.efficiency.attention_fa2 = *v;
   auto joined = [](const std::vector<std::string>& v) {
     std::string out;
     for (const std::string& s : v) out += (out.empty() ? "" : "; ") + s;

@@ -70,6 +70,11 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
 //    FlashAttention-2 reaches 190-225 of 312 TFLOP/s on A100 (Dao 2023,
 //    fig. 5-6); on H100 FlashAttention-3 / cuDNN reach 600-740 TFLOP/s forward
 //    and about 1.6x FlashAttention-2's ~330 backward (Shah et al. 2024): ~500.
+//    FlashAttention-2 itself on H100, which PyTorch's SDPA runs there unless
+//    told otherwise (its cuDNN backend has been opt-in since 2.5.1, pytorch
+//    #138522): "only 35% utilization" (Shah et al. 2024, abstract); 329
+//    TFLOP/s forward against cuDNN's 631 at (1, 24, 4608, 128) on a torch
+//    nightly of December 2024 (pytorch issue #142132); ~330 backward: 0.33.
 constexpr Efficiency kA100Eff{0.80, 0.78, 0.70, 0.65,
     "A100: MAMF 267.9/312 TFLOP/s at boost x 1305/1410 MHz sustained at 400 W; nccl-tests "
     "~230 of 300 GB/s NVLink 3; fused element-wise kernels ~70 % of HBM; FlashAttention-2 "
@@ -84,8 +89,9 @@ constexpr Efficiency kH100Eff{0.80, 0.80, 0.75, 0.50,
     "H100: MAMF 792.1/989 TFLOP/s (ml-engineering); NCCL ~370 of 450 GB/s NVLink 4; fused "
     "element-wise kernels ~75 % of HBM; FlashAttention-3 forward+backward ~500 of 989 TFLOP/s; "
     "FP8 GEMMs ~0.62 of the FP8 peak (CUTLASS 3.6 at DeepSeek-V3's training shapes on H800, "
-    "DeepGEMM README)",
-    0.62, 0.801};
+    "DeepGEMM README); FlashAttention-2 (PyTorch SDPA's default) ~330 of 989 TFLOP/s "
+    "(FlashAttention-3 paper; pytorch issue 142132)",
+    0.62, 0.801, 0.33};
 // B200: the same MAMF sweeps (ml-engineering, compute/accelerator, 2026
 // table): bf16 1,745.0 of 2,250 TFLOP/s (77.6 %, 1792x16128x3072, torch 2.7.1
 // + CUDA 12.8); FP8 3,432.5 of 4,500 (76.3 %), where H100 reaches 1,402.6 of

@@ -41,6 +41,11 @@ struct Efficiency {
   // no GEMM of a training step beats it, so it is a calibration's ceiling for
   // `matmul`. 0 where no sweep is cited (the ceiling is then 1).
   double matmul_best = 0;
+  // FlashAttention-2 (PyTorch SDPA's flash backend), forward + backward,
+  // where the chip's best attention kernel (`attention`) is another one
+  // (FlashAttention-3 or cuDNN on Hopper): achieved ÷ peak; 0 where
+  // FlashAttention-2 is the chip's best or no figure is cited (`attention`).
+  double attention_fa2 = 0;
 };
 
 struct Chip {

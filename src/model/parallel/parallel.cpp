@@ -146,7 +146,15 @@ TrainingSoftware fsdp(bool compiled) {
   s.tp_overlap = TpOverlap::none;
   s.zero3_prefetch_layers = 1;
   s.zero3_regather_for_recompute = false;
+  // torchtitan's fsdp_reshard_after_forward "default": "For PP, by default do
+  // not reshard after forward to avoid per-microbatch all-gathers"
+  // (torchtitan/distributed/fsdp.py).
+  s.zero3_gathers_once_with_pp = true;
   s.fsdp2_copies = true;
+  // F.scaled_dot_product_attention: FlashAttention-2 on Hopper, cuDNN only
+  // on Blackwell (torchtitan's models/attention.py picks CUDNN_ATTENTION
+  // first only for compute capability 10.0; PyTorch keeps cuDNN opt-in).
+  s.attention_fa2 = true;
   // torch.compile fuses the casts, the rotary product, silu · w3 x and the
   // copies into the kernels around them, as Megatron's fused kernels do.
   s.eager_elementwise = !compiled;

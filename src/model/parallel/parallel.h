@@ -74,6 +74,10 @@ Fp8Recipe fp8_recipe_by_name(std::string_view name);
 // What the training software does: it changes time and memory, not the math.
 struct TrainingSoftware {
   bool flash_attention = true;  // fused attention: the s×s scores are never stored
+  // The fused attention is FlashAttention-2 (PyTorch SDPA's flash backend, its
+  // default on Hopper), at the chip's Efficiency::attention_fa2 where that is
+  // set, rather than the chip's best kernel (cuDNN or FlashAttention-3).
+  bool attention_fa2 = false;
   bool dropout = false;         // dropout after attention and MLP (and on the scores without flash)
   TpOverlap tp_overlap = TpOverlap::backward;
   // Gradient reduce in buckets during the last micro-batch's backward and the
@@ -149,6 +153,12 @@ struct TrainingSoftware {
   // backward's gather serves the recompute too (FSDP2 skips its forward hook
   // while a module is unsharded for the backward).
   bool zero3_regather_for_recompute = false;
+  // ZeRO-3 with pipeline parallelism keeps each stage's weights gathered from
+  // its first micro-batch's forward to its last backward and reduces the
+  // gradients once, after the last: what ZeRO-1 moves and holds (torchtitan's
+  // default fsdp_reshard_after_forward with PP, and torch.distributed.
+  // pipelining's no-sync backward for every micro-batch but the last).
+  bool zero3_gathers_once_with_pp = false;
   // Host time per kernel or collective: an eager framework dispatches every
   // kernel from Python, so a pass over a layer takes at least its kernel count
   // × this, and short kernels leave the GPU waiting (small layers, thin TP
@@ -290,6 +300,15 @@ Layout parse_layout(std::string_view text, std::int64_t n_chips, const Layout& b
 // layout_problem() requires to divide evenly).
 inline std::int64_t micro_batches_per_step(const TrainingJob& job, const Layout& layout) {
   return job.global_batch / (layout.dp * layout.micro_batch);
+}
+
+// The ZeRO stage `layout` runs as: its own, or 1 where the software keeps a
+// pipeline stage's ZeRO-3 weights gathered for the whole step
+// (TrainingSoftware::zero3_gathers_once_with_pp).
+inline int zero_as_run(const TrainingJob& job, const Layout& layout) {
+  return layout.zero == 3 && layout.pp > 1 && job.software.zero3_gathers_once_with_pp
+             ? 1
+             : layout.zero;
 }
 
 // Why `layout` cannot run `job` (divisibility, ranges), naming the field as a

@@ -298,13 +298,14 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   // weights and their gradients twice; the optimizer states shard as before.
   const bool dualpipe = job.software.pipe_schedule == PipeSchedule::dualpipe && layout.pp > 1;
   const double copies = dualpipe ? 2 : 1;
-  m.weights_bytes = bytes(2 * copies, layout.zero >= 3);
-  m.grads_bytes = bytes(c.grad_bytes * copies, layout.zero >= 2);
+  const int zero = zero_as_run(job, layout);
+  m.weights_bytes = bytes(2 * copies, zero >= 3);
+  m.grads_bytes = bytes(c.grad_bytes * copies, zero >= 2);
   // fp32 gradients accumulated by a kernel of their own: the backward writes
   // a fresh bf16 gradient beside them first (BF16_Optimizer's lp grads).
   if (job.software.fp32_grads && !job.software.fused_grad_accumulation)
     m.grads_bytes = checked_add(m.grads_bytes, bytes(2 * copies, false), what);
-  m.optimizer_bytes = bytes(c.optimizer_bytes, layout.zero >= 1);
+  m.optimizer_bytes = bytes(c.optimizer_bytes, zero >= 1);
 
   // Activations of the in-flight micro-batches (DualPipe: p + 1 on every rank).
   const std::int64_t mbs = micro_batches_per_step(job, layout);
@@ -357,11 +358,11 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   const std::int64_t layer_params =
       std::max(comp.dense_layers > 0 ? dense.dense_params + dense.expert_params : 0,
                comp.moe_layers > 0 ? moe.dense_params + moe.expert_params : 0);
-  if (layout.zero >= 3)
+  if (zero >= 3)
     buf = checked_add(buf, checked_mul(4, layer_params, what), what);  // two layers in bf16
   // ZeRO-2/3 hold a layer's whole gradient until its reduce-scatter has sent
   // it (FSDP's unsharded gradient, freed after the reduce-scatter).
-  if (layout.zero >= 2 && layout.dp * layout.cp > 1)
+  if (zero >= 2 && layout.dp * layout.cp > 1)
     buf = checked_add(
         buf, static_cast<std::int64_t>(std::ceil(c.grad_bytes * static_cast<double>(layer_params))),
         what);

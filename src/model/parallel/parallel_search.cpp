@@ -128,7 +128,7 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
                   L.recompute = rc;
                   if (layout_problem(job, L)) continue;
                   const std::int64_t acc = accumulation_key(L);
-                  const bool copies = sw.fsdp2_copies && zero >= 3 && dp * cp > 1;
+                  const bool copies = sw.fsdp2_copies && zero_as_run(job, L) >= 3 && dp * cp > 1;
                   const Key key{tp, cp, mb, static_cast<int>(rc), ep, acc, copies, etp};
                   auto it = layer_cache.find(key);
                   if (it == layer_cache.end()) {

@@ -57,9 +57,10 @@ struct DpStep {
 
 DpStep dp_step(const JobContext& c, const Layout& L, std::int64_t dense_params,
                std::int64_t expert_params) {
-  if (L.dp * L.cp == 1 || L.zero >= 3) return {};
+  const int zero = zero_as_run(*c.job, L);
+  if (L.dp * L.cp == 1 || zero >= 3) return {};
   const DpCollectives& d = dp_collectives(c, L, dense_params, expert_params);
-  switch (L.zero) {
+  switch (zero) {
     case 0: return {d.all_reduce, 0};
     case 1:
       return {c.job->software.zero1_all_reduce ? d.all_reduce : d.reduce_scatter, d.all_gather};
@@ -98,9 +99,10 @@ double flat_ring_extra_latency(const JobContext& c, const GroupPlacement& g) {
 // §3.3 (backward and forward prefetch of the next unit only).
 std::pair<double, double> zero_layer_exposed(const JobContext& c, const Layout& L,
                                              const LayerCost& lc) {
-  if (L.zero < 2 || L.dp * L.cp == 1) return {0.0, 0.0};
+  const int zero = zero_as_run(*c.job, L);
+  if (zero < 2 || L.dp * L.cp == 1) return {0.0, 0.0};
   const DpCollectives& d = dp_collectives(c, L, lc.dense_params, lc.expert_params);
-  if (L.zero == 2) {
+  if (zero == 2) {
     const double m = std::max(1.0, static_cast<double>(micro_batches_per_step(*c.job, L)));
     double fwd = lc.fwd_compute, bwd = lc.bwd_compute + lc.recompute;
     // Tensor-parallel collectives inside a node leave the scale-out link free.
@@ -267,7 +269,7 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
   // ZeRO-2's reduce-scatters are not in the fill (no gradients yet) and
   // drain into the idle time of the drain: the bubble is the other stages'
   // work without them.
-  const double zero2 = L.zero == 2 ? 1.0 : 0.0;
+  const double zero2 = zero_as_run(job, L) == 2 ? 1.0 : 0.0;
   const double others = sum - b.total() - zero2 * (dp_sum - b.dp);
   tm.pp_bubble_seconds = std::max(0.0, others) / vd;
   // Zero-bubble schedules fill the fill and drain with weight gradients: the
@@ -300,7 +302,8 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
       if (sc.last) dense_params += out.params;
       d = dp_step(c, L, dense_params, expert_params);
       const std::int64_t owned =
-          L.zero >= 1 ? ceil_div(dense_params, shard) + ceil_div(expert_params, expert_shard)
+          zero_as_run(job, L) >= 1
+              ? ceil_div(dense_params, shard) + ceil_div(expert_params, expert_shard)
                       : dense_params + expert_params;
       update = streaming_seconds(c.rates, c.update_bytes * static_cast<double>(owned));
     }

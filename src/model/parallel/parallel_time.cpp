@@ -22,6 +22,9 @@ JobContext make_context(const TrainingJob& job) {
   c.chip = &chip_by_name(job.chip);
   c.rates = kernel_rates(*c.chip, job.software.fp8_matmuls);
   c.bf16_rates = kernel_rates(*c.chip, false);
+  if (job.software.attention_fa2 && c.chip->efficiency.attention_fa2 > 0)
+    for (KernelRates* r : {&c.rates, &c.bf16_rates})
+      r->attention_flops_per_s = c.chip->peak_flops_per_s * c.chip->efficiency.attention_fa2;
   if (job.software.fp8_matmuls) c.rates.matmul_flops_per_s *= job.software.fp8_gemm_speedup;
   c.device_bytes = device_memory(*c.chip).bytes;
   c.network = job.cluster();
@@ -349,7 +352,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   // FSDP2's copies (TrainingSoftware::fsdp2_copies): the forward's and the
   // backward's gathered weights copied out (2 bytes read, 2 written each), the
   // bf16 gradients copied into the reduce-scatter's input in its dtype.
-  if (sw.fsdp2_copies && L.zero >= 3 && L.dp * L.cp > 1) {
+  if (sw.fsdp2_copies && zero_as_run(job, L) >= 3 && L.dp * L.cp > 1) {
     const double p = static_cast<double>(lc.dense_params + lc.expert_params);
     ew_f += 4 * p;
     ew_b += (4 + 2 + c.grad_bytes) * p;
