@@ -1,0 +1,279 @@
+// The training software presets: what each framework's kernels, schedules
+// and communication do (from its code and documentation), and the names of
+// the enums that describe them.
+#include <array>
+#include <stdexcept>
+#include <string>
+
+#include "parallel.h"
+
+namespace napkin {
+namespace {
+
+// Each enum's names, in display order: to_string and the by-name parsers read
+// the same table.
+template <class E>
+struct Named {
+  E value;
+  std::string_view name;
+};
+constexpr std::array<Named<TpOverlap>, 3> kTpOverlaps{
+    {{TpOverlap::none, "none"}, {TpOverlap::backward, "backward"}, {TpOverlap::full, "full"}}};
+constexpr std::array<Named<Fp8Recipe>, 3> kFp8Recipes{{{Fp8Recipe::delayed, "delayed"},
+                                                       {Fp8Recipe::tensorwise, "tensorwise"},
+                                                       {Fp8Recipe::blockwise, "blockwise"}}};
+constexpr std::array<Named<PipeSchedule>, 3> kPipeSchedules{{{PipeSchedule::one_f_one_b, "1f1b"},
+                                                             {PipeSchedule::zb_h1, "zb-h1"},
+                                                             {PipeSchedule::dualpipe, "dualpipe"}}};
+
+template <class E, std::size_t N>
+std::string_view name_in(const std::array<Named<E>, N>& table, E value) {
+  for (const Named<E>& n : table)
+    if (n.value == value) return n.name;
+  return table.front().name;
+}
+
+template <class E, std::size_t N>
+E value_in(const std::array<Named<E>, N>& table, std::string_view name, std::string_view what) {
+  std::string names;
+  for (const Named<E>& n : table) {
+    if (n.name == name) return n.value;
+    names += (names.empty() ? "" : ", ") + std::string(n.name);
+  }
+  throw std::invalid_argument(std::string(what) + " must be one of " + names + "; got \"" +
+                              std::string(name) + "\"");
+}
+
+}  // namespace
+
+std::string_view to_string(TpOverlap o) { return name_in(kTpOverlaps, o); }
+std::string_view to_string(Fp8Recipe r) { return name_in(kFp8Recipes, r); }
+std::string_view to_string(PipeSchedule s) { return name_in(kPipeSchedules, s); }
+
+Fp8Recipe fp8_recipe_by_name(std::string_view name) {
+  return value_in(kFp8Recipes, name, "fp8-recipe");
+}
+
+PipeSchedule pipe_schedule_by_name(std::string_view name) {
+  return value_in(kPipeSchedules, name, "pipeline-schedule");
+}
+
+namespace {
+
+TrainingSoftware megatron(bool y2021) {
+  TrainingSoftware s;
+  s.flash_attention = false;
+  s.dropout = true;
+  s.tp_overlap = y2021 ? TpOverlap::none : TpOverlap::backward;
+  s.overlap_dp_comm = false;
+  s.fp32_grads = !y2021;
+  if (y2021) {
+    // Megatron-LM of April 2021 (git aed2f75, the code of Narayanan et al.):
+    // the weight-gradient GEMMs write fp16 .grad and autograd adds each
+    // micro-batch's into it (gradient accumulation fusion came with the 2022
+    // code). Its local DDP without contiguous buffers (the examples' default)
+    // flattens the fp16 gradients, divides, all-reduces and copies them back
+    // (megatron/model/distributed.py: 12 bytes per parameter), and its fp16
+    // optimizer (Float16OptimizerWithFloat16Params.step) copies them to fp32
+    // (6), unscales them and checks for inf (8), takes their norm (4), runs
+    // Adam (28) and copies the fp32 weights back to fp16 (6): 64 bytes where
+    // the fused update counts 36 (3 gradient passes + 2 × 12 + 6).
+    s.fused_grad_accumulation = false;
+    s.extra_update_bytes_per_param = 64 - 36;
+  }
+  return s;
+}
+
+// DeepSpeed's pipeline engine running Megatron's layers (Megatron-DeepSpeed):
+// unfused attention with dropout, blocking TP all-reduces, gradients reduced
+// after the backward, fp16 gradients. Its PipelineEngine partitions what it
+// sends over the model-parallel ranks, the activations (is_pipe_partitioned)
+// and, since DeepSpeed commit 17a479dd8 ("fix pipeline engine", October
+// 2021, v0.5.5), their gradients too (is_grad_partitioned =
+// is_model_parallel in deepspeed/runtime/pipe/engine.py until a config
+// switch came in November 2023, default on): each TP rank sends its 1/t
+// share both ways and the receiver all-gathers it inside the node.
+TrainingSoftware megatron_deepspeed() {
+  TrainingSoftware s = megatron(true);
+  // DeepSpeed's engine keeps the gradients in .grad, which autograd
+  // accumulates over the micro-batches (unfused, as megatron-2021); its own
+  // fp16 optimizer and reduce replace Megatron 2021's copies, which are not
+  // charged here.
+  s.extra_update_bytes_per_param = 0;
+  // ZeRO-3 fetches a module's parameters on every forward, the recomputed one too.
+  s.zero3_regather_for_recompute = true;
+  // Calibrated on the vTrain single-node rows (Megatron-DeepSpeed on one A100
+  // node, hidden 1,024-2,048): halving the micro-batch below 4 leaves the step
+  // nearly unchanged, the host bound of about 3.5 ms per layer and micro-batch
+  // (forward, recomputed forward, backward: ~60 kernels). The multi-node rows
+  // were not used.
+  s.host_dispatch_seconds = 60e-6;
+  return s;
+}
+
+// Megatron-DeepSpeed in bf16, as BLOOM trained (bigscience's tr11 scripts:
+// bf16 with ZeRO stage 0 in the DeepSpeed config, "bf16 must use z0! it
+// implements its own zero stage 1 equivalent"): DeepSpeed's BF16_Optimizer
+// (deepspeed/runtime/bf16_optimizer.py). After every micro-batch's backward
+// the pipeline engine calls update_hp_grads, which adds each bf16 gradient
+// into an fp32 buffer through a cast copy; after the last, the engine
+// all-reduces that whole fp32 buffer (buffered_allreduce_fallback on
+// get_grads_for_reduction()); each rank updates its 1/dp of the fp32 master
+// weights and all-gathers the bf16 weights.
+TrainingSoftware megatron_deepspeed_bf16() {
+  TrainingSoftware s = megatron_deepspeed();
+  s.fp32_grads = true;
+  s.accumulation_copy_bytes = 8;
+  s.zero1_all_reduce = true;
+  return s;
+}
+
+// PyTorch FSDP2 as torchtitan runs it: FlashAttention (SDPA), no dropout,
+// per-layer all-gathers prefetched one layer ahead in both passes, the
+// reduce-scatter of each layer's gradients overlapped with the backward, fp32
+// gradient reduction (MixedPrecisionPolicy(param_dtype=bf16,
+// reduce_dtype=fp32) in parallelize_llama.py), FSDP2's copies around its
+// collectives. Eager by default (compile = false in torchtitan's training
+// configs, a Triton fused RMSNorm): the model's element-wise work runs as
+// written in models/llama/model.py (TrainingSoftware::eager_elementwise).
+TrainingSoftware fsdp(bool compiled) {
+  TrainingSoftware s;
+  s.tp_overlap = TpOverlap::none;
+  s.zero3_prefetch_layers = 1;
+  s.zero3_regather_for_recompute = false;
+  // torchtitan's fsdp_reshard_after_forward "default": "For PP, by default do
+  // not reshard after forward to avoid per-microbatch all-gathers"
+  // (torchtitan/distributed/fsdp.py).
+  s.zero3_gathers_once_with_pp = true;
+  s.fsdp2_copies = true;
+  // F.scaled_dot_product_attention: FlashAttention-2 on Hopper, cuDNN only
+  // on Blackwell (torchtitan's models/attention.py picks CUDNN_ATTENTION
+  // first only for compute capability 10.0; PyTorch keeps cuDNN opt-in).
+  s.attention_fa2 = true;
+  // torch.compile fuses the casts, the rotary product, silu · w3 x and the
+  // copies into the kernels around them, as Megatron's fused kernels do.
+  s.eager_elementwise = !compiled;
+  return s;
+}
+
+// DeepSeek-V3's training stack (DeepSeek-AI 2024, §3.2-3.3): DualPipe hides
+// the expert all-to-alls behind another micro-batch's compute; FP8 GEMMs with
+// fine-grained scaling by DeepGEMM, 1.0-1.2x a tuned CUTLASS FP8 GEMM at its
+// dense and grouped training shapes (DeepGEMM README, H800: 1.1x geometric
+// mean); FlashAttention-style attention kernels, no dropout.
+TrainingSoftware deepseek_v3() {
+  TrainingSoftware s;
+  s.tp_overlap = TpOverlap::none;
+  s.overlap_ep_comm = true;
+  // Node-limited routing, each token to at most 4 nodes (§2.1.2; topk_group
+  // 4 in its config.json), dispatched once per node over InfiniBand and
+  // forwarded over NVLink (§3.2.2); FP8 dispatch, bf16 combine (§3.3.2).
+  s.ep_nodes_per_token = 4;
+  s.fp8_ep_dispatch = true;
+  s.fp8_matmuls = true;
+  s.fp8_gemm_speedup = 1.1;
+  s.fp8_recipe = Fp8Recipe::blockwise;
+  s.pipe_schedule = PipeSchedule::dualpipe;
+  return s;
+}
+
+// Meta's Llama 3 training stack as its paper describes it (Llama Team 2024,
+// "The Llama 3 Herd of Models", §3.3.2): an interleaved pipeline in which the
+// first chunk holds only the embedding and the last only the output and the
+// loss (one layer fewer on the first and the last stage), FP32 gradient
+// accumulation over the micro-batches and FP32 reduce-scatters. Its FSDP
+// "shards optimizer states and gradients" but does not reshard the parameters
+// after the forward (§3.3.2): FSDP's SHARD_GRAD_OP, whose sharded gradients
+// mean a reduce-scatter of every micro-batch's gradients (gradient
+// accumulation with communication; the other flavour keeps whole gradients),
+// which a layout states as ZeRO-2 here. Kernels as `modern` (the paper names
+// no others).
+TrainingSoftware llama3() {
+  TrainingSoftware s;
+  s.pipeline_split_counts_edges = true;
+  return s;
+}
+
+TrainingSoftware with_full_overlap() {
+  TrainingSoftware s;
+  s.tp_overlap = TpOverlap::full;
+  return s;
+}
+
+// Megatron Core with Transformer Engine in FP8, as NVIDIA's Megatron Bridge
+// (NeMo) performance recipes run it: tp-overlap (userbuffers) with FP8 GEMMs
+// (cuBLAS) and TE's casts, per-tensor current scaling with the first and the
+// last transformer layer in bf16 (bf16_with_fp8_current_scaling_mixed in
+// megatron/bridge/training/mixed_precision.py: fp8_recipe "tensorwise",
+// first_last_layers_bf16, one layer at each end).
+TrainingSoftware megatron_core_fp8() {
+  TrainingSoftware s = with_full_overlap();
+  s.fp8_matmuls = true;
+  s.fp8_recipe = Fp8Recipe::tensorwise;
+  s.fp8_bf16_edge_layers = 1;
+  // The Llama 3.1 405B recipe splits the pipeline with the embedding and the
+  // loss counted as layers; the 70B recipe's explicit layout
+  // ("Et*2|(t*2|)*34,t*3|(t*2|)*3,tL") lightens the last chunk the same way.
+  s.pipeline_split_counts_edges = true;
+  return s;
+}
+
+const std::array kSoftware{
+    SoftwarePreset{"modern", TrainingSoftware{},
+                   "FlashAttention, no dropout, backward TP overlap, DP overlap, fp32 gradients"},
+    SoftwarePreset{"tp-overlap", with_full_overlap(),
+                   "modern, with forward TP collectives pipelined with their GEMMs too"},
+    SoftwarePreset{"megatron-core-fp8", megatron_core_fp8(),
+                   "tp-overlap with FP8 GEMMs, per-tensor current scaling, the first and last "
+                   "layer in bf16, embedding and loss counted in the pipeline split (Megatron "
+                   "Bridge / NeMo recipes)"},
+    SoftwarePreset{"megatron-2022", megatron(false),
+                   "Megatron-LM 2022 (Korthikanti et al.): unfused attention with dropout, async "
+                   "backward TP collectives, DP reduce after the backward"},
+    SoftwarePreset{"megatron-2021", megatron(true),
+                   "Megatron-LM 2021 (Narayanan et al.): unfused attention with dropout, blocking "
+                   "TP all-reduces, fp16 gradients accumulated by autograd (unfused) and reduced "
+                   "after the backward, the fp16 optimizer's copies"},
+    SoftwarePreset{
+        "megatron-deepspeed", megatron_deepspeed(),
+        "Megatron-DeepSpeed (DeepSpeed's pipeline engine): as megatron-2021; activations and "
+        "their gradients partitioned over TP between stages"},
+    SoftwarePreset{"megatron-deepspeed-bf16", megatron_deepspeed_bf16(),
+                   "megatron-deepspeed in bf16 (DeepSpeed's BF16_Optimizer, as BLOOM): each "
+                   "micro-batch's gradients added into fp32 through a cast copy, the whole fp32 "
+                   "gradient all-reduced after the backward, the update sharded (zero=1)"},
+    SoftwarePreset{
+        "deepseek-v3", deepseek_v3(),
+        "DeepSeek-V3's stack: DualPipe hides the expert all-to-alls, dispatched once per "
+        "remote node (at most 4) in FP8; FP8 GEMMs by "
+        "DeepGEMM (1.1x CUTLASS) with tile-wise scaling; the DualPipe schedule; "
+        "FlashAttention, no dropout"},
+    SoftwarePreset{"llama3", llama3(),
+                   "Meta's Llama 3 stack (its paper, §3.3.2): modern kernels, the embedding and "
+                   "the loss counted as pipeline layers, fp32 gradient accumulation and "
+                   "reduce-scatter; its FSDP shards gradients but not parameters: use zero=2"},
+    SoftwarePreset{"fsdp", fsdp(false),
+                   "PyTorch FSDP2 / torchtitan, eager (its default): FlashAttention, ZeRO-3 "
+                   "gathers prefetched one layer ahead and copied out, gradients copied in and "
+                   "reduce-scattered in fp32 per layer, blocking TP collectives; rotary, SwiGLU, "
+                   "GQA's K/V expansion and the fp32 loss as unfused PyTorch ops"},
+    SoftwarePreset{"fsdp-compile", fsdp(true),
+                   "fsdp with torch.compile: the element-wise work fused as in modern"},
+};
+
+}  // namespace
+
+std::span<const SoftwarePreset> software_presets() { return kSoftware; }
+
+const TrainingSoftware& software_by_name(std::string_view name) {
+  std::string names;
+  for (const SoftwarePreset& p : kSoftware) {
+    if (p.name == name) return p.software;
+    if (!names.empty()) names += ", ";
+    names += p.name;
+  }
+  throw std::invalid_argument("software must be one of " + names + "; got \"" + std::string(name) +
+                              "\"");
+}
+
+}  // namespace napkin
