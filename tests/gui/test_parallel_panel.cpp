@@ -451,3 +451,18 @@ TEST(ParallelPanel, LockingExpertTpOneFoldsEpOverTp) {
   pick(f.panel.controls().etp, QStringLiteral("auto"));
   EXPECT_FALSE(f.model.scenario().parallel.etp);
 }
+
+// The chosen layout's text wraps between its entries, never inside one
+// ("zero\n=1"), and "Copy read-outs" carries it as --layout reads it.
+TEST(ParallelPanel, TheLayoutTextBreaksAtItsCommasAndCopiesPlain) {
+  Fixture f;
+  ASSERT_TRUE(f.panel.view().layout.has_value());
+  const std::string plain = to_string(f.panel.view().layout->layout);
+  QString note;
+  for (const ReportRow& r : f.panel.readouts().grid()->reportRows())
+    if (r.name == QStringLiteral("Layout")) note = r.note;
+  EXPECT_EQ(note, qs(plain).replace(QLatin1Char(','), QStringLiteral(",\u200B")));
+  const QString tsv = f.panel.readouts().grid()->toTsv();
+  EXPECT_TRUE(tsv.contains(qs(plain))) << tsv.toStdString();
+  EXPECT_FALSE(tsv.contains(QChar(0x200B)));
+}

@@ -329,7 +329,9 @@ QString ReadoutGrid::toTsv() const {
       out += QLatin1Char('\n');
     }
   }
-  return out;
+  // Zero-width spaces (line-break hints in long notes) stay off the clipboard:
+  // a layout pasted into a --layout flag must read as it prints.
+  return out.remove(QChar(0x200B));
 }
 
 void ReadoutGrid::contextMenuEvent(QContextMenuEvent* event) {

@@ -17,6 +17,13 @@ QString tr(const char* text) {
   return QCoreApplication::translate("napkin::ParallelReadouts", text);
 }
 
+// The layout's text with a line break allowed after each comma (a zero-width
+// space): a narrow column or the report's page wraps it between entries, not
+// inside "zero=1".
+QString breakable(const std::string& layout) {
+  return qs(layout).replace(QLatin1Char(','), QStringLiteral(",\u200B"));
+}
+
 const LayoutResult* runnable(const ParallelView& v) {
   return v.layout && v.layout->valid ? &*v.layout : nullptr;
 }
@@ -157,11 +164,11 @@ void ParallelReadouts::show(const ParallelView& v) {
   } else if (!v.layout) {
     grid_->set(layout, {.value = tr("none fits"), .tone = Tone::fail});
   } else {
-    grid_->set(layout,
-               {.value = shortLayout(v.layout->layout),
-                .note = qs(v.dropped.empty() ? to_string(v.layout->layout)
-                                             : to_string(v.layout->layout) + "; " + v.dropped),
-                .tone = v.dropped.empty() ? Tone::normal : Tone::warn});
+    grid_->set(layout, {.value = shortLayout(v.layout->layout),
+                        .note = v.dropped.empty()
+                                    ? breakable(to_string(v.layout->layout))
+                                    : breakable(to_string(v.layout->layout)) + qs("; " + v.dropped),
+                        .tone = v.dropped.empty() ? Tone::normal : Tone::warn});
   }
   if (!v.layout) {
     grid_->set(fits, {.value = tr("no"), .note = qs(v.none_reason), .tone = Tone::fail});
