@@ -80,6 +80,26 @@ TEST(HardwareJson, AChipFileReadsWithItsProvenance) {
   EXPECT_NE(l.source.find("the rest as A100-80"), std::string::npos) << l.source;
 }
 
+TEST(HardwareJson, AMeasuredAttentionFigureIsNotOverriddenByTheLikeChipsFlashAttention2) {
+  // "like": "H100" carries H100's FlashAttention-2 fraction (0.33, what
+  // PyTorch's SDPA runs there); a file that measured its own attention
+  // fraction gets it for every kernel, unless it gives FlashAttention-2's too.
+  auto chip_with = [](const std::string& extra) {
+    return parse_chip_json("{\"name\": \"Site-H100\", \"like\": \"H100\"" + extra + "}",
+                           "site.json");
+  };
+  EXPECT_DOUBLE_EQ(chip_with("").chip().efficiency.attention_fa2, 0.33);
+  const ChipFile measured =
+      chip_with(", \"attention_efficiency\": " + value(0.45, "measured", "our FA-2 sweep"));
+  EXPECT_DOUBLE_EQ(measured.chip().efficiency.attention, 0.45);
+  EXPECT_DOUBLE_EQ(measured.chip().efficiency.attention_fa2, 0);  // attention is used
+  const ChipFile both =
+      chip_with(", \"attention_efficiency\": " + value(0.55, "measured", "cuDNN sweep") +
+                ", \"attention_fa2_efficiency\": " + value(0.36, "measured", "FA-2 sweep"));
+  EXPECT_DOUBLE_EQ(both.chip().efficiency.attention, 0.55);
+  EXPECT_DOUBLE_EQ(both.chip().efficiency.attention_fa2, 0.36);
+}
+
 TEST(HardwareJson, AMalformedChipIsRefusedWithTheKeyAndTheReason) {
   std::string t = chip_json("X");
   EXPECT_NE(message("{").find("c.json: not a JSON object"), std::string::npos);
