@@ -78,7 +78,7 @@ struct TrainingSoftware {
   // default on Hopper), at the chip's Efficiency::attention_fa2 where that is
   // set, rather than the chip's best kernel (cuDNN or FlashAttention-3).
   bool attention_fa2 = false;
-  bool dropout = false;         // dropout after attention and MLP (and on the scores without flash)
+  bool dropout = false;  // dropout after attention and MLP (and on the scores without flash)
   TpOverlap tp_overlap = TpOverlap::backward;
   // Gradient reduce in buckets during the last micro-batch's backward and the
   // parameter all-gather during the next forward (Megatron overlap_grad_reduce
@@ -306,9 +306,8 @@ inline std::int64_t micro_batches_per_step(const TrainingJob& job, const Layout&
 // pipeline stage's ZeRO-3 weights gathered for the whole step
 // (TrainingSoftware::zero3_gathers_once_with_pp).
 inline int zero_as_run(const TrainingJob& job, const Layout& layout) {
-  return layout.zero == 3 && layout.pp > 1 && job.software.zero3_gathers_once_with_pp
-             ? 1
-             : layout.zero;
+  return layout.zero == 3 && layout.pp > 1 && job.software.zero3_gathers_once_with_pp ? 1
+                                                                                      : layout.zero;
 }
 
 // Why `layout` cannot run `job` (divisibility, ranges), naming the field as a

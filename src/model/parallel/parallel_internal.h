@@ -18,6 +18,13 @@ inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return a / b + (a % b != 0 ? 1 : 0);
 }
 
+// Tokens a rank's routed experts take per micro-batch, before top-k: the TP
+// group's n when the experts split tp ways, etp of its n/tp sequence shards
+// when fewer (Layout::etp; below tp needs sequence parallelism).
+inline double expert_tokens(double n, std::int64_t tp, std::int64_t etp) {
+  return etp == tp ? n : n / static_cast<double>(tp) * static_cast<double>(etp);
+}
+
 // Seconds of the data-parallel collectives over some parameters: the
 // gradients all-reduced or reduce-scattered, the bf16 weights all-gathered.
 struct DpCollectives {

@@ -95,10 +95,8 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
     // The experts' tokens: the TP group's (all n) when the experts split tp
     // ways, etp sequence shards when fewer (Layout::etp).
     const std::int64_t etp = in.etp > 0 ? in.etp : t;
-    const double tokens =
-        etp == t ? static_cast<double>(n)
-                 : static_cast<double>(n) / static_cast<double>(t) * static_cast<double>(etp);
-    const double routed = tokens * static_cast<double>(shape.top_k) * in.moe_load_imbalance;
+    const double routed = parallel_detail::expert_tokens(static_cast<double>(n), t, etp) *
+                          static_cast<double>(shape.top_k) * in.moe_load_imbalance;
     const std::int64_t te = static_cast<std::int64_t>(std::ceil(routed));  // tokens × top_k
     const std::int64_t ef = shape.effective_expert_d_ff();
     // Permuted expert inputs and expert outputs before the weighted combine.
@@ -367,12 +365,8 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
         buf, static_cast<std::int64_t>(std::ceil(c.grad_bytes * static_cast<double>(layer_params))),
         what);
   if (comp.moe_layers > 0) {
-    const std::int64_t etp = layout.expert_tp();
-    const double tokens =
-        etp == layout.tp
-            ? static_cast<double>(n)
-            : static_cast<double>(n) / static_cast<double>(layout.tp) * static_cast<double>(etp);
-    const double routed = tokens * static_cast<double>(s.top_k) * job.software.moe_load_imbalance *
+    const double routed = expert_tokens(static_cast<double>(n), layout.tp, layout.expert_tp()) *
+                          static_cast<double>(s.top_k) * job.software.moe_load_imbalance *
                           static_cast<double>(s.d_model);
     buf = checked_add(buf, static_cast<std::int64_t>(std::ceil(4.0 * routed)), what);
   }

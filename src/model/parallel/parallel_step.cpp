@@ -304,7 +304,7 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
       const std::int64_t owned =
           zero_as_run(job, L) >= 1
               ? ceil_div(dense_params, shard) + ceil_div(expert_params, expert_shard)
-                      : dense_params + expert_params;
+              : dense_params + expert_params;
       update = streaming_seconds(c.rates, c.update_bytes * static_cast<double>(owned));
     }
     // Overlapped: the gradients reduce in buckets during the last micro-

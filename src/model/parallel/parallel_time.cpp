@@ -132,7 +132,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   // The routed experts' tensor parallelism (Layout::etp): below tp the MLP
   // leaves the TP group, and each rank's experts see etp sequence shards.
   const std::int64_t etp = moe_layer && s.is_moe() ? L.expert_tp() : t;
-  const double expert_tokens = etp == t ? nd : nt * static_cast<double>(etp);
+  const double expert_n = expert_tokens(nd, t, etp);
   const std::int64_t heads_r = s.n_heads / t;
   const std::int64_t kv_r = std::max<std::int64_t>(1, s.n_kv_heads / t);
   const std::int64_t dh = s.d_head;
@@ -221,7 +221,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
     // with EP folded over TP, etp = 1, only the rank's own n/t).
     const std::int64_t ef_r = s.effective_expert_d_ff() / etp;
     const std::int64_t local_experts = s.n_experts / L.ep;
-    const double routed = expert_tokens * static_cast<double>(s.top_k) * sw.moe_load_imbalance;
+    const double routed = expert_n * static_cast<double>(s.top_k) * sw.moe_load_imbalance;
     const std::int64_t per_expert = std::max<std::int64_t>(
         1, static_cast<std::int64_t>(std::ceil(routed / static_cast<double>(local_experts))));
     const std::int64_t n_rt = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(nt)));
@@ -386,7 +386,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
       if (etp < t) {
         const GroupPlacement eg = placement(c, etp, 1);
         const double routed_bytes =
-            2.0 * expert_tokens * static_cast<double>(s.top_k) * sw.moe_load_imbalance * H;
+            2.0 * expert_n * static_cast<double>(s.top_k) * sw.moe_load_imbalance * H;
         ag_m = group_seconds(c, Collective::all_gather, routed_bytes, eg);
         rs_m = group_seconds(c, Collective::reduce_scatter, routed_bytes, eg);
         // Shared experts stay split over TP, with their own gather and scatter.
@@ -536,7 +536,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
       saved += nd * static_cast<double>(s.d_ff / t);
     } else {
       saved -= norm_out;  // FC1's input goes to the routed experts
-      const double routed = expert_tokens * static_cast<double>(s.top_k) * sw.moe_load_imbalance;
+      const double routed = expert_n * static_cast<double>(s.top_k) * sw.moe_load_imbalance;
       saved += routed * (H + static_cast<double>(s.effective_expert_d_ff() / etp));
       saved += nd * static_cast<double>(s.shared_experts * s.effective_expert_d_ff() / t);
     }

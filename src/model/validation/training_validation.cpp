@@ -222,8 +222,7 @@ void add_megatron_bridge_rows(std::string_view text, const std::string& file, co
     l.sequence_parallel = l.tp > 1;
     l.recompute = Checkpointing::none;
     const LayoutResult res = evaluate_layout(j, l);
-    const double predicted = static_cast<double>(j.global_batch) * static_cast<double>(j.seq_len) /
-                             res.step_seconds / static_cast<double>(j.n_chips);
+    const double predicted = res.tokens_per_second_per_chip;
     set.rows.push_back({csv.at(r, container) + ": " + layout_label(name, l, j.n_chips), predicted,
                         csv.real(r, tokens), "megatron-core-fp8"});
   }
@@ -281,8 +280,7 @@ ValidationSet megatron_bridge_moe_validation_set(std::string_view text) {
     l.recompute = Checkpointing::none;
     const LayoutResult res = evaluate_layout(j, l);
     if (!res.valid) throw std::invalid_argument(file + ": " + res.reason);
-    const double predicted = static_cast<double>(j.global_batch) * static_cast<double>(j.seq_len) /
-                             res.step_seconds / static_cast<double>(j.n_chips);
+    const double predicted = res.tokens_per_second_per_chip;
     set.rows.push_back({csv.at(r, container) + ": " + layout_label("Qwen3-235B-A22B", l, j.n_chips),
                         predicted, csv.real(r, tokens),
                         "megatron-core-fp8 (EP overlap, TP overlap off)"});
@@ -359,8 +357,7 @@ ValidationSet torchtitan_validation_set(std::string_view text) {
     l.sequence_parallel = false;
     l.recompute = checkpointing == "full" ? Checkpointing::full : Checkpointing::none;
     const LayoutResult res = evaluate_layout(j, l);
-    const double predicted = static_cast<double>(j.global_batch) * static_cast<double>(j.seq_len) /
-                             res.step_seconds / static_cast<double>(j.n_chips);
+    const double predicted = res.tokens_per_second_per_chip;
     set.rows.push_back(
         {layout_label(csv.at(r, model), l, j.n_chips), predicted, csv.real(r, tokens), "fsdp"});
   }
