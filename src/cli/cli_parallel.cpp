@@ -246,6 +246,8 @@ int run_parallel(Args& a) {
     job.software.fp8_matmuls = true;
     job.software.fp8_recipe = fp8_recipe_by_name(*recipe);
   }
+  if (const auto dispatch = a.value("--ep-dispatch"))
+    job.software.ep_dispatch = ep_dispatch_by_name(*dispatch);
   if (a.flag("--ep-overlap")) job.software.overlap_ep_comm = true;
   job.software.moe_load_imbalance =
       a.real("--moe-imbalance", 1.0, 1.0, 64.0, "busiest ÷ mean expert tokens");
@@ -490,7 +492,10 @@ const char* parallel_usage() {
            "] [--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] "
            "[--non-tensor-gb G] [--scale-out-gb-per-s Y] [--cluster-profile FILE] "
            "[--uneven-stages] [--fp8] [--fp8-recipe delayed|tensorwise|blockwise (implies --fp8)] "
-           "[--pipeline-schedule 1f1b|zb-h1|dualpipe] [--mfu-attention full|causal] "
+           "[--pipeline-schedule 1f1b|zb-h1|dualpipe] [--ep-dispatch alltoall|flex (flex: "
+           "DeepEP or HybridEP, one copy per rank and per node)] [--ep-overlap (the expert "
+           "all-to-alls behind another micro-batch's compute)] [--moe-imbalance 1.0] "
+           "[--mfu-attention full|causal] "
            "[--emit megatron|torchtitan]";
   }();
   return usage.c_str();

@@ -225,6 +225,31 @@ void read_expert_tp(const Keys& k, Layout& l) {
     l.etp = *e == l.tp ? 0 : *e;
 }
 
+// Megatron Core's token dispatcher (--moe-token-dispatcher-type; NeMo's
+// model.moe_token_dispatcher_type): alltoall (the default), flex (DeepEP or
+// HybridEP, --moe-flex-dispatcher-backend; older releases --moe-enable-deepep)
+// or allgather, which Napkin prices as alltoall.
+void read_expert_dispatch(const Keys& k, TrainingConfig& c) {
+  const ConfigEntry* x = k.value({"moe_token_dispatcher_type"});
+  const bool deepep = k.boolean({"moe_enable_deepep"}).value_or(false);
+  if (!x && !deepep) return;
+  const std::string type = x ? x->value : "flex";
+  if (type == "flex") {
+    c.ep_dispatch = EpDispatch::deduplicated;
+    const std::string backend =
+        k.text({"moe_flex_dispatcher_backend"}).value_or(deepep ? "deepep" : "the flex dispatcher");
+    k.note("expert dispatch = flex: " + backend +
+           " sends a token once per rank and once per node that hold its experts");
+  } else if (type == "alltoall") {
+    c.ep_dispatch = EpDispatch::all_to_all;
+  } else if (type == "allgather") {
+    c.ep_dispatch = EpDispatch::all_to_all;
+    k.note("moe_token_dispatcher_type allgather is priced as alltoall");
+  } else {
+    k.fail(*x, "alltoall, flex or allgather");
+  }
+}
+
 void read_megatron(const Keys& k, TrainingConfig& c) {
   megatron_shape(k, c, false);
   Layout& l = c.layout;
@@ -233,6 +258,7 @@ void read_megatron(const Keys& k, TrainingConfig& c) {
   l.cp = k.axis({"context_parallel_size"}, 1, "cp");
   l.ep = k.axis({"expert_model_parallel_size"}, 1, "ep");
   read_expert_tp(k, l);
+  read_expert_dispatch(k, c);
   l.vpp = 1;
   if (auto v = k.integer({"virtual_pipeline_model_parallel_size"}, 1, 1000)) {
     l.vpp = *v;
@@ -406,6 +432,7 @@ void read_nemo(const Keys& k, TrainingConfig& c) {
   l.cp = k.axis({"context_parallel_size"}, 1, "cp");
   l.ep = k.axis({"expert_model_parallel_size"}, 1, "ep");
   read_expert_tp(k, l);
+  read_expert_dispatch(k, c);
   l.vpp = k.integer({"virtual_pipeline_model_parallel_size"}, 1, 1000).value_or(1);
   if (auto mb = k.integer({"micro_batch_size"}, 1, 1'000'000))
     l.micro_batch = *mb;
@@ -566,6 +593,7 @@ Scenario apply_to_scenario(const TrainingConfig& c, Scenario s) {
   else if (!c.precision.empty())
     s.training.precision = Precision::mixed_bf16;
   if (!c.software.empty()) s.parallel.software = c.software;
+  if (c.ep_dispatch) s.parallel.ep_dispatch = c.ep_dispatch;
   if (c.global_batch && c.seq_len) s.parallel.global_batch_tokens = *c.global_batch * *c.seq_len;
   if (!c.is_missing("dp") && !c.is_missing("tp") && !c.is_missing("pp") && !c.is_missing("vpp"))
     s.parallel.chosen = c.layout;

@@ -42,6 +42,8 @@ struct TrainingConfig {
   // The software preset the file's settings amount to ("fsdp-compile" for a
   // torchtitan TOML with torch.compile on); "" when the file does not say.
   std::string software;
+  // The expert dispatch the file names (Megatron's token dispatcher type).
+  std::optional<EpDispatch> ep_dispatch;
   // What the file does not say, one item each, led by the item's name
   // ("vocab: from the tokenizer; give --vocab-size").
   std::vector<std::string> missing;

@@ -62,6 +62,8 @@ EmittedFlags emit_megatron(const TrainingJob& job, const Layout& l) {
   if (l.ep > 1) f.push_back("--expert-model-parallel-size " + n(l.ep));
   if (s.is_moe() && l.expert_tp() != l.tp)
     f.push_back("--expert-tensor-parallel-size " + n(l.expert_tp()));
+  if (s.is_moe() && l.ep > 1 && job.software.ep_dispatch == EpDispatch::deduplicated)
+    f.push_back("--moe-token-dispatcher-type flex --moe-flex-dispatcher-backend deepep");
   if (l.sequence_parallel && l.tp > 1) f.push_back("--sequence-parallel");
   if (l.sequence_parallel && l.tp == 1)
     out.caveats.push_back("sequence parallelism has no effect at tp = 1; not emitted");

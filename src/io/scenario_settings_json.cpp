@@ -189,6 +189,8 @@ QJsonObject parallel_to_json(const ParallelSettings& p) {
       {QStringLiteral("software"), q(p.software)},
       {QStringLiteral("pipe_schedule"),
        p.pipe_schedule ? QJsonValue(q(to_string(*p.pipe_schedule))) : QJsonValue()},
+      {QStringLiteral("ep_dispatch"),
+       p.ep_dispatch ? QJsonValue(q(to_string(*p.ep_dispatch))) : QJsonValue()},
       {QStringLiteral("cluster"), q(p.cluster)},
       {QStringLiteral("cluster_profile"), q(p.cluster_profile)},
       {QStringLiteral("gpus_per_node"), static_cast<qint64>(p.gpus_per_node)},
@@ -448,6 +450,8 @@ void parallel_from_json(const Reader& r, ParallelSettings& p) {
   });
   // The pipeline schedule: null is the software preset's.
   optional_choice_from_json(r, "pipe_schedule", p.pipe_schedule, pipe_schedule_by_name);
+  // The expert dispatch: null is the software preset's.
+  optional_choice_from_json(r, "ep_dispatch", p.ep_dispatch, ep_dispatch_by_name);
   r.choice<std::string>("cluster", p.cluster, [](std::string_view name) {
     if (!name.empty() && name != "custom") (void)cluster_by_name(name);
     return std::string(name);

@@ -209,6 +209,22 @@ TEST(CliParallel, EpFoldedOverTpAsMegatronBridgeRunsQwen3) {
       QStringLiteral("etp=1"));
 }
 
+TEST(CliParallel, ExpertDispatchFlag) {
+  // Qwen3-30B-A3B with EP 16 over two nodes: the flex dispatcher (HybridEP)
+  // sends each token over InfiniBand once, not once per remote expert.
+  const QStringList base{"--preset", "Qwen3-30B-A3B", "--chips",  "16",
+                         "--seq",    "4096",          "--global-batch", "1024",
+                         "--layout", "tp=1,pp=1,cp=1,ep=16,zero=1,mb=1,recompute=none"};
+  const double a2a = parallel_json(base).json["best"].toObject()["step_seconds"].toDouble();
+  const double flex = parallel_json(base + QStringList{"--ep-dispatch", "flex"})
+                          .json["best"]
+                          .toObject()["step_seconds"]
+                          .toDouble();
+  EXPECT_GT(a2a, 0);
+  EXPECT_LT(flex, a2a);
+  expect_parallel_usage_error(base + QStringList{"--ep-dispatch", "deepep"}, "ep-dispatch");
+}
+
 TEST(CliParallel, PartialLayoutSearchesTheAxesItLeavesOut) {
   // Llama 3 405B's published layout (Dubey et al. 2024, Table 4): TP 8, CP 1,
   // PP 16, DP 128 on 16,384 H100; 126 layers do not divide into 16 stages.

@@ -452,6 +452,40 @@ TEST(ParallelPanel, LockingExpertTpOneFoldsEpOverTp) {
   EXPECT_FALSE(f.model.scenario().parallel.etp);
 }
 
+// The expert dispatch: flex (DeepEP, HybridEP) on an MoE layout that spans
+// nodes shortens the step; the read-out names it; undo walks back.
+TEST(ParallelPanel, TheExpertDispatchIsAChoice) {
+  Fixture f;
+  ASSERT_TRUE(f.model.edit(QStringLiteral("model"), 1, [](Scenario& x) {
+    for (const ModelPreset& p : model_presets())
+      if (p.name == "Qwen3-30B-A3B") x.shape = p.shape;
+    x.model_name = "Qwen3-30B-A3B";
+    x.n_chips = 16;
+  }));
+  pick(f.panel.controls().tp, QStringLiteral("1"));
+  pick(f.panel.controls().pp, QStringLiteral("1"));
+  pick(f.panel.controls().ep, QStringLiteral("16"));
+  f.panel.waitForSearch();
+  ASSERT_TRUE(f.panel.view().layout && f.panel.view().layout->valid);
+  const double ep_a2a = f.panel.view().layout->time.ep_comm_seconds;
+  ASSERT_GT(ep_a2a, 0);
+  pick(f.panel.controls().ep_dispatch, QStringLiteral("flex (DeepEP, HybridEP)"));
+  EXPECT_EQ(f.model.scenario().parallel.ep_dispatch, EpDispatch::deduplicated);
+  f.panel.waitForSearch();
+  ASSERT_TRUE(f.panel.view().layout && f.panel.view().layout->valid);
+  EXPECT_LT(f.panel.view().layout->time.ep_comm_seconds, 0.5 * ep_a2a);
+  EXPECT_NE(f.text(&ParallelReadouts::software).indexOf(QStringLiteral("flex expert dispatch")),
+            -1);
+  // Each entry the keyboard passed is one undo step (all-to-all, then flex).
+  f.model.undoStack()->undo();
+  QCoreApplication::processEvents();
+  EXPECT_EQ(f.model.scenario().parallel.ep_dispatch, EpDispatch::all_to_all);
+  f.model.undoStack()->undo();
+  QCoreApplication::processEvents();
+  EXPECT_FALSE(f.model.scenario().parallel.ep_dispatch);
+  EXPECT_EQ(f.panel.controls().ep_dispatch->currentText(), QStringLiteral("the software's"));
+}
+
 // The chosen layout's text wraps between its entries, never inside one
 // ("zero\n=1"), and "Copy read-outs" carries it as --layout reads it.
 TEST(ParallelPanel, TheLayoutTextBreaksAtItsCommasAndCopiesPlain) {

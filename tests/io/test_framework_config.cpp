@@ -276,6 +276,57 @@ TEST(FrameworkEmit, MegatronRoundTripFoldsEpOverTp) {
   EXPECT_EQ(same.layout.etp, 0);
 }
 
+TEST(FrameworkEmit, MegatronExpertDispatcherInAndOut) {
+  // Megatron Bridge's Qwen3-30B-A3B H100 recipe: the flex dispatcher with
+  // HybridEP. Flex comes in as the deduplicated dispatch, goes out as flex and
+  // comes back; alltoall and allgather are priced alike; a misspelling is
+  // refused naming the key.
+  const char* flex =
+      "--num-layers 48 --hidden-size 2048 --num-attention-heads 32 --ffn-hidden-size 6144 "
+      "--num-experts 128 --moe-router-topk 8 --expert-model-parallel-size 16 "
+      "--moe-token-dispatcher-type flex --moe-flex-dispatcher-backend hybridep";
+  const TrainingConfig c = import_training_config(flex, "q.sh", TrainingFramework::megatron);
+  ASSERT_TRUE(c.ep_dispatch);
+  EXPECT_EQ(*c.ep_dispatch, EpDispatch::deduplicated);
+  bool noted = false;
+  for (const std::string& n : c.notes) noted = noted || n.find("hybridep") != std::string::npos;
+  EXPECT_TRUE(noted);
+  const TrainingConfig deepep = import_training_config(
+      "--moe-enable-deepep --expert-model-parallel-size 8", "d.sh", TrainingFramework::megatron);
+  EXPECT_EQ(deepep.ep_dispatch, EpDispatch::deduplicated);
+  EXPECT_EQ(import_training_config("--moe-token-dispatcher-type allgather", "a.sh",
+                                   TrainingFramework::megatron)
+                .ep_dispatch,
+            EpDispatch::all_to_all);
+  EXPECT_FALSE(import_training_config("--tensor-model-parallel-size 2", "n.sh",
+                                      TrainingFramework::megatron)
+                   .ep_dispatch);
+  try {
+    (void)import_training_config("--moe-token-dispatcher-type deepep", "b.sh",
+                                 TrainingFramework::megatron);
+    FAIL() << "accepted deepep as a dispatcher type";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("moe_token_dispatcher_type"), std::string::npos)
+        << e.what();
+  }
+  // Out and back.
+  TrainingJob job = llama_job(16);
+  job.shape.n_experts = 128, job.shape.top_k = 8, job.shape.expert_d_ff = 768;
+  job.software.ep_dispatch = EpDispatch::deduplicated;
+  const Layout l = parse_layout("tp=1,pp=1,cp=1,ep=16,zero=1,mb=1,recompute=none", 16);
+  const EmittedFlags f = emit_megatron(job, l);
+  EXPECT_NE(f.text.find("--moe-token-dispatcher-type flex"), std::string::npos) << f.text;
+  EXPECT_EQ(import_training_config(f.text, "emitted", TrainingFramework::megatron).ep_dispatch,
+            EpDispatch::deduplicated);
+  job.software.ep_dispatch = EpDispatch::all_to_all;
+  EXPECT_EQ(emit_megatron(job, l).text.find("dispatcher"), std::string::npos);
+  // Into the scenario.
+  Scenario s;
+  TrainingConfig q = c;
+  q.shape_known = false;
+  EXPECT_EQ(apply_to_scenario(q, s).parallel.ep_dispatch, EpDispatch::deduplicated);
+}
+
 TEST(FrameworkEmit, TorchtitanRoundTrip) {
   const TrainingJob job = llama_job(512);
   for (const char* text : {"tp=8,pp=4,vpp=2,cp=1,zero=3,mb=2,sp=on,recompute=full",

@@ -108,6 +108,7 @@ Scenario worked_scenario(const std::string& csv_path) {
   p.global_batch_tokens = 8'388'608;
   p.software = "megatron-2022";
   p.pipe_schedule = PipeSchedule::zb_h1;
+  p.ep_dispatch = EpDispatch::deduplicated;
   p.cluster = "custom";
   p.gpus_per_node = 4;
   p.scale_up_gb_per_s = 100.5;
@@ -327,6 +328,9 @@ TEST(ScenarioSettingsJson, ParallelErrorsNameTheField) {
   const std::string schedule = error_of(doc(R"("parallel":{"pipe_schedule":"gpipe"})"));
   EXPECT_NE(schedule.find("parallel.pipe_schedule"), std::string::npos) << schedule;
   EXPECT_NE(schedule.find("zb-h1"), std::string::npos) << schedule;  // the accepted names
+  const std::string dispatch = error_of(doc(R"("parallel":{"ep_dispatch":"deepep"})"));
+  EXPECT_NE(dispatch.find("parallel.ep_dispatch"), std::string::npos) << dispatch;
+  EXPECT_NE(dispatch.find("alltoall, flex"), std::string::npos) << dispatch;
   EXPECT_NE(error_of(doc(R"("parallel":{"chosen":{"zero":5}})")).find("parallel.chosen.zero"),
             std::string::npos);
   EXPECT_NE(error_of(doc(R"("parallel":{"chosen":7})")).find("parallel.chosen"), std::string::npos);

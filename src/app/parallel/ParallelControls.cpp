@@ -101,6 +101,19 @@ ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m)
                  {tr("DualPipe"), QStringLiteral("dualpipe")}}},
       optionalChoiceBinding<PipeSchedule>(m, kParallelPipeSchedule, tr("pipeline schedule"),
                                           &ParallelSettings::pipe_schedule, pipe_schedule_by_name));
+  c.ep_dispatch = col->combo(
+      {.key = QStringLiteral("parallelEpDispatch"),
+       .label = tr("Expert dispatch"),
+       .tooltip = tr("How routed tokens reach their experts (MoE with EP > 1). All-to-all sends "
+                     "every token once per chosen expert (Megatron Core's alltoall "
+                     "dispatcher); flex (DeepEP, HybridEP) sends it once per rank that holds "
+                     "its experts and once per node across the network, forwarded over "
+                     "NVLink inside. \"The software's\" follows the preset."),
+       .items = {{tr("the software's"), QString()},
+                 {tr("all-to-all"), QStringLiteral("alltoall")},
+                 {tr("flex (DeepEP, HybridEP)"), QStringLiteral("flex")}}},
+      optionalChoiceBinding<EpDispatch>(m, kParallelEpDispatch, tr("expert dispatch"),
+                                        &ParallelSettings::ep_dispatch, ep_dispatch_by_name));
   c.train_precision =
       declareTrainPrecisionControl(col, m, QStringLiteral("parallelTrainPrecision"));
   std::vector<ComboItem> clusters{{tr("the chip's node"), QString()}};

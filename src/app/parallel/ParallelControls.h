@@ -13,6 +13,7 @@ struct ParallelControls {
   SliderSpin* global_batch = nullptr;
   QComboBox* software = nullptr;
   QComboBox* pipe_schedule = nullptr;
+  QComboBox* ep_dispatch = nullptr;
   QComboBox* train_precision = nullptr;  // the scenario's training.precision
   QComboBox* cluster = nullptr;
   SliderSpin* gpus_per_node = nullptr;  // a custom cluster's numbers (unused otherwise)
@@ -52,6 +53,7 @@ enum ParallelField {
   kParallelClusterProfile,
   kParallelNonTensor,
   kParallelPipeSchedule,
+  kParallelEpDispatch,
 };
 
 }  // namespace napkin

@@ -66,6 +66,17 @@ std::string_view to_string(Fp8Recipe r);
 // parameters and p + 1 micro-batches of activations on every rank; no vpp.
 enum class PipeSchedule { one_f_one_b, zb_h1, dualpipe };
 std::string_view to_string(PipeSchedule s);
+// How the routed tokens travel to their experts' ranks. all_to_all
+// ("alltoall"): every (token, expert) copy on its own, so a token bound for
+// two experts on one rank crosses twice (Megatron Core's alltoall dispatcher
+// permutes a token once per chosen expert, then all-to-alls the copies).
+// deduplicated ("flex"): one copy per destination rank, and between nodes one
+// per destination node, forwarded over NVLink inside it (DeepEP's normal
+// kernels, DeepSeek-V3 §3.2.2; HybridEP; Megatron Core's flex dispatcher).
+enum class EpDispatch { all_to_all, deduplicated };
+std::string_view to_string(EpDispatch d);
+// Throws std::invalid_argument naming the accepted names.
+EpDispatch ep_dispatch_by_name(std::string_view name);
 // Throws std::invalid_argument naming the accepted names.
 PipeSchedule pipe_schedule_by_name(std::string_view name);
 // Throws std::invalid_argument naming the accepted names.
@@ -112,10 +123,10 @@ struct TrainingSoftware {
   // Expert all-to-alls hidden behind another micro-batch's compute (DeepSeek-
   // V3's DualPipe, Megatron's EP overlap); off: on the critical path.
   bool overlap_ep_comm = false;
-  // Node-limited routing with deduplicated dispatch (DeepSeek-V3 §2.1.2 and
-  // §3.2.2): a token's experts lie on at most this many nodes, its hidden
-  // state crosses the network once per remote node and is forwarded over
-  // NVLink to the experts there; 0: every routed copy travels on its own.
+  EpDispatch ep_dispatch = EpDispatch::all_to_all;  // Megatron Core's default
+  // Node-limited routing (DeepSeek-V3 §2.1.2): a token's experts lie on at
+  // most this many nodes, which bounds the nodes a deduplicated dispatch
+  // sends it to; 0: no limit.
   std::int64_t ep_nodes_per_token = 0;
   // The forward dispatch and the backward's gradient dispatch in FP8 (1 byte
   // per element; DeepSeek-V3 §3.3.2), the combines in bf16; off: all bf16.

@@ -25,6 +25,20 @@ inline double expert_tokens(double n, std::int64_t tp, std::int64_t etp) {
   return etp == tp ? n : n / static_cast<double>(tp) * static_cast<double>(etp);
 }
 
+// The expected number of bins that `picks` distinct items, drawn uniformly
+// from `items` split evenly into bins of `per_bin`, fall into: bins × (1 −
+// C(items − per_bin, picks) / C(items, picks)). A token's top-k experts over
+// the EP group's ranks or nodes (balanced routing).
+inline double expected_bins_hit(std::int64_t items, std::int64_t per_bin, std::int64_t picks) {
+  if (items <= 0 || per_bin <= 0) return 0;
+  double none = 1;  // the chance that a given bin gets none of the picks
+  for (std::int64_t i = 0; i < picks && none > 0; ++i)
+    none *= items - per_bin - i <= 0
+                ? 0.0
+                : static_cast<double>(items - per_bin - i) / static_cast<double>(items - i);
+  return static_cast<double>(items / per_bin) * (1 - none);
+}
+
 // Seconds of the data-parallel collectives over some parameters: the
 // gradients all-reduced or reduce-scattered, the bf16 weights all-gathered.
 struct DpCollectives {

@@ -39,6 +39,9 @@ struct ParallelSettings {
   // The pipeline schedule; unset: the software preset's (1F1B for most,
   // DualPipe for deepseek-v3).
   std::optional<PipeSchedule> pipe_schedule;
+  // How routed tokens reach their experts (alltoall, or flex: DeepEP /
+  // HybridEP, deduplicated); unset: the software preset's.
+  std::optional<EpDispatch> ep_dispatch;
   // The cluster: "" the chip's usual node (its hardware table row), a name of
   // cluster_presets(), or "custom": the three numbers below (per GPU, one
   // direction; registered inputs parallel.gpus_per_node, ...).

@@ -25,6 +25,8 @@ constexpr std::array<Named<Fp8Recipe>, 3> kFp8Recipes{{{Fp8Recipe::delayed, "del
 constexpr std::array<Named<PipeSchedule>, 3> kPipeSchedules{{{PipeSchedule::one_f_one_b, "1f1b"},
                                                              {PipeSchedule::zb_h1, "zb-h1"},
                                                              {PipeSchedule::dualpipe, "dualpipe"}}};
+constexpr std::array<Named<EpDispatch>, 2> kEpDispatches{
+    {{EpDispatch::all_to_all, "alltoall"}, {EpDispatch::deduplicated, "flex"}}};
 
 template <class E, std::size_t N>
 std::string_view name_in(const std::array<Named<E>, N>& table, E value) {
@@ -49,6 +51,11 @@ E value_in(const std::array<Named<E>, N>& table, std::string_view name, std::str
 std::string_view to_string(TpOverlap o) { return name_in(kTpOverlaps, o); }
 std::string_view to_string(Fp8Recipe r) { return name_in(kFp8Recipes, r); }
 std::string_view to_string(PipeSchedule s) { return name_in(kPipeSchedules, s); }
+std::string_view to_string(EpDispatch d) { return name_in(kEpDispatches, d); }
+
+EpDispatch ep_dispatch_by_name(std::string_view name) {
+  return value_in(kEpDispatches, name, "ep-dispatch");
+}
 
 Fp8Recipe fp8_recipe_by_name(std::string_view name) {
   return value_in(kFp8Recipes, name, "fp8-recipe");
@@ -167,7 +174,9 @@ TrainingSoftware deepseek_v3() {
   s.overlap_ep_comm = true;
   // Node-limited routing, each token to at most 4 nodes (§2.1.2; topk_group
   // 4 in its config.json), dispatched once per node over InfiniBand and
-  // forwarded over NVLink (§3.2.2); FP8 dispatch, bf16 combine (§3.3.2).
+  // forwarded over NVLink (§3.2.2; DeepEP); FP8 dispatch, bf16 combine
+  // (§3.3.2).
+  s.ep_dispatch = EpDispatch::deduplicated;
   s.ep_nodes_per_token = 4;
   s.fp8_ep_dispatch = true;
   s.fp8_matmuls = true;

@@ -432,17 +432,25 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
     const GroupPlacement grp = placement(c, L.ep, etp);
     // One all-to-all of `bytes` per routed element.
     auto a2a = [&](double bytes) {
-      if (sw.ep_nodes_per_token <= 0 || grp.ranks_per_node == grp.ranks)
+      if (sw.ep_dispatch == EpDispatch::all_to_all)
         return group_seconds(c, Collective::all_to_all, copies * bytes, grp);
-      // Node-limited routing: each token goes to M of the group's g nodes,
-      // its own among them with chance M/g, and crosses the network once per
-      // remote node; inside a node its copies reach the experts over NVLink.
-      const double g = static_cast<double>(grp.ranks / grp.ranks_per_node);
-      const double m = std::min(g, static_cast<double>(sw.ep_nodes_per_token));
-      const double r_n = static_cast<double>(grp.ranks_per_node);
-      const double inter = nt * sw.moe_load_imbalance * H * m * (g - 1) / g * bytes;
-      const double intra = copies * (r_n - 1) / r_n * bytes;
-      return (r_n - 1) * c.intra.latency_seconds + (g - 1) * c.inter.latency_seconds +
+      // Deduplicated: a token goes once to each rank that holds one of its
+      // experts and, between nodes, once to each node, whose receiving rank
+      // forwards it over NVLink; node-limited routing (M nodes) draws the
+      // experts from M nodes' worth. Expected counts for balanced routing.
+      const std::int64_t r_n = grp.ranks_per_node, g = grp.ranks / r_n;
+      const std::int64_t per_rank = s.n_experts / L.ep;
+      const std::int64_t nodes =
+          sw.ep_nodes_per_token > 0 ? std::min(g, sw.ep_nodes_per_token) : g;
+      const std::int64_t pool = per_rank * r_n * nodes;
+      const double ranks_hit = expected_bins_hit(pool, per_rank, s.top_k);
+      const double nodes_hit = expected_bins_hit(pool, per_rank * r_n, s.top_k);
+      const double token = nt * sw.moe_load_imbalance * H * bytes;
+      const double rn = static_cast<double>(r_n), gd = static_cast<double>(g);
+      const double intra = token * ranks_hit * (rn - 1) / rn;
+      const double inter = token * nodes_hit * (gd - 1) / gd;
+      if (g == 1) return (rn - 1) * c.intra.latency_seconds + intra / c.intra.bytes_per_s;
+      return (rn - 1) * c.intra.latency_seconds + (gd - 1) * c.inter.latency_seconds +
              std::max(intra / c.intra.bytes_per_s, inter / c.inter.bytes_per_s);
     };
     // A dispatch and a combine each pass, one of them in FP8 with FP8 dispatch.

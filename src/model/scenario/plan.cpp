@@ -33,6 +33,7 @@ TrainingJob training_job(const Scenario& s) {
   job.optimizer = s.training.optimizer;
   job.software = software_by_name(s.parallel.software);
   if (s.parallel.pipe_schedule) job.software.pipe_schedule = *s.parallel.pipe_schedule;
+  if (s.parallel.ep_dispatch) job.software.ep_dispatch = *s.parallel.ep_dispatch;
   // Training precision fp8: the software's GEMMs at the chip's FP8 rate with
   // its recipe (the step time, the MFU and the activation memory of the
   // Parallelism model); a software preset that is FP8 already stays so.

@@ -344,6 +344,10 @@ std::vector<ScenarioField> make_fields() {
     return s.parallel.pipe_schedule ? str(to_string(*s.parallel.pipe_schedule))
                                     : std::string("the software's");
   });
+  add("parallel.ep_dispatch", "Parallelism: expert dispatch", "", [](SV s) {
+    return s.parallel.ep_dispatch ? str(to_string(*s.parallel.ep_dispatch))
+                                  : std::string("the software's");
+  });
   add("parallel.cluster", "Parallelism: cluster", "", [](SV s) {
     return s.parallel.cluster.empty() ? std::string("the chip's node") : s.parallel.cluster;
   });

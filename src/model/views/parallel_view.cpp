@@ -24,6 +24,8 @@ ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* slow,
   v.software = s.parallel.software;
   if (s.parallel.pipe_schedule)
     v.software += ", " + std::string(to_string(*s.parallel.pipe_schedule)) + " schedule";
+  if (s.parallel.ep_dispatch)
+    v.software += ", " + std::string(to_string(*s.parallel.ep_dispatch)) + " expert dispatch";
   for (const SoftwarePreset& p : software_presets())
     if (p.name == s.parallel.software) v.software += " — " + std::string(p.description);
   try {
