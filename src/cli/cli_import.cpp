@@ -64,7 +64,8 @@ QJsonObject config_json(const TrainingConfig& c) {
                             {"zero", l.zero},
                             {"micro_batch", json_int(l.micro_batch)},
                             {"sequence_parallel", l.sequence_parallel},
-                            {"recompute", QString::fromUtf8(to_string(l.recompute).data())}};
+                            {"recompute", QString::fromUtf8(to_string(l.recompute).data())},
+                            {"recompute_layers", json_int(l.recompute_layers)}};
   o["layout_text"] = QString::fromStdString(to_string(l));
   o["chips"] = c.n_chips ? json_int(*c.n_chips) : QJsonValue();
   o["seq_len"] = c.seq_len ? json_int(*c.seq_len) : QJsonValue();

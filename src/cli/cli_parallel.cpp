@@ -79,6 +79,7 @@ QJsonObject layout_json(const LayoutResult& r) {
                 {"micro_batch", json_int(l.micro_batch)},
                 {"sequence_parallel", l.sequence_parallel},
                 {"recompute", QString::fromUtf8(to_string(l.recompute).data())},
+                {"recompute_layers", json_int(l.recompute_layers)},
                 {"fits", r.fits},
                 {"reason", QString::fromStdString(r.reason)}};
   const StageMemory& m = r.memory;
@@ -203,7 +204,7 @@ SearchOptions locks_from(const std::vector<std::string>& keys, const Layout& l) 
   if (has(keys, "etp")) o.etp = l.expert_tp();
   if (has(keys, "zero")) o.zero = l.zero;
   if (has(keys, "mb")) o.micro_batch = l.micro_batch;
-  if (has(keys, "recompute")) o.recompute = l.recompute;
+  if (has(keys, "recompute")) o.recompute = l.recompute, o.recompute_layers = l.recompute_layers;
   if (has(keys, "dp")) o.dp = l.dp;
   if (has(keys, "sp")) o.sequence_parallel = l.sequence_parallel;
   return o;

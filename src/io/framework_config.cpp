@@ -196,6 +196,44 @@ Checkpointing recompute_of(const Keys& k, std::initializer_list<const char*> nam
   return selective_flag ? Checkpointing::selective : Checkpointing::none;
 }
 
+// N layers of each model chunk recomputed in full (Layout::recompute_layers),
+// or every layer when N covers the chunk; with the shape unknown N is kept
+// and the layout check says whether it covers a chunk.
+void set_recompute_layers(TrainingConfig& c, std::int64_t n) {
+  Layout& l = c.layout;
+  l.recompute = Checkpointing::full;
+  const std::int64_t chunks = l.pp * l.vpp;
+  const bool whole = c.shape_known && n * chunks >= c.shape.n_layers;
+  l.recompute_layers = whole ? 0 : n;
+}
+
+// Megatron's --recompute-method / --recompute-num-layers (NeMo's
+// activations_checkpoint_method / _num_layers) under full recomputation:
+// block recomputes the first N layers of each chunk; uniform recomputes every
+// layer, N layers to a checkpoint, which Napkin prices as full.
+void read_recompute_method(const Keys& k, TrainingConfig& c, const char* method_key,
+                           const char* layers_key) {
+  if (c.layout.recompute != Checkpointing::full) return;
+  const std::string method = k.text({method_key}).value_or("uniform");
+  const auto n = k.integer({layers_key}, 1, 100'000);
+  if (method == "block") {
+    if (!n) {
+      k.missing(std::string(layers_key) + ": the block method needs the number of layers");
+      return;
+    }
+    set_recompute_layers(c, *n);
+    if (c.layout.recompute_layers > 0)
+      k.note("recompute = full:" + std::to_string(*n) + ": the first " + std::to_string(*n) +
+             " layers of each model chunk recompute, the others keep their activations");
+  } else if (method == "uniform") {
+    if (n && *n > 1)
+      k.note("recompute uniform with " + std::to_string(*n) +
+             " layers to a checkpoint: every layer recomputes, priced as full");
+  } else {
+    k.fail(*k.value({method_key}), "block or uniform");
+  }
+}
+
 // dp from the world size, or named missing.
 void finish_dp(const Keys& k, TrainingConfig& c, std::optional<std::int64_t> dp,
                const std::string& absent) {
@@ -279,6 +317,7 @@ void read_megatron(const Keys& k, TrainingConfig& c) {
   l.sequence_parallel = k.boolean({"sequence_parallel"}).value_or(false);
   l.recompute = recompute_of(k, {"recompute_granularity"},
                              k.boolean({"recompute_activations"}).value_or(false));
+  read_recompute_method(k, c, "recompute_method", "recompute_num_layers");
   l.zero = 0;
   if (auto z = k.integer({"zero_stage"}, 0, 3))
     l.zero = static_cast<int>(*z);
@@ -410,6 +449,23 @@ void read_torchtitan(const Keys& k, TrainingConfig& c) {
   l.recompute = recompute_of(k, {"activation_checkpoint.mode"}, true);
   if (!k.value({"activation_checkpoint.mode"}))
     k.note("recompute = selective (torchtitan's default activation_checkpoint.mode)");
+  // Selective by layer: selective_ac_option "k" checkpoints every k-th block
+  // (torchtitan's apply_ac), 1/k of the layers recomputed in full.
+  if (l.recompute == Checkpointing::selective) {
+    const std::string option = k.text({"activation_checkpoint.selective_ac_option"}).value_or("");
+    if (!option.empty() && option != "op") {
+      const auto every = k.integer({"activation_checkpoint.selective_ac_option"}, 1, 100'000);
+      if (!c.shape_known) {
+        k.missing("recompute: selective_ac_option " + option + " needs the model's layers");
+      } else {
+        const std::int64_t per_chunk = c.shape.n_layers / (l.pp * l.vpp);
+        set_recompute_layers(c, std::max<std::int64_t>(1, per_chunk / *every));
+        k.note("recompute = " + std::string(l.recompute_layers > 0 ? "full:" : "full") +
+               (l.recompute_layers > 0 ? std::to_string(l.recompute_layers) : "") +
+               ": torchtitan recomputes one block in every " + option + " (selective_ac_option)");
+      }
+    }
+  }
   // torch.compile fuses the element-wise work eager PyTorch runs op by op
   // ([compile] enable; [training] compile before torchtitan's 2025 configs).
   const auto compiled = k.boolean({"compile.enable", "training.compile"});
@@ -440,6 +496,7 @@ void read_nemo(const Keys& k, TrainingConfig& c) {
     k.missing("micro_batch_size: not in the file");
   l.sequence_parallel = k.boolean({"sequence_parallel"}).value_or(false);
   l.recompute = recompute_of(k, {"activations_checkpoint_granularity"}, false);
+  read_recompute_method(k, c, "activations_checkpoint_method", "activations_checkpoint_num_layers");
   const std::string optim = k.text({"optim.name"}).value_or("");
   l.zero = k.boolean({"fsdp"}).value_or(false) ? 3 : optim == "distributed_fused_adam" ? 1 : 0;
   if (auto s = k.integer({"encoder_seq_length", "seq_length"}, 1, 100'000'000))

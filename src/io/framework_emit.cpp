@@ -69,7 +69,10 @@ EmittedFlags emit_megatron(const TrainingJob& job, const Layout& l) {
     out.caveats.push_back("sequence parallelism has no effect at tp = 1; not emitted");
   f.push_back("--micro-batch-size " + n(l.micro_batch));
   f.push_back("--global-batch-size " + n(job.global_batch));
-  if (l.recompute == Checkpointing::full)
+  if (l.recompute == Checkpointing::full && l.recompute_layers > 0)
+    f.push_back("--recompute-granularity full --recompute-method block --recompute-num-layers " +
+                n(l.recompute_layers));
+  else if (l.recompute == Checkpointing::full)
     f.push_back("--recompute-granularity full --recompute-method uniform --recompute-num-layers 1");
   else if (l.recompute == Checkpointing::selective)
     f.push_back("--recompute-granularity selective");
@@ -144,7 +147,20 @@ EmittedFlags emit_torchtitan(const TrainingJob& job, const Layout& l) {
         "torchtitan's tensor parallelism always shards the norms (sequence "
         "parallel); it reads back as sp=on");
   o += "\n[activation_checkpoint]\n";
-  o += std::string("mode = \"") + std::string(to_string(l.recompute)) + "\"\n";
+  if (l.recompute == Checkpointing::full && l.recompute_layers > 0) {
+    // One block in every k recomputed (selective_ac_option "k"): k = the
+    // chunk's layers ÷ N, where that divides.
+    const std::int64_t per_chunk = s.n_layers / (l.pp * l.vpp);
+    const std::int64_t every = per_chunk / l.recompute_layers;
+    o += "mode = \"selective\"\nselective_ac_option = \"" + n(every) + "\"\n";
+    if (every * l.recompute_layers != per_chunk)
+      out.caveats.push_back("torchtitan recomputes one block in every k: " +
+                            n(l.recompute_layers) + " of " + n(per_chunk) +
+                            " layers per chunk is not 1/k; one in every " + n(every) +
+                            " recomputes " + n(per_chunk / every) + " of them");
+  } else {
+    o += std::string("mode = \"") + std::string(to_string(l.recompute)) + "\"\n";
+  }
   // The plan's element-wise work is fused unless its software runs eager
   // (the fsdp preset): in torchtitan that takes torch.compile.
   o += "\n[compile]\n";

@@ -179,13 +179,33 @@ class RowReader {
   const RunDefaults& defaults_;
 };
 
-Checkpointing parse_recompute(const std::string& v, const std::string& where) {
+// full, full:N (the first N layers of each chunk), selective or none.
+void parse_recompute(const std::string& v, const std::string& where, Layout& l) {
   std::string s = v;
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (s == "full" || s == "true") return Checkpointing::full;
-  if (s == "selective") return Checkpointing::selective;
-  if (s == "none" || s == "false" || s == "off") return Checkpointing::none;
-  throw std::invalid_argument(where + ": expected full, selective or none, found " +
+  l.recompute_layers = 0;
+  if (s == "full" || s == "true") {
+    l.recompute = Checkpointing::full;
+    return;
+  }
+  if (s.starts_with("full:")) {
+    std::int64_t n = 0;
+    const auto [end, ec] = std::from_chars(s.data() + 5, s.data() + s.size(), n);
+    if (ec == std::errc() && end == s.data() + s.size() && n >= 1) {
+      l.recompute = Checkpointing::full;
+      l.recompute_layers = n;
+      return;
+    }
+  } else if (s == "selective") {
+    l.recompute = Checkpointing::selective;
+    return;
+  } else if (s == "none" || s == "false" || s == "off") {
+    l.recompute = Checkpointing::none;
+    return;
+  }
+  throw std::invalid_argument(where +
+                              ": expected full, full:N (N >= 1 layers of each chunk), "
+                              "selective or none, found " +
                               csv_detail::shown(v));
 }
 
@@ -235,7 +255,7 @@ MeasuredRun run_from_row(const RowReader& r, std::string_view source) {
   l.zero = static_cast<int>(r.whole_or("zero", 0, 0, 3));
   l.micro_batch = r.whole("micro_batch", 1, 1'000'000);
   l.sequence_parallel = r.flag("sp", false);
-  l.recompute = parse_recompute(*r.text("recompute"), r.where("recompute"));
+  parse_recompute(*r.text("recompute"), r.where("recompute"), l);
   if (l.tp * l.pp * l.dp * l.cp != job.n_chips)
     throw std::invalid_argument("tp × pp × dp × cp = " + std::to_string(l.tp * l.pp * l.dp * l.cp) +
                                 " is not the " + std::to_string(job.n_chips) + " chips");

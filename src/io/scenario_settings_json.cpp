@@ -168,7 +168,8 @@ QJsonObject layout_to_json(const Layout& l) {
                      {QStringLiteral("zero"), l.zero},
                      {QStringLiteral("micro_batch"), static_cast<qint64>(l.micro_batch)},
                      {QStringLiteral("sequence_parallel"), l.sequence_parallel},
-                     {QStringLiteral("recompute"), q(to_string(l.recompute))}};
+                     {QStringLiteral("recompute"), q(to_string(l.recompute))},
+                     {QStringLiteral("recompute_layers"), static_cast<qint64>(l.recompute_layers)}};
 }
 
 // Locks are numbers (or a recompute name); null means the axis is searched.
@@ -439,6 +440,8 @@ void layout_from_json(const Reader& r, Layout& l) {
   r.integer("micro_batch", l.micro_batch, 1, 1'000'000);
   r.boolean("sequence_parallel", l.sequence_parallel);
   r.choice<Checkpointing>("recompute", l.recompute, parse_checkpointing);
+  // Full recomputation of the first N layers of each chunk; absent or 0: all.
+  r.integer("recompute_layers", l.recompute_layers, 0, 100'000);
 }
 
 void parallel_from_json(const Reader& r, ParallelSettings& p) {

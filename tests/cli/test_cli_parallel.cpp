@@ -35,7 +35,8 @@ bool is_integer(const QJsonValue& v) {
 // The schema of issue 14: every key, bytes as integers, times in seconds that
 // add up to the step.
 void expect_layout_schema(const QJsonObject& l) {
-  for (const char* k : {"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch"})
+  for (const char* k :
+       {"tp", "pp", "vpp", "dp", "cp", "ep", "zero", "micro_batch", "recompute_layers"})
     EXPECT_TRUE(is_integer(l[k])) << k;
   EXPECT_TRUE(l["sequence_parallel"].isBool());
   EXPECT_TRUE(l["recompute"].isString());
@@ -223,6 +224,25 @@ TEST(CliParallel, ExpertDispatchFlag) {
   EXPECT_GT(a2a, 0);
   EXPECT_LT(flex, a2a);
   expect_parallel_usage_error(base + QStringList{"--ep-dispatch", "deepep"}, "ep-dispatch");
+}
+
+TEST(CliParallel, PartialRecomputationIsALayoutValue) {
+  // Megatron's block method: the first 3 of each chunk's layers recompute.
+  const CliResult r = parallel_json({"--preset", "Llama-3-70B", "--chips", "64", "--seq", "8192",
+                                     "--global-batch", "128", "--layout",
+                                     "tp=4,pp=8,recompute=full:3", "--top", "2"});
+  const QJsonObject best = r.json["best"].toObject();
+  expect_layout_schema(best);
+  EXPECT_EQ(best["recompute"].toString(), QStringLiteral("full"));
+  EXPECT_EQ(best["recompute_layers"].toInteger(), 3);
+  EXPECT_GT(best["time"].toObject()["recompute"].toDouble(), 0);
+  expect_parallel_usage_error({"--preset", "Llama-3-70B", "--chips", "64", "--layout",
+                               "tp=4,pp=8,recompute=full:0"},
+                              "full:N");
+  expect_parallel_usage_error({"--preset", "Llama-3-70B", "--chips", "64", "--seq", "8192",
+                               "--global-batch", "128", "--layout",
+                               "tp=4,pp=8,vpp=1,cp=1,zero=1,mb=1,sp=on,recompute=full:10"},
+                              "write recompute=full");
 }
 
 TEST(CliParallel, PartialLayoutSearchesTheAxesItLeavesOut) {

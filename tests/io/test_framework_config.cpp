@@ -235,7 +235,8 @@ TEST(FrameworkEmit, MegatronRoundTrip) {
   for (const char* text : {"tp=8,pp=4,vpp=5,cp=2,zero=1,mb=1,sp=on,recompute=selective",
                            "tp=4,pp=8,vpp=1,cp=1,zero=0,mb=2,sp=on,recompute=full",
                            "tp=2,pp=1,vpp=1,cp=1,zero=3,mb=1,sp=off,recompute=none",
-                           "tp=8,pp=2,vpp=2,cp=1,zero=1,mb=4,sp=off,recompute=none"}) {
+                           "tp=8,pp=2,vpp=2,cp=1,zero=1,mb=4,sp=off,recompute=none",
+                           "tp=4,pp=8,vpp=2,cp=1,zero=1,mb=1,sp=on,recompute=full:3"}) {
     const Layout l = parse_layout(text, job.n_chips);
     const EmittedFlags f = emit_megatron(job, l);
     const TrainingConfig back =
@@ -327,9 +328,57 @@ TEST(FrameworkEmit, MegatronExpertDispatcherInAndOut) {
   EXPECT_EQ(apply_to_scenario(q, s).parallel.ep_dispatch, EpDispatch::deduplicated);
 }
 
+TEST(FrameworkImport, PartialRecomputation) {
+  // Megatron's block method: the first N layers of each chunk; uniform with N
+  // layers to a checkpoint recomputes every layer; N covering a chunk is full.
+  auto megatron = [](const std::string& extra) {
+    return import_training_config(
+        "--num-layers 80 --hidden-size 8192 --num-attention-heads 64 --ffn-hidden-size 28672 "
+        "--vocab-size 128256 --pipeline-model-parallel-size 8 --recompute-granularity full " +
+            extra,
+        "r.sh", TrainingFramework::megatron);
+  };
+  const TrainingConfig block = megatron("--recompute-method block --recompute-num-layers 4");
+  EXPECT_EQ(block.layout.recompute, Checkpointing::full);
+  EXPECT_EQ(block.layout.recompute_layers, 4);
+  bool noted = false;
+  for (const std::string& n : block.notes) noted = noted || n.find("full:4") != std::string::npos;
+  EXPECT_TRUE(noted);
+  EXPECT_EQ(megatron("--recompute-method block --recompute-num-layers 10").layout.recompute_layers,
+            0);  // ten layers a stage: all of them
+  EXPECT_EQ(megatron("--recompute-method uniform --recompute-num-layers 2").layout.recompute_layers,
+            0);
+  EXPECT_TRUE(megatron("--recompute-method block").is_missing("recompute_num_layers"));
+  EXPECT_THROW(megatron("--recompute-method blocky --recompute-num-layers 2"),
+               std::invalid_argument);
+  // NeMo's spelling.
+  const TrainingConfig nemo = import_training_config(
+      "num_layers: 32\nhidden_size: 4096\nnum_attention_heads: 32\nffn_hidden_size: 11008\n"
+      "pipeline_model_parallel_size: 2\nactivations_checkpoint_granularity: full\n"
+      "activations_checkpoint_method: block\nactivations_checkpoint_num_layers: 6\n",
+      "n.yaml", TrainingFramework::nemo);
+  EXPECT_EQ(nemo.layout.recompute, Checkpointing::full);
+  EXPECT_EQ(nemo.layout.recompute_layers, 6);
+  // torchtitan's layer checkpointing: one block in every 4 of 10 per chunk.
+  const TrainingConfig titan = import_training_config(
+      "[model]\nname = \"llama3\"\nflavor = \"70B\"\n[parallelism]\n"
+      "pipeline_parallel_degree = 8\n[activation_checkpoint]\nmode = \"selective\"\n"
+      "selective_ac_option = \"4\"\n",
+      "t.toml", TrainingFramework::torchtitan);
+  EXPECT_EQ(titan.layout.recompute, Checkpointing::full);
+  EXPECT_EQ(titan.layout.recompute_layers, 2);
+  // "op" stays selective.
+  const TrainingConfig op = import_training_config(
+      "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[activation_checkpoint]\n"
+      "mode = \"selective\"\nselective_ac_option = \"op\"\n",
+      "o.toml", TrainingFramework::torchtitan);
+  EXPECT_EQ(op.layout.recompute, Checkpointing::selective);
+}
+
 TEST(FrameworkEmit, TorchtitanRoundTrip) {
   const TrainingJob job = llama_job(512);
   for (const char* text : {"tp=8,pp=4,vpp=2,cp=1,zero=3,mb=2,sp=on,recompute=full",
+                           "tp=8,pp=4,vpp=2,cp=1,zero=3,mb=2,sp=on,recompute=full:5",
                            "tp=8,pp=1,vpp=1,cp=2,zero=3,mb=1,sp=on,recompute=selective",
                            "tp=4,pp=2,vpp=1,cp=1,zero=0,mb=1,sp=on,recompute=none"}) {
     const Layout l = parse_layout(text, job.n_chips);

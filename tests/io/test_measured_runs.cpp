@@ -45,6 +45,23 @@ TEST(MeasuredRuns, VtrainMultiNodeRowsKeepTheParameterColumnAsANote) {
   EXPECT_EQ(r.runs.front().notes.front().second, "3.6");
 }
 
+TEST(MeasuredRuns, PartialRecomputationReads) {
+  const std::string csv =
+      "chip,chips,layers,d_model,heads,vocab,seq,global_batch,tp,pp,dp,micro_batch,recompute,"
+      "framework,step_seconds\n"
+      "A100-80,8,24,1024,16,50304,1024,32,2,2,2,4,full:3,megatron-deepspeed,0.22\n"
+      "A100-80,8,24,1024,16,50304,1024,32,2,2,2,4,full:0,megatron-deepspeed,0.22\n"
+      "A100-80,8,24,1024,16,50304,1024,32,2,2,2,4,full:12,megatron-deepspeed,0.22\n";
+  const MeasuredRuns r = read_runs_csv(csv, "runs.csv");
+  ASSERT_EQ(r.runs.size(), 1u);
+  EXPECT_EQ(r.runs[0].layout.recompute, Checkpointing::full);
+  EXPECT_EQ(r.runs[0].layout.recompute_layers, 3);
+  ASSERT_EQ(r.skipped.size(), 2u);
+  EXPECT_NE(r.skipped[0].reason.find("full:N"), std::string::npos) << r.skipped[0].reason;
+  EXPECT_NE(r.skipped[1].reason.find("write recompute=full"), std::string::npos)
+      << r.skipped[1].reason;
+}
+
 TEST(MeasuredRuns, BadRowsAreSkippedWithLineAndReason) {
   const std::string csv =
       "chip,chips,layers,d_model,heads,vocab,seq,global_batch,tp,pp,dp,micro_batch,recompute,"

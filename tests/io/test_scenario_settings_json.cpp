@@ -131,7 +131,8 @@ Scenario worked_scenario(const std::string& csv_path) {
   chosen.zero = 3;
   chosen.micro_batch = 2;
   chosen.sequence_parallel = false;
-  chosen.recompute = Checkpointing::none;
+  chosen.recompute = Checkpointing::full;
+  chosen.recompute_layers = 3;  // the first 3 layers of each chunk
   p.chosen = chosen;
   return s;
 }

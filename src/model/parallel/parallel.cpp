@@ -80,6 +80,8 @@ std::string to_string(const Layout& l) {
                   ",zero=" + std::to_string(l.zero) + ",mb=" + std::to_string(l.micro_batch) +
                   ",sp=" + (l.sequence_parallel ? "on" : "off") + ",recompute=";
   s += to_string(l.recompute);
+  if (l.recompute == Checkpointing::full && l.recompute_layers > 0)
+    s += ":" + std::to_string(l.recompute_layers);
   return s;
 }
 
@@ -148,15 +150,24 @@ Layout parse_layout(std::string_view text, std::int64_t n_chips, const Layout& b
         throw std::invalid_argument("--layout sp must be on or off; got \"" + std::string(value) +
                                     "\"");
     } else if (key == "recompute") {
+      l.recompute_layers = 0;
       if (value == "none")
         l.recompute = Checkpointing::none;
       else if (value == "selective")
         l.recompute = Checkpointing::selective;
       else if (value == "full")
         l.recompute = Checkpointing::full;
-      else
-        throw std::invalid_argument("--layout recompute must be none, selective or full; got \"" +
-                                    std::string(value) + "\"");
+      else if (value.starts_with("full:")) {
+        l.recompute = Checkpointing::full;
+        l.recompute_layers = parse_int("recompute=full:N (layers of each chunk)", value.substr(5));
+        if (l.recompute_layers < 1)
+          throw std::invalid_argument(
+              "--layout recompute=full:N needs N >= 1 (layers of each chunk); got 0");
+      } else
+        throw std::invalid_argument(
+            "--layout recompute must be none, selective, full or full:N (the first N layers of "
+            "each chunk); got \"" +
+            std::string(value) + "\"");
     } else {
       throw std::invalid_argument(
           "--layout key must be one of tp, pp, vpp, dp, cp, ep, etp, zero, mb, "
@@ -249,6 +260,19 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
   if (l.pp > s.n_layers)
     return "pp (pipeline stages) must be at most layers = " + format_grouped(s.n_layers) +
            "; got " + format_grouped(l.pp);
+  if (l.recompute_layers < 0)
+    return "recompute=full:N needs N >= 1; got " + format_grouped(l.recompute_layers);
+  if (l.recompute_layers > 0) {
+    if (l.recompute != Checkpointing::full)
+      return "recompute layers (" + format_grouped(l.recompute_layers) +
+             ") apply to full recomputation only (recompute=full:N)";
+    // Every layer of the longest chunk: that is full recomputation.
+    const std::int64_t chunks = checked_mul(l.pp, l.vpp, "pp × vpp");
+    const std::int64_t longest = (s.n_layers + chunks - 1) / chunks;
+    if (l.recompute_layers >= longest)
+      return "recompute=full:" + format_grouped(l.recompute_layers) + " covers every layer of a " +
+             format_grouped(longest) + "-layer chunk: write recompute=full";
+  }
   const std::int64_t replicas = l.dp * l.micro_batch;
   if (job.global_batch % replicas != 0)
     return "global_batch (" + format_grouped(job.global_batch) +

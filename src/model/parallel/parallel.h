@@ -288,6 +288,12 @@ struct Layout {
   std::int64_t micro_batch = 1;   // sequences per micro-batch
   bool sequence_parallel = true;  // shard norms/dropout over TP (no effect at tp = 1)
   Checkpointing recompute = Checkpointing::selective;
+  // With full recomputation: the first N layers of each model chunk are
+  // recomputed and the others keep their activations (Megatron's
+  // --recompute-method block --recompute-num-layers N; torchtitan's layer
+  // checkpointing of every k-th layer recomputes 1/k as many); 0: every
+  // layer. Written "recompute=full:N".
+  std::int64_t recompute_layers = 0;
   // dp·tp·pp·cp; throws on overflow.
   std::int64_t chips() const;
   std::int64_t expert_tp() const { return etp > 0 ? etp : tp; }
@@ -298,11 +304,12 @@ struct Layout {
 };
 
 // "tp=8,pp=4,vpp=1,dp=32,cp=1,ep=1,zero=1,mb=1,sp=on,recompute=selective"
-// (",etp=N" after ep when the experts' TP differs from tp).
+// (",etp=N" after ep when the experts' TP differs from tp; "recompute=full:N"
+// for N layers of each chunk).
 std::string to_string(const Layout& layout);
 
 // Parses the CLI's --layout text (keys tp, pp, vpp, cp, ep, etp, zero, mb, sp,
-// recompute; dp=N optional). Missing keys keep `base`'s values; dp is derived
+// recompute, which takes none, selective, full or full:N; dp=N optional). Missing keys keep `base`'s values; dp is derived
 // as n_chips / (tp·pp·cp) when not given. Throws naming the key on a bad key,
 // value, or a product that does not divide n_chips.
 Layout parse_layout(std::string_view text, std::int64_t n_chips, const Layout& base = {});
@@ -539,6 +546,9 @@ struct SearchOptions {
   std::optional<std::int64_t> etp;  // experts' TP (1 folds EP over TP); unset: tp and 1
   std::optional<int> zero;
   std::optional<Checkpointing> recompute;
+  // With recompute full: the first N layers of each chunk (Layout::
+  // recompute_layers); never searched, only locked.
+  std::int64_t recompute_layers = 0;
   std::optional<std::int64_t> dp;         // a partial --layout that names dp
   std::optional<bool> sequence_parallel;  // unset: on wherever tp > 1
   bool even_stages = true;                // PP divides the layers

@@ -1,6 +1,7 @@
 // Internals shared by the parallelism planner's files (not a public API).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <unordered_map>
@@ -23,6 +24,16 @@ inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
 // when fewer (Layout::etp; below tp needs sequence parallelism).
 inline double expert_tokens(double n, std::int64_t tp, std::int64_t etp) {
   return etp == tp ? n : n / static_cast<double>(tp) * static_cast<double>(etp);
+}
+
+// The share of a stage's layers that `L` recomputes in full: 1 for full
+// recomputation of every layer, N ÷ the layers of an average chunk for
+// recompute=full:N (Layout::recompute_layers), 0 otherwise.
+inline double recompute_share(const ModelShape& s, const Layout& L) {
+  if (L.recompute != Checkpointing::full) return 0;
+  if (L.recompute_layers <= 0) return 1;
+  const double per_chunk = static_cast<double>(s.n_layers) / static_cast<double>(L.pp * L.vpp);
+  return std::min(1.0, static_cast<double>(L.recompute_layers) / per_chunk);
 }
 
 // The expected number of bins that `picks` distinct items, drawn uniformly

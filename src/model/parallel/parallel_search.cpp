@@ -64,11 +64,13 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
   auto accumulation_key = [&](const Layout& L) -> std::int64_t {
     return sw.fused_grad_accumulation ? 0 : micro_batches_per_step(job, L);
   };
+  // A partial recomputation's share depends on the layers per chunk: its
+  // chunk count joins the keys (0 otherwise).
   using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, int, std::int64_t, std::int64_t,
-                         bool, std::int64_t>;
+                         bool, std::int64_t, std::int64_t>;
   std::map<Key, std::pair<LayerCost, LayerCost>> layer_cache;
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, bool, std::int64_t, bool, int,
-                      std::int64_t, std::int64_t>,
+                      std::int64_t, std::int64_t, std::int64_t>,
            std::pair<EdgeCost, EdgeCost>>
       edge_cache;
 
@@ -126,18 +128,20 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
                   L.zero = zero, L.micro_batch = mb,
                   L.sequence_parallel = tp > 1 && opt.sequence_parallel.value_or(true);
                   L.recompute = rc;
+                  if (rc == Checkpointing::full) L.recompute_layers = opt.recompute_layers;
                   if (layout_problem(job, L)) continue;
                   const std::int64_t acc = accumulation_key(L);
                   const bool copies = sw.fsdp2_copies && zero_as_run(job, L) >= 3 && dp * cp > 1;
-                  const Key key{tp, cp, mb, static_cast<int>(rc), ep, acc, copies, etp};
+                  const std::int64_t partial = L.recompute_layers > 0 ? pp * vpp : 0;
+                  const Key key{tp, cp, mb, static_cast<int>(rc), ep, acc, copies, etp, partial};
                   auto it = layer_cache.find(key);
                   if (it == layer_cache.end()) {
                     const LayerCost d = layer_cost(c, L, false);
                     const LayerCost e = s.is_moe() ? layer_cost(c, L, true) : d;
                     it = layer_cache.emplace(key, std::pair{d, e}).first;
                   }
-                  const auto ekey =
-                      std::tuple{tp, cp, mb, pp > 1, acc, copies, static_cast<int>(rc), ep, etp};
+                  const auto ekey = std::tuple{
+                      tp, cp, mb, pp > 1, acc, copies, static_cast<int>(rc), ep, etp, partial};
                   auto et = edge_cache.find(ekey);
                   if (et == edge_cache.end())
                     et =
@@ -242,6 +246,7 @@ std::string no_layout_reason(const TrainingJob& job, const SearchOptions& opt) {
   l.zero = opt.zero.value_or(l.dp * l.cp == 1 ? 0 : 1);
   l.sequence_parallel = l.tp > 1;
   l.recompute = opt.recompute.value_or(Checkpointing::none);
+  if (l.recompute == Checkpointing::full) l.recompute_layers = opt.recompute_layers;
   if (auto problem = layout_problem(job, l))
     return "the simplest split of " + chips + " under the locks (DP " + format_grouped(l.dp) +
            ") cannot run: " + *problem;

@@ -118,7 +118,7 @@ std::pair<double, double> zero_layer_exposed(const JobContext& c, const Layout& 
   const double gather = d.all_gather + ring, scatter = d.reduce_scatter + ring;
   const double window = static_cast<double>(sw.zero3_prefetch_layers);
   const double regather =
-      L.recompute == Checkpointing::full && sw.zero3_regather_for_recompute ? gather : 0.0;
+      sw.zero3_regather_for_recompute ? recompute_share(c.job->shape, L) * gather : 0.0;
   return {overlapped(c, gather, window * lc.fwd_compute),
           overlapped(c, gather + regather + scatter, window * (lc.bwd_compute + lc.recompute))};
 }
@@ -355,8 +355,8 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
       if (!job.software.flash_attention) res.recompute_flops_per_step = tokens * attn;
       break;
     case Checkpointing::full:
-      res.recompute_flops_per_step =
-          tokens * (2.0 * static_cast<double>(c.params.non_embedding_active) + attn);
+      res.recompute_flops_per_step = recompute_share(s, L) * tokens *
+                                     (2.0 * static_cast<double>(c.params.non_embedding_active) + attn);
       break;
   }
   const double peak_flops = res.step_seconds * chips * c.chip->peak_flops_per_s;

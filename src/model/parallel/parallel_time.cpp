@@ -114,7 +114,42 @@ WeightGemm weight_gemm(const KernelRates& r, std::int64_t m, std::int64_t n, std
   return g;
 }
 
+namespace {
+
+// f × a + (1 − f) × b, field by field (the parameters are the same).
+LayerCost blend(const LayerCost& a, const LayerCost& b, double f) {
+  const double g = 1 - f;
+  LayerCost x = a;
+  for (auto m : {&LayerCost::fwd_compute, &LayerCost::bwd_compute, &LayerCost::recompute,
+                 &LayerCost::fwd_tp, &LayerCost::bwd_tp, &LayerCost::recompute_tp,
+                 &LayerCost::fwd_ep, &LayerCost::bwd_ep, &LayerCost::recompute_ep,
+                 &LayerCost::fwd_cp, &LayerCost::bwd_cp, &LayerCost::recompute_cp,
+                 &LayerCost::wgrad})
+    x.*m = f * a.*m + g * b.*m;
+  for (auto m : {&LayerCost::fwd_mix, &LayerCost::bwd_mix, &LayerCost::recompute_mix}) {
+    x.*m = ComputeMix{};
+    (x.*m).add(a.*m, f);
+    (x.*m).add(b.*m, g);
+  }
+  x.activation_bytes = std::llround(f * static_cast<double>(a.activation_bytes) +
+                                    g * static_cast<double>(b.activation_bytes));
+  return x;
+}
+
+}  // namespace
+
 LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool bf16_gemms) {
+  // Full recomputation of N layers of each chunk: the stage's layers, on
+  // average, cost that share recomputed and the rest as without (sums over a
+  // stage's layers are what the step and the memory read).
+  if (L.recompute == Checkpointing::full && L.recompute_layers > 0) {
+    Layout all = L, none = L;
+    all.recompute_layers = 0;
+    none.recompute = Checkpointing::none;
+    none.recompute_layers = 0;
+    return blend(layer_cost(c, all, moe_layer, bf16_gemms),
+                 layer_cost(c, none, moe_layer, bf16_gemms), recompute_share(c.job->shape, L));
+  }
   const TrainingJob& job = *c.job;
   const ModelShape& s = job.shape;
   const TrainingSoftware& sw = job.software;
