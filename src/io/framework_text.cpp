@@ -183,7 +183,21 @@ ConfigEntries read_argument_list(std::string_view text, std::string_view source)
   std::string logical;
   std::int64_t logical_line = 0;
   auto process = [&](std::int64_t line_no, const std::string& line) {
-    std::vector<std::string> words = shell_words(line);
+    // A bash array on one line, ARGS=(--a 1 --b), reads as its words: the
+    // parentheses split off the first and the last.
+    std::vector<std::string> words;
+    for (std::string w : shell_words(line)) {
+      const std::size_t eq = w.find("=(");
+      if (w.substr(0, 2) != "--" && eq != std::string::npos && is_identifier(w.substr(0, eq)) &&
+          w.size() > eq + 2) {
+        words.push_back(w.substr(0, eq + 2));
+        w.erase(0, eq + 2);
+      }
+      const bool closes = w.size() > 1 && w.back() == ')' && w.find("$(") == std::string::npos;
+      if (closes) w.pop_back();
+      words.push_back(w);
+      if (closes) words.emplace_back(")");
+    }
     for (std::size_t i = 0; i < words.size(); ++i) {
       std::string_view w = words[i];
       if (w == "export" || w == "local" || w == "declare") continue;

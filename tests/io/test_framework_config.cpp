@@ -52,6 +52,23 @@ TEST(FrameworkImport, MegatronLaunchScriptWithArraysAndVariables) {
   EXPECT_EQ(c.missing.size(), 1u);
 }
 
+TEST(FrameworkImport, MegatronOneLineArrays) {
+  // ARGS=(--a 1 --b) on one line: the first and the last flag are read, a
+  // command substitution keeps its parenthesis.
+  const TrainingConfig c = import_training_config(
+      "NODES=$(cat hosts | wc -l)\n"
+      "TRAIN=(--micro-batch-size 2 --global-batch-size 64 --seq-length 4096 --bf16)\n"
+      "PAR=(--tensor-model-parallel-size 2)\n"
+      "torchrun --nproc-per-node 8 pretrain_gpt.py ${TRAIN[@]} ${PAR[@]}\n",
+      "one.sh", TrainingFramework::megatron);
+  EXPECT_EQ(c.layout.micro_batch, 2);
+  EXPECT_FALSE(c.is_missing("micro_batch_size"));
+  EXPECT_EQ(c.global_batch, 64);
+  EXPECT_EQ(c.seq_len, 4096);
+  EXPECT_EQ(c.precision, "bf16");
+  EXPECT_EQ(c.layout.tp, 2);
+}
+
 TEST(FrameworkImport, MegatronPrintedArgumentsBlock) {
   const TrainingConfig c = import_training_config_file(framework_data("megatron-arguments.log"));
   EXPECT_TRUE(c.complete()) << (c.missing.empty() ? "" : c.missing.front());
