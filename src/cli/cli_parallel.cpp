@@ -329,6 +329,10 @@ int run_parallel(Args& a) {
   if (json) {
     QJsonObject o;
     o["software"] = QString::fromStdString(software);
+    QJsonArray changes;
+    for (const std::string& c : software_changes(software_by_name(software), job.software))
+      changes.append(QString::fromStdString(c));
+    o["software_changes"] = changes;
     const Network& net = job.cluster();
     o["cluster"] = QJsonObject{
         {"gpus_per_node", json_int(net.chips_per_node)},
@@ -370,9 +374,14 @@ int run_parallel(Args& a) {
               format_grouped(net.inter_node_bytes_per_s / 1e9, 1).c_str(),
               std::string(net.source).c_str());
   for (const SoftwarePreset& p : software_presets())
-    if (p.name == software)
+    if (p.name == software) {
       std::printf("Software: %s — %s\n", std::string(p.name).c_str(),
                   std::string(p.description).c_str());
+      std::string with;
+      for (const std::string& c : software_changes(p.software, job.software))
+        with += (with.empty() ? "" : ", ") + c;
+      if (!with.empty()) std::printf("  with %s\n", with.c_str());
+    }
   std::printf("Constants: %s\n", calibration_text(job, profile_path, software).c_str());
   if (partial) {
     std::string axes;

@@ -223,6 +223,11 @@ TEST(CliParallel, ExpertDispatchFlag) {
                           .toDouble();
   EXPECT_GT(a2a, 0);
   EXPECT_LT(flex, a2a);
+  const QJsonArray changes =
+      parallel_json(base + QStringList{"--ep-dispatch", "flex"}).json["software_changes"].toArray();
+  ASSERT_EQ(changes.size(), 1);
+  EXPECT_EQ(changes.at(0).toString(), QStringLiteral("flex expert dispatch"));
+  EXPECT_TRUE(parallel_json(base).json["software_changes"].toArray().isEmpty());
   expect_parallel_usage_error(base + QStringList{"--ep-dispatch", "deepep"}, "ep-dispatch");
 }
 

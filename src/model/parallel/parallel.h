@@ -205,6 +205,12 @@ struct SoftwarePreset {
 std::span<const SoftwarePreset> software_presets();
 // Throws std::invalid_argument naming the accepted names.
 const TrainingSoftware& software_by_name(std::string_view name);
+// What `run` changes of the preset `base` among the properties a run states
+// on top of its framework (attention kernel, dropout, FP8 and its recipe,
+// pipeline schedule, expert dispatch and overlap, expert load imbalance), one
+// phrase each: {"flex expert dispatch", "zb-h1 schedule"}.
+std::vector<std::string> software_changes(const TrainingSoftware& base,
+                                          const TrainingSoftware& run);
 
 // A cluster's constants fitted to its measured runs (a cluster profile, from
 // napkin-cli calibrate): they replace the chip's datasheet efficiencies

@@ -2,8 +2,10 @@
 // and communication do (from its code and documentation), and the names of
 // the enums that describe them.
 #include <array>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "parallel.h"
 
@@ -283,6 +285,31 @@ const TrainingSoftware& software_by_name(std::string_view name) {
   }
   throw std::invalid_argument("software must be one of " + names + "; got \"" + std::string(name) +
                               "\"");
+}
+
+std::vector<std::string> software_changes(const TrainingSoftware& base,
+                                          const TrainingSoftware& run) {
+  std::vector<std::string> out;
+  if (run.flash_attention != base.flash_attention)
+    out.emplace_back(run.flash_attention ? "fused attention" : "unfused attention");
+  if (run.dropout != base.dropout) out.emplace_back(run.dropout ? "dropout" : "no dropout");
+  if (run.fp8_matmuls != base.fp8_matmuls)
+    out.emplace_back(run.fp8_matmuls ? "FP8 GEMMs" : "bf16 GEMMs");
+  if (run.fp8_matmuls && run.fp8_recipe != base.fp8_recipe)
+    out.push_back(std::string(to_string(run.fp8_recipe)) + " FP8 scaling");
+  if (run.pipe_schedule != base.pipe_schedule)
+    out.push_back(std::string(to_string(run.pipe_schedule)) + " schedule");
+  if (run.ep_dispatch != base.ep_dispatch)
+    out.push_back(std::string(to_string(run.ep_dispatch)) + " expert dispatch");
+  if (run.overlap_ep_comm != base.overlap_ep_comm)
+    out.emplace_back(run.overlap_ep_comm ? "expert all-to-alls overlapped"
+                                         : "expert all-to-alls exposed");
+  if (run.moe_load_imbalance != base.moe_load_imbalance) {
+    char b[64];
+    std::snprintf(b, sizeof b, "busiest expert rank %.2fx the mean", run.moe_load_imbalance);
+    out.emplace_back(b);
+  }
+  return out;
 }
 
 }  // namespace napkin

@@ -21,16 +21,20 @@ ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* slow,
   } catch (const std::invalid_argument& e) {
     v.cluster = e.what();
   }
+  // The preset, what the scenario changes of it (schedule, expert dispatch,
+  // FP8 from the training precision), and the preset's description.
   v.software = s.parallel.software;
-  if (s.parallel.pipe_schedule)
-    v.software += ", " + std::string(to_string(*s.parallel.pipe_schedule)) + " schedule";
-  if (s.parallel.ep_dispatch)
-    v.software += ", " + std::string(to_string(*s.parallel.ep_dispatch)) + " expert dispatch";
+  std::string description;
   for (const SoftwarePreset& p : software_presets())
-    if (p.name == s.parallel.software) v.software += " — " + std::string(p.description);
+    if (p.name == s.parallel.software) description = " — " + std::string(p.description);
   try {
     v.job = training_job(s);
+    for (const std::string& c : software_changes(software_by_name(s.parallel.software),
+                                                 v.job.software))
+      v.software += ", " + c;
+    v.software += description;
   } catch (const std::invalid_argument& e) {
+    v.software += description;
     v.error = e.what();
     v.budget = mfu_of_layout(s, std::nullopt);
     if (s.parallel.mfu_source == MfuSource::predicted)

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "parallel.h"
 #include "parallel_internal.h"
@@ -124,6 +125,31 @@ TEST(EpDispatch, DenseModelsAndEpOneAreUntouched) {
   dense_a2a.software.ep_dispatch = EpDispatch::all_to_all;
   EXPECT_DOUBLE_EQ(evaluate_layout(dense, ep_layout(8, 1)).step_seconds,
                    evaluate_layout(dense_a2a, ep_layout(8, 1)).step_seconds);
+}
+
+// What a run sets on top of its preset is said, one phrase each, and
+// nothing when it sets nothing.
+TEST(EpDispatch, SoftwareChangesNameWhatARunSetsOnItsPreset) {
+  const TrainingSoftware& base = software_by_name("megatron-core-fp8");
+  EXPECT_TRUE(software_changes(base, base).empty());
+  TrainingSoftware run = base;
+  run.ep_dispatch = EpDispatch::deduplicated;
+  run.overlap_ep_comm = true;
+  run.pipe_schedule = PipeSchedule::zb_h1;
+  run.moe_load_imbalance = 1.25;
+  const std::vector<std::string> c = software_changes(base, run);
+  const std::vector<std::string> expected{"zb-h1 schedule", "flex expert dispatch",
+                                          "expert all-to-alls overlapped",
+                                          "busiest expert rank 1.25x the mean"};
+  EXPECT_EQ(c, expected);
+  TrainingSoftware bf16 = base;
+  bf16.fp8_matmuls = false;
+  EXPECT_EQ(software_changes(base, bf16), std::vector<std::string>{"bf16 GEMMs"});
+  TrainingSoftware fp8 = software_by_name("modern");
+  fp8.fp8_matmuls = true;
+  fp8.fp8_recipe = Fp8Recipe::blockwise;
+  EXPECT_EQ(software_changes(software_by_name("modern"), fp8),
+            (std::vector<std::string>{"FP8 GEMMs", "blockwise FP8 scaling"}));
 }
 
 }  // namespace
