@@ -68,20 +68,22 @@ ModelShape shape_from_flags(Args& a) {
 
 QJsonObject layout_json(const LayoutResult& r) {
   const Layout& l = r.layout;
-  QJsonObject o{{"tp", json_int(l.tp)},
-                {"pp", json_int(l.pp)},
-                {"vpp", json_int(l.vpp)},
-                {"dp", json_int(l.dp)},
-                {"cp", json_int(l.cp)},
-                {"ep", json_int(l.ep)},
-                {"etp", json_int(l.expert_tp())},
-                {"zero", l.zero},
-                {"micro_batch", json_int(l.micro_batch)},
-                {"sequence_parallel", l.sequence_parallel},
-                {"recompute", QString::fromUtf8(to_string(l.recompute).data())},
-                {"recompute_layers", json_int(l.recompute_layers)},
-                {"fits", r.fits},
-                {"reason", QString::fromStdString(r.reason)}};
+  QJsonObject o{
+      {"tp", json_int(l.tp)},
+      {"pp", json_int(l.pp)},
+      {"vpp", json_int(l.vpp)},
+      {"dp", json_int(l.dp)},
+      {"cp", json_int(l.cp)},
+      {"ep", json_int(l.ep)},
+      {"etp", json_int(l.expert_tp())},
+      {"zero", l.zero},
+      {"micro_batch", json_int(l.micro_batch)},
+      {"sequence_parallel", l.sequence_parallel},
+      {"recompute", QString::fromUtf8(to_string(l.recompute).data())},
+      {"recompute_layers", json_int(l.recompute_layers)},
+      {"recompute_modules", QString::fromStdString(recompute_modules_text(l.recompute_modules))},
+      {"fits", r.fits},
+      {"reason", QString::fromStdString(r.reason)}};
   const StageMemory& m = r.memory;
   o["memory"] = QJsonObject{{"weights", json_int(m.weights_bytes)},
                             {"grads", json_int(m.grads_bytes)},
@@ -204,7 +206,9 @@ SearchOptions locks_from(const std::vector<std::string>& keys, const Layout& l) 
   if (has(keys, "etp")) o.etp = l.expert_tp();
   if (has(keys, "zero")) o.zero = l.zero;
   if (has(keys, "mb")) o.micro_batch = l.micro_batch;
-  if (has(keys, "recompute")) o.recompute = l.recompute, o.recompute_layers = l.recompute_layers;
+  if (has(keys, "recompute"))
+    o.recompute = l.recompute, o.recompute_layers = l.recompute_layers,
+    o.recompute_modules = l.recompute_modules;
   if (has(keys, "dp")) o.dp = l.dp;
   if (has(keys, "sp")) o.sequence_parallel = l.sequence_parallel;
   return o;

@@ -12,6 +12,7 @@
 
 #include "csv.h"
 #include "format.h"
+#include "framework_keys.h"
 #include "framework_text.h"
 #include "read_file.h"
 
@@ -36,84 +37,13 @@ bool TrainingConfig::is_missing(std::string_view item) const {
 
 namespace {
 
-using csv::shown;
-
-// Typed reads of the flat keys; the first name present wins, so a newer key
-// and its older spelling can both be given.
-class Keys {
- public:
-  Keys(const ConfigEntries& e, TrainingConfig& c) : e_(e), c_(c) {}
-
-  const ConfigEntry* find(std::initializer_list<const char*> names) const {
-    for (const char* n : names)
-      if (const ConfigEntry* x = e_.find(n)) return x;
-    return nullptr;
-  }
-  // Present with a value the file defines.
-  const ConfigEntry* value(std::initializer_list<const char*> names) const {
-    const ConfigEntry* x = find(names);
-    return x && x->known && !x->value.empty() && x->value != "auto" ? x : nullptr;
-  }
-  [[noreturn]] void fail(const ConfigEntry& x, const std::string& expected) const {
-    throw std::invalid_argument(e_.source + ": line " + std::to_string(x.line) + ": key \"" +
-                                x.key + "\": expected " + expected + ", found " + shown(x.value));
-  }
-  std::optional<std::int64_t> integer(std::initializer_list<const char*> names, std::int64_t lo,
-                                      std::int64_t hi) const {
-    const ConfigEntry* x = value(names);
-    if (!x) return std::nullopt;
-    std::string v = x->value;
-    if (v.size() > 2 && v.compare(v.size() - 2, 2, ".0") == 0) v.resize(v.size() - 2);
-    std::int64_t out = 0;
-    const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
-    const std::string expected =
-        "an integer in [" + format_grouped(lo) + ", " + format_grouped(hi) + "]";
-    if (ec != std::errc() || p != v.data() + v.size() || out < lo || out > hi) fail(*x, expected);
-    return out;
-  }
-  std::optional<bool> boolean(std::initializer_list<const char*> names) const {
-    const ConfigEntry* x = value(names);
-    if (!x) return std::nullopt;
-    std::string v = x->value;
-    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (v == "true" || v == "1" || v == "yes") return true;
-    if (v == "false" || v == "0" || v == "no") return false;
-    fail(*x, "true or false");
-  }
-  std::optional<std::string> text(std::initializer_list<const char*> names) const {
-    const ConfigEntry* x = value(names);
-    return x ? std::optional<std::string>(x->value) : std::nullopt;
-  }
-  // Why a setting is not known: absent, or given through something the file
-  // does not define.
-  std::string why(std::initializer_list<const char*> names, const std::string& absent) const {
-    const ConfigEntry* x = find(names);
-    if (x && !x->known)
-      return "line " + std::to_string(x->line) + " sets " + x->key + " to " + shown(x->value) +
-             ", which the file does not define";
-    return absent;
-  }
-  void missing(const std::string& item) const { c_.missing.push_back(item); }
-  void note(const std::string& n) const { c_.notes.push_back(n); }
-
-  // An axis with a framework default: the file's value, else the default (noted).
-  std::int64_t axis(std::initializer_list<const char*> names, std::int64_t fallback,
-                    const char* what) const {
-    if (auto v = integer(names, 1, 1'000'000)) return *v;
-    if (find(names) && !find(names)->known) {
-      missing(std::string(what) + ": " + why(names, ""));
-      return fallback;
-    }
-    static const char* const kNames[] = {"Megatron-LM", "torchtitan", "NeMo", "DeepSpeed"};
-    note(std::string(what) + " = " + std::to_string(fallback) + " (" +
-         kNames[static_cast<int>(c_.framework)] + "'s default; not in the file)");
-    return fallback;
-  }
-
- private:
-  const ConfigEntries& e_;
-  TrainingConfig& c_;
-};
+using framework_detail::Keys;
+using framework_detail::read_expert_dispatch;
+using framework_detail::read_expert_tp;
+using framework_detail::read_recompute_method;
+using framework_detail::read_recompute_modules;
+using framework_detail::recompute_of;
+using framework_detail::set_recompute_layers;
 
 constexpr std::int64_t kMax = 10'000'000;
 
@@ -185,55 +115,6 @@ void megatron_shape(const Keys& k, TrainingConfig& c, bool nemo) {
     k.missing("kv_channels: hidden_size is not a multiple of num_attention_heads");
 }
 
-Checkpointing recompute_of(const Keys& k, std::initializer_list<const char*> names,
-                           bool selective_flag) {
-  if (auto g = k.text(names)) {
-    if (*g == "full") return Checkpointing::full;
-    if (*g == "selective") return Checkpointing::selective;
-    if (*g == "none") return Checkpointing::none;
-    k.fail(*k.value(names), "full, selective or none");
-  }
-  return selective_flag ? Checkpointing::selective : Checkpointing::none;
-}
-
-// N layers of each model chunk recomputed in full (Layout::recompute_layers),
-// or every layer when N covers the chunk; with the shape unknown N is kept
-// and the layout check says whether it covers a chunk.
-void set_recompute_layers(TrainingConfig& c, std::int64_t n) {
-  Layout& l = c.layout;
-  l.recompute = Checkpointing::full;
-  const std::int64_t chunks = l.pp * l.vpp;
-  const bool whole = c.shape_known && n * chunks >= c.shape.n_layers;
-  l.recompute_layers = whole ? 0 : n;
-}
-
-// Megatron's --recompute-method / --recompute-num-layers (NeMo's
-// activations_checkpoint_method / _num_layers) under full recomputation:
-// block recomputes the first N layers of each chunk; uniform recomputes every
-// layer, N layers to a checkpoint, which Napkin prices as full.
-void read_recompute_method(const Keys& k, TrainingConfig& c, const char* method_key,
-                           const char* layers_key) {
-  if (c.layout.recompute != Checkpointing::full) return;
-  const std::string method = k.text({method_key}).value_or("uniform");
-  const auto n = k.integer({layers_key}, 1, 100'000);
-  if (method == "block") {
-    if (!n) {
-      k.missing(std::string(layers_key) + ": the block method needs the number of layers");
-      return;
-    }
-    set_recompute_layers(c, *n);
-    if (c.layout.recompute_layers > 0)
-      k.note("recompute = full:" + std::to_string(*n) + ": the first " + std::to_string(*n) +
-             " layers of each model chunk recompute, the others keep their activations");
-  } else if (method == "uniform") {
-    if (n && *n > 1)
-      k.note("recompute uniform with " + std::to_string(*n) +
-             " layers to a checkpoint: every layer recomputes, priced as full");
-  } else {
-    k.fail(*k.value({method_key}), "block or uniform");
-  }
-}
-
 // dp from the world size, or named missing.
 void finish_dp(const Keys& k, TrainingConfig& c, std::optional<std::int64_t> dp,
                const std::string& absent) {
@@ -253,38 +134,6 @@ void finish_dp(const Keys& k, TrainingConfig& c, std::optional<std::int64_t> dp,
     if (!c.n_chips) c.n_chips = *dp * model_ranks;
   } else {
     k.missing("dp: " + absent);
-  }
-}
-
-// Megatron Core's expert_tensor_parallel_size: unset (None) is tp's; 1 with
-// tp > 1 folds EP over TP (Layout::etp).
-void read_expert_tp(const Keys& k, Layout& l) {
-  if (auto e = k.integer({"expert_tensor_parallel_size"}, 1, 1'000'000))
-    l.etp = *e == l.tp ? 0 : *e;
-}
-
-// Megatron Core's token dispatcher (--moe-token-dispatcher-type; NeMo's
-// model.moe_token_dispatcher_type): alltoall (the default), flex (DeepEP or
-// HybridEP, --moe-flex-dispatcher-backend; older releases --moe-enable-deepep)
-// or allgather, which Napkin prices as alltoall.
-void read_expert_dispatch(const Keys& k, TrainingConfig& c) {
-  const ConfigEntry* x = k.value({"moe_token_dispatcher_type"});
-  const bool deepep = k.boolean({"moe_enable_deepep"}).value_or(false);
-  if (!x && !deepep) return;
-  const std::string type = x ? x->value : "flex";
-  if (type == "flex") {
-    c.ep_dispatch = EpDispatch::deduplicated;
-    const std::string backend =
-        k.text({"moe_flex_dispatcher_backend"}).value_or(deepep ? "deepep" : "the flex dispatcher");
-    k.note("expert dispatch = flex: " + backend +
-           " sends a token once per rank and once per node that hold its experts");
-  } else if (type == "alltoall") {
-    c.ep_dispatch = EpDispatch::all_to_all;
-  } else if (type == "allgather") {
-    c.ep_dispatch = EpDispatch::all_to_all;
-    k.note("moe_token_dispatcher_type allgather is priced as alltoall");
-  } else {
-    k.fail(*x, "alltoall, flex or allgather");
   }
 }
 
@@ -318,6 +167,7 @@ void read_megatron(const Keys& k, TrainingConfig& c) {
   l.recompute = recompute_of(k, {"recompute_granularity"},
                              k.boolean({"recompute_activations"}).value_or(false));
   read_recompute_method(k, c, "recompute_method", "recompute_num_layers");
+  read_recompute_modules(k, c);
   l.zero = 0;
   if (auto z = k.integer({"zero_stage"}, 0, 3))
     l.zero = static_cast<int>(*z);
@@ -497,6 +347,7 @@ void read_nemo(const Keys& k, TrainingConfig& c) {
   l.sequence_parallel = k.boolean({"sequence_parallel"}).value_or(false);
   l.recompute = recompute_of(k, {"activations_checkpoint_granularity"}, false);
   read_recompute_method(k, c, "activations_checkpoint_method", "activations_checkpoint_num_layers");
+  read_recompute_modules(k, c);
   const std::string optim = k.text({"optim.name"}).value_or("");
   l.zero = k.boolean({"fsdp"}).value_or(false) ? 3 : optim == "distributed_fused_adam" ? 1 : 0;
   if (auto s = k.integer({"encoder_seq_length", "seq_length"}, 1, 100'000'000))

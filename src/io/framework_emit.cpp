@@ -74,7 +74,11 @@ EmittedFlags emit_megatron(const TrainingJob& job, const Layout& l) {
                 n(l.recompute_layers));
   else if (l.recompute == Checkpointing::full)
     f.push_back("--recompute-granularity full --recompute-method uniform --recompute-num-layers 1");
-  else if (l.recompute == Checkpointing::selective)
+  else if (l.recompute == Checkpointing::selective && l.recompute_modules != 0) {
+    std::string modules = recompute_modules_text(l.recompute_modules);
+    std::replace(modules.begin(), modules.end(), '+', ' ');
+    f.push_back("--recompute-granularity selective --recompute-modules " + modules);
+  } else if (l.recompute == Checkpointing::selective)
     f.push_back("--recompute-granularity selective");
   if (l.zero == 1 || l.zero == 2) f.push_back("--use-distributed-optimizer");
   if (l.zero == 2)
@@ -154,12 +158,15 @@ EmittedFlags emit_torchtitan(const TrainingJob& job, const Layout& l) {
     const std::int64_t every = per_chunk / l.recompute_layers;
     o += "mode = \"selective\"\nselective_ac_option = \"" + n(every) + "\"\n";
     if (every * l.recompute_layers != per_chunk)
-      out.caveats.push_back("torchtitan recomputes one block in every k: " +
-                            n(l.recompute_layers) + " of " + n(per_chunk) +
-                            " layers per chunk is not 1/k; one in every " + n(every) +
-                            " recomputes " + n(per_chunk / every) + " of them");
+      out.caveats.push_back("torchtitan recomputes one block in every k: " + n(l.recompute_layers) +
+                            " of " + n(per_chunk) + " layers per chunk is not 1/k; one in every " +
+                            n(every) + " recomputes " + n(per_chunk / every) + " of them");
   } else {
     o += std::string("mode = \"") + std::string(to_string(l.recompute)) + "\"\n";
+    if (l.recompute == Checkpointing::selective && l.recompute_modules != 0)
+      out.caveats.push_back("torchtitan recomputes by layer or by op, not by module: " +
+                            recompute_modules_text(l.recompute_modules) +
+                            " reads back as selective");
   }
   // The plan's element-wise work is fused unless its software runs eager
   // (the fsdp preset): in torchtitan that takes torch.compile.

@@ -218,6 +218,11 @@ ConfigEntries read_argument_list(std::string_view text, std::string_view source)
       } else if (i + 1 < words.size() && words[i + 1].substr(0, 2) != "--" && words[i + 1] != ")" &&
                  words[i + 1] != "\\") {
         raw_value = words[++i];
+        // Flags that take a list (nargs='+'): every word up to the next flag.
+        if (key == "recompute-modules")
+          while (i + 1 < words.size() && words[i + 1].substr(0, 2) != "--" && words[i + 1] != ")" &&
+                 words[i + 1] != "\\")
+            raw_value += " " + words[++i];
       }
       for (char& c : key)
         if (c == '-') c = '_';

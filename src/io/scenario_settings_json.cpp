@@ -158,18 +158,20 @@ QJsonValue lock_to_json(const std::optional<std::int64_t>& v) {
 }
 
 QJsonObject layout_to_json(const Layout& l) {
-  return QJsonObject{{QStringLiteral("tp"), static_cast<qint64>(l.tp)},
-                     {QStringLiteral("pp"), static_cast<qint64>(l.pp)},
-                     {QStringLiteral("vpp"), static_cast<qint64>(l.vpp)},
-                     {QStringLiteral("dp"), static_cast<qint64>(l.dp)},
-                     {QStringLiteral("cp"), static_cast<qint64>(l.cp)},
-                     {QStringLiteral("ep"), static_cast<qint64>(l.ep)},
-                     {QStringLiteral("etp"), static_cast<qint64>(l.expert_tp())},
-                     {QStringLiteral("zero"), l.zero},
-                     {QStringLiteral("micro_batch"), static_cast<qint64>(l.micro_batch)},
-                     {QStringLiteral("sequence_parallel"), l.sequence_parallel},
-                     {QStringLiteral("recompute"), q(to_string(l.recompute))},
-                     {QStringLiteral("recompute_layers"), static_cast<qint64>(l.recompute_layers)}};
+  return QJsonObject{
+      {QStringLiteral("tp"), static_cast<qint64>(l.tp)},
+      {QStringLiteral("pp"), static_cast<qint64>(l.pp)},
+      {QStringLiteral("vpp"), static_cast<qint64>(l.vpp)},
+      {QStringLiteral("dp"), static_cast<qint64>(l.dp)},
+      {QStringLiteral("cp"), static_cast<qint64>(l.cp)},
+      {QStringLiteral("ep"), static_cast<qint64>(l.ep)},
+      {QStringLiteral("etp"), static_cast<qint64>(l.expert_tp())},
+      {QStringLiteral("zero"), l.zero},
+      {QStringLiteral("micro_batch"), static_cast<qint64>(l.micro_batch)},
+      {QStringLiteral("sequence_parallel"), l.sequence_parallel},
+      {QStringLiteral("recompute"), q(to_string(l.recompute))},
+      {QStringLiteral("recompute_layers"), static_cast<qint64>(l.recompute_layers)},
+      {QStringLiteral("recompute_modules"), q(recompute_modules_text(l.recompute_modules))}};
 }
 
 // Locks are numbers (or a recompute name); null means the axis is searched.
@@ -442,6 +444,12 @@ void layout_from_json(const Reader& r, Layout& l) {
   r.choice<Checkpointing>("recompute", l.recompute, parse_checkpointing);
   // Full recomputation of the first N layers of each chunk; absent or 0: all.
   r.integer("recompute_layers", l.recompute_layers, 0, 100'000);
+  // Selective recomputation's modules, Megatron's names joined by '+'; "": the
+  // attention core alone.
+  r.choice<std::uint32_t>("recompute_modules", l.recompute_modules, [](std::string_view t) {
+    const std::uint32_t m = parse_recompute_modules(t);
+    return m == kRecomputeCoreAttn ? 0u : m;
+  });
 }
 
 void parallel_from_json(const Reader& r, ParallelSettings& p) {

@@ -213,9 +213,11 @@ TEST(CliParallel, EpFoldedOverTpAsMegatronBridgeRunsQwen3) {
 TEST(CliParallel, ExpertDispatchFlag) {
   // Qwen3-30B-A3B with EP 16 over two nodes: the flex dispatcher (HybridEP)
   // sends each token over InfiniBand once, not once per remote expert.
-  const QStringList base{"--preset", "Qwen3-30B-A3B", "--chips",  "16",
-                         "--seq",    "4096",          "--global-batch", "1024",
-                         "--layout", "tp=1,pp=1,cp=1,ep=16,zero=1,mb=1,recompute=none"};
+  const QStringList base{"--preset",       "Qwen3-30B-A3B",
+                         "--chips",        "16",
+                         "--seq",          "4096",
+                         "--global-batch", "1024",
+                         "--layout",       "tp=1,pp=1,cp=1,ep=16,zero=1,mb=1,recompute=none"};
   const double a2a = parallel_json(base).json["best"].toObject()["step_seconds"].toDouble();
   const double flex = parallel_json(base + QStringList{"--ep-dispatch", "flex"})
                           .json["best"]
@@ -233,21 +235,33 @@ TEST(CliParallel, ExpertDispatchFlag) {
 
 TEST(CliParallel, PartialRecomputationIsALayoutValue) {
   // Megatron's block method: the first 3 of each chunk's layers recompute.
-  const CliResult r = parallel_json({"--preset", "Llama-3-70B", "--chips", "64", "--seq", "8192",
-                                     "--global-batch", "128", "--layout",
-                                     "tp=4,pp=8,recompute=full:3", "--top", "2"});
+  const CliResult r =
+      parallel_json({"--preset", "Llama-3-70B", "--chips", "64", "--seq", "8192", "--global-batch",
+                     "128", "--layout", "tp=4,pp=8,recompute=full:3", "--top", "2"});
   const QJsonObject best = r.json["best"].toObject();
   expect_layout_schema(best);
   EXPECT_EQ(best["recompute"].toString(), QStringLiteral("full"));
   EXPECT_EQ(best["recompute_layers"].toInteger(), 3);
   EXPECT_GT(best["time"].toObject()["recompute"].toDouble(), 0);
-  expect_parallel_usage_error({"--preset", "Llama-3-70B", "--chips", "64", "--layout",
-                               "tp=4,pp=8,recompute=full:0"},
-                              "full:N");
-  expect_parallel_usage_error({"--preset", "Llama-3-70B", "--chips", "64", "--seq", "8192",
-                               "--global-batch", "128", "--layout",
-                               "tp=4,pp=8,vpp=1,cp=1,zero=1,mb=1,sp=on,recompute=full:10"},
-                              "write recompute=full");
+  EXPECT_EQ(best["recompute_modules"].toString(), QString());
+  const QJsonObject sel =
+      parallel_json({"--preset", "Llama-3-70B", "--chips", "64", "--seq", "8192", "--global-batch",
+                     "128", "--layout", "tp=4,pp=8,recompute=selective:mlp+layernorm", "--top",
+                     "1"})
+          .json["best"]
+          .toObject();
+  EXPECT_EQ(sel["recompute"].toString(), QStringLiteral("selective"));
+  EXPECT_EQ(sel["recompute_modules"].toString(), QStringLiteral("layernorm+mlp"));
+  expect_parallel_usage_error(
+      {"--preset", "Llama-3-70B", "--chips", "64", "--layout", "tp=4,pp=8,recompute=selective:moe"},
+      "mla_up_proj");
+  expect_parallel_usage_error(
+      {"--preset", "Llama-3-70B", "--chips", "64", "--layout", "tp=4,pp=8,recompute=full:0"},
+      "full:N");
+  expect_parallel_usage_error(
+      {"--preset", "Llama-3-70B", "--chips", "64", "--seq", "8192", "--global-batch", "128",
+       "--layout", "tp=4,pp=8,vpp=1,cp=1,zero=1,mb=1,sp=on,recompute=full:10"},
+      "write recompute=full");
 }
 
 TEST(CliParallel, PartialLayoutSearchesTheAxesItLeavesOut) {

@@ -253,7 +253,9 @@ TEST(FrameworkEmit, MegatronRoundTrip) {
                            "tp=4,pp=8,vpp=1,cp=1,zero=0,mb=2,sp=on,recompute=full",
                            "tp=2,pp=1,vpp=1,cp=1,zero=3,mb=1,sp=off,recompute=none",
                            "tp=8,pp=2,vpp=2,cp=1,zero=1,mb=4,sp=off,recompute=none",
-                           "tp=4,pp=8,vpp=2,cp=1,zero=1,mb=1,sp=on,recompute=full:3"}) {
+                           "tp=4,pp=8,vpp=2,cp=1,zero=1,mb=1,sp=on,recompute=full:3",
+                           "tp=8,pp=1,vpp=1,cp=1,zero=1,mb=1,sp=on,"
+                           "recompute=selective:layernorm+mlp"}) {
     const Layout l = parse_layout(text, job.n_chips);
     const EmittedFlags f = emit_megatron(job, l);
     const TrainingConfig back =
@@ -316,9 +318,9 @@ TEST(FrameworkEmit, MegatronExpertDispatcherInAndOut) {
                                    TrainingFramework::megatron)
                 .ep_dispatch,
             EpDispatch::all_to_all);
-  EXPECT_FALSE(import_training_config("--tensor-model-parallel-size 2", "n.sh",
-                                      TrainingFramework::megatron)
-                   .ep_dispatch);
+  EXPECT_FALSE(
+      import_training_config("--tensor-model-parallel-size 2", "n.sh", TrainingFramework::megatron)
+          .ep_dispatch);
   try {
     (void)import_training_config("--moe-token-dispatcher-type deepep", "b.sh",
                                  TrainingFramework::megatron);
@@ -343,6 +345,14 @@ TEST(FrameworkEmit, MegatronExpertDispatcherInAndOut) {
   TrainingConfig q = c;
   q.shape_known = false;
   EXPECT_EQ(apply_to_scenario(q, s).parallel.ep_dispatch, EpDispatch::deduplicated);
+}
+
+TrainingConfig megatron_selective(const std::string& extra) {
+  return import_training_config(
+      "--num-layers 80 --hidden-size 8192 --num-attention-heads 64 --ffn-hidden-size 28672 "
+      "--vocab-size 128256 --recompute-granularity selective " +
+          extra,
+      "s.sh", TrainingFramework::megatron);
 }
 
 TEST(FrameworkImport, PartialRecomputation) {
@@ -384,6 +394,20 @@ TEST(FrameworkImport, PartialRecomputation) {
       "t.toml", TrainingFramework::torchtitan);
   EXPECT_EQ(titan.layout.recompute, Checkpointing::full);
   EXPECT_EQ(titan.layout.recompute_layers, 2);
+  // Megatron's recompute modules: a list after one flag; what Napkin does not
+  // price is named.
+  const TrainingConfig mods = megatron_selective("--recompute-modules mla_up_proj mlp moe");
+  EXPECT_EQ(mods.layout.recompute, Checkpointing::selective);
+  EXPECT_EQ(mods.layout.recompute_modules, kRecomputeMlaUpProj | kRecomputeMlp);
+  bool named = false;
+  for (const std::string& n : mods.notes)
+    named = named || n.find("modules moe:") != std::string::npos;
+  EXPECT_TRUE(named);
+  EXPECT_EQ(megatron_selective("--recompute-modules core_attn").layout.recompute_modules, 0u);
+  // The printed arguments' Python list.
+  EXPECT_EQ(
+      megatron_selective("--recompute-modules ['layernorm', 'moe_act']").layout.recompute_modules,
+      kRecomputeLayernorm | kRecomputeMoeAct);
   // "op" stays selective.
   const TrainingConfig op = import_training_config(
       "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[activation_checkpoint]\n"

@@ -51,11 +51,14 @@ TEST(MeasuredRuns, PartialRecomputationReads) {
       "framework,step_seconds\n"
       "A100-80,8,24,1024,16,50304,1024,32,2,2,2,4,full:3,megatron-deepspeed,0.22\n"
       "A100-80,8,24,1024,16,50304,1024,32,2,2,2,4,full:0,megatron-deepspeed,0.22\n"
-      "A100-80,8,24,1024,16,50304,1024,32,2,2,2,4,full:12,megatron-deepspeed,0.22\n";
+      "A100-80,8,24,1024,16,50304,1024,32,2,2,2,4,full:12,megatron-deepspeed,0.22\n"
+      "A100-80,8,24,1024,16,50304,1024,32,2,2,2,4,selective:layernorm+mlp,megatron-deepspeed,"
+      "0.22\n";
   const MeasuredRuns r = read_runs_csv(csv, "runs.csv");
-  ASSERT_EQ(r.runs.size(), 1u);
+  ASSERT_EQ(r.runs.size(), 2u);
   EXPECT_EQ(r.runs[0].layout.recompute, Checkpointing::full);
   EXPECT_EQ(r.runs[0].layout.recompute_layers, 3);
+  EXPECT_EQ(r.runs[1].layout.recompute_modules, kRecomputeLayernorm | kRecomputeMlp);
   ASSERT_EQ(r.skipped.size(), 2u);
   EXPECT_NE(r.skipped[0].reason.find("full:N"), std::string::npos) << r.skipped[0].reason;
   EXPECT_NE(r.skipped[1].reason.find("write recompute=full"), std::string::npos)

@@ -319,6 +319,18 @@ TEST(ScenarioSettingsJson, DocumentsWithoutTheParallelSectionKeepItsDefaults) {
   EXPECT_EQ(scenario_from_json(scenario_to_json(cleared)), cleared);
 }
 
+TEST(ScenarioSettingsJson, RecomputeModulesRoundTrip) {
+  Scenario s;
+  Layout l = parse_layout("tp=8,pp=1,recompute=selective:layernorm+mlp", s.n_chips);
+  s.parallel.chosen = l;
+  const Scenario back = scenario_from_json(scenario_to_json(s));
+  ASSERT_TRUE(back.parallel.chosen);
+  EXPECT_EQ(*back.parallel.chosen, l);
+  EXPECT_NE(error_of(doc(R"("parallel":{"chosen":{"recompute_modules":"moe"}})"))
+                .find("parallel.chosen.recompute_modules"),
+            std::string::npos);
+}
+
 TEST(ScenarioSettingsJson, ParallelErrorsNameTheField) {
   EXPECT_EQ(error_of(doc(R"("parallel":{"locks":{"tp":0}})")),
             "s.json: field \"parallel.locks.tp\": expected an integer in [1, 65,536], found 0");

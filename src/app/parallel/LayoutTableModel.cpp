@@ -1,8 +1,8 @@
 #include "parallel/LayoutTableModel.h"
 #include "Text.h"
 
-#include <algorithm>
 #include <QColor>
+#include <algorithm>
 
 #include "PlotStyle.h"
 #include "format.h"
@@ -47,10 +47,10 @@ QVariant LayoutTableModel::data(const QModelIndex& index, int role) const {
       case kEp: return static_cast<qlonglong>(l.ep);
       case kZero: return l.zero;
       case kMicroBatch: return static_cast<qlonglong>(l.micro_batch);
-      case kRecompute:  // none, selective, full of N layers (by N), full of every layer
-        return l.recompute == Checkpointing::full && l.recompute_layers > 0
-                   ? 100'000 + static_cast<int>(std::min<std::int64_t>(l.recompute_layers, 99'999))
-                   : static_cast<int>(l.recompute) * 100'000;
+      case kRecompute:  // none, selective (by its modules), full of N layers (by N), full
+        if (l.recompute == Checkpointing::full && l.recompute_layers > 0)
+          return 200'000 + static_cast<int>(std::min<std::int64_t>(l.recompute_layers, 99'999));
+        return static_cast<int>(l.recompute) * 200'000 + static_cast<int>(l.recompute_modules);
       case kStep: return r.step_seconds;
       case kTokens: return r.tokens_per_second_per_chip;
       case kMfu: return r.mfu;
@@ -73,12 +73,7 @@ QVariant LayoutTableModel::data(const QModelIndex& index, int role) const {
       case kEp:  // EP folded over TP names the experts' own TP
         if (l.etp > 0 && l.etp != l.tp) return tr("%1 (ETP %2)").arg(l.ep).arg(l.etp);
         return data(index, SortRole);
-      case kRecompute:
-        // Partial: the first 3 layers of each chunk read "full:3", as --layout writes it.
-        return l.recompute == Checkpointing::full && l.recompute_layers > 0
-                   ? qs(to_string(l.recompute)) + QStringLiteral(":") +
-                         QString::number(l.recompute_layers)
-                   : qs(to_string(l.recompute));
+      case kRecompute: return qs(recompute_text(l));  // "full:3", as --layout writes it
       case kStep: return qs(format_seconds(r.step_seconds));
       case kTokens: return qs(format_grouped(r.tokens_per_second_per_chip, 0));
       case kMfu: return qs(format_percent(r.mfu));

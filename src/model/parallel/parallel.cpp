@@ -3,9 +3,11 @@
 #include "parallel.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "format.h"
 #include "validate.h"
@@ -72,6 +74,49 @@ std::int64_t Layout::expert_dp() const {
       1, checked_mul({tp, dp, cp}, "tp × dp × cp") / std::max<std::int64_t>(1, expert_tp() * ep));
 }
 
+namespace {
+
+constexpr std::array<std::pair<RecomputeModule, std::string_view>, 6> kRecomputeModules{{
+    {kRecomputeCoreAttn, "core_attn"},
+    {kRecomputeLayernorm, "layernorm"},
+    {kRecomputeMlaUpProj, "mla_up_proj"},
+    {kRecomputeMoeAct, "moe_act"},
+    {kRecomputeMlp, "mlp"},
+    {kRecomputeSharedExperts, "shared_experts"},
+}};
+
+}  // namespace
+
+std::string recompute_modules_text(std::uint32_t modules) {
+  std::string s;
+  for (const auto& [bit, name] : kRecomputeModules)
+    if (modules & bit) s += (s.empty() ? "" : "+") + std::string(name);
+  return s;
+}
+
+std::uint32_t parse_recompute_modules(std::string_view text) {
+  std::uint32_t out = 0;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find_first_of("+ ", start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view name = text.substr(start, end - start);
+    start = end + 1;
+    if (name.empty()) continue;
+    bool known = false;
+    for (const auto& [bit, n] : kRecomputeModules)
+      if (n == name) out |= bit, known = true;
+    if (!known) {
+      std::string names;
+      for (const auto& [bit, n] : kRecomputeModules)
+        names += (names.empty() ? "" : ", ") + std::string(n);
+      throw std::invalid_argument("recompute module must be one of " + names + "; got \"" +
+                                  std::string(name) + "\"");
+    }
+  }
+  return out;
+}
+
 std::string to_string(const Layout& l) {
   std::string s = "tp=" + std::to_string(l.tp) + ",pp=" + std::to_string(l.pp) +
                   ",vpp=" + std::to_string(l.vpp) + ",dp=" + std::to_string(l.dp) +
@@ -79,9 +124,15 @@ std::string to_string(const Layout& l) {
                   (l.etp > 0 && l.etp != l.tp ? ",etp=" + std::to_string(l.etp) : "") +
                   ",zero=" + std::to_string(l.zero) + ",mb=" + std::to_string(l.micro_batch) +
                   ",sp=" + (l.sequence_parallel ? "on" : "off") + ",recompute=";
-  s += to_string(l.recompute);
+  return s + recompute_text(l);
+}
+
+std::string recompute_text(const Layout& l) {
+  std::string s(to_string(l.recompute));
   if (l.recompute == Checkpointing::full && l.recompute_layers > 0)
     s += ":" + std::to_string(l.recompute_layers);
+  if (l.recompute == Checkpointing::selective && l.recompute_modules != 0)
+    s += ":" + recompute_modules_text(l.recompute_modules);
   return s;
 }
 
@@ -151,7 +202,20 @@ Layout parse_layout(std::string_view text, std::int64_t n_chips, const Layout& b
                                     "\"");
     } else if (key == "recompute") {
       l.recompute_layers = 0;
-      if (value == "none")
+      l.recompute_modules = 0;
+      if (value.starts_with("selective:")) {
+        l.recompute = Checkpointing::selective;
+        try {
+          l.recompute_modules = parse_recompute_modules(value.substr(10));
+        } catch (const std::invalid_argument& e) {
+          throw std::invalid_argument(std::string("--layout recompute=selective:M1+M2: ") +
+                                      e.what());
+        }
+        if (l.recompute_modules == kRecomputeCoreAttn) l.recompute_modules = 0;  // one spelling
+        if (value.size() == 10)
+          throw std::invalid_argument(
+              "--layout recompute=selective:M1+M2 names at least one module");
+      } else if (value == "none")
         l.recompute = Checkpointing::none;
       else if (value == "selective")
         l.recompute = Checkpointing::selective;
@@ -262,6 +326,21 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
            "; got " + format_grouped(l.pp);
   if (l.recompute_layers < 0)
     return "recompute=full:N needs N >= 1; got " + format_grouped(l.recompute_layers);
+  if (l.recompute_modules != 0) {
+    if (l.recompute != Checkpointing::selective)
+      return "recompute modules (" + recompute_modules_text(l.recompute_modules) +
+             ") apply to selective recomputation only (recompute=selective:M1+M2)";
+    const std::uint32_t m = l.recompute_modules;
+    const bool dense_mlp = !s.is_moe() || s.n_dense_layers > 0;
+    if ((m & kRecomputeMlaUpProj) && !s.is_mla())
+      return "recompute module mla_up_proj needs multi-head latent attention (MLA)";
+    if ((m & kRecomputeMoeAct) && !s.is_moe())
+      return "recompute module moe_act needs a mixture-of-experts model";
+    if ((m & kRecomputeSharedExperts) && s.shared_experts == 0)
+      return "recompute module shared_experts needs shared experts";
+    if ((m & kRecomputeMlp) && !dense_mlp)
+      return "recompute module mlp needs a dense MLP layer (every layer here is MoE)";
+  }
   if (l.recompute_layers > 0) {
     if (l.recompute != Checkpointing::full)
       return "recompute layers (" + format_grouped(l.recompute_layers) +

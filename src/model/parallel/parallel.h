@@ -13,6 +13,7 @@
 //  - ZeRO: Rajbhandari et al. (SC'20) stages 1-3;
 //  - kernels: kernel_time.h (roofline + wave quantization); collectives:
 //    collectives.h (α–β ring and hierarchical).
+// What the training software does is parallel_software.h.
 // Implementation: parallel_memory.cpp (memory), parallel_time.cpp (time and
 // the assembled result), parallel_search.cpp (search, Pareto front, MFU grid),
 // parallel_schedule.cpp (the pipeline schedule as a Gantt list).
@@ -27,190 +28,11 @@
 
 #include "algebra.h"
 #include "hardware.h"
+#include "parallel_software.h"
 
 namespace napkin {
 
 // ------------------------------------------------------------------ the set-up
-
-// How tensor-parallel collectives overlap with GEMMs.
-enum class TpOverlap {
-  none,      // every TP collective on the critical path (Megatron-LM 2021)
-  backward,  // backward collectives overlap the independent GEMM: the grad-input
-             // reduce with the weight-gradient GEMM, the sequence-parallel
-             // all-gather with the input-gradient GEMM (Megatron-LM since 2022)
-  full,      // forward collectives pipelined with their GEMM too (Transformer
-             // Engine userbuffers overlap)
-};
-std::string_view to_string(TpOverlap o);
-
-// How FP8 GEMM operands get their scale (Megatron's --fp8-recipe; Transformer
-// Engine's recipes). It decides which casts fuse into the kernel that
-// produced the tensor and which read it again.
-enum class Fp8Recipe {
-  delayed,     // scale from the amax history: the cast fuses into the producer
-  tensorwise,  // per-tensor current scaling: the tensor's amax first (fused into
-               // norms and activations, its own pass otherwise), then the cast
-               // reads it again; sequence-parallel inputs reduce their amax
-               // over the TP group (Transformer Engine's Float8CurrentScaling)
-  blockwise,   // 1×128 / 128×128 tiles scaled where they are produced
-               // (DeepSeek-V3 §3.3.2 "online quantization"): no extra pass
-};
-std::string_view to_string(Fp8Recipe r);
-
-// The pipeline schedule. 1F1B (interleaved when vpp > 1; Narayanan et al.
-// 2021) pays (p − 1) stage times of fill and drain. zb-h1 (Qi et al., "Zero
-// Bubble Pipeline Parallelism", ICLR 2024, §3.1) splits the backward into the
-// input gradient B and the weight gradient W and fills the drain with W:
-// (p − 1)(F + B − W), at 1F1B's memory. dualpipe (DeepSeek-V3 §3.2.1, Table 2)
-// runs micro-batches from both ends: (p/2 − 1)(F&B + B − 3W), twice the
-// parameters and p + 1 micro-batches of activations on every rank; no vpp.
-enum class PipeSchedule { one_f_one_b, zb_h1, dualpipe };
-std::string_view to_string(PipeSchedule s);
-// How the routed tokens travel to their experts' ranks. all_to_all
-// ("alltoall"): every (token, expert) copy on its own, so a token bound for
-// two experts on one rank crosses twice (Megatron Core's alltoall dispatcher
-// permutes a token once per chosen expert, then all-to-alls the copies).
-// deduplicated ("flex"): one copy per destination rank, and between nodes one
-// per destination node, forwarded over NVLink inside it (DeepEP's normal
-// kernels, DeepSeek-V3 §3.2.2; HybridEP; Megatron Core's flex dispatcher).
-enum class EpDispatch { all_to_all, deduplicated };
-std::string_view to_string(EpDispatch d);
-// Throws std::invalid_argument naming the accepted names.
-EpDispatch ep_dispatch_by_name(std::string_view name);
-// Throws std::invalid_argument naming the accepted names.
-PipeSchedule pipe_schedule_by_name(std::string_view name);
-// Throws std::invalid_argument naming the accepted names.
-Fp8Recipe fp8_recipe_by_name(std::string_view name);
-
-// What the training software does: it changes time and memory, not the math.
-struct TrainingSoftware {
-  bool flash_attention = true;  // fused attention: the s×s scores are never stored
-  // The fused attention is FlashAttention-2 (PyTorch SDPA's flash backend, its
-  // default on Hopper), at the chip's Efficiency::attention_fa2 where that is
-  // set, rather than the chip's best kernel (cuDNN or FlashAttention-3).
-  bool attention_fa2 = false;
-  bool dropout = false;  // dropout after attention and MLP (and on the scores without flash)
-  TpOverlap tp_overlap = TpOverlap::backward;
-  // Gradient reduce in buckets during the last micro-batch's backward and the
-  // parameter all-gather during the next forward (Megatron overlap_grad_reduce
-  // / overlap_param_gather); off: both after the backward, exposed.
-  bool overlap_dp_comm = true;
-  // Gradients accumulated and reduced in fp32 (Megatron's main_grad with bf16);
-  // off: bf16 gradients.
-  bool fp32_grads = true;
-  // Weight gradients summed over the micro-batches inside the weight-gradient
-  // GEMM (Megatron's gradient_accumulation_fusion, 2022 on: the GEMM's
-  // epilogue adds into the fp32 main_grad); off: the GEMM writes a fresh
-  // gradient and a separate element-wise kernel adds it into the accumulated
-  // one (PyTorch's AccumulateGrad, in place: both read, one written), on every
-  // micro-batch after the first (fp16 .grad) or on every one (fp32 main_grad).
-  bool fused_grad_accumulation = true;
-  // Bytes per parameter and micro-batch that an unfused accumulation adds for
-  // a cast copy of the fresh gradient (DeepSpeed's BF16_Optimizer.
-  // update_hp_grads: hp_grad.add_(lp.grad.to(fp32)) writes and reads a
-  // temporary fp32 gradient: 8).
-  double accumulation_copy_bytes = 0;
-  // ZeRO-1 that reduces the whole gradient with an all-reduce and shards only
-  // the update, then all-gathers the weights (DeepSpeed's BF16_Optimizer: the
-  // engine all-reduces get_grads_for_reduction(), the whole fp32 buffer);
-  // off: a reduce-scatter of the gradients (Megatron's distributed optimizer).
-  bool zero1_all_reduce = false;
-  // HBM traffic per parameter of the step's gradient path beyond the fused
-  // mixed-precision update the model assumes (see parallel_time.cpp): the
-  // separate copies of an older framework's data-parallel reduce and fp16
-  // optimizer (megatron-2021 sets it from its code).
-  double extra_update_bytes_per_param = 0;
-  // Expert all-to-alls hidden behind another micro-batch's compute (DeepSeek-
-  // V3's DualPipe, Megatron's EP overlap); off: on the critical path.
-  bool overlap_ep_comm = false;
-  EpDispatch ep_dispatch = EpDispatch::all_to_all;  // Megatron Core's default
-  // Node-limited routing (DeepSeek-V3 §2.1.2): a token's experts lie on at
-  // most this many nodes, which bounds the nodes a deduplicated dispatch
-  // sends it to; 0: no limit.
-  std::int64_t ep_nodes_per_token = 0;
-  // The forward dispatch and the backward's gradient dispatch in FP8 (1 byte
-  // per element; DeepSeek-V3 §3.3.2), the combines in bf16; off: all bf16.
-  bool fp8_ep_dispatch = false;
-  bool fp8_matmuls = false;  // GEMMs at the chip's FP8 rate
-  // The FP8 GEMM library's speed over a tuned CUTLASS FP8 GEMM, which the
-  // chip's FP8 efficiency describes: 1 for cuBLAS / Transformer Engine.
-  double fp8_gemm_speedup = 1.0;
-  Fp8Recipe fp8_recipe = Fp8Recipe::delayed;  // Megatron's and TE's default
-  // Transformer layers kept in bf16 at each end of the model with FP8 GEMMs
-  // (Megatron's --first-last-layers-bf16: 1 at the start and 1 at the end in
-  // NVIDIA's current-scaling recipes).
-  std::int64_t fp8_bf16_edge_layers = 0;
-  double moe_load_imbalance = 1.0;  // busiest expert rank's tokens ÷ the mean, >= 1
-  // Pipeline sends of activations (forward) and of their gradients
-  // (backward): each TP rank sends its 1/t share and the next stage gathers it
-  // (Megatron's scatter-gather; DeepSpeed's pipeline engine partitions the
-  // activations but, where grad_partitioned is off, sends whole gradients);
-  // off: every TP rank sends the whole tensor.
-  bool pipeline_scatter_gather = true;
-  bool pipeline_grad_scatter_gather = true;
-  // The embedding and the loss each count as a layer when the layers are
-  // split into pipeline chunks, so the first and the last chunk hold one layer
-  // fewer (Megatron's account_for_embedding_in_pipeline_split and
-  // account_for_loss_in_pipeline_split); off: the layers split evenly and the
-  // edge stages carry the embedding and the loss on top.
-  bool pipeline_split_counts_edges = false;
-  PipeSchedule pipe_schedule = PipeSchedule::one_f_one_b;
-  // ZeRO-3: layers whose weights are gathered ahead of use (FSDP's forward and
-  // backward prefetch: 1); the gather of a layer hides behind this many
-  // layers' compute at most.
-  std::int64_t zero3_prefetch_layers = 1;
-  // ZeRO-3 with full recomputation: the recomputed forward gathers the layer's
-  // weights again (DeepSpeed ZeRO-3's fetch on every forward); off: the
-  // backward's gather serves the recompute too (FSDP2 skips its forward hook
-  // while a module is unsharded for the backward).
-  bool zero3_regather_for_recompute = false;
-  // ZeRO-3 with pipeline parallelism keeps each stage's weights gathered from
-  // its first micro-batch's forward to its last backward and reduces the
-  // gradients once, after the last: what ZeRO-1 moves and holds (torchtitan's
-  // default fsdp_reshard_after_forward with PP, and torch.distributed.
-  // pipelining's no-sync backward for every micro-batch but the last).
-  bool zero3_gathers_once_with_pp = false;
-  // Host time per kernel or collective: an eager framework dispatches every
-  // kernel from Python, so a pass over a layer takes at least its kernel count
-  // × this, and short kernels leave the GPU waiting (small layers, thin TP
-  // slices, small micro-batches). 10 µs: an estimate for eager PyTorch (no
-  // CUDA graphs); megatron-deepspeed sets its own (see its preset).
-  double host_dispatch_seconds = 10e-6;
-  // The model's element-wise work as eager PyTorch runs it (torchtitan
-  // without torch.compile): rotary embeddings through fp32 complex numbers,
-  // GQA's K and V expanded to every query head, the attention output made
-  // contiguous, SwiGLU as silu then a product, the logits cast to fp32 before
-  // the loss; off: fused as Megatron and Transformer Engine run them.
-  bool eager_elementwise = false;
-  // ZeRO-3 as FSDP2 runs it: every gather's output is copied out into the
-  // parameters on the compute stream, and every reduce-scatter first copies
-  // the gradients into its input, cast to the reduce dtype, while the compute
-  // stream waits (torch/distributed/_composable/fsdp/_fsdp_collectives.py).
-  bool fsdp2_copies = false;
-  bool operator==(const TrainingSoftware&) const = default;
-};
-
-// Named software generations, so a published run is evaluated with the
-// software it ran: "modern" (the defaults: FlashAttention, no dropout, TP
-// backward overlap, DP overlap, fp32 gradients), "tp-overlap" (modern with the
-// forward TP collectives pipelined too), "megatron-2022" (Korthikanti et al.:
-// unfused attention with dropout, async backward TP collectives, DP reduce
-// after the backward), "megatron-2021" (Narayanan et al.: as 2022 with
-// blocking TP all-reduces and fp16 gradients).
-struct SoftwarePreset {
-  std::string_view name;
-  TrainingSoftware software;
-  std::string_view description;
-};
-std::span<const SoftwarePreset> software_presets();
-// Throws std::invalid_argument naming the accepted names.
-const TrainingSoftware& software_by_name(std::string_view name);
-// What `run` changes of the preset `base` among the properties a run states
-// on top of its framework (attention kernel, dropout, FP8 and its recipe,
-// pipeline schedule, expert dispatch and overlap, expert load imbalance), one
-// phrase each: {"flex expert dispatch", "zb-h1 schedule"}.
-std::vector<std::string> software_changes(const TrainingSoftware& base,
-                                          const TrainingSoftware& run);
 
 // A cluster's constants fitted to its measured runs (a cluster profile, from
 // napkin-cli calibrate): they replace the chip's datasheet efficiencies
@@ -277,6 +99,27 @@ struct TrainingJob {
 
 // ------------------------------------------------------------------ the layout
 
+// The modules a selective recomputation re-runs in the backward instead of
+// storing their outputs (Megatron Core's --recompute-modules): the attention
+// core (Korthikanti et al.; nothing stored beyond FlashAttention's own), the
+// norms' outputs, MLA's up-projections (queries, keys and values from the
+// latents), the routed experts' activation function, the dense MLP, the
+// shared experts. A bit set; `selective` alone is the attention core.
+enum RecomputeModule : std::uint32_t {
+  kRecomputeCoreAttn = 1u << 0,
+  kRecomputeLayernorm = 1u << 1,
+  kRecomputeMlaUpProj = 1u << 2,
+  kRecomputeMoeAct = 1u << 3,
+  kRecomputeMlp = 1u << 4,
+  kRecomputeSharedExperts = 1u << 5,
+};
+// "layernorm+moe_act" in Megatron's names; "" for none.
+std::string recompute_modules_text(std::uint32_t modules);
+// Parses Megatron's names joined by '+' (or given one by one): core_attn,
+// layernorm, mla_up_proj, moe_act, mlp, shared_experts. Throws
+// std::invalid_argument naming the unknown module and the accepted names.
+std::uint32_t parse_recompute_modules(std::string_view text);
+
 struct Layout {
   std::int64_t tp = 1;   // tensor-parallel ranks: heads and MLP columns split
   std::int64_t pp = 1;   // pipeline stages
@@ -300,6 +143,16 @@ struct Layout {
   // checkpointing of every k-th layer recomputes 1/k as many); 0: every
   // layer. Written "recompute=full:N".
   std::int64_t recompute_layers = 0;
+  // With selective recomputation: the modules re-run (RecomputeModule bits);
+  // 0 is the attention core alone, written "recompute=selective"; others
+  // "recompute=selective:layernorm+moe_act".
+  std::uint32_t recompute_modules = 0;
+  // The modules a selective recomputation re-runs (the attention core where
+  // none are named); 0 without selective recomputation.
+  std::uint32_t selective_modules() const {
+    if (recompute != Checkpointing::selective) return 0;
+    return recompute_modules != 0 ? recompute_modules : kRecomputeCoreAttn;
+  }
   // dp·tp·pp·cp; throws on overflow.
   std::int64_t chips() const;
   std::int64_t expert_tp() const { return etp > 0 ? etp : tp; }
@@ -313,11 +166,14 @@ struct Layout {
 // (",etp=N" after ep when the experts' TP differs from tp; "recompute=full:N"
 // for N layers of each chunk).
 std::string to_string(const Layout& layout);
+// The recompute entry's value: "none", "selective", "selective:layernorm+
+// moe_act", "full" or "full:3".
+std::string recompute_text(const Layout& layout);
 
 // Parses the CLI's --layout text (keys tp, pp, vpp, cp, ep, etp, zero, mb, sp,
-// recompute, which takes none, selective, full or full:N; dp=N optional). Missing keys keep `base`'s values; dp is derived
-// as n_chips / (tp·pp·cp) when not given. Throws naming the key on a bad key,
-// value, or a product that does not divide n_chips.
+// recompute, which takes none, selective, full or full:N; dp=N optional). Missing keys keep
+// `base`'s values; dp is derived as n_chips / (tp·pp·cp) when not given. Throws naming the key on a
+// bad key, value, or a product that does not divide n_chips.
 Layout parse_layout(std::string_view text, std::int64_t n_chips, const Layout& base = {});
 
 // Micro-batches each pipeline runs per step: global batch / (dp × mb) (what
@@ -382,6 +238,7 @@ struct LayerActivationInputs {
   std::int64_t cp = 1;
   bool sequence_parallel = false;
   Checkpointing recompute = Checkpointing::none;
+  std::uint32_t recompute_modules = 0;  // with selective: RecomputeModule bits (0: core_attn)
   bool flash_attention = false;
   bool dropout = true;
   double moe_load_imbalance = 1.0;
@@ -555,6 +412,7 @@ struct SearchOptions {
   // With recompute full: the first N layers of each chunk (Layout::
   // recompute_layers); never searched, only locked.
   std::int64_t recompute_layers = 0;
+  std::uint32_t recompute_modules = 0;    // with recompute selective (Layout::recompute_modules)
   std::optional<std::int64_t> dp;         // a partial --layout that names dp
   std::optional<bool> sequence_parallel;  // unset: on wherever tp > 1
   bool even_stages = true;                // PP divides the layers

@@ -54,9 +54,15 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
   if (in.recompute == Checkpointing::full) return ceil_div(checked_mul(2, nH, what), rep_div);
 
   const bool moe = moe_layer && shape.is_moe();
+  // Selective recomputation's modules (Layout::recompute_modules).
+  const std::uint32_t re =
+      in.recompute != Checkpointing::selective
+          ? 0u
+          : (in.recompute_modules != 0 ? in.recompute_modules : std::uint32_t{kRecomputeCoreAttn});
   // Replicated across TP (sharded with SP): the inputs of the two norms and of
-  // the two TP regions (QKV and MLP/router), and the two dropout masks.
-  std::int64_t rep = checked_mul(8, nH, what);
+  // the two TP regions (QKV and MLP/router; the norms' outputs, which a
+  // recomputed norm does not keep), and the two dropout masks.
+  std::int64_t rep = checked_mul((re & kRecomputeLayernorm) ? 4 : 8, nH, what);
   if (in.dropout) rep = checked_add(rep, checked_mul(2, nH, what), what);
   if (moe)
     rep = checked_add(rep, checked_mul({4, n, shape.n_experts}, what), what);  // fp32 router logits
@@ -69,8 +75,10 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
   const std::int64_t kv_r = std::max<std::int64_t>(1, shape.n_kv_heads / t);
   const std::int64_t dh = shape.d_head;
   if (shape.is_mla()) {
-    const std::int64_t per_token = shape.q_lora_rank + shape.kv_lora_rank + shape.qk_rope_head_dim +
-                                   heads_r * (2 * dh + 2 * shape.v_head_dim);
+    // Recomputed up-projections keep only the latents and the output.
+    const std::int64_t per_token =
+        shape.q_lora_rank + shape.kv_lora_rank + shape.qk_rope_head_dim +
+        heads_r * ((re & kRecomputeMlaUpProj) ? shape.v_head_dim : 2 * dh + 2 * shape.v_head_dim);
     bytes = checked_add(bytes, checked_mul({2, n, per_token}, what), what);
   } else {
     bytes = checked_add(bytes, checked_mul({2, n, 2 * heads_r + 2 * kv_r, dh}, what), what);
@@ -80,7 +88,7 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
   // dropout its mask (1) and output (2), unless selective recomputation.
   if (in.flash_attention) {
     bytes = checked_add(bytes, checked_mul({4, n, heads_r}, what), what);
-  } else if (in.recompute != Checkpointing::selective) {
+  } else if (!(re & kRecomputeCoreAttn)) {
     const std::int64_t per = in.dropout ? 5 : 2;
     const std::int64_t s_q = in.seq_len / in.cp;
     bytes = checked_add(bytes, checked_mul({per, in.micro_batch, heads_r, s_q, in.seq_len}, what),
@@ -88,9 +96,12 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
   }
   // The MLP: non-gated keeps FC1's output and the activation's (2 × 2 bytes per
   // hidden unit); fused SwiGLU keeps the gate and up outputs and the product (3 × 2).
+  // A recomputed MLP keeps only its input (with the norm's); a recomputed
+  // expert activation keeps FC1's outputs, not the product.
   const std::int64_t per_unit = shape.gated ? 6 : 4;
   if (!moe) {
-    bytes = checked_add(bytes, checked_mul({per_unit, n, shape.d_ff / t}, what), what);
+    if (!(re & kRecomputeMlp))
+      bytes = checked_add(bytes, checked_mul({per_unit, n, shape.d_ff / t}, what), what);
   } else {
     // The experts' tokens: the TP group's (all n) when the experts split tp
     // ways, etp sequence shards when fewer (Layout::etp).
@@ -101,8 +112,9 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
     const std::int64_t ef = shape.effective_expert_d_ff();
     // Permuted expert inputs and expert outputs before the weighted combine.
     bytes = checked_add(bytes, checked_mul({4, te, H}, what), what);
-    bytes = checked_add(bytes, checked_mul({per_unit, te, ef / etp}, what), what);
-    if (shape.shared_experts > 0)
+    const std::int64_t act_unit = (re & kRecomputeMoeAct) ? per_unit - 2 : per_unit;
+    bytes = checked_add(bytes, checked_mul({act_unit, te, ef / etp}, what), what);
+    if (shape.shared_experts > 0 && !(re & kRecomputeSharedExperts))
       bytes =
           checked_add(bytes, checked_mul({per_unit, n, shape.shared_experts * ef / t}, what), what);
   }

@@ -129,6 +129,7 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
                   L.sequence_parallel = tp > 1 && opt.sequence_parallel.value_or(true);
                   L.recompute = rc;
                   if (rc == Checkpointing::full) L.recompute_layers = opt.recompute_layers;
+                  if (rc == Checkpointing::selective) L.recompute_modules = opt.recompute_modules;
                   if (layout_problem(job, L)) continue;
                   const std::int64_t acc = accumulation_key(L);
                   const bool copies = sw.fsdp2_copies && zero_as_run(job, L) >= 3 && dp * cp > 1;
@@ -247,6 +248,7 @@ std::string no_layout_reason(const TrainingJob& job, const SearchOptions& opt) {
   l.sequence_parallel = l.tp > 1;
   l.recompute = opt.recompute.value_or(Checkpointing::none);
   if (l.recompute == Checkpointing::full) l.recompute_layers = opt.recompute_layers;
+  if (l.recompute == Checkpointing::selective) l.recompute_modules = opt.recompute_modules;
   if (auto problem = layout_problem(job, l))
     return "the simplest split of " + chips + " under the locks (DP " + format_grouped(l.dp) +
            ") cannot run: " + *problem;

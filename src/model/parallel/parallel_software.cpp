@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "parallel.h"
+#include "parallel_software.h"
 
 namespace napkin {
 namespace {

@@ -351,12 +351,30 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
                       static_cast<double>(s.n_heads) * s.attention_head_dim();
   switch (L.recompute) {
     case Checkpointing::none: break;
-    case Checkpointing::selective:
-      if (!job.software.flash_attention) res.recompute_flops_per_step = tokens * attn;
+    case Checkpointing::selective: {
+      const std::uint32_t re = L.selective_modules();
+      if ((re & kRecomputeCoreAttn) && !job.software.flash_attention)
+        res.recompute_flops_per_step = tokens * attn;
+      // The recomputed modules' matmuls, forward: 2 FLOPs per weight and token.
+      const double moe_layers = s.is_moe() ? static_cast<double>(s.n_layers - s.n_dense_layers) : 0;
+      const double dense_layers = static_cast<double>(s.n_layers) - moe_layers;
+      const double up = s.gated ? 2 : 1, H = static_cast<double>(s.d_model);
+      const double ef = static_cast<double>(s.effective_expert_d_ff());
+      double weights = 0;
+      if ((re & kRecomputeMlaUpProj) && s.is_mla())
+        weights += static_cast<double>(s.n_layers) * static_cast<double>(s.n_heads) *
+                   (static_cast<double>(s.q_lora_rank > 0 ? s.q_lora_rank * s.d_head : 0) +
+                    static_cast<double>(s.kv_lora_rank * (s.qk_nope_head_dim + s.v_head_dim)));
+      if (re & kRecomputeMlp) weights += dense_layers * (up + 1) * H * static_cast<double>(s.d_ff);
+      if (re & kRecomputeSharedExperts)
+        weights += moe_layers * static_cast<double>(s.shared_experts) * (up + 1) * H * ef;
+      res.recompute_flops_per_step += 2 * tokens * weights;
       break;
+    }
     case Checkpointing::full:
-      res.recompute_flops_per_step = recompute_share(s, L) * tokens *
-                                     (2.0 * static_cast<double>(c.params.non_embedding_active) + attn);
+      res.recompute_flops_per_step =
+          recompute_share(s, L) * tokens *
+          (2.0 * static_cast<double>(c.params.non_embedding_active) + attn);
       break;
   }
   const double peak_flops = res.step_seconds * chips * c.chip->peak_flops_per_s;

@@ -15,90 +15,6 @@ namespace napkin {
 
 namespace parallel_detail {
 
-JobContext make_context(const TrainingJob& job) {
-  job.validate();
-  JobContext c;
-  c.job = &job;
-  c.chip = &chip_by_name(job.chip);
-  c.rates = kernel_rates(*c.chip, job.software.fp8_matmuls);
-  c.bf16_rates = kernel_rates(*c.chip, false);
-  if (job.software.attention_fa2 && c.chip->efficiency.attention_fa2 > 0)
-    for (KernelRates* r : {&c.rates, &c.bf16_rates})
-      r->attention_flops_per_s = c.chip->peak_flops_per_s * c.chip->efficiency.attention_fa2;
-  if (job.software.fp8_matmuls) c.rates.matmul_flops_per_s *= job.software.fp8_gemm_speedup;
-  c.device_bytes = device_memory(*c.chip).bytes;
-  c.network = job.cluster();
-  c.intra = intra_node_link(*c.chip, c.network);
-  c.inter = inter_node_link(*c.chip, c.network);
-  const ModelShape& s = job.shape;
-  c.params = count_params(s);
-  c.dense_layer = params_per_layer(s, false);
-  c.moe_layer = s.is_moe() ? params_per_layer(s, true) : c.dense_layer;
-  c.expert_params = s.is_moe() ? c.moe_layer.mlp / (s.n_experts + s.shared_experts) : 0;
-  c.moe_layers = s.is_moe() ? s.n_layers - s.n_dense_layers : 0;
-  c.grad_bytes = job.software.fp32_grads ? 4 : 2;
-  // Mixed precision: an fp32 master copy plus the optimizer's moments (as
-  // training_memory counts them); the step reads the gradient twice (norm for
-  // clipping, update), reads and writes master and moments, writes bf16 weights.
-  switch (job.optimizer) {
-    case Optimizer::adam: c.optimizer_bytes = 12; break;
-    case Optimizer::sgd_momentum: c.optimizer_bytes = 8; break;
-    case Optimizer::adafactor: c.optimizer_bytes = 4; break;
-  }
-  // Per parameter the step zeroes the gradient buffer, reads it for the norm
-  // (clipping) and for the update, reads and writes the fp32 master and the
-  // moments, and writes the bf16 weights from the master (Megatron's mixed-
-  // precision optimizer): 3 gradient passes + 2 × states + 6.
-  c.update_bytes =
-      3 * c.grad_bytes + 2 * c.optimizer_bytes + 6 + job.software.extra_update_bytes_per_param;
-  c.comm_unit_fraction = c.chip->compute_units > 0
-                             ? std::min(0.5, 20.0 / static_cast<double>(c.chip->compute_units))
-                             : 0;
-  c.model_flops = step_model_flops(job);
-  c.dispatch_seconds = job.software.host_dispatch_seconds;
-  if (job.calibrated) {  // a cluster profile's fitted constants in place of the datasheet's
-    const CalibratedConstants& k = *job.calibrated;
-    const Efficiency& e = c.chip->efficiency;
-    for (KernelRates* r : {&c.rates, &c.bf16_rates}) {
-      r->matmul_flops_per_s *= k.matmul_efficiency / e.matmul;
-      r->hbm_bytes_per_s *= k.hbm_efficiency / e.hbm;
-    }
-    c.intra.bytes_per_s = c.network.intra_node_bytes_per_s * k.scale_up_efficiency;
-    c.inter.bytes_per_s = c.network.inter_node_bytes_per_s * k.scale_out_efficiency;
-    c.dispatch_seconds = k.host_dispatch_seconds;
-  }
-  return c;
-}
-
-GroupPlacement placement(const JobContext& c, std::int64_t ranks, std::int64_t stride) {
-  return {ranks, ranks_per_node(ranks, stride, c.network.chips_per_node)};
-}
-
-double group_seconds(const JobContext& c, Collective op, double bytes, const GroupPlacement& g) {
-  if (g.ranks <= 1 || bytes <= 0) return 0;
-  return group_collective_seconds(op, bytes, g, c.intra, c.inter);
-}
-
-namespace {
-
-double hide(double comm, double window) { return std::max(0.0, comm - window); }
-
-}  // namespace
-
-double overlapped(const JobContext& c, double comm, double window) {
-  return hide(comm, window) + c.comm_unit_fraction * std::min(comm, window);
-}
-
-double unfused_accumulation_bytes(const JobContext& c, const Layout& L) {
-  const TrainingJob& job = *c.job;
-  if (job.software.fused_grad_accumulation) return 0;
-  // Read the accumulated gradient and the fresh bf16/fp16 one, write the sum;
-  // an fp16 .grad takes the first micro-batch's gradient as it is.
-  const double m = static_cast<double>(std::max<std::int64_t>(1, micro_batches_per_step(job, L)));
-  const double adds = job.software.fp32_grads ? m : m - 1;
-  return (2 * c.grad_bytes + 2 + job.software.accumulation_copy_bytes) * adds / m;
-}
-
 WeightGemm weight_gemm(const KernelRates& r, std::int64_t m, std::int64_t n, std::int64_t k,
                        std::int64_t batch, double operand_bytes) {
   auto timed = [&](const Gemm& g, double extra_bytes) {
@@ -120,11 +36,11 @@ namespace {
 LayerCost blend(const LayerCost& a, const LayerCost& b, double f) {
   const double g = 1 - f;
   LayerCost x = a;
-  for (auto m : {&LayerCost::fwd_compute, &LayerCost::bwd_compute, &LayerCost::recompute,
-                 &LayerCost::fwd_tp, &LayerCost::bwd_tp, &LayerCost::recompute_tp,
-                 &LayerCost::fwd_ep, &LayerCost::bwd_ep, &LayerCost::recompute_ep,
-                 &LayerCost::fwd_cp, &LayerCost::bwd_cp, &LayerCost::recompute_cp,
-                 &LayerCost::wgrad})
+  for (auto m :
+       {&LayerCost::fwd_compute, &LayerCost::bwd_compute, &LayerCost::recompute, &LayerCost::fwd_tp,
+        &LayerCost::bwd_tp, &LayerCost::recompute_tp, &LayerCost::fwd_ep, &LayerCost::bwd_ep,
+        &LayerCost::recompute_ep, &LayerCost::fwd_cp, &LayerCost::bwd_cp, &LayerCost::recompute_cp,
+        &LayerCost::wgrad})
     x.*m = f * a.*m + g * b.*m;
   for (auto m : {&LayerCost::fwd_mix, &LayerCost::bwd_mix, &LayerCost::recompute_mix}) {
     x.*m = ComputeMix{};
@@ -180,6 +96,11 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   const double residual = sw.dropout ? 7 : 6;
   double ew_f = rep * (2 * 4 + 2 * residual);
   double ew_b = rep * (2 * 6 + 2 * residual);
+  // Selective recomputation's modules re-run their forward before the
+  // backward (Layout::recompute_modules): GEMMs and element-wise bytes.
+  const std::uint32_t re = L.selective_modules();
+  double re_gemm = 0, re_bytes = 0;
+  if (re & kRecomputeLayernorm) re_bytes += 2 * 4 * rep;
 
   // Attention. Multi-head latent attention (DeepSeek-V2/V3; Megatron Core's
   // MLASelfAttention) projects down to its latents on every TP rank (the
@@ -190,10 +111,13 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   if (s.is_mla()) {
     const std::int64_t q_in = s.q_lora_rank > 0 ? s.q_lora_rank : s.d_model;
     if (s.q_lora_rank > 0) qkv = weight_gemm(r, n, s.q_lora_rank, s.d_model, 1, operand_bytes);
-    qkv += weight_gemm(r, n, heads_r * dh, q_in, 1, operand_bytes);
+    WeightGemm up_proj = weight_gemm(r, n, heads_r * dh, q_in, 1, operand_bytes);
     qkv += weight_gemm(r, n, s.kv_lora_rank + s.qk_rope_head_dim, s.d_model, 1, operand_bytes);
-    qkv +=
+    up_proj +=
         weight_gemm(r, n, heads_r * (s.qk_nope_head_dim + v_dh), s.kv_lora_rank, 1, operand_bytes);
+    qkv += up_proj;
+    // mla_up_proj: the queries (from the query latent) and keys and values.
+    if (re & kRecomputeMlaUpProj) re_gemm += up_proj.fwd;
     // The latents' own norms.
     const double latents = nd * static_cast<double>(s.q_lora_rank + s.kv_lora_rank);
     ew_f += 4 * latents;
@@ -227,7 +151,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
     const double soft_b = 6 * scores + (sw.dropout ? 5 * scores : 0);
     core_f = qk_f + av_f + streaming_seconds(r, soft_f);
     core_b = qk_b + av_b + streaming_seconds(r, soft_b);
-    if (L.recompute == Checkpointing::selective) core_recompute = core_f;
+    if (re & kRecomputeCoreAttn) core_recompute = core_f;
   }
 
   // The MLP (dense, or routed experts plus shared experts).
@@ -250,6 +174,10 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
     mlp_f = fc1.fwd + fc2.fwd + streaming_seconds(r, per_unit_f * nd * static_cast<double>(f_r));
     mlp_b =
         fc1.bwd() + fc2.bwd() + streaming_seconds(r, per_unit_b * nd * static_cast<double>(f_r));
+    if (re & kRecomputeMlp) {
+      re_gemm += fc1.fwd + fc2.fwd;
+      re_bytes += per_unit_f * nd * static_cast<double>(f_r);
+    }
   } else {
     // Each routed expert's hidden units split over the expert TP group; its
     // tokens are the group's sequence shards gathered (all n when etp = tp;
@@ -281,6 +209,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
     mlp_b = router.bwd() + fc1.bwd() + fc2.bwd() +
             streaming_seconds(
                 r, route_bytes + permute_bytes + per_unit_b * routed * static_cast<double>(ef_r));
+    if (re & kRecomputeMoeAct) re_bytes += per_unit_f * routed * static_cast<double>(ef_r);
     if (s.shared_experts > 0) {
       const std::int64_t sf_r = s.shared_experts * s.effective_expert_d_ff() / t;
       const WeightGemm s1 = weight_gemm(r, n, up * sf_r, s.d_model, 1, operand_bytes);
@@ -291,6 +220,10 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
       mlp_f += s1.fwd + s2.fwd + streaming_seconds(r, per_unit_f * nd * static_cast<double>(sf_r));
       mlp_b +=
           s1.bwd() + s2.bwd() + streaming_seconds(r, per_unit_b * nd * static_cast<double>(sf_r));
+      if (re & kRecomputeSharedExperts) {
+        re_gemm += s1.fwd + s2.fwd;
+        re_bytes += per_unit_f * nd * static_cast<double>(sf_r);
+      }
     }
   }
 
@@ -475,8 +408,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
       // experts from M nodes' worth. Expected counts for balanced routing.
       const std::int64_t r_n = grp.ranks_per_node, g = grp.ranks / r_n;
       const std::int64_t per_rank = s.n_experts / L.ep;
-      const std::int64_t nodes =
-          sw.ep_nodes_per_token > 0 ? std::min(g, sw.ep_nodes_per_token) : g;
+      const std::int64_t nodes = sw.ep_nodes_per_token > 0 ? std::min(g, sw.ep_nodes_per_token) : g;
       const std::int64_t pool = per_rank * r_n * nodes;
       const double ranks_hit = expected_bins_hit(pool, per_rank, s.top_k);
       const double nodes_hit = expected_bins_hit(pool, per_rank * r_n, s.top_k);
@@ -536,10 +468,14 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   // Recomputation before the backward.
   switch (L.recompute) {
     case Checkpointing::none: break;
-    case Checkpointing::selective:
-      lc.recompute = core_recompute;
+    case Checkpointing::selective: {
+      const double bytes_seconds = streaming_seconds(r, re_bytes);
+      lc.recompute = core_recompute + re_gemm + bytes_seconds;
       lc.recompute_mix.attention_seconds = core_recompute;
+      lc.recompute_mix.gemm_seconds = re_gemm;
+      lc.recompute_mix.elementwise_seconds = bytes_seconds;
       break;
+    }
     case Checkpointing::full:
       lc.recompute = lc.fwd_compute;
       lc.recompute_mix = lc.fwd_mix;
@@ -557,6 +493,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   in.cp = L.cp;
   in.sequence_parallel = L.sequence_parallel;
   in.recompute = L.recompute;
+  in.recompute_modules = L.recompute_modules;
   in.flash_attention = sw.flash_attention;
   in.dropout = sw.dropout;
   in.moe_load_imbalance = sw.moe_load_imbalance;
@@ -572,21 +509,34 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   // the same (TE's GroupedLinear saves its quantized inputs): the permuted
   // tokens and the activation's output at 1 byte; the norm output stays in
   // bf16 for the router, so FC1's saving there is lost.
+  // With the norms recomputed their bf16 outputs are gone and the FP8 copies
+  // the projections keep are all that is left (1 byte more each than the
+  // bf16 count has); recomputed activations leave nothing to keep in FP8.
   if (fp8) {
     const double norm_out = sp ? nt * H : nd * H;
-    double saved = 2 * norm_out - nd * static_cast<double>(heads_r * v_dh);
-    if (!moe) {
-      saved += nd * static_cast<double>(s.d_ff / t);
-    } else {
-      saved -= norm_out;  // FC1's input goes to the routed experts
-      const double routed = expert_n * static_cast<double>(s.top_k) * sw.moe_load_imbalance;
-      saved += routed * (H + static_cast<double>(s.effective_expert_d_ff() / etp));
-      saved += nd * static_cast<double>(s.shared_experts * s.effective_expert_d_ff() / t);
-    }
-    const auto fp8_saving = static_cast<std::int64_t>(std::llround(std::max(0.0, saved)));
+    // Bytes the FP8 copies save against the bf16 count, with `mods`
+    // recomputed (negative where only the FP8 copies are left).
+    auto fp8_saving = [&](std::uint32_t mods) {
+      const bool norms = (mods & kRecomputeLayernorm) != 0;
+      // The norms' outputs feed QKV and FC1 (a MoE's routed experts keep
+      // their own permuted copy; its router keeps the bf16 output unless the
+      // norm is recomputed).
+      double saved = (norms ? -(moe ? 1.0 : 2.0) : (moe ? 1.0 : 2.0)) * norm_out -
+                     nd * static_cast<double>(heads_r * v_dh);
+      if (!moe) {
+        if (!(mods & kRecomputeMlp)) saved += nd * static_cast<double>(s.d_ff / t);
+      } else {
+        const double routed = expert_n * static_cast<double>(s.top_k) * sw.moe_load_imbalance;
+        const double act = (mods & kRecomputeMoeAct) ? 0.0 : 1.0;
+        saved += routed * (H + act * static_cast<double>(s.effective_expert_d_ff() / etp));
+        if (!(mods & kRecomputeSharedExperts))
+          saved += nd * static_cast<double>(s.shared_experts * s.effective_expert_d_ff() / t);
+      }
+      return static_cast<std::int64_t>(std::llround(norms ? saved : std::max(0.0, saved)));
+    };
     if (L.recompute != Checkpointing::full)
-      lc.activation_bytes = std::max<std::int64_t>(0, lc.activation_bytes - fp8_saving);
-    lc.full_activation_bytes = std::max<std::int64_t>(0, lc.full_activation_bytes - fp8_saving);
+      lc.activation_bytes = std::max<std::int64_t>(0, lc.activation_bytes - fp8_saving(re));
+    lc.full_activation_bytes = std::max<std::int64_t>(0, lc.full_activation_bytes - fp8_saving(0));
   }
   return lc;
 }

@@ -29,8 +29,8 @@ ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* slow,
     if (p.name == s.parallel.software) description = " — " + std::string(p.description);
   try {
     v.job = training_job(s);
-    for (const std::string& c : software_changes(software_by_name(s.parallel.software),
-                                                 v.job.software))
+    for (const std::string& c :
+         software_changes(software_by_name(s.parallel.software), v.job.software))
       v.software += ", " + c;
     v.software += description;
   } catch (const std::invalid_argument& e) {

@@ -110,5 +110,101 @@ TEST(PartialRecompute, TheSearchKeepsALockedCount) {
   }
 }
 
+// Selective recomputation by module (Megatron's --recompute-modules).
+TEST(RecomputeModules, Spelling) {
+  const Layout l = at("selective:mla_up_proj+layernorm");
+  EXPECT_EQ(l.recompute, Checkpointing::selective);
+  EXPECT_EQ(l.recompute_modules, kRecomputeLayernorm | kRecomputeMlaUpProj);
+  // Megatron's order, whatever the order given.
+  EXPECT_NE(to_string(l).find(",recompute=selective:layernorm+mla_up_proj"), std::string::npos)
+      << to_string(l);
+  EXPECT_EQ(parse_layout(to_string(l), 64), l);
+  // The attention core alone is plain selective: one spelling.
+  EXPECT_EQ(at("selective:core_attn"), at("selective"));
+  EXPECT_EQ(at("selective").selective_modules(), kRecomputeCoreAttn);
+  EXPECT_EQ(at("full").selective_modules(), 0u);
+  try {
+    (void)at("selective:moe");
+    FAIL() << "accepted moe";
+  } catch (const std::invalid_argument& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("\"moe\""), std::string::npos) << m;
+    EXPECT_NE(m.find("mla_up_proj"), std::string::npos) << m;  // the accepted names
+  }
+  EXPECT_THROW(at("selective:"), std::invalid_argument);
+  EXPECT_EQ(recompute_modules_text(parse_recompute_modules("shared_experts mlp moe_act")),
+            "moe_act+mlp+shared_experts");
+}
+
+TEST(RecomputeModules, RefusedWhereTheModelHasNone) {
+  const TrainingJob dense = llama70();
+  for (const char* m : {"mla_up_proj", "moe_act", "shared_experts"}) {
+    const auto p = layout_problem(dense, at((std::string("selective:") + m).c_str()));
+    ASSERT_TRUE(p) << m;
+    EXPECT_NE(p->find(m), std::string::npos) << *p;
+  }
+  EXPECT_FALSE(layout_problem(dense, at("selective:layernorm+mlp")));
+  Layout full = at("full");
+  full.recompute_modules = kRecomputeMlp;
+  ASSERT_TRUE(layout_problem(dense, full));
+  EXPECT_NE(layout_problem(dense, full)->find("selective recomputation only"), std::string::npos);
+}
+
+// DeepSeek-V3's layer at 4,096 tokens: each module drops what it recomputes
+// from the stored activations, exactly.
+TEST(RecomputeModules, EachModuleDropsItsOwnActivations) {
+  const ModelShape s = testing_util::preset_shape("DeepSeek-V3");
+  LayerActivationInputs in;
+  in.seq_len = 4096;
+  in.flash_attention = true;
+  in.dropout = false;
+  in.recompute = Checkpointing::selective;
+  const std::int64_t base = layer_activation_bytes(s, in, true);
+  auto without = [&](std::uint32_t m) {
+    LayerActivationInputs x = in;
+    x.recompute_modules = m;
+    return base - layer_activation_bytes(s, x, true);
+  };
+  const std::int64_t n = 4096, H = 7168;
+  // Queries and keys of 192 and values of 128 for each of 128 heads, bf16.
+  EXPECT_EQ(without(kRecomputeMlaUpProj), 2 * n * 128 * (2 * 192 + 128));
+  EXPECT_EQ(without(kRecomputeLayernorm), 4 * n * H);      // two norms' outputs
+  EXPECT_EQ(without(kRecomputeMoeAct), 2 * n * 8 * 2048);  // the product of 8 experts' units
+  EXPECT_EQ(without(kRecomputeSharedExperts), 6 * n * 2048);
+  EXPECT_EQ(
+      without(kRecomputeMlaUpProj | kRecomputeLayernorm | kRecomputeMoeAct),
+      without(kRecomputeMlaUpProj) + without(kRecomputeLayernorm) + without(kRecomputeMoeAct));
+  EXPECT_EQ(without(kRecomputeMlp), 0);  // a MoE layer has no dense MLP
+}
+
+// DeepSeek-V3 on 2,048 H800 (its paper's layout): recomputing the MLA
+// up-projections costs their forward GEMMs and their FLOPs, and saves memory.
+TEST(RecomputeModules, RecomputedGemmsCostTimeAndCountInHfu) {
+  TrainingJob j;
+  j.shape = testing_util::preset_shape("DeepSeek-V3");
+  j.chip = "H800";
+  j.n_chips = 2048;
+  j.seq_len = 4096;
+  j.global_batch = 15360;
+  j.software = software_by_name("deepseek-v3");
+  Layout l;
+  l.tp = 1, l.pp = 16, l.dp = 128, l.ep = 64, l.zero = 1, l.recompute = Checkpointing::none;
+  const LayoutResult none = evaluate_layout(j, l);
+  l.recompute = Checkpointing::selective;
+  l.recompute_modules = kRecomputeMlaUpProj;
+  const LayoutResult up = evaluate_layout(j, l);
+  ASSERT_TRUE(none.valid && up.valid) << up.reason;
+  EXPECT_GT(up.time.recompute_seconds, 0);
+  EXPECT_LT(up.time.recompute_seconds, 0.05 * up.step_seconds);
+  EXPECT_GT(up.step_seconds, none.step_seconds);
+  EXPECT_LT(up.memory.activations_bytes, none.memory.activations_bytes);
+  // 2 FLOPs per token per up-projection weight: 61 layers × 128 heads ×
+  // (1,536 × 192 + 512 × (128 + 128)).
+  const double tokens = 15360.0 * 4096;
+  EXPECT_NEAR(up.recompute_flops_per_step, 2 * tokens * 61 * 128 * (1536.0 * 192 + 512.0 * 256),
+              1e-9 * up.recompute_flops_per_step);
+  EXPECT_GT(up.hfu, none.hfu);
+}
+
 }  // namespace
 }  // namespace napkin
