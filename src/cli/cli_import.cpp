@@ -55,19 +55,7 @@ QJsonObject config_json(const TrainingConfig& c) {
     o["model"] = QJsonValue();
   }
   const Layout& l = c.layout;
-  o["layout"] = QJsonObject{
-      {"tp", json_int(l.tp)},
-      {"pp", json_int(l.pp)},
-      {"vpp", json_int(l.vpp)},
-      {"dp", json_int(l.dp)},
-      {"cp", json_int(l.cp)},
-      {"ep", json_int(l.ep)},
-      {"zero", l.zero},
-      {"micro_batch", json_int(l.micro_batch)},
-      {"sequence_parallel", l.sequence_parallel},
-      {"recompute", QString::fromUtf8(to_string(l.recompute).data())},
-      {"recompute_layers", json_int(l.recompute_layers)},
-      {"recompute_modules", QString::fromStdString(recompute_modules_text(l.recompute_modules))}};
+  o["layout"] = layout_json(l);
   o["layout_text"] = QString::fromStdString(to_string(l));
   o["chips"] = c.n_chips ? json_int(*c.n_chips) : QJsonValue();
   o["seq_len"] = c.seq_len ? json_int(*c.seq_len) : QJsonValue();

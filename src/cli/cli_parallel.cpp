@@ -22,6 +22,7 @@
 #include "parallel.h"
 #include "parallel_settings.h"
 #include "scenario.h"
+#include "scenario_json.h"
 #include "validate.h"
 
 namespace napkin::cli {
@@ -68,22 +69,9 @@ ModelShape shape_from_flags(Args& a) {
 
 QJsonObject layout_json(const LayoutResult& r) {
   const Layout& l = r.layout;
-  QJsonObject o{
-      {"tp", json_int(l.tp)},
-      {"pp", json_int(l.pp)},
-      {"vpp", json_int(l.vpp)},
-      {"dp", json_int(l.dp)},
-      {"cp", json_int(l.cp)},
-      {"ep", json_int(l.ep)},
-      {"etp", json_int(l.expert_tp())},
-      {"zero", l.zero},
-      {"micro_batch", json_int(l.micro_batch)},
-      {"sequence_parallel", l.sequence_parallel},
-      {"recompute", QString::fromUtf8(to_string(l.recompute).data())},
-      {"recompute_layers", json_int(l.recompute_layers)},
-      {"recompute_modules", QString::fromStdString(recompute_modules_text(l.recompute_modules))},
-      {"fits", r.fits},
-      {"reason", QString::fromStdString(r.reason)}};
+  QJsonObject o = layout_json(l);
+  o["fits"] = r.fits;
+  o["reason"] = QString::fromStdString(r.reason);
   const StageMemory& m = r.memory;
   o["memory"] = QJsonObject{{"weights", json_int(m.weights_bytes)},
                             {"grads", json_int(m.grads_bytes)},

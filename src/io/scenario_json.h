@@ -1,6 +1,7 @@
 // The scenario document: versioned JSON, written atomically.
 #pragma once
 
+#include <QJsonObject>
 #include <string>
 #include <vector>
 
@@ -36,5 +37,10 @@ Scenario scenario_from_json(std::string_view json, std::string_view source = "sc
 // through. Both throw std::runtime_error with the path and the OS's reason.
 Scenario load_scenario_file(const std::string& path, std::vector<std::string>* warnings = nullptr);
 void save_scenario_file(const Scenario& s, const std::string& path);
+
+// A layout as the document's parallel.chosen holds it (tp, pp, vpp, dp, cp,
+// ep, etp, zero, micro_batch, sequence_parallel, recompute, recompute_layers,
+// recompute_modules); the CLI's JSON prints the same object.
+QJsonObject layout_json(const Layout& l);
 
 }  // namespace napkin

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "calibration.h"
+#include "scenario_json.h"
 #include "scenario_json_detail.h"
 #include "validate.h"
 
@@ -157,23 +158,6 @@ QJsonValue lock_to_json(const std::optional<std::int64_t>& v) {
   return v ? QJsonValue(static_cast<qint64>(*v)) : QJsonValue();
 }
 
-QJsonObject layout_to_json(const Layout& l) {
-  return QJsonObject{
-      {QStringLiteral("tp"), static_cast<qint64>(l.tp)},
-      {QStringLiteral("pp"), static_cast<qint64>(l.pp)},
-      {QStringLiteral("vpp"), static_cast<qint64>(l.vpp)},
-      {QStringLiteral("dp"), static_cast<qint64>(l.dp)},
-      {QStringLiteral("cp"), static_cast<qint64>(l.cp)},
-      {QStringLiteral("ep"), static_cast<qint64>(l.ep)},
-      {QStringLiteral("etp"), static_cast<qint64>(l.expert_tp())},
-      {QStringLiteral("zero"), l.zero},
-      {QStringLiteral("micro_batch"), static_cast<qint64>(l.micro_batch)},
-      {QStringLiteral("sequence_parallel"), l.sequence_parallel},
-      {QStringLiteral("recompute"), q(to_string(l.recompute))},
-      {QStringLiteral("recompute_layers"), static_cast<qint64>(l.recompute_layers)},
-      {QStringLiteral("recompute_modules"), q(recompute_modules_text(l.recompute_modules))}};
-}
-
 // Locks are numbers (or a recompute name); null means the axis is searched.
 QJsonObject parallel_to_json(const ParallelSettings& p) {
   QJsonObject locks{{QStringLiteral("tp"), lock_to_json(p.tp)},
@@ -203,7 +187,7 @@ QJsonObject parallel_to_json(const ParallelSettings& p) {
       {QStringLiteral("even_stages"), p.even_stages},
       {QStringLiteral("tp_within_node"), p.tp_within_node},
       {QStringLiteral("locks"), locks},
-      {QStringLiteral("chosen"), p.chosen ? QJsonValue(layout_to_json(*p.chosen)) : QJsonValue()}};
+      {QStringLiteral("chosen"), p.chosen ? QJsonValue(layout_json(*p.chosen)) : QJsonValue()}};
 }
 
 }  // namespace
@@ -523,3 +507,25 @@ void settings_from_json(const Reader& top, Scenario& s) {
 }
 
 }  // namespace napkin::json_detail
+
+namespace napkin {
+
+QJsonObject layout_json(const Layout& l) {
+  return QJsonObject{
+      {QStringLiteral("tp"), static_cast<qint64>(l.tp)},
+      {QStringLiteral("pp"), static_cast<qint64>(l.pp)},
+      {QStringLiteral("vpp"), static_cast<qint64>(l.vpp)},
+      {QStringLiteral("dp"), static_cast<qint64>(l.dp)},
+      {QStringLiteral("cp"), static_cast<qint64>(l.cp)},
+      {QStringLiteral("ep"), static_cast<qint64>(l.ep)},
+      {QStringLiteral("etp"), static_cast<qint64>(l.expert_tp())},
+      {QStringLiteral("zero"), l.zero},
+      {QStringLiteral("micro_batch"), static_cast<qint64>(l.micro_batch)},
+      {QStringLiteral("sequence_parallel"), l.sequence_parallel},
+      {QStringLiteral("recompute"), QString::fromUtf8(to_string(l.recompute).data())},
+      {QStringLiteral("recompute_layers"), static_cast<qint64>(l.recompute_layers)},
+      {QStringLiteral("recompute_modules"),
+       QString::fromStdString(recompute_modules_text(l.recompute_modules))}};
+}
+
+}  // namespace napkin

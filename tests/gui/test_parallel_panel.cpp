@@ -48,6 +48,15 @@ struct Fixture {
     return panel.readouts().text(panel.readouts().*row);
   }
   int rows() const { return panel.table()->model()->rowCount(); }
+  // Qwen3-30B-A3B (128 experts of 768, top-8) on `chips` chips, one edit.
+  bool useQwen30(std::int64_t chips) {
+    return model.edit(QStringLiteral("model"), 1, [chips](Scenario& x) {
+      for (const ModelPreset& p : model_presets())
+        if (p.name == "Qwen3-30B-A3B") x.shape = p.shape;
+      x.model_name = "Qwen3-30B-A3B";
+      x.n_chips = chips;
+    });
+  }
 };
 
 void clickRow(QTableView* table, int row) {
@@ -427,12 +436,7 @@ TEST(ParallelPanel, TheScheduleIsAChoiceTheChartDraws) {
 // TP to fold over), and the EP cell names the experts' own TP.
 TEST(ParallelPanel, LockingExpertTpOneFoldsEpOverTp) {
   Fixture f;
-  ASSERT_TRUE(f.model.edit(QStringLiteral("model"), 1, [](Scenario& x) {
-    for (const ModelPreset& p : model_presets())
-      if (p.name == "Qwen3-30B-A3B") x.shape = p.shape;
-    x.model_name = "Qwen3-30B-A3B";
-    x.n_chips = 64;
-  }));
+  ASSERT_TRUE(f.useQwen30(64));
   pick(f.panel.controls().tp, QStringLiteral("2"));
   pick(f.panel.controls().etp, QStringLiteral("1"));
   EXPECT_EQ(f.model.scenario().parallel.etp, 1);
@@ -456,12 +460,7 @@ TEST(ParallelPanel, LockingExpertTpOneFoldsEpOverTp) {
 // nodes shortens the step; the read-out names it; undo walks back.
 TEST(ParallelPanel, TheExpertDispatchIsAChoice) {
   Fixture f;
-  ASSERT_TRUE(f.model.edit(QStringLiteral("model"), 1, [](Scenario& x) {
-    for (const ModelPreset& p : model_presets())
-      if (p.name == "Qwen3-30B-A3B") x.shape = p.shape;
-    x.model_name = "Qwen3-30B-A3B";
-    x.n_chips = 16;
-  }));
+  ASSERT_TRUE(f.useQwen30(16));
   pick(f.panel.controls().tp, QStringLiteral("1"));
   pick(f.panel.controls().pp, QStringLiteral("1"));
   pick(f.panel.controls().ep, QStringLiteral("16"));
