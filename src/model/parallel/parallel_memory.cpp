@@ -75,10 +75,12 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
   const std::int64_t kv_r = std::max<std::int64_t>(1, shape.n_kv_heads / t);
   const std::int64_t dh = shape.d_head;
   if (shape.is_mla()) {
-    // Recomputed up-projections keep only the latents and the output.
+    // Recomputed up-projections keep the latents and the output (and the
+    // queries where they have no latent of their own).
+    const std::int64_t kept = shape.v_head_dim + (shape.q_lora_rank > 0 ? 0 : dh);
     const std::int64_t per_token =
         shape.q_lora_rank + shape.kv_lora_rank + shape.qk_rope_head_dim +
-        heads_r * ((re & kRecomputeMlaUpProj) ? shape.v_head_dim : 2 * dh + 2 * shape.v_head_dim);
+        heads_r * ((re & kRecomputeMlaUpProj) ? kept : 2 * dh + 2 * shape.v_head_dim);
     bytes = checked_add(bytes, checked_mul({2, n, per_token}, what), what);
   } else {
     bytes = checked_add(bytes, checked_mul({2, n, 2 * heads_r + 2 * kv_r, dh}, what), what);

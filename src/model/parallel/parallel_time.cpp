@@ -111,13 +111,15 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   if (s.is_mla()) {
     const std::int64_t q_in = s.q_lora_rank > 0 ? s.q_lora_rank : s.d_model;
     if (s.q_lora_rank > 0) qkv = weight_gemm(r, n, s.q_lora_rank, s.d_model, 1, operand_bytes);
-    WeightGemm up_proj = weight_gemm(r, n, heads_r * dh, q_in, 1, operand_bytes);
+    const WeightGemm q_proj = weight_gemm(r, n, heads_r * dh, q_in, 1, operand_bytes);
+    qkv += q_proj;
     qkv += weight_gemm(r, n, s.kv_lora_rank + s.qk_rope_head_dim, s.d_model, 1, operand_bytes);
-    up_proj +=
+    const WeightGemm kv_up =
         weight_gemm(r, n, heads_r * (s.qk_nope_head_dim + v_dh), s.kv_lora_rank, 1, operand_bytes);
-    qkv += up_proj;
-    // mla_up_proj: the queries (from the query latent) and keys and values.
-    if (re & kRecomputeMlaUpProj) re_gemm += up_proj.fwd;
+    qkv += kv_up;
+    // mla_up_proj: the keys and values from their latent, and the queries
+    // from theirs where there is one (q_lora_rank > 0).
+    if (re & kRecomputeMlaUpProj) re_gemm += kv_up.fwd + (s.q_lora_rank > 0 ? q_proj.fwd : 0.0);
     // The latents' own norms.
     const double latents = nd * static_cast<double>(s.q_lora_rank + s.kv_lora_rank);
     ew_f += 4 * latents;
