@@ -20,8 +20,10 @@ QString tr(const char* text) { return QCoreApplication::translate("napkin::Budge
 QString count(double v) { return qs(format_count(v, 2)); }
 QString dollars(double v) { return qs(format_dollars(v)); }
 
-// The scenario model's subject line: which model, which sharding.
-QString subject(const Scenario& s) {
+// The scenario model's subject line: which model, which sharding (the plan's
+// layout where it has one).
+QString subject(const Scenario& s, const BudgetView& v) {
+  if (v.layout_memory) return tr("%1 in its layout").arg(qs(s.model_name));
   return tr("%1 at ZeRO-%2 over DP %3")
       .arg(qs(s.model_name))
       .arg(s.training.zero_stage)
@@ -108,8 +110,10 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
   memory = grid->add({.key = QStringLiteral("memory"),
                       .name = tr("Memory / device"),
                       .tooltip = tr("Weights + grads + optimizer + activations per device of the "
-                                    "scenario model, at its ZeRO stage and DP degree, against "
-                                    "the chip's HBM"),
+                                    "scenario model against the chip's memory: the peak pipeline "
+                                    "stage of the plan's layout where it has one (chosen in the "
+                                    "Parallelism panel, or the predicted MFU's), else at its ZeRO "
+                                    "stage and DP degree with no model parallelism"),
                       .better = Better::lower,
                       .format = shows::bytes(1),
                       .widest = QStringLiteral("347.0 GB of 80 GB: too big")});
@@ -233,7 +237,7 @@ void BudgetReadouts::show(const BudgetView& v) {
                            : qs(v.plan.mfu_source_name())));
   grid_->setSectionTitle(chinchilla, tr("Chinchilla answer for this budget (%1 tokens/param)")
                                          .arg(qs(format_grouped(s.tokens_per_param, 1))));
-  grid_->setSectionTitle(scenario, tr("Scenario model: %1").arg(subject(s)));
+  grid_->setSectionTitle(scenario, tr("Scenario model: %1").arg(subject(s, v)));
   const bool predicted = v.mfu.source == MfuSource::predicted;
   // A prediction made at another batch than the one asked says so.
   const bool other_batch = predicted && v.plan.batch_adjusted;
@@ -291,17 +295,28 @@ void BudgetReadouts::show(const BudgetView& v) {
                           ? tr("(%1 act.)").arg(qs(format_count(static_cast<double>(p.active), 2)))
                           : tr("params"),
               .number = static_cast<double>(p.total)});
-  const TrainingMemory& m = v.memory_by_zero[static_cast<std::size_t>(s.training.zero_stage)];
-  const bool fits = v.fits_device_by_zero[static_cast<std::size_t>(s.training.zero_stage)];
-  grid_->set(memory,
-             {.value = qs(format_bytes(static_cast<double>(m.total), 1)) + tr(" of ") +
-                       qs(format_bytes(static_cast<double>(v.chip_hbm_bytes), 0)) +
-                       (fits ? tr(", fits") : tr(": too big")),
-              .note = tr("micro-batch %1 × %2")
-                          .arg(s.training.micro_batch)
-                          .arg(qs(format_grouped(static_cast<double>(s.training.seq_len), 0))),
-              .tone = fits ? Tone::ok : Tone::fail,
-              .number = static_cast<double>(m.total)});
+  if (const auto& lm = v.layout_memory) {
+    // The plan's layout: its peak pipeline stage against the device memory.
+    grid_->set(memory,
+               {.value = qs(format_bytes(static_cast<double>(lm->peak_stage_bytes), 1)) +
+                         tr(" of ") + qs(format_bytes(static_cast<double>(lm->hbm_bytes), 1)) +
+                         (lm->fits ? tr(", fits") : tr(": too big")),
+                .note = tr("peak stage of the layout %1").arg(breakableLayout(lm->layout)),
+                .tone = lm->fits ? Tone::ok : Tone::fail,
+                .number = static_cast<double>(lm->peak_stage_bytes)});
+  } else {
+    const TrainingMemory& m = v.memory_by_zero[static_cast<std::size_t>(s.training.zero_stage)];
+    const bool fits = v.fits_device_by_zero[static_cast<std::size_t>(s.training.zero_stage)];
+    grid_->set(memory,
+               {.value = qs(format_bytes(static_cast<double>(m.total), 1)) + tr(" of ") +
+                         qs(format_bytes(static_cast<double>(v.chip_hbm_bytes), 0)) +
+                         (fits ? tr(", fits") : tr(": too big")),
+                .note = tr("micro-batch %1 × %2, data parallel only")
+                            .arg(s.training.micro_batch)
+                            .arg(qs(format_grouped(static_cast<double>(s.training.seq_len), 0))),
+                .tone = fits ? Tone::ok : Tone::fail,
+                .number = static_cast<double>(m.total)});
+  }
   grid_->set(kv,
              {.value = qs(format_bytes(static_cast<double>(v.kv_bytes_at_context), 2)) +
                        QStringLiteral(" @ ") +
@@ -499,9 +514,11 @@ void BudgetReadouts::setBaseline(const BudgetView* b) {
   grid_->setBaseline(states, static_cast<double>(r.train_memory.total));
   grid_->setBaseline(model, static_cast<double>(b->params.total));
   grid_->setBaseline(
-      memory,
-      static_cast<double>(
-          b->memory_by_zero[static_cast<std::size_t>(b->scenario.training.zero_stage)].total));
+      memory, b->layout_memory
+                  ? static_cast<double>(b->layout_memory->peak_stage_bytes)
+                  : static_cast<double>(
+                        b->memory_by_zero[static_cast<std::size_t>(b->scenario.training.zero_stage)]
+                            .total));
   grid_->setBaseline(kv, static_cast<double>(b->kv_bytes_at_context));
   grid_->setBaseline(attention, b->attention_fraction_at_seq);
   const RunReport& u = b->run();

@@ -24,4 +24,11 @@ inline QString groupedCount(std::int64_t v) {
   return qs(format_grouped(static_cast<double>(v), 0));
 }
 
+// A layout's text with a line break allowed after each comma (a zero-width
+// space): a narrow column or the report's page wraps it between entries, not
+// inside "zero=1".
+inline QString breakableLayout(std::string_view layout) {
+  return qs(layout).replace(QLatin1Char(','), QStringLiteral(",\u200B"));
+}
+
 }  // namespace napkin

@@ -17,13 +17,6 @@ QString tr(const char* text) {
   return QCoreApplication::translate("napkin::ParallelReadouts", text);
 }
 
-// The layout's text with a line break allowed after each comma (a zero-width
-// space): a narrow column or the report's page wraps it between entries, not
-// inside "zero=1".
-QString breakable(const std::string& layout) {
-  return qs(layout).replace(QLatin1Char(','), QStringLiteral(",\u200B"));
-}
-
 const LayoutResult* runnable(const ParallelView& v) {
   return v.layout && v.layout->valid ? &*v.layout : nullptr;
 }
@@ -165,9 +158,9 @@ void ParallelReadouts::show(const ParallelView& v) {
     grid_->set(layout, {.value = tr("none fits"), .tone = Tone::fail});
   } else {
     grid_->set(layout, {.value = shortLayout(v.layout->layout),
-                        .note = v.dropped.empty()
-                                    ? breakable(to_string(v.layout->layout))
-                                    : breakable(to_string(v.layout->layout)) + qs("; " + v.dropped),
+                        .note = v.dropped.empty() ? breakableLayout(to_string(v.layout->layout))
+                                                  : breakableLayout(to_string(v.layout->layout)) +
+                                                        qs("; " + v.dropped),
                         .tone = v.dropped.empty() ? Tone::normal : Tone::warn});
   }
   if (!v.layout) {

@@ -493,27 +493,38 @@ std::string compute_peak_note(const Scenario& s, const MfuChoice& mfu) {
               : std::string("an assumed MFU is taken as given"));
 }
 
-// The budget's checks, then the scenario model's memory per device and, with
-// a predicted MFU, the layout's memory.
+// The budget's checks, then the scenario model's memory per device: the
+// layout's where the plan has one (the predicted MFU's, or the Parallelism
+// panel's chosen layout), else the data-parallel estimate at the scenario's
+// ZeRO stage, which counts no tensor, pipeline or expert parallelism.
 void add_checks(BudgetView& v, const Scenario& s) {
   v.checks = v.report.checks;
-  v.checks.insert(
-      v.checks.begin() + 1,
-      scenario_memory_check(s, v.memory_by_zero[static_cast<std::size_t>(s.training.zero_stage)],
-                            v.chip_hbm_bytes));
   if (v.mfu.has_layout) {
-    Check layout_check;
-    layout_check.name = "layout memory";
-    layout_check.ok = v.mfu.layout_fits;
-    layout_check.detail =
-        "the Parallelism panel's layout " + v.mfu.layout + ": " +
-        (v.mfu.layout_fits
-             ? "peak stage " + format_bytes(static_cast<double>(v.mfu.peak_stage_bytes)) + " of " +
-                   format_bytes(static_cast<double>(v.mfu.hbm_bytes)) + " device memory per " +
-                   s.chip
-             : v.mfu.layout_reason);
-    v.checks.insert(v.checks.begin() + 2, layout_check);
+    v.layout_memory =
+        BudgetView::LayoutMemory{v.mfu.layout, v.mfu.layout_fits, v.mfu.peak_stage_bytes,
+                                 v.mfu.hbm_bytes, v.mfu.layout_reason};
+  } else if (const std::optional<LayoutResult> chosen = runnable_choice(s)) {
+    v.layout_memory =
+        BudgetView::LayoutMemory{to_string(chosen->layout), chosen->fits,
+                                 chosen->memory.total_bytes, chosen->hbm_bytes, chosen->reason};
   }
+  if (!v.layout_memory) {
+    v.checks.insert(
+        v.checks.begin() + 1,
+        scenario_memory_check(s, v.memory_by_zero[static_cast<std::size_t>(s.training.zero_stage)],
+                              v.chip_hbm_bytes));
+    return;
+  }
+  const BudgetView::LayoutMemory& m = *v.layout_memory;
+  Check layout_check;
+  layout_check.name = "layout memory";
+  layout_check.ok = m.fits;
+  layout_check.detail =
+      "the Parallelism panel's layout " + m.layout + ": " +
+      (m.fits ? "peak stage " + format_bytes(static_cast<double>(m.peak_stage_bytes)) + " of " +
+                    format_bytes(static_cast<double>(m.hbm_bytes)) + " device memory per " + s.chip
+              : m.reason);
+  v.checks.insert(v.checks.begin() + 1, layout_check);
 }
 
 // Everything after the MFU is chosen: the split, the planned run, the memo.

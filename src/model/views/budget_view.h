@@ -96,6 +96,18 @@ struct BudgetView {
   std::array<bool, 4> fits_device_by_zero{};
   std::int64_t activation_bytes = 0;
   std::int64_t chip_hbm_bytes = 0;
+  // The memory per device of the plan's layout where it has one (the
+  // predicted MFU's, or the Parallelism panel's chosen layout): the memory
+  // read-out and check show it in place of the data-parallel estimate above,
+  // which counts no tensor, pipeline or expert parallelism.
+  struct LayoutMemory {
+    std::string layout;  // to_string(Layout)
+    bool fits = false;
+    std::int64_t peak_stage_bytes = 0;
+    std::int64_t hbm_bytes = 0;
+    std::string reason;  // why it does not fit or cannot run ("" when it fits)
+  };
+  std::optional<LayoutMemory> layout_memory;
   // (b) KV cache per request vs context, MHA / the scenario's kv heads / MQA,
   // against the HBM of one serving node left after the weights.
   Curve kv_mha, kv_scenario, kv_mqa;

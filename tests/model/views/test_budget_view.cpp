@@ -436,6 +436,28 @@ TEST(BudgetViewMfu, AssumedByDefaultPredictedWhenAsked) {
   EXPECT_NEAR(again.report.flops / predicted.report.flops, 2.0, 1e-12);
 }
 
+// A layout chosen in the Parallelism panel (an imported config's, say) is
+// what the run holds: with the slider's MFU too, the memory check and
+// read-out are the layout's peak stage, not the data-parallel estimate that
+// counts no tensor, pipeline or expert parallelism and would say "too big".
+TEST(BudgetViewMfu, AChosenLayoutsMemoryIsTheScenarioModelsMemory) {
+  Scenario s;
+  const BudgetView plain = make_budget_view(s);
+  ASSERT_FALSE(plain.layout_memory);
+  EXPECT_EQ(plain.checks.at(1).name, "scenario model fits per device");
+  s.parallel.chosen = parse_layout("tp=8,pp=5,cp=1,zero=1,mb=1,sp=on,recompute=full", s.n_chips);
+  const BudgetView v = make_budget_view(s);
+  EXPECT_EQ(v.mfu.source, MfuSource::assumed);
+  ASSERT_TRUE(v.layout_memory);
+  const LayoutResult r = evaluate_layout(training_job(s), *s.parallel.chosen);
+  EXPECT_EQ(v.layout_memory->peak_stage_bytes, r.memory.total_bytes);
+  EXPECT_EQ(v.layout_memory->fits, r.fits);
+  EXPECT_EQ(v.checks.at(1).name, "layout memory");
+  EXPECT_EQ(v.checks.at(1).ok, r.fits);
+  EXPECT_NE(v.checks.at(1).detail.find(to_string(r.layout)), std::string::npos);
+  for (const Check& c : v.checks) EXPECT_NE(c.name, "scenario model fits per device");
+}
+
 TEST(BudgetViewMfu, ALayoutThatDoesNotFitFallsBackToTheSliderAndSaysWhy) {
   Scenario s;
   s.parallel.mfu_source = MfuSource::predicted;
