@@ -7,6 +7,7 @@
 
 #include "parallel.h"
 #include "parallel_test_util.h"
+#include "published_jobs.h"
 
 namespace napkin {
 namespace {
@@ -180,15 +181,8 @@ TEST(RecomputeModules, EachModuleDropsItsOwnActivations) {
 // DeepSeek-V3 on 2,048 H800 (its paper's layout): recomputing the MLA
 // up-projections costs their forward GEMMs and their FLOPs, and saves memory.
 TEST(RecomputeModules, RecomputedGemmsCostTimeAndCountInHfu) {
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("DeepSeek-V3");
-  j.chip = "H800";
-  j.n_chips = 2048;
-  j.seq_len = 4096;
-  j.global_batch = 15360;
-  j.software = software_by_name("deepseek-v3");
-  Layout l;
-  l.tp = 1, l.pp = 16, l.dp = 128, l.ep = 64, l.zero = 1, l.recompute = Checkpointing::none;
+  const TrainingJob j = testing_util::deepseek_v3_paper_job();
+  Layout l = testing_util::deepseek_v3_paper_layout();
   const LayoutResult none = evaluate_layout(j, l);
   l.recompute = Checkpointing::selective;
   l.recompute_modules = kRecomputeMlaUpProj;

@@ -12,6 +12,7 @@
 #include "model_presets.h"
 #include "parallel.h"
 #include "parallel_test_util.h"
+#include "published_jobs.h"
 
 namespace napkin {
 namespace {
@@ -95,15 +96,8 @@ TEST(ParallelPublished, Llama3_405B) {
 // report's savings (recomputed norms and MLA up-projections, FP8-cached
 // activations) are not modelled.
 TEST(ParallelPublished, DeepSeekV3) {
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("DeepSeek-V3");
-  j.chip = "H800";
-  j.n_chips = 2048;
-  j.seq_len = 4096;
-  j.global_batch = 15360;
-  j.software = software_by_name("deepseek-v3");
-  Layout l;
-  l.tp = 1, l.pp = 16, l.dp = 128, l.ep = 64, l.zero = 1, l.recompute = Checkpointing::none;
+  const TrainingJob j = testing_util::deepseek_v3_paper_job();
+  const Layout l = testing_util::deepseek_v3_paper_layout();
   const LayoutResult r = evaluate_layout(j, l);
   ASSERT_TRUE(r.valid) << r.reason;
   report("DeepSeek-V3, 2,048 H800", r, r.tokens_per_second_per_chip, 1543, "tok/s/GPU");
