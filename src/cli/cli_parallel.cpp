@@ -194,9 +194,11 @@ SearchOptions locks_from(const std::vector<std::string>& keys, const Layout& l) 
   if (has(keys, "etp")) o.etp = l.expert_tp();
   if (has(keys, "zero")) o.zero = l.zero;
   if (has(keys, "mb")) o.micro_batch = l.micro_batch;
-  if (has(keys, "recompute"))
-    o.recompute = l.recompute, o.recompute_layers = l.recompute_layers,
+  if (has(keys, "recompute")) {
+    o.recompute = l.recompute;
+    o.recompute_layers = l.recompute_layers;
     o.recompute_modules = l.recompute_modules;
+  }
   if (has(keys, "dp")) o.dp = l.dp;
   if (has(keys, "sp")) o.sequence_parallel = l.sequence_parallel;
   return o;

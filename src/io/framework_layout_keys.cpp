@@ -81,7 +81,7 @@ void read_recompute_modules(const Keys& k, TrainingConfig& c) {
       skipped += (skipped.empty() ? "" : ", ") + name;
     }
   }
-  c.layout.recompute_modules = modules == kRecomputeCoreAttn ? 0 : modules;
+  c.layout.recompute_modules = canonical_recompute_modules(modules);
   if (!skipped.empty())
     k.note("recompute modules " + skipped + ": not modelled, priced as kept (Napkin recomputes " +
            "core_attn, layernorm, mla_up_proj, moe_act, mlp and shared_experts)");

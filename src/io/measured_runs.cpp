@@ -179,45 +179,18 @@ class RowReader {
   const RunDefaults& defaults_;
 };
 
-// full, full:N (the first N layers of each chunk), selective,
-// selective:M1+M2 (Megatron's recompute modules) or none.
+// --layout's recompute values (none, selective, selective:M1+M2, full,
+// full:N), and true, false and off, in any case.
 void parse_recompute(const std::string& v, const std::string& where, Layout& l) {
   std::string s = v;
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  l.recompute_layers = 0;
-  l.recompute_modules = 0;
-  if (s == "full" || s == "true") {
-    l.recompute = Checkpointing::full;
-    return;
+  if (s == "true") s = "full";
+  if (s == "false" || s == "off") s = "none";
+  try {
+    parse_recompute_text(s, l);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(where + ": " + e.what());
   }
-  if (s.starts_with("full:")) {
-    std::int64_t n = 0;
-    const auto [end, ec] = std::from_chars(s.data() + 5, s.data() + s.size(), n);
-    if (ec == std::errc() && end == s.data() + s.size() && n >= 1) {
-      l.recompute = Checkpointing::full;
-      l.recompute_layers = n;
-      return;
-    }
-  } else if (s == "selective") {
-    l.recompute = Checkpointing::selective;
-    return;
-  } else if (s.starts_with("selective:")) {
-    l.recompute = Checkpointing::selective;
-    try {
-      const std::uint32_t m = parse_recompute_modules(std::string_view(s).substr(10));
-      l.recompute_modules = m == kRecomputeCoreAttn ? 0 : m;
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(where + ": " + e.what());
-    }
-    return;
-  } else if (s == "none" || s == "false" || s == "off") {
-    l.recompute = Checkpointing::none;
-    return;
-  }
-  throw std::invalid_argument(where +
-                              ": expected full, full:N (N >= 1 layers of each chunk), "
-                              "selective, selective:M1+M2 or none, found " +
-                              csv_detail::shown(v));
 }
 
 std::string folder_of(std::string_view source) {

@@ -431,8 +431,7 @@ void layout_from_json(const Reader& r, Layout& l) {
   // Selective recomputation's modules, Megatron's names joined by '+'; "": the
   // attention core alone.
   r.choice<std::uint32_t>("recompute_modules", l.recompute_modules, [](std::string_view t) {
-    const std::uint32_t m = parse_recompute_modules(t);
-    return m == kRecomputeCoreAttn ? 0u : m;
+    return canonical_recompute_modules(parse_recompute_modules(t));
   });
 }
 

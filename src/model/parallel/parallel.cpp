@@ -136,6 +136,42 @@ std::string recompute_text(const Layout& l) {
   return s;
 }
 
+void parse_recompute_text(std::string_view value, Layout& l) {
+  l.recompute_layers = 0;
+  l.recompute_modules = 0;
+  const std::string got = "; got \"" + std::string(value) + "\"";
+  if (value == "none") {
+    l.recompute = Checkpointing::none;
+  } else if (value == "selective") {
+    l.recompute = Checkpointing::selective;
+  } else if (value == "full") {
+    l.recompute = Checkpointing::full;
+  } else if (value.starts_with("selective:")) {
+    l.recompute = Checkpointing::selective;
+    std::uint32_t m = 0;
+    try {
+      m = parse_recompute_modules(value.substr(10));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("recompute=selective:M1+M2: ") + e.what());
+    }
+    if (m == 0) throw std::invalid_argument("recompute=selective:M1+M2 names no module" + got);
+    l.recompute_modules = canonical_recompute_modules(m);
+  } else if (value.starts_with("full:")) {
+    const std::string_view n = value.substr(5);
+    std::int64_t v = 0;
+    const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
+    if (ec != std::errc() || end != n.data() + n.size() || v < 1)
+      throw std::invalid_argument("recompute=full:N needs N >= 1 (layers of each chunk)" + got);
+    l.recompute = Checkpointing::full;
+    l.recompute_layers = v;
+  } else {
+    throw std::invalid_argument(
+        "recompute must be none, selective, selective:M1+M2 (Megatron's recompute modules), "
+        "full or full:N (the first N layers of each chunk)" +
+        got);
+  }
+}
+
 namespace {
 
 std::int64_t parse_int(std::string_view key, std::string_view value) {
@@ -201,37 +237,11 @@ Layout parse_layout(std::string_view text, std::int64_t n_chips, const Layout& b
         throw std::invalid_argument("--layout sp must be on or off; got \"" + std::string(value) +
                                     "\"");
     } else if (key == "recompute") {
-      l.recompute_layers = 0;
-      l.recompute_modules = 0;
-      if (value.starts_with("selective:")) {
-        l.recompute = Checkpointing::selective;
-        try {
-          l.recompute_modules = parse_recompute_modules(value.substr(10));
-        } catch (const std::invalid_argument& e) {
-          throw std::invalid_argument(std::string("--layout recompute=selective:M1+M2: ") +
-                                      e.what());
-        }
-        if (l.recompute_modules == kRecomputeCoreAttn) l.recompute_modules = 0;  // one spelling
-        if (value.size() == 10)
-          throw std::invalid_argument(
-              "--layout recompute=selective:M1+M2 names at least one module");
-      } else if (value == "none")
-        l.recompute = Checkpointing::none;
-      else if (value == "selective")
-        l.recompute = Checkpointing::selective;
-      else if (value == "full")
-        l.recompute = Checkpointing::full;
-      else if (value.starts_with("full:")) {
-        l.recompute = Checkpointing::full;
-        l.recompute_layers = parse_int("recompute=full:N (layers of each chunk)", value.substr(5));
-        if (l.recompute_layers < 1)
-          throw std::invalid_argument(
-              "--layout recompute=full:N needs N >= 1 (layers of each chunk); got 0");
-      } else
-        throw std::invalid_argument(
-            "--layout recompute must be none, selective, full or full:N (the first N layers of "
-            "each chunk); got \"" +
-            std::string(value) + "\"");
+      try {
+        parse_recompute_text(value, l);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("--layout ") + e.what());
+      }
     } else {
       throw std::invalid_argument(
           "--layout key must be one of tp, pp, vpp, dp, cp, ep, etp, zero, mb, "

@@ -113,6 +113,10 @@ enum RecomputeModule : std::uint32_t {
   kRecomputeMlp = 1u << 4,
   kRecomputeSharedExperts = 1u << 5,
 };
+// One spelling: the attention core alone is plain selective (0).
+inline std::uint32_t canonical_recompute_modules(std::uint32_t m) {
+  return m == kRecomputeCoreAttn ? 0u : m;
+}
 // "layernorm+moe_act" in Megatron's names; "" for none.
 std::string recompute_modules_text(std::uint32_t modules);
 // Parses Megatron's names joined by '+' (or given one by one): core_attn,
@@ -169,6 +173,9 @@ std::string to_string(const Layout& layout);
 // The recompute entry's value: "none", "selective", "selective:layernorm+
 // moe_act", "full" or "full:3".
 std::string recompute_text(const Layout& layout);
+// Reads that value back into `layout`'s recompute, recompute_layers and
+// recompute_modules. Throws std::invalid_argument saying what it takes.
+void parse_recompute_text(std::string_view value, Layout& layout);
 
 // Parses the CLI's --layout text (keys tp, pp, vpp, cp, ep, etp, zero, mb, sp,
 // recompute, which takes none, selective, full or full:N; dp=N optional). Missing keys keep

@@ -418,9 +418,8 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
       const double rn = static_cast<double>(r_n), gd = static_cast<double>(g);
       const double intra = token * ranks_hit * (rn - 1) / rn;
       const double inter = token * nodes_hit * (gd - 1) / gd;
-      if (g == 1) return (rn - 1) * c.intra.latency_seconds + intra / c.intra.bytes_per_s;
       return (rn - 1) * c.intra.latency_seconds + (gd - 1) * c.inter.latency_seconds +
-             std::max(intra / c.intra.bytes_per_s, inter / c.inter.bytes_per_s);
+             std::max(intra / c.intra.bytes_per_s, g > 1 ? inter / c.inter.bytes_per_s : 0.0);
     };
     // A dispatch and a combine each pass, one of them in FP8 with FP8 dispatch.
     const double a2a_pair = a2a(2.0) + a2a(sw.fp8_ep_dispatch ? 1.0 : 2.0);
