@@ -415,13 +415,15 @@ TEST(ParallelPanel, TheScheduleIsAChoiceTheChartDraws) {
   // Interleaved, the chart says what it leaves out; DualPipe likewise.
   pick(f.panel.controls().vpp, QStringLiteral("auto"));
   f.panel.waitForSearch();
-  if (f.panel.view().schedule.chunks > 1)
+  if (f.panel.view().schedule.chunks > 1) {
     EXPECT_NE(captionFits().indexOf(QStringLiteral("without zb-h1")), -1);
+  }
   pick(f.panel.controls().pipe_schedule, QStringLiteral("DualPipe"));
   pick(f.panel.controls().vpp, QStringLiteral("1"));
   f.panel.waitForSearch();
-  if (f.panel.view().layout && f.panel.view().layout->valid)
+  if (f.panel.view().layout && f.panel.view().layout->valid) {
     EXPECT_NE(captionFits().indexOf(QStringLiteral("not DualPipe's")), -1);
+  }
   // Back to the software's schedule; each entry the keyboard passed is one
   // undo step (DualPipe, zb-h1, 1F1B, the software's).
   pick(f.panel.controls().pipe_schedule, QStringLiteral("the software's"));

@@ -10,6 +10,8 @@
 #include "ScenarioModel.h"
 #include "SliderSpin.h"
 #include "budget/BudgetPanel.h"
+#include "budget/plots/MemoryPlot.h"
+#include "compare.h"
 #include "format.h"
 #include "inputs.h"
 #include "isoflops/IsoflopsPanel.h"
@@ -119,4 +121,50 @@ TEST(PlanAgreement, WithAPredictedMfuEveryPanelShowsTheSameComputeAndMfu) {
                   .text(QStringLiteral("target"))
                   .startsWith(qs(format_sci(resolve_plan(w.model()->scenario()).compute_flops, 3) +
                                  " FLOPs")));
+}
+
+TEST(PlanAgreement, WithALayoutInThePlanEveryMemoryFigureIsItsStages) {
+  MainWindow w(MainWindow::Session::fresh);
+  auto* budget = w.panel<BudgetPanel>();
+  auto* parallel = w.panel<ParallelPanel>();
+  ASSERT_NE(budget, nullptr);
+  ASSERT_NE(parallel, nullptr);
+  // Assumed MFU and no chosen row: the data-parallel estimate, said so.
+  EXPECT_FALSE(budget->view().layout_memory);
+  EXPECT_FALSE(budget->memoryPlot()->showsStages());
+  EXPECT_TRUE(
+      budget->memoryPlot()->xAxis->label().contains(QStringLiteral("data parallelism only")));
+
+  ASSERT_TRUE(w.model()->edit(QStringLiteral("predicted"), 9001,
+                              [](Scenario& s) { s.parallel.mfu_source = MfuSource::predicted; }));
+  w.settle();
+  parallel->waitForSearch();
+  QCoreApplication::processEvents();
+  const auto& lm = budget->view().layout_memory;
+  ASSERT_TRUE(lm);
+  const ParallelView& pv = parallel->view();
+  ASSERT_TRUE(pv.layout);
+  EXPECT_EQ(lm->layout, to_string(pv.layout->layout));
+  EXPECT_EQ(lm->axes, layout_axes_text(pv.layout->layout));
+  // The Budget planner's bars are the Parallelism panel's stages, byte for byte.
+  ASSERT_EQ(lm->stages.size(), pv.stages.size());
+  ASSERT_EQ(static_cast<std::int64_t>(lm->stages.size()), pv.layout->layout.pp);
+  std::int64_t peak = 0;
+  for (std::size_t i = 0; i < lm->stages.size(); ++i) {
+    EXPECT_EQ(lm->stages[i].total_bytes, pv.stages[i].total_bytes);
+    peak = std::max(peak, lm->stages[i].total_bytes);
+  }
+  EXPECT_EQ(peak, lm->peak_stage_bytes);
+  EXPECT_EQ(peak, pv.layout->memory.total_bytes);
+  EXPECT_TRUE(budget->memoryPlot()->showsStages());
+  EXPECT_TRUE(budget->memoryPlot()->xAxis->label().contains(qs(lm->axes)));
+  EXPECT_TRUE(budget->readouts()
+                  .text(budget->readouts().memory)
+                  .startsWith(qs(format_bytes(static_cast<double>(peak), 1))));
+  // The Compare dock and diff read the same figure.
+  std::optional<double> compared;
+  for (const HeadlineOutput& o : headline_outputs(w.model()->scenario()))
+    if (o.name == "Memory per device") compared = o.value;
+  ASSERT_TRUE(compared);
+  EXPECT_DOUBLE_EQ(*compared, static_cast<double>(peak));
 }

@@ -75,7 +75,8 @@ BudgetPanel::BudgetPanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(
   epochs_plot_ = new EpochsPlot;
   histogram_plot_ = new HistogramPlot;
   tornado_plot_ = new TornadoPlot;
-  plots_ = {goodput_plot_,   epochs_plot_,      histogram_plot_,  tornado_plot_,   new MemoryPlot,
+  memory_plot_ = new MemoryPlot;
+  plots_ = {goodput_plot_,   epochs_plot_,      histogram_plot_,  tornado_plot_,   memory_plot_,
             new KvCachePlot, new AttentionPlot, new LifetimePlot, new FrontierPlot};
   recommendation_ = new QPlainTextEdit;
   recommendation_->setObjectName(QStringLiteral("recommendationText"));
@@ -314,7 +315,9 @@ QString BudgetPanel::help() const {
       "the scenario model fits a device, the corpus has D unique tokens, the weights fit one "
       "8-chip serving node with half its HBM left for KV, and the facility power fits the "
       "site.</p>"
-      "<p><b>Plots</b>: (a) memory per device for ZeRO 0–3 against the chip's HBM; (b) KV "
+      "<p><b>Plots</b>: (a) memory per device against the chip's HBM: every pipeline stage "
+      "of the plan's layout when it has one (the predicted MFU's, or the Parallelism "
+      "panel's chosen row), else ZeRO 0–3 over data parallelism alone; (b) KV "
       "cache per request vs context for MHA, the scenario's GQA and MQA against the HBM "
       "left after the weights; (c) attention's share of training FLOPs and 6ND's error vs "
       "sequence length; (d) lifetime FLOPs vs served tokens for the Chinchilla answer and "

@@ -24,6 +24,7 @@ namespace napkin {
 class EpochsPlot;
 class GoodputPlot;
 class HistogramPlot;
+class MemoryPlot;
 class TornadoPlot;
 class CheckList;
 class ControlColumn;
@@ -54,6 +55,7 @@ class BudgetPanel : public ScenarioPanel {
   EpochsPlot* epochsPlot() const { return epochs_plot_; }
   HistogramPlot* histogramPlot() const { return histogram_plot_; }
   TornadoPlot* tornadoPlot() const { return tornado_plot_; }
+  MemoryPlot* memoryPlot() const { return memory_plot_; }
   QGroupBox* rangesBox() const { return ranges_box_; }
   // The Monte Carlo is running off the UI thread (during a drag).
   bool rangesPending() const { return ranges_running_; }
@@ -97,6 +99,7 @@ class BudgetPanel : public ScenarioPanel {
   EpochsPlot* epochs_plot_ = nullptr;
   HistogramPlot* histogram_plot_ = nullptr;
   TornadoPlot* tornado_plot_ = nullptr;
+  MemoryPlot* memory_plot_ = nullptr;
   QGroupBox* ranges_box_ = nullptr;
   MessageLabel* message_ = nullptr;
   bool ranges_running_ = false;

@@ -38,7 +38,8 @@ QTableWidgetItem* cell(const QString& text) {
 // "TP 2 · PP 4 · DP 1 · mb 2": the axes that split the run, short enough for
 // its column; the whole layout (ZeRO, recompute, …) is the cell's tooltip.
 QTableWidgetItem* layoutCell(const Layout& l) {
-  QTableWidgetItem* item = cell(shortLayout(l) + QStringLiteral(" · mb %1").arg(l.micro_batch));
+  QTableWidgetItem* item =
+      cell(qs(layout_axes_text(l)) + QStringLiteral(" · mb %1").arg(l.micro_batch));
   item->setToolTip(qs(to_string(l)));
   return item;
 }

@@ -23,16 +23,6 @@ const LayoutResult* runnable(const ParallelView& v) {
 
 }  // namespace
 
-QString shortLayout(const Layout& l) {
-  QString s = QStringLiteral("TP %1 · PP %2").arg(l.tp).arg(l.pp);
-  if (l.vpp > 1) s += QStringLiteral("×%1").arg(l.vpp);
-  s += QStringLiteral(" · DP %1").arg(l.dp);
-  if (l.cp > 1) s += QStringLiteral(" · CP %1").arg(l.cp);
-  if (l.ep > 1) s += QStringLiteral(" · EP %1").arg(l.ep);
-  if (l.etp > 0 && l.etp != l.tp) s += QStringLiteral(" · ETP %1").arg(l.etp);
-  return s;
-}
-
 ParallelReadouts::ParallelReadouts(ReadoutGrid* grid) : grid_(grid) {
   layout_section = grid->addSection(tr("Layout"));
   layout = grid->add({.key = QStringLiteral("parallelLayout"),
@@ -157,7 +147,7 @@ void ParallelReadouts::show(const ParallelView& v) {
   } else if (!v.layout) {
     grid_->set(layout, {.value = tr("none fits"), .tone = Tone::fail});
   } else {
-    grid_->set(layout, {.value = shortLayout(v.layout->layout),
+    grid_->set(layout, {.value = qs(layout_axes_text(v.layout->layout)),
                         .note = v.dropped.empty() ? breakableLayout(to_string(v.layout->layout))
                                                   : breakableLayout(to_string(v.layout->layout)) +
                                                         qs("; " + v.dropped),

@@ -10,11 +10,7 @@
 
 namespace napkin {
 
-struct Layout;
 struct ParallelView;
-
-// "TP 2 · PP 5×8 · DP 25 · CP 4": the axes that split the model and the data.
-QString shortLayout(const Layout& l);
 
 class ParallelReadouts {
  public:

@@ -117,6 +117,22 @@ std::uint32_t parse_recompute_modules(std::string_view text) {
   return out;
 }
 
+std::string layout_axes_text(const Layout& l) {
+  auto axis = [](std::string& s, std::string_view name, std::int64_t n) {
+    s += name;
+    s += std::to_string(n);
+  };
+  std::string s;
+  axis(s, "TP ", l.tp);
+  axis(s, " · PP ", l.pp);
+  if (l.vpp > 1) axis(s, "×", l.vpp);
+  axis(s, " · DP ", l.dp);
+  if (l.cp > 1) axis(s, " · CP ", l.cp);
+  if (l.ep > 1) axis(s, " · EP ", l.ep);
+  if (l.etp > 0 && l.etp != l.tp) axis(s, " · ETP ", l.etp);
+  return s;
+}
+
 std::string to_string(const Layout& l) {
   std::string s = "tp=" + std::to_string(l.tp) + ",pp=" + std::to_string(l.pp) +
                   ",vpp=" + std::to_string(l.vpp) + ",dp=" + std::to_string(l.dp) +

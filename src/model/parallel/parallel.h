@@ -170,6 +170,9 @@ struct Layout {
 // (",etp=N" after ep when the experts' TP differs from tp; "recompute=full:N"
 // for N layers of each chunk).
 std::string to_string(const Layout& layout);
+// "TP 2 · PP 5×8 · DP 25 · CP 4": the axes that split the model and the data
+// (CP, EP and ETP only where they split), short enough for a read-out.
+std::string layout_axes_text(const Layout& layout);
 // The recompute entry's value: "none", "selective", "selective:layernorm+
 // moe_act", "full" or "full:3".
 std::string recompute_text(const Layout& layout);

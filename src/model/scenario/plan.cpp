@@ -111,6 +111,7 @@ MfuChoice mfu_of_layout(const Scenario& s, const std::optional<LayoutResult>& r)
     c.hbm_bytes = r->hbm_bytes;
     c.layout_reason = r->reason;
     c.layout = to_string(r->layout);
+    c.evaluated = r->layout;
   }
   if (!r) {
     c.note = "no layout fits in HBM; the assumed MFU is used";

@@ -61,6 +61,7 @@ struct MfuChoice {
   std::int64_t peak_stage_bytes = 0;
   std::int64_t hbm_bytes = 0;
   std::string layout_reason;  // why it does not fit or cannot run ("" when it fits)
+  Layout evaluated;           // the layout behind `layout` (meaningful when has_layout)
   double layout_days = 0;     // the run's days at the layout's step time, when predicted
   // A predicted MFU with a cluster profile in use: the runs it was fitted on,
   // and the layout's MFU at the slow and fast corners of the fit's 90 %

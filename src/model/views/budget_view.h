@@ -106,6 +106,10 @@ struct BudgetView {
     std::int64_t peak_stage_bytes = 0;
     std::int64_t hbm_bytes = 0;
     std::string reason;  // why it does not fit or cannot run ("" when it fits)
+    std::string axes{};  // layout_axes_text(Layout): "TP 8 · PP 4 · DP 64"
+    // Every pipeline stage's memory per rank (memory_by_stage), for the
+    // memory plot; empty when the layout cannot run.
+    std::vector<StageMemory> stages{};
   };
   std::optional<LayoutMemory> layout_memory;
   // (b) KV cache per request vs context, MHA / the scenario's kv heads / MQA,

@@ -178,10 +178,16 @@ const std::vector<HeadlineDef>& headline_defs() {
                    "PUE " + format_grouped(r.scenario().pue, 2));
        }},
       {"Memory per device", Unit::bytes, Better::lower, false,
-       "make_budget_view() → training_memory()",
+       "make_budget_view(): the plan's layout's peak stage (memory_by_stage()), else "
+       "training_memory() over data parallelism",
        [](R& r) {
          const Scenario& s = r.scenario();
          const BudgetView& v = r.budget();
+         // The Budget planner's memory read-out: the layout's where the plan has one.
+         if (const auto& lm = v.layout_memory)
+           return of(static_cast<double>(lm->peak_stage_bytes), Unit::bytes,
+                     s.model_name + ", peak stage of " + lm->layout + "; " + s.chip + " holds " +
+                         format_bytes(static_cast<double>(lm->hbm_bytes), 0));
          const auto z = static_cast<std::size_t>(s.training.zero_stage);
          return of(static_cast<double>(v.memory_by_zero[z].total), Unit::bytes,
                    s.model_name + ", ZeRO-" + std::to_string(s.training.zero_stage) + " over " +

@@ -116,8 +116,9 @@ TEST(ParallelSchedules, ZeroBubbleH1FillsTheDrainWithWeightGradients) {
   }
   for (std::size_t i = 0; i < zb.ops.size(); ++i) {
     const ScheduleOp& op = zb.ops[i];
-    if (i > 0 && zb.ops[i - 1].stage == op.stage)
+    if (i > 0 && zb.ops[i - 1].stage == op.stage) {
       EXPECT_GE(op.start_seconds, zb.ops[i - 1].end_seconds - 1e-12);
+    }
     if (op.weight) {
       EXPECT_FALSE(op.forward);
       EXPECT_GE(op.start_seconds, b_end.at({op.stage, op.micro_batch}) - 1e-12);

@@ -388,6 +388,17 @@ TEST(ParallelLayout, ParseAndPrint) {
   EXPECT_THROW_NAMING(parse_layout("tp=1", 0), "chips");
 }
 
+TEST(ParallelLayout, AxesTextNamesOnlyTheAxesThatSplit) {
+  EXPECT_EQ(layout_axes_text(parse_layout("tp=8,pp=4", 1024)), "TP 8 · PP 4 · DP 32");
+  EXPECT_EQ(layout_axes_text(parse_layout("tp=2,pp=5,vpp=8,cp=4", 1000)),
+            "TP 2 · PP 5×8 · DP 25 · CP 4");
+  Layout moe = parse_layout("tp=2,pp=8,ep=32,etp=1", 256);
+  EXPECT_EQ(layout_axes_text(moe), "TP 2 · PP 8 · DP 16 · EP 32 · ETP 1");
+  moe.etp = moe.tp;  // the experts split as the dense layers: no ETP
+  EXPECT_EQ(layout_axes_text(moe), "TP 2 · PP 8 · DP 16 · EP 32");
+  EXPECT_EQ(layout_axes_text(Layout{}), "TP 1 · PP 1 · DP 1");
+}
+
 TEST(ParallelSchedule, UniformOneFOneBMatchesTheClassicFormula) {
   // p stages of forward f and backward b: (m + p − 1)(f + b), bubble (p − 1)/(m + p − 1).
   const std::vector<double> f(4, 1.0), b(4, 2.0);

@@ -456,6 +456,32 @@ TEST(BudgetViewMfu, AChosenLayoutsMemoryIsTheScenarioModelsMemory) {
   EXPECT_EQ(v.checks.at(1).ok, r.fits);
   EXPECT_NE(v.checks.at(1).detail.find(to_string(r.layout)), std::string::npos);
   for (const Check& c : v.checks) EXPECT_NE(c.name, "scenario model fits per device");
+  // The memory plot's bars: every stage of the layout, the largest the peak.
+  const std::vector<StageMemory> stages = memory_by_stage(training_job(s), r.layout);
+  ASSERT_EQ(v.layout_memory->stages.size(), 5u);
+  std::int64_t peak = 0;
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    EXPECT_EQ(v.layout_memory->stages[i].total_bytes, stages[i].total_bytes);
+    peak = std::max(peak, stages[i].total_bytes);
+  }
+  EXPECT_EQ(peak, v.layout_memory->peak_stage_bytes);
+  EXPECT_EQ(v.layout_memory->axes, "TP 8 · PP 5 · DP 25");
+}
+
+TEST(BudgetViewMfu, ALayoutThatDoesNotFitDrawsItsStagesOverTheHbm) {
+  Scenario s;
+  s.parallel.mfu_source = MfuSource::predicted;
+  Layout whole;  // the whole 70B model on every rank
+  whole.dp = 500;
+  whole.cp = 2;
+  s.parallel.chosen = whole;
+  const BudgetView v = make_budget_view(s);
+  ASSERT_TRUE(v.layout_memory);
+  EXPECT_FALSE(v.layout_memory->fits);
+  ASSERT_EQ(v.layout_memory->stages.size(), 1u);
+  EXPECT_EQ(v.layout_memory->stages[0].total_bytes, v.layout_memory->peak_stage_bytes);
+  EXPECT_GT(v.layout_memory->peak_stage_bytes, v.layout_memory->hbm_bytes);
+  EXPECT_EQ(v.layout_memory->axes, "TP 1 · PP 1 · DP 500 · CP 2");
 }
 
 TEST(BudgetViewMfu, ALayoutThatDoesNotFitFallsBackToTheSliderAndSaysWhy) {

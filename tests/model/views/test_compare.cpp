@@ -11,6 +11,7 @@
 #include "compare.h"
 #include "hardware.h"
 #include "moe.h"
+#include "parallel.h"
 #include "roofline.h"
 #include "roofline_view.h"
 #include "scaling.h"
@@ -90,6 +91,22 @@ TEST(Compare, HeadlineOutputsAreTheModelFunctions) {
   // Deterministic: no bootstrap, no clock.
   const std::vector<HeadlineOutput> again = headline_outputs(s);
   for (std::size_t i = 0; i < h.size(); ++i) EXPECT_EQ(h[i].value, again[i].value) << h[i].name;
+}
+
+TEST(Compare, MemoryPerDeviceIsThePlansLayoutsPeakStageWhereItHasOne) {
+  Scenario s;
+  s.parallel.chosen = parse_layout("tp=8,pp=5,cp=1,zero=1,mb=1,sp=on,recompute=full", s.n_chips);
+  const BudgetView v = make_budget_view(s);
+  ASSERT_TRUE(v.layout_memory);
+  const HeadlineOutput& m = output(headline_outputs(s), "Memory per device");
+  EXPECT_DOUBLE_EQ(*m.value, static_cast<double>(v.layout_memory->peak_stage_bytes));
+  EXPECT_NE(m.display.find("peak stage of " + v.layout_memory->layout), std::string::npos)
+      << m.display;
+  // Without a layout: the data-parallel estimate at the scenario's ZeRO stage.
+  s.parallel.chosen.reset();
+  const BudgetView dp = make_budget_view(s);
+  EXPECT_DOUBLE_EQ(*output(headline_outputs(s), "Memory per device").value,
+                   static_cast<double>(dp.memory_by_zero[3].total));
 }
 
 TEST(Compare, AnOutputThatCannotBeComputedSaysWhy) {
