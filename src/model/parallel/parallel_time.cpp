@@ -521,9 +521,11 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
       const bool norms = (mods & kRecomputeLayernorm) != 0;
       // The norms' outputs feed QKV and FC1 (a MoE's routed experts keep
       // their own permuted copy; its router keeps the bf16 output unless the
-      // norm is recomputed).
-      double saved = (norms ? -(moe ? 1.0 : 2.0) : (moe ? 1.0 : 2.0)) * norm_out -
-                     nd * static_cast<double>(heads_r * v_dh);
+      // norm is recomputed). A recomputed MLP keeps its bf16 input as its
+      // checkpoint (or nothing, its norm recomputed too) and no FP8 copy.
+      const double copies = (moe || (mods & kRecomputeMlp)) ? 1.0 : 2.0;
+      double saved =
+          (norms ? -copies : copies) * norm_out - nd * static_cast<double>(heads_r * v_dh);
       if (!moe) {
         if (!(mods & kRecomputeMlp)) saved += nd * static_cast<double>(s.d_ff / t);
       } else {

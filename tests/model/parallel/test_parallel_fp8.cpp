@@ -146,6 +146,32 @@ TEST(ParallelFp8, GemmInputsAreKeptInFp8ForTheBackward) {
             0.9 * static_cast<double>(b.memory.activations_bytes));
 }
 
+// A recomputed MLP keeps no FP8 copy of FC1's input (its checkpoint is the
+// bf16 input) and no FP8 copy of FC2's: of the GEMM inputs FP8 saves without
+// recomputation, only QKV's is left.
+TEST(ParallelFp8, ARecomputedMlpKeepsNoFp8Copies) {
+  TrainingSoftware sw = software_by_name("megatron-core-fp8");
+  Layout l = recipe_layout();
+  l.recompute = Checkpointing::selective;
+  auto layer_bytes = [&](bool fp8, std::uint32_t modules) {
+    sw.fp8_matmuls = fp8;
+    Layout x = l;
+    x.recompute_modules = modules;
+    const parallel_detail::JobContext c = parallel_detail::make_context(llama70b_fp8(sw));
+    return parallel_detail::layer_cost(c, x, false).activation_bytes;
+  };
+  const std::int64_t core = kRecomputeCoreAttn, mlp = kRecomputeCoreAttn | kRecomputeMlp;
+  const std::int64_t saved_core = layer_bytes(false, core) - layer_bytes(true, core);
+  const std::int64_t saved_mlp = layer_bytes(false, mlp) - layer_bytes(true, mlp);
+  // 8,192 tokens at TP 4: the MLP's norm output (sequence-parallel, 2,048 ×
+  // 8,192) and the activation's output (8,192 × 28,672 / 4), one byte each.
+  const std::int64_t norm_out = 2048LL * 8192, act_out = 8192LL * 28672 / 4;
+  EXPECT_EQ(saved_core - saved_mlp, norm_out + act_out);
+  // What is left, QKV's input at one byte, is what the output projection's
+  // FP8 copy of the attention output (2,048 of 8,192 wide on this rank) adds.
+  EXPECT_EQ(saved_mlp, 0);
+}
+
 TEST(ParallelFp8, MemoryBoundGemmsMoveOneBytePerOperand) {
   // 16 tokens per micro-batch: every weight GEMM of a Llama 3 70B layer at
   // TP 4 is bound by its memory traffic. Forward and input-gradient GEMMs
