@@ -321,6 +321,11 @@ void read_torchtitan(const Keys& k, TrainingConfig& c) {
   const auto compiled = k.boolean({"compile.enable", "training.compile"});
   c.software = compiled.value_or(false) ? "fsdp-compile" : "fsdp";
   if (!compiled) k.note("software = fsdp: torchtitan runs eager unless [compile] enable = true");
+  if (compiled.value_or(false) && !k.boolean({"compile.enable"}))
+    k.note(
+        "software = fsdp-compile: [training] compile (torchtitan before 2025) compiled the "
+        "blocks and left the loss eager; the preset compiles the loss, as [compile] "
+        "components does by default");
   const std::string conv = k.text({"model.converters"}).value_or("");
   if (conv.find("float8") != std::string::npos)
     c.precision = "fp8";

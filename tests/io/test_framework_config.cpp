@@ -130,6 +130,17 @@ TEST(FrameworkImport, TorchtitanCompileChoosesTheFusedPreset) {
                                                TrainingFramework::torchtitan),
                         Scenario{});
   EXPECT_EQ(s.parallel.software, "fsdp-compile");
+  // A configuration from before 2025 compiled the blocks and left the loss
+  // eager: the preset compiles it, and the import says so.
+  const std::string before_2025 =
+      "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[training]\nlocal_batch_size = 2\n"
+      "seq_len = 8192\ncompile = true\n[parallelism]\ndata_parallel_shard_degree = 8\n";
+  const TrainingConfig old =
+      import_training_config(before_2025, "t.toml", TrainingFramework::torchtitan);
+  EXPECT_EQ(old.software, "fsdp-compile");
+  bool said = false;
+  for (const std::string& n : old.notes) said = said || n.find("left the loss eager") != n.npos;
+  EXPECT_TRUE(said);
 }
 
 TEST(FrameworkImport, TorchtitanExpertParallelismBorrowsTpRanks) {

@@ -94,7 +94,7 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
   // gradient).
   // Eager: the logits cast to fp32 first (2 read, 4 written), and
   // F.cross_entropy's log-softmax and its backward in separate passes.
-  const bool eager = job.software.eager_elementwise;
+  const bool eager = job.software.eager_loss;
   e.fwd_compute = out.fwd + streaming_seconds(c.rates, 4.0 * nt * H + (eager ? 14 : 10) * logits);
   e.bwd_compute = out.bwd() + streaming_seconds(c.rates, 6.0 * nt * H + (eager ? 22 : 6) * logits +
                                                              unfused_accumulation_bytes(c, L) *
@@ -105,6 +105,7 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
     e.tp += 3 * group_seconds(c, Collective::all_reduce, 4.0 * nd, placement(c, t, 1));
   const double rep_div = sp ? static_cast<double>(t) : 1.0;
   e.activation_bytes = static_cast<std::int64_t>(std::ceil(4.0 * nd * H / rep_div + 4.0 * logits));
+  if (eager) e.transient_bytes = static_cast<std::int64_t>(std::ceil(8.0 * logits));
   add_bf16_edge_layers(c, L, s.is_moe(), e);
   return e;
 }

@@ -173,6 +173,10 @@ struct EdgeCost {
   double gemm = 0;          // of fwd + bwd compute: GEMMs (the unembedding; bf16 edge layers)
   std::int64_t params = 0;  // per rank
   std::int64_t activation_bytes = 0;  // per in-flight micro-batch (embedding) or one (output)
+  // Held only while the loss runs its backward, above activation_bytes (the
+  // eager fp32 loss's gradients); the stage's peak takes the larger of this
+  // and a recomputed layer's working set, which come at different times.
+  std::int64_t transient_bytes = 0;
 };
 EdgeCost embedding_cost(const JobContext& c, const Layout& layout);
 EdgeCost output_cost(const JobContext& c, const Layout& layout);

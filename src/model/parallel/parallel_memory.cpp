@@ -349,12 +349,14 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   if (comp.first)
     act = checked_add(act, checked_mul(first_chunk_in_flight, embed.activation_bytes, what), what);
   if (comp.last) act = checked_add(act, out.activation_bytes, what);
-  // Full recomputation re-materializes one layer at a time during the backward.
+  // Full recomputation re-materializes one layer at a time during the
+  // backward; the loss's backward comes before any of them.
+  std::int64_t working = 0;
   if (layout.recompute == Checkpointing::full)
-    act = checked_add(act,
-                      std::max(comp.dense_layers > 0 ? dense.full_activation_bytes : 0,
-                               comp.moe_layers > 0 ? moe.full_activation_bytes : 0),
-                      what);
+    working = std::max(comp.dense_layers > 0 ? dense.full_activation_bytes : 0,
+                       comp.moe_layers > 0 ? moe.full_activation_bytes : 0);
+  if (comp.last) working = std::max(working, out.transient_bytes);
+  act = checked_add(act, working, what);
   m.activations_bytes = act;
 
   // Buffers: pipeline send/receive, the sequence-parallel all-gather output,

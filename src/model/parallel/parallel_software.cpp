@@ -162,6 +162,9 @@ TrainingSoftware fsdp(bool compiled) {
   // torch.compile fuses the casts, the rotary product, silu · w3 x and the
   // copies into the kernels around them, as Megatron's fused kernels do.
   s.eager_elementwise = !compiled;
+  // compile.components defaults to ["model", "loss"] (torchtitan
+  // config/configs.py, CompileConfig): with compile the loss is compiled too.
+  s.eager_loss = !compiled;
   return s;
 }
 
@@ -299,6 +302,8 @@ std::vector<std::string> software_changes(const TrainingSoftware& base,
     out.push_back(std::string(to_string(run.fp8_recipe)) + " FP8 scaling");
   if (run.pipe_schedule != base.pipe_schedule)
     out.push_back(std::string(to_string(run.pipe_schedule)) + " schedule");
+  if (run.eager_loss != base.eager_loss)
+    out.emplace_back(run.eager_loss ? "eager fp32 loss" : "fused loss");
   if (run.ep_dispatch != base.ep_dispatch)
     out.push_back(std::string(to_string(run.ep_dispatch)) + " expert dispatch");
   if (run.overlap_ep_comm != base.overlap_ep_comm)

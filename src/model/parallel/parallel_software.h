@@ -159,9 +159,18 @@ struct TrainingSoftware {
   // The model's element-wise work as eager PyTorch runs it (torchtitan
   // without torch.compile): rotary embeddings through fp32 complex numbers,
   // GQA's K and V expanded to every query head, the attention output made
-  // contiguous, SwiGLU as silu then a product, the logits cast to fp32 before
-  // the loss; off: fused as Megatron and Transformer Engine run them.
+  // contiguous, SwiGLU as silu then a product; off: fused as Megatron and
+  // Transformer Engine run them.
   bool eager_elementwise = false;
+  // The loss as eager PyTorch runs it, outside any compiled region:
+  // F.cross_entropy on the logits cast to fp32 (torchtitan's loss without
+  // compile, and with compile until the loss joined compile.components in
+  // 2025). Its log-softmax and backward take separate passes, and the
+  // backward's peak holds three fp32 copies of the logits: the log-softmax
+  // output kept for it, the gradient arriving from nll_loss and the one
+  // leaving (autograd frees the saved output after the node runs), 8 bytes
+  // per logit above the 4 a fused, in-place vocabulary-parallel loss keeps.
+  bool eager_loss = false;
   // ZeRO-3 as FSDP2 runs it: every gather's output is copied out into the
   // parameters on the compute stream, and every reduce-scatter first copies
   // the gradients into its input, cast to the reduce dtype, while the compute

@@ -1,5 +1,6 @@
 #include "training_validation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -360,6 +361,74 @@ ValidationSet torchtitan_validation_set(std::string_view text) {
     const double predicted = res.tokens_per_second_per_chip;
     set.rows.push_back(
         {layout_label(csv.at(r, model), l, j.n_chips), predicted, csv.real(r, tokens), "fsdp"});
+  }
+  return set;
+}
+
+ValidationSet torchtitan_h100_memory_set(std::string_view text) {
+  ValidationSet set{"torchtitan-h100-memory",
+                    "torchtitan on H100, December 2024: peak reserved memory",
+                    "peak memory per GPU",
+                    "GiB",
+                    "torchtitan benchmarks/llama3_h100_202412_torchtitan.md (commit 9dec370): "
+                    "Llama 3.1 8B, 70B and 405B with FSDP2, TP, PP and CP, torch.compile and "
+                    "Float8, full activation checkpointing; the largest rank's peak reserved "
+                    "memory",
+                    "async TP (the 405B rows): its symmetric-memory buffers are not modelled "
+                    "(the same 70B run measured 4.3 GiB less with it); the rows with "
+                    "torchtitan's op-level selective checkpointing and the interleaved row "
+                    "(its stages per rank are not stated) are not predicted",
+                    {},
+                    true};
+  const std::string file = "torchtitan/h100_202412.csv";
+  const CsvText csv(text, file);
+  const std::size_t model = csv.column("model"), layers = csv.column("layers"),
+                    hidden = csv.column("d_model"), heads = csv.column("heads"),
+                    kv = csv.column("kv_heads"), ff = csv.column("d_ff"),
+                    vocab = csv.column("vocab"), gpus = csv.column("gpus"),
+                    seq = csv.column("seq_len"), local = csv.column("local_batch"),
+                    tp = csv.column("tp"), pp = csv.column("pp"), cp = csv.column("cp"),
+                    dp = csv.column("dp"), schedule = csv.column("schedule"),
+                    ac = csv.column("activation_checkpointing"), async_tp = csv.column("async_tp"),
+                    memory = csv.column("memory_gib");
+  // torchtitan at that commit: each block compiled, the loss eager (train.py:
+  // "compiling loss function causes CUDA errors, turning off for now"), Float8
+  // linears with torchao's dynamic (tensorwise) scaling.
+  TrainingSoftware sw = software_by_name("fsdp-compile");
+  sw.eager_loss = true;
+  sw.fp8_matmuls = true;
+  sw.fp8_recipe = Fp8Recipe::tensorwise;
+  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+  for (std::size_t r = 0; r < csv.size(); ++r) {
+    if (csv.at(r, ac) != "full" || csv.at(r, schedule) == "Interleaved 1F1B") continue;
+    TrainingJob j;
+    const std::int64_t h = csv.count(r, hidden), a = csv.count(r, heads);
+    j.shape = ModelShape{csv.count(r, layers), h,     csv.count(r, ff),   a,
+                         csv.count(r, kv),     h / a, csv.count(r, vocab)};
+    j.chip = "H100";
+    j.n_chips = csv.count(r, gpus);
+    j.seq_len = csv.count(r, seq);
+    j.software = sw;
+    Layout l;
+    l.tp = csv.count(r, tp);
+    l.pp = csv.count(r, pp);
+    l.cp = csv.count(r, cp);
+    l.dp = csv.count(r, dp);
+    l.zero = 3;
+    // torch.distributed.pipelining's default: as many micro-batches as stages.
+    l.micro_batch = csv.count(r, local) / l.pp;
+    j.global_batch = csv.count(r, local) * l.dp;
+    l.sequence_parallel = l.tp > 1;
+    l.recompute = Checkpointing::full;
+    // The caching allocator's reserved memory: the tensors and its unused
+    // blocks, not the CUDA context or NCCL's own buffers.
+    std::int64_t peak = 0;
+    for (const StageMemory& m : memory_by_stage(j, l))
+      peak = std::max(peak, m.total_bytes - m.runtime_bytes - m.comm_buffers_bytes);
+    set.rows.push_back({layout_label(csv.at(r, model), l, j.n_chips) +
+                            (csv.at(r, async_tp) == "yes" ? " async TP" : ""),
+                        static_cast<double>(peak) / kGiB, csv.real(r, memory),
+                        "fsdp-compile, FP8, loss eager"});
   }
   return set;
 }

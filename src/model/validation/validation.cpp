@@ -20,6 +20,7 @@ std::vector<ValidationSet> public_validation_sets() {
   out.push_back(megatron_bridge_moe_validation_set(
       validation_data("megatron_bridge/h100_moe_pretraining.csv")));
   out.push_back(torchtitan_validation_set(validation_data("torchtitan/a100_fsdp2.csv")));
+  out.push_back(torchtitan_h100_memory_set(validation_data("torchtitan/h100_202412.csv")));
   for (ValidationSet& s : serving_validation_sets(validation_data("serving/published_serving.csv")))
     out.push_back(std::move(s));
   return out;

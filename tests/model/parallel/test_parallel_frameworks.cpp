@@ -103,11 +103,54 @@ TEST(ParallelFrameworks, TheFsdpPresetsSayWhatTheyRun) {
   EXPECT_TRUE(eager.eager_elementwise);
   EXPECT_FALSE(compiled.eager_elementwise);
   EXPECT_TRUE(eager.fsdp2_copies && compiled.fsdp2_copies);
+  EXPECT_TRUE(eager.eager_loss);
+  EXPECT_FALSE(compiled.eager_loss);  // compile.components: ["model", "loss"]
   // Megatron's presets fuse and have no FSDP2 copies.
   for (const char* name : {"modern", "megatron-2022", "megatron-deepspeed", "llama3"}) {
     EXPECT_FALSE(software_by_name(name).eager_elementwise) << name;
     EXPECT_FALSE(software_by_name(name).fsdp2_copies) << name;
+    EXPECT_FALSE(software_by_name(name).eager_loss) << name;
   }
+  TrainingSoftware run = compiled;
+  run.eager_loss = true;
+  EXPECT_EQ(software_changes(compiled, run), std::vector<std::string>{"eager fp32 loss"});
+}
+
+// F.cross_entropy on the logits cast to fp32: at its backward the log-softmax
+// output, the gradient arriving and the one leaving are all fp32, 8 bytes per
+// logit above the 4 kept; only the last stage holds them, and a recomputed
+// layer's working set comes later, so the peak takes the larger.
+TEST(ParallelFrameworks, TheEagerLossPeaksAtThreeFp32CopiesOfTheLogits) {
+  auto stages = [](bool eager, Checkpointing recompute, std::int64_t pp) {
+    TrainingJob j = gqa_job("fsdp-compile");
+    j.software.eager_loss = eager;
+    j.n_chips = pp;
+    Layout l = single_chip();
+    l.pp = pp;
+    l.recompute = recompute;
+    return memory_by_stage(j, l);
+  };
+  const double logits = 2048.0 * 32000;
+  const auto none_eager = stages(true, Checkpointing::none, 1);
+  const auto none_fused = stages(false, Checkpointing::none, 1);
+  EXPECT_EQ(none_eager[0].activations_bytes - none_fused[0].activations_bytes,
+            static_cast<std::int64_t>(8 * logits));
+  // With full recomputation the transient replaces the smaller working set.
+  const auto full_eager = stages(true, Checkpointing::full, 1);
+  const auto full_fused = stages(false, Checkpointing::full, 1);
+  const parallel_detail::JobContext c = parallel_detail::make_context(gqa_job("fsdp-compile"));
+  Layout full = single_chip();
+  full.recompute = Checkpointing::full;
+  const std::int64_t working = parallel_detail::layer_cost(c, full, false).full_activation_bytes;
+  ASSERT_LT(working, static_cast<std::int64_t>(8 * logits));
+  EXPECT_EQ(full_eager[0].activations_bytes - full_fused[0].activations_bytes,
+            static_cast<std::int64_t>(8 * logits) - working);
+  // Two stages: only the last computes the loss.
+  const auto two_eager = stages(true, Checkpointing::none, 2);
+  const auto two_fused = stages(false, Checkpointing::none, 2);
+  EXPECT_EQ(two_eager[0].activations_bytes, two_fused[0].activations_bytes);
+  EXPECT_EQ(two_eager[1].activations_bytes - two_fused[1].activations_bytes,
+            static_cast<std::int64_t>(8 * logits));
 }
 
 TEST(ParallelFrameworks, DeepSpeedBf16OptimizerAddsThroughACastAndAllReducesFp32) {
