@@ -252,6 +252,9 @@ struct LayerActivationInputs {
   bool flash_attention = false;
   bool dropout = true;
   double moe_load_imbalance = 1.0;
+  // With sequence parallelism, the TP regions' inputs kept whole rather than
+  // as the local shard (TrainingSoftware::tp_saves_gathered_inputs).
+  bool tp_inputs_gathered = false;
 };
 std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivationInputs& in,
                                     bool moe_layer = false);

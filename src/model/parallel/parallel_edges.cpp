@@ -104,7 +104,11 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
   if (t > 1)  // the loss's max, sum and target logit
     e.tp += 3 * group_seconds(c, Collective::all_reduce, 4.0 * nd, placement(c, t, 1));
   const double rep_div = sp ? static_cast<double>(t) : 1.0;
-  e.activation_bytes = static_cast<std::int64_t>(std::ceil(4.0 * nd * H / rep_div + 4.0 * logits));
+  // The final norm's input and output (its output gathered whole where the
+  // output layer saves its input as DTensor's ColwiseParallel does).
+  const double norm_out_div = job.software.tp_saves_gathered_inputs ? 1.0 : rep_div;
+  e.activation_bytes = static_cast<std::int64_t>(
+      std::ceil(2.0 * nd * H / rep_div + 2.0 * nd * H / norm_out_div + 4.0 * logits));
   if (eager) e.transient_bytes = static_cast<std::int64_t>(std::ceil(8.0 * logits));
   add_bf16_edge_layers(c, L, s.is_moe(), e);
   return e;

@@ -67,6 +67,11 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
   if (moe)
     rep = checked_add(rep, checked_mul({4, n, shape.n_experts}, what), what);  // fp32 router logits
   std::int64_t bytes = ceil_div(rep, rep_div);
+  // DTensor's TP keeps the two regions' inputs (the norms' outputs) gathered.
+  if (sp && in.tp_inputs_gathered && !(re & kRecomputeLayernorm)) {
+    const std::int64_t regions = checked_mul(4, nH, what);
+    bytes = checked_add(ceil_div(rep - regions, rep_div), regions, what);
+  }
 
   // Split across TP: Q, K, V and the output projection's input. MLA keeps
   // its latents too (the up-projections' inputs, on every rank), and its

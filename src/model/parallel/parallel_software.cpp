@@ -165,6 +165,10 @@ TrainingSoftware fsdp(bool compiled) {
   // compile.components defaults to ["model", "loss"] (torchtitan
   // config/configs.py, CompileConfig): with compile the loss is compiled too.
   s.eager_loss = !compiled;
+  // torchtitan's TP plan: SequenceParallel norms, PrepareModuleInput to
+  // Replicate before the attention and the feed-forward, ColwiseParallel on
+  // the output layer (models/llama3/infra/parallelize.py).
+  s.tp_saves_gathered_inputs = true;
   return s;
 }
 

@@ -171,6 +171,14 @@ struct TrainingSoftware {
   // leaving (autograd frees the saved output after the node runs), 8 bytes
   // per logit above the 4 a fused, in-place vocabulary-parallel loss keeps.
   bool eager_loss = false;
+  // Tensor parallelism as PyTorch's DTensor runs it (torch.distributed.tensor.
+  // parallel): with sequence parallelism, PrepareModuleInput all-gathers a TP
+  // region's input before the module and its linears save that gathered
+  // tensor for the backward, where Megatron saves the local shard and
+  // gathers it again in the backward. More memory (the attention's and the
+  // MLP's inputs, and the output layer's, whole on every rank), one
+  // all-gather fewer per region in the backward.
+  bool tp_saves_gathered_inputs = false;
   // ZeRO-3 as FSDP2 runs it: every gather's output is copied out into the
   // parameters on the compute stream, and every reduce-scatter first copies
   // the gradients into its input, cast to the reduce dtype, while the compute

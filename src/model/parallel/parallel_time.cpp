@@ -370,12 +370,13 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
       // Backward: the all-gather of the output gradients (blocking), the
       // reduce-scatter of the input gradients (beside the weight-gradient
       // GEMM), and the all-gather of the inputs again for the weight gradient
-      // (beside the input-gradient GEMM) unless the recomputed forward kept it.
+      // (beside the input-gradient GEMM) unless the recomputed forward kept it
+      // or the forward saved it gathered (DTensor).
       double bwd =
           full_overlap ? overlapped(c, ag, proj.dgrad) + overlapped(c, ag_m, fc2.dgrad) : ag + ag_m;
       bwd +=
           bwd_overlap ? overlapped(c, rs, qkv.wgrad) + overlapped(c, rs_m, fc1.wgrad) : rs + rs_m;
-      if (L.recompute != Checkpointing::full)
+      if (L.recompute != Checkpointing::full && !sw.tp_saves_gathered_inputs)
         bwd +=
             bwd_overlap ? overlapped(c, ag, qkv.dgrad) + overlapped(c, ag_m, fc1.dgrad) : ag + ag_m;
       lc.bwd_tp = bwd;
@@ -498,6 +499,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   in.flash_attention = sw.flash_attention;
   in.dropout = sw.dropout;
   in.moe_load_imbalance = sw.moe_load_imbalance;
+  in.tp_inputs_gathered = sw.tp_saves_gathered_inputs;
   lc.activation_bytes = layer_activation_bytes(s, in, moe);
   in.recompute = Checkpointing::none;
   lc.full_activation_bytes = layer_activation_bytes(s, in, moe);
@@ -514,7 +516,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   // the projections keep are all that is left (1 byte more each than the
   // bf16 count has); recomputed activations leave nothing to keep in FP8.
   if (fp8) {
-    const double norm_out = sp ? nt * H : nd * H;
+    const double norm_out = sp && !sw.tp_saves_gathered_inputs ? nt * H : nd * H;
     // Bytes the FP8 copies save against the bf16 count, with `mods`
     // recomputed (negative where only the FP8 copies are left).
     auto fp8_saving = [&](std::uint32_t mods) {

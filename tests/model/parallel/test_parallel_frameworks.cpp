@@ -299,5 +299,45 @@ TEST(ParallelFrameworks, FsdpWithPipelineGathersOncePerStep) {
   EXPECT_EQ(zero_as_run(j, l), l.zero);
 }
 
+// DTensor's TP with sequence parallelism saves each region's gathered input
+// (PrepareModuleInput to Replicate, then the linears keep it), where Megatron
+// keeps the local shard and gathers it again in the backward: 4 bytes per
+// token and d_model element whole instead of 1/t of them, per layer, and
+// one all-gather fewer per region in the backward.
+TEST(ParallelFrameworks, DtensorTpKeepsTheGatheredInputsAndSkipsTheRegather) {
+  const ModelShape shape = testing_util::preset_shape("Llama-3-70B");
+  LayerActivationInputs in;
+  in.seq_len = 8192;
+  in.tp = 8;
+  in.sequence_parallel = true;
+  in.flash_attention = true;
+  in.dropout = false;
+  const std::int64_t shard = layer_activation_bytes(shape, in);
+  in.tp_inputs_gathered = true;
+  const std::int64_t nH = 8192LL * 8192;
+  EXPECT_EQ(layer_activation_bytes(shape, in) - shard, 4 * nH - 4 * nH / 8);
+  in.sequence_parallel = false;  // without SP every rank holds them whole anyway
+  const std::int64_t whole = layer_activation_bytes(shape, in);
+  in.tp_inputs_gathered = false;
+  EXPECT_EQ(layer_activation_bytes(shape, in), whole);
+
+  TrainingJob j;
+  j.shape = shape;
+  j.chip = "H100";
+  j.n_chips = 64;
+  j.seq_len = 8192;
+  j.global_batch = 64;
+  j.software = software_by_name("fsdp-compile");
+  Layout l;
+  l.tp = 8, l.dp = 8, l.zero = 3, l.micro_batch = 1, l.sequence_parallel = true;
+  l.recompute = Checkpointing::none;
+  const LayoutResult dtensor = evaluate_layout(j, l);
+  j.software.tp_saves_gathered_inputs = false;
+  const LayoutResult megatron_like = evaluate_layout(j, l);
+  ASSERT_TRUE(dtensor.valid && megatron_like.valid);
+  EXPECT_GT(dtensor.memory.activations_bytes, megatron_like.memory.activations_bytes);
+  EXPECT_LT(dtensor.time.tp_comm_seconds, megatron_like.time.tp_comm_seconds);
+}
+
 }  // namespace
 }  // namespace napkin

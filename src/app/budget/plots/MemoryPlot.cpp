@@ -121,6 +121,12 @@ void MemoryPlot::drawStages(const BudgetView::LayoutMemory& m) {
   if (labels_.empty()) labels_.push_back(addPointLabel(this, Qt::AlignHCenter | Qt::AlignBottom));
   QCPItemText* label = labels_[0];
   label->position->setCoords(static_cast<double>(peak), totals[static_cast<std::size_t>(peak)]);
+  // Narrow bars at either end: the label grows inward, inside the axes.
+  const auto last = static_cast<std::ptrdiff_t>(n) - 1;
+  Qt::Alignment side = Qt::AlignHCenter;
+  if (n > 4 && peak < 2) side = Qt::AlignLeft;
+  if (n > 4 && peak > last - 2) side = Qt::AlignRight;
+  label->setPositionAlignment(side | Qt::AlignBottom);
   label->setText(tr("peak %1").arg(qs(format_bytes(totals[static_cast<std::size_t>(peak)], 1))));
   label->setColor(m.fits ? plotPalette().text : plot_color::red);
   label->setVisible(true);
