@@ -161,6 +161,19 @@ TEST(PlanAgreement, WithALayoutInThePlanEveryMemoryFigureIsItsStages) {
   EXPECT_TRUE(budget->readouts()
                   .text(budget->readouts().memory)
                   .startsWith(qs(format_bytes(static_cast<double>(peak), 1))));
+  // A baseline's bar tops are ghosted only over bars that mean the same:
+  // not a ZeRO estimate's four over a layout's stages; the same plan's, yes.
+  auto ghostTops = [&] {
+    return budget->memoryPlot()->dataCsv().count(QStringLiteral("\"baseline: total\""));
+  };
+  Scenario assumed = w.model()->scenario();
+  assumed.parallel.mfu_source = MfuSource::assumed;
+  budget->setBaseline(&assumed);
+  EXPECT_EQ(ghostTops(), 0);
+  const Scenario same = w.model()->scenario();
+  budget->setBaseline(&same);
+  EXPECT_EQ(ghostTops(), static_cast<int>(lm->stages.size()));
+  budget->setBaseline(nullptr);
   // The Compare dock and diff read the same figure.
   std::optional<double> compared;
   for (const HeadlineOutput& o : headline_outputs(w.model()->scenario()))

@@ -10,7 +10,6 @@ namespace napkin {
 namespace {
 constexpr double kZeroFrom = -0.6, kZeroTo = 3.6;  // the HBM line spans the four ZeRO bars
 constexpr std::size_t kParts = 6;
-constexpr std::size_t kTickedStages = 16;  // more stages: every k-th is labelled
 
 std::vector<double> keysOf(std::size_t n) {
   std::vector<double> k;
@@ -108,11 +107,7 @@ void MemoryPlot::drawStages(const BudgetView::LayoutMemory& m) {
   const std::vector<double> keys = keysOf(n);
   bars_->setData(keys, parts);
   setCurve(totals_, keys, totals);
-  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-  const std::size_t every = n <= kTickedStages ? 1 : (n + kTickedStages - 1) / kTickedStages;
-  for (std::size_t i = 0; i < n; i += every)
-    ticker->addTick(static_cast<double>(i), QString::number(i));
-  xAxis->setTicker(ticker);
+  setIntegerTicks(xAxis);  // as many stage numbers as the width holds
   lo_ = -0.6;
   hi_ = static_cast<double>(n) - 0.4;
   xAxis->setRange(lo_, hi_);
