@@ -37,6 +37,15 @@ std::string layout_label(const std::string& model, const Layout& l, std::int64_t
          " mb=" + std::to_string(l.micro_batch) + recompute;
 }
 
+// A torchtitan table row's model: its layers, width, heads, KV heads, FFN
+// width and vocabulary columns (head size = width ÷ heads).
+ModelShape torchtitan_shape(const CsvText& csv, std::size_t r) {
+  const std::int64_t h = csv.count(r, csv.column("d_model")), a = csv.count(r, csv.column("heads"));
+  return ModelShape{
+      csv.count(r, csv.column("layers")),   h,     csv.count(r, csv.column("d_ff")), a,
+      csv.count(r, csv.column("kv_heads")), h / a, csv.count(r, csv.column("vocab"))};
+}
+
 }  // namespace
 
 std::vector<ValidationSet> megatron_validation_sets(std::string_view text) {
@@ -332,10 +341,7 @@ ValidationSet torchtitan_validation_set(std::string_view text) {
                     {}};
   const std::string file = "torchtitan/a100_fsdp2.csv";
   const CsvText csv(text, file);
-  const std::size_t model = csv.column("model"), layers = csv.column("layers"),
-                    hidden = csv.column("d_model"), heads = csv.column("heads"),
-                    kv = csv.column("kv_heads"), ff = csv.column("d_ff"),
-                    vocab = csv.column("vocab"), gpus = csv.column("gpus"),
+  const std::size_t model = csv.column("model"), gpus = csv.column("gpus"),
                     seq = csv.column("seq_len"), local = csv.column("local_batch"),
                     ac = csv.column("activation_checkpointing"),
                     tokens = csv.column("tokens_per_s_per_gpu");
@@ -343,9 +349,7 @@ ValidationSet torchtitan_validation_set(std::string_view text) {
     const std::string& checkpointing = csv.at(r, ac);
     if (checkpointing != "none" && checkpointing != "full") continue;
     TrainingJob j;
-    const std::int64_t h = csv.count(r, hidden), a = csv.count(r, heads);
-    j.shape = ModelShape{csv.count(r, layers), h,     csv.count(r, ff),   a,
-                         csv.count(r, kv),     h / a, csv.count(r, vocab)};
+    j.shape = torchtitan_shape(csv, r);
     j.chip = "A100-80";
     j.n_chips = csv.count(r, gpus);
     j.seq_len = csv.count(r, seq);
@@ -382,10 +386,7 @@ ValidationSet torchtitan_h100_memory_set(std::string_view text) {
                     true};
   const std::string file = "torchtitan/h100_202412.csv";
   const CsvText csv(text, file);
-  const std::size_t model = csv.column("model"), layers = csv.column("layers"),
-                    hidden = csv.column("d_model"), heads = csv.column("heads"),
-                    kv = csv.column("kv_heads"), ff = csv.column("d_ff"),
-                    vocab = csv.column("vocab"), gpus = csv.column("gpus"),
+  const std::size_t model = csv.column("model"), gpus = csv.column("gpus"),
                     seq = csv.column("seq_len"), local = csv.column("local_batch"),
                     tp = csv.column("tp"), pp = csv.column("pp"), cp = csv.column("cp"),
                     dp = csv.column("dp"), schedule = csv.column("schedule"),
@@ -402,9 +403,7 @@ ValidationSet torchtitan_h100_memory_set(std::string_view text) {
   for (std::size_t r = 0; r < csv.size(); ++r) {
     if (csv.at(r, ac) != "full" || csv.at(r, schedule) == "Interleaved 1F1B") continue;
     TrainingJob j;
-    const std::int64_t h = csv.count(r, hidden), a = csv.count(r, heads);
-    j.shape = ModelShape{csv.count(r, layers), h,     csv.count(r, ff),   a,
-                         csv.count(r, kv),     h / a, csv.count(r, vocab)};
+    j.shape = torchtitan_shape(csv, r);
     j.chip = "H100";
     j.n_chips = csv.count(r, gpus);
     j.seq_len = csv.count(r, seq);
