@@ -316,7 +316,9 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   const bool dualpipe = job.software.pipe_schedule == PipeSchedule::dualpipe && layout.pp > 1;
   const double copies = dualpipe ? 2 : 1;
   const int zero = zero_as_run(job, layout);
-  m.weights_bytes = bytes(2 * copies, zero >= 3);
+  // FSDP2 holds no bf16 shard: the fp32 shard (counted with the optimizer
+  // states) is the parameter, cast to bf16 only while gathered (buffers).
+  m.weights_bytes = zero >= 3 && job.software.fsdp2_copies ? 0 : bytes(2 * copies, zero >= 3);
   m.grads_bytes = bytes(c.grad_bytes * copies, zero >= 2);
   // fp32 gradients accumulated by a kernel of their own: the backward writes
   // a fresh bf16 gradient beside them first (BF16_Optimizer's lp grads).

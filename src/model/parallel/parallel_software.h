@@ -183,6 +183,8 @@ struct TrainingSoftware {
   // parameters on the compute stream, and every reduce-scatter first copies
   // the gradients into its input, cast to the reduce dtype, while the compute
   // stream waits (torch/distributed/_composable/fsdp/_fsdp_collectives.py).
+  // And its sharded parameter is the fp32 master itself (MixedPrecisionPolicy
+  // casts to bf16 only when it gathers), so no bf16 shard is held at rest.
   bool fsdp2_copies = false;
   bool operator==(const TrainingSoftware&) const = default;
 };

@@ -299,6 +299,24 @@ TEST(ParallelFrameworks, FsdpWithPipelineGathersOncePerStep) {
   EXPECT_EQ(zero_as_run(j, l), l.zero);
 }
 
+// FSDP2's sharded parameter is the fp32 master (MixedPrecisionPolicy casts
+// to bf16 only when it gathers): 16 bytes per parameter on its shard (the
+// fp32 parameter, its fp32 gradient, Adam's two moments), no bf16 shard; with
+// PP, where FSDP keeps a stage's weights gathered, the bf16 copy is whole.
+TEST(ParallelFrameworks, Fsdp2HoldsNoBf16ShardAtRest) {
+  TrainingJob j = gqa_job("fsdp");
+  j.n_chips = 8;
+  j.global_batch = 8;
+  Layout l = single_chip();
+  l.dp = 8;
+  l.zero = 3;
+  const StageMemory fsdp = memory_by_stage(j, l)[0];
+  EXPECT_EQ(fsdp.weights_bytes, 0);
+  EXPECT_EQ(fsdp.grads_bytes * 4, fsdp.optimizer_bytes + fsdp.grads_bytes);  // 4 : 12 bytes
+  j.software = software_by_name("modern");  // Megatron's distributed optimizer keeps one
+  EXPECT_EQ(memory_by_stage(j, l)[0].weights_bytes * 2, fsdp.grads_bytes);
+}
+
 // DTensor's TP with sequence parallelism saves each region's gathered input
 // (PrepareModuleInput to Replicate, then the linears keep it), where Megatron
 // keeps the local shard and gathers it again in the backward: 4 bytes per
