@@ -378,8 +378,9 @@ ValidationSet torchtitan_h100_memory_set(std::string_view text) {
                     "Llama 3.1 8B, 70B and 405B with FSDP2, TP, PP and CP, torch.compile and "
                     "Float8, full activation checkpointing; the largest rank's peak reserved "
                     "memory",
-                    "async TP (the 405B rows): its symmetric-memory buffers are not modelled "
-                    "(the same 70B run measured 4.3 GiB less with it); the rows with "
+                    "async TP (the 405B rows and the second 70B row): its symmetric-memory "
+                    "buffers are not modelled (the 70B run measured 4.3 GiB less with it than "
+                    "without); the rows with "
                     "torchtitan's op-level selective checkpointing and the interleaved row "
                     "(its stages per rank are not stated) are not predicted",
                     {},
