@@ -157,7 +157,8 @@ TEST(ParallelFp8, ARecomputedMlpKeepsNoFp8Copies) {
     sw.fp8_matmuls = fp8;
     Layout x = l;
     x.recompute_modules = modules;
-    const parallel_detail::JobContext c = parallel_detail::make_context(llama70b_fp8(sw));
+    const TrainingJob job = llama70b_fp8(sw);  // the context points at it
+    const parallel_detail::JobContext c = parallel_detail::make_context(job);
     return parallel_detail::layer_cost(c, x, false).activation_bytes;
   };
   const std::int64_t core = kRecomputeCoreAttn, mlp = kRecomputeCoreAttn | kRecomputeMlp;

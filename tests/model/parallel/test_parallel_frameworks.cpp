@@ -138,7 +138,8 @@ TEST(ParallelFrameworks, TheEagerLossPeaksAtThreeFp32CopiesOfTheLogits) {
   // With full recomputation the transient replaces the smaller working set.
   const auto full_eager = stages(true, Checkpointing::full, 1);
   const auto full_fused = stages(false, Checkpointing::full, 1);
-  const parallel_detail::JobContext c = parallel_detail::make_context(gqa_job("fsdp-compile"));
+  const TrainingJob job = gqa_job("fsdp-compile");  // the context points at it
+  const parallel_detail::JobContext c = parallel_detail::make_context(job);
   Layout full = single_chip();
   full.recompute = Checkpointing::full;
   const std::int64_t working = parallel_detail::layer_cost(c, full, false).full_activation_bytes;

@@ -98,14 +98,16 @@ TEST(Compare, MemoryPerDeviceIsThePlansLayoutsPeakStageWhereItHasOne) {
   s.parallel.chosen = parse_layout("tp=8,pp=5,cp=1,zero=1,mb=1,sp=on,recompute=full", s.n_chips);
   const BudgetView v = make_budget_view(s);
   ASSERT_TRUE(v.layout_memory);
-  const HeadlineOutput& m = output(headline_outputs(s), "Memory per device");
+  const std::vector<HeadlineOutput> outputs = headline_outputs(s);
+  const HeadlineOutput& m = output(outputs, "Memory per device");
   EXPECT_DOUBLE_EQ(*m.value, static_cast<double>(v.layout_memory->peak_stage_bytes));
   EXPECT_NE(m.display.find("peak stage of " + v.layout_memory->layout), std::string::npos)
       << m.display;
   // Without a layout: the data-parallel estimate at the scenario's ZeRO stage.
   s.parallel.chosen.reset();
   const BudgetView dp = make_budget_view(s);
-  EXPECT_DOUBLE_EQ(*output(headline_outputs(s), "Memory per device").value,
+  const std::vector<HeadlineOutput> dp_outputs = headline_outputs(s);
+  EXPECT_DOUBLE_EQ(*output(dp_outputs, "Memory per device").value,
                    static_cast<double>(dp.memory_by_zero[3].total));
 }
 
