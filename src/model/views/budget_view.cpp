@@ -499,28 +499,20 @@ std::string compute_peak_note(const Scenario& s, const MfuChoice& mfu) {
 // ZeRO stage, which counts no tensor, pipeline or expert parallelism.
 void add_checks(BudgetView& v, const Scenario& s) {
   v.checks = v.report.checks;
-  std::optional<Layout> layout;
-  if (v.mfu.has_layout) {
-    v.layout_memory = BudgetView::LayoutMemory{.layout = v.mfu.layout,
-                                               .fits = v.mfu.layout_fits,
-                                               .peak_stage_bytes = v.mfu.peak_stage_bytes,
-                                               .hbm_bytes = v.mfu.hbm_bytes,
-                                               .reason = v.mfu.layout_reason};
-    layout = v.mfu.evaluated;
-  } else if (const std::optional<LayoutResult> chosen = runnable_choice(s)) {
-    v.layout_memory = BudgetView::LayoutMemory{.layout = to_string(chosen->layout),
-                                               .fits = chosen->fits,
-                                               .peak_stage_bytes = chosen->memory.total_bytes,
-                                               .hbm_bytes = chosen->hbm_bytes,
-                                               .reason = chosen->reason};
-    layout = chosen->layout;
-  }
-  if (layout) {
-    v.layout_memory->axes = layout_axes_text(*layout);
-    // A layout that cannot run has no stages to draw (its reason says why).
+  // A layout that cannot run has no stages to draw (its reason says why).
+  auto set_memory = [&](const Layout& l, bool fits, std::int64_t peak, std::int64_t hbm,
+                        const std::string& reason) {
+    v.layout_memory =
+        BudgetView::LayoutMemory{to_string(l), fits, peak, hbm, reason, layout_axes_text(l), {}};
     const TrainingJob job = training_job(s);
-    if (!layout_problem(job, *layout)) v.layout_memory->stages = memory_by_stage(job, *layout);
-  }
+    if (!layout_problem(job, l)) v.layout_memory->stages = memory_by_stage(job, l);
+  };
+  if (v.mfu.has_layout)
+    set_memory(v.mfu.evaluated, v.mfu.layout_fits, v.mfu.peak_stage_bytes, v.mfu.hbm_bytes,
+               v.mfu.layout_reason);
+  else if (const std::optional<LayoutResult> chosen = runnable_choice(s))
+    set_memory(chosen->layout, chosen->fits, chosen->memory.total_bytes, chosen->hbm_bytes,
+               chosen->reason);
   if (!v.layout_memory) {
     v.checks.insert(
         v.checks.begin() + 1,
