@@ -513,12 +513,7 @@ void BudgetReadouts::setBaseline(const BudgetView* b) {
   grid_->setBaseline(effective, r.effective_split.params);
   grid_->setBaseline(states, static_cast<double>(r.train_memory.total));
   grid_->setBaseline(model, static_cast<double>(b->params.total));
-  grid_->setBaseline(
-      memory, b->layout_memory
-                  ? static_cast<double>(b->layout_memory->peak_stage_bytes)
-                  : static_cast<double>(
-                        b->memory_by_zero[static_cast<std::size_t>(b->scenario.training.zero_stage)]
-                            .total));
+  grid_->setBaseline(memory, b->memory_per_device_bytes());
   grid_->setBaseline(kv, static_cast<double>(b->kv_bytes_at_context));
   grid_->setBaseline(attention, b->attention_fraction_at_seq);
   const RunReport& u = b->run();

@@ -112,6 +112,14 @@ struct BudgetView {
     std::vector<StageMemory> stages{};
   };
   std::optional<LayoutMemory> layout_memory;
+  // The scenario model's memory per device as the read-out, the Compare dock
+  // and diff give it: the layout's peak stage, else the data-parallel
+  // estimate at the scenario's ZeRO stage.
+  double memory_per_device_bytes() const {
+    if (layout_memory) return static_cast<double>(layout_memory->peak_stage_bytes);
+    return static_cast<double>(
+        memory_by_zero[static_cast<std::size_t>(scenario.training.zero_stage)].total);
+  }
   // (b) KV cache per request vs context, MHA / the scenario's kv heads / MQA,
   // against the HBM of one serving node left after the weights.
   Curve kv_mha, kv_scenario, kv_mqa;

@@ -184,15 +184,14 @@ const std::vector<HeadlineDef>& headline_defs() {
          const Scenario& s = r.scenario();
          const BudgetView& v = r.budget();
          // The Budget planner's memory read-out: the layout's where the plan has one.
-         if (const auto& lm = v.layout_memory)
-           return of(static_cast<double>(lm->peak_stage_bytes), Unit::bytes,
-                     s.model_name + ", peak stage of " + lm->layout + "; " + s.chip + " holds " +
-                         format_bytes(static_cast<double>(lm->hbm_bytes), 0));
-         const auto z = static_cast<std::size_t>(s.training.zero_stage);
-         return of(static_cast<double>(v.memory_by_zero[z].total), Unit::bytes,
-                   s.model_name + ", ZeRO-" + std::to_string(s.training.zero_stage) + " over " +
-                       grouped(s.training.dp_degree) + " replicas; " + s.chip + " holds " +
-                       format_bytes(static_cast<double>(v.chip_hbm_bytes), 0));
+         const auto& lm = v.layout_memory;
+         return of(v.memory_per_device_bytes(), Unit::bytes,
+                   s.model_name +
+                       (lm ? ", peak stage of " + lm->layout
+                           : ", ZeRO-" + std::to_string(s.training.zero_stage) + " over " +
+                                 grouped(s.training.dp_degree) + " replicas") +
+                       "; " + s.chip + " holds " +
+                       format_bytes(static_cast<double>(lm ? lm->hbm_bytes : v.chip_hbm_bytes), 0));
        }},
       {"KV fit", Unit::requests, Better::higher, false,
        "make_budget_view() → max_concurrent_requests()",
