@@ -93,10 +93,16 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
   // loss: reads the logits and writes fp32 softmax; backward writes the
   // gradient).
   // Eager: the logits cast to fp32 first (2 read, 4 written), and
-  // F.cross_entropy's log-softmax and its backward in separate passes.
+  // F.cross_entropy's log-softmax and its backward in separate passes; under
+  // DTensor's loss_parallel each of their steps is a pass of its own (cast 6,
+  // max 4, shift 8, exp 8, sum 4, result 8; zeros 4, exp 8, sum 12, product
+  // 8, cast 6).
   const bool eager = job.software.eager_loss;
-  e.fwd_compute = out.fwd + streaming_seconds(c.rates, 4.0 * nt * H + (eager ? 14 : 10) * logits);
-  e.bwd_compute = out.bwd() + streaming_seconds(c.rates, 6.0 * nt * H + (eager ? 22 : 6) * logits +
+  const bool dtensor = eager && t > 1 && job.software.dtensor_loss_parallel;
+  const double fwd_loss_bytes = dtensor ? 38 : eager ? 14 : 10;
+  const double bwd_loss_bytes = dtensor ? 38 : eager ? 22 : 6;
+  e.fwd_compute = out.fwd + streaming_seconds(c.rates, 4.0 * nt * H + fwd_loss_bytes * logits);
+  e.bwd_compute = out.bwd() + streaming_seconds(c.rates, 6.0 * nt * H + bwd_loss_bytes * logits +
                                                              unfused_accumulation_bytes(c, L) *
                                                                  static_cast<double>(e.params));
   e.gemm = out.fwd + out.bwd();
@@ -109,7 +115,20 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
   const double norm_out_div = job.software.tp_saves_gathered_inputs ? 1.0 : rep_div;
   e.activation_bytes = static_cast<std::int64_t>(
       std::ceil(2.0 * nd * H / rep_div + 2.0 * nd * H / norm_out_div + 4.0 * logits));
-  if (eager) e.transient_bytes = static_cast<std::int64_t>(std::ceil(8.0 * logits));
+  if (eager)
+    e.transient_bytes = static_cast<std::int64_t>(std::ceil((dtensor ? 12.0 : 8.0) * logits));
+  // ZeRO-3 that keeps the last layers gathered: the final norm and the
+  // output layer whole in bf16 while the loss runs (the embedding too where it
+  // is the root's), above the layers the prefetch buffers count.
+  const bool root = job.software.zero3_root_gathered;
+  if ((job.software.zero3_output_gathered || root) && zero_as_run(job, L) >= 3 && L.dp * L.cp > 1) {
+    const std::int64_t table = ceil_div(checked_mul(s.vocab, s.d_model, "embedding parameters"), t);
+    const bool tied_here = s.tied_embeddings && L.pp == 1;
+    std::int64_t held = e.params + (tied_here ? table : 0);
+    if (root && L.pp == 1 && !tied_here) held = checked_add(held, table, "gathered parameters");
+    e.transient_bytes = checked_add(e.transient_bytes, checked_mul(2, held, "gathered parameters"),
+                                    "loss transient bytes");
+  }
   add_bf16_edge_layers(c, L, s.is_moe(), e);
   return e;
 }

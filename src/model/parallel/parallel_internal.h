@@ -174,8 +174,9 @@ struct EdgeCost {
   std::int64_t params = 0;  // per rank
   std::int64_t activation_bytes = 0;  // per in-flight micro-batch (embedding) or one (output)
   // Held only while the loss runs its backward, above activation_bytes (the
-  // eager fp32 loss's gradients); the stage's peak takes the larger of this
-  // and a recomputed layer's working set, which come at different times.
+  // eager fp32 loss's gradients, and ZeRO-3's output layer kept gathered);
+  // the stage's peak takes the larger of this and a recomputed layer's
+  // working set, which come at different times.
   std::int64_t transient_bytes = 0;
 };
 EdgeCost embedding_cost(const JobContext& c, const Layout& layout);

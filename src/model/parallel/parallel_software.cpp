@@ -169,6 +169,13 @@ TrainingSoftware fsdp(bool compiled) {
   // Replicate before the attention and the feed-forward, ColwiseParallel on
   // the output layer (models/llama3/infra/parallelize.py).
   s.tp_saves_gathered_inputs = true;
+  // torchtitan's loss_parallel is on with TP unless disable_loss_parallel
+  // (parallel_dims.loss_parallel_enabled); the output layer's ColwiseParallel
+  // keeps the logits sharded for it.
+  s.dtensor_loss_parallel = true;
+  // fsdp.py: "do not reshard_after_forward the last layers by default since
+  // FSDP would prefetch them immediately".
+  s.zero3_output_gathered = true;
   return s;
 }
 
@@ -308,6 +315,8 @@ std::vector<std::string> software_changes(const TrainingSoftware& base,
     out.push_back(std::string(to_string(run.pipe_schedule)) + " schedule");
   if (run.eager_loss != base.eager_loss)
     out.emplace_back(run.eager_loss ? "eager fp32 loss" : "fused loss");
+  if (run.zero3_root_gathered != base.zero3_root_gathered)
+    out.emplace_back(run.zero3_root_gathered ? "FSDP root kept gathered" : "FSDP root resharded");
   if (run.ep_dispatch != base.ep_dispatch)
     out.push_back(std::string(to_string(run.ep_dispatch)) + " expert dispatch");
   if (run.overlap_ep_comm != base.overlap_ep_comm)

@@ -171,6 +171,26 @@ struct TrainingSoftware {
   // leaving (autograd frees the saved output after the node runs), 8 bytes
   // per logit above the 4 a fused, in-place vocabulary-parallel loss keeps.
   bool eager_loss = false;
+  // With TP, the eager loss as DTensor's loss_parallel runs it (torch.
+  // distributed.tensor.parallel.loss: _log_softmax and _nll_loss_and_log_
+  // softmax_backward): the vocabulary-sharded log-softmax and its backward
+  // decomposed into element-wise ops, each writing a fresh fp32 tensor. The
+  // forward keeps x, x − max and exp(x − max) at once; the backward keeps the
+  // saved output, zeros_like with the target scattered in, exp(output) and
+  // their sum or product: 12 bytes per logit above the saved output (8 for
+  // F.cross_entropy's fused kernels), and 38 bytes per logit streamed each
+  // way. Only where the loss is eager and TP > 1.
+  bool dtensor_loss_parallel = false;
+  // ZeRO-3 as FSDP2 runs the model's last layers: the output layer and the
+  // final norm stay gathered (bf16) from their forward to their backward, so
+  // they are whole on every rank while the loss runs (torchtitan's
+  // fully_shard([norm, output], reshard_after_forward=False); before, the
+  // root module, which FSDP2's lazy init never reshards after forward).
+  bool zero3_output_gathered = false;
+  // ...and the embedding with them: the root module held the embedding, the
+  // final norm and the output layer (torchtitan until 2025; FSDPState's lazy
+  // init sets the root's post_forward_mesh_info to None).
+  bool zero3_root_gathered = false;
   // Tensor parallelism as PyTorch's DTensor runs it (torch.distributed.tensor.
   // parallel): with sequence parallelism, PrepareModuleInput all-gathers a TP
   // region's input before the module and its linears save that gathered

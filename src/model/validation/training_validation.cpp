@@ -398,6 +398,10 @@ ValidationSet torchtitan_h100_memory_set(std::string_view text) {
   // linears with torchao's dynamic (tensorwise) scaling.
   TrainingSoftware sw = software_by_name("fsdp-compile");
   sw.eager_loss = true;
+  // torch of December 2024: FSDP2's root (the whole model, wrapped last by
+  // parallelize_llama.py's apply_fsdp) is never resharded after forward, so
+  // the embedding stays gathered with the output layer.
+  sw.zero3_root_gathered = true;
   sw.fp8_matmuls = true;
   sw.fp8_recipe = Fp8Recipe::tensorwise;
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;

@@ -154,6 +154,64 @@ TEST(ParallelFrameworks, TheEagerLossPeaksAtThreeFp32CopiesOfTheLogits) {
             static_cast<std::int64_t>(8 * logits));
 }
 
+// DTensor's loss_parallel decomposes the vocabulary-sharded log-softmax and
+// its backward into element-wise ops: at the backward the saved output,
+// zeros_like with the target scattered in, exp(output) and their sum: 12
+// bytes per logit above the 4 kept, where F.cross_entropy's kernels take 8.
+// Only with TP (without it the loss is F.cross_entropy's) and an eager loss.
+TEST(ParallelFrameworks, DTensorLossParallelHoldsFourMoreBytesPerLogit) {
+  auto run = [](std::int64_t tp, bool eager, bool dtensor) {
+    TrainingJob j = gqa_job("fsdp-compile");
+    j.software.eager_loss = eager;
+    j.software.dtensor_loss_parallel = dtensor;
+    j.n_chips = tp;
+    Layout l = single_chip();
+    l.tp = tp;
+    l.sequence_parallel = tp > 1;
+    const LayoutResult r = evaluate_layout(j, l);
+    EXPECT_TRUE(r.valid) << r.reason;
+    return r;
+  };
+  const double local_logits = 2048.0 * 32000 / 2;
+  const LayoutResult d = run(2, true, true), f = run(2, true, false);
+  EXPECT_EQ(d.memory.activations_bytes - f.memory.activations_bytes,
+            static_cast<std::int64_t>(4 * local_logits));
+  EXPECT_GT(d.step_seconds, f.step_seconds);  // 38 bytes per logit each way, not 14 and 22
+  EXPECT_EQ(run(1, true, true).memory.activations_bytes,
+            run(1, true, false).memory.activations_bytes);
+  EXPECT_EQ(run(2, false, true).memory.activations_bytes,
+            run(2, false, false).memory.activations_bytes);
+  EXPECT_TRUE(software_by_name("fsdp").dtensor_loss_parallel);
+  EXPECT_FALSE(software_by_name("modern").dtensor_loss_parallel);  // Megatron's fused loss
+}
+
+// FSDP2 keeps the final norm and the output layer gathered from their forward
+// to their backward (torchtitan's fully_shard([norm, output],
+// reshard_after_forward=False)); before 2025 the root module held the
+// embedding too. Whole bf16 copies while the loss runs, only under ZeRO-3
+// with more than one shard, and not with PP (the stage stays gathered all
+// step and its weights count already).
+TEST(ParallelFrameworks, FsdpKeepsTheOutputLayerGatheredWhileTheLossRuns) {
+  auto activations = [](bool output, bool root, int zero, std::int64_t pp) {
+    TrainingJob j = gqa_job("fsdp-compile");
+    j.software.zero3_output_gathered = output;
+    j.software.zero3_root_gathered = root;
+    j.n_chips = 2 * pp;
+    j.global_batch = 2 * pp;
+    Layout l = single_chip();
+    l.dp = 2, l.pp = pp, l.zero = zero;
+    return memory_by_stage(j, l).back().activations_bytes;
+  };
+  const std::int64_t table = 32000 * 1024, output_layer = 1024 + table;  // the norm and the table
+  const std::int64_t none = activations(false, false, 3, 1);
+  EXPECT_EQ(activations(true, false, 3, 1) - none, 2 * output_layer);
+  EXPECT_EQ(activations(true, true, 3, 1) - none, 2 * (output_layer + table));
+  EXPECT_EQ(activations(true, true, 1, 1), activations(false, false, 1, 1));
+  EXPECT_EQ(activations(true, true, 3, 2), activations(false, false, 3, 2));
+  EXPECT_TRUE(software_by_name("fsdp-compile").zero3_output_gathered);
+  EXPECT_FALSE(software_by_name("fsdp-compile").zero3_root_gathered);
+}
+
 TEST(ParallelFrameworks, DeepSpeedBf16OptimizerAddsThroughACastAndAllReducesFp32) {
   // DP 2 across two nodes, four micro-batches per step. BF16_Optimizer adds
   // every micro-batch's bf16 gradient into fp32 through a cast copy: 18 bytes
