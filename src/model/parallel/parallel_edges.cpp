@@ -129,6 +129,8 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
     e.transient_bytes = checked_add(e.transient_bytes, checked_mul(2, held, "gathered parameters"),
                                     "loss transient bytes");
   }
+  if (job.software.pipeline_keeps_outputs && L.pp > 1)
+    e.kept_per_micro_batch_bytes = static_cast<std::int64_t>(std::ceil(2.0 * logits));
   add_bf16_edge_layers(c, L, s.is_moe(), e);
   return e;
 }

@@ -178,6 +178,10 @@ struct EdgeCost {
   // the stage's peak takes the larger of this and a recomputed layer's
   // working set, which come at different times.
   std::int64_t transient_bytes = 0;
+  // Held for every micro-batch of the step on the last pipeline stage (the
+  // logits a pipelining runtime keeps to return; TrainingSoftware::
+  // pipeline_keeps_outputs).
+  std::int64_t kept_per_micro_batch_bytes = 0;
 };
 EdgeCost embedding_cost(const JobContext& c, const Layout& layout);
 EdgeCost output_cost(const JobContext& c, const Layout& layout);

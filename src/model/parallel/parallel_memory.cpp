@@ -355,7 +355,10 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   }
   if (comp.first)
     act = checked_add(act, checked_mul(first_chunk_in_flight, embed.activation_bytes, what), what);
-  if (comp.last) act = checked_add(act, out.activation_bytes, what);
+  if (comp.last) {
+    act = checked_add(act, out.activation_bytes, what);
+    act = checked_add(act, checked_mul(mbs, out.kept_per_micro_batch_bytes, what), what);
+  }
   // Full recomputation re-materializes one layer at a time during the
   // backward; the loss's backward comes before any of them.
   std::int64_t working = 0;

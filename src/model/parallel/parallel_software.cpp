@@ -317,6 +317,9 @@ std::vector<std::string> software_changes(const TrainingSoftware& base,
     out.emplace_back(run.eager_loss ? "eager fp32 loss" : "fused loss");
   if (run.zero3_root_gathered != base.zero3_root_gathered)
     out.emplace_back(run.zero3_root_gathered ? "FSDP root kept gathered" : "FSDP root resharded");
+  if (run.pipeline_keeps_outputs != base.pipeline_keeps_outputs)
+    out.emplace_back(run.pipeline_keeps_outputs ? "pipeline outputs kept"
+                                                : "pipeline outputs freed");
   if (run.ep_dispatch != base.ep_dispatch)
     out.push_back(std::string(to_string(run.ep_dispatch)) + " expert dispatch");
   if (run.overlap_ep_comm != base.overlap_ep_comm)

@@ -191,6 +191,11 @@ struct TrainingSoftware {
   // final norm and the output layer (torchtitan until 2025; FSDPState's lazy
   // init sets the root's post_forward_mesh_info to None).
   bool zero3_root_gathered = false;
+  // torch.distributed.pipelining's last stage keeps every micro-batch's
+  // output, the bf16 logits, until the step ends, for step() to merge and
+  // return (stage.py, output_chunks); torchtitan passes return_outputs=False
+  // since October 2025 ("Update PP to release memory earlier", #1922).
+  bool pipeline_keeps_outputs = false;
   // Tensor parallelism as PyTorch's DTensor runs it (torch.distributed.tensor.
   // parallel): with sequence parallelism, PrepareModuleInput all-gathers a TP
   // region's input before the module and its linears save that gathered

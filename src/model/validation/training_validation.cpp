@@ -402,6 +402,10 @@ ValidationSet torchtitan_h100_memory_set(std::string_view text) {
   // parallelize_llama.py's apply_fsdp) is never resharded after forward, so
   // the embedding stays gathered with the output layer.
   sw.zero3_root_gathered = true;
+  // torchtitan's train.py at that commit returns the pipeline's outputs
+  // (pp_schedule.step without return_outputs=False), so the last stage keeps
+  // every micro-batch's logits until the step ends.
+  sw.pipeline_keeps_outputs = true;
   sw.fp8_matmuls = true;
   sw.fp8_recipe = Fp8Recipe::tensorwise;
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;

@@ -212,6 +212,28 @@ TEST(ParallelFrameworks, FsdpKeepsTheOutputLayerGatheredWhileTheLossRuns) {
   EXPECT_FALSE(software_by_name("fsdp-compile").zero3_root_gathered);
 }
 
+// torch.distributed.pipelining's last stage kept every micro-batch's output,
+// the logits, until the step ended, for step() to return them (torchtitan
+// asks it not to since October 2025): two bytes per logit per micro-batch of
+// the step on the last stage only, and nothing without a pipeline.
+TEST(ParallelFrameworks, PipeliningKeptEveryMicroBatchsLogitsOnTheLastStage) {
+  auto stages = [](bool kept, std::int64_t pp) {
+    TrainingJob j = gqa_job("fsdp-compile");
+    j.software.pipeline_keeps_outputs = kept;
+    j.n_chips = pp;
+    j.global_batch = 4;
+    Layout l = single_chip();
+    l.pp = pp;
+    return memory_by_stage(j, l);
+  };
+  const auto kept = stages(true, 2), freed = stages(false, 2);
+  EXPECT_EQ(kept[0].activations_bytes, freed[0].activations_bytes);
+  EXPECT_EQ(kept[1].activations_bytes - freed[1].activations_bytes,
+            static_cast<std::int64_t>(4 * 2 * 2048.0 * 32000));
+  EXPECT_EQ(stages(true, 1)[0].activations_bytes, stages(false, 1)[0].activations_bytes);
+  EXPECT_FALSE(software_by_name("fsdp").pipeline_keeps_outputs);
+}
+
 TEST(ParallelFrameworks, DeepSpeedBf16OptimizerAddsThroughACastAndAllReducesFp32) {
   // DP 2 across two nodes, four micro-batches per step. BF16_Optimizer adds
   // every micro-batch's bf16 gradient into fp32 through a cast copy: 18 bytes
