@@ -223,14 +223,26 @@ const std::vector<HeadlineDef>& headline_defs() {
       {"Chips for the latency budget", Unit::chips, Better::lower, true,
        "roofline_panel() → chips_for_latency_budget()", chips_for_budget},
       {"MoE drop rate", Unit::fraction, Better::lower, false,
-       "CollapseSimulation (moe.h): drop_rate at the run's last step",
+       "CollapseSimulation (moe.h): drop_rate at the MoE router panel's run's last step",
        [](R& r) {
-         const MoeSettings& m = r.scenario().moe;
+         // The MoE router panel's own router run, which need not be the
+         // scenario's model: say so, so a dense model's drop rate is not read
+         // as the model's.
+         const Scenario& s = r.scenario();
+         const MoeSettings& m = s.moe;
+         const bool model_runs_it =
+             s.shape.is_moe() && s.shape.n_experts == m.n_experts && s.shape.top_k == m.top_k;
+         const std::string whose = model_runs_it      ? ""
+                                   : s.shape.is_moe() ? "; " + s.model_name + " has E " +
+                                                            grouped(s.shape.n_experts) + ", k " +
+                                                            grouped(s.shape.top_k)
+                                                      : "; " + s.model_name + " is dense";
          return of(r.moe().drop_rate, Unit::fraction,
-                   "step " + grouped(m.steps) + ": E " + grouped(m.n_experts) + ", k " +
-                       grouped(m.top_k) + ", capacity factor " +
+                   "the MoE router panel's run, step " + grouped(m.steps) + ": E " +
+                       grouped(m.n_experts) + ", k " + grouped(m.top_k) + ", capacity factor " +
                        format_grouped(m.capacity_factor, 2) +
-                       (m.aux_on ? ", α " + format_value(m.aux_weight) : ", no balance loss"));
+                       (m.aux_on ? ", α " + format_value(m.aux_weight) : ", no balance loss") +
+                       whose);
        }},
   };
   return defs;

@@ -111,6 +111,22 @@ TEST(Compare, MemoryPerDeviceIsThePlansLayoutsPeakStageWhereItHasOne) {
                    static_cast<double>(dp.memory_by_zero[3].total));
 }
 
+// The drop rate is the MoE router panel's own run, not the scenario model's:
+// the display says whose it is when the two differ.
+TEST(Compare, TheDropRateSaysItIsTheRouterPanelsRun) {
+  Scenario s;  // Llama-3-70B: dense
+  const auto display = [&] { return output(headline_outputs(s), "MoE drop rate").display; };
+  EXPECT_NE(display().find("the MoE router panel's run"), std::string::npos) << display();
+  EXPECT_NE(display().find("Llama-3-70B is dense"), std::string::npos) << display();
+  s.model_name = "my-moe";
+  s.shape.n_experts = 64;
+  s.shape.top_k = 4;
+  EXPECT_NE(display().find("my-moe has E 64, k 4"), std::string::npos) << display();
+  s.shape.n_experts = s.moe.n_experts;  // the panel runs this model's router
+  s.shape.top_k = s.moe.top_k;
+  EXPECT_EQ(display().find("my-moe"), std::string::npos) << display();
+}
+
 TEST(Compare, AnOutputThatCannotBeComputedSaysWhy) {
   Scenario s;
   LoadedLadder l;
