@@ -29,9 +29,6 @@ namespace {
 // the cost grows with the ladder.)
 constexpr std::int64_t kMaxBootstrap = 100'000;
 
-// An irreducible loss below this is a law no text obeys (Chinchilla's E is
-// 1.69 nats/token; a fit pulled to E ≈ 0 comes from a bad row, not the data).
-constexpr double kMinIrreducibleNats = 0.01;
 // A row whose N or D lies this many decades from the ladder's median is named
 // as a likely typo when a fit is refused.
 constexpr double kOutlierDecades = 3;
@@ -71,14 +68,17 @@ std::string outlier_rows(const CsvLadder& ladder) {
   return out;
 }
 
-// Refuses a law no training run can follow: E ≈ 0, or a compute-optimal
-// model under one parameter or one token.
-void require_physical(const FitResult& f, const ComputeOptimum& opt, const CsvLadder& ladder) {
+// " check line 3 (N = 1, …)" for the rows far from the rest, else "".
+std::string check_rows(const CsvLadder& ladder) {
+  const std::string rows = outlier_rows(ladder);
+  return rows.empty() ? "; check the ladder's rows" : "; check " + rows;
+}
+
+// Refuses a compute-optimal model at the target under one parameter or one
+// token (the fit itself refuses a law that is not physical on the ladder:
+// law_not_physical()).
+void require_physical(const ComputeOptimum& opt, const CsvLadder& ladder) {
   std::vector<std::string> why;
-  if (!(f.law.E >= kMinIrreducibleNats))
-    why.push_back("E = " + format_grouped(f.law.E, 4) +
-                  " nats/token (an irreducible loss must be at " + "least " +
-                  format_grouped(kMinIrreducibleNats, 2) + ")");
   if (!(opt.n_params >= 1))
     why.push_back("N_opt = " + format_sci(opt.n_params, 2) + " params (must be at least 1)");
   if (!(opt.n_tokens >= 1))
@@ -86,9 +86,7 @@ void require_physical(const FitResult& f, const ComputeOptimum& opt, const CsvLa
   if (why.empty()) return;
   std::string m = "the fit is not physical: ";
   for (std::size_t i = 0; i < why.size(); ++i) m += (i ? "; " : "") + why[i];
-  const std::string rows = outlier_rows(ladder);
-  m += rows.empty() ? "; check the ladder's rows" : "; check " + rows;
-  throw std::invalid_argument(m);
+  throw std::invalid_argument(m + check_rows(ladder));
 }
 
 int run_fit(Args& a) {
@@ -173,9 +171,12 @@ int run_fit(Args& a) {
   } catch (const Cancelled&) {
     run.stop_reason();
     throw;
+  } catch (const NotPhysical& e) {
+    // A law the ladder does not determine: name the rows that may be typos.
+    throw std::invalid_argument(e.what() + check_rows(ladder));
   }
   const ComputeOptimum opt = analytic_optimum(f.law, target);
-  require_physical(f, opt, ladder);
+  require_physical(opt, ladder);
   if (law_out) {
     // The law file: the constants, the largest run of the ladder (how far a
     // forecast extrapolates) and the bootstrap draws (the forecast's interval).

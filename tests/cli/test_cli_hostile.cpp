@@ -294,6 +294,19 @@ QStringList fitOf(const QString& csv) {
 
 }  // namespace
 
+// A typo row that leaves E positive but pulls the exponents flat: the law's
+// optimum at the ladder's largest budget is a few parameters.
+TEST(CliHostile, AFitWhoseOptimumNoRunSupportsIsRefusedNamingTheRow) {
+  QTemporaryDir tmp;
+  write_all(tmp.filePath("flat.csv").toStdString(),
+            "N,D,loss\n1,1e9,3.0\n1e9,2e10,2.5\n2e9,1e10,2.45\n4e8,5e10,2.6\n1e9,1e11,2.3\n"
+            "3e9,3e10,2.3\n");
+  const Outcome o = run({"fit", "--csv", tmp.filePath("flat.csv")});
+  EXPECT_EQ(o.exit_code, 2) << s(o.out);
+  EXPECT_TRUE(o.err.contains("decades below the smallest model trained")) << s(o.err);
+  EXPECT_TRUE(o.err.contains("line 2 (N = 1.00e+00")) << s(o.err);
+}
+
 TEST(CliHostile, AFitPulledToAnImpossibleLawIsRefusedNamingTheRow) {
   QTemporaryDir tmp;
   // One typo row: N = 1 parameter among runs of millions to billions.
@@ -304,7 +317,7 @@ TEST(CliHostile, AFitPulledToAnImpossibleLawIsRefusedNamingTheRow) {
     if (!json.isEmpty()) args << json;
     const Outcome o = run(args);
     EXPECT_EQ(o.exit_code, 2) << s(o.out);
-    EXPECT_TRUE(o.err.contains("not physical")) << s(o.err);
+    EXPECT_TRUE(o.err.contains("not determine a physical law")) << s(o.err);
     EXPECT_TRUE(o.err.contains("E = 0")) << s(o.err);
     EXPECT_TRUE(o.err.contains("line 247")) << s(o.err);
     EXPECT_EQ(o.err.count('\n'), 1) << s(o.err);

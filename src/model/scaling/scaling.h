@@ -235,9 +235,27 @@ struct FitResult {
   int starts = 0;      // starts polished
   bool converged = false;
 };
+// An irreducible loss below this is a law no text obeys (Chinchilla's E is
+// 1.69 nats/token; a fit pulled to E ≈ 0 comes from a bad row, not the data).
+inline constexpr double kMinIrreducibleNats = 0.01;
+// How many decades the law's compute-optimal N at the ladder's largest budget
+// may lie outside the models trained at that budget.
+inline constexpr double kMaxOptimumDecades = 2;
+// Why `law`, fitted to `points`, is not a law a training run can follow, or
+// empty: E below kMinIrreducibleNats, or a compute-optimal N at the ladder's
+// largest budget (6ND) more than kMaxOptimumDecades from every model trained
+// within half a decade of that budget.
+std::string law_not_physical(const LossLaw& law, const std::vector<LadderPoint>& points);
+// What fit_parametric throws for a law that is not physical, so a caller can
+// point at the rows that may be typos.
+struct NotPhysical : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
 // Fits L = E + A/N^α + B/D^β as log L̂ = LSE(a − α log N, b − β log D, e).
 // Needs ≥ 5 points with ≥ 2 distinct N and ≥ 2 distinct D. Throws when the
-// best fit is not a usable law (an exponent outside (0, 2]).
+// best fit is not a usable law (an exponent outside (0, 2]) or not a physical
+// one (law_not_physical).
 FitResult fit_parametric(const std::vector<LadderPoint>& points, const FitOptions& options = {});
 // The estimator's objective at `law` (seed-cd: its Huber-on-log objective).
 double fit_objective(const std::vector<LadderPoint>& points, const LossLaw& law,

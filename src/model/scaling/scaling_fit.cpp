@@ -305,6 +305,10 @@ namespace {
 constexpr double kFullFitTolerance = 1e-15;
 constexpr double kResampleTolerance = 1e-11;
 FitResult fit_lse(const FitData& d, const FitOptions& options, int n_points, double ftol);
+void require_physical(const LossLaw& law, const std::vector<LadderPoint>& points) {
+  if (const std::string why = law_not_physical(law, points); !why.empty())
+    throw NotPhysical("points (ladder runs) do not determine a physical law: " + why);
+}
 }  // namespace
 
 FitResult fit_parametric(const std::vector<LadderPoint>& points, const FitOptions& options) {
@@ -317,9 +321,13 @@ FitResult fit_parametric(const std::vector<LadderPoint>& points, const FitOption
       throw std::invalid_argument(
           "points: the seed's coordinate descent did not reach a usable "
           "law");
+    require_physical(r.law, points);
     return r;
   }
-  return fit_lse(FitData(points), options, static_cast<int>(points.size()), kFullFitTolerance);
+  FitResult r =
+      fit_lse(FitData(points), options, static_cast<int>(points.size()), kFullFitTolerance);
+  require_physical(r.law, points);
+  return r;
 }
 
 namespace {
