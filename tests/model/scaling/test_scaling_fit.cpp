@@ -595,26 +595,3 @@ TEST(DataConstrained, EffectiveTokensToySeedTable) {
               law.loss(1e9, effective_tokens_toy(100e9, 4)), 1e-15);
   expect_invalid([] { effective_tokens_toy(1e9, 0); }, "epochs");
 }
-
-// A law is physical on its ladder when E is above 0.01 nats/token and its
-// optimum at the ladder's largest budget lies within two decades of the models
-// trained there; the fit refuses one that is not.
-TEST(ScalingFit, ALawWhoseOptimumNoRunSupportsIsNotPhysical) {
-  const LossLaw chinchilla = chinchilla_approach3_law();
-  std::vector<LadderPoint> ladder;
-  for (double n : {1e8, 3e8, 1e9})
-    for (double d : {2e9, 2e10}) ladder.push_back({n, d, chinchilla.loss(n, d)});
-  EXPECT_EQ(law_not_physical(chinchilla, ladder), "");
-  LossLaw flat = chinchilla;
-  flat.alpha = 0.01;  // parameters barely matter: the optimum runs off to trillions
-  EXPECT_NE(law_not_physical(flat, ladder).find("decades above the largest model trained"),
-            std::string::npos)
-      << law_not_physical(flat, ladder);
-  LossLaw no_floor = chinchilla;
-  no_floor.E = 0.001;
-  EXPECT_NE(law_not_physical(no_floor, ladder).find("E = 0.0010"), std::string::npos);
-  // The fit refuses a ladder that a typo row pulls flat.
-  const std::vector<LadderPoint> typo = {{1, 1e9, 3.0},    {1e9, 2e10, 2.5}, {2e9, 1e10, 2.45},
-                                         {4e8, 5e10, 2.6}, {1e9, 1e11, 2.3}, {3e9, 3e10, 2.3}};
-  EXPECT_THROW(fit_parametric(typo), NotPhysical);
-}
