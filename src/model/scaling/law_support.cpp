@@ -2,41 +2,20 @@
 // of a ladder passes before anything reads it (fit_parametric).
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "format.h"
 #include "scaling.h"
 #include "validate.h"
 
 namespace napkin {
 
-namespace {
-
-std::string decades_text(double decades) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", decades);
-  return buf;
-}
-
-std::string fixed4(double v) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.4f", v);
-  return buf;
-}
-
-std::string sci(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
-
-}  // namespace
-
 std::string law_not_physical(const LossLaw& law, const std::vector<LadderPoint>& points) {
   std::vector<std::string> why;
   if (!(law.E >= kMinIrreducibleNats))
-    why.push_back("E = " + fixed4(law.E) + " nats/token (an irreducible loss must be at least " +
+    why.push_back("E = " + format_grouped(law.E, 4) +
+                  " nats/token (an irreducible loss must be at least " +
                   format_value(kMinIrreducibleNats) + ")");
   // The ladder's largest budget and the models trained within half a decade
   // of it: an IsoFLOPs ladder's runs there bracket the optimum, and any
@@ -56,12 +35,13 @@ std::string law_not_physical(const LossLaw& law, const std::vector<LadderPoint>&
     const double n_opt = analytic_optimum(law, c_max).n_params;
     const double below = std::log10(n_lo / n_opt), above = std::log10(n_opt / n_hi);
     if (!std::isfinite(n_opt) || below > kMaxOptimumDecades || above > kMaxOptimumDecades)
-      why.push_back("its compute-optimal model at the ladder's largest budget (C = " + sci(c_max) +
-                    " FLOPs) has N = " + sci(n_opt) + " parameters, " +
-                    (below > 0 ? decades_text(below) + " decades below the smallest"
-                               : decades_text(above) + " decades above the largest") +
-                    " model trained at that budget (" + sci(below > 0 ? n_lo : n_hi) +
-                    "): the runs do not set the law's optimum");
+      why.push_back(
+          "its compute-optimal model at the ladder's largest budget (C = " + format_sci(c_max, 2) +
+          " FLOPs) has N = " + format_sci(n_opt, 2) + " parameters, " +
+          (below > 0 ? format_grouped(below, 1) + " decades below the smallest"
+                     : format_grouped(above, 1) + " decades above the largest") +
+          " model trained at that budget (" + format_sci(below > 0 ? n_lo : n_hi, 2) +
+          "): the runs do not set the law's optimum");
   }
   std::string out;
   for (std::size_t i = 0; i < why.size(); ++i) out += (i ? "; " : "") + why[i];
