@@ -68,7 +68,8 @@ std::string outlier_rows(const CsvLadder& ladder) {
   return out;
 }
 
-// " check line 3 (N = 1, …)" for the rows far from the rest, else "".
+// "; check line 3 (N = 1, …)" for the rows far from the rest, else "; check
+// the ladder's rows".
 std::string check_rows(const CsvLadder& ladder) {
   const std::string rows = outlier_rows(ladder);
   return rows.empty() ? "; check the ladder's rows" : "; check " + rows;
