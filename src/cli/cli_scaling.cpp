@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 
 #include <unistd.h>
 
@@ -29,49 +28,16 @@ namespace {
 // the cost grows with the ladder.)
 constexpr std::int64_t kMaxBootstrap = 100'000;
 
-// A row whose N or D lies this many decades from the ladder's median is named
-// as a likely typo when a fit is refused.
-constexpr double kOutlierDecades = 3;
-
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
-
-// The rows far from the rest of the ladder, by line: "line 247 (N = 1, 9.5
-// decades below the median N)".
-std::string outlier_rows(const CsvLadder& ladder) {
-  std::vector<double> log_n, log_d;
-  for (const LadderPoint& p : ladder.points) {
-    log_n.push_back(std::log10(p.n_params));
-    log_d.push_back(std::log10(p.n_tokens));
-  }
-  if (log_n.empty()) return {};
-  const double mid_n = median(log_n), mid_d = median(log_d);
-  std::string out;
-  int named = 0;
-  for (std::size_t i = 0; i < ladder.points.size() && named < 5; ++i) {
-    for (const auto& [what, value, log_value, mid] :
-         {std::tuple{"N", ladder.points[i].n_params, log_n[i], mid_n},
-          std::tuple{"D", ladder.points[i].n_tokens, log_d[i], mid_d}}) {
-      const double off = log_value - mid;
-      if (std::fabs(off) < kOutlierDecades) continue;
-      if (!out.empty()) out += ", ";
-      const std::int64_t line = i < ladder.point_lines.size() ? ladder.point_lines[i] : 0;
-      out += "line " + std::to_string(line) + " (" + what + " = " + format_sci(value, 2) + ", " +
-             format_grouped(std::fabs(off), 1) + " decades " + (off < 0 ? "below" : "above") +
-             " the median " + what + ")";
-      ++named;
-      break;
-    }
-  }
-  return out;
-}
-
-// "; check line 3 (N = 1, …)" for the rows far from the rest, else "; check
-// the ladder's rows".
+// "; check line 3 (N = 1, …)" for the rows far from the rest of the ladder
+// (ladder_outliers), by their line in the file, else "; check the ladder's
+// rows".
 std::string check_rows(const CsvLadder& ladder) {
-  const std::string rows = outlier_rows(ladder);
+  std::string rows;
+  for (const LadderOutlier& o : ladder_outliers(ladder.points)) {
+    const std::int64_t line = o.index < ladder.point_lines.size() ? ladder.point_lines[o.index] : 0;
+    rows += (rows.empty() ? "line " : ", line ") + std::to_string(line) + " (" +
+            describe_outlier(o) + ")";
+  }
   return rows.empty() ? "; check the ladder's rows" : "; check " + rows;
 }
 
@@ -174,7 +140,7 @@ int run_fit(Args& a) {
     throw;
   } catch (const NotPhysical& e) {
     // A law the ladder does not determine: name the rows that may be typos.
-    throw std::invalid_argument(e.what() + check_rows(ladder));
+    throw std::invalid_argument(e.reason + check_rows(ladder));
   }
   const ComputeOptimum opt = analytic_optimum(f.law, target);
   require_physical(opt, ladder);

@@ -305,6 +305,7 @@ TEST(CliHostile, AFitWhoseOptimumNoRunSupportsIsRefusedNamingTheRow) {
   EXPECT_EQ(o.exit_code, 2) << s(o.out);
   EXPECT_TRUE(o.err.contains("decades below the smallest model trained")) << s(o.err);
   EXPECT_TRUE(o.err.contains("line 2 (N = 1.00e+00")) << s(o.err);
+  EXPECT_FALSE(o.err.contains("run 1 of")) << s(o.err);  // lines, not the panel's places
 }
 
 TEST(CliHostile, AFitPulledToAnImpossibleLawIsRefusedNamingTheRow) {

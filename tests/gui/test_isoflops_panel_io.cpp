@@ -87,6 +87,31 @@ TEST(IsoflopsPanel, TheChinchillaCsvFitsTheReplicationsE) {
   EXPECT_EQ(p->shown().view().points.size(), 30u);
 }
 
+TEST(IsoflopsPanel, ARefusedFitNamesTheRunThatMayBeATypo) {
+  QTemporaryDir tmp;
+  const QString path = tmp.filePath(QStringLiteral("flat.csv"));
+  QFile f(path);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  // N = 1 parameter among runs of billions pulls the law flat.
+  f.write(
+      "N,D,loss\n1,1e9,3.0\n1e9,2e10,2.5\n2e9,1e10,2.45\n4e8,5e10,2.6\n1e9,1e11,2.3\n"
+      "3e9,3e10,2.3\n");
+  f.close();
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  w.showPanel(QStringLiteral("isoflops"));
+  IsoflopsPanel* p = w.panel<IsoflopsPanel>();
+  ASSERT_TRUE(loadWithDialog(p, path)) << p->statusText().toStdString();
+  ASSERT_TRUE(waitIdle(p));
+  EXPECT_EQ(p->fitState(), JobState::failed) << p->statusText().toStdString();
+  const QString status = p->statusText();
+  EXPECT_TRUE(status.contains(QStringLiteral("not determine a physical law")))
+      << status.toStdString();
+  EXPECT_TRUE(status.contains(
+      QStringLiteral("check run 1 of 6 (N = 1.00e+00, 9.0 decades below the median N)")))
+      << status.toStdString();
+}
+
 TEST(IsoflopsPanel, TheImportDialogMapsColumnsListsSkippedRowsAndLoads) {
   MainWindow w(MainWindow::Session::fresh);
   w.show();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "format.h"
@@ -47,5 +48,57 @@ std::string law_not_physical(const LossLaw& law, const std::vector<LadderPoint>&
   for (std::size_t i = 0; i < why.size(); ++i) out += (i ? "; " : "") + why[i];
   return out;
 }
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+std::string not_physical_message(const std::string& reason,
+                                 const std::vector<LadderOutlier>& outliers, std::size_t n_points) {
+  if (outliers.empty()) return reason + "; check the ladder's runs";
+  std::string out = reason + "; check ";
+  for (std::size_t i = 0; i < outliers.size(); ++i)
+    out += (i ? ", " : "") + std::string("run ") + std::to_string(outliers[i].index + 1) + " of " +
+           std::to_string(n_points) + " (" + describe_outlier(outliers[i]) + ")";
+  return out;
+}
+
+}  // namespace
+
+std::vector<LadderOutlier> ladder_outliers(const std::vector<LadderPoint>& points,
+                                           std::size_t max_named) {
+  std::vector<double> log_n, log_d;
+  for (const LadderPoint& p : points) {
+    log_n.push_back(std::log10(p.n_params));
+    log_d.push_back(std::log10(p.n_tokens));
+  }
+  std::vector<LadderOutlier> out;
+  if (points.empty()) return out;
+  const double mid_n = median(log_n), mid_d = median(log_d);
+  for (std::size_t i = 0; i < points.size() && out.size() < max_named; ++i) {
+    const double off_n = log_n[i] - mid_n, off_d = log_d[i] - mid_d;
+    if (std::fabs(off_n) >= kOutlierDecades)
+      out.push_back({i, false, points[i].n_params, off_n});
+    else if (std::fabs(off_d) >= kOutlierDecades)
+      out.push_back({i, true, points[i].n_tokens, off_d});
+  }
+  return out;
+}
+
+std::string describe_outlier(const LadderOutlier& o) {
+  const char* what = o.tokens ? "D" : "N";
+  return std::string(what) + " = " + format_sci(o.value, 2) + ", " +
+         format_grouped(std::fabs(o.decades), 1) + " decades " +
+         (o.decades < 0 ? "below" : "above") + " the median " + what;
+}
+
+NotPhysical::NotPhysical(const std::string& reason_, std::vector<LadderOutlier> outliers_,
+                         std::size_t n_points)
+    : std::invalid_argument(not_physical_message(reason_, outliers_, n_points)),
+      reason(reason_),
+      outliers(std::move(outliers_)) {}
 
 }  // namespace napkin

@@ -246,10 +246,29 @@ inline constexpr double kMaxOptimumDecades = 2;
 // largest budget (6ND) more than kMaxOptimumDecades from every model trained
 // within half a decade of that budget.
 std::string law_not_physical(const LossLaw& law, const std::vector<LadderPoint>& points);
-// What fit_parametric throws for a law that is not physical, so a caller can
-// point at the rows that may be typos.
+// A ladder run whose N or D lies this many decades from the ladder's median
+// is named as a likely typo when a fit is refused.
+inline constexpr double kOutlierDecades = 3;
+struct LadderOutlier {
+  std::size_t index = 0;  // into the points
+  bool tokens = false;    // its D is far off (else its N)
+  double value = 0;       // that N or D
+  double decades = 0;     // from the median; negative below it
+};
+// The runs (at most max_named, in ladder order) whose N or D lies at least
+// kOutlierDecades from the ladder's median N or D.
+std::vector<LadderOutlier> ladder_outliers(const std::vector<LadderPoint>& points,
+                                           std::size_t max_named = 5);
+// "N = 1.00e+00, 9.0 decades below the median N".
+std::string describe_outlier(const LadderOutlier& outlier);
+// What fit_parametric throws for a law that is not physical: why, and the
+// runs that may be typos. what() names them by their place in the ladder
+// ("run 2 of 13"); a caller that knows their file lines can use reason and
+// outliers to name those instead.
 struct NotPhysical : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
+  NotPhysical(const std::string& reason, std::vector<LadderOutlier> outliers, std::size_t n_points);
+  std::string reason;
+  std::vector<LadderOutlier> outliers;
 };
 
 // Fits L = E + A/N^α + B/D^β as log L̂ = LSE(a − α log N, b − β log D, e).

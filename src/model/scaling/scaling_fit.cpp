@@ -307,7 +307,8 @@ constexpr double kResampleTolerance = 1e-11;
 FitResult fit_lse(const FitData& d, const FitOptions& options, int n_points, double ftol);
 void require_physical(const LossLaw& law, const std::vector<LadderPoint>& points) {
   if (const std::string why = law_not_physical(law, points); !why.empty())
-    throw NotPhysical("points (ladder runs) do not determine a physical law: " + why);
+    throw NotPhysical("points (ladder runs) do not determine a physical law: " + why,
+                      ladder_outliers(points), points.size());
 }
 }  // namespace
 

@@ -301,3 +301,34 @@ TEST(Scaling, ALawWhoseOptimumNoRunSupportsIsNotPhysical) {
                                          {4e8, 5e10, 2.6}, {1e9, 1e11, 2.3}, {3e9, 3e10, 2.3}};
   EXPECT_THROW(fit_parametric(typo), NotPhysical);
 }
+
+TEST(Scaling, ARefusedFitNamesTheRunsFarFromTheRest) {
+  const std::vector<LadderPoint> typo = {{1, 1e9, 3.0},    {1e9, 2e10, 2.5}, {2e9, 1e10, 2.45},
+                                         {4e8, 5e10, 2.6}, {1e9, 1e11, 2.3}, {3e9, 3e10, 2.3}};
+  const std::vector<LadderOutlier> far = ladder_outliers(typo);
+  ASSERT_EQ(far.size(), 1u);
+  EXPECT_EQ(far[0].index, 0u);
+  EXPECT_FALSE(far[0].tokens);
+  EXPECT_NEAR(far[0].decades, -9.0, 1e-9);  // the median N is 1e9
+  EXPECT_EQ(describe_outlier(far[0]), "N = 1.00e+00, 9.0 decades below the median N");
+  try {
+    fit_parametric(typo);
+    FAIL() << "the typo ladder was fitted";
+  } catch (const NotPhysical& e) {
+    // The panel shows what(): the run by its place in the ladder and its value.
+    EXPECT_NE(std::string(e.what()).find(
+                  "; check run 1 of 6 (N = 1.00e+00, 9.0 decades below the median N)"),
+              std::string::npos)
+        << e.what();
+    EXPECT_EQ(e.reason.find("check"), std::string::npos) << e.reason;
+    EXPECT_EQ(e.outliers.size(), 1u);
+  }
+  // A D three decades off is named too; nothing is named on a clean ladder.
+  std::vector<LadderPoint> d_typo = typo;
+  d_typo[0] = {1e9, 1e5, 3.0};
+  ASSERT_EQ(ladder_outliers(d_typo).size(), 1u);
+  EXPECT_TRUE(ladder_outliers(d_typo)[0].tokens);
+  d_typo[0] = {1e9, 3e9, 3.0};
+  EXPECT_TRUE(ladder_outliers(d_typo).empty());
+  EXPECT_TRUE(ladder_outliers({}).empty());
+}
