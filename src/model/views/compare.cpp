@@ -222,7 +222,7 @@ const std::vector<HeadlineDef>& headline_defs() {
        }},
       {"Chips for the latency budget", Unit::chips, Better::lower, true,
        "roofline_panel() → chips_for_latency_budget()", chips_for_budget},
-      {"MoE drop rate", Unit::fraction, Better::lower, false,
+      {"Drop rate (MoE router run)", Unit::fraction, Better::lower, false,
        "CollapseSimulation (moe.h): drop_rate at the MoE router panel's run's last step",
        [](R& r) {
          // The MoE router panel's own router run, which need not be the

@@ -60,7 +60,7 @@ struct HeadlineOutput {
 };
 
 // C, N, D, days, $, energy, memory per device, KV fit, IsoFLOPs forecast L*, turn
-// latency, chips for the latency budget, MoE drop rate, in that order.
+// latency, chips for the latency budget, the MoE router run's drop rate, in that order.
 // Deterministic: the forecast is the parametric fit without the bootstrap.
 // Throws std::invalid_argument for an invalid scenario; an output that cannot
 // be computed for a valid one (a ladder that does not fit) has no value and

@@ -44,7 +44,7 @@ TEST(Compare, HeadlineOutputsAreTheModelFunctions) {
                          "Energy",       "Memory per device",
                          "KV fit",       "IsoFLOPs forecast L*",
                          "Turn latency", "Chips for the latency budget",
-                         "MoE drop rate"};
+                         "Drop rate (MoE router run)"};
   ASSERT_EQ(h.size(), std::size(names));
   for (std::size_t i = 0; i < h.size(); ++i) {
     EXPECT_EQ(h[i].name, names[i]);
@@ -80,7 +80,7 @@ TEST(Compare, HeadlineOutputsAreTheModelFunctions) {
   EXPECT_DOUBLE_EQ(*output(h, "Turn latency").value, r.turn.total_seconds);
   EXPECT_DOUBLE_EQ(*output(h, "Chips for the latency budget").value,
                    static_cast<double>(*r.chips_for_budget));
-  EXPECT_DOUBLE_EQ(*output(h, "MoE drop rate").value,
+  EXPECT_DOUBLE_EQ(*output(h, "Drop rate (MoE router run)").value,
                    run_collapse(s.moe.collapse_params(), s.moe.steps).back().drop_rate);
 
   // Better directions.
@@ -115,7 +115,7 @@ TEST(Compare, MemoryPerDeviceIsThePlansLayoutsPeakStageWhereItHasOne) {
 // the display says whose it is when the two differ.
 TEST(Compare, TheDropRateSaysItIsTheRouterPanelsRun) {
   Scenario s;  // Llama-3-70B: dense
-  const auto display = [&] { return output(headline_outputs(s), "MoE drop rate").display; };
+  const auto display = [&] { return output(headline_outputs(s), "Drop rate (MoE router run)").display; };
   EXPECT_NE(display().find("the MoE router panel's run"), std::string::npos) << display();
   EXPECT_NE(display().find("Llama-3-70B is dense"), std::string::npos) << display();
   s.model_name = "my-moe";
