@@ -38,12 +38,18 @@ const OutputComparison& compared(const std::vector<OutputComparison>& v, const s
 TEST(Compare, HeadlineOutputsAreTheModelFunctions) {
   const Scenario s;  // 1,000 H100 for 30 days at 40 % MFU
   const std::vector<HeadlineOutput> h = headline_outputs(s);
-  const char* names[] = {"Compute C",    "MFU used",
-                         "Parameters N", "Tokens D",
-                         "Days",         "Cost",
-                         "Energy",       "Memory per device",
-                         "KV fit",       "IsoFLOPs forecast L*",
-                         "Turn latency", "Chips for the latency budget",
+  const char* names[] = {"Compute C",
+                         "MFU used",
+                         "Parameters N",
+                         "Tokens D",
+                         "Days",
+                         "Cost",
+                         "Energy",
+                         "Memory per device",
+                         "KV fit",
+                         "IsoFLOPs forecast L*",
+                         "Turn latency",
+                         "Chips for the latency budget",
                          "Drop rate (MoE router run)"};
   ASSERT_EQ(h.size(), std::size(names));
   for (std::size_t i = 0; i < h.size(); ++i) {
@@ -115,7 +121,9 @@ TEST(Compare, MemoryPerDeviceIsThePlansLayoutsPeakStageWhereItHasOne) {
 // the display says whose it is when the two differ.
 TEST(Compare, TheDropRateSaysItIsTheRouterPanelsRun) {
   Scenario s;  // Llama-3-70B: dense
-  const auto display = [&] { return output(headline_outputs(s), "Drop rate (MoE router run)").display; };
+  const auto display = [&] {
+    return output(headline_outputs(s), "Drop rate (MoE router run)").display;
+  };
   EXPECT_NE(display().find("the MoE router panel's run"), std::string::npos) << display();
   EXPECT_NE(display().find("Llama-3-70B is dense"), std::string::npos) << display();
   s.model_name = "my-moe";
