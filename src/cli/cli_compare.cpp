@@ -124,7 +124,7 @@ int run_diff(Args& a) {
   }
   std::printf("\nHeadline outputs:\n");
   std::printf("  %s%s%s%s%s%s\n", pad("output", 30).c_str(), pad("A", 24).c_str(),
-              pad("B", 24).c_str(), pad("change (B - A)", 24).c_str(), pad("B/A", 9).c_str(),
+              pad("B", 24).c_str(), pad("change (B \u2212 A)", 24).c_str(), pad("B/A", 9).c_str(),
               "better");
   for (const OutputComparison& c : outputs) {
     char ratio[32] = "-";

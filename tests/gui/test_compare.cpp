@@ -107,6 +107,11 @@ TEST(Compare, PinAChangeAndTheDeltasThatFollowThenUnpin) {
       compute.startsWith(QStringLiteral("Output|Compute C|1.026e+24 FLOPs|2.053e+24 FLOPs|+")))
       << compute.toStdString();
   EXPECT_TRUE(compute.contains(QStringLiteral("(+100.0 %)"))) << compute.toStdString();
+  // A fall is signed with the minus sign, as in the read-outs, never a hyphen.
+  const QString loss = rowNamed(d, QStringLiteral("IsoFLOPs forecast L*"));
+  EXPECT_TRUE(loss.contains(QStringLiteral("|\u2212"))) << loss.toStdString();
+  EXPECT_TRUE(loss.contains(QStringLiteral("(\u2212"))) << loss.toStdString();
+  EXPECT_FALSE(loss.contains(QLatin1Char('-'))) << loss.toStdString();
   const QString cost = rowNamed(d, QStringLiteral("Cost"));
   EXPECT_TRUE(cost.endsWith(QStringLiteral("|A"))) << cost.toStdString();  // A is cheaper
   EXPECT_TRUE(d->statusText().contains(QStringLiteral("1 input differs")))

@@ -26,6 +26,7 @@
 #include "ScenarioModel.h"
 #include "atomic_writer.h"
 #include "compare.h"
+#include "format.h"
 #include "shell/BaselineController.h"
 #include "ui_CompareDock.h"
 
@@ -256,9 +257,7 @@ void CompareDock::rebuild() {
         if (c.delta) {
           delta = qs(format_delta(*c.delta, c.unit));
           if (c.ratio && c.unit != Unit::fraction && *c.delta != 0)
-            delta += QStringLiteral(" (%1%2 %)")
-                         .arg(*c.ratio >= 1 ? QStringLiteral("+") : QString())
-                         .arg((*c.ratio - 1) * 100, 0, 'f', 1);
+            delta += QStringLiteral(" (%1 %)").arg(qs(format_signed((*c.ratio - 1) * 100, 1)));
           sort = c.ratio ? *c.ratio - 1 : *c.delta;
         }
         QString better = tr("—");

@@ -248,8 +248,9 @@ const std::vector<HeadlineDef>& headline_defs() {
   return defs;
 }
 
+// Signed as the read-outs are: "+" or the minus sign U+2212, never a hyphen.
 std::string signed_text(double delta, const std::string& magnitude) {
-  return (delta < 0 ? "-" : "+") + magnitude;
+  return (delta < 0 ? "\u2212" : "+") + magnitude;
 }
 
 bool nearly_equal(double a, double b) {

@@ -270,7 +270,7 @@ TEST(Compare, QuantitiesAndDeltasAsPeopleReadThem) {
   EXPECT_EQ(format_quantity(185e9, Unit::bytes), "185.0 GB");
   EXPECT_EQ(format_quantity(NAN, Unit::seconds), "—");
   EXPECT_EQ(format_delta(0.021, Unit::fraction), "+2.1 pp");
-  EXPECT_EQ(format_delta(-840000, Unit::dollars), "-$840,000");
+  EXPECT_EQ(format_delta(-840000, Unit::dollars), "\u2212$840,000");
   EXPECT_EQ(format_delta(15, Unit::days), "+15.0 days");
   EXPECT_EQ(format_delta(0, Unit::chips), "0");
   EXPECT_EQ(format_delta(INFINITY, Unit::chips), "—");
