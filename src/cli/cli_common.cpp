@@ -368,13 +368,13 @@ void paragraph(const std::string& text, int indent) {
 std::string Args::choice(std::string_view name, std::string_view fallback,
                          std::initializer_list<std::string_view> choices) {
   const std::string v = text(name, fallback);
-  std::string list;
-  for (auto c : choices) {
+  for (auto c : choices)
     if (c == v) return v;
-    if (!list.empty()) list += ", ";
-    list += c;
+  try {
+    throw_unknown_name(name, v, choices, [](std::string_view c) { return c; });
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
   }
-  throw UsageError(std::string(name) + " must be one of " + list + "; got " + quoted(v));
 }
 
 std::optional<std::vector<double>> Args::real_list(std::string_view name, double lo, double hi,

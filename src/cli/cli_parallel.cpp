@@ -30,13 +30,14 @@ namespace napkin::cli {
 namespace {
 
 ModelShape preset_shape(const std::string& name) {
-  std::string names;
-  for (const ModelPreset& p : model_presets()) {
+  for (const ModelPreset& p : model_presets())
     if (p.name == name) return p.shape;
-    if (!names.empty()) names += ", ";
-    names += p.name;
+  try {
+    throw_unknown_name("--preset", name, model_presets(),
+                       [](const ModelPreset& p) -> std::string_view { return p.name; });
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
   }
-  throw UsageError("--preset must be one of " + names + "; got \"" + name + "\"");
 }
 
 ModelShape shape_from_flags(Args& a) {
@@ -467,9 +468,17 @@ std::optional<Network> cluster_from_flags(Args& a, const std::string& chip) {
   if (name) {
     bool preset = false;
     for (const ClusterPreset* p : cluster_list()) preset = preset || p->name == *name;
-    if (!preset && !std::filesystem::exists(*name))
-      throw UsageError("--cluster must be one of " + cluster_names() +
-                       " or a cluster JSON file; got " + cli::quoted(*name) + " (no such file)");
+    if (!preset && !std::filesystem::exists(*name)) {
+      try {
+        throw_unknown_name(
+            "--cluster", *name, cluster_list(), [](const ClusterPreset* p) { return p->name; },
+            " or a cluster JSON file");
+      } catch (const std::invalid_argument& e) {
+        std::string msg = e.what();
+        msg.insert(std::min(msg.find("; did you mean"), msg.size()), " (no such file)");
+        throw UsageError(msg);
+      }
+    }
     n = preset ? cluster_by_name(*name).network : read_cluster_file(*name).network;
   }
   if (!name && !gpus && !up && !out) return std::nullopt;

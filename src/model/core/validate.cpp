@@ -15,6 +15,29 @@ void throw_out_of_range(std::string_view name, std::string_view unit, std::strin
   throw std::invalid_argument(msg);
 }
 
+bool same_name_loosely(std::string_view a, std::string_view b) {
+  const auto skipped = [](char c) { return c == ' ' || c == '-' || c == '_' || c == '.'; };
+  const auto lower = [](char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  };
+  std::size_t i = 0, j = 0;
+  for (;;) {
+    while (i < a.size() && skipped(a[i])) ++i;
+    while (j < b.size() && skipped(b[j])) ++j;
+    if (i == a.size() || j == b.size()) return i == a.size() && j == b.size();
+    if (lower(a[i++]) != lower(b[j++])) return false;
+  }
+}
+
+void throw_unknown_name_in(std::string_view what, std::string_view got, std::string_view list,
+                           std::string_view meant, std::string_view after_list) {
+  std::string msg(what);
+  msg.append(" must be one of ").append(list).append(after_list);
+  msg.append("; got \"").append(got).append("\"");
+  if (!meant.empty()) msg.append("; did you mean \"").append(meant).append("\"?");
+  throw std::invalid_argument(msg);
+}
+
 std::string format_value(double value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";

@@ -57,4 +57,33 @@ std::int64_t checked_mul(std::initializer_list<std::int64_t> factors, std::strin
 // Formats a double for an error message ("nan", "inf", "1.5e+24").
 std::string format_value(double value);
 
+// Whether two names differ only in letter case, spaces, hyphens, underscores
+// and dots: "h100" and "H100", "tpu-v5e" and "TPU v5e", "llama3-8b" and
+// "Llama-3-8B". Names stay exact (a scenario stores the one spelling); a
+// refusal uses this to say which name was meant.
+bool same_name_loosely(std::string_view a, std::string_view b);
+
+// The refusal of a name that is none of `names`: "<what> must be one of A, B,
+// C; got "x"", and "; did you mean "B"?" where x is B but for its spelling.
+template <class Names, class NameOf>
+[[noreturn]] void throw_unknown_name(std::string_view what, std::string_view got,
+                                     const Names& names, NameOf name_of,
+                                     std::string_view after_list = {});
+[[noreturn]] void throw_unknown_name_in(std::string_view what, std::string_view got,
+                                        std::string_view list, std::string_view meant,
+                                        std::string_view after_list);
+
+template <class Names, class NameOf>
+void throw_unknown_name(std::string_view what, std::string_view got, const Names& names,
+                        NameOf name_of, std::string_view after_list) {
+  std::string list, meant;
+  for (const auto& n : names) {
+    const std::string_view name = name_of(n);
+    if (!list.empty()) list += ", ";
+    list += name;
+    if (meant.empty() && same_name_loosely(got, name)) meant = std::string(name);
+  }
+  throw_unknown_name_in(what, got, list, meant, after_list);
+}
+
 }  // namespace napkin

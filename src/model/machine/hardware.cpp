@@ -320,8 +320,9 @@ const Chip& add_user_chip(const Chip& chip) {
 
 const ClusterPreset& cluster_by_name(std::string_view name) {
   if (const ClusterPreset* c = find_cluster(name)) return *c;
-  throw std::invalid_argument("cluster must be one of " + cluster_names() +
-                              " or a JSON file; got \"" + std::string(name) + "\"");
+  throw_unknown_name(
+      "cluster", name, cluster_list(), [](const ClusterPreset* c) { return c->name; },
+      " or a JSON file");
 }
 
 std::string cluster_names() {
@@ -350,8 +351,7 @@ std::span<const Chip> hardware_table() { return kChips; }
 
 const Chip& chip_by_name(std::string_view name) {
   if (const Chip* c = find_chip(name)) return *c;
-  throw std::invalid_argument("chip must be one of " + chip_names() + "; got \"" +
-                              std::string(name) + "\"");
+  throw_unknown_name("chip", name, chip_list(), [](const Chip* c) { return c->name; });
 }
 
 DeviceMemory device_memory(const Chip& chip) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "parallel_software.h"
+#include "validate.h"
 
 namespace napkin {
 namespace {
@@ -39,13 +40,9 @@ std::string_view name_in(const std::array<Named<E>, N>& table, E value) {
 
 template <class E, std::size_t N>
 E value_in(const std::array<Named<E>, N>& table, std::string_view name, std::string_view what) {
-  std::string names;
-  for (const Named<E>& n : table) {
+  for (const Named<E>& n : table)
     if (n.name == name) return n.value;
-    names += (names.empty() ? "" : ", ") + std::string(n.name);
-  }
-  throw std::invalid_argument(std::string(what) + " must be one of " + names + "; got \"" +
-                              std::string(name) + "\"");
+  throw_unknown_name(what, name, table, [](const Named<E>& n) { return n.name; });
 }
 
 }  // namespace
@@ -291,14 +288,9 @@ const std::array kSoftware{
 std::span<const SoftwarePreset> software_presets() { return kSoftware; }
 
 const TrainingSoftware& software_by_name(std::string_view name) {
-  std::string names;
-  for (const SoftwarePreset& p : kSoftware) {
+  for (const SoftwarePreset& p : kSoftware)
     if (p.name == name) return p.software;
-    if (!names.empty()) names += ", ";
-    names += p.name;
-  }
-  throw std::invalid_argument("software must be one of " + names + "; got \"" + std::string(name) +
-                              "\"");
+  throw_unknown_name("software", name, kSoftware, [](const SoftwarePreset& p) { return p.name; });
 }
 
 std::vector<std::string> software_changes(const TrainingSoftware& base,

@@ -52,8 +52,7 @@ std::string dtype_names() {
 Dtype parse_dtype(std::string_view name, std::string_view param) {
   for (const DtypeStorage& d : kDtypes)
     if (d.name == name) return d.dtype;
-  throw std::invalid_argument(std::string(param) + " must be one of " + dtype_names() + "; got \"" +
-                              std::string(name) + "\"");
+  throw_unknown_name(param, name, kDtypes, [](const DtypeStorage& d) { return d.name; });
 }
 
 double bits_per_element(Dtype dtype) {

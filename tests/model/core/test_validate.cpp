@@ -33,6 +33,33 @@ TEST(Validate, MessagesNameParameterUnitAndRange) {
   EXPECT_THROW(require_positive(0.0, "x", "s"), std::invalid_argument);
 }
 
+TEST(Validate, ANameSpelledOtherwiseIsNamedInTheRefusal) {
+  EXPECT_TRUE(same_name_loosely("h100", "H100"));
+  EXPECT_TRUE(same_name_loosely("tpu-v5e", "TPU v5e"));
+  EXPECT_TRUE(same_name_loosely("llama3_8b", "Llama-3-8B"));
+  EXPECT_FALSE(same_name_loosely("A100", "A100-80"));
+  EXPECT_FALSE(same_name_loosely("", "H100"));
+  EXPECT_FALSE(same_name_loosely("H1000", "H100"));
+  const std::string_view names[] = {"delayed", "tensorwise", "blockwise"};
+  const auto name_of = [](std::string_view n) { return n; };
+  try {
+    throw_unknown_name("fp8 recipe", "Tensor-wise", names, name_of);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "fp8 recipe must be one of delayed, tensorwise, blockwise; got \"Tensor-wise\"; "
+                 "did you mean \"tensorwise\"?");
+  }
+  try {
+    throw_unknown_name("fp8 recipe", "rowwise", names, name_of, " (or none)");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "fp8 recipe must be one of delayed, tensorwise, blockwise (or none); got "
+                 "\"rowwise\"");
+  }
+}
+
 TEST(Validate, CheckedArithmeticDetectsOverflow) {
   EXPECT_EQ(checked_mul({2, 3, 7}, "x"), 42);
   EXPECT_THROW(checked_mul(1LL << 62, 4, "x"), std::invalid_argument);

@@ -46,6 +46,8 @@ TEST(Hardware, UnknownChipNamesTheChoices) {
     FAIL();
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("chip must be one of H100, A100-80"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("got \"h100\"; did you mean \"H100\"?"), std::string::npos)
+        << e.what();
   }
 }
 
