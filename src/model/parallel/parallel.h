@@ -252,6 +252,9 @@ struct LayerActivationInputs {
   bool flash_attention = false;
   bool dropout = true;
   double moe_load_imbalance = 1.0;
+  // The experts' outputs kept for the weighted combine's backward
+  // (!TrainingSoftware::moe_probs_in_activation).
+  bool moe_combine_keeps_outputs = true;
   // With sequence parallelism, the TP regions' inputs kept whole rather than
   // as the local shard (TrainingSoftware::tp_saves_gathered_inputs).
   bool tp_inputs_gathered = false;

@@ -117,8 +117,10 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
                           static_cast<double>(shape.top_k) * in.moe_load_imbalance;
     const std::int64_t te = static_cast<std::int64_t>(std::ceil(routed));  // tokens × top_k
     const std::int64_t ef = shape.effective_expert_d_ff();
-    // Permuted expert inputs and expert outputs before the weighted combine.
-    bytes = checked_add(bytes, checked_mul({4, te, H}, what), what);
+    // Permuted expert inputs, and the expert outputs where the combine
+    // weights them.
+    bytes =
+        checked_add(bytes, checked_mul({in.moe_combine_keeps_outputs ? 4 : 2, te, H}, what), what);
     const std::int64_t act_unit = (re & kRecomputeMoeAct) ? per_unit - 2 : per_unit;
     bytes = checked_add(bytes, checked_mul({act_unit, te, ef / etp}, what), what);
     if (shape.shared_experts > 0 && !(re & kRecomputeSharedExperts))

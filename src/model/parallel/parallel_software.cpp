@@ -70,6 +70,7 @@ TrainingSoftware megatron(bool y2021) {
   TrainingSoftware s;
   s.flash_attention = false;
   s.dropout = true;
+  s.moe_probs_in_activation = false;
   s.tp_overlap = y2021 ? TpOverlap::none : TpOverlap::backward;
   s.overlap_dp_comm = false;
   s.fp32_grads = !y2021;
@@ -145,6 +146,11 @@ TrainingSoftware megatron_deepspeed_bf16() {
 TrainingSoftware fsdp(bool compiled) {
   TrainingSoftware s;
   s.tp_overlap = TpOverlap::none;
+  // torchtitan's MoE multiplies the routed tokens by their scores outside
+  // the experts (before them with score_before_experts, after them without)
+  // and keeps the unscaled tensor for the scores' gradient: 2 bytes per
+  // routed copy and hidden unit, as a weighted combine.
+  s.moe_probs_in_activation = false;
   s.zero3_prefetch_layers = 1;
   s.zero3_regather_for_recompute = false;
   // torchtitan's fsdp_reshard_after_forward "default": "For PP, by default do
@@ -185,6 +191,8 @@ TrainingSoftware deepseek_v3() {
   TrainingSoftware s;
   s.tp_overlap = TpOverlap::none;
   s.overlap_ep_comm = true;
+  // The report does not say where the gating weights are applied.
+  s.moe_probs_in_activation = false;
   // Node-limited routing, each token to at most 4 nodes (§2.1.2; topk_group
   // 4 in its config.json), dispatched once per node over InfiniBand and
   // forwarded over NVLink (§3.2.2; DeepEP); FP8 dispatch, bf16 combine
@@ -317,6 +325,9 @@ std::vector<std::string> software_changes(const TrainingSoftware& base,
   if (run.overlap_ep_comm != base.overlap_ep_comm)
     out.emplace_back(run.overlap_ep_comm ? "expert all-to-alls overlapped"
                                          : "expert all-to-alls exposed");
+  if (run.moe_probs_in_activation != base.moe_probs_in_activation)
+    out.emplace_back(run.moe_probs_in_activation ? "routing weights in the experts"
+                                                 : "expert outputs kept for the combine");
   if (run.moe_load_imbalance != base.moe_load_imbalance) {
     char b[64];
     std::snprintf(b, sizeof b, "busiest expert rank %.2fx the mean", run.moe_load_imbalance);

@@ -121,6 +121,16 @@ struct TrainingSoftware {
   // NVIDIA's current-scaling recipes).
   std::int64_t fp8_bf16_edge_layers = 0;
   double moe_load_imbalance = 1.0;  // busiest expert rank's tokens ÷ the mean, >= 1
+  // The routing probabilities applied inside the experts, to the activation's
+  // output (Megatron Core since April 2025, "Memory efficient token
+  // permutation", Megatron-LM commit 2659630: TEGroupedMLP's weighted SwiGLU
+  // and an unweighted unpermute): the combine keeps nothing for the
+  // probabilities' gradient, which the activation's backward takes from the
+  // input it saves anyway. Off (Megatron before it, torchtitan's scores on
+  // the experts' inputs, stacks whose code does not say): the combine keeps
+  // the experts' bf16 outputs to weight them, 2 bytes per routed copy and
+  // hidden unit.
+  bool moe_probs_in_activation = true;
   // Pipeline sends of activations (forward) and of their gradients
   // (backward): each TP rank sends its 1/t share and the next stage gathers it
   // (Megatron's scatter-gather; DeepSpeed's pipeline engine partitions the

@@ -6,6 +6,7 @@
 
 #include "model_presets.h"
 #include "parallel.h"
+#include "parallel_software.h"
 #include "parallel_test_util.h"
 
 namespace napkin {
@@ -102,6 +103,41 @@ TEST(ParallelMemory, MoeLayersKeepTheRoutedTokens) {
   EXPECT_GT(moe, dense);  // two experts per token plus the permuted copies
   in.moe_load_imbalance = 1.5;
   EXPECT_GT(layer_activation_bytes(s, in, true), moe);
+}
+
+TEST(ParallelMemory, RoutingWeightsInsideTheExpertsKeepNoExpertOutputs) {
+  // Megatron Core since April 2025 weights the experts' activation and
+  // unpermutes unweighted: the expert outputs (2 bytes per routed copy and
+  // hidden unit) are not kept. Mixtral: 4,096 tokens × top-2 × 4,096 × 2.
+  const ModelShape s = testing_util::preset_shape("Mixtral-8x7B");
+  LayerActivationInputs in;
+  in.seq_len = 4096;
+  in.flash_attention = true;
+  in.dropout = false;
+  const std::int64_t kept = layer_activation_bytes(s, in, true);
+  in.moe_combine_keeps_outputs = false;
+  EXPECT_EQ(kept - layer_activation_bytes(s, in, true), 4096LL * 2 * 4096 * 2);
+
+  // The presets: Megatron Core's (modern and its FP8 recipe) weight inside;
+  // torchtitan's and DeepSeek-V3's keep the tensor the weights multiply.
+  EXPECT_TRUE(software_by_name("modern").moe_probs_in_activation);
+  EXPECT_TRUE(software_by_name("megatron-core-fp8").moe_probs_in_activation);
+  EXPECT_FALSE(software_by_name("fsdp").moe_probs_in_activation);
+  EXPECT_FALSE(software_by_name("deepseek-v3").moe_probs_in_activation);
+  EXPECT_FALSE(software_by_name("megatron-2022").moe_probs_in_activation);
+  TrainingJob j;
+  j.shape = s;
+  j.n_chips = 8;
+  j.seq_len = 4096;
+  j.global_batch = 8;
+  Layout l;
+  l.ep = 8, l.dp = 8, l.zero = 1, l.recompute = Checkpointing::none;
+  const LayoutResult modern = evaluate_layout(j, l);
+  j.software.moe_probs_in_activation = false;
+  const LayoutResult weighted_combine = evaluate_layout(j, l);
+  ASSERT_TRUE(modern.valid) << modern.reason;
+  EXPECT_LT(modern.memory.activations_bytes, weighted_combine.memory.activations_bytes);
+  EXPECT_DOUBLE_EQ(modern.step_seconds, weighted_combine.step_seconds);
 }
 
 TEST(ParallelMemory, StageLayers) {
