@@ -115,8 +115,18 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
   const double norm_out_div = job.software.tp_saves_gathered_inputs ? 1.0 : rep_div;
   e.activation_bytes = static_cast<std::int64_t>(
       std::ceil(2.0 * nd * H / rep_div + 2.0 * nd * H / norm_out_div + 4.0 * logits));
-  if (eager)
+  if (eager) {
     e.transient_bytes = static_cast<std::int64_t>(std::ceil((dtensor ? 12.0 : 8.0) * logits));
+    // PyTorch's caching allocator places a tensor in one free block. The
+    // bf16 logits (2 bytes each), freed once cast to fp32 in the forward,
+    // leave a block that none of the backward's fp32 copies (4 bytes each)
+    // fits in, with or without the fp32 copy freed beside it (6 bytes hold
+    // one 4-byte copy and leave 2): the backward's copies are reserved anew
+    // and 2 bytes per logit stay reserved, unused, at the loss's peak. Not
+    // where the pipeline keeps the logits (they are never freed).
+    if (!(job.software.pipeline_keeps_outputs && L.pp > 1))
+      e.loss_hole_bytes = static_cast<std::int64_t>(std::ceil(2.0 * logits));
+  }
   // ZeRO-3 that keeps the last layers gathered: the final norm and the
   // output layer whole in bf16 while the loss runs (the embedding too where it
   // is the root's), above the layers the prefetch buffers count.

@@ -178,6 +178,9 @@ struct EdgeCost {
   // the stage's peak takes the larger of this and a recomputed layer's
   // working set, which come at different times.
   std::int64_t transient_bytes = 0;
+  // Reserved by the caching allocator and unusable while the loss runs its
+  // backward (the eager loss's freed bf16 logits; see output_cost).
+  std::int64_t loss_hole_bytes = 0;
   // Held for every micro-batch of the step on the last pipeline stage (the
   // logits a pipelining runtime keeps to return; TrainingSoftware::
   // pipeline_keeps_outputs).

@@ -367,7 +367,11 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   if (layout.recompute == Checkpointing::full)
     working = std::max(comp.dense_layers > 0 ? dense.full_activation_bytes : 0,
                        comp.moe_layers > 0 ? moe.full_activation_bytes : 0);
-  if (comp.last) working = std::max(working, out.transient_bytes);
+  std::int64_t hole = 0;
+  if (comp.last && out.transient_bytes >= working) {
+    working = out.transient_bytes;
+    hole = out.loss_hole_bytes;
+  }
   act = checked_add(act, working, what);
   m.activations_bytes = act;
 
@@ -403,6 +407,8 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
       checked_add(checked_add(m.weights_bytes, m.grads_bytes, what), m.optimizer_bytes, what),
       checked_add(m.activations_bytes, m.buffers_bytes, what), what);
   add_non_tensor_memory(job, layout, tensors, m);
+  if (!m.non_tensor_measured)
+    m.fragmentation_bytes = checked_add(m.fragmentation_bytes, hole, what);
   m.total_bytes = checked_add(tensors, m.non_tensor_bytes(), what);
   return m;
 }

@@ -137,14 +137,15 @@ TEST(Validation, TorchtitanFsdp2IsStillOptimistic) {
 
 TEST(Validation, TorchtitanH100MemoryIsUnderTheMeasurement) {
   // The largest rank's peak reserved memory of torchtitan's December 2024
-  // H100 runs with full checkpointing (expandable segments on, so reserved is
-  // close to allocated). Held out: 13 % under on the 8B rows, 16-26 % under
-  // on 70B and 405B; every row optimistic (what may be missing is listed in
-  // the README). Bounded on both sides so that it cannot drift unseen.
+  // H100 runs with full checkpointing (expandable segments on). Held out:
+  // 1-2 % under on the 8B rows (the eager loss's freed bf16 logits counted as
+  // a reserved block), 3-9 % on 70B, 14-24 % on 405B; every row optimistic
+  // (what may be missing is listed in the README). Bounded on both sides so
+  // that it cannot drift unseen.
   const ValidationSummary m =
       held_out("torchtitan-h100-memory", 11, "fsdp-compile, FP8, loss eager");
   EXPECT_TRUE(sets().at("torchtitan-h100-memory").lower_is_optimistic);
-  EXPECT_LE(m.mean_abs_error, 0.22);
+  EXPECT_LE(m.mean_abs_error, 0.12);
   EXPECT_LE(m.mean_signed_error, 0.0);
   EXPECT_LE(std::abs(m.worst_error), 0.30);
 }
