@@ -13,6 +13,7 @@
 #include "budget/plots/MemoryPlot.h"
 #include "compare.h"
 #include "format.h"
+#include "hardware.h"
 #include "inputs.h"
 #include "isoflops/IsoflopsPanel.h"
 #include "parallel/ParallelPanel.h"
@@ -134,6 +135,13 @@ TEST(PlanAgreement, WithALayoutInThePlanEveryMemoryFigureIsItsStages) {
   EXPECT_FALSE(budget->memoryPlot()->showsStages());
   EXPECT_TRUE(
       budget->memoryPlot()->xAxis->label().contains(QStringLiteral("data parallelism only")));
+  // Against the device memory the Parallelism panel counts (the driver's
+  // 85.5 GB on an H100, not the datasheet's 80 GB).
+  const QString device =
+      QStringLiteral(" of ") +
+      qs(format_bytes(static_cast<double>(device_memory(chip_by_name("H100")).bytes), 1));
+  EXPECT_TRUE(budget->readouts().text(budget->readouts().memory).contains(device))
+      << budget->readouts().text(budget->readouts().memory).toStdString();
 
   ASSERT_TRUE(w.model()->edit(QStringLiteral("predicted"), 9001,
                               [](Scenario& s) { s.parallel.mfu_source = MfuSource::predicted; }));
@@ -160,7 +168,9 @@ TEST(PlanAgreement, WithALayoutInThePlanEveryMemoryFigureIsItsStages) {
   EXPECT_TRUE(budget->memoryPlot()->xAxis->label().contains(qs(lm->axes)));
   EXPECT_TRUE(budget->readouts()
                   .text(budget->readouts().memory)
-                  .startsWith(qs(format_bytes(static_cast<double>(peak), 1))));
+                  .startsWith(qs(format_bytes(static_cast<double>(peak), 1)) + device));
+  EXPECT_TRUE(parallel->readouts().text(parallel->readouts().memory).contains(device))
+      << parallel->readouts().text(parallel->readouts().memory).toStdString();
   // A baseline's bar tops are ghosted only over bars that mean the same:
   // not a ZeRO estimate's four over a layout's stages; the same plan's, yes.
   auto ghostTops = [&] {

@@ -309,7 +309,7 @@ void BudgetReadouts::show(const BudgetView& v) {
     const bool fits = v.fits_device_by_zero[static_cast<std::size_t>(s.training.zero_stage)];
     grid_->set(memory,
                {.value = qs(format_bytes(static_cast<double>(m.total), 1)) + tr(" of ") +
-                         qs(format_bytes(static_cast<double>(v.chip_hbm_bytes), 0)) +
+                         qs(format_bytes(static_cast<double>(v.device_memory_bytes), 1)) +
                          (fits ? tr(", fits") : tr(": too big")),
                 .note = tr("micro-batch %1 × %2, data parallel only")
                             .arg(s.training.micro_batch)

@@ -105,7 +105,7 @@ ParallelReadouts::ParallelReadouts(ReadoutGrid* grid) : grid_(grid) {
                                     "most, against the chip's HBM"),
                       .better = Better::lower,
                       .format = [](double v) { return fmtBytes(v); },
-                      .widest = QStringLiteral("79.9 GB of 80 GB (stage 15)")});
+                      .widest = QStringLiteral("179.9 GB of 183.4 GB (stage 15)")});
   budget_mfu = grid->add({.key = QStringLiteral("parallelBudgetMfu"),
                           .name = tr("Budget MFU"),
                           .tooltip = tr("The MFU the Budget planner computes with, and where it "

@@ -236,7 +236,7 @@ Check scenario_memory_check(const Scenario& s, const TrainingMemory& m, std::int
               std::to_string(s.training.micro_batch) + " × " +
               format_grouped(static_cast<double>(s.training.seq_len), 0) + ": " +
               format_bytes(static_cast<double>(m.total), 1) + " per device of " +
-              format_bytes(static_cast<double>(hbm), 0) + " HBM (limit 100 %)"};
+              format_bytes(static_cast<double>(hbm), 1) + " device memory (limit 100 %)"};
 }
 
 namespace {
@@ -254,7 +254,7 @@ void add_memory(BudgetView& v, const Scenario& s) {
         training_memory(v.params.total, v.activation_bytes, s.training.optimizer,
                         s.training.precision, z, s.training.dp_degree);
   for (std::size_t z = 0; z < 4; ++z)
-    v.fits_device_by_zero[z] = v.memory_by_zero[z].total <= v.chip_hbm_bytes;
+    v.fits_device_by_zero[z] = v.memory_by_zero[z].total <= v.device_memory_bytes;
 }
 
 // (b) KV cache per request against context, and what one serving node holds.
@@ -517,7 +517,7 @@ void add_checks(BudgetView& v, const Scenario& s) {
     v.checks.insert(
         v.checks.begin() + 1,
         scenario_memory_check(s, v.memory_by_zero[static_cast<std::size_t>(s.training.zero_stage)],
-                              v.chip_hbm_bytes));
+                              v.device_memory_bytes));
     return;
   }
   const BudgetView::LayoutMemory& m = *v.layout_memory;
@@ -541,7 +541,9 @@ void add_plan(BudgetView& v, const Scenario& s, const BudgetSlow* ranges,
   v.report = budget_report(inputs);
   v.compute_peak_note = compute_peak_note(s, v.mfu);
   v.params = count_params(s.shape);
-  v.chip_hbm_bytes = chip_by_name(s.chip).hbm_bytes;
+  const DeviceMemory device = device_memory(chip_by_name(s.chip));
+  v.device_memory_bytes = device.bytes;
+  v.device_memory_source = device.source;
 
   add_memory(v, s);
   const std::vector<double> contexts = log_space(256, 1 << 20, 49);

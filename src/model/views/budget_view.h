@@ -91,11 +91,16 @@ struct BudgetView {
   ParamCount params;  // the scenario's model
   // (a) training memory per device of the scenario's model, ZeRO 0–3 at its dp degree.
   std::array<TrainingMemory, 4> memory_by_zero;
-  // Whether each ZeRO stage's per-device memory fits the chip's HBM (total ≤
-  // HBM): the "fits" / "too big" verdict of the memory read-out and bar labels.
+  // Whether each ZeRO stage's per-device memory fits the device (total ≤
+  // device memory): the "fits" / "too big" verdict of the memory read-out and
+  // bar labels.
   std::array<bool, 4> fits_device_by_zero{};
   std::int64_t activation_bytes = 0;
-  std::int64_t chip_hbm_bytes = 0;
+  // The device's memory as its driver reports it (device_memory: 81,559 MiB
+  // on an H100, not the datasheet's 80 GB), as the Parallelism panel counts
+  // it; the sharded check keeps the datasheet figure (Phase 00's rule).
+  std::int64_t device_memory_bytes = 0;
+  std::string_view device_memory_source;
   // The memory per device of the plan's layout where it has one (the
   // predicted MFU's, or the Parallelism panel's chosen layout): the memory
   // read-out and check show it in place of the data-parallel estimate above,
@@ -205,7 +210,7 @@ ModelShape consistent_shape(ModelShape shape);
 // Training memory per device of the scenario's model at its ZeRO stage and
 // DP degree against the chip's HBM: fits when the total is at most the HBM.
 Check scenario_memory_check(const Scenario& scenario, const TrainingMemory& per_device,
-                            std::int64_t chip_hbm_bytes);
+                            std::int64_t device_memory_bytes);
 
 // Throws std::invalid_argument for an invalid scenario. Valid inputs the plan
 // cannot be made of (validate() checks the run at the slider's MFU; a predicted

@@ -185,13 +185,14 @@ const std::vector<HeadlineDef>& headline_defs() {
          const BudgetView& v = r.budget();
          // The Budget planner's memory read-out: the layout's where the plan has one.
          const auto& lm = v.layout_memory;
-         return of(v.memory_per_device_bytes(), Unit::bytes,
-                   s.model_name +
-                       (lm ? ", peak stage of " + lm->layout
-                           : ", ZeRO-" + std::to_string(s.training.zero_stage) + " over " +
-                                 grouped(s.training.dp_degree) + " replicas") +
-                       "; " + s.chip + " holds " +
-                       format_bytes(static_cast<double>(lm ? lm->hbm_bytes : v.chip_hbm_bytes), 0));
+         return of(
+             v.memory_per_device_bytes(), Unit::bytes,
+             s.model_name +
+                 (lm ? ", peak stage of " + lm->layout
+                     : ", ZeRO-" + std::to_string(s.training.zero_stage) + " over " +
+                           grouped(s.training.dp_degree) + " replicas") +
+                 "; " + s.chip + " holds " +
+                 format_bytes(static_cast<double>(lm ? lm->hbm_bytes : v.device_memory_bytes), 1));
        }},
       {"KV fit", Unit::requests, Better::higher, false,
        "make_budget_view() → max_concurrent_requests()",

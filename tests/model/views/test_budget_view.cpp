@@ -8,6 +8,7 @@
 
 #include "budget_view.h"
 #include "format.h"
+#include "hardware.h"
 #include "plan_inputs.h"
 #include "scenario.h"
 
@@ -31,7 +32,8 @@ TEST(BudgetView, ChecksSayWhichModelAndWhichShardingTheyAreAbout) {
   EXPECT_EQ(v.checks[1].name, "scenario model fits per device");
   EXPECT_TRUE(v.checks[1].ok);
   EXPECT_TRUE(has(v.checks[1].detail, "Llama-3-70B at ZeRO-3 over DP 64")) << v.checks[1].detail;
-  EXPECT_TRUE(has(v.checks[1].detail, "69.2 GB per device of 80 GB HBM")) << v.checks[1].detail;
+  EXPECT_TRUE(has(v.checks[1].detail, "69.2 GB per device of 85.5 GB device memory"))
+      << v.checks[1].detail;
   const Check& servable = v.checks[3];
   EXPECT_EQ(servable.name, "servable");
   // The threshold is in the text: half of one 8-chip node's HBM.
@@ -44,7 +46,7 @@ TEST(BudgetView, PerDeviceCheckAgreesWithTheMemoryReadoutsNumbers) {
   s.n_chips = 5000;
   const BudgetView v = make_budget_view(s);
   const TrainingMemory& m = v.memory_by_zero[3];
-  EXPECT_GT(m.total, v.chip_hbm_bytes);
+  EXPECT_GT(m.total, v.device_memory_bytes);
   EXPECT_FALSE(v.checks[1].ok);
   // The cluster-wide check is about another model and sharding, and says so.
   EXPECT_TRUE(has(v.checks[0].detail, "over all 5,000 TPU v5e")) << v.checks[0].detail;
@@ -52,7 +54,7 @@ TEST(BudgetView, PerDeviceCheckAgreesWithTheMemoryReadoutsNumbers) {
     s.training.dp_degree = dp;
     const BudgetView w = make_budget_view(s);
     const TrainingMemory& d = w.memory_by_zero[3];
-    EXPECT_EQ(w.checks[1].ok, d.total <= w.chip_hbm_bytes) << dp;
+    EXPECT_EQ(w.checks[1].ok, d.total <= w.device_memory_bytes) << dp;
   }
 }
 
@@ -140,7 +142,9 @@ TEST(BudgetView, WhatThePlotsAndReadoutsShowIsComputedHere) {
 // expressions (total ≤ HBM; chinchilla ÷ small).
 TEST(BudgetView, MemoryFitsPerZeroStage) {
   const BudgetView v = make_budget_view(Scenario{});  // Llama-3-70B shape on H100, DP 64
-  EXPECT_EQ(v.chip_hbm_bytes, 80'000'000'000);
+  // The driver's total, as the Parallelism panel's (not the datasheet's 80 GB).
+  EXPECT_EQ(v.device_memory_bytes, 81'559LL << 20);
+  EXPECT_EQ(v.device_memory_bytes, device_memory(chip_by_name("H100")).bytes);
   EXPECT_EQ(v.memory_by_zero[0].total, 1180398911488);
   EXPECT_EQ(v.memory_by_zero[3].total, 69178034176);
   EXPECT_FALSE(v.fits_device_by_zero[0]);
@@ -148,7 +152,7 @@ TEST(BudgetView, MemoryFitsPerZeroStage) {
   EXPECT_FALSE(v.fits_device_by_zero[2]);
   EXPECT_TRUE(v.fits_device_by_zero[3]);
   for (std::size_t z = 0; z < 4; ++z)
-    EXPECT_EQ(v.fits_device_by_zero[z], v.memory_by_zero[z].total <= v.chip_hbm_bytes) << z;
+    EXPECT_EQ(v.fits_device_by_zero[z], v.memory_by_zero[z].total <= v.device_memory_bytes) << z;
 }
 
 TEST(BudgetView, LifetimeFlopsRatio) {

@@ -46,7 +46,7 @@ MemoryPlot::MemoryPlot(QWidget* parent) : BudgetPlot(tr("Training memory per dev
 
 MemoryPlot::Bars MemoryPlot::barsOf(const BudgetView& v) {
   Bars b;
-  b.hbm_bytes = static_cast<double>(v.chip_hbm_bytes);
+  b.hbm_bytes = static_cast<double>(v.device_memory_bytes);
   if (stagesShown(v)) {
     b.by_stage = true;
     b.hbm_bytes = static_cast<double>(v.layout_memory->hbm_bytes);
