@@ -541,9 +541,7 @@ void add_plan(BudgetView& v, const Scenario& s, const BudgetSlow* ranges,
   v.report = budget_report(inputs);
   v.compute_peak_note = compute_peak_note(s, v.mfu);
   v.params = count_params(s.shape);
-  const DeviceMemory device = device_memory(chip_by_name(s.chip));
-  v.device_memory_bytes = device.bytes;
-  v.device_memory_source = device.source;
+  v.device_memory_bytes = device_memory(chip_by_name(s.chip)).bytes;
 
   add_memory(v, s);
   const std::vector<double> contexts = log_space(256, 1 << 20, 49);

@@ -100,7 +100,6 @@ struct BudgetView {
   // on an H100, not the datasheet's 80 GB), as the Parallelism panel counts
   // it; the sharded check keeps the datasheet figure (Phase 00's rule).
   std::int64_t device_memory_bytes = 0;
-  std::string_view device_memory_source;
   // The memory per device of the plan's layout where it has one (the
   // predicted MFU's, or the Parallelism panel's chosen layout): the memory
   // read-out and check show it in place of the data-parallel estimate above,
