@@ -198,6 +198,7 @@ SearchOptions locks_from(const std::vector<std::string>& keys, const Layout& l) 
   if (has(keys, "recompute")) {
     o.recompute = l.recompute;
     o.recompute_layers = l.recompute_layers;
+    o.recompute_group = l.recompute_group;
     o.recompute_modules = l.recompute_modules;
   }
   if (has(keys, "dp")) o.dp = l.dp;

@@ -73,7 +73,8 @@ EmittedFlags emit_megatron(const TrainingJob& job, const Layout& l) {
     f.push_back("--recompute-granularity full --recompute-method block --recompute-num-layers " +
                 n(l.recompute_layers));
   else if (l.recompute == Checkpointing::full)
-    f.push_back("--recompute-granularity full --recompute-method uniform --recompute-num-layers 1");
+    f.push_back("--recompute-granularity full --recompute-method uniform --recompute-num-layers " +
+                n(l.recompute_group));
   else if (l.recompute == Checkpointing::selective && l.recompute_modules != 0) {
     std::string modules = recompute_modules_text(l.recompute_modules);
     std::replace(modules.begin(), modules.end(), '+', ' ');
@@ -163,6 +164,9 @@ EmittedFlags emit_torchtitan(const TrainingJob& job, const Layout& l) {
                             n(every) + " recomputes " + n(per_chunk / every) + " of them");
   } else {
     o += std::string("mode = \"") + std::string(to_string(l.recompute)) + "\"\n";
+    if (l.recompute == Checkpointing::full && l.recompute_group > 1)
+      out.caveats.push_back("torchtitan checkpoints every block on its own: recompute=uniform:" +
+                            n(l.recompute_group) + " reads back as full");
     if (l.recompute == Checkpointing::selective && l.recompute_modules != 0)
       out.caveats.push_back("torchtitan recomputes by layer or by op, not by module: " +
                             recompute_modules_text(l.recompute_modules) +

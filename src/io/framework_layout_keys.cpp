@@ -32,7 +32,7 @@ void set_recompute_layers(TrainingConfig& c, std::int64_t n) {
 // Megatron's --recompute-method / --recompute-num-layers (NeMo's
 // activations_checkpoint_method / _num_layers) under full recomputation:
 // block recomputes the first N layers of each chunk; uniform recomputes every
-// layer, N layers to a checkpoint, which Napkin prices as full.
+// layer, N layers to a checkpoint (Layout::recompute_group).
 void read_recompute_method(const Keys& k, TrainingConfig& c, const char* method_key,
                            const char* layers_key) {
   if (c.layout.recompute != Checkpointing::full) return;
@@ -48,9 +48,11 @@ void read_recompute_method(const Keys& k, TrainingConfig& c, const char* method_
       k.note("recompute = full:" + std::to_string(*n) + ": the first " + std::to_string(*n) +
              " layers of each model chunk recompute, the others keep their activations");
   } else if (method == "uniform") {
-    if (n && *n > 1)
-      k.note("recompute uniform with " + std::to_string(*n) +
-             " layers to a checkpoint: every layer recomputes, priced as full");
+    if (n && *n > 1) {
+      c.layout.recompute_group = *n;
+      k.note("recompute = uniform:" + std::to_string(*n) + ": every layer recomputes, " +
+             std::to_string(*n) + " layers to a checkpoint");
+    }
   } else {
     k.fail(*k.value({method_key}), "block or uniform");
   }

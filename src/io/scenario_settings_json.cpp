@@ -428,6 +428,8 @@ void layout_from_json(const Reader& r, Layout& l) {
   r.choice<Checkpointing>("recompute", l.recompute, parse_checkpointing);
   // Full recomputation of the first N layers of each chunk; absent or 0: all.
   r.integer("recompute_layers", l.recompute_layers, 0, 100'000);
+  // Full recomputation of every layer, this many to a checkpoint; absent: 1.
+  r.integer("recompute_group", l.recompute_group, 1, 100'000);
   // Selective recomputation's modules, Megatron's names joined by '+'; "": the
   // attention core alone.
   r.choice<std::uint32_t>("recompute_modules", l.recompute_modules, [](std::string_view t) {
@@ -523,6 +525,7 @@ QJsonObject layout_json(const Layout& l) {
       {QStringLiteral("sequence_parallel"), l.sequence_parallel},
       {QStringLiteral("recompute"), QString::fromUtf8(to_string(l.recompute).data())},
       {QStringLiteral("recompute_layers"), static_cast<qint64>(l.recompute_layers)},
+      {QStringLiteral("recompute_group"), static_cast<qint64>(l.recompute_group)},
       {QStringLiteral("recompute_modules"),
        QString::fromStdString(recompute_modules_text(l.recompute_modules))}};
 }

@@ -265,6 +265,7 @@ TEST(FrameworkEmit, MegatronRoundTrip) {
                            "tp=2,pp=1,vpp=1,cp=1,zero=3,mb=1,sp=off,recompute=none",
                            "tp=8,pp=2,vpp=2,cp=1,zero=1,mb=4,sp=off,recompute=none",
                            "tp=4,pp=8,vpp=2,cp=1,zero=1,mb=1,sp=on,recompute=full:3",
+                           "tp=4,pp=8,vpp=1,cp=1,zero=1,mb=1,sp=on,recompute=uniform:2",
                            "tp=8,pp=1,vpp=1,cp=1,zero=1,mb=1,sp=on,"
                            "recompute=selective:layernorm+mlp"}) {
     const Layout l = parse_layout(text, job.n_chips);
@@ -384,8 +385,12 @@ TEST(FrameworkImport, PartialRecomputation) {
   EXPECT_TRUE(noted);
   EXPECT_EQ(megatron("--recompute-method block --recompute-num-layers 10").layout.recompute_layers,
             0);  // ten layers a stage: all of them
-  EXPECT_EQ(megatron("--recompute-method uniform --recompute-num-layers 2").layout.recompute_layers,
-            0);
+  const TrainingConfig uniform = megatron("--recompute-method uniform --recompute-num-layers 2");
+  EXPECT_EQ(uniform.layout.recompute_layers, 0);
+  EXPECT_EQ(uniform.layout.recompute_group, 2);  // every layer, two to a checkpoint
+  EXPECT_EQ(recompute_text(uniform.layout), "uniform:2");
+  EXPECT_EQ(megatron("--recompute-method uniform --recompute-num-layers 1").layout.recompute_group,
+            1);
   EXPECT_TRUE(megatron("--recompute-method block").is_missing("recompute_num_layers"));
   EXPECT_THROW(megatron("--recompute-method blocky --recompute-num-layers 2"),
                std::invalid_argument);

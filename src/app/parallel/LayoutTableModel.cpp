@@ -47,9 +47,12 @@ QVariant LayoutTableModel::data(const QModelIndex& index, int role) const {
       case kEp: return static_cast<qlonglong>(l.ep);
       case kZero: return l.zero;
       case kMicroBatch: return static_cast<qlonglong>(l.micro_batch);
-      case kRecompute:  // none, selective (by its modules), full of N layers (by N), full
+      case kRecompute:  // none, selective (by its modules), full of N layers (by N), full (by
+                        // layers to a checkpoint)
         if (l.recompute == Checkpointing::full && l.recompute_layers > 0)
           return 200'000 + static_cast<int>(std::min<std::int64_t>(l.recompute_layers, 99'999));
+        if (l.recompute == Checkpointing::full)
+          return 400'000 + static_cast<int>(std::min<std::int64_t>(l.recompute_group, 99'999));
         return static_cast<int>(l.recompute) * 200'000 + static_cast<int>(l.recompute_modules);
       case kStep: return r.step_seconds;
       case kTokens: return r.tokens_per_second_per_chip;

@@ -144,6 +144,8 @@ std::string to_string(const Layout& l) {
 }
 
 std::string recompute_text(const Layout& l) {
+  if (l.recompute == Checkpointing::full && l.recompute_group > 1)
+    return "uniform:" + std::to_string(l.recompute_group);
   std::string s(to_string(l.recompute));
   if (l.recompute == Checkpointing::full && l.recompute_layers > 0)
     s += ":" + std::to_string(l.recompute_layers);
@@ -154,6 +156,7 @@ std::string recompute_text(const Layout& l) {
 
 void parse_recompute_text(std::string_view value, Layout& l) {
   l.recompute_layers = 0;
+  l.recompute_group = 1;
   l.recompute_modules = 0;
   const std::string got = "; got \"" + std::string(value) + "\"";
   if (value == "none") {
@@ -180,10 +183,20 @@ void parse_recompute_text(std::string_view value, Layout& l) {
       throw std::invalid_argument("recompute=full:N needs N >= 1 (layers of each chunk)" + got);
     l.recompute = Checkpointing::full;
     l.recompute_layers = v;
+  } else if (value.starts_with("uniform:")) {
+    const std::string_view n = value.substr(8);
+    std::int64_t v = 0;
+    const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
+    if (ec != std::errc() || end != n.data() + n.size() || v < 1 || v > 100'000)
+      throw std::invalid_argument(
+          "recompute=uniform:N needs N in 1 – 100,000 (layers to a checkpoint)" + got);
+    l.recompute = Checkpointing::full;
+    l.recompute_group = v;
   } else {
     throw std::invalid_argument(
         "recompute must be none, selective, selective:M1+M2 (Megatron's recompute modules), "
-        "full or full:N (the first N layers of each chunk)" +
+        "full, full:N (the first N layers of each chunk) or uniform:N (every layer, N to a "
+        "checkpoint)" +
         got);
   }
 }
@@ -352,6 +365,12 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
            "; got " + format_grouped(l.pp);
   if (l.recompute_layers < 0)
     return "recompute=full:N needs N >= 1; got " + format_grouped(l.recompute_layers);
+  if (l.recompute_group < 1)
+    return "recompute=uniform:N needs N >= 1; got " + format_grouped(l.recompute_group);
+  if (l.recompute_group > 1 && (l.recompute != Checkpointing::full || l.recompute_layers > 0))
+    return "recompute=uniform:" + format_grouped(l.recompute_group) +
+           " groups full recomputation of every layer; it excludes recompute=full:N and "
+           "selective";
   if (l.recompute_modules != 0) {
     if (l.recompute != Checkpointing::selective)
       return "recompute modules (" + recompute_modules_text(l.recompute_modules) +

@@ -147,6 +147,13 @@ struct Layout {
   // checkpointing of every k-th layer recomputes 1/k as many); 0: every
   // layer. Written "recompute=full:N".
   std::int64_t recompute_layers = 0;
+  // With full recomputation of every layer (recompute_layers 0): the layers
+  // checkpointed this many at a time (Megatron's --recompute-method uniform
+  // --recompute-num-layers N): one checkpoint per group of a chunk's layers,
+  // whose layers are re-materialized together in the backward. The same
+  // FLOPs as 1; fewer checkpoints, a larger working set. Written
+  // "recompute=uniform:N"; 1: each layer its own checkpoint ("full").
+  std::int64_t recompute_group = 1;
   // With selective recomputation: the modules re-run (RecomputeModule bits);
   // 0 is the attention core alone, written "recompute=selective"; others
   // "recompute=selective:layernorm+moe_act".
@@ -428,6 +435,7 @@ struct SearchOptions {
   // With recompute full: the first N layers of each chunk (Layout::
   // recompute_layers); never searched, only locked.
   std::int64_t recompute_layers = 0;
+  std::int64_t recompute_group = 1;       // with recompute full (Layout::recompute_group)
   std::uint32_t recompute_modules = 0;    // with recompute selective (Layout::recompute_modules)
   std::optional<std::int64_t> dp;         // a partial --layout that names dp
   std::optional<bool> sequence_parallel;  // unset: on wherever tp > 1

@@ -332,9 +332,20 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   const std::int64_t mbs = micro_batches_per_step(job, layout);
   m.in_flight =
       dualpipe ? std::min(layout.pp + 1, mbs) : in_flight(stage, layout.pp, layout.vpp, mbs);
-  const std::int64_t per_micro_batch =
-      checked_add(checked_mul(comp.dense_layers, dense.activation_bytes, what),
-                  checked_mul(comp.moe_layers, moe.activation_bytes, what), what);
+  // A chunk's kept activations; with full recomputation in groups of g
+  // layers (Layout::recompute_group), one checkpoint (the group's input, the
+  // same for a dense and an MoE layer) per group.
+  const std::int64_t group = layout.recompute == Checkpointing::full && layout.recompute_layers == 0
+                                 ? layout.recompute_group
+                                 : 1;
+  auto chunk_bytes = [&](std::int64_t nd, std::int64_t nm) {
+    if (group > 1)
+      return checked_mul(ceil_div(nd + nm, group),
+                         std::max(dense.activation_bytes, moe.activation_bytes), what);
+    return checked_add(checked_mul(nd, dense.activation_bytes, what),
+                       checked_mul(nm, moe.activation_bytes, what), what);
+  };
+  const std::int64_t per_micro_batch = chunk_bytes(comp.dense_layers, comp.moe_layers);
   std::int64_t act = checked_mul(m.in_flight, per_micro_batch, what);
   std::int64_t first_chunk_in_flight = m.in_flight;
   if (layout.vpp > 1 && !dualpipe) {
@@ -350,8 +361,7 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
           m.in_flight / round * p + std::clamp<std::int64_t>(m.in_flight % round - j * p, 0, p);
       if (j == 0) first_chunk_in_flight = held;
       const auto [nd, nm] = chunk_kinds(c, mc, static_cast<std::size_t>(j * p + stage));
-      const std::int64_t chunk = checked_add(checked_mul(nd, dense.activation_bytes, what),
-                                             checked_mul(nm, moe.activation_bytes, what), what);
+      const std::int64_t chunk = chunk_bytes(nd, nm);
       act = checked_add(act, checked_mul(held, chunk, what), what);
     }
   }
@@ -362,11 +372,16 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
     act = checked_add(act, checked_mul(mbs, out.kept_per_micro_batch_bytes, what), what);
   }
   // Full recomputation re-materializes one layer at a time during the
-  // backward; the loss's backward comes before any of them.
+  // backward (a group's layers together); the loss's backward comes before
+  // any of them.
   std::int64_t working = 0;
-  if (layout.recompute == Checkpointing::full)
+  if (layout.recompute == Checkpointing::full) {
     working = std::max(comp.dense_layers > 0 ? dense.full_activation_bytes : 0,
                        comp.moe_layers > 0 ? moe.full_activation_bytes : 0);
+    const std::int64_t chunk_layers = ceil_div(comp.layers, std::max<std::int64_t>(1, layout.vpp));
+    working = checked_mul(
+        std::clamp<std::int64_t>(group, 1, std::max<std::int64_t>(1, chunk_layers)), working, what);
+  }
   std::int64_t hole = 0;
   if (comp.last && out.transient_bytes >= working) {
     working = out.transient_bytes;

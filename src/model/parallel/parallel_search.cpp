@@ -128,7 +128,10 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
                   L.zero = zero, L.micro_batch = mb,
                   L.sequence_parallel = tp > 1 && opt.sequence_parallel.value_or(true);
                   L.recompute = rc;
-                  if (rc == Checkpointing::full) L.recompute_layers = opt.recompute_layers;
+                  if (rc == Checkpointing::full) {
+                    L.recompute_layers = opt.recompute_layers;
+                    L.recompute_group = opt.recompute_group;
+                  }
                   if (rc == Checkpointing::selective) L.recompute_modules = opt.recompute_modules;
                   if (layout_problem(job, L)) continue;
                   const std::int64_t acc = accumulation_key(L);
@@ -247,7 +250,10 @@ std::string no_layout_reason(const TrainingJob& job, const SearchOptions& opt) {
   l.zero = opt.zero.value_or(l.dp * l.cp == 1 ? 0 : 1);
   l.sequence_parallel = l.tp > 1;
   l.recompute = opt.recompute.value_or(Checkpointing::none);
-  if (l.recompute == Checkpointing::full) l.recompute_layers = opt.recompute_layers;
+  if (l.recompute == Checkpointing::full) {
+    l.recompute_layers = opt.recompute_layers;
+    l.recompute_group = opt.recompute_group;
+  }
   if (l.recompute == Checkpointing::selective) l.recompute_modules = opt.recompute_modules;
   if (auto problem = layout_problem(job, l))
     return "the simplest split of " + chips + " under the locks (DP " + format_grouped(l.dp) +

@@ -3,9 +3,12 @@
 // --recompute-num-layers N; the other layers keep their activations.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "parallel.h"
+#include "parallel_internal.h"
 #include "parallel_test_util.h"
 #include "published_jobs.h"
 
@@ -198,6 +201,58 @@ TEST(RecomputeModules, RecomputedGemmsCostTimeAndCountInHfu) {
   EXPECT_NEAR(up.recompute_flops_per_step, 2 * tokens * 61 * 128 * (1536.0 * 192 + 512.0 * 256),
               1e-9 * up.recompute_flops_per_step);
   EXPECT_GT(up.hfu, none.hfu);
+}
+
+// Megatron's uniform method (Layout::recompute_group): every layer recomputed,
+// N layers to a checkpoint. The same time and FLOPs as full; one checkpoint
+// per N layers of a chunk, and N layers re-materialised together.
+TEST(UniformRecompute, SpellingAndRefusals) {
+  const Layout l = at("uniform:4");
+  EXPECT_EQ(l.recompute, Checkpointing::full);
+  EXPECT_EQ(l.recompute_group, 4);
+  EXPECT_EQ(l.recompute_layers, 0);
+  EXPECT_EQ(recompute_text(l), "uniform:4");
+  EXPECT_EQ(parse_layout(to_string(l), 64), l);
+  EXPECT_EQ(at("uniform:1"), at("full"));  // one layer to a checkpoint is full
+  EXPECT_EQ(parse_layout("recompute=full", 64, l).recompute_group, 1);
+  for (const char* bad : {"uniform:0", "uniform:", "uniform:x", "uniform:100001"})
+    EXPECT_THROW(at(bad), std::invalid_argument) << bad;
+  const TrainingJob j = llama70();
+  Layout mixed = at("full:3");
+  mixed.recompute_group = 2;
+  ASSERT_TRUE(layout_problem(j, mixed));
+  EXPECT_NE(layout_problem(j, mixed)->find("uniform:2"), std::string::npos);
+  Layout selective = at("selective");
+  selective.recompute_group = 2;
+  EXPECT_TRUE(layout_problem(j, selective));
+}
+
+TEST(UniformRecompute, FewerCheckpointsALargerWorkingSet) {
+  const TrainingJob j = llama70();
+  const LayoutResult full = evaluate_layout(j, at("full"));
+  ASSERT_TRUE(full.valid) << full.reason;
+  const parallel_detail::JobContext c = parallel_detail::make_context(j);
+  const parallel_detail::LayerCost layer = parallel_detail::layer_cost(c, at("full"), false);
+  const std::vector<StageMemory> full_stages = memory_by_stage(j, at("full"));
+  for (std::int64_t n : {2, 5, 10, 40}) {
+    const Layout l = at(("uniform:" + std::to_string(n)).c_str());
+    const LayoutResult r = evaluate_layout(j, l);
+    ASSERT_TRUE(r.valid) << r.reason;
+    EXPECT_DOUBLE_EQ(r.step_seconds, full.step_seconds) << n;
+    EXPECT_DOUBLE_EQ(r.recompute_flops_per_step, full.recompute_flops_per_step) << n;
+    // A middle stage (no embedding, no loss) of L layers: in_flight ×
+    // ceil(L / n) checkpoints and min(n, L) layers re-materialised, where
+    // full keeps in_flight × L and one.
+    const StageMemory m = memory_by_stage(j, l)[3];
+    const StageMemory f = full_stages[3];
+    const std::int64_t L = m.layers;
+    ASSERT_GE(L, 10);
+    const std::int64_t groups = (L + n - 1) / n, together = std::min<std::int64_t>(n, L);
+    EXPECT_EQ(m.activations_bytes - f.activations_bytes,
+              m.in_flight * (groups - L) * layer.activation_bytes +
+                  (together - 1) * layer.full_activation_bytes)
+        << n;
+  }
 }
 
 }  // namespace
