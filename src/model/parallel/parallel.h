@@ -262,6 +262,9 @@ struct LayerActivationInputs {
   // The experts' outputs kept for the weighted combine's backward
   // (!TrainingSoftware::moe_probs_in_activation).
   bool moe_combine_keeps_outputs = true;
+  // The gated activation's input kept in FP8 (TrainingSoftware::
+  // fp8_activation_input).
+  bool fp8_activation_input = false;
   // With sequence parallelism, the TP regions' inputs kept whole rather than
   // as the local shard (TrainingSoftware::tp_saves_gathered_inputs).
   bool tp_inputs_gathered = false;

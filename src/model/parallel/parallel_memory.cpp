@@ -105,7 +105,9 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
   // hidden unit); fused SwiGLU keeps the gate and up outputs and the product (3 × 2).
   // A recomputed MLP keeps only its input (with the norm's); a recomputed
   // expert activation keeps FC1's outputs, not the product.
-  const std::int64_t per_unit = shape.gated ? 6 : 4;
+  // With the SwiGLU's input kept in FP8 (TrainingSoftware::
+  // fp8_activation_input), the gate and up outputs take a byte each.
+  const std::int64_t per_unit = shape.gated ? (in.fp8_activation_input ? 4 : 6) : 4;
   if (!moe) {
     if (!(re & kRecomputeMlp))
       bytes = checked_add(bytes, checked_mul({per_unit, n, shape.d_ff / t}, what), what);

@@ -193,6 +193,8 @@ TrainingSoftware deepseek_v3() {
   s.overlap_ep_comm = true;
   // The report does not say where the gating weights are applied.
   s.moe_probs_in_activation = false;
+  // "we cache the inputs of the SwiGLU operator ... stored in FP8" (§3.3.3).
+  s.fp8_activation_input = true;
   // Node-limited routing, each token to at most 4 nodes (§2.1.2; topk_group
   // 4 in its config.json), dispatched once per node over InfiniBand and
   // forwarded over NVLink (§3.2.2; DeepEP); FP8 dispatch, bf16 combine
@@ -325,6 +327,9 @@ std::vector<std::string> software_changes(const TrainingSoftware& base,
   if (run.overlap_ep_comm != base.overlap_ep_comm)
     out.emplace_back(run.overlap_ep_comm ? "expert all-to-alls overlapped"
                                          : "expert all-to-alls exposed");
+  if (run.fp8_activation_input != base.fp8_activation_input)
+    out.emplace_back(run.fp8_activation_input ? "activation inputs kept in FP8"
+                                              : "activation inputs kept in bf16");
   if (run.moe_probs_in_activation != base.moe_probs_in_activation)
     out.emplace_back(run.moe_probs_in_activation ? "routing weights in the experts"
                                                  : "expert outputs kept for the combine");

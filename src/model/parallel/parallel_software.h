@@ -131,6 +131,12 @@ struct TrainingSoftware {
   // the experts' bf16 outputs to weight them, 2 bytes per routed copy and
   // hidden unit.
   bool moe_probs_in_activation = true;
+  // The gated activation's input (the gate and up projections' outputs) kept
+  // for its backward in FP8, 1 byte per element, and cast back there:
+  // DeepSeek-V3's "inputs of the SwiGLU operator in MoE" (§3.3.3), Megatron
+  // Core's activation_func_fp8_input_store (off by default). 2 bytes per
+  // hidden unit fewer, in every gated MLP.
+  bool fp8_activation_input = false;
   // Pipeline sends of activations (forward) and of their gradients
   // (backward): each TP rank sends its 1/t share and the next stage gathers it
   // (Megatron's scatter-gather; DeepSpeed's pipeline engine partitions the

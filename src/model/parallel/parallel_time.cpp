@@ -500,6 +500,7 @@ LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool 
   in.dropout = sw.dropout;
   in.moe_load_imbalance = sw.moe_load_imbalance;
   in.moe_combine_keeps_outputs = !sw.moe_probs_in_activation;
+  in.fp8_activation_input = sw.fp8_activation_input;
   in.tp_inputs_gathered = sw.tp_saves_gathered_inputs;
   lc.activation_bytes = layer_activation_bytes(s, in, moe);
   in.recompute = Checkpointing::none;

@@ -140,6 +140,28 @@ TEST(ParallelMemory, RoutingWeightsInsideTheExpertsKeepNoExpertOutputs) {
   EXPECT_DOUBLE_EQ(modern.step_seconds, weighted_combine.step_seconds);
 }
 
+TEST(ParallelMemory, AnFp8ActivationInputKeepsAByteAHiddenUnitLess) {
+  // The SwiGLU's input (gate and up outputs) kept in FP8 for its backward:
+  // 2 bytes per hidden unit fewer in a dense MLP, in every routed copy's
+  // experts (with their activation recomputed too) and in a shared expert.
+  LayerActivationInputs in;
+  in.seq_len = 4096;
+  in.flash_attention = true;
+  in.dropout = false;
+  const ModelShape dense = testing_util::preset_shape("Llama-3-8B");
+  LayerActivationInputs fp8 = in;
+  fp8.fp8_activation_input = true;
+  EXPECT_EQ(layer_activation_bytes(dense, in) - layer_activation_bytes(dense, fp8),
+            2LL * 4096 * dense.d_ff);
+  const ModelShape moe = testing_util::preset_shape("Mixtral-8x7B");  // top-2, no shared expert
+  in.recompute = fp8.recompute = Checkpointing::selective;
+  in.recompute_modules = fp8.recompute_modules = kRecomputeMoeAct;
+  EXPECT_EQ(layer_activation_bytes(moe, in, true) - layer_activation_bytes(moe, fp8, true),
+            2LL * 4096 * 2 * moe.effective_expert_d_ff());
+  EXPECT_TRUE(software_by_name("deepseek-v3").fp8_activation_input);         // its report, §3.3.3
+  EXPECT_FALSE(software_by_name("megatron-core-fp8").fp8_activation_input);  // opt-in there
+}
+
 TEST(ParallelMemory, StageLayers) {
   EXPECT_EQ(stage_layers(96, 8), std::vector<std::int64_t>(8, 12));
   // Llama 3 405B: 126 layers on 16 stages, one fewer on the first and last.
