@@ -384,8 +384,10 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
     working = checked_mul(
         std::clamp<std::int64_t>(group, 1, std::max<std::int64_t>(1, chunk_layers)), working, what);
   }
+  // The loss's peak (with the block it leaves reserved) or the recomputed
+  // layers', whichever is larger: they come at different times.
   std::int64_t hole = 0;
-  if (comp.last && out.transient_bytes >= working) {
+  if (comp.last && out.transient_bytes + out.loss_hole_bytes > working) {
     working = out.transient_bytes;
     hole = out.loss_hole_bytes;
   }
