@@ -218,12 +218,12 @@ void ParallelReadouts::show(const ParallelView& v) {
               "model (its read-outs say which)")
                .arg(qs(format_count(v.plan.run_tokens, 2))));
     const double peak = static_cast<double>(r->memory.total_bytes);
-    grid_->set(memory,
-               {.value = tr("%1 of %2 (stage %3)")
-                             .arg(fmtBytes(peak), fmtBytes(static_cast<double>(r->hbm_bytes)))
-                             .arg(r->memory.stage),
-                .tone = r->fits ? Tone::normal : Tone::fail,
-                .number = peak});
+    grid_->set(memory, {.value = tr("%1 of %2 (stage %3)")
+                                     .arg(qs(format_bytes(peak, 1)),
+                                          qs(format_bytes(static_cast<double>(r->hbm_bytes), 1)))
+                                     .arg(r->memory.stage),
+                        .tone = r->fits ? Tone::normal : Tone::fail,
+                        .number = peak});
   } else {
     for (ReadoutGrid::Row row : {step, tokens, mfu, hfu, days, memory}) number(row, 0, {}, {});
   }
