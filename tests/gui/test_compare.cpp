@@ -92,6 +92,10 @@ TEST(Compare, PinAChangeAndTheDeltasThatFollowThenUnpin) {
       << t.flopsDelta().toStdString();
   EXPECT_TRUE(
       t.readouts().grid()->deltaText(t.readouts().rental).startsWith(QStringLiteral("+100.0 %")));
+  // A fraction's change reads in percentage points beside its relative change.
+  const QString goodput = t.readouts().grid()->deltaText(t.readouts().goodput);
+  EXPECT_TRUE(goodput.startsWith(QStringLiteral("\u2212"))) << goodput.toStdString();
+  EXPECT_TRUE(goodput.endsWith(QStringLiteral(" pp)"))) << goodput.toStdString();
 
   // The badge opens the Compare dock, which lists what differs.
   QTest::mouseClick(t.w.baselineBadge(), Qt::LeftButton);

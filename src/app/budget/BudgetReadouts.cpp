@@ -72,7 +72,7 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                                  "Parallelism panel runs (its search, or the row you chose); "
                                  "choose which on the Parallelism panel."),
                    .better = Better::higher,
-                   .format = shows::percent(1)});
+                   .format = shows::points(1)});
   chinchilla = grid->addSection(tr("Chinchilla answer"));
   params = grid->add({.key = QStringLiteral("params"),
                       .name = tr("Chinchilla N"),
@@ -88,7 +88,7 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                  .tooltip = tr("Share of the wall-clock days that is progress, after crashes, "
                                "restarts and checkpoints"),
                  .better = Better::higher,
-                 .format = shows::percent()});
+                 .format = shows::points()});
   effective = grid->add({.key = QStringLiteral("effective"),
                          .name = tr("After goodput"),
                          .tooltip = tr("The Chinchilla split of the compute the run delivers (C × "
@@ -128,7 +128,7 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                          .tooltip = tr("Share of training FLOPs in QKᵀ and A·V at the training "
                                        "sequence: 12·L·T·d ÷ (6N + 12·L·T·d); 6ND undercounts "
                                        "by f/(1−f)"),
-                         .format = shows::percent()});
+                         .format = shows::points()});
   run = grid->addSection(tr("Planned run"));
   run_goodput = grid->add({.key = QStringLiteral("run_goodput"),
                            .name = tr("Goodput"),
@@ -136,7 +136,7 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                                          "crash costs the restart plus the work since the last "
                                          "checkpoint; synchronous writes stall training"),
                            .better = Better::higher,
-                           .format = shows::percent()});
+                           .format = shows::points()});
   run_days = grid->add({.key = QStringLiteral("run_days"),
                         .name = tr("Wall-clock"),
                         .tooltip = tr("Effective days (productive days ÷ goodput) and the "

@@ -18,6 +18,13 @@ inline Format grouped(int decimals) {
 inline Format percent(int decimals = 1) {
   return [decimals](double f) { return qs(format_percent(f, decimals)); };
 }
+// The change of a fraction, in percentage points: 0.009 → "0.9 pp" (its
+// relative change is the read-out's "−1.0 %" beside it).
+inline Format points(int decimals = 1) {
+  return [decimals](double f) {
+    return qs(format_grouped(f * 100.0, decimals)) + QStringLiteral(" pp");
+  };
+}
 inline Format bytes(int decimals) {
   return [decimals](double b) { return qs(format_bytes(b, decimals)); };
 }

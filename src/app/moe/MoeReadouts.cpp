@@ -70,7 +70,7 @@ MoeReadouts::MoeReadouts(ReadoutGrid* grid) : grid_(grid) {
                     .tooltip = tr("Slots over an expert's buffer ÷ all slots (T·k): silently "
                                   "dropped."),
                     .better = Better::lower,
-                    .format = [](double v) { return percent(v); }});
+                    .format = shows::points()});
   skipping = grid->add({.key = QStringLiteral("skipping"),
                         .name = tr("Tokens with no FFN"),
                         .tooltip = tr("Tokens whose every slot was dropped and no shared expert: "
@@ -89,7 +89,7 @@ MoeReadouts::MoeReadouts(ReadoutGrid* grid) : grid_(grid) {
                            .tooltip = tr("kept slots ÷ (capacity × E): the rest is padding, "
                                          "compute spent on zeros"),
                            .better = Better::higher,
-                           .format = [](double v) { return percent(v); }});
+                           .format = shows::points()});
   dropped = grid->add({.key = QStringLiteral("dropped"),
                        .name = tr("Dropped slots"),
                        .tooltip = tr("Slots routed past a full buffer (first come, first served "
@@ -171,7 +171,7 @@ MoeReadouts::MoeReadouts(ReadoutGrid* grid) : grid_(grid) {
                            .name = tr("Utilization"),
                            .tooltip = tr("M / (M + S − 1)"),
                            .better = Better::higher,
-                           .format = [](double v) { return percent(v); },
+                           .format = shows::points(),
                            .widest = QStringLiteral("99.9 %  (32/47)")});
   speedup = grid->add({.key = QStringLiteral("speedup"),
                        .name = tr("Speed-up"),

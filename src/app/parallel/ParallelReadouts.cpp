@@ -66,12 +66,12 @@ ParallelReadouts::ParallelReadouts(ReadoutGrid* grid) : grid_(grid) {
                  .name = tr("MFU"),
                  .tooltip = tr("Model FLOPs per step (no recompute) ÷ (step × chips × bf16 peak)"),
                  .better = Better::higher,
-                 .format = shows::percent()});
+                 .format = shows::points()});
   hfu = grid->add({.key = QStringLiteral("parallelHfu"),
                    .name = tr("HFU"),
                    .tooltip = tr("Model + recompute FLOPs ÷ (step × chips × bf16 peak)"),
                    .better = Better::higher,  // coloured like MFU for the same change
-                   .format = shows::percent()});
+                   .format = shows::points()});
   days = grid->add({.key = QStringLiteral("parallelDays"),
                     .name = tr("Days"),
                     .tooltip = tr("The scenario's training tokens at this step time"),
@@ -110,7 +110,7 @@ ParallelReadouts::ParallelReadouts(ReadoutGrid* grid) : grid_(grid) {
                           .name = tr("Budget MFU"),
                           .tooltip = tr("The MFU the Budget planner computes with, and where it "
                                         "comes from"),
-                          .format = shows::percent(),
+                          .format = shows::points(),
                           .widest = QStringLiteral("40.0 % (assumed)")});
 }
 

@@ -60,7 +60,7 @@ RooflineReadouts::RooflineReadouts(ReadoutGrid* grid) : grid_(grid) {
                   .tooltip = tr("Share of a decode step's bytes that is KV cache (the rest is "
                                 "weights), at the batch and both precisions"),
                   .better = Better::lower,
-                  .format = fmtPercent,
+                  .format = shows::points(),
                   .widest = QStringLiteral("100.0 % of bytes at B=1,024")});
   mfu = grid->addSection(tr("MFU budget"));
   plan_mfu = add({.key = QStringLiteral("planMfu"),
@@ -70,25 +70,25 @@ RooflineReadouts::RooflineReadouts(ReadoutGrid* grid) : grid_(grid) {
                                 "and its compute C. The MFU budget below is the seed's step "
                                 "agenda, a different question."),
                   .better = Better::higher,
-                  .format = fmtPercent,
+                  .format = shows::points(),
                   .widest = QStringLiteral("100.0 % (predicted), C = 1.026e+24")});
   mfu_row = add({.key = QStringLiteral("mfu"),
                  .name = tr("Agenda MFU"),
                  .tooltip = tr("Matmul-busy fraction of the step: matmul s ÷ total s"),
                  .better = Better::higher,
-                 .format = fmtPercent,
+                 .format = shows::points(),
                  .widest = QStringLiteral("100.0 %")});
   hfu = add({.key = QStringLiteral("hfu"),
              .name = tr("HFU"),
              .tooltip = tr("MFU × recompute factor: recomputation counted as useful work; HFU ≥ "
                            "MFU always"),
-             .format = fmtPercent,
+             .format = shows::points(),
              .widest = QStringLiteral("over 100 % (MFU \u00d7 2.00)")});
   lever = add({.key = QStringLiteral("lever"),
                .name = tr("Biggest lever"),
                .tooltip = tr("The non-matmul unit that costs the matmul unit the most idle time"),
                .better = Better::lower,
-               .format = fmtPercent,
+               .format = shows::points(),
                .widest = QStringLiteral("optimizer (88.8 % of step)")});
   latency = grid->addSection(tr("Latency napkin"));
   model = add({.key = QStringLiteral("model"),

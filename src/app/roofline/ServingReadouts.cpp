@@ -162,7 +162,7 @@ ServingReadouts::ServingReadouts(ReadoutGrid* grid) : grid_(grid), notes_(new QL
                       .tooltip = tr("Energy's share of the chip-hour price: TDP × PUE × $/kWh ÷ "
                                     "price (chips at full power and cooling; not hosts, network "
                                     "or storage)"),
-                      .format = fmtPercent});
+                      .format = shows::points()});
 }
 
 void ServingReadouts::show(const ServingPanelView& v, std::optional<std::int64_t> napkin_chips) {
