@@ -13,6 +13,7 @@
 #include "MessageLabel.h"
 #include "PlotItems.h"
 #include "PlotWidget.h"
+#include "ReadoutFormats.h"
 #include "ReadoutGrid.h"
 #include "ReflowGrid.h"
 
@@ -83,8 +84,18 @@ TEST(ReadoutGrid, ShowsTheChangeFromABaselineColouredByWhichWayIsBetter) {
   g.setBaseline(chips, 1000);
   EXPECT_GT(g.sizeHint().width(), w0);  // room for the change
   EXPECT_EQ(g.deltaText(cost), QStringLiteral("+25.0 % (+4e+05)"));
-  EXPECT_EQ(g.deltaText(flops), QStringLiteral("+25.0 % (+2.56e23)"));
+  // A bare number takes the row's unit; one formatted with its own keeps it.
+  EXPECT_EQ(g.deltaText(flops), QStringLiteral("+25.0 % (+2.56e23 FLOPs)"));
   EXPECT_EQ(g.deltaText(chips), QStringLiteral("= baseline"));
+  const auto days = g.add({.key = QStringLiteral("days"), .name = QStringLiteral("Days")});
+  g.set(days, {.value = QStringLiteral("4.3"), .unit = QStringLiteral("days"), .number = 4.3});
+  g.setBaseline(days, 7.1);
+  EXPECT_EQ(g.deltaText(days), QStringLiteral("\u221239.4 % (\u22122.8 days)"));
+  const auto mfu = g.add(
+      {.key = QStringLiteral("mfu"), .name = QStringLiteral("MFU"), .format = shows::points()});
+  g.set(mfu, {.value = QStringLiteral("44.7 %"), .number = 0.447});
+  g.setBaseline(mfu, 0.542);
+  EXPECT_EQ(g.deltaText(mfu), QStringLiteral("\u221217.5 % (\u22129.5 pp)"));
   auto colour = [&](ReadoutGrid::Row r) {
     return g
         .findChild<QLabel*>(QStringLiteral("delta_") + (r.index == 0   ? QStringLiteral("cost")

@@ -5,6 +5,7 @@
 #include <QContextMenuEvent>
 #include <QEvent>
 #include <QMenu>
+#include <QRegularExpression>
 #include <cmath>
 
 #include "PlotStyle.h"
@@ -234,7 +235,12 @@ void ReadoutGrid::updateDelta(RowWidgets& r) {
       return tr("= baseline");
     }
     const QString sign = d > 0 ? QStringLiteral("+") : QStringLiteral("\u2212");
-    const QString abs = sign + r.spec.format(std::fabs(d));
+    QString abs = sign + r.spec.format(std::fabs(d));
+    // A bare number ("2.8", "2.56e23") takes the row's unit ("2.8 days",
+    // "2.56e23 FLOPs"); a formatted one ("725 ms", "9.5 pp") has its own.
+    static const QRegularExpression kHasUnit(QStringLiteral("[A-DF-Za-df-z%$\u00d7]"));
+    if (!r.readout.unit.isEmpty() && !abs.contains(kHasUnit))
+      abs += QLatin1Char(' ') + r.readout.unit;
     const QString tail = second.isEmpty() ? QString() : QStringLiteral(", ") + second;
     if (b == 0) return abs + tail;
     return sign + QString::number(std::fabs(d) / std::fabs(b) * 100.0, 'f', 1) +
