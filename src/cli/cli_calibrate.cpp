@@ -90,11 +90,8 @@ MeasuredRuns read_all(const std::vector<std::string>& files, const RunDefaults& 
   return all;
 }
 
-std::string pct(double x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%+.1f %%", 100 * x);
-  return b;
-}
+// A signed percent right-aligned in 8 columns.
+std::string pct(double x) { return pad_left(signed_percent(x), 8); }
 
 std::string value_text(const FittedConstant& c, const FitConstant& k) {
   char b[160];
@@ -243,7 +240,7 @@ int run_calibrate(Args& a) {
   for (std::size_t i = 0; i < c.runs.size(); ++i) {
     const RunFit& f = c.fit.runs[i];
     std::printf(
-        "  %-12s %-64s %9s  %9s %8s  %9s %8s  %9s %8s\n", c.runs[i].label.c_str(),
+        "  %-12s %-64s %9s  %9s %s  %9s %s  %9s %s\n", c.runs[i].label.c_str(),
         to_string(c.runs[i].layout).c_str(), format_seconds(f.measured).c_str(),
         format_seconds(f.prior_predicted).c_str(), pct(f.prior_predicted / f.measured - 1).c_str(),
         format_seconds(f.predicted).c_str(), pct(f.predicted / f.measured - 1).c_str(),

@@ -347,6 +347,27 @@ void row(const char* label, const std::string& value, int width) {
   std::printf("  %-*s %s\n", width, label, value.c_str());
 }
 
+namespace {
+std::size_t code_points(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++n;
+  return n;
+}
+}  // namespace
+
+std::string pad_right(const std::string& text, std::size_t width) {
+  const std::size_t n = code_points(text);
+  return n >= width ? text + " " : text + std::string(width - n, ' ');
+}
+
+std::string pad_left(const std::string& text, std::size_t width) {
+  const std::size_t n = code_points(text);
+  return n >= width ? text : std::string(width - n, ' ') + text;
+}
+
+std::string signed_percent(double fraction) { return format_signed(100 * fraction, 1) + " %"; }
+
 void paragraph(const std::string& text, int indent) {
   std::string line;
   std::size_t start = 0;

@@ -114,6 +114,14 @@ bool looks_like_flag(std::string_view word);
 void row(const char* label, const std::string& value, int width = 26);
 // Text wrapped at 92 columns, each line indented by `indent` spaces.
 void paragraph(const std::string& text, int indent = 2);
+// Padded to `width` characters (UTF-8 code points, not bytes, so "−" counts
+// once): text then spaces (pad_right; at least one space after), or spaces
+// then text (pad_left).
+std::string pad_right(const std::string& text, std::size_t width);
+std::string pad_left(const std::string& text, std::size_t width);
+// A fraction as a signed percent, with the minus sign U+2212 as the read-outs
+// print it: −0.006 → "−0.6 %", 0.103 → "+10.3 %".
+std::string signed_percent(double fraction);
 
 // JSON numbers: integers exactly, doubles as doubles.
 QJsonValue json_int(std::int64_t v);

@@ -35,14 +35,6 @@ QJsonValue number_or_null(const std::optional<double>& v) {
   return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
 }
 
-// Pads to `width` characters (UTF-8 code points, not bytes).
-std::string pad(const std::string& s, std::size_t width) {
-  std::size_t n = 0;
-  for (unsigned char c : s)
-    if ((c & 0xC0) != 0x80) ++n;
-  return n >= width ? s + " " : s + std::string(width - n, ' ');
-}
-
 std::string value_text(const std::optional<double>& v, const std::string& display, Unit u) {
   if (v) return format_quantity(*v, u);
   // "none: no slice …" → "none"; an error → "n/a".
@@ -118,22 +110,23 @@ int run_diff(Args& a) {
     std::printf("Inputs that differ (%zu of %zu):\n", inputs.size(), scenario_fields().size());
     std::size_t w = 6;
     for (const InputDifference& d : inputs) w = std::max(w, d.name.size() + 2);
-    std::printf("  %s%s%s\n", pad("input", w).c_str(), pad("A", 24).c_str(), "B");
+    std::printf("  %s%s%s\n", pad_right("input", w).c_str(), pad_right("A", 24).c_str(), "B");
     for (const InputDifference& d : inputs)
-      std::printf("  %s%s%s\n", pad(d.name, w).c_str(), pad(d.a, 24).c_str(), d.b.c_str());
+      std::printf("  %s%s%s\n", pad_right(d.name, w).c_str(), pad_right(d.a, 24).c_str(),
+                  d.b.c_str());
   }
   std::printf("\nHeadline outputs:\n");
-  std::printf("  %s%s%s%s%s%s\n", pad("output", 30).c_str(), pad("A", 24).c_str(),
-              pad("B", 24).c_str(), pad("change (B \u2212 A)", 24).c_str(), pad("B/A", 9).c_str(),
-              "better");
+  std::printf("  %s%s%s%s%s%s\n", pad_right("output", 30).c_str(), pad_right("A", 24).c_str(),
+              pad_right("B", 24).c_str(), pad_right("change (B \u2212 A)", 24).c_str(),
+              pad_right("B/A", 9).c_str(), "better");
   for (const OutputComparison& c : outputs) {
     char ratio[32] = "-";
     if (c.ratio) std::snprintf(ratio, sizeof ratio, "%.3f", *c.ratio);
-    std::printf("  %s%s%s%s%s%s\n", pad(c.name, 30).c_str(),
-                pad(value_text(c.a, c.a_display, c.unit), 24).c_str(),
-                pad(value_text(c.b, c.b_display, c.unit), 24).c_str(),
-                pad(c.delta ? format_delta(*c.delta, c.unit) : "-", 24).c_str(),
-                pad(ratio, 9).c_str(), better_text(c.better).c_str());
+    std::printf("  %s%s%s%s%s%s\n", pad_right(c.name, 30).c_str(),
+                pad_right(value_text(c.a, c.a_display, c.unit), 24).c_str(),
+                pad_right(value_text(c.b, c.b_display, c.unit), 24).c_str(),
+                pad_right(c.delta ? format_delta(*c.delta, c.unit) : "-", 24).c_str(),
+                pad_right(ratio, 9).c_str(), better_text(c.better).c_str());
   }
   std::printf(
       "\nbetter: the plan with the better value (\"-\": the output has no better "

@@ -48,12 +48,6 @@ QJsonObject set_json(const ValidationSet& set, const ValidationSummary& s, bool 
   return o;
 }
 
-std::string percent(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f %%", 100 * x);
-  return buf;
-}
-
 int run_validate(Args& args) {
   const bool json = args.flag("--json");
   const bool rows = args.flag("--rows");
@@ -85,9 +79,9 @@ int run_validate(Args& args) {
     if (only && s.key != *only) continue;
     const ValidationSummary m = summarize(s);
     std::string worst =
-        m.rows ? s.rows[m.worst_row].label + " (" + percent(m.worst_error) + ")" : "";
-    std::printf("%-26s %5zu %8.1f %% %12s %11s  %s\n", s.key.c_str(), m.rows,
-                100 * m.mean_abs_error, percent(m.mean_signed_error).c_str(),
+        m.rows ? s.rows[m.worst_row].label + " (" + signed_percent(m.worst_error) + ")" : "";
+    std::printf("%-26s %5zu %8.1f %% %s %11s  %s\n", s.key.c_str(), m.rows, 100 * m.mean_abs_error,
+                pad_left(signed_percent(m.mean_signed_error), 12).c_str(),
                 (std::to_string(m.optimistic_rows) + "/" + std::to_string(m.rows)).c_str(),
                 worst.c_str());
   }
@@ -97,8 +91,8 @@ int run_validate(Args& args) {
     paragraph(s.source);
     if (!s.outside.empty()) paragraph("Not in the source: " + s.outside);
     for (const ValidationRow& r : s.rows)
-      std::printf("  %-60s %12.4g %12.4g %9s\n", r.label.c_str(), r.predicted, r.measured,
-                  percent(r.predicted / r.measured - 1).c_str());
+      std::printf("  %-60s %12.4g %12.4g %s\n", r.label.c_str(), r.predicted, r.measured,
+                  pad_left(signed_percent(r.predicted / r.measured - 1), 9).c_str());
   }
   return 0;
 }
