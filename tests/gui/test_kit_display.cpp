@@ -96,6 +96,13 @@ TEST(ReadoutGrid, ShowsTheChangeFromABaselineColouredByWhichWayIsBetter) {
   g.set(mfu, {.value = QStringLiteral("44.7 %"), .number = 0.447});
   g.setBaseline(mfu, 0.542);
   EXPECT_EQ(g.deltaText(mfu), QStringLiteral("\u221217.5 % (\u22129.5 pp)"));
+  // A change below the row's precision: the relative change alone, not "+0.0".
+  const auto wall = g.add({.key = QStringLiteral("wall"),
+                           .name = QStringLiteral("Wall-clock"),
+                           .format = shows::grouped(1)});
+  g.set(wall, {.value = QStringLiteral("29.92"), .unit = QStringLiteral("days"), .number = 29.92});
+  g.setBaseline(wall, 29.9);
+  EXPECT_EQ(g.deltaText(wall), QStringLiteral("+0.1 %"));
   auto colour = [&](ReadoutGrid::Row r) {
     return g
         .findChild<QLabel*>(QStringLiteral("delta_") + (r.index == 0   ? QStringLiteral("cost")

@@ -243,8 +243,13 @@ void ReadoutGrid::updateDelta(RowWidgets& r) {
       abs += QLatin1Char(' ') + r.readout.unit;
     const QString tail = second.isEmpty() ? QString() : QStringLiteral(", ") + second;
     if (b == 0) return abs + tail;
-    return sign + QString::number(std::fabs(d) / std::fabs(b) * 100.0, 'f', 1) +
-           QStringLiteral(" % (") + abs + QLatin1Char(')') + tail;
+    const QString relative =
+        sign + QString::number(std::fabs(d) / std::fabs(b) * 100.0, 'f', 1) + QStringLiteral(" %");
+    // A change that rounds to nothing at the row's precision ("+0.0 days")
+    // shows as its relative change alone.
+    static const QRegularExpression kNonZero(QStringLiteral("[1-9]"));
+    if (!r.spec.format(std::fabs(d)).contains(kNonZero)) return relative + tail;
+    return relative + QStringLiteral(" (") + abs + QLatin1Char(')') + tail;
   }();
   r.delta->setText(t);
   r.delta->setVisible(!t.isEmpty());
