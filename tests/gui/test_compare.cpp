@@ -96,6 +96,12 @@ TEST(Compare, PinAChangeAndTheDeltasThatFollowThenUnpin) {
   const QString goodput = t.readouts().grid()->deltaText(t.readouts().goodput);
   EXPECT_TRUE(goodput.startsWith(QStringLiteral("\u2212"))) << goodput.toStdString();
   EXPECT_TRUE(goodput.endsWith(QStringLiteral(" pp)"))) << goodput.toStdString();
+  // Every number row compares, lifetime dollars too, each change with its unit.
+  EXPECT_TRUE(t.readouts().grid()->deltaText(t.readouts().lifetime).contains(QLatin1Char('$')))
+      << t.readouts().grid()->deltaText(t.readouts().lifetime).toStdString();
+  EXPECT_TRUE(
+      t.readouts().grid()->deltaText(t.readouts().epochs).endsWith(QStringLiteral(" epochs)")))
+      << t.readouts().grid()->deltaText(t.readouts().epochs).toStdString();
 
   // The badge opens the Compare dock, which lists what differs.
   QTest::mouseClick(t.w.baselineBadge(), Qt::LeftButton);

@@ -151,21 +151,22 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                                      "days ÷ 1,000"),
                        .better = Better::lower,
                        .format = shows::grouped(1)});
-  optimal_checkpoint =
-      grid->add({.key = QStringLiteral("optimal_checkpoint"),
-                 .name = tr("Best checkpoint"),
-                 .tooltip = tr("Young (1974) / Daly (2006): every √(2 × write time × MTBF) for "
-                               "synchronous writes, as often as the store allows for "
-                               "asynchronous ones; the goodput it would give"),
-                 .format = shows::grouped(1),
-                 .widest = QStringLiteral("every 1,234 min: 99.9 %")});
-  epochs = grid->add({.key = QStringLiteral("epochs"),
-                      .name = tr("Epochs"),
-                      .tooltip = tr("Training tokens ÷ unique tokens, and what they are worth "
-                                    "as fresh tokens (Muennighoff et al. 2023: D′ = U + "
-                                    "U·R_D*·(1 − e^(−R/R_D*)), R_D* = 15.4)"),
-                      .format = shows::grouped(2),
-                      .widest = QStringLiteral("12.34 epochs, worth 123.4T")});
+  optimal_checkpoint = grid->add(
+      {.key = QStringLiteral("optimal_checkpoint"),
+       .name = tr("Best checkpoint"),
+       .tooltip = tr("Young (1974) / Daly (2006): every √(2 × write time × MTBF) for "
+                     "synchronous writes, as often as the store allows for "
+                     "asynchronous ones; the goodput it would give"),
+       .format = [](double m) { return qs(format_grouped(m, 1)) + QStringLiteral(" min"); },
+       .widest = QStringLiteral("every 1,234 min: 99.9 %")});
+  epochs = grid->add(
+      {.key = QStringLiteral("epochs"),
+       .name = tr("Epochs"),
+       .tooltip = tr("Training tokens ÷ unique tokens, and what they are worth "
+                     "as fresh tokens (Muennighoff et al. 2023: D′ = U + "
+                     "U·R_D*·(1 − e^(−R/R_D*)), R_D* = 15.4)"),
+       .format = [](double e) { return qs(format_grouped(e, 2)) + QStringLiteral(" epochs"); },
+       .widest = QStringLiteral("12.34 epochs, worth 123.4T")});
   run_loss = grid->add({.key = QStringLiteral("run_loss"),
                         .name = tr("Forecast loss"),
                         .tooltip = tr("L = E + A/N′^α + B/D′^β under the Loss law chosen above "
@@ -190,7 +191,7 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                      "both: the cheapest model at the reference's loss (the Objective control "
                      "decides whether What I would train follows it)"),
        .better = Better::lower,
-       .format = shows::grouped(0),
+       .format = shows::dollars(0),
        .widest = QStringLiteral("$123,456,789")});
   precision_cost = grid->add(
       {.key = QStringLiteral("precision_cost"),
@@ -527,6 +528,8 @@ void BudgetReadouts::setBaseline(const BudgetView* b) {
   if (!b->train)
     grid_->setBaseline(precision_cost, b->report.quality_penalty_nats.value_or(0.0) +
                                            b->report.train_precision_penalty_nats.value_or(0.0));
+  if (!b->train && b->report.dollars.same_loss.serving.fits)
+    grid_->setBaseline(lifetime, b->report.dollars.same_loss.total_dollars);
   ranges_->clearBaselines();
   if (b->ranges) {
     ranges_->setBaseline(range_days, b->ranges->days.p.p50);
