@@ -391,11 +391,7 @@ std::string Args::choice(std::string_view name, std::string_view fallback,
   const std::string v = text(name, fallback);
   for (auto c : choices)
     if (c == v) return v;
-  try {
-    throw_unknown_name(name, v, choices, [](std::string_view c) { return c; });
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
+  throw UsageError(unknown_name_text(name, v, choices, [](std::string_view c) { return c; }));
 }
 
 std::optional<std::vector<double>> Args::real_list(std::string_view name, double lo, double hi,

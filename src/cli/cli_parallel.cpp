@@ -32,12 +32,8 @@ namespace {
 ModelShape preset_shape(const std::string& name) {
   for (const ModelPreset& p : model_presets())
     if (p.name == name) return p.shape;
-  try {
-    throw_unknown_name("--preset", name, model_presets(),
-                       [](const ModelPreset& p) -> std::string_view { return p.name; });
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
+  throw UsageError(unknown_name_text("--preset", name, model_presets(),
+                                     [](const ModelPreset& p) { return p.name; }));
 }
 
 ModelShape shape_from_flags(Args& a) {
@@ -470,15 +466,11 @@ std::optional<Network> cluster_from_flags(Args& a, const std::string& chip) {
     bool preset = false;
     for (const ClusterPreset* p : cluster_list()) preset = preset || p->name == *name;
     if (!preset && !std::filesystem::exists(*name)) {
-      try {
-        throw_unknown_name(
-            "--cluster", *name, cluster_list(), [](const ClusterPreset* p) { return p->name; },
-            " or a cluster JSON file");
-      } catch (const std::invalid_argument& e) {
-        std::string msg = e.what();
-        msg.insert(std::min(msg.find("; did you mean"), msg.size()), " (no such file)");
-        throw UsageError(msg);
-      }
+      std::string msg = unknown_name_text(
+          "--cluster", *name, cluster_list(), [](const ClusterPreset* p) { return p->name; },
+          " or a cluster JSON file");
+      msg.insert(std::min(msg.find("; did you mean"), msg.size()), " (no such file)");
+      throw UsageError(msg);
     }
     n = preset ? cluster_by_name(*name).network : read_cluster_file(*name).network;
   }

@@ -235,7 +235,8 @@ void ReadoutGrid::updateDelta(RowWidgets& r) {
       return tr("= baseline");
     }
     const QString sign = d > 0 ? QStringLiteral("+") : QStringLiteral("\u2212");
-    QString abs = sign + r.spec.format(std::fabs(d));
+    const QString magnitude = r.spec.format(std::fabs(d));
+    QString abs = sign + magnitude;
     // A bare number ("2.8", "2.56e23") takes the row's unit ("2.8 days",
     // "2.56e23 FLOPs"); a formatted one ("725 ms", "9.5 pp") has its own.
     static const QRegularExpression kHasUnit(QStringLiteral("[A-DF-Za-df-z%$\u00d7]"));
@@ -248,7 +249,7 @@ void ReadoutGrid::updateDelta(RowWidgets& r) {
     // A change that rounds to nothing at the row's precision ("+0.0 days")
     // shows as its relative change alone.
     static const QRegularExpression kNonZero(QStringLiteral("[1-9]"));
-    if (!r.spec.format(std::fabs(d)).contains(kNonZero)) return relative + tail;
+    if (!magnitude.contains(kNonZero)) return relative + tail;
     return relative + QStringLiteral(" (") + abs + QLatin1Char(')') + tail;
   }();
   r.delta->setText(t);

@@ -29,13 +29,13 @@ bool same_name_loosely(std::string_view a, std::string_view b) {
   }
 }
 
-void throw_unknown_name_in(std::string_view what, std::string_view got, std::string_view list,
-                           std::string_view meant, std::string_view after_list) {
+std::string unknown_name_message(std::string_view what, std::string_view got, std::string_view list,
+                                 std::string_view meant, std::string_view after_list) {
   std::string msg(what);
   msg.append(" must be one of ").append(list).append(after_list);
   msg.append("; got \"").append(got).append("\"");
   if (!meant.empty()) msg.append("; did you mean \"").append(meant).append("\"?");
-  throw std::invalid_argument(msg);
+  return msg;
 }
 
 std::string format_value(double value) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -65,17 +66,14 @@ bool same_name_loosely(std::string_view a, std::string_view b);
 
 // The refusal of a name that is none of `names`: "<what> must be one of A, B,
 // C; got "x"", and "; did you mean "B"?" where x is B but for its spelling.
-template <class Names, class NameOf>
-[[noreturn]] void throw_unknown_name(std::string_view what, std::string_view got,
-                                     const Names& names, NameOf name_of,
-                                     std::string_view after_list = {});
-[[noreturn]] void throw_unknown_name_in(std::string_view what, std::string_view got,
-                                        std::string_view list, std::string_view meant,
-                                        std::string_view after_list);
+// unknown_name_text is the message (for callers with their own error type);
+// throw_unknown_name throws it as std::invalid_argument.
+std::string unknown_name_message(std::string_view what, std::string_view got, std::string_view list,
+                                 std::string_view meant, std::string_view after_list);
 
 template <class Names, class NameOf>
-void throw_unknown_name(std::string_view what, std::string_view got, const Names& names,
-                        NameOf name_of, std::string_view after_list) {
+std::string unknown_name_text(std::string_view what, std::string_view got, const Names& names,
+                              NameOf name_of, std::string_view after_list = {}) {
   std::string list, meant;
   for (const auto& n : names) {
     const std::string_view name = name_of(n);
@@ -83,7 +81,14 @@ void throw_unknown_name(std::string_view what, std::string_view got, const Names
     list += name;
     if (meant.empty() && same_name_loosely(got, name)) meant = std::string(name);
   }
-  throw_unknown_name_in(what, got, list, meant, after_list);
+  return unknown_name_message(what, got, list, meant, after_list);
+}
+
+template <class Names, class NameOf>
+[[noreturn]] void throw_unknown_name(std::string_view what, std::string_view got,
+                                     const Names& names, NameOf name_of,
+                                     std::string_view after_list = {}) {
+  throw std::invalid_argument(unknown_name_text(what, got, names, name_of, after_list));
 }
 
 }  // namespace napkin
