@@ -70,9 +70,11 @@ const std::vector<ServingEngine> kEngines = {
      .kv_fraction_of_free_memory = true,
      .scheduler = EngineScheduler::continuous,
      .max_prefill_tokens_per_step = 8192,
+     .max_batch_size = 2048,
      .source = "TensorRT-LLM XQA-kernel blog; LLM API KvCacheConfig defaults "
                "free_gpu_memory_fraction 0.9, tokens_per_block 32; cuda_graph_config; in-flight "
-               "batching (docs 'In-Flight Batching'); max_num_tokens 8192"},
+               "batching (docs 'In-Flight Batching'); max_num_tokens 8192 and max_batch_size "
+               "2048 (docs 'Tuning Max Batch Size and Max Num Tokens': the defaults)"},
     {.name = "vllm",
      .summary = "vLLM: paged attention (16-token blocks), continuous batching with chunked "
                 "prefill, CUDA graphs, gpu_memory_utilization 0.9",
@@ -186,6 +188,9 @@ std::string engine_description(const ServingEngine& e) {
   if (e.max_prefill_tokens_per_step > 0)
     s += ", at most " + format_grouped(static_cast<double>(e.max_prefill_tokens_per_step)) +
          " prompt tokens per iteration";
+  if (e.max_batch_size > 0)
+    s += ", at most " + format_grouped(static_cast<double>(e.max_batch_size)) +
+         " requests in flight";
   return s;
 }
 

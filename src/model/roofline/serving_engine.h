@@ -69,6 +69,9 @@ struct ServingEngine {
   // Prompt tokens one scheduler iteration prefills at most (continuous
   // batching); 0: no limit (a request's prompt is never split).
   std::int64_t max_prefill_tokens_per_step = 0;
+  // Requests in flight at most (continuous batching) unless the run sets its
+  // own concurrency; 0: as many as the KV cache holds.
+  std::int64_t max_batch_size = 0;
   std::string_view source;  // where the properties come from
 };
 

@@ -139,7 +139,9 @@ ModeResult evaluate_mode(const ServingModel& model, const ModeInputs& in) {
 
   if (r.max_concurrency == 0)
     throw std::invalid_argument("the weights and one request's KV cache do not fit in memory");
-  const std::int64_t cap = std::min(r.max_concurrency, in.concurrency.value_or(kMaxBatch));
+  // The run's own cap, else the engine's (its max batch size), else memory.
+  const std::int64_t engine_cap = engine.max_batch_size > 0 ? engine.max_batch_size : kMaxBatch;
+  const std::int64_t cap = std::min(r.max_concurrency, in.concurrency.value_or(engine_cap));
   r.concurrency = cap;
   const detail::LayoutEval eval(model, in.serving);
   r.chips = eval.chips();

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "csv.h"
+#include "format.h"
+#include "serving_modes.h"
 
 namespace napkin {
 
@@ -89,6 +91,11 @@ std::string_view engine_for_trtllm_version(std::string_view version) {
 ModelShape published_serving_shape(std::string_view name) {
   if (name == "llama-2-7b") return ModelShape{};  // the defaults are Llama-2-7B's shape
   if (name == "llama-2-70b") return ModelShape{80, 8192, 28672, 64, 8, 128, 32000};
+  // meta-llama's config.json files: Llama 3.1 8B, Llama 3.3 70B (Llama 3.1
+  // 70B's shape) and Llama 3.1 405B, vocabulary 128,256, untied.
+  if (name == "llama-3.1-8b") return ModelShape{32, 4096, 14336, 32, 8, 128, 128256};
+  if (name == "llama-3.3-70b") return ModelShape{80, 8192, 28672, 64, 8, 128, 128256};
+  if (name == "llama-3.1-405b") return ModelShape{126, 16384, 53248, 128, 8, 128, 128256};
   if (name == "gpt-j-6b") {
     // EleutherAI/gpt-j-6b: 28 layers, 4096 wide, 16 heads of 256, a 4h GeLU
     // MLP with biases, one LayerNorm per parallel block, vocabulary 50,400.
@@ -113,7 +120,7 @@ ModelShape published_serving_shape(std::string_view name) {
   }
   throw std::invalid_argument("published serving model '" + std::string(name) +
                               "' has no shape; one of llama-2-7b, llama-2-70b, gpt-j-6b, "
-                              "falcon-180b");
+                              "falcon-180b, llama-3.1-8b, llama-3.3-70b, llama-3.1-405b");
 }
 
 std::vector<PublishedServingRow> published_serving_rows(std::string_view text) {
@@ -200,6 +207,76 @@ std::vector<ValidationSet> serving_validation_sets(std::string_view text) {
   if (!throughput.rows.empty()) out.push_back(std::move(throughput));
   if (!first_token.rows.empty()) out.push_back(std::move(first_token));
   return out;
+}
+
+ValidationSet trtllm_offline_validation_set(std::string_view text) {
+  const csv::Table table = csv::read_table(text, "published serving CSV", kMaxCsvBytes, false);
+  if (table.records.size() > kMaxRows)
+    throw std::invalid_argument("published serving CSV: too many lines");
+  for (const char* need : {"model", "chip", "precision", "tp", "input_tokens", "output_tokens",
+                           "requests", "metric", "value", "trtllm_version"}) {
+    bool found = false;
+    for (const std::string& h : table.header) found = found || h == need;
+    if (!found)
+      throw std::invalid_argument(std::string("published serving CSV: no column '") + need +
+                                  "' in the header");
+  }
+  ValidationSet set{
+      .key = "serving-trtllm-offline",
+      .title =
+          "TensorRT-LLM v1.0 offline throughput (trtllm-bench, PyTorch backend), H100 and "
+          "H200, FP8",
+      .quantity = "output tokens/s (all GPUs)",
+      .unit = "tokens/s",
+      .source =
+          "NVIDIA TensorRT-LLM docs/source/performance/perf-overview.md at commit "
+          "00f37686aa85 (v1.0); tests/data/serving/SOURCE.md",
+      .outside =
+          "held out (no constant set from these rows); the checkpoints' FP8 KV cache is "
+          "ModelOpt's export default, not stated by the page; trtllm-bench may pick its "
+          "own max batch size and token budget per run, and some runs used 95 % of the "
+          "free memory for the KV cache (the preset's defaults are taken)",
+      .rows = {}};
+  for (const csv::Record& rec : table.records) {
+    const auto line_no = static_cast<std::size_t>(rec.line);
+    if (rec.fields.size() != table.header.size())
+      throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) + ": " +
+                                  std::to_string(rec.fields.size()) + " fields, the header has " +
+                                  std::to_string(table.header.size()));
+    Row row;
+    for (std::size_t i = 0; i < table.header.size(); ++i) row[table.header[i]] = rec.fields[i].text;
+    if (row.at("metric") != "total_output_tokens_per_s")
+      throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) +
+                                  ", column metric: '" + row.at("metric") +
+                                  "' is not total_output_tokens_per_s");
+    if (row.at("precision") != "fp8")
+      throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) +
+                                  ", column precision: '" + row.at("precision") + "' is not fp8");
+    // trtllm-bench throughput: every request queued at once, in-flight
+    // batching with the engine's defaults, lengths fixed (stdev 0), the
+    // page's request count per length pair. ModelOpt FP8 checkpoints: FP8
+    // weights and activations, FP8 KV cache.
+    ModeInputs in;
+    in.mode = BatchingMode::offline;
+    in.serving.chip = row.at("chip");
+    in.serving.layout.tp = count(row, "tp", line_no);
+    in.serving.prompt_tokens = count(row, "input_tokens", line_no);
+    in.serving.decode_tokens = count(row, "output_tokens", line_no);
+    in.serving.overhead_seconds = 0;
+    in.serving.weights = Dtype::fp8;
+    in.serving.kv = Dtype::fp8;
+    in.serving.engine = std::string(engine_for_trtllm_version(row.at("trtllm_version")));
+    in.requests = count(row, "requests", line_no);
+    const ServingModel model = serving_model(published_serving_shape(row.at("model")));
+    set.rows.push_back({.label = row.at("model") + " " + row.at("chip") + " TP" + row.at("tp") +
+                                 " " + row.at("input_tokens") + "/" + row.at("output_tokens") +
+                                 " (" + format_grouped(static_cast<double>(in.requests)) +
+                                 " requests)",
+                        .predicted = evaluate_mode(model, in).output_tokens_per_second,
+                        .measured = number(row, "value", line_no),
+                        .setting = in.serving.engine});
+  }
+  return set;
 }
 
 }  // namespace napkin

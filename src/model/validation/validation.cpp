@@ -23,6 +23,7 @@ std::vector<ValidationSet> public_validation_sets() {
   out.push_back(torchtitan_h100_memory_set(validation_data("torchtitan/h100_202412.csv")));
   for (ValidationSet& s : serving_validation_sets(validation_data("serving/published_serving.csv")))
     out.push_back(std::move(s));
+  out.push_back(trtllm_offline_validation_set(validation_data("serving/trtllm_offline_v1.csv")));
   return out;
 }
 

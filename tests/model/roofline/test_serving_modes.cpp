@@ -131,3 +131,34 @@ TEST(ServingModes, FrontierAndTheRateThatBreaksTtft) {
 
 }  // namespace
 }  // namespace napkin
+
+namespace napkin {
+namespace {
+
+// The engine's max batch size bounds the requests in flight when the run sets
+// no concurrency of its own (TensorRT-LLM's default 2,048, docs "Tuning Max
+// Batch Size and Max Num Tokens"); a run's own concurrency overrides it, and
+// memory bounds both. Short requests on a large slice: memory holds more.
+TEST(ServingModes, TheEnginesMaxBatchCapsOffline) {
+  const ServingModel m = serving_model(kLlama2_70B);
+  ModeInputs in = h100_tp4(BatchingMode::offline);
+  in.serving.prompt_tokens = 128;
+  in.serving.decode_tokens = 16;
+  in.requests = 5000;
+  const ModeResult capped = evaluate_mode(m, in);
+  ASSERT_GT(capped.max_concurrency, 2048);
+  EXPECT_EQ(capped.concurrency, 2048);
+  EXPECT_EQ(engine_by_name("tensorrt-llm").max_batch_size, 2048);
+  in.concurrency = 4096;
+  EXPECT_EQ(evaluate_mode(m, in).concurrency, std::min<std::int64_t>(4096, capped.max_concurrency));
+  // An engine without a cap fills memory.
+  ModeInputs ideal = h100_tp4(BatchingMode::offline, "vllm");
+  ideal.serving.prompt_tokens = 128;
+  ideal.serving.decode_tokens = 16;
+  ideal.requests = 5000;
+  const ModeResult all = evaluate_mode(m, ideal);
+  EXPECT_EQ(all.concurrency, all.max_concurrency);
+}
+
+}  // namespace
+}  // namespace napkin

@@ -16,8 +16,8 @@
 namespace napkin {
 namespace {
 
-std::string csv_text() {
-  std::ifstream f(std::string(NAPKIN_TEST_DATA) + "/serving/published_serving.csv");
+std::string csv_text(const char* name = "published_serving.csv") {
+  std::ifstream f(std::string(NAPKIN_TEST_DATA) + "/serving/" + name);
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
@@ -173,6 +173,57 @@ TEST(ServingValidation, BadCsvThrowsNamingTheLine) {
   EXPECT_THROW(serving_validation_sets(header + "llama-2-7b,H100,fp8,1,1,128,1,watts,7,v0.5\n"),
                std::invalid_argument);
   EXPECT_TRUE(serving_validation_sets(header).empty());
+}
+
+// TensorRT-LLM v1.0's offline throughput tables (trtllm_offline_v1.csv),
+// held out: no constant was set from them. Every row is the offline mode
+// with the tensorrt-llm preset (its 2,048 max batch, 8,192-token iterations,
+// 90 % of the free memory for an FP8 KV cache). Today 8.2 % mean, +6.5 %
+// signed, 48 of 60 rows above the measurement; the worst +31 % (Llama 3.1 8B
+// on H200 at 128/128, where H200 measured below H100: the run is bound by
+// compute and per-iteration work, not by HBM). The bounds hold the scoreboard
+// line the README prints.
+TEST(ServingValidation, OfflineV1HeldOut) {
+  const ValidationSet s = trtllm_offline_validation_set(csv_text("trtllm_offline_v1.csv"));
+  EXPECT_EQ(s.key, "serving-trtllm-offline");
+  ASSERT_EQ(s.rows.size(), 60u);
+  for (const ValidationRow& r : s.rows) {
+    EXPECT_EQ(r.setting, "tensorrt-llm") << r.label;
+    EXPECT_GT(r.predicted, 0) << r.label;
+  }
+  const ValidationSummary sum = print(s);
+  EXPECT_NEAR(sum.mean_abs_error, 0.082, 0.01);
+  EXPECT_NEAR(sum.mean_signed_error, 0.065, 0.01);
+  EXPECT_LE(std::fabs(sum.worst_error), 0.35);
+}
+
+TEST(ServingValidation, OfflineCsvErrorsNameTheLine) {
+  const std::string header =
+      "model,chip,precision,tp,input_tokens,output_tokens,requests,metric,value,trtllm_version\n";
+  const auto message = [&](const std::string& row) {
+    try {
+      trtllm_offline_validation_set(header + row);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("llama-3.1-8b,H100,fp8,1,128,128,100,total_output_tokens_per_s,x,v1.0\n")
+                .find("line 2, column value"),
+            std::string::npos);
+  EXPECT_NE(message("llama-3.1-8b,H100,bf16,1,128,128,100,total_output_tokens_per_s,9,v1.0\n")
+                .find("column precision"),
+            std::string::npos);
+  EXPECT_NE(message("llama-3.1-8b,H100,fp8,1,128,128,100,watts,9,v1.0\n").find("column metric"),
+            std::string::npos);
+  EXPECT_NE(message("llama-3.1-8b,H100,fp8,1,128,128,0.5,total_output_tokens_per_s,9,v1.0\n")
+                .find("column requests"),
+            std::string::npos);
+  EXPECT_NE(
+      message("llama-9,H100,fp8,1,128,128,100,total_output_tokens_per_s,9,v1.0\n").find("llama-9"),
+      std::string::npos);
+  EXPECT_THROW(trtllm_offline_validation_set("model,chip\n"), std::invalid_argument);
+  EXPECT_TRUE(trtllm_offline_validation_set(header).rows.empty());
 }
 
 }  // namespace

@@ -55,7 +55,8 @@ ValidationSummary held_out(const std::string& key, std::size_t rows, const std::
 
 TEST(Validation, EveryDataSetIsCompiledIn) {
   for (const char* name : {"parallelism/published_runs.csv", "vtrain/single_node_runs.csv",
-                           "vtrain/multi_node_runs_public.csv", "serving/published_serving.csv"})
+                           "vtrain/multi_node_runs_public.csv", "serving/published_serving.csv",
+                           "serving/trtllm_offline_v1.csv"})
     EXPECT_GT(validation_data(name).size(), 1000u) << name;
   EXPECT_GT(validation_data("megatron_bridge/h100_pretraining.csv").size(), 500u);
   EXPECT_GT(validation_data("megatron_bridge/b200_pretraining.csv").size(), 200u);
@@ -153,7 +154,8 @@ TEST(Validation, TorchtitanH100MemoryIsUnderTheMeasurement) {
 TEST(Validation, ServingSetsAreOnTheScoreboard) {
   // The published TensorRT-LLM rows (issue 24's bounds live with the serving
   // tests; here: they are on the board, every row with its engine preset).
-  for (const char* key : {"serving-trtllm-throughput", "serving-trtllm-first-token"}) {
+  for (const char* key :
+       {"serving-trtllm-throughput", "serving-trtllm-first-token", "serving-trtllm-offline"}) {
     ASSERT_TRUE(sets().count(key)) << key;
     const ValidationSet& s = sets().at(key);
     EXPECT_GT(s.rows.size(), 10u) << key;
