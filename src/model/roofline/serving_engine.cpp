@@ -169,7 +169,8 @@ std::string engine_description(const ServingEngine& e) {
                   (e.early_xqa ? " (once per KV head where early XQA takes the layer: head size "
                                  "128, 8 query heads per KV head, 16-bit KV cache)"
                                : "") +
-                  "; ";
+                  "; quantized weights keep the embedding tables in 16 bits; the sampler reads "
+                  "every sequence's logits in fp32, gathered over TP; ";
   if (e.launch_seconds_per_kernel > 0)
     s += format_grouped(static_cast<double>(e.kernels_per_layer)) + " kernels/layer x " +
          format_grouped(1e6 * e.launch_seconds_per_kernel, 0) + " us launch gap" +

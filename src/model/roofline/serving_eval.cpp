@@ -54,6 +54,17 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
   if (per_kernel_ && !a.matmul_efficiency && e.fp8_matmul_efficiency > 0 &&
       uses_fp8_compute(chip, in.weights))
     gemm_peak_ = compute_peak_flops_per_s(chip, in.weights) * e.fp8_matmul_efficiency;
+  // Quantized checkpoints keep the embedding tables in 16 bits (Model
+  // Optimizer's export lists "exclude_modules": ["lm_head"]; AutoFP8, AutoAWQ
+  // and GPTQ leave lm_head unquantized): per-kernel engines hold and read
+  // them at 2 bytes and run the unembedding GEMM at the 16-bit rate. `ideal`
+  // keeps the seed's napkin, every parameter at the chosen precision.
+  weight_bytes_ = bytes_per_element(in.weights);
+  const bool tables_16_bit = per_kernel_ && weight_bytes_ < 2.0;
+  table_bytes_ = tables_16_bit ? 2.0 : weight_bytes_;
+  table_peak_ = tables_16_bit ? compute_peak_flops_per_s(chip, Dtype::bf16) *
+                                    a.matmul_efficiency.value_or(chip.efficiency.matmul)
+                              : gemm_peak_;
   const KernelRates rates = kernel_rates(chip);
   attn_peak_ = per_kernel_ ? rates.attention_flops_per_s : peak_;
   elementwise_bw_ = rates.hbm_bytes_per_s;
@@ -83,7 +94,6 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
   }
   hbm_efficiency_ = a.hbm_efficiency_on(chip);
   bw_ = chip.hbm_bytes_per_s * hbm_efficiency_;
-  weight_bytes_ = bytes_per_element(in.weights);
   // Groups per chip: split TP ways, replicated beyond the group count unless
   // the cache is sharded over the extra ranks (attention data parallelism).
   const double groups_chip = a.shard_kv_beyond_heads
@@ -117,6 +127,19 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
       pp_ == 1 ? m.input_embedding_params + (m.tied_embeddings ? 0.0 : m.output_embedding_params)
                : std::max(m.input_embedding_params, m.output_embedding_params);
   weights_held_ = dense_layer / tp + expert_chip_ + stored_tables / tp;
+  tables_held_ = stored_tables / tp;
+  // The sampler's pass over the logits (per-kernel engines): each TP rank
+  // writes its vocabulary slice in 16 bits, the slices are gathered over the
+  // TP group, and the gathered row is cast to fp32 (read 2 bytes, write 4)
+  // and read by the sampler (4): vLLM's sampler (v1/sample/sampler.py)
+  // starts with logits.to(torch.float32), SGLang's logits processor
+  // all-gathers over TP, TensorRT-LLM engines write fp32 logits
+  // (logits_dtype float32).
+  if (per_kernel_ && m.d_model > 0) {
+    const double vocab = m.output_embedding_params / static_cast<double>(m.d_model);
+    logits_bytes_token_ = vocab * (kActivationBytes / tp + 10.0);
+    logits_gather_bytes_token_ = tp_ > 1 ? vocab * kActivationBytes : 0.0;
+  }
   dense_read_ = dense_layer / tp;
 
   // FLOPs: 2 per active parameter per token. A decode micro-batch on one EP
@@ -228,19 +251,21 @@ LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_
   auto stage = [&](bool last) {
     const double table = last ? output_chip_ : 0.0;
     Stage st;
-    const double gemm_flops = b * (decode_flops_token_ + 2.0 * table);
     const double attn_flops = b * attn_flops_pair_ * context;
-    st.compute = gemm_flops / gemm_peak_ + attn_flops / attn_peak_;
-    const double weight_bytes = (dense_read_ + table + expert_chip_ * touched) * weight_bytes_;
+    const double gemm_time = b * decode_flops_token_ / gemm_peak_ + 2.0 * b * table / table_peak_;
+    st.compute = gemm_time + attn_flops / attn_peak_;
+    const double weight_bytes =
+        (dense_read_ + expert_chip_ * touched) * weight_bytes_ + table * table_bytes_;
     st.weights = weight_bytes / bw_;
     st.kv = kv_bytes / bw_;
     st.bytes = weight_bytes + kv_bytes;
     if (per_kernel_) {
-      st.gemm = std::max(gemm_flops / gemm_peak_, st.weights);
+      st.gemm = std::max(gemm_time, st.weights);
       if (const double layers = stage_gemm_seconds(b); layers >= 0)
-        st.gemm = layers + std::max(2.0 * b * table / gemm_peak_, table * weight_bytes_ / bw_);
+        st.gemm = layers + std::max(2.0 * b * table / table_peak_, table * table_bytes_ / bw_);
       st.attention = std::max(attn_flops / attn_peak_, st.kv);
-      st.elementwise = b * elementwise_bytes_token_ / elementwise_bw_;
+      st.elementwise =
+          b * (elementwise_bytes_token_ + (last ? logits_bytes_token_ : 0.0)) / elementwise_bw_;
       st.launch = launch_seconds_;
       st.roof = st.gemm + st.attention + st.elementwise + st.launch;
     } else {
@@ -273,12 +298,18 @@ LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_
              p2p_seconds(b * kTokenIdBytes, wrap_inter_);
     }
   }
+  // The last stage gathers the micro-batch's logits over its TP group.
+  const double gather =
+      comm_ && logits_gather_bytes_token_ > 0
+          ? group_collective_seconds(Collective::all_gather, b * logits_gather_bytes_token_,
+                                     tp_group_, intra_, inter_)
+          : 0.0;
   // A micro-batch's trip crosses every stage in turn; with M micro-batches in
   // flight the last stage must also serve all M of them each round.
   const double others = static_cast<double>(pp_ - 1);
   const double comm = tp_comm + ep_comm;
-  const double trip = others * (other.roof + comm) + last.roof + comm + hops;
-  const double busiest = static_cast<double>(micro_batches) * (last.roof + comm);
+  const double trip = others * (other.roof + comm) + last.roof + comm + gather + hops;
+  const double busiest = static_cast<double>(micro_batches) * (last.roof + comm + gather);
 
   Step out;
   out.bytes_per_chip = last.bytes;
@@ -288,7 +319,7 @@ LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_
   t.kv_read_seconds = others * other.kv + last.kv;
   t.memory_seconds = t.weights_read_seconds + t.kv_read_seconds;
   t.roofline_seconds = others * other.roof + last.roof;
-  t.tp_comm_seconds = static_cast<double>(pp_) * tp_comm;
+  t.tp_comm_seconds = static_cast<double>(pp_) * tp_comm + gather;
   t.ep_comm_seconds = static_cast<double>(pp_) * ep_comm;
   t.pipeline_hop_seconds = hops;
   t.pipeline_bubble_seconds = std::max(0.0, busiest - trip);
@@ -318,14 +349,14 @@ LayoutEval::Step LayoutEval::prefill_with(std::int64_t chunks, std::int64_t requ
   // within its own request.
   const double pairs = r * (p * cached + p * (p + 1.0) / 2.0);
   // Logits only for each request's last prompt token.
-  const double flops =
-      c_tok * prefill_flops_token_ + attn_flops_pair_ * pairs / n + 2.0 * r * output_chip_ / n;
+  const double flops = c_tok * prefill_flops_token_ + attn_flops_pair_ * pairs / n;
+  const double table_time = 2.0 * r * output_chip_ / n / table_peak_;
   double touched = 1.0;
   if (m.is_moe())
     touched = 1.0 - std::pow(1.0 - static_cast<double>(m.top_k) / static_cast<double>(m.n_experts),
                              c_tok);
   const double weight_bytes =
-      (dense_read_ + expert_chip_ * touched + output_chip_ / n) * weight_bytes_;
+      (dense_read_ + expert_chip_ * touched) * weight_bytes_ + output_chip_ / n * table_bytes_;
   // Reads the cache before the chunk (on average each request's cached
   // context and half its prompt) and writes the chunk's own.
   const double kv_bytes = (r * (cached + p / 2.0) + c_tok) * kv_bytes_token_;
@@ -334,16 +365,17 @@ LayoutEval::Step LayoutEval::prefill_with(std::int64_t chunks, std::int64_t requ
   out.bytes_per_chip = weight_bytes + kv_bytes;
   const double gemm_flops = flops - attn_flops_pair_ * pairs / n;
   const double attn_flops = attn_flops_pair_ * pairs / n;
-  const double c = gemm_flops / gemm_peak_ + attn_flops / attn_peak_;
+  const double c = gemm_flops / gemm_peak_ + table_time + attn_flops / attn_peak_;
   const double mw = weight_bytes / bw_, mk = kv_bytes / bw_;
   double gemm = 0, attention = 0, elementwise = 0, launch = 0, roof = 0;
   if (per_kernel_) {
-    gemm = std::max(gemm_flops / gemm_peak_, mw);
+    gemm = std::max(gemm_flops / gemm_peak_ + table_time, mw);
     if (const double layers = stage_gemm_seconds(c_tok); layers >= 0)
-      gemm = layers + std::max(2.0 * r * output_chip_ / n / gemm_peak_,
-                               output_chip_ / n * weight_bytes_ / bw_);
+      gemm = layers + std::max(table_time, output_chip_ / n * table_bytes_ / bw_);
     attention = std::max(attn_flops / attn_peak_, mk);
-    elementwise = c_tok * elementwise_bytes_token_ / elementwise_bw_;
+    // Each request's last prompt token yields logits: the sampler's pass.
+    elementwise =
+        (c_tok * elementwise_bytes_token_ + r / n * logits_bytes_token_) / elementwise_bw_;
     launch = launch_seconds_;
     roof = gemm + attention + elementwise + launch;
   } else {
@@ -405,7 +437,7 @@ void LayoutEval::micro_batching(std::int64_t batch, std::int64_t& micro_batches,
 ServingMemory LayoutEval::memory(std::int64_t batch) const {
   require_count(batch, "batch", "requests", 1, 1'000'000);
   ServingMemory mem;
-  mem.weights_bytes = weights_held_ * weight_bytes_;
+  mem.weights_bytes = (weights_held_ - tables_held_) * weight_bytes_ + tables_held_ * table_bytes_;
   const std::int64_t context = in_.cached_tokens + in_.prompt_tokens +
                                (in_.pool == ServingPool::prefill ? 0 : in_.decode_tokens);
   // A paged cache holds whole blocks: each request's context rounds up.

@@ -91,9 +91,14 @@ class LayoutEval {
   double dense_read_ = 0;               // always-read parameters per chip per micro-batch (decode)
   double expert_chip_ = 0;              // routed-expert parameters per chip
   double output_chip_ = 0;              // unembedding parameters per chip (last stage)
-  double decode_flops_token_ = 0;       // linear FLOPs per token per chip
-  double prefill_flops_token_ = 0;      // linear FLOPs per prompt token per chip (one replica)
-  double attn_flops_pair_ = 0;          // attention FLOPs per (query, key) pair per chip
+  double tables_held_ = 0;              // of weights_held_: the embedding tables per chip
+  double table_bytes_ = 0;              // per element of the tables (16-bit in quantized ones)
+  double table_peak_ = 0;               // the unembedding GEMM's FLOP/s per chip
+  double logits_bytes_token_ = 0;       // the sampler's pass over one token's logits, per chip
+  double logits_gather_bytes_token_ = 0;  // one token's logits gathered over the TP group
+  double decode_flops_token_ = 0;         // linear FLOPs per token per chip
+  double prefill_flops_token_ = 0;        // linear FLOPs per prompt token per chip (one replica)
+  double attn_flops_pair_ = 0;            // attention FLOPs per (query, key) pair per chip
   bool comm_ = false;
   Link intra_{}, inter_{};
   GroupPlacement tp_group_{}, ep_group_{};

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <string>
 
+#include "kernel_time.h"
+#include "quantize.h"
 #include "serving.h"
 #include "serving_modes.h"
 #include "serving_test_util.h"
@@ -225,6 +227,69 @@ TEST(ServingEngine, TensorRtLlmSizesItsCacheFromTheMemoryLeftFree) {
   in.engine = "vllm";
   EXPECT_FALSE(evaluate_serving(m, in).memory.fits);
   EXPECT_TRUE(engine_by_name("tensorrt-llm").kv_fraction_of_free_memory);
+}
+
+}  // namespace
+}  // namespace napkin
+
+namespace napkin {
+namespace {
+
+// Quantized checkpoints keep the embedding tables in 16 bits (Model
+// Optimizer's "exclude_modules": ["lm_head"]): a per-kernel engine holds them
+// at 2 bytes where `ideal`, the seed's napkin, holds every parameter at the
+// chosen precision. At bf16 the two agree.
+TEST(ServingEngine, QuantizedWeightsKeepTheTablesIn16Bits) {
+  const ModelShape shape{32, 4096, 14336, 32, 8, 128, 128256};  // Llama 3.1 8B
+  const ServingModel m = serving_model(shape);
+  ServingInputs in;
+  in.chip = "H100";
+  in.layout = {1, 1, 1};
+  in.batch = 64;
+  in.prompt_tokens = 1024;
+  in.decode_tokens = 128;
+  in.weights = in.kv = Dtype::fp8;
+  const ServingResult ideal = evaluate_serving(m, in);
+  in.engine = "vllm";
+  const ServingResult vllm = evaluate_serving(m, in);
+  const double tables = 2.0 * 128256 * 4096;  // input and output, untied
+  // FP8 carries its scales: a little over one byte per element.
+  EXPECT_NEAR(vllm.memory.weights_bytes - ideal.memory.weights_bytes,
+              tables * (2.0 - bytes_per_element(Dtype::fp8)), 1.0);
+  in.weights = in.kv = Dtype::bf16;
+  const ServingResult bf16 = evaluate_serving(m, in);
+  in.engine = "ideal";
+  EXPECT_DOUBLE_EQ(bf16.memory.weights_bytes, evaluate_serving(m, in).memory.weights_bytes);
+}
+
+// The sampler reads every sequence's logits each step: the unembedding's
+// 16-bit slice written per TP rank, the row gathered over TP, cast to fp32
+// and read (2/TP + 10 bytes per vocabulary entry), so a larger vocabulary
+// costs element-wise time in proportion to the batch, and at TP > 1 a gather.
+TEST(ServingEngine, TheSamplerReadsEveryLogit) {
+  ModelShape small{32, 4096, 14336, 32, 8, 128, 32000};
+  ModelShape large = small;
+  large.vocab = 128256;
+  ServingInputs in;
+  in.chip = "H100";
+  in.layout = {1, 1, 1};
+  in.batch = 256;
+  in.prompt_tokens = 1024;
+  in.decode_tokens = 128;
+  in.weights = in.kv = Dtype::bf16;
+  in.engine = "tensorrt-llm";
+  const ServingResult s = evaluate_serving(serving_model(small), in);
+  const ServingResult l = evaluate_serving(serving_model(large), in);
+  const double bw = kernel_rates(chip_by_name("H100")).hbm_bytes_per_s;
+  EXPECT_NEAR(l.decode_step.elementwise_seconds - s.decode_step.elementwise_seconds,
+              256.0 * (128256 - 32000) * 12.0 / bw, 1e-9);
+  EXPECT_EQ(l.decode_step.tp_comm_seconds, 0.0);
+  // At TP 2 the gathered row crosses NVLink; the ideal engine has no sampler.
+  in.layout = {2, 1, 1};
+  const ServingResult tp2 = evaluate_serving(serving_model(large), in);
+  in.engine = "ideal";
+  const ServingResult ideal = evaluate_serving(serving_model(large), in);
+  EXPECT_GT(tp2.decode_step.tp_comm_seconds, ideal.decode_step.tp_comm_seconds);
 }
 
 }  // namespace

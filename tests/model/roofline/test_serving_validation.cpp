@@ -61,12 +61,12 @@ TEST(ServingValidation, OneSetPerMeasuredQuantity) {
 }
 
 // The target: mean error ≤ 20 %, mean signed within ±10 %, GQA and
-// MHA alike. Today: 7.2 % mean, -1.7 % signed; MHA 4.7 % / +0.3 %, GQA
-// 10.3 % / -4.1 % (Llama-2-70B's A100 rows on the early XQA kernel, which
+// MHA alike. Today: 7.2 % mean, -1.9 % signed; MHA 4.7 % / 0.0 %, GQA
+// 10.3 % / -4.3 % (Llama-2-70B's A100 rows on the early XQA kernel, which
 // takes head-size-128 layers with a 16-bit cache; its H100 rows, with an FP8
 // cache, and Falcon-180B's, head size 64, on the per-query-head reads).
 // Before the early XQA rule: 8.4 % / -5.0 %, GQA 12.9 % / -11.5 %. Worst
-// +26.5 % (Llama-2-70B on A100 at batch 240, 128/2048: most likely the early
+// +26.3 % (Llama-2-70B on A100 at batch 240, 128/2048: most likely the early
 // kernel ran below one read per KV head at the streaming rate).
 TEST(ServingValidation, Throughput) {
   const ValidationSet& set_ = set("serving-trtllm-throughput");
@@ -87,7 +87,7 @@ TEST(ServingValidation, Throughput) {
   EXPECT_LE(std::fabs(summarize(gqa).mean_signed_error), 0.10);
 }
 
-// The target is ≤ 25 %. Today 12.9 % mean, -11.5 % signed (13 of 16
+// The target is ≤ 25 %. Today 12.8 % mean, -11.4 % signed (13 of 16
 // rows under the measurement, optimistic for a latency): the GEMMs of a
 // 128-token or 2,048-token context phase priced by the shared kernel model
 // (waves, epilogue, operands at the kernel HBM rate) instead of one roofline
@@ -178,11 +178,11 @@ TEST(ServingValidation, BadCsvThrowsNamingTheLine) {
 // TensorRT-LLM v1.0's offline throughput tables (trtllm_offline_v1.csv),
 // held out: no constant was set from them. Every row is the offline mode
 // with the tensorrt-llm preset (its 2,048 max batch, 8,192-token iterations,
-// 90 % of the free memory for an FP8 KV cache). Today 8.2 % mean, +6.5 %
-// signed, 48 of 60 rows above the measurement; the worst +31 % (Llama 3.1 8B
-// on H200 at 128/128, where H200 measured below H100: the run is bound by
-// compute and per-iteration work, not by HBM). The bounds hold the scoreboard
-// line the README prints.
+// 90 % of the free memory for an FP8 KV cache). Today 7.3 % mean, +5.1 %
+// signed, 45 of 60 rows above the measurement (first seen at 8.2 % / +6.5 %,
+// 48 of 60, before the 16-bit tables of quantized checkpoints and the
+// sampler's pass over the logits); the worst +31 % (Llama 3.1 405B on H100
+// at 128/4096). The bounds hold the scoreboard line the README prints.
 TEST(ServingValidation, OfflineV1HeldOut) {
   const ValidationSet s = trtllm_offline_validation_set(csv_text("trtllm_offline_v1.csv"));
   EXPECT_EQ(s.key, "serving-trtllm-offline");
@@ -192,8 +192,8 @@ TEST(ServingValidation, OfflineV1HeldOut) {
     EXPECT_GT(r.predicted, 0) << r.label;
   }
   const ValidationSummary sum = print(s);
-  EXPECT_NEAR(sum.mean_abs_error, 0.082, 0.01);
-  EXPECT_NEAR(sum.mean_signed_error, 0.065, 0.01);
+  EXPECT_NEAR(sum.mean_abs_error, 0.073, 0.01);
+  EXPECT_NEAR(sum.mean_signed_error, 0.051, 0.01);
   EXPECT_LE(std::fabs(sum.worst_error), 0.35);
 }
 
