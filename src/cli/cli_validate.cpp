@@ -3,6 +3,7 @@
 // (positive: Napkin is optimistic) and the worst row of each set.
 #include <QJsonArray>
 #include <QJsonObject>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -73,15 +74,19 @@ int run_validate(Args& args) {
   std::printf(
       "Predicted against measured: every public data set. Error = predicted / measured − 1;\n"
       "optimistic rows are faster or higher than measured.\n\n");
-  std::printf("%-26s %5s %10s %12s %11s  %s\n", "set", "rows", "mean |err|", "mean signed",
-              "optimistic", "worst row");
+  // The key column as wide as the longest key.
+  int key_width = 3;
+  for (const ValidationSet& s : sets)
+    key_width = std::max(key_width, static_cast<int>(s.key.size()));
+  std::printf("%-*s %5s %10s %12s %11s  %s\n", key_width, "set", "rows", "mean |err|",
+              "mean signed", "optimistic", "worst row");
   for (const ValidationSet& s : sets) {
     if (only && s.key != *only) continue;
     const ValidationSummary m = summarize(s);
     std::string worst =
         m.rows ? s.rows[m.worst_row].label + " (" + signed_percent(m.worst_error) + ")" : "";
-    std::printf("%-26s %5zu %8.1f %% %s %11s  %s\n", s.key.c_str(), m.rows, 100 * m.mean_abs_error,
-                pad_left(signed_percent(m.mean_signed_error), 12).c_str(),
+    std::printf("%-*s %5zu %8.1f %% %s %11s  %s\n", key_width, s.key.c_str(), m.rows,
+                100 * m.mean_abs_error, pad_left(signed_percent(m.mean_signed_error), 12).c_str(),
                 (std::to_string(m.optimistic_rows) + "/" + std::to_string(m.rows)).c_str(),
                 worst.c_str());
   }

@@ -91,10 +91,11 @@ std::string_view engine_for_trtllm_version(std::string_view version) {
 ModelShape published_serving_shape(std::string_view name) {
   if (name == "llama-2-7b") return ModelShape{};  // the defaults are Llama-2-7B's shape
   if (name == "llama-2-70b") return ModelShape{80, 8192, 28672, 64, 8, 128, 32000};
-  // meta-llama's config.json files: Llama 3.1 8B, Llama 3.3 70B (Llama 3.1
-  // 70B's shape) and Llama 3.1 405B, vocabulary 128,256, untied.
+  // meta-llama's config.json files: Llama 3.1 8B, Llama 3.1 and 3.3 70B (one
+  // shape) and Llama 3.1 405B, vocabulary 128,256, untied.
   if (name == "llama-3.1-8b") return ModelShape{32, 4096, 14336, 32, 8, 128, 128256};
-  if (name == "llama-3.3-70b") return ModelShape{80, 8192, 28672, 64, 8, 128, 128256};
+  if (name == "llama-3.1-70b" || name == "llama-3.3-70b")
+    return ModelShape{80, 8192, 28672, 64, 8, 128, 128256};
   if (name == "llama-3.1-405b") return ModelShape{126, 16384, 53248, 128, 8, 128, 128256};
   if (name == "gpt-j-6b") {
     // EleutherAI/gpt-j-6b: 28 layers, 4096 wide, 16 heads of 256, a 4h GeLU
@@ -118,9 +119,10 @@ ModelShape published_serving_shape(std::string_view name) {
     s.parallel_blocks = true;
     return s;
   }
-  throw std::invalid_argument("published serving model '" + std::string(name) +
-                              "' has no shape; one of llama-2-7b, llama-2-70b, gpt-j-6b, "
-                              "falcon-180b, llama-3.1-8b, llama-3.3-70b, llama-3.1-405b");
+  throw std::invalid_argument(
+      "published serving model '" + std::string(name) +
+      "' has no shape; one of llama-2-7b, llama-2-70b, gpt-j-6b, "
+      "falcon-180b, llama-3.1-8b, llama-3.1-70b, llama-3.3-70b, llama-3.1-405b");
 }
 
 std::vector<PublishedServingRow> published_serving_rows(std::string_view text) {
@@ -209,34 +211,58 @@ std::vector<ValidationSet> serving_validation_sets(std::string_view text) {
   return out;
 }
 
-ValidationSet trtllm_offline_validation_set(std::string_view text) {
+namespace {
+
+// What each published table states about how it was run, and what it leaves
+// for Napkin to assume (tests/data/serving/SOURCE.md).
+ValidationSet offline_set_for(const std::string& version) {
+  ValidationSet set{.key = "serving-trtllm-offline-" + version,
+                    .title = "TensorRT-LLM " + version + " offline throughput (trtllm-bench)",
+                    .quantity = "output tokens/s (all GPUs)",
+                    .unit = "tokens/s",
+                    .source =
+                        "NVIDIA TensorRT-LLM docs/source/performance/perf-overview.md; "
+                        "tests/data/serving/SOURCE.md",
+                    .outside = "held out (no constant set from these rows)",
+                    .rows = {}};
+  if (version == "v1.0") {
+    set.title += ", PyTorch backend, H100 and H200, FP8";
+    set.source =
+        "NVIDIA TensorRT-LLM docs/source/performance/perf-overview.md at commit 00f37686aa85 "
+        "(v1.0); tests/data/serving/SOURCE.md";
+    set.outside =
+        "held out (no constant set from these rows); the checkpoints' FP8 KV cache is Model "
+        "Optimizer's export default, not stated by the page; trtllm-bench may pick its own max "
+        "batch size and token budget per run, and some runs used 95 % of the free memory for "
+        "the KV cache (the preset's defaults are taken)";
+  } else if (version == "v0.17") {
+    set.title += ", TensorRT engines, H100 and H200 FP8, A100 FP16";
+    set.source =
+        "NVIDIA TensorRT-LLM docs/source/performance/perf-overview.md at commit 258c7540c035 "
+        "(v0.17); tests/data/serving/SOURCE.md";
+    set.outside =
+        "held out (no constant set from these rows); engines built by trtllm-bench's heuristics "
+        "from the dataset (the max batch size taken as the page's example, 4,096); most runs "
+        "used 95 % of the free memory for the KV cache (the preset's 90 % is taken)";
+  }
+  return set;
+}
+
+}  // namespace
+
+std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view text) {
   const csv::Table table = csv::read_table(text, "published serving CSV", kMaxCsvBytes, false);
   if (table.records.size() > kMaxRows)
     throw std::invalid_argument("published serving CSV: too many lines");
   for (const char* need : {"model", "chip", "precision", "tp", "input_tokens", "output_tokens",
-                           "requests", "metric", "value", "trtllm_version"}) {
+                           "requests", "metric", "value", "trtllm_version", "max_batch_size"}) {
     bool found = false;
     for (const std::string& h : table.header) found = found || h == need;
     if (!found)
       throw std::invalid_argument(std::string("published serving CSV: no column '") + need +
                                   "' in the header");
   }
-  ValidationSet set{
-      .key = "serving-trtllm-offline",
-      .title =
-          "TensorRT-LLM v1.0 offline throughput (trtllm-bench, PyTorch backend), H100 and "
-          "H200, FP8",
-      .quantity = "output tokens/s (all GPUs)",
-      .unit = "tokens/s",
-      .source =
-          "NVIDIA TensorRT-LLM docs/source/performance/perf-overview.md at commit "
-          "00f37686aa85 (v1.0); tests/data/serving/SOURCE.md",
-      .outside =
-          "held out (no constant set from these rows); the checkpoints' FP8 KV cache is "
-          "ModelOpt's export default, not stated by the page; trtllm-bench may pick its "
-          "own max batch size and token budget per run, and some runs used 95 % of the "
-          "free memory for the KV cache (the preset's defaults are taken)",
-      .rows = {}};
+  std::vector<ValidationSet> sets;
   for (const csv::Record& rec : table.records) {
     const auto line_no = static_cast<std::size_t>(rec.line);
     if (rec.fields.size() != table.header.size())
@@ -249,13 +275,14 @@ ValidationSet trtllm_offline_validation_set(std::string_view text) {
       throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) +
                                   ", column metric: '" + row.at("metric") +
                                   "' is not total_output_tokens_per_s");
-    if (row.at("precision") != "fp8")
+    const std::string& precision = row.at("precision");
+    if (precision != "fp8" && precision != "fp16")
       throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) +
-                                  ", column precision: '" + row.at("precision") + "' is not fp8");
+                                  ", column precision: '" + precision + "' is not fp8 or fp16");
     // trtllm-bench throughput: every request queued at once, in-flight
-    // batching with the engine's defaults, lengths fixed (stdev 0), the
-    // page's request count per length pair. ModelOpt FP8 checkpoints: FP8
-    // weights and activations, FP8 KV cache.
+    // batching, lengths fixed (stdev 0), the page's request count per length
+    // pair. FP8: FP8 weights and activations with an FP8 KV cache; FP16
+    // moves BF16's bytes at the same tensor-core peak.
     ModeInputs in;
     in.mode = BatchingMode::offline;
     in.serving.chip = row.at("chip");
@@ -263,20 +290,24 @@ ValidationSet trtllm_offline_validation_set(std::string_view text) {
     in.serving.prompt_tokens = count(row, "input_tokens", line_no);
     in.serving.decode_tokens = count(row, "output_tokens", line_no);
     in.serving.overhead_seconds = 0;
-    in.serving.weights = Dtype::fp8;
-    in.serving.kv = Dtype::fp8;
-    in.serving.engine = std::string(engine_for_trtllm_version(row.at("trtllm_version")));
+    in.serving.weights = in.serving.kv = precision == "fp8" ? Dtype::fp8 : Dtype::bf16;
+    const std::string& version = row.at("trtllm_version");
+    in.serving.engine = std::string(engine_for_trtllm_version(version));
     in.requests = count(row, "requests", line_no);
+    // The run's max batch size where the page states one; else the preset's.
+    if (!row.at("max_batch_size").empty()) in.concurrency = count(row, "max_batch_size", line_no);
     const ServingModel model = serving_model(published_serving_shape(row.at("model")));
-    set.rows.push_back({.label = row.at("model") + " " + row.at("chip") + " TP" + row.at("tp") +
-                                 " " + row.at("input_tokens") + "/" + row.at("output_tokens") +
-                                 " (" + format_grouped(static_cast<double>(in.requests)) +
-                                 " requests)",
-                        .predicted = evaluate_mode(model, in).output_tokens_per_second,
-                        .measured = number(row, "value", line_no),
-                        .setting = in.serving.engine});
+    if (sets.empty() || sets.back().key != "serving-trtllm-offline-" + version)
+      sets.push_back(offline_set_for(version));
+    sets.back().rows.push_back(
+        {.label = row.at("model") + " " + row.at("chip") + " TP" + row.at("tp") + " " +
+                  row.at("input_tokens") + "/" + row.at("output_tokens") + " (" +
+                  format_grouped(static_cast<double>(in.requests)) + " requests)",
+         .predicted = evaluate_mode(model, in).output_tokens_per_second,
+         .measured = number(row, "value", line_no),
+         .setting = in.serving.engine});
   }
-  return set;
+  return sets;
 }
 
 }  // namespace napkin

@@ -47,13 +47,14 @@ std::vector<PublishedServingRow> published_serving_rows(std::string_view publish
 // the text is not the CSV's format (header, column count, numbers).
 std::vector<ValidationSet> serving_validation_sets(std::string_view published_serving_csv);
 
-// TensorRT-LLM's v1.0 throughput tables (tests/data/serving/
-// trtllm_offline_v1.csv): trtllm-bench's offline run (every request queued
-// at once, in-flight batching) predicted by the offline mode
-// (serving_modes.h) with the row's engine preset, FP8 weights and KV cache.
-// Set "serving-trtllm-offline", rows in file order; throws
-// std::invalid_argument naming the line and column when the text is not the
-// CSV's format.
-ValidationSet trtllm_offline_validation_set(std::string_view offline_csv);
+// TensorRT-LLM's offline throughput tables (tests/data/serving/
+// trtllm_offline_*.csv): trtllm-bench's offline run (every request queued at
+// once, in-flight batching) predicted by the offline mode (serving_modes.h)
+// with the row's engine preset, its precision (FP8 weights and KV cache, or
+// FP16) and the run's max batch size where the page states one. One set per
+// TensorRT-LLM version, "serving-trtllm-offline-v1.0", rows in file order;
+// throws std::invalid_argument naming the line and column when the text is
+// not the CSV's format.
+std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view offline_csv);
 
 }  // namespace napkin

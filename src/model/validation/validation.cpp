@@ -23,7 +23,9 @@ std::vector<ValidationSet> public_validation_sets() {
   out.push_back(torchtitan_h100_memory_set(validation_data("torchtitan/h100_202412.csv")));
   for (ValidationSet& s : serving_validation_sets(validation_data("serving/published_serving.csv")))
     out.push_back(std::move(s));
-  out.push_back(trtllm_offline_validation_set(validation_data("serving/trtllm_offline_v1.csv")));
+  for (const char* name : {"serving/trtllm_offline_v1.csv", "serving/trtllm_offline_v0_17.csv"})
+    for (ValidationSet& s : trtllm_offline_validation_sets(validation_data(name)))
+      out.push_back(std::move(s));
   return out;
 }
 

@@ -56,7 +56,7 @@ ValidationSummary held_out(const std::string& key, std::size_t rows, const std::
 TEST(Validation, EveryDataSetIsCompiledIn) {
   for (const char* name : {"parallelism/published_runs.csv", "vtrain/single_node_runs.csv",
                            "vtrain/multi_node_runs_public.csv", "serving/published_serving.csv",
-                           "serving/trtllm_offline_v1.csv"})
+                           "serving/trtllm_offline_v1.csv", "serving/trtllm_offline_v0_17.csv"})
     EXPECT_GT(validation_data(name).size(), 1000u) << name;
   EXPECT_GT(validation_data("megatron_bridge/h100_pretraining.csv").size(), 500u);
   EXPECT_GT(validation_data("megatron_bridge/b200_pretraining.csv").size(), 200u);
@@ -154,8 +154,8 @@ TEST(Validation, TorchtitanH100MemoryIsUnderTheMeasurement) {
 TEST(Validation, ServingSetsAreOnTheScoreboard) {
   // The published TensorRT-LLM rows (issue 24's bounds live with the serving
   // tests; here: they are on the board, every row with its engine preset).
-  for (const char* key :
-       {"serving-trtllm-throughput", "serving-trtllm-first-token", "serving-trtllm-offline"}) {
+  for (const char* key : {"serving-trtllm-throughput", "serving-trtllm-first-token",
+                          "serving-trtllm-offline-v1.0", "serving-trtllm-offline-v0.17"}) {
     ASSERT_TRUE(sets().count(key)) << key;
     const ValidationSet& s = sets().at(key);
     EXPECT_GT(s.rows.size(), 10u) << key;
