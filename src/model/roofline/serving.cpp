@@ -98,6 +98,12 @@ ServingModel serving_model(const ModelShape& s) {
     m.n_experts = s.n_experts;
     m.top_k = s.top_k;
     m.n_moe_layers = s.n_layers - s.n_dense_layers;
+    if (!s.is_mla()) {
+      m.gated = s.gated;
+      m.expert_d_ff = s.effective_expert_d_ff();
+      m.shared_d_ff = s.shared_experts * s.effective_shared_expert_d_ff();
+      m.dense_layer_d_ff = s.n_dense_layers > 0 ? s.d_ff : 0;
+    }
   }
   m.kv = kv_geometry(s);
   m.attention_flops_per_pair_per_layer = attention_flops_per_pair_per_layer(s);

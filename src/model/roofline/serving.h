@@ -93,6 +93,12 @@ struct ServingModel {
   // shapes (kernel_time.h); 0: not known (a MoE model's MLPs are experts).
   std::int64_t d_ff = 0;
   bool gated = true;
+  // A MoE model's MLP widths for the same GEMM shapes (0: not known, e.g.
+  // MLA attention or a bare parameter count): each routed expert's, the
+  // shared experts' together, and the dense MLP of its dense layers.
+  std::int64_t expert_d_ff = 0;
+  std::int64_t shared_d_ff = 0;
+  std::int64_t dense_layer_d_ff = 0;
   KvGeometry kv;
   double attention_flops_per_pair_per_layer = 0;  // split over the heads' TP ranks
   bool shape_assumed = false;                     // built from a bare parameter count

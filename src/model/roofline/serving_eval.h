@@ -60,11 +60,14 @@ class LayoutEval {
   void micro_batching(std::int64_t batch, std::int64_t& micro_batches,
                       std::int64_t& micro_batch) const;
   double p2p_seconds(double bytes, bool across_nodes) const;
-  // Per-kernel engines, dense models: one stage's GEMMs over `tokens` rows,
-  // each timed by the training side's kernel model (kernel_time.h: waves,
-  // epilogue, operands at the GEMM HBM rate). Negative when the shapes are
-  // not known (MoE, MLA, ideal engine): the caller keeps its roofline.
-  double stage_gemm_seconds(double tokens) const;
+  // Per-kernel engines: one stage's GEMMs over `tokens` rows, each timed by
+  // the training side's kernel model (kernel_time.h: waves, epilogue,
+  // operands at the GEMM HBM rate). A MoE layer's routed experts run as one
+  // grouped GEMM over the experts a step touches (`touched`, the fraction of
+  // the chip's experts), each with its share of `routed_tokens` × top_k rows
+  // (uniform routing). Negative when the shapes are not known (MLA, a bare
+  // parameter count, the ideal engine): the caller keeps its roofline.
+  double stage_gemm_seconds(double tokens, double routed_tokens = 0, double touched = 1) const;
 
   const ServingModel& m_;
   const ServingInputs& in_;
@@ -81,20 +84,23 @@ class LayoutEval {
   double elementwise_bytes_token_ = 0;  // norms and residuals per token per chip
   double launch_seconds_ = 0;           // launch gaps of one stage's kernels
   KernelRates gemm_rates_{};            // the engine's GEMM rate, the chip's tiles and HBM
-  std::vector<Gemm> layer_gemms_;       // one layer's GEMMs per chip (n × k; m set per call)
-  double peak_ = 0, bw_ = 0;            // per chip, after efficiencies
-  double hbm_efficiency_ = 1;           // fraction of the datasheet bandwidth in bw_
-  double kv_read_factor_ = 1;           // decode reads of each cached KV group per step
-  double weight_bytes_ = 0;             // per element
-  double kv_bytes_token_ = 0;           // per token per chip (its layers, its groups)
-  double weights_held_ = 0;             // parameters held per chip
-  double dense_read_ = 0;               // always-read parameters per chip per micro-batch (decode)
-  double expert_chip_ = 0;              // routed-expert parameters per chip
-  double output_chip_ = 0;              // unembedding parameters per chip (last stage)
-  double tables_held_ = 0;              // of weights_held_: the embedding tables per chip
-  double table_bytes_ = 0;              // per element of the tables (16-bit in quantized ones)
-  double table_peak_ = 0;               // the unembedding GEMM's FLOP/s per chip
-  double logits_bytes_token_ = 0;       // the sampler's pass over one token's logits, per chip
+  // One layer's GEMMs per chip (n × k; m set per call): attention's
+  // projections, a dense MLP, a MoE layer's shared experts and one routed
+  // expert (its batch set per call).
+  std::vector<Gemm> attn_gemms_, dense_mlp_gemms_, shared_gemms_, expert_gemms_;
+  double peak_ = 0, bw_ = 0;       // per chip, after efficiencies
+  double hbm_efficiency_ = 1;      // fraction of the datasheet bandwidth in bw_
+  double kv_read_factor_ = 1;      // decode reads of each cached KV group per step
+  double weight_bytes_ = 0;        // per element
+  double kv_bytes_token_ = 0;      // per token per chip (its layers, its groups)
+  double weights_held_ = 0;        // parameters held per chip
+  double dense_read_ = 0;          // always-read parameters per chip per micro-batch (decode)
+  double expert_chip_ = 0;         // routed-expert parameters per chip
+  double output_chip_ = 0;         // unembedding parameters per chip (last stage)
+  double tables_held_ = 0;         // of weights_held_: the embedding tables per chip
+  double table_bytes_ = 0;         // per element of the tables (16-bit in quantized ones)
+  double table_peak_ = 0;          // the unembedding GEMM's FLOP/s per chip
+  double logits_bytes_token_ = 0;  // the sampler's pass over one token's logits, per chip
   double logits_gather_bytes_token_ = 0;  // one token's logits gathered over the TP group
   double decode_flops_token_ = 0;         // linear FLOPs per token per chip
   double prefill_flops_token_ = 0;        // linear FLOPs per prompt token per chip (one replica)

@@ -1,5 +1,6 @@
 #include "serving_validation.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -97,6 +98,14 @@ ModelShape published_serving_shape(std::string_view name) {
   if (name == "llama-3.1-70b" || name == "llama-3.3-70b")
     return ModelShape{80, 8192, 28672, 64, 8, 128, 128256};
   if (name == "llama-3.1-405b") return ModelShape{126, 16384, 53248, 128, 8, 128, 128256};
+  // mistralai's config.json files: 8 experts, 2 per token, no sliding window.
+  if (name == "mixtral-8x7b" || name == "mixtral-8x22b") {
+    ModelShape s = name == "mixtral-8x7b" ? ModelShape{32, 4096, 14336, 32, 8, 128, 32000}
+                                          : ModelShape{56, 6144, 16384, 48, 8, 128, 32000};
+    s.n_experts = 8;
+    s.top_k = 2;
+    return s;
+  }
   if (name == "gpt-j-6b") {
     // EleutherAI/gpt-j-6b: 28 layers, 4096 wide, 16 heads of 256, a 4h GeLU
     // MLP with biases, one LayerNorm per parallel block, vocabulary 50,400.
@@ -122,7 +131,8 @@ ModelShape published_serving_shape(std::string_view name) {
   throw std::invalid_argument(
       "published serving model '" + std::string(name) +
       "' has no shape; one of llama-2-7b, llama-2-70b, gpt-j-6b, "
-      "falcon-180b, llama-3.1-8b, llama-3.1-70b, llama-3.3-70b, llama-3.1-405b");
+      "falcon-180b, llama-3.1-8b, llama-3.1-70b, llama-3.3-70b, llama-3.1-405b, "
+      "mixtral-8x7b, mixtral-8x22b");
 }
 
 std::vector<PublishedServingRow> published_serving_rows(std::string_view text) {
@@ -215,8 +225,8 @@ namespace {
 
 // What each published table states about how it was run, and what it leaves
 // for Napkin to assume (tests/data/serving/SOURCE.md).
-ValidationSet offline_set_for(const std::string& version) {
-  ValidationSet set{.key = "serving-trtllm-offline-" + version,
+ValidationSet offline_set_for(const std::string& version, bool moe) {
+  ValidationSet set{.key = "serving-trtllm-offline-" + version + (moe ? "-moe" : ""),
                     .title = "TensorRT-LLM " + version + " offline throughput (trtllm-bench)",
                     .quantity = "output tokens/s (all GPUs)",
                     .unit = "tokens/s",
@@ -236,7 +246,8 @@ ValidationSet offline_set_for(const std::string& version) {
         "batch size and token budget per run, and some runs used 95 % of the free memory for "
         "the KV cache (the preset's defaults are taken)";
   } else if (version == "v0.17") {
-    set.title += ", TensorRT engines, H100 and H200 FP8, A100 FP16";
+    set.title += moe ? ", TensorRT engines, Mixtral, H100 and H200 FP8, A100 FP16"
+                     : ", TensorRT engines, H100 and H200 FP8, A100 FP16";
     set.source =
         "NVIDIA TensorRT-LLM docs/source/performance/perf-overview.md at commit 258c7540c035 "
         "(v0.17); tests/data/serving/SOURCE.md";
@@ -245,6 +256,11 @@ ValidationSet offline_set_for(const std::string& version) {
         "from the dataset (the max batch size taken as the page's example, 4,096); most runs "
         "used 95 % of the free memory for the KV cache (the preset's 90 % is taken)";
   }
+  if (moe)
+    set.outside +=
+        "; the experts split TP ways (TensorRT-LLM's default expert tensor parallelism) and "
+        "routed uniformly; the MoE plugin's routing, permutation and grouped-GEMM efficiency "
+        "are not modelled beyond the shared kernel model";
   return set;
 }
 
@@ -296,16 +312,23 @@ std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view text)
     in.requests = count(row, "requests", line_no);
     // The run's max batch size where the page states one; else the preset's.
     if (!row.at("max_batch_size").empty()) in.concurrency = count(row, "max_batch_size", line_no);
-    const ServingModel model = serving_model(published_serving_shape(row.at("model")));
-    if (sets.empty() || sets.back().key != "serving-trtllm-offline-" + version)
-      sets.push_back(offline_set_for(version));
-    sets.back().rows.push_back(
-        {.label = row.at("model") + " " + row.at("chip") + " TP" + row.at("tp") + " " +
-                  row.at("input_tokens") + "/" + row.at("output_tokens") + " (" +
-                  format_grouped(static_cast<double>(in.requests)) + " requests)",
-         .predicted = evaluate_mode(model, in).output_tokens_per_second,
-         .measured = number(row, "value", line_no),
-         .setting = in.serving.engine});
+    const ModelShape shape = published_serving_shape(row.at("model"));
+    const ServingModel model = serving_model(shape);
+    // One set per version, dense and MoE models apart, in order of first row.
+    const std::string key = "serving-trtllm-offline-" + version + (shape.is_moe() ? "-moe" : "");
+    auto it = std::find_if(sets.begin(), sets.end(),
+                           [&](const ValidationSet& s) { return s.key == key; });
+    if (it == sets.end()) {
+      sets.push_back(offline_set_for(version, shape.is_moe()));
+      it = sets.end() - 1;
+    }
+    it->rows.push_back({.label = row.at("model") + " " + row.at("chip") + " TP" + row.at("tp") +
+                                 " " + row.at("input_tokens") + "/" + row.at("output_tokens") +
+                                 " (" + format_grouped(static_cast<double>(in.requests)) +
+                                 " requests)",
+                        .predicted = evaluate_mode(model, in).output_tokens_per_second,
+                        .measured = number(row, "value", line_no),
+                        .setting = in.serving.engine});
   }
   return sets;
 }

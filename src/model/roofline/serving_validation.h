@@ -52,7 +52,8 @@ std::vector<ValidationSet> serving_validation_sets(std::string_view published_se
 // once, in-flight batching) predicted by the offline mode (serving_modes.h)
 // with the row's engine preset, its precision (FP8 weights and KV cache, or
 // FP16) and the run's max batch size where the page states one. One set per
-// TensorRT-LLM version, "serving-trtllm-offline-v1.0", rows in file order;
+// TensorRT-LLM version, dense and MoE models apart ("serving-trtllm-offline-
+// v0.17", "serving-trtllm-offline-v0.17-moe"), rows in file order;
 // throws std::invalid_argument naming the line and column when the text is
 // not the CSV's format.
 std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view offline_csv);

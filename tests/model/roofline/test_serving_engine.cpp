@@ -95,26 +95,28 @@ TEST(ServingEngine, ScalingBookLlama3_70bOnTpuV5e) {
 // A real engine never beats the bound: per-kernel times add up to at least
 // the one roofline over the step, for prefill and decode, at any batch.
 TEST(ServingEngine, PerKernelIsNeverFasterThanIdeal) {
-  const ServingModel m = serving_model(kLlama2_70B);
-  for (const char* chip : {"H100", "A100-80"})
-    for (std::int64_t batch : {1, 16, 256})
-      for (const ServingEngine& e : serving_engines()) {
-        ServingInputs in;
-        in.chip = chip;
-        in.layout = {4, 1, 1};
-        in.batch = batch;
-        in.prompt_tokens = 2048;
-        in.decode_tokens = 256;
-        in.weights = std::string(chip) == "H100" ? Dtype::fp8 : Dtype::bf16;
-        const ServingResult ideal = evaluate_serving(m, in);
-        in.engine = std::string(e.name);
-        const ServingResult r = evaluate_serving(m, in);
-        EXPECT_GE(r.decode_step_seconds, ideal.decode_step_seconds * (1 - 1e-12)) << e.name;
-        EXPECT_GE(r.prefill_seconds, ideal.prefill_seconds * (1 - 1e-12)) << e.name;
-        double sum = 0;
-        for (const TimePart& p : r.decode_step.parts()) sum += p.seconds;
-        EXPECT_NEAR(sum, r.decode_step_seconds, 1e-9 * r.decode_step_seconds) << e.name;
-      }
+  for (const ModelShape& shape : {kLlama2_70B, preset("Mixtral-8x7B")}) {
+    const ServingModel m = serving_model(shape);
+    for (const char* chip : {"H100", "A100-80"})
+      for (std::int64_t batch : {1, 16, 256})
+        for (const ServingEngine& e : serving_engines()) {
+          ServingInputs in;
+          in.chip = chip;
+          in.layout = {4, 1, 1};
+          in.batch = batch;
+          in.prompt_tokens = 2048;
+          in.decode_tokens = 256;
+          in.weights = std::string(chip) == "H100" ? Dtype::fp8 : Dtype::bf16;
+          const ServingResult ideal = evaluate_serving(m, in);
+          in.engine = std::string(e.name);
+          const ServingResult r = evaluate_serving(m, in);
+          EXPECT_GE(r.decode_step_seconds, ideal.decode_step_seconds * (1 - 1e-12)) << e.name;
+          EXPECT_GE(r.prefill_seconds, ideal.prefill_seconds * (1 - 1e-12)) << e.name;
+          double sum = 0;
+          for (const TimePart& p : r.decode_step.parts()) sum += p.seconds;
+          EXPECT_NEAR(sum, r.decode_step_seconds, 1e-9 * r.decode_step_seconds) << e.name;
+        }
+  }
 }
 
 // Pre-XQA attention reads a GQA cache once per query head: at long context
@@ -290,6 +292,75 @@ TEST(ServingEngine, TheSamplerReadsEveryLogit) {
   in.engine = "ideal";
   const ServingResult ideal = evaluate_serving(serving_model(large), in);
   EXPECT_GT(tp2.decode_step.tp_comm_seconds, ideal.decode_step.tp_comm_seconds);
+}
+
+// A MoE layer's GEMMs go through the shared kernel model like a dense
+// layer's: attention's projections over the batch, the routed experts as one
+// grouped GEMM over the experts the step touches. At batch 1 a Mixtral step
+// reads two of its eight experts; at batch 64 every expert, each with its
+// share of the 128 routed rows, so the GEMMs take longer but far less than
+// 64 times as long; and never less than the weights they read at the GEMM
+// HBM rate.
+TEST(ServingEngine, MoeGemmsGoThroughTheKernelModel) {
+  const ModelShape shape = preset("Mixtral-8x7B");
+  const ServingModel m = serving_model(shape);
+  EXPECT_EQ(m.expert_d_ff, 14336);
+  EXPECT_EQ(m.shared_d_ff, 0);
+  ServingInputs in;
+  in.chip = "H100";
+  in.layout = {1, 1, 1};
+  in.prompt_tokens = 1024;
+  in.decode_tokens = 128;
+  in.weights = in.kv = Dtype::fp8;
+  in.engine = "tensorrt-llm";
+  in.batch = 1;
+  const ServingResult one = evaluate_serving(m, in);
+  in.batch = 64;
+  const ServingResult many = evaluate_serving(m, in);
+  const double d = 4096, experts_read_one = 2, experts_all = 8;
+  const double expert_bytes = 3 * d * 14336 * 32;  // one expert in every layer, 1 byte each
+  const double attention_bytes = (4096 + 2 * 1024 + 4096) * d * 32;
+  const double hbm = kernel_rates(chip_by_name("H100")).hbm_bytes_per_s;
+  EXPECT_GE(one.decode_step.gemm_seconds,
+            (attention_bytes + experts_read_one * expert_bytes) / hbm * 0.999);
+  EXPECT_LT(one.decode_step.gemm_seconds, (attention_bytes + experts_all * expert_bytes) / hbm);
+  EXPECT_GT(many.decode_step.gemm_seconds, 2.0 * one.decode_step.gemm_seconds);
+  EXPECT_LT(many.decode_step.gemm_seconds, 8.0 * one.decode_step.gemm_seconds);
+  // Bare parameter counts and MLA keep the roofline: no shapes to price.
+  EXPECT_EQ(serving_model(preset("DeepSeek-V3")).expert_d_ff, 0);
+}
+
+// A gated MLP's activation is a kernel of its own (read 2f, write f per
+// token on each TP rank), and a MoE layer also copies each token's
+// activations into expert order k times and sums them back (read d, write
+// k·d, read k·d, write d): element-wise time in proportion to the batch.
+TEST(ServingEngine, GatedActivationsAndMoeCopiesAreElementWise) {
+  ServingInputs in;
+  in.chip = "H100";
+  in.layout = {1, 1, 1};
+  in.batch = 128;
+  in.prompt_tokens = 1024;
+  in.decode_tokens = 128;
+  in.weights = in.kv = Dtype::bf16;
+  in.engine = "vllm";
+  const double bw = kernel_rates(chip_by_name("H100")).hbm_bytes_per_s;
+  ModelShape gated{32, 4096, 14336, 32, 8, 128, 32000};
+  ModelShape plain = gated;
+  plain.gated = false;
+  const ServingResult g = evaluate_serving(serving_model(gated), in);
+  const ServingResult p = evaluate_serving(serving_model(plain), in);
+  EXPECT_NEAR(g.decode_step.elementwise_seconds - p.decode_step.elementwise_seconds,
+              128.0 * 32 * 3 * 14336 * 2 / bw, 1e-9);
+  // Mixtral-8x7B against a dense model of its attention and one expert's
+  // width: the MoE layer adds the copies and a second routed activation.
+  const ModelShape mixtral = preset("Mixtral-8x7B");
+  const ServingResult m = evaluate_serving(serving_model(mixtral), in);
+  const double d = 4096, k = 2;
+  EXPECT_NEAR(m.decode_step.elementwise_seconds - g.decode_step.elementwise_seconds,
+              128.0 * 32 * ((2 + 2 * k) * d * 2 + (k - 1) * 3 * 14336 * 2) / bw, 1e-9);
+  // The ideal engine has no kernels of its own.
+  in.engine = "ideal";
+  EXPECT_EQ(evaluate_serving(serving_model(mixtral), in).decode_step.elementwise_seconds, 0.0);
 }
 
 }  // namespace

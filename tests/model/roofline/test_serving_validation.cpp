@@ -61,12 +61,12 @@ TEST(ServingValidation, OneSetPerMeasuredQuantity) {
 }
 
 // The target: mean error ≤ 20 %, mean signed within ±10 %, GQA and
-// MHA alike. Today: 7.2 % mean, -1.9 % signed; MHA 4.7 % / 0.0 %, GQA
-// 10.3 % / -4.3 % (Llama-2-70B's A100 rows on the early XQA kernel, which
+// MHA alike. Today: 7.2 % mean, -2.7 % signed; MHA 4.8 % / -0.8 %, GQA
+// 10.2 % / -5.1 % (Llama-2-70B's A100 rows on the early XQA kernel, which
 // takes head-size-128 layers with a 16-bit cache; its H100 rows, with an FP8
 // cache, and Falcon-180B's, head size 64, on the per-query-head reads).
 // Before the early XQA rule: 8.4 % / -5.0 %, GQA 12.9 % / -11.5 %. Worst
-// +26.3 % (Llama-2-70B on A100 at batch 240, 128/2048: most likely the early
+// +25.5 % (Llama-2-70B on A100 at batch 240, 128/2048: most likely the early
 // kernel ran below one read per KV head at the streaming rate).
 TEST(ServingValidation, Throughput) {
   const ValidationSet& set_ = set("serving-trtllm-throughput");
@@ -87,7 +87,7 @@ TEST(ServingValidation, Throughput) {
   EXPECT_LE(std::fabs(summarize(gqa).mean_signed_error), 0.10);
 }
 
-// The target is ≤ 25 %. Today 12.8 % mean, -11.4 % signed (13 of 16
+// The target is ≤ 25 %. Today 12.3 % mean, -10.4 % signed (12 of 16
 // rows under the measurement, optimistic for a latency): the GEMMs of a
 // 128-token or 2,048-token context phase priced by the shared kernel model
 // (waves, epilogue, operands at the kernel HBM rate) instead of one roofline
@@ -141,7 +141,7 @@ TEST(ServingValidation, FirstTokenBreakdown) {
       EXPECT_NEAR(1e3 * p.gemm_seconds, 11.23, 0.05);
       EXPECT_NEAR(1e3 * p.launch_seconds, 3.84, 0.01);
       EXPECT_NEAR(1e3 * p.tp_comm_seconds, 2.82, 0.02);
-      EXPECT_NEAR(missing_ms, 7.4, 0.1);
+      EXPECT_NEAR(missing_ms, 7.2, 0.1);
     }
   }
   EXPECT_EQ(n, 16u);
@@ -178,11 +178,12 @@ TEST(ServingValidation, BadCsvThrowsNamingTheLine) {
 // TensorRT-LLM v1.0's offline throughput tables (trtllm_offline_v1.csv),
 // held out: no constant was set from them. Every row is the offline mode
 // with the tensorrt-llm preset (its 2,048 max batch, 8,192-token iterations,
-// 90 % of the free memory for an FP8 KV cache). Today 7.3 % mean, +5.1 %
-// signed, 45 of 60 rows above the measurement (first seen at 8.2 % / +6.5 %,
-// 48 of 60, before the 16-bit tables of quantized checkpoints and the
-// sampler's pass over the logits); the worst +31 % (Llama 3.1 405B on H100
-// at 128/4096). The bounds hold the scoreboard line the README prints.
+// 90 % of the free memory for an FP8 KV cache). Today 6.1 % mean, +3.0 %
+// signed, 39 of 60 rows above the measurement (first seen at 8.2 % / +6.5 %,
+// 48 of 60, before the 16-bit tables of quantized checkpoints, the sampler's
+// pass over the logits and the gated MLP's activation kernel); the worst
+// +30 % (Llama 3.1 405B on H100 at 128/4096). The bounds hold the scoreboard
+// line the README prints.
 TEST(ServingValidation, OfflineV1HeldOut) {
   const std::vector<ValidationSet> sets =
       trtllm_offline_validation_sets(csv_text("trtllm_offline_v1.csv"));
@@ -195,29 +196,37 @@ TEST(ServingValidation, OfflineV1HeldOut) {
     EXPECT_GT(r.predicted, 0) << r.label;
   }
   const ValidationSummary sum = print(s);
-  EXPECT_NEAR(sum.mean_abs_error, 0.073, 0.01);
-  EXPECT_NEAR(sum.mean_signed_error, 0.051, 0.01);
+  EXPECT_NEAR(sum.mean_abs_error, 0.061, 0.01);
+  EXPECT_NEAR(sum.mean_signed_error, 0.030, 0.01);
   EXPECT_LE(std::fabs(sum.worst_error), 0.35);
 }
 
 // TensorRT-LLM v0.17's table (trtllm_offline_v0_17.csv), held out: the
-// TensorRT-engine flow, Llama 3.1 8B, 70B (TP 1-8) and 405B on H200 and H100
-// in FP8 and A100 in FP16, 131 rows. Today 6.8 % mean, +3.9 % signed, 87
-// above; A100 FP16 1.5-11 % by TP with the signs mixed, the FP8 rows +5 %
-// (H100 +5.1 %, H200 +4.5 %). Llama 3.1 70B at TP 1 on H100, where the KV
-// cache gets ~8 GB beside 70 GB of weights, is 7.5 % / +6.5 %.
+// TensorRT-engine flow on H200 and H100 in FP8 and A100 in FP16. Dense
+// (Llama 3.1 8B, 70B at TP 1-8, 405B; 131 rows): 6.2 % mean, +2.2 % signed.
+// MoE (Mixtral 8x7B at TP 1-8, 8x22B at TP 8; 126 rows): 16.9 % / +16.0 %,
+// 110 rows above on every chip and TP, FP16 as FP8: the experts' grouped
+// GEMMs and the MoE plugin run below what the shared kernel model gives a
+// dense GEMM of the same shape (README, "What remains").
 TEST(ServingValidation, OfflineV017HeldOut) {
   const std::vector<ValidationSet> sets =
       trtllm_offline_validation_sets(csv_text("trtllm_offline_v0_17.csv"));
-  ASSERT_EQ(sets.size(), 1u);
-  const ValidationSet& s = sets.front();
-  EXPECT_EQ(s.key, "serving-trtllm-offline-v0.17");
-  ASSERT_EQ(s.rows.size(), 131u);
-  for (const ValidationRow& r : s.rows) EXPECT_EQ(r.setting, "tensorrt-llm") << r.label;
-  const ValidationSummary sum = print(s);
-  EXPECT_NEAR(sum.mean_abs_error, 0.068, 0.01);
-  EXPECT_NEAR(sum.mean_signed_error, 0.039, 0.01);
-  EXPECT_LE(std::fabs(sum.worst_error), 0.35);
+  ASSERT_EQ(sets.size(), 2u);
+  const ValidationSet& dense = sets[0];
+  const ValidationSet& moe = sets[1];
+  EXPECT_EQ(dense.key, "serving-trtllm-offline-v0.17");
+  EXPECT_EQ(moe.key, "serving-trtllm-offline-v0.17-moe");
+  ASSERT_EQ(dense.rows.size(), 131u);
+  ASSERT_EQ(moe.rows.size(), 126u);
+  for (const ValidationSet* s : {&dense, &moe})
+    for (const ValidationRow& r : s->rows) EXPECT_EQ(r.setting, "tensorrt-llm") << r.label;
+  const ValidationSummary d = print(dense);
+  EXPECT_NEAR(d.mean_abs_error, 0.062, 0.01);
+  EXPECT_NEAR(d.mean_signed_error, 0.022, 0.01);
+  EXPECT_LE(std::fabs(d.worst_error), 0.35);
+  const ValidationSummary m = print(moe);
+  EXPECT_NEAR(m.mean_abs_error, 0.169, 0.015);
+  EXPECT_NEAR(m.mean_signed_error, 0.160, 0.015);
 }
 
 TEST(ServingValidation, OfflineCsvErrorsNameTheLine) {
