@@ -213,8 +213,9 @@ TEST(CliCalibrate, BudgetWithTheProfilePredictsACalibratedMfuAndItsRange) {
   QFile file(profile);
   ASSERT_TRUE(file.open(QIODevice::ReadOnly));
   double matmul_efficiency = 0;
-  for (const QJsonValue c : QJsonDocument::fromJson(file.readAll())["constants"].toArray())
-    if (c["name"].toString() == "matmul_efficiency") matmul_efficiency = c["value"].toDouble();
+  for (const QJsonValue constant : QJsonDocument::fromJson(file.readAll())["constants"].toArray())
+    if (constant["name"].toString() == "matmul_efficiency")
+      matmul_efficiency = constant["value"].toDouble();
   EXPECT_GT(matmul_efficiency, 0.5);
   EXPECT_LT(mfu, matmul_efficiency);
   EXPECT_LT(k["mfu_low"].toDouble(), mfu);

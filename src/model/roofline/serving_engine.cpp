@@ -162,15 +162,17 @@ const ServingEngine& engine_by_name(std::string_view name, std::string_view para
 
 std::string engine_description(const ServingEngine& e) {
   if (!e.per_kernel) return std::string(e.name) + ": " + std::string(e.summary);
-  std::string s = std::string(e.name) + ": " + std::string(e.summary) + ". Sets: per-kernel " +
-                  "rooflines summed (a dense model's GEMMs by the shared kernel model: tile " +
-                  "waves, epilogue, operands at the chip's kernel HBM rate); KV read once per " +
-                  (e.kv_reads_per_query_head ? "query head" : "KV head") +
-                  (e.early_xqa ? " (once per KV head where early XQA takes the layer: head size "
-                                 "128, 8 query heads per KV head, 16-bit KV cache)"
-                               : "") +
-                  "; quantized weights keep the embedding tables in 16 bits; the sampler reads "
-                  "every sequence's logits in fp32, gathered over TP; ";
+  std::string s =
+      std::string(e.name) + ": " + std::string(e.summary) + ". Sets: per-kernel " +
+      "rooflines summed (the GEMMs of dense and MoE layers by the shared kernel model: tile " +
+      "waves, epilogue, operands at the chip's kernel HBM rate); KV read once per " +
+      (e.kv_reads_per_query_head ? "query head" : "KV head") +
+      (e.early_xqa ? " (once per KV head where early XQA takes the layer: head size "
+                     "128, 8 query heads per KV head, 16-bit KV cache)"
+                   : "") +
+      "; quantized weights keep the embedding tables in 16 bits; the sampler reads "
+      "every sequence's logits in fp32, gathered over TP; a gated MLP's activation "
+      "and a MoE layer's token copies as element-wise kernels; ";
   if (e.launch_seconds_per_kernel > 0)
     s += format_grouped(static_cast<double>(e.kernels_per_layer)) + " kernels/layer x " +
          format_grouped(1e6 * e.launch_seconds_per_kernel, 0) + " us launch gap" +
