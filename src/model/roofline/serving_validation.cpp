@@ -10,6 +10,7 @@
 
 #include "csv.h"
 #include "format.h"
+#include "parallel_for.h"
 #include "serving_modes.h"
 
 namespace napkin {
@@ -279,6 +280,14 @@ std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view text)
                                   "' in the header");
   }
   std::vector<ValidationSet> sets;
+  // Every row parsed first, then simulated on the model library's thread pool
+  // (each simulation is seeded and writes its own row).
+  struct Pending {
+    std::size_t set = 0, row = 0;
+    ServingModel model;
+    ModeInputs in;
+  };
+  std::vector<Pending> pending;
   for (const csv::Record& rec : table.records) {
     const auto line_no = static_cast<std::size_t>(rec.line);
     if (rec.fields.size() != table.header.size())
@@ -326,10 +335,19 @@ std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view text)
                                  " " + row.at("input_tokens") + "/" + row.at("output_tokens") +
                                  " (" + format_grouped(static_cast<double>(in.requests)) +
                                  " requests)",
-                        .predicted = evaluate_mode(model, in).output_tokens_per_second,
+                        .predicted = 0,
                         .measured = number(row, "value", line_no),
                         .setting = in.serving.engine});
+    pending.push_back(
+        {static_cast<std::size_t>(it - sets.begin()), it->rows.size() - 1, model, in});
   }
+  std::vector<double> predicted(pending.size());
+  parallel_for(static_cast<int>(pending.size()), 0, [&](int i) {
+    const Pending& p = pending[static_cast<std::size_t>(i)];
+    predicted[static_cast<std::size_t>(i)] = evaluate_mode(p.model, p.in).output_tokens_per_second;
+  });
+  for (std::size_t i = 0; i < pending.size(); ++i)
+    sets[pending[i].set].rows[pending[i].row].predicted = predicted[i];
   return sets;
 }
 
