@@ -527,6 +527,18 @@ TEST(RooflinePanel, ServingFrontierPlotsTheModelsFrontier) {
   EXPECT_GT(f.max_request_rate_per_second, 0);
   EXPECT_DOUBLE_EQ(v.frontier.max_request_rate_per_second, f.max_request_rate_per_second);
 
+  // The serving-time bars stack a per-kernel engine's parts (GEMMs,
+  // attention, element-wise, launches, communication) to the whole phase.
+  PlotWidget* time_plot = p->findChild<PlotWidget*>(QStringLiteral("plot_serving_time"));
+  ASSERT_NE(time_plot, nullptr);
+  double prefill_share = 0, decode_share = 0;
+  for (QCPBars* bars : time_plot->findChildren<QCPBars*>()) {
+    for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+      (it->key < 0.5 ? prefill_share : decode_share) += it->value;
+  }
+  EXPECT_NEAR(prefill_share, 100.0, 0.5);
+  EXPECT_NEAR(decode_share, 100.0, 0.5);
+
   PlotWidget* plot = p->findChild<PlotWidget*>(QStringLiteral("plot_serving_frontier"));
   ASSERT_NE(plot, nullptr);
   EXPECT_NE(std::find(p->plots().begin(), p->plots().end(), plot), p->plots().end());

@@ -10,6 +10,7 @@
 #include "format.h"
 #include "roofline/RooflineFormat.h"
 #include "roofline_view.h"
+#include "serving_engine.h"
 
 namespace napkin {
 
@@ -55,7 +56,8 @@ ServingReadouts::ServingReadouts(ReadoutGrid* grid) : grid_(grid), notes_(new QL
   weights = add({.key = QStringLiteral("serving_weights"),
                  .name = tr("Weights / chip"),
                  .tooltip = tr("Weights held per chip on the fullest pipeline stage: ÷ TP, ÷ PP, "
-                               "routed experts ÷ EP, at the weight precision"),
+                               "routed experts ÷ EP, at the weight precision (a quantized "
+                               "checkpoint's embedding tables at bf16 under a per-kernel engine)"),
                  .better = Better::lower,
                  .format = fmtBytes,
                  .widest = wide});
@@ -185,9 +187,15 @@ void ServingReadouts::show(const ServingPanelView& v, std::optional<std::int64_t
                                      .arg(prec));
   const QString wp = dtypeText(s.serving.weight_dtype), kp = dtypeText(s.serving.kv_dtype);
   const ServingMemory& m = c.memory;
-  grid_->set(weights, {.value = tr("%1 at %2").arg(bytes(m.weights_bytes), wp),
-                       .note = tr("%1 weights, fullest stage").arg(wp),
-                       .number = m.weights_bytes});
+  // Per-kernel engines hold a quantized checkpoint's embedding tables in 16
+  // bits (serving_eval.cpp): the value says so where it applies.
+  const bool tables_16_bit = engine_by_name(s.serving.engine).per_kernel &&
+                             bytes_per_element(s.serving.weight_dtype) < 2.0;
+  grid_->set(weights,
+             {.value = tables_16_bit ? tr("%1 at %2, tables bf16").arg(bytes(m.weights_bytes), wp)
+                                     : tr("%1 at %2").arg(bytes(m.weights_bytes), wp),
+              .note = tr("%1 weights, fullest stage").arg(wp),
+              .number = m.weights_bytes});
   grid_->set(kv, {.value = tr("%1 at %2").arg(bytes(m.kv_bytes), kp),
                   .note = tr("%1 KV heads per chip, %2 KV cache").arg(m.kv_groups_per_chip).arg(kp),
                   .number = m.kv_bytes});

@@ -1,15 +1,20 @@
 #include "ServingTimePlot.h"
 
+#include <iterator>
+
 #include "format.h"
 
 namespace napkin {
 
 namespace {
-// The parts PhaseTime::parts() names, in stacking order.
+// The parts PhaseTime::parts() names, in stacking order: the roofline part
+// (one bound, or a per-kernel engine's kernels), then communication,
+// pipelining and the engine's host work.
 const char* const kParts[] = {
-    "compute",           "weights read",  "KV cache read",  "tensor-parallel all-reduce",
-    "expert all-to-all", "pipeline hops", "pipeline bubble"};
-constexpr std::size_t kCount = 7;
+    "compute",           "weights read",  "KV cache read",   "GEMMs",
+    "attention",         "element-wise",  "kernel launches", "tensor-parallel all-reduce",
+    "expert all-to-all", "pipeline hops", "pipeline bubble", "engine host work"};
+constexpr std::size_t kCount = std::size(kParts);
 
 std::vector<double> shares(const PhaseTime& t) {
   std::vector<double> out(kCount, 0.0);
@@ -33,10 +38,15 @@ ServingTimePlot::ServingTimePlot(QWidget* parent)
                           {{tr("compute"), QColor(76, 150, 90)},
                            {tr("weights read"), plot_color::part_blue},
                            {tr("KV cache read"), plot_color::part_orange},
+                           {tr("GEMMs"), QColor(76, 150, 90)},
+                           {tr("attention"), plot_color::part_orange},
+                           {tr("element-wise"), QColor(140, 180, 220)},
+                           {tr("kernel launches"), QColor(230, 200, 110)},
                            {tr("TP all-reduce"), plot_color::part_red},
                            {tr("expert all-to-all"), plot_color::part_purple},
                            {tr("pipeline hops"), plot_color::part_gray},
-                           {tr("pipeline bubble"), plot_color::part_light}},
+                           {tr("pipeline bubble"), plot_color::part_light},
+                           {tr("engine host work"), QColor(90, 90, 90)}},
                           0.5);
   roofline_share_ = addCurve(this, tr("roofline part"), QPen(Qt::NoPen), QCPScatterStyle(), false);
   roofline_share_->removeFromLegend();
@@ -53,6 +63,10 @@ void ServingTimePlot::drawView(const ServingPanelView& v) {
   std::vector<std::vector<double>> parts(kCount);
   for (std::size_t k = 0; k < kCount; ++k) parts[k] = {pre[k], dec[k]};
   bars_->setData({0, 1}, parts);
+  // The legend names the parts this layout and engine have, in stacking order.
+  for (std::size_t k = 0; k < kCount; ++k) bars_->part(k)->removeFromLegend();
+  for (std::size_t k = 0; k < kCount; ++k)
+    if (pre[k] > 0 || dec[k] > 0) bars_->part(k)->addToLegend();
   setCurve(roofline_share_, {0, 1},
            {100 * c.prefill.roofline_share(), 100 * c.decode_step.roofline_share()});
   labels_[0]->position->setCoords(0, 100);
