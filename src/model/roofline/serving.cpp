@@ -17,7 +17,7 @@ namespace {
 // Largest slice a layout may name (2^20 chips).
 constexpr std::int64_t kMaxSliceChips = std::int64_t{1} << 20;
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+using detail::ceil_div;
 
 }  // namespace
 

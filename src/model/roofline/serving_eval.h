@@ -12,6 +12,12 @@
 
 namespace napkin::detail {
 
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// Activations cross the links in bf16 (Megatron-LM and vLLM all-reduce in
+// the activation dtype), and element-wise kernels move them in bf16.
+inline constexpr double kActivationBytes = 2.0;
+
 class LayoutEval {
  public:
   // Validates the inputs and the layout; throws naming the parameter.
@@ -68,6 +74,10 @@ class LayoutEval {
   // (uniform routing). Negative when the shapes are not known (MLA, a bare
   // parameter count, the ideal engine): the caller keeps its roofline.
   double stage_gemm_seconds(double tokens, double routed_tokens = 0, double touched = 1) const;
+  // Per-kernel engines: the GEMM shapes, the element-wise bytes per token and
+  // the sampler's bytes per token (serving_kernels.cpp); called once the
+  // layout, the stage and the GEMM rate are known.
+  void setup_kernels(const KernelRates& rates);
 
   const ServingModel& m_;
   const ServingInputs& in_;

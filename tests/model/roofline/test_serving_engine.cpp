@@ -237,6 +237,19 @@ TEST(ServingEngine, TensorRtLlmSizesItsCacheFromTheMemoryLeftFree) {
 namespace napkin {
 namespace {
 
+// One H100 slice serving 1,024-token prompts and 128 output tokens.
+ServingInputs h100(std::int64_t tp, std::int64_t batch, Dtype dtype, const char* engine) {
+  ServingInputs in;
+  in.chip = "H100";
+  in.layout = {tp, 1, 1};
+  in.batch = batch;
+  in.prompt_tokens = 1024;
+  in.decode_tokens = 128;
+  in.weights = in.kv = dtype;
+  in.engine = engine;
+  return in;
+}
+
 // Quantized checkpoints keep the embedding tables in 16 bits (Model
 // Optimizer's "exclude_modules": ["lm_head"]): a per-kernel engine holds them
 // at 2 bytes where `ideal`, the seed's napkin, holds every parameter at the
@@ -244,13 +257,7 @@ namespace {
 TEST(ServingEngine, QuantizedWeightsKeepTheTablesIn16Bits) {
   const ModelShape shape{32, 4096, 14336, 32, 8, 128, 128256};  // Llama 3.1 8B
   const ServingModel m = serving_model(shape);
-  ServingInputs in;
-  in.chip = "H100";
-  in.layout = {1, 1, 1};
-  in.batch = 64;
-  in.prompt_tokens = 1024;
-  in.decode_tokens = 128;
-  in.weights = in.kv = Dtype::fp8;
+  ServingInputs in = h100(1, 64, Dtype::fp8, "ideal");
   const ServingResult ideal = evaluate_serving(m, in);
   in.engine = "vllm";
   const ServingResult vllm = evaluate_serving(m, in);
@@ -272,14 +279,7 @@ TEST(ServingEngine, TheSamplerReadsEveryLogit) {
   ModelShape small{32, 4096, 14336, 32, 8, 128, 32000};
   ModelShape large = small;
   large.vocab = 128256;
-  ServingInputs in;
-  in.chip = "H100";
-  in.layout = {1, 1, 1};
-  in.batch = 256;
-  in.prompt_tokens = 1024;
-  in.decode_tokens = 128;
-  in.weights = in.kv = Dtype::bf16;
-  in.engine = "tensorrt-llm";
+  ServingInputs in = h100(1, 256, Dtype::bf16, "tensorrt-llm");
   const ServingResult s = evaluate_serving(serving_model(small), in);
   const ServingResult l = evaluate_serving(serving_model(large), in);
   const double bw = kernel_rates(chip_by_name("H100")).hbm_bytes_per_s;
@@ -306,14 +306,7 @@ TEST(ServingEngine, MoeGemmsGoThroughTheKernelModel) {
   const ServingModel m = serving_model(shape);
   EXPECT_EQ(m.expert_d_ff, 14336);
   EXPECT_EQ(m.shared_d_ff, 0);
-  ServingInputs in;
-  in.chip = "H100";
-  in.layout = {1, 1, 1};
-  in.prompt_tokens = 1024;
-  in.decode_tokens = 128;
-  in.weights = in.kv = Dtype::fp8;
-  in.engine = "tensorrt-llm";
-  in.batch = 1;
+  ServingInputs in = h100(1, 1, Dtype::fp8, "tensorrt-llm");
   const ServingResult one = evaluate_serving(m, in);
   in.batch = 64;
   const ServingResult many = evaluate_serving(m, in);
@@ -335,14 +328,7 @@ TEST(ServingEngine, MoeGemmsGoThroughTheKernelModel) {
 // activations into expert order k times and sums them back (read d, write
 // k·d, read k·d, write d): element-wise time in proportion to the batch.
 TEST(ServingEngine, GatedActivationsAndMoeCopiesAreElementWise) {
-  ServingInputs in;
-  in.chip = "H100";
-  in.layout = {1, 1, 1};
-  in.batch = 128;
-  in.prompt_tokens = 1024;
-  in.decode_tokens = 128;
-  in.weights = in.kv = Dtype::bf16;
-  in.engine = "vllm";
+  ServingInputs in = h100(1, 128, Dtype::bf16, "vllm");
   const double bw = kernel_rates(chip_by_name("H100")).hbm_bytes_per_s;
   ModelShape gated{32, 4096, 14336, 32, 8, 128, 32000};
   ModelShape plain = gated;
