@@ -82,10 +82,12 @@ ServingReadouts::ServingReadouts(ReadoutGrid* grid) : grid_(grid), notes_(new QL
   step = add({.key = QStringLiteral("serving_step"),
               .name = tr("Decode step"),
               .tooltip = tr("max(compute, bytes read ÷ HBM bandwidth) + the TP all-reduces, "
-                            "expert all-to-alls and pipeline hops"),
+                            "expert all-to-alls and pipeline hops; under a per-kernel engine "
+                            "its GEMMs, attention, element-wise kernels and launch gaps "
+                            "summed instead of the one roofline"),
               .better = Better::lower,
               .format = seconds,
-              .widest = QStringLiteral("88.8 ms (compute 88.8 ms, memory 88.8 ms)")});
+              .widest = QStringLiteral("88.8 ms (GEMMs 88.8 ms, attention 88.8 ms)")});
   comm = add({.key = QStringLiteral("serving_comm"),
               .name = tr("Communication"),
               .tooltip = tr("TP all-reduces + expert all-to-alls + pipeline hops per decode step "
@@ -209,10 +211,15 @@ void ServingReadouts::show(const ServingPanelView& v, std::optional<std::int64_t
       prefill,
       {.value = tr("%1, %2-bound").arg(seconds(c.prefill_seconds), qs(to_string(c.prefill.bound))),
        .number = c.prefill_seconds});
-  grid_->set(step, {.value = tr("%1 (compute %2, memory %3)")
-                                 .arg(seconds(c.decode_step_seconds),
-                                      seconds(c.decode_step.compute_seconds),
-                                      seconds(c.decode_step.memory_seconds)),
+  // A per-kernel engine's step is its kernels summed: name the two largest.
+  const PhaseTime& d = c.decode_step;
+  grid_->set(step, {.value = d.per_kernel
+                                 ? tr("%1 (GEMMs %2, attention %3)")
+                                       .arg(seconds(c.decode_step_seconds), seconds(d.gemm_seconds),
+                                            seconds(d.attention_seconds))
+                                 : tr("%1 (compute %2, memory %3)")
+                                       .arg(seconds(c.decode_step_seconds),
+                                            seconds(d.compute_seconds), seconds(d.memory_seconds)),
                     .note = tr("at %1 weights, %2 KV cache").arg(wp, kp),
                     .number = c.decode_step_seconds});
   grid_->set(comm, {.value = s.roofline.serving_communication
