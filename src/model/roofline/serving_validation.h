@@ -34,6 +34,7 @@ struct PublishedServingRow {
   ModelShape shape;
   ServingInputs inputs;
   double measured = 0;  // in the metric's unit
+  std::string version;  // the TensorRT-LLM release measured ("v0.6.1")
 };
 
 // Every row of the CSV text, in file order. Throws std::invalid_argument
@@ -42,8 +43,9 @@ struct PublishedServingRow {
 std::vector<PublishedServingRow> published_serving_rows(std::string_view published_serving_csv);
 
 // One set per measured quantity in the CSV text: "serving-trtllm-throughput"
-// (output tokens/s per GPU) and "serving-trtllm-first-token" (ms), rows in
-// file order. Throws std::invalid_argument naming the line and column when
+// (output tokens/s per GPU, v0.6.1), "serving-trtllm-throughput-v0.5" (the
+// v0.5 tables, held out) and "serving-trtllm-first-token" (ms), rows in file
+// order. Throws std::invalid_argument naming the line and column when
 // the text is not the CSV's format (header, column count, numbers).
 std::vector<ValidationSet> serving_validation_sets(std::string_view published_serving_csv);
 

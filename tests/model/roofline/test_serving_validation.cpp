@@ -50,9 +50,10 @@ ValidationSummary print(const ValidationSet& s) {
 }
 
 TEST(ServingValidation, OneSetPerMeasuredQuantity) {
-  ASSERT_EQ(sets().size(), 2u);
+  ASSERT_EQ(sets().size(), 3u);
   EXPECT_EQ(set("serving-trtllm-throughput").rows.size(), 29u);
-  EXPECT_EQ(set("serving-trtllm-first-token").rows.size(), 16u);
+  EXPECT_EQ(set("serving-trtllm-throughput-v0.5").rows.size(), 16u);
+  EXPECT_EQ(set("serving-trtllm-first-token").rows.size(), 18u);
   for (const ValidationSet& s : sets())
     for (const ValidationRow& r : s.rows) {
       EXPECT_EQ(r.setting, "tensorrt-llm-0.6") << r.label;  // v0.5 and v0.6.1: before XQA
@@ -87,7 +88,19 @@ TEST(ServingValidation, Throughput) {
   EXPECT_LE(std::fabs(summarize(gqa).mean_signed_error), 0.10);
 }
 
-// The issue's target is ≤ 25 %. Today 12.3 % mean, -10.4 % signed (12 of 16
+// TensorRT-LLM v0.5's High Throughput tables at TP 1 (GPT-J 6B and
+// Llama-2-7B, H100 FP8 and A100 FP16, batch 16-64), held out: 4.3 % mean,
+// +2.8 % signed, 12 of 16 rows above; the worst +13.8 % (GPT-J on A100 at
+// 2048/128, a context-heavy row: v0.5's context phase ran slower than
+// v0.6.1's, as the first-token rows say).
+TEST(ServingValidation, ThroughputV05HeldOut) {
+  const ValidationSummary s = print(set("serving-trtllm-throughput-v0.5"));
+  EXPECT_NEAR(s.mean_abs_error, 0.043, 0.01);
+  EXPECT_NEAR(s.mean_signed_error, 0.028, 0.01);
+  EXPECT_LE(std::fabs(s.worst_error), 0.20);
+}
+
+// The issue's target is ≤ 25 %. Today 12.8 % mean, -11.1 % signed (14 of 18
 // rows under the measurement, optimistic for a latency): the GEMMs of a
 // 128-token or 2,048-token context phase priced by the shared kernel model
 // (waves, epilogue, operands at the kernel HBM rate) instead of one roofline
@@ -95,9 +108,11 @@ TEST(ServingValidation, Throughput) {
 // (buffer reshapes, sampling set-up, the final output copy of
 // GptSession::generate) has no published microbenchmark and is left out
 // rather than fitted; the A100 GPT-J 128-token row bounds it at ~0.35 ms.
-// What is missing is on H100 FP8 (FirstTokenBreakdown below; README, "What
-// remains"): the 2,048-token rows imply v0.5's FP8 GEMMs at 0.44-0.62 of the
-// FP8 peak, a rate no published figure gives.
+// What is missing is mostly on H100 FP8 (FirstTokenBreakdown below; README,
+// "What remains"): the 2,048-token rows imply v0.5's FP8 GEMMs at 0.44-0.62
+// of the FP8 peak, a rate no published figure gives. The H100-vs-A100 blog's
+// two batch-64 context phases (8,192 tokens) are under on both chips (H100
+// -18 %, A100 -15 %): v0.5's large context phases ran slower than v0.6.1's.
 TEST(ServingValidation, FirstToken) {
   const ValidationSet& set_ = set("serving-trtllm-first-token");
   const ValidationSummary s = print(set_);
@@ -144,7 +159,7 @@ TEST(ServingValidation, FirstTokenBreakdown) {
       EXPECT_NEAR(missing_ms, 7.2, 0.1);
     }
   }
-  EXPECT_EQ(n, 16u);
+  EXPECT_EQ(n, 18u);
 }
 
 TEST(ServingValidation, EngineGenerationFromVersion) {
