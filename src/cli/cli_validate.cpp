@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli_common.h"
+#include "validate.h"
 #include "validation.h"
 
 namespace napkin::cli {
@@ -54,14 +55,12 @@ int run_validate(Args& args) {
   const bool rows = args.flag("--rows");
   const std::optional<std::string> only = args.value("--set");
   args.finish();
-  const std::vector<ValidationSet> sets = public_validation_sets();
-  bool found = !only;
-  for (const ValidationSet& s : sets) found = found || s.key == *only;
-  if (!found) {
-    std::string keys;
-    for (const ValidationSet& s : sets) keys += (keys.empty() ? "" : ", ") + s.key;
-    throw UsageError("--set must be one of " + keys + "; got " + quoted(*only));
-  }
+  // A known key is checked before anything is predicted; --set predicts
+  // only the data its set comes from.
+  const std::vector<std::string_view>& keys = public_validation_keys();
+  if (only && std::find(keys.begin(), keys.end(), *only) == keys.end())
+    throw UsageError(unknown_name_text("--set", *only, keys, [](std::string_view k) { return k; }));
+  const std::vector<ValidationSet> sets = public_validation_sets(only.value_or(""));
   if (json) {
     QJsonArray out;
     for (const ValidationSet& s : sets)

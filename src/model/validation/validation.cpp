@@ -1,31 +1,95 @@
 #include "validation.h"
 
+#include <algorithm>
+#include <functional>
+
 #include "serving_validation.h"
 #include "training_validation.h"
 #include "validation_data.h"
 
 namespace napkin {
 
-std::vector<ValidationSet> public_validation_sets() {
-  std::vector<ValidationSet> out =
-      megatron_validation_sets(validation_data("parallelism/published_runs.csv"));
-  for (ValidationSet& s :
-       vtrain_validation_sets(validation_data("vtrain/single_node_runs.csv"),
-                              validation_data("vtrain/multi_node_runs_public.csv")))
-    out.push_back(std::move(s));
-  out.push_back(
-      megatron_bridge_validation_set(validation_data("megatron_bridge/h100_pretraining.csv")));
-  out.push_back(
-      megatron_bridge_b200_validation_set(validation_data("megatron_bridge/b200_pretraining.csv")));
-  out.push_back(megatron_bridge_moe_validation_set(
-      validation_data("megatron_bridge/h100_moe_pretraining.csv")));
-  out.push_back(torchtitan_validation_set(validation_data("torchtitan/a100_fsdp2.csv")));
-  out.push_back(torchtitan_h100_memory_set(validation_data("torchtitan/h100_202412.csv")));
-  for (ValidationSet& s : serving_validation_sets(validation_data("serving/published_serving.csv")))
-    out.push_back(std::move(s));
-  for (const char* name : {"serving/trtllm_offline_v1.csv", "serving/trtllm_offline_v0_17.csv"})
-    for (ValidationSet& s : trtllm_offline_validation_sets(validation_data(name)))
-      out.push_back(std::move(s));
+namespace {
+
+// One data file (or pair) and the sets predicted from it, with their keys
+// declared so that a single set can be built without the others (the tests
+// check that the declared keys are the built ones).
+struct Source {
+  std::vector<std::string_view> keys;
+  std::function<std::vector<ValidationSet>()> build;
+};
+
+std::vector<ValidationSet> one(ValidationSet s) {
+  std::vector<ValidationSet> out;
+  out.push_back(std::move(s));
+  return out;
+}
+
+const std::vector<Source>& sources() {
+  static const std::vector<Source> s = {
+      {{"korthikanti-2022-table5", "narayanan-2021-table1"},
+       [] { return megatron_validation_sets(validation_data("parallelism/published_runs.csv")); }},
+      {{"vtrain-single-node", "vtrain-multi-node"},
+       [] {
+         return vtrain_validation_sets(validation_data("vtrain/single_node_runs.csv"),
+                                       validation_data("vtrain/multi_node_runs_public.csv"));
+       }},
+      {{"megatron-bridge-h100"},
+       [] {
+         return one(megatron_bridge_validation_set(
+             validation_data("megatron_bridge/h100_pretraining.csv")));
+       }},
+      {{"megatron-bridge-b200"},
+       [] {
+         return one(megatron_bridge_b200_validation_set(
+             validation_data("megatron_bridge/b200_pretraining.csv")));
+       }},
+      {{"megatron-bridge-moe-h100"},
+       [] {
+         return one(megatron_bridge_moe_validation_set(
+             validation_data("megatron_bridge/h100_moe_pretraining.csv")));
+       }},
+      {{"torchtitan-a100"},
+       [] { return one(torchtitan_validation_set(validation_data("torchtitan/a100_fsdp2.csv"))); }},
+      {{"torchtitan-h100-memory"},
+       [] {
+         return one(torchtitan_h100_memory_set(validation_data("torchtitan/h100_202412.csv")));
+       }},
+      {{"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5",
+        "serving-trtllm-first-token"},
+       [] { return serving_validation_sets(validation_data("serving/published_serving.csv")); }},
+      {{"serving-trtllm-offline-v1.0"},
+       [] {
+         return trtllm_offline_validation_sets(validation_data("serving/trtllm_offline_v1.csv"));
+       }},
+      {{"serving-trtllm-offline-v0.17", "serving-trtllm-offline-v0.17-moe"},
+       [] {
+         return trtllm_offline_validation_sets(validation_data("serving/trtllm_offline_v0_17.csv"));
+       }},
+  };
+  return s;
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& public_validation_keys() {
+  static const std::vector<std::string_view> keys = [] {
+    std::vector<std::string_view> out;
+    for (const Source& s : sources()) out.insert(out.end(), s.keys.begin(), s.keys.end());
+    return out;
+  }();
+  return keys;
+}
+
+std::vector<ValidationSet> public_validation_sets(std::string_view only) {
+  std::vector<ValidationSet> out;
+  for (const Source& source : sources()) {
+    if (!only.empty() &&
+        std::find(source.keys.begin(), source.keys.end(), only) == source.keys.end())
+      continue;
+    for (ValidationSet& s : source.build())
+      if (only.empty() || s.key == only) out.push_back(std::move(s));
+  }
   return out;
 }
 
