@@ -114,10 +114,7 @@ void print_result(const ServingResult& r, const ServingInputs& in,
                     std::string(to_string(r.pool)) + " pool");
   row("engine", std::string(in.engine) +
                     (in.engine == "ideal" ? " (the roofline bound)" : " (per-kernel times)"));
-  // Per-kernel engines hold a quantized checkpoint's embedding tables in 16
-  // bits (serving_eval.cpp); say so beside the precision the memory reflects.
-  const bool tables_16_bit =
-      engine_by_name(in.engine).per_kernel && bits_per_element(in.weights) < 16.0;
+  const bool tables_16_bit = tables_in_16_bit(in.engine, in.weights);
   row("precision", describe_precision(in.weights, in.kv) + " (" +
                        bits_text(bits_per_element(in.weights)) + " bits per weight" +
                        (tables_16_bit ? ", embedding tables in bf16" : "") + "); " +

@@ -151,22 +151,21 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                                      "days ÷ 1,000"),
                        .better = Better::lower,
                        .format = shows::grouped(1)});
-  optimal_checkpoint = grid->add(
-      {.key = QStringLiteral("optimal_checkpoint"),
-       .name = tr("Best checkpoint"),
-       .tooltip = tr("Young (1974) / Daly (2006): every √(2 × write time × MTBF) for "
-                     "synchronous writes, as often as the store allows for "
-                     "asynchronous ones; the goodput it would give"),
-       .format = [](double m) { return qs(format_grouped(m, 1)) + QStringLiteral(" min"); },
-       .widest = QStringLiteral("every 1,234 min: 99.9 %")});
-  epochs = grid->add(
-      {.key = QStringLiteral("epochs"),
-       .name = tr("Epochs"),
-       .tooltip = tr("Training tokens ÷ unique tokens, and what they are worth "
-                     "as fresh tokens (Muennighoff et al. 2023: D′ = U + "
-                     "U·R_D*·(1 − e^(−R/R_D*)), R_D* = 15.4)"),
-       .format = [](double e) { return qs(format_grouped(e, 2)) + QStringLiteral(" epochs"); },
-       .widest = QStringLiteral("12.34 epochs, worth 123.4T")});
+  optimal_checkpoint =
+      grid->add({.key = QStringLiteral("optimal_checkpoint"),
+                 .name = tr("Best checkpoint"),
+                 .tooltip = tr("Young (1974) / Daly (2006): every √(2 × write time × MTBF) for "
+                               "synchronous writes, as often as the store allows for "
+                               "asynchronous ones; the goodput it would give"),
+                 .format = shows::grouped(1, QStringLiteral("min")),
+                 .widest = QStringLiteral("every 1,234 min: 99.9 %")});
+  epochs = grid->add({.key = QStringLiteral("epochs"),
+                      .name = tr("Epochs"),
+                      .tooltip = tr("Training tokens ÷ unique tokens, and what they are worth "
+                                    "as fresh tokens (Muennighoff et al. 2023: D′ = U + "
+                                    "U·R_D*·(1 − e^(−R/R_D*)), R_D* = 15.4)"),
+                      .format = shows::grouped(2, QStringLiteral("epochs")),
+                      .widest = QStringLiteral("12.34 epochs, worth 123.4T")});
   run_loss = grid->add({.key = QStringLiteral("run_loss"),
                         .name = tr("Forecast loss"),
                         .tooltip = tr("L = E + A/N′^α + B/D′^β under the Loss law chosen above "

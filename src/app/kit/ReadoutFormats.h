@@ -15,6 +15,12 @@ using Format = std::function<QString(double)>;
 inline Format grouped(int decimals) {
   return [decimals](double v) { return qs(format_grouped(v, decimals)); };
 }
+// A number with its unit after it: grouped(1, "min") shows 12.5 as "12.5 min".
+inline Format grouped(int decimals, const QString& unit) {
+  return [decimals, unit](double v) {
+    return qs(format_grouped(v, decimals)) + QLatin1Char(' ') + unit;
+  };
+}
 inline Format percent(int decimals = 1) {
   return [decimals](double f) { return qs(format_percent(f, decimals)); };
 }

@@ -10,7 +10,6 @@
 #include "format.h"
 #include "roofline/RooflineFormat.h"
 #include "roofline_view.h"
-#include "serving_engine.h"
 
 namespace napkin {
 
@@ -189,10 +188,7 @@ void ServingReadouts::show(const ServingPanelView& v, std::optional<std::int64_t
                                      .arg(prec));
   const QString wp = dtypeText(s.serving.weight_dtype), kp = dtypeText(s.serving.kv_dtype);
   const ServingMemory& m = c.memory;
-  // Per-kernel engines hold a quantized checkpoint's embedding tables in 16
-  // bits (serving_eval.cpp): the value says so where it applies.
-  const bool tables_16_bit = engine_by_name(s.serving.engine).per_kernel &&
-                             bytes_per_element(s.serving.weight_dtype) < 2.0;
+  const bool tables_16_bit = tables_in_16_bit(s.serving.engine, s.serving.weight_dtype);
   grid_->set(weights,
              {.value = tables_16_bit ? tr("%1 at %2, tables bf16").arg(bytes(m.weights_bytes), wp)
                                      : tr("%1 at %2").arg(bytes(m.weights_bytes), wp),

@@ -111,6 +111,10 @@ ServingModel serving_model(const ModelShape& s) {
   return m;
 }
 
+bool tables_in_16_bit(std::string_view engine, Dtype weights) {
+  return engine_by_name(engine).per_kernel && bytes_per_element(weights) < 2.0;
+}
+
 ModelShape serving_shape_for_params(double n_params) {
   ModelShape s = dense_shape_for_params(n_params);
   // d_model is a multiple of 128, so any power of two up to 128 divides it.

@@ -120,6 +120,13 @@ ServingModel serving_model(const ModelShape& shape);
 // attention term, the KV cache and TP) come from serving_shape_for_params(N).
 ServingModel serving_model(double n_params);
 
+// Whether a checkpoint's embedding tables are held, read and multiplied in 16
+// bits below 16-bit weights: under a per-kernel engine, as quantized
+// checkpoints ship them (Model Optimizer's export excludes lm_head; AutoFP8,
+// AutoAWQ and GPTQ leave it unquantized); `ideal` keeps the seed's napkin,
+// every parameter at the weight precision. Throws on an unknown engine.
+bool tables_in_16_bit(std::string_view engine, Dtype weights);
+
 // dense_shape_for_params(N) with the head count rounded to a power of two
 // (d_head = d_model ÷ heads) so that power-of-two TP degrees divide it.
 ModelShape serving_shape_for_params(double n_params);

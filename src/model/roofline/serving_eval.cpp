@@ -49,13 +49,10 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
   if (per_kernel_ && !a.matmul_efficiency && e.fp8_matmul_efficiency > 0 &&
       uses_fp8_compute(chip, in.weights))
     gemm_peak_ = compute_peak_flops_per_s(chip, in.weights) * e.fp8_matmul_efficiency;
-  // Quantized checkpoints keep the embedding tables in 16 bits (Model
-  // Optimizer's export lists "exclude_modules": ["lm_head"]; AutoFP8, AutoAWQ
-  // and GPTQ leave lm_head unquantized): per-kernel engines hold and read
-  // them at 2 bytes and run the unembedding GEMM at the 16-bit rate. `ideal`
-  // keeps the seed's napkin, every parameter at the chosen precision.
+  // The embedding tables of a quantized checkpoint (serving.h): held and
+  // read at 2 bytes, the unembedding GEMM at the 16-bit rate.
   weight_bytes_ = bytes_per_element(in.weights);
-  const bool tables_16_bit = per_kernel_ && weight_bytes_ < 2.0;
+  const bool tables_16_bit = tables_in_16_bit(in.engine, in.weights);
   table_bytes_ = tables_16_bit ? 2.0 : weight_bytes_;
   table_peak_ = tables_16_bit ? compute_peak_flops_per_s(chip, Dtype::bf16) *
                                     a.matmul_efficiency.value_or(chip.efficiency.matmul)

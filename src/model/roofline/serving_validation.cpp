@@ -4,9 +4,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "csv.h"
 #include "format.h"
@@ -39,6 +41,32 @@ std::int64_t count(const Row& row, const std::string& column, std::size_t line_n
                                 ", column " + column + ": '" + row.at(column) +
                                 "' is not a whole number in [1, 1e9]");
   return static_cast<std::int64_t>(v);
+}
+
+// The CSV's records as rows by column name, each with its line: the one CSV
+// reader (csv.h: quoting, CR LF, a byte-order mark, blank lines), bounded,
+// with every column in `needs` present and every record as wide as the header.
+std::vector<std::pair<std::size_t, Row>> read_rows(std::string_view text,
+                                                   std::initializer_list<const char*> needs) {
+  const csv::Table table = csv::read_table(text, "published serving CSV", kMaxCsvBytes, false);
+  if (table.records.size() > kMaxRows)
+    throw std::invalid_argument("published serving CSV: too many lines");
+  for (const char* need : needs)
+    if (std::find(table.header.begin(), table.header.end(), need) == table.header.end())
+      throw std::invalid_argument(std::string("published serving CSV: no column '") + need +
+                                  "' in the header");
+  std::vector<std::pair<std::size_t, Row>> rows;
+  for (const csv::Record& rec : table.records) {
+    const auto line_no = static_cast<std::size_t>(rec.line);
+    if (rec.fields.size() != table.header.size())
+      throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) + ": " +
+                                  std::to_string(rec.fields.size()) + " fields, the header has " +
+                                  std::to_string(table.header.size()));
+    Row row;
+    for (std::size_t i = 0; i < table.header.size(); ++i) row[table.header[i]] = rec.fields[i].text;
+    rows.emplace_back(line_no, std::move(row));
+  }
+  return rows;
 }
 
 // The benchmark's setting: no serving scaffolding (the timer wraps
@@ -137,28 +165,10 @@ ModelShape published_serving_shape(std::string_view name) {
 }
 
 std::vector<PublishedServingRow> published_serving_rows(std::string_view text) {
-  // The one CSV reader (csv.h): quoting, CR LF, a byte-order mark, blank lines.
   std::vector<PublishedServingRow> rows;
-  const csv::Table table = csv::read_table(text, "published serving CSV", kMaxCsvBytes, false);
-  const std::vector<std::string>& header = table.header;
-  if (table.records.size() > kMaxRows)
-    throw std::invalid_argument("published serving CSV: too many lines");
-  for (const char* need : {"model", "chip", "precision", "tp", "batch", "input_tokens",
-                           "output_tokens", "metric", "value", "trtllm_version"}) {
-    bool found = false;
-    for (const std::string& h : header) found = found || h == need;
-    if (!found)
-      throw std::invalid_argument(std::string("published serving CSV: no column '") + need +
-                                  "' in the header");
-  }
-  for (const csv::Record& rec : table.records) {
-    const auto line_no = static_cast<std::size_t>(rec.line);
-    if (rec.fields.size() != header.size())
-      throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) + ": " +
-                                  std::to_string(rec.fields.size()) + " fields, the header has " +
-                                  std::to_string(header.size()));
-    Row row;
-    for (std::size_t i = 0; i < header.size(); ++i) row[header[i]] = rec.fields[i].text;
+  for (const auto& [line_no, row] :
+       read_rows(text, {"model", "chip", "precision", "tp", "batch", "input_tokens",
+                        "output_tokens", "metric", "value", "trtllm_version"})) {
     PublishedServingRow out{.label = label_for(row),
                             .metric = row.at("metric"),
                             .shape = published_serving_shape(row.at("model")),
@@ -282,17 +292,6 @@ ValidationSet offline_set_for(const std::string& version, bool moe) {
 }  // namespace
 
 std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view text) {
-  const csv::Table table = csv::read_table(text, "published serving CSV", kMaxCsvBytes, false);
-  if (table.records.size() > kMaxRows)
-    throw std::invalid_argument("published serving CSV: too many lines");
-  for (const char* need : {"model", "chip", "precision", "tp", "input_tokens", "output_tokens",
-                           "requests", "metric", "value", "trtllm_version", "max_batch_size"}) {
-    bool found = false;
-    for (const std::string& h : table.header) found = found || h == need;
-    if (!found)
-      throw std::invalid_argument(std::string("published serving CSV: no column '") + need +
-                                  "' in the header");
-  }
   std::vector<ValidationSet> sets;
   // Every row parsed first, then simulated on the model library's thread pool
   // (each simulation is seeded and writes its own row).
@@ -302,14 +301,9 @@ std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view text)
     ModeInputs in;
   };
   std::vector<Pending> pending;
-  for (const csv::Record& rec : table.records) {
-    const auto line_no = static_cast<std::size_t>(rec.line);
-    if (rec.fields.size() != table.header.size())
-      throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) + ": " +
-                                  std::to_string(rec.fields.size()) + " fields, the header has " +
-                                  std::to_string(table.header.size()));
-    Row row;
-    for (std::size_t i = 0; i < table.header.size(); ++i) row[table.header[i]] = rec.fields[i].text;
+  for (const auto& [line_no, row] :
+       read_rows(text, {"model", "chip", "precision", "tp", "input_tokens", "output_tokens",
+                        "requests", "metric", "value", "trtllm_version", "max_batch_size"})) {
     if (row.at("metric") != "total_output_tokens_per_s")
       throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) +
                                   ", column metric: '" + row.at("metric") +
