@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "csv.h"
@@ -325,6 +327,107 @@ ValidationSet megatron_bridge_b200_validation_set(std::string_view text) {
       "and attention fractions Hopper's; no constant was set from these rows",
       {}};
   add_megatron_bridge_rows(text, "megatron_bridge/b200_pretraining.csv", "B200", "dgx-b200", set);
+  return set;
+}
+
+namespace {
+
+// Megatron pads the vocabulary to a multiple of 128 × TP
+// (make_vocab_size_divisible_by, multiplied by the TP size).
+std::int64_t padded_to(std::int64_t vocab, std::int64_t tp) {
+  const std::int64_t unit = 128 * tp;
+  return (vocab + unit - 1) / unit * unit;
+}
+
+// The NeMo 24.07 table's models: NeMo's GPT-3 configurations (GPT-2's
+// tokenizer, tied embeddings, biases), Meta's Llama 2 and 3 and NVIDIA's
+// Nemotron (squared ReLU, no linear biases, untied, a 256k vocabulary), as
+// the launcher's configurations of the time give them; empty if unknown.
+std::optional<ModelShape> nemo_24_07_shape(const std::string& name, std::int64_t tp) {
+  if (name == "GPT3-5B") return gpt_shape(24, 4096, 32, padded_to(50257, tp));
+  if (name == "GPT3-20B") return gpt_shape(44, 6144, 48, padded_to(50257, tp));
+  if (name == "GPT3-175B") return gpt_shape(96, 12288, 96, padded_to(50257, tp));
+  if (name == "LLAMA2-7B") return ModelShape{32, 4096, 11008, 32, 32, 128, padded_to(32000, tp)};
+  if (name == "LLAMA2-13B") return ModelShape{40, 5120, 13824, 40, 40, 128, padded_to(32000, tp)};
+  if (name == "LLAMA2-70B") return ModelShape{80, 8192, 28672, 64, 8, 128, padded_to(32000, tp)};
+  if (name == "LLAMA3-8B") return ModelShape{32, 4096, 14336, 32, 8, 128, padded_to(128256, tp)};
+  if (name == "LLAMA3-70B") return ModelShape{80, 8192, 28672, 64, 8, 128, padded_to(128256, tp)};
+  auto nemotron = [&](std::int64_t layers, std::int64_t d, std::int64_t heads,
+                      std::int64_t kv_heads) {
+    ModelShape s{layers, d, 4 * d, heads, kv_heads, d / heads, padded_to(256000, tp)};
+    s.gated = false;
+    s.norm_bias = true;  // LayerNorm1p: a weight and a bias
+    return s;
+  };
+  if (name == "Nemotron-8B") return nemotron(32, 4096, 32, 32);
+  if (name == "Nemotron-22B") return nemotron(40, 6144, 48, 48);
+  if (name == "Nemotron-340B") return nemotron(96, 18432, 96, 8);
+  return std::nullopt;
+}
+
+}  // namespace
+
+ValidationSet nemo_24_07_validation_set(std::string_view text) {
+  ValidationSet set{
+      "nemo-24.07-h100",
+      "NeMo 24.07 on DGX-H100, FP8",
+      "tokens/s per GPU",
+      "tokens/s",
+      "NVIDIA NeMo performance summary, container 24.07 (NeMo docs, September 2024): GPT-3 "
+      "5B-175B, "
+      "Llama 2 7B-70B, Nemotron 8B-340B and Llama 3 8B/70B on 8-512 H100 SXM, FP8",
+      "held out (no constant set from these rows); Transformer Engine's delayed scaling with every "
+      "layer in FP8 (the recipe of the time), userbuffers TP overlap and recomputation as the "
+      "launcher's configuration of each model set them",
+      {}};
+  const std::string file = "nemo/h100_pretraining_24_07.csv";
+  const CsvText csv(text, file);
+  const std::size_t container = csv.column("container"), model = csv.column("model"),
+                    gpus = csv.column("gpus"), batch = csv.column("global_batch"),
+                    mb = csv.column("micro_batch"), seq = csv.column("seq_len"),
+                    tp = csv.column("tp"), pp = csv.column("pp"), cp = csv.column("cp"),
+                    vp = csv.column("vp"), overlap = csv.column("tp_comm_overlap"),
+                    recompute = csv.column("recompute"),
+                    tokens = csv.column("tokens_per_s_per_gpu");
+  for (std::size_t r = 0; r < csv.size(); ++r) {
+    Layout l;
+    l.tp = csv.count(r, tp);
+    const std::optional<ModelShape> shape = nemo_24_07_shape(csv.at(r, model), l.tp);
+    if (!shape) throw std::invalid_argument(file + ": no model named " + csv.at(r, model));
+    TrainingJob j;
+    j.shape = *shape;
+    j.chip = "H100";
+    j.network = cluster_by_name("dgx-h100").network;
+    j.n_chips = csv.count(r, gpus);
+    j.seq_len = csv.count(r, seq);
+    j.global_batch = csv.count(r, batch);
+    // Megatron Core with Transformer Engine in FP8 as of mid-2024: delayed
+    // scaling (TE's default recipe), no bf16 edge layers, layers split evenly
+    // over the pipeline (the embedding and loss not counted); userbuffers TP
+    // overlap where the model's configuration turns it on, Megatron's
+    // backward overlap otherwise.
+    const bool ub = csv.at(r, overlap) == "yes";
+    j.software = software_by_name("megatron-core-fp8");
+    j.software.fp8_recipe = Fp8Recipe::delayed;
+    j.software.fp8_bf16_edge_layers = 0;
+    j.software.pipeline_split_counts_edges = false;
+    if (!ub) j.software.tp_overlap = TpOverlap::backward;
+    l.pp = csv.count(r, pp);
+    l.cp = csv.count(r, cp);
+    l.vpp = csv.count(r, vp);
+    l.dp = j.n_chips / (l.tp * l.pp * l.cp);
+    l.zero = 1;  // the distributed optimizer
+    l.micro_batch = csv.count(r, mb);
+    l.sequence_parallel = l.tp > 1;
+    l.recompute =
+        csv.at(r, recompute) == "selective" ? Checkpointing::selective : Checkpointing::none;
+    const LayoutResult res = evaluate_layout(j, l);
+    if (!res.valid) throw std::invalid_argument(file + ": " + res.reason);
+    set.rows.push_back({csv.at(r, container) + ": " + layout_label(csv.at(r, model), l, j.n_chips),
+                        res.tokens_per_second_per_chip, csv.real(r, tokens),
+                        ub ? "megatron-core-fp8 (delayed scaling)"
+                           : "megatron-core-fp8 (delayed scaling, TP overlap off)"});
+  }
   return set;
 }
 

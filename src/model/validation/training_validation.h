@@ -39,6 +39,13 @@ ValidationSet megatron_bridge_b200_validation_set(std::string_view b200_pretrain
 // recipe's EP overlap and without its TP overlap; held out.
 ValidationSet megatron_bridge_moe_validation_set(std::string_view h100_moe_pretraining_csv);
 
+// From tests/data/nemo/h100_pretraining_24_07.csv: "nemo-24.07-h100"
+// (tokens/s per GPU), NVIDIA's NeMo 24.07 pre-training table on DGX-H100 in
+// FP8: GPT-3, Llama 2, Nemotron and Llama 3 from 5B to 340B, each with its
+// table's layout and batch and its launcher configuration's TP overlap and
+// recomputation, delayed scaling; held out.
+ValidationSet nemo_24_07_validation_set(std::string_view h100_pretraining_csv);
+
 // From tests/data/torchtitan/a100_fsdp2.csv: "torchtitan-a100" (tokens/s per
 // GPU), torchtitan's first published FSDP2 runs on 64 A100 (ZeRO-3 alone,
 // software fsdp, eager); the rows with torchtitan's own selective

@@ -49,6 +49,10 @@ const std::vector<Source>& sources() {
          return one(megatron_bridge_moe_validation_set(
              validation_data("megatron_bridge/h100_moe_pretraining.csv")));
        }},
+      {{"nemo-24.07-h100"},
+       [] {
+         return one(nemo_24_07_validation_set(validation_data("nemo/h100_pretraining_24_07.csv")));
+       }},
       {{"torchtitan-a100"},
        [] { return one(torchtitan_validation_set(validation_data("torchtitan/a100_fsdp2.csv"))); }},
       {{"torchtitan-h100-memory"},
