@@ -63,6 +63,11 @@ int main(int argc, char** argv) {
                      "given more than once."),
       QStringLiteral("FILE"));
   parser.addOptions({shot, panel, scenario, size, report, page, baseline, chip_file});
+  // A file named alone (a file manager's "Open with", `napkin plan.napkin.json`)
+  // is opened as --scenario would open it, never silently dropped.
+  parser.addPositionalArgument(QStringLiteral("FILE"),
+                               QStringLiteral("A scenario file to open (as --scenario)."),
+                               QStringLiteral("[FILE]"));
   // As napkin-cli: a bad option exits with status 2 and one line (process()
   // would exit with 1).
   const QCommandLineOption help = parser.addHelpOption();
@@ -74,6 +79,16 @@ int main(int argc, char** argv) {
   }
   if (parser.isSet(help)) parser.showHelp(0);
   if (parser.isSet(version)) parser.showVersion();
+  const QStringList files = parser.positionalArguments();
+  if (files.size() > 1 || (files.size() == 1 && parser.isSet(scenario))) {
+    std::fprintf(stderr, "napkin: one scenario file at a time; got %s (see napkin --help)\n",
+                 (parser.isSet(scenario) ? QStringList{parser.value(scenario)} + files : files)
+                     .join(QStringLiteral(", "))
+                     .toLocal8Bit()
+                     .constData());
+    return 2;
+  }
+  const QString scenario_file = files.isEmpty() ? parser.value(scenario) : files.front();
   // The user's chips and clusters, listed after the built-in ones; a file that
   // cannot be read is named with its key and reason, the others still load.
   for (const std::string& why : napkin::load_user_hardware(napkin::user_data_folder()).refused)
@@ -91,7 +106,7 @@ int main(int argc, char** argv) {
 
   if (parser.isSet(report)) {
     napkin::MainWindow w(napkin::MainWindow::Session::fresh);
-    if (parser.isSet(scenario) && !w.openFile(parser.value(scenario))) {
+    if (!scenario_file.isEmpty() && !w.openFile(scenario_file)) {
       std::fprintf(stderr, "napkin: %s\n", w.lastError().toLocal8Bit().constData());
       return 2;
     }
@@ -126,12 +141,12 @@ int main(int argc, char** argv) {
                    parser.value(size).toLocal8Bit().constData());
       return 2;
     }
-    return napkin::MainWindow::screenshot(parser.value(shot), parser.value(panel),
-                                          parser.value(scenario), QSize(w, h));
+    return napkin::MainWindow::screenshot(parser.value(shot), parser.value(panel), scenario_file,
+                                          QSize(w, h));
   }
 
   napkin::MainWindow window;
-  if (parser.isSet(scenario)) window.openFile(parser.value(scenario));
+  if (!scenario_file.isEmpty()) window.openFile(scenario_file);
   if (parser.isSet(baseline)) window.openBaseline(parser.value(baseline));
   window.show();
   return QApplication::exec();

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -373,6 +374,29 @@ TEST(CliHostile, TheAppExitsWithStatus2OnABadOption) {
   const Outcome o = run({"--no-such-option"}, h);
   EXPECT_EQ(o.exit_code, 2);
   EXPECT_TRUE(o.err.contains("no-such-option")) << s(o.err);
+}
+
+TEST(CliHostile, TheAppOpensAFileNamedAloneAndRefusesTwo) {
+  // `napkin plan.napkin.json` opens the file as --scenario does (it was
+  // silently ignored: the window came up Untitled); a missing one is named.
+  Hostile h;
+  h.program = QStringLiteral(NAPKIN_APP);
+  h.env = {"QT_QPA_PLATFORM=offscreen"};
+  QTemporaryDir tmp;
+  const QString shot = tmp.filePath("shot.png");
+  const QString missing = tmp.filePath("missing.napkin.json");
+  const Outcome bad = run({"--screenshot", shot, "--size", "640x480", missing}, h);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(bad.err.contains("missing.napkin.json")) << s(bad.err);
+  const Outcome good = run({"--screenshot", shot, "--size", "640x480", kScenario}, h);
+  EXPECT_EQ(good.exit_code, 0) << s(good.err);
+  EXPECT_TRUE(QFileInfo(shot).size() > 0);
+  for (const QStringList& args :
+       {QStringList{kScenario, kScenario}, QStringList{"--scenario", kScenario, kScenario}}) {
+    const Outcome two = run(args, h);
+    EXPECT_EQ(two.exit_code, 2) << s(args.join(' '));
+    EXPECT_TRUE(two.err.contains("one scenario file at a time")) << s(two.err);
+  }
 }
 
 // ------------------------------------------------ 2: the run of record's budget
