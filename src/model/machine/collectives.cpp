@@ -109,15 +109,26 @@ double recursive_doubling_all_reduce_seconds(double bytes, std::int64_t ranks, c
   return static_cast<double>(steps) * (link.latency_seconds + bytes / link.bytes_per_s);
 }
 
+double one_shot_all_reduce_seconds(double bytes, std::int64_t ranks, const Link& link) {
+  require_real(bytes, "message size", "bytes", 0);
+  require_count(ranks, "ranks", "ranks", 1);
+  require_link(link, "link");
+  if (ranks == 1) return 0;
+  std::int64_t rounds = 0;
+  for (std::int64_t span = 1; span < ranks; span *= 2) ++rounds;
+  return static_cast<double>(std::max<std::int64_t>(2, rounds)) * link.latency_seconds +
+         static_cast<double>(ranks - 1) * bytes / link.bytes_per_s;
+}
+
 double all_reduce_seconds(double bytes, const GroupPlacement& group, const Link& intra,
                           const Link& inter) {
   const double ring = group_collective_seconds(Collective::all_reduce, bytes, group, intra, inter);
   const std::int64_t r = group.ranks_per_node, g = group.ranks / group.ranks_per_node;
   // Within the node first, so every rank holds its node's sum; then the
   // ranks at one position in each node finish it across nodes, in parallel.
-  const double doubling = recursive_doubling_all_reduce_seconds(bytes, r, intra) +
-                          (g > 1 ? recursive_doubling_all_reduce_seconds(bytes, g, inter) : 0.0);
-  return std::min(ring, doubling);
+  const double direct = one_shot_all_reduce_seconds(bytes, r, intra) +
+                        (g > 1 ? recursive_doubling_all_reduce_seconds(bytes, g, inter) : 0.0);
+  return std::min(ring, direct);
 }
 
 }  // namespace napkin
