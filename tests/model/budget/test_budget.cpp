@@ -379,7 +379,7 @@ TEST(Budget, NarrowerServedWeightsBuyLessUnderTheLatencyLimitOnceTheirPenaltyCou
   in.serving_latency.enabled = true;
   ServingLimit limit;
   limit.applied = true;
-  limit.max_params = 76.4e9;  // the int4 limit (Budget panel's search, 8 H100, 1 s turn)
+  limit.max_params = 76.4e9;  // an int4 limit (the Budget panel search gives about 76B)
   in.serving_limit = limit;
   in.bf16_serving_limit_params = 38.3e9;
   EXPECT_FALSE(budget_report(in).serving_precision_trade);  // bf16 weights: nothing to weigh
