@@ -99,24 +99,29 @@ double group_collective_seconds(Collective op, double bytes, const GroupPlacemen
   return 0;
 }
 
-double recursive_doubling_all_reduce_seconds(double bytes, std::int64_t ranks, const Link& link) {
+namespace {
+
+// ⌈log2 ranks⌉, after checking a small all-reduce's arguments.
+double checked_log2_steps(double bytes, std::int64_t ranks, const Link& link) {
   require_real(bytes, "message size", "bytes", 0);
   require_count(ranks, "ranks", "ranks", 1);
   require_link(link, "link");
-  if (ranks == 1) return 0;
   std::int64_t steps = 0;
   for (std::int64_t span = 1; span < ranks; span *= 2) ++steps;
-  return static_cast<double>(steps) * (link.latency_seconds + bytes / link.bytes_per_s);
+  return static_cast<double>(steps);
+}
+
+}  // namespace
+
+double recursive_doubling_all_reduce_seconds(double bytes, std::int64_t ranks, const Link& link) {
+  const double steps = checked_log2_steps(bytes, ranks, link);
+  return steps * (link.latency_seconds + bytes / link.bytes_per_s);
 }
 
 double one_shot_all_reduce_seconds(double bytes, std::int64_t ranks, const Link& link) {
-  require_real(bytes, "message size", "bytes", 0);
-  require_count(ranks, "ranks", "ranks", 1);
-  require_link(link, "link");
+  const double flag_steps = checked_log2_steps(bytes, ranks, link);
   if (ranks == 1) return 0;
-  std::int64_t rounds = 0;
-  for (std::int64_t span = 1; span < ranks; span *= 2) ++rounds;
-  return static_cast<double>(std::max<std::int64_t>(2, rounds)) * link.latency_seconds +
+  return std::max(2.0, flag_steps) * link.latency_seconds +
          static_cast<double>(ranks - 1) * bytes / link.bytes_per_s;
 }
 

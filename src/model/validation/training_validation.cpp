@@ -195,6 +195,23 @@ std::vector<ValidationSet> vtrain_validation_sets(std::string_view single_node_c
 
 namespace {
 
+// What every row of NVIDIA's performance summaries states: the GPUs, the
+// global and micro batch, the sequence length, TP, PP, CP and the virtual
+// pipeline stages (blank: none); data parallelism is what is left.
+void read_summary_layout(const CsvText& csv, std::size_t r, TrainingJob& j, Layout& l) {
+  j.n_chips = csv.count(r, csv.column("gpus"));
+  j.seq_len = csv.count(r, csv.column("seq_len"));
+  j.global_batch = csv.count(r, csv.column("global_batch"));
+  l.tp = csv.count(r, csv.column("tp"));
+  l.pp = csv.count(r, csv.column("pp"));
+  l.cp = csv.count(r, csv.column("cp"));
+  const std::size_t vp = csv.column("vp");
+  l.vpp = csv.at(r, vp).empty() ? 1 : csv.count(r, vp);
+  l.dp = j.n_chips / (l.tp * l.pp * l.cp);
+  l.micro_batch = csv.count(r, csv.column("micro_batch"));
+  l.sequence_parallel = l.tp > 1;
+}
+
 // One system's rows of the Megatron Bridge summaries, each with its table's
 // layout and batch and the recipe's settings (megatron-core-fp8, no
 // recomputation), on the system's published cluster.
@@ -202,11 +219,7 @@ void add_megatron_bridge_rows(std::string_view text, const std::string& file, co
                               const char* cluster, ValidationSet& set) {
   const CsvText csv(text, file);
   const std::size_t container = csv.column("container"), model = csv.column("model"),
-                    gpus = csv.column("gpus"), batch = csv.column("global_batch"),
-                    mb = csv.column("micro_batch"), seq = csv.column("seq_len"),
-                    fsdp = csv.column("fsdp"), tp = csv.column("tp"), pp = csv.column("pp"),
-                    cp = csv.column("cp"), vp = csv.column("vp"),
-                    tokens = csv.column("tokens_per_s_per_gpu");
+                    fsdp = csv.column("fsdp"), tokens = csv.column("tokens_per_s_per_gpu");
   for (std::size_t r = 0; r < csv.size(); ++r) {
     const std::string& name = csv.at(r, model);
     TrainingJob j;
@@ -219,19 +232,10 @@ void add_megatron_bridge_rows(std::string_view text, const std::string& file, co
       continue;
     j.chip = chip;
     j.network = cluster_by_name(cluster).network;
-    j.n_chips = csv.count(r, gpus);
-    j.seq_len = csv.count(r, seq);
-    j.global_batch = csv.count(r, batch);
     j.software = software_by_name("megatron-core-fp8");
     Layout l;
-    l.tp = csv.count(r, tp);
-    l.pp = csv.count(r, pp);
-    l.cp = csv.count(r, cp);
-    l.vpp = csv.at(r, vp).empty() ? 1 : csv.count(r, vp);
-    l.dp = j.n_chips / (l.tp * l.pp * l.cp);
+    read_summary_layout(csv, r, j, l);
     l.zero = csv.count(r, fsdp) > 0 ? 3 : 1;  // the distributed optimizer, or FSDP
-    l.micro_batch = csv.count(r, mb);
-    l.sequence_parallel = l.tp > 1;
     l.recompute = Checkpointing::none;
     const LayoutResult res = evaluate_layout(j, l);
     const double predicted = res.tokens_per_second_per_chip;
@@ -257,10 +261,7 @@ ValidationSet megatron_bridge_moe_validation_set(std::string_view text) {
   const std::string file = "megatron_bridge/h100_moe_pretraining.csv";
   const CsvText csv(text, file);
   const std::size_t container = csv.column("container"), model = csv.column("model"),
-                    gpus = csv.column("gpus"), batch = csv.column("global_batch"),
-                    mb = csv.column("micro_batch"), seq = csv.column("seq_len"),
-                    tp = csv.column("tp"), pp = csv.column("pp"), cp = csv.column("cp"),
-                    vp = csv.column("vp"), ep = csv.column("ep"), etp = csv.column("etp"),
+                    ep = csv.column("ep"), etp = csv.column("etp"),
                     tokens = csv.column("tokens_per_s_per_gpu");
   for (std::size_t r = 0; r < csv.size(); ++r) {
     if (csv.at(r, model) != "QWEN3_235B_A22B") continue;
@@ -269,9 +270,6 @@ ValidationSet megatron_bridge_moe_validation_set(std::string_view text) {
       if (p.name == "Qwen3-235B-A22B") j.shape = p.shape;
     j.chip = "H100";
     j.network = cluster_by_name("dgx-h100").network;
-    j.n_chips = csv.count(r, gpus);
-    j.seq_len = csv.count(r, seq);
-    j.global_batch = csv.count(r, batch);
     // The recipe (qwen3_235b_a22b_pretrain_256gpu_h100_fp8cs_config):
     // moe_a2a_overlap and overlap_moe_expert_parallel_comm on,
     // tp_comm_overlap off (the backward's overlap stays, Megatron's default).
@@ -279,16 +277,10 @@ ValidationSet megatron_bridge_moe_validation_set(std::string_view text) {
     j.software.tp_overlap = TpOverlap::backward;
     j.software.overlap_ep_comm = true;
     Layout l;
-    l.tp = csv.count(r, tp);
-    l.pp = csv.count(r, pp);
-    l.cp = csv.count(r, cp);
-    l.vpp = csv.count(r, vp);
+    read_summary_layout(csv, r, j, l);
     l.ep = csv.count(r, ep);
     l.etp = csv.count(r, etp) == l.tp ? 0 : csv.count(r, etp);
-    l.dp = j.n_chips / (l.tp * l.pp * l.cp);
     l.zero = 1;
-    l.micro_batch = csv.count(r, mb);
-    l.sequence_parallel = l.tp > 1;
     l.recompute = Checkpointing::none;
     const LayoutResult res = evaluate_layout(j, l);
     if (!res.valid) throw std::invalid_argument(file + ": " + res.reason);
@@ -373,9 +365,9 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
       "NeMo 24.07 on DGX-H100, FP8",
       "tokens/s per GPU",
       "tokens/s",
-      "NVIDIA NeMo performance summary, container 24.07 (NeMo docs, September 2024): GPT-3 "
-      "5B-175B, "
-      "Llama 2 7B-70B, Nemotron 8B-340B and Llama 3 8B/70B on 8-512 H100 SXM, FP8",
+      "NVIDIA NeMo performance summary, container 24.07 (NeMo docs, September 2024): "
+      "GPT-3 5B-175B, Llama 2 7B-70B, Nemotron 8B-340B and Llama 3 8B/70B on 8-512 H100 SXM, "
+      "FP8",
       "held out (no constant set from these rows); Transformer Engine's delayed scaling with every "
       "layer in FP8 (the recipe of the time), userbuffers TP overlap and recomputation as the "
       "launcher's configuration of each model set them",
@@ -383,24 +375,17 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
   const std::string file = "nemo/h100_pretraining_24_07.csv";
   const CsvText csv(text, file);
   const std::size_t container = csv.column("container"), model = csv.column("model"),
-                    gpus = csv.column("gpus"), batch = csv.column("global_batch"),
-                    mb = csv.column("micro_batch"), seq = csv.column("seq_len"),
-                    tp = csv.column("tp"), pp = csv.column("pp"), cp = csv.column("cp"),
-                    vp = csv.column("vp"), overlap = csv.column("tp_comm_overlap"),
-                    recompute = csv.column("recompute"),
+                    overlap = csv.column("tp_comm_overlap"), recompute = csv.column("recompute"),
                     tokens = csv.column("tokens_per_s_per_gpu");
   for (std::size_t r = 0; r < csv.size(); ++r) {
+    TrainingJob j;
     Layout l;
-    l.tp = csv.count(r, tp);
+    read_summary_layout(csv, r, j, l);
     const std::optional<ModelShape> shape = nemo_24_07_shape(csv.at(r, model), l.tp);
     if (!shape) throw std::invalid_argument(file + ": no model named " + csv.at(r, model));
-    TrainingJob j;
     j.shape = *shape;
     j.chip = "H100";
     j.network = cluster_by_name("dgx-h100").network;
-    j.n_chips = csv.count(r, gpus);
-    j.seq_len = csv.count(r, seq);
-    j.global_batch = csv.count(r, batch);
     // Megatron Core with Transformer Engine in FP8 as of mid-2024: delayed
     // scaling (TE's default recipe), no bf16 edge layers, layers split evenly
     // over the pipeline (the embedding and loss not counted); userbuffers TP
@@ -412,13 +397,7 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
     j.software.fp8_bf16_edge_layers = 0;
     j.software.pipeline_split_counts_edges = false;
     if (!ub) j.software.tp_overlap = TpOverlap::backward;
-    l.pp = csv.count(r, pp);
-    l.cp = csv.count(r, cp);
-    l.vpp = csv.count(r, vp);
-    l.dp = j.n_chips / (l.tp * l.pp * l.cp);
     l.zero = 1;  // the distributed optimizer
-    l.micro_batch = csv.count(r, mb);
-    l.sequence_parallel = l.tp > 1;
     l.recompute =
         csv.at(r, recompute) == "selective" ? Checkpointing::selective : Checkpointing::none;
     const LayoutResult res = evaluate_layout(j, l);
