@@ -79,7 +79,8 @@ double group_collective_seconds(Collective op, double bytes, const GroupPlacemen
 // ⌈log2 n⌉ steps, each exchanging the whole buffer, ⌈log2 n⌉·(α + bytes/β).
 // Fewer steps than the ring's 2(n−1), more bytes: the algorithm MPICH uses
 // for short messages, and the role NCCL's tree and low-latency protocols
-// play for the small activations of a decode step. One rank: 0 s.
+// play for a decode step's small activations across nodes (inside a node the
+// engines run the one-shot below). One rank: 0 s.
 double recursive_doubling_all_reduce_seconds(double bytes, std::int64_t ranks, const Link& link);
 
 // The one-shot all-reduce that GPU serving engines run for small buffers
@@ -88,9 +89,10 @@ double recursive_doubling_all_reduce_seconds(double bytes, std::int64_t ranks, c
 // buffers over the fast link and sums them, between flag exchanges that take
 // two steps, or ⌈log2 n⌉ beyond 4 ranks: max(2, ⌈log2 n⌉)·α + (n−1)·bytes/β.
 // (On H100 a one-shot of a few KB takes about 7 µs over 2 GPUs, TensorRT-LLM's
-// kernel as FlashInfer ships it, FlagGems-vllm pull request 773, and 11 µs
-// over 8, a Triton one-shot in symm-mem-recipes pull request 3: 6 and 9 µs
-// here.) One rank: 0 s.
+// kernel as FlashInfer ships it, FlagGems-vllm pull request 773; a Triton
+// one-shot takes about 11 µs over 8 GPUs, symm-mem-recipes pull request 3,
+// whose hardware is not stated, its author's other benchmarks ran on 8 H100.
+// Here 6 and 9 µs.) One rank: 0 s.
 double one_shot_all_reduce_seconds(double bytes, std::int64_t ranks, const Link& link);
 
 // An all-reduce over a group that may span nodes, by whichever algorithm is
