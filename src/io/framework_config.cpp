@@ -355,6 +355,17 @@ void read_nemo(const Keys& k, TrainingConfig& c) {
   read_recompute_modules(k, c);
   const std::string optim = k.text({"optim.name"}).value_or("");
   l.zero = k.boolean({"fsdp"}).value_or(false) ? 3 : optim == "distributed_fused_adam" ? 1 : 0;
+  // NeMo 1.0's optimizer: Apex's distributed Adam, the nemo-1.0 preset.
+  if (optim == "distributed_fused_adam") {
+    c.software = "nemo-1.0";
+    k.note("software = nemo-1.0: optim.name distributed_fused_adam is Apex's distributed Adam");
+    if (k.boolean({"ub_tp_comm_overlap"}).value_or(false))
+      k.note(
+          "ub_tp_comm_overlap: nemo-1.0 prices the backward TP overlap only; the userbuffers "
+          "forward overlap is the tp-overlap preset's");
+    if (k.text({"optim.dtype"}).value_or("") == "bf16")
+      k.note("optim.dtype bf16: nemo-1.0 prices fp32 optimizer states (10 bytes per parameter)");
+  }
   if (auto s = k.integer({"encoder_seq_length", "seq_length"}, 1, 100'000'000))
     c.seq_len = *s;
   else

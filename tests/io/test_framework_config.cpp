@@ -2,6 +2,7 @@
 // launch flags out, and the round trip between them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -179,6 +180,11 @@ TEST(FrameworkImport, NemoYamlWithInterpolation) {
   EXPECT_EQ(c.layout.pp, 2);
   EXPECT_EQ(c.layout.dp, 4);  // 8 devices × 4 nodes / (4 × 2)
   EXPECT_EQ(c.layout.zero, 1);
+  // optim.name distributed_fused_adam: Apex's distributed Adam, NeMo 1.0's.
+  EXPECT_EQ(c.software, "nemo-1.0");
+  EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) {
+    return n.find("software = nemo-1.0") != std::string::npos;
+  }));
   EXPECT_EQ(c.layout.recompute, Checkpointing::selective);
   EXPECT_TRUE(c.layout.sequence_parallel);
   EXPECT_EQ(c.seq_len, 4096);

@@ -42,6 +42,8 @@ JobContext make_context(const TrainingJob& job) {
     case Optimizer::sgd_momentum: c.optimizer_bytes = 8; break;
     case Optimizer::adafactor: c.optimizer_bytes = 4; break;
   }
+  if (job.software.optimizer_bytes_per_param > 0)
+    c.optimizer_bytes = job.software.optimizer_bytes_per_param;
   // Per parameter the step zeroes the gradient buffer, reads it for the norm
   // (clipping) and for the update, reads and writes the fp32 master and the
   // moments, and writes the bf16 weights from the master (Megatron's mixed-

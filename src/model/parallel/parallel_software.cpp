@@ -226,6 +226,25 @@ TrainingSoftware llama3() {
   return s;
 }
 
+// NeMo 1.0, as the NeMo Framework Launcher ran it to container 24.07
+// (launcher_scripts/conf/training/*: optim.name distributed_fused_adam):
+// Megatron Core with Transformer Engine, and Apex's DistributedFusedAdam in
+// place of Megatron's distributed optimizer. NeMo's MegatronDistributedFusedAdam
+// (nemo/collections/nlp/models/language_modeling/megatron_base_model.py,
+// setup_optimization) sets store_params off and store_param_remainders on for
+// bf16 weights with fp32 optimizer states: the master copy is the 16 bits
+// the bf16 weight lacks, 2 bytes with the two fp32 moments, sharded over the
+// data-parallel ranks like Megatron's (10 bytes per parameter, not 12); the
+// contiguous gradient buffer is in fp32 (grad_sync_dtype defaults to the
+// optimizer's dtype), reduce-scattered during the backward and the weights
+// all-gathered during the forward (overlap_grad_sync, overlap_param_sync).
+// Userbuffers TP overlap and FP8 are each model's choice (tp-overlap, --fp8).
+TrainingSoftware nemo_1() {
+  TrainingSoftware s;
+  s.optimizer_bytes_per_param = 10;
+  return s;
+}
+
 TrainingSoftware with_full_overlap() {
   TrainingSoftware s;
   s.tp_overlap = TpOverlap::full;
@@ -259,6 +278,10 @@ const std::array kSoftware{
                    "tp-overlap with FP8 GEMMs, per-tensor current scaling, the first and last "
                    "layer in bf16, embedding and loss counted in the pipeline split (Megatron "
                    "Bridge / NeMo recipes)"},
+    SoftwarePreset{"nemo-1.0", nemo_1(),
+                   "NeMo 1.0 (NeMo Framework Launcher, to 24.07): modern, with Apex's "
+                   "distributed Adam, whose fp32 master is kept as the 16 bits the bf16 weight "
+                   "lacks (10 bytes of optimizer state per parameter, sharded over DP)"},
     SoftwarePreset{"megatron-2022", megatron(false),
                    "Megatron-LM 2022 (Korthikanti et al.): unfused attention with dropout, async "
                    "backward TP collectives, DP reduce after the backward"},

@@ -78,6 +78,11 @@ struct TrainingSoftware {
   // Gradients accumulated and reduced in fp32 (Megatron's main_grad with bf16);
   // off: bf16 gradients.
   bool fp32_grads = true;
+  // The optimizer's states in bytes per parameter, in place of the
+  // optimizer's own count (Adam: 12, an fp32 master copy and two fp32
+  // moments); 0: the optimizer's. Apex's distributed Adam (NeMo 1.0) keeps
+  // the fp32 master as the 16 bits the bf16 weight lacks: 10.
+  double optimizer_bytes_per_param = 0;
   // Weight gradients summed over the micro-batches inside the weight-gradient
   // GEMM (Megatron's gradient_accumulation_fusion, 2022 on: the GEMM's
   // epilogue adds into the fp32 main_grad); off: the GEMM writes a fresh

@@ -368,14 +368,17 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
       "NVIDIA NeMo performance summary, container 24.07 (NeMo docs, September 2024): "
       "GPT-3 5B-175B, Llama 2 7B-70B, Nemotron 8B-340B and Llama 3 8B/70B on 8-512 H100 SXM, "
       "FP8",
-      "held out (no constant set from these rows); Transformer Engine's delayed scaling with every "
-      "layer in FP8 (the recipe of the time), userbuffers TP overlap and recomputation as the "
+      "held out (no constant set from these rows); software nemo-1.0 (Apex's distributed Adam) "
+      "with Transformer Engine's delayed scaling and every layer in FP8 (the recipe of the "
+      "time); userbuffers TP overlap, recomputation and the optimizer's dtypes as the "
       "launcher's configuration of each model set them",
       {}};
   const std::string file = "nemo/h100_pretraining_24_07.csv";
   const CsvText csv(text, file);
   const std::size_t container = csv.column("container"), model = csv.column("model"),
                     overlap = csv.column("tp_comm_overlap"), recompute = csv.column("recompute"),
+                    optimizer_dtype = csv.column("optimizer_dtype"),
+                    grad_dtype = csv.column("grad_sync_dtype"),
                     tokens = csv.column("tokens_per_s_per_gpu");
   for (std::size_t r = 0; r < csv.size(); ++r) {
     TrainingJob j;
@@ -386,17 +389,22 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
     j.shape = *shape;
     j.chip = "H100";
     j.network = cluster_by_name("dgx-h100").network;
-    // Megatron Core with Transformer Engine in FP8 as of mid-2024: delayed
-    // scaling (TE's default recipe), no bf16 edge layers, layers split evenly
-    // over the pipeline (the embedding and loss not counted); userbuffers TP
-    // overlap where the model's configuration turns it on, Megatron's
-    // backward overlap otherwise.
+    // NeMo 1.0 with Transformer Engine in FP8 as of mid-2024: delayed
+    // scaling (TE's default recipe), every layer in FP8, layers split evenly
+    // over the pipeline; userbuffers TP overlap where the model's
+    // configuration turns it on, Megatron's backward overlap otherwise. An
+    // optimizer in bf16 (Nemotron 340B's optim.dtype) keeps two bf16 moments
+    // and no master copy (NeMo's setup_optimization: store_params off when
+    // the optimizer's dtype is the model's), and its gradient buffer is in
+    // grad_sync_dtype.
     const bool ub = csv.at(r, overlap) == "yes";
-    j.software = software_by_name("megatron-core-fp8");
+    j.software = software_by_name("nemo-1.0");
+    j.software.fp8_matmuls = true;
     j.software.fp8_recipe = Fp8Recipe::delayed;
-    j.software.fp8_bf16_edge_layers = 0;
-    j.software.pipeline_split_counts_edges = false;
-    if (!ub) j.software.tp_overlap = TpOverlap::backward;
+    if (ub) j.software.tp_overlap = TpOverlap::full;
+    const bool bf16_states = csv.at(r, optimizer_dtype) == "bf16";
+    if (bf16_states) j.software.optimizer_bytes_per_param = 4;
+    j.software.fp32_grads = csv.at(r, grad_dtype) != "bf16";
     l.zero = 1;  // the distributed optimizer
     l.recompute =
         csv.at(r, recompute) == "selective" ? Checkpointing::selective : Checkpointing::none;
@@ -404,8 +412,8 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
     if (!res.valid) throw std::invalid_argument(file + ": " + res.reason);
     set.rows.push_back({csv.at(r, container) + ": " + layout_label(csv.at(r, model), l, j.n_chips),
                         res.tokens_per_second_per_chip, csv.real(r, tokens),
-                        ub ? "megatron-core-fp8 (delayed scaling)"
-                           : "megatron-core-fp8 (delayed scaling, TP overlap off)"});
+                        std::string("nemo-1.0 FP8") + (ub ? ", userbuffers TP overlap" : "") +
+                            (bf16_states ? ", bf16 optimizer and gradients" : "")});
   }
   return set;
 }

@@ -476,5 +476,51 @@ TEST(ParallelFrameworks, DtensorTpKeepsTheGatheredInputsAndSkipsTheRegather) {
   EXPECT_LT(dtensor.time.tp_comm_seconds, megatron_like.time.tp_comm_seconds);
 }
 
+// NeMo 1.0's Apex distributed Adam keeps the fp32 master as the 16 bits the
+// bf16 weight lacks: 10 bytes of optimizer state per parameter where
+// Megatron's distributed optimizer keeps 12. Nemotron-4 340B's published
+// NeMo 24.07 layout (TP 8, PP 8, VP 12 on 128 H100, selective recomputation)
+// ran with the optimizer and its gradient buffer in bf16 (its launcher
+// configuration's optim.dtype and grad_sync_dtype): 4 bytes of state, 2 of
+// gradient. Under Megatron's optimizer it would not fit; as it ran, it does.
+TEST(ParallelFrameworks, NemoDistributedAdamKeepsTheMasterAsRemainders) {
+  TrainingJob j;
+  j.shape = ModelShape{96, 18432, 73728, 96, 8, 192, 256000};
+  j.shape.gated = false;
+  j.shape.norm_bias = true;
+  j.chip = "H100";
+  j.network = cluster_by_name("dgx-h100").network;
+  j.n_chips = 128;
+  j.seq_len = 4096;
+  j.global_batch = 32;
+  j.software = software_by_name("megatron-core-fp8");
+  j.software.fp8_bf16_edge_layers = 0;
+  j.software.pipeline_split_counts_edges = false;
+  Layout l;
+  l.tp = 8, l.pp = 8, l.vpp = 12, l.dp = 2, l.zero = 1, l.micro_batch = 1;
+  l.recompute = Checkpointing::selective;
+  const LayoutResult megatron = evaluate_layout(j, l);
+  TrainingJob nemo = j;
+  nemo.software = software_by_name("nemo-1.0");
+  nemo.software.fp8_matmuls = true;
+  const LayoutResult remainders = evaluate_layout(nemo, l);
+  nemo.software.optimizer_bytes_per_param = 4;  // optim.dtype bf16: two bf16 moments
+  nemo.software.fp32_grads = false;             // grad_sync_dtype bf16
+  const LayoutResult as_run = evaluate_layout(nemo, l);
+  ASSERT_TRUE(megatron.valid && remainders.valid && as_run.valid);
+  EXPECT_EQ(software_by_name("nemo-1.0").optimizer_bytes_per_param, 10.0);
+  EXPECT_NEAR(static_cast<double>(remainders.memory.optimizer_bytes) /
+                  static_cast<double>(megatron.memory.optimizer_bytes),
+              10.0 / 12.0, 1e-3);
+  EXPECT_NEAR(static_cast<double>(as_run.memory.optimizer_bytes) /
+                  static_cast<double>(megatron.memory.optimizer_bytes),
+              4.0 / 12.0, 1e-3);
+  EXPECT_NEAR(static_cast<double>(as_run.memory.grads_bytes) /
+                  static_cast<double>(megatron.memory.grads_bytes),
+              0.5, 1e-3);
+  EXPECT_FALSE(megatron.fits);
+  EXPECT_TRUE(as_run.fits);
+}
+
 }  // namespace
 }  // namespace napkin
