@@ -197,20 +197,38 @@ namespace {
 
 // What every row of NVIDIA's performance summaries states: the GPUs, the
 // global and micro batch, the sequence length, TP, PP, CP and the virtual
-// pipeline stages (blank: none); data parallelism is what is left.
-void read_summary_layout(const CsvText& csv, std::size_t r, TrainingJob& j, Layout& l) {
-  j.n_chips = csv.count(r, csv.column("gpus"));
-  j.seq_len = csv.count(r, csv.column("seq_len"));
-  j.global_batch = csv.count(r, csv.column("global_batch"));
-  l.tp = csv.count(r, csv.column("tp"));
-  l.pp = csv.count(r, csv.column("pp"));
-  l.cp = csv.count(r, csv.column("cp"));
-  const std::size_t vp = csv.column("vp");
-  l.vpp = csv.at(r, vp).empty() ? 1 : csv.count(r, vp);
-  l.dp = j.n_chips / (l.tp * l.pp * l.cp);
-  l.micro_batch = csv.count(r, csv.column("micro_batch"));
-  l.sequence_parallel = l.tp > 1;
-}
+// pipeline stages (blank: none); data parallelism is what is left. The
+// columns are found once per table.
+class SummaryLayout {
+ public:
+  explicit SummaryLayout(const CsvText& csv)
+      : csv_(csv),
+        gpus_(csv.column("gpus")),
+        seq_(csv.column("seq_len")),
+        batch_(csv.column("global_batch")),
+        mb_(csv.column("micro_batch")),
+        tp_(csv.column("tp")),
+        pp_(csv.column("pp")),
+        cp_(csv.column("cp")),
+        vp_(csv.column("vp")) {}
+
+  void read(std::size_t r, TrainingJob& j, Layout& l) const {
+    j.n_chips = csv_.count(r, gpus_);
+    j.seq_len = csv_.count(r, seq_);
+    j.global_batch = csv_.count(r, batch_);
+    l.tp = csv_.count(r, tp_);
+    l.pp = csv_.count(r, pp_);
+    l.cp = csv_.count(r, cp_);
+    l.vpp = csv_.at(r, vp_).empty() ? 1 : csv_.count(r, vp_);
+    l.dp = j.n_chips / (l.tp * l.pp * l.cp);
+    l.micro_batch = csv_.count(r, mb_);
+    l.sequence_parallel = l.tp > 1;
+  }
+
+ private:
+  const CsvText& csv_;
+  std::size_t gpus_, seq_, batch_, mb_, tp_, pp_, cp_, vp_;
+};
 
 // One system's rows of the Megatron Bridge summaries, each with its table's
 // layout and batch and the recipe's settings (megatron-core-fp8, no
@@ -220,6 +238,7 @@ void add_megatron_bridge_rows(std::string_view text, const std::string& file, co
   const CsvText csv(text, file);
   const std::size_t container = csv.column("container"), model = csv.column("model"),
                     fsdp = csv.column("fsdp"), tokens = csv.column("tokens_per_s_per_gpu");
+  const SummaryLayout summary(csv);
   for (std::size_t r = 0; r < csv.size(); ++r) {
     const std::string& name = csv.at(r, model);
     TrainingJob j;
@@ -234,7 +253,7 @@ void add_megatron_bridge_rows(std::string_view text, const std::string& file, co
     j.network = cluster_by_name(cluster).network;
     j.software = software_by_name("megatron-core-fp8");
     Layout l;
-    read_summary_layout(csv, r, j, l);
+    summary.read(r, j, l);
     l.zero = csv.count(r, fsdp) > 0 ? 3 : 1;  // the distributed optimizer, or FSDP
     l.recompute = Checkpointing::none;
     const LayoutResult res = evaluate_layout(j, l);
@@ -263,6 +282,7 @@ ValidationSet megatron_bridge_moe_validation_set(std::string_view text) {
   const std::size_t container = csv.column("container"), model = csv.column("model"),
                     ep = csv.column("ep"), etp = csv.column("etp"),
                     tokens = csv.column("tokens_per_s_per_gpu");
+  const SummaryLayout summary(csv);
   for (std::size_t r = 0; r < csv.size(); ++r) {
     if (csv.at(r, model) != "QWEN3_235B_A22B") continue;
     TrainingJob j;
@@ -277,7 +297,7 @@ ValidationSet megatron_bridge_moe_validation_set(std::string_view text) {
     j.software.tp_overlap = TpOverlap::backward;
     j.software.overlap_ep_comm = true;
     Layout l;
-    read_summary_layout(csv, r, j, l);
+    summary.read(r, j, l);
     l.ep = csv.count(r, ep);
     l.etp = csv.count(r, etp) == l.tp ? 0 : csv.count(r, etp);
     l.zero = 1;
@@ -380,10 +400,11 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
                     optimizer_dtype = csv.column("optimizer_dtype"),
                     grad_dtype = csv.column("grad_sync_dtype"),
                     tokens = csv.column("tokens_per_s_per_gpu");
+  const SummaryLayout summary(csv);
   for (std::size_t r = 0; r < csv.size(); ++r) {
     TrainingJob j;
     Layout l;
-    read_summary_layout(csv, r, j, l);
+    summary.read(r, j, l);
     const std::optional<ModelShape> shape = nemo_24_07_shape(csv.at(r, model), l.tp);
     if (!shape) throw std::invalid_argument(file + ": no model named " + csv.at(r, model));
     j.shape = *shape;
