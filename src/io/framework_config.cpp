@@ -256,9 +256,17 @@ void read_torchtitan(const Keys& k, TrainingConfig& c) {
     k.fail(
         *k.value({"parallelism.data_parallel_shard_degree", "training.data_parallel_shard_degree"}),
         "-1 or a degree >= 1");
-  l.zero = shard == 1 ? 0 : 3;  // FSDP2 fully_shard shards parameters, gradients and states
+  // FSDP2's fully_shard shards parameters, gradients and states (ZeRO-3);
+  // fsdp_reshard_after_forward "never" keeps the gathered weights to the
+  // backward (ZeRO-2).
+  const bool never = k.text({"parallelism.fsdp_reshard_after_forward"}) == "never";
+  l.zero = shard == 1 ? 0 : never ? 2 : 3;
   if (l.zero == 3)
     k.note("zero = 3: torchtitan shards with FSDP2 over the data-parallel shard dimension");
+  if (l.zero == 2)
+    k.note(
+        "zero = 2: FSDP2 without resharding after the forward (fsdp_reshard_after_forward "
+        "never)");
   if (l.tp > 1)
     k.note("sequence parallel on: torchtitan's tensor-parallel plan shards the norms over TP");
   l.sequence_parallel = l.tp > 1;

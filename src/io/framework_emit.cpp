@@ -128,13 +128,15 @@ EmittedFlags emit_torchtitan(const TrainingJob& job, const Layout& l) {
   o += "mixed_precision_param = \"bfloat16\"\n";
   o += "\n[parallelism]\n";
   const bool shard = l.zero != 0;
-  if (l.zero == 1 || l.zero == 2)
-    out.caveats.push_back("torchtitan has no ZeRO-1/2: emitted as FSDP (ZeRO-3) over dp");
+  if (l.zero == 1)
+    out.caveats.push_back("torchtitan has no ZeRO-1: emitted as FSDP (ZeRO-3) over dp");
   o += "data_parallel_replicate_degree = " + n(shard ? 1 : l.dp) + "\n";
   o += "data_parallel_shard_degree = " + n(shard ? l.dp : 1) + "\n";
   o += "tensor_parallel_degree = " + n(l.tp) + "\n";
   o += "pipeline_parallel_degree = " + n(l.pp) + "\n";
   o += "context_parallel_degree = " + n(l.cp) + "\n";
+  // ZeRO-2: FSDP2 keeps the gathered weights from the forward to the backward.
+  if (l.zero == 2) o += "fsdp_reshard_after_forward = \"never\"\n";
   if (l.ep > 1) o += "expert_parallel_degree = " + n(l.ep) + "\n";
   if (s.is_moe() && l.ep > 1 && l.tp > 1 && l.expert_tp() != 1)
     out.caveats.push_back(

@@ -210,7 +210,8 @@ ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m)
       {.key = QStringLiteral("lockZero"),
        .label = tr("ZeRO"),
        .tooltip = tr("ZeRO stage over DP × CP: 1 shards optimizer states, 2 also gradients, 3 "
-                     "also weights"),
+                     "also weights. Only the stages the Software's framework runs are searched "
+                     "(DeepSpeed's pipeline engine: 0 and 1 with PP; FSDP: 0, 2 and 3)"),
        .items = zero},
       scenarioBinding<QVariant>(
           m, kParallelLock, tr("ZeRO lock"),

@@ -330,6 +330,22 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
     return "dp × tp × pp × cp = " +
            (product > 0 ? format_grouped(product) : std::string("overflow")) +
            " must equal chips = " + format_grouped(job.n_chips);
+  // What the framework runs at all (TrainingSoftware::zero_stages and after).
+  const TrainingSoftware& sw = job.software;
+  if (l.dp * l.cp > 1 && !offers_zero(sw, l.zero, l.pp > 1)) {
+    const bool differs = sw.zero_stages != sw.zero_stages_with_pp;
+    return "zero (ZeRO stage) " + format_grouped(static_cast<std::int64_t>(l.zero)) + ": " +
+           std::string(sw.framework) + " runs ZeRO " + offered_zero_stages(sw, l.pp > 1) +
+           (differs ? (l.pp > 1 ? " with pipeline parallelism" : " without pipeline parallelism")
+                    : "") +
+           " only";
+  }
+  if (l.vpp > 1 && !sw.interleaved_pipeline)
+    return "vpp (model chunks per stage) must be 1: " + std::string(sw.framework) +
+           " has no interleaved pipeline schedule; got " + format_grouped(l.vpp);
+  if (l.cp > 1 && !sw.context_parallel)
+    return "cp (context-parallel ranks) must be 1: " + std::string(sw.framework) +
+           " has no context parallelism; got " + format_grouped(l.cp);
   if (l.tp > s.n_heads)
     return "tp (tensor-parallel ranks) must be at most heads = " + format_grouped(s.n_heads) +
            "; got " + format_grouped(l.tp);

@@ -117,8 +117,17 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
             // ZeRO-1 moves the same bytes as ZeRO-0 (reduce-scatter + all-gather =
             // all-reduce) with the gather beside the next forward, and holds less:
             // ZeRO-0 is dominated unless there is nothing to shard over.
-            std::vector<int> zeros = {1, 2, 3};
-            if (dp * cp == 1) zeros = {0};
+            // Only the stages the framework runs (with pipeline parallelism
+            // when pp > 1); ZeRO-0 where it offers no ZeRO-1.
+            std::vector<int> zeros;
+            if (dp * cp == 1) {
+              zeros = {0};
+            } else {
+              const bool piped = pp > 1;
+              const bool one = offers_zero(sw, 1, piped);
+              for (int z = one ? 1 : 0; z <= 3; ++z)
+                if (offers_zero(sw, z, piped)) zeros.push_back(z);
+            }
             for (std::int64_t vpp : axis(opt.vpp, vpps)) {
               for (int zero : axis(opt.zero, zeros)) {
                 for (Checkpointing rc : axis(opt.recompute, recomputes)) {
@@ -247,7 +256,13 @@ std::string no_layout_reason(const TrainingJob& job, const SearchOptions& opt) {
   if (opt.etp && *opt.etp != l.tp) l.etp = *opt.etp;
   l.micro_batch = opt.micro_batch.value_or(1);
   l.dp = job.n_chips / (l.tp * l.pp * l.cp);
-  l.zero = opt.zero.value_or(l.dp * l.cp == 1 ? 0 : 1);
+  // The framework's lowest sharding stage (ZeRO-1 where it has one).
+  int lowest = 0;
+  if (l.dp * l.cp > 1) {
+    lowest = offers_zero(job.software, 1, l.pp > 1) ? 1 : 0;
+    while (lowest < 3 && !offers_zero(job.software, lowest, l.pp > 1)) ++lowest;
+  }
+  l.zero = opt.zero.value_or(lowest);
   l.sequence_parallel = l.tp > 1;
   l.recompute = opt.recompute.value_or(Checkpointing::none);
   if (l.recompute == Checkpointing::full) {

@@ -74,6 +74,13 @@ TrainingSoftware megatron(bool y2021) {
   s.tp_overlap = y2021 ? TpOverlap::none : TpOverlap::backward;
   s.overlap_dp_comm = false;
   s.fp32_grads = !y2021;
+  // Data parallelism by all-reduce only in 2021 (megatron/model/distributed.py);
+  // the distributed optimizer (ZeRO-1, megatron/optimizer/distrib_optimizer.py)
+  // came in March 2022. Context parallelism came with Megatron Core (August
+  // 2023), after both.
+  s.zero_stages = s.zero_stages_with_pp = y2021 ? 0b0001 : 0b0011;
+  s.context_parallel = false;
+  s.framework = y2021 ? "Megatron-LM 2021" : "Megatron-LM 2022";
   if (y2021) {
     // Megatron-LM of April 2021 (git aed2f75, the code of Narayanan et al.):
     // the weight-gradient GEMMs write fp16 .grad and autograd adds each
@@ -115,6 +122,16 @@ TrainingSoftware megatron_deepspeed() {
   // (forward, recomputed forward, backward: ~60 kernels). The multi-node rows
   // were not used.
   s.host_dispatch_seconds = 60e-6;
+  // DeepSpeed's ZeRO stages 0-3, but its PipelineEngine asserts "ZeRO-2 and
+  // ZeRO-3 are incompatible with pipeline parallelism"
+  // (deepspeed/runtime/pipe/engine.py), and its TrainSchedule is plain 1F1B
+  // (deepspeed/runtime/pipe/schedule.py: no interleaved schedule); DeepSpeed-
+  // Ulysses splits the sequence another way than context parallelism.
+  s.zero_stages = 0b1111;
+  s.zero_stages_with_pp = 0b0011;
+  s.interleaved_pipeline = false;
+  s.context_parallel = false;
+  s.framework = "DeepSpeed's pipeline engine (megatron-deepspeed)";
   return s;
 }
 
@@ -132,6 +149,8 @@ TrainingSoftware megatron_deepspeed_bf16() {
   s.fp32_grads = true;
   s.accumulation_copy_bytes = 8;
   s.zero1_all_reduce = true;
+  // The BF16_Optimizer is its own ZeRO-1 and the only stage it runs.
+  s.zero_stages = s.zero_stages_with_pp = 0b0010;
   return s;
 }
 
@@ -179,6 +198,13 @@ TrainingSoftware fsdp(bool compiled) {
   // fsdp.py: "do not reshard_after_forward the last layers by default since
   // FSDP would prefetch them immediately".
   s.zero3_output_gathered = true;
+  // fully_shard reshards the gathered weights after the forward (ZeRO-3) or
+  // keeps them to the backward (reshard_after_forward=False: ZeRO-2);
+  // replicate is plain DDP (ZeRO-0). FSDP has no optimizer-only sharding
+  // (ZeRO-1). torchtitan runs interleaved pipeline schedules and context
+  // parallelism.
+  s.zero_stages = s.zero_stages_with_pp = 0b1101;
+  s.framework = "PyTorch FSDP2 (torchtitan)";
   return s;
 }
 
@@ -206,6 +232,9 @@ TrainingSoftware deepseek_v3() {
   s.fp8_gemm_speedup = 1.1;
   s.fp8_recipe = Fp8Recipe::blockwise;
   s.pipe_schedule = PipeSchedule::dualpipe;
+  // "ZeRO-1 data parallelism" (§3.2).
+  s.zero_stages = s.zero_stages_with_pp = 0b0010;
+  s.framework = "DeepSeek-V3's stack";
   return s;
 }
 
@@ -223,6 +252,8 @@ TrainingSoftware deepseek_v3() {
 TrainingSoftware llama3() {
   TrainingSoftware s;
   s.pipeline_split_counts_edges = true;
+  s.zero_stages = s.zero_stages_with_pp = 0b0100;
+  s.framework = "Meta's Llama 3 stack";
   return s;
 }
 
@@ -242,6 +273,11 @@ TrainingSoftware llama3() {
 TrainingSoftware nemo_1() {
   TrainingSoftware s;
   s.optimizer_bytes_per_param = 10;
+  // Apex's distributed Adam is a ZeRO-1: it shards the optimizer and reduce-
+  // scatters the gradients once per step (no_sync for the micro-batches
+  // before the last), and keeps the whole weights.
+  s.zero_stages = s.zero_stages_with_pp = 0b0010;
+  s.framework = "NeMo 1.0 (Apex's distributed Adam)";
   return s;
 }
 
@@ -317,6 +353,22 @@ const std::array kSoftware{
 };
 
 }  // namespace
+
+bool offers_zero(const TrainingSoftware& software, int zero, bool pipelined) {
+  if (zero < 0 || zero > 3) return false;
+  const std::uint8_t stages = pipelined ? software.zero_stages_with_pp : software.zero_stages;
+  return (stages >> zero & 1U) != 0;
+}
+
+std::string offered_zero_stages(const TrainingSoftware& software, bool pipelined) {
+  std::vector<std::string> stages;
+  for (int z = 0; z <= 3; ++z)
+    if (offers_zero(software, z, pipelined)) stages.push_back(std::to_string(z));
+  std::string out;
+  for (std::size_t i = 0; i < stages.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == stages.size() ? " and " : ", ") + stages[i];
+  return out.empty() ? "none" : out;
+}
 
 std::span<const SoftwarePreset> software_presets() { return kSoftware; }
 

@@ -232,8 +232,25 @@ struct TrainingSoftware {
   // And its sharded parameter is the fp32 master itself (MixedPrecisionPolicy
   // casts to bf16 only when it gathers), so no bf16 shard is held at rest.
   bool fsdp2_copies = false;
+  // What the framework can run at all, from its documentation and code: a
+  // layout outside it is refused (layout_problem) and never searched. The
+  // ZeRO stages it offers when the data-parallel group shards anything (bit s
+  // for stage s), and those it offers with pipeline parallelism too; whether
+  // it has an interleaved pipeline schedule (vpp > 1) and context parallelism
+  // (cp > 1). `framework` names it in a refusal.
+  std::uint8_t zero_stages = 0b1111;
+  std::uint8_t zero_stages_with_pp = 0b1111;
+  bool interleaved_pipeline = true;
+  bool context_parallel = true;
+  std::string_view framework = "Megatron Core";
   bool operator==(const TrainingSoftware&) const = default;
 };
+
+// Whether `software` runs ZeRO stage `zero` (0-3), with pipeline parallelism
+// when `pipelined`.
+bool offers_zero(const TrainingSoftware& software, int zero, bool pipelined);
+// The stages `software` offers, in words: "0 and 1", "2 or 3", "1".
+std::string offered_zero_stages(const TrainingSoftware& software, bool pipelined);
 
 // Named software generations, so a published run is evaluated with the
 // software it ran: "modern" (the defaults: FlashAttention, no dropout, TP

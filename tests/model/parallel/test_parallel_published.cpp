@@ -107,7 +107,8 @@ TEST(ParallelPublished, DeepSeekV3) {
 // OPT-175B (Zhang et al. 2022, §2.4): 992 A100-80GB, Megatron TP 8 inside
 // FSDP (ZeRO-3) over 124 replicas, 2M-token batches of 2,048-token sequences,
 // "up to 147 TFLOP/s per GPU". Assumed: 8 sequences per replica in one
-// micro-batch, full recomputation, unfused attention.
+// micro-batch, full recomputation, unfused attention; Metaseq's FairScale
+// FSDP around Megatron's layers, so the 2022 kernels with ZeRO-3.
 TEST(ParallelPublished, Opt175B) {
   TrainingJob j;
   j.shape = ModelShape{96, 12288, 49152, 96, 96, 128, 50272};
@@ -119,6 +120,8 @@ TEST(ParallelPublished, Opt175B) {
   j.seq_len = 2048;
   j.global_batch = 992;
   j.software = software_by_name("megatron-2022");
+  j.software.zero_stages = j.software.zero_stages_with_pp = 0b1001;
+  j.software.framework = "Metaseq";
   Layout l;
   l.tp = 8, l.pp = 1, l.dp = 124, l.zero = 3, l.micro_batch = 8;
   l.sequence_parallel = false;
