@@ -346,6 +346,15 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
   if (l.cp > 1 && !sw.context_parallel)
     return "cp (context-parallel ranks) must be 1: " + std::string(sw.framework) +
            " has no context parallelism; got " + format_grouped(l.cp);
+  if (l.sequence_parallel && l.tp > 1 && !sw.sequence_parallel)
+    return "sp (sequence parallelism) must be off: " + std::string(sw.framework) +
+           " has no sequence parallelism";
+  if (l.recompute == Checkpointing::selective && !sw.selective_recompute)
+    return "recompute=selective: " + std::string(sw.framework) +
+           " recomputes whole layers only (recompute=full or none)";
+  if (l.ep > 1 && !sw.expert_parallel)
+    return "ep (expert-parallel ranks) must be 1: " + std::string(sw.framework) +
+           " has no expert parallelism; got " + format_grouped(l.ep);
   if (l.tp > s.n_heads)
     return "tp (tensor-parallel ranks) must be at most heads = " + format_grouped(s.n_heads) +
            "; got " + format_grouped(l.tp);

@@ -91,7 +91,7 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
         if (s.is_moe()) {
           expert_grids.clear();
           std::vector<std::int64_t> etps = {tp};
-          if (tp > 1 && opt.sequence_parallel.value_or(true)) etps.push_back(1);
+          if (tp > 1 && opt.sequence_parallel.value_or(sw.sequence_parallel)) etps.push_back(1);
           if (opt.etp) etps = {*opt.etp};
           for (std::int64_t etp : etps) {
             if (etp < 1 || etp > tp || tp % etp != 0) continue;
@@ -135,7 +135,8 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
                   L.tp = tp, L.pp = pp, L.vpp = vpp, L.dp = dp, L.cp = cp, L.ep = ep;
                   L.etp = etp;
                   L.zero = zero, L.micro_batch = mb,
-                  L.sequence_parallel = tp > 1 && opt.sequence_parallel.value_or(true);
+                  L.sequence_parallel =
+                      tp > 1 && opt.sequence_parallel.value_or(sw.sequence_parallel);
                   L.recompute = rc;
                   if (rc == Checkpointing::full) {
                     L.recompute_layers = opt.recompute_layers;
@@ -263,7 +264,7 @@ std::string no_layout_reason(const TrainingJob& job, const SearchOptions& opt) {
     while (lowest < 3 && !offers_zero(job.software, lowest, l.pp > 1)) ++lowest;
   }
   l.zero = opt.zero.value_or(lowest);
-  l.sequence_parallel = l.tp > 1;
+  l.sequence_parallel = l.tp > 1 && opt.sequence_parallel.value_or(job.software.sequence_parallel);
   l.recompute = opt.recompute.value_or(Checkpointing::none);
   if (l.recompute == Checkpointing::full) {
     l.recompute_layers = opt.recompute_layers;

@@ -80,6 +80,12 @@ TrainingSoftware megatron(bool y2021) {
   // 2023), after both.
   s.zero_stages = s.zero_stages_with_pp = y2021 ? 0b0001 : 0b0011;
   s.context_parallel = false;
+  // Sequence parallelism and selective recomputation came in April-May 2022
+  // (Megatron-LM's --sequence-parallel, --recompute-granularity), MoE layers
+  // with expert parallelism in October 2023 (megatron/core/transformer/
+  // switch_mlp.py).
+  s.sequence_parallel = s.selective_recompute = !y2021;
+  s.expert_parallel = false;
   s.framework = y2021 ? "Megatron-LM 2021" : "Megatron-LM 2022";
   if (y2021) {
     // Megatron-LM of April 2021 (git aed2f75, the code of Narayanan et al.):
@@ -131,6 +137,9 @@ TrainingSoftware megatron_deepspeed() {
   s.zero_stages_with_pp = 0b0011;
   s.interleaved_pipeline = false;
   s.context_parallel = false;
+  // Megatron-DeepSpeed's own sequence parallelism and recomputation flags
+  // are not checked here; DeepSpeed-MoE has expert parallelism.
+  s.sequence_parallel = s.selective_recompute = s.expert_parallel = true;
   s.framework = "DeepSpeed's pipeline engine (megatron-deepspeed)";
   return s;
 }

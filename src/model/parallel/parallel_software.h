@@ -237,11 +237,16 @@ struct TrainingSoftware {
   // ZeRO stages it offers when the data-parallel group shards anything (bit s
   // for stage s), and those it offers with pipeline parallelism too; whether
   // it has an interleaved pipeline schedule (vpp > 1) and context parallelism
-  // (cp > 1). `framework` names it in a refusal.
+  // (cp > 1) and the rest below. `framework` names it in a refusal.
   std::uint8_t zero_stages = 0b1111;
   std::uint8_t zero_stages_with_pp = 0b1111;
   bool interleaved_pipeline = true;
   bool context_parallel = true;
+  // Megatron's sequence parallelism and selective recomputation (Korthikanti
+  // et al. 2022) and expert parallelism (a MoE layer's experts over ranks).
+  bool sequence_parallel = true;
+  bool selective_recompute = true;
+  bool expert_parallel = true;
   std::string_view framework = "Megatron Core";
   bool operator==(const TrainingSoftware&) const = default;
 };

@@ -28,6 +28,7 @@ Layout layout(std::int64_t tp, std::int64_t pp, std::int64_t vpp, std::int64_t c
   l.tp = tp, l.pp = pp, l.vpp = vpp, l.cp = cp, l.zero = zero;
   l.dp = 256 / (tp * pp * cp);
   l.micro_batch = 1;
+  l.sequence_parallel = false;
   l.recompute = Checkpointing::full;
   return l;
 }
@@ -72,6 +73,26 @@ TEST(ParallelCapabilities, ALayoutTheFrameworkCannotRunIsRefusedNamingIt) {
             "zero (ZeRO stage) 1: PyTorch FSDP2 (torchtitan) runs ZeRO 0, 2 and 3 only");
   EXPECT_EQ(refusal("megatron-2021", layout(8, 4, 1, 1, 1)),
             "zero (ZeRO stage) 1: Megatron-LM 2021 runs ZeRO 0 only");
+  // Megatron-LM before sequence parallelism, selective recomputation and MoE.
+  Layout sp = layout(8, 4, 1, 1, 0);
+  sp.sequence_parallel = true;
+  EXPECT_EQ(refusal("megatron-2021", sp),
+            "sp (sequence parallelism) must be off: Megatron-LM 2021 has no sequence parallelism");
+  EXPECT_EQ(refusal("megatron-2022", sp), "");
+  Layout selective = layout(8, 4, 1, 1, 0);
+  selective.recompute = Checkpointing::selective;
+  EXPECT_EQ(refusal("megatron-2021", selective),
+            "recompute=selective: Megatron-LM 2021 recomputes whole layers only (recompute=full "
+            "or none)");
+  TrainingJob moe = llama_70b("megatron-2022");
+  moe.shape = testing_util::preset_shape("Mixtral-8x7B");
+  Layout ep = layout(1, 4, 1, 1, 1);
+  ep.ep = 8;
+  EXPECT_EQ(layout_problem(moe, ep).value_or(""),
+            "ep (expert-parallel ranks) must be 1: Megatron-LM 2022 has no expert parallelism; "
+            "got 8");
+  moe.software = software_by_name("modern");
+  EXPECT_EQ(layout_problem(moe, ep).value_or(""), "");
   // What they can run passes: ZeRO-3 without a pipeline under DeepSpeed, any
   // stage where nothing is sharded (one data-parallel rank).
   EXPECT_EQ(refusal("megatron-deepspeed", layout(8, 1, 1, 1, 3)), "");
@@ -91,8 +112,17 @@ TEST(ParallelCapabilities, TheSearchProposesOnlyWhatTheFrameworkRuns) {
       if (l.dp * l.cp > 1) EXPECT_TRUE(offers_zero(p.software, l.zero, l.pp > 1)) << p.name;
       if (!p.software.interleaved_pipeline) EXPECT_EQ(l.vpp, 1) << p.name;
       if (!p.software.context_parallel) EXPECT_EQ(l.cp, 1) << p.name;
+      if (!p.software.sequence_parallel) EXPECT_FALSE(l.sequence_parallel) << p.name;
+      if (!p.software.selective_recompute)
+        EXPECT_NE(l.recompute, Checkpointing::selective) << p.name;
     }
   }
+  // Experts stay whole on every rank where the framework has no EP.
+  TrainingJob moe = llama_70b("megatron-2022");
+  moe.shape = testing_util::preset_shape("Mixtral-8x7B");
+  const SearchResult m = search_layouts(moe);
+  ASSERT_FALSE(m.layouts.empty()) << m.none_reason;
+  for (const LayoutResult& x : m.layouts) EXPECT_EQ(x.layout.ep, 1);
   // A lock on a stage the framework does not run with a pipeline leaves the
   // splits without one.
   SearchOptions o;
