@@ -202,6 +202,23 @@ void read_megatron(const Keys& k, TrainingConfig& c) {
     c.precision = "fp16";
   else
     c.precision = "fp32", k.note("precision fp32 (Megatron-LM's default without --bf16/--fp16)");
+  // Megatron-DeepSpeed's scripts pass --deepspeed: Megatron's layers under
+  // DeepSpeed's engine. In bf16 with ZeRO stage 0 DeepSpeed runs its
+  // BF16_Optimizer, its own ZeRO-1 (BLOOM's scripts: "bf16 must use z0!").
+  if (k.boolean({"deepspeed"}).value_or(false)) {
+    const bool bf16_optimizer = c.precision == "bf16" && l.zero == 0;
+    c.software = bf16_optimizer ? "megatron-deepspeed-bf16" : "megatron-deepspeed";
+    k.note("software = " + c.software + ": --deepspeed runs Megatron's layers under DeepSpeed");
+    if (bf16_optimizer) {
+      l.zero = 1;
+      k.note("zero = 1: in bf16 with ZeRO stage 0 DeepSpeed's BF16_Optimizer shards the update");
+    }
+    const TrainingSoftware& sw = software_by_name(c.software);
+    if (l.pp > 1 && !offers_zero(sw, l.zero, true))
+      k.note("zero = " + std::to_string(l.zero) + " with pp = " + std::to_string(l.pp) + ": " +
+             std::string(sw.framework) + " runs ZeRO " + offered_zero_stages(sw, true) +
+             " with pipeline parallelism only; the layout will be refused");
+  }
 }
 
 // torchtitan's Llama 3 flavors (torchtitan/models/llama3/__init__.py, vocab

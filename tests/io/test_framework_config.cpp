@@ -86,6 +86,37 @@ TEST(FrameworkImport, MegatronPrintedArgumentsBlock) {
   EXPECT_EQ(c.layout.recompute, Checkpointing::selective);
 }
 
+TEST(FrameworkImport, MegatronDeepSpeedScriptRunsUnderDeepSpeed) {
+  // --deepspeed: Megatron-DeepSpeed. In bf16 with ZeRO stage 0 its
+  // BF16_Optimizer is the ZeRO-1 (BLOOM's tr11 scripts); a ZeRO-2 beside a
+  // pipeline is what DeepSpeed's pipeline engine refuses, and the import says so.
+  auto run = [](const char* extra) {
+    return import_training_config(
+        std::string("deepspeed pretrain_gpt.py --tensor-model-parallel-size 4 "
+                    "--pipeline-model-parallel-size 4 --micro-batch-size 1 "
+                    "--global-batch-size 512 --seq-length 2048 --deepspeed ") +
+            extra + "\n",
+        "mds.sh", TrainingFramework::megatron);
+  };
+  const TrainingConfig bloom = run("--bf16 --zero-stage 0");
+  EXPECT_EQ(bloom.software, "megatron-deepspeed-bf16");
+  EXPECT_EQ(bloom.layout.zero, 1);
+  const TrainingConfig fp16 = run("--fp16 --zero-stage 1");
+  EXPECT_EQ(fp16.software, "megatron-deepspeed");
+  EXPECT_EQ(fp16.layout.zero, 1);
+  const TrainingConfig z2 = run("--fp16 --zero-stage 2");
+  EXPECT_EQ(z2.layout.zero, 2);
+  bool said = false;
+  for (const std::string& n : z2.notes)
+    said = said || n.find("runs ZeRO 0 and 1 with pipeline parallelism only") != std::string::npos;
+  EXPECT_TRUE(said);
+  // Plain Megatron-LM keeps the scenario's software.
+  EXPECT_EQ(import_training_config("torchrun pretrain_gpt.py --micro-batch-size 1\n", "m.sh",
+                                   TrainingFramework::megatron)
+                .software,
+            "");
+}
+
 TEST(FrameworkImport, MegatronUnsetVariableIsNamedNotGuessed) {
   const TrainingConfig c = import_training_config(
       "torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 2 --hidden-size 64 "
