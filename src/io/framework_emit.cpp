@@ -81,13 +81,27 @@ EmittedFlags emit_megatron(const TrainingJob& job, const Layout& l) {
     f.push_back("--recompute-granularity selective --recompute-modules " + modules);
   } else if (l.recompute == Checkpointing::selective)
     f.push_back("--recompute-granularity selective");
-  if (l.zero == 1 || l.zero == 2) f.push_back("--use-distributed-optimizer");
-  if (l.zero == 2)
+  // Megatron-DeepSpeed: DeepSpeed's ZeRO stage and its fp16 (the preset's
+  // gradients); in bf16 its BF16_Optimizer, ZeRO stage 0, shards the update.
+  const bool deepspeed = job.software.framework == software_by_name("megatron-deepspeed").framework;
+  const bool bf16_optimizer = deepspeed && job.software.zero1_all_reduce;
+  if (deepspeed) {
+    f.push_back("--deepspeed --zero-stage " + n(bf16_optimizer ? 0 : l.zero));
     out.caveats.push_back(
-        "ZeRO-2: Megatron-LM's distributed optimizer shards the optimizer states and "
-        "reduce-scatters the gradients; it reads back as zero=1");
-  if (l.zero == 3) f.push_back("--use-torch-fsdp2");
-  f.push_back(job.software.fp8_matmuls ? "--bf16 --fp8-format hybrid" : "--bf16");
+        "DeepSpeed also reads its JSON (--deepspeed_config): its train_batch_size, "
+        "train_micro_batch_size_per_gpu and zero_optimization.stage must agree with these");
+  } else {
+    if (l.zero == 1 || l.zero == 2) f.push_back("--use-distributed-optimizer");
+    if (l.zero == 2)
+      out.caveats.push_back(
+          "ZeRO-2: Megatron-LM's distributed optimizer shards the optimizer states and "
+          "reduce-scatters the gradients; it reads back as zero=1");
+    if (l.zero == 3) f.push_back("--use-torch-fsdp2");
+  }
+  if (deepspeed && !bf16_optimizer)
+    f.push_back("--fp16");
+  else
+    f.push_back(job.software.fp8_matmuls ? "--bf16 --fp8-format hybrid" : "--bf16");
   if (job.software.fp8_matmuls && job.software.fp8_recipe != Fp8Recipe::delayed)
     f.push_back("--fp8-recipe " + std::string(to_string(job.software.fp8_recipe)));
   if (job.software.fp8_matmuls && job.software.fp8_bf16_edge_layers > 0)

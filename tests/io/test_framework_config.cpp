@@ -318,6 +318,23 @@ TEST(FrameworkEmit, MegatronRoundTrip) {
   }
 }
 
+TEST(FrameworkEmit, MegatronDeepSpeedRoundTrip) {
+  // Planned under a DeepSpeed preset, the flags say --deepspeed and its stage,
+  // and read back as the same preset and layout.
+  for (const char* software : {"megatron-deepspeed", "megatron-deepspeed-bf16"}) {
+    TrainingJob job = llama_job(1024);
+    job.software = software_by_name(software);
+    const Layout l =
+        parse_layout("tp=8,pp=4,vpp=1,cp=1,zero=1,mb=1,sp=off,recompute=full", job.n_chips);
+    const EmittedFlags f = emit_megatron(job, l);
+    EXPECT_NE(f.text.find("--deepspeed --zero-stage"), std::string::npos) << f.text;
+    const TrainingConfig back =
+        import_training_config(f.text, "emitted", TrainingFramework::megatron);
+    EXPECT_EQ(back.software, software) << f.text;
+    EXPECT_EQ(back.layout, l) << f.text << to_string(back.layout);
+  }
+}
+
 TEST(FrameworkEmit, MegatronRoundTripFoldsEpOverTp) {
   // Megatron Bridge's Qwen3 MoE recipes: expert tensor parallelism 1 with TP
   // 2 and EP 32 > DP; --expert-tensor-parallel-size goes out and comes back.
