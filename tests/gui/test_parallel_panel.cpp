@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QPushButton>
 #include <QSlider>
+#include <QStandardItemModel>
 #include <QStyle>
 #include <QTableView>
 #include <QTest>
@@ -149,6 +150,27 @@ TEST(ParallelPanel, LockingTp8LeavesOnlyTp8Rows) {
   bool other = false;
   for (int i = 0; i < f.rows(); ++i) other = other || f.panel.layoutAtRow(i).layout.tp != 8;
   EXPECT_TRUE(other);
+}
+
+TEST(ParallelPanel, ZeroStagesTheFrameworkNeverRunsAreGreyedAndSayWhy) {
+  // FSDP has no ZeRO-1; under modern every stage is offered.
+  Fixture f;
+  auto item = [&](int zero) {
+    QComboBox* c = f.panel.controls().zero;
+    auto* items = qobject_cast<QStandardItemModel*>(c->model());
+    return items->item(c->findData(zero));
+  };
+  pick(f.panel.controls().software, QStringLiteral("fsdp"));
+  f.panel.waitForSearch();
+  EXPECT_FALSE(item(1)->isEnabled());
+  EXPECT_EQ(item(1)->toolTip(), QStringLiteral("PyTorch FSDP2 (torchtitan) runs ZeRO 0, 2 and 3"));
+  EXPECT_TRUE(item(2)->isEnabled());
+  EXPECT_TRUE(item(3)->isEnabled());
+  for (int i = 0; i < f.rows(); ++i) EXPECT_NE(f.panel.layoutAtRow(i).layout.zero, 1);
+  pick(f.panel.controls().software, QStringLiteral("modern"));
+  f.panel.waitForSearch();
+  for (int z = 0; z <= 3; ++z) EXPECT_TRUE(item(z)->isEnabled()) << z;
+  EXPECT_TRUE(item(1)->toolTip().isEmpty());
 }
 
 TEST(ParallelPanel, TheMemoryBarsAreTheStagesOfTheLayout) {

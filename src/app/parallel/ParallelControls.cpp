@@ -4,6 +4,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QStandardItemModel>
 
 #include "ControlColumn.h"
 #include "ScenarioBinding.h"
@@ -236,6 +237,18 @@ ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m)
                                            &ParallelSettings::recompute, parse_checkpointing));
   col->finish();
   return c;
+}
+
+void ParallelControls::showZeroStages(unsigned stages, const QString& why) const {
+  auto* items = qobject_cast<QStandardItemModel*>(zero->model());
+  if (!items) return;
+  for (int i = 0; i < zero->count(); ++i) {
+    const int z = zero->itemData(i).toInt();
+    if (z < 0 || z > 3) continue;  // auto
+    const bool offered = (stages >> z & 1U) != 0;
+    items->item(i)->setEnabled(offered);
+    items->item(i)->setToolTip(offered ? QString() : why);
+  }
 }
 
 }  // namespace napkin

@@ -35,6 +35,9 @@ struct ParallelControls {
   QComboBox* recompute = nullptr;
 
   static ParallelControls declare(ControlColumn* column, ScenarioModel* model);
+  // Greys the ZeRO lock's stages the software's framework never runs (bit s
+  // of `stages` for stage s) and says why on each: `why`.
+  void showZeroStages(unsigned stages, const QString& why) const;
 };
 
 // Field ids of the panel's undo steps (apart from the Budget planner's).

@@ -26,7 +26,15 @@ ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* slow,
   v.software = s.parallel.software;
   std::string description;
   for (const SoftwarePreset& p : software_presets())
-    if (p.name == s.parallel.software) description = " — " + std::string(p.description);
+    if (p.name == s.parallel.software) {
+      description = " — " + std::string(p.description);
+      v.zero_stages = p.software.zero_stages | p.software.zero_stages_with_pp;
+      v.zero_stages_text = std::string(p.software.framework) + " runs ZeRO " +
+                           offered_zero_stages(p.software, false);
+      if (p.software.zero_stages != p.software.zero_stages_with_pp)
+        v.zero_stages_text +=
+            " (" + offered_zero_stages(p.software, true) + " with pipeline parallelism)";
+    }
   try {
     v.job = training_job(s);
     for (const std::string& c :
