@@ -152,14 +152,26 @@ TEST(ParallelPanel, LockingTp8LeavesOnlyTp8Rows) {
   EXPECT_TRUE(other);
 }
 
-TEST(ParallelPanel, ZeroStagesTheFrameworkNeverRunsAreGreyedAndSayWhy) {
-  // FSDP has no ZeRO-1; under modern every stage is offered.
+TEST(ParallelPanel, LocksTheFrameworkNeverRunsAreGreyedAndSayWhy) {
+  // FSDP has no ZeRO-1; DeepSpeed's pipeline engine no interleaving or CP;
+  // under modern every value is offered.
   Fixture f;
-  auto item = [&](int zero) {
-    QComboBox* c = f.panel.controls().zero;
+  auto itemOf = [](QComboBox* c, int value) {
     auto* items = qobject_cast<QStandardItemModel*>(c->model());
-    return items->item(c->findData(zero));
+    return items->item(c->findText(QString::number(value)) >= 0
+                           ? c->findText(QString::number(value))
+                           : c->findData(value));
   };
+  auto item = [&](int zero) { return itemOf(f.panel.controls().zero, zero); };
+  pick(f.panel.controls().software, QStringLiteral("megatron-deepspeed"));
+  f.panel.waitForSearch();
+  EXPECT_FALSE(itemOf(f.panel.controls().vpp, 2)->isEnabled());
+  EXPECT_EQ(itemOf(f.panel.controls().vpp, 2)->toolTip(),
+            QStringLiteral("DeepSpeed's pipeline engine (megatron-deepspeed) has no interleaved "
+                           "pipeline schedule"));
+  EXPECT_TRUE(itemOf(f.panel.controls().vpp, 1)->isEnabled());
+  EXPECT_FALSE(itemOf(f.panel.controls().cp, 2)->isEnabled());
+  EXPECT_TRUE(item(2)->isEnabled());  // without a pipeline DeepSpeed runs ZeRO-2
   pick(f.panel.controls().software, QStringLiteral("fsdp"));
   f.panel.waitForSearch();
   EXPECT_FALSE(item(1)->isEnabled());
@@ -171,6 +183,7 @@ TEST(ParallelPanel, ZeroStagesTheFrameworkNeverRunsAreGreyedAndSayWhy) {
   f.panel.waitForSearch();
   for (int z = 0; z <= 3; ++z) EXPECT_TRUE(item(z)->isEnabled()) << z;
   EXPECT_TRUE(item(1)->toolTip().isEmpty());
+  EXPECT_TRUE(itemOf(f.panel.controls().vpp, 2)->isEnabled());
 }
 
 TEST(ParallelPanel, TheMemoryBarsAreTheStagesOfTheLayout) {

@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QStandardItemModel>
+#include <functional>
 
 #include "ControlColumn.h"
 #include "ScenarioBinding.h"
@@ -239,16 +240,39 @@ ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m)
   return c;
 }
 
-void ParallelControls::showZeroStages(unsigned stages, const QString& why) const {
-  auto* items = qobject_cast<QStandardItemModel*>(zero->model());
+namespace {
+
+// Greys the items of `combo` that `offered` refuses, with `why` as their tooltip.
+void greyItems(QComboBox* combo, const std::function<bool(qlonglong)>& offered,
+               const QString& why) {
+  auto* items = qobject_cast<QStandardItemModel*>(combo->model());
   if (!items) return;
-  for (int i = 0; i < zero->count(); ++i) {
-    const int z = zero->itemData(i).toInt();
-    if (z < 0 || z > 3) continue;  // auto
-    const bool offered = (stages >> z & 1U) != 0;
-    items->item(i)->setEnabled(offered);
-    items->item(i)->setToolTip(offered ? QString() : why);
+  for (int i = 0; i < combo->count(); ++i) {
+    const qlonglong v = combo->itemData(i).toLongLong();
+    if (v == kAuto) continue;
+    const bool ok = offered(v);
+    items->item(i)->setEnabled(ok);
+    items->item(i)->setToolTip(ok ? QString() : why);
   }
+}
+
+}  // namespace
+
+void ParallelControls::showFrameworkLimits(const TrainingSoftware& preset,
+                                           const QString& zero_why) const {
+  const unsigned stages = preset.zero_stages | preset.zero_stages_with_pp;
+  const QString name = qs(preset.framework);
+  greyItems(
+      zero, [&](qlonglong z) { return z >= 0 && z <= 3 && (stages >> z & 1U) != 0; }, zero_why);
+  greyItems(
+      vpp, [&](qlonglong v) { return v == 1 || preset.interleaved_pipeline; },
+      tr("%1 has no interleaved pipeline schedule").arg(name));
+  greyItems(
+      cp, [&](qlonglong v) { return v == 1 || preset.context_parallel; },
+      tr("%1 has no context parallelism").arg(name));
+  greyItems(
+      ep, [&](qlonglong v) { return v == 1 || preset.expert_parallel; },
+      tr("%1 has no expert parallelism").arg(name));
 }
 
 }  // namespace napkin

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ScenarioControls.h"
+#include "parallel.h"
 
 namespace napkin {
 
@@ -35,9 +36,11 @@ struct ParallelControls {
   QComboBox* recompute = nullptr;
 
   static ParallelControls declare(ControlColumn* column, ScenarioModel* model);
-  // Greys the ZeRO lock's stages the software's framework never runs (bit s
-  // of `stages` for stage s) and says why on each: `why`.
-  void showZeroStages(unsigned stages, const QString& why) const;
+  // Greys the lock values the software preset's framework never runs and
+  // says why on each: ZeRO stages (`zero_why` names those it runs), and VPP,
+  // CP and EP above 1 where it has no interleaved schedule, context or expert
+  // parallelism.
+  void showFrameworkLimits(const TrainingSoftware& preset, const QString& zero_why) const;
 };
 
 // Field ids of the panel's undo steps (apart from the Budget planner's).

@@ -296,7 +296,7 @@ void ParallelPanel::refresh() {
                                   : QString();
   for (SliderSpin* w : {controls_.gpus_per_node, controls_.scale_up, controls_.scale_out})
     w->setUnused(preset_sets);
-  controls_.showZeroStages(view_.zero_stages, qs(view_.zero_stages_text));
+  controls_.showFrameworkLimits(view_.preset, qs(view_.zero_stages_text));
   copy_flags_->setEnabled(view_.valid() && view_.layout.has_value());
   selectShown();
   if (!running_) {

@@ -28,7 +28,7 @@ ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* slow,
   for (const SoftwarePreset& p : software_presets())
     if (p.name == s.parallel.software) {
       description = " — " + std::string(p.description);
-      v.zero_stages = p.software.zero_stages | p.software.zero_stages_with_pp;
+      v.preset = p.software;
       v.zero_stages_text = std::string(p.software.framework) + " runs ZeRO " +
                            offered_zero_stages(p.software, false);
       if (p.software.zero_stages != p.software.zero_stages_with_pp)

@@ -41,10 +41,10 @@ struct ParallelView {
   std::string software;           // "megatron-2022 — Megatron-LM 2022 (...)"
   std::vector<MfuCell> mfu_grid;  // mfu_by_tp_pp(search)
   std::string none_reason;        // why the search found no valid layout ("" if it found one)
-  // The ZeRO stages the software's framework runs at all, with or without a
-  // pipeline (bit s for stage s; TrainingSoftware::zero_stages), and the
-  // sentence that says so for a stage it never runs.
-  std::uint8_t zero_stages = 0b1111;
+  // What the software preset's framework runs at all (its ZeRO stages, the
+  // interleaved schedule, context and expert parallelism), for the locks,
+  // and the sentence that says which ZeRO stages.
+  TrainingSoftware preset;
   std::string zero_stages_text;  // "PyTorch FSDP2 (torchtitan) runs ZeRO 0, 2 and 3"
 };
 
