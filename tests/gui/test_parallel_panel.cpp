@@ -172,6 +172,12 @@ TEST(ParallelPanel, LocksTheFrameworkNeverRunsAreGreyedAndSayWhy) {
   EXPECT_TRUE(itemOf(f.panel.controls().vpp, 1)->isEnabled());
   EXPECT_FALSE(itemOf(f.panel.controls().cp, 2)->isEnabled());
   EXPECT_TRUE(item(2)->isEnabled());  // without a pipeline DeepSpeed runs ZeRO-2
+  pick(f.panel.controls().software, QStringLiteral("megatron-2021"));
+  f.panel.waitForSearch();
+  QComboBox* rc = f.panel.controls().recompute;
+  auto* rcItems = qobject_cast<QStandardItemModel*>(rc->model());
+  EXPECT_FALSE(rcItems->item(rc->findText(QStringLiteral("selective")))->isEnabled());
+  EXPECT_TRUE(rcItems->item(rc->findText(QStringLiteral("full")))->isEnabled());
   pick(f.panel.controls().software, QStringLiteral("fsdp"));
   f.panel.waitForSearch();
   EXPECT_FALSE(item(1)->isEnabled());
@@ -184,6 +190,7 @@ TEST(ParallelPanel, LocksTheFrameworkNeverRunsAreGreyedAndSayWhy) {
   for (int z = 0; z <= 3; ++z) EXPECT_TRUE(item(z)->isEnabled()) << z;
   EXPECT_TRUE(item(1)->toolTip().isEmpty());
   EXPECT_TRUE(itemOf(f.panel.controls().vpp, 2)->isEnabled());
+  EXPECT_TRUE(rcItems->item(rc->findText(QStringLiteral("selective")))->isEnabled());
 }
 
 TEST(ParallelPanel, TheMemoryBarsAreTheStagesOfTheLayout) {

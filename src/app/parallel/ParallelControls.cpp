@@ -273,6 +273,14 @@ void ParallelControls::showFrameworkLimits(const TrainingSoftware& preset,
   greyItems(
       ep, [&](qlonglong v) { return v == 1 || preset.expert_parallel; },
       tr("%1 has no expert parallelism").arg(name));
+  if (auto* items = qobject_cast<QStandardItemModel*>(recompute->model())) {
+    const int i = recompute->findText(qs(to_string(Checkpointing::selective)));
+    if (i >= 0) {
+      items->item(i)->setEnabled(preset.selective_recompute);
+      items->item(i)->setToolTip(
+          preset.selective_recompute ? QString() : tr("%1 recomputes whole layers only").arg(name));
+    }
+  }
 }
 
 }  // namespace napkin

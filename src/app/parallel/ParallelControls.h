@@ -37,9 +37,9 @@ struct ParallelControls {
 
   static ParallelControls declare(ControlColumn* column, ScenarioModel* model);
   // Greys the lock values the software preset's framework never runs and
-  // says why on each: ZeRO stages (`zero_why` names those it runs), and VPP,
-  // CP and EP above 1 where it has no interleaved schedule, context or expert
-  // parallelism.
+  // says why on each: ZeRO stages (`zero_why` names those it runs), VPP, CP
+  // and EP above 1 where it has no interleaved schedule, context or expert
+  // parallelism, and selective recomputation where it has none.
   void showFrameworkLimits(const TrainingSoftware& preset, const QString& zero_why) const;
 };
 
