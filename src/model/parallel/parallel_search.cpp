@@ -44,6 +44,11 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
   require_count(opt.max_vpp, "max_vpp", "model chunks", 1, 1'000);
   require_count(opt.max_micro_batch, "max_micro_batch", "sequences", 1, 1'000'000);
   require_count(opt.max_cp, "max_cp", "context-parallel ranks", 1, 1'000'000);
+  if (opt.sequence_parallel.value_or(false) && !job.software.sequence_parallel) {
+    SearchResult none;  // a lock the framework cannot honour at any TP
+    none.none_reason = no_layout_reason(job, opt);
+    return none;
+  }
   const std::vector<std::int64_t> chip_divs = divisors(job.n_chips);
 
   std::vector<std::int64_t> tps;
@@ -53,7 +58,8 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
                                            Checkpointing::full};
   // With fused attention nothing is left for selective recomputation to drop:
   // it equals none, so the search does not list it twice.
-  if (job.software.flash_attention) recomputes = {Checkpointing::none, Checkpointing::full};
+  if (job.software.flash_attention || !job.software.selective_recompute)
+    recomputes = {Checkpointing::none, Checkpointing::full};
 
   // Per-layer costs depend on (tp, cp, mb, recompute, ep, etp), and, where the
   // software has them, on the micro-batches per step (an unfused gradient
@@ -229,6 +235,8 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
 std::string no_layout_reason(const TrainingJob& job, const SearchOptions& opt) {
   const ModelShape& s = job.shape;
   const std::string chips = format_grouped(job.n_chips) + " chips";
+  if (opt.sequence_parallel.value_or(false) && !job.software.sequence_parallel)
+    return std::string(job.software.framework) + " has no sequence parallelism (sp must be off)";
   // The locked axes that split the chips, in the order a layout names them.
   std::int64_t fixed = 1;
   std::string names;

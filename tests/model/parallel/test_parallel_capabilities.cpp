@@ -132,6 +132,18 @@ TEST(ParallelCapabilities, TheSearchProposesOnlyWhatTheFrameworkRuns) {
   for (const LayoutResult& x : r.layouts) EXPECT_EQ(x.layout.pp, 1);
 }
 
+TEST(ParallelCapabilities, ALockTheFrameworkCannotHonourSaysSo) {
+  // Sequence parallelism locked on under Megatron-LM 2021: no layout at any
+  // TP (not the TP 1 splits, where it would mean nothing), and why.
+  SearchOptions o;
+  o.sequence_parallel = true;
+  const SearchResult r = search_layouts(llama_70b("megatron-2021"), o);
+  EXPECT_TRUE(r.layouts.empty());
+  EXPECT_EQ(r.none_reason, "Megatron-LM 2021 has no sequence parallelism (sp must be off)");
+  o.sequence_parallel = false;
+  EXPECT_FALSE(search_layouts(llama_70b("megatron-2021"), o).layouts.empty());
+}
+
 TEST(ParallelCapabilities, WithNoSplitLeftTheSearchSaysWhichRuleStopsIt) {
   SearchOptions o;
   o.zero = 1;
