@@ -178,6 +178,9 @@ TEST(ParallelPanel, LocksTheFrameworkNeverRunsAreGreyedAndSayWhy) {
   auto* rcItems = qobject_cast<QStandardItemModel*>(rc->model());
   EXPECT_FALSE(rcItems->item(rc->findText(QStringLiteral("selective")))->isEnabled());
   EXPECT_TRUE(rcItems->item(rc->findText(QStringLiteral("full")))->isEnabled());
+  QComboBox* tpc = f.panel.controls().train_precision;
+  auto* tpItems = qobject_cast<QStandardItemModel*>(tpc->model());
+  EXPECT_FALSE(tpItems->item(tpc->findData(QStringLiteral("mixed_fp8")))->isEnabled());
   pick(f.panel.controls().software, QStringLiteral("fsdp"));
   f.panel.waitForSearch();
   EXPECT_FALSE(item(1)->isEnabled());
@@ -191,6 +194,7 @@ TEST(ParallelPanel, LocksTheFrameworkNeverRunsAreGreyedAndSayWhy) {
   EXPECT_TRUE(item(1)->toolTip().isEmpty());
   EXPECT_TRUE(itemOf(f.panel.controls().vpp, 2)->isEnabled());
   EXPECT_TRUE(rcItems->item(rc->findText(QStringLiteral("selective")))->isEnabled());
+  EXPECT_TRUE(tpItems->item(tpc->findData(QStringLiteral("mixed_fp8")))->isEnabled());
 }
 
 TEST(ParallelPanel, TheMemoryBarsAreTheStagesOfTheLayout) {

@@ -86,6 +86,8 @@ TrainingSoftware megatron(bool y2021) {
   // switch_mlp.py).
   s.sequence_parallel = s.selective_recompute = !y2021;
   s.expert_parallel = false;
+  // Transformer Engine's FP8 came to Megatron-LM in December 2022.
+  s.fp8_training = false;
   s.framework = y2021 ? "Megatron-LM 2021" : "Megatron-LM 2022";
   if (y2021) {
     // Megatron-LM of April 2021 (git aed2f75, the code of Narayanan et al.):
@@ -139,7 +141,7 @@ TrainingSoftware megatron_deepspeed() {
   s.context_parallel = false;
   // Megatron-DeepSpeed's own sequence parallelism and recomputation flags
   // are not checked here; DeepSpeed-MoE has expert parallelism.
-  s.sequence_parallel = s.selective_recompute = s.expert_parallel = true;
+  s.sequence_parallel = s.selective_recompute = s.expert_parallel = s.fp8_training = true;
   s.framework = "DeepSpeed's pipeline engine (megatron-deepspeed)";
   return s;
 }

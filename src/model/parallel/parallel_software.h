@@ -247,6 +247,7 @@ struct TrainingSoftware {
   bool sequence_parallel = true;
   bool selective_recompute = true;
   bool expert_parallel = true;
+  bool fp8_training = true;  // FP8 GEMMs (Transformer Engine, torchao float8)
   std::string_view framework = "Megatron Core";
   bool operator==(const TrainingSoftware&) const = default;
 };

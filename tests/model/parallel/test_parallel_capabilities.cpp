@@ -3,6 +3,7 @@
 // the search never proposes one.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 
 #include "model_presets.h"
@@ -130,6 +131,22 @@ TEST(ParallelCapabilities, TheSearchProposesOnlyWhatTheFrameworkRuns) {
   const SearchResult r = search_layouts(llama_70b("megatron-deepspeed"), o);
   ASSERT_FALSE(r.layouts.empty()) << r.none_reason;
   for (const LayoutResult& x : r.layouts) EXPECT_EQ(x.layout.pp, 1);
+}
+
+TEST(ParallelCapabilities, Fp8NeedsAFrameworkWithFp8Gemms) {
+  // Megatron-LM took Transformer Engine's FP8 in December 2022.
+  TrainingJob j = llama_70b("megatron-2022");
+  j.software.fp8_matmuls = true;
+  try {
+    j.validate();
+    ADD_FAILURE() << "fp8 under megatron-2022 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "training precision fp8: Megatron-LM 2022 has no FP8 GEMMs; train in bf16 or "
+              "choose newer software");
+  }
+  j.software = software_by_name("megatron-core-fp8");
+  EXPECT_NO_THROW(j.validate());
 }
 
 TEST(ParallelCapabilities, ALockTheFrameworkCannotHonourSaysSo) {
