@@ -1,6 +1,7 @@
 #include "ScenarioControls.h"
 
 #include <QComboBox>
+#include <QStandardItemModel>
 
 #include "ControlColumn.h"
 #include "ScenarioBinding.h"
@@ -53,6 +54,14 @@ QComboBox* declareTrainPrecisionControl(ControlColumn* col, ScenarioModel* m,
           [](Scenario& s, QVariant v) {
             s.training.precision = parse_precision(v.toString().toStdString());
           }));
+}
+
+void showTrainPrecisionRefusal(QComboBox* combo, const QString& refusal) {
+  auto* items = qobject_cast<QStandardItemModel*>(combo->model());
+  const int i = combo->findData(QStringLiteral("mixed_fp8"));
+  if (!items || i < 0) return;
+  items->item(i)->setEnabled(refusal.isEmpty());
+  items->item(i)->setToolTip(refusal);
 }
 
 SliderDecl inputDecl(std::string_view input_key, const QString& control_key) {

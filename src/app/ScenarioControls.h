@@ -45,6 +45,9 @@ QComboBox* declareChipControl(ControlColumn* column, ScenarioModel* model);
 SliderSpin* declareChipsControl(ControlColumn* column, ScenarioModel* model);
 // The training precision (training.precision): mixed bf16, FP8 GEMMs or
 // fp32; the Budget planner and the Parallelism panel both show it.
+// Greys the training-precision control's FP8 with `refusal` as its tooltip
+// (ResolvedPlan::fp8_refusal); enables it when `refusal` is empty.
+void showTrainPrecisionRefusal(QComboBox* combo, const QString& refusal);
 QComboBox* declareTrainPrecisionControl(ControlColumn* column, ScenarioModel* model,
                                         const QString& control_key);
 // Tokens in each served request's KV cache.

@@ -181,6 +181,13 @@ TEST(ParallelPanel, LocksTheFrameworkNeverRunsAreGreyedAndSayWhy) {
   QComboBox* tpc = f.panel.controls().train_precision;
   auto* tpItems = qobject_cast<QStandardItemModel*>(tpc->model());
   EXPECT_FALSE(tpItems->item(tpc->findData(QStringLiteral("mixed_fp8")))->isEnabled());
+  // The Budget planner's box of the same scenario says the same.
+  BudgetPanel budget(&f.model);
+  QComboBox* bpc = budget.controls().train_precision;
+  auto* bpItems = qobject_cast<QStandardItemModel*>(bpc->model());
+  QStandardItem* fp8 = bpItems->item(bpc->findData(QStringLiteral("mixed_fp8")));
+  EXPECT_FALSE(fp8->isEnabled());
+  EXPECT_EQ(fp8->toolTip(), QStringLiteral("Megatron-LM 2021 has no FP8 GEMMs"));
   pick(f.panel.controls().software, QStringLiteral("fsdp"));
   f.panel.waitForSearch();
   EXPECT_FALSE(item(1)->isEnabled());

@@ -145,6 +145,7 @@ void BudgetPanel::refresh() {
   // write) show this scenario's, not the previous one's.
   column_->sync();
   controls_.plan.updateEnabled(view_);
+  showTrainPrecisionRefusal(controls_.train_precision, qs(view_.plan.fp8_refusal));
   showMfuInUse();
   readouts_->show(view_);
   for (BudgetPlot* p : plots_) p->drawView(view_);

@@ -238,6 +238,9 @@ ResolvedPlan resolve_plan(const Scenario& s, MfuChoice choice) {
   p.batch_tokens = checked_mul(p.batch_sequences, s.training.seq_len, "tokens per step");
   p.batch_adjusted = p.batch_tokens != p.requested_batch_tokens;
   p.run_tokens = s.train_inputs().tokens();
+  for (const SoftwarePreset& sp : software_presets())
+    if (sp.name == s.parallel.software && !sp.software.fp8_training)
+      p.fp8_refusal = std::string(sp.software.framework) + " has no FP8 GEMMs";
   // At the layout's step time when predicted (the Parallelism panel's
   // "Days"); at 6·N_active·D FLOPs and the assumed MFU otherwise.
   p.run_days =

@@ -118,6 +118,10 @@ struct ResolvedPlan {
   // recommend another model; its read-outs say which.
   double run_tokens = 0;
   double run_days = 0;
+  // Why the scenario's software cannot train in FP8 ("Megatron-LM 2022 has no
+  // FP8 GEMMs", TrainingSoftware::fp8_training): the training-precision
+  // controls grey FP8 with it; "" when it can.
+  std::string fp8_refusal;
   // "40 % (assumed)", "52.3 % (predicted: tp=8,pp=4,…)", "52.3 % (predicted,
   // calibrated on 10 runs: tp=8,…)".
   std::string mfu_text() const;
