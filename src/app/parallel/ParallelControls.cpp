@@ -273,10 +273,6 @@ void ParallelControls::showFrameworkLimits(const TrainingSoftware& preset,
   greyItems(
       ep, [&](qlonglong v) { return v == 1 || preset.expert_parallel; },
       tr("%1 has no expert parallelism").arg(name));
-  // As the plan says it (ResolvedPlan::fp8_refusal), which an FP8 job under
-  // such software does not reach: the job is refused first.
-  showTrainPrecisionRefusal(train_precision,
-                            preset.fp8_training ? QString() : tr("%1 has no FP8 GEMMs").arg(name));
   if (auto* items = qobject_cast<QStandardItemModel*>(recompute->model())) {
     const int i = recompute->findText(qs(to_string(Checkpointing::selective)));
     if (i >= 0) {

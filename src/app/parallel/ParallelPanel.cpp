@@ -297,6 +297,7 @@ void ParallelPanel::refresh() {
   for (SliderSpin* w : {controls_.gpus_per_node, controls_.scale_up, controls_.scale_out})
     w->setUnused(preset_sets);
   controls_.showFrameworkLimits(view_.preset, qs(view_.zero_stages_text));
+  showTrainPrecisionRefusal(controls_.train_precision, qs(view_.fp8_refusal));
   copy_flags_->setEnabled(view_.valid() && view_.layout.has_value());
   selectShown();
   if (!running_) {

@@ -38,8 +38,8 @@ void TrainingJob::validate() const {
   require_count(software.ep_nodes_per_token, "ep_nodes_per_token", "nodes", 0, 100'000);
   require_count(software.zero3_prefetch_layers, "zero3_prefetch_layers", "layers", 0, 1'000);
   if (software.fp8_matmuls && !software.fp8_training)
-    throw std::invalid_argument("training precision fp8: " + std::string(software.framework) +
-                                " has no FP8 GEMMs; train in bf16 or choose newer software");
+    throw std::invalid_argument("training precision fp8: " + fp8_refusal(software) +
+                                "; train in bf16 or choose newer software");
   if (network) {
     require_count(network->chips_per_node, "gpus_per_node", "GPUs", 1, 100'000);
     require_positive(network->intra_node_bytes_per_s, "scale_up_bandwidth", "bytes/s");

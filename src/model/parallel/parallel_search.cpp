@@ -50,6 +50,10 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
     return none;
   }
   const std::vector<std::int64_t> chip_divs = divisors(job.n_chips);
+  // The ZeRO stages tried (searched_zero_stages), without and with a pipeline.
+  static const std::vector<int> kNoSharding = {0};
+  const std::vector<int> zeros_flat = searched_zero_stages(job.software, false),
+                         zeros_piped = searched_zero_stages(job.software, true);
 
   std::vector<std::int64_t> tps;
   for (std::int64_t t : chip_divs)
@@ -120,20 +124,10 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
                 if ((opt.even_stages ? s.n_layers % (pp * v) == 0 : pp * v <= s.n_layers) &&
                     m % pp == 0)
                   vpps.push_back(v);
-            // ZeRO-1 moves the same bytes as ZeRO-0 (reduce-scatter + all-gather =
-            // all-reduce) with the gather beside the next forward, and holds less:
-            // ZeRO-0 is dominated unless there is nothing to shard over.
-            // Only the stages the framework runs (with pipeline parallelism
-            // when pp > 1); ZeRO-0 where it offers no ZeRO-1.
-            std::vector<int> zeros;
-            if (dp * cp == 1) {
-              zeros = {0};
-            } else {
-              const bool piped = pp > 1;
-              const bool one = offers_zero(sw, 1, piped);
-              for (int z = one ? 1 : 0; z <= 3; ++z)
-                if (offers_zero(sw, z, piped)) zeros.push_back(z);
-            }
+            // ZeRO-0 where nothing is sharded; else the framework's stages.
+            const std::vector<int>& zeros = dp * cp == 1 ? kNoSharding
+                                            : pp > 1     ? zeros_piped
+                                                         : zeros_flat;
             for (std::int64_t vpp : axis(opt.vpp, vpps)) {
               for (int zero : axis(opt.zero, zeros)) {
                 for (Checkpointing rc : axis(opt.recompute, recomputes)) {
@@ -266,12 +260,8 @@ std::string no_layout_reason(const TrainingJob& job, const SearchOptions& opt) {
   l.micro_batch = opt.micro_batch.value_or(1);
   l.dp = job.n_chips / (l.tp * l.pp * l.cp);
   // The framework's lowest sharding stage (ZeRO-1 where it has one).
-  int lowest = 0;
-  if (l.dp * l.cp > 1) {
-    lowest = offers_zero(job.software, 1, l.pp > 1) ? 1 : 0;
-    while (lowest < 3 && !offers_zero(job.software, lowest, l.pp > 1)) ++lowest;
-  }
-  l.zero = opt.zero.value_or(lowest);
+  const std::vector<int> zeros = searched_zero_stages(job.software, l.pp > 1);
+  l.zero = opt.zero.value_or(l.dp * l.cp == 1 || zeros.empty() ? 0 : zeros.front());
   l.sequence_parallel = l.tp > 1 && opt.sequence_parallel.value_or(job.software.sequence_parallel);
   l.recompute = opt.recompute.value_or(Checkpointing::none);
   if (l.recompute == Checkpointing::full) {

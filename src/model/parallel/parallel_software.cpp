@@ -381,6 +381,18 @@ std::string offered_zero_stages(const TrainingSoftware& software, bool pipelined
   return out.empty() ? "none" : out;
 }
 
+std::vector<int> searched_zero_stages(const TrainingSoftware& software, bool pipelined) {
+  std::vector<int> zeros;
+  for (int z = offers_zero(software, 1, pipelined) ? 1 : 0; z <= 3; ++z)
+    if (offers_zero(software, z, pipelined)) zeros.push_back(z);
+  return zeros;
+}
+
+std::string fp8_refusal(const TrainingSoftware& software) {
+  return software.fp8_training ? std::string()
+                               : std::string(software.framework) + " has no FP8 GEMMs";
+}
+
 std::span<const SoftwarePreset> software_presets() { return kSoftware; }
 
 const TrainingSoftware& software_by_name(std::string_view name) {

@@ -257,6 +257,13 @@ struct TrainingSoftware {
 bool offers_zero(const TrainingSoftware& software, int zero, bool pipelined);
 // The stages `software` offers, in words: "0 and 1", "2 or 3", "1".
 std::string offered_zero_stages(const TrainingSoftware& software, bool pipelined);
+// The stages a layout search tries where the data-parallel group shards:
+// those offered, without ZeRO-0 where ZeRO-1 is offered (it moves the same
+// bytes and holds more). The first is the framework's lowest sharding stage.
+std::vector<int> searched_zero_stages(const TrainingSoftware& software, bool pipelined);
+// Why `software` cannot train in FP8 ("Megatron-LM 2022 has no FP8 GEMMs");
+// "" when it can.
+std::string fp8_refusal(const TrainingSoftware& software);
 
 // Named software generations, so a published run is evaluated with the
 // software it ran: "modern" (the defaults: FlashAttention, no dropout, TP

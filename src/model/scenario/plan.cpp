@@ -239,8 +239,7 @@ ResolvedPlan resolve_plan(const Scenario& s, MfuChoice choice) {
   p.batch_adjusted = p.batch_tokens != p.requested_batch_tokens;
   p.run_tokens = s.train_inputs().tokens();
   for (const SoftwarePreset& sp : software_presets())
-    if (sp.name == s.parallel.software && !sp.software.fp8_training)
-      p.fp8_refusal = std::string(sp.software.framework) + " has no FP8 GEMMs";
+    if (sp.name == s.parallel.software) p.fp8_refusal = fp8_refusal(sp.software);
   // At the layout's step time when predicted (the Parallelism panel's
   // "Days"); at 6·N_active·D FLOPs and the assumed MFU otherwise.
   p.run_days =

@@ -29,6 +29,7 @@ ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* slow,
     if (p.name == s.parallel.software) {
       description = " — " + std::string(p.description);
       v.preset = p.software;
+      v.fp8_refusal = fp8_refusal(p.software);
       v.zero_stages_text = std::string(p.software.framework) + " runs ZeRO " +
                            offered_zero_stages(p.software, false);
       if (p.software.zero_stages != p.software.zero_stages_with_pp)

@@ -46,6 +46,7 @@ struct ParallelView {
   // and the sentence that says which ZeRO stages.
   TrainingSoftware preset;
   std::string zero_stages_text;  // "PyTorch FSDP2 (torchtitan) runs ZeRO 0, 2 and 3"
+  std::string fp8_refusal;       // fp8_refusal(preset): "" where it trains in FP8
 };
 
 // Micro-batches the schedule chart shows: at least this many and at least
