@@ -2,6 +2,7 @@
 // real A100 cluster), the cluster profile file, a recovered synthetic cluster.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -111,6 +112,12 @@ TEST(Calibration, TenVtrainSingleNodeRows) {
   EXPECT_NEAR(c.fit.constants[0].value, 0.859, 1e-6);
   EXPECT_NEAR(c.fit.constants[4].value, 86.0e-6, 3e-6);
   // In sample and left out, the calibrated model beats the datasheet model.
+  std::printf(
+      "ten rows: datasheet %.1f %% / %+.1f %%, calibrated %.1f %% / %+.1f %%, "
+      "left out %.1f %% / %+.1f %%\n",
+      100 * c.fit.prior_error.mean_abs, 100 * c.fit.prior_error.mean_signed,
+      100 * c.fit.fit_error.mean_abs, 100 * c.fit.fit_error.mean_signed,
+      100 * c.fit.loo_error.mean_abs, 100 * c.fit.loo_error.mean_signed);
   EXPECT_NEAR(c.fit.prior_error.mean_abs, 0.141, 0.005);
   EXPECT_NEAR(c.fit.prior_error.mean_signed, -0.043, 0.005);
   EXPECT_NEAR(c.fit.fit_error.mean_abs, 0.080, 0.005);
@@ -119,8 +126,8 @@ TEST(Calibration, TenVtrainSingleNodeRows) {
 
 TEST(Calibration, PredictingTheMultiNodeRowsFallsShortOfTheTarget) {
   // The target: calibrated on the ten rows, the 52 public multi-node
-  // rows' mean error a third below the datasheet model's (8.0 % to 5.3 %).
-  // Not met (8.5 %). Before the pipeline sends were partitioned both ways
+  // rows' mean error a third below the datasheet model's (8.1 % to 5.4 %).
+  // Not met (8.3 %). Before the pipeline sends were partitioned both ways
   // (DeepSpeed's is_grad_partitioned) the datasheet model gave 9.6 % and the
   // calibrated one 8.9 %, and fitted to the 52 rows themselves, with no
   // ceiling and every constant free, the five constants reached 8.1 %. At
@@ -141,10 +148,13 @@ TEST(Calibration, PredictingTheMultiNodeRowsFallsShortOfTheTarget) {
   for (const FitConstant& k : c.constants) priors.push_back(k.prior);
   const ErrorSummary before = predict_rows(multi.runs, priors);
   const ErrorSummary after = predict_rows(multi.runs, c.fit.values());
+  std::printf("multi-node rows: datasheet %.1f %% / %+.1f %%, calibrated %.1f %% / %+.1f %%\n",
+              100 * before.mean_abs, 100 * before.mean_signed, 100 * after.mean_abs,
+              100 * after.mean_signed);
   EXPECT_NEAR(before.mean_abs, 0.080, 0.003);
-  EXPECT_NEAR(before.mean_signed, -0.039, 0.003);
+  EXPECT_NEAR(before.mean_signed, -0.034, 0.003);
   EXPECT_NEAR(after.mean_abs, 0.085, 0.003);
-  EXPECT_NEAR(after.mean_signed, -0.080, 0.003);
+  EXPECT_NEAR(after.mean_signed, -0.076, 0.003);
   EXPECT_GT(after.mean_abs, before.mean_abs * 2 / 3);  // the target, not met
 }
 

@@ -89,6 +89,14 @@ double gemm_wave_efficiency(const Gemm& g, std::int64_t units, std::int64_t tile
                   oriented_efficiency(g, units, tile_short, tile_long));
 }
 
+double overlapped_kernel_seconds(double compute_seconds, double memory_seconds,
+                                 std::int64_t compute_units) {
+  require_real(compute_seconds, "compute time", "s", 0);
+  require_real(memory_seconds, "memory time", "s", 0);
+  if (compute_units <= 0) return std::max(compute_seconds, memory_seconds);
+  return std::sqrt(compute_seconds * compute_seconds + memory_seconds * memory_seconds);
+}
+
 double gemm_seconds(const KernelRates& r, const Gemm& g, double extra_bytes,
                     double bytes_per_element) {
   require_gemm(g);
@@ -99,13 +107,21 @@ double gemm_seconds(const KernelRates& r, const Gemm& g, double extra_bytes,
   const double eff = gemm_wave_efficiency(g, r.compute_units, r.tile_long, r.tile_short);
   const double m = static_cast<double>(g.m), n = static_cast<double>(g.n),
                k = static_cast<double>(g.k), b = static_cast<double>(g.batch);
-  double bytes = bytes_per_element * b * (m * k + k * n + m * n) + extra_bytes;
+  const double operand_bytes = bytes_per_element * b * (m * k + k * n);
+  double bytes = operand_bytes + bytes_per_element * b * m * n + extra_bytes;
   const std::int64_t split = std::max(gemm_split_k(g, r.compute_units, r.tile_long, r.tile_short),
                                       gemm_split_k(g, r.compute_units, r.tile_short, r.tile_long));
   if (split > 1) bytes += 2.0 * 4.0 * static_cast<double>(split) * m * n * b;  // fp32 partials
-  const double compute = gemm_flops(g) / (r.matmul_flops_per_s * eff) +
-                         r.epilogue_seconds_per_element * m * n * b * static_cast<double>(split);
-  return std::max(compute, bytes / r.hbm_bytes_per_s);
+  const double epilogue = r.epilogue_seconds_per_element * m * n * b * static_cast<double>(split);
+  const double flops_seconds = gemm_flops(g) / r.matmul_flops_per_s;
+  // The main loop's math against its operand loads, overlapped as far as the
+  // pipeline lets them (only the math: padding and partial waves leave SMs
+  // idle while the loads run), then the epilogue; never faster than the
+  // padded compute or than all the bytes at the HBM rate.
+  const double main_loop =
+      overlapped_kernel_seconds(flops_seconds, operand_bytes / r.hbm_bytes_per_s, r.compute_units);
+  return std::max(
+      {flops_seconds / eff + epilogue, main_loop + epilogue, bytes / r.hbm_bytes_per_s});
 }
 
 double streaming_seconds(const KernelRates& r, double bytes) {

@@ -65,9 +65,30 @@ std::int64_t gemm_split_k(const Gemm& g, std::int64_t compute_units, std::int64_
 double gemm_wave_efficiency(const Gemm& g, std::int64_t compute_units, std::int64_t tile_long = 128,
                             std::int64_t tile_short = 128);
 
-// Seconds: the larger of the compute time (FLOPs at the matmul rate × wave
-// efficiency, plus the epilogue of every output element) and the memory time (operands and result,
-// `bytes_per_element` each, plus split-K partial sums in fp32 and `extra_bytes`, at the HBM rate).
+// Seconds of a kernel whose compute and memory traffic overlap as far as its
+// software pipeline lets them: sqrt(compute² + memory²), not the roofline's
+// max. Far from the ridge the two agree (within 2 % once one time is five
+// times the other); at the ridge the max assumes every load hides behind the
+// math, which no pipelined GEMM achieves. Published FP8 grouped GEMMs on an
+// H800 at 256-1,024 rows per group (DeepGEMM README, February 2025: its
+// masked-layout table, and CUTLASS's times from the stated speed-ups), where
+// the two times are within 2x of each other, run 10-34 % slower than the max
+// predicts; a p-norm (c^p + m^p)^(1/p) centres CUTLASS's times at p = 1.6 and
+// DeepGEMM's at p = 2.3, each normalised by its own large-GEMM rate. p = 2
+// lies between them. Used for every GEMM (gemm_seconds) and the serving
+// side's unembedding; the `ideal` serving engine keeps the roofline's max,
+// and so do chips without tiled compute units (`compute_units` 0: TPUs),
+// for which no such measurement is cited.
+double overlapped_kernel_seconds(double compute_seconds, double memory_seconds,
+                                 std::int64_t compute_units);
+
+// Seconds: the longest of the compute time (FLOPs at the matmul rate × wave
+// efficiency, plus the epilogue of every output element), the memory time
+// (operands and result, `bytes_per_element` each, plus split-K partial sums in
+// fp32 and `extra_bytes`, at the HBM rate), and the main loop — the math alone
+// (padding and partial waves leave SMs idle while loads run; they do not
+// compete with them) against the operand loads, by overlapped_kernel_seconds
+// — plus the epilogue, which follows it.
 double gemm_seconds(const KernelRates& rates, const Gemm& g, double extra_bytes = 0,
                     double bytes_per_element = 2);
 

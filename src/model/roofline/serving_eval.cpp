@@ -204,10 +204,12 @@ LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_
     st.kv = kv_bytes / bw_;
     st.bytes = weight_bytes + kv_bytes;
     if (per_kernel_) {
-      st.gemm = std::max(gemm_time, st.weights);
+      st.gemm = overlapped_kernel_seconds(gemm_time, st.weights, chip_->compute_units);
       if (const double layers = stage_gemm_seconds(b, b * static_cast<double>(ep_), touched);
           layers >= 0)
-        st.gemm = layers + std::max(2.0 * b * table / table_peak_, table * table_bytes_ / bw_);
+        st.gemm =
+            layers + overlapped_kernel_seconds(2.0 * b * table / table_peak_,
+                                               table * table_bytes_ / bw_, chip_->compute_units);
       st.attention = std::max(attn_flops / attn_peak_, st.kv);
       st.elementwise =
           b * (elementwise_bytes_token_ + (last ? logits_bytes_token_ : 0.0)) / elementwise_bw_;
