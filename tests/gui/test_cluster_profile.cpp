@@ -4,7 +4,9 @@
 // a profile of another chip or a malformed one is refused with the reason.
 #include <gtest/gtest.h>
 
+#include <QAbstractItemView>
 #include <QApplication>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -23,6 +25,7 @@
 #include <set>
 
 #include "ScenarioModel.h"
+#include "SliderSpin.h"
 #include "atomic_writer.h"
 #include "calibration.h"
 #include "hardware.h"
@@ -322,4 +325,57 @@ TEST(ClusterProfile, EnterInTheCalibrateDialogCommitsAndPressesNoButton) {
   d->cancel();
   d->waitForFit();
   d->close();
+}
+
+// The cluster rows greyed under a named cluster show the network the plan runs
+// on (DGX A100: 8 GPUs, 300 / 25 GB/s), not the custom numbers kept for
+// "custom" (450 / 50 by default); choosing "custom" starts from those numbers
+// (one undo step) and the rows can be edited.
+TEST(ClusterProfile, GreyedClusterRowsShowTheNetworkInUse) {
+  ScenarioModel model;
+  ASSERT_TRUE(model.edit(QStringLiteral("chip"), 1, [](Scenario& s) {
+    s.chip = "A100-80";
+    s.parallel.cluster = "dgx-a100";
+  }));
+  ParallelPanel panel(&model);
+  panel.resize(1280, 800);
+  panel.show();
+  QCoreApplication::processEvents();
+  auto* up = panel.findChild<SliderSpin*>(QStringLiteral("parallelScaleUp"));
+  auto* out = panel.findChild<SliderSpin*>(QStringLiteral("parallelScaleOut"));
+  auto* gpus = panel.findChild<SliderSpin*>(QStringLiteral("parallelGpusPerNode"));
+  auto* cluster = panel.findChild<QComboBox*>(QStringLiteral("parallelCluster"));
+  ASSERT_TRUE(up && out && gpus && cluster);
+  EXPECT_EQ(model.scenario().parallel.scale_up_gb_per_s, 450);  // the custom numbers, unused
+  EXPECT_FALSE(up->spinBox()->isEnabled());
+  EXPECT_DOUBLE_EQ(up->value(), 300);
+  EXPECT_DOUBLE_EQ(out->value(), 25);
+  EXPECT_DOUBLE_EQ(gpus->value(), 8);
+  // The chip's own node: the H100's 450 / 50.
+  ASSERT_TRUE(model.edit(QStringLiteral("chip"), 1, [](Scenario& s) {
+    s.chip = "H100";
+    s.parallel.cluster.clear();
+  }));
+  QCoreApplication::processEvents();
+  EXPECT_DOUBLE_EQ(up->value(), 450);
+  ASSERT_TRUE(model.edit(QStringLiteral("chip"), 1, [](Scenario& s) {
+    s.chip = "A100-80";
+    s.parallel.cluster = "dgx-a100";
+  }));
+  QCoreApplication::processEvents();
+  const int before = model.undoStack()->count();
+  // Picked with the mouse from the open list, as a user would.
+  cluster->showPopup();
+  QAbstractItemView* list = cluster->view();
+  const QModelIndex custom = list->model()->index(cluster->findData(QStringLiteral("custom")), 0);
+  list->scrollTo(custom);
+  QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualRect(custom).center());
+  QCoreApplication::processEvents();
+  EXPECT_EQ(model.undoStack()->count(), before + 1);
+  EXPECT_EQ(model.scenario().parallel.cluster, "custom");
+  EXPECT_DOUBLE_EQ(model.scenario().parallel.scale_up_gb_per_s, 300);
+  EXPECT_DOUBLE_EQ(model.scenario().parallel.scale_out_gb_per_s, 25);
+  EXPECT_TRUE(up->spinBox()->isEnabled());
+  EXPECT_DOUBLE_EQ(up->value(), 300);
+  EXPECT_DOUBLE_EQ(out->value(), 25);
 }

@@ -131,7 +131,9 @@ ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m)
       scenarioBinding<QVariant>(
           m, kParallelCluster, tr("cluster"),
           [](const S& s) { return QVariant(QString::fromStdString(s.parallel.cluster)); },
-          [](S& s, QVariant v) { s.parallel.cluster = v.toString().toStdString(); }));
+          [](S& s, QVariant v) {
+            s.parallel.choose_cluster(v.toString().toStdString(), chip_by_name(s.chip));
+          }));
   c.gpus_per_node = declareInput(col, m, kParallelGpusPerNode, "parallel.gpus_per_node",
                                  QStringLiteral("parallelGpusPerNode"));
   c.scale_up = declareInput(col, m, kParallelScaleUp, "parallel.scale_up_gb_per_s",

@@ -90,6 +90,16 @@ std::optional<Network> ParallelSettings::network(const Chip& chip) const {
   return custom_network(gpus_per_node, scale_up_gb_per_s, scale_out_gb_per_s, chip.network);
 }
 
+void ParallelSettings::choose_cluster(const std::string& name, const Chip& chip) {
+  if (name == "custom" && cluster != "custom") {
+    const Network n = network(chip).value_or(chip.network);
+    gpus_per_node = n.chips_per_node;
+    scale_up_gb_per_s = n.intra_node_bytes_per_s / 1e9;
+    scale_out_gb_per_s = n.inter_node_bytes_per_s / 1e9;
+  }
+  cluster = name;
+}
+
 std::string ParallelSettings::cluster_text(const Chip& chip) const {
   const Network n = network(chip).value_or(chip.network);
   auto gb = [](double bytes_per_s) {

@@ -75,6 +75,10 @@ struct ParallelSettings {
   std::optional<Network> network(const Chip& chip) const;
   // "DGX H100 (the H100's node)", "dgx-a100", "custom: 8 GPUs, 300 / 12.5 GB/s".
   std::string cluster_text(const Chip& chip) const;
+  // Sets `cluster` to `name`; switching to "custom" from anything else starts
+  // the custom numbers from the network in use, so what the user edits is
+  // what the plan ran on.
+  void choose_cluster(const std::string& name, const Chip& chip);
   // calibration_warning(*calibrated, software); "" without a profile.
   std::string calibration_warning() const;
   bool operator==(const ParallelSettings&) const = default;

@@ -15,7 +15,9 @@ ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* slow,
   ParallelView v;
   v.subject = s.model_name + " on " + format_grouped(s.n_chips) + " × " + s.chip;
   try {
-    v.cluster = s.parallel.cluster_text(chip_by_name(s.chip));
+    const Chip& chip = chip_by_name(s.chip);
+    v.cluster = s.parallel.cluster_text(chip);
+    v.network = s.parallel.network(chip).value_or(chip.network);
     v.calibrated = s.parallel.calibrated.has_value();
     v.calibration_warning = s.parallel.calibration_warning();
   } catch (const std::invalid_argument& e) {

@@ -33,7 +33,10 @@ struct ParallelView {
   MfuChoice budget;                 // the MFU the Budget planner uses
   ResolvedPlan plan;                // the plan as it runs (its batch as run and as asked)
   std::string subject;              // "Llama-3-70B on 1,000 × H100"
-  std::string cluster;      // cluster_text(): "dgx-a100: 8 GPUs per node, 300 / 25 GB/s ..."
+  std::string cluster;  // cluster_text(): "dgx-a100: 8 GPUs per node, 300 / 25 GB/s ..."
+  // The network the plan runs on (the chip's node, the named cluster or the
+  // custom numbers): what the cluster rows show, greyed, when not custom.
+  std::optional<Network> network;
   bool calibrated = false;  // a cluster profile's constants are in use
   // A cluster profile fitted under other software than the plan's: the
   // sentence that says so (ParallelSettings::calibration_warning); "" if none.

@@ -224,3 +224,25 @@ TEST(PanelSettings, TheRunOfRecordHasOneWorkBudget) {
   m.tokens_per_batch = 65'536;
   EXPECT_LT(max_recorded_collapse_steps(m.collapse_params()), 10);
 }
+
+// Choosing "custom" starts the custom cluster from the network in use (a
+// named cluster's or the chip's node); its numbers are kept while a named
+// cluster is chosen, and back and forth between named ones they never move.
+TEST(PanelSettings, ChoosingCustomStartsFromTheNetworkInUse) {
+  const Chip& a100 = chip_by_name("A100-80");
+  ParallelSettings p;
+  p.choose_cluster("dgx-a100", a100);
+  EXPECT_EQ(p.scale_up_gb_per_s, 450);  // untouched: not custom
+  p.choose_cluster("custom", a100);
+  EXPECT_EQ(p.cluster, "custom");
+  EXPECT_EQ(p.gpus_per_node, 8);
+  EXPECT_DOUBLE_EQ(p.scale_up_gb_per_s, 300);
+  EXPECT_DOUBLE_EQ(p.scale_out_gb_per_s, 25);
+  p.scale_out_gb_per_s = 12.5;
+  p.choose_cluster("custom", a100);  // already custom: the user's numbers stay
+  EXPECT_DOUBLE_EQ(p.scale_out_gb_per_s, 12.5);
+  p.choose_cluster("", a100);
+  p.choose_cluster("custom", chip_by_name("H100"));  // the chip's own node
+  EXPECT_DOUBLE_EQ(p.scale_up_gb_per_s, 450);
+  EXPECT_DOUBLE_EQ(p.scale_out_gb_per_s, 50);
+}
