@@ -103,11 +103,17 @@ TEST(PlanAgreement, WithAPredictedMfuEveryPanelShowsTheSameComputeAndMfu) {
                                  " (predicted), C = " + format_sci(plan.compute_flops, 3))))
       << roofline->readoutText(QStringLiteral("planMfu")).toStdString();
 
-  // The slider and its range are not used, and say so.
+  // The slider and its range are not used, and say so; greyed, the slider
+  // shows the MFU the plan runs at, and its tooltip the assumed one kept.
   SliderSpin* mfu = budget->controls().mfu;
+  const double assumed = w.model()->scenario().mfu;
   EXPECT_FALSE(mfu->isEnabled());
   EXPECT_TRUE(mfu->isUnused());
   EXPECT_TRUE(mfu->spinBox()->toolTip().startsWith(QStringLiteral("Not used")));
+  EXPECT_DOUBLE_EQ(mfu->value(), plan.mfu.mfu);
+  EXPECT_NE(plan.mfu.mfu, assumed);
+  EXPECT_TRUE(mfu->spinBox()->toolTip().contains(qs(format_percent(assumed))))
+      << mfu->spinBox()->toolTip().toStdString();
   EXPECT_FALSE(budget->controls().plan.ranges[0].on->isEnabled());
 
   // Back to assumed: the slider is used again.
@@ -116,6 +122,7 @@ TEST(PlanAgreement, WithAPredictedMfuEveryPanelShowsTheSameComputeAndMfu) {
   w.settle();
   QCoreApplication::processEvents();
   EXPECT_TRUE(mfu->isEnabled());
+  EXPECT_DOUBLE_EQ(mfu->value(), assumed);
   EXPECT_FALSE(mfu->spinBox()->toolTip().startsWith(QStringLiteral("Not used")));
   EXPECT_TRUE(budget->controls().plan.ranges[0].on->isEnabled());
   EXPECT_TRUE(isoflops->readouts()

@@ -338,16 +338,22 @@ QString BudgetPanel::help() const {
 }
 
 // The plan runs at a predicted MFU: the slider and its range are not used,
-// and say so (Budget MFU "predicted" in the Parallelism panel).
+// and say so (Budget MFU "predicted" in the Parallelism panel); greyed, the
+// slider shows the MFU the plan runs at, and the assumed one returns with
+// "assumed".
 void BudgetPanel::showMfuInUse() {
   const ResolvedPlan& plan = view_.plan;
   const bool predicted = plan.mfu.source == MfuSource::predicted;
   const QString why =
       predicted ? tr("Not used: the plan runs at the predicted MFU of the Parallelism panel's "
-                     "layout, %1. Set \"Budget MFU\" to assumed there to plan with this value.")
-                      .arg(qs(plan.mfu_text()))
+                     "layout, %1, shown here. Set \"Budget MFU\" to assumed there to plan "
+                     "with the assumed value, %2.")
+                      .arg(qs(plan.mfu_text()), qs(format_percent(model_->scenario().mfu)))
                 : QString();
-  if (controls_.mfu) controls_.mfu->setUnused(why);
+  if (controls_.mfu) {
+    controls_.mfu->setUnused(why);
+    if (predicted) controls_.mfu->setValue(plan.mfu.mfu);
+  }
   if (QCheckBox* on = controls_.plan.ranges[0].on) {
     // The check box's own tooltip, kept the first time it is replaced.
     const char* kOwnTip = "napkinOwnToolTip";
