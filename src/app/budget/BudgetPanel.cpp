@@ -350,10 +350,7 @@ void BudgetPanel::showMfuInUse() {
                      "with the assumed value, %2.")
                       .arg(qs(plan.mfu_text()), qs(format_percent(model_->scenario().mfu)))
                 : QString();
-  if (controls_.mfu) {
-    controls_.mfu->setUnused(why);
-    if (predicted) controls_.mfu->setValue(plan.mfu.mfu);
-  }
+  if (controls_.mfu) controls_.mfu->setUnused(why, plan.mfu.mfu);
   if (QCheckBox* on = controls_.plan.ranges[0].on) {
     // The check box's own tooltip, kept the first time it is replaced.
     const char* kOwnTip = "napkinOwnToolTip";

@@ -450,7 +450,8 @@ QComboBox* addLabelledCombo(QVBoxLayout* group, const QString& key, const QStrin
   return c;
 }
 
-void SliderSpin::setUnused(const QString& why) {
+void SliderSpin::setUnused(const QString& why, std::optional<double> in_use) {
+  if (!why.isEmpty() && in_use) setValue(*in_use);
   if (why == unused_why_) return;
   unused_why_ = why;
   setEnabled(why.isEmpty());

@@ -138,9 +138,11 @@ class SliderSpin : public QWidget {
   // "1 – 100,000 chips": the accepted range in display units.
   QString rangeText() const;
   // An input the plan does not use right now (the MFU slider while the plan
-  // runs at a predicted MFU): disabled, its tooltip saying why. An empty
-  // reason enables it again with its own tooltip.
-  void setUnused(const QString& why);
+  // runs at a predicted MFU): disabled, its tooltip saying why, showing
+  // `in_use` (the value the plan runs with) when given; the input's own value
+  // returns with the next sync. An empty reason enables it again with its own
+  // tooltip.
+  void setUnused(const QString& why, std::optional<double> in_use = std::nullopt);
   bool isUnused() const { return !unused_why_.isEmpty(); }
 
  signals:

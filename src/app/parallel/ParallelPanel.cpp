@@ -294,15 +294,16 @@ void ParallelPanel::refresh() {
   const QString preset_sets = s.parallel.cluster != "custom"
                                   ? tr("Set by the cluster above; choose custom to edit")
                                   : QString();
-  for (SliderSpin* w : {controls_.gpus_per_node, controls_.scale_up, controls_.scale_out})
-    w->setUnused(preset_sets);
   // Greyed, the rows show the numbers the plan runs on, not the custom ones
   // kept for when "custom" is chosen again.
-  if (!preset_sets.isEmpty() && view_.network) {
-    controls_.gpus_per_node->setValue(static_cast<double>(view_.network->chips_per_node));
-    controls_.scale_up->setValue(view_.network->intra_node_bytes_per_s / 1e9);
-    controls_.scale_out->setValue(view_.network->inter_node_bytes_per_s / 1e9);
-  }
+  const std::optional<Network>& n = view_.network;
+  controls_.gpus_per_node->setUnused(
+      preset_sets,
+      n ? std::optional<double>(static_cast<double>(n->chips_per_node)) : std::nullopt);
+  controls_.scale_up->setUnused(
+      preset_sets, n ? std::optional<double>(n->intra_node_bytes_per_s / 1e9) : std::nullopt);
+  controls_.scale_out->setUnused(
+      preset_sets, n ? std::optional<double>(n->inter_node_bytes_per_s / 1e9) : std::nullopt);
   controls_.showFrameworkLimits(view_.preset, qs(view_.zero_stages_text));
   showTrainPrecisionRefusal(controls_.train_precision, qs(view_.fp8_refusal));
   copy_flags_->setEnabled(view_.valid() && view_.layout.has_value());

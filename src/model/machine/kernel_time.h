@@ -73,12 +73,11 @@ double gemm_wave_efficiency(const Gemm& g, std::int64_t compute_units, std::int6
 // H800 at 256-1,024 rows per group (DeepGEMM README, February 2025: its
 // masked-layout table, and CUTLASS's times from the stated speed-ups), where
 // the two times are within 2x of each other, run up to 22 % (DeepGEMM) and
-// 34 % (CUTLASS) slower than the max predicts; a p-norm (c^p + m^p)^(1/p) centres CUTLASS's times at p = 1.6 and
-// DeepGEMM's at p = 2.3, each normalised by its own large-GEMM rate. p = 2
-// lies between them. Used for every GEMM (gemm_seconds) and the serving
-// side's unembedding; the `ideal` serving engine keeps the roofline's max,
-// and so do chips without tiled compute units (`compute_units` 0: TPUs),
-// for which no such measurement is cited.
+// 34 % (CUTLASS) slower than the max predicts; a p-norm (c^p + m^p)^(1/p) centres CUTLASS's times
+// at p = 1.6 and DeepGEMM's at p = 2.3, each normalised by its own large-GEMM rate. p = 2 lies
+// between them. Used for every GEMM (gemm_seconds) and the serving side's unembedding; the `ideal`
+// serving engine keeps the roofline's max, and so do chips without tiled compute units
+// (`compute_units` 0: TPUs), for which no such measurement is cited.
 double overlapped_kernel_seconds(double compute_seconds, double memory_seconds,
                                  std::int64_t compute_units);
 

@@ -92,7 +92,7 @@ std::optional<Network> ParallelSettings::network(const Chip& chip) const {
 
 void ParallelSettings::choose_cluster(const std::string& name, const Chip& chip) {
   if (name == "custom" && cluster != "custom") {
-    const Network n = network(chip).value_or(chip.network);
+    const Network n = network_in_use(chip);
     gpus_per_node = n.chips_per_node;
     scale_up_gb_per_s = n.intra_node_bytes_per_s / 1e9;
     scale_out_gb_per_s = n.inter_node_bytes_per_s / 1e9;
@@ -101,7 +101,7 @@ void ParallelSettings::choose_cluster(const std::string& name, const Chip& chip)
 }
 
 std::string ParallelSettings::cluster_text(const Chip& chip) const {
-  const Network n = network(chip).value_or(chip.network);
+  const Network n = network_in_use(chip);
   auto gb = [](double bytes_per_s) {
     std::string t = std::to_string(bytes_per_s / 1e9);
     t.erase(t.find_last_not_of('0') + 1);

@@ -73,6 +73,8 @@ struct ParallelSettings {
   SearchOptions search_options() const;
   // The network a plan on `chip` runs on; nullopt: the chip's own node.
   std::optional<Network> network(const Chip& chip) const;
+  // The network in use: network(chip), or the chip's own node.
+  Network network_in_use(const Chip& chip) const { return network(chip).value_or(chip.network); }
   // "DGX H100 (the H100's node)", "dgx-a100", "custom: 8 GPUs, 300 / 12.5 GB/s".
   std::string cluster_text(const Chip& chip) const;
   // Sets `cluster` to `name`; switching to "custom" from anything else starts

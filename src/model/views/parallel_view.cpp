@@ -17,7 +17,7 @@ ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* slow,
   try {
     const Chip& chip = chip_by_name(s.chip);
     v.cluster = s.parallel.cluster_text(chip);
-    v.network = s.parallel.network(chip).value_or(chip.network);
+    v.network = s.parallel.network_in_use(chip);
     v.calibrated = s.parallel.calibrated.has_value();
     v.calibration_warning = s.parallel.calibration_warning();
   } catch (const std::invalid_argument& e) {
