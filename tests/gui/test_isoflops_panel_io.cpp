@@ -76,13 +76,30 @@ TEST(IsoflopsPanel, TheChinchillaCsvFitsTheReplicationsE) {
   EXPECT_TRUE(text(p, "a").endsWith(QStringLiteral("(law)")));
   EXPECT_TRUE(text(p, "ci").startsWith(QLatin1Char('[')));
   expectReadable(p, "chinchilla csv");
+  EXPECT_TRUE(p->controls().loss_cut->isChecked());
+  EXPECT_TRUE(p->controls().max_loss->isEnabled());
   QTest::mouseClick(p->controls().use_synthetic, Qt::LeftButton);
   EXPECT_TRUE(p->shown().ladder.synthetic);
   EXPECT_FALSE(settings(w).loaded.has_value());
   EXPECT_EQ(p->shown().view().points.size(), 30u);
+  // The synthetic ladder is not cut: the checkbox reads off and says the cut
+  // is kept; the scenario keeps it for the next loaded ladder.
+  EXPECT_TRUE(settings(w).loss_cut.enabled);
+  EXPECT_FALSE(p->controls().loss_cut->isChecked());
+  EXPECT_FALSE(p->controls().loss_cut->isEnabled());
+  EXPECT_TRUE(p->controls().loss_cut->toolTip().startsWith(
+      QStringLiteral("The synthetic ladder is not cut. The cut below 3.4469 nats is kept")))
+      << p->controls().loss_cut->toolTip().toStdString();
+  EXPECT_FALSE(p->controls().max_loss->isEnabled());
+  EXPECT_TRUE(p->controls().max_loss->isUnused());
   // Both are undo steps: back to the CSV ladder, then to the synthetic one.
   w.model()->undoStack()->undo();
   EXPECT_EQ(p->shown().view().points.size(), 240u);
+  EXPECT_TRUE(p->controls().loss_cut->isChecked());  // the kept cut is back
+  EXPECT_TRUE(p->controls().loss_cut->isEnabled());
+  EXPECT_FALSE(p->controls().loss_cut->toolTip().startsWith(QStringLiteral("The synthetic")));
+  EXPECT_TRUE(p->controls().max_loss->isEnabled());
+  EXPECT_FALSE(p->controls().max_loss->isUnused());
   w.model()->undoStack()->undo();
   EXPECT_EQ(p->shown().view().points.size(), 30u);
 }

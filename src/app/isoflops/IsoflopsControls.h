@@ -21,6 +21,7 @@ struct IsoflopsControls {
   QPushButton* load_csv = nullptr;
   QPushButton* use_synthetic = nullptr;
   QCheckBox* loss_cut = nullptr;
+  QString loss_cut_tooltip;  // its own, restored when a loaded ladder returns
   SliderSpin* max_loss = nullptr;
   // Ground-truth law.
   QComboBox* law = nullptr;
@@ -56,6 +57,8 @@ struct IsoflopsControls {
   static IsoflopsControls declare(ControlColumn* column, ScenarioModel* model);
   // Enables what applies to the scenario's settings (synthetic vs loaded
   // ladder, δ for the Huber estimators, C* when not following the budget).
+  // Under the synthetic ladder, which no cut applies to, the loss cut reads
+  // off and says so; the cut is kept for the next loaded ladder.
   void updateEnabled(const Scenario& s) const;
 };
 
