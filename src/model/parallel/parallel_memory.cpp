@@ -238,6 +238,32 @@ std::pair<std::int64_t, std::int64_t> chunk_kinds(const JobContext& c, const Mod
   return {dense, mc.sizes[g] - dense};
 }
 
+// torch.distributed.pipelining's receive buffers beyond the activations
+// already counted (TrainingSoftware::pipeline_preallocates_receives): each of
+// the rank's chunks that is not the model's first holds an input buffer for
+// every micro-batch, `counted` of which are the in-flight inputs the
+// activations hold; each input's gradient stays on its buffer until the step
+// ends, and at the stage's peak, the end of the steady 1F1B phase, as many
+// backwards as there are uncounted inputs have run; each chunk that is not
+// the model's last holds a gradient buffer for every micro-batch. A buffer is
+// the stage boundary's bf16 activation, sequence-sharded under SP.
+std::int64_t preallocated_receive_bytes(const TrainingJob& job, const Layout& layout,
+                                        std::int64_t stage, std::int64_t micro_batches,
+                                        std::int64_t counted) {
+  const char* what = "pipeline receive buffers";
+  const std::int64_t v = std::max<std::int64_t>(1, layout.vpp);
+  const std::int64_t not_first = v - (stage == 0 ? 1 : 0);
+  const std::int64_t not_last = v - (stage == layout.pp - 1 ? 1 : 0);
+  const std::int64_t tokens = checked_mul(layout.micro_batch, job.seq_len / layout.cp, what);
+  const std::int64_t shards = layout.sequence_parallel ? layout.tp : 1;
+  const std::int64_t buffer = ceil_div(checked_mul(2 * tokens, job.shape.d_model, what), shards);
+  const std::int64_t inputs =
+      std::max<std::int64_t>(0, checked_mul(not_first, micro_batches, what) - counted);
+  const std::int64_t count =
+      checked_add(checked_mul(not_last, micro_batches, what), checked_mul(2, inputs, what), what);
+  return checked_mul(count, buffer, what);
+}
+
 }  // namespace
 
 void stage_compositions(const JobContext& c, const Layout& layout,
@@ -402,6 +428,12 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   const std::int64_t nH = checked_mul(n, s.d_model, what);
   std::int64_t buf = 0;
   if (layout.pp > 1) buf = checked_add(buf, checked_mul(4, nH, what) / layout.tp, what);
+  if (layout.pp > 1 && job.software.pipeline_preallocates_receives)
+    buf = checked_add(
+        buf,
+        preallocated_receive_bytes(job, layout, stage, mbs,
+                                   stage == 0 ? m.in_flight - first_chunk_in_flight : m.in_flight),
+        what);
   if (layout.tp > 1 && layout.sequence_parallel)
     buf = checked_add(buf, checked_mul(2, nH, what), what);
   const std::int64_t layer_params =

@@ -209,6 +209,8 @@ TrainingSoftware fsdp(bool compiled) {
   // fsdp.py: "do not reshard_after_forward the last layers by default since
   // FSDP would prefetch them immediately".
   s.zero3_output_gathered = true;
+  // torchtitan's pipeline parallelism is torch.distributed.pipelining.
+  s.pipeline_preallocates_receives = true;
   // fully_shard reshards the gathered weights after the forward (ZeRO-3) or
   // keeps them to the backward (reshard_after_forward=False: ZeRO-2);
   // replicate is plain DDP (ZeRO-0). FSDP has no optimizer-only sharding
@@ -358,7 +360,8 @@ const std::array kSoftware{
                    "PyTorch FSDP2 / torchtitan, eager (its default): FlashAttention, ZeRO-3 "
                    "gathers prefetched one layer ahead and copied out, gradients copied in and "
                    "reduce-scattered in fp32 per layer, blocking TP collectives; rotary, SwiGLU, "
-                   "GQA's K/V expansion and the fp32 loss as unfused PyTorch ops"},
+                   "GQA's K/V expansion and the fp32 loss as unfused PyTorch ops; with PP, "
+                   "torch.distributed.pipelining's receive buffers for every micro-batch"},
     SoftwarePreset{"fsdp-compile", fsdp(true),
                    "fsdp with torch.compile: the element-wise work fused as in modern"},
 };
@@ -420,6 +423,9 @@ std::vector<std::string> software_changes(const TrainingSoftware& base,
   if (run.pipeline_keeps_outputs != base.pipeline_keeps_outputs)
     out.emplace_back(run.pipeline_keeps_outputs ? "pipeline outputs kept"
                                                 : "pipeline outputs freed");
+  if (run.pipeline_preallocates_receives != base.pipeline_preallocates_receives)
+    out.emplace_back(run.pipeline_preallocates_receives ? "pipeline receives preallocated"
+                                                        : "pipeline receives per micro-batch");
   if (run.ep_dispatch != base.ep_dispatch)
     out.push_back(std::string(to_string(run.ep_dispatch)) + " expert dispatch");
   if (run.overlap_ep_comm != base.overlap_ep_comm)

@@ -217,6 +217,16 @@ struct TrainingSoftware {
   // return (stage.py, output_chunks); torchtitan passes return_outputs=False
   // since October 2025 ("Update PP to release memory earlier", #1922).
   bool pipeline_keeps_outputs = false;
+  // torch.distributed.pipelining's PipelineStage allocates its receive
+  // buffers once, one per micro-batch, and keeps them across steps
+  // (stage.py: _prepare_forward_infra, "should be deleted once lazy buffer
+  // allocation is implemented", and _setup_backward_recv_info): every
+  // micro-batch's input on a stage that is not the first, every
+  // micro-batch's output gradient on one that is not the last. An input
+  // buffer is a leaf whose .grad, the gradient sent back, stays set until
+  // the step ends (clear_runtime_states). Off: Megatron's p2p, which
+  // receives into a fresh tensor per micro-batch.
+  bool pipeline_preallocates_receives = false;
   // Tensor parallelism as PyTorch's DTensor runs it (torch.distributed.tensor.
   // parallel): with sequence parallelism, PrepareModuleInput all-gathers a TP
   // region's input before the module and its linears save that gathered

@@ -272,6 +272,37 @@ TEST(ParallelFrameworks, PipeliningKeptEveryMicroBatchsLogitsOnTheLastStage) {
   EXPECT_FALSE(software_by_name("fsdp").pipeline_keeps_outputs);
 }
 
+// torch.distributed.pipelining allocates a receive buffer per micro-batch
+// once and keeps it: 4 stages, 8 micro-batches of 2,048 tokens, buffers of
+// 2,048 x 1,024 bf16. Stage 0 holds 8 gradient buffers; stage 1 those 8, the
+// 8 - 3 input buffers its 3 in-flight activations do not already count, and
+// as many input gradients; the last stage 7 input buffers and 7 gradients.
+// With TP 2 and SP a buffer is the sequence shard; Megatron's p2p adds none.
+TEST(ParallelFrameworks, PipeliningPreallocatesAReceiveBufferPerMicroBatch) {
+  auto buffers = [](bool preallocated, std::int64_t tp) {
+    TrainingJob j = gqa_job("fsdp-compile");
+    j.software.pipeline_preallocates_receives = preallocated;
+    j.n_chips = 4 * tp;
+    j.global_batch = 8;
+    Layout l = single_chip();
+    l.pp = 4, l.tp = tp, l.sequence_parallel = tp > 1;
+    std::vector<std::int64_t> out;
+    for (const StageMemory& m : memory_by_stage(j, l)) out.push_back(m.buffers_bytes);
+    return out;
+  };
+  const std::int64_t buffer = 2 * 2048 * 1024;
+  const auto on = buffers(true, 1), off = buffers(false, 1);
+  ASSERT_EQ(on.size(), 4u);
+  EXPECT_EQ(on[0] - off[0], 8 * buffer);
+  EXPECT_EQ(on[1] - off[1], (8 + 2 * 5) * buffer);
+  EXPECT_EQ(on[2] - off[2], (8 + 2 * 6) * buffer);
+  EXPECT_EQ(on[3] - off[3], 2 * 7 * buffer);
+  const auto sharded_on = buffers(true, 2), sharded_off = buffers(false, 2);
+  EXPECT_EQ(sharded_on[3] - sharded_off[3], 2 * 7 * buffer / 2);
+  EXPECT_TRUE(software_by_name("fsdp").pipeline_preallocates_receives);
+  EXPECT_FALSE(software_by_name("modern").pipeline_preallocates_receives);
+}
+
 TEST(ParallelFrameworks, DeepSpeedBf16OptimizerAddsThroughACastAndAllReducesFp32) {
   // DP 2 across two nodes, four micro-batches per step. BF16_Optimizer adds
   // every micro-batch's bf16 gradient into fp32 through a cast copy: 18 bytes
