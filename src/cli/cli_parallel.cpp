@@ -486,8 +486,10 @@ namespace {
 const char* parallel_usage() {
   static const std::string usage = [] {
     std::string software;
-    for (const SoftwarePreset& p : software_presets())
-      software += (software.empty() ? "" : "|") + std::string(p.name);
+    for (const SoftwarePreset& p : software_presets()) {
+      if (!software.empty()) software += '|';
+      software += p.name;
+    }
     return "parallel (--preset NAME | --config FILE | --layers L --d-model D --d-ff F --heads H "
            "--vocab V ...) [--chip H100] [--chips 1024] [--seq 8192] [--global-batch 512] "
            "[--tokens 15e12] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,etp=1,zero=1,mb=1,sp=on,"

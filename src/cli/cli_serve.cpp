@@ -6,6 +6,7 @@
 
 #include "cli_common.h"
 #include "cli_serve_modes.h"
+#include "cli_serve_output.h"
 #include "config_import.h"
 #include "format.h"
 #include "framework_config.h"
@@ -19,147 +20,6 @@ namespace napkin::cli {
 namespace {
 
 constexpr std::int64_t kMaxChips = std::int64_t{1} << 20;
-
-QJsonValue opt(const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(); }
-
-QJsonArray parts_json(const std::vector<TimePart>& parts) {
-  QJsonArray out;
-  for (const TimePart& p : parts)
-    out.append(QJsonObject{{"label", qs(p.label)}, {"seconds", p.seconds}});
-  return out;
-}
-
-std::string parts_text(const std::vector<TimePart>& parts) {
-  std::string s;
-  for (const TimePart& p : parts) {
-    if (!s.empty()) s += ", ";
-    s += std::string(p.label) + " " + format_seconds(p.seconds);
-  }
-  return s;
-}
-
-// The keys the issue names, plus the layout and the parts a panel stacks.
-QJsonObject result_json(const ServingResult& r) {
-  QJsonObject o;
-  o["layout"] = QJsonObject{{"chips", json_int(r.chips)},
-                            {"tp", json_int(r.layout.tp)},
-                            {"pp", json_int(r.layout.pp)},
-                            {"ep", json_int(r.layout.ep)}};
-  o["batch"] = json_int(r.batch);
-  o["pool"] = qs(to_string(r.pool));
-  o["fits"] = r.fits;
-  o["memory"] = QJsonObject{{"weights", r.memory.weights_bytes},
-                            {"kv", r.memory.kv_bytes},
-                            {"total", r.memory.total_bytes},
-                            {"usable", r.memory.usable_bytes},
-                            {"hbm", r.memory.hbm_bytes},
-                            {"kv_groups_per_chip", json_int(r.memory.kv_groups_per_chip)}};
-  o["fp8_compute"] = r.fp8_compute;
-  o["prefill_seconds"] = r.prefill_seconds;
-  o["prefill_chunks"] = json_int(r.prefill_chunks);
-  o["decode_step_seconds"] = r.decode_step_seconds;
-  o["decode_seconds"] = r.decode_seconds;
-  o["overhead_seconds"] = r.overhead_seconds;
-  o["interference_seconds"] = r.interference_seconds;
-  o["kv_transfer_seconds"] = r.kv_transfer_seconds;
-  o["turn_seconds"] = r.turn_seconds;
-  o["ttft_seconds"] = r.ttft_seconds;
-  o["tpot_seconds"] = r.tpot_seconds;
-  o["comm_seconds_per_step"] = r.comm_seconds_per_step;
-  o["tokens_per_second_per_chip"] = r.tokens_per_second_per_chip;
-  o["requests_per_second"] = r.requests_per_second;
-  o["dollars_per_million_tokens"] = r.cost.dollars_per_million_tokens;
-  o["joules_per_token"] = r.cost.joules_per_token;
-  o["energy_dollars_per_million_tokens"] = r.cost.energy_dollars_per_million_tokens;
-  o["energy_share_of_bill"] = r.cost.energy_share_of_bill;
-  o["dram_joules_per_token"] = r.cost.dram_joules_per_token;
-  o["prefill_parts"] = parts_json(r.prefill.parts());
-  o["step_parts"] = parts_json(r.decode_step.parts());
-  o["turn_parts"] = parts_json(r.turn_parts());
-  return o;
-}
-
-QJsonObject candidate_json(const LayoutCandidate& c) {
-  QJsonObject o = result_json(c.result);
-  o["max_batch"] = json_int(c.max_batch);
-  o["meets"] = c.meets();
-  o["reason"] = c.meets() ? QJsonValue() : QJsonValue(QString::fromStdString(c.reason));
-  return o;
-}
-
-QJsonObject pool_json(const PoolPlan& p) {
-  QJsonObject o{
-      {"slices", json_int(p.slices)}, {"chips", json_int(p.chips)}, {"utilization", p.utilization}};
-  o["slice"] = p.slice ? QJsonValue(candidate_json(*p.slice)) : QJsonValue();
-  o["reason"] = p.slice ? QJsonValue() : QJsonValue(QString::fromStdString(p.reason));
-  return o;
-}
-
-// 16 → "16", 4.125 → "4.125", 8.001953125 → "8.002".
-std::string bits_text(double bits) {
-  std::string s = format_grouped(bits, 3);
-  while (s.back() == '0') s.pop_back();
-  if (s.back() == '.') s.pop_back();
-  return s;
-}
-
-std::string layout_text(const ServingLayout& l) {
-  return format_grouped(l.chips()) + (l.chips() == 1 ? " chip, " : " chips, ") + describe(l);
-}
-
-void print_result(const ServingResult& r, const ServingInputs& in,
-                  const std::optional<LatencyBudget>& budget) {
-  const ServingMemory& m = r.memory;
-  row("layout", layout_text(r.layout) + ", batch " + format_grouped(r.batch) + ", " +
-                    std::string(to_string(r.pool)) + " pool");
-  row("engine", std::string(in.engine) +
-                    (in.engine == "ideal" ? " (the roofline bound)" : " (per-kernel times)"));
-  const bool tables_16_bit = tables_in_16_bit(in.engine, in.weights);
-  row("precision", describe_precision(in.weights, in.kv) + " (" +
-                       bits_text(bits_per_element(in.weights)) + " bits per weight" +
-                       (tables_16_bit ? ", embedding tables in bf16" : "") + "); " +
-                       (r.fp8_compute ? "fp8" : "bf16") + " matmuls");
-  const Chip& chip = chip_by_name(in.chip);
-  // TB/s to two decimals (3.02), GB/s whole (696).
-  auto rate = [](double b) { return format_bytes(b, b >= 1e12 ? 2 : 0) + "/s"; };
-  row("HBM bandwidth",
-      rate(r.hbm_bytes_per_s) + " per chip = " + format_percent(r.hbm_efficiency, 0) + " of " +
-          rate(chip.hbm_bytes_per_s) + " (" +
-          (in.assume.hbm_efficiency
-               ? std::string(*in.assume.hbm_efficiency >= 1.0 ? "the datasheet figure" : "as given")
-               : "the chip's streaming-read fraction; " + std::string(chip.hbm_stream_source)) +
-          ")" +
-          (in.assume.kv_reads_per_query_head ? "; KV cache read once per query head (pre-XQA)"
-                                             : ""));
-  row("memory per chip", format_bytes(m.weights_bytes) + " weights + " + format_bytes(m.kv_bytes) +
-                             " KV = " + format_bytes(m.total_bytes) + " of " +
-                             format_bytes(m.usable_bytes) +
-                             " usable: " + (r.fits ? "fits" : "DOES NOT FIT"));
-  row("prefill", format_seconds(r.prefill_seconds) + " (" + parts_text(r.prefill.parts()) + ")");
-  row("decode step",
-      format_seconds(r.decode_step_seconds) + " (" + parts_text(r.decode_step.parts()) + ")");
-  row("TTFT", format_seconds(r.ttft_seconds));
-  row("TPOT", format_seconds(r.tpot_seconds) +
-                  (r.interference_seconds > 0 ? " (with the batch's other prefills)" : ""));
-  std::string turn = format_seconds(r.turn_seconds) + " (" + parts_text(r.turn_parts()) + ")";
-  row("turn", turn);
-  if (budget) {
-    const bool ok = r.fits && (!budget->turn_seconds || r.turn_seconds <= *budget->turn_seconds) &&
-                    (!budget->ttft_seconds || r.ttft_seconds <= *budget->ttft_seconds) &&
-                    (!budget->tpot_seconds || r.tpot_seconds <= *budget->tpot_seconds);
-    row("budget", budget->describe() + (ok ? ": OK" : ": MISS"));
-  }
-  row("throughput", format_grouped(r.tokens_per_second_per_chip, 1) +
-                        (r.pool == ServingPool::prefill ? " prompt" : " generated") +
-                        " tokens/s per chip");
-  row("$ per million tokens", format_dollars(r.cost.dollars_per_million_tokens, 2) + " at " +
-                                  format_dollars(in.cost.price_per_chip_hour_dollars, 2) +
-                                  " per chip-hour");
-  row("J per token", format_grouped(r.cost.joules_per_token, 2) + " J at the wall (" +
-                         format_grouped(chip_by_name(in.chip).watts, 0) + " W x PUE " +
-                         format_grouped(in.cost.pue, 2) + "); DRAM reads alone " +
-                         format_grouped(r.cost.dram_joules_per_token, 3) + " J");
-}
 
 ServingModel model_from_flags(Args& a, std::string& name) {
   const auto params = a.optional_real("--params", 1e6, 1e14, "parameters");
@@ -179,23 +39,18 @@ ServingModel model_from_flags(Args& a, std::string& name) {
   return m;
 }
 
-int run_serve(Args& a) {
-  if (a.flag("--help")) {
-    std::printf("usage: napkin-cli %s\n%s", serve_commands().front().usage,
-                serve_help_text().c_str());
-    return 0;
-  }
-  const bool json = a.flag("--json");
-  const bool search = a.flag("--search");
-  std::string model_name;
-  const ServingModel model = model_from_flags(a, model_name);
-  ServingInputs in;
+ServeRequest read_serve_flags(Args& a) {
+  ServeRequest r;
+  r.json = a.flag("--json");
+  r.search = a.flag("--search");
+  r.model = model_from_flags(a, r.model_name);
+  ServingInputs& in = r.in;
   in.chip = a.required_text("--chip");
   (void)chip_by_name(in.chip);
-  const auto chips = a.optional_count_input("hardware.chips");
-  const auto tp = a.optional_integer("--tp", 1, kMaxChips, "tensor-parallel ranks");
-  const auto pp = a.optional_integer("--pp", 1, kMaxChips, "pipeline stages");
-  const auto ep = a.optional_integer("--ep", 1, kMaxChips, "expert-parallel ranks");
+  r.chips = a.optional_count_input("hardware.chips");
+  r.tp = a.optional_integer("--tp", 1, kMaxChips, "tensor-parallel ranks");
+  r.pp = a.optional_integer("--pp", 1, kMaxChips, "pipeline stages");
+  r.ep = a.optional_integer("--ep", 1, kMaxChips, "expert-parallel ranks");
   in.batch = a.integer("--batch", 1, 1, 1'000'000, "requests");
   in.prompt_tokens = a.integer("--prompt-tokens", 8192, 1, 100'000'000, "tokens");
   in.cached_tokens = a.integer("--cached-tokens", 0, 0, 1'000'000'000, "tokens");
@@ -218,10 +73,9 @@ int run_serve(Args& a) {
   if (a.flag("--kv-reads-per-query-head")) in.assume.kv_reads_per_query_head = true;
   in.engine = std::string(engine_by_name(a.text("--engine", "ideal"), "--engine").name);
   if (a.flag("--shard-kv")) in.assume.shard_kv_beyond_heads = true;
-  const SpeculativeFlags spec = speculative_flags(a);
-  const auto mode = a.value("--mode");
-  ModeInputs mi;
-  if (mode) {
+  r.spec = speculative_flags(a);
+  if (const auto mode = a.value("--mode")) {
+    ModeInputs& mi = r.mode.emplace();
     mi.mode = parse_batching_mode(*mode, "--mode");
     mi.prompt_spread = a.integer("--prompt-spread", 0, 0, 100'000'000, "tokens");
     mi.output_spread = a.integer("--output-spread", 0, 0, 100'000'000, "tokens");
@@ -230,44 +84,47 @@ int run_serve(Args& a) {
       mi.request_rate_per_second = a.real("--request-rate", 1, 1e-9, 1e9, "requests per second");
     mi.requests = a.integer("--requests", 1000, 1, 100'000, "requests");
     mi.seed = static_cast<std::uint64_t>(a.integer("--seed", 1, 0, 1'000'000'000, "seed"));
+    r.frontier = a.flag("--frontier");
+    r.ttft_p99_seconds = a.optional_real("--ttft-p99-s", 1e-6, 1e6, "s");
   }
-  const bool frontier = mode && a.flag("--frontier");
-  const auto ttft_p99 = mode ? a.optional_real("--ttft-p99-s", 1e-6, 1e6, "s") : std::nullopt;
   in.cost.price_per_chip_hour_dollars = a.input("budget.price_per_chip_hour_dollars");
   in.cost.kwh_price_dollars = a.input("budget.kwh_price_dollars");
   in.cost.pue = a.input("budget.pue");
-  LatencyBudget budget;
+  LatencyBudget& budget = r.budget;
   budget.turn_seconds = a.optional_real("--budget-s", 1e-9, 1e6, "s");
   budget.ttft_seconds = a.optional_real("--ttft-s", 1e-9, 1e6, "s");
   budget.tpot_seconds = a.optional_real("--tpot-s", 1e-9, 1e6, "s");
-  const std::int64_t max_chips = a.integer("--max-chips", 4096, 1, kMaxChips, "chips");
-  if ((max_chips & (max_chips - 1)) != 0)
+  r.max_chips = a.integer("--max-chips", 4096, 1, kMaxChips, "chips");
+  if ((r.max_chips & (r.max_chips - 1)) != 0)
     throw UsageError("--max-chips must be a power of two (slices of 1, 2, 4, ... chips); got " +
-                     std::to_string(max_chips));
-  const std::int64_t max_batch = a.integer("--max-batch", 1024, 1, 1'000'000, "requests");
-  const double tokens_per_day =
-      a.real("--tokens-per-day", 1e9, 1, 1e18, "generated tokens per day");
-  const std::string emit_to = a.choice("--emit", "none", {"none", "vllm", "tensorrt-llm"});
-  const std::string served_model = a.text("--served-model", "MODEL");
+                     std::to_string(r.max_chips));
+  r.max_batch = a.integer("--max-batch", 1024, 1, 1'000'000, "requests");
+  r.tokens_per_day = a.real("--tokens-per-day", 1e9, 1, 1e18, "generated tokens per day");
+  r.emit_to = a.choice("--emit", "none", {"none", "vllm", "tensorrt-llm"});
+  r.served_model = a.text("--served-model", "MODEL");
   a.finish();
 
-  const bool has_budget = budget.turn_seconds || budget.ttft_seconds || budget.tpot_seconds;
-  if (has_budget) budget.validate(in.overhead_seconds, "--budget-s", "--ttft-s", "--tpot-s");
-  if (search && !has_budget)
+  r.has_budget = budget.turn_seconds || budget.ttft_seconds || budget.tpot_seconds;
+  if (r.has_budget) budget.validate(in.overhead_seconds, "--budget-s", "--ttft-s", "--tpot-s");
+  if (r.search && !r.has_budget)
     throw UsageError("--search needs a budget: --budget-s, or --ttft-s and --tpot-s");
-  if (!search && !chips && !tp) throw UsageError("--chips is required (or --search with a budget)");
+  if (!r.search && !r.chips && !r.tp)
+    throw UsageError("--chips is required (or --search with a budget)");
   // The search picks the slice itself, up to --max-chips: a fixed layout next
   // to it would be silently ignored by it.
-  if (search && (chips || tp || pp || ep))
+  if (r.search && (r.chips || r.tp || r.pp || r.ep))
     throw UsageError(std::string("--search finds the chips and the layout itself; ") +
-                     (chips ? "--chips " + std::to_string(*chips)
-                            : std::string(tp   ? "--tp"
-                                          : pp ? "--pp"
-                                               : "--ep")) +
+                     (r.chips ? "--chips " + std::to_string(*r.chips)
+                              : std::string(r.tp   ? "--tp"
+                                            : r.pp ? "--pp"
+                                                   : "--ep")) +
                      " contradicts it: drop it, or bound the search with --max-chips");
+  return r;
+}
 
-  // The layout: as given, or the fastest split of --chips.
-  std::optional<ServingLayout> layout;
+// The layout: as given, or the fastest split of --chips; none for --search.
+std::optional<ServingLayout> serve_layout(const ServeRequest& r) {
+  const auto &chips = r.chips, &tp = r.tp, &pp = r.pp, &ep = r.ep;
   if (tp || pp || ep) {
     ServingLayout l{tp.value_or(1), pp.value_or(1), ep.value_or(1)};
     if (chips && !pp) {
@@ -276,189 +133,88 @@ int run_serve(Args& a) {
                          " is not a multiple of --tp x --ep = " + std::to_string(l.tp * l.ep));
       l.pp = *chips / (l.tp * l.ep);
     }
-    validate_layout(model, l, "--tp", "--pp", "--ep");
+    validate_layout(r.model, l, "--tp", "--pp", "--ep");
     if (chips && l.chips() != *chips)
       throw UsageError("--tp x --pp x --ep = " + std::to_string(l.chips()) +
                        " must equal --chips " + std::to_string(*chips));
-    layout = l;
-  } else if (chips) {
-    layout = fastest_layout(model, in, *chips);
-    if (!layout)
-      throw UsageError("--chips " + std::to_string(*chips) +
-                       " cannot be split as TP x PP for this model (TP must divide its " +
-                       std::to_string(model.n_heads) + " heads, PP at most its " +
-                       std::to_string(model.n_layers) + " layers)");
+    return l;
   }
+  if (!chips) return std::nullopt;
+  const std::optional<ServingLayout> l = fastest_layout(r.model, r.in, *chips);
+  if (!l)
+    throw UsageError("--chips " + std::to_string(*chips) +
+                     " cannot be split as TP x PP for this model (TP must divide its " +
+                     std::to_string(r.model.n_heads) + " heads, PP at most its " +
+                     std::to_string(r.model.n_layers) + " layers)");
+  return l;
+}
 
-  if (mode) {
-    if (!layout) throw UsageError("--mode needs a layout: --chips N [--tp T] [--pp P]");
-    if (search) throw UsageError("--mode and --search do not combine");
-    in.layout = *layout;
-    mi.serving = in;
-    return print_serve_mode(model, mi, json, model_name, frontier, ttft_p99);
-  }
-  std::optional<ServingResult> chosen;
-  std::optional<SpeculativeResult> speculative;
+std::optional<EmittedFlags> emitted_flags(const ServeRequest& r, const ServeAnswer& ans) {
+  if (r.emit_to == "none") return std::nullopt;
+  const ServingResult* shown = ans.shown();
+  if (!shown)
+    throw UsageError("--emit needs a serving layout: give --chips or a --search that finds one");
+  ServingFlagsInput f;
+  f.model = r.served_model;
+  f.tp = shown->layout.tp;
+  f.pp = shown->layout.pp;
+  f.max_batch =
+      !ans.chosen && ans.search && ans.search->best ? ans.search->best->max_batch : shown->batch;
+  f.max_input_tokens = r.in.prompt_tokens + r.in.cached_tokens;
+  f.max_seq_tokens = f.max_input_tokens + r.in.decode_tokens;
+  f.weight_dtype = std::string(to_string(r.in.weights));
+  f.kv_dtype = std::string(to_string(r.in.kv));
+  EmittedFlags flags = r.emit_to == "vllm" ? emit_vllm(f) : emit_tensorrt_llm(f);
+  if (shown->layout.ep > 1)
+    flags.caveats.push_back("expert parallelism (ep = " + std::to_string(shown->layout.ep) +
+                            ") is not emitted; set the engine's expert-parallel option");
+  return flags;
+}
+
+ServeAnswer compute_serve(const ServeRequest& r, const std::optional<ServingLayout>& layout) {
+  ServeAnswer ans;
   if (layout) {
+    ServingInputs in = r.in;
     in.layout = *layout;
-    chosen = evaluate_serving(model, in);
-    if (spec.draft)
-      speculative = evaluate_speculative(
-          model, SpeculativeInputs{in, *spec.draft, spec.draft_tokens, spec.acceptance});
+    ans.chosen = evaluate_serving(r.model, in);
+    if (r.spec.draft)
+      ans.speculative = evaluate_speculative(
+          r.model, SpeculativeInputs{in, *r.spec.draft, r.spec.draft_tokens, r.spec.acceptance});
   }
-  std::optional<SearchAnswer> answer;
-  std::optional<Disaggregation> disagg;
-  SearchInputs s;
-  if (search) {
-    s.serving = in;
-    s.budget = budget;
-    s.max_chips = max_chips;
-    s.max_batch = max_batch;
-    answer = search_serving(model, s);
-    if (budget.ttft_seconds && budget.tpot_seconds)
-      disagg = compare_disaggregation(model, {s, tokens_per_day});
+  if (r.search) {
+    SearchInputs s;
+    s.serving = r.in;
+    s.budget = r.budget;
+    s.max_chips = r.max_chips;
+    s.max_batch = r.max_batch;
+    ans.search = search_serving(r.model, s);
+    if (r.budget.ttft_seconds && r.budget.tpot_seconds)
+      ans.disagg = compare_disaggregation(r.model, {s, r.tokens_per_day});
   }
-  const ServingResult* shown = chosen                     ? &*chosen
-                               : (answer && answer->best) ? &answer->best->result
-                                                          : nullptr;
-  const Chip& chip = chip_by_name(in.chip);
-  std::optional<EmittedFlags> flags;
-  if (emit_to != "none") {
-    if (!shown)
-      throw UsageError("--emit needs a serving layout: give --chips or a --search that finds one");
-    ServingFlagsInput f;
-    f.model = served_model;
-    f.tp = shown->layout.tp;
-    f.pp = shown->layout.pp;
-    f.max_batch = !chosen && answer && answer->best ? answer->best->max_batch : shown->batch;
-    f.max_input_tokens = in.prompt_tokens + in.cached_tokens;
-    f.max_seq_tokens = f.max_input_tokens + in.decode_tokens;
-    f.weight_dtype = std::string(to_string(in.weights));
-    f.kv_dtype = std::string(to_string(in.kv));
-    flags = emit_to == "vllm" ? emit_vllm(f) : emit_tensorrt_llm(f);
-    if (shown->layout.ep > 1)
-      flags->caveats.push_back("expert parallelism (ep = " + std::to_string(shown->layout.ep) +
-                               ") is not emitted; set the engine's expert-parallel option");
-  }
+  ans.flags = emitted_flags(r, ans);
+  return ans;
+}
 
-  if (json) {
-    QJsonObject o = shown ? result_json(*shown) : QJsonObject{};
-    if (flags) {
-      QJsonArray caveats;
-      for (const std::string& c : flags->caveats) caveats.append(QString::fromStdString(c));
-      o["emit"] = QJsonObject{{"framework", QString::fromStdString(emit_to)},
-                              {"text", QString::fromStdString(flags->text)},
-                              {"caveats", caveats}};
-    }
-    o["chip"] = qs(chip.name);
-    o["model"] = QJsonObject{
-        {"params", model.total_params()},         {"active_params", model.active_params()},
-        {"layers", json_int(model.n_layers)},     {"heads", json_int(model.n_heads)},
-        {"kv_heads", json_int(model.n_kv_heads)}, {"head_dim", json_int(model.d_head)},
-        {"experts", json_int(model.n_experts)},   {"shape_assumed", model.shape_assumed}};
-    o["engine"] = qs(in.engine);
-    if (speculative) o["speculative"] = speculative_json(*speculative, spec);
-    o["weight_precision"] = qs(to_string(in.weights));
-    o["kv_precision"] = qs(to_string(in.kv));
-    o["bits_per_weight"] = bits_per_element(in.weights);
-    o["bits_per_kv_value"] = bits_per_element(in.kv);
-    o["assumptions"] = QJsonObject{
-        {"communication", in.assume.communication},
-        {"kv_cache", in.assume.kv_cache},
-        {"attention_flops", in.assume.attention_flops},
-        {"overlap_prefill_comm", in.assume.overlap_prefill_comm},
-        {"matmul_efficiency", in.assume.matmul_efficiency.value_or(chip.efficiency.matmul)},
-        {"hbm_efficiency", in.assume.hbm_efficiency_on(chip)},
-        {"kv_reads_per_query_head", in.assume.kv_reads_per_query_head},
-        {"shard_kv_beyond_heads", in.assume.shard_kv_beyond_heads},
-        {"hbm_usable_fraction", in.assume.hbm_usable_fraction}};
-    o["energy_share_text"] = QString::fromStdString(energy_share_text(chip, in.cost));
-    if (has_budget) {
-      o["budget"] = QJsonObject{{"turn_seconds", opt(budget.turn_seconds)},
-                                {"ttft_seconds", opt(budget.ttft_seconds)},
-                                {"tpot_seconds", opt(budget.tpot_seconds)}};
-    }
-    if (answer) {
-      o["best"] = answer->best ? QJsonValue(candidate_json(*answer->best)) : QJsonValue();
-      o["most_efficient"] = answer->most_efficient
-                                ? QJsonValue(candidate_json(*answer->most_efficient))
-                                : QJsonValue();
-      o["reason"] =
-          answer->best ? QJsonValue() : QJsonValue(QString::fromStdString(answer->reason));
-      QJsonArray layouts;
-      for (const LayoutCandidate& c : answer->layouts) layouts.append(candidate_json(c));
-      o["layouts"] = layouts;
-    }
-    if (disagg) {
-      o["disaggregation"] = QJsonObject{
-          {"requests_per_second", disagg->requests_per_second},
-          {"prefill", pool_json(disagg->prefill)},
-          {"decode", pool_json(disagg->decode)},
-          {"shared", pool_json(disagg->shared)},
-          {"disaggregated_chips", json_int(disagg->disaggregated_chips)},
-          {"disaggregated_tokens_per_second_per_chip",
-           disagg->disaggregated_tokens_per_second_per_chip},
-          {"shared_tokens_per_second_per_chip", disagg->shared_tokens_per_second_per_chip},
-          {"winner", qs(to_string(disagg->winner))},
-          {"verdict", QString::fromStdString(disagg->verdict)}};
-    }
-    print_json(o);
+int run_serve(Args& a) {
+  if (a.flag("--help")) {
+    std::printf("usage: napkin-cli %s\n%s", serve_commands().front().usage,
+                serve_help_text().c_str());
     return 0;
   }
-
-  std::printf("Serving %s on %s\n", model_name.c_str(), in.chip.c_str());
-  if (chosen) print_result(*chosen, in, has_budget ? std::optional(budget) : std::nullopt);
-  if (speculative) print_speculative(*speculative, spec);
-  if (answer) {
-    std::printf("\nSearch: %s, slices of 1 to %s chips, batches up to %s\n",
-                budget.describe().c_str(), format_grouped(max_chips).c_str(),
-                format_grouped(max_batch).c_str());
-    if (answer->best) {
-      const LayoutCandidate& b = *answer->best;
-      row("smallest slice", layout_text(b.layout) + ", batch up to " + format_grouped(b.max_batch) +
-                                ": turn " + format_seconds(b.result.turn_seconds) + ", TTFT " +
-                                format_seconds(b.result.ttft_seconds) + ", TPOT " +
-                                format_seconds(b.result.tpot_seconds));
-      row("", format_grouped(b.result.tokens_per_second_per_chip, 1) + " tokens/s per chip, " +
-                  format_dollars(b.result.cost.dollars_per_million_tokens, 2) +
-                  " per million tokens, " + format_grouped(b.result.cost.joules_per_token, 2) +
-                  " J per token");
-      const LayoutCandidate& e = *answer->most_efficient;
-      if (!(e.layout == b.layout))
-        row("most efficient", layout_text(e.layout) + ", batch " + format_grouped(e.max_batch) +
-                                  ": " + format_grouped(e.result.tokens_per_second_per_chip, 1) +
-                                  " tokens/s per chip, " +
-                                  format_dollars(e.result.cost.dollars_per_million_tokens, 2) +
-                                  " per million tokens");
-    } else {
-      row("answer", "none");
-      std::printf("  %s\n", answer->reason.c_str());
-    }
-    std::printf("\n  %6s  %-20s %9s  %10s  %10s  %s\n", "chips", "best layout", "max batch", "turn",
-                "tok/s/chip", "or why not");
-    for (const SliceSummary& slice : answer->slices) {
-      const LayoutCandidate& l = slice.layout;
-      if (slice.meets)
-        std::printf("  %6lld  %-20s %9lld  %10s  %10s\n", static_cast<long long>(slice.chips),
-                    describe(l.layout).c_str(), static_cast<long long>(l.max_batch),
-                    format_seconds(l.result.turn_seconds).c_str(),
-                    format_grouped(l.result.tokens_per_second_per_chip, 1).c_str());
-      else
-        std::printf("  %6lld  %-20s %9s  %10s  %10s  %s\n", static_cast<long long>(slice.chips),
-                    describe(l.layout).c_str(), "-", format_seconds(l.result.turn_seconds).c_str(),
-                    "-", l.reason.c_str());
-    }
+  ServeRequest r = read_serve_flags(a);
+  const std::optional<ServingLayout> layout = serve_layout(r);
+  if (r.mode) {
+    if (!layout) throw UsageError("--mode needs a layout: --chips N [--tp T] [--pp P]");
+    if (r.search) throw UsageError("--mode and --search do not combine");
+    r.in.layout = *layout;
+    r.mode->serving = r.in;
+    return print_serve_mode(r.model, *r.mode, r.json, r.model_name, r.frontier, r.ttft_p99_seconds);
   }
-  if (disagg) {
-    std::printf("\nDisaggregation at %s generated tokens/day\n",
-                format_count(tokens_per_day).c_str());
-    std::printf("  %s\n", disagg->verdict.c_str());
-  }
-  if (shown) std::printf("\n  %s\n", energy_share_text(chip, in.cost).c_str());
-  if (flags) {
-    std::printf("\nLaunch flags (%s):\n%s", emit_to.c_str(), flags->text.c_str());
-    for (const std::string& c : flags->caveats) std::printf("  note: %s\n", c.c_str());
-  }
+  const ServeAnswer ans = compute_serve(r, layout);
+  if (r.json)
+    print_json(serve_json(r, ans));
+  else
+    print_serve(r, ans);
   return 0;
 }
 
