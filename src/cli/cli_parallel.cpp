@@ -216,9 +216,22 @@ void require_distinct_layout_keys(const std::string& text) {
     throw UsageError("--layout needs key=value entries (e.g. tp=8,pp=4); got " + cli::quoted(text));
 }
 
-int run_parallel(Args& a) {
-  const bool json = a.flag("--json");
+// What `parallel` was asked: the job, and how to search and report it.
+struct ParallelRequest {
+  bool json = false;
   TrainingJob job;
+  std::string software;  // the preset's name; job.software may differ by flags
+  std::optional<std::string> profile_path;
+  std::optional<std::string> layout_text;
+  std::int64_t top = 10;
+  bool uneven = false;
+  std::string emit_to;
+};
+
+ParallelRequest read_parallel_flags(Args& a) {
+  ParallelRequest r;
+  r.json = a.flag("--json");
+  TrainingJob& job = r.job;
   job.shape = shape_from_flags(a);
   job.chip = a.text("--chip", "H100");
   (void)chip_by_name(job.chip);
@@ -228,8 +241,8 @@ int run_parallel(Args& a) {
   job.train_tokens = a.real("--tokens", 15e12, 1, kMaxTrainTokens, "tokens");
   job.optimizer =
       parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
-  const std::string software = a.text("--software", "modern");
-  job.software = software_by_name(software);
+  r.software = a.text("--software", "modern");
+  job.software = software_by_name(r.software);
   if (a.flag("--no-flash")) job.software.flash_attention = false;
   if (a.flag("--dropout")) job.software.dropout = true;
   if (a.flag("--fp8")) job.software.fp8_matmuls = true;
@@ -247,62 +260,72 @@ int run_parallel(Args& a) {
   job.network = cluster_from_flags(a, job.chip);
   if (const auto gb = a.optional_input("parallel.non_tensor_gb"); gb && *gb > 0)
     job.measured_non_tensor_bytes = std::llround(*gb * 1e9);
-  const auto profile_path = a.value("--cluster-profile");
+  r.profile_path = a.value("--cluster-profile");
   job.attention_flops = a.choice("--mfu-attention", "full", {"full", "causal"}) == "causal"
                             ? CausalMask::causal_half
                             : CausalMask::full_matrix;
-  const auto layout_text = a.value("--layout");
-  const std::int64_t top = a.integer("--top", 10, 1, 1'000'000, "layouts");
-  const bool uneven = a.flag("--uneven-stages");
-  const std::string emit_to = a.choice("--emit", "none", {"none", "megatron", "torchtitan"});
+  r.layout_text = a.value("--layout");
+  r.top = a.integer("--top", 10, 1, 1'000'000, "layouts");
+  r.uneven = a.flag("--uneven-stages");
+  r.emit_to = a.choice("--emit", "none", {"none", "megatron", "torchtitan"});
   a.finish();
-  if (profile_path) {
-    const ClusterProfile profile = cluster_profile_flag(*profile_path, job.chip);
+  if (r.profile_path) {
+    const ClusterProfile profile = cluster_profile_flag(*r.profile_path, job.chip);
     job.calibrated = profile.calibrated();
     if (!job.network) job.network = profile.network;  // the cluster the runs ran on
   }
   job.validate();
+  return r;
+}
 
+// The layouts to show, best first, and what the search counted.
+struct ParallelAnswer {
   std::vector<LayoutResult> shown;
   std::int64_t considered = 0, fitting = 0, pareto = 0;
   std::vector<std::string> searched;  // axes a partial --layout left to the search
   bool partial = false;
-  if (layout_text) {
-    require_distinct_layout_keys(*layout_text);
-    const std::vector<std::string> keys = layout_keys(*layout_text);
-    const bool one_stage = has(keys, "pp") && parse_layout(*layout_text, job.n_chips).pp == 1;
+  std::optional<EmittedFlags> flags;  // --emit's, for the first layout shown
+};
+
+ParallelAnswer plan_layouts(const ParallelRequest& r) {
+  const TrainingJob& job = r.job;
+  ParallelAnswer ans;
+  if (r.layout_text) {
+    require_distinct_layout_keys(*r.layout_text);
+    const std::vector<std::string> keys = layout_keys(*r.layout_text);
+    const bool one_stage = has(keys, "pp") && parse_layout(*r.layout_text, job.n_chips).pp == 1;
     for (std::string_view axis : kSearchedAxes)
-      if (!has(keys, axis) && !(axis == "vpp" && one_stage)) searched.emplace_back(axis);
-    partial = !searched.empty();
-    if (partial && job.shape.is_moe() && !has(keys, "etp")) searched.emplace_back("etp");
+      if (!has(keys, axis) && !(axis == "vpp" && one_stage)) ans.searched.emplace_back(axis);
+    ans.partial = !ans.searched.empty();
+    if (ans.partial && job.shape.is_moe() && !has(keys, "etp")) ans.searched.emplace_back("etp");
   }
-  if (layout_text && !partial) {
-    const Layout l = parse_layout(*layout_text, job.n_chips);
-    LayoutResult r = evaluate_layout(job, l);
-    if (!r.valid) throw UsageError("--layout: " + r.reason);
-    shown.push_back(std::move(r));
-    considered = 1;
-    fitting = shown.front().fits ? 1 : 0;
+  if (r.layout_text && !ans.partial) {
+    const Layout l = parse_layout(*r.layout_text, job.n_chips);
+    LayoutResult one = evaluate_layout(job, l);
+    if (!one.valid) throw UsageError("--layout: " + one.reason);
+    ans.fitting = one.fits ? 1 : 0;
+    ans.considered = 1;
+    ans.shown.push_back(std::move(one));
   } else {
     SearchOptions options;
-    if (partial) {
-      const std::vector<std::string> keys = layout_keys(*layout_text);
+    if (ans.partial) {
+      const std::vector<std::string> keys = layout_keys(*r.layout_text);
       // Only the product check of parse_layout: the search fills the rest.
-      const Layout l = parse_layout(*layout_text, job.n_chips);
+      const Layout l = parse_layout(*r.layout_text, job.n_chips);
       options = locks_from(keys, l);
       if (options.tp && *options.tp > job.cluster().chips_per_node) options.tp_within_node = false;
     }
     // A stage count the user fixed is taken as given, even or not.
-    options.even_stages = !uneven && !options.pp;
+    options.even_stages = !r.uneven && !options.pp;
     SearchResult s = search_layouts(job, options);
-    if (partial && s.layouts.empty())
-      throw UsageError("--layout " + *layout_text + ": " + s.none_reason);
-    considered = static_cast<std::int64_t>(s.layouts.size());
-    fitting = s.fitting;
-    pareto = static_cast<std::int64_t>(s.pareto.size());
-    for (std::size_t i = 0; i < s.layouts.size() && static_cast<std::int64_t>(i) < top; ++i)
-      shown.push_back(std::move(s.layouts[i]));
-    if (shown.empty()) {
+    if (ans.partial && s.layouts.empty())
+      throw UsageError("--layout " + *r.layout_text + ": " + s.none_reason);
+    ans.considered = static_cast<std::int64_t>(s.layouts.size());
+    ans.fitting = s.fitting;
+    ans.pareto = static_cast<std::int64_t>(s.pareto.size());
+    for (std::size_t i = 0; i < s.layouts.size() && static_cast<std::int64_t>(i) < r.top; ++i)
+      ans.shown.push_back(std::move(s.layouts[i]));
+    if (ans.shown.empty()) {
       // Say why with the simplest split: data parallel over every chip.
       const LayoutResult plain = evaluate_layout(job, parse_layout("tp=1", job.n_chips));
       throw std::invalid_argument(
@@ -312,49 +335,51 @@ int run_parallel(Args& a) {
           "); try a chip count with more factors of 2");
     }
   }
-
-  std::optional<EmittedFlags> flags;
-  if (emit_to != "none") {
-    const Layout& l = shown.front().layout;
-    flags = emit_to == "megatron" ? emit_megatron(job, l) : emit_torchtitan(job, l);
+  if (r.emit_to != "none") {
+    const Layout& l = ans.shown.front().layout;
+    ans.flags = r.emit_to == "megatron" ? emit_megatron(job, l) : emit_torchtitan(job, l);
   }
-  if (json) {
-    QJsonObject o;
-    o["software"] = QString::fromStdString(software);
-    QJsonArray changes;
-    for (const std::string& c : software_changes(software_by_name(software), job.software))
-      changes.append(QString::fromStdString(c));
-    o["software_changes"] = changes;
-    const Network& net = job.cluster();
-    o["cluster"] = QJsonObject{
-        {"gpus_per_node", json_int(net.chips_per_node)},
-        {"scale_up_gb_per_s", net.intra_node_bytes_per_s / 1e9},
-        {"scale_out_gb_per_s", net.inter_node_bytes_per_s / 1e9},
-        {"source",
-         QString::fromUtf8(net.source.data(), static_cast<qsizetype>(net.source.size()))}};
-    o["calibration"] = calibration_json(job, profile_path, software);
-    if (layout_text) {
-      QJsonArray axes;
-      for (const std::string& x : searched) axes.append(QString::fromStdString(x));
-      o["searched_axes"] = axes;
-    }
-    if (flags) {
-      QJsonArray caveats;
-      for (const std::string& c : flags->caveats) caveats.append(QString::fromStdString(c));
-      o["emit"] = QJsonObject{{"framework", QString::fromStdString(emit_to)},
-                              {"text", QString::fromStdString(flags->text)},
-                              {"caveats", caveats}};
-    }
-    o["best"] = !shown.empty() && (layout_text || shown.front().fits)
-                    ? QJsonValue(layout_json(shown.front()))
-                    : QJsonValue();
-    QJsonArray arr;
-    for (const LayoutResult& r : shown) arr.append(layout_json(r));
-    o["layouts"] = arr;
-    print_json(o);
-    return 0;
-  }
+  return ans;
+}
 
+QJsonObject parallel_json(const ParallelRequest& r, const ParallelAnswer& ans) {
+  const TrainingJob& job = r.job;
+  QJsonObject o;
+  o["software"] = QString::fromStdString(r.software);
+  QJsonArray changes;
+  for (const std::string& c : software_changes(software_by_name(r.software), job.software))
+    changes.append(QString::fromStdString(c));
+  o["software_changes"] = changes;
+  const Network& net = job.cluster();
+  o["cluster"] = QJsonObject{
+      {"gpus_per_node", json_int(net.chips_per_node)},
+      {"scale_up_gb_per_s", net.intra_node_bytes_per_s / 1e9},
+      {"scale_out_gb_per_s", net.inter_node_bytes_per_s / 1e9},
+      {"source", QString::fromUtf8(net.source.data(), static_cast<qsizetype>(net.source.size()))}};
+  o["calibration"] = calibration_json(job, r.profile_path, r.software);
+  if (r.layout_text) {
+    QJsonArray axes;
+    for (const std::string& x : ans.searched) axes.append(QString::fromStdString(x));
+    o["searched_axes"] = axes;
+  }
+  if (ans.flags) {
+    QJsonArray caveats;
+    for (const std::string& c : ans.flags->caveats) caveats.append(QString::fromStdString(c));
+    o["emit"] = QJsonObject{{"framework", QString::fromStdString(r.emit_to)},
+                            {"text", QString::fromStdString(ans.flags->text)},
+                            {"caveats", caveats}};
+  }
+  o["best"] = !ans.shown.empty() && (r.layout_text || ans.shown.front().fits)
+                  ? QJsonValue(layout_json(ans.shown.front()))
+                  : QJsonValue();
+  QJsonArray arr;
+  for (const LayoutResult& l : ans.shown) arr.append(layout_json(l));
+  o["layouts"] = arr;
+  return o;
+}
+
+void print_parallel(const ParallelRequest& r, const ParallelAnswer& ans) {
+  const TrainingJob& job = r.job;
   std::printf("Parallelism: %s chips of %s, %lld layers, d_model %lld, %s tokens/step\n",
               format_grouped(static_cast<double>(job.n_chips)).c_str(), job.chip.c_str(),
               static_cast<long long>(job.shape.n_layers), static_cast<long long>(job.shape.d_model),
@@ -366,7 +391,7 @@ int run_parallel(Args& a) {
               format_grouped(net.inter_node_bytes_per_s / 1e9, 1).c_str(),
               std::string(net.source).c_str());
   for (const SoftwarePreset& p : software_presets())
-    if (p.name == software) {
+    if (p.name == r.software) {
       std::printf("Software: %s — %s\n", std::string(p.name).c_str(),
                   std::string(p.description).c_str());
       std::string with;
@@ -374,32 +399,41 @@ int run_parallel(Args& a) {
         with += (with.empty() ? "" : ", ") + c;
       if (!with.empty()) std::printf("  with %s\n", with.c_str());
     }
-  std::printf("Constants: %s\n", calibration_text(job, profile_path, software).c_str());
-  if (partial) {
+  std::printf("Constants: %s\n", calibration_text(job, r.profile_path, r.software).c_str());
+  if (ans.partial) {
     std::string axes;
-    for (const std::string& x : searched) axes += (axes.empty() ? "" : ", ") + x;
+    for (const std::string& x : ans.searched) axes += (axes.empty() ? "" : ", ") + x;
     std::printf("--layout fixes what it names; searched: %s\n", axes.c_str());
   }
-  if (!layout_text || partial) {
+  if (!r.layout_text || ans.partial) {
     std::printf("%lld valid layouts, %lld fit in HBM, %lld on the memory-time Pareto front\n\n",
-                static_cast<long long>(considered), static_cast<long long>(fitting),
-                static_cast<long long>(pareto));
+                static_cast<long long>(ans.considered), static_cast<long long>(ans.fitting),
+                static_cast<long long>(ans.pareto));
     std::printf("  %-4s %-62s %9s %7s %9s\n", "rank", "layout", "step", "MFU", "peak mem");
-    for (std::size_t i = 0; i < shown.size(); ++i) {
-      const LayoutResult& r = shown[i];
-      std::printf("  %-4zu %-62s %9s %7s %9s%s\n", i + 1, to_string(r.layout).c_str(),
-                  format_seconds(r.step_seconds).c_str(), format_percent(r.mfu).c_str(),
-                  gb(r.memory.total_bytes).c_str(), r.fits ? "" : "  (does not fit)");
+    for (std::size_t i = 0; i < ans.shown.size(); ++i) {
+      const LayoutResult& l = ans.shown[i];
+      std::printf("  %-4zu %-62s %9s %7s %9s%s\n", i + 1, to_string(l.layout).c_str(),
+                  format_seconds(l.step_seconds).c_str(), format_percent(l.mfu).c_str(),
+                  gb(l.memory.total_bytes).c_str(), l.fits ? "" : "  (does not fit)");
     }
-    if (shown.empty()) return 0;
-    std::printf("\n%s: ", fitting > 0 ? "Best" : "Closest (none fits)");
+    if (ans.shown.empty()) return;
+    std::printf("\n%s: ", ans.fitting > 0 ? "Best" : "Closest (none fits)");
   }
-  print_layout(shown.front());
-  if (flags) {
-    std::printf("\nLaunch flags (%s) for %s:\n%s", emit_to.c_str(),
-                to_string(shown.front().layout).c_str(), flags->text.c_str());
-    for (const std::string& c : flags->caveats) std::printf("  note: %s\n", c.c_str());
+  print_layout(ans.shown.front());
+  if (ans.flags) {
+    std::printf("\nLaunch flags (%s) for %s:\n%s", r.emit_to.c_str(),
+                to_string(ans.shown.front().layout).c_str(), ans.flags->text.c_str());
+    for (const std::string& c : ans.flags->caveats) std::printf("  note: %s\n", c.c_str());
   }
+}
+
+int run_parallel(Args& a) {
+  const ParallelRequest r = read_parallel_flags(a);
+  const ParallelAnswer ans = plan_layouts(r);
+  if (r.json)
+    print_json(parallel_json(r, ans));
+  else
+    print_parallel(r, ans);
   return 0;
 }
 
