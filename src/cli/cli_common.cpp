@@ -570,7 +570,8 @@ void Args::finish() const {
           const std::size_t j = std::min(alt.find(' ', i), alt.size());
           const std::string_view word = std::string_view(alt).substr(i, j - i);
           if (word.empty() || word[0] == '-' || word[0] == '[' || word[0] == '(') break;
-          owner += (owner.empty() ? "" : " ") + std::string(word);
+          if (!owner.empty()) owner += ' ';
+          owner += word;
           i = j + 1;
         }
         owners += (owners.empty() ? "\"" : ", \"") + owner + "\"";

@@ -56,10 +56,25 @@ void require_physical(const ComputeOptimum& opt, const CsvLadder& ladder) {
   throw std::invalid_argument(m + check_rows(ladder));
 }
 
-int run_fit(Args& a) {
-  const bool json = a.flag("--json");
+// What `fit` was asked: the ladder file and how to read it, the fit, the
+// target and the law file to write.
+struct FitRequest {
+  bool json = false;
+  std::string path;
   CsvLadderOptions csv;
-  const std::string path = a.required_text("--csv");
+  FitOptions fit;
+  double target_flops = 0;
+  std::optional<std::int64_t> bootstrap;
+  std::int64_t seed = 0;
+  double max_seconds = 0;
+  std::optional<std::string> law_out;
+};
+
+FitRequest read_fit_flags(Args& a) {
+  FitRequest r;
+  r.json = a.flag("--json");
+  CsvLadderOptions& csv = r.csv;
+  r.path = a.required_text("--csv");
   csv.n_column = a.text("--n-col", "N");
   const auto d_col = a.value("--d-col");
   const auto c_col = a.value("--c-col");
@@ -72,68 +87,78 @@ int run_fit(Args& a) {
   // Strict by default: a script that fits a ladder should fail on a bad row,
   // not fit a different set of runs; --skip-bad-rows lists what it skips.
   csv.skip_bad_rows = a.flag("--skip-bad-rows");
-  FitOptions fit;
-  fit.estimator = parse_estimator(
+  r.fit.estimator = parse_estimator(
       a.choice("--estimator", "huber-log", {"huber-log", "ls-log", "ls-linear", "seed-cd"}));
-  fit.huber_delta = a.real("--delta", 1e-3, 1e-12, 10, "log-loss units");
-  const double target = a.real("--target-flops", 1e24, 1e6, 1e40, "FLOPs");
-  const auto boot = a.optional_integer("--bootstrap", 1, kMaxBootstrap, "resamples");
-  const auto seed = a.integer("--seed", 0, 0, kMaxCount, "seed");
-  const double max_seconds = a.real("--max-seconds", 0, 0, 1e7, "s (0: no limit)");
-  auto law_out = a.value("-o");
-  if (!law_out) law_out = a.value("--output");
-  if (law_out && law_out->empty()) throw UsageError("-o needs a file name");
+  r.fit.huber_delta = a.real("--delta", 1e-3, 1e-12, 10, "log-loss units");
+  r.target_flops = a.real("--target-flops", 1e24, 1e6, 1e40, "FLOPs");
+  r.bootstrap = a.optional_integer("--bootstrap", 1, kMaxBootstrap, "resamples");
+  r.seed = a.integer("--seed", 0, 0, kMaxCount, "seed");
+  r.max_seconds = a.real("--max-seconds", 0, 0, 1e7, "s (0: no limit)");
+  r.law_out = a.value("-o");
+  if (!r.law_out) r.law_out = a.value("--output");
+  if (r.law_out && r.law_out->empty()) throw UsageError("-o needs a file name");
   a.finish();
+  return r;
+}
 
-  // One clock for the whole command: reading the ladder, the fit and its
-  // bootstrap (--max-seconds, Ctrl+C and the progress line cover them all).
-  LongRun run("bytes of the ladder", 0, json, max_seconds);
-  // Reading and parsing report their bytes: a large file shows progress and
-  // stops on Ctrl+C or --max-seconds mid-read.
-  csv.progress = [&run](std::int64_t done, std::int64_t total) {
+// The ladder from its file or standard input, its bytes reported to `run`: a
+// large file shows progress and stops on Ctrl+C or --max-seconds mid-read.
+CsvLadder read_ladder(FitRequest& r, LongRun& run) {
+  r.csv.progress = [&run](std::int64_t done, std::int64_t total) {
     return run.keep_going(done, total);
   };
   CsvLadder ladder;
   try {
-    if (path == "-") {
+    if (r.path == "-") {
       // Standard input: a pipe, a redirected file or a terminal (ended by Ctrl+D).
       std::string text, error;
-      if (!read_fd_capped(STDIN_FILENO, "standard input", csv.max_bytes, &text, &error,
-                          csv.progress)) {
+      if (!read_fd_capped(STDIN_FILENO, "standard input", r.csv.max_bytes, &text, &error,
+                          r.csv.progress)) {
         run.stop_reason();  // stopped: say why
         throw UsageError("--csv -: " + error);
       }
-      ladder = parse_csv_ladder(text, "standard input", csv);
+      ladder = parse_csv_ladder(text, "standard input", r.csv);
     } else {
-      ladder = load_csv_ladder(path, csv);
+      ladder = load_csv_ladder(r.path, r.csv);
     }
   } catch (const csv::Stopped&) {
     run.stop_reason();
     throw;
   }
   run.update(0);  // a ladder that took the whole budget to read stops here
+  return ladder;
+}
+
+// The fitted law, its bootstrap when asked, and the optimum at the target.
+struct FitAnswer {
+  FitResult fit;
+  std::optional<BootstrapResult> bootstrap;
+  ComputeOptimum optimum;
+};
+
+FitAnswer fit_ladder(FitRequest& r, const CsvLadder& ladder, LongRun& run) {
   run.stage("fit steps", 0);
-  std::optional<BootstrapResult> b;
-  FitResult f;
-  fit.progress = [&run](std::int64_t done, std::int64_t total) {
+  FitAnswer ans;
+  r.fit.progress = [&run](std::int64_t done, std::int64_t total) {
     return run.keep_going(done, total);
   };
   try {
-    if (boot) {
+    if (r.bootstrap) {
       BootstrapOptions bo;
-      bo.resamples = static_cast<int>(*boot);
-      bo.seed = static_cast<std::uint64_t>(seed);
-      bo.fit = fit;
+      bo.resamples = static_cast<int>(*r.bootstrap);
+      bo.seed = static_cast<std::uint64_t>(r.seed);
+      bo.fit = r.fit;
       bo.min_successful = std::min(10, bo.resamples);
       bool resampling = false;
-      b = bootstrap_forecast(ladder.points, target, bo, [&](int done, int total) {
-        if (!resampling) run.stage("bootstrap resamples", total);
-        resampling = true;
-        return run.keep_going(done);
-      });
-      f = b->fit;
+      ans.bootstrap =
+          bootstrap_forecast(ladder.points, r.target_flops, bo, [&](int done, int total) {
+            if (!resampling) run.stage("bootstrap resamples", total);
+            resampling = true;
+            return run.keep_going(done);
+          });
+      ans.fit = ans.bootstrap->fit;
     } else {
-      f = fit_parametric(ladder.points, fit);
+      ans.fit = fit_parametric(ladder.points, r.fit);
     }
   } catch (const Cancelled&) {
     run.stop_reason();
@@ -142,58 +167,67 @@ int run_fit(Args& a) {
     // A law the ladder does not determine: name the rows that may be typos.
     throw std::invalid_argument(e.reason + check_rows(ladder));
   }
-  const ComputeOptimum opt = analytic_optimum(f.law, target);
-  require_physical(opt, ladder);
-  if (law_out) {
-    // The law file: the constants, the largest run of the ladder (how far a
-    // forecast extrapolates) and the bootstrap draws (the forecast's interval).
-    double max_flops = 0;
-    for (const LadderPoint& p : ladder.points)
-      max_flops = std::max({max_flops, p.budget_flops, 6.0 * p.n_params * p.n_tokens});
-    const std::string origin =
-        path == "-" ? "standard input" : std::filesystem::path(path).filename().string();
-    const PlanLaw law =
-        fitted_plan_law(f.law, b ? b->laws : std::vector<LossLaw>{}, origin, max_flops, 0.95);
-    save_plan_law_file(*law_out, law, to_string(f.estimator), f.n_points);
-  }
+  ans.optimum = analytic_optimum(ans.fit.law, r.target_flops);
+  require_physical(ans.optimum, ladder);
+  return ans;
+}
 
-  if (json) {
-    QJsonObject o{
-        {"E", f.law.E},
-        {"A", f.law.A},
-        {"alpha", f.law.alpha},
-        {"B", f.law.B},
-        {"beta", f.law.beta},
-        {"objective", f.objective},
-        {"n_points", json_int(f.n_points)},
-        {"rows", json_int(ladder.rows)},
-        {"rows_filtered", json_int(ladder.rows_filtered)},
-        {"rows_skipped", json_int(static_cast<std::int64_t>(ladder.skipped.size()))},
-        {"estimator", QString::fromUtf8(to_string(f.estimator).data(),
-                                        static_cast<qsizetype>(to_string(f.estimator).size()))},
-        {"converged", f.converged},
-        {"target_flops", target},
-        {"n_opt", opt.n_params},
-        {"d_opt", opt.n_tokens},
-        {"loss_at_target", opt.loss}};
-    if (csv.skip_bad_rows) {
-      QJsonArray skipped;
-      for (const CsvSkippedRow& r : ladder.skipped)
-        skipped.append(QJsonObject{{"line", json_int(r.line)},
-                                   {"reason", QString::fromUtf8(to_string(r.reason).data())},
-                                   {"column", QString::fromStdString(r.column)},
-                                   {"message", QString::fromStdString(r.message)}});
-      o["skipped"] = skipped;
-    }
-    if (b) {
-      o["ci_low"] = b->ci_low;
-      o["ci_high"] = b->ci_high;
-      o["bootstrap_median"] = b->median;
-      o["bootstrap_successful"] = json_int(b->n_successful);
-    }
-    print_json(o);
-    return 0;
+// The law file: the constants, the largest run of the ladder (how far a
+// forecast extrapolates) and the bootstrap draws (the forecast's interval).
+void save_fitted_law(const FitRequest& r, const CsvLadder& ladder, const FitAnswer& ans) {
+  double max_flops = 0;
+  for (const LadderPoint& p : ladder.points)
+    max_flops = std::max({max_flops, p.budget_flops, 6.0 * p.n_params * p.n_tokens});
+  const std::string origin =
+      r.path == "-" ? "standard input" : std::filesystem::path(r.path).filename().string();
+  const PlanLaw law =
+      fitted_plan_law(ans.fit.law, ans.bootstrap ? ans.bootstrap->laws : std::vector<LossLaw>{},
+                      origin, max_flops, 0.95);
+  save_plan_law_file(*r.law_out, law, to_string(ans.fit.estimator), ans.fit.n_points);
+}
+
+QJsonObject fit_json(const FitRequest& r, const CsvLadder& ladder, const FitAnswer& ans) {
+  const FitResult& f = ans.fit;
+  const ComputeOptimum& opt = ans.optimum;
+  QJsonObject o{
+      {"E", f.law.E},
+      {"A", f.law.A},
+      {"alpha", f.law.alpha},
+      {"B", f.law.B},
+      {"beta", f.law.beta},
+      {"objective", f.objective},
+      {"n_points", json_int(f.n_points)},
+      {"rows", json_int(ladder.rows)},
+      {"rows_filtered", json_int(ladder.rows_filtered)},
+      {"rows_skipped", json_int(static_cast<std::int64_t>(ladder.skipped.size()))},
+      {"estimator", QString::fromUtf8(to_string(f.estimator).data(),
+                                      static_cast<qsizetype>(to_string(f.estimator).size()))},
+      {"converged", f.converged},
+      {"target_flops", r.target_flops},
+      {"n_opt", opt.n_params},
+      {"d_opt", opt.n_tokens},
+      {"loss_at_target", opt.loss}};
+  if (r.csv.skip_bad_rows) {
+    QJsonArray skipped;
+    for (const CsvSkippedRow& s : ladder.skipped)
+      skipped.append(QJsonObject{{"line", json_int(s.line)},
+                                 {"reason", QString::fromUtf8(to_string(s.reason).data())},
+                                 {"column", QString::fromStdString(s.column)},
+                                 {"message", QString::fromStdString(s.message)}});
+    o["skipped"] = skipped;
   }
+  if (const auto& b = ans.bootstrap) {
+    o["ci_low"] = b->ci_low;
+    o["ci_high"] = b->ci_high;
+    o["bootstrap_median"] = b->median;
+    o["bootstrap_successful"] = json_int(b->n_successful);
+  }
+  return o;
+}
+
+void print_fit(const FitRequest& r, const CsvLadder& ladder, const FitAnswer& ans) {
+  const FitResult& f = ans.fit;
+  const ComputeOptimum& opt = ans.optimum;
   std::printf("Parametric fit of %s (%s)\n", ladder.source.c_str(),
               std::string(to_string(f.estimator)).c_str());
   row("points", format_grouped(static_cast<std::int64_t>(f.n_points)) + " of " +
@@ -206,9 +240,9 @@ int run_fit(Args& a) {
         format_grouped(static_cast<std::int64_t>(ladder.skipped.size())) + " (--skip-bad-rows):");
     constexpr std::size_t kShown = 20;
     for (std::size_t i = 0; i < ladder.skipped.size() && i < kShown; ++i) {
-      const CsvSkippedRow& r = ladder.skipped[i];
-      std::printf("    line %lld, %s: %s\n", static_cast<long long>(r.line),
-                  std::string(to_string(r.reason)).c_str(), r.message.c_str());
+      const CsvSkippedRow& s = ladder.skipped[i];
+      std::printf("    line %lld, %s: %s\n", static_cast<long long>(s.line),
+                  std::string(to_string(s.reason)).c_str(), s.message.c_str());
     }
     if (ladder.skipped.size() > kShown)
       std::printf("    … and %zu more\n", ladder.skipped.size() - kShown);
@@ -219,16 +253,31 @@ int run_fit(Args& a) {
   row("objective", format_sci(f.objective, 6));
   if (f.estimator == Estimator::seed_cd)
     row("note", "the seed's coordinate descent is a toy: it does not converge");
-  std::printf("\nAt C = %s FLOPs (compute-optimal under the fit)\n", format_sci(target).c_str());
+  std::printf("\nAt C = %s FLOPs (compute-optimal under the fit)\n",
+              format_sci(r.target_flops).c_str());
   row("N_opt", format_count(opt.n_params, 2) + " params");
   row("D_opt", format_count(opt.n_tokens, 2) + " tokens (" +
                    format_grouped(opt.tokens_per_param(), 1) + " tokens/param)");
   row("loss", format_grouped(opt.loss, 4) + " nats/token");
-  if (b)
+  if (const auto& b = ans.bootstrap)
     row("95 % bootstrap interval", "[" + format_grouped(b->ci_low, 4) + ", " +
                                        format_grouped(b->ci_high, 4) + "] nats/token (" +
                                        format_grouped(static_cast<std::int64_t>(b->n_successful)) +
                                        " resamples)");
+}
+
+int run_fit(Args& a) {
+  FitRequest r = read_fit_flags(a);
+  // One clock for the whole command: reading the ladder, the fit and its
+  // bootstrap (--max-seconds, Ctrl+C and the progress line cover them all).
+  LongRun run("bytes of the ladder", 0, r.json, r.max_seconds);
+  const CsvLadder ladder = read_ladder(r, run);
+  const FitAnswer ans = fit_ladder(r, ladder, run);
+  if (r.law_out) save_fitted_law(r, ladder, ans);
+  if (r.json)
+    print_json(fit_json(r, ladder, ans));
+  else
+    print_fit(r, ladder, ans);
   return 0;
 }
 
