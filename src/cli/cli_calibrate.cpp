@@ -107,123 +107,124 @@ std::string value_text(const FittedConstant& c, const FitConstant& k) {
   return b;
 }
 
-int run_calibrate(Args& a) {
-  const bool json = a.flag("--json");
-  const std::vector<std::string> files = a.values("--runs");
-  if (files.empty()) throw UsageError("--runs FILE is required (a runs CSV or a training log)");
-  const RunDefaults defaults = parse_set(a.values("--set"));
-  const auto config_path = a.value("--config");
-  const auto chip = a.value("--chip");
-  const std::set<std::int64_t> lines = parse_lines(a.value("--lines"));
-  const auto predict_file = a.value("--predict");
-  const auto out = a.value("-o");
-  const std::optional<Network> network = cluster_from_flags(
-      a, chip ? *chip : (defaults.count("chip") ? defaults.at("chip") : std::string("H100")));
+// What `calibrate` was asked: the runs, their defaults and filters, the
+// cluster, the constants held fixed, the bootstrap, the file to predict and
+// the profile to write.
+struct CalibrateRequest {
+  bool json = false;
+  std::vector<std::string> files;
+  RunDefaults defaults;  // --set, with --chip over its chip
+  std::optional<std::string> config_path, chip, predict_file, out;
+  std::set<std::int64_t> lines;
+  std::optional<Network> network;
   std::vector<std::string> fixed;
+  ConstantFitOptions options;
+  double max_seconds = 0;
+};
+
+CalibrateRequest read_calibrate_flags(Args& a) {
+  CalibrateRequest r;
+  r.json = a.flag("--json");
+  r.files = a.values("--runs");
+  if (r.files.empty()) throw UsageError("--runs FILE is required (a runs CSV or a training log)");
+  r.defaults = parse_set(a.values("--set"));
+  r.config_path = a.value("--config");
+  r.chip = a.value("--chip");
+  r.lines = parse_lines(a.value("--lines"));
+  r.predict_file = a.value("--predict");
+  r.out = a.value("-o");
+  r.network = cluster_from_flags(
+      a,
+      r.chip ? *r.chip : (r.defaults.count("chip") ? r.defaults.at("chip") : std::string("H100")));
   for (const std::string& f : a.values("--fix")) {
     std::size_t start = 0;
     while (start <= f.size()) {
       std::size_t end = f.find(',', start);
       if (end == std::string::npos) end = f.size();
-      if (end > start) fixed.push_back(f.substr(start, end - start));
+      if (end > start) r.fixed.push_back(f.substr(start, end - start));
       start = end + 1;
     }
   }
-  ConstantFitOptions options;
-  options.bootstrap = a.integer("--bootstrap", 200, 0, 100'000, "resamples");
-  options.seed = static_cast<std::uint64_t>(a.integer("--seed", 1, 0, 1'000'000'000, "seed"));
-  const double max_seconds = a.real("--max-seconds", 0, 0, 1e7, "s (0: no limit)");
+  r.options.bootstrap = a.integer("--bootstrap", 200, 0, 100'000, "resamples");
+  r.options.seed = static_cast<std::uint64_t>(a.integer("--seed", 1, 0, 1'000'000'000, "seed"));
+  r.max_seconds = a.real("--max-seconds", 0, 0, 1e7, "s (0: no limit)");
   a.finish();
+  if (r.chip) r.defaults["chip"] = *r.chip;
+  return r;
+}
 
-  // One clock for the whole command, as fit has: reading the runs, the fit,
-  // its leave-one-out fits and bootstrap (--max-seconds, Ctrl+C and the
-  // progress line cover them all).
-  LongRun run("fits", 0, json, max_seconds);
-
-  RunDefaults d = defaults;
-  if (chip) d["chip"] = *chip;
-  std::optional<TrainingConfig> config;
-  if (config_path) config = import_training_config_file(*config_path);
-  MeasuredRuns runs = read_all(files, d, config);
-  run.update(0);  // runs files that took the whole budget to read stop here
-  if (!lines.empty()) {
+// The runs to fit: every file read, only the --lines asked for, on --chip.
+MeasuredRuns runs_to_fit(const CalibrateRequest& r, const std::optional<TrainingConfig>& config) {
+  MeasuredRuns runs = read_all(r.files, r.defaults, config);
+  if (!r.lines.empty()) {
     std::vector<MeasuredRun> kept;
-    for (MeasuredRun& r : runs.runs)
-      if (lines.count(r.line)) kept.push_back(std::move(r));
-    if (kept.size() != lines.size())
-      throw UsageError("--lines names " + std::to_string(lines.size()) + " rows but " +
+    for (MeasuredRun& m : runs.runs)
+      if (r.lines.count(m.line)) kept.push_back(std::move(m));
+    if (kept.size() != r.lines.size())
+      throw UsageError("--lines names " + std::to_string(r.lines.size()) + " rows but " +
                        std::to_string(kept.size()) + " of them are readable runs");
     runs.runs = std::move(kept);
   }
-  if (chip)
-    for (MeasuredRun& r : runs.runs) r.job.chip = *chip;
-  // Asked after each fit (with the count) and before each model evaluation
-  // (one fit of many runs can take a while): a stop is seen within one step.
-  std::int64_t fits_done = 0;
-  options.progress = [&run, &fits_done](std::int64_t done, std::int64_t total) {
-    fits_done = done;
-    return run.keep_going(done, total);
-  };
-  Calibration c;
-  try {
-    c = calibrate_step_time(runs.runs, options, fixed, network,
-                            [&run, &fits_done] { return run.keep_going(fits_done); });
-  } catch (const Cancelled&) {
-    run.stop_reason();
-    throw;
-  }
+  if (r.chip)
+    for (MeasuredRun& m : runs.runs) m.job.chip = *r.chip;
+  return runs;
+}
+
+// The runs of --predict's file: measured, with the datasheet model (the
+// priors) and with the profile (the fitted values).
+struct Prediction {
+  std::vector<double> measured, prior, calibrated;
+  std::vector<std::string> skipped;
+  ErrorSummary prior_error, calibrated_error;
+};
+
+Prediction predict_other(const CalibrateRequest& r, const std::optional<TrainingConfig>& config,
+                         const Calibration& c) {
+  std::vector<double> priors;
+  for (const FitConstant& k : c.constants) priors.push_back(k.prior);
   const std::vector<double> fitted = c.fit.values();
-  const std::vector<double> priors = [&] {
-    std::vector<double> p;
-    for (const FitConstant& k : c.constants) p.push_back(k.prior);
-    return p;
-  }();
+  Prediction p;
+  const MeasuredRuns other = load_runs_file(*r.predict_file, r.defaults, config);
+  for (const MeasuredRun& m : other.runs) {
+    if (!m.measured.step_seconds) continue;
+    TrainingJob job = m.job;
+    if (r.chip) job.chip = *r.chip;
+    job.network = r.network;
+    p.measured.push_back(*m.measured.step_seconds);
+    p.prior.push_back(predict_step_seconds(job, m.layout, priors));
+    p.calibrated.push_back(predict_step_seconds(job, m.layout, fitted));
+  }
+  for (const SkippedRun& s : other.skipped)
+    p.skipped.push_back("line " + std::to_string(s.line) + ": " + s.reason);
+  p.prior_error = relative_errors(p.prior, p.measured);
+  p.calibrated_error = relative_errors(p.calibrated, p.measured);
+  return p;
+}
 
-  // Runs of another file predicted with the datasheet model and the profile.
-  std::vector<double> pm, pp, pc;
-  std::vector<std::string> predict_skipped;
-  if (predict_file) {
-    const MeasuredRuns other = load_runs_file(*predict_file, d, config);
-    for (const MeasuredRun& r : other.runs) {
-      if (!r.measured.step_seconds) continue;
-      TrainingJob job = r.job;
-      if (chip) job.chip = *chip;
-      job.network = network;
-      pm.push_back(*r.measured.step_seconds);
-      pp.push_back(predict_step_seconds(job, r.layout, priors));
-      pc.push_back(predict_step_seconds(job, r.layout, fitted));
-    }
-    for (const SkippedRun& s : other.skipped)
-      predict_skipped.push_back("line " + std::to_string(s.line) + ": " + s.reason);
-  }
-  const ErrorSummary pe = relative_errors(pp, pm), ce = relative_errors(pc, pm);
+QJsonObject calibrate_json(const CalibrateRequest& r, const MeasuredRuns& runs,
+                           const Calibration& c, const std::optional<Prediction>& p) {
+  QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(profile_to_json(c))).object();
+  QJsonArray skipped;
+  for (const SkippedRun& s : runs.skipped) skipped.append(QString::fromStdString(s.reason));
+  for (const std::string& s : c.skipped) skipped.append(QString::fromStdString(s));
+  o["skipped"] = skipped;
+  if (p)
+    o["prediction"] =
+        QJsonObject{{"file", QString::fromStdString(*r.predict_file)},
+                    {"runs", static_cast<double>(p->measured.size())},
+                    {"prior", QJsonObject{{"mean_abs", p->prior_error.mean_abs},
+                                          {"mean_signed", p->prior_error.mean_signed}}},
+                    {"calibrated", QJsonObject{{"mean_abs", p->calibrated_error.mean_abs},
+                                               {"mean_signed", p->calibrated_error.mean_signed}}}};
+  if (r.out) o["written"] = QString::fromStdString(*r.out);
+  return o;
+}
 
-  run.update(fits_done);  // the --predict runs are read and evaluated on the same clock
-  if (out) {
-    QString error;
-    if (!write_file_atomically(QString::fromStdString(*out),
-                               QByteArray::fromStdString(profile_to_json(c)), &error))
-      throw std::runtime_error(error.toStdString());
-  }
-  if (json) {
-    QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(profile_to_json(c))).object();
-    QJsonArray skipped;
-    for (const SkippedRun& s : runs.skipped) skipped.append(QString::fromStdString(s.reason));
-    for (const std::string& s : c.skipped) skipped.append(QString::fromStdString(s));
-    o["skipped"] = skipped;
-    if (predict_file)
-      o["prediction"] = QJsonObject{
-          {"file", QString::fromStdString(*predict_file)},
-          {"runs", static_cast<double>(pm.size())},
-          {"prior", QJsonObject{{"mean_abs", pe.mean_abs}, {"mean_signed", pe.mean_signed}}},
-          {"calibrated", QJsonObject{{"mean_abs", ce.mean_abs}, {"mean_signed", ce.mean_signed}}}};
-    if (out) o["written"] = QString::fromStdString(*out);
-    print_json(o);
-    return 0;
-  }
-  const Network& net = network ? *network : chip_by_name(c.chip).network;
+void print_calibration(const CalibrateRequest& r, const MeasuredRuns& runs, const Calibration& c,
+                       const std::optional<Prediction>& p) {
+  const Network& net = r.network ? *r.network : chip_by_name(c.chip).network;
   std::printf("Calibrated on %zu runs of %s (step time; %lld bootstrap resamples)\n", c.runs.size(),
-              c.chip.c_str(), static_cast<long long>(options.bootstrap));
+              c.chip.c_str(), static_cast<long long>(r.options.bootstrap));
   std::printf("  cluster: %lld GPUs per node, scale-up %s GB/s, scale-out %s GB/s per GPU\n",
               static_cast<long long>(net.chips_per_node),
               format_grouped(net.intra_node_bytes_per_s / 1e9, 1).c_str(),
@@ -253,16 +254,56 @@ int run_calibrate(Args& a) {
   err("datasheet model", c.fit.prior_error);
   err("calibrated (in sample)", c.fit.fit_error);
   err("leave-one-out", c.fit.loo_error);
-  if (predict_file) {
-    std::printf("Prediction of %s (%zu runs)\n", predict_file->c_str(), pm.size());
-    err("datasheet model", pe);
-    err("calibrated", ce);
+  if (p) {
+    std::printf("Prediction of %s (%zu runs)\n", r.predict_file->c_str(), p->measured.size());
+    err("datasheet model", p->prior_error);
+    err("calibrated", p->calibrated_error);
   }
   for (const SkippedRun& s : runs.skipped) std::printf("  skipped: %s\n", s.reason.c_str());
   for (const std::string& s : c.skipped) std::printf("  skipped: %s\n", s.c_str());
-  for (const std::string& s : predict_skipped)
-    std::printf("  skipped in --predict: %s\n", s.c_str());
-  if (out) std::printf("Cluster profile written to %s\n", out->c_str());
+  if (p)
+    for (const std::string& s : p->skipped) std::printf("  skipped in --predict: %s\n", s.c_str());
+  if (r.out) std::printf("Cluster profile written to %s\n", r.out->c_str());
+}
+
+int run_calibrate(Args& a) {
+  CalibrateRequest r = read_calibrate_flags(a);
+  // One clock for the whole command, as fit has: reading the runs, the fit,
+  // its leave-one-out fits and bootstrap (--max-seconds, Ctrl+C and the
+  // progress line cover them all).
+  LongRun run("fits", 0, r.json, r.max_seconds);
+  std::optional<TrainingConfig> config;
+  if (r.config_path) config = import_training_config_file(*r.config_path);
+  const MeasuredRuns runs = runs_to_fit(r, config);
+  run.update(0);  // runs files that took the whole budget to read stop here
+  // Asked after each fit (with the count) and before each model evaluation
+  // (one fit of many runs can take a while): a stop is seen within one step.
+  std::int64_t fits_done = 0;
+  r.options.progress = [&run, &fits_done](std::int64_t done, std::int64_t total) {
+    fits_done = done;
+    return run.keep_going(done, total);
+  };
+  Calibration c;
+  try {
+    c = calibrate_step_time(runs.runs, r.options, r.fixed, r.network,
+                            [&run, &fits_done] { return run.keep_going(fits_done); });
+  } catch (const Cancelled&) {
+    run.stop_reason();
+    throw;
+  }
+  std::optional<Prediction> p;
+  if (r.predict_file) p = predict_other(r, config, c);
+  run.update(fits_done);  // the --predict runs are read and evaluated on the same clock
+  if (r.out) {
+    QString error;
+    if (!write_file_atomically(QString::fromStdString(*r.out),
+                               QByteArray::fromStdString(profile_to_json(c)), &error))
+      throw std::runtime_error(error.toStdString());
+  }
+  if (r.json)
+    print_json(calibrate_json(r, runs, c, p));
+  else
+    print_calibration(r, runs, c, p);
   return 0;
 }
 
