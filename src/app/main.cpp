@@ -9,6 +9,97 @@
 #include "process_guard.h"
 #include "shell/MainWindow.h"
 
+namespace {
+
+// The command line: a scenario to open, or a report or screenshot to write
+// and exit.
+struct Options {
+  QCommandLineOption shot{QStringLiteral("screenshot"),
+                          QStringLiteral("Render the window to a PNG and exit."),
+                          QStringLiteral("FILE")};
+  QCommandLineOption panel{QStringLiteral("panel"),
+                           QStringLiteral("budget, isoflops, moe, roofline or parallel; with "
+                                          "--screenshot, PANEL/TAB picks a tab by its first word "
+                                          "(roofline/serving)."),
+                           QStringLiteral("PANEL"), QStringLiteral("budget")};
+  QCommandLineOption scenario{QStringLiteral("scenario"), QStringLiteral("Open a scenario file."),
+                              QStringLiteral("FILE")};
+  QCommandLineOption size{QStringLiteral("size"), QStringLiteral("Window size for --screenshot."),
+                          QStringLiteral("WxH"), QStringLiteral("1280x800")};
+  QCommandLineOption report{QStringLiteral("report"),
+                            QStringLiteral("Write the PDF report and exit."),
+                            QStringLiteral("FILE")};
+  QCommandLineOption page{QStringLiteral("page-size"),
+                          QStringLiteral("Report page size: a4 or letter."),
+                          QStringLiteral("SIZE")};
+  QCommandLineOption baseline{
+      QStringLiteral("baseline"),
+      QStringLiteral("Pin this scenario as plan A, the baseline (with --report: the report opens "
+                     "with plan A vs plan B)."),
+      QStringLiteral("FILE")};
+  QCommandLineOption chip_file{
+      QStringLiteral("chip-file"),
+      QStringLiteral("Add the chip a JSON file describes (as napkin-cli --chip-file); may be "
+                     "given more than once."),
+      QStringLiteral("FILE")};
+};
+
+int fail(const QString& message) {
+  std::fprintf(stderr, "napkin: %s\n", message.toLocal8Bit().constData());
+  return 2;
+}
+
+// --report: the scenario (and baseline) rendered to a PDF, offscreen.
+int write_report(const QCommandLineParser& parser, const Options& o, const QString& scenario_file) {
+  napkin::MainWindow w(napkin::MainWindow::Session::fresh);
+  if (!scenario_file.isEmpty() && !w.openFile(scenario_file)) return fail(w.lastError());
+  if (parser.isSet(o.baseline) && !w.openBaseline(parser.value(o.baseline)))
+    return fail(w.lastError());
+  if (parser.isSet(o.page)) {
+    const QString p = parser.value(o.page).toLower();
+    if (p != QLatin1String("a4") && p != QLatin1String("letter"))
+      return fail(QStringLiteral("--page-size must be a4 or letter; got \"%1\"").arg(p));
+    w.setReportPageSize(QPageSize(p == QLatin1String("a4") ? QPageSize::A4 : QPageSize::Letter));
+  }
+  w.resize(1280, 800);
+  if (!w.exportReport(parser.value(o.report))) return fail(w.lastError());
+  return 0;
+}
+
+// --screenshot: one panel (or tab) at --size, to a PNG.
+int take_screenshot(const QCommandLineParser& parser, const Options& o,
+                    const QString& scenario_file) {
+  const QStringList wh = parser.value(o.size).split(QLatin1Char('x'));
+  bool ok_w = false, ok_h = false;
+  const int w = wh.size() == 2 ? wh[0].toInt(&ok_w) : 0;
+  const int h = wh.size() == 2 ? wh[1].toInt(&ok_h) : 0;
+  if (!ok_w || !ok_h || w < 320 || h < 240 || w > 8192 || h > 8192)
+    return fail(QStringLiteral("--size must be WxH with 320 ≤ W, 240 ≤ H ≤ 8192; got \"%1\"")
+                    .arg(parser.value(o.size)));
+  return napkin::MainWindow::screenshot(parser.value(o.shot), parser.value(o.panel), scenario_file,
+                                        QSize(w, h));
+}
+
+// The user's chips and clusters, listed after the built-in ones (a file that
+// cannot be read is named with its key and reason, the others still load),
+// then --chip-file's: a chip given explicitly (napkin-cli report hands its
+// own on), where a bad one is an error, as in napkin-cli. False on that error.
+bool load_chips(const QCommandLineParser& parser, const Options& o) {
+  for (const std::string& why : napkin::load_user_hardware(napkin::user_data_folder()).refused)
+    std::fprintf(stderr, "napkin: ignored %s\n", why.c_str());
+  for (const QString& file : parser.values(o.chip_file)) {
+    try {
+      napkin::register_chip_file(file.toLocal8Bit().toStdString());
+    } catch (const std::invalid_argument& e) {
+      std::fprintf(stderr, "napkin: --chip-file: %s\n", e.what());
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   // A reader that went away or a file-size limit is an error the writer
   // reports ("Broken pipe", "File too large"), not a signal that kills the app.
@@ -32,37 +123,9 @@ int main(int argc, char** argv) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
       QStringLiteral("The arithmetic of LLM pre-training, as instruments."));
-  const QCommandLineOption shot(QStringLiteral("screenshot"),
-                                QStringLiteral("Render the window to a PNG and exit."),
-                                QStringLiteral("FILE"));
-  const QCommandLineOption panel(
-      QStringLiteral("panel"),
-      QStringLiteral("budget, isoflops, moe, roofline or parallel; with --screenshot, "
-                     "PANEL/TAB picks a tab by its first word "
-                     "(roofline/serving)."),
-      QStringLiteral("PANEL"), QStringLiteral("budget"));
-  const QCommandLineOption scenario(
-      QStringLiteral("scenario"), QStringLiteral("Open a scenario file."), QStringLiteral("FILE"));
-  const QCommandLineOption size(QStringLiteral("size"),
-                                QStringLiteral("Window size for --screenshot."),
-                                QStringLiteral("WxH"), QStringLiteral("1280x800"));
-  const QCommandLineOption report(QStringLiteral("report"),
-                                  QStringLiteral("Write the PDF report and exit."),
-                                  QStringLiteral("FILE"));
-  const QCommandLineOption page(QStringLiteral("page-size"),
-                                QStringLiteral("Report page size: a4 or letter."),
-                                QStringLiteral("SIZE"));
-  const QCommandLineOption baseline(
-      QStringLiteral("baseline"),
-      QStringLiteral("Pin this scenario as plan A, the baseline (with --report: the report opens "
-                     "with plan A vs plan B)."),
-      QStringLiteral("FILE"));
-  const QCommandLineOption chip_file(
-      QStringLiteral("chip-file"),
-      QStringLiteral("Add the chip a JSON file describes (as napkin-cli --chip-file); may be "
-                     "given more than once."),
-      QStringLiteral("FILE"));
-  parser.addOptions({shot, panel, scenario, size, report, page, baseline, chip_file});
+  const Options o;
+  parser.addOptions(
+      {o.shot, o.panel, o.scenario, o.size, o.report, o.page, o.baseline, o.chip_file});
   // A file named alone (a file manager's "Open with", `napkin plan.napkin.json`)
   // is opened as --scenario would open it, never silently dropped.
   parser.addPositionalArgument(QStringLiteral("FILE"),
@@ -80,74 +143,22 @@ int main(int argc, char** argv) {
   if (parser.isSet(help)) parser.showHelp(0);
   if (parser.isSet(version)) parser.showVersion();
   const QStringList files = parser.positionalArguments();
-  if (files.size() > 1 || (files.size() == 1 && parser.isSet(scenario))) {
+  if (files.size() > 1 || (files.size() == 1 && parser.isSet(o.scenario))) {
     std::fprintf(stderr, "napkin: one scenario file at a time; got %s (see napkin --help)\n",
-                 (parser.isSet(scenario) ? QStringList{parser.value(scenario)} + files : files)
+                 (parser.isSet(o.scenario) ? QStringList{parser.value(o.scenario)} + files : files)
                      .join(QStringLiteral(", "))
                      .toLocal8Bit()
                      .constData());
     return 2;
   }
-  const QString scenario_file = files.isEmpty() ? parser.value(scenario) : files.front();
-  // The user's chips and clusters, listed after the built-in ones; a file that
-  // cannot be read is named with its key and reason, the others still load.
-  for (const std::string& why : napkin::load_user_hardware(napkin::user_data_folder()).refused)
-    std::fprintf(stderr, "napkin: ignored %s\n", why.c_str());
-  // --chip-file: a chip given explicitly (napkin-cli report hands its own on);
-  // a bad one is an error, as in napkin-cli.
-  for (const QString& file : parser.values(chip_file)) {
-    try {
-      napkin::register_chip_file(file.toLocal8Bit().toStdString());
-    } catch (const std::invalid_argument& e) {
-      std::fprintf(stderr, "napkin: --chip-file: %s\n", e.what());
-      return 2;
-    }
-  }
-
-  if (parser.isSet(report)) {
-    napkin::MainWindow w(napkin::MainWindow::Session::fresh);
-    if (!scenario_file.isEmpty() && !w.openFile(scenario_file)) {
-      std::fprintf(stderr, "napkin: %s\n", w.lastError().toLocal8Bit().constData());
-      return 2;
-    }
-    if (parser.isSet(baseline) && !w.openBaseline(parser.value(baseline))) {
-      std::fprintf(stderr, "napkin: %s\n", w.lastError().toLocal8Bit().constData());
-      return 2;
-    }
-    if (parser.isSet(page)) {
-      const QString p = parser.value(page).toLower();
-      if (p != QLatin1String("a4") && p != QLatin1String("letter")) {
-        std::fprintf(stderr, "napkin: --page-size must be a4 or letter; got \"%s\"\n",
-                     p.toLocal8Bit().constData());
-        return 2;
-      }
-      w.setReportPageSize(QPageSize(p == QLatin1String("a4") ? QPageSize::A4 : QPageSize::Letter));
-    }
-    w.resize(1280, 800);
-    if (!w.exportReport(parser.value(report))) {
-      std::fprintf(stderr, "napkin: %s\n", w.lastError().toLocal8Bit().constData());
-      return 2;
-    }
-    return 0;
-  }
-
-  if (parser.isSet(shot)) {
-    const QStringList wh = parser.value(size).split(QLatin1Char('x'));
-    bool ok_w = false, ok_h = false;
-    const int w = wh.size() == 2 ? wh[0].toInt(&ok_w) : 0;
-    const int h = wh.size() == 2 ? wh[1].toInt(&ok_h) : 0;
-    if (!ok_w || !ok_h || w < 320 || h < 240 || w > 8192 || h > 8192) {
-      std::fprintf(stderr, "napkin: --size must be WxH with 320 ≤ W, 240 ≤ H ≤ 8192; got \"%s\"\n",
-                   parser.value(size).toLocal8Bit().constData());
-      return 2;
-    }
-    return napkin::MainWindow::screenshot(parser.value(shot), parser.value(panel), scenario_file,
-                                          QSize(w, h));
-  }
+  const QString scenario_file = files.isEmpty() ? parser.value(o.scenario) : files.front();
+  if (!load_chips(parser, o)) return 2;
+  if (parser.isSet(o.report)) return write_report(parser, o, scenario_file);
+  if (parser.isSet(o.shot)) return take_screenshot(parser, o, scenario_file);
 
   napkin::MainWindow window;
   if (!scenario_file.isEmpty()) window.openFile(scenario_file);
-  if (parser.isSet(baseline)) window.openBaseline(parser.value(baseline));
+  if (parser.isSet(o.baseline)) window.openBaseline(parser.value(o.baseline));
   window.show();
   return QApplication::exec();
 }
