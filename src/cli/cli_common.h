@@ -127,6 +127,9 @@ std::string signed_percent(double fraction);
 QJsonValue json_int(std::int64_t v);
 // Prints `obj` as indented JSON on stdout.
 void print_json(const QJsonObject& obj);
+// --emit's launch flags as JSON: {"framework", "text", "caveats"}.
+QJsonObject emit_json(const std::string& framework, const std::string& text,
+                      const std::vector<std::string>& caveats);
 
 struct Command {
   const char* name;

@@ -362,13 +362,7 @@ QJsonObject parallel_json(const ParallelRequest& r, const ParallelAnswer& ans) {
     for (const std::string& x : ans.searched) axes.append(QString::fromStdString(x));
     o["searched_axes"] = axes;
   }
-  if (ans.flags) {
-    QJsonArray caveats;
-    for (const std::string& c : ans.flags->caveats) caveats.append(QString::fromStdString(c));
-    o["emit"] = QJsonObject{{"framework", QString::fromStdString(r.emit_to)},
-                            {"text", QString::fromStdString(ans.flags->text)},
-                            {"caveats", caveats}};
-  }
+  if (ans.flags) o["emit"] = emit_json(r.emit_to, ans.flags->text, ans.flags->caveats);
   o["best"] = !ans.shown.empty() && (r.layout_text || ans.shown.front().fits)
                   ? QJsonValue(layout_json(ans.shown.front()))
                   : QJsonValue();

@@ -157,13 +157,7 @@ QJsonObject serve_json(const ServeRequest& r, const ServeAnswer& ans) {
   const ServingModel& model = r.model;
   const Chip& chip = chip_by_name(in.chip);
   QJsonObject o = ans.shown() ? result_json(*ans.shown()) : QJsonObject{};
-  if (ans.flags) {
-    QJsonArray caveats;
-    for (const std::string& c : ans.flags->caveats) caveats.append(QString::fromStdString(c));
-    o["emit"] = QJsonObject{{"framework", QString::fromStdString(r.emit_to)},
-                            {"text", QString::fromStdString(ans.flags->text)},
-                            {"caveats", caveats}};
-  }
+  if (ans.flags) o["emit"] = emit_json(r.emit_to, ans.flags->text, ans.flags->caveats);
   o["chip"] = qs(chip.name);
   o["model"] = QJsonObject{
       {"params", model.total_params()},         {"active_params", model.active_params()},
