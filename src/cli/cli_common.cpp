@@ -586,15 +586,6 @@ void Args::finish() const {
 
 QJsonValue json_int(std::int64_t v) { return QJsonValue(static_cast<qint64>(v)); }
 
-QJsonObject emit_json(const std::string& framework, const std::string& text,
-                      const std::vector<std::string>& caveats) {
-  QJsonArray notes;
-  for (const std::string& c : caveats) notes.append(QString::fromStdString(c));
-  return QJsonObject{{"framework", QString::fromStdString(framework)},
-                     {"text", QString::fromStdString(text)},
-                     {"caveats", notes}};
-}
-
 void print_json(const QJsonObject& obj) {
   const QByteArray bytes = QJsonDocument(obj).toJson(QJsonDocument::Indented);
   std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stdout);

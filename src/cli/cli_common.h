@@ -128,8 +128,14 @@ QJsonValue json_int(std::int64_t v);
 // Prints `obj` as indented JSON on stdout.
 void print_json(const QJsonObject& obj);
 // --emit's launch flags as JSON: {"framework", "text", "caveats"}.
-QJsonObject emit_json(const std::string& framework, const std::string& text,
-                      const std::vector<std::string>& caveats);
+inline QJsonObject emit_json(const std::string& framework, const std::string& text,
+                             const std::vector<std::string>& caveats) {
+  QJsonArray notes;
+  for (const std::string& c : caveats) notes.append(QString::fromStdString(c));
+  return QJsonObject{{"framework", QString::fromStdString(framework)},
+                     {"text", QString::fromStdString(text)},
+                     {"caveats", notes}};
+}
 
 struct Command {
   const char* name;
