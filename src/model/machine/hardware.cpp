@@ -97,11 +97,20 @@ constexpr Efficiency kH100Eff{0.80, 0.80, 0.75, 0.50,
 // + CUDA 12.8); FP8 3,432.5 of 4,500 (76.3 %), where H100 reaches 1,402.6 of
 // 1,979 (70.9 %). FP8 at training shapes: Hopper's 0.62 (CUTLASS at
 // DeepSeek-V3's shapes) scaled by the two chips' FP8 MAMF, 0.62 × 76.3/70.9 =
-// 0.667. Links, HBM and attention: no public B200 measurement cited, Hopper's.
-constexpr Efficiency kB200Eff{0.776, 0.80, 0.75, 0.50,
+// 0.667. Attention: cuDNN's fused attention (what Transformer Engine runs on
+// Blackwell) reaches at least 1,613 / 1.3 = 1,241 of 2,250 TFLOP/s forward on
+// B200 (55 %; the FlashAttention-4 paper, 2026: 1,613 TFLOP/s in BF16 at its
+// best, "up to 1.3x" over cuDNN 9.13), where on H100 it reaches 617 of 989
+// forward (62 %; FlashAttention-3 paper, head dim 128, non-causal); B200's
+// backward is bound by shared-memory traffic (FlashAttention-4), not faster.
+// Hopper's forward + backward 0.50 scaled by 55/62: 0.44. Links and HBM: no
+// public B200 measurement cited, Hopper's.
+constexpr Efficiency kB200Eff{0.776, 0.80, 0.75, 0.44,
     "B200: MAMF 1,745/2,250 TFLOP/s bf16 and 3,432.5/4,500 FP8 (ml-engineering); FP8 GEMMs of "
-    "training shapes at Hopper's 0.62 x the FP8 MAMF ratio 76.3/70.9 = 0.667; NVLink, HBM and "
-    "attention fractions assumed as H100 (no public B200 microbenchmark cited)",
+    "training shapes at Hopper's 0.62 x the FP8 MAMF ratio 76.3/70.9 = 0.667; fused attention "
+    "0.44: Hopper's 0.50 x cuDNN's forward fraction on B200 over H100 (1,241/2,250 from "
+    "FlashAttention-4's 1.3x over cuDNN 9.13; 617/989 from the FlashAttention-3 paper); NVLink "
+    "and HBM fractions assumed as H100 (no public B200 microbenchmark cited)",
     0.667, 0.776};
 constexpr Efficiency kMi300xEff{0.60, 0.70, 0.65, 0.40,
     "MI300X: MAMF 781.9/1,300 TFLOP/s (ROCm 6.2, ml-engineering); HBM copy ~4.1 of 5.3 TB/s "
