@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QScrollArea>
@@ -15,11 +17,13 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTextDocument>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
 #include "PanelPage.h"
 #include "PlotWidget.h"
+#include "ReadableTooltips.h"
 #include "ReadoutGrid.h"
 #include "ReflowGrid.h"
 #include "ScenarioModel.h"
@@ -330,6 +334,39 @@ TEST(NewUser, ReadoutTooltipsWrap) {
   QLabel shown(tip);  // what QToolTip does with rich text
   shown.setWordWrap(true);
   EXPECT_LT(shown.sizeHint().width(), 800);
+}
+
+// The same for every control: a control's long plain tooltip (a checkbox's
+// explanation, a greyed slider's reason) is shown wrapped, while the widget
+// keeps its plain text; a short one and a rich one are left to Qt.
+TEST(NewUser, ControlTooltipsWrap) {
+  installReadableTooltips();
+  installReadableTooltips();  // once per application
+  QWidget page;
+  page.resize(400, 200);
+  auto* box = new QCheckBox(QStringLiteral("Keep only runs with loss below the cut"), &page);
+  QString tip;
+  for (int i = 0; i < 12; ++i) tip += QStringLiteral("a reason that goes on and on ");
+  box->setToolTip(tip + QStringLiteral("<end>\nsecond line"));
+  page.show();
+  auto hover = [](QWidget* w) {
+    QHelpEvent help(QEvent::ToolTip, QPoint(5, 5), w->mapToGlobal(QPoint(5, 5)));
+    QApplication::sendEvent(w, &help);
+  };
+  hover(box);
+  ASSERT_TRUE(QToolTip::isVisible());
+  const QString shown = QToolTip::text();
+  EXPECT_TRUE(Qt::mightBeRichText(shown)) << shown.toStdString();
+  EXPECT_TRUE(shown.contains(QStringLiteral("&lt;end&gt;<br>second line")));
+  EXPECT_TRUE(box->toolTip().startsWith(QStringLiteral("a reason")));  // the widget's own
+  QLabel label(shown);  // what QToolTip does with rich text
+  label.setWordWrap(true);
+  EXPECT_LT(label.sizeHint().width(), 800);
+  QToolTip::hideText();
+  box->setToolTip(QStringLiteral("Short."));
+  hover(box);
+  EXPECT_EQ(QToolTip::text(), QStringLiteral("Short."));
+  QToolTip::hideText();
 }
 
 // Item 18: an axis whose labels have fewer digits than its step (the tornado's

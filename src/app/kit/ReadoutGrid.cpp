@@ -9,19 +9,11 @@
 #include <cmath>
 
 #include "PlotStyle.h"
+#include "ReadableTooltips.h"
 
 namespace napkin {
 
 namespace {
-
-// A tooltip as rich text, so Qt wraps it to a readable width instead of one
-// 1,500-px line; its lines stay lines.
-QString wrappedTip(const QString& plain) {
-  if (plain.isEmpty()) return plain;
-  QString html = plain.toHtmlEscaped();
-  html.replace(QLatin1Char('\n'), QStringLiteral("<br>"));
-  return QStringLiteral("<p>") + html + QStringLiteral("</p>");
-}
 
 constexpr int kGap = 6;         // between name, value and change
 constexpr int kColumnGap = 18;  // between two columns of rows

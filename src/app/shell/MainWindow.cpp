@@ -29,6 +29,7 @@
 #include <QToolButton>
 
 #include "PlotWidget.h"
+#include "ReadableTooltips.h"
 #include "WindowPlacement.h"
 #include "budget/BudgetPanel.h"
 #include "config_import.h"
@@ -57,6 +58,7 @@ constexpr int kMaxRecent = 8;
 MainWindow::MainWindow(Session session, QWidget* parent)
     : QMainWindow(parent), session_(session), ui_(std::make_unique<Ui::MainWindow>()) {
   ui_->setupUi(this);
+  installReadableTooltips();  // long explanations wrap instead of crossing the screen
   tabs_ = ui_->tabs;
   // The panels, in tab order: one line each.
   addPanel(new BudgetPanel(&model_, tabs_));
