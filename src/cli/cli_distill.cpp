@@ -129,21 +129,34 @@ std::string extrapolation(double student_params, double tokens) {
 
 // Busbridge et al. 2025: the student's loss distilled from a teacher trained
 // on what the compute leaves, against the student trained alone.
-int run_law(Args& a, bool json) {
-  const double ns = a.required_real("--student-params", 1e3, 1e15, "parameters");
+// What `distill --student-params` was asked, and the plan it computed.
+struct LawAnswer {
+  double student_params = 0, teacher_params = 0, compute_flops = 0;
+  std::string law_name;  // the supervised law of L_T and the student's losses
+  bool constants_given = false;
+  std::optional<DistillLaw> law;
+  Storage storage_flags;
+  DistillPlan plan;
+  std::optional<LogitStorage> storage;
+  std::string outside;  // where the split leaves the fitted range; empty inside it
+  std::string note;
+};
+
+LawAnswer plan_from_flags(Args& a) {
+  LawAnswer r;
+  r.student_params = a.required_real("--student-params", 1e3, 1e15, "parameters");
   const auto teacher_config = a.value("--teacher-config");
   if (teacher_config && a.given("--teacher-params"))
     throw UsageError("give --teacher-params or --teacher-config, not both");
-  double nt = 0;
   std::int64_t config_vocab = 0;
   if (teacher_config) {
     const ImportedConfig cfg = import_hf_config_file(*teacher_config);
-    nt = static_cast<double>(count_params(cfg.shape).total);
+    r.teacher_params = static_cast<double>(count_params(cfg.shape).total);
     config_vocab = cfg.shape.vocab;
   } else {
-    nt = a.required_real("--teacher-params", 1e3, 1e15, "parameters");
+    r.teacher_params = a.required_real("--teacher-params", 1e3, 1e15, "parameters");
   }
-  const double compute = a.required_real("--compute", 1e6, 1e32, "FLOPs");
+  r.compute_flops = a.required_real("--compute", 1e6, 1e32, "FLOPs");
   const std::optional<double> tokens = a.optional_real("--tokens", 1, 1e18, "distillation tokens");
   const double tokens_per_param = a.input("budget.tokens_per_param");
   // The supervised law of L_T, L̃_S and the student alone: the one the
@@ -151,92 +164,99 @@ int run_law(Args& a, bool json) {
   // unless --law names another.
   const bool plan_law = a.given("--law");
   const PlanLaw law = supervised_law(a);
-  const std::string law_name =
-      plan_law ? law.name : "Busbridge et al. 2025's supervised law (Table 6, C4)";
+  r.law_name = plan_law ? law.name : "Busbridge et al. 2025's supervised law (Table 6, C4)";
   const SupervisedLoss sup =
       plan_law ? supervised_loss(law.law) : supervised_loss(busbridge2025_supervised_law());
-  std::optional<DistillLaw> dlaw = busbridge2025_distill_law();
-  const bool given = a.given("--distill-law");
+  r.law = busbridge2025_distill_law();
+  r.constants_given = a.given("--distill-law");
   if (const auto text = a.value("--distill-law")) {
     try {
-      dlaw = parse_distill_law(*text, "--distill-law");
+      r.law = parse_distill_law(*text, "--distill-law");
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
   }
-  const Storage st = parse_storage(a, config_vocab);
+  r.storage_flags = parse_storage(a, config_vocab);
   a.finish();
-  DistillPlan p;
   try {
-    p = plan_distillation(sup, dlaw, compute, nt, ns, tokens, tokens_per_param);
+    r.plan = plan_distillation(sup, r.law, r.compute_flops, r.teacher_params, r.student_params,
+                               tokens, tokens_per_param);
   } catch (const std::invalid_argument& e) {
     if (!tokens)  // the split's tokens were the default: the compute is what is short
-      throw UsageError("--compute " + format_sci(compute) + " FLOPs is too little: giving the " +
-                       "student " + format_grouped(tokens_per_param, 0) +
+      throw UsageError("--compute " + format_sci(r.compute_flops) +
+                       " FLOPs is too little: giving the student " +
+                       format_grouped(tokens_per_param, 0) +
                        " tokens per parameter leaves the teacher nothing (" + e.what() + ")");
     throw UsageError("--" + std::string(e.what()));
   }
-  const DistillSplit& s = p.split;
-  std::optional<LogitStorage> storage;
+  const DistillSplit& s = r.plan.split;
+  const Storage& st = r.storage_flags;
   if (st.vocab > 0)
-    storage = logit_storage(s.distill_tokens, st.vocab, st.bytes, st.top_k, st.index_bytes);
-  const std::string outside = extrapolation(ns, s.distill_tokens);
-  std::string note =
-      given ? std::string("Eq. 8 with the constants given.")
-            : std::string(
-                  "Eq. 8 with Busbridge et al. 2025's constants (Appendix F.3, Table 6), "
-                  "fitted on C4 with students of 143M-12.6B parameters.");
+    r.storage = logit_storage(s.distill_tokens, st.vocab, st.bytes, st.top_k, st.index_bytes);
+  r.outside = extrapolation(r.student_params, s.distill_tokens);
+  r.note = r.constants_given
+               ? std::string("Eq. 8 with the constants given.")
+               : std::string(
+                     "Eq. 8 with Busbridge et al. 2025's constants (Appendix F.3, Table 6), "
+                     "fitted on C4 with students of 143M-12.6B parameters.");
   if (plan_law)
-    note += " L_T and the student's supervised loss come from " + law.name +
-            ", not the supervised law the constants were fitted with.";
-  if (!outside.empty()) note += " Extrapolated: " + outside + ".";
+    r.note += " L_T and the student's supervised loss come from " + law.name +
+              ", not the supervised law the constants were fitted with.";
+  if (!r.outside.empty()) r.note += " Extrapolated: " + r.outside + ".";
+  return r;
+}
 
-  if (json) {
-    QJsonObject o{{"student_params", ns},
-                  {"teacher_params", nt},
-                  {"compute_flops", compute},
-                  {"law", QString::fromStdString(law_name)},
-                  {"tokens", s.distill_tokens},
-                  {"teacher_tokens", s.teacher_tokens},
-                  {"teacher_loss", s.teacher_loss},
-                  {"student_supervised_loss", s.student_supervised_loss},
-                  {"student_alone_tokens", p.student_alone_tokens},
-                  {"student_alone_loss", p.student_alone_loss},
-                  {"split", split_json(s, compute)},
-                  {"searched", p.searched},
-                  {"extrapolated", !outside.empty()},
-                  {"note", QString::fromStdString(note)}};
-    o["student_loss"] = s.student_loss ? QJsonValue(*s.student_loss) : QJsonValue();
-    o["gain_nats"] = p.gain_nats ? QJsonValue(*p.gain_nats) : QJsonValue();
-    o["best_split"] = p.searched ? QJsonValue(split_json(s, compute)) : QJsonValue();
-    if (p.gain_nats) o["train"] = *p.gain_nats > 0 ? "distill" : "student_alone";
-    if (dlaw)
-      o["distill_law"] =
-          QJsonObject{{"source", given ? "Busbridge et al. 2025 (arXiv 2502.08606) Eq. 8, "
-                                         "constants given"
-                                       : "Busbridge et al. 2025 (arXiv 2502.08606) Eq. 8, "
-                                         "Appendix F.3 Table 6"},
-                      {"c0", dlaw->c0},
-                      {"c1", dlaw->c1},
-                      {"d1", dlaw->d1},
-                      {"f1", dlaw->f1},
-                      {"A", dlaw->a},
-                      {"B", dlaw->b},
-                      {"alpha", dlaw->alpha},
-                      {"beta", dlaw->beta},
-                      {"gamma", dlaw->gamma}};
-    if (storage) {
-      add_storage_json(o, st, *storage);
-    } else {
-      o["logit_storage_bytes"] = QJsonValue();
-    }
-    print_json(o);
-    return 0;
-  }
+QJsonObject law_json(const LawAnswer& r) {
+  const DistillPlan& p = r.plan;
+  const DistillSplit& s = p.split;
+  QJsonObject o{{"student_params", r.student_params},
+                {"teacher_params", r.teacher_params},
+                {"compute_flops", r.compute_flops},
+                {"law", QString::fromStdString(r.law_name)},
+                {"tokens", s.distill_tokens},
+                {"teacher_tokens", s.teacher_tokens},
+                {"teacher_loss", s.teacher_loss},
+                {"student_supervised_loss", s.student_supervised_loss},
+                {"student_alone_tokens", p.student_alone_tokens},
+                {"student_alone_loss", p.student_alone_loss},
+                {"split", split_json(s, r.compute_flops)},
+                {"searched", p.searched},
+                {"extrapolated", !r.outside.empty()},
+                {"note", QString::fromStdString(r.note)}};
+  o["student_loss"] = s.student_loss ? QJsonValue(*s.student_loss) : QJsonValue();
+  o["gain_nats"] = p.gain_nats ? QJsonValue(*p.gain_nats) : QJsonValue();
+  o["best_split"] = p.searched ? QJsonValue(split_json(s, r.compute_flops)) : QJsonValue();
+  if (p.gain_nats) o["train"] = *p.gain_nats > 0 ? "distill" : "student_alone";
+  if (const auto& d = r.law)
+    o["distill_law"] =
+        QJsonObject{{"source", r.constants_given ? "Busbridge et al. 2025 (arXiv 2502.08606) Eq. "
+                                                   "8, constants given"
+                                                 : "Busbridge et al. 2025 (arXiv 2502.08606) Eq. "
+                                                   "8, Appendix F.3 Table 6"},
+                    {"c0", d->c0},
+                    {"c1", d->c1},
+                    {"d1", d->d1},
+                    {"f1", d->f1},
+                    {"A", d->a},
+                    {"B", d->b},
+                    {"alpha", d->alpha},
+                    {"beta", d->beta},
+                    {"gamma", d->gamma}};
+  if (r.storage)
+    add_storage_json(o, r.storage_flags, *r.storage);
+  else
+    o["logit_storage_bytes"] = QJsonValue();
+  return o;
+}
+
+void print_law(const LawAnswer& r) {
+  const DistillPlan& p = r.plan;
+  const DistillSplit& s = p.split;
   const DistillCompute& c = s.compute;
   std::printf("Distil a %s-parameter student from a %s-parameter teacher with %s FLOPs\n",
-              format_count(ns).c_str(), format_count(nt).c_str(), format_sci(compute).c_str());
-  row("supervised law", law_name);
+              format_count(r.student_params).c_str(), format_count(r.teacher_params).c_str(),
+              format_sci(r.compute_flops).c_str());
+  row("supervised law", r.law_name);
   row(p.searched ? "best split" : "split",
       format_sci(c.teacher_train_flops) + " teacher training (" +
           format_count(s.teacher_tokens, 2) + " tokens) + " +
@@ -253,14 +273,22 @@ int run_law(Args& a, bool json) {
         *p.gain_nats > 0
             ? "distil: " + format_grouped(*p.gain_nats, 4) + " nats better"
             : "train the student alone: " + format_grouped(-*p.gain_nats, 4) + " nats better");
-  if (storage) {
+  if (r.storage) {
     std::printf("\n");
-    print_storage(s.distill_tokens, st, *storage);
+    print_storage(s.distill_tokens, r.storage_flags, *r.storage);
   }
-  if (!note.empty()) {
+  if (!r.note.empty()) {
     std::printf("\n");
-    paragraph(note);
+    paragraph(r.note);
   }
+}
+
+int run_law(Args& a, bool json) {
+  const LawAnswer r = plan_from_flags(a);
+  if (json)
+    print_json(law_json(r));
+  else
+    print_law(r);
   return 0;
 }
 
