@@ -9,6 +9,55 @@
 
 namespace napkin {
 
+namespace {
+
+// The comparison in words: both candidates, the joint law's reading, and
+// which one to train.
+std::string comparison_summary(const MoeComparison& m, double flops, const std::string& law_name) {
+  const MoeShape& sh = m.shape;
+  const ArchitectureCandidate &d = m.dense, &e = m.moe;
+  std::string name =
+      format_grouped(static_cast<double>(sh.experts)) + " experts, top-" + std::to_string(sh.top_k);
+  if (sh.shared_experts > 0) name += " + " + std::to_string(sh.shared_experts) + " shared";
+  auto cand = [&](const ArchitectureCandidate& c, bool moe) {
+    std::string t = moe ? format_count(c.total_params) + " total / " +
+                              format_count(c.active_params) + " active parameters"
+                        : format_count(c.total_params) + " parameters";
+    t += " on " + format_count(c.tokens, 2) + " tokens, " + format_grouped(c.loss, 3) + " nats";
+    if (c.serving_binds) t += " (capped by the serving limit)";
+    if (!c.data_fits)
+      t += " (repeating data: +" + format_grouped(c.repetition_penalty_nats, 3) + ")";
+    return t;
+  };
+  std::string summary =
+      "Dense or MoE at C = " + format_sci(flops) + " FLOPs: the best dense model is " +
+      cand(d, false) + "; the best MoE with " + name + " (" + format_grouped(m.expansion, 1) +
+      "x expansion) is " + cand(e, true) +
+      ". Under Ludziejewski et al. 2025's joint law it matches a dense model trained on " +
+      format_grouped(m.compute_multiplier, 2) + "x the compute and wants " +
+      format_grouped(m.token_ratio, 2) + "x the tokens; its loss is " + law_name +
+      "'s at that compute (the joint law was fitted up to 2.7B active parameters and 32 "
+      "experts" +
+      (m.joint_flops < flops ? ", so both are read at " + format_sci(m.joint_flops, 1) +
+                                   " FLOPs, the edge of its range"
+                             : std::string()) +
+      (sh.granularity > 1 ? "; granularity is not in it, so finer experts are not "
+                            "credited"
+                          : std::string()) +
+      "). ";
+  if (m.moe_wins)
+    summary += "Between the two at this compute I would train the MoE: " +
+               format_grouped(m.loss_gain_nats, 3) + " nats lower at the same compute" +
+               (e.serving_binds || d.serving_binds ? " and serving limit" : std::string()) +
+               ", with " + format_grouped(e.tokens / d.tokens, 2) + "x the tokens.";
+  else
+    summary += "Between the two at this compute I would train the dense model: the MoE is " +
+               format_grouped(-m.loss_gain_nats, 3) + " nats worse here.";
+  return summary;
+}
+
+}  // namespace
+
 MoeComparison compare_dense_moe(const MoeShape& shape, double flops, const DataConstrainedLaw& law,
                                 double unique, const ServingLimit& serving,
                                 std::int64_t serving_batch, double weight_capacity_params,
@@ -94,43 +143,7 @@ MoeComparison compare_dense_moe(const MoeShape& shape, double flops, const DataC
   m.loss_gain_nats = d.loss - e.loss;
   m.moe_wins = e.loss < d.loss;
 
-  const MoeShape& sh = shape;
-  std::string name =
-      format_grouped(static_cast<double>(sh.experts)) + " experts, top-" + std::to_string(sh.top_k);
-  if (sh.shared_experts > 0) name += " + " + std::to_string(sh.shared_experts) + " shared";
-  auto cand = [&](const ArchitectureCandidate& c, bool moe) {
-    std::string t = moe ? format_count(c.total_params) + " total / " +
-                              format_count(c.active_params) + " active parameters"
-                        : format_count(c.total_params) + " parameters";
-    t += " on " + format_count(c.tokens, 2) + " tokens, " + format_grouped(c.loss, 3) + " nats";
-    if (c.serving_binds) t += " (capped by the serving limit)";
-    if (!c.data_fits)
-      t += " (repeating data: +" + format_grouped(c.repetition_penalty_nats, 3) + ")";
-    return t;
-  };
-  m.summary = "Dense or MoE at C = " + format_sci(flops) + " FLOPs: the best dense model is " +
-              cand(d, false) + "; the best MoE with " + name + " (" +
-              format_grouped(m.expansion, 1) + "x expansion) is " + cand(e, true) +
-              ". Under Ludziejewski et al. 2025's joint law it matches a dense model trained on " +
-              format_grouped(m.compute_multiplier, 2) + "x the compute and wants " +
-              format_grouped(m.token_ratio, 2) + "x the tokens; its loss is " + law_name +
-              "'s at that compute (the joint law was fitted up to 2.7B active parameters and 32 "
-              "experts" +
-              (m.joint_flops < flops ? ", so both are read at " + format_sci(m.joint_flops, 1) +
-                                           " FLOPs, the edge of its range"
-                                     : std::string()) +
-              (sh.granularity > 1 ? "; granularity is not in it, so finer experts are not "
-                                    "credited"
-                                  : std::string()) +
-              "). ";
-  if (m.moe_wins)
-    m.summary += "Between the two at this compute I would train the MoE: " +
-                 format_grouped(m.loss_gain_nats, 3) + " nats lower at the same compute" +
-                 (e.serving_binds || d.serving_binds ? " and serving limit" : std::string()) +
-                 ", with " + format_grouped(e.tokens / d.tokens, 2) + "x the tokens.";
-  else
-    m.summary += "Between the two at this compute I would train the dense model: the MoE is " +
-                 format_grouped(-m.loss_gain_nats, 3) + " nats worse here.";
+  m.summary = comparison_summary(m, flops, law_name);
   return m;
 }
 
