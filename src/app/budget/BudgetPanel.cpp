@@ -351,15 +351,10 @@ void BudgetPanel::showMfuInUse() {
                       .arg(qs(plan.mfu_text()), qs(format_percent(model_->scenario().mfu)))
                 : QString();
   if (controls_.mfu) controls_.mfu->setUnused(why, plan.mfu.mfu);
-  if (QCheckBox* on = controls_.plan.ranges[0].on) {
-    // The check box's own tooltip, kept the first time it is replaced.
-    const char* kOwnTip = "napkinOwnToolTip";
-    if (!on->property(kOwnTip).isValid()) on->setProperty(kOwnTip, on->toolTip());
-    on->setEnabled(!predicted);
-    on->setToolTip(predicted ? tr("Not used: a predicted MFU has no range (the range was given "
-                                  "around the assumed value).")
-                             : on->property(kOwnTip).toString());
-  }
+  if (QCheckBox* on = controls_.plan.ranges[0].on)
+    setCheckUnused(on, predicted ? tr("Not used: a predicted MFU has no range (the range was "
+                                      "given around the assumed value).")
+                                 : QString());
 }
 
 }  // namespace napkin

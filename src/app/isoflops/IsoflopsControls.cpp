@@ -7,7 +7,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QSignalBlocker>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -114,7 +113,6 @@ IsoflopsControls IsoflopsControls::declare(ControlColumn* col, ScenarioModel* m)
       bindCheck(
           kLossCut, tr("loss cut"), [](const S& s) { return s.isoflops.loss_cut.enabled; },
           [](S& s, bool on) { s.isoflops.loss_cut.enabled = on; }));
-  c.loss_cut_tooltip = c.loss_cut->toolTip();
   c.max_loss = col->slider(
       {.key = QStringLiteral("csvMaxLoss"),
        .label = tr("Loss cut"),
@@ -527,21 +525,16 @@ void IsoflopsControls::updateEnabled(const Scenario& s) const {
   const bool synthetic = !i.loaded.has_value();
   for (QWidget* w : synthetic_only) w->setEnabled(synthetic);
   use_synthetic->setEnabled(!synthetic);
-  // Synthetic: the checkbox reads what is in use (no cut); the next sync
+  // Synthetic: the check box reads what is in use (no cut); the next sync
   // shows the kept setting again.
   QString why;
-  if (synthetic) {
+  if (synthetic)
     why = i.loss_cut.enabled
               ? tr("The synthetic ladder is not cut. The cut below %1 nats is kept for the next "
                    "loaded ladder.")
                     .arg(fixed(i.loss_cut.max_loss, 4))
               : tr("The synthetic ladder is not cut.");
-    const QSignalBlocker block(loss_cut);
-    loss_cut->setChecked(false);
-  }
-  loss_cut->setEnabled(!synthetic);
-  loss_cut->setToolTip(why.isEmpty() ? loss_cut_tooltip
-                                     : why + QStringLiteral("\n\n") + loss_cut_tooltip);
+  setCheckUnused(loss_cut, why, false);
   max_loss->setUnused(why);
   if (!synthetic) max_loss->setEnabled(i.loss_cut.enabled);
   delta->setEnabled(i.fit.estimator == Estimator::huber_log ||

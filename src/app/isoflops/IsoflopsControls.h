@@ -21,7 +21,6 @@ struct IsoflopsControls {
   QPushButton* load_csv = nullptr;
   QPushButton* use_synthetic = nullptr;
   QCheckBox* loss_cut = nullptr;
-  QString loss_cut_tooltip;  // its own, restored when a loaded ladder returns
   SliderSpin* max_loss = nullptr;
   // Ground-truth law.
   QComboBox* law = nullptr;

@@ -146,6 +146,21 @@ QCheckBox* ControlColumn::check(const CheckDecl& d, Binding<bool> b) {
   return c;
 }
 
+void setCheckUnused(QCheckBox* box, const QString& why, std::optional<bool> in_use) {
+  // The box's own tooltip, kept the first time it is replaced.
+  const char* kOwnTip = "napkinOwnToolTip";
+  if (!box->property(kOwnTip).isValid()) box->setProperty(kOwnTip, box->toolTip());
+  const QString own = box->property(kOwnTip).toString();
+  if (!why.isEmpty() && in_use) {
+    const QSignalBlocker block(box);
+    box->setChecked(*in_use);
+  }
+  box->setEnabled(why.isEmpty());
+  QString tip = why.isEmpty() ? own : why;
+  if (!why.isEmpty() && !own.isEmpty()) tip += QStringLiteral("\n\n") + own;
+  box->setToolTip(tip);
+}
+
 void ControlColumn::finish() {
   layout_->addStretch(1);
   finished_ = true;

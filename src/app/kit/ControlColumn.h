@@ -16,6 +16,7 @@
 #include <QScrollArea>
 #include <QVariant>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "SliderSpin.h"
@@ -72,6 +73,13 @@ struct CheckDecl {
   QString tooltip = {};
   bool same_row = false;  // beside the previous check box
 };
+
+// A check box the plan does not use right now, as SliderSpin::setUnused does
+// for a slider: disabled, its tooltip saying why above its own, showing
+// `in_use` (the state the plan runs with) when given, without emitting an
+// edit; the box's own state returns with the next sync. An empty reason
+// enables it again with its own tooltip.
+void setCheckUnused(QCheckBox* box, const QString& why, std::optional<bool> in_use = std::nullopt);
 
 class ControlColumn : public QScrollArea {
   Q_OBJECT
