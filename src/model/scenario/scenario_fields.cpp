@@ -64,294 +64,319 @@ std::string overlay_list(const std::vector<std::string>& overlays) {
 // A read-only scenario, as every field's getter takes it.
 using SV = const Scenario&;
 
-std::vector<ScenarioField> make_fields() {
-  std::vector<ScenarioField> f;
-  auto add = [&f](std::string key, std::string name, std::string unit, auto get) {
-    f.push_back(ScenarioField{std::move(key), std::move(name), std::move(unit),
-                              [get](SV s) { return FieldValue(get(s)); }});
-  };
-  using I = std::int64_t;
+// The table, a section at a time (in the order diffs and reports list them).
+class FieldTable {
+ public:
+  template <class Get>
+  void add(std::string key, std::string name, std::string unit, Get get) {
+    fields.push_back(ScenarioField{std::move(key), std::move(name), std::move(unit),
+                                   [get](SV s) { return FieldValue(get(s)); }});
+  }
+  std::vector<ScenarioField> fields;
+};
+
+using I = std::int64_t;
+
+void add_budget_and_model(FieldTable& f) {
   // Hardware and budget.
-  add("hardware.chip", "Chip", "", [](SV s) { return s.chip; });
-  add("hardware.chips", "Chips", "chips", [](SV s) { return s.n_chips; });
-  add("budget.days", "Days", "days", [](SV s) { return s.days; });
-  add("budget.mfu", "MFU", "%", [](SV s) { return s.mfu; });
-  add("budget.price_per_chip_hour_dollars", "Price per chip-hour", "$",
-      [](SV s) { return s.price_per_chip_hour_dollars; });
-  add("budget.kwh_price_dollars", "Electricity price", "$/kWh",
-      [](SV s) { return s.kwh_price_dollars; });
-  add("budget.pue", "PUE", "", [](SV s) { return s.pue; });
-  add("budget.tokens_per_param", "Tokens per parameter", "",
-      [](SV s) { return s.tokens_per_param; });
-  add("budget.tokens_available", "Tokens available", "tokens",
-      [](SV s) { return s.tokens_available; });
+  f.add("hardware.chip", "Chip", "", [](SV s) { return s.chip; });
+  f.add("hardware.chips", "Chips", "chips", [](SV s) { return s.n_chips; });
+  f.add("budget.days", "Days", "days", [](SV s) { return s.days; });
+  f.add("budget.mfu", "MFU", "%", [](SV s) { return s.mfu; });
+  f.add("budget.price_per_chip_hour_dollars", "Price per chip-hour", "$",
+        [](SV s) { return s.price_per_chip_hour_dollars; });
+  f.add("budget.kwh_price_dollars", "Electricity price", "$/kWh",
+        [](SV s) { return s.kwh_price_dollars; });
+  f.add("budget.pue", "PUE", "", [](SV s) { return s.pue; });
+  f.add("budget.tokens_per_param", "Tokens per parameter", "",
+        [](SV s) { return s.tokens_per_param; });
+  f.add("budget.tokens_available", "Tokens available", "tokens",
+        [](SV s) { return s.tokens_available; });
   // The model.
-  add("model.name", "Model", "", [](SV s) { return s.model_name; });
-  add("model.layers", "Layers", "", [](SV s) { return s.shape.n_layers; });
-  add("model.d_model", "d_model", "", [](SV s) { return s.shape.d_model; });
-  add("model.d_ff", "d_ff", "", [](SV s) { return s.shape.d_ff; });
-  add("model.heads", "Heads", "", [](SV s) { return s.shape.n_heads; });
-  add("model.kv_heads", "KV heads", "", [](SV s) { return s.shape.n_kv_heads; });
-  add("model.head_dim", "Head dim", "", [](SV s) { return s.shape.d_head; });
-  add("model.vocab", "Vocabulary", "tokens", [](SV s) { return s.shape.vocab; });
-  add("model.gated", "Gated MLP", "", [](SV s) { return s.shape.gated; });
-  add("model.tied_embeddings", "Tied embeddings", "", [](SV s) { return s.shape.tied_embeddings; });
-  add("model.qkv_bias", "QKV bias", "", [](SV s) { return s.shape.qkv_bias; });
-  add("model.o_bias", "Output-projection bias", "", [](SV s) { return s.shape.o_bias; });
-  add("model.mlp_bias", "MLP bias", "", [](SV s) { return s.shape.mlp_bias; });
-  add("model.experts", "Experts", "", [](SV s) { return s.shape.n_experts; });
-  add("model.top_k", "Experts per token", "", [](SV s) { return s.shape.top_k; });
-  add("model.shared_experts", "Shared experts", "", [](SV s) { return s.shape.shared_experts; });
-  add("model.expert_d_ff", "Expert d_ff", "", [](SV s) { return s.shape.expert_d_ff; });
-  add("model.dense_layers", "Dense layers", "", [](SV s) { return s.shape.n_dense_layers; });
-  add("model.q_lora_rank", "MLA query rank", "", [](SV s) { return s.shape.q_lora_rank; });
-  add("model.kv_lora_rank", "MLA KV rank", "", [](SV s) { return s.shape.kv_lora_rank; });
-  add("model.qk_nope_head_dim", "MLA no-RoPE head dim", "",
-      [](SV s) { return s.shape.qk_nope_head_dim; });
-  add("model.qk_rope_head_dim", "MLA RoPE head dim", "",
-      [](SV s) { return s.shape.qk_rope_head_dim; });
-  add("model.v_head_dim", "MLA value head dim", "", [](SV s) { return s.shape.v_head_dim; });
-  add("model.shared_expert_d_ff", "Shared-expert d_ff", "",
-      [](SV s) { return s.shape.shared_expert_d_ff; });
-  add("model.shared_expert_gate", "Shared-expert gate", "",
-      [](SV s) { return s.shape.shared_expert_gate; });
-  add("model.router_bias", "Router bias", "", [](SV s) { return s.shape.router_bias; });
-  add("model.qk_norm", "QK-norm", "", [](SV s) { return str(to_string(s.shape.qk_norm)); });
-  add("model.norms_per_layer", "Norms per layer", "", [](SV s) { return s.shape.norms_per_layer; });
-  add("model.norm_bias", "Norm bias", "", [](SV s) { return s.shape.norm_bias; });
-  add("model.parallel_blocks", "Parallel attention/MLP", "",
-      [](SV s) { return s.shape.parallel_blocks; });
-  add("model.mtp_modules", "MTP modules", "", [](SV s) { return s.shape.mtp_modules; });
+  f.add("model.name", "Model", "", [](SV s) { return s.model_name; });
+  f.add("model.layers", "Layers", "", [](SV s) { return s.shape.n_layers; });
+  f.add("model.d_model", "d_model", "", [](SV s) { return s.shape.d_model; });
+  f.add("model.d_ff", "d_ff", "", [](SV s) { return s.shape.d_ff; });
+  f.add("model.heads", "Heads", "", [](SV s) { return s.shape.n_heads; });
+  f.add("model.kv_heads", "KV heads", "", [](SV s) { return s.shape.n_kv_heads; });
+  f.add("model.head_dim", "Head dim", "", [](SV s) { return s.shape.d_head; });
+  f.add("model.vocab", "Vocabulary", "tokens", [](SV s) { return s.shape.vocab; });
+  f.add("model.gated", "Gated MLP", "", [](SV s) { return s.shape.gated; });
+  f.add("model.tied_embeddings", "Tied embeddings", "",
+        [](SV s) { return s.shape.tied_embeddings; });
+  f.add("model.qkv_bias", "QKV bias", "", [](SV s) { return s.shape.qkv_bias; });
+  f.add("model.o_bias", "Output-projection bias", "", [](SV s) { return s.shape.o_bias; });
+  f.add("model.mlp_bias", "MLP bias", "", [](SV s) { return s.shape.mlp_bias; });
+  f.add("model.experts", "Experts", "", [](SV s) { return s.shape.n_experts; });
+  f.add("model.top_k", "Experts per token", "", [](SV s) { return s.shape.top_k; });
+  f.add("model.shared_experts", "Shared experts", "", [](SV s) { return s.shape.shared_experts; });
+  f.add("model.expert_d_ff", "Expert d_ff", "", [](SV s) { return s.shape.expert_d_ff; });
+  f.add("model.dense_layers", "Dense layers", "", [](SV s) { return s.shape.n_dense_layers; });
+  f.add("model.q_lora_rank", "MLA query rank", "", [](SV s) { return s.shape.q_lora_rank; });
+  f.add("model.kv_lora_rank", "MLA KV rank", "", [](SV s) { return s.shape.kv_lora_rank; });
+  f.add("model.qk_nope_head_dim", "MLA no-RoPE head dim", "",
+        [](SV s) { return s.shape.qk_nope_head_dim; });
+  f.add("model.qk_rope_head_dim", "MLA RoPE head dim", "",
+        [](SV s) { return s.shape.qk_rope_head_dim; });
+  f.add("model.v_head_dim", "MLA value head dim", "", [](SV s) { return s.shape.v_head_dim; });
+  f.add("model.shared_expert_d_ff", "Shared-expert d_ff", "",
+        [](SV s) { return s.shape.shared_expert_d_ff; });
+  f.add("model.shared_expert_gate", "Shared-expert gate", "",
+        [](SV s) { return s.shape.shared_expert_gate; });
+  f.add("model.router_bias", "Router bias", "", [](SV s) { return s.shape.router_bias; });
+  f.add("model.qk_norm", "QK-norm", "", [](SV s) { return str(to_string(s.shape.qk_norm)); });
+  f.add("model.norms_per_layer", "Norms per layer", "",
+        [](SV s) { return s.shape.norms_per_layer; });
+  f.add("model.norm_bias", "Norm bias", "", [](SV s) { return s.shape.norm_bias; });
+  f.add("model.parallel_blocks", "Parallel attention/MLP", "",
+        [](SV s) { return s.shape.parallel_blocks; });
+  f.add("model.mtp_modules", "MTP modules", "", [](SV s) { return s.shape.mtp_modules; });
+}
+
+void add_training_serving_goodput(FieldTable& f) {
   // Training.
-  add("training.optimizer", "Optimizer", "",
-      [](SV s) { return str(to_string(s.training.optimizer)); });
-  add("training.precision", "Precision", "",
-      [](SV s) { return str(to_string(s.training.precision)); });
-  add("training.zero_stage", "ZeRO stage", "", [](SV s) { return I{s.training.zero_stage}; });
-  add("training.dp_degree", "Data-parallel replicas", "",
-      [](SV s) { return s.training.dp_degree; });
-  add("training.checkpointing", "Activation checkpointing", "",
-      [](SV s) { return str(to_string(s.training.checkpointing)); });
-  add("training.micro_batch", "Micro-batch", "sequences",
-      [](SV s) { return s.training.micro_batch; });
-  add("training.seq_len", "Training sequence length", "tokens",
-      [](SV s) { return s.training.seq_len; });
+  f.add("training.optimizer", "Optimizer", "",
+        [](SV s) { return str(to_string(s.training.optimizer)); });
+  f.add("training.precision", "Precision", "",
+        [](SV s) { return str(to_string(s.training.precision)); });
+  f.add("training.zero_stage", "ZeRO stage", "", [](SV s) { return I{s.training.zero_stage}; });
+  f.add("training.dp_degree", "Data-parallel replicas", "",
+        [](SV s) { return s.training.dp_degree; });
+  f.add("training.checkpointing", "Activation checkpointing", "",
+        [](SV s) { return str(to_string(s.training.checkpointing)); });
+  f.add("training.micro_batch", "Micro-batch", "sequences",
+        [](SV s) { return s.training.micro_batch; });
+  f.add("training.seq_len", "Training sequence length", "tokens",
+        [](SV s) { return s.training.seq_len; });
   // Serving.
-  add("serving.chips", "Serving chips", "chips", [](SV s) { return s.serving.chips; });
-  add("serving.price_per_chip_hour_dollars", "Serving price", "$ per chip-hour",
-      [](SV s) { return s.serving.price_per_chip_hour_dollars; });
-  add("serving.limit_model", "Serving latency limits the model", "",
-      [](SV s) { return s.serving.limit_model; });
+  f.add("serving.chips", "Serving chips", "chips", [](SV s) { return s.serving.chips; });
+  f.add("serving.price_per_chip_hour_dollars", "Serving price", "$ per chip-hour",
+        [](SV s) { return s.serving.price_per_chip_hour_dollars; });
+  f.add("serving.limit_model", "Serving latency limits the model", "",
+        [](SV s) { return s.serving.limit_model; });
   // Goodput: crashes, restarts and checkpoints.
-  add("goodput.interruptions_per_1000_chip_days", "Interruptions per 1,000 chip-days", "",
-      [](SV s) { return s.goodput.interruptions_per_1000_chip_days; });
-  add("goodput.restart_minutes", "Restart time", "min",
-      [](SV s) { return s.goodput.restart_minutes; });
-  add("goodput.checkpoint_interval_minutes", "Checkpoint interval", "min",
-      [](SV s) { return s.goodput.checkpoint_interval_minutes; });
-  add("goodput.checkpoint_write_minutes", "Checkpoint write time", "min", [](SV s) {
+  f.add("goodput.interruptions_per_1000_chip_days", "Interruptions per 1,000 chip-days", "",
+        [](SV s) { return s.goodput.interruptions_per_1000_chip_days; });
+  f.add("goodput.restart_minutes", "Restart time", "min",
+        [](SV s) { return s.goodput.restart_minutes; });
+  f.add("goodput.checkpoint_interval_minutes", "Checkpoint interval", "min",
+        [](SV s) { return s.goodput.checkpoint_interval_minutes; });
+  f.add("goodput.checkpoint_write_minutes", "Checkpoint write time", "min", [](SV s) {
     return s.goodput.checkpoint_write_minutes
                ? FieldValue(*s.goodput.checkpoint_write_minutes)
                : FieldValue(std::string("from the storage bandwidth"));
   });
-  add("goodput.storage_bytes_per_s_per_chip", "Storage bandwidth per chip", "bytes/s",
-      [](SV s) { return s.goodput.storage_bytes_per_s_per_chip; });
-  add("goodput.checkpoint_mode", "Checkpoint mode", "", [](SV s) {
+  f.add("goodput.storage_bytes_per_s_per_chip", "Storage bandwidth per chip", "bytes/s",
+        [](SV s) { return s.goodput.storage_bytes_per_s_per_chip; });
+  f.add("goodput.checkpoint_mode", "Checkpoint mode", "", [](SV s) {
     return str(s.goodput.mode == CheckpointMode::synchronous ? "synchronous" : "asynchronous");
   });
+}
+
+void add_ranges_and_plan(FieldTable& f) {
   // Ranges (low – high around the scenario's own value).
   auto spread = [](const std::optional<Spread>& r) {
     if (!r) return std::string("none");
     return format_value(r->low) + " – " + format_value(r->high);
   };
-  add("ranges.mfu", "MFU range", "", [spread](SV s) { return spread(s.ranges.mfu); });
-  add("ranges.interruptions_per_1000_chip_days", "Interruption-rate range", "",
-      [spread](SV s) { return spread(s.ranges.interruptions_per_1000_chip_days); });
-  add("ranges.restart_minutes", "Restart-time range", "min",
-      [spread](SV s) { return spread(s.ranges.restart_minutes); });
-  add("ranges.price_per_chip_hour_dollars", "Price range", "$",
-      [spread](SV s) { return spread(s.ranges.price_per_chip_hour_dollars); });
-  add("ranges.tokens_available", "Unique-tokens range", "tokens",
-      [spread](SV s) { return spread(s.ranges.tokens_available); });
-  add("ranges.shape", "Range distribution", "",
-      [](SV s) { return str(to_string(s.ranges.shape)); });
-  add("ranges.seed", "Range seed", "", [](SV s) { return static_cast<I>(s.ranges.seed); });
+  f.add("ranges.mfu", "MFU range", "", [spread](SV s) { return spread(s.ranges.mfu); });
+  f.add("ranges.interruptions_per_1000_chip_days", "Interruption-rate range", "",
+        [spread](SV s) { return spread(s.ranges.interruptions_per_1000_chip_days); });
+  f.add("ranges.restart_minutes", "Restart-time range", "min",
+        [spread](SV s) { return spread(s.ranges.restart_minutes); });
+  f.add("ranges.price_per_chip_hour_dollars", "Price range", "$",
+        [spread](SV s) { return spread(s.ranges.price_per_chip_hour_dollars); });
+  f.add("ranges.tokens_available", "Unique-tokens range", "tokens",
+        [spread](SV s) { return spread(s.ranges.tokens_available); });
+  f.add("ranges.shape", "Range distribution", "",
+        [](SV s) { return str(to_string(s.ranges.shape)); });
+  f.add("ranges.seed", "Range seed", "", [](SV s) { return static_cast<I>(s.ranges.seed); });
   // The plan's direction.
-  add("plan.mode", "Plan mode", "", [](SV s) { return str(to_string(s.plan.mode)); });
-  add("plan.train_tokens", "Training tokens (train this model)", "tokens",
-      [](SV s) { return s.plan.train_tokens; });
-  add("plan.law", "Loss law", "", [](SV s) { return str(to_string(s.plan.law)); });
-  add("plan.objective", "Lifetime objective", "",
-      [](SV s) { return str(to_string(s.plan.objective)); });
-  add("serving.chip", "Serving chip", "", [](SV s) {
+  f.add("plan.mode", "Plan mode", "", [](SV s) { return str(to_string(s.plan.mode)); });
+  f.add("plan.train_tokens", "Training tokens (train this model)", "tokens",
+        [](SV s) { return s.plan.train_tokens; });
+  f.add("plan.law", "Loss law", "", [](SV s) { return str(to_string(s.plan.law)); });
+  f.add("plan.objective", "Lifetime objective", "",
+        [](SV s) { return str(to_string(s.plan.objective)); });
+  f.add("serving.chip", "Serving chip", "", [](SV s) {
     return str(s.serving.chip.empty() ? std::string("same as training") : s.serving.chip);
   });
-  add("plan.moe_experts", "MoE candidate: experts", "", [](SV s) { return s.plan.moe.experts; });
-  add("plan.moe_top_k", "MoE candidate: top-k", "", [](SV s) { return s.plan.moe.top_k; });
-  add("plan.moe_granularity", "MoE candidate: granularity", "",
-      [](SV s) { return s.plan.moe.granularity; });
-  add("plan.moe_shared_experts", "MoE candidate: shared experts", "",
-      [](SV s) { return s.plan.moe.shared_experts; });
-  add("serving.context_len", "Serving context", "tokens",
-      [](SV s) { return s.serving.context_len; });
-  add("serving.served_tokens", "Served tokens", "tokens",
-      [](SV s) { return s.serving.served_tokens; });
-  add("serving.batch", "Serving batch", "requests", [](SV s) { return s.serving.batch; });
-  add("serving.prompt_tokens", "Prompt tokens", "tokens",
-      [](SV s) { return s.serving.prompt_tokens; });
-  add("serving.decode_tokens", "Decode tokens", "tokens",
-      [](SV s) { return s.serving.decode_tokens; });
-  add("serving.latency_budget_seconds", "Latency budget", "s",
-      [](SV s) { return s.serving.latency_budget_seconds; });
-  add("serving.overhead_seconds", "Turn overhead", "s",
-      [](SV s) { return s.serving.overhead_seconds; });
-  add("serving.weight_precision", "Serving weight precision", "",
-      [](SV s) { return str(to_string(s.serving.weight_dtype)); });
-  add("serving.kv_precision", "Serving KV-cache precision", "",
-      [](SV s) { return str(to_string(s.serving.kv_dtype)); });
-  add("serving.engine", "Serving engine", "", [](SV s) { return s.serving.engine; });
+  f.add("plan.moe_experts", "MoE candidate: experts", "", [](SV s) { return s.plan.moe.experts; });
+  f.add("plan.moe_top_k", "MoE candidate: top-k", "", [](SV s) { return s.plan.moe.top_k; });
+  f.add("plan.moe_granularity", "MoE candidate: granularity", "",
+        [](SV s) { return s.plan.moe.granularity; });
+  f.add("plan.moe_shared_experts", "MoE candidate: shared experts", "",
+        [](SV s) { return s.plan.moe.shared_experts; });
+  f.add("serving.context_len", "Serving context", "tokens",
+        [](SV s) { return s.serving.context_len; });
+  f.add("serving.served_tokens", "Served tokens", "tokens",
+        [](SV s) { return s.serving.served_tokens; });
+  f.add("serving.batch", "Serving batch", "requests", [](SV s) { return s.serving.batch; });
+  f.add("serving.prompt_tokens", "Prompt tokens", "tokens",
+        [](SV s) { return s.serving.prompt_tokens; });
+  f.add("serving.decode_tokens", "Decode tokens", "tokens",
+        [](SV s) { return s.serving.decode_tokens; });
+  f.add("serving.latency_budget_seconds", "Latency budget", "s",
+        [](SV s) { return s.serving.latency_budget_seconds; });
+  f.add("serving.overhead_seconds", "Turn overhead", "s",
+        [](SV s) { return s.serving.overhead_seconds; });
+  f.add("serving.weight_precision", "Serving weight precision", "",
+        [](SV s) { return str(to_string(s.serving.weight_dtype)); });
+  f.add("serving.kv_precision", "Serving KV-cache precision", "",
+        [](SV s) { return str(to_string(s.serving.kv_dtype)); });
+  f.add("serving.engine", "Serving engine", "", [](SV s) { return s.serving.engine; });
+}
 
+void add_isoflops(FieldTable& f) {
   // IsoFLOPs.
   const std::string syn = "isoflops.ladder.synthetic.";
-  add(syn + "law_preset", "IsoFLOPs: ground-truth law", "",
-      [](SV s) { return str(to_string(s.isoflops.synthetic.law_preset)); });
-  add(syn + "law.E", "IsoFLOPs: law E", "nats/token",
-      [](SV s) { return s.isoflops.synthetic.law.E; });
-  add(syn + "law.A", "IsoFLOPs: law A", "", [](SV s) { return s.isoflops.synthetic.law.A; });
-  add(syn + "law.alpha", "IsoFLOPs: law α", "",
-      [](SV s) { return s.isoflops.synthetic.law.alpha; });
-  add(syn + "law.B", "IsoFLOPs: law B", "", [](SV s) { return s.isoflops.synthetic.law.B; });
-  add(syn + "law.beta", "IsoFLOPs: law β", "", [](SV s) { return s.isoflops.synthetic.law.beta; });
-  add(syn + "budgets", "IsoFLOPs: budgets", "",
-      [](SV s) { return I{s.isoflops.synthetic.n_budgets}; });
-  add(syn + "budget_min_flops", "IsoFLOPs: smallest C", "FLOPs",
-      [](SV s) { return s.isoflops.synthetic.budget_min_flops; });
-  add(syn + "budget_max_flops", "IsoFLOPs: largest C", "FLOPs",
-      [](SV s) { return s.isoflops.synthetic.budget_max_flops; });
-  add(syn + "sizes_per_budget", "IsoFLOPs: sizes per budget", "",
-      [](SV s) { return I{s.isoflops.synthetic.sizes_per_budget}; });
-  add(syn + "size_span_decades", "IsoFLOPs: size span", "decades",
-      [](SV s) { return s.isoflops.synthetic.size_span_decades; });
-  add(syn + "noise", "IsoFLOPs: noise σ", "%", [](SV s) { return s.isoflops.synthetic.noise; });
-  add(syn + "outlier", "IsoFLOPs: diverged-run outlier", "",
-      [](SV s) { return s.isoflops.synthetic.outlier; });
-  add(syn + "bias_on", "IsoFLOPs: LR-decay bias", "",
-      [](SV s) { return s.isoflops.synthetic.bias_on; });
-  add(syn + "bias_nats", "IsoFLOPs: bias strength", "nats/token",
-      [](SV s) { return s.isoflops.synthetic.bias_nats; });
-  add(syn + "bias_mode", "IsoFLOPs: bias design", "",
-      [](SV s) { return str(to_string(s.isoflops.synthetic.bias_mode)); });
-  add(syn + "offset_on", "IsoFLOPs: uniform offset", "",
-      [](SV s) { return s.isoflops.synthetic.offset_on; });
-  add(syn + "offset_nats", "IsoFLOPs: offset", "nats/token",
-      [](SV s) { return s.isoflops.synthetic.offset_nats; });
-  add("isoflops.ladder.loaded", "IsoFLOPs: loaded CSV ladder", "",
-      [](SV s) { return ladder_summary(s.isoflops.loaded); });
-  add("isoflops.ladder.loss_cut.enabled", "IsoFLOPs: loss cut", "",
-      [](SV s) { return s.isoflops.loss_cut.enabled; });
-  add("isoflops.ladder.loss_cut.max_loss", "IsoFLOPs: keep loss below", "nats/token",
-      [](SV s) { return s.isoflops.loss_cut.max_loss; });
-  add("isoflops.fit.estimator", "IsoFLOPs: estimator", "",
-      [](SV s) { return str(to_string(s.isoflops.fit.estimator)); });
-  add("isoflops.fit.huber_delta", "IsoFLOPs: Huber δ", "",
-      [](SV s) { return s.isoflops.fit.huber_delta; });
-  add("isoflops.fit.resamples", "IsoFLOPs: bootstrap resamples", "",
-      [](SV s) { return I{s.isoflops.fit.resamples}; });
-  add("isoflops.seed", "IsoFLOPs: seed", "", [](SV s) { return static_cast<I>(s.isoflops.seed); });
-  add("isoflops.target.follows_budget", "IsoFLOPs: target follows the budget", "",
-      [](SV s) { return s.isoflops.target_follows_budget; });
-  add("isoflops.target.manual_target_flops", "IsoFLOPs: manual target C*", "FLOPs",
-      [](SV s) { return s.isoflops.manual_target_flops; });
-  add("isoflops.candidate.preset", "IsoFLOPs: candidate recipe", "",
-      [](SV s) { return str(to_string(s.isoflops.candidate.preset)); });
-  add("isoflops.candidate.a_multiplier", "IsoFLOPs: candidate A ×", "",
-      [](SV s) { return s.isoflops.candidate.a_multiplier; });
-  add("isoflops.candidate.b_multiplier", "IsoFLOPs: candidate B ×", "",
-      [](SV s) { return s.isoflops.candidate.b_multiplier; });
-  add("isoflops.candidate.alpha_delta", "IsoFLOPs: candidate Δα", "",
-      [](SV s) { return s.isoflops.candidate.alpha_delta; });
-  add("isoflops.candidate.beta_delta", "IsoFLOPs: candidate Δβ", "",
-      [](SV s) { return s.isoflops.candidate.beta_delta; });
+  f.add(syn + "law_preset", "IsoFLOPs: ground-truth law", "",
+        [](SV s) { return str(to_string(s.isoflops.synthetic.law_preset)); });
+  f.add(syn + "law.E", "IsoFLOPs: law E", "nats/token",
+        [](SV s) { return s.isoflops.synthetic.law.E; });
+  f.add(syn + "law.A", "IsoFLOPs: law A", "", [](SV s) { return s.isoflops.synthetic.law.A; });
+  f.add(syn + "law.alpha", "IsoFLOPs: law α", "",
+        [](SV s) { return s.isoflops.synthetic.law.alpha; });
+  f.add(syn + "law.B", "IsoFLOPs: law B", "", [](SV s) { return s.isoflops.synthetic.law.B; });
+  f.add(syn + "law.beta", "IsoFLOPs: law β", "",
+        [](SV s) { return s.isoflops.synthetic.law.beta; });
+  f.add(syn + "budgets", "IsoFLOPs: budgets", "",
+        [](SV s) { return I{s.isoflops.synthetic.n_budgets}; });
+  f.add(syn + "budget_min_flops", "IsoFLOPs: smallest C", "FLOPs",
+        [](SV s) { return s.isoflops.synthetic.budget_min_flops; });
+  f.add(syn + "budget_max_flops", "IsoFLOPs: largest C", "FLOPs",
+        [](SV s) { return s.isoflops.synthetic.budget_max_flops; });
+  f.add(syn + "sizes_per_budget", "IsoFLOPs: sizes per budget", "",
+        [](SV s) { return I{s.isoflops.synthetic.sizes_per_budget}; });
+  f.add(syn + "size_span_decades", "IsoFLOPs: size span", "decades",
+        [](SV s) { return s.isoflops.synthetic.size_span_decades; });
+  f.add(syn + "noise", "IsoFLOPs: noise σ", "%", [](SV s) { return s.isoflops.synthetic.noise; });
+  f.add(syn + "outlier", "IsoFLOPs: diverged-run outlier", "",
+        [](SV s) { return s.isoflops.synthetic.outlier; });
+  f.add(syn + "bias_on", "IsoFLOPs: LR-decay bias", "",
+        [](SV s) { return s.isoflops.synthetic.bias_on; });
+  f.add(syn + "bias_nats", "IsoFLOPs: bias strength", "nats/token",
+        [](SV s) { return s.isoflops.synthetic.bias_nats; });
+  f.add(syn + "bias_mode", "IsoFLOPs: bias design", "",
+        [](SV s) { return str(to_string(s.isoflops.synthetic.bias_mode)); });
+  f.add(syn + "offset_on", "IsoFLOPs: uniform offset", "",
+        [](SV s) { return s.isoflops.synthetic.offset_on; });
+  f.add(syn + "offset_nats", "IsoFLOPs: offset", "nats/token",
+        [](SV s) { return s.isoflops.synthetic.offset_nats; });
+  f.add("isoflops.ladder.loaded", "IsoFLOPs: loaded CSV ladder", "",
+        [](SV s) { return ladder_summary(s.isoflops.loaded); });
+  f.add("isoflops.ladder.loss_cut.enabled", "IsoFLOPs: loss cut", "",
+        [](SV s) { return s.isoflops.loss_cut.enabled; });
+  f.add("isoflops.ladder.loss_cut.max_loss", "IsoFLOPs: keep loss below", "nats/token",
+        [](SV s) { return s.isoflops.loss_cut.max_loss; });
+  f.add("isoflops.fit.estimator", "IsoFLOPs: estimator", "",
+        [](SV s) { return str(to_string(s.isoflops.fit.estimator)); });
+  f.add("isoflops.fit.huber_delta", "IsoFLOPs: Huber δ", "",
+        [](SV s) { return s.isoflops.fit.huber_delta; });
+  f.add("isoflops.fit.resamples", "IsoFLOPs: bootstrap resamples", "",
+        [](SV s) { return I{s.isoflops.fit.resamples}; });
+  f.add("isoflops.seed", "IsoFLOPs: seed", "",
+        [](SV s) { return static_cast<I>(s.isoflops.seed); });
+  f.add("isoflops.target.follows_budget", "IsoFLOPs: target follows the budget", "",
+        [](SV s) { return s.isoflops.target_follows_budget; });
+  f.add("isoflops.target.manual_target_flops", "IsoFLOPs: manual target C*", "FLOPs",
+        [](SV s) { return s.isoflops.manual_target_flops; });
+  f.add("isoflops.candidate.preset", "IsoFLOPs: candidate recipe", "",
+        [](SV s) { return str(to_string(s.isoflops.candidate.preset)); });
+  f.add("isoflops.candidate.a_multiplier", "IsoFLOPs: candidate A ×", "",
+        [](SV s) { return s.isoflops.candidate.a_multiplier; });
+  f.add("isoflops.candidate.b_multiplier", "IsoFLOPs: candidate B ×", "",
+        [](SV s) { return s.isoflops.candidate.b_multiplier; });
+  f.add("isoflops.candidate.alpha_delta", "IsoFLOPs: candidate Δα", "",
+        [](SV s) { return s.isoflops.candidate.alpha_delta; });
+  f.add("isoflops.candidate.beta_delta", "IsoFLOPs: candidate Δβ", "",
+        [](SV s) { return s.isoflops.candidate.beta_delta; });
+}
 
+void add_moe(FieldTable& f) {
   // MoE.
-  add("moe.experts", "MoE: experts", "", [](SV s) { return s.moe.n_experts; });
-  add("moe.top_k", "MoE: top-k", "", [](SV s) { return s.moe.top_k; });
-  add("moe.tokens_per_batch", "MoE: tokens per batch", "tokens",
-      [](SV s) { return s.moe.tokens_per_batch; });
-  add("moe.seed", "MoE: seed", "", [](SV s) { return static_cast<I>(s.moe.seed); });
-  add("moe.aux_on", "MoE: balance loss", "", [](SV s) { return s.moe.aux_on; });
-  add("moe.aux_weight", "MoE: aux weight α", "", [](SV s) { return s.moe.aux_weight; });
-  add("moe.z_on", "MoE: z-loss", "", [](SV s) { return s.moe.z_on; });
-  add("moe.z_weight", "MoE: z-loss γ", "", [](SV s) { return s.moe.z_weight; });
-  add("moe.capacity_factor", "MoE: capacity factor", "",
-      [](SV s) { return s.moe.capacity_factor; });
-  add("moe.learning_rate", "MoE: learning rate", "", [](SV s) { return s.moe.learning_rate; });
-  add("moe.shared_expert", "MoE: shared expert", "", [](SV s) { return s.moe.shared_expert; });
-  add("moe.renormalize", "MoE: renormalized gates", "", [](SV s) { return s.moe.renormalize; });
-  add("moe.steps", "MoE: steps", "steps", [](SV s) { return s.moe.steps; });
-  add("moe.shown_step", "MoE: step shown", "", [](SV s) { return s.moe.shown_step; });
-  add("moe.comm.prefill_tokens", "MoE: prefill tokens", "tokens",
-      [](SV s) { return s.moe.prefill_tokens; });
-  add("moe.comm.link_gbps", "MoE: link", "Gb/s", [](SV s) { return s.moe.link_gbps; });
-  add("moe.comm.latency_us", "MoE: collective latency", "µs",
-      [](SV s) { return s.moe.latency_us; });
-  add("moe.pipeline.chunks", "MoE: pipeline chunks", "",
-      [](SV s) { return s.moe.pipeline_chunks; });
-  add("moe.pipeline.stages", "MoE: pipeline stages", "",
-      [](SV s) { return s.moe.pipeline_stages; });
-  add("moe.pipeline.compute_ms", "MoE: compute per chunk", "ms",
-      [](SV s) { return s.moe.compute_ms; });
-  add("moe.pipeline.transfer_ms", "MoE: transfer per hop", "ms",
-      [](SV s) { return s.moe.transfer_ms; });
+  f.add("moe.experts", "MoE: experts", "", [](SV s) { return s.moe.n_experts; });
+  f.add("moe.top_k", "MoE: top-k", "", [](SV s) { return s.moe.top_k; });
+  f.add("moe.tokens_per_batch", "MoE: tokens per batch", "tokens",
+        [](SV s) { return s.moe.tokens_per_batch; });
+  f.add("moe.seed", "MoE: seed", "", [](SV s) { return static_cast<I>(s.moe.seed); });
+  f.add("moe.aux_on", "MoE: balance loss", "", [](SV s) { return s.moe.aux_on; });
+  f.add("moe.aux_weight", "MoE: aux weight α", "", [](SV s) { return s.moe.aux_weight; });
+  f.add("moe.z_on", "MoE: z-loss", "", [](SV s) { return s.moe.z_on; });
+  f.add("moe.z_weight", "MoE: z-loss γ", "", [](SV s) { return s.moe.z_weight; });
+  f.add("moe.capacity_factor", "MoE: capacity factor", "",
+        [](SV s) { return s.moe.capacity_factor; });
+  f.add("moe.learning_rate", "MoE: learning rate", "", [](SV s) { return s.moe.learning_rate; });
+  f.add("moe.shared_expert", "MoE: shared expert", "", [](SV s) { return s.moe.shared_expert; });
+  f.add("moe.renormalize", "MoE: renormalized gates", "", [](SV s) { return s.moe.renormalize; });
+  f.add("moe.steps", "MoE: steps", "steps", [](SV s) { return s.moe.steps; });
+  f.add("moe.shown_step", "MoE: step shown", "", [](SV s) { return s.moe.shown_step; });
+  f.add("moe.comm.prefill_tokens", "MoE: prefill tokens", "tokens",
+        [](SV s) { return s.moe.prefill_tokens; });
+  f.add("moe.comm.link_gbps", "MoE: link", "Gb/s", [](SV s) { return s.moe.link_gbps; });
+  f.add("moe.comm.latency_us", "MoE: collective latency", "µs",
+        [](SV s) { return s.moe.latency_us; });
+  f.add("moe.pipeline.chunks", "MoE: pipeline chunks", "",
+        [](SV s) { return s.moe.pipeline_chunks; });
+  f.add("moe.pipeline.stages", "MoE: pipeline stages", "",
+        [](SV s) { return s.moe.pipeline_stages; });
+  f.add("moe.pipeline.compute_ms", "MoE: compute per chunk", "ms",
+        [](SV s) { return s.moe.compute_ms; });
+  f.add("moe.pipeline.transfer_ms", "MoE: transfer per hop", "ms",
+        [](SV s) { return s.moe.transfer_ms; });
+}
 
+void add_roofline(FieldTable& f) {
   // Roofline.
-  add("roofline.overlays", "Roofline: overlays", "",
-      [](SV s) { return overlay_list(s.roofline.overlays); });
-  add("roofline.matmul_dim", "Roofline: matmul side", "",
-      [](SV s) { return s.roofline.matmul_dim; });
-  add("roofline.mfu_budget.matmul_seconds", "Roofline: matmul seconds", "s",
-      [](SV s) { return s.roofline.mfu.matmul_seconds; });
-  add("roofline.mfu_budget.vector_seconds", "Roofline: vector seconds", "s",
-      [](SV s) { return s.roofline.mfu.vector_seconds; });
-  add("roofline.mfu_budget.memory_seconds", "Roofline: memory seconds", "s",
-      [](SV s) { return s.roofline.mfu.memory_seconds; });
-  add("roofline.mfu_budget.comms_seconds", "Roofline: comms seconds", "s",
-      [](SV s) { return s.roofline.mfu.comms_seconds; });
-  add("roofline.mfu_budget.optimizer_seconds", "Roofline: optimizer seconds", "s",
-      [](SV s) { return s.roofline.mfu.optimizer_seconds; });
-  add("roofline.recompute", "Roofline: recompute factor", "",
-      [](SV s) { return s.roofline.recompute; });
-  add("roofline.prefill_mfu", "Roofline: prefill MFU", "%",
-      [](SV s) { return s.roofline.prefill_mfu; });
-  add("roofline.bandwidth_efficiency", "Roofline: decode bandwidth efficiency", "%",
-      [](SV s) { return s.roofline.bandwidth_efficiency; });
-  add("roofline.step_floor_seconds", "Roofline: decode step floor", "s",
-      [](SV s) { return s.roofline.step_floor_seconds; });
-  add("roofline.max_chips", "Roofline: largest slice", "chips",
-      [](SV s) { return s.roofline.max_chips; });
-  add("roofline.tile", "Roofline: tile side", "", [](SV s) { return s.roofline.tile; });
-  add("roofline.per_layer_serial_seconds", "Roofline: per-layer serial cost", "s",
-      [](SV s) { return s.roofline.per_layer_serial_seconds; });
+  f.add("roofline.overlays", "Roofline: overlays", "",
+        [](SV s) { return overlay_list(s.roofline.overlays); });
+  f.add("roofline.matmul_dim", "Roofline: matmul side", "",
+        [](SV s) { return s.roofline.matmul_dim; });
+  f.add("roofline.mfu_budget.matmul_seconds", "Roofline: matmul seconds", "s",
+        [](SV s) { return s.roofline.mfu.matmul_seconds; });
+  f.add("roofline.mfu_budget.vector_seconds", "Roofline: vector seconds", "s",
+        [](SV s) { return s.roofline.mfu.vector_seconds; });
+  f.add("roofline.mfu_budget.memory_seconds", "Roofline: memory seconds", "s",
+        [](SV s) { return s.roofline.mfu.memory_seconds; });
+  f.add("roofline.mfu_budget.comms_seconds", "Roofline: comms seconds", "s",
+        [](SV s) { return s.roofline.mfu.comms_seconds; });
+  f.add("roofline.mfu_budget.optimizer_seconds", "Roofline: optimizer seconds", "s",
+        [](SV s) { return s.roofline.mfu.optimizer_seconds; });
+  f.add("roofline.recompute", "Roofline: recompute factor", "",
+        [](SV s) { return s.roofline.recompute; });
+  f.add("roofline.prefill_mfu", "Roofline: prefill MFU", "%",
+        [](SV s) { return s.roofline.prefill_mfu; });
+  f.add("roofline.bandwidth_efficiency", "Roofline: decode bandwidth efficiency", "%",
+        [](SV s) { return s.roofline.bandwidth_efficiency; });
+  f.add("roofline.step_floor_seconds", "Roofline: decode step floor", "s",
+        [](SV s) { return s.roofline.step_floor_seconds; });
+  f.add("roofline.max_chips", "Roofline: largest slice", "chips",
+        [](SV s) { return s.roofline.max_chips; });
+  f.add("roofline.tile", "Roofline: tile side", "", [](SV s) { return s.roofline.tile; });
+  f.add("roofline.per_layer_serial_seconds", "Roofline: per-layer serial cost", "s",
+        [](SV s) { return s.roofline.per_layer_serial_seconds; });
+}
 
+void add_parallel(FieldTable& f) {
   // Parallelism (locks read "auto" when the axis is searched).
   auto lock = [](const auto& v) { return v ? std::to_string(*v) : std::string("auto"); };
-  add("parallel.mfu_source", "Budget MFU source", "",
-      [](SV s) { return str(to_string(s.parallel.mfu_source)); });
-  add("parallel.global_batch_tokens", "Parallelism: global batch", "tokens",
-      [](SV s) { return s.parallel.global_batch_tokens; });
-  add("parallel.software", "Parallelism: software", "", [](SV s) { return s.parallel.software; });
-  add("parallel.pipe_schedule", "Parallelism: pipeline schedule", "", [](SV s) {
+  f.add("parallel.mfu_source", "Budget MFU source", "",
+        [](SV s) { return str(to_string(s.parallel.mfu_source)); });
+  f.add("parallel.global_batch_tokens", "Parallelism: global batch", "tokens",
+        [](SV s) { return s.parallel.global_batch_tokens; });
+  f.add("parallel.software", "Parallelism: software", "", [](SV s) { return s.parallel.software; });
+  f.add("parallel.pipe_schedule", "Parallelism: pipeline schedule", "", [](SV s) {
     return s.parallel.pipe_schedule ? str(to_string(*s.parallel.pipe_schedule))
                                     : std::string("the software's");
   });
-  add("parallel.ep_dispatch", "Parallelism: expert dispatch", "", [](SV s) {
+  f.add("parallel.ep_dispatch", "Parallelism: expert dispatch", "", [](SV s) {
     return s.parallel.ep_dispatch ? str(to_string(*s.parallel.ep_dispatch))
                                   : std::string("the software's");
   });
-  add("parallel.cluster", "Parallelism: cluster", "", [](SV s) {
+  f.add("parallel.cluster", "Parallelism: cluster", "", [](SV s) {
     return s.parallel.cluster.empty() ? std::string("the chip's node") : s.parallel.cluster;
   });
-  add("parallel.cluster_profile", "Parallelism: cluster profile", "", [](SV s) {
+  f.add("parallel.cluster_profile", "Parallelism: cluster profile", "", [](SV s) {
     if (!s.parallel.calibrated) return std::string("none (datasheet constants)");
     const CalibratedConstants& k = *s.parallel.calibrated;
     std::string t = s.parallel.cluster_profile + " (calibrated on " + std::to_string(k.runs) +
@@ -359,57 +384,72 @@ std::vector<ScenarioField> make_fields() {
     if (const std::string w = s.parallel.calibration_warning(); !w.empty()) t += "; " + w;
     return t;
   });
-  add("parallel.gpus_per_node", "Parallelism: custom cluster's GPUs per node", "GPUs",
-      [](SV s) { return s.parallel.gpus_per_node; });
-  add("parallel.scale_up_gb_per_s", "Parallelism: custom scale-up bandwidth", "GB/s",
-      [](SV s) { return s.parallel.scale_up_gb_per_s; });
-  add("parallel.scale_out_gb_per_s", "Parallelism: custom scale-out bandwidth", "GB/s",
-      [](SV s) { return s.parallel.scale_out_gb_per_s; });
-  add("parallel.non_tensor_gb", "Parallelism: measured non-tensor memory", "GB",
-      [](SV s) { return s.parallel.non_tensor_gb; });
-  add("parallel.even_stages", "Parallelism: even stages", "",
-      [](SV s) { return s.parallel.even_stages; });
-  add("parallel.tp_within_node", "Parallelism: TP within a node", "",
-      [](SV s) { return s.parallel.tp_within_node; });
-  add("parallel.locks.tp", "Parallelism: TP lock", "",
-      [lock](SV s) { return lock(s.parallel.tp); });
-  add("parallel.locks.pp", "Parallelism: PP lock", "",
-      [lock](SV s) { return lock(s.parallel.pp); });
-  add("parallel.locks.vpp", "Parallelism: virtual stages lock", "",
-      [lock](SV s) { return lock(s.parallel.vpp); });
-  add("parallel.locks.cp", "Parallelism: CP lock", "",
-      [lock](SV s) { return lock(s.parallel.cp); });
-  add("parallel.locks.ep", "Parallelism: EP lock", "",
-      [lock](SV s) { return lock(s.parallel.ep); });
-  add("parallel.locks.etp", "Parallelism: expert TP lock", "",
-      [lock](SV s) { return lock(s.parallel.etp); });
-  add("parallel.locks.micro_batch", "Parallelism: micro-batch lock", "",
-      [lock](SV s) { return lock(s.parallel.micro_batch); });
-  add("parallel.locks.zero", "Parallelism: ZeRO lock", "",
-      [lock](SV s) { return lock(s.parallel.zero); });
-  add("parallel.locks.recompute", "Parallelism: recompute lock", "", [](SV s) {
+  f.add("parallel.gpus_per_node", "Parallelism: custom cluster's GPUs per node", "GPUs",
+        [](SV s) { return s.parallel.gpus_per_node; });
+  f.add("parallel.scale_up_gb_per_s", "Parallelism: custom scale-up bandwidth", "GB/s",
+        [](SV s) { return s.parallel.scale_up_gb_per_s; });
+  f.add("parallel.scale_out_gb_per_s", "Parallelism: custom scale-out bandwidth", "GB/s",
+        [](SV s) { return s.parallel.scale_out_gb_per_s; });
+  f.add("parallel.non_tensor_gb", "Parallelism: measured non-tensor memory", "GB",
+        [](SV s) { return s.parallel.non_tensor_gb; });
+  f.add("parallel.even_stages", "Parallelism: even stages", "",
+        [](SV s) { return s.parallel.even_stages; });
+  f.add("parallel.tp_within_node", "Parallelism: TP within a node", "",
+        [](SV s) { return s.parallel.tp_within_node; });
+  f.add("parallel.locks.tp", "Parallelism: TP lock", "",
+        [lock](SV s) { return lock(s.parallel.tp); });
+  f.add("parallel.locks.pp", "Parallelism: PP lock", "",
+        [lock](SV s) { return lock(s.parallel.pp); });
+  f.add("parallel.locks.vpp", "Parallelism: virtual stages lock", "",
+        [lock](SV s) { return lock(s.parallel.vpp); });
+  f.add("parallel.locks.cp", "Parallelism: CP lock", "",
+        [lock](SV s) { return lock(s.parallel.cp); });
+  f.add("parallel.locks.ep", "Parallelism: EP lock", "",
+        [lock](SV s) { return lock(s.parallel.ep); });
+  f.add("parallel.locks.etp", "Parallelism: expert TP lock", "",
+        [lock](SV s) { return lock(s.parallel.etp); });
+  f.add("parallel.locks.micro_batch", "Parallelism: micro-batch lock", "",
+        [lock](SV s) { return lock(s.parallel.micro_batch); });
+  f.add("parallel.locks.zero", "Parallelism: ZeRO lock", "",
+        [lock](SV s) { return lock(s.parallel.zero); });
+  f.add("parallel.locks.recompute", "Parallelism: recompute lock", "", [](SV s) {
     return s.parallel.recompute ? str(to_string(*s.parallel.recompute)) : std::string("auto");
   });
-  add("parallel.chosen", "Parallelism: chosen layout", "", [](SV s) {
+  f.add("parallel.chosen", "Parallelism: chosen layout", "", [](SV s) {
     return s.parallel.chosen ? to_string(*s.parallel.chosen) : std::string("the fastest that fits");
   });
-  add("roofline.serving_layout.tp", "Roofline: serving TP (0 = fastest)", "",
-      [](SV s) { return s.roofline.serving_tp; });
-  add("roofline.serving_layout.pp", "Roofline: serving PP (0 = fastest)", "",
-      [](SV s) { return s.roofline.serving_pp; });
-  add("roofline.serving_layout.ep", "Roofline: serving EP (0 = fastest)", "",
-      [](SV s) { return s.roofline.serving_ep; });
-  add("roofline.serving_layout.communication", "Roofline: serving communication", "",
-      [](SV s) { return s.roofline.serving_communication; });
-  add("roofline.serving_layout.ttft_budget_seconds", "Roofline: TTFT bound", "s",
-      [](SV s) { return s.roofline.ttft_budget_seconds; });
-  add("roofline.serving_layout.tpot_budget_seconds", "Roofline: TPOT bound", "s",
-      [](SV s) { return s.roofline.tpot_budget_seconds; });
-  add("roofline.serving_layout.search_max_chips", "Roofline: largest slice searched", "chips",
-      [](SV s) { return s.roofline.search_max_chips; });
-  add("roofline.serving_layout.generated_tokens_per_day", "Roofline: traffic", "tokens/day",
-      [](SV s) { return s.roofline.generated_tokens_per_day; });
-  return f;
+}
+
+void add_serving_layout(FieldTable& f) {
+  f.add("roofline.serving_layout.tp", "Roofline: serving TP (0 = fastest)", "",
+        [](SV s) { return s.roofline.serving_tp; });
+  f.add("roofline.serving_layout.pp", "Roofline: serving PP (0 = fastest)", "",
+        [](SV s) { return s.roofline.serving_pp; });
+  f.add("roofline.serving_layout.ep", "Roofline: serving EP (0 = fastest)", "",
+        [](SV s) { return s.roofline.serving_ep; });
+  f.add("roofline.serving_layout.communication", "Roofline: serving communication", "",
+        [](SV s) { return s.roofline.serving_communication; });
+  f.add("roofline.serving_layout.ttft_budget_seconds", "Roofline: TTFT bound", "s",
+        [](SV s) { return s.roofline.ttft_budget_seconds; });
+  f.add("roofline.serving_layout.tpot_budget_seconds", "Roofline: TPOT bound", "s",
+        [](SV s) { return s.roofline.tpot_budget_seconds; });
+  f.add("roofline.serving_layout.search_max_chips", "Roofline: largest slice searched", "chips",
+        [](SV s) { return s.roofline.search_max_chips; });
+  f.add("roofline.serving_layout.generated_tokens_per_day", "Roofline: traffic", "tokens/day",
+        [](SV s) { return s.roofline.generated_tokens_per_day; });
+}
+
+std::vector<ScenarioField> make_fields() {
+  FieldTable f;
+  add_budget_and_model(f);
+  add_training_serving_goodput(f);
+  add_ranges_and_plan(f);
+  add_isoflops(f);
+  add_moe(f);
+  add_roofline(f);
+  add_parallel(f);
+  add_serving_layout(f);
+  return std::move(f.fields);
 }
 
 }  // namespace
