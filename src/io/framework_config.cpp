@@ -235,7 +235,8 @@ std::optional<ModelShape> titan_flavor(const std::string& name, const std::strin
   return s;
 }
 
-void read_torchtitan(const Keys& k, TrainingConfig& c) {
+// The model: a flavor of torchtitan's table.
+void titan_shape(const Keys& k, TrainingConfig& c) {
   const std::string name = k.text({"model.name"}).value_or("");
   const std::string flavor = k.text({"model.flavor"}).value_or("");
   if (auto s = titan_flavor(name, flavor)) {
@@ -248,6 +249,10 @@ void read_torchtitan(const Keys& k, TrainingConfig& c) {
               " in its code, not in the TOML; Napkin knows llama3 8B, 70B and "
               "405B (give the shape with --config or the shape flags)");
   }
+}
+
+// The parallel axes, the ZeRO stage FSDP2 runs and the data-parallel degree.
+void titan_layout(const Keys& k, TrainingConfig& c) {
   Layout& l = c.layout;
   l.tp = k.axis({"parallelism.tensor_parallel_degree", "training.tensor_parallel_degree"}, 1, "tp");
   l.pp = k.axis({"parallelism.pipeline_parallel_degree", "experimental.pipeline_parallel_degree"},
@@ -290,6 +295,11 @@ void read_torchtitan(const Keys& k, TrainingConfig& c) {
   finish_dp(k, c, shard > 0 ? std::optional<std::int64_t>(shard * replicate) : std::nullopt,
             "data_parallel_shard_degree is -1 (the GPUs left over) and the TOML does not give "
             "the GPU count (NGPU of run_train.sh)");
+}
+
+// The sequence, the micro-batch and the global batch.
+void titan_batch(const Keys& k, TrainingConfig& c) {
+  Layout& l = c.layout;
   if (auto s = k.integer({"training.seq_len"}, 1, 100'000'000))
     c.seq_len = *s;
   else
@@ -321,6 +331,11 @@ void read_torchtitan(const Keys& k, TrainingConfig& c) {
     c.global_batch = *local * l.dp;
   else
     k.missing("global_batch_size: local_batch_size × dp, and dp is not known");
+}
+
+// Activation checkpointing: torchtitan's mode and its selective option.
+void titan_recompute(const Keys& k, TrainingConfig& c) {
+  Layout& l = c.layout;
   l.recompute = recompute_of(k, {"activation_checkpoint.mode"}, true);
   if (!k.value({"activation_checkpoint.mode"}))
     k.note("recompute = selective (torchtitan's default activation_checkpoint.mode)");
@@ -341,6 +356,10 @@ void read_torchtitan(const Keys& k, TrainingConfig& c) {
       }
     }
   }
+}
+
+// Eager or compiled, and the training precision.
+void titan_software(const Keys& k, TrainingConfig& c) {
   // torch.compile fuses the element-wise work eager PyTorch runs op by op
   // ([compile] enable; [training] compile before torchtitan's 2025 configs).
   const auto compiled = k.boolean({"compile.enable", "training.compile"});
@@ -358,6 +377,14 @@ void read_torchtitan(const Keys& k, TrainingConfig& c) {
     c.precision = k.text({"training.mixed_precision_param"}).value_or("bfloat16") == "float32"
                       ? "fp32"
                       : "bf16";
+}
+
+void read_torchtitan(const Keys& k, TrainingConfig& c) {
+  titan_shape(k, c);
+  titan_layout(k, c);
+  titan_batch(k, c);
+  titan_recompute(k, c);
+  titan_software(k, c);
 }
 
 void read_nemo(const Keys& k, TrainingConfig& c) {
