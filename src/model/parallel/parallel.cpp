@@ -93,7 +93,10 @@ constexpr std::array<std::pair<RecomputeModule, std::string_view>, 6> kRecompute
 std::string recompute_modules_text(std::uint32_t modules) {
   std::string s;
   for (const auto& [bit, name] : kRecomputeModules)
-    if (modules & bit) s += (s.empty() ? "" : "+") + std::string(name);
+    if (modules & bit) {
+      if (!s.empty()) s += '+';
+      s += name;
+    }
   return s;
 }
 
