@@ -224,6 +224,14 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
 }
 
 void BudgetReadouts::show(const BudgetView& v) {
+  showBudget(v);
+  showModel(v);
+  showRun(v);
+  showServing(v);
+}
+
+// The budget, its compute and cost, and the Chinchilla answer.
+void BudgetReadouts::showBudget(const BudgetView& v) {
   const BudgetReport& r = v.report;
   const Scenario& s = v.scenario;
   grid_->setSectionTitle(
@@ -288,6 +296,11 @@ void BudgetReadouts::show(const BudgetView& v) {
   grid_->set(states, {.value = qs(format_bytes(static_cast<double>(r.train_memory.total), 2)),
                       .note = tr("N after goodput, 16 bytes/param, unsharded"),
                       .number = static_cast<double>(r.train_memory.total)});
+}
+
+// The scenario model: its size, its memory, its KV cache and attention share.
+void BudgetReadouts::showModel(const BudgetView& v) {
+  const Scenario& s = v.scenario;
   const ParamCount& p = v.params;
   grid_->set(model,
              {.value = qs(format_count(static_cast<double>(p.total), 2)),
@@ -331,7 +344,11 @@ void BudgetReadouts::show(const BudgetView& v) {
                        QStringLiteral(", 6ND \u2212") + qs(format_percent(v.six_nd_error_at_seq)),
               .note = tr("at the training sequence"),
               .number = v.attention_fraction_at_seq});
+}
 
+// The planned run: goodput, days and dollars, crashes, checkpoints, epochs and loss.
+void BudgetReadouts::showRun(const BudgetView& v) {
+  const Scenario& s = v.scenario;
   const RunReport& u = v.run();
   const QString about = qs(v.plan_subject);
   grid_->setSectionTitle(run,
@@ -392,6 +409,10 @@ void BudgetReadouts::show(const BudgetView& v) {
                    ? tr("%1 if every token were new").arg(qs(format_grouped(u.loss_fresh, 3)))
                    : tr("no repetition penalty"),
        .number = u.loss});
+}
+
+// The serving limit, the serving precision's cost and the lifetime dollars.
+void BudgetReadouts::showServing(const BudgetView& v) {
   const BudgetServing& sv = v.serving;
   if (!sv.enabled)
     grid_->set(serving, {.value = tr("limit off"), .note = qs(sv.text)});

@@ -45,6 +45,10 @@ class BudgetReadouts {
  private:
   // "70.6B at bf16/bf16: binds", "none at int4/int4", "limit off".
   static QString servingValue(const BudgetView& v);
+  void showBudget(const BudgetView& v);
+  void showModel(const BudgetView& v);
+  void showRun(const BudgetView& v);
+  void showServing(const BudgetView& v);
   void showPrecisionCost(const BudgetView& v);
   ReadoutGrid* grid_;
   ReadoutGrid* ranges_;
