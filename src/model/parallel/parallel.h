@@ -76,22 +76,22 @@ struct TrainingJob {
   // How MFU counts the attention matmuls: the whole s×s matrix (Megatron,
   // PaLM; the default) or the causal half a fused kernel executes.
   CausalMask attention_flops = CausalMask::full_matrix;
-  TrainingSoftware software;
+  TrainingSoftware software{};
   // The cluster: GPUs per node, scale-up and scale-out bandwidth per GPU.
   // Unset: the node the chip usually ships in (its hardware table row).
-  std::optional<Network> network;
+  std::optional<Network> network{};
   // Throws std::invalid_argument naming the first field out of range.
   void validate() const;
   bool operator==(const TrainingJob&) const = default;
   // The network in use: `network` or the chip's.
   const Network& cluster() const;
   // Fitted to the cluster's measured runs; unset: the datasheet values.
-  std::optional<CalibratedConstants> calibrated;
+  std::optional<CalibratedConstants> calibrated{};
   // Device memory outside the tensors, as measured on the cluster (the
   // driver's used memory at the peak less the allocator's peak allocated):
   // replaces Napkin's itemised estimate (StageMemory's runtime, communication
   // buffers and fragmentation). Unset: the estimate.
-  std::optional<std::int64_t> measured_non_tensor_bytes;
+  std::optional<std::int64_t> measured_non_tensor_bytes{};
   // `calibrated`, or the datasheet values it replaces (the chip's
   // efficiencies, the software's host dispatch; runs 0).
   CalibratedConstants constants() const;

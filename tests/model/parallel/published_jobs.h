@@ -11,13 +11,12 @@ namespace napkin::testing_util {
 // H800, 4,096-token sequences, 15,360 per step, its own stack; PP 16 (DualPipe),
 // EP 64, DP 128, ZeRO-1, no activation recomputation in the layout.
 inline TrainingJob deepseek_v3_paper_job() {
-  TrainingJob j;
-  j.shape = preset_shape("DeepSeek-V3");
-  j.chip = "H800";
-  j.n_chips = 2048;
-  j.seq_len = 4096;
-  j.global_batch = 15360;
-  j.software = software_by_name("deepseek-v3");
+  TrainingJob j{.shape = preset_shape("DeepSeek-V3"),
+                .chip = "H800",
+                .n_chips = 2048,
+                .seq_len = 4096,
+                .global_batch = 15360,
+                .software = software_by_name("deepseek-v3")};
   return j;
 }
 inline Layout deepseek_v3_paper_layout() {

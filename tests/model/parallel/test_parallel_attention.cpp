@@ -16,13 +16,12 @@ using parallel_detail::JobContext;
 using parallel_detail::LayerCost;
 
 TrainingJob deepseek_v3_job() {
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("DeepSeek-V3");
-  j.chip = "H800";
-  j.n_chips = 16;
-  j.seq_len = 4096;
-  j.global_batch = 16;
-  j.software = software_by_name("modern");
+  TrainingJob j{.shape = testing_util::preset_shape("DeepSeek-V3"),
+                .chip = "H800",
+                .n_chips = 16,
+                .seq_len = 4096,
+                .global_batch = 16,
+                .software = software_by_name("modern")};
   return j;
 }
 

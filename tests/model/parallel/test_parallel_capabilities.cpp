@@ -14,13 +14,12 @@ namespace napkin {
 namespace {
 
 TrainingJob llama_70b(std::string_view software) {
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("Llama-3-70B");
-  j.chip = "H100";
-  j.n_chips = 256;
-  j.global_batch = 512;
-  j.seq_len = 8192;
-  j.software = software_by_name(software);
+  TrainingJob j{.shape = testing_util::preset_shape("Llama-3-70B"),
+                .chip = "H100",
+                .n_chips = 256,
+                .seq_len = 8192,
+                .global_batch = 512,
+                .software = software_by_name(software)};
   return j;
 }
 
@@ -110,12 +109,21 @@ TEST(ParallelCapabilities, TheSearchProposesOnlyWhatTheFrameworkRuns) {
     ASSERT_FALSE(r.layouts.empty()) << p.name << ": " << r.none_reason;
     for (const LayoutResult& x : r.layouts) {
       const Layout& l = x.layout;
-      if (l.dp * l.cp > 1) EXPECT_TRUE(offers_zero(p.software, l.zero, l.pp > 1)) << p.name;
-      if (!p.software.interleaved_pipeline) EXPECT_EQ(l.vpp, 1) << p.name;
-      if (!p.software.context_parallel) EXPECT_EQ(l.cp, 1) << p.name;
-      if (!p.software.sequence_parallel) EXPECT_FALSE(l.sequence_parallel) << p.name;
-      if (!p.software.selective_recompute)
+      if (l.dp * l.cp > 1) {
+        EXPECT_TRUE(offers_zero(p.software, l.zero, l.pp > 1)) << p.name;
+      }
+      if (!p.software.interleaved_pipeline) {
+        EXPECT_EQ(l.vpp, 1) << p.name;
+      }
+      if (!p.software.context_parallel) {
+        EXPECT_EQ(l.cp, 1) << p.name;
+      }
+      if (!p.software.sequence_parallel) {
+        EXPECT_FALSE(l.sequence_parallel) << p.name;
+      }
+      if (!p.software.selective_recompute) {
         EXPECT_NE(l.recompute, Checkpointing::selective) << p.name;
+      }
     }
   }
   // Experts stay whole on every rank where the framework has no EP.

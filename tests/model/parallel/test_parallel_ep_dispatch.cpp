@@ -57,13 +57,12 @@ TEST(EpDispatch, ExpectedBinsHit) {
 // Qwen3-30B-A3B (128 experts of 768, top-8) with EP 16 over two DGX-H100s,
 // as Megatron Bridge's H100 recipe runs it (HybridEP).
 TrainingJob qwen30(std::int64_t chips, EpDispatch d) {
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("Qwen3-30B-A3B");
-  j.chip = "H100";
-  j.n_chips = chips;
-  j.seq_len = 4096;
-  j.global_batch = 1024;
-  j.software = software_by_name("megatron-core-fp8");
+  TrainingJob j{.shape = testing_util::preset_shape("Qwen3-30B-A3B"),
+                .chip = "H100",
+                .n_chips = chips,
+                .seq_len = 4096,
+                .global_batch = 1024,
+                .software = software_by_name("megatron-core-fp8")};
   j.software.ep_dispatch = d;
   return j;
 }

@@ -13,13 +13,12 @@ namespace {
 
 // Qwen3-235B-A22B (128 experts of 1,536, top-8, 94 layers) at 4,096 tokens.
 TrainingJob qwen235(std::int64_t chips, std::int64_t batch) {
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("Qwen3-235B-A22B");
-  j.chip = "H100";
-  j.n_chips = chips;
-  j.seq_len = 4096;
-  j.global_batch = batch;
-  j.software = software_by_name("megatron-core-fp8");
+  TrainingJob j{.shape = testing_util::preset_shape("Qwen3-235B-A22B"),
+                .chip = "H100",
+                .n_chips = chips,
+                .seq_len = 4096,
+                .global_batch = batch,
+                .software = software_by_name("megatron-core-fp8")};
   return j;
 }
 
@@ -121,12 +120,11 @@ TEST(ExpertTp, SearchFindsTheFoldedLayoutWhenEpIsFixedAboveDp) {
 
 TEST(ExpertTp, EveryListedMoeLayoutCostsWhatItCostsAlone) {
   // The search's caches key on every axis a cost depends on, etp among them.
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("Qwen3-30B-A3B");
-  j.chip = "H100";
-  j.n_chips = 32;
-  j.seq_len = 4096;
-  j.global_batch = 64;
+  TrainingJob j{.shape = testing_util::preset_shape("Qwen3-30B-A3B"),
+                .chip = "H100",
+                .n_chips = 32,
+                .seq_len = 4096,
+                .global_batch = 64};
   for (const char* sw : {"modern", "megatron-core-fp8"}) {
     j.software = software_by_name(sw);
     const SearchResult r = search_layouts(j);

@@ -16,13 +16,12 @@ namespace {
 
 // Llama 3 70B on 64 H100 as NVIDIA's Megatron Bridge recipe runs it.
 TrainingJob llama70b_fp8(const TrainingSoftware& software) {
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("Llama-3-70B");
-  j.chip = "H100";
-  j.n_chips = 64;
-  j.seq_len = 8192;
-  j.global_batch = 128;
-  j.software = software;
+  TrainingJob j{.shape = testing_util::preset_shape("Llama-3-70B"),
+                .chip = "H100",
+                .n_chips = 64,
+                .seq_len = 8192,
+                .global_batch = 128,
+                .software = software};
   return j;
 }
 
@@ -203,13 +202,12 @@ TEST(ParallelFp8, TheMoeRouterStaysInBf16) {
   // router) and leave an FP8 dense layer alone.
   TrainingSoftware sw = software_by_name("tp-overlap");
   sw.fp8_matmuls = true;
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("Mixtral-8x7B");
-  j.chip = "H100";
-  j.n_chips = 64;
-  j.seq_len = 4096;
-  j.global_batch = 64;
-  j.software = sw;
+  TrainingJob j{.shape = testing_util::preset_shape("Mixtral-8x7B"),
+                .chip = "H100",
+                .n_chips = 64,
+                .seq_len = 4096,
+                .global_batch = 64,
+                .software = sw};
   Layout l;
   l.tp = 2, l.pp = 4, l.ep = 8, l.dp = 8, l.micro_batch = 1;
   parallel_detail::JobContext c = parallel_detail::make_context(j);

@@ -16,13 +16,12 @@ namespace {
 // A small GQA model on one A100: nothing but the element-wise work differs
 // between the two FSDP presets.
 TrainingJob gqa_job(const char* software) {
-  TrainingJob j;
-  j.shape = ModelShape{4, 1024, 4096, 8, 2, 128, 32000};
-  j.chip = "A100-80";
-  j.n_chips = 1;
-  j.seq_len = 2048;
-  j.global_batch = 1;
-  j.software = software_by_name(software);
+  TrainingJob j{.shape = ModelShape{4, 1024, 4096, 8, 2, 128, 32000},
+                .chip = "A100-80",
+                .n_chips = 1,
+                .seq_len = 2048,
+                .global_batch = 1,
+                .software = software_by_name(software)};
   return j;
 }
 
@@ -338,13 +337,12 @@ TEST(ParallelFrameworks, DeepSpeedBf16OptimizerAddsThroughACastAndAllReducesFp32
 // network once per remote node it uses (at most 4 of the group's nodes), FP8
 // dispatch halves one of the two transfers.
 TEST(ParallelFrameworks, NodeLimitedFp8DispatchCarriesLessOverTheNetwork) {
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("DeepSeek-V3");
-  j.chip = "H800";
-  j.n_chips = 64;
-  j.seq_len = 4096;
-  j.global_batch = 64;
-  j.software = software_by_name("deepseek-v3");
+  TrainingJob j{.shape = testing_util::preset_shape("DeepSeek-V3"),
+                .chip = "H800",
+                .n_chips = 64,
+                .seq_len = 4096,
+                .global_batch = 64,
+                .software = software_by_name("deepseek-v3")};
   j.software.overlap_ep_comm = false;  // the all-to-alls on the critical path, to see them
   Layout l;
   l.dp = 64, l.ep = 64, l.zero = 1, l.recompute = Checkpointing::none;
@@ -370,12 +368,11 @@ TEST(ParallelFrameworks, NodeLimitedFp8DispatchCarriesLessOverTheNetwork) {
 // Multi-token prediction: each module is one more block on the last stage and
 // one more pass of the output head and the loss.
 TEST(ParallelFrameworks, MtpModulesWeighOnTheLastStage) {
-  TrainingJob j;
-  j.shape = ModelShape{8, 2048, 8192, 16, 16, 128, 32000};
-  j.chip = "H100";
-  j.n_chips = 2;
-  j.seq_len = 2048;
-  j.global_batch = 8;
+  TrainingJob j{.shape = ModelShape{8, 2048, 8192, 16, 16, 128, 32000},
+                .chip = "H100",
+                .n_chips = 2,
+                .seq_len = 2048,
+                .global_batch = 8};
   Layout l;
   l.pp = 2, l.zero = 1, l.recompute = Checkpointing::none;
   TrainingJob mtp = j;
@@ -491,13 +488,12 @@ TEST(ParallelFrameworks, DtensorTpKeepsTheGatheredInputsAndSkipsTheRegather) {
   in.tp_inputs_gathered = false;
   EXPECT_EQ(layer_activation_bytes(shape, in), whole);
 
-  TrainingJob j;
-  j.shape = shape;
-  j.chip = "H100";
-  j.n_chips = 64;
-  j.seq_len = 8192;
-  j.global_batch = 64;
-  j.software = software_by_name("fsdp-compile");
+  TrainingJob j{.shape = shape,
+                .chip = "H100",
+                .n_chips = 64,
+                .seq_len = 8192,
+                .global_batch = 64,
+                .software = software_by_name("fsdp-compile")};
   Layout l;
   l.tp = 8, l.dp = 8, l.zero = 3, l.micro_batch = 1, l.sequence_parallel = true;
   l.recompute = Checkpointing::none;

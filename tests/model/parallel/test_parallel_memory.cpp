@@ -125,11 +125,7 @@ TEST(ParallelMemory, RoutingWeightsInsideTheExpertsKeepNoExpertOutputs) {
   EXPECT_FALSE(software_by_name("fsdp").moe_probs_in_activation);
   EXPECT_FALSE(software_by_name("deepseek-v3").moe_probs_in_activation);
   EXPECT_FALSE(software_by_name("megatron-2022").moe_probs_in_activation);
-  TrainingJob j;
-  j.shape = s;
-  j.n_chips = 8;
-  j.seq_len = 4096;
-  j.global_batch = 8;
+  TrainingJob j{.shape = s, .n_chips = 8, .seq_len = 4096, .global_batch = 8};
   Layout l;
   l.ep = 8, l.dp = 8, l.zero = 1, l.recompute = Checkpointing::none;
   const LayoutResult modern = evaluate_layout(j, l);
@@ -174,10 +170,9 @@ TEST(ParallelMemory, StageLayers) {
   EXPECT_EQ(odd, (std::vector<std::int64_t>{2, 3, 3, 2}));
   EXPECT_THROW_NAMING(stage_layers(10, 11), "pp");
   // The planner's stages carry the same counts.
-  TrainingJob j;
-  j.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256};
-  j.n_chips = 16 * 8;
-  j.global_batch = 16;
+  TrainingJob j{.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256},
+                .n_chips = 16 * 8,
+                .global_batch = 16};
   Layout l;
   l.tp = 8, l.pp = 16, l.dp = 1;
   const std::vector<StageMemory> m = memory_by_stage(j, l);
@@ -185,13 +180,12 @@ TEST(ParallelMemory, StageLayers) {
 }
 
 TrainingJob gpt_job(const GptCase& g, std::int64_t chips, std::int64_t batch) {
-  TrainingJob j;
-  j.shape = gpt_shape(g.layers, g.h, g.a);
-  j.chip = "A100-80";
-  j.n_chips = chips;
-  j.seq_len = 2048;
-  j.global_batch = batch;
-  j.software = software_by_name("megatron-2022");
+  TrainingJob j{.shape = gpt_shape(g.layers, g.h, g.a),
+                .chip = "A100-80",
+                .n_chips = chips,
+                .seq_len = 2048,
+                .global_batch = batch,
+                .software = software_by_name("megatron-2022")};
   return j;
 }
 
@@ -227,13 +221,12 @@ TEST(ParallelMemory, InterleavedStagesCountEachChunksOwnLayers) {
   // more before the first backward) and 112 hold one layer each; stage 1 holds
   // 141 one-layer chunks. Averaging stage 0's 7 layers over its 8 chunks would
   // count 143 · 7/8 = 125 layers.
-  TrainingJob j;
-  j.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256};
-  j.chip = "H100";
-  j.n_chips = 8192;
-  j.seq_len = 8192;
-  j.global_batch = 2048;
-  j.software = software_by_name("llama3");
+  TrainingJob j{.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256},
+                .chip = "H100",
+                .n_chips = 8192,
+                .seq_len = 8192,
+                .global_batch = 2048,
+                .software = software_by_name("llama3")};
   Layout l;
   l.tp = 8, l.pp = 16, l.vpp = 8, l.dp = 64, l.zero = 2;
   l.sequence_parallel = true;
@@ -261,11 +254,7 @@ TEST(ParallelMemory, OneF1BStageIHoldsPMinusIMicroBatches) {
 
 TEST(ParallelMemory, MoreTensorOrPipelineParallelismNeverRaisesWeights) {
   for (const ModelPreset& p : model_presets()) {
-    TrainingJob j;
-    j.shape = p.shape;
-    j.n_chips = 1024;
-    j.seq_len = 4096;
-    j.global_batch = 1024;
+    TrainingJob j{.shape = p.shape, .n_chips = 1024, .seq_len = 4096, .global_batch = 1024};
     auto max_weights = [&](std::int64_t tp, std::int64_t pp) {
       Layout l;
       l.tp = tp, l.pp = pp, l.dp = 1024 / (tp * pp), l.zero = 1;
@@ -300,10 +289,7 @@ TEST(ParallelMemory, MoreTensorOrPipelineParallelismNeverRaisesWeights) {
 
 TEST(ParallelMemory, ZeroThreeNeverHoldsMoreStateThanZeroOne) {
   for (const ModelPreset& p : model_presets()) {
-    TrainingJob j;
-    j.shape = p.shape;
-    j.n_chips = 256;
-    j.global_batch = 256;
+    TrainingJob j{.shape = p.shape, .n_chips = 256, .global_batch = 256};
     for (std::int64_t dp : {1, 4, 32}) {
       Layout l;
       l.tp = 8, l.pp = 256 / (8 * dp), l.dp = dp;
@@ -331,11 +317,10 @@ TEST(ParallelMemory, ZeroThreeNeverHoldsMoreStateThanZeroOne) {
 TEST(ParallelMemory, StateBytesPerParameter) {
   // Dense 1-stage, 1-rank: bf16 weights 2 + fp32 gradients 4 + Adam 12 = 18
   // bytes per parameter (Megatron's mixed precision); bf16 gradients: 16.
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("Llama-2-7B");
-  j.n_chips = 1;
-  j.global_batch = 1;
-  j.seq_len = 4096;
+  TrainingJob j{.shape = testing_util::preset_shape("Llama-2-7B"),
+                .n_chips = 1,
+                .seq_len = 4096,
+                .global_batch = 1};
   Layout l;
   l.zero = 0;
   const StageMemory m = memory_by_stage(j, l)[0];
@@ -353,11 +338,10 @@ TEST(ParallelMemory, StateBytesPerParameter) {
 // parallel_memory.cpp): the CUDA context and kernels, NCCL's buffers for each
 // communicator the layout moves data over, the allocator's fragmentation.
 TEST(ParallelMemory, NonTensorMemoryIsItemised) {
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("Llama-3-70B");
-  j.n_chips = 256;
-  j.global_batch = 256;
-  j.seq_len = 4096;
+  TrainingJob j{.shape = testing_util::preset_shape("Llama-3-70B"),
+                .n_chips = 256,
+                .seq_len = 4096,
+                .global_batch = 256};
   Layout l;
   l.tp = 8, l.pp = 4, l.dp = 8;
   const StageMemory m = memory_by_stage(j, l)[0];
@@ -381,11 +365,10 @@ TEST(ParallelMemory, NonTensorMemoryIsItemised) {
 }
 
 TEST(ParallelMemory, AMeasuredNonTensorFigureReplacesTheEstimate) {
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("Llama-3-8B");
-  j.n_chips = 64;
-  j.global_batch = 64;
-  j.seq_len = 8192;
+  TrainingJob j{.shape = testing_util::preset_shape("Llama-3-8B"),
+                .n_chips = 64,
+                .seq_len = 8192,
+                .global_batch = 64};
   Layout l;
   l.tp = 8, l.dp = 8;
   const StageMemory estimated = memory_by_stage(j, l)[0];
@@ -402,11 +385,10 @@ TEST(ParallelMemory, AMeasuredNonTensorFigureReplacesTheEstimate) {
 // A layout fits against what the driver reports for the device (81,559 MiB
 // on an H100), not the datasheet's decimal 80 GB.
 TEST(ParallelMemory, LayoutsFitTheDevicesReportedMemory) {
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("Llama-3-8B");
-  j.chip = "H100";
-  j.n_chips = 8;
-  j.global_batch = 8;
+  TrainingJob j{.shape = testing_util::preset_shape("Llama-3-8B"),
+                .chip = "H100",
+                .n_chips = 8,
+                .global_batch = 8};
   Layout l;
   l.tp = 8;
   const LayoutResult r = evaluate_layout(j, l);

@@ -17,13 +17,12 @@ namespace {
 
 // Llama 3 70B (80 layers) on 64 H100: TP 4, PP 8, ten layers a stage.
 TrainingJob llama70() {
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("Llama-3-70B");
-  j.chip = "H100";
-  j.n_chips = 64;
-  j.seq_len = 8192;
-  j.global_batch = 128;
-  j.software = software_by_name("megatron-core-fp8");
+  TrainingJob j{.shape = testing_util::preset_shape("Llama-3-70B"),
+                .chip = "H100",
+                .n_chips = 64,
+                .seq_len = 8192,
+                .global_batch = 128,
+                .software = software_by_name("megatron-core-fp8")};
   return j;
 }
 

@@ -42,10 +42,9 @@ void report(const char* name, const LayoutResult& r, double predicted, double pu
 // causal-half prediction within 12 % of Meta's MFU; the whole-matrix count
 // within 12 % at 8K (where attention is a small share).
 TEST(ParallelPublished, Llama3_405B) {
-  TrainingJob j;
-  j.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256};
-  j.chip = "H100";
-  j.software = software_by_name("llama3");
+  TrainingJob j{.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256},
+                .chip = "H100",
+                .software = software_by_name("llama3")};
   struct Case {
     const char* name;
     std::int64_t chips, dp, cp, seq, batch;
@@ -198,13 +197,12 @@ TEST(ParallelPublished, FineGrainedMoeOnMegatronCore) {
        EpDispatch::all_to_all, 3776},
   };
   for (const Row& row : rows) {
-    TrainingJob j;
-    j.shape = testing_util::preset_shape(row.preset);
-    j.chip = row.chip;
-    j.n_chips = row.chips;
-    j.seq_len = 4096;
-    j.global_batch = row.batch;
-    j.software = software_by_name("megatron-core-fp8");
+    TrainingJob j{.shape = testing_util::preset_shape(row.preset),
+                  .chip = row.chip,
+                  .n_chips = row.chips,
+                  .seq_len = 4096,
+                  .global_batch = row.batch,
+                  .software = software_by_name("megatron-core-fp8")};
     j.software.tp_overlap = TpOverlap::backward;
     j.software.ep_dispatch = row.dispatch;
     Layout l;

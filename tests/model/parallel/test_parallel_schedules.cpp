@@ -16,12 +16,11 @@ namespace napkin {
 namespace {
 
 TrainingJob llama70b(PipeSchedule schedule) {
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("Llama-3-70B");
-  j.chip = "H100";
-  j.n_chips = 256;
-  j.seq_len = 8192;
-  j.global_batch = 256;
+  TrainingJob j{.shape = testing_util::preset_shape("Llama-3-70B"),
+                .chip = "H100",
+                .n_chips = 256,
+                .seq_len = 8192,
+                .global_batch = 256};
   j.software.pipe_schedule = schedule;
   return j;
 }

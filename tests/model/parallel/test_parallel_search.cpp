@@ -11,12 +11,11 @@ namespace napkin {
 namespace {
 
 TrainingJob job(std::string_view preset, std::int64_t chips, std::int64_t batch, std::int64_t seq) {
-  TrainingJob j;
-  j.shape = testing_util::preset_shape(preset);
-  j.chip = "H100";
-  j.n_chips = chips;
-  j.global_batch = batch;
-  j.seq_len = seq;
+  TrainingJob j{.shape = testing_util::preset_shape(preset),
+                .chip = "H100",
+                .n_chips = chips,
+                .seq_len = seq,
+                .global_batch = batch};
   return j;
 }
 

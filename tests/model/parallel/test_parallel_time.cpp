@@ -17,12 +17,11 @@ namespace napkin {
 namespace {
 
 TrainingJob llama70b(std::int64_t chips = 1024, std::int64_t batch = 512) {
-  TrainingJob j;
-  j.shape = testing_util::preset_shape("Llama-3-70B");
-  j.chip = "H100";
-  j.n_chips = chips;
-  j.seq_len = 8192;
-  j.global_batch = batch;
+  TrainingJob j{.shape = testing_util::preset_shape("Llama-3-70B"),
+                .chip = "H100",
+                .n_chips = chips,
+                .seq_len = 8192,
+                .global_batch = batch};
   return j;
 }
 
@@ -108,10 +107,7 @@ TEST(ParallelTime, ThroughputMfuAndDaysFollowTheStep) {
 
 TEST(ParallelTime, StepModelFlopsMatchesMegatronsFormula) {
   // 72·B·s·l·h²·(1 + s/6h + V/12lh) for GPT-3 175B; biases and norms add ~0.01 %.
-  TrainingJob j;
-  j.shape = gpt_shape(96, 12288, 96);
-  j.seq_len = 2048;
-  j.global_batch = 1536;
+  TrainingJob j{.shape = gpt_shape(96, 12288, 96), .seq_len = 2048, .global_batch = 1536};
   const double B = 1536, s = 2048, l = 96, h = 12288, V = 51200;
   const double megatron = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
   EXPECT_NEAR(step_model_flops(j), megatron, 2e-4 * megatron);
@@ -122,11 +118,7 @@ TEST(ParallelTime, StepModelFlopsMatchesMegatronsFormula) {
 // every micro-batch after the first; fp32 main_grad (10 bytes) on every one.
 // Fused (the GEMM's epilogue) it costs nothing beyond the GEMM.
 TEST(ParallelTime, UnfusedGradientAccumulationStreamsTheStagesParameters) {
-  TrainingJob j;
-  j.shape = gpt_shape(8, 12288, 96);
-  j.chip = "A100-80";
-  j.n_chips = 8;
-  j.seq_len = 2048;
+  TrainingJob j{.shape = gpt_shape(8, 12288, 96), .chip = "A100-80", .n_chips = 8, .seq_len = 2048};
   Layout l = layout(8, 1, 1, 1, Checkpointing::full);
   l.zero = 0;
   l.sequence_parallel = false;  // Megatron-LM 2021 had none
@@ -468,12 +460,11 @@ TEST(ParallelTime, UnevenInterleavedChunksShortenTheEdgesAsLlama3) {
   EXPECT_EQ(chunk_layers(7, 4), (std::vector<std::int64_t>{1, 2, 2, 2}));
   EXPECT_THROW_NAMING(chunk_layers(3, 4), "pp × vpp");
 
-  TrainingJob j;
-  j.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256};
-  j.chip = "H100";
-  j.n_chips = 16384;
-  j.seq_len = 8192;
-  j.global_batch = 2048;
+  TrainingJob j{.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256},
+                .chip = "H100",
+                .n_chips = 16384,
+                .seq_len = 8192,
+                .global_batch = 2048};
   Layout l;
   l.tp = 8, l.pp = 16, l.vpp = 4, l.dp = 128, l.zero = 1, l.micro_batch = 1;
   l.recompute = Checkpointing::full;
@@ -515,14 +506,13 @@ TEST(ParallelTime, DeepSpeedPipelineSendsArePartitionedOverTensorRanksBothWays) 
   // DeepSpeed's pipeline engine (since October 2021) partitions the
   // activations and their gradients over the TP ranks: each rank sends 1/t
   // across the nodes and the receiver all-gathers the whole inside its node.
-  TrainingJob j;
-  j.shape = gpt_shape(48, 8192, 64);
-  j.chip = "A100-80";
-  j.n_chips = 512;
-  j.seq_len = 2048;
-  j.global_batch = 1536;
-  j.network = custom_network(8, 300, 12.5, cluster_by_name("dgx-a100").network);
-  j.software = software_by_name("megatron-deepspeed");
+  TrainingJob j{.shape = gpt_shape(48, 8192, 64),
+                .chip = "A100-80",
+                .n_chips = 512,
+                .seq_len = 2048,
+                .global_batch = 1536,
+                .software = software_by_name("megatron-deepspeed"),
+                .network = custom_network(8, 300, 12.5, cluster_by_name("dgx-a100").network)};
   EXPECT_TRUE(j.software.pipeline_scatter_gather);
   EXPECT_TRUE(j.software.pipeline_grad_scatter_gather);
   Layout l;
@@ -553,13 +543,12 @@ TEST(ParallelTime, DeepSpeedPipelineSendsArePartitionedOverTensorRanksBothWays) 
 TEST(ParallelTime, SmallLayersWaitForTheHost) {
   // A 1,024-wide GPT layer split 8 ways runs kernels of a few microseconds:
   // an eager framework's dispatch, not the GPU, sets the pace.
-  TrainingJob j;
-  j.shape = gpt_shape(24, 1024, 16);
-  j.chip = "A100-80";
-  j.n_chips = 8;
-  j.seq_len = 1024;
-  j.global_batch = 16;
-  j.software = software_by_name("megatron-deepspeed");
+  TrainingJob j{.shape = gpt_shape(24, 1024, 16),
+                .chip = "A100-80",
+                .n_chips = 8,
+                .seq_len = 1024,
+                .global_batch = 16,
+                .software = software_by_name("megatron-deepspeed")};
   Layout l;
   l.tp = 8, l.dp = 1, l.zero = 0, l.micro_batch = 1, l.sequence_parallel = false;
   l.recompute = Checkpointing::full;
