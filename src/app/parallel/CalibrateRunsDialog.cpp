@@ -202,7 +202,7 @@ void CalibrateRunsDialog::showRuns() {
   for (const SkippedRun& s : runs_.skipped)
     skipped << tr("line %1: %2").arg(s.line).arg(qs(s.reason));
   skipped_->setPlainText(skipped.join(QLatin1Char('\n')));
-  plot_->draw({}, {}, {});
+  plot_->drawRuns({}, {}, {});
   calibrate_->setEnabled(!runs_.runs.empty());
   save_->setEnabled(false);
   status_->setText(tr("%n run(s) read", nullptr, static_cast<int>(runs_.runs.size())) +
@@ -280,7 +280,7 @@ void CalibrateRunsDialog::showFit() {
     calibrated.push_back(f.predicted);
   }
   for (const std::string& why : c.skipped) skipped_->appendPlainText(qs(why));
-  plot_->draw(measured, datasheet, calibrated);
+  plot_->drawRuns(measured, datasheet, calibrated);
   auto pct = [](double x) { return QString::number(100.0 * x, 'f', 1) + QStringLiteral(" %"); };
   // A signed error carries its sign, as the table's do ("+1.5 %", not "1.5 %").
   auto signedPct = [&pct](double x) { return (x > 0 ? QStringLiteral("+") : QString()) + pct(x); };

@@ -110,8 +110,8 @@ QVariant LayoutTableModel::headerData(int section, Qt::Orientation o, int role) 
       "model chunks per pipeline rank (interleaved schedule)",
       "data-parallel replicas",
       "context-parallel ranks",
-      "expert-parallel ranks; (ETP n): each expert split over n ranks rather than TP's, EP "
-      "folded over TP as Megatron Core's --expert-tensor-parallel-size runs it",
+      ("expert-parallel ranks; (ETP n): each expert split over n ranks rather than TP's, EP "
+       "folded over TP as Megatron Core's --expert-tensor-parallel-size runs it"),
       "ZeRO stage",
       "sequences per micro-batch",
       "activation recomputation",

@@ -264,17 +264,18 @@ void ServingReadouts::show(const ServingPanelView& v, std::optional<std::int64_t
     grid_->set(efficient, {.value = tr("none"), .note = qs(a.reason), .tone = Tone::fail});
 
   if (sv.disaggregation) {
-    const Disaggregation& d = *sv.disaggregation;
+    const Disaggregation& dis = *sv.disaggregation;
     grid_->setSectionTitle(
         pools, tr("Disaggregation for %1 generated tokens/day (%2)")
                    .arg(qs(format_count(s.roofline.generated_tokens_per_day, 1)), prec));
-    for (auto [row, plan] : {std::pair{prefill_pool, &d.prefill}, std::pair{decode_pool, &d.decode},
-                             std::pair{shared_pool, &d.shared}})
+    for (auto [row, plan] :
+         {std::pair{prefill_pool, &dis.prefill}, std::pair{decode_pool, &dis.decode},
+          std::pair{shared_pool, &dis.shared}})
       grid_->set(row, {.value = poolText(*plan),
                        .note = qs(plan->reason),
                        .tone = plan->slice ? Tone::normal : Tone::fail,
                        .number = static_cast<double>(plan->chips)});
-    grid_->set(winner, {.value = qs(to_string(d.winner)), .note = qs(d.verdict)});
+    grid_->set(winner, {.value = qs(to_string(dis.winner)), .note = qs(dis.verdict)});
   } else {
     grid_->setSectionTitle(pools, tr("Disaggregation (needs a TTFT and a TPOT bound)"));
     for (ReadoutGrid::Row r : {prefill_pool, decode_pool, shared_pool})

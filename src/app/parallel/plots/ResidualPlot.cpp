@@ -19,8 +19,9 @@ ResidualPlot::ResidualPlot(QWidget* parent)
   showLegendBelow(3);
 }
 
-void ResidualPlot::draw(const std::vector<double>& measured, const std::vector<double>& datasheet,
-                        const std::vector<double>& calibrated) {
+void ResidualPlot::drawRuns(const std::vector<double>& measured,
+                            const std::vector<double>& datasheet,
+                            const std::vector<double>& calibrated) {
   if (!inputsChanged(measured, datasheet, calibrated)) return;
   setCurve(datasheet_, measured, datasheet);
   setCurve(calibrated_, measured, calibrated);

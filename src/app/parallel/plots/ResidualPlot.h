@@ -14,8 +14,8 @@ class ResidualPlot : public PlotWidget {
  public:
   explicit ResidualPlot(QWidget* parent = nullptr);
   // Seconds per step, one entry per run in each vector (equal sizes).
-  void draw(const std::vector<double>& measured, const std::vector<double>& datasheet,
-            const std::vector<double>& calibrated);
+  void drawRuns(const std::vector<double>& measured, const std::vector<double>& datasheet,
+                const std::vector<double>& calibrated);
   // The points drawn (tests): datasheet and calibrated graphs.
   int pointCount() const;
 
