@@ -69,7 +69,11 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
 //  attention: fused causal attention, forward + backward, head dim 128:
 //    FlashAttention-2 reaches 190-225 of 312 TFLOP/s on A100 (Dao 2023,
 //    fig. 5-6); on H100 FlashAttention-3 / cuDNN reach 600-740 TFLOP/s forward
-//    and about 1.6x FlashAttention-2's ~330 backward (Shah et al. 2024): ~500.
+//    and about 1.6x FlashAttention-2's ~330 backward (Shah et al. 2024): ~560
+//    alone, but inside a training step less: FlashAttention-3 ran at 447 of
+//    989 TFLOP/s (45 %) in Llama-3.1-8B training steps at 8K tokens on H200
+//    (H100's compute; the step's kernel time split by kernel, S. Bekman,
+//    ml-engineering, insights/when-to-upgrade-gpus, 2026): 0.45.
 //    FlashAttention-2 itself on H100, which PyTorch's SDPA runs there unless
 //    told otherwise (its cuDNN backend has been opt-in since 2.5.1, pytorch
 //    #138522): "only 35% utilization" (Shah et al. 2024, abstract); 329
@@ -85,9 +89,10 @@ constexpr Efficiency kA100Eff{0.80, 0.78, 0.70, 0.65,
 // over a tuned CUTLASS 3.6 FP8 GEMM; the CUTLASS figures (1,132 at K = 16,384,
 // 1,185 at K = 7,168, 990 at K = 1,536, 932 at K = 2,048 TFLOP/s of 1,979) are
 // 0.57-0.65 of the FP8 peak after the wave and epilogue terms: 0.62.
-constexpr Efficiency kH100Eff{0.80, 0.80, 0.75, 0.50,
+constexpr Efficiency kH100Eff{0.80, 0.80, 0.75, 0.45,
     "H100: MAMF 792.1/989 TFLOP/s (ml-engineering); NCCL ~370 of 450 GB/s NVLink 4; fused "
-    "element-wise kernels ~75 % of HBM; FlashAttention-3 forward+backward ~500 of 989 TFLOP/s; "
+    "element-wise kernels ~75 % of HBM; FlashAttention-3 forward+backward 447 of 989 TFLOP/s "
+    "inside Llama-3.1-8B training steps on H200 (ml-engineering, when to upgrade GPUs); "
     "FP8 GEMMs ~0.62 of the FP8 peak (CUTLASS 3.6 at DeepSeek-V3's training shapes on H800, "
     "DeepGEMM README); FlashAttention-2 (PyTorch SDPA's default) ~330 of 989 TFLOP/s "
     "(FlashAttention-3 paper; pytorch issue 142132)",
@@ -97,20 +102,23 @@ constexpr Efficiency kH100Eff{0.80, 0.80, 0.75, 0.50,
 // + CUDA 12.8); FP8 3,432.5 of 4,500 (76.3 %), where H100 reaches 1,402.6 of
 // 1,979 (70.9 %). FP8 at training shapes: Hopper's 0.62 (CUTLASS at
 // DeepSeek-V3's shapes) scaled by the two chips' FP8 MAMF, 0.62 × 76.3/70.9 =
-// 0.667. Attention: cuDNN's fused attention (what Transformer Engine runs on
-// Blackwell) reaches at least 1,613 / 1.3 = 1,241 of 2,250 TFLOP/s forward on
-// B200 (55 %; the FlashAttention-4 paper, 2026: 1,613 TFLOP/s in BF16 at its
-// best, "up to 1.3x" over cuDNN 9.13), where on H100 it reaches 617 of 989
-// forward (62 %; FlashAttention-3 paper, head dim 128, non-causal); B200's
-// backward is bound by shared-memory traffic (FlashAttention-4), not faster.
-// Hopper's forward + backward 0.50 scaled by 55/62: 0.44. Links and HBM: no
-// public B200 measurement cited, Hopper's.
-constexpr Efficiency kB200Eff{0.776, 0.80, 0.75, 0.44,
+// 0.667. Attention inside a training step: FlashAttention-4 ran at 834 of
+// 2,250 TFLOP/s (37 %) in Llama-3.1-8B training steps at 8K tokens on B200,
+// where FlashAttention-3 ran at 447 of 989 (45 %) on H200 (ml-engineering,
+// insights/when-to-upgrade-gpus, 2026; its isolated benchmark gives the same
+// 1.88x); cuDNN's kernel, which Transformer Engine runs, is at most FA4's
+// ("up to 1.3x" slower forward, FlashAttention-4 paper): 0.37. NVLink 5:
+// nccl-tests all_reduce of 8 GiB on 8 B200 (p6-b200, NCCL 2.27.7) 682.2 of
+// 900 GB/s bus bandwidth with NVLink SHARP off, the ring H100's 370 of 450
+// counts (ml-engineering, network/README): 0.76. HBM: no public B200 copy
+// measurement cited, Hopper's fraction.
+constexpr Efficiency kB200Eff{0.776, 0.76, 0.75, 0.37,
     "B200: MAMF 1,745/2,250 TFLOP/s bf16 and 3,432.5/4,500 FP8 (ml-engineering); FP8 GEMMs of "
     "training shapes at Hopper's 0.62 x the FP8 MAMF ratio 76.3/70.9 = 0.667; fused attention "
-    "0.44: Hopper's 0.50 x cuDNN's forward fraction on B200 over H100 (1,241/2,250 from "
-    "FlashAttention-4's 1.3x over cuDNN 9.13; 617/989 from the FlashAttention-3 paper); NVLink "
-    "and HBM fractions assumed as H100 (no public B200 microbenchmark cited)",
+    "834 of 2,250 TFLOP/s inside Llama-3.1-8B training steps (FlashAttention-4; ml-engineering, "
+    "when to upgrade GPUs); nccl-tests all_reduce 682.2 of 900 GB/s on 8 B200 (ring, "
+    "ml-engineering network tables); HBM fraction assumed as H100 (no public B200 copy "
+    "benchmark cited)",
     0.667, 0.776};
 constexpr Efficiency kMi300xEff{0.60, 0.70, 0.65, 0.40,
     "MI300X: MAMF 781.9/1,300 TFLOP/s (ROCm 6.2, ml-engineering); HBM copy ~4.1 of 5.3 TB/s "

@@ -194,8 +194,8 @@ TEST(ServingValidation, BadCsvThrowsNamingTheLine) {
 // TensorRT-LLM v1.0's offline throughput tables (trtllm_offline_v1.csv),
 // held out: no constant was set from them. Every row is the offline mode
 // with the tensorrt-llm preset (its 2,048 max batch, 8,192-token iterations,
-// 90 % of the free memory for an FP8 KV cache). Today 5.7 % mean, +2.5 %
-// signed, 36 of 60 rows above the measurement (first seen at 8.2 % / +6.5 %,
+// 90 % of the free memory for an FP8 KV cache). Today 5.2 % mean, +1.3 %
+// signed, 33 of 60 rows above the measurement (first seen at 8.2 % / +6.5 %,
 // 48 of 60, before the 16-bit tables of quantized checkpoints, the sampler's
 // pass over the logits and the gated MLP's activation kernel); the worst
 // +25 % (Llama 3.1 405B on H100 at 128/4096). The bounds hold the scoreboard
@@ -212,8 +212,8 @@ TEST(ServingValidation, OfflineV1HeldOut) {
     EXPECT_GT(r.predicted, 0) << r.label;
   }
   const ValidationSummary sum = print(s);
-  EXPECT_NEAR(sum.mean_abs_error, 0.057, 0.01);
-  EXPECT_NEAR(sum.mean_signed_error, 0.025, 0.01);
+  EXPECT_NEAR(sum.mean_abs_error, 0.052, 0.01);
+  EXPECT_NEAR(sum.mean_signed_error, 0.013, 0.01);
   EXPECT_LE(std::fabs(sum.worst_error), 0.35);
 }
 

@@ -112,12 +112,13 @@ TEST(Validation, MegatronBridgeH100Fp8WithinFivePercentAndUnbiased) {
 TEST(Validation, MegatronBridgeB200IsHeldOut) {
   // Two rows on B200, held out: its GEMM efficiencies come from the published
   // MAMF sweeps (bf16 77.6 %, FP8 0.667 at training shapes), its attention
-  // from published kernels (0.44), its link and HBM fractions are still
-  // Hopper's. Sourcing the GEMMs took the rows from +6.4 % to about +10.3 %,
-  // the attention to +9.3 %: what B200 still lacks is not its GEMM rate.
-  // Bounded so that it cannot grow unseen.
+  // from FlashAttention-4 measured inside training steps (0.37), its NVLink
+  // from nccl-tests' ring (0.76); its HBM fraction is still Hopper's.
+  // Sourcing the GEMMs took the rows from +6.4 % to about +10.3 %, the
+  // attention and the link to +6.5 %: what B200 still lacks is not its GEMM
+  // rate. Bounded so that it cannot grow unseen.
   const ValidationSummary m = held_out("megatron-bridge-b200", 2, "megatron-core-fp8");
-  EXPECT_LE(m.mean_abs_error, 0.12);
+  EXPECT_LE(m.mean_abs_error, 0.09);
 }
 
 TEST(Validation, MegatronBridgeMoeH100IsHeldOut) {
@@ -136,7 +137,7 @@ TEST(Validation, MegatronBridgeMoeH100IsHeldOut) {
 TEST(Validation, Nemo2407H100IsHeldOut) {
   // NeMo 24.07's twelve FP8 runs on DGX-H100, from GPT-3 5B on 64 GPUs to
   // Nemotron 340B on 128, held out: nothing is set from them. The narrow
-  // models (d_model 4,096) are 13-28 % optimistic, the widest (GPT-3 175B on
+  // models (d_model 4,096) are 12-26 % optimistic, the widest (GPT-3 175B on
   // 512, Nemotron 340B) 7-10 % pessimistic: Napkin's GEMM rate depends on the
   // shape less than these runs do. Bounded so that it cannot drift unseen.
   const ValidationSet& s = set_of("nemo-24.07-h100");
@@ -144,8 +145,8 @@ TEST(Validation, Nemo2407H100IsHeldOut) {
   const ValidationSummary m = summarize(s);
   std::printf("nemo-24.07-h100 mean |err| %.1f %% signed %+.1f %%\n", 100 * m.mean_abs_error,
               100 * m.mean_signed_error);
-  EXPECT_LE(m.mean_abs_error, 0.13);
-  EXPECT_LE(m.mean_signed_error, 0.09);
+  EXPECT_LE(m.mean_abs_error, 0.12);
+  EXPECT_LE(m.mean_signed_error, 0.08);
   EXPECT_LE(std::abs(m.worst_error), 0.30);
   // Each row with its launcher configuration's TP overlap (on where the
   // configuration turns userbuffers on) and optimizer dtypes (bf16 for
