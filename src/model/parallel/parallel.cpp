@@ -312,8 +312,12 @@ Layout parse_layout(std::string_view text, std::int64_t n_chips, const Layout& b
   return l;
 }
 
-std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& l) {
-  const ModelShape& s = job.shape;
+namespace {
+
+using Problem = std::optional<std::string>;
+
+// Each axis at least 1, the ZeRO stage, and the ranks adding up to the chips.
+Problem axes_problem(const TrainingJob& job, const Layout& l) {
   auto at_least_one = [](std::int64_t v, const char* name) -> std::optional<std::string> {
     if (v >= 1) return std::nullopt;
     return std::string(name) + " must be >= 1; got " + format_grouped(v);
@@ -336,7 +340,11 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
     return "dp × tp × pp × cp = " +
            (product > 0 ? format_grouped(product) : std::string("overflow")) +
            " must equal chips = " + format_grouped(job.n_chips);
-  // What the framework runs at all (TrainingSoftware::zero_stages and after).
+  return std::nullopt;
+}
+
+// What the framework runs at all (TrainingSoftware::zero_stages and after).
+Problem software_problem(const TrainingJob& job, const Layout& l) {
   const TrainingSoftware& sw = job.software;
   if (l.dp * l.cp > 1 && !offers_zero(sw, l.zero, l.pp > 1)) {
     const bool differs = sw.zero_stages != sw.zero_stages_with_pp;
@@ -361,6 +369,12 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
   if (l.ep > 1 && !sw.expert_parallel)
     return "ep (expert-parallel ranks) must be 1: " + std::string(sw.framework) +
            " has no expert parallelism; got " + format_grouped(l.ep);
+  return std::nullopt;
+}
+
+// The model's shape against the tensor- and pipeline-parallel split.
+Problem shape_problem(const TrainingJob& job, const Layout& l) {
+  const ModelShape& s = job.shape;
   if (l.tp > s.n_heads)
     return "tp (tensor-parallel ranks) must be at most heads = " + format_grouped(s.n_heads) +
            "; got " + format_grouped(l.tp);
@@ -394,6 +408,12 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
   if (l.pp > s.n_layers)
     return "pp (pipeline stages) must be at most layers = " + format_grouped(s.n_layers) +
            "; got " + format_grouped(l.pp);
+  return std::nullopt;
+}
+
+// Recomputation: its layers, groups and modules.
+Problem recompute_problem(const TrainingJob& job, const Layout& l) {
+  const ModelShape& s = job.shape;
   if (l.recompute_layers < 0)
     return "recompute=full:N needs N >= 1; got " + format_grouped(l.recompute_layers);
   if (l.recompute_group < 1)
@@ -428,6 +448,12 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
       return "recompute=full:" + format_grouped(l.recompute_layers) + " covers every layer of a " +
              format_grouped(longest) + "-layer chunk: write recompute=full";
   }
+  return std::nullopt;
+}
+
+// The batch, the pipeline schedule and context parallelism.
+Problem schedule_problem(const TrainingJob& job, const Layout& l) {
+  const ModelShape& s = job.shape;
   const std::int64_t replicas = l.dp * l.micro_batch;
   if (job.global_batch % replicas != 0)
     return "global_batch (" + format_grouped(job.global_batch) +
@@ -469,6 +495,13 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
     if (!job.software.flash_attention)
       return "cp (context-parallel ranks) > 1 needs fused (flash) attention";
   }
+  return std::nullopt;
+}
+
+// Expert parallelism and its grid.
+Problem experts_problem(const TrainingJob& job, const Layout& l) {
+  const ModelShape& s = job.shape;
+  const std::int64_t etp = l.expert_tp();
   if (!s.is_moe()) {
     if (l.ep != 1)
       return "ep (expert-parallel ranks) must be 1 for a dense model; got " + format_grouped(l.ep);
@@ -490,6 +523,15 @@ std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& 
              " must divide tp × dp × cp = " + format_grouped(l.tp * l.dp * l.cp) +
              " (the expert grid re-carves the same ranks)";
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& l) {
+  for (auto problem : {axes_problem, software_problem, shape_problem, recompute_problem,
+                       schedule_problem, experts_problem})
+    if (auto p = problem(job, l)) return p;
   return std::nullopt;
 }
 
