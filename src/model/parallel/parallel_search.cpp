@@ -35,6 +35,123 @@ std::vector<T> axis(const std::optional<T>& fixed, std::vector<T> all) {
   return {*fixed};
 }
 
+// (ep, etp) for one (tp, dp × cp): the experts split tp ways (stored as etp
+// = 0), or, with sequence parallelism, whole on each rank with EP folded over
+// TP; a dense model has the one grid (1, 0).
+std::vector<std::pair<std::int64_t, std::int64_t>> expert_grids(const TrainingJob& job,
+                                                                const SearchOptions& opt,
+                                                                std::int64_t tp, std::int64_t dp_cp,
+                                                                std::int64_t node) {
+  const ModelShape& s = job.shape;
+  if (!s.is_moe()) return {{1, 0}};
+  std::vector<std::pair<std::int64_t, std::int64_t>> grids;
+  std::vector<std::int64_t> etps = {tp};
+  if (tp > 1 && opt.sequence_parallel.value_or(job.software.sequence_parallel)) etps.push_back(1);
+  if (opt.etp) etps = {*opt.etp};
+  for (std::int64_t etp : etps) {
+    if (etp < 1 || etp > tp || tp % etp != 0) continue;
+    for (std::int64_t e : divisors(s.n_experts))
+      if ((tp * dp_cp) % (etp * e) == 0 &&
+          (opt.ep ? e == *opt.ep : !opt.ep_within_node || etp * e <= node))
+        grids.emplace_back(e, etp == tp ? 0 : etp);
+  }
+  return grids;
+}
+
+// Per-layer costs depend on (tp, cp, mb, recompute, ep, etp), and, where the
+// software has them, on the micro-batches per step (an unfused gradient
+// accumulation's bytes) and on whether ZeRO-3 shards (FSDP2's copies);
+// edges on (tp, cp, mb, pp > 1), the same two and, for an FP8 run's bf16
+// edge layers, the recomputation and the expert grid (ep, etp).
+class CostCache {
+ public:
+  explicit CostCache(const JobContext& c) : c_(c) {}
+
+  LayoutResult evaluate(const Layout& L) {
+    const TrainingJob& job = *c_.job;
+    const TrainingSoftware& sw = job.software;
+    const std::int64_t acc = sw.fused_grad_accumulation ? 0 : micro_batches_per_step(job, L);
+    const bool copies = sw.fsdp2_copies && zero_as_run(job, L) >= 3 && L.dp * L.cp > 1;
+    // A partial recomputation's share depends on the layers per chunk: its
+    // chunk count joins the keys (0 otherwise).
+    const std::int64_t partial = L.recompute_layers > 0 ? L.pp * L.vpp : 0;
+    const int rc = static_cast<int>(L.recompute);
+    const LayerKey key{L.tp, L.cp, L.micro_batch, rc, L.ep, acc, copies, L.etp, partial};
+    auto it = layers_.find(key);
+    if (it == layers_.end()) {
+      const LayerCost d = layer_cost(c_, L, false);
+      const LayerCost e = job.shape.is_moe() ? layer_cost(c_, L, true) : d;
+      it = layers_.emplace(key, std::pair{d, e}).first;
+    }
+    const EdgeKey ekey{L.tp, L.cp, L.micro_batch, L.pp > 1, acc, copies, rc, L.ep, L.etp, partial};
+    auto et = edges_.find(ekey);
+    if (et == edges_.end())
+      et = edges_.emplace(ekey, std::pair{embedding_cost(c_, L), output_cost(c_, L)}).first;
+    return evaluate_prepared(c_, L, it->second.first, it->second.second, et->second.first,
+                             et->second.second);
+  }
+
+ private:
+  using LayerKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, int, std::int64_t,
+                              std::int64_t, bool, std::int64_t, std::int64_t>;
+  using EdgeKey = std::tuple<std::int64_t, std::int64_t, std::int64_t, bool, std::int64_t, bool,
+                             int, std::int64_t, std::int64_t, std::int64_t>;
+  const JobContext& c_;
+  std::map<LayerKey, std::pair<LayerCost, LayerCost>> layers_;
+  std::map<EdgeKey, std::pair<EdgeCost, EdgeCost>> edges_;
+};
+
+// Rank by a key (fitting first by step time, then by how far over HBM;
+// ties in enumeration order), moving the results once.
+void rank_layouts(SearchResult& res) {
+  struct Rank {
+    bool over;
+    double key;
+    std::size_t index;
+  };
+  std::vector<Rank> order(res.layouts.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const LayoutResult& l = res.layouts[i];
+    order[i] = {!l.fits, l.fits ? l.step_seconds : static_cast<double>(l.over_hbm_bytes), i};
+  }
+  std::sort(order.begin(), order.end(), [](const Rank& a, const Rank& b) {
+    if (a.over != b.over) return b.over;
+    if (a.key != b.key) return a.key < b.key;
+    return a.index < b.index;
+  });
+  std::vector<LayoutResult> ranked;
+  ranked.reserve(order.size());
+  for (const Rank& r : order) ranked.push_back(std::move(res.layouts[r.index]));
+  res.layouts = std::move(ranked);
+}
+
+// The Pareto front: fitting layouts by memory (then time), keeping each that
+// is faster than every one with less memory.
+void find_pareto_front(SearchResult& res) {
+  struct ByMemory {
+    std::int64_t bytes;
+    double seconds;
+    std::size_t index;
+  };
+  std::vector<ByMemory> fit;
+  for (std::size_t i = 0; i < res.layouts.size(); ++i)
+    if (res.layouts[i].fits)
+      fit.push_back({res.layouts[i].memory.total_bytes, res.layouts[i].step_seconds, i});
+  res.fitting = static_cast<std::int64_t>(fit.size());
+  std::sort(fit.begin(), fit.end(), [](const ByMemory& a, const ByMemory& b) {
+    if (a.bytes != b.bytes) return a.bytes < b.bytes;
+    if (a.seconds != b.seconds) return a.seconds < b.seconds;
+    return a.index < b.index;
+  });
+  double best = 0;
+  for (const ByMemory& f : fit) {
+    if (res.pareto.empty() || f.seconds < best) {
+      res.pareto.push_back(f.index);
+      best = f.seconds;
+    }
+  }
+}
+
 }  // namespace
 
 SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
@@ -65,24 +182,8 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
   if (job.software.flash_attention || !job.software.selective_recompute)
     recomputes = {Checkpointing::none, Checkpointing::full};
 
-  // Per-layer costs depend on (tp, cp, mb, recompute, ep, etp), and, where the
-  // software has them, on the micro-batches per step (an unfused gradient
-  // accumulation's bytes) and on whether ZeRO-3 shards (FSDP2's copies);
-  // edges on (tp, cp, mb, pp > 1), the same two and, for an FP8 run's bf16
-  // edge layers, the recomputation and the expert grid (ep, etp).
   const TrainingSoftware& sw = job.software;
-  auto accumulation_key = [&](const Layout& L) -> std::int64_t {
-    return sw.fused_grad_accumulation ? 0 : micro_batches_per_step(job, L);
-  };
-  // A partial recomputation's share depends on the layers per chunk: its
-  // chunk count joins the keys (0 otherwise).
-  using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, int, std::int64_t, std::int64_t,
-                         bool, std::int64_t, std::int64_t>;
-  std::map<Key, std::pair<LayerCost, LayerCost>> layer_cache;
-  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, bool, std::int64_t, bool, int,
-                      std::int64_t, std::int64_t, std::int64_t>,
-           std::pair<EdgeCost, EdgeCost>>
-      edge_cache;
+  CostCache costs(c);
 
   SearchResult res;
   for (std::int64_t tp : axis(opt.tp, tps)) {
@@ -95,23 +196,7 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
         if (!opt.cp && cp > opt.max_cp) continue;
         const std::int64_t dp = job.n_chips / (tp * pp * cp);
         if (job.global_batch % dp != 0 || (opt.dp && dp != *opt.dp)) continue;
-        // (ep, etp): the experts split tp ways (stored as etp = 0), or, with
-        // sequence parallelism, whole on each rank with EP folded over TP.
-        std::vector<std::pair<std::int64_t, std::int64_t>> expert_grids = {{1, 0}};
-        if (s.is_moe()) {
-          expert_grids.clear();
-          std::vector<std::int64_t> etps = {tp};
-          if (tp > 1 && opt.sequence_parallel.value_or(sw.sequence_parallel)) etps.push_back(1);
-          if (opt.etp) etps = {*opt.etp};
-          for (std::int64_t etp : etps) {
-            if (etp < 1 || etp > tp || tp % etp != 0) continue;
-            for (std::int64_t e : divisors(s.n_experts))
-              if ((tp * dp * cp) % (etp * e) == 0 &&
-                  (opt.ep ? e == *opt.ep : !opt.ep_within_node || etp * e <= node))
-                expert_grids.emplace_back(e, etp == tp ? 0 : etp);
-          }
-        }
-        for (const auto& [ep, etp] : expert_grids) {
+        for (const auto& [ep, etp] : expert_grids(job, opt, tp, dp * cp, node)) {
           std::vector<std::int64_t> mbs;
           for (std::int64_t mb : divisors(job.global_batch / dp))
             if (mb <= opt.max_micro_batch) mbs.push_back(mb);
@@ -144,25 +229,7 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
                   }
                   if (rc == Checkpointing::selective) L.recompute_modules = opt.recompute_modules;
                   if (layout_problem(job, L)) continue;
-                  const std::int64_t acc = accumulation_key(L);
-                  const bool copies = sw.fsdp2_copies && zero_as_run(job, L) >= 3 && dp * cp > 1;
-                  const std::int64_t partial = L.recompute_layers > 0 ? pp * vpp : 0;
-                  const Key key{tp, cp, mb, static_cast<int>(rc), ep, acc, copies, etp, partial};
-                  auto it = layer_cache.find(key);
-                  if (it == layer_cache.end()) {
-                    const LayerCost d = layer_cost(c, L, false);
-                    const LayerCost e = s.is_moe() ? layer_cost(c, L, true) : d;
-                    it = layer_cache.emplace(key, std::pair{d, e}).first;
-                  }
-                  const auto ekey = std::tuple{
-                      tp, cp, mb, pp > 1, acc, copies, static_cast<int>(rc), ep, etp, partial};
-                  auto et = edge_cache.find(ekey);
-                  if (et == edge_cache.end())
-                    et =
-                        edge_cache.emplace(ekey, std::pair{embedding_cost(c, L), output_cost(c, L)})
-                            .first;
-                  res.layouts.push_back(evaluate_prepared(c, L, it->second.first, it->second.second,
-                                                          et->second.first, et->second.second));
+                  res.layouts.push_back(costs.evaluate(L));
                 }
               }
             }
@@ -172,51 +239,8 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
     }
   }
 
-  // Rank by a key (fitting first by step time, then by how far over HBM;
-  // ties in enumeration order), moving the results once.
-  struct Rank {
-    bool over;
-    double key;
-    std::size_t index;
-  };
-  std::vector<Rank> order(res.layouts.size());
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const LayoutResult& l = res.layouts[i];
-    order[i] = {!l.fits, l.fits ? l.step_seconds : static_cast<double>(l.over_hbm_bytes), i};
-  }
-  std::sort(order.begin(), order.end(), [](const Rank& a, const Rank& b) {
-    if (a.over != b.over) return b.over;
-    if (a.key != b.key) return a.key < b.key;
-    return a.index < b.index;
-  });
-  std::vector<LayoutResult> ranked;
-  ranked.reserve(order.size());
-  for (const Rank& r : order) ranked.push_back(std::move(res.layouts[r.index]));
-  res.layouts = std::move(ranked);
-  // The Pareto front: fitting layouts by memory (then time), keeping each that
-  // is faster than every one with less memory.
-  struct ByMemory {
-    std::int64_t bytes;
-    double seconds;
-    std::size_t index;
-  };
-  std::vector<ByMemory> fit;
-  for (std::size_t i = 0; i < res.layouts.size(); ++i)
-    if (res.layouts[i].fits)
-      fit.push_back({res.layouts[i].memory.total_bytes, res.layouts[i].step_seconds, i});
-  res.fitting = static_cast<std::int64_t>(fit.size());
-  std::sort(fit.begin(), fit.end(), [](const ByMemory& a, const ByMemory& b) {
-    if (a.bytes != b.bytes) return a.bytes < b.bytes;
-    if (a.seconds != b.seconds) return a.seconds < b.seconds;
-    return a.index < b.index;
-  });
-  double best = 0;
-  for (const ByMemory& f : fit) {
-    if (res.pareto.empty() || f.seconds < best) {
-      res.pareto.push_back(f.index);
-      best = f.seconds;
-    }
-  }
+  rank_layouts(res);
+  find_pareto_front(res);
   if (res.layouts.empty()) {
     res.none_reason = no_layout_reason(job, opt);
     if (res.none_reason.empty())
