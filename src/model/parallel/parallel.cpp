@@ -529,10 +529,12 @@ Problem experts_problem(const TrainingJob& job, const Layout& l) {
 }  // namespace
 
 std::optional<std::string> layout_problem(const TrainingJob& job, const Layout& l) {
-  for (auto problem : {axes_problem, software_problem, shape_problem, recompute_problem,
-                       schedule_problem, experts_problem})
-    if (auto p = problem(job, l)) return p;
-  return std::nullopt;
+  if (auto p = axes_problem(job, l)) return p;
+  if (auto p = software_problem(job, l)) return p;
+  if (auto p = shape_problem(job, l)) return p;
+  if (auto p = recompute_problem(job, l)) return p;
+  if (auto p = schedule_problem(job, l)) return p;
+  return experts_problem(job, l);
 }
 
 double step_model_flops(const TrainingJob& job) {
