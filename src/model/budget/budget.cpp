@@ -359,53 +359,33 @@ BudgetGoodput budget_goodput(const BudgetInputs& in) {
   return out;
 }
 
-BudgetReport budget_report(const BudgetInputs& in) {
-  in.validate();
-  const Chip& chip = chip_by_name(in.chip);
-  BudgetReport r;
-  r.inputs = in;
-  r.law = forecast_law(in.law, in.precision);
-  const DataConstrainedLaw law = budget_law(r.law);
-  r.flops = budget_to_flops(chip, in.n_chips, in.days, in.mfu);
-  // A fitted law far beyond its ladder still forecasts (the GUI's fitted
-  // ladder can be small), but the memo says so; napkin-cli refuses it.
-  std::string out_of_range;
-  try {
-    require_within_range(in.law, r.flops);
-  } catch (const std::invalid_argument& e) {
-    out_of_range = std::string(" Caution: ") + e.what() + ".";
-  }
-  r.split = chinchilla_split(r.flops, in.tokens_per_param);
-  r.days = flops_to_days(r.flops, chip, in.n_chips, in.mfu);
+namespace {
 
-  const BudgetGoodput bg = budget_goodput(in);
-  r.goodput_inputs = bg.inputs;
-  r.goodput = bg.goodput;
-  r.effective_days = in.days * r.goodput.goodput;
-  r.effective_flops = bg.effective_flops;
-  r.effective_split = bg.effective_split;
+// A limit below the smallest model the serving model prices (1e6 parameters)
+// means no model meets the budget: it fails the serving check rather than
+// shrinking the plan to a model no one would train.
+bool limit_servable(const ServingLimit& sl) { return sl.max_params && *sl.max_params >= 1e6; }
 
-  r.params_rounded = static_cast<std::int64_t>(std::llround(r.effective_split.params));
-  if (r.params_rounded < 1) r.params_rounded = 1;
-  r.train_memory = training_memory(r.params_rounded, 0, in.optimizer, in.precision, 0, 1);
-  r.cluster_hbm_bytes = checked_mul(in.n_chips, chip.hbm_bytes, "cluster HBM bytes");
-  r.serve_weight_bytes = 2.0 * r.effective_split.params;
-  r.chips_to_hold_weights = static_cast<std::int64_t>(
-      std::ceil(r.serve_weight_bytes / static_cast<double>(chip.hbm_bytes)));
-  r.cost = cost_report(chip, in.n_chips, in.days, in.mfu, in.cost);
-
-  // The data check: the Chinchilla answer's tokens against the unique tokens.
-  DataLimit& d = r.data;
-  d.unique_tokens = in.tokens_available;
-  d.chinchilla_fits = r.effective_split.tokens <= in.tokens_available;
-  d.chinchilla_epochs = r.effective_split.tokens / in.tokens_available;
-  d.chinchilla_loss_fresh = law.base.loss(r.effective_split.params, r.effective_split.tokens);
-  d.chinchilla_loss =
-      law.loss(r.effective_split.params, r.effective_split.tokens, in.tokens_available);
-  d.best = best_split_under_data_limit(law, r.effective_flops, in.tokens_available);
-  d.fresh = best_split_fresh(law.base, r.effective_flops);
+// The data check: the Chinchilla answer's tokens against the unique tokens,
+// and the best split under that limit.
+DataLimit data_limit(const DataConstrainedLaw& law, const ChinchillaSplit& split, double flops,
+                     double unique) {
+  DataLimit d;
+  d.unique_tokens = unique;
+  d.chinchilla_fits = split.tokens <= unique;
+  d.chinchilla_epochs = split.tokens / unique;
+  d.chinchilla_loss_fresh = law.base.loss(split.params, split.tokens);
+  d.chinchilla_loss = law.loss(split.params, split.tokens, unique);
+  d.best = best_split_under_data_limit(law, flops, unique);
+  d.fresh = best_split_fresh(law.base, flops);
   d.repetition_penalty_nats = std::max(0.0, d.best.loss - d.fresh.loss);
+  return d;
+}
 
+// The plan's first four checks: memory, data, servable weights, energy.
+void add_plan_checks(BudgetReport& r, const Chip& chip) {
+  const BudgetInputs& in = r.inputs;
+  const DataLimit& d = r.data;
   // 1. The model states fit the cluster's HBM when fully sharded, with headroom.
   const double need = static_cast<double>(r.train_memory.total);
   const double have = static_cast<double>(r.cluster_hbm_bytes);
@@ -447,10 +427,14 @@ BudgetReport budget_report(const BudgetInputs& in) {
                           format_dollars(in.cost.kwh_price_dollars, 2) + "/kWh; " +
                           format_grouped(r.cost.facility_watts / 1e6, 2) + " MW of " +
                           format_grouped(in.site_power_mw, 0) + " MW site power"});
+}
 
-  // What I would train: the reference (the Chinchilla answer, or the best
-  // split under the data limit), then the inference-aware trade, then the
-  // serving latency cap.
+// What I would train: the reference (the Chinchilla answer, or the best split
+// under the data limit), then the inference-aware trade, then the serving
+// latency cap; and the run it makes.
+void recommend(BudgetReport& r, const Chip& chip, const DataConstrainedLaw& law) {
+  const BudgetInputs& in = r.inputs;
+  const DataLimit& d = r.data;
   Recommendation& rec = r.recommended;
   rec.data_binds = !d.chinchilla_fits;
   const TrainedModel reference =
@@ -494,11 +478,7 @@ BudgetReport budget_report(const BudgetInputs& in) {
       in.serving_limit ? *in.serving_limit
                        : largest_servable_model(in.chip, in.serving_node_chips, in.serving_latency);
   const ServingLimit& sl = r.serving_limit;
-  // A limit below the smallest model the serving model prices (1e6
-  // parameters) means no model meets the budget: it fails the check below
-  // rather than shrinking the plan to a model no one would train.
-  const bool limit_servable = sl.max_params && *sl.max_params >= 1e6;
-  if (sl.applied && limit_servable && rec.model.params > *sl.max_params) {
+  if (sl.applied && limit_servable(sl) && rec.model.params > *sl.max_params) {
     rec.serving_binds = true;
     rec.before_serving_limit = rec.model;
     rec.loss_before_serving_limit =
@@ -525,8 +505,53 @@ BudgetReport budget_report(const BudgetInputs& in) {
     dl.base = draw;
     return dl.loss(rec.run.active_params, rec.run.tokens, in.tokens_available);
   });
+}
+
+}  // namespace
+
+BudgetReport budget_report(const BudgetInputs& in) {
+  in.validate();
+  const Chip& chip = chip_by_name(in.chip);
+  BudgetReport r;
+  r.inputs = in;
+  r.law = forecast_law(in.law, in.precision);
+  const DataConstrainedLaw law = budget_law(r.law);
+  r.flops = budget_to_flops(chip, in.n_chips, in.days, in.mfu);
+  // A fitted law far beyond its ladder still forecasts (the GUI's fitted
+  // ladder can be small), but the memo says so; napkin-cli refuses it.
+  std::string out_of_range;
+  try {
+    require_within_range(in.law, r.flops);
+  } catch (const std::invalid_argument& e) {
+    out_of_range = std::string(" Caution: ") + e.what() + ".";
+  }
+  r.split = chinchilla_split(r.flops, in.tokens_per_param);
+  r.days = flops_to_days(r.flops, chip, in.n_chips, in.mfu);
+
+  const BudgetGoodput bg = budget_goodput(in);
+  r.goodput_inputs = bg.inputs;
+  r.goodput = bg.goodput;
+  r.effective_days = in.days * r.goodput.goodput;
+  r.effective_flops = bg.effective_flops;
+  r.effective_split = bg.effective_split;
+
+  r.params_rounded = static_cast<std::int64_t>(std::llround(r.effective_split.params));
+  if (r.params_rounded < 1) r.params_rounded = 1;
+  r.train_memory = training_memory(r.params_rounded, 0, in.optimizer, in.precision, 0, 1);
+  r.cluster_hbm_bytes = checked_mul(in.n_chips, chip.hbm_bytes, "cluster HBM bytes");
+  r.serve_weight_bytes = 2.0 * r.effective_split.params;
+  r.chips_to_hold_weights = static_cast<std::int64_t>(
+      std::ceil(r.serve_weight_bytes / static_cast<double>(chip.hbm_bytes)));
+  r.cost = cost_report(chip, in.n_chips, in.days, in.mfu, in.cost);
+
+  r.data = data_limit(law, r.effective_split, r.effective_flops, in.tokens_available);
+  add_plan_checks(r, chip);
+  recommend(r, chip, law);
+  const Recommendation& rec = r.recommended;
+  const ServingLimit& sl = r.serving_limit;
+  const double node_hbm = static_cast<double>(in.serving_node_chips) * chip.hbm_bytes;
   // 5. The recommended model can be served within the latency budget.
-  const bool serving_ok = !in.serving_latency.enabled || (sl.applied && limit_servable);
+  const bool serving_ok = !in.serving_latency.enabled || (sl.applied && limit_servable(sl));
   r.checks.push_back({"serving latency", serving_ok,
                       sl.detail + (rec.serving_binds ? "; it caps what I would train" : "")});
   // An MoE candidate beyond the joint law's range is no forecast: the memo
