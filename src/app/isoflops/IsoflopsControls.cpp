@@ -65,22 +65,47 @@ constexpr double kMinBudgetRatio = 3.0;
 
 }  // namespace
 
-IsoflopsControls IsoflopsControls::declare(ControlColumn* col, ScenarioModel* m) {
-  IsoflopsControls c;
-  auto bind = [m](int field, const QString& label, std::function<double(const S&)> get,
-                  std::function<void(S&, double)> set) {
-    return scenarioBinding<double>(m, field, label, std::move(get), std::move(set));
-  };
-  auto bindCheck = [m](int field, const QString& label, std::function<bool(const S&)> get,
-                       std::function<void(S&, bool)> set) {
-    return scenarioBinding<bool>(m, field, label, std::move(get), std::move(set));
-  };
-  auto bindCombo = [m](int field, const QString& label, std::function<QVariant(const S&)> get,
-                       std::function<void(S&, QVariant)> set) {
-    return scenarioBinding<QVariant>(m, field, label, std::move(get), std::move(set));
-  };
+namespace {
 
-  // --- where the ladder comes from
+// Declares IsoflopsControls's controls a group at a time, in the column's order.
+class Declarer {
+ public:
+  Declarer(IsoflopsControls& controls, ControlColumn* column, ScenarioModel* model)
+      : c(controls), col(column), m(model) {}
+
+  // Where the ladder comes from: the source, the CSV loader, the loss cut.
+  void source();
+  // The ground-truth law the synthetic ladder is drawn from.
+  void law();
+  // The synthetic ladder's design: budgets, sizes, noise, seed.
+  void design();
+  // The lesson: the LR-decay bias and the uniform offset.
+  void lesson();
+  // The fit and the forecast: estimator, δ, resamples, target.
+  void fit();
+  // The decision: the candidate recipe against the fitted law.
+  void decision();
+
+ private:
+  auto bind(int field, const QString& label, std::function<double(const S&)> get,
+            std::function<void(S&, double)> set) const {
+    return scenarioBinding<double>(m, field, label, std::move(get), std::move(set));
+  }
+  auto bindCheck(int field, const QString& label, std::function<bool(const S&)> get,
+                 std::function<void(S&, bool)> set) const {
+    return scenarioBinding<bool>(m, field, label, std::move(get), std::move(set));
+  }
+  auto bindCombo(int field, const QString& label, std::function<QVariant(const S&)> get,
+                 std::function<void(S&, QVariant)> set) const {
+    return scenarioBinding<QVariant>(m, field, label, std::move(get), std::move(set));
+  }
+
+  IsoflopsControls& c;
+  ControlColumn* col;
+  ScenarioModel* m;
+};
+
+void Declarer::source() {
   QGroupBox* box = col->group(tr("Ladder source"));
   auto* layout = static_cast<QVBoxLayout*>(box->layout());
   c.source = new QLabel(box);
@@ -126,8 +151,9 @@ IsoflopsControls IsoflopsControls::declare(ControlColumn* col, ScenarioModel* m)
       numberBinding(
           m, kMaxLoss, tr("Loss cut"),
           [](auto& s) -> auto& { return s.isoflops.loss_cut.max_loss; }));
+}
 
-  // --- the ground truth
+void Declarer::law() {
   c.synthetic_only << col->group(tr("Ground-truth law (synthetic ladder)"));
   c.law = col->combo(
       {.key = QStringLiteral("law"),
@@ -199,8 +225,9 @@ IsoflopsControls IsoflopsControls::declare(ControlColumn* col, ScenarioModel* m)
                 .decimals = 3,
                 .tooltip = tr("Data exponent β (tokens). D_opt ∝ C^(α/(α+β)).")},
                kBeta, &LossLaw::beta);
+}
 
-  // --- the ladder's design
+void Declarer::design() {
   c.synthetic_only << col->group(tr("Synthetic ladder"));
   c.budgets = col->slider(
       {.key = QStringLiteral("budgets"),
@@ -316,8 +343,9 @@ IsoflopsControls IsoflopsControls::declare(ControlColumn* col, ScenarioModel* m)
       bindCheck(
           kOutlier, tr("outlier"), [](const S& s) { return s.isoflops.synthetic.outlier; },
           [](S& s, bool on) { s.isoflops.synthetic.outlier = on; }));
+}
 
-  // --- the lesson
+void Declarer::lesson() {
   c.synthetic_only << col->group(tr("Kaplan → Chinchilla: the LR-decay bias"));
   c.bias = col->check(
       {.key = QStringLiteral("bias"),
@@ -376,8 +404,9 @@ IsoflopsControls IsoflopsControls::declare(ControlColumn* col, ScenarioModel* m)
                   numberBinding(
                       m, kOffsetNats, tr("Offset"),
                       [](auto& s) -> auto& { return s.isoflops.synthetic.offset_nats; }));
+}
 
-  // --- the fit and the forecast
+void Declarer::fit() {
   col->group(tr("Fit and forecast"));
   c.estimator = col->combo(
       {.key = QStringLiteral("estimator"),
@@ -450,8 +479,9 @@ IsoflopsControls IsoflopsControls::declare(ControlColumn* col, ScenarioModel* m)
       numberBinding(
           m, kTarget, tr("Target C*"),
           [](auto& s) -> auto& { return s.isoflops.manual_target_flops; }));
+}
 
-  // --- the decision
+void Declarer::decision() {
   col->group(tr("Candidate recipe (plot 5)"));
   c.candidate = col->combo(
       {.key = QStringLiteral("candidate"),
@@ -517,6 +547,19 @@ IsoflopsControls IsoflopsControls::declare(ControlColumn* col, ScenarioModel* m)
                                      "from tokens).")},
                       kCandDbeta, &CandidateRecipe::beta_delta);
   col->finish();
+}
+
+}  // namespace
+
+IsoflopsControls IsoflopsControls::declare(ControlColumn* col, ScenarioModel* m) {
+  IsoflopsControls c;
+  Declarer d(c, col, m);
+  d.source();
+  d.law();
+  d.design();
+  d.lesson();
+  d.fit();
+  d.decision();
   return c;
 }
 
