@@ -72,28 +72,57 @@ std::vector<ComboItem> precisionItems() {
 
 }  // namespace
 
-RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m) {
-  RooflineControls c;
+namespace {
+
+// Declares RooflineControls's controls a group at a time, in the column's order.
+class Declarer {
+ public:
+  Declarer(RooflineControls& controls, ControlColumn* column, ScenarioModel* model)
+      : c(controls), col(column), m(model) {}
+
+  // The chip, its count and the context, shared with the other panels.
+  void chipAndContext();
+  // The serving turn (shared): prompt, decode, latency budget, batch, precisions, engine.
+  void servingTurn();
+  // The serving layout: chips, split, bounds, search range, traffic.
+  void servingLayout();
+  // The latency napkin's assumptions.
+  void napkinAssumptions();
+  // The MFU budget: a training step's seconds by unit.
+  void mfuBudget();
+  // Co-design: the tile side and the per-layer serial cost.
+  void codesign();
+  // One check box per chip of the chip list, the user's too.
+  void overlays();
+
+ private:
   // A number in the scenario's serving set-up, the panel's settings or its MFU budget.
-  auto serving = [m](int field, const QString& label, auto ServingSetup::*member) {
+  auto serving(int field, const QString& label, auto ServingSetup::*member) const {
     return numberBinding(
         m, field, label, [member](auto& s) -> auto& { return s.serving.*member; });
-  };
-  auto roof = [m](int field, const QString& label, auto RooflineSettings::*member) {
+  }
+  auto roof(int field, const QString& label, auto RooflineSettings::*member) const {
     return numberBinding(
         m, field, label, [member](auto& s) -> auto& { return s.roofline.*member; });
-  };
-  auto mfu = [m](int field, const QString& label, double MfuBudgetInputs::*member) {
+  }
+  auto mfu(int field, const QString& label, double MfuBudgetInputs::*member) const {
     return numberBinding(
         m, field, label, [member](auto& s) -> auto& { return s.roofline.mfu.*member; });
-  };
+  }
 
-  // ------------------------------------------------------------ shared
+  RooflineControls& c;
+  ControlColumn* col;
+  ScenarioModel* m;
+};
+
+void Declarer::chipAndContext() {
   col->group(tr("Chip and context (shared)"));
   c.chip = declareChipControl(col, m);
   c.chips = declareChipsControl(col, m);
   c.context = declareContextControl(col, m);
+}
 
+void Declarer::servingTurn() {
   col->group(tr("Serving turn (shared)"));
   c.prompt = col->slider(
       {.key = QStringLiteral("prompt"),
@@ -191,8 +220,9 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
       scenarioBinding<QVariant>(
           m, kEngine, tr("engine"), [](const S& s) { return QVariant(qs(s.serving.engine)); },
           [](S& s, QVariant v) { s.serving.engine = v.toString().toStdString(); }));
+}
 
-  // ------------------------------------------------------- serving layout
+void Declarer::servingLayout() {
   col->group(tr("Serving layout"));
   c.serving_chips =
       declareInput(col, m, kServingChips, "serving.chips", QStringLiteral("serving_chips"));
@@ -203,7 +233,7 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
                      "pipeline stages (PP), expert parallel (EP, MoE). Fastest: the split with the "
                      "shortest turn that fits."),
        .dynamic_items =
-           [m] {
+           [m = m] {
              std::vector<ComboItem> items{{tr("fastest split"), layoutKey(0, 0, 0)}};
              const Scenario& s = m->scenario();
              try {
@@ -279,8 +309,9 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
        .tooltip = tr("Generated tokens per day the pools are sized for (tokens/day). The seed's "
                      "example: 1e9.")},
       roof(kTokensPerDay, tr("Traffic"), &RooflineSettings::generated_tokens_per_day));
+}
 
-  // ------------------------------------------------------- napkin
+void Declarer::napkinAssumptions() {
   col->group(tr("Napkin assumptions"));
   c.prefill_mfu = col->slider(
       {.key = QStringLiteral("prefill_mfu"),
@@ -338,7 +369,9 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
        .tooltip = tr("Side d of the square matmul placed on the roofline (elements): intensity "
                      "2d/6 at bf16. The seed's is 8192.")},
       roof(kMatmulDim, tr("Matmul side"), &RooflineSettings::matmul_dim));
+}
 
+void Declarer::mfuBudget() {
   col->group(tr("MFU budget: step seconds by unit"));
   const QString mfu_tip = tr(". MFU = matmul ÷ (matmul + vector + memory + comms + optimizer).");
   auto unit = [&](SliderSpin*& out, const char* key, const QString& label, const QString& tip,
@@ -373,7 +406,9 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
                    .tooltip = tr("Hardware FLOPs per model FLOP: 8/6 ≈ 1.33 with full activation "
                                  "checkpointing, 1 without. HFU = MFU × this.")},
                   roof(kRecompute, tr("Recompute"), &RooflineSettings::recompute));
+}
 
+void Declarer::codesign() {
   col->group(tr("Co-design"));
   c.tile = col->combo(
       {.key = QStringLiteral("tile"),
@@ -399,7 +434,9 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
        .tooltip = tr("Serial launch/sync time per layer per decode step (µs): deeper models pay "
                      "it L times per token.")},
       roof(kLayerSerial, tr("Per-layer cost"), &RooflineSettings::per_layer_serial_seconds));
+}
 
+void Declarer::overlays() {
   col->group(tr("Overlay rooflines"));
   bool first = true;
   // Every chip of the chip list, the user's too (one box per chip).
@@ -424,6 +461,20 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
     c.overlays.push_back({name, box});
     first = false;
   }
+}
+
+}  // namespace
+
+RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m) {
+  RooflineControls c;
+  Declarer d(c, col, m);
+  d.chipAndContext();
+  d.servingTurn();
+  d.servingLayout();
+  d.napkinAssumptions();
+  d.mfuBudget();
+  d.codesign();
+  d.overlays();
   col->finish();
   return c;
 }
