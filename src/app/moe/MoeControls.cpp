@@ -63,8 +63,28 @@ Binding<bool> flagBinding(ScenarioModel* m, int field, const QString& label,
 
 }  // namespace
 
-MoeControls MoeControls::declare(ControlColumn* col, ScenarioModel* m) {
-  MoeControls c;
+namespace {
+
+// Declares MoeControls's controls a group at a time, in the column's order.
+class Declarer {
+ public:
+  Declarer(MoeControls& controls, ControlColumn* column, ScenarioModel* model)
+      : c(controls), col(column), m(model) {}
+
+  // The router: its settings restart the run.
+  void router();
+  // The training knobs: the run continues from its step.
+  void trainingKnobs();
+  // The link and the pipeline of the all-to-all napkin.
+  void linkAndPipeline();
+
+ private:
+  MoeControls& c;
+  ControlColumn* col;
+  ScenarioModel* m;
+};
+
+void Declarer::router() {
   col->group(tr("Router (restarts the run)"));
   c.experts = col->slider(
       {.key = QStringLiteral("experts"),
@@ -106,7 +126,9 @@ MoeControls MoeControls::declare(ControlColumn* col, ScenarioModel* m) {
       scenarioBinding<double>(
           m, kSeed, tr("Seed"), [](const S& s) { return static_cast<double>(s.moe.seed); },
           [](S& s, double v) { s.moe.seed = static_cast<std::uint64_t>(v); }));
+}
 
+void Declarer::trainingKnobs() {
   col->group(tr("Training knobs (continue the run)"));
   c.top_k = col->slider(
       {.key = QStringLiteral("top_k"),
@@ -191,7 +213,9 @@ MoeControls MoeControls::declare(ControlColumn* col, ScenarioModel* m) {
                      "GShard). Off: raw softmax probabilities, which shrink the layer's output. "
                      "With k = 1 the raw probability is used either way.")},
       flagBinding(m, kRenormalize, tr("Renormalized gates"), &MoeSettings::renormalize));
+}
 
+void Declarer::linkAndPipeline() {
   col->group(tr("Link and pipeline"));
   c.prefill = col->slider(
       {.key = QStringLiteral("prefill"),
@@ -270,6 +294,16 @@ MoeControls MoeControls::declare(ControlColumn* col, ScenarioModel* m) {
                      "a pipeline step is max(compute, transfer).")},
       realBinding(m, kTransfer, tr("Transfer"), &MoeSettings::transfer_ms));
   col->finish();
+}
+
+}  // namespace
+
+MoeControls MoeControls::declare(ControlColumn* col, ScenarioModel* m) {
+  MoeControls c;
+  Declarer d(c, col, m);
+  d.router();
+  d.trainingKnobs();
+  d.linkAndPipeline();
   return c;
 }
 

@@ -72,8 +72,26 @@ QComboBox* lockCombo(ControlColumn* col, ScenarioModel* m, const QString& key, c
 
 }  // namespace
 
-ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m) {
-  ParallelControls c;
+namespace {
+
+// Declares ParallelControls's controls a group at a time, in the column's order.
+class Declarer {
+ public:
+  Declarer(ParallelControls& controls, ControlColumn* column, ScenarioModel* model)
+      : c(controls), col(column), m(model) {}
+
+  // The training step: batch, software, schedule, precision, cluster, memory, budget MFU.
+  void trainingStep();
+  // The axis locks: each axis fixed or searched.
+  void axisLocks();
+
+ private:
+  ParallelControls& c;
+  ControlColumn* col;
+  ScenarioModel* m;
+};
+
+void Declarer::trainingStep() {
   col->group(tr("Training step"));
   c.global_batch = declareInput(col, m, kParallelGlobalBatch, "parallel.global_batch_tokens",
                                 QStringLiteral("parallelGlobalBatch"));
@@ -173,13 +191,15 @@ ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m)
                      [](S& s, QVariant v) {
                        s.parallel.mfu_source = parse_mfu_source(v.toString().toStdString());
                      }));
+}
 
+void Declarer::axisLocks() {
   col->group(tr("Fix an axis (auto = searched)"));
   c.tp = lockCombo(col, m, QStringLiteral("lockTp"), tr("TP"), tr("Tensor-parallel ranks"),
                    &ParallelSettings::tp, lockItems({1, 2, 4, 8, 16, 32, 64}));
   c.pp = lockCombo(col, m, QStringLiteral("lockPp"), tr("PP"),
                    tr("Pipeline stages (the divisors of the layers, up to 128)"),
-                   &ParallelSettings::pp, {}, [m] {
+                   &ParallelSettings::pp, {}, [m = m] {
                      const S& s = m->scenario();
                      std::vector<ComboItem> items{{tr("auto"), kAuto}};
                      const std::int64_t layers = s.shape.n_layers;
@@ -239,6 +259,15 @@ ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m)
       optionalChoiceBinding<Checkpointing>(m, kParallelLock, tr("recompute lock"),
                                            &ParallelSettings::recompute, parse_checkpointing));
   col->finish();
+}
+
+}  // namespace
+
+ParallelControls ParallelControls::declare(ControlColumn* col, ScenarioModel* m) {
+  ParallelControls c;
+  Declarer d(c, col, m);
+  d.trainingStep();
+  d.axisLocks();
   return c;
 }
 
