@@ -53,4 +53,19 @@ QComboBox* declareTrainPrecisionControl(ControlColumn* column, ScenarioModel* mo
 // Tokens in each served request's KV cache.
 SliderSpin* declareContextControl(ControlColumn* column, ScenarioModel* model);
 
+// What a panel's control declarer holds: the panel's controls struct its
+// group methods fill, the column they go on and the model they edit. Each
+// panel derives its own, one method per group in the column's order.
+template <typename Controls>
+class ControlDeclarer {
+ public:
+  ControlDeclarer(Controls& controls, ControlColumn* column, ScenarioModel* model)
+      : c(controls), col(column), m(model) {}
+
+ protected:
+  Controls& c;
+  ControlColumn* col;
+  ScenarioModel* m;
+};
+
 }  // namespace napkin

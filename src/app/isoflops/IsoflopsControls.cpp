@@ -67,11 +67,10 @@ constexpr double kMinBudgetRatio = 3.0;
 
 namespace {
 
-// Declares IsoflopsControls's controls a group at a time, in the column's order.
-class Declarer {
+// Declares the panel's controls a group at a time, in the column's order.
+class Declarer : ControlDeclarer<IsoflopsControls> {
  public:
-  Declarer(IsoflopsControls& controls, ControlColumn* column, ScenarioModel* model)
-      : c(controls), col(column), m(model) {}
+  using ControlDeclarer::ControlDeclarer;
 
   // Where the ladder comes from: the source, the CSV loader, the loss cut.
   void source();
@@ -99,10 +98,6 @@ class Declarer {
                  std::function<void(S&, QVariant)> set) const {
     return scenarioBinding<QVariant>(m, field, label, std::move(get), std::move(set));
   }
-
-  IsoflopsControls& c;
-  ControlColumn* col;
-  ScenarioModel* m;
 };
 
 void Declarer::source() {

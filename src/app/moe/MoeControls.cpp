@@ -65,11 +65,10 @@ Binding<bool> flagBinding(ScenarioModel* m, int field, const QString& label,
 
 namespace {
 
-// Declares MoeControls's controls a group at a time, in the column's order.
-class Declarer {
+// Declares the panel's controls a group at a time, in the column's order.
+class Declarer : ControlDeclarer<MoeControls> {
  public:
-  Declarer(MoeControls& controls, ControlColumn* column, ScenarioModel* model)
-      : c(controls), col(column), m(model) {}
+  using ControlDeclarer::ControlDeclarer;
 
   // The router: its settings restart the run.
   void router();
@@ -77,11 +76,6 @@ class Declarer {
   void trainingKnobs();
   // The link and the pipeline of the all-to-all napkin.
   void linkAndPipeline();
-
- private:
-  MoeControls& c;
-  ControlColumn* col;
-  ScenarioModel* m;
 };
 
 void Declarer::router() {

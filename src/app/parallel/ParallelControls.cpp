@@ -74,21 +74,15 @@ QComboBox* lockCombo(ControlColumn* col, ScenarioModel* m, const QString& key, c
 
 namespace {
 
-// Declares ParallelControls's controls a group at a time, in the column's order.
-class Declarer {
+// Declares the panel's controls a group at a time, in the column's order.
+class Declarer : ControlDeclarer<ParallelControls> {
  public:
-  Declarer(ParallelControls& controls, ControlColumn* column, ScenarioModel* model)
-      : c(controls), col(column), m(model) {}
+  using ControlDeclarer::ControlDeclarer;
 
   // The training step: batch, software, schedule, precision, cluster, memory, budget MFU.
   void trainingStep();
   // The axis locks: each axis fixed or searched.
   void axisLocks();
-
- private:
-  ParallelControls& c;
-  ControlColumn* col;
-  ScenarioModel* m;
 };
 
 void Declarer::trainingStep() {

@@ -74,11 +74,10 @@ std::vector<ComboItem> precisionItems() {
 
 namespace {
 
-// Declares RooflineControls's controls a group at a time, in the column's order.
-class Declarer {
+// Declares the panel's controls a group at a time, in the column's order.
+class Declarer : ControlDeclarer<RooflineControls> {
  public:
-  Declarer(RooflineControls& controls, ControlColumn* column, ScenarioModel* model)
-      : c(controls), col(column), m(model) {}
+  using ControlDeclarer::ControlDeclarer;
 
   // The chip, its count and the context, shared with the other panels.
   void chipAndContext();
@@ -109,10 +108,6 @@ class Declarer {
     return numberBinding(
         m, field, label, [member](auto& s) -> auto& { return s.roofline.mfu.*member; });
   }
-
-  RooflineControls& c;
-  ControlColumn* col;
-  ScenarioModel* m;
 };
 
 void Declarer::chipAndContext() {
