@@ -111,6 +111,7 @@ std::string format_seconds(double s) {
   if (!std::isfinite(s)) return kDash;
   char buf[64];
   const double a = std::fabs(s);
+  if (a == 0) return "0 s";  // an axis's origin or nothing spent: no unit to pick
   if (a >= 86400.0 * 2)
     std::snprintf(buf, sizeof buf, "%.1f days", s / 86400.0);
   else if (a >= 3600.0 * 2)

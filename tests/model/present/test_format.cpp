@@ -34,6 +34,8 @@ TEST(Format, SiCountsAndBytes) {
   EXPECT_EQ(format_percent(0.357), "35.7 %");
   EXPECT_EQ(format_seconds(5.822), "5.82 s");
   EXPECT_EQ(format_seconds(0.0123), "12.3 ms");
+  EXPECT_EQ(format_seconds(0.0), "0 s");  // not "0 ns" at a time axis's origin
+  EXPECT_EQ(format_seconds(-0.0), "0 s");
   EXPECT_EQ(format_seconds(4123.4), "4,123 s");  // issue 27 item 17: never "4.12e+03 s"
   EXPECT_EQ(format_seconds(999.4), "999 s");
 }
