@@ -206,18 +206,12 @@ std::string goodput_paragraph(const BudgetReport& r) {
   return s;
 }
 
-std::string make_recommendation(const BudgetReport& r) {
-  const InferenceAwarePlan& p = r.plan;
-  const auto& in = r.inputs;
+namespace {
+
+// The data limit, when the Chinchilla answer needs more tokens than exist.
+std::string data_paragraph(const BudgetReport& r) {
   const DataLimit& data = r.data;
-  const Recommendation& rec = r.recommended;
-  std::string s =
-      "Chinchilla answer: train " + format_count(r.split.params) + " parameters on " +
-      format_count(r.split.tokens, 2) + " tokens (" + format_grouped(in.tokens_per_param, 0) +
-      " tokens/parameter), C = " + format_sci(r.flops) + " FLOPs in " + format_grouped(r.days, 1) +
-      " days on " + format_grouped(static_cast<double>(in.n_chips), 0) + " " + in.chip + " at " +
-      format_percent(in.mfu, 0) + " MFU, if nothing ever crashed. ";
-  s += goodput_paragraph(r) + " ";
+  std::string s;
   if (!data.chinchilla_fits) {
     s += "Data: that needs " + format_count(r.effective_split.tokens, 2) + " tokens but only " +
          format_count(data.unique_tokens, 1) + " unique tokens exist (" +
@@ -232,12 +226,16 @@ std::string make_recommendation(const BudgetReport& r) {
          format_grouped(data.repetition_penalty_nats, 3) +
          " nats worse than with unlimited fresh data). ";
   }
-  const std::string ref = data.chinchilla_fits ? "the Chinchilla answer" : "that split";
-  std::string law_name =
-      data.chinchilla_fits ? r.law.name : r.law.name + " with repeated-data decay";
-  if (p.served_below_bf16)  // the trades hold the loss as served equal
-    law_name += " plus Kumar et al. 2024's penalty for serving " +
-                std::string(to_string(in.serving_weights)) + " weights";
+  return s;
+}
+
+// The inference-aware trade: a smaller model trained longer, or why not.
+std::string trade_paragraph(const BudgetReport& r, const std::string& law_name,
+                            const std::string& ref) {
+  const InferenceAwarePlan& p = r.plan;
+  const auto& in = r.inputs;
+  const DataLimit& data = r.data;
+  std::string s;
   if (p.recommend_smaller) {
     const double ratio = p.lifetime_flops_chinchilla / p.lifetime_flops_small;
     s += "But it will serve " + format_count(p.served_tokens, 1) + " tokens, and at 2N FLOPs per " +
@@ -272,11 +270,14 @@ std::string make_recommendation(const BudgetReport& r) {
          "at the same loss is " + format_count(p.same_loss.params) + " parameters, within 5 % " +
          "of " + ref + "'s lifetime FLOPs, so I would keep " + ref + ". ";
   }
-  if (in.objective == Objective::dollars)
-    s += dollar_plan_text(r.dollars, law_name) +
-         (r.dollars.recommend_smaller != p.recommend_smaller
-              ? " Counted in FLOPs instead, the answer would differ. "
-              : std::string(" "));
+  return s;
+}
+
+// Whether the serving latency budget binds.
+std::string serving_sentence(const BudgetReport& r) {
+  const auto& in = r.inputs;
+  const Recommendation& rec = r.recommended;
+  std::string s;
   const ServingLimit& sl = r.serving_limit;
   if (rec.serving_binds) {
     s += "Serving: the " + sl.detail + ", smaller than the " +
@@ -286,6 +287,15 @@ std::string make_recommendation(const BudgetReport& r) {
   } else if (sl.applied || in.serving_latency.enabled) {
     s += "Serving: " + sl.detail + ". ";
   }
+  return s;
+}
+
+// "I would train …": the model, its run, its loss and interval, what it costs
+// and what failed.
+std::string what_i_would_train(const BudgetReport& r) {
+  const auto& in = r.inputs;
+  const Recommendation& rec = r.recommended;
+  std::string s;
   const RunReport& run = rec.run;
   std::string why;
   switch (rec.reason) {
@@ -327,6 +337,35 @@ std::string make_recommendation(const BudgetReport& r) {
   for (const Check& c : r.checks)
     if (!c.ok) s += " Check failed: " + c.name + " (" + c.detail + ").";
   return s;
+}
+
+}  // namespace
+
+std::string make_recommendation(const BudgetReport& r) {
+  const InferenceAwarePlan& p = r.plan;
+  const auto& in = r.inputs;
+  const DataLimit& data = r.data;
+  std::string s =
+      "Chinchilla answer: train " + format_count(r.split.params) + " parameters on " +
+      format_count(r.split.tokens, 2) + " tokens (" + format_grouped(in.tokens_per_param, 0) +
+      " tokens/parameter), C = " + format_sci(r.flops) + " FLOPs in " + format_grouped(r.days, 1) +
+      " days on " + format_grouped(static_cast<double>(in.n_chips), 0) + " " + in.chip + " at " +
+      format_percent(in.mfu, 0) + " MFU, if nothing ever crashed. ";
+  s += goodput_paragraph(r) + " ";
+  s += data_paragraph(r);
+  const std::string ref = data.chinchilla_fits ? "the Chinchilla answer" : "that split";
+  std::string law_name =
+      data.chinchilla_fits ? r.law.name : r.law.name + " with repeated-data decay";
+  if (p.served_below_bf16)  // the trades hold the loss as served equal
+    law_name += " plus Kumar et al. 2024's penalty for serving " +
+                std::string(to_string(in.serving_weights)) + " weights";
+  s += trade_paragraph(r, law_name, ref);
+  if (in.objective == Objective::dollars)
+    s += dollar_plan_text(r.dollars, law_name) +
+         (r.dollars.recommend_smaller != p.recommend_smaller
+              ? " Counted in FLOPs instead, the answer would differ. "
+              : std::string(" "));
+  return s + serving_sentence(r) + what_i_would_train(r);
 }
 
 }  // namespace
