@@ -23,19 +23,45 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
   m.validate();
   validate_layout(m, in.layout);
   chip_ = &chip_by_name(in.chip);
-  const Chip& chip = *chip_;
-  const ServingAssumptions& a = in.assume;
   tp_ = in.layout.tp;
   pp_ = in.layout.pp;
   ep_ = m.is_moe() ? in.layout.ep : 1;
   chips_ = tp_ * pp_ * ep_;
-  const double tp = static_cast<double>(tp_), ep = static_cast<double>(ep_);
 
   const std::int64_t stage_layers = ceil_div(m.n_layers, pp_);
   stage_layers_ = static_cast<double>(stage_layers);
   stage_fraction_ = stage_layers_ / static_cast<double>(m.n_layers);
   stage_moe_layers_ = static_cast<double>(m.n_moe_layers) * stage_fraction_;
 
+  set_rates();
+  set_kv_cache();
+  set_weights_and_flops();
+  set_links();
+
+  mean_context_ = static_cast<double>(in.cached_tokens + in.prompt_tokens) +
+                  static_cast<double>(in.decode_tokens - 1) / 2.0;
+
+  // Prefill: one chunk when there is one stage; otherwise the chunk count
+  // (a power of two up to 16 per stage) that streams the prompt fastest.
+  const Step best = best_prefill(1, prefill_chunks_);
+  prefill_ = best.time;
+  prefill_bytes_chip_ = best.bytes_per_chip;
+
+  if (in.pool == ServingPool::prefill && comm_ && kv_bytes_token_ > 0) {
+    // Each chip sends its shard of the prompt's cache to the decode pool over
+    // its own network link, in parallel.
+    const double bytes = static_cast<double>(in.cached_tokens + in.prompt_tokens) * kv_bytes_token_;
+    kv_transfer_ = inter_.latency_seconds + bytes / inter_.bytes_per_s;
+  }
+  ttft_ = in.overhead_seconds + engine_->per_call_seconds + prefill_.seconds + kv_transfer_;
+}
+
+// The rates: GEMMs (at the engine's FP8 fraction where it has one), the 16-bit
+// tables, fused attention, element-wise kernels, launches and HBM.
+void LayoutEval::set_rates() {
+  const ServingInputs& in = in_;
+  const Chip& chip = *chip_;
+  const ServingAssumptions& a = in_.assume;
   engine_ = &engine_by_name(in.engine);
   const ServingEngine& e = *engine_;
   peak_ = compute_peak_flops_per_s(chip, in.weights) *
@@ -65,6 +91,15 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
   setup_kernels(rates);
   hbm_efficiency_ = a.hbm_efficiency_on(chip);
   bw_ = chip.hbm_bytes_per_s * hbm_efficiency_;
+}
+
+// The KV cache per token on a chip, and how often a step reads it.
+void LayoutEval::set_kv_cache() {
+  const ServingModel& m = m_;
+  const ServingInputs& in = in_;
+  const ServingAssumptions& a = in_.assume;
+  const ServingEngine& e = *engine_;
+  const double tp = static_cast<double>(tp_);
   // Groups per chip: split TP ways, replicated beyond the group count unless
   // the cache is sharded over the extra ranks (attention data parallelism).
   const double groups_chip = a.shard_kv_beyond_heads
@@ -82,7 +117,14 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
     const double groups = static_cast<double>(ceil_div(m.kv.groups, tp_));
     kv_read_factor_ = std::max(1.0, static_cast<double>(m.n_heads) / tp / groups);
   }
+}
 
+// Weights held and read per chip, and FLOPs per token and per pair.
+void LayoutEval::set_weights_and_flops() {
+  const ServingModel& m = m_;
+  const ServingAssumptions& a = in_.assume;
+  const double tp = static_cast<double>(tp_);
+  const double ep = static_cast<double>(ep_);
   // Weights: every layer's non-expert weights split TP ways, the routed
   // experts TP × EP ways, the vocabulary tables TP ways (vocab-parallel). The
   // fullest stage is the last: its layers and the unembedding (both tables
@@ -108,7 +150,12 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
   // QKᵀ and A·V over the pairs, the heads split TP ways.
   attn_flops_pair_ =
       a.attention_flops ? m.attention_flops_per_pair_per_layer * stage_layers_ / tp : 0.0;
+}
 
+// The links a step's collectives and pipeline hops cross.
+void LayoutEval::set_links() {
+  const Chip& chip = *chip_;
+  const ServingAssumptions& a = in_.assume;
   comm_ = a.communication;
   const std::int64_t per_node = std::max<std::int64_t>(1, chip.network.chips_per_node);
   if (comm_) {
@@ -130,23 +177,6 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
       wrap_inter_ = !one_node(0, pp_ - 1);
     }
   }
-
-  mean_context_ = static_cast<double>(in.cached_tokens + in.prompt_tokens) +
-                  static_cast<double>(in.decode_tokens - 1) / 2.0;
-
-  // Prefill: one chunk when there is one stage; otherwise the chunk count
-  // (a power of two up to 16 per stage) that streams the prompt fastest.
-  const Step best = best_prefill(1, prefill_chunks_);
-  prefill_ = best.time;
-  prefill_bytes_chip_ = best.bytes_per_chip;
-
-  if (in.pool == ServingPool::prefill && comm_ && kv_bytes_token_ > 0) {
-    // Each chip sends its shard of the prompt's cache to the decode pool over
-    // its own network link, in parallel.
-    const double bytes = static_cast<double>(in.cached_tokens + in.prompt_tokens) * kv_bytes_token_;
-    kv_transfer_ = inter_.latency_seconds + bytes / inter_.bytes_per_s;
-  }
-  ttft_ = in.overhead_seconds + e.per_call_seconds + prefill_.seconds + kv_transfer_;
 }
 
 LayoutEval::Step LayoutEval::best_prefill(std::int64_t requests, std::int64_t& chunks,

@@ -78,6 +78,11 @@ class LayoutEval {
   // the sampler's bytes per token (serving_kernels.cpp); called once the
   // layout, the stage and the GEMM rate are known.
   void setup_kernels(const KernelRates& rates);
+  // The constructor's parts, in its order.
+  void set_rates();
+  void set_kv_cache();
+  void set_weights_and_flops();
+  void set_links();
 
   const ServingModel& m_;
   const ServingInputs& in_;
