@@ -57,96 +57,30 @@ struct Request {
   double first_token = 0;
 };
 
-}  // namespace
-
-std::string_view to_string(BatchingMode mode) {
-  switch (mode) {
-    case BatchingMode::static_batch: return "static";
-    case BatchingMode::offline: return "offline";
-    case BatchingMode::server: return "server";
-  }
-  return "static";
+// One static batch: prefilled together, then decoded together.
+ModeResult static_batch_mode(const ServingModel& model, const ModeInputs& in, ModeResult r) {
+  const StaticBatchResult s = evaluate_static_batch(model, in.serving);
+  if (!s.fits)
+    throw std::invalid_argument("batch " + std::to_string(in.serving.batch) +
+                                " requests does not fit in memory at these lengths (at most " +
+                                std::to_string(r.max_concurrency) + ")");
+  r.chips = s.chips;
+  r.concurrency = in.serving.batch;
+  r.requests = in.serving.batch;
+  r.steps = s.decode_steps;
+  r.makespan_seconds = s.total_seconds;
+  const double ttft = s.overhead_seconds + s.prefill_seconds;
+  r.ttft_seconds = {ttft, ttft, ttft, ttft};
+  r.tpot_seconds = {s.decode_step_seconds, s.decode_step_seconds, s.decode_step_seconds,
+                    s.decode_step_seconds};
+  r.decode_step_seconds = s.decode_step_seconds;
+  r.output_tokens_per_second = s.tokens_per_second_per_chip * static_cast<double>(s.chips);
+  r.output_tokens_per_second_per_chip = s.tokens_per_second_per_chip;
+  return r;
 }
 
-BatchingMode parse_batching_mode(std::string_view text, std::string_view parameter) {
-  if (text == "static") return BatchingMode::static_batch;
-  if (text == "offline") return BatchingMode::offline;
-  if (text == "server") return BatchingMode::server;
-  throw std::invalid_argument(std::string(parameter) + " '" + std::string(text) +
-                              "' is not a mode; one of static, offline, server");
-}
-
-void ModeInputs::validate() const {
-  serving.validate();
-  require_count(prompt_spread, "prompt_spread", "tokens", 0, serving.prompt_tokens - 1);
-  require_count(output_spread, "output_spread", "tokens", 0, serving.decode_tokens - 1);
-  if (concurrency) require_count(*concurrency, "concurrency", "requests", 1, kMaxBatch);
-  require_real(request_rate_per_second, "request_rate", "requests/s", 0.0, 1e9, true);
-  require_count(requests, "requests", "requests", 1, kMaxRequests);
-  if (mode != BatchingMode::static_batch &&
-      static_cast<double>(requests) * static_cast<double>(serving.decode_tokens + output_spread) >
-          kMaxRequestSteps)
-    throw std::invalid_argument(
-        "requests × output tokens must be at most 2e7 for the "
-        "simulation; got " +
-        std::to_string(requests) + " × " + std::to_string(serving.decode_tokens + output_spread));
-}
-
-std::int64_t max_concurrency(const ServingModel& model, const ModeInputs& in) {
-  const ServingInputs s = longest(in);
-  const detail::LayoutEval eval(model, s);
-  if (!eval.memory(1).fits) return 0;
-  std::int64_t lo = 1, hi = 2;
-  while (hi < kMaxBatch && eval.memory(hi).fits) {
-    lo = hi;
-    hi = std::min(kMaxBatch, 2 * hi);
-  }
-  if (eval.memory(hi).fits) return hi;
-  while (hi - lo > 1) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    (eval.memory(mid).fits ? lo : hi) = mid;
-  }
-  return lo;
-}
-
-ModeResult evaluate_mode(const ServingModel& model, const ModeInputs& in) {
-  in.validate();
-  ModeResult r;
-  r.mode = in.mode;
-  r.max_concurrency = max_concurrency(model, in);
-  const ServingEngine& engine = engine_by_name(in.serving.engine);
-
-  if (in.mode == BatchingMode::static_batch) {
-    const StaticBatchResult s = evaluate_static_batch(model, in.serving);
-    if (!s.fits)
-      throw std::invalid_argument("batch " + std::to_string(in.serving.batch) +
-                                  " requests does not fit in memory at these lengths (at most " +
-                                  std::to_string(r.max_concurrency) + ")");
-    r.chips = s.chips;
-    r.concurrency = in.serving.batch;
-    r.requests = in.serving.batch;
-    r.steps = s.decode_steps;
-    r.makespan_seconds = s.total_seconds;
-    const double ttft = s.overhead_seconds + s.prefill_seconds;
-    r.ttft_seconds = {ttft, ttft, ttft, ttft};
-    r.tpot_seconds = {s.decode_step_seconds, s.decode_step_seconds, s.decode_step_seconds,
-                      s.decode_step_seconds};
-    r.decode_step_seconds = s.decode_step_seconds;
-    r.output_tokens_per_second = s.tokens_per_second_per_chip * static_cast<double>(s.chips);
-    r.output_tokens_per_second_per_chip = s.tokens_per_second_per_chip;
-    return r;
-  }
-
-  if (r.max_concurrency == 0)
-    throw std::invalid_argument("the weights and one request's KV cache do not fit in memory");
-  // The run's own cap, else the engine's (its max batch size), else memory.
-  const std::int64_t engine_cap = engine.max_batch_size > 0 ? engine.max_batch_size : kMaxBatch;
-  const std::int64_t cap = std::min(r.max_concurrency, in.concurrency.value_or(engine_cap));
-  r.concurrency = cap;
-  const detail::LayoutEval eval(model, in.serving);
-  r.chips = eval.chips();
-
-  // The requests: lengths and arrival times from one seeded stream.
+// The requests: lengths and arrival times from one seeded stream.
+std::vector<Request> draw_requests(const ModeInputs& in) {
   Rng rng(in.seed);
   std::vector<Request> reqs(static_cast<std::size_t>(in.requests));
   double t_arrive = 0;
@@ -158,7 +92,14 @@ ModeResult evaluate_mode(const ServingModel& model, const ModeInputs& in) {
       q.arrival = t_arrive;
     }
   }
+  return reqs;
+}
 
+// The engine's scheduler over the requests: admit what has arrived up to the
+// cap (one context phase for them all), then one decode step of every running
+// request; fills the result's steps, latencies and throughput.
+void run_requests(const detail::LayoutEval& eval, const ServingEngine& engine, const ModeInputs& in,
+                  std::int64_t cap, std::vector<Request>& reqs, ModeResult& r) {
   std::vector<std::size_t> running;
   std::vector<double> ttft, tpot;
   ttft.reserve(reqs.size());
@@ -225,6 +166,78 @@ ModeResult evaluate_mode(const ServingModel& model, const ModeInputs& in) {
   r.decode_step_seconds = r.steps > 0 ? step_sum / static_cast<double>(r.steps) : 0;
   r.output_tokens_per_second = tokens / r.makespan_seconds;
   r.output_tokens_per_second_per_chip = r.output_tokens_per_second / static_cast<double>(r.chips);
+}
+
+}  // namespace
+
+std::string_view to_string(BatchingMode mode) {
+  switch (mode) {
+    case BatchingMode::static_batch: return "static";
+    case BatchingMode::offline: return "offline";
+    case BatchingMode::server: return "server";
+  }
+  return "static";
+}
+
+BatchingMode parse_batching_mode(std::string_view text, std::string_view parameter) {
+  if (text == "static") return BatchingMode::static_batch;
+  if (text == "offline") return BatchingMode::offline;
+  if (text == "server") return BatchingMode::server;
+  throw std::invalid_argument(std::string(parameter) + " '" + std::string(text) +
+                              "' is not a mode; one of static, offline, server");
+}
+
+void ModeInputs::validate() const {
+  serving.validate();
+  require_count(prompt_spread, "prompt_spread", "tokens", 0, serving.prompt_tokens - 1);
+  require_count(output_spread, "output_spread", "tokens", 0, serving.decode_tokens - 1);
+  if (concurrency) require_count(*concurrency, "concurrency", "requests", 1, kMaxBatch);
+  require_real(request_rate_per_second, "request_rate", "requests/s", 0.0, 1e9, true);
+  require_count(requests, "requests", "requests", 1, kMaxRequests);
+  if (mode != BatchingMode::static_batch &&
+      static_cast<double>(requests) * static_cast<double>(serving.decode_tokens + output_spread) >
+          kMaxRequestSteps)
+    throw std::invalid_argument(
+        "requests × output tokens must be at most 2e7 for the "
+        "simulation; got " +
+        std::to_string(requests) + " × " + std::to_string(serving.decode_tokens + output_spread));
+}
+
+std::int64_t max_concurrency(const ServingModel& model, const ModeInputs& in) {
+  const ServingInputs s = longest(in);
+  const detail::LayoutEval eval(model, s);
+  if (!eval.memory(1).fits) return 0;
+  std::int64_t lo = 1, hi = 2;
+  while (hi < kMaxBatch && eval.memory(hi).fits) {
+    lo = hi;
+    hi = std::min(kMaxBatch, 2 * hi);
+  }
+  if (eval.memory(hi).fits) return hi;
+  while (hi - lo > 1) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    (eval.memory(mid).fits ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+ModeResult evaluate_mode(const ServingModel& model, const ModeInputs& in) {
+  in.validate();
+  ModeResult r;
+  r.mode = in.mode;
+  r.max_concurrency = max_concurrency(model, in);
+  const ServingEngine& engine = engine_by_name(in.serving.engine);
+  if (in.mode == BatchingMode::static_batch) return static_batch_mode(model, in, r);
+
+  if (r.max_concurrency == 0)
+    throw std::invalid_argument("the weights and one request's KV cache do not fit in memory");
+  // The run's own cap, else the engine's (its max batch size), else memory.
+  const std::int64_t engine_cap = engine.max_batch_size > 0 ? engine.max_batch_size : kMaxBatch;
+  const std::int64_t cap = std::min(r.max_concurrency, in.concurrency.value_or(engine_cap));
+  r.concurrency = cap;
+  const detail::LayoutEval eval(model, in.serving);
+  r.chips = eval.chips();
+  std::vector<Request> reqs = draw_requests(in);
+  run_requests(eval, engine, in, cap, reqs, r);
   // Saturated: the slice served under 90 % of the offered tokens per second.
   if (in.mode == BatchingMode::server)
     r.saturated = r.output_tokens_per_second <
