@@ -62,6 +62,37 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   auto* lv = new QVBoxLayout(layouts);
   lv->setContentsMargins(0, 0, 0, 0);
   lv->setSpacing(2);
+  lv->addLayout(buildTools(layouts));
+  // The search's state on a line of its own: beside four buttons it would
+  // push the page wider than a 1,024-px window.
+  auto* state = new QHBoxLayout;
+  state->addWidget(busy_);
+  state->addWidget(status_, 1);
+  lv->addLayout(state);
+  buildTable(layouts);
+  lv->addWidget(table_);
+  v->addWidget(titledBox(tr("Layouts, fastest first"), layouts, results));
+
+  plots_ = {new StageMemoryPlot, new StepTimePlot, new ScheduleGanttPlot, new MfuHeatmapPlot};
+  addPlotGrid(v, QStringLiteral("plotGrid"), {plots_.begin(), plots_.end()}, kPlotCell, 2);
+
+  connect(table_, &QTableView::clicked, this, &ParallelPanel::choose);
+  connect(table_, &QTableView::activated, this, &ParallelPanel::choose);
+  connect(fastest_, &QPushButton::clicked, this, [this] {
+    model_->edit(tr("Run the fastest layout that fits"), kParallelChosen,
+                 [](Scenario& s) { s.parallel.chosen.reset(); });
+  });
+  connect(show_all_, &QCheckBox::toggled, this, [this](bool on) {
+    filter_->setShowAll(on);
+    selectShown();
+  });
+
+  firstSearch();
+  refresh();
+}
+
+// The buttons above the table: fastest, cluster profile, launch flags, show all.
+QHBoxLayout* ParallelPanel::buildTools(QWidget* layouts) {
   auto* tools = new QHBoxLayout;
   fastest_ = new QPushButton(tr("Fastest that fits"), layouts);
   fastest_->setObjectName(QStringLiteral("parallelFastest"));
@@ -118,13 +149,11 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   tools->addWidget(copy_flags_);
   tools->addWidget(show_all_);
   tools->addStretch(1);
-  lv->addLayout(tools);
-  // The search's state on a line of its own: beside four buttons it would
-  // push the page wider than a 1,024-px window.
-  auto* state = new QHBoxLayout;
-  state->addWidget(busy_);
-  state->addWidget(status_, 1);
-  lv->addLayout(state);
+  return tools;
+}
+
+// The ranked layouts' table, sortable, one row selected at a time.
+void ParallelPanel::buildTable(QWidget* layouts) {
   table_model_ = new LayoutTableModel(this);
   filter_ = new LayoutFilter(this);
   filter_->setSourceModel(table_model_);
@@ -144,24 +173,11 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   table_->setMinimumHeight(kTableHeight);
   table_->setMaximumHeight(kTableHeight);
   table_->setAccessibleName(tr("Layouts"));
-  lv->addWidget(table_);
-  v->addWidget(titledBox(tr("Layouts, fastest first"), layouts, results));
+}
 
-  plots_ = {new StageMemoryPlot, new StepTimePlot, new ScheduleGanttPlot, new MfuHeatmapPlot};
-  addPlotGrid(v, QStringLiteral("plotGrid"), {plots_.begin(), plots_.end()}, kPlotCell, 2);
-
-  connect(table_, &QTableView::clicked, this, &ParallelPanel::choose);
-  connect(table_, &QTableView::activated, this, &ParallelPanel::choose);
-  connect(fastest_, &QPushButton::clicked, this, [this] {
-    model_->edit(tr("Run the fastest layout that fits"), kParallelChosen,
-                 [](Scenario& s) { s.parallel.chosen.reset(); });
-  });
-  connect(show_all_, &QCheckBox::toggled, this, [this](bool on) {
-    filter_->setShowAll(on);
-    selectShown();
-  });
-
-  // The first search runs here, so the panel opens complete.
+// The first search runs in the constructor, so the panel opens complete;
+// the columns are fitted to it once, never narrower than a later search needs.
+void ParallelPanel::firstSearch() {
   const Scenario& s = model_->scenario();
   searched_ = searchKey(s);
   try {
@@ -182,7 +198,6 @@ ParallelPanel::ParallelPanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   at_least(LayoutTableModel::kRank, QStringLiteral("88888"));
   // A MoE model's EP may name its experts' own TP ("32 (ETP 1)").
   at_least(LayoutTableModel::kEp, tr("%1 (ETP %2)").arg(88).arg(8));
-  refresh();
 }
 
 ParallelPanel::~ParallelPanel() {

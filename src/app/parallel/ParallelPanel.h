@@ -19,6 +19,7 @@
 #include "parallel_view.h"
 
 class QCheckBox;
+class QHBoxLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -88,6 +89,10 @@ class ParallelPanel : public ScenarioPanel {
   void gestureChanged(bool on) override;
 
  private:
+  // The constructor's parts (ParallelPanel.cpp).
+  QHBoxLayout* buildTools(QWidget* layouts);
+  void buildTable(QWidget* layouts);
+  void firstSearch();
   struct Outcome {
     std::uint64_t generation = 0;
     SearchResult result;
