@@ -169,15 +169,24 @@ ServingReadouts::ServingReadouts(ReadoutGrid* grid) : grid_(grid), notes_(new QL
 }
 
 void ServingReadouts::show(const ServingPanelView& v, std::optional<std::int64_t> napkin_chips) {
-  const ServingView& sv = v.view;
-  const ServingResult& c = sv.chosen;
-  const Scenario& s = v.scenario;
   if (!v.valid()) {
     grid_->setSectionTitle(layout, tr("Chosen layout: none (%1)").arg(qs(v.error)));
     notes_->hide();
     return;
   }
   showNotes(v, napkin_chips);
+  showChosen(v);
+  showSearch(v);
+  showPools(v);
+  showCost(v);
+}
+
+// The chosen layout: memory, prefill, the decode step, communication and
+// the latencies (a dash where the layout does not fit).
+void ServingReadouts::showChosen(const ServingPanelView& v) {
+  const ServingView& sv = v.view;
+  const ServingResult& c = sv.chosen;
+  const Scenario& s = v.scenario;
   const QString prec = qs(sv.precision);
   grid_->setSectionTitle(layout, tr("%1 layout: %2 on %3 \u00d7 %4, batch %5 (%6)")
                                      .arg(v.inputs.fastest_split ? tr("Fastest") : tr("Chosen"),
@@ -225,23 +234,31 @@ void ServingReadouts::show(const ServingPanelView& v, std::optional<std::int64_t
                                  : tr("off"),
                     .note = tr("α–β over the %1 links").arg(qs(s.chip)),
                     .number = c.comm_seconds_per_step});
-  // A layout that does not fit in HBM cannot serve: its latencies and the
-  // price of its tokens are not figures anyone could get.
+  served(m, ttft, {.value = seconds(c.ttft_seconds), .number = c.ttft_seconds});
+  served(m, tpot, {.value = seconds(c.tpot_seconds), .number = c.tpot_seconds});
+  served(m, turn, {.value = seconds(c.turn_seconds), .number = c.turn_seconds});
+  served(m, throughput,
+         {.value = rate(c.tokens_per_second_per_chip),
+          .unit = tr("tok/s"),
+          .number = c.tokens_per_second_per_chip});
+}
+
+// A row only a layout that fits can have: a layout that does not fit in HBM
+// cannot serve, its latencies and the price of its tokens are not figures
+// anyone could get.
+void ServingReadouts::served(const ServingMemory& m, ReadoutGrid::Row row, Readout r) {
   const QString unfit = tr("not served: the layout needs %1 of %2 usable HBM")
                             .arg(bytes(m.total_bytes), bytes(m.usable_bytes));
-  auto served = [&](ReadoutGrid::Row row, Readout r) {
-    grid_->set(row,
-               m.fits
-                   ? std::move(r)
-                   : Readout{.value = QStringLiteral("\u2014"), .note = unfit, .tone = Tone::fail});
-  };
-  served(ttft, {.value = seconds(c.ttft_seconds), .number = c.ttft_seconds});
-  served(tpot, {.value = seconds(c.tpot_seconds), .number = c.tpot_seconds});
-  served(turn, {.value = seconds(c.turn_seconds), .number = c.turn_seconds});
-  served(throughput, {.value = rate(c.tokens_per_second_per_chip),
-                      .unit = tr("tok/s"),
-                      .number = c.tokens_per_second_per_chip});
+  grid_->set(
+      row, m.fits ? std::move(r)
+                  : Readout{.value = QStringLiteral("\u2014"), .note = unfit, .tone = Tone::fail});
+}
 
+// The layout search's answers: the fastest and the most efficient slice.
+void ServingReadouts::showSearch(const ServingPanelView& v) {
+  const ServingView& sv = v.view;
+  const Scenario& s = v.scenario;
+  const QString prec = qs(sv.precision);
   const SearchAnswer& a = sv.search;
   grid_->setSectionTitle(search, tr("Search for %1 on %2, up to %3 (%4)")
                                      .arg(qs(a.budget.describe()), qs(s.chip),
@@ -262,7 +279,13 @@ void ServingReadouts::show(const ServingPanelView& v, std::optional<std::int64_t
          .number = a.most_efficient->result.tokens_per_second_per_chip});
   else
     grid_->set(efficient, {.value = tr("none"), .note = qs(a.reason), .tone = Tone::fail});
+}
 
+// Disaggregated prefill and decode pools, when TTFT and TPOT are bounded.
+void ServingReadouts::showPools(const ServingPanelView& v) {
+  const ServingView& sv = v.view;
+  const Scenario& s = v.scenario;
+  const QString prec = qs(sv.precision);
   if (sv.disaggregation) {
     const Disaggregation& dis = *sv.disaggregation;
     grid_->setSectionTitle(
@@ -282,20 +305,33 @@ void ServingReadouts::show(const ServingPanelView& v, std::optional<std::int64_t
       grid_->set(r, {.value = tr("not sized")});
     grid_->set(winner, {.value = tr("set TTFT and TPOT bounds")});
   }
+}
+
+// The cost of a token at the chosen layout.
+void ServingReadouts::showCost(const ServingPanelView& v) {
+  const ServingView& sv = v.view;
+  const ServingResult& c = sv.chosen;
+  const Scenario& s = v.scenario;
+  const QString prec = qs(sv.precision);
+  const QString wp = dtypeText(s.serving.weight_dtype), kp = dtypeText(s.serving.kv_dtype);
+  const ServingMemory& m = c.memory;
   grid_->setSectionTitle(cost, m.fits ? tr("Cost of a token at the chosen layout (%1)").arg(prec)
                                       : tr("Cost of a token: not priced, the chosen layout does "
                                            "not fit (%1)")
                                             .arg(prec));
-  served(dollars, {.value = qs(format_dollars(c.cost.dollars_per_million_tokens, 3)),
-                   .note = tr("%1 weights, %2 KV cache").arg(wp, kp),
-                   .number = c.cost.dollars_per_million_tokens});
-  served(joules, {.value = qs(format_grouped(c.cost.joules_per_token, 3)),
-                  .unit = tr("J"),
-                  .note = tr("%1 weights, %2 KV cache").arg(wp, kp),
-                  .number = c.cost.joules_per_token});
-  served(energy_share, {.value = qs(format_percent(c.cost.energy_share_of_bill)),
-                        .note = qs(sv.energy_share),
-                        .number = c.cost.energy_share_of_bill});
+  served(m, dollars,
+         {.value = qs(format_dollars(c.cost.dollars_per_million_tokens, 3)),
+          .note = tr("%1 weights, %2 KV cache").arg(wp, kp),
+          .number = c.cost.dollars_per_million_tokens});
+  served(m, joules,
+         {.value = qs(format_grouped(c.cost.joules_per_token, 3)),
+          .unit = tr("J"),
+          .note = tr("%1 weights, %2 KV cache").arg(wp, kp),
+          .number = c.cost.joules_per_token});
+  served(m, energy_share,
+         {.value = qs(format_percent(c.cost.energy_share_of_bill)),
+          .note = qs(sv.energy_share),
+          .number = c.cost.energy_share_of_bill});
 }
 
 void ServingReadouts::showNotes(const ServingPanelView& v, std::optional<std::int64_t> napkin) {

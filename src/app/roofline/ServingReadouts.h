@@ -15,6 +15,7 @@ class QLabel;
 
 namespace napkin {
 
+struct ServingMemory;
 struct ServingPanelView;
 
 class ServingReadouts {
@@ -41,6 +42,11 @@ class ServingReadouts {
  private:
   ReadoutGrid::Row add(const ReadoutSpec& spec);
   void showNotes(const ServingPanelView& view, std::optional<std::int64_t> napkin_chips);
+  void showChosen(const ServingPanelView& view);
+  void showSearch(const ServingPanelView& view);
+  void showPools(const ServingPanelView& view);
+  void showCost(const ServingPanelView& view);
+  void served(const ServingMemory& memory, ReadoutGrid::Row row, Readout readout);
   ReadoutGrid* grid_;
   QLabel* notes_;
   QHash<QString, ReadoutGrid::Row> rows_;
