@@ -12,6 +12,21 @@ namespace napkin {
 
 namespace parallel_detail {
 
+WeightGemm weight_gemm(const KernelRates& r, std::int64_t m, std::int64_t n, std::int64_t k,
+                       std::int64_t batch, double operand_bytes) {
+  auto timed = [&](const Gemm& g, double extra_bytes) {
+    const double out = static_cast<double>(g.m) * static_cast<double>(g.n) *
+                       static_cast<double>(g.batch) * (2.0 - operand_bytes);
+    return gemm_seconds(r, g, extra_bytes + out, operand_bytes);
+  };
+  WeightGemm g;
+  g.fwd = timed({m, n, k, batch}, 0);
+  g.dgrad = timed({m, k, n, batch}, 0);
+  g.wgrad = timed({k, n, m, batch}, 8.0 * static_cast<double>(k) * static_cast<double>(n) *
+                                        static_cast<double>(batch));
+  return g;
+}
+
 JobContext make_context(const TrainingJob& job) {
   job.validate();
   JobContext c;
