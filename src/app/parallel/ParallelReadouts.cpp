@@ -115,7 +115,20 @@ ParallelReadouts::ParallelReadouts(ReadoutGrid* grid) : grid_(grid) {
 }
 
 void ParallelReadouts::show(const ParallelView& v) {
-  const LayoutResult* r = runnable(v);
+  showLayout(v);
+  showSetup(v);
+  showSpeed(v, runnable(v));
+  const MfuChoice& b = v.budget;
+  grid_->set(budget_mfu, {.value = tr("%1 (%2)").arg(
+                              qs(format_percent(b.mfu)),
+                              b.source == MfuSource::predicted ? tr("predicted") : tr("assumed")),
+                          .note = qs(b.note.empty() ? b.layout : b.note),
+                          .tone = b.note.empty() ? Tone::normal : Tone::warn,
+                          .number = b.mfu});
+}
+
+// The layout in use, the batch it runs and whether it fits.
+void ParallelReadouts::showLayout(const ParallelView& v) {
   grid_->setSectionTitle(layout_section,
                          (v.chosen            ? tr("Chosen layout: %1")
                           : v.dropped.empty() ? tr("Fastest layout that fits: %1")
@@ -167,16 +180,10 @@ void ParallelReadouts::show(const ParallelView& v) {
   } else {
     grid_->set(fits, {.value = tr("yes"), .tone = Tone::ok});
   }
-  auto number = [this, r](ReadoutGrid::Row row, double value, QString text, QString unit,
-                          QString note = {}) {
-    if (r)
-      grid_->set(row, {.value = std::move(text),
-                       .unit = std::move(unit),
-                       .note = std::move(note),
-                       .number = value});
-    else
-      grid_->set(row, {.value = QStringLiteral("—")});
-  };
+}
+
+// The cluster and the software the layout is timed on.
+void ParallelReadouts::showSetup(const ParallelView& v) {
   // A cluster profile in use: the value says so, the note says on how many
   // runs; fitted under other software than the plan's, it says that in amber.
   const bool other_software = !v.calibration_warning.empty();
@@ -188,6 +195,22 @@ void ParallelReadouts::show(const ParallelView& v) {
                        .tone = other_software ? Tone::warn : Tone::normal});
   grid_->set(software,
              {.value = qs(v.software.substr(0, v.software.find(" — "))), .note = qs(v.software)});
+}
+
+// A figure of the layout that runs (`r`), or a dash when none does.
+void ParallelReadouts::number(const LayoutResult* r, ReadoutGrid::Row row, double value,
+                              QString text, QString unit, QString note) {
+  if (r)
+    grid_->set(row, {.value = std::move(text),
+                     .unit = std::move(unit),
+                     .note = std::move(note),
+                     .number = value});
+  else
+    grid_->set(row, {.value = QStringLiteral("—")});
+}
+
+// The step by kernel class, its time, throughput, MFU, days and peak memory.
+void ParallelReadouts::showSpeed(const ParallelView& v, const LayoutResult* r) {
   if (r) {
     const ComputeMix& k = r->time.kernels;
     for (auto [row, seconds] :
@@ -195,25 +218,26 @@ void ParallelReadouts::show(const ParallelView& v) {
           std::pair{elementwise, k.elementwise_seconds}, std::pair{host_wait, k.host_wait_seconds}})
       // A kernel class that takes no time (no host wait behind a framework
       // that dispatches ahead of the GPU) reads "none", not "0 ns (0 %)".
-      number(row, seconds,
+      number(r, row, seconds,
              seconds > 0 ? tr("%1 (%2)").arg(qs(format_seconds(seconds)),
                                              qs(format_percent(seconds / r->step_seconds)))
                          : tr("none"),
              QString());
   } else {
-    for (ReadoutGrid::Row row : {gemm, attention, elementwise, host_wait}) number(row, 0, {}, {});
+    for (ReadoutGrid::Row row : {gemm, attention, elementwise, host_wait})
+      number(r, row, 0, {}, {});
   }
   if (r) {
-    number(step, r->step_seconds, qs(format_seconds(r->step_seconds)), QString(),
+    number(r, step, r->step_seconds, qs(format_seconds(r->step_seconds)), QString(),
            tr("%1 sequences of %2 tokens per step, %3 micro-batches per pipeline")
                .arg(v.job.global_batch)
                .arg(v.job.seq_len)
                .arg(r->micro_batches));
-    number(tokens, r->tokens_per_second_per_chip,
+    number(r, tokens, r->tokens_per_second_per_chip,
            qs(format_grouped(r->tokens_per_second_per_chip, 0)), tr("tokens/s"));
-    number(mfu, r->mfu, qs(format_percent(r->mfu)), QString());
-    number(hfu, r->hfu, qs(format_percent(r->hfu)), QString());
-    number(days, r->days, qs(format_grouped(r->days, 1)), tr("days"),
+    number(r, mfu, r->mfu, qs(format_percent(r->mfu)), QString());
+    number(r, hfu, r->hfu, qs(format_percent(r->hfu)), QString());
+    number(r, days, r->days, qs(format_grouped(r->days, 1)), tr("days"),
            tr("%1 tokens of the scenario's model; the Budget planner's run may be another "
               "model (its read-outs say which)")
                .arg(qs(format_count(v.plan.run_tokens, 2))));
@@ -225,15 +249,8 @@ void ParallelReadouts::show(const ParallelView& v) {
                         .tone = r->fits ? Tone::normal : Tone::fail,
                         .number = peak});
   } else {
-    for (ReadoutGrid::Row row : {step, tokens, mfu, hfu, days, memory}) number(row, 0, {}, {});
+    for (ReadoutGrid::Row row : {step, tokens, mfu, hfu, days, memory}) number(r, row, 0, {}, {});
   }
-  const MfuChoice& b = v.budget;
-  grid_->set(budget_mfu, {.value = tr("%1 (%2)").arg(
-                              qs(format_percent(b.mfu)),
-                              b.source == MfuSource::predicted ? tr("predicted") : tr("assumed")),
-                          .note = qs(b.note.empty() ? b.layout : b.note),
-                          .tone = b.note.empty() ? Tone::normal : Tone::warn,
-                          .number = b.mfu});
 }
 
 void ParallelReadouts::setBaseline(const ParallelView* b) {

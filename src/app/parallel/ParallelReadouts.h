@@ -10,6 +10,7 @@
 
 namespace napkin {
 
+struct LayoutResult;
 struct ParallelView;
 
 class ParallelReadouts {
@@ -31,6 +32,11 @@ class ParallelReadouts {
   ReadoutGrid::Row gemm, attention, elementwise, host_wait;
 
  private:
+  void showLayout(const ParallelView& view);
+  void showSetup(const ParallelView& view);
+  void showSpeed(const ParallelView& view, const LayoutResult* runs);
+  void number(const LayoutResult* runs, ReadoutGrid::Row row, double value, QString text,
+              QString unit, QString note = {});
   ReadoutGrid* grid_;
 };
 
