@@ -18,9 +18,10 @@ namespace {
 
 // Wraps a paragraph at ~92 columns with an indent.
 
-int run_budget(Args& a) {
-  const bool json = a.flag("--json");
-  if (const auto status = run_train_model_if_asked(a, json)) return *status;  // train this model
+namespace {
+
+// The budget's flags, the MoE candidate checked against the joint law's range.
+BudgetInputs read_budget_flags(Args& a, PlanFlags& flags) {
   BudgetInputs in;
   in.chip = a.text("--chip", "H100");
   (void)chip_by_name(in.chip);
@@ -30,7 +31,7 @@ int run_budget(Args& a) {
     throw UsageError(
         "--cluster-profile predicts the MFU of a model's layouts: give the model with --config "
         "FILE (train this model); a --days budget takes --mfu");
-  const PlanFlags flags = parse_plan_flags(a, in);  // mfu, price, data, goodput, serving, ranges
+  flags = parse_plan_flags(a, in);  // mfu, price, data, goodput, serving, ranges
   in.tokens_per_param = a.input("budget.tokens_per_param");
   in.served_tokens = a.input("serving.served_tokens");
   in.site_power_mw = a.real("--site-power-mw", 100, 0.001, 1e6, "MW");
@@ -57,52 +58,55 @@ int run_budget(Args& a) {
                      format_grouped(in.moe.expansion(), 1) +
                      "x the expert parameters they use, beyond the 32x the joint MoE law was "
                      "fitted on (Ludziejewski et al. 2025); use fewer experts or a larger top-k");
-  const BudgetReport r = budget_report(in);
-  require_within_range(in.law, r.flops);  // a fitted law too far beyond its ladder
+  return in;
+}
 
-  if (json) {
-    QJsonObject o;
-    o["chip"] = QString::fromStdString(in.chip);
-    o["chips"] = json_int(in.n_chips);
-    o["mfu"] = in.mfu;
-    o["flops"] = r.flops;
-    o["params"] = r.split.params;
-    o["tokens"] = r.split.tokens;
-    o["days"] = r.days;
-    o["train_memory_bytes"] = json_int(r.train_memory.total);
-    o["cluster_hbm_bytes"] = json_int(r.cluster_hbm_bytes);
-    o["chips_to_hold_weights"] = json_int(r.chips_to_hold_weights);
-    o["rental_dollars"] = r.cost.rental_dollars;
-    o["chip_energy_kwh"] = r.cost.chip_energy_kwh;
-    o["energy_kwh"] = r.cost.energy_kwh;
-    o["energy_dollars"] = r.cost.energy_dollars;
-    o["dollars_per_1e21_flops"] = r.cost.dollars_per_1e21_flops;
-    QJsonArray checks;
-    for (const Check& c : r.checks)
-      checks.append(QJsonObject{{"name", QString::fromStdString(c.name)},
-                                {"ok", c.ok},
-                                {"detail", QString::fromStdString(c.detail)}});
-    o["checks"] = checks;
-    const InferenceAwarePlan& p = r.plan;
-    QJsonObject plan{{"served_tokens", p.served_tokens},
-                     {"chinchilla_loss", p.chinchilla_loss},
-                     {"small_params", p.same_loss.params},
-                     {"small_tokens", p.same_loss.train_tokens},
-                     {"small_train_flops", p.same_loss_train_flops},
-                     {"small_days", p.same_loss_days},
-                     {"same_budget_loss", p.same_budget_loss},
-                     {"lifetime_flops_chinchilla", p.lifetime_flops_chinchilla},
-                     {"lifetime_flops_small", p.lifetime_flops_small},
-                     {"recommend_smaller", p.recommend_smaller}};
-    plan["crossover_served_tokens"] =
-        p.crossover_served_tokens ? QJsonValue(*p.crossover_served_tokens) : QJsonValue();
-    o["inference_aware"] = plan;
-    o["recommendation"] = QString::fromStdString(r.recommendation);
-    add_plan_json(o, r, flags);
-    print_json(o);
-    return 0;
-  }
+// The budget as one JSON object.
+QJsonObject budget_json(const BudgetInputs& in, const BudgetReport& r, const PlanFlags& flags) {
+  QJsonObject o;
+  o["chip"] = QString::fromStdString(in.chip);
+  o["chips"] = json_int(in.n_chips);
+  o["mfu"] = in.mfu;
+  o["flops"] = r.flops;
+  o["params"] = r.split.params;
+  o["tokens"] = r.split.tokens;
+  o["days"] = r.days;
+  o["train_memory_bytes"] = json_int(r.train_memory.total);
+  o["cluster_hbm_bytes"] = json_int(r.cluster_hbm_bytes);
+  o["chips_to_hold_weights"] = json_int(r.chips_to_hold_weights);
+  o["rental_dollars"] = r.cost.rental_dollars;
+  o["chip_energy_kwh"] = r.cost.chip_energy_kwh;
+  o["energy_kwh"] = r.cost.energy_kwh;
+  o["energy_dollars"] = r.cost.energy_dollars;
+  o["dollars_per_1e21_flops"] = r.cost.dollars_per_1e21_flops;
+  QJsonArray checks;
+  for (const Check& c : r.checks)
+    checks.append(QJsonObject{{"name", QString::fromStdString(c.name)},
+                              {"ok", c.ok},
+                              {"detail", QString::fromStdString(c.detail)}});
+  o["checks"] = checks;
+  const InferenceAwarePlan& p = r.plan;
+  QJsonObject plan{{"served_tokens", p.served_tokens},
+                   {"chinchilla_loss", p.chinchilla_loss},
+                   {"small_params", p.same_loss.params},
+                   {"small_tokens", p.same_loss.train_tokens},
+                   {"small_train_flops", p.same_loss_train_flops},
+                   {"small_days", p.same_loss_days},
+                   {"same_budget_loss", p.same_budget_loss},
+                   {"lifetime_flops_chinchilla", p.lifetime_flops_chinchilla},
+                   {"lifetime_flops_small", p.lifetime_flops_small},
+                   {"recommend_smaller", p.recommend_smaller}};
+  plan["crossover_served_tokens"] =
+      p.crossover_served_tokens ? QJsonValue(*p.crossover_served_tokens) : QJsonValue();
+  o["inference_aware"] = plan;
+  o["recommendation"] = QString::fromStdString(r.recommendation);
+  add_plan_json(o, r, flags);
+  return o;
+}
 
+// The budget as text: C, the Chinchilla split, the checks, the cost, the plan
+// and what I would train.
+void print_budget(const BudgetInputs& in, const BudgetReport& r, const PlanFlags& flags) {
   std::printf(
       "Budget: %s %s x %s days @ %s MFU\n", format_grouped(static_cast<double>(in.n_chips)).c_str(),
       in.chip.c_str(),
@@ -129,6 +133,21 @@ int run_budget(Args& a) {
   print_plan_text(r, flags);
   std::printf("\nWhat I would train\n");
   paragraph(r.recommendation);
+}
+
+}  // namespace
+
+int run_budget(Args& a) {
+  const bool json = a.flag("--json");
+  if (const auto status = run_train_model_if_asked(a, json)) return *status;  // train this model
+  PlanFlags flags;
+  const BudgetInputs in = read_budget_flags(a, flags);
+  const BudgetReport r = budget_report(in);
+  require_within_range(in.law, r.flops);  // a fitted law too far beyond its ladder
+  if (json)
+    print_json(budget_json(in, r, flags));
+  else
+    print_budget(in, r, flags);
   return 0;
 }
 
