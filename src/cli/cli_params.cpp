@@ -207,55 +207,49 @@ ShapeInput shape_from_flags(Args& a) {
   return ShapeInput{shape_by_hand(a), std::nullopt};
 }
 
-int run_params(Args& a) {
-  if (a.flag("--help")) {
-    print_help();
-    return 0;
+namespace {
+
+// The counts as one JSON object, with the imported family, its notes and the
+// checkpoint check.
+QJsonObject params_json(const ShapeInput& in, const ParamCount& c, std::int64_t kv_token,
+                        const std::vector<std::string>& notes, const CheckpointCheck* ck) {
+  QJsonObject o{{"total", json_int(c.total)},
+                {"active", json_int(c.active)},
+                {"active_non_embedding", json_int(c.active_without_input_embedding)},
+                {"non_embedding_total", json_int(c.non_embedding_total)},
+                {"non_embedding_active", json_int(c.non_embedding_active)},
+                {"embedding", json_int(c.embedding)},
+                {"input_embedding", json_int(c.input_embedding)},
+                {"mtp", json_int(c.mtp)},
+                {"mtp_active", json_int(c.mtp_active)},
+                {"total_with_mtp", json_int(c.total + c.mtp)},
+                {"moe_layers", json_int(c.n_moe_layers)},
+                {"kv_cache_bytes_per_token_bf16", json_int(kv_token)},
+                {"sparsity_ratio", c.sparsity_ratio()}};
+  o["per_layer"] = layer_json(c.per_layer);
+  o["dense_layer"] = layer_json(c.dense_layer);
+  if (in.imported) {
+    o["family"] = QString::fromStdString(in.imported->family);
+    o["notes"] = strings_json(notes);
   }
-  const bool json = a.flag("--json");
-  const ShapeInput in = shape_from_flags(a);
-  a.finish();
+  if (ck) {
+    o["checkpoint"] = QJsonObject{{"total_size_bytes", json_int(ck->total_size_bytes)},
+                                  {"dtype", QString::fromStdString(ck->dtype)},
+                                  {"bytes_per_param", json_int(ck->bytes_per_param)},
+                                  {"stored_params", json_int(ck->stored_params)},
+                                  {"counted_params", json_int(ck->counted_params)},
+                                  {"difference", json_int(ck->difference)},
+                                  {"explained", json_int(ck->explained)},
+                                  {"tensors", json_int(ck->tensors)},
+                                  {"notes", strings_json(ck->notes)}};
+  }
+  return o;
+}
+
+// The counts as text: totals, per layer, the checkpoint check and the notes.
+void print_params(const ShapeInput& in, const ParamCount& c, std::int64_t kv_token,
+                  const std::vector<std::string>& notes, const CheckpointCheck* ck) {
   const ModelShape& s = in.shape;
-  const ParamCount c = count_params(s);
-  const std::int64_t kv_token = kv_cache_bytes_per_token(s, 2);
-  const std::vector<std::string> notes =
-      in.imported ? in.imported->notes : std::vector<std::string>{};
-  const CheckpointCheck* ck =
-      in.imported && in.imported->checkpoint ? &*in.imported->checkpoint : nullptr;
-  if (json) {
-    QJsonObject o{{"total", json_int(c.total)},
-                  {"active", json_int(c.active)},
-                  {"active_non_embedding", json_int(c.active_without_input_embedding)},
-                  {"non_embedding_total", json_int(c.non_embedding_total)},
-                  {"non_embedding_active", json_int(c.non_embedding_active)},
-                  {"embedding", json_int(c.embedding)},
-                  {"input_embedding", json_int(c.input_embedding)},
-                  {"mtp", json_int(c.mtp)},
-                  {"mtp_active", json_int(c.mtp_active)},
-                  {"total_with_mtp", json_int(c.total + c.mtp)},
-                  {"moe_layers", json_int(c.n_moe_layers)},
-                  {"kv_cache_bytes_per_token_bf16", json_int(kv_token)},
-                  {"sparsity_ratio", c.sparsity_ratio()}};
-    o["per_layer"] = layer_json(c.per_layer);
-    o["dense_layer"] = layer_json(c.dense_layer);
-    if (in.imported) {
-      o["family"] = QString::fromStdString(in.imported->family);
-      o["notes"] = strings_json(notes);
-    }
-    if (ck) {
-      o["checkpoint"] = QJsonObject{{"total_size_bytes", json_int(ck->total_size_bytes)},
-                                    {"dtype", QString::fromStdString(ck->dtype)},
-                                    {"bytes_per_param", json_int(ck->bytes_per_param)},
-                                    {"stored_params", json_int(ck->stored_params)},
-                                    {"counted_params", json_int(ck->counted_params)},
-                                    {"difference", json_int(ck->difference)},
-                                    {"explained", json_int(ck->explained)},
-                                    {"tensors", json_int(ck->tensors)},
-                                    {"notes", strings_json(ck->notes)}};
-    }
-    print_json(o);
-    return 0;
-  }
   if (in.imported) std::printf("Model: %s config\n", in.imported->family.c_str());
   std::printf("Parameters\n");
   row("total",
@@ -322,6 +316,28 @@ int run_params(Args& a) {
     std::printf("Notes\n");
     for (const std::string& n : notes) std::printf("  - %s\n", n.c_str());
   }
+}
+
+}  // namespace
+
+int run_params(Args& a) {
+  if (a.flag("--help")) {
+    print_help();
+    return 0;
+  }
+  const bool json = a.flag("--json");
+  const ShapeInput in = shape_from_flags(a);
+  a.finish();
+  const ParamCount c = count_params(in.shape);
+  const std::int64_t kv_token = kv_cache_bytes_per_token(in.shape, 2);
+  const std::vector<std::string> notes =
+      in.imported ? in.imported->notes : std::vector<std::string>{};
+  const CheckpointCheck* ck =
+      in.imported && in.imported->checkpoint ? &*in.imported->checkpoint : nullptr;
+  if (json)
+    print_json(params_json(in, c, kv_token, notes, ck));
+  else
+    print_params(in, c, kv_token, notes, ck);
   return 0;
 }
 
