@@ -138,24 +138,31 @@ IsoflopsReadouts::IsoflopsReadouts(ReadoutGrid* grid) : grid_(grid) {
 }
 
 void IsoflopsReadouts::show(const IsoflopsShown& s) {
+  showForecast(s);
+  showExponents(s);
+  showLesson(s);
+  showLaw(s);
+}
+
+// A value, in the warning tone with "updating…" for its note while the fit
+// or the band it comes from is being redone.
+void IsoflopsReadouts::put(ReadoutGrid::Row row, const QString& value, const QString& unit,
+                           std::optional<double> number, bool stale, const QString& note) {
+  grid_->set(row, {.value = value,
+                   .unit = unit,
+                   .note = stale ? tr("updating…") : note,
+                   .tone = stale ? Tone::warn : Tone::normal,
+                   .number = number});
+}
+
+// The target C*, the optimum there, its forecast loss, interval and extrapolation.
+void IsoflopsReadouts::showForecast(const IsoflopsShown& s) {
   const IsoflopsView& v = s.view();
   const IsoflopsForecast& f = s.forecast;
   const double C = s.target();
   const bool fit_stale = s.fitStale();
   const bool band_stale = s.bandStale();
   const QString updating = tr("updating…");
-  // A value from a fit being redone: the warning tone and a note.
-  auto put = [this, &updating](ReadoutGrid::Row row, const QString& value, const QString& unit,
-                               std::optional<double> number, bool stale = false,
-                               const QString& note = {}) {
-    grid_->set(row, {.value = value,
-                     .unit = unit,
-                     .note = stale ? updating : note,
-                     .tone = stale ? Tone::warn : Tone::normal,
-                     .number = number});
-  };
-  const QString fitted = s.fit ? qs(to_string(s.fit->estimator)) : QString();
-
   put(target, qs(format_sci(C, 3)),
       s.follows_budget ? tr("FLOPs (Budget panel)") : tr("FLOPs (manual)"), C);
   if (f.n_opt && f.d_opt) {
@@ -189,7 +196,13 @@ void IsoflopsReadouts::show(const IsoflopsShown& s) {
       : d > 0           ? tr("%1 decades beyond").arg(fixed(d, 2))
                         : tr("none (interpolation)"),
       {}, std::isfinite(d) ? std::optional<double>(d) : std::nullopt);
+}
 
+// The fitted exponents a and b, and N_opt by the law.
+void IsoflopsReadouts::showExponents(const IsoflopsShown& s) {
+  const IsoflopsForecast& f = s.forecast;
+  const bool fit_stale = s.fitStale();
+  const bool band_stale = s.bandStale();
   if (f.exponents) {
     const ScalingExponents& e = *f.exponents;
     const bool law = f.exponents_from_law;
@@ -214,6 +227,10 @@ void IsoflopsReadouts::show(const IsoflopsShown& s) {
   } else {
     put(n_opt_law, s.fit ? tr("n/a") : noFit(s.fit_state), {}, std::nullopt);
   }
+}
+
+// The lesson: how far the LR-decay bias and the offset move the vertex.
+void IsoflopsReadouts::showLesson(const IsoflopsShown& s) {
   const ScheduleLesson& l = s.ladder.lesson;
   if (!s.ladder.synthetic) {
     put(bias, tr("n/a (synthetic only)"), {}, std::nullopt);
@@ -234,6 +251,12 @@ void IsoflopsReadouts::show(const IsoflopsShown& s) {
       put(offset, tr("n/a (no vertex)"), {}, std::nullopt);
     }
   }
+}
+
+// The fitted law's constants and the fit.
+void IsoflopsReadouts::showLaw(const IsoflopsShown& s) {
+  const bool fit_stale = s.fitStale();
+  const QString fitted = s.fit ? qs(to_string(s.fit->estimator)) : QString();
   if (s.fit) {
     const LossLaw& law = s.fit->law;
     put(E, nats(law.E), tr("nats"), law.E, fit_stale);

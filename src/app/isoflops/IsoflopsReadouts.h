@@ -32,6 +32,12 @@ class IsoflopsReadouts {
   ReadoutGrid::Row E, A, alpha, B, beta, fit;
 
  private:
+  void showForecast(const IsoflopsShown& s);
+  void showExponents(const IsoflopsShown& s);
+  void showLesson(const IsoflopsShown& s);
+  void showLaw(const IsoflopsShown& s);
+  void put(ReadoutGrid::Row row, const QString& value, const QString& unit,
+           std::optional<double> number, bool stale = false, const QString& note = {});
   ReadoutGrid* grid_;
 };
 
