@@ -247,11 +247,14 @@ void ServingReadouts::showChosen(const ServingPanelView& v) {
 // cannot serve, its latencies and the price of its tokens are not figures
 // anyone could get.
 void ServingReadouts::served(const ServingMemory& m, ReadoutGrid::Row row, Readout r) {
-  const QString unfit = tr("not served: the layout needs %1 of %2 usable HBM")
-                            .arg(bytes(m.total_bytes), bytes(m.usable_bytes));
-  grid_->set(
-      row, m.fits ? std::move(r)
-                  : Readout{.value = QStringLiteral("\u2014"), .note = unfit, .tone = Tone::fail});
+  if (m.fits) {
+    grid_->set(row, std::move(r));
+    return;
+  }
+  grid_->set(row, {.value = QStringLiteral("\u2014"),
+                   .note = tr("not served: the layout needs %1 of %2 usable HBM")
+                               .arg(bytes(m.total_bytes), bytes(m.usable_bytes)),
+                   .tone = Tone::fail});
 }
 
 // The layout search's answers: the fastest and the most efficient slice.
