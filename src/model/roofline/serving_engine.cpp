@@ -70,11 +70,15 @@ const std::vector<ServingEngine> kEngines = {
      .kv_fraction_of_free_memory = true,
      .scheduler = EngineScheduler::continuous,
      .max_prefill_tokens_per_step = 8192,
+     .budget_counts_decode_tokens = true,
      .max_batch_size = 2048,
      .source = "TensorRT-LLM XQA-kernel blog; LLM API KvCacheConfig defaults "
                "free_gpu_memory_fraction 0.9, tokens_per_block 32; cuda_graph_config; in-flight "
                "batching (docs 'In-Flight Batching'); max_num_tokens 8192 and max_batch_size "
-               "2048 (docs 'Tuning Max Batch Size and Max Num Tokens': the defaults)"},
+               "2048 (docs 'Tuning Max Batch Size and Max Num Tokens': the defaults; its "
+               "scheduler walk-through: requests in generation are scheduled first and take one "
+               "token each of the max num tokens budget, and a prompt larger than what is left "
+               "waits unless context chunking is enabled, which trtllm-bench leaves off)"},
     {.name = "vllm",
      .summary = "vLLM: paged attention (16-token blocks), continuous batching with chunked "
                 "prefill, CUDA graphs, gpu_memory_utilization 0.9",
@@ -87,7 +91,10 @@ const std::vector<ServingEngine> kEngines = {
      .hbm_usable_fraction = 0.9,
      .scheduler = EngineScheduler::chunked,
      .max_prefill_tokens_per_step = 8192,
-     .source = "vLLM engine arguments: --max-num-batched-tokens 8192 (online serving default);: "
+     .budget_counts_decode_tokens = true,
+     .source = "vLLM engine arguments: --max-num-batched-tokens 8192 (online serving default), "
+               "the tokens of one iteration, the running requests' decode tokens scheduled "
+               "first (V1 scheduler, token_budget); "
                "--block-size 16 (CUDA), --gpu-memory-utilization 0.9, "
                "CUDA graphs unless --enforce-eager; chunked prefill on by default in the V1 "
                "engine (docs 'Optimization and Tuning')"},
@@ -190,7 +197,8 @@ std::string engine_description(const ServingEngine& e) {
   s += std::string(to_string(e.scheduler));
   if (e.max_prefill_tokens_per_step > 0)
     s += ", at most " + format_grouped(static_cast<double>(e.max_prefill_tokens_per_step)) +
-         " prompt tokens per iteration";
+         (e.budget_counts_decode_tokens ? " tokens per iteration (decode tokens first)"
+                                        : " prompt tokens per iteration");
   if (e.max_batch_size > 0)
     s += ", at most " + format_grouped(static_cast<double>(e.max_batch_size)) +
          " requests in flight";

@@ -66,9 +66,15 @@ struct ServingEngine {
   // fraction), not a share of all HBM.
   bool kv_fraction_of_free_memory = false;
   EngineScheduler scheduler = EngineScheduler::static_batch;
-  // Prompt tokens one scheduler iteration prefills at most (continuous
-  // batching); 0: no limit (a request's prompt is never split).
+  // Tokens one scheduler iteration runs at most (continuous batching): its
+  // prompt tokens, and its decode tokens too where
+  // budget_counts_decode_tokens; 0: no limit.
   std::int64_t max_prefill_tokens_per_step = 0;
+  // The iteration's token budget is spent first on the running requests, one
+  // decode token each, and new prompts get what is left (TensorRT-LLM's
+  // max_num_tokens, vLLM's max_num_batched_tokens). false: it bounds the
+  // prompt tokens alone.
+  bool budget_counts_decode_tokens = false;
   // Requests in flight at most (continuous batching) unless the run sets its
   // own concurrency; 0: as many as the KV cache holds.
   std::int64_t max_batch_size = 0;

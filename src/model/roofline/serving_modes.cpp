@@ -18,6 +18,7 @@ namespace {
 constexpr double kMaxRequestSteps = 20e6;
 constexpr std::int64_t kMaxRequests = 100'000;
 constexpr std::int64_t kMaxBatch = 1'000'000;
+constexpr std::int64_t kMaxTokensPerStep = 1'048'576;
 
 LatencyStats stats(std::vector<double> v) {
   LatencyStats s;
@@ -114,14 +115,24 @@ void run_requests(const detail::LayoutEval& eval, const ServingEngine& engine, c
   while (next < reqs.size() || !running.empty()) {
     if (running.empty() && next < reqs.size()) t = std::max(t, reqs[next].arrival);
     // Admit what has arrived, up to the cap; one context phase for them all.
-    // The engine's prompt-token budget per iteration bounds the admissions
-    // (at least one request is admitted when there is room).
+    // The iteration's token budget bounds the admissions: what the running
+    // requests' decode tokens leave of it where the engine counts them. A
+    // prompt larger than what is left waits; the first admission proceeds
+    // anyway under a chunking scheduler (the prompt split over iterations,
+    // priced as one context phase) or when nothing else runs (it could never
+    // fit otherwise).
     std::vector<std::size_t> admitted;
-    std::int64_t budget = engine.max_prefill_tokens_per_step;
+    const std::int64_t limit = in.max_tokens_per_step.value_or(engine.max_prefill_tokens_per_step);
+    std::int64_t budget = limit;
+    if (limit > 0 && engine.budget_counts_decode_tokens)
+      budget -= static_cast<std::int64_t>(running.size());
+    const bool chunks = in.chunked_prefill.value_or(engine.scheduler == EngineScheduler::chunked);
     while (next < reqs.size() && reqs[next].arrival <= t &&
            static_cast<std::int64_t>(running.size() + admitted.size()) < cap) {
-      if (budget > 0 && !admitted.empty() && reqs[next].prompt > budget) break;
-      budget = budget > 0 ? std::max<std::int64_t>(1, budget - reqs[next].prompt) : 0;
+      if (limit > 0 && reqs[next].prompt > budget &&
+          !(admitted.empty() && (running.empty() || (chunks && budget > 0))))
+        break;
+      budget -= reqs[next].prompt;
       admitted.push_back(next++);
     }
     if (!admitted.empty()) {
@@ -192,6 +203,8 @@ void ModeInputs::validate() const {
   require_count(prompt_spread, "prompt_spread", "tokens", 0, serving.prompt_tokens - 1);
   require_count(output_spread, "output_spread", "tokens", 0, serving.decode_tokens - 1);
   if (concurrency) require_count(*concurrency, "concurrency", "requests", 1, kMaxBatch);
+  if (max_tokens_per_step)
+    require_count(*max_tokens_per_step, "max_tokens_per_step", "tokens", 1, kMaxTokensPerStep);
   require_real(request_rate_per_second, "request_rate", "requests/s", 0.0, 1e9, true);
   require_count(requests, "requests", "requests", 1, kMaxRequests);
   if (mode != BatchingMode::static_batch &&

@@ -10,8 +10,9 @@
 //     SGLang serving benchmarks).
 // Offline and server are a discrete-event simulation of the engine's
 // scheduler (Orca-style iteration-level batching, Yu et al. 2022): every
-// iteration admits waiting requests up to the cap (and the engine's prompt
-// tokens per iteration, serving_engine.h), runs one context phase for
+// iteration admits waiting requests up to the cap (and the engine's token
+// budget per iteration, less the running requests' decode tokens where the
+// engine counts them, serving_engine.h), runs one context phase for
 // the admitted prompts (which yields their first tokens), then one decode
 // step of every running request at their mean context; finished requests
 // leave. Step and context-phase times are the layout's (serving.h, with the
@@ -45,8 +46,15 @@ struct ModeInputs {
   std::int64_t prompt_spread = 0;  // tokens either side of the mean (uniform)
   std::int64_t output_spread = 0;
   std::optional<std::int64_t> concurrency;  // offline/server cap; unset: what memory holds
-  double request_rate_per_second = 1;       // server: Poisson arrivals
-  std::int64_t requests = 1000;             // offline/server: requests simulated
+  // The run's token budget per scheduler iteration (TensorRT-LLM's
+  // max_num_tokens, vLLM's max_num_batched_tokens); unset: the engine's.
+  std::optional<std::int64_t> max_tokens_per_step;
+  // Whether a prompt larger than the iteration's budget may be split over
+  // iterations (chunked prefill / context chunking); unset: the engine's
+  // scheduler says (EngineScheduler::chunked).
+  std::optional<bool> chunked_prefill;
+  double request_rate_per_second = 1;  // server: Poisson arrivals
+  std::int64_t requests = 1000;        // offline/server: requests simulated
   std::uint64_t seed = 1;
   void validate() const;
 };

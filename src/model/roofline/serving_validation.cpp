@@ -14,6 +14,7 @@
 #include "format.h"
 #include "parallel_for.h"
 #include "serving_modes.h"
+#include "validate.h"
 
 namespace napkin {
 
@@ -267,9 +268,10 @@ ValidationSet offline_set_for(const std::string& version, bool moe) {
         "(v1.0); tests/data/serving/SOURCE.md";
     set.outside =
         "held out (no constant set from these rows); the checkpoints' FP8 KV cache is Model "
-        "Optimizer's export default, not stated by the page; trtllm-bench may pick its own max "
-        "batch size and token budget per run, and some runs used 95 % of the free memory for "
-        "the KV cache (the preset's defaults are taken)";
+        "Optimizer's export default, not stated by the page; the max batch size and token "
+        "budget are what trtllm-bench derives from each dataset (no context chunking: the "
+        "budget raised to the prompt + the batch); some runs used 95 % of the free memory for "
+        "the KV cache (the preset's 90 % is taken)";
   } else if (version == "v0.17") {
     set.title += moe ? ", TensorRT engines, Mixtral, H100 and H200 FP8, A100 FP16"
                      : ", TensorRT engines, H100 and H200 FP8, A100 FP16";
@@ -277,9 +279,10 @@ ValidationSet offline_set_for(const std::string& version, bool moe) {
         "NVIDIA TensorRT-LLM docs/source/performance/perf-overview.md at commit 258c7540c035 "
         "(v0.17); tests/data/serving/SOURCE.md";
     set.outside =
-        "held out (no constant set from these rows); engines built by trtllm-bench's heuristics "
-        "from the dataset (the max batch size taken as the page's example, 4,096); most runs "
-        "used 95 % of the free memory for the KV cache (the preset's 90 % is taken)";
+        "held out (no constant set from these rows); engines built with the max batch size and "
+        "token budget trtllm-bench derives from each dataset, the context chunked where a prompt "
+        "exceeds the budget; most runs used 95 % of the free memory for the KV cache (the "
+        "preset's 90 % is taken)";
   }
   if (moe)
     set.outside +=
@@ -290,6 +293,44 @@ ValidationSet offline_set_for(const std::string& version, bool moe) {
 }
 
 }  // namespace
+
+TrtllmBenchSettings trtllm_bench_settings(const ServingModel& model, const Chip& chip,
+                                          std::int64_t tp, std::int64_t pp,
+                                          std::int64_t input_tokens, std::int64_t output_tokens,
+                                          bool fp8) {
+  require_count(tp, "tp", "ranks");
+  require_count(pp, "pp", "stages");
+  require_count(input_tokens, "input_tokens", "tokens");
+  require_count(output_tokens, "output_tokens", "tokens");
+  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+  const double bytes_per_element = fp8 ? 1.0 : 2.0;
+  const double devices = static_cast<double>(tp * pp);
+  const double kv_heads = std::max(static_cast<double>(tp), static_cast<double>(model.n_kv_heads));
+  const double kv_gib_per_token = 2.0 * static_cast<double>(model.n_layers) * kv_heads *
+                                  static_cast<double>(model.d_head) * bytes_per_element / kGiB;
+  const double free_gib = static_cast<double>(device_memory(chip).bytes) / kGiB * devices -
+                          model.total_params() / 1e9 * bytes_per_element;
+  const double requests =
+      free_gib * 0.95 / kv_gib_per_token / static_cast<double>(input_tokens + output_tokens);
+  if (!(requests >= 1))
+    throw std::invalid_argument(
+        "trtllm-bench settings: not one request's KV cache fits beside "
+        "the weights on " +
+        format_grouped(devices) + " x " + std::string(chip.name));
+  const double batch = std::min(requests, 4096.0) / static_cast<double>(pp);
+  const double tokens = std::min(
+      batch * (1.0 + static_cast<double>(input_tokens) / static_cast<double>(output_tokens)),
+      32768.0);
+  auto up = [](double x, double step) { return step * std::ceil(x / step); };
+  TrtllmBenchSettings s;
+  s.max_batch_size = static_cast<std::int64_t>(batch < 256    ? std::max(64.0, up(batch, 32))
+                                               : batch < 1024 ? up(batch, 128)
+                                                              : up(batch, 256));
+  s.max_num_tokens = static_cast<std::int64_t>(tokens < 4096   ? std::max(2048.0, up(tokens, 256))
+                                               : tokens < 8192 ? up(tokens, 512)
+                                                               : up(tokens, 1024));
+  return s;
+}
 
 std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view text) {
   std::vector<ValidationSet> sets;
@@ -327,10 +368,30 @@ std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view text)
     const std::string& version = row.at("trtllm_version");
     in.serving.engine = std::string(engine_for_trtllm_version(version));
     in.requests = count(row, "requests", line_no);
-    // The run's max batch size where the page states one; else the preset's.
-    if (!row.at("max_batch_size").empty()) in.concurrency = count(row, "max_batch_size", line_no);
     const ModelShape shape = published_serving_shape(row.at("model"));
     const ServingModel model = serving_model(shape);
+    // The run's max batch size where the page states one; else what
+    // trtllm-bench derives from the dataset, with its token budget. Its
+    // PyTorch flow (v1.0) runs without context chunking and so raises the
+    // budget to the longest prompt + the batch (benchmark/utils/general.py,
+    // get_settings); its TensorRT engines (v0.17) keep the derived budget,
+    // below some rows' prompts (5,000 and 20,000 tokens), which ran: their
+    // runtime chunked the context (the engines are built with paged context
+    // FMHA, which chunking needs).
+    if (!row.at("max_batch_size").empty()) {
+      in.concurrency = count(row, "max_batch_size", line_no);
+    } else {
+      const TrtllmBenchSettings bench = trtllm_bench_settings(
+          model, chip_by_name(in.serving.chip), in.serving.layout.tp, 1, in.serving.prompt_tokens,
+          in.serving.decode_tokens, precision == "fp8");
+      in.concurrency = bench.max_batch_size;
+      const bool pytorch_flow = version == "v1.0";
+      in.max_tokens_per_step =
+          pytorch_flow
+              ? std::max(bench.max_num_tokens, in.serving.prompt_tokens + bench.max_batch_size)
+              : bench.max_num_tokens;
+      in.chunked_prefill = !pytorch_flow;
+    }
     // One set per version, dense and MoE models apart, in order of first row.
     const std::string key = "serving-trtllm-offline-" + version + (shape.is_moe() ? "-moe" : "");
     auto it = std::find_if(sets.begin(), sets.end(),

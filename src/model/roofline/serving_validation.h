@@ -6,10 +6,12 @@
 // with its engine generation's preset (serving_engine.h) as its only setting.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "hardware.h"
 #include "serving.h"
 #include "validation_set.h"
 
@@ -49,11 +51,32 @@ std::vector<PublishedServingRow> published_serving_rows(std::string_view publish
 // the text is not the CSV's format (header, column count, numbers).
 std::vector<ValidationSet> serving_validation_sets(std::string_view published_serving_csv);
 
+// The engine settings trtllm-bench derives from the dataset when the run
+// does not give them (tensorrt_llm/bench/build/tuning.py: calc_engine_setting
+// and finetune_setting): the requests whose whole sequence (input + output)
+// fits in 95 % of the memory the weights leave on the TP × PP devices (the
+// device total as NVML reports it, hardware.h device_memory; the weights at
+// one byte per parameter in FP8, two otherwise, counted in 10^9 bytes as the
+// tool does), the KV heads at least one per TP rank; a batch of at most
+// 4,096 ÷ PP rounded up (to 32 below 256, at least 64; to 128 below 1,024;
+// else to 256) and a token budget of batch × (1 + input ÷ output), at most
+// 32,768, rounded up (at least 2,048; to 256 below 4,096, 512 below 8,192,
+// else 1,024). Throws std::invalid_argument when not one request fits.
+struct TrtllmBenchSettings {
+  std::int64_t max_batch_size = 0;
+  std::int64_t max_num_tokens = 0;
+};
+TrtllmBenchSettings trtllm_bench_settings(const ServingModel& model, const Chip& chip,
+                                          std::int64_t tp, std::int64_t pp,
+                                          std::int64_t input_tokens, std::int64_t output_tokens,
+                                          bool fp8);
+
 // TensorRT-LLM's offline throughput tables (tests/data/serving/
 // trtllm_offline_*.csv): trtllm-bench's offline run (every request queued at
 // once, in-flight batching) predicted by the offline mode (serving_modes.h)
 // with the row's engine preset, its precision (FP8 weights and KV cache, or
-// FP16) and the run's max batch size where the page states one. One set per
+// FP16) and the run's max batch size where the page states one, else
+// trtllm-bench's settings for the row (trtllm_bench_settings). One set per
 // TensorRT-LLM version, dense and MoE models apart ("serving-trtllm-offline-
 // v0.17", "serving-trtllm-offline-v0.17-moe"), rows in file order;
 // throws std::invalid_argument naming the line and column when the text is

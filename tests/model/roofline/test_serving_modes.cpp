@@ -160,5 +160,44 @@ TEST(ServingModes, TheEnginesMaxBatchCapsOffline) {
   EXPECT_EQ(all.concurrency, all.max_concurrency);
 }
 
+// TensorRT-LLM's and vLLM's token budget per iteration is spent first on the
+// running requests, one decode token each (the scheduler walk-through in
+// TensorRT-LLM's "Tuning Max Batch Size and Max Num Tokens"; vLLM's V1
+// token_budget); SGLang's chunked-prefill size bounds prompts alone. With 100
+// tokens an iteration and 50-token prompts, TensorRT-LLM stops admitting once
+// 51 requests run, whatever the cap: 200 requests of 1,000 tokens take about
+// four rounds. SGLang admits two a step and runs them all at once.
+TEST(ServingModes, DecodeTokensSpendTheIterationBudget) {
+  const ServingModel m = serving_model(kLlama2_70B);
+  ModeInputs in = h100_tp4(BatchingMode::offline);
+  in.serving.prompt_tokens = 50;
+  in.serving.decode_tokens = 1000;
+  in.requests = 200;
+  in.concurrency = 200;
+  in.max_tokens_per_step = 100;
+  EXPECT_TRUE(engine_by_name("tensorrt-llm").budget_counts_decode_tokens);
+  EXPECT_TRUE(engine_by_name("vllm").budget_counts_decode_tokens);
+  EXPECT_FALSE(engine_by_name("sglang").budget_counts_decode_tokens);
+  const ModeResult trt = evaluate_mode(m, in);
+  EXPECT_GT(trt.steps, 3500);
+  in.serving.engine = "sglang";
+  const ModeResult sglang = evaluate_mode(m, in);
+  EXPECT_LT(sglang.steps, 1200);
+  EXPECT_GT(sglang.output_tokens_per_second, 2 * trt.output_tokens_per_second);
+
+  // A prompt larger than what the running requests leave waits for them to
+  // finish without context chunking; with it, one prompt starts each
+  // iteration there is room.
+  in.serving.engine = "tensorrt-llm";
+  in.serving.prompt_tokens = 150;
+  in.requests = 20;
+  in.chunked_prefill = false;
+  EXPECT_GT(evaluate_mode(m, in).steps, 19 * 999);
+  in.chunked_prefill = true;
+  EXPECT_LT(evaluate_mode(m, in).steps, 1100);
+  in.max_tokens_per_step = 0;
+  EXPECT_THROW(evaluate_mode(m, in), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace napkin
