@@ -80,6 +80,12 @@ ServeRequest read_serve_flags(Args& a) {
     mi.prompt_spread = a.integer("--prompt-spread", 0, 0, 100'000'000, "tokens");
     mi.output_spread = a.integer("--output-spread", 0, 0, 100'000'000, "tokens");
     mi.concurrency = a.optional_integer("--concurrency", 1, 1'000'000, "requests");
+    mi.max_tokens_per_step = a.optional_integer("--max-num-tokens", 1, 1'048'576, "tokens");
+    if (const auto chunk = a.value("--chunked-prefill")) {
+      if (*chunk != "on" && *chunk != "off")
+        throw std::invalid_argument("--chunked-prefill must be on or off; got \"" + *chunk + "\"");
+      mi.chunked_prefill = *chunk == "on";
+    }
     if (mi.mode == BatchingMode::server)
       mi.request_rate_per_second = a.real("--request-rate", 1, 1e-9, 1e9, "requests per second");
     mi.requests = a.integer("--requests", 1000, 1, 100'000, "requests");
@@ -301,7 +307,8 @@ std::vector<Command> serve_commands() {
        "[--budget-s S | --ttft-s S --tpot-s S] [--max-chips 4096] [--max-batch 1024] "
        "[--pool colocated|prefill|decode] [--no-comm] [--ideal] [--overlap-comm] "
        "[--hbm-efficiency F] [--engine ideal|tensorrt-llm-0.6|tensorrt-llm|vllm|sglang|jetstream] "
-       "[--shard-kv] [--mode static|offline|server [--concurrency C] [--request-rate R] "
+       "[--shard-kv] [--mode static|offline|server [--concurrency C] [--max-num-tokens T] "
+       "[--chunked-prefill on|off] [--request-rate R] "
        "[--prompt-spread S] [--output-spread S] [--requests 1000] [--seed 1] [--frontier] "
        "[--ttft-p99-s T]] "
        "[--draft-params N | --draft-config F [--draft-k 4] [--acceptance 0.7]] [--help] "

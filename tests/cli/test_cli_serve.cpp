@@ -283,6 +283,22 @@ TEST(CliServe, Modes) {
                 4 * num(r.json, "output_tokens_per_second_per_chip"), 1e-6);
   }
   expect_usage_error(base + QStringList{"--mode", "online"}, "--mode");
+  // The iteration's token budget: a 2,048-token budget under 1,024-token
+  // prompts admits fewer prompts an iteration than the preset's 8,192 (the
+  // running requests' decode tokens spend it first), and without chunking a
+  // prompt larger than what they leave waits.
+  const QStringList offline = base + QStringList{"--mode", "offline", "--requests", "400"};
+  const double preset = num(json_ok(offline).json, "output_tokens_per_second");
+  const double small = num(json_ok(offline + QStringList{"--max-num-tokens", "2048"}).json,
+                           "output_tokens_per_second");
+  const double serial = num(
+      json_ok(offline + QStringList{"--max-num-tokens", "1024", "--chunked-prefill", "off"}).json,
+      "output_tokens_per_second");
+  EXPECT_LT(small, preset);
+  EXPECT_LT(serial, 0.2 * small);
+  expect_usage_error(offline + QStringList{"--chunked-prefill", "maybe"}, "--chunked-prefill");
+  expect_usage_error(offline + QStringList{"--max-num-tokens", "0"}, "--max-num-tokens");
+  expect_usage_error(base + QStringList{"--max-num-tokens", "2048"}, "--max-num-tokens");
 }
 
 // Speculative decoding: a 7B draft for a 70B target wins at batch 1.
