@@ -189,6 +189,7 @@ std::string profile_to_json(const Calibration& c) {
       {"scale_out_gb_per_s", net.inter_node_bytes_per_s / 1e9},
       {"scale_up_latency_us", net.intra_node_latency_seconds * 1e6},
       {"scale_out_latency_us", net.inter_node_latency_seconds * 1e6},
+      {"scale_up_topology", net.full_mesh ? "full_mesh" : "switch"},
       {"source", QString::fromUtf8(net.source.data(), static_cast<qsizetype>(net.source.size()))}};
   o["model"] =
       "the step-time model of the parallelism planner with these constants in place of the "
@@ -317,6 +318,13 @@ ClusterProfile profile_from_json(std::string_view json, std::string_view source)
       number(n, "scale_up_latency_us", source, "network.", 0, 1e6) * 1e-6;
   p.network.inter_node_latency_seconds =
       number(n, "scale_out_latency_us", source, "network.", 0, 1e6) * 1e-6;
+  // Written since the topology was modelled; an older profile's is the chip's.
+  if (const QJsonValue t = n["scale_up_topology"]; t.isUndefined())
+    p.network.full_mesh = chip_by_name(p.chip).network.full_mesh;
+  else if (t == QLatin1String("switch") || t == QLatin1String("full_mesh"))
+    p.network.full_mesh = t == QLatin1String("full_mesh");
+  else
+    bad(source, "network.scale_up_topology", "expected \"switch\" or \"full_mesh\"");
   p.network.source = "cluster profile";
   TrainingJob on_chip;
   on_chip.chip = p.chip;

@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QJsonValue>
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -58,6 +59,17 @@ struct Marked {
   std::string note;  // "989 TFLOP/s (datasheet: NVIDIA ...)"
 };
 
+// "scale_up_topology": "switch" or "full_mesh" (Network::full_mesh); absent:
+// nullopt.
+std::optional<bool> full_mesh_of(const QJsonObject& o, const std::string& what) {
+  const QJsonValue v = o.value(QLatin1String("scale_up_topology"));
+  if (v.isUndefined()) return std::nullopt;
+  const QString t = v.toString();
+  if (t == QLatin1String("switch")) return false;
+  if (t == QLatin1String("full_mesh")) return true;
+  bad(what, "scale_up_topology", "expected \"switch\" or \"full_mesh\"");
+}
+
 std::optional<Marked> marked(const QJsonObject& o, const char* key, const std::string& what,
                              double lo, double hi, const char* unit, bool required) {
   const QJsonValue v = o.value(QLatin1String(key));
@@ -112,7 +124,7 @@ ChipFile parse_chip_json(const std::string& text, const std::string& what) {
              {"name", "like", "peak_tflops", "fp8_peak_tflops", "hbm_gb", "hbm_gb_per_s", "watts",
               "gpus_per_node", "scale_up_gb_per_s", "scale_out_gb_per_s", "matmul_efficiency",
               "hbm_efficiency", "link_efficiency", "attention_efficiency",
-              "attention_fa2_efficiency", "compute_units"});
+              "attention_fa2_efficiency", "compute_units", "scale_up_topology"});
   ChipFile f;
   f.name = name_of(o, what);
   Chip like{};
@@ -156,6 +168,10 @@ ChipFile parse_chip_json(const std::string& text, const std::string& what) {
     f.row.network.intra_node_bytes_per_s = *v * 1e9;
   if (auto v = take("scale_out_gb_per_s", 0.1, 100'000, "GB/s", true, net_notes))
     f.row.network.inter_node_bytes_per_s = *v * 1e9;
+  if (const std::optional<bool> mesh = full_mesh_of(o, what)) {
+    f.row.network.full_mesh = *mesh;
+    net_notes.push_back(*mesh ? "a full mesh in the node" : "a switch in the node");
+  }
   if (auto v = take("matmul_efficiency", 0.01, 1, "of peak", false, eff_notes))
     f.row.efficiency.matmul = *v;
   if (auto v = take("hbm_efficiency", 0.01, 1, "of HBM bandwidth", false, eff_notes))
@@ -188,7 +204,7 @@ ClusterPresetFile parse_cluster_preset_json(const std::string& text, const std::
   const QJsonObject o = object_of(text, what);
   known_keys(o, what,
              {"name", "gpus_per_node", "scale_up_gb_per_s", "scale_out_gb_per_s",
-              "scale_up_latency_us", "scale_out_latency_us"});
+              "scale_up_latency_us", "scale_out_latency_us", "scale_up_topology"});
   ClusterPresetFile f;
   f.name = name_of(o, what);
   // Latencies not given: a DGX H100's (hardware.h), said in the source.
@@ -207,6 +223,10 @@ ClusterPresetFile parse_cluster_preset_json(const std::string& text, const std::
   n.chips_per_node = static_cast<std::int64_t>(gpus);
   n.intra_node_bytes_per_s = *take("scale_up_gb_per_s", 0.1, 100'000, "GB/s", true) * 1e9;
   n.inter_node_bytes_per_s = *take("scale_out_gb_per_s", 0.1, 100'000, "GB/s", true) * 1e9;
+  if (const std::optional<bool> mesh = full_mesh_of(o, what)) {
+    n.full_mesh = *mesh;
+    notes.push_back(*mesh ? "a full mesh in the node" : "a switch in the node");
+  }
   bool default_latency = false;
   if (auto v = take("scale_up_latency_us", 0, 10'000, "µs", false))
     n.intra_node_latency_seconds = *v * 1e-6;

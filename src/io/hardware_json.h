@@ -10,12 +10,15 @@
 //    "gpus_per_node": {...}, "scale_up_gb_per_s": {...}, "scale_out_gb_per_s": {...},
 //    optional: "fp8_peak_tflops", "matmul_efficiency", "hbm_efficiency",
 //    "link_efficiency", "attention_efficiency", "compute_units" (each
-//    {"value", "kind", "source"}) and "like": a built-in chip whose row gives
-//    what the file leaves out (the efficiencies, the GEMM tile, the latencies)}
+//    {"value", "kind", "source"}), "scale_up_topology": "switch" or
+//    "full_mesh" (Network::full_mesh) and "like": a built-in chip whose row
+//    gives what the file leaves out (the efficiencies, the GEMM tile, the
+//    latencies, the topology)}
 // "kind" is "datasheet", "measured" or "calibrated"; "source" is not empty.
 // A cluster file: "name" and "gpus_per_node", "scale_up_gb_per_s",
 // "scale_out_gb_per_s" (optional "scale_up_latency_us", "scale_out_latency_us")
-// in the same form. Unknown keys are refused by name.
+// in the same form, and optional "scale_up_topology" (default "switch").
+// Unknown keys are refused by name.
 #pragma once
 
 #include <string>

@@ -212,6 +212,22 @@ TEST(Calibration, ProfileRoundTripAndBadProfiles) {
   EXPECT_EQ(p.runs, 10);
   EXPECT_EQ(p.network.chips_per_node, 8);
   EXPECT_NEAR(p.network.inter_node_bytes_per_s, 12.5e9, 1);
+  // The node's topology round-trips; a profile from before it was written
+  // takes the chip's (an A100's NVSwitch), and a bad one is refused.
+  EXPECT_FALSE(p.network.full_mesh);
+  EXPECT_NE(json.find("\"scale_up_topology\": \"switch\""), std::string::npos) << json;
+  {
+    std::string mesh = json;
+    mesh.replace(mesh.find("\"switch\""), 8, "\"full_mesh\"");
+    EXPECT_TRUE(profile_from_json(mesh, "p.json").network.full_mesh);
+    std::string old = json;
+    old.erase(old.find("\"scale_up_topology\": \"switch\","),
+              std::string("\"scale_up_topology\": \"switch\",").size());
+    EXPECT_FALSE(profile_from_json(old, "p.json").network.full_mesh);
+    std::string ring = json;
+    ring.replace(ring.find("\"switch\""), 8, "\"ring\"");
+    EXPECT_THROW(profile_from_json(ring, "p.json"), std::invalid_argument);
+  }
   ASSERT_EQ(p.constants.size(), 5u);
   for (std::size_t k = 0; k < 5; ++k)
     EXPECT_NEAR(p.constants[k].value, c.fit.constants[k].value, 1e-12);

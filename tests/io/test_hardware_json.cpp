@@ -133,6 +133,29 @@ TEST(HardwareJson, AMalformedChipIsRefusedWithTheKeyAndTheReason) {
       std::string::npos);
 }
 
+// An Infinity Fabric node is a full mesh: "scale_up_topology" says so; a
+// chip "like" MI300X inherits it; anything else is refused by name.
+TEST(HardwareJson, TheScaleUpTopologyIsReadOrInherited) {
+  std::string t = chip_json("Mesh-X");
+  t.insert(t.size() - 1, ", \"scale_up_topology\": \"full_mesh\"");
+  EXPECT_TRUE(parse_chip_json(t, "m.json").chip().network.full_mesh);
+  EXPECT_FALSE(parse_chip_json(chip_json("Switch-X"), "s.json").chip().network.full_mesh);
+  const std::string like = "{\"name\": \"Site-MI300X\", \"like\": \"MI300X\"}";
+  EXPECT_TRUE(parse_chip_json(like, "l.json").chip().network.full_mesh);
+  t = chip_json("Bad-X");
+  t.insert(t.size() - 1, ", \"scale_up_topology\": \"ring\"");
+  EXPECT_NE(message(t).find("key \"scale_up_topology\": expected \"switch\" or \"full_mesh\""),
+            std::string::npos)
+      << message(t);
+  const std::string cluster = "{\"name\": \"mesh-site\", \"gpus_per_node\": " + value(8) +
+                              ", \"scale_up_gb_per_s\": " + value(448) +
+                              ", \"scale_out_gb_per_s\": " + value(50) +
+                              ", \"scale_up_topology\": \"full_mesh\"}";
+  const ClusterPresetFile c = parse_cluster_preset_json(cluster, "c.json");
+  EXPECT_TRUE(c.preset().network.full_mesh);
+  EXPECT_NE(c.source.find("a full mesh in the node"), std::string::npos) << c.source;
+}
+
 TEST(HardwareJson, TheDataFolderAddsChipsAndClustersAndRefusesBadFiles) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());

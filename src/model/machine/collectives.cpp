@@ -25,8 +25,15 @@ Link intra_node_link(const Chip& chip) { return intra_node_link(chip, chip.netwo
 
 Link inter_node_link(const Chip& chip) { return inter_node_link(chip, chip.network); }
 
+double Link::bytes_per_s_among(std::int64_t ranks) const {
+  if (mesh_chips <= 1 || ranks >= mesh_chips) return bytes_per_s;
+  return bytes_per_s * static_cast<double>(std::max<std::int64_t>(1, ranks - 1)) /
+         static_cast<double>(mesh_chips - 1);
+}
+
 Link intra_node_link(const Chip& chip, const Network& n) {
-  return {n.intra_node_bytes_per_s * chip.efficiency.link, n.intra_node_latency_seconds};
+  return {n.intra_node_bytes_per_s * chip.efficiency.link, n.intra_node_latency_seconds,
+          n.full_mesh ? n.chips_per_node : 0};
 }
 
 Link inter_node_link(const Chip& chip, const Network& n) {
@@ -39,7 +46,7 @@ double collective_seconds(Collective op, double bytes, std::int64_t ranks, const
   require_link(link, "link");
   if (ranks == 1) return 0;
   const double n = static_cast<double>(ranks);
-  const double a = link.latency_seconds, b = link.bytes_per_s;
+  const double a = link.latency_seconds, b = link.bytes_per_s_among(ranks);
   switch (op) {
     case Collective::all_reduce: return 2 * (n - 1) * a + 2 * (n - 1) / n * bytes / b;
     case Collective::all_gather:
@@ -90,7 +97,7 @@ double group_collective_seconds(Collective op, double bytes, const GroupPlacemen
       const double nd = static_cast<double>(n);
       const double latency = static_cast<double>(r - 1) * intra.latency_seconds +
                              static_cast<double>(n - r) * inter.latency_seconds;
-      const double on_node = bytes * static_cast<double>(r - 1) / nd / intra.bytes_per_s;
+      const double on_node = bytes * static_cast<double>(r - 1) / nd / intra.bytes_per_s_among(r);
       const double off_node = bytes * static_cast<double>(n - r) / nd / inter.bytes_per_s;
       return latency + std::max(on_node, off_node);
     }
@@ -115,14 +122,15 @@ double checked_log2_steps(double bytes, std::int64_t ranks, const Link& link) {
 
 double recursive_doubling_all_reduce_seconds(double bytes, std::int64_t ranks, const Link& link) {
   const double steps = checked_log2_steps(bytes, ranks, link);
-  return steps * (link.latency_seconds + bytes / link.bytes_per_s);
+  // Each step a pairwise exchange: one link of a mesh.
+  return steps * (link.latency_seconds + bytes / link.bytes_per_s_among(2));
 }
 
 double one_shot_all_reduce_seconds(double bytes, std::int64_t ranks, const Link& link) {
   const double flag_steps = checked_log2_steps(bytes, ranks, link);
   if (ranks == 1) return 0;
   return std::max(2.0, flag_steps) * link.latency_seconds +
-         static_cast<double>(ranks - 1) * bytes / link.bytes_per_s;
+         static_cast<double>(ranks - 1) * bytes / link.bytes_per_s_among(ranks);
 }
 
 double all_reduce_seconds(double bytes, const GroupPlacement& group, const Link& intra,

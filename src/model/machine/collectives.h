@@ -23,6 +23,12 @@ enum class Collective { all_reduce, all_gather, reduce_scatter, all_to_all, poin
 struct Link {
   double bytes_per_s = 0;
   double latency_seconds = 0;
+  // A full mesh of this many chips (Network::full_mesh), 0 behind a switch.
+  std::int64_t mesh_chips = 0;
+  // What a collective among `ranks` of the link's chips moves per rank and
+  // direction: on a full mesh of m chips the r − 1 of its m − 1 links that
+  // join them, bytes_per_s · (r − 1)/(m − 1); behind a switch all of it.
+  double bytes_per_s_among(std::int64_t ranks) const;
 };
 
 // The chip's fast domain and its inter-domain network, with the chip's link

@@ -29,9 +29,14 @@ constexpr Network kDgxA100Net{8, 300e9, 25e9, 3e-6, 6e-6,
 constexpr Network kHgxB200Net{8, 900e9, 50e9, 3e-6, 6e-6,
     "NVLink 5: 1.8 TB/s bidirectional per GPU; one 400 Gb/s ConnectX-7 NIC per GPU "
     "(NVIDIA DGX B200 datasheet)"};
+// MI300X: a full mesh, no switch. all_reduce_bench of 4 GiB on an 8x MI300X
+// node: 312.9 GB/s bus bandwidth over 8 GPUs, 47.7 over 2, "6.5x slower"
+// (ml-engineering, network/README, "Peer-to-peer bandwidth").
 constexpr Network kMi300xNet{8, 448e9, 50e9, 4e-6, 6e-6,
-    "7 Infinity Fabric links x 64 GB/s per direction per GPU, fully connected 8-GPU platform; "
-    "400 Gb/s NIC per GPU (AMD Instinct MI300X platform datasheet)"};
+    "7 Infinity Fabric links x 64 GB/s per direction per GPU, fully connected 8-GPU platform "
+    "(a group of r GPUs uses the r - 1 links between them); 400 Gb/s NIC per GPU (AMD Instinct "
+    "MI300X platform datasheet)",
+    true};
 // TPU slices: the fast domain is the ICI torus of one pod; DCN links pods.
 constexpr Network kTpuV5eNet{256, 100e9, 6.25e9, 2e-6, 10e-6,
     "ICI 1,600 Gb/s per chip (halved per direction), 256-chip pod; DCN ~50 Gb/s per chip is an "
@@ -122,8 +127,9 @@ constexpr Efficiency kB200Eff{0.776, 0.76, 0.75, 0.37,
     0.667, 0.776};
 constexpr Efficiency kMi300xEff{0.60, 0.70, 0.65, 0.40,
     "MI300X: MAMF 781.9/1,300 TFLOP/s (ROCm 6.2, ml-engineering); HBM copy ~4.1 of 5.3 TB/s "
-    "(Chips and Cheese); link and attention fractions are estimates; FP8 GEMMs assumed at "
-    "Hopper's FP8-to-bf16 ratio (0.62/0.80)",
+    "(Chips and Cheese); all-reduce bus bandwidth 312.9 of 448 GB/s over 8 GPUs and 47.7 of 64 "
+    "over 2 (ml-engineering network tables); the attention fraction is an estimate; FP8 GEMMs "
+    "assumed at Hopper's FP8-to-bf16 ratio (0.62/0.80)",
     0.465, 0.601};
 constexpr Efficiency kTpuEff{0.80, 0.80, 0.75, 0.50,
     "TPU: estimates (no public per-kernel sweep); XLA matmuls of transformer sizes ~80 % of peak"};

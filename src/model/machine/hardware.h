@@ -21,6 +21,12 @@ struct Network {
   double intra_node_latency_seconds = 0;  // fixed cost per collective step in the domain
   double inter_node_latency_seconds = 0;  // fixed cost per collective step across domains
   std::string_view source;
+  // The node's chips are linked pairwise, without a switch (AMD's Infinity
+  // Fabric platforms): intra_node_bytes_per_s is the sum of chips_per_node − 1
+  // equal links, and a group of r chips of the node reaches only the r − 1
+  // links between them (collectives.h, Link::bytes_per_s_among). false: a
+  // switch (NVSwitch) gives any group the chip's whole bandwidth.
+  bool full_mesh = false;
   bool operator==(const Network&) const = default;
 };
 

@@ -110,7 +110,10 @@ std::string ParallelSettings::cluster_text(const Chip& chip) const {
   };
   const std::string numbers = std::to_string(n.chips_per_node) + " GPUs per node, " +
                               gb(n.intra_node_bytes_per_s) + " / " + gb(n.inter_node_bytes_per_s) +
-                              " GB/s per GPU";
+                              " GB/s per GPU" +
+                              (n.full_mesh ? " (a full mesh: a group of r GPUs in a node uses "
+                                             "the r - 1 links between them)"
+                                           : "");
   std::string profile;
   if (calibrated) {
     profile = "; calibrated on " + std::to_string(calibrated->runs) + " runs";

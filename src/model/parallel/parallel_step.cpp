@@ -170,7 +170,7 @@ void stage_times(const JobContext& c, const Layout& L, const std::vector<StageCo
                                               : group_seconds(c, Collective::all_gather, bytes,
                                                               placement(c, L.tp, 1));
     auto send = [&](bool scattered) {
-      return link.latency_seconds + bytes / (scattered ? t : 1.0) / link.bytes_per_s +
+      return link.latency_seconds + bytes / (scattered ? t : 1.0) / link.bytes_per_s_among(2) +
              (scattered ? gather : 0.0);
     };
     one = send(sw.pipeline_scatter_gather);

@@ -437,7 +437,8 @@ struct LayerPricer {
         const double intra = token * ranks_hit * (rn - 1) / rn;
         const double inter = token * nodes_hit * (gd - 1) / gd;
         return (rn - 1) * c.intra.latency_seconds + (gd - 1) * c.inter.latency_seconds +
-               std::max(intra / c.intra.bytes_per_s, g > 1 ? inter / c.inter.bytes_per_s : 0.0);
+               std::max(intra / c.intra.bytes_per_s_among(r_n),
+                        g > 1 ? inter / c.inter.bytes_per_s : 0.0);
       };
       // A dispatch and a combine each pass, one of them in FP8 with FP8 dispatch.
       const double a2a_pair = a2a(2.0) + a2a(sw.fp8_ep_dispatch ? 1.0 : 2.0);
@@ -453,8 +454,8 @@ struct LayerPricer {
       const GroupPlacement grp = placement(c, L.cp, t);
       const Link& link = grp.ranks_per_node == grp.ranks ? c.intra : c.inter;
       const double chunk = 4.0 * nd * static_cast<double>(kv_r * dh);
-      const double ring =
-          static_cast<double>(L.cp - 1) * (link.latency_seconds + chunk / link.bytes_per_s);
+      const double ring = static_cast<double>(L.cp - 1) *
+                          (link.latency_seconds + chunk / link.bytes_per_s_among(2));
       lc.fwd_cp = overlapped(c, ring, core_f);
       lc.bwd_cp = overlapped(c, 2 * ring, core_b);
     }

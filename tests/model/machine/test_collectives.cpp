@@ -146,3 +146,31 @@ TEST(Collectives, SmallAllReducesMatchThePublishedH100Times) {
         << row.ranks << " ranks, " << row.tokens << " tokens: " << us << " µs";
   }
 }
+
+// MI300X's node is a full mesh, no switch: seven 64 GB/s Infinity Fabric links
+// per GPU. all_reduce_bench of 4 GiB on one node (ml-engineering, network
+// README, "Peer-to-peer bandwidth") measured a bus bandwidth of 312.9 GB/s
+// over 8 GPUs and 47.7 over 2, "6.5x slower": a group of two uses one link.
+// Behind NVSwitch a pair has the whole bandwidth.
+TEST(Collectives, AFullMeshGivesAGroupOnlyTheLinksBetweenItsChips) {
+  const double bytes = 4.0 * 1024 * 1024 * 1024;
+  auto bus_gb_per_s = [&](const Link& link, std::int64_t n) {
+    const double t = group_collective_seconds(Collective::all_reduce, bytes, {n, n}, link, link);
+    return 2.0 * static_cast<double>(n - 1) / static_cast<double>(n) * bytes / t / 1e9;
+  };
+  const Link mesh = intra_node_link(chip_by_name("MI300X"));
+  EXPECT_EQ(mesh.mesh_chips, 8);
+  EXPECT_NEAR(bus_gb_per_s(mesh, 8), 312.9, 0.03 * 312.9);
+  EXPECT_NEAR(bus_gb_per_s(mesh, 2), 47.7, 0.08 * 47.7);
+  EXPECT_NEAR(bus_gb_per_s(mesh, 4), 3 * bus_gb_per_s(mesh, 2), 1.0);
+  EXPECT_DOUBLE_EQ(mesh.bytes_per_s_among(2), mesh.bytes_per_s / 7);
+  EXPECT_DOUBLE_EQ(mesh.bytes_per_s_among(16), mesh.bytes_per_s);
+  // A point-to-point send and the one-shot over a pair each get one link.
+  EXPECT_NEAR(collective_seconds(Collective::point_to_point, 1e9, 2, mesh),
+              mesh.latency_seconds + 1e9 / (mesh.bytes_per_s / 7), 1e-12);
+  EXPECT_NEAR(one_shot_all_reduce_seconds(1e6, 2, mesh),
+              2 * mesh.latency_seconds + 1e6 / (mesh.bytes_per_s / 7), 1e-12);
+  const Link nvswitch = intra_node_link(chip_by_name("H100"));
+  EXPECT_EQ(nvswitch.mesh_chips, 0);
+  EXPECT_NEAR(bus_gb_per_s(nvswitch, 2), bus_gb_per_s(nvswitch, 8), 1.0);
+}

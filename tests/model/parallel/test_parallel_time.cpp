@@ -10,6 +10,7 @@
 #include "collectives.h"
 #include "model_presets.h"
 #include "parallel.h"
+#include "parallel_settings.h"
 #include "parallel_test_util.h"
 #include "validate.h"
 
@@ -178,6 +179,34 @@ TEST(ParallelTime, SlowerLinksNeverMakeAStepFaster) {
     EXPECT_GE(a.step_seconds,
               a.time.compute_seconds + a.time.recompute_seconds + a.time.optimizer_seconds);
   }
+}
+
+// MI300X's node is a full mesh (hardware.h Network::full_mesh): a TP group of
+// two GPUs has one of each GPU's seven links, eight have all seven. Per byte
+// of activations, TP 2's collectives take about 7 × (1/2)/(7/8) = 4 times as
+// long as TP 8's; behind NVSwitch (H100) they take 4/7 as long. The panel's
+// cluster text says so.
+TEST(ParallelTime, AFullMeshNodeSlowsSmallTpGroups) {
+  TrainingJob j = llama70b(64, 64);
+  j.chip = "MI300X";
+  const LayoutResult tp2 = evaluate_layout(j, layout(2, 1, 32, 1, Checkpointing::full));
+  const LayoutResult tp8 = evaluate_layout(j, layout(8, 1, 8, 1, Checkpointing::full));
+  expect_sane(tp2);
+  expect_sane(tp8);
+  // The same activations per rank, layer and sequence either way; a TP 2
+  // rank runs 2 of the 64 sequences, a TP 8 rank 8.
+  auto per_sequence = [](const LayoutResult& r, double sequences) {
+    return r.time.tp_comm_seconds / sequences;
+  };
+  EXPECT_GT(per_sequence(tp2, 2), 3.0 * per_sequence(tp8, 8));
+  TrainingJob h = j;
+  h.chip = "H100";
+  const LayoutResult h2 = evaluate_layout(h, layout(2, 1, 32, 1, Checkpointing::full));
+  const LayoutResult h8 = evaluate_layout(h, layout(8, 1, 8, 1, Checkpointing::full));
+  EXPECT_LT(per_sequence(h2, 2), per_sequence(h8, 8));
+  ParallelSettings s;
+  EXPECT_NE(s.cluster_text(chip_by_name("MI300X")).find("a full mesh"), std::string::npos);
+  EXPECT_EQ(s.cluster_text(chip_by_name("H100")).find("mesh"), std::string::npos);
 }
 
 TEST(ParallelTime, OverlapOnlyHelps) {
