@@ -411,7 +411,11 @@ std::string count_by_hand_hint() {
          "[--mla q_lora,kv_lora,nope,rope,v] [--mtp N] (napkin-cli params --help explains each)";
 }
 
-ImportedConfig import_hf_config(std::string_view bytes, std::string_view source) {
+namespace {
+
+// The config's top-level object; refused when larger than 16 MiB, not JSON or
+// not an object.
+QJsonObject config_object(std::string_view bytes, std::string_view source) {
   if (static_cast<qint64>(bytes.size()) > kMaxConfigBytes)
     throw std::invalid_argument(std::string(source) + ": file is larger than 16 MiB; " +
                                 "a config.json is a few kB");
@@ -424,28 +428,14 @@ ImportedConfig import_hf_config(std::string_view bytes, std::string_view source)
                                 err.errorString().toStdString());
   if (!doc.isObject())
     throw std::invalid_argument(std::string(source) + ": expected a JSON object at the top level");
-  const QJsonObject obj = doc.object();
-  const Reader r(obj, source);
+  return doc.object();
+}
 
-  ImportedConfig out;
-  out.family = r.string("model_type", "one of " + supported_config_families());
-  const Family* fam = nullptr;
-  for (const Family& f : kFamilies)
-    if (out.family == f.model_type) fam = &f;
-  if (fam == nullptr)
-    throw std::invalid_argument(std::string(source) + ": model_type \"" + out.family.substr(0, 40) +
-                                "\": this architecture is not supported yet (supported: " +
-                                supported_config_families() + "); " + count_by_hand_hint());
-  check_architectures(r, *fam, out);
-  out.dtype = r.string_or("torch_dtype", r.string_or("dtype", ""));
-  const QJsonValue q = r.raw("quantization_config");
-  if (q.isObject()) {
-    out.quantization = q.toObject().value(QLatin1String("quant_method")).toString().toStdString();
-    if (out.quantization.empty()) out.quantization = "unknown";
-  }
-
+// The shape as the family's transformers class reads its keys.
+void read_family(const Reader& r, const Family& family, std::string_view source,
+                 ImportedConfig& out) {
   ModelShape& s = out.shape;
-  switch (fam->arch) {
+  switch (family.arch) {
     case Arch::llama:
       read_core(r, false, "llama", out);
       read_attention_bias(r, s);
@@ -489,11 +479,11 @@ ImportedConfig import_hf_config(std::string_view bytes, std::string_view source)
       break;
     case Arch::gemma2:
     case Arch::gemma3_text:
-      read_core(r, true, fam->model_type, out);
+      read_core(r, true, family.model_type, out);
       read_attention_bias(r, s);
       // Gemma-2/3 normalise before and after both attention and MLP.
       s.norms_per_layer = 4;
-      if (fam->arch == Arch::gemma3_text) s.qk_norm = QkNorm::per_head;
+      if (family.arch == Arch::gemma3_text) s.qk_norm = QkNorm::per_head;
       break;
     case Arch::gemma3: read_gemma3_multimodal(r, source, out); break;
     case Arch::phi3:
@@ -511,14 +501,40 @@ ImportedConfig import_hf_config(std::string_view bytes, std::string_view source)
     case Arch::deepseek_v3: read_deepseek(r, true, out); break;
     case Arch::falcon: read_falcon(r, out); break;
   }
+}
+
+}  // namespace
+
+ImportedConfig import_hf_config(std::string_view bytes, std::string_view source) {
+  const QJsonObject obj = config_object(bytes, source);
+  const Reader r(obj, source);
+
+  ImportedConfig out;
+  out.family = r.string("model_type", "one of " + supported_config_families());
+  const Family* fam = nullptr;
+  for (const Family& f : kFamilies)
+    if (out.family == f.model_type) fam = &f;
+  if (fam == nullptr)
+    throw std::invalid_argument(std::string(source) + ": model_type \"" + out.family.substr(0, 40) +
+                                "\": this architecture is not supported yet (supported: " +
+                                supported_config_families() + "); " + count_by_hand_hint());
+  check_architectures(r, *fam, out);
+  out.dtype = r.string_or("torch_dtype", r.string_or("dtype", ""));
+  const QJsonValue q = r.raw("quantization_config");
+  if (q.isObject()) {
+    out.quantization = q.toObject().value(QLatin1String("quant_method")).toString().toStdString();
+    if (out.quantization.empty()) out.quantization = "unknown";
+  }
+
+  read_family(r, *fam, source, out);
   if (fam->arch == Arch::gemma3) {
     r.mark_read("text_config");    // read by read_gemma3_multimodal
     r.mark_read("vision_config");  // not counted, and said so in the notes
   }
   require_all_modelled(r, obj, fam->model_type);
   try {
-    s.validate();
-    (void)count_params(s);
+    out.shape.validate();
+    (void)count_params(out.shape);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(std::string(source) + ": " + e.what());
   }
