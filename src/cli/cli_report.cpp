@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <optional>
+#include <string>
 
 #include "atomic_writer.h"
 #include "cli_chip_files.h"
@@ -65,13 +67,9 @@ QString rendererMessage(const QString& err, const QProcess& p) {
   return QStringLiteral("the renderer failed (exit %1)").arg(p.exitCode());
 }
 
-int run_report(Args& a) {
-  auto out = a.value("-o");
-  if (!out) out = a.value("--output");
-  if (!out) throw UsageError("-o OUT.pdf is required");
-  const auto scenario = a.value("--scenario");
-  const auto baseline = a.value("--baseline");
-  // Any case, as the app takes it: A4, a4, Letter.
+// --page-size in any case, as the app takes it (A4, a4, Letter): "a4",
+// "letter" or "default".
+std::string page_size(Args& a) {
   const std::string page_as_typed = a.text("--page-size", "default");
   std::string page = page_as_typed;
   std::transform(page.begin(), page.end(), page.begin(),
@@ -79,6 +77,70 @@ int run_report(Args& a) {
   if (page != "default" && page != "a4" && page != "letter")
     throw UsageError("--page-size must be one of a4, letter (in any case); got " +
                      cli::quoted(page_as_typed));
+  return page;
+}
+
+// The renderer's failure in the user's terms: its private file named by the
+// folder it was in (a file-size limit or a full temporary folder is the
+// user's to fix) and OUT said untouched; the absolute paths it was given said
+// as the user typed them.
+QString failureLine(const QString& err, const QProcess& p, const QString& rendered,
+                    const std::string& out, const std::optional<std::string>& scenario,
+                    const std::optional<std::string>& baseline) {
+  QString line = rendererMessage(err, p);
+  const bool about_rendered = line.contains(rendered);
+  line.replace(rendered, QStringLiteral("the report being rendered in ") + QDir::tempPath());
+  if (about_rendered) {
+    line.replace(QStringLiteral(" (any previous file is untouched)"), QString());
+    line += QStringLiteral("; %1 was not touched").arg(QString::fromStdString(out));
+  }
+  for (const auto& typed : {scenario, baseline})
+    if (typed)
+      line.replace(QFileInfo(QString::fromStdString(*typed)).absoluteFilePath(),
+                   QString::fromStdString(*typed));
+  for (const std::string& typed : chip_files())
+    line.replace(QFileInfo(QString::fromStdString(typed)).absoluteFilePath(),
+                 QString::fromStdString(typed));
+  return line;
+}
+
+// The rendered PDF to OUT ("-": standard output) through the atomic writer,
+// once it is whole; 0, or 2 with the reason on stderr.
+int deliver(const QString& rendered, const std::string& out) {
+  std::string bytes, error;
+  if (!read_file_capped(rendered.toStdString(), std::int64_t{1} << 30, &bytes, &error)) {
+    std::fprintf(stderr, "napkin-cli report: the rendered report: %s\n", error.c_str());
+    return 2;
+  }
+  // A PDF ends with "%%EOF": a renderer whose writes failed (a full temporary
+  // folder, a file-size limit) must not pass a truncated file on as a report.
+  const std::size_t tail = bytes.size() > 1024 ? bytes.size() - 1024 : 0;
+  if (bytes.rfind("%PDF-", 0) != 0 || bytes.find("%%EOF", tail) == std::string::npos) {
+    std::fprintf(stderr,
+                 "napkin-cli report: the renderer wrote an incomplete PDF (%zu bytes, no end "
+                 "marker); is %s full? %s was not touched\n",
+                 bytes.size(), QDir::tempPath().toLocal8Bit().constData(), out.c_str());
+    return 2;
+  }
+  const bool to_stdout = out == "-";
+  QString e;
+  if (!write_file_atomically(
+          to_stdout ? QStringLiteral("/dev/stdout") : QString::fromStdString(out),
+          QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())), &e)) {
+    std::fprintf(stderr, "napkin-cli report: %s\n", e.toLocal8Bit().constData());
+    return 2;
+  }
+  if (!to_stdout) std::printf("wrote %s\n", out.c_str());
+  return 0;
+}
+
+int run_report(Args& a) {
+  auto out = a.value("-o");
+  if (!out) out = a.value("--output");
+  if (!out) throw UsageError("-o OUT.pdf is required");
+  const auto scenario = a.value("--scenario");
+  const auto baseline = a.value("--baseline");
+  const std::string page = page_size(a);
   a.finish();
   QString why;
   const QString app = findApp(&why);
@@ -114,62 +176,13 @@ int run_report(Args& a) {
     std::fprintf(stderr, "napkin-cli report: the renderer did not finish within 120 s\n");
     return 2;
   }
-  const QString err = QString::fromLocal8Bit(p.readAllStandardError());
   if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-    QString line = rendererMessage(err, p);
-    // The renderer's file is a private temporary one: name the folder it was
-    // in (a file-size limit or a full temporary folder is the user's to fix)
-    // and the file the user asked for, which is untouched.
-    const bool about_rendered = line.contains(rendered);
-    line.replace(rendered, QStringLiteral("the report being rendered in ") + QDir::tempPath());
-    if (about_rendered) {
-      line.replace(QStringLiteral(" (any previous file is untouched)"), QString());
-      line += QStringLiteral("; %1 was not touched").arg(QString::fromStdString(*out));
-    }
-    // The renderer was given absolute paths; say them as the user typed them.
-    for (const auto& typed : {scenario, baseline})
-      if (typed)
-        line.replace(QFileInfo(QString::fromStdString(*typed)).absoluteFilePath(),
-                     QString::fromStdString(*typed));
-    for (const std::string& typed : chip_files())
-      line.replace(QFileInfo(QString::fromStdString(typed)).absoluteFilePath(),
-                   QString::fromStdString(typed));
+    const QString line = failureLine(QString::fromLocal8Bit(p.readAllStandardError()), p, rendered,
+                                     *out, scenario, baseline);
     std::fprintf(stderr, "napkin-cli report: %s\n", line.toLocal8Bit().constData());
     return 2;
   }
-  std::string bytes, error;
-  if (!read_file_capped(rendered.toStdString(), std::int64_t{1} << 30, &bytes, &error)) {
-    std::fprintf(stderr, "napkin-cli report: the rendered report: %s\n", error.c_str());
-    return 2;
-  }
-  // A PDF ends with "%%EOF": a renderer whose writes failed (a full temporary
-  // folder, a file-size limit) must not pass a truncated file on as a report.
-  const std::size_t tail = bytes.size() > 1024 ? bytes.size() - 1024 : 0;
-  if (bytes.rfind("%PDF-", 0) != 0 || bytes.find("%%EOF", tail) == std::string::npos) {
-    std::fprintf(stderr,
-                 "napkin-cli report: the renderer wrote an incomplete PDF (%zu bytes, no end "
-                 "marker); is %s full? %s was not touched\n",
-                 bytes.size(), QDir::tempPath().toLocal8Bit().constData(), out->c_str());
-    return 2;
-  }
-  if (*out == "-") {  // standard output
-    QString e;
-    if (!write_file_atomically(QStringLiteral("/dev/stdout"),
-                               QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())),
-                               &e)) {
-      std::fprintf(stderr, "napkin-cli report: %s\n", e.toLocal8Bit().constData());
-      return 2;
-    }
-    return 0;
-  }
-  QString e;
-  if (!write_file_atomically(QString::fromStdString(*out),
-                             QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())), &e)) {
-    std::fprintf(stderr, "napkin-cli report: %s\n", e.toLocal8Bit().constData());
-    return 2;
-  }
-  std::printf("wrote %s\n", out->c_str());
-  return 0;
+  return deliver(rendered, *out);
 }
 
 }  // namespace
