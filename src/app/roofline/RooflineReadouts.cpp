@@ -135,8 +135,6 @@ RooflineReadouts::RooflineReadouts(ReadoutGrid* grid) : grid_(grid) {
 }
 
 void RooflineReadouts::show(const RooflineView& v) {
-  const RooflinePanelData& d = v.data;
-  const RooflineScenario& sc = v.inputs;
   const Scenario& s = v.scenario;
   const QString wp = dtypeText(s.serving.weight_dtype), kp = dtypeText(s.serving.kv_dtype);
   grid_->setSectionTitle(roofline,
@@ -144,6 +142,17 @@ void RooflineReadouts::show(const RooflineView& v) {
   grid_->setSectionTitle(mfu, tr("MFU budget of a training step"));
   grid_->setSectionTitle(
       latency, tr("Latency napkin: %1 at %2 weights on %3").arg(qs(s.model_name), wp, qs(s.chip)));
+  showRoofline(v);
+  showMfu(v);
+  showLatency(v);
+}
+
+// The chip's ridge and where prefill and decode sit against it.
+void RooflineReadouts::showRoofline(const RooflineView& v) {
+  const RooflinePanelData& d = v.data;
+  const RooflineScenario& sc = v.inputs;
+  const Scenario& s = v.scenario;
+  const QString wp = dtypeText(s.serving.weight_dtype), kp = dtypeText(s.serving.kv_dtype);
   grid_->set(ridge, {.value = intensityText(d.ridge_flops_per_byte),
                      .note = tr("peak ÷ HBM bandwidth of %1").arg(qs(s.chip)),
                      .number = d.ridge_flops_per_byte});
@@ -163,6 +172,11 @@ void RooflineReadouts::show(const RooflineView& v) {
                                           qs(format_grouped(sc.operations.decode_batch))),
                         .note = tr("%1 KV cache vs %2 weights").arg(kp, wp),
                         .number = d.decode_at_batch.kv_share_of_bytes});
+}
+
+// The plan's MFU, the budget's MFU and HFU, and the biggest lever.
+void RooflineReadouts::showMfu(const RooflineView& v) {
+  const RooflinePanelData& d = v.data;
   if (v.plan)
     grid_->set(plan_mfu, {.value = tr("%1 (%2), C = %3")
                                        .arg(percent(v.plan->mfu.mfu), qs(v.plan->mfu_source_name()),
@@ -189,6 +203,14 @@ void RooflineReadouts::show(const RooflineView& v) {
                           .arg(qs(to_string(m.biggest_lever)), percent(m.biggest_lever_fraction)),
        .note = tr("removing it lifts MFU to %1").arg(percent(d.mfu_without_lever.mfu)),
        .number = m.biggest_lever_fraction});
+}
+
+// The latency napkin: the model, its weights, the turn and the chips it needs.
+void RooflineReadouts::showLatency(const RooflineView& v) {
+  const RooflinePanelData& d = v.data;
+  const RooflineScenario& sc = v.inputs;
+  const Scenario& s = v.scenario;
+  const QString wp = dtypeText(s.serving.weight_dtype);
   const ParamCount p = count_params(sc.shape);
   grid_->set(model,
              {.value = sc.shape.is_moe() ? tr("%1 (%2 act.)")

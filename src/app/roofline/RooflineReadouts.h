@@ -32,6 +32,9 @@ class RooflineReadouts {
 
  private:
   ReadoutGrid::Row add(const ReadoutSpec& spec);
+  void showRoofline(const RooflineView& v);
+  void showMfu(const RooflineView& v);
+  void showLatency(const RooflineView& v);
   ReadoutGrid* grid_;
   QHash<QString, ReadoutGrid::Row> rows_;
 };
