@@ -125,11 +125,22 @@ constexpr Efficiency kB200Eff{0.776, 0.76, 0.75, 0.37,
     "ml-engineering network tables); HBM fraction assumed as H100 (no public B200 copy "
     "benchmark cited)",
     0.667, 0.776};
-constexpr Efficiency kMi300xEff{0.60, 0.70, 0.65, 0.40,
+// MI300X attention: AMD's asm FlashAttention kernels (ROCm/aiter,
+// op_tests/cpp/mha/README.md, bf16, batch 8, 64 query and 8 KV heads of 128,
+// causal, 8K): forward 550.7 and backward 474.0 TFLOP/s (bf16 atomics), so
+// forward + backward (the backward 2.5x the forward's FLOPs) 3.5 / (1/550.7 +
+// 2.5/474.0) = 494 of 1,307.4: 0.38. A standalone kernel's rate, which a
+// training step does not exceed (on Hopper the in-step rate is about 0.8 of
+// the kernel's). Collectives: RCCL all_reduce_perf on 8 MI300X (RCCL 2.22.3,
+// ROCm 6.3) 310-319 GB/s bus bandwidth from 512 MB to 16 GB, "capped at
+// 310-330 GB/s" (ROCm blogs, mi300x-rccl-xgmi, March 2025): 0.70 of 448.
+constexpr Efficiency kMi300xEff{0.60, 0.70, 0.65, 0.38,
     "MI300X: MAMF 781.9/1,300 TFLOP/s (ROCm 6.2, ml-engineering); HBM copy ~4.1 of 5.3 TB/s "
-    "(Chips and Cheese); all-reduce bus bandwidth 312.9 of 448 GB/s over 8 GPUs and 47.7 of 64 "
-    "over 2 (ml-engineering network tables); the attention fraction is an estimate; FP8 GEMMs "
-    "assumed at Hopper's FP8-to-bf16 ratio (0.62/0.80)",
+    "(Chips and Cheese); RCCL all_reduce bus bandwidth 310-319 of 448 GB/s on 8 GPUs (ROCm "
+    "blogs, mi300x-rccl-xgmi) and 47.7 of 64 over 2 (ml-engineering network tables); fused "
+    "attention forward + backward 494 of 1,307 TFLOP/s, causal 8K, aiter's asm kernels "
+    "standalone (ROCm/aiter mha README); FP8 GEMMs assumed at Hopper's FP8-to-bf16 ratio "
+    "(0.62/0.80)",
     0.465, 0.601};
 constexpr Efficiency kTpuEff{0.80, 0.80, 0.75, 0.50,
     "TPU: estimates (no public per-kernel sweep); XLA matmuls of transformer sizes ~80 % of peak"};

@@ -98,3 +98,18 @@ TEST(Hardware, DeviceMemoryIsTheDriversTotal) {
   const Chip& tpu = chip_by_name("TPU v5e");
   EXPECT_EQ(device_memory(tpu).bytes, tpu.hbm_bytes);
 }
+
+// Fractions set from published measurements, recomputed here from the
+// figures the table cites (hardware.cpp).
+TEST(Hardware, MeasuredFractionsFollowTheirSources) {
+  const Chip& mi300x = chip_by_name("MI300X");
+  // aiter's asm FlashAttention on MI300X, causal 8K: forward 550.67, backward
+  // 474.02 TFLOP/s; the backward has 2.5x the forward's FLOPs.
+  const double fwd_bwd = 3.5 / (1 / 550.67 + 2.5 / 474.02);
+  EXPECT_NEAR(mi300x.efficiency.attention, fwd_bwd / 1307.4, 0.005);
+  // RCCL all_reduce_perf on 8 MI300X: 310-319 GB/s of the 448 the links give.
+  EXPECT_NEAR(mi300x.efficiency.link * 448, 314.5, 5);
+  EXPECT_TRUE(mi300x.network.full_mesh);
+  EXPECT_FALSE(chip_by_name("H100").network.full_mesh);
+  EXPECT_FALSE(chip_by_name("B200").network.full_mesh);
+}
