@@ -257,27 +257,29 @@ TEST(ServingValidation, OfflineV017HeldOut) {
 TEST(ServingValidation, TrtllmBenchSettingsFollowTheTool) {
   const ServingModel small = serving_model(published_serving_shape("llama-3.1-8b"));
   const ServingModel big = serving_model(published_serving_shape("llama-3.1-70b"));
-  TrtllmBenchSettings s = trtllm_bench_settings(small, chip_by_name("H200"), 1, 1, 128, 128, true);
-  EXPECT_EQ(s.max_batch_size, 4096);
-  EXPECT_EQ(s.max_num_tokens, 8192);
-  // Longer sequences: 947 of 2,176 tokens fit (up to 1,024), with a token
-  // budget of 947 × 1.0625, up to the 2,048 floor; at 20,000/2,000, 94
-  // requests (up to 96) and the floor again, below the prompt: the engine
-  // must chunk it.
-  s = trtllm_bench_settings(small, chip_by_name("H200"), 1, 1, 128, 2048, true);
-  EXPECT_EQ(s.max_batch_size, 1024);
-  EXPECT_EQ(s.max_num_tokens, 2048);
-  s = trtllm_bench_settings(small, chip_by_name("H200"), 1, 1, 20000, 2000, true);
-  EXPECT_EQ(s.max_batch_size, 96);
-  EXPECT_EQ(s.max_num_tokens, 2048);
-  // 70B on eight H200 at 2,048/128: 3,011 requests (up to 3,072) × 17 tokens,
-  // capped at 32,768.
-  s = trtllm_bench_settings(big, chip_by_name("H200"), 8, 1, 2048, 128, true);
-  EXPECT_EQ(s.max_batch_size, 3072);
-  EXPECT_EQ(s.max_num_tokens, 32768);
-  s = trtllm_bench_settings(big, chip_by_name("H100"), 1, 1, 128, 128, true);
-  EXPECT_EQ(s.max_batch_size, 224);
-  EXPECT_EQ(s.max_num_tokens, 2048);
+  struct Case {
+    const ServingModel* model;
+    const char* chip;
+    std::int64_t tp, input, output, batch, tokens;
+  };
+  for (const Case& c : {
+           Case{&small, "H200", 1, 128, 128, 4096, 8192},
+           // Longer sequences: 947 of 2,176 tokens fit (up to 1,024), with a
+           // budget of 947 × 1.0625, up to the 2,048 floor; at 20,000/2,000, 94
+           // requests (up to 96) and the floor again, below the prompt: the
+           // engine must chunk it.
+           Case{&small, "H200", 1, 128, 2048, 1024, 2048},
+           Case{&small, "H200", 1, 20000, 2000, 96, 2048},
+           // 70B on eight H200 at 2,048/128: 3,011 requests (up to 3,072) × 17
+           // tokens, capped at 32,768.
+           Case{&big, "H200", 8, 2048, 128, 3072, 32768},
+           Case{&big, "H100", 1, 128, 128, 224, 2048},
+       }) {
+    const TrtllmBenchSettings s =
+        trtllm_bench_settings(*c.model, chip_by_name(c.chip), c.tp, 1, c.input, c.output, true);
+    EXPECT_EQ(s.max_batch_size, c.batch) << c.chip << " " << c.input << "/" << c.output;
+    EXPECT_EQ(s.max_num_tokens, c.tokens) << c.chip << " " << c.input << "/" << c.output;
+  }
   // FP16 weights (141 GB) do not fit one 80 GB device: refused.
   EXPECT_THROW(trtllm_bench_settings(big, chip_by_name("H100"), 1, 1, 128, 128, false),
                std::invalid_argument);
