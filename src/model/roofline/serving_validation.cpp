@@ -314,8 +314,7 @@ TrtllmBenchSettings trtllm_bench_settings(const ServingModel& model, const Chip&
       free_gib * 0.95 / kv_gib_per_token / static_cast<double>(input_tokens + output_tokens);
   if (!(requests >= 1))
     throw std::invalid_argument(
-        "trtllm-bench settings: not one request's KV cache fits beside "
-        "the weights on " +
+        "trtllm-bench settings: not one request's KV cache fits beside the weights on " +
         format_grouped(devices) + " x " + std::string(chip.name));
   const double batch = std::min(requests, 4096.0) / static_cast<double>(pp);
   const double tokens = std::min(
@@ -381,11 +380,18 @@ std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view text)
     if (!row.at("max_batch_size").empty()) {
       in.concurrency = count(row, "max_batch_size", line_no);
     } else {
-      const TrtllmBenchSettings bench = trtllm_bench_settings(
-          model, chip_by_name(in.serving.chip), in.serving.layout.tp, 1, in.serving.prompt_tokens,
-          in.serving.decode_tokens, precision == "fp8");
+      TrtllmBenchSettings bench;
+      try {
+        bench = trtllm_bench_settings(model, chip_by_name(in.serving.chip), in.serving.layout.tp, 1,
+                                      in.serving.prompt_tokens, in.serving.decode_tokens,
+                                      precision == "fp8");
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) + ": " +
+                                    e.what());
+      }
       in.concurrency = bench.max_batch_size;
-      const bool pytorch_flow = version == "v1.0";
+      // From v1.0 trtllm-bench runs the PyTorch backend by default.
+      const bool pytorch_flow = version.rfind("v0.", 0) != 0;
       in.max_tokens_per_step =
           pytorch_flow
               ? std::max(bench.max_num_tokens, in.serving.prompt_tokens + bench.max_batch_size)

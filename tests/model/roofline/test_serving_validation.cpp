@@ -312,6 +312,9 @@ TEST(ServingValidation, OfflineCsvErrorsNameTheLine) {
   EXPECT_TRUE(has("llama-3.1-8b,H100,fp8,1,128,128,9,total_output_tokens_per_s,9,v1.0,-4\n",
                   "column max_batch_size"));
   EXPECT_TRUE(has("llama-9,H100,fp8,1,128,128,100,total_output_tokens_per_s,9,v1.0,\n", "llama-9"));
+  // No stated batch and no room for trtllm-bench's: 70B in FP16 on one H100.
+  EXPECT_TRUE(has("llama-3.1-70b,H100,fp16,1,128,128,9,total_output_tokens_per_s,9,v1.0,\n",
+                  "line 2: trtllm-bench settings: not one request"));
   EXPECT_TRUE(
       has("llama-3.1-8b,H100,fp8,1,128,128,9,total_output_tokens_per_s,9,v1.0\n", "fields"));
   EXPECT_THROW(trtllm_offline_validation_sets("model,chip\n"), std::invalid_argument);
