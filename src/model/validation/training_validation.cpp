@@ -338,8 +338,9 @@ ValidationSet megatron_bridge_b200_validation_set(std::string_view text) {
       "tokens/s",
       "NVIDIA Megatron Bridge performance summaries, NeMo containers 25.09 and 25.11: "
       "Llama 3.1 405B on 128 B200, FP8 with current scaling",
-      "as the H100 set; B200's GEMM efficiencies from published MAMF sweeps, its link, HBM "
-      "and attention fractions Hopper's; no constant was set from these rows",
+      "as the H100 set; B200's GEMM efficiencies from published MAMF sweeps, its NVLink "
+      "fraction from nccl-tests on 8 B200, its fused attention from FlashAttention-4 inside "
+      "training steps, its HBM fraction Hopper's; no constant was set from these rows",
       {}};
   add_megatron_bridge_rows(text, "megatron_bridge/b200_pretraining.csv", "B200", "dgx-b200", set);
   return set;
