@@ -155,26 +155,39 @@ std::optional<ServingLayout> serve_layout(const ServeRequest& r) {
   return l;
 }
 
+// The engine's launch flags for `layout` at `max_batch` requests in flight.
+EmittedFlags launch_flags(const ServeRequest& r, const ServingLayout& layout,
+                          std::int64_t max_batch) {
+  ServingFlagsInput f;
+  f.model = r.served_model;
+  f.tp = layout.tp;
+  f.pp = layout.pp;
+  f.max_batch = max_batch;
+  f.max_input_tokens = r.in.prompt_tokens + r.in.cached_tokens;
+  f.max_seq_tokens = f.max_input_tokens + r.in.decode_tokens;
+  f.weight_dtype = std::string(to_string(r.in.weights));
+  f.kv_dtype = std::string(to_string(r.in.kv));
+  if (r.mode && r.mode->max_tokens_per_step) f.max_num_tokens = *r.mode->max_tokens_per_step;
+  EmittedFlags flags = r.emit_to == "vllm" ? emit_vllm(f) : emit_tensorrt_llm(f);
+  if (layout.ep > 1)
+    flags.caveats.push_back("expert parallelism (ep = " + std::to_string(layout.ep) +
+                            ") is not emitted; set the engine's expert-parallel option");
+  if (r.mode && r.mode->chunked_prefill)
+    flags.caveats.push_back(std::string("chunked prefill ") +
+                            (*r.mode->chunked_prefill ? "on" : "off") +
+                            " is not emitted; set it at run time (vLLM --enable-chunked-prefill, "
+                            "TensorRT-LLM enable_chunked_context)");
+  return flags;
+}
+
 std::optional<EmittedFlags> emitted_flags(const ServeRequest& r, const ServeAnswer& ans) {
   if (r.emit_to == "none") return std::nullopt;
   const ServingResult* shown = ans.shown();
   if (!shown)
     throw UsageError("--emit needs a serving layout: give --chips or a --search that finds one");
-  ServingFlagsInput f;
-  f.model = r.served_model;
-  f.tp = shown->layout.tp;
-  f.pp = shown->layout.pp;
-  f.max_batch =
-      !ans.chosen && ans.search && ans.search->best ? ans.search->best->max_batch : shown->batch;
-  f.max_input_tokens = r.in.prompt_tokens + r.in.cached_tokens;
-  f.max_seq_tokens = f.max_input_tokens + r.in.decode_tokens;
-  f.weight_dtype = std::string(to_string(r.in.weights));
-  f.kv_dtype = std::string(to_string(r.in.kv));
-  EmittedFlags flags = r.emit_to == "vllm" ? emit_vllm(f) : emit_tensorrt_llm(f);
-  if (shown->layout.ep > 1)
-    flags.caveats.push_back("expert parallelism (ep = " + std::to_string(shown->layout.ep) +
-                            ") is not emitted; set the engine's expert-parallel option");
-  return flags;
+  return launch_flags(
+      r, shown->layout,
+      !ans.chosen && ans.search && ans.search->best ? ans.search->best->max_batch : shown->batch);
 }
 
 ServeAnswer compute_serve(const ServeRequest& r, const std::optional<ServingLayout>& layout) {
@@ -214,7 +227,10 @@ int run_serve(Args& a) {
     if (r.search) throw UsageError("--mode and --search do not combine");
     r.in.layout = *layout;
     r.mode->serving = r.in;
-    return print_serve_mode(r.model, *r.mode, r.json, r.model_name, r.frontier, r.ttft_p99_seconds);
+    const ModeEmit launch{
+        r.emit_to, [&](std::int64_t concurrency) { return launch_flags(r, *layout, concurrency); }};
+    return print_serve_mode(r.model, *r.mode, r.json, r.model_name, r.frontier, r.ttft_p99_seconds,
+                            r.emit_to == "none" ? nullptr : &launch);
   }
   const ServeAnswer ans = compute_serve(r, layout);
   if (r.json)

@@ -90,8 +90,10 @@ std::string serve_help_text() {
 
 int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
                      const std::string& model_name, bool frontier,
-                     std::optional<double> ttft_p99_seconds) {
+                     std::optional<double> ttft_p99_seconds, const ModeEmit* launch) {
   const ModeResult r = evaluate_mode(model, in);
+  std::optional<EmittedFlags> flags;
+  if (launch) flags = launch->flags(r.concurrency);
   const ServingInputs& s = in.serving;
   std::vector<FrontierPoint> points;
   if (frontier) points = serving_frontier(model, in);
@@ -133,6 +135,7 @@ int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
     if (max_rate)
       o["max_request_rate_for_ttft"] =
           QJsonObject{{"ttft_p99_seconds", *ttft_p99_seconds}, {"requests_per_second", *max_rate}};
+    if (flags) o["emit"] = emit_json(launch->framework, flags->text, flags->caveats);
     print_json(o);
     return 0;
   }
@@ -170,6 +173,10 @@ int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
       std::printf("  %12s  %12s  %22s\n", format_grouped(p.concurrency).c_str(),
                   format_seconds(p.tpot_p50_seconds).c_str(),
                   format_grouped(p.output_tokens_per_second_per_chip, 1).c_str());
+  }
+  if (flags) {
+    std::printf("\nLaunch flags (%s):\n%s", launch->framework.c_str(), flags->text.c_str());
+    for (const std::string& c : flags->caveats) std::printf("  note: %s\n", c.c_str());
   }
   return 0;
 }

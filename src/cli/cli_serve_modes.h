@@ -2,22 +2,33 @@
 // (serving_modes.h), its throughput and latency percentiles.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 
-#include <optional>
-
 #include "cli_common.h"
+#include "framework_config.h"
 #include "serving_modes.h"
 #include "serving_speculative.h"
 
 namespace napkin::cli {
 
+// serve --emit with a mode: the engine's name and its launch flags for the
+// number of requests in flight the run used.
+struct ModeEmit {
+  std::string framework;
+  std::function<EmittedFlags(std::int64_t concurrency)> flags;
+};
+
 // Prints (or, with json, emits) the mode's result; with `frontier` the
 // latency–throughput frontier too, with `ttft_p99_seconds` the highest
-// request rate that keeps P99 TTFT within it. Returns the exit status.
+// request rate that keeps P99 TTFT within it, with `launch` the launch flags
+// (JSON "emit"). Returns the exit status.
 int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
                      const std::string& model_name, bool frontier = false,
-                     std::optional<double> ttft_p99_seconds = std::nullopt);
+                     std::optional<double> ttft_p99_seconds = std::nullopt,
+                     const ModeEmit* launch = nullptr);
 
 // --draft-params N | --draft-config FILE [--draft-k 4] [--acceptance 0.7]:
 // the draft model for speculative decoding (none without a draft flag).

@@ -97,6 +97,9 @@ struct ServingFlagsInput {
   std::int64_t max_seq_tokens = 4096;  // prompt + generated
   std::string weight_dtype = "bf16";   // bf16, fp8, int8, int4
   std::string kv_dtype = "bf16";
+  // Tokens one iteration runs (vLLM --max-num-batched-tokens, trtllm-build
+  // --max_num_tokens); 0: the engine's default, not emitted.
+  std::int64_t max_num_tokens = 0;
   bool operator==(const ServingFlagsInput&) const = default;
 };
 EmittedFlags emit_vllm(const ServingFlagsInput& in);

@@ -200,6 +200,7 @@ EmittedFlags emit_vllm(const ServingFlagsInput& in) {
   out.text = "vllm serve " + in.model + " \\\n  --tensor-parallel-size " + n(in.tp) +
              " \\\n  --pipeline-parallel-size " + n(in.pp) + " \\\n  --max-num-seqs " +
              n(in.max_batch) + " \\\n  --max-model-len " + n(in.max_seq_tokens);
+  if (in.max_num_tokens > 0) out.text += " \\\n  --max-num-batched-tokens " + n(in.max_num_tokens);
   if (in.weight_dtype == "fp8")
     out.text += " \\\n  --quantization fp8";
   else if (in.weight_dtype != "bf16")
@@ -232,7 +233,9 @@ EmittedFlags emit_tensorrt_llm(const ServingFlagsInput& in) {
              " --output_dir ckpt --dtype bfloat16 --tp_size " + n(in.tp) + " --pp_size " +
              n(in.pp) + quant + "\ntrtllm-build --checkpoint_dir ckpt --output_dir engine" +
              " \\\n  --max_batch_size " + n(in.max_batch) + " \\\n  --max_input_len " +
-             n(in.max_input_tokens) + " \\\n  --max_seq_len " + n(in.max_seq_tokens) + "\n";
+             n(in.max_input_tokens) + " \\\n  --max_seq_len " + n(in.max_seq_tokens) +
+             (in.max_num_tokens > 0 ? " \\\n  --max_num_tokens " + n(in.max_num_tokens) : "") +
+             "\n";
   out.caveats.push_back(
       "convert_checkpoint.py lives in the model family's examples folder (e.g. examples/llama)");
   return out;
@@ -272,6 +275,8 @@ ServingFlagsInput parse_serving_flags(std::string_view text, std::string_view so
     in.max_batch = integer({"max_num_seqs"}, 256);
     in.max_seq_tokens = integer({"max_model_len"}, 0);
     in.max_input_tokens = in.max_seq_tokens;
+    in.max_num_tokens =
+        get({"max_num_batched_tokens"}) ? integer({"max_num_batched_tokens"}, 0) : 0;
     const ConfigEntry* q = get({"quantization"});
     in.weight_dtype = q ? q->value : "bf16";
     const ConfigEntry* kv = get({"kv_cache_dtype"});
@@ -283,6 +288,7 @@ ServingFlagsInput parse_serving_flags(std::string_view text, std::string_view so
     in.max_batch = integer({"max_batch_size"}, 2048);
     in.max_input_tokens = integer({"max_input_len"}, 1024);
     in.max_seq_tokens = integer({"max_seq_len"}, 0);
+    in.max_num_tokens = get({"max_num_tokens"}) ? integer({"max_num_tokens"}, 0) : 0;
     const ConfigEntry* w = get({"weight_only_precision"});
     in.weight_dtype = get({"use_fp8"}) ? "fp8" : w ? w->value : "bf16";
     in.kv_dtype = get({"fp8_kv_cache"}) ? "fp8" : get({"int8_kv_cache"}) ? "int8" : "bf16";

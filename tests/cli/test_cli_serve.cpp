@@ -299,6 +299,21 @@ TEST(CliServe, Modes) {
   expect_usage_error(offline + QStringList{"--chunked-prefill", "maybe"}, "--chunked-prefill");
   expect_usage_error(offline + QStringList{"--max-num-tokens", "0"}, "--max-num-tokens");
   expect_usage_error(base + QStringList{"--max-num-tokens", "2048"}, "--max-num-tokens");
+  // --emit with a mode: the flags for the requests in flight the run used and
+  // its token budget (it was read and silently dropped before).
+  const CliResult emitted =
+      json_ok(offline +
+              QStringList{"--max-num-tokens", "2048", "--chunked-prefill", "on", "--emit", "vllm"});
+  const QJsonObject e = emitted.json.value("emit").toObject();
+  EXPECT_EQ(e.value("framework").toString(), "vllm");
+  const QString text = e.value("text").toString();
+  EXPECT_TRUE(text.contains("--max-num-batched-tokens 2048")) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("--max-num-seqs %1")
+                                .arg(static_cast<qint64>(num(emitted.json, "concurrency")))))
+      << text.toStdString();
+  const CliResult plain = run_cli(offline + QStringList{"--emit", "tensorrt-llm"});
+  EXPECT_EQ(plain.exit_code, 0);
+  EXPECT_TRUE(plain.out.contains("Launch flags (tensorrt-llm)")) << plain.out.toStdString();
 }
 
 // Speculative decoding: a 7B draft for a 70B target wins at batch 1.

@@ -532,6 +532,14 @@ TEST(FrameworkEmit, ServingRoundTrip) {
   in.weight_dtype = "int4";
   in.kv_dtype = "int8";
   EXPECT_EQ(parse_serving_flags(emit_tensorrt_llm(in).text, "trt"), in);
+  // The iteration's token budget where the run set one.
+  in.max_num_tokens = 4096;
+  EXPECT_NE(emit_tensorrt_llm(in).text.find("--max_num_tokens 4096"), std::string::npos);
+  EXPECT_EQ(parse_serving_flags(emit_tensorrt_llm(in).text, "trt"), in);
+  in.weight_dtype = in.kv_dtype = "fp8";
+  in.max_input_tokens = in.max_seq_tokens;
+  EXPECT_NE(emit_vllm(in).text.find("--max-num-batched-tokens 4096"), std::string::npos);
+  EXPECT_EQ(parse_serving_flags(emit_vllm(in).text, "vllm"), in);
 }
 
 TEST(FrameworkEmit, RefusesALayoutThatDoesNotDivide) {
