@@ -92,8 +92,15 @@ const std::vector<ServingEngine> kEngines = {
      .scheduler = EngineScheduler::chunked,
      .max_prefill_tokens_per_step = 8192,
      .budget_counts_decode_tokens = true,
-     .source = "vLLM engine arguments: --max-num-batched-tokens 8192 (online serving default), "
-               "the tokens of one iteration, the running requests' decode tokens scheduled "
+     .max_batch_size = 1024,
+     .offline_tokens_per_step = 16384,
+     .small_device_max_batch_size = 256,
+     .small_device_tokens_per_step = 2048,
+     .small_device_offline_tokens_per_step = 8192,
+     .source = "vLLM EngineArgs.get_batch_defaults: on a device of at least 70 GiB that is not "
+               "an A100, --max-num-seqs 1024 and --max-num-batched-tokens 8192 online (16,384 "
+               "offline, the LLM class); otherwise 256 and 2,048 (8,192 offline); the batched "
+               "tokens are one iteration's, the running requests' decode tokens scheduled "
                "first (V1 scheduler, token_budget); "
                "--block-size 16 (CUDA), --gpu-memory-utilization 0.9, "
                "CUDA graphs unless --enforce-eager; chunked prefill on by default in the V1 "
@@ -154,6 +161,21 @@ std::string_view to_string(EngineScheduler s) {
 
 const std::vector<ServingEngine>& serving_engines() { return kEngines; }
 
+SchedulerLimits scheduler_limits(const ServingEngine& e, const Chip& chip, bool offline) {
+  SchedulerLimits l{e.max_batch_size, e.max_prefill_tokens_per_step};
+  const bool small = static_cast<double>(device_memory(chip).bytes) < 70.0 * 1024 * 1024 * 1024 ||
+                     std::string_view(chip.name).find("A100") != std::string_view::npos;
+  if (small && e.small_device_max_batch_size > 0) {
+    l.max_batch_size = e.small_device_max_batch_size;
+    l.tokens_per_step = offline && e.small_device_offline_tokens_per_step > 0
+                            ? e.small_device_offline_tokens_per_step
+                            : e.small_device_tokens_per_step;
+  } else if (offline && e.offline_tokens_per_step > 0) {
+    l.tokens_per_step = e.offline_tokens_per_step;
+  }
+  return l;
+}
+
 std::string engine_names() {
   std::string s;
   for (const ServingEngine& e : kEngines) s += (s.empty() ? "" : ", ") + std::string(e.name);
@@ -202,6 +224,13 @@ std::string engine_description(const ServingEngine& e) {
   if (e.max_batch_size > 0)
     s += ", at most " + format_grouped(static_cast<double>(e.max_batch_size)) +
          " requests in flight";
+  if (e.small_device_max_batch_size > 0)
+    s += " (devices of at least 70 GiB but A100; " +
+         format_grouped(static_cast<double>(e.offline_tokens_per_step)) +
+         " tokens offline; other devices " +
+         format_grouped(static_cast<double>(e.small_device_max_batch_size)) + " requests, " +
+         format_grouped(static_cast<double>(e.small_device_tokens_per_step)) + " tokens, " +
+         format_grouped(static_cast<double>(e.small_device_offline_tokens_per_step)) + " offline)";
   return s;
 }
 

@@ -26,6 +26,8 @@
 #include <string_view>
 #include <vector>
 
+#include "hardware.h"
+
 namespace napkin {
 
 enum class EngineScheduler {
@@ -78,6 +80,15 @@ struct ServingEngine {
   // Requests in flight at most (continuous batching) unless the run sets its
   // own concurrency; 0: as many as the KV cache holds.
   std::int64_t max_batch_size = 0;
+  // vLLM sizes its scheduler by device and entry point (EngineArgs.
+  // get_batch_defaults): a device of at least 70 GiB that is not an A100
+  // gets the two fields above online and offline_tokens_per_step in its
+  // offline entry point (the LLM class); any other device the small_device_
+  // values. 0: the fields above everywhere.
+  std::int64_t offline_tokens_per_step = 0;
+  std::int64_t small_device_max_batch_size = 0;
+  std::int64_t small_device_tokens_per_step = 0;
+  std::int64_t small_device_offline_tokens_per_step = 0;
   std::string_view source;  // where the properties come from
 };
 
@@ -86,6 +97,15 @@ struct ServingEngine {
 // one rank, head width, and whether the KV cache is 16-bit.
 bool xqa_takes_layer(std::int64_t query_heads_per_rank, std::int64_t kv_heads_per_rank,
                      std::int64_t d_head, bool kv_cache_16_bit);
+
+// What the engine's scheduler allows on `chip`, online or offline
+// (ServingEngine's device and entry-point defaults): requests in flight at
+// most and tokens an iteration runs at most (0: no limit either).
+struct SchedulerLimits {
+  std::int64_t max_batch_size = 0;
+  std::int64_t tokens_per_step = 0;
+};
+SchedulerLimits scheduler_limits(const ServingEngine& e, const Chip& chip, bool offline);
 
 // Every preset, `ideal` first.
 const std::vector<ServingEngine>& serving_engines();

@@ -99,8 +99,9 @@ std::vector<Request> draw_requests(const ModeInputs& in) {
 // The engine's scheduler over the requests: admit what has arrived up to the
 // cap (one context phase for them all), then one decode step of every running
 // request; fills the result's steps, latencies and throughput.
-void run_requests(const detail::LayoutEval& eval, const ServingEngine& engine, const ModeInputs& in,
-                  std::int64_t cap, std::vector<Request>& reqs, ModeResult& r) {
+void run_requests(const detail::LayoutEval& eval, const ServingEngine& engine,
+                  const SchedulerLimits& limits, const ModeInputs& in, std::int64_t cap,
+                  std::vector<Request>& reqs, ModeResult& r) {
   std::vector<std::size_t> running;
   std::vector<double> ttft, tpot;
   ttft.reserve(reqs.size());
@@ -122,7 +123,7 @@ void run_requests(const detail::LayoutEval& eval, const ServingEngine& engine, c
     // priced as one context phase) or when nothing else runs (it could never
     // fit otherwise).
     std::vector<std::size_t> admitted;
-    const std::int64_t limit = in.max_tokens_per_step.value_or(engine.max_prefill_tokens_per_step);
+    const std::int64_t limit = in.max_tokens_per_step.value_or(limits.tokens_per_step);
     std::int64_t budget = limit;
     if (limit > 0 && engine.budget_counts_decode_tokens)
       budget -= static_cast<std::int64_t>(running.size());
@@ -243,14 +244,17 @@ ModeResult evaluate_mode(const ServingModel& model, const ModeInputs& in) {
 
   if (r.max_concurrency == 0)
     throw std::invalid_argument("the weights and one request's KV cache do not fit in memory");
-  // The run's own cap, else the engine's (its max batch size), else memory.
-  const std::int64_t engine_cap = engine.max_batch_size > 0 ? engine.max_batch_size : kMaxBatch;
+  // The run's own cap, else the engine's (its max batch size on this chip
+  // and entry point), else memory.
+  const SchedulerLimits limits =
+      scheduler_limits(engine, chip_by_name(in.serving.chip), in.mode == BatchingMode::offline);
+  const std::int64_t engine_cap = limits.max_batch_size > 0 ? limits.max_batch_size : kMaxBatch;
   const std::int64_t cap = std::min(r.max_concurrency, in.concurrency.value_or(engine_cap));
   r.concurrency = cap;
   const detail::LayoutEval eval(model, in.serving);
   r.chips = eval.chips();
   std::vector<Request> reqs = draw_requests(in);
-  run_requests(eval, engine, in, cap, reqs, r);
+  run_requests(eval, engine, limits, in, cap, reqs, r);
   // Saturated: the slice served under 90 % of the offered tokens per second.
   if (in.mode == BatchingMode::server)
     r.saturated = r.output_tokens_per_second <

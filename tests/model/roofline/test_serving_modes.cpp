@@ -151,13 +151,45 @@ TEST(ServingModes, TheEnginesMaxBatchCapsOffline) {
   EXPECT_EQ(engine_by_name("tensorrt-llm").max_batch_size, 2048);
   in.concurrency = 4096;
   EXPECT_EQ(evaluate_mode(m, in).concurrency, std::min<std::int64_t>(4096, capped.max_concurrency));
-  // An engine without a cap fills memory.
-  ModeInputs ideal = h100_tp4(BatchingMode::offline, "vllm");
+  // An engine without a cap (SGLang sizes its running requests from memory)
+  // fills memory.
+  ModeInputs ideal = h100_tp4(BatchingMode::offline, "sglang");
   ideal.serving.prompt_tokens = 128;
   ideal.serving.decode_tokens = 16;
   ideal.requests = 5000;
   const ModeResult all = evaluate_mode(m, ideal);
   EXPECT_EQ(all.concurrency, all.max_concurrency);
+}
+
+// vLLM sizes its scheduler by device and entry point (EngineArgs.
+// get_batch_defaults): 1,024 sequences and 8,192 tokens online on a device of
+// at least 70 GiB that is not an A100 (16,384 offline), 256 and 2,048 (8,192
+// offline) elsewhere. TensorRT-LLM's defaults hold everywhere.
+TEST(ServingModes, VllmsSchedulerLimitsFollowTheDeviceAndTheEntryPoint) {
+  const ServingEngine& vllm = engine_by_name("vllm");
+  auto limits = [&](const char* chip, bool offline) {
+    const SchedulerLimits l = scheduler_limits(vllm, chip_by_name(chip), offline);
+    return std::pair{l.max_batch_size, l.tokens_per_step};
+  };
+  EXPECT_EQ(limits("H100", false), (std::pair<std::int64_t, std::int64_t>{1024, 8192}));
+  EXPECT_EQ(limits("H100", true), (std::pair<std::int64_t, std::int64_t>{1024, 16384}));
+  EXPECT_EQ(limits("MI300X", true), (std::pair<std::int64_t, std::int64_t>{1024, 16384}));
+  EXPECT_EQ(limits("A100-80", false), (std::pair<std::int64_t, std::int64_t>{256, 2048}));
+  EXPECT_EQ(limits("A100-80", true), (std::pair<std::int64_t, std::int64_t>{256, 8192}));
+  EXPECT_EQ(limits("TPU v5e", true), (std::pair<std::int64_t, std::int64_t>{256, 8192}));
+  const SchedulerLimits trt =
+      scheduler_limits(engine_by_name("tensorrt-llm"), chip_by_name("A100-80"), true);
+  EXPECT_EQ(trt.max_batch_size, 2048);
+  EXPECT_EQ(trt.tokens_per_step, 8192);
+  // An offline run on an H100 holds at most 1,024 requests whatever memory holds.
+  const ServingModel m = serving_model(kLlama2_70B);
+  ModeInputs in = h100_tp4(BatchingMode::offline, "vllm");
+  in.serving.prompt_tokens = 128;
+  in.serving.decode_tokens = 16;
+  in.requests = 5000;
+  const ModeResult r = evaluate_mode(m, in);
+  ASSERT_GT(r.max_concurrency, 1024);
+  EXPECT_EQ(r.concurrency, 1024);
 }
 
 // TensorRT-LLM's and vLLM's token budget per iteration is spent first on the
