@@ -281,6 +281,35 @@ TEST(NewUser, TheGoodputNoteStaysInsideItsAxes) {
   }
 }
 
+// The same plot when no precision is served (Llama 3 70B in a 1 s turn with
+// TTFT ≤ 500 ms and TPOT ≤ 50 ms on H100 under vLLM, whose per-kernel times
+// miss them at every precision): every label says "none" and the axes show no
+// scale (they showed 0 to 1.5e-09 before).
+TEST(NewUser, ThePrecisionCostPlotShowsNoScaleWhenNothingIsServed) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.resize(1900, 1080);
+  w.show();
+  ASSERT_TRUE(
+      w.openFile(QStringLiteral(NAPKIN_TEST_DATA "/scenarios/llama3-70b-h100-30d.napkin.json")));
+  ASSERT_TRUE(w.showPanel(QStringLiteral("roofline")));
+  RooflinePanel* p = w.panel<RooflinePanel>();
+  ASSERT_TRUE(
+      w.model()->edit(QStringLiteral("engine"), 1, [](Scenario& s) { s.serving.engine = "vllm"; }));
+  p->subTabs()->setCurrentIndex(RooflinePanel::kServingTab);
+  p->settleServing();
+  for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+  auto* plot = p->findChild<PlotWidget*>(QStringLiteral("plot_precision"));
+  ASSERT_NE(plot, nullptr);
+  int none = 0;
+  for (int i = 0; i < plot->itemCount(); ++i)
+    if (auto* t = qobject_cast<QCPItemText*>(plot->item(i));
+        t && t->visible() && t->text() == QStringLiteral("none"))
+      ++none;
+  ASSERT_EQ(none, 4);
+  EXPECT_FALSE(plot->yAxis->tickLabels());
+  EXPECT_FALSE(plot->yAxis2->tickLabels());
+}
+
 // "Cost of a token vs weight precision" at 1,900 × 1,080: each precision's
 // label ($ per million tokens, chips) is whole inside the axes, overlaps no
 // other label, and no J-per-token point is drawn over one (the J line runs at

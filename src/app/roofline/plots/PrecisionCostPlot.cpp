@@ -68,9 +68,14 @@ void PrecisionCostPlot::drawView(const ServingPanelView& v) {
   double dmax = 0, jmax = 0;
   for (double d : s.dollars) dmax = std::max(dmax, d);
   for (double j : s.joules) jmax = std::max(jmax, j);
-  // The data in the lower two thirds, under the row of labels.
-  yAxis->setRange(0, std::max(dmax, 1e-9) * kHeadroom);
-  yAxis2->setRange(0, std::max(jmax, 1e-9) * kHeadroom);
+  // The data in the lower two thirds, under the row of labels. With no
+  // precision served the axes have no scale to show: no tick labels (the
+  // labels say "none").
+  const bool served = !s.dollars.empty();
+  yAxis->setTickLabels(served);
+  yAxis2->setTickLabels(served);
+  yAxis->setRange(0, served ? std::max(dmax, 1e-9) * kHeadroom : 1.0);
+  yAxis2->setRange(0, served ? std::max(jmax, 1e-9) * kHeadroom : 1.0);
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   for (std::size_t i = 0; i < v.view.precisions.size() && i < labels_.size(); ++i) {
     const PrecisionPoint& p = v.view.precisions[i];
