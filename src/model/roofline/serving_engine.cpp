@@ -78,7 +78,8 @@ const std::vector<ServingEngine> kEngines = {
                "2048 (docs 'Tuning Max Batch Size and Max Num Tokens': the defaults; its "
                "scheduler walk-through: requests in generation are scheduled first and take one "
                "token each of the max num tokens budget, and a prompt larger than what is left "
-               "waits unless context chunking is enabled, which trtllm-bench leaves off)"},
+               "waits unless the context is chunked (off by default in trtllm-bench's PyTorch "
+               "flow, enable_chunked_context))"},
     {.name = "vllm",
      .summary = "vLLM: paged attention (16-token blocks), continuous batching with chunked "
                 "prefill, CUDA graphs, gpu_memory_utilization 0.9",
