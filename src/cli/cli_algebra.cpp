@@ -79,12 +79,7 @@ QJsonObject budget_json(const BudgetInputs& in, const BudgetReport& r, const Pla
   o["energy_kwh"] = r.cost.energy_kwh;
   o["energy_dollars"] = r.cost.energy_dollars;
   o["dollars_per_1e21_flops"] = r.cost.dollars_per_1e21_flops;
-  QJsonArray checks;
-  for (const Check& c : r.checks)
-    checks.append(QJsonObject{{"name", QString::fromStdString(c.name)},
-                              {"ok", c.ok},
-                              {"detail", QString::fromStdString(c.detail)}});
-  o["checks"] = checks;
+  o["checks"] = checks_json(r.checks);
   const InferenceAwarePlan& p = r.plan;
   QJsonObject plan{{"served_tokens", p.served_tokens},
                    {"chinchilla_loss", p.chinchilla_loss},
@@ -121,9 +116,7 @@ void print_budget(const BudgetInputs& in, const BudgetReport& r, const PlanFlags
   row("training memory (states)", format_bytes(static_cast<double>(r.train_memory.total), 1) +
                                       " unsharded (" + std::string(to_string(in.optimizer)) +
                                       ", mixed bf16)");
-  std::printf("\nSanity checks\n");
-  for (const Check& c : r.checks)
-    std::printf("  [%s] %-24s %s\n", c.ok ? "OK  " : "FAIL", c.name.c_str(), c.detail.c_str());
+  print_checks(r.checks);
   std::printf("\nCost\n");
   row("rental $", format_grouped(r.cost.rental_dollars, 2));
   row("energy kWh (at the wall)", format_grouped(r.cost.energy_kwh, 2));

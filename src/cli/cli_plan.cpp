@@ -227,6 +227,21 @@ QJsonValue optional_json(const std::optional<double>& v) {
   return v ? QJsonValue(*v) : QJsonValue();
 }
 
+QJsonArray checks_json(const std::vector<Check>& checks) {
+  QJsonArray a;
+  for (const Check& c : checks)
+    a.append(QJsonObject{{"name", QString::fromStdString(c.name)},
+                         {"ok", c.ok},
+                         {"detail", QString::fromStdString(c.detail)}});
+  return a;
+}
+
+void print_checks(const std::vector<Check>& checks) {
+  std::printf("\nSanity checks\n");
+  for (const Check& c : checks)
+    std::printf("  [%s] %-24s %s\n", c.ok ? "OK  " : "FAIL", c.name.c_str(), c.detail.c_str());
+}
+
 void goodput_rows(const GoodputReport& g, const GoodputInputs& gi) {
   row("goodput", format_percent(g.goodput, 1) + " (" + format_grouped(g.expected_crashes, 1) +
                      " expected interruptions, " + format_grouped(g.lost_per_crash_minutes, 0) +
@@ -368,12 +383,7 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
                   {"effective_params", r.effective_params},
                   {"data_suffice", r.data_suffice},
                   {"summary", QString::fromStdString(r.summary)}};
-    QJsonArray checks;
-    for (const Check& c : r.checks)
-      checks.append(QJsonObject{{"name", QString::fromStdString(c.name)},
-                                {"ok", c.ok},
-                                {"detail", QString::fromStdString(c.detail)}});
-    o["checks"] = checks;
+    o["checks"] = checks_json(r.checks);
     if (rr) o["ranges"] = ranges_json(*rr);
     if (calibrated) o["calibration"] = calibrated_mfu_json(*calibrated, *profile_path);
     print_json(o);
@@ -406,9 +416,7 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
   row("epochs",
       format_grouped(r.epochs, 2) + " over " + format_count(r.unique_tokens, 1) + " unique tokens");
   row("effective tokens", format_count(r.effective_tokens, 2) + " (Muennighoff et al. 2023)");
-  std::printf("\nSanity checks\n");
-  for (const Check& c : r.checks)
-    std::printf("  [%s] %-24s %s\n", c.ok ? "OK  " : "FAIL", c.name.c_str(), c.detail.c_str());
+  print_checks(r.checks);
   if (rr) print_ranges(*rr);
   std::printf("\nSummary\n");
   paragraph(r.summary);

@@ -3,8 +3,10 @@
 // the serving limit, and "train this model" (--params / --config).
 #pragma once
 
+#include <QJsonArray>
 #include <QJsonObject>
 #include <optional>
+#include <vector>
 
 #include "budget.h"
 #include "cli_common.h"
@@ -36,5 +38,10 @@ void print_plan_text(const BudgetReport& r, const PlanFlags& flags);
 // goodput rows of the text output.
 QJsonValue optional_json(const std::optional<double>& v);
 void goodput_rows(const GoodputReport& g, const GoodputInputs& gi);
+
+// The sanity checks of a budget or a run: JSON "checks" ({name, ok, detail}
+// each), and the text section.
+QJsonArray checks_json(const std::vector<Check>& checks);
+void print_checks(const std::vector<Check>& checks);
 
 }  // namespace napkin::cli
