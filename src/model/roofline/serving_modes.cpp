@@ -113,6 +113,9 @@ void run_requests(const detail::LayoutEval& eval, const ServingEngine& engine,
     tokens += static_cast<double>(q.output);
     if (q.output > 1) tpot.push_back((t - q.first_token) / static_cast<double>(q.output - 1));
   };
+  // The iteration's token budget (0: none) and whether a prompt may be split.
+  const std::int64_t limit = in.max_tokens_per_step.value_or(limits.tokens_per_step);
+  const bool chunks = in.chunked_prefill.value_or(engine.scheduler == EngineScheduler::chunked);
   while (next < reqs.size() || !running.empty()) {
     if (running.empty() && next < reqs.size()) t = std::max(t, reqs[next].arrival);
     // Admit what has arrived, up to the cap; one context phase for them all.
@@ -123,11 +126,9 @@ void run_requests(const detail::LayoutEval& eval, const ServingEngine& engine,
     // priced as one context phase) or when nothing else runs (it could never
     // fit otherwise).
     std::vector<std::size_t> admitted;
-    const std::int64_t limit = in.max_tokens_per_step.value_or(limits.tokens_per_step);
     std::int64_t budget = limit;
     if (limit > 0 && engine.budget_counts_decode_tokens)
       budget -= static_cast<std::int64_t>(running.size());
-    const bool chunks = in.chunked_prefill.value_or(engine.scheduler == EngineScheduler::chunked);
     while (next < reqs.size() && reqs[next].arrival <= t &&
            static_cast<std::int64_t>(running.size() + admitted.size()) < cap) {
       if (limit > 0 && reqs[next].prompt > budget &&
