@@ -158,20 +158,12 @@ std::optional<ServingLayout> serve_layout(const ServeRequest& r) {
 // The engine's launch flags for `layout` at `max_batch` requests in flight.
 EmittedFlags launch_flags(const ServeRequest& r, const ServingLayout& layout,
                           std::int64_t max_batch) {
-  ServingFlagsInput f;
-  f.model = r.served_model;
-  f.tp = layout.tp;
-  f.pp = layout.pp;
-  f.max_batch = max_batch;
-  f.max_input_tokens = r.in.prompt_tokens + r.in.cached_tokens;
-  f.max_seq_tokens = f.max_input_tokens + r.in.decode_tokens;
-  f.weight_dtype = std::string(to_string(r.in.weights));
-  f.kv_dtype = std::string(to_string(r.in.kv));
-  if (r.mode && r.mode->max_tokens_per_step) f.max_num_tokens = *r.mode->max_tokens_per_step;
-  EmittedFlags flags = r.emit_to == "vllm" ? emit_vllm(f) : emit_tensorrt_llm(f);
-  if (layout.ep > 1)
-    flags.caveats.push_back("expert parallelism (ep = " + std::to_string(layout.ep) +
-                            ") is not emitted; set the engine's expert-parallel option");
+  ServingInputs in = r.in;
+  in.layout = layout;
+  const bool budget = r.mode && r.mode->max_tokens_per_step;
+  EmittedFlags flags = emit_serving_flags(
+      r.emit_to == "vllm" ? ServingFlagsEngine::vllm : ServingFlagsEngine::tensorrt_llm, in,
+      max_batch, r.served_model, budget ? *r.mode->max_tokens_per_step : 0);
   if (r.mode && r.mode->chunked_prefill)
     flags.caveats.push_back(std::string("chunked prefill ") +
                             (*r.mode->chunked_prefill ? "on" : "off") +

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "framework_config.h"
 #include "framework_text.h"
@@ -239,6 +240,26 @@ EmittedFlags emit_tensorrt_llm(const ServingFlagsInput& in) {
   out.caveats.push_back(
       "convert_checkpoint.py lives in the model family's examples folder (e.g. examples/llama)");
   return out;
+}
+
+EmittedFlags emit_serving_flags(ServingFlagsEngine engine, const ServingInputs& in,
+                                std::int64_t max_batch, std::string model,
+                                std::int64_t max_num_tokens) {
+  ServingFlagsInput f;
+  f.model = std::move(model);
+  f.tp = in.layout.tp;
+  f.pp = in.layout.pp;
+  f.max_batch = max_batch;
+  f.max_input_tokens = in.prompt_tokens + in.cached_tokens;
+  f.max_seq_tokens = f.max_input_tokens + in.decode_tokens;
+  f.weight_dtype = std::string(to_string(in.weights));
+  f.kv_dtype = std::string(to_string(in.kv));
+  f.max_num_tokens = max_num_tokens;
+  EmittedFlags flags = engine == ServingFlagsEngine::vllm ? emit_vllm(f) : emit_tensorrt_llm(f);
+  if (in.layout.ep > 1)
+    flags.caveats.push_back("expert parallelism (ep = " + n(in.layout.ep) +
+                            ") is not emitted; set the engine's expert-parallel option");
+  return flags;
 }
 
 ServingFlagsInput parse_serving_flags(std::string_view text, std::string_view source) {

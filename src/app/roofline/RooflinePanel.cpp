@@ -1,13 +1,18 @@
 #include "roofline/RooflinePanel.h"
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QScrollArea>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -111,7 +116,28 @@ RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   av->setContentsMargins(0, 0, 0, 0);
   serving_status_ = new QLabel(above);
   serving_status_->setObjectName(QStringLiteral("servingStatus"));
-  av->addWidget(serving_status_);
+  serving_status_->setWordWrap(true);
+  serving_flags_ = new QToolButton(above);
+  serving_flags_->setObjectName(QStringLiteral("servingCopyFlags"));
+  serving_flags_->setText(tr("Copy launch flags"));
+  serving_flags_->setToolTip(
+      tr("Copy the commands that serve the layout shown in vLLM or TensorRT-LLM "
+         "(napkin-cli serve --emit)"));
+  serving_flags_->setPopupMode(QToolButton::InstantPopup);
+  auto* flags_menu = new QMenu(serving_flags_);
+  flags_menu->addAction(tr("vLLM serve command"), this,
+                        [this] { copyServingFlags(ServingFlagsEngine::vllm); });
+  flags_menu->addAction(tr("TensorRT-LLM build commands"), this,
+                        [this] { copyServingFlags(ServingFlagsEngine::tensorrt_llm); });
+  serving_flags_->setMenu(flags_menu);
+  serving_flags_->setMinimumWidth(
+      serving_flags_->sizeHint().width() +
+      serving_flags_->style()->pixelMetric(QStyle::PM_MenuButtonIndicator));
+  serving_flags_->setEnabled(false);  // until a layout is shown
+  auto* status_row = new QHBoxLayout;
+  status_row->addWidget(serving_status_, 1);
+  status_row->addWidget(serving_flags_, 0, Qt::AlignTop);
+  av->addLayout(status_row);
   av->addWidget(sgrid);
   av->addWidget(serving_readouts_->notes());
   makeTab(kServingTab, tr("Serving layout"), {serving_plots_.begin(), serving_plots_.end()}, above);
@@ -270,12 +296,41 @@ void RooflinePanel::onServingDone() {
 
 void RooflinePanel::showServing() {
   if (!view_.serving) return;
+  serving_flags_->setEnabled(view_.serving->valid());
   serving_readouts_->show(*view_.serving,
                           view_.valid() ? view_.data.chips_for_budget : std::nullopt);
   if (tabs_->currentIndex() == kServingTab)
     for (ServingPlot* p : serving_plots_) p->drawView(*view_.serving);
   else
     stale_[kServingTab] = true;
+}
+
+QString RooflinePanel::copyServingFlags(ServingFlagsEngine engine) {
+  if (!view_.serving || !view_.serving->valid()) return QString();
+  const ServingPanelView& v = *view_.serving;
+  const ServingResult& shown = v.view.chosen;
+  ServingInputs in = v.inputs.inputs.search.serving;
+  in.layout = shown.layout;
+  try {
+    const EmittedFlags f = emit_serving_flags(engine, in, shown.batch);
+    QString text = qs(f.text);
+    text +=
+        tr("# note: MODEL is the Hugging Face id or path of %1\n").arg(qs(v.scenario.model_name));
+    if (!shown.fits)
+      text += tr("# note: this layout does not fit in memory (%1 of %2)\n")
+                  .arg(qs(format_bytes(shown.memory.total_bytes)),
+                       qs(format_bytes(shown.memory.usable_bytes)));
+    for (const std::string& c : f.caveats)
+      text += QStringLiteral("# note: ") + qs(c) + QLatin1Char('\n');
+    QApplication::clipboard()->setText(text);
+    serving_status_->setText(engine == ServingFlagsEngine::vllm
+                                 ? tr("vLLM serve command copied")
+                                 : tr("TensorRT-LLM build commands copied"));
+    return text;
+  } catch (const std::invalid_argument& e) {
+    serving_status_->setText(qs(e.what()));
+    return QString();
+  }
 }
 
 void RooflinePanel::settleServing() {

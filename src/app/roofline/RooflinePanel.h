@@ -14,6 +14,7 @@
 
 #include "ScenarioPanel.h"
 #include "Text.h"
+#include "framework_config.h"
 #include "roofline/RooflineControls.h"
 #include "roofline/RooflineReadouts.h"
 #include "roofline/ServingReadouts.h"
@@ -26,6 +27,7 @@ class QLabel;
 class QTabWidget;
 class QTableWidget;
 class QTextBrowser;
+class QToolButton;
 
 namespace napkin {
 
@@ -73,6 +75,9 @@ class RooflinePanel : public ScenarioPanel {
   QStringList readoutTexts() const;
   // The error shown when the inputs are refused or the budget is at or below the overhead.
   QString message() const;
+  // "Copy launch flags": the serving layout shown, as `engine` runs it, on
+  // the clipboard; returns the text (empty when no layout is shown).
+  QString copyServingFlags(ServingFlagsEngine engine);
 
   static QString helpText();
 
@@ -100,6 +105,7 @@ class RooflinePanel : public ScenarioPanel {
   QTextBrowser* agenda_ = nullptr;
   QLabel* dimensions_ = nullptr;
   QLabel* serving_status_ = nullptr;
+  QToolButton* serving_flags_ = nullptr;
   std::array<std::vector<RooflinePanelPlot*>, kTabCount> tab_plots_;
   std::vector<ServingPlot*> serving_plots_;
   std::array<bool, kTabCount> stale_{};
