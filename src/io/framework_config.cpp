@@ -339,12 +339,23 @@ void titan_recompute(const Keys& k, TrainingConfig& c) {
   l.recompute = recompute_of(k, {"activation_checkpoint.mode"}, true);
   if (!k.value({"activation_checkpoint.mode"}))
     k.note("recompute = selective (torchtitan's default activation_checkpoint.mode)");
-  // Selective by layer: selective_ac_option "k" checkpoints every k-th block
-  // (torchtitan's apply_ac), 1/k of the layers recomputed in full.
+  // Selective: selective_ac_option "op", torchtitan's op-level policy, or
+  // "k" (its default "2", config_manager.py / job_config.py), checkpointing
+  // every k-th block (apply_ac): 1/k of the layers recomputed in full.
   if (l.recompute == Checkpointing::selective) {
-    const std::string option = k.text({"activation_checkpoint.selective_ac_option"}).value_or("");
-    if (!option.empty() && option != "op") {
-      const auto every = k.integer({"activation_checkpoint.selective_ac_option"}, 1, 100'000);
+    const auto given = k.text({"activation_checkpoint.selective_ac_option"});
+    const std::string option = given.value_or("2");
+    if (!given) k.note("selective_ac_option = \"2\" (torchtitan's default)");
+    if (option == "op" && c.shape_known && (c.shape.is_moe() || c.shape.is_mla())) {
+      k.missing(
+          "recompute: torchtitan's op-level policy (selective_ac_option \"op\") is "
+          "priced for dense blocks only");
+    } else if (option == "op") {
+      l.recompute_modules = kRecomputeOp;
+    } else {
+      const std::optional<std::int64_t> every =
+          given ? k.integer({"activation_checkpoint.selective_ac_option"}, 1, 100'000)
+                : std::optional<std::int64_t>(2);
       if (!c.shape_known) {
         k.missing("recompute: selective_ac_option " + option + " needs the model's layers");
       } else {

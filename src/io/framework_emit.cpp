@@ -76,7 +76,12 @@ EmittedFlags emit_megatron(const TrainingJob& job, const Layout& l) {
   else if (l.recompute == Checkpointing::full)
     f.push_back("--recompute-granularity full --recompute-method uniform --recompute-num-layers " +
                 n(l.recompute_group));
-  else if (l.recompute == Checkpointing::selective && l.recompute_modules != 0) {
+  else if (l.recompute == Checkpointing::selective && l.recompute_modules == kRecomputeOp) {
+    f.push_back("--recompute-granularity selective");
+    out.caveats.push_back(
+        "recompute=selective:op is torchtitan's op-level policy, which Megatron-LM does not "
+        "have; emitted as selective (the attention core), which keeps more and recomputes less");
+  } else if (l.recompute == Checkpointing::selective && l.recompute_modules != 0) {
     std::string modules = recompute_modules_text(l.recompute_modules);
     std::replace(modules.begin(), modules.end(), '+', ' ');
     f.push_back("--recompute-granularity selective --recompute-modules " + modules);
@@ -179,15 +184,25 @@ EmittedFlags emit_torchtitan(const TrainingJob& job, const Layout& l) {
       out.caveats.push_back("torchtitan recomputes one block in every k: " + n(l.recompute_layers) +
                             " of " + n(per_chunk) + " layers per chunk is not 1/k; one in every " +
                             n(every) + " recomputes " + n(per_chunk / every) + " of them");
+  } else if (l.recompute == Checkpointing::selective && l.recompute_modules == 0) {
+    // Megatron's selective recomputes the attention core, which torchtitan's
+    // FlashAttention (SDPA) does in its backward anyway: it keeps what no
+    // checkpointing keeps. torchtitan's own "selective" is by layer or by op.
+    o += "mode = \"none\"\n";
+    out.caveats.push_back(
+        "recompute=selective (the attention core) keeps what no checkpointing keeps under "
+        "FlashAttention; torchtitan's \"selective\" means by layer or by op: emitted as none");
+  } else if (l.recompute == Checkpointing::selective && l.recompute_modules != kRecomputeOp) {
+    o += "mode = \"selective\"\nselective_ac_option = \"op\"\n";
+    out.caveats.push_back("torchtitan recomputes by layer or by op, not by module: " +
+                          recompute_modules_text(l.recompute_modules) +
+                          " emitted as its op-level policy, which reads back as selective:op");
   } else {
     o += std::string("mode = \"") + std::string(to_string(l.recompute)) + "\"\n";
+    if (l.recompute == Checkpointing::selective) o += "selective_ac_option = \"op\"\n";
     if (l.recompute == Checkpointing::full && l.recompute_group > 1)
       out.caveats.push_back("torchtitan checkpoints every block on its own: recompute=uniform:" +
                             n(l.recompute_group) + " reads back as full");
-    if (l.recompute == Checkpointing::selective && l.recompute_modules != 0)
-      out.caveats.push_back("torchtitan recomputes by layer or by op, not by module: " +
-                            recompute_modules_text(l.recompute_modules) +
-                            " reads back as selective");
   }
   // The plan's element-wise work is fused unless its software runs eager
   // (the fsdp preset): in torchtitan that takes torch.compile.

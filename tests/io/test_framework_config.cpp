@@ -478,20 +478,32 @@ TEST(FrameworkImport, PartialRecomputation) {
   EXPECT_EQ(
       megatron_selective("--recompute-modules ['layernorm', 'moe_act']").layout.recompute_modules,
       kRecomputeLayernorm | kRecomputeMoeAct);
-  // "op" stays selective.
+  // "op": torchtitan's op-level policy.
   const TrainingConfig op = import_training_config(
       "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[activation_checkpoint]\n"
       "mode = \"selective\"\nselective_ac_option = \"op\"\n",
       "o.toml", TrainingFramework::torchtitan);
   EXPECT_EQ(op.layout.recompute, Checkpointing::selective);
+  EXPECT_EQ(op.layout.recompute_modules, kRecomputeOp);
+  EXPECT_EQ(recompute_text(op.layout), "selective:op");
+  // No option: torchtitan's default "2", every second block (16 of 32).
+  const TrainingConfig two = import_training_config(
+      "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[activation_checkpoint]\n"
+      "mode = \"selective\"\n",
+      "2.toml", TrainingFramework::torchtitan);
+  EXPECT_EQ(two.layout.recompute, Checkpointing::full);
+  EXPECT_EQ(two.layout.recompute_layers, 16);
+  EXPECT_TRUE(std::any_of(two.notes.begin(), two.notes.end(), [](const std::string& n) {
+    return n.find("torchtitan's default") != std::string::npos;
+  }));
 }
 
 TEST(FrameworkEmit, TorchtitanRoundTrip) {
   const TrainingJob job = llama_job(512);
   for (const char* text : {"tp=8,pp=4,vpp=2,cp=1,zero=3,mb=2,sp=on,recompute=full",
                            "tp=8,pp=4,vpp=2,cp=1,zero=3,mb=2,sp=on,recompute=full:5",
-                           "tp=8,pp=1,vpp=1,cp=2,zero=3,mb=1,sp=on,recompute=selective",
-                           "tp=8,pp=1,vpp=1,cp=1,zero=2,mb=1,sp=on,recompute=selective",
+                           "tp=8,pp=1,vpp=1,cp=2,zero=3,mb=1,sp=on,recompute=selective:op",
+                           "tp=8,pp=1,vpp=1,cp=1,zero=2,mb=1,sp=on,recompute=selective:op",
                            "tp=4,pp=2,vpp=1,cp=1,zero=0,mb=1,sp=on,recompute=none"}) {
     const Layout l = parse_layout(text, job.n_chips);
     const EmittedFlags f = emit_torchtitan(job, l);
@@ -511,6 +523,15 @@ TEST(FrameworkEmit, TorchtitanRoundTrip) {
   const EmittedFlags fe = emit_torchtitan(eager, parse_layout("tp=8,zero=3", job.n_chips));
   EXPECT_EQ(import_training_config(fe.text, "e.toml", TrainingFramework::torchtitan).software,
             "fsdp");
+  // Megatron's selective (the attention core) is no checkpointing under
+  // FlashAttention: emitted as none, and said.
+  const EmittedFlags sel =
+      emit_torchtitan(job, parse_layout("tp=8,zero=3,recompute=selective", job.n_chips));
+  ASSERT_EQ(sel.caveats.size(), 1u);
+  EXPECT_NE(sel.caveats.front().find("emitted as none"), std::string::npos);
+  EXPECT_EQ(
+      import_training_config(sel.text, "s.toml", TrainingFramework::torchtitan).layout.recompute,
+      Checkpointing::none);
   // What torchtitan cannot express is said.
   const EmittedFlags z1 = emit_torchtitan(job, parse_layout("tp=8,zero=1", job.n_chips));
   ASSERT_FALSE(z1.caveats.empty());

@@ -79,13 +79,14 @@ std::int64_t Layout::expert_dp() const {
 
 namespace {
 
-constexpr std::array<std::pair<RecomputeModule, std::string_view>, 6> kRecomputeModules{{
+constexpr std::array<std::pair<RecomputeModule, std::string_view>, 7> kRecomputeModules{{
     {kRecomputeCoreAttn, "core_attn"},
     {kRecomputeLayernorm, "layernorm"},
     {kRecomputeMlaUpProj, "mla_up_proj"},
     {kRecomputeMoeAct, "moe_act"},
     {kRecomputeMlp, "mlp"},
     {kRecomputeSharedExperts, "shared_experts"},
+    {kRecomputeOp, "op"},
 }};
 
 }  // namespace
@@ -436,6 +437,16 @@ Problem recompute_problem(const TrainingJob& job, const Layout& l) {
       return "recompute module shared_experts needs shared experts";
     if ((m & kRecomputeMlp) && !dense_mlp)
       return "recompute module mlp needs a dense MLP layer (every layer here is MoE)";
+    if (m & kRecomputeOp) {
+      if (m != kRecomputeOp)
+        return "recompute=selective:op (torchtitan's op-level policy) stands alone";
+      if (s.is_moe() || s.is_mla())
+        return "recompute=selective:op (torchtitan's op-level policy) is priced for dense blocks "
+               "with separate Q, K and V projections; not for MoE or MLA";
+      if (job.software.fp8_matmuls)
+        return "recompute=selective:op with FP8 GEMMs: Float8 linears run _scaled_mm, which "
+               "torchtitan's op-level policy does not keep, and it keeps abs and max; not priced";
+    }
   }
   if (l.recompute_layers > 0) {
     if (l.recompute != Checkpointing::full)

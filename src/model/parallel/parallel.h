@@ -105,6 +105,13 @@ struct TrainingJob {
 // norms' outputs, MLA's up-projections (queries, keys and values from the
 // latents), the routed experts' activation function, the dense MLP, the
 // shared experts. A bit set; `selective` alone is the attention core.
+// `op` is not a module but torchtitan's op-level policy (selective_ac_option
+// "op"): in each block it keeps the outputs of the matrix multiplications
+// but every second one (the keys, the output projection and the MLP's up
+// projection of a gated MLP, or its down projection otherwise), the
+// attention kernel's and the TP reduce-scatters', and recomputes the rest
+// (torchtitan's parallelize_llama.py, _save_list and _custom_policy). Dense
+// blocks with separate Q, K and V projections, as torchtitan's Llama; alone.
 enum RecomputeModule : std::uint32_t {
   kRecomputeCoreAttn = 1u << 0,
   kRecomputeLayernorm = 1u << 1,
@@ -112,6 +119,7 @@ enum RecomputeModule : std::uint32_t {
   kRecomputeMoeAct = 1u << 3,
   kRecomputeMlp = 1u << 4,
   kRecomputeSharedExperts = 1u << 5,
+  kRecomputeOp = 1u << 6,
 };
 // One spelling: the attention core alone is plain selective (0).
 inline std::uint32_t canonical_recompute_modules(std::uint32_t m) {
@@ -120,7 +128,7 @@ inline std::uint32_t canonical_recompute_modules(std::uint32_t m) {
 // "layernorm+moe_act" in Megatron's names; "" for none.
 std::string recompute_modules_text(std::uint32_t modules);
 // Parses Megatron's names joined by '+' (or given one by one): core_attn,
-// layernorm, mla_up_proj, moe_act, mlp, shared_experts. Throws
+// layernorm, mla_up_proj, moe_act, mlp, shared_experts (and op). Throws
 // std::invalid_argument naming the unknown module and the accepted names.
 std::uint32_t parse_recompute_modules(std::string_view text);
 

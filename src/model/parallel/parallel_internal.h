@@ -159,6 +159,9 @@ WeightGemm weight_gemm(const KernelRates& r, std::int64_t m, std::int64_t n, std
 // gradient accumulation that runs as its own kernel.
 double unfused_accumulation_bytes(const JobContext& c, const Layout& L);
 
+// One layer as the layout runs it, every layer alike (parallel_time.cpp).
+LayerCost price_layer(const JobContext& c, const Layout& layout, bool moe_layer, bool bf16_gemms);
+// price_layer, blended for full recomputation of some layers (parallel_step.cpp).
 // `bf16_gemms`: the layer's GEMMs in bf16 even when the job's run in FP8 (the
 // edge layers of software.fp8_bf16_edge_layers).
 LayerCost layer_cost(const JobContext& c, const Layout& layout, bool moe_layer,

@@ -59,6 +59,27 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
       in.recompute != Checkpointing::selective
           ? 0u
           : (in.recompute_modules != 0 ? in.recompute_modules : std::uint32_t{kRecomputeCoreAttn});
+  if (re & kRecomputeOp) {
+    // torchtitan's op-level policy keeps its save list's outputs (Layout's
+    // kRecomputeOp): the block's input (the checkpoint's), the queries and
+    // values (matmuls 1 and 3), the attention's output and log-sum-exp, the
+    // MLP's first matmul (5) and, gated, its down projection (7), and with
+    // sequence parallelism the two reduce-scatters' outputs. The norms, the
+    // keys, the output projection, the other MLP matmul and the element-wise
+    // work are recomputed, and nothing of theirs is kept.
+    const std::int64_t shard = ceil_div(nH, rep_div);  // a d_model-wide SP shard
+    const std::int64_t q = checked_mul({n, shape.n_heads / t, shape.d_head}, what);
+    const std::int64_t v =
+        checked_mul({n, std::max<std::int64_t>(1, shape.n_kv_heads / t), shape.d_head}, what);
+    std::int64_t elements = shard;
+    for (const std::int64_t kept : {q, v, q, checked_mul(n, shape.d_ff / t, what)})
+      elements = checked_add(elements, kept, what);
+    if (shape.gated) elements = checked_add(elements, nH, what);
+    if (sp) elements = checked_add(elements, checked_mul(2, shard, what), what);
+    return checked_add(checked_mul(2, elements, what), checked_mul({4, n, shape.n_heads / t}, what),
+                       what);
+  }
+
   // Replicated across TP (sharded with SP): the inputs of the two norms and of
   // the two TP regions (QKV and MLP/router; the norms' outputs, which a
   // recomputed norm does not keep), and the two dropout masks.

@@ -17,6 +17,26 @@ namespace parallel_detail {
 
 namespace {
 
+// f × a + (1 − f) × b, field by field (the parameters are the same).
+LayerCost blend(const LayerCost& a, const LayerCost& b, double f) {
+  const double g = 1 - f;
+  LayerCost x = a;
+  for (auto m :
+       {&LayerCost::fwd_compute, &LayerCost::bwd_compute, &LayerCost::recompute, &LayerCost::fwd_tp,
+        &LayerCost::bwd_tp, &LayerCost::recompute_tp, &LayerCost::fwd_ep, &LayerCost::bwd_ep,
+        &LayerCost::recompute_ep, &LayerCost::fwd_cp, &LayerCost::bwd_cp, &LayerCost::recompute_cp,
+        &LayerCost::wgrad})
+    x.*m = f * a.*m + g * b.*m;
+  for (auto m : {&LayerCost::fwd_mix, &LayerCost::bwd_mix, &LayerCost::recompute_mix}) {
+    x.*m = ComputeMix{};
+    (x.*m).add(a.*m, f);
+    (x.*m).add(b.*m, g);
+  }
+  x.activation_bytes = std::llround(f * static_cast<double>(a.activation_bytes) +
+                                    g * static_cast<double>(b.activation_bytes));
+  return x;
+}
+
 GroupPlacement dense_dp_group(const JobContext& c, const Layout& L) {
   return placement(c, L.dp * L.cp, L.tp);
 }
@@ -146,6 +166,21 @@ std::string over_hbm_reason(const StageMemory& m, std::int64_t hbm) {
 }
 
 }  // namespace
+
+LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool bf16_gemms) {
+  // Full recomputation of N layers of each chunk: the stage's layers, on
+  // average, cost that share recomputed and the rest as without (sums over a
+  // stage's layers are what the step and the memory read).
+  if (L.recompute == Checkpointing::full && L.recompute_layers > 0) {
+    Layout all = L, none = L;
+    all.recompute_layers = 0;
+    none.recompute = Checkpointing::none;
+    none.recompute_layers = 0;
+    return blend(layer_cost(c, all, moe_layer, bf16_gemms),
+                 layer_cost(c, none, moe_layer, bf16_gemms), recompute_share(c.job->shape, L));
+  }
+  return price_layer(c, L, moe_layer, bf16_gemms);
+}
 
 void stage_times(const JobContext& c, const Layout& L, const std::vector<StageComposition>& comps,
                  const LayerCost& dense, const LayerCost& moe, const EdgeCost& embed,
@@ -366,6 +401,9 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
                    (static_cast<double>(s.q_lora_rank > 0 ? s.q_lora_rank * s.d_head : 0) +
                     static_cast<double>(s.kv_lora_rank * (s.qk_nope_head_dim + s.v_head_dim)));
       if (re & kRecomputeMlp) weights += dense_layers * (up + 1) * H * static_cast<double>(s.d_ff);
+      if (re & kRecomputeOp)  // the keys, the output projection and one MLP matmul
+        weights += dense_layers * H *
+                   (static_cast<double>((s.n_kv_heads + s.n_heads) * s.d_head + s.d_ff));
       if (re & kRecomputeSharedExperts)
         weights += moe_layers * static_cast<double>(s.shared_experts) * (up + 1) * H * ef;
       res.recompute_flops_per_step += 2 * tokens * weights;

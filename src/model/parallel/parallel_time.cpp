@@ -1,7 +1,8 @@
 // The cost of one transformer layer: every kernel by the roofline with wave
 // quantization (kernel_time.h) and the tensor-, expert- and context-parallel
 // collectives on the critical path (collectives.h). parallel_edges.cpp prices
-// the embedding and the output layer; parallel_step.cpp assembles a step.
+// the embedding and the output layer; parallel_step.cpp blends layers and
+// assembles a step.
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -16,26 +17,6 @@ namespace napkin {
 namespace parallel_detail {
 
 namespace {
-
-// f × a + (1 − f) × b, field by field (the parameters are the same).
-LayerCost blend(const LayerCost& a, const LayerCost& b, double f) {
-  const double g = 1 - f;
-  LayerCost x = a;
-  for (auto m :
-       {&LayerCost::fwd_compute, &LayerCost::bwd_compute, &LayerCost::recompute, &LayerCost::fwd_tp,
-        &LayerCost::bwd_tp, &LayerCost::recompute_tp, &LayerCost::fwd_ep, &LayerCost::bwd_ep,
-        &LayerCost::recompute_ep, &LayerCost::fwd_cp, &LayerCost::bwd_cp, &LayerCost::recompute_cp,
-        &LayerCost::wgrad})
-    x.*m = f * a.*m + g * b.*m;
-  for (auto m : {&LayerCost::fwd_mix, &LayerCost::bwd_mix, &LayerCost::recompute_mix}) {
-    x.*m = ComputeMix{};
-    (x.*m).add(a.*m, f);
-    (x.*m).add(b.*m, g);
-  }
-  x.activation_bytes = std::llround(f * static_cast<double>(a.activation_bytes) +
-                                    g * static_cast<double>(b.activation_bytes));
-  return x;
-}
 
 // One layer's cost, priced part by part: what every part reads (the job,
 // this rank's slice of the layer, the kernel rates) is set on construction;
@@ -109,7 +90,8 @@ struct LayerPricer {
     ew_b = rep * (2 * 6 + 2 * residual);
     // Selective recomputation's modules re-run their forward before the
     // backward (Layout::recompute_modules): GEMMs and element-wise bytes.
-    if (re & kRecomputeLayernorm) re_bytes += 2 * 4 * rep;
+    if (re & (kRecomputeLayernorm | kRecomputeOp)) re_bytes += 2 * 4 * rep;
+    if (re & kRecomputeOp) re_bytes += residual * rep;  // the MLP norm's input, x + attention
   }
 
   void attention() {
@@ -137,6 +119,10 @@ struct LayerPricer {
       qkv = weight_gemm(r, n, (heads_r + 2 * kv_r) * dh, s.d_model, 1, operand_bytes);
     }
     proj = weight_gemm(r, n, s.d_model, heads_r * v_dh, 1, operand_bytes);
+    // torchtitan's op-level policy re-runs the keys' projection (matmul 2)
+    // and the output projection (4).
+    if (re & kRecomputeOp)
+      re_gemm += weight_gemm(r, n, kv_r * dh, s.d_model, 1, operand_bytes).fwd + proj.fwd;
     if (sw.flash_attention) {
       // QKᵀ and A·V over the causal half (each query sees on average half of
       // the keys; context parallelism balances the halves): 2·n·s·(d_qk + d_v)
@@ -184,6 +170,10 @@ struct LayerPricer {
           fc1.bwd() + fc2.bwd() + streaming_seconds(r, per_unit_b * nd * static_cast<double>(f_r));
       if (re & kRecomputeMlp) {
         re_gemm += fc1.fwd + fc2.fwd;
+        re_bytes += per_unit_f * nd * static_cast<double>(f_r);
+      }
+      if (re & kRecomputeOp) {  // matmul 6 (w3 of a gated MLP, else FC2) and the activation
+        re_gemm += s.gated ? weight_gemm(r, n, f_r, s.d_model, 1, operand_bytes).fwd : fc2.fwd;
         re_bytes += per_unit_f * nd * static_cast<double>(f_r);
       }
     } else {
@@ -273,6 +263,7 @@ struct LayerPricer {
         ew_f += 4 * (q_elems + kv_elems);
         ew_b += 4 * (q_elems + kv_elems);
       }
+      if (re & kRecomputeOp) re_bytes += (kv_r < heads_r ? 24 : 20) * (q_elems + kv_elems);
     }
     // FP8 GEMMs (Transformer Engine): Hopper's FP8 tensor cores take only the
     // TN layout, so every GEMM operand is materialised in FP8 and transposed.
@@ -389,10 +380,14 @@ struct LayerPricer {
                                   : ag + ag_m;
         bwd +=
             bwd_overlap ? overlapped(c, rs, qkv.wgrad) + overlapped(c, rs_m, fc1.wgrad) : rs + rs_m;
-        if (L.recompute != Checkpointing::full && !sw.tp_saves_gathered_inputs)
+        if (L.recompute != Checkpointing::full && !(re & kRecomputeOp) &&
+            !sw.tp_saves_gathered_inputs)
           bwd += bwd_overlap ? overlapped(c, ag, qkv.dgrad) + overlapped(c, ag_m, fc1.dgrad)
                              : ag + ag_m;
         lc.bwd_tp = bwd;
+        // torchtitan's op-level policy keeps the reduce-scatters' outputs but
+        // not the all-gathers': its recomputed forward gathers both again.
+        if (re & kRecomputeOp) lc.recompute_tp = ag + ag_m;
       } else {
         const double ar = group_seconds(c, Collective::all_reduce, bytes, grp);
         lc.fwd_tp =
@@ -577,18 +572,7 @@ struct LayerPricer {
 
 }  // namespace
 
-LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool bf16_gemms) {
-  // Full recomputation of N layers of each chunk: the stage's layers, on
-  // average, cost that share recomputed and the rest as without (sums over a
-  // stage's layers are what the step and the memory read).
-  if (L.recompute == Checkpointing::full && L.recompute_layers > 0) {
-    Layout all = L, none = L;
-    all.recompute_layers = 0;
-    none.recompute = Checkpointing::none;
-    none.recompute_layers = 0;
-    return blend(layer_cost(c, all, moe_layer, bf16_gemms),
-                 layer_cost(c, none, moe_layer, bf16_gemms), recompute_share(c.job->shape, L));
-  }
+LayerCost price_layer(const JobContext& c, const Layout& L, bool moe_layer, bool bf16_gemms) {
   return LayerPricer(c, L, moe_layer, bf16_gemms).price();
 }
 

@@ -29,6 +29,8 @@ double megatron_flops(const TrainingJob& j, bool with_recompute) {
 
 std::string layout_label(const std::string& model, const Layout& l, std::int64_t chips) {
   std::string recompute = " selective";
+  if (l.recompute == Checkpointing::selective && l.recompute_modules != 0)
+    recompute += ":" + recompute_modules_text(l.recompute_modules);
   if (l.recompute == Checkpointing::full)
     recompute = l.recompute_layers > 0
                     ? " full recompute of " + std::to_string(l.recompute_layers) + " layers"
@@ -452,9 +454,8 @@ ValidationSet torchtitan_validation_set(std::string_view text) {
                     "13B/70B with FSDP2 alone on 64 A100 80GB, eager (compile = false)",
                     "the network is not published (the A100's usual node is taken); "
                     "torchtitan's \"selective layer\" checkpointing (every second block whole) "
-                    "is predicted as the full recomputation of half the layers; its \"selective "
-                    "op\" rows (every second matmul's output recomputed) are not predicted: "
-                    "Napkin has no such policy",
+                    "is predicted as the full recomputation of half the layers, its \"selective "
+                    "op\" (every second matmul's output recomputed) as recompute=selective:op",
                     {}};
   const std::string file = "torchtitan/a100_fsdp2.csv";
   const CsvText csv(text, file);
@@ -464,8 +465,10 @@ ValidationSet torchtitan_validation_set(std::string_view text) {
                     tokens = csv.column("tokens_per_s_per_gpu");
   for (std::size_t r = 0; r < csv.size(); ++r) {
     const std::string& checkpointing = csv.at(r, ac);
-    if (checkpointing != "none" && checkpointing != "full" && checkpointing != "selective layer")
-      continue;
+    if (checkpointing != "none" && checkpointing != "full" && checkpointing != "selective layer" &&
+        checkpointing != "selective op")
+      throw std::invalid_argument(file + " line " + std::to_string(r + 2) +
+                                  ": unknown activation_checkpointing '" + checkpointing + "'");
     TrainingJob j;
     j.shape = torchtitan_shape(csv, r);
     j.chip = "A100-80";
@@ -484,6 +487,10 @@ ValidationSet torchtitan_validation_set(std::string_view text) {
     // every other layer", config_manager.py at the tables' commit); without
     // pipeline stages which half does not matter: half the layers recomputed.
     if (checkpointing == "selective layer") l.recompute_layers = j.shape.n_layers / 2;
+    if (checkpointing == "selective op") {
+      l.recompute = Checkpointing::selective;
+      l.recompute_modules = kRecomputeOp;
+    }
     const LayoutResult res = evaluate_layout(j, l);
     const double predicted = res.tokens_per_second_per_chip;
     set.rows.push_back(
@@ -499,13 +506,13 @@ ValidationSet torchtitan_h100_memory_set(std::string_view text) {
                     "GiB",
                     "torchtitan benchmarks/llama3_h100_202412_torchtitan.md (commit 9dec370): "
                     "Llama 3.1 8B, 70B and 405B with FSDP2, TP, PP and CP, torch.compile and "
-                    "Float8, full activation checkpointing; the largest rank's peak reserved "
-                    "memory",
+                    "Float8, full or op-level selective activation checkpointing; the largest "
+                    "rank's peak reserved memory",
                     "async TP (the 405B rows and the second 70B row): its symmetric-memory "
                     "buffers are not modelled (the 70B run measured 4.3 GiB less with it than "
-                    "without); the rows with "
-                    "torchtitan's op-level selective checkpointing and the interleaved row "
-                    "(its stages per rank are not stated) are not predicted",
+                    "without); the rows with torchtitan's op-level selective checkpointing and "
+                    "Float8 (its policy keeps aten.mm outputs, Float8 runs _scaled_mm) and the "
+                    "interleaved row (its stages per rank are not stated) are not predicted",
                     {},
                     true};
   const std::string file = "torchtitan/h100_202412.csv";
@@ -532,14 +539,24 @@ ValidationSet torchtitan_h100_memory_set(std::string_view text) {
   sw.fp8_matmuls = true;
   sw.fp8_recipe = Fp8Recipe::tensorwise;
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+  const std::size_t compile = csv.column("compile"), float8 = csv.column("float8");
   for (std::size_t r = 0; r < csv.size(); ++r) {
-    if (csv.at(r, ac) != "full" || csv.at(r, schedule) == "Interleaved 1F1B") continue;
+    const bool op = csv.at(r, ac) == "selective op", fp8 = csv.at(r, float8) == "yes";
+    if ((csv.at(r, ac) != "full" && !(op && !fp8)) || csv.at(r, schedule) == "Interleaved 1F1B")
+      continue;
     TrainingJob j;
     j.shape = torchtitan_shape(csv, r);
     j.chip = "H100";
     j.n_chips = csv.count(r, gpus);
     j.seq_len = csv.count(r, seq);
     j.software = sw;
+    const bool compiled = csv.at(r, compile) == "yes";
+    if (!compiled) {  // eager: fsdp, the loss eager as before
+      j.software = software_by_name("fsdp");
+      j.software.zero3_root_gathered = sw.zero3_root_gathered;
+      j.software.pipeline_keeps_outputs = sw.pipeline_keeps_outputs;
+    }
+    j.software.fp8_matmuls = fp8;
     Layout l;
     l.tp = csv.count(r, tp);
     l.pp = csv.count(r, pp);
@@ -550,16 +567,18 @@ ValidationSet torchtitan_h100_memory_set(std::string_view text) {
     l.micro_batch = csv.count(r, local) / l.pp;
     j.global_batch = csv.count(r, local) * l.dp;
     l.sequence_parallel = l.tp > 1;
-    l.recompute = Checkpointing::full;
+    l.recompute = op ? Checkpointing::selective : Checkpointing::full;
+    if (op) l.recompute_modules = kRecomputeOp;
     // The caching allocator's reserved memory: the tensors and its unused
     // blocks, not the CUDA context or NCCL's own buffers.
     std::int64_t peak = 0;
     for (const StageMemory& m : memory_by_stage(j, l))
       peak = std::max(peak, m.total_bytes - m.runtime_bytes - m.comm_buffers_bytes);
-    set.rows.push_back({layout_label(csv.at(r, model), l, j.n_chips) +
-                            (csv.at(r, async_tp) == "yes" ? " async TP" : ""),
-                        static_cast<double>(peak) / kGiB, csv.real(r, memory),
-                        "fsdp-compile, FP8, loss eager"});
+    set.rows.push_back(
+        {layout_label(csv.at(r, model), l, j.n_chips) +
+             (csv.at(r, async_tp) == "yes" ? " async TP" : "") + (compiled ? "" : " eager"),
+         static_cast<double>(peak) / kGiB, csv.real(r, memory),
+         std::string(compiled ? "fsdp-compile" : "fsdp") + (fp8 ? ", FP8" : "") + ", loss eager"});
   }
   return set;
 }

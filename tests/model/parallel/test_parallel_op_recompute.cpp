@@ -1,0 +1,112 @@
+// torchtitan's op-level selective checkpointing (recompute=selective:op,
+// kRecomputeOp): every second matmul's output recomputed in each block (the
+// keys, the output projection, the MLP's up projection), the queries, values,
+// attention output, gate and down projections kept (torchtitan's
+// parallelize_llama.py, _save_list and _custom_policy).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "parallel.h"
+#include "parallel_test_util.h"
+
+namespace napkin {
+namespace {
+
+// Llama 3 8B on 8 A100s with FSDP (ZeRO-3), torchtitan eager.
+TrainingJob titan_llama8(const char* software = "fsdp") {
+  return TrainingJob{.shape = testing_util::preset_shape("Llama-3-8B"),
+                     .chip = "A100-80",
+                     .n_chips = 8,
+                     .seq_len = 8192,
+                     .global_batch = 8,
+                     .software = software_by_name(software)};
+}
+
+Layout titan_layout(const char* recompute, const char* tp = "1") {
+  const std::string dp = std::string(tp) == "1" ? "8" : "1";
+  return parse_layout(std::string("tp=") + tp + ",pp=1,vpp=1,cp=1,dp=" + dp +
+                          ",zero=3,mb=1,sp=on,recompute=" + recompute,
+                      8);
+}
+
+TEST(OpRecompute, SpellingAndRoundTrip) {
+  const Layout l = titan_layout("selective:op");
+  EXPECT_EQ(l.recompute, Checkpointing::selective);
+  EXPECT_EQ(l.recompute_modules, kRecomputeOp);
+  EXPECT_EQ(recompute_text(l), "selective:op");
+  EXPECT_EQ(parse_layout(to_string(l), 8), l);
+}
+
+// Per token and layer at TP 1 it keeps, in bf16: the block's input, the
+// queries (4,096), the values (1,024), the attention's output (4,096), the
+// gate projection (14,336) and the down projection (4,096): 31,744 elements,
+// plus the fp32 log-sum-exp of 32 heads: 63,616 bytes a token.
+TEST(OpRecompute, KeepsTheSaveListsOutputs) {
+  LayerActivationInputs in;
+  in.seq_len = 8192;
+  in.micro_batch = 1;
+  in.recompute = Checkpointing::selective;
+  in.recompute_modules = kRecomputeOp;
+  in.flash_attention = true;
+  in.dropout = false;
+  const ModelShape s = testing_util::preset_shape("Llama-3-8B");
+  EXPECT_EQ(layer_activation_bytes(s, in), std::int64_t{63'616} * 8192);
+  // With TP 8 and sequence parallelism: the input and the two
+  // reduce-scatters' outputs as sequence shards, the projections split, the
+  // down projection's partial sum whole.
+  in.tp = 8;
+  in.sequence_parallel = true;
+  const std::int64_t per_token =
+      2 * (4096 / 8 + 512 + 128 + 512 + 14336 / 8 + 4096 + 2 * 4096 / 8) + 4 * 4;
+  EXPECT_EQ(layer_activation_bytes(s, in), per_token * 8192);
+}
+
+// Between no checkpointing and full: it keeps less than the first and more
+// than the second, and its step is slower than the first's and faster than
+// the second's; its recomputed FLOPs are the keys', the output projection's
+// and one MLP matmul's forward.
+TEST(OpRecompute, CostsBetweenNoneAndFull) {
+  for (const char* tp : {"1", "8"}) {
+    const TrainingJob j = titan_llama8();
+    const LayoutResult none = evaluate_layout(j, titan_layout("none", tp));
+    const LayoutResult op = evaluate_layout(j, titan_layout("selective:op", tp));
+    const LayoutResult full = evaluate_layout(j, titan_layout("full", tp));
+    ASSERT_TRUE(none.valid && op.valid && full.valid) << op.reason;
+    EXPECT_LT(op.memory.activations_bytes, none.memory.activations_bytes) << tp;
+    EXPECT_GT(op.memory.activations_bytes, full.memory.activations_bytes) << tp;
+    EXPECT_GT(op.step_seconds, none.step_seconds) << tp;
+    EXPECT_LT(op.step_seconds, full.step_seconds) << tp;
+    EXPECT_GT(op.time.recompute_seconds, 0) << tp;
+    const ModelShape& s = j.shape;
+    const double tokens = 8.0 * 8192;
+    const double weights = static_cast<double>(s.n_layers * s.d_model) *
+                           static_cast<double>((s.n_kv_heads + s.n_heads) * s.d_head + s.d_ff);
+    EXPECT_NEAR(op.recompute_flops_per_step, 2 * tokens * weights,
+                1e-9 * op.recompute_flops_per_step)
+        << tp;
+  }
+}
+
+// Priced for dense blocks with separate Q, K and V projections, in bf16,
+// alone: MoE, MLA, FP8 GEMMs and other modules beside it are refused with the
+// reason.
+TEST(OpRecompute, RefusedWhereItIsNotPriced) {
+  TrainingJob moe = titan_llama8();
+  moe.shape = testing_util::preset_shape("Mixtral-8x7B");
+  const Layout op = titan_layout("selective:op");
+  ASSERT_TRUE(layout_problem(moe, op));
+  EXPECT_NE(layout_problem(moe, op)->find("dense blocks"), std::string::npos);
+  TrainingJob fp8 = titan_llama8();
+  fp8.chip = "H100";
+  fp8.software.fp8_matmuls = true;
+  ASSERT_TRUE(layout_problem(fp8, op));
+  EXPECT_NE(layout_problem(fp8, op)->find("_scaled_mm"), std::string::npos);
+  const Layout both = titan_layout("selective:op+layernorm");
+  ASSERT_TRUE(layout_problem(titan_llama8(), both));
+  EXPECT_NE(layout_problem(titan_llama8(), both)->find("stands alone"), std::string::npos);
+  EXPECT_FALSE(layout_problem(titan_llama8(), op));
+}
+
+}  // namespace
+}  // namespace napkin
