@@ -160,16 +160,10 @@ EmittedFlags launch_flags(const ServeRequest& r, const ServingLayout& layout,
                           std::int64_t max_batch) {
   ServingInputs in = r.in;
   in.layout = layout;
-  const bool budget = r.mode && r.mode->max_tokens_per_step;
-  EmittedFlags flags = emit_serving_flags(
+  return emit_serving_flags(
       r.emit_to == "vllm" ? ServingFlagsEngine::vllm : ServingFlagsEngine::tensorrt_llm, in,
-      max_batch, r.served_model, budget ? *r.mode->max_tokens_per_step : 0);
-  if (r.mode && r.mode->chunked_prefill)
-    flags.caveats.push_back(std::string("chunked prefill ") +
-                            (*r.mode->chunked_prefill ? "on" : "off") +
-                            " is not emitted; set it at run time (vLLM --enable-chunked-prefill, "
-                            "TensorRT-LLM enable_chunked_context)");
-  return flags;
+      max_batch, r.served_model, r.mode ? r.mode->max_tokens_per_step.value_or(0) : 0,
+      r.mode ? r.mode->chunked_prefill : std::nullopt);
 }
 
 std::optional<EmittedFlags> emitted_flags(const ServeRequest& r, const ServeAnswer& ans) {

@@ -109,11 +109,12 @@ EmittedFlags emit_tensorrt_llm(const ServingFlagsInput& in);
 enum class ServingFlagsEngine { vllm, tensorrt_llm };
 // `engine`'s launch flags for the serving run `in` (its layout, lengths and
 // precisions) at `max_batch` requests in flight, the model named `model`;
-// `max_num_tokens` > 0 bounds one iteration's tokens. Expert parallelism,
-// which neither emitter writes, is a caveat.
+// `max_num_tokens` > 0 bounds one iteration's tokens. Expert parallelism and
+// a chosen chunked prefill, which neither emitter writes, are caveats.
 EmittedFlags emit_serving_flags(ServingFlagsEngine engine, const ServingInputs& in,
                                 std::int64_t max_batch, std::string model = "MODEL",
-                                std::int64_t max_num_tokens = 0);
+                                std::int64_t max_num_tokens = 0,
+                                std::optional<bool> chunked_prefill = {});
 // Reads back the flags of emit_vllm / emit_tensorrt_llm (tp, pp, batch,
 // lengths, dtypes); throws naming a missing flag.
 ServingFlagsInput parse_serving_flags(std::string_view text, std::string_view source);

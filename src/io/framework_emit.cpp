@@ -259,7 +259,7 @@ EmittedFlags emit_tensorrt_llm(const ServingFlagsInput& in) {
 
 EmittedFlags emit_serving_flags(ServingFlagsEngine engine, const ServingInputs& in,
                                 std::int64_t max_batch, std::string model,
-                                std::int64_t max_num_tokens) {
+                                std::int64_t max_num_tokens, std::optional<bool> chunked_prefill) {
   ServingFlagsInput f;
   f.model = std::move(model);
   f.tp = in.layout.tp;
@@ -274,6 +274,10 @@ EmittedFlags emit_serving_flags(ServingFlagsEngine engine, const ServingInputs& 
   if (in.layout.ep > 1)
     flags.caveats.push_back("expert parallelism (ep = " + n(in.layout.ep) +
                             ") is not emitted; set the engine's expert-parallel option");
+  if (chunked_prefill)
+    flags.caveats.push_back(std::string("chunked prefill ") + (*chunked_prefill ? "on" : "off") +
+                            " is not emitted; set it at run time (vLLM --enable-chunked-prefill, "
+                            "TensorRT-LLM enable_chunked_context)");
   return flags;
 }
 

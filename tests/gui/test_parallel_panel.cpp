@@ -19,6 +19,7 @@
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
 #include "SliderSpin.h"
+#include "Text.h"
 #include "budget.h"
 #include "budget/BudgetPanel.h"
 #include "format.h"
@@ -34,8 +35,6 @@
 using namespace napkin;
 
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 struct Fixture {
   ScenarioModel model;

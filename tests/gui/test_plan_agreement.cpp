@@ -9,6 +9,7 @@
 
 #include "ScenarioModel.h"
 #include "SliderSpin.h"
+#include "Text.h"
 #include "budget/BudgetPanel.h"
 #include "budget/plots/MemoryPlot.h"
 #include "compare.h"
@@ -24,8 +25,6 @@
 using namespace napkin;
 
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 std::vector<SliderSpin*> controlsLabelled(const QWidget& w, std::string_view label) {
   std::vector<SliderSpin*> out;

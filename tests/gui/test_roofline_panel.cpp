@@ -558,38 +558,3 @@ TEST(RooflinePanel, ServingFrontierPlotsTheModelsFrontier) {
                     t->text().contains(QStringLiteral("vllm")));
   EXPECT_TRUE(note);
 }
-
-// Issue 25: "Copy launch flags" on the Serving layout tab puts the layout
-// shown (TP, PP, batch, lengths, precisions) on the clipboard as vLLM or
-// TensorRT-LLM runs it, and the flags read back as that layout.
-TEST(RooflinePanel, CopyServingFlagsReadsBackAsTheLayoutShown) {
-  MainWindow w(MainWindow::Session::fresh);
-  RooflinePanel* p = w.panel<RooflinePanel>();
-  ASSERT_TRUE(w.model()->edit(QStringLiteral("weights"), 1,
-                              [](Scenario& s) { s.serving.weight_dtype = Dtype::fp8; }));
-  p->settleServing();
-  ASSERT_TRUE(p->servingView().valid()) << p->servingView().error;
-  auto* button = p->findChild<QToolButton*>(QStringLiteral("servingCopyFlags"));
-  ASSERT_NE(button, nullptr);
-  EXPECT_TRUE(button->isEnabled());
-  EXPECT_GE(button->width(), button->fontMetrics().horizontalAdvance(button->text()) +
-                                 button->style()->pixelMetric(QStyle::PM_MenuButtonIndicator));
-  const ServingResult& shown = p->servingView().view.chosen;
-  const ServingInputs& in = p->servingView().inputs.inputs.search.serving;
-  for (ServingFlagsEngine engine : {ServingFlagsEngine::vllm, ServingFlagsEngine::tensorrt_llm}) {
-    const QString copied = p->copyServingFlags(engine);
-    ASSERT_FALSE(copied.isEmpty());
-    EXPECT_EQ(QApplication::clipboard()->text(), copied);
-    EXPECT_TRUE(copied.contains(QString::fromStdString(w.model()->scenario().model_name)));
-    const ServingFlagsInput back = parse_serving_flags(copied.toStdString(), "clipboard");
-    EXPECT_EQ(back.tp, shown.layout.tp);
-    EXPECT_EQ(back.pp, shown.layout.pp);
-    EXPECT_EQ(back.max_batch, shown.batch);
-    EXPECT_EQ(back.max_seq_tokens, in.prompt_tokens + in.cached_tokens + in.decode_tokens);
-    EXPECT_EQ(back.weight_dtype, "fp8");
-  }
-  // No layout (the serving chips cannot be split): nothing to copy.
-  ASSERT_TRUE(w.model()->edit(QStringLiteral("chip"), 1, [](Scenario& s) { s.chip = "H100"; }));
-  p->settleServing();
-  EXPECT_EQ(button->isEnabled(), p->servingView().valid());
-}

@@ -237,3 +237,27 @@ TEST(ScenarioJson, LawChoiceRoundTrips) {
   EXPECT_NE(fitted.name.find("IsoFLOPs panel"), std::string::npos);
   EXPECT_NE(make_budget_view(s).report.recommendation.find(fitted.name), std::string::npos);
 }
+
+// Issue 25: the serving run's scheduler (tokens per iteration, chunked
+// prefill) is saved, null is the engine's default, and bad values are
+// refused by name.
+TEST(ScenarioJson, ServingSchedulerRoundTrips) {
+  Scenario s;
+  s.roofline.serving_max_tokens_per_step = 4096;
+  s.roofline.serving_chunked_prefill = false;
+  const std::string text = scenario_to_json(s);
+  EXPECT_NE(text.find("\"chunked_prefill\": false"), std::string::npos);
+  EXPECT_EQ(scenario_from_json(text), s);
+  s.roofline.serving_chunked_prefill.reset();
+  const std::string unset = scenario_to_json(s);
+  EXPECT_NE(unset.find("\"chunked_prefill\": null"), std::string::npos);
+  EXPECT_EQ(scenario_from_json(unset), s);
+  std::string bad = text;
+  bad.replace(bad.find("\"max_tokens_per_step\": 4096"), 27, "\"max_tokens_per_step\": -5");
+  try {
+    (void)scenario_from_json(bad);
+    ADD_FAILURE() << "a negative token budget was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("max_tokens_per_step"), std::string::npos) << e.what();
+  }
+}

@@ -8,6 +8,7 @@
 #include "ScenarioBinding.h"
 #include "ScenarioControls.h"
 #include "Text.h"
+#include "format.h"
 #include "hardware.h"
 #include "roofline_view.h"
 #include "serving_engine.h"
@@ -47,7 +48,9 @@ enum Field {
   kSearchMaxChips,
   kTokensPerDay,
   kOverlay,
-  kEngine
+  kEngine,
+  kMaxTokens,
+  kChunkedPrefill
 };
 
 QString tr(const char* text) {
@@ -304,6 +307,45 @@ void Declarer::servingLayout() {
        .tooltip = tr("Generated tokens per day the pools are sized for (tokens/day). The seed's "
                      "example: 1e9.")},
       roof(kTokensPerDay, tr("Traffic"), &RooflineSettings::generated_tokens_per_day));
+  // The serving run's scheduler, as the frontier runs it.
+  std::vector<ComboItem> budgets{{tr("engine default"), QVariant(qint64{0})}};
+  for (const qint64 t : {2048, 4096, 8192, 16384, 32768})
+    budgets.push_back({qs(format_grouped(static_cast<double>(t))), QVariant(t)});
+  c.max_tokens = col->combo(
+      {.key = QStringLiteral("max_tokens"),
+       .label = tr("Tokens / iter."),
+       .tooltip = tr("The tokens one scheduler iteration runs in the frontier's runs "
+                     "(TensorRT-LLM max_num_tokens, vLLM max_num_batched_tokens): running "
+                     "requests' decode tokens first, then prompts. Engine default: the preset's "
+                     "(napkin-cli serve --help)."),
+       .items = budgets},
+      scenarioBinding<QVariant>(
+          m, kMaxTokens, tr("tokens per iteration"),
+          [](const S& s) { return QVariant(qint64{s.roofline.serving_max_tokens_per_step}); },
+          [](S& s, QVariant v) { s.roofline.serving_max_tokens_per_step = v.toLongLong(); }));
+  c.chunked_prefill = col->combo(
+      {.key = QStringLiteral("chunked_prefill"),
+       .label = tr("Chunked prefill"),
+       .tooltip = tr("Whether a prompt larger than what is left of an iteration's tokens is "
+                     "split over iterations (vLLM --enable-chunked-prefill, TensorRT-LLM "
+                     "enable_chunked_context) or waits. Engine default: the preset's."),
+       .items = {{tr("engine default"), QString()},
+                 {tr("on"), QStringLiteral("on")},
+                 {tr("off"), QStringLiteral("off")}}},
+      scenarioBinding<QVariant>(
+          m, kChunkedPrefill, tr("chunked prefill"),
+          [](const S& s) {
+            const auto& c = s.roofline.serving_chunked_prefill;
+            return QVariant(c ? QString(*c ? QStringLiteral("on") : QStringLiteral("off"))
+                              : QString());
+          },
+          [](S& s, QVariant v) {
+            const QString t = v.toString();
+            if (t.isEmpty())
+              s.roofline.serving_chunked_prefill.reset();
+            else
+              s.roofline.serving_chunked_prefill = t == QStringLiteral("on");
+          }));
 }
 
 void Declarer::napkinAssumptions() {
@@ -485,7 +527,8 @@ SliderSpin* RooflineControls::slider(const QString& key) const {
 }
 
 QComboBox* RooflineControls::combo(const QString& key) const {
-  for (QComboBox* c : {chip, weight_precision, kv_precision, engine, tile, layout})
+  for (QComboBox* c :
+       {chip, weight_precision, kv_precision, engine, tile, layout, max_tokens, chunked_prefill})
     if (c && c->objectName() == key) return c;
   return nullptr;
 }

@@ -50,6 +50,8 @@ struct RooflineControls {
   SliderSpin* tpot = nullptr;
   SliderSpin* search_max_chips = nullptr;
   SliderSpin* tokens_per_day = nullptr;
+  QComboBox* max_tokens = nullptr;  // the frontier's scheduler
+  QComboBox* chunked_prefill = nullptr;
   // Overlays: (chip name, its box).
   std::vector<std::pair<std::string, QCheckBox*>> overlays;
 

@@ -51,7 +51,9 @@ bool sameServingInputs(const Scenario& a, const Scenario& b) {
          x.ttft_budget_seconds == y.ttft_budget_seconds &&
          x.tpot_budget_seconds == y.tpot_budget_seconds &&
          x.search_max_chips == y.search_max_chips &&
-         x.generated_tokens_per_day == y.generated_tokens_per_day;
+         x.generated_tokens_per_day == y.generated_tokens_per_day &&
+         x.serving_max_tokens_per_step == y.serving_max_tokens_per_step &&
+         x.serving_chunked_prefill == y.serving_chunked_prefill;
 }
 }  // namespace
 
@@ -312,7 +314,9 @@ QString RooflinePanel::copyServingFlags(ServingFlagsEngine engine) {
   ServingInputs in = v.inputs.inputs.search.serving;
   in.layout = shown.layout;
   try {
-    const EmittedFlags f = emit_serving_flags(engine, in, shown.batch);
+    const EmittedFlags f =
+        emit_serving_flags(engine, in, shown.batch, "MODEL",
+                           v.inputs.max_tokens_per_step.value_or(0), v.inputs.chunked_prefill);
     QString text = qs(f.text);
     text +=
         tr("# note: MODEL is the Hugging Face id or path of %1\n").arg(qs(v.scenario.model_name));

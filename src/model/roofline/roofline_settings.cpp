@@ -39,6 +39,8 @@ void RooflineSettings::validate() const {
   require_real(tpot_budget_seconds, "tpot_budget_seconds", "s (0: not bounded)", 0.0, 1e6);
   require_count(search_max_chips, "search_max_chips", "chips", 1, std::int64_t{1} << 20);
   require_real(generated_tokens_per_day, "generated_tokens_per_day", "tokens per day", 1.0, 1e18);
+  require_count(serving_max_tokens_per_step, "serving_max_tokens_per_step",
+                "tokens per iteration (0: the engine's)", 0, 1 << 20);
 }
 
 }  // namespace napkin

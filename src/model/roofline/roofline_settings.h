@@ -39,6 +39,13 @@ struct RooflineSettings {
   double tpot_budget_seconds = 0.05;
   std::int64_t search_max_chips = 4096;
   double generated_tokens_per_day = 1e9;
+  // The serving run's scheduler, as the latency-throughput frontier runs it:
+  // the tokens one iteration runs (TensorRT-LLM's max_num_tokens, vLLM's
+  // max_num_batched_tokens; 0: the engine's default) and whether a prompt
+  // larger than what is left of it is split (chunked prefill; unset: the
+  // engine's default). napkin-cli serve --max-num-tokens, --chunked-prefill.
+  std::int64_t serving_max_tokens_per_step = 0;
+  std::optional<bool> serving_chunked_prefill;
 
   void validate() const;
   bool operator==(const RooflineSettings&) const = default;

@@ -437,6 +437,17 @@ void add_serving_layout(FieldTable& f) {
         [](SV s) { return s.roofline.search_max_chips; });
   f.add("roofline.serving_layout.generated_tokens_per_day", "Roofline: traffic", "tokens/day",
         [](SV s) { return s.roofline.generated_tokens_per_day; });
+  f.add("roofline.serving_layout.max_tokens_per_step", "Roofline: tokens per iteration", "tokens",
+        [](SV s) {
+          return s.roofline.serving_max_tokens_per_step > 0
+                     ? format_grouped(static_cast<double>(s.roofline.serving_max_tokens_per_step))
+                     : std::string("the engine's");
+        });
+  f.add("roofline.serving_layout.chunked_prefill", "Roofline: chunked prefill", "", [](SV s) {
+    return s.roofline.serving_chunked_prefill
+               ? std::string(*s.roofline.serving_chunked_prefill ? "on" : "off")
+               : std::string("the engine's");
+  });
 }
 
 std::vector<ScenarioField> make_fields() {

@@ -126,6 +126,8 @@ ScenarioServing scenario_serving(const Scenario& s) {
   in.overhead_seconds = s.serving.overhead_seconds;
   in.assume.communication = r.serving_communication;
   in.cost = {s.price_per_chip_hour_dollars, s.kwh_price_dollars, s.pue};
+  if (r.serving_max_tokens_per_step > 0) out.max_tokens_per_step = r.serving_max_tokens_per_step;
+  out.chunked_prefill = r.serving_chunked_prefill;
   const std::int64_t chips = s.serving.chips;
   const ServingLayout chosen{r.serving_tp, r.serving_pp, r.serving_ep};
   bool valid = r.serving_tp > 0 && r.serving_pp > 0 && r.serving_ep > 0 && chosen.chips() == chips;
@@ -227,6 +229,8 @@ ServingFrontierView serving_frontier_view(const ScenarioServing& in, double ttft
     ModeInputs m;
     m.serving = in.inputs.search.serving;
     m.mode = BatchingMode::offline;
+    m.max_tokens_per_step = in.max_tokens_per_step;
+    m.chunked_prefill = in.chunked_prefill;
     // The panel recomputes on every change: the simulation's work grows with
     // requests × output tokens, so fewer requests for long outputs and none
     // beyond kMaxOutput (napkin-cli serve --frontier simulates any length).

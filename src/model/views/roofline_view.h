@@ -96,6 +96,9 @@ struct ScenarioServing {
   ServingModel model;
   ServingViewInputs inputs;
   bool fastest_split = true;  // the layout is the fastest split, not one chosen
+  // The serving run's scheduler (RooflineSettings): unset, the engine's.
+  std::optional<std::int64_t> max_tokens_per_step;
+  std::optional<bool> chunked_prefill;
 };
 // Throws std::invalid_argument when the serving chips cannot be split at all.
 ScenarioServing scenario_serving(const Scenario& s);

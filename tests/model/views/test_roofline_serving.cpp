@@ -2,6 +2,8 @@
 // (roofline_view.h: scenario_serving, scenario_serving_view).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <stdexcept>
 #include <string>
 
@@ -158,6 +160,44 @@ TEST(ScenarioServing, TheFrontierIsTheModesFrontier) {
   EXPECT_NE(longer.frontier.error.find("4,096"), std::string::npos) << longer.frontier.error;
 }
 
+// Issue 25: the frontier runs the serving run's scheduler as set (tokens
+// per iteration, chunked prefill), the engine's defaults when unset; the
+// same ModeInputs the CLI's --max-num-tokens and --chunked-prefill give.
+TEST(ScenarioServing, TheFrontierRunsTheSchedulerAsSet) {
+  Scenario s;
+  s.serving.engine = "tensorrt-llm";
+  s.serving.prompt_tokens = 4096;
+  s.serving.decode_tokens = 256;
+  s.serving.overhead_seconds = 0;
+  const ServingPanelView defaults = make_serving_panel_view(s);
+  ASSERT_TRUE(defaults.valid() && defaults.frontier.error.empty()) << defaults.frontier.error;
+  EXPECT_FALSE(defaults.inputs.max_tokens_per_step);
+  EXPECT_FALSE(defaults.inputs.chunked_prefill);
+  s.roofline.serving_max_tokens_per_step = 2048;  // below the prompt: only chunks admit it
+  s.roofline.serving_chunked_prefill = true;
+  const ServingPanelView set = make_serving_panel_view(s);
+  ASSERT_TRUE(set.valid() && set.frontier.error.empty()) << set.frontier.error;
+  EXPECT_EQ(set.inputs.max_tokens_per_step, 2048);
+  EXPECT_EQ(set.inputs.chunked_prefill, true);
+  ModeInputs m;
+  m.serving = set.inputs.inputs.search.serving;
+  m.requests = std::clamp<std::int64_t>(32'768 / 256, 8, 64);
+  m.max_tokens_per_step = 2048;
+  m.chunked_prefill = true;
+  const std::vector<FrontierPoint> want = serving_frontier(set.inputs.model, m);
+  ASSERT_EQ(set.frontier.points.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i)
+    EXPECT_DOUBLE_EQ(set.frontier.points[i].output_tokens_per_second_per_chip,
+                     want[i].output_tokens_per_second_per_chip);
+  // A budget below every prompt, unchunked: nothing is ever admitted past
+  // the first request at a time, so the curve differs from the chunked one.
+  s.roofline.serving_chunked_prefill = false;
+  const ServingPanelView unchunked = make_serving_panel_view(s);
+  ASSERT_TRUE(unchunked.valid()) << unchunked.error;
+  EXPECT_NE(unchunked.frontier.points.back().output_tokens_per_second_per_chip,
+            set.frontier.points.back().output_tokens_per_second_per_chip);
+}
+
 TEST(RooflineSettings, ServingFieldsAreValidated) {
   RooflineSettings r;
   EXPECT_NO_THROW(r.validate());
@@ -166,6 +206,11 @@ TEST(RooflineSettings, ServingFieldsAreValidated) {
   r = {};
   r.tpot_budget_seconds = -1;
   EXPECT_THROW(r.validate(), std::invalid_argument);
+  r = {};
+  r.serving_max_tokens_per_step = -1;
+  EXPECT_THROW(r.validate(), std::invalid_argument);
+  r.serving_max_tokens_per_step = 0;  // the engine's
+  EXPECT_NO_THROW(r.validate());
 }
 
 }  // namespace

@@ -45,8 +45,11 @@ ServingFrontierPlot::ServingFrontierPlot(QWidget* parent)
 void ServingFrontierPlot::drawView(const ServingPanelView& v) {
   const ServingFrontierView& f = v.frontier;
   const Curve c = curve(f);
+  const std::optional<std::int64_t>& budget = v.inputs.max_tokens_per_step;
+  const std::optional<bool>& chunked = v.inputs.chunked_prefill;
   if (!inputsChanged(c.x, c.y, f.max_request_rate_per_second, f.ttft_p99_target_seconds, f.error,
-                     v.error, v.scenario.serving.engine))
+                     v.error, v.scenario.serving.engine, budget.value_or(0), chunked.has_value(),
+                     chunked.value_or(false)))
     return;
   setCurve(curve_, c.x, c.y);
   const bool any = !c.x.empty();
@@ -74,16 +77,20 @@ void ServingFrontierPlot::drawView(const ServingPanelView& v) {
   last_->position->setCoords(c.x.back(), c.y.back());
   last_->setText(tr("concurrency %1 ").arg(qs(format_grouped(static_cast<double>(b.concurrency)))));
   if (rated > 0) rate_->place(rated);
-  const QString engine = qs(v.scenario.serving.engine);
+  // The engine, and the scheduler settings that are not its defaults.
+  QString engine = tr("%1 engine").arg(qs(v.scenario.serving.engine));
+  if (budget)
+    engine += tr(", %1 tokens/iteration").arg(qs(format_grouped(static_cast<double>(*budget))));
+  if (chunked) engine += *chunked ? tr(", chunked prefill") : tr(", no chunked prefill");
   const QString layout = qs(describe(v.view.chosen.layout));
   if (f.max_request_rate_per_second > 0)
-    note_->setText(tr("%1 on %2, %3 engine\nP99 TTFT ≤ %4 up to %5 requests/s\n(%6 tokens/s "
+    note_->setText(tr("%1 on %2, %3\nP99 TTFT ≤ %4 up to %5 requests/s\n(%6 tokens/s "
                       "per chip, dashed)")
                        .arg(layout, chipsText(v.view.chosen.chips), engine,
                             secondsText(f.ttft_p99_target_seconds),
                             numberText(f.max_request_rate_per_second), numberText(rated)));
   else
-    note_->setText(tr("%1 on %2, %3 engine\nP99 TTFT misses %4 at any request rate")
+    note_->setText(tr("%1 on %2, %3\nP99 TTFT misses %4 at any request rate")
                        .arg(layout, chipsText(v.view.chosen.chips), engine,
                             secondsText(f.ttft_p99_target_seconds)));
   requestReplot();

@@ -1,0 +1,115 @@
+// The Roofline panel's Serving layout tab as a user drives it: the serving
+// run's scheduler (tokens per iteration, chunked prefill) and "Copy launch
+// flags" (issue 25).
+#include <gtest/gtest.h>
+
+#include <qcustomplot.h>
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTest>
+#include <QToolButton>
+#include <QUndoStack>
+
+#include "PlotWidget.h"
+#include "framework_config.h"
+#include "roofline/RooflinePanel.h"
+#include "roofline_view.h"
+#include "shell/MainWindow.h"
+
+using namespace napkin;
+
+namespace {
+
+void choose(QComboBox* c, Qt::Key key) {
+  c->setFocus();
+  QTest::keyClick(c, key);
+}
+
+}  // namespace
+
+// Issue 25: "Copy launch flags" on the Serving layout tab puts the layout
+// shown (TP, PP, batch, lengths, precisions) on the clipboard as vLLM or
+// TensorRT-LLM runs it, and the flags read back as that layout.
+TEST(RooflinePanel, CopyServingFlagsReadsBackAsTheLayoutShown) {
+  MainWindow w(MainWindow::Session::fresh);
+  RooflinePanel* p = w.panel<RooflinePanel>();
+  ASSERT_TRUE(w.model()->edit(QStringLiteral("weights"), 1,
+                              [](Scenario& s) { s.serving.weight_dtype = Dtype::fp8; }));
+  p->settleServing();
+  ASSERT_TRUE(p->servingView().valid()) << p->servingView().error;
+  auto* button = p->findChild<QToolButton*>(QStringLiteral("servingCopyFlags"));
+  ASSERT_NE(button, nullptr);
+  EXPECT_TRUE(button->isEnabled());
+  EXPECT_GE(button->width(), button->fontMetrics().horizontalAdvance(button->text()) +
+                                 button->style()->pixelMetric(QStyle::PM_MenuButtonIndicator));
+  const ServingResult& shown = p->servingView().view.chosen;
+  const ServingInputs& in = p->servingView().inputs.inputs.search.serving;
+  for (ServingFlagsEngine engine : {ServingFlagsEngine::vllm, ServingFlagsEngine::tensorrt_llm}) {
+    const QString copied = p->copyServingFlags(engine);
+    ASSERT_FALSE(copied.isEmpty());
+    EXPECT_EQ(QApplication::clipboard()->text(), copied);
+    EXPECT_TRUE(copied.contains(QString::fromStdString(w.model()->scenario().model_name)));
+    const ServingFlagsInput back = parse_serving_flags(copied.toStdString(), "clipboard");
+    EXPECT_EQ(back.tp, shown.layout.tp);
+    EXPECT_EQ(back.pp, shown.layout.pp);
+    EXPECT_EQ(back.max_batch, shown.batch);
+    EXPECT_EQ(back.max_seq_tokens, in.prompt_tokens + in.cached_tokens + in.decode_tokens);
+    EXPECT_EQ(back.weight_dtype, "fp8");
+  }
+  // No layout (the serving chips cannot be split): nothing to copy.
+  ASSERT_TRUE(w.model()->edit(QStringLiteral("chip"), 1, [](Scenario& s) { s.chip = "H100"; }));
+  p->settleServing();
+  EXPECT_EQ(button->isEnabled(), p->servingView().valid());
+}
+
+// Issue 25: the serving run's scheduler is set from the panel, one undo step
+// each; the frontier runs it and says so, and the copied launch flags carry
+// the token budget.
+TEST(RooflinePanel, SchedulerCombosDriveTheFrontierAndTheFlags) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  w.showPanel(QStringLiteral("roofline"));
+  RooflinePanel* p = w.panel<RooflinePanel>();
+  ASSERT_TRUE(w.model()->edit(QStringLiteral("engine"), 1, [](Scenario& s) {
+    s.serving.engine = "vllm";
+    s.serving.prompt_tokens = 2048;
+  }));
+  QComboBox* budget = p->combo(QStringLiteral("max_tokens"));
+  QComboBox* chunked = p->combo(QStringLiteral("chunked_prefill"));
+  ASSERT_TRUE(budget && chunked);
+  EXPECT_EQ(budget->currentIndex(), 0);  // the engine's default
+  const int before = w.model()->undoStack()->index();
+  choose(budget, Qt::Key_Down);  // 2,048
+  EXPECT_EQ(w.model()->scenario().roofline.serving_max_tokens_per_step, 2048);
+  choose(chunked, Qt::Key_End);  // off
+  EXPECT_EQ(w.model()->scenario().roofline.serving_chunked_prefill, false);
+  EXPECT_EQ(w.model()->undoStack()->index(), before + 2);
+  p->settleServing();
+  p->subTabs()->setCurrentIndex(RooflinePanel::kServingTab);
+  const ServingPanelView& v = p->servingView();
+  ASSERT_TRUE(v.valid()) << v.error;
+  EXPECT_EQ(v.inputs.max_tokens_per_step, 2048);
+  EXPECT_EQ(v.inputs.chunked_prefill, false);
+  bool said = false;
+  for (PlotWidget* plot : p->plots())
+    if (plot->objectName() == QStringLiteral("plot_serving_frontier"))
+      for (int i = 0; i < plot->itemCount(); ++i) {
+        auto* t = qobject_cast<QCPItemText*>(plot->item(i));
+        said = said || (t && t->text().contains(QStringLiteral("2,048 tokens/iteration")) &&
+                        t->text().contains(QStringLiteral("no chunked prefill")));
+      }
+  EXPECT_TRUE(said);
+  const QString flags = p->copyServingFlags(ServingFlagsEngine::vllm);
+  EXPECT_TRUE(flags.contains(QStringLiteral("--max-num-batched-tokens 2048")))
+      << flags.toStdString();
+  EXPECT_TRUE(flags.contains(QStringLiteral("chunked prefill off"))) << flags.toStdString();
+  // Undo goes back to the engine's defaults.
+  w.model()->undoStack()->undo();
+  w.model()->undoStack()->undo();
+  EXPECT_EQ(w.model()->scenario().roofline.serving_max_tokens_per_step, 0);
+  EXPECT_FALSE(w.model()->scenario().roofline.serving_chunked_prefill);
+  EXPECT_EQ(budget->currentIndex(), 0);
+}
