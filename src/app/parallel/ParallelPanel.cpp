@@ -15,7 +15,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QStyle>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
@@ -24,6 +23,7 @@
 #include <algorithm>
 
 #include "ControlColumn.h"
+#include "MenuButton.h"
 #include "PanelPage.h"
 #include "PlotWidget.h"
 #include "ScenarioModel.h"
@@ -108,24 +108,17 @@ QHBoxLayout* ParallelPanel::buildTools(QWidget* layouts) {
   busy_->setMaximumHeight(12);
   busy_->setTextVisible(false);
   busy_->setVisible(false);
-  copy_flags_ = new QToolButton(layouts);
-  copy_flags_->setObjectName(QStringLiteral("parallelCopyFlags"));
-  copy_flags_->setText(tr("Copy launch flags"));
-  copy_flags_->setToolTip(
-      tr("Copy the arguments that run the chosen layout in Megatron-LM or torchtitan"));
-  copy_flags_->setPopupMode(QToolButton::InstantPopup);
-  auto* flags_menu = new QMenu(copy_flags_);
-  flags_menu->addAction(tr("Megatron-LM arguments"), this, [this] { copyLaunchFlags(false); });
-  flags_menu->addAction(tr("torchtitan TOML"), this, [this] { copyLaunchFlags(true); });
-  copy_flags_->setMenu(flags_menu);
-  profile_ = new QToolButton(layouts);
-  profile_->setObjectName(QStringLiteral("parallelClusterProfile"));
-  profile_->setText(tr("Cluster profile"));
-  profile_->setToolTip(
-      tr("Time every layout with constants fitted to your cluster's measured "
-         "runs (napkin-cli calibrate -o PROFILE.json) instead of the datasheet's"));
-  profile_->setPopupMode(QToolButton::InstantPopup);
-  auto* profile_menu = new QMenu(profile_);
+  copy_flags_ =
+      menuButton(layouts, QStringLiteral("parallelCopyFlags"), tr("Copy launch flags"),
+                 tr("Copy the arguments that run the chosen layout in Megatron-LM or torchtitan"));
+  copy_flags_->menu()->addAction(tr("Megatron-LM arguments"), this,
+                                 [this] { copyLaunchFlags(false); });
+  copy_flags_->menu()->addAction(tr("torchtitan TOML"), this, [this] { copyLaunchFlags(true); });
+  profile_ = menuButton(layouts, QStringLiteral("parallelClusterProfile"), tr("Cluster profile"),
+                        tr("Time every layout with constants fitted to your cluster's measured "
+                           "runs (napkin-cli calibrate -o PROFILE.json) instead of the "
+                           "datasheet's"));
+  QMenu* profile_menu = profile_->menu();
   profile_menu->addAction(tr("Load cluster profile…"), this, [this] {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Load cluster profile"), QString(),
@@ -138,12 +131,6 @@ QHBoxLayout* ParallelPanel::buildTools(QWidget* layouts) {
                           [this] { openCalibrateDialog(); });
   profile_menu->addAction(tr("Clear (datasheet constants)"), this,
                           [this] { clearClusterProfile(); });
-  profile_->setMenu(profile_menu);
-  // The menu's arrow is drawn inside the button: room for it beside the
-  // text, and the row never squeezes the button below that.
-  copy_flags_->setMinimumWidth(copy_flags_->sizeHint().width() +
-                               copy_flags_->style()->pixelMetric(QStyle::PM_MenuButtonIndicator));
-  copy_flags_->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
   tools->addWidget(fastest_);
   tools->addWidget(profile_);
   tools->addWidget(copy_flags_);

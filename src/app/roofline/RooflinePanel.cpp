@@ -8,7 +8,6 @@
 #include <QLabel>
 #include <QMenu>
 #include <QScrollArea>
-#include <QStyle>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -17,6 +16,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "ControlColumn.h"
+#include "MenuButton.h"
 #include "MessageLabel.h"
 #include "PanelPage.h"
 #include "ScenarioModel.h"
@@ -119,22 +119,13 @@ RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent) : ScenarioPa
   serving_status_ = new QLabel(above);
   serving_status_->setObjectName(QStringLiteral("servingStatus"));
   serving_status_->setWordWrap(true);
-  serving_flags_ = new QToolButton(above);
-  serving_flags_->setObjectName(QStringLiteral("servingCopyFlags"));
-  serving_flags_->setText(tr("Copy launch flags"));
-  serving_flags_->setToolTip(
-      tr("Copy the commands that serve the layout shown in vLLM or TensorRT-LLM "
-         "(napkin-cli serve --emit)"));
-  serving_flags_->setPopupMode(QToolButton::InstantPopup);
-  auto* flags_menu = new QMenu(serving_flags_);
-  flags_menu->addAction(tr("vLLM serve command"), this,
-                        [this] { copyServingFlags(ServingFlagsEngine::vllm); });
-  flags_menu->addAction(tr("TensorRT-LLM build commands"), this,
-                        [this] { copyServingFlags(ServingFlagsEngine::tensorrt_llm); });
-  serving_flags_->setMenu(flags_menu);
-  serving_flags_->setMinimumWidth(
-      serving_flags_->sizeHint().width() +
-      serving_flags_->style()->pixelMetric(QStyle::PM_MenuButtonIndicator));
+  serving_flags_ = menuButton(above, QStringLiteral("servingCopyFlags"), tr("Copy launch flags"),
+                              tr("Copy the commands that serve the layout shown in vLLM or "
+                                 "TensorRT-LLM (napkin-cli serve --emit)"));
+  serving_flags_->menu()->addAction(tr("vLLM serve command"), this,
+                                    [this] { copyServingFlags(ServingFlagsEngine::vllm); });
+  serving_flags_->menu()->addAction(tr("TensorRT-LLM build commands"), this,
+                                    [this] { copyServingFlags(ServingFlagsEngine::tensorrt_llm); });
   serving_flags_->setEnabled(false);  // until a layout is shown
   auto* status_row = new QHBoxLayout;
   status_row->addWidget(serving_status_, 1);
