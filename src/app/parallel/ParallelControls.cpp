@@ -247,8 +247,9 @@ void Declarer::axisLocks() {
   c.recompute = col->combo(
       {.key = QStringLiteral("lockRecompute"),
        .label = tr("Recompute"),
-       .tooltip = tr("Activation recomputation: none, selective (attention) or full (every "
-                     "layer's forward again)"),
+       .tooltip = tr("Activation recomputation: none, selective (the attention core; under "
+                     "the fsdp presets torchtitan's op-level policy, every second matmul's "
+                     "output recomputed) or full (every layer's forward again)"),
        .items = recompute},
       optionalChoiceBinding<Checkpointing>(m, kParallelLock, tr("recompute lock"),
                                            &ParallelSettings::recompute, parse_checkpointing));

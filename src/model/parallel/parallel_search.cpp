@@ -16,6 +16,14 @@ namespace napkin {
 
 namespace {
 
+// What a searched selective recomputation re-runs: the modules named, else
+// the framework's own (torchtitan's op-level policy; Megatron's attention
+// core, 0).
+std::uint32_t searched_selective_modules(const TrainingJob& job, const SearchOptions& opt) {
+  if (opt.recompute_modules != 0) return opt.recompute_modules;
+  return job.software.op_level_selective ? std::uint32_t{kRecomputeOp} : 0u;
+}
+
 using namespace parallel_detail;
 
 std::vector<std::int64_t> divisors(std::int64_t n) {
@@ -178,8 +186,10 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
   std::vector<Checkpointing> recomputes = {Checkpointing::none, Checkpointing::selective,
                                            Checkpointing::full};
   // With fused attention nothing is left for selective recomputation to drop:
-  // it equals none, so the search does not list it twice.
-  if (job.software.flash_attention || !job.software.selective_recompute)
+  // it equals none, so the search does not list it twice, unless the
+  // framework's selective is torchtitan's op-level policy or modules are named.
+  const std::uint32_t selective_modules = searched_selective_modules(job, opt);
+  if ((job.software.flash_attention && selective_modules == 0) || !job.software.selective_recompute)
     recomputes = {Checkpointing::none, Checkpointing::full};
 
   const TrainingSoftware& sw = job.software;
@@ -227,7 +237,7 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
                     L.recompute_layers = opt.recompute_layers;
                     L.recompute_group = opt.recompute_group;
                   }
-                  if (rc == Checkpointing::selective) L.recompute_modules = opt.recompute_modules;
+                  if (rc == Checkpointing::selective) L.recompute_modules = selective_modules;
                   if (layout_problem(job, L)) continue;
                   res.layouts.push_back(costs.evaluate(L));
                 }
@@ -292,7 +302,8 @@ std::string no_layout_reason(const TrainingJob& job, const SearchOptions& opt) {
     l.recompute_layers = opt.recompute_layers;
     l.recompute_group = opt.recompute_group;
   }
-  if (l.recompute == Checkpointing::selective) l.recompute_modules = opt.recompute_modules;
+  if (l.recompute == Checkpointing::selective)
+    l.recompute_modules = searched_selective_modules(job, opt);
   if (auto problem = layout_problem(job, l))
     return "the simplest split of " + chips + " under the locks (DP " + format_grouped(l.dp) +
            ") cannot run: " + *problem;

@@ -217,6 +217,8 @@ TrainingSoftware fsdp(bool compiled) {
   // (ZeRO-1). torchtitan runs interleaved pipeline schedules and context
   // parallelism.
   s.zero_stages = s.zero_stages_with_pp = 0b1101;
+  // torchtitan's selective checkpointing is by op (or by layer: full:N).
+  s.op_level_selective = true;
   s.framework = "PyTorch FSDP2 (torchtitan)";
   return s;
 }
@@ -361,7 +363,8 @@ const std::array kSoftware{
                    "gathers prefetched one layer ahead and copied out, gradients copied in and "
                    "reduce-scattered in fp32 per layer, blocking TP collectives; rotary, SwiGLU, "
                    "GQA's K/V expansion and the fp32 loss as unfused PyTorch ops; with PP, "
-                   "torch.distributed.pipelining's receive buffers for every micro-batch"},
+                   "torch.distributed.pipelining's receive buffers for every micro-batch; "
+                   "selective recomputation is its op-level policy (recompute=selective:op)"},
     SoftwarePreset{"fsdp-compile", fsdp(true),
                    "fsdp with torch.compile: the element-wise work fused as in modern"},
 };

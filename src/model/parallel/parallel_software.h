@@ -256,6 +256,11 @@ struct TrainingSoftware {
   // et al. 2022) and expert parallelism (a MoE layer's experts over ranks).
   bool sequence_parallel = true;
   bool selective_recompute = true;
+  // Its selective recomputation is torchtitan's op-level policy
+  // (activation_checkpoint.mode "selective", selective_ac_option "op";
+  // recompute=selective:op), not Megatron's attention core: a search's
+  // selective candidates are that policy where it applies.
+  bool op_level_selective = false;
   bool expert_parallel = true;
   bool fp8_training = true;  // FP8 GEMMs (Transformer Engine, torchao float8)
   std::string_view framework = "Megatron Core";

@@ -5,6 +5,7 @@
 // parallelize_llama.py, _save_list and _custom_policy).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "parallel.h"
@@ -106,6 +107,39 @@ TEST(OpRecompute, RefusedWhereItIsNotPriced) {
   ASSERT_TRUE(layout_problem(titan_llama8(), both));
   EXPECT_NE(layout_problem(titan_llama8(), both)->find("stands alone"), std::string::npos);
   EXPECT_FALSE(layout_problem(titan_llama8(), op));
+}
+
+}  // namespace
+}  // namespace napkin
+
+namespace napkin {
+namespace {
+
+// torchtitan's selective is its op-level policy: under the fsdp presets a
+// search's selective candidates (and a lock on selective) are
+// recompute=selective:op; under Megatron's software they stay the attention
+// core, and named modules win over both.
+TEST(OpRecompute, TorchtitansSearchedSelectiveIsTheOpPolicy) {
+  SearchOptions opt;
+  opt.recompute = Checkpointing::selective;
+  opt.micro_batch = 1;
+  for (const char* software : {"fsdp", "fsdp-compile", "modern"}) {
+    const SearchResult r = search_layouts(titan_llama8(software), opt);
+    ASSERT_FALSE(r.layouts.empty()) << software;
+    const bool torchtitan = std::string(software) != "modern";
+    for (const LayoutResult& l : r.layouts)
+      EXPECT_EQ(l.layout.recompute_modules, torchtitan ? kRecomputeOp : 0u) << software;
+  }
+  opt.recompute_modules = kRecomputeLayernorm;
+  for (const LayoutResult& l : search_layouts(titan_llama8("fsdp"), opt).layouts)
+    EXPECT_EQ(l.layout.recompute_modules, kRecomputeLayernorm);
+  // Unlocked, the torchtitan search tries the op-level policy beside none and full.
+  SearchOptions open;
+  open.micro_batch = 1;
+  const SearchResult all = search_layouts(titan_llama8("fsdp"), open);
+  EXPECT_TRUE(std::any_of(all.layouts.begin(), all.layouts.end(), [](const LayoutResult& l) {
+    return l.layout.recompute_modules == kRecomputeOp;
+  }));
 }
 
 }  // namespace
