@@ -335,9 +335,10 @@ void Declarer::servingLayout() {
       scenarioBinding<QVariant>(
           m, kChunkedPrefill, tr("chunked prefill"),
           [](const S& s) {
-            const auto& c = s.roofline.serving_chunked_prefill;
-            return QVariant(c ? QString(*c ? QStringLiteral("on") : QStringLiteral("off"))
-                              : QString());
+            const auto& chunked = s.roofline.serving_chunked_prefill;
+            return QVariant(chunked
+                                ? QString(*chunked ? QStringLiteral("on") : QStringLiteral("off"))
+                                : QString());
           },
           [](S& s, QVariant v) {
             const QString t = v.toString();

@@ -203,10 +203,11 @@ TEST(Validation, TorchtitanH100MemoryIsUnderTheMeasurement) {
     const bool is_op = r.label.find("selective:op") != std::string::npos;
     op += is_op ? 1 : 0;
     fp8 += r.setting == "fsdp-compile, FP8, loss eager" ? 1 : 0;
-    if (is_op)
+    if (is_op) {
       EXPECT_EQ(r.setting, r.label.find(" eager") != std::string::npos ? "fsdp, loss eager"
                                                                        : "fsdp-compile, loss eager")
           << r.label;
+    }
   }
   EXPECT_EQ(op, 4u);
   EXPECT_EQ(fp8, 11u);
