@@ -113,3 +113,18 @@ TEST(RooflinePanel, SchedulerCombosDriveTheFrontierAndTheFlags) {
   EXPECT_FALSE(w.model()->scenario().roofline.serving_chunked_prefill);
   EXPECT_EQ(budget->currentIndex(), 0);
 }
+
+// A token budget off the combo's list (from a file or the CLI's scenario) is
+// listed and shown as itself, not as another value.
+TEST(RooflinePanel, AnOffListTokenBudgetIsShownAsItself) {
+  MainWindow w(MainWindow::Session::fresh);
+  RooflinePanel* p = w.panel<RooflinePanel>();
+  ASSERT_TRUE(w.model()->edit(QStringLiteral("engine"), 1,
+                              [](Scenario& s) { s.roofline.serving_max_tokens_per_step = 6000; }));
+  QCoreApplication::processEvents();
+  QComboBox* budget = p->combo(QStringLiteral("max_tokens"));
+  ASSERT_NE(budget, nullptr);
+  EXPECT_EQ(budget->currentText(), QStringLiteral("6,000"));
+  EXPECT_EQ(budget->currentData().toLongLong(), 6000);
+  EXPECT_EQ(w.model()->scenario().roofline.serving_max_tokens_per_step, 6000);
+}

@@ -307,10 +307,8 @@ void Declarer::servingLayout() {
        .tooltip = tr("Generated tokens per day the pools are sized for (tokens/day). The seed's "
                      "example: 1e9.")},
       roof(kTokensPerDay, tr("Traffic"), &RooflineSettings::generated_tokens_per_day));
-  // The serving run's scheduler, as the frontier runs it.
-  std::vector<ComboItem> budgets{{tr("engine default"), QVariant(qint64{0})}};
-  for (const qint64 t : {2048, 4096, 8192, 16384, 32768})
-    budgets.push_back({qs(format_grouped(static_cast<double>(t))), QVariant(t)});
+  // The serving run's scheduler, as the frontier runs it. A budget a file
+  // or the CLI set off the list is listed too, never shown as another.
   c.max_tokens = col->combo(
       {.key = QStringLiteral("max_tokens"),
        .label = tr("Tokens / iter."),
@@ -318,7 +316,19 @@ void Declarer::servingLayout() {
                      "(TensorRT-LLM max_num_tokens, vLLM max_num_batched_tokens): running "
                      "requests' decode tokens first, then prompts. Engine default: the preset's "
                      "(napkin-cli serve --help)."),
-       .items = budgets},
+       .dynamic_items =
+           [m = m] {
+             std::vector<ComboItem> items{{tr("engine default"), QVariant(qint64{0})}};
+             std::vector<qint64> budgets{2048, 4096, 8192, 16384, 32768};
+             const qint64 set = m->scenario().roofline.serving_max_tokens_per_step;
+             if (set > 0 && std::find(budgets.begin(), budgets.end(), set) == budgets.end()) {
+               budgets.push_back(set);
+               std::sort(budgets.begin(), budgets.end());
+             }
+             for (const qint64 t : budgets)
+               items.push_back({qs(format_grouped(static_cast<double>(t))), QVariant(t)});
+             return items;
+           }},
       scenarioBinding<QVariant>(
           m, kMaxTokens, tr("tokens per iteration"),
           [](const S& s) { return QVariant(qint64{s.roofline.serving_max_tokens_per_step}); },
