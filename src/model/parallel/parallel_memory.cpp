@@ -59,6 +59,10 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
       in.recompute != Checkpointing::selective
           ? 0u
           : (in.recompute_modules != 0 ? in.recompute_modules : std::uint32_t{kRecomputeCoreAttn});
+  // Heads on the rank (TP splits them; a KV head is never split below one).
+  const std::int64_t heads_r = shape.n_heads / t;
+  const std::int64_t kv_r = std::max<std::int64_t>(1, shape.n_kv_heads / t);
+  const std::int64_t dh = shape.d_head;
   if (re & kRecomputeOp) {
     // torchtitan's op-level policy keeps its save list's outputs (Layout's
     // kRecomputeOp): the block's input (the checkpoint's), the queries and
@@ -68,16 +72,14 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
     // keys, the output projection, the other MLP matmul and the element-wise
     // work are recomputed, and nothing of theirs is kept.
     const std::int64_t shard = ceil_div(nH, rep_div);  // a d_model-wide SP shard
-    const std::int64_t q = checked_mul({n, shape.n_heads / t, shape.d_head}, what);
-    const std::int64_t v =
-        checked_mul({n, std::max<std::int64_t>(1, shape.n_kv_heads / t), shape.d_head}, what);
+    const std::int64_t q = checked_mul({n, heads_r, dh}, what);
+    const std::int64_t v = checked_mul({n, kv_r, dh}, what);
     std::int64_t elements = shard;
     for (const std::int64_t kept : {q, v, q, checked_mul(n, shape.d_ff / t, what)})
       elements = checked_add(elements, kept, what);
     if (shape.gated) elements = checked_add(elements, nH, what);
     if (sp) elements = checked_add(elements, checked_mul(2, shard, what), what);
-    return checked_add(checked_mul(2, elements, what), checked_mul({4, n, shape.n_heads / t}, what),
-                       what);
+    return checked_add(checked_mul(2, elements, what), checked_mul({4, n, heads_r}, what), what);
   }
 
   // Replicated across TP (sharded with SP): the inputs of the two norms and of
@@ -97,9 +99,6 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
   // Split across TP: Q, K, V and the output projection's input. MLA keeps
   // its latents too (the up-projections' inputs, on every rank), and its
   // values and outputs are v_head_dim wide.
-  const std::int64_t heads_r = shape.n_heads / t;
-  const std::int64_t kv_r = std::max<std::int64_t>(1, shape.n_kv_heads / t);
-  const std::int64_t dh = shape.d_head;
   if (shape.is_mla()) {
     // Recomputed up-projections keep the latents and the output (and the
     // queries where they have no latent of their own).

@@ -526,18 +526,21 @@ ValidationSet torchtitan_h100_memory_set(std::string_view text) {
   // torchtitan at that commit: each block compiled, the loss eager (train.py:
   // "compiling loss function causes CUDA errors, turning off for now"), Float8
   // linears with torchao's dynamic (tensorwise) scaling.
-  TrainingSoftware sw = software_by_name("fsdp-compile");
-  sw.eager_loss = true;
-  // torch of December 2024: FSDP2's root (the whole model, wrapped last by
-  // parallelize_llama.py's apply_fsdp) is never resharded after forward, so
-  // the embedding stays gathered with the output layer.
-  sw.zero3_root_gathered = true;
-  // torchtitan's train.py at that commit returns the pipeline's outputs
-  // (pp_schedule.step without return_outputs=False), so the last stage keeps
-  // every micro-batch's logits until the step ends.
-  sw.pipeline_keeps_outputs = true;
-  sw.fp8_matmuls = true;
-  sw.fp8_recipe = Fp8Recipe::tensorwise;
+  auto software = [](bool compiled, bool fp8) {
+    TrainingSoftware sw = software_by_name(compiled ? "fsdp-compile" : "fsdp");
+    sw.eager_loss = true;
+    // torch of December 2024: FSDP2's root (the whole model, wrapped last by
+    // parallelize_llama.py's apply_fsdp) is never resharded after forward, so
+    // the embedding stays gathered with the output layer.
+    sw.zero3_root_gathered = true;
+    // torchtitan's train.py at that commit returns the pipeline's outputs
+    // (pp_schedule.step without return_outputs=False), so the last stage keeps
+    // every micro-batch's logits until the step ends.
+    sw.pipeline_keeps_outputs = true;
+    sw.fp8_matmuls = fp8;
+    if (fp8) sw.fp8_recipe = Fp8Recipe::tensorwise;
+    return sw;
+  };
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
   const std::size_t compile = csv.column("compile"), float8 = csv.column("float8");
   for (std::size_t r = 0; r < csv.size(); ++r) {
@@ -549,14 +552,8 @@ ValidationSet torchtitan_h100_memory_set(std::string_view text) {
     j.chip = "H100";
     j.n_chips = csv.count(r, gpus);
     j.seq_len = csv.count(r, seq);
-    j.software = sw;
     const bool compiled = csv.at(r, compile) == "yes";
-    if (!compiled) {  // eager: fsdp, the loss eager as before
-      j.software = software_by_name("fsdp");
-      j.software.zero3_root_gathered = sw.zero3_root_gathered;
-      j.software.pipeline_keeps_outputs = sw.pipeline_keeps_outputs;
-    }
-    j.software.fp8_matmuls = fp8;
+    j.software = software(compiled, fp8);
     Layout l;
     l.tp = csv.count(r, tp);
     l.pp = csv.count(r, pp);
