@@ -145,18 +145,20 @@ QJsonObject roofline_to_json(const RooflineSettings& r) {
       {QStringLiteral("per_layer_serial_seconds"), r.per_layer_serial_seconds},
       {QStringLiteral("serving_layout"),
        QJsonObject{
-           {QStringLiteral("tp"), static_cast<qint64>(r.serving_tp)},
-           {QStringLiteral("pp"), static_cast<qint64>(r.serving_pp)},
-           {QStringLiteral("ep"), static_cast<qint64>(r.serving_ep)},
-           {QStringLiteral("communication"), r.serving_communication},
-           {QStringLiteral("ttft_budget_seconds"), r.ttft_budget_seconds},
-           {QStringLiteral("tpot_budget_seconds"), r.tpot_budget_seconds},
-           {QStringLiteral("search_max_chips"), static_cast<qint64>(r.search_max_chips)},
-           {QStringLiteral("generated_tokens_per_day"), r.generated_tokens_per_day},
+           {QStringLiteral("tp"), static_cast<qint64>(r.serving_layout.tp)},
+           {QStringLiteral("pp"), static_cast<qint64>(r.serving_layout.pp)},
+           {QStringLiteral("ep"), static_cast<qint64>(r.serving_layout.ep)},
+           {QStringLiteral("communication"), r.serving_layout.communication},
+           {QStringLiteral("ttft_budget_seconds"), r.serving_layout.ttft_budget_seconds},
+           {QStringLiteral("tpot_budget_seconds"), r.serving_layout.tpot_budget_seconds},
+           {QStringLiteral("search_max_chips"),
+            static_cast<qint64>(r.serving_layout.search_max_chips)},
+           {QStringLiteral("generated_tokens_per_day"), r.serving_layout.generated_tokens_per_day},
            {QStringLiteral("max_tokens_per_step"),
-            static_cast<qint64>(r.serving_max_tokens_per_step)},
-           {QStringLiteral("chunked_prefill"),
-            r.serving_chunked_prefill ? QJsonValue(*r.serving_chunked_prefill) : QJsonValue()}}}};
+            static_cast<qint64>(r.serving_layout.max_tokens_per_step)},
+           {QStringLiteral("chunked_prefill"), r.serving_layout.chunked_prefill
+                                                   ? QJsonValue(*r.serving_layout.chunked_prefill)
+                                                   : QJsonValue()}}}};
 }
 
 QJsonValue lock_to_json(const std::optional<std::int64_t>& v) {
@@ -380,23 +382,23 @@ void roofline_from_json(const Reader& r, RooflineSettings& s) {
   r.integer("tile", s.tile, 1, 65'536);
   r.real("per_layer_serial_seconds", s.per_layer_serial_seconds, 0, 1);
   const Reader sl(r.object("serving_layout"), r.prefix() + "serving_layout.", r.source());
-  sl.integer("tp", s.serving_tp, 0, 1 << 20);
-  sl.integer("pp", s.serving_pp, 0, 1 << 20);
-  sl.integer("ep", s.serving_ep, 0, 1 << 20);
-  sl.boolean("communication", s.serving_communication);
-  sl.real("ttft_budget_seconds", s.ttft_budget_seconds, 0, 1e6);
-  sl.real("tpot_budget_seconds", s.tpot_budget_seconds, 0, 1e6);
-  sl.integer("search_max_chips", s.search_max_chips, 1, std::int64_t{1} << 20);
-  sl.real("generated_tokens_per_day", s.generated_tokens_per_day, 1, 1e18);
-  sl.integer("max_tokens_per_step", s.serving_max_tokens_per_step, 0, 1 << 20);
+  sl.integer("tp", s.serving_layout.tp, 0, 1 << 20);
+  sl.integer("pp", s.serving_layout.pp, 0, 1 << 20);
+  sl.integer("ep", s.serving_layout.ep, 0, 1 << 20);
+  sl.boolean("communication", s.serving_layout.communication);
+  sl.real("ttft_budget_seconds", s.serving_layout.ttft_budget_seconds, 0, 1e6);
+  sl.real("tpot_budget_seconds", s.serving_layout.tpot_budget_seconds, 0, 1e6);
+  sl.integer("search_max_chips", s.serving_layout.search_max_chips, 1, std::int64_t{1} << 20);
+  sl.real("generated_tokens_per_day", s.serving_layout.generated_tokens_per_day, 1, 1e18);
+  sl.integer("max_tokens_per_step", s.serving_layout.max_tokens_per_step, 0, 1 << 20);
   // true or false; null: the engine's default (absent keeps the value).
   if (sl.has("chunked_prefill")) {
     if (sl.is_null("chunked_prefill")) {
-      s.serving_chunked_prefill.reset();
+      s.serving_layout.chunked_prefill.reset();
     } else {
       bool on = false;
       sl.boolean("chunked_prefill", on);
-      s.serving_chunked_prefill = on;
+      s.serving_layout.chunked_prefill = on;
     }
   }
 }

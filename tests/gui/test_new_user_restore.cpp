@@ -262,7 +262,7 @@ TEST(NewUser, ServingNoneReasonsWrapBelowTheReadouts) {
   ASSERT_TRUE(w.showPanel(QStringLiteral("roofline")));
   RooflinePanel* p = w.panel<RooflinePanel>();
   Scenario s = w.model()->scenario();
-  s.roofline.search_max_chips = 1;  // a 70B model on one chip: no slice serves it
+  s.roofline.serving_layout.search_max_chips = 1;  // a 70B model on one chip: no slice serves it
   ASSERT_TRUE(w.model()->replace(s, QStringLiteral("one chip")));
   p->subTabs()->setCurrentIndex(RooflinePanel::kServingTab);
   p->settleServing();

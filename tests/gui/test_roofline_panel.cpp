@@ -218,7 +218,7 @@ TEST(RooflinePanel, AControlChangeIsOneUndoStepAndRoundTripsSaveOpen) {  // issu
     EXPECT_GT(r.step_floor_seconds, 0);
     EXPECT_EQ(r.mfu.comms_seconds, 500);
     EXPECT_EQ(r.tile, 32);
-    EXPECT_FALSE(r.serving_communication);
+    EXPECT_FALSE(r.serving_layout.communication);
     EXPECT_EQ(r.overlays, std::vector<std::string>{"TPU v5e"});
     EXPECT_EQ(w.model()->scenario().serving.kv_dtype, Dtype::int4);
     w.model()->undoStack()->undo();
@@ -232,7 +232,7 @@ TEST(RooflinePanel, AControlChangeIsOneUndoStepAndRoundTripsSaveOpen) {  // issu
   const RooflineSettings& r = w.model()->scenario().roofline;
   EXPECT_EQ(r.mfu.comms_seconds, 500);
   EXPECT_EQ(r.tile, 32);
-  EXPECT_FALSE(r.serving_communication);
+  EXPECT_FALSE(r.serving_layout.communication);
   EXPECT_FALSE(p->controls().communication->isChecked());
   EXPECT_TRUE(p->overlayBox(QStringLiteral("TPU v5e"))->isChecked());
   EXPECT_EQ(p->control(QStringLiteral("comms_s"))->value(), 500);
@@ -462,7 +462,7 @@ TEST(RooflinePanel, ServingControlsEditTheSharedScenario) {
   press(p->control(QStringLiteral("serving_chips"))->slider(), Qt::Key_PageUp);
   EXPECT_GT(w.model()->scenario().serving.chips, 8);
   pick(p->combo(QStringLiteral("layout")), Qt::Key_End);  // a split the user chose
-  EXPECT_GT(w.model()->scenario().roofline.serving_tp, 0);
+  EXPECT_GT(w.model()->scenario().roofline.serving_layout.tp, 0);
   p->settleServing();
   EXPECT_FALSE(p->servingView().inputs.fastest_split);
   expectBudgetReadoutsMatchModel(p, w.model()->scenario(), "serving");
@@ -517,8 +517,9 @@ TEST(RooflinePanel, ServingFrontierPlotsTheModelsFrontier) {
   QCoreApplication::processEvents();
   const ServingPanelView& v = p->servingView();
   ASSERT_TRUE(v.valid()) << v.error;
-  const ServingFrontierView f = serving_frontier_view(
-      scenario_serving(w.model()->scenario()), w.model()->scenario().roofline.ttft_budget_seconds);
+  const ServingFrontierView f =
+      serving_frontier_view(scenario_serving(w.model()->scenario()),
+                            w.model()->scenario().roofline.serving_layout.ttft_budget_seconds);
   ASSERT_GE(f.points.size(), 3u) << f.error;
   ASSERT_EQ(v.frontier.points.size(), f.points.size());
   for (std::size_t i = 0; i < f.points.size(); ++i) {

@@ -83,9 +83,9 @@ TEST(RooflinePanel, SchedulerCombosDriveTheFrontierAndTheFlags) {
   EXPECT_EQ(budget->currentIndex(), 0);  // the engine's default
   const int before = w.model()->undoStack()->index();
   choose(budget, Qt::Key_Down);  // 2,048
-  EXPECT_EQ(w.model()->scenario().roofline.serving_max_tokens_per_step, 2048);
+  EXPECT_EQ(w.model()->scenario().roofline.serving_layout.max_tokens_per_step, 2048);
   choose(chunked, Qt::Key_End);  // off
-  EXPECT_EQ(w.model()->scenario().roofline.serving_chunked_prefill, false);
+  EXPECT_EQ(w.model()->scenario().roofline.serving_layout.chunked_prefill, false);
   EXPECT_EQ(w.model()->undoStack()->index(), before + 2);
   p->settleServing();
   p->subTabs()->setCurrentIndex(RooflinePanel::kServingTab);
@@ -109,8 +109,8 @@ TEST(RooflinePanel, SchedulerCombosDriveTheFrontierAndTheFlags) {
   // Undo goes back to the engine's defaults.
   w.model()->undoStack()->undo();
   w.model()->undoStack()->undo();
-  EXPECT_EQ(w.model()->scenario().roofline.serving_max_tokens_per_step, 0);
-  EXPECT_FALSE(w.model()->scenario().roofline.serving_chunked_prefill);
+  EXPECT_EQ(w.model()->scenario().roofline.serving_layout.max_tokens_per_step, 0);
+  EXPECT_FALSE(w.model()->scenario().roofline.serving_layout.chunked_prefill);
   EXPECT_EQ(budget->currentIndex(), 0);
 }
 
@@ -119,12 +119,13 @@ TEST(RooflinePanel, SchedulerCombosDriveTheFrontierAndTheFlags) {
 TEST(RooflinePanel, AnOffListTokenBudgetIsShownAsItself) {
   MainWindow w(MainWindow::Session::fresh);
   RooflinePanel* p = w.panel<RooflinePanel>();
-  ASSERT_TRUE(w.model()->edit(QStringLiteral("engine"), 1,
-                              [](Scenario& s) { s.roofline.serving_max_tokens_per_step = 6000; }));
+  ASSERT_TRUE(w.model()->edit(QStringLiteral("engine"), 1, [](Scenario& s) {
+    s.roofline.serving_layout.max_tokens_per_step = 6000;
+  }));
   QCoreApplication::processEvents();
   QComboBox* budget = p->combo(QStringLiteral("max_tokens"));
   ASSERT_NE(budget, nullptr);
   EXPECT_EQ(budget->currentText(), QStringLiteral("6,000"));
   EXPECT_EQ(budget->currentData().toLongLong(), 6000);
-  EXPECT_EQ(w.model()->scenario().roofline.serving_max_tokens_per_step, 6000);
+  EXPECT_EQ(w.model()->scenario().roofline.serving_layout.max_tokens_per_step, 6000);
 }

@@ -243,12 +243,12 @@ TEST(ScenarioJson, LawChoiceRoundTrips) {
 // refused by name.
 TEST(ScenarioJson, ServingSchedulerRoundTrips) {
   Scenario s;
-  s.roofline.serving_max_tokens_per_step = 4096;
-  s.roofline.serving_chunked_prefill = false;
+  s.roofline.serving_layout.max_tokens_per_step = 4096;
+  s.roofline.serving_layout.chunked_prefill = false;
   const std::string text = scenario_to_json(s);
   EXPECT_NE(text.find("\"chunked_prefill\": false"), std::string::npos);
   EXPECT_EQ(scenario_from_json(text), s);
-  s.roofline.serving_chunked_prefill.reset();
+  s.roofline.serving_layout.chunked_prefill.reset();
   const std::string unset = scenario_to_json(s);
   EXPECT_NE(unset.find("\"chunked_prefill\": null"), std::string::npos);
   EXPECT_EQ(scenario_from_json(unset), s);

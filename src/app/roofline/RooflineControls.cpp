@@ -107,6 +107,10 @@ class Declarer : ControlDeclarer<RooflineControls> {
     return numberBinding(
         m, field, label, [member](auto& s) -> auto& { return s.roofline.*member; });
   }
+  auto layout(int field, const QString& label, auto ServingLayoutSettings::*member) const {
+    return numberBinding(
+        m, field, label, [member](auto& s) -> auto& { return s.roofline.serving_layout.*member; });
+  }
   auto mfu(int field, const QString& label, double MfuBudgetInputs::*member) const {
     return numberBinding(
         m, field, label, [member](auto& s) -> auto& { return s.roofline.mfu.*member; });
@@ -245,15 +249,15 @@ void Declarer::servingLayout() {
       scenarioBinding<QVariant>(
           m, kLayout, tr("layout"),
           [](const S& s) {
-            return QVariant(
-                layoutKey(s.roofline.serving_tp, s.roofline.serving_pp, s.roofline.serving_ep));
+            return QVariant(layoutKey(s.roofline.serving_layout.tp, s.roofline.serving_layout.pp,
+                                      s.roofline.serving_layout.ep));
           },
           [](S& s, QVariant v) {
             const QStringList parts = v.toString().split(QLatin1Char(','));
             if (parts.size() != 3) return;
-            s.roofline.serving_tp = parts[0].toLongLong();
-            s.roofline.serving_pp = parts[1].toLongLong();
-            s.roofline.serving_ep = parts[2].toLongLong();
+            s.roofline.serving_layout.tp = parts[0].toLongLong();
+            s.roofline.serving_layout.pp = parts[1].toLongLong();
+            s.roofline.serving_layout.ep = parts[2].toLongLong();
           }));
   c.communication = col->check(
       {.key = QStringLiteral("communication"),
@@ -262,28 +266,30 @@ void Declarer::servingLayout() {
                      "the α–β model over the chip's links. Off: the seed's napkin.")},
       scenarioBinding<bool>(
           m, kCommunication, tr("communication"),
-          [](const S& s) { return s.roofline.serving_communication; },
-          [](S& s, bool on) { s.roofline.serving_communication = on; }));
-  c.ttft = col->slider({.key = QStringLiteral("ttft"),
-                        .label = tr("TTFT bound"),
-                        .unit = tr("s"),
-                        .min = 0,
-                        .max = 10,
-                        .ladder = Ladder::multipleOf(0.05),
-                        .decimals = 2,
-                        .tooltip = tr("Time to first token the search must meet (seconds); 0: "
-                                      "not bounded. Disaggregation needs TTFT and TPOT.")},
-                       roof(kTtft, tr("TTFT bound"), &RooflineSettings::ttft_budget_seconds));
-  c.tpot = col->slider({.key = QStringLiteral("tpot"),
-                        .label = tr("TPOT bound"),
-                        .unit = tr("ms"),
-                        .min = 0,
-                        .max = 0.5,
-                        .ladder = Ladder::multipleOf(0.001),
-                        .display_factor = 1000,
-                        .tooltip = tr("Time per output token the search must meet (ms); 0: not "
-                                      "bounded.")},
-                       roof(kTpot, tr("TPOT bound"), &RooflineSettings::tpot_budget_seconds));
+          [](const S& s) { return s.roofline.serving_layout.communication; },
+          [](S& s, bool on) { s.roofline.serving_layout.communication = on; }));
+  c.ttft =
+      col->slider({.key = QStringLiteral("ttft"),
+                   .label = tr("TTFT bound"),
+                   .unit = tr("s"),
+                   .min = 0,
+                   .max = 10,
+                   .ladder = Ladder::multipleOf(0.05),
+                   .decimals = 2,
+                   .tooltip = tr("Time to first token the search must meet (seconds); 0: "
+                                 "not bounded. Disaggregation needs TTFT and TPOT.")},
+                  layout(kTtft, tr("TTFT bound"), &ServingLayoutSettings::ttft_budget_seconds));
+  c.tpot =
+      col->slider({.key = QStringLiteral("tpot"),
+                   .label = tr("TPOT bound"),
+                   .unit = tr("ms"),
+                   .min = 0,
+                   .max = 0.5,
+                   .ladder = Ladder::multipleOf(0.001),
+                   .display_factor = 1000,
+                   .tooltip = tr("Time per output token the search must meet (ms); 0: not "
+                                 "bounded.")},
+                  layout(kTpot, tr("TPOT bound"), &ServingLayoutSettings::tpot_budget_seconds));
   c.search_max_chips = col->slider(
       {.key = QStringLiteral("search_max_chips"),
        .label = tr("Search up to"),
@@ -294,7 +300,7 @@ void Declarer::servingLayout() {
        .ladder = Ladder::powersOfTwo(),
        .integer = true,
        .tooltip = tr("The largest slice the layout search tries (chips): 1, 2, 4, … up to this.")},
-      roof(kSearchMaxChips, tr("Search up to"), &RooflineSettings::search_max_chips));
+      layout(kSearchMaxChips, tr("Search up to"), &ServingLayoutSettings::search_max_chips));
   c.tokens_per_day = col->slider(
       {.key = QStringLiteral("tokens_per_day"),
        .label = tr("Traffic"),
@@ -306,7 +312,7 @@ void Declarer::servingLayout() {
        .scientific = true,
        .tooltip = tr("Generated tokens per day the pools are sized for (tokens/day). The seed's "
                      "example: 1e9.")},
-      roof(kTokensPerDay, tr("Traffic"), &RooflineSettings::generated_tokens_per_day));
+      layout(kTokensPerDay, tr("Traffic"), &ServingLayoutSettings::generated_tokens_per_day));
   // The serving run's scheduler, as the frontier runs it. A budget a file
   // or the CLI set off the list is listed too, never shown as another.
   c.max_tokens = col->combo(
@@ -320,7 +326,7 @@ void Declarer::servingLayout() {
            [m = m] {
              std::vector<ComboItem> items{{tr("engine default"), QVariant(qint64{0})}};
              std::vector<qint64> budgets{2048, 4096, 8192, 16384, 32768};
-             const qint64 set = m->scenario().roofline.serving_max_tokens_per_step;
+             const qint64 set = m->scenario().roofline.serving_layout.max_tokens_per_step;
              if (set > 0 && std::find(budgets.begin(), budgets.end(), set) == budgets.end()) {
                budgets.push_back(set);
                std::sort(budgets.begin(), budgets.end());
@@ -331,8 +337,12 @@ void Declarer::servingLayout() {
            }},
       scenarioBinding<QVariant>(
           m, kMaxTokens, tr("tokens per iteration"),
-          [](const S& s) { return QVariant(qint64{s.roofline.serving_max_tokens_per_step}); },
-          [](S& s, QVariant v) { s.roofline.serving_max_tokens_per_step = v.toLongLong(); }));
+          [](const S& s) {
+            return QVariant(qint64{s.roofline.serving_layout.max_tokens_per_step});
+          },
+          [](S& s, QVariant v) {
+            s.roofline.serving_layout.max_tokens_per_step = v.toLongLong();
+          }));
   c.chunked_prefill = col->combo(
       {.key = QStringLiteral("chunked_prefill"),
        .label = tr("Chunked prefill"),
@@ -345,7 +355,7 @@ void Declarer::servingLayout() {
       scenarioBinding<QVariant>(
           m, kChunkedPrefill, tr("chunked prefill"),
           [](const S& s) {
-            const auto& chunked = s.roofline.serving_chunked_prefill;
+            const auto& chunked = s.roofline.serving_layout.chunked_prefill;
             return QVariant(chunked
                                 ? QString(*chunked ? QStringLiteral("on") : QStringLiteral("off"))
                                 : QString());
@@ -353,9 +363,9 @@ void Declarer::servingLayout() {
           [](S& s, QVariant v) {
             const QString t = v.toString();
             if (t.isEmpty())
-              s.roofline.serving_chunked_prefill.reset();
+              s.roofline.serving_layout.chunked_prefill.reset();
             else
-              s.roofline.serving_chunked_prefill = t == QStringLiteral("on");
+              s.roofline.serving_layout.chunked_prefill = t == QStringLiteral("on");
           }));
 }
 

@@ -39,22 +39,6 @@ namespace napkin {
 
 namespace {
 constexpr QSize kPlotCell(420, 280);  // the smallest plot whose labels do not collide
-
-// The inputs of the serving view (what a change must touch to recompute it).
-bool sameServingInputs(const Scenario& a, const Scenario& b) {
-  const RooflineSettings &x = a.roofline, &y = b.roofline;
-  return a.chip == b.chip && a.shape == b.shape && a.serving == b.serving &&
-         a.price_per_chip_hour_dollars == b.price_per_chip_hour_dollars &&
-         a.kwh_price_dollars == b.kwh_price_dollars && a.pue == b.pue &&
-         x.serving_tp == y.serving_tp && x.serving_pp == y.serving_pp &&
-         x.serving_ep == y.serving_ep && x.serving_communication == y.serving_communication &&
-         x.ttft_budget_seconds == y.ttft_budget_seconds &&
-         x.tpot_budget_seconds == y.tpot_budget_seconds &&
-         x.search_max_chips == y.search_max_chips &&
-         x.generated_tokens_per_day == y.generated_tokens_per_day &&
-         x.serving_max_tokens_per_step == y.serving_max_tokens_per_step &&
-         x.serving_chunked_prefill == y.serving_chunked_prefill;
-}
 }  // namespace
 
 RooflinePanel::RooflinePanel(ScenarioModel* model, QWidget* parent) : ScenarioPanel(model, parent) {
@@ -254,7 +238,7 @@ bool RooflinePanel::servingPending() const { return in_flight_ || queued_.has_va
 
 void RooflinePanel::requestServing() {
   const Scenario& s = model_->scenario();
-  if (serving_ && sameServingInputs(serving_->scenario, s) && !queued_) return;
+  if (serving_ && same_serving_inputs(serving_->scenario, s) && !queued_) return;
   // During a slider drag the search waits for the release: on a busy
   // machine a worker searching on every tick takes the core the drag needs.
   if (in_flight_ || model_->inGesture()) {

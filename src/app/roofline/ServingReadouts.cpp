@@ -227,7 +227,7 @@ void ServingReadouts::showChosen(const ServingPanelView& v) {
                                             seconds(d.compute_seconds), seconds(d.memory_seconds)),
                     .note = tr("at %1 weights, %2 KV cache").arg(wp, kp),
                     .number = c.decode_step_seconds});
-  grid_->set(comm, {.value = s.roofline.serving_communication
+  grid_->set(comm, {.value = s.roofline.serving_layout.communication
                                  ? tr("%1 per step (TP %2)")
                                        .arg(seconds(c.comm_seconds_per_step),
                                             seconds(c.decode_step.tp_comm_seconds))
@@ -263,9 +263,10 @@ void ServingReadouts::showSearch(const ServingPanelView& v) {
   const Scenario& s = v.scenario;
   const QString prec = qs(sv.precision);
   const SearchAnswer& a = sv.search;
-  grid_->setSectionTitle(search, tr("Search for %1 on %2, up to %3 (%4)")
-                                     .arg(qs(a.budget.describe()), qs(s.chip),
-                                          chipsText(s.roofline.search_max_chips), prec));
+  grid_->setSectionTitle(search,
+                         tr("Search for %1 on %2, up to %3 (%4)")
+                             .arg(qs(a.budget.describe()), qs(s.chip),
+                                  chipsText(s.roofline.serving_layout.search_max_chips), prec));
   if (a.best)
     grid_->set(best, {.value = candidateText(*a.best),
                       .note = tr("turn %1").arg(seconds(a.best->result.turn_seconds)),
@@ -292,8 +293,9 @@ void ServingReadouts::showPools(const ServingPanelView& v) {
   if (sv.disaggregation) {
     const Disaggregation& dis = *sv.disaggregation;
     grid_->setSectionTitle(
-        pools, tr("Disaggregation for %1 generated tokens/day (%2)")
-                   .arg(qs(format_count(s.roofline.generated_tokens_per_day, 1)), prec));
+        pools,
+        tr("Disaggregation for %1 generated tokens/day (%2)")
+            .arg(qs(format_count(s.roofline.serving_layout.generated_tokens_per_day, 1)), prec));
     for (auto [row, plan] :
          {std::pair{prefill_pool, &dis.prefill}, std::pair{decode_pool, &dis.decode},
           std::pair{shared_pool, &dis.shared}})
@@ -341,8 +343,9 @@ void ServingReadouts::showNotes(const ServingPanelView& v, std::optional<std::in
   const SearchAnswer& a = v.view.search;
   const Scenario& s = v.scenario;
   QStringList lines;
-  const QString tried = tr("no split of up to %1 meets %2")
-                            .arg(chipsText(s.roofline.search_max_chips), qs(a.budget.describe()));
+  const QString tried =
+      tr("no split of up to %1 meets %2")
+          .arg(chipsText(s.roofline.serving_layout.search_max_chips), qs(a.budget.describe()));
   if (!a.best)
     lines << tr("Smallest slice and most efficient: none. %1").arg(because(a.reason, tried));
   if (v.view.disaggregation) {

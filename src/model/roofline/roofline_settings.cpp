@@ -32,14 +32,22 @@ void RooflineSettings::validate() const {
   require_count(tile, "tile", "elements", 1, 65'536);
   require_real(per_layer_serial_seconds, "per_layer_serial_seconds", "s per layer per step", 0.0,
                1.0);
-  require_count(serving_tp, "serving_tp", "tensor-parallel ranks (0: fastest split)", 0, 1 << 20);
-  require_count(serving_pp, "serving_pp", "pipeline stages (0: fastest split)", 0, 1 << 20);
-  require_count(serving_ep, "serving_ep", "expert-parallel ranks (0: fastest split)", 0, 1 << 20);
-  require_real(ttft_budget_seconds, "ttft_budget_seconds", "s (0: not bounded)", 0.0, 1e6);
-  require_real(tpot_budget_seconds, "tpot_budget_seconds", "s (0: not bounded)", 0.0, 1e6);
-  require_count(search_max_chips, "search_max_chips", "chips", 1, std::int64_t{1} << 20);
-  require_real(generated_tokens_per_day, "generated_tokens_per_day", "tokens per day", 1.0, 1e18);
-  require_count(serving_max_tokens_per_step, "serving_max_tokens_per_step",
+  serving_layout.validate();
+}
+
+void ServingLayoutSettings::validate() const {
+  require_count(tp, "serving_layout.tp", "tensor-parallel ranks (0: fastest split)", 0, 1 << 20);
+  require_count(pp, "serving_layout.pp", "pipeline stages (0: fastest split)", 0, 1 << 20);
+  require_count(ep, "serving_layout.ep", "expert-parallel ranks (0: fastest split)", 0, 1 << 20);
+  require_real(ttft_budget_seconds, "serving_layout.ttft_budget_seconds", "s (0: not bounded)", 0.0,
+               1e6);
+  require_real(tpot_budget_seconds, "serving_layout.tpot_budget_seconds", "s (0: not bounded)", 0.0,
+               1e6);
+  require_count(search_max_chips, "serving_layout.search_max_chips", "chips", 1,
+                std::int64_t{1} << 20);
+  require_real(generated_tokens_per_day, "serving_layout.generated_tokens_per_day",
+               "tokens per day", 1.0, 1e18);
+  require_count(max_tokens_per_step, "serving_layout.max_tokens_per_step",
                 "tokens per iteration (0: the engine's)", 0, 1 << 20);
 }
 

@@ -16,6 +16,34 @@
 
 namespace napkin {
 
+// The "Serving layout" view's own inputs (serving.h; JSON
+// roofline.serving_layout): the chosen split of the serving chips (0, 0, 0:
+// the fastest split), collectives counted or not, the TTFT and TPOT bounds
+// added to the turn budget (0: not bounded), the largest slice the search
+// tries, the traffic disaggregation is sized for, and the serving run's
+// scheduler as the latency-throughput frontier runs it: the tokens one
+// iteration runs (TensorRT-LLM's max_num_tokens, vLLM's
+// max_num_batched_tokens; 0: the engine's default) and whether a prompt
+// larger than what is left of it is split (chunked prefill; unset: the
+// engine's default; napkin-cli serve --max-num-tokens, --chunked-prefill).
+// The view reruns its search when this, the served model, the chip, the
+// serving set-up or the cost inputs change: a new input goes here.
+struct ServingLayoutSettings {
+  std::int64_t tp = 0;
+  std::int64_t pp = 0;
+  std::int64_t ep = 0;
+  bool communication = true;
+  double ttft_budget_seconds = 0.5;
+  double tpot_budget_seconds = 0.05;
+  std::int64_t search_max_chips = 4096;
+  double generated_tokens_per_day = 1e9;
+  std::int64_t max_tokens_per_step = 0;
+  std::optional<bool> chunked_prefill;
+
+  void validate() const;
+  bool operator==(const ServingLayoutSettings&) const = default;
+};
+
 struct RooflineSettings {
   std::vector<std::string> overlays;  // other chips' rooflines, in the order ticked
   std::int64_t matmul_dim = 8192;     // the "large matmul" point
@@ -27,25 +55,7 @@ struct RooflineSettings {
   std::int64_t max_chips = 65536;     // the largest slice considered
   std::int64_t tile = 128;            // matmul tile side
   double per_layer_serial_seconds = 0.0;
-  // The "Serving layout" view (serving.h): the chosen split of the serving
-  // chips (0, 0, 0: the fastest split), collectives counted or not, the
-  // TTFT and TPOT bounds added to the turn budget (0: not bounded), the
-  // largest slice the search tries and the traffic disaggregation is sized for.
-  std::int64_t serving_tp = 0;
-  std::int64_t serving_pp = 0;
-  std::int64_t serving_ep = 0;
-  bool serving_communication = true;
-  double ttft_budget_seconds = 0.5;
-  double tpot_budget_seconds = 0.05;
-  std::int64_t search_max_chips = 4096;
-  double generated_tokens_per_day = 1e9;
-  // The serving run's scheduler, as the latency-throughput frontier runs it:
-  // the tokens one iteration runs (TensorRT-LLM's max_num_tokens, vLLM's
-  // max_num_batched_tokens; 0: the engine's default) and whether a prompt
-  // larger than what is left of it is split (chunked prefill; unset: the
-  // engine's default). napkin-cli serve --max-num-tokens, --chunked-prefill.
-  std::int64_t serving_max_tokens_per_step = 0;
-  std::optional<bool> serving_chunked_prefill;
+  ServingLayoutSettings serving_layout;  // the "Serving layout" view's own inputs
 
   void validate() const;
   bool operator==(const RooflineSettings&) const = default;

@@ -422,30 +422,31 @@ void add_parallel(FieldTable& f) {
 
 void add_serving_layout(FieldTable& f) {
   f.add("roofline.serving_layout.tp", "Roofline: serving TP (0 = fastest)", "",
-        [](SV s) { return s.roofline.serving_tp; });
+        [](SV s) { return s.roofline.serving_layout.tp; });
   f.add("roofline.serving_layout.pp", "Roofline: serving PP (0 = fastest)", "",
-        [](SV s) { return s.roofline.serving_pp; });
+        [](SV s) { return s.roofline.serving_layout.pp; });
   f.add("roofline.serving_layout.ep", "Roofline: serving EP (0 = fastest)", "",
-        [](SV s) { return s.roofline.serving_ep; });
+        [](SV s) { return s.roofline.serving_layout.ep; });
   f.add("roofline.serving_layout.communication", "Roofline: serving communication", "",
-        [](SV s) { return s.roofline.serving_communication; });
+        [](SV s) { return s.roofline.serving_layout.communication; });
   f.add("roofline.serving_layout.ttft_budget_seconds", "Roofline: TTFT bound", "s",
-        [](SV s) { return s.roofline.ttft_budget_seconds; });
+        [](SV s) { return s.roofline.serving_layout.ttft_budget_seconds; });
   f.add("roofline.serving_layout.tpot_budget_seconds", "Roofline: TPOT bound", "s",
-        [](SV s) { return s.roofline.tpot_budget_seconds; });
+        [](SV s) { return s.roofline.serving_layout.tpot_budget_seconds; });
   f.add("roofline.serving_layout.search_max_chips", "Roofline: largest slice searched", "chips",
-        [](SV s) { return s.roofline.search_max_chips; });
+        [](SV s) { return s.roofline.serving_layout.search_max_chips; });
   f.add("roofline.serving_layout.generated_tokens_per_day", "Roofline: traffic", "tokens/day",
-        [](SV s) { return s.roofline.generated_tokens_per_day; });
+        [](SV s) { return s.roofline.serving_layout.generated_tokens_per_day; });
   f.add("roofline.serving_layout.max_tokens_per_step", "Roofline: tokens per iteration", "tokens",
         [](SV s) {
-          return s.roofline.serving_max_tokens_per_step > 0
-                     ? format_grouped(static_cast<double>(s.roofline.serving_max_tokens_per_step))
+          return s.roofline.serving_layout.max_tokens_per_step > 0
+                     ? format_grouped(
+                           static_cast<double>(s.roofline.serving_layout.max_tokens_per_step))
                      : std::string("the engine's");
         });
   f.add("roofline.serving_layout.chunked_prefill", "Roofline: chunked prefill", "", [](SV s) {
-    return s.roofline.serving_chunked_prefill
-               ? std::string(*s.roofline.serving_chunked_prefill ? "on" : "off")
+    return s.roofline.serving_layout.chunked_prefill
+               ? std::string(*s.roofline.serving_layout.chunked_prefill ? "on" : "off")
                : std::string("the engine's");
   });
 }

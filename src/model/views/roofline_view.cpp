@@ -111,7 +111,7 @@ ServingNeed servability(const Scenario& s, double n_params) {
 }
 
 ScenarioServing scenario_serving(const Scenario& s) {
-  const RooflineSettings& r = s.roofline;
+  const ServingLayoutSettings& r = s.roofline.serving_layout;
   ScenarioServing out;
   out.model = serving_model(s.shape);
   ServingInputs& in = out.inputs.search.serving;
@@ -124,13 +124,13 @@ ScenarioServing scenario_serving(const Scenario& s) {
   in.kv = s.serving.kv_dtype;
   in.engine = s.serving.engine;
   in.overhead_seconds = s.serving.overhead_seconds;
-  in.assume.communication = r.serving_communication;
+  in.assume.communication = r.communication;
   in.cost = {s.price_per_chip_hour_dollars, s.kwh_price_dollars, s.pue};
-  if (r.serving_max_tokens_per_step > 0) out.max_tokens_per_step = r.serving_max_tokens_per_step;
-  out.chunked_prefill = r.serving_chunked_prefill;
+  if (r.max_tokens_per_step > 0) out.max_tokens_per_step = r.max_tokens_per_step;
+  out.chunked_prefill = r.chunked_prefill;
   const std::int64_t chips = s.serving.chips;
-  const ServingLayout chosen{r.serving_tp, r.serving_pp, r.serving_ep};
-  bool valid = r.serving_tp > 0 && r.serving_pp > 0 && r.serving_ep > 0 && chosen.chips() == chips;
+  const ServingLayout chosen{r.tp, r.pp, r.ep};
+  bool valid = r.tp > 0 && r.pp > 0 && r.ep > 0 && chosen.chips() == chips;
   if (valid) {
     try {
       validate_layout(out.model, chosen);
@@ -155,6 +155,13 @@ ScenarioServing scenario_serving(const Scenario& s) {
   out.inputs.search.max_chips = r.search_max_chips;
   out.inputs.generated_tokens_per_day = r.generated_tokens_per_day;
   return out;
+}
+
+bool same_serving_inputs(const Scenario& a, const Scenario& b) {
+  return a.shape == b.shape && a.chip == b.chip && a.serving == b.serving &&
+         a.price_per_chip_hour_dollars == b.price_per_chip_hour_dollars &&
+         a.kwh_price_dollars == b.kwh_price_dollars && a.pue == b.pue &&
+         a.roofline.serving_layout == b.roofline.serving_layout;
 }
 
 ServingView scenario_serving_view(const ScenarioServing& in) {
@@ -263,8 +270,9 @@ ServingPanelView make_serving_panel_view(const Scenario& s) {
   try {
     v.inputs = scenario_serving(s);
     v.view = scenario_serving_view(v.inputs);
-    const double ttft = s.roofline.ttft_budget_seconds > 0 ? s.roofline.ttft_budget_seconds
-                                                           : s.serving.latency_budget_seconds;
+    const ServingLayoutSettings& r = s.roofline.serving_layout;
+    const double ttft =
+        r.ttft_budget_seconds > 0 ? r.ttft_budget_seconds : s.serving.latency_budget_seconds;
     v.frontier = serving_frontier_view(v.inputs, ttft);
   } catch (const std::exception& e) {
     v.error = e.what();

@@ -102,6 +102,10 @@ struct ScenarioServing {
 };
 // Throws std::invalid_argument when the serving chips cannot be split at all.
 ScenarioServing scenario_serving(const Scenario& s);
+// Whether two scenarios give the same serving view: the same served model,
+// chip, serving set-up, cost inputs and roofline.serving_layout (the panel
+// reruns its search only when this is false).
+bool same_serving_inputs(const Scenario& a, const Scenario& b);
 
 // make_serving_view(), except that a budget the search refuses (a turn or
 // TTFT bound at or below the overhead) still gives the chosen layout's

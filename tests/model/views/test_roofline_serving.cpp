@@ -25,9 +25,9 @@ TEST(ScenarioServing, TakesEveryInputFromTheScenario) {
   s.serving.kv_dtype = Dtype::fp8;
   s.serving.overhead_seconds = 0.1;
   s.serving.latency_budget_seconds = 2.0;
-  s.roofline.ttft_budget_seconds = 0.0;  // not bounded
-  s.roofline.tpot_budget_seconds = 0.04;
-  s.roofline.serving_communication = false;
+  s.roofline.serving_layout.ttft_budget_seconds = 0.0;  // not bounded
+  s.roofline.serving_layout.tpot_budget_seconds = 0.04;
+  s.roofline.serving_layout.communication = false;
   s.price_per_chip_hour_dollars = 1.5;
   const ScenarioServing ss = scenario_serving(s);
   const ServingInputs& in = ss.inputs.search.serving;
@@ -47,15 +47,15 @@ TEST(ScenarioServing, TakesEveryInputFromTheScenario) {
   EXPECT_DOUBLE_EQ(*ss.inputs.search.budget.turn_seconds, 2.0);
   EXPECT_FALSE(ss.inputs.search.budget.ttft_seconds.has_value());
   EXPECT_DOUBLE_EQ(*ss.inputs.search.budget.tpot_seconds, 0.04);
-  EXPECT_EQ(ss.inputs.search.max_chips, s.roofline.search_max_chips);
+  EXPECT_EQ(ss.inputs.search.max_chips, s.roofline.serving_layout.search_max_chips);
 }
 
 TEST(ScenarioServing, AChosenSplitIsUsedWhileItIsValid) {
   Scenario s;  // Llama-3-70B: 64 heads, 80 layers
   s.serving.chips = 8;
-  s.roofline.serving_tp = 2;
-  s.roofline.serving_pp = 4;
-  s.roofline.serving_ep = 1;
+  s.roofline.serving_layout.tp = 2;
+  s.roofline.serving_layout.pp = 4;
+  s.roofline.serving_layout.ep = 1;
   ScenarioServing ss = scenario_serving(s);
   EXPECT_FALSE(ss.fastest_split);
   EXPECT_EQ(ss.inputs.search.serving.layout, (ServingLayout{2, 4, 1}));
@@ -64,9 +64,9 @@ TEST(ScenarioServing, AChosenSplitIsUsedWhileItIsValid) {
   EXPECT_TRUE(ss.fastest_split);
   EXPECT_EQ(ss.inputs.search.serving.layout.chips(), 16);
   s.serving.chips = 8;
-  s.roofline.serving_tp = 8;
-  s.roofline.serving_pp = 1;
-  s.roofline.serving_ep = 1;
+  s.roofline.serving_layout.tp = 8;
+  s.roofline.serving_layout.pp = 1;
+  s.roofline.serving_layout.ep = 1;
   s.shape.n_heads = 4;  // TP 8 no longer divides the heads
   s.shape.n_kv_heads = 4;
   ss = scenario_serving(s);
@@ -102,9 +102,9 @@ TEST(ScenarioServing, ABudgetAtOrBelowTheOverheadStillShowsTheLayout) {
 
 TEST(ScenarioServing, LowerWeightPrecisionHoldsFewerBytesPerChip) {
   Scenario s;  // one layout for every precision (the fastest split may change with it)
-  s.roofline.serving_tp = 8;
-  s.roofline.serving_pp = 1;
-  s.roofline.serving_ep = 1;
+  s.roofline.serving_layout.tp = 8;
+  s.roofline.serving_layout.pp = 1;
+  s.roofline.serving_layout.ep = 1;
   double last = 1e300;
   // fp8's block scales cost less than int8's group scales, so the order is by bits.
   for (Dtype d : {Dtype::bf16, Dtype::int8, Dtype::int4}) {
@@ -124,7 +124,7 @@ TEST(ScenarioServing, TheFrontierIsTheModesFrontier) {
   s.serving.weight_dtype = Dtype::fp8;
   s.serving.prompt_tokens = 1024;
   s.serving.overhead_seconds = 0;
-  s.roofline.ttft_budget_seconds = 0.5;
+  s.roofline.serving_layout.ttft_budget_seconds = 0.5;
   const ServingPanelView v = make_serving_panel_view(s);
   ASSERT_TRUE(v.valid()) << v.error;
   const ServingFrontierView& f = v.frontier;
@@ -151,7 +151,7 @@ TEST(ScenarioServing, TheFrontierIsTheModesFrontier) {
   EXPECT_GT(f.max_request_rate_per_second, 0);
   // No TTFT budget: the turn budget is the target. Long outputs are refused
   // by name, never simulated for minutes.
-  s.roofline.ttft_budget_seconds = 0;
+  s.roofline.serving_layout.ttft_budget_seconds = 0;
   EXPECT_DOUBLE_EQ(make_serving_panel_view(s).frontier.ttft_p99_target_seconds,
                    s.serving.latency_budget_seconds);
   s.serving.decode_tokens = 100'000;
@@ -173,8 +173,8 @@ TEST(ScenarioServing, TheFrontierRunsTheSchedulerAsSet) {
   ASSERT_TRUE(defaults.valid() && defaults.frontier.error.empty()) << defaults.frontier.error;
   EXPECT_FALSE(defaults.inputs.max_tokens_per_step);
   EXPECT_FALSE(defaults.inputs.chunked_prefill);
-  s.roofline.serving_max_tokens_per_step = 2048;  // below the prompt: only chunks admit it
-  s.roofline.serving_chunked_prefill = true;
+  s.roofline.serving_layout.max_tokens_per_step = 2048;  // below the prompt: only chunks admit it
+  s.roofline.serving_layout.chunked_prefill = true;
   const ServingPanelView set = make_serving_panel_view(s);
   ASSERT_TRUE(set.valid() && set.frontier.error.empty()) << set.frontier.error;
   EXPECT_EQ(set.inputs.max_tokens_per_step, 2048);
@@ -191,7 +191,7 @@ TEST(ScenarioServing, TheFrontierRunsTheSchedulerAsSet) {
                      want[i].output_tokens_per_second_per_chip);
   // A budget below every prompt, unchunked: nothing is ever admitted past
   // the first request at a time, so the curve differs from the chunked one.
-  s.roofline.serving_chunked_prefill = false;
+  s.roofline.serving_layout.chunked_prefill = false;
   const ServingPanelView unchunked = make_serving_panel_view(s);
   ASSERT_TRUE(unchunked.valid()) << unchunked.error;
   EXPECT_NE(unchunked.frontier.points.back().output_tokens_per_second_per_chip,
@@ -201,16 +201,50 @@ TEST(ScenarioServing, TheFrontierRunsTheSchedulerAsSet) {
 TEST(RooflineSettings, ServingFieldsAreValidated) {
   RooflineSettings r;
   EXPECT_NO_THROW(r.validate());
-  r.search_max_chips = 0;
+  r.serving_layout.search_max_chips = 0;
   EXPECT_THROW(r.validate(), std::invalid_argument);
   r = {};
-  r.tpot_budget_seconds = -1;
+  r.serving_layout.tpot_budget_seconds = -1;
   EXPECT_THROW(r.validate(), std::invalid_argument);
   r = {};
-  r.serving_max_tokens_per_step = -1;
-  EXPECT_THROW(r.validate(), std::invalid_argument);
-  r.serving_max_tokens_per_step = 0;  // the engine's
+  r.serving_layout.max_tokens_per_step = -1;
+  try {
+    r.validate();
+    ADD_FAILURE() << "a negative token budget was accepted";
+  } catch (const std::invalid_argument& e) {
+    // Named as the scenario file spells it (roofline.serving_layout.*).
+    EXPECT_NE(std::string(e.what()).find("serving_layout.max_tokens_per_step"), std::string::npos)
+        << e.what();
+  }
+  r.serving_layout.max_tokens_per_step = 0;  // the engine's
   EXPECT_NO_THROW(r.validate());
+}
+
+// The panel reruns its serving search only when one of the view's inputs
+// changes: every serving-layout setting is one, the roofline tab's are not.
+TEST(ScenarioServing, SameInputsAreWhatTheViewReads) {
+  const Scenario base;
+  EXPECT_TRUE(same_serving_inputs(base, base));
+  Scenario other = base;
+  other.roofline.matmul_dim = 4096;
+  other.roofline.overlays = {"TPU v5e"};
+  other.roofline.prefill_mfu = 0.5;
+  EXPECT_TRUE(same_serving_inputs(base, other));
+  const auto differs = [&](auto&& change) {
+    Scenario s = base;
+    change(s);
+    return !same_serving_inputs(base, s) && !same_serving_inputs(s, base);
+  };
+  EXPECT_TRUE(differs([](Scenario& s) { s.roofline.serving_layout.tp = 2; }));
+  EXPECT_TRUE(differs([](Scenario& s) { s.roofline.serving_layout.communication = false; }));
+  EXPECT_TRUE(differs([](Scenario& s) { s.roofline.serving_layout.max_tokens_per_step = 2048; }));
+  EXPECT_TRUE(differs([](Scenario& s) { s.roofline.serving_layout.chunked_prefill = false; }));
+  EXPECT_TRUE(
+      differs([](Scenario& s) { s.roofline.serving_layout.generated_tokens_per_day = 2e9; }));
+  EXPECT_TRUE(differs([](Scenario& s) { s.serving.engine = "sglang"; }));
+  EXPECT_TRUE(differs([](Scenario& s) { s.chip = "A100-80"; }));
+  EXPECT_TRUE(differs([](Scenario& s) { s.shape.n_layers += 1; }));
+  EXPECT_TRUE(differs([](Scenario& s) { s.pue = 1.3; }));
 }
 
 }  // namespace

@@ -50,9 +50,10 @@ void DisaggregationPlot::drawView(const ServingPanelView& v) {
             ? tr("%1\n%2 tok/s/chip")
                   .arg(chipsText(d->shared.chips), numberText(d->shared_tokens_per_second_per_chip))
             : tr("none"));
-    note_->setText(tr("%1 generated tokens/day\nwinner: %2")
-                       .arg(qs(format_count(v.scenario.roofline.generated_tokens_per_day, 1)),
-                            qs(to_string(d->winner))));
+    note_->setText(
+        tr("%1 generated tokens/day\nwinner: %2")
+            .arg(qs(format_count(v.scenario.roofline.serving_layout.generated_tokens_per_day, 1)),
+                 qs(to_string(d->winner))));
   } else {
     note_->setText(v.valid() ? tr("set a TTFT and a TPOT bound\nto size the two pools")
                              : tr("no serving layout"));

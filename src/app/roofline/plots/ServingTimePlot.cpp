@@ -79,7 +79,7 @@ void ServingTimePlot::drawView(const ServingPanelView& v) {
   xAxis->setTicker(ticker);
   note_->setText(tr("%1 on %2\ncommunication %3 per step")
                      .arg(qs(describe(c.layout)), chipsText(c.chips),
-                          v.scenario.roofline.serving_communication
+                          v.scenario.roofline.serving_layout.communication
                               ? secondsText(c.comm_seconds_per_step)
                               : tr("off")));
   requestReplot();
