@@ -165,7 +165,8 @@ QJsonValue lock_to_json(const std::optional<std::int64_t>& v) {
   return v ? QJsonValue(static_cast<qint64>(*v)) : QJsonValue();
 }
 
-// Locks are numbers (or a recompute name); null means the axis is searched.
+// Locks are numbers (or the recompute value --layout takes); null means the
+// axis is searched.
 QJsonObject parallel_to_json(const ParallelSettings& p) {
   QJsonObject locks{{QStringLiteral("tp"), lock_to_json(p.tp)},
                     {QStringLiteral("pp"), lock_to_json(p.pp)},
@@ -176,7 +177,7 @@ QJsonObject parallel_to_json(const ParallelSettings& p) {
                     {QStringLiteral("micro_batch"), lock_to_json(p.micro_batch)},
                     {QStringLiteral("zero"), p.zero ? QJsonValue(*p.zero) : QJsonValue()},
                     {QStringLiteral("recompute"),
-                     p.recompute ? QJsonValue(q(to_string(*p.recompute))) : QJsonValue()}};
+                     p.recompute ? QJsonValue(q(p.recompute_lock_text())) : QJsonValue()}};
   return QJsonObject{
       {QStringLiteral("mfu_source"), q(to_string(p.mfu_source))},
       {QStringLiteral("global_batch_tokens"), static_cast<qint64>(p.global_batch_tokens)},
@@ -496,7 +497,21 @@ void parallel_from_json(const Reader& r, ParallelSettings& p) {
   lock_from_json(locks, "etp", p.etp, 1, 65'536);
   lock_from_json(locks, "micro_batch", p.micro_batch, 1, 1'000'000);
   lock_from_json(locks, "zero", p.zero, 0, 3);
-  optional_choice_from_json(locks, "recompute", p.recompute, parse_checkpointing);
+  // The recompute lock as --layout's recompute value ("full", "full:4",
+  // "selective:op"); null unlocks.
+  if (locks.has("recompute")) {
+    if (locks.is_null("recompute")) {
+      p.lock_recompute("");
+    } else {
+      ParallelSettings read = p;
+      locks.choice<ParallelSettings>("recompute", read, [&read](std::string_view t) {
+        ParallelSettings next = read;
+        next.lock_recompute(t);
+        return next;
+      });
+      p = read;
+    }
+  }
   if (r.has("chosen")) {
     if (r.is_null("chosen")) {
       p.chosen.reset();

@@ -7,7 +7,9 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSlider>
 #include <QStandardItemModel>
 #include <QStyle>
@@ -552,4 +554,38 @@ TEST(ParallelPanel, TheLayoutTextBreaksAtItsCommasAndCopiesPlain) {
   const QString tsv = f.panel.readouts().grid()->toTsv();
   EXPECT_TRUE(tsv.contains(qs(plain))) << tsv.toStdString();
   EXPECT_FALSE(tsv.contains(QChar(0x200B)));
+}
+
+// The recompute lock takes typed text as --layout does: a partial full
+// recomputation locks the search to it, and text it refuses snaps back with
+// the model's message.
+TEST(ParallelPanel, TheRecomputeLockTakesTypedLayoutValues) {
+  Fixture f;
+  QComboBox* rc = f.panel.controls().recompute;
+  ASSERT_TRUE(rc->isEditable());
+  auto type = [rc](const QString& text) {
+    rc->lineEdit()->selectAll();
+    QTest::keyClicks(rc->lineEdit(), text);
+    QTest::keyClick(rc->lineEdit(), Qt::Key_Return);
+  };
+  type(QStringLiteral("full:2"));
+  EXPECT_EQ(f.model.scenario().parallel.recompute_lock_text(), "full:2");
+  f.panel.waitForSearch();
+  QTest::mouseClick(f.panel.showAll(), Qt::LeftButton);
+  ASSERT_GT(f.rows(), 0);
+  for (int i = 0; i < f.rows(); ++i) {
+    const Layout& l = f.panel.layoutAtRow(i).layout;
+    EXPECT_EQ(recompute_text(l), "full:2") << to_string(l);
+  }
+  const int steps = f.model.undoStack()->count();
+  QSignalSpy rejected(&f.model, &ScenarioModel::editRejected);
+  type(QStringLiteral("full:zero"));
+  ASSERT_EQ(rejected.count(), 1);
+  EXPECT_TRUE(rejected.front().front().toString().contains(QStringLiteral("full:N")));
+  EXPECT_EQ(f.model.scenario().parallel.recompute_lock_text(), "full:2");
+  EXPECT_EQ(rc->currentText(), QStringLiteral("full:2"));  // snapped back
+  EXPECT_EQ(f.model.undoStack()->count(), steps);
+  type(QStringLiteral("auto"));  // an item's text picks the item
+  EXPECT_FALSE(f.model.scenario().parallel.recompute);
+  EXPECT_EQ(rc->currentText(), QStringLiteral("auto"));
 }

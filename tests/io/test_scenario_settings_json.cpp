@@ -119,8 +119,8 @@ Scenario worked_scenario(const std::string& csv_path) {
   p.pp = 4;
   p.micro_batch = 2;
   p.etp = 1;
-  p.zero = 0;  // zero is a value, not "auto"
-  p.recompute = Checkpointing::full;
+  p.zero = 0;                  // zero is a value, not "auto"
+  p.lock_recompute("full:2");  // the first 2 layers of each chunk
   Layout chosen;
   chosen.tp = 4;
   chosen.pp = 8;
@@ -329,6 +329,25 @@ TEST(ScenarioSettingsJson, RecomputeModulesRoundTrip) {
   EXPECT_NE(error_of(doc(R"("parallel":{"chosen":{"recompute_modules":"moe"}})"))
                 .find("parallel.chosen.recompute_modules"),
             std::string::npos);
+}
+
+// The recompute lock is written as --layout's recompute value; the plain
+// names earlier files hold read as before.
+TEST(ScenarioSettingsJson, TheRecomputeLockRoundTripsAsTheLayoutValue) {
+  for (const char* text : {"full:4", "uniform:2", "selective:op", "selective:layernorm+mlp"}) {
+    Scenario s;
+    s.parallel.lock_recompute(text);
+    const std::string json = scenario_to_json(s);
+    const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
+    EXPECT_EQ(o["parallel"].toObject()["locks"].toObject()["recompute"].toString().toStdString(),
+              text);
+    EXPECT_EQ(scenario_from_json(json).parallel, s.parallel) << text;
+  }
+  const Scenario old = scenario_from_json(doc(R"("parallel":{"locks":{"recompute":"selective"}})"));
+  EXPECT_EQ(old.parallel.recompute_lock_text(), "selective");
+  const std::string bad = error_of(doc(R"("parallel":{"locks":{"recompute":"full:0"}})"));
+  EXPECT_NE(bad.find("parallel.locks.recompute"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("full:N"), std::string::npos) << bad;
 }
 
 TEST(ScenarioSettingsJson, ParallelErrorsNameTheField) {

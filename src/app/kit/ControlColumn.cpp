@@ -8,6 +8,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QScrollBar>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
@@ -107,6 +108,15 @@ QComboBox* ControlColumn::combo(const ComboDecl& d, Binding<QVariant> b) {
   check_row_ = nullptr;
   for (const ComboItem& it : d.items) c->addItem(it.text, it.data);
   connect(c, &QComboBox::activated, this, [c, set = b.set](int i) { set(c->itemData(i)); });
+  if (d.editable) {
+    c->setEditable(true);
+    c->setInsertPolicy(QComboBox::NoInsert);
+    connect(c->lineEdit(), &QLineEdit::editingFinished, this, [c, set = b.set] {
+      const QString typed = c->currentText().trimmed();
+      const int i = c->findText(typed);
+      set(i >= 0 ? c->itemData(i) : QVariant(typed));
+    });
+  }
   syncs_.push_back([c, get = b.get, dyn = d.dynamic_items] {
     const QSignalBlocker block(c);
     if (dyn) {
@@ -120,8 +130,14 @@ QComboBox* ControlColumn::combo(const ComboDecl& d, Binding<QVariant> b) {
         for (const ComboItem& it : items) c->addItem(it.text, it.data);
       }
     }
-    const int i = c->findData(get());
-    c->setCurrentIndex(std::max(i, 0));
+    const QVariant value = get();
+    const int i = c->findData(value);
+    if (i < 0 && c->isEditable()) {
+      c->setCurrentIndex(-1);
+      c->setEditText(value.toString());
+    } else {
+      c->setCurrentIndex(std::max(i, 0));
+    }
   });
   return c;
 }

@@ -65,6 +65,10 @@ struct ComboDecl {
   std::vector<ComboItem> items = {};
   // Items that depend on the current values (re-read on every sync).
   std::function<std::vector<ComboItem>()> dynamic_items = {};
+  // The user may also type a value: text that names no item is bound as
+  // itself (a QString), shown as typed while the binding holds it; a value
+  // the binding refuses snaps back with the model's message.
+  bool editable = false;
 };
 
 struct CheckDecl {

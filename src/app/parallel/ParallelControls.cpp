@@ -249,10 +249,16 @@ void Declarer::axisLocks() {
        .label = tr("Recompute"),
        .tooltip = tr("Activation recomputation: none, selective (the attention core; under "
                      "the fsdp presets torchtitan's op-level policy, every second matmul's "
-                     "output recomputed) or full (every layer's forward again)"),
-       .items = recompute},
-      optionalChoiceBinding<Checkpointing>(m, kParallelLock, tr("recompute lock"),
-                                           &ParallelSettings::recompute, parse_checkpointing));
+                     "output recomputed) or full (every layer's forward again). Or type what "
+                     "--layout takes: full:N (the first N layers of each chunk), uniform:N "
+                     "(every layer, N to a checkpoint), selective:mlp+layernorm (Megatron's "
+                     "modules) or selective:op"),
+       .items = recompute,
+       .editable = true},
+      scenarioBinding<QVariant>(
+          m, kParallelLock, tr("recompute lock"),
+          [](const S& s) { return QVariant(qs(s.parallel.recompute_lock_text())); },
+          [](S& s, QVariant v) { s.parallel.lock_recompute(v.toString().toStdString()); }));
   col->finish();
 }
 

@@ -27,6 +27,7 @@ constexpr std::int64_t kMaxVpp = 1'024;
 constexpr std::int64_t kMaxCp = 65'536;
 constexpr std::int64_t kMaxEp = 65'536;
 constexpr std::int64_t kMaxMicroBatch = 1'000'000;
+constexpr std::int64_t kMaxRecomputeLayers = 100'000;
 
 void require_lock(const std::optional<std::int64_t>& v, std::string_view name,
                   std::string_view unit, std::int64_t hi) {
@@ -52,6 +53,22 @@ void ParallelSettings::validate() const {
   require_lock(etp, "etp", "expert tensor-parallel ranks", kMaxTp);
   require_lock(micro_batch, "micro_batch", "sequences per micro-batch", kMaxMicroBatch);
   if (zero) require_count(*zero, "zero", "ZeRO stage", 0, 3);
+  // What lock_recompute sets, for a document written by hand.
+  const bool full = recompute == Checkpointing::full;
+  require_count(recompute_layers, "recompute_layers",
+                "layers of each chunk (full:N; 0: every layer)", 0, full ? kMaxRecomputeLayers : 0);
+  require_count(recompute_group, "recompute_group", "layers to a checkpoint (uniform:N)", 1,
+                full && recompute_layers == 0 ? kMaxRecomputeLayers : 1);
+  if (recompute_modules != 0) {
+    if (recompute != Checkpointing::selective)
+      throw std::invalid_argument(
+          "recompute_modules: modules are named only with a selective "
+          "recompute lock; got \"" +
+          recompute_modules_text(recompute_modules) + "\"");
+    if (parse_recompute_modules(recompute_modules_text(recompute_modules)) != recompute_modules)
+      throw std::invalid_argument("recompute_modules: unknown module bits " +
+                                  std::to_string(recompute_modules));
+  }
   if (chosen) {
     const Layout& l = *chosen;
     require_count(l.tp, "chosen.tp", "tensor-parallel ranks", 1, kMaxTp);
@@ -79,9 +96,43 @@ SearchOptions ParallelSettings::search_options() const {
   o.micro_batch = micro_batch;
   o.zero = zero;
   o.recompute = recompute;
+  o.recompute_layers = recompute_layers;
+  o.recompute_group = recompute_group;
+  o.recompute_modules = recompute_modules;
   o.even_stages = even_stages;
   o.tp_within_node = tp_within_node;
   return o;
+}
+
+std::string ParallelSettings::recompute_lock_text() const {
+  if (!recompute) return {};
+  Layout l;
+  l.recompute = *recompute;
+  l.recompute_layers = recompute_layers;
+  l.recompute_group = recompute_group;
+  l.recompute_modules = recompute_modules;
+  return recompute_text(l);
+}
+
+void ParallelSettings::lock_recompute(std::string_view text) {
+  if (text.empty() || text == "auto") {
+    recompute.reset();
+    recompute_layers = 0;
+    recompute_group = 1;
+    recompute_modules = 0;
+    return;
+  }
+  Layout l;
+  parse_recompute_text(text, l);
+  if (l.recompute_layers > kMaxRecomputeLayers)
+    throw std::invalid_argument(
+        "recompute=full:N needs N in 1 – 100,000 (layers of each chunk); "
+        "got \"" +
+        std::string(text) + "\"");
+  recompute = l.recompute;
+  recompute_layers = l.recompute_layers;
+  recompute_group = l.recompute_group;
+  recompute_modules = l.recompute_modules;
 }
 
 std::optional<Network> ParallelSettings::network(const Chip& chip) const {

@@ -65,11 +65,24 @@ struct ParallelSettings {
   std::optional<std::int64_t> tp, pp, vpp, cp, ep, micro_batch;
   std::optional<std::int64_t> etp;  // experts' TP; 1 folds EP over TP
   std::optional<int> zero;
+  // The recompute lock: the kind, and with it what --layout's recompute value
+  // adds (Layout::recompute_layers for "full:N", recompute_group for
+  // "uniform:N", recompute_modules for "selective:M1+M2"); the three keep
+  // their defaults while unlocked or with a plain kind.
   std::optional<Checkpointing> recompute;
+  std::int64_t recompute_layers = 0;
+  std::int64_t recompute_group = 1;
+  std::uint32_t recompute_modules = 0;
   // The layout picked from the table; unset: the fastest layout that fits.
   std::optional<Layout> chosen;
 
   void validate() const;
+  // The recompute lock as --layout writes it ("full", "full:4",
+  // "selective:op", "uniform:2"); "" unlocked.
+  std::string recompute_lock_text() const;
+  // Sets the recompute lock from that text ("" or "auto" unlocks). Throws
+  // std::invalid_argument as parse_recompute_text does, the lock unchanged.
+  void lock_recompute(std::string_view text);
   SearchOptions search_options() const;
   // The network a plan on `chip` runs on; nullopt: the chip's own node.
   std::optional<Network> network(const Chip& chip) const;

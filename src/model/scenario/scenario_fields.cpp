@@ -413,7 +413,7 @@ void add_parallel(FieldTable& f) {
   f.add("parallel.locks.zero", "Parallelism: ZeRO lock", "",
         [lock](SV s) { return lock(s.parallel.zero); });
   f.add("parallel.locks.recompute", "Parallelism: recompute lock", "", [](SV s) {
-    return s.parallel.recompute ? str(to_string(*s.parallel.recompute)) : std::string("auto");
+    return s.parallel.recompute ? s.parallel.recompute_lock_text() : std::string("auto");
   });
   f.add("parallel.chosen", "Parallelism: chosen layout", "", [](SV s) {
     return s.parallel.chosen ? to_string(*s.parallel.chosen) : std::string("the fastest that fits");

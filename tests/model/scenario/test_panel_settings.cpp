@@ -246,3 +246,44 @@ TEST(PanelSettings, ChoosingCustomStartsFromTheNetworkInUse) {
   EXPECT_DOUBLE_EQ(p.scale_up_gb_per_s, 450);
   EXPECT_DOUBLE_EQ(p.scale_out_gb_per_s, 50);
 }
+
+// The recompute lock takes what --layout's recompute value takes, and the
+// search is locked to exactly that.
+TEST(PanelSettings, TheRecomputeLockIsTheLayoutsRecomputeValue) {
+  ParallelSettings p;
+  EXPECT_EQ(p.recompute_lock_text(), "");
+  for (const char* text : {"none", "selective", "full", "full:4", "uniform:2", "selective:op",
+                           "selective:layernorm+mlp"}) {
+    p.lock_recompute(text);
+    EXPECT_EQ(p.recompute_lock_text(), text);
+    EXPECT_NO_THROW(p.validate()) << text;
+  }
+  p.lock_recompute("full:4");
+  const SearchOptions o = p.search_options();
+  EXPECT_EQ(o.recompute, Checkpointing::full);
+  EXPECT_EQ(o.recompute_layers, 4);
+  EXPECT_EQ(o.recompute_group, 1);
+  p.lock_recompute("selective:mlp");
+  EXPECT_EQ(p.recompute_layers, 0);  // the previous full:4 is gone
+  EXPECT_EQ(p.search_options().recompute_modules, kRecomputeMlp);
+  // Refused text leaves the lock as it was, and says what it takes.
+  for (const char* bad : {"full:0", "full:x", "selective:bogus", "partial", "full:1000000"}) {
+    try {
+      p.lock_recompute(bad);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("recompute"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(p.recompute_lock_text(), "selective:mlp") << bad;
+  }
+  p.lock_recompute("auto");
+  EXPECT_FALSE(p.recompute);
+  EXPECT_EQ(p.search_options().recompute_modules, 0u);
+  // A hand-written document cannot pair modules with a full lock.
+  p.recompute = Checkpointing::full;
+  p.recompute_modules = kRecomputeMlp;
+  EXPECT_THROW(p.validate(), std::invalid_argument);
+  p.recompute_modules = 0;
+  p.recompute_layers = -1;
+  EXPECT_THROW(p.validate(), std::invalid_argument);
+}
