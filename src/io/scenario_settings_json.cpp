@@ -158,7 +158,13 @@ QJsonObject roofline_to_json(const RooflineSettings& r) {
             static_cast<qint64>(r.serving_layout.max_tokens_per_step)},
            {QStringLiteral("chunked_prefill"), r.serving_layout.chunked_prefill
                                                    ? QJsonValue(*r.serving_layout.chunked_prefill)
-                                                   : QJsonValue()}}}};
+                                                   : QJsonValue()},
+           {QStringLiteral("run_mode"), q(to_string(r.serving_layout.run_mode))},
+           {QStringLiteral("run_concurrency"),
+            static_cast<qint64>(r.serving_layout.run_concurrency)},
+           {QStringLiteral("run_request_rate_per_second"),
+            r.serving_layout.run_request_rate_per_second},
+           {QStringLiteral("run_requests"), static_cast<qint64>(r.serving_layout.run_requests)}}}};
 }
 
 QJsonValue lock_to_json(const std::optional<std::int64_t>& v) {
@@ -402,6 +408,11 @@ void roofline_from_json(const Reader& r, RooflineSettings& s) {
       s.serving_layout.chunked_prefill = on;
     }
   }
+  sl.choice<BatchingMode>("run_mode", s.serving_layout.run_mode,
+                          [](std::string_view t) { return parse_batching_mode(t, "run_mode"); });
+  sl.integer("run_concurrency", s.serving_layout.run_concurrency, 0, 1'000'000);
+  sl.real("run_request_rate_per_second", s.serving_layout.run_request_rate_per_second, 1e-6, 1e9);
+  sl.integer("run_requests", s.serving_layout.run_requests, 1, 100'000);
 }
 
 // An integer or null (null clears the lock; absent keeps it).

@@ -14,7 +14,10 @@
 #include <QUndoStack>
 
 #include "PlotWidget.h"
+#include "SliderSpin.h"
 #include "framework_config.h"
+#include "gui_test_util.h"
+#include "roofline/RooflineFormat.h"
 #include "roofline/RooflinePanel.h"
 #include "roofline_view.h"
 #include "shell/MainWindow.h"
@@ -128,4 +131,60 @@ TEST(RooflinePanel, AnOffListTokenBudgetIsShownAsItself) {
   EXPECT_EQ(budget->currentText(), QStringLiteral("6,000"));
   EXPECT_EQ(budget->currentData().toLongLong(), 6000);
   EXPECT_EQ(w.model()->scenario().roofline.serving_layout.max_tokens_per_step, 6000);
+}
+
+// Issue 24/25: the Serving layout tab runs the benchmark a user sets — mode,
+// concurrency, request rate, requests — and shows what napkin-cli serve
+// --mode prints for it; the request rate is greyed unless the run is a
+// server run, and each change is one undo step.
+TEST(RooflinePanel, TheBenchmarkRunIsSetAndShownInTheTab) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  w.showPanel(QStringLiteral("roofline"));
+  RooflinePanel* p = w.panel<RooflinePanel>();
+  ASSERT_TRUE(w.model()->edit(QStringLiteral("engine"), 1, [](Scenario& s) {
+    s.serving.engine = "vllm";
+    s.serving.prompt_tokens = 1024;
+    s.serving.context_len = 1024;
+  }));
+  SliderSpin* rate = p->control(QStringLiteral("run_rate"));
+  SliderSpin* requests = p->control(QStringLiteral("run_requests"));
+  QComboBox* mode = p->combo(QStringLiteral("run_mode"));
+  QComboBox* cap = p->combo(QStringLiteral("run_concurrency"));
+  ASSERT_TRUE(rate && requests && mode && cap);
+  EXPECT_EQ(mode->currentText(), QStringLiteral("offline"));
+  EXPECT_TRUE(rate->isUnused());  // offline runs have no request rate
+  const int before = w.model()->undoStack()->index();
+  pick(mode, QStringLiteral("server"));
+  EXPECT_FALSE(rate->isUnused());
+  typeInto(rate, QStringLiteral("3"));
+  typeInto(requests, QStringLiteral("400"));
+  pick(cap, QStringLiteral("64"));
+  const ServingLayoutSettings& r = w.model()->scenario().roofline.serving_layout;
+  EXPECT_EQ(r.run_mode, BatchingMode::server);
+  EXPECT_DOUBLE_EQ(r.run_request_rate_per_second, 3);
+  EXPECT_EQ(r.run_requests, 400);
+  EXPECT_EQ(r.run_concurrency, 64);
+  EXPECT_GT(w.model()->undoStack()->index(), before);
+  p->settleServing();
+  const ServingPanelView& v = p->servingView();
+  ASSERT_TRUE(v.run.valid()) << v.run.error;
+  EXPECT_EQ(v.run.result.mode, BatchingMode::server);
+  EXPECT_EQ(v.run.result.requests, 400);
+  // The read-outs are the run's numbers, titled with what was run.
+  const QString ttft = p->readoutText(QStringLiteral("run_ttft"));
+  EXPECT_TRUE(ttft.contains(secondsText(v.run.result.ttft_seconds.p99))) << ttft.toStdString();
+  EXPECT_TRUE(p->readoutText(QStringLiteral("run_in_flight")).startsWith(QStringLiteral("64 ")));
+  bool titled = false;
+  for (const ReportTable& t : p->servingReadouts().tables())
+    titled = titled || t.title.contains(QStringLiteral("server at 3 req/s, 400 requests"));
+  EXPECT_TRUE(titled) << p->servingReadouts().tables().at(1).title.toStdString();
+  // Static: one batch; the request count is not used.
+  pick(mode, QStringLiteral("static"));
+  EXPECT_TRUE(requests->isUnused());
+  EXPECT_TRUE(rate->isUnused());
+  p->settleServing();
+  EXPECT_EQ(p->servingView().run.result.concurrency, 64);
+  EXPECT_TRUE(
+      p->readoutText(QStringLiteral("run_in_flight")).contains(QStringLiteral("the batch")));
 }

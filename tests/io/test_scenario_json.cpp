@@ -260,4 +260,14 @@ TEST(ScenarioJson, ServingSchedulerRoundTrips) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("max_tokens_per_step"), std::string::npos) << e.what();
   }
+  // The benchmark run: an unknown mode is named with the ones accepted.
+  std::string mode = text;
+  mode.replace(mode.find("\"run_mode\": \"offline\""), 21, "\"run_mode\": \"burst\"");
+  try {
+    (void)scenario_from_json(mode);
+    ADD_FAILURE() << "an unknown run mode was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("roofline.serving_layout.run_mode"), std::string::npos)
+        << e.what();
+  }
 }

@@ -103,6 +103,13 @@ Scenario worked_scenario(const std::string& csv_path) {
   r.max_chips = 4096;
   r.tile = 256;
   r.per_layer_serial_seconds = 12e-6;
+  r.serving_layout.tp = 4;
+  r.serving_layout.max_tokens_per_step = 16384;
+  r.serving_layout.chunked_prefill = true;
+  r.serving_layout.run_mode = BatchingMode::server;
+  r.serving_layout.run_concurrency = 64;
+  r.serving_layout.run_request_rate_per_second = 2.5;
+  r.serving_layout.run_requests = 3000;
   ParallelSettings& p = s.parallel;
   p.mfu_source = MfuSource::predicted;
   p.global_batch_tokens = 8'388'608;

@@ -1,4 +1,5 @@
 #include "roofline/RooflineControls.h"
+#include "roofline/ServingRunControls.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -529,6 +530,7 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
   d.chipAndContext();
   d.servingTurn();
   d.servingLayout();
+  declareServingRun(col, m, c);
   d.napkinAssumptions();
   d.mfuBudget();
   d.codesign();
@@ -542,14 +544,15 @@ SliderSpin* RooflineControls::slider(const QString& key) const {
        {chips,        context,       prompt,    decode_tokens, budget,           overhead,
         batch,        prefill_mfu,   bandwidth, step_floor,    max_chips,        matmul_dim,
         matmul_s,     vector_s,      memory_s,  comms_s,       optimizer_s,      recompute,
-        layer_serial, serving_chips, ttft,      tpot,          search_max_chips, tokens_per_day})
+        layer_serial, serving_chips, ttft,      tpot,          search_max_chips, tokens_per_day,
+        run_rate,     run_requests})
     if (s && s->objectName() == key) return s;
   return nullptr;
 }
 
 QComboBox* RooflineControls::combo(const QString& key) const {
-  for (QComboBox* c :
-       {chip, weight_precision, kv_precision, engine, tile, layout, max_tokens, chunked_prefill})
+  for (QComboBox* c : {chip, weight_precision, kv_precision, engine, tile, layout, max_tokens,
+                       chunked_prefill, run_mode, run_concurrency})
     if (c && c->objectName() == key) return c;
   return nullptr;
 }

@@ -52,6 +52,11 @@ struct RooflineControls {
   SliderSpin* tokens_per_day = nullptr;
   QComboBox* max_tokens = nullptr;  // the frontier's scheduler
   QComboBox* chunked_prefill = nullptr;
+  // The benchmark run (ServingRunControls.h).
+  QComboBox* run_mode = nullptr;
+  QComboBox* run_concurrency = nullptr;
+  SliderSpin* run_rate = nullptr;
+  SliderSpin* run_requests = nullptr;
   // Overlays: (chip name, its box).
   std::vector<std::pair<std::string, QCheckBox*>> overlays;
 

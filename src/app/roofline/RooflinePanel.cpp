@@ -21,6 +21,7 @@
 #include "PanelPage.h"
 #include "ScenarioModel.h"
 #include "roofline/RooflineTexts.h"
+#include "roofline/ServingRunControls.h"
 #include "roofline/plots/DecodeWallPlot.h"
 #include "roofline/plots/DepthWidthPlot.h"
 #include "roofline/plots/DisaggregationPlot.h"
@@ -173,6 +174,7 @@ void RooflinePanel::refresh() {
   column_->sync();
   const Scenario& s = model_->scenario();
   for (const auto& [name, b] : controls_.overlays) b->setEnabled(name != s.chip);
+  showServingRunInUse(controls_, s);
   rebuildView();
   QString msg;
   if (!view_.error.empty())

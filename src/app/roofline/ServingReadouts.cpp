@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QLabel>
+#include <cmath>
 
 #include "PlotWidget.h"
 #include "Text.h"
@@ -114,6 +115,36 @@ ServingReadouts::ServingReadouts(ReadoutGrid* grid) : grid_(grid), notes_(new QL
                     .tooltip = tr("Generated tokens per second per chip in steady state"),
                     .better = Better::higher,
                     .format = rate});
+  run = grid->addSection(tr("Benchmark run"));
+  run_throughput = add({.key = QStringLiteral("run_throughput"),
+                        .name = tr("Throughput"),
+                        .tooltip = tr("Output tokens per second per chip over the whole run "
+                                      "(napkin-cli serve --mode: the engine's scheduler "
+                                      "simulated iteration by iteration)"),
+                        .better = Better::higher,
+                        .format = rate,
+                        .widest = QStringLiteral("88,888 tok/s per chip (888,888 on 8,888)")});
+  run_ttft = add({.key = QStringLiteral("run_ttft"),
+                  .name = tr("TTFT P50 / P99"),
+                  .tooltip = tr("Arrival to first token over the run's requests, queueing "
+                                "included: the median and the 99th percentile"),
+                  .better = Better::lower,
+                  .format = seconds,
+                  .widest = QStringLiteral("888 ms / 888 ms")});
+  run_tpot = add({.key = QStringLiteral("run_tpot"),
+                  .name = tr("TPOT P50 / P99"),
+                  .tooltip = tr("Per request, (last token − first token) ÷ (output − 1): the "
+                                "median and the 99th percentile"),
+                  .better = Better::lower,
+                  .format = seconds,
+                  .widest = QStringLiteral("888 ms / 888 ms")});
+  run_in_flight = add({.key = QStringLiteral("run_in_flight"),
+                       .name = tr("In flight"),
+                       .tooltip = tr("Requests in flight at most: the concurrency set, else what "
+                                     "memory and the engine's scheduler allow; static: the batch"),
+                       .better = Better::higher,
+                       .format = shows::grouped(0),
+                       .widest = QStringLiteral("8,888 (memory holds 88,888)")});
   search = grid->addSection(tr("Search"));
   best = add({.key = QStringLiteral("search_best"),
               .name = tr("Smallest slice"),
@@ -176,6 +207,7 @@ void ServingReadouts::show(const ServingPanelView& v, std::optional<std::int64_t
   }
   showNotes(v, napkin_chips);
   showChosen(v);
+  showRun(v);
   showSearch(v);
   showPools(v);
   showCost(v);
@@ -241,6 +273,73 @@ void ServingReadouts::showChosen(const ServingPanelView& v) {
          {.value = rate(c.tokens_per_second_per_chip),
           .unit = tr("tok/s"),
           .number = c.tokens_per_second_per_chip});
+}
+
+// The benchmark run of the chosen layout: what napkin-cli serve --mode prints.
+void ServingReadouts::showRun(const ServingPanelView& v) {
+  const ServingLayoutSettings& r = v.scenario.roofline.serving_layout;
+  const ModeInputs& in = v.inputs.run;
+  const QString lengths =
+      tr("%1 + %2 tokens")
+          .arg(qs(format_grouped(static_cast<double>(in.serving.prompt_tokens))),
+               qs(format_grouped(static_cast<double>(in.serving.decode_tokens))));
+  QString what;
+  switch (r.run_mode) {
+    case BatchingMode::static_batch:
+      what = tr("static, one batch of %1 × %2").arg(in.serving.batch).arg(lengths);
+      break;
+    case BatchingMode::offline:
+      what = tr("offline, %1 requests of %2")
+                 .arg(qs(format_grouped(static_cast<double>(in.requests))), lengths);
+      break;
+    case BatchingMode::server:
+      what =
+          tr("server at %1 req/s, %2 requests of %3")
+              .arg(qs(format_grouped(
+                       in.request_rate_per_second,
+                       in.request_rate_per_second == std::round(in.request_rate_per_second) ? 0
+                                                                                            : 2)),
+                   qs(format_grouped(static_cast<double>(in.requests))), lengths);
+      break;
+  }
+  const QString engine = qs(v.scenario.serving.engine);
+  const ServingRunView& run_view = v.run;
+  if (!run_view.valid()) {
+    grid_->setSectionTitle(run, tr("Benchmark run: %1 (%2): none").arg(what, engine));
+    for (ReadoutGrid::Row row : {run_throughput, run_ttft, run_tpot, run_in_flight})
+      grid_->set(row,
+                 {.value = QStringLiteral("—"), .note = qs(run_view.error), .tone = Tone::fail});
+    return;
+  }
+  const ModeResult& m = run_view.result;
+  grid_->setSectionTitle(run, tr("Benchmark run: %1 (%2)").arg(what, engine));
+  grid_->set(run_throughput,
+             {.value = tr("%1 tok/s per chip (%2 on %3)")
+                           .arg(rate(m.output_tokens_per_second_per_chip),
+                                rate(m.output_tokens_per_second), chipsText(m.chips)),
+              .note = m.saturated ? tr("saturated: the queue grows; the latencies grow with the "
+                                       "run's length")
+                                  : QString(),
+              .tone = m.saturated ? Tone::warn : Tone::normal,
+              .number = m.output_tokens_per_second_per_chip});
+  grid_->set(
+      run_ttft,
+      {.value = tr("%1 / %2").arg(seconds(m.ttft_seconds.p50), seconds(m.ttft_seconds.p99)),
+       .note = tr("mean %1, P90 %2").arg(seconds(m.ttft_seconds.mean), seconds(m.ttft_seconds.p90)),
+       .number = m.ttft_seconds.p50});
+  grid_->set(
+      run_tpot,
+      {.value = tr("%1 / %2").arg(seconds(m.tpot_seconds.p50), seconds(m.tpot_seconds.p99)),
+       .note =
+           tr("decode step %1 mean over %2 steps").arg(seconds(m.decode_step_seconds)).arg(m.steps),
+       .number = m.tpot_seconds.p50});
+  grid_->set(run_in_flight,
+             {.value = r.run_mode == BatchingMode::static_batch
+                           ? tr("%1 (the batch)").arg(m.concurrency)
+                           : tr("%1 (memory holds %2)")
+                                 .arg(qs(format_grouped(static_cast<double>(m.concurrency))),
+                                      qs(format_grouped(static_cast<double>(m.max_concurrency)))),
+              .number = static_cast<double>(m.concurrency)});
 }
 
 // A row only a layout that fits can have: a layout that does not fit in HBM
@@ -392,6 +491,13 @@ void ServingReadouts::setBaseline(const ServingPanelView* b) {
   grid_->setBaseline(tpot, served(c.tpot_seconds));
   grid_->setBaseline(turn, served(c.turn_seconds));
   grid_->setBaseline(throughput, served(c.tokens_per_second_per_chip));
+  if (b->run.valid()) {
+    const ModeResult& m = b->run.result;
+    grid_->setBaseline(run_throughput, m.output_tokens_per_second_per_chip);
+    grid_->setBaseline(run_ttft, m.ttft_seconds.p50);
+    grid_->setBaseline(run_tpot, m.tpot_seconds.p50);
+    grid_->setBaseline(run_in_flight, static_cast<double>(m.concurrency));
+  }
   const SearchAnswer& a = b->view.search;
   grid_->setBaseline(best, a.best ? num(static_cast<double>(a.best->chips)) : std::nullopt);
   grid_->setBaseline(efficient, a.most_efficient

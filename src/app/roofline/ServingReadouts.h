@@ -1,5 +1,5 @@
 // The "Serving layout" view's read-outs: the chosen layout's memory per chip
-// and step-time parts, the search's answer for the budget, disaggregation
+// and step-time parts, its benchmark run, the search's answer for the budget, disaggregation
 // against one shared pool, and the cost of a token — each section titled
 // with the layout, the chip and the precisions it is about.
 #pragma once
@@ -33,8 +33,9 @@ class ServingReadouts {
   ReadoutGrid* grid() const { return grid_; }
   QString text(const QString& key) const;
 
-  ReadoutGrid::Section layout, search, pools, cost;
+  ReadoutGrid::Section layout, run, search, pools, cost;
   ReadoutGrid::Row weights, kv, total, prefill, step, comm, ttft, tpot, turn, throughput;
+  ReadoutGrid::Row run_throughput, run_ttft, run_tpot, run_in_flight;
   ReadoutGrid::Row best, efficient;
   ReadoutGrid::Row prefill_pool, decode_pool, shared_pool, winner;
   ReadoutGrid::Row dollars, joules, energy_share;
@@ -43,6 +44,7 @@ class ServingReadouts {
   ReadoutGrid::Row add(const ReadoutSpec& spec);
   void showNotes(const ServingPanelView& view, std::optional<std::int64_t> napkin_chips);
   void showChosen(const ServingPanelView& view);
+  void showRun(const ServingPanelView& view);
   void showSearch(const ServingPanelView& view);
   void showPools(const ServingPanelView& view);
   void showCost(const ServingPanelView& view);

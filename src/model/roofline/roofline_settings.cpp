@@ -49,6 +49,11 @@ void ServingLayoutSettings::validate() const {
                "tokens per day", 1.0, 1e18);
   require_count(max_tokens_per_step, "serving_layout.max_tokens_per_step",
                 "tokens per iteration (0: the engine's)", 0, 1 << 20);
+  require_count(run_concurrency, "serving_layout.run_concurrency",
+                "requests (0: what memory and the engine allow)", 0, 1'000'000);
+  require_real(run_request_rate_per_second, "serving_layout.run_request_rate_per_second",
+               "requests/s", 1e-6, 1e9);
+  require_count(run_requests, "serving_layout.run_requests", "requests", 1, 100'000);
 }
 
 }  // namespace napkin

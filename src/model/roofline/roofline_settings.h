@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "roofline.h"
+#include "serving_modes.h"
 
 namespace napkin {
 
@@ -25,7 +26,8 @@ namespace napkin {
 // iteration runs (TensorRT-LLM's max_num_tokens, vLLM's
 // max_num_batched_tokens; 0: the engine's default) and whether a prompt
 // larger than what is left of it is split (chunked prefill; unset: the
-// engine's default; napkin-cli serve --max-num-tokens, --chunked-prefill).
+// engine's default; napkin-cli serve --max-num-tokens, --chunked-prefill),
+// and a benchmark run of the layout.
 // The view reruns its search when this, the served model, the chip, the
 // serving set-up or the cost inputs change: a new input goes here.
 struct ServingLayoutSettings {
@@ -39,6 +41,16 @@ struct ServingLayoutSettings {
   double generated_tokens_per_day = 1e9;
   std::int64_t max_tokens_per_step = 0;
   std::optional<bool> chunked_prefill;
+  // The benchmark run the tab simulates on that layout with the serving
+  // turn's lengths (serving_modes.h; napkin-cli serve --mode): static (one
+  // batch of run_concurrency requests, else the turn's batch), offline
+  // (every request queued at once) or server (Poisson arrivals at
+  // run_request_rate_per_second); run_concurrency caps the requests in
+  // flight (0: what memory and the engine allow); run_requests are simulated.
+  BatchingMode run_mode = BatchingMode::offline;
+  std::int64_t run_concurrency = 0;
+  double run_request_rate_per_second = 1.0;
+  std::int64_t run_requests = 1000;
 
   void validate() const;
   bool operator==(const ServingLayoutSettings&) const = default;

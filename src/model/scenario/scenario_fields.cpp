@@ -449,6 +449,19 @@ void add_serving_layout(FieldTable& f) {
                ? std::string(*s.roofline.serving_layout.chunked_prefill ? "on" : "off")
                : std::string("the engine's");
   });
+  f.add("roofline.serving_layout.run_mode", "Roofline: benchmark mode", "",
+        [](SV s) { return std::string(to_string(s.roofline.serving_layout.run_mode)); });
+  f.add(
+      "roofline.serving_layout.run_concurrency", "Roofline: benchmark concurrency", "requests",
+      [](SV s) {
+        return s.roofline.serving_layout.run_concurrency > 0
+                   ? format_grouped(static_cast<double>(s.roofline.serving_layout.run_concurrency))
+                   : std::string("what memory and the engine allow");
+      });
+  f.add("roofline.serving_layout.run_request_rate_per_second", "Roofline: benchmark request rate",
+        "requests/s", [](SV s) { return s.roofline.serving_layout.run_request_rate_per_second; });
+  f.add("roofline.serving_layout.run_requests", "Roofline: benchmark requests", "requests",
+        [](SV s) { return s.roofline.serving_layout.run_requests; });
 }
 
 std::vector<ScenarioField> make_fields() {

@@ -154,7 +154,30 @@ ScenarioServing scenario_serving(const Scenario& s) {
   if (r.tpot_budget_seconds > 0) b.tpot_seconds = r.tpot_budget_seconds;
   out.inputs.search.max_chips = r.search_max_chips;
   out.inputs.generated_tokens_per_day = r.generated_tokens_per_day;
+  ModeInputs& run = out.run;
+  run.serving = in;
+  run.mode = r.run_mode;
+  if (r.run_concurrency > 0) {
+    if (r.run_mode == BatchingMode::static_batch)
+      run.serving.batch = r.run_concurrency;
+    else
+      run.concurrency = r.run_concurrency;
+  }
+  run.max_tokens_per_step = out.max_tokens_per_step;
+  run.chunked_prefill = out.chunked_prefill;
+  run.request_rate_per_second = r.run_request_rate_per_second;
+  run.requests = r.run_requests;
   return out;
+}
+
+ServingRunView serving_run_view(const ScenarioServing& in) {
+  ServingRunView v;
+  try {
+    v.result = evaluate_mode(in.model, in.run);
+  } catch (const std::exception& e) {
+    v.error = e.what();
+  }
+  return v;
 }
 
 bool same_serving_inputs(const Scenario& a, const Scenario& b) {
@@ -274,6 +297,7 @@ ServingPanelView make_serving_panel_view(const Scenario& s) {
     const double ttft =
         r.ttft_budget_seconds > 0 ? r.ttft_budget_seconds : s.serving.latency_budget_seconds;
     v.frontier = serving_frontier_view(v.inputs, ttft);
+    v.run = serving_run_view(v.inputs);
   } catch (const std::exception& e) {
     v.error = e.what();
   }

@@ -99,6 +99,9 @@ struct ScenarioServing {
   // The serving run's scheduler (RooflineSettings): unset, the engine's.
   std::optional<std::int64_t> max_tokens_per_step;
   std::optional<bool> chunked_prefill;
+  // The benchmark run (ServingLayoutSettings::run_*) on the layout above,
+  // with that scheduler and the turn's lengths.
+  ModeInputs run;
 };
 // Throws std::invalid_argument when the serving chips cannot be split at all.
 ScenarioServing scenario_serving(const Scenario& s);
@@ -134,12 +137,23 @@ struct ServingFrontierView {
 // outputs), no frontier beyond 4,096 output tokens (`error` says so).
 ServingFrontierView serving_frontier_view(const ScenarioServing& in, double ttft_p99_seconds);
 
+// The benchmark run of the chosen layout (serving_modes.h): what
+// napkin-cli serve --mode prints for the same inputs.
+struct ServingRunView {
+  ModeResult result;
+  std::string error;  // why there is no run (the batch does not fit, too long to simulate)
+  bool valid() const { return error.empty(); }
+};
+// Never throws.
+ServingRunView serving_run_view(const ScenarioServing& in);
+
 // The "Serving layout" view (serving_search.h), computed off the UI thread.
 struct ServingPanelView {
   Scenario scenario;
   ScenarioServing inputs;
   ServingView view;
   ServingFrontierView frontier;
+  ServingRunView run;
   std::string error;  // the serving chips cannot be split, or the inputs were refused
   bool valid() const { return error.empty(); }
 };

@@ -198,6 +198,58 @@ TEST(ScenarioServing, TheFrontierRunsTheSchedulerAsSet) {
             set.frontier.points.back().output_tokens_per_second_per_chip);
 }
 
+// The tab's benchmark run is napkin-cli serve --mode on the chosen layout:
+// the same ModeInputs give the same numbers, a static run's concurrency is
+// its batch, and a run that cannot be made says why instead of throwing.
+TEST(ScenarioServing, TheBenchmarkRunIsTheModesRun) {
+  Scenario s;
+  s.chip = "H100";
+  s.serving.chips = 8;
+  s.serving.engine = "vllm";
+  s.serving.prompt_tokens = 1000;
+  s.serving.context_len = 1000;
+  s.serving.decode_tokens = 200;
+  ServingLayoutSettings& r = s.roofline.serving_layout;
+  r.tp = 8;
+  r.pp = 1;
+  r.ep = 1;
+  r.run_mode = BatchingMode::server;
+  r.run_request_rate_per_second = 4;
+  r.run_requests = 500;
+  r.run_concurrency = 32;
+  const ScenarioServing in = scenario_serving(s);
+  ModeInputs by_hand;
+  by_hand.serving = in.inputs.search.serving;
+  by_hand.mode = BatchingMode::server;
+  by_hand.request_rate_per_second = 4;
+  by_hand.requests = 500;
+  by_hand.concurrency = 32;
+  const ModeResult want = evaluate_mode(in.model, by_hand);
+  const ServingPanelView v = make_serving_panel_view(s);
+  ASSERT_TRUE(v.valid()) << v.error;
+  ASSERT_TRUE(v.run.valid()) << v.run.error;
+  EXPECT_DOUBLE_EQ(v.run.result.output_tokens_per_second, want.output_tokens_per_second);
+  EXPECT_DOUBLE_EQ(v.run.result.ttft_seconds.p99, want.ttft_seconds.p99);
+  EXPECT_EQ(v.run.result.concurrency, 32);
+  EXPECT_EQ(v.run.result.requests, 500);
+  // Static: one batch of the concurrency, prefilled and decoded together.
+  r.run_mode = BatchingMode::static_batch;
+  r.run_concurrency = 16;
+  const ServingPanelView st = make_serving_panel_view(s);
+  ASSERT_TRUE(st.run.valid()) << st.run.error;
+  EXPECT_EQ(st.run.result.concurrency, 16);
+  EXPECT_EQ(st.run.result.mode, BatchingMode::static_batch);
+  // Auto: the serving turn's batch.
+  r.run_concurrency = 0;
+  EXPECT_EQ(make_serving_panel_view(s).run.result.concurrency, s.serving.batch);
+  // A batch whose caches cannot fit is refused by name, the rest of the view kept.
+  r.run_concurrency = 1'000'000;
+  const ServingPanelView big = make_serving_panel_view(s);
+  ASSERT_TRUE(big.valid()) << big.error;
+  EXPECT_FALSE(big.run.valid());
+  EXPECT_NE(big.run.error.find("batch"), std::string::npos) << big.run.error;
+}
+
 TEST(RooflineSettings, ServingFieldsAreValidated) {
   RooflineSettings r;
   EXPECT_NO_THROW(r.validate());
@@ -218,6 +270,11 @@ TEST(RooflineSettings, ServingFieldsAreValidated) {
   }
   r.serving_layout.max_tokens_per_step = 0;  // the engine's
   EXPECT_NO_THROW(r.validate());
+  r.serving_layout.run_requests = 0;
+  EXPECT_THROW(r.validate(), std::invalid_argument);
+  r = {};
+  r.serving_layout.run_request_rate_per_second = 0;
+  EXPECT_THROW(r.validate(), std::invalid_argument);
 }
 
 // The panel reruns its serving search only when one of the view's inputs

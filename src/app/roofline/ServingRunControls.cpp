@@ -1,0 +1,127 @@
+#include "roofline/ServingRunControls.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <algorithm>
+#include <vector>
+
+#include "ControlColumn.h"
+#include "ScenarioBinding.h"
+#include "SliderSpin.h"
+#include "Text.h"
+#include "format.h"
+#include "roofline/RooflineControls.h"
+#include "scenario.h"
+
+namespace napkin {
+
+namespace {
+
+// Field ids after the Roofline panel's own (160..190): consecutive edits of
+// one field within a drag merge into one undo step.
+enum Field { kRunMode = 191, kRunConcurrency, kRunRate, kRunRequests };
+
+QString tr(const char* text) {
+  return QCoreApplication::translate("napkin::ServingRunControls", text);
+}
+
+using S = Scenario;
+
+auto runNumber(ScenarioModel* m, int field, const QString& label,
+               auto ServingLayoutSettings::*member) {
+  return numberBinding(
+      m, field, label, [member](auto& s) -> auto& { return s.roofline.serving_layout.*member; });
+}
+
+}  // namespace
+
+void declareServingRun(ControlColumn* col, ScenarioModel* m, RooflineControls& c) {
+  col->group(tr("Benchmark run"));
+  std::vector<ComboItem> modes;
+  for (BatchingMode mode :
+       {BatchingMode::static_batch, BatchingMode::offline, BatchingMode::server})
+    modes.push_back({qs(std::string(to_string(mode))), qs(std::string(to_string(mode)))});
+  c.run_mode = col->combo(
+      {.key = QStringLiteral("run_mode"),
+       .label = tr("Mode"),
+       .tooltip = tr("How the benchmark runs the chosen layout with the serving turn's lengths "
+                     "(napkin-cli serve --mode): static, one batch prefilled and decoded "
+                     "together (TensorRT-LLM's static tables); offline, every request queued "
+                     "at once (MLPerf Offline, throughput benchmarks); server, Poisson arrivals "
+                     "at the request rate (MLPerf Server, the engines' serving benchmarks)."),
+       .items = modes},
+      scenarioBinding<QVariant>(
+          m, kRunMode, tr("benchmark mode"),
+          [](const S& s) {
+            return QVariant(qs(std::string(to_string(s.roofline.serving_layout.run_mode))));
+          },
+          [](S& s, QVariant v) {
+            s.roofline.serving_layout.run_mode =
+                parse_batching_mode(v.toString().toStdString(), "run_mode");
+          }));
+  c.run_concurrency = col->combo(
+      {.key = QStringLiteral("run_concurrency"),
+       .label = tr("Concurrency"),
+       .tooltip = tr("Requests in flight at most (napkin-cli serve --concurrency); static: the "
+                     "batch. Auto: what memory and the engine's scheduler allow (static: the "
+                     "serving turn's batch)."),
+       .dynamic_items =
+           [m] {
+             std::vector<ComboItem> items{{tr("auto"), QVariant(qint64{0})}};
+             std::vector<qint64> caps;
+             for (qint64 n = 1; n <= 4096; n *= 2) caps.push_back(n);
+             const qint64 set = m->scenario().roofline.serving_layout.run_concurrency;
+             if (set > 0 && std::find(caps.begin(), caps.end(), set) == caps.end()) {
+               caps.push_back(set);
+               std::sort(caps.begin(), caps.end());
+             }
+             for (const qint64 n : caps)
+               items.push_back({qs(format_grouped(static_cast<double>(n))), QVariant(n)});
+             return items;
+           }},
+      scenarioBinding<QVariant>(
+          m, kRunConcurrency, tr("benchmark concurrency"),
+          [](const S& s) { return QVariant(qint64{s.roofline.serving_layout.run_concurrency}); },
+          [](S& s, QVariant v) { s.roofline.serving_layout.run_concurrency = v.toLongLong(); }));
+  c.run_rate =
+      col->slider({.key = QStringLiteral("run_rate"),
+                   .label = tr("Request rate"),
+                   .unit = tr("req/s"),
+                   .min = 0.01,
+                   .max = 1000,
+                   .scale = SliderSpin::Scale::log,
+                   .ladder = Ladder::oneTwoFive(),
+                   .decimals = 2,
+                   .tooltip = tr("Server mode: Poisson arrivals per second (napkin-cli serve "
+                                 "--request-rate)."),
+                   .accept_min = 1e-6,
+                   .accept_max = 1e9},
+                  runNumber(m, kRunRate, tr("request rate"),
+                            &ServingLayoutSettings::run_request_rate_per_second));
+  c.run_requests =
+      col->slider({.key = QStringLiteral("run_requests"),
+                   .label = tr("Requests"),
+                   .min = 10,
+                   .max = 100'000,
+                   .scale = SliderSpin::Scale::log,
+                   .ladder = Ladder::oneTwoFive(),
+                   .integer = true,
+                   .tooltip = tr("Requests the offline or server run simulates (napkin-cli serve "
+                                 "--requests); at most 20 million output tokens in all."),
+                   .accept_min = 1},
+                  runNumber(m, kRunRequests, tr("requests"), &ServingLayoutSettings::run_requests));
+}
+
+void showServingRunInUse(const RooflineControls& c, const Scenario& s) {
+  const BatchingMode mode = s.roofline.serving_layout.run_mode;
+  c.run_rate->setUnused(mode == BatchingMode::server
+                            ? QString()
+                            : tr("Only server runs have a request rate; this run is %1.")
+                                  .arg(qs(std::string(to_string(mode)))));
+  c.run_requests->setUnused(mode == BatchingMode::static_batch
+                                ? tr("A static run serves one batch: its size is the "
+                                     "concurrency (auto: the serving turn's batch).")
+                                : QString());
+}
+
+}  // namespace napkin
