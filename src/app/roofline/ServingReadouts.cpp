@@ -123,7 +123,7 @@ ServingReadouts::ServingReadouts(ReadoutGrid* grid) : grid_(grid), notes_(new QL
                                       "simulated iteration by iteration)"),
                         .better = Better::higher,
                         .format = rate,
-                        .widest = QStringLiteral("88,888 tok/s per chip (888,888 on 8,888)")});
+                        .widest = QStringLiteral("88,888 tok/s per chip")});
   run_ttft = add({.key = QStringLiteral("run_ttft"),
                   .name = tr("TTFT P50 / P99"),
                   .tooltip = tr("Arrival to first token over the run's requests, queueing "
@@ -313,26 +313,27 @@ void ServingReadouts::showRun(const ServingPanelView& v) {
   }
   const ModeResult& m = run_view.result;
   grid_->setSectionTitle(run, tr("Benchmark run: %1 (%2)").arg(what, engine));
-  grid_->set(run_throughput,
-             {.value = tr("%1 tok/s per chip (%2 on %3)")
-                           .arg(rate(m.output_tokens_per_second_per_chip),
-                                rate(m.output_tokens_per_second), chipsText(m.chips)),
-              .note = m.saturated ? tr("saturated: the queue grows; the latencies grow with the "
-                                       "run's length")
-                                  : QString(),
-              .tone = m.saturated ? Tone::warn : Tone::normal,
-              .number = m.output_tokens_per_second_per_chip});
+  grid_->set(
+      run_throughput,
+      {.value = tr("%1 tok/s per chip").arg(rate(m.output_tokens_per_second_per_chip)),
+       .note = m.saturated
+                   ? tr("saturated: the queue grows, and the latencies with the "
+                        "run's length; %1 tok/s on %2")
+                         .arg(rate(m.output_tokens_per_second), chipsText(m.chips))
+                   : tr("%1 tok/s on %2").arg(rate(m.output_tokens_per_second), chipsText(m.chips)),
+       .tone = m.saturated ? Tone::warn : Tone::normal,
+       .number = m.output_tokens_per_second_per_chip});
   grid_->set(
       run_ttft,
       {.value = tr("%1 / %2").arg(seconds(m.ttft_seconds.p50), seconds(m.ttft_seconds.p99)),
        .note = tr("mean %1, P90 %2").arg(seconds(m.ttft_seconds.mean), seconds(m.ttft_seconds.p90)),
        .number = m.ttft_seconds.p50});
-  grid_->set(
-      run_tpot,
-      {.value = tr("%1 / %2").arg(seconds(m.tpot_seconds.p50), seconds(m.tpot_seconds.p99)),
-       .note =
-           tr("decode step %1 mean over %2 steps").arg(seconds(m.decode_step_seconds)).arg(m.steps),
-       .number = m.tpot_seconds.p50});
+  grid_->set(run_tpot,
+             {.value = tr("%1 / %2").arg(seconds(m.tpot_seconds.p50), seconds(m.tpot_seconds.p99)),
+              .note = tr("decode step %1 mean over %2 steps")
+                          .arg(seconds(m.decode_step_seconds),
+                               qs(format_grouped(static_cast<double>(m.steps)))),
+              .number = m.tpot_seconds.p50});
   grid_->set(run_in_flight,
              {.value = r.run_mode == BatchingMode::static_batch
                            ? tr("%1 (the batch)").arg(m.concurrency)
