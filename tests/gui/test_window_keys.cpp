@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+#include <stdexcept>
 
 #include <QTabWidget>
 #include "CheckList.h"
@@ -209,4 +210,26 @@ TEST(WindowKeys, HuberDeltaShowsTheNumberTheFitUses) {
   t.type(delta->spinBox(), QStringLiteral("1e-3"));
   EXPECT_DOUBLE_EQ(used(), 1e-3);
   EXPECT_DOUBLE_EQ(shown(), 1e-3);
+}
+
+// A refusal longer than the status bar's room ends in an ellipsis, not cut
+// mid-word, and the whole of it is the bar's tooltip while it shows.
+TEST(WindowKeys, ALongRefusalIsElidedAndWholeInTheTooltip) {
+  Window t;
+  t.w.resize(700, 500);
+  t.w.show();
+  QCoreApplication::processEvents();
+  const std::string why(400, 'x');
+  ASSERT_FALSE(t.w.model()->edit(QStringLiteral("chips"), 1,
+                                 [&why](Scenario&) { throw std::invalid_argument(why); }));
+  const QString shown = t.w.statusBar()->currentMessage();
+  EXPECT_TRUE(shown.endsWith(QChar(0x2026))) << shown.toStdString();
+  EXPECT_LE(t.w.statusBar()->fontMetrics().horizontalAdvance(shown), t.w.statusBar()->width());
+  EXPECT_EQ(t.w.statusBar()->toolTip(),
+            QStringLiteral("Not applied: ") + QString::fromStdString(why));
+  // A short one fits whole and needs no tooltip.
+  ASSERT_FALSE(t.w.model()->edit(QStringLiteral("chips"), 1,
+                                 [](Scenario&) { throw std::invalid_argument("too many"); }));
+  EXPECT_EQ(t.w.statusBar()->currentMessage(), QStringLiteral("Not applied: too many"));
+  EXPECT_TRUE(t.w.statusBar()->toolTip().isEmpty());
 }

@@ -1,5 +1,7 @@
 #include "shell/MainWindow.h"
 
+#include <algorithm>
+
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -91,8 +93,18 @@ MainWindow::MainWindow(Session session, QWidget* parent)
   statusBar()->addPermanentWidget(file_label_);
   connect(&model_, &ScenarioModel::fileStateChanged, this, &MainWindow::updateTitle);
   connect(&model_, &ScenarioModel::changed, this, &MainWindow::updateTitle);
+  // A refusal longer than the status bar's room is elided, never cut
+  // mid-word; the whole of it is the bar's tooltip while it shows.
   connect(&model_, &ScenarioModel::editRejected, this, [this](const QString& why) {
-    statusBar()->showMessage(tr("Not applied: %1").arg(why), 8000);
+    const QString text = tr("Not applied: %1").arg(why);
+    QStatusBar* bar = statusBar();
+    const int room = std::max(80, bar->width() - file_label_->width() - 32);
+    const QString shown = bar->fontMetrics().elidedText(text, Qt::ElideRight, room);
+    bar->setToolTip(shown == text ? QString() : text);
+    bar->showMessage(shown, 8000);
+  });
+  connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) {
+    if (message.isEmpty()) statusBar()->setToolTip(QString());
   });
   connect(tabs_, &QTabWidget::currentChanged, this, [this](int i) {
     if (session_ == Session::restore) QSettings().setValue(QStringLiteral("view/panel"), i);

@@ -201,10 +201,7 @@ void parse_recompute_text(std::string_view value, Layout& l) {
     l.recompute_group = v;
   } else {
     throw std::invalid_argument(
-        "recompute must be none, selective, selective:M1+M2 (Megatron's recompute modules), "
-        "full, full:N (the first N layers of each chunk) or uniform:N (every layer, N to a "
-        "checkpoint)" +
-        got);
+        "recompute must be none, selective, selective:M1+M2, full, full:N or uniform:N" + got);
   }
 }
 
