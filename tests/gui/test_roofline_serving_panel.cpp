@@ -3,6 +3,8 @@
 // flags" (issue 25).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <qcustomplot.h>
 #include <QApplication>
 #include <QClipboard>
@@ -29,6 +31,19 @@ namespace {
 void choose(QComboBox* c, Qt::Key key) {
   c->setFocus();
   QTest::keyClick(c, key);
+}
+
+// The window on the Roofline panel, serving through vLLM with `prompt`-token
+// prompts (one edit).
+RooflinePanel* showServingOnVllm(MainWindow& w, std::int64_t prompt) {
+  w.show();
+  w.showPanel(QStringLiteral("roofline"));
+  EXPECT_TRUE(w.model()->edit(QStringLiteral("engine"), 1, [prompt](Scenario& s) {
+    s.serving.engine = "vllm";
+    s.serving.prompt_tokens = prompt;
+    s.serving.context_len = std::max(s.serving.context_len, prompt);
+  }));
+  return w.panel<RooflinePanel>();
 }
 
 }  // namespace
@@ -73,13 +88,7 @@ TEST(RooflinePanel, CopyServingFlagsReadsBackAsTheLayoutShown) {
 // the token budget.
 TEST(RooflinePanel, SchedulerCombosDriveTheFrontierAndTheFlags) {
   MainWindow w(MainWindow::Session::fresh);
-  w.show();
-  w.showPanel(QStringLiteral("roofline"));
-  RooflinePanel* p = w.panel<RooflinePanel>();
-  ASSERT_TRUE(w.model()->edit(QStringLiteral("engine"), 1, [](Scenario& s) {
-    s.serving.engine = "vllm";
-    s.serving.prompt_tokens = 2048;
-  }));
+  RooflinePanel* p = showServingOnVllm(w, 2048);
   QComboBox* budget = p->combo(QStringLiteral("max_tokens"));
   QComboBox* chunked = p->combo(QStringLiteral("chunked_prefill"));
   ASSERT_TRUE(budget && chunked);
@@ -136,17 +145,10 @@ TEST(RooflinePanel, AnOffListTokenBudgetIsShownAsItself) {
 // Issue 24/25: the Serving layout tab runs the benchmark a user sets — mode,
 // concurrency, request rate, requests — and shows what napkin-cli serve
 // --mode prints for it; the request rate is greyed unless the run is a
-// server run, and each change is one undo step.
+// server run, and the changes are undoable edits.
 TEST(RooflinePanel, TheBenchmarkRunIsSetAndShownInTheTab) {
   MainWindow w(MainWindow::Session::fresh);
-  w.show();
-  w.showPanel(QStringLiteral("roofline"));
-  RooflinePanel* p = w.panel<RooflinePanel>();
-  ASSERT_TRUE(w.model()->edit(QStringLiteral("engine"), 1, [](Scenario& s) {
-    s.serving.engine = "vllm";
-    s.serving.prompt_tokens = 1024;
-    s.serving.context_len = 1024;
-  }));
+  RooflinePanel* p = showServingOnVllm(w, 1024);
   SliderSpin* rate = p->control(QStringLiteral("run_rate"));
   SliderSpin* requests = p->control(QStringLiteral("run_requests"));
   QComboBox* mode = p->combo(QStringLiteral("run_mode"));

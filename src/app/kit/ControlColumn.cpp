@@ -13,6 +13,9 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include "Text.h"
+#include "format.h"
+
 namespace napkin {
 
 namespace {
@@ -100,6 +103,17 @@ SliderSpin* ControlColumn::slider(const SliderDecl& d, Binding<double> b) {
   connect(w, &SliderSpin::gestureFinished, this, &ControlColumn::gestureFinished);
   syncs_.push_back([w, get = b.get] { w->setValue(get()); });
   return w;
+}
+
+std::vector<ComboItem> countItems(const QString& zero_text, std::vector<qint64> values,
+                                  qint64 set) {
+  if (set > 0 && std::find(values.begin(), values.end(), set) == values.end())
+    values.push_back(set);
+  std::sort(values.begin(), values.end());
+  std::vector<ComboItem> items{{zero_text, QVariant(qint64{0})}};
+  for (const qint64 n : values)
+    items.push_back({qs(format_grouped(static_cast<double>(n))), QVariant(n)});
+  return items;
 }
 
 QComboBox* ControlColumn::combo(const ComboDecl& d, Binding<QVariant> b) {

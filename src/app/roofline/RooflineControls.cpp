@@ -325,16 +325,8 @@ void Declarer::servingLayout() {
                      "(napkin-cli serve --help)."),
        .dynamic_items =
            [m = m] {
-             std::vector<ComboItem> items{{tr("engine default"), QVariant(qint64{0})}};
-             std::vector<qint64> budgets{2048, 4096, 8192, 16384, 32768};
-             const qint64 set = m->scenario().roofline.serving_layout.max_tokens_per_step;
-             if (set > 0 && std::find(budgets.begin(), budgets.end(), set) == budgets.end()) {
-               budgets.push_back(set);
-               std::sort(budgets.begin(), budgets.end());
-             }
-             for (const qint64 t : budgets)
-               items.push_back({qs(format_grouped(static_cast<double>(t))), QVariant(t)});
-             return items;
+             return countItems(tr("engine default"), {2048, 4096, 8192, 16384, 32768},
+                               m->scenario().roofline.serving_layout.max_tokens_per_step);
            }},
       scenarioBinding<QVariant>(
           m, kMaxTokens, tr("tokens per iteration"),

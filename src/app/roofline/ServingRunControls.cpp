@@ -2,14 +2,12 @@
 
 #include <QComboBox>
 #include <QCoreApplication>
-#include <algorithm>
 #include <vector>
 
 #include "ControlColumn.h"
 #include "ScenarioBinding.h"
 #include "SliderSpin.h"
 #include "Text.h"
-#include "format.h"
 #include "roofline/RooflineControls.h"
 #include "scenario.h"
 
@@ -67,17 +65,10 @@ void declareServingRun(ControlColumn* col, ScenarioModel* m, RooflineControls& c
                      "serving turn's batch)."),
        .dynamic_items =
            [m] {
-             std::vector<ComboItem> items{{tr("auto"), QVariant(qint64{0})}};
              std::vector<qint64> caps;
              for (qint64 n = 1; n <= 4096; n *= 2) caps.push_back(n);
-             const qint64 set = m->scenario().roofline.serving_layout.run_concurrency;
-             if (set > 0 && std::find(caps.begin(), caps.end(), set) == caps.end()) {
-               caps.push_back(set);
-               std::sort(caps.begin(), caps.end());
-             }
-             for (const qint64 n : caps)
-               items.push_back({qs(format_grouped(static_cast<double>(n))), QVariant(n)});
-             return items;
+             return countItems(tr("auto"), caps,
+                               m->scenario().roofline.serving_layout.run_concurrency);
            }},
       scenarioBinding<QVariant>(
           m, kRunConcurrency, tr("benchmark concurrency"),
