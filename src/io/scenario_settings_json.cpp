@@ -164,7 +164,11 @@ QJsonObject roofline_to_json(const RooflineSettings& r) {
             static_cast<qint64>(r.serving_layout.run_concurrency)},
            {QStringLiteral("run_request_rate_per_second"),
             r.serving_layout.run_request_rate_per_second},
-           {QStringLiteral("run_requests"), static_cast<qint64>(r.serving_layout.run_requests)}}}};
+           {QStringLiteral("run_requests"), static_cast<qint64>(r.serving_layout.run_requests)},
+           {QStringLiteral("run_prompt_spread_tokens"),
+            static_cast<qint64>(r.serving_layout.run_prompt_spread_tokens)},
+           {QStringLiteral("run_output_spread_tokens"),
+            static_cast<qint64>(r.serving_layout.run_output_spread_tokens)}}}};
 }
 
 QJsonValue lock_to_json(const std::optional<std::int64_t>& v) {
@@ -413,6 +417,8 @@ void roofline_from_json(const Reader& r, RooflineSettings& s) {
   sl.integer("run_concurrency", s.serving_layout.run_concurrency, 0, 1'000'000);
   sl.real("run_request_rate_per_second", s.serving_layout.run_request_rate_per_second, 1e-6, 1e9);
   sl.integer("run_requests", s.serving_layout.run_requests, 1, 100'000);
+  sl.integer("run_prompt_spread_tokens", s.serving_layout.run_prompt_spread_tokens, 0, 1 << 24);
+  sl.integer("run_output_spread_tokens", s.serving_layout.run_output_spread_tokens, 0, 1 << 24);
 }
 
 // An integer or null (null clears the lock; absent keeps it).

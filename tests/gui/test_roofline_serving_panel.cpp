@@ -182,7 +182,11 @@ TEST(RooflinePanel, TheBenchmarkRunIsSetAndShownInTheTab) {
     titled = titled || t.title.contains(QStringLiteral("server at 3 req/s, 400 requests"));
   EXPECT_TRUE(titled) << p->servingReadouts().tables().at(1).title.toStdString();
   // Static: one batch; the request count is not used.
+  SliderSpin* spread = p->control(QStringLiteral("run_prompt_spread"));
+  ASSERT_NE(spread, nullptr);
+  EXPECT_FALSE(spread->isUnused());
   pick(mode, QStringLiteral("static"));
+  EXPECT_TRUE(spread->isUnused());
   EXPECT_TRUE(requests->isUnused());
   EXPECT_TRUE(rate->isUnused());
   p->settleServing();

@@ -110,6 +110,8 @@ Scenario worked_scenario(const std::string& csv_path) {
   r.serving_layout.run_concurrency = 64;
   r.serving_layout.run_request_rate_per_second = 2.5;
   r.serving_layout.run_requests = 3000;
+  r.serving_layout.run_prompt_spread_tokens = 256;
+  r.serving_layout.run_output_spread_tokens = 32;
   ParallelSettings& p = s.parallel;
   p.mfu_source = MfuSource::predicted;
   p.global_batch_tokens = 8'388'608;

@@ -532,12 +532,34 @@ RooflineControls RooflineControls::declare(ControlColumn* col, ScenarioModel* m)
 }
 
 SliderSpin* RooflineControls::slider(const QString& key) const {
-  for (SliderSpin* s :
-       {chips,        context,       prompt,    decode_tokens, budget,           overhead,
-        batch,        prefill_mfu,   bandwidth, step_floor,    max_chips,        matmul_dim,
-        matmul_s,     vector_s,      memory_s,  comms_s,       optimizer_s,      recompute,
-        layer_serial, serving_chips, ttft,      tpot,          search_max_chips, tokens_per_day,
-        run_rate,     run_requests})
+  for (SliderSpin* s : {chips,
+                        context,
+                        prompt,
+                        decode_tokens,
+                        budget,
+                        overhead,
+                        batch,
+                        prefill_mfu,
+                        bandwidth,
+                        step_floor,
+                        max_chips,
+                        matmul_dim,
+                        matmul_s,
+                        vector_s,
+                        memory_s,
+                        comms_s,
+                        optimizer_s,
+                        recompute,
+                        layer_serial,
+                        serving_chips,
+                        ttft,
+                        tpot,
+                        search_max_chips,
+                        tokens_per_day,
+                        run_rate,
+                        run_requests,
+                        run_prompt_spread,
+                        run_output_spread})
     if (s && s->objectName() == key) return s;
   return nullptr;
 }

@@ -57,6 +57,8 @@ struct RooflineControls {
   QComboBox* run_concurrency = nullptr;
   SliderSpin* run_rate = nullptr;
   SliderSpin* run_requests = nullptr;
+  SliderSpin* run_prompt_spread = nullptr;
+  SliderSpin* run_output_spread = nullptr;
   // Overlays: (chip name, its box).
   std::vector<std::pair<std::string, QCheckBox*>> overlays;
 

@@ -279,10 +279,14 @@ void ServingReadouts::showChosen(const ServingPanelView& v) {
 void ServingReadouts::showRun(const ServingPanelView& v) {
   const ServingLayoutSettings& r = v.scenario.roofline.serving_layout;
   const ModeInputs& in = v.inputs.run;
-  const QString lengths =
-      tr("%1 + %2 tokens")
-          .arg(qs(format_grouped(static_cast<double>(in.serving.prompt_tokens))),
-               qs(format_grouped(static_cast<double>(in.serving.decode_tokens))));
+  auto length = [](std::int64_t mean, std::int64_t spread) {
+    const QString m = qs(format_grouped(static_cast<double>(mean)));
+    return spread > 0 ? tr("%1 \u00b1 %2").arg(m, qs(format_grouped(static_cast<double>(spread))))
+                      : m;
+  };
+  const QString lengths = tr("%1 + %2 tokens")
+                              .arg(length(in.serving.prompt_tokens, in.prompt_spread),
+                                   length(in.serving.decode_tokens, in.output_spread));
   QString what;
   switch (r.run_mode) {
     case BatchingMode::static_batch:

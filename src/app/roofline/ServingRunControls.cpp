@@ -17,7 +17,14 @@ namespace {
 
 // Field ids after the Roofline panel's own (160..190): consecutive edits of
 // one field within a drag merge into one undo step.
-enum Field { kRunMode = 191, kRunConcurrency, kRunRate, kRunRequests };
+enum Field {
+  kRunMode = 191,
+  kRunConcurrency,
+  kRunRate,
+  kRunRequests,
+  kRunPromptSpread,
+  kRunOutputSpread
+};
 
 QString tr(const char* text) {
   return QCoreApplication::translate("napkin::ServingRunControls", text);
@@ -101,6 +108,29 @@ void declareServingRun(ControlColumn* col, ScenarioModel* m, RooflineControls& c
                                  "--requests); at most 20 million output tokens in all."),
                    .accept_min = 1},
                   runNumber(m, kRunRequests, tr("requests"), &ServingLayoutSettings::run_requests));
+  auto spread = [&](const QString& key, const QString& label, const QString& flag, int field,
+                    std::int64_t ServingLayoutSettings::*member) {
+    return col->slider(
+        {.key = key,
+         .label = label,
+         .unit = tr("tokens"),
+         .min = 0,
+         .max = 8'192,
+         .ladder = Ladder::multipleOf(16),
+         .integer = true,
+         .tooltip = tr("The requests' lengths are uniform within this many tokens either side "
+                       "of the serving turn's (napkin-cli serve %1); 0: fixed. It must stay "
+                       "below the turn's length.")
+                        .arg(flag),
+         .accept_max = 1 << 24},
+        runNumber(m, field, label.toLower(), member));
+  };
+  c.run_prompt_spread = spread(QStringLiteral("run_prompt_spread"), tr("Prompt spread"),
+                               QStringLiteral("--prompt-spread"), kRunPromptSpread,
+                               &ServingLayoutSettings::run_prompt_spread_tokens);
+  c.run_output_spread = spread(QStringLiteral("run_output_spread"), tr("Output spread"),
+                               QStringLiteral("--output-spread"), kRunOutputSpread,
+                               &ServingLayoutSettings::run_output_spread_tokens);
 }
 
 void showServingRunInUse(const RooflineControls& c, const Scenario& s) {
@@ -109,10 +139,14 @@ void showServingRunInUse(const RooflineControls& c, const Scenario& s) {
                             ? QString()
                             : tr("Only server runs have a request rate; this run is %1.")
                                   .arg(qs(std::string(to_string(mode)))));
-  c.run_requests->setUnused(mode == BatchingMode::static_batch
-                                ? tr("A static run serves one batch: its size is the "
-                                     "concurrency (auto: the serving turn's batch).")
-                                : QString());
+  const bool batch = mode == BatchingMode::static_batch;
+  c.run_requests->setUnused(batch ? tr("A static run serves one batch: its size is the "
+                                       "concurrency (auto: the serving turn's batch).")
+                                  : QString());
+  const QString fixed =
+      batch ? tr("A static run's requests all have the serving turn's lengths.") : QString();
+  c.run_prompt_spread->setUnused(fixed);
+  c.run_output_spread->setUnused(fixed);
 }
 
 }  // namespace napkin

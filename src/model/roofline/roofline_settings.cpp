@@ -54,6 +54,10 @@ void ServingLayoutSettings::validate() const {
   require_real(run_request_rate_per_second, "serving_layout.run_request_rate_per_second",
                "requests/s", 1e-6, 1e9);
   require_count(run_requests, "serving_layout.run_requests", "requests", 1, 100'000);
+  require_count(run_prompt_spread_tokens, "serving_layout.run_prompt_spread_tokens", "tokens", 0,
+                1 << 24);
+  require_count(run_output_spread_tokens, "serving_layout.run_output_spread_tokens", "tokens", 0,
+                1 << 24);
 }
 
 }  // namespace napkin

@@ -46,11 +46,15 @@ struct ServingLayoutSettings {
   // batch of run_concurrency requests, else the turn's batch), offline
   // (every request queued at once) or server (Poisson arrivals at
   // run_request_rate_per_second); run_concurrency caps the requests in
-  // flight (0: what memory and the engine allow); run_requests are simulated.
+  // flight (0: what memory and the engine allow); run_requests are simulated,
+  // their prompt and output lengths uniform within the spreads either side
+  // of the turn's (0: fixed lengths).
   BatchingMode run_mode = BatchingMode::offline;
   std::int64_t run_concurrency = 0;
   double run_request_rate_per_second = 1.0;
   std::int64_t run_requests = 1000;
+  std::int64_t run_prompt_spread_tokens = 0;
+  std::int64_t run_output_spread_tokens = 0;
 
   void validate() const;
   bool operator==(const ServingLayoutSettings&) const = default;

@@ -462,6 +462,10 @@ void add_serving_layout(FieldTable& f) {
         "requests/s", [](SV s) { return s.roofline.serving_layout.run_request_rate_per_second; });
   f.add("roofline.serving_layout.run_requests", "Roofline: benchmark requests", "requests",
         [](SV s) { return s.roofline.serving_layout.run_requests; });
+  f.add("roofline.serving_layout.run_prompt_spread_tokens", "Roofline: benchmark prompt spread",
+        "tokens", [](SV s) { return s.roofline.serving_layout.run_prompt_spread_tokens; });
+  f.add("roofline.serving_layout.run_output_spread_tokens", "Roofline: benchmark output spread",
+        "tokens", [](SV s) { return s.roofline.serving_layout.run_output_spread_tokens; });
 }
 
 std::vector<ScenarioField> make_fields() {

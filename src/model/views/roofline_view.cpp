@@ -167,6 +167,12 @@ ScenarioServing scenario_serving(const Scenario& s) {
   run.chunked_prefill = out.chunked_prefill;
   run.request_rate_per_second = r.run_request_rate_per_second;
   run.requests = r.run_requests;
+  out.prompt_spread = r.run_prompt_spread_tokens;
+  out.output_spread = r.run_output_spread_tokens;
+  if (r.run_mode != BatchingMode::static_batch) {
+    run.prompt_spread = out.prompt_spread;
+    run.output_spread = out.output_spread;
+  }
   return out;
 }
 
@@ -261,12 +267,15 @@ ServingFrontierView serving_frontier_view(const ScenarioServing& in, double ttft
     m.mode = BatchingMode::offline;
     m.max_tokens_per_step = in.max_tokens_per_step;
     m.chunked_prefill = in.chunked_prefill;
+    // The benchmark run's lengths, so the tab's two runs agree on what fits.
+    m.prompt_spread = in.prompt_spread;
+    m.output_spread = in.output_spread;
     // The panel recomputes on every change: the simulation's work grows with
     // requests × output tokens, so fewer requests for long outputs and none
     // beyond kMaxOutput (napkin-cli serve --frontier simulates any length).
     constexpr std::int64_t kMaxOutput = 4096;
-    const std::int64_t out = m.serving.decode_tokens;
-    f.output_tokens_per_request = static_cast<double>(out);
+    const std::int64_t out = m.serving.decode_tokens + m.output_spread;  // the longest
+    f.output_tokens_per_request = static_cast<double>(m.serving.decode_tokens);
     if (out > kMaxOutput) {
       f.error = "outputs longer than " + format_grouped(static_cast<double>(kMaxOutput)) +
                 " tokens are not simulated here (napkin-cli serve --mode offline --frontier)";

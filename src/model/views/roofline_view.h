@@ -99,8 +99,12 @@ struct ScenarioServing {
   // The serving run's scheduler (RooflineSettings): unset, the engine's.
   std::optional<std::int64_t> max_tokens_per_step;
   std::optional<bool> chunked_prefill;
+  // The requests' lengths, uniform within these either side of the turn's
+  // (the benchmark run's spreads; the frontier's runs use them too).
+  std::int64_t prompt_spread = 0;
+  std::int64_t output_spread = 0;
   // The benchmark run (ServingLayoutSettings::run_*) on the layout above,
-  // with that scheduler and the turn's lengths.
+  // with that scheduler and those lengths (a static batch's all the turn's).
   ModeInputs run;
 };
 // Throws std::invalid_argument when the serving chips cannot be split at all.

@@ -248,6 +248,29 @@ TEST(ScenarioServing, TheBenchmarkRunIsTheModesRun) {
   ASSERT_TRUE(big.valid()) << big.error;
   EXPECT_FALSE(big.run.valid());
   EXPECT_NE(big.run.error.find("batch"), std::string::npos) << big.run.error;
+  // Lengths spread either side of the turn's: the offline run and the
+  // frontier hold the same longest requests; a static batch's are the turn's.
+  r.run_concurrency = 0;
+  r.run_mode = BatchingMode::offline;
+  r.run_prompt_spread_tokens = 500;
+  r.run_output_spread_tokens = 100;
+  const ServingPanelView spread = make_serving_panel_view(s);
+  ASSERT_TRUE(spread.run.valid()) << spread.run.error;
+  EXPECT_EQ(spread.inputs.run.prompt_spread, 500);
+  EXPECT_EQ(spread.inputs.run.output_spread, 100);
+  ASSERT_FALSE(spread.frontier.points.empty()) << spread.frontier.error;
+  EXPECT_EQ(spread.frontier.points.back().concurrency, spread.run.result.max_concurrency);
+  EXPECT_LT(spread.run.result.max_concurrency, v.run.result.max_concurrency);
+  r.run_mode = BatchingMode::static_batch;
+  const ScenarioServing st_in = scenario_serving(s);
+  EXPECT_EQ(st_in.run.prompt_spread, 0);
+  EXPECT_EQ(st_in.prompt_spread, 500);  // the frontier keeps them
+  // A spread as long as the turn's prompt is refused by name.
+  r.run_mode = BatchingMode::offline;
+  r.run_prompt_spread_tokens = 1000;
+  const ServingPanelView wide = make_serving_panel_view(s);
+  EXPECT_FALSE(wide.run.valid());
+  EXPECT_NE(wide.run.error.find("prompt_spread"), std::string::npos) << wide.run.error;
 }
 
 TEST(RooflineSettings, ServingFieldsAreValidated) {
