@@ -6,7 +6,9 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QFile>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPlainTextEdit>
@@ -21,6 +23,7 @@
 #include "SliderSpin.h"
 #include "budget/BudgetPanel.h"
 #include "isoflops/IsoflopsPanel.h"
+#include "parallel/ParallelPanel.h"
 #include "shell/BaselineController.h"
 #include "shell/CompareDock.h"
 #include "shell/MainWindow.h"
@@ -232,4 +235,30 @@ TEST(WindowKeys, ALongRefusalIsElidedAndWholeInTheTooltip) {
                                  [](Scenario&) { throw std::invalid_argument("too many"); }));
   EXPECT_EQ(t.w.statusBar()->currentMessage(), QStringLiteral("Not applied: too many"));
   EXPECT_TRUE(t.w.statusBar()->toolTip().isEmpty());
+}
+
+// The Parallelism panel's Recompute lock is typed into like a spin box: the
+// window's Undo and panel keys work while its text has focus.
+TEST(WindowKeys, UndoWorksWhileAnEditableComboHasFocus) {
+  Window t;
+  t.w.showPanel(QStringLiteral("parallel"));
+  QComboBox* rc = t.w.panel<ParallelPanel>()->controls().recompute;
+  QLineEdit* edit = rc->lineEdit();
+  ASSERT_NE(edit, nullptr);
+  edit->setFocus();
+  edit->selectAll();
+  QTest::keyClicks(edit, QStringLiteral("full:2"));
+  QTest::keyClick(edit, Qt::Key_Return);
+  ASSERT_EQ(t.w.model()->scenario().parallel.recompute_lock_text(), "full:2");
+  // Keys go where the window sends them: the focus widget (the combo, which
+  // hands its line edit the text keys).
+  QWidget* focus = QApplication::focusWidget();
+  ASSERT_TRUE(focus == rc || focus == edit);
+  QTest::keyClick(focus, Qt::Key_Z, Qt::ControlModifier);
+  EXPECT_FALSE(t.w.model()->scenario().parallel.recompute);
+  EXPECT_EQ(rc->currentText(), QStringLiteral("auto"));
+  QTest::keyClick(focus, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+  EXPECT_EQ(t.w.model()->scenario().parallel.recompute_lock_text(), "full:2");
+  QTest::keyClick(focus, Qt::Key_1, Qt::ControlModifier);  // the Budget planner
+  EXPECT_EQ(t.w.tabs()->currentIndex(), 0);
 }

@@ -13,6 +13,7 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include "AppChords.h"
 #include "Text.h"
 #include "format.h"
 
@@ -125,6 +126,7 @@ QComboBox* ControlColumn::combo(const ComboDecl& d, Binding<QVariant> b) {
   if (d.editable) {
     c->setEditable(true);
     c->setInsertPolicy(QComboBox::NoInsert);
+    passAppChords(c);
     connect(c->lineEdit(), &QLineEdit::editingFinished, this, [c, set = b.set] {
       const QString typed = c->currentText().trimmed();
       const int i = c->findText(typed);

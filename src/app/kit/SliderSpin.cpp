@@ -1,5 +1,7 @@
 #include "SliderSpin.h"
 
+#include "AppChords.h"
+
 #include <QAbstractScrollArea>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -211,28 +213,11 @@ QAbstractSpinBox::StepEnabled SciSpinBox::stepEnabled() const {
 }
 
 bool SciSpinBox::event(QEvent* event) {
-  // The line edit would take Ctrl+Z, Ctrl+Shift+Z, Ctrl+E … for itself, so the
-  // window's Undo, Save or Export would not fire while a value is being
-  // edited. It keeps only what text editing needs; the rest goes to the app.
-  if (event->type() == QEvent::ShortcutOverride) {
-    auto* k = static_cast<QKeyEvent*>(event);
-    const bool chord = k->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier);
-    static const QKeySequence::StandardKey kEditing[] = {QKeySequence::Copy,
-                                                         QKeySequence::Cut,
-                                                         QKeySequence::Paste,
-                                                         QKeySequence::SelectAll,
-                                                         QKeySequence::MoveToNextWord,
-                                                         QKeySequence::MoveToPreviousWord,
-                                                         QKeySequence::SelectNextWord,
-                                                         QKeySequence::SelectPreviousWord,
-                                                         QKeySequence::DeleteStartOfWord,
-                                                         QKeySequence::DeleteEndOfWord};
-    bool editing = false;
-    for (QKeySequence::StandardKey s : kEditing) editing = editing || k->matches(s);
-    if (chord && !editing) {
-      event->ignore();
-      return true;
-    }
+  // The window's chords pass the line edit (AppChords.h).
+  if (event->type() == QEvent::ShortcutOverride &&
+      isAppChord(static_cast<const QKeyEvent*>(event))) {
+    event->ignore();
+    return true;
   }
   const bool handled = QDoubleSpinBox::event(event);
   if (event->type() == QEvent::EnabledChange) {
