@@ -546,9 +546,14 @@ void Args::finish() const {
         for (const auto& [b, e] : alts) {
           if (pos >= g_open + 1 + b && pos < g_open + 1 + e) continue;  // the flag's own
           for (const std::string& other : flags_in(inner.substr(b, e - b)))
-            if (given(other))
+            if (given(other)) {
+              // A long group is named by where to read it, not cut mid-flag.
+              const std::string group = trimmed(inner);
               throw UsageError(name + " cannot be combined with " + other + ": give one of " +
-                               quoted(trimmed(inner), 120));
+                               (group.size() <= 120
+                                    ? quoted(group, 120)
+                                    : "the alternatives in napkin-cli " + command_ + " --help"));
+            }
         }
         continue;
       }

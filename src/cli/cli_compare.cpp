@@ -8,6 +8,7 @@
 
 #include "cli_common.h"
 #include "cli_long_run.h"
+#include "cli_scenario.h"
 #include "compare.h"
 #include "scenario_fields.h"
 #include "scenario_json.h"
@@ -15,21 +16,6 @@
 namespace napkin::cli {
 
 namespace {
-
-// One line for any load error: the dispatcher prints it after the command name.
-Scenario load(const std::string& path) {
-  try {
-    std::vector<std::string> warnings;
-    Scenario s = load_scenario_file(path, &warnings);
-    for (const std::string& w : warnings)
-      std::fprintf(stderr, "napkin-cli diff: warning: %s\n", w.c_str());
-    return s;
-  } catch (const std::exception& e) {
-    std::string m = e.what();
-    std::replace(m.begin(), m.end(), '\n', ' ');
-    throw std::runtime_error(m);
-  }
-}
 
 QJsonValue number_or_null(const std::optional<double>& v) {
   return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
@@ -62,8 +48,8 @@ int run_diff(Args& a) {
   // One clock for both plans: their ladder fits report progress, stop on
   // Ctrl+C and at --max-seconds.
   LongRun run("fit steps", 0, json, max_seconds);
-  const Scenario sa = load(*path_a);
-  const Scenario sb = load(*path_b);
+  const Scenario sa = read_scenario(*path_a, "diff");
+  const Scenario sb = read_scenario(*path_b, "diff");
   run.update(0);
 
   const std::vector<InputDifference> inputs = differing_inputs(sa, sb);

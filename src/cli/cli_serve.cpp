@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli_common.h"
+#include "cli_scenario.h"
 #include "cli_serve_modes.h"
 #include "cli_serve_output.h"
 #include "config_import.h"
@@ -12,6 +13,7 @@
 #include "framework_config.h"
 #include "inputs.h"
 #include "quantize.h"
+#include "roofline_view.h"
 #include "serving_search.h"
 #include "validate.h"
 
@@ -206,6 +208,24 @@ int run_serve(Args& a) {
                 serve_help_text().c_str());
     return 0;
   }
+  // serve --scenario FILE: the benchmark run of a saved scenario's Serving
+  // layout tab (its model, chip, serving chips, chosen layout, engine,
+  // precisions, lengths, scheduler and run settings), as the app shows it;
+  // --frontier adds the latency–throughput frontier of those runs and the
+  // request rate whose P99 TTFT meets the tab's TTFT bound (the turn budget
+  // when there is none).
+  if (const auto path = a.value("--scenario")) {
+    const bool json = a.flag("--json");
+    const bool frontier = a.flag("--frontier");
+    a.finish();
+    const Scenario s = read_scenario(*path, "serve");
+    const ScenarioServing in = scenario_serving(s);
+    const ServingLayoutSettings& l = s.roofline.serving_layout;
+    const double ttft =
+        l.ttft_budget_seconds > 0 ? l.ttft_budget_seconds : s.serving.latency_budget_seconds;
+    return print_serve_mode(in.model, in.run, json, s.model_name, frontier,
+                            frontier ? std::optional<double>(ttft) : std::nullopt);
+  }
   ServeRequest r = read_serve_flags(a);
   const std::optional<ServingLayout> layout = serve_layout(r);
   if (r.mode) {
@@ -303,7 +323,7 @@ int run_quantize(Args& a) {
 std::vector<Command> serve_commands() {
   return {
       {"serve",
-       "serve (--params N | --config FILE) --chip C (--chips N [--tp T] [--pp P] [--ep E] | "
+       "serve ((--params N | --config FILE) --chip C (--chips N [--tp T] [--pp P] [--ep E] | "
        "--search) [--batch 1] [--prompt-tokens 8192] [--cached-tokens 0] [--decode-tokens 128] "
        "[--weight-precision bf16|fp8|int8|int4] [--kv-precision bf16] [--overhead-s 0.25] "
        "[--budget-s S | --ttft-s S --tpot-s S] [--max-chips 4096] [--max-batch 1024] "
@@ -315,7 +335,8 @@ std::vector<Command> serve_commands() {
        "[--ttft-p99-s T]] "
        "[--draft-params N | --draft-config F [--draft-k 4] [--acceptance 0.7]] [--help] "
        "[--price 2.5] [--kwh-price 0.12] [--pue 1.2] [--tokens-per-day 1e9] "
-       "[--emit vllm|tensorrt-llm [--served-model NAME]]",
+       "[--emit vllm|tensorrt-llm [--served-model NAME]] | --scenario FILE (the benchmark run of a "
+       "saved scenario's Serving layout tab; with --frontier its frontier too))",
        run_serve},
       {"quantize",
        "quantize --values v1,v2,... [--bits 4] | quantize --energy [--params 70e9] "

@@ -1,9 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonValue>
+#include <QTemporaryDir>
 
 #include "cli_test_util.h"
+#include "roofline_view.h"
 
 namespace {
 
@@ -339,4 +342,45 @@ TEST(CliServe, SpeculativeDecoding) {
   EXPECT_GT(num(s, "speedup"), 1.0);
   EXPECT_LT(num(s, "tpot_seconds"), num(s, "target_step_seconds"));
   expect_usage_error(base + QStringList{"--tp", "8", "--acceptance", "2"}, "--acceptance");
+}
+
+// serve --scenario: the benchmark run of a saved scenario's Serving layout
+// tab, with the numbers the app shows (the model's view of that scenario);
+// serve's other flags do not combine with it.
+TEST(CliServe, AScenarioRunsItsServingTabsBenchmark) {
+  using namespace napkin;
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("s.napkin.json"));
+  QFile f(path);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write(R"({"format": "napkin-scenario", "version": 2,
+    "serving": {"engine": "vllm", "prompt_tokens": 1024, "context_len": 1024},
+    "roofline": {"serving_layout": {"run_mode": "server", "run_request_rate_per_second": 2,
+      "run_requests": 300, "run_prompt_spread_tokens": 256}}})");
+  f.close();
+  Scenario s;
+  s.serving.engine = "vllm";
+  s.serving.prompt_tokens = 1024;
+  s.serving.context_len = 1024;
+  ServingLayoutSettings& l = s.roofline.serving_layout;
+  l.run_mode = BatchingMode::server;
+  l.run_request_rate_per_second = 2;
+  l.run_requests = 300;
+  l.run_prompt_spread_tokens = 256;
+  const ServingPanelView app = make_serving_panel_view(s);
+  ASSERT_TRUE(app.run.valid()) << app.run.error;
+  const CliResult r = json_ok({QStringLiteral("serve"), QStringLiteral("--scenario"), path});
+  EXPECT_EQ(r.json[QStringLiteral("mode")].toString(), QStringLiteral("server"));
+  EXPECT_DOUBLE_EQ(r.json[QStringLiteral("output_tokens_per_second_per_chip")].toDouble(),
+                   app.run.result.output_tokens_per_second_per_chip);
+  EXPECT_DOUBLE_EQ(
+      r.json[QStringLiteral("ttft_seconds")].toObject()[QStringLiteral("p99")].toDouble(),
+      app.run.result.ttft_seconds.p99);
+  expect_usage_error({QStringLiteral("serve"), QStringLiteral("--scenario"), path,
+                      QStringLiteral("--chips"), QStringLiteral("4")},
+                     QStringLiteral("--chips cannot be combined with --scenario"));
+  const CliResult missing =
+      run_cli({QStringLiteral("serve"), QStringLiteral("--scenario"), dir.filePath("none.json")});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_TRUE(missing.err.contains(QStringLiteral("none.json"))) << missing.err.toStdString();
 }
