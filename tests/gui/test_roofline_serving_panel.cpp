@@ -185,6 +185,19 @@ TEST(RooflinePanel, TheBenchmarkRunIsSetAndShownInTheTab) {
   SliderSpin* spread = p->control(QStringLiteral("run_prompt_spread"));
   ASSERT_NE(spread, nullptr);
   EXPECT_FALSE(spread->isUnused());
+  // Spread lengths: the run's title and the frontier's note say so.
+  typeInto(spread, QStringLiteral("256"));
+  EXPECT_EQ(w.model()->scenario().roofline.serving_layout.run_prompt_spread_tokens, 256);
+  p->settleServing();
+  p->subTabs()->setCurrentIndex(RooflinePanel::kServingTab);
+  bool noted = false;
+  for (PlotWidget* plot : p->plots())
+    if (plot->objectName() == QStringLiteral("plot_serving_frontier"))
+      for (int i = 0; i < plot->itemCount(); ++i) {
+        auto* t = qobject_cast<QCPItemText*>(plot->item(i));
+        noted = noted || (t && t->text().contains(QStringLiteral("lengths \u00b1 256 / \u00b1 0")));
+      }
+  EXPECT_TRUE(noted);
   pick(mode, QStringLiteral("static"));
   EXPECT_TRUE(spread->isUnused());
   EXPECT_TRUE(requests->isUnused());

@@ -49,7 +49,7 @@ void ServingFrontierPlot::drawView(const ServingPanelView& v) {
   const std::optional<bool>& chunked = v.inputs.chunked_prefill;
   if (!inputsChanged(c.x, c.y, f.max_request_rate_per_second, f.ttft_p99_target_seconds, f.error,
                      v.error, v.scenario.serving.engine, budget.value_or(0), chunked.has_value(),
-                     chunked.value_or(false)))
+                     chunked.value_or(false), v.inputs.prompt_spread, v.inputs.output_spread))
     return;
   setCurve(curve_, c.x, c.y);
   const bool any = !c.x.empty();
@@ -82,6 +82,11 @@ void ServingFrontierPlot::drawView(const ServingPanelView& v) {
   if (budget)
     engine += tr(", %1 tokens/iteration").arg(qs(format_grouped(static_cast<double>(*budget))));
   if (chunked) engine += *chunked ? tr(", chunked prefill") : tr(", no chunked prefill");
+  // Lengths spread as the benchmark run's (the same requests fit in both).
+  if (v.inputs.prompt_spread > 0 || v.inputs.output_spread > 0)
+    engine += tr(", lengths ± %1 / ± %2")
+                  .arg(qs(format_grouped(static_cast<double>(v.inputs.prompt_spread))),
+                       qs(format_grouped(static_cast<double>(v.inputs.output_spread))));
   const QString layout = qs(describe(v.view.chosen.layout));
   if (f.max_request_rate_per_second > 0)
     note_->setText(tr("%1 on %2, %3\nP99 TTFT ≤ %4 up to %5 requests/s\n(%6 tokens/s "
