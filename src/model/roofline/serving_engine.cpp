@@ -118,11 +118,19 @@ const std::vector<ServingEngine> kEngines = {
      .hbm_usable_fraction = 0.88,
      .scheduler = EngineScheduler::chunked,
      .max_prefill_tokens_per_step = 8192,
+     // SGLang's request pool: KV tokens × 512 ÷ the model's context length,
+     // within 2,048-4,096 requests, and at most half the KV tokens
+     // (ModelRunner's memory-pool set-up). The model's context length is not
+     // a Napkin input, so the pool's ceiling is taken: never more requests
+     // in flight than SGLang can hold.
+     .max_batch_size = 4096,
      .source = "SGLang server arguments: --page-size 1, --chunked-prefill-size 8192, "
                "--mem-fraction-static (about 0.88 on "
                "80 GB GPUs, set from the GPU's memory), --chunked-prefill-size, CUDA graphs "
                "unless --disable-cuda-graph; zero-overhead (overlap) batch scheduler (v0.4 "
-               "release notes)"},
+               "release notes); at most 4,096 running requests (the request pool ModelRunner sizes "
+               "as KV tokens x 512 / the model's context length within 2,048-4,096, unless "
+               "--max-running-requests)"},
     {.name = "jetstream",
      .summary = "JetStream (TPU): the step compiled by XLA into one program (no per-kernel "
                 "launches), continuous batching over decode slots",

@@ -151,14 +151,20 @@ TEST(ServingModes, TheEnginesMaxBatchCapsOffline) {
   EXPECT_EQ(engine_by_name("tensorrt-llm").max_batch_size, 2048);
   in.concurrency = 4096;
   EXPECT_EQ(evaluate_mode(m, in).concurrency, std::min<std::int64_t>(4096, capped.max_concurrency));
-  // An engine without a cap (SGLang sizes its running requests from memory)
-  // fills memory.
+  // SGLang sizes its request pool from memory, within 2,048-4,096 requests:
+  // short requests fill memory up to the pool's ceiling.
   ModeInputs ideal = h100_tp4(BatchingMode::offline, "sglang");
   ideal.serving.prompt_tokens = 128;
   ideal.serving.decode_tokens = 16;
   ideal.requests = 5000;
   const ModeResult all = evaluate_mode(m, ideal);
-  EXPECT_EQ(all.concurrency, all.max_concurrency);
+  ASSERT_GT(all.max_concurrency, 4096);  // memory holds more than the pool
+  EXPECT_EQ(all.concurrency, 4096);
+  EXPECT_EQ(engine_by_name("sglang").max_batch_size, 4096);
+  // An engine without a cap (the ideal roofline) fills memory.
+  ideal.serving.engine = "ideal";
+  const ModeResult free = evaluate_mode(m, ideal);
+  EXPECT_EQ(free.concurrency, free.max_concurrency);
 }
 
 // vLLM sizes its scheduler by device and entry point (EngineArgs.
