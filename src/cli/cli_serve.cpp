@@ -220,11 +220,9 @@ int run_serve(Args& a) {
     a.finish();
     const Scenario s = read_scenario(*path, "serve");
     const ScenarioServing in = scenario_serving(s);
-    const ServingLayoutSettings& l = s.roofline.serving_layout;
-    const double ttft =
-        l.ttft_budget_seconds > 0 ? l.ttft_budget_seconds : s.serving.latency_budget_seconds;
-    return print_serve_mode(in.model, in.run, json, s.model_name, frontier,
-                            frontier ? std::optional<double>(ttft) : std::nullopt);
+    return print_serve_mode(
+        in.model, in.run, json, s.model_name, frontier,
+        frontier ? std::optional<double>(frontier_ttft_target_seconds(s)) : std::nullopt);
   }
   ServeRequest r = read_serve_flags(a);
   const std::optional<ServingLayout> layout = serve_layout(r);

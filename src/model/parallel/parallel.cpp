@@ -186,8 +186,9 @@ void parse_recompute_text(std::string_view value, Layout& l) {
     const std::string_view n = value.substr(5);
     std::int64_t v = 0;
     const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
-    if (ec != std::errc() || end != n.data() + n.size() || v < 1)
-      throw std::invalid_argument("recompute=full:N needs N >= 1 (layers of each chunk)" + got);
+    if (ec != std::errc() || end != n.data() + n.size() || v < 1 || v > 100'000)
+      throw std::invalid_argument("recompute=full:N needs N in 1 – 100,000 (layers of each chunk)" +
+                                  got);
     l.recompute = Checkpointing::full;
     l.recompute_layers = v;
   } else if (value.starts_with("uniform:")) {

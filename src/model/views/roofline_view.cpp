@@ -186,6 +186,11 @@ ServingRunView serving_run_view(const ScenarioServing& in) {
   return v;
 }
 
+double frontier_ttft_target_seconds(const Scenario& s) {
+  const double bound = s.roofline.serving_layout.ttft_budget_seconds;
+  return bound > 0 ? bound : s.serving.latency_budget_seconds;
+}
+
 bool same_serving_inputs(const Scenario& a, const Scenario& b) {
   return a.shape == b.shape && a.chip == b.chip && a.serving == b.serving &&
          a.price_per_chip_hour_dollars == b.price_per_chip_hour_dollars &&
@@ -302,10 +307,7 @@ ServingPanelView make_serving_panel_view(const Scenario& s) {
   try {
     v.inputs = scenario_serving(s);
     v.view = scenario_serving_view(v.inputs);
-    const ServingLayoutSettings& r = s.roofline.serving_layout;
-    const double ttft =
-        r.ttft_budget_seconds > 0 ? r.ttft_budget_seconds : s.serving.latency_budget_seconds;
-    v.frontier = serving_frontier_view(v.inputs, ttft);
+    v.frontier = serving_frontier_view(v.inputs, frontier_ttft_target_seconds(s));
     v.run = serving_run_view(v.inputs);
   } catch (const std::exception& e) {
     v.error = e.what();

@@ -109,6 +109,9 @@ struct ScenarioServing {
 };
 // Throws std::invalid_argument when the serving chips cannot be split at all.
 ScenarioServing scenario_serving(const Scenario& s);
+// The P99 TTFT the frontier's request rate is sized for: the Serving layout's
+// TTFT bound, else the turn budget.
+double frontier_ttft_target_seconds(const Scenario& s);
 // Whether two scenarios give the same serving view: the same served model,
 // chip, serving set-up, cost inputs and roofline.serving_layout (the panel
 // reruns its search only when this is false).
