@@ -365,6 +365,18 @@ Problem software_problem(const TrainingJob& job, const Layout& l) {
   if (l.recompute == Checkpointing::selective && !sw.selective_recompute)
     return "recompute=selective: " + std::string(sw.framework) +
            " recomputes whole layers only (recompute=full or none)";
+  // Op-level checkpointing is torchtitan's policy and Megatron's modules are
+  // Megatron's: neither framework runs the other's (torchtitan's selective is
+  // by op or by layer, Megatron's by module).
+  const bool op = (l.recompute_modules & kRecomputeOp) != 0;
+  if (l.recompute == Checkpointing::selective && op && !sw.op_level_selective)
+    return "recompute=selective:op is torchtitan's op-level policy, which " +
+           std::string(sw.framework) + " does not have (recompute=selective, " +
+           "selective:M1+M2, full, full:N or none)";
+  if (l.recompute == Checkpointing::selective && !op && sw.op_level_selective)
+    return "recompute=" + recompute_text(l) + ": " + std::string(sw.framework) +
+           " checkpoints by op or by layer, not by module (recompute=selective:op, full, "
+           "full:N or none)";
   if (l.ep > 1 && !sw.expert_parallel)
     return "ep (expert-parallel ranks) must be 1: " + std::string(sw.framework) +
            " has no expert parallelism; got " + format_grouped(l.ep);

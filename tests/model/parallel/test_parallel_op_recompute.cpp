@@ -109,6 +109,32 @@ TEST(OpRecompute, RefusedWhereItIsNotPriced) {
   EXPECT_FALSE(layout_problem(titan_llama8(), op));
 }
 
+// Each framework runs its own selective checkpointing only: Megatron has no
+// op-level policy, torchtitan no module list (its selective is by op or by
+// layer, full:N). Refused with the framework's name and what it runs.
+TEST(OpRecompute, EachFrameworkRunsItsOwnSelective) {
+  const Layout op = titan_layout("selective:op");
+  for (const char* megatron : {"modern", "tp-overlap"}) {
+    const auto why = layout_problem(titan_llama8(megatron), op);
+    ASSERT_TRUE(why) << megatron;
+    EXPECT_NE(why->find("torchtitan's op-level policy"), std::string::npos) << *why;
+    EXPECT_NE(why->find(std::string(titan_llama8(megatron).software.framework)), std::string::npos)
+        << *why;
+    EXPECT_FALSE(layout_problem(titan_llama8(megatron), titan_layout("selective"))) << megatron;
+    EXPECT_FALSE(layout_problem(titan_llama8(megatron), titan_layout("selective:mlp")));
+  }
+  for (const char* titan : {"fsdp", "fsdp-compile"}) {
+    for (const char* modules : {"selective", "selective:mlp+layernorm"}) {
+      const auto why = layout_problem(titan_llama8(titan), titan_layout(modules));
+      ASSERT_TRUE(why) << titan << " " << modules;
+      EXPECT_EQ(why->rfind("recompute=selective", 0), 0u) << *why;
+      EXPECT_NE(why->find("not by module"), std::string::npos) << *why;
+    }
+    EXPECT_FALSE(layout_problem(titan_llama8(titan), op)) << titan;
+    EXPECT_FALSE(layout_problem(titan_llama8(titan), titan_layout("full:4"))) << titan;
+  }
+}
+
 }  // namespace
 }  // namespace napkin
 
