@@ -13,6 +13,7 @@
 #include "calibration.h"
 #include "cli_cluster.h"
 #include "cli_common.h"
+#include "cli_parallel.h"
 #include "cluster_json.h"
 #include "config_import.h"
 #include "format.h"
@@ -64,6 +65,8 @@ ModelShape shape_from_flags(Args& a) {
   return s;
 }
 
+}  // namespace
+
 QJsonObject layout_json(const LayoutResult& r) {
   const Layout& l = r.layout;
   QJsonObject o = layout_json(l);
@@ -99,7 +102,7 @@ QJsonObject layout_json(const LayoutResult& r) {
   return o;
 }
 
-std::string gb(std::int64_t bytes) { return format_bytes(static_cast<double>(bytes), 1); }
+static std::string gb(std::int64_t bytes) { return format_bytes(static_cast<double>(bytes), 1); }
 
 void print_layout(const LayoutResult& r) {
   std::printf("%s\n", to_string(r.layout).c_str());
@@ -152,6 +155,8 @@ void print_layout(const LayoutResult& r) {
   row("HFU (with recompute)", format_percent(r.hfu), kReportLabelWidth);
   row("days for the tokens", format_grouped(r.days, 1), kReportLabelWidth);
 }
+
+namespace {
 
 // The keys a --layout text gives, once each ("micro_batch" read as "mb").
 std::vector<std::string> layout_keys(const std::string& text) {
@@ -216,18 +221,6 @@ void require_distinct_layout_keys(const std::string& text) {
     throw UsageError("--layout needs key=value entries (e.g. tp=8,pp=4); got " + cli::quoted(text));
 }
 
-// What `parallel` was asked: the job, and how to search and report it.
-struct ParallelRequest {
-  bool json = false;
-  TrainingJob job;
-  std::string software;  // the preset's name; job.software may differ by flags
-  std::optional<std::string> profile_path;
-  std::optional<std::string> layout_text;
-  std::int64_t top = 10;
-  bool uneven = false;
-  std::string emit_to;
-};
-
 ParallelRequest read_parallel_flags(Args& a) {
   ParallelRequest r;
   r.json = a.flag("--json");
@@ -277,15 +270,6 @@ ParallelRequest read_parallel_flags(Args& a) {
   job.validate();
   return r;
 }
-
-// The layouts to show, best first, and what the search counted.
-struct ParallelAnswer {
-  std::vector<LayoutResult> shown;
-  std::int64_t considered = 0, fitting = 0, pareto = 0;
-  std::vector<std::string> searched;  // axes a partial --layout left to the search
-  bool partial = false;
-  std::optional<EmittedFlags> flags;  // --emit's, for the first layout shown
-};
 
 ParallelAnswer plan_layouts(const ParallelRequest& r) {
   const TrainingJob& job = r.job;
@@ -342,6 +326,8 @@ ParallelAnswer plan_layouts(const ParallelRequest& r) {
   return ans;
 }
 
+}  // namespace
+
 QJsonObject parallel_json(const ParallelRequest& r, const ParallelAnswer& ans) {
   const TrainingJob& job = r.job;
   QJsonObject o;
@@ -363,6 +349,7 @@ QJsonObject parallel_json(const ParallelRequest& r, const ParallelAnswer& ans) {
     o["searched_axes"] = axes;
   }
   if (ans.flags) o["emit"] = emit_json(r.emit_to, ans.flags->text, ans.flags->caveats);
+  if (ans.scenario) add_scenario_json(o, ans);
   o["best"] = !ans.shown.empty() && (r.layout_text || ans.shown.front().fits)
                   ? QJsonValue(layout_json(ans.shown.front()))
                   : QJsonValue();
@@ -410,18 +397,24 @@ void print_parallel(const ParallelRequest& r, const ParallelAnswer& ans) {
                   format_seconds(l.step_seconds).c_str(), format_percent(l.mfu).c_str(),
                   gb(l.memory.total_bytes).c_str(), l.fits ? "" : "  (does not fit)");
     }
+    if (ans.scenario) return print_scenario_layout(r, ans);
     if (ans.shown.empty()) return;
     std::printf("\n%s: ", ans.fitting > 0 ? "Best" : "Closest (none fits)");
   }
   print_layout(ans.shown.front());
+  print_emitted(r, ans, ans.shown.front().layout);
+}
+
+void print_emitted(const ParallelRequest& r, const ParallelAnswer& ans, const Layout& l) {
   if (ans.flags) {
-    std::printf("\nLaunch flags (%s) for %s:\n%s", r.emit_to.c_str(),
-                to_string(ans.shown.front().layout).c_str(), ans.flags->text.c_str());
+    std::printf("\nLaunch flags (%s) for %s:\n%s", r.emit_to.c_str(), to_string(l).c_str(),
+                ans.flags->text.c_str());
     for (const std::string& c : ans.flags->caveats) std::printf("  note: %s\n", c.c_str());
   }
 }
 
 int run_parallel(Args& a) {
+  if (const auto path = a.value("--scenario")) return run_parallel_scenario(a, *path);
   const ParallelRequest r = read_parallel_flags(a);
   const ParallelAnswer ans = plan_layouts(r);
   if (r.json)
@@ -430,8 +423,6 @@ int run_parallel(Args& a) {
     print_parallel(r, ans);
   return 0;
 }
-
-}  // namespace
 
 ClusterProfile cluster_profile_flag(const std::string& path, const std::string& chip) {
   ClusterProfile profile;
@@ -518,7 +509,7 @@ const char* parallel_usage() {
       if (!software.empty()) software += '|';
       software += p.name;
     }
-    return "parallel (--preset NAME | --config FILE | --layers L --d-model D --d-ff F --heads H "
+    return "parallel ((--preset NAME | --config FILE | --layers L --d-model D --d-ff F --heads H "
            "--vocab V ...) [--chip H100] [--chips 1024] [--seq 8192] [--global-batch 512] "
            "[--tokens 15e12] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,etp=1,zero=1,mb=1,sp=on,"
            "recompute=selective (a partial layout searches the axes it leaves out; etp, the "
@@ -532,7 +523,9 @@ const char* parallel_usage() {
            "DeepEP or HybridEP, one copy per rank and per node)] [--ep-overlap (the expert "
            "all-to-alls behind another micro-batch's compute)] [--moe-imbalance 1.0] "
            "[--mfu-attention full|causal] "
-           "[--emit megatron|torchtitan]";
+           "[--emit megatron|torchtitan] | --scenario FILE [--top 10] [--emit megatron|torchtitan] "
+           "(a saved scenario's Parallelism panel: its job, its locks' search, the layout it "
+           "runs and the plan's MFU, C and batch))";
   }();
   return usage.c_str();
 }

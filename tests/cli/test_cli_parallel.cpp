@@ -5,8 +5,12 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
+#include <QTemporaryDir>
 
 #include "cli_runner.h"
+#include "parallel_view.h"
+#include "plan.h"
+#include "scenario.h"
 
 namespace {
 
@@ -362,3 +366,92 @@ TEST(CliValidate, EverySetWithItsErrors) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_TRUE(bad.err.contains("vtrain-single-node")) << bad.err.toStdString();
 }
+
+namespace {
+
+// parallel --scenario: a saved scenario's Parallelism panel, with the numbers
+// the app shows (the model's view of that scenario): the search under its
+// locks, the layout it runs, the plan's MFU and batch. The job's flags do not
+// combine with it.
+TEST(CliParallel, AScenarioRunsItsParallelismPanel) {
+  using namespace napkin;
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("s.napkin.json"));
+  QFile f(path);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write(R"({"format": "napkin-scenario", "version": 2,
+    "parallel": {"mfu_source": "predicted",
+      "locks": {"tp": 8, "recompute": "full:40"}}})");
+  f.close();
+  Scenario s;
+  s.parallel.mfu_source = MfuSource::predicted;
+  s.parallel.tp = 8;
+  s.parallel.lock_recompute("full:40");
+  const SearchResult search = scenario_layouts(s);
+  const ParallelView app = make_parallel_view(s, &search);
+  ASSERT_TRUE(app.valid()) << app.error;
+  ASSERT_TRUE(app.layout);
+  const CliResult r = parallel_json(
+      {QStringLiteral("--scenario"), path, QStringLiteral("--top"), QStringLiteral("3")});
+  EXPECT_EQ(r.json["layouts"].toArray().size(), 3);
+  const QJsonObject sc = r.json["scenario"].toObject();
+  EXPECT_EQ(sc["locks"].toString(), QStringLiteral("tp=8,recompute=full:40"));
+  EXPECT_FALSE(sc["chosen"].toBool());
+  const QJsonObject runs = sc["runs"].toObject();
+  EXPECT_EQ(runs["tp"].toInt(), 8);
+  EXPECT_EQ(runs["recompute_layers"].toInt(), 40);
+  EXPECT_DOUBLE_EQ(runs["step_seconds"].toDouble(), app.layout->step_seconds);
+  const QJsonObject plan = sc["plan"].toObject();
+  EXPECT_EQ(plan["mfu_source"].toString(), QStringLiteral("predicted"));
+  EXPECT_DOUBLE_EQ(plan["mfu"].toDouble(), app.plan.mfu.mfu);
+  EXPECT_DOUBLE_EQ(plan["compute_flops"].toDouble(), app.plan.compute_flops);
+  EXPECT_EQ(plan["batch_tokens"].toInteger(), app.plan.batch_tokens);
+  EXPECT_TRUE(plan["batch_adjusted"].toBool());  // 1,000 chips: 500 sequences, not 512
+
+  const CliResult text = run_cli({QStringLiteral("parallel"), QStringLiteral("--scenario"), path});
+  EXPECT_EQ(text.exit_code, 0) << text.err.toStdString();
+  EXPECT_TRUE(text.out.contains(QStringLiteral("Locks: tp=8,recompute=full:40")))
+      << text.out.toStdString();
+  EXPECT_TRUE(text.out.contains(QStringLiteral("Runs (the fastest that fits)")));
+  EXPECT_TRUE(text.out.contains(QString::fromStdString(app.plan.mfu_text())));
+
+  expect_parallel_usage_error(
+      {QStringLiteral("--scenario"), path, QStringLiteral("--chips"), QStringLiteral("8")},
+      QStringLiteral("--chips cannot be combined with --scenario"));
+  expect_parallel_usage_error({QStringLiteral("--scenario"), dir.filePath("none.json")},
+                              QStringLiteral("none.json"));
+}
+
+// A layout chosen in the panel is the one detailed, even when it is not the
+// fastest; one the scenario's chips cannot run is set aside and said.
+TEST(CliParallel, AScenariosChosenLayoutIsTheOneItRuns) {
+  QTemporaryDir dir;
+  const auto write = [&dir](const char* name, const QByteArray& json) {
+    const QString path = dir.filePath(QString::fromLatin1(name));
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(json);
+    return path;
+  };
+  const QByteArray head =
+      R"({"format": "napkin-scenario", "version": 2, "parallel": {"locks": {"tp": 8},
+      "chosen": )";
+  const QString chosen =
+      write("chosen.json", head + R"({"tp": 8, "pp": 5, "vpp": 1, "dp": 25, "cp": 1, "ep": 1,
+      "zero": 1, "micro_batch": 1, "sequence_parallel": true, "recompute": "full"}}})");
+  const CliResult r = parallel_json({QStringLiteral("--scenario"), chosen});
+  const QJsonObject sc = r.json["scenario"].toObject();
+  EXPECT_TRUE(sc["chosen"].toBool());
+  EXPECT_EQ(sc["runs"].toObject()["pp"].toInt(), 5);
+  EXPECT_EQ(sc["runs"].toObject()["recompute"].toString(), QStringLiteral("full"));
+  const QString wrong =
+      write("wrong.json", head + R"({"tp": 8, "pp": 4, "vpp": 1, "dp": 32, "cp": 1, "ep": 1,
+      "zero": 1, "micro_batch": 1, "sequence_parallel": true, "recompute": "full"}}})");
+  const CliResult w = parallel_json({QStringLiteral("--scenario"), wrong});
+  const QJsonObject ws = w.json["scenario"].toObject();
+  EXPECT_FALSE(ws["chosen"].toBool());
+  EXPECT_FALSE(ws["dropped"].toString().isEmpty());
+  EXPECT_EQ(ws["runs"].toObject()["tp"].toInt(), 8);
+}
+
+}  // namespace

@@ -114,6 +114,27 @@ std::string ParallelSettings::recompute_lock_text() const {
   return recompute_text(l);
 }
 
+std::string ParallelSettings::locks_text() const {
+  std::string s;
+  const auto add = [&s](std::string_view key, const std::string& value) {
+    if (!s.empty()) s += ',';
+    s.append(key).append("=").append(value);
+  };
+  const auto add_count = [&add](std::string_view key, std::optional<std::int64_t> v) {
+    if (v) add(key, std::to_string(*v));
+  };
+  add_count("tp", tp);
+  add_count("pp", pp);
+  add_count("vpp", vpp);
+  add_count("cp", cp);
+  add_count("ep", ep);
+  add_count("etp", etp);
+  add_count("zero", zero);
+  add_count("mb", micro_batch);
+  if (recompute) add("recompute", recompute_lock_text());
+  return s;
+}
+
 void ParallelSettings::lock_recompute(std::string_view text) {
   if (text.empty() || text == "auto") {
     recompute.reset();

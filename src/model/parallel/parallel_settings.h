@@ -83,6 +83,9 @@ struct ParallelSettings {
   // Sets the recompute lock from that text ("" or "auto" unlocks). Throws
   // std::invalid_argument as parse_recompute_text does, the lock unchanged.
   void lock_recompute(std::string_view text);
+  // The locks as a partial --layout ("tp=8,pp=4,mb=1,recompute=full:3"): the
+  // axes napkin-cli parallel would then keep, the rest searched; "" none.
+  std::string locks_text() const;
   SearchOptions search_options() const;
   // The network a plan on `chip` runs on; nullopt: the chip's own node.
   std::optional<Network> network(const Chip& chip) const;

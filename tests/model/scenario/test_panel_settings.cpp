@@ -287,3 +287,24 @@ TEST(PanelSettings, TheRecomputeLockIsTheLayoutsRecomputeValue) {
   p.recompute_layers = -1;
   EXPECT_THROW(p.validate(), std::invalid_argument);
 }
+
+// The locks as a partial --layout: what napkin-cli parallel keeps of them, in
+// --layout's order and spelling; parse_layout reads them back.
+TEST(ParallelSettings, LocksAsAPartialLayout) {
+  ParallelSettings p;
+  EXPECT_EQ(p.locks_text(), "");
+  p.tp = 8;
+  p.zero = 1;
+  p.micro_batch = 2;
+  p.pp = 4;
+  p.lock_recompute("full:3");
+  EXPECT_EQ(p.locks_text(), "tp=8,pp=4,zero=1,mb=2,recompute=full:3");
+  const Layout l = parse_layout(p.locks_text(), 1024);
+  EXPECT_EQ(l.tp, 8);
+  EXPECT_EQ(l.pp, 4);
+  EXPECT_EQ(l.micro_batch, 2);
+  EXPECT_EQ(l.recompute_layers, 3);
+  p = ParallelSettings{};
+  p.lock_recompute("selective:op");
+  EXPECT_EQ(p.locks_text(), "recompute=selective:op");
+}
