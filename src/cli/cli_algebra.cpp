@@ -16,10 +16,6 @@ namespace napkin::cli {
 
 namespace {
 
-// Wraps a paragraph at ~92 columns with an indent.
-
-namespace {
-
 // The budget's flags, the MoE candidate checked against the joint law's range.
 BudgetInputs read_budget_flags(Args& a, PlanFlags& flags) {
   BudgetInputs in;
@@ -60,6 +56,8 @@ BudgetInputs read_budget_flags(Args& a, PlanFlags& flags) {
                      "fitted on (Ludziejewski et al. 2025); use fewer experts or a larger top-k");
   return in;
 }
+
+}  // namespace
 
 // The budget as one JSON object.
 QJsonObject budget_json(const BudgetInputs& in, const BudgetReport& r, const PlanFlags& flags) {
@@ -128,9 +126,10 @@ void print_budget(const BudgetInputs& in, const BudgetReport& r, const PlanFlags
   paragraph(r.recommendation);
 }
 
-}  // namespace
+namespace {
 
 int run_budget(Args& a) {
+  if (const auto path = a.value("--scenario")) return run_budget_scenario(a, *path);
   const bool json = a.flag("--json");
   if (const auto status = run_train_model_if_asked(a, json)) return *status;  // train this model
   PlanFlags flags;
@@ -283,7 +282,7 @@ int run_kv(Args& a) {
 std::vector<Command> algebra_commands() {
   return {
       {"budget",
-       "budget --chip H100 --chips 1000 (--days 30 | --params N [--tokens D] | --config FILE "
+       "budget (--chip H100 --chips 1000 (--days 30 | --params N [--tokens D] | --config FILE "
        "[--cluster-profile FILE]) [--mfu 0.4 or 0.3:0.4:0.45] [--price 2.5] [--kwh-price 0.12] "
        "[--pue 1.2] "
        "[--tokens-per-param 20] [--tokens-available 15e12] [--served-tokens 1e14] "
@@ -298,7 +297,8 @@ std::vector<Command> algebra_commands() {
        "[--experts E --top-k K [--granularity G] [--shared-experts S]] "
        "[--objective flops|dollars] [--serving-chip C] [--serving-price 2.5] "
        "[--engine ideal|tensorrt-llm-0.6|tensorrt-llm|vllm|sglang|jetstream] "
-       "[--ptq-law C_T,gamma_D,gamma_N,gamma_post[,b] (default: Kumar et al. 2024, Table 2)]; "
+       "[--ptq-law C_T,gamma_D,gamma_N,gamma_post[,b] (default: Kumar et al. 2024, Table 2)] "
+       "| --scenario FILE (a saved scenario's Budget planner, its resolved plan and ranges)); "
        "--mfu, --price, --tokens-available, --interruptions-per-1000-chip-days and "
        "--restart-min take low:likely:high",
        run_budget},

@@ -31,20 +31,6 @@ std::string no_layout_text(const ParallelView& v, const ParallelAnswer& ans) {
          " valid layouts fits in memory";
 }
 
-QJsonObject plan_json(const ResolvedPlan& p) {
-  return QJsonObject{{"mfu", p.mfu.mfu},
-                     {"mfu_source", QString::fromUtf8(p.mfu_source_name().data())},
-                     {"mfu_text", QString::fromStdString(p.mfu_text())},
-                     {"mfu_note", QString::fromStdString(p.mfu.note)},
-                     {"compute_flops", p.compute_flops},
-                     {"requested_batch_tokens", json_int(p.requested_batch_tokens)},
-                     {"batch_sequences", json_int(p.batch_sequences)},
-                     {"batch_tokens", json_int(p.batch_tokens)},
-                     {"batch_adjusted", p.batch_adjusted},
-                     {"run_tokens", p.run_tokens},
-                     {"run_days", p.run_days}};
-}
-
 }  // namespace
 
 void add_scenario_json(QJsonObject& o, const ParallelAnswer& ans) {
@@ -56,7 +42,7 @@ void add_scenario_json(QJsonObject& o, const ParallelAnswer& ans) {
       {"dropped", QString::fromStdString(v.dropped)},
       {"runs", v.layout ? QJsonValue(layout_json(*v.layout)) : QJsonValue()},
       {"none_reason", v.layout ? QString() : QString::fromStdString(no_layout_text(v, ans))},
-      {"plan", plan_json(v.plan)}};
+      {"plan", resolved_plan_json(v.plan)}};
 }
 
 void print_scenario_layout(const ParallelRequest& r, const ParallelAnswer& ans) {
@@ -69,20 +55,7 @@ void print_scenario_layout(const ParallelRequest& r, const ParallelAnswer& ans) 
   } else {
     std::printf("\nNo layout runs: %s\n", no_layout_text(v, ans).c_str());
   }
-  const ResolvedPlan& p = v.plan;
-  std::printf("Plan (as every panel, the report and diff read it)\n");
-  row("global batch",
-      format_grouped(static_cast<double>(p.batch_tokens)) + " tokens (" +
-          format_grouped(static_cast<double>(p.batch_sequences)) + " sequences)" +
-          (p.batch_adjusted ? "; " + p.batch_text() : std::string()),
-      kReportLabelWidth);
-  row("Budget MFU", p.mfu_text(), kReportLabelWidth);
-  if (!p.mfu.note.empty()) row("note", p.mfu.note, kReportLabelWidth);
-  row("compute C", format_sci(p.compute_flops) + " FLOPs", kReportLabelWidth);
-  row("the run",
-      format_count(p.run_tokens, 2) + " tokens in " + format_grouped(p.run_days, 1) +
-          " days at that MFU",
-      kReportLabelWidth);
+  print_resolved_plan(v.plan);
 }
 
 int run_parallel_scenario(Args& a, const std::string& path) {

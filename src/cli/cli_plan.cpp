@@ -155,7 +155,9 @@ RunFlags parse_run_flags(Args& a) {
   return f;
 }
 
-QJsonObject percentiles_json(const OutputDistribution& d) {
+}  // namespace
+
+static QJsonObject percentiles_json(const OutputDistribution& d) {
   return QJsonObject{{"p10", d.p.p10}, {"p50", d.p.p50}, {"p90", d.p.p90}, {"point", d.point},
                      {"mean", d.mean}, {"min", d.min},   {"max", d.max}};
 }
@@ -190,7 +192,7 @@ QJsonObject ranges_json(const RangeReport& r) {
 
 // The recommended run's ranges, under the law its forecast uses (the FP8
 // law's draws when it trains in FP8).
-RangeReport recommended_ranges(const BudgetReport& r, PlanRanges ranges) {
+static RangeReport recommended_ranges(const BudgetReport& r, PlanRanges ranges) {
   ranges.law_draws = r.law.draws;
   return plan_ranges(r.recommended.run_inputs, ranges, budget_law(r.law));
 }
@@ -220,8 +222,6 @@ void print_ranges(const RangeReport& r) {
     std::printf("  %s draws make no progress or take over 100 years (counted as 100 years)\n",
                 format_grouped(static_cast<double>(r.capped_draws)).c_str());
 }
-
-}  // namespace
 
 QJsonValue optional_json(const std::optional<double>& v) {
   return v ? QJsonValue(*v) : QJsonValue();
@@ -253,6 +253,52 @@ void goodput_rows(const GoodputReport& g, const GoodputInputs& gi) {
     row("optimal checkpoint", "every " + format_grouped(*g.optimal_checkpoint_minutes, 1) +
                                   " min (Young/Daly) -> " +
                                   format_percent(g.goodput_at_optimum, 1) + " goodput");
+}
+
+QJsonObject run_report_json(const RunReport& r) {
+  return QJsonObject{
+      {"params", r.params},
+      {"active_params", r.active_params},
+      {"tokens", r.tokens},
+      {"flops", r.flops},
+      {"productive_days", r.productive_days},
+      {"days", r.wall_clock_days},
+      {"goodput", r.goodput.goodput},
+      {"effective_days", r.wall_clock_days * r.goodput.goodput},
+      {"expected_crashes", r.goodput.expected_crashes},
+      {"lost_hours", r.goodput.lost_hours},
+      {"optimal_checkpoint_min", optional_json(r.goodput.optimal_checkpoint_minutes)},
+      {"checkpoint_write_min", r.goodput_inputs.checkpoint_write_minutes},
+      {"checkpoint_bytes", r.checkpoint_bytes},
+      {"rental_dollars", r.cost.rental_dollars},
+      {"energy_kwh", r.cost.energy_kwh},
+      {"energy_dollars", r.cost.energy_dollars},
+      {"loss", r.loss},
+      {"loss_fresh", r.loss_fresh},
+      {"unique_tokens", r.unique_tokens},
+      {"epochs", r.epochs},
+      {"effective_tokens", r.effective_tokens},
+      {"effective_params", r.effective_params},
+      {"data_suffice", r.data_suffice},
+      {"summary", QString::fromStdString(r.summary)}};
+}
+
+void print_run_rows(const RunReport& r, const std::string& law_name) {
+  row("C", format_sci(r.flops) + " FLOPs (6 x N x D)");
+  row("days of computing", format_grouped(r.productive_days, 1));
+  goodput_rows(r.goodput, r.goodput_inputs);
+  row("wall-clock days", format_grouped(r.wall_clock_days, 1));
+  row("rental $", format_grouped(r.cost.rental_dollars, 2));
+  row("energy kWh (at the wall)", format_grouped(r.cost.energy_kwh, 2));
+  row("energy $", format_grouped(r.cost.energy_dollars, 2));
+  row("loss (forecast)",
+      format_grouped(r.loss, 4) + " nats/token under " + law_name +
+          (r.data_suffice ? std::string()
+                          : " (" + format_grouped(r.loss_fresh, 4) + " if every token were new)"));
+  row("epochs",
+      format_grouped(r.epochs, 2) + " over " + format_count(r.unique_tokens, 1) + " unique tokens");
+  row("effective tokens", format_count(r.effective_tokens, 2) + " (Muennighoff et al. 2023)");
+  print_checks(r.checks);
 }
 
 namespace {
@@ -353,37 +399,13 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
   if (ranges.any()) rr = plan_ranges(t, ranges, law);
 
   if (json) {
-    QJsonObject o{{"mode", "train_model"},
-                  {"chip", QString::fromStdString(t.chip)},
-                  {"chips", json_int(t.n_chips)},
-                  {"mfu", t.mfu},
-                  {"train_precision", t.precision == Precision::mixed_fp8 ? "fp8" : "bf16"},
-                  {"law_name", QString::fromStdString(trained.name)},
-                  {"params", r.params},
-                  {"active_params", r.active_params},
-                  {"tokens", r.tokens},
-                  {"flops", r.flops},
-                  {"productive_days", r.productive_days},
-                  {"days", r.wall_clock_days},
-                  {"goodput", r.goodput.goodput},
-                  {"effective_days", r.wall_clock_days * r.goodput.goodput},
-                  {"expected_crashes", r.goodput.expected_crashes},
-                  {"lost_hours", r.goodput.lost_hours},
-                  {"optimal_checkpoint_min", optional_json(r.goodput.optimal_checkpoint_minutes)},
-                  {"checkpoint_write_min", r.goodput_inputs.checkpoint_write_minutes},
-                  {"checkpoint_bytes", r.checkpoint_bytes},
-                  {"rental_dollars", r.cost.rental_dollars},
-                  {"energy_kwh", r.cost.energy_kwh},
-                  {"energy_dollars", r.cost.energy_dollars},
-                  {"loss", r.loss},
-                  {"loss_fresh", r.loss_fresh},
-                  {"unique_tokens", r.unique_tokens},
-                  {"epochs", r.epochs},
-                  {"effective_tokens", r.effective_tokens},
-                  {"effective_params", r.effective_params},
-                  {"data_suffice", r.data_suffice},
-                  {"summary", QString::fromStdString(r.summary)}};
-    o["checks"] = checks_json(r.checks);
+    QJsonObject o = run_report_json(r);
+    o["mode"] = "train_model";
+    o["chip"] = QString::fromStdString(t.chip);
+    o["chips"] = json_int(t.n_chips);
+    o["mfu"] = t.mfu;
+    o["train_precision"] = t.precision == Precision::mixed_fp8 ? "fp8" : "bf16";
+    o["law_name"] = QString::fromStdString(trained.name);
     if (rr) o["ranges"] = ranges_json(*rr);
     if (calibrated) o["calibration"] = calibrated_mfu_json(*calibrated, *profile_path);
     print_json(o);
@@ -402,21 +424,7 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
                    "; layout " + calibrated->layout + "; fit's 90 % corners " +
                    format_percent(calibrated->mfu_low, 1) + " – " +
                    format_percent(calibrated->mfu_high, 1) + ")");
-  row("C", format_sci(r.flops) + " FLOPs (6 x N x D)");
-  row("days of computing", format_grouped(r.productive_days, 1));
-  goodput_rows(r.goodput, r.goodput_inputs);
-  row("wall-clock days", format_grouped(r.wall_clock_days, 1));
-  row("rental $", format_grouped(r.cost.rental_dollars, 2));
-  row("energy kWh (at the wall)", format_grouped(r.cost.energy_kwh, 2));
-  row("energy $", format_grouped(r.cost.energy_dollars, 2));
-  row("loss (forecast)",
-      format_grouped(r.loss, 4) + " nats/token under " + trained.name +
-          (r.data_suffice ? std::string()
-                          : " (" + format_grouped(r.loss_fresh, 4) + " if every token were new)"));
-  row("epochs",
-      format_grouped(r.epochs, 2) + " over " + format_count(r.unique_tokens, 1) + " unique tokens");
-  row("effective tokens", format_count(r.effective_tokens, 2) + " (Muennighoff et al. 2023)");
-  print_checks(r.checks);
+  print_run_rows(r, trained.name);
   if (rr) print_ranges(*rr);
   std::printf("\nSummary\n");
   paragraph(r.summary);

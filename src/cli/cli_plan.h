@@ -34,6 +34,25 @@ void add_plan_json(QJsonObject& o, const BudgetReport& r, const PlanFlags& flags
 // The same as readable sections.
 void print_plan_text(const BudgetReport& r, const PlanFlags& flags);
 
+// The budget (cli_algebra.cpp) as one JSON object, and as text: C, the
+// Chinchilla split, the checks, the cost, the plan and what I would train.
+QJsonObject budget_json(const BudgetInputs& in, const BudgetReport& r, const PlanFlags& flags);
+void print_budget(const BudgetInputs& in, const BudgetReport& r, const PlanFlags& flags);
+
+// A run of "train this model": its JSON keys (params, tokens, flops, days,
+// goodput, cost, loss, epochs, summary, ...) and its report rows from C to the
+// checks, its loss forecast under `law_name`.
+QJsonObject run_report_json(const RunReport& r);
+void print_run_rows(const RunReport& r, const std::string& law_name);
+
+// The Monte Carlo's P10/P50/P90 and tornado, as JSON and as a text section.
+QJsonObject ranges_json(const RangeReport& r);
+void print_ranges(const RangeReport& r);
+
+// budget --scenario FILE [--json]: a saved scenario's Budget planner
+// (cli_budget_scenario.cpp).
+int run_budget_scenario(Args& a, const std::string& path);
+
 // Shared with goodput (cli_goodput.cpp): a JSON number or null, and the
 // goodput rows of the text output.
 QJsonValue optional_json(const std::optional<double>& v);

@@ -2,9 +2,13 @@
 // train-this-model flags (issue 16).
 #include <gtest/gtest.h>
 
+#include <QFile>
 #include <QJsonArray>
+#include <QTemporaryDir>
 
+#include "budget_view.h"
 #include "cli_test_util.h"
+#include "scenario.h"
 
 namespace {
 
@@ -187,4 +191,65 @@ TEST(CliBudgetPlan, BadValuesGiveOneClearMessage) {
         << c.args << ": " << r.err.toStdString();
     EXPECT_EQ(r.err.count(QLatin1Char('\n')), 1) << r.err.toStdString();
   }
+}
+
+// budget --scenario: a saved scenario's Budget planner with the numbers the
+// panel shows (the model's view of that scenario): C, the recommended run,
+// the panel's checks, the resolved plan, the ranges and the planned run of
+// "train this model". The budget's own flags do not combine with it.
+TEST(CliBudget, AScenarioRunsItsBudgetPlanner) {
+  using namespace napkin;
+  QTemporaryDir dir;
+  const auto write = [&dir](const char* name, const char* json) {
+    const QString path = dir.filePath(QString::fromLatin1(name));
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(json);
+    return path;
+  };
+  const QString budget = write("b.json", R"({"format": "napkin-scenario", "version": 2,
+    "hardware": {"chips": 2048}, "ranges": {"mfu": {"low": 0.3, "high": 0.45}}})");
+  Scenario s;
+  s.n_chips = 2048;
+  s.ranges.mfu = Spread{0.3, 0.45};
+  const BudgetView app = make_budget_view(s);
+  ASSERT_TRUE(app.valid()) << app.error;
+  ASSERT_TRUE(app.ranges);
+  CliResult r = json_ok({QStringLiteral("budget"), QStringLiteral("--scenario"), budget});
+  EXPECT_DOUBLE_EQ(num(r.json, "flops"), app.report.flops);
+  EXPECT_DOUBLE_EQ(num(obj(r.json, "recommended"), "params"), app.report.recommended.run.params);
+  EXPECT_EQ(r.json[QStringLiteral("checks")].toArray().size(),
+            static_cast<qsizetype>(app.checks.size()));  // the memory check too
+  const QJsonObject sc = obj(r.json, "scenario");
+  EXPECT_EQ(sc[QStringLiteral("plan_mode")].toString(), QStringLiteral("budget"));
+  EXPECT_EQ(obj(sc, "plan")[QStringLiteral("mfu_source")].toString(), QStringLiteral("assumed"));
+  EXPECT_DOUBLE_EQ(num(obj(sc, "plan"), "compute_flops"), app.plan.compute_flops);
+  EXPECT_TRUE(sc[QStringLiteral("train")].isNull());
+  EXPECT_DOUBLE_EQ(num(obj(obj(sc, "ranges"), "days"), "p50"), app.ranges->days.p.p50);
+
+  const QString train = write("t.json", R"({"format": "napkin-scenario", "version": 2,
+    "plan": {"mode": "train_model", "train_tokens": 2e12}})");
+  Scenario t;
+  t.plan.mode = PlanMode::train_model;
+  t.plan.train_tokens = 2e12;
+  const BudgetView tv = make_budget_view(t);
+  ASSERT_TRUE(tv.train);
+  r = json_ok({QStringLiteral("budget"), QStringLiteral("--scenario"), train});
+  const QJsonObject run = obj(obj(r.json, "scenario"), "train");
+  EXPECT_DOUBLE_EQ(num(run, "tokens"), 2e12);
+  EXPECT_DOUBLE_EQ(num(run, "days"), tv.train->wall_clock_days);
+  EXPECT_DOUBLE_EQ(num(run, "loss"), tv.train->loss);
+  const CliResult text = run_cli({QStringLiteral("budget"), QStringLiteral("--scenario"), train});
+  EXPECT_EQ(text.exit_code, 0) << text.err.toStdString();
+  EXPECT_TRUE(text.out.contains(QStringLiteral("The planned run (train this model: Llama-3-70B")))
+      << text.out.toStdString();
+  EXPECT_TRUE(text.out.contains(QStringLiteral("Budget MFU")));
+
+  expect_usage_error({QStringLiteral("budget"), QStringLiteral("--scenario"), budget,
+                      QStringLiteral("--days"), QStringLiteral("10")},
+                     QStringLiteral("--days cannot be combined with --scenario"));
+  const CliResult missing =
+      run_cli({QStringLiteral("budget"), QStringLiteral("--scenario"), dir.filePath("no.json")});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_TRUE(missing.err.contains(QStringLiteral("no.json"))) << missing.err.toStdString();
 }
