@@ -6,6 +6,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
 #include <QFile>
 #include <QLineEdit>
@@ -25,6 +26,7 @@
 #include "isoflops/IsoflopsPanel.h"
 #include "parallel/ParallelPanel.h"
 #include "shell/BaselineController.h"
+#include "shell/CliCommand.h"
 #include "shell/CompareDock.h"
 #include "shell/MainWindow.h"
 
@@ -261,4 +263,67 @@ TEST(WindowKeys, UndoWorksWhileAnEditableComboHasFocus) {
   EXPECT_EQ(t.w.model()->scenario().parallel.recompute_lock_text(), "full:2");
   QTest::keyClick(focus, Qt::Key_1, Qt::ControlModifier);  // the Budget planner
   EXPECT_EQ(t.w.tabs()->currentIndex(), 0);
+}
+
+namespace {
+
+// What the status bar says in full (its tooltip when the message is elided).
+QString statusText(MainWindow& w) {
+  const QString tip = w.statusBar()->toolTip();
+  return tip.isEmpty() ? w.statusBar()->currentMessage() : tip;
+}
+
+}  // namespace
+
+// Edit → Copy napkin-cli command (Ctrl+Shift+C, from a spin box too): the
+// command that prints the current panel's numbers from the saved file. An
+// unsaved scenario copies nothing and says why; changes since the save are
+// named.
+TEST(WindowKeys, CopyNapkinCliCommandNamesTheSavedFileAndThePanel) {
+  Window t;
+  QClipboard* clipboard = QGuiApplication::clipboard();
+  clipboard->setText(QStringLiteral("before"));
+  const auto press = [&t] {
+    t.chips()->setFocus();
+    QTest::keyClick(t.chips(), Qt::Key_C, Qt::ControlModifier | Qt::ShiftModifier);
+  };
+  press();
+  EXPECT_EQ(clipboard->text(), QStringLiteral("before"));
+  EXPECT_TRUE(statusText(t.w).contains(QStringLiteral("save the scenario first")))
+      << statusText(t.w).toStdString();
+
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("Ann's plan.napkin.json"));
+  ASSERT_TRUE(t.w.saveTo(path));
+  QString quoted = path;
+  quoted.replace(QStringLiteral("'"), QStringLiteral("'\\''"));
+  press();
+  EXPECT_EQ(clipboard->text(),
+            QStringLiteral("napkin-cli budget --scenario '") + quoted + QLatin1Char('\''));
+  EXPECT_TRUE(statusText(t.w).startsWith(QStringLiteral("Copied napkin-cli budget")));
+  ASSERT_TRUE(t.w.showPanel(QStringLiteral("parallel")));
+  t.w.findChild<QAction*>(QStringLiteral("actionCopyCliCommand"))->trigger();
+  EXPECT_EQ(clipboard->text(),
+            QStringLiteral("napkin-cli parallel --scenario '") + quoted + QLatin1Char('\''));
+  ASSERT_TRUE(t.w.showPanel(QStringLiteral("budget")));
+  t.type(t.chips(), QStringLiteral("3000"));
+  ASSERT_TRUE(t.w.model()->isModified());
+  press();
+  EXPECT_TRUE(statusText(t.w).contains(QStringLiteral("save (Ctrl+S)")))
+      << statusText(t.w).toStdString();
+}
+
+TEST(WindowKeys, CliCommandsQuoteForTheShell) {
+  EXPECT_EQ(shellQuoted(QStringLiteral("/tmp/plan.napkin.json")),
+            QStringLiteral("/tmp/plan.napkin.json"));
+  EXPECT_EQ(shellQuoted(QStringLiteral("a b")), QStringLiteral("'a b'"));
+  EXPECT_EQ(shellQuoted(QStringLiteral("$HOME;rm")), QStringLiteral("'$HOME;rm'"));
+  EXPECT_EQ(shellQuoted(QStringLiteral("it's")), QStringLiteral("'it'\\''s'"));
+  EXPECT_EQ(cliCommandFor(QStringLiteral("roofline"), QStringLiteral("/p.json")),
+            QStringLiteral("napkin-cli serve --scenario /p.json"));
+  EXPECT_EQ(cliCommandFor(QStringLiteral("moe"), QStringLiteral("/p.json")),
+            QStringLiteral("napkin-cli report --scenario /p.json -o napkin-report.pdf"));
+  // A value that starts with a dash is given as --flag=VALUE.
+  EXPECT_EQ(cliCommandFor(QStringLiteral("budget"), QStringLiteral("-x.json")),
+            QStringLiteral("napkin-cli budget --scenario=-x.json"));
 }

@@ -7,11 +7,13 @@
 #include <sys/stat.h>
 
 #include <QBuffer>
+#include <QClipboard>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QImageWriter>
 #include <QPrintDialog>
 #include <QPrinter>
@@ -27,6 +29,7 @@
 #include "report/ReportWriter.h"
 #include "scenario_json.h"
 #include "shell/BaselineController.h"
+#include "shell/CliCommand.h"
 #include "shell/CompareDock.h"
 #include "shell/MainWindow.h"
 
@@ -318,6 +321,26 @@ bool MainWindow::exportCompareCsv(const QString& path) {
   }
   statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
   return true;
+}
+
+void MainWindow::copyCliCommand() {
+  const QString path = model_.filePath();
+  if (path.isEmpty()) {
+    showLongStatus(tr("Nothing copied: the napkin-cli command reads a saved scenario file; save "
+                      "the scenario first (Ctrl+S)"),
+                   10000);
+    return;
+  }
+  const Panel* panel = currentPanel();
+  const QString command =
+      cliCommandFor(panel ? panel->panelKey() : QString(), QFileInfo(path).absoluteFilePath());
+  QGuiApplication::clipboard()->setText(command);
+  showLongStatus(model_.isModified()
+                     ? tr("Copied %1 — it reads the file as last saved; save (Ctrl+S) to include "
+                          "the changes since")
+                           .arg(command)
+                     : tr("Copied %1").arg(command),
+                 10000);
 }
 
 }  // namespace napkin

@@ -87,6 +87,7 @@ void MainWindow::buildMenus() {
   redo->setShortcuts({QKeySequence(tr("Ctrl+Shift+Z")), QKeySequence(tr("Ctrl+Y"))});
   redo->setStatusTip(tr("Redo the change last undone"));
   ui.menuEdit->insertActions(ui.menuEdit->actions().value(0), {undo, redo});
+  on(ui.actionCopyCliCommand, &MainWindow::copyCliCommand);
   on(ui.actionResetDefaults, &MainWindow::resetToDefaults);
 
   side_nav_action_ = ui.actionSideNavigation;

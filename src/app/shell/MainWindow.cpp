@@ -95,14 +95,8 @@ MainWindow::MainWindow(Session session, QWidget* parent)
   connect(&model_, &ScenarioModel::changed, this, &MainWindow::updateTitle);
   // A refusal longer than the status bar's room is elided, never cut
   // mid-word; the whole of it is the bar's tooltip while it shows.
-  connect(&model_, &ScenarioModel::editRejected, this, [this](const QString& why) {
-    const QString text = tr("Not applied: %1").arg(why);
-    QStatusBar* bar = statusBar();
-    const int room = std::max(80, bar->width() - file_label_->width() - 32);
-    const QString shown = bar->fontMetrics().elidedText(text, Qt::ElideRight, room);
-    bar->setToolTip(shown == text ? QString() : text);
-    bar->showMessage(shown, 8000);
-  });
+  connect(&model_, &ScenarioModel::editRejected, this,
+          [this](const QString& why) { showLongStatus(tr("Not applied: %1").arg(why), 8000); });
   connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString& message) {
     if (message.isEmpty()) statusBar()->setToolTip(QString());
   });
@@ -205,6 +199,14 @@ void MainWindow::showError(const QString& title, const QString& text) {
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->setObjectName(QStringLiteral("errorBox"));
   box->open();
+}
+
+void MainWindow::showLongStatus(const QString& text, int ms) {
+  QStatusBar* bar = statusBar();
+  const int room = std::max(80, bar->width() - file_label_->width() - 32);
+  const QString shown = bar->fontMetrics().elidedText(text, Qt::ElideRight, room);
+  bar->setToolTip(shown == text ? QString() : text);
+  bar->showMessage(shown, ms);
 }
 
 QPageSize MainWindow::reportPageSize() const {

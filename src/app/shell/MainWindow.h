@@ -92,6 +92,10 @@ class MainWindow : public QMainWindow {
   // Waits (bounded) until background work of the panels has finished.
   void settle();
   void printReport();
+  // Edit → Copy napkin-cli command: the command that prints the current
+  // panel's numbers from the saved scenario file, to the clipboard; says in
+  // the status bar what was copied, or that the scenario must be saved first.
+  void copyCliCommand();
   QPageSize reportPageSize() const;
   void setReportPageSize(const QPageSize& size);
 
@@ -149,6 +153,9 @@ class MainWindow : public QMainWindow {
   bool save();
   bool saveAs();
   void showError(const QString& title, const QString& text);
+  // A status message elided to the bar's room, the whole of it the bar's
+  // tooltip while it shows.
+  void showLongStatus(const QString& text, int ms);
   void showHelp();
   // `discarded`: the unsaved changes were thrown away, so the next start
   // opens the last saved state (or the defaults).
