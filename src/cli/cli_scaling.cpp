@@ -11,6 +11,7 @@
 
 #include "cli_common.h"
 #include "cli_long_run.h"
+#include "cli_scaling.h"
 #include "csv_ladder.h"
 #include "format.h"
 #include "isoflops_view.h"
@@ -282,6 +283,7 @@ int run_fit(Args& a) {
 }
 
 int run_isoflops(Args& a) {
+  if (const auto path = a.value("--scenario")) return run_isoflops_scenario(a, *path);
   const bool json = a.flag("--json");
   SyntheticLadderSpec spec;
   spec.seed = static_cast<std::uint64_t>(a.integer("--seed", 0, 0, kMaxCount, "seed"));
@@ -303,7 +305,6 @@ int run_isoflops(Args& a) {
     throw std::invalid_argument(view.exponent_error +
                                 (view.skipped.empty() ? "" : "; skipped " + view.skipped.front()) +
                                 "; lower --noise or --bias");
-  const std::vector<IsoflopOptimum>& optima = view.optima;
   const ScalingExponents& e = *view.exponents;
   // N_opt and D_opt grow with compute: an exponent ≤ 0 is noise, not a law.
   if (!(e.a > 0) || !(e.b > 0))
@@ -313,21 +314,7 @@ int run_isoflops(Args& a) {
                                 "--noise or --bias");
 
   if (json) {
-    QJsonArray arr;
-    for (const auto& o : optima)
-      arr.append(QJsonObject{{"flops", o.budget_flops},
-                             {"n_opt", o.n_opt},
-                             {"d_opt", o.d_opt},
-                             {"loss", o.loss_opt},
-                             {"vertex_inside_sweep", o.vertex_inside_sweep}});
-    QJsonObject out{{"budgets", arr},
-                    {"a", e.a},
-                    {"b", e.b},
-                    {"a_plus_b", e.sum},
-                    {"sums_to_one", e.sums_to_one}};
-    QJsonArray skipped;
-    for (const std::string& why : view.skipped) skipped.append(QString::fromStdString(why));
-    out["skipped"] = skipped;
+    QJsonObject out = isoflops_optima_json(view);
     if (target) {
       out["target_flops"] = *target;
       out["n_opt"] = view.n_opt ? QJsonValue(*view.n_opt) : QJsonValue();
@@ -341,19 +328,7 @@ int run_isoflops(Args& a) {
               static_cast<unsigned long long>(spec.seed), format_grouped(spec.noise, 4).c_str(),
               format_grouped(spec.lr_decay_bias_nats, 3).c_str(),
               std::string(to_string(spec.bias_mode)).c_str());
-  std::printf("  %-12s %-12s %-12s %-10s %s\n", "C (FLOPs)", "N_opt", "D_opt", "tok/param",
-              "loss (nats)");
-  for (const auto& o : optima)
-    std::printf("  %-12s %-12s %-12s %-10s %s%s\n", format_sci(o.budget_flops, 2).c_str(),
-                format_count(o.n_opt, 2).c_str(), format_count(o.d_opt, 2).c_str(),
-                format_grouped(o.d_opt / o.n_opt, 1).c_str(), format_grouped(o.loss_opt, 4).c_str(),
-                o.vertex_inside_sweep ? "" : "  (vertex outside the sweep)");
-  std::printf("\n");
-  row("N_opt ∝ C^a", "a = " + format_grouped(e.a, 4));
-  row("D_opt ∝ C^b", "b = " + format_grouped(e.b, 4));
-  row("a + b",
-      format_grouped(e.sum, 4) + (e.sums_to_one ? " (C = 6ND holds)" : " (BUG: must be 1)"));
-  for (const std::string& why : view.skipped) row("skipped budget", why);
+  print_isoflops_optima(view);
   if (target) {
     std::printf("\nAt C* = %s FLOPs (%s decades beyond the largest budget)\n",
                 format_sci(*target).c_str(), format_grouped(view.extrapolation_decades, 2).c_str());
@@ -365,6 +340,50 @@ int run_isoflops(Args& a) {
 
 }  // namespace
 
+QJsonObject isoflops_optima_json(const IsoflopsView& view) {
+  QJsonArray arr;
+  for (const auto& o : view.optima)
+    arr.append(QJsonObject{{"flops", o.budget_flops},
+                           {"n_opt", o.n_opt},
+                           {"d_opt", o.d_opt},
+                           {"loss", o.loss_opt},
+                           {"vertex_inside_sweep", o.vertex_inside_sweep}});
+  QJsonObject out{{"budgets", arr}};
+  if (const auto& e = view.exponents) {
+    out["a"] = e->a;
+    out["b"] = e->b;
+    out["a_plus_b"] = e->sum;
+    out["sums_to_one"] = e->sums_to_one;
+  }
+  QJsonArray skipped;
+  for (const std::string& why : view.skipped) skipped.append(QString::fromStdString(why));
+  out["skipped"] = skipped;
+  return out;
+}
+
+void print_isoflops_optima(const IsoflopsView& view) {
+  if (!view.optima.empty()) {
+    std::printf("  %-12s %-12s %-12s %-10s %s\n", "C (FLOPs)", "N_opt", "D_opt", "tok/param",
+                "loss (nats)");
+    for (const auto& o : view.optima)
+      std::printf("  %-12s %-12s %-12s %-10s %s%s\n", format_sci(o.budget_flops, 2).c_str(),
+                  format_count(o.n_opt, 2).c_str(), format_count(o.d_opt, 2).c_str(),
+                  format_grouped(o.d_opt / o.n_opt, 1).c_str(),
+                  format_grouped(o.loss_opt, 4).c_str(),
+                  o.vertex_inside_sweep ? "" : "  (vertex outside the sweep)");
+    std::printf("\n");
+  }
+  if (const auto& e = view.exponents) {
+    row("N_opt ∝ C^a", "a = " + format_grouped(e->a, 4));
+    row("D_opt ∝ C^b", "b = " + format_grouped(e->b, 4));
+    row("a + b",
+        format_grouped(e->sum, 4) + (e->sums_to_one ? " (C = 6ND holds)" : " (BUG: must be 1)"));
+  } else {
+    row("exponents", "none: " + view.exponent_error);
+  }
+  for (const std::string& why : view.skipped) row("skipped budget", why);
+}
+
 std::vector<Command> scaling_commands() {
   return {
       {"fit",
@@ -374,8 +393,9 @@ std::vector<Command> scaling_commands() {
        "[-o LAW.json (the law and its bootstrap draws, for budget --law)]",
        run_fit},
       {"isoflops",
-       "isoflops [--seed S] [--noise 0.005] [--bias NATS] [--bias-mode fixed_schedule|per_budget] "
-       "[--budgets 1e18,1e19,...] [--target-flops C]",
+       "isoflops ([--seed S] [--noise 0.005] [--bias NATS] [--bias-mode fixed_schedule|per_budget] "
+       "[--budgets 1e18,1e19,...] [--target-flops C] | --scenario FILE [--max-seconds S] (a saved "
+       "scenario's IsoFLOPs panel: its ladder, fit and bootstrap at C*))",
        run_isoflops},
   };
 }

@@ -317,3 +317,48 @@ TEST(CliDistill, TeacherStudentSplit) {
   EXPECT_EQ(short_law.exit_code, 2);
   EXPECT_TRUE(short_law.err.contains("--distill-law")) << short_law.err.toStdString();
 }
+
+// isoflops --scenario: a saved scenario's IsoFLOPs panel. Its loaded ladder
+// is fitted as fit --csv fits the same file with the same options, at the C*
+// the Budget planner's plan gives (budget --scenario), with the panel's
+// bootstrap; the synthetic flags do not combine with it.
+TEST(CliIsoflops, AScenarioRunsItsIsoflopsPanel) {
+  const QString scenario =
+      QStringLiteral(NAPKIN_TEST_DATA) + QStringLiteral("/scenarios/chinchilla-ladder.napkin.json");
+  const CliResult r = run_cli({"isoflops", "--scenario", scenario, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  ASSERT_TRUE(r.json_ok) << r.out.toStdString();
+  const CliResult plan = run_cli({"budget", "--scenario", scenario, "--json"});
+  ASSERT_TRUE(plan.json_ok) << plan.err.toStdString();
+  const double c = plan.json["scenario"].toObject()["plan"].toObject()["compute_flops"].toDouble();
+  EXPECT_DOUBLE_EQ(r.json["target_flops"].toDouble(), c);
+  EXPECT_TRUE(r.json["target_follows_budget"].toBool());
+
+  const CliResult fit = run_cli(chinchilla_fit({"--target-flops", QString::number(c, 'g', 17)}));
+  ASSERT_TRUE(fit.json_ok) << fit.err.toStdString();
+  const QJsonObject law = r.json["fit"].toObject();
+  for (const char* k : {"E", "A", "alpha", "B", "beta"})
+    EXPECT_NEAR(law[k].toDouble(), fit.json[k].toDouble(), 1e-9 * fit.json[k].toDouble()) << k;
+  EXPECT_NEAR(r.json["n_opt_law"].toDouble(), fit.json["n_opt"].toDouble(),
+              1e-9 * fit.json["n_opt"].toDouble());
+  // Besiroglu et al. 2024's replication: E 1.82, α 0.348, β 0.366.
+  EXPECT_NEAR(law["E"].toDouble(), 1.82, 0.01);
+  EXPECT_NEAR(law["alpha"].toDouble(), 0.348, 0.005);
+  EXPECT_NEAR(law["beta"].toDouble(), 0.366, 0.005);
+  const QJsonObject boot = r.json["bootstrap"].toObject();
+  EXPECT_EQ(boot["refitted"].toInt() + boot["skipped"].toInt(), boot["resamples"].toInt());
+  EXPECT_GT(boot["refitted"].toInt(), 0);
+  const QJsonObject iv = r.json["loss_interval"].toObject();
+  EXPECT_LT(iv["low"].toDouble(), r.json["loss"].toDouble());
+  EXPECT_GT(iv["high"].toDouble(), r.json["loss"].toDouble());
+  EXPECT_TRUE(r.json["optimum_from_law"].toBool());  // the CSV has no budget labels
+
+  const CliResult text = run_cli({"isoflops", "--scenario", scenario});
+  EXPECT_EQ(text.exit_code, 0) << text.err.toStdString();
+  EXPECT_TRUE(text.out.contains("240 runs loaded from")) << text.out.toStdString();
+  EXPECT_TRUE(text.out.contains("loss (fitted law)")) << text.out.toStdString();
+  const CliResult both = run_cli({"isoflops", "--scenario", scenario, "--seed", "3"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_TRUE(both.err.contains("--seed cannot be combined with --scenario"))
+      << both.err.toStdString();
+}

@@ -336,3 +336,29 @@ TEST(IsoflopsPanel, AStaleResultIsDiscardedWhenTheInputsChangeMidRun) {
             QStringLiteral("[%1, %2] nats")
                 .arg(QString::number(r.ci_low, 'f', 4), QString::number(r.ci_high, 'f', 4)));
 }
+
+// The slow path run at once (isoflops_slow_now: napkin-cli isoflops
+// --scenario) gives what the panel shows once its job has finished off the
+// UI thread: the same fit, bootstrap and forecast, before and after a change.
+TEST(IsoflopsPanel, TheHeadlessSlowPathGivesWhatThePanelShows) {
+  MainWindow w(MainWindow::Session::fresh);
+  IsoflopsPanel* p = w.panel<IsoflopsPanel>();
+  const auto expect_same = [&](const char* where) {
+    ASSERT_TRUE(waitIdle(p)) << where;
+    const IsoflopsSlow slow = isoflops_slow_now(w.model()->scenario());
+    const IsoflopsShown cli = make_isoflops_view(w.model()->scenario(), &slow);
+    const IsoflopsShown& app = p->shown();
+    ASSERT_TRUE(app.fit && cli.fit) << where;
+    EXPECT_EQ(cli.fit->law.E, app.fit->law.E) << where;
+    EXPECT_EQ(cli.fit->law.alpha, app.fit->law.alpha) << where;
+    EXPECT_EQ(cli.fit->law.beta, app.fit->law.beta) << where;
+    EXPECT_EQ(cli.n_successful, app.n_successful) << where;
+    ASSERT_TRUE(app.forecast.loss && app.forecast.interval) << where;
+    EXPECT_EQ(*cli.forecast.loss, *app.forecast.loss) << where;
+    EXPECT_EQ(cli.forecast.interval->low, app.forecast.interval->low) << where;
+    EXPECT_EQ(cli.forecast.interval->high, app.forecast.interval->high) << where;
+  };
+  expect_same("first view");
+  typeInto(p->controls().seed, QStringLiteral("7"));
+  expect_same("seed 7");
+}

@@ -321,6 +321,8 @@ TEST(WindowKeys, CliCommandsQuoteForTheShell) {
   EXPECT_EQ(shellQuoted(QStringLiteral("it's")), QStringLiteral("'it'\\''s'"));
   EXPECT_EQ(cliCommandFor(QStringLiteral("roofline"), QStringLiteral("/p.json")),
             QStringLiteral("napkin-cli serve --scenario /p.json"));
+  EXPECT_EQ(cliCommandFor(QStringLiteral("isoflops"), QStringLiteral("/p.json")),
+            QStringLiteral("napkin-cli isoflops --scenario /p.json"));
   EXPECT_EQ(cliCommandFor(QStringLiteral("moe"), QStringLiteral("/p.json")),
             QStringLiteral("napkin-cli report --scenario /p.json -o napkin-report.pdf"));
   // A value that starts with a dash is given as --flag=VALUE.

@@ -426,4 +426,48 @@ IsoflopsShown make_isoflops_view(const Scenario& scenario, const IsoflopsSlow* s
   return s;
 }
 
+IsoflopsSlow isoflops_slow_now(const Scenario& s, const ProgressFn& progress) {
+  IsoflopsSlow out;
+  out.serial = 1;
+  const auto fail_both = [&out](const std::string& why) {
+    out.fit_state = out.boot_state = JobState::failed;
+    out.fit_error = why;
+    out.boot_error = "no bootstrap without a fit";
+  };
+  IsoflopsLadderView ladder;
+  try {
+    ladder = make_isoflops_ladder_view(s.isoflops, isoflops_target_flops(s));
+  } catch (const std::exception& e) {
+    fail_both(e.what());
+    return out;
+  }
+  const std::vector<LadderPoint>& points = ladder.view.points;
+  const FitOptions options = s.isoflops.fit.fit_options();
+  try {
+    out.fit = fit_parametric(points, options);
+    out.fit_state = JobState::current;
+  } catch (const std::exception& e) {
+    fail_both(e.what());
+    return out;
+  }
+  BootstrapOptions b;
+  b.resamples = s.isoflops.fit.resamples;
+  b.seed = s.isoflops.seed;
+  b.fit = options;
+  try {
+    const BootstrapResult r = bootstrap_forecast(points, ladder.view.target_flops, b, progress);
+    out.laws = r.laws;
+    out.n_successful = r.n_successful;
+    out.n_skipped = r.n_skipped;
+    out.band = forecast_band(r.laws, forecast_band_flops());
+    out.boot_state = JobState::current;
+  } catch (const Cancelled&) {
+    throw;
+  } catch (const std::exception& e) {
+    out.boot_state = JobState::failed;
+    out.boot_error = e.what();
+  }
+  return out;
+}
+
 }  // namespace napkin

@@ -195,6 +195,15 @@ struct IsoflopsShown {
   bool bandStale() const { return !band.empty() && boot_state == JobState::pending; }
 };
 
+// The slow path at once, as the panel's job runs it off the UI thread (for
+// napkin-cli isoflops --scenario): the parametric fit of the scenario's
+// ladder, then the bootstrap of its forecast at C* with the settings'
+// resamples and the ladder's seed; each current, or failed with the reason
+// (no bootstrap without a fit). `progress` (resamples done of total) may stop
+// the bootstrap: Cancelled is thrown. A scenario whose settings give no
+// ladder leaves both failed with make_isoflops_view's reason.
+IsoflopsSlow isoflops_slow_now(const Scenario& s, const ProgressFn& progress = {});
+
 // The panel's view of `s`: its ladder's view at the plan's C* (or the manual
 // target) combined with the slow results (nullptr: none yet, pending). When
 // the settings give no fittable ladder, `error` says why.
