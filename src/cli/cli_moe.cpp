@@ -1,12 +1,15 @@
 // Phase 02 commands: moe collapse | capacity | comm | pipeline.
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "cli_common.h"
 #include "cli_long_run.h"
+#include "cli_scenario.h"
 #include "format.h"
 #include "moe.h"
 #include "moe_health.h"
+#include "moe_view.h"
 #include "validate.h"
 
 namespace napkin::cli {
@@ -18,7 +21,22 @@ namespace {
 // values of the three flags (4e15) would run for years.
 constexpr double kMaxCollapseWork = 2e10;
 
+int print_collapse(const CollapseParams& p, std::int64_t steps,
+                   const std::vector<StepStats>& history, bool json);
+
+// moe collapse --scenario FILE: the MoE panel's run of record of a saved
+// scenario (its knobs and steps, within the one budget for a recorded run
+// that the file reader enforces), as the panel opens on it.
+int run_collapse_scenario(Args& a, const std::string& path) {
+  const bool json = a.flag("--json");
+  a.finish();
+  const Scenario sc = read_scenario(path, "moe collapse");
+  const MoeRunOfRecord run = make_moe_run_of_record(sc);
+  return print_collapse(run.params, sc.moe.steps, run.history, json);
+}
+
 int run_collapse_cmd(Args& a) {
+  if (const auto path = a.value("--scenario")) return run_collapse_scenario(a, *path);
   const bool json = a.flag("--json");
   CollapseParams p;
   p.n_experts = a.integer("--experts", p.n_experts, 1, 4096, "experts");
@@ -48,7 +66,14 @@ int run_collapse_cmd(Args& a) {
       run.update(i + 1);
     }
   }
-  const StepStats& s = sim.current();
+  return print_collapse(p, steps, sim.history(), json);
+}
+
+// The router's last step after `steps` steps of `p`, its verdict and the
+// run's history: as JSON, or as the text report.
+int print_collapse(const CollapseParams& p, std::int64_t steps,
+                   const std::vector<StepStats>& history, bool json) {
+  const StepStats& s = history.back();
   const MoeHealth health = moe_health(s);  // the panel's verdict, the same rule
   if (json) {
     QJsonObject o{{"max_over_mean", s.max_over_mean},
@@ -74,16 +99,16 @@ int run_collapse_cmd(Args& a) {
     QJsonArray shares;
     for (std::int64_t e = 0; e < p.n_experts; ++e) shares.append(s.share(e));
     o["shares"] = shares;
-    QJsonArray history;
-    for (const StepStats& h : sim.history())
-      history.append(QJsonObject{{"step", json_int(h.step)},
-                                 {"max_over_mean", h.max_over_mean},
-                                 {"recent_max_over_mean", h.recent_max_over_mean},
-                                 {"l_balance", h.l_balance},
-                                 {"l_z", h.l_z},
-                                 {"drop_rate", h.drop_rate},
-                                 {"dead_experts", json_int(h.dead_experts)}});
-    o["history"] = history;
+    QJsonArray steps_json;
+    for (const StepStats& h : history)
+      steps_json.append(QJsonObject{{"step", json_int(h.step)},
+                                    {"max_over_mean", h.max_over_mean},
+                                    {"recent_max_over_mean", h.recent_max_over_mean},
+                                    {"l_balance", h.l_balance},
+                                    {"l_z", h.l_z},
+                                    {"drop_rate", h.drop_rate},
+                                    {"dead_experts", json_int(h.dead_experts)}});
+    o["history"] = steps_json;
     print_json(o);
     return 0;
   }
@@ -235,9 +260,10 @@ int run_moe(Args& a) {
 
 std::vector<Command> moe_commands() {
   return {{"moe",
-           "moe collapse [--experts 8] [--top-k 2] [--aux 0.01] [--z 0.001] "
+           "moe collapse ([--experts 8] [--top-k 2] [--aux 0.01] [--z 0.001] "
            "[--capacity-factor 1.25] [--steps 600] [--seed 0] [--tokens 256] [--lr 5] "
            "[--shared-expert] [--raw-gates] [--max-seconds S] (steps × tokens × experts ≤ 2e10) | "
+           "--scenario FILE (the MoE panel's run of record of a saved scenario)) | "
            "moe capacity --counts 40,30,20,10 "
            "[--capacity-factor 1.25] [--top-k 1] | moe comm --tokens T --d-model D --layers L "
            "--top-k K [--link-gbps 100] [--latency-us 5] | moe pipeline --chunks M --stages S "

@@ -1,8 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <QFile>
 #include <QJsonArray>
+#include <QTemporaryDir>
 
 #include "cli_runner.h"
+#include "moe_view.h"
+#include "scenario.h"
 
 namespace {
 
@@ -112,4 +116,36 @@ TEST(CliMoe, CollapseVerdictIsTheModelsRule) {
   const CliResult text = run_cli({"moe", "collapse", "--aux", "0", "--steps", "300"});
   EXPECT_TRUE(text.out.contains("COLLAPSED")) << text.out.toStdString();
   EXPECT_TRUE(text.out.contains("because")) << text.out.toStdString();
+}
+
+// moe collapse --scenario: the MoE panel's run of record of a saved scenario
+// (its knobs and steps), the same steps as the panel's; the knob flags do not
+// combine with it.
+TEST(CliMoe, AScenarioRunsItsRunOfRecord) {
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("m.napkin.json"));
+  QFile f(path);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write(R"({"format": "napkin-scenario", "version": 2, "moe": {"experts": 16, "top_k": 2,
+    "tokens_per_batch": 512, "seed": 3, "aux_on": true, "aux_weight": 0.01, "steps": 120}})");
+  f.close();
+  napkin::Scenario s;
+  s.moe.n_experts = 16;
+  s.moe.tokens_per_batch = 512;
+  s.moe.seed = 3;
+  s.moe.aux_on = true;
+  s.moe.steps = 120;
+  const napkin::MoeRunOfRecord app = napkin::make_moe_run_of_record(s);
+  const CliResult r = moe({"collapse", "--scenario", path});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  ASSERT_TRUE(r.json_ok) << r.out.toStdString();
+  EXPECT_EQ(r.json["steps"].toInteger(), 120);
+  EXPECT_EQ(r.json["history"].toArray().size(), static_cast<qsizetype>(app.history.size()));
+  EXPECT_DOUBLE_EQ(r.json["drop_rate"].toDouble(), app.history.back().drop_rate);
+  EXPECT_DOUBLE_EQ(r.json["max_over_mean"].toDouble(), app.history.back().max_over_mean);
+  EXPECT_EQ(r.json["shares"].toArray().size(), 16);
+  const CliResult both = run_cli({"moe", "collapse", "--scenario", path, "--experts", "4"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_TRUE(both.err.contains("--experts cannot be combined with --scenario"))
+      << both.err.toStdString();
 }

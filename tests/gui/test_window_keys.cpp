@@ -324,6 +324,8 @@ TEST(WindowKeys, CliCommandsQuoteForTheShell) {
   EXPECT_EQ(cliCommandFor(QStringLiteral("isoflops"), QStringLiteral("/p.json")),
             QStringLiteral("napkin-cli isoflops --scenario /p.json"));
   EXPECT_EQ(cliCommandFor(QStringLiteral("moe"), QStringLiteral("/p.json")),
+            QStringLiteral("napkin-cli moe collapse --scenario /p.json"));
+  EXPECT_EQ(cliCommandFor(QStringLiteral("other"), QStringLiteral("/p.json")),
             QStringLiteral("napkin-cli report --scenario /p.json -o napkin-report.pdf"));
   // A value that starts with a dash is given as --flag=VALUE.
   EXPECT_EQ(cliCommandFor(QStringLiteral("budget"), QStringLiteral("-x.json")),

@@ -23,6 +23,7 @@ QString cliCommandFor(const QString& panel_key, const QString& path) {
   if (panel_key == QLatin1String("budget")) return command("budget");
   if (panel_key == QLatin1String("parallel")) return command("parallel");
   if (panel_key == QLatin1String("isoflops")) return command("isoflops");
+  if (panel_key == QLatin1String("moe")) return command("moe collapse");
   if (panel_key == QLatin1String("roofline")) return command("serve");
   return command("report") + QStringLiteral(" -o napkin-report.pdf");
 }

@@ -1,8 +1,8 @@
 // The napkin-cli command that prints, headless, what a panel shows of a saved
 // scenario: the Budget planner (budget --scenario), the Parallelism panel
-// (parallel --scenario), the IsoFLOPs panel (isoflops --scenario), the
-// Serving layout tab's benchmark run (serve --scenario); the MoE router is in
-// the report (report --scenario).
+// (parallel --scenario), the IsoFLOPs panel (isoflops --scenario), the MoE
+// router's run of record (moe collapse --scenario), the Serving layout tab's
+// benchmark run (serve --scenario); any other panel, the report.
 #pragma once
 
 #include <QString>
