@@ -104,20 +104,19 @@ int run_isoflops_scenario(Args& a, const std::string& path) {
   const std::string from = f.optimum_from_law ? " (the fitted law's optimum)" : "";
   row("N_opt", f.n_opt ? format_count(*f.n_opt, 2) + " params" + from : "n/a");
   row("D_opt", f.d_opt ? format_count(*f.d_opt, 2) + " tokens" + from : "n/a");
-  if (f.loss) {
-    std::string loss = format_grouped(*f.loss, 4) + " nats/token";
-    if (f.interval)
-      loss += " (bootstrap " + format_grouped(f.interval->low, 4) + " – " +
-              format_grouped(f.interval->high, 4) + ")";
-    row("loss (fitted law)", loss);
-  }
-  if (f.n_opt_law) {
-    std::string n = format_count(*f.n_opt_law, 2) + " params";
-    if (f.n_opt_law_interval)
-      n += " (bootstrap " + format_count(f.n_opt_law_interval->low, 2) + " – " +
-           format_count(f.n_opt_law_interval->high, 2) + ")";
-    row("law's optimal N", n);
-  }
+  // A forecast and its bootstrap interval, each number written by `fmt`.
+  const auto with_interval = [](double value, const std::optional<BandPoint>& iv,
+                                const std::string& unit, auto fmt) {
+    std::string text = fmt(value) + unit;
+    if (iv) text += " (bootstrap " + fmt(iv->low) + " – " + fmt(iv->high) + ")";
+    return text;
+  };
+  if (f.loss)
+    row("loss (fitted law)", with_interval(*f.loss, f.interval, " nats/token",
+                                           [](double x) { return format_grouped(x, 4); }));
+  if (f.n_opt_law)
+    row("law's optimal N", with_interval(*f.n_opt_law, f.n_opt_law_interval, " params",
+                                         [](double x) { return format_count(x, 2); }));
   return 0;
 }
 

@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <QByteArray>
+#include <QFile>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 
 #include "cli_runner.h"
 
@@ -25,4 +28,15 @@ inline void expect_usage_error(const QStringList& args, const QString& needle) {
   EXPECT_EQ(r.exit_code, 2) << r.out.toStdString();
   EXPECT_TRUE(r.err.contains(needle)) << r.err.toStdString();
   EXPECT_EQ(r.err.trimmed().count(QLatin1Char('\n')), 0) << r.err.toStdString();
+}
+
+// Writes `contents` to the file `name` in `dir` (a test's scenario file) and
+// returns its path.
+inline QString write_test_file(const QTemporaryDir& dir, const char* name,
+                               const QByteArray& contents) {
+  const QString path = dir.filePath(QString::fromLatin1(name));
+  QFile f(path);
+  EXPECT_TRUE(f.open(QIODevice::WriteOnly)) << name;
+  EXPECT_EQ(f.write(contents), contents.size()) << name;
+  return path;
 }

@@ -4,7 +4,7 @@
 #include <QJsonArray>
 #include <QTemporaryDir>
 
-#include "cli_runner.h"
+#include "cli_test_util.h"
 #include "moe_view.h"
 #include "scenario.h"
 
@@ -123,12 +123,9 @@ TEST(CliMoe, CollapseVerdictIsTheModelsRule) {
 // combine with it.
 TEST(CliMoe, AScenarioRunsItsRunOfRecord) {
   QTemporaryDir dir;
-  const QString path = dir.filePath(QStringLiteral("m.napkin.json"));
-  QFile f(path);
-  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-  f.write(R"({"format": "napkin-scenario", "version": 2, "moe": {"experts": 16, "top_k": 2,
-    "tokens_per_batch": 512, "seed": 3, "aux_on": true, "aux_weight": 0.01, "steps": 120}})");
-  f.close();
+  const QString path = write_test_file(dir, "m.napkin.json", R"({"format": "napkin-scenario",
+    "version": 2, "moe": {"experts": 16, "top_k": 2, "tokens_per_batch": 512, "seed": 3,
+    "aux_on": true, "aux_weight": 0.01, "steps": 120}})");
   napkin::Scenario s;
   s.moe.n_experts = 16;
   s.moe.tokens_per_batch = 512;

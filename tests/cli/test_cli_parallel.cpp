@@ -7,7 +7,7 @@
 #include <QJsonValue>
 #include <QTemporaryDir>
 
-#include "cli_runner.h"
+#include "cli_test_util.h"
 #include "parallel_view.h"
 #include "plan.h"
 #include "scenario.h"
@@ -376,13 +376,9 @@ namespace {
 TEST(CliParallel, AScenarioRunsItsParallelismPanel) {
   using namespace napkin;
   QTemporaryDir dir;
-  const QString path = dir.filePath(QStringLiteral("s.napkin.json"));
-  QFile f(path);
-  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-  f.write(R"({"format": "napkin-scenario", "version": 2,
-    "parallel": {"mfu_source": "predicted",
+  const QString path = write_test_file(dir, "s.napkin.json", R"({"format": "napkin-scenario",
+    "version": 2, "parallel": {"mfu_source": "predicted",
       "locks": {"tp": 8, "recompute": "full:40"}}})");
-  f.close();
   Scenario s;
   s.parallel.mfu_source = MfuSource::predicted;
   s.parallel.tp = 8;
@@ -426,26 +422,19 @@ TEST(CliParallel, AScenarioRunsItsParallelismPanel) {
 // fastest; one the scenario's chips cannot run is set aside and said.
 TEST(CliParallel, AScenariosChosenLayoutIsTheOneItRuns) {
   QTemporaryDir dir;
-  const auto write = [&dir](const char* name, const QByteArray& json) {
-    const QString path = dir.filePath(QString::fromLatin1(name));
-    QFile f(path);
-    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
-    f.write(json);
-    return path;
-  };
   const QByteArray head =
       R"({"format": "napkin-scenario", "version": 2, "parallel": {"locks": {"tp": 8},
       "chosen": )";
-  const QString chosen =
-      write("chosen.json", head + R"({"tp": 8, "pp": 5, "vpp": 1, "dp": 25, "cp": 1, "ep": 1,
+  const QString chosen = write_test_file(
+      dir, "chosen.json", head + R"({"tp": 8, "pp": 5, "vpp": 1, "dp": 25, "cp": 1, "ep": 1,
       "zero": 1, "micro_batch": 1, "sequence_parallel": true, "recompute": "full"}}})");
   const CliResult r = parallel_json({QStringLiteral("--scenario"), chosen});
   const QJsonObject sc = r.json["scenario"].toObject();
   EXPECT_TRUE(sc["chosen"].toBool());
   EXPECT_EQ(sc["runs"].toObject()["pp"].toInt(), 5);
   EXPECT_EQ(sc["runs"].toObject()["recompute"].toString(), QStringLiteral("full"));
-  const QString wrong =
-      write("wrong.json", head + R"({"tp": 8, "pp": 4, "vpp": 1, "dp": 32, "cp": 1, "ep": 1,
+  const QString wrong = write_test_file(
+      dir, "wrong.json", head + R"({"tp": 8, "pp": 4, "vpp": 1, "dp": 32, "cp": 1, "ep": 1,
       "zero": 1, "micro_batch": 1, "sequence_parallel": true, "recompute": "full"}}})");
   const CliResult w = parallel_json({QStringLiteral("--scenario"), wrong});
   const QJsonObject ws = w.json["scenario"].toObject();

@@ -200,14 +200,8 @@ TEST(CliBudgetPlan, BadValuesGiveOneClearMessage) {
 TEST(CliBudget, AScenarioRunsItsBudgetPlanner) {
   using namespace napkin;
   QTemporaryDir dir;
-  const auto write = [&dir](const char* name, const char* json) {
-    const QString path = dir.filePath(QString::fromLatin1(name));
-    QFile f(path);
-    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
-    f.write(json);
-    return path;
-  };
-  const QString budget = write("b.json", R"({"format": "napkin-scenario", "version": 2,
+  const QString budget =
+      write_test_file(dir, "b.json", R"({"format": "napkin-scenario", "version": 2,
     "hardware": {"chips": 2048}, "ranges": {"mfu": {"low": 0.3, "high": 0.45}}})");
   Scenario s;
   s.n_chips = 2048;
@@ -227,7 +221,8 @@ TEST(CliBudget, AScenarioRunsItsBudgetPlanner) {
   EXPECT_TRUE(sc[QStringLiteral("train")].isNull());
   EXPECT_DOUBLE_EQ(num(obj(obj(sc, "ranges"), "days"), "p50"), app.ranges->days.p.p50);
 
-  const QString train = write("t.json", R"({"format": "napkin-scenario", "version": 2,
+  const QString train =
+      write_test_file(dir, "t.json", R"({"format": "napkin-scenario", "version": 2,
     "plan": {"mode": "train_model", "train_tokens": 2e12}})");
   Scenario t;
   t.plan.mode = PlanMode::train_model;

@@ -350,14 +350,10 @@ TEST(CliServe, SpeculativeDecoding) {
 TEST(CliServe, AScenarioRunsItsServingTabsBenchmark) {
   using namespace napkin;
   QTemporaryDir dir;
-  const QString path = dir.filePath(QStringLiteral("s.napkin.json"));
-  QFile f(path);
-  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-  f.write(R"({"format": "napkin-scenario", "version": 2,
-    "serving": {"engine": "vllm", "prompt_tokens": 1024, "context_len": 1024},
+  const QString path = write_test_file(dir, "s.napkin.json", R"({"format": "napkin-scenario",
+    "version": 2, "serving": {"engine": "vllm", "prompt_tokens": 1024, "context_len": 1024},
     "roofline": {"serving_layout": {"run_mode": "server", "run_request_rate_per_second": 2,
       "run_requests": 300, "run_prompt_spread_tokens": 256}}})");
-  f.close();
   Scenario s;
   s.serving.engine = "vllm";
   s.serving.prompt_tokens = 1024;
