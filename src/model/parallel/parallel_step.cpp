@@ -165,6 +165,163 @@ std::string over_hbm_reason(const StageMemory& m, std::int64_t hbm) {
          gigabytes(m.total_bytes - hbm);
 }
 
+// The pipeline into `tm`: m micro-batches at the slowest stage's pace, plus
+// the fill and drain of the others, 1/v as long when interleaved (Narayanan
+// et al. §2.2: bubble (p − 1)/(v·m) of the ideal time for equal stages).
+void add_pipeline(const JobContext& c, const Layout& L, const std::vector<StageTime>& st,
+                  std::int64_t m, StepTime& tm) {
+  const TrainingJob& job = *c.job;
+  const double vd = static_cast<double>(L.vpp);
+  std::size_t slow = 0;
+  double sum = 0, dp_sum = 0;
+  for (std::size_t i = 0; i < st.size(); ++i) {
+    sum += st[i].total();
+    dp_sum += st[i].dp;
+    if (st[i].total() > st[slow].total()) slow = i;
+  }
+  const double md = static_cast<double>(m);
+  const StageTime& b = st[slow];
+  tm.compute_seconds = md * b.compute;
+  tm.recompute_seconds = md * b.recompute;
+  tm.kernels.add(b.mix, md);
+  tm.tp_comm_seconds = md * b.tp;
+  tm.ep_comm_seconds = md * b.ep;
+  tm.cp_comm_seconds = md * b.cp;
+  tm.pp_comm_seconds = md * b.pp;
+  tm.dp_comm_seconds = md * b.dp;
+  // ZeRO-2's reduce-scatters are not in the fill (no gradients yet) and
+  // drain into the idle time of the drain: the bubble is the other stages'
+  // work without them.
+  const double zero2 = zero_as_run(job, L) == 2 ? 1.0 : 0.0;
+  const double others = sum - b.total() - zero2 * (dp_sum - b.dp);
+  tm.pp_bubble_seconds = std::max(0.0, others) / vd;
+  // Zero-bubble schedules fill the fill and drain with weight gradients: the
+  // 1F1B bubble scaled by each schedule's published bubble over 1F1B's
+  // (p − 1)(F + B + W), with W the slowest stage's weight-gradient GEMMs.
+  if (L.pp > 1 && job.software.pipe_schedule != PipeSchedule::one_f_one_b && b.total() > 0) {
+    const double F = b.fwd, W = std::min(b.wgrad, b.bwd), B = b.bwd - W;
+    const double full = std::max(F + B + W, 1e-300), p = static_cast<double>(L.pp);
+    const double ratio = job.software.pipe_schedule == PipeSchedule::zb_h1
+                             ? (F + B - W) / full
+                             // DualPipe: (p/2 − 1)(F&B + B − 3W), F&B a forward and a backward
+                             // chunk overlapped, taken as F + B + W (their kernels still add).
+                             : (p / 2 - 1) / (p - 1) * std::max(0.0, F + 2 * B - 2 * W) / full;
+    tm.pp_bubble_seconds *= std::clamp(ratio, 0.0, 1.0);
+  }
+}
+
+// Data parallelism once per step, and the optimizer, into `tm`: the worst
+// stage's exposed gradient reduction and parameter gather, and its update.
+void add_data_parallel(const JobContext& c, const Layout& L,
+                       const std::vector<StageComposition>& comps, const std::vector<StageTime>& st,
+                       const LayerCost& dense, const LayerCost& moe, const EdgeCost& embed,
+                       const EdgeCost& out, StepTime& tm) {
+  const TrainingJob& job = *c.job;
+  const double vd = static_cast<double>(L.vpp);
+  double dp_exposed = 0, optimizer = 0, fwd_before = 0, bwd_before = 0;
+  const std::int64_t shard = L.dp * L.cp;
+  const std::int64_t expert_shard = L.expert_dp();
+  DpStep d;
+  double update = 0;
+  for (std::size_t i = 0; i < comps.size(); ++i) {
+    const StageComposition& sc = comps[i];
+    if (i == 0 || !same_composition(sc, comps[i - 1])) {
+      std::int64_t dense_params =
+          sc.dense_layers * dense.dense_params + sc.moe_layers * moe.dense_params;
+      const std::int64_t expert_params = sc.moe_layers * moe.expert_params;
+      if (sc.first) dense_params += embed.params;
+      if (sc.last) dense_params += out.params;
+      d = dp_step(c, L, dense_params, expert_params);
+      const std::int64_t owned =
+          zero_as_run(job, L) >= 1
+              ? ceil_div(dense_params, shard) + ceil_div(expert_params, expert_shard)
+              : dense_params + expert_params;
+      update = streaming_seconds(c.rates, c.update_bytes * static_cast<double>(owned));
+    }
+    // Overlapped: the gradients reduce in buckets during the last micro-
+    // batch's backward (and while the stages before it drain); the parameters
+    // gather during the next step's first forward.
+    const double exposed = job.software.overlap_dp_comm
+                               ? overlapped(c, d.grads, st[i].bwd + bwd_before / vd) +
+                                     overlapped(c, d.params, st[i].fwd + fwd_before / vd)
+                               : d.grads + d.params;
+    dp_exposed = std::max(dp_exposed, exposed);
+    fwd_before += st[i].fwd;
+    bwd_before += st[i].bwd;
+    optimizer = std::max(optimizer, update);
+  }
+  // A tied embedding's two copies (first and last stage) sum their gradients.
+  if (job.shape.tied_embeddings && L.pp > 1)
+    dp_exposed +=
+        collective_seconds(Collective::all_reduce, c.grad_bytes * static_cast<double>(embed.params),
+                           2, pipeline_across_nodes(c, L) ? c.inter : c.intra);
+  tm.dp_comm_seconds += dp_exposed;
+  tm.optimizer_seconds = optimizer;
+}
+
+// The FLOPs a step spends recomputing what its checkpointing did not keep,
+// over `tokens` (the step's): the recomputed modules' matmuls for a selective
+// recomputation (and the attention core without FlashAttention), the share of
+// the forward that a full recomputation runs again.
+double recompute_flops_per_step(const JobContext& c, const Layout& L, double tokens) {
+  const TrainingJob& job = *c.job;
+  const ModelShape& s = job.shape;
+  double flops = 0;
+  const double attn = (job.attention_flops == CausalMask::causal_half ? 2.0 : 4.0) *
+                      static_cast<double>(s.n_layers) * static_cast<double>(job.seq_len) *
+                      static_cast<double>(s.n_heads) * s.attention_head_dim();
+  switch (L.recompute) {
+    case Checkpointing::none: break;
+    case Checkpointing::selective: {
+      const std::uint32_t re = L.selective_modules();
+      if ((re & kRecomputeCoreAttn) && !job.software.flash_attention) flops = tokens * attn;
+      // The recomputed modules' matmuls, forward: 2 FLOPs per weight and token.
+      const double moe_layers = s.is_moe() ? static_cast<double>(s.n_layers - s.n_dense_layers) : 0;
+      const double dense_layers = static_cast<double>(s.n_layers) - moe_layers;
+      const double up = s.gated ? 2 : 1, H = static_cast<double>(s.d_model);
+      const double ef = static_cast<double>(s.effective_expert_d_ff());
+      double weights = 0;
+      if ((re & kRecomputeMlaUpProj) && s.is_mla())
+        weights += static_cast<double>(s.n_layers) * static_cast<double>(s.n_heads) *
+                   (static_cast<double>(s.q_lora_rank > 0 ? s.q_lora_rank * s.d_head : 0) +
+                    static_cast<double>(s.kv_lora_rank * (s.qk_nope_head_dim + s.v_head_dim)));
+      if (re & kRecomputeMlp) weights += dense_layers * (up + 1) * H * static_cast<double>(s.d_ff);
+      if (re & kRecomputeOp)  // the keys, the output projection and one MLP matmul
+        weights += dense_layers * H *
+                   (static_cast<double>((s.n_kv_heads + s.n_heads) * s.d_head + s.d_ff));
+      if (re & kRecomputeSharedExperts)
+        weights += moe_layers * static_cast<double>(s.shared_experts) * (up + 1) * H * ef;
+      flops += 2 * tokens * weights;
+      break;
+    }
+    case Checkpointing::full:
+      flops = recompute_share(s, L) * tokens *
+              (2.0 * static_cast<double>(c.params.non_embedding_active) + attn);
+      break;
+  }
+  return flops;
+}
+
+// The peak stage's memory into `res`, and whether it fits. Stages of the
+// same layers hold fewer micro-batches the later they come, so only the first
+// of each kind can peak.
+void add_peak_memory(const JobContext& c, const Layout& L,
+                     const std::vector<StageComposition>& comps, const LayerCost& dense,
+                     const LayerCost& moe, const EdgeCost& embed, const EdgeCost& out,
+                     LayoutResult& res) {
+  for (std::size_t i = 0; i < comps.size(); ++i) {
+    if (i > 0 && same_composition(comps[i], comps[i - 1])) continue;
+    const StageMemory sm =
+        stage_memory(c, L, static_cast<std::int64_t>(i), comps[i], dense, moe, embed, out);
+    if (i == 0 || sm.total_bytes > res.memory.total_bytes) res.memory = sm;
+  }
+  res.fits = res.memory.total_bytes <= res.hbm_bytes;
+  if (!res.fits) {
+    res.over_hbm_bytes = res.memory.total_bytes - res.hbm_bytes;
+    res.reason = over_hbm_reason(res.memory, res.hbm_bytes);
+  }
+}
+
 }  // namespace
 
 LayerCost layer_cost(const JobContext& c, const Layout& L, bool moe_layer, bool bf16_gemms) {
@@ -266,7 +423,6 @@ void stage_times(const JobContext& c, const Layout& L, const std::vector<StageCo
 LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const LayerCost& dense,
                                const LayerCost& moe, const EdgeCost& embed, const EdgeCost& out) {
   const TrainingJob& job = *c.job;
-  const ModelShape& s = job.shape;
   LayoutResult res;
   res.layout = L;
   res.layout.sequence_parallel = L.sequence_parallel && L.tp > 1;  // no effect at tp = 1
@@ -278,143 +434,19 @@ LayoutResult evaluate_prepared(const JobContext& c, const Layout& L, const Layer
   std::vector<StageTime>& st = c.times_scratch;
   stage_compositions(c, L, comps);
   stage_times(c, L, comps, dense, moe, embed, out, st);
-  const double vd = static_cast<double>(L.vpp);
 
-  // The pipeline: m micro-batches at the slowest stage's pace, plus the fill
-  // and drain of the others, 1/v as long when interleaved (Narayanan et al.
-  // §2.2: bubble (p − 1)/(v·m) of the ideal time for equal stages).
-  std::size_t slow = 0;
-  double sum = 0, dp_sum = 0;
-  for (std::size_t i = 0; i < st.size(); ++i) {
-    sum += st[i].total();
-    dp_sum += st[i].dp;
-    if (st[i].total() > st[slow].total()) slow = i;
-  }
-  const double md = static_cast<double>(m);
-  const StageTime& b = st[slow];
   StepTime& tm = res.time;
-  tm.compute_seconds = md * b.compute;
-  tm.recompute_seconds = md * b.recompute;
-  tm.kernels.add(b.mix, md);
-  tm.tp_comm_seconds = md * b.tp;
-  tm.ep_comm_seconds = md * b.ep;
-  tm.cp_comm_seconds = md * b.cp;
-  tm.pp_comm_seconds = md * b.pp;
-  tm.dp_comm_seconds = md * b.dp;
-  // ZeRO-2's reduce-scatters are not in the fill (no gradients yet) and
-  // drain into the idle time of the drain: the bubble is the other stages'
-  // work without them.
-  const double zero2 = zero_as_run(job, L) == 2 ? 1.0 : 0.0;
-  const double others = sum - b.total() - zero2 * (dp_sum - b.dp);
-  tm.pp_bubble_seconds = std::max(0.0, others) / vd;
-  // Zero-bubble schedules fill the fill and drain with weight gradients: the
-  // 1F1B bubble scaled by each schedule's published bubble over 1F1B's
-  // (p − 1)(F + B + W), with W the slowest stage's weight-gradient GEMMs.
-  if (L.pp > 1 && job.software.pipe_schedule != PipeSchedule::one_f_one_b && b.total() > 0) {
-    const double F = b.fwd, W = std::min(b.wgrad, b.bwd), B = b.bwd - W;
-    const double full = std::max(F + B + W, 1e-300), p = static_cast<double>(L.pp);
-    const double ratio = job.software.pipe_schedule == PipeSchedule::zb_h1
-                             ? (F + B - W) / full
-                             // DualPipe: (p/2 − 1)(F&B + B − 3W), F&B a forward and a backward
-                             // chunk overlapped, taken as F + B + W (their kernels still add).
-                             : (p / 2 - 1) / (p - 1) * std::max(0.0, F + 2 * B - 2 * W) / full;
-    tm.pp_bubble_seconds *= std::clamp(ratio, 0.0, 1.0);
-  }
-
-  // Data parallelism once per step, and the optimizer: the worst stage.
-  double dp_exposed = 0, optimizer = 0, fwd_before = 0, bwd_before = 0;
-  const std::int64_t shard = L.dp * L.cp;
-  const std::int64_t expert_shard = L.expert_dp();
-  DpStep d;
-  double update = 0;
-  for (std::size_t i = 0; i < comps.size(); ++i) {
-    const StageComposition& sc = comps[i];
-    if (i == 0 || !same_composition(sc, comps[i - 1])) {
-      std::int64_t dense_params =
-          sc.dense_layers * dense.dense_params + sc.moe_layers * moe.dense_params;
-      const std::int64_t expert_params = sc.moe_layers * moe.expert_params;
-      if (sc.first) dense_params += embed.params;
-      if (sc.last) dense_params += out.params;
-      d = dp_step(c, L, dense_params, expert_params);
-      const std::int64_t owned =
-          zero_as_run(job, L) >= 1
-              ? ceil_div(dense_params, shard) + ceil_div(expert_params, expert_shard)
-              : dense_params + expert_params;
-      update = streaming_seconds(c.rates, c.update_bytes * static_cast<double>(owned));
-    }
-    // Overlapped: the gradients reduce in buckets during the last micro-
-    // batch's backward (and while the stages before it drain); the parameters
-    // gather during the next step's first forward.
-    const double exposed = job.software.overlap_dp_comm
-                               ? overlapped(c, d.grads, st[i].bwd + bwd_before / vd) +
-                                     overlapped(c, d.params, st[i].fwd + fwd_before / vd)
-                               : d.grads + d.params;
-    dp_exposed = std::max(dp_exposed, exposed);
-    fwd_before += st[i].fwd;
-    bwd_before += st[i].bwd;
-    optimizer = std::max(optimizer, update);
-  }
-  // A tied embedding's two copies (first and last stage) sum their gradients.
-  if (s.tied_embeddings && L.pp > 1)
-    dp_exposed +=
-        collective_seconds(Collective::all_reduce, c.grad_bytes * static_cast<double>(embed.params),
-                           2, pipeline_across_nodes(c, L) ? c.inter : c.intra);
-  tm.dp_comm_seconds += dp_exposed;
-  tm.optimizer_seconds = optimizer;
+  add_pipeline(c, L, st, m, tm);
+  add_data_parallel(c, L, comps, st, dense, moe, embed, out, tm);
   res.step_seconds = tm.total_seconds();
 
-  // Memory: the peak stage. Stages of the same layers hold fewer micro-
-  // batches the later they come, so only the first of each kind can peak.
-  for (std::size_t i = 0; i < comps.size(); ++i) {
-    if (i > 0 && same_composition(comps[i], comps[i - 1])) continue;
-    const StageMemory sm =
-        stage_memory(c, L, static_cast<std::int64_t>(i), comps[i], dense, moe, embed, out);
-    if (i == 0 || sm.total_bytes > res.memory.total_bytes) res.memory = sm;
-  }
-  res.fits = res.memory.total_bytes <= res.hbm_bytes;
-  if (!res.fits) {
-    res.over_hbm_bytes = res.memory.total_bytes - res.hbm_bytes;
-    res.reason = over_hbm_reason(res.memory, res.hbm_bytes);
-  }
+  add_peak_memory(c, L, comps, dense, moe, embed, out, res);
 
   // Throughput and utilization.
   const double tokens = static_cast<double>(job.global_batch) * static_cast<double>(job.seq_len);
   const double chips = static_cast<double>(job.n_chips);
   res.model_flops_per_step = c.model_flops;
-  const double attn = (job.attention_flops == CausalMask::causal_half ? 2.0 : 4.0) *
-                      static_cast<double>(s.n_layers) * static_cast<double>(job.seq_len) *
-                      static_cast<double>(s.n_heads) * s.attention_head_dim();
-  switch (L.recompute) {
-    case Checkpointing::none: break;
-    case Checkpointing::selective: {
-      const std::uint32_t re = L.selective_modules();
-      if ((re & kRecomputeCoreAttn) && !job.software.flash_attention)
-        res.recompute_flops_per_step = tokens * attn;
-      // The recomputed modules' matmuls, forward: 2 FLOPs per weight and token.
-      const double moe_layers = s.is_moe() ? static_cast<double>(s.n_layers - s.n_dense_layers) : 0;
-      const double dense_layers = static_cast<double>(s.n_layers) - moe_layers;
-      const double up = s.gated ? 2 : 1, H = static_cast<double>(s.d_model);
-      const double ef = static_cast<double>(s.effective_expert_d_ff());
-      double weights = 0;
-      if ((re & kRecomputeMlaUpProj) && s.is_mla())
-        weights += static_cast<double>(s.n_layers) * static_cast<double>(s.n_heads) *
-                   (static_cast<double>(s.q_lora_rank > 0 ? s.q_lora_rank * s.d_head : 0) +
-                    static_cast<double>(s.kv_lora_rank * (s.qk_nope_head_dim + s.v_head_dim)));
-      if (re & kRecomputeMlp) weights += dense_layers * (up + 1) * H * static_cast<double>(s.d_ff);
-      if (re & kRecomputeOp)  // the keys, the output projection and one MLP matmul
-        weights += dense_layers * H *
-                   (static_cast<double>((s.n_kv_heads + s.n_heads) * s.d_head + s.d_ff));
-      if (re & kRecomputeSharedExperts)
-        weights += moe_layers * static_cast<double>(s.shared_experts) * (up + 1) * H * ef;
-      res.recompute_flops_per_step += 2 * tokens * weights;
-      break;
-    }
-    case Checkpointing::full:
-      res.recompute_flops_per_step =
-          recompute_share(s, L) * tokens *
-          (2.0 * static_cast<double>(c.params.non_embedding_active) + attn);
-      break;
-  }
+  res.recompute_flops_per_step = recompute_flops_per_step(c, L, tokens);
   const double peak_flops = res.step_seconds * chips * c.chip->peak_flops_per_s;
   res.tokens_per_second_per_chip = tokens / res.step_seconds / chips;
   res.mfu = res.model_flops_per_step / peak_flops;
