@@ -339,15 +339,16 @@ std::vector<StageComposition> stage_compositions(const JobContext& c, const Layo
   return out;
 }
 
-StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t stage,
-                         const StageComposition& comp, const LayerCost& dense, const LayerCost& moe,
-                         const EdgeCost& embed, const EdgeCost& out) {
+namespace {
+
+// The stage's weights, gradients and optimizer states into `m`: its
+// parameters by the group that reduces (and shards) them, at the ZeRO stage
+// it runs as.
+void add_model_states(const JobContext& c, const Layout& layout, const StageComposition& comp,
+                      const LayerCost& dense, const LayerCost& moe, const EdgeCost& embed,
+                      const EdgeCost& out, StageMemory& m) {
   const TrainingJob& job = *c.job;
   const char* what = "memory per rank";
-  StageMemory m;
-  m.stage = stage;
-  m.layers = comp.layers;
-  // Parameters on this rank, by the group that reduces (and shards) them.
   std::int64_t dense_params =
       checked_add(checked_mul(comp.dense_layers, dense.dense_params, what),
                   checked_mul(comp.moe_layers, moe.dense_params, what), what);
@@ -375,11 +376,26 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   if (job.software.fp32_grads && !job.software.fused_grad_accumulation)
     m.grads_bytes = checked_add(m.grads_bytes, bytes(2 * copies, false), what);
   m.optimizer_bytes = bytes(c.optimizer_bytes, zero >= 1);
+}
 
-  // Activations of the in-flight micro-batches (DualPipe: p + 1 on every rank).
+// What the stage's activations add up to at its peak.
+struct StageActivations {
+  std::int64_t bytes = 0;
+  std::int64_t first_chunk_in_flight = 0;  // micro-batches held by the stage's first chunk
+  std::int64_t loss_hole_bytes = 0;        // the block the loss's peak leaves reserved
+};
+
+// The kept activations of the stage's in-flight micro-batches (m.in_flight,
+// each chunk's own under the interleaved schedule), the embedding's and the
+// loss's, and the working set at the backward's peak: the loss's, or the
+// layers a full recomputation re-materialises, whichever is larger.
+StageActivations stage_activations(const JobContext& c, const Layout& layout, std::int64_t stage,
+                                   const StageComposition& comp, const LayerCost& dense,
+                                   const LayerCost& moe, const EdgeCost& embed, const EdgeCost& out,
+                                   const StageMemory& m, bool dualpipe) {
+  const TrainingJob& job = *c.job;
+  const char* what = "memory per rank";
   const std::int64_t mbs = micro_batches_per_step(job, layout);
-  m.in_flight =
-      dualpipe ? std::min(layout.pp + 1, mbs) : in_flight(stage, layout.pp, layout.vpp, mbs);
   // A chunk's kept activations; with full recomputation in groups of g
   // layers (Layout::recompute_group), one checkpoint (the group's input, the
   // same for a dense and an MoE layer) per group.
@@ -393,9 +409,10 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
     return checked_add(checked_mul(nd, dense.activation_bytes, what),
                        checked_mul(nm, moe.activation_bytes, what), what);
   };
+  StageActivations a;
   const std::int64_t per_micro_batch = chunk_bytes(comp.dense_layers, comp.moe_layers);
   std::int64_t act = checked_mul(m.in_flight, per_micro_batch, what);
-  std::int64_t first_chunk_in_flight = m.in_flight;
+  a.first_chunk_in_flight = m.in_flight;
   if (layout.vpp > 1 && !dualpipe) {
     // Megatron's interleaved schedule runs forward k on chunk (k mod p·v) / p:
     // p micro-batches through chunk 0, then p through chunk 1, and so on. Of
@@ -407,14 +424,15 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
     for (std::int64_t j = 0; j < v; ++j) {
       const std::int64_t held =
           m.in_flight / round * p + std::clamp<std::int64_t>(m.in_flight % round - j * p, 0, p);
-      if (j == 0) first_chunk_in_flight = held;
+      if (j == 0) a.first_chunk_in_flight = held;
       const auto [nd, nm] = chunk_kinds(c, mc, static_cast<std::size_t>(j * p + stage));
       const std::int64_t chunk = chunk_bytes(nd, nm);
       act = checked_add(act, checked_mul(held, chunk, what), what);
     }
   }
   if (comp.first)
-    act = checked_add(act, checked_mul(first_chunk_in_flight, embed.activation_bytes, what), what);
+    act =
+        checked_add(act, checked_mul(a.first_chunk_in_flight, embed.activation_bytes, what), what);
   if (comp.last) {
     act = checked_add(act, out.activation_bytes, what);
     act = checked_add(act, checked_mul(mbs, out.kept_per_micro_batch_bytes, what), what);
@@ -432,18 +450,26 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   }
   // The loss's peak (with the block it leaves reserved) or the recomputed
   // layers', whichever is larger: they come at different times.
-  std::int64_t hole = 0;
   if (comp.last && out.transient_bytes + out.loss_hole_bytes > working) {
     working = out.transient_bytes;
-    hole = out.loss_hole_bytes;
+    a.loss_hole_bytes = out.loss_hole_bytes;
   }
-  act = checked_add(act, working, what);
-  m.activations_bytes = act;
+  a.bytes = checked_add(act, working, what);
+  return a;
+}
 
-  // Buffers: pipeline send/receive, the sequence-parallel all-gather output,
-  // ZeRO-3's prefetched layers, a ZeRO-2/3 layer gradient awaiting its
-  // reduce-scatter, expert all-to-all staging.
+// Buffers: pipeline send/receive, the sequence-parallel all-gather output,
+// ZeRO-3's prefetched layers, a ZeRO-2/3 layer gradient awaiting its
+// reduce-scatter, expert all-to-all staging.
+std::int64_t stage_buffers(const JobContext& c, const Layout& layout, std::int64_t stage,
+                           const StageComposition& comp, const LayerCost& dense,
+                           const LayerCost& moe, const StageMemory& m,
+                           std::int64_t first_chunk_in_flight) {
+  const TrainingJob& job = *c.job;
+  const char* what = "memory per rank";
   const ModelShape& s = job.shape;
+  const int zero = zero_as_run(job, layout);
+  const std::int64_t mbs = micro_batches_per_step(job, layout);
   const std::int64_t n = checked_mul(layout.micro_batch, job.seq_len / layout.cp, what);
   const std::int64_t nH = checked_mul(n, s.d_model, what);
   std::int64_t buf = 0;
@@ -473,13 +499,35 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
                           static_cast<double>(s.d_model);
     buf = checked_add(buf, static_cast<std::int64_t>(std::ceil(4.0 * routed)), what);
   }
-  m.buffers_bytes = buf;
+  return buf;
+}
+
+}  // namespace
+
+StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t stage,
+                         const StageComposition& comp, const LayerCost& dense, const LayerCost& moe,
+                         const EdgeCost& embed, const EdgeCost& out) {
+  const TrainingJob& job = *c.job;
+  const char* what = "memory per rank";
+  StageMemory m;
+  m.stage = stage;
+  m.layers = comp.layers;
+  add_model_states(c, layout, comp, dense, moe, embed, out, m);
+  // Activations of the in-flight micro-batches (DualPipe: p + 1 on every rank).
+  const bool dualpipe = job.software.pipe_schedule == PipeSchedule::dualpipe && layout.pp > 1;
+  const std::int64_t mbs = micro_batches_per_step(job, layout);
+  m.in_flight =
+      dualpipe ? std::min(layout.pp + 1, mbs) : in_flight(stage, layout.pp, layout.vpp, mbs);
+  const StageActivations a =
+      stage_activations(c, layout, stage, comp, dense, moe, embed, out, m, dualpipe);
+  m.activations_bytes = a.bytes;
+  m.buffers_bytes = stage_buffers(c, layout, stage, comp, dense, moe, m, a.first_chunk_in_flight);
   const std::int64_t tensors = checked_add(
       checked_add(checked_add(m.weights_bytes, m.grads_bytes, what), m.optimizer_bytes, what),
       checked_add(m.activations_bytes, m.buffers_bytes, what), what);
   add_non_tensor_memory(job, layout, tensors, m);
   if (!m.non_tensor_measured)
-    m.fragmentation_bytes = checked_add(m.fragmentation_bytes, hole, what);
+    m.fragmentation_bytes = checked_add(m.fragmentation_bytes, a.loss_hole_bytes, what);
   m.total_bytes = checked_add(tensors, m.non_tensor_bytes(), what);
   return m;
 }
