@@ -236,22 +236,14 @@ TrainInputs at_likely(const TrainInputs& in, const PlanRanges& ranges) {
   return t;
 }
 
-RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
-                        const DataConstrainedLaw& law) {
-  ranges.validate();
-  const TrainInputs likely = at_likely(in, ranges);
-  likely.validate();
-  law.validate();
-  const Chip& chip = chip_by_name(likely.chip);
-  const GoodputInputs g =
-      likely.goodput.resolve(likely.n_params, likely.n_chips, likely.optimizer, likely.precision);
-  // Every draw must be a valid run: check the extremes once, not per draw.
-  for (double restart : {ranges.restart_minutes.low, ranges.restart_minutes.high}) {
-    GoodputInputs t = g;
-    t.restart_minutes = restart;
-    t.validate();
-  }
+namespace {
 
+// A run's days, dollars, energy and loss as functions of the five inputs
+// that can be ranges, at the likely run's chips, model, tokens and
+// checkpointing.
+RunModel run_model(const TrainInputs& likely, const GoodputInputs& g,
+                   const DataConstrainedLaw& law) {
+  const Chip& chip = chip_by_name(likely.chip);
   RunModel m;
   m.n_chips = static_cast<double>(likely.n_chips);
   m.active_params = likely.flops_params();
@@ -264,6 +256,83 @@ RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
   m.write = g.checkpoint_write_minutes;
   m.mode = g.mode;
   m.loss_of.emplace(law, m.active_params, m.tokens);
+  return m;
+}
+
+// The draws a histogram shows: up to their 99th percentile, the capped ones
+// left out (one stalled or 50-year draw would squeeze every other into the
+// first bin). The percentiles keep every draw.
+std::vector<double> shown_draws(const std::vector<double>& v, const std::vector<char>& capped) {
+  std::vector<double> kept;
+  kept.reserve(v.size());
+  for (std::size_t k = 0; k < v.size(); ++k)
+    if (!capped[k]) kept.push_back(v[k]);
+  if (kept.empty()) return v;
+  std::vector<double> scratch = kept;
+  const double p99 = select_quantile(scratch, 0.99);
+  std::erase_if(kept, [p99](double draw) { return draw > p99; });
+  return kept;
+}
+
+// One bar per input given as a range: the run at its low and at its high
+// end, the others at their likely values; the widest swing in days first.
+std::vector<TornadoBar> tornado_bars(const RunModel& m, const PlanRanges& ranges) {
+  std::vector<TornadoBar> bars;
+  for (int i = 0; i < kInputCount; ++i) {
+    const Range& rg = range_of(ranges, i);
+    if (rg.is_point()) continue;
+    const InputInfo& info = plan_input_info(kKeys[static_cast<std::size_t>(i)]);
+    TornadoBar bar;
+    bar.key = std::string(info.key);
+    bar.label = std::string(info.label);
+    bar.input_low = rg.low;
+    bar.input_high = rg.high;
+    auto eval = [&](double v) {
+      std::array<double, kInputCount> at{
+          ranges.mfu.likely, ranges.interruptions_per_1000_chip_days.likely,
+          ranges.restart_minutes.likely, ranges.price_per_chip_hour_dollars.likely,
+          ranges.tokens_available.likely};
+      at[static_cast<std::size_t>(i)] = v;
+      const auto o = m.days_and_cost(at[kMfu], at[kRate], at[kRestart], at[kPrice]);
+      return std::pair{o, m.loss(at[kUnique])};
+    };
+    const auto [lo, lo_loss] = eval(rg.low);
+    const auto [hi, hi_loss] = eval(rg.high);
+    bar.days_at_low = lo.days;
+    bar.days_at_high = hi.days;
+    bar.dollars_at_low = lo.dollars;
+    bar.dollars_at_high = hi.dollars;
+    bar.energy_kwh_at_low = lo.energy_kwh;
+    bar.energy_kwh_at_high = hi.energy_kwh;
+    bar.loss_at_low = lo_loss;
+    bar.loss_at_high = hi_loss;
+    bar.days_swing = std::abs(hi.days - lo.days);
+    bars.push_back(bar);
+  }
+  std::stable_sort(bars.begin(), bars.end(), [](const TornadoBar& a, const TornadoBar& b) {
+    return a.days_swing > b.days_swing;
+  });
+  return bars;
+}
+
+}  // namespace
+
+RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
+                        const DataConstrainedLaw& law) {
+  ranges.validate();
+  const TrainInputs likely = at_likely(in, ranges);
+  likely.validate();
+  law.validate();
+  const GoodputInputs g =
+      likely.goodput.resolve(likely.n_params, likely.n_chips, likely.optimizer, likely.precision);
+  // Every draw must be a valid run: check the extremes once, not per draw.
+  for (double restart : {ranges.restart_minutes.low, ranges.restart_minutes.high}) {
+    GoodputInputs t = g;
+    t.restart_minutes = restart;
+    t.validate();
+  }
+
+  const RunModel m = run_model(likely, g, law);
 
   RangeReport r;
   r.shape = ranges.shape;
@@ -317,66 +386,18 @@ RangeReport plan_ranges(const TrainInputs& in, const PlanRanges& ranges,
     r.capped_draws += o.capped ? 1 : 0;
     capped[k] = o.capped ? 1 : 0;
   }
-  // The histograms of days, dollars and energy show the draws up to their
-  // 99th percentile and leave the capped ones out: one stalled or 50-year
-  // draw would squeeze every other into the first bin. The percentiles keep
-  // every draw.
-  auto shown = [&](const std::vector<double>& v) {
-    std::vector<double> kept;
-    kept.reserve(n);
-    for (std::size_t k = 0; k < n; ++k)
-      if (!capped[k]) kept.push_back(v[k]);
-    if (kept.empty()) return v;
-    std::vector<double> scratch = kept;
-    const double p99 = select_quantile(scratch, 0.99);
-    std::erase_if(kept, [p99](double draw) { return draw > p99; });
-    return kept;
-  };
-  const std::vector<double> days_shown = shown(days);
-  const std::vector<double> dollars_shown = shown(dollars);
-  const std::vector<double> energy_shown = shown(energy);
+  // Before distribution(), which reorders the draws: `capped` is by draw.
+  const Histogram days_shown = histogram(shown_draws(days, capped));
+  const Histogram dollars_shown = histogram(shown_draws(dollars, capped));
+  const Histogram energy_shown = histogram(shown_draws(energy, capped));
   r.days = distribution(days, point.days);
   r.dollars = distribution(dollars, point.dollars);
   r.energy_kwh = distribution(energy, point.energy_kwh);
   r.loss = distribution(loss, point_loss);
-  r.days.histogram = histogram(days_shown);
-  r.dollars.histogram = histogram(dollars_shown);
-  r.energy_kwh.histogram = histogram(energy_shown);
-
-  for (int i = 0; i < kInputCount; ++i) {
-    const Range& rg = range_of(ranges, i);
-    if (rg.is_point()) continue;
-    const InputInfo& info = plan_input_info(kKeys[static_cast<std::size_t>(i)]);
-    TornadoBar bar;
-    bar.key = std::string(info.key);
-    bar.label = std::string(info.label);
-    bar.input_low = rg.low;
-    bar.input_high = rg.high;
-    auto eval = [&](double v) {
-      std::array<double, kInputCount> at{
-          ranges.mfu.likely, ranges.interruptions_per_1000_chip_days.likely,
-          ranges.restart_minutes.likely, ranges.price_per_chip_hour_dollars.likely,
-          ranges.tokens_available.likely};
-      at[static_cast<std::size_t>(i)] = v;
-      const auto o = m.days_and_cost(at[kMfu], at[kRate], at[kRestart], at[kPrice]);
-      return std::pair{o, m.loss(at[kUnique])};
-    };
-    const auto [lo, lo_loss] = eval(rg.low);
-    const auto [hi, hi_loss] = eval(rg.high);
-    bar.days_at_low = lo.days;
-    bar.days_at_high = hi.days;
-    bar.dollars_at_low = lo.dollars;
-    bar.dollars_at_high = hi.dollars;
-    bar.energy_kwh_at_low = lo.energy_kwh;
-    bar.energy_kwh_at_high = hi.energy_kwh;
-    bar.loss_at_low = lo_loss;
-    bar.loss_at_high = hi_loss;
-    bar.days_swing = std::abs(hi.days - lo.days);
-    r.tornado.push_back(bar);
-  }
-  std::stable_sort(
-      r.tornado.begin(), r.tornado.end(),
-      [](const TornadoBar& a, const TornadoBar& b) { return a.days_swing > b.days_swing; });
+  r.days.histogram = days_shown;
+  r.dollars.histogram = dollars_shown;
+  r.energy_kwh.histogram = energy_shown;
+  r.tornado = tornado_bars(m, ranges);
   return r;
 }
 
