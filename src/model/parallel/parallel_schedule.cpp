@@ -58,11 +58,13 @@ std::vector<Slot> stage_order(std::int64_t i, std::int64_t p, std::int64_t v, st
   return out;
 }
 
-}  // namespace
-
-PipelineSchedule simulate_pipeline(std::span<const double> fwd, std::span<const double> bwd,
-                                   std::int64_t m, std::int64_t v, double p2p,
-                                   std::span<const double> wgrad) {
+// Throws std::invalid_argument naming the first input simulate_pipeline()
+// cannot draw: stage times that disagree in number or are negative, a
+// weight-gradient time above its backward, zb-h1 interleaved, an interleaved
+// schedule whose micro-batches are not a multiple of the stages, or more
+// than 5e7 operations.
+void check_schedule_inputs(std::span<const double> fwd, std::span<const double> bwd, std::int64_t m,
+                           std::int64_t v, double p2p, std::span<const double> wgrad) {
   const std::int64_t p = static_cast<std::int64_t>(fwd.size());
   require_count(p, "pipeline stages", "stages", 1, 100'000);
   if (bwd.size() != fwd.size())
@@ -96,6 +98,31 @@ PipelineSchedule simulate_pipeline(std::span<const double> fwd, std::span<const 
     throw std::invalid_argument(
         "pipeline schedule too large to draw: stages × micro-batches × "
         "chunks must be at most 5e7");
+}
+
+// The operations in stage order, each stage's by start time; the makespan,
+// and the bubble: the share of the p stages × makespan with no operation.
+void summarise(PipelineSchedule& out) {
+  std::stable_sort(out.ops.begin(), out.ops.end(), [](const ScheduleOp& a, const ScheduleOp& b) {
+    return a.stage != b.stage ? a.stage < b.stage : a.start_seconds < b.start_seconds;
+  });
+  double busy = 0;
+  for (const ScheduleOp& op : out.ops) {
+    out.makespan_seconds = std::max(out.makespan_seconds, op.end_seconds);
+    busy += op.end_seconds - op.start_seconds;
+  }
+  if (out.makespan_seconds > 0)
+    out.bubble_fraction = 1.0 - busy / (static_cast<double>(out.stages) * out.makespan_seconds);
+}
+
+}  // namespace
+
+PipelineSchedule simulate_pipeline(std::span<const double> fwd, std::span<const double> bwd,
+                                   std::int64_t m, std::int64_t v, double p2p,
+                                   std::span<const double> wgrad) {
+  const std::int64_t p = static_cast<std::int64_t>(fwd.size());
+  check_schedule_inputs(fwd, bwd, m, v, p2p, wgrad);
+  const bool zb = !wgrad.empty();
   const std::int64_t stages_v = p * v;  // virtual stages
   const double unset = -1;
   // End times of each (virtual stage, micro-batch) forward and backward.
@@ -184,16 +211,7 @@ PipelineSchedule simulate_pipeline(std::span<const double> fwd, std::span<const 
     }
     if (!progressed) throw std::logic_error("pipeline schedule deadlocked");
   }
-  std::stable_sort(out.ops.begin(), out.ops.end(), [](const ScheduleOp& a, const ScheduleOp& b) {
-    return a.stage != b.stage ? a.stage < b.stage : a.start_seconds < b.start_seconds;
-  });
-  double busy = 0;
-  for (const ScheduleOp& op : out.ops) {
-    out.makespan_seconds = std::max(out.makespan_seconds, op.end_seconds);
-    busy += op.end_seconds - op.start_seconds;
-  }
-  if (out.makespan_seconds > 0)
-    out.bubble_fraction = 1.0 - busy / (static_cast<double>(p) * out.makespan_seconds);
+  summarise(out);
   return out;
 }
 
