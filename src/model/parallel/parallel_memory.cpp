@@ -35,6 +35,76 @@ std::int64_t korthikanti_layer_activation_bytes(std::int64_t s, std::int64_t b, 
                      checked_add(checked_mul(24, sbh, what), core, what) / t, what);  // eq. 2
 }
 
+namespace {
+
+// A layer's kept activations under torchtitan's op-level policy, on a rank
+// holding n tokens and heads_r query heads (kv_r KV heads).
+std::int64_t op_policy_activation_bytes(const ModelShape& shape, std::int64_t n, std::int64_t t,
+                                        bool sp, std::int64_t heads_r, std::int64_t kv_r) {
+  const char* what = "activation bytes";
+  const std::int64_t nH = checked_mul(n, shape.d_model, what);
+  const std::int64_t rep_div = sp ? t : 1;
+  const std::int64_t dh = shape.d_head;
+  // torchtitan's op-level policy keeps its save list's outputs (Layout's
+  // kRecomputeOp): the block's input (the checkpoint's), the queries and
+  // values (matmuls 1 and 3), the attention's output and log-sum-exp, the
+  // MLP's first matmul (5) and, gated, its down projection (7), and with
+  // sequence parallelism the two reduce-scatters' outputs. The norms, the
+  // keys, the output projection, the other MLP matmul and the element-wise
+  // work are recomputed, and nothing of theirs is kept.
+  const std::int64_t shard = ceil_div(nH, rep_div);  // a d_model-wide SP shard
+  const std::int64_t q = checked_mul({n, heads_r, dh}, what);
+  const std::int64_t v = checked_mul({n, kv_r, dh}, what);
+  std::int64_t elements = shard;
+  for (const std::int64_t kept : {q, v, q, checked_mul(n, shape.d_ff / t, what)})
+    elements = checked_add(elements, kept, what);
+  if (shape.gated) elements = checked_add(elements, nH, what);
+  if (sp) elements = checked_add(elements, checked_mul(2, shard, what), what);
+  return checked_add(checked_mul(2, elements, what), checked_mul({4, n, heads_r}, what), what);
+}
+
+// A layer's kept MLP activations on a rank holding n tokens: the dense MLP's,
+// or the routed experts' and the shared experts', less what the selective
+// recomputation's modules `re` re-run.
+std::int64_t mlp_activation_bytes(const ModelShape& shape, const LayerActivationInputs& in,
+                                  std::int64_t n, std::uint32_t re, bool moe) {
+  const char* what = "activation bytes";
+  const std::int64_t t = in.tp;
+  const std::int64_t H = shape.d_model;
+  std::int64_t bytes = 0;
+  // The MLP: non-gated keeps FC1's output and the activation's (2 × 2 bytes per
+  // hidden unit); fused SwiGLU keeps the gate and up outputs and the product (3 × 2).
+  // A recomputed MLP keeps only its input (with the norm's); a recomputed
+  // expert activation keeps FC1's outputs, not the product.
+  // With the SwiGLU's input kept in FP8 (TrainingSoftware::
+  // fp8_activation_input), the gate and up outputs take a byte each.
+  const std::int64_t per_unit = shape.gated ? (in.fp8_activation_input ? 4 : 6) : 4;
+  if (!moe) {
+    if (!(re & kRecomputeMlp))
+      bytes = checked_add(bytes, checked_mul({per_unit, n, shape.d_ff / t}, what), what);
+  } else {
+    // The experts' tokens: the TP group's (all n) when the experts split tp
+    // ways, etp sequence shards when fewer (Layout::etp).
+    const std::int64_t etp = in.etp > 0 ? in.etp : t;
+    const double routed = parallel_detail::expert_tokens(static_cast<double>(n), t, etp) *
+                          static_cast<double>(shape.top_k) * in.moe_load_imbalance;
+    const std::int64_t te = static_cast<std::int64_t>(std::ceil(routed));  // tokens × top_k
+    const std::int64_t ef = shape.effective_expert_d_ff();
+    // Permuted expert inputs, and the expert outputs where the combine
+    // weights them.
+    bytes =
+        checked_add(bytes, checked_mul({in.moe_combine_keeps_outputs ? 4 : 2, te, H}, what), what);
+    const std::int64_t act_unit = (re & kRecomputeMoeAct) ? per_unit - 2 : per_unit;
+    bytes = checked_add(bytes, checked_mul({act_unit, te, ef / etp}, what), what);
+    if (shape.shared_experts > 0 && !(re & kRecomputeSharedExperts))
+      bytes =
+          checked_add(bytes, checked_mul({per_unit, n, shape.shared_experts * ef / t}, what), what);
+  }
+  return bytes;
+}
+
+}  // namespace
+
 std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivationInputs& in,
                                     bool moe_layer) {
   shape.validate();
@@ -63,24 +133,7 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
   const std::int64_t heads_r = shape.n_heads / t;
   const std::int64_t kv_r = std::max<std::int64_t>(1, shape.n_kv_heads / t);
   const std::int64_t dh = shape.d_head;
-  if (re & kRecomputeOp) {
-    // torchtitan's op-level policy keeps its save list's outputs (Layout's
-    // kRecomputeOp): the block's input (the checkpoint's), the queries and
-    // values (matmuls 1 and 3), the attention's output and log-sum-exp, the
-    // MLP's first matmul (5) and, gated, its down projection (7), and with
-    // sequence parallelism the two reduce-scatters' outputs. The norms, the
-    // keys, the output projection, the other MLP matmul and the element-wise
-    // work are recomputed, and nothing of theirs is kept.
-    const std::int64_t shard = ceil_div(nH, rep_div);  // a d_model-wide SP shard
-    const std::int64_t q = checked_mul({n, heads_r, dh}, what);
-    const std::int64_t v = checked_mul({n, kv_r, dh}, what);
-    std::int64_t elements = shard;
-    for (const std::int64_t kept : {q, v, q, checked_mul(n, shape.d_ff / t, what)})
-      elements = checked_add(elements, kept, what);
-    if (shape.gated) elements = checked_add(elements, nH, what);
-    if (sp) elements = checked_add(elements, checked_mul(2, shard, what), what);
-    return checked_add(checked_mul(2, elements, what), checked_mul({4, n, heads_r}, what), what);
-  }
+  if (re & kRecomputeOp) return op_policy_activation_bytes(shape, n, t, sp, heads_r, kv_r);
 
   // Replicated across TP (sharded with SP): the inputs of the two norms and of
   // the two TP regions (QKV and MLP/router; the norms' outputs, which a
@@ -121,35 +174,7 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
     bytes = checked_add(bytes, checked_mul({per, in.micro_batch, heads_r, s_q, in.seq_len}, what),
                         what);
   }
-  // The MLP: non-gated keeps FC1's output and the activation's (2 × 2 bytes per
-  // hidden unit); fused SwiGLU keeps the gate and up outputs and the product (3 × 2).
-  // A recomputed MLP keeps only its input (with the norm's); a recomputed
-  // expert activation keeps FC1's outputs, not the product.
-  // With the SwiGLU's input kept in FP8 (TrainingSoftware::
-  // fp8_activation_input), the gate and up outputs take a byte each.
-  const std::int64_t per_unit = shape.gated ? (in.fp8_activation_input ? 4 : 6) : 4;
-  if (!moe) {
-    if (!(re & kRecomputeMlp))
-      bytes = checked_add(bytes, checked_mul({per_unit, n, shape.d_ff / t}, what), what);
-  } else {
-    // The experts' tokens: the TP group's (all n) when the experts split tp
-    // ways, etp sequence shards when fewer (Layout::etp).
-    const std::int64_t etp = in.etp > 0 ? in.etp : t;
-    const double routed = parallel_detail::expert_tokens(static_cast<double>(n), t, etp) *
-                          static_cast<double>(shape.top_k) * in.moe_load_imbalance;
-    const std::int64_t te = static_cast<std::int64_t>(std::ceil(routed));  // tokens × top_k
-    const std::int64_t ef = shape.effective_expert_d_ff();
-    // Permuted expert inputs, and the expert outputs where the combine
-    // weights them.
-    bytes =
-        checked_add(bytes, checked_mul({in.moe_combine_keeps_outputs ? 4 : 2, te, H}, what), what);
-    const std::int64_t act_unit = (re & kRecomputeMoeAct) ? per_unit - 2 : per_unit;
-    bytes = checked_add(bytes, checked_mul({act_unit, te, ef / etp}, what), what);
-    if (shape.shared_experts > 0 && !(re & kRecomputeSharedExperts))
-      bytes =
-          checked_add(bytes, checked_mul({per_unit, n, shape.shared_experts * ef / t}, what), what);
-  }
-  return bytes;
+  return checked_add(bytes, mlp_activation_bytes(shape, in, n, re, moe), what);
 }
 
 std::vector<std::int64_t> stage_layers(std::int64_t n_layers, std::int64_t pp) {
