@@ -41,6 +41,8 @@ ScenarioModel::ScenarioModel(QObject* parent) : QObject(parent) {
   connect(&undo_, &QUndoStack::cleanChanged, this, &ScenarioModel::fileStateChanged);
 }
 
+ScenarioModel::~ScenarioModel() { undo_.blockSignals(true); }
+
 bool ScenarioModel::edit(const QString& text, int field,
                          const std::function<void(Scenario&)>& change) {
   Scenario next = scenario_;

@@ -15,6 +15,10 @@ class ScenarioModel : public QObject {
   Q_OBJECT
  public:
   explicit ScenarioModel(QObject* parent = nullptr);
+  // Says nothing while it is destroyed: the undo stack announces a change of
+  // its clean state as it goes, when the path (and the window observing the
+  // model) may already be gone.
+  ~ScenarioModel() override;
 
   const Scenario& scenario() const { return scenario_; }
   QUndoStack* undoStack() { return &undo_; }

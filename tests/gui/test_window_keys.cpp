@@ -21,6 +21,7 @@
 
 #include <QTabWidget>
 #include "CheckList.h"
+#include "ScenarioModel.h"
 #include "SliderSpin.h"
 #include "budget/BudgetPanel.h"
 #include "isoflops/IsoflopsPanel.h"
@@ -330,4 +331,17 @@ TEST(WindowKeys, CliCommandsQuoteForTheShell) {
   // A value that starts with a dash is given as --flag=VALUE.
   EXPECT_EQ(cliCommandFor(QStringLiteral("budget"), QStringLiteral("-x.json")),
             QStringLiteral("napkin-cli budget --scenario=-x.json"));
+}
+
+// A model destroyed with unsaved changes says nothing as it goes (its undo
+// stack announced the clean state's change from its destructor, into a window
+// whose members and the model's path were already gone: found by ASan).
+TEST(WindowKeys, AModelWithUnsavedChangesDiesSilently) {
+  auto* model = new ScenarioModel;
+  ASSERT_TRUE(model->edit(QStringLiteral("chips"), 1, [](Scenario& s) { s.n_chips = 3000; }));
+  ASSERT_TRUE(model->isModified());
+  int said = 0;
+  QObject::connect(model, &ScenarioModel::fileStateChanged, [&said] { ++said; });
+  delete model;
+  EXPECT_EQ(said, 0);
 }
