@@ -200,6 +200,69 @@ double LayoutEval::p2p_seconds(double bytes, bool across_nodes) const {
   return collective_seconds(Collective::point_to_point, bytes, 2, across_nodes ? inter_ : intra_);
 }
 
+LayoutEval::DecodeStage LayoutEval::decode_stage(bool last, double b, double context,
+                                                 double kv_bytes, double touched) const {
+  const double table = last ? output_chip_ : 0.0;
+  DecodeStage st;
+  const double attn_flops = b * attn_flops_pair_ * context;
+  const double gemm_time = b * decode_flops_token_ / gemm_peak_ + 2.0 * b * table / table_peak_;
+  st.compute = gemm_time + attn_flops / attn_peak_;
+  const double weight_bytes =
+      (dense_read_ + expert_chip_ * touched) * weight_bytes_ + table * table_bytes_;
+  st.weights = weight_bytes / bw_;
+  st.kv = kv_bytes / bw_;
+  st.bytes = weight_bytes + kv_bytes;
+  if (per_kernel_) {
+    st.gemm = overlapped_kernel_seconds(gemm_time, st.weights, chip_->compute_units);
+    if (const double layers = stage_gemm_seconds(b, b * static_cast<double>(ep_), touched);
+        layers >= 0)
+      st.gemm =
+          layers + overlapped_kernel_seconds(2.0 * b * table / table_peak_,
+                                             table * table_bytes_ / bw_, chip_->compute_units);
+    st.attention = std::max(attn_flops / attn_peak_, st.kv);
+    st.elementwise =
+        b * (elementwise_bytes_token_ + (last ? logits_bytes_token_ : 0.0)) / elementwise_bw_;
+    st.launch = launch_seconds_;
+    st.roof = st.gemm + st.attention + st.elementwise + st.launch;
+  } else {
+    st.roof = std::max(st.compute, st.weights + st.kv);
+  }
+  return st;
+}
+
+LayoutEval::DecodeComm LayoutEval::decode_comm(double b) const {
+  const ServingModel& m = m_;
+  const double d = static_cast<double>(m.d_model);
+  DecodeComm c;
+  if (comm_) {
+    // Two all-reduces per layer (after attention and after the MLP or the
+    // experts' combine), of the micro-batch's activations.
+    if (tp_ > 1)
+      c.tp = 2.0 * stage_layers_ *
+             all_reduce_seconds(b * d * kActivationBytes, tp_group_, intra_, inter_);
+    // Dispatch and combine per MoE layer: each rank sends its share (1/TP) of
+    // its tokens' top_k activation copies.
+    if (ep_ > 1)
+      c.ep = 2.0 * stage_moe_layers_ *
+             group_collective_seconds(
+                 Collective::all_to_all,
+                 b * static_cast<double>(m.top_k) * d * kActivationBytes / static_cast<double>(tp_),
+                 ep_group_, intra_, inter_);
+    if (pp_ > 1) {
+      const double act = b * d * kActivationBytes;
+      c.hops = static_cast<double>(hops_intra_) * p2p_seconds(act, false) +
+               static_cast<double>(hops_inter_) * p2p_seconds(act, true) +
+               p2p_seconds(b * kTokenIdBytes, wrap_inter_);
+    }
+  }
+  // The last stage gathers the micro-batch's logits over its TP group.
+  c.gather = comm_ && logits_gather_bytes_token_ > 0
+                 ? group_collective_seconds(Collective::all_gather, b * logits_gather_bytes_token_,
+                                            tp_group_, intra_, inter_)
+                 : 0.0;
+  return c;
+}
+
 LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_t micro_batch,
                                          double context, double tokens_per_request) const {
   const ServingModel& m = m_;
@@ -207,7 +270,6 @@ LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_
   // verification) against its cache, read once.
   const double requests = static_cast<double>(micro_batch);
   const double b = requests * tokens_per_request;
-  const double d = static_cast<double>(m.d_model);
   // Routed experts a step touches: each of the b × EP tokens the EP group
   // routes picks top_k of the experts (uniform routing), so an expert is idle
   // with probability (1 − k/E)^(b·EP).
@@ -216,71 +278,12 @@ LayoutEval::Step LayoutEval::decode_step(std::int64_t micro_batches, std::int64_
     touched = 1.0 - std::pow(1.0 - static_cast<double>(m.top_k) / static_cast<double>(m.n_experts),
                              b * static_cast<double>(ep_));
   const double kv_bytes = requests * context * kv_bytes_token_ * kv_read_factor_;
-  // One stage's work on one micro-batch; the last stage also holds the
-  // unembedding (with one stage, that stage is the last).
-  struct Stage {
-    double compute = 0, weights = 0, kv = 0, roof = 0, bytes = 0;
-    double gemm = 0, attention = 0, elementwise = 0, launch = 0;
-  };
-  auto stage = [&](bool last) {
-    const double table = last ? output_chip_ : 0.0;
-    Stage st;
-    const double attn_flops = b * attn_flops_pair_ * context;
-    const double gemm_time = b * decode_flops_token_ / gemm_peak_ + 2.0 * b * table / table_peak_;
-    st.compute = gemm_time + attn_flops / attn_peak_;
-    const double weight_bytes =
-        (dense_read_ + expert_chip_ * touched) * weight_bytes_ + table * table_bytes_;
-    st.weights = weight_bytes / bw_;
-    st.kv = kv_bytes / bw_;
-    st.bytes = weight_bytes + kv_bytes;
-    if (per_kernel_) {
-      st.gemm = overlapped_kernel_seconds(gemm_time, st.weights, chip_->compute_units);
-      if (const double layers = stage_gemm_seconds(b, b * static_cast<double>(ep_), touched);
-          layers >= 0)
-        st.gemm =
-            layers + overlapped_kernel_seconds(2.0 * b * table / table_peak_,
-                                               table * table_bytes_ / bw_, chip_->compute_units);
-      st.attention = std::max(attn_flops / attn_peak_, st.kv);
-      st.elementwise =
-          b * (elementwise_bytes_token_ + (last ? logits_bytes_token_ : 0.0)) / elementwise_bw_;
-      st.launch = launch_seconds_;
-      st.roof = st.gemm + st.attention + st.elementwise + st.launch;
-    } else {
-      st.roof = std::max(st.compute, st.weights + st.kv);
-    }
-    return st;
-  };
-  const Stage last = stage(true);
-  const Stage other = pp_ > 1 ? stage(false) : last;
+  // With one stage, that stage is the last.
+  const DecodeStage last = decode_stage(true, b, context, kv_bytes, touched);
+  const DecodeStage other = pp_ > 1 ? decode_stage(false, b, context, kv_bytes, touched) : last;
+  const DecodeComm dc = decode_comm(b);
+  const double tp_comm = dc.tp, ep_comm = dc.ep, hops = dc.hops, gather = dc.gather;
 
-  double tp_comm = 0, ep_comm = 0, hops = 0;
-  if (comm_) {
-    // Two all-reduces per layer (after attention and after the MLP or the
-    // experts' combine), of the micro-batch's activations.
-    if (tp_ > 1)
-      tp_comm = 2.0 * stage_layers_ *
-                all_reduce_seconds(b * d * kActivationBytes, tp_group_, intra_, inter_);
-    // Dispatch and combine per MoE layer: each rank sends its share (1/TP) of
-    // its tokens' top_k activation copies.
-    if (ep_ > 1)
-      ep_comm = 2.0 * stage_moe_layers_ *
-                group_collective_seconds(Collective::all_to_all,
-                                         b * static_cast<double>(m.top_k) * d * kActivationBytes /
-                                             static_cast<double>(tp_),
-                                         ep_group_, intra_, inter_);
-    if (pp_ > 1) {
-      const double act = b * d * kActivationBytes;
-      hops = static_cast<double>(hops_intra_) * p2p_seconds(act, false) +
-             static_cast<double>(hops_inter_) * p2p_seconds(act, true) +
-             p2p_seconds(b * kTokenIdBytes, wrap_inter_);
-    }
-  }
-  // The last stage gathers the micro-batch's logits over its TP group.
-  const double gather =
-      comm_ && logits_gather_bytes_token_ > 0
-          ? group_collective_seconds(Collective::all_gather, b * logits_gather_bytes_token_,
-                                     tp_group_, intra_, inter_)
-          : 0.0;
   // A micro-batch's trip crosses every stage in turn; with M micro-batches in
   // flight the last stage must also serve all M of them each round.
   const double others = static_cast<double>(pp_ - 1);

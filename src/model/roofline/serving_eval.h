@@ -54,6 +54,22 @@ class LayoutEval {
   };
   Step decode_step(std::int64_t micro_batches, std::int64_t micro_batch, double context_tokens,
                    double tokens_per_request = 1) const;
+  // One pipeline stage's decode work on one micro-batch of `b` token
+  // positions at `context` tokens of cache (`kv_bytes` of it read), the
+  // routed experts `touched`; the last stage also holds the unembedding.
+  struct DecodeStage {
+    double compute = 0, weights = 0, kv = 0, roof = 0, bytes = 0;
+    double gemm = 0, attention = 0, elementwise = 0, launch = 0;
+  };
+  DecodeStage decode_stage(bool last, double b, double context, double kv_bytes,
+                           double touched) const;
+  // A decode step's communication for a micro-batch of `b` token positions:
+  // each stage's TP all-reduces and EP all-to-alls, the pipeline's hops, and
+  // the last stage's gather of the logits.
+  struct DecodeComm {
+    double tp = 0, ep = 0, hops = 0, gather = 0;
+  };
+  DecodeComm decode_comm(double b) const;
   // The context phase of `requests` prompts of in.prompt_tokens each, as
   // `chunks` chunks streamed through the pipeline.
   // prompt_tokens 0: in.prompt_tokens after in.cached_tokens; otherwise that
