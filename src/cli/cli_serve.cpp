@@ -13,6 +13,7 @@
 #include "framework_config.h"
 #include "inputs.h"
 #include "quantize.h"
+#include "roofline_settings.h"
 #include "roofline_view.h"
 #include "serving_search.h"
 #include "validate.h"
@@ -79,9 +80,9 @@ ServeRequest read_serve_flags(Args& a) {
   if (const auto mode = a.value("--mode")) {
     ModeInputs& mi = r.mode.emplace();
     mi.mode = parse_batching_mode(*mode, "--mode");
-    mi.prompt_spread = a.integer("--prompt-spread", 0, 0, 100'000'000, "tokens");
-    mi.output_spread = a.integer("--output-spread", 0, 0, 100'000'000, "tokens");
-    mi.concurrency = a.optional_integer("--concurrency", 1, 1'000'000, "requests");
+    mi.prompt_spread = a.integer("--prompt-spread", 0, 0, kMaxRunSpreadTokens, "tokens");
+    mi.output_spread = a.integer("--output-spread", 0, 0, kMaxRunSpreadTokens, "tokens");
+    mi.concurrency = a.optional_integer("--concurrency", 1, kMaxRunConcurrency, "requests");
     mi.max_tokens_per_step = a.optional_integer("--max-num-tokens", 1, 1'048'576, "tokens");
     if (const auto chunk = a.value("--chunked-prefill")) {
       if (*chunk != "on" && *chunk != "off")
@@ -89,8 +90,9 @@ ServeRequest read_serve_flags(Args& a) {
       mi.chunked_prefill = *chunk == "on";
     }
     if (mi.mode == BatchingMode::server)
-      mi.request_rate_per_second = a.real("--request-rate", 1, 1e-9, 1e9, "requests per second");
-    mi.requests = a.integer("--requests", 1000, 1, 100'000, "requests");
+      mi.request_rate_per_second = a.real("--request-rate", 1, kMinRunRequestRatePerSecond,
+                                          kMaxRunRequestRatePerSecond, "requests per second");
+    mi.requests = a.integer("--requests", 1000, 1, kMaxRunRequests, "requests");
     mi.seed = static_cast<std::uint64_t>(a.integer("--seed", 1, 0, 1'000'000'000, "seed"));
     r.frontier = a.flag("--frontier");
     r.ttft_p99_seconds = a.optional_real("--ttft-p99-s", 1e-6, 1e6, "s");

@@ -9,6 +9,7 @@
 #include "SliderSpin.h"
 #include "Text.h"
 #include "roofline/RooflineControls.h"
+#include "roofline_settings.h"
 #include "scenario.h"
 
 namespace napkin {
@@ -92,15 +93,15 @@ void declareServingRun(ControlColumn* col, ScenarioModel* m, RooflineControls& c
                    .decimals = 2,
                    .tooltip = tr("Server mode: Poisson arrivals per second (napkin-cli serve "
                                  "--request-rate)."),
-                   .accept_min = 1e-6,
-                   .accept_max = 1e9},
+                   .accept_min = kMinRunRequestRatePerSecond,
+                   .accept_max = kMaxRunRequestRatePerSecond},
                   runNumber(m, kRunRate, tr("request rate"),
                             &ServingLayoutSettings::run_request_rate_per_second));
   c.run_requests =
       col->slider({.key = QStringLiteral("run_requests"),
                    .label = tr("Requests"),
                    .min = 10,
-                   .max = 100'000,
+                   .max = kMaxRunRequests,
                    .scale = SliderSpin::Scale::log,
                    .ladder = Ladder::oneTwoFive(),
                    .integer = true,
@@ -122,7 +123,7 @@ void declareServingRun(ControlColumn* col, ScenarioModel* m, RooflineControls& c
                        "of the serving turn's (napkin-cli serve %1); 0: fixed. It must stay "
                        "below the turn's length.")
                         .arg(flag),
-         .accept_max = 1 << 24},
+         .accept_max = kMaxRunSpreadTokens},
         runNumber(m, field, label.toLower(), member));
   };
   c.run_prompt_spread = spread(QStringLiteral("run_prompt_spread"), tr("Prompt spread"),

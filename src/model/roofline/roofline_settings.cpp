@@ -50,14 +50,14 @@ void ServingLayoutSettings::validate() const {
   require_count(max_tokens_per_step, "serving_layout.max_tokens_per_step",
                 "tokens per iteration (0: the engine's)", 0, 1 << 20);
   require_count(run_concurrency, "serving_layout.run_concurrency",
-                "requests (0: what memory and the engine allow)", 0, 1'000'000);
+                "requests (0: what memory and the engine allow)", 0, kMaxRunConcurrency);
   require_real(run_request_rate_per_second, "serving_layout.run_request_rate_per_second",
-               "requests/s", 1e-6, 1e9);
-  require_count(run_requests, "serving_layout.run_requests", "requests", 1, 100'000);
+               "requests/s", kMinRunRequestRatePerSecond, kMaxRunRequestRatePerSecond);
+  require_count(run_requests, "serving_layout.run_requests", "requests", 1, kMaxRunRequests);
   require_count(run_prompt_spread_tokens, "serving_layout.run_prompt_spread_tokens", "tokens", 0,
-                1 << 24);
+                kMaxRunSpreadTokens);
   require_count(run_output_spread_tokens, "serving_layout.run_output_spread_tokens", "tokens", 0,
-                1 << 24);
+                kMaxRunSpreadTokens);
 }
 
 }  // namespace napkin

@@ -30,6 +30,16 @@ namespace napkin {
 // and a benchmark run of the layout.
 // The view reruns its search when this, the served model, the chip, the
 // serving set-up or the cost inputs change: a new input goes here.
+// What a benchmark run accepts, one range for the scenario file, the Serving
+// layout tab and napkin-cli serve --mode: requests per second (server runs),
+// requests simulated, the lengths' spread either side of the turn's, and
+// requests in flight.
+inline constexpr double kMinRunRequestRatePerSecond = 1e-6;
+inline constexpr double kMaxRunRequestRatePerSecond = 1e9;
+inline constexpr std::int64_t kMaxRunRequests = 100'000;
+inline constexpr std::int64_t kMaxRunSpreadTokens = std::int64_t{1} << 24;
+inline constexpr std::int64_t kMaxRunConcurrency = 1'000'000;
+
 struct ServingLayoutSettings {
   std::int64_t tp = 0;
   std::int64_t pp = 0;
