@@ -65,11 +65,14 @@ int run_parallel_scenario(Args& a, const std::string& path) {
   r.emit_to = a.choice("--emit", "none", {"none", "megatron", "torchtitan"});
   a.finish();
   const Scenario s = read_scenario(path, "parallel");
-  // The job first: a scenario whose job cannot be formed is refused with
-  // training_job()'s reason before any search.
-  if (const ParallelView bare = make_parallel_view(s); !bare.valid())
-    throw std::invalid_argument(path + ": " + bare.error);
-  const SearchResult search = scenario_layouts(s);
+  // A scenario whose job cannot be formed is refused with training_job()'s
+  // reason, as the panel says it.
+  SearchResult search;
+  try {
+    search = scenario_layouts(s);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(path + ": " + e.what());
+  }
   ParallelAnswer ans;
   ans.scenario = make_parallel_view(s, &search);
   const ParallelView& v = *ans.scenario;
