@@ -9,7 +9,6 @@
 #include "SliderSpin.h"
 #include "Text.h"
 #include "roofline/RooflineControls.h"
-#include "roofline_settings.h"
 #include "scenario.h"
 
 namespace napkin {
