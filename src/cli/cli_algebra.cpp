@@ -298,7 +298,10 @@ std::vector<Command> algebra_commands() {
        "[--objective flops|dollars] [--serving-chip C] [--serving-price 2.5] "
        "[--engine ideal|tensorrt-llm-0.6|tensorrt-llm|vllm|sglang|jetstream] "
        "[--ptq-law C_T,gamma_D,gamma_N,gamma_post[,b] (default: Kumar et al. 2024, Table 2)] "
-       "| --scenario FILE (a saved scenario's Budget planner, its resolved plan and ranges)); "
+       "| --scenario FILE [the flag of any scenario input (--chips, --days, --mfu, --price, "
+       "--seq, --gpus-per-node, ...) or --chip, replacing the file's value] [--save FILE (the "
+       "scenario so changed)] (a saved scenario's Budget planner, its resolved plan and "
+       "ranges)); "
        "--mfu, --price, --tokens-available, --interruptions-per-1000-chip-days and "
        "--restart-min take low:likely:high",
        run_budget},

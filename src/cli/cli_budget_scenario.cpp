@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "budget_view.h"
 #include "cli_common.h"
@@ -19,8 +20,10 @@ namespace napkin::cli {
 
 int run_budget_scenario(Args& a, const std::string& path) {
   const bool json = a.flag("--json");
+  const ScenarioFlags flags = read_scenario_flags(a);
   a.finish();
-  const Scenario s = read_scenario(path, "budget");
+  std::vector<ScenarioOverride> overrides;
+  const Scenario s = read_scenario(path, "budget", flags, overrides);
   const BudgetView v = make_budget_view(s);
   if (!v.valid()) throw std::invalid_argument(path + ": " + v.error);
   // The panel's checks: the budget's four and the scenario model's memory.
@@ -39,11 +42,13 @@ int run_budget_scenario(Args& a, const std::string& path) {
                     {"plan", resolved_plan_json(v.plan)},
                     {"memory_per_device_bytes", v.memory_per_device_bytes()},
                     {"train", v.train ? QJsonValue(run_report_json(*v.train)) : QJsonValue()},
-                    {"ranges", v.ranges ? QJsonValue(ranges_json(*v.ranges)) : QJsonValue()}};
+                    {"ranges", v.ranges ? QJsonValue(ranges_json(*v.ranges)) : QJsonValue()},
+                    {"overrides", overrides_json(overrides)}};
     print_json(o);
     return 0;
   }
   std::printf("Scenario: %s (%s)\n", subject.c_str(), path.c_str());
+  print_overrides(overrides);
   print_resolved_plan(v.plan);
   std::printf("\n");
   print_budget(in, report, none);

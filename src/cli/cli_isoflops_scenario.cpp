@@ -7,7 +7,9 @@
 // job has finished.
 #include <QJsonObject>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cli_common.h"
 #include "cli_long_run.h"
@@ -48,8 +50,18 @@ std::string ladder_text(const Scenario& s, const IsoflopsShown& v) {
 int run_isoflops_scenario(Args& a, const std::string& path) {
   const bool json = a.flag("--json");
   const double max_seconds = a.real("--max-seconds", 0, 0, 1e7, "s (0: no limit)");
+  // What sets the Budget planner's compute, the target C the panel follows.
+  const ScenarioFlags flags =
+      read_scenario_flags(a, {"hardware.chips", "budget.days", "budget.mfu"});
   a.finish();
-  const Scenario s = read_scenario(path, "isoflops");
+  std::vector<ScenarioOverride> overrides;
+  const Scenario s = read_scenario(path, "isoflops", flags, overrides);
+  if (!overrides.empty() && !s.isoflops.target_follows_budget)
+    throw std::invalid_argument(path + ": the IsoFLOPs target is the panel's own (" +
+                                format_sci(s.isoflops.manual_target_flops) +
+                                " FLOPs), not the Budget "
+                                "planner's compute; " +
+                                overrides.front().flag + " changes nothing it shows");
   LongRun run("resamples", s.isoflops.fit.resamples, json, max_seconds);
   IsoflopsSlow slow;
   try {
@@ -85,10 +97,12 @@ int run_isoflops_scenario(Args& a, const std::string& path) {
     o["n_opt_law"] = optional_json(f.n_opt_law);
     o["n_opt_law_interval"] = interval_json(f.n_opt_law_interval);
     if (v.ladder.truth) o["truth"] = law_json(*v.ladder.truth);
+    o["overrides"] = overrides_json(overrides);
     print_json(o);
     return 0;
   }
   std::printf("IsoFLOPs: %s (%s)\n", ladder_text(s, v).c_str(), path.c_str());
+  print_overrides(overrides);
   print_isoflops_optima(v.view());
   std::printf("\nFit (%s)\n", std::string(to_string(s.isoflops.fit.estimator)).c_str());
   row("law", v.fit ? law_text(v.fit->law) : "none: " + v.fit_error);

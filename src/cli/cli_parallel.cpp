@@ -524,7 +524,10 @@ const char* parallel_usage() {
            "all-to-alls behind another micro-batch's compute)] [--moe-imbalance 1.0] "
            "[--mfu-attention full|causal] "
            "[--emit megatron|torchtitan] | --scenario FILE [--top 10] [--emit megatron|torchtitan] "
-           "(a saved scenario's Parallelism panel: its job, its locks' search, the layout it "
+           "[--chip C] [--chips N] [--seq S] [--gpus-per-node G] [--scale-up-gb-per-s X] "
+           "[--scale-out-gb-per-s Y] [--non-tensor-gb G] (each replacing the file's value) "
+           "[--save FILE] (a saved scenario's Parallelism panel: its job, its locks' search, the "
+           "layout it "
            "runs and the plan's MFU, C and batch))";
   }();
   return usage.c_str();

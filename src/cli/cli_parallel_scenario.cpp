@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cli_common.h"
 #include "cli_parallel.h"
@@ -63,8 +64,13 @@ int run_parallel_scenario(Args& a, const std::string& path) {
   r.json = a.flag("--json");
   r.top = a.integer("--top", 10, 1, 1'000'000, "layouts");
   r.emit_to = a.choice("--emit", "none", {"none", "megatron", "torchtitan"});
+  // The inputs `parallel` reads with the same meaning without --scenario.
+  const ScenarioFlags flags = read_scenario_flags(
+      a, {"hardware.chips", "training.seq_len", "parallel.gpus_per_node",
+          "parallel.scale_up_gb_per_s", "parallel.scale_out_gb_per_s", "parallel.non_tensor_gb"});
   a.finish();
-  const Scenario s = read_scenario(path, "parallel");
+  std::vector<ScenarioOverride> overrides;
+  const Scenario s = read_scenario(path, "parallel", flags, overrides);
   // A scenario whose job cannot be formed is refused with training_job()'s
   // reason, as the panel says it.
   SearchResult search;
@@ -92,10 +98,13 @@ int run_parallel_scenario(Args& a, const std::string& path) {
                                         : emit_torchtitan(v.job, v.layout->layout);
   }
   if (r.json) {
-    print_json(parallel_json(r, ans));
+    QJsonObject o = parallel_json(r, ans);
+    o["overrides"] = overrides_json(overrides);
+    print_json(o);
     return 0;
   }
   std::printf("Scenario: %s (%s)\n", v.subject.c_str(), path.c_str());
+  print_overrides(overrides);
   std::printf("Locks: %s\n", ans.locks.empty()
                                  ? "none (every axis searched)"
                                  : (ans.locks + " (as --layout; the rest searched)").c_str());

@@ -394,8 +394,10 @@ std::vector<Command> scaling_commands() {
        run_fit},
       {"isoflops",
        "isoflops ([--seed S] [--noise 0.005] [--bias NATS] [--bias-mode fixed_schedule|per_budget] "
-       "[--budgets 1e18,1e19,...] [--target-flops C] | --scenario FILE [--max-seconds S] (a saved "
-       "scenario's IsoFLOPs panel: its ladder, fit and bootstrap at C*))",
+       "[--budgets 1e18,1e19,...] [--target-flops C] | --scenario FILE [--max-seconds S] [--chip "
+       "C] [--chips N] [--days D] [--mfu F] (the Budget planner's compute C* follows them, each "
+       "replacing the file's value) [--save FILE] (a saved scenario's IsoFLOPs panel: its "
+       "ladder, fit and bootstrap at C*))",
        run_isoflops},
   };
 }

@@ -7,9 +7,46 @@
 
 #include "cli_common.h"
 #include "format.h"
+#include "hardware.h"
 #include "scenario_json.h"
 
 namespace napkin::cli {
+
+namespace {
+
+// "4,096 chips", "40 %": the value as the input's control shows it.
+std::string input_value_text(const ScenarioInput& in, double value) {
+  const double shown = value * in.display_factor;
+  std::string text =
+      in.scientific
+          ? format_sci(shown, 3)
+          : format_grouped(shown, in.type == InputType::count ? 0 : std::max(in.decimals, 0));
+  const std::string_view unit = in.display_unit.empty() ? in.unit : in.display_unit;
+  if (!unit.empty()) text += " " + std::string(unit);
+  return text;
+}
+
+}  // namespace
+
+ScenarioFlags read_scenario_flags(Args& a, std::initializer_list<std::string_view> keys) {
+  ScenarioFlags f;
+  for (const ScenarioInput& in : scenario_inputs()) {
+    if (in.flag.empty()) continue;
+    if (keys.size() > 0 && std::find(keys.begin(), keys.end(), in.key) == keys.end()) continue;
+    if (const auto v = a.optional_input(in.key)) f.inputs.emplace_back(&in, *v);
+  }
+  f.chip = a.value("--chip");
+  if (f.chip) {
+    try {
+      f.chip = std::string(chip_by_name(*f.chip).name);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError("--" + std::string(e.what()));
+    }
+  }
+  f.save_to = a.value("--save");
+  if (f.save_to && f.save_to->empty()) throw UsageError("--save needs a file name");
+  return f;
+}
 
 Scenario read_scenario(const std::string& path, std::string_view command) {
   try {
@@ -24,6 +61,64 @@ Scenario read_scenario(const std::string& path, std::string_view command) {
     std::replace(m.begin(), m.end(), '\n', ' ');
     throw std::runtime_error(m);
   }
+}
+
+Scenario read_scenario(const std::string& path, std::string_view command,
+                       const ScenarioFlags& flags, std::vector<ScenarioOverride>& applied) {
+  Scenario s = read_scenario(path, command);
+  applied.clear();
+  for (const auto& [in, value] : flags.inputs) {
+    const double was = in->get(s);
+    applied.push_back({std::string(in->flag), std::string(in->key), std::string(in->label),
+                       input_value_text(*in, was), input_value_text(*in, value), was, value});
+    in->set(s, value);
+  }
+  if (flags.chip) {
+    applied.push_back({"--chip", "hardware.chip", "Chip", s.chip, *flags.chip, {}, {}});
+    s.chip = *flags.chip;
+  }
+  if (!applied.empty()) {
+    // The combination must be one the file itself could hold.
+    try {
+      s.validate();
+    } catch (const std::invalid_argument& e) {
+      std::string given;
+      for (const ScenarioOverride& o : applied)
+        given += (given.empty() ? "" : " ") + o.flag + " " + o.value_text;
+      throw std::invalid_argument(path + " with " + given + ": " + e.what());
+    }
+    // A predicted MFU replaces the assumed one: --mfu would change nothing.
+    const bool mfu_given = std::any_of(applied.begin(), applied.end(),
+                                       [](const auto& o) { return o.key == "budget.mfu"; });
+    if (mfu_given && s.parallel.mfu_source == MfuSource::predicted) {
+      const MfuChoice c = budget_mfu(s);
+      if (c.source == MfuSource::predicted)
+        throw std::invalid_argument(path + ": the plan's MFU is predicted for its layout (" +
+                                    format_percent(c.mfu) + ", " + c.layout +
+                                    "), not assumed; --mfu changes nothing it computes");
+    }
+  }
+  if (flags.save_to) save_scenario_file(s, *flags.save_to);
+  return s;
+}
+
+QJsonArray overrides_json(const std::vector<ScenarioOverride>& applied) {
+  QJsonArray a;
+  for (const ScenarioOverride& o : applied)
+    a.append(QJsonObject{{"flag", qs(o.flag)},
+                         {"key", qs(o.key)},
+                         {"file", o.file_value ? QJsonValue(*o.file_value) : qs(o.file_text)},
+                         {"value", o.value ? QJsonValue(*o.value) : qs(o.value_text)}});
+  return a;
+}
+
+void print_overrides(const std::vector<ScenarioOverride>& applied) {
+  if (applied.empty()) return;
+  std::string line;
+  for (const ScenarioOverride& o : applied)
+    line += (line.empty() ? "" : "; ") + o.flag + " " + o.value_text +
+            " (the file: " + o.file_text + ")";
+  std::printf("Overrides: %s\n", line.c_str());
 }
 
 QJsonObject resolved_plan_json(const ResolvedPlan& p) {

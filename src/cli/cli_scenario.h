@@ -1,19 +1,66 @@
 // A saved scenario read by a command (diff, serve --scenario): one line for
-// any load error, the reader's warnings (unknown keys kept) on stderr.
+// any load error, the reader's warnings (unknown keys kept) on stderr. Beside
+// --scenario, budget, parallel and isoflops also take the flags of the
+// registered inputs (inputs.h) they read, with those flags' meaning in the
+// command, and --chip: each replaces the file's value, as typing it in the app
+// would.
 #pragma once
 
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
+#include <QJsonArray>
 #include <QJsonObject>
 
+#include "inputs.h"
 #include "plan.h"
 #include "scenario.h"
 
 namespace napkin::cli {
 
+class Args;
+
+// What a command was told to change in the file: the registered inputs
+// (inputs.h) given as their flags, each checked against the registry's range,
+// and --chip NAME (a known chip); --save FILE writes the changed scenario.
+struct ScenarioFlags {
+  std::vector<std::pair<const ScenarioInput*, double>> inputs;
+  std::optional<std::string> chip;
+  std::optional<std::string> save_to;
+  bool any() const { return !inputs.empty() || chip.has_value(); }
+};
+// Reads them from `a` (before Args::finish()): the flags of the inputs `keys`
+// (every registered input with a flag when empty) and --chip, --save.
+ScenarioFlags read_scenario_flags(Args& a, std::initializer_list<std::string_view> keys = {});
+
+// One value a flag replaced: the flag, what it sets, the file's value and the
+// flag's, as text ("4,096 chips") and as numbers (none for --chip).
+struct ScenarioOverride {
+  std::string flag;
+  std::string key;
+  std::string label;
+  std::string file_text, value_text;
+  std::optional<double> file_value, value;
+};
+
 // Throws std::runtime_error with the reader's message on one line.
 Scenario read_scenario(const std::string& path, std::string_view command);
+// The file with `flags` applied (in the registry's order, then --chip), each one recorded in
+// `applied`; the result is validated as a loaded file is (a combination the
+// file could not hold is refused naming the flags), and written to
+// flags.save_to through the atomic writer when asked.
+Scenario read_scenario(const std::string& path, std::string_view command,
+                       const ScenarioFlags& flags, std::vector<ScenarioOverride>& applied);
+
+// The overrides as JSON (an array, empty when none), and as the text line
+// "Overrides: --chips 4,096 chips (the file: 2,048 chips); ..." (nothing
+// printed when none).
+QJsonArray overrides_json(const std::vector<ScenarioOverride>& applied);
+void print_overrides(const std::vector<ScenarioOverride>& applied);
 
 // The plan as it will run (resolve_plan), as every panel, the report and diff
 // read it: its MFU and source, C, the batch as asked and as run, the run's

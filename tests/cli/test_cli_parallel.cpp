@@ -412,8 +412,8 @@ TEST(CliParallel, AScenarioRunsItsParallelismPanel) {
   EXPECT_TRUE(text.out.contains(QString::fromStdString(app.plan.mfu_text())));
 
   expect_parallel_usage_error(
-      {QStringLiteral("--scenario"), path, QStringLiteral("--chips"), QStringLiteral("8")},
-      QStringLiteral("--chips cannot be combined with --scenario"));
+      {QStringLiteral("--scenario"), path, QStringLiteral("--global-batch"), QStringLiteral("8")},
+      QStringLiteral("--global-batch cannot be combined with --scenario"));
   expect_parallel_usage_error({QStringLiteral("--scenario"), dir.filePath("none.json")},
                               QStringLiteral("none.json"));
 }

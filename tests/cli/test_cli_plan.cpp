@@ -196,7 +196,8 @@ TEST(CliBudgetPlan, BadValuesGiveOneClearMessage) {
 // budget --scenario: a saved scenario's Budget planner with the numbers the
 // panel shows (the model's view of that scenario): C, the recommended run,
 // the panel's checks, the resolved plan, the ranges and the planned run of
-// "train this model". The budget's own flags do not combine with it.
+// "train this model". The budget's own flags that set no scenario input do
+// not combine with it (those that do: test_cli_scenario_flags.cpp).
 TEST(CliBudget, AScenarioRunsItsBudgetPlanner) {
   using namespace napkin;
   QTemporaryDir dir;
@@ -241,8 +242,8 @@ TEST(CliBudget, AScenarioRunsItsBudgetPlanner) {
   EXPECT_TRUE(text.out.contains(QStringLiteral("Budget MFU")));
 
   expect_usage_error({QStringLiteral("budget"), QStringLiteral("--scenario"), budget,
-                      QStringLiteral("--days"), QStringLiteral("10")},
-                     QStringLiteral("--days cannot be combined with --scenario"));
+                      QStringLiteral("--objective"), QStringLiteral("dollars")},
+                     QStringLiteral("--objective cannot be combined with --scenario"));
   const CliResult missing =
       run_cli({QStringLiteral("budget"), QStringLiteral("--scenario"), dir.filePath("no.json")});
   EXPECT_EQ(missing.exit_code, 2);
