@@ -182,8 +182,9 @@ ServingReadouts::ServingReadouts(ReadoutGrid* grid) : grid_(grid), notes_(new QL
   cost = grid->addSection(tr("Cost of a token"));
   dollars = add({.key = QStringLiteral("serving_dollars"),
                  .name = tr("$ / M tokens"),
-                 .tooltip = tr("chip-hour price ÷ tokens per chip-hour × 1e6, at the chosen "
-                               "layout and batch"),
+                 .tooltip = tr("serving price per chip-hour (the Budget planner's Serving "
+                               "price) ÷ tokens per chip-hour × 1e6, at the chosen layout and "
+                               "batch"),
                  .better = Better::lower,
                  .format = shows::dollars(3)});
   joules = add({.key = QStringLiteral("serving_joules"),

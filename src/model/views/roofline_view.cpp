@@ -125,7 +125,9 @@ ScenarioServing scenario_serving(const Scenario& s) {
   in.engine = s.serving.engine;
   in.overhead_seconds = s.serving.overhead_seconds;
   in.assume.communication = r.communication;
-  in.cost = {s.price_per_chip_hour_dollars, s.kwh_price_dollars, s.pue};
+  // Priced at the serving chips' price (the Budget planner's "Serving price",
+  // which its lifetime dollars use too), not the training cluster's.
+  in.cost = {s.serving.price_per_chip_hour_dollars, s.kwh_price_dollars, s.pue};
   if (r.max_tokens_per_step > 0) out.max_tokens_per_step = r.max_tokens_per_step;
   out.chunked_prefill = r.chunked_prefill;
   const std::int64_t chips = s.serving.chips;
@@ -193,7 +195,6 @@ double frontier_ttft_target_seconds(const Scenario& s) {
 
 bool same_serving_inputs(const Scenario& a, const Scenario& b) {
   return a.shape == b.shape && a.chip == b.chip && a.serving == b.serving &&
-         a.price_per_chip_hour_dollars == b.price_per_chip_hour_dollars &&
          a.kwh_price_dollars == b.kwh_price_dollars && a.pue == b.pue &&
          a.roofline.serving_layout == b.roofline.serving_layout;
 }

@@ -28,7 +28,8 @@ TEST(ScenarioServing, TakesEveryInputFromTheScenario) {
   s.roofline.serving_layout.ttft_budget_seconds = 0.0;  // not bounded
   s.roofline.serving_layout.tpot_budget_seconds = 0.04;
   s.roofline.serving_layout.communication = false;
-  s.price_per_chip_hour_dollars = 1.5;
+  s.serving.price_per_chip_hour_dollars = 1.5;
+  s.price_per_chip_hour_dollars = 4.0;  // the training cluster's: not the serving chips'
   const ScenarioServing ss = scenario_serving(s);
   const ServingInputs& in = ss.inputs.search.serving;
   EXPECT_EQ(in.chip, "TPU v5e");
@@ -325,6 +326,10 @@ TEST(ScenarioServing, SameInputsAreWhatTheViewReads) {
   EXPECT_TRUE(differs([](Scenario& s) { s.chip = "A100-80"; }));
   EXPECT_TRUE(differs([](Scenario& s) { s.shape.n_layers += 1; }));
   EXPECT_TRUE(differs([](Scenario& s) { s.pue = 1.3; }));
+  EXPECT_TRUE(differs([](Scenario& s) { s.serving.price_per_chip_hour_dollars = 1.5; }));
+  Scenario training_price = base;
+  training_price.price_per_chip_hour_dollars = 4.0;
+  EXPECT_TRUE(same_serving_inputs(base, training_price));
 }
 
 }  // namespace
