@@ -28,11 +28,11 @@ std::string input_value_text(const ScenarioInput& in, double value) {
 
 }  // namespace
 
-ScenarioFlags read_scenario_flags(Args& a, std::initializer_list<std::string_view> keys) {
+ScenarioFlags read_scenario_flags(Args& a, const std::vector<std::string_view>& keys) {
   ScenarioFlags f;
   for (const ScenarioInput& in : scenario_inputs()) {
     if (in.flag.empty()) continue;
-    if (keys.size() > 0 && std::find(keys.begin(), keys.end(), in.key) == keys.end()) continue;
+    if (std::find(keys.begin(), keys.end(), in.key) == keys.end()) continue;
     if (const auto v = a.optional_input(in.key)) f.inputs.emplace_back(&in, *v);
   }
   f.chip = a.value("--chip");

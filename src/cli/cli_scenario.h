@@ -1,12 +1,11 @@
 // A saved scenario read by a command (diff, serve --scenario): one line for
 // any load error, the reader's warnings (unknown keys kept) on stderr. Beside
-// --scenario, budget, parallel and isoflops also take the flags of the
+// --scenario, budget, parallel, isoflops and serve also take the flags of the
 // registered inputs (inputs.h) they read, with those flags' meaning in the
 // command, and --chip: each replaces the file's value, as typing it in the app
 // would.
 #pragma once
 
-#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,8 +33,8 @@ struct ScenarioFlags {
   bool any() const { return !inputs.empty() || chip.has_value(); }
 };
 // Reads them from `a` (before Args::finish()): the flags of the inputs `keys`
-// (every registered input with a flag when empty) and --chip, --save.
-ScenarioFlags read_scenario_flags(Args& a, std::initializer_list<std::string_view> keys = {});
+// and --chip, --save.
+ScenarioFlags read_scenario_flags(Args& a, const std::vector<std::string_view>& keys);
 
 // One value a flag replaced: the flag, what it sets, the file's value and the
 // flag's, as text ("4,096 chips") and as numbers (none for --chip).

@@ -80,8 +80,9 @@ ServeRequest read_serve_flags(Args& a) {
   if (const auto mode = a.value("--mode")) {
     ModeInputs& mi = r.mode.emplace();
     mi.mode = parse_batching_mode(*mode, "--mode");
-    mi.prompt_spread = a.integer("--prompt-spread", 0, 0, kMaxRunSpreadTokens, "tokens");
-    mi.output_spread = a.integer("--output-spread", 0, 0, kMaxRunSpreadTokens, "tokens");
+    // The run's numbers: registered inputs (the Serving layout tab's and the file's ranges).
+    mi.prompt_spread = a.count_input("roofline.serving_layout.run_prompt_spread_tokens");
+    mi.output_spread = a.count_input("roofline.serving_layout.run_output_spread_tokens");
     mi.concurrency = a.optional_integer("--concurrency", 1, kMaxRunConcurrency, "requests");
     mi.max_tokens_per_step = a.optional_integer("--max-num-tokens", 1, 1'048'576, "tokens");
     if (const auto chunk = a.value("--chunked-prefill")) {
@@ -90,9 +91,8 @@ ServeRequest read_serve_flags(Args& a) {
       mi.chunked_prefill = *chunk == "on";
     }
     if (mi.mode == BatchingMode::server)
-      mi.request_rate_per_second = a.real("--request-rate", 1, kMinRunRequestRatePerSecond,
-                                          kMaxRunRequestRatePerSecond, "requests per second");
-    mi.requests = a.integer("--requests", 1000, 1, kMaxRunRequests, "requests");
+      mi.request_rate_per_second = a.input("roofline.serving_layout.run_request_rate_per_second");
+    mi.requests = a.count_input("roofline.serving_layout.run_requests");
     mi.seed = static_cast<std::uint64_t>(a.integer("--seed", 1, 0, 1'000'000'000, "seed"));
     r.frontier = a.flag("--frontier");
     r.ttft_p99_seconds = a.optional_real("--ttft-p99-s", 1e-6, 1e6, "s");
@@ -219,12 +219,21 @@ int run_serve(Args& a) {
   if (const auto path = a.value("--scenario")) {
     const bool json = a.flag("--json");
     const bool frontier = a.flag("--frontier");
+    // The benchmark run's numbers, with the flags' meaning under --mode.
+    const ScenarioFlags flags =
+        read_scenario_flags(a, {"roofline.serving_layout.run_request_rate_per_second",
+                                "roofline.serving_layout.run_requests",
+                                "roofline.serving_layout.run_prompt_spread_tokens",
+                                "roofline.serving_layout.run_output_spread_tokens"});
     a.finish();
-    const Scenario s = read_scenario(*path, "serve");
+    std::vector<ScenarioOverride> overrides;
+    const Scenario s = read_scenario(*path, "serve", flags, overrides);
     const ScenarioServing in = scenario_serving(s);
+    if (!json) print_overrides(overrides);
     return print_serve_mode(
         in.model, in.run, json, s.model_name, frontier,
-        frontier ? std::optional<double>(frontier_ttft_target_seconds(s)) : std::nullopt);
+        frontier ? std::optional<double>(frontier_ttft_target_seconds(s)) : std::nullopt, nullptr,
+        QJsonObject{{"overrides", overrides_json(overrides)}});
   }
   ServeRequest r = read_serve_flags(a);
   const std::optional<ServingLayout> layout = serve_layout(r);
@@ -335,8 +344,10 @@ std::vector<Command> serve_commands() {
        "[--ttft-p99-s T]] "
        "[--draft-params N | --draft-config F [--draft-k 4] [--acceptance 0.7]] [--help] "
        "[--price 2.5] [--kwh-price 0.12] [--pue 1.2] [--tokens-per-day 1e9] "
-       "[--emit vllm|tensorrt-llm [--served-model NAME]] | --scenario FILE (the benchmark run of a "
-       "saved scenario's Serving layout tab; with --frontier its frontier too))",
+       "[--emit vllm|tensorrt-llm [--served-model NAME]] | --scenario FILE [--chip C] "
+       "[--request-rate R] [--requests N] [--prompt-spread S] [--output-spread S] (each replacing "
+       "the file's value) [--save FILE] (the benchmark run of a saved scenario's Serving layout "
+       "tab; with --frontier its frontier too))",
        run_serve},
       {"quantize",
        "quantize --values v1,v2,... [--bits 4] | quantize --energy [--params 70e9] "

@@ -90,7 +90,8 @@ std::string serve_help_text() {
 
 int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
                      const std::string& model_name, bool frontier,
-                     std::optional<double> ttft_p99_seconds, const ModeEmit* launch) {
+                     std::optional<double> ttft_p99_seconds, const ModeEmit* launch,
+                     const QJsonObject& extra) {
   const ModeResult r = evaluate_mode(model, in);
   std::optional<EmittedFlags> flags;
   if (launch) flags = launch->flags(r.concurrency);
@@ -136,6 +137,7 @@ int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
       o["max_request_rate_for_ttft"] =
           QJsonObject{{"ttft_p99_seconds", *ttft_p99_seconds}, {"requests_per_second", *max_rate}};
     if (flags) o["emit"] = emit_json(launch->framework, flags->text, flags->caveats);
+    for (auto it = extra.begin(); it != extra.end(); ++it) o[it.key()] = it.value();
     print_json(o);
     return 0;
   }

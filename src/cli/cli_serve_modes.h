@@ -24,11 +24,12 @@ struct ModeEmit {
 // Prints (or, with json, emits) the mode's result; with `frontier` the
 // latency–throughput frontier too, with `ttft_p99_seconds` the highest
 // request rate that keeps P99 TTFT within it, with `launch` the launch flags
-// (JSON "emit"). Returns the exit status.
+// (JSON "emit"); `extra` members are added to the JSON object. Returns the
+// exit status.
 int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
                      const std::string& model_name, bool frontier = false,
                      std::optional<double> ttft_p99_seconds = std::nullopt,
-                     const ModeEmit* launch = nullptr);
+                     const ModeEmit* launch = nullptr, const QJsonObject& extra = {});
 
 // --draft-params N | --draft-config FILE [--draft-k 4] [--acceptance 0.7]:
 // the draft model for speculative decoding (none without a draft flag).

@@ -415,10 +415,7 @@ void roofline_from_json(const Reader& r, RooflineSettings& s) {
   sl.choice<BatchingMode>("run_mode", s.serving_layout.run_mode,
                           [](std::string_view t) { return parse_batching_mode(t, "run_mode"); });
   sl.integer("run_concurrency", s.serving_layout.run_concurrency, 0, 1'000'000);
-  sl.real("run_request_rate_per_second", s.serving_layout.run_request_rate_per_second, 1e-6, 1e9);
-  sl.integer("run_requests", s.serving_layout.run_requests, 1, 100'000);
-  sl.integer("run_prompt_spread_tokens", s.serving_layout.run_prompt_spread_tokens, 0, 1 << 24);
-  sl.integer("run_output_spread_tokens", s.serving_layout.run_output_spread_tokens, 0, 1 << 24);
+  // The benchmark run's numbers are registered inputs (settings_from_json).
 }
 
 // An integer or null (null clears the lock; absent keeps it).
@@ -547,7 +544,13 @@ void settings_from_json(const Reader& top, Scenario& s) {
   const std::string_view src = top.source();
   isoflops_from_json(Reader(top.object("isoflops"), "isoflops.", src), s.isoflops);
   moe_from_json(Reader(top.object("moe"), "moe.", src), s.moe);
-  roofline_from_json(Reader(top.object("roofline"), "roofline.", src), s.roofline);
+  const Reader roofline(top.object("roofline"), "roofline.", src);
+  roofline_from_json(roofline, s.roofline);
+  const Reader run(roofline.object("serving_layout"), "roofline.serving_layout.", src);
+  run.input("roofline.serving_layout.run_request_rate_per_second", s);
+  run.input("roofline.serving_layout.run_requests", s);
+  run.input("roofline.serving_layout.run_prompt_spread_tokens", s);
+  run.input("roofline.serving_layout.run_output_spread_tokens", s);
   const Reader parallel(top.object("parallel"), "parallel.", src);
   parallel_from_json(parallel, s.parallel);
   parallel.input("parallel.global_batch_tokens", s);

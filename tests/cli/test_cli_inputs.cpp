@@ -28,6 +28,12 @@ QStringList command_for(std::string_view flag) {
   if (flag == "--seq" || flag == "--gpus-per-node" || flag == "--scale-up-gb-per-s" ||
       flag == "--scale-out-gb-per-s" || flag == "--non-tensor-gb")
     return {QStringLiteral("parallel"), QStringLiteral("--preset"), QStringLiteral("Llama-3-70B")};
+  // The Serving layout tab's benchmark run belongs to serve's server mode.
+  if (flag == "--request-rate" || flag == "--requests" || flag == "--prompt-spread" ||
+      flag == "--output-spread")
+    return {QStringLiteral("serve"),  QStringLiteral("--params"), QStringLiteral("7e9"),
+            QStringLiteral("--chip"), QStringLiteral("H100"),     QStringLiteral("--chips"),
+            QStringLiteral("1"),      QStringLiteral("--mode"),   QStringLiteral("server")};
   return {QStringLiteral("budget")};
 }
 

@@ -149,3 +149,21 @@ TEST(CliScenarioFlags, IsoflopsTargetFollowsTheBudgetFlags) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CliScenarioFlags, ServeTakesTheBenchmarkRunsFlags) {
+  QTemporaryDir dir;
+  const QString path = write_test_file(dir, "s.json", kScenario);
+  const CliResult base = json_ok(with_scenario("serve", path, ""));
+  EXPECT_EQ(base.json["requests"].toInteger(), 1000);  // the registry's default
+  const CliResult r = json_ok(with_scenario("serve", path, "--requests 200 --prompt-spread 64"));
+  EXPECT_EQ(r.json["requests"].toInteger(), 200);
+  EXPECT_EQ(r.json["overrides"].toArray().size(), 2);
+  expect_usage_error(with_scenario("serve", path, "--requests 0"),
+                     QStringLiteral("--requests must be a whole number in 1 – 100,000 requests"));
+  // The Budget planner does not read the benchmark run.
+  expect_usage_error(with_scenario("budget", path, "--requests 200"), QStringLiteral("--requests"));
+}
+
+}  // namespace

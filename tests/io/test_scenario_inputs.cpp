@@ -24,15 +24,34 @@ Scenario base() {
   return s;
 }
 
+// The input's JSON path: its section's objects ("roofline.serving_layout"),
+// then its key.
+QStringList json_path(const ScenarioInput& in) {
+  QStringList path = QString::fromUtf8(in.section.data(), in.section.size()).split(u'.');
+  path << QString::fromUtf8(in.json_key.data(), in.json_key.size());
+  return path;
+}
+
+QJsonValue value_at(const QJsonObject& doc, const QStringList& path) {
+  QJsonValue v = doc;
+  for (const QString& key : path) v = v.toObject()[key];
+  return v;
+}
+
+QJsonObject with_value_at(QJsonObject o, const QStringList& path, double v) {
+  if (path.size() == 1) {
+    o[path.front()] = v;
+  } else {
+    o[path.front()] = with_value_at(o[path.front()].toObject(), path.mid(1), v);
+  }
+  return o;
+}
+
 // The base document with one input's JSON value replaced.
 std::string with_value(const ScenarioInput& in, double v) {
-  QJsonObject doc =
+  const QJsonObject doc =
       QJsonDocument::fromJson(QByteArray::fromStdString(scenario_to_json(base()))).object();
-  const QString section = QString::fromUtf8(in.section.data(), in.section.size());
-  QJsonObject obj = doc[section].toObject();
-  obj[QString::fromUtf8(in.json_key.data(), in.json_key.size())] = v;
-  doc[section] = obj;
-  return QJsonDocument(doc).toJson().toStdString();
+  return QJsonDocument(with_value_at(doc, json_path(in), v)).toJson().toStdString();
 }
 
 }  // namespace
@@ -41,8 +60,7 @@ TEST(ScenarioInputs, EveryInputIsWrittenUnderItsKey) {
   const QJsonObject doc =
       QJsonDocument::fromJson(QByteArray::fromStdString(scenario_to_json(Scenario{}))).object();
   for (const ScenarioInput& in : scenario_inputs()) {
-    const QJsonValue v = doc[QString::fromUtf8(in.section.data(), in.section.size())]
-                             .toObject()[QString::fromUtf8(in.json_key.data(), in.json_key.size())];
+    const QJsonValue v = value_at(doc, json_path(in));
     ASSERT_TRUE(v.isDouble()) << in.key;
     EXPECT_DOUBLE_EQ(v.toDouble(), in.default_value) << in.key;
   }

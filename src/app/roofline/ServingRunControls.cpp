@@ -6,6 +6,7 @@
 
 #include "ControlColumn.h"
 #include "ScenarioBinding.h"
+#include "ScenarioControls.h"
 #include "SliderSpin.h"
 #include "Text.h"
 #include "roofline/RooflineControls.h"
@@ -31,12 +32,6 @@ QString tr(const char* text) {
 }
 
 using S = Scenario;
-
-auto runNumber(ScenarioModel* m, int field, const QString& label,
-               auto ServingLayoutSettings::*member) {
-  return numberBinding(
-      m, field, label, [member](auto& s) -> auto& { return s.roofline.serving_layout.*member; });
-}
 
 }  // namespace
 
@@ -81,56 +76,18 @@ void declareServingRun(ControlColumn* col, ScenarioModel* m, RooflineControls& c
           m, kRunConcurrency, tr("benchmark concurrency"),
           [](const S& s) { return QVariant(qint64{s.roofline.serving_layout.run_concurrency}); },
           [](S& s, QVariant v) { s.roofline.serving_layout.run_concurrency = v.toLongLong(); }));
-  c.run_rate =
-      col->slider({.key = QStringLiteral("run_rate"),
-                   .label = tr("Request rate"),
-                   .unit = tr("req/s"),
-                   .min = 0.01,
-                   .max = 1000,
-                   .scale = SliderSpin::Scale::log,
-                   .ladder = Ladder::oneTwoFive(),
-                   .decimals = 2,
-                   .tooltip = tr("Server mode: Poisson arrivals per second (napkin-cli serve "
-                                 "--request-rate)."),
-                   .accept_min = kMinRunRequestRatePerSecond,
-                   .accept_max = kMaxRunRequestRatePerSecond},
-                  runNumber(m, kRunRate, tr("request rate"),
-                            &ServingLayoutSettings::run_request_rate_per_second));
-  c.run_requests =
-      col->slider({.key = QStringLiteral("run_requests"),
-                   .label = tr("Requests"),
-                   .min = 10,
-                   .max = kMaxRunRequests,
-                   .scale = SliderSpin::Scale::log,
-                   .ladder = Ladder::oneTwoFive(),
-                   .integer = true,
-                   .tooltip = tr("Requests the offline or server run simulates (napkin-cli serve "
-                                 "--requests); at most 20 million output tokens in all."),
-                   .accept_min = 1},
-                  runNumber(m, kRunRequests, tr("requests"), &ServingLayoutSettings::run_requests));
-  auto spread = [&](const QString& key, const QString& label, const QString& flag, int field,
-                    std::int64_t ServingLayoutSettings::*member) {
-    return col->slider(
-        {.key = key,
-         .label = label,
-         .unit = tr("tokens"),
-         .min = 0,
-         .max = 8'192,
-         .ladder = Ladder::multipleOf(16),
-         .integer = true,
-         .tooltip = tr("The requests' lengths are uniform within this many tokens either side "
-                       "of the serving turn's (napkin-cli serve %1); 0: fixed. It must stay "
-                       "below the turn's length.")
-                        .arg(flag),
-         .accept_max = kMaxRunSpreadTokens},
-        runNumber(m, field, label.toLower(), member));
-  };
-  c.run_prompt_spread = spread(QStringLiteral("run_prompt_spread"), tr("Prompt spread"),
-                               QStringLiteral("--prompt-spread"), kRunPromptSpread,
-                               &ServingLayoutSettings::run_prompt_spread_tokens);
-  c.run_output_spread = spread(QStringLiteral("run_output_spread"), tr("Output spread"),
-                               QStringLiteral("--output-spread"), kRunOutputSpread,
-                               &ServingLayoutSettings::run_output_spread_tokens);
+  // The run's four numbers are registered inputs (inputs.h): label, range,
+  // slider, tooltip and the serve flag they share.
+  c.run_rate = declareInput(col, m, kRunRate, "roofline.serving_layout.run_request_rate_per_second",
+                            QStringLiteral("run_rate"));
+  c.run_requests = declareInput(col, m, kRunRequests, "roofline.serving_layout.run_requests",
+                                QStringLiteral("run_requests"));
+  c.run_prompt_spread =
+      declareInput(col, m, kRunPromptSpread, "roofline.serving_layout.run_prompt_spread_tokens",
+                   QStringLiteral("run_prompt_spread"));
+  c.run_output_spread =
+      declareInput(col, m, kRunOutputSpread, "roofline.serving_layout.run_output_spread_tokens",
+                   QStringLiteral("run_output_spread"));
 }
 
 void showServingRunInUse(const RooflineControls& c, const Scenario& s) {

@@ -3,7 +3,10 @@
 #include <array>
 #include <cmath>
 
+#include <vector>
+
 #include "format.h"
+#include "inputs_detail.h"
 #include "scenario.h"
 #include "validate.h"
 
@@ -508,16 +511,25 @@ std::string bound_text(const ScenarioInput& in, double v) {
 
 }  // namespace
 
-std::span<const ScenarioInput> scenario_inputs() { return kInputs; }
+std::span<const ScenarioInput> scenario_inputs() {
+  // This file's table, then the Serving layout tab's benchmark run.
+  static const std::vector<ScenarioInput> all = [] {
+    std::vector<ScenarioInput> v(kInputs.begin(), kInputs.end());
+    const std::span<const ScenarioInput> run = detail::serving_run_inputs();
+    v.insert(v.end(), run.begin(), run.end());
+    return v;
+  }();
+  return all;
+}
 
 const ScenarioInput& scenario_input(std::string_view key) {
-  for (const ScenarioInput& in : kInputs)
+  for (const ScenarioInput& in : scenario_inputs())
     if (in.key == key) return in;
   throw std::invalid_argument("unknown scenario input \"" + std::string(key) + "\"");
 }
 
 const ScenarioInput* scenario_input_by_flag(std::string_view flag) {
-  for (const ScenarioInput& in : kInputs)
+  for (const ScenarioInput& in : scenario_inputs())
     if (!in.flag.empty() && in.flag == flag) return &in;
   return nullptr;
 }
@@ -546,7 +558,7 @@ void check_input(const ScenarioInput& in, double value, std::string_view as_name
 }
 
 void check_inputs(const Scenario& s) {
-  for (const ScenarioInput& in : kInputs) check_input(in, in.get(s), in.key);
+  for (const ScenarioInput& in : scenario_inputs()) check_input(in, in.get(s), in.key);
 }
 
 }  // namespace napkin

@@ -102,3 +102,24 @@ TEST(Inputs, ValidateAppliesTheRegistry) {
     EXPECT_THROW_NAMING(s.validate(), std::string(in.key));
   }
 }
+
+// The Serving layout tab's benchmark run is registered under serve's flags,
+// with the run's own ranges (roofline_settings.h).
+TEST(Inputs, TheBenchmarkRunIsRegisteredUnderServesFlags) {
+  const ScenarioInput* rate = scenario_input_by_flag("--request-rate");
+  ASSERT_NE(rate, nullptr);
+  EXPECT_EQ(rate->key, "roofline.serving_layout.run_request_rate_per_second");
+  EXPECT_EQ(rate->lo, kMinRunRequestRatePerSecond);
+  EXPECT_EQ(rate->hi, kMaxRunRequestRatePerSecond);
+  const ScenarioInput* requests = scenario_input_by_flag("--requests");
+  ASSERT_NE(requests, nullptr);
+  EXPECT_EQ(requests->hi, static_cast<double>(kMaxRunRequests));
+  for (const char* flag : {"--prompt-spread", "--output-spread"}) {
+    const ScenarioInput* spread = scenario_input_by_flag(flag);
+    ASSERT_NE(spread, nullptr) << flag;
+    EXPECT_EQ(spread->hi, static_cast<double>(kMaxRunSpreadTokens));
+  }
+  Scenario s;
+  requests->set(s, 250);
+  EXPECT_EQ(s.roofline.serving_layout.run_requests, 250);
+}

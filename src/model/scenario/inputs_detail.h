@@ -1,0 +1,15 @@
+// The registry's tables by part (inputs.h joins them, in document order).
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <span>
+
+#include "inputs.h"
+
+namespace napkin::detail {
+
+// The Serving layout tab's benchmark run (inputs_serving_run.cpp).
+std::span<const ScenarioInput> serving_run_inputs();
+
+}  // namespace napkin::detail
