@@ -150,24 +150,11 @@ ColumnGuess guess_column(const std::vector<std::string>& header, LadderRole role
   return {};
 }
 
-CsvPreview preview_csv_ladder(std::string_view text, std::string_view source,
-                              std::int64_t max_rows) {
-  require_count(max_rows, "preview rows", "rows", 0, 1'000'000);
-  // One row more than shown tells whether the file goes on.
-  const Table table = read_table(text, source, kMaxCsvBytes, true, {}, max_rows + 1);
-  CsvPreview p;
-  p.source = std::string(source);
-  p.header = table.header;
-  if (static_cast<std::int64_t>(table.records.size()) <= max_rows)
-    p.data_rows = static_cast<std::int64_t>(table.records.size());
-  for (const Record& rec : table.records) {
-    if (static_cast<std::int64_t>(p.rows.size()) >= max_rows) break;
-    CsvPreviewRow row;
-    row.line = rec.line;
-    for (const Field& f : rec.fields) row.fields.push_back(f.text);
-    p.rows.push_back(std::move(row));
-  }
+namespace {
 
+// The column of each role, guessed from the header; a required role with
+// none is said in p.missing.
+void guess_columns(CsvPreview& p) {
   const std::string have = "the header has " + listed(p.header);
   LadderColumns& g = p.guess;
   const ColumnGuess n = guess_column(p.header, LadderRole::n_params);
@@ -191,27 +178,37 @@ CsvPreview preview_csv_ladder(std::string_view text, std::string_view source,
   const ColumnGuess b = guess_column(p.header, LadderRole::budget);
   g.budget = b.name;
   g.budget_scale = b.scale;
+}
 
-  // A column guessed by its name but holding text ("small", "1B run") is not
-  // mapped to a number: every row would be refused.
-  auto text_only = [&](const std::string& column) -> std::optional<std::string> {
-    const auto it = std::find(p.header.begin(), p.header.end(), column);
-    if (column.empty() || it == p.header.end()) return std::nullopt;
-    const auto k = static_cast<std::size_t>(it - p.header.begin());
-    std::optional<std::string> sample;
-    for (const CsvPreviewRow& r : p.rows) {
-      if (k >= r.fields.size()) continue;
-      const std::string_view s = trim(r.fields[k]);
-      if (s.empty()) continue;
-      double v = 0;
-      const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-      if (ec == std::errc() && ptr == s.data() + s.size()) return std::nullopt;
-      if (!sample) sample = std::string(s);
-    }
-    return sample;
-  };
-  auto unmap_text = [&](std::string& column, const char* role, bool required) {
-    const std::optional<std::string> sample = text_only(column);
+// The index of `column` in the header, if it is one.
+std::optional<std::size_t> column_index(const CsvPreview& p, const std::string& column) {
+  const auto it = std::find(p.header.begin(), p.header.end(), column);
+  if (column.empty() || it == p.header.end()) return std::nullopt;
+  return static_cast<std::size_t>(it - p.header.begin());
+}
+
+// The column's first non-empty field when no shown row holds a number there.
+std::optional<std::string> text_only(const CsvPreview& p, const std::string& column) {
+  const std::optional<std::size_t> k = column_index(p, column);
+  if (!k) return std::nullopt;
+  std::optional<std::string> sample;
+  for (const CsvPreviewRow& r : p.rows) {
+    if (*k >= r.fields.size()) continue;
+    const std::string_view s = trim(r.fields[*k]);
+    if (s.empty()) continue;
+    double v = 0;
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec == std::errc() && ptr == s.data() + s.size()) return std::nullopt;
+    if (!sample) sample = std::string(s);
+  }
+  return sample;
+}
+
+// A column guessed by its name but holding text ("small", "1B run") is not
+// mapped to a number: every row would be refused.
+void unmap_text_columns(CsvPreview& p) {
+  auto unmap = [&](std::string& column, const char* role, bool required) {
+    const std::optional<std::string> sample = text_only(p, column);
     if (!sample) return;
     std::string why =
         "\"" + column + "\" holds text (\"" + *sample + "\"), not numbers: not used as " + role;
@@ -221,35 +218,64 @@ CsvPreview preview_csv_ladder(std::string_view text, std::string_view source,
     else
       p.notes.push_back(std::move(why));
   };
-  unmap_text(g.n_params, "the parameters", true);
-  unmap_text(g.tokens, "the tokens", true);
-  unmap_text(g.loss, "the loss", true);
-  unmap_text(g.budget, "the budget", false);
+  LadderColumns& g = p.guess;
+  unmap(g.n_params, "the parameters", true);
+  unmap(g.tokens, "the tokens", true);
+  unmap(g.loss, "the loss", true);
+  unmap(g.budget, "the budget", false);
+}
 
-  // Unit hints from the first rows' magnitudes: a ladder's smallest model
-  // has millions of parameters and trains on hundreds of millions of tokens.
-  auto smallest = [&](const std::string& column) -> std::optional<double> {
-    const auto it = std::find(p.header.begin(), p.header.end(), column);
-    if (column.empty() || it == p.header.end()) return std::nullopt;
-    const auto k = static_cast<std::size_t>(it - p.header.begin());
-    std::optional<double> lo;
-    for (const CsvPreviewRow& r : p.rows) {
-      if (k >= r.fields.size()) continue;
-      double v = 0;
-      const std::string_view s = trim(r.fields[k]);
-      const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-      if (ec == std::errc() && ptr == s.data() + s.size() && std::isfinite(v) && v > 0)
-        lo = lo ? std::min(*lo, v) : v;
-    }
-    return lo;
-  };
-  if (const auto lo = smallest(g.n_params); lo && *lo * g.n_params_scale < 1e5)
+// The smallest positive number the shown rows hold in `column`.
+std::optional<double> smallest(const CsvPreview& p, const std::string& column) {
+  const std::optional<std::size_t> k = column_index(p, column);
+  if (!k) return std::nullopt;
+  std::optional<double> lo;
+  for (const CsvPreviewRow& r : p.rows) {
+    if (*k >= r.fields.size()) continue;
+    double v = 0;
+    const std::string_view s = trim(r.fields[*k]);
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec == std::errc() && ptr == s.data() + s.size() && std::isfinite(v) && v > 0)
+      lo = lo ? std::min(*lo, v) : v;
+  }
+  return lo;
+}
+
+// Unit hints from the first rows' magnitudes: a ladder's smallest model has
+// millions of parameters and trains on hundreds of millions of tokens.
+void add_unit_hints(CsvPreview& p) {
+  const LadderColumns& g = p.guess;
+  if (const auto lo = smallest(p, g.n_params); lo && *lo * g.n_params_scale < 1e5)
     p.notes.push_back("the parameters in \"" + g.n_params + "\" start at " + format_value(*lo) +
                       ": if they are in millions or billions, set the column's unit");
-  if (const auto lo = smallest(g.tokens);
+  if (const auto lo = smallest(p, g.tokens);
       lo && g.tokens_kind == TokensKind::tokens && *lo * g.tokens_scale < 1e6)
     p.notes.push_back("the tokens in \"" + g.tokens + "\" start at " + format_value(*lo) +
                       ": if they are in millions or billions, set the column's unit");
+}
+
+}  // namespace
+
+CsvPreview preview_csv_ladder(std::string_view text, std::string_view source,
+                              std::int64_t max_rows) {
+  require_count(max_rows, "preview rows", "rows", 0, 1'000'000);
+  // One row more than shown tells whether the file goes on.
+  const Table table = read_table(text, source, kMaxCsvBytes, true, {}, max_rows + 1);
+  CsvPreview p;
+  p.source = std::string(source);
+  p.header = table.header;
+  if (static_cast<std::int64_t>(table.records.size()) <= max_rows)
+    p.data_rows = static_cast<std::int64_t>(table.records.size());
+  for (const Record& rec : table.records) {
+    if (static_cast<std::int64_t>(p.rows.size()) >= max_rows) break;
+    CsvPreviewRow row;
+    row.line = rec.line;
+    for (const Field& f : rec.fields) row.fields.push_back(f.text);
+    p.rows.push_back(std::move(row));
+  }
+  guess_columns(p);
+  unmap_text_columns(p);
+  add_unit_hints(p);
   return p;
 }
 
