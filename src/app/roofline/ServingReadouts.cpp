@@ -182,9 +182,10 @@ ServingReadouts::ServingReadouts(ReadoutGrid* grid) : grid_(grid), notes_(new QL
   cost = grid->addSection(tr("Cost of a token"));
   dollars = add({.key = QStringLiteral("serving_dollars"),
                  .name = tr("$ / M tokens"),
-                 .tooltip = tr("serving price per chip-hour (the Budget planner's Serving "
-                               "price) ÷ tokens per chip-hour × 1e6, at the chosen layout and "
-                               "batch"),
+                 .tooltip = tr("price per chip-hour ÷ tokens per chip-hour × 1e6, at the "
+                               "chosen layout and batch; the price is the Budget planner's "
+                               "Serving price when this chip is its Serving chip, else the "
+                               "chip's training price"),
                  .better = Better::lower,
                  .format = shows::dollars(3)});
   joules = add({.key = QStringLiteral("serving_joules"),

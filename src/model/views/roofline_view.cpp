@@ -125,9 +125,7 @@ ScenarioServing scenario_serving(const Scenario& s) {
   in.engine = s.serving.engine;
   in.overhead_seconds = s.serving.overhead_seconds;
   in.assume.communication = r.communication;
-  // Priced at the serving chips' price (the Budget planner's "Serving price",
-  // which its lifetime dollars use too), not the training cluster's.
-  in.cost = {s.serving.price_per_chip_hour_dollars, s.kwh_price_dollars, s.pue};
+  in.cost = {serving_price_per_chip_hour_dollars(s), s.kwh_price_dollars, s.pue};
   if (r.max_tokens_per_step > 0) out.max_tokens_per_step = r.max_tokens_per_step;
   out.chunked_prefill = r.chunked_prefill;
   const std::int64_t chips = s.serving.chips;
@@ -193,8 +191,14 @@ double frontier_ttft_target_seconds(const Scenario& s) {
   return bound > 0 ? bound : s.serving.latency_budget_seconds;
 }
 
+double serving_price_per_chip_hour_dollars(const Scenario& s) {
+  const bool serving_chip = s.serving.chip.empty() || s.serving.chip == s.chip;
+  return serving_chip ? s.serving.price_per_chip_hour_dollars : s.price_per_chip_hour_dollars;
+}
+
 bool same_serving_inputs(const Scenario& a, const Scenario& b) {
   return a.shape == b.shape && a.chip == b.chip && a.serving == b.serving &&
+         a.price_per_chip_hour_dollars == b.price_per_chip_hour_dollars &&
          a.kwh_price_dollars == b.kwh_price_dollars && a.pue == b.pue &&
          a.roofline.serving_layout == b.roofline.serving_layout;
 }

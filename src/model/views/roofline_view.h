@@ -109,6 +109,11 @@ struct ScenarioServing {
 };
 // Throws std::invalid_argument when the serving chips cannot be split at all.
 ScenarioServing scenario_serving(const Scenario& s);
+// The chip-hour price the Serving layout tab prices its tokens at: the
+// serving price (the Budget planner's, which its lifetime dollars use) when
+// the scenario's chip is the serving chip (serving.chip empty or the same),
+// else that chip's own price in the scenario, the training price.
+double serving_price_per_chip_hour_dollars(const Scenario& s);
 // The P99 TTFT the frontier's request rate is sized for: the Serving layout's
 // TTFT bound, else the turn budget.
 double frontier_ttft_target_seconds(const Scenario& s);
