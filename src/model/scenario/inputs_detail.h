@@ -1,8 +1,6 @@
 // The registry's tables by part (inputs.h joins them, in document order).
 #pragma once
 
-#include <array>
-#include <cmath>
 #include <span>
 
 #include "inputs.h"

@@ -2,6 +2,11 @@
 // the four numbers `napkin-cli serve --mode` takes as flags, registered with
 // the rest of the scenario's inputs (inputs.h). Their ranges are the run's
 // own (roofline_settings.h), which RooflineSettings::validate also applies.
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <string_view>
+
 #include "inputs_detail.h"
 #include "scenario.h"
 
@@ -14,6 +19,30 @@ using S = Scenario;
 constexpr std::string_view kSpreadTooltip =
     "The requests' lengths are uniform within this many tokens either side of the serving "
     "turn's (tokens); 0: fixed. It must stay below the turn's length.";
+
+// A spread of the requests' lengths (prompt or output) around the turn's.
+template <std::int64_t ServingLayoutSettings::*Member>
+ScenarioInput spread_input(std::string_view key, std::string_view json_key, std::string_view flag,
+                           std::string_view label) {
+  return ScenarioInput{
+      .key = key,
+      .section = "roofline.serving_layout",
+      .json_key = json_key,
+      .flag = flag,
+      .label = label,
+      .unit = "tokens",
+      .display_unit = "tokens",
+      .type = InputType::count,
+      .default_value = 0,
+      .lo = 0,
+      .hi = static_cast<double>(kMaxRunSpreadTokens),
+      .slider_lo = 0,
+      .slider_hi = 8'192,
+      .ladder = Ladder::multipleOf(16),
+      .tooltip = kSpreadTooltip,
+      .get = [](const S& s) { return static_cast<double>(s.roofline.serving_layout.*Member); },
+      .set = [](S& s, double v) { s.roofline.serving_layout.*Member = std::llround(v); }};
+}
 
 }  // namespace
 
@@ -61,54 +90,12 @@ std::span<const ScenarioInput> serving_run_inputs() {
                 return static_cast<double>(s.roofline.serving_layout.run_requests);
               },
           .set = [](S& s, double v) { s.roofline.serving_layout.run_requests = std::llround(v); }},
-      ScenarioInput{.key = "roofline.serving_layout.run_prompt_spread_tokens",
-                    .section = "roofline.serving_layout",
-                    .json_key = "run_prompt_spread_tokens",
-                    .flag = "--prompt-spread",
-                    .label = "Prompt spread",
-                    .unit = "tokens",
-                    .display_unit = "tokens",
-                    .type = InputType::count,
-                    .default_value = 0,
-                    .lo = 0,
-                    .hi = static_cast<double>(kMaxRunSpreadTokens),
-                    .slider_lo = 0,
-                    .slider_hi = 8'192,
-                    .ladder = Ladder::multipleOf(16),
-                    .tooltip = kSpreadTooltip,
-                    .get =
-                        [](const S& s) {
-                          return static_cast<double>(
-                              s.roofline.serving_layout.run_prompt_spread_tokens);
-                        },
-                    .set =
-                        [](S& s, double v) {
-                          s.roofline.serving_layout.run_prompt_spread_tokens = std::llround(v);
-                        }},
-      ScenarioInput{.key = "roofline.serving_layout.run_output_spread_tokens",
-                    .section = "roofline.serving_layout",
-                    .json_key = "run_output_spread_tokens",
-                    .flag = "--output-spread",
-                    .label = "Output spread",
-                    .unit = "tokens",
-                    .display_unit = "tokens",
-                    .type = InputType::count,
-                    .default_value = 0,
-                    .lo = 0,
-                    .hi = static_cast<double>(kMaxRunSpreadTokens),
-                    .slider_lo = 0,
-                    .slider_hi = 8'192,
-                    .ladder = Ladder::multipleOf(16),
-                    .tooltip = kSpreadTooltip,
-                    .get =
-                        [](const S& s) {
-                          return static_cast<double>(
-                              s.roofline.serving_layout.run_output_spread_tokens);
-                        },
-                    .set =
-                        [](S& s, double v) {
-                          s.roofline.serving_layout.run_output_spread_tokens = std::llround(v);
-                        }},
+      spread_input<&ServingLayoutSettings::run_prompt_spread_tokens>(
+          "roofline.serving_layout.run_prompt_spread_tokens", "run_prompt_spread_tokens",
+          "--prompt-spread", "Prompt spread"),
+      spread_input<&ServingLayoutSettings::run_output_spread_tokens>(
+          "roofline.serving_layout.run_output_spread_tokens", "run_output_spread_tokens",
+          "--output-spread", "Output spread"),
   };
   return kRun;
 }
