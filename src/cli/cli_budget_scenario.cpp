@@ -30,6 +30,7 @@ int run_budget_scenario(Args& a, const std::string& path) {
   a.finish();
   std::vector<ScenarioOverride> overrides;
   const Scenario s = read_scenario(path, "budget", flags, overrides);
+  save_scenario_if_asked(flags, s);
   const BudgetView v = make_budget_view(s);
   if (!v.valid()) throw std::invalid_argument(path + ": " + v.error);
   // The panel's checks: the budget's four and the scenario model's memory.

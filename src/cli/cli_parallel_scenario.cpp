@@ -71,6 +71,7 @@ int run_parallel_scenario(Args& a, const std::string& path) {
   a.finish();
   std::vector<ScenarioOverride> overrides;
   const Scenario s = read_scenario(path, "parallel", flags, overrides);
+  save_scenario_if_asked(flags, s);
   // A scenario whose job cannot be formed is refused with training_job()'s
   // reason, as the panel says it.
   SearchResult search;

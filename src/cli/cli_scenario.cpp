@@ -69,12 +69,12 @@ Scenario read_scenario(const std::string& path, std::string_view command,
   applied.clear();
   for (const auto& [in, value] : flags.inputs) {
     const double was = in->get(s);
-    applied.push_back({std::string(in->flag), std::string(in->key), std::string(in->label),
-                       input_value_text(*in, was), input_value_text(*in, value), was, value});
+    applied.push_back({std::string(in->flag), std::string(in->key), input_value_text(*in, was),
+                       input_value_text(*in, value), was, value});
     in->set(s, value);
   }
   if (flags.chip) {
-    applied.push_back({"--chip", "hardware.chip", "Chip", s.chip, *flags.chip, {}, {}});
+    applied.push_back({"--chip", "hardware.chip", s.chip, *flags.chip, {}, {}});
     s.chip = *flags.chip;
   }
   if (!applied.empty()) {
@@ -98,8 +98,11 @@ Scenario read_scenario(const std::string& path, std::string_view command,
                                     "), not assumed; --mfu changes nothing it computes");
     }
   }
-  if (flags.save_to) save_scenario_file(s, *flags.save_to);
   return s;
+}
+
+void save_scenario_if_asked(const ScenarioFlags& flags, const Scenario& s) {
+  if (flags.save_to) save_scenario_file(s, *flags.save_to);
 }
 
 QJsonArray overrides_json(const std::vector<ScenarioOverride>& applied) {

@@ -30,7 +30,6 @@ struct ScenarioFlags {
   std::vector<std::pair<const ScenarioInput*, double>> inputs;
   std::optional<std::string> chip;
   std::optional<std::string> save_to;
-  bool any() const { return !inputs.empty() || chip.has_value(); }
 };
 // Reads them from `a` (before Args::finish()): the flags of the inputs `keys`
 // and --chip, --save.
@@ -41,19 +40,20 @@ ScenarioFlags read_scenario_flags(Args& a, const std::vector<std::string_view>& 
 struct ScenarioOverride {
   std::string flag;
   std::string key;
-  std::string label;
   std::string file_text, value_text;
   std::optional<double> file_value, value;
 };
 
 // Throws std::runtime_error with the reader's message on one line.
 Scenario read_scenario(const std::string& path, std::string_view command);
-// The file with `flags` applied (in the registry's order, then --chip), each one recorded in
-// `applied`; the result is validated as a loaded file is (a combination the
-// file could not hold is refused naming the flags), and written to
-// flags.save_to through the atomic writer when asked.
+// The file with `flags` applied (in the registry's order, then --chip), each
+// one recorded in `applied`; the result is validated as a loaded file is (a
+// combination the file could not hold is refused naming the flags).
 Scenario read_scenario(const std::string& path, std::string_view command,
                        const ScenarioFlags& flags, std::vector<ScenarioOverride>& applied);
+// Writes `s` to flags.save_to through the atomic writer, when asked (after
+// the command has refused what it refuses, so that nothing refused is saved).
+void save_scenario_if_asked(const ScenarioFlags& flags, const Scenario& s);
 
 // The overrides as JSON (an array, empty when none), and as the text line
 // "Overrides: --chips 4,096 chips (the file: 2,048 chips); ..." (nothing

@@ -228,6 +228,7 @@ int run_serve(Args& a) {
     a.finish();
     std::vector<ScenarioOverride> overrides;
     const Scenario s = read_scenario(*path, "serve", flags, overrides);
+    save_scenario_if_asked(flags, s);
     const ScenarioServing in = scenario_serving(s);
     if (!json) print_overrides(overrides);
     return print_serve_mode(

@@ -4,6 +4,7 @@
 // changed. A flag that would change nothing the command shows is refused.
 #include <gtest/gtest.h>
 
+#include <QFile>
 #include <QJsonArray>
 #include <QTemporaryDir>
 
@@ -142,10 +143,13 @@ TEST(CliScenarioFlags, IsoflopsTargetFollowsTheBudgetFlags) {
   const QString own = write_test_file(dir, "own.json",
                                       R"({"format": "napkin-scenario", "version": 2,
           "isoflops": {"target": {"follows_budget": false, "manual_target_flops": 1e23}}})");
-  const CliResult refused = run_cli(with_scenario("isoflops", own, "--chips 4096"));
+  const QString saved = dir.filePath(QStringLiteral("refused.json"));
+  const CliResult refused =
+      run_cli(with_scenario("isoflops", own, "--chips 4096") + QStringList{"--save", saved});
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_TRUE(refused.err.contains(QStringLiteral("--chips changes nothing")))
       << refused.err.toStdString();
+  EXPECT_FALSE(QFile::exists(saved));  // nothing refused is saved
 }
 
 }  // namespace
