@@ -21,12 +21,7 @@ namespace napkin::cli {
 
 int run_budget_scenario(Args& a, const std::string& path) {
   const bool json = a.flag("--json");
-  // Every registered input but the Serving layout tab's benchmark run, which
-  // the Budget planner does not read.
-  std::vector<std::string_view> keys;
-  for (const ScenarioInput& in : scenario_inputs())
-    if (!in.section.starts_with("roofline.")) keys.push_back(in.key);
-  const ScenarioFlags flags = read_scenario_flags(a, keys);
+  const ScenarioFlags flags = read_scenario_flags(a, scenario_command_inputs("budget"));
   a.finish();
   std::vector<ScenarioOverride> overrides;
   const Scenario s = read_scenario(path, "budget", flags, overrides);

@@ -64,10 +64,7 @@ int run_parallel_scenario(Args& a, const std::string& path) {
   r.json = a.flag("--json");
   r.top = a.integer("--top", 10, 1, 1'000'000, "layouts");
   r.emit_to = a.choice("--emit", "none", {"none", "megatron", "torchtitan"});
-  // The inputs `parallel` reads with the same meaning without --scenario.
-  const ScenarioFlags flags = read_scenario_flags(
-      a, {"hardware.chips", "training.seq_len", "parallel.gpus_per_node",
-          "parallel.scale_up_gb_per_s", "parallel.scale_out_gb_per_s", "parallel.non_tensor_gb"});
+  const ScenarioFlags flags = read_scenario_flags(a, scenario_command_inputs("parallel"));
   a.finish();
   std::vector<ScenarioOverride> overrides;
   const Scenario s = read_scenario(path, "parallel", flags, overrides);

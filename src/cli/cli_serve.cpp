@@ -219,12 +219,7 @@ int run_serve(Args& a) {
   if (const auto path = a.value("--scenario")) {
     const bool json = a.flag("--json");
     const bool frontier = a.flag("--frontier");
-    // The benchmark run's numbers, with the flags' meaning under --mode.
-    const ScenarioFlags flags =
-        read_scenario_flags(a, {"roofline.serving_layout.run_request_rate_per_second",
-                                "roofline.serving_layout.run_requests",
-                                "roofline.serving_layout.run_prompt_spread_tokens",
-                                "roofline.serving_layout.run_output_spread_tokens"});
+    const ScenarioFlags flags = read_scenario_flags(a, scenario_command_inputs("serve"));
     a.finish();
     std::vector<ScenarioOverride> overrides;
     const Scenario s = read_scenario(*path, "serve", flags, overrides);

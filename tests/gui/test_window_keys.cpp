@@ -26,6 +26,7 @@
 #include "budget/BudgetPanel.h"
 #include "isoflops/IsoflopsPanel.h"
 #include "parallel/ParallelPanel.h"
+#include "scenario.h"
 #include "shell/BaselineController.h"
 #include "shell/CliCommand.h"
 #include "shell/CompareDock.h"
@@ -307,11 +308,58 @@ TEST(WindowKeys, CopyNapkinCliCommandNamesTheSavedFileAndThePanel) {
   EXPECT_EQ(clipboard->text(),
             QStringLiteral("napkin-cli parallel --scenario '") + quoted + QLatin1Char('\''));
   ASSERT_TRUE(t.w.showPanel(QStringLiteral("budget")));
+  // A change since the save that the command takes as a flag rides along.
   t.type(t.chips(), QStringLiteral("3000"));
   ASSERT_TRUE(t.w.model()->isModified());
   press();
+  EXPECT_EQ(clipboard->text(), QStringLiteral("napkin-cli budget --scenario '") + quoted +
+                                   QStringLiteral("' --chips 3000"));
+  EXPECT_TRUE(
+      statusText(t.w).contains(QStringLiteral("the changes since the last save as its "
+                                              "flags")))
+      << statusText(t.w).toStdString();
+  // One it does not take: the command reads the file as saved, and says so.
+  ASSERT_TRUE(t.w.model()->edit(QStringLiteral("ZeRO stage"), 999,
+                                [](Scenario& s) { s.training.zero_stage = 2; }));
+  press();
+  EXPECT_EQ(clipboard->text(),
+            QStringLiteral("napkin-cli budget --scenario '") + quoted + QLatin1Char('\''));
   EXPECT_TRUE(statusText(t.w).contains(QStringLiteral("save (Ctrl+S)")))
       << statusText(t.w).toStdString();
+}
+
+// The flags that carry unsaved changes: the command's inputs and --chip, in
+// napkin-cli's number format; anything else, or a flag the command would
+// refuse, leaves the file as saved.
+TEST(WindowKeys, CliOverridesCarryTheChangesTheCommandTakes) {
+  Scenario saved;
+  Scenario now = saved;
+  EXPECT_EQ(cliOverridesFor(QStringLiteral("budget"), saved, now), QString());
+  now.n_chips = 4096;
+  now.days = 45.5;
+  now.chip = "H200";
+  EXPECT_EQ(cliOverridesFor(QStringLiteral("budget"), saved, now),
+            QStringLiteral("--chips 4096 --days 45.5 --chip H200"));
+  EXPECT_EQ(cliOverridesFor(QStringLiteral("parallel"), saved, now), std::nullopt);  // --days
+  now.days = saved.days;
+  EXPECT_EQ(cliOverridesFor(QStringLiteral("parallel"), saved, now),
+            QStringLiteral("--chips 4096 --chip H200"));
+  EXPECT_EQ(cliOverridesFor(QStringLiteral("moe"), saved, now), std::nullopt);
+  Scenario batch = saved;  // a registered input with no flag
+  batch.parallel.global_batch_tokens = std::int64_t{1} << 20;
+  EXPECT_EQ(cliOverridesFor(QStringLiteral("budget"), saved, batch), std::nullopt);
+  Scenario run = saved;
+  run.roofline.serving_layout.run_requests = 250;
+  EXPECT_EQ(cliOverridesFor(QStringLiteral("roofline"), saved, run),
+            QStringLiteral("--requests 250"));
+  EXPECT_EQ(cliOverridesFor(QStringLiteral("budget"), saved, run), std::nullopt);
+  Scenario mfu = saved;
+  mfu.mfu = 0.5;
+  EXPECT_EQ(cliOverridesFor(QStringLiteral("budget"), saved, mfu), QStringLiteral("--mfu 0.5"));
+  mfu.parallel.mfu_source = MfuSource::predicted;
+  Scenario predicted = saved;
+  predicted.parallel.mfu_source = MfuSource::predicted;
+  EXPECT_EQ(cliOverridesFor(QStringLiteral("budget"), predicted, mfu), std::nullopt);
 }
 
 TEST(WindowKeys, CliCommandsQuoteForTheShell) {

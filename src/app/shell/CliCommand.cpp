@@ -1,8 +1,38 @@
 #include "shell/CliCommand.h"
 
 #include <QRegularExpression>
+#include <charconv>
+#include <cmath>
+#include <string_view>
+#include <vector>
+
+#include "Text.h"
+#include "inputs.h"
+#include "scenario.h"
 
 namespace napkin {
+
+namespace {
+
+// The panel's command: budget, parallel, isoflops, serve; "" for the others.
+std::string_view commandOf(const QString& panel_key) {
+  if (panel_key == QLatin1String("budget")) return "budget";
+  if (panel_key == QLatin1String("parallel")) return "parallel";
+  if (panel_key == QLatin1String("isoflops")) return "isoflops";
+  if (panel_key == QLatin1String("roofline")) return "serve";
+  return {};
+}
+
+// A value as napkin-cli reads it: whole counts as integers, reals in their
+// shortest round-trip form (the C locale's, whatever the user's).
+QString flagValue(const ScenarioInput& in, double v) {
+  if (in.type == InputType::count) return QString::number(static_cast<qint64>(std::llround(v)));
+  char text[64];
+  const auto r = std::to_chars(text, text + sizeof text, v);
+  return QString::fromLatin1(text, static_cast<qsizetype>(r.ptr - text));
+}
+
+}  // namespace
 
 QString shellQuoted(const QString& text) {
   static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
@@ -26,6 +56,31 @@ QString cliCommandFor(const QString& panel_key, const QString& path) {
   if (panel_key == QLatin1String("moe")) return command("moe collapse");
   if (panel_key == QLatin1String("roofline")) return command("serve");
   return command("report") + QStringLiteral(" -o napkin-report.pdf");
+}
+
+std::optional<QString> cliOverridesFor(const QString& panel_key, const Scenario& saved,
+                                       const Scenario& current) {
+  if (saved == current) return QString();
+  const std::string_view command = commandOf(panel_key);
+  if (command.empty()) return std::nullopt;
+  Scenario carried = saved;
+  QStringList flags;
+  for (std::string_view key : scenario_command_inputs(command)) {
+    const ScenarioInput& in = scenario_input(key);
+    const double v = in.get(current);
+    if (v == in.get(saved)) continue;
+    in.set(carried, v);
+    flags << qs(in.flag) + QLatin1Char(' ') + flagValue(in, v);
+    if (key == "budget.mfu" && current.parallel.mfu_source == MfuSource::predicted)
+      return std::nullopt;
+  }
+  if (current.chip != saved.chip) {
+    carried.chip = current.chip;
+    flags << QStringLiteral("--chip ") + shellQuoted(qs(current.chip));
+  }
+  if (!(carried == current)) return std::nullopt;
+  if (command == "isoflops" && !current.isoflops.target_follows_budget) return std::nullopt;
+  return flags.join(QLatin1Char(' '));
 }
 
 }  // namespace napkin

@@ -332,14 +332,25 @@ void MainWindow::copyCliCommand() {
     return;
   }
   const Panel* panel = currentPanel();
-  const QString command =
-      cliCommandFor(panel ? panel->panelKey() : QString(), QFileInfo(path).absoluteFilePath());
+  const QString key = panel ? panel->panelKey() : QString();
+  QString command = cliCommandFor(key, QFileInfo(path).absoluteFilePath());
+  // Changes since the save that the command takes as flags ride along.
+  std::optional<QString> flags;
+  if (model_.isModified()) {
+    try {
+      flags = cliOverridesFor(key, load_scenario_file(path.toStdString()), model_.scenario());
+    } catch (const std::exception&) {
+      flags.reset();  // the file as saved cannot be read back: say so below
+    }
+  }
+  if (flags && !flags->isEmpty()) command += QLatin1Char(' ') + *flags;
   QGuiApplication::clipboard()->setText(command);
-  showLongStatus(model_.isModified()
-                     ? tr("Copied %1 — it reads the file as last saved; save (Ctrl+S) to include "
-                          "the changes since")
-                           .arg(command)
-                     : tr("Copied %1").arg(command),
+  showLongStatus(!model_.isModified() ? tr("Copied %1").arg(command)
+                 : flags
+                     ? tr("Copied %1 — the changes since the last save as its flags").arg(command)
+                     : tr("Copied %1 — it reads the file as last saved; save (Ctrl+S) to "
+                          "include the changes since")
+                           .arg(command),
                  10000);
 }
 

@@ -534,6 +534,24 @@ const ScenarioInput* scenario_input_by_flag(std::string_view flag) {
   return nullptr;
 }
 
+std::vector<std::string_view> scenario_command_inputs(std::string_view command) {
+  if (command == "parallel")
+    return {"hardware.chips",
+            "training.seq_len",
+            "parallel.gpus_per_node",
+            "parallel.scale_up_gb_per_s",
+            "parallel.scale_out_gb_per_s",
+            "parallel.non_tensor_gb"};
+  if (command == "isoflops") return {"hardware.chips", "budget.days", "budget.mfu"};
+  std::vector<std::string_view> keys;
+  if (command == "budget" || command == "serve")
+    for (const ScenarioInput& in : scenario_inputs())
+      if (!in.flag.empty() &&
+          in.section.starts_with("roofline.serving_layout") == (command == "serve"))
+        keys.push_back(in.key);
+  return keys;
+}
+
 std::string input_range_text(const ScenarioInput& in) {
   const std::string_view unit = in.display_unit.empty() ? in.unit : in.display_unit;
   std::string text = bound_text(in, in.lo) + " – " + bound_text(in, in.hi);

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "nice_numbers.h"
 
@@ -67,6 +68,14 @@ std::span<const ScenarioInput> scenario_inputs();
 const ScenarioInput& scenario_input(std::string_view key);
 // The input read by this napkin-cli flag, or nullptr.
 const ScenarioInput* scenario_input_by_flag(std::string_view flag);
+// The registered inputs a panel's napkin-cli command takes as flags beside
+// --scenario, replacing the file's values — those it reads with the flag's
+// own meaning in that command: "budget" every input but the Serving layout
+// tab's benchmark run, "parallel" the job's chips, sequence and cluster,
+// "isoflops" what sets the Budget planner's compute (its C* follows it),
+// "serve" the benchmark run's. These commands also take --chip. Empty for any
+// other command.
+std::vector<std::string_view> scenario_command_inputs(std::string_view command);
 
 // "1 – 10,000,000 chips", "0.1 – 100 %": the accepted range as people read it
 // (in the display unit, or the unit when the control shows none).

@@ -2,6 +2,7 @@
 // the scenario's own and whose range every front end applies.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -122,4 +123,27 @@ TEST(Inputs, TheBenchmarkRunIsRegisteredUnderServesFlags) {
   Scenario s;
   requests->set(s, 250);
   EXPECT_EQ(s.roofline.serving_layout.run_requests, 250);
+}
+
+// The inputs each panel's command takes beside --scenario: registered, with
+// a flag, and only those the command reads.
+TEST(Inputs, EachCommandTakesTheInputsItReads) {
+  for (const char* command : {"budget", "parallel", "isoflops", "serve"}) {
+    SCOPED_TRACE(command);
+    const std::vector<std::string_view> keys = scenario_command_inputs(command);
+    EXPECT_FALSE(keys.empty());
+    for (std::string_view key : keys) EXPECT_FALSE(scenario_input(key).flag.empty()) << key;
+  }
+  const auto takes = [](const char* command, std::string_view key) {
+    const std::vector<std::string_view> keys = scenario_command_inputs(command);
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+  };
+  EXPECT_TRUE(takes("budget", "plan.moe_experts"));
+  EXPECT_FALSE(takes("budget", "roofline.serving_layout.run_requests"));  // not the planner's
+  EXPECT_TRUE(takes("serve", "roofline.serving_layout.run_requests"));
+  EXPECT_FALSE(takes("serve", "hardware.chips"));       // serve --chips is the serving layout's
+  EXPECT_FALSE(takes("parallel", "plan.moe_experts"));  // parallel --experts is the model's
+  EXPECT_TRUE(takes("isoflops", "budget.days"));
+  EXPECT_TRUE(scenario_command_inputs("moe collapse").empty());
+  EXPECT_TRUE(scenario_command_inputs("report").empty());
 }
