@@ -16,6 +16,9 @@ namespace {
 
 // "4,096 chips", "40 %": the value as the input's control shows it.
 std::string input_value_text(const ScenarioInput& in, double value) {
+  // The lowest value may mean something else ("estimated" for a measured
+  // figure left at 0): said as the control says it.
+  if (value == in.lo && !in.special_text.empty()) return std::string(in.special_text);
   const double shown = value * in.display_factor;
   std::string text =
       in.scientific

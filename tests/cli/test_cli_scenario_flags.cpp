@@ -126,6 +126,11 @@ TEST(CliScenarioFlags, ParallelTakesItsJobsFlags) {
   const QJsonObject sc = r.json["scenario"].toObject();
   EXPECT_DOUBLE_EQ(sc["runs"].toObject()["step_seconds"].toDouble(), app.layout->step_seconds);
   EXPECT_EQ(r.json["overrides"].toArray().size(), 2);
+  // A value whose lowest setting means something else is said so.
+  const CliResult measured = run_cli(with_scenario("parallel", path, "--non-tensor-gb 3 --top 1"));
+  EXPECT_TRUE(measured.out.contains(
+      QStringLiteral("Overrides: --non-tensor-gb 3.00 GB (the file: estimated)")))
+      << measured.out.toStdString();
   // --days is the Budget planner's, not a flag of parallel.
   expect_usage_error(with_scenario("parallel", path, "--days 3"), QStringLiteral("--days"));
 }
