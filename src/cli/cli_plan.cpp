@@ -90,13 +90,10 @@ Range range_or(Args& a, std::string_view flag, double fallback, double lo, doubl
   return range_flag(a, flag, lo, hi, unit).value_or(Range::point(fallback));
 }
 
-// A registered input (inputs.h) as a number or a range, with the registry's
-// flag, range and default.
+// A registered input as a number or a range, with the registry's default.
 Range range_of_input(Args& a, std::string_view input_key) {
-  const ScenarioInput& in = scenario_input(input_key);
-  const std::string expected =
-      input_accepted_text(in) + ", or a range low:likely:high of such numbers";
-  return range_flag(a, in.flag, in.lo, in.hi, expected).value_or(Range::point(in.default_value));
+  return optional_range_of_input(a, input_key)
+      .value_or(Range::point(scenario_input(input_key).default_value));
 }
 
 // The flags a run shares in both modes: MFU, price, energy, unique tokens,
@@ -156,6 +153,13 @@ RunFlags parse_run_flags(Args& a) {
 }
 
 }  // namespace
+
+std::optional<Range> optional_range_of_input(Args& a, std::string_view input_key) {
+  const ScenarioInput& in = scenario_input(input_key);
+  const std::string expected =
+      input_accepted_text(in) + ", or a range low:likely:high of such numbers";
+  return range_flag(a, in.flag, in.lo, in.hi, expected);
+}
 
 static QJsonObject percentiles_json(const OutputDistribution& d) {
   return QJsonObject{{"p10", d.p.p10}, {"p50", d.p.p50}, {"p90", d.p.p90}, {"point", d.point},

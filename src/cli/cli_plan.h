@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "budget.h"
@@ -23,6 +24,10 @@ struct PlanFlags {
 // low:likely:high), the goodput, serving-limit and Monte Carlo flags into
 // `in` (likely values) and the returned ranges.
 PlanFlags parse_plan_flags(Args& a, BudgetInputs& in);
+
+// A registered input (inputs.h) given as its flag: a number or
+// low:likely:high, each in the registry's range; nullopt when absent.
+std::optional<Range> optional_range_of_input(Args& a, std::string_view input_key);
 
 // "Train this model" when --params or --config is given: runs it and returns
 // the exit status; nullopt otherwise (the budget command goes on).

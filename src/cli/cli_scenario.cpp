@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "cli_plan.h"
 #include "format.h"
 #include "hardware.h"
 #include "scenario_json.h"
@@ -29,6 +30,16 @@ std::string input_value_text(const ScenarioInput& in, double value) {
   return text;
 }
 
+// "40 %", "40 % (range 30 % – 50 %)".
+std::string with_range_text(const ScenarioInput& in, double value,
+                            const std::optional<Spread>& spread) {
+  std::string text = input_value_text(in, value);
+  if (spread)
+    text += " (range " + input_value_text(in, spread->low) + " – " +
+            input_value_text(in, spread->high) + ")";
+  return text;
+}
+
 }  // namespace
 
 ScenarioFlags read_scenario_flags(Args& a, const std::vector<std::string_view>& keys) {
@@ -36,7 +47,14 @@ ScenarioFlags read_scenario_flags(Args& a, const std::vector<std::string_view>& 
   for (const ScenarioInput& in : scenario_inputs()) {
     if (in.flag.empty()) continue;
     if (std::find(keys.begin(), keys.end(), in.key) == keys.end()) continue;
-    if (const auto v = a.optional_input(in.key)) f.inputs.emplace_back(&in, *v);
+    if (input_range(in.key)) {
+      if (const auto r = optional_range_of_input(a, in.key))
+        f.inputs.push_back(
+            {&in, r->likely,
+             r->is_point() ? std::nullopt : std::optional<Spread>(Spread{r->low, r->high})});
+    } else if (const auto v = a.optional_input(in.key)) {
+      f.inputs.push_back({&in, *v, std::nullopt});
+    }
   }
   f.chip = a.value("--chip");
   if (f.chip) {
@@ -70,14 +88,20 @@ Scenario read_scenario(const std::string& path, std::string_view command,
                        const ScenarioFlags& flags, std::vector<ScenarioOverride>& applied) {
   Scenario s = read_scenario(path, command);
   applied.clear();
-  for (const auto& [in, value] : flags.inputs) {
-    const double was = in->get(s);
-    applied.push_back({std::string(in->flag), std::string(in->key), input_value_text(*in, was),
-                       input_value_text(*in, value), was, value});
-    in->set(s, value);
+  for (const ScenarioFlags::Input& given : flags.inputs) {
+    const ScenarioInput& in = *given.input;
+    const double was = in.get(s);
+    const auto slot = input_range(in.key);
+    const std::optional<Spread> was_spread = slot ? s.ranges.*slot : std::nullopt;
+    applied.push_back({std::string(in.flag), std::string(in.key),
+                       with_range_text(in, was, was_spread),
+                       with_range_text(in, given.value, given.spread), was, given.value,
+                       slot != nullptr, was_spread, given.spread});
+    in.set(s, given.value);
+    if (slot) s.ranges.*slot = given.spread;
   }
   if (flags.chip) {
-    applied.push_back({"--chip", "hardware.chip", s.chip, *flags.chip, {}, {}});
+    applied.push_back({"--chip", "hardware.chip", s.chip, *flags.chip, {}, {}, false, {}, {}});
     s.chip = *flags.chip;
   }
   if (!applied.empty()) {
@@ -109,12 +133,21 @@ void save_scenario_if_asked(const ScenarioFlags& flags, const Scenario& s) {
 }
 
 QJsonArray overrides_json(const std::vector<ScenarioOverride>& applied) {
+  const auto range = [](const std::optional<Spread>& r) {
+    return r ? QJsonValue(QJsonObject{{"low", r->low}, {"high", r->high}}) : QJsonValue();
+  };
   QJsonArray a;
-  for (const ScenarioOverride& o : applied)
-    a.append(QJsonObject{{"flag", qs(o.flag)},
-                         {"key", qs(o.key)},
-                         {"file", o.file_value ? QJsonValue(*o.file_value) : qs(o.file_text)},
-                         {"value", o.value ? QJsonValue(*o.value) : qs(o.value_text)}});
+  for (const ScenarioOverride& o : applied) {
+    QJsonObject j{{"flag", qs(o.flag)},
+                  {"key", qs(o.key)},
+                  {"file", o.file_value ? QJsonValue(*o.file_value) : qs(o.file_text)},
+                  {"value", o.value ? QJsonValue(*o.value) : qs(o.value_text)}};
+    if (o.has_range) {
+      j["file_range"] = range(o.file_range);
+      j["range"] = range(o.range);
+    }
+    a.append(j);
+  }
   return a;
 }
 

@@ -9,7 +9,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include <QJsonArray>
@@ -24,10 +23,19 @@ namespace napkin::cli {
 class Args;
 
 // What a command was told to change in the file: the registered inputs
-// (inputs.h) given as their flags, each checked against the registry's range,
-// and --chip NAME (a known chip); --save FILE writes the changed scenario.
+// (inputs.h) given as their flags, each checked against the registry's range
+// (those the Budget planner's ranges cover also as low:likely:high, setting
+// the range; a number clears it, as the budget command takes it), and --chip
+// NAME (a known chip); --save FILE writes the changed scenario.
 struct ScenarioFlags {
-  std::vector<std::pair<const ScenarioInput*, double>> inputs;
+  struct Input {
+    const ScenarioInput* input = nullptr;
+    double value = 0;
+    // For the inputs the Budget planner's ranges cover (MFU, price, unique
+    // tokens): the low:likely:high given, or none (a number: no range).
+    std::optional<Spread> spread;
+  };
+  std::vector<Input> inputs;
   std::optional<std::string> chip;
   std::optional<std::string> save_to;
 };
@@ -36,12 +44,15 @@ struct ScenarioFlags {
 ScenarioFlags read_scenario_flags(Args& a, const std::vector<std::string_view>& keys);
 
 // One value a flag replaced: the flag, what it sets, the file's value and the
-// flag's, as text ("4,096 chips") and as numbers (none for --chip).
+// flag's, as text ("4,096 chips") and as numbers (none for --chip), and for
+// an input the Budget planner's ranges cover, the file's range and the flag's.
 struct ScenarioOverride {
   std::string flag;
   std::string key;
   std::string file_text, value_text;
   std::optional<double> file_value, value;
+  bool has_range = false;
+  std::optional<Spread> file_range, range;
 };
 
 // Throws std::runtime_error with the reader's message on one line.

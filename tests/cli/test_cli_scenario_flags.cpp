@@ -176,3 +176,40 @@ TEST(CliScenarioFlags, ServeTakesTheBenchmarkRunsFlags) {
 }
 
 }  // namespace
+
+namespace {
+
+// The inputs the Budget planner's ranges cover take low:likely:high beside
+// --scenario too, setting the range; a number clears the file's range, as
+// the budget command reads a number.
+TEST(CliScenarioFlags, ARangeSetsTheBudgetPlannersRange) {
+  QTemporaryDir dir;
+  const QString path = write_test_file(dir, "s.json", kScenario);
+  Scenario s;
+  s.n_chips = 2048;
+  s.ranges.mfu = napkin::Spread{0.3, 0.5};
+  const napkin::BudgetView app = make_budget_view(s);
+  ASSERT_TRUE(app.ranges);
+  const CliResult r = json_ok(with_scenario("budget", path, "--mfu 0.3:0.4:0.5"));
+  const QJsonObject sc = r.json["scenario"].toObject();
+  EXPECT_DOUBLE_EQ(sc["ranges"].toObject()["days"].toObject()["p50"].toDouble(),
+                   app.ranges->days.p.p50);
+  const QJsonObject o = sc["overrides"].toArray()[0].toObject();
+  EXPECT_DOUBLE_EQ(o["range"].toObject()["low"].toDouble(), 0.3);
+  EXPECT_DOUBLE_EQ(o["range"].toObject()["high"].toDouble(), 0.5);
+  EXPECT_TRUE(o["file_range"].isNull());
+  const CliResult text = run_cli(with_scenario("budget", path, "--mfu 0.3:0.4:0.5"));
+  EXPECT_TRUE(text.out.contains(
+      QStringLiteral("Overrides: --mfu 40 % (range 30 % – 50 %) (the file: 40 %)")))
+      << text.out.toStdString();
+
+  const QString ranged = write_test_file(
+      dir, "r.json",
+      R"({"format": "napkin-scenario", "version": 2, "ranges": {"mfu": {"low": 0.3, "high": 0.45}}})");
+  const CliResult point = json_ok(with_scenario("budget", ranged, "--mfu 0.42"));
+  EXPECT_TRUE(point.json["scenario"].toObject()["ranges"].isNull());
+  expect_usage_error(with_scenario("budget", path, "--mfu 0.5:0.4:0.3"),
+                     QStringLiteral("--mfu range must be low:likely:high"));
+}
+
+}  // namespace

@@ -356,6 +356,9 @@ TEST(WindowKeys, CliOverridesCarryTheChangesTheCommandTakes) {
   Scenario mfu = saved;
   mfu.mfu = 0.5;
   EXPECT_EQ(cliOverridesFor(QStringLiteral("budget"), saved, mfu), QStringLiteral("--mfu 0.5"));
+  mfu.ranges.mfu = Spread{0.3, 0.6};  // a range goes as low:likely:high
+  EXPECT_EQ(cliOverridesFor(QStringLiteral("budget"), saved, mfu),
+            QStringLiteral("--mfu 0.3:0.5:0.6"));
   mfu.parallel.mfu_source = MfuSource::predicted;
   Scenario predicted = saved;
   predicted.parallel.mfu_source = MfuSource::predicted;

@@ -68,9 +68,16 @@ std::optional<QString> cliOverridesFor(const QString& panel_key, const Scenario&
   for (std::string_view key : scenario_command_inputs(command)) {
     const ScenarioInput& in = scenario_input(key);
     const double v = in.get(current);
-    if (v == in.get(saved)) continue;
+    // An input the Budget planner's ranges cover goes as low:likely:high.
+    const auto range = input_range(key);
+    const std::optional<Spread> spread = range ? current.ranges.*range : std::nullopt;
+    if (v == in.get(saved) && (!range || spread == saved.ranges.*range)) continue;
     in.set(carried, v);
-    flags << qs(in.flag) + QLatin1Char(' ') + flagValue(in, v);
+    if (range) carried.ranges.*range = spread;
+    flags << qs(in.flag) + QLatin1Char(' ') +
+                 (spread ? flagValue(in, spread->low) + QLatin1Char(':') + flagValue(in, v) +
+                               QLatin1Char(':') + flagValue(in, spread->high)
+                         : flagValue(in, v));
     if (key == "budget.mfu" && current.parallel.mfu_source == MfuSource::predicted)
       return std::nullopt;
   }

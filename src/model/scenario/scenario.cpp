@@ -81,6 +81,14 @@ bool RangeSetup::any() const {
          price_per_chip_hour_dollars || tokens_available;
 }
 
+std::optional<Spread> RangeSetup::*input_range(std::string_view input_key) {
+  if (input_key == "budget.mfu") return &RangeSetup::mfu;
+  if (input_key == "budget.price_per_chip_hour_dollars")
+    return &RangeSetup::price_per_chip_hour_dollars;
+  if (input_key == "budget.tokens_available") return &RangeSetup::tokens_available;
+  return nullptr;
+}
+
 TrainInputs Scenario::train_inputs() const {
   const ParamCount p = count_params(shape);
   TrainInputs t;

@@ -88,6 +88,10 @@ struct RangeSetup {
   bool any() const;
   bool operator==(const RangeSetup&) const = default;
 };
+// The range over a registered input (inputs.h) that the Budget planner's
+// Monte Carlo draws: budget.mfu, budget.price_per_chip_hour_dollars,
+// budget.tokens_available; nullptr for any other input.
+std::optional<Spread> RangeSetup::*input_range(std::string_view input_key);
 
 struct PlanSetup {
   PlanMode mode = PlanMode::budget;
