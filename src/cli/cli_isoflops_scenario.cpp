@@ -54,11 +54,6 @@ int run_isoflops_scenario(Args& a, const std::string& path) {
   a.finish();
   std::vector<ScenarioOverride> overrides;
   const Scenario s = read_scenario(path, "isoflops", flags, overrides);
-  if (!overrides.empty() && !s.isoflops.target_follows_budget)
-    throw std::invalid_argument(path + ": the IsoFLOPs target is the panel's own (" +
-                                format_sci(s.isoflops.manual_target_flops) +
-                                " FLOPs), not the Budget planner's compute; " +
-                                overrides.front().flag + " changes nothing it shows");
   save_scenario_if_asked(flags, s);
   LongRun run("resamples", s.isoflops.fit.resamples, json, max_seconds);
   IsoflopsSlow slow;

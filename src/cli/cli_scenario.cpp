@@ -114,16 +114,11 @@ Scenario read_scenario(const std::string& path, std::string_view command,
         given += (given.empty() ? "" : " ") + o.flag + " " + o.value_text;
       throw std::invalid_argument(path + " with " + given + ": " + e.what());
     }
-    // A predicted MFU replaces the assumed one: --mfu would change nothing.
-    const bool mfu_given = std::any_of(applied.begin(), applied.end(),
-                                       [](const auto& o) { return o.key == "budget.mfu"; });
-    if (mfu_given && s.parallel.mfu_source == MfuSource::predicted) {
-      const MfuChoice c = budget_mfu(s);
-      if (c.source == MfuSource::predicted)
-        throw std::invalid_argument(path + ": the plan's MFU is predicted for its layout (" +
-                                    format_percent(c.mfu) + ", " + c.layout +
-                                    "), not assumed; --mfu changes nothing it computes");
-    }
+    // A value the command would not read is refused, not silently dropped.
+    for (const ScenarioOverride& o : applied)
+      if (const std::string why = command_input_unused(s, command, o.key); !why.empty())
+        throw std::invalid_argument(path + ": " + why + "; " + o.flag +
+                                    " changes nothing it shows");
   }
   return s;
 }

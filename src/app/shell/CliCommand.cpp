@@ -8,6 +8,7 @@
 
 #include "Text.h"
 #include "inputs.h"
+#include "plan.h"
 #include "scenario.h"
 
 namespace napkin {
@@ -78,15 +79,14 @@ std::optional<QString> cliOverridesFor(const QString& panel_key, const Scenario&
                  (spread ? flagValue(in, spread->low) + QLatin1Char(':') + flagValue(in, v) +
                                QLatin1Char(':') + flagValue(in, spread->high)
                          : flagValue(in, v));
-    if (key == "budget.mfu" && current.parallel.mfu_source == MfuSource::predicted)
-      return std::nullopt;
+    if (!command_input_unused(current, command, key).empty()) return std::nullopt;
   }
   if (current.chip != saved.chip) {
     carried.chip = current.chip;
     flags << QStringLiteral("--chip ") + shellQuoted(qs(current.chip));
+    if (!command_input_unused(current, command, "hardware.chip").empty()) return std::nullopt;
   }
   if (!(carried == current)) return std::nullopt;
-  if (command == "isoflops" && !current.isoflops.target_follows_budget) return std::nullopt;
   return flags.join(QLatin1Char(' '));
 }
 

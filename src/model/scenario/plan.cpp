@@ -151,6 +151,20 @@ MfuChoice budget_mfu(const Scenario& s) {
   return budget_mfu(s, scenario_layouts(s));
 }
 
+std::string command_input_unused(const Scenario& s, std::string_view command,
+                                 std::string_view input_key) {
+  if (command == "isoflops" && !s.isoflops.target_follows_budget)
+    return "the IsoFLOPs target is the panel's own (" + format_sci(s.isoflops.manual_target_flops) +
+           " FLOPs), not the Budget planner's compute";
+  if (input_key == "budget.mfu" && s.parallel.mfu_source == MfuSource::predicted) {
+    const MfuChoice c = budget_mfu(s);
+    if (c.source == MfuSource::predicted)
+      return "the plan's MFU is predicted for its layout (" + format_percent(c.mfu) + ", " +
+             c.layout + "), not assumed";
+  }
+  return {};
+}
+
 MfuSearchKey mfu_search_key(const Scenario& s) {
   return MfuSearchKey{
       s.shape, s.chip, s.n_chips, s.training, s.parallel, s.plan.train_tokens, s.tokens_per_param};

@@ -80,6 +80,15 @@ MfuChoice budget_mfu(const Scenario& s, const SearchResult& search);
 // The choice for one evaluated layout (nullopt: none fits).
 MfuChoice mfu_of_layout(const Scenario& s, const std::optional<LayoutResult>& layout);
 MfuChoice budget_mfu(const Scenario& s);
+
+// Why a value given to a panel's napkin-cli command beside --scenario (an
+// input key of scenario_command_inputs, or "hardware.chip") would change
+// nothing that command shows for `s`; "" when it does. --mfu while the plan's
+// MFU is predicted for its layout (the search runs only then); the Budget
+// planner's inputs under isoflops while the IsoFLOPs target is the panel's
+// own. The CLI refuses such a flag, the app's copied command does not carry it.
+std::string command_input_unused(const Scenario& s, std::string_view command,
+                                 std::string_view input_key);
 // When the MFU is predicted: `dropped` names a chosen layout set aside, and
 // when no layout runs and `search` found none, the note says the prediction
 // is unavailable and why (search.none_reason).

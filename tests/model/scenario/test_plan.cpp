@@ -161,3 +161,20 @@ TEST(ResolvedPlan, Fp8TrainingRunsTheParallelismModelsFp8Gemms) {
   assumed.parallel.mfu_source = MfuSource::assumed;
   EXPECT_DOUBLE_EQ(resolve_plan(assumed).mfu.mfu, assumed.mfu);
 }
+
+// What a panel's command would not read of a value given beside --scenario.
+TEST(CommandInputUnused, NamesWhyAValueWouldChangeNothingShown) {
+  Scenario s;
+  EXPECT_EQ(command_input_unused(s, "budget", "budget.mfu"), "");
+  s.parallel.mfu_source = MfuSource::predicted;
+  ASSERT_EQ(budget_mfu(s).source, MfuSource::predicted);
+  EXPECT_NE(command_input_unused(s, "budget", "budget.mfu").find("predicted for its layout"),
+            std::string::npos);
+  EXPECT_EQ(command_input_unused(s, "budget", "hardware.chips"), "");
+  Scenario own;
+  own.isoflops.target_follows_budget = false;
+  EXPECT_NE(command_input_unused(own, "isoflops", "hardware.chips").find("the panel's own"),
+            std::string::npos);
+  EXPECT_NE(command_input_unused(own, "isoflops", "hardware.chip"), "");
+  EXPECT_EQ(command_input_unused(own, "budget", "hardware.chips"), "");
+}
