@@ -7,6 +7,7 @@
 
 #include "hardware_json.h"
 #include "process_guard.h"
+#include "scenario_json.h"
 #include "shell/MainWindow.h"
 
 namespace {
@@ -37,6 +38,12 @@ struct Options {
       QStringLiteral("Pin this scenario as plan A, the baseline (with --report: the report opens "
                      "with plan A vs plan B)."),
       QStringLiteral("FILE")};
+  QCommandLineOption edit{
+      QStringLiteral("edit"),
+      QStringLiteral("With --report and --scenario: this scenario replaces the opened one as a "
+                     "change not saved to it (napkin-cli report gives its flags so), and the "
+                     "cover names what changed."),
+      QStringLiteral("FILE")};
   QCommandLineOption chip_file{
       QStringLiteral("chip-file"),
       QStringLiteral("Add the chip a JSON file describes (as napkin-cli --chip-file); may be "
@@ -53,6 +60,17 @@ int fail(const QString& message) {
 int write_report(const QCommandLineParser& parser, const Options& o, const QString& scenario_file) {
   napkin::MainWindow w(napkin::MainWindow::Session::fresh);
   if (!scenario_file.isEmpty() && !w.openFile(scenario_file)) return fail(w.lastError());
+  if (parser.isSet(o.edit)) {
+    if (scenario_file.isEmpty()) return fail(QStringLiteral("--edit needs --scenario FILE"));
+    try {
+      const napkin::Scenario edited =
+          napkin::load_scenario_file(parser.value(o.edit).toLocal8Bit().toStdString());
+      if (!w.model()->replace(edited, QStringLiteral("Changes from the command line")))
+        return fail(QStringLiteral("--edit: the edited scenario was refused"));
+    } catch (const std::exception& e) {
+      return fail(QStringLiteral("--edit: ") + QString::fromLocal8Bit(e.what()));
+    }
+  }
   if (parser.isSet(o.baseline) && !w.openBaseline(parser.value(o.baseline)))
     return fail(w.lastError());
   if (parser.isSet(o.page)) {
@@ -125,7 +143,7 @@ int main(int argc, char** argv) {
       QStringLiteral("The arithmetic of LLM pre-training, as instruments."));
   const Options o;
   parser.addOptions(
-      {o.shot, o.panel, o.scenario, o.size, o.report, o.page, o.baseline, o.chip_file});
+      {o.shot, o.panel, o.scenario, o.size, o.report, o.page, o.baseline, o.edit, o.chip_file});
   // A file named alone (a file manager's "Open with", `napkin plan.napkin.json`)
   // is opened as --scenario would open it, never silently dropped.
   parser.addPositionalArgument(QStringLiteral("FILE"),
@@ -152,6 +170,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   const QString scenario_file = files.isEmpty() ? parser.value(o.scenario) : files.front();
+  if (parser.isSet(o.edit) && !parser.isSet(o.report)) {
+    std::fprintf(stderr, "napkin: --edit is for --report (see napkin --help)\n");
+    return 2;
+  }
   if (!load_chips(parser, o)) return 2;
   if (parser.isSet(o.report)) return write_report(parser, o, scenario_file);
   if (parser.isSet(o.shot)) return take_screenshot(parser, o, scenario_file);

@@ -16,7 +16,10 @@
 #include "atomic_writer.h"
 #include "cli_chip_files.h"
 #include "cli_common.h"
+#include "cli_scenario.h"
+#include "inputs.h"
 #include "read_file.h"
+#include "scenario_json.h"
 
 namespace napkin::cli {
 
@@ -141,13 +144,27 @@ int run_report(Args& a) {
   const auto scenario = a.value("--scenario");
   const auto baseline = a.value("--baseline");
   const std::string page = page_size(a);
+  // Every registered input's flag, as in the panels' commands: the report is
+  // every panel's.
+  const ScenarioFlags flags = read_scenario_flags(a, scenario_command_inputs("report"));
   a.finish();
+  std::vector<ScenarioOverride> overrides;
+  std::optional<Scenario> edited;
+  if (scenario) {
+    edited = read_scenario(*scenario, "report", flags, overrides);
+  } else if (!flags.inputs.empty() || flags.chip || flags.save_to) {
+    const std::string flag = !flags.inputs.empty() ? std::string(flags.inputs.front().input->flag)
+                             : flags.chip          ? std::string("--chip")
+                                                   : std::string("--save");
+    throw UsageError(flag + " changes a saved scenario: give it with --scenario FILE");
+  }
   QString why;
   const QString app = findApp(&why);
   if (app.isEmpty()) {
     std::fprintf(stderr, "napkin-cli report: %s\n", why.toLocal8Bit().constData());
     return 2;
   }
+  if (edited) save_scenario_if_asked(flags, *edited);
   // The renderer writes into a private folder; the result then replaces OUT
   // through the atomic writer, so a full disk, a device, a FIFO or a symlink
   // at OUT is handled in one place and a failure leaves the old OUT intact.
@@ -161,6 +178,13 @@ int run_report(Args& a) {
   const QString rendered = tmp.filePath(QStringLiteral("report.pdf"));
   QStringList args{fileArg("report", rendered.toStdString())};
   if (scenario) args << fileArg("scenario", *scenario);
+  // The flags' changes reach the renderer as an edit of the file it opens,
+  // not as a new file: the cover then names the file and what was changed.
+  if (!overrides.empty()) {
+    const QString path = tmp.filePath(QStringLiteral("edited.napkin.json"));
+    save_scenario_file(*edited, path.toStdString());
+    args << fileArg("edit", path.toStdString());
+  }
   if (baseline) args << fileArg("baseline", *baseline);
   // A chip the scenario names may come from --chip-file: the renderer reads it too.
   for (const std::string& chip : chip_files()) args << fileArg("chip-file", chip);
@@ -182,6 +206,7 @@ int run_report(Args& a) {
     std::fprintf(stderr, "napkin-cli report: %s\n", line.toLocal8Bit().constData());
     return 2;
   }
+  if (*out != "-") print_overrides(overrides);
   return deliver(rendered, *out);
 }
 
@@ -190,7 +215,10 @@ int run_report(Args& a) {
 std::vector<Command> report_commands() {
   // --baseline A.json pins plan A: the report opens with "Plan A vs plan B".
   return {{"report",
-           "report [--scenario FILE] [--baseline A.json] -o OUT.pdf|- [--page-size a4|letter]",
+           "report [--scenario FILE [the flag of any scenario input (--chips, --days, --mfu, "
+           "--request-rate, ...) or --chip, replacing the file's value; the cover names them] "
+           "[--save FILE (the scenario so changed)]] [--baseline A.json] -o OUT.pdf|- "
+           "[--page-size a4|letter]",
            run_report}};
 }
 

@@ -397,6 +397,14 @@ TEST(CliHostile, TheAppOpensAFileNamedAloneAndRefusesTwo) {
     EXPECT_EQ(two.exit_code, 2) << s(args.join(' '));
     EXPECT_TRUE(two.err.contains("one scenario file at a time")) << s(two.err);
   }
+  // --edit (napkin-cli report's changes) is for a report of a scenario only.
+  const Outcome edit = run({"--screenshot", shot, "--edit", kScenario}, h);
+  EXPECT_EQ(edit.exit_code, 2);
+  EXPECT_TRUE(edit.err.contains("--edit is for --report")) << s(edit.err);
+  const Outcome alone = run({"--report", tmp.filePath("r.pdf"), "--edit", kScenario}, h);
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_TRUE(alone.err.contains("--edit needs --scenario")) << s(alone.err);
+  EXPECT_FALSE(QFileInfo::exists(tmp.filePath("r.pdf")));
 }
 
 // ------------------------------------------------ 2: the run of record's budget

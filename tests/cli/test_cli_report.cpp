@@ -186,3 +186,56 @@ TEST_F(CliReport, AChipFromChipFileReachesTheRenderer) {
   EXPECT_TRUE(without.err.contains(QStringLiteral("Site-H100-R"))) << without.err.toStdString();
   EXPECT_FALSE(QFileInfo::exists(missing));
 }
+
+// Issue 25: the flags of the scenario's inputs beside --scenario change the
+// file's values for the report, as in the panels' commands; the cover names
+// the file and what was changed, --save keeps the changed scenario, and the
+// file itself is untouched. Without --scenario they are refused.
+TEST_F(CliReport, FlagsBesideTheScenarioChangeItAndTheCoverSaysSo) {
+  const QString plan =
+      QStringLiteral(NAPKIN_TEST_DATA "/scenarios/llama3-70b-h100-30d.napkin.json");
+  const QString pdf = dir.filePath(QStringLiteral("changed.pdf"));
+  const QString saved = dir.filePath(QStringLiteral("changed.napkin.json"));
+  const CliResult r =
+      run_cli({QStringLiteral("report"), QStringLiteral("--scenario"), plan,
+               QStringLiteral("--chips"), QStringLiteral("4096"), QStringLiteral("--days"),
+               QStringLiteral("60"), QStringLiteral("--save"), saved, QStringLiteral("-o"), pdf});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  EXPECT_TRUE(
+      r.out.contains(QStringLiteral("Overrides: --chips 4,096 chips (the file: 2,048 chips)")))
+      << r.out.toStdString();
+  const QString t = text(pdf).simplified();
+  EXPECT_TRUE(t.contains(QStringLiteral("Llama-3-70B on 4,096 × H100 for 60 days")))
+      << t.left(600).toStdString();
+  EXPECT_TRUE(
+      t.contains(QStringLiteral("Not as saved in llama3-70b-h100-30d.napkin.json: Chips "
+                                "2,048 chips → 4,096 chips; Days 30 days → 60 days.")))
+      << t.left(800).toStdString();
+  const CliResult again = run_cli(
+      {QStringLiteral("budget"), QStringLiteral("--scenario"), saved, QStringLiteral("--json")});
+  ASSERT_EQ(again.exit_code, 0) << again.err.toStdString();
+  EXPECT_TRUE(again.out.contains(QStringLiteral("on 4,096 × H100"))) << again.out.toStdString();
+
+  // The file as saved: no such line on the cover.
+  const QString plain = dir.filePath(QStringLiteral("plain.pdf"));
+  ASSERT_EQ(run_cli({QStringLiteral("report"), QStringLiteral("--scenario"), plan,
+                     QStringLiteral("-o"), plain})
+                .exit_code,
+            0);
+  EXPECT_FALSE(text(plain).contains(QStringLiteral("Not as saved")));
+
+  // Refused, one line each, no PDF: a value out of range, a flag without a file.
+  const QString none = dir.filePath(QStringLiteral("none.pdf"));
+  const CliResult big =
+      run_cli({QStringLiteral("report"), QStringLiteral("--scenario"), plan,
+               QStringLiteral("--chips"), QStringLiteral("1e9"), QStringLiteral("-o"), none});
+  EXPECT_EQ(big.exit_code, 2);
+  EXPECT_TRUE(big.err.contains(QStringLiteral("--chips must be a whole number in 1 – 10,000,000")))
+      << big.err.toStdString();
+  const CliResult alone = run_cli({QStringLiteral("report"), QStringLiteral("--days"),
+                                   QStringLiteral("60"), QStringLiteral("-o"), none});
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_TRUE(alone.err.contains(QStringLiteral("--days changes a saved scenario")))
+      << alone.err.toStdString();
+  EXPECT_FALSE(QFileInfo::exists(none));
+}

@@ -113,6 +113,34 @@ TEST(ReportSections, APinnedBaselineOpensTheReportWithPlanAVsPlanB) {
       QString::fromUtf8(p.readAllStandardOutput()).contains(QStringLiteral("Plan A vs plan B")));
 }
 
+// A report of a scenario with changes not saved to its file says so on the
+// cover and names them (the PDF is not what the file holds); saved again, the
+// line goes.
+TEST(ReportSections, TheCoverNamesChangesNotSavedToTheFile) {
+  QTemporaryDir dir;
+  const QString file = dir.filePath(QStringLiteral("plan.napkin.json"));
+  const QString pdf = dir.filePath(QStringLiteral("r.pdf"));
+  MainWindow w(MainWindow::Session::fresh);
+  ASSERT_TRUE(w.saveTo(file));
+  Scenario b = w.model()->scenario();
+  b.n_chips = 2000;
+  ASSERT_TRUE(w.model()->replace(b, QStringLiteral("more chips")));
+  const auto cover = [&] {
+    EXPECT_TRUE(w.exportReport(pdf));
+    QProcess p;
+    p.start(QStringLiteral("pdftotext"),
+            {QStringLiteral("-l"), QStringLiteral("1"), pdf, QStringLiteral("-")});
+    EXPECT_TRUE(p.waitForFinished(60000));
+    return QString::fromUtf8(p.readAllStandardOutput()).simplified();
+  };
+  const QString changed = cover();
+  EXPECT_TRUE(changed.contains(
+      QStringLiteral("Not as saved in plan.napkin.json: Chips 1,000 chips → 2,000 chips.")))
+      << changed.left(600).toStdString();
+  ASSERT_TRUE(w.saveTo(file));
+  EXPECT_FALSE(cover().contains(QStringLiteral("Not as saved")));
+}
+
 TEST(ReportSections, TablesWithSentencesForNotesTakeThePagesWidth) {
   // Two tables of short notes share a row; a table whose notes are sentences
   // has the row to itself (in half a page they wrapped a word a line), and a

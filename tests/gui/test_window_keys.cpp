@@ -353,6 +353,10 @@ TEST(WindowKeys, CliOverridesCarryTheChangesTheCommandTakes) {
   EXPECT_EQ(cliOverridesFor(QStringLiteral("roofline"), saved, run),
             QStringLiteral("--requests 250"));
   EXPECT_EQ(cliOverridesFor(QStringLiteral("budget"), saved, run), std::nullopt);
+  // No panel: the report's command, which takes every panel's flags.
+  now.roofline.serving_layout.run_requests = 250;
+  EXPECT_EQ(cliOverridesFor(QString(), saved, now),
+            QStringLiteral("--chips 4096 --requests 250 --chip H200"));
   Scenario mfu = saved;
   mfu.mfu = 0.5;
   EXPECT_EQ(cliOverridesFor(QStringLiteral("budget"), saved, mfu), QStringLiteral("--mfu 0.5"));

@@ -13,6 +13,7 @@
 #include "Text.h"
 #include "atomic_writer.h"
 #include "budget_view.h"
+#include "compare.h"
 #include "format.h"
 #include "report/ComparePage.h"
 #include "report/ReportHtml.h"
@@ -52,6 +53,26 @@ ReportWriter::ReportWriter(ReportInput input, ReportOptions options)
     : input_(std::move(input)), options_(std::move(options)) {}
 
 namespace {
+
+// The cover's line for a scenario that is not as its file was saved: "Not as
+// saved in plan.napkin.json: Chips 2,048 → 4,096; Days 90 → 60."
+QString unsavedChangesHtml(const ReportInput& in, const QString& file) {
+  if (!in.unsaved_changes || in.file_path.isEmpty()) return {};
+  QStringList changes;
+  if (in.saved)
+    for (const InputDifference& d : differing_inputs(*in.saved, in.scenario))
+      changes << QStringLiteral("%1 %2 → %3").arg(qs(d.name), qs(d.a), qs(d.b));
+  constexpr int kShown = 12;
+  const qsizetype more = changes.size() - kShown;
+  if (more > 0) {
+    changes = changes.mid(0, kShown);
+    changes << QObject::tr("%n more", nullptr, static_cast<int>(more));
+  }
+  return QStringLiteral("<p class='muted'>%1</p>")
+      .arg(reportEscape(changes.isEmpty() ? QObject::tr("With changes not saved to %1.").arg(file)
+                                          : QObject::tr("Not as saved in %1: %2.")
+                                                .arg(file, changes.join(QStringLiteral("; ")))));
+}
 
 QString reportTitle(const Scenario& s) {
   return QObject::tr("%1 on %2 × %3 for %4 days")
@@ -97,7 +118,8 @@ std::unique_ptr<ReportLayout> ReportWriter::layout(QPagedPaintDevice* device,
       QStringLiteral("<h1>Napkin report</h1><p style='font-size:12pt'>%1</p><p class='muted'>%2 "
                      "· %3 · Napkin %4</p>")
           .arg(reportEscape(reportTitle(s)), date, reportEscape(file),
-               reportEscape(QCoreApplication::applicationVersion())));
+               reportEscape(QCoreApplication::applicationVersion())) +
+      unsavedChangesHtml(input_, file));
   layout.html(headlineHtml(view));
   layout.html(QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Scenario inputs")) +
               inputsHtml(s, view.plan));

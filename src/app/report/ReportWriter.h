@@ -27,6 +27,10 @@ class ReportLayout;
 struct ReportInput {
   Scenario scenario;
   QString file_path;  // empty: an unsaved scenario
+  // The scenario differs from the file at file_path (changes not saved); the
+  // file as saved, when it could be read back: the cover names what changed.
+  bool unsaved_changes = false;
+  std::optional<Scenario> saved;
   std::vector<Panel*> panels;
   std::optional<Scenario> baseline;  // plan A of the "Plan A vs plan B" page
   QString baseline_label;

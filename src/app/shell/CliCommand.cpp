@@ -15,13 +15,15 @@ namespace napkin {
 
 namespace {
 
-// The panel's command: budget, parallel, isoflops, serve; "" for the others.
+// The panel's command that takes flags beside --scenario: budget, parallel,
+// isoflops, serve, and report for no panel; "" for the MoE router's.
 std::string_view commandOf(const QString& panel_key) {
   if (panel_key == QLatin1String("budget")) return "budget";
   if (panel_key == QLatin1String("parallel")) return "parallel";
   if (panel_key == QLatin1String("isoflops")) return "isoflops";
   if (panel_key == QLatin1String("roofline")) return "serve";
-  return {};
+  if (panel_key == QLatin1String("moe")) return {};
+  return "report";
 }
 
 // A value as napkin-cli reads it: whole counts as integers, reals in their

@@ -258,6 +258,14 @@ ReportInput MainWindow::reportInput() const {
   ReportInput in;
   in.scenario = model_.scenario();
   in.file_path = model_.filePath();
+  in.unsaved_changes = model_.isModified() && !in.file_path.isEmpty();
+  if (in.unsaved_changes) {
+    try {
+      in.saved = load_scenario_file(in.file_path.toStdString());
+    } catch (const std::exception&) {
+      in.saved.reset();  // the cover then says only that it differs from the file
+    }
+  }
   in.panels = panels_;
   if (const Scenario* b = baseline_->baseline()) {
     in.baseline = *b;

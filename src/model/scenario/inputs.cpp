@@ -544,10 +544,11 @@ std::vector<std::string_view> scenario_command_inputs(std::string_view command) 
             "parallel.non_tensor_gb"};
   if (command == "isoflops") return {"hardware.chips", "budget.days", "budget.mfu"};
   std::vector<std::string_view> keys;
-  if (command == "budget" || command == "serve")
+  if (command == "budget" || command == "serve" || command == "report")
     for (const ScenarioInput& in : scenario_inputs())
       if (!in.flag.empty() &&
-          in.section.starts_with("roofline.serving_layout") == (command == "serve"))
+          (command == "report" ||
+           in.section.starts_with("roofline.serving_layout") == (command == "serve")))
         keys.push_back(in.key);
   return keys;
 }

@@ -73,8 +73,8 @@ const ScenarioInput* scenario_input_by_flag(std::string_view flag);
 // own meaning in that command: "budget" every input but the Serving layout
 // tab's benchmark run, "parallel" the job's chips, sequence and cluster,
 // "isoflops" what sets the Budget planner's compute (its C* follows it),
-// "serve" the benchmark run's. These commands also take --chip. Empty for any
-// other command.
+// "serve" the benchmark run's, "report" (every panel) all of them. These
+// commands also take --chip. Empty for any other command.
 std::vector<std::string_view> scenario_command_inputs(std::string_view command);
 
 // "1 – 10,000,000 chips", "0.1 – 100 %": the accepted range as people read it

@@ -128,7 +128,7 @@ TEST(Inputs, TheBenchmarkRunIsRegisteredUnderServesFlags) {
 // The inputs each panel's command takes beside --scenario: registered, with
 // a flag, and only those the command reads.
 TEST(Inputs, EachCommandTakesTheInputsItReads) {
-  for (const char* command : {"budget", "parallel", "isoflops", "serve"}) {
+  for (const char* command : {"budget", "parallel", "isoflops", "serve", "report"}) {
     SCOPED_TRACE(command);
     const std::vector<std::string_view> keys = scenario_command_inputs(command);
     EXPECT_FALSE(keys.empty());
@@ -145,5 +145,11 @@ TEST(Inputs, EachCommandTakesTheInputsItReads) {
   EXPECT_FALSE(takes("parallel", "plan.moe_experts"));  // parallel --experts is the model's
   EXPECT_TRUE(takes("isoflops", "budget.days"));
   EXPECT_TRUE(scenario_command_inputs("moe collapse").empty());
-  EXPECT_TRUE(scenario_command_inputs("report").empty());
+  // The report is every panel's: every flagged input, budget's and serve's.
+  std::size_t flagged = 0;
+  for (const ScenarioInput& in : scenario_inputs()) flagged += in.flag.empty() ? 0 : 1;
+  EXPECT_EQ(scenario_command_inputs("report").size(), flagged);
+  EXPECT_EQ(scenario_command_inputs("report").size(),
+            scenario_command_inputs("budget").size() + scenario_command_inputs("serve").size());
+  EXPECT_TRUE(scenario_command_inputs("diff").empty());
 }
