@@ -89,8 +89,9 @@ Binding<double> inputBinding(ScenarioModel* model, int field, std::string_view i
   const ScenarioInput& in = scenario_input(input_key);
   return scenarioBinding<double>(
       model, field, qs(std::string(in.label)), [get = in.get](const Scenario& s) { return get(s); },
-      [set = in.set, after](Scenario& s, double v) {
+      [set = in.set, edited = in.edited, after](Scenario& s, double v) {
         set(s, v);
+        if (edited) edited(s);
         if (after) after(s);
       });
 }

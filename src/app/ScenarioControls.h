@@ -30,8 +30,9 @@ enum SharedField { kSharedChip = 401, kSharedChips, kSharedContext, kSharedTrain
 // ladder, the accepted range of a typed value and the tooltip, all from the
 // input registry; `control_key` is the widget's object name.
 SliderDecl inputDecl(std::string_view input_key, const QString& control_key);
-// The input's value in the scenario, edited as one undo step (`field`);
-// `after` runs after each edit.
+// The input's value in the scenario, edited as one undo step (`field`), with
+// what the registry says an edit also changes (ScenarioInput::edited); `after`
+// runs after each edit.
 Binding<double> inputBinding(ScenarioModel* model, int field, std::string_view input_key,
                              std::function<void(Scenario&)> after = {});
 // Both: the slider of a registered input.

@@ -148,12 +148,12 @@ int run_flops(Args& a) {
   StepShape s;
   s.batch = a.required_integer("--batch", 1, 1'000'000'000, "sequences");
   s.seq = a.required_count_input("training.seq_len");
-  s.d_model = a.required_integer("--d-model", 1, 1'000'000, "elements");
-  s.d_ff = a.required_integer("--d-ff", 1, kMaxModelDim, "elements");
-  s.n_heads = a.required_integer("--heads", 1, 100'000, "attention heads");
-  s.d_head = a.required_integer("--head-dim", 1, 100'000, "elements");
-  s.n_layers = a.required_integer("--layers", 1, 100'000, "blocks");
-  s.n_kv_heads = a.integer("--kv-heads", s.n_heads, 1, s.n_heads, "KV heads");
+  s.d_model = a.required_count_input("model.d_model");
+  s.d_ff = a.required_count_input("model.d_ff");
+  s.n_heads = a.required_count_input("model.heads");
+  s.d_head = a.required_count_input("model.head_dim");
+  s.n_layers = a.required_count_input("model.layers");
+  s.n_kv_heads = read_kv_heads(a, s.n_heads);
   s.gated = !a.flag("--no-gated");
   s.mask = a.choice("--mask", "full", {"full", "causal-half"}) == "full" ? CausalMask::full_matrix
                                                                          : CausalMask::causal_half;

@@ -19,9 +19,6 @@ namespace napkin::cli {
 
 // The label column of the sectioned reports (moe, params, parallel).
 inline constexpr int kReportLabelWidth = 28;
-// The largest model dimension (layers, widths, heads, vocabulary) a command
-// accepts.
-inline constexpr std::int64_t kMaxModelDim = 10'000'000;
 
 // UTF-8 text as a QString (for the JSON writers).
 inline QString qs(std::string_view s) {

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "algebra.h"
 #include "cli_common.h"
 #include "cli_long_run.h"
 #include "cli_scenario.h"
@@ -190,8 +191,8 @@ int run_comm_cmd(Args& a) {
   const bool json = a.flag("--json");
   AllToAllInputs in;
   in.tokens = a.required_integer("--tokens", 1, 1'000'000'000, "tokens");
-  in.d_model = a.required_integer("--d-model", 1, 1'000'000, "elements");
-  in.n_layers = a.required_integer("--layers", 1, 100'000, "MoE layers");
+  in.d_model = a.required_integer("--d-model", 1, kMaxModelWidth, "elements");
+  in.n_layers = a.required_integer("--layers", 1, kMaxLayers, "MoE layers");
   in.top_k = a.required_integer("--top-k", 1, 100'000, "experts per token");
   in.bytes_per_elem = a.integer("--bytes-per-elem", 2, 1, 16, "bytes");
   in.link_gbps = a.real("--link-gbps", in.link_gbps, 1e-6, 1e9, "Gbit/s");

@@ -14,6 +14,7 @@
 #include "cli_cluster.h"
 #include "cli_common.h"
 #include "cli_parallel.h"
+#include "cli_params.h"
 #include "cluster_json.h"
 #include "config_import.h"
 #include "format.h"
@@ -37,29 +38,25 @@ ModelShape preset_shape(const std::string& name) {
                                      [](const ModelPreset& p) { return p.name; }));
 }
 
-ModelShape shape_from_flags(Args& a) {
+ModelShape job_shape_from_flags(Args& a) {
   const auto config = a.value("--config");
   const auto preset = a.value("--preset");
   if (config && preset) throw UsageError("--config and --preset exclude each other");
   if (config) return import_hf_config_file(*config).shape;
   if (preset) return preset_shape(*preset);
   ModelShape s;
-  s.n_layers = a.required_integer("--layers", 1, 100'000, "blocks");
-  s.d_model = a.required_integer("--d-model", 1, 1'000'000, "elements");
-  s.d_ff = a.required_integer("--d-ff", 1, kMaxModelDim, "elements");
-  s.n_heads = a.required_integer("--heads", 1, 100'000, "attention heads");
-  s.n_kv_heads = a.integer("--kv-heads", s.n_heads, 1, s.n_heads, "KV heads");
+  read_shape_widths(a, s);
+  s.n_kv_heads = read_kv_heads(a, s.n_heads);
   if (s.d_model % s.n_heads != 0 && !a.value("--head-dim").has_value())
     throw UsageError("--head-dim is required when --d-model is not a multiple of --heads");
-  s.d_head = a.integer("--head-dim", s.d_model / s.n_heads, 1, 100'000, "elements");
-  s.vocab = a.required_integer("--vocab", 1, 100'000'000, "tokens");
+  s.d_head = a.optional_count_input("model.head_dim").value_or(s.d_model / s.n_heads);
   s.tied_embeddings = a.flag("--tied");
   s.gated = !a.flag("--no-gated");
-  if (auto e = a.optional_integer("--experts", 1, 100'000, "experts")) {
+  if (auto e = a.optional_integer("--experts", 1, kMaxExperts, "experts")) {
     s.n_experts = *e;
     s.top_k = a.required_integer("--top-k", 1, *e, "experts per token");
-    s.shared_experts = a.integer("--shared-experts", 0, 0, 1000, "experts");
-    s.expert_d_ff = a.integer("--expert-d-ff", 0, 0, kMaxModelDim, "elements (0 = d_ff)");
+    s.shared_experts = a.integer("--shared-experts", 0, 0, kMaxSharedExperts, "experts");
+    s.expert_d_ff = a.integer("--expert-d-ff", 0, 0, kMaxFfnWidth, "elements (0 = d_ff)");
     s.n_dense_layers = a.integer("--dense-layers", 0, 0, s.n_layers, "leading dense blocks");
   }
   return s;
@@ -225,7 +222,7 @@ ParallelRequest read_parallel_flags(Args& a) {
   ParallelRequest r;
   r.json = a.flag("--json");
   TrainingJob& job = r.job;
-  job.shape = shape_from_flags(a);
+  job.shape = job_shape_from_flags(a);
   job.chip = a.text("--chip", "H100");
   (void)chip_by_name(job.chip);
   job.n_chips = a.count_input("hardware.chips");

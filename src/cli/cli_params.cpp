@@ -12,6 +12,22 @@
 
 namespace napkin::cli {
 
+void read_shape_widths(Args& a, ModelShape& s) {
+  s.n_layers = a.required_count_input("model.layers");
+  s.d_model = a.required_count_input("model.d_model");
+  s.d_ff = a.required_count_input("model.d_ff");
+  s.n_heads = a.required_count_input("model.heads");
+  s.vocab = a.required_count_input("model.vocab");
+}
+
+std::int64_t read_kv_heads(Args& a, std::int64_t heads) {
+  const std::int64_t kv = a.optional_count_input("model.kv_heads").value_or(heads);
+  if (kv > heads)
+    throw UsageError("--kv-heads must be at most --heads = " + format_grouped(heads) + "; got " +
+                     format_grouped(kv));
+  return kv;
+}
+
 namespace {
 
 std::vector<std::string> split_commas(const std::string& text) {
@@ -69,11 +85,7 @@ void apply_bias_list(ModelShape& s, const std::string& text) {
 
 ModelShape shape_by_hand(Args& a) {
   ModelShape s;
-  s.n_layers = a.required_integer("--layers", 1, 100'000, "blocks");
-  s.d_model = a.required_integer("--d-model", 1, 1'000'000, "elements");
-  s.d_ff = a.required_integer("--d-ff", 1, kMaxModelDim, "elements");
-  s.n_heads = a.required_integer("--heads", 1, 100'000, "attention heads");
-  s.vocab = a.required_integer("--vocab", 1, 100'000'000, "tokens");
+  read_shape_widths(a, s);
   if (auto mla = a.value("--mla")) {
     const auto v = integer_list("--mla", *mla, 5, "q_lora,kv_lora,nope,rope,v; q_lora 0 = none");
     s.q_lora_rank = v[0];
@@ -90,14 +102,14 @@ ModelShape shape_by_hand(Args& a) {
           "has its own key and value)");
     s.n_kv_heads = s.n_heads;
   } else {
-    s.n_kv_heads = a.integer("--kv-heads", s.n_heads, 1, s.n_heads, "KV heads");
+    s.n_kv_heads = read_kv_heads(a, s.n_heads);
     if (s.d_model % s.n_heads != 0 && !a.given("--head-dim"))
       throw UsageError("--head-dim is required when --d-model is not a multiple of --heads");
-    if (!a.given("--head-dim") && s.d_model / s.n_heads > 100'000)
+    if (!a.given("--head-dim") && s.d_model / s.n_heads > kMaxHeads)
       throw UsageError("--d-model / --heads = " + format_grouped(s.d_model / s.n_heads) +
-                       " elements per head is above the 100,000 limit of --head-dim; give "
-                       "--head-dim or more --heads");
-    s.d_head = a.integer("--head-dim", s.d_model / s.n_heads, 1, 100'000, "elements");
+                       " elements per head is above the " + format_grouped(kMaxHeads) +
+                       " limit of --head-dim; give --head-dim or more --heads");
+    s.d_head = a.optional_count_input("model.head_dim").value_or(s.d_model / s.n_heads);
   }
   s.tied_embeddings = a.flag("--tied");
   s.gated = !a.flag("--no-gated");
@@ -106,13 +118,13 @@ ModelShape shape_by_hand(Args& a) {
   s.norms_per_layer = a.integer("--norms", 2, 0, 8, "norm vectors per block");
   s.parallel_blocks = a.flag("--parallel");
   s.mtp_modules = a.integer("--mtp", 0, 0, 100, "multi-token-prediction modules");
-  if (auto e = a.optional_integer("--experts", 1, 100'000, "experts")) {
+  if (auto e = a.optional_integer("--experts", 1, kMaxExperts, "experts")) {
     s.n_experts = *e;
     s.top_k = a.required_integer("--top-k", 1, *e, "experts per token");
-    s.shared_experts = a.integer("--shared-experts", 0, 0, 1000, "experts");
-    s.expert_d_ff = a.integer("--expert-d-ff", 0, 0, kMaxModelDim, "elements (0 = d_ff)");
+    s.shared_experts = a.integer("--shared-experts", 0, 0, kMaxSharedExperts, "experts");
+    s.expert_d_ff = a.integer("--expert-d-ff", 0, 0, kMaxFfnWidth, "elements (0 = d_ff)");
     s.shared_expert_d_ff =
-        a.integer("--shared-expert-d-ff", 0, 0, kMaxModelDim, "elements (0 = expert width)");
+        a.integer("--shared-expert-d-ff", 0, 0, kMaxFfnWidth, "elements (0 = expert width)");
     s.shared_expert_gate = a.flag("--shared-expert-gate");
     s.router_bias = a.flag("--router-bias");
     s.n_dense_layers = a.integer("--dense-layers", 0, 0, s.n_layers, "dense-MLP blocks");

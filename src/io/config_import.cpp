@@ -18,8 +18,6 @@ namespace napkin {
 
 namespace {
 
-constexpr std::int64_t kBig = 10'000'000;
-
 enum class Arch {
   llama,
   mistral,
@@ -186,18 +184,18 @@ void check_architectures(const Reader& r, const Family& f, ImportedConfig& out) 
 // The core dimensions every Llama-like family names the same way.
 void read_core(const Reader& r, bool tied_default, const char* family, ImportedConfig& out) {
   ModelShape& s = out.shape;
-  s.d_model = r.integer("hidden_size", 1, 1'000'000);
-  s.d_ff = r.integer("intermediate_size", 1, kBig);
-  s.n_heads = r.integer("num_attention_heads", 1, 100'000);
-  s.n_layers = r.integer("num_hidden_layers", 1, 100'000);
-  s.vocab = r.integer("vocab_size", 1, 100'000'000);
+  s.d_model = r.integer("hidden_size", 1, kMaxModelWidth);
+  s.d_ff = r.integer("intermediate_size", 1, kMaxFfnWidth);
+  s.n_heads = r.integer("num_attention_heads", 1, kMaxHeads);
+  s.n_layers = r.integer("num_hidden_layers", 1, kMaxLayers);
+  s.vocab = r.integer("vocab_size", 1, kMaxVocab);
   if (!r.has("num_key_value_heads")) out.notes.push_back("num_key_value_heads omitted: MHA");
   s.n_kv_heads = r.integer_or("num_key_value_heads", s.n_heads, 1, s.n_heads);
   if (s.n_heads % s.n_kv_heads != 0)
     r.fail(QStringLiteral("num_key_value_heads"), std::to_string(s.n_kv_heads),
            "a divisor of num_attention_heads = " + std::to_string(s.n_heads));
   if (r.has("head_dim")) {
-    s.d_head = r.integer("head_dim", 1, 100'000);
+    s.d_head = r.integer("head_dim", 1, kMaxHeads);
   } else {
     if (s.d_model % s.n_heads != 0)
       r.fail(QStringLiteral("head_dim"), "nothing",
@@ -224,9 +222,9 @@ void read_attention_bias(const Reader& r, ModelShape& s) {
 // decoder_sparse_step; dense layers use intermediate_size.
 void read_qwen_moe(const Reader& r, ImportedConfig& out) {
   ModelShape& s = out.shape;
-  s.n_experts = r.integer("num_experts", 1, 100'000);
+  s.n_experts = r.integer("num_experts", 1, kMaxExperts);
   s.top_k = r.integer("num_experts_per_tok", 1, s.n_experts);
-  s.expert_d_ff = r.integer("moe_intermediate_size", 1, kBig);
+  s.expert_d_ff = r.integer("moe_intermediate_size", 1, kMaxFfnWidth);
   const std::int64_t step = r.integer_or("decoder_sparse_step", 1, 1, s.n_layers);
   const std::set<std::int64_t> dense = r.integer_set("mlp_only_layers", 0, s.n_layers - 1);
   std::int64_t n_dense = 0;
@@ -250,37 +248,37 @@ void read_qwen3_qk_norm(const Reader& r, ModelShape& s) {
 
 void read_deepseek(const Reader& r, bool v3, ImportedConfig& out) {
   ModelShape& s = out.shape;
-  s.d_model = r.integer("hidden_size", 1, 1'000'000);
-  s.d_ff = r.integer("intermediate_size", 1, kBig);
-  s.n_heads = r.integer("num_attention_heads", 1, 100'000);
-  s.n_layers = r.integer("num_hidden_layers", 1, 100'000);
-  s.vocab = r.integer("vocab_size", 1, 100'000'000);
+  s.d_model = r.integer("hidden_size", 1, kMaxModelWidth);
+  s.d_ff = r.integer("intermediate_size", 1, kMaxFfnWidth);
+  s.n_heads = r.integer("num_attention_heads", 1, kMaxHeads);
+  s.n_layers = r.integer("num_hidden_layers", 1, kMaxLayers);
+  s.vocab = r.integer("vocab_size", 1, kMaxVocab);
   // MLA (DeepSeek-V2 §2.1): every head has its own key and value, rebuilt
   // from the latent; num_key_value_heads (== heads in every release) plays no
   // part in the count or the cache.
-  (void)r.integer_or("num_key_value_heads", s.n_heads, 1, 1'000'000);
+  (void)r.integer_or("num_key_value_heads", s.n_heads, 1, kMaxHeads);
   s.n_kv_heads = s.n_heads;
   if (r.has("head_dim"))  // newer transformers write qk_rope_head_dim here, for RoPE
-    (void)r.integer("head_dim", 1, 100'000);
-  s.kv_lora_rank = r.integer("kv_lora_rank", 1, 1'000'000);
-  s.q_lora_rank = r.integer_or("q_lora_rank", 0, 1, 1'000'000);
+    (void)r.integer("head_dim", 1, kMaxHeads);
+  s.kv_lora_rank = r.integer("kv_lora_rank", 1, kMaxModelWidth);
+  s.q_lora_rank = r.integer_or("q_lora_rank", 0, 1, kMaxModelWidth);
   if (s.q_lora_rank == 0)
     out.notes.push_back("q_lora_rank null: queries projected straight from hidden_size");
-  s.qk_nope_head_dim = r.integer("qk_nope_head_dim", 1, 100'000);
-  s.qk_rope_head_dim = r.integer("qk_rope_head_dim", 1, 100'000);
-  s.v_head_dim = r.integer("v_head_dim", 1, 100'000);
+  s.qk_nope_head_dim = r.integer("qk_nope_head_dim", 1, kMaxHeads);
+  s.qk_rope_head_dim = r.integer("qk_rope_head_dim", 1, kMaxHeads);
+  s.v_head_dim = r.integer("v_head_dim", 1, kMaxHeads);
   s.d_head = s.qk_nope_head_dim + s.qk_rope_head_dim;
   if (!r.has("tie_word_embeddings"))
     out.notes.push_back("tie_word_embeddings omitted: false for DeepSeek");
   s.tied_embeddings = r.boolean_or("tie_word_embeddings", false);
   s.gated = true;
   if (r.has("n_routed_experts")) {
-    s.n_experts = r.integer("n_routed_experts", 1, 100'000);
+    s.n_experts = r.integer("n_routed_experts", 1, kMaxExperts);
     s.top_k = r.integer("num_experts_per_tok", 1, s.n_experts);
-    s.expert_d_ff = r.integer("moe_intermediate_size", 1, kBig);
+    s.expert_d_ff = r.integer("moe_intermediate_size", 1, kMaxFfnWidth);
     // DeepSeekMoE (V2 §2.2): n_shared_experts always-on experts of the routed
     // width, implemented as one MLP n_shared × moe_intermediate_size wide.
-    s.shared_experts = r.integer_or("n_shared_experts", 0, 0, 1'000);
+    s.shared_experts = r.integer_or("n_shared_experts", 0, 0, kMaxSharedExperts);
     // Layer i is routed when i >= first_k_dense_replace and i % moe_layer_freq == 0.
     const std::int64_t first = r.integer_or("first_k_dense_replace", 0, 0, s.n_layers);
     const std::int64_t freq = r.integer_or("moe_layer_freq", 1, 1, s.n_layers);
@@ -306,10 +304,10 @@ void read_deepseek(const Reader& r, bool v3, ImportedConfig& out) {
 void read_falcon(const Reader& r, ImportedConfig& out) {
   ModelShape& s = out.shape;
   // FalconConfig accepts the RW names n_embed, n_layer, n_head, n_head_kv.
-  s.d_model = r.integer_alias("hidden_size", "n_embed", 1, 1'000'000);
-  s.n_layers = r.integer_alias("num_hidden_layers", "n_layer", 1, 100'000);
-  s.n_heads = r.integer_alias("num_attention_heads", "n_head", 1, 100'000);
-  s.vocab = r.integer("vocab_size", 1, 100'000'000);
+  s.d_model = r.integer_alias("hidden_size", "n_embed", 1, kMaxModelWidth);
+  s.n_layers = r.integer_alias("num_hidden_layers", "n_layer", 1, kMaxLayers);
+  s.n_heads = r.integer_alias("num_attention_heads", "n_head", 1, kMaxHeads);
+  s.vocab = r.integer("vocab_size", 1, kMaxVocab);
   if (s.d_model % s.n_heads != 0)
     r.fail(QStringLiteral("hidden_size"), std::to_string(s.d_model),
            "a multiple of num_attention_heads = " + std::to_string(s.n_heads));
@@ -334,7 +332,7 @@ void read_falcon(const Reader& r, ImportedConfig& out) {
   if (s.n_heads % s.n_kv_heads != 0)
     r.fail(QStringLiteral("num_kv_heads"), std::to_string(s.n_kv_heads),
            "a divisor of num_attention_heads = " + std::to_string(s.n_heads));
-  s.d_ff = r.integer_or("ffn_hidden_size", 4 * s.d_model, 1, kBig);
+  s.d_ff = r.integer_or("ffn_hidden_size", 4 * s.d_model, 1, kMaxFfnWidth);
   if (!r.has("ffn_hidden_size")) out.notes.push_back("ffn_hidden_size omitted: 4 × hidden_size");
   s.gated = false;  // GELU MLP: dense_h_to_4h, dense_4h_to_h
   const bool bias = r.boolean_or("bias", false);
@@ -370,16 +368,16 @@ void read_gemma3_multimodal(const Reader& top, std::string_view source, Imported
                           " (Gemma3TextConfig default)");
     return value;
   };
-  s.d_model = r.integer("hidden_size", 1, 1'000'000);
-  s.d_ff = r.integer("intermediate_size", 1, kBig);
-  s.n_layers = r.integer("num_hidden_layers", 1, 100'000);
-  s.n_heads = r.integer_or("num_attention_heads", dflt("num_attention_heads", 8), 1, 100'000);
+  s.d_model = r.integer("hidden_size", 1, kMaxModelWidth);
+  s.d_ff = r.integer("intermediate_size", 1, kMaxFfnWidth);
+  s.n_layers = r.integer("num_hidden_layers", 1, kMaxLayers);
+  s.n_heads = r.integer_or("num_attention_heads", dflt("num_attention_heads", 8), 1, kMaxHeads);
   s.n_kv_heads = r.integer_or("num_key_value_heads", dflt("num_key_value_heads", 4), 1, s.n_heads);
   if (s.n_heads % s.n_kv_heads != 0)
     r.fail(QStringLiteral("num_key_value_heads"), std::to_string(s.n_kv_heads),
            "a divisor of num_attention_heads = " + std::to_string(s.n_heads));
-  s.d_head = r.integer_or("head_dim", dflt("head_dim", 256), 1, 100'000);
-  s.vocab = r.integer_or("vocab_size", dflt("vocab_size", 262'208), 1, 100'000'000);
+  s.d_head = r.integer_or("head_dim", dflt("head_dim", 256), 1, kMaxHeads);
+  s.vocab = r.integer_or("vocab_size", dflt("vocab_size", 262'208), 1, kMaxVocab);
   s.tied_embeddings = r.boolean_or("tie_word_embeddings", true);
   s.gated = true;
   read_attention_bias(r, s);
@@ -444,7 +442,7 @@ void read_family(const Reader& r, const Family& family, std::string_view source,
     case Arch::mistral: read_core(r, false, "mistral", out); break;
     case Arch::mixtral:
       read_core(r, false, "mixtral", out);
-      s.n_experts = r.integer("num_local_experts", 1, 100'000);
+      s.n_experts = r.integer("num_local_experts", 1, kMaxExperts);
       if (!r.has("num_experts_per_tok")) out.notes.push_back("num_experts_per_tok omitted: 2");
       s.top_k = r.integer_or("num_experts_per_tok", 2, 1, s.n_experts);
       break;
@@ -459,7 +457,7 @@ void read_family(const Reader& r, const Family& family, std::string_view source,
       // Qwen2MoeSparseMoeBlock: one shared expert of its own width behind a
       // sigmoid gate (Linear d_model → 1), beside the routed experts.
       s.shared_experts = 1;
-      s.shared_expert_d_ff = r.integer("shared_expert_intermediate_size", 1, kBig);
+      s.shared_expert_d_ff = r.integer("shared_expert_intermediate_size", 1, kMaxFfnWidth);
       s.shared_expert_gate = true;
       break;
     case Arch::qwen3:

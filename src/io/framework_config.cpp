@@ -50,9 +50,9 @@ constexpr std::int64_t kMax = 10'000'000;
 // The shape keys Megatron-LM and NeMo share (NeMo passes them to Megatron-Core).
 void megatron_shape(const Keys& k, TrainingConfig& c, bool nemo) {
   ModelShape& s = c.shape;
-  const auto layers = k.integer({"num_layers"}, 1, 100'000);
-  const auto hidden = k.integer({"hidden_size"}, 1, 1'000'000);
-  const auto heads = k.integer({"num_attention_heads"}, 1, 100'000);
+  const auto layers = k.integer({"num_layers"}, 1, kMaxLayers);
+  const auto hidden = k.integer({"hidden_size"}, 1, kMaxModelWidth);
+  const auto heads = k.integer({"num_attention_heads"}, 1, kMaxHeads);
   if (!layers) k.missing("num_layers: " + k.why({"num_layers"}, "not in the file"));
   if (!hidden) k.missing("hidden_size: " + k.why({"hidden_size"}, "not in the file"));
   if (!heads)
@@ -64,7 +64,7 @@ void megatron_shape(const Keys& k, TrainingConfig& c, bool nemo) {
   if (layers) s.n_layers = *layers;
   if (hidden) s.d_model = *hidden;
   if (heads) s.n_heads = *heads;
-  auto ffn = k.integer({"ffn_hidden_size"}, 1, kMax);
+  auto ffn = k.integer({"ffn_hidden_size"}, 1, kMaxFfnWidth);
   if (!ffn && hidden) {
     // Megatron-LM arguments.py: 4h, or with SwiGLU int(4h·2/3 / 64)·64.
     ffn = gated ? (4 * *hidden * 2 / 3) / 64 * 64 : 4 * *hidden;
@@ -79,16 +79,16 @@ void megatron_shape(const Keys& k, TrainingConfig& c, bool nemo) {
                         : k.boolean({"group_query_attention"}).value_or(false);
   s.n_kv_heads = s.n_heads;
   if (gqa) {
-    if (auto g = k.integer({"num_query_groups"}, 1, 100'000))
+    if (auto g = k.integer({"num_query_groups"}, 1, kMaxHeads))
       s.n_kv_heads = *g;
     else
       k.missing("num_query_groups: group_query_attention is set but the group count is not");
   }
-  if (auto kv = k.integer({"kv_channels"}, 1, 100'000))
+  if (auto kv = k.integer({"kv_channels"}, 1, kMaxHeads))
     s.d_head = *kv;
   else if (heads && hidden)
     s.d_head = *hidden / *heads;
-  if (auto v = k.integer({"padded_vocab_size", "vocab_size"}, 1, 100'000'000))
+  if (auto v = k.integer({"padded_vocab_size", "vocab_size"}, 1, kMaxVocab))
     s.vocab = *v;
   else
     k.missing("vocab: " + k.why({"vocab_size"},
@@ -105,10 +105,10 @@ void megatron_shape(const Keys& k, TrainingConfig& c, bool nemo) {
   std::transform(norm.begin(), norm.end(), norm.begin(),
                  [](unsigned char ch) { return std::tolower(ch); });
   s.norm_bias = norm == "layernorm";
-  if (auto e = k.integer({"num_experts", "num_moe_experts"}, 1, 100'000)) {
+  if (auto e = k.integer({"num_experts", "num_moe_experts"}, 1, kMaxExperts)) {
     s.n_experts = *e;
     s.top_k = k.integer({"moe_router_topk"}, 1, *e).value_or(2);
-    s.expert_d_ff = k.integer({"moe_ffn_hidden_size"}, 1, kMax).value_or(0);
+    s.expert_d_ff = k.integer({"moe_ffn_hidden_size"}, 1, kMaxFfnWidth).value_or(0);
   }
   c.shape_known = layers && hidden && heads && ffn && k.value({"padded_vocab_size", "vocab_size"});
   if (c.shape_known && s.d_model % s.n_heads != 0 && !k.value({"kv_channels"}))
@@ -149,7 +149,7 @@ void read_megatron(const Keys& k, TrainingConfig& c) {
   l.vpp = 1;
   if (auto v = k.integer({"virtual_pipeline_model_parallel_size"}, 1, 1000)) {
     l.vpp = *v;
-  } else if (auto per = k.integer({"num_layers_per_virtual_pipeline_stage"}, 1, 100'000)) {
+  } else if (auto per = k.integer({"num_layers_per_virtual_pipeline_stage"}, 1, kMaxLayers)) {
     if (!c.shape_known && !k.value({"num_layers"}))
       k.missing("vpp: num_layers_per_virtual_pipeline_stage needs num_layers");
     else if (c.shape.n_layers % (l.pp * *per) != 0)
@@ -312,7 +312,7 @@ void titan_batch(const Keys& k, TrainingConfig& c) {
     const std::string sched = k.text({"parallelism.pipeline_parallel_schedule",
                                       "experimental.pipeline_parallel_schedule"})
                                   .value_or("1F1B");
-    const auto per = k.integer({"parallelism.pipeline_parallel_layers_per_stage"}, 1, 100'000);
+    const auto per = k.integer({"parallelism.pipeline_parallel_layers_per_stage"}, 1, kMaxLayers);
     if (per && c.shape_known) {
       if (c.shape.n_layers % (l.pp * *per) != 0)
         k.fail(*k.value({"parallelism.pipeline_parallel_layers_per_stage"}),

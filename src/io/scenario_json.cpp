@@ -295,30 +295,24 @@ void read_model(const Reader& top, Scenario& s, std::string_view source) {
   const Reader m(top.object("model"), "model.", source);
   ModelShape& sh = s.shape;
   m.text("name", s.model_name);
-  m.integer("layers", sh.n_layers, 1, 100'000);
-  m.integer("d_model", sh.d_model, 1, 1'000'000);
-  m.integer("d_ff", sh.d_ff, 1, 10'000'000);
-  m.integer("heads", sh.n_heads, 1, 100'000);
-  m.integer("kv_heads", sh.n_kv_heads, 1, 100'000);
-  m.integer("head_dim", sh.d_head, 1, 100'000);
-  m.integer("vocab", sh.vocab, 1, 100'000'000);
+  // The registered numbers of the shape (inputs.h), then the rest.
+  for (const char* key :
+       {"model.layers", "model.d_model", "model.d_ff", "model.heads", "model.kv_heads",
+        "model.head_dim", "model.vocab", "model.experts", "model.top_k", "model.shared_experts",
+        "model.expert_d_ff", "model.dense_layers"})
+    m.input(key, s);
   m.boolean("gated", sh.gated);
   m.boolean("tied_embeddings", sh.tied_embeddings);
   m.boolean("qkv_bias", sh.qkv_bias);
   m.boolean("o_bias", sh.o_bias);
   m.boolean("mlp_bias", sh.mlp_bias);
-  m.integer("experts", sh.n_experts, 0, 100'000);
-  m.integer("top_k", sh.top_k, 0, 100'000);
-  m.integer("shared_experts", sh.shared_experts, 0, 1'000);
-  m.integer("expert_d_ff", sh.expert_d_ff, 0, 10'000'000);
-  m.integer("dense_layers", sh.n_dense_layers, 0, 100'000);
   // Version 2 fields; a version-1 document leaves them at their defaults.
-  m.integer("q_lora_rank", sh.q_lora_rank, 0, 1'000'000);
-  m.integer("kv_lora_rank", sh.kv_lora_rank, 0, 1'000'000);
-  m.integer("qk_nope_head_dim", sh.qk_nope_head_dim, 0, 100'000);
-  m.integer("qk_rope_head_dim", sh.qk_rope_head_dim, 0, 100'000);
-  m.integer("v_head_dim", sh.v_head_dim, 0, 100'000);
-  m.integer("shared_expert_d_ff", sh.shared_expert_d_ff, 0, 10'000'000);
+  m.integer("q_lora_rank", sh.q_lora_rank, 0, kMaxModelWidth);
+  m.integer("kv_lora_rank", sh.kv_lora_rank, 0, kMaxModelWidth);
+  m.integer("qk_nope_head_dim", sh.qk_nope_head_dim, 0, kMaxHeads);
+  m.integer("qk_rope_head_dim", sh.qk_rope_head_dim, 0, kMaxHeads);
+  m.integer("v_head_dim", sh.v_head_dim, 0, kMaxHeads);
+  m.integer("shared_expert_d_ff", sh.shared_expert_d_ff, 0, kMaxFfnWidth);
   m.boolean("shared_expert_gate", sh.shared_expert_gate);
   m.boolean("router_bias", sh.router_bias);
   m.choice<QkNorm>("qk_norm", sh.qk_norm, parse_qk_norm);

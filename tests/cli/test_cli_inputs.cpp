@@ -34,6 +34,15 @@ QStringList command_for(std::string_view flag) {
     return {QStringLiteral("serve"),  QStringLiteral("--params"), QStringLiteral("7e9"),
             QStringLiteral("--chip"), QStringLiteral("H100"),     QStringLiteral("--chips"),
             QStringLiteral("1"),      QStringLiteral("--mode"),   QStringLiteral("server")};
+  // The model's shape belongs to params, by hand: its other required numbers.
+  if (const ScenarioInput* in = scenario_input_by_flag(flag); in && in->section == "model") {
+    QStringList args{QStringLiteral("params")};
+    for (const auto& [f, v] :
+         {std::pair{"--layers", "32"}, std::pair{"--d-model", "4096"}, std::pair{"--d-ff", "11008"},
+          std::pair{"--heads", "32"}, std::pair{"--vocab", "32000"}})
+      if (flag != f) args << QLatin1String(f) << QLatin1String(v);
+    return args;
+  }
   return {QStringLiteral("budget")};
 }
 

@@ -213,3 +213,34 @@ TEST(CliScenarioFlags, ARangeSetsTheBudgetPlannersRange) {
 }
 
 }  // namespace
+
+// Issue 22: the model's shape is registered, so --layers, --d-model, --heads
+// and the rest change the scenario's model beside --scenario as its controls
+// do: the model becomes "Custom", the parameters follow, and a shape the
+// file could not hold (KV heads that do not divide the heads) is refused
+// naming the flags, never adjusted silently.
+TEST(CliScenarioFlags, TheModelsShapeFlagsChangeTheModel) {
+  QTemporaryDir dir;
+  const QString path = write_test_file(dir, "s.json", kScenario);
+  Scenario s;
+  s.n_chips = 2048;
+  s.shape.n_layers = 96;
+  s.shape.n_heads = 48;
+  s.model_name = "Custom";
+  const napkin::BudgetView app = make_budget_view(s);
+  ASSERT_TRUE(app.valid()) << app.error;
+  const CliResult r = json_ok(with_scenario("budget", path, "--layers 96 --heads 48"));
+  const QJsonObject sc = r.json["scenario"].toObject();
+  EXPECT_TRUE(sc["subject"].toString().startsWith(QStringLiteral("Custom on 2,048 × H100")))
+      << sc["subject"].toString().toStdString();
+  EXPECT_DOUBLE_EQ(sc["memory_per_device_bytes"].toDouble(), app.memory_per_device_bytes());
+  const QJsonArray o = sc["overrides"].toArray();
+  ASSERT_EQ(o.size(), 2);
+  EXPECT_EQ(o[0].toObject()["key"].toString(), QStringLiteral("model.layers"));
+  EXPECT_DOUBLE_EQ(o[0].toObject()["file"].toDouble(), 80);
+
+  expect_usage_error(with_scenario("budget", path, "--heads 36"),
+                     QStringLiteral("must divide --heads = 36; got 8"));
+  expect_usage_error(with_scenario("budget", path, "--layers 100001"),
+                     QStringLiteral("--layers must be a whole number in 1 – 100,000 blocks"));
+}

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QCoreApplication>
 
 #include "ScenarioModel.h"
@@ -17,6 +18,7 @@
 #include "hardware.h"
 #include "inputs.h"
 #include "isoflops/IsoflopsPanel.h"
+#include "moe/MoePanel.h"
 #include "parallel/ParallelPanel.h"
 #include "plan.h"
 #include "roofline/RooflinePanel.h"
@@ -26,10 +28,15 @@ using namespace napkin;
 
 namespace {
 
-std::vector<SliderSpin*> controlsLabelled(const QWidget& w, std::string_view label) {
+// The controls labelled `label`, but the MoE router's: its knobs are its own
+// recorded run's (its "Top-k" is the router's, not the model's), none of
+// them a registered input.
+std::vector<SliderSpin*> controlsLabelled(MainWindow& w, std::string_view label) {
+  const QWidget* router = w.panel<MoePanel>();
   std::vector<SliderSpin*> out;
   for (SliderSpin* s : w.findChildren<SliderSpin*>())
-    if (s->spec().label == QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size())))
+    if (s->spec().label == QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size())) &&
+        !router->isAncestorOf(s))
       out.push_back(s);
   return out;
 }
@@ -40,6 +47,11 @@ TEST(PlanAgreement, EveryRegisteredInputsControlAcceptsTheRegistrysRange) {
   MainWindow w(MainWindow::Session::fresh);
   for (const ScenarioInput& in : scenario_inputs()) {
     SCOPED_TRACE(std::string(in.key));
+    // The KV heads are a choice among the divisors of the heads.
+    if (in.key == "model.kv_heads") {
+      EXPECT_NE(w.findChild<QComboBox*>(QStringLiteral("kv_heads")), nullptr);
+      continue;
+    }
     const std::vector<SliderSpin*> controls = controlsLabelled(w, in.label);
     ASSERT_FALSE(controls.empty()) << "no control labelled " << in.label;
     for (SliderSpin* c : controls) {
@@ -62,6 +74,24 @@ TEST(PlanAgreement, ATypedValueBeyondTheSliderIsKept) {
   QCoreApplication::processEvents();
   EXPECT_EQ(w.model()->scenario().n_chips, 150'000);
   EXPECT_EQ(chips->slider()->value(), chips->slider()->maximum());
+}
+
+// The model's shape is registered: its Layers control takes what the file and
+// napkin-cli take (300 blocks, past the slider's 200), and an edit renames
+// the model Custom; a file's shape past the old slider loads and shows as
+// it is.
+TEST(PlanAgreement, TheModelsShapeTakesTheRegistrysRange) {
+  MainWindow w(MainWindow::Session::fresh);
+  SliderSpin* layers = controlsLabelled(w, "Layers").front();
+  layers->spinBox()->setValue(300);
+  QCoreApplication::processEvents();
+  EXPECT_EQ(w.model()->scenario().shape.n_layers, 300);
+  EXPECT_EQ(w.model()->scenario().model_name, "Custom");
+  EXPECT_EQ(layers->slider()->value(), layers->slider()->maximum());
+  // A value beyond the registry's range is not taken.
+  layers->spinBox()->setValue(kMaxLayers + 1);
+  QCoreApplication::processEvents();
+  EXPECT_LE(w.model()->scenario().shape.n_layers, kMaxLayers);
 }
 
 TEST(PlanAgreement, WithAPredictedMfuEveryPanelShowsTheSameComputeAndMfu) {

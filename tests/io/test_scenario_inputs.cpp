@@ -4,6 +4,7 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -47,10 +48,33 @@ QJsonObject with_value_at(QJsonObject o, const QStringList& path, double v) {
   return o;
 }
 
-// The base document with one input's JSON value replaced.
+// The base with what a model-shape value needs of the rest of the shape
+// (the KV heads divide the heads, top-k within the experts, dense layers
+// within the layers; shared experts and dense layers only in an MoE model).
+Scenario base_for(const ScenarioInput& in, double v) {
+  Scenario s = base();
+  ModelShape& m = s.shape;
+  const auto n = static_cast<std::int64_t>(v);
+  if (in.key == "model.heads") m.n_kv_heads = 1;
+  if (in.key == "model.kv_heads") m.n_heads = n;
+  const bool moe = (in.key == "model.experts" || in.key == "model.top_k" ||
+                    in.key == "model.shared_experts" || in.key == "model.dense_layers") &&
+                   n > 0;
+  if (moe) {
+    m.n_experts = in.key == "model.experts" || in.key == "model.top_k" ? n : 1;
+    m.top_k = in.key == "model.top_k" ? n : 1;
+  }
+  if (in.key == "model.dense_layers") m.n_layers = std::max<std::int64_t>(n, 1);
+  return s;
+}
+
+// The base document with one input's JSON value replaced (the rest of the
+// shape as its end needs, beyond the end too).
 std::string with_value(const ScenarioInput& in, double v) {
   const QJsonObject doc =
-      QJsonDocument::fromJson(QByteArray::fromStdString(scenario_to_json(base()))).object();
+      QJsonDocument::fromJson(
+          QByteArray::fromStdString(scenario_to_json(base_for(in, std::min(v, in.hi)))))
+          .object();
   return QJsonDocument(with_value_at(doc, json_path(in), v)).toJson().toStdString();
 }
 

@@ -38,6 +38,8 @@ enum Field {
   kExperts,
   kTopK,
   kShared,
+  kExpertDff,
+  kDenseLayers,
   kOptimizer,
   kZero,
   kDp,
@@ -58,18 +60,6 @@ QString tr(const char* text) { return QCoreApplication::translate("napkin::Budge
 
 using Scale = SliderSpin::Scale;
 using S = Scenario;
-
-// A shape field: edits it, marks the model custom and keeps the shape consistent.
-Binding<double> shapeBinding(ScenarioModel* m, int field, const QString& label,
-                             std::int64_t ModelShape::*member) {
-  return scenarioBinding<double>(
-      m, field, label, [member](const S& s) { return static_cast<double>(s.shape.*member); },
-      [member](S& s, double v) {
-        s.shape.*member = static_cast<std::int64_t>(v);
-        s.model_name = "Custom";
-        s.shape = consistent_shape(s.shape);
-      });
-}
 
 // The preset combo's entries: Custom, the published shapes, then the dense
 // model of the Chinchilla-optimal size for the current budget.
@@ -196,43 +186,17 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
        [m, n = std::move(chinchilla_params)](const QVariant& v) {
          applyPreset(m, v.toInt(), n());
        }});
-  c.layers = col->slider({.key = QStringLiteral("layers"),
-                          .label = tr("Layers"),
-                          .min = 1,
-                          .max = 200,
-                          .ladder = Ladder::multipleOf(1),
-                          .integer = true,
-                          .tooltip = tr("Transformer blocks L. Parameters grow linearly with L.")},
-                         shapeBinding(m, kLayers, tr("Layers"), &ModelShape::n_layers));
-  c.d_model = col->slider(
-      {.key = QStringLiteral("d_model"),
-       .label = tr("d_model"),
-       .min = 64,
-       .max = 32768,
-       .scale = Scale::log,
-       .ladder = Ladder::multipleOf(128),
-       .integer = true,
-       .tooltip = tr("Residual width d (elements). Attention is 2·d·(n_h + n_kv)·d_head per "
-                     "layer.")},
-      shapeBinding(m, kDModel, tr("d_model"), &ModelShape::d_model));
-  c.d_ff = col->slider(
-      {.key = QStringLiteral("d_ff"),
-       .label = tr("d_ff"),
-       .min = 64,
-       .max = 131072,
-       .scale = Scale::log,
-       .ladder = Ladder::multipleOf(128),
-       .integer = true,
-       .tooltip = tr("MLP hidden width F (elements): 3·d·F per layer gated, 2·d·F ungated.")},
-      shapeBinding(m, kDff, tr("d_ff"), &ModelShape::d_ff));
-  c.heads = col->slider({.key = QStringLiteral("heads"),
-                         .label = tr("Heads"),
-                         .min = 1,
-                         .max = 256,
-                         .ladder = Ladder::multipleOf(1),
-                         .integer = true,
-                         .tooltip = tr("Query heads n_h. W_q and W_o are d × n_h·d_head.")},
-                        shapeBinding(m, kHeads, tr("Heads"), &ModelShape::n_heads));
+  // A shape number: the registry's control (an edit renames the model Custom),
+  // the shape kept consistent (KV heads dividing the heads, top-k within the
+  // experts).
+  const auto shapeInput = [col, m](int field, std::string_view key, const char* control_key) {
+    return declareInput(col, m, field, key, QLatin1String(control_key),
+                        [](S& s) { s.shape = consistent_shape(s.shape); });
+  };
+  c.layers = shapeInput(kLayers, "model.layers", "layers");
+  c.d_model = shapeInput(kDModel, "model.d_model", "d_model");
+  c.d_ff = shapeInput(kDff, "model.d_ff", "d_ff");
+  c.heads = shapeInput(kHeads, "model.heads", "heads");
   c.kv_heads = col->combo(
       {.key = QStringLiteral("kv_heads"),
        .label = tr("KV heads"),
@@ -261,26 +225,8 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
             s.shape.n_kv_heads = v.toLongLong();
             s.model_name = "Custom";
           }));
-  c.head_dim = col->slider({.key = QStringLiteral("head_dim"),
-                            .label = tr("Head dim"),
-                            .min = 16,
-                            .max = 512,
-                            .scale = Scale::log,
-                            .ladder = Ladder::multipleOf(16),
-                            .integer = true,
-                            .tooltip = tr("Elements per head d_head (usually d_model ÷ heads).")},
-                           shapeBinding(m, kHeadDim, tr("Head dim"), &ModelShape::d_head));
-  c.vocab = col->slider(
-      {.key = QStringLiteral("vocab"),
-       .label = tr("Vocabulary"),
-       .unit = tr("tokens"),
-       .min = 1000,
-       .max = 1000000,
-       .scale = Scale::log,
-       .ladder = Ladder::significant(2),
-       .integer = true,
-       .tooltip = tr("Vocabulary V (tokens): embedding V·d, unembedding V·d unless tied.")},
-      shapeBinding(m, kVocab, tr("Vocabulary"), &ModelShape::vocab));
+  c.head_dim = shapeInput(kHeadDim, "model.head_dim", "head_dim");
+  c.vocab = shapeInput(kVocab, "model.vocab", "vocab");
   auto flag = [m](int field, const QString& label, bool ModelShape::*member) {
     return scenarioBinding<bool>(
         m, field, label, [member](const S& s) { return s.shape.*member; },
@@ -301,34 +247,11 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
                      "2·V·d."),
        .same_row = true},
       flag(kTied, tr("tied embeddings"), &ModelShape::tied_embeddings));
-  c.experts = col->slider(
-      {.key = QStringLiteral("experts"),
-       .label = tr("Experts"),
-       .min = 0,
-       .max = 512,
-       .ladder = Ladder::multipleOf(1),
-       .integer = true,
-       .tooltip = tr("Routed experts per MoE layer (0 = dense). Total parameters count all "
-                     "experts; active parameters count top-k (+ shared).")},
-      shapeBinding(m, kExperts, tr("Experts"), &ModelShape::n_experts));
-  c.top_k = col->slider(
-      {.key = QStringLiteral("top_k"),
-       .label = tr("Top-k"),
-       .min = 0,
-       .max = 64,
-       .ladder = Ladder::multipleOf(1),
-       .integer = true,
-       .tooltip = tr("Experts each token is routed to (1 … experts; 0 for a dense model).")},
-      shapeBinding(m, kTopK, tr("Top-k"), &ModelShape::top_k));
-  c.shared_experts =
-      col->slider({.key = QStringLiteral("shared_experts"),
-                   .label = tr("Shared experts"),
-                   .min = 0,
-                   .max = 8,
-                   .ladder = Ladder::multipleOf(1),
-                   .integer = true,
-                   .tooltip = tr("Always-on experts per MoE layer (DeepSeek style).")},
-                  shapeBinding(m, kShared, tr("Shared experts"), &ModelShape::shared_experts));
+  c.experts = shapeInput(kExperts, "model.experts", "experts");
+  c.top_k = shapeInput(kTopK, "model.top_k", "top_k");
+  c.shared_experts = shapeInput(kShared, "model.shared_experts", "shared_experts");
+  c.expert_d_ff = shapeInput(kExpertDff, "model.expert_d_ff", "expert_d_ff");
+  c.dense_layers = shapeInput(kDenseLayers, "model.dense_layers", "dense_layers");
 
   col->group(tr("Training set-up"));
   c.optimizer = col->combo(

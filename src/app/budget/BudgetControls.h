@@ -49,6 +49,8 @@ struct BudgetControls {
   SliderSpin* experts = nullptr;
   SliderSpin* top_k = nullptr;
   SliderSpin* shared_experts = nullptr;
+  SliderSpin* expert_d_ff = nullptr;
+  SliderSpin* dense_layers = nullptr;
   // Training set-up.
   QComboBox* optimizer = nullptr;
   QComboBox* train_precision = nullptr;

@@ -56,21 +56,21 @@ QkNorm parse_qk_norm(std::string_view n) {
 }
 
 void ModelShape::validate() const {
-  require_count(n_layers, "layers", "blocks", 1, 100'000);
-  require_count(d_model, "d_model", "elements", 1, 1'000'000);
-  require_count(d_ff, "d_ff", "elements", 1, 10'000'000);
-  require_count(n_heads, "heads", "attention heads", 1, 100'000);
+  require_count(n_layers, "layers", "blocks", 1, kMaxLayers);
+  require_count(d_model, "d_model", "elements", 1, kMaxModelWidth);
+  require_count(d_ff, "d_ff", "elements", 1, kMaxFfnWidth);
+  require_count(n_heads, "heads", "attention heads", 1, kMaxHeads);
   require_count(n_kv_heads, "kv_heads", "KV heads", 1, n_heads);
   if (n_heads % n_kv_heads != 0)
     throw std::invalid_argument("kv_heads (KV heads) must divide heads = " +
                                 std::to_string(n_heads) + "; got " + std::to_string(n_kv_heads));
-  require_count(d_head, "head_dim", "elements", 1, 100'000);
-  require_count(vocab, "vocab", "tokens", 1, 100'000'000);
-  require_count(n_experts, "experts", "routed experts", 0, 100'000);
-  require_count(shared_experts, "shared_experts", "experts", 0, 1'000);
-  require_count(expert_d_ff, "expert_d_ff", "elements (0 = d_ff)", 0, 10'000'000);
+  require_count(d_head, "head_dim", "elements", 1, kMaxHeads);
+  require_count(vocab, "vocab", "tokens", 1, kMaxVocab);
+  require_count(n_experts, "experts", "routed experts", 0, kMaxExperts);
+  require_count(shared_experts, "shared_experts", "experts", 0, kMaxSharedExperts);
+  require_count(expert_d_ff, "expert_d_ff", "elements (0 = d_ff)", 0, kMaxFfnWidth);
   require_count(shared_expert_d_ff, "shared_expert_d_ff", "elements (0 = expert width)", 0,
-                10'000'000);
+                kMaxFfnWidth);
   if (is_moe()) {
     require_count(top_k, "top_k", "experts per token", 1, n_experts);
     require_count(n_dense_layers, "dense_layers", "dense-MLP blocks", 0, n_layers);
@@ -89,11 +89,12 @@ void ModelShape::validate() const {
   require_count(norms_per_layer, "norms_per_layer", "norm vectors per block", 0, 8);
   require_count(mtp_modules, "mtp_modules", "multi-token-prediction modules", 0, 100);
   if (is_mla()) {
-    require_count(kv_lora_rank, "kv_lora_rank", "elements", 1, 1'000'000);
-    require_count(q_lora_rank, "q_lora_rank", "elements (0 = no query compression)", 0, 1'000'000);
-    require_count(qk_nope_head_dim, "qk_nope_head_dim", "elements", 1, 100'000);
-    require_count(qk_rope_head_dim, "qk_rope_head_dim", "elements", 1, 100'000);
-    require_count(v_head_dim, "v_head_dim", "elements", 1, 100'000);
+    require_count(kv_lora_rank, "kv_lora_rank", "elements", 1, kMaxModelWidth);
+    require_count(q_lora_rank, "q_lora_rank", "elements (0 = no query compression)", 0,
+                  kMaxModelWidth);
+    require_count(qk_nope_head_dim, "qk_nope_head_dim", "elements", 1, kMaxHeads);
+    require_count(qk_rope_head_dim, "qk_rope_head_dim", "elements", 1, kMaxHeads);
+    require_count(v_head_dim, "v_head_dim", "elements", 1, kMaxHeads);
     if (d_head != qk_nope_head_dim + qk_rope_head_dim)
       throw std::invalid_argument(
           "head_dim (elements) must be qk_nope_head_dim + qk_rope_head_dim = " +

@@ -37,6 +37,17 @@ std::string_view to_string(QkNorm q);
 // "none", "per_head" or "per-head", "full_width" or "full-width"; throws naming the choices.
 QkNorm parse_qk_norm(std::string_view name);
 
+// The largest shape Napkin takes, wherever a shape comes from (a file, a
+// flag, a control, an imported config): far beyond any model trained, and
+// small enough that every count stays exact in 64 bits.
+inline constexpr std::int64_t kMaxLayers = 100'000;
+inline constexpr std::int64_t kMaxModelWidth = 1'000'000;  // d_model, latent ranks
+inline constexpr std::int64_t kMaxFfnWidth = 10'000'000;   // d_ff, expert widths
+inline constexpr std::int64_t kMaxHeads = 100'000;         // heads, KV heads, head widths
+inline constexpr std::int64_t kMaxVocab = 100'000'000;
+inline constexpr std::int64_t kMaxExperts = 100'000;
+inline constexpr std::int64_t kMaxSharedExperts = 1'000;
+
 // A decoder-only transformer's shape. n_experts == 0 means a dense MLP.
 // Fields after n_dense_layers describe modern checkpoints (issue 17); their
 // defaults reproduce the Llama-style block, so a shape that does not set them

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "algebra.h"
 #include "moe_detail.h"
 #include "rng.h"
 #include "validate.h"
@@ -14,9 +15,6 @@
 namespace napkin {
 
 namespace {
-
-constexpr std::int64_t kMaxExperts = 100'000;
-constexpr std::int64_t kMaxDim = 1'000'000;
 
 void require_finite_all(std::span<const double> xs, const char* name) {
   for (double x : xs)
@@ -382,8 +380,8 @@ MoeForwardResult moe_forward(const MoeLayer& layer, const std::vector<std::vecto
 
 MoeParamCounts moe_parameter_counts(std::int64_t d_model, std::int64_t d_ff, std::int64_t n_experts,
                                     std::int64_t top_k, std::int64_t shared_experts) {
-  require_count(d_model, "d_model", "elements", 1, kMaxDim);
-  require_count(d_ff, "d_ff", "elements", 1, 10 * kMaxDim);
+  require_count(d_model, "d_model", "elements", 1, kMaxModelWidth);
+  require_count(d_ff, "d_ff", "elements", 1, kMaxFfnWidth);
   require_count(n_experts, "n_experts", "experts", 1, kMaxExperts);
   require_count(top_k, "top_k", "experts per token", 1, n_experts);
   require_count(shared_experts, "shared_experts", "experts", 0, 1000);
@@ -412,7 +410,7 @@ MoeModelParams moe_model_params(const ModelShape& shape, std::int64_t bytes_per_
 
 void AllToAllInputs::validate() const {
   require_count(tokens, "tokens", "tokens", 1, 1'000'000'000);
-  require_count(d_model, "d_model", "elements", 1, kMaxDim);
+  require_count(d_model, "d_model", "elements", 1, kMaxModelWidth);
   require_count(n_layers, "layers", "MoE layers", 1, 100'000);
   require_count(top_k, "top_k", "experts per token", 1, kMaxExperts);
   require_count(bytes_per_elem, "bytes_per_elem", "bytes", 1, 16);

@@ -52,6 +52,10 @@ struct ScenarioInput {
   std::string_view special_text = {};
   double (*get)(const Scenario&) = nullptr;
   void (*set)(Scenario&, double) = nullptr;
+  // What a person's edit of this input (a control, a flag beside --scenario;
+  // not a file being read) also changes, after set(): a model-shape input
+  // renames the model "Custom". nullptr: nothing.
+  void (*edited)(Scenario&) = nullptr;
 };
 
 // A value outside an input's accepted range. `key` is the input's document

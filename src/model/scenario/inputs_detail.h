@@ -7,6 +7,8 @@
 
 namespace napkin::detail {
 
+// The model's shape (inputs_model.cpp).
+std::span<const ScenarioInput> model_inputs();
 // The Serving layout tab's benchmark run (inputs_serving_run.cpp).
 std::span<const ScenarioInput> serving_run_inputs();
 

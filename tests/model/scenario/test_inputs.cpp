@@ -153,3 +153,30 @@ TEST(Inputs, EachCommandTakesTheInputsItReads) {
             scenario_command_inputs("budget").size() + scenario_command_inputs("serve").size());
   EXPECT_TRUE(scenario_command_inputs("diff").empty());
 }
+
+// The model's shape: registered with the shape's own limits (ModelShape::
+// validate refuses just beyond them too); an edit, not a file being read,
+// renames the model Custom.
+TEST(Inputs, TheModelsShapeIsRegisteredWithItsOwnLimits) {
+  const ScenarioInput& layers = scenario_input("model.layers");
+  EXPECT_EQ(layers.hi, static_cast<double>(kMaxLayers));
+  EXPECT_EQ(scenario_input_by_flag("--layers"), &layers);
+  EXPECT_EQ(scenario_input("model.vocab").hi, static_cast<double>(kMaxVocab));
+  EXPECT_EQ(scenario_input("model.d_ff").hi, static_cast<double>(kMaxFfnWidth));
+  // --experts beside --scenario is the Budget planner's MoE candidate.
+  EXPECT_TRUE(scenario_input("model.experts").flag.empty());
+  EXPECT_EQ(scenario_input_by_flag("--experts")->key, "plan.moe_experts");
+  ModelShape big = Scenario{}.shape;
+  big.n_layers = kMaxLayers;
+  EXPECT_NO_THROW(big.validate());
+  big.n_layers = kMaxLayers + 1;
+  EXPECT_THROW_NAMING(big.validate(), "layers");
+  for (const ScenarioInput& in : scenario_inputs()) {
+    SCOPED_TRACE(std::string(in.key));
+    Scenario s;
+    in.set(s, in.get(s));
+    EXPECT_EQ(s.model_name, "Llama-3-70B");  // set() alone, as a file is read
+    if (in.edited) in.edited(s);
+    EXPECT_EQ(s.model_name, in.section == "model" ? "Custom" : "Llama-3-70B");
+  }
+}
