@@ -347,14 +347,12 @@ void row(const char* label, const std::string& value, int width) {
   std::printf("  %-*s %s\n", width, label, value.c_str());
 }
 
-namespace {
 std::size_t code_points(const std::string& s) {
   std::size_t n = 0;
   for (unsigned char c : s)
     if ((c & 0xC0) != 0x80) ++n;
   return n;
 }
-}  // namespace
 
 std::string pad_right(const std::string& text, std::size_t width) {
   const std::size_t n = code_points(text);

@@ -94,11 +94,14 @@ int run_diff(Args& a) {
     std::printf("No input differs (%zu compared).\n", scenario_fields().size());
   } else {
     std::printf("Inputs that differ (%zu of %zu):\n", inputs.size(), scenario_fields().size());
-    std::size_t w = 6;
-    for (const InputDifference& d : inputs) w = std::max(w, d.name.size() + 2);
-    std::printf("  %s%s%s\n", pad_right("input", w).c_str(), pad_right("A", 24).c_str(), "B");
+    std::size_t w = 6, wa = 24;
+    for (const InputDifference& d : inputs) {
+      w = std::max(w, code_points(d.name) + 2);
+      wa = std::max(wa, code_points(d.a) + 2);
+    }
+    std::printf("  %s%s%s\n", pad_right("input", w).c_str(), pad_right("A", wa).c_str(), "B");
     for (const InputDifference& d : inputs)
-      std::printf("  %s%s%s\n", pad_right(d.name, w).c_str(), pad_right(d.a, 24).c_str(),
+      std::printf("  %s%s%s\n", pad_right(d.name, w).c_str(), pad_right(d.a, wa).c_str(),
                   d.b.c_str());
   }
   std::printf("\nHeadline outputs:\n");

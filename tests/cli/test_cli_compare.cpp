@@ -54,12 +54,12 @@ TEST(CliDiff, H100For30DaysAgainstTpuV5pFor45) {
   const CliResult r = run_cli({"diff", kH100, kTpu, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   const QJsonArray inputs = r.json["inputs"].toArray();
-  ASSERT_EQ(inputs.size(), 3);  // chip, days, price per chip-hour
+  ASSERT_EQ(inputs.size(), 3);  // chip, days, price (per chip-hour)
   EXPECT_EQ(find(inputs, "Chip")["a"].toString(), QStringLiteral("H100"));
   EXPECT_EQ(find(inputs, "Chip")["b"].toString(), QStringLiteral("TPU v5p"));
   EXPECT_EQ(find(inputs, "Days")["a"].toString(), QStringLiteral("30 days"));
   EXPECT_EQ(find(inputs, "Days")["b"].toString(), QStringLiteral("45 days"));
-  EXPECT_EQ(find(inputs, "Price per chip-hour")["b"].toString(), QStringLiteral("$4.2"));
+  EXPECT_EQ(find(inputs, "Price")["b"].toString(), QStringLiteral("$4.2/chip-h"));
 
   const QJsonArray outputs = r.json["outputs"].toArray();
   const QJsonObject days = find(outputs, "Days");

@@ -133,6 +133,17 @@ TEST(CliScenarioFlags, ParallelTakesItsJobsFlags) {
       << measured.out.toStdString();
   // --days is the Budget planner's, not a flag of parallel.
   expect_usage_error(with_scenario("parallel", path, "--days 3"), QStringLiteral("--days"));
+  // The model's dense shape: the job's model, as the panel's.
+  Scenario deeper;
+  deeper.n_chips = 2048;
+  deeper.shape.n_layers = 96;
+  deeper.model_name = "Custom";
+  const napkin::SearchResult deeper_search = napkin::scenario_layouts(deeper);
+  const napkin::ParallelView deeper_app = make_parallel_view(deeper, &deeper_search);
+  ASSERT_TRUE(deeper_app.valid() && deeper_app.layout) << deeper_app.error;
+  const CliResult layers = json_ok(with_scenario("parallel", path, "--layers 96 --top 1"));
+  EXPECT_DOUBLE_EQ(layers.json["scenario"].toObject()["runs"].toObject()["step_seconds"].toDouble(),
+                   deeper_app.layout->step_seconds);
 }
 
 TEST(CliScenarioFlags, IsoflopsTargetFollowsTheBudgetFlags) {

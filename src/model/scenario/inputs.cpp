@@ -240,6 +240,7 @@ const std::array kInputs{
                   .json_key = "context_len",
                   .flag = "",
                   .label = "Context",
+                  .compare_name = "Serving context",
                   .unit = "tokens",
                   .display_unit = "tokens",
                   .type = InputType::count,
@@ -325,6 +326,7 @@ const std::array kInputs{
         .json_key = "global_batch_tokens",
         .flag = "",
         .label = "Global batch",
+        .compare_name = "Parallelism: global batch",
         .unit = "tokens per step",
         .display_unit = "tokens",
         .type = InputType::count,
@@ -345,6 +347,7 @@ const std::array kInputs{
                   .json_key = "gpus_per_node",
                   .flag = "--gpus-per-node",
                   .label = "GPUs per node",
+                  .compare_name = "Parallelism: custom cluster's GPUs per node",
                   .unit = "GPUs",
                   .display_unit = "",
                   .type = InputType::count,
@@ -366,6 +369,7 @@ const std::array kInputs{
                   .json_key = "scale_up_gb_per_s",
                   .flag = "--scale-up-gb-per-s",
                   .label = "Scale-up bandwidth",
+                  .compare_name = "Parallelism: custom scale-up bandwidth",
                   .unit = "GB/s per GPU",
                   .display_unit = "GB/s",
                   .default_value = 450,
@@ -388,6 +392,7 @@ const std::array kInputs{
                   .json_key = "scale_out_gb_per_s",
                   .flag = "--scale-out-gb-per-s",
                   .label = "Scale-out bandwidth",
+                  .compare_name = "Parallelism: custom scale-out bandwidth",
                   .unit = "GB/s per GPU",
                   .display_unit = "GB/s",
                   .default_value = 50,
@@ -409,6 +414,7 @@ const std::array kInputs{
                   .json_key = "non_tensor_gb",
                   .flag = "--non-tensor-gb",
                   .label = "Non-tensor memory",
+                  .compare_name = "Parallelism: measured non-tensor memory",
                   .unit = "GB per GPU",
                   .display_unit = "GB",
                   .default_value = 0,
@@ -431,6 +437,7 @@ const std::array kInputs{
         .json_key = "moe_experts",
         .flag = "--experts",
         .label = "MoE experts",
+        .compare_name = "MoE candidate: experts",
         .unit = "routed experts",
         .display_unit = "",
         .type = InputType::count,
@@ -450,6 +457,7 @@ const std::array kInputs{
                   .json_key = "moe_top_k",
                   .flag = "--top-k",
                   .label = "MoE top-k",
+                  .compare_name = "MoE candidate: top-k",
                   .unit = "experts per token",
                   .display_unit = "",
                   .type = InputType::count,
@@ -468,6 +476,7 @@ const std::array kInputs{
         .json_key = "moe_granularity",
         .flag = "--granularity",
         .label = "MoE granularity",
+        .compare_name = "MoE candidate: granularity",
         .unit = "experts per dense FFN",
         .display_unit = "",
         .type = InputType::count,
@@ -486,6 +495,7 @@ const std::array kInputs{
         .json_key = "moe_shared_experts",
         .flag = "--shared-experts",
         .label = "MoE shared experts",
+        .compare_name = "MoE candidate: shared experts",
         .unit = "experts",
         .display_unit = "",
         .type = InputType::count,
@@ -543,7 +553,14 @@ std::vector<std::string_view> scenario_command_inputs(std::string_view command) 
             "parallel.gpus_per_node",
             "parallel.scale_up_gb_per_s",
             "parallel.scale_out_gb_per_s",
-            "parallel.non_tensor_gb"};
+            "parallel.non_tensor_gb",
+            "model.layers",
+            "model.d_model",
+            "model.d_ff",
+            "model.heads",
+            "model.kv_heads",
+            "model.head_dim",
+            "model.vocab"};
   if (command == "isoflops") return {"hardware.chips", "budget.days", "budget.mfu"};
   std::vector<std::string_view> keys;
   if (command == "budget" || command == "serve" || command == "report")
@@ -555,8 +572,16 @@ std::vector<std::string_view> scenario_command_inputs(std::string_view command) 
   return keys;
 }
 
+std::string_view input_compare_name(const ScenarioInput& in) {
+  return in.compare_name.empty() ? in.label : in.compare_name;
+}
+
+std::string_view input_shown_unit(const ScenarioInput& in) {
+  return in.display_unit.empty() ? in.unit : in.display_unit;
+}
+
 std::string input_range_text(const ScenarioInput& in) {
-  const std::string_view unit = in.display_unit.empty() ? in.unit : in.display_unit;
+  const std::string_view unit = input_shown_unit(in);
   std::string text = bound_text(in, in.lo) + " – " + bound_text(in, in.hi);
   if (!unit.empty()) text.append(" ").append(unit);
   return text;
@@ -571,7 +596,7 @@ void check_input(const ScenarioInput& in, double value, std::string_view as_name
   const bool whole = in.type == InputType::real || value == std::floor(value);
   if (std::isfinite(value) && value >= in.lo && value <= in.hi && whole) return;
   const std::string name(as_named.empty() ? in.label : as_named);
-  const std::string_view unit = in.display_unit.empty() ? in.unit : in.display_unit;
+  const std::string_view unit = input_shown_unit(in);
   const std::string found = std::isfinite(value) ? bound_text(in, value) : format_value(value);
   const std::string accepted = input_accepted_text(in);
   throw InputError(std::string(in.key),

@@ -29,7 +29,10 @@ struct ScenarioInput {
   std::string_view json_key;  // its key there: "chips"
   std::string_view flag;      // napkin-cli's flag, "--chips" ("" when none)
   std::string_view label;     // for a control: "Chips"
-  std::string_view unit;      // "chips", "days", "fraction of peak"
+  // What a comparison of two plans and an undo step call it when the label
+  // needs its panel beside it ("Parallelism: global batch"); "" = the label.
+  std::string_view compare_name = {};
+  std::string_view unit;  // "chips", "days", "fraction of peak"
   // After the number in a control ("%" for a fraction shown in percent); ""
   // shows none (the label says it: "Chips", "PUE").
   std::string_view display_unit;
@@ -75,11 +78,17 @@ const ScenarioInput* scenario_input_by_flag(std::string_view flag);
 // The registered inputs a panel's napkin-cli command takes as flags beside
 // --scenario, replacing the file's values — those it reads with the flag's
 // own meaning in that command: "budget" every input but the Serving layout
-// tab's benchmark run, "parallel" the job's chips, sequence and cluster,
+// tab's benchmark run, "parallel" the job's chips, sequence, cluster and the
+// model's dense shape,
 // "isoflops" what sets the Budget planner's compute (its C* follows it),
 // "serve" the benchmark run's, "report" (every panel) all of them. These
 // commands also take --chip. Empty for any other command.
 std::vector<std::string_view> scenario_command_inputs(std::string_view command);
+
+// The name a comparison lists (compare_name, else the label) and the unit
+// its values show in (the control's display unit, else the unit).
+std::string_view input_compare_name(const ScenarioInput& in);
+std::string_view input_shown_unit(const ScenarioInput& in);
 
 // "1 – 10,000,000 chips", "0.1 – 100 %": the accepted range as people read it
 // (in the display unit, or the unit when the control shows none).

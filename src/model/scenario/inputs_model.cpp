@@ -195,7 +195,7 @@ std::span<const ScenarioInput> model_inputs() {
            .json_key = "expert_d_ff",
            .flag = "",
            .label = "Expert d_ff",
-           .unit = "elements (0 = d_ff)",
+           .unit = "elements",
            .display_unit = "",
            .lo = 0,
            .hi = static_cast<double>(kMaxFfnWidth),

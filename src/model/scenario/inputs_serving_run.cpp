@@ -23,13 +23,14 @@ constexpr std::string_view kSpreadTooltip =
 // A spread of the requests' lengths (prompt or output) around the turn's.
 template <std::int64_t ServingLayoutSettings::*Member>
 ScenarioInput spread_input(std::string_view key, std::string_view json_key, std::string_view flag,
-                           std::string_view label) {
+                           std::string_view label, std::string_view compare_name) {
   return ScenarioInput{
       .key = key,
       .section = "roofline.serving_layout",
       .json_key = json_key,
       .flag = flag,
       .label = label,
+      .compare_name = compare_name,
       .unit = "tokens",
       .display_unit = "tokens",
       .type = InputType::count,
@@ -54,6 +55,7 @@ std::span<const ScenarioInput> serving_run_inputs() {
           .json_key = "run_request_rate_per_second",
           .flag = "--request-rate",
           .label = "Request rate",
+          .compare_name = "Roofline: benchmark request rate",
           .unit = "requests per second",
           .display_unit = "req/s",
           .default_value = 1.0,
@@ -73,6 +75,7 @@ std::span<const ScenarioInput> serving_run_inputs() {
           .json_key = "run_requests",
           .flag = "--requests",
           .label = "Requests",
+          .compare_name = "Roofline: benchmark requests",
           .unit = "requests",
           .display_unit = "",
           .type = InputType::count,
@@ -92,10 +95,10 @@ std::span<const ScenarioInput> serving_run_inputs() {
           .set = [](S& s, double v) { s.roofline.serving_layout.run_requests = std::llround(v); }},
       spread_input<&ServingLayoutSettings::run_prompt_spread_tokens>(
           "roofline.serving_layout.run_prompt_spread_tokens", "run_prompt_spread_tokens",
-          "--prompt-spread", "Prompt spread"),
+          "--prompt-spread", "Prompt spread", "Roofline: benchmark prompt spread"),
       spread_input<&ServingLayoutSettings::run_output_spread_tokens>(
           "roofline.serving_layout.run_output_spread_tokens", "run_output_spread_tokens",
-          "--output-spread", "Output spread"),
+          "--output-spread", "Output spread", "Roofline: benchmark output spread"),
   };
   return kRun;
 }

@@ -7,6 +7,7 @@
 
 #include "format.h"
 #include "goodput.h"
+#include "inputs.h"
 #include "scenario.h"
 #include "validate.h"
 
@@ -72,6 +73,17 @@ class FieldTable {
     fields.push_back(ScenarioField{std::move(key), std::move(name), std::move(unit),
                                    [get](SV s) { return FieldValue(get(s)); }});
   }
+  // A registered input (inputs.h): its compare name and shown unit, its value
+  // as a count or a real.
+  void input(std::string_view key) {
+    const ScenarioInput& in = scenario_input(key);
+    fields.push_back(ScenarioField{
+        std::string(key), std::string(input_compare_name(in)), std::string(input_shown_unit(in)),
+        [get = in.get, count = in.type == InputType::count](SV s) {
+          const double v = get(s);
+          return count ? FieldValue(static_cast<std::int64_t>(v)) : FieldValue(v);
+        }});
+  }
   std::vector<ScenarioField> fields;
 };
 
@@ -80,38 +92,34 @@ using I = std::int64_t;
 void add_budget_and_model(FieldTable& f) {
   // Hardware and budget.
   f.add("hardware.chip", "Chip", "", [](SV s) { return s.chip; });
-  f.add("hardware.chips", "Chips", "chips", [](SV s) { return s.n_chips; });
-  f.add("budget.days", "Days", "days", [](SV s) { return s.days; });
-  f.add("budget.mfu", "MFU", "%", [](SV s) { return s.mfu; });
-  f.add("budget.price_per_chip_hour_dollars", "Price per chip-hour", "$",
-        [](SV s) { return s.price_per_chip_hour_dollars; });
-  f.add("budget.kwh_price_dollars", "Electricity price", "$/kWh",
-        [](SV s) { return s.kwh_price_dollars; });
-  f.add("budget.pue", "PUE", "", [](SV s) { return s.pue; });
-  f.add("budget.tokens_per_param", "Tokens per parameter", "",
-        [](SV s) { return s.tokens_per_param; });
-  f.add("budget.tokens_available", "Tokens available", "tokens",
-        [](SV s) { return s.tokens_available; });
+  f.input("hardware.chips");
+  f.input("budget.days");
+  f.input("budget.mfu");
+  f.input("budget.price_per_chip_hour_dollars");
+  f.input("budget.kwh_price_dollars");
+  f.input("budget.pue");
+  f.input("budget.tokens_per_param");
+  f.input("budget.tokens_available");
   // The model.
   f.add("model.name", "Model", "", [](SV s) { return s.model_name; });
-  f.add("model.layers", "Layers", "", [](SV s) { return s.shape.n_layers; });
-  f.add("model.d_model", "d_model", "", [](SV s) { return s.shape.d_model; });
-  f.add("model.d_ff", "d_ff", "", [](SV s) { return s.shape.d_ff; });
-  f.add("model.heads", "Heads", "", [](SV s) { return s.shape.n_heads; });
-  f.add("model.kv_heads", "KV heads", "", [](SV s) { return s.shape.n_kv_heads; });
-  f.add("model.head_dim", "Head dim", "", [](SV s) { return s.shape.d_head; });
-  f.add("model.vocab", "Vocabulary", "tokens", [](SV s) { return s.shape.vocab; });
+  f.input("model.layers");
+  f.input("model.d_model");
+  f.input("model.d_ff");
+  f.input("model.heads");
+  f.input("model.kv_heads");
+  f.input("model.head_dim");
+  f.input("model.vocab");
   f.add("model.gated", "Gated MLP", "", [](SV s) { return s.shape.gated; });
   f.add("model.tied_embeddings", "Tied embeddings", "",
         [](SV s) { return s.shape.tied_embeddings; });
   f.add("model.qkv_bias", "QKV bias", "", [](SV s) { return s.shape.qkv_bias; });
   f.add("model.o_bias", "Output-projection bias", "", [](SV s) { return s.shape.o_bias; });
   f.add("model.mlp_bias", "MLP bias", "", [](SV s) { return s.shape.mlp_bias; });
-  f.add("model.experts", "Experts", "", [](SV s) { return s.shape.n_experts; });
-  f.add("model.top_k", "Experts per token", "", [](SV s) { return s.shape.top_k; });
-  f.add("model.shared_experts", "Shared experts", "", [](SV s) { return s.shape.shared_experts; });
-  f.add("model.expert_d_ff", "Expert d_ff", "", [](SV s) { return s.shape.expert_d_ff; });
-  f.add("model.dense_layers", "Dense layers", "", [](SV s) { return s.shape.n_dense_layers; });
+  f.input("model.experts");
+  f.input("model.top_k");
+  f.input("model.shared_experts");
+  f.input("model.expert_d_ff");
+  f.input("model.dense_layers");
   f.add("model.q_lora_rank", "MLA query rank", "", [](SV s) { return s.shape.q_lora_rank; });
   f.add("model.kv_lora_rank", "MLA KV rank", "", [](SV s) { return s.shape.kv_lora_rank; });
   f.add("model.qk_nope_head_dim", "MLA no-RoPE head dim", "",
@@ -140,18 +148,14 @@ void add_training_serving_goodput(FieldTable& f) {
   f.add("training.precision", "Precision", "",
         [](SV s) { return str(to_string(s.training.precision)); });
   f.add("training.zero_stage", "ZeRO stage", "", [](SV s) { return I{s.training.zero_stage}; });
-  f.add("training.dp_degree", "Data-parallel replicas", "",
-        [](SV s) { return s.training.dp_degree; });
+  f.input("training.dp_degree");
   f.add("training.checkpointing", "Activation checkpointing", "",
         [](SV s) { return str(to_string(s.training.checkpointing)); });
-  f.add("training.micro_batch", "Micro-batch", "sequences",
-        [](SV s) { return s.training.micro_batch; });
-  f.add("training.seq_len", "Training sequence length", "tokens",
-        [](SV s) { return s.training.seq_len; });
+  f.input("training.micro_batch");
+  f.input("training.seq_len");
   // Serving.
-  f.add("serving.chips", "Serving chips", "chips", [](SV s) { return s.serving.chips; });
-  f.add("serving.price_per_chip_hour_dollars", "Serving price", "$ per chip-hour",
-        [](SV s) { return s.serving.price_per_chip_hour_dollars; });
+  f.input("serving.chips");
+  f.input("serving.price_per_chip_hour_dollars");
   f.add("serving.limit_model", "Serving latency limits the model", "",
         [](SV s) { return s.serving.limit_model; });
   // Goodput: crashes, restarts and checkpoints.
@@ -201,16 +205,12 @@ void add_ranges_and_plan(FieldTable& f) {
   f.add("serving.chip", "Serving chip", "", [](SV s) {
     return str(s.serving.chip.empty() ? std::string("same as training") : s.serving.chip);
   });
-  f.add("plan.moe_experts", "MoE candidate: experts", "", [](SV s) { return s.plan.moe.experts; });
-  f.add("plan.moe_top_k", "MoE candidate: top-k", "", [](SV s) { return s.plan.moe.top_k; });
-  f.add("plan.moe_granularity", "MoE candidate: granularity", "",
-        [](SV s) { return s.plan.moe.granularity; });
-  f.add("plan.moe_shared_experts", "MoE candidate: shared experts", "",
-        [](SV s) { return s.plan.moe.shared_experts; });
-  f.add("serving.context_len", "Serving context", "tokens",
-        [](SV s) { return s.serving.context_len; });
-  f.add("serving.served_tokens", "Served tokens", "tokens",
-        [](SV s) { return s.serving.served_tokens; });
+  f.input("plan.moe_experts");
+  f.input("plan.moe_top_k");
+  f.input("plan.moe_granularity");
+  f.input("plan.moe_shared_experts");
+  f.input("serving.context_len");
+  f.input("serving.served_tokens");
   f.add("serving.batch", "Serving batch", "requests", [](SV s) { return s.serving.batch; });
   f.add("serving.prompt_tokens", "Prompt tokens", "tokens",
         [](SV s) { return s.serving.prompt_tokens; });
@@ -362,8 +362,7 @@ void add_parallel(FieldTable& f) {
   auto lock = [](const auto& v) { return v ? std::to_string(*v) : std::string("auto"); };
   f.add("parallel.mfu_source", "Budget MFU source", "",
         [](SV s) { return str(to_string(s.parallel.mfu_source)); });
-  f.add("parallel.global_batch_tokens", "Parallelism: global batch", "tokens",
-        [](SV s) { return s.parallel.global_batch_tokens; });
+  f.input("parallel.global_batch_tokens");
   f.add("parallel.software", "Parallelism: software", "", [](SV s) { return s.parallel.software; });
   f.add("parallel.pipe_schedule", "Parallelism: pipeline schedule", "", [](SV s) {
     return s.parallel.pipe_schedule ? str(to_string(*s.parallel.pipe_schedule))
@@ -384,14 +383,10 @@ void add_parallel(FieldTable& f) {
     if (const std::string w = s.parallel.calibration_warning(); !w.empty()) t += "; " + w;
     return t;
   });
-  f.add("parallel.gpus_per_node", "Parallelism: custom cluster's GPUs per node", "GPUs",
-        [](SV s) { return s.parallel.gpus_per_node; });
-  f.add("parallel.scale_up_gb_per_s", "Parallelism: custom scale-up bandwidth", "GB/s",
-        [](SV s) { return s.parallel.scale_up_gb_per_s; });
-  f.add("parallel.scale_out_gb_per_s", "Parallelism: custom scale-out bandwidth", "GB/s",
-        [](SV s) { return s.parallel.scale_out_gb_per_s; });
-  f.add("parallel.non_tensor_gb", "Parallelism: measured non-tensor memory", "GB",
-        [](SV s) { return s.parallel.non_tensor_gb; });
+  f.input("parallel.gpus_per_node");
+  f.input("parallel.scale_up_gb_per_s");
+  f.input("parallel.scale_out_gb_per_s");
+  f.input("parallel.non_tensor_gb");
   f.add("parallel.even_stages", "Parallelism: even stages", "",
         [](SV s) { return s.parallel.even_stages; });
   f.add("parallel.tp_within_node", "Parallelism: TP within a node", "",
@@ -458,14 +453,10 @@ void add_serving_layout(FieldTable& f) {
                    ? format_grouped(static_cast<double>(s.roofline.serving_layout.run_concurrency))
                    : std::string("what memory and the engine allow");
       });
-  f.add("roofline.serving_layout.run_request_rate_per_second", "Roofline: benchmark request rate",
-        "requests/s", [](SV s) { return s.roofline.serving_layout.run_request_rate_per_second; });
-  f.add("roofline.serving_layout.run_requests", "Roofline: benchmark requests", "requests",
-        [](SV s) { return s.roofline.serving_layout.run_requests; });
-  f.add("roofline.serving_layout.run_prompt_spread_tokens", "Roofline: benchmark prompt spread",
-        "tokens", [](SV s) { return s.roofline.serving_layout.run_prompt_spread_tokens; });
-  f.add("roofline.serving_layout.run_output_spread_tokens", "Roofline: benchmark output spread",
-        "tokens", [](SV s) { return s.roofline.serving_layout.run_output_spread_tokens; });
+  f.input("roofline.serving_layout.run_request_rate_per_second");
+  f.input("roofline.serving_layout.run_requests");
+  f.input("roofline.serving_layout.run_prompt_spread_tokens");
+  f.input("roofline.serving_layout.run_output_spread_tokens");
 }
 
 std::vector<ScenarioField> make_fields() {
@@ -511,6 +502,7 @@ std::string display_field_value(const FieldValue& v, const std::string& unit, in
     return s.empty() ? "(none)" : s;
   }
   if (unit == "$") return "$" + text;
+  if (unit.starts_with("$/")) return "$" + text + unit.substr(1);  // "$2.5/chip-h"
   return unit.empty() ? text : text + " " + unit;
 }
 

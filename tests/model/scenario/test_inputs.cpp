@@ -11,6 +11,7 @@
 #include "expect_throw.h"
 #include "inputs.h"
 #include "scenario.h"
+#include "scenario_fields.h"
 
 using namespace napkin;
 
@@ -179,4 +180,28 @@ TEST(Inputs, TheModelsShapeIsRegisteredWithItsOwnLimits) {
     if (in.edited) in.edited(s);
     EXPECT_EQ(s.model_name, in.section == "model" ? "Custom" : "Llama-3-70B");
   }
+}
+
+// A comparison names a registered input as the registry does, in the unit its
+// control shows: one description, not a second list of names.
+TEST(Inputs, TheComparisonNamesEachInputAsTheRegistry) {
+  for (const ScenarioInput& in : scenario_inputs()) {
+    SCOPED_TRACE(std::string(in.key));
+    const ScenarioField* f = find_scenario_field(in.key);
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->name, input_compare_name(in));
+    EXPECT_EQ(f->unit, input_shown_unit(in));
+    const FieldValue v = f->get(Scenario{});
+    if (in.type == InputType::count)
+      EXPECT_EQ(std::get<std::int64_t>(v), static_cast<std::int64_t>(in.default_value));
+    else
+      EXPECT_EQ(std::get<double>(v), in.default_value);
+  }
+  EXPECT_EQ(input_compare_name(scenario_input("hardware.chips")), "Chips");
+  EXPECT_EQ(input_compare_name(scenario_input("parallel.global_batch_tokens")),
+            "Parallelism: global batch");
+  EXPECT_EQ(
+      display_field_value(
+          find_scenario_field("budget.price_per_chip_hour_dollars")->get(Scenario{}), "$/chip-h"),
+      "$2.5/chip-h");
 }
