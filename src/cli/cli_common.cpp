@@ -306,39 +306,42 @@ double Args::required_real(std::string_view name, double lo, double hi, std::str
   return *v;
 }
 
-std::optional<double> Args::optional_input(std::string_view input_key) {
+std::optional<double> Args::optional_input(std::string_view input_key, std::string_view flag) {
   const ScenarioInput& in = scenario_input(input_key);
-  auto v = value(in.flag);
+  const std::string_view name = flag.empty() ? in.flag : flag;
+  auto v = value(name);
   if (!v) return std::nullopt;
   const std::string expected = input_accepted_text(in);
-  const double d = parse_number(in.flag, *v, expected);
+  const double d = parse_number(name, *v, expected);
   try {
     check_input(in, d);
   } catch (const InputError&) {
-    bad_value(in.flag, expected, *v);
+    bad_value(name, expected, *v);
   }
   return d;
 }
 
-double Args::input(std::string_view input_key) {
-  return optional_input(input_key).value_or(scenario_input(input_key).default_value);
+double Args::input(std::string_view input_key, std::string_view flag) {
+  return optional_input(input_key, flag).value_or(scenario_input(input_key).default_value);
 }
 
-std::optional<std::int64_t> Args::optional_count_input(std::string_view input_key) {
-  const auto v = optional_input(input_key);
+std::optional<std::int64_t> Args::optional_count_input(std::string_view input_key,
+                                                       std::string_view flag) {
+  const auto v = optional_input(input_key, flag);
   if (!v) return std::nullopt;
   return static_cast<std::int64_t>(*v);  // whole and in range: checked
 }
 
-std::int64_t Args::count_input(std::string_view input_key) {
-  return static_cast<std::int64_t>(input(input_key));
+std::int64_t Args::count_input(std::string_view input_key, std::string_view flag) {
+  return static_cast<std::int64_t>(input(input_key, flag));
 }
 
-std::int64_t Args::required_count_input(std::string_view input_key) {
-  const auto v = optional_count_input(input_key);
+std::int64_t Args::required_count_input(std::string_view input_key, std::string_view flag) {
+  const auto v = optional_count_input(input_key, flag);
   if (!v) {
     const ScenarioInput& in = scenario_input(input_key);
-    throw UsageError(std::string(in.flag) + " is required: " + input_accepted_text(in));
+    throw UsageError(std::string(flag.empty() ? in.flag : flag) +
+                     " is required: " + input_accepted_text(in));
   }
   return *v;
 }

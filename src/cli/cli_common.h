@@ -56,11 +56,14 @@ class Args {
   // A registered scenario input (inputs.h) read by its flag, with the
   // registry's accepted range and unit (the GUI's control and the scenario
   // file accept the same); absent: the registry's default.
-  std::optional<double> optional_input(std::string_view input_key);
-  double input(std::string_view input_key);
-  std::int64_t count_input(std::string_view input_key);
-  std::optional<std::int64_t> optional_count_input(std::string_view input_key);
-  std::int64_t required_count_input(std::string_view input_key);
+  // `flag`, when given, is the command's own name for the input ("--batch"
+  // for serve's serving.batch).
+  std::optional<double> optional_input(std::string_view input_key, std::string_view flag = {});
+  double input(std::string_view input_key, std::string_view flag = {});
+  std::int64_t count_input(std::string_view input_key, std::string_view flag = {});
+  std::optional<std::int64_t> optional_count_input(std::string_view input_key,
+                                                   std::string_view flag = {});
+  std::int64_t required_count_input(std::string_view input_key, std::string_view flag = {});
   std::string choice(std::string_view name, std::string_view fallback,
                      std::initializer_list<std::string_view> choices);
   // A comma-separated list of reals ("1e18,1e19").

@@ -449,11 +449,11 @@ PlanFlags parse_plan_flags(Args& a, BudgetInputs& in) {
   in.serving_node_chips = a.count_input("serving.chips");
   ServingLatency& s = in.serving_latency;
   s.enabled = !a.flag("--no-serving-limit");
-  s.latency_budget_seconds = a.real("--latency-budget-s", 1.0, 1e-6, 1e6, "seconds");
-  s.overhead_seconds = a.real("--overhead-s", 0.25, 0, 1e6, "seconds");
-  s.prompt_tokens = a.integer("--prompt-tokens", 8192, 1, 1'000'000'000, "tokens");
-  s.decode_tokens = a.integer("--decode-tokens", 128, 0, 1'000'000'000, "tokens");
-  s.batch = a.integer("--serving-batch", 8, 1, 1'000'000'000, "requests");
+  s.latency_budget_seconds = a.input("serving.latency_budget_seconds");
+  s.overhead_seconds = a.input("serving.overhead_seconds");
+  s.prompt_tokens = a.count_input("serving.prompt_tokens");
+  s.decode_tokens = a.count_input("serving.decode_tokens");
+  s.batch = a.count_input("serving.batch");
   // The same serving limit as the Budget planner's: the serving layout search
   // at the given precisions on up to --serving-chips chips.
   Scenario sc;

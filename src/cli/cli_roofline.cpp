@@ -51,11 +51,12 @@ int run_latency(Args& a) {
   in.n_params = a.required_real("--params", 1, 1e18, "parameters");
   in.chip = a.required_text("--chip");
   in.n_chips = a.required_count_input("hardware.chips");
-  in.prefill_tokens = a.integer("--prefill-tokens", 8192, 1, 1'000'000'000, "tokens");
-  in.decode_tokens = a.integer("--decode-tokens", 128, 0, 1'000'000'000, "tokens");
-  in.budget_seconds = a.real("--budget-s", 1.0, 1e-9, 1e9, "s");
-  in.overhead_seconds = a.real("--overhead-s", 0.25, 0, 1e9, "s");
-  in.batch = a.integer("--batch", 1, 1, 1'000'000'000, "requests");
+  // The serving turn's inputs, under latency's own names where it has them.
+  in.prefill_tokens = a.count_input("serving.prompt_tokens", "--prefill-tokens");
+  in.decode_tokens = a.count_input("serving.decode_tokens");
+  in.budget_seconds = a.input("serving.latency_budget_seconds", "--budget-s");
+  in.overhead_seconds = a.input("serving.overhead_seconds");
+  in.batch = a.optional_count_input("serving.batch", "--batch").value_or(1);
   in.bytes_per_param = a.real("--bytes-per-param", 2, 1e-3, 8, "bytes");
   a.finish();
   const TurnLatency t = interactive_latency(in);

@@ -54,13 +54,15 @@ ServeRequest read_serve_flags(Args& a) {
   r.tp = a.optional_integer("--tp", 1, kMaxChips, "tensor-parallel ranks");
   r.pp = a.optional_integer("--pp", 1, kMaxChips, "pipeline stages");
   r.ep = a.optional_integer("--ep", 1, kMaxChips, "expert-parallel ranks");
-  in.batch = a.integer("--batch", 1, 1, 1'000'000, "requests");
-  in.prompt_tokens = a.integer("--prompt-tokens", 8192, 1, 100'000'000, "tokens");
+  // One request unless told: serve by hand times a turn, not the scenario's
+  // decode batch.
+  in.batch = a.optional_count_input("serving.batch", "--batch").value_or(1);
+  in.prompt_tokens = a.count_input("serving.prompt_tokens");
   in.cached_tokens = a.integer("--cached-tokens", 0, 0, 1'000'000'000, "tokens");
-  in.decode_tokens = a.integer("--decode-tokens", 128, 1, 100'000'000, "tokens");
+  in.decode_tokens = a.count_input("serving.decode_tokens");
   in.weights = parse_dtype(a.text("--weight-precision", "bf16"), "--weight-precision");
   in.kv = parse_dtype(a.text("--kv-precision", "bf16"), "--kv-precision");
-  in.overhead_seconds = a.real("--overhead-s", 0.25, 0, 1e6, "s");
+  in.overhead_seconds = a.input("serving.overhead_seconds");
   const std::string pool = a.choice("--pool", "colocated", {"colocated", "prefill", "decode"});
   in.pool = pool == "prefill"  ? ServingPool::prefill
             : pool == "decode" ? ServingPool::decode

@@ -335,11 +335,9 @@ void read_training_and_serving(const Reader& top, Scenario& s, std::string_view 
   const Reader v(top.object("serving"), "serving.", source);
   v.input("serving.context_len", s);
   v.input("serving.served_tokens", s);
-  v.integer("batch", s.serving.batch, 1, 1'000'000);
-  v.integer("prompt_tokens", s.serving.prompt_tokens, 1, 100'000'000);
-  v.integer("decode_tokens", s.serving.decode_tokens, 1, 100'000'000);
-  v.real("latency_budget_seconds", s.serving.latency_budget_seconds, 1e-6, 1e6);
-  v.real("overhead_seconds", s.serving.overhead_seconds, 0, 1e6);
+  for (const char* key : {"serving.batch", "serving.prompt_tokens", "serving.decode_tokens",
+                          "serving.latency_budget_seconds", "serving.overhead_seconds"})
+    v.input(key, s);
   // Before serving precisions were named, documents stored bytes per parameter.
   if (top.object("serving").contains(QStringLiteral("bytes_per_param"))) {
     double bytes = 2;

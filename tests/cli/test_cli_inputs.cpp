@@ -98,3 +98,33 @@ TEST(CliInputs, TheDefaultsAreTheRegistrys) {
   EXPECT_DOUBLE_EQ(r.json[QStringLiteral("mfu")].toDouble(),
                    scenario_input("budget.mfu").default_value);
 }
+
+// The serving turn is registered: budget, serve and latency (under its own
+// --prefill-tokens and --budget-s) refuse the same values with the same range
+// as the Roofline's controls and the scenario file (they accepted 10x more
+// prompt tokens and a thousand times the overhead before, each its own way).
+TEST(CliInputs, TheServingTurnIsRefusedAlikeEverywhere) {
+  const ScenarioInput& prompt = scenario_input("serving.prompt_tokens");
+  const QString beyond = number(prompt.hi + 1);
+  const QStringList model{QStringLiteral("--params"), QStringLiteral("7e10"),
+                          QStringLiteral("--chip"),   QStringLiteral("H100"),
+                          QStringLiteral("--chips"),  QStringLiteral("8")};
+  const std::string expected = " must be " + input_accepted_text(prompt);
+  for (const auto& [command, flag] :
+       {std::pair{QStringList{QStringLiteral("budget")}, "--prompt-tokens"},
+        std::pair{QStringList{QStringLiteral("serve")} + model, "--prompt-tokens"},
+        std::pair{QStringList{QStringLiteral("latency")} + model, "--prefill-tokens"}}) {
+    SCOPED_TRACE(command.front().toStdString());
+    const CliResult r = run_cli(command + QStringList{QLatin1String(flag), beyond});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.toStdString().find(std::string(flag) + expected), std::string::npos)
+        << r.err.toStdString();
+  }
+  const ScenarioInput& overhead = scenario_input("serving.overhead_seconds");
+  const CliResult r = run_cli(QStringList{QStringLiteral("latency")} + model +
+                              QStringList{QStringLiteral("--overhead-s"), QStringLiteral("2e6")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.toStdString().find("--overhead-s must be " + input_accepted_text(overhead)),
+            std::string::npos)
+      << r.err.toStdString();
+}

@@ -127,66 +127,14 @@ void Declarer::chipAndContext() {
 
 void Declarer::servingTurn() {
   col->group(tr("Serving turn (shared)"));
-  c.prompt = col->slider(
-      {.key = QStringLiteral("prompt"),
-       .label = tr("Prompt tokens"),
-       .unit = tr("tokens"),
-       .min = 1,
-       .max = 1048576,
-       .scale = Scale::log,
-       .ladder = Ladder::powersOfTwo(),
-       .integer = true,
-       .tooltip = tr("Incremental prefill per turn (tokens). Prefill s = 2N·T ÷ (chips × peak × "
-                     "MFU): 2N per token, forward only.")},
-      serving(kPrompt, tr("Prompt tokens"), &ServingSetup::prompt_tokens));
-  c.decode_tokens = col->slider(
-      {.key = QStringLiteral("decode_tokens"),
-       .label = tr("Decode tokens"),
-       .unit = tr("tokens"),
-       .min = 1,
-       .max = 16384,
-       .scale = Scale::log,
-       .ladder = Ladder::powersOfTwo(),
-       .integer = true,
-       .tooltip = tr("Generated tokens per turn (tokens). Decode s = tokens × (weight bytes + "
-                     "B·KV bytes) ÷ (chips × HBM bandwidth).")},
-      serving(kDecodeTokens, tr("Decode tokens"), &ServingSetup::decode_tokens));
-  c.budget = col->slider(
-      {.key = QStringLiteral("budget"),
-       .label = tr("Latency budget"),
-       .unit = tr("s"),
-       .min = 0.05,
-       .max = 60,
-       .scale = Scale::log,
-       .ladder = Ladder::significant(2),
-       .decimals = 2,
-       .tooltip = tr("Wall-clock budget for one interactive turn (seconds). Chips for the budget "
-                     "= smallest power-of-two slice meeting it; impossible when budget ≤ "
-                     "overhead.")},
-      serving(kBudget, tr("Latency budget"), &ServingSetup::latency_budget_seconds));
-  c.overhead = col->slider(
-      {.key = QStringLiteral("overhead"),
-       .label = tr("Overhead"),
-       .unit = tr("s"),
-       .min = 0,
-       .max = 5,
-       .ladder = Ladder::multipleOf(0.01),
-       .decimals = 2,
-       .tooltip = tr("Fixed time per turn no hardware removes (seconds): scaffolding, load "
-                     "balancing, validation. The seed's agent: 0.25 s.")},
-      serving(kOverhead, tr("Overhead"), &ServingSetup::overhead_seconds));
-  c.batch = col->slider(
-      {.key = QStringLiteral("batch"),
-       .label = tr("Batch"),
-       .unit = tr("req"),
-       .min = 1,
-       .max = 1024,
-       .scale = Scale::log,
-       .ladder = Ladder::powersOfTwo(),
-       .integer = true,
-       .tooltip = tr("Concurrent decode requests (requests). One decode step reads the weights "
-                     "once for the batch plus every request's KV cache.")},
-      serving(kBatch, tr("Batch"), &ServingSetup::batch));
+  c.prompt = declareInput(col, m, kPrompt, "serving.prompt_tokens", QStringLiteral("prompt"));
+  c.decode_tokens =
+      declareInput(col, m, kDecodeTokens, "serving.decode_tokens", QStringLiteral("decode_tokens"));
+  c.budget =
+      declareInput(col, m, kBudget, "serving.latency_budget_seconds", QStringLiteral("budget"));
+  c.overhead =
+      declareInput(col, m, kOverhead, "serving.overhead_seconds", QStringLiteral("overhead"));
+  c.batch = declareInput(col, m, kBatch, "serving.batch", QStringLiteral("batch"));
   auto precision = [&](const char* key, const QString& label, const QString& tooltip, int field,
                        const QString& undo, Dtype ServingSetup::*member) {
     return col->combo(

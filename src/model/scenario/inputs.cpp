@@ -235,91 +235,6 @@ const std::array kInputs{
         .tooltip = "Training sequence length T (tokens): activations ∝ T, attention FLOPs ∝ T².",
         .get = [](const S& s) { return static_cast<double>(s.training.seq_len); },
         .set = [](S& s, double v) { s.training.seq_len = std::llround(v); }},
-    ScenarioInput{.key = "serving.context_len",
-                  .section = "serving",
-                  .json_key = "context_len",
-                  .flag = "",
-                  .label = "Context",
-                  .compare_name = "Serving context",
-                  .unit = "tokens",
-                  .display_unit = "tokens",
-                  .type = InputType::count,
-                  .default_value = 8192,
-                  .lo = 1,
-                  .hi = 100'000'000,
-                  .slider_lo = 256,
-                  .slider_hi = 1'048'576,
-                  .scale = InputScale::log,
-                  .ladder = Ladder::powersOfTwo(),
-                  .tooltip =
-                      "Tokens in each served request's KV cache (tokens): 2·L·n_kv·d_head·T values "
-                      "per request at the KV precision, read every decode step.",
-                  .get = [](const S& s) { return static_cast<double>(s.serving.context_len); },
-                  .set = [](S& s, double v) { s.serving.context_len = std::llround(v); }},
-    ScenarioInput{.key = "serving.served_tokens",
-                  .section = "serving",
-                  .json_key = "served_tokens",
-                  .flag = "--served-tokens",
-                  .label = "Served tokens",
-                  .unit = "tokens",
-                  .display_unit = "",
-                  .default_value = 1e14,
-                  .lo = 0,
-                  .hi = 1e22,
-                  .slider_lo = 1e9,
-                  .slider_hi = 1e17,
-                  .scale = InputScale::log,
-                  .ladder = Ladder::significant(2),
-                  .decimals = 2,
-                  .scientific = true,
-                  .tooltip =
-                      "Tokens the model serves over its life (tokens). Lifetime FLOPs = 6N·D_train "
-                      "+ 2N·D_served: more serving favours a smaller model trained longer.",
-                  .get = [](const S& s) { return s.serving.served_tokens; },
-                  .set = [](S& s, double v) { s.serving.served_tokens = v; }},
-    ScenarioInput{.key = "serving.chips",
-                  .section = "serving",
-                  .json_key = "chips",
-                  .flag = "--serving-chips",
-                  .label = "Serving chips",
-                  .unit = "chips",
-                  .display_unit = "",
-                  .type = InputType::count,
-                  .default_value = 8,
-                  .lo = 1,
-                  .hi = 4096,
-                  .slider_lo = 1,
-                  .slider_hi = 4096,
-                  .scale = InputScale::log,
-                  .ladder = Ladder::powersOfTwo(),
-                  .tooltip =
-                      "Chips of one serving deployment (chips), split as TP × PP (× EP). The "
-                      "largest model whose turn meets the latency budget on them caps What I would "
-                      "train (seed Claim 14, Phase 03 ch. 6).",
-                  .get = [](const S& s) { return static_cast<double>(s.serving.chips); },
-                  .set = [](S& s, double v) { s.serving.chips = std::llround(v); }},
-    ScenarioInput{.key = "serving.price_per_chip_hour_dollars",
-                  .section = "serving",
-                  .json_key = "price_per_chip_hour_dollars",
-                  .flag = "--serving-price",
-                  .label = "Serving price",
-                  .unit = "$ per chip-hour",
-                  .display_unit = "$/chip-h",
-                  .default_value = 2.5,
-                  .lo = 0,
-                  .hi = 10'000,
-                  .slider_lo = 0.10,
-                  .slider_hi = 20,
-                  .scale = InputScale::log,
-                  .ladder = Ladder::significant(2),
-                  .decimals = 2,
-                  .tooltip =
-                      "Rental price of one serving chip for one hour ($ per chip-hour). Lifetime "
-                      "dollars = training chip-hours × the training price + served tokens ÷ the "
-                      "serving layout's tokens per chip-hour × this price, energy at the wall on "
-                      "both. Default $2.50, the training default.",
-                  .get = [](const S& s) { return s.serving.price_per_chip_hour_dollars; },
-                  .set = [](S& s, double v) { s.serving.price_per_chip_hour_dollars = v; }},
     ScenarioInput{
         .key = "parallel.global_batch_tokens",
         .section = "parallel",
@@ -522,12 +437,12 @@ std::string bound_text(const ScenarioInput& in, double v) {
 }  // namespace
 
 std::span<const ScenarioInput> scenario_inputs() {
-  // This file's table, the model's shape, then the Serving layout tab's
-  // benchmark run.
+  // This file's table, the model's shape, the serving set-up, then the
+  // Serving layout tab's benchmark run.
   static const std::vector<ScenarioInput> all = [] {
     std::vector<ScenarioInput> v(kInputs.begin(), kInputs.end());
     for (const std::span<const ScenarioInput> part :
-         {detail::model_inputs(), detail::serving_run_inputs()})
+         {detail::model_inputs(), detail::serving_inputs(), detail::serving_run_inputs()})
       v.insert(v.end(), part.begin(), part.end());
     return v;
   }();

@@ -9,6 +9,9 @@ namespace napkin::detail {
 
 // The model's shape (inputs_model.cpp).
 std::span<const ScenarioInput> model_inputs();
+// The serving set-up: the context, the served tokens, the deployment and
+// the interactive turn (inputs_serving.cpp).
+std::span<const ScenarioInput> serving_inputs();
 // The Serving layout tab's benchmark run (inputs_serving_run.cpp).
 std::span<const ScenarioInput> serving_run_inputs();
 

@@ -42,11 +42,6 @@ void Scenario::validate() const {
   budget_inputs().validate();
   shape.validate();
   require_count(training.zero_stage, "zero_stage", "ZeRO stage", 0, 3);
-  require_count(serving.batch, "serving_batch", "requests", 1, 1'000'000);
-  require_count(serving.prompt_tokens, "prompt_tokens", "tokens", 1, 100'000'000);
-  require_count(serving.decode_tokens, "decode_tokens", "tokens", 1, 100'000'000);
-  require_real(serving.latency_budget_seconds, "latency_budget", "seconds", 0.0, 1e6, true);
-  require_real(serving.overhead_seconds, "overhead", "seconds", 0.0, 1e6);
   (void)engine_by_name(serving.engine, "engine");
   validate_panel_settings(*this);
   goodput.validate();

@@ -211,15 +211,11 @@ void add_ranges_and_plan(FieldTable& f) {
   f.input("plan.moe_shared_experts");
   f.input("serving.context_len");
   f.input("serving.served_tokens");
-  f.add("serving.batch", "Serving batch", "requests", [](SV s) { return s.serving.batch; });
-  f.add("serving.prompt_tokens", "Prompt tokens", "tokens",
-        [](SV s) { return s.serving.prompt_tokens; });
-  f.add("serving.decode_tokens", "Decode tokens", "tokens",
-        [](SV s) { return s.serving.decode_tokens; });
-  f.add("serving.latency_budget_seconds", "Latency budget", "s",
-        [](SV s) { return s.serving.latency_budget_seconds; });
-  f.add("serving.overhead_seconds", "Turn overhead", "s",
-        [](SV s) { return s.serving.overhead_seconds; });
+  f.input("serving.batch");
+  f.input("serving.prompt_tokens");
+  f.input("serving.decode_tokens");
+  f.input("serving.latency_budget_seconds");
+  f.input("serving.overhead_seconds");
   f.add("serving.weight_precision", "Serving weight precision", "",
         [](SV s) { return str(to_string(s.serving.weight_dtype)); });
   f.add("serving.kv_precision", "Serving KV-cache precision", "",
