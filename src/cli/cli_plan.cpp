@@ -31,13 +31,6 @@ namespace napkin::cli {
 
 namespace {
 
-// Wraps a paragraph at ~92 columns with an indent.
-
-std::string range_text(double lo, double hi, std::string_view unit) {
-  return "a number of " + std::string(unit) + " in [" + format_value(lo) + ", " + format_value(hi) +
-         "]";
-}
-
 double parse_part(std::string_view flag, const std::string& part, const std::string& expected,
                   const std::string& whole) {
   errno = 0;
@@ -79,17 +72,6 @@ std::optional<Range> range_flag(Args& a, std::string_view flag, double lo, doubl
   return Range{x[0], x[1], x[2]};
 }
 
-std::optional<Range> range_flag(Args& a, std::string_view flag, double lo, double hi,
-                                std::string_view unit) {
-  return range_flag(a, flag, lo, hi,
-                    range_text(lo, hi, unit) + ", or a range low:likely:high of them");
-}
-
-Range range_or(Args& a, std::string_view flag, double fallback, double lo, double hi,
-               std::string_view unit) {
-  return range_flag(a, flag, lo, hi, unit).value_or(Range::point(fallback));
-}
-
 // A registered input as a number or a range, with the registry's default.
 Range range_of_input(Args& a, std::string_view input_key) {
   return optional_range_of_input(a, input_key)
@@ -117,12 +99,10 @@ RunFlags parse_run_flags(Args& a) {
   f.cost.pue = a.input("budget.pue");
   r.tokens_available = range_of_input(a, "budget.tokens_available");
   r.interruptions_per_1000_chip_days =
-      range_or(a, "--interruptions-per-1000-chip-days", kLlama3InterruptionsPer1000ChipDays, 0, 1e6,
-               "interruptions per 1,000 chip-days");
-  r.restart_minutes = range_or(a, "--restart-min", kDefaultRestartMinutes, 0, 1e7, "minutes");
+      range_of_input(a, "goodput.interruptions_per_1000_chip_days");
+  r.restart_minutes = range_of_input(a, "goodput.restart_minutes");
   GoodputSetup& g = f.goodput;
-  g.checkpoint_interval_minutes =
-      a.real("--checkpoint-min", kDefaultCheckpointIntervalMinutes, 1e-3, 1e7, "minutes");
+  g.checkpoint_interval_minutes = a.input("goodput.checkpoint_interval_minutes");
   g.checkpoint_write_minutes = a.optional_real("--checkpoint-write-min", 0, 1e7, "minutes");
   if (auto gb = a.optional_real("--storage-gb-per-s-per-chip", 1e-6, 1e4, "GB/s per chip"))
     g.storage_bytes_per_s_per_chip = *gb * 1e9;

@@ -371,9 +371,9 @@ void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_vi
   // which keep the defaults).
   const Reader g(top.object("goodput"), "goodput.", source);
   GoodputSetup& gs = s.goodput;
-  g.real("interruptions_per_1000_chip_days", gs.interruptions_per_1000_chip_days, 0, 1e6);
-  g.real("restart_minutes", gs.restart_minutes, 0, 1e7);
-  g.real("checkpoint_interval_minutes", gs.checkpoint_interval_minutes, 1e-6, 1e7);
+  for (const char* key : {"goodput.interruptions_per_1000_chip_days", "goodput.restart_minutes",
+                          "goodput.checkpoint_interval_minutes"})
+    g.input(key, s);
   g.optional_real("checkpoint_write_minutes", gs.checkpoint_write_minutes, 0, 1e7);
   g.real("storage_bytes_per_s_per_chip", gs.storage_bytes_per_s_per_chip, 1, 1e13);
   g.choice<CheckpointMode>("checkpoint_mode", gs.mode, [](std::string_view text) {

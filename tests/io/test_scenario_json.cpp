@@ -66,7 +66,8 @@ TEST(ScenarioJson, PlanInputErrorsNameTheField) {
   };
   EXPECT_EQ(error(R"({"format":"napkin-scenario","version":2,
                      "goodput":{"restart_minutes":-5}})"),
-            "s.json: field \"goodput.restart_minutes\": expected a number in [0, 1e+07], found -5");
+            "s.json: field \"goodput.restart_minutes\": expected a number in 0 – 10,000,000 min, "
+            "found -5");
   EXPECT_NE(error(R"({"format":"napkin-scenario","version":2,
                      "ranges":{"mfu":{"low":0.5,"high":0.3}}})")
                 .find("field \"ranges.mfu\": expected low <= high"),

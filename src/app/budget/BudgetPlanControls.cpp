@@ -175,42 +175,14 @@ void BudgetPlanControls::declareRun(BudgetPlanControls& c, ControlColumn* col, S
     return scenarioBinding<double>(m, field, label, std::move(get), std::move(set));
   };
   col->group(tr("Goodput (crashes per 1,000 chip-days)"));
-  c.interruptions = col->slider({.key = QStringLiteral("interruptions"),
-                                 .label = tr("Interruptions"),
-                                 .min = 0,
-                                 .max = 20,
-                                 .ladder = Ladder::multipleOf(0.001),
-                                 .decimals = 3,
-                                 .tooltip = tip("interruptions_per_1000_chip_days")},
-                                numberBinding(
-                                    m, kInterruptions, tr("Interruptions"), [](auto& s) -> auto& {
-                                      return s.goodput.interruptions_per_1000_chip_days;
-                                    },
-                                    [](S& s) { carry(s, RangeInput::interruptions); }));
-  c.restart = col->slider(
-      {.key = QStringLiteral("restart_minutes"),
-       .label = tr("Restart"),
-       .unit = tr("min"),
-       .min = 1,
-       .max = 600,
-       .scale = Scale::log,
-       .ladder = Ladder::significant(2),
-       .tooltip = tip("restart_minutes")},
-      numberBinding(
-          m, kRestart, tr("Restart"), [](auto& s) -> auto& { return s.goodput.restart_minutes; },
-          [](S& s) { carry(s, RangeInput::restart); }));
-  c.checkpoint_interval =
-      col->slider({.key = QStringLiteral("checkpoint_minutes"),
-                   .label = tr("Checkpoint every"),
-                   .unit = tr("min"),
-                   .min = 1,
-                   .max = 2880,
-                   .scale = Scale::log,
-                   .ladder = Ladder::significant(2),
-                   .tooltip = tip("checkpoint_interval_minutes")},
-                  numberBinding(
-                      m, kInterval, tr("Checkpoint interval"),
-                      [](auto& s) -> auto& { return s.goodput.checkpoint_interval_minutes; }));
+  c.interruptions = declareInput(col, m, kInterruptions, "goodput.interruptions_per_1000_chip_days",
+                                 QStringLiteral("interruptions"),
+                                 [](S& s) { carry(s, RangeInput::interruptions); });
+  c.restart =
+      declareInput(col, m, kRestart, "goodput.restart_minutes", QStringLiteral("restart_minutes"),
+                   [](S& s) { carry(s, RangeInput::restart); });
+  c.checkpoint_interval = declareInput(col, m, kInterval, "goodput.checkpoint_interval_minutes",
+                                       QStringLiteral("checkpoint_minutes"));
   c.write_source = col->combo(
       {.key = QStringLiteral("checkpoint_write_source"),
        .label = tr("Write time"),

@@ -437,12 +437,13 @@ std::string bound_text(const ScenarioInput& in, double v) {
 }  // namespace
 
 std::span<const ScenarioInput> scenario_inputs() {
-  // This file's table, the model's shape, the serving set-up, then the
-  // Serving layout tab's benchmark run.
+  // This file's table, goodput, the model's shape, the serving set-up, then
+  // the Serving layout tab's benchmark run.
   static const std::vector<ScenarioInput> all = [] {
     std::vector<ScenarioInput> v(kInputs.begin(), kInputs.end());
     for (const std::span<const ScenarioInput> part :
-         {detail::model_inputs(), detail::serving_inputs(), detail::serving_run_inputs()})
+         {detail::goodput_inputs(), detail::model_inputs(), detail::serving_inputs(),
+          detail::serving_run_inputs()})
       v.insert(v.end(), part.begin(), part.end());
     return v;
   }();

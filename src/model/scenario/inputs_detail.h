@@ -9,6 +9,9 @@ namespace napkin::detail {
 
 // The model's shape (inputs_model.cpp).
 std::span<const ScenarioInput> model_inputs();
+// Goodput's interruption rate, restart and checkpoint interval
+// (inputs_goodput.cpp).
+std::span<const ScenarioInput> goodput_inputs();
 // The serving set-up: the context, the served tokens, the deployment and
 // the interactive turn (inputs_serving.cpp).
 std::span<const ScenarioInput> serving_inputs();

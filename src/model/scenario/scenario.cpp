@@ -81,6 +81,9 @@ std::optional<Spread> RangeSetup::*input_range(std::string_view input_key) {
   if (input_key == "budget.price_per_chip_hour_dollars")
     return &RangeSetup::price_per_chip_hour_dollars;
   if (input_key == "budget.tokens_available") return &RangeSetup::tokens_available;
+  if (input_key == "goodput.interruptions_per_1000_chip_days")
+    return &RangeSetup::interruptions_per_1000_chip_days;
+  if (input_key == "goodput.restart_minutes") return &RangeSetup::restart_minutes;
   return nullptr;
 }
 

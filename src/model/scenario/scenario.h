@@ -90,7 +90,8 @@ struct RangeSetup {
 };
 // The range over a registered input (inputs.h) that the Budget planner's
 // Monte Carlo draws: budget.mfu, budget.price_per_chip_hour_dollars,
-// budget.tokens_available; nullptr for any other input.
+// budget.tokens_available, goodput.interruptions_per_1000_chip_days,
+// goodput.restart_minutes; nullptr for any other input.
 std::optional<Spread> RangeSetup::*input_range(std::string_view input_key);
 
 struct PlanSetup {

@@ -159,12 +159,9 @@ void add_training_serving_goodput(FieldTable& f) {
   f.add("serving.limit_model", "Serving latency limits the model", "",
         [](SV s) { return s.serving.limit_model; });
   // Goodput: crashes, restarts and checkpoints.
-  f.add("goodput.interruptions_per_1000_chip_days", "Interruptions per 1,000 chip-days", "",
-        [](SV s) { return s.goodput.interruptions_per_1000_chip_days; });
-  f.add("goodput.restart_minutes", "Restart time", "min",
-        [](SV s) { return s.goodput.restart_minutes; });
-  f.add("goodput.checkpoint_interval_minutes", "Checkpoint interval", "min",
-        [](SV s) { return s.goodput.checkpoint_interval_minutes; });
+  f.input("goodput.interruptions_per_1000_chip_days");
+  f.input("goodput.restart_minutes");
+  f.input("goodput.checkpoint_interval_minutes");
   f.add("goodput.checkpoint_write_minutes", "Checkpoint write time", "min", [](SV s) {
     return s.goodput.checkpoint_write_minutes
                ? FieldValue(*s.goodput.checkpoint_write_minutes)

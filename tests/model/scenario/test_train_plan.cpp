@@ -296,7 +296,7 @@ TEST(ScenarioPlan, BudgetInputsCarryGoodputAndServing) {
   s.serving.engine = "tensorrt-llm";
   EXPECT_EQ(s.budget_inputs().serving_economy().engine, "tensorrt-llm");
   s.goodput.interruptions_per_1000_chip_days = -1;
-  expect_invalid([&] { s.validate(); }, "interruptions-per-1000-chip-days");
+  expect_invalid([&] { s.validate(); }, "goodput.interruptions_per_1000_chip_days");
   s = Scenario{};
   s.goodput.interruptions_per_1000_chip_days = 1000;  // no progress: invalid, not a crash later
   expect_invalid([&] { s.validate(); }, "makes no progress");
