@@ -37,16 +37,17 @@ const std::array kInputs{
               "goes on while it is written, and a crash loses the work since the last finished "
               "checkpoint (the device-to-host snapshot is taken as free)."},
     InputInfo{"mfu", "--mfu", "MFU", "fraction of peak",
-              "Model FLOPs utilization: useful model FLOPs / (chips x peak FLOP/s) while "
-              "training runs, crashes excluded. Llama 3 405B reports 38-43 % on H100 (Table 4); "
-              "the seed assumes 40 %. A range low:likely:high is sampled."},
+              "Model FLOPs utilization (fraction of peak): useful 6ND FLOPs ÷ (chips × peak × "
+              "time), crashes excluded. Llama 3 405B reports 38–43 % on H100 (Table 4); the seed "
+              "assumes 40 %. 35–55 % is normal at scale. A range low:likely:high is sampled."},
     InputInfo{"price_per_chip_hour_dollars", "--price", "Price", "$ per chip-hour",
-              "Rental price of one chip for one hour, paid for the whole wall-clock including "
-              "restarts. Default $2.50 for H100 (seed Phase 00 ch. 11)."},
+              "Rental price of one chip for one hour ($ per chip-hour), paid for the whole "
+              "wall-clock including restarts: rental $ = chips × days × 24 × price. Default $2.50 "
+              "for H100 (seed Phase 00 ch. 11)."},
     InputInfo{"tokens_available", "--tokens-available", "Unique tokens", "tokens",
-              "Unique (deduplicated) tokens the corpus holds. Beyond them data repeat and are "
-              "worth less (Muennighoff et al. 2023, R_D* = 15.4). Default 15T (seed; Llama 3 "
-              "pre-trained on 15.6T)."},
+              "Unique (deduplicated) training tokens the corpus holds; beyond them data repeat "
+              "and are worth less (Muennighoff et al. 2023, R_D* = 15.4). Default 15T (Llama 3 "
+              "pre-trained on 15.6T). The 'data available' check needs D below it."},
     InputInfo{"range_shape", "--range-shape", "Range shape", "",
               "Triangular: low and high are hard bounds, likely the mode. Log-normal: likely is "
               "the median, low and high the 10th and 90th percentiles."},
@@ -59,8 +60,9 @@ const std::array kInputs{
     InputInfo{"train_tokens", "--tokens", "Training tokens", "tokens",
               "Tokens D to train the chosen model on; 0 = tokens per parameter x N."},
     InputInfo{"serving_chips", "--serving-chips", "Serving chips", "chips",
-              "Chips in one serving deployment. The largest model whose turn meets the latency "
-              "budget on them caps What I would train (seed Claim 14, Phase 03 ch. 6)."},
+              "Chips of one serving deployment (chips), split as TP × PP (× EP). The largest "
+              "model whose turn meets the latency budget on them caps What I would train (seed "
+              "Claim 14, Phase 03 ch. 6)."},
     InputInfo{"serving_limit", "--no-serving-limit", "Serving limit", "",
               "Whether What I would train respects the largest model that meets the serving "
               "latency budget."},

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "inputs_detail.h"
+#include "plan_inputs.h"
 #include "scenario.h"
 
 namespace napkin::detail {
@@ -65,27 +66,24 @@ std::span<const ScenarioInput> serving_inputs() {
                      "+ 2N·D_served: more serving favours a smaller model trained longer.",
           .get = [](const S& s) { return s.serving.served_tokens; },
           .set = [](S& s, double v) { s.serving.served_tokens = v; }},
-      ScenarioInput{
-          .key = "serving.chips",
-          .section = "serving",
-          .json_key = "chips",
-          .flag = "--serving-chips",
-          .label = "Serving chips",
-          .unit = "chips",
-          .display_unit = "",
-          .type = InputType::count,
-          .default_value = 8,
-          .lo = 1,
-          .hi = 4096,
-          .slider_lo = 1,
-          .slider_hi = 4096,
-          .scale = InputScale::log,
-          .ladder = Ladder::powersOfTwo(),
-          .tooltip = "Chips of one serving deployment (chips), split as TP × PP (× EP). The "
-                     "largest model whose turn meets the latency budget on them caps What I would "
-                     "train (seed Claim 14, Phase 03 ch. 6).",
-          .get = [](const S& s) { return static_cast<double>(s.serving.chips); },
-          .set = [](S& s, double v) { s.serving.chips = std::llround(v); }},
+      ScenarioInput{.key = "serving.chips",
+                    .section = "serving",
+                    .json_key = "chips",
+                    .flag = plan_input_info("serving_chips").flag,
+                    .label = plan_input_info("serving_chips").label,
+                    .unit = plan_input_info("serving_chips").unit,
+                    .display_unit = "",
+                    .type = InputType::count,
+                    .default_value = 8,
+                    .lo = 1,
+                    .hi = 4096,
+                    .slider_lo = 1,
+                    .slider_hi = 4096,
+                    .scale = InputScale::log,
+                    .ladder = Ladder::powersOfTwo(),
+                    .tooltip = plan_input_info("serving_chips").description,
+                    .get = [](const S& s) { return static_cast<double>(s.serving.chips); },
+                    .set = [](S& s, double v) { s.serving.chips = std::llround(v); }},
       ScenarioInput{.key = "serving.price_per_chip_hour_dollars",
                     .section = "serving",
                     .json_key = "price_per_chip_hour_dollars",
