@@ -55,7 +55,8 @@ ReportWriter::ReportWriter(ReportInput input, ReportOptions options)
 namespace {
 
 // The cover's line for a scenario that is not as its file was saved: "Not as
-// saved in plan.napkin.json: Chips 2,048 → 4,096; Days 90 → 60."
+// saved in plan.napkin.json: Chips 2,048 chips → 4,096 chips; Days 90 days →
+// 60 days." (the comparison's names and values, the first dozen).
 QString unsavedChangesHtml(const ReportInput& in, const QString& file) {
   if (!in.unsaved_changes || in.file_path.isEmpty()) return {};
   QStringList changes;
