@@ -54,7 +54,8 @@ QJsonObject with_value_at(QJsonObject o, const QStringList& path, double v) {
 Scenario base_for(const ScenarioInput& in, double v) {
   Scenario s = base();
   ModelShape& m = s.shape;
-  const auto n = static_cast<std::int64_t>(v);
+  // Only the shape's counts are read as one (others reach 1e22).
+  const std::int64_t n = in.section == "model" ? static_cast<std::int64_t>(v) : 0;
   if (in.key == "model.heads") m.n_kv_heads = 1;
   if (in.key == "model.kv_heads") m.n_heads = n;
   const bool moe = (in.key == "model.experts" || in.key == "model.top_k" ||
