@@ -89,9 +89,8 @@ Binding<double> inputBinding(ScenarioModel* model, int field, std::string_view i
   const ScenarioInput& in = scenario_input(input_key);
   return scenarioBinding<double>(
       model, field, qs(std::string(in.label)), [get = in.get](const Scenario& s) { return get(s); },
-      [set = in.set, edited = in.edited, after](Scenario& s, double v) {
-        set(s, v);
-        if (edited) edited(s);
+      [&in, after](Scenario& s, double v) {
+        edit_input(s, in, v);
         if (after) after(s);
       });
 }

@@ -97,8 +97,7 @@ Scenario read_scenario(const std::string& path, std::string_view command,
                        with_range_text(in, was, was_spread),
                        with_range_text(in, given.value, given.spread), was, given.value,
                        slot != nullptr, was_spread, given.spread});
-    in.set(s, given.value);
-    if (in.edited) in.edited(s);
+    edit_input(s, in, given.value);
     if (slot) s.ranges.*slot = given.spread;
   }
   if (flags.chip) {

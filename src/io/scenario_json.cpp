@@ -279,16 +279,10 @@ void read_hardware_and_budget(const Reader& top, Scenario& s, std::string_view s
   } catch (const std::invalid_argument&) {
     hw.fail("chip", "\"" + s.chip + "\"", "one of " + chip_names());
   }
-  hw.input("hardware.chips", s);
+  hw.inputs(s);
 
   const Reader b(top.object("budget"), "budget.", source);
-  b.input("budget.days", s);
-  b.input("budget.mfu", s);
-  b.input("budget.price_per_chip_hour_dollars", s);
-  b.input("budget.kwh_price_dollars", s);
-  b.input("budget.pue", s);
-  b.input("budget.tokens_per_param", s);
-  b.input("budget.tokens_available", s);
+  b.inputs(s);
 }
 
 void read_model(const Reader& top, Scenario& s, std::string_view source) {
@@ -296,11 +290,7 @@ void read_model(const Reader& top, Scenario& s, std::string_view source) {
   ModelShape& sh = s.shape;
   m.text("name", s.model_name);
   // The registered numbers of the shape (inputs.h), then the rest.
-  for (const char* key :
-       {"model.layers", "model.d_model", "model.d_ff", "model.heads", "model.kv_heads",
-        "model.head_dim", "model.vocab", "model.experts", "model.top_k", "model.shared_experts",
-        "model.expert_d_ff", "model.dense_layers"})
-    m.input(key, s);
+  m.inputs(s);
   m.boolean("gated", sh.gated);
   m.boolean("tied_embeddings", sh.tied_embeddings);
   m.boolean("qkv_bias", sh.qkv_bias);
@@ -327,17 +317,11 @@ void read_training_and_serving(const Reader& top, Scenario& s, std::string_view 
   t.choice<Optimizer>("optimizer", s.training.optimizer, parse_optimizer);
   t.choice<Precision>("precision", s.training.precision, parse_precision);
   t.integer("zero_stage", s.training.zero_stage, 0, 3);
-  t.input("training.dp_degree", s);
   t.choice<Checkpointing>("checkpointing", s.training.checkpointing, parse_checkpointing);
-  t.input("training.micro_batch", s);
-  t.input("training.seq_len", s);
+  t.inputs(s);
 
   const Reader v(top.object("serving"), "serving.", source);
-  v.input("serving.context_len", s);
-  v.input("serving.served_tokens", s);
-  for (const char* key : {"serving.batch", "serving.prompt_tokens", "serving.decode_tokens",
-                          "serving.latency_budget_seconds", "serving.overhead_seconds"})
-    v.input(key, s);
+  v.inputs(s);
   // Before serving precisions were named, documents stored bytes per parameter.
   if (top.object("serving").contains(QStringLiteral("bytes_per_param"))) {
     double bytes = 2;
@@ -358,12 +342,10 @@ void read_training_and_serving(const Reader& top, Scenario& s, std::string_view 
   v.choice<std::string>("engine", s.serving.engine, [](std::string_view name) {
     return std::string(engine_by_name(name, "engine").name);
   });
-  v.input("serving.chips", s);
   v.boolean("limit_model", s.serving.limit_model);
   v.choice<std::string>("chip", s.serving.chip, [](std::string_view name) {
     return name.empty() ? std::string() : std::string(chip_by_name(std::string(name)).name);
   });
-  v.input("serving.price_per_chip_hour_dollars", s);
 }
 
 void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_view source) {
@@ -371,9 +353,7 @@ void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_vi
   // which keep the defaults).
   const Reader g(top.object("goodput"), "goodput.", source);
   GoodputSetup& gs = s.goodput;
-  for (const char* key : {"goodput.interruptions_per_1000_chip_days", "goodput.restart_minutes",
-                          "goodput.checkpoint_interval_minutes"})
-    g.input(key, s);
+  g.inputs(s);
   g.optional_real("checkpoint_write_minutes", gs.checkpoint_write_minutes, 0, 1e7);
   g.real("storage_bytes_per_s_per_chip", gs.storage_bytes_per_s_per_chip, 1, 1e13);
   g.choice<CheckpointMode>("checkpoint_mode", gs.mode, [](std::string_view text) {
@@ -400,10 +380,7 @@ void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_vi
   p.choice<LawChoice>("law", s.plan.law, parse_law_choice);
   p.choice<Objective>("objective", s.plan.objective,
                       [](std::string_view t) { return parse_objective(t, "objective"); });
-  p.input("plan.moe_experts", s);
-  p.input("plan.moe_top_k", s);
-  p.input("plan.moe_granularity", s);
-  p.input("plan.moe_shared_experts", s);
+  p.inputs(s);
 }
 
 // The fields of `o` (under `path`) that no Reader looked up, with their

@@ -87,6 +87,14 @@ class Reader {
     out = d;
   }
 
+  // Every registered input (inputs.h) of this reader's section ("model."
+  // reads the section "model"), each as input() reads it.
+  void inputs(Scenario& s) const {
+    const std::string_view section = std::string_view(prefix_).substr(0, prefix_.size() - 1);
+    for (const ScenarioInput& in : scenario_inputs())
+      if (in.section == section) input(in.key, s);
+  }
+
   // A registered input (inputs.h): its JSON key, range and type from the
   // registry, written into `s`.
   void input(std::string_view input_key, Scenario& s) const {

@@ -547,17 +547,10 @@ void settings_from_json(const Reader& top, Scenario& s) {
   const Reader roofline(top.object("roofline"), "roofline.", src);
   roofline_from_json(roofline, s.roofline);
   const Reader run(roofline.object("serving_layout"), "roofline.serving_layout.", src);
-  run.input("roofline.serving_layout.run_request_rate_per_second", s);
-  run.input("roofline.serving_layout.run_requests", s);
-  run.input("roofline.serving_layout.run_prompt_spread_tokens", s);
-  run.input("roofline.serving_layout.run_output_spread_tokens", s);
+  run.inputs(s);
   const Reader parallel(top.object("parallel"), "parallel.", src);
   parallel_from_json(parallel, s.parallel);
-  parallel.input("parallel.global_batch_tokens", s);
-  parallel.input("parallel.gpus_per_node", s);
-  parallel.input("parallel.scale_up_gb_per_s", s);
-  parallel.input("parallel.scale_out_gb_per_s", s);
-  parallel.input("parallel.non_tensor_gb", s);
+  parallel.inputs(s);
 }
 
 }  // namespace napkin::json_detail

@@ -75,8 +75,7 @@ std::optional<QString> cliOverridesFor(const QString& panel_key, const Scenario&
     const auto range = input_range(key);
     const std::optional<Spread> spread = range ? current.ranges.*range : std::nullopt;
     if (v == in.get(saved) && (!range || spread == saved.ranges.*range)) continue;
-    in.set(carried, v);
-    if (in.edited) in.edited(carried);
+    edit_input(carried, in, v);
     if (range) carried.ranges.*range = spread;
     flags << qs(in.flag) + QLatin1Char(' ') +
                  (spread ? flagValue(in, spread->low) + QLatin1Char(':') + flagValue(in, v) +

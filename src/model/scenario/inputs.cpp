@@ -489,6 +489,11 @@ std::vector<std::string_view> scenario_command_inputs(std::string_view command) 
   return keys;
 }
 
+void edit_input(Scenario& s, const ScenarioInput& in, double value) {
+  in.set(s, value);
+  if (in.edited) in.edited(s);
+}
+
 std::string_view input_compare_name(const ScenarioInput& in) {
   return in.compare_name.empty() ? in.label : in.compare_name;
 }

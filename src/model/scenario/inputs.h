@@ -85,6 +85,10 @@ const ScenarioInput* scenario_input_by_flag(std::string_view flag);
 // commands also take --chip. Empty for any other command.
 std::vector<std::string_view> scenario_command_inputs(std::string_view command);
 
+// A person's edit of `in` (a control, a flag beside --scenario): set() to
+// `value`, then what the edit also changes (ScenarioInput::edited).
+void edit_input(Scenario& s, const ScenarioInput& in, double value);
+
 // The name a comparison lists (compare_name, else the label) and the unit
 // its values show in (the control's display unit, else the unit).
 std::string_view input_compare_name(const ScenarioInput& in);
