@@ -311,8 +311,8 @@ std::optional<double> Args::optional_input(std::string_view input_key, std::stri
   const std::string_view name = flag.empty() ? in.flag : flag;
   auto v = value(name);
   if (!v) return std::nullopt;
-  const std::string expected = input_accepted_text(in);
-  const double d = parse_number(name, *v, expected);
+  const std::string expected = input_flag_accepted_text(in);
+  const double d = input_from_flag(in, parse_number(name, *v, expected));
   try {
     check_input(in, d);
   } catch (const InputError&) {
@@ -341,7 +341,7 @@ std::int64_t Args::required_count_input(std::string_view input_key, std::string_
   if (!v) {
     const ScenarioInput& in = scenario_input(input_key);
     throw UsageError(std::string(flag.empty() ? in.flag : flag) +
-                     " is required: " + input_accepted_text(in));
+                     " is required: " + input_flag_accepted_text(in));
   }
   return *v;
 }

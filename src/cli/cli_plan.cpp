@@ -104,8 +104,7 @@ RunFlags parse_run_flags(Args& a) {
   GoodputSetup& g = f.goodput;
   g.checkpoint_interval_minutes = a.input("goodput.checkpoint_interval_minutes");
   g.checkpoint_write_minutes = a.optional_real("--checkpoint-write-min", 0, 1e7, "minutes");
-  if (auto gb = a.optional_real("--storage-gb-per-s-per-chip", 1e-6, 1e4, "GB/s per chip"))
-    g.storage_bytes_per_s_per_chip = *gb * 1e9;
+  g.storage_bytes_per_s_per_chip = a.input("goodput.storage_bytes_per_s_per_chip");
   g.mode =
       a.flag("--checkpoint-async") ? CheckpointMode::asynchronous : CheckpointMode::synchronous;
   r.shape = parse_range_shape(a.choice("--range-shape", "triangular", {"triangular", "lognormal"}));
@@ -137,8 +136,12 @@ RunFlags parse_run_flags(Args& a) {
 std::optional<Range> optional_range_of_input(Args& a, std::string_view input_key) {
   const ScenarioInput& in = scenario_input(input_key);
   const std::string expected =
-      input_accepted_text(in) + ", or a range low:likely:high of such numbers";
-  return range_flag(a, in.flag, in.lo, in.hi, expected);
+      input_flag_accepted_text(in) + ", or a range low:likely:high of such numbers";
+  const auto r =
+      range_flag(a, in.flag, input_flag_value(in, in.lo), input_flag_value(in, in.hi), expected);
+  if (!r) return std::nullopt;
+  return Range{input_from_flag(in, r->low), input_from_flag(in, r->likely),
+               input_from_flag(in, r->high)};
 }
 
 static QJsonObject percentiles_json(const OutputDistribution& d) {

@@ -355,7 +355,6 @@ void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_vi
   GoodputSetup& gs = s.goodput;
   g.inputs(s);
   g.optional_real("checkpoint_write_minutes", gs.checkpoint_write_minutes, 0, 1e7);
-  g.real("storage_bytes_per_s_per_chip", gs.storage_bytes_per_s_per_chip, 1, 1e13);
   g.choice<CheckpointMode>("checkpoint_mode", gs.mode, [](std::string_view text) {
     if (text == "synchronous") return CheckpointMode::synchronous;
     if (text == "asynchronous") return CheckpointMode::asynchronous;

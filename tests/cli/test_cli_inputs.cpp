@@ -50,7 +50,7 @@ void expect_refused(const QStringList& args, const ScenarioInput& in, const QStr
   const CliResult r = run_cli(args + QStringList{qs(in.flag), value});
   EXPECT_EQ(r.exit_code, 2) << args.join(QLatin1Char(' ')).toStdString() << " " << in.flag << " "
                             << value.toStdString();
-  const std::string expected = std::string(in.flag) + " must be " + input_accepted_text(in);
+  const std::string expected = std::string(in.flag) + " must be " + input_flag_accepted_text(in);
   EXPECT_NE(r.err.toStdString().find(expected), std::string::npos)
       << "expected \"" << expected << "\" in: " << r.err.toStdString();
 }
@@ -80,12 +80,40 @@ TEST(CliInputs, EachFlaggedInputRefusesJustBeyondItsRange) {
     if (in.flag.empty()) continue;
     SCOPED_TRACE(std::string(in.key));
     const double above = in.type == InputType::count ? in.hi + 1 : in.hi * (1 + 1e-9) + 1e-9;
-    expect_refused(command_for(in.flag), in, number(above));
+    expect_refused(command_for(in.flag), in, number(input_flag_value(in, above)));
     if (in.lo > 0) {
       const double below = in.type == InputType::count ? in.lo - 1 : in.lo * (1 - 1e-6);
-      expect_refused(command_for(in.flag), in, number(below));
+      expect_refused(command_for(in.flag), in, number(input_flag_value(in, below)));
     }
   }
+}
+
+// A flag's range is said in the number the flag takes: --mfu takes a fraction
+// (its control shows percent), --storage-gb-per-s-per-chip GB/s (the file
+// holds bytes/s).
+TEST(CliInputs, AFlagsRangeIsInTheFlagsOwnUnit) {
+  CliResult r = run_cli({QStringLiteral("budget"), QStringLiteral("--mfu"), QStringLiteral("5")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.toStdString().find("--mfu must be a number in 0.001 – 1 fraction of peak"),
+            std::string::npos)
+      << r.err.toStdString();
+  r = run_cli({QStringLiteral("budget"), QStringLiteral("--storage-gb-per-s-per-chip"),
+               QStringLiteral("0.0001")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.toStdString().find(
+                "--storage-gb-per-s-per-chip must be a number in 0.001 – 10,000 GB/s"),
+            std::string::npos)
+      << r.err.toStdString();
+  // 0.5 GB/s per chip is 5e8 bytes/s: a checkpoint's bytes over 64 chips.
+  r = run_cli({QStringLiteral("budget"), QStringLiteral("--params"), QStringLiteral("7e9"),
+               QStringLiteral("--chips"), QStringLiteral("64"),
+               QStringLiteral("--storage-gb-per-s-per-chip"), QStringLiteral("0.5"),
+               QStringLiteral("--json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  const double bytes = r.json[QStringLiteral("checkpoint_bytes")].toDouble();
+  ASSERT_GT(bytes, 0);
+  EXPECT_NEAR(r.json[QStringLiteral("checkpoint_write_min")].toDouble(), bytes / (5e8 * 64) / 60,
+              1e-9 * bytes / (5e8 * 64) / 60);
 }
 
 TEST(CliInputs, TheDefaultsAreTheRegistrys) {

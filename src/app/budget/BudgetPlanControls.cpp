@@ -216,19 +216,8 @@ void BudgetPlanControls::declareRun(BudgetPlanControls& c, ControlColumn* col, S
                             view().run().goodput_inputs.checkpoint_write_minutes);
                       },
                       [](S& s, double v) { s.goodput.checkpoint_write_minutes = v; }));
-  c.storage = col->slider({.key = QStringLiteral("storage_bandwidth"),
-                           .label = tr("Storage/chip"),
-                           .unit = tr("MB/s"),
-                           .min = 1e6,
-                           .max = 1e10,
-                           .scale = Scale::log,
-                           .ladder = Ladder::significant(2),
-                           .display_factor = 1e-6,
-                           .tooltip = tip("storage_bytes_per_s_per_chip")},
-                          numberBinding(
-                              m, kStorage, tr("Storage bandwidth"), [](auto& s) -> auto& {
-                                return s.goodput.storage_bytes_per_s_per_chip;
-                              }));
+  c.storage = declareInput(col, m, kStorage, "goodput.storage_bytes_per_s_per_chip",
+                           QStringLiteral("storage_bandwidth"));
   c.async = col->check(
       {.key = QStringLiteral("checkpoint_async"),
        .label = tr("Asynchronous checkpoints"),

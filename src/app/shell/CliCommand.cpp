@@ -28,8 +28,9 @@ std::string_view commandOf(const QString& panel_key) {
 
 // A value as napkin-cli reads it: whole counts as integers, reals in their
 // shortest round-trip form (the C locale's, whatever the user's).
-QString flagValue(const ScenarioInput& in, double v) {
-  if (in.type == InputType::count) return QString::number(static_cast<qint64>(std::llround(v)));
+QString flagValue(const ScenarioInput& in, double value) {
+  if (in.type == InputType::count) return QString::number(static_cast<qint64>(std::llround(value)));
+  const double v = input_flag_value(in, value);
   char text[64];
   const auto r = std::to_chars(text, text + sizeof text, v);
   return QString::fromLatin1(text, static_cast<qsizetype>(r.ptr - text));

@@ -28,9 +28,10 @@ const std::array kInputs{
               "Minutes to persist one checkpoint (bf16 weights, fp32 master weights and "
               "optimizer moments). Empty: checkpoint bytes / (storage bandwidth per chip x "
               "chips)."},
-    InputInfo{"storage_bytes_per_s_per_chip", "--storage-gb-per-s-per-chip", "Storage bandwidth",
+    InputInfo{"storage_bytes_per_s_per_chip", "--storage-gb-per-s-per-chip", "Storage per chip",
               "bytes/s per training chip",
-              "Write bandwidth of the checkpoint store per training chip. Default 122 MB/s: "
+              "Write bandwidth of the checkpoint store per training chip (GB/s, 10^9 bytes/s). "
+              "Default 0.122 GB/s: "
               "Llama 3's Tectonic store sustains 2 TB/s for 16,384 GPUs (sec. 3.3.1)."},
     InputInfo{"checkpoint_mode", "--checkpoint-async", "Asynchronous checkpoints", "",
               "Synchronous: training stops while a checkpoint is written. Asynchronous: training "

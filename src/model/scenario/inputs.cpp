@@ -424,14 +424,32 @@ const auto& base_inputs() {
   return kInputs;
 }
 
-std::string bound_text(const ScenarioInput& in, double v) {
-  const double shown = v * in.display_factor;
+// A bound or a value as a number is written, at `factor` to the document's
+// unit (the control's display factor, or 1 for a flag in the document's unit).
+std::string bound_text(double v, double factor) {
+  const double shown = v * factor;
   if (shown == std::floor(shown)) {
     if (std::abs(shown) < 1e15) return format_grouped(shown, 0);
     return format_sci(shown, 0);
   }
   if (std::abs(shown) >= 1e6 || std::abs(shown) < 1e-3) return format_sci(shown, 2);
   return format_value(shown);
+}
+
+std::string bound_text(const ScenarioInput& in, double v) {
+  return bound_text(v, in.display_factor);
+}
+
+// "0.001 – 1 fraction of peak": the accepted range at `factor`, in `unit`.
+std::string range_text(const ScenarioInput& in, double factor, std::string_view unit) {
+  std::string text = bound_text(in.lo, factor) + " – " + bound_text(in.hi, factor);
+  if (!unit.empty()) text.append(" ").append(unit);
+  return text;
+}
+
+std::string accepted_text(const ScenarioInput& in, double factor, std::string_view unit) {
+  return (in.type == InputType::count ? "a whole number in " : "a number in ") +
+         range_text(in, factor, unit);
 }
 
 }  // namespace
@@ -503,15 +521,24 @@ std::string_view input_shown_unit(const ScenarioInput& in) {
 }
 
 std::string input_range_text(const ScenarioInput& in) {
-  const std::string_view unit = input_shown_unit(in);
-  std::string text = bound_text(in, in.lo) + " – " + bound_text(in, in.hi);
-  if (!unit.empty()) text.append(" ").append(unit);
-  return text;
+  return range_text(in, in.display_factor, input_shown_unit(in));
 }
 
 std::string input_accepted_text(const ScenarioInput& in) {
-  return (in.type == InputType::count ? "a whole number in " : "a number in ") +
-         input_range_text(in);
+  return accepted_text(in, in.display_factor, input_shown_unit(in));
+}
+
+double input_from_flag(const ScenarioInput& in, double flag_value) {
+  return in.flag_in_shown_unit ? flag_value / in.display_factor : flag_value;
+}
+
+double input_flag_value(const ScenarioInput& in, double value) {
+  return in.flag_in_shown_unit ? value * in.display_factor : value;
+}
+
+std::string input_flag_accepted_text(const ScenarioInput& in) {
+  return in.flag_in_shown_unit || in.display_factor == 1 ? input_accepted_text(in)
+                                                         : accepted_text(in, 1.0, in.unit);
 }
 
 void check_input(const ScenarioInput& in, double value, std::string_view as_named) {

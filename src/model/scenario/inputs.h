@@ -59,6 +59,10 @@ struct ScenarioInput {
   // not a file being read) also changes, after set(): a model-shape input
   // renames the model "Custom". nullptr: nothing.
   void (*edited)(Scenario&) = nullptr;
+  // What number the flag takes: false, the value in `unit`, as the document
+  // stores it (--mfu 0.4); true, as the control shows it, in `display_unit`
+  // (--storage-gb-per-s-per-chip 0.122 for 1.22e8 bytes/s).
+  bool flag_in_shown_unit = false;
 };
 
 // A value outside an input's accepted range. `key` is the input's document
@@ -100,6 +104,12 @@ std::string input_range_text(const ScenarioInput& in);
 // What a value must be: "a whole number in 1 – 10,000,000 chips", "a number in
 // 0.1 – 100 %" (every message about an input's range says it so).
 std::string input_accepted_text(const ScenarioInput& in);
+// The input's value from the number given to its flag, and back; and what
+// that number must be, in the flag's unit ("a number in 0.001 – 1 fraction
+// of peak" for --mfu, whose control shows percent).
+double input_from_flag(const ScenarioInput& in, double flag_value);
+double input_flag_value(const ScenarioInput& in, double value);
+std::string input_flag_accepted_text(const ScenarioInput& in);
 // Throws InputError when `value` is not finite, not in [lo, hi], or not whole
 // for a count: "chips (chips) must be in 1 – 10,000,000; got 2e+07". `as_named`
 // replaces the label in the message (a flag, "hardware.chips" in a file).

@@ -1,6 +1,6 @@
-// Goodput's numbers (goodput.*): the interruption rate, the restart time and
-// the checkpoint interval, registered with the rest of the scenario's inputs
-// (inputs.h), so that the Budget planner's controls, the scenario file and
+// Goodput's numbers (goodput.*): the interruption rate, the restart time, the
+// checkpoint interval and the checkpoint store's bandwidth, registered with the rest of the
+// scenario's inputs (inputs.h), so that the Budget planner's controls, the scenario file and
 // budget's flags take the same values. Their flag, label, unit and tooltip
 // are the planner's own descriptions (plan_inputs.h), which its Monte Carlo
 // and sensitivity read-outs also name them by; the interruption rate and the
@@ -27,6 +27,7 @@ std::span<const ScenarioInput> goodput_inputs() {
   static const InputInfo& rate = plan_input_info("interruptions_per_1000_chip_days");
   static const InputInfo& restart = plan_input_info("restart_minutes");
   static const InputInfo& interval = plan_input_info("checkpoint_interval_minutes");
+  static const InputInfo& storage = plan_input_info("storage_bytes_per_s_per_chip");
   static const std::array kGoodput{
       ScenarioInput{.key = "goodput.interruptions_per_1000_chip_days",
                     .section = "goodput",
@@ -79,6 +80,28 @@ std::span<const ScenarioInput> goodput_inputs() {
                     .tooltip = interval.description,
                     .get = [](const S& s) { return s.goodput.checkpoint_interval_minutes; },
                     .set = [](S& s, double v) { s.goodput.checkpoint_interval_minutes = v; }},
+      // Stored in bytes/s (the document's key says so); shown and flagged in
+      // GB/s, 10^9 bytes/s.
+      ScenarioInput{.key = "goodput.storage_bytes_per_s_per_chip",
+                    .section = "goodput",
+                    .json_key = storage.key,
+                    .flag = storage.flag,
+                    .label = storage.label,
+                    .unit = storage.unit,
+                    .display_unit = "GB/s",
+                    .default_value = kLlama3StorageBytesPerSPerChip,
+                    .lo = 1e6,
+                    .hi = 1e13,
+                    .slider_lo = 1e7,
+                    .slider_hi = 1e10,
+                    .scale = InputScale::log,
+                    .ladder = Ladder::significant(2),
+                    .decimals = 3,
+                    .display_factor = 1e-9,
+                    .tooltip = storage.description,
+                    .get = [](const S& s) { return s.goodput.storage_bytes_per_s_per_chip; },
+                    .set = [](S& s, double v) { s.goodput.storage_bytes_per_s_per_chip = v; },
+                    .flag_in_shown_unit = true},
   };
   return kGoodput;
 }

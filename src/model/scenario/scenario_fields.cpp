@@ -74,14 +74,17 @@ class FieldTable {
                                    [get](SV s) { return FieldValue(get(s)); }});
   }
   // A registered input (inputs.h): its compare name and shown unit, its value
-  // as a count or a real.
+  // as a count or a real in that unit (0.122 GB/s for 1.22e8 bytes/s; a
+  // fraction stays a fraction, which display_field_value shows as "%").
   void input(std::string_view key) {
     const ScenarioInput& in = scenario_input(key);
+    const std::string unit(input_shown_unit(in));
+    const double factor = unit == "%" ? 1.0 : in.display_factor;
     fields.push_back(ScenarioField{
-        std::string(key), std::string(input_compare_name(in)), std::string(input_shown_unit(in)),
-        [get = in.get, count = in.type == InputType::count](SV s) {
+        std::string(key), std::string(input_compare_name(in)), unit,
+        [get = in.get, count = in.type == InputType::count, factor](SV s) {
           const double v = get(s);
-          return count ? FieldValue(static_cast<std::int64_t>(v)) : FieldValue(v);
+          return count ? FieldValue(static_cast<std::int64_t>(v)) : FieldValue(v * factor);
         }});
   }
   std::vector<ScenarioField> fields;
@@ -167,8 +170,7 @@ void add_training_serving_goodput(FieldTable& f) {
                ? FieldValue(*s.goodput.checkpoint_write_minutes)
                : FieldValue(std::string("from the storage bandwidth"));
   });
-  f.add("goodput.storage_bytes_per_s_per_chip", "Storage bandwidth per chip", "bytes/s",
-        [](SV s) { return s.goodput.storage_bytes_per_s_per_chip; });
+  f.input("goodput.storage_bytes_per_s_per_chip");
   f.add("goodput.checkpoint_mode", "Checkpoint mode", "", [](SV s) {
     return str(s.goodput.mode == CheckpointMode::synchronous ? "synchronous" : "asynchronous");
   });

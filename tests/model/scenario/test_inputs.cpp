@@ -192,11 +192,19 @@ TEST(Inputs, TheComparisonNamesEachInputAsTheRegistry) {
     EXPECT_EQ(f->name, input_compare_name(in));
     EXPECT_EQ(f->unit, input_shown_unit(in));
     const FieldValue v = f->get(Scenario{});
+    // In the unit the comparison shows (a fraction stays one: "%" fields).
+    const double factor = f->unit == "%" ? 1.0 : in.display_factor;
     if (in.type == InputType::count)
       EXPECT_EQ(std::get<std::int64_t>(v), static_cast<std::int64_t>(in.default_value));
     else
-      EXPECT_EQ(std::get<double>(v), in.default_value);
+      EXPECT_DOUBLE_EQ(std::get<double>(v), in.default_value * factor);
   }
+  // Bytes/s shown in GB/s, a fraction in percent.
+  EXPECT_EQ(
+      display_field_value(
+          find_scenario_field("goodput.storage_bytes_per_s_per_chip")->get(Scenario{}), "GB/s", 3),
+      "0.122 GB/s");
+  EXPECT_EQ(display_field_value(find_scenario_field("budget.mfu")->get(Scenario{}), "%"), "40 %");
   EXPECT_EQ(input_compare_name(scenario_input("hardware.chips")), "Chips");
   EXPECT_EQ(input_compare_name(scenario_input("parallel.global_batch_tokens")),
             "Parallelism: global batch");
