@@ -360,8 +360,7 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
     t.active_params = a.real("--active-params", 0, 0, *params, "parameters (0 = --params)");
   }
   t.tokens_per_param = a.input("budget.tokens_per_param");
-  t.train_tokens =
-      a.real("--tokens", 0, 0, kMaxTrainTokens, "tokens (0 = --tokens-per-param x params)");
+  t.train_tokens = a.input("plan.train_tokens");
   t.optimizer =
       parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
   t.precision = parse_train_precision(a, t.chip);

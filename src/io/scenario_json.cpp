@@ -375,7 +375,6 @@ void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_vi
 
   const Reader p(top.object("plan"), "plan.", source);
   p.choice<PlanMode>("mode", s.plan.mode, parse_plan_mode);
-  p.real("train_tokens", s.plan.train_tokens, 0, kMaxTrainTokens);
   p.choice<LawChoice>("law", s.plan.law, parse_law_choice);
   p.choice<Objective>("objective", s.plan.objective,
                       [](std::string_view t) { return parse_objective(t, "objective"); });

@@ -34,6 +34,9 @@ QStringList command_for(std::string_view flag) {
     return {QStringLiteral("serve"),  QStringLiteral("--params"), QStringLiteral("7e9"),
             QStringLiteral("--chip"), QStringLiteral("H100"),     QStringLiteral("--chips"),
             QStringLiteral("1"),      QStringLiteral("--mode"),   QStringLiteral("server")};
+  // The training tokens are train-this-model's (budget with --params).
+  if (flag == "--tokens")
+    return {QStringLiteral("budget"), QStringLiteral("--params"), QStringLiteral("7e9")};
   // The model's shape belongs to params, by hand: its other required numbers.
   if (const ScenarioInput* in = scenario_input_by_flag(flag); in && in->section == "model") {
     QStringList args{QStringLiteral("params")};

@@ -150,22 +150,16 @@ void BudgetPlanControls::declareQuestion(BudgetPlanControls& c, ControlColumn* c
       scenarioBinding<QVariant>(
           m, kMode, tr("mode"), [](const S& s) { return QVariant(qs(to_string(s.plan.mode))); },
           [](S& s, QVariant v) { s.plan.mode = parse_plan_mode(v.toString().toStdString()); }));
-  c.train_tokens = col->slider(
-      {.key = QStringLiteral("train_tokens"),
-       .label = tr("Train tokens"),
-       .min = 1e9,
-       .max = 1e15,
-       .scale = Scale::log,
-       .ladder = Ladder::significant(2),
-       .decimals = 2,
-       .scientific = true,
-       .tooltip = tip("train_tokens", tr("Until set, tokens per parameter × the model's N."))},
-      bind(
-          kTrainTokens, tr("Train tokens"),
-          [view](const S& s) {
-            return s.plan.train_tokens > 0 ? s.plan.train_tokens : view().plan_inputs.tokens();
-          },
-          [](S& s, double v) { s.plan.train_tokens = v; }));
+  // Shows the planner's own choice (tokens per parameter × N) until typed;
+  // typing 0 returns to it.
+  c.train_tokens = col->slider(inputDecl("plan.train_tokens", QStringLiteral("train_tokens")),
+                               bind(
+                                   kTrainTokens, tr("Training tokens"),
+                                   [view](const S& s) {
+                                     return s.plan.train_tokens > 0 ? s.plan.train_tokens
+                                                                    : view().plan_inputs.tokens();
+                                   },
+                                   [](S& s, double v) { s.plan.train_tokens = v; }));
 }
 
 void BudgetPlanControls::declareRun(BudgetPlanControls& c, ControlColumn* col, ScenarioModel* m,

@@ -59,7 +59,8 @@ const std::array kInputs{
               "Budget: chips x days -> the model to train. Train this model: a chosen model of N "
               "parameters on D tokens -> days on this cluster, dollars, energy, loss."},
     InputInfo{"train_tokens", "--tokens", "Training tokens", "tokens",
-              "Tokens D to train the chosen model on; 0 = tokens per parameter x N."},
+              "Tokens D to train the chosen model on (train this model); 0 = tokens per "
+              "parameter x N, which a control shows until a number is typed."},
     InputInfo{"serving_chips", "--serving-chips", "Serving chips", "chips",
               "Chips of one serving deployment (chips), split as TP × PP (× EP). The largest "
               "model whose turn meets the latency budget on them caps What I would train (seed "

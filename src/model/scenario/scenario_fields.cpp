@@ -81,10 +81,13 @@ class FieldTable {
     const std::string unit(input_shown_unit(in));
     const double factor = unit == "%" ? 1.0 : in.display_factor;
     fields.push_back(ScenarioField{
-        std::string(key), std::string(input_compare_name(in)), unit,
-        [get = in.get, count = in.type == InputType::count, factor](SV s) {
-          const double v = get(s);
-          return count ? FieldValue(static_cast<std::int64_t>(v)) : FieldValue(v * factor);
+        std::string(key), std::string(input_compare_name(in)), unit, [&in, factor](SV s) {
+          const double v = in.get(s);
+          // "estimated", "tokens per parameter × N": what the lowest value means.
+          if (v == in.lo && !in.special_text.empty())
+            return FieldValue(std::string(in.special_text));
+          return in.type == InputType::count ? FieldValue(static_cast<std::int64_t>(v))
+                                             : FieldValue(v * factor);
         }});
   }
   std::vector<ScenarioField> fields;
@@ -196,8 +199,7 @@ void add_ranges_and_plan(FieldTable& f) {
   f.add("ranges.seed", "Range seed", "", [](SV s) { return static_cast<I>(s.ranges.seed); });
   // The plan's direction.
   f.add("plan.mode", "Plan mode", "", [](SV s) { return str(to_string(s.plan.mode)); });
-  f.add("plan.train_tokens", "Training tokens (train this model)", "tokens",
-        [](SV s) { return s.plan.train_tokens; });
+  f.input("plan.train_tokens");
   f.add("plan.law", "Loss law", "", [](SV s) { return str(to_string(s.plan.law)); });
   f.add("plan.objective", "Lifetime objective", "",
         [](SV s) { return str(to_string(s.plan.objective)); });
