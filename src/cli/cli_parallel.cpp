@@ -38,28 +38,15 @@ ModelShape preset_shape(const std::string& name) {
                                      [](const ModelPreset& p) { return p.name; }));
 }
 
+// A preset by name, else what params takes: --config, --model-dir or the
+// shape flags by hand (cli_params.h).
 ModelShape job_shape_from_flags(Args& a) {
-  const auto config = a.value("--config");
-  const auto preset = a.value("--preset");
-  if (config && preset) throw UsageError("--config and --preset exclude each other");
-  if (config) return import_hf_config_file(*config).shape;
-  if (preset) return preset_shape(*preset);
-  ModelShape s;
-  read_shape_widths(a, s);
-  s.n_kv_heads = read_kv_heads(a, s.n_heads);
-  if (s.d_model % s.n_heads != 0 && !a.value("--head-dim").has_value())
-    throw UsageError("--head-dim is required when --d-model is not a multiple of --heads");
-  s.d_head = a.optional_count_input("model.head_dim").value_or(s.d_model / s.n_heads);
-  s.tied_embeddings = a.flag("--tied");
-  s.gated = !a.flag("--no-gated");
-  if (auto e = a.optional_integer("--experts", 1, kMaxExperts, "experts")) {
-    s.n_experts = *e;
-    s.top_k = a.required_integer("--top-k", 1, *e, "experts per token");
-    s.shared_experts = a.integer("--shared-experts", 0, 0, kMaxSharedExperts, "experts");
-    s.expert_d_ff = a.integer("--expert-d-ff", 0, 0, kMaxFfnWidth, "elements (0 = d_ff)");
-    s.n_dense_layers = a.integer("--dense-layers", 0, 0, s.n_layers, "leading dense blocks");
+  if (const auto preset = a.value("--preset")) {
+    if (a.given("--config") || a.given("--model-dir"))
+      throw UsageError("--preset excludes --config and --model-dir; give one model");
+    return preset_shape(*preset);
   }
-  return s;
+  return shape_from_flags(a).shape;
 }
 
 }  // namespace
@@ -506,8 +493,9 @@ const char* parallel_usage() {
       if (!software.empty()) software += '|';
       software += p.name;
     }
-    return "parallel ((--preset NAME | --config FILE | --layers L --d-model D --d-ff F --heads H "
-           "--vocab V ...) [--chip H100] [--chips 1024] [--seq 8192] [--global-batch 512] "
+    return "parallel ((--preset NAME | --config FILE | --model-dir DIR | --layers L --d-model D "
+           "--d-ff F --heads H --vocab V ... (the shape flags of params: see params --help)) "
+           "[--chip H100] [--chips 1024] [--seq 8192] [--global-batch 512] "
            "[--tokens 15e12] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,etp=1,zero=1,mb=1,sp=on,"
            "recompute=selective (a partial layout searches the axes it leaves out; etp, the "
            "experts' TP, defaults to tp and 1 folds EP over TP)] [--top 10] "

@@ -174,8 +174,35 @@ TEST(CliParallel, BadInputIsOneClearError) {
   expect_parallel_usage_error({"--preset", "Llama-3-70B", "--software", "old"}, "--software");
   expect_parallel_usage_error({"--preset", "Llama-3-70B", "--chip", "Z100"}, "chip must be one of");
   expect_parallel_usage_error({"--preset", "Llama-3-70B", "--config", "x.json"},
-                              "exclude each other");
+                              "--preset excludes --config and --model-dir");
   expect_parallel_usage_error({"--layers", "32"}, "--d-model");
+  // The shape by hand is params': the same checks and flags.
+  expect_parallel_usage_error({"--layers", "32", "--d-model", "4096", "--d-ff", "11008", "--heads",
+                               "32", "--vocab", "32000", "--top-k", "2"},
+                              "--top-k needs --experts E");
+}
+
+// parallel reads a shape by hand as params does: MLA, norms and multi-token
+// prediction too (it took fewer flags in a parser of its own before).
+TEST(CliParallel, TheShapeByHandIsParams) {
+  const QStringList shape{"--layers",  "32",
+                          "--d-model", "4096",
+                          "--d-ff",    "11008",
+                          "--heads",   "32",
+                          "--vocab",   "32000",
+                          "--chips",   "64",
+                          "--layout",  "tp=8,pp=1,vpp=1,cp=1,zero=1,mb=1,sp=on,recompute=selective",
+                          "--json"};
+  auto weights = [&](const QStringList& more) {
+    const CliResult r = run_cli(QStringList{"parallel"} + shape + more);
+    EXPECT_EQ(r.exit_code, 0) << r.err.toStdString();
+    return r.json["best"].toObject()["memory"].toObject()["weights"].toDouble();
+  };
+  const double gqa = weights({});
+  const double mla = weights({"--mla", "0,512,128,64,128"});
+  EXPECT_GT(gqa, 0);
+  EXPECT_NE(mla, gqa);
+  EXPECT_GT(weights({"--mtp", "1"}), gqa);
 }
 
 }  // namespace
