@@ -39,18 +39,29 @@ int run_collapse_scenario(Args& a, const std::string& path) {
 int run_collapse_cmd(Args& a) {
   if (const auto path = a.value("--scenario")) return run_collapse_scenario(a, *path);
   const bool json = a.flag("--json");
+  // The router's numbers take what the MoE panel and the scenario file take
+  // (inputs.h), under this command's names; their defaults are the toy's.
   CollapseParams p;
-  p.n_experts = a.integer("--experts", p.n_experts, 1, 4096, "experts");
-  p.top_k = a.integer("--top-k", p.top_k, 1, p.n_experts, "experts per token");
-  p.aux_weight = a.real("--aux", p.aux_weight, 0, 100, "× L_balance");
-  p.z_weight = a.real("--z", p.z_weight, 0, 100, "× L_z");
-  p.capacity_factor = a.real("--capacity-factor", p.capacity_factor, 1, 1000, "× balanced load");
-  p.tokens_per_batch = a.integer("--tokens", p.tokens_per_batch, 1, 1'000'000, "tokens per step");
-  p.learning_rate = a.real("--lr", p.learning_rate, 1e-9, 1e4, "router step size");
+  auto count_or = [&a](std::string_view key, std::string_view flag, std::int64_t fallback) {
+    return a.optional_count_input(key, flag).value_or(fallback);
+  };
+  auto real_or = [&a](std::string_view key, std::string_view flag, double fallback) {
+    return a.optional_input(key, flag).value_or(fallback);
+  };
+  p.n_experts = count_or("moe.experts", "--experts", p.n_experts);
+  p.top_k = count_or("moe.top_k", "--top-k", p.top_k);
+  if (p.top_k > p.n_experts)
+    throw UsageError("--top-k must be at most --experts (" + std::to_string(p.n_experts) +
+                     "); got " + std::to_string(p.top_k));
+  p.aux_weight = real_or("moe.aux_weight", "--aux", p.aux_weight);
+  p.z_weight = real_or("moe.z_weight", "--z", p.z_weight);
+  p.capacity_factor = real_or("moe.capacity_factor", "--capacity-factor", p.capacity_factor);
+  p.tokens_per_batch = count_or("moe.tokens_per_batch", "--tokens", p.tokens_per_batch);
+  p.learning_rate = real_or("moe.learning_rate", "--lr", p.learning_rate);
   p.shared_expert = a.flag("--shared-expert");
   p.renormalize = !a.flag("--raw-gates");
   const std::int64_t steps = a.integer("--steps", 600, 1, 1'000'000, "router steps");
-  p.seed = static_cast<std::uint64_t>(a.integer("--seed", 0, 0, kMaxCount, "seed"));
+  p.seed = static_cast<std::uint64_t>(count_or("moe.seed", "--seed", 0));
   const double max_seconds = a.real("--max-seconds", 0, 0, 1e7, "s (0: no limit)");
   a.finish();
   const double work = static_cast<double>(steps) * static_cast<double>(p.tokens_per_batch) *

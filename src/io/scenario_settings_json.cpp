@@ -324,17 +324,13 @@ void isoflops_from_json(const Reader& r, IsoflopsSettings& s) {
   c.real("beta_delta", s.candidate.beta_delta, -0.5, 0.5);
 }
 
-void moe_from_json(const Reader& r, MoeSettings& m) {
-  r.integer("experts", m.n_experts, 1, 1024);
-  r.integer("top_k", m.top_k, 1, 1024);
-  r.integer("tokens_per_batch", m.tokens_per_batch, 1, 65'536);
-  seed_from_json(r, "seed", m.seed);
+// The router's and the link's and pipeline's numbers are registered inputs
+// (inputs.h); the switches and the run of record's steps are read here.
+void moe_from_json(const Reader& r, Scenario& s) {
+  MoeSettings& m = s.moe;
+  r.inputs(s);
   r.boolean("aux_on", m.aux_on);
-  r.real("aux_weight", m.aux_weight, 0, 100);
   r.boolean("z_on", m.z_on);
-  r.real("z_weight", m.z_weight, 0, 100);
-  r.real("capacity_factor", m.capacity_factor, 1, 1000);
-  r.real("learning_rate", m.learning_rate, 1e-12, 1e4);
   r.boolean("shared_expert", m.shared_expert);
   r.boolean("renormalize", m.renormalize);
   r.integer("steps", m.steps, 1, 5000);
@@ -351,15 +347,8 @@ void moe_from_json(const Reader& r, MoeSettings& m) {
     r.fail("shown_step", std::to_string(m.shown_step),
            "an integer in [0, " + format_grouped(m.steps) +
                "] (a step of the run of record's steps; 0 shows its last)");
-  const Reader comm(r.object("comm"), r.prefix() + "comm.", r.source());
-  comm.integer("prefill_tokens", m.prefill_tokens, 1, 1'000'000'000);
-  comm.real("link_gbps", m.link_gbps, 1e-12, 1e9);
-  comm.real("latency_us", m.latency_us, 0, 1e9);
-  const Reader pipe(r.object("pipeline"), r.prefix() + "pipeline.", r.source());
-  pipe.integer("chunks", m.pipeline_chunks, 1, 1'000'000);
-  pipe.integer("stages", m.pipeline_stages, 1, 100'000);
-  pipe.real("compute_ms", m.compute_ms, 1e-12, 1e12);
-  pipe.real("transfer_ms", m.transfer_ms, 0, 1e12);
+  Reader(r.object("comm"), r.prefix() + "comm.", r.source()).inputs(s);
+  Reader(r.object("pipeline"), r.prefix() + "pipeline.", r.source()).inputs(s);
 }
 
 void roofline_from_json(const Reader& r, RooflineSettings& s) {
@@ -543,7 +532,7 @@ void parallel_from_json(const Reader& r, ParallelSettings& p) {
 void settings_from_json(const Reader& top, Scenario& s) {
   const std::string_view src = top.source();
   isoflops_from_json(Reader(top.object("isoflops"), "isoflops.", src), s.isoflops);
-  moe_from_json(Reader(top.object("moe"), "moe.", src), s.moe);
+  moe_from_json(Reader(top.object("moe"), "moe.", src), s);
   const Reader roofline(top.object("roofline"), "roofline.", src);
   roofline_from_json(roofline, s.roofline);
   const Reader run(roofline.object("serving_layout"), "roofline.serving_layout.", src);

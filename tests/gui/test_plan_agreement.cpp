@@ -28,15 +28,13 @@ using namespace napkin;
 
 namespace {
 
-// The controls labelled `label`, but the MoE router's: its knobs are its own
-// recorded run's (its "Top-k" is the router's, not the model's), none of
-// them a registered input.
+// The controls labelled `label` (the registry's labels are unique: the MoE
+// router's "Experts per token k" is its run's, the model's "Top-k" the
+// model's).
 std::vector<SliderSpin*> controlsLabelled(MainWindow& w, std::string_view label) {
-  const QWidget* router = w.panel<MoePanel>();
   std::vector<SliderSpin*> out;
   for (SliderSpin* s : w.findChildren<SliderSpin*>())
-    if (s->spec().label == QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size())) &&
-        !router->isAncestorOf(s))
+    if (s->spec().label == QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size())))
       out.push_back(s);
   return out;
 }

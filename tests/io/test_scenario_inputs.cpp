@@ -66,6 +66,9 @@ Scenario base_for(const ScenarioInput& in, double v) {
     m.top_k = in.key == "model.top_k" ? n : 1;
   }
   if (in.key == "model.dense_layers") m.n_layers = std::max<std::int64_t>(n, 1);
+  // The MoE router's top-k within its experts.
+  if (in.key == "moe.experts") s.moe.top_k = 1;
+  if (in.key == "moe.top_k") s.moe.n_experts = std::llround(v);
   // A rate of crashes a run outlives only on one chip that restarts at once
   // and checkpoints in no time.
   if (in.key == "goodput.interruptions_per_1000_chip_days") {

@@ -477,14 +477,14 @@ std::string accepted_text(const ScenarioInput& in, double factor, std::string_vi
 }  // namespace
 
 std::span<const ScenarioInput> scenario_inputs() {
-  // This file's table, goodput, the model's shape, the serving set-up, then
-  // the Serving layout tab's benchmark run.
+  // This file's table, goodput, the model's shape, the serving set-up, the
+  // Serving layout tab's benchmark run, then the MoE router panel's.
   static const std::vector<ScenarioInput> all = [] {
     const auto& base = base_inputs();
     std::vector<ScenarioInput> v(base.begin(), base.end());
     for (const std::span<const ScenarioInput> part :
          {detail::goodput_inputs(), detail::model_inputs(), detail::serving_inputs(),
-          detail::serving_run_inputs()})
+          detail::serving_run_inputs(), detail::moe_router_inputs()})
       v.insert(v.end(), part.begin(), part.end());
     return v;
   }();

@@ -17,5 +17,7 @@ std::span<const ScenarioInput> goodput_inputs();
 std::span<const ScenarioInput> serving_inputs();
 // The Serving layout tab's benchmark run (inputs_serving_run.cpp).
 std::span<const ScenarioInput> serving_run_inputs();
+// The MoE router panel's run of record, link and pipeline (inputs_moe.cpp).
+std::span<const ScenarioInput> moe_router_inputs();
 
 }  // namespace napkin::detail

@@ -292,35 +292,27 @@ void add_isoflops(FieldTable& f) {
 
 void add_moe(FieldTable& f) {
   // MoE.
-  f.add("moe.experts", "MoE: experts", "", [](SV s) { return s.moe.n_experts; });
-  f.add("moe.top_k", "MoE: top-k", "", [](SV s) { return s.moe.top_k; });
-  f.add("moe.tokens_per_batch", "MoE: tokens per batch", "tokens",
-        [](SV s) { return s.moe.tokens_per_batch; });
-  f.add("moe.seed", "MoE: seed", "", [](SV s) { return static_cast<I>(s.moe.seed); });
+  f.input("moe.experts");
+  f.input("moe.top_k");
+  f.input("moe.tokens_per_batch");
+  f.input("moe.seed");
   f.add("moe.aux_on", "MoE: balance loss", "", [](SV s) { return s.moe.aux_on; });
-  f.add("moe.aux_weight", "MoE: aux weight α", "", [](SV s) { return s.moe.aux_weight; });
+  f.input("moe.aux_weight");
   f.add("moe.z_on", "MoE: z-loss", "", [](SV s) { return s.moe.z_on; });
-  f.add("moe.z_weight", "MoE: z-loss γ", "", [](SV s) { return s.moe.z_weight; });
-  f.add("moe.capacity_factor", "MoE: capacity factor", "",
-        [](SV s) { return s.moe.capacity_factor; });
-  f.add("moe.learning_rate", "MoE: learning rate", "", [](SV s) { return s.moe.learning_rate; });
+  f.input("moe.z_weight");
+  f.input("moe.capacity_factor");
+  f.input("moe.learning_rate");
   f.add("moe.shared_expert", "MoE: shared expert", "", [](SV s) { return s.moe.shared_expert; });
   f.add("moe.renormalize", "MoE: renormalized gates", "", [](SV s) { return s.moe.renormalize; });
   f.add("moe.steps", "MoE: steps", "steps", [](SV s) { return s.moe.steps; });
   f.add("moe.shown_step", "MoE: step shown", "", [](SV s) { return s.moe.shown_step; });
-  f.add("moe.comm.prefill_tokens", "MoE: prefill tokens", "tokens",
-        [](SV s) { return s.moe.prefill_tokens; });
-  f.add("moe.comm.link_gbps", "MoE: link", "Gb/s", [](SV s) { return s.moe.link_gbps; });
-  f.add("moe.comm.latency_us", "MoE: collective latency", "µs",
-        [](SV s) { return s.moe.latency_us; });
-  f.add("moe.pipeline.chunks", "MoE: pipeline chunks", "",
-        [](SV s) { return s.moe.pipeline_chunks; });
-  f.add("moe.pipeline.stages", "MoE: pipeline stages", "",
-        [](SV s) { return s.moe.pipeline_stages; });
-  f.add("moe.pipeline.compute_ms", "MoE: compute per chunk", "ms",
-        [](SV s) { return s.moe.compute_ms; });
-  f.add("moe.pipeline.transfer_ms", "MoE: transfer per hop", "ms",
-        [](SV s) { return s.moe.transfer_ms; });
+  f.input("moe.comm.prefill_tokens");
+  f.input("moe.comm.link_gbps");
+  f.input("moe.comm.latency_us");
+  f.input("moe.pipeline.chunks");
+  f.input("moe.pipeline.stages");
+  f.input("moe.pipeline.compute_ms");
+  f.input("moe.pipeline.transfer_ms");
 }
 
 void add_roofline(FieldTable& f) {
