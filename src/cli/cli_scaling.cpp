@@ -90,10 +90,12 @@ FitRequest read_fit_flags(Args& a) {
   csv.skip_bad_rows = a.flag("--skip-bad-rows");
   r.fit.estimator = parse_estimator(
       a.choice("--estimator", "huber-log", {"huber-log", "ls-log", "ls-linear", "seed-cd"}));
-  r.fit.huber_delta = a.real("--delta", 1e-3, 1e-12, 10, "log-loss units");
-  r.target_flops = a.real("--target-flops", 1e24, 1e6, 1e40, "FLOPs");
+  // δ, the target and the seed take what the IsoFLOPs panel and the scenario
+  // file take (inputs.h).
+  r.fit.huber_delta = a.input("isoflops.fit.huber_delta", "--delta");
+  r.target_flops = a.input("isoflops.target.manual_target_flops", "--target-flops");
   r.bootstrap = a.optional_integer("--bootstrap", 1, kMaxBootstrap, "resamples");
-  r.seed = a.integer("--seed", 0, 0, kMaxCount, "seed");
+  r.seed = a.count_input("isoflops.seed", "--seed");
   r.max_seconds = a.real("--max-seconds", 0, 0, 1e7, "s (0: no limit)");
   r.law_out = a.value("-o");
   if (!r.law_out) r.law_out = a.value("--output");
@@ -286,13 +288,16 @@ int run_isoflops(Args& a) {
   if (const auto path = a.value("--scenario")) return run_isoflops_scenario(a, *path);
   const bool json = a.flag("--json");
   SyntheticLadderSpec spec;
-  spec.seed = static_cast<std::uint64_t>(a.integer("--seed", 0, 0, kMaxCount, "seed"));
-  spec.noise = a.real("--noise", 0.005, 0, 1, "σ of log loss");
-  spec.lr_decay_bias_nats = a.real("--bias", 0, 0, 10, "nats");
+  // The seed, the noise, the bias and the target take what the IsoFLOPs panel
+  // and the scenario file take (inputs.h); no --bias is no bias.
+  spec.seed = static_cast<std::uint64_t>(a.count_input("isoflops.seed", "--seed"));
+  spec.noise = a.input("isoflops.ladder.synthetic.noise", "--noise");
+  spec.lr_decay_bias_nats =
+      a.optional_input("isoflops.ladder.synthetic.bias_nats", "--bias").value_or(0.0);
   spec.bias_mode =
       parse_bias_mode(a.choice("--bias-mode", "fixed_schedule", {"fixed_schedule", "per_budget"}));
   if (auto budgets = a.real_list("--budgets", 1e6, 1e40, "FLOPs")) spec.budgets_flops = *budgets;
-  const auto target = a.optional_real("--target-flops", 1e6, 1e40, "FLOPs");
+  const auto target = a.optional_input("isoflops.target.manual_target_flops", "--target-flops");
   a.finish();
   if (spec.budgets_flops.size() < 2) throw UsageError("--budgets needs at least 2 budgets");
 

@@ -219,38 +219,18 @@ void settings_to_json(const Scenario& s, QJsonObject& doc) {
 
 namespace {
 
-void seed_from_json(const Reader& r, const char* key, std::uint64_t& seed) {
-  std::int64_t v = static_cast<std::int64_t>(seed);
-  r.integer(key, v, 0, kMaxJsonInteger);
-  seed = static_cast<std::uint64_t>(v);
-}
-
-void law_from_json(const Reader& r, LossLaw& l) {
-  r.real("E", l.E, 1e-9, 10);
-  r.real("A", l.A, 1e-9, 1e7);
-  r.real("alpha", l.alpha, 1e-9, 3);
-  r.real("B", l.B, 1e-9, 1e7);
-  r.real("beta", l.beta, 1e-9, 3);
-}
-
-void synthetic_from_json(const Reader& r, SyntheticLadderSettings& p) {
+// The law's constants and the design's numbers are registered inputs
+// (inputs.h); a preset named without constants means the preset's.
+void synthetic_from_json(const Reader& r, Scenario& s) {
+  SyntheticLadderSettings& p = s.isoflops.synthetic;
   r.choice<LawPreset>("law_preset", p.law_preset, parse_law_preset);
-  // A preset named without constants means the preset's constants.
   if (p.law_preset != LawPreset::custom) p.law = law_of(p.law_preset);
-  const std::string prefix = r.prefix() + "law.";
-  law_from_json(Reader(r.object("law"), prefix, r.source()), p.law);
-  r.integer("budgets", p.n_budgets, 2, 20);
-  r.real("budget_min_flops", p.budget_min_flops, 1e12, 1e26);
-  r.real("budget_max_flops", p.budget_max_flops, 1e13, 1e27);
-  r.integer("sizes_per_budget", p.sizes_per_budget, 3, 50);
-  r.real("size_span_decades", p.size_span_decades, 0.1, 5);
-  r.real("noise", p.noise, 0, 0.5);
+  Reader(r.object("law"), r.prefix() + "law.", r.source()).inputs(s);
+  r.inputs(s);
   r.boolean("outlier", p.outlier);
   r.boolean("bias_on", p.bias_on);
-  r.real("bias_nats", p.bias_nats, 0, 1);
   r.choice<BiasMode>("bias_mode", p.bias_mode, parse_bias_mode);
   r.boolean("offset_on", p.offset_on);
-  r.real("offset_nats", p.offset_nats, 0, 1);
 }
 
 void columns_from_json(const Reader& r, LadderColumns& c) {
@@ -297,31 +277,29 @@ LoadedLadder loaded_from_json(const Reader& r) {
   return l;
 }
 
-void isoflops_from_json(const Reader& r, IsoflopsSettings& s) {
+// The panel's numbers are registered inputs (inputs.h); its choices, switches
+// and a loaded ladder are read here.
+void isoflops_from_json(const Reader& r, Scenario& sc) {
+  IsoflopsSettings& s = sc.isoflops;
   const std::string& p = r.prefix();
   const std::string_view src = r.source();
   const Reader ladder(r.object("ladder"), p + "ladder.", src);
-  synthetic_from_json(Reader(ladder.object("synthetic"), p + "ladder.synthetic.", src),
-                      s.synthetic);
+  synthetic_from_json(Reader(ladder.object("synthetic"), p + "ladder.synthetic.", src), sc);
   if (ladder.has("loaded"))
     s.loaded = loaded_from_json(Reader(ladder.object("loaded"), p + "ladder.loaded.", src));
   const Reader cut(ladder.object("loss_cut"), p + "ladder.loss_cut.", src);
   cut.boolean("enabled", s.loss_cut.enabled);
-  cut.real("max_loss", s.loss_cut.max_loss, 1e-9, 100);
+  cut.inputs(sc);
   const Reader fit(r.object("fit"), p + "fit.", src);
   fit.choice<Estimator>("estimator", s.fit.estimator, parse_estimator);
-  fit.real("huber_delta", s.fit.huber_delta, 1e-9, 1);
-  fit.integer("resamples", s.fit.resamples, 10, 100'000);
-  seed_from_json(r, "seed", s.seed);
+  fit.inputs(sc);
+  r.inputs(sc);
   const Reader target(r.object("target"), p + "target.", src);
   target.boolean("follows_budget", s.target_follows_budget);
-  target.real("manual_target_flops", s.manual_target_flops, 1e12, 1e32);
+  target.inputs(sc);
   const Reader c(r.object("candidate"), p + "candidate.", src);
   c.choice<CandidatePreset>("preset", s.candidate.preset, parse_candidate_preset);
-  c.real("a_multiplier", s.candidate.a_multiplier, 0.01, 100);
-  c.real("b_multiplier", s.candidate.b_multiplier, 0.01, 100);
-  c.real("alpha_delta", s.candidate.alpha_delta, -0.5, 0.5);
-  c.real("beta_delta", s.candidate.beta_delta, -0.5, 0.5);
+  c.inputs(sc);
 }
 
 // The router's and the link's and pipeline's numbers are registered inputs
@@ -531,7 +509,7 @@ void parallel_from_json(const Reader& r, ParallelSettings& p) {
 
 void settings_from_json(const Reader& top, Scenario& s) {
   const std::string_view src = top.source();
-  isoflops_from_json(Reader(top.object("isoflops"), "isoflops.", src), s.isoflops);
+  isoflops_from_json(Reader(top.object("isoflops"), "isoflops.", src), s);
   moe_from_json(Reader(top.object("moe"), "moe.", src), s);
   const Reader roofline(top.object("roofline"), "roofline.", src);
   roofline_from_json(roofline, s.roofline);

@@ -66,6 +66,14 @@ Scenario base_for(const ScenarioInput& in, double v) {
     m.top_k = in.key == "model.top_k" ? n : 1;
   }
   if (in.key == "model.dense_layers") m.n_layers = std::max<std::int64_t>(n, 1);
+  // The IsoFLOPs law's edited constants are a custom law; its largest budget
+  // stays above its smallest.
+  if (in.section == "isoflops.ladder.synthetic.law")
+    s.isoflops.synthetic.law_preset = LawPreset::custom;
+  if (in.key == "isoflops.ladder.synthetic.budget_min_flops")
+    s.isoflops.synthetic.budget_max_flops = 1e27;
+  if (in.key == "isoflops.ladder.synthetic.budget_max_flops")
+    s.isoflops.synthetic.budget_min_flops = 1e12;
   // The MoE router's top-k within its experts.
   if (in.key == "moe.experts") s.moe.top_k = 1;
   if (in.key == "moe.top_k") s.moe.n_experts = std::llround(v);

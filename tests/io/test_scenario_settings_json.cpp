@@ -266,7 +266,8 @@ TEST(ScenarioSettingsJson, PartialSectionsKeepDefaultsAndPresetsFillTheLaw) {
 
 TEST(ScenarioSettingsJson, ErrorsNameTheFieldAndValue) {
   EXPECT_EQ(error_of(doc(R"("isoflops":{"fit":{"huber_delta":0}})")),
-            "s.json: field \"isoflops.fit.huber_delta\": expected a number in [1e-09, 1], found 0");
+            "s.json: field \"isoflops.fit.huber_delta\": expected a number in 1.00e-09 – 1 "
+            "log-loss units, found 0");
   EXPECT_EQ(error_of(doc(R"("moe":{"pipeline":{"stages":0}})")),
             "s.json: field \"moe.pipeline.stages\": expected a whole number in 1 – 100,000 "
             "pipeline stages, found 0");

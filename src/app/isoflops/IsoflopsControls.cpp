@@ -8,10 +8,11 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
-#include <algorithm>
+#include <string>
 
 #include "ControlColumn.h"
 #include "ScenarioBinding.h"
+#include "ScenarioControls.h"
 
 namespace napkin {
 
@@ -57,11 +58,7 @@ QString tr(const char* text) {
   return QCoreApplication::translate("napkin::IsoflopsControls", text);
 }
 
-using Scale = SliderSpin::Scale;
 using S = Scenario;
-
-// The smallest ratio kept between the ladder's largest and smallest budget.
-constexpr double kMinBudgetRatio = 3.0;
 
 }  // namespace
 
@@ -86,9 +83,10 @@ class Declarer : ControlDeclarer<IsoflopsControls> {
   void decision();
 
  private:
-  auto bind(int field, const QString& label, std::function<double(const S&)> get,
-            std::function<void(S&, double)> set) const {
-    return scenarioBinding<double>(m, field, label, std::move(get), std::move(set));
+  // A registered input of the synthetic ladder, by its member's name there.
+  SliderSpin* synthetic(int field, const char* member, const QString& control_key) const {
+    return declareInput(col, m, field, "isoflops.ladder.synthetic." + std::string(member),
+                        control_key);
   }
   auto bindCheck(int field, const QString& label, std::function<bool(const S&)> get,
                  std::function<void(S&, bool)> set) const {
@@ -133,19 +131,8 @@ void Declarer::source() {
       bindCheck(
           kLossCut, tr("loss cut"), [](const S& s) { return s.isoflops.loss_cut.enabled; },
           [](S& s, bool on) { s.isoflops.loss_cut.enabled = on; }));
-  c.max_loss = col->slider(
-      {.key = QStringLiteral("csvMaxLoss"),
-       .label = tr("Loss cut"),
-       .unit = tr("nats"),
-       .min = 1,
-       .max = 10,
-       .ladder = Ladder::multipleOf(0.01),
-       .decimals = 4,
-       .tooltip = tr("Runs of a loaded ladder at or above this loss (nats/token) are left out "
-                     "of the fit.")},
-      numberBinding(
-          m, kMaxLoss, tr("Loss cut"),
-          [](auto& s) -> auto& { return s.isoflops.loss_cut.max_loss; }));
+  c.max_loss = declareInput(col, m, kMaxLoss, "isoflops.ladder.loss_cut.max_loss",
+                            QStringLiteral("csvMaxLoss"));
 }
 
 void Declarer::law() {
@@ -167,169 +154,24 @@ void Declarer::law() {
             l.law_preset = parse_law_preset(v.toString().toStdString());
             if (l.law_preset != LawPreset::custom) l.law = law_of(l.law_preset);
           }));
-  auto law = [&](const SliderDecl& d, int field, double LossLaw::*member) {
-    return col->slider(
-        d, bind(
-               field, d.label, [member](const S& s) { return s.isoflops.synthetic.law.*member; },
-               [member](S& s, double v) {
-                 s.isoflops.synthetic.law.*member = v;
-                 s.isoflops.synthetic.law_preset = LawPreset::custom;
-               }));
-  };
-  c.E = law({.key = QStringLiteral("E"),
-             .label = tr("E"),
-             .unit = tr("nats"),
-             .min = 0.5,
-             .max = 3.0,
-             .ladder = Ladder::multipleOf(0.001),
-             .decimals = 3,
-             .tooltip = tr("Irreducible loss E (nats/token): the entropy of text no model "
-                           "removes.")},
-            kE, &LossLaw::E);
-  c.A = law({.key = QStringLiteral("A"),
-             .label = tr("A"),
-             .min = 10,
-             .max = 10000,
-             .scale = Scale::log,
-             .ladder = Ladder::significant(3),
-             .decimals = 1,
-             .tooltip = tr("Capacity coefficient A: the capacity term is A/N^α (nats/token).")},
-            kA, &LossLaw::A);
-  c.alpha = law({.key = QStringLiteral("alpha"),
-                 .label = tr("α"),
-                 .min = 0.05,
-                 .max = 1.5,
-                 .ladder = Ladder::multipleOf(0.001),
-                 .decimals = 3,
-                 .tooltip = tr("Capacity exponent α (parameters). N_opt ∝ C^(β/(α+β)).")},
-                kAlpha, &LossLaw::alpha);
-  c.B = law({.key = QStringLiteral("B"),
-             .label = tr("B"),
-             .min = 10,
-             .max = 10000,
-             .scale = Scale::log,
-             .ladder = Ladder::significant(3),
-             .decimals = 1,
-             .tooltip = tr("Data coefficient B: the data term is B/D^β (nats/token).")},
-            kB, &LossLaw::B);
-  c.beta = law({.key = QStringLiteral("beta"),
-                .label = tr("β"),
-                .min = 0.05,
-                .max = 1.5,
-                .ladder = Ladder::multipleOf(0.001),
-                .decimals = 3,
-                .tooltip = tr("Data exponent β (tokens). D_opt ∝ C^(α/(α+β)).")},
-               kBeta, &LossLaw::beta);
+  c.E = synthetic(kE, "law.E", QStringLiteral("E"));
+  c.A = synthetic(kA, "law.A", QStringLiteral("A"));
+  c.alpha = synthetic(kAlpha, "law.alpha", QStringLiteral("alpha"));
+  c.B = synthetic(kB, "law.B", QStringLiteral("B"));
+  c.beta = synthetic(kBeta, "law.beta", QStringLiteral("beta"));
 }
 
 void Declarer::design() {
   c.synthetic_only << col->group(tr("Synthetic ladder"));
-  c.budgets = col->slider(
-      {.key = QStringLiteral("budgets"),
-       .label = tr("Budgets"),
-       .min = 2,
-       .max = 10,
-       .ladder = Ladder::multipleOf(1),
-       .integer = true,
-       .tooltip = tr("Number of IsoFLOPs budgets, spaced evenly in log C between the smallest "
-                     "and the largest.")},
-      bind(
-          kBudgets, tr("Budgets"),
-          [](const S& s) { return static_cast<double>(s.isoflops.synthetic.n_budgets); },
-          [](S& s, double v) { s.isoflops.synthetic.n_budgets = static_cast<int>(v); }));
-  // The smallest and largest budget stay at least kMinBudgetRatio apart:
-  // moving one past the other pushes it along (one undo step).
-  c.budget_min = col->slider(
-      {.key = QStringLiteral("budget_min"),
-       .label = tr("Smallest C"),
-       .unit = tr("FLOPs"),
-       .min = 1e15,
-       .max = 1e23,
-       .scale = Scale::log,
-       .ladder = Ladder::oneTwoFive(),
-       .decimals = 2,
-       .scientific = true,
-       .tooltip = tr("The smallest budget of the ladder (FLOPs). Every run of a budget has 6ND "
-                     "= C.")},
-      bind(
-          kBudgetMin, tr("Smallest C"),
-          [](const S& s) { return s.isoflops.synthetic.budget_min_flops; },
-          [](S& s, double v) {
-            SyntheticLadderSettings& l = s.isoflops.synthetic;
-            l.budget_min_flops = v;
-            if (l.budget_max_flops < v * kMinBudgetRatio) l.budget_max_flops = v * 10.0;
-          }));
-  c.budget_max = col->slider(
-      {.key = QStringLiteral("budget_max"),
-       .label = tr("Largest C"),
-       .unit = tr("FLOPs"),
-       .min = 1e16,
-       .max = 1e24,
-       .scale = Scale::log,
-       .ladder = Ladder::oneTwoFive(),
-       .decimals = 2,
-       .scientific = true,
-       .tooltip = tr("The largest budget of the ladder (FLOPs). The forecast extrapolates from "
-                     "here to C*.")},
-      bind(
-          kBudgetMax, tr("Largest C"),
-          [](const S& s) { return s.isoflops.synthetic.budget_max_flops; },
-          [](S& s, double v) {
-            SyntheticLadderSettings& l = s.isoflops.synthetic;
-            l.budget_max_flops = v;
-            if (l.budget_min_flops > v / kMinBudgetRatio) l.budget_min_flops = v / 10.0;
-          }));
-  c.sizes = col->slider(
-      {.key = QStringLiteral("sizes"),
-       .label = tr("Sizes / budget"),
-       .min = 3,
-       .max = 15,
-       .ladder = Ladder::multipleOf(1),
-       .integer = true,
-       .tooltip = tr("Runs per budget (model sizes N), log-spaced around the true optimum; D = "
-                     "C/6N.")},
-      bind(
-          kSizes, tr("Sizes / budget"),
-          [](const S& s) { return static_cast<double>(s.isoflops.synthetic.sizes_per_budget); },
-          [](S& s, double v) { s.isoflops.synthetic.sizes_per_budget = static_cast<int>(v); }));
-  c.span = col->slider(
-      {.key = QStringLiteral("span"),
-       .label = tr("Size span"),
-       .unit = tr("decades"),
-       .min = 0.3,
-       .max = 3.0,
-       .ladder = Ladder::multipleOf(0.1),
-       .decimals = 1,
-       .tooltip = tr("How many decades of N each budget's sweep covers, centred on the true "
-                     "optimum.")},
-      numberBinding(
-          m, kSpan, tr("Size span"),
-          [](auto& s) -> auto& { return s.isoflops.synthetic.size_span_decades; }));
-  c.noise = col->slider(
-      {.key = QStringLiteral("noise"),
-       .label = tr("Noise σ"),
-       .unit = QStringLiteral("%"),
-       .min = 0.0,
-       .max = 0.1,
-       .ladder = Ladder::multipleOf(0.0001),
-       .decimals = 2,
-       .display_factor = 100,
-       .tooltip = tr("Multiplicative log-normal noise on every run's loss: L·exp(σz), σ in % of "
-                     "L.")},
-      numberBinding(
-          m, kNoise, tr("Noise σ"), [](auto& s) -> auto& { return s.isoflops.synthetic.noise; }));
-  c.seed = col->slider(
-      {.key = QStringLiteral("seed"),
-       .label = tr("Seed"),
-       .min = 0,
-       .max = 9999,
-       .ladder = Ladder::multipleOf(1),
-       .integer = true,
-       .tooltip = tr("Seeds the ladder's noise and the bootstrap's resampling: same seed, same "
-                     "bytes.")},
-      bind(
-          kSeed, tr("Seed"), [](const S& s) { return static_cast<double>(s.isoflops.seed); },
-          [](S& s, double v) { s.isoflops.seed = static_cast<std::uint64_t>(v); }));
+  c.budgets = synthetic(kBudgets, "budgets", QStringLiteral("budgets"));
+  // Moving one budget past the other pushes it along (one undo step; the
+  // registry's edit rule).
+  c.budget_min = synthetic(kBudgetMin, "budget_min_flops", QStringLiteral("budget_min"));
+  c.budget_max = synthetic(kBudgetMax, "budget_max_flops", QStringLiteral("budget_max"));
+  c.sizes = synthetic(kSizes, "sizes_per_budget", QStringLiteral("sizes"));
+  c.span = synthetic(kSpan, "size_span_decades", QStringLiteral("span"));
+  c.noise = synthetic(kNoise, "noise", QStringLiteral("noise"));
+  c.seed = declareInput(col, m, kSeed, "isoflops.seed", QStringLiteral("seed"));
   c.outlier = col->check(
       {.key = QStringLiteral("outlier"),
        .label = tr("Inject a diverged run (+1.5 nats outlier)"),
@@ -352,19 +194,7 @@ void Declarer::lesson() {
       bindCheck(
           kBias, tr("LR-decay bias"), [](const S& s) { return s.isoflops.synthetic.bias_on; },
           [](S& s, bool on) { s.isoflops.synthetic.bias_on = on; }));
-  c.bias_nats = col->slider(
-      {.key = QStringLiteral("bias_nats"),
-       .label = tr("Bias strength"),
-       .unit = tr("nats"),
-       .min = 0.0,
-       .max = 0.2,
-       .ladder = Ladder::multipleOf(0.005),
-       .decimals = 3,
-       .tooltip = tr("The schedule-mismatch penalty at D = 0 (nats/token); the seed's toy uses "
-                     "0.15.")},
-      numberBinding(
-          m, kBiasNats, tr("Bias strength"),
-          [](auto& s) -> auto& { return s.isoflops.synthetic.bias_nats; }));
+  c.bias_nats = synthetic(kBiasNats, "bias_nats", QStringLiteral("bias_nats"));
   c.bias_mode = col->combo(
       {.key = QStringLiteral("bias_mode"),
        .label = tr("Design"),
@@ -387,18 +217,7 @@ void Declarer::lesson() {
       bindCheck(
           kOffset, tr("uniform offset"), [](const S& s) { return s.isoflops.synthetic.offset_on; },
           [](S& s, bool on) { s.isoflops.synthetic.offset_on = on; }));
-  c.offset_nats =
-      col->slider({.key = QStringLiteral("offset_nats"),
-                   .label = tr("Offset"),
-                   .unit = tr("nats"),
-                   .min = 0.0,
-                   .max = 0.3,
-                   .ladder = Ladder::multipleOf(0.005),
-                   .decimals = 3,
-                   .tooltip = tr("The uniform offset added to every run (nats/token).")},
-                  numberBinding(
-                      m, kOffsetNats, tr("Offset"),
-                      [](auto& s) -> auto& { return s.isoflops.synthetic.offset_nats; }));
+  c.offset_nats = synthetic(kOffsetNats, "offset_nats", QStringLiteral("offset_nats"));
 }
 
 void Declarer::fit() {
@@ -422,34 +241,9 @@ void Declarer::fit() {
           }));
   // δ is shown as the number the fit uses (no display factor), on a ladder
   // of two significant digits: 1e-3, 1.3e-3, 2e-3 …
-  c.delta = col->slider(
-      {.key = QStringLiteral("delta"),
-       .label = tr("Huber δ"),
-       .min = 1e-5,
-       .max = 0.1,
-       .scale = Scale::log,
-       .ladder = Ladder::significant(2),
-       .decimals = 4,
-       .scientific = true,
-       .tooltip = tr("Huber threshold δ on log residuals: quadratic below δ, linear beyond "
-                     "(default 1e-3).")},
-      numberBinding(
-          m, kDelta, tr("Huber δ"), [](auto& s) -> auto& { return s.isoflops.fit.huber_delta; }));
-  c.resamples = col->slider(
-      {.key = QStringLiteral("resamples"),
-       .label = tr("Resamples"),
-       .min = 20,
-       .max = 2000,
-       .scale = Scale::log,
-       .ladder = Ladder::oneTwoFive(),
-       .integer = true,
-       .tooltip = tr("Bootstrap resamples: refit the law on the ladder resampled with "
-                     "replacement, forecast the optimal loss at C*, take the 2.5–97.5 % "
-                     "percentiles.")},
-      bind(
-          kResamples, tr("Resamples"),
-          [](const S& s) { return static_cast<double>(s.isoflops.fit.resamples); },
-          [](S& s, double v) { s.isoflops.fit.resamples = static_cast<int>(v); }));
+  c.delta = declareInput(col, m, kDelta, "isoflops.fit.huber_delta", QStringLiteral("delta"));
+  c.resamples =
+      declareInput(col, m, kResamples, "isoflops.fit.resamples", QStringLiteral("resamples"));
   c.follow = col->check(
       {.key = QStringLiteral("follow"),
        .label = tr("Target C* follows the Budget panel's C"),
@@ -459,21 +253,8 @@ void Declarer::fit() {
           kFollow, tr("target follows budget"),
           [](const S& s) { return s.isoflops.target_follows_budget; },
           [](S& s, bool on) { s.isoflops.target_follows_budget = on; }));
-  c.target = col->slider(
-      {.key = QStringLiteral("target"),
-       .label = tr("Target C*"),
-       .unit = tr("FLOPs"),
-       .min = 1e18,
-       .max = 1e28,
-       .scale = Scale::log,
-       .ladder = Ladder::oneTwoFive(),
-       .decimals = 2,
-       .scientific = true,
-       .tooltip = tr("The compute of the run you can afford once (FLOPs), when not following "
-                     "the Budget panel.")},
-      numberBinding(
-          m, kTarget, tr("Target C*"),
-          [](auto& s) -> auto& { return s.isoflops.manual_target_flops; }));
+  c.target = declareInput(col, m, kTarget, "isoflops.target.manual_target_flops",
+                          QStringLiteral("target"));
 }
 
 void Declarer::decision() {
@@ -497,50 +278,13 @@ void Declarer::decision() {
           [](S& s, QVariant v) {
             s.isoflops.candidate.preset = parse_candidate_preset(v.toString().toStdString());
           }));
-  auto cand = [&](const SliderDecl& d, int field, double CandidateRecipe::*member) {
-    return col->slider(
-        d, bind(
-               field, d.label, [member](const S& s) { return s.isoflops.candidate.*member; },
-               [member](S& s, double v) { s.isoflops.candidate.*member = v; }));
+  auto cand = [&](int field, const char* member, const QString& control_key) {
+    return declareInput(col, m, field, "isoflops.candidate." + std::string(member), control_key);
   };
-  c.cand_a = cand({.key = QStringLiteral("cand_a"),
-                   .label = tr("Candidate A ×"),
-                   .min = 0.25,
-                   .max = 4,
-                   .scale = Scale::log,
-                   .ladder = Ladder::significant(2),
-                   .decimals = 3,
-                   .tooltip = tr("Multiplies the candidate's capacity coefficient A (< 1: a "
-                                 "better architecture).")},
-                  kCandA, &CandidateRecipe::a_multiplier);
-  c.cand_b = cand({.key = QStringLiteral("cand_b"),
-                   .label = tr("Candidate B ×"),
-                   .min = 0.25,
-                   .max = 4,
-                   .scale = Scale::log,
-                   .ladder = Ladder::significant(2),
-                   .decimals = 3,
-                   .tooltip = tr("Multiplies the candidate's data coefficient B (< 1: better "
-                                 "data).")},
-                  kCandB, &CandidateRecipe::b_multiplier);
-  c.cand_dalpha = cand({.key = QStringLiteral("cand_dalpha"),
-                        .label = tr("Candidate Δα"),
-                        .min = -0.1,
-                        .max = 0.1,
-                        .ladder = Ladder::multipleOf(0.005),
-                        .decimals = 3,
-                        .tooltip = tr("Added to the candidate's capacity exponent α (> 0: gains "
-                                      "more from parameters).")},
-                       kCandDalpha, &CandidateRecipe::alpha_delta);
-  c.cand_dbeta = cand({.key = QStringLiteral("cand_dbeta"),
-                       .label = tr("Candidate Δβ"),
-                       .min = -0.1,
-                       .max = 0.1,
-                       .ladder = Ladder::multipleOf(0.005),
-                       .decimals = 3,
-                       .tooltip = tr("Added to the candidate's data exponent β (< 0: gains less "
-                                     "from tokens).")},
-                      kCandDbeta, &CandidateRecipe::beta_delta);
+  c.cand_a = cand(kCandA, "a_multiplier", QStringLiteral("cand_a"));
+  c.cand_b = cand(kCandB, "b_multiplier", QStringLiteral("cand_b"));
+  c.cand_dalpha = cand(kCandDalpha, "alpha_delta", QStringLiteral("cand_dalpha"));
+  c.cand_dbeta = cand(kCandDbeta, "beta_delta", QStringLiteral("cand_dbeta"));
   col->finish();
 }
 

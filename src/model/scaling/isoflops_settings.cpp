@@ -56,9 +56,9 @@ void SyntheticLadderSettings::validate() const {
   law.validate();
   require_real(law.E, "E", "nats/token", 1e-9, 10.0);
   require_real(law.A, "A", "nats/token × parameters^α", 1e-9, 1e7);
-  require_real(law.alpha, "alpha", "capacity exponent", 1e-9, 3.0);
+  require_real(law.alpha, "alpha", "capacity exponent", 1e-9, 2.0);
   require_real(law.B, "B", "nats/token × tokens^β", 1e-9, 1e7);
-  require_real(law.beta, "beta", "data exponent", 1e-9, 3.0);
+  require_real(law.beta, "beta", "data exponent", 1e-9, 2.0);
   if (law_preset != LawPreset::custom && !(law == law_of(law_preset)))
     throw std::invalid_argument(
         "law_preset (name) is " + std::string(to_string(law_preset)) +
@@ -72,7 +72,7 @@ void SyntheticLadderSettings::validate() const {
                                 format_value(budget_max_flops));
   require_count(sizes_per_budget, "sizes_per_budget", "runs per budget", 3, 50);
   require_real(size_span_decades, "size_span_decades", "decades of N", 0.1, 5.0);
-  require_real(noise, "noise", "σ of log loss", 0.0, 0.5);
+  require_real(noise, "noise", "σ of log loss", 0.0, 1.0);
   require_real(bias_nats, "bias_nats", "nats/token", 0.0, 1.0);
   require_real(offset_nats, "offset_nats", "nats/token", 0.0, 1.0);
 }

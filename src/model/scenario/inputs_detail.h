@@ -19,5 +19,7 @@ std::span<const ScenarioInput> serving_inputs();
 std::span<const ScenarioInput> serving_run_inputs();
 // The MoE router panel's run of record, link and pipeline (inputs_moe.cpp).
 std::span<const ScenarioInput> moe_router_inputs();
+// The IsoFLOPs panel's ladder, fit, target and candidate (inputs_isoflops.cpp).
+std::span<const ScenarioInput> isoflops_inputs();
 
 }  // namespace napkin::detail

@@ -23,13 +23,13 @@ namespace {
 
 using S = Scenario;
 
-const MoeSettings kDefaults{};
+const MoeSettings kMoeDefaults{};
 
 // A count of the router's settings: `Member` of MoeSettings.
 template <std::int64_t MoeSettings::*Member>
 ScenarioInput router_count(ScenarioInput in) {
   in.type = InputType::count;
-  in.default_value = static_cast<double>(kDefaults.*Member);
+  in.default_value = static_cast<double>(kMoeDefaults.*Member);
   in.get = [](const S& s) { return static_cast<double>(s.moe.*Member); };
   in.set = [](S& s, double v) { s.moe.*Member = std::llround(v); };
   return in;
@@ -38,7 +38,7 @@ ScenarioInput router_count(ScenarioInput in) {
 // A real of the router's settings: `Member` of MoeSettings.
 template <double MoeSettings::*Member>
 ScenarioInput router_real(ScenarioInput in) {
-  in.default_value = kDefaults.*Member;
+  in.default_value = kMoeDefaults.*Member;
   in.get = [](const S& s) { return s.moe.*Member; };
   in.set = [](S& s, double v) { s.moe.*Member = v; };
   return in;
@@ -100,7 +100,7 @@ std::span<const ScenarioInput> moe_router_inputs() {
                     .unit = "seed",
                     .display_unit = "",
                     .type = InputType::count,
-                    .default_value = static_cast<double>(kDefaults.seed),
+                    .default_value = static_cast<double>(kMoeDefaults.seed),
                     .lo = 0,
                     .hi = 1e15,  // exact as a JSON number (below 2^53)
                     .slider_lo = 0,

@@ -229,65 +229,46 @@ void add_isoflops(FieldTable& f) {
   const std::string syn = "isoflops.ladder.synthetic.";
   f.add(syn + "law_preset", "IsoFLOPs: ground-truth law", "",
         [](SV s) { return str(to_string(s.isoflops.synthetic.law_preset)); });
-  f.add(syn + "law.E", "IsoFLOPs: law E", "nats/token",
-        [](SV s) { return s.isoflops.synthetic.law.E; });
-  f.add(syn + "law.A", "IsoFLOPs: law A", "", [](SV s) { return s.isoflops.synthetic.law.A; });
-  f.add(syn + "law.alpha", "IsoFLOPs: law α", "",
-        [](SV s) { return s.isoflops.synthetic.law.alpha; });
-  f.add(syn + "law.B", "IsoFLOPs: law B", "", [](SV s) { return s.isoflops.synthetic.law.B; });
-  f.add(syn + "law.beta", "IsoFLOPs: law β", "",
-        [](SV s) { return s.isoflops.synthetic.law.beta; });
-  f.add(syn + "budgets", "IsoFLOPs: budgets", "",
-        [](SV s) { return I{s.isoflops.synthetic.n_budgets}; });
-  f.add(syn + "budget_min_flops", "IsoFLOPs: smallest C", "FLOPs",
-        [](SV s) { return s.isoflops.synthetic.budget_min_flops; });
-  f.add(syn + "budget_max_flops", "IsoFLOPs: largest C", "FLOPs",
-        [](SV s) { return s.isoflops.synthetic.budget_max_flops; });
-  f.add(syn + "sizes_per_budget", "IsoFLOPs: sizes per budget", "",
-        [](SV s) { return I{s.isoflops.synthetic.sizes_per_budget}; });
-  f.add(syn + "size_span_decades", "IsoFLOPs: size span", "decades",
-        [](SV s) { return s.isoflops.synthetic.size_span_decades; });
-  f.add(syn + "noise", "IsoFLOPs: noise σ", "%", [](SV s) { return s.isoflops.synthetic.noise; });
+  f.input(syn + "law.E");
+  f.input(syn + "law.A");
+  f.input(syn + "law.alpha");
+  f.input(syn + "law.B");
+  f.input(syn + "law.beta");
+  f.input(syn + "budgets");
+  f.input(syn + "budget_min_flops");
+  f.input(syn + "budget_max_flops");
+  f.input(syn + "sizes_per_budget");
+  f.input(syn + "size_span_decades");
+  f.input(syn + "noise");
   f.add(syn + "outlier", "IsoFLOPs: diverged-run outlier", "",
         [](SV s) { return s.isoflops.synthetic.outlier; });
   f.add(syn + "bias_on", "IsoFLOPs: LR-decay bias", "",
         [](SV s) { return s.isoflops.synthetic.bias_on; });
-  f.add(syn + "bias_nats", "IsoFLOPs: bias strength", "nats/token",
-        [](SV s) { return s.isoflops.synthetic.bias_nats; });
+  f.input(syn + "bias_nats");
   f.add(syn + "bias_mode", "IsoFLOPs: bias design", "",
         [](SV s) { return str(to_string(s.isoflops.synthetic.bias_mode)); });
   f.add(syn + "offset_on", "IsoFLOPs: uniform offset", "",
         [](SV s) { return s.isoflops.synthetic.offset_on; });
-  f.add(syn + "offset_nats", "IsoFLOPs: offset", "nats/token",
-        [](SV s) { return s.isoflops.synthetic.offset_nats; });
+  f.input(syn + "offset_nats");
   f.add("isoflops.ladder.loaded", "IsoFLOPs: loaded CSV ladder", "",
         [](SV s) { return ladder_summary(s.isoflops.loaded); });
   f.add("isoflops.ladder.loss_cut.enabled", "IsoFLOPs: loss cut", "",
         [](SV s) { return s.isoflops.loss_cut.enabled; });
-  f.add("isoflops.ladder.loss_cut.max_loss", "IsoFLOPs: keep loss below", "nats/token",
-        [](SV s) { return s.isoflops.loss_cut.max_loss; });
+  f.input("isoflops.ladder.loss_cut.max_loss");
   f.add("isoflops.fit.estimator", "IsoFLOPs: estimator", "",
         [](SV s) { return str(to_string(s.isoflops.fit.estimator)); });
-  f.add("isoflops.fit.huber_delta", "IsoFLOPs: Huber δ", "",
-        [](SV s) { return s.isoflops.fit.huber_delta; });
-  f.add("isoflops.fit.resamples", "IsoFLOPs: bootstrap resamples", "",
-        [](SV s) { return I{s.isoflops.fit.resamples}; });
-  f.add("isoflops.seed", "IsoFLOPs: seed", "",
-        [](SV s) { return static_cast<I>(s.isoflops.seed); });
+  f.input("isoflops.fit.huber_delta");
+  f.input("isoflops.fit.resamples");
+  f.input("isoflops.seed");
   f.add("isoflops.target.follows_budget", "IsoFLOPs: target follows the budget", "",
         [](SV s) { return s.isoflops.target_follows_budget; });
-  f.add("isoflops.target.manual_target_flops", "IsoFLOPs: manual target C*", "FLOPs",
-        [](SV s) { return s.isoflops.manual_target_flops; });
+  f.input("isoflops.target.manual_target_flops");
   f.add("isoflops.candidate.preset", "IsoFLOPs: candidate recipe", "",
         [](SV s) { return str(to_string(s.isoflops.candidate.preset)); });
-  f.add("isoflops.candidate.a_multiplier", "IsoFLOPs: candidate A ×", "",
-        [](SV s) { return s.isoflops.candidate.a_multiplier; });
-  f.add("isoflops.candidate.b_multiplier", "IsoFLOPs: candidate B ×", "",
-        [](SV s) { return s.isoflops.candidate.b_multiplier; });
-  f.add("isoflops.candidate.alpha_delta", "IsoFLOPs: candidate Δα", "",
-        [](SV s) { return s.isoflops.candidate.alpha_delta; });
-  f.add("isoflops.candidate.beta_delta", "IsoFLOPs: candidate Δβ", "",
-        [](SV s) { return s.isoflops.candidate.beta_delta; });
+  f.input("isoflops.candidate.a_multiplier");
+  f.input("isoflops.candidate.b_multiplier");
+  f.input("isoflops.candidate.alpha_delta");
+  f.input("isoflops.candidate.beta_delta");
 }
 
 void add_moe(FieldTable& f) {

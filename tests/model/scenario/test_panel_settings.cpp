@@ -104,7 +104,10 @@ TEST(PanelSettings, ValidationNamesTheFieldUnitAndRange) {
   Scenario s;
   s.isoflops.fit.huber_delta = 0;
   std::string e = error_of([&] { s.validate(); });
-  EXPECT_EQ(e.rfind("IsoFLOPs settings: huber_delta (log-loss units) must be", 0), 0u) << e;
+  // A registered input: named by its key, as every registered input is.
+  EXPECT_EQ(
+      e.rfind("isoflops.fit.huber_delta (log-loss units) must be a number in 1.00e-09 – 1", 0), 0u)
+      << e;
   s = Scenario{};
   s.isoflops.synthetic.law.E = 1.9;  // edited constants under a published preset
   EXPECT_NE(error_of([&] { s.validate(); }).find("custom"), std::string::npos);

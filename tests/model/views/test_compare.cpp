@@ -177,8 +177,8 @@ TEST(Compare, DifferingInputsCoverThePanelSettings) {
   EXPECT_EQ(d[1].a, "30 days");
   EXPECT_EQ(d[1].b, "45 days");
   EXPECT_EQ(d[2].name, "IsoFLOPs: Huber δ");
-  EXPECT_EQ(d[2].a, "0.001");
-  EXPECT_EQ(d[2].b, "0.01");
+  EXPECT_EQ(d[2].a, "0.001 log-loss units");  // the registry's unit
+  EXPECT_EQ(d[2].b, "0.01 log-loss units");
   EXPECT_EQ(d[3].name, "MoE: balance loss");
   EXPECT_EQ(d[3].b, "on");
   EXPECT_EQ(d[4].a, "none");
