@@ -106,12 +106,15 @@ ServeRequest read_serve_flags(Args& a) {
   budget.turn_seconds = a.optional_real("--budget-s", 1e-9, 1e6, "s");
   budget.ttft_seconds = a.optional_real("--ttft-s", 1e-9, 1e6, "s");
   budget.tpot_seconds = a.optional_real("--tpot-s", 1e-9, 1e6, "s");
-  r.max_chips = a.integer("--max-chips", 4096, 1, kMaxChips, "chips");
+  // The search's largest slice and the traffic take what the Serving layout
+  // tab and the scenario file take (inputs.h).
+  r.max_chips = a.count_input("roofline.serving_layout.search_max_chips", "--max-chips");
   if ((r.max_chips & (r.max_chips - 1)) != 0)
     throw UsageError("--max-chips must be a power of two (slices of 1, 2, 4, ... chips); got " +
                      std::to_string(r.max_chips));
   r.max_batch = a.integer("--max-batch", 1024, 1, 1'000'000, "requests");
-  r.tokens_per_day = a.real("--tokens-per-day", 1e9, 1, 1e18, "generated tokens per day");
+  r.tokens_per_day =
+      a.input("roofline.serving_layout.generated_tokens_per_day", "--tokens-per-day");
   r.emit_to = a.choice("--emit", "none", {"none", "vllm", "tensorrt-llm"});
   r.served_model = a.text("--served-model", "MODEL");
   a.finish();

@@ -345,29 +345,12 @@ void roofline_from_json(const Reader& r, RooflineSettings& s) {
       s.overlays.push_back(name);
     }
   }
-  r.integer("matmul_dim", s.matmul_dim, 1, 1'000'000);
-  const Reader mfu(r.object("mfu_budget"), r.prefix() + "mfu_budget.", r.source());
-  mfu.real("matmul_seconds", s.mfu.matmul_seconds, 0, 1e9);
-  mfu.real("vector_seconds", s.mfu.vector_seconds, 0, 1e9);
-  mfu.real("memory_seconds", s.mfu.memory_seconds, 0, 1e9);
-  mfu.real("comms_seconds", s.mfu.comms_seconds, 0, 1e9);
-  mfu.real("optimizer_seconds", s.mfu.optimizer_seconds, 0, 1e9);
-  r.real("recompute", s.recompute, 1, 10);
-  r.real("prefill_mfu", s.prefill_mfu, 1e-12, 1);
-  r.real("bandwidth_efficiency", s.bandwidth_efficiency, 1e-12, 1);
-  r.real("step_floor_seconds", s.step_floor_seconds, 0, 1e3);
-  r.integer("max_chips", s.max_chips, 1, std::int64_t{1} << 40);
   r.integer("tile", s.tile, 1, 65'536);
-  r.real("per_layer_serial_seconds", s.per_layer_serial_seconds, 0, 1);
   const Reader sl(r.object("serving_layout"), r.prefix() + "serving_layout.", r.source());
   sl.integer("tp", s.serving_layout.tp, 0, 1 << 20);
   sl.integer("pp", s.serving_layout.pp, 0, 1 << 20);
   sl.integer("ep", s.serving_layout.ep, 0, 1 << 20);
   sl.boolean("communication", s.serving_layout.communication);
-  sl.real("ttft_budget_seconds", s.serving_layout.ttft_budget_seconds, 0, 1e6);
-  sl.real("tpot_budget_seconds", s.serving_layout.tpot_budget_seconds, 0, 1e6);
-  sl.integer("search_max_chips", s.serving_layout.search_max_chips, 1, std::int64_t{1} << 20);
-  sl.real("generated_tokens_per_day", s.serving_layout.generated_tokens_per_day, 1, 1e18);
   sl.integer("max_tokens_per_step", s.serving_layout.max_tokens_per_step, 0, 1 << 20);
   // true or false; null: the engine's default (absent keeps the value).
   if (sl.has("chunked_prefill")) {
@@ -512,9 +495,12 @@ void settings_from_json(const Reader& top, Scenario& s) {
   isoflops_from_json(Reader(top.object("isoflops"), "isoflops.", src), s);
   moe_from_json(Reader(top.object("moe"), "moe.", src), s);
   const Reader roofline(top.object("roofline"), "roofline.", src);
+  // The panel's numbers and its layout tab's are registered inputs (inputs.h);
+  // its overlays, tile and choices are read here.
   roofline_from_json(roofline, s.roofline);
-  const Reader run(roofline.object("serving_layout"), "roofline.serving_layout.", src);
-  run.inputs(s);
+  roofline.inputs(s);
+  Reader(roofline.object("mfu_budget"), "roofline.mfu_budget.", src).inputs(s);
+  Reader(roofline.object("serving_layout"), "roofline.serving_layout.", src).inputs(s);
   const Reader parallel(top.object("parallel"), "parallel.", src);
   parallel_from_json(parallel, s.parallel);
   parallel.inputs(s);

@@ -58,7 +58,6 @@ QString tr(const char* text) {
   return QCoreApplication::translate("napkin::RooflineControls", text);
 }
 
-using Scale = SliderSpin::Scale;
 using S = Scenario;
 
 QString layoutKey(std::int64_t tp, std::int64_t pp, std::int64_t ep) {
@@ -97,25 +96,6 @@ class Declarer : ControlDeclarer<RooflineControls> {
   void codesign();
   // One check box per chip of the chip list, the user's too.
   void overlays();
-
- private:
-  // A number in the scenario's serving set-up, the panel's settings or its MFU budget.
-  auto serving(int field, const QString& label, auto ServingSetup::*member) const {
-    return numberBinding(
-        m, field, label, [member](auto& s) -> auto& { return s.serving.*member; });
-  }
-  auto roof(int field, const QString& label, auto RooflineSettings::*member) const {
-    return numberBinding(
-        m, field, label, [member](auto& s) -> auto& { return s.roofline.*member; });
-  }
-  auto layout(int field, const QString& label, auto ServingLayoutSettings::*member) const {
-    return numberBinding(
-        m, field, label, [member](auto& s) -> auto& { return s.roofline.serving_layout.*member; });
-  }
-  auto mfu(int field, const QString& label, double MfuBudgetInputs::*member) const {
-    return numberBinding(
-        m, field, label, [member](auto& s) -> auto& { return s.roofline.mfu.*member; });
-  }
 };
 
 void Declarer::chipAndContext() {
@@ -217,51 +197,16 @@ void Declarer::servingLayout() {
           m, kCommunication, tr("communication"),
           [](const S& s) { return s.roofline.serving_layout.communication; },
           [](S& s, bool on) { s.roofline.serving_layout.communication = on; }));
-  c.ttft =
-      col->slider({.key = QStringLiteral("ttft"),
-                   .label = tr("TTFT bound"),
-                   .unit = tr("s"),
-                   .min = 0,
-                   .max = 10,
-                   .ladder = Ladder::multipleOf(0.05),
-                   .decimals = 2,
-                   .tooltip = tr("Time to first token the search must meet (seconds); 0: "
-                                 "not bounded. Disaggregation needs TTFT and TPOT.")},
-                  layout(kTtft, tr("TTFT bound"), &ServingLayoutSettings::ttft_budget_seconds));
-  c.tpot =
-      col->slider({.key = QStringLiteral("tpot"),
-                   .label = tr("TPOT bound"),
-                   .unit = tr("ms"),
-                   .min = 0,
-                   .max = 0.5,
-                   .ladder = Ladder::multipleOf(0.001),
-                   .display_factor = 1000,
-                   .tooltip = tr("Time per output token the search must meet (ms); 0: not "
-                                 "bounded.")},
-                  layout(kTpot, tr("TPOT bound"), &ServingLayoutSettings::tpot_budget_seconds));
-  c.search_max_chips = col->slider(
-      {.key = QStringLiteral("search_max_chips"),
-       .label = tr("Search up to"),
-       .unit = tr("chips"),
-       .min = 1,
-       .max = 4096,
-       .scale = Scale::log,
-       .ladder = Ladder::powersOfTwo(),
-       .integer = true,
-       .tooltip = tr("The largest slice the layout search tries (chips): 1, 2, 4, … up to this.")},
-      layout(kSearchMaxChips, tr("Search up to"), &ServingLayoutSettings::search_max_chips));
-  c.tokens_per_day = col->slider(
-      {.key = QStringLiteral("tokens_per_day"),
-       .label = tr("Traffic"),
-       .unit = tr("/day"),
-       .min = 1e6,
-       .max = 1e13,
-       .scale = Scale::log,
-       .ladder = Ladder::oneTwoFive(),
-       .scientific = true,
-       .tooltip = tr("Generated tokens per day the pools are sized for (tokens/day). The seed's "
-                     "example: 1e9.")},
-      layout(kTokensPerDay, tr("Traffic"), &ServingLayoutSettings::generated_tokens_per_day));
+  c.ttft = declareInput(col, m, kTtft, "roofline.serving_layout.ttft_budget_seconds",
+                        QStringLiteral("ttft"));
+  c.tpot = declareInput(col, m, kTpot, "roofline.serving_layout.tpot_budget_seconds",
+                        QStringLiteral("tpot"));
+  c.search_max_chips =
+      declareInput(col, m, kSearchMaxChips, "roofline.serving_layout.search_max_chips",
+                   QStringLiteral("search_max_chips"));
+  c.tokens_per_day =
+      declareInput(col, m, kTokensPerDay, "roofline.serving_layout.generated_tokens_per_day",
+                   QStringLiteral("tokens_per_day"));
   // The serving run's scheduler, as the frontier runs it. A budget a file
   // or the CLI set off the list is listed too, never shown as another.
   c.max_tokens = col->combo(
@@ -312,99 +257,29 @@ void Declarer::servingLayout() {
 
 void Declarer::napkinAssumptions() {
   col->group(tr("Napkin assumptions"));
-  c.prefill_mfu = col->slider(
-      {.key = QStringLiteral("prefill_mfu"),
-       .label = tr("Prefill MFU"),
-       .unit = QStringLiteral("%"),
-       .min = 0.05,
-       .max = 1.0,
-       .ladder = Ladder::multipleOf(0.01),
-       .display_factor = 100,
-       .tooltip = tr("Fraction of peak FLOP/s prefill achieves. The talk assumes 100 %; 40–60 % "
-                     "is realistic.")},
-      roof(kPrefillMfu, tr("Prefill MFU"), &RooflineSettings::prefill_mfu));
-  c.bandwidth = col->slider(
-      {.key = QStringLiteral("bandwidth"),
-       .label = tr("Decode BW eff."),
-       .unit = QStringLiteral("%"),
-       .min = 0.05,
-       .max = 1.0,
-       .ladder = Ladder::multipleOf(0.01),
-       .display_factor = 100,
-       .tooltip = tr("Fraction of HBM bandwidth a decode step achieves: decode s ∝ 1 ÷ this.")},
-      roof(kBandwidth, tr("Decode BW eff."), &RooflineSettings::bandwidth_efficiency));
-  c.step_floor = col->slider(
-      {.key = QStringLiteral("step_floor"),
-       .label = tr("Step floor"),
-       .unit = tr("ms"),
-       .min = 0,
-       .max = 0.01,
-       .ladder = Ladder::multipleOf(0.0001),
-       .decimals = 1,
-       .display_factor = 1000,
-       .tooltip = tr("Serial time per decode step more chips cannot shrink (ms): kernel launches, "
-                     "collective hops, sampling. 0 in the seed's napkin.")},
-      roof(kStepFloor, tr("Step floor"), &RooflineSettings::step_floor_seconds));
-  c.max_chips = col->slider(
-      {.key = QStringLiteral("max_chips"),
-       .label = tr("Largest slice"),
-       .unit = tr("chips"),
-       .min = 1,
-       .max = 1048576,
-       .scale = Scale::log,
-       .ladder = Ladder::powersOfTwo(),
-       .integer = true,
-       .tooltip = tr("The largest slice you can get (chips): chips for the budget tries 1, 2, 4, "
-                     "… up to this and says none beyond it.")},
-      roof(kMaxChips, tr("Largest slice"), &RooflineSettings::max_chips));
-  c.matmul_dim = col->slider(
-      {.key = QStringLiteral("matmul_dim"),
-       .label = tr("Matmul side"),
-       .min = 128,
-       .max = 65536,
-       .scale = Scale::log,
-       .ladder = Ladder::powersOfTwo(),
-       .integer = true,
-       .tooltip = tr("Side d of the square matmul placed on the roofline (elements): intensity "
-                     "2d/6 at bf16. The seed's is 8192.")},
-      roof(kMatmulDim, tr("Matmul side"), &RooflineSettings::matmul_dim));
+  c.prefill_mfu =
+      declareInput(col, m, kPrefillMfu, "roofline.prefill_mfu", QStringLiteral("prefill_mfu"));
+  c.bandwidth = declareInput(col, m, kBandwidth, "roofline.bandwidth_efficiency",
+                             QStringLiteral("bandwidth"));
+  c.step_floor =
+      declareInput(col, m, kStepFloor, "roofline.step_floor_seconds", QStringLiteral("step_floor"));
+  c.max_chips = declareInput(col, m, kMaxChips, "roofline.max_chips", QStringLiteral("max_chips"));
+  c.matmul_dim =
+      declareInput(col, m, kMatmulDim, "roofline.matmul_dim", QStringLiteral("matmul_dim"));
 }
 
 void Declarer::mfuBudget() {
   col->group(tr("MFU budget: step seconds by unit"));
-  const QString mfu_tip = tr(". MFU = matmul ÷ (matmul + vector + memory + comms + optimizer).");
-  auto unit = [&](SliderSpin*& out, const char* key, const QString& label, const QString& tip,
-                  int field, double MfuBudgetInputs::*member, double min) {
-    out = col->slider({.key = QString::fromLatin1(key),
-                       .label = label,
-                       .unit = tr("s"),
-                       .min = min,
-                       .max = 500,
-                       .ladder = Ladder::multipleOf(1),
-                       .tooltip = tip + mfu_tip},
-                      mfu(field, label, member));
+  auto unit = [&](int field, const char* member, const char* control_key) {
+    return declareInput(col, m, field, "roofline.mfu_budget." + std::string(member),
+                        QString::fromLatin1(control_key));
   };
-  unit(c.matmul_s, "matmul_s", tr("Matmul"), tr("Seconds the matmul units run model matmuls (s)"),
-       kMatmulS, &MfuBudgetInputs::matmul_seconds, 1);
-  unit(c.vector_s, "vector_s", tr("Vector"), tr("Seconds of vector work: norms, softmax (s)"),
-       kVectorS, &MfuBudgetInputs::vector_seconds, 0);
-  unit(c.memory_s, "memory_s", tr("Memory"), tr("Seconds moving activations, not overlapped (s)"),
-       kMemoryS, &MfuBudgetInputs::memory_seconds, 0);
-  unit(c.comms_s, "comms_s", tr("Comms"), tr("Seconds in exposed collectives (s)"), kCommsS,
-       &MfuBudgetInputs::comms_seconds, 0);
-  unit(c.optimizer_s, "optimizer_s", tr("Optimizer"), tr("Seconds in the optimizer step (s)"),
-       kOptimizerS, &MfuBudgetInputs::optimizer_seconds, 0);
-  c.recompute =
-      col->slider({.key = QStringLiteral("recompute"),
-                   .label = tr("Recompute"),
-                   .unit = QStringLiteral("\u00d7"),
-                   .min = 1.0,
-                   .max = 2.0,
-                   .ladder = Ladder::multipleOf(0.01),
-                   .decimals = 2,
-                   .tooltip = tr("Hardware FLOPs per model FLOP: 8/6 ≈ 1.33 with full activation "
-                                 "checkpointing, 1 without. HFU = MFU × this.")},
-                  roof(kRecompute, tr("Recompute"), &RooflineSettings::recompute));
+  c.matmul_s = unit(kMatmulS, "matmul_seconds", "matmul_s");
+  c.vector_s = unit(kVectorS, "vector_seconds", "vector_s");
+  c.memory_s = unit(kMemoryS, "memory_seconds", "memory_s");
+  c.comms_s = unit(kCommsS, "comms_seconds", "comms_s");
+  c.optimizer_s = unit(kOptimizerS, "optimizer_seconds", "optimizer_s");
+  c.recompute = declareInput(col, m, kRecompute, "roofline.recompute", QStringLiteral("recompute"));
 }
 
 void Declarer::codesign() {
@@ -422,17 +297,8 @@ void Declarer::codesign() {
           m, kTile, tr("tile side"),
           [](const S& s) { return QVariant(static_cast<int>(s.roofline.tile)); },
           [](S& s, QVariant v) { s.roofline.tile = v.toInt(); }));
-  c.layer_serial = col->slider(
-      {.key = QStringLiteral("layer_serial"),
-       .label = tr("Per-layer cost"),
-       .unit = tr("\u00b5s"),
-       .min = 0,
-       .max = 100e-6,
-       .ladder = Ladder::multipleOf(1e-6),
-       .display_factor = 1e6,
-       .tooltip = tr("Serial launch/sync time per layer per decode step (µs): deeper models pay "
-                     "it L times per token.")},
-      roof(kLayerSerial, tr("Per-layer cost"), &RooflineSettings::per_layer_serial_seconds));
+  c.layer_serial = declareInput(col, m, kLayerSerial, "roofline.per_layer_serial_seconds",
+                                QStringLiteral("layer_serial"));
 }
 
 void Declarer::overlays() {

@@ -478,14 +478,15 @@ std::string accepted_text(const ScenarioInput& in, double factor, std::string_vi
 
 std::span<const ScenarioInput> scenario_inputs() {
   // This file's table, goodput, the model's shape, the serving set-up, the
-  // Serving layout tab's benchmark run, then the IsoFLOPs and MoE router
-  // panels'.
+  // Serving layout tab's benchmark run, then the IsoFLOPs, MoE router and
+  // Roofline panels'.
   static const std::vector<ScenarioInput> all = [] {
     const auto& base = base_inputs();
     std::vector<ScenarioInput> v(base.begin(), base.end());
     for (const std::span<const ScenarioInput> part :
          {detail::goodput_inputs(), detail::model_inputs(), detail::serving_inputs(),
-          detail::serving_run_inputs(), detail::isoflops_inputs(), detail::moe_router_inputs()})
+          detail::serving_run_inputs(), detail::isoflops_inputs(), detail::moe_router_inputs(),
+          detail::roofline_inputs()})
       v.insert(v.end(), part.begin(), part.end());
     return v;
   }();

@@ -21,5 +21,8 @@ std::span<const ScenarioInput> serving_run_inputs();
 std::span<const ScenarioInput> moe_router_inputs();
 // The IsoFLOPs panel's ladder, fit, target and candidate (inputs_isoflops.cpp).
 std::span<const ScenarioInput> isoflops_inputs();
+// The Roofline panel's napkin, MFU budget and layout search
+// (inputs_roofline.cpp).
+std::span<const ScenarioInput> roofline_inputs();
 
 }  // namespace napkin::detail

@@ -300,31 +300,19 @@ void add_roofline(FieldTable& f) {
   // Roofline.
   f.add("roofline.overlays", "Roofline: overlays", "",
         [](SV s) { return overlay_list(s.roofline.overlays); });
-  f.add("roofline.matmul_dim", "Roofline: matmul side", "",
-        [](SV s) { return s.roofline.matmul_dim; });
-  f.add("roofline.mfu_budget.matmul_seconds", "Roofline: matmul seconds", "s",
-        [](SV s) { return s.roofline.mfu.matmul_seconds; });
-  f.add("roofline.mfu_budget.vector_seconds", "Roofline: vector seconds", "s",
-        [](SV s) { return s.roofline.mfu.vector_seconds; });
-  f.add("roofline.mfu_budget.memory_seconds", "Roofline: memory seconds", "s",
-        [](SV s) { return s.roofline.mfu.memory_seconds; });
-  f.add("roofline.mfu_budget.comms_seconds", "Roofline: comms seconds", "s",
-        [](SV s) { return s.roofline.mfu.comms_seconds; });
-  f.add("roofline.mfu_budget.optimizer_seconds", "Roofline: optimizer seconds", "s",
-        [](SV s) { return s.roofline.mfu.optimizer_seconds; });
-  f.add("roofline.recompute", "Roofline: recompute factor", "",
-        [](SV s) { return s.roofline.recompute; });
-  f.add("roofline.prefill_mfu", "Roofline: prefill MFU", "%",
-        [](SV s) { return s.roofline.prefill_mfu; });
-  f.add("roofline.bandwidth_efficiency", "Roofline: decode bandwidth efficiency", "%",
-        [](SV s) { return s.roofline.bandwidth_efficiency; });
-  f.add("roofline.step_floor_seconds", "Roofline: decode step floor", "s",
-        [](SV s) { return s.roofline.step_floor_seconds; });
-  f.add("roofline.max_chips", "Roofline: largest slice", "chips",
-        [](SV s) { return s.roofline.max_chips; });
+  f.input("roofline.matmul_dim");
+  f.input("roofline.mfu_budget.matmul_seconds");
+  f.input("roofline.mfu_budget.vector_seconds");
+  f.input("roofline.mfu_budget.memory_seconds");
+  f.input("roofline.mfu_budget.comms_seconds");
+  f.input("roofline.mfu_budget.optimizer_seconds");
+  f.input("roofline.recompute");
+  f.input("roofline.prefill_mfu");
+  f.input("roofline.bandwidth_efficiency");
+  f.input("roofline.step_floor_seconds");
+  f.input("roofline.max_chips");
   f.add("roofline.tile", "Roofline: tile side", "", [](SV s) { return s.roofline.tile; });
-  f.add("roofline.per_layer_serial_seconds", "Roofline: per-layer serial cost", "s",
-        [](SV s) { return s.roofline.per_layer_serial_seconds; });
+  f.input("roofline.per_layer_serial_seconds");
 }
 
 void add_parallel(FieldTable& f) {
@@ -394,14 +382,10 @@ void add_serving_layout(FieldTable& f) {
         [](SV s) { return s.roofline.serving_layout.ep; });
   f.add("roofline.serving_layout.communication", "Roofline: serving communication", "",
         [](SV s) { return s.roofline.serving_layout.communication; });
-  f.add("roofline.serving_layout.ttft_budget_seconds", "Roofline: TTFT bound", "s",
-        [](SV s) { return s.roofline.serving_layout.ttft_budget_seconds; });
-  f.add("roofline.serving_layout.tpot_budget_seconds", "Roofline: TPOT bound", "s",
-        [](SV s) { return s.roofline.serving_layout.tpot_budget_seconds; });
-  f.add("roofline.serving_layout.search_max_chips", "Roofline: largest slice searched", "chips",
-        [](SV s) { return s.roofline.serving_layout.search_max_chips; });
-  f.add("roofline.serving_layout.generated_tokens_per_day", "Roofline: traffic", "tokens/day",
-        [](SV s) { return s.roofline.serving_layout.generated_tokens_per_day; });
+  f.input("roofline.serving_layout.ttft_budget_seconds");
+  f.input("roofline.serving_layout.tpot_budget_seconds");
+  f.input("roofline.serving_layout.search_max_chips");
+  f.input("roofline.serving_layout.generated_tokens_per_day");
   f.add("roofline.serving_layout.max_tokens_per_step", "Roofline: tokens per iteration", "tokens",
         [](SV s) {
           return s.roofline.serving_layout.max_tokens_per_step > 0

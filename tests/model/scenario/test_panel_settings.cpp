@@ -140,8 +140,10 @@ TEST(PanelSettings, ValidationNamesTheFieldUnitAndRange) {
   EXPECT_NE(error_of([&] { s.validate(); }).find("Z9000"), std::string::npos);
   s = Scenario{};
   s.roofline.prefill_mfu = 0;
-  EXPECT_NE(error_of([&] { s.validate(); }).find("Roofline settings: prefill_mfu"),
-            std::string::npos);
+  EXPECT_EQ(error_of([&] {
+              s.validate();
+            }).rfind("roofline.prefill_mfu (%) must be a number in 0.1 – 100 %", 0),
+            0u);
   LadderColumns c;
   c.loss = "D";  // the tokens column too
   EXPECT_NE(error_of([&] { c.validate(); }).find("mapped to both"), std::string::npos);
