@@ -107,6 +107,11 @@ TEST(CliInputs, AFlagsRangeIsInTheFlagsOwnUnit) {
                 "--storage-gb-per-s-per-chip must be a number in 0.001 – 10,000 GB/s"),
             std::string::npos)
       << r.err.toStdString();
+  // Round numbers stay round both ways.
+  const ScenarioInput& storage = scenario_input("goodput.storage_bytes_per_s_per_chip");
+  EXPECT_EQ(input_flag_value(storage, 2.5e8), 0.25);
+  EXPECT_EQ(input_from_flag(storage, 0.25), 2.5e8);
+  EXPECT_EQ(input_from_flag(storage, 0.122), 1.22e8);
   // 0.5 GB/s per chip is 5e8 bytes/s: a checkpoint's bytes over 64 chips.
   r = run_cli({QStringLiteral("budget"), QStringLiteral("--params"), QStringLiteral("7e9"),
                QStringLiteral("--chips"), QStringLiteral("64"),

@@ -357,6 +357,13 @@ TEST(WindowKeys, CliOverridesCarryTheChangesTheCommandTakes) {
   now.roofline.serving_layout.run_requests = 250;
   EXPECT_EQ(cliOverridesFor(QString(), saved, now),
             QStringLiteral("--chips 4096 --requests 250 --chip H200"));
+  // A flag in the unit the control shows: bytes/s as GB/s; a count of tokens
+  // in napkin-cli's number format.
+  Scenario storage = saved;
+  storage.goodput.storage_bytes_per_s_per_chip = 2.5e8;
+  storage.plan.train_tokens = 1e13;
+  EXPECT_EQ(cliOverridesFor(QStringLiteral("budget"), saved, storage),
+            QStringLiteral("--tokens 1e+13 --storage-gb-per-s-per-chip 0.25"));
   Scenario mfu = saved;
   mfu.mfu = 0.5;
   EXPECT_EQ(cliOverridesFor(QStringLiteral("budget"), saved, mfu), QStringLiteral("--mfu 0.5"));

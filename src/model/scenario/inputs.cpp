@@ -552,12 +552,29 @@ std::string input_accepted_text(const ScenarioInput& in) {
   return accepted_text(in, in.display_factor, input_shown_unit(in));
 }
 
+namespace {
+
+// The whole number a factor below 1 is the inverse of (1e9 for 1e-9), or 0.
+// Dividing by it keeps round numbers round: 2.5e8 bytes/s is 0.25 GB/s and
+// back, where multiplying by 1e-9 gives 0.25000000000000006.
+double whole_inverse(double factor) {
+  if (!(factor > 0 && factor < 1)) return 0;
+  const double inverse = std::round(1.0 / factor);
+  return std::abs(inverse * factor - 1.0) < 1e-12 ? inverse : 0;
+}
+
+}  // namespace
+
 double input_from_flag(const ScenarioInput& in, double flag_value) {
-  return in.flag_in_shown_unit ? flag_value / in.display_factor : flag_value;
+  if (!in.flag_in_shown_unit) return flag_value;
+  const double inverse = whole_inverse(in.display_factor);
+  return inverse > 0 ? flag_value * inverse : flag_value / in.display_factor;
 }
 
 double input_flag_value(const ScenarioInput& in, double value) {
-  return in.flag_in_shown_unit ? value * in.display_factor : value;
+  if (!in.flag_in_shown_unit) return value;
+  const double inverse = whole_inverse(in.display_factor);
+  return inverse > 0 ? value / inverse : value * in.display_factor;
 }
 
 std::string input_flag_accepted_text(const ScenarioInput& in) {
