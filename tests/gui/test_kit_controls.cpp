@@ -97,6 +97,22 @@ TEST(SliderSpin, CountsAreGroupedLikeTheReadouts) {
   EXPECT_EQ(batch.spinBox()->text(), QStringLiteral("268,435,456 tokens"));
 }
 
+// The accepted range reads as numbers are written: no trailing zeros.
+TEST(SliderSpin, TheAcceptedRangeHasNoTrailingZeros) {
+  SliderSpin::Spec spec;
+  spec.label = QStringLiteral("Storage per chip");
+  spec.min = 1e7;
+  spec.max = 1e10;
+  spec.accept_min = 1e6;
+  spec.accept_max = 1e13;
+  spec.decimals = 3;
+  spec.display_factor = 1e-9;
+  spec.suffix = QStringLiteral("GB/s");
+  EXPECT_EQ(SliderSpin(spec).rangeText(), QStringLiteral("0.001 \u2013 10,000 GB/s"));
+  spec.accept_min = 2.5e8;
+  EXPECT_EQ(SliderSpin(spec).rangeText(), QStringLiteral("0.25 \u2013 10,000 GB/s"));
+}
+
 TEST(SliderSpin, ADragKeepsTheBoxWidthAndShowsEveryValueWhole) {
   // The box is as wide as the slider's widest value with its unit; a drag
   // along the slider never changes its width (each change relaid out the

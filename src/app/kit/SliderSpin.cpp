@@ -298,10 +298,19 @@ SliderSpin::SliderSpin(const Spec& spec, QWidget* parent) : QWidget(parent), spe
 }
 
 QString SliderSpin::rangeText() const {
-  const int d = spec_.decimals;
+  // A bound with the control's digits but no trailing zeros: "0.001 –
+  // 10,000 GB/s", not "10,000.000".
+  auto bound = [d = spec_.decimals](double v) {
+    QString text = grouped(v, d);
+    if (text.contains(QLatin1Char('.')) && !text.contains(QLatin1Char('e'))) {
+      while (text.endsWith(QLatin1Char('0'))) text.chop(1);
+      if (text.endsWith(QLatin1Char('.'))) text.chop(1);
+    }
+    return text;
+  };
   const QString unit = spec_.suffix.isEmpty() ? QString() : QLatin1Char(' ') + spec_.suffix;
-  return grouped(spec_.acceptMin() * spec_.display_factor, d) + QStringLiteral(" \u2013 ") +
-         grouped(spec_.acceptMax() * spec_.display_factor, d) + unit;
+  return bound(spec_.acceptMin() * spec_.display_factor) + QStringLiteral(" \u2013 ") +
+         bound(spec_.acceptMax() * spec_.display_factor) + unit;
 }
 
 double SliderSpin::shownValue(double v) const {
