@@ -172,6 +172,18 @@ TEST(MoePanel, ChangingExpertsRestartsAndSaysSo) {
   EXPECT_EQ(p->barValues().size(), 16u);
 }
 
+// Past the slider's 256 experts, inside the registry's 1,024: taken, and a
+// capacity of one slot is said in the singular.
+TEST(MoePanel, ATypedExpertCountBeyondTheSliderIsTaken) {
+  MainWindow w(MainWindow::Session::fresh);
+  MoePanel* p = w.panel<MoePanel>();
+  type(p->controls().experts, 512);
+  EXPECT_EQ(w.model()->scenario().moe.n_experts, 512);
+  EXPECT_EQ(text(p, p->readouts().capacity), QStringLiteral("1 slot"));
+  type(p->controls().experts, 2048);  // beyond: refused, the 512 kept
+  EXPECT_EQ(w.model()->scenario().moe.n_experts, 512);
+}
+
 TEST(MoePanel, ChangingAlphaContinuesAndSaysSo) {
   MainWindow w(MainWindow::Session::fresh);
   MoePanel* p = w.panel<MoePanel>();

@@ -187,7 +187,7 @@ void MoeReadouts::showStep(const MoeStepView& v, const StepStats* s, const Colla
                                            .arg(v.n_experts)
                                            .arg(v.top_k));
   grid_->set(capacity, {.value = grouped(static_cast<double>(v.capacity_per_expert)),
-                        .unit = tr("slots"),
+                        .unit = v.capacity_per_expert == 1 ? tr("slot") : tr("slots"),
                         .note = tr("cf %1").arg(p.capacity_factor, 0, 'g', 3),
                         .number = static_cast<double>(v.capacity_per_expert)});
   if (!s || !v.health) {
@@ -236,7 +236,7 @@ void MoeReadouts::showStep(const MoeStepView& v, const StepStats* s, const Colla
                        .unit = tr("slots"),
                        .number = static_cast<double>(s->dropped_slots)});
   grid_->set(padded, {.value = grouped(static_cast<double>(s->padded_slots)),
-                      .unit = tr("slots"),
+                      .unit = s->padded_slots == 1 ? tr("slot") : tr("slots"),
                       .number = static_cast<double>(s->padded_slots)});
   grid_->set(fully_dropped,
              {.value = tr("%1 of %2%3")
