@@ -11,6 +11,8 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 #include "inputs_detail.h"
 #include "scenario.h"
@@ -42,6 +44,36 @@ void keep_budgets_apart_from_max(S& s) {
 // An edited constant is no longer the preset's law.
 void make_law_custom(S& s) { s.isoflops.synthetic.law_preset = LawPreset::custom; }
 
+// A coefficient (A, B) or an exponent (alpha, beta) of the ground-truth law:
+// `Member` of LossLaw, within what LossLaw::validate takes.
+template <double LossLaw::*Member>
+ScenarioInput law_term(std::string_view json_key, std::string_view label, std::string_view unit,
+                       std::string_view tooltip) {
+  const bool exponent = Member == &LossLaw::alpha || Member == &LossLaw::beta;
+  static const std::string key = "isoflops.ladder.synthetic.law." + std::string(json_key);
+  static const std::string compare = "IsoFLOPs: law " + std::string(label);
+  return ScenarioInput{.key = key,
+                       .section = "isoflops.ladder.synthetic.law",
+                       .json_key = json_key,
+                       .flag = "",
+                       .label = label,
+                       .compare_name = compare,
+                       .unit = unit,
+                       .display_unit = "",
+                       .default_value = kIsoflopsDefaults.synthetic.law.*Member,
+                       .lo = 1e-9,
+                       .hi = exponent ? 2.0 : 1e7,
+                       .slider_lo = exponent ? 0.05 : 10,
+                       .slider_hi = exponent ? 1.5 : 10'000,
+                       .scale = exponent ? InputScale::linear : InputScale::log,
+                       .ladder = exponent ? Ladder::multipleOf(0.001) : Ladder::significant(3),
+                       .decimals = exponent ? 3 : 1,
+                       .tooltip = tooltip,
+                       .get = [](const S& s) { return s.isoflops.synthetic.law.*Member; },
+                       .set = [](S& s, double v) { s.isoflops.synthetic.law.*Member = v; },
+                       .edited = make_law_custom};
+}
+
 }  // namespace
 
 std::span<const ScenarioInput> isoflops_inputs() {
@@ -67,88 +99,14 @@ std::span<const ScenarioInput> isoflops_inputs() {
           .get = [](const S& s) { return static_cast<double>(s.isoflops.synthetic.law.E); },
           .set = [](S& s, double v) { s.isoflops.synthetic.law.E = v; },
           .edited = make_law_custom},
-      ScenarioInput{
-          .key = "isoflops.ladder.synthetic.law.A",
-          .section = "isoflops.ladder.synthetic.law",
-          .json_key = "A",
-          .flag = "",
-          .label = "A",
-          .compare_name = "IsoFLOPs: law A",
-          .unit = "nats/token × parameters^α",
-          .display_unit = "",
-          .default_value = static_cast<double>(kIsoflopsDefaults.synthetic.law.A),
-          .lo = 1e-09,
-          .hi = 10000000.0,
-          .slider_lo = 10,
-          .slider_hi = 10'000,
-          .scale = InputScale::log,
-          .ladder = Ladder::significant(3),
-          .decimals = 1,
-          .tooltip = "Capacity coefficient A: the capacity term is A/N^α (nats/token).",
-          .get = [](const S& s) { return static_cast<double>(s.isoflops.synthetic.law.A); },
-          .set = [](S& s, double v) { s.isoflops.synthetic.law.A = v; },
-          .edited = make_law_custom},
-      ScenarioInput{
-          .key = "isoflops.ladder.synthetic.law.alpha",
-          .section = "isoflops.ladder.synthetic.law",
-          .json_key = "alpha",
-          .flag = "",
-          .label = "α",
-          .compare_name = "IsoFLOPs: law α",
-          .unit = "capacity exponent",
-          .display_unit = "",
-          .default_value = static_cast<double>(kIsoflopsDefaults.synthetic.law.alpha),
-          .lo = 1e-09,
-          .hi = 2.0,
-          .slider_lo = 0.05,
-          .slider_hi = 1.5,
-          .ladder = Ladder::multipleOf(0.001),
-          .decimals = 3,
-          .tooltip = "Capacity exponent α (parameters). N_opt ∝ C^(β/(α+β)).",
-          .get = [](const S& s) { return static_cast<double>(s.isoflops.synthetic.law.alpha); },
-          .set = [](S& s, double v) { s.isoflops.synthetic.law.alpha = v; },
-          .edited = make_law_custom},
-      ScenarioInput{
-          .key = "isoflops.ladder.synthetic.law.B",
-          .section = "isoflops.ladder.synthetic.law",
-          .json_key = "B",
-          .flag = "",
-          .label = "B",
-          .compare_name = "IsoFLOPs: law B",
-          .unit = "nats/token × tokens^β",
-          .display_unit = "",
-          .default_value = static_cast<double>(kIsoflopsDefaults.synthetic.law.B),
-          .lo = 1e-09,
-          .hi = 10000000.0,
-          .slider_lo = 10,
-          .slider_hi = 10'000,
-          .scale = InputScale::log,
-          .ladder = Ladder::significant(3),
-          .decimals = 1,
-          .tooltip = "Data coefficient B: the data term is B/D^β (nats/token).",
-          .get = [](const S& s) { return static_cast<double>(s.isoflops.synthetic.law.B); },
-          .set = [](S& s, double v) { s.isoflops.synthetic.law.B = v; },
-          .edited = make_law_custom},
-      ScenarioInput{
-          .key = "isoflops.ladder.synthetic.law.beta",
-          .section = "isoflops.ladder.synthetic.law",
-          .json_key = "beta",
-          .flag = "",
-          .label = "β",
-          .compare_name = "IsoFLOPs: law β",
-          .unit = "data exponent",
-          .display_unit = "",
-          .default_value = static_cast<double>(kIsoflopsDefaults.synthetic.law.beta),
-          .lo = 1e-09,
-          .hi = 2.0,
-          .slider_lo = 0.05,
-          .slider_hi = 1.5,
-          .ladder = Ladder::multipleOf(0.001),
-          .decimals = 3,
-          .tooltip = "Data exponent β (tokens). D_opt ∝ C^(α/(α+β)).",
-          .get = [](const S& s) { return static_cast<double>(s.isoflops.synthetic.law.beta); },
-          .set = [](S& s, double v) { s.isoflops.synthetic.law.beta = v; },
-          .edited = make_law_custom},
+      law_term<&LossLaw::A>("A", "A", "nats/token × parameters^α",
+                            "Capacity coefficient A: the capacity term is A/N^α (nats/token)."),
+      law_term<&LossLaw::alpha>("alpha", "α", "capacity exponent",
+                                "Capacity exponent α (parameters). N_opt ∝ C^(β/(α+β))."),
+      law_term<&LossLaw::B>("B", "B", "nats/token × tokens^β",
+                            "Data coefficient B: the data term is B/D^β (nats/token)."),
+      law_term<&LossLaw::beta>("beta", "β", "data exponent",
+                               "Data exponent β (tokens). D_opt ∝ C^(α/(α+β))."),
       ScenarioInput{
           .key = "isoflops.ladder.synthetic.budgets",
           .section = "isoflops.ladder.synthetic",

@@ -24,6 +24,20 @@ using S = Scenario;
 
 const RooflineSettings kRooflineDefaults{};
 
+// One unit's seconds of the MFU budget: `Member` of MfuBudgetInputs, 0 – 1e9 s,
+// the slider to 500 s in whole seconds.
+template <double MfuBudgetInputs::*Member>
+ScenarioInput step_seconds(ScenarioInput in) {
+  in.default_value = kRooflineDefaults.mfu.*Member;
+  in.lo = 0;
+  in.hi = 1e9;
+  in.slider_hi = 500;
+  in.ladder = Ladder::multipleOf(1);
+  in.get = [](const S& s) { return s.roofline.mfu.*Member; };
+  in.set = [](S& s, double v) { s.roofline.mfu.*Member = v; };
+  return in;
+}
+
 }  // namespace
 
 std::span<const ScenarioInput> roofline_inputs() {
@@ -225,101 +239,66 @@ std::span<const ScenarioInput> roofline_inputs() {
                                "intensity 2d/6 at bf16. The seed's is 8192.",
                     .get = [](const S& s) { return static_cast<double>(s.roofline.matmul_dim); },
                     .set = [](S& s, double v) { s.roofline.matmul_dim = std::llround(v); }},
-      ScenarioInput{
-          .key = "roofline.mfu_budget.matmul_seconds",
-          .section = "roofline.mfu_budget",
-          .json_key = "matmul_seconds",
-          .flag = "",
-          .label = "Matmul",
-          .compare_name = "Roofline: matmul seconds",
-          .unit = "s",
-          .display_unit = "s",
-          .default_value = static_cast<double>(kRooflineDefaults.mfu.matmul_seconds),
-          .lo = 0,
-          .hi = 1000000000.0,
-          .slider_lo = 1,
-          .slider_hi = 500,
-          .ladder = Ladder::multipleOf(1),
-          .tooltip = "Seconds the matmul units run model matmuls (s). MFU = matmul ÷ (matmul + "
-                     "vector + memory + comms + optimizer).",
-          .get = [](const S& s) { return static_cast<double>(s.roofline.mfu.matmul_seconds); },
-          .set = [](S& s, double v) { s.roofline.mfu.matmul_seconds = v; }},
-      ScenarioInput{
-          .key = "roofline.mfu_budget.vector_seconds",
-          .section = "roofline.mfu_budget",
-          .json_key = "vector_seconds",
-          .flag = "",
-          .label = "Vector",
-          .compare_name = "Roofline: vector seconds",
-          .unit = "s",
-          .display_unit = "s",
-          .default_value = static_cast<double>(kRooflineDefaults.mfu.vector_seconds),
-          .lo = 0,
-          .hi = 1000000000.0,
-          .slider_lo = 0,
-          .slider_hi = 500,
-          .ladder = Ladder::multipleOf(1),
-          .tooltip = "Seconds of vector work: norms, softmax (s). MFU = matmul ÷ (matmul + vector "
-                     "+ memory + comms + optimizer).",
-          .get = [](const S& s) { return static_cast<double>(s.roofline.mfu.vector_seconds); },
-          .set = [](S& s, double v) { s.roofline.mfu.vector_seconds = v; }},
-      ScenarioInput{
-          .key = "roofline.mfu_budget.memory_seconds",
-          .section = "roofline.mfu_budget",
-          .json_key = "memory_seconds",
-          .flag = "",
-          .label = "Memory",
-          .compare_name = "Roofline: memory seconds",
-          .unit = "s",
-          .display_unit = "s",
-          .default_value = static_cast<double>(kRooflineDefaults.mfu.memory_seconds),
-          .lo = 0,
-          .hi = 1000000000.0,
-          .slider_lo = 0,
-          .slider_hi = 500,
-          .ladder = Ladder::multipleOf(1),
-          .tooltip = "Seconds moving activations, not overlapped (s). MFU = matmul ÷ (matmul + "
-                     "vector + memory + comms + optimizer).",
-          .get = [](const S& s) { return static_cast<double>(s.roofline.mfu.memory_seconds); },
-          .set = [](S& s, double v) { s.roofline.mfu.memory_seconds = v; }},
-      ScenarioInput{
-          .key = "roofline.mfu_budget.comms_seconds",
-          .section = "roofline.mfu_budget",
-          .json_key = "comms_seconds",
-          .flag = "",
-          .label = "Comms",
-          .compare_name = "Roofline: comms seconds",
-          .unit = "s",
-          .display_unit = "s",
-          .default_value = static_cast<double>(kRooflineDefaults.mfu.comms_seconds),
-          .lo = 0,
-          .hi = 1000000000.0,
-          .slider_lo = 0,
-          .slider_hi = 500,
-          .ladder = Ladder::multipleOf(1),
-          .tooltip = "Seconds in exposed collectives (s). MFU = matmul ÷ (matmul + vector + memory "
-                     "+ comms + optimizer).",
-          .get = [](const S& s) { return static_cast<double>(s.roofline.mfu.comms_seconds); },
-          .set = [](S& s, double v) { s.roofline.mfu.comms_seconds = v; }},
-      ScenarioInput{
-          .key = "roofline.mfu_budget.optimizer_seconds",
-          .section = "roofline.mfu_budget",
-          .json_key = "optimizer_seconds",
-          .flag = "",
-          .label = "Optimizer",
-          .compare_name = "Roofline: optimizer seconds",
-          .unit = "s",
-          .display_unit = "s",
-          .default_value = static_cast<double>(kRooflineDefaults.mfu.optimizer_seconds),
-          .lo = 0,
-          .hi = 1000000000.0,
-          .slider_lo = 0,
-          .slider_hi = 500,
-          .ladder = Ladder::multipleOf(1),
-          .tooltip = "Seconds in the optimizer step (s). MFU = matmul ÷ (matmul + vector + memory "
-                     "+ comms + optimizer).",
-          .get = [](const S& s) { return static_cast<double>(s.roofline.mfu.optimizer_seconds); },
-          .set = [](S& s, double v) { s.roofline.mfu.optimizer_seconds = v; }},
+      step_seconds<&MfuBudgetInputs::matmul_seconds>(
+          {.key = "roofline.mfu_budget.matmul_seconds",
+           .section = "roofline.mfu_budget",
+           .json_key = "matmul_seconds",
+           .flag = "",
+           .label = "Matmul",
+           .compare_name = "Roofline: matmul seconds",
+           .unit = "s",
+           .display_unit = "s",
+           .slider_lo = 1,
+           .tooltip = "Seconds the matmul units run model matmuls (s). MFU = matmul ÷ (matmul + "
+                      "vector + memory + comms + optimizer)."}),
+      step_seconds<&MfuBudgetInputs::vector_seconds>(
+          {.key = "roofline.mfu_budget.vector_seconds",
+           .section = "roofline.mfu_budget",
+           .json_key = "vector_seconds",
+           .flag = "",
+           .label = "Vector",
+           .compare_name = "Roofline: vector seconds",
+           .unit = "s",
+           .display_unit = "s",
+           .slider_lo = 0,
+           .tooltip = "Seconds of vector work: norms, softmax (s). MFU = matmul ÷ (matmul + vector "
+                      "+ memory + comms + optimizer)."}),
+      step_seconds<&MfuBudgetInputs::memory_seconds>(
+          {.key = "roofline.mfu_budget.memory_seconds",
+           .section = "roofline.mfu_budget",
+           .json_key = "memory_seconds",
+           .flag = "",
+           .label = "Memory",
+           .compare_name = "Roofline: memory seconds",
+           .unit = "s",
+           .display_unit = "s",
+           .slider_lo = 0,
+           .tooltip = "Seconds moving activations, not overlapped (s). MFU = matmul ÷ (matmul + "
+                      "vector + memory + comms + optimizer)."}),
+      step_seconds<&MfuBudgetInputs::comms_seconds>(
+          {.key = "roofline.mfu_budget.comms_seconds",
+           .section = "roofline.mfu_budget",
+           .json_key = "comms_seconds",
+           .flag = "",
+           .label = "Comms",
+           .compare_name = "Roofline: comms seconds",
+           .unit = "s",
+           .display_unit = "s",
+           .slider_lo = 0,
+           .tooltip = "Seconds in exposed collectives (s). MFU = matmul ÷ (matmul + vector + "
+                      "memory + comms + optimizer)."}),
+      step_seconds<&MfuBudgetInputs::optimizer_seconds>(
+          {.key = "roofline.mfu_budget.optimizer_seconds",
+           .section = "roofline.mfu_budget",
+           .json_key = "optimizer_seconds",
+           .flag = "",
+           .label = "Optimizer",
+           .compare_name = "Roofline: optimizer seconds",
+           .unit = "s",
+           .display_unit = "s",
+           .slider_lo = 0,
+           .tooltip = "Seconds in the optimizer step (s). MFU = matmul ÷ (matmul + vector + memory "
+                      "+ comms + optimizer)."}),
       ScenarioInput{.key = "roofline.recompute",
                     .section = "roofline",
                     .json_key = "recompute",
