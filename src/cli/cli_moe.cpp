@@ -40,28 +40,22 @@ int run_collapse_cmd(Args& a) {
   if (const auto path = a.value("--scenario")) return run_collapse_scenario(a, *path);
   const bool json = a.flag("--json");
   // The router's numbers take what the MoE panel and the scenario file take
-  // (inputs.h), under this command's names; their defaults are the toy's.
+  // (inputs.h), under this command's names, with the panel's defaults.
   CollapseParams p;
-  auto count_or = [&a](std::string_view key, std::string_view flag, std::int64_t fallback) {
-    return a.optional_count_input(key, flag).value_or(fallback);
-  };
-  auto real_or = [&a](std::string_view key, std::string_view flag, double fallback) {
-    return a.optional_input(key, flag).value_or(fallback);
-  };
-  p.n_experts = count_or("moe.experts", "--experts", p.n_experts);
-  p.top_k = count_or("moe.top_k", "--top-k", p.top_k);
+  p.n_experts = a.count_input("moe.experts", "--experts");
+  p.top_k = a.count_input("moe.top_k", "--top-k");
   if (p.top_k > p.n_experts)
     throw UsageError("--top-k must be at most --experts (" + std::to_string(p.n_experts) +
                      "); got " + std::to_string(p.top_k));
-  p.aux_weight = real_or("moe.aux_weight", "--aux", p.aux_weight);
-  p.z_weight = real_or("moe.z_weight", "--z", p.z_weight);
-  p.capacity_factor = real_or("moe.capacity_factor", "--capacity-factor", p.capacity_factor);
-  p.tokens_per_batch = count_or("moe.tokens_per_batch", "--tokens", p.tokens_per_batch);
-  p.learning_rate = real_or("moe.learning_rate", "--lr", p.learning_rate);
+  p.aux_weight = a.input("moe.aux_weight", "--aux");
+  p.z_weight = a.input("moe.z_weight", "--z");
+  p.capacity_factor = a.input("moe.capacity_factor", "--capacity-factor");
+  p.tokens_per_batch = a.count_input("moe.tokens_per_batch", "--tokens");
+  p.learning_rate = a.input("moe.learning_rate", "--lr");
   p.shared_expert = a.flag("--shared-expert");
   p.renormalize = !a.flag("--raw-gates");
   const std::int64_t steps = a.integer("--steps", 600, 1, 1'000'000, "router steps");
-  p.seed = static_cast<std::uint64_t>(count_or("moe.seed", "--seed", 0));
+  p.seed = static_cast<std::uint64_t>(a.count_input("moe.seed", "--seed"));
   const double max_seconds = a.real("--max-seconds", 0, 0, 1e7, "s (0: no limit)");
   a.finish();
   const double work = static_cast<double>(steps) * static_cast<double>(p.tokens_per_batch) *

@@ -51,8 +51,7 @@ std::span<const ScenarioInput> roofline_inputs() {
           .compare_name = "Roofline: TTFT bound",
           .unit = "s",
           .display_unit = "s",
-          .default_value =
-              static_cast<double>(kRooflineDefaults.serving_layout.ttft_budget_seconds),
+          .default_value = kRooflineDefaults.serving_layout.ttft_budget_seconds,
           .lo = 0,
           .hi = 1000000.0,
           .slider_lo = 0,
@@ -62,10 +61,7 @@ std::span<const ScenarioInput> roofline_inputs() {
           .tooltip = "Time to first token the layout search must meet (seconds); 0: not bounded. "
                      "Disaggregation needs TTFT and TPOT.",
           .special_text = "not bounded",
-          .get =
-              [](const S& s) {
-                return static_cast<double>(s.roofline.serving_layout.ttft_budget_seconds);
-              },
+          .get = [](const S& s) { return s.roofline.serving_layout.ttft_budget_seconds; },
           .set = [](S& s, double v) { s.roofline.serving_layout.ttft_budget_seconds = v; }},
       ScenarioInput{
           .key = "roofline.serving_layout.tpot_budget_seconds",
@@ -76,8 +72,7 @@ std::span<const ScenarioInput> roofline_inputs() {
           .compare_name = "Roofline: TPOT bound",
           .unit = "s",
           .display_unit = "ms",
-          .default_value =
-              static_cast<double>(kRooflineDefaults.serving_layout.tpot_budget_seconds),
+          .default_value = kRooflineDefaults.serving_layout.tpot_budget_seconds,
           .lo = 0,
           .hi = 1000000.0,
           .slider_lo = 0,
@@ -86,10 +81,7 @@ std::span<const ScenarioInput> roofline_inputs() {
           .display_factor = 1000,
           .tooltip = "Time per output token the layout search must meet (ms); 0: not bounded.",
           .special_text = "not bounded",
-          .get =
-              [](const S& s) {
-                return static_cast<double>(s.roofline.serving_layout.tpot_budget_seconds);
-              },
+          .get = [](const S& s) { return s.roofline.serving_layout.tpot_budget_seconds; },
           .set = [](S& s, double v) { s.roofline.serving_layout.tpot_budget_seconds = v; }},
       ScenarioInput{
           .key = "roofline.serving_layout.search_max_chips",
@@ -124,8 +116,7 @@ std::span<const ScenarioInput> roofline_inputs() {
           .compare_name = "Roofline: traffic",
           .unit = "tokens per day",
           .display_unit = "/day",
-          .default_value =
-              static_cast<double>(kRooflineDefaults.serving_layout.generated_tokens_per_day),
+          .default_value = kRooflineDefaults.serving_layout.generated_tokens_per_day,
           .lo = 1,
           .hi = 1e+18,
           .slider_lo = 1000000.0,
@@ -135,10 +126,7 @@ std::span<const ScenarioInput> roofline_inputs() {
           .scientific = true,
           .tooltip = "Generated tokens per day the pools are sized for (tokens/day); the prefill "
                      "and decode pools are sized for it when the layout is disaggregated.",
-          .get =
-              [](const S& s) {
-                return static_cast<double>(s.roofline.serving_layout.generated_tokens_per_day);
-              },
+          .get = [](const S& s) { return s.roofline.serving_layout.generated_tokens_per_day; },
           .set = [](S& s, double v) { s.roofline.serving_layout.generated_tokens_per_day = v; }},
       ScenarioInput{.key = "roofline.prefill_mfu",
                     .section = "roofline",
@@ -148,7 +136,7 @@ std::span<const ScenarioInput> roofline_inputs() {
                     .compare_name = "Roofline: prefill MFU",
                     .unit = "fraction of peak",
                     .display_unit = "%",
-                    .default_value = static_cast<double>(kRooflineDefaults.prefill_mfu),
+                    .default_value = kRooflineDefaults.prefill_mfu,
                     .lo = 0.001,
                     .hi = 1,
                     .slider_lo = 0.05,
@@ -157,7 +145,7 @@ std::span<const ScenarioInput> roofline_inputs() {
                     .display_factor = 100,
                     .tooltip = "Fraction of peak FLOP/s prefill achieves. The talk assumes 100 %; "
                                "40–60 % is realistic.",
-                    .get = [](const S& s) { return static_cast<double>(s.roofline.prefill_mfu); },
+                    .get = [](const S& s) { return s.roofline.prefill_mfu; },
                     .set = [](S& s, double v) { s.roofline.prefill_mfu = v; }},
       ScenarioInput{
           .key = "roofline.bandwidth_efficiency",
@@ -168,7 +156,7 @@ std::span<const ScenarioInput> roofline_inputs() {
           .compare_name = "Roofline: decode bandwidth efficiency",
           .unit = "fraction of HBM bandwidth",
           .display_unit = "%",
-          .default_value = static_cast<double>(kRooflineDefaults.bandwidth_efficiency),
+          .default_value = kRooflineDefaults.bandwidth_efficiency,
           .lo = 0.001,
           .hi = 1,
           .slider_lo = 0.05,
@@ -176,7 +164,7 @@ std::span<const ScenarioInput> roofline_inputs() {
           .ladder = Ladder::multipleOf(0.01),
           .display_factor = 100,
           .tooltip = "Fraction of HBM bandwidth a decode step achieves: decode s ∝ 1 ÷ this.",
-          .get = [](const S& s) { return static_cast<double>(s.roofline.bandwidth_efficiency); },
+          .get = [](const S& s) { return s.roofline.bandwidth_efficiency; },
           .set = [](S& s, double v) { s.roofline.bandwidth_efficiency = v; }},
       ScenarioInput{
           .key = "roofline.step_floor_seconds",
@@ -187,7 +175,7 @@ std::span<const ScenarioInput> roofline_inputs() {
           .compare_name = "Roofline: decode step floor",
           .unit = "s per decode step",
           .display_unit = "ms",
-          .default_value = static_cast<double>(kRooflineDefaults.step_floor_seconds),
+          .default_value = kRooflineDefaults.step_floor_seconds,
           .lo = 0,
           .hi = 1000.0,
           .slider_lo = 0,
@@ -197,7 +185,7 @@ std::span<const ScenarioInput> roofline_inputs() {
           .display_factor = 1000,
           .tooltip = "Serial time per decode step more chips cannot shrink (ms): kernel launches, "
                      "collective hops, sampling. 0 in the seed's napkin.",
-          .get = [](const S& s) { return static_cast<double>(s.roofline.step_floor_seconds); },
+          .get = [](const S& s) { return s.roofline.step_floor_seconds; },
           .set = [](S& s, double v) { s.roofline.step_floor_seconds = v; }},
       ScenarioInput{.key = "roofline.max_chips",
                     .section = "roofline",
@@ -307,7 +295,7 @@ std::span<const ScenarioInput> roofline_inputs() {
                     .compare_name = "Roofline: recompute factor",
                     .unit = "hardware FLOPs per model FLOP",
                     .display_unit = "×",
-                    .default_value = static_cast<double>(kRooflineDefaults.recompute),
+                    .default_value = kRooflineDefaults.recompute,
                     .lo = 1,
                     .hi = 10,
                     .slider_lo = 1.0,
@@ -316,7 +304,7 @@ std::span<const ScenarioInput> roofline_inputs() {
                     .decimals = 2,
                     .tooltip = "Hardware FLOPs per model FLOP: 8/6 ≈ 1.33 with full activation "
                                "checkpointing, 1 without. HFU = MFU × this.",
-                    .get = [](const S& s) { return static_cast<double>(s.roofline.recompute); },
+                    .get = [](const S& s) { return s.roofline.recompute; },
                     .set = [](S& s, double v) { s.roofline.recompute = v; }},
       ScenarioInput{
           .key = "roofline.per_layer_serial_seconds",
@@ -327,7 +315,7 @@ std::span<const ScenarioInput> roofline_inputs() {
           .compare_name = "Roofline: per-layer serial cost",
           .unit = "s per layer per step",
           .display_unit = "µs",
-          .default_value = static_cast<double>(kRooflineDefaults.per_layer_serial_seconds),
+          .default_value = kRooflineDefaults.per_layer_serial_seconds,
           .lo = 0,
           .hi = 1,
           .slider_lo = 0,
@@ -336,8 +324,7 @@ std::span<const ScenarioInput> roofline_inputs() {
           .display_factor = 1e6,
           .tooltip = "Serial launch/sync time per layer per decode step (µs): deeper models pay it "
                      "L times per token.",
-          .get =
-              [](const S& s) { return static_cast<double>(s.roofline.per_layer_serial_seconds); },
+          .get = [](const S& s) { return s.roofline.per_layer_serial_seconds; },
           .set = [](S& s, double v) { s.roofline.per_layer_serial_seconds = v; }},
 
   };
