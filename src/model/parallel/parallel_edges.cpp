@@ -89,18 +89,17 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
   // In bf16 under FP8 training: Megatron's output layer is not a Transformer
   // Engine module, and DeepSeek-V3 keeps the output head in bf16 (§3.3.1).
   const WeightGemm out = weight_gemm(c.bf16_rates, n, v_r, s.d_model);
-  // Final norm; the vocabulary-parallel cross-entropy in fp32 (max, exp-sum,
-  // loss: reads the logits and writes fp32 softmax; backward writes the
-  // gradient).
-  // Eager: the logits cast to fp32 first (2 read, 4 written), and
-  // F.cross_entropy's log-softmax and its backward in separate passes; under
-  // DTensor's loss_parallel each of their steps is a pass of its own (cast 6,
-  // max 4, shift 8, exp 8, sum 4, result 8; zeros 4, exp 8, sum 12, product
-  // 8, cast 6).
+  // Final norm; the vocabulary-parallel cross-entropy as the software runs it
+  // (LossKernel). Eager: the logits cast to fp32 first (2 read, 4 written),
+  // and F.cross_entropy's log-softmax and its backward in separate passes;
+  // under DTensor's loss_parallel each of their steps is a pass of its own
+  // (cast 6, max 4, shift 8, exp 8, sum 4, result 8; zeros 4, exp 8, sum 12,
+  // product 8, cast 6).
   const bool eager = job.software.eager_loss;
   const bool dtensor = eager && t > 1 && job.software.dtensor_loss_parallel;
-  const double fwd_loss_bytes = dtensor ? 38 : eager ? 14 : 10;
-  const double bwd_loss_bytes = dtensor ? 38 : eager ? 22 : 6;
+  const LossBytes kernel = loss_bytes(job.software.loss_kernel);
+  const double fwd_loss_bytes = dtensor ? 38 : eager ? 14 : kernel.forward_per_logit;
+  const double bwd_loss_bytes = dtensor ? 38 : eager ? 22 : kernel.backward_per_logit;
   e.fwd_compute = out.fwd + streaming_seconds(c.rates, 4.0 * nt * H + fwd_loss_bytes * logits);
   e.bwd_compute = out.bwd() + streaming_seconds(c.rates, 6.0 * nt * H + bwd_loss_bytes * logits +
                                                              unfused_accumulation_bytes(c, L) *
@@ -113,8 +112,9 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
   // The final norm's input and output (its output gathered whole where the
   // output layer saves its input as DTensor's ColwiseParallel does).
   const double norm_out_div = job.software.tp_saves_gathered_inputs ? 1.0 : rep_div;
-  e.activation_bytes = static_cast<std::int64_t>(
-      std::ceil(2.0 * nd * H / rep_div + 2.0 * nd * H / norm_out_div + 4.0 * logits));
+  e.activation_bytes =
+      static_cast<std::int64_t>(std::ceil(2.0 * nd * H / rep_div + 2.0 * nd * H / norm_out_div +
+                                          (eager ? 4.0 : kernel.kept_per_logit) * logits));
   if (eager) {
     e.transient_bytes = static_cast<std::int64_t>(std::ceil((dtensor ? 12.0 : 8.0) * logits));
     // PyTorch's caching allocator places a tensor in one free block. The

@@ -28,6 +28,11 @@ constexpr std::array<Named<Fp8Recipe>, 3> kFp8Recipes{{{Fp8Recipe::delayed, "del
 constexpr std::array<Named<PipeSchedule>, 3> kPipeSchedules{{{PipeSchedule::one_f_one_b, "1f1b"},
                                                              {PipeSchedule::zb_h1, "zb-h1"},
                                                              {PipeSchedule::dualpipe, "dualpipe"}}};
+constexpr std::array<Named<LossKernel>, 4> kLossKernels{
+    {{LossKernel::megatron, "megatron"},
+     {LossKernel::megatron_fused, "megatron-fused"},
+     {LossKernel::te, "te"},
+     {LossKernel::compiled, "compiled"}}};
 constexpr std::array<Named<EpDispatch>, 2> kEpDispatches{
     {{EpDispatch::all_to_all, "alltoall"}, {EpDispatch::deduplicated, "flex"}}};
 
@@ -51,6 +56,17 @@ std::string_view to_string(TpOverlap o) { return name_in(kTpOverlaps, o); }
 std::string_view to_string(Fp8Recipe r) { return name_in(kFp8Recipes, r); }
 std::string_view to_string(PipeSchedule s) { return name_in(kPipeSchedules, s); }
 std::string_view to_string(EpDispatch d) { return name_in(kEpDispatches, d); }
+std::string_view to_string(LossKernel k) { return name_in(kLossKernels, k); }
+
+LossBytes loss_bytes(LossKernel k) {
+  switch (k) {
+    case LossKernel::megatron: return {38, 14};
+    case LossKernel::megatron_fused: return {22, 6};
+    case LossKernel::te: return {6, 4, 2};
+    case LossKernel::compiled: return {10, 6};
+  }
+  return {38, 14};
+}
 
 EpDispatch ep_dispatch_by_name(std::string_view name) {
   return value_in(kEpDispatches, name, "ep-dispatch");
@@ -198,6 +214,7 @@ TrainingSoftware fsdp(bool compiled) {
   // compile.components defaults to ["model", "loss"] (torchtitan
   // config/configs.py, CompileConfig): with compile the loss is compiled too.
   s.eager_loss = !compiled;
+  s.loss_kernel = LossKernel::compiled;
   // torchtitan's TP plan: SequenceParallel norms, PrepareModuleInput to
   // Replicate before the attention and the feed-forward, ColwiseParallel on
   // the output layer (models/llama3/infra/parallelize.py).
@@ -313,6 +330,11 @@ TrainingSoftware megatron_core_fp8() {
   s.fp8_matmuls = true;
   s.fp8_recipe = Fp8Recipe::tensorwise;
   s.fp8_bf16_edge_layers = 1;
+  // Megatron Bridge's performance scripts set cross_entropy_fusion_impl "te"
+  // over recipes that turn cross_entropy_loss_fusion on
+  // (scripts/performance/utils/overrides.py; the per-model configurations
+  // before November 2025 the same).
+  s.loss_kernel = LossKernel::te;
   // The Llama 3.1 405B recipe splits the pipeline with the embedding and the
   // loss counted as layers; the 70B recipe's explicit layout
   // ("Et*2|(t*2|)*34,t*3|(t*2|)*3,tL") lightens the last chunk the same way.
@@ -327,8 +349,8 @@ const std::array kSoftware{
                    "modern, with forward TP collectives pipelined with their GEMMs too"},
     SoftwarePreset{"megatron-core-fp8", megatron_core_fp8(),
                    "tp-overlap with FP8 GEMMs, per-tensor current scaling, the first and last "
-                   "layer in bf16, embedding and loss counted in the pipeline split (Megatron "
-                   "Bridge / NeMo recipes)"},
+                   "layer in bf16, embedding and loss counted in the pipeline split, Transformer "
+                   "Engine's fused cross-entropy (Megatron Bridge / NeMo recipes)"},
     SoftwarePreset{"nemo-1.0", nemo_1(),
                    "NeMo 1.0 (NeMo Framework Launcher, to 24.07): modern, with Apex's "
                    "distributed Adam, whose fp32 master is kept as the 16 bits the bf16 weight "
@@ -421,6 +443,8 @@ std::vector<std::string> software_changes(const TrainingSoftware& base,
     out.push_back(std::string(to_string(run.pipe_schedule)) + " schedule");
   if (run.eager_loss != base.eager_loss)
     out.emplace_back(run.eager_loss ? "eager fp32 loss" : "fused loss");
+  if (!run.eager_loss && run.loss_kernel != base.loss_kernel)
+    out.push_back(std::string(to_string(run.loss_kernel)) + " cross-entropy");
   if (run.zero3_root_gathered != base.zero3_root_gathered)
     out.emplace_back(run.zero3_root_gathered ? "FSDP root kept gathered" : "FSDP root resharded");
   if (run.pipeline_keeps_outputs != base.pipeline_keeps_outputs)

@@ -37,6 +37,41 @@ enum class Fp8Recipe {
 };
 std::string_view to_string(Fp8Recipe r);
 
+// The vocabulary-parallel cross-entropy where the loss is not eager PyTorch's
+// (TrainingSoftware::eager_loss), by the passes it makes over the logits
+// (bytes per logit on this rank, forward / backward):
+enum class LossKernel {
+  // Megatron's vocab_parallel_cross_entropy on the logits cast to fp32 (its
+  // GPT models' output.float() unless fp16_lm_cross_entropy; Megatron Core's
+  // cross_entropy_loss_fusion off, its default): the cast (2 read, 4 written),
+  // max (4), subtract, exp and divide in place (8 each), sum (4): 38; the
+  // backward's product in place (8) and the cast back (6): 14.
+  megatron,
+  // Megatron Core's cross_entropy_loss_fusion with the "native" kernels
+  // (megatron/core/fusions/fused_cross_entropy.py, jit_fuser): the cast with
+  // the max (6), subtract-exp-sum (8), divide (8): 22; the backward's product
+  // and cast in one kernel (6).
+  megatron_fused,
+  // Transformer Engine's parallel_cross_entropy (Megatron Core's
+  // cross_entropy_fusion_impl "te"): an online-softmax pass over the bf16
+  // logits (2), then one that writes the gradient over them in place (4): 6;
+  // the backward scales it by the per-token loss gradient (4). The gradient
+  // is kept in the logits' 2 bytes (Transformer Engine before July 2026,
+  // which writes it in fp32).
+  te,
+  // One compiled kernel each way (torch.compile): the bf16 logits read and
+  // the fp32 softmax written and read for the loss (10); the backward reads it
+  // and writes the bf16 gradient (6).
+  compiled,
+};
+std::string_view to_string(LossKernel k);
+struct LossBytes {
+  double forward_per_logit = 0;
+  double backward_per_logit = 0;
+  double kept_per_logit = 4;  // for the backward: the fp32 softmax, or the gradient
+};
+LossBytes loss_bytes(LossKernel k);
+
 // The pipeline schedule. 1F1B (interleaved when vpp > 1; Narayanan et al.
 // 2021) pays (p − 1) stage times of fill and drain. zb-h1 (Qi et al., "Zero
 // Bubble Pipeline Parallelism", ICLR 2024, §3.1) splits the backward into the
@@ -192,6 +227,8 @@ struct TrainingSoftware {
   // leaving (autograd frees the saved output after the node runs), 8 bytes
   // per logit above the 4 a fused, in-place vocabulary-parallel loss keeps.
   bool eager_loss = false;
+  // The loss's kernels where it is not eager.
+  LossKernel loss_kernel = LossKernel::megatron;
   // With TP, the eager loss as DTensor's loss_parallel runs it (torch.
   // distributed.tensor.parallel.loss: _log_softmax and _nll_loss_and_log_
   // softmax_backward): the vocabulary-sharded log-softmax and its backward

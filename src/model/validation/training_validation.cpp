@@ -396,8 +396,8 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
       "FP8",
       "held out (no constant set from these rows); software nemo-1.0 (Apex's distributed Adam) "
       "with Transformer Engine's delayed scaling and every layer in FP8 (the recipe of the "
-      "time); userbuffers TP overlap, recomputation and the optimizer's dtypes as the "
-      "launcher's configuration of each model set them",
+      "time); userbuffers TP overlap, recomputation, the optimizer's dtypes and the "
+      "cross-entropy fusion as the launcher's configuration of each model set them",
       {}};
   const std::string file = "nemo/h100_pretraining_24_07.csv";
   const CsvText csv(text, file);
@@ -405,6 +405,7 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
                     overlap = csv.column("tp_comm_overlap"), recompute = csv.column("recompute"),
                     optimizer_dtype = csv.column("optimizer_dtype"),
                     grad_dtype = csv.column("grad_sync_dtype"),
+                    loss_fusion = csv.column("cross_entropy_loss_fusion"),
                     tokens = csv.column("tokens_per_s_per_gpu");
   const SummaryLayout summary(csv);
   for (std::size_t r = 0; r < csv.size(); ++r) {
@@ -432,6 +433,10 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
     const bool bf16_states = csv.at(r, optimizer_dtype) == "bf16";
     if (bf16_states) j.software.optimizer_bytes_per_param = 4;
     j.software.fp32_grads = csv.at(r, grad_dtype) != "bf16";
+    // The model's cross_entropy_loss_fusion: Megatron Core's native fused
+    // kernels, else its unfused loss (the preset's).
+    const bool fused_loss = csv.at(r, loss_fusion) == "yes";
+    if (fused_loss) j.software.loss_kernel = LossKernel::megatron_fused;
     l.zero = 1;  // the distributed optimizer
     l.recompute =
         csv.at(r, recompute) == "selective" ? Checkpointing::selective : Checkpointing::none;
@@ -440,7 +445,8 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
     set.rows.push_back({csv.at(r, container) + ": " + layout_label(csv.at(r, model), l, j.n_chips),
                         res.tokens_per_second_per_chip, csv.real(r, tokens),
                         std::string("nemo-1.0 FP8") + (ub ? ", userbuffers TP overlap" : "") +
-                            (bf16_states ? ", bf16 optimizer and gradients" : "")});
+                            (bf16_states ? ", bf16 optimizer and gradients" : "") +
+                            (fused_loss ? ", fused cross-entropy" : "")});
   }
   return set;
 }
