@@ -345,7 +345,6 @@ void roofline_from_json(const Reader& r, RooflineSettings& s) {
       s.overlays.push_back(name);
     }
   }
-  r.integer("tile", s.tile, 1, 65'536);
   const Reader sl(r.object("serving_layout"), r.prefix() + "serving_layout.", r.source());
   sl.integer("tp", s.serving_layout.tp, 0, 1 << 20);
   sl.integer("pp", s.serving_layout.pp, 0, 1 << 20);
@@ -496,7 +495,7 @@ void settings_from_json(const Reader& top, Scenario& s) {
   moe_from_json(Reader(top.object("moe"), "moe.", src), s);
   const Reader roofline(top.object("roofline"), "roofline.", src);
   // The panel's numbers and its layout tab's are registered inputs (inputs.h);
-  // its overlays, tile and choices are read here.
+  // its overlays and choices are read here.
   roofline_from_json(roofline, s.roofline);
   roofline.inputs(s);
   Reader(roofline.object("mfu_budget"), "roofline.mfu_budget.", src).inputs(s);

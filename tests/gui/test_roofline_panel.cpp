@@ -9,6 +9,8 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
+#include <QLabel>
 #include <QRegularExpression>
 #include <QSlider>
 #include <QStyle>
@@ -23,9 +25,11 @@
 #include "SliderSpin.h"
 #include "format.h"
 #include "framework_config.h"
+#include "gui_test_util.h"
 #include "hardware.h"
 #include "roofline/RooflinePanel.h"
 #include "roofline_view.h"
+#include "scenario_json.h"
 #include "shell/MainWindow.h"
 #include "validate.h"
 
@@ -205,7 +209,7 @@ TEST(RooflinePanel, AControlChangeIsOneUndoStepAndRoundTripsSaveOpen) {  // issu
     press(p->control(QStringLiteral("step_floor"))->slider(), Qt::Key_PageUp);
     EXPECT_EQ(w.model()->undoStack()->count(), steps + 1);
     press(p->control(QStringLiteral("comms_s"))->slider(), Qt::Key_End);
-    pick(p->combo(QStringLiteral("tile")), Qt::Key_Home);
+    press(p->control(QStringLiteral("tile"))->slider(), Qt::Key_Home);
     pick(p->combo(QStringLiteral("kv_precision")), Qt::Key_End);
     pick(p->combo(QStringLiteral("engine")), Qt::Key_End);  // the last preset: jetstream
     QCheckBox* comm = p->controls().communication;
@@ -217,7 +221,7 @@ TEST(RooflinePanel, AControlChangeIsOneUndoStepAndRoundTripsSaveOpen) {  // issu
     const RooflineSettings& r = w.model()->scenario().roofline;
     EXPECT_GT(r.step_floor_seconds, 0);
     EXPECT_EQ(r.mfu.comms_seconds, 500);
-    EXPECT_EQ(r.tile, 32);
+    EXPECT_EQ(r.tile, 8);
     EXPECT_FALSE(r.serving_layout.communication);
     EXPECT_EQ(r.overlays, std::vector<std::string>{"TPU v5e"});
     EXPECT_EQ(w.model()->scenario().serving.kv_dtype, Dtype::int4);
@@ -231,12 +235,12 @@ TEST(RooflinePanel, AControlChangeIsOneUndoStepAndRoundTripsSaveOpen) {  // issu
   RooflinePanel* p = w.panel<RooflinePanel>();
   const RooflineSettings& r = w.model()->scenario().roofline;
   EXPECT_EQ(r.mfu.comms_seconds, 500);
-  EXPECT_EQ(r.tile, 32);
+  EXPECT_EQ(r.tile, 8);
   EXPECT_FALSE(r.serving_layout.communication);
   EXPECT_FALSE(p->controls().communication->isChecked());
   EXPECT_TRUE(p->overlayBox(QStringLiteral("TPU v5e"))->isChecked());
   EXPECT_EQ(p->control(QStringLiteral("comms_s"))->value(), 500);
-  EXPECT_EQ(p->combo(QStringLiteral("tile"))->currentText(), QStringLiteral("32"));
+  EXPECT_EQ(p->control(QStringLiteral("tile"))->value(), 8);
   EXPECT_EQ(w.model()->scenario().serving.kv_dtype, Dtype::int4);
   EXPECT_EQ(w.model()->scenario().serving.engine, "jetstream");
   EXPECT_EQ(p->combo(QStringLiteral("engine"))->currentText(), QStringLiteral("jetstream"));
@@ -558,4 +562,30 @@ TEST(RooflinePanel, ServingFrontierPlotsTheModelsFrontier) {
     note = note || (t->text().contains(QStringLiteral("requests/s")) &&
                     t->text().contains(QStringLiteral("vllm")));
   EXPECT_TRUE(note);
+}
+
+// The tile side is a registered count: any side a file or a person gives
+// (1 – 65,536 elements) is shown and used as given, not snapped to a list.
+TEST(RooflinePanel, TheTileSideTakesAnySideAndShowsIt) {
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("tile.napkin.json"));
+  Scenario s;
+  s.roofline.tile = 100;
+  {
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray::fromStdString(scenario_to_json(s)));
+  }
+  MainWindow w(MainWindow::Session::fresh);
+  ASSERT_TRUE(w.openFile(path));
+  w.showPanel(QStringLiteral("roofline"));
+  RooflinePanel* p = w.panel<RooflinePanel>();
+  p->subTabs()->setCurrentIndex(RooflinePanel::kCodesignTab);
+  EXPECT_EQ(p->control(QStringLiteral("tile"))->value(), 100);
+  const QLabel* note = p->findChild<QLabel*>(QStringLiteral("tile_note"));
+  ASSERT_NE(note, nullptr);
+  EXPECT_TRUE(note->text().contains(QStringLiteral("100-wide tile"))) << note->text().toStdString();
+  typeInto(p->control(QStringLiteral("tile")), QStringLiteral("96"));
+  EXPECT_EQ(w.model()->scenario().roofline.tile, 96);
+  EXPECT_TRUE(note->text().contains(QStringLiteral("96-wide tile")));
 }

@@ -284,19 +284,7 @@ void Declarer::mfuBudget() {
 
 void Declarer::codesign() {
   col->group(tr("Co-design"));
-  c.tile = col->combo(
-      {.key = QStringLiteral("tile"),
-       .label = tr("Tile side"),
-       .tooltip = tr("Matmul tile side (elements): a dimension is padded up to a multiple; "
-                     "efficiency = dim ÷ padded dim."),
-       .items = {{QStringLiteral("32"), 32},
-                 {QStringLiteral("64"), 64},
-                 {QStringLiteral("128"), 128},
-                 {QStringLiteral("256"), 256}}},
-      scenarioBinding<QVariant>(
-          m, kTile, tr("tile side"),
-          [](const S& s) { return QVariant(static_cast<int>(s.roofline.tile)); },
-          [](S& s, QVariant v) { s.roofline.tile = v.toInt(); }));
+  c.tile = declareInput(col, m, kTile, "roofline.tile", QStringLiteral("tile"));
   c.layer_serial = declareInput(col, m, kLayerSerial, "roofline.per_layer_serial_seconds",
                                 QStringLiteral("layer_serial"));
 }
@@ -373,13 +361,14 @@ SliderSpin* RooflineControls::slider(const QString& key) const {
                         run_rate,
                         run_requests,
                         run_prompt_spread,
-                        run_output_spread})
+                        run_output_spread,
+                        tile})
     if (s && s->objectName() == key) return s;
   return nullptr;
 }
 
 QComboBox* RooflineControls::combo(const QString& key) const {
-  for (QComboBox* c : {chip, weight_precision, kv_precision, engine, tile, layout, max_tokens,
+  for (QComboBox* c : {chip, weight_precision, kv_precision, engine, layout, max_tokens,
                        chunked_prefill, run_mode, run_concurrency})
     if (c && c->objectName() == key) return c;
   return nullptr;

@@ -40,7 +40,7 @@ struct RooflineControls {
   SliderSpin* optimizer_s = nullptr;
   SliderSpin* recompute = nullptr;
   // Co-design.
-  QComboBox* tile = nullptr;
+  SliderSpin* tile = nullptr;
   SliderSpin* layer_serial = nullptr;
   // Serving layout.
   SliderSpin* serving_chips = nullptr;

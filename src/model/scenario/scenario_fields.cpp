@@ -311,7 +311,7 @@ void add_roofline(FieldTable& f) {
   f.input("roofline.bandwidth_efficiency");
   f.input("roofline.step_floor_seconds");
   f.input("roofline.max_chips");
-  f.add("roofline.tile", "Roofline: tile side", "", [](SV s) { return s.roofline.tile; });
+  f.input("roofline.tile");
   f.input("roofline.per_layer_serial_seconds");
 }
 
