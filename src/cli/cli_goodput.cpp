@@ -34,7 +34,8 @@ int run_goodput(Args& a) {
   const double restart = a.real("--restart-min", kDefaultRestartMinutes, 0, 1e7, "minutes");
   const double interval =
       a.real("--checkpoint-min", kDefaultCheckpointIntervalMinutes, 1e-3, 1e7, "minutes");
-  const double write = a.real("--checkpoint-write-min", 0, 0, 1e7, "minutes");
+  // Without a model there are no checkpoint bytes to derive it from: 0.
+  const double write = a.optional_input("goodput.checkpoint_write_minutes").value_or(0);
   const CheckpointMode mode =
       a.flag("--checkpoint-async") ? CheckpointMode::asynchronous : CheckpointMode::synchronous;
   const bool curve = a.flag("--curve");

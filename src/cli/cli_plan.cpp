@@ -103,7 +103,7 @@ RunFlags parse_run_flags(Args& a) {
   r.restart_minutes = range_of_input(a, "goodput.restart_minutes");
   GoodputSetup& g = f.goodput;
   g.checkpoint_interval_minutes = a.input("goodput.checkpoint_interval_minutes");
-  g.checkpoint_write_minutes = a.optional_real("--checkpoint-write-min", 0, 1e7, "minutes");
+  g.checkpoint_write_minutes = a.optional_input("goodput.checkpoint_write_minutes");
   g.storage_bytes_per_s_per_chip = a.input("goodput.storage_bytes_per_s_per_chip");
   g.mode =
       a.flag("--checkpoint-async") ? CheckpointMode::asynchronous : CheckpointMode::synchronous;

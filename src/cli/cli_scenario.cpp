@@ -90,12 +90,14 @@ Scenario read_scenario(const std::string& path, std::string_view command,
   applied.clear();
   for (const ScenarioFlags::Input& given : flags.inputs) {
     const ScenarioInput& in = *given.input;
+    const bool was_set = input_is_set(in, s);
     const double was = in.get(s);
     const auto slot = input_range(in.key);
     const std::optional<Spread> was_spread = slot ? s.ranges.*slot : std::nullopt;
     applied.push_back({std::string(in.flag), std::string(in.key),
-                       with_range_text(in, was, was_spread),
-                       with_range_text(in, given.value, given.spread), was, given.value,
+                       was_set ? with_range_text(in, was, was_spread) : std::string(in.unset_text),
+                       with_range_text(in, given.value, given.spread),
+                       was_set ? std::optional<double>(was) : std::nullopt, given.value,
                        slot != nullptr, was_spread, given.spread});
     edit_input(s, in, given.value);
     if (slot) s.ranges.*slot = given.spread;

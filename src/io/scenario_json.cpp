@@ -354,7 +354,6 @@ void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_vi
   const Reader g(top.object("goodput"), "goodput.", source);
   GoodputSetup& gs = s.goodput;
   g.inputs(s);
-  g.optional_real("checkpoint_write_minutes", gs.checkpoint_write_minutes, 0, 1e7);
   g.choice<CheckpointMode>("checkpoint_mode", gs.mode, [](std::string_view text) {
     if (text == "synchronous") return CheckpointMode::synchronous;
     if (text == "asynchronous") return CheckpointMode::asynchronous;

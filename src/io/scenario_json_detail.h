@@ -102,7 +102,12 @@ class Reader {
     const std::string key(in.json_key);
     const QJsonValue v = look(key);
     if (v.isUndefined()) return;
-    const std::string expected = input_accepted_text(in);
+    if (in.clear && v.isNull()) {  // an input the document may leave unset
+      in.clear(s);
+      return;
+    }
+    const std::string expected =
+        input_accepted_text(in) + (in.clear ? " or null (" + std::string(in.unset_text) + ")" : "");
     if (!v.isDouble()) fail(key.c_str(), describe(v), expected);
     try {
       check_input(in, v.toDouble());
@@ -144,19 +149,6 @@ class Reader {
       const auto semi = msg.find(';');
       fail(key, "\"" + s + "\"", msg.substr(0, semi));
     }
-  }
-
-  // A number or null (null and absent leave `out` as it is / clear it).
-  void optional_real(const char* key, std::optional<double>& out, double lo, double hi) const {
-    const QJsonValue v = look(key);
-    if (v.isUndefined()) return;
-    if (v.isNull()) {
-      out.reset();
-      return;
-    }
-    double d = 0;
-    real(key, d, lo, hi);
-    out = d;
   }
 
   // {"low": …, "high": …} around a value of the scenario; null clears it.

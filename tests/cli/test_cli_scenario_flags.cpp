@@ -223,6 +223,31 @@ TEST(CliScenarioFlags, ARangeSetsTheBudgetPlannersRange) {
                      QStringLiteral("--mfu range must be low:likely:high"));
 }
 
+// An input the file leaves unset (the checkpoint write time, derived from the
+// storage bandwidth) is replaced by its flag and said as what it was.
+TEST(CliScenarioFlags, AnUnsetInputIsSaidAsWhatItIsDerivedFrom) {
+  QTemporaryDir dir;
+  const QString path = write_test_file(dir, "s.json", kScenario);
+  const CliResult text = run_cli(with_scenario("budget", path, "--checkpoint-write-min 5"));
+  EXPECT_EQ(text.exit_code, 0) << text.err.toStdString();
+  EXPECT_TRUE(text.out.contains(QStringLiteral(
+      "Overrides: --checkpoint-write-min 5.00 min (the file: from the storage bandwidth)")))
+      << text.out.toStdString();
+  const CliResult r = json_ok(with_scenario("budget", path, "--checkpoint-write-min 5"));
+  EXPECT_DOUBLE_EQ(r.json["checkpoint_write_min"].toDouble(), 5);
+  const QJsonObject o = r.json["scenario"].toObject()["overrides"].toArray()[0].toObject();
+  EXPECT_EQ(o["file"].toString(), QStringLiteral("from the storage bandwidth"));
+  // Refused alike with and without a scenario, in the registry's range.
+  for (const QStringList& w : {with_scenario("budget", path, "--checkpoint-write-min 2e7"),
+                               words("budget --checkpoint-write-min 2e7"),
+                               words("goodput --hours 100 --chips 1000 "
+                                     "--checkpoint-write-min 2e7")}) {
+    const CliResult bad = run_cli(w);
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_TRUE(bad.err.contains(QStringLiteral("0 – 10,000,000 min"))) << bad.err.toStdString();
+  }
+}
+
 }  // namespace
 
 // Issue 22: the model's shape is registered, so --layers, --d-model, --heads

@@ -106,6 +106,10 @@ TEST(ScenarioInputs, EveryInputIsWrittenUnderItsKey) {
       QJsonDocument::fromJson(QByteArray::fromStdString(scenario_to_json(Scenario{}))).object();
   for (const ScenarioInput& in : scenario_inputs()) {
     const QJsonValue v = value_at(doc, json_path(in));
+    if (!input_is_set(in, Scenario{})) {  // unset by default: written as null
+      EXPECT_TRUE(v.isNull()) << in.key;
+      continue;
+    }
     ASSERT_TRUE(v.isDouble()) << in.key;
     EXPECT_DOUBLE_EQ(v.toDouble(), in.default_value) << in.key;
   }
@@ -127,5 +131,34 @@ TEST(ScenarioInputs, TheEndsLoadAndJustBeyondIsRefused) {
       EXPECT_NE(what.find(std::string(in.key)), std::string::npos) << what;
       EXPECT_NE(what.find(input_range_text(in)), std::string::npos) << what;
     }
+  }
+}
+
+// An input the document may leave unset: null unsets it (what it is then
+// derived from), a number sets it, and the refusal says both.
+TEST(ScenarioInputs, AnUnsetInputIsNullAndANumberSetsIt) {
+  const ScenarioInput& in = scenario_input("goodput.checkpoint_write_minutes");
+  ASSERT_NE(in.clear, nullptr);
+  EXPECT_FALSE(input_is_set(in, Scenario{}));
+  const Scenario five = scenario_from_json(with_value(in, 5), "test.json");
+  ASSERT_TRUE(input_is_set(in, five));
+  EXPECT_EQ(*five.goodput.checkpoint_write_minutes, 5);
+  // Written and read back: set stays set, unset stays unset.
+  EXPECT_EQ(scenario_from_json(scenario_to_json(five), "again.json").goodput, five.goodput);
+  EXPECT_FALSE(input_is_set(in, scenario_from_json(scenario_to_json(Scenario{}), "default.json")));
+  // Null over a set value unsets it.
+  QJsonObject doc =
+      QJsonDocument::fromJson(QByteArray::fromStdString(scenario_to_json(five))).object();
+  QJsonObject goodput = doc["goodput"].toObject();
+  goodput["checkpoint_write_minutes"] = QJsonValue::Null;
+  doc["goodput"] = goodput;
+  EXPECT_FALSE(
+      input_is_set(in, scenario_from_json(QJsonDocument(doc).toJson().toStdString(), "null.json")));
+  try {
+    (void)scenario_from_json(with_value(in, -1), "test.json");
+    ADD_FAILURE() << "accepted -1";
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("or null (from the storage bandwidth)"), std::string::npos) << what;
   }
 }

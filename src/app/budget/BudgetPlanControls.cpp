@@ -192,24 +192,19 @@ void BudgetPlanControls::declareRun(BudgetPlanControls& c, ControlColumn* col, S
             else
               s.goodput.checkpoint_write_minutes.reset();
           }));
+  // Shown derived from the storage bandwidth until typed: the registry's
+  // description with a binding of its own.
+  SliderDecl write =
+      inputDecl("goodput.checkpoint_write_minutes", QStringLiteral("checkpoint_write_minutes"));
+  write.tooltip += QLatin1Char(' ') + tr("Shown derived from the storage bandwidth until typed.");
   c.write_minutes =
-      col->slider({.key = QStringLiteral("checkpoint_write_minutes"),
-                   .label = tr("Write"),
-                   .unit = tr("min"),
-                   .min = 0.01,
-                   .max = 600,
-                   .scale = Scale::log,
-                   .ladder = Ladder::significant(2),
-                   .decimals = 2,
-                   .tooltip = tip("checkpoint_write_minutes",
-                                  tr("Shown derived from the storage bandwidth until typed."))},
-                  bind(
-                      kWriteMinutes, tr("Checkpoint write"),
-                      [view](const S& s) {
-                        return s.goodput.checkpoint_write_minutes.value_or(
-                            view().run().goodput_inputs.checkpoint_write_minutes);
-                      },
-                      [](S& s, double v) { s.goodput.checkpoint_write_minutes = v; }));
+      col->slider(write, bind(
+                             kWriteMinutes, tr("Checkpoint write"),
+                             [view](const S& s) {
+                               return s.goodput.checkpoint_write_minutes.value_or(
+                                   view().run().goodput_inputs.checkpoint_write_minutes);
+                             },
+                             [](S& s, double v) { s.goodput.checkpoint_write_minutes = v; }));
   c.storage = declareInput(col, m, kStorage, "goodput.storage_bytes_per_s_per_chip",
                            QStringLiteral("storage_bandwidth"));
   c.async = col->check(

@@ -71,11 +71,17 @@ std::optional<QString> cliOverridesFor(const QString& panel_key, const Scenario&
   QStringList flags;
   for (std::string_view key : scenario_command_inputs(command)) {
     const ScenarioInput& in = scenario_input(key);
+    // An input left unset (derived where it is used): no flag unsets it.
+    if (!input_is_set(in, current)) {
+      if (input_is_set(in, saved)) return std::nullopt;
+      continue;
+    }
     const double v = in.get(current);
     // An input the Budget planner's ranges cover goes as low:likely:high.
     const auto range = input_range(key);
     const std::optional<Spread> spread = range ? current.ranges.*range : std::nullopt;
-    if (v == in.get(saved) && (!range || spread == saved.ranges.*range)) continue;
+    if (input_is_set(in, saved) && v == in.get(saved) && (!range || spread == saved.ranges.*range))
+      continue;
     edit_input(carried, in, v);
     if (range) carried.ranges.*range = spread;
     flags << qs(in.flag) + QLatin1Char(' ') +

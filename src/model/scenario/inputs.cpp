@@ -531,6 +531,10 @@ std::vector<std::string_view> scenario_command_inputs(std::string_view command) 
   return keys;
 }
 
+bool input_is_set(const ScenarioInput& in, const Scenario& s) {
+  return in.is_set == nullptr || in.is_set(s);
+}
+
 void edit_input(Scenario& s, const ScenarioInput& in, double value) {
   in.set(s, value);
   if (in.edited) in.edited(s);
@@ -594,7 +598,8 @@ void check_input(const ScenarioInput& in, double value, std::string_view as_name
 }
 
 void check_inputs(const Scenario& s) {
-  for (const ScenarioInput& in : scenario_inputs()) check_input(in, in.get(s), in.key);
+  for (const ScenarioInput& in : scenario_inputs())
+    if (input_is_set(in, s)) check_input(in, in.get(s), in.key);
 }
 
 }  // namespace napkin

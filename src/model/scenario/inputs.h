@@ -59,6 +59,14 @@ struct ScenarioInput {
   // not a file being read) also changes, after set(): a model-shape input
   // renames the model "Custom". nullptr: nothing.
   void (*edited)(Scenario&) = nullptr;
+  // An input the document may leave unset (null in the file; no flag given):
+  // its value is then derived where it is used ("from the storage
+  // bandwidth"), and unset_text says so. is_set tells whether it is set,
+  // clear unsets it; get() of an unset input is never read. nullptr: the
+  // input always has a value.
+  bool (*is_set)(const Scenario&) = nullptr;
+  void (*clear)(Scenario&) = nullptr;
+  std::string_view unset_text = {};
   // What number the flag takes: false, the value in `unit`, as the document
   // stores it (--mfu 0.4); true, as the control shows it, in `display_unit`
   // (--storage-gb-per-s-per-chip 0.122 for 1.22e8 bytes/s).
@@ -88,6 +96,10 @@ const ScenarioInput* scenario_input_by_flag(std::string_view flag);
 // "serve" the benchmark run's, "report" (every panel) all of them. These
 // commands also take --chip. Empty for any other command.
 std::vector<std::string_view> scenario_command_inputs(std::string_view command);
+
+// Whether `in` has a value in `s` (ScenarioInput::is_set; always, for an
+// input the document cannot leave unset).
+bool input_is_set(const ScenarioInput& in, const Scenario& s);
 
 // A person's edit of `in` (a control, a flag beside --scenario): set() to
 // `value`, then what the edit also changes (ScenarioInput::edited).

@@ -28,6 +28,7 @@ std::span<const ScenarioInput> goodput_inputs() {
   static const InputInfo& restart = plan_input_info("restart_minutes");
   static const InputInfo& interval = plan_input_info("checkpoint_interval_minutes");
   static const InputInfo& storage = plan_input_info("storage_bytes_per_s_per_chip");
+  static const InputInfo& write = plan_input_info("checkpoint_write_minutes");
   static const std::array kGoodput{
       ScenarioInput{.key = "goodput.interruptions_per_1000_chip_days",
                     .section = "goodput",
@@ -80,6 +81,30 @@ std::span<const ScenarioInput> goodput_inputs() {
                     .tooltip = interval.description,
                     .get = [](const S& s) { return s.goodput.checkpoint_interval_minutes; },
                     .set = [](S& s, double v) { s.goodput.checkpoint_interval_minutes = v; }},
+      // Unset (the default): the checkpoint's bytes over the storage bandwidth.
+      ScenarioInput{
+          .key = "goodput.checkpoint_write_minutes",
+          .section = "goodput",
+          .json_key = write.key,
+          .flag = write.flag,
+          .label = write.label,
+          .compare_name = "Checkpoint write time",
+          .unit = write.unit,
+          .display_unit = "min",
+          .default_value = 0,
+          .lo = 0,
+          .hi = kMaxMinutes,
+          .slider_lo = 0.01,
+          .slider_hi = 600,
+          .scale = InputScale::log,
+          .ladder = Ladder::significant(2),
+          .decimals = 2,
+          .tooltip = write.description,
+          .get = [](const S& s) { return s.goodput.checkpoint_write_minutes.value_or(0); },
+          .set = [](S& s, double v) { s.goodput.checkpoint_write_minutes = v; },
+          .is_set = [](const S& s) { return s.goodput.checkpoint_write_minutes.has_value(); },
+          .clear = [](S& s) { s.goodput.checkpoint_write_minutes.reset(); },
+          .unset_text = "from the storage bandwidth"},
       // Stored in bytes/s (the document's key says so); shown and flagged in
       // GB/s, 10^9 bytes/s.
       ScenarioInput{.key = "goodput.storage_bytes_per_s_per_chip",

@@ -82,6 +82,7 @@ class FieldTable {
     const double factor = unit == "%" ? 1.0 : in.display_factor;
     fields.push_back(ScenarioField{
         std::string(key), std::string(input_compare_name(in)), unit, [&in, factor](SV s) {
+          if (!input_is_set(in, s)) return FieldValue(std::string(in.unset_text));
           const double v = in.get(s);
           // "estimated", "tokens per parameter × N": what the lowest value means.
           if (v == in.lo && !in.special_text.empty())
@@ -168,11 +169,7 @@ void add_training_serving_goodput(FieldTable& f) {
   f.input("goodput.interruptions_per_1000_chip_days");
   f.input("goodput.restart_minutes");
   f.input("goodput.checkpoint_interval_minutes");
-  f.add("goodput.checkpoint_write_minutes", "Checkpoint write time", "min", [](SV s) {
-    return s.goodput.checkpoint_write_minutes
-               ? FieldValue(*s.goodput.checkpoint_write_minutes)
-               : FieldValue(std::string("from the storage bandwidth"));
-  });
+  f.input("goodput.checkpoint_write_minutes");
   f.input("goodput.storage_bytes_per_s_per_chip");
   f.add("goodput.checkpoint_mode", "Checkpoint mode", "", [](SV s) {
     return str(s.goodput.mode == CheckpointMode::synchronous ? "synchronous" : "asynchronous");

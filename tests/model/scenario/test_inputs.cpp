@@ -194,8 +194,10 @@ TEST(Inputs, TheComparisonNamesEachInputAsTheRegistry) {
     const FieldValue v = f->get(Scenario{});
     // In the unit the comparison shows (a fraction stays one: "%" fields).
     const double factor = f->unit == "%" ? 1.0 : in.display_factor;
+    // Unset by default: what it is derived from ("from the storage bandwidth").
+    if (!input_is_set(in, Scenario{})) EXPECT_EQ(std::get<std::string>(v), in.unset_text);
     // The lowest value said as what it means ("estimated").
-    if (in.default_value == in.lo && !in.special_text.empty())
+    else if (in.default_value == in.lo && !in.special_text.empty())
       EXPECT_EQ(std::get<std::string>(v), in.special_text);
     else if (in.type == InputType::count)
       EXPECT_EQ(std::get<std::int64_t>(v), static_cast<std::int64_t>(in.default_value));
