@@ -396,8 +396,8 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
       "FP8",
       "held out (no constant set from these rows); software nemo-1.0 (Apex's distributed Adam) "
       "with Transformer Engine's delayed scaling and every layer in FP8 (the recipe of the "
-      "time); userbuffers TP overlap, recomputation, the optimizer's dtypes and the "
-      "cross-entropy fusion as the launcher's configuration of each model set them",
+      "time); userbuffers TP overlap, recomputation, the optimizer's dtypes, the "
+      "cross-entropy fusion and dropout as the launcher's configuration of each model set them",
       {}};
   const std::string file = "nemo/h100_pretraining_24_07.csv";
   const CsvText csv(text, file);
@@ -406,7 +406,7 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
                     optimizer_dtype = csv.column("optimizer_dtype"),
                     grad_dtype = csv.column("grad_sync_dtype"),
                     loss_fusion = csv.column("cross_entropy_loss_fusion"),
-                    tokens = csv.column("tokens_per_s_per_gpu");
+                    dropout = csv.column("dropout"), tokens = csv.column("tokens_per_s_per_gpu");
   const SummaryLayout summary(csv);
   for (std::size_t r = 0; r < csv.size(); ++r) {
     TrainingJob j;
@@ -437,6 +437,10 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
     // kernels, else its unfused loss (the preset's).
     const bool fused_loss = csv.at(r, loss_fusion) == "yes";
     if (fused_loss) j.software.loss_kernel = LossKernel::megatron_fused;
+    // GPT-3's hidden and attention dropout (0.1): the residual junctions
+    // write and read their masks.
+    const bool with_dropout = csv.real(r, dropout) > 0;
+    j.software.dropout = with_dropout;
     l.zero = 1;  // the distributed optimizer
     l.recompute =
         csv.at(r, recompute) == "selective" ? Checkpointing::selective : Checkpointing::none;
@@ -446,7 +450,8 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
                         res.tokens_per_second_per_chip, csv.real(r, tokens),
                         std::string("nemo-1.0 FP8") + (ub ? ", userbuffers TP overlap" : "") +
                             (bf16_states ? ", bf16 optimizer and gradients" : "") +
-                            (fused_loss ? ", fused cross-entropy" : "")});
+                            (fused_loss ? ", fused cross-entropy" : "") +
+                            (with_dropout ? ", dropout" : "")});
   }
   return set;
 }
