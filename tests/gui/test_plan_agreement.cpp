@@ -15,6 +15,7 @@
 #include "budget/plots/MemoryPlot.h"
 #include "compare.h"
 #include "format.h"
+#include "gui_test_util.h"
 #include "hardware.h"
 #include "inputs.h"
 #include "isoflops/IsoflopsPanel.h"
@@ -234,4 +235,30 @@ TEST(PlanAgreement, WithALayoutInThePlanEveryMemoryFigureIsItsStages) {
     if (o.name == "Memory per device") compared = o.value;
   ASSERT_TRUE(compared);
   EXPECT_DOUBLE_EQ(*compared, static_cast<double>(peak));
+}
+
+// The checkpoint write time, left unset, shows the one derived from the
+// storage bandwidth, disabled; typed, it takes the registry's whole range,
+// 0 (free checkpoints) too, below its logarithmic slider.
+TEST(PlanAgreement, TheCheckpointWriteTimeIsDerivedUntilTyped) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.showPanel(QStringLiteral("budget"));
+  SliderSpin* write = w.findChild<SliderSpin*>(QStringLiteral("checkpoint_write_minutes"));
+  QComboBox* source = w.findChild<QComboBox*>(QStringLiteral("checkpoint_write_source"));
+  ASSERT_NE(write, nullptr);
+  ASSERT_NE(source, nullptr);
+  EXPECT_FALSE(w.model()->scenario().goodput.checkpoint_write_minutes);
+  EXPECT_FALSE(write->isEnabled());
+  EXPECT_GT(write->value(), 0);
+  pick(source, QStringLiteral("Typed"));
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(write->isEnabled());
+  write->spinBox()->setValue(0);
+  QCoreApplication::processEvents();
+  ASSERT_TRUE(w.model()->scenario().goodput.checkpoint_write_minutes);
+  EXPECT_EQ(*w.model()->scenario().goodput.checkpoint_write_minutes, 0);
+  EXPECT_EQ(write->value(), 0);
+  write->spinBox()->setValue(5000);  // past the slider's 600, inside the accepted range
+  QCoreApplication::processEvents();
+  EXPECT_EQ(*w.model()->scenario().goodput.checkpoint_write_minutes, 5000);
 }
