@@ -396,22 +396,23 @@ void optional_choice_from_json(const Reader& r, const char* key, std::optional<E
 }
 
 void layout_from_json(const Reader& r, Layout& l) {
-  r.integer("tp", l.tp, 1, 65'536);
-  r.integer("pp", l.pp, 1, 100'000);
-  r.integer("vpp", l.vpp, 1, 1'024);
-  r.integer("dp", l.dp, 1, 100'000'000);
-  r.integer("cp", l.cp, 1, 65'536);
-  r.integer("ep", l.ep, 1, 65'536);
-  r.integer("etp", l.etp, 1, 65'536);  // absent: tp
-  if (l.etp == l.tp) l.etp = 0;        // the default spelling
+  const LayoutLimits& most = kLayoutLimits;
+  r.integer("tp", l.tp, 1, most.tp);
+  r.integer("pp", l.pp, 1, most.pp);
+  r.integer("vpp", l.vpp, 1, most.vpp);
+  r.integer("dp", l.dp, 1, most.dp);
+  r.integer("cp", l.cp, 1, most.cp);
+  r.integer("ep", l.ep, 1, most.ep);
+  r.integer("etp", l.etp, 1, most.tp);  // absent: tp
+  if (l.etp == l.tp) l.etp = 0;         // the default spelling
   r.integer("zero", l.zero, 0, 3);
-  r.integer("micro_batch", l.micro_batch, 1, 1'000'000);
+  r.integer("micro_batch", l.micro_batch, 1, most.micro_batch);
   r.boolean("sequence_parallel", l.sequence_parallel);
   r.choice<Checkpointing>("recompute", l.recompute, parse_checkpointing);
   // Full recomputation of the first N layers of each chunk; absent or 0: all.
-  r.integer("recompute_layers", l.recompute_layers, 0, 100'000);
+  r.integer("recompute_layers", l.recompute_layers, 0, most.recompute_layers);
   // Full recomputation of every layer, this many to a checkpoint; absent: 1.
-  r.integer("recompute_group", l.recompute_group, 1, 100'000);
+  r.integer("recompute_group", l.recompute_group, 1, most.recompute_layers);
   // Selective recomputation's modules, Megatron's names joined by '+'; "": the
   // attention core alone.
   r.choice<std::uint32_t>("recompute_modules", l.recompute_modules, [](std::string_view t) {
@@ -452,13 +453,14 @@ void parallel_from_json(const Reader& r, ParallelSettings& p) {
   r.boolean("even_stages", p.even_stages);
   r.boolean("tp_within_node", p.tp_within_node);
   const Reader locks(r.object("locks"), r.prefix() + "locks.", r.source());
-  lock_from_json(locks, "tp", p.tp, 1, 65'536);
-  lock_from_json(locks, "pp", p.pp, 1, 100'000);
-  lock_from_json(locks, "vpp", p.vpp, 1, 1'024);
-  lock_from_json(locks, "cp", p.cp, 1, 65'536);
-  lock_from_json(locks, "ep", p.ep, 1, 65'536);
-  lock_from_json(locks, "etp", p.etp, 1, 65'536);
-  lock_from_json(locks, "micro_batch", p.micro_batch, 1, 1'000'000);
+  const LayoutLimits& most = kLayoutLimits;
+  lock_from_json(locks, "tp", p.tp, 1, most.tp);
+  lock_from_json(locks, "pp", p.pp, 1, most.pp);
+  lock_from_json(locks, "vpp", p.vpp, 1, most.vpp);
+  lock_from_json(locks, "cp", p.cp, 1, most.cp);
+  lock_from_json(locks, "ep", p.ep, 1, most.ep);
+  lock_from_json(locks, "etp", p.etp, 1, most.tp);
+  lock_from_json(locks, "micro_batch", p.micro_batch, 1, most.micro_batch);
   lock_from_json(locks, "zero", p.zero, 0, 3);
   // The recompute lock as --layout's recompute value ("full", "full:4",
   // "selective:op"); null unlocks.

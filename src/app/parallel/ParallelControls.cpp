@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QStandardItemModel>
+#include <algorithm>
 #include <functional>
 
 #include "ControlColumn.h"
@@ -23,7 +24,15 @@ using S = Scenario;
 using Lock = std::optional<std::int64_t> ParallelSettings::*;
 constexpr int kAuto = -1;  // the combo's data for "auto" (searched)
 
-std::vector<ComboItem> lockItems(std::initializer_list<std::int64_t> values) {
+// "auto", then `values` ascending, with the lock `set` (a file or napkin-cli
+// may fix any value up to the axis's limit) in its place when off the list,
+// so it shows as itself and never as another value.
+std::vector<ComboItem> lockItems(std::vector<std::int64_t> values,
+                                 const std::optional<std::int64_t>& set) {
+  if (set && std::find(values.begin(), values.end(), *set) == values.end()) {
+    values.push_back(*set);
+    std::sort(values.begin(), values.end());
+  }
   std::vector<ComboItem> items{{tr("auto"), kAuto}};
   for (std::int64_t v : values) items.push_back({QString::number(v), static_cast<qlonglong>(v)});
   return items;
@@ -51,23 +60,26 @@ Binding<QVariant> optionalChoiceBinding(ScenarioModel* m, int field, const QStri
 }
 
 QComboBox* lockCombo(ControlColumn* col, ScenarioModel* m, const QString& key, const QString& label,
-                     const QString& tooltip, Lock member, std::vector<ComboItem> items,
-                     std::function<std::vector<ComboItem>()> dynamic = {}) {
-  return col->combo(
-      {.key = key, .label = label, .tooltip = tooltip, .items = items, .dynamic_items = dynamic},
-      scenarioBinding<QVariant>(
-          m, kParallelLock, label,
-          [member](const S& s) {
-            const auto& v = s.parallel.*member;
-            return v ? QVariant(static_cast<qlonglong>(*v)) : QVariant(kAuto);
-          },
-          [member](S& s, QVariant v) {
-            const qlonglong x = v.toLongLong();
-            if (x == kAuto)
-              (s.parallel.*member).reset();
-            else
-              s.parallel.*member = static_cast<std::int64_t>(x);
-          }));
+                     const QString& tooltip, Lock member,
+                     std::function<std::vector<std::int64_t>(const S&)> values) {
+  auto items = [m, member, values] {
+    const S& s = m->scenario();
+    return lockItems(values(s), s.parallel.*member);
+  };
+  return col->combo({.key = key, .label = label, .tooltip = tooltip, .dynamic_items = items},
+                    scenarioBinding<QVariant>(
+                        m, kParallelLock, label,
+                        [member](const S& s) {
+                          const auto& v = s.parallel.*member;
+                          return v ? QVariant(static_cast<qlonglong>(*v)) : QVariant(kAuto);
+                        },
+                        [member](S& s, QVariant v) {
+                          const qlonglong x = v.toLongLong();
+                          if (x == kAuto)
+                            (s.parallel.*member).reset();
+                          else
+                            s.parallel.*member = static_cast<std::int64_t>(x);
+                        }));
 }
 
 }  // namespace
@@ -189,39 +201,35 @@ void Declarer::trainingStep() {
 
 void Declarer::axisLocks() {
   col->group(tr("Fix an axis (auto = searched)"));
+  auto fixed = [](std::vector<std::int64_t> v) { return [v](const S&) { return v; }; };
   c.tp = lockCombo(col, m, QStringLiteral("lockTp"), tr("TP"), tr("Tensor-parallel ranks"),
-                   &ParallelSettings::tp, lockItems({1, 2, 4, 8, 16, 32, 64}));
+                   &ParallelSettings::tp, fixed({1, 2, 4, 8, 16, 32, 64}));
   c.pp = lockCombo(col, m, QStringLiteral("lockPp"), tr("PP"),
                    tr("Pipeline stages (the divisors of the layers, up to 128)"),
-                   &ParallelSettings::pp, {}, [m = m] {
-                     const S& s = m->scenario();
-                     std::vector<ComboItem> items{{tr("auto"), kAuto}};
+                   &ParallelSettings::pp, [](const S& s) {
+                     std::vector<std::int64_t> divisors;
                      const std::int64_t layers = s.shape.n_layers;
                      for (std::int64_t p = 1; p <= std::min<std::int64_t>(layers, 128); ++p)
-                       if (layers % p == 0 || (s.parallel.pp && *s.parallel.pp == p))
-                         items.push_back({QString::number(p), static_cast<qlonglong>(p)});
-                     if (s.parallel.pp && *s.parallel.pp > 128)
-                       items.push_back({QString::number(*s.parallel.pp),
-                                        static_cast<qlonglong>(*s.parallel.pp)});
-                     return items;
+                       if (layers % p == 0) divisors.push_back(p);
+                     return divisors;
                    });
   c.vpp = lockCombo(col, m, QStringLiteral("lockVpp"), tr("VPP"),
                     tr("Model chunks per pipeline rank; 1 = 1F1B, more = interleaved"),
-                    &ParallelSettings::vpp, lockItems({1, 2, 3, 4, 5, 6, 7, 8}));
+                    &ParallelSettings::vpp, fixed({1, 2, 3, 4, 5, 6, 7, 8}));
   c.cp = lockCombo(col, m, QStringLiteral("lockCp"), tr("CP"),
                    tr("Context-parallel ranks (each holds seq/CP tokens)"), &ParallelSettings::cp,
-                   lockItems({1, 2, 4, 8, 16, 32}));
+                   fixed({1, 2, 4, 8, 16, 32}));
   c.ep = lockCombo(col, m, QStringLiteral("lockEp"), tr("EP"),
                    tr("Expert-parallel ranks (MoE models)"), &ParallelSettings::ep,
-                   lockItems({1, 2, 4, 8, 16, 32, 64}));
+                   fixed({1, 2, 4, 8, 16, 32, 64}));
   c.etp = lockCombo(col, m, QStringLiteral("lockEtp"), tr("Expert TP"),
                     tr("Ranks each routed expert is split over (MoE models); auto searches TP's "
                        "own and 1, which folds EP over TP as Megatron Core's "
                        "--expert-tensor-parallel-size 1"),
-                    &ParallelSettings::etp, lockItems({1, 2, 4, 8}));
+                    &ParallelSettings::etp, fixed({1, 2, 4, 8}));
   c.micro_batch = lockCombo(col, m, QStringLiteral("lockMicroBatch"), tr("Micro-batch"),
                             tr("Sequences per micro-batch"), &ParallelSettings::micro_batch,
-                            lockItems({1, 2, 4, 8, 16}));
+                            fixed({1, 2, 4, 8, 16}));
   std::vector<ComboItem> zero{{tr("auto"), kAuto}};
   for (int z = 0; z <= 3; ++z) zero.push_back({QStringLiteral("ZeRO-%1").arg(z), z});
   c.zero = col->combo(

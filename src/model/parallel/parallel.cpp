@@ -186,18 +186,22 @@ void parse_recompute_text(std::string_view value, Layout& l) {
     const std::string_view n = value.substr(5);
     std::int64_t v = 0;
     const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
-    if (ec != std::errc() || end != n.data() + n.size() || v < 1 || v > 100'000)
-      throw std::invalid_argument("recompute=full:N needs N in 1 – 100,000 (layers of each chunk)" +
-                                  got);
+    if (ec != std::errc() || end != n.data() + n.size() || v < 1 ||
+        v > kLayoutLimits.recompute_layers)
+      throw std::invalid_argument("recompute=full:N needs N in 1 – " +
+                                  format_grouped(kLayoutLimits.recompute_layers) +
+                                  " (layers of each chunk)" + got);
     l.recompute = Checkpointing::full;
     l.recompute_layers = v;
   } else if (value.starts_with("uniform:")) {
     const std::string_view n = value.substr(8);
     std::int64_t v = 0;
     const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
-    if (ec != std::errc() || end != n.data() + n.size() || v < 1 || v > 100'000)
-      throw std::invalid_argument(
-          "recompute=uniform:N needs N in 1 – 100,000 (layers to a checkpoint)" + got);
+    if (ec != std::errc() || end != n.data() + n.size() || v < 1 ||
+        v > kLayoutLimits.recompute_layers)
+      throw std::invalid_argument("recompute=uniform:N needs N in 1 – " +
+                                  format_grouped(kLayoutLimits.recompute_layers) +
+                                  " (layers to a checkpoint)" + got);
     l.recompute = Checkpointing::full;
     l.recompute_group = v;
   } else {
@@ -283,21 +287,23 @@ Layout parse_layout(std::string_view text, std::int64_t n_chips, const Layout& b
           std::string(key) + "\"");
     }
   }
-  for (auto [name, v] : {std::pair{"tp", l.tp},
-                         {"pp", l.pp},
-                         {"vpp", l.vpp},
-                         {"cp", l.cp},
-                         {"ep", l.ep},
-                         {"mb", l.micro_batch}})
-    if (v < 1)
-      throw std::invalid_argument(std::string("--layout ") + name + " must be >= 1; got " +
-                                  std::to_string(v));
-  if (etp_given && l.etp < 1)
-    throw std::invalid_argument("--layout etp must be >= 1; got " + std::to_string(l.etp));
+  const LayoutLimits& most = kLayoutLimits;
+  auto check = [](const char* name, std::int64_t v, std::int64_t hi) {
+    if (v < 1 || v > hi)
+      throw std::invalid_argument(std::string("--layout ") + name + " must be in 1 – " +
+                                  format_grouped(hi) + "; got " + std::to_string(v));
+  };
+  check("tp", l.tp, most.tp);
+  check("pp", l.pp, most.pp);
+  check("vpp", l.vpp, most.vpp);
+  check("cp", l.cp, most.cp);
+  check("ep", l.ep, most.ep);
+  check("mb", l.micro_batch, most.micro_batch);
+  if (etp_given) check("etp", l.etp, most.tp);
+  if (dp_given) check("dp", l.dp, most.dp);
   if (l.etp == l.tp) l.etp = 0;  // the default spelling
   const std::int64_t model = checked_mul({l.tp, l.pp, l.cp}, "tp × pp × cp");
   if (dp_given) {
-    if (l.dp < 1) throw std::invalid_argument("--layout dp must be >= 1; got 0");
     if (checked_mul(l.dp, model, "dp × tp × pp × cp") != n_chips)
       throw std::invalid_argument("--layout dp × tp × pp × cp = " + std::to_string(l.dp * model) +
                                   " must equal --chips " + std::to_string(n_chips));

@@ -132,6 +132,20 @@ std::string recompute_modules_text(std::uint32_t modules);
 // std::invalid_argument naming the unknown module and the accepted names.
 std::uint32_t parse_recompute_modules(std::string_view text);
 
+// The largest value of each layout axis that a layout, a lock, a file, a
+// --layout flag or a control takes (the smallest is 1; etp 0 means tp).
+struct LayoutLimits {
+  std::int64_t tp = 65'536;
+  std::int64_t pp = 100'000;
+  std::int64_t vpp = 1'024;
+  std::int64_t dp = 100'000'000;
+  std::int64_t cp = 65'536;
+  std::int64_t ep = 65'536;
+  std::int64_t micro_batch = 1'000'000;
+  std::int64_t recompute_layers = 100'000;  // full:N and uniform:N
+};
+inline constexpr LayoutLimits kLayoutLimits{};
+
 struct Layout {
   std::int64_t tp = 1;   // tensor-parallel ranks: heads and MLP columns split
   std::int64_t pp = 1;   // pipeline stages

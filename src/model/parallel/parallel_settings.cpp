@@ -21,13 +21,13 @@ MfuSource parse_mfu_source(std::string_view text) {
 namespace {
 
 // The ranges of a layout's axes, shared by the locks and the chosen layout.
-constexpr std::int64_t kMaxTp = 65'536;
-constexpr std::int64_t kMaxPp = 100'000;
-constexpr std::int64_t kMaxVpp = 1'024;
-constexpr std::int64_t kMaxCp = 65'536;
-constexpr std::int64_t kMaxEp = 65'536;
-constexpr std::int64_t kMaxMicroBatch = 1'000'000;
-constexpr std::int64_t kMaxRecomputeLayers = 100'000;
+constexpr std::int64_t kMaxTp = kLayoutLimits.tp;
+constexpr std::int64_t kMaxPp = kLayoutLimits.pp;
+constexpr std::int64_t kMaxVpp = kLayoutLimits.vpp;
+constexpr std::int64_t kMaxCp = kLayoutLimits.cp;
+constexpr std::int64_t kMaxEp = kLayoutLimits.ep;
+constexpr std::int64_t kMaxMicroBatch = kLayoutLimits.micro_batch;
+constexpr std::int64_t kMaxRecomputeLayers = kLayoutLimits.recompute_layers;
 
 void require_lock(const std::optional<std::int64_t>& v, std::string_view name,
                   std::string_view unit, std::int64_t hi) {
@@ -74,7 +74,7 @@ void ParallelSettings::validate() const {
     require_count(l.tp, "chosen.tp", "tensor-parallel ranks", 1, kMaxTp);
     require_count(l.pp, "chosen.pp", "pipeline stages", 1, kMaxPp);
     require_count(l.vpp, "chosen.vpp", "model chunks per pipeline rank", 1, kMaxVpp);
-    require_count(l.dp, "chosen.dp", "data-parallel replicas", 1, 100'000'000);
+    require_count(l.dp, "chosen.dp", "data-parallel replicas", 1, kLayoutLimits.dp);
     require_count(l.cp, "chosen.cp", "context-parallel ranks", 1, kMaxCp);
     require_count(l.ep, "chosen.ep", "expert-parallel ranks", 1, kMaxEp);
     require_count(l.etp, "chosen.etp", "expert tensor-parallel ranks (0 = tp)", 0, kMaxTp);

@@ -406,7 +406,12 @@ TEST(ParallelLayout, ParseAndPrint) {
   EXPECT_THROW_NAMING(parse_layout("tp", 16), "key=value");
   EXPECT_THROW_NAMING(parse_layout("zero=4", 16), "--layout zero");
   EXPECT_THROW_NAMING(parse_layout("sp=maybe", 16), "--layout sp");
-  EXPECT_THROW_NAMING(parse_layout("tp=0", 16), "--layout tp must be >= 1");
+  EXPECT_THROW_NAMING(parse_layout("tp=0", 16), "--layout tp must be in 1 – 65,536; got 0");
+  // The limits are the file's and the locks' (kLayoutLimits).
+  EXPECT_THROW_NAMING(parse_layout("vpp=1025", 16), "--layout vpp must be in 1 – 1,024");
+  EXPECT_THROW_NAMING(parse_layout("mb=1000001", 16), "--layout mb must be in 1 – 1,000,000");
+  EXPECT_THROW_NAMING(parse_layout("recompute=full:100001", 16), "N in 1 – 100,000");
+  EXPECT_EQ(parse_layout("vpp=1024", 16).vpp, 1024);
   EXPECT_THROW_NAMING(parse_layout("tp=1", 0), "chips");
 }
 
