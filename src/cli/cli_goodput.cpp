@@ -98,7 +98,7 @@ int run_goodput(Args& a) {
   if (g.mtbf_hours) row("MTBF (whole job)", format_grouped(*g.mtbf_hours, 2) + " h");
   if (g.optimal_checkpoint_minutes) {
     row("optimal checkpoint",
-        "every " + format_grouped(*g.optimal_checkpoint_minutes, 1) + " min -> " +
+        checkpoint_interval_text(*g.optimal_checkpoint_minutes) + " -> " +
             format_percent(g.goodput_at_optimum, 1) +
             (mode == CheckpointMode::synchronous
                  ? std::string(" (Young/Daly sqrt(2 x write x MTBF))")

@@ -237,9 +237,9 @@ void goodput_rows(const GoodputReport& g, const GoodputInputs& gi) {
                         (gi.mode == CheckpointMode::synchronous ? "synchronous" : "asynchronous") +
                         ", written in " + format_seconds(gi.checkpoint_write_minutes * 60.0));
   if (g.optimal_checkpoint_minutes)
-    row("optimal checkpoint", "every " + format_grouped(*g.optimal_checkpoint_minutes, 1) +
-                                  " min (Young/Daly) -> " +
-                                  format_percent(g.goodput_at_optimum, 1) + " goodput");
+    row("optimal checkpoint", checkpoint_interval_text(*g.optimal_checkpoint_minutes) +
+                                  " (Young/Daly) -> " + format_percent(g.goodput_at_optimum, 1) +
+                                  " goodput");
 }
 
 QJsonObject run_report_json(const RunReport& r) {

@@ -383,15 +383,13 @@ void BudgetReadouts::showRun(const BudgetView& v) {
        .number = u.goodput.expected_crashes});
   const GoodputCurve& g = v.goodput_curve;
   if (g.optimum_minutes)
-    grid_->set(
-        optimal_checkpoint,
-        {.value = tr("every %1 min: %2")
-                      .arg(qs(format_grouped(*g.optimum_minutes, *g.optimum_minutes < 10 ? 1 : 0)),
-                           qs(format_percent(g.optimum_goodput, 1))),
-         .note = tr("now every %1 min, write %2 min")
-                     .arg(qs(format_grouped(g.current_minutes, 0)),
-                          qs(format_grouped(u.goodput_inputs.checkpoint_write_minutes, 2))),
-         .number = *g.optimum_minutes});
+    grid_->set(optimal_checkpoint,
+               {.value = tr("%1: %2").arg(qs(checkpoint_interval_text(*g.optimum_minutes)),
+                                          qs(format_percent(g.optimum_goodput, 1))),
+                .note = tr("now every %1 min, write %2 min")
+                            .arg(qs(format_grouped(g.current_minutes, 0)),
+                                 qs(format_grouped(u.goodput_inputs.checkpoint_write_minutes, 2))),
+                .number = *g.optimum_minutes});
   else
     grid_->set(optimal_checkpoint, {.value = tr("none: no interruptions"), .number = 0.0});
   grid_->set(epochs,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "format.h"
 #include "validate.h"
 
 namespace napkin {
@@ -112,6 +113,11 @@ double job_crashes_per_hour(double interruptions_per_1000_chip_days, std::int64_
                "interruptions per 1,000 chip-days", 0.0, kMaxRate);
   require_count(n_chips, "chips", "chips", 1, 10'000'000);
   return interruptions_per_1000_chip_days / 1000.0 * static_cast<double>(n_chips) / 24.0;
+}
+
+std::string checkpoint_interval_text(double minutes) {
+  if (minutes <= 0) return "as often as possible (free writes)";
+  return "every " + format_grouped(minutes, minutes < 10 ? 1 : 0) + " min";
 }
 
 std::optional<double> young_daly_interval_minutes(double checkpoint_write_minutes,

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "algebra.h"
@@ -93,6 +94,11 @@ double job_crashes_per_hour(double interruptions_per_1000_chip_days, std::int64_
 
 // Young (1974) / Daly (2006) first-order optimum √(2·δ·MTBF), minutes; 0 when
 // δ = 0; nullopt without interruptions.
+// A checkpoint interval as the planner says it: "every 18 min", "every 7.5
+// min"; 0, the optimum when a checkpoint costs nothing to write, "as often as
+// possible (free writes)".
+std::string checkpoint_interval_text(double minutes);
+
 std::optional<double> young_daly_interval_minutes(double checkpoint_write_minutes,
                                                   double crashes_per_hour);
 

@@ -141,6 +141,10 @@ TEST(Goodput, YoungDalyOptimum) {
   EXPECT_NEAR(*t, 53.67, 0.005);
   EXPECT_FALSE(young_daly_interval_minutes(5, 0).has_value());
   EXPECT_EQ(*young_daly_interval_minutes(0, 1), 0.0);
+  // Said as the planner says it; free writes have no interval to name.
+  EXPECT_EQ(checkpoint_interval_text(*t), "every 54 min");
+  EXPECT_EQ(checkpoint_interval_text(7.46), "every 7.5 min");
+  EXPECT_EQ(checkpoint_interval_text(0), "as often as possible (free writes)");
   // It is the first-order optimum of the synchronous goodput: when the write
   // is short against the MTBF the curve peaks within a few percent of it.
   GoodputInputs in;

@@ -36,8 +36,10 @@ void GoodputPlot::drawView(const BudgetView& v) {
     return;
   setCurve(curve_, g.interval_minutes, g.goodput);
   optimum_minutes_ = g.optimum_minutes;
-  optimum_->setVisible(g.optimum_minutes.has_value());
-  if (g.optimum_minutes) {
+  // At 0 (free writes) the optimum is off the logarithmic axis: said, not drawn.
+  const bool drawn = g.optimum_minutes && *g.optimum_minutes > 0;
+  optimum_->setVisible(drawn);
+  if (drawn) {
     optimum_->place(*g.optimum_minutes);
     setCurve(optimum_dot_, {*g.optimum_minutes}, {g.optimum_goodput});
   } else {
@@ -50,13 +52,14 @@ void GoodputPlot::drawView(const BudgetView& v) {
   y.add(g.goodput);
   const double lo = y.valid ? std::max(0.0, y.lo - 0.05) : 0.0;
   yAxis->setRange(lo, 1.02);
-  QString text = tr("%1 on %2 chips, %3 crashes expected\n")
+  QString text = tr("%1 on %2 chips\n%3 crashes expected\n")
                      .arg(qs(format_count(run.params)),
                           qs(format_grouped(static_cast<double>(v.plan_inputs.n_chips), 0)),
                           qs(format_grouped(run.goodput.expected_crashes, 0)));
   if (g.optimum_minutes)
-    text += tr("optimum every %1: %2\n")
-                .arg(minutes(*g.optimum_minutes), qs(format_percent(g.optimum_goodput, 1)));
+    text += (*g.optimum_minutes > 0 ? tr("optimum every %1: %2\n").arg(minutes(*g.optimum_minutes))
+                                    : tr("optimum as often as possible\n(free writes): %1\n"))
+                .arg(qs(format_percent(g.optimum_goodput, 1)));
   else
     text += tr("no interruptions: no optimum\n");
   text += tr("chosen every %1: %2")
