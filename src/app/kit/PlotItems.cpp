@@ -48,6 +48,8 @@ namespace {
 // The smallest a note steps down to on a narrow plot: a point under the
 // labels on bars (PlotFonts::small, 7.5 pt) and still legible on screen.
 constexpr double kMinNotePt = 6.5;
+// The note's text as given (Note::setText), before any clause is wrapped.
+constexpr const char* kFullText = "napkinFullText";
 
 // A note on a narrow or short plot takes a smaller font, half a point at a
 // time down to kMinNotePt, rather than run over an axis or out of the plot.
@@ -60,14 +62,22 @@ void fitInsideAxes(QCustomPlot* plot, QCPItemText* note, double full_pt) {
        {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
     layout->update(phase);
   const QRectF area = QRectF(plot->axisRect()->rect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+  const QString full = note->property(kFullText).toString();
+  if (!full.isEmpty()) note->setText(full);
+  auto fits = [&] {
+    return area.contains(
+        QRectF(note->topLeft->pixelPosition(), note->bottomRight->pixelPosition()));
+  };
   QFont f = note->font();
   f.setPointSizeF(full_pt);
   for (;;) {
     note->setFont(f);
-    const QRectF r(note->topLeft->pixelPosition(), note->bottomRight->pixelPosition());
-    if (area.contains(r) || f.pointSizeF() - 0.5 < kMinNotePt) break;
+    if (fits() || f.pointSizeF() - 0.5 < kMinNotePt) break;
     f.setPointSizeF(f.pointSizeF() - 0.5);
   }
+  // Still too wide at the smallest size: each clause on a line of its own.
+  if (!fits() && note->text().contains(QStringLiteral(", ")))
+    note->setText(note->text().replace(QStringLiteral(", "), QStringLiteral(",\n")));
 }
 
 }  // namespace
@@ -85,6 +95,11 @@ Note::Note(PlotWidget* plot, Qt::Alignment align, double rx, double ry) {
   QObject::connect(
       plot, &QCustomPlot::beforeReplot, text_,
       [plot, note = text_, full_pt = font.pointSizeF()] { fitInsideAxes(plot, note, full_pt); });
+}
+
+void Note::setText(const QString& text) {
+  text_->setProperty(kFullText, text);
+  text_->setText(text);
 }
 
 QCPItemText* addPointLabel(PlotWidget* plot, Qt::Alignment align) {

@@ -46,7 +46,9 @@ class HMarker {
 class Note {
  public:
   Note(PlotWidget* plot, Qt::Alignment align, double rx, double ry);
-  void setText(const QString& text) { text_->setText(text); }
+  // The text as given; where the axes are too narrow for it even at the
+  // smallest note size, its clauses (", ") are drawn on lines of their own.
+  void setText(const QString& text);
   QString text() const { return text_->text(); }
   // A data colour for a verdict ("does not fit" in red); default: the palette's text.
   void setColor(const QColor& c) { text_->setColor(c); }

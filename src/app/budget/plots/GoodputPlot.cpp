@@ -52,13 +52,13 @@ void GoodputPlot::drawView(const BudgetView& v) {
   y.add(g.goodput);
   const double lo = y.valid ? std::max(0.0, y.lo - 0.05) : 0.0;
   yAxis->setRange(lo, 1.02);
-  QString text = tr("%1 on %2 chips\n%3 crashes expected\n")
+  QString text = tr("%1 on %2 chips, %3 crashes expected\n")
                      .arg(qs(format_count(run.params)),
                           qs(format_grouped(static_cast<double>(v.plan_inputs.n_chips), 0)),
                           qs(format_grouped(run.goodput.expected_crashes, 0)));
   if (g.optimum_minutes)
     text += (*g.optimum_minutes > 0 ? tr("optimum every %1: %2\n").arg(minutes(*g.optimum_minutes))
-                                    : tr("optimum as often as possible\n(free writes): %1\n"))
+                                    : tr("optimum as often as possible: %1\n"))
                 .arg(qs(format_percent(g.optimum_goodput, 1)));
   else
     text += tr("no interruptions: no optimum\n");
