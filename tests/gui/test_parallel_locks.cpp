@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
-#include <QFile>
 #include <QTemporaryDir>
 
 #include "parallel.h"
@@ -22,11 +21,7 @@ TEST(ParallelLocks, ALockOffTheListShowsAsItself) {
   s.parallel.vpp = 12;
   s.parallel.micro_batch = 3;
   s.parallel.pp = 7;  // not a divisor of the layers
-  {
-    QFile f(path);
-    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-    f.write(QByteArray::fromStdString(scenario_to_json(s)));
-  }
+  save_scenario_file(s, path.toStdString());
   MainWindow w(MainWindow::Session::fresh);
   ASSERT_TRUE(w.openFile(path));
   w.showPanel(QStringLiteral("parallel"));

@@ -9,7 +9,6 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDir>
-#include <QFile>
 #include <QLabel>
 #include <QRegularExpression>
 #include <QSlider>
@@ -571,11 +570,7 @@ TEST(RooflinePanel, TheTileSideTakesAnySideAndShowsIt) {
   const QString path = dir.filePath(QStringLiteral("tile.napkin.json"));
   Scenario s;
   s.roofline.tile = 100;
-  {
-    QFile f(path);
-    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-    f.write(QByteArray::fromStdString(scenario_to_json(s)));
-  }
+  save_scenario_file(s, path.toStdString());
   MainWindow w(MainWindow::Session::fresh);
   ASSERT_TRUE(w.openFile(path));
   w.showPanel(QStringLiteral("roofline"));

@@ -9,6 +9,7 @@
 #include "parallel.h"
 #include "parallel_internal.h"
 #include "parallel_test_util.h"
+#include "single_chip_layout.h"
 
 namespace napkin {
 namespace {
@@ -25,12 +26,7 @@ TrainingJob gqa_job(const char* software) {
   return j;
 }
 
-Layout single_chip() {
-  Layout l;
-  l.zero = 0;
-  l.recompute = Checkpointing::none;
-  return l;
-}
+using testing_util::single_chip;
 
 double hbm_rate(const char* chip) {
   const Chip& c = chip_by_name(chip);

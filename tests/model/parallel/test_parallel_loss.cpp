@@ -8,6 +8,7 @@
 #include "hardware.h"
 #include "parallel.h"
 #include "parallel_internal.h"
+#include "single_chip_layout.h"
 
 namespace napkin {
 namespace {
@@ -25,16 +26,11 @@ TrainingJob job_with(LossKernel kernel) {
   return j;
 }
 
-Layout one_chip() {
-  Layout l;
-  l.zero = 0;
-  l.recompute = Checkpointing::none;
-  return l;
-}
+using testing_util::single_chip;
 
 parallel_detail::EdgeCost output(const TrainingJob& j) {
   const parallel_detail::JobContext c = parallel_detail::make_context(j);
-  return parallel_detail::output_cost(c, one_chip());
+  return parallel_detail::output_cost(c, single_chip());
 }
 
 constexpr double kLogits = 2048.0 * 128000;
@@ -59,8 +55,8 @@ TEST(ParallelLoss, EachKernelStreamsItsBytesPerLogit) {
   EXPECT_NEAR(unfused.fwd_compute - te.fwd_compute, 32 * kLogits / hbm_rate(), 1e-12);
   EXPECT_NEAR(unfused.bwd_compute - te.bwd_compute, 10 * kLogits / hbm_rate(), 1e-12);
   EXPECT_DOUBLE_EQ(unfused.gemm, te.gemm);
-  const LayoutResult slow = evaluate_layout(job_with(LossKernel::megatron), one_chip());
-  const LayoutResult fast = evaluate_layout(job_with(LossKernel::te), one_chip());
+  const LayoutResult slow = evaluate_layout(job_with(LossKernel::megatron), single_chip());
+  const LayoutResult fast = evaluate_layout(job_with(LossKernel::te), single_chip());
   ASSERT_TRUE(slow.valid && fast.valid) << slow.reason << fast.reason;
   EXPECT_NEAR(slow.step_seconds - fast.step_seconds, 42 * kLogits / hbm_rate(), 1e-9);
 }
