@@ -27,6 +27,20 @@ constexpr std::int64_t kKernelsPerLayer = 12;
 // peak, below the 0.80 of the bf16 MAMF sweeps.
 constexpr double kFp8MatmulEfficiency = 0.70;
 
+// vLLM's memory outside the weights and the KV cache, from its start-up
+// logs on one H100 (79.18 GiB as CUDA reports it, gpu_memory_utilization
+// 0.9, max_num_seqs 1024; llm-d-benchmark, config_explorer/empirical-vllm-
+// memory-results.md): the "peak activation memory" of the profile run is
+// 4.76 GiB for Llama-3.1-8B and 4.84 GiB for Llama-3.3-70B at TP 2
+// (vocabulary 128,256), 5.56 and 5.64 GiB for Qwen3-0.6B and Qwen3-32B
+// (151,936), 7.38 GiB for gpt-oss-20b and -120b (201,088): 9.6-9.9 times
+// 1,024 × the vocabulary × 4 bytes whatever the model's width, the
+// sampler's fp32 copies of the logits, 9.7 on average. "Non-torch memory"
+// 0.13 GiB on one GPU, 0.55 GiB with TP 2.
+constexpr double kVllmProfileLogitsCopies = 9.7;
+constexpr double kVllmNonTorchBytes = 0.13 * 1024 * 1024 * 1024;
+constexpr double kVllmNonTorchBytesWithTp = 0.55 * 1024 * 1024 * 1024;
+
 const std::vector<ServingEngine> kEngines = {
     {.name = "ideal",
      .summary = "the roofline bound: one max(FLOPs, bytes) over the whole step, no fixed costs",
@@ -90,6 +104,10 @@ const std::vector<ServingEngine> kEngines = {
      .fp8_matmul_efficiency = kFp8MatmulEfficiency,
      .kv_block_tokens = 16,
      .hbm_usable_fraction = 0.9,
+     .fraction_of_device_total = true,
+     .profile_logits_fp32_copies = kVllmProfileLogitsCopies,
+     .non_torch_bytes = kVllmNonTorchBytes,
+     .non_torch_bytes_with_tp = kVllmNonTorchBytesWithTp,
      .scheduler = EngineScheduler::chunked,
      .max_prefill_tokens_per_step = 8192,
      .budget_counts_decode_tokens = true,
@@ -116,6 +134,7 @@ const std::vector<ServingEngine> kEngines = {
      .fp8_matmul_efficiency = kFp8MatmulEfficiency,
      .kv_block_tokens = 1,
      .hbm_usable_fraction = 0.88,
+     .fraction_of_device_total = true,
      .scheduler = EngineScheduler::chunked,
      .max_prefill_tokens_per_step = 8192,
      // SGLang's request pool: KV tokens × 512 ÷ the model's context length,
@@ -185,6 +204,13 @@ SchedulerLimits scheduler_limits(const ServingEngine& e, const Chip& chip, bool 
   return l;
 }
 
+double engine_reserved_bytes(const ServingEngine& e, const Chip& chip, std::int64_t tp,
+                             double vocab) {
+  const double seqs = static_cast<double>(scheduler_limits(e, chip, false).max_batch_size);
+  return e.profile_logits_fp32_copies * seqs * vocab * 4.0 +
+         (tp > 1 ? e.non_torch_bytes_with_tp : e.non_torch_bytes);
+}
+
 std::string engine_names() {
   std::string s;
   for (const ServingEngine& e : kEngines) s += (s.empty() ? "" : ", ") + std::string(e.name);
@@ -223,6 +249,14 @@ std::string engine_description(const ServingEngine& e) {
   if (e.hbm_usable_fraction > 0 && e.kv_fraction_of_free_memory)
     s += format_grouped(100 * e.hbm_usable_fraction, 0) +
          " % of the device memory left after the weights for the KV cache; ";
+  else if (e.hbm_usable_fraction > 0 && e.profile_logits_fp32_copies > 0)
+    s += format_grouped(100 * e.hbm_usable_fraction, 0) +
+         " % of the device's memory for weights + KV, less its profile run's peak (" +
+         format_grouped(e.profile_logits_fp32_copies, 1) +
+         " fp32 copies of max_num_seqs requests' logits) and the memory outside PyTorch; ";
+  else if (e.hbm_usable_fraction > 0 && e.fraction_of_device_total)
+    s += format_grouped(100 * e.hbm_usable_fraction, 0) +
+         " % of the device's memory for weights + KV; ";
   else if (e.hbm_usable_fraction > 0)
     s += format_grouped(100 * e.hbm_usable_fraction, 0) + " % of HBM for weights + KV; ";
   s += std::string(to_string(e.scheduler));

@@ -67,6 +67,20 @@ struct ServingEngine {
   // free once the weights are loaded (TensorRT-LLM's free GPU memory
   // fraction), not a share of all HBM.
   bool kv_fraction_of_free_memory = false;
+  // hbm_usable_fraction is a share of the device's total memory as CUDA
+  // reports it (device_memory: 85.1 GB on an A100 80GB), not of the
+  // datasheet's HBM: vLLM's gpu_memory_utilization, SGLang's
+  // mem_fraction_static.
+  bool fraction_of_device_total = false;
+  // What vLLM leaves out of that share besides the weights
+  // (gpu_worker.determine_available_memory: the profile run's activation
+  // peak and the memory allocated outside PyTorch): the profile run's peak
+  // as this many fp32 copies of the logits of max_num_seqs requests (its
+  // sampler's dummy run, which outweighs the forward of the token budget),
+  // and the non-torch memory without and with TP. 0: none.
+  double profile_logits_fp32_copies = 0;
+  double non_torch_bytes = 0;
+  double non_torch_bytes_with_tp = 0;
   EngineScheduler scheduler = EngineScheduler::static_batch;
   // Tokens one scheduler iteration runs at most (continuous batching): its
   // prompt tokens, and its decode tokens too where
@@ -106,6 +120,12 @@ struct SchedulerLimits {
   std::int64_t tokens_per_step = 0;
 };
 SchedulerLimits scheduler_limits(const ServingEngine& e, const Chip& chip, bool offline);
+
+// Bytes per chip the engine keeps out of its share of memory besides the
+// weights and the KV cache (ServingEngine::profile_logits_fp32_copies,
+// non_torch_bytes), for a model of `vocab` entries over `tp` ranks.
+double engine_reserved_bytes(const ServingEngine& e, const Chip& chip, std::int64_t tp,
+                             double vocab);
 
 // Every preset, `ideal` first.
 const std::vector<ServingEngine>& serving_engines();

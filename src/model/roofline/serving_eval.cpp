@@ -430,6 +430,16 @@ ServingMemory LayoutEval::memory(std::int64_t batch) const {
   mem.usable_bytes =
       mem.hbm_bytes * (engine_->hbm_usable_fraction > 0 ? engine_->hbm_usable_fraction
                                                         : in_.assume.hbm_usable_fraction);
+  if (engine_->fraction_of_device_total && engine_->hbm_usable_fraction > 0) {
+    // vLLM and SGLang size their share of the device's total memory
+    // (torch.cuda.mem_get_info), and vLLM takes its profile run's peak and
+    // the memory outside PyTorch from it.
+    const double device = static_cast<double>(device_memory(*chip_).bytes);
+    const double vocab =
+        m_.d_model > 0 ? m_.output_embedding_params / static_cast<double>(m_.d_model) : 0.0;
+    mem.usable_bytes = std::max(0.0, engine_->hbm_usable_fraction * device -
+                                         engine_reserved_bytes(*engine_, *chip_, tp_, vocab));
+  }
   if (engine_->kv_fraction_of_free_memory && engine_->hbm_usable_fraction > 0) {
     // TensorRT-LLM sizes its KV cache after loading the engine: the free
     // memory cudaMemGetInfo reports × kv_cache_free_gpu_mem_fraction

@@ -231,6 +231,40 @@ TEST(ServingEngine, TensorRtLlmSizesItsCacheFromTheMemoryLeftFree) {
   EXPECT_TRUE(engine_by_name("tensorrt-llm").kv_fraction_of_free_memory);
 }
 
+// vLLM's share is of the device's total, less its profile run's peak (the
+// sampler's fp32 copies of max_num_seqs requests' logits) and the memory
+// outside PyTorch; SGLang's is of the total alone.
+TEST(ServingEngine, VllmTakesItsProfilePeakOutOfTheDevicesShare) {
+  const ServingModel m = serving_model(ModelShape{32, 4096, 14336, 32, 8, 128, 128256});
+  ServingInputs in;
+  in.chip = "H100";
+  in.layout = {1, 1, 1};
+  in.batch = 1;
+  in.prompt_tokens = 1024;
+  in.decode_tokens = 128;
+  in.weights = in.kv = Dtype::bf16;
+  in.engine = "vllm";
+  const Chip& h100 = chip_by_name("H100");
+  const double device = static_cast<double>(device_memory(h100).bytes);
+  constexpr double kGiB = 1024.0 * 1024 * 1024;
+  const double peak = 9.7 * 1024 * 128256 * 4.0;  // 4.74 GiB; vLLM logs 4.76
+  EXPECT_NEAR(peak / kGiB, 4.76, 0.03);
+  const ServingMemory vllm = evaluate_serving(m, in).memory;
+  EXPECT_NEAR(vllm.usable_bytes, 0.9 * device - peak - 0.13 * kGiB, 1e3);
+  // The cache it leaves, within 1 % of the 51.38 GiB vLLM logs for
+  // Llama-3.1-8B (its device total 79.18 GiB; Napkin's H100 79.65).
+  EXPECT_NEAR((vllm.usable_bytes - vllm.weights_bytes) / kGiB, 51.38, 0.5);
+  // With TP the memory outside PyTorch is NCCL's too.
+  EXPECT_DOUBLE_EQ(engine_reserved_bytes(engine_by_name("vllm"), h100, 2, 128256),
+                   peak + 0.55 * kGiB);
+  // A device vLLM gives 256 requests reserves a quarter of the sampler's copies.
+  EXPECT_NEAR(engine_reserved_bytes(engine_by_name("vllm"), chip_by_name("A100-80"), 1, 128256),
+              peak / 4 + 0.13 * kGiB, 1e3);
+  in.engine = "sglang";
+  EXPECT_NEAR(evaluate_serving(m, in).memory.usable_bytes, 0.88 * device, 1.0);
+  EXPECT_EQ(engine_reserved_bytes(engine_by_name("tensorrt-llm"), h100, 4, 128256), 0);
+}
+
 }  // namespace
 }  // namespace napkin
 
