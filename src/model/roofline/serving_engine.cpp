@@ -123,7 +123,10 @@ const std::vector<ServingEngine> kEngines = {
                "first (V1 scheduler, token_budget); "
                "--block-size 16 (CUDA), --gpu-memory-utilization 0.9, "
                "CUDA graphs unless --enforce-eager; chunked prefill on by default in the V1 "
-               "engine (docs 'Optimization and Tuning')"},
+               "engine (docs 'Optimization and Tuning'); the KV cache's memory as "
+               "gpu_worker.determine_available_memory sizes it, its profile run's peak and "
+               "non-torch memory from its start-up logs on H100 (llm-d-benchmark, "
+               "config_explorer/empirical-vllm-memory-results.md)"},
     {.name = "sglang",
      .summary = "SGLang: RadixAttention with a token-level KV pool (page 1), continuous "
                 "batching with chunked prefill, CUDA graphs, overlap scheduler",
@@ -245,7 +248,8 @@ std::string engine_description(const ServingEngine& e) {
     s += "no per-kernel launch gap; ";
   if (e.fp8_matmul_efficiency > 0)
     s += "FP8 GEMMs at " + format_grouped(100 * e.fp8_matmul_efficiency, 0) + " % of FP8 peak; ";
-  s += "KV block " + format_grouped(static_cast<double>(e.kv_block_tokens)) + " tokens; ";
+  s += "KV block " + format_grouped(static_cast<double>(e.kv_block_tokens)) +
+       (e.kv_block_tokens == 1 ? " token; " : " tokens; ");
   if (e.hbm_usable_fraction > 0 && e.kv_fraction_of_free_memory)
     s += format_grouped(100 * e.hbm_usable_fraction, 0) +
          " % of the device memory left after the weights for the KV cache; ";
