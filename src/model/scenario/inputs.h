@@ -62,8 +62,8 @@ struct ScenarioInput {
   // An input the document may leave unset (null in the file; no flag given):
   // its value is then derived where it is used ("from the storage
   // bandwidth"), and unset_text says so. is_set tells whether it is set,
-  // clear unsets it; get() of an unset input is never read. nullptr: the
-  // input always has a value.
+  // clear unsets it; get() of an unset input gives a placeholder (0) that
+  // no reader shows. nullptr: the input always has a value.
   bool (*is_set)(const Scenario&) = nullptr;
   void (*clear)(Scenario&) = nullptr;
   std::string_view unset_text = {};
