@@ -37,6 +37,7 @@ LayoutEval::LayoutEval(const ServingModel& m, const ServingInputs& in) : m_(m), 
   set_kv_cache();
   set_weights_and_flops();
   set_links();
+  set_memory();
 
   mean_context_ = static_cast<double>(in.cached_tokens + in.prompt_tokens) +
                   static_cast<double>(in.decode_tokens - 1) / 2.0;
@@ -414,10 +415,39 @@ void LayoutEval::micro_batching(std::int64_t batch, std::int64_t& micro_batches,
   micro_batch = ceil_div(per_replica, micro_batches);
 }
 
+// What does not depend on the batch: the weights per chip and the share of
+// memory the engine gives weights + KV cache.
+void LayoutEval::set_memory() {
+  weights_bytes_ = (weights_held_ - tables_held_) * weight_bytes_ + tables_held_ * table_bytes_;
+  usable_bytes_ = static_cast<double>(chip_->hbm_bytes) * (engine_->hbm_usable_fraction > 0
+                                                               ? engine_->hbm_usable_fraction
+                                                               : in_.assume.hbm_usable_fraction);
+  if (engine_->hbm_usable_fraction <= 0) return;
+  const double device = static_cast<double>(device_memory(*chip_).bytes);
+  if (engine_->fraction_of_device_total) {
+    // vLLM and SGLang size their share of the device's total memory
+    // (torch.cuda.mem_get_info), and vLLM takes its profile run's peak and
+    // the memory outside PyTorch from it.
+    const double vocab =
+        m_.d_model > 0 ? m_.output_embedding_params / static_cast<double>(m_.d_model) : 0.0;
+    usable_bytes_ = std::max(0.0, engine_->hbm_usable_fraction * device -
+                                      engine_reserved_bytes(*engine_, *chip_, tp_, vocab));
+  }
+  if (engine_->kv_fraction_of_free_memory) {
+    // TensorRT-LLM sizes its KV cache after loading the engine: the free
+    // memory cudaMemGetInfo reports × kv_cache_free_gpu_mem_fraction
+    // (kvCacheManager.cpp, calculateFreeMemBytes; gptSessionBenchmark's
+    // --kv_cache_free_gpu_mem_fraction). The device's total is what CUDA
+    // reports (85.1 GB on an A100 80GB), not the datasheet's 80 GB.
+    usable_bytes_ =
+        weights_bytes_ + engine_->hbm_usable_fraction * std::max(0.0, device - weights_bytes_);
+  }
+}
+
 ServingMemory LayoutEval::memory(std::int64_t batch) const {
   require_count(batch, "batch", "requests", 1, 1'000'000);
   ServingMemory mem;
-  mem.weights_bytes = (weights_held_ - tables_held_) * weight_bytes_ + tables_held_ * table_bytes_;
+  mem.weights_bytes = weights_bytes_;
   const std::int64_t context = in_.cached_tokens + in_.prompt_tokens +
                                (in_.pool == ServingPool::prefill ? 0 : in_.decode_tokens);
   // A paged cache holds whole blocks: each request's context rounds up.
@@ -427,29 +457,7 @@ ServingMemory LayoutEval::memory(std::int64_t batch) const {
       static_cast<double>(ceil_div(batch, ep_)) * static_cast<double>(held) * kv_bytes_token_;
   mem.total_bytes = mem.weights_bytes + mem.kv_bytes;
   mem.hbm_bytes = static_cast<double>(chip_->hbm_bytes);
-  mem.usable_bytes =
-      mem.hbm_bytes * (engine_->hbm_usable_fraction > 0 ? engine_->hbm_usable_fraction
-                                                        : in_.assume.hbm_usable_fraction);
-  if (engine_->fraction_of_device_total && engine_->hbm_usable_fraction > 0) {
-    // vLLM and SGLang size their share of the device's total memory
-    // (torch.cuda.mem_get_info), and vLLM takes its profile run's peak and
-    // the memory outside PyTorch from it.
-    const double device = static_cast<double>(device_memory(*chip_).bytes);
-    const double vocab =
-        m_.d_model > 0 ? m_.output_embedding_params / static_cast<double>(m_.d_model) : 0.0;
-    mem.usable_bytes = std::max(0.0, engine_->hbm_usable_fraction * device -
-                                         engine_reserved_bytes(*engine_, *chip_, tp_, vocab));
-  }
-  if (engine_->kv_fraction_of_free_memory && engine_->hbm_usable_fraction > 0) {
-    // TensorRT-LLM sizes its KV cache after loading the engine: the free
-    // memory cudaMemGetInfo reports × kv_cache_free_gpu_mem_fraction
-    // (kvCacheManager.cpp, calculateFreeMemBytes; gptSessionBenchmark's
-    // --kv_cache_free_gpu_mem_fraction). The device's total is what CUDA
-    // reports (85.1 GB on an A100 80GB), not the datasheet's 80 GB.
-    const double device = static_cast<double>(device_memory(*chip_).bytes);
-    mem.usable_bytes = mem.weights_bytes +
-                       engine_->hbm_usable_fraction * std::max(0.0, device - mem.weights_bytes);
-  }
+  mem.usable_bytes = usable_bytes_;
   mem.kv_groups_per_chip = ceil_div(m_.kv.groups, tp_);
   mem.fits = mem.total_bytes <= mem.usable_bytes;
   return mem;

@@ -99,6 +99,7 @@ class LayoutEval {
   void set_kv_cache();
   void set_weights_and_flops();
   void set_links();
+  void set_memory();
 
   const ServingModel& m_;
   const ServingInputs& in_;
@@ -129,6 +130,8 @@ class LayoutEval {
   double expert_chip_ = 0;         // routed-expert parameters per chip
   double output_chip_ = 0;         // unembedding parameters per chip (last stage)
   double tables_held_ = 0;         // of weights_held_: the embedding tables per chip
+  double weights_bytes_ = 0;       // held per chip (set_memory)
+  double usable_bytes_ = 0;        // for weights + KV cache per chip (set_memory)
   double table_bytes_ = 0;         // per element of the tables (16-bit in quantized ones)
   double table_peak_ = 0;          // the unembedding GEMM's FLOP/s per chip
   double logits_bytes_token_ = 0;  // the sampler's pass over one token's logits, per chip
