@@ -106,12 +106,12 @@ SliderSpin* ControlColumn::slider(const SliderDecl& d, Binding<double> b) {
   return w;
 }
 
-std::vector<ComboItem> countItems(const QString& zero_text, std::vector<qint64> values,
-                                  qint64 set) {
+std::vector<ComboItem> countItems(const QString& zero_text, std::vector<qint64> values, qint64 set,
+                                  qint64 none) {
   if (set > 0 && std::find(values.begin(), values.end(), set) == values.end())
     values.push_back(set);
   std::sort(values.begin(), values.end());
-  std::vector<ComboItem> items{{zero_text, QVariant(qint64{0})}};
+  std::vector<ComboItem> items{{zero_text, QVariant(none)}};
   for (const qint64 n : values)
     items.push_back({qs(format_grouped(static_cast<double>(n))), QVariant(n)});
   return items;

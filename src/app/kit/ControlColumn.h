@@ -58,10 +58,12 @@ struct ComboItem {
   QVariant data;
 };
 
-// Items of a combo of counts: `zero_text` for 0, then `values` ascending,
-// with `set` (when > 0 and off the list: a file or the CLI set it) listed in
-// its place, so it shows as itself and never as another value.
-std::vector<ComboItem> countItems(const QString& zero_text, std::vector<qint64> values, qint64 set);
+// Items of a combo of counts: `zero_text` for 0 (or for `none`, the data of
+// "not set" where 0 is not it), then `values` ascending, with `set` (when > 0
+// and off the list: a file or the CLI set it) listed in its place, so it
+// shows as itself and never as another value.
+std::vector<ComboItem> countItems(const QString& zero_text, std::vector<qint64> values, qint64 set,
+                                  qint64 none = 0);
 
 struct ComboDecl {
   QString key = {};

@@ -24,20 +24,6 @@ using S = Scenario;
 using Lock = std::optional<std::int64_t> ParallelSettings::*;
 constexpr int kAuto = -1;  // the combo's data for "auto" (searched)
 
-// "auto", then `values` ascending, with the lock `set` (a file or napkin-cli
-// may fix any value up to the axis's limit) in its place when off the list,
-// so it shows as itself and never as another value.
-std::vector<ComboItem> lockItems(std::vector<std::int64_t> values,
-                                 const std::optional<std::int64_t>& set) {
-  if (set && std::find(values.begin(), values.end(), *set) == values.end()) {
-    values.push_back(*set);
-    std::sort(values.begin(), values.end());
-  }
-  std::vector<ComboItem> items{{tr("auto"), kAuto}};
-  for (std::int64_t v : values) items.push_back({QString::number(v), static_cast<qlonglong>(v)});
-  return items;
-}
-
 // A combo fixing one integer axis of the layout: "auto" or a value.
 // A combo of an optional named choice: "" (the first entry) leaves it unset.
 template <class E>
@@ -62,9 +48,12 @@ Binding<QVariant> optionalChoiceBinding(ScenarioModel* m, int field, const QStri
 QComboBox* lockCombo(ControlColumn* col, ScenarioModel* m, const QString& key, const QString& label,
                      const QString& tooltip, Lock member,
                      std::function<std::vector<std::int64_t>(const S&)> values) {
+  // A lock a file or napkin-cli set off the list shows as itself.
   auto items = [m, member, values] {
     const S& s = m->scenario();
-    return lockItems(values(s), s.parallel.*member);
+    const std::vector<std::int64_t> v = values(s);
+    return countItems(tr("auto"), {v.begin(), v.end()}, (s.parallel.*member).value_or(kAuto),
+                      kAuto);
   };
   return col->combo({.key = key, .label = label, .tooltip = tooltip, .dynamic_items = items},
                     scenarioBinding<QVariant>(
