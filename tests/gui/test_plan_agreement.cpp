@@ -178,7 +178,7 @@ TEST(PlanAgreement, WithALayoutInThePlanEveryMemoryFigureIsItsStages) {
   EXPECT_TRUE(
       budget->memoryPlot()->xAxis->label().contains(QStringLiteral("data parallelism only")));
   // Against the device memory the Parallelism panel counts (the driver's
-  // 85.5 GB on an H100, not the datasheet's 80 GB).
+  // 85.0 GB on an H100, not the datasheet's 80 GB).
   const QString device =
       QStringLiteral(" of ") +
       qs(format_bytes(static_cast<double>(device_memory(chip_by_name("H100")).bytes), 1));

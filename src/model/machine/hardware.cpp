@@ -389,10 +389,14 @@ const Chip& chip_by_name(std::string_view name) {
 }
 
 DeviceMemory device_memory(const Chip& chip) {
-  // Totals as nvidia-smi prints them on the shipping parts (MiB = 2^20 bytes),
-  // read from published nvidia-smi output; the A100's is the CUDA runtime's
-  // total_memory. Each is below the binary capacity of the part's HBM stacks
-  // (80 GiB on H100/H800, 144 GiB on H200, 192 GiB on B200, 80 GiB on A100).
+  // Totals as the CUDA runtime reports them (cudaMemGetInfo's total, PyTorch's
+  // total_memory; MiB = 2^20 bytes), read from published output: the memory a
+  // process can allocate from, which PyTorch's allocator, vLLM's
+  // gpu_memory_utilization and TensorRT-LLM's free-memory fraction all start
+  // from. nvidia-smi prints a larger "Total" (81,559 MiB on an H100, 143,771
+  // on an H200, 183,359 on a B200) that includes what the driver keeps for
+  // itself. Each is below the binary capacity of the part's HBM stacks (80
+  // GiB on H100/H800, 144 GiB on H200, 192 GiB on B200, 80 GiB on A100).
   constexpr std::int64_t MiB = 1 << 20;
   struct Reading {
     std::string_view chip;
@@ -400,10 +404,14 @@ DeviceMemory device_memory(const Chip& chip) {
     std::string_view source;
   };
   static constexpr std::array<Reading, 5> kReadings{{
-      {"H100", 81'559 * MiB, "nvidia-smi on H100 80GB HBM3 (SXM5): 81,559 MiB total"},
-      {"H800", 81'559 * MiB, "nvidia-smi on H800 (SXM5): 81,559 MiB total"},
-      {"H200", 143'771 * MiB, "nvidia-smi on H200: 143,771 MiB total"},
-      {"B200", 183'359 * MiB, "nvidia-smi on B200 (SXM6): 183,359 MiB total"},
+      {"H100", 81'089 * MiB,
+       "CUDA total_memory on H100 80GB HBM3 (SXM5): 81,089 MiB (torch 2.7, CUDA 12.8; "
+       "ml-engineering's all_reduce benchmark header); vLLM logs 79.18 GiB on H100 "
+       "(llm-d-benchmark)"},
+      {"H800", 81'089 * MiB,
+       "as H100 (the same 80 GB HBM3 part; nvidia-smi prints the same 81,559 MiB for both)"},
+      {"H200", 143'156 * MiB, "CUDA total_memory on H200: 143,156 MiB (torch, on Modal)"},
+      {"B200", 182'642 * MiB, "CUDA total_memory on B200: 182,642 MiB (torch, on Modal)"},
       {"A100-80", 85'056'798'720, "CUDA total_memory on A100-SXM4-80GB: 85,056,798,720 bytes"},
   }};
   for (const Reading& r : kReadings)

@@ -89,11 +89,12 @@ std::span<const Chip> hardware_table();
 // Throws std::invalid_argument naming the accepted chips for an unknown name.
 const Chip& chip_by_name(std::string_view name);
 
-// The device memory a training process can allocate from: the total the
-// driver reports for the device (nvidia-smi's "Total"), not the marketed
-// capacity. An "80 GB" H100 carries 80 GiB of HBM3 and reports 81,559 MiB
-// (85.5e9 bytes), more than the datasheet's decimal 80 GB the seed's tables
-// use. Chips without a published reading use hbm_bytes (never more).
+// The device memory a process can allocate from: the total the CUDA runtime
+// reports for the device, not the marketed capacity. An "80 GB" H100 carries
+// 80 GiB of HBM3 and CUDA reports 81,089 MiB (85.0e9 bytes; nvidia-smi's
+// "Total" of 81,559 MiB includes what the driver keeps), more than the
+// datasheet's decimal 80 GB the seed's tables use. Chips without a published
+// reading use hbm_bytes (never more).
 struct DeviceMemory {
   std::int64_t bytes = 0;
   std::string_view source;

@@ -96,7 +96,7 @@ struct BudgetView {
   // bar labels.
   std::array<bool, 4> fits_device_by_zero{};
   std::int64_t activation_bytes = 0;
-  // The device's memory as its driver reports it (device_memory: 81,559 MiB
+  // The device's memory as CUDA reports it (device_memory: 81,089 MiB
   // on an H100, not the datasheet's 80 GB), as the Parallelism panel counts
   // it; the sharded check keeps the datasheet figure (Phase 00's rule).
   std::int64_t device_memory_bytes = 0;

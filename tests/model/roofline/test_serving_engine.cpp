@@ -252,7 +252,7 @@ TEST(ServingEngine, VllmTakesItsProfilePeakOutOfTheDevicesShare) {
   const ServingMemory vllm = evaluate_serving(m, in).memory;
   EXPECT_NEAR(vllm.usable_bytes, 0.9 * device - peak - 0.13 * kGiB, 1e3);
   // The cache it leaves, within 1 % of the 51.38 GiB vLLM logs for
-  // Llama-3.1-8B (its device total 79.18 GiB; Napkin's H100 79.65).
+  // Llama-3.1-8B (its device total 79.18 GiB, as Napkin's H100).
   EXPECT_NEAR((vllm.usable_bytes - vllm.weights_bytes) / kGiB, 51.38, 0.5);
   // With TP the memory outside PyTorch is NCCL's too.
   EXPECT_DOUBLE_EQ(engine_reserved_bytes(engine_by_name("vllm"), h100, 2, 128256),

@@ -251,8 +251,8 @@ TEST(ServingValidation, OfflineV017HeldOut) {
 // trtllm-bench's settings from the dataset (tuning.py). The page's own example
 // (Llama 3.1 8B, FP8, one H200, 128/128) prints "Max Runtime Batch Size: 4096"
 // and "Max Runtime Tokens: 8192"; Llama 3.1 70B in FP8 on one H100 leaves
-// 79.65 GiB − 70.55 "GB" of weights, 95 % of it at 160 KiB a token of an FP8
-// cache over 256-token sequences: 221 requests, rounded up to 224 (a multiple
+// 79.19 GiB − 70.55 "GB" of weights, 95 % of it at 160 KiB a token of an FP8
+// cache over 256-token sequences: 210 requests, rounded up to 224 (a multiple
 // of 32) with the 2,048-token floor.
 TEST(ServingValidation, TrtllmBenchSettingsFollowTheTool) {
   const ServingModel small = serving_model(published_serving_shape("llama-3.1-8b"));
@@ -264,13 +264,13 @@ TEST(ServingValidation, TrtllmBenchSettingsFollowTheTool) {
   };
   for (const Case& c : {
            Case{&small, "H200", 1, 128, 128, 4096, 8192},
-           // Longer sequences: 947 of 2,176 tokens fit (up to 1,024), with a
-           // budget of 947 × 1.0625, up to the 2,048 floor; at 20,000/2,000, 94
+           // Longer sequences: 943 of 2,176 tokens fit (up to 1,024), with a
+           // budget of 943 × 1.0625, up to the 2,048 floor; at 20,000/2,000, 93
            // requests (up to 96) and the floor again, below the prompt: the
            // engine must chunk it.
            Case{&small, "H200", 1, 128, 2048, 1024, 2048},
            Case{&small, "H200", 1, 20000, 2000, 96, 2048},
-           // 70B on eight H200 at 2,048/128: 3,011 requests (up to 3,072) × 17
+           // 70B on eight H200 at 2,048/128: 2,998 requests (up to 3,072) × 17
            // tokens, capped at 32,768.
            Case{&big, "H200", 8, 2048, 128, 3072, 32768},
            Case{&big, "H100", 1, 128, 128, 224, 2048},
