@@ -394,6 +394,28 @@ TEST(CliValidate, EverySetWithItsErrors) {
   EXPECT_TRUE(bad.err.contains("vtrain-single-node")) << bad.err.toStdString();
 }
 
+// The scoreboard the README prints is the one the build computes: a change
+// that moves a prediction updates the README in the same commit.
+TEST(CliValidate, TheReadmeShowsTheScoreboardAsTheBuildComputesIt) {
+  QFile readme(QStringLiteral(NAPKIN_README));
+  ASSERT_TRUE(readme.open(QIODevice::ReadOnly));
+  const QString text = QString::fromUtf8(readme.readAll());
+  const QString command = QStringLiteral("$ napkin-cli validate\n");
+  const qsizetype start = text.indexOf(command);
+  ASSERT_GE(start, 0) << "the README has no '$ napkin-cli validate' block";
+  const qsizetype body = start + command.size();
+  const QString shown = text.mid(body, text.indexOf(QStringLiteral("```"), body) - body);
+  const CliResult r = run_cli({"validate"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  // The table: from its header to the first blank line.
+  const qsizetype header = r.out.indexOf(QStringLiteral("\nset ")) + 1;
+  ASSERT_GT(header, 0) << r.out.toStdString();
+  const qsizetype blank = r.out.indexOf(QStringLiteral("\n\n"), header);
+  const QString table = r.out.mid(header, blank < 0 ? -1 : blank - header + 1);
+  EXPECT_EQ(shown.toStdString(), table.toStdString())
+      << "README.md's validate block is stale: paste the table napkin-cli validate prints";
+}
+
 namespace {
 
 // parallel --scenario: a saved scenario's Parallelism panel, with the numbers
