@@ -176,7 +176,10 @@ void IsoflopsReadouts::showForecast(const IsoflopsShown& s) {
     put(d_opt, tr("n/a (see status)"), {}, std::nullopt);
   }
   if (f.loss)
-    put(forecast, nats(*f.loss), tr("nats"), f.loss, fit_stale, tr("the fitted law at C*"));
+    put(forecast, nats(*f.loss), tr("nats"), f.loss, fit_stale,
+        // The law's own optimum, which need not be the vertices' N_opt above.
+        f.n_opt_law ? tr("the fitted law at its optimum at C*: %1 params").arg(count(*f.n_opt_law))
+                    : tr("the fitted law at C*"));
   else
     put(forecast, s.fit ? tr("n/a") : noFit(s.fit_state), {}, std::nullopt);
   if (f.interval) {
