@@ -237,9 +237,8 @@ void goodput_rows(const GoodputReport& g, const GoodputInputs& gi) {
                         (gi.mode == CheckpointMode::synchronous ? "synchronous" : "asynchronous") +
                         ", written in " + format_seconds(gi.checkpoint_write_minutes * 60.0));
   if (g.optimal_checkpoint_minutes)
-    row("optimal checkpoint", checkpoint_interval_text(*g.optimal_checkpoint_minutes) +
-                                  " (Young/Daly) -> " + format_percent(g.goodput_at_optimum, 1) +
-                                  " goodput");
+    row("optimal checkpoint", optimal_checkpoint_text(*g.optimal_checkpoint_minutes) + " -> " +
+                                  format_percent(g.goodput_at_optimum, 1) + " goodput");
 }
 
 QJsonObject run_report_json(const RunReport& r) {

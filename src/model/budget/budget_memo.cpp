@@ -32,8 +32,8 @@ std::string goodput_paragraph(const BudgetReport& r) {
                   format_count(r.effective_split.params) + " parameters on " +
                   format_count(r.effective_split.tokens, 2) + " tokens.";
   if (g.optimal_checkpoint_minutes && g.goodput_at_optimum > g.goodput + 5e-4)
-    s += " Checkpointing " + checkpoint_interval_text(*g.optimal_checkpoint_minutes) +
-         " (Young/Daly) would give " + format_percent(g.goodput_at_optimum, 1) + ".";
+    s += " Checkpointing " + optimal_checkpoint_text(*g.optimal_checkpoint_minutes) +
+         " would give " + format_percent(g.goodput_at_optimum, 1) + ".";
   return s;
 }
 

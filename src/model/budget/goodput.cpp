@@ -120,6 +120,11 @@ std::string checkpoint_interval_text(double minutes) {
   return "every " + format_grouped(minutes, minutes < 10 ? 1 : 0) + " min";
 }
 
+std::string optimal_checkpoint_text(double minutes) {
+  if (minutes <= 0) return "as often as possible (Young/Daly, free writes)";
+  return checkpoint_interval_text(minutes) + " (Young/Daly)";
+}
+
 std::optional<double> young_daly_interval_minutes(double checkpoint_write_minutes,
                                                   double crashes_per_hour) {
   require_real(checkpoint_write_minutes, "checkpoint-write-min", "minutes", 0.0, kMaxMinutes);

@@ -98,6 +98,9 @@ double job_crashes_per_hour(double interruptions_per_1000_chip_days, std::int64_
 // min"; 0, the optimum when a checkpoint costs nothing to write, "as often as
 // possible (free writes)".
 std::string checkpoint_interval_text(double minutes);
+// The Young/Daly optimum so named: "every 33 min (Young/Daly)", or "as often
+// as possible (Young/Daly, free writes)" at 0.
+std::string optimal_checkpoint_text(double minutes);
 
 std::optional<double> young_daly_interval_minutes(double checkpoint_write_minutes,
                                                   double crashes_per_hour);

@@ -145,6 +145,9 @@ TEST(Goodput, YoungDalyOptimum) {
   EXPECT_EQ(checkpoint_interval_text(*t), "every 54 min");
   EXPECT_EQ(checkpoint_interval_text(7.46), "every 7.5 min");
   EXPECT_EQ(checkpoint_interval_text(0), "as often as possible (free writes)");
+  // Named as the optimum once, not "(free writes) (Young/Daly)".
+  EXPECT_EQ(optimal_checkpoint_text(*t), "every 54 min (Young/Daly)");
+  EXPECT_EQ(optimal_checkpoint_text(0), "as often as possible (Young/Daly, free writes)");
   // It is the first-order optimum of the synchronous goodput: when the write
   // is short against the MTBF the curve peaks within a few percent of it.
   GoodputInputs in;
