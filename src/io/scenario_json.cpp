@@ -43,24 +43,36 @@ void insert_at(QJsonObject& o, std::span<const std::string> path, const QJsonVal
   o.insert(key, inner);
 }
 
+// Every registered input (inputs.h) at its place in the document: inside its
+// section's objects under its JSON key, a count as a JSON integer, an input
+// left unset as null. The registry is the one description of these keys; the
+// writers below add what it does not hold (choices, switches, locks, ladders).
+void inputs_to_json(const Scenario& s, QJsonObject& doc) {
+  for (const ScenarioInput& in : scenario_inputs()) {
+    std::vector<std::string> path;
+    for (std::string_view rest = in.section; !rest.empty();) {
+      const std::size_t dot = rest.find('.');
+      path.emplace_back(rest.substr(0, dot));
+      rest = dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);
+    }
+    path.emplace_back(in.json_key);
+    const double v = in.get(s);
+    const QJsonValue value = in.is_set && !in.is_set(s) ? QJsonValue()
+                             : in.type == InputType::count
+                                 ? QJsonValue(static_cast<qint64>(std::llround(v)))
+                                 : QJsonValue(v);
+    insert_at(doc, path, value);
+  }
+}
+
+// The shape's switches and the fields of modern checkpoints; its sizes are
+// registered inputs.
 QJsonObject shape_to_json(const ModelShape& m) {
-  QJsonObject o{{QStringLiteral("layers"), static_cast<qint64>(m.n_layers)},
-                {QStringLiteral("d_model"), static_cast<qint64>(m.d_model)},
-                {QStringLiteral("d_ff"), static_cast<qint64>(m.d_ff)},
-                {QStringLiteral("heads"), static_cast<qint64>(m.n_heads)},
-                {QStringLiteral("kv_heads"), static_cast<qint64>(m.n_kv_heads)},
-                {QStringLiteral("head_dim"), static_cast<qint64>(m.d_head)},
-                {QStringLiteral("vocab"), static_cast<qint64>(m.vocab)},
-                {QStringLiteral("gated"), m.gated},
+  QJsonObject o{{QStringLiteral("gated"), m.gated},
                 {QStringLiteral("tied_embeddings"), m.tied_embeddings},
                 {QStringLiteral("qkv_bias"), m.qkv_bias},
                 {QStringLiteral("o_bias"), m.o_bias},
-                {QStringLiteral("mlp_bias"), m.mlp_bias},
-                {QStringLiteral("experts"), static_cast<qint64>(m.n_experts)},
-                {QStringLiteral("top_k"), static_cast<qint64>(m.top_k)},
-                {QStringLiteral("shared_experts"), static_cast<qint64>(m.shared_experts)},
-                {QStringLiteral("expert_d_ff"), static_cast<qint64>(m.expert_d_ff)},
-                {QStringLiteral("dense_layers"), static_cast<qint64>(m.n_dense_layers)}};
+                {QStringLiteral("mlp_bias"), m.mlp_bias}};
   {  // modern checkpoints' fields (version 2)
     o[QStringLiteral("q_lora_rank")] = static_cast<qint64>(m.q_lora_rank);
     o[QStringLiteral("kv_lora_rank")] = static_cast<qint64>(m.kv_lora_rank);
@@ -129,50 +141,22 @@ std::string compact_number_arrays(const QByteArray& json) {
 }  // namespace
 
 std::string scenario_to_json(const Scenario& s) {
-  QJsonObject hardware{{QStringLiteral("chip"), q(s.chip)},
-                       {QStringLiteral("chips"), static_cast<qint64>(s.n_chips)}};
-  QJsonObject budget{{QStringLiteral("days"), s.days},
-                     {QStringLiteral("mfu"), s.mfu},
-                     {QStringLiteral("price_per_chip_hour_dollars"), s.price_per_chip_hour_dollars},
-                     {QStringLiteral("kwh_price_dollars"), s.kwh_price_dollars},
-                     {QStringLiteral("pue"), s.pue},
-                     {QStringLiteral("tokens_per_param"), s.tokens_per_param},
-                     {QStringLiteral("tokens_available"), s.tokens_available}};
+  QJsonObject hardware{{QStringLiteral("chip"), q(s.chip)}};
   QJsonObject model = shape_to_json(s.shape);
   model[QStringLiteral("name")] = q(s.model_name);
   const TrainingSetup& t = s.training;
   QJsonObject training{{QStringLiteral("optimizer"), q(to_string(t.optimizer))},
                        {QStringLiteral("precision"), q(to_string(t.precision))},
                        {QStringLiteral("zero_stage"), t.zero_stage},
-                       {QStringLiteral("dp_degree"), static_cast<qint64>(t.dp_degree)},
-                       {QStringLiteral("checkpointing"), q(to_string(t.checkpointing))},
-                       {QStringLiteral("micro_batch"), static_cast<qint64>(t.micro_batch)},
-                       {QStringLiteral("seq_len"), static_cast<qint64>(t.seq_len)}};
+                       {QStringLiteral("checkpointing"), q(to_string(t.checkpointing))}};
   const ServingSetup& v = s.serving;
-  QJsonObject serving{
-      {QStringLiteral("context_len"), static_cast<qint64>(v.context_len)},
-      {QStringLiteral("served_tokens"), v.served_tokens},
-      {QStringLiteral("batch"), static_cast<qint64>(v.batch)},
-      {QStringLiteral("prompt_tokens"), static_cast<qint64>(v.prompt_tokens)},
-      {QStringLiteral("decode_tokens"), static_cast<qint64>(v.decode_tokens)},
-      {QStringLiteral("latency_budget_seconds"), v.latency_budget_seconds},
-      {QStringLiteral("overhead_seconds"), v.overhead_seconds},
-      {QStringLiteral("weight_precision"), q(to_string(v.weight_dtype))},
-      {QStringLiteral("kv_precision"), q(to_string(v.kv_dtype))},
-      {QStringLiteral("engine"), q(v.engine)},
-      {QStringLiteral("chips"), static_cast<qint64>(v.chips)},
-      {QStringLiteral("limit_model"), v.limit_model},
-      {QStringLiteral("chip"), q(v.chip)},
-      {QStringLiteral("price_per_chip_hour_dollars"), v.price_per_chip_hour_dollars}};
-  const GoodputSetup& g = s.goodput;
+  QJsonObject serving{{QStringLiteral("weight_precision"), q(to_string(v.weight_dtype))},
+                      {QStringLiteral("kv_precision"), q(to_string(v.kv_dtype))},
+                      {QStringLiteral("engine"), q(v.engine)},
+                      {QStringLiteral("limit_model"), v.limit_model},
+                      {QStringLiteral("chip"), q(v.chip)}};
   QJsonObject goodput{
-      {QStringLiteral("interruptions_per_1000_chip_days"), g.interruptions_per_1000_chip_days},
-      {QStringLiteral("restart_minutes"), g.restart_minutes},
-      {QStringLiteral("checkpoint_interval_minutes"), g.checkpoint_interval_minutes},
-      {QStringLiteral("checkpoint_write_minutes"),
-       g.checkpoint_write_minutes ? QJsonValue(*g.checkpoint_write_minutes) : QJsonValue()},
-      {QStringLiteral("storage_bytes_per_s_per_chip"), g.storage_bytes_per_s_per_chip},
-      {QStringLiteral("checkpoint_mode"), g.mode == CheckpointMode::synchronous
+      {QStringLiteral("checkpoint_mode"), s.goodput.mode == CheckpointMode::synchronous
                                               ? QStringLiteral("synchronous")
                                               : QStringLiteral("asynchronous")}};
   const RangeSetup& rs = s.ranges;
@@ -190,19 +174,12 @@ std::string scenario_to_json(const Scenario& s) {
       {QStringLiteral("restart_minutes"), spread(rs.restart_minutes)},
       {QStringLiteral("price_per_chip_hour_dollars"), spread(rs.price_per_chip_hour_dollars)},
       {QStringLiteral("tokens_available"), spread(rs.tokens_available)}};
-  QJsonObject plan{
-      {QStringLiteral("mode"), q(to_string(s.plan.mode))},
-      {QStringLiteral("train_tokens"), s.plan.train_tokens},
-      {QStringLiteral("law"), q(to_string(s.plan.law))},
-      {QStringLiteral("objective"), q(to_string(s.plan.objective))},
-      {QStringLiteral("moe_experts"), static_cast<qint64>(s.plan.moe.experts)},
-      {QStringLiteral("moe_top_k"), static_cast<qint64>(s.plan.moe.top_k)},
-      {QStringLiteral("moe_granularity"), static_cast<qint64>(s.plan.moe.granularity)},
-      {QStringLiteral("moe_shared_experts"), static_cast<qint64>(s.plan.moe.shared_experts)}};
+  QJsonObject plan{{QStringLiteral("mode"), q(to_string(s.plan.mode))},
+                   {QStringLiteral("law"), q(to_string(s.plan.law))},
+                   {QStringLiteral("objective"), q(to_string(s.plan.objective))}};
   QJsonObject doc{{QStringLiteral("format"), QStringLiteral("napkin-scenario")},
                   {QStringLiteral("version"), kScenarioFormatVersion},
                   {QStringLiteral("hardware"), hardware},
-                  {QStringLiteral("budget"), budget},
                   {QStringLiteral("model"), model},
                   {QStringLiteral("training"), training},
                   {QStringLiteral("serving"), serving},
@@ -210,6 +187,7 @@ std::string scenario_to_json(const Scenario& s) {
                   {QStringLiteral("ranges"), ranges},
                   {QStringLiteral("plan"), plan}};
   settings_to_json(s, doc);
+  inputs_to_json(s, doc);
   for (const ForeignField& f : s.foreign_fields) {
     // Read back from the compact text written when the file was opened.
     const QJsonDocument wrapped =

@@ -23,29 +23,15 @@ namespace {
 // Seeds and counts are JSON numbers: exact up to 2^53 − 1.
 constexpr std::int64_t kMaxJsonInteger = (std::int64_t{1} << 53) - 1;
 
-QJsonObject law_to_json(const LossLaw& l) {
-  return QJsonObject{{QStringLiteral("E"), l.E},
-                     {QStringLiteral("A"), l.A},
-                     {QStringLiteral("alpha"), l.alpha},
-                     {QStringLiteral("B"), l.B},
-                     {QStringLiteral("beta"), l.beta}};
-}
-
+// The panels' numbers are registered inputs (inputs.h), which the document
+// writer puts in place (inputs_to_json); their choices, switches, locks and a
+// loaded ladder are written here.
 QJsonObject synthetic_to_json(const SyntheticLadderSettings& p) {
   return QJsonObject{{QStringLiteral("law_preset"), q(to_string(p.law_preset))},
-                     {QStringLiteral("law"), law_to_json(p.law)},
-                     {QStringLiteral("budgets"), p.n_budgets},
-                     {QStringLiteral("budget_min_flops"), p.budget_min_flops},
-                     {QStringLiteral("budget_max_flops"), p.budget_max_flops},
-                     {QStringLiteral("sizes_per_budget"), p.sizes_per_budget},
-                     {QStringLiteral("size_span_decades"), p.size_span_decades},
-                     {QStringLiteral("noise"), p.noise},
                      {QStringLiteral("outlier"), p.outlier},
                      {QStringLiteral("bias_on"), p.bias_on},
-                     {QStringLiteral("bias_nats"), p.bias_nats},
                      {QStringLiteral("bias_mode"), q(to_string(p.bias_mode))},
-                     {QStringLiteral("offset_on"), p.offset_on},
-                     {QStringLiteral("offset_nats"), p.offset_nats}};
+                     {QStringLiteral("offset_on"), p.offset_on}};
 }
 
 QJsonObject columns_to_json(const LadderColumns& c) {
@@ -76,52 +62,25 @@ QJsonObject loaded_to_json(const LoadedLadder& l) {
 QJsonObject isoflops_to_json(const IsoflopsSettings& s) {
   QJsonObject ladder{
       {QStringLiteral("synthetic"), synthetic_to_json(s.synthetic)},
-      {QStringLiteral("loss_cut"), QJsonObject{{QStringLiteral("enabled"), s.loss_cut.enabled},
-                                               {QStringLiteral("max_loss"), s.loss_cut.max_loss}}}};
+      {QStringLiteral("loss_cut"), QJsonObject{{QStringLiteral("enabled"), s.loss_cut.enabled}}}};
   if (s.loaded) ladder[QStringLiteral("loaded")] = loaded_to_json(*s.loaded);
   const CandidateRecipe& c = s.candidate;
-  return QJsonObject{
-      {QStringLiteral("ladder"), ladder},
-      {QStringLiteral("fit"),
-       QJsonObject{{QStringLiteral("estimator"), q(to_string(s.fit.estimator))},
-                   {QStringLiteral("huber_delta"), s.fit.huber_delta},
-                   {QStringLiteral("resamples"), s.fit.resamples}}},
-      {QStringLiteral("seed"), static_cast<qint64>(s.seed)},
-      {QStringLiteral("target"),
-       QJsonObject{{QStringLiteral("follows_budget"), s.target_follows_budget},
-                   {QStringLiteral("manual_target_flops"), s.manual_target_flops}}},
-      {QStringLiteral("candidate"), QJsonObject{{QStringLiteral("preset"), q(to_string(c.preset))},
-                                                {QStringLiteral("a_multiplier"), c.a_multiplier},
-                                                {QStringLiteral("b_multiplier"), c.b_multiplier},
-                                                {QStringLiteral("alpha_delta"), c.alpha_delta},
-                                                {QStringLiteral("beta_delta"), c.beta_delta}}}};
+  return QJsonObject{{QStringLiteral("ladder"), ladder},
+                     {QStringLiteral("fit"),
+                      QJsonObject{{QStringLiteral("estimator"), q(to_string(s.fit.estimator))}}},
+                     {QStringLiteral("target"),
+                      QJsonObject{{QStringLiteral("follows_budget"), s.target_follows_budget}}},
+                     {QStringLiteral("candidate"),
+                      QJsonObject{{QStringLiteral("preset"), q(to_string(c.preset))}}}};
 }
 
 QJsonObject moe_to_json(const MoeSettings& m) {
-  return QJsonObject{
-      {QStringLiteral("experts"), static_cast<qint64>(m.n_experts)},
-      {QStringLiteral("top_k"), static_cast<qint64>(m.top_k)},
-      {QStringLiteral("tokens_per_batch"), static_cast<qint64>(m.tokens_per_batch)},
-      {QStringLiteral("seed"), static_cast<qint64>(m.seed)},
-      {QStringLiteral("aux_on"), m.aux_on},
-      {QStringLiteral("aux_weight"), m.aux_weight},
-      {QStringLiteral("z_on"), m.z_on},
-      {QStringLiteral("z_weight"), m.z_weight},
-      {QStringLiteral("capacity_factor"), m.capacity_factor},
-      {QStringLiteral("learning_rate"), m.learning_rate},
-      {QStringLiteral("shared_expert"), m.shared_expert},
-      {QStringLiteral("renormalize"), m.renormalize},
-      {QStringLiteral("steps"), static_cast<qint64>(m.steps)},
-      {QStringLiteral("shown_step"), static_cast<qint64>(m.shown_step)},
-      {QStringLiteral("comm"),
-       QJsonObject{{QStringLiteral("prefill_tokens"), static_cast<qint64>(m.prefill_tokens)},
-                   {QStringLiteral("link_gbps"), m.link_gbps},
-                   {QStringLiteral("latency_us"), m.latency_us}}},
-      {QStringLiteral("pipeline"),
-       QJsonObject{{QStringLiteral("chunks"), static_cast<qint64>(m.pipeline_chunks)},
-                   {QStringLiteral("stages"), static_cast<qint64>(m.pipeline_stages)},
-                   {QStringLiteral("compute_ms"), m.compute_ms},
-                   {QStringLiteral("transfer_ms"), m.transfer_ms}}}};
+  return QJsonObject{{QStringLiteral("aux_on"), m.aux_on},
+                     {QStringLiteral("z_on"), m.z_on},
+                     {QStringLiteral("shared_expert"), m.shared_expert},
+                     {QStringLiteral("renormalize"), m.renormalize},
+                     {QStringLiteral("steps"), static_cast<qint64>(m.steps)},
+                     {QStringLiteral("shown_step"), static_cast<qint64>(m.shown_step)}};
 }
 
 QJsonObject roofline_to_json(const RooflineSettings& r) {
@@ -129,46 +88,19 @@ QJsonObject roofline_to_json(const RooflineSettings& r) {
   for (const std::string& o : r.overlays) overlays.append(q(o));
   return QJsonObject{
       {QStringLiteral("overlays"), overlays},
-      {QStringLiteral("matmul_dim"), static_cast<qint64>(r.matmul_dim)},
-      {QStringLiteral("mfu_budget"),
-       QJsonObject{{QStringLiteral("matmul_seconds"), r.mfu.matmul_seconds},
-                   {QStringLiteral("vector_seconds"), r.mfu.vector_seconds},
-                   {QStringLiteral("memory_seconds"), r.mfu.memory_seconds},
-                   {QStringLiteral("comms_seconds"), r.mfu.comms_seconds},
-                   {QStringLiteral("optimizer_seconds"), r.mfu.optimizer_seconds}}},
-      {QStringLiteral("recompute"), r.recompute},
-      {QStringLiteral("prefill_mfu"), r.prefill_mfu},
-      {QStringLiteral("bandwidth_efficiency"), r.bandwidth_efficiency},
-      {QStringLiteral("step_floor_seconds"), r.step_floor_seconds},
-      {QStringLiteral("max_chips"), static_cast<qint64>(r.max_chips)},
-      {QStringLiteral("tile"), static_cast<qint64>(r.tile)},
-      {QStringLiteral("per_layer_serial_seconds"), r.per_layer_serial_seconds},
       {QStringLiteral("serving_layout"),
-       QJsonObject{
-           {QStringLiteral("tp"), static_cast<qint64>(r.serving_layout.tp)},
-           {QStringLiteral("pp"), static_cast<qint64>(r.serving_layout.pp)},
-           {QStringLiteral("ep"), static_cast<qint64>(r.serving_layout.ep)},
-           {QStringLiteral("communication"), r.serving_layout.communication},
-           {QStringLiteral("ttft_budget_seconds"), r.serving_layout.ttft_budget_seconds},
-           {QStringLiteral("tpot_budget_seconds"), r.serving_layout.tpot_budget_seconds},
-           {QStringLiteral("search_max_chips"),
-            static_cast<qint64>(r.serving_layout.search_max_chips)},
-           {QStringLiteral("generated_tokens_per_day"), r.serving_layout.generated_tokens_per_day},
-           {QStringLiteral("max_tokens_per_step"),
-            static_cast<qint64>(r.serving_layout.max_tokens_per_step)},
-           {QStringLiteral("chunked_prefill"), r.serving_layout.chunked_prefill
-                                                   ? QJsonValue(*r.serving_layout.chunked_prefill)
-                                                   : QJsonValue()},
-           {QStringLiteral("run_mode"), q(to_string(r.serving_layout.run_mode))},
-           {QStringLiteral("run_concurrency"),
-            static_cast<qint64>(r.serving_layout.run_concurrency)},
-           {QStringLiteral("run_request_rate_per_second"),
-            r.serving_layout.run_request_rate_per_second},
-           {QStringLiteral("run_requests"), static_cast<qint64>(r.serving_layout.run_requests)},
-           {QStringLiteral("run_prompt_spread_tokens"),
-            static_cast<qint64>(r.serving_layout.run_prompt_spread_tokens)},
-           {QStringLiteral("run_output_spread_tokens"),
-            static_cast<qint64>(r.serving_layout.run_output_spread_tokens)}}}};
+       QJsonObject{{QStringLiteral("tp"), static_cast<qint64>(r.serving_layout.tp)},
+                   {QStringLiteral("pp"), static_cast<qint64>(r.serving_layout.pp)},
+                   {QStringLiteral("ep"), static_cast<qint64>(r.serving_layout.ep)},
+                   {QStringLiteral("communication"), r.serving_layout.communication},
+                   {QStringLiteral("max_tokens_per_step"),
+                    static_cast<qint64>(r.serving_layout.max_tokens_per_step)},
+                   {QStringLiteral("chunked_prefill"),
+                    r.serving_layout.chunked_prefill ? QJsonValue(*r.serving_layout.chunked_prefill)
+                                                     : QJsonValue()},
+                   {QStringLiteral("run_mode"), q(to_string(r.serving_layout.run_mode))},
+                   {QStringLiteral("run_concurrency"),
+                    static_cast<qint64>(r.serving_layout.run_concurrency)}}}};
 }
 
 QJsonValue lock_to_json(const std::optional<std::int64_t>& v) {
@@ -190,7 +122,6 @@ QJsonObject parallel_to_json(const ParallelSettings& p) {
                      p.recompute ? QJsonValue(q(p.recompute_lock_text())) : QJsonValue()}};
   return QJsonObject{
       {QStringLiteral("mfu_source"), q(to_string(p.mfu_source))},
-      {QStringLiteral("global_batch_tokens"), static_cast<qint64>(p.global_batch_tokens)},
       {QStringLiteral("software"), q(p.software)},
       {QStringLiteral("pipe_schedule"),
        p.pipe_schedule ? QJsonValue(q(to_string(*p.pipe_schedule))) : QJsonValue()},
@@ -198,10 +129,6 @@ QJsonObject parallel_to_json(const ParallelSettings& p) {
        p.ep_dispatch ? QJsonValue(q(to_string(*p.ep_dispatch))) : QJsonValue()},
       {QStringLiteral("cluster"), q(p.cluster)},
       {QStringLiteral("cluster_profile"), q(p.cluster_profile)},
-      {QStringLiteral("gpus_per_node"), static_cast<qint64>(p.gpus_per_node)},
-      {QStringLiteral("scale_up_gb_per_s"), p.scale_up_gb_per_s},
-      {QStringLiteral("scale_out_gb_per_s"), p.scale_out_gb_per_s},
-      {QStringLiteral("non_tensor_gb"), p.non_tensor_gb},
       {QStringLiteral("even_stages"), p.even_stages},
       {QStringLiteral("tp_within_node"), p.tp_within_node},
       {QStringLiteral("locks"), locks},
