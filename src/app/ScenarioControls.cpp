@@ -6,6 +6,7 @@
 #include "ControlColumn.h"
 #include "ScenarioBinding.h"
 #include "Text.h"
+#include "choices.h"
 #include "hardware.h"
 #include "inputs.h"
 #include "scenario.h"
@@ -100,6 +101,20 @@ SliderSpin* declareInput(ControlColumn* column, ScenarioModel* model, int field,
                          std::function<void(Scenario&)> after) {
   return column->slider(inputDecl(input_key, control_key),
                         inputBinding(model, field, input_key, std::move(after)));
+}
+
+QComboBox* declareChoice(ControlColumn* col, ScenarioModel* m, int field,
+                         std::string_view choice_key, const QString& control_key) {
+  const ScenarioChoice& c = scenario_choice(choice_key);
+  std::vector<ComboItem> items;
+  for (const ChoiceOption& o : c.options()) items.push_back({qs(o.label), qs(o.name)});
+  QString undo = qs(c.compare_name);  // "serving weight precision"
+  if (!undo.isEmpty()) undo[0] = undo[0].toLower();
+  return col->combo(
+      {.key = control_key, .label = qs(c.label), .tooltip = qs(c.tooltip), .items = items},
+      scenarioBinding<QVariant>(
+          m, field, undo, [&c](const Scenario& s) { return QVariant(qs(c.get(s))); },
+          [&c](Scenario& s, QVariant v) { set_choice(c, s, v.toString().toStdString()); }));
 }
 
 SliderSpin* declareChipsControl(ControlColumn* col, ScenarioModel* m) {

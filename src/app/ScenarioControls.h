@@ -40,6 +40,12 @@ SliderSpin* declareInput(ControlColumn* column, ScenarioModel* model, int field,
                          std::string_view input_key, const QString& control_key,
                          std::function<void(Scenario&)> after = {});
 
+// A registered choice's combo (choices.h): label, tooltip and every option
+// the registry accepts, listed by its label and bound by its name, edited as
+// one undo step (`field`); `control_key` is the widget's object name.
+QComboBox* declareChoice(ControlColumn* column, ScenarioModel* model, int field,
+                         std::string_view choice_key, const QString& control_key);
+
 // The accelerator, from the hardware table.
 QComboBox* declareChipControl(ControlColumn* column, ScenarioModel* model);
 // The scenario's chip count.

@@ -291,7 +291,7 @@ std::vector<Command> algebra_commands() {
        "[--restart-min 10] [--checkpoint-min 15] [--checkpoint-write-min M] "
        "[--checkpoint-async] [--storage-gb-per-s-per-chip 0.122] [--serving-chips 8] "
        "[--latency-budget-s 1] [--overhead-s 0.25] [--prompt-tokens 8192] [--decode-tokens 128] "
-       "[--weight-precision bf16|fp8|int8|int4] [--kv-precision bf16] [--no-serving-limit] "
+       "[--weight-precision fp32|bf16|fp8|int8|int4] [--kv-precision bf16] [--no-serving-limit] "
        "[--range-shape triangular|lognormal] [--seed 1] [--draws 10000] "
        "[--law replication|chinchilla_paper|LAW.json (from fit -o)] "
        "[--experts E --top-k K [--granularity G] [--shared-experts S]] "

@@ -4,7 +4,6 @@
 
 #include "format.h"
 #include "hardware.h"
-#include "serving_engine.h"
 
 namespace napkin::cli {
 
@@ -38,12 +37,8 @@ void parse_budget_choices(Args& a, BudgetInputs& in, Scenario& sc) {
     }
   }
   sc.serving.chip = in.serving_chip;
-  try {
-    sc.serving.engine = std::string(engine_by_name(a.text("--engine", "ideal"), "--engine").name);
-    in.serving_engine = sc.serving.engine;  // lifetime dollars' serving bill
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
+  sc.serving.engine = a.choice_input("serving.engine");
+  in.serving_engine = sc.serving.engine;  // lifetime dollars' serving bill
   sc.serving.price_per_chip_hour_dollars = in.serving_price_per_chip_hour_dollars;
 }
 

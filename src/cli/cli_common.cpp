@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "choices.h"
 #include "format.h"
 #include "inputs.h"
 #include "validate.h"
@@ -393,6 +394,22 @@ std::string Args::choice(std::string_view name, std::string_view fallback,
   for (auto c : choices)
     if (c == v) return v;
   throw UsageError(unknown_name_text(name, v, choices, [](std::string_view c) { return c; }));
+}
+
+std::optional<std::string> Args::optional_choice_input(std::string_view choice_key) {
+  const ScenarioChoice& c = scenario_choice(choice_key);
+  const auto v = value(c.flag);
+  if (!v) return std::nullopt;
+  try {
+    return choice_option(c, *v, c.flag).name;
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
+std::string Args::choice_input(std::string_view choice_key, std::string_view fallback) {
+  if (auto v = optional_choice_input(choice_key)) return *v;
+  return std::string(fallback.empty() ? scenario_choice(choice_key).default_name : fallback);
 }
 
 std::optional<std::vector<double>> Args::real_list(std::string_view name, double lo, double hi,

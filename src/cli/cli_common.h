@@ -66,6 +66,11 @@ class Args {
   std::int64_t required_count_input(std::string_view input_key, std::string_view flag = {});
   std::string choice(std::string_view name, std::string_view fallback,
                      std::initializer_list<std::string_view> choices);
+  // A registered choice (choices.h) read by its flag: one of the registry's
+  // options (the GUI's combo and the scenario file accept the same), its name;
+  // absent: the registry's default (or `fallback`, the scenario's own value).
+  std::string choice_input(std::string_view choice_key, std::string_view fallback = {});
+  std::optional<std::string> optional_choice_input(std::string_view choice_key);
   // A comma-separated list of reals ("1e18,1e19").
   std::optional<std::vector<double>> real_list(std::string_view name, double lo, double hi,
                                                std::string_view unit);

@@ -1,6 +1,7 @@
 // The plan as it will really run: goodput; the budget's goodput, data,
 // serving and range flags; "train this model".
 #include "cli_plan.h"
+#include "choices.h"
 #include "cli_budget_choices.h"
 #include "cli_cluster.h"
 #include "inputs.h"
@@ -449,11 +450,8 @@ PlanFlags parse_plan_flags(Args& a, BudgetInputs& in) {
   sc.serving.prompt_tokens = s.prompt_tokens;
   sc.serving.decode_tokens = s.decode_tokens;
   sc.serving.batch = s.batch;
-  sc.serving.weight_dtype =
-      parse_dtype(a.choice("--weight-precision", "bf16", {"bf16", "fp8", "int8", "int4"}),
-                  "--weight-precision");
-  sc.serving.kv_dtype = parse_dtype(
-      a.choice("--kv-precision", "bf16", {"bf16", "fp8", "int8", "int4"}), "--kv-precision");
+  for (const char* key : {"serving.weight_precision", "serving.kv_precision"})
+    scenario_choice(key).set(sc, a.choice_input(key));
   parse_budget_choices(a, in, sc);  // --objective, --serving-chip, --serving-price
   if (s.enabled) set_scenario_serving_limits(in, sc);
   return PlanFlags{f.ranges};

@@ -60,8 +60,8 @@ ServeRequest read_serve_flags(Args& a) {
   in.prompt_tokens = a.count_input("serving.prompt_tokens");
   in.cached_tokens = a.integer("--cached-tokens", 0, 0, 1'000'000'000, "tokens");
   in.decode_tokens = a.count_input("serving.decode_tokens");
-  in.weights = parse_dtype(a.text("--weight-precision", "bf16"), "--weight-precision");
-  in.kv = parse_dtype(a.text("--kv-precision", "bf16"), "--kv-precision");
+  in.weights = parse_dtype(a.choice_input("serving.weight_precision"));
+  in.kv = parse_dtype(a.choice_input("serving.kv_precision"));
   in.overhead_seconds = a.input("serving.overhead_seconds");
   const std::string pool = a.choice("--pool", "colocated", {"colocated", "prefill", "decode"});
   in.pool = pool == "prefill"  ? ServingPool::prefill
@@ -76,7 +76,7 @@ ServeRequest read_serve_flags(Args& a) {
     in.assume.hbm_efficiency = *e;
   // Deprecated alias: the tensorrt-llm-0.6 engine preset reads the cache per query head.
   if (a.flag("--kv-reads-per-query-head")) in.assume.kv_reads_per_query_head = true;
-  in.engine = std::string(engine_by_name(a.text("--engine", "ideal"), "--engine").name);
+  in.engine = a.choice_input("serving.engine");
   if (a.flag("--shard-kv")) in.assume.shard_kv_beyond_heads = true;
   r.spec = speculative_flags(a);
   if (const auto mode = a.value("--mode")) {
@@ -335,7 +335,7 @@ std::vector<Command> serve_commands() {
       {"serve",
        "serve ((--params N | --config FILE) --chip C (--chips N [--tp T] [--pp P] [--ep E] | "
        "--search) [--batch 1] [--prompt-tokens 8192] [--cached-tokens 0] [--decode-tokens 128] "
-       "[--weight-precision bf16|fp8|int8|int4] [--kv-precision bf16] [--overhead-s 0.25] "
+       "[--weight-precision fp32|bf16|fp8|int8|int4] [--kv-precision bf16] [--overhead-s 0.25] "
        "[--budget-s S | --ttft-s S --tpot-s S] [--max-chips 4096] [--max-batch 1024] "
        "[--pool colocated|prefill|decode] [--no-comm] [--ideal] [--overlap-comm] "
        "[--hbm-efficiency F] [--engine ideal|tensorrt-llm-0.6|tensorrt-llm|vllm|sglang|jetstream] "

@@ -43,19 +43,29 @@ void insert_at(QJsonObject& o, std::span<const std::string> path, const QJsonVal
   o.insert(key, inner);
 }
 
-// Every registered input (inputs.h) at its place in the document: inside its
-// section's objects under its JSON key, a count as a JSON integer, an input
-// left unset as null. The registry is the one description of these keys; the
-// writers below add what it does not hold (choices, switches, locks, ladders).
+// The path of a registered input or choice: its section's objects
+// ("roofline.serving_layout"), then its key.
+std::vector<std::string> document_path(std::string_view section, std::string_view json_key) {
+  std::vector<std::string> path;
+  for (std::string_view rest = section; !rest.empty();) {
+    const std::size_t dot = rest.find('.');
+    path.emplace_back(rest.substr(0, dot));
+    rest = dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);
+  }
+  path.emplace_back(json_key);
+  return path;
+}
+
+// Every registered input (inputs.h) and choice (choices.h) at its place in
+// the document: inside its section's objects under its JSON key, a count as
+// a JSON integer, an input left unset as null, a choice as its option's
+// name. The registries are the one description of these keys; the writers
+// below add what they do not hold (switches, locks, ladders, other choices).
 void inputs_to_json(const Scenario& s, QJsonObject& doc) {
+  for (const ScenarioChoice& c : scenario_choices())
+    insert_at(doc, document_path(c.section, c.json_key), q(c.get(s)));
   for (const ScenarioInput& in : scenario_inputs()) {
-    std::vector<std::string> path;
-    for (std::string_view rest = in.section; !rest.empty();) {
-      const std::size_t dot = rest.find('.');
-      path.emplace_back(rest.substr(0, dot));
-      rest = dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);
-    }
-    path.emplace_back(in.json_key);
+    const std::vector<std::string> path = document_path(in.section, in.json_key);
     const double v = in.get(s);
     const QJsonValue value = in.is_set && !in.is_set(s) ? QJsonValue()
                              : in.type == InputType::count
@@ -150,10 +160,7 @@ std::string scenario_to_json(const Scenario& s) {
                        {QStringLiteral("zero_stage"), t.zero_stage},
                        {QStringLiteral("checkpointing"), q(to_string(t.checkpointing))}};
   const ServingSetup& v = s.serving;
-  QJsonObject serving{{QStringLiteral("weight_precision"), q(to_string(v.weight_dtype))},
-                      {QStringLiteral("kv_precision"), q(to_string(v.kv_dtype))},
-                      {QStringLiteral("engine"), q(v.engine)},
-                      {QStringLiteral("limit_model"), v.limit_model},
+  QJsonObject serving{{QStringLiteral("limit_model"), v.limit_model},
                       {QStringLiteral("chip"), q(v.chip)}};
   QJsonObject goodput{
       {QStringLiteral("checkpoint_mode"), s.goodput.mode == CheckpointMode::synchronous
@@ -313,13 +320,7 @@ void read_training_and_serving(const Reader& top, Scenario& s, std::string_view 
     else
       s.serving.weight_dtype = Dtype::int4;
   }
-  v.choice<Dtype>("weight_precision", s.serving.weight_dtype,
-                  [](std::string_view name) { return parse_dtype(name, "weight_precision"); });
-  v.choice<Dtype>("kv_precision", s.serving.kv_dtype,
-                  [](std::string_view name) { return parse_dtype(name, "kv_precision"); });
-  v.choice<std::string>("engine", s.serving.engine, [](std::string_view name) {
-    return std::string(engine_by_name(name, "engine").name);
-  });
+  v.choices(s);
   v.boolean("limit_model", s.serving.limit_model);
   v.choice<std::string>("chip", s.serving.chip, [](std::string_view name) {
     return name.empty() ? std::string() : std::string(chip_by_name(std::string(name)).name);

@@ -19,6 +19,7 @@
 #include <string_view>
 #include "format.h"
 
+#include "choices.h"
 #include "inputs.h"
 #include "scenario.h"
 #include "validate.h"
@@ -93,6 +94,20 @@ class Reader {
     const std::string_view section = std::string_view(prefix_).substr(0, prefix_.size() - 1);
     for (const ScenarioInput& in : scenario_inputs())
       if (in.section == section) input(in.key, s);
+  }
+
+  // Every registered choice (choices.h) of this object: its options from the
+  // registry, written into `s`.
+  void choices(Scenario& s) const {
+    const std::string_view section = std::string_view(prefix_).substr(0, prefix_.size() - 1);
+    for (const ScenarioChoice& c : scenario_choices()) {
+      if (c.section != section) continue;
+      std::string name = c.get(s);
+      choice<std::string>(std::string(c.json_key).c_str(), name, [&c](std::string_view text) {
+        return choice_option(c, text, c.json_key).name;
+      });
+      c.set(s, name);
+    }
   }
 
   // A registered input (inputs.h): its JSON key, range and type from the

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "choices.h"
 #include "cli_runner.h"
 #include "inputs.h"
 
@@ -163,4 +164,41 @@ TEST(CliInputs, TheServingTurnIsRefusedAlikeEverywhere) {
   EXPECT_NE(r.err.toStdString().find("--overhead-s must be " + input_accepted_text(overhead)),
             std::string::npos)
       << r.err.toStdString();
+}
+
+// Each registered choice (choices.h) is one set of names for every command:
+// budget and serve accept every option and refuse an unknown name with the
+// same list, and each command's usage lists the options the registry holds.
+TEST(CliInputs, EveryChoiceTakesTheRegistrysOptionsInEveryCommand) {
+  const QStringList serve{QStringLiteral("serve"), QStringLiteral("--params"),
+                          QStringLiteral("7e9"),   QStringLiteral("--chip"),
+                          QStringLiteral("H100"),  QStringLiteral("--chips"),
+                          QStringLiteral("8")};
+  for (const ScenarioChoice& c : scenario_choices()) {
+    if (c.flag.empty()) continue;
+    SCOPED_TRACE(std::string(c.key));
+    for (const QStringList& command : {QStringList{QStringLiteral("budget")}, serve}) {
+      for (const ChoiceOption& o : c.options()) {
+        const CliResult r = run_cli(command + QStringList{qs(c.flag), qs(o.name), "--json"});
+        EXPECT_EQ(r.exit_code, 0) << command.front().toStdString() << " " << c.flag << " " << o.name
+                                  << ": " << r.err.toStdString();
+      }
+      const CliResult bad = run_cli(command + QStringList{qs(c.flag), QStringLiteral("none")});
+      EXPECT_EQ(bad.exit_code, 2);
+      EXPECT_TRUE(bad.err.contains(qs(std::string(c.flag) + " must be one of " + choice_names(c))))
+          << bad.err.toStdString();
+    }
+    QString listed = qs(choice_names(c)).replace(QStringLiteral(", "), QStringLiteral("|"));
+    for (const char* command : {"budget", "serve"}) {
+      const CliResult help = run_cli({QLatin1String(command), QStringLiteral("--help")});
+      const QString first = qs(c.flag) + QLatin1Char(' ');
+      // The usage names the flag with its options, or (the KV cache) its default.
+      const qsizetype at = help.out.indexOf(QLatin1Char('[') + first);
+      ASSERT_GE(at, 0) << command << ": " << c.flag;
+      const QString shown = help.out.mid(at + 1 + first.size()).section(QLatin1Char(']'), 0, 0);
+      EXPECT_TRUE(shown == listed || shown == qs(c.default_name))
+          << command << " " << c.flag << " lists \"" << shown.toStdString() << "\", not \""
+          << listed.toStdString() << "\"";
+    }
+  }
 }

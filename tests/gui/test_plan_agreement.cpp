@@ -7,12 +7,14 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QTemporaryDir>
 
 #include "ScenarioModel.h"
 #include "SliderSpin.h"
 #include "Text.h"
 #include "budget/BudgetPanel.h"
 #include "budget/plots/MemoryPlot.h"
+#include "choices.h"
 #include "compare.h"
 #include "format.h"
 #include "gui_test_util.h"
@@ -23,6 +25,7 @@
 #include "parallel/ParallelPanel.h"
 #include "plan.h"
 #include "roofline/RooflinePanel.h"
+#include "scenario_json.h"
 #include "shell/MainWindow.h"
 
 using namespace napkin;
@@ -261,4 +264,35 @@ TEST(PlanAgreement, TheCheckpointWriteTimeIsDerivedUntilTyped) {
   write->spinBox()->setValue(5000);  // past the slider's 600, inside the accepted range
   QCoreApplication::processEvents();
   EXPECT_EQ(*w.model()->scenario().goodput.checkpoint_write_minutes, 5000);
+}
+
+// A choice the file holds is the one its control shows, whichever option it
+// is: an old file's 4 bytes per parameter opens as fp32 weights, which the
+// Weights combo showed as bf16 while the read-outs said fp32 (it listed four
+// of the five formats the file and `serve` accept). Picking an option in the
+// combo sets the document's choice by the registry's name.
+TEST(PlanAgreement, AChoiceFromAFileIsTheOneItsControlShows) {
+  QTemporaryDir dir;
+  const std::string path = dir.filePath(QStringLiteral("choices.napkin.json")).toStdString();
+  Scenario s;
+  set_choice(scenario_choice("serving.weight_precision"), s, "fp32");
+  set_choice(scenario_choice("serving.kv_precision"), s, "fp8");
+  set_choice(scenario_choice("serving.engine"), s, "vllm");
+  save_scenario_file(s, path);
+  MainWindow w(MainWindow::Session::fresh);
+  ASSERT_TRUE(w.openFile(QString::fromStdString(path)));
+  w.showPanel(QStringLiteral("roofline"));
+  RooflinePanel* p = w.panel<RooflinePanel>();
+  EXPECT_EQ(p->combo(QStringLiteral("precision"))->currentText(), QStringLiteral("fp32 (32 bits)"));
+  EXPECT_EQ(p->combo(QStringLiteral("kv_precision"))->currentText(),
+            QStringLiteral("fp8 (8.002 bits)"));
+  EXPECT_EQ(p->combo(QStringLiteral("engine"))->currentText(), QStringLiteral("vllm"));
+  // Every option the registry accepts is listed, in its order.
+  const auto options = scenario_choice("serving.weight_precision").options();
+  ASSERT_EQ(p->combo(QStringLiteral("precision"))->count(), static_cast<int>(options.size()));
+  for (std::size_t i = 0; i < options.size(); ++i)
+    EXPECT_EQ(p->combo(QStringLiteral("precision"))->itemData(static_cast<int>(i)).toString(),
+              qs(options[i].name));
+  pick(p->combo(QStringLiteral("precision")), QStringLiteral("int8 (8.125 bits)"));
+  EXPECT_EQ(w.model()->scenario().serving.weight_dtype, Dtype::int8);
 }

@@ -12,7 +12,6 @@
 #include "format.h"
 #include "hardware.h"
 #include "roofline_view.h"
-#include "serving_engine.h"
 
 namespace napkin {
 
@@ -64,15 +63,6 @@ QString layoutKey(std::int64_t tp, std::int64_t pp, std::int64_t ep) {
   return QStringLiteral("%1,%2,%3").arg(tp).arg(pp).arg(ep);
 }
 
-std::vector<ComboItem> precisionItems() {
-  std::vector<ComboItem> items;
-  for (Dtype d : {Dtype::bf16, Dtype::fp8, Dtype::int8, Dtype::int4})
-    items.push_back(
-        {QStringLiteral("%1 (%2 bits)").arg(qs(to_string(d))).arg(bits_per_element(d), 0, 'g', 4),
-         static_cast<int>(d)});
-  return items;
-}
-
 }  // namespace
 
 namespace {
@@ -115,42 +105,12 @@ void Declarer::servingTurn() {
   c.overhead =
       declareInput(col, m, kOverhead, "serving.overhead_seconds", QStringLiteral("overhead"));
   c.batch = declareInput(col, m, kBatch, "serving.batch", QStringLiteral("batch"));
-  auto precision = [&](const char* key, const QString& label, const QString& tooltip, int field,
-                       const QString& undo, Dtype ServingSetup::*member) {
-    return col->combo(
-        {.key = QString::fromLatin1(key),
-         .label = label,
-         .tooltip = tooltip,
-         .items = precisionItems()},
-        scenarioBinding<QVariant>(
-            m, field, undo,
-            [member](const S& s) { return QVariant(static_cast<int>(s.serving.*member)); },
-            [member](S& s, QVariant v) { s.serving.*member = static_cast<Dtype>(v.toInt()); }));
-  };
-  c.weight_precision = precision(
-      "precision", tr("Weights"),
-      tr("Weight precision when serving (group-wise scales counted): weights = N × bits ÷ 8; "
-         "decode reads them every step."),
-      kWeightPrecision, tr("weight precision"), &ServingSetup::weight_dtype);
-  c.kv_precision = precision(
-      "kv_precision", tr("KV cache"),
-      tr("KV-cache precision when serving: every request's cache is read each decode step at "
-         "this width."),
-      kKvPrecision, tr("KV precision"), &ServingSetup::kv_dtype);
-
-  std::vector<ComboItem> engines;
-  for (const ServingEngine& e : serving_engines()) engines.push_back({qs(e.name), qs(e.name)});
-  c.engine = col->combo(
-      {.key = QStringLiteral("engine"),
-       .label = tr("Engine"),
-       .tooltip = tr("The inference engine: ideal is the roofline bound (one max(FLOPs, bytes) per "
-                     "step); the others time GEMMs, attention and element-wise kernels apart and "
-                     "add them, with the engine's launch gaps, KV-read pattern, KV blocks and "
-                     "reserved memory (napkin-cli serve --help lists each preset)."),
-       .items = engines},
-      scenarioBinding<QVariant>(
-          m, kEngine, tr("engine"), [](const S& s) { return QVariant(qs(s.serving.engine)); },
-          [](S& s, QVariant v) { s.serving.engine = v.toString().toStdString(); }));
+  // The precisions and the engine: registered choices (choices.h).
+  c.weight_precision = declareChoice(col, m, kWeightPrecision, "serving.weight_precision",
+                                     QStringLiteral("precision"));
+  c.kv_precision =
+      declareChoice(col, m, kKvPrecision, "serving.kv_precision", QStringLiteral("kv_precision"));
+  c.engine = declareChoice(col, m, kEngine, "serving.engine", QStringLiteral("engine"));
 }
 
 void Declarer::servingLayout() {

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "choices.h"
 #include "format.h"
 #include "goodput.h"
 #include "inputs.h"
@@ -90,6 +91,12 @@ class FieldTable {
           return in.type == InputType::count ? FieldValue(static_cast<std::int64_t>(v))
                                              : FieldValue(v * factor);
         }});
+  }
+  // A registered choice (choices.h): its compare name and its option's name.
+  void choice(std::string_view key) {
+    const ScenarioChoice& c = scenario_choice(key);
+    fields.push_back(ScenarioField{std::string(key), std::string(c.compare_name), "",
+                                   [&c](SV s) { return FieldValue(c.get(s)); }});
   }
   std::vector<ScenarioField> fields;
 };
@@ -214,11 +221,9 @@ void add_ranges_and_plan(FieldTable& f) {
   f.input("serving.decode_tokens");
   f.input("serving.latency_budget_seconds");
   f.input("serving.overhead_seconds");
-  f.add("serving.weight_precision", "Serving weight precision", "",
-        [](SV s) { return str(to_string(s.serving.weight_dtype)); });
-  f.add("serving.kv_precision", "Serving KV-cache precision", "",
-        [](SV s) { return str(to_string(s.serving.kv_dtype)); });
-  f.add("serving.engine", "Serving engine", "", [](SV s) { return s.serving.engine; });
+  f.choice("serving.weight_precision");
+  f.choice("serving.kv_precision");
+  f.choice("serving.engine");
 }
 
 void add_isoflops(FieldTable& f) {
