@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "choices.h"
 #include "format.h"
 #include "inputs.h"
 #include "validate.h"
@@ -322,31 +321,6 @@ std::optional<double> Args::optional_input(std::string_view input_key, std::stri
   return d;
 }
 
-double Args::input(std::string_view input_key, std::string_view flag) {
-  return optional_input(input_key, flag).value_or(scenario_input(input_key).default_value);
-}
-
-std::optional<std::int64_t> Args::optional_count_input(std::string_view input_key,
-                                                       std::string_view flag) {
-  const auto v = optional_input(input_key, flag);
-  if (!v) return std::nullopt;
-  return static_cast<std::int64_t>(*v);  // whole and in range: checked
-}
-
-std::int64_t Args::count_input(std::string_view input_key, std::string_view flag) {
-  return static_cast<std::int64_t>(input(input_key, flag));
-}
-
-std::int64_t Args::required_count_input(std::string_view input_key, std::string_view flag) {
-  const auto v = optional_count_input(input_key, flag);
-  if (!v) {
-    const ScenarioInput& in = scenario_input(input_key);
-    throw UsageError(std::string(flag.empty() ? in.flag : flag) +
-                     " is required: " + input_flag_accepted_text(in));
-  }
-  return *v;
-}
-
 void row(const char* label, const std::string& value, int width) {
   std::printf("  %-*s %s\n", width, label, value.c_str());
 }
@@ -394,22 +368,6 @@ std::string Args::choice(std::string_view name, std::string_view fallback,
   for (auto c : choices)
     if (c == v) return v;
   throw UsageError(unknown_name_text(name, v, choices, [](std::string_view c) { return c; }));
-}
-
-std::optional<std::string> Args::optional_choice_input(std::string_view choice_key) {
-  const ScenarioChoice& c = scenario_choice(choice_key);
-  const auto v = value(c.flag);
-  if (!v) return std::nullopt;
-  try {
-    return choice_option(c, *v, c.flag).name;
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-}
-
-std::string Args::choice_input(std::string_view choice_key, std::string_view fallback) {
-  if (auto v = optional_choice_input(choice_key)) return *v;
-  return std::string(fallback.empty() ? scenario_choice(choice_key).default_name : fallback);
 }
 
 std::optional<std::vector<double>> Args::real_list(std::string_view name, double lo, double hi,

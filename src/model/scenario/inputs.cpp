@@ -1,5 +1,6 @@
 #include "inputs.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -21,8 +22,8 @@ using S = Scenario;
 // clusters are ~10^5; the CLI, the file and the GUI all stop here).
 constexpr double kMaxChips = 10'000'000;
 
-// The budget's, training's, parallelism's and plan's inputs; built on first
-// use (some descriptions are the planner's, plan_inputs.h).
+// The budget's, training's and plan's inputs; built on first use (some
+// descriptions are the planner's, plan_inputs.h).
 const auto& base_inputs() {
   static const std::array kInputs{
       ScenarioInput{.key = "hardware.chips",
@@ -229,118 +230,6 @@ const auto& base_inputs() {
           .tooltip = "Training sequence length T (tokens): activations ∝ T, attention FLOPs ∝ T².",
           .get = [](const S& s) { return static_cast<double>(s.training.seq_len); },
           .set = [](S& s, double v) { s.training.seq_len = std::llround(v); }},
-      ScenarioInput{
-          .key = "parallel.global_batch_tokens",
-          .section = "parallel",
-          .json_key = "global_batch_tokens",
-          .flag = "",
-          .label = "Global batch",
-          .compare_name = "Parallelism: global batch",
-          .unit = "tokens per step",
-          .display_unit = "tokens",
-          .type = InputType::count,
-          .default_value = 4'194'304,
-          .lo = 1,
-          .hi = 1'000'000'000,
-          .slider_lo = 65'536,
-          .slider_hi = 268'435'456,
-          .scale = InputScale::log,
-          .ladder = Ladder::powersOfTwo(),
-          .tooltip =
-              "Tokens per optimizer step (tokens); sequences per step = this ÷ the training "
-              "sequence length (Budget panel). More sequences mean more micro-batches per "
-              "pipeline and a smaller bubble. Default 4 Mi tokens, Llama-3-70B's early batch.",
-          .get = [](const S& s) { return static_cast<double>(s.parallel.global_batch_tokens); },
-          .set = [](S& s, double v) { s.parallel.global_batch_tokens = std::llround(v); }},
-      ScenarioInput{
-          .key = "parallel.gpus_per_node",
-          .section = "parallel",
-          .json_key = "gpus_per_node",
-          .flag = "--gpus-per-node",
-          .label = "GPUs per node",
-          .compare_name = "Parallelism: custom cluster's GPUs per node",
-          .unit = "GPUs",
-          .display_unit = "",
-          .type = InputType::count,
-          .default_value = 8,
-          .lo = 1,
-          .hi = 100'000,
-          .slider_lo = 1,
-          .slider_hi = 1'024,
-          .scale = InputScale::log,
-          .ladder = Ladder::powersOfTwo(),
-          .tooltip = "Chips in one fast (NVLink / ICI) domain (GPUs) of a custom cluster: 8 in a "
-                     "DGX, 72 in a GB200 NVL72 rack, a pod's chips on TPU. Collectives inside it "
-                     "run at the scale-up bandwidth, across it at the scale-out bandwidth.",
-          .get = [](const S& s) { return static_cast<double>(s.parallel.gpus_per_node); },
-          .set = [](S& s, double v) { s.parallel.gpus_per_node = std::llround(v); }},
-      ScenarioInput{
-          .key = "parallel.scale_up_gb_per_s",
-          .section = "parallel",
-          .json_key = "scale_up_gb_per_s",
-          .flag = "--scale-up-gb-per-s",
-          .label = "Scale-up bandwidth",
-          .compare_name = "Parallelism: custom scale-up bandwidth",
-          .unit = "GB/s per GPU",
-          .display_unit = "GB/s",
-          .default_value = 450,
-          .lo = 0.1,
-          .hi = 100'000,
-          .slider_lo = 10,
-          .slider_hi = 2'000,
-          .scale = InputScale::log,
-          .ladder = Ladder::oneTwoFive(),
-          .decimals = 1,
-          .tooltip = "A custom cluster's NVLink / ICI bandwidth per GPU and direction (GB/s, "
-                     "10^9 bytes/s): half a datasheet's bidirectional figure (DGX H100: 900 GB/s "
-                     "bidirectional, 450 here). Napkin applies the chip's measured link "
-                     "efficiency on top.",
-          .get = [](const S& s) { return s.parallel.scale_up_gb_per_s; },
-          .set = [](S& s, double v) { s.parallel.scale_up_gb_per_s = v; }},
-      ScenarioInput{
-          .key = "parallel.scale_out_gb_per_s",
-          .section = "parallel",
-          .json_key = "scale_out_gb_per_s",
-          .flag = "--scale-out-gb-per-s",
-          .label = "Scale-out bandwidth",
-          .compare_name = "Parallelism: custom scale-out bandwidth",
-          .unit = "GB/s per GPU",
-          .display_unit = "GB/s",
-          .default_value = 50,
-          .lo = 0.1,
-          .hi = 100'000,
-          .slider_lo = 1,
-          .slider_hi = 200,
-          .scale = InputScale::log,
-          .ladder = Ladder::oneTwoFive(),
-          .decimals = 2,
-          .tooltip = "A custom cluster's InfiniBand / RoCE / DCN bandwidth per GPU and direction "
-                     "(GB/s): the node's NICs divided by its GPUs (8 x 400 Gb/s over 8 GPUs: 50; "
-                     "4 x 200 Gb/s over 8 GPUs: 12.5).",
-          .get = [](const S& s) { return s.parallel.scale_out_gb_per_s; },
-          .set = [](S& s, double v) { s.parallel.scale_out_gb_per_s = v; }},
-      ScenarioInput{.key = "parallel.non_tensor_gb",
-                    .section = "parallel",
-                    .json_key = "non_tensor_gb",
-                    .flag = "--non-tensor-gb",
-                    .label = "Non-tensor memory",
-                    .compare_name = "Parallelism: measured non-tensor memory",
-                    .unit = "GB per GPU",
-                    .display_unit = "GB",
-                    .default_value = 0,
-                    .lo = 0,
-                    .hi = 1'000,
-                    .slider_lo = 0,
-                    .slider_hi = 20,
-                    .decimals = 2,
-                    .tooltip =
-                        "Device memory your cluster uses outside the tensors (GB per GPU): the "
-                        "driver's used memory at the peak less PyTorch's "
-                        "max_memory_allocated. 0: Napkin's estimate (the CUDA context and "
-                        "kernels, NCCL's buffers per communicator, allocator fragmentation).",
-                    .special_text = "estimated",
-                    .get = [](const S& s) { return s.parallel.non_tensor_gb; },
-                    .set = [](S& s, double v) { s.parallel.non_tensor_gb = v; }},
       // 0 is the planner's own choice (tokens per parameter × N); a control
       // shows that number until one is typed.
       ScenarioInput{.key = "plan.train_tokens",
@@ -477,12 +366,17 @@ std::string accepted_text(const ScenarioInput& in, double factor, std::string_vi
 }  // namespace
 
 std::span<const ScenarioInput> scenario_inputs() {
-  // This file's table, goodput, the model's shape, the serving set-up, the
-  // Serving layout tab's benchmark run, then the IsoFLOPs, MoE router and
-  // Roofline panels'.
+  // This file's table with the Parallelism panel's before the plan's, then
+  // goodput, the model's shape, the serving set-up, the Serving layout tab's
+  // benchmark run, then the IsoFLOPs, MoE router and Roofline panels'.
   static const std::vector<ScenarioInput> all = [] {
     const auto& base = base_inputs();
-    std::vector<ScenarioInput> v(base.begin(), base.end());
+    const auto plan = std::find_if(base.begin(), base.end(),
+                                   [](const ScenarioInput& in) { return in.section == "plan"; });
+    std::vector<ScenarioInput> v(base.begin(), plan);
+    const std::span<const ScenarioInput> parallel = detail::parallel_inputs();
+    v.insert(v.end(), parallel.begin(), parallel.end());
+    v.insert(v.end(), plan, base.end());
     for (const std::span<const ScenarioInput> part :
          {detail::goodput_inputs(), detail::model_inputs(), detail::serving_inputs(),
           detail::serving_run_inputs(), detail::isoflops_inputs(), detail::moe_router_inputs(),

@@ -7,6 +7,9 @@
 
 namespace napkin::detail {
 
+// The Parallelism panel's global batch and custom cluster
+// (inputs_parallel.cpp).
+std::span<const ScenarioInput> parallel_inputs();
 // The model's shape (inputs_model.cpp).
 std::span<const ScenarioInput> model_inputs();
 // Goodput's interruption rate, restart and checkpoint interval
