@@ -31,8 +31,7 @@ BudgetInputs read_budget_flags(Args& a, PlanFlags& flags) {
   in.tokens_per_param = a.input("budget.tokens_per_param");
   in.served_tokens = a.input("serving.served_tokens");
   in.site_power_mw = a.real("--site-power-mw", 100, 0.001, 1e6, "MW");
-  in.optimizer =
-      parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
+  in.optimizer = parse_optimizer(a.choice_input("training.optimizer"));
   in.moe.experts = a.count_input("plan.moe_experts");
   in.moe.top_k = a.count_input("plan.moe_top_k");
   in.moe.granularity = a.count_input("plan.moe_granularity");
@@ -183,8 +182,7 @@ int run_flops(Args& a) {
 int run_memory(Args& a) {
   const bool json = a.flag("--json");
   const std::int64_t n = a.required_integer("--params", 1, 1'000'000'000'000'000, "parameters");
-  const Optimizer opt =
-      parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
+  const Optimizer opt = parse_optimizer(a.choice_input("training.optimizer"));
   const Precision prec =
       parse_precision(a.choice("--precision", "mixed_bf16", {"mixed_bf16", "fp32", "mixed_fp8"}));
   const int zero = static_cast<int>(a.integer("--zero", 0, 0, 3, "ZeRO stage"));

@@ -17,7 +17,7 @@ Precision parse_train_precision(Args& a, const std::string& chip) {
 }
 
 void parse_budget_choices(Args& a, BudgetInputs& in, Scenario& sc) {
-  in.objective = parse_objective(a.choice("--objective", "flops", {"flops", "dollars"}));
+  in.objective = parse_objective(a.choice_input("plan.objective"));
   const std::string chip = a.text("--serving-chip", in.chip);
   try {
     in.serving_chip = std::string(chip_by_name(chip).name);

@@ -108,7 +108,7 @@ RunFlags parse_run_flags(Args& a) {
   g.storage_bytes_per_s_per_chip = a.input("goodput.storage_bytes_per_s_per_chip");
   g.mode =
       a.flag("--checkpoint-async") ? CheckpointMode::asynchronous : CheckpointMode::synchronous;
-  r.shape = parse_range_shape(a.choice("--range-shape", "triangular", {"triangular", "lognormal"}));
+  r.shape = parse_range_shape(a.choice_input("ranges.shape"));
   r.seed = static_cast<std::uint64_t>(a.integer("--seed", 1, 0, std::int64_t{1} << 53, "seed"));
   r.draws = a.integer("--draws", 10'000, 1, 1'000'000, "Monte Carlo draws");
   // The loss law: a built-in one by name, or a law file from `fit -o`.
@@ -361,8 +361,7 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
   }
   t.tokens_per_param = a.input("budget.tokens_per_param");
   t.train_tokens = a.input("plan.train_tokens");
-  t.optimizer =
-      parse_optimizer(a.choice("--optimizer", "adam", {"adam", "sgd_momentum", "adafactor"}));
+  t.optimizer = parse_optimizer(a.choice_input("training.optimizer"));
   t.precision = parse_train_precision(a, t.chip);
   const RunFlags f = parse_run_flags(a);
   a.finish();

@@ -155,8 +155,7 @@ std::string scenario_to_json(const Scenario& s) {
   QJsonObject model = shape_to_json(s.shape);
   model[QStringLiteral("name")] = q(s.model_name);
   const TrainingSetup& t = s.training;
-  QJsonObject training{{QStringLiteral("optimizer"), q(to_string(t.optimizer))},
-                       {QStringLiteral("precision"), q(to_string(t.precision))},
+  QJsonObject training{{QStringLiteral("precision"), q(to_string(t.precision))},
                        {QStringLiteral("zero_stage"), t.zero_stage},
                        {QStringLiteral("checkpointing"), q(to_string(t.checkpointing))}};
   const ServingSetup& v = s.serving;
@@ -173,7 +172,6 @@ std::string scenario_to_json(const Scenario& s) {
               : QJsonValue();
   };
   QJsonObject ranges{
-      {QStringLiteral("shape"), q(to_string(rs.shape))},
       {QStringLiteral("seed"), static_cast<qint64>(rs.seed)},
       {QStringLiteral("mfu"), spread(rs.mfu)},
       {QStringLiteral("interruptions_per_1000_chip_days"),
@@ -182,8 +180,7 @@ std::string scenario_to_json(const Scenario& s) {
       {QStringLiteral("price_per_chip_hour_dollars"), spread(rs.price_per_chip_hour_dollars)},
       {QStringLiteral("tokens_available"), spread(rs.tokens_available)}};
   QJsonObject plan{{QStringLiteral("mode"), q(to_string(s.plan.mode))},
-                   {QStringLiteral("law"), q(to_string(s.plan.law))},
-                   {QStringLiteral("objective"), q(to_string(s.plan.objective))}};
+                   {QStringLiteral("law"), q(to_string(s.plan.law))}};
   QJsonObject doc{{QStringLiteral("format"), QStringLiteral("napkin-scenario")},
                   {QStringLiteral("version"), kScenarioFormatVersion},
                   {QStringLiteral("hardware"), hardware},
@@ -299,7 +296,7 @@ void read_model(const Reader& top, Scenario& s, std::string_view source) {
 
 void read_training_and_serving(const Reader& top, Scenario& s, std::string_view source) {
   const Reader t(top.object("training"), "training.", source);
-  t.choice<Optimizer>("optimizer", s.training.optimizer, parse_optimizer);
+  t.choices(s);
   t.choice<Precision>("precision", s.training.precision, parse_precision);
   t.integer("zero_stage", s.training.zero_stage, 0, 3);
   t.choice<Checkpointing>("checkpointing", s.training.checkpointing, parse_checkpointing);
@@ -341,7 +338,7 @@ void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_vi
 
   const Reader r(top.object("ranges"), "ranges.", source);
   RangeSetup& rs = s.ranges;
-  r.choice<RangeShape>("shape", rs.shape, parse_range_shape);
+  r.choices(s);
   std::int64_t seed = static_cast<std::int64_t>(rs.seed);
   r.integer("seed", seed, 0, std::int64_t{1} << 53);
   rs.seed = static_cast<std::uint64_t>(seed);
@@ -354,8 +351,7 @@ void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_vi
   const Reader p(top.object("plan"), "plan.", source);
   p.choice<PlanMode>("mode", s.plan.mode, parse_plan_mode);
   p.choice<LawChoice>("law", s.plan.law, parse_law_choice);
-  p.choice<Objective>("objective", s.plan.objective,
-                      [](std::string_view t) { return parse_objective(t, "objective"); });
+  p.choices(s);
   p.inputs(s);
 }
 

@@ -115,21 +115,7 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
                                     QStringLiteral("tokens_available"),
                                     [](S& s) { carry_range(s, RangeInput::tokens_available); });
   c.context = declareContextControl(col, m);
-  c.objective = col->combo(
-      {.key = QStringLiteral("objective"),
-       .label = tr("Objective"),
-       .tooltip = tr("What What I would train minimises at equal loss over the model's life: "
-                     "FLOPs (6N·D + 2N·served tokens, every FLOP alike) or dollars (training "
-                     "chip-hours at the training price + serving chip-hours from the serving "
-                     "layout's throughput at the serving price, energy on both)."),
-       .items = {{tr("Lifetime FLOPs"), QStringLiteral("flops")},
-                 {tr("Lifetime dollars"), QStringLiteral("dollars")}}},
-      scenarioBinding<QVariant>(
-          m, kObjective, tr("objective"),
-          [](const S& s) { return QVariant(qs(to_string(s.plan.objective))); },
-          [](S& s, QVariant v) {
-            s.plan.objective = parse_objective(v.toString().toStdString());
-          }));
+  c.objective = declareChoice(col, m, kObjective, "plan.objective", QStringLiteral("objective"));
   std::vector<ComboItem> serving_chips{{tr("Same as training"), QString()}};
   for (const Chip* chip : chip_list()) serving_chips.push_back({qs(chip->name), qs(chip->name)});
   c.serving_chip = col->combo(
@@ -254,20 +240,8 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
   c.dense_layers = shapeInput(kDenseLayers, "model.dense_layers", "dense_layers");
 
   col->group(tr("Training set-up"));
-  c.optimizer = col->combo(
-      {.key = QStringLiteral("optimizer"),
-       .label = tr("Optimizer"),
-       .tooltip = tr("Optimizer state per parameter in mixed precision: Adam 12 B (fp32 master + "
-                     "m + v), SGD-momentum 8 B, Adafactor 4 B; plus 2 B weights and 2 B grads."),
-       .items = {{QStringLiteral("Adam"), QStringLiteral("adam")},
-                 {QStringLiteral("SGD + momentum"), QStringLiteral("sgd_momentum")},
-                 {QStringLiteral("Adafactor"), QStringLiteral("adafactor")}}},
-      scenarioBinding<QVariant>(
-          m, kOptimizer, tr("optimizer"),
-          [](const S& s) { return QVariant(qs(to_string(s.training.optimizer))); },
-          [](S& s, QVariant v) {
-            s.training.optimizer = parse_optimizer(v.toString().toStdString());
-          }));
+  c.optimizer =
+      declareChoice(col, m, kOptimizer, "training.optimizer", QStringLiteral("optimizer"));
   c.train_precision = declareTrainPrecisionControl(col, m, QStringLiteral("trainPrecision"));
   std::vector<ComboItem> stages;
   for (int z = 0; z <= 3; ++z) stages.push_back({QStringLiteral("ZeRO-%1").arg(z), z});

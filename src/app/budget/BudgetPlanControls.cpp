@@ -219,19 +219,7 @@ void BudgetPlanControls::declareRun(BudgetPlanControls& c, ControlColumn* col, S
           }));
 
   QGroupBox* group = col->group(tr("Ranges (Monte Carlo, 10,000 draws)"));
-  c.range_shape = col->combo(
-      {.key = QStringLiteral("range_shape"),
-       .label = tr("Shape"),
-       .tooltip = tip("range_shape", tr("Seeded (xoshiro256**), so the same inputs always give "
-                                        "the same percentiles.")),
-       .items = {{tr("Triangular"), QStringLiteral("triangular")},
-                 {tr("Log-normal"), QStringLiteral("lognormal")}}},
-      scenarioBinding<QVariant>(
-          m, kShape, tr("range shape"),
-          [](const S& s) { return QVariant(qs(to_string(s.ranges.shape))); },
-          [](S& s, QVariant v) {
-            s.ranges.shape = parse_range_shape(v.toString().toStdString());
-          }));
+  c.range_shape = declareChoice(col, m, kShape, "ranges.shape", QStringLiteral("range_shape"));
   // A range edit: refused with a message naming the input when it makes no
   // range (low above high), else one undo step.
   c.message = new QLabel(group);

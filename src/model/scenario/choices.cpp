@@ -4,8 +4,12 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "algebra.h"
+#include "lifetime_dollars.h"
+#include "plan_inputs.h"
 #include "quantize.h"
 #include "serving_engine.h"
+#include "uncertainty.h"
 #include "validate.h"
 
 namespace napkin {
@@ -33,61 +37,118 @@ std::vector<ChoiceOption> engine_options() {
   return out;
 }
 
-const std::array kChoices{
-    ScenarioChoice{
-        .key = "serving.weight_precision",
-        .section = "serving",
-        .json_key = "weight_precision",
-        .flag = "--weight-precision",
-        .label = "Weights",
-        .compare_name = "Serving weight precision",
-        .tooltip = "Weight precision when serving (group-wise scales counted): weights = N × "
-                   "bits ÷ 8; decode reads them every step.",
-        .default_name = "bf16",
-        .options = precision_options,
-        .get = [](const S& s) { return std::string(to_string(s.serving.weight_dtype)); },
-        .set = [](S& s, std::string_view name) { s.serving.weight_dtype = parse_dtype(name); }},
-    ScenarioChoice{
-        .key = "serving.kv_precision",
-        .section = "serving",
-        .json_key = "kv_precision",
-        .flag = "--kv-precision",
-        .label = "KV cache",
-        .compare_name = "Serving KV-cache precision",
-        .tooltip = "KV-cache precision when serving: every request's cache is read each decode "
-                   "step at this width.",
-        .default_name = "bf16",
-        .options = precision_options,
-        .get = [](const S& s) { return std::string(to_string(s.serving.kv_dtype)); },
-        .set = [](S& s, std::string_view name) { s.serving.kv_dtype = parse_dtype(name); }},
-    ScenarioChoice{
-        .key = "serving.engine",
-        .section = "serving",
-        .json_key = "engine",
-        .flag = "--engine",
-        .label = "Engine",
-        .compare_name = "Serving engine",
-        .tooltip = "The inference engine: ideal is the roofline bound (one max(FLOPs, bytes) per "
-                   "step); the others time GEMMs, attention and element-wise kernels apart and "
-                   "add them, with the engine's launch gaps, KV-read pattern, KV blocks and "
-                   "reserved memory (napkin-cli serve --help lists each preset).",
-        .default_name = "ideal",
-        .options = engine_options,
-        .get = [](const S& s) { return s.serving.engine; },
-        .set =
-            [](S& s, std::string_view name) {
-              s.serving.engine = std::string(engine_by_name(name).name);
-            }},
-};
+std::vector<ChoiceOption> optimizer_options() {
+  return {{"adam", "Adam"}, {"sgd_momentum", "SGD + momentum"}, {"adafactor", "Adafactor"}};
+}
+
+std::vector<ChoiceOption> objective_options() {
+  return {{"flops", "Lifetime FLOPs"}, {"dollars", "Lifetime dollars"}};
+}
+
+std::vector<ChoiceOption> range_shape_options() {
+  return {{"triangular", "Triangular"}, {"lognormal", "Log-normal"}};
+}
+
+// Built on first use: some descriptions are the planner's (plan_inputs.h).
+const auto& choice_table() {
+  static const InputInfo& shape = plan_input_info("range_shape");
+  static const std::array kChoices{
+      ScenarioChoice{
+          .key = "training.optimizer",
+          .section = "training",
+          .json_key = "optimizer",
+          .flag = "--optimizer",
+          .label = "Optimizer",
+          .compare_name = "Optimizer",
+          .tooltip = "Optimizer state per parameter in mixed precision: Adam 12 B (fp32 master + m "
+                     "+ v), SGD-momentum 8 B, Adafactor 4 B; plus 2 B weights and 2 B grads.",
+          .default_name = "adam",
+          .options = optimizer_options,
+          .get = [](const S& s) { return std::string(to_string(s.training.optimizer)); },
+          .set = [](S& s, std::string_view name) { s.training.optimizer = parse_optimizer(name); }},
+      ScenarioChoice{
+          .key = "serving.weight_precision",
+          .section = "serving",
+          .json_key = "weight_precision",
+          .flag = "--weight-precision",
+          .label = "Weights",
+          .compare_name = "Serving weight precision",
+          .tooltip = "Weight precision when serving (group-wise scales counted): weights = N × "
+                     "bits ÷ 8; decode reads them every step.",
+          .default_name = "bf16",
+          .options = precision_options,
+          .get = [](const S& s) { return std::string(to_string(s.serving.weight_dtype)); },
+          .set = [](S& s, std::string_view name) { s.serving.weight_dtype = parse_dtype(name); }},
+      ScenarioChoice{
+          .key = "serving.kv_precision",
+          .section = "serving",
+          .json_key = "kv_precision",
+          .flag = "--kv-precision",
+          .label = "KV cache",
+          .compare_name = "Serving KV-cache precision",
+          .tooltip = "KV-cache precision when serving: every request's cache is read each decode "
+                     "step at this width.",
+          .default_name = "bf16",
+          .options = precision_options,
+          .get = [](const S& s) { return std::string(to_string(s.serving.kv_dtype)); },
+          .set = [](S& s, std::string_view name) { s.serving.kv_dtype = parse_dtype(name); }},
+      ScenarioChoice{
+          .key = "serving.engine",
+          .section = "serving",
+          .json_key = "engine",
+          .flag = "--engine",
+          .label = "Engine",
+          .compare_name = "Serving engine",
+          .tooltip = "The inference engine: ideal is the roofline bound (one max(FLOPs, bytes) per "
+                     "step); the others time GEMMs, attention and element-wise kernels apart and "
+                     "add them, with the engine's launch gaps, KV-read pattern, KV blocks and "
+                     "reserved memory (napkin-cli serve --help lists each preset).",
+          .default_name = "ideal",
+          .options = engine_options,
+          .get = [](const S& s) { return s.serving.engine; },
+          .set =
+              [](S& s, std::string_view name) {
+                s.serving.engine = std::string(engine_by_name(name).name);
+              }},
+      ScenarioChoice{
+          .key = "ranges.shape",
+          .section = "ranges",
+          .json_key = "shape",
+          .flag = shape.flag,
+          .label = "Shape",
+          .compare_name = "Range distribution",
+          .tooltip = shape.description,
+          .default_name = "triangular",
+          .options = range_shape_options,
+          .get = [](const S& s) { return std::string(to_string(s.ranges.shape)); },
+          .set = [](S& s, std::string_view name) { s.ranges.shape = parse_range_shape(name); }},
+      ScenarioChoice{
+          .key = "plan.objective",
+          .section = "plan",
+          .json_key = "objective",
+          .flag = "--objective",
+          .label = "Objective",
+          .compare_name = "Lifetime objective",
+          .tooltip = "What What I would train minimises at equal loss over the model's life: FLOPs "
+                     "(6N·D + 2N·served tokens, every FLOP alike) or dollars (training chip-hours "
+                     "at the training price + serving chip-hours from the serving layout's "
+                     "throughput at the serving price, energy on both).",
+          .default_name = "flops",
+          .options = objective_options,
+          .get = [](const S& s) { return std::string(to_string(s.plan.objective)); },
+          .set = [](S& s, std::string_view name) { s.plan.objective = parse_objective(name); }},
+  };
+  return kChoices;
+}
 
 }  // namespace
 
-std::span<const ScenarioChoice> scenario_choices() { return kChoices; }
+std::span<const ScenarioChoice> scenario_choices() { return choice_table(); }
 
 const ScenarioChoice& scenario_choice(std::string_view key) {
-  for (const ScenarioChoice& c : kChoices)
+  for (const ScenarioChoice& c : choice_table())
     if (c.key == key) return c;
-  throw_unknown_name("choice", key, kChoices, [](const ScenarioChoice& c) { return c.key; });
+  throw_unknown_name("choice", key, choice_table(), [](const ScenarioChoice& c) { return c.key; });
 }
 
 std::string choice_names(const ScenarioChoice& c) {

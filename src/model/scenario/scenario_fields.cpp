@@ -157,8 +157,7 @@ void add_budget_and_model(FieldTable& f) {
 
 void add_training_serving_goodput(FieldTable& f) {
   // Training.
-  f.add("training.optimizer", "Optimizer", "",
-        [](SV s) { return str(to_string(s.training.optimizer)); });
+  f.choice("training.optimizer");
   f.add("training.precision", "Precision", "",
         [](SV s) { return str(to_string(s.training.precision)); });
   f.add("training.zero_stage", "ZeRO stage", "", [](SV s) { return I{s.training.zero_stage}; });
@@ -198,15 +197,13 @@ void add_ranges_and_plan(FieldTable& f) {
         [spread](SV s) { return spread(s.ranges.price_per_chip_hour_dollars); });
   f.add("ranges.tokens_available", "Unique-tokens range", "tokens",
         [spread](SV s) { return spread(s.ranges.tokens_available); });
-  f.add("ranges.shape", "Range distribution", "",
-        [](SV s) { return str(to_string(s.ranges.shape)); });
+  f.choice("ranges.shape");
   f.add("ranges.seed", "Range seed", "", [](SV s) { return static_cast<I>(s.ranges.seed); });
   // The plan's direction.
   f.add("plan.mode", "Plan mode", "", [](SV s) { return str(to_string(s.plan.mode)); });
   f.input("plan.train_tokens");
   f.add("plan.law", "Loss law", "", [](SV s) { return str(to_string(s.plan.law)); });
-  f.add("plan.objective", "Lifetime objective", "",
-        [](SV s) { return str(to_string(s.plan.objective)); });
+  f.choice("plan.objective");
   f.add("serving.chip", "Serving chip", "", [](SV s) {
     return str(s.serving.chip.empty() ? std::string("same as training") : s.serving.chip);
   });
