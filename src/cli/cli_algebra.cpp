@@ -195,7 +195,7 @@ int run_memory(Args& a) {
     s.seq = a.required_count_input("training.seq_len");
     s.d_model = a.required_integer("--d-model", 1, 1'000'000, "elements");
     s.n_layers = a.required_integer("--layers", 1, 100'000, "blocks");
-    ck = parse_checkpointing(a.choice("--checkpointing", "none", {"none", "selective", "full"}));
+    ck = parse_checkpointing(a.choice_input("training.checkpointing", "none"));
     act = activation_bytes(s, ck);
   }
   a.finish();

@@ -88,8 +88,7 @@ FitRequest read_fit_flags(Args& a) {
   // Strict by default: a script that fits a ladder should fail on a bad row,
   // not fit a different set of runs; --skip-bad-rows lists what it skips.
   csv.skip_bad_rows = a.flag("--skip-bad-rows");
-  r.fit.estimator = parse_estimator(
-      a.choice("--estimator", "huber-log", {"huber-log", "ls-log", "ls-linear", "seed-cd"}));
+  r.fit.estimator = parse_estimator(a.choice_input("isoflops.fit.estimator"));
   // δ, the target and the seed take what the IsoFLOPs panel and the scenario
   // file take (inputs.h).
   r.fit.huber_delta = a.input("isoflops.fit.huber_delta", "--delta");
@@ -294,8 +293,7 @@ int run_isoflops(Args& a) {
   spec.noise = a.input("isoflops.ladder.synthetic.noise", "--noise");
   spec.lr_decay_bias_nats =
       a.optional_input("isoflops.ladder.synthetic.bias_nats", "--bias").value_or(0.0);
-  spec.bias_mode =
-      parse_bias_mode(a.choice("--bias-mode", "fixed_schedule", {"fixed_schedule", "per_budget"}));
+  spec.bias_mode = parse_bias_mode(a.choice_input("isoflops.ladder.synthetic.bias_mode"));
   if (auto budgets = a.real_list("--budgets", 1e6, 1e40, "FLOPs")) spec.budgets_flops = *budgets;
   const auto target = a.optional_input("isoflops.target.manual_target_flops", "--target-flops");
   a.finish();

@@ -156,8 +156,7 @@ std::string scenario_to_json(const Scenario& s) {
   model[QStringLiteral("name")] = q(s.model_name);
   const TrainingSetup& t = s.training;
   QJsonObject training{{QStringLiteral("precision"), q(to_string(t.precision))},
-                       {QStringLiteral("zero_stage"), t.zero_stage},
-                       {QStringLiteral("checkpointing"), q(to_string(t.checkpointing))}};
+                       {QStringLiteral("zero_stage"), t.zero_stage}};
   const ServingSetup& v = s.serving;
   QJsonObject serving{{QStringLiteral("limit_model"), v.limit_model},
                       {QStringLiteral("chip"), q(v.chip)}};
@@ -299,7 +298,6 @@ void read_training_and_serving(const Reader& top, Scenario& s, std::string_view 
   t.choices(s);
   t.choice<Precision>("precision", s.training.precision, parse_precision);
   t.integer("zero_stage", s.training.zero_stage, 0, 3);
-  t.choice<Checkpointing>("checkpointing", s.training.checkpointing, parse_checkpointing);
   t.inputs(s);
 
   const Reader v(top.object("serving"), "serving.", source);

@@ -30,7 +30,6 @@ QJsonObject synthetic_to_json(const SyntheticLadderSettings& p) {
   return QJsonObject{{QStringLiteral("law_preset"), q(to_string(p.law_preset))},
                      {QStringLiteral("outlier"), p.outlier},
                      {QStringLiteral("bias_on"), p.bias_on},
-                     {QStringLiteral("bias_mode"), q(to_string(p.bias_mode))},
                      {QStringLiteral("offset_on"), p.offset_on}};
 }
 
@@ -66,8 +65,6 @@ QJsonObject isoflops_to_json(const IsoflopsSettings& s) {
   if (s.loaded) ladder[QStringLiteral("loaded")] = loaded_to_json(*s.loaded);
   const CandidateRecipe& c = s.candidate;
   return QJsonObject{{QStringLiteral("ladder"), ladder},
-                     {QStringLiteral("fit"),
-                      QJsonObject{{QStringLiteral("estimator"), q(to_string(s.fit.estimator))}}},
                      {QStringLiteral("target"),
                       QJsonObject{{QStringLiteral("follows_budget"), s.target_follows_budget}}},
                      {QStringLiteral("candidate"),
@@ -156,7 +153,7 @@ void synthetic_from_json(const Reader& r, Scenario& s) {
   r.inputs(s);
   r.boolean("outlier", p.outlier);
   r.boolean("bias_on", p.bias_on);
-  r.choice<BiasMode>("bias_mode", p.bias_mode, parse_bias_mode);
+  r.choices(s);
   r.boolean("offset_on", p.offset_on);
 }
 
@@ -218,7 +215,7 @@ void isoflops_from_json(const Reader& r, Scenario& sc) {
   cut.boolean("enabled", s.loss_cut.enabled);
   cut.inputs(sc);
   const Reader fit(r.object("fit"), p + "fit.", src);
-  fit.choice<Estimator>("estimator", s.fit.estimator, parse_estimator);
+  fit.choices(sc);
   fit.inputs(sc);
   r.inputs(sc);
   const Reader target(r.object("target"), p + "target.", src);

@@ -179,7 +179,15 @@ TEST(CliInputs, EveryChoiceTakesTheRegistrysOptionsInEveryCommand) {
       {QStringLiteral("parallel"), QStringLiteral("--preset"), QStringLiteral("Llama-3-8B"),
        QStringLiteral("--chips"), QStringLiteral("8"), QStringLiteral("--top"),
        QStringLiteral("1")},
-      {QStringLiteral("memory"), QStringLiteral("--params"), QStringLiteral("7e9")}};
+      {QStringLiteral("memory"), QStringLiteral("--params"), QStringLiteral("7e9"),
+       QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--seq"),
+       QStringLiteral("2048"), QStringLiteral("--d-model"), QStringLiteral("4096"),
+       QStringLiteral("--layers"), QStringLiteral("32")},
+      {QStringLiteral("isoflops")},
+      {QStringLiteral("fit"), QStringLiteral("--csv"),
+       QStringLiteral(NAPKIN_TEST_DATA "/chinchilla_besiroglu2024/svg_extracted_data.csv"),
+       QStringLiteral("--n-col"), QStringLiteral("Model Size"), QStringLiteral("--c-col"),
+       QStringLiteral("Training FLOP")}};
   for (const ScenarioChoice& c : scenario_choices()) {
     if (c.flag.empty()) continue;
     SCOPED_TRACE(std::string(c.key));
@@ -187,11 +195,14 @@ TEST(CliInputs, EveryChoiceTakesTheRegistrysOptionsInEveryCommand) {
     int readers = 0;
     for (const QStringList& command : commands) {
       const CliResult help = run_cli({command.front(), QStringLiteral("--help")});
-      const QString first = QLatin1Char('[') + qs(c.flag) + QLatin1Char(' ');
-      const qsizetype at = help.out.indexOf(first);
+      // The flag where the usage names it: "[--flag a|b]" or, inside a
+      // group, " --flag a|b]".
+      const QString flag = qs(c.flag) + QLatin1Char(' ');
+      qsizetype at = help.out.indexOf(QLatin1Char('[') + flag);
+      if (at < 0) at = help.out.indexOf(QLatin1Char(' ') + flag);
       if (at < 0) continue;  // not this command's
       ++readers;
-      const QString shown = help.out.mid(at + first.size()).section(QLatin1Char(']'), 0, 0);
+      const QString shown = help.out.mid(at + 1 + flag.size()).section(QLatin1Char(']'), 0, 0);
       EXPECT_TRUE(shown == listed || shown == qs(c.default_name))
           << command.front().toStdString() << " " << c.flag << " lists '" << shown.toStdString()
           << "', not '" << listed.toStdString() << "'";
@@ -200,7 +211,8 @@ TEST(CliInputs, EveryChoiceTakesTheRegistrysOptionsInEveryCommand) {
         EXPECT_EQ(r.exit_code, 0) << command.front().toStdString() << " " << c.flag << " " << o.name
                                   << ": " << r.err.toStdString();
       }
-      const CliResult bad = run_cli(command + QStringList{qs(c.flag), QStringLiteral("none")});
+      const CliResult bad =
+          run_cli(command + QStringList{qs(c.flag), QStringLiteral("no-such-option")});
       EXPECT_EQ(bad.exit_code, 2);
       EXPECT_TRUE(bad.err.contains(qs(std::string(c.flag) + " must be one of " + choice_names(c))))
           << bad.err.toStdString();

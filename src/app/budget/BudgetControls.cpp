@@ -255,20 +255,8 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
           m, kZero, tr("ZeRO stage"), [](const S& s) { return QVariant(s.training.zero_stage); },
           [](S& s, QVariant v) { s.training.zero_stage = v.toInt(); }));
   c.dp = declareInput(col, m, kDp, "training.dp_degree", QStringLiteral("dp"));
-  c.checkpointing = col->combo(
-      {.key = QStringLiteral("checkpointing"),
-       .label = tr("Checkpointing"),
-       .tooltip = tr("Activation memory: none keeps B·T·d·L·16·2 bytes; selective 30 % of that; "
-                     "full only the layer boundaries B·T·d·L·2 (and 8N instead of 6N FLOPs)."),
-       .items = {{tr("None"), QStringLiteral("none")},
-                 {tr("Selective"), QStringLiteral("selective")},
-                 {tr("Full"), QStringLiteral("full")}}},
-      scenarioBinding<QVariant>(
-          m, kCkpt, tr("checkpointing"),
-          [](const S& s) { return QVariant(qs(to_string(s.training.checkpointing))); },
-          [](S& s, QVariant v) {
-            s.training.checkpointing = parse_checkpointing(v.toString().toStdString());
-          }));
+  c.checkpointing =
+      declareChoice(col, m, kCkpt, "training.checkpointing", QStringLiteral("checkpointing"));
   c.micro_batch =
       declareInput(col, m, kMicro, "training.micro_batch", QStringLiteral("micro_batch"));
   c.seq_len = declareInput(col, m, kSeq, "training.seq_len", QStringLiteral("seq_len"));

@@ -195,20 +195,8 @@ void Declarer::lesson() {
           kBias, tr("LR-decay bias"), [](const S& s) { return s.isoflops.synthetic.bias_on; },
           [](S& s, bool on) { s.isoflops.synthetic.bias_on = on; }));
   c.bias_nats = synthetic(kBiasNats, "bias_nats", QStringLiteral("bias_nats"));
-  c.bias_mode = col->combo(
-      {.key = QStringLiteral("bias_mode"),
-       .label = tr("Design"),
-       .tooltip = tr("fixed_schedule: one schedule for the whole ladder, planned for its "
-                     "longest run (Kaplan's design). per_budget: each budget's runs share a "
-                     "schedule planned for that budget's longest run."),
-       .items = {{QStringLiteral("fixed_schedule"), qs(to_string(BiasMode::fixed_schedule))},
-                 {QStringLiteral("per_budget"), qs(to_string(BiasMode::per_budget))}}},
-      bindCombo(
-          kBiasMode, tr("bias design"),
-          [](const S& s) { return QVariant(qs(to_string(s.isoflops.synthetic.bias_mode))); },
-          [](S& s, QVariant v) {
-            s.isoflops.synthetic.bias_mode = parse_bias_mode(v.toString().toStdString());
-          }));
+  c.bias_mode = declareChoice(col, m, kBiasMode, "isoflops.ladder.synthetic.bias_mode",
+                              QStringLiteral("bias_mode"));
   c.offset = col->check(
       {.key = QStringLiteral("offset"),
        .label = tr("Inject a uniform offset (the control)"),
@@ -222,23 +210,8 @@ void Declarer::lesson() {
 
 void Declarer::fit() {
   col->group(tr("Fit and forecast"));
-  c.estimator = col->combo(
-      {.key = QStringLiteral("estimator"),
-       .label = tr("Estimator"),
-       .tooltip = tr("How L = E + A/N^α + B/D^β is fitted: Huber on log residuals (Hoffmann et "
-                     "al., Besiroglu et al.; L-BFGS from a 4,500-point grid), least squares on "
-                     "log L or on L, or the seed's toy coordinate descent (kept for comparison: "
-                     "it barely moves α and β)."),
-       .items = {{tr("huber-log — Huber on log L"), qs(to_string(Estimator::huber_log))},
-                 {tr("ls-log — least squares on log L"), qs(to_string(Estimator::ls_log))},
-                 {tr("ls-linear — least squares on L"), qs(to_string(Estimator::ls_linear))},
-                 {tr("seed-cd — the seed's toy"), qs(to_string(Estimator::seed_cd))}}},
-      bindCombo(
-          kEstimator, tr("estimator"),
-          [](const S& s) { return QVariant(qs(to_string(s.isoflops.fit.estimator))); },
-          [](S& s, QVariant v) {
-            s.isoflops.fit.estimator = parse_estimator(v.toString().toStdString());
-          }));
+  c.estimator =
+      declareChoice(col, m, kEstimator, "isoflops.fit.estimator", QStringLiteral("estimator"));
   // δ is shown as the number the fit uses (no display factor), on a ladder
   // of two significant digits: 1e-3, 1.3e-3, 2e-3 …
   c.delta = declareInput(col, m, kDelta, "isoflops.fit.huber_delta", QStringLiteral("delta"));

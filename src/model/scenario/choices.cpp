@@ -8,6 +8,7 @@
 #include "lifetime_dollars.h"
 #include "plan_inputs.h"
 #include "quantize.h"
+#include "scaling.h"
 #include "serving_engine.h"
 #include "uncertainty.h"
 #include "validate.h"
@@ -39,6 +40,24 @@ std::vector<ChoiceOption> engine_options() {
 
 std::vector<ChoiceOption> optimizer_options() {
   return {{"adam", "Adam"}, {"sgd_momentum", "SGD + momentum"}, {"adafactor", "Adafactor"}};
+}
+
+std::vector<ChoiceOption> checkpointing_options() {
+  return {{"none", "None"}, {"selective", "Selective"}, {"full", "Full"}};
+}
+
+std::vector<ChoiceOption> estimator_options() {
+  return {{std::string(to_string(Estimator::huber_log)), "huber-log — Huber on log L"},
+          {std::string(to_string(Estimator::ls_log)), "ls-log — least squares on log L"},
+          {std::string(to_string(Estimator::ls_linear)), "ls-linear — least squares on L"},
+          {std::string(to_string(Estimator::seed_cd)), "seed-cd — the seed's toy"}};
+}
+
+std::vector<ChoiceOption> bias_mode_options() {
+  std::vector<ChoiceOption> out;
+  for (BiasMode m : {BiasMode::fixed_schedule, BiasMode::per_budget})
+    out.push_back({std::string(to_string(m)), std::string(to_string(m))});
+  return out;
 }
 
 std::vector<ChoiceOption> objective_options() {
@@ -110,6 +129,57 @@ const auto& choice_table() {
               [](S& s, std::string_view name) {
                 s.serving.engine = std::string(engine_by_name(name).name);
               }},
+      ScenarioChoice{
+          .key = "training.checkpointing",
+          .section = "training",
+          .json_key = "checkpointing",
+          .flag = "--checkpointing",
+          .label = "Checkpointing",
+          .compare_name = "Activation checkpointing",
+          .tooltip = "Activation memory: none keeps B·T·d·L·16·2 bytes; selective 30 % "
+                     "of that; full only the layer boundaries B·T·d·L·2 (and 8N "
+                     "instead of 6N FLOPs).",
+          .default_name = "selective",
+          .options = checkpointing_options,
+          .get = [](const S& s) { return std::string(to_string(s.training.checkpointing)); },
+          .set =
+              [](S& s, std::string_view name) {
+                s.training.checkpointing = parse_checkpointing(name);
+              }},
+      ScenarioChoice{
+          .key = "isoflops.ladder.synthetic.bias_mode",
+          .section = "isoflops.ladder.synthetic",
+          .json_key = "bias_mode",
+          .flag = "--bias-mode",
+          .label = "Design",
+          .compare_name = "IsoFLOPs: bias design",
+          .tooltip = "fixed_schedule: one schedule for the whole ladder, planned for "
+                     "its longest run (Kaplan's design). per_budget: each budget's "
+                     "runs share a schedule planned for that budget's longest run.",
+          .default_name = "fixed_schedule",
+          .options = bias_mode_options,
+          .get = [](const S& s) { return std::string(to_string(s.isoflops.synthetic.bias_mode)); },
+          .set =
+              [](S& s, std::string_view name) {
+                s.isoflops.synthetic.bias_mode = parse_bias_mode(name);
+              }},
+      ScenarioChoice{
+          .key = "isoflops.fit.estimator",
+          .section = "isoflops.fit",
+          .json_key = "estimator",
+          .flag = "--estimator",
+          .label = "Estimator",
+          .compare_name = "IsoFLOPs: estimator",
+          .tooltip = "How L = E + A/N^α + B/D^β is fitted: Huber on log residuals "
+                     "(Hoffmann et al., Besiroglu et al.; L-BFGS from a 4,500-point "
+                     "grid), least squares on log L or on L, or the seed's toy "
+                     "coordinate descent (kept for comparison: it barely moves α and "
+                     "β).",
+          .default_name = "huber-log",
+          .options = estimator_options,
+          .get = [](const S& s) { return std::string(to_string(s.isoflops.fit.estimator)); },
+          .set = [](S& s,
+                    std::string_view name) { s.isoflops.fit.estimator = parse_estimator(name); }},
       ScenarioChoice{
           .key = "ranges.shape",
           .section = "ranges",

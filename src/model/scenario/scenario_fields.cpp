@@ -162,8 +162,7 @@ void add_training_serving_goodput(FieldTable& f) {
         [](SV s) { return str(to_string(s.training.precision)); });
   f.add("training.zero_stage", "ZeRO stage", "", [](SV s) { return I{s.training.zero_stage}; });
   f.input("training.dp_degree");
-  f.add("training.checkpointing", "Activation checkpointing", "",
-        [](SV s) { return str(to_string(s.training.checkpointing)); });
+  f.choice("training.checkpointing");
   f.input("training.micro_batch");
   f.input("training.seq_len");
   // Serving.
@@ -244,8 +243,7 @@ void add_isoflops(FieldTable& f) {
   f.add(syn + "bias_on", "IsoFLOPs: LR-decay bias", "",
         [](SV s) { return s.isoflops.synthetic.bias_on; });
   f.input(syn + "bias_nats");
-  f.add(syn + "bias_mode", "IsoFLOPs: bias design", "",
-        [](SV s) { return str(to_string(s.isoflops.synthetic.bias_mode)); });
+  f.choice(syn + "bias_mode");
   f.add(syn + "offset_on", "IsoFLOPs: uniform offset", "",
         [](SV s) { return s.isoflops.synthetic.offset_on; });
   f.input(syn + "offset_nats");
@@ -254,8 +252,7 @@ void add_isoflops(FieldTable& f) {
   f.add("isoflops.ladder.loss_cut.enabled", "IsoFLOPs: loss cut", "",
         [](SV s) { return s.isoflops.loss_cut.enabled; });
   f.input("isoflops.ladder.loss_cut.max_loss");
-  f.add("isoflops.fit.estimator", "IsoFLOPs: estimator", "",
-        [](SV s) { return str(to_string(s.isoflops.fit.estimator)); });
+  f.choice("isoflops.fit.estimator");
   f.input("isoflops.fit.huber_delta");
   f.input("isoflops.fit.resamples");
   f.input("isoflops.seed");
