@@ -217,7 +217,7 @@ ParallelRequest read_parallel_flags(Args& a) {
   job.global_batch = a.integer("--global-batch", 512, 1, 1'000'000'000, "sequences");
   job.train_tokens = a.real("--tokens", 15e12, 1, kMaxTrainTokens, "tokens");
   job.optimizer = parse_optimizer(a.choice_input("training.optimizer"));
-  r.software = a.text("--software", "modern");
+  r.software = a.choice_input("parallel.software");
   job.software = software_by_name(r.software);
   if (a.flag("--no-flash")) job.software.flash_attention = false;
   if (a.flag("--dropout")) job.software.dropout = true;

@@ -119,7 +119,6 @@ QJsonObject parallel_to_json(const ParallelSettings& p) {
                      p.recompute ? QJsonValue(q(p.recompute_lock_text())) : QJsonValue()}};
   return QJsonObject{
       {QStringLiteral("mfu_source"), q(to_string(p.mfu_source))},
-      {QStringLiteral("software"), q(p.software)},
       {QStringLiteral("pipe_schedule"),
        p.pipe_schedule ? QJsonValue(q(to_string(*p.pipe_schedule))) : QJsonValue()},
       {QStringLiteral("ep_dispatch"),
@@ -344,13 +343,12 @@ void layout_from_json(const Reader& r, Layout& l) {
   });
 }
 
-void parallel_from_json(const Reader& r, ParallelSettings& p) {
+void parallel_from_json(const Reader& r, Scenario& s) {
+  ParallelSettings& p = s.parallel;
   r.choice<MfuSource>("mfu_source", p.mfu_source, parse_mfu_source);
-  // global_batch_tokens: a registered input, read with the scenario's inputs.
-  r.choice<std::string>("software", p.software, [](std::string_view name) {
-    (void)software_by_name(name);
-    return std::string(name);
-  });
+  // global_batch_tokens: a registered input, read with the scenario's
+  // inputs; the software: a registered choice.
+  r.choices(s);
   // The pipeline schedule: null is the software preset's.
   optional_choice_from_json(r, "pipe_schedule", p.pipe_schedule, pipe_schedule_by_name);
   // The expert dispatch: null is the software preset's.
@@ -427,7 +425,7 @@ void settings_from_json(const Reader& top, Scenario& s) {
   Reader(roofline.object("mfu_budget"), "roofline.mfu_budget.", src).inputs(s);
   Reader(roofline.object("serving_layout"), "roofline.serving_layout.", src).inputs(s);
   const Reader parallel(top.object("parallel"), "parallel.", src);
-  parallel_from_json(parallel, s.parallel);
+  parallel_from_json(parallel, s);
   parallel.inputs(s);
 }
 

@@ -90,18 +90,8 @@ void Declarer::trainingStep() {
   col->group(tr("Training step"));
   c.global_batch = declareInput(col, m, kParallelGlobalBatch, "parallel.global_batch_tokens",
                                 QStringLiteral("parallelGlobalBatch"));
-  std::vector<ComboItem> software;
-  for (const SoftwarePreset& p : software_presets()) software.push_back({qs(p.name), qs(p.name)});
-  c.software = col->combo(
-      {.key = QStringLiteral("parallelSoftware"),
-       .label = tr("Software"),
-       .tooltip = tr("The training software's generation: FlashAttention, dropout, which "
-                     "collectives overlap with compute, gradient precision."),
-       .items = software},
-      scenarioBinding<QVariant>(
-          m, kParallelSoftware, tr("software"),
-          [](const S& s) { return QVariant(QString::fromStdString(s.parallel.software)); },
-          [](S& s, QVariant v) { s.parallel.software = v.toString().toStdString(); }));
+  c.software = declareChoice(col, m, kParallelSoftware, "parallel.software",
+                             QStringLiteral("parallelSoftware"));
   c.pipe_schedule = col->combo(
       {.key = QStringLiteral("parallelPipeSchedule"),
        .label = tr("Schedule"),

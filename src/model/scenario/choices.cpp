@@ -6,6 +6,7 @@
 
 #include "algebra.h"
 #include "lifetime_dollars.h"
+#include "parallel_software.h"
 #include "plan_inputs.h"
 #include "quantize.h"
 #include "scaling.h"
@@ -57,6 +58,13 @@ std::vector<ChoiceOption> bias_mode_options() {
   std::vector<ChoiceOption> out;
   for (BiasMode m : {BiasMode::fixed_schedule, BiasMode::per_budget})
     out.push_back({std::string(to_string(m)), std::string(to_string(m))});
+  return out;
+}
+
+std::vector<ChoiceOption> software_options() {
+  std::vector<ChoiceOption> out;
+  for (const SoftwarePreset& p : software_presets())
+    out.push_back({std::string(p.name), std::string(p.name)});
   return out;
 }
 
@@ -180,6 +188,22 @@ const auto& choice_table() {
           .get = [](const S& s) { return std::string(to_string(s.isoflops.fit.estimator)); },
           .set = [](S& s,
                     std::string_view name) { s.isoflops.fit.estimator = parse_estimator(name); }},
+      ScenarioChoice{.key = "parallel.software",
+                     .section = "parallel",
+                     .json_key = "software",
+                     .flag = "--software",
+                     .label = "Software",
+                     .compare_name = "Parallelism: software",
+                     .tooltip = "The training software's generation: FlashAttention, dropout, "
+                                "which collectives overlap with compute, gradient precision.",
+                     .default_name = "modern",
+                     .options = software_options,
+                     .get = [](const S& s) { return s.parallel.software; },
+                     .set =
+                         [](S& s, std::string_view name) {
+                           (void)software_by_name(name);  // one of the presets
+                           s.parallel.software = std::string(name);
+                         }},
       ScenarioChoice{
           .key = "ranges.shape",
           .section = "ranges",

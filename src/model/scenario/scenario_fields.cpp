@@ -317,7 +317,7 @@ void add_parallel(FieldTable& f) {
   f.add("parallel.mfu_source", "Budget MFU source", "",
         [](SV s) { return str(to_string(s.parallel.mfu_source)); });
   f.input("parallel.global_batch_tokens");
-  f.add("parallel.software", "Parallelism: software", "", [](SV s) { return s.parallel.software; });
+  f.choice("parallel.software");
   f.add("parallel.pipe_schedule", "Parallelism: pipeline schedule", "", [](SV s) {
     return s.parallel.pipe_schedule ? str(to_string(*s.parallel.pipe_schedule))
                                     : std::string("the software's");
