@@ -2,7 +2,9 @@
 
 #include <array>
 #include <cstdio>
+#include <initializer_list>
 #include <stdexcept>
+#include <utility>
 
 #include "algebra.h"
 #include "lifetime_dollars.h"
@@ -39,26 +41,36 @@ std::vector<ChoiceOption> engine_options() {
   return out;
 }
 
+// An enum's values, each under the name its to_string gives and a label.
+template <typename Enum>
+std::vector<ChoiceOption> named(std::initializer_list<std::pair<Enum, const char*>> values) {
+  std::vector<ChoiceOption> out;
+  for (const auto& [value, label] : values) out.push_back({std::string(to_string(value)), label});
+  return out;
+}
+
 std::vector<ChoiceOption> optimizer_options() {
-  return {{"adam", "Adam"}, {"sgd_momentum", "SGD + momentum"}, {"adafactor", "Adafactor"}};
+  return named<Optimizer>({{Optimizer::adam, "Adam"},
+                           {Optimizer::sgd_momentum, "SGD + momentum"},
+                           {Optimizer::adafactor, "Adafactor"}});
 }
 
 std::vector<ChoiceOption> checkpointing_options() {
-  return {{"none", "None"}, {"selective", "Selective"}, {"full", "Full"}};
+  return named<Checkpointing>({{Checkpointing::none, "None"},
+                               {Checkpointing::selective, "Selective"},
+                               {Checkpointing::full, "Full"}});
 }
 
 std::vector<ChoiceOption> estimator_options() {
-  return {{std::string(to_string(Estimator::huber_log)), "huber-log — Huber on log L"},
-          {std::string(to_string(Estimator::ls_log)), "ls-log — least squares on log L"},
-          {std::string(to_string(Estimator::ls_linear)), "ls-linear — least squares on L"},
-          {std::string(to_string(Estimator::seed_cd)), "seed-cd — the seed's toy"}};
+  return named<Estimator>({{Estimator::huber_log, "huber-log — Huber on log L"},
+                           {Estimator::ls_log, "ls-log — least squares on log L"},
+                           {Estimator::ls_linear, "ls-linear — least squares on L"},
+                           {Estimator::seed_cd, "seed-cd — the seed's toy"}});
 }
 
 std::vector<ChoiceOption> bias_mode_options() {
-  std::vector<ChoiceOption> out;
-  for (BiasMode m : {BiasMode::fixed_schedule, BiasMode::per_budget})
-    out.push_back({std::string(to_string(m)), std::string(to_string(m))});
-  return out;
+  return named<BiasMode>(
+      {{BiasMode::fixed_schedule, "fixed_schedule"}, {BiasMode::per_budget, "per_budget"}});
 }
 
 std::vector<ChoiceOption> software_options() {
@@ -69,11 +81,13 @@ std::vector<ChoiceOption> software_options() {
 }
 
 std::vector<ChoiceOption> objective_options() {
-  return {{"flops", "Lifetime FLOPs"}, {"dollars", "Lifetime dollars"}};
+  return named<Objective>(
+      {{Objective::flops, "Lifetime FLOPs"}, {Objective::dollars, "Lifetime dollars"}});
 }
 
 std::vector<ChoiceOption> range_shape_options() {
-  return {{"triangular", "Triangular"}, {"lognormal", "Log-normal"}};
+  return named<RangeShape>(
+      {{RangeShape::triangular, "Triangular"}, {RangeShape::lognormal, "Log-normal"}});
 }
 
 // Built on first use: some descriptions are the planner's (plan_inputs.h).
