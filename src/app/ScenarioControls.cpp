@@ -108,7 +108,9 @@ QComboBox* declareChoice(ControlColumn* col, ScenarioModel* m, int field,
   const ScenarioChoice& c = scenario_choice(choice_key);
   std::vector<ComboItem> items;
   for (const ChoiceOption& o : c.options()) items.push_back({qs(o.label), qs(o.name)});
-  QString undo = qs(c.compare_name);  // "serving weight precision"
+  // The undo step says what a comparison calls it, without its panel:
+  // "serving weight precision", "software" (for "Parallelism: software").
+  QString undo = qs(c.compare_name).section(QStringLiteral(": "), -1);
   if (!undo.isEmpty()) undo[0] = undo[0].toLower();
   return col->combo(
       {.key = control_key, .label = qs(c.label), .tooltip = qs(c.tooltip), .items = items},

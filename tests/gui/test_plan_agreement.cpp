@@ -295,4 +295,6 @@ TEST(PlanAgreement, AChoiceFromAFileIsTheOneItsControlShows) {
               qs(options[i].name));
   pick(p->combo(QStringLiteral("precision")), QStringLiteral("int8 (8.125 bits)"));
   EXPECT_EQ(w.model()->scenario().serving.weight_dtype, Dtype::int8);
+  // One undo step, named as the comparison names the choice.
+  EXPECT_EQ(w.model()->undoStack()->undoText(), QStringLiteral("Change serving weight precision"));
 }
