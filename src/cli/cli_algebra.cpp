@@ -280,28 +280,31 @@ int run_kv(Args& a) {
 std::vector<Command> algebra_commands() {
   return {
       {"budget",
-       "budget (--chip H100 --chips 1000 (--days 30 | --params N [--tokens D] | --config FILE "
-       "[--cluster-profile FILE]) [--mfu 0.4 or 0.3:0.4:0.45] [--price 2.5] [--kwh-price 0.12] "
-       "[--pue 1.2] "
-       "[--tokens-per-param 20] [--tokens-available 15e12] [--served-tokens 1e14] "
-       "[--site-power-mw 100] [--optimizer adam] [--train-precision bf16|fp8] "
-       "[--interruptions-per-1000-chip-days 0.474] "
-       "[--restart-min 10] [--checkpoint-min 15] [--checkpoint-write-min M] "
-       "[--checkpoint-async] [--storage-gb-per-s-per-chip 0.122] [--serving-chips 8] "
-       "[--latency-budget-s 1] [--overhead-s 0.25] [--prompt-tokens 8192] [--decode-tokens 128] "
-       "[--weight-precision fp32|bf16|fp8|int8|int4] [--kv-precision bf16] [--no-serving-limit] "
-       "[--range-shape triangular|lognormal] [--seed 1] [--draws 10000] "
-       "[--law replication|chinchilla_paper|LAW.json (from fit -o)] "
-       "[--experts E --top-k K [--granularity G] [--shared-experts S]] "
-       "[--objective flops|dollars] [--serving-chip C] [--serving-price 2.5] "
-       "[--engine ideal|tensorrt-llm-0.6|tensorrt-llm|vllm|sglang|jetstream] "
-       "[--ptq-law C_T,gamma_D,gamma_N,gamma_post[,b] (default: Kumar et al. 2024, Table 2)] "
-       "| --scenario FILE [the flag of any scenario input (--chips, --days, --mfu, --price, "
-       "--seq, --gpus-per-node, ...) or --chip, replacing the file's value] [--save FILE (the "
-       "scenario so changed)] (a saved scenario's Budget planner, its resolved plan and "
-       "ranges)); "
-       "--mfu, --price, --tokens-available, --interruptions-per-1000-chip-days and "
-       "--restart-min take low:likely:high",
+       usage_with_choices(
+           "budget (--chip H100 --chips 1000 (--days 30 | --params N [--tokens D] | --config FILE "
+           "[--cluster-profile FILE]) [--mfu 0.4 or 0.3:0.4:0.45] [--price 2.5] [--kwh-price 0.12] "
+           "[--pue 1.2] "
+           "[--tokens-per-param 20] [--tokens-available 15e12] [--served-tokens 1e14] "
+           "[--site-power-mw 100] [--optimizer adam] [--train-precision bf16|fp8] "
+           "[--interruptions-per-1000-chip-days 0.474] "
+           "[--restart-min 10] [--checkpoint-min 15] [--checkpoint-write-min M] "
+           "[--checkpoint-async] [--storage-gb-per-s-per-chip 0.122] [--serving-chips 8] "
+           "[--latency-budget-s 1] [--overhead-s 0.25] [--prompt-tokens 8192] [--decode-tokens "
+           "128] "
+           "[--weight-precision {serving.weight_precision}] [--kv-precision bf16] "
+           "[--no-serving-limit] "
+           "[--range-shape {ranges.shape}] [--seed 1] [--draws 10000] "
+           "[--law replication|chinchilla_paper|LAW.json (from fit -o)] "
+           "[--experts E --top-k K [--granularity G] [--shared-experts S]] "
+           "[--objective {plan.objective}] [--serving-chip C] [--serving-price 2.5] "
+           "[--engine {serving.engine}] "
+           "[--ptq-law C_T,gamma_D,gamma_N,gamma_post[,b] (default: Kumar et al. 2024, Table 2)] "
+           "| --scenario FILE [the flag of any scenario input (--chips, --days, --mfu, --price, "
+           "--seq, --gpus-per-node, ...) or --chip, replacing the file's value] [--save FILE (the "
+           "scenario so changed)] (a saved scenario's Budget planner, its resolved plan and "
+           "ranges)); "
+           "--mfu, --price, --tokens-available, --interruptions-per-1000-chip-days and "
+           "--restart-min take low:likely:high"),
        run_budget},
       {"params", kParamsUsage, run_params},
       {"flops",
@@ -309,10 +312,10 @@ std::vector<Command> algebra_commands() {
        "[--kv-heads K] [--no-gated] [--mask full|causal-half]",
        run_flops},
       {"memory",
-       "memory --params N [--optimizer adam|sgd_momentum|adafactor] "
-       "[--precision mixed_bf16|fp32|mixed_fp8] "
-       "[--zero 0..3] [--dp DEGREE] [--batch B --seq T --d-model D --layers L "
-       "--checkpointing none|selective|full]",
+       usage_with_choices("memory --params N [--optimizer {training.optimizer}] "
+                          "[--precision mixed_bf16|fp32|mixed_fp8] "
+                          "[--zero 0..3] [--dp DEGREE] [--batch B --seq T --d-model D "
+                          "--layers L --checkpointing {training.checkpointing}]"),
        run_memory},
       {"kv",
        "kv (--config FILE | --model-dir DIR | --layers L --kv-heads K --head-dim HD) --seq T "

@@ -144,6 +144,12 @@ inline QJsonObject emit_json(const std::string& framework, const std::string& te
                      {"caveats", notes}};
 }
 
+// A registered choice's options as a usage line lists them: "bf16|fp8|…".
+std::string choice_usage(std::string_view choice_key);
+// A usage line with each "{choice.key}" in it replaced by choice_usage(), kept
+// for the process (a Command holds the text).
+const char* usage_with_choices(const char* usage);
+
 struct Command {
   const char* name;
   const char* usage;  // one line, shown by `napkin-cli help`

@@ -484,14 +484,9 @@ std::optional<Network> cluster_from_flags(Args& a, const std::string& chip) {
 
 namespace {
 
-// The usage line, with the software presets as the model library names them.
+// The usage line, with the software presets as the choice registry lists them.
 const char* parallel_usage() {
   static const std::string usage = [] {
-    std::string software;
-    for (const SoftwarePreset& p : software_presets()) {
-      if (!software.empty()) software += '|';
-      software += p.name;
-    }
     return "parallel ((--preset NAME | --config FILE | --model-dir DIR | --layers L --d-model D "
            "--d-ff F --heads H --vocab V ... (the shape flags of params: see params --help)) "
            "[--chip H100] [--chips 1024] [--seq 8192] [--global-batch 512] "
@@ -499,7 +494,7 @@ const char* parallel_usage() {
            "recompute=selective (a partial layout searches the axes it leaves out; etp, the "
            "experts' TP, defaults to tp and 1 folds EP over TP)] [--top 10] "
            "[--software " +
-           software +
+           choice_usage("parallel.software") +
            "] [--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] "
            "[--non-tensor-gb G] [--scale-out-gb-per-s Y] [--cluster-profile FILE] "
            "[--uneven-stages] [--fp8] [--fp8-recipe delayed|tensorwise|blockwise (implies --fp8)] "

@@ -1,6 +1,9 @@
 // Args' accessors of what the scenario's registries describe (inputs.h,
 // choices.h): a registered input's value with its default, as a count, and a
 // registered choice's option.
+#include <map>
+#include <mutex>
+
 #include "choices.h"
 #include "cli_common.h"
 #include "inputs.h"
@@ -46,6 +49,32 @@ std::optional<std::string> Args::optional_choice_input(std::string_view choice_k
 std::string Args::choice_input(std::string_view choice_key, std::string_view fallback) {
   if (auto v = optional_choice_input(choice_key)) return *v;
   return std::string(fallback.empty() ? scenario_choice(choice_key).default_name : fallback);
+}
+
+std::string choice_usage(std::string_view choice_key) {
+  std::string out;
+  for (const ChoiceOption& o : scenario_choice(choice_key).options())
+    out += (out.empty() ? "" : "|") + o.name;
+  return out;
+}
+
+const char* usage_with_choices(const char* usage) {
+  static std::mutex lock;
+  static std::map<const char*, std::string> expanded;
+  const std::lock_guard<std::mutex> hold(lock);
+  auto [it, added] = expanded.try_emplace(usage);
+  if (added) {
+    std::string text = usage;
+    for (std::size_t open = text.find('{'); open != std::string::npos;
+         open = text.find('{', open + 1)) {
+      const std::size_t close = text.find('}', open);
+      if (close == std::string::npos) break;
+      const std::string options = choice_usage(text.substr(open + 1, close - open - 1));
+      text.replace(open, close - open + 1, options);
+    }
+    it->second = std::move(text);
+  }
+  return it->second.c_str();
 }
 
 }  // namespace napkin::cli

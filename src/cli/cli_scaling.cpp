@@ -390,17 +390,22 @@ void print_isoflops_optima(const IsoflopsView& view) {
 std::vector<Command> scaling_commands() {
   return {
       {"fit",
-       "fit --csv FILE|- [--n-col N] [--d-col D | --c-col C] [--loss-col loss] [--max-loss X] "
-       "[--estimator huber-log|ls-log|ls-linear|seed-cd] [--delta 1e-3] [--target-flops 1e24] "
-       "[--bootstrap N (at most 100,000)] [--seed S] [--max-seconds S] [--skip-bad-rows] "
-       "[-o LAW.json (the law and its bootstrap draws, for budget --law)]",
+       usage_with_choices("fit --csv FILE|- [--n-col N] [--d-col D | --c-col C] [--loss-col loss] "
+                          "[--max-loss X] [--estimator {isoflops.fit.estimator}] [--delta 1e-3] "
+                          "[--target-flops 1e24] [--bootstrap N (at most 100,000)] [--seed S] "
+                          "[--max-seconds S] [--skip-bad-rows] "
+                          "[-o LAW.json (the law and its bootstrap draws, for budget --law)]"),
        run_fit},
       {"isoflops",
-       "isoflops ([--seed S] [--noise 0.005] [--bias NATS] [--bias-mode fixed_schedule|per_budget] "
-       "[--budgets 1e18,1e19,...] [--target-flops C] | --scenario FILE [--max-seconds S] [--chip "
-       "C] [--chips N] [--days D] [--mfu F] (the Budget planner's compute C* follows them, each "
-       "replacing the file's value) [--save FILE] (a saved scenario's IsoFLOPs panel: its "
-       "ladder, fit and bootstrap at C*))",
+       usage_with_choices(
+           "isoflops ([--seed S] [--noise 0.005] [--bias NATS] [--bias-mode "
+           "{isoflops.ladder.synthetic.bias_mode}] "
+           "[--budgets 1e18,1e19,...] [--target-flops C] | --scenario FILE [--max-seconds S] "
+           "[--chip "
+           "C] [--chips N] [--days D] [--mfu F] (the Budget planner's compute C* follows them, "
+           "each "
+           "replacing the file's value) [--save FILE] (a saved scenario's IsoFLOPs panel: its "
+           "ladder, fit and bootstrap at C*))"),
        run_isoflops},
   };
 }

@@ -333,22 +333,26 @@ int run_quantize(Args& a) {
 std::vector<Command> serve_commands() {
   return {
       {"serve",
-       "serve ((--params N | --config FILE) --chip C (--chips N [--tp T] [--pp P] [--ep E] | "
-       "--search) [--batch 1] [--prompt-tokens 8192] [--cached-tokens 0] [--decode-tokens 128] "
-       "[--weight-precision fp32|bf16|fp8|int8|int4] [--kv-precision bf16] [--overhead-s 0.25] "
-       "[--budget-s S | --ttft-s S --tpot-s S] [--max-chips 4096] [--max-batch 1024] "
-       "[--pool colocated|prefill|decode] [--no-comm] [--ideal] [--overlap-comm] "
-       "[--hbm-efficiency F] [--engine ideal|tensorrt-llm-0.6|tensorrt-llm|vllm|sglang|jetstream] "
-       "[--shard-kv] [--mode static|offline|server [--concurrency C] [--max-num-tokens T] "
-       "[--chunked-prefill on|off] [--request-rate R] "
-       "[--prompt-spread S] [--output-spread S] [--requests 1000] [--seed 1] [--frontier] "
-       "[--ttft-p99-s T]] "
-       "[--draft-params N | --draft-config F [--draft-k 4] [--acceptance 0.7]] [--help] "
-       "[--price 2.5] [--kwh-price 0.12] [--pue 1.2] [--tokens-per-day 1e9] "
-       "[--emit vllm|tensorrt-llm [--served-model NAME]] | --scenario FILE [--chip C] "
-       "[--request-rate R] [--requests N] [--prompt-spread S] [--output-spread S] (each replacing "
-       "the file's value) [--save FILE] (the benchmark run of a saved scenario's Serving layout "
-       "tab; with --frontier its frontier too))",
+       usage_with_choices(
+           "serve ((--params N | --config FILE) --chip C (--chips N [--tp T] [--pp P] [--ep E] | "
+           "--search) [--batch 1] [--prompt-tokens 8192] [--cached-tokens 0] [--decode-tokens 128] "
+           "[--weight-precision {serving.weight_precision}] [--kv-precision bf16] [--overhead-s "
+           "0.25] "
+           "[--budget-s S | --ttft-s S --tpot-s S] [--max-chips 4096] [--max-batch 1024] "
+           "[--pool colocated|prefill|decode] [--no-comm] [--ideal] [--overlap-comm] "
+           "[--hbm-efficiency F] [--engine {serving.engine}] "
+           "[--shard-kv] [--mode static|offline|server [--concurrency C] [--max-num-tokens T] "
+           "[--chunked-prefill on|off] [--request-rate R] "
+           "[--prompt-spread S] [--output-spread S] [--requests 1000] [--seed 1] [--frontier] "
+           "[--ttft-p99-s T]] "
+           "[--draft-params N | --draft-config F [--draft-k 4] [--acceptance 0.7]] [--help] "
+           "[--price 2.5] [--kwh-price 0.12] [--pue 1.2] [--tokens-per-day 1e9] "
+           "[--emit vllm|tensorrt-llm [--served-model NAME]] | --scenario FILE [--chip C] "
+           "[--request-rate R] [--requests N] [--prompt-spread S] [--output-spread S] (each "
+           "replacing "
+           "the file's value) [--save FILE] (the benchmark run of a saved scenario's Serving "
+           "layout "
+           "tab; with --frontier its frontier too))"),
        run_serve},
       {"quantize",
        "quantize --values v1,v2,... [--bits 4] | quantize --energy [--params 70e9] "

@@ -17,7 +17,6 @@
 #include "json_strict.h"
 #include "read_file.h"
 #include "scenario_json_detail.h"
-#include "serving_engine.h"
 #include "validate.h"
 
 namespace napkin {
