@@ -119,11 +119,11 @@ bool looks_like_flag(std::string_view word);
 void row(const char* label, const std::string& value, int width = 26);
 // Text wrapped at 92 columns, each line indented by `indent` spaces.
 void paragraph(const std::string& text, int indent = 2);
+// Characters of UTF-8 text as a terminal lays them out (code points).
+std::size_t code_points(const std::string& s);
 // Padded to `width` characters (UTF-8 code points, not bytes, so "−" counts
 // once): text then spaces (pad_right; at least one space after), or spaces
 // then text (pad_left).
-// Characters of UTF-8 text as a terminal lays them out (code points).
-std::size_t code_points(const std::string& s);
 std::string pad_right(const std::string& text, std::size_t width);
 std::string pad_left(const std::string& text, std::size_t width);
 // A fraction as a signed percent, with the minus sign U+2212 as the read-outs

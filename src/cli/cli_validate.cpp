@@ -94,8 +94,12 @@ int run_validate(Args& args) {
     std::printf("\n%s — %s (%s)\n", s.title.c_str(), s.quantity.c_str(), s.unit.c_str());
     paragraph(s.source);
     if (!s.outside.empty()) paragraph("Not in the source: " + s.outside);
+    // The label column as wide as the set's longest label (in characters).
+    std::size_t label_width = 60;
+    for (const ValidationRow& r : s.rows) label_width = std::max(label_width, code_points(r.label));
     for (const ValidationRow& r : s.rows)
-      std::printf("  %-60s %12.4g %12.4g %s\n", r.label.c_str(), r.predicted, r.measured,
+      std::printf("  %s%12.4g %12.4g %s\n", pad_right(r.label, label_width + 1).c_str(),
+                  r.predicted, r.measured,
                   pad_left(signed_percent(r.predicted / r.measured - 1), 9).c_str());
   }
   return 0;

@@ -394,6 +394,21 @@ TEST(CliValidate, EverySetWithItsErrors) {
   EXPECT_TRUE(bad.err.contains("vtrain-single-node")) << bad.err.toStdString();
 }
 
+// A set's rows line up however long their labels: the torchtitan memory set's
+// labels ("... full recompute async TP") run past 60 characters.
+TEST(CliValidate, RowsLineUpPastTheLongestLabel) {
+  const CliResult r = run_cli({"validate", "--set", "torchtitan-h100-memory"});
+  ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+  qsizetype end_of_row = -1, rows = 0;
+  for (const QString& line : r.out.split('\n')) {
+    if (!line.startsWith(QStringLiteral("  llama3"))) continue;
+    ++rows;
+    if (end_of_row < 0) end_of_row = line.size();
+    EXPECT_EQ(line.size(), end_of_row) << line.toStdString();
+  }
+  EXPECT_GE(rows, 10) << r.out.toStdString();
+}
+
 // The scoreboard the README prints is the one the build computes: a change
 // that moves a prediction updates the README in the same commit.
 TEST(CliValidate, TheReadmeShowsTheScoreboardAsTheBuildComputesIt) {
