@@ -107,6 +107,7 @@ QComboBox* declareChoice(ControlColumn* col, ScenarioModel* m, int field,
                          std::string_view choice_key, const QString& control_key) {
   const ScenarioChoice& c = scenario_choice(choice_key);
   std::vector<ComboItem> items;
+  if (!c.unset_label.empty()) items.push_back({qs(c.unset_label), QString()});
   for (const ChoiceOption& o : c.options()) items.push_back({qs(o.label), qs(o.name)});
   // The undo step says what a comparison calls it, without its panel:
   // "serving weight precision", "software" (for "Parallelism: software").

@@ -222,13 +222,13 @@ ParallelRequest read_parallel_flags(Args& a) {
   if (a.flag("--no-flash")) job.software.flash_attention = false;
   if (a.flag("--dropout")) job.software.dropout = true;
   if (a.flag("--fp8")) job.software.fp8_matmuls = true;
-  if (const auto schedule = a.value("--pipeline-schedule"))
+  if (const auto schedule = a.optional_choice_input("parallel.pipe_schedule"))
     job.software.pipe_schedule = pipe_schedule_by_name(*schedule);
   if (const auto recipe = a.value("--fp8-recipe")) {
     job.software.fp8_matmuls = true;
     job.software.fp8_recipe = fp8_recipe_by_name(*recipe);
   }
-  if (const auto dispatch = a.value("--ep-dispatch"))
+  if (const auto dispatch = a.optional_choice_input("parallel.ep_dispatch"))
     job.software.ep_dispatch = ep_dispatch_by_name(*dispatch);
   if (a.flag("--ep-overlap")) job.software.overlap_ep_comm = true;
   job.software.moe_load_imbalance =
@@ -498,8 +498,10 @@ const char* parallel_usage() {
            "] [--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] "
            "[--non-tensor-gb G] [--scale-out-gb-per-s Y] [--cluster-profile FILE] "
            "[--uneven-stages] [--fp8] [--fp8-recipe delayed|tensorwise|blockwise (implies --fp8)] "
-           "[--pipeline-schedule 1f1b|zb-h1|dualpipe] [--ep-dispatch alltoall|flex (flex: "
-           "DeepEP or HybridEP, one copy per rank and per node)] [--ep-overlap (the expert "
+           "[--pipeline-schedule " +
+           choice_usage("parallel.pipe_schedule") + "] [--ep-dispatch " +
+           choice_usage("parallel.ep_dispatch") +
+           "] (flex: DeepEP or HybridEP, one copy per rank and per node) [--ep-overlap (the expert "
            "all-to-alls behind another micro-batch's compute)] [--moe-imbalance 1.0] "
            "[--mfu-attention full|causal] "
            "[--emit megatron|torchtitan] | --scenario FILE [--top 10] [--emit megatron|torchtitan] "

@@ -57,12 +57,15 @@ std::vector<std::string> document_path(std::string_view section, std::string_vie
 
 // Every registered input (inputs.h) and choice (choices.h) at its place in
 // the document: inside its section's objects under its JSON key, a count as
-// a JSON integer, an input left unset as null, a choice as its option's
-// name. The registries are the one description of these keys; the writers
+// a JSON integer, an input or a choice left unset as null, a choice as its
+// option's name. The registries are the one description of these keys; the writers
 // below add what they do not hold (switches, locks, ladders, other choices).
 void inputs_to_json(const Scenario& s, QJsonObject& doc) {
-  for (const ScenarioChoice& c : scenario_choices())
-    insert_at(doc, document_path(c.section, c.json_key), q(c.get(s)));
+  for (const ScenarioChoice& c : scenario_choices()) {
+    const std::string name = c.get(s);
+    insert_at(doc, document_path(c.section, c.json_key),
+              name.empty() && !c.unset_label.empty() ? QJsonValue() : QJsonValue(q(name)));
+  }
   for (const ScenarioInput& in : scenario_inputs()) {
     const std::vector<std::string> path = document_path(in.section, in.json_key);
     const double v = in.get(s);

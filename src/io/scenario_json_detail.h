@@ -102,8 +102,13 @@ class Reader {
     const std::string_view section = std::string_view(prefix_).substr(0, prefix_.size() - 1);
     for (const ScenarioChoice& c : scenario_choices()) {
       if (c.section != section) continue;
+      const std::string key(c.json_key);
+      if (!c.unset_label.empty() && has(key.c_str()) && is_null(key.c_str())) {
+        c.set(s, "");  // null: left unset
+        continue;
+      }
       std::string name = c.get(s);
-      choice<std::string>(std::string(c.json_key).c_str(), name, [&c](std::string_view text) {
+      choice<std::string>(key.c_str(), name, [&c](std::string_view text) {
         return choice_option(c, text, c.json_key).name;
       });
       c.set(s, name);

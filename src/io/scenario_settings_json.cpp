@@ -119,10 +119,6 @@ QJsonObject parallel_to_json(const ParallelSettings& p) {
                      p.recompute ? QJsonValue(q(p.recompute_lock_text())) : QJsonValue()}};
   return QJsonObject{
       {QStringLiteral("mfu_source"), q(to_string(p.mfu_source))},
-      {QStringLiteral("pipe_schedule"),
-       p.pipe_schedule ? QJsonValue(q(to_string(*p.pipe_schedule))) : QJsonValue()},
-      {QStringLiteral("ep_dispatch"),
-       p.ep_dispatch ? QJsonValue(q(to_string(*p.ep_dispatch))) : QJsonValue()},
       {QStringLiteral("cluster"), q(p.cluster)},
       {QStringLiteral("cluster_profile"), q(p.cluster_profile)},
       {QStringLiteral("even_stages"), p.even_stages},
@@ -304,20 +300,6 @@ void lock_from_json(const Reader& r, const char* key, std::optional<T>& out, std
   out = static_cast<T>(v);
 }
 
-// An optional named choice: absent keeps it, null unsets it.
-template <class E>
-void optional_choice_from_json(const Reader& r, const char* key, std::optional<E>& out,
-                               E (*parse)(std::string_view)) {
-  if (!r.has(key)) return;
-  if (r.is_null(key)) {
-    out.reset();
-    return;
-  }
-  E v{};
-  r.choice<E>(key, v, parse);
-  out = v;
-}
-
 void layout_from_json(const Reader& r, Layout& l) {
   const LayoutLimits& most = kLayoutLimits;
   r.integer("tp", l.tp, 1, most.tp);
@@ -347,12 +329,9 @@ void parallel_from_json(const Reader& r, Scenario& s) {
   ParallelSettings& p = s.parallel;
   r.choice<MfuSource>("mfu_source", p.mfu_source, parse_mfu_source);
   // global_batch_tokens: a registered input, read with the scenario's
-  // inputs; the software: a registered choice.
+  // inputs; the software, the pipeline schedule and the expert dispatch:
+  // registered choices (null: the software preset's).
   r.choices(s);
-  // The pipeline schedule: null is the software preset's.
-  optional_choice_from_json(r, "pipe_schedule", p.pipe_schedule, pipe_schedule_by_name);
-  // The expert dispatch: null is the software preset's.
-  optional_choice_from_json(r, "ep_dispatch", p.ep_dispatch, ep_dispatch_by_name);
   r.choice<std::string>("cluster", p.cluster, [](std::string_view name) {
     if (!name.empty() && name != "custom") (void)cluster_by_name(name);
     return std::string(name);

@@ -422,3 +422,26 @@ TEST(ScenarioSettingsJson, TheMoeShownStepRoundTripsAndStaysInItsRun) {
   EXPECT_NE(error_of(doc(R"("moe":{"shown_step":2.5})")).find("found 2.5"), std::string::npos);
   EXPECT_EQ(error_of(doc(R"("moe":{"steps":400,"shown_step":400})")), "");
 }
+
+// A choice the document may leave unset (the pipeline schedule, the expert
+// dispatch: "the software's") is written as null and read back unset; a name
+// sets it, and null over a set value clears it.
+TEST(ScenarioSettingsJson, AnUnsetChoiceIsNullAndReadsBackUnset) {
+  const QJsonObject fresh =
+      QJsonDocument::fromJson(QByteArray::fromStdString(scenario_to_json(Scenario{})))
+          .object()[QStringLiteral("parallel")]
+          .toObject();
+  EXPECT_TRUE(fresh[QStringLiteral("pipe_schedule")].isNull());
+  EXPECT_TRUE(fresh[QStringLiteral("ep_dispatch")].isNull());
+  Scenario s = scenario_from_json(doc(R"("parallel":{"pipe_schedule":"dualpipe"})"));
+  ASSERT_TRUE(s.parallel.pipe_schedule);
+  EXPECT_EQ(*s.parallel.pipe_schedule, PipeSchedule::dualpipe);
+  EXPECT_FALSE(s.parallel.ep_dispatch);
+  s = scenario_from_json(scenario_to_json(s));
+  ASSERT_TRUE(s.parallel.pipe_schedule);
+  EXPECT_EQ(*s.parallel.pipe_schedule, PipeSchedule::dualpipe);
+  s = scenario_from_json(doc(R"("parallel":{"pipe_schedule":null,"ep_dispatch":"flex"})"));
+  EXPECT_FALSE(s.parallel.pipe_schedule);
+  ASSERT_TRUE(s.parallel.ep_dispatch);
+  EXPECT_EQ(*s.parallel.ep_dispatch, EpDispatch::deduplicated);
+}

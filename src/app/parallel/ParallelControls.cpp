@@ -25,26 +25,6 @@ using Lock = std::optional<std::int64_t> ParallelSettings::*;
 constexpr int kAuto = -1;  // the combo's data for "auto" (searched)
 
 // A combo fixing one integer axis of the layout: "auto" or a value.
-// A combo of an optional named choice: "" (the first entry) leaves it unset.
-template <class E>
-Binding<QVariant> optionalChoiceBinding(ScenarioModel* m, int field, const QString& label,
-                                        std::optional<E> ParallelSettings::*member,
-                                        E (*parse)(std::string_view)) {
-  return scenarioBinding<QVariant>(
-      m, field, label,
-      [member](const S& s) {
-        const std::optional<E>& v = s.parallel.*member;
-        return v ? QVariant(qs(std::string(to_string(*v)))) : QVariant(QString());
-      },
-      [member, parse](S& s, QVariant v) {
-        const QString name = v.toString();
-        if (name.isEmpty())
-          (s.parallel.*member).reset();
-        else
-          s.parallel.*member = parse(name.toStdString());
-      });
-}
-
 QComboBox* lockCombo(ControlColumn* col, ScenarioModel* m, const QString& key, const QString& label,
                      const QString& tooltip, Lock member,
                      std::function<std::vector<std::int64_t>(const S&)> values) {
@@ -92,33 +72,10 @@ void Declarer::trainingStep() {
                                 QStringLiteral("parallelGlobalBatch"));
   c.software = declareChoice(col, m, kParallelSoftware, "parallel.software",
                              QStringLiteral("parallelSoftware"));
-  c.pipe_schedule = col->combo(
-      {.key = QStringLiteral("parallelPipeSchedule"),
-       .label = tr("Schedule"),
-       .tooltip = tr("The pipeline schedule. 1F1B (interleaved when VPP > 1) waits (p − 1) "
-                     "stage times to fill and drain; zb-h1 (Qi et al. 2024) splits the "
-                     "backward and fills the drain with weight gradients at 1F1B's memory; "
-                     "DualPipe (DeepSeek-V3) runs micro-batches from both ends, with two "
-                     "copies of the parameters. \"The software's\" follows the preset."),
-       .items = {{tr("the software's"), QString()},
-                 {tr("1F1B"), QStringLiteral("1f1b")},
-                 {tr("zb-h1"), QStringLiteral("zb-h1")},
-                 {tr("DualPipe"), QStringLiteral("dualpipe")}}},
-      optionalChoiceBinding<PipeSchedule>(m, kParallelPipeSchedule, tr("pipeline schedule"),
-                                          &ParallelSettings::pipe_schedule, pipe_schedule_by_name));
-  c.ep_dispatch = col->combo(
-      {.key = QStringLiteral("parallelEpDispatch"),
-       .label = tr("Expert dispatch"),
-       .tooltip = tr("How routed tokens reach their experts (MoE with EP > 1). All-to-all sends "
-                     "every token once per chosen expert (Megatron Core's alltoall "
-                     "dispatcher); flex (DeepEP, HybridEP) sends it once per rank that holds "
-                     "its experts and once per node across the network, forwarded over "
-                     "NVLink inside. \"The software's\" follows the preset."),
-       .items = {{tr("the software's"), QString()},
-                 {tr("all-to-all"), QStringLiteral("alltoall")},
-                 {tr("flex (DeepEP, HybridEP)"), QStringLiteral("flex")}}},
-      optionalChoiceBinding<EpDispatch>(m, kParallelEpDispatch, tr("expert dispatch"),
-                                        &ParallelSettings::ep_dispatch, ep_dispatch_by_name));
+  c.pipe_schedule = declareChoice(col, m, kParallelPipeSchedule, "parallel.pipe_schedule",
+                                  QStringLiteral("parallelPipeSchedule"));
+  c.ep_dispatch = declareChoice(col, m, kParallelEpDispatch, "parallel.ep_dispatch",
+                                QStringLiteral("parallelEpDispatch"));
   c.train_precision =
       declareTrainPrecisionControl(col, m, QStringLiteral("parallelTrainPrecision"));
   std::vector<ComboItem> clusters{{tr("the chip's node"), QString()}};

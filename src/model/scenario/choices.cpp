@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdio>
 #include <initializer_list>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -78,6 +79,23 @@ std::vector<ChoiceOption> software_options() {
   for (const SoftwarePreset& p : software_presets())
     out.push_back({std::string(p.name), std::string(p.name)});
   return out;
+}
+
+std::vector<ChoiceOption> pipe_schedule_options() {
+  return named<PipeSchedule>({{PipeSchedule::one_f_one_b, "1F1B"},
+                              {PipeSchedule::zb_h1, "zb-h1"},
+                              {PipeSchedule::dualpipe, "DualPipe"}});
+}
+
+std::vector<ChoiceOption> ep_dispatch_options() {
+  return named<EpDispatch>({{EpDispatch::all_to_all, "all-to-all"},
+                            {EpDispatch::deduplicated, "flex (DeepEP, HybridEP)"}});
+}
+
+// An optional enum's name, "" when unset.
+template <typename Enum>
+std::string optional_name(const std::optional<Enum>& v) {
+  return v ? std::string(to_string(*v)) : std::string();
 }
 
 std::vector<ChoiceOption> objective_options() {
@@ -219,6 +237,48 @@ const auto& choice_table() {
                            s.parallel.software = std::string(name);
                          }},
       ScenarioChoice{
+          .key = "parallel.pipe_schedule",
+          .section = "parallel",
+          .json_key = "pipe_schedule",
+          .flag = "--pipeline-schedule",
+          .label = "Schedule",
+          .compare_name = "Parallelism: pipeline schedule",
+          .tooltip = "The pipeline schedule. 1F1B (interleaved when VPP > 1) waits (p − 1) stage "
+                     "times to fill and drain; zb-h1 (Qi et al. 2024) splits the backward and "
+                     "fills the drain with weight gradients at 1F1B's memory; DualPipe "
+                     "(DeepSeek-V3) runs micro-batches from both ends, with two copies of the "
+                     "parameters. \"The software's\" follows the preset.",
+          .default_name = "",
+          .unset_label = "the software's",
+          .options = pipe_schedule_options,
+          .get = [](const S& s) { return optional_name(s.parallel.pipe_schedule); },
+          .set =
+              [](S& s, std::string_view name) {
+                s.parallel.pipe_schedule =
+                    name.empty() ? std::nullopt : std::optional(pipe_schedule_by_name(name));
+              }},
+      ScenarioChoice{
+          .key = "parallel.ep_dispatch",
+          .section = "parallel",
+          .json_key = "ep_dispatch",
+          .flag = "--ep-dispatch",
+          .label = "Expert dispatch",
+          .compare_name = "Parallelism: expert dispatch",
+          .tooltip = "How routed tokens reach their experts (MoE with EP > 1). All-to-all sends "
+                     "every token once per chosen expert (Megatron Core's alltoall dispatcher); "
+                     "flex (DeepEP, HybridEP) sends it once per rank that holds its experts and "
+                     "once per node across the network, forwarded over NVLink inside. \"The "
+                     "software's\" follows the preset.",
+          .default_name = "",
+          .unset_label = "the software's",
+          .options = ep_dispatch_options,
+          .get = [](const S& s) { return optional_name(s.parallel.ep_dispatch); },
+          .set =
+              [](S& s, std::string_view name) {
+                s.parallel.ep_dispatch =
+                    name.empty() ? std::nullopt : std::optional(ep_dispatch_by_name(name));
+              }},
+      ScenarioChoice{
           .key = "ranges.shape",
           .section = "ranges",
           .json_key = "shape",
@@ -265,7 +325,13 @@ std::string choice_names(const ScenarioChoice& c) {
   return out;
 }
 
+std::string choice_shown(const ScenarioChoice& c, const Scenario& s) {
+  std::string name = c.get(s);
+  return name.empty() && !c.unset_label.empty() ? std::string(c.unset_label) : name;
+}
+
 ChoiceOption choice_option(const ScenarioChoice& c, std::string_view text, std::string_view what) {
+  if (text.empty() && !c.unset_label.empty()) return {"", std::string(c.unset_label)};
   const std::vector<ChoiceOption> options = c.options();
   for (const ChoiceOption& o : options)
     if (o.name == text) return o;

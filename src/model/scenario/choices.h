@@ -27,11 +27,18 @@ struct ScenarioChoice {
   std::string_view label;         // for a control: "Weights"
   std::string_view compare_name;  // what a comparison calls it: "Serving weight precision"
   std::string_view tooltip;
-  std::string_view default_name;                            // a new scenario's option: "bf16"
+  std::string_view default_name;  // a new scenario's option: "bf16"
+  // Non-empty: the choice may be left unset (its name "", null in a file, its
+  // flag not given), listed first under this label: "the software's".
+  std::string_view unset_label = {};
   std::vector<ChoiceOption> (*options)() = nullptr;         // every accepted option, in order
   std::string (*get)(const Scenario&) = nullptr;            // the option's name
   void (*set)(Scenario&, std::string_view name) = nullptr;  // a name from options()
 };
+
+// What the scenario holds, as a control or a comparison shows it: the
+// option's name, or the unset label.
+std::string choice_shown(const ScenarioChoice& c, const Scenario& s);
 
 // In document order.
 std::span<const ScenarioChoice> scenario_choices();
@@ -40,7 +47,8 @@ const ScenarioChoice& scenario_choice(std::string_view key);
 
 // "bf16, fp8, int8, int4": the accepted names, for help and messages.
 std::string choice_names(const ScenarioChoice& c);
-// The option `text` names exactly; otherwise throws std::invalid_argument
+// The option `text` names exactly ("" the unset option, where the choice has
+// one: {"", unset_label}); otherwise throws std::invalid_argument
 // "<what> must be one of …; got "x"" (and which name was meant, where only
 // its spelling differs). `what` is how the caller's user named the choice (a
 // flag, a file's field); empty: the label.

@@ -92,11 +92,12 @@ class FieldTable {
                                              : FieldValue(v * factor);
         }});
   }
-  // A registered choice (choices.h): its compare name and its option's name.
+  // A registered choice (choices.h): its compare name and its option's name
+  // (or what unset means).
   void choice(std::string_view key) {
     const ScenarioChoice& c = scenario_choice(key);
     fields.push_back(ScenarioField{std::string(key), std::string(c.compare_name), "",
-                                   [&c](SV s) { return FieldValue(c.get(s)); }});
+                                   [&c](SV s) { return FieldValue(choice_shown(c, s)); }});
   }
   std::vector<ScenarioField> fields;
 };
@@ -318,14 +319,8 @@ void add_parallel(FieldTable& f) {
         [](SV s) { return str(to_string(s.parallel.mfu_source)); });
   f.input("parallel.global_batch_tokens");
   f.choice("parallel.software");
-  f.add("parallel.pipe_schedule", "Parallelism: pipeline schedule", "", [](SV s) {
-    return s.parallel.pipe_schedule ? str(to_string(*s.parallel.pipe_schedule))
-                                    : std::string("the software's");
-  });
-  f.add("parallel.ep_dispatch", "Parallelism: expert dispatch", "", [](SV s) {
-    return s.parallel.ep_dispatch ? str(to_string(*s.parallel.ep_dispatch))
-                                  : std::string("the software's");
-  });
+  f.choice("parallel.pipe_schedule");
+  f.choice("parallel.ep_dispatch");
   f.add("parallel.cluster", "Parallelism: cluster", "", [](SV s) {
     return s.parallel.cluster.empty() ? std::string("the chip's node") : s.parallel.cluster;
   });

@@ -72,3 +72,21 @@ TEST(Choices, TheDiffNamesAChoiceByTheRegistry) {
     }
   EXPECT_TRUE(found);
 }
+
+// A choice that may be left unset lists "" first under its unset label; a
+// choice that may not refuses "".
+TEST(Choices, AnOptionalChoiceMayBeLeftUnset) {
+  const ScenarioChoice& schedule = scenario_choice("parallel.pipe_schedule");
+  Scenario s;
+  EXPECT_EQ(schedule.get(s), "");
+  EXPECT_EQ(choice_shown(schedule, s), "the software's");
+  set_choice(schedule, s, "zb-h1");
+  ASSERT_TRUE(s.parallel.pipe_schedule);
+  EXPECT_EQ(choice_shown(schedule, s), "zb-h1");
+  set_choice(schedule, s, "");
+  EXPECT_FALSE(s.parallel.pipe_schedule);
+  EXPECT_EQ(choice_names(schedule), "1f1b, zb-h1, dualpipe");
+  EXPECT_EQ(choice_names(scenario_choice("parallel.ep_dispatch")), "alltoall, flex");
+  EXPECT_THROW_NAMING(choice_option(scenario_choice("training.optimizer"), ""),
+                      "must be one of adam, sgd_momentum, adafactor");
+}
