@@ -37,29 +37,12 @@ QComboBox* declareChipControl(ControlColumn* col, ScenarioModel* m) {
 
 QComboBox* declareTrainPrecisionControl(ControlColumn* col, ScenarioModel* m,
                                         const QString& control_key) {
-  return col->combo(
-      {.key = control_key,
-       .label = tr("Training precision"),
-       .tooltip = tr("bf16: mixed precision (bf16 weights and gradients, fp32 master and "
-                     "moments). FP8: the same states with the GEMMs at the chip's FP8 peak and "
-                     "their saved inputs in FP8 (Transformer Engine); the Parallelism model "
-                     "times it, and a predicted MFU carries its speed-up into the budget. Its "
-                     "loss cost is Kumar et al. 2024's effective parameter count at 8 bits "
-                     "(their Table 2 constants, fitted on 30M-220M-parameter models)."),
-       .items = {{tr("bf16"), QStringLiteral("mixed_bf16")},
-                 {tr("FP8 GEMMs"), QStringLiteral("mixed_fp8")},
-                 {tr("fp32"), QStringLiteral("fp32")}}},
-      scenarioBinding<QVariant>(
-          m, kSharedTrainPrecision, tr("training precision"),
-          [](const Scenario& s) { return QVariant(qs(to_string(s.training.precision))); },
-          [](Scenario& s, QVariant v) {
-            s.training.precision = parse_precision(v.toString().toStdString());
-          }));
+  return declareChoice(col, m, kSharedTrainPrecision, "training.precision", control_key);
 }
 
 void showTrainPrecisionRefusal(QComboBox* combo, const QString& refusal) {
   auto* items = qobject_cast<QStandardItemModel*>(combo->model());
-  const int i = combo->findData(QStringLiteral("mixed_fp8"));
+  const int i = combo->findData(QStringLiteral("fp8"));
   if (!items || i < 0) return;
   items->item(i)->setEnabled(refusal.isEmpty());
   items->item(i)->setToolTip(refusal);

@@ -183,8 +183,7 @@ int run_memory(Args& a) {
   const bool json = a.flag("--json");
   const std::int64_t n = a.required_integer("--params", 1, 1'000'000'000'000'000, "parameters");
   const Optimizer opt = parse_optimizer(a.choice_input("training.optimizer"));
-  const Precision prec =
-      parse_precision(a.choice("--precision", "mixed_bf16", {"mixed_bf16", "fp32", "mixed_fp8"}));
+  const Precision prec = parse_precision(a.choice_input("training.precision", {}, "--precision"));
   const int zero = static_cast<int>(a.integer("--zero", 0, 0, 3, "ZeRO stage"));
   const std::int64_t dp = a.integer("--dp", 1, 1, 10'000'000, "data-parallel replicas");
   std::int64_t act = 0;
@@ -285,7 +284,7 @@ std::vector<Command> algebra_commands() {
            "[--cluster-profile FILE]) [--mfu 0.4 or 0.3:0.4:0.45] [--price 2.5] [--kwh-price 0.12] "
            "[--pue 1.2] "
            "[--tokens-per-param 20] [--tokens-available 15e12] [--served-tokens 1e14] "
-           "[--site-power-mw 100] [--optimizer adam] [--train-precision bf16|fp8] "
+           "[--site-power-mw 100] [--optimizer adam] [--train-precision {training.precision}] "
            "[--interruptions-per-1000-chip-days 0.474] "
            "[--restart-min 10] [--checkpoint-min 15] [--checkpoint-write-min M] "
            "[--checkpoint-async] [--storage-gb-per-s-per-chip 0.122] [--serving-chips 8] "
@@ -313,7 +312,7 @@ std::vector<Command> algebra_commands() {
        run_flops},
       {"memory",
        usage_with_choices("memory --params N [--optimizer {training.optimizer}] "
-                          "[--precision mixed_bf16|fp32|mixed_fp8] "
+                          "[--precision {training.precision}] "
                           "[--zero 0..3] [--dp DEGREE] [--batch B --seq T --d-model D "
                           "--layers L --checkpointing {training.checkpointing}]"),
        run_memory},

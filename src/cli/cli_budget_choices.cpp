@@ -8,12 +8,12 @@
 namespace napkin::cli {
 
 Precision parse_train_precision(Args& a, const std::string& chip) {
-  if (a.choice("--train-precision", "bf16", {"bf16", "fp8"}) == "bf16")
-    return Precision::mixed_bf16;
+  const Precision p = parse_precision(a.choice_input("training.precision"));
+  if (p != Precision::mixed_fp8) return p;
   if (!(chip_by_name(chip).fp8_peak_flops_per_s > 0))
     throw UsageError("--train-precision fp8 needs a chip with an FP8 peak; " + chip +
                      " has none (train it in bf16)");
-  return Precision::mixed_fp8;
+  return p;
 }
 
 void parse_budget_choices(Args& a, BudgetInputs& in, Scenario& sc) {
@@ -87,7 +87,7 @@ void add_budget_choices_json(QJsonObject& o, const BudgetReport& r) {
   d["crossover_served_tokens"] =
       p.crossover_served_tokens ? QJsonValue(*p.crossover_served_tokens) : QJsonValue();
   o["lifetime_dollars"] = d;
-  o["train_precision"] = in.precision == Precision::mixed_fp8 ? "fp8" : "bf16";
+  o["train_precision"] = QString::fromUtf8(to_string(in.precision).data());
   o["train_gemm_peak_flops_per_s"] = r.train_gemm_peak_flops_per_s;
   o["train_precision_note"] = QString::fromStdString(
       r.train_precision_text.empty() ? std::string() : r.train_precision_text.substr(1));

@@ -12,7 +12,7 @@
 
 namespace napkin::cli {
 
-// --train-precision bf16|fp8 (fp8: FP8 GEMMs, Precision::mixed_fp8); throws
+// --train-precision bf16|fp8|fp32 (fp8: FP8 GEMMs, Precision::mixed_fp8); throws
 // UsageError for fp8 on a chip without an FP8 peak.
 Precision parse_train_precision(Args& a, const std::string& chip);
 

@@ -69,8 +69,11 @@ class Args {
   // A registered choice (choices.h) read by its flag: one of the registry's
   // options (the GUI's combo and the scenario file accept the same), its name;
   // absent: the registry's default (or `fallback`, the scenario's own value).
-  std::string choice_input(std::string_view choice_key, std::string_view fallback = {});
-  std::optional<std::string> optional_choice_input(std::string_view choice_key);
+  // `flag`: a command's own name for it ("--precision"); empty: the registry's.
+  std::string choice_input(std::string_view choice_key, std::string_view fallback = {},
+                           std::string_view flag = {});
+  std::optional<std::string> optional_choice_input(std::string_view choice_key,
+                                                   std::string_view flag = {});
   // A comma-separated list of reals ("1e18,1e19").
   std::optional<std::vector<double>> real_list(std::string_view name, double lo, double hi,
                                                std::string_view unit);

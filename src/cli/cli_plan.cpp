@@ -389,7 +389,7 @@ int run_train_model(Args& a, bool json, std::optional<double> params,
     o["chip"] = QString::fromStdString(t.chip);
     o["chips"] = json_int(t.n_chips);
     o["mfu"] = t.mfu;
-    o["train_precision"] = t.precision == Precision::mixed_fp8 ? "fp8" : "bf16";
+    o["train_precision"] = QString::fromUtf8(to_string(t.precision).data());
     o["law_name"] = QString::fromStdString(trained.name);
     if (rr) o["ranges"] = ranges_json(*rr);
     if (calibrated) o["calibration"] = calibrated_mfu_json(*calibrated, *profile_path);

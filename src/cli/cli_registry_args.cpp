@@ -35,19 +35,22 @@ std::int64_t Args::required_count_input(std::string_view input_key, std::string_
   return *v;
 }
 
-std::optional<std::string> Args::optional_choice_input(std::string_view choice_key) {
+std::optional<std::string> Args::optional_choice_input(std::string_view choice_key,
+                                                       std::string_view flag) {
   const ScenarioChoice& c = scenario_choice(choice_key);
-  const auto v = value(c.flag);
+  if (flag.empty()) flag = c.flag;
+  const auto v = value(flag);
   if (!v) return std::nullopt;
   try {
-    return choice_option(c, *v, c.flag).name;
+    return choice_option(c, *v, flag).name;
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
 }
 
-std::string Args::choice_input(std::string_view choice_key, std::string_view fallback) {
-  if (auto v = optional_choice_input(choice_key)) return *v;
+std::string Args::choice_input(std::string_view choice_key, std::string_view fallback,
+                               std::string_view flag) {
+  if (auto v = optional_choice_input(choice_key, flag)) return *v;
   return std::string(fallback.empty() ? scenario_choice(choice_key).default_name : fallback);
 }
 

@@ -157,8 +157,7 @@ std::string scenario_to_json(const Scenario& s) {
   QJsonObject model = shape_to_json(s.shape);
   model[QStringLiteral("name")] = q(s.model_name);
   const TrainingSetup& t = s.training;
-  QJsonObject training{{QStringLiteral("precision"), q(to_string(t.precision))},
-                       {QStringLiteral("zero_stage"), t.zero_stage}};
+  QJsonObject training{{QStringLiteral("zero_stage"), t.zero_stage}};
   const ServingSetup& v = s.serving;
   QJsonObject serving{{QStringLiteral("limit_model"), v.limit_model},
                       {QStringLiteral("chip"), q(v.chip)}};
@@ -298,7 +297,6 @@ void read_model(const Reader& top, Scenario& s, std::string_view source) {
 void read_training_and_serving(const Reader& top, Scenario& s, std::string_view source) {
   const Reader t(top.object("training"), "training.", source);
   t.choices(s);
-  t.choice<Precision>("precision", s.training.precision, parse_precision);
   t.integer("zero_stage", s.training.zero_stage, 0, 3);
   t.inputs(s);
 

@@ -86,6 +86,22 @@ TEST(CliMemory, ZeroThreeAndActivations) {
   EXPECT_NEAR(r.json[QStringLiteral("weights")].toDouble() / 1e9, 140, 0.05);
 }
 
+// memory --precision takes the training precisions the scenario's choice
+// lists (bf16, fp8, fp32; the older mixed_bf16 too), and refuses others
+// naming them.
+TEST(CliMemory, PrecisionIsTheTrainingPrecisionChoice) {
+  for (const char* p : {"bf16", "fp8", "fp32", "mixed_bf16"}) {
+    const CliResult r =
+        run_cli(words("memory --params 1e9 --json --precision") << QString::fromUtf8(p));
+    ASSERT_EQ(r.exit_code, 0) << p << ": " << r.err.toStdString();
+    EXPECT_NEAR(r.json[QStringLiteral("total")].toDouble() / 1e9, 16, 1e-9) << p;
+  }
+  const CliResult bad = run_cli(words("memory --params 1e9 --precision fp16"));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(bad.err.contains(QStringLiteral("--precision must be one of bf16, fp8, fp32")))
+      << bad.err.toStdString();
+}
+
 TEST(CliKv, BytesAndConcurrency) {
   const CliResult r =
       run_cli(words("kv --layers 80 --kv-heads 8 --head-dim 128 --seq 8192 --batch 1 --hbm-gb 640 "

@@ -181,12 +181,12 @@ TEST(ParallelPanel, LocksTheFrameworkNeverRunsAreGreyedAndSayWhy) {
   EXPECT_TRUE(rcItems->item(rc->findText(QStringLiteral("full")))->isEnabled());
   QComboBox* tpc = f.panel.controls().train_precision;
   auto* tpItems = qobject_cast<QStandardItemModel*>(tpc->model());
-  EXPECT_FALSE(tpItems->item(tpc->findData(QStringLiteral("mixed_fp8")))->isEnabled());
+  EXPECT_FALSE(tpItems->item(tpc->findData(QStringLiteral("fp8")))->isEnabled());
   // The Budget planner's box of the same scenario says the same.
   BudgetPanel budget(&f.model);
   QComboBox* bpc = budget.controls().train_precision;
   auto* bpItems = qobject_cast<QStandardItemModel*>(bpc->model());
-  QStandardItem* fp8 = bpItems->item(bpc->findData(QStringLiteral("mixed_fp8")));
+  QStandardItem* fp8 = bpItems->item(bpc->findData(QStringLiteral("fp8")));
   EXPECT_FALSE(fp8->isEnabled());
   EXPECT_EQ(fp8->toolTip(), QStringLiteral("Megatron-LM 2021 has no FP8 GEMMs"));
   pick(f.panel.controls().software, QStringLiteral("fsdp"));
@@ -202,7 +202,7 @@ TEST(ParallelPanel, LocksTheFrameworkNeverRunsAreGreyedAndSayWhy) {
   EXPECT_TRUE(item(1)->toolTip().isEmpty());
   EXPECT_TRUE(itemOf(f.panel.controls().vpp, 2)->isEnabled());
   EXPECT_TRUE(rcItems->item(rc->findText(QStringLiteral("selective")))->isEnabled());
-  EXPECT_TRUE(tpItems->item(tpc->findData(QStringLiteral("mixed_fp8")))->isEnabled());
+  EXPECT_TRUE(tpItems->item(tpc->findData(QStringLiteral("fp8")))->isEnabled());
 }
 
 TEST(ParallelPanel, TheMemoryBarsAreTheStagesOfTheLayout) {
@@ -353,18 +353,18 @@ TEST(ParallelPanel, TrainingPrecisionIsSharedWithTheBudgetPlanner) {
   auto* theirs = budget.findChild<QComboBox*>(QStringLiteral("trainPrecision"));
   ASSERT_NE(mine, nullptr);
   ASSERT_NE(theirs, nullptr);
-  EXPECT_EQ(mine->currentData().toString(), QStringLiteral("mixed_bf16"));
+  EXPECT_EQ(mine->currentData().toString(), QStringLiteral("bf16"));
   pick(mine, QStringLiteral("FP8 GEMMs"));
   EXPECT_EQ(f.model.scenario().training.precision, Precision::mixed_fp8);
   budget.show();  // the Budget planner refreshes its controls when shown
   QCoreApplication::processEvents();
-  EXPECT_EQ(theirs->currentData().toString(), QStringLiteral("mixed_fp8"));
+  EXPECT_EQ(theirs->currentData().toString(), QStringLiteral("fp8"));
   const BudgetReport r = budget_report(f.model.scenario().budget_inputs());
   EXPECT_NE(r.recommendation.find("FP8 GEMMs"), std::string::npos) << r.recommendation;
   f.model.undoStack()->undo();
   QCoreApplication::processEvents();
   EXPECT_EQ(f.model.scenario().training.precision, Precision::mixed_bf16);
-  EXPECT_EQ(mine->currentData().toString(), QStringLiteral("mixed_bf16"));
+  EXPECT_EQ(mine->currentData().toString(), QStringLiteral("bf16"));
 }
 
 // Issue 27, defect 15: the read-outs say which model on how many of which chip

@@ -387,11 +387,11 @@ std::string_view to_string(Checkpointing c) {
 
 std::string_view to_string(Precision p) {
   switch (p) {
-    case Precision::mixed_bf16: return "mixed_bf16";
+    case Precision::mixed_bf16: return "bf16";
     case Precision::fp32: return "fp32";
-    case Precision::mixed_fp8: return "mixed_fp8";
+    case Precision::mixed_fp8: return "fp8";
   }
-  return "mixed_bf16";
+  return "bf16";
 }
 
 Optimizer parse_optimizer(std::string_view n) {
@@ -411,11 +411,12 @@ Checkpointing parse_checkpointing(std::string_view n) {
 }
 
 Precision parse_precision(std::string_view n) {
-  if (n == "mixed_bf16") return Precision::mixed_bf16;
+  // mixed_bf16 and mixed_fp8: the names files written before 2026-12 hold.
+  if (n == "bf16" || n == "mixed_bf16") return Precision::mixed_bf16;
+  if (n == "fp8" || n == "mixed_fp8") return Precision::mixed_fp8;
   if (n == "fp32") return Precision::fp32;
-  if (n == "mixed_fp8") return Precision::mixed_fp8;
-  throw std::invalid_argument("precision must be one of mixed_bf16, fp32, mixed_fp8; got \"" +
-                              std::string(n) + "\"");
+  throw std::invalid_argument("precision must be one of bf16, fp8, fp32; got \"" + std::string(n) +
+                              "\"");
 }
 
 std::int64_t activation_bytes(const ActivationShape& s, Checkpointing c) {

@@ -62,6 +62,12 @@ std::vector<ChoiceOption> checkpointing_options() {
                                {Checkpointing::full, "Full"}});
 }
 
+// Files written before 2026-12 spell bf16 and fp8 training "mixed_bf16" and
+// "mixed_fp8".
+std::vector<ChoiceOption> train_precision_options() {
+  return {{"bf16", "bf16", "mixed_bf16"}, {"fp8", "FP8 GEMMs", "mixed_fp8"}, {"fp32", "fp32", ""}};
+}
+
 std::vector<ChoiceOption> estimator_options() {
   return named<Estimator>({{Estimator::huber_log, "huber-log — Huber on log L"},
                            {Estimator::ls_log, "ls-log — least squares on log L"},
@@ -125,6 +131,25 @@ const auto& choice_table() {
           .options = optimizer_options,
           .get = [](const S& s) { return std::string(to_string(s.training.optimizer)); },
           .set = [](S& s, std::string_view name) { s.training.optimizer = parse_optimizer(name); }},
+      ScenarioChoice{
+          .key = "training.precision",
+          .section = "training",
+          .json_key = "precision",
+          .flag = "--train-precision",
+          .label = "Training precision",
+          .compare_name = "Precision",
+          .tooltip =
+              "bf16: mixed precision (bf16 weights and gradients, fp32 master and moments). "
+              "FP8: the same states with the GEMMs at the chip's FP8 peak and their saved "
+              "inputs in FP8 (Transformer Engine); the Parallelism model times it, and a "
+              "predicted MFU carries its speed-up into the budget. Its loss cost is Kumar "
+              "et al. 2024's effective parameter count at 8 bits (their Table 2 constants, "
+              "fitted on 30M-220M-parameter models). fp32: weights, gradients and moments in fp32, "
+              "no master copy (the Parallelism model times its GEMMs as bf16's).",
+          .default_name = "bf16",
+          .options = train_precision_options,
+          .get = [](const S& s) { return std::string(to_string(s.training.precision)); },
+          .set = [](S& s, std::string_view name) { s.training.precision = parse_precision(name); }},
       ScenarioChoice{
           .key = "serving.weight_precision",
           .section = "serving",
@@ -334,7 +359,7 @@ ChoiceOption choice_option(const ScenarioChoice& c, std::string_view text, std::
   if (text.empty() && !c.unset_label.empty()) return {"", std::string(c.unset_label)};
   const std::vector<ChoiceOption> options = c.options();
   for (const ChoiceOption& o : options)
-    if (o.name == text) return o;
+    if (o.name == text || (!o.legacy.empty() && o.legacy == text)) return o;
   throw_unknown_name(what.empty() ? c.label : what, text, options,
                      [](const ChoiceOption& o) { return std::string_view(o.name); });
 }

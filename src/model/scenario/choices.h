@@ -15,8 +15,9 @@
 namespace napkin {
 
 struct ChoiceOption {
-  std::string name;   // as files and flags spell it: "fp8"
-  std::string label;  // as a control lists it: "fp8 (8.002 bits)"
+  std::string name;         // as files and flags spell it: "fp8"
+  std::string label;        // as a control lists it: "fp8 (8.002 bits)"
+  std::string legacy = {};  // an older spelling files may hold, read as this option, never written
 };
 
 struct ScenarioChoice {

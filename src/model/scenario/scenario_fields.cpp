@@ -159,8 +159,7 @@ void add_budget_and_model(FieldTable& f) {
 void add_training_serving_goodput(FieldTable& f) {
   // Training.
   f.choice("training.optimizer");
-  f.add("training.precision", "Precision", "",
-        [](SV s) { return str(to_string(s.training.precision)); });
+  f.choice("training.precision");
   f.add("training.zero_stage", "ZeRO stage", "", [](SV s) { return I{s.training.zero_stage}; });
   f.input("training.dp_degree");
   f.choice("training.checkpointing");

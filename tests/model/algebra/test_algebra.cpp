@@ -331,7 +331,12 @@ TEST(Memory, AdamMixedPrecisionIsSixteenBytesPerParam) {
   // FP8 GEMMs keep mixed bf16's states: bf16 weights and grads, fp32 master + m + v.
   EXPECT_EQ(training_memory(1000, 0, Optimizer::adam, Precision::mixed_fp8).total, 16000);
   EXPECT_EQ(parse_precision(to_string(Precision::mixed_fp8)), Precision::mixed_fp8);
-  EXPECT_THROW(parse_precision("fp8"), std::invalid_argument);  // the names are the document's
+  // The names are the serving precisions' (bf16, fp8, fp32); files written
+  // before 2026-12 say mixed_bf16 and mixed_fp8, still read.
+  EXPECT_EQ(to_string(Precision::mixed_fp8), "fp8");
+  EXPECT_EQ(parse_precision("mixed_fp8"), Precision::mixed_fp8);
+  EXPECT_EQ(parse_precision("mixed_bf16"), Precision::mixed_bf16);
+  EXPECT_THROW(parse_precision("fp16"), std::invalid_argument);
 }
 
 TEST(Memory, ZeroNeverIncreasesPerDeviceMemory) {

@@ -90,3 +90,17 @@ TEST(Choices, AnOptionalChoiceMayBeLeftUnset) {
   EXPECT_THROW_NAMING(choice_option(scenario_choice("training.optimizer"), ""),
                       "must be one of adam, sgd_momentum, adafactor");
 }
+
+// Training precision is spelled as the serving precisions are (bf16, fp8,
+// fp32); a file's older spelling (mixed_bf16, mixed_fp8) reads as its option.
+TEST(Choices, TrainingPrecisionReadsTheOlderSpellings) {
+  const ScenarioChoice& c = scenario_choice("training.precision");
+  EXPECT_EQ(choice_names(c), "bf16, fp8, fp32");
+  EXPECT_EQ(choice_option(c, "mixed_fp8").name, "fp8");
+  Scenario s;
+  set_choice(c, s, "mixed_fp8");
+  EXPECT_EQ(s.training.precision, Precision::mixed_fp8);
+  EXPECT_EQ(c.get(s), "fp8");
+  EXPECT_THROW_NAMING(choice_option(c, "fp16", "--train-precision"),
+                      "--train-precision must be one of bf16, fp8, fp32");
+}

@@ -138,7 +138,7 @@ TEST(ResolvedPlan, LocksThatLeaveNoLayoutMakeTheNoteSayWhy) {
 }
 
 TEST(ResolvedPlan, Fp8TrainingRunsTheParallelismModelsFp8Gemms) {
-  // training.precision mixed_fp8 turns the software's GEMMs to FP8: the
+  // training.precision fp8 turns the software's GEMMs to FP8: the
   // Parallelism model's step is faster on an H100 (FP8 peak 2x bf16's), so
   // the predicted MFU (model FLOPs over the bf16 peak) and C rise.
   Scenario bf16 = predicted();
