@@ -79,7 +79,7 @@ ServeRequest read_serve_flags(Args& a) {
   in.engine = a.choice_input("serving.engine");
   if (a.flag("--shard-kv")) in.assume.shard_kv_beyond_heads = true;
   r.spec = speculative_flags(a);
-  if (const auto mode = a.value("--mode")) {
+  if (const auto mode = a.optional_choice_input("roofline.serving_layout.run_mode")) {
     ModeInputs& mi = r.mode.emplace();
     mi.mode = parse_batching_mode(*mode, "--mode");
     // The run's numbers: registered inputs (the Serving layout tab's and the file's ranges).
@@ -341,10 +341,10 @@ std::vector<Command> serve_commands() {
            "[--budget-s S | --ttft-s S --tpot-s S] [--max-chips 4096] [--max-batch 1024] "
            "[--pool colocated|prefill|decode] [--no-comm] [--ideal] [--overlap-comm] "
            "[--hbm-efficiency F] [--engine {serving.engine}] "
-           "[--shard-kv] [--mode static|offline|server [--concurrency C] [--max-num-tokens T] "
-           "[--chunked-prefill on|off] [--request-rate R] "
+           "[--shard-kv] [--mode {roofline.serving_layout.run_mode}] (with --mode: [--concurrency "
+           "C] [--max-num-tokens T] [--chunked-prefill on|off] [--request-rate R] "
            "[--prompt-spread S] [--output-spread S] [--requests 1000] [--seed 1] [--frontier] "
-           "[--ttft-p99-s T]] "
+           "[--ttft-p99-s T]) "
            "[--draft-params N | --draft-config F [--draft-k 4] [--acceptance 0.7]] [--help] "
            "[--price 2.5] [--kwh-price 0.12] [--pue 1.2] [--tokens-per-day 1e9] "
            "[--emit vllm|tensorrt-llm [--served-model NAME]] | --scenario FILE [--chip C] "

@@ -179,8 +179,7 @@ std::string scenario_to_json(const Scenario& s) {
       {QStringLiteral("restart_minutes"), spread(rs.restart_minutes)},
       {QStringLiteral("price_per_chip_hour_dollars"), spread(rs.price_per_chip_hour_dollars)},
       {QStringLiteral("tokens_available"), spread(rs.tokens_available)}};
-  QJsonObject plan{{QStringLiteral("mode"), q(to_string(s.plan.mode))},
-                   {QStringLiteral("law"), q(to_string(s.plan.law))}};
+  QJsonObject plan;
   QJsonObject doc{{QStringLiteral("format"), QStringLiteral("napkin-scenario")},
                   {QStringLiteral("version"), kScenarioFormatVersion},
                   {QStringLiteral("hardware"), hardware},
@@ -347,8 +346,6 @@ void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_vi
   r.spread("tokens_available", rs.tokens_available, 1, kMaxTrainTokens);
 
   const Reader p(top.object("plan"), "plan.", source);
-  p.choice<PlanMode>("mode", s.plan.mode, parse_plan_mode);
-  p.choice<LawChoice>("law", s.plan.law, parse_law_choice);
   p.choices(s);
   p.inputs(s);
 }

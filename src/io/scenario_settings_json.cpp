@@ -95,7 +95,6 @@ QJsonObject roofline_to_json(const RooflineSettings& r) {
                    {QStringLiteral("chunked_prefill"),
                     r.serving_layout.chunked_prefill ? QJsonValue(*r.serving_layout.chunked_prefill)
                                                      : QJsonValue()},
-                   {QStringLiteral("run_mode"), q(to_string(r.serving_layout.run_mode))},
                    {QStringLiteral("run_concurrency"),
                     static_cast<qint64>(r.serving_layout.run_concurrency)}}}};
 }
@@ -248,7 +247,8 @@ void moe_from_json(const Reader& r, Scenario& s) {
   Reader(r.object("pipeline"), r.prefix() + "pipeline.", r.source()).inputs(s);
 }
 
-void roofline_from_json(const Reader& r, RooflineSettings& s) {
+void roofline_from_json(const Reader& r, Scenario& scenario) {
+  RooflineSettings& s = scenario.roofline;
   if (r.has("overlays")) {
     s.overlays.clear();
     const QJsonArray a = r.array("overlays");
@@ -280,8 +280,7 @@ void roofline_from_json(const Reader& r, RooflineSettings& s) {
       s.serving_layout.chunked_prefill = on;
     }
   }
-  sl.choice<BatchingMode>("run_mode", s.serving_layout.run_mode,
-                          [](std::string_view t) { return parse_batching_mode(t, "run_mode"); });
+  sl.choices(scenario);  // the run's mode
   sl.integer("run_concurrency", s.serving_layout.run_concurrency, 0, 1'000'000);
   // The benchmark run's numbers are registered inputs (settings_from_json).
 }
@@ -399,7 +398,7 @@ void settings_from_json(const Reader& top, Scenario& s) {
   const Reader roofline(top.object("roofline"), "roofline.", src);
   // The panel's numbers and its layout tab's are registered inputs (inputs.h);
   // its overlays and choices are read here.
-  roofline_from_json(roofline, s.roofline);
+  roofline_from_json(roofline, s);
   roofline.inputs(s);
   Reader(roofline.object("mfu_budget"), "roofline.mfu_budget.", src).inputs(s);
   Reader(roofline.object("serving_layout"), "roofline.serving_layout.", src).inputs(s);

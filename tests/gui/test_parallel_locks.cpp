@@ -1,10 +1,16 @@
 // The Parallelism panel's axis locks take what a file and --layout take (up
 // to each axis's limit, kLayoutLimits): a lock off the combo's list shows as
-// itself, never as "auto" or another value.
+// itself, never as "auto" or another value. Its schedule and dispatch may be
+// left to the software preset, as a file and the flags may.
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QTemporaryDir>
+#include <QUndoStack>
+
+#include "ScenarioModel.h"
+#include "gui_test_util.h"
 
 #include "parallel.h"
 #include "scenario.h"
@@ -43,4 +49,32 @@ TEST(ParallelLocks, TheFileRefusesWhatTheLayoutFlagRefuses) {
   s.parallel.vpp = kLayoutLimits.vpp;
   EXPECT_NO_THROW(s.validate());
   EXPECT_THROW((void)parse_layout("vpp=1025", 16), std::invalid_argument);
+}
+
+// The schedule and the expert dispatch are registered choices that may be
+// left unset: their combos list "the software's" first, and picking it unsets
+// the choice in one undo step.
+TEST(ParallelLocks, TheSoftwaresScheduleAndDispatchAreTheUnsetOptions) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.showPanel(QStringLiteral("parallel"));
+  auto* schedule = w.findChild<QComboBox*>(QStringLiteral("parallelPipeSchedule"));
+  auto* dispatch = w.findChild<QComboBox*>(QStringLiteral("parallelEpDispatch"));
+  ASSERT_TRUE(schedule && dispatch);
+  const Scenario& s = w.model()->scenario();
+  EXPECT_EQ(schedule->itemText(0), QStringLiteral("the software's"));
+  EXPECT_EQ(schedule->currentText(), QStringLiteral("the software's"));
+  EXPECT_EQ(dispatch->itemText(0), QStringLiteral("the software's"));
+  EXPECT_EQ(dispatch->count(), 3);
+  pick(dispatch, QStringLiteral("flex (DeepEP, HybridEP)"));
+  EXPECT_EQ(s.parallel.ep_dispatch, EpDispatch::deduplicated);
+  EXPECT_EQ(w.model()->undoStack()->undoText(), QStringLiteral("Change expert dispatch"));
+  pick(schedule, QStringLiteral("DualPipe"));
+  EXPECT_EQ(s.parallel.pipe_schedule, PipeSchedule::dualpipe);
+  pick(schedule, QStringLiteral("the software's"));
+  EXPECT_FALSE(s.parallel.pipe_schedule);
+  EXPECT_EQ(w.model()->undoStack()->undoText(), QStringLiteral("Change pipeline schedule"));
+  w.model()->undoStack()->undo();  // the keys walked up through 1F1B
+  QCoreApplication::processEvents();
+  EXPECT_EQ(s.parallel.pipe_schedule, PipeSchedule::one_f_one_b);
+  EXPECT_EQ(schedule->currentText(), QStringLiteral("1F1B"));
 }

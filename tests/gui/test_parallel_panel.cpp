@@ -589,28 +589,3 @@ TEST(ParallelPanel, TheRecomputeLockTakesTypedLayoutValues) {
   EXPECT_FALSE(f.model.scenario().parallel.recompute);
   EXPECT_EQ(rc->currentText(), QStringLiteral("auto"));
 }
-
-// The schedule and the expert dispatch are registered choices that may be
-// left unset: their combos list "the software's" first, a file's value shows
-// as its label, and picking "the software's" unsets it in one undo step.
-TEST(ParallelPanel, TheSoftwaresScheduleAndDispatchAreTheUnsetOptions) {
-  Fixture f;
-  QComboBox* schedule = f.panel.controls().pipe_schedule;
-  QComboBox* dispatch = f.panel.controls().ep_dispatch;
-  EXPECT_EQ(schedule->itemText(0), QStringLiteral("the software's"));
-  EXPECT_EQ(schedule->currentText(), QStringLiteral("the software's"));
-  EXPECT_EQ(dispatch->itemText(0), QStringLiteral("the software's"));
-  EXPECT_EQ(dispatch->count(), 3);
-  pick(dispatch, QStringLiteral("flex (DeepEP, HybridEP)"));
-  EXPECT_EQ(f.model.scenario().parallel.ep_dispatch, EpDispatch::deduplicated);
-  EXPECT_EQ(f.model.undoStack()->undoText(), QStringLiteral("Change expert dispatch"));
-  pick(schedule, QStringLiteral("DualPipe"));
-  EXPECT_EQ(f.model.scenario().parallel.pipe_schedule, PipeSchedule::dualpipe);
-  pick(schedule, QStringLiteral("the software's"));
-  EXPECT_FALSE(f.model.scenario().parallel.pipe_schedule);
-  EXPECT_EQ(f.model.undoStack()->undoText(), QStringLiteral("Change pipeline schedule"));
-  f.model.undoStack()->undo();  // the keys walked up through 1F1B
-  QCoreApplication::processEvents();
-  EXPECT_EQ(f.model.scenario().parallel.pipe_schedule, PipeSchedule::one_f_one_b);
-  EXPECT_EQ(schedule->currentText(), QStringLiteral("1F1B"));
-}

@@ -298,3 +298,29 @@ TEST(PlanAgreement, AChoiceFromAFileIsTheOneItsControlShows) {
   // One undo step, named as the comparison names the choice.
   EXPECT_EQ(w.model()->undoStack()->undoText(), QStringLiteral("Change serving weight precision"));
 }
+
+// Every registered choice has a combo in the window listing exactly the
+// registry's options, in its order ("the software's"-style unset first).
+TEST(PlanAgreement, EveryRegisteredChoiceHasAComboListingItsOptions) {
+  MainWindow w(MainWindow::Session::fresh);
+  for (const char* panel : {"budget", "isoflops", "moe", "roofline", "parallel"})
+    w.showPanel(QString::fromUtf8(panel));
+  const QList<QComboBox*> combos = w.findChildren<QComboBox*>();
+  for (const ScenarioChoice& c : scenario_choices()) {
+    SCOPED_TRACE(std::string(c.key));
+    QStringList expected;
+    if (!c.unset_label.empty()) expected << QString();
+    for (const ChoiceOption& o : c.options()) expected << qs(o.name);
+    int found = 0;
+    for (const QComboBox* combo : combos) {
+      QStringList data;
+      for (int i = 0; i < combo->count(); ++i) data << combo->itemData(i).toString();
+      if (data == expected) {
+        ++found;
+        // It shows what the scenario holds.
+        EXPECT_EQ(combo->currentData().toString(), qs(c.get(w.model()->scenario())));
+      }
+    }
+    EXPECT_GE(found, 1) << "no combo lists " << expected.join(QLatin1Char('|')).toStdString();
+  }
+}

@@ -15,6 +15,7 @@
 #include <QJsonObject>
 #include <set>
 
+#include "choices.h"
 #include "csv_ladder.h"
 #include "io_test_util.h"
 #include "scenario_fields.h"
@@ -444,4 +445,28 @@ TEST(ScenarioSettingsJson, AnUnsetChoiceIsNullAndReadsBackUnset) {
   EXPECT_FALSE(s.parallel.pipe_schedule);
   ASSERT_TRUE(s.parallel.ep_dispatch);
   EXPECT_EQ(*s.parallel.ep_dispatch, EpDispatch::deduplicated);
+}
+
+// Every registered choice's every option (and "unset", where it may be) is
+// written at the choice's place in the document and read back as itself.
+TEST(ScenarioSettingsJson, EveryRegisteredChoiceRoundTripsThroughTheFile) {
+  for (const ScenarioChoice& c : scenario_choices()) {
+    std::vector<std::string> names;
+    if (!c.unset_label.empty()) names.emplace_back();
+    for (const ChoiceOption& o : c.options()) names.push_back(o.name);
+    for (const std::string& name : names) {
+      SCOPED_TRACE(std::string(c.key) + " = \"" + name + "\"");
+      Scenario s;
+      set_choice(c, s, name);
+      const std::string text = scenario_to_json(s);
+      QJsonValue v = QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
+      for (const QString& part : QString::fromUtf8(c.key.data(), c.key.size()).split('.'))
+        v = v.toObject()[part];
+      if (name.empty())
+        EXPECT_TRUE(v.isNull());
+      else
+        EXPECT_EQ(v.toString().toStdString(), name);
+      EXPECT_EQ(c.get(scenario_from_json(text)), name);
+    }
+  }
 }

@@ -134,20 +134,7 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
   BudgetPlanControls::declareRun(c.plan, col, m, view);
 
   col->group(tr("Law and architecture"));
-  c.law = col->combo(
-      {.key = QStringLiteral("law"),
-       .label = tr("Loss law"),
-       .tooltip = tr("The law every forecast uses: the replication of Chinchilla (Besiroglu et al. "
-                     "2024) or the Chinchilla paper's Approach 3 (Hoffmann et al. 2022); a law "
-                     "fitted to the IsoFLOPs panel's ladder (its parametric fit, named in every "
-                     "read-out; the memo cautions when the budget lies far beyond the ladder); "
-                     "with its bootstrap draws: napkin-cli budget --law LAW.json."),
-       .items = {{tr("Replication (Besiroglu 2024)"), QStringLiteral("replication")},
-                 {tr("Chinchilla paper (Hoffmann 2022)"), QStringLiteral("chinchilla_paper")},
-                 {tr("Fitted to the IsoFLOPs ladder"), QStringLiteral("fitted")}}},
-      scenarioBinding<QVariant>(
-          m, kLaw, tr("loss law"), [](const S& s) { return QVariant(qs(to_string(s.plan.law))); },
-          [](S& s, QVariant v) { s.plan.law = parse_law_choice(v.toString().toStdString()); }));
+  c.law = declareChoice(col, m, kLaw, "plan.law", QStringLiteral("law"));
   c.moe_experts =
       declareInput(col, m, kMoeExperts, "plan.moe_experts", QStringLiteral("moe_experts"));
   c.moe_top_k = declareInput(col, m, kMoeTopK, "plan.moe_top_k", QStringLiteral("moe_top_k"));

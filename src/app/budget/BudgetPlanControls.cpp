@@ -140,16 +140,7 @@ void BudgetPlanControls::declareQuestion(BudgetPlanControls& c, ControlColumn* c
     return scenarioBinding<double>(m, field, label, std::move(get), std::move(set));
   };
   col->group(tr("Question"));
-  c.mode = col->combo(
-      {.key = QStringLiteral("plan_mode"),
-       .label = tr("Mode"),
-       .tooltip = tip("plan_mode", tr("In train mode the model is the scenario's shape (Model "
-                                      "group below).")),
-       .items = {{tr("Budget \u2192 model"), QStringLiteral("budget")},
-                 {tr("Train this model"), QStringLiteral("train_model")}}},
-      scenarioBinding<QVariant>(
-          m, kMode, tr("mode"), [](const S& s) { return QVariant(qs(to_string(s.plan.mode))); },
-          [](S& s, QVariant v) { s.plan.mode = parse_plan_mode(v.toString().toStdString()); }));
+  c.mode = declareChoice(col, m, kMode, "plan.mode", QStringLiteral("plan_mode"));
   // Shows the planner's own choice (tokens per parameter × N) until typed;
   // typing 0 returns to it.
   c.train_tokens = col->slider(inputDecl("plan.train_tokens", QStringLiteral("train_tokens")),

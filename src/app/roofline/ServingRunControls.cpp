@@ -37,28 +37,8 @@ using S = Scenario;
 
 void declareServingRun(ControlColumn* col, ScenarioModel* m, RooflineControls& c) {
   col->group(tr("Benchmark run"));
-  std::vector<ComboItem> modes;
-  for (BatchingMode mode :
-       {BatchingMode::static_batch, BatchingMode::offline, BatchingMode::server})
-    modes.push_back({qs(std::string(to_string(mode))), qs(std::string(to_string(mode)))});
-  c.run_mode = col->combo(
-      {.key = QStringLiteral("run_mode"),
-       .label = tr("Mode"),
-       .tooltip = tr("How the benchmark runs the chosen layout with the serving turn's lengths "
-                     "(napkin-cli serve --mode): static, one batch prefilled and decoded "
-                     "together (TensorRT-LLM's static tables); offline, every request queued "
-                     "at once (MLPerf Offline, throughput benchmarks); server, Poisson arrivals "
-                     "at the request rate (MLPerf Server, the engines' serving benchmarks)."),
-       .items = modes},
-      scenarioBinding<QVariant>(
-          m, kRunMode, tr("benchmark mode"),
-          [](const S& s) {
-            return QVariant(qs(std::string(to_string(s.roofline.serving_layout.run_mode))));
-          },
-          [](S& s, QVariant v) {
-            s.roofline.serving_layout.run_mode =
-                parse_batching_mode(v.toString().toStdString(), "run_mode");
-          }));
+  c.run_mode = declareChoice(col, m, kRunMode, "roofline.serving_layout.run_mode",
+                             QStringLiteral("run_mode"));
   c.run_concurrency = col->combo(
       {.key = QStringLiteral("run_concurrency"),
        .label = tr("Concurrency"),

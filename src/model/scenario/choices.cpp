@@ -11,9 +11,11 @@
 #include "lifetime_dollars.h"
 #include "parallel_software.h"
 #include "plan_inputs.h"
+#include "plan_law.h"
 #include "quantize.h"
 #include "scaling.h"
 #include "serving_engine.h"
+#include "serving_modes.h"
 #include "uncertainty.h"
 #include "validate.h"
 
@@ -109,6 +111,23 @@ std::vector<ChoiceOption> objective_options() {
       {{Objective::flops, "Lifetime FLOPs"}, {Objective::dollars, "Lifetime dollars"}});
 }
 
+std::vector<ChoiceOption> plan_mode_options() {
+  return named<PlanMode>(
+      {{PlanMode::budget, "Budget \u2192 model"}, {PlanMode::train_model, "Train this model"}});
+}
+
+std::vector<ChoiceOption> law_options() {
+  return named<LawChoice>({{LawChoice::replication, "Replication (Besiroglu 2024)"},
+                           {LawChoice::chinchilla_paper, "Chinchilla paper (Hoffmann 2022)"},
+                           {LawChoice::fitted, "Fitted to the IsoFLOPs ladder"}});
+}
+
+std::vector<ChoiceOption> run_mode_options() {
+  return named<BatchingMode>({{BatchingMode::static_batch, "static"},
+                              {BatchingMode::offline, "offline"},
+                              {BatchingMode::server, "server"}});
+}
+
 std::vector<ChoiceOption> range_shape_options() {
   return named<RangeShape>(
       {{RangeShape::triangular, "Triangular"}, {RangeShape::lognormal, "Log-normal"}});
@@ -117,6 +136,9 @@ std::vector<ChoiceOption> range_shape_options() {
 // Built on first use: some descriptions are the planner's (plan_inputs.h).
 const auto& choice_table() {
   static const InputInfo& shape = plan_input_info("range_shape");
+  static const std::string plan_mode_tooltip =
+      std::string(plan_input_info("plan_mode").description) +
+      " In train mode the model is the scenario's shape (Model group below).";
   static const std::array kChoices{
       ScenarioChoice{
           .key = "training.optimizer",
@@ -315,6 +337,54 @@ const auto& choice_table() {
           .options = range_shape_options,
           .get = [](const S& s) { return std::string(to_string(s.ranges.shape)); },
           .set = [](S& s, std::string_view name) { s.ranges.shape = parse_range_shape(name); }},
+      ScenarioChoice{
+          .key = "roofline.serving_layout.run_mode",
+          .section = "roofline.serving_layout",
+          .json_key = "run_mode",
+          .flag = "--mode",
+          .label = "Mode",
+          .compare_name = "Roofline: benchmark mode",
+          .tooltip = "How the benchmark runs the chosen layout with the serving turn's lengths "
+                     "(napkin-cli serve --mode): static, one batch prefilled and decoded together "
+                     "(TensorRT-LLM's static tables); offline, every request queued at once "
+                     "(MLPerf Offline, throughput benchmarks); server, Poisson arrivals at the "
+                     "request rate (MLPerf Server, the engines' serving benchmarks).",
+          .default_name = "offline",
+          .options = run_mode_options,
+          .get =
+              [](const S& s) { return std::string(to_string(s.roofline.serving_layout.run_mode)); },
+          .set =
+              [](S& s, std::string_view name) {
+                s.roofline.serving_layout.run_mode = parse_batching_mode(name, "run_mode");
+              }},
+      ScenarioChoice{
+          .key = "plan.mode",
+          .section = "plan",
+          .json_key = "mode",
+          .flag = "",  // budget reads its question from its flags (--days or --params)
+          .label = "Mode",
+          .compare_name = "Plan mode",
+          .tooltip = plan_mode_tooltip,
+          .default_name = "budget",
+          .options = plan_mode_options,
+          .get = [](const S& s) { return std::string(to_string(s.plan.mode)); },
+          .set = [](S& s, std::string_view name) { s.plan.mode = parse_plan_mode(name); }},
+      ScenarioChoice{
+          .key = "plan.law",
+          .section = "plan",
+          .json_key = "law",
+          .flag = "",  // budget --law also takes a law file
+          .label = "Loss law",
+          .compare_name = "Loss law",
+          .tooltip = "The law every forecast uses: the replication of Chinchilla (Besiroglu et "
+                     "al. 2024) or the Chinchilla paper's Approach 3 (Hoffmann et al. 2022); a "
+                     "law fitted to the IsoFLOPs panel's ladder (its parametric fit, named in "
+                     "every read-out; the memo cautions when the budget lies far beyond the "
+                     "ladder); with its bootstrap draws: napkin-cli budget --law LAW.json.",
+          .default_name = "replication",
+          .options = law_options,
+          .get = [](const S& s) { return std::string(to_string(s.plan.law)); },
+          .set = [](S& s, std::string_view name) { s.plan.law = parse_law_choice(name); }},
       ScenarioChoice{
           .key = "plan.objective",
           .section = "plan",

@@ -199,9 +199,9 @@ void add_ranges_and_plan(FieldTable& f) {
   f.choice("ranges.shape");
   f.add("ranges.seed", "Range seed", "", [](SV s) { return static_cast<I>(s.ranges.seed); });
   // The plan's direction.
-  f.add("plan.mode", "Plan mode", "", [](SV s) { return str(to_string(s.plan.mode)); });
+  f.choice("plan.mode");
   f.input("plan.train_tokens");
-  f.add("plan.law", "Loss law", "", [](SV s) { return str(to_string(s.plan.law)); });
+  f.choice("plan.law");
   f.choice("plan.objective");
   f.add("serving.chip", "Serving chip", "", [](SV s) {
     return str(s.serving.chip.empty() ? std::string("same as training") : s.serving.chip);
@@ -388,8 +388,7 @@ void add_serving_layout(FieldTable& f) {
                ? std::string(*s.roofline.serving_layout.chunked_prefill ? "on" : "off")
                : std::string("the engine's");
   });
-  f.add("roofline.serving_layout.run_mode", "Roofline: benchmark mode", "",
-        [](SV s) { return std::string(to_string(s.roofline.serving_layout.run_mode)); });
+  f.choice("roofline.serving_layout.run_mode");
   f.add(
       "roofline.serving_layout.run_concurrency", "Roofline: benchmark concurrency", "requests",
       [](SV s) {
