@@ -117,7 +117,6 @@ QJsonObject parallel_to_json(const ParallelSettings& p) {
                     {QStringLiteral("recompute"),
                      p.recompute ? QJsonValue(q(p.recompute_lock_text())) : QJsonValue()}};
   return QJsonObject{
-      {QStringLiteral("mfu_source"), q(to_string(p.mfu_source))},
       {QStringLiteral("cluster"), q(p.cluster)},
       {QStringLiteral("cluster_profile"), q(p.cluster_profile)},
       {QStringLiteral("even_stages"), p.even_stages},
@@ -326,10 +325,9 @@ void layout_from_json(const Reader& r, Layout& l) {
 
 void parallel_from_json(const Reader& r, Scenario& s) {
   ParallelSettings& p = s.parallel;
-  r.choice<MfuSource>("mfu_source", p.mfu_source, parse_mfu_source);
   // global_batch_tokens: a registered input, read with the scenario's
-  // inputs; the software, the pipeline schedule and the expert dispatch:
-  // registered choices (null: the software preset's).
+  // inputs; the MFU source, the software, the pipeline schedule and the
+  // expert dispatch: registered choices (null: the software preset's).
   r.choices(s);
   r.choice<std::string>("cluster", p.cluster, [](std::string_view name) {
     if (!name.empty() && name != "custom") (void)cluster_by_name(name);

@@ -120,19 +120,8 @@ void Declarer::trainingStep() {
                      m, kParallelTpWithinNode, tr("TP within a node"),
                      [](const S& s) { return s.parallel.tp_within_node; },
                      [](S& s, bool on) { s.parallel.tp_within_node = on; }));
-  c.mfu_source =
-      col->combo({.key = QStringLiteral("parallelMfuSource"),
-                  .label = tr("Budget MFU"),
-                  .tooltip = tr("Which MFU the Budget planner computes with: the MFU slider (an "
-                                "assumption) or the predicted MFU of this panel's layout."),
-                  .items = {{tr("assumed (slider)"), qs(to_string(MfuSource::assumed))},
-                            {tr("predicted (this layout)"), qs(to_string(MfuSource::predicted))}}},
-                 scenarioBinding<QVariant>(
-                     m, kParallelMfuSource, tr("Budget MFU source"),
-                     [](const S& s) { return QVariant(qs(to_string(s.parallel.mfu_source))); },
-                     [](S& s, QVariant v) {
-                       s.parallel.mfu_source = parse_mfu_source(v.toString().toStdString());
-                     }));
+  c.mfu_source = declareChoice(col, m, kParallelMfuSource, "parallel.mfu_source",
+                               QStringLiteral("parallelMfuSource"));
 }
 
 void Declarer::axisLocks() {

@@ -9,6 +9,7 @@
 
 #include "algebra.h"
 #include "lifetime_dollars.h"
+#include "parallel_settings.h"
 #include "parallel_software.h"
 #include "plan_inputs.h"
 #include "plan_law.h"
@@ -109,6 +110,11 @@ std::string optional_name(const std::optional<Enum>& v) {
 std::vector<ChoiceOption> objective_options() {
   return named<Objective>(
       {{Objective::flops, "Lifetime FLOPs"}, {Objective::dollars, "Lifetime dollars"}});
+}
+
+std::vector<ChoiceOption> mfu_source_options() {
+  return named<MfuSource>({{MfuSource::assumed, "assumed (slider)"},
+                           {MfuSource::predicted, "predicted (this layout)"}});
 }
 
 std::vector<ChoiceOption> plan_mode_options() {
@@ -283,6 +289,20 @@ const auto& choice_table() {
                            (void)software_by_name(name);  // one of the presets
                            s.parallel.software = std::string(name);
                          }},
+      ScenarioChoice{
+          .key = "parallel.mfu_source",
+          .section = "parallel",
+          .json_key = "mfu_source",
+          .flag = "",  // budget predicts with --config and a cluster profile
+          .label = "Budget MFU",
+          .compare_name = "Budget MFU source",
+          .tooltip = "Which MFU the Budget planner computes with: the MFU slider (an assumption) "
+                     "or the predicted MFU of this panel's layout.",
+          .default_name = "assumed",
+          .options = mfu_source_options,
+          .get = [](const S& s) { return std::string(to_string(s.parallel.mfu_source)); },
+          .set = [](S& s,
+                    std::string_view name) { s.parallel.mfu_source = parse_mfu_source(name); }},
       ScenarioChoice{
           .key = "parallel.pipe_schedule",
           .section = "parallel",

@@ -314,8 +314,7 @@ void add_roofline(FieldTable& f) {
 void add_parallel(FieldTable& f) {
   // Parallelism (locks read "auto" when the axis is searched).
   auto lock = [](const auto& v) { return v ? std::to_string(*v) : std::string("auto"); };
-  f.add("parallel.mfu_source", "Budget MFU source", "",
-        [](SV s) { return str(to_string(s.parallel.mfu_source)); });
+  f.choice("parallel.mfu_source");
   f.input("parallel.global_batch_tokens");
   f.choice("parallel.software");
   f.choice("parallel.pipe_schedule");
