@@ -27,8 +27,7 @@ constexpr std::int64_t kMaxJsonInteger = (std::int64_t{1} << 53) - 1;
 // writer puts in place (inputs_to_json); their choices, switches, locks and a
 // loaded ladder are written here.
 QJsonObject synthetic_to_json(const SyntheticLadderSettings& p) {
-  return QJsonObject{{QStringLiteral("law_preset"), q(to_string(p.law_preset))},
-                     {QStringLiteral("outlier"), p.outlier},
+  return QJsonObject{{QStringLiteral("outlier"), p.outlier},
                      {QStringLiteral("bias_on"), p.bias_on},
                      {QStringLiteral("offset_on"), p.offset_on}};
 }
@@ -63,12 +62,9 @@ QJsonObject isoflops_to_json(const IsoflopsSettings& s) {
       {QStringLiteral("synthetic"), synthetic_to_json(s.synthetic)},
       {QStringLiteral("loss_cut"), QJsonObject{{QStringLiteral("enabled"), s.loss_cut.enabled}}}};
   if (s.loaded) ladder[QStringLiteral("loaded")] = loaded_to_json(*s.loaded);
-  const CandidateRecipe& c = s.candidate;
   return QJsonObject{{QStringLiteral("ladder"), ladder},
                      {QStringLiteral("target"),
-                      QJsonObject{{QStringLiteral("follows_budget"), s.target_follows_budget}}},
-                     {QStringLiteral("candidate"),
-                      QJsonObject{{QStringLiteral("preset"), q(to_string(c.preset))}}}};
+                      QJsonObject{{QStringLiteral("follows_budget"), s.target_follows_budget}}}};
 }
 
 QJsonObject moe_to_json(const MoeSettings& m) {
@@ -136,17 +132,16 @@ void settings_to_json(const Scenario& s, QJsonObject& doc) {
 
 namespace {
 
-// The law's constants and the design's numbers are registered inputs
-// (inputs.h); a preset named without constants means the preset's.
+// The law preset and the bias design are registered choices, read first: a
+// preset named without constants means the preset's; the law's constants
+// and the design's numbers are registered inputs (inputs.h).
 void synthetic_from_json(const Reader& r, Scenario& s) {
   SyntheticLadderSettings& p = s.isoflops.synthetic;
-  r.choice<LawPreset>("law_preset", p.law_preset, parse_law_preset);
-  if (p.law_preset != LawPreset::custom) p.law = law_of(p.law_preset);
+  r.choices(s);
   Reader(r.object("law"), r.prefix() + "law.", r.source()).inputs(s);
   r.inputs(s);
   r.boolean("outlier", p.outlier);
   r.boolean("bias_on", p.bias_on);
-  r.choices(s);
   r.boolean("offset_on", p.offset_on);
 }
 
@@ -215,7 +210,7 @@ void isoflops_from_json(const Reader& r, Scenario& sc) {
   target.boolean("follows_budget", s.target_follows_budget);
   target.inputs(sc);
   const Reader c(r.object("candidate"), p + "candidate.", src);
-  c.choice<CandidatePreset>("preset", s.candidate.preset, parse_candidate_preset);
+  c.choices(sc);
   c.inputs(sc);
 }
 

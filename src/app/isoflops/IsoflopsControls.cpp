@@ -137,23 +137,8 @@ void Declarer::source() {
 
 void Declarer::law() {
   c.synthetic_only << col->group(tr("Ground-truth law (synthetic ladder)"));
-  c.law = col->combo(
-      {.key = QStringLiteral("law"),
-       .label = tr("Law"),
-       .tooltip = tr("The law the synthetic ladder is drawn from: L = E + A/N^α + B/D^β "
-                     "(nats/token). Chinchilla Approach 3 (Hoffmann et al. 2022) or the "
-                     "Besiroglu et al. 2024 replication; editing a constant makes it custom."),
-       .items = {{tr("Chinchilla Approach 3"), qs(to_string(LawPreset::chinchilla_approach3))},
-                 {tr("Besiroglu et al. 2024 replication"), qs(to_string(LawPreset::besiroglu2024))},
-                 {tr("Custom"), qs(to_string(LawPreset::custom))}}},
-      bindCombo(
-          kLaw, tr("Law"),
-          [](const S& s) { return QVariant(qs(to_string(s.isoflops.synthetic.law_preset))); },
-          [](S& s, QVariant v) {
-            SyntheticLadderSettings& l = s.isoflops.synthetic;
-            l.law_preset = parse_law_preset(v.toString().toStdString());
-            if (l.law_preset != LawPreset::custom) l.law = law_of(l.law_preset);
-          }));
+  c.law =
+      declareChoice(col, m, kLaw, "isoflops.ladder.synthetic.law_preset", QStringLiteral("law"));
   c.E = synthetic(kE, "law.E", QStringLiteral("E"));
   c.A = synthetic(kA, "law.A", QStringLiteral("A"));
   c.alpha = synthetic(kAlpha, "law.alpha", QStringLiteral("alpha"));
@@ -232,25 +217,8 @@ void Declarer::fit() {
 
 void Declarer::decision() {
   col->group(tr("Candidate recipe (plot 5)"));
-  c.candidate = col->combo(
-      {.key = QStringLiteral("candidate"),
-       .label = tr("Candidate"),
-       .tooltip = tr("The recipe compared with the fitted law (the baseline) at C*: the "
-                     "baseline itself, a candidate better per parameter and worse per token (E "
-                     "1.69, A 500, α 0.38, B 380, β 0.26) or a published law, then perturbed by "
-                     "the four controls below."),
-       .items = {{tr("The fitted law, perturbed"), qs(to_string(CandidatePreset::fitted_law))},
-                 {tr("Trade-off candidate (α .38, β .26)"),
-                  qs(to_string(CandidatePreset::seed_candidate))},
-                 {tr("Chinchilla Approach 3"),
-                  qs(to_string(CandidatePreset::chinchilla_approach3))},
-                 {tr("Besiroglu et al. 2024"), qs(to_string(CandidatePreset::besiroglu2024))}}},
-      bindCombo(
-          kCandidate, tr("candidate"),
-          [](const S& s) { return QVariant(qs(to_string(s.isoflops.candidate.preset))); },
-          [](S& s, QVariant v) {
-            s.isoflops.candidate.preset = parse_candidate_preset(v.toString().toStdString());
-          }));
+  c.candidate =
+      declareChoice(col, m, kCandidate, "isoflops.candidate.preset", QStringLiteral("candidate"));
   auto cand = [&](int field, const char* member, const QString& control_key) {
     return declareInput(col, m, field, "isoflops.candidate." + std::string(member), control_key);
   };

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "algebra.h"
+#include "isoflops_settings.h"
 #include "lifetime_dollars.h"
 #include "parallel_settings.h"
 #include "parallel_software.h"
@@ -76,6 +77,20 @@ std::vector<ChoiceOption> estimator_options() {
                            {Estimator::ls_log, "ls-log — least squares on log L"},
                            {Estimator::ls_linear, "ls-linear — least squares on L"},
                            {Estimator::seed_cd, "seed-cd — the seed's toy"}});
+}
+
+std::vector<ChoiceOption> law_preset_options() {
+  return named<LawPreset>({{LawPreset::chinchilla_approach3, "Chinchilla Approach 3"},
+                           {LawPreset::besiroglu2024, "Besiroglu et al. 2024 replication"},
+                           {LawPreset::custom, "Custom"}});
+}
+
+std::vector<ChoiceOption> candidate_options() {
+  return named<CandidatePreset>(
+      {{CandidatePreset::fitted_law, "The fitted law, perturbed"},
+       {CandidatePreset::seed_candidate, "Trade-off candidate (\u03b1 .38, \u03b2 .26)"},
+       {CandidatePreset::chinchilla_approach3, "Chinchilla Approach 3"},
+       {CandidatePreset::besiroglu2024, "Besiroglu et al. 2024"}});
 }
 
 std::vector<ChoiceOption> bias_mode_options() {
@@ -240,6 +255,26 @@ const auto& choice_table() {
                 s.training.checkpointing = parse_checkpointing(name);
               }},
       ScenarioChoice{
+          .key = "isoflops.ladder.synthetic.law_preset",
+          .section = "isoflops.ladder.synthetic",
+          .json_key = "law_preset",
+          .flag = "",
+          .label = "Law",
+          .compare_name = "IsoFLOPs: ground-truth law",
+          .tooltip = "The law the synthetic ladder is drawn from: L = E + A/N^\u03b1 + B/D^\u03b2 "
+                     "(nats/token). Chinchilla Approach 3 (Hoffmann et al. 2022) or the "
+                     "Besiroglu et al. 2024 replication; editing a constant makes it custom.",
+          .default_name = "chinchilla-approach3",
+          .options = law_preset_options,
+          .get = [](const S& s) { return std::string(to_string(s.isoflops.synthetic.law_preset)); },
+          // A named law brings its constants; custom keeps the ones in place.
+          .set =
+              [](S& s, std::string_view name) {
+                SyntheticLadderSettings& l = s.isoflops.synthetic;
+                l.law_preset = parse_law_preset(name);
+                if (l.law_preset != LawPreset::custom) l.law = law_of(l.law_preset);
+              }},
+      ScenarioChoice{
           .key = "isoflops.ladder.synthetic.bias_mode",
           .section = "isoflops.ladder.synthetic",
           .json_key = "bias_mode",
@@ -273,6 +308,24 @@ const auto& choice_table() {
           .get = [](const S& s) { return std::string(to_string(s.isoflops.fit.estimator)); },
           .set = [](S& s,
                     std::string_view name) { s.isoflops.fit.estimator = parse_estimator(name); }},
+      ScenarioChoice{
+          .key = "isoflops.candidate.preset",
+          .section = "isoflops.candidate",
+          .json_key = "preset",
+          .flag = "",
+          .label = "Candidate",
+          .compare_name = "IsoFLOPs: candidate recipe",
+          .tooltip = "The recipe compared with the fitted law (the baseline) at C*: the baseline "
+                     "itself, a candidate better per parameter and worse per token (E 1.69, A "
+                     "500, \u03b1 0.38, B 380, \u03b2 0.26) or a published law, then perturbed by "
+                     "the four controls below.",
+          .default_name = "fitted-law",
+          .options = candidate_options,
+          .get = [](const S& s) { return std::string(to_string(s.isoflops.candidate.preset)); },
+          .set =
+              [](S& s, std::string_view name) {
+                s.isoflops.candidate.preset = parse_candidate_preset(name);
+              }},
       ScenarioChoice{.key = "parallel.software",
                      .section = "parallel",
                      .json_key = "software",

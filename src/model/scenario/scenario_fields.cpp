@@ -225,8 +225,7 @@ void add_ranges_and_plan(FieldTable& f) {
 void add_isoflops(FieldTable& f) {
   // IsoFLOPs.
   const std::string syn = "isoflops.ladder.synthetic.";
-  f.add(syn + "law_preset", "IsoFLOPs: ground-truth law", "",
-        [](SV s) { return str(to_string(s.isoflops.synthetic.law_preset)); });
+  f.choice("isoflops.ladder.synthetic.law_preset");
   f.input(syn + "law.E");
   f.input(syn + "law.A");
   f.input(syn + "law.alpha");
@@ -259,8 +258,7 @@ void add_isoflops(FieldTable& f) {
   f.add("isoflops.target.follows_budget", "IsoFLOPs: target follows the budget", "",
         [](SV s) { return s.isoflops.target_follows_budget; });
   f.input("isoflops.target.manual_target_flops");
-  f.add("isoflops.candidate.preset", "IsoFLOPs: candidate recipe", "",
-        [](SV s) { return str(to_string(s.isoflops.candidate.preset)); });
+  f.choice("isoflops.candidate.preset");
   f.input("isoflops.candidate.a_multiplier");
   f.input("isoflops.candidate.b_multiplier");
   f.input("isoflops.candidate.alpha_delta");
