@@ -10,6 +10,7 @@
 #include "hardware.h"
 #include "inputs.h"
 #include "scenario.h"
+#include "switches.h"
 
 namespace napkin {
 
@@ -17,6 +18,17 @@ namespace {
 QString tr(const char* text) {
   return QCoreApplication::translate("napkin::ScenarioControls", text);
 }
+
+// What an undo step calls a registered choice or switch: its comparison
+// name without its panel, in lower case unless it starts with an acronym:
+// "serving weight precision", "software" (for "Parallelism: software"), "TP
+// within a node".
+QString undoName(std::string_view compare_name) {
+  QString name = qs(compare_name).section(QStringLiteral(": "), -1);
+  if (name.size() > 1 && name[1].isLower()) name[0] = name[0].toLower();
+  return name;
+}
+
 }  // namespace
 
 QComboBox* declareChipControl(ControlColumn* col, ScenarioModel* m) {
@@ -92,15 +104,27 @@ QComboBox* declareChoice(ControlColumn* col, ScenarioModel* m, int field,
   std::vector<ComboItem> items;
   if (!c.unset_label.empty()) items.push_back({qs(c.unset_label), QString()});
   for (const ChoiceOption& o : c.options()) items.push_back({qs(o.label), qs(o.name)});
-  // The undo step says what a comparison calls it, without its panel:
-  // "serving weight precision", "software" (for "Parallelism: software").
-  QString undo = qs(c.compare_name).section(QStringLiteral(": "), -1);
-  if (!undo.isEmpty()) undo[0] = undo[0].toLower();
+  const QString undo = undoName(c.compare_name);
   return col->combo(
       {.key = control_key, .label = qs(c.label), .tooltip = qs(c.tooltip), .items = items},
       scenarioBinding<QVariant>(
           m, field, undo, [&c](const Scenario& s) { return QVariant(qs(c.get(s))); },
           [&c](Scenario& s, QVariant v) { set_choice(c, s, v.toString().toStdString()); }));
+}
+
+QCheckBox* declareSwitch(ControlColumn* col, ScenarioModel* m, int field,
+                         std::string_view switch_key, const QString& control_key, bool same_row,
+                         std::function<void(Scenario&)> after) {
+  const ScenarioSwitch& w = scenario_switch(switch_key);
+  const QString undo = undoName(w.compare_name);
+  return col->check(
+      {.key = control_key, .label = qs(w.label), .tooltip = qs(w.tooltip), .same_row = same_row},
+      scenarioBinding<bool>(
+          m, field, undo, [&w](const Scenario& s) { return w.get(s) == w.ticked_when; },
+          [&w, after = std::move(after)](Scenario& s, bool ticked) {
+            w.set(s, ticked == w.ticked_when);
+            if (after) after(s);
+          }));
 }
 
 SliderSpin* declareChipsControl(ControlColumn* col, ScenarioModel* m) {

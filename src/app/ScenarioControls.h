@@ -46,6 +46,13 @@ SliderSpin* declareInput(ControlColumn* column, ScenarioModel* model, int field,
 QComboBox* declareChoice(ControlColumn* column, ScenarioModel* model, int field,
                          std::string_view choice_key, const QString& control_key);
 
+// A registered switch's check box (switches.h): label, tooltip, ticked as the
+// registry says, edited as one undo step (`field`), then `after` (e.g. a
+// shape edit renames the model Custom).
+QCheckBox* declareSwitch(ControlColumn* column, ScenarioModel* model, int field,
+                         std::string_view switch_key, const QString& control_key,
+                         bool same_row = false, std::function<void(Scenario&)> after = {});
+
 // The accelerator, from the hardware table.
 QComboBox* declareChipControl(ControlColumn* column, ScenarioModel* model);
 // The scenario's chip count.

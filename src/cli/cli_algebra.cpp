@@ -153,7 +153,7 @@ int run_flops(Args& a) {
   s.d_head = a.required_count_input("model.head_dim");
   s.n_layers = a.required_count_input("model.layers");
   s.n_kv_heads = read_kv_heads(a, s.n_heads);
-  s.gated = !a.flag("--no-gated");
+  s.gated = a.switch_input("model.gated");
   s.mask = a.choice("--mask", "full", {"full", "causal-half"}) == "full" ? CausalMask::full_matrix
                                                                          : CausalMask::causal_half;
   a.finish();

@@ -74,6 +74,9 @@ class Args {
                            std::string_view flag = {});
   std::optional<std::string> optional_choice_input(std::string_view choice_key,
                                                    std::string_view flag = {});
+  // A registered switch (switches.h) by its flag: the flag's state when
+  // given, else the registry's default.
+  bool switch_input(std::string_view switch_key);
   // A comma-separated list of reals ("1e18,1e19").
   std::optional<std::vector<double>> real_list(std::string_view name, double lo, double hi,
                                                std::string_view unit);

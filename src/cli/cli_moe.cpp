@@ -52,8 +52,8 @@ int run_collapse_cmd(Args& a) {
   p.capacity_factor = a.input("moe.capacity_factor", "--capacity-factor");
   p.tokens_per_batch = a.count_input("moe.tokens_per_batch", "--tokens");
   p.learning_rate = a.input("moe.learning_rate", "--lr");
-  p.shared_expert = a.flag("--shared-expert");
-  p.renormalize = !a.flag("--raw-gates");
+  p.shared_expert = a.switch_input("moe.shared_expert");
+  p.renormalize = a.switch_input("moe.renormalize");
   const std::int64_t steps = a.integer("--steps", 600, 1, 1'000'000, "router steps");
   p.seed = static_cast<std::uint64_t>(a.count_input("moe.seed", "--seed"));
   const double max_seconds = a.real("--max-seconds", 0, 0, 1e7, "s (0: no limit)");

@@ -242,7 +242,7 @@ ParallelRequest read_parallel_flags(Args& a) {
                             : CausalMask::full_matrix;
   r.layout_text = a.value("--layout");
   r.top = a.integer("--top", 10, 1, 1'000'000, "layouts");
-  r.uneven = a.flag("--uneven-stages");
+  r.uneven = !a.switch_input("parallel.even_stages");
   r.emit_to = a.choice("--emit", "none", {"none", "megatron", "torchtitan"});
   a.finish();
   if (r.profile_path) {

@@ -111,8 +111,8 @@ ModelShape shape_by_hand(Args& a) {
                        " limit of --head-dim; give --head-dim or more --heads");
     s.d_head = a.optional_count_input("model.head_dim").value_or(s.d_model / s.n_heads);
   }
-  s.tied_embeddings = a.flag("--tied");
-  s.gated = !a.flag("--no-gated");
+  s.tied_embeddings = a.switch_input("model.tied_embeddings");
+  s.gated = a.switch_input("model.gated");
   if (auto b = a.value("--bias")) apply_bias_list(s, *b);
   s.qk_norm = parse_qk_norm(a.choice("--qk-norm", "none", {"none", "per-head", "full-width"}));
   s.norms_per_layer = a.integer("--norms", 2, 0, 8, "norm vectors per block");

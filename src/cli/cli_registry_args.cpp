@@ -7,6 +7,7 @@
 #include "choices.h"
 #include "cli_common.h"
 #include "inputs.h"
+#include "switches.h"
 
 namespace napkin::cli {
 
@@ -52,6 +53,11 @@ std::string Args::choice_input(std::string_view choice_key, std::string_view fal
                                std::string_view flag) {
   if (auto v = optional_choice_input(choice_key, flag)) return *v;
   return std::string(fallback.empty() ? scenario_choice(choice_key).default_name : fallback);
+}
+
+bool Args::switch_input(std::string_view switch_key) {
+  const ScenarioSwitch& w = scenario_switch(switch_key);
+  return flag(w.flag) ? w.flag_sets : w.default_on;
 }
 
 std::string choice_usage(std::string_view choice_key) {

@@ -68,7 +68,7 @@ ServeRequest read_serve_flags(Args& a) {
             : pool == "decode" ? ServingPool::decode
                                : ServingPool::colocated;
   if (a.flag("--ideal")) in.assume = ServingAssumptions::napkin();
-  if (a.flag("--no-comm")) in.assume.communication = false;
+  if (!a.switch_input("roofline.serving_layout.communication")) in.assume.communication = false;
   if (a.flag("--overlap-comm")) in.assume.overlap_prefill_comm = true;
   if (auto e = a.optional_real("--matmul-efficiency", 1e-3, 1, "fraction of peak"))
     in.assume.matmul_efficiency = *e;

@@ -55,7 +55,8 @@ std::vector<std::string> document_path(std::string_view section, std::string_vie
   return path;
 }
 
-// Every registered input (inputs.h) and choice (choices.h) at its place in
+// Every registered input (inputs.h), choice (choices.h) and switch
+// (switches.h) at its place in
 // the document: inside its section's objects under its JSON key, a count as
 // a JSON integer, an input or a choice left unset as null, a choice as its
 // option's name. The registries are the one description of these keys; the writers
@@ -66,6 +67,8 @@ void inputs_to_json(const Scenario& s, QJsonObject& doc) {
     insert_at(doc, document_path(c.section, c.json_key),
               name.empty() && !c.unset_label.empty() ? QJsonValue() : QJsonValue(q(name)));
   }
+  for (const ScenarioSwitch& w : scenario_switches())
+    insert_at(doc, document_path(w.section, w.json_key), QJsonValue(w.get(s)));
   for (const ScenarioInput& in : scenario_inputs()) {
     const std::vector<std::string> path = document_path(in.section, in.json_key);
     const double v = in.get(s);
@@ -77,12 +80,10 @@ void inputs_to_json(const Scenario& s, QJsonObject& doc) {
   }
 }
 
-// The shape's switches and the fields of modern checkpoints; its sizes are
-// registered inputs.
+// The shape's biases and the fields of modern checkpoints; its sizes and its
+// gated and tied switches are registered.
 QJsonObject shape_to_json(const ModelShape& m) {
-  QJsonObject o{{QStringLiteral("gated"), m.gated},
-                {QStringLiteral("tied_embeddings"), m.tied_embeddings},
-                {QStringLiteral("qkv_bias"), m.qkv_bias},
+  QJsonObject o{{QStringLiteral("qkv_bias"), m.qkv_bias},
                 {QStringLiteral("o_bias"), m.o_bias},
                 {QStringLiteral("mlp_bias"), m.mlp_bias}};
   {  // modern checkpoints' fields (version 2)
@@ -272,8 +273,7 @@ void read_model(const Reader& top, Scenario& s, std::string_view source) {
   m.text("name", s.model_name);
   // The registered numbers of the shape (inputs.h), then the rest.
   m.inputs(s);
-  m.boolean("gated", sh.gated);
-  m.boolean("tied_embeddings", sh.tied_embeddings);
+  m.switches(s);
   m.boolean("qkv_bias", sh.qkv_bias);
   m.boolean("o_bias", sh.o_bias);
   m.boolean("mlp_bias", sh.mlp_bias);

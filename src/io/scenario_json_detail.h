@@ -22,6 +22,7 @@
 #include "choices.h"
 #include "inputs.h"
 #include "scenario.h"
+#include "switches.h"
 #include "validate.h"
 
 namespace napkin::json_detail {
@@ -112,6 +113,17 @@ class Reader {
         return choice_option(c, text, c.json_key).name;
       });
       c.set(s, name);
+    }
+  }
+
+  // Every registered switch (switches.h) of this object, written into `s`.
+  void switches(Scenario& s) const {
+    const std::string_view section = std::string_view(prefix_).substr(0, prefix_.size() - 1);
+    for (const ScenarioSwitch& w : scenario_switches()) {
+      if (w.section != section) continue;
+      bool on = w.get(s);
+      boolean(std::string(w.json_key).c_str(), on);
+      w.set(s, on);
     }
   }
 

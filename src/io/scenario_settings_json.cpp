@@ -23,15 +23,9 @@ namespace {
 // Seeds and counts are JSON numbers: exact up to 2^53 − 1.
 constexpr std::int64_t kMaxJsonInteger = (std::int64_t{1} << 53) - 1;
 
-// The panels' numbers are registered inputs (inputs.h), which the document
-// writer puts in place (inputs_to_json); their choices, switches, locks and a
-// loaded ladder are written here.
-QJsonObject synthetic_to_json(const SyntheticLadderSettings& p) {
-  return QJsonObject{{QStringLiteral("outlier"), p.outlier},
-                     {QStringLiteral("bias_on"), p.bias_on},
-                     {QStringLiteral("offset_on"), p.offset_on}};
-}
-
+// The panels' numbers, choices and switches are registered (inputs.h,
+// choices.h, switches.h), and the document writer puts them in place
+// (inputs_to_json); their locks, columns and a loaded ladder are written here.
 QJsonObject columns_to_json(const LadderColumns& c) {
   return QJsonObject{{QStringLiteral("n_params"), q(c.n_params)},
                      {QStringLiteral("n_params_scale"), c.n_params_scale},
@@ -58,21 +52,13 @@ QJsonObject loaded_to_json(const LoadedLadder& l) {
 }
 
 QJsonObject isoflops_to_json(const IsoflopsSettings& s) {
-  QJsonObject ladder{
-      {QStringLiteral("synthetic"), synthetic_to_json(s.synthetic)},
-      {QStringLiteral("loss_cut"), QJsonObject{{QStringLiteral("enabled"), s.loss_cut.enabled}}}};
+  QJsonObject ladder;
   if (s.loaded) ladder[QStringLiteral("loaded")] = loaded_to_json(*s.loaded);
-  return QJsonObject{{QStringLiteral("ladder"), ladder},
-                     {QStringLiteral("target"),
-                      QJsonObject{{QStringLiteral("follows_budget"), s.target_follows_budget}}}};
+  return QJsonObject{{QStringLiteral("ladder"), ladder}};
 }
 
 QJsonObject moe_to_json(const MoeSettings& m) {
-  return QJsonObject{{QStringLiteral("aux_on"), m.aux_on},
-                     {QStringLiteral("z_on"), m.z_on},
-                     {QStringLiteral("shared_expert"), m.shared_expert},
-                     {QStringLiteral("renormalize"), m.renormalize},
-                     {QStringLiteral("steps"), static_cast<qint64>(m.steps)},
+  return QJsonObject{{QStringLiteral("steps"), static_cast<qint64>(m.steps)},
                      {QStringLiteral("shown_step"), static_cast<qint64>(m.shown_step)}};
 }
 
@@ -85,7 +71,6 @@ QJsonObject roofline_to_json(const RooflineSettings& r) {
        QJsonObject{{QStringLiteral("tp"), static_cast<qint64>(r.serving_layout.tp)},
                    {QStringLiteral("pp"), static_cast<qint64>(r.serving_layout.pp)},
                    {QStringLiteral("ep"), static_cast<qint64>(r.serving_layout.ep)},
-                   {QStringLiteral("communication"), r.serving_layout.communication},
                    {QStringLiteral("max_tokens_per_step"),
                     static_cast<qint64>(r.serving_layout.max_tokens_per_step)},
                    {QStringLiteral("chunked_prefill"),
@@ -115,8 +100,6 @@ QJsonObject parallel_to_json(const ParallelSettings& p) {
   return QJsonObject{
       {QStringLiteral("cluster"), q(p.cluster)},
       {QStringLiteral("cluster_profile"), q(p.cluster_profile)},
-      {QStringLiteral("even_stages"), p.even_stages},
-      {QStringLiteral("tp_within_node"), p.tp_within_node},
       {QStringLiteral("locks"), locks},
       {QStringLiteral("chosen"), p.chosen ? QJsonValue(layout_json(*p.chosen)) : QJsonValue()}};
 }
@@ -133,16 +116,13 @@ void settings_to_json(const Scenario& s, QJsonObject& doc) {
 namespace {
 
 // The law preset and the bias design are registered choices, read first: a
-// preset named without constants means the preset's; the law's constants
-// and the design's numbers are registered inputs (inputs.h).
+// preset named without constants means the preset's; the law's constants,
+// the design's numbers and its switches are registered too.
 void synthetic_from_json(const Reader& r, Scenario& s) {
-  SyntheticLadderSettings& p = s.isoflops.synthetic;
   r.choices(s);
   Reader(r.object("law"), r.prefix() + "law.", r.source()).inputs(s);
   r.inputs(s);
-  r.boolean("outlier", p.outlier);
-  r.boolean("bias_on", p.bias_on);
-  r.boolean("offset_on", p.offset_on);
+  r.switches(s);
 }
 
 void columns_from_json(const Reader& r, LadderColumns& c) {
@@ -200,29 +180,26 @@ void isoflops_from_json(const Reader& r, Scenario& sc) {
   if (ladder.has("loaded"))
     s.loaded = loaded_from_json(Reader(ladder.object("loaded"), p + "ladder.loaded.", src));
   const Reader cut(ladder.object("loss_cut"), p + "ladder.loss_cut.", src);
-  cut.boolean("enabled", s.loss_cut.enabled);
+  cut.switches(sc);
   cut.inputs(sc);
   const Reader fit(r.object("fit"), p + "fit.", src);
   fit.choices(sc);
   fit.inputs(sc);
   r.inputs(sc);
   const Reader target(r.object("target"), p + "target.", src);
-  target.boolean("follows_budget", s.target_follows_budget);
+  target.switches(sc);
   target.inputs(sc);
   const Reader c(r.object("candidate"), p + "candidate.", src);
   c.choices(sc);
   c.inputs(sc);
 }
 
-// The router's and the link's and pipeline's numbers are registered inputs
-// (inputs.h); the switches and the run of record's steps are read here.
+// The router's and the link's and pipeline's numbers and the router's
+// switches are registered; the run of record's steps are read here.
 void moe_from_json(const Reader& r, Scenario& s) {
   MoeSettings& m = s.moe;
   r.inputs(s);
-  r.boolean("aux_on", m.aux_on);
-  r.boolean("z_on", m.z_on);
-  r.boolean("shared_expert", m.shared_expert);
-  r.boolean("renormalize", m.renormalize);
+  r.switches(s);
   r.integer("steps", m.steps, 1, 5000);
   // The one work budget of a recorded run (moe.h), said in the file's words.
   const std::int64_t most_steps = max_recorded_collapse_steps(m.collapse_params());
@@ -262,7 +239,7 @@ void roofline_from_json(const Reader& r, Scenario& scenario) {
   sl.integer("tp", s.serving_layout.tp, 0, 1 << 20);
   sl.integer("pp", s.serving_layout.pp, 0, 1 << 20);
   sl.integer("ep", s.serving_layout.ep, 0, 1 << 20);
-  sl.boolean("communication", s.serving_layout.communication);
+  sl.switches(scenario);
   sl.integer("max_tokens_per_step", s.serving_layout.max_tokens_per_step, 0, 1 << 20);
   // true or false; null: the engine's default (absent keeps the value).
   if (sl.has("chunked_prefill")) {
@@ -343,8 +320,7 @@ void parallel_from_json(const Reader& r, Scenario& s) {
     }
   }
   // gpus_per_node and the bandwidths: registered inputs, read with the scenario's.
-  r.boolean("even_stages", p.even_stages);
-  r.boolean("tp_within_node", p.tp_within_node);
+  r.switches(s);
   const Reader locks(r.object("locks"), r.prefix() + "locks.", r.source());
   const LayoutLimits& most = kLayoutLimits;
   lock_from_json(locks, "tp", p.tp, 1, most.tp);

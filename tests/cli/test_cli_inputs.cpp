@@ -8,6 +8,7 @@
 #include "choices.h"
 #include "cli_runner.h"
 #include "inputs.h"
+#include "switches.h"
 
 using namespace napkin;
 
@@ -218,5 +219,37 @@ TEST(CliInputs, EveryChoiceTakesTheRegistrysOptionsInEveryCommand) {
           << bad.err.toStdString();
     }
     EXPECT_GT(readers, 0) << "no command reads " << c.flag;
+  }
+}
+
+// Every registered switch with a flag is read by a command that lists the
+// flag in its usage, and the command runs with it.
+TEST(CliInputs, EverySwitchFlagIsTakenByACommandThatListsIt) {
+  const std::vector<QStringList> commands{
+      {QStringLiteral("params"), QStringLiteral("--d-model"), QStringLiteral("1024"),
+       QStringLiteral("--layers"), QStringLiteral("8"), QStringLiteral("--heads"),
+       QStringLiteral("8"), QStringLiteral("--d-ff"), QStringLiteral("4096"),
+       QStringLiteral("--vocab"), QStringLiteral("32000")},
+      {QStringLiteral("moe"), QStringLiteral("collapse"), QStringLiteral("--steps"),
+       QStringLiteral("20")},
+      {QStringLiteral("serve"), QStringLiteral("--params"), QStringLiteral("7e9"),
+       QStringLiteral("--chip"), QStringLiteral("H100"), QStringLiteral("--chips"),
+       QStringLiteral("8")},
+      {QStringLiteral("parallel"), QStringLiteral("--preset"), QStringLiteral("Llama-3-8B"),
+       QStringLiteral("--chips"), QStringLiteral("8"), QStringLiteral("--top"),
+       QStringLiteral("1")}};
+  for (const ScenarioSwitch& w : scenario_switches()) {
+    if (w.flag.empty()) continue;
+    SCOPED_TRACE(std::string(w.key));
+    int readers = 0;
+    for (const QStringList& command : commands) {
+      const CliResult help = run_cli({command.front(), QStringLiteral("--help")});
+      if (!help.out.contains(QLatin1Char('[') + qs(w.flag) + QLatin1Char(']'))) continue;
+      ++readers;
+      const CliResult r = run_cli(command + QStringList{qs(w.flag), QStringLiteral("--json")});
+      EXPECT_EQ(r.exit_code, 0) << command.front().toStdString() << " " << w.flag << ": "
+                                << r.err.toStdString();
+    }
+    EXPECT_GT(readers, 0) << "no command lists [" << w.flag << "]";
   }
 }

@@ -27,6 +27,7 @@
 #include "roofline/RooflinePanel.h"
 #include "scenario_json.h"
 #include "shell/MainWindow.h"
+#include "switches.h"
 
 using namespace napkin;
 
@@ -323,4 +324,34 @@ TEST(PlanAgreement, EveryRegisteredChoiceHasAComboListingItsOptions) {
     }
     EXPECT_GE(found, 1) << "no combo lists " << expected.join(QLatin1Char('|')).toStdString();
   }
+}
+
+// Every registered switch has a check box in the window, labelled as the
+// registry says and ticked as the scenario holds; ticking it is one edit.
+TEST(PlanAgreement, EveryRegisteredSwitchHasACheckBox) {
+  MainWindow w(MainWindow::Session::fresh);
+  for (const char* panel : {"budget", "isoflops", "moe", "roofline", "parallel"})
+    w.showPanel(QString::fromUtf8(panel));
+  const QList<QCheckBox*> boxes = w.findChildren<QCheckBox*>();
+  std::size_t clicked = 0;
+  for (const ScenarioSwitch& sw : scenario_switches()) {
+    SCOPED_TRACE(std::string(sw.key));
+    QCheckBox* box = nullptr;
+    for (QCheckBox* b : boxes)
+      if (b->text() == qs(sw.label)) box = b;
+    ASSERT_NE(box, nullptr) << "no check box reads " << sw.label;
+    // A box the plan does not use shows the state it runs with (the loss
+    // cut on the synthetic ladder): not this test's.
+    if (!box->isEnabled()) continue;
+    const bool before = sw.get(w.model()->scenario());
+    EXPECT_EQ(box->isChecked(), before == sw.ticked_when);
+    box->click();
+    ++clicked;
+    EXPECT_EQ(sw.get(w.model()->scenario()), !before);
+    w.model()->undoStack()->undo();
+    QCoreApplication::processEvents();
+    EXPECT_EQ(sw.get(w.model()->scenario()), before);
+    EXPECT_EQ(box->isChecked(), before == sw.ticked_when);
+  }
+  EXPECT_GE(clicked + 1, scenario_switches().size());  // the loss cut alone is unused
 }

@@ -20,6 +20,7 @@
 #include "io_test_util.h"
 #include "scenario_fields.h"
 #include "scenario_json.h"
+#include "switches.h"
 
 using namespace io_test;
 
@@ -469,4 +470,22 @@ TEST(ScenarioSettingsJson, EveryRegisteredChoiceRoundTripsThroughTheFile) {
       EXPECT_EQ(c.get(scenario_from_json(text)), name);
     }
   }
+}
+
+// Every registered switch, on and off, is written at its place in the
+// document as a JSON boolean and read back as itself.
+TEST(ScenarioSettingsJson, EveryRegisteredSwitchRoundTripsThroughTheFile) {
+  for (const ScenarioSwitch& w : scenario_switches())
+    for (bool on : {false, true}) {
+      SCOPED_TRACE(std::string(w.key) + (on ? " on" : " off"));
+      Scenario s;
+      w.set(s, on);
+      const std::string text = scenario_to_json(s);
+      QJsonValue v = QJsonDocument::fromJson(QByteArray::fromStdString(text)).object();
+      for (const QString& part : QString::fromUtf8(w.key.data(), w.key.size()).split('.'))
+        v = v.toObject()[part];
+      ASSERT_TRUE(v.isBool());
+      EXPECT_EQ(v.toBool(), on);
+      EXPECT_EQ(w.get(scenario_from_json(text)), on);
+    }
 }

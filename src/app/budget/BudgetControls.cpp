@@ -200,26 +200,10 @@ BudgetControls BudgetControls::declare(ControlColumn* col, ScenarioModel* m,
           }));
   c.head_dim = shapeInput(kHeadDim, "model.head_dim", "head_dim");
   c.vocab = shapeInput(kVocab, "model.vocab", "vocab");
-  auto flag = [m](int field, const QString& label, bool ModelShape::*member) {
-    return scenarioBinding<bool>(
-        m, field, label, [member](const S& s) { return s.shape.*member; },
-        [member](S& s, bool on) {
-          s.shape.*member = on;
-          s.model_name = "Custom";
-        });
-  };
-  c.gated = col->check(
-      {.key = QStringLiteral("gated"),
-       .label = tr("Gated MLP (SwiGLU)"),
-       .tooltip = tr("Three MLP matrices (gate, up, down) instead of two: 3·d·F parameters.")},
-      flag(kGated, tr("gated MLP"), &ModelShape::gated));
-  c.tied = col->check(
-      {.key = QStringLiteral("tied"),
-       .label = tr("Tied embeddings"),
-       .tooltip = tr("The unembedding shares the embedding table: V·d parameters instead of "
-                     "2·V·d."),
-       .same_row = true},
-      flag(kTied, tr("tied embeddings"), &ModelShape::tied_embeddings));
+  auto renamed = [](S& s) { s.model_name = "Custom"; };
+  c.gated = declareSwitch(col, m, kGated, "model.gated", QStringLiteral("gated"), false, renamed);
+  c.tied =
+      declareSwitch(col, m, kTied, "model.tied_embeddings", QStringLiteral("tied"), true, renamed);
   c.experts = shapeInput(kExperts, "model.experts", "experts");
   c.top_k = shapeInput(kTopK, "model.top_k", "top_k");
   c.shared_experts = shapeInput(kShared, "model.shared_experts", "shared_experts");

@@ -88,10 +88,6 @@ class Declarer : ControlDeclarer<IsoflopsControls> {
     return declareInput(col, m, field, "isoflops.ladder.synthetic." + std::string(member),
                         control_key);
   }
-  auto bindCheck(int field, const QString& label, std::function<bool(const S&)> get,
-                 std::function<void(S&, bool)> set) const {
-    return scenarioBinding<bool>(m, field, label, std::move(get), std::move(set));
-  }
   auto bindCombo(int field, const QString& label, std::function<QVariant(const S&)> get,
                  std::function<void(S&, QVariant)> set) const {
     return scenarioBinding<QVariant>(m, field, label, std::move(get), std::move(set));
@@ -122,15 +118,8 @@ void Declarer::source() {
   h->addWidget(c.load_csv);
   h->addWidget(c.use_synthetic);
   layout->addWidget(row);
-  c.loss_cut = col->check(
-      {.key = QStringLiteral("csvFilter"),
-       .label = tr("Keep only runs with loss below the cut"),
-       .tooltip = tr("A loaded ladder keeps only the runs with loss below the cut (nats/token). "
-                     "Besiroglu et al. drop the 5 worst runs of the Chinchilla data, keeping the "
-                     "240 below 3.4469.")},
-      bindCheck(
-          kLossCut, tr("loss cut"), [](const S& s) { return s.isoflops.loss_cut.enabled; },
-          [](S& s, bool on) { s.isoflops.loss_cut.enabled = on; }));
+  c.loss_cut = declareSwitch(col, m, kLossCut, "isoflops.ladder.loss_cut.enabled",
+                             QStringLiteral("csvFilter"));
   c.max_loss = declareInput(col, m, kMaxLoss, "isoflops.ladder.loss_cut.max_loss",
                             QStringLiteral("csvMaxLoss"));
 }
@@ -157,39 +146,19 @@ void Declarer::design() {
   c.span = synthetic(kSpan, "size_span_decades", QStringLiteral("span"));
   c.noise = synthetic(kNoise, "noise", QStringLiteral("noise"));
   c.seed = declareInput(col, m, kSeed, "isoflops.seed", QStringLiteral("seed"));
-  c.outlier = col->check(
-      {.key = QStringLiteral("outlier"),
-       .label = tr("Inject a diverged run (+1.5 nats outlier)"),
-       .tooltip = tr("One run of the ladder gets +1.5 nats, as a diverged run would: the Huber "
-                     "estimator shrugs it off, least squares does not.")},
-      bindCheck(
-          kOutlier, tr("outlier"), [](const S& s) { return s.isoflops.synthetic.outlier; },
-          [](S& s, bool on) { s.isoflops.synthetic.outlier = on; }));
+  c.outlier = declareSwitch(col, m, kOutlier, "isoflops.ladder.synthetic.outlier",
+                            QStringLiteral("outlier"));
 }
 
 void Declarer::lesson() {
   c.synthetic_only << col->group(tr("Kaplan → Chinchilla: the LR-decay bias"));
-  c.bias = col->check(
-      {.key = QStringLiteral("bias"),
-       .label = tr("Inject the LR-decay (schedule-mismatch) bias"),
-       .tooltip = tr("Read runs off a cosine schedule planned for a longer horizon, as Kaplan et "
-                     "al. did: a run at D of a schedule for D_sched is penalized bias·(1 − "
-                     "D/D_sched) nats. The bias is not uniform, so it tilts the exponents and "
-                     "moves N_opt.")},
-      bindCheck(
-          kBias, tr("LR-decay bias"), [](const S& s) { return s.isoflops.synthetic.bias_on; },
-          [](S& s, bool on) { s.isoflops.synthetic.bias_on = on; }));
+  c.bias =
+      declareSwitch(col, m, kBias, "isoflops.ladder.synthetic.bias_on", QStringLiteral("bias"));
   c.bias_nats = synthetic(kBiasNats, "bias_nats", QStringLiteral("bias_nats"));
   c.bias_mode = declareChoice(col, m, kBiasMode, "isoflops.ladder.synthetic.bias_mode",
                               QStringLiteral("bias_mode"));
-  c.offset = col->check(
-      {.key = QStringLiteral("offset"),
-       .label = tr("Inject a uniform offset (the control)"),
-       .tooltip = tr("Add the same number of nats to every run: the fit absorbs it into E and "
-                     "no exponent, no vertex and no recommendation moves.")},
-      bindCheck(
-          kOffset, tr("uniform offset"), [](const S& s) { return s.isoflops.synthetic.offset_on; },
-          [](S& s, bool on) { s.isoflops.synthetic.offset_on = on; }));
+  c.offset = declareSwitch(col, m, kOffset, "isoflops.ladder.synthetic.offset_on",
+                           QStringLiteral("offset"));
   c.offset_nats = synthetic(kOffsetNats, "offset_nats", QStringLiteral("offset_nats"));
 }
 
@@ -202,15 +171,8 @@ void Declarer::fit() {
   c.delta = declareInput(col, m, kDelta, "isoflops.fit.huber_delta", QStringLiteral("delta"));
   c.resamples =
       declareInput(col, m, kResamples, "isoflops.fit.resamples", QStringLiteral("resamples"));
-  c.follow = col->check(
-      {.key = QStringLiteral("follow"),
-       .label = tr("Target C* follows the Budget panel's C"),
-       .tooltip = tr("C* = chips × peak FLOP/s × MFU × days × 86,400 s of the shared scenario "
-                     "(the Budget panel). Untick to set C* by hand.")},
-      bindCheck(
-          kFollow, tr("target follows budget"),
-          [](const S& s) { return s.isoflops.target_follows_budget; },
-          [](S& s, bool on) { s.isoflops.target_follows_budget = on; }));
+  c.follow =
+      declareSwitch(col, m, kFollow, "isoflops.target.follows_budget", QStringLiteral("follow"));
   c.target = declareInput(col, m, kTarget, "isoflops.target.manual_target_flops",
                           QStringLiteral("target"));
 }

@@ -36,19 +36,6 @@ enum Field {
 
 QString tr(const char* text) { return QCoreApplication::translate("napkin::MoeControls", text); }
 
-using S = Scenario;
-
-Binding<bool> flagBinding(ScenarioModel* m, int field, const QString& label,
-                          bool MoeSettings::*member, bool inverted = false) {
-  return scenarioBinding<bool>(
-      m, field, label, [member, inverted](const S& s) { return (s.moe.*member) != inverted; },
-      [member, inverted](S& s, bool on) { s.moe.*member = on != inverted; });
-}
-
-}  // namespace
-
-namespace {
-
 // Declares the panel's controls a group at a time, in the column's order.
 class Declarer : ControlDeclarer<MoeControls> {
  public:
@@ -73,32 +60,15 @@ void Declarer::trainingKnobs() {
   col->group(tr("Training knobs (continue the run)"));
   c.top_k = declareInput(col, m, kTopK, "moe.top_k", QStringLiteral("top_k"));
   c.aux = declareInput(col, m, kAux, "moe.aux_weight", QStringLiteral("aux"));
-  c.aux_zero = col->check({.key = QStringLiteral("aux_zero"),
-                           .label = tr("α = 0 (no balance loss)"),
-                           .tooltip = tr("Switches the load-balance loss off: the router is "
-                                         "left alone.")},
-                          flagBinding(m, kAuxOn, tr("α = 0"), &MoeSettings::aux_on, true));
+  c.aux_zero = declareSwitch(col, m, kAuxOn, "moe.aux_on", QStringLiteral("aux_zero"));
   c.z = declareInput(col, m, kZ, "moe.z_weight", QStringLiteral("z"));
-  c.z_zero = col->check({.key = QStringLiteral("z_zero"),
-                         .label = tr("γ = 0 (no z-loss)"),
-                         .tooltip = tr("Switches the router z-loss off.")},
-                        flagBinding(m, kZOn, tr("γ = 0"), &MoeSettings::z_on, true));
+  c.z_zero = declareSwitch(col, m, kZOn, "moe.z_on", QStringLiteral("z_zero"));
   c.capacity_factor =
       declareInput(col, m, kCapacity, "moe.capacity_factor", QStringLiteral("capacity_factor"));
   c.lr = declareInput(col, m, kLr, "moe.learning_rate", QStringLiteral("lr"));
-  c.shared = col->check(
-      {.key = QStringLiteral("shared"),
-       .label = tr("Shared expert"),
-       .tooltip = tr("An always-on expert runs for every token: a token whose every slot is "
-                     "dropped still gets an FFN instead of riding the residual unchanged.")},
-      flagBinding(m, kShared, tr("Shared expert"), &MoeSettings::shared_expert));
-  c.renormalize = col->check(
-      {.key = QStringLiteral("renormalize"),
-       .label = tr("Renormalized gates"),
-       .tooltip = tr("Gates renormalized to sum to 1 over the kept top-k slots (Mixtral, "
-                     "GShard). Off: raw softmax probabilities, which shrink the layer's output. "
-                     "With k = 1 the raw probability is used either way.")},
-      flagBinding(m, kRenormalize, tr("Renormalized gates"), &MoeSettings::renormalize));
+  c.shared = declareSwitch(col, m, kShared, "moe.shared_expert", QStringLiteral("shared"));
+  c.renormalize =
+      declareSwitch(col, m, kRenormalize, "moe.renormalize", QStringLiteral("renormalize"));
 }
 
 void Declarer::linkAndPipeline() {

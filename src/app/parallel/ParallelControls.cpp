@@ -102,24 +102,10 @@ void Declarer::trainingStep() {
                              QStringLiteral("parallelScaleOut"));
   c.non_tensor = declareInput(col, m, kParallelNonTensor, "parallel.non_tensor_gb",
                               QStringLiteral("parallelNonTensor"));
-  c.even_stages = col->check(
-      {.key = QStringLiteral("parallelEvenStages"),
-       .label = tr("Even stages"),
-       .tooltip = tr("PP divides the layers (off: uneven splits too, as Llama 3 405B's 126 "
-                     "layers on 16 stages).")},
-      scenarioBinding<bool>(
-          m, kParallelEvenStages, tr("even stages"),
-          [](const S& s) { return s.parallel.even_stages; },
-          [](S& s, bool on) { s.parallel.even_stages = on; }));
-  c.tp_within_node =
-      col->check({.key = QStringLiteral("parallelTpWithinNode"),
-                  .label = tr("TP in a node"),
-                  .tooltip = tr("Tensor parallelism stays inside one fast (NVLink / ICI) domain."),
-                  .same_row = true},
-                 scenarioBinding<bool>(
-                     m, kParallelTpWithinNode, tr("TP within a node"),
-                     [](const S& s) { return s.parallel.tp_within_node; },
-                     [](S& s, bool on) { s.parallel.tp_within_node = on; }));
+  c.even_stages = declareSwitch(col, m, kParallelEvenStages, "parallel.even_stages",
+                                QStringLiteral("parallelEvenStages"));
+  c.tp_within_node = declareSwitch(col, m, kParallelTpWithinNode, "parallel.tp_within_node",
+                                   QStringLiteral("parallelTpWithinNode"), true);
   c.mfu_source = declareChoice(col, m, kParallelMfuSource, "parallel.mfu_source",
                                QStringLiteral("parallelMfuSource"));
 }

@@ -148,15 +148,8 @@ void Declarer::servingLayout() {
             s.roofline.serving_layout.pp = parts[1].toLongLong();
             s.roofline.serving_layout.ep = parts[2].toLongLong();
           }));
-  c.communication = col->check(
-      {.key = QStringLiteral("communication"),
-       .label = tr("Count communication"),
-       .tooltip = tr("TP all-reduces, expert all-to-alls, pipeline hops and the KV transfer, by "
-                     "the α–β model over the chip's links. Off: the seed's napkin.")},
-      scenarioBinding<bool>(
-          m, kCommunication, tr("communication"),
-          [](const S& s) { return s.roofline.serving_layout.communication; },
-          [](S& s, bool on) { s.roofline.serving_layout.communication = on; }));
+  c.communication = declareSwitch(col, m, kCommunication, "roofline.serving_layout.communication",
+                                  QStringLiteral("communication"));
   c.ttft = declareInput(col, m, kTtft, "roofline.serving_layout.ttft_budget_seconds",
                         QStringLiteral("ttft"));
   c.tpot = declareInput(col, m, kTpot, "roofline.serving_layout.tpot_budget_seconds",

@@ -10,6 +10,7 @@
 #include "goodput.h"
 #include "inputs.h"
 #include "scenario.h"
+#include "switches.h"
 #include "validate.h"
 
 namespace napkin {
@@ -99,6 +100,12 @@ class FieldTable {
     fields.push_back(ScenarioField{std::string(key), std::string(c.compare_name), "",
                                    [&c](SV s) { return FieldValue(choice_shown(c, s)); }});
   }
+  // A registered switch (switches.h): its compare name and its state.
+  void toggle(std::string_view key) {
+    const ScenarioSwitch& w = scenario_switch(key);
+    fields.push_back(ScenarioField{std::string(key), std::string(w.compare_name), "",
+                                   [&w](SV s) { return FieldValue(w.get(s)); }});
+  }
   std::vector<ScenarioField> fields;
 };
 
@@ -124,9 +131,8 @@ void add_budget_and_model(FieldTable& f) {
   f.input("model.kv_heads");
   f.input("model.head_dim");
   f.input("model.vocab");
-  f.add("model.gated", "Gated MLP", "", [](SV s) { return s.shape.gated; });
-  f.add("model.tied_embeddings", "Tied embeddings", "",
-        [](SV s) { return s.shape.tied_embeddings; });
+  f.toggle("model.gated");
+  f.toggle("model.tied_embeddings");
   f.add("model.qkv_bias", "QKV bias", "", [](SV s) { return s.shape.qkv_bias; });
   f.add("model.o_bias", "Output-projection bias", "", [](SV s) { return s.shape.o_bias; });
   f.add("model.mlp_bias", "MLP bias", "", [](SV s) { return s.shape.mlp_bias; });
@@ -237,26 +243,21 @@ void add_isoflops(FieldTable& f) {
   f.input(syn + "sizes_per_budget");
   f.input(syn + "size_span_decades");
   f.input(syn + "noise");
-  f.add(syn + "outlier", "IsoFLOPs: diverged-run outlier", "",
-        [](SV s) { return s.isoflops.synthetic.outlier; });
-  f.add(syn + "bias_on", "IsoFLOPs: LR-decay bias", "",
-        [](SV s) { return s.isoflops.synthetic.bias_on; });
+  f.toggle("isoflops.ladder.synthetic.outlier");
+  f.toggle("isoflops.ladder.synthetic.bias_on");
   f.input(syn + "bias_nats");
   f.choice(syn + "bias_mode");
-  f.add(syn + "offset_on", "IsoFLOPs: uniform offset", "",
-        [](SV s) { return s.isoflops.synthetic.offset_on; });
+  f.toggle("isoflops.ladder.synthetic.offset_on");
   f.input(syn + "offset_nats");
   f.add("isoflops.ladder.loaded", "IsoFLOPs: loaded CSV ladder", "",
         [](SV s) { return ladder_summary(s.isoflops.loaded); });
-  f.add("isoflops.ladder.loss_cut.enabled", "IsoFLOPs: loss cut", "",
-        [](SV s) { return s.isoflops.loss_cut.enabled; });
+  f.toggle("isoflops.ladder.loss_cut.enabled");
   f.input("isoflops.ladder.loss_cut.max_loss");
   f.choice("isoflops.fit.estimator");
   f.input("isoflops.fit.huber_delta");
   f.input("isoflops.fit.resamples");
   f.input("isoflops.seed");
-  f.add("isoflops.target.follows_budget", "IsoFLOPs: target follows the budget", "",
-        [](SV s) { return s.isoflops.target_follows_budget; });
+  f.toggle("isoflops.target.follows_budget");
   f.input("isoflops.target.manual_target_flops");
   f.choice("isoflops.candidate.preset");
   f.input("isoflops.candidate.a_multiplier");
@@ -271,14 +272,14 @@ void add_moe(FieldTable& f) {
   f.input("moe.top_k");
   f.input("moe.tokens_per_batch");
   f.input("moe.seed");
-  f.add("moe.aux_on", "MoE: balance loss", "", [](SV s) { return s.moe.aux_on; });
+  f.toggle("moe.aux_on");
   f.input("moe.aux_weight");
-  f.add("moe.z_on", "MoE: z-loss", "", [](SV s) { return s.moe.z_on; });
+  f.toggle("moe.z_on");
   f.input("moe.z_weight");
   f.input("moe.capacity_factor");
   f.input("moe.learning_rate");
-  f.add("moe.shared_expert", "MoE: shared expert", "", [](SV s) { return s.moe.shared_expert; });
-  f.add("moe.renormalize", "MoE: renormalized gates", "", [](SV s) { return s.moe.renormalize; });
+  f.toggle("moe.shared_expert");
+  f.toggle("moe.renormalize");
   f.add("moe.steps", "MoE: steps", "steps", [](SV s) { return s.moe.steps; });
   f.add("moe.shown_step", "MoE: step shown", "", [](SV s) { return s.moe.shown_step; });
   f.input("moe.comm.prefill_tokens");
@@ -332,10 +333,8 @@ void add_parallel(FieldTable& f) {
   f.input("parallel.scale_up_gb_per_s");
   f.input("parallel.scale_out_gb_per_s");
   f.input("parallel.non_tensor_gb");
-  f.add("parallel.even_stages", "Parallelism: even stages", "",
-        [](SV s) { return s.parallel.even_stages; });
-  f.add("parallel.tp_within_node", "Parallelism: TP within a node", "",
-        [](SV s) { return s.parallel.tp_within_node; });
+  f.toggle("parallel.even_stages");
+  f.toggle("parallel.tp_within_node");
   f.add("parallel.locks.tp", "Parallelism: TP lock", "",
         [lock](SV s) { return lock(s.parallel.tp); });
   f.add("parallel.locks.pp", "Parallelism: PP lock", "",
@@ -367,8 +366,7 @@ void add_serving_layout(FieldTable& f) {
         [](SV s) { return s.roofline.serving_layout.pp; });
   f.add("roofline.serving_layout.ep", "Roofline: serving EP (0 = fastest)", "",
         [](SV s) { return s.roofline.serving_layout.ep; });
-  f.add("roofline.serving_layout.communication", "Roofline: serving communication", "",
-        [](SV s) { return s.roofline.serving_layout.communication; });
+  f.toggle("roofline.serving_layout.communication");
   f.input("roofline.serving_layout.ttft_budget_seconds");
   f.input("roofline.serving_layout.tpot_budget_seconds");
   f.input("roofline.serving_layout.search_max_chips");
