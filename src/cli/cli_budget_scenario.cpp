@@ -21,7 +21,7 @@ namespace napkin::cli {
 
 int run_budget_scenario(Args& a, const std::string& path) {
   const bool json = a.flag("--json");
-  const ScenarioFlags flags = read_scenario_flags(a, scenario_command_inputs("budget"));
+  const ScenarioFlags flags = read_scenario_flags(a, "budget");
   a.finish();
   std::vector<ScenarioOverride> overrides;
   const Scenario s = read_scenario(path, "budget", flags, overrides);

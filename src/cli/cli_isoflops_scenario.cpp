@@ -50,7 +50,7 @@ std::string ladder_text(const Scenario& s, const IsoflopsShown& v) {
 int run_isoflops_scenario(Args& a, const std::string& path) {
   const bool json = a.flag("--json");
   const double max_seconds = a.real("--max-seconds", 0, 0, 1e7, "s (0: no limit)");
-  const ScenarioFlags flags = read_scenario_flags(a, scenario_command_inputs("isoflops"));
+  const ScenarioFlags flags = read_scenario_flags(a, "isoflops");
   a.finish();
   std::vector<ScenarioOverride> overrides;
   const Scenario s = read_scenario(path, "isoflops", flags, overrides);

@@ -507,8 +507,10 @@ const char* parallel_usage() {
            "[--emit megatron|torchtitan] | --scenario FILE [--top 10] [--emit megatron|torchtitan] "
            "[--chip C] [--chips N] [--seq S] [--gpus-per-node G] [--scale-up-gb-per-s X] "
            "[--scale-out-gb-per-s Y] [--non-tensor-gb G] [--layers L] [--d-model D] [--d-ff F] "
-           "[--heads H] [--kv-heads K] [--head-dim HD] [--vocab V] (each replacing the file's "
-           "value) "
+           "[--heads H] [--kv-heads K] [--head-dim HD] [--vocab V] [--optimizer " +
+           choice_usage("training.optimizer") +
+           "] [--software S] [--pipeline-schedule S] "
+           "[--ep-dispatch D] (each replacing the file's value) "
            "[--save FILE] (a saved scenario's Parallelism panel: its job, its locks' search, the "
            "layout it "
            "runs and the plan's MFU, C and batch))";

@@ -64,7 +64,7 @@ int run_parallel_scenario(Args& a, const std::string& path) {
   r.json = a.flag("--json");
   r.top = a.integer("--top", 10, 1, 1'000'000, "layouts");
   r.emit_to = a.choice("--emit", "none", {"none", "megatron", "torchtitan"});
-  const ScenarioFlags flags = read_scenario_flags(a, scenario_command_inputs("parallel"));
+  const ScenarioFlags flags = read_scenario_flags(a, "parallel");
   a.finish();
   std::vector<ScenarioOverride> overrides;
   const Scenario s = read_scenario(path, "parallel", flags, overrides);

@@ -146,7 +146,7 @@ int run_report(Args& a) {
   const std::string page = page_size(a);
   // Every registered input's flag, as in the panels' commands: the report is
   // every panel's.
-  const ScenarioFlags flags = read_scenario_flags(a, scenario_command_inputs("report"));
+  const ScenarioFlags flags = read_scenario_flags(a, "report");
   a.finish();
   std::vector<ScenarioOverride> overrides;
   std::optional<Scenario> edited;
@@ -215,8 +215,9 @@ int run_report(Args& a) {
 std::vector<Command> report_commands() {
   // --baseline A.json pins plan A: the report opens with "Plan A vs plan B".
   return {{"report",
-           "report [--scenario FILE [the flag of any scenario input (--chips, --days, --mfu, "
-           "--request-rate, ...) or --chip, replacing the file's value; the cover names them] "
+           "report [--scenario FILE [the flag of any scenario input or choice (--chips, --days, "
+           "--mfu, --request-rate, --engine, --optimizer, ...) or --chip, replacing the file's "
+           "value; the cover names them] "
            "[--save FILE (the scenario so changed)]] [--baseline A.json] -o OUT.pdf|- "
            "[--page-size a4|letter]",
            run_report}};

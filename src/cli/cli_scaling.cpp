@@ -402,9 +402,10 @@ std::vector<Command> scaling_commands() {
            "{isoflops.ladder.synthetic.bias_mode}] "
            "[--budgets 1e18,1e19,...] [--target-flops C] | --scenario FILE [--max-seconds S] "
            "[--chip "
-           "C] [--chips N] [--days D] [--mfu F] (the Budget planner's compute C* follows them, "
-           "each "
-           "replacing the file's value) [--save FILE] (a saved scenario's IsoFLOPs panel: its "
+           "C] [--chips N] [--days D] [--mfu F] (the Budget planner's compute C* follows them) "
+           "[--estimator {isoflops.fit.estimator}] (each replacing the file's value) [--save FILE] "
+           "(a saved scenario's "
+           "IsoFLOPs panel: its "
            "ladder, fit and bootstrap at C*))"),
        run_isoflops},
   };

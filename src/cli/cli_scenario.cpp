@@ -42,7 +42,8 @@ std::string with_range_text(const ScenarioInput& in, double value,
 
 }  // namespace
 
-ScenarioFlags read_scenario_flags(Args& a, const std::vector<std::string_view>& keys) {
+ScenarioFlags read_scenario_flags(Args& a, std::string_view command) {
+  const std::vector<std::string_view> keys = scenario_command_inputs(command);
   ScenarioFlags f;
   for (const ScenarioInput& in : scenario_inputs()) {
     if (in.flag.empty()) continue;
@@ -56,6 +57,9 @@ ScenarioFlags read_scenario_flags(Args& a, const std::vector<std::string_view>& 
       f.inputs.push_back({&in, *v, std::nullopt});
     }
   }
+  for (std::string_view key : scenario_command_choices(command))
+    if (auto name = a.optional_choice_input(key))
+      f.choices.push_back({&scenario_choice(key), *name});
   f.chip = a.value("--chip");
   if (f.chip) {
     try {
@@ -101,6 +105,13 @@ Scenario read_scenario(const std::string& path, std::string_view command,
                        slot != nullptr, was_spread, given.spread});
     edit_input(s, in, given.value);
     if (slot) s.ranges.*slot = given.spread;
+  }
+  for (const ScenarioFlags::Choice& given : flags.choices) {
+    const ScenarioChoice& c = *given.choice;
+    const std::string was = choice_shown(c, s);
+    set_choice(c, s, given.name);
+    applied.push_back(
+        {std::string(c.flag), std::string(c.key), was, choice_shown(c, s), {}, {}, false, {}, {}});
   }
   if (flags.chip) {
     applied.push_back({"--chip", "hardware.chip", s.chip, *flags.chip, {}, {}, false, {}, {}});

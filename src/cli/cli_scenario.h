@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
+#include "choices.h"
 #include "inputs.h"
 #include "plan.h"
 #include "scenario.h"
@@ -36,12 +37,19 @@ struct ScenarioFlags {
     std::optional<Spread> spread;
   };
   std::vector<Input> inputs;
+  // The registered choices (choices.h) given as their flags: the option's name.
+  struct Choice {
+    const ScenarioChoice* choice = nullptr;
+    std::string name;
+  };
+  std::vector<Choice> choices;
   std::optional<std::string> chip;
   std::optional<std::string> save_to;
 };
-// Reads them from `a` (before Args::finish()): the flags of the inputs `keys`
-// and --chip, --save.
-ScenarioFlags read_scenario_flags(Args& a, const std::vector<std::string_view>& keys);
+// Reads them from `a` (before Args::finish()): the flags of `command`'s
+// inputs and choices (scenario_command_inputs, scenario_command_choices) and
+// --chip, --save.
+ScenarioFlags read_scenario_flags(Args& a, std::string_view command);
 
 // One value a flag replaced: the flag, what it sets, the file's value and the
 // flag's, as text ("4,096 chips") and as numbers (none for --chip), and for

@@ -224,7 +224,7 @@ int run_serve(Args& a) {
   if (const auto path = a.value("--scenario")) {
     const bool json = a.flag("--json");
     const bool frontier = a.flag("--frontier");
-    const ScenarioFlags flags = read_scenario_flags(a, scenario_command_inputs("serve"));
+    const ScenarioFlags flags = read_scenario_flags(a, "serve");
     a.finish();
     std::vector<ScenarioOverride> overrides;
     const Scenario s = read_scenario(*path, "serve", flags, overrides);
@@ -348,7 +348,8 @@ std::vector<Command> serve_commands() {
            "[--draft-params N | --draft-config F [--draft-k 4] [--acceptance 0.7]] [--help] "
            "[--price 2.5] [--kwh-price 0.12] [--pue 1.2] [--tokens-per-day 1e9] "
            "[--emit vllm|tensorrt-llm [--served-model NAME]] | --scenario FILE [--chip C] "
-           "[--request-rate R] [--requests N] [--prompt-spread S] [--output-spread S] (each "
+           "[--request-rate R] [--requests N] [--prompt-spread S] [--output-spread S] [--engine E] "
+           "[--weight-precision W] [--kv-precision K] [--mode M] (each "
            "replacing "
            "the file's value) [--save FILE] (the benchmark run of a saved scenario's Serving "
            "layout "

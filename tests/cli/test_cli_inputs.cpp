@@ -5,6 +5,9 @@
 
 #include <cmath>
 
+#include <QJsonArray>
+#include <QJsonObject>
+
 #include "choices.h"
 #include "cli_runner.h"
 #include "inputs.h"
@@ -196,14 +199,18 @@ TEST(CliInputs, EveryChoiceTakesTheRegistrysOptionsInEveryCommand) {
     int readers = 0;
     for (const QStringList& command : commands) {
       const CliResult help = run_cli({command.front(), QStringLiteral("--help")});
+      // The command's own usage, before the alternative "--scenario FILE"
+      // (whose flags CliInputs.ScenarioCommandsTakeTheirChoicesBesideTheFile
+      // checks).
+      const QString usage = help.out.left(help.out.indexOf(QStringLiteral("--scenario FILE")));
       // The flag where the usage names it: "[--flag a|b]" or, inside a
       // group, " --flag a|b]".
       const QString flag = qs(c.flag) + QLatin1Char(' ');
-      qsizetype at = help.out.indexOf(QLatin1Char('[') + flag);
-      if (at < 0) at = help.out.indexOf(QLatin1Char(' ') + flag);
+      qsizetype at = usage.indexOf(QLatin1Char('[') + flag);
+      if (at < 0) at = usage.indexOf(QLatin1Char(' ') + flag);
       if (at < 0) continue;  // not this command's
       ++readers;
-      const QString shown = help.out.mid(at + 1 + flag.size()).section(QLatin1Char(']'), 0, 0);
+      const QString shown = usage.mid(at + 1 + flag.size()).section(QLatin1Char(']'), 0, 0);
       EXPECT_TRUE(shown == listed || shown == qs(c.default_name))
           << command.front().toStdString() << " " << c.flag << " lists '" << shown.toStdString()
           << "', not '" << listed.toStdString() << "'";
@@ -219,6 +226,39 @@ TEST(CliInputs, EveryChoiceTakesTheRegistrysOptionsInEveryCommand) {
           << bad.err.toStdString();
     }
     EXPECT_GT(readers, 0) << "no command reads " << c.flag;
+  }
+}
+
+// Beside --scenario FILE, a panel's command takes the choices its view reads
+// (scenario_command_choices), every option of each, each replacing the
+// file's value and said among the overrides; its usage names the flag there.
+TEST(CliInputs, ScenarioCommandsTakeTheirChoicesBesideTheFile) {
+  const QString file =
+      QStringLiteral(NAPKIN_TEST_DATA "/scenarios/llama3-70b-h100-30d.napkin.json");
+  for (const char* command : {"budget", "serve", "parallel", "isoflops"}) {
+    const QString name = QString::fromUtf8(command);
+    const std::vector<std::string_view> keys = scenario_command_choices(command);
+    EXPECT_FALSE(keys.empty()) << command;
+    const CliResult help = run_cli({name, QStringLiteral("--help")});
+    const QString beside = help.out.mid(help.out.indexOf(QStringLiteral("--scenario FILE")));
+    for (std::string_view key : keys) {
+      const ScenarioChoice& c = scenario_choice(key);
+      SCOPED_TRACE(std::string(command) + " " + std::string(c.flag));
+      if (std::string_view(command) != "budget") {  // budget's says "any scenario choice"
+        EXPECT_TRUE(beside.contains(QLatin1Char('[') + qs(c.flag) + QLatin1Char(' ')))
+            << beside.toStdString();
+      }
+      for (const ChoiceOption& o : c.options()) {
+        const CliResult r =
+            run_cli({name, QStringLiteral("--scenario"), file, qs(c.flag), qs(o.name), "--json"});
+        ASSERT_EQ(r.exit_code, 0) << o.name << ": " << r.err.toStdString();
+        QJsonArray overrides = r.json[QStringLiteral("overrides")].toArray();
+        if (overrides.isEmpty())
+          overrides = r.json[QStringLiteral("scenario")][QStringLiteral("overrides")].toArray();
+        ASSERT_EQ(overrides.size(), 1) << o.name << ": " << r.out.toStdString().substr(0, 400);
+        EXPECT_EQ(overrides[0].toObject()[QStringLiteral("flag")].toString(), qs(c.flag));
+      }
+    }
   }
 }
 

@@ -241,9 +241,10 @@ TEST(CliBudget, AScenarioRunsItsBudgetPlanner) {
       << text.out.toStdString();
   EXPECT_TRUE(text.out.contains(QStringLiteral("Budget MFU")));
 
+  // A flag of the budget command that is no scenario input or choice.
   expect_usage_error({QStringLiteral("budget"), QStringLiteral("--scenario"), budget,
-                      QStringLiteral("--objective"), QStringLiteral("dollars")},
-                     QStringLiteral("--objective cannot be combined with --scenario"));
+                      QStringLiteral("--serving-chip"), QStringLiteral("H200")},
+                     QStringLiteral("--serving-chip cannot be combined with --scenario"));
   const CliResult missing =
       run_cli({QStringLiteral("budget"), QStringLiteral("--scenario"), dir.filePath("no.json")});
   EXPECT_EQ(missing.exit_code, 2);

@@ -24,6 +24,7 @@
 #include "ScenarioModel.h"
 #include "SliderSpin.h"
 #include "budget/BudgetPanel.h"
+#include "choices.h"
 #include "isoflops/IsoflopsPanel.h"
 #include "parallel/ParallelPanel.h"
 #include "scenario.h"
@@ -353,6 +354,19 @@ TEST(WindowKeys, CliOverridesCarryTheChangesTheCommandTakes) {
   EXPECT_EQ(cliOverridesFor(QStringLiteral("roofline"), saved, run),
             QStringLiteral("--requests 250"));
   EXPECT_EQ(cliOverridesFor(QStringLiteral("budget"), saved, run), std::nullopt);
+  // A choice the command takes goes by its option's name; one left to the
+  // software (no flag unsets it) leaves the file as saved.
+  Scenario engine = saved;
+  set_choice(scenario_choice("serving.engine"), engine, "vllm");
+  EXPECT_EQ(cliOverridesFor(QStringLiteral("roofline"), saved, engine),
+            QStringLiteral("--engine vllm"));
+  EXPECT_EQ(cliOverridesFor(QStringLiteral("budget"), saved, engine),
+            QStringLiteral("--engine vllm"));
+  Scenario schedule = saved;
+  schedule.parallel.pipe_schedule = PipeSchedule::zb_h1;
+  EXPECT_EQ(cliOverridesFor(QStringLiteral("parallel"), saved, schedule),
+            QStringLiteral("--pipeline-schedule zb-h1"));
+  EXPECT_EQ(cliOverridesFor(QStringLiteral("parallel"), schedule, saved), std::nullopt);
   // No panel: the report's command, which takes every panel's flags.
   now.roofline.serving_layout.run_requests = 250;
   EXPECT_EQ(cliOverridesFor(QString(), saved, now),

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "Text.h"
+#include "choices.h"
 #include "inputs.h"
 #include "plan.h"
 #include "scenario.h"
@@ -89,6 +90,15 @@ std::optional<QString> cliOverridesFor(const QString& panel_key, const Scenario&
                                QLatin1Char(':') + flagValue(in, spread->high)
                          : flagValue(in, v));
     if (!command_input_unused(current, command, key).empty()) return std::nullopt;
+  }
+  // The choices it takes: an option by its name; no flag unsets a choice.
+  for (std::string_view key : scenario_command_choices(command)) {
+    const ScenarioChoice& c = scenario_choice(key);
+    const std::string name = c.get(current);
+    if (name == c.get(saved)) continue;
+    if (name.empty()) return std::nullopt;
+    set_choice(c, carried, name);
+    flags << qs(c.flag) + QLatin1Char(' ') + shellQuoted(qs(name));
   }
   if (current.chip != saved.chip) {
     carried.chip = current.chip;

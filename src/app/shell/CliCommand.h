@@ -21,8 +21,9 @@ QString shellQuoted(const QString& text);
 QString cliCommandFor(const QString& panel_key, const QString& path);
 
 // The flags that carry `current`'s changes since `saved` (the file as last
-// saved) into that command: each registered input the command takes beside
-// --scenario, and --chip, that differs ("--chips 4096 --days 60"; "" when
+// saved) into that command: each registered input and choice the command
+// takes beside --scenario, and --chip, that differs ("--chips 4096 --days 60
+// --engine vllm"; "" when
 // nothing differs). nullopt when anything else differs, or when the command
 // would refuse the flag (--mfu under a predicted MFU, the budget's flags under
 // an IsoFLOPs target of its own): the command then reads the file as saved.

@@ -487,6 +487,23 @@ const ScenarioChoice& scenario_choice(std::string_view key) {
   throw_unknown_name("choice", key, choice_table(), [](const ScenarioChoice& c) { return c.key; });
 }
 
+std::vector<std::string_view> scenario_command_choices(std::string_view command) {
+  if (command == "parallel")
+    return {"training.optimizer", "parallel.software", "parallel.pipe_schedule",
+            "parallel.ep_dispatch"};
+  // The bias design only draws the synthetic ladder; the estimator fits either.
+  if (command == "isoflops") return {"isoflops.fit.estimator"};
+  if (command == "serve")
+    return {"serving.weight_precision", "serving.kv_precision", "serving.engine",
+            "roofline.serving_layout.run_mode"};
+  if (command == "budget" || command == "report")
+    return {"training.optimizer",     "training.precision",
+            "training.checkpointing", "serving.weight_precision",
+            "serving.kv_precision",   "serving.engine",
+            "ranges.shape",           "plan.objective"};
+  return {};
+}
+
 std::string choice_names(const ScenarioChoice& c) {
   std::string out;
   for (const ChoiceOption& o : c.options()) out += (out.empty() ? "" : ", ") + o.name;

@@ -46,6 +46,11 @@ std::span<const ScenarioChoice> scenario_choices();
 // The choice with this document key; throws std::invalid_argument naming it.
 const ScenarioChoice& scenario_choice(std::string_view key);
 
+// The choices a panel's napkin-cli command (budget, serve, parallel,
+// isoflops, report) takes by their flags beside --scenario FILE, each
+// replacing the file's value: those the command's view reads.
+std::vector<std::string_view> scenario_command_choices(std::string_view command);
+
 // "bf16, fp8, int8, int4": the accepted names, for help and messages.
 std::string choice_names(const ScenarioChoice& c);
 // The option `text` names exactly ("" the unset option, where the choice has
