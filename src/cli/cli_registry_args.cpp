@@ -61,10 +61,7 @@ bool Args::switch_input(std::string_view switch_key) {
 }
 
 std::string choice_usage(std::string_view choice_key) {
-  std::string out;
-  for (const ChoiceOption& o : scenario_choice(choice_key).options())
-    out += (out.empty() ? "" : "|") + o.name;
-  return out;
+  return choice_names(scenario_choice(choice_key), "|");
 }
 
 const char* usage_with_choices(const char* usage) {

@@ -504,9 +504,12 @@ std::vector<std::string_view> scenario_command_choices(std::string_view command)
   return {};
 }
 
-std::string choice_names(const ScenarioChoice& c) {
+std::string choice_names(const ScenarioChoice& c, std::string_view separator) {
   std::string out;
-  for (const ChoiceOption& o : c.options()) out += (out.empty() ? "" : ", ") + o.name;
+  for (const ChoiceOption& o : c.options()) {
+    if (!out.empty()) out += separator;
+    out += o.name;
+  }
   return out;
 }
 

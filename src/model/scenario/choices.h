@@ -51,8 +51,9 @@ const ScenarioChoice& scenario_choice(std::string_view key);
 // replacing the file's value: those the command's view reads.
 std::vector<std::string_view> scenario_command_choices(std::string_view command);
 
-// "bf16, fp8, int8, int4": the accepted names, for help and messages.
-std::string choice_names(const ScenarioChoice& c);
+// "bf16, fp8, int8, int4": the accepted names, for help and messages
+// (`separator` "|": a usage line's "bf16|fp8|int8|int4").
+std::string choice_names(const ScenarioChoice& c, std::string_view separator = ", ");
 // The option `text` names exactly ("" the unset option, where the choice has
 // one: {"", unset_label}); otherwise throws std::invalid_argument
 // "<what> must be one of …; got "x"" (and which name was meant, where only
