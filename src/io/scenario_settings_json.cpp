@@ -98,7 +98,6 @@ QJsonObject parallel_to_json(const ParallelSettings& p) {
                     {QStringLiteral("recompute"),
                      p.recompute ? QJsonValue(q(p.recompute_lock_text())) : QJsonValue()}};
   return QJsonObject{
-      {QStringLiteral("cluster"), q(p.cluster)},
       {QStringLiteral("cluster_profile"), q(p.cluster_profile)},
       {QStringLiteral("locks"), locks},
       {QStringLiteral("chosen"), p.chosen ? QJsonValue(layout_json(*p.chosen)) : QJsonValue()}};
@@ -298,13 +297,11 @@ void layout_from_json(const Reader& r, Layout& l) {
 void parallel_from_json(const Reader& r, Scenario& s) {
   ParallelSettings& p = s.parallel;
   // global_batch_tokens: a registered input, read with the scenario's
-  // inputs; the MFU source, the software, the pipeline schedule and the
-  // expert dispatch: registered choices (null: the software preset's).
+  // inputs; the MFU source, the cluster (null: the chip's node; custom's
+  // numbers are inputs, read after), the software, the pipeline schedule
+  // and the expert dispatch: registered choices (null: the software
+  // preset's).
   r.choices(s);
-  r.choice<std::string>("cluster", p.cluster, [](std::string_view name) {
-    if (!name.empty() && name != "custom") (void)cluster_by_name(name);
-    return std::string(name);
-  });
   // The profile's path; its constants read from the file (at most 16 MiB).
   r.text("cluster_profile", p.cluster_profile, 4096);
   p.calibrated.reset();

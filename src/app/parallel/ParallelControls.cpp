@@ -78,22 +78,8 @@ void Declarer::trainingStep() {
                                 QStringLiteral("parallelEpDispatch"));
   c.train_precision =
       declareTrainPrecisionControl(col, m, QStringLiteral("parallelTrainPrecision"));
-  std::vector<ComboItem> clusters{{tr("the chip's node"), QString()}};
-  for (const ClusterPreset* p : cluster_list()) clusters.push_back({qs(p->name), qs(p->name)});
-  clusters.push_back({tr("custom"), QStringLiteral("custom")});
-  c.cluster = col->combo(
-      {.key = QStringLiteral("parallelCluster"),
-       .label = tr("Cluster"),
-       .tooltip = tr("GPUs per node and the scale-up (NVLink / ICI) and scale-out (InfiniBand / "
-                     "DCN) bandwidth per GPU: the chip's usual node, a named system, or custom "
-                     "numbers below."),
-       .items = clusters},
-      scenarioBinding<QVariant>(
-          m, kParallelCluster, tr("cluster"),
-          [](const S& s) { return QVariant(QString::fromStdString(s.parallel.cluster)); },
-          [](S& s, QVariant v) {
-            s.parallel.choose_cluster(v.toString().toStdString(), chip_by_name(s.chip));
-          }));
+  c.cluster = declareChoice(col, m, kParallelCluster, "parallel.cluster",
+                            QStringLiteral("parallelCluster"));
   c.gpus_per_node = declareInput(col, m, kParallelGpusPerNode, "parallel.gpus_per_node",
                                  QStringLiteral("parallelGpusPerNode"));
   c.scale_up = declareInput(col, m, kParallelScaleUp, "parallel.scale_up_gb_per_s",

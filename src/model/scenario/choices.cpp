@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "algebra.h"
+#include "hardware.h"
 #include "isoflops_settings.h"
 #include "lifetime_dollars.h"
 #include "parallel_settings.h"
@@ -125,6 +126,15 @@ std::string optional_name(const std::optional<Enum>& v) {
 std::vector<ChoiceOption> objective_options() {
   return named<Objective>(
       {{Objective::flops, "Lifetime FLOPs"}, {Objective::dollars, "Lifetime dollars"}});
+}
+
+// The named systems, then "custom" (the numbers typed beside it).
+std::vector<ChoiceOption> cluster_options() {
+  std::vector<ChoiceOption> out;
+  for (const ClusterPreset* p : cluster_list())
+    out.push_back({std::string(p->name), std::string(p->name)});
+  out.push_back({"custom", "custom"});
+  return out;
 }
 
 std::vector<ChoiceOption> mfu_source_options() {
@@ -356,6 +366,26 @@ const auto& choice_table() {
           .get = [](const S& s) { return std::string(to_string(s.parallel.mfu_source)); },
           .set = [](S& s,
                     std::string_view name) { s.parallel.mfu_source = parse_mfu_source(name); }},
+      ScenarioChoice{
+          .key = "parallel.cluster",
+          .section = "parallel",
+          .json_key = "cluster",
+          .flag = "",  // parallel --cluster also takes a cluster file
+          .label = "Cluster",
+          .compare_name = "Parallelism: cluster",
+          .tooltip = "GPUs per node and the scale-up (NVLink / ICI) and scale-out (InfiniBand / "
+                     "DCN) bandwidth per GPU: the chip's usual node, a named system, or custom "
+                     "numbers below.",
+          .default_name = "",
+          .unset_label = "the chip's node",
+          .options = cluster_options,
+          .get = [](const S& s) { return s.parallel.cluster; },
+          // Custom starts from the node in use (a file's own numbers are read after).
+          .set =
+              [](S& s, std::string_view name) {
+                if (!name.empty() && name != "custom") (void)cluster_by_name(name);
+                s.parallel.choose_cluster(std::string(name), chip_by_name(s.chip));
+              }},
       ScenarioChoice{
           .key = "parallel.pipe_schedule",
           .section = "parallel",

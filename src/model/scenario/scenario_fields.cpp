@@ -318,9 +318,7 @@ void add_parallel(FieldTable& f) {
   f.choice("parallel.software");
   f.choice("parallel.pipe_schedule");
   f.choice("parallel.ep_dispatch");
-  f.add("parallel.cluster", "Parallelism: cluster", "", [](SV s) {
-    return s.parallel.cluster.empty() ? std::string("the chip's node") : s.parallel.cluster;
-  });
+  f.choice("parallel.cluster");
   f.add("parallel.cluster_profile", "Parallelism: cluster profile", "", [](SV s) {
     if (!s.parallel.calibrated) return std::string("none (datasheet constants)");
     const CalibratedConstants& k = *s.parallel.calibrated;
