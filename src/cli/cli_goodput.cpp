@@ -36,8 +36,9 @@ int run_goodput(Args& a) {
       a.real("--checkpoint-min", kDefaultCheckpointIntervalMinutes, 1e-3, 1e7, "minutes");
   // Without a model there are no checkpoint bytes to derive it from: 0.
   const double write = a.optional_input("goodput.checkpoint_write_minutes").value_or(0);
-  const CheckpointMode mode =
-      a.flag("--checkpoint-async") ? CheckpointMode::asynchronous : CheckpointMode::synchronous;
+  const CheckpointMode mode = a.switch_input("goodput.checkpoint_mode")
+                                  ? CheckpointMode::asynchronous
+                                  : CheckpointMode::synchronous;
   const bool curve = a.flag("--curve");
   a.finish();
 

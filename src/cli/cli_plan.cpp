@@ -106,8 +106,8 @@ RunFlags parse_run_flags(Args& a) {
   g.checkpoint_interval_minutes = a.input("goodput.checkpoint_interval_minutes");
   g.checkpoint_write_minutes = a.optional_input("goodput.checkpoint_write_minutes");
   g.storage_bytes_per_s_per_chip = a.input("goodput.storage_bytes_per_s_per_chip");
-  g.mode =
-      a.flag("--checkpoint-async") ? CheckpointMode::asynchronous : CheckpointMode::synchronous;
+  g.mode = a.switch_input("goodput.checkpoint_mode") ? CheckpointMode::asynchronous
+                                                     : CheckpointMode::synchronous;
   r.shape = parse_range_shape(a.choice_input("ranges.shape"));
   r.seed = static_cast<std::uint64_t>(a.integer("--seed", 1, 0, std::int64_t{1} << 53, "seed"));
   r.draws = a.integer("--draws", 10'000, 1, 1'000'000, "Monte Carlo draws");

@@ -67,8 +67,11 @@ void inputs_to_json(const Scenario& s, QJsonObject& doc) {
     insert_at(doc, document_path(c.section, c.json_key),
               name.empty() && !c.unset_label.empty() ? QJsonValue() : QJsonValue(q(name)));
   }
-  for (const ScenarioSwitch& w : scenario_switches())
-    insert_at(doc, document_path(w.section, w.json_key), QJsonValue(w.get(s)));
+  for (const ScenarioSwitch& w : scenario_switches()) {
+    const bool on = w.get(s);
+    insert_at(doc, document_path(w.section, w.json_key),
+              w.json_on.empty() ? QJsonValue(on) : QJsonValue(q(on ? w.json_on : w.json_off)));
+  }
   for (const ScenarioInput& in : scenario_inputs()) {
     const std::vector<std::string> path = document_path(in.section, in.json_key);
     const double v = in.get(s);
@@ -162,10 +165,6 @@ std::string scenario_to_json(const Scenario& s) {
   const ServingSetup& v = s.serving;
   QJsonObject serving{{QStringLiteral("limit_model"), v.limit_model},
                       {QStringLiteral("chip"), q(v.chip)}};
-  QJsonObject goodput{
-      {QStringLiteral("checkpoint_mode"), s.goodput.mode == CheckpointMode::synchronous
-                                              ? QStringLiteral("synchronous")
-                                              : QStringLiteral("asynchronous")}};
   const RangeSetup& rs = s.ranges;
   auto spread = [](const std::optional<Spread>& sp) {
     return sp ? QJsonValue(QJsonObject{{QStringLiteral("low"), sp->low},
@@ -187,7 +186,6 @@ std::string scenario_to_json(const Scenario& s) {
                   {QStringLiteral("model"), model},
                   {QStringLiteral("training"), training},
                   {QStringLiteral("serving"), serving},
-                  {QStringLiteral("goodput"), goodput},
                   {QStringLiteral("ranges"), ranges},
                   {QStringLiteral("plan"), plan}};
   settings_to_json(s, doc);
@@ -325,13 +323,8 @@ void read_goodput_ranges_and_plan(const Reader& top, Scenario& s, std::string_vi
   // Version 2: goodput, ranges and the plan mode (absent in version 1 files,
   // which keep the defaults).
   const Reader g(top.object("goodput"), "goodput.", source);
-  GoodputSetup& gs = s.goodput;
   g.inputs(s);
-  g.choice<CheckpointMode>("checkpoint_mode", gs.mode, [](std::string_view text) {
-    if (text == "synchronous") return CheckpointMode::synchronous;
-    if (text == "asynchronous") return CheckpointMode::asynchronous;
-    throw std::invalid_argument("one of synchronous, asynchronous");
-  });
+  g.switches(s);  // the checkpoint mode
 
   const Reader r(top.object("ranges"), "ranges.", source);
   RangeSetup& rs = s.ranges;

@@ -122,7 +122,16 @@ class Reader {
     for (const ScenarioSwitch& w : scenario_switches()) {
       if (w.section != section) continue;
       bool on = w.get(s);
-      boolean(std::string(w.json_key).c_str(), on);
+      const std::string key(w.json_key);
+      if (w.json_on.empty()) {
+        boolean(key.c_str(), on);
+      } else {  // a word for each state
+        choice<bool>(key.c_str(), on, [&w](std::string_view text) {
+          if (text == w.json_on || text == w.json_off) return text == w.json_on;
+          throw std::invalid_argument("one of " + std::string(w.json_off) + ", " +
+                                      std::string(w.json_on));
+        });
+      }
       w.set(s, on);
     }
   }

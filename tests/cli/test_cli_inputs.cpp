@@ -272,6 +272,7 @@ TEST(CliInputs, EverySwitchFlagIsTakenByACommandThatListsIt) {
        QStringLiteral("--vocab"), QStringLiteral("32000")},
       {QStringLiteral("moe"), QStringLiteral("collapse"), QStringLiteral("--steps"),
        QStringLiteral("20")},
+      {QStringLiteral("budget")},
       {QStringLiteral("serve"), QStringLiteral("--params"), QStringLiteral("7e9"),
        QStringLiteral("--chip"), QStringLiteral("H100"), QStringLiteral("--chips"),
        QStringLiteral("8")},

@@ -198,16 +198,8 @@ void BudgetPlanControls::declareRun(BudgetPlanControls& c, ControlColumn* col, S
                              [](S& s, double v) { s.goodput.checkpoint_write_minutes = v; }));
   c.storage = declareInput(col, m, kStorage, "goodput.storage_bytes_per_s_per_chip",
                            QStringLiteral("storage_bandwidth"));
-  c.async = col->check(
-      {.key = QStringLiteral("checkpoint_async"),
-       .label = tr("Asynchronous checkpoints"),
-       .tooltip = tip("checkpoint_mode")},
-      scenarioBinding<bool>(
-          m, kAsync, tr("asynchronous checkpoints"),
-          [](const S& s) { return s.goodput.mode == CheckpointMode::asynchronous; },
-          [](S& s, bool on) {
-            s.goodput.mode = on ? CheckpointMode::asynchronous : CheckpointMode::synchronous;
-          }));
+  c.async =
+      declareSwitch(col, m, kAsync, "goodput.checkpoint_mode", QStringLiteral("checkpoint_async"));
 
   QGroupBox* group = col->group(tr("Ranges (Monte Carlo, 10,000 draws)"));
   c.range_shape = declareChoice(col, m, kShape, "ranges.shape", QStringLiteral("range_shape"));

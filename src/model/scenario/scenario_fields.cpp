@@ -103,8 +103,12 @@ class FieldTable {
   // A registered switch (switches.h): its compare name and its state.
   void toggle(std::string_view key) {
     const ScenarioSwitch& w = scenario_switch(key);
-    fields.push_back(ScenarioField{std::string(key), std::string(w.compare_name), "",
-                                   [&w](SV s) { return FieldValue(w.get(s)); }});
+    fields.push_back(ScenarioField{std::string(key), std::string(w.compare_name), "", [&w](SV s) {
+                                     // A switch the file spells as a word reads as that word.
+                                     if (w.json_on.empty()) return FieldValue(w.get(s));
+                                     return FieldValue(
+                                         std::string(w.get(s) ? w.json_on : w.json_off));
+                                   }});
   }
   std::vector<ScenarioField> fields;
 };
@@ -182,9 +186,7 @@ void add_training_serving_goodput(FieldTable& f) {
   f.input("goodput.checkpoint_interval_minutes");
   f.input("goodput.checkpoint_write_minutes");
   f.input("goodput.storage_bytes_per_s_per_chip");
-  f.add("goodput.checkpoint_mode", "Checkpoint mode", "", [](SV s) {
-    return str(s.goodput.mode == CheckpointMode::synchronous ? "synchronous" : "asynchronous");
-  });
+  f.toggle("goodput.checkpoint_mode");
 }
 
 void add_ranges_and_plan(FieldTable& f) {

@@ -28,6 +28,10 @@ struct ScenarioSwitch {
   std::string_view compare_name;  // what a comparison calls it: "MoE: renormalized gates"
   std::string_view tooltip;
   bool default_on = false;  // a new scenario's state
+  // A switch the file spells as a word, not true or false: the words for on
+  // and off ("asynchronous", "synchronous"); empty: a JSON boolean.
+  std::string_view json_on = {};
+  std::string_view json_off = {};
   bool (*get)(const Scenario&) = nullptr;
   void (*set)(Scenario&, bool) = nullptr;
 };
