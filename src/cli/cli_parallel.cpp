@@ -490,7 +490,9 @@ const char* parallel_usage() {
     return "parallel ((--preset NAME | --config FILE | --model-dir DIR | --layers L --d-model D "
            "--d-ff F --heads H --vocab V ... (the shape flags of params: see params --help)) "
            "[--chip H100] [--chips 1024] [--seq 8192] [--global-batch 512] "
-           "[--tokens 15e12] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,etp=1,zero=1,mb=1,sp=on,"
+           "[--tokens 15e12] [--optimizer " +
+           choice_usage("training.optimizer") +
+           "] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,etp=1,zero=1,mb=1,sp=on,"
            "recompute=selective (a partial layout searches the axes it leaves out; etp, the "
            "experts' TP, defaults to tp and 1 folds EP over TP)] [--top 10] "
            "[--software " +
@@ -507,9 +509,8 @@ const char* parallel_usage() {
            "[--emit megatron|torchtitan] | --scenario FILE [--top 10] [--emit megatron|torchtitan] "
            "[--chip C] [--chips N] [--seq S] [--gpus-per-node G] [--scale-up-gb-per-s X] "
            "[--scale-out-gb-per-s Y] [--non-tensor-gb G] [--layers L] [--d-model D] [--d-ff F] "
-           "[--heads H] [--kv-heads K] [--head-dim HD] [--vocab V] [--optimizer " +
-           choice_usage("training.optimizer") +
-           "] [--software S] [--pipeline-schedule S] "
+           "[--heads H] [--kv-heads K] [--head-dim HD] [--vocab V] [--optimizer O] "
+           "[--software S] [--pipeline-schedule S] "
            "[--ep-dispatch D] (each replacing the file's value) "
            "[--save FILE] (a saved scenario's Parallelism panel: its job, its locks' search, the "
            "layout it "

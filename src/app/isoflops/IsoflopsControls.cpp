@@ -88,10 +88,6 @@ class Declarer : ControlDeclarer<IsoflopsControls> {
     return declareInput(col, m, field, "isoflops.ladder.synthetic." + std::string(member),
                         control_key);
   }
-  auto bindCombo(int field, const QString& label, std::function<QVariant(const S&)> get,
-                 std::function<void(S&, QVariant)> set) const {
-    return scenarioBinding<QVariant>(m, field, label, std::move(get), std::move(set));
-  }
 };
 
 void Declarer::source() {
