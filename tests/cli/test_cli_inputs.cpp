@@ -170,6 +170,22 @@ TEST(CliInputs, TheServingTurnIsRefusedAlikeEverywhere) {
       << r.err.toStdString();
 }
 
+namespace {
+
+// A serving and a layout search that run in a moment, for the flags' tests.
+QStringList serve_command() {
+  return {QStringLiteral("serve"),  QStringLiteral("--params"), QStringLiteral("7e9"),
+          QStringLiteral("--chip"), QStringLiteral("H100"),     QStringLiteral("--chips"),
+          QStringLiteral("8")};
+}
+QStringList parallel_command() {
+  return {QStringLiteral("parallel"), QStringLiteral("--preset"), QStringLiteral("Llama-3-8B"),
+          QStringLiteral("--chips"),  QStringLiteral("8"),        QStringLiteral("--top"),
+          QStringLiteral("1")};
+}
+
+}  // namespace
+
 // Each registered choice (choices.h) is one set of names for every command:
 // every command whose usage names its flag accepts every option, refuses an
 // unknown name with the same list, and its usage lists the options the
@@ -177,12 +193,8 @@ TEST(CliInputs, TheServingTurnIsRefusedAlikeEverywhere) {
 TEST(CliInputs, EveryChoiceTakesTheRegistrysOptionsInEveryCommand) {
   const std::vector<QStringList> commands{
       {QStringLiteral("budget")},
-      {QStringLiteral("serve"), QStringLiteral("--params"), QStringLiteral("7e9"),
-       QStringLiteral("--chip"), QStringLiteral("H100"), QStringLiteral("--chips"),
-       QStringLiteral("8")},
-      {QStringLiteral("parallel"), QStringLiteral("--preset"), QStringLiteral("Llama-3-8B"),
-       QStringLiteral("--chips"), QStringLiteral("8"), QStringLiteral("--top"),
-       QStringLiteral("1")},
+      serve_command(),
+      parallel_command(),
       {QStringLiteral("memory"), QStringLiteral("--params"), QStringLiteral("7e9"),
        QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--seq"),
        QStringLiteral("2048"), QStringLiteral("--d-model"), QStringLiteral("4096"),
@@ -273,12 +285,8 @@ TEST(CliInputs, EverySwitchFlagIsTakenByACommandThatListsIt) {
       {QStringLiteral("moe"), QStringLiteral("collapse"), QStringLiteral("--steps"),
        QStringLiteral("20")},
       {QStringLiteral("budget")},
-      {QStringLiteral("serve"), QStringLiteral("--params"), QStringLiteral("7e9"),
-       QStringLiteral("--chip"), QStringLiteral("H100"), QStringLiteral("--chips"),
-       QStringLiteral("8")},
-      {QStringLiteral("parallel"), QStringLiteral("--preset"), QStringLiteral("Llama-3-8B"),
-       QStringLiteral("--chips"), QStringLiteral("8"), QStringLiteral("--top"),
-       QStringLiteral("1")}};
+      serve_command(),
+      parallel_command()};
   for (const ScenarioSwitch& w : scenario_switches()) {
     if (w.flag.empty()) continue;
     SCOPED_TRACE(std::string(w.key));

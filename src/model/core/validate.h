@@ -91,4 +91,13 @@ template <class Names, class NameOf>
   throw std::invalid_argument(unknown_name_text(what, got, names, name_of, after_list));
 }
 
+// The entry of a registry table whose `.key` is `key`; otherwise throws
+// naming the known keys ("<what> must be one of …").
+template <class Table>
+const auto& entry_with_key(const Table& table, std::string_view what, std::string_view key) {
+  for (const auto& e : table)
+    if (e.key == key) return e;
+  throw_unknown_name(what, key, table, [](const auto& e) { return std::string_view(e.key); });
+}
+
 }  // namespace napkin

@@ -512,9 +512,7 @@ const auto& choice_table() {
 std::span<const ScenarioChoice> scenario_choices() { return choice_table(); }
 
 const ScenarioChoice& scenario_choice(std::string_view key) {
-  for (const ScenarioChoice& c : choice_table())
-    if (c.key == key) return c;
-  throw_unknown_name("choice", key, choice_table(), [](const ScenarioChoice& c) { return c.key; });
+  return entry_with_key(choice_table(), "choice", key);
 }
 
 std::vector<std::string_view> scenario_command_choices(std::string_view command) {

@@ -388,9 +388,7 @@ std::span<const ScenarioInput> scenario_inputs() {
 }
 
 const ScenarioInput& scenario_input(std::string_view key) {
-  for (const ScenarioInput& in : scenario_inputs())
-    if (in.key == key) return in;
-  throw std::invalid_argument("unknown scenario input \"" + std::string(key) + "\"");
+  return entry_with_key(scenario_inputs(), "scenario input", key);
 }
 
 const ScenarioInput* scenario_input_by_flag(std::string_view flag) {

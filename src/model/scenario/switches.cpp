@@ -196,9 +196,7 @@ const auto& switch_table() {
 std::span<const ScenarioSwitch> scenario_switches() { return switch_table(); }
 
 const ScenarioSwitch& scenario_switch(std::string_view key) {
-  for (const ScenarioSwitch& w : switch_table())
-    if (w.key == key) return w;
-  throw_unknown_name("switch", key, switch_table(), [](const ScenarioSwitch& w) { return w.key; });
+  return entry_with_key(switch_table(), "switch", key);
 }
 
 }  // namespace napkin
