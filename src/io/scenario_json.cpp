@@ -179,15 +179,15 @@ std::string scenario_to_json(const Scenario& s) {
       {QStringLiteral("restart_minutes"), spread(rs.restart_minutes)},
       {QStringLiteral("price_per_chip_hour_dollars"), spread(rs.price_per_chip_hour_dollars)},
       {QStringLiteral("tokens_available"), spread(rs.tokens_available)}};
-  QJsonObject plan;
+  // The plan's and goodput's fields are all registered: inputs_to_json
+  // writes their objects.
   QJsonObject doc{{QStringLiteral("format"), QStringLiteral("napkin-scenario")},
                   {QStringLiteral("version"), kScenarioFormatVersion},
                   {QStringLiteral("hardware"), hardware},
                   {QStringLiteral("model"), model},
                   {QStringLiteral("training"), training},
                   {QStringLiteral("serving"), serving},
-                  {QStringLiteral("ranges"), ranges},
-                  {QStringLiteral("plan"), plan}};
+                  {QStringLiteral("ranges"), ranges}};
   settings_to_json(s, doc);
   inputs_to_json(s, doc);
   for (const ForeignField& f : s.foreign_fields) {
