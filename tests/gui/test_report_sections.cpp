@@ -168,3 +168,15 @@ TEST(ReportSections, TablesWithSentencesForNotesTakeThePagesWidth) {
   EXPECT_TRUE(blocks[2].contains(QStringLiteral("width='50%'")));  // alone, but half the page
   EXPECT_TRUE(blocks[0].contains(QStringLiteral("tokens/\u2060s")));
 }
+
+// The report's chip names both capacities: the datasheet's and the device
+// total the Parallelism panel fits layouts against, so neither reads as a typo
+// of the other.
+TEST(ReportSections, TheChipsMemoryNamesTheDatasheetAndTheDeviceTotal) {
+  Scenario s;
+  s.chip = "H100";
+  MfuChoice assumed;
+  assumed.mfu = s.mfu;
+  const QString html = inputsHtml(s, resolve_plan(s, assumed));
+  EXPECT_TRUE(html.contains(QStringLiteral("80 GB datasheet, 85.0 GB device"))) << html.toStdString();
+}
