@@ -64,6 +64,25 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
 //    already quoted at 1,830 MHz, below its 1,980 MHz boost: MAMF as measured.
 //    matmul_best is the MAMF fraction as measured (A100 0.859, H100 0.801,
 //    B200 0.776, MI300X 0.601): the most any GEMM reached, a fit's ceiling.
+//    Inside a training step Hopper's and Blackwell's GEMMs run well below
+//    their MAMF. The one published decomposition of a step by kernel
+//    (S. Bekman, ml-engineering, insights/when-to-upgrade-gpus, 2026:
+//    Llama-3.1-8B, 8 GPUs, DeepSpeed ZeRO-2, micro-batch 1 of 8K tokens,
+//    fused element-wise kernels, torch 2.13 / CUDA 13.0) ran everything but
+//    attention at 463 TFLOP/s on H200 and 771 on B200 (6·N per token, N =
+//    8.03B). Less the element-wise, optimizer and gradient-collective time
+//    Napkin prices for that step (ZeRO-2's reduce-scatter and all-gather
+//    of the bf16 gradients and weights unoverlapped: DeepSpeed's
+//    overlap_comm is off by default), its GEMMs ran at 0.53 of the H100's
+//    peak and 0.39 of the B200's ("young" sm_100 cuBLAS, the source says):
+//    the `matmul` fractions. The A100's sustained-clock fraction (0.80)
+//    predicts its published steps (Korthikanti, Narayanan, vTrain) without
+//    such a term.
+//  attention, in the same source, counts 6·s²·d per layer (forward and
+//    backward as 3 forwards); Napkin counts the backward as 2.5 forwards
+//    (FlashAttention's five matmuls to two), so a measured rate R is
+//    R·3.5/3 in Napkin's count: 447 TFLOP/s on H200 is 0.527 of 989, 834
+//    on B200 0.432 of 2,250.
 //  link: nccl-tests bus bandwidth of large collectives inside a node: ~230-235
 //    of 300 GB/s on DGX A100; on H100 "~20 % protocol overhead: ~370 of 450
 //    GB/s" (NCCL maintainers, nccl-tests issue 212).
@@ -75,10 +94,11 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
 //    FlashAttention-2 reaches 190-225 of 312 TFLOP/s on A100 (Dao 2023,
 //    fig. 5-6); on H100 FlashAttention-3 / cuDNN reach 600-740 TFLOP/s forward
 //    and about 1.6x FlashAttention-2's ~330 backward (Shah et al. 2024): ~560
-//    alone, but inside a training step less: FlashAttention-3 ran at 447 of
-//    989 TFLOP/s (45 %) in Llama-3.1-8B training steps at 8K tokens on H200
+//    alone, and inside a training step about that: FlashAttention-3 ran at
+//    447 of 989 TFLOP/s in Llama-3.1-8B training steps at 8K tokens on H200
 //    (H100's compute; the step's kernel time split by kernel, S. Bekman,
-//    ml-engineering, insights/when-to-upgrade-gpus, 2026): 0.45.
+//    ml-engineering, insights/when-to-upgrade-gpus, 2026), 0.527 in
+//    Napkin's count (see `matmul` above for both conversions).
 //    FlashAttention-2 itself on H100, which PyTorch's SDPA runs there unless
 //    told otherwise (its cuDNN backend has been opt-in since 2.5.1, pytorch
 //    #138522): "only 35% utilization" (Shah et al. 2024, abstract); 329
@@ -94,10 +114,11 @@ constexpr Efficiency kA100Eff{0.80, 0.78, 0.70, 0.65,
 // over a tuned CUTLASS 3.6 FP8 GEMM; the CUTLASS figures (1,132 at K = 16,384,
 // 1,185 at K = 7,168, 990 at K = 1,536, 932 at K = 2,048 TFLOP/s of 1,979) are
 // 0.57-0.65 of the FP8 peak after the wave and epilogue terms: 0.62.
-constexpr Efficiency kH100Eff{0.80, 0.80, 0.75, 0.45,
-    "H100: MAMF 792.1/989 TFLOP/s (ml-engineering); NCCL ~370 of 450 GB/s NVLink 4; fused "
-    "element-wise kernels ~75 % of HBM; FlashAttention-3 forward+backward 447 of 989 TFLOP/s "
-    "inside Llama-3.1-8B training steps on H200 (ml-engineering, when to upgrade GPUs); "
+constexpr Efficiency kH100Eff{0.53, 0.80, 0.75, 0.527,
+    "H100: GEMMs 0.53 of 989 TFLOP/s inside Llama-3.1-8B training steps on H200, below the "
+    "MAMF 792.1 (ml-engineering, when to upgrade GPUs: the step by kernel; MAMF tables); NCCL "
+    "~370 of 450 GB/s NVLink 4; fused element-wise kernels ~75 % of HBM; FlashAttention-3 "
+    "forward+backward 447 of 989 TFLOP/s in that step's count (521 in Napkin's); "
     "FP8 GEMMs ~0.62 of the FP8 peak (CUTLASS 3.6 at DeepSeek-V3's training shapes on H800, "
     "DeepGEMM README); FlashAttention-2 (PyTorch SDPA's default) ~330 of 989 TFLOP/s "
     "(FlashAttention-3 paper; pytorch issue 142132)",
@@ -108,20 +129,23 @@ constexpr Efficiency kH100Eff{0.80, 0.80, 0.75, 0.45,
 // 1,979 (70.9 %). FP8 at training shapes: Hopper's 0.62 (CUTLASS at
 // DeepSeek-V3's shapes) scaled by the two chips' FP8 MAMF, 0.62 × 76.3/70.9 =
 // 0.667. Attention inside a training step: FlashAttention-4 ran at 834 of
-// 2,250 TFLOP/s (37 %) in Llama-3.1-8B training steps at 8K tokens on B200,
-// where FlashAttention-3 ran at 447 of 989 (45 %) on H200 (ml-engineering,
+// 2,250 TFLOP/s in Llama-3.1-8B training steps at 8K tokens on B200, where
+// FlashAttention-3 ran at 447 of 989 on H200 (ml-engineering,
 // insights/when-to-upgrade-gpus, 2026; its isolated benchmark gives the same
 // 1.88x); cuDNN's kernel, which Transformer Engine runs, is at most FA4's
-// ("up to 1.3x" slower forward, FlashAttention-4 paper): 0.37. NVLink 5:
+// ("up to 1.3x" slower forward, FlashAttention-4 paper): 0.432 in Napkin's
+// count (834 x 3.5/3 of 2,250). Its bf16 GEMMs in that step: 0.39 (Hopper's
+// comment above). NVLink 5:
 // nccl-tests all_reduce of 8 GiB on 8 B200 (p6-b200, NCCL 2.27.7) 682.2 of
 // 900 GB/s bus bandwidth with NVLink SHARP off, the ring H100's 370 of 450
 // counts (ml-engineering, network/README): 0.76. HBM: no public B200 copy
 // measurement cited, Hopper's fraction.
-constexpr Efficiency kB200Eff{0.776, 0.76, 0.75, 0.37,
-    "B200: MAMF 1,745/2,250 TFLOP/s bf16 and 3,432.5/4,500 FP8 (ml-engineering); FP8 GEMMs of "
-    "training shapes at Hopper's 0.62 x the FP8 MAMF ratio 76.3/70.9 = 0.667; fused attention "
-    "834 of 2,250 TFLOP/s inside Llama-3.1-8B training steps (FlashAttention-4; ml-engineering, "
-    "when to upgrade GPUs); nccl-tests all_reduce 682.2 of 900 GB/s on 8 B200 (ring, "
+constexpr Efficiency kB200Eff{0.39, 0.76, 0.75, 0.432,
+    "B200: bf16 GEMMs 0.39 of 2,250 TFLOP/s inside Llama-3.1-8B training steps, below the MAMF "
+    "1,745 (ml-engineering, when to upgrade GPUs: the step by kernel; MAMF tables); FP8 MAMF "
+    "3,432.5 of 4,500; FP8 GEMMs of training shapes at Hopper's 0.62 x the FP8 MAMF ratio "
+    "76.3/70.9 = 0.667; fused attention 834 of 2,250 TFLOP/s in that step's count, 973 in "
+    "Napkin's (FlashAttention-4); nccl-tests all_reduce 682.2 of 900 GB/s on 8 B200 (ring, "
     "ml-engineering network tables); HBM fraction assumed as H100 (no public B200 copy "
     "benchmark cited)",
     0.667, 0.776};

@@ -11,6 +11,7 @@
 #include "hardware.h"
 #include "model_presets.h"
 #include "parallel.h"
+#include "validation_detail.h"
 
 namespace napkin {
 
@@ -26,6 +27,10 @@ double megatron_flops(const TrainingJob& j, bool with_recompute) {
   if (with_recompute) return 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
   return 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
 }
+
+}  // namespace
+
+namespace validation_detail {
 
 std::string layout_label(const std::string& model, const Layout& l, std::int64_t chips) {
   std::string recompute = " selective";
@@ -44,16 +49,9 @@ std::string layout_label(const std::string& model, const Layout& l, std::int64_t
          " mb=" + std::to_string(l.micro_batch) + recompute;
 }
 
-// A torchtitan table row's model: its layers, width, heads, KV heads, FFN
-// width and vocabulary columns (head size = width ÷ heads).
-ModelShape torchtitan_shape(const CsvText& csv, std::size_t r) {
-  const std::int64_t h = csv.count(r, csv.column("d_model")), a = csv.count(r, csv.column("heads"));
-  return ModelShape{
-      csv.count(r, csv.column("layers")),   h,     csv.count(r, csv.column("d_ff")), a,
-      csv.count(r, csv.column("kv_heads")), h / a, csv.count(r, csv.column("vocab"))};
-}
+}  // namespace validation_detail
 
-}  // namespace
+using validation_detail::layout_label;
 
 std::vector<ValidationSet> megatron_validation_sets(std::string_view text) {
   const CsvText csv(text, "parallelism/published_runs.csv");
@@ -452,141 +450,6 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
                             (bf16_states ? ", bf16 optimizer and gradients" : "") +
                             (fused_loss ? ", fused cross-entropy" : "") +
                             (with_dropout ? ", dropout" : "")});
-  }
-  return set;
-}
-
-ValidationSet torchtitan_validation_set(std::string_view text) {
-  ValidationSet set{"torchtitan-a100",
-                    "torchtitan FSDP2 on 64 A100",
-                    "tokens/s per GPU",
-                    "tokens/s",
-                    "torchtitan docs/performance.md (April 2024): Llama 3 8B/70B and Llama 2 "
-                    "13B/70B with FSDP2 alone on 64 A100 80GB, eager (compile = false)",
-                    "the network is not published (the A100's usual node is taken); "
-                    "torchtitan's \"selective layer\" checkpointing (every second block whole) "
-                    "is predicted as the full recomputation of half the layers, its \"selective "
-                    "op\" (every second matmul's output recomputed) as recompute=selective:op",
-                    {}};
-  const std::string file = "torchtitan/a100_fsdp2.csv";
-  const CsvText csv(text, file);
-  const std::size_t model = csv.column("model"), gpus = csv.column("gpus"),
-                    seq = csv.column("seq_len"), local = csv.column("local_batch"),
-                    ac = csv.column("activation_checkpointing"),
-                    tokens = csv.column("tokens_per_s_per_gpu");
-  for (std::size_t r = 0; r < csv.size(); ++r) {
-    const std::string& checkpointing = csv.at(r, ac);
-    if (checkpointing != "none" && checkpointing != "full" && checkpointing != "selective layer" &&
-        checkpointing != "selective op")
-      throw std::invalid_argument(file + " line " + std::to_string(r + 2) +
-                                  ": unknown activation_checkpointing '" + checkpointing + "'");
-    TrainingJob j;
-    j.shape = torchtitan_shape(csv, r);
-    j.chip = "A100-80";
-    j.n_chips = csv.count(r, gpus);
-    j.seq_len = csv.count(r, seq);
-    j.global_batch = csv.count(r, local) * j.n_chips;
-    j.software = software_by_name("fsdp");
-    Layout l;
-    l.dp = j.n_chips;
-    l.zero = 3;
-    l.micro_batch = csv.count(r, local);
-    l.sequence_parallel = false;
-    l.recompute = checkpointing == "none" ? Checkpointing::none : Checkpointing::full;
-    // "selective layer": every second block checkpointed whole
-    // (--activation_checkpoint.selective_ac_option, default "2", "checkpoint
-    // every other layer", config_manager.py at the tables' commit); without
-    // pipeline stages which half does not matter: half the layers recomputed.
-    if (checkpointing == "selective layer") l.recompute_layers = j.shape.n_layers / 2;
-    if (checkpointing == "selective op") {
-      l.recompute = Checkpointing::selective;
-      l.recompute_modules = kRecomputeOp;
-    }
-    const LayoutResult res = evaluate_layout(j, l);
-    const double predicted = res.tokens_per_second_per_chip;
-    set.rows.push_back(
-        {layout_label(csv.at(r, model), l, j.n_chips), predicted, csv.real(r, tokens), "fsdp"});
-  }
-  return set;
-}
-
-ValidationSet torchtitan_h100_memory_set(std::string_view text) {
-  ValidationSet set{"torchtitan-h100-memory",
-                    "torchtitan on H100, December 2024: peak reserved memory",
-                    "peak memory per GPU",
-                    "GiB",
-                    "torchtitan benchmarks/llama3_h100_202412_torchtitan.md (commit 9dec370): "
-                    "Llama 3.1 8B, 70B and 405B with FSDP2, TP, PP and CP, torch.compile and "
-                    "Float8, full or op-level selective activation checkpointing; the largest "
-                    "rank's peak reserved memory",
-                    "async TP (the 405B rows and the second 70B row): its symmetric-memory "
-                    "buffers are not modelled (the 70B run measured 4.3 GiB less with it than "
-                    "without); the rows with torchtitan's op-level selective checkpointing and "
-                    "Float8 (its policy keeps aten.mm outputs, Float8 runs _scaled_mm) and the "
-                    "interleaved row (its stages per rank are not stated) are not predicted",
-                    {},
-                    true};
-  const std::string file = "torchtitan/h100_202412.csv";
-  const CsvText csv(text, file);
-  const std::size_t model = csv.column("model"), gpus = csv.column("gpus"),
-                    seq = csv.column("seq_len"), local = csv.column("local_batch"),
-                    tp = csv.column("tp"), pp = csv.column("pp"), cp = csv.column("cp"),
-                    dp = csv.column("dp"), schedule = csv.column("schedule"),
-                    ac = csv.column("activation_checkpointing"), async_tp = csv.column("async_tp"),
-                    memory = csv.column("memory_gib");
-  // torchtitan at that commit: each block compiled, the loss eager (train.py:
-  // "compiling loss function causes CUDA errors, turning off for now"), Float8
-  // linears with torchao's dynamic (tensorwise) scaling.
-  auto software = [](bool compiled, bool fp8) {
-    TrainingSoftware sw = software_by_name(compiled ? "fsdp-compile" : "fsdp");
-    sw.eager_loss = true;
-    // torch of December 2024: FSDP2's root (the whole model, wrapped last by
-    // parallelize_llama.py's apply_fsdp) is never resharded after forward, so
-    // the embedding stays gathered with the output layer.
-    sw.zero3_root_gathered = true;
-    // torchtitan's train.py at that commit returns the pipeline's outputs
-    // (pp_schedule.step without return_outputs=False), so the last stage keeps
-    // every micro-batch's logits until the step ends.
-    sw.pipeline_keeps_outputs = true;
-    sw.fp8_matmuls = fp8;
-    if (fp8) sw.fp8_recipe = Fp8Recipe::tensorwise;
-    return sw;
-  };
-  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-  const std::size_t compile = csv.column("compile"), float8 = csv.column("float8");
-  for (std::size_t r = 0; r < csv.size(); ++r) {
-    const bool op = csv.at(r, ac) == "selective op", fp8 = csv.at(r, float8) == "yes";
-    if ((csv.at(r, ac) != "full" && !(op && !fp8)) || csv.at(r, schedule) == "Interleaved 1F1B")
-      continue;
-    TrainingJob j;
-    j.shape = torchtitan_shape(csv, r);
-    j.chip = "H100";
-    j.n_chips = csv.count(r, gpus);
-    j.seq_len = csv.count(r, seq);
-    const bool compiled = csv.at(r, compile) == "yes";
-    j.software = software(compiled, fp8);
-    Layout l;
-    l.tp = csv.count(r, tp);
-    l.pp = csv.count(r, pp);
-    l.cp = csv.count(r, cp);
-    l.dp = csv.count(r, dp);
-    l.zero = 3;
-    // torch.distributed.pipelining's default: as many micro-batches as stages.
-    l.micro_batch = csv.count(r, local) / l.pp;
-    j.global_batch = csv.count(r, local) * l.dp;
-    l.sequence_parallel = l.tp > 1;
-    l.recompute = op ? Checkpointing::selective : Checkpointing::full;
-    if (op) l.recompute_modules = kRecomputeOp;
-    // The caching allocator's reserved memory: the tensors and its unused
-    // blocks, not the CUDA context or NCCL's own buffers.
-    std::int64_t peak = 0;
-    for (const StageMemory& m : memory_by_stage(j, l))
-      peak = std::max(peak, m.total_bytes - m.runtime_bytes - m.comm_buffers_bytes);
-    set.rows.push_back(
-        {layout_label(csv.at(r, model), l, j.n_chips) +
-             (csv.at(r, async_tp) == "yes" ? " async TP" : "") + (compiled ? "" : " eager"),
-         static_cast<double>(peak) / kGiB, csv.real(r, memory),
-         std::string(compiled ? "fsdp-compile" : "fsdp") + (fp8 ? ", FP8" : "") + ", loss eager"});
   }
   return set;
 }

@@ -57,5 +57,7 @@ ValidationSet torchtitan_validation_set(std::string_view a100_fsdp2_csv);
 // loss, FP8); held out: no constant was set from them. A prediction below the
 // measurement is the optimistic one.
 ValidationSet torchtitan_h100_memory_set(std::string_view h100_202412_csv);
+// The same rows' throughput, "torchtitan-h100" (tokens/s per GPU); held out.
+ValidationSet torchtitan_h100_throughput_set(std::string_view h100_202412_csv);
 
 }  // namespace napkin

