@@ -178,5 +178,9 @@ TEST(ReportSections, TheChipsMemoryNamesTheDatasheetAndTheDeviceTotal) {
   MfuChoice assumed;
   assumed.mfu = s.mfu;
   const QString html = inputsHtml(s, resolve_plan(s, assumed));
-  EXPECT_TRUE(html.contains(QStringLiteral("80 GB datasheet, 85.0 GB device"))) << html.toStdString();
+  EXPECT_TRUE(html.contains(QStringLiteral("HBM / chip")) && html.contains(QStringLiteral("80 GB")))
+      << html.toStdString();
+  EXPECT_TRUE(html.contains(QStringLiteral("Device memory")) &&
+              html.contains(QStringLiteral("85.0 GB")))
+      << html.toStdString();
 }

@@ -45,12 +45,11 @@ QString inputsHtml(const Scenario& s, const ResolvedPlan& plan) {
       row(QObject::tr("Chips"), qs(format_grouped(static_cast<double>(s.n_chips)))) +
       row(QObject::tr("Peak bf16"),
           qs(format_grouped(chip.peak_flops_per_s / 1e12, 0)) + QStringLiteral(" TFLOP/s")) +
-      // The datasheet's capacity and the device total CUDA reports, which the
-      // Parallelism panel and the Budget planner fit layouts against.
-      row(QObject::tr("HBM / chip"),
-          QObject::tr("%1 datasheet, %2 device")
-              .arg(qs(format_bytes(static_cast<double>(chip.hbm_bytes), 0)),
-                   qs(format_bytes(static_cast<double>(device_memory(chip).bytes), 1)))) +
+      // The datasheet's capacity, then the device total CUDA reports, which
+      // the Parallelism panel and the Budget planner fit layouts against.
+      row(QObject::tr("HBM / chip"), qs(format_bytes(static_cast<double>(chip.hbm_bytes), 0))) +
+      row(QObject::tr("Device memory"),
+          qs(format_bytes(static_cast<double>(device_memory(chip).bytes), 1))) +
       row(QObject::tr("HBM bandwidth"),
           qs(format_grouped(chip.hbm_bytes_per_s / 1e12, 2)) + QStringLiteral(" TB/s")) +
       row(QObject::tr("Power / chip"), qs(format_grouped(chip.watts, 0)) + QStringLiteral(" W"));

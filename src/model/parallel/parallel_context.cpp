@@ -34,9 +34,12 @@ JobContext make_context(const TrainingJob& job) {
   c.chip = &chip_by_name(job.chip);
   c.rates = kernel_rates(*c.chip, job.software.fp8_matmuls);
   c.bf16_rates = kernel_rates(*c.chip, false);
-  if (job.software.attention_fa2 && c.chip->efficiency.attention_fa2 > 0)
+  const Efficiency& eff = c.chip->efficiency;
+  const double fa2 = eff.attention_fa2 > 0 ? eff.attention_fa2 : eff.attention;
+  if (job.software.attention_fa2 || job.software.attention_fa1)
     for (KernelRates* r : {&c.rates, &c.bf16_rates})
-      r->attention_flops_per_s = c.chip->peak_flops_per_s * c.chip->efficiency.attention_fa2;
+      r->attention_flops_per_s =
+          c.chip->peak_flops_per_s * fa2 * (job.software.attention_fa1 ? 0.5 : 1.0);
   if (job.software.fp8_matmuls) c.rates.matmul_flops_per_s *= job.software.fp8_gemm_speedup;
   c.device_bytes = device_memory(*c.chip).bytes;
   c.network = job.cluster();

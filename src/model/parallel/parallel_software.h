@@ -104,6 +104,13 @@ struct TrainingSoftware {
   // default on Hopper), at the chip's Efficiency::attention_fa2 where that is
   // set, rather than the chip's best kernel (cuDNN or FlashAttention-3).
   bool attention_fa2 = false;
+  // A FlashAttention-1-class kernel (FlashAttention 1.x, or the Triton
+  // FlashAttention that MosaicML's llm-foundry ran by default until 2024):
+  // half FlashAttention-2's rate (the chip's attention_fa2, else its
+  // attention), as FlashAttention-2 is "around 2x faster than FlashAttention"
+  // (Dao 2023, abstract; its figures put the Triton kernel at FlashAttention's
+  // speed).
+  bool attention_fa1 = false;
   bool dropout = false;  // dropout after attention and MLP (and on the scores without flash)
   TpOverlap tp_overlap = TpOverlap::backward;
   // Gradient reduce in buckets during the last micro-batch's backward and the

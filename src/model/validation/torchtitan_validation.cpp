@@ -201,9 +201,12 @@ ValidationSet torchtitan_h100_throughput_set(std::string_view text) {
                     "torchtitan benchmarks/llama3_h100_202412_torchtitan.md (commit 9dec370): "
                     "Llama 3.1 8B, 70B and 405B with FSDP2, TP, PP and CP, torch.compile and "
                     "Float8, full or op-level selective activation checkpointing",
-                    "held out (no constant set from these rows); the network is the DGX H100's "
-                    "(the tables do not state it); async TP is not modelled (its TP collectives "
-                    "priced as blocking); the rows of the memory set",
+                    "held out (no constant set from these rows); the runs' Grand Teton H100s "
+                    "(96 GB HBM2e at 2.4 TB/s, 500 W, a peak the page puts between the SXM's and "
+                    "the NVL's without a value) are priced as the 700 W SXM part, so every row "
+                    "leans optimistic by that much; the network is the DGX H100's; async TP is "
+                    "not modelled (its TP collectives priced as blocking); the rows of the "
+                    "memory set",
                     {}};
   const std::string file = "torchtitan/h100_202412.csv";
   const CsvText csv(text, file);

@@ -60,4 +60,10 @@ ValidationSet torchtitan_h100_memory_set(std::string_view h100_202412_csv);
 // The same rows' throughput, "torchtitan-h100" (tokens/s per GPU); held out.
 ValidationSet torchtitan_h100_throughput_set(std::string_view h100_202412_csv);
 
+// From tests/data/llm_foundry/mpt_throughput.csv: "llm-foundry-a100" and
+// "llm-foundry-h100" (tokens/s per GPU), MosaicML's MPT benchmarks with
+// PyTorch FSDP under Composer, each row with what llm-foundry ran (FSDP1,
+// Triton or FlashAttention-2 attention, its mixed precision); held out.
+std::vector<ValidationSet> llm_foundry_validation_sets(std::string_view mpt_throughput_csv);
+
 }  // namespace napkin

@@ -63,6 +63,10 @@ const std::vector<Source>& sources() {
        [] {
          return one(torchtitan_h100_memory_set(validation_data("torchtitan/h100_202412.csv")));
        }},
+      {{"llm-foundry-a100", "llm-foundry-h100"},
+       [] {
+         return llm_foundry_validation_sets(validation_data("llm_foundry/mpt_throughput.csv"));
+       }},
       {{"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5",
         "serving-trtllm-first-token"},
        [] { return serving_validation_sets(validation_data("serving/published_serving.csv")); }},

@@ -389,6 +389,25 @@ TEST(ParallelFrameworks, MtpModulesWeighOnTheLastStage) {
 namespace napkin {
 namespace {
 
+// A FlashAttention-1-class kernel (llm-foundry's Triton FlashAttention) runs
+// at half FlashAttention-2's rate on every chip: Hopper's FlashAttention-2
+// fraction where the chip has one, the chip's attention fraction otherwise.
+TEST(ParallelFrameworks, FlashAttention1RunsAtHalfFlashAttention2) {
+  for (const char* chip : {"H100", "A100-80"}) {
+    TrainingJob fa2 = gqa_job("fsdp");
+    fa2.chip = chip;
+    TrainingJob fa1 = fa2;
+    fa1.software.attention_fa2 = false;
+    fa1.software.attention_fa1 = true;
+    const LayoutResult two = evaluate_layout(fa2, single_chip());
+    const LayoutResult one = evaluate_layout(fa1, single_chip());
+    ASSERT_TRUE(one.valid && two.valid) << one.reason;
+    EXPECT_NEAR(one.time.kernels.attention_seconds / two.time.kernels.attention_seconds, 2.0, 1e-9)
+        << chip;
+    EXPECT_DOUBLE_EQ(one.time.kernels.gemm_seconds, two.time.kernels.gemm_seconds) << chip;
+  }
+}
+
 TEST(ParallelFrameworks, PytorchSdpaRunsFlashAttention2OnHopper) {
   // torchtitan calls F.scaled_dot_product_attention, whose default on H100
   // is FlashAttention-2 (cuDNN is opt-in): 0.33 of the bf16 peak where
