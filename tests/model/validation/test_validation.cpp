@@ -303,6 +303,30 @@ TEST(Validation, TimesCountFasterAsOptimistic) {
 TEST(Validation, AMalformedDataSetIsRefusedNamingIt) {
   EXPECT_THROW(megatron_validation_sets("run_id,model\nx,y\n"), std::invalid_argument);
   EXPECT_THROW(vtrain_validation_sets("a,b\n", "a,b\n"), std::invalid_argument);
+  // An llm-foundry row whose attention, sharding or GPU the set does not know
+  // is refused with its line and column.
+  const std::string header =
+      "table,model,layers,d_model,heads,seq_len,gpus,gpu,micro_batch,grad_accum,global_batch,"
+      "tokens_per_s_per_gpu,precision,mp_mode,sharding,activation_checkpointing,num_params,"
+      "attn_impl\n";
+  const std::string row = "h100_bf16,1b,24,2048,16,2048,8,GPU,14,1,112,45455,amp_bf16,DEFAULT,";
+  auto refusal = [&](const std::string& gpu, const std::string& sharding, const std::string& attn) {
+    std::string text = row;
+    text.replace(text.find("GPU"), 3, gpu);
+    try {
+      llm_foundry_validation_sets(header + text + sharding + ",False,1315950592," + attn + "\n");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal("h100_80gb", "FULL_SHARD", "flash"), "accepted");
+  EXPECT_NE(refusal("h100_80gb", "FULL_SHARD", "torch").find("line 2, column attn_impl: 'torch'"),
+            std::string::npos);
+  EXPECT_NE(refusal("h100_80gb", "HYBRID_SHARD", "flash").find("column sharding"),
+            std::string::npos);
+  EXPECT_NE(refusal("v100_32gb", "FULL_SHARD", "flash").find("column gpu: 'v100_32gb'"),
+            std::string::npos);
 }
 
 TEST(Validation, Korthikanti530BOn2240GpusMfu) {
