@@ -389,6 +389,11 @@ struct LayoutResult {
 // token (the whole s×s matrix, as Megatron and PaLM count MFU; half of it with
 // attention_flops = causal_half).
 double step_model_flops(const TrainingJob& job);
+// The FLOPs per step Megatron-LM reports its TFLOP/s and MFU against
+// (Narayanan et al. 2021, eq. 3; Korthikanti et al. 2022, §6): a GPT layer
+// with the whole attention matrix, 72·B·s·l·h²·(1 + s/6h + V/12lh); with full
+// recomputation 96·B·s·l·h²·(1 + s/6h + V/16lh).
+double megatron_step_flops(const TrainingJob& job, bool with_recompute = false);
 
 // Evaluates one layout. Never throws for a layout that cannot run (valid false
 // and the reason); throws std::invalid_argument for a bad job.

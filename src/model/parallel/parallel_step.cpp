@@ -472,4 +472,12 @@ LayoutResult evaluate_layout(const TrainingJob& job, const Layout& L) {
   return evaluate_prepared(c, L, dense, moe, embedding_cost(c, L), output_cost(c, L));
 }
 
+double megatron_step_flops(const TrainingJob& j, bool with_recompute) {
+  const double B = static_cast<double>(j.global_batch), s = static_cast<double>(j.seq_len);
+  const double l = static_cast<double>(j.shape.n_layers), h = static_cast<double>(j.shape.d_model);
+  const double V = static_cast<double>(j.shape.vocab);
+  if (with_recompute) return 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+  return 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
+}
+
 }  // namespace napkin

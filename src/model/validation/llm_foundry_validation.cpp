@@ -1,8 +1,10 @@
 // MosaicML's MPT throughput tables (llm-foundry's training benchmarks):
 // PyTorch FSDP under Composer on A100 and H100, 125M to 70B parameters,
 // 512 to 65,536 tokens per sequence.
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "csv.h"
@@ -39,12 +41,22 @@ TrainingSoftware llm_foundry_software(bool triton_attention, bool pure_bf16) {
   return sw;
 }
 
-const char* chip_of(const std::string& gpu, const std::string& where) {
-  if (gpu == "h100_80gb") return "H100";
-  if (gpu == "a100_80gb") return "A100-80";
-  if (gpu == "a100_40gb") return "A100-40";
-  throw std::invalid_argument(where + ", column gpu: '" + gpu +
-                              "' is not h100_80gb, a100_80gb or a100_40gb");
+// `value` of `column` when it is one of `accepted`; else throws naming the
+// line, the column and what it may be ("a, b or c").
+const std::string& one_of(const std::string& value, const std::string& where, const char* column,
+                          std::initializer_list<std::string_view> accepted) {
+  std::string listed;
+  std::size_t k = 0;
+  for (std::string_view a : accepted) {
+    if (value == a) return value;
+    listed += std::string(k == 0 ? "" : k + 1 == accepted.size() ? " or " : ", ") + std::string(a);
+    ++k;
+  }
+  throw std::invalid_argument(where + ", column " + column + ": '" + value + "' is not " + listed);
+}
+
+const char* chip_of(const std::string& gpu) {
+  return gpu == "h100_80gb" ? "H100" : gpu == "a100_80gb" ? "A100-80" : "A100-40";
 }
 
 }  // namespace
@@ -85,18 +97,15 @@ std::vector<ValidationSet> llm_foundry_validation_sets(std::string_view text) {
                     sharding = csv.column("sharding"), ac = csv.column("activation_checkpointing"),
                     attn = csv.column("attn_impl");
   for (std::size_t r = 0; r < csv.size(); ++r) {
-    const std::string where = file + " line " + std::to_string(r + 2);
-    const std::string& impl = csv.at(r, attn);
-    if (impl != "triton" && impl != "flash")
-      throw std::invalid_argument(where + ", column attn_impl: '" + impl +
-                                  "' is not triton or flash");
-    const std::string& shard = csv.at(r, sharding);
-    if (shard != "FULL_SHARD" && shard != "SHARD_GRAD_OP")
-      throw std::invalid_argument(where + ", column sharding: '" + shard +
-                                  "' is not FULL_SHARD or SHARD_GRAD_OP");
+    const std::string where = file + " line " + std::to_string(csv.line(r));
+    const std::string& impl = one_of(csv.at(r, attn), where, "attn_impl", {"triton", "flash"});
+    const std::string& shard =
+        one_of(csv.at(r, sharding), where, "sharding", {"FULL_SHARD", "SHARD_GRAD_OP"});
+    const std::string& gpu_name =
+        one_of(csv.at(r, gpu), where, "gpu", {"h100_80gb", "a100_80gb", "a100_40gb"});
     TrainingJob j;
     j.shape = gpt_shape(csv.count(r, layers), csv.count(r, hidden), csv.count(r, heads), 50368);
-    j.chip = chip_of(csv.at(r, gpu), where);
+    j.chip = chip_of(gpu_name);
     j.n_chips = csv.count(r, gpus);
     j.seq_len = csv.count(r, seq);
     j.global_batch = csv.count(r, batch);

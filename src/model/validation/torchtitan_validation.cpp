@@ -49,7 +49,7 @@ ValidationSet torchtitan_validation_set(std::string_view text) {
     const std::string& checkpointing = csv.at(r, ac);
     if (checkpointing != "none" && checkpointing != "full" && checkpointing != "selective layer" &&
         checkpointing != "selective op")
-      throw std::invalid_argument(file + " line " + std::to_string(r + 2) +
+      throw std::invalid_argument(file + " line " + std::to_string(csv.line(r)) +
                                   ": unknown activation_checkpointing '" + checkpointing + "'");
     TrainingJob j;
     j.shape = torchtitan_shape(csv, r);

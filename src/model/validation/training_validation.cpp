@@ -15,20 +15,7 @@
 
 namespace napkin {
 
-namespace {
-
-// Megatron's FLOPs per step (Narayanan et al. eq. 3; Korthikanti et al. §6):
-// 72·B·s·l·h²·(1 + s/6h + V/12lh); with full recomputation
-// 96·B·s·l·h²·(1 + s/6h + V/16lh), the count behind Narayanan's TFLOP/s.
-double megatron_flops(const TrainingJob& j, bool with_recompute) {
-  const double B = static_cast<double>(j.global_batch), s = static_cast<double>(j.seq_len);
-  const double l = static_cast<double>(j.shape.n_layers), h = static_cast<double>(j.shape.d_model);
-  const double V = static_cast<double>(j.shape.vocab);
-  if (with_recompute) return 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
-  return 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
-}
-
-}  // namespace
+namespace {}  // namespace
 
 namespace validation_detail {
 
@@ -118,7 +105,7 @@ std::vector<ValidationSet> megatron_validation_sets(std::string_view text) {
     }
     if (!best.fits) continue;
     const double predicted =
-        megatron_flops(j, true) / best.step_seconds / static_cast<double>(j.n_chips) / 1e12;
+        megatron_step_flops(j, true) / best.step_seconds / static_cast<double>(j.n_chips) / 1e12;
     n.rows.push_back({layout_label(csv.at(r, model), best.layout, j.n_chips), predicted,
                       csv.real(r, tflops), "megatron-2021"});
   }

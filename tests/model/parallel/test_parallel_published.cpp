@@ -164,9 +164,7 @@ TEST(ParallelPublished, Bloom176B) {
   l.recompute = Checkpointing::full;
   const LayoutResult r = evaluate_layout(j, l);
   ASSERT_TRUE(r.valid) << r.reason;
-  const double B = 2048, s = 2048, L = 70, h = 14336, V = 250880;
-  const double flops = 96 * B * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h));
-  const double tflops = flops / r.step_seconds / 384 / 1e12;
+  const double tflops = megatron_step_flops(j, true) / r.step_seconds / 384 / 1e12;
   report("BLOOM-176B, 384 A100", r, tflops, 156, "TFLOP/s");
   EXPECT_NEAR(tflops, 156, 0.08 * 156);
 }
@@ -299,10 +297,8 @@ TEST(ParallelPublished, MegatronLmH100WeakScaling) {
     const SearchResult found = search_layouts(j, o);
     ASSERT_GT(found.fitting, 0) << row.hidden << ": " << found.none_reason;
     const LayoutResult& r = found.layouts.front();
-    const double B = static_cast<double>(row.batch), s = 4096, l = static_cast<double>(row.layers),
-                 h = static_cast<double>(row.hidden), V = 131072;
-    const double flops = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
-    const double tflops = flops / r.step_seconds / static_cast<double>(j.n_chips) / 1e12;
+    const double tflops =
+        megatron_step_flops(j) / r.step_seconds / static_cast<double>(j.n_chips) / 1e12;
     report(("Megatron-LM GPT h=" + std::to_string(row.hidden) + ", " + std::to_string(j.n_chips) +
             " H100")
                .c_str(),

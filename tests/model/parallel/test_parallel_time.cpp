@@ -112,6 +112,7 @@ TEST(ParallelTime, StepModelFlopsMatchesMegatronsFormula) {
   const double B = 1536, s = 2048, l = 96, h = 12288, V = 51200;
   const double megatron = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
   EXPECT_NEAR(step_model_flops(j), megatron, 2e-4 * megatron);
+  EXPECT_DOUBLE_EQ(megatron_step_flops(j), megatron);
 }
 
 // Megatron-LM 2021 adds each micro-batch's fp16 weight gradient into .grad

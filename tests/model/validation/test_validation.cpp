@@ -356,9 +356,7 @@ TEST(Validation, Korthikanti530BOn2240GpusMfu) {
     const LayoutResult r = evaluate_layout(j, l);
     ASSERT_TRUE(r.valid) << r.reason;
     // Megatron's MFU counts 72·B·s·l·h²·(1 + s/6h + V/12lh).
-    const double B = 2240, s = 2048, L = 105, h = 20480, V = 51200;
-    const double flops = 72 * B * s * L * h * h * (1 + s / (6 * h) + V / (12 * L * h));
-    const double mfu = 100 * flops / (r.step_seconds * 312e12 * 2240);
+    const double mfu = 100 * megatron_step_flops(j) / (r.step_seconds * 312e12 * 2240);
     EXPECT_NEAR(mfu, reported, 0.10 * reported);
   }
 }
