@@ -29,6 +29,10 @@ constexpr Network kDgxA100Net{8, 300e9, 25e9, 3e-6, 6e-6,
 constexpr Network kHgxB200Net{8, 900e9, 50e9, 3e-6, 6e-6,
     "NVLink 5: 1.8 TB/s bidirectional per GPU; one 400 Gb/s ConnectX-7 NIC per GPU "
     "(NVIDIA DGX B200 datasheet)"};
+// GB200 NVL72: 72 Blackwell GPUs behind one NVLink switch fabric.
+constexpr Network kGb200Nvl72Net{72, 900e9, 50e9, 3e-6, 6e-6,
+    "NVLink 5: 1.8 TB/s bidirectional per GPU across a 72-GPU NVL72 rack; one 400 Gb/s "
+    "ConnectX-7 NIC per GPU between racks (NVIDIA GB200 NVL72 datasheet)"};
 // MI300X: a full mesh, no switch. all_reduce_bench of 4 GiB on an 8x MI300X
 // node: 312.9 GB/s bus bandwidth over 8 GPUs, 47.7 over 2, "6.5x slower"
 // (ml-engineering, network/README, "Peer-to-peer bandwidth").
@@ -246,6 +250,17 @@ constexpr std::array kChips{
     Chip{"H800", 989e12, 80'000'000'000, 3.35e12, 700,
          "NVIDIA H800 SXM5 (H100 silicon; NVLink 400 GB/s); DeepSeek-V3 technical report",
          1979e12, kH800Net, kH100Eff, 132, 256, 128, kH100Stream, kHopperStreamSource},
+    // NVIDIA GB200 NVL72 datasheet, per GPU (the rack's figures over 72, the
+    // datasheet's "with sparsity" halved): 360 PFLOP/s bf16 → 2.5 PFLOP/s
+    // dense, 720 FP8 → 5 PFLOP/s, up to 13.4 TB HBM3e → 186 GB, 576 TB/s →
+    // 8 TB/s; 1,200 W per GPU (NVIDIA Blackwell architecture technical brief:
+    // the GB200 configuration, where HGX B200 runs at 1,000 W and 2.25
+    // PFLOP/s). The same Blackwell die and kernels as B200: B200's achieved
+    // fractions (no GB200 microbenchmark cited) and SM count.
+    Chip{"GB200", 2500e12, 186'000'000'000, 8.0e12, 1200,
+         "NVIDIA GB200 NVL72 datasheet (per GPU, dense); 1,200 W per the Blackwell technical "
+         "brief; efficiencies as B200 (same die and kernels)",
+         5000e12, kGb200Nvl72Net, kB200Eff, 148, 256, 128, kH100Stream, kB200StreamSource},
     // NVIDIA A100 40GB SXM datasheet: 312 TFLOP/s bf16, 40 GB HBM2, 1,555 GB/s, 400 W.
     Chip{"A100-40", 312e12, 40'000'000'000, 1.555e12, 400,
          "NVIDIA A100 40GB SXM datasheet",
@@ -253,9 +268,6 @@ constexpr std::array kChips{
 };
 
 // Clusters: each chip's usual node, plus the rack-scale and TPU domains.
-constexpr Network kGb200Nvl72Net{72, 900e9, 50e9, 3e-6, 6e-6,
-    "NVLink 5: 1.8 TB/s bidirectional per GPU across a 72-GPU NVL72 rack; one 400 Gb/s "
-    "ConnectX-7 NIC per GPU between racks (NVIDIA GB200 NVL72 datasheet)"};
 constexpr std::array kClusters{
     ClusterPreset{"dgx-a100", kDgxA100Net, "DGX A100: 8 GPUs, NVLink 3, 8 x 200 Gb/s HDR"},
     ClusterPreset{"dgx-h100", kHgxH100Net, "DGX H100: 8 GPUs, NVLink 4, 8 x 400 Gb/s NDR"},

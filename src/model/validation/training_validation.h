@@ -32,6 +32,11 @@ ValidationSet megatron_bridge_validation_set(std::string_view h100_pretraining_c
 // the same recipe's Llama 3.1 405B rows on DGX-B200 (held out: no B200
 // constant was set from them).
 ValidationSet megatron_bridge_b200_validation_set(std::string_view b200_pretraining_csv);
+// From tests/data/megatron_bridge/gb200_pretraining.csv:
+// "megatron-bridge-gb200", the same recipe's Llama 3.1 405B rows on 256
+// GB200 in NVL72 racks (held out: GB200 is B200's die at its own datasheet
+// peaks, with B200's achieved fractions).
+ValidationSet megatron_bridge_gb200_validation_set(std::string_view gb200_pretraining_csv);
 
 // From tests/data/megatron_bridge/h100_moe_pretraining.csv:
 // "megatron-bridge-moe-h100" (tokens/s per GPU), the same summaries'

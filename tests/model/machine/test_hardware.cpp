@@ -32,6 +32,24 @@ TEST(Hardware, SeedRows) {
   EXPECT_DOUBLE_EQ(chip_by_name("TPU v5e").hbm_bytes_per_s, 0.819e12);
 }
 
+TEST(Hardware, Gb200IsB200sDieAtTheNvl72DatasheetsPeaks) {
+  // GB200 NVL72 datasheet over its 72 GPUs, dense: 360/2/72 PFLOP/s bf16,
+  // 720/2/72 FP8, 13.4 TB and 576 TB/s of HBM3e.
+  const Chip& g = chip_by_name("GB200");
+  const Chip& b = chip_by_name("B200");
+  EXPECT_DOUBLE_EQ(g.peak_flops_per_s, 2.5e15);
+  EXPECT_DOUBLE_EQ(g.fp8_peak_flops_per_s, 5e15);
+  EXPECT_EQ(g.hbm_bytes, 186'000'000'000);
+  EXPECT_DOUBLE_EQ(g.hbm_bytes_per_s, 8e12);
+  EXPECT_DOUBLE_EQ(g.watts, 1200);
+  EXPECT_EQ(g.compute_units, b.compute_units);
+  EXPECT_DOUBLE_EQ(g.efficiency.matmul, b.efficiency.matmul);
+  EXPECT_DOUBLE_EQ(g.efficiency.matmul_fp8, b.efficiency.matmul_fp8);
+  EXPECT_DOUBLE_EQ(g.efficiency.attention, b.efficiency.attention);
+  EXPECT_EQ(g.network.chips_per_node, 72);
+  EXPECT_EQ(g.network, cluster_by_name("gb200-nvl72").network);
+}
+
 TEST(Hardware, RidgePoints) {
   // Seed Phase 00 ch. 9 ("~295") and Phase 03 ch. 2 (296, 154, 241, 166).
   EXPECT_NEAR(ridge_point_flops_per_byte(chip_by_name("H100")), 296, 0.5);
