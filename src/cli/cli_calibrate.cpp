@@ -233,11 +233,11 @@ void print_calibration(const CalibrateRequest& r, const MeasuredRuns& runs, cons
               c.framework.empty() ? "not named" : c.framework.c_str(),
               c.software.empty() ? "unknown" : c.software.c_str());
   for (const std::string& n : runs.notes) std::printf("  note: %s\n", n.c_str());
-  std::printf("Constants (fitted, 90 %% bootstrap interval, datasheet prior)\n");
+  std::printf("Constants (fitted, 90 %% bootstrap interval, prior: the published value)\n");
   for (std::size_t k = 0; k < c.fit.constants.size(); ++k)
     std::printf("  %s\n", value_text(c.fit.constants[k], c.constants[k]).c_str());
   std::printf(
-      "Runs: measured step, datasheet model, calibrated, leave-one-out (error vs measured)\n");
+      "Runs: measured step, published constants, calibrated, leave-one-out (error vs measured)\n");
   for (std::size_t i = 0; i < c.runs.size(); ++i) {
     const RunFit& f = c.fit.runs[i];
     std::printf(
@@ -251,12 +251,12 @@ void print_calibration(const CalibrateRequest& r, const MeasuredRuns& runs, cons
   auto err = [](const char* what, const ErrorSummary& e) {
     std::printf("  %-28s %7.1f %%  %s\n", what, 100 * e.mean_abs, pct(e.mean_signed).c_str());
   };
-  err("datasheet model", c.fit.prior_error);
+  err("published constants", c.fit.prior_error);
   err("calibrated (in sample)", c.fit.fit_error);
   err("leave-one-out", c.fit.loo_error);
   if (p) {
     std::printf("Prediction of %s (%zu runs)\n", r.predict_file->c_str(), p->measured.size());
-    err("datasheet model", p->prior_error);
+    err("published constants", p->prior_error);
     err("calibrated", p->calibrated_error);
   }
   for (const SkippedRun& s : runs.skipped) std::printf("  skipped: %s\n", s.reason.c_str());

@@ -20,7 +20,7 @@ std::optional<Network> cluster_from_flags(Args& a, const std::string& chip);
 
 // The constants a job runs with and where they come from: JSON
 // {"calibrated", "runs", the five constants, "profile"} and a text line
-// ending "(calibrated on N runs: FILE)" or "(datasheet; no cluster profile)".
+// ending "(calibrated on N runs: FILE)" or "(published constants; no cluster profile)".
 // `software`: the preset the plan runs (a profile fitted under another is flagged).
 QJsonObject calibration_json(const TrainingJob& job, const std::optional<std::string>& path,
                              std::string_view software);

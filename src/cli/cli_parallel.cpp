@@ -449,7 +449,7 @@ std::string calibration_text(const TrainingJob& job, const std::optional<std::st
                 "%.1f %% of the links, %.1f µs of host time per kernel",
                 100 * k.matmul_efficiency, 100 * k.hbm_efficiency, 100 * k.scale_up_efficiency,
                 100 * k.scale_out_efficiency, 1e6 * k.host_dispatch_seconds);
-  if (!job.calibrated) return std::string(b) + " (datasheet; no cluster profile)";
+  if (!job.calibrated) return std::string(b) + " (published constants; no cluster profile)";
   std::string t = std::string(b) + " (calibrated on " + std::to_string(k.runs) + " runs";
   if (!job.calibrated->framework.empty()) t += " under " + job.calibrated->framework;
   t += ": " + path.value_or("profile") + ")";

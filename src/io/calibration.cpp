@@ -25,9 +25,9 @@ const std::vector<std::string> kNames = {"matmul_efficiency", "hbm_efficiency",
 std::vector<std::string> step_time_constant_names() { return kNames; }
 
 std::vector<FitConstant> step_time_constants(const TrainingJob& job) {
-  TrainingJob datasheet = job;
-  datasheet.calibrated.reset();
-  const CalibratedConstants d = datasheet.constants();
+  TrainingJob published = job;
+  published.calibrated.reset();
+  const CalibratedConstants d = published.constants();
   const std::string chip = job.chip;
   const Chip& row = chip_by_name(job.chip);
   // Ceilings from what the chip has been measured to do at best: no GEMM
@@ -39,13 +39,13 @@ std::vector<FitConstant> step_time_constants(const TrainingJob& job) {
                                     ? std::max(row.efficiency.matmul_best, d.matmul_efficiency)
                                     : 1.0;
   const double hbm_ceiling = std::max(row.hbm_stream_efficiency, d.hbm_efficiency);
-  // Log-normal priors (factors) at the datasheet values; the widths are the
+  // Log-normal priors (factors) at the published values; the widths are the
   // spread the sources show: GEMM efficiency across shapes and clocks ±20 %,
   // fused element-wise kernels and NCCL bus bandwidth ±30 %, the host time
   // per kernel (Python dispatch, CUDA launches) a factor of about 1.6.
   return {
       {kNames[0], "×", ConstantKind::factor, d.matmul_efficiency, 0.2, 0.05, matmul_ceiling,
-       chip + " efficiency.matmul (hardware.cpp: MAMF sweeps ÷ datasheet peak" +
+       chip + " efficiency.matmul (hardware.cpp: published GEMM rates ÷ datasheet peak" +
            (matmul_ceiling < 1
                 ? "; at most " + format_grouped(matmul_ceiling, 3) + ", the best published GEMM)"
                 : ")")},
@@ -141,7 +141,7 @@ Calibration calibrate_step_time(const std::vector<MeasuredRun>& runs,
       throw std::invalid_argument("constant \"" + name + "\" is not one of " + names);
     }
     it->lo = it->hi = it->prior;
-    it->source = "held at the datasheet value. " + it->source;
+    it->source = "held at its published value. " + it->source;
   }
   std::vector<double> measured;
   for (const CalibrationRun& r : c.runs) measured.push_back(r.measured_step_seconds);
@@ -156,7 +156,7 @@ Calibration calibrate_step_time(const std::vector<MeasuredRun>& runs,
   for (std::size_t k = 0; k < c.constants.size(); ++k)
     if (c.fit.constants[k].held)
       c.constants[k].source =
-          "held at the datasheet value: these runs do not identify it "
+          "held at its published value: these runs do not identify it "
           "(they leave " +
           format_percent(c.fit.constants[k].sd_ratio, 0) + " of its prior uncertainty). " +
           c.constants[k].source;
@@ -193,7 +193,7 @@ std::string profile_to_json(const Calibration& c) {
       {"source", QString::fromUtf8(net.source.data(), static_cast<qsizetype>(net.source.size()))}};
   o["model"] =
       "the step-time model of the parallelism planner with these constants in place of the "
-      "chip's datasheet efficiencies and the framework's host time per kernel";
+      "chip's published efficiencies and the framework's host time per kernel";
   QJsonArray constants;
   for (std::size_t k = 0; k < c.fit.constants.size(); ++k) {
     const FittedConstant& f = c.fit.constants[k];

@@ -1,5 +1,5 @@
 // Issue 25 in the Parallelism panel: a cluster profile loaded from its
-// "Cluster profile" button replaces the datasheet constants in one undo
+// "Cluster profile" button replaces the published constants in one undo
 // step, the read-outs say calibrated, the Budget MFU says on how many runs;
 // a profile of another chip or a malformed one is refused with the reason.
 #include <gtest/gtest.h>
@@ -199,7 +199,7 @@ TEST(ClusterProfile, TheCalibrateDialogPreviewsFitsOffTheUiThreadAndSaves) {
   EXPECT_TRUE(d->status()->text().contains(QStringLiteral(" % / +")))
       << d->status()->text().toStdString();
   EXPECT_FALSE(d->table()->item(0, 5)->text().isEmpty());  // the calibrated step
-  EXPECT_EQ(d->plot()->pointCount(), 20);                  // datasheet and calibrated
+  EXPECT_EQ(d->plot()->pointCount(), 20);                  // published and calibrated
 
   // The residuals are on screen once the dialog has laid itself out and
   // replotted: the status line (two lines at this width) whole, not cut.

@@ -99,7 +99,7 @@ TEST(Calibration, TenVtrainSingleNodeRows) {
     // Its interval is the prior's 90 % range, not a point.
     EXPECT_LT(c.fit.constants[k].p05, c.fit.constants[k].value);
     EXPECT_GT(c.fit.constants[k].p95, c.fit.constants[k].value);
-    EXPECT_EQ(c.constants[k].source.rfind("held at the datasheet value", 0), 0u);
+    EXPECT_EQ(c.constants[k].source.rfind("held at its published value", 0), 0u);
   }
   // Ceilings: the A100's best published GEMM (MAMF 267.9 of 312 TFLOP/s) and
   // a plain copy's share of HBM bandwidth.

@@ -27,7 +27,7 @@ namespace napkin {
 
 namespace {
 
-enum Column { kRun, kChips, kLayout, kMeasured, kDatasheet, kCalibrated, kLeaveOneOut, kColumns };
+enum Column { kRun, kChips, kLayout, kMeasured, kPublished, kCalibrated, kLeaveOneOut, kColumns };
 
 QTableWidgetItem* cell(const QString& text) {
   auto* item = new QTableWidgetItem(text);
@@ -76,7 +76,7 @@ CalibrateRunsDialog::CalibrateRunsDialog(std::optional<Network> network, QWidget
   table_ = new QTableWidget(0, kColumns, this);
   table_->setObjectName(QStringLiteral("calibrateRunsTable"));
   table_->setHorizontalHeaderLabels({tr("Run"), tr("Chips"), tr("Layout"), tr("Measured step"),
-                                     tr("Datasheet"), tr("Calibrated"), tr("Leave-one-out")});
+                                     tr("Published"), tr("Calibrated"), tr("Leave-one-out")});
   table_->verticalHeader()->setVisible(false);
   table_->horizontalHeader()->setStretchLastSection(true);
   // Every column as wide as its longest cell, on one line ("481 ms (+0.6 %)"
@@ -196,7 +196,7 @@ void CalibrateRunsDialog::showRuns() {
     table_->setItem(
         i, kMeasured,
         cell(r.measured.step_seconds ? qs(format_seconds(*r.measured.step_seconds)) : tr("—")));
-    for (int c = kDatasheet; c < kColumns; ++c) table_->setItem(i, c, cell(QString()));
+    for (int c = kPublished; c < kColumns; ++c) table_->setItem(i, c, cell(QString()));
   }
   QStringList skipped;
   for (const SkippedRun& s : runs_.skipped)
@@ -264,7 +264,7 @@ void CalibrateRunsDialog::finished() {
 void CalibrateRunsDialog::showFit() {
   const Calibration& c = *result_;
   table_->setRowCount(static_cast<int>(c.runs.size()));
-  std::vector<double> measured, datasheet, calibrated;
+  std::vector<double> measured, published, calibrated;
   for (int i = 0; i < table_->rowCount(); ++i) {
     const CalibrationRun& r = c.runs[static_cast<std::size_t>(i)];
     const RunFit& f = c.fit.runs[static_cast<std::size_t>(i)];
@@ -272,19 +272,19 @@ void CalibrateRunsDialog::showFit() {
     table_->setItem(i, kChips, cell(QString::number(r.job.n_chips)));
     table_->setItem(i, kLayout, layoutCell(r.layout));
     table_->setItem(i, kMeasured, cell(qs(format_seconds(f.measured))));
-    table_->setItem(i, kDatasheet, cell(predicted(f.prior_predicted, f.measured)));
+    table_->setItem(i, kPublished, cell(predicted(f.prior_predicted, f.measured)));
     table_->setItem(i, kCalibrated, cell(predicted(f.predicted, f.measured)));
     table_->setItem(i, kLeaveOneOut, cell(predicted(f.loo_predicted, f.measured)));
     measured.push_back(f.measured);
-    datasheet.push_back(f.prior_predicted);
+    published.push_back(f.prior_predicted);
     calibrated.push_back(f.predicted);
   }
   for (const std::string& why : c.skipped) skipped_->appendPlainText(qs(why));
-  plot_->drawRuns(measured, datasheet, calibrated);
+  plot_->drawRuns(measured, published, calibrated);
   auto pct = [](double x) { return QString::number(100.0 * x, 'f', 1) + QStringLiteral(" %"); };
   // A signed error carries its sign, as the table's do ("+1.5 %", not "1.5 %").
   auto signedPct = [&pct](double x) { return (x > 0 ? QStringLiteral("+") : QString()) + pct(x); };
-  status_->setText(tr("Calibrated on %1 runs. Mean absolute / signed error: datasheet %2 / %3, "
+  status_->setText(tr("Calibrated on %1 runs. Mean absolute / signed error: published constants %2 / %3, "
                       "calibrated %4 / %5, leave-one-out %6 / %7")
                        .arg(static_cast<qulonglong>(c.runs.size()))
                        .arg(pct(c.fit.prior_error.mean_abs),

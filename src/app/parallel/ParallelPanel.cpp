@@ -117,7 +117,7 @@ QHBoxLayout* ParallelPanel::buildTools(QWidget* layouts) {
   profile_ = menuButton(layouts, QStringLiteral("parallelClusterProfile"), tr("Cluster profile"),
                         tr("Time every layout with constants fitted to your cluster's measured "
                            "runs (napkin-cli calibrate -o PROFILE.json) instead of the "
-                           "datasheet's"));
+                           "hardware table's published ones"));
   QMenu* profile_menu = profile_->menu();
   profile_menu->addAction(tr("Load cluster profile…"), this, [this] {
     const QString path =
@@ -129,7 +129,7 @@ QHBoxLayout* ParallelPanel::buildTools(QWidget* layouts) {
   });
   profile_menu->addAction(tr("Calibrate on measured runs…"), this,
                           [this] { openCalibrateDialog(); });
-  profile_menu->addAction(tr("Clear (datasheet constants)"), this,
+  profile_menu->addAction(tr("Clear (published constants)"), this,
                           [this] { clearClusterProfile(); });
   tools->addWidget(fastest_);
   tools->addWidget(profile_);

@@ -1,6 +1,6 @@
 // The job's context for the planner (the chip's kernel rates, the links, the
 // parameter counts, a cluster profile's constants in place of the
-// datasheet's) and the helpers every cost reads: where a group's ranks sit,
+// published ones) and the helpers every cost reads: where a group's ranks sit,
 // a collective's time, how much of it hides behind compute, the bytes of an
 // unfused gradient accumulation.
 #include <algorithm>
@@ -73,7 +73,7 @@ JobContext make_context(const TrainingJob& job) {
                              : 0;
   c.model_flops = step_model_flops(job);
   c.dispatch_seconds = job.software.host_dispatch_seconds;
-  if (job.calibrated) {  // a cluster profile's fitted constants in place of the datasheet's
+  if (job.calibrated) {  // a cluster profile's fitted constants in place of the published ones
     const CalibratedConstants& k = *job.calibrated;
     const Efficiency& e = c.chip->efficiency;
     for (KernelRates* r : {&c.rates, &c.bf16_rates}) {

@@ -66,7 +66,7 @@ struct MfuChoice {
   // A predicted MFU with a cluster profile in use: the runs it was fitted on,
   // and the layout's MFU at the slow and fast corners of the fit's 90 %
   // intervals (equal to `mfu` when the profile has no intervals).
-  std::int64_t calibrated_runs = 0;  // 0: the datasheet constants
+  std::int64_t calibrated_runs = 0;  // 0: the published constants
   // The profile was fitted under other software than the plan's: the
   // sentence that says so (ParallelSettings::calibration_warning), else "".
   std::string calibration_warning;

@@ -322,7 +322,7 @@ void add_parallel(FieldTable& f) {
   f.choice("parallel.ep_dispatch");
   f.choice("parallel.cluster");
   f.add("parallel.cluster_profile", "Parallelism: cluster profile", "", [](SV s) {
-    if (!s.parallel.calibrated) return std::string("none (datasheet constants)");
+    if (!s.parallel.calibrated) return std::string("none (published constants)");
     const CalibratedConstants& k = *s.parallel.calibrated;
     std::string t = s.parallel.cluster_profile + " (calibrated on " + std::to_string(k.runs) +
                     " runs" + (k.framework.empty() ? "" : " under " + k.framework) + ")";

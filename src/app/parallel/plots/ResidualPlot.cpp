@@ -12,7 +12,7 @@ ResidualPlot::ResidualPlot(QWidget* parent)
   setXAxis(tr("measured step"), true, seconds);
   setYAxis(tr("predicted step"), true, seconds);
   diagonal_ = addCurve(this, tr("predicted = measured"), QPen(plot_color::gray, 1, Qt::DashLine));
-  datasheet_ = addCurve(this, tr("datasheet constants"), QPen(Qt::NoPen),
+  published_ = addCurve(this, tr("published constants"), QPen(Qt::NoPen),
                         QCPScatterStyle(QCPScatterStyle::ssCircle, plot_color::orange, 7), false);
   calibrated_ = addCurve(this, tr("calibrated"), QPen(Qt::NoPen),
                          QCPScatterStyle(QCPScatterStyle::ssDisc, plot_color::blue, 6), false);
@@ -20,14 +20,14 @@ ResidualPlot::ResidualPlot(QWidget* parent)
 }
 
 void ResidualPlot::drawRuns(const std::vector<double>& measured,
-                            const std::vector<double>& datasheet,
+                            const std::vector<double>& published,
                             const std::vector<double>& calibrated) {
-  if (!inputsChanged(measured, datasheet, calibrated)) return;
-  setCurve(datasheet_, measured, datasheet);
+  if (!inputsChanged(measured, published, calibrated)) return;
+  setCurve(published_, measured, published);
   setCurve(calibrated_, measured, calibrated);
   ValueRange r;
   r.add(measured, true);
-  r.add(datasheet, true);
+  r.add(published, true);
   r.add(calibrated, true);
   if (r.valid) {
     const double lo = r.lo / 1.25, hi = r.hi * 1.25;
@@ -41,7 +41,7 @@ void ResidualPlot::drawRuns(const std::vector<double>& measured,
 }
 
 int ResidualPlot::pointCount() const {
-  return datasheet_->data()->size() + calibrated_->data()->size();
+  return published_->data()->size() + calibrated_->data()->size();
 }
 
 }  // namespace napkin
