@@ -284,13 +284,13 @@ void CalibrateRunsDialog::showFit() {
   auto pct = [](double x) { return QString::number(100.0 * x, 'f', 1) + QStringLiteral(" %"); };
   // A signed error carries its sign, as the table's do ("+1.5 %", not "1.5 %").
   auto signedPct = [&pct](double x) { return (x > 0 ? QStringLiteral("+") : QString()) + pct(x); };
-  status_->setText(tr("Calibrated on %1 runs. Mean absolute / signed error: published constants %2 / %3, "
-                      "calibrated %4 / %5, leave-one-out %6 / %7")
-                       .arg(static_cast<qulonglong>(c.runs.size()))
-                       .arg(pct(c.fit.prior_error.mean_abs),
-                            signedPct(c.fit.prior_error.mean_signed), pct(c.fit.fit_error.mean_abs),
-                            signedPct(c.fit.fit_error.mean_signed), pct(c.fit.loo_error.mean_abs),
-                            signedPct(c.fit.loo_error.mean_signed)));
+  status_->setText(
+      tr("Calibrated on %1 runs. Mean absolute / signed error: published constants %2 / %3, "
+         "calibrated %4 / %5, leave-one-out %6 / %7")
+          .arg(static_cast<qulonglong>(c.runs.size()))
+          .arg(pct(c.fit.prior_error.mean_abs), signedPct(c.fit.prior_error.mean_signed),
+               pct(c.fit.fit_error.mean_abs), signedPct(c.fit.fit_error.mean_signed),
+               pct(c.fit.loo_error.mean_abs), signedPct(c.fit.loo_error.mean_signed)));
   save_->setEnabled(true);
 }
 
