@@ -58,8 +58,9 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
 //  matmul: "Maximum Achievable Matmul FLOPS" (MAMF) sweeps of bf16 torch.matmul
 //    (S. Bekman, ml-engineering, compute/accelerator, MAMF comparison table):
 //    A100 SXM 267.9 of 312 TFLOP/s (85.9 %, shape 6912x16384x2048, CUDA 12.1);
-//    H100 SXM 792.1 of 989 (80.1 %, 6144x17920x2816); MI300X 781.9 of 1,300
-//    (60.1 %, ROCm 6.2). The best shapes fill whole waves of 128x128 tiles, so
+//    H100 SXM 792.1 of 989 (80.1 %, 6144x17920x2816); MI300X 668.4 of 1,300
+//    (51.4 %, torch 2.5.1 + ROCm 6.3, TunableOp; the table's current row,
+//    which replaced a ROCm-6.2 figure of 781.9). The best shapes fill whole waves of 128x128 tiles, so
 //    the fraction is per-SM efficiency; smaller GEMMs lose more to padding and
 //    partial waves (kernel_time.h). The A100's short sweeps run at the 1,410
 //    MHz boost clock; under sustained load at its 400 W limit it holds about
@@ -67,7 +68,7 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
 //    "peak FLOPS" notes): 85.9 % × 1305/1410 = 0.80. The H100's 989 TFLOP/s is
 //    already quoted at 1,830 MHz, below its 1,980 MHz boost: MAMF as measured.
 //    matmul_best is the MAMF fraction as measured (A100 0.859, H100 0.801,
-//    B200 0.776, MI300X 0.601): the most any GEMM reached, a fit's ceiling.
+//    B200 0.776, MI300X 0.514): the most any GEMM reached, a fit's ceiling.
 //    Inside a training step Hopper's and Blackwell's GEMMs run well below
 //    their MAMF. The one published decomposition of a step by kernel
 //    (S. Bekman, ml-engineering, insights/when-to-upgrade-gpus, 2026:
@@ -162,14 +163,27 @@ constexpr Efficiency kB200Eff{0.39, 0.76, 0.75, 0.432,
 // the kernel's). Collectives: RCCL all_reduce_perf on 8 MI300X (RCCL 2.22.3,
 // ROCm 6.3) 310-319 GB/s bus bandwidth from 512 MB to 16 GB, "capped at
 // 310-330 GB/s" (ROCm blogs, mi300x-rccl-xgmi, March 2025): 0.70 of 448.
-constexpr Efficiency kMi300xEff{0.60, 0.70, 0.65, 0.38,
-    "MI300X: MAMF 781.9/1,300 TFLOP/s (ROCm 6.2, ml-engineering); HBM copy ~4.1 of 5.3 TB/s "
+// GEMMs: the MAMF table's current MI300X row, 668.4 of 1,300 TFLOP/s (51.4 %,
+// a mean of 100 iterations, torch 2.5.1 + ROCm 6.3 with TunableOp), is the
+// ceiling (matmul_best). No training step on MI300X has been published by
+// kernel, so the in-step fraction is an assumption, stated as one: the
+// H100's in-step-to-MAMF ratio, 0.53/0.801, × 0.514 = 0.34. Pricing the step
+// at the MAMF would assume what no chip measured inside a step does (H100
+// 0.66 of its MAMF, B200 0.50). A single-GPU bf16 Llama-8B training
+// comparison on one software stack measured H200 1.32-1.40x faster than
+// MI300X (alpharomercoma/MI300X-vs-H200, REPORT.md); at the MAMF Napkin's
+// GEMMs had MI300X 1.28x faster, at 0.34 H200 1.18x faster. FP8 at Hopper's
+// FP8-to-bf16 ratio (0.62/0.80) × 0.514 = 0.40.
+constexpr Efficiency kMi300xEff{0.34, 0.70, 0.65, 0.38,
+    "MI300X: GEMMs inside a training step assumed at the H100's in-step/MAMF ratio (0.53/0.801) "
+    "x the MAMF 668.4/1,300 TFLOP/s (torch 2.5.1 + ROCm 6.3, TunableOp; ml-engineering): "
+    "no MI300X step measured by kernel; HBM copy ~4.1 of 5.3 TB/s "
     "(Chips and Cheese); RCCL all_reduce bus bandwidth 310-319 of 448 GB/s on 8 GPUs (ROCm "
     "blogs, mi300x-rccl-xgmi) and 47.7 of 64 over 2 (ml-engineering network tables); fused "
     "attention forward + backward 494 of 1,307 TFLOP/s, causal 8K, aiter's asm kernels "
-    "standalone (ROCm/aiter mha README); FP8 GEMMs assumed at Hopper's FP8-to-bf16 ratio "
-    "(0.62/0.80)",
-    0.465, 0.601};
+    "standalone (ROCm/aiter mha README); FP8 GEMMs at Hopper's FP8-to-bf16 ratio (0.62/0.80) "
+    "x the MAMF",
+    0.40, 0.514};
 constexpr Efficiency kTpuEff{0.80, 0.80, 0.75, 0.50,
     "TPU: estimates (no public per-kernel sweep); XLA matmuls of transformer sizes ~80 % of peak"};
 
