@@ -36,10 +36,11 @@ JobContext make_context(const TrainingJob& job) {
   c.bf16_rates = kernel_rates(*c.chip, false);
   const Efficiency& eff = c.chip->efficiency;
   const double fa2 = eff.attention_fa2 > 0 ? eff.attention_fa2 : eff.attention;
-  if (job.software.attention_fa2 || job.software.attention_fa1)
+  const AttentionKernel kernel = job.software.attention_kernel;
+  if (kernel != AttentionKernel::best)
     for (KernelRates* r : {&c.rates, &c.bf16_rates})
-      r->attention_flops_per_s =
-          c.chip->peak_flops_per_s * fa2 * (job.software.attention_fa1 ? 0.5 : 1.0);
+      r->attention_flops_per_s = c.chip->peak_flops_per_s * fa2 *
+                                 (kernel == AttentionKernel::flash_attention_1 ? 0.5 : 1.0);
   if (job.software.fp8_matmuls) c.rates.matmul_flops_per_s *= job.software.fp8_gemm_speedup;
   c.device_bytes = device_memory(*c.chip).bytes;
   c.network = job.cluster();

@@ -207,7 +207,7 @@ TrainingSoftware fsdp(bool compiled) {
   // F.scaled_dot_product_attention: FlashAttention-2 on Hopper, cuDNN only
   // on Blackwell (torchtitan's models/attention.py picks CUDNN_ATTENTION
   // first only for compute capability 10.0; PyTorch keeps cuDNN opt-in).
-  s.attention_fa2 = true;
+  s.attention_kernel = AttentionKernel::flash_attention_2;
   // torch.compile fuses the casts, the rotary product, silu · w3 x and the
   // copies into the kernels around them, as Megatron's fused kernels do.
   s.eager_elementwise = !compiled;
@@ -435,6 +435,12 @@ std::vector<std::string> software_changes(const TrainingSoftware& base,
   if (run.flash_attention != base.flash_attention)
     out.emplace_back(run.flash_attention ? "fused attention" : "unfused attention");
   if (run.dropout != base.dropout) out.emplace_back(run.dropout ? "dropout" : "no dropout");
+  if (run.attention_kernel != base.attention_kernel)
+    out.emplace_back(run.attention_kernel == AttentionKernel::best
+                         ? "the chip's best attention kernel"
+                     : run.attention_kernel == AttentionKernel::flash_attention_2
+                         ? "FlashAttention-2"
+                         : "FlashAttention-1-class attention");
   if (run.fp8_matmuls != base.fp8_matmuls)
     out.emplace_back(run.fp8_matmuls ? "FP8 GEMMs" : "bf16 GEMMs");
   if (run.fp8_matmuls && run.fp8_recipe != base.fp8_recipe)

@@ -97,20 +97,27 @@ PipeSchedule pipe_schedule_by_name(std::string_view name);
 // Throws std::invalid_argument naming the accepted names.
 Fp8Recipe fp8_recipe_by_name(std::string_view name);
 
+// The fused attention kernel the software runs.
+enum class AttentionKernel {
+  // The chip's best (cuDNN or FlashAttention-3 on Hopper, FlashAttention-4
+  // class on Blackwell): Efficiency::attention.
+  best,
+  // FlashAttention-2 (PyTorch SDPA's flash backend, its default on Hopper):
+  // the chip's Efficiency::attention_fa2 where that is set, else its best.
+  flash_attention_2,
+  // A FlashAttention-1-class kernel (FlashAttention 1.x, or the Triton
+  // FlashAttention that MosaicML's llm-foundry ran by default until 2024):
+  // half FlashAttention-2's rate, as FlashAttention-2 is "around 2x faster
+  // than FlashAttention" (Dao 2023, abstract; its figures put the Triton
+  // kernel at FlashAttention's speed).
+  flash_attention_1,
+};
+
 // What the training software does: it changes time and memory, not the math.
 struct TrainingSoftware {
   bool flash_attention = true;  // fused attention: the s×s scores are never stored
-  // The fused attention is FlashAttention-2 (PyTorch SDPA's flash backend, its
-  // default on Hopper), at the chip's Efficiency::attention_fa2 where that is
-  // set, rather than the chip's best kernel (cuDNN or FlashAttention-3).
-  bool attention_fa2 = false;
-  // A FlashAttention-1-class kernel (FlashAttention 1.x, or the Triton
-  // FlashAttention that MosaicML's llm-foundry ran by default until 2024):
-  // half FlashAttention-2's rate (the chip's attention_fa2, else its
-  // attention), as FlashAttention-2 is "around 2x faster than FlashAttention"
-  // (Dao 2023, abstract; its figures put the Triton kernel at FlashAttention's
-  // speed).
-  bool attention_fa1 = false;
+  // Which fused attention kernel runs (AttentionKernel above).
+  AttentionKernel attention_kernel = AttentionKernel::best;
   bool dropout = false;  // dropout after attention and MLP (and on the scores without flash)
   TpOverlap tp_overlap = TpOverlap::backward;
   // Gradient reduce in buckets during the last micro-batch's backward and the

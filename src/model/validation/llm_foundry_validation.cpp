@@ -34,8 +34,8 @@ TrainingSoftware llm_foundry_software(bool triton_attention, bool pure_bf16) {
   sw.eager_elementwise = false;
   sw.eager_loss = false;
   sw.loss_kernel = LossKernel::compiled;
-  sw.attention_fa1 = triton_attention;
-  sw.attention_fa2 = !triton_attention;
+  sw.attention_kernel =
+      triton_attention ? AttentionKernel::flash_attention_1 : AttentionKernel::flash_attention_2;
   sw.fp32_grads = !pure_bf16;
   sw.framework = "PyTorch FSDP1 (MosaicML Composer, llm-foundry)";
   return sw;

@@ -397,14 +397,16 @@ TEST(ParallelFrameworks, FlashAttention1RunsAtHalfFlashAttention2) {
     TrainingJob fa2 = gqa_job("fsdp");
     fa2.chip = chip;
     TrainingJob fa1 = fa2;
-    fa1.software.attention_fa2 = false;
-    fa1.software.attention_fa1 = true;
+    fa1.software.attention_kernel = AttentionKernel::flash_attention_1;
     const LayoutResult two = evaluate_layout(fa2, single_chip());
     const LayoutResult one = evaluate_layout(fa1, single_chip());
     ASSERT_TRUE(one.valid && two.valid) << one.reason;
     EXPECT_NEAR(one.time.kernels.attention_seconds / two.time.kernels.attention_seconds, 2.0, 1e-9)
         << chip;
     EXPECT_DOUBLE_EQ(one.time.kernels.gemm_seconds, two.time.kernels.gemm_seconds) << chip;
+    // A run whose kernel is not its preset's says so where the changes are listed.
+    EXPECT_EQ(software_changes(fa2.software, fa1.software),
+              std::vector<std::string>{"FlashAttention-1-class attention"});
   }
 }
 
@@ -416,7 +418,7 @@ TEST(ParallelFrameworks, PytorchSdpaRunsFlashAttention2OnHopper) {
   TrainingJob j = gqa_job("fsdp-compile");
   j.chip = "H100";
   TrainingJob te = j;
-  te.software.attention_fa2 = false;
+  te.software.attention_kernel = AttentionKernel::best;
   const LayoutResult sdpa = evaluate_layout(j, single_chip());
   const LayoutResult cudnn = evaluate_layout(te, single_chip());
   ASSERT_TRUE(sdpa.valid && cudnn.valid) << sdpa.reason;
@@ -426,8 +428,8 @@ TEST(ParallelFrameworks, PytorchSdpaRunsFlashAttention2OnHopper) {
   j.chip = te.chip = "A100-80";
   EXPECT_DOUBLE_EQ(evaluate_layout(j, single_chip()).time.kernels.attention_seconds,
                    evaluate_layout(te, single_chip()).time.kernels.attention_seconds);
-  EXPECT_TRUE(software_by_name("fsdp").attention_fa2);
-  EXPECT_FALSE(software_by_name("modern").attention_fa2);
+  EXPECT_EQ(software_by_name("fsdp").attention_kernel, AttentionKernel::flash_attention_2);
+  EXPECT_EQ(software_by_name("modern").attention_kernel, AttentionKernel::best);
 }
 
 TEST(ParallelFrameworks, FsdpWithPipelineGathersOncePerStep) {
