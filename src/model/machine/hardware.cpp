@@ -154,6 +154,17 @@ constexpr Efficiency kB200Eff{0.39, 0.76, 0.75, 0.432,
     "ml-engineering network tables); HBM fraction assumed as H100 (no public B200 copy "
     "benchmark cited)",
     0.667, 0.776};
+// GB200: B200's die at 1,200 W. Its achieved fractions are B200's (the same
+// kernels; no GB200 step has been published by kernel), except the ceiling:
+// the MAMF table's GB200 row, 1,822 of 2,500 TFLOP/s (72.9 %, a development
+// torch 2.10 with CUDA 13.0), is below B200's 77.6 %. If that row holds,
+// GB200's GEMMs run about 6 % slower than B200's fractions price them.
+constexpr Efficiency kGb200Eff{0.39, 0.76, 0.75, 0.432,
+    "GB200: B200's fractions (same die and kernels; no GB200 step measured by kernel): bf16 "
+    "GEMMs 0.39 of the peak inside training steps, FP8 GEMMs 0.667, fused attention 0.432 "
+    "(FlashAttention-4), NVLink 5 at 0.76; the ceiling is GB200's own MAMF, 1,822 of 2,500 "
+    "TFLOP/s (72.9 %, ml-engineering MAMF table), below B200's 77.6 %",
+    0.667, 0.729};
 // MI300X attention: AMD's asm FlashAttention kernels (ROCm/aiter,
 // op_tests/cpp/mha/README.md, bf16, batch 8, 64 query and 8 KV heads of 128,
 // causal, 8K): forward 550.7 and backward 474.0 TFLOP/s (bf16 atomics), so
@@ -270,11 +281,11 @@ constexpr std::array kChips{
     // 8 TB/s; 1,200 W per GPU (NVIDIA Blackwell architecture technical brief:
     // the GB200 configuration, where HGX B200 runs at 1,000 W and 2.25
     // PFLOP/s). The same Blackwell die and kernels as B200: B200's achieved
-    // fractions (no GB200 microbenchmark cited) and SM count.
+    // fractions and SM count, GB200's own MAMF as the ceiling (kGb200Eff).
     Chip{"GB200", 2500e12, 186'000'000'000, 8.0e12, 1200,
          "NVIDIA GB200 NVL72 datasheet (per GPU, dense); 1,200 W per the Blackwell technical "
-         "brief; efficiencies as B200 (same die and kernels)",
-         5000e12, kGb200Nvl72Net, kB200Eff, 148, 256, 128, kH100Stream, kB200StreamSource},
+         "brief; efficiencies as B200's (same die and kernels), its own MAMF the ceiling",
+         5000e12, kGb200Nvl72Net, kGb200Eff, 148, 256, 128, kH100Stream, kB200StreamSource},
     // NVIDIA A100 40GB SXM datasheet: 312 TFLOP/s bf16, 40 GB HBM2, 1,555 GB/s, 400 W.
     Chip{"A100-40", 312e12, 40'000'000'000, 1.555e12, 400,
          "NVIDIA A100 40GB SXM datasheet",

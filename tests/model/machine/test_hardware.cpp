@@ -46,6 +46,8 @@ TEST(Hardware, Gb200IsB200sDieAtTheNvl72DatasheetsPeaks) {
   EXPECT_DOUBLE_EQ(g.efficiency.matmul, b.efficiency.matmul);
   EXPECT_DOUBLE_EQ(g.efficiency.matmul_fp8, b.efficiency.matmul_fp8);
   EXPECT_DOUBLE_EQ(g.efficiency.attention, b.efficiency.attention);
+  // The ceiling is GB200's own MAMF row: 1,822 of 2,500 TFLOP/s.
+  EXPECT_NEAR(g.efficiency.matmul_best, 1822.0 / 2500, 0.001);
   EXPECT_EQ(g.network.chips_per_node, 72);
   EXPECT_EQ(g.network, cluster_by_name("gb200-nvl72").network);
 }
