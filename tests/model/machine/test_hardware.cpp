@@ -137,8 +137,8 @@ TEST(Hardware, MeasuredFractionsFollowTheirSources) {
   // training step's GEMMs take the H100's in-step share of its MAMF.
   EXPECT_NEAR(mi300x.efficiency.matmul_best, 668.4 / 1300, 0.001);
   const Efficiency& h100 = chip_by_name("H100").efficiency;
-  EXPECT_NEAR(mi300x.efficiency.matmul, mi300x.efficiency.matmul_best * h100.matmul /
-                                            h100.matmul_best, 0.005);
+  EXPECT_NEAR(mi300x.efficiency.matmul,
+              mi300x.efficiency.matmul_best * h100.matmul / h100.matmul_best, 0.005);
   EXPECT_NEAR(mi300x.efficiency.matmul_fp8, mi300x.efficiency.matmul_best * 0.62 / 0.80, 0.005);
   // RCCL all_reduce_perf on 8 MI300X: 310-319 GB/s of the 448 the links give.
   EXPECT_NEAR(mi300x.efficiency.link * 448, 314.5, 5);
