@@ -180,11 +180,11 @@ constexpr Efficiency kGb200Eff{0.39, 0.76, 0.75, 0.432,
 // kernel, so the in-step fraction is an assumption, stated as one: the
 // H100's in-step-to-MAMF ratio, 0.53/0.801, × 0.514 = 0.34. Pricing the step
 // at the MAMF would assume what no chip measured inside a step does (H100
-// 0.66 of its MAMF, B200 0.50). A single-GPU bf16 Llama-8B training
-// comparison on one software stack measured H200 1.32-1.40x faster than
-// MI300X (alpharomercoma/MI300X-vs-H200, REPORT.md); at the MAMF Napkin's
-// GEMMs had MI300X 1.28x faster, at 0.34 H200 1.18x faster. FP8 at Hopper's
-// FP8-to-bf16 ratio (0.62/0.80) × 0.514 = 0.40.
+// 0.66 of its MAMF, B200 0.50). A published single-GPU comparison has H200
+// ahead ("Training, 8B, BF16: H200 1.32x to 1.40x"; alpharomercoma/
+// MI300X-vs-H200, REPORT.md), where at the MAMF Napkin's GEMMs had MI300X
+// 1.28x faster; at 0.34 H200 is 1.18x faster. FP8 at Hopper's FP8-to-bf16
+// ratio (0.62/0.80) × 0.514 = 0.40.
 constexpr Efficiency kMi300xEff{0.34, 0.70, 0.65, 0.38,
     "MI300X: GEMMs inside a training step assumed at the H100's in-step/MAMF ratio (0.53/0.801) "
     "x the MAMF 668.4/1,300 TFLOP/s (torch 2.5.1 + ROCm 6.3, TunableOp; ml-engineering): "
