@@ -260,6 +260,17 @@ constexpr std::array kChips{
     Chip{"B200", 2250e12, 192'000'000'000, 8.0e12, 1000,
          "NVIDIA HGX B200 datasheet (per GPU, dense)",
          4500e12, kHgxB200Net, kB200Eff, 148, 256, 128, kH100Stream, kB200StreamSource},
+    // NVIDIA GB200 NVL72 datasheet, per GPU (the rack's figures over 72, the
+    // datasheet's "with sparsity" halved): 360 PFLOP/s bf16 → 2.5 PFLOP/s
+    // dense, 720 FP8 → 5 PFLOP/s, up to 13.4 TB HBM3e → 186 GB, 576 TB/s →
+    // 8 TB/s; 1,200 W per GPU (NVIDIA Blackwell architecture technical brief:
+    // the GB200 configuration, where HGX B200 runs at 1,000 W and 2.25
+    // PFLOP/s). The same Blackwell die and kernels as B200: B200's achieved
+    // fractions and SM count, GB200's own MAMF as the ceiling (kGb200Eff).
+    Chip{"GB200", 2500e12, 186'000'000'000, 8.0e12, 1200,
+         "NVIDIA GB200 NVL72 datasheet (per GPU, dense); 1,200 W per the Blackwell technical "
+         "brief; efficiencies as B200's (same die and kernels), its own MAMF the ceiling",
+         5000e12, kGb200Nvl72Net, kGb200Eff, 148, 256, 128, kH100Stream, kB200StreamSource},
     // AMD Instinct MI300X datasheet: 1,307.4 TFLOP/s dense bf16, 192 GB HBM3,
     // 5.3 TB/s, 750 W.
     Chip{"MI300X", 1307.4e12, 192'000'000'000, 5.3e12, 750,
@@ -275,17 +286,6 @@ constexpr std::array kChips{
     Chip{"H800", 989e12, 80'000'000'000, 3.35e12, 700,
          "NVIDIA H800 SXM5 (H100 silicon; NVLink 400 GB/s); DeepSeek-V3 technical report",
          1979e12, kH800Net, kH100Eff, 132, 256, 128, kH100Stream, kHopperStreamSource},
-    // NVIDIA GB200 NVL72 datasheet, per GPU (the rack's figures over 72, the
-    // datasheet's "with sparsity" halved): 360 PFLOP/s bf16 → 2.5 PFLOP/s
-    // dense, 720 FP8 → 5 PFLOP/s, up to 13.4 TB HBM3e → 186 GB, 576 TB/s →
-    // 8 TB/s; 1,200 W per GPU (NVIDIA Blackwell architecture technical brief:
-    // the GB200 configuration, where HGX B200 runs at 1,000 W and 2.25
-    // PFLOP/s). The same Blackwell die and kernels as B200: B200's achieved
-    // fractions and SM count, GB200's own MAMF as the ceiling (kGb200Eff).
-    Chip{"GB200", 2500e12, 186'000'000'000, 8.0e12, 1200,
-         "NVIDIA GB200 NVL72 datasheet (per GPU, dense); 1,200 W per the Blackwell technical "
-         "brief; efficiencies as B200's (same die and kernels), its own MAMF the ceiling",
-         5000e12, kGb200Nvl72Net, kGb200Eff, 148, 256, 128, kH100Stream, kB200StreamSource},
     // NVIDIA A100 40GB SXM datasheet: 312 TFLOP/s bf16, 40 GB HBM2, 1,555 GB/s, 400 W.
     Chip{"A100-40", 312e12, 40'000'000'000, 1.555e12, 400,
          "NVIDIA A100 40GB SXM datasheet",
