@@ -60,9 +60,10 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
 //    A100 SXM 267.9 of 312 TFLOP/s (85.9 %, shape 6912x16384x2048, CUDA 12.1);
 //    H100 SXM 792.1 of 989 (80.1 %, 6144x17920x2816); MI300X 668.4 of 1,300
 //    (51.4 %, torch 2.5.1 + ROCm 6.3, TunableOp; the table's current row,
-//    which replaced a ROCm-6.2 figure of 781.9). The best shapes fill whole waves of 128x128 tiles, so
-//    the fraction is per-SM efficiency; smaller GEMMs lose more to padding and
-//    partial waves (kernel_time.h). The A100's short sweeps run at the 1,410
+//    which replaced a ROCm-6.2 figure of 781.9). The best shapes fill whole
+//    waves of 128x128 tiles, so the fraction is per-SM efficiency; smaller
+//    GEMMs lose more to padding and partial waves (kernel_time.h). The
+//    A100's short sweeps run at the 1,410
 //    MHz boost clock; under sustained load at its 400 W limit it holds about
 //    1,305 MHz, the clock NVIDIA uses for the A100's HPL Rpeak (G. Lockwood,
 //    "peak FLOPS" notes): 85.9 % × 1305/1410 = 0.80. The H100's 989 TFLOP/s is
