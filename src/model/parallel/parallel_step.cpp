@@ -165,6 +165,24 @@ std::string over_hbm_reason(const StageMemory& m, std::int64_t hbm) {
          gigabytes(m.total_bytes - hbm);
 }
 
+// Two stages' times averaged, part by part.
+StageTime mean_of(const StageTime& a, const StageTime& b) {
+  StageTime m;
+  m.fwd = (a.fwd + b.fwd) / 2;
+  m.bwd = (a.bwd + b.bwd) / 2;
+  m.compute = (a.compute + b.compute) / 2;
+  m.recompute = (a.recompute + b.recompute) / 2;
+  m.tp = (a.tp + b.tp) / 2;
+  m.ep = (a.ep + b.ep) / 2;
+  m.cp = (a.cp + b.cp) / 2;
+  m.dp = (a.dp + b.dp) / 2;
+  m.pp = (a.pp + b.pp) / 2;
+  m.wgrad = (a.wgrad + b.wgrad) / 2;
+  m.mix.add(a.mix, 0.5);
+  m.mix.add(b.mix, 0.5);
+  return m;
+}
+
 // The pipeline into `tm`: m micro-batches at the slowest stage's pace, plus
 // the fill and drain of the others, 1/v as long when interleaved (Narayanan
 // et al. §2.2: bubble (p − 1)/(v·m) of the ideal time for equal stages).
@@ -180,7 +198,22 @@ void add_pipeline(const JobContext& c, const Layout& L, const std::vector<StageT
     if (st[i].total() > st[slow].total()) slow = i;
   }
   const double md = static_cast<double>(m);
-  const StageTime& b = st[slow];
+  // DualPipe: rank r holds stage r and stage p − 1 − r (the DualPipe
+  // repository's example builds every rank from full_modules[rank] and
+  // full_modules[pp_size - 1 - rank]) and runs half the micro-batches in each
+  // direction, so a rank's pace is the mean of its two stages: the last
+  // stage's output head and loss share a rank with the first stage's
+  // embedding.
+  StageTime paired;
+  if (job.software.pipe_schedule == PipeSchedule::dualpipe && L.pp > 1 &&
+      st.size() == static_cast<std::size_t>(L.pp)) {
+    double slowest = -1;
+    for (std::size_t i = 0; i < st.size() / 2; ++i) {
+      const StageTime mean = mean_of(st[i], st[st.size() - 1 - i]);
+      if (mean.total() > slowest) slowest = mean.total(), paired = mean;
+    }
+  }
+  const StageTime& b = paired.total() > 0 ? paired : st[slow];
   tm.compute_seconds = md * b.compute;
   tm.recompute_seconds = md * b.recompute;
   tm.kernels.add(b.mix, md);

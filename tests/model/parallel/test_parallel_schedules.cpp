@@ -93,6 +93,26 @@ TEST(ParallelSchedules, DualPipeHalvesTheStagesAndDoublesTheParameters) {
   EXPECT_NE(odd_r.reason.find("even pp"), std::string::npos) << odd_r.reason;
 }
 
+// DualPipe's rank r holds stage r and stage p − 1 − r and runs half the
+// micro-batches through each (the DualPipe repository's example), so work
+// added to the last stage alone (a larger output head and loss) slows the
+// step half as much as it slows 1F1B, where the last stage sets the pace.
+TEST(ParallelSchedules, DualPipeRanksShareTheLastStagesHead) {
+  auto compute = [](PipeSchedule schedule, std::int64_t vocab) {
+    TrainingJob j = llama70b(schedule);
+    j.shape.vocab = vocab;
+    const LayoutResult r = evaluate_layout(j, pp8());
+    EXPECT_TRUE(r.valid) << r.reason;
+    return r.time.compute_seconds;
+  };
+  const double one = compute(PipeSchedule::one_f_one_b, 512'000) -
+                     compute(PipeSchedule::one_f_one_b, 256'000);
+  const double dual =
+      compute(PipeSchedule::dualpipe, 512'000) - compute(PipeSchedule::dualpipe, 256'000);
+  ASSERT_GT(one, 0);
+  EXPECT_NEAR(dual / one, 0.5, 0.02);
+}
+
 }  // namespace
 // zb-h1 (Qi et al. 2024, §3.1): with F = B = W and no sends, the bubble is
 // (p − 1)(F + B − W) against 1F1B's (p − 1)(F + B + W).
