@@ -105,8 +105,8 @@ TEST(ParallelSchedules, DualPipeRanksShareTheLastStagesHead) {
     EXPECT_TRUE(r.valid) << r.reason;
     return r.time.compute_seconds;
   };
-  const double one = compute(PipeSchedule::one_f_one_b, 512'000) -
-                     compute(PipeSchedule::one_f_one_b, 256'000);
+  const double one =
+      compute(PipeSchedule::one_f_one_b, 512'000) - compute(PipeSchedule::one_f_one_b, 256'000);
   const double dual =
       compute(PipeSchedule::dualpipe, 512'000) - compute(PipeSchedule::dualpipe, 256'000);
   ASSERT_GT(one, 0);
