@@ -210,10 +210,24 @@ std::vector<StageComposition> stage_compositions(const JobContext& c, const Layo
 std::int64_t in_flight(std::int64_t stage, std::int64_t pp, std::int64_t vpp,
                        std::int64_t micro_batches);
 
-// Memory of one stage from its composition and the per-layer costs.
+// Memory of one stage from its composition and the per-layer costs; under
+// DualPipe, of the rank that holds it and `mirror` (dualpipe_mirror).
 StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t stage,
                          const StageComposition& comp, const LayerCost& dense, const LayerCost& moe,
-                         const EdgeCost& embed, const EdgeCost& out);
+                         const EdgeCost& embed, const EdgeCost& out,
+                         const StageComposition* mirror = nullptr);
+
+// DualPipe's second stage on the rank that holds stage i: stage p − 1 − i
+// (the DualPipe repository's example builds rank r from full_modules[rank]
+// and full_modules[pp_size - 1 - rank]); nullptr for other schedules.
+inline const StageComposition* dualpipe_mirror(const TrainingJob& job, const Layout& layout,
+                                               const std::vector<StageComposition>& comps,
+                                               std::size_t i) {
+  if (job.software.pipe_schedule != PipeSchedule::dualpipe || layout.pp <= 1 ||
+      comps.size() != static_cast<std::size_t>(layout.pp))
+    return nullptr;
+  return &comps[comps.size() - 1 - i];
+}
 
 // One stage, one micro-batch through all its chunks.
 struct StageTime {

@@ -368,39 +368,50 @@ namespace {
 
 // The stage's weights, gradients and optimizer states into `m`: its
 // parameters by the group that reduces (and shards) them, at the ZeRO stage
-// it runs as.
+// it runs as. DualPipe keeps two copies of its parameters (DeepSeek-V3
+// §3.2.1): a rank's weights and gradients are its two stages', its own and
+// `mirror` (stage p − 1 − r), or its own twice where the mirror is not
+// given; the optimizer states are its own stage's, sharded as before.
 void add_model_states(const JobContext& c, const Layout& layout, const StageComposition& comp,
-                      const LayerCost& dense, const LayerCost& moe, const EdgeCost& embed,
-                      const EdgeCost& out, StageMemory& m) {
+                      const StageComposition* mirror, const LayerCost& dense, const LayerCost& moe,
+                      const EdgeCost& embed, const EdgeCost& out, StageMemory& m) {
   const TrainingJob& job = *c.job;
   const char* what = "memory per rank";
-  std::int64_t dense_params =
-      checked_add(checked_mul(comp.dense_layers, dense.dense_params, what),
-                  checked_mul(comp.moe_layers, moe.dense_params, what), what);
-  const std::int64_t expert_params = checked_mul(comp.moe_layers, moe.expert_params, what);
-  if (comp.first) dense_params = checked_add(dense_params, embed.params, what);
-  if (comp.last) dense_params = checked_add(dense_params, out.params, what);
+  struct Params {
+    std::int64_t dense = 0, expert = 0;
+  };
+  auto params_of = [&](const StageComposition& k) {
+    Params p{checked_add(checked_mul(k.dense_layers, dense.dense_params, what),
+                         checked_mul(k.moe_layers, moe.dense_params, what), what),
+             checked_mul(k.moe_layers, moe.expert_params, what)};
+    if (k.first) p.dense = checked_add(p.dense, embed.params, what);
+    if (k.last) p.dense = checked_add(p.dense, out.params, what);
+    return p;
+  };
+  const bool dualpipe = job.software.pipe_schedule == PipeSchedule::dualpipe && layout.pp > 1;
+  const Params own = params_of(comp);
+  Params held = own;
+  if (dualpipe) {
+    const Params other = mirror != nullptr ? params_of(*mirror) : own;
+    held = {checked_add(own.dense, other.dense, what), checked_add(own.expert, other.expert, what)};
+  }
   const std::int64_t shard = layout.dp * layout.cp;
   const std::int64_t expert_shard = layout.expert_dp();
-  auto bytes = [&](double per_param, bool sharded) {
-    const std::int64_t d = sharded ? ceil_div(dense_params, shard) : dense_params;
-    const std::int64_t e = sharded ? ceil_div(expert_params, expert_shard) : expert_params;
+  auto bytes = [&](double per_param, bool sharded, const Params& p) {
+    const std::int64_t d = sharded ? ceil_div(p.dense, shard) : p.dense;
+    const std::int64_t e = sharded ? ceil_div(p.expert, expert_shard) : p.expert;
     return static_cast<std::int64_t>(std::ceil(per_param * static_cast<double>(d + e)));
   };
-  // DualPipe keeps two copies of its parameters (DeepSeek-V3 §3.2.1): the
-  // weights and their gradients twice; the optimizer states shard as before.
-  const bool dualpipe = job.software.pipe_schedule == PipeSchedule::dualpipe && layout.pp > 1;
-  const double copies = dualpipe ? 2 : 1;
   const int zero = zero_as_run(job, layout);
   // FSDP2 holds no bf16 shard: the fp32 shard (counted with the optimizer
   // states) is the parameter, cast to bf16 only while gathered (buffers).
-  m.weights_bytes = zero >= 3 && job.software.fsdp2_copies ? 0 : bytes(2 * copies, zero >= 3);
-  m.grads_bytes = bytes(c.grad_bytes * copies, zero >= 2);
+  m.weights_bytes = zero >= 3 && job.software.fsdp2_copies ? 0 : bytes(2, zero >= 3, held);
+  m.grads_bytes = bytes(c.grad_bytes, zero >= 2, held);
   // fp32 gradients accumulated by a kernel of their own: the backward writes
   // a fresh bf16 gradient beside them first (BF16_Optimizer's lp grads).
   if (job.software.fp32_grads && !job.software.fused_grad_accumulation)
-    m.grads_bytes = checked_add(m.grads_bytes, bytes(2 * copies, false), what);
-  m.optimizer_bytes = bytes(c.optimizer_bytes, zero >= 1);
+    m.grads_bytes = checked_add(m.grads_bytes, bytes(2, false, held), what);
+  m.optimizer_bytes = bytes(c.optimizer_bytes, zero >= 1, own);
 }
 
 // What the stage's activations add up to at its peak.
@@ -415,9 +426,10 @@ struct StageActivations {
 // loss's, and the working set at the backward's peak: the loss's, or the
 // layers a full recomputation re-materialises, whichever is larger.
 StageActivations stage_activations(const JobContext& c, const Layout& layout, std::int64_t stage,
-                                   const StageComposition& comp, const LayerCost& dense,
-                                   const LayerCost& moe, const EdgeCost& embed, const EdgeCost& out,
-                                   const StageMemory& m, bool dualpipe) {
+                                   const StageComposition& comp, const StageComposition* mirror,
+                                   const LayerCost& dense, const LayerCost& moe,
+                                   const EdgeCost& embed, const EdgeCost& out, const StageMemory& m,
+                                   bool dualpipe) {
   const TrainingJob& job = *c.job;
   const char* what = "memory per rank";
   const std::int64_t mbs = micro_batches_per_step(job, layout);
@@ -435,7 +447,15 @@ StageActivations stage_activations(const JobContext& c, const Layout& layout, st
                        checked_mul(nm, moe.activation_bytes, what), what);
   };
   StageActivations a;
-  const std::int64_t per_micro_batch = chunk_bytes(comp.dense_layers, comp.moe_layers);
+  // A DualPipe rank's in-flight micro-batches go through its own stage and
+  // its mirror, half each: the mean of the two stages' kept activations.
+  std::int64_t per_micro_batch = chunk_bytes(comp.dense_layers, comp.moe_layers);
+  if (dualpipe && mirror != nullptr)
+    per_micro_batch = ceil_div(
+        checked_add(per_micro_batch, chunk_bytes(mirror->dense_layers, mirror->moe_layers), what),
+        2);
+  const bool first = comp.first || (dualpipe && mirror != nullptr && mirror->first);
+  const bool last = comp.last || (dualpipe && mirror != nullptr && mirror->last);
   std::int64_t act = checked_mul(m.in_flight, per_micro_batch, what);
   a.first_chunk_in_flight = m.in_flight;
   if (layout.vpp > 1 && !dualpipe) {
@@ -455,10 +475,10 @@ StageActivations stage_activations(const JobContext& c, const Layout& layout, st
       act = checked_add(act, checked_mul(held, chunk, what), what);
     }
   }
-  if (comp.first)
+  if (first)
     act =
         checked_add(act, checked_mul(a.first_chunk_in_flight, embed.activation_bytes, what), what);
-  if (comp.last) {
+  if (last) {
     act = checked_add(act, out.activation_bytes, what);
     act = checked_add(act, checked_mul(mbs, out.kept_per_micro_batch_bytes, what), what);
   }
@@ -475,7 +495,7 @@ StageActivations stage_activations(const JobContext& c, const Layout& layout, st
   }
   // The loss's peak (with the block it leaves reserved) or the recomputed
   // layers', whichever is larger: they come at different times.
-  if (comp.last && out.transient_bytes + out.loss_hole_bytes > working) {
+  if (last && out.transient_bytes + out.loss_hole_bytes > working) {
     working = out.transient_bytes;
     a.loss_hole_bytes = out.loss_hole_bytes;
   }
@@ -531,20 +551,21 @@ std::int64_t stage_buffers(const JobContext& c, const Layout& layout, std::int64
 
 StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t stage,
                          const StageComposition& comp, const LayerCost& dense, const LayerCost& moe,
-                         const EdgeCost& embed, const EdgeCost& out) {
+                         const EdgeCost& embed, const EdgeCost& out,
+                         const StageComposition* mirror) {
   const TrainingJob& job = *c.job;
   const char* what = "memory per rank";
   StageMemory m;
   m.stage = stage;
   m.layers = comp.layers;
-  add_model_states(c, layout, comp, dense, moe, embed, out, m);
+  add_model_states(c, layout, comp, mirror, dense, moe, embed, out, m);
   // Activations of the in-flight micro-batches (DualPipe: p + 1 on every rank).
   const bool dualpipe = job.software.pipe_schedule == PipeSchedule::dualpipe && layout.pp > 1;
   const std::int64_t mbs = micro_batches_per_step(job, layout);
   m.in_flight =
       dualpipe ? std::min(layout.pp + 1, mbs) : in_flight(stage, layout.pp, layout.vpp, mbs);
   const StageActivations a =
-      stage_activations(c, layout, stage, comp, dense, moe, embed, out, m, dualpipe);
+      stage_activations(c, layout, stage, comp, mirror, dense, moe, embed, out, m, dualpipe);
   m.activations_bytes = a.bytes;
   m.buffers_bytes = stage_buffers(c, layout, stage, comp, dense, moe, m, a.first_chunk_in_flight);
   const std::int64_t tensors = checked_add(
@@ -571,8 +592,8 @@ std::vector<StageMemory> memory_by_stage(const TrainingJob& job, const Layout& l
   std::vector<StageMemory> stages;
   stages.reserve(comps.size());
   for (std::size_t i = 0; i < comps.size(); ++i)
-    stages.push_back(
-        stage_memory(c, layout, static_cast<std::int64_t>(i), comps[i], dense, moe, embed, out));
+    stages.push_back(stage_memory(c, layout, static_cast<std::int64_t>(i), comps[i], dense, moe,
+                                  embed, out, dualpipe_mirror(job, layout, comps, i)));
   return stages;
 }
 

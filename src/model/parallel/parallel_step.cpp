@@ -343,9 +343,10 @@ void add_peak_memory(const JobContext& c, const Layout& L,
                      const LayerCost& moe, const EdgeCost& embed, const EdgeCost& out,
                      LayoutResult& res) {
   for (std::size_t i = 0; i < comps.size(); ++i) {
-    if (i > 0 && same_composition(comps[i], comps[i - 1])) continue;
+    const StageComposition* mirror = dualpipe_mirror(*c.job, L, comps, i);
+    if (i > 0 && mirror == nullptr && same_composition(comps[i], comps[i - 1])) continue;
     const StageMemory sm =
-        stage_memory(c, L, static_cast<std::int64_t>(i), comps[i], dense, moe, embed, out);
+        stage_memory(c, L, static_cast<std::int64_t>(i), comps[i], dense, moe, embed, out, mirror);
     if (i == 0 || sm.total_bytes > res.memory.total_bytes) res.memory = sm;
   }
   res.fits = res.memory.total_bytes <= res.hbm_bytes;

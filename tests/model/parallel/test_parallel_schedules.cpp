@@ -113,6 +113,32 @@ TEST(ParallelSchedules, DualPipeRanksShareTheLastStagesHead) {
   EXPECT_NEAR(dual / one, 0.5, 0.02);
 }
 
+// The same pairing in memory: a DualPipe rank holds its own stage's weights
+// and gradients and its mirror's (two copies of the model over the ranks),
+// and the optimizer states of its own stage only.
+TEST(ParallelSchedules, DualPipeRanksHoldTheirTwoStagesWeights) {
+  TrainingJob one = llama70b(PipeSchedule::one_f_one_b);
+  TrainingJob dual = llama70b(PipeSchedule::dualpipe);
+  one.shape.vocab = dual.shape.vocab = 512'000;  // a head heavier than the embedding
+  const std::vector<StageMemory> a = memory_by_stage(one, pp8());
+  const std::vector<StageMemory> d = memory_by_stage(dual, pp8());
+  ASSERT_EQ(a.size(), 8u);
+  ASSERT_EQ(d.size(), 8u);
+  for (std::size_t i = 0; i < 8; ++i) {
+    const std::size_t mirror = 7 - i;
+    EXPECT_NEAR(static_cast<double>(d[i].weights_bytes),
+                static_cast<double>(a[i].weights_bytes + a[mirror].weights_bytes), 16.0)
+        << i;
+    EXPECT_NEAR(static_cast<double>(d[i].grads_bytes),
+                static_cast<double>(a[i].grads_bytes + a[mirror].grads_bytes), 16.0)
+        << i;
+    EXPECT_EQ(d[i].optimizer_bytes, a[i].optimizer_bytes) << i;
+  }
+  // The head's rank is no heavier than the embedding's: they are one rank pair.
+  EXPECT_EQ(d[0].weights_bytes, d[7].weights_bytes);
+  EXPECT_LT(d[7].weights_bytes, 2 * a[7].weights_bytes);
+}
+
 }  // namespace
 // zb-h1 (Qi et al. 2024, §3.1): with F = B = W and no sends, the bubble is
 // (p − 1)(F + B − W) against 1F1B's (p − 1)(F + B + W).
