@@ -220,13 +220,15 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
 // DualPipe's second stage on the rank that holds stage i: stage p − 1 − i
 // (the DualPipe repository's example builds rank r from full_modules[rank]
 // and full_modules[pp_size - 1 - rank]); nullptr for other schedules.
+// dualpipe_pairs: whether `stages` stages pair so (DualPipe, one stage per rank).
+inline bool dualpipe_pairs(const TrainingJob& job, const Layout& layout, std::size_t stages) {
+  return job.software.pipe_schedule == PipeSchedule::dualpipe && layout.pp > 1 &&
+         stages == static_cast<std::size_t>(layout.pp);
+}
 inline const StageComposition* dualpipe_mirror(const TrainingJob& job, const Layout& layout,
                                                const std::vector<StageComposition>& comps,
                                                std::size_t i) {
-  if (job.software.pipe_schedule != PipeSchedule::dualpipe || layout.pp <= 1 ||
-      comps.size() != static_cast<std::size_t>(layout.pp))
-    return nullptr;
-  return &comps[comps.size() - 1 - i];
+  return dualpipe_pairs(job, layout, comps.size()) ? &comps[comps.size() - 1 - i] : nullptr;
 }
 
 // One stage, one micro-batch through all its chunks.

@@ -370,8 +370,8 @@ namespace {
 // parameters by the group that reduces (and shards) them, at the ZeRO stage
 // it runs as. DualPipe keeps two copies of its parameters (DeepSeek-V3
 // §3.2.1): a rank's weights and gradients are its two stages', its own and
-// `mirror` (stage p − 1 − r), or its own twice where the mirror is not
-// given; the optimizer states are its own stage's, sharded as before.
+// `mirror` (stage p − 1 − r, dualpipe_mirror); the optimizer states are its
+// own stage's, sharded as before.
 void add_model_states(const JobContext& c, const Layout& layout, const StageComposition& comp,
                       const StageComposition* mirror, const LayerCost& dense, const LayerCost& moe,
                       const EdgeCost& embed, const EdgeCost& out, StageMemory& m) {
@@ -388,11 +388,10 @@ void add_model_states(const JobContext& c, const Layout& layout, const StageComp
     if (k.last) p.dense = checked_add(p.dense, out.params, what);
     return p;
   };
-  const bool dualpipe = job.software.pipe_schedule == PipeSchedule::dualpipe && layout.pp > 1;
   const Params own = params_of(comp);
   Params held = own;
-  if (dualpipe) {
-    const Params other = mirror != nullptr ? params_of(*mirror) : own;
+  if (mirror != nullptr) {
+    const Params other = params_of(*mirror);
     held = {checked_add(own.dense, other.dense, what), checked_add(own.expert, other.expert, what)};
   }
   const std::int64_t shard = layout.dp * layout.cp;
@@ -450,12 +449,12 @@ StageActivations stage_activations(const JobContext& c, const Layout& layout, st
   // A DualPipe rank's in-flight micro-batches go through its own stage and
   // its mirror, half each: the mean of the two stages' kept activations.
   std::int64_t per_micro_batch = chunk_bytes(comp.dense_layers, comp.moe_layers);
-  if (dualpipe && mirror != nullptr)
+  if (mirror != nullptr)
     per_micro_batch = ceil_div(
         checked_add(per_micro_batch, chunk_bytes(mirror->dense_layers, mirror->moe_layers), what),
         2);
-  const bool first = comp.first || (dualpipe && mirror != nullptr && mirror->first);
-  const bool last = comp.last || (dualpipe && mirror != nullptr && mirror->last);
+  const bool first = comp.first || (mirror != nullptr && mirror->first);
+  const bool last = comp.last || (mirror != nullptr && mirror->last);
   std::int64_t act = checked_mul(m.in_flight, per_micro_batch, what);
   a.first_chunk_in_flight = m.in_flight;
   if (layout.vpp > 1 && !dualpipe) {

@@ -205,8 +205,7 @@ void add_pipeline(const JobContext& c, const Layout& L, const std::vector<StageT
   // stage's output head and loss share a rank with the first stage's
   // embedding.
   StageTime paired;
-  if (job.software.pipe_schedule == PipeSchedule::dualpipe && L.pp > 1 &&
-      st.size() == static_cast<std::size_t>(L.pp)) {
+  if (dualpipe_pairs(job, L, st.size())) {
     double slowest = -1;
     for (std::size_t i = 0; i < st.size() / 2; ++i) {
       const StageTime mean = mean_of(st[i], st[st.size() - 1 - i]);
