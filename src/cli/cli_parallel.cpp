@@ -476,7 +476,10 @@ std::optional<Network> cluster_from_flags(Args& a, const std::string& chip) {
     }
     n = preset ? cluster_by_name(*name).network : read_cluster_file(*name).network;
   }
-  if (!name && !gpus && !up && !out) return std::nullopt;
+  if (!gpus && !up && !out) {
+    if (!name) return std::nullopt;
+    return n;  // the preset or the file as it is, with its own source line
+  }
   return custom_network(gpus.value_or(n.chips_per_node),
                         up.value_or(n.intra_node_bytes_per_s / 1e9),
                         out.value_or(n.inter_node_bytes_per_s / 1e9), n);

@@ -337,6 +337,16 @@ TEST(CliParallel, TheClusterIsAnInput) {
   EXPECT_EQ(c["gpus_per_node"].toInteger(), 4);
   EXPECT_DOUBLE_EQ(c["scale_up_gb_per_s"].toDouble(), 100);
   EXPECT_DOUBLE_EQ(c["scale_out_gb_per_s"].toDouble(), 25);
+  EXPECT_TRUE(c["source"].toString().startsWith("custom")) << c["source"].toString().toStdString();
+  // A preset named alone keeps its own source line; an override makes it custom.
+  auto source_of = [](const QStringList& extra) {
+    QStringList args{"--preset",       "Llama-3-8B", "--chips", "64",
+                     "--global-batch", "128",        "--top",   "1"};
+    return parallel_json(args + extra).json["cluster"].toObject()["source"].toString();
+  };
+  EXPECT_TRUE(source_of({"--cluster", "gb200-nvl72"}).contains("NVL72 datasheet"));
+  EXPECT_TRUE(
+      source_of({"--cluster", "gb200-nvl72", "--gpus-per-node", "36"}).startsWith("custom"));
 }
 
 TEST(CliParallel, ClusterFileAndBadClusters) {
