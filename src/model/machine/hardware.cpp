@@ -33,6 +33,14 @@ constexpr Network kHgxB200Net{8, 900e9, 50e9, 3e-6, 6e-6,
 constexpr Network kGb200Nvl72Net{72, 900e9, 50e9, 3e-6, 6e-6,
     "NVLink 5: 1.8 TB/s bidirectional per GPU across a 72-GPU NVL72 rack; one 400 Gb/s "
     "ConnectX-7 NIC per GPU between racks (NVIDIA GB200 NVL72 datasheet)"};
+// Blackwell Ultra systems: the same NVLink 5 fabric, one 800 Gb/s ConnectX-8
+// SuperNIC per GPU between nodes and racks.
+constexpr Network kHgxB300Net{8, 900e9, 100e9, 3e-6, 6e-6,
+    "NVLink 5: 1.8 TB/s bidirectional per GPU; one 800 Gb/s ConnectX-8 NIC per GPU "
+    "(NVIDIA DGX B300 datasheet)"};
+constexpr Network kGb300Nvl72Net{72, 900e9, 100e9, 3e-6, 6e-6,
+    "NVLink 5: 1.8 TB/s bidirectional per GPU across a 72-GPU NVL72 rack; one 800 Gb/s "
+    "ConnectX-8 NIC per GPU between racks (NVIDIA GB300 NVL72 datasheet: 72 ConnectX-8)"};
 // MI300X: a full mesh, no switch. all_reduce_bench of 4 GiB on an 8x MI300X
 // node: 312.9 GB/s bus bandwidth over 8 GPUs, 47.7 over 2, "6.5x slower"
 // (ml-engineering, network/README, "Peer-to-peer bandwidth").
@@ -155,17 +163,32 @@ constexpr Efficiency kB200Eff{0.39, 0.76, 0.75, 0.432,
     "ml-engineering network tables); HBM fraction assumed as H100 (no public B200 copy "
     "benchmark cited)",
     0.667, 0.776};
-// GB200: B200's die at 1,200 W. Its achieved fractions are B200's (the same
-// kernels; no GB200 step has been published by kernel), except the ceiling:
-// the MAMF table's GB200 row, 1,822 of 2,500 TFLOP/s (72.9 %, a development
-// torch 2.10 with CUDA 13.0), is below B200's 77.6 %. If that row holds,
-// GB200's GEMMs run about 6 % slower than B200's fractions price them.
-constexpr Efficiency kGb200Eff{0.39, 0.76, 0.75, 0.432,
-    "GB200: B200's fractions (same die and kernels; no GB200 step measured by kernel): bf16 "
-    "GEMMs 0.39 of the peak inside training steps, FP8 GEMMs 0.667, fused attention 0.432 "
-    "(FlashAttention-4), NVLink 5 at 0.76; the ceiling is GB200's own MAMF, 1,822 of 2,500 "
-    "TFLOP/s (72.9 %, ml-engineering MAMF table), below B200's 77.6 %",
-    0.667, 0.729};
+// GB200: B200's die at 1,200 W and a 2.5 PFLOP/s peak. No GB200 step has
+// been published by kernel, so its in-step fractions are B200's scaled by
+// the two chips' MAMF rows, the rule FP8 on Blackwell already follows
+// (Hopper's in-step FP8 fraction x the FP8 MAMF ratio): the MAMF table's
+// GB200 rows, bf16 1,822 of 2,500 TFLOP/s (72.9 %) and FP8 3,615.6 of 5,000
+// (72.3 %, a development torch 2.10 with CUDA 13.0), against B200's 77.6 %
+// and H100's FP8 70.9 %: bf16 0.39 x 72.9/77.6 = 0.366, FP8 0.62 x
+// 72.3/70.9 = 0.632. The bf16 MAMF is the ceiling.
+constexpr Efficiency kGb200Eff{0.366, 0.76, 0.75, 0.432,
+    "GB200: B200's in-step fractions scaled by the MAMF rows (no GB200 step measured by "
+    "kernel): bf16 GEMMs 0.39 x 72.9/77.6 = 0.366 of the peak inside training steps, FP8 GEMMs "
+    "Hopper's 0.62 x 72.3/70.9 = 0.632 (ml-engineering MAMF tables: GB200 1,822 of 2,500 "
+    "TFLOP/s bf16, 3,615.6 of 5,000 FP8), fused attention 0.432 (FlashAttention-4), NVLink 5 at "
+    "0.76; the ceiling is GB200's own MAMF, 72.9 %",
+    0.632, 0.729};
+// B300: the MAMF tables' B300 rows (ml-engineering, torch 2.9.1 + CUDA 13.0):
+// bf16 1,769.0 of 2,250 TFLOP/s (78.6 %, "same as B200, newer torch/cuda"),
+// FP8 3,353.3 of 4,500 (74.5 %). In-step fractions by GB200's rule: bf16
+// 0.39 x 78.6/77.6 = 0.395; FP8 0.62 x 74.5/70.9 = 0.651.
+constexpr Efficiency kB300Eff{0.395, 0.76, 0.75, 0.432,
+    "B300: B200's in-step fractions scaled by the MAMF rows (no B300 step measured by kernel): "
+    "bf16 GEMMs 0.39 x 78.6/77.6 = 0.395 of the peak inside training steps, FP8 GEMMs Hopper's "
+    "0.62 x 74.5/70.9 = 0.651 (ml-engineering MAMF tables: B300 1,769.0 of 2,250 TFLOP/s bf16, "
+    "3,353.3 of 4,500 FP8), fused attention 0.432 (FlashAttention-4), NVLink 5 at 0.76; the "
+    "ceiling is B300's own MAMF, 78.6 %",
+    0.651, 0.786};
 // MI300X attention: AMD's asm FlashAttention kernels (ROCm/aiter,
 // op_tests/cpp/mha/README.md, bf16, batch 8, 64 query and 8 KV heads of 128,
 // causal, 8K): forward 550.7 and backward 474.0 TFLOP/s (bf16 atomics), so
@@ -266,12 +289,34 @@ constexpr std::array kChips{
     // dense, 720 FP8 → 5 PFLOP/s, up to 13.4 TB HBM3e → 186 GB, 576 TB/s →
     // 8 TB/s; 1,200 W per GPU (NVIDIA Blackwell architecture technical brief:
     // the GB200 configuration, where HGX B200 runs at 1,000 W and 2.25
-    // PFLOP/s). The same Blackwell die and kernels as B200: B200's achieved
-    // fractions and SM count, GB200's own MAMF as the ceiling (kGb200Eff).
+    // PFLOP/s). The same Blackwell die and kernels as B200: B200's SM count,
+    // its in-step fractions scaled by GB200's MAMF rows (kGb200Eff).
     Chip{"GB200", 2500e12, 186'000'000'000, 8.0e12, 1200,
          "NVIDIA GB200 NVL72 datasheet (per GPU, dense); 1,200 W per the Blackwell technical "
-         "brief; efficiencies as B200's (same die and kernels), its own MAMF the ceiling",
+         "brief; B200's in-step efficiencies scaled by GB200's MAMF rows (same die and kernels)",
          5000e12, kGb200Nvl72Net, kGb200Eff, 148, 256, 128, kH100Stream, kB200StreamSource},
+    // Blackwell Ultra (B300 die: 160 SMs, 288 GB of 12-high HBM3e at 8 TB/s).
+    // HGX/DGX B300, per GPU, dense: 2.25 PFLOP/s bf16 and 4.5 FP8, as B200
+    // (DGX B300 datasheet's 72 PFLOP/s FP8 training over 8 GPUs with
+    // sparsity); 1,000 W maximum TGP (DGX B300 power-capping guide). GB300
+    // NVL72, per GPU: 360 PFLOP/s bf16 and 720 FP8 with sparsity over 72
+    // GPUs, 2.5 and 5 dense, as GB200; up to 20 TB of HBM3e, 279 GB per GPU;
+    // 576 TB/s, 8 TB/s; 1,400 W per GPU. No Blackwell Ultra step has been
+    // published by kernel: the same kernels as Blackwell's, so B200's in-step
+    // fractions scaled by B300's MAMF rows (kB300Eff), and GB200's for GB300
+    // (no GB300 MAMF published). Blackwell Ultra doubles the exponentials per
+    // clock that attention's softmax needs (10.7 against 5 tera-exponentials
+    // per second); a FlashAttention step measured on it would replace B200's
+    // attention fraction, which leaves that unpriced.
+    Chip{"B300", 2250e12, 288'000'000'000, 8.0e12, 1000,
+         "NVIDIA DGX B300 datasheet (per GPU, dense; 288 GB HBM3e); 1,000 W maximum TGP; "
+         "B200's in-step efficiencies scaled by B300's MAMF rows (same kernels)",
+         4500e12, kHgxB300Net, kB300Eff, 160, 256, 128, kH100Stream, kB200StreamSource},
+    Chip{"GB300", 2500e12, 279'000'000'000, 8.0e12, 1400,
+         "NVIDIA GB300 NVL72 datasheet (per GPU, dense; 20 TB and 576 TB/s of HBM3e over 72 "
+         "GPUs); 1,400 W per GPU; efficiencies as GB200's (same kernels and peak; no GB300 MAMF "
+         "published)",
+         5000e12, kGb300Nvl72Net, kGb200Eff, 160, 256, 128, kH100Stream, kB200StreamSource},
     // AMD Instinct MI300X datasheet: 1,307.4 TFLOP/s dense bf16, 192 GB HBM3,
     // 5.3 TB/s, 750 W.
     Chip{"MI300X", 1307.4e12, 192'000'000'000, 5.3e12, 750,
@@ -301,6 +346,9 @@ constexpr std::array kClusters{
     ClusterPreset{"dgx-b200", kHgxB200Net, "DGX B200: 8 GPUs, NVLink 5, 8 x 400 Gb/s"},
     ClusterPreset{"gb200-nvl72", kGb200Nvl72Net,
                   "GB200 NVL72: 72 GPUs in one NVLink domain, 400 Gb/s per GPU out"},
+    ClusterPreset{"dgx-b300", kHgxB300Net, "DGX B300: 8 GPUs, NVLink 5, 8 x 800 Gb/s"},
+    ClusterPreset{"gb300-nvl72", kGb300Nvl72Net,
+                  "GB300 NVL72: 72 GPUs in one NVLink domain, 800 Gb/s per GPU out"},
     ClusterPreset{"mi300x-platform", kMi300xNet, "MI300X platform: 8 GPUs, Infinity Fabric"},
     ClusterPreset{"tpu-v5e-pod", kTpuV5eNet, "TPU v5e: 256-chip ICI pod, DCN between pods"},
     ClusterPreset{"tpu-v5p-pod", kTpuV5pNet, "TPU v5p: 8,960-chip ICI pod, DCN between pods"},

@@ -321,15 +321,18 @@ TrainingSoftware with_full_overlap() {
 
 // Megatron Core with Transformer Engine in FP8, as NVIDIA's Megatron Bridge
 // (NeMo) performance recipes run it: tp-overlap (userbuffers) with FP8 GEMMs
-// (cuBLAS) and TE's casts, per-tensor current scaling with the first and the
-// last transformer layer in bf16 (bf16_with_fp8_current_scaling_mixed in
-// megatron/bridge/training/mixed_precision.py: fp8_recipe "tensorwise",
-// first_last_layers_bf16, one layer at each end).
+// (cuBLAS) and TE's casts, per-tensor current scaling on every transformer
+// layer. The training recipes' bf16_with_fp8_current_scaling_mixed
+// (megatron/bridge/training/mixed_precision.py) keeps the first and the last
+// layer in bf16; the performance scripts turn that off ("Disable BF16
+// Transformer layers in the performance config": first_last_layers_bf16 =
+// False in scripts/performance/utils/helpers.py since Megatron Bridge v0.1.0,
+// the 25.09 container, and in perf_recipes/_common.py's _perf_precision).
 TrainingSoftware megatron_core_fp8() {
   TrainingSoftware s = with_full_overlap();
   s.fp8_matmuls = true;
   s.fp8_recipe = Fp8Recipe::tensorwise;
-  s.fp8_bf16_edge_layers = 1;
+  s.fp8_bf16_edge_layers = 0;
   // Megatron Bridge's performance scripts set cross_entropy_fusion_impl "te"
   // over recipes that turn cross_entropy_loss_fusion on
   // (scripts/performance/utils/overrides.py; the per-model configurations
@@ -348,9 +351,10 @@ const std::array kSoftware{
     SoftwarePreset{"tp-overlap", with_full_overlap(),
                    "modern, with forward TP collectives pipelined with their GEMMs too"},
     SoftwarePreset{"megatron-core-fp8", megatron_core_fp8(),
-                   "tp-overlap with FP8 GEMMs, per-tensor current scaling, the first and last "
-                   "layer in bf16, embedding and loss counted in the pipeline split, Transformer "
-                   "Engine's fused cross-entropy (Megatron Bridge / NeMo recipes)"},
+                   "tp-overlap with FP8 GEMMs, per-tensor current scaling on every layer (the "
+                   "performance scripts keep no layer in bf16), embedding and loss counted in "
+                   "the pipeline split, Transformer Engine's fused cross-entropy (Megatron "
+                   "Bridge / NeMo performance recipes)"},
     SoftwarePreset{"nemo-1.0", nemo_1(),
                    "NeMo 1.0 (NeMo Framework Launcher, to 24.07): modern, with Apex's "
                    "distributed Adam, whose fp32 master is kept as the 16 bits the bf16 weight "

@@ -351,6 +351,25 @@ ValidationSet megatron_bridge_gb200_validation_set(std::string_view text) {
   return set;
 }
 
+ValidationSet megatron_bridge_gb300_validation_set(std::string_view text) {
+  ValidationSet set{
+      "megatron-bridge-gb300",
+      "Megatron Bridge (NeMo) on DGX-GB300, FP8",
+      "tokens/s per GPU",
+      "tokens/s",
+      "NVIDIA Megatron Bridge performance summaries, NeMo containers 25.11-26.06: "
+      "Llama 3.1 405B on 256 GB300 (NVL72 racks), FP8 with current scaling",
+      "as the H100 set; GB300 is Blackwell Ultra at the GB300 NVL72 datasheet's peaks (2.5 "
+      "PFLOP/s bf16, 5 FP8, 8 TB/s) with GB200's achieved fractions (its doubled softmax "
+      "exponential rate unpriced), on the NVL72 cluster with 800 Gb/s per GPU between racks; no "
+      "constant was set from these rows; the MXFP8 and NVFP4 rows and the Llama 3 70B rows "
+      "(Megatron FSDP with activations offloaded to the Grace CPU) are left out",
+      {}};
+  add_megatron_bridge_rows(text, "megatron_bridge/gb300_pretraining.csv", "GB300", "gb300-nvl72",
+                           set);
+  return set;
+}
+
 namespace {
 
 // Megatron pads the vocabulary to a multiple of 128 × TP

@@ -37,6 +37,10 @@ ValidationSet megatron_bridge_b200_validation_set(std::string_view b200_pretrain
 // GB200 in NVL72 racks (held out: GB200 is B200's die at its own datasheet
 // peaks, with B200's achieved fractions).
 ValidationSet megatron_bridge_gb200_validation_set(std::string_view gb200_pretraining_csv);
+// From tests/data/megatron_bridge/gb300_pretraining.csv:
+// "megatron-bridge-gb300", the same model on 256 GB300 in NVL72 racks (held
+// out: Blackwell Ultra at its datasheet peaks with GB200's fractions).
+ValidationSet megatron_bridge_gb300_validation_set(std::string_view gb300_pretraining_csv);
 
 // From tests/data/megatron_bridge/h100_moe_pretraining.csv:
 // "megatron-bridge-moe-h100" (tokens/s per GPU), the same summaries'

@@ -49,6 +49,11 @@ const std::vector<Source>& sources() {
          return one(megatron_bridge_gb200_validation_set(
              validation_data("megatron_bridge/gb200_pretraining.csv")));
        }},
+      {{"megatron-bridge-gb300"},
+       [] {
+         return one(megatron_bridge_gb300_validation_set(
+             validation_data("megatron_bridge/gb300_pretraining.csv")));
+       }},
       {{"megatron-bridge-moe-h100"},
        [] {
          return one(megatron_bridge_moe_validation_set(

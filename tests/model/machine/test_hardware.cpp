@@ -43,13 +43,49 @@ TEST(Hardware, Gb200IsB200sDieAtTheNvl72DatasheetsPeaks) {
   EXPECT_DOUBLE_EQ(g.hbm_bytes_per_s, 8e12);
   EXPECT_DOUBLE_EQ(g.watts, 1200);
   EXPECT_EQ(g.compute_units, b.compute_units);
-  EXPECT_DOUBLE_EQ(g.efficiency.matmul, b.efficiency.matmul);
-  EXPECT_DOUBLE_EQ(g.efficiency.matmul_fp8, b.efficiency.matmul_fp8);
+  // B200's in-step fractions scaled by the MAMF rows: bf16 0.39 x
+  // 72.9/77.6, FP8 Hopper's 0.62 x 72.3/70.9 (B200's own FP8 fraction is
+  // 0.62 x 76.3/70.9 by the same rule).
+  EXPECT_NEAR(g.efficiency.matmul, b.efficiency.matmul * 72.9 / 77.6, 0.001);
+  EXPECT_NEAR(g.efficiency.matmul_fp8, 0.62 * 72.3 / 70.9, 0.001);
+  EXPECT_NEAR(b.efficiency.matmul_fp8, 0.62 * 76.3 / 70.9, 0.001);
   EXPECT_DOUBLE_EQ(g.efficiency.attention, b.efficiency.attention);
   // The ceiling is GB200's own MAMF row: 1,822 of 2,500 TFLOP/s.
   EXPECT_NEAR(g.efficiency.matmul_best, 1822.0 / 2500, 0.001);
   EXPECT_EQ(g.network.chips_per_node, 72);
   EXPECT_EQ(g.network, cluster_by_name("gb200-nvl72").network);
+}
+
+TEST(Hardware, BlackwellUltraAtItsDatasheetsPeaks) {
+  // DGX B300 per GPU: B200's peaks, 288 GB, 1,000 W, 800 Gb/s out; its own
+  // MAMF rows scale B200's in-step fractions (1,769.0 of 2,250 bf16, 3,353.3
+  // of 4,500 FP8). GB300 NVL72 per GPU: GB200's peaks and fractions, 279 GB,
+  // 1,400 W, 72 GPUs per NVLink domain, 800 Gb/s out.
+  const Chip& b3 = chip_by_name("B300");
+  const Chip& b2 = chip_by_name("B200");
+  EXPECT_DOUBLE_EQ(b3.peak_flops_per_s, b2.peak_flops_per_s);
+  EXPECT_DOUBLE_EQ(b3.fp8_peak_flops_per_s, b2.fp8_peak_flops_per_s);
+  EXPECT_EQ(b3.hbm_bytes, 288'000'000'000);
+  EXPECT_DOUBLE_EQ(b3.watts, 1000);
+  EXPECT_EQ(b3.compute_units, 160);
+  EXPECT_NEAR(b3.efficiency.matmul_best, 1769.0 / 2250, 0.001);
+  EXPECT_NEAR(b3.efficiency.matmul, 0.39 * 78.6 / 77.6, 0.001);
+  EXPECT_NEAR(b3.efficiency.matmul_fp8, 0.62 * 74.5 / 70.9, 0.001);
+  EXPECT_DOUBLE_EQ(b3.network.inter_node_bytes_per_s, 100e9);
+  EXPECT_EQ(b3.network, cluster_by_name("dgx-b300").network);
+  const Chip& g3 = chip_by_name("GB300");
+  const Chip& g2 = chip_by_name("GB200");
+  EXPECT_DOUBLE_EQ(g3.peak_flops_per_s, g2.peak_flops_per_s);
+  EXPECT_DOUBLE_EQ(g3.fp8_peak_flops_per_s, g2.fp8_peak_flops_per_s);
+  EXPECT_EQ(g3.hbm_bytes, 279'000'000'000);
+  EXPECT_DOUBLE_EQ(g3.watts, 1400);
+  EXPECT_DOUBLE_EQ(g3.efficiency.matmul, g2.efficiency.matmul);
+  EXPECT_DOUBLE_EQ(g3.efficiency.matmul_fp8, g2.efficiency.matmul_fp8);
+  EXPECT_DOUBLE_EQ(g3.efficiency.attention, g2.efficiency.attention);
+  EXPECT_DOUBLE_EQ(g3.efficiency.matmul_best, g2.efficiency.matmul_best);
+  EXPECT_EQ(g3.network.chips_per_node, 72);
+  EXPECT_DOUBLE_EQ(g3.network.inter_node_bytes_per_s, 100e9);
+  EXPECT_EQ(g3.network, cluster_by_name("gb300-nvl72").network);
 }
 
 TEST(Hardware, RidgePoints) {

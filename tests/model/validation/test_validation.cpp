@@ -71,6 +71,7 @@ TEST(Validation, EveryDataSetIsCompiledIn) {
   EXPECT_GT(validation_data("llm_foundry/mpt_throughput.csv").size(), 10000u);
   EXPECT_GT(validation_data("megatron_bridge/b200_pretraining.csv").size(), 200u);
   EXPECT_GT(validation_data("megatron_bridge/gb200_pretraining.csv").size(), 400u);
+  EXPECT_GT(validation_data("megatron_bridge/gb300_pretraining.csv").size(), 400u);
   EXPECT_GT(validation_data("megatron_bridge/h100_moe_pretraining.csv").size(), 200u);
   EXPECT_GT(validation_data("nemo/h100_pretraining_24_07.csv").size(), 500u);
   EXPECT_GT(validation_data("torchtitan/a100_fsdp2.csv").size(), 500u);
@@ -101,20 +102,17 @@ TEST(Validation, VtrainMultiNodePublicRowsWithinTenPercent) {
 // H100 in FP8 at today's layouts (Megatron Bridge's published Llama 3 70B and
 // 3.1 405B runs): the FP8 GEMM rate from a published microbenchmark, the
 // epilogue term from a published K-sweep, nothing from these rows.
-TEST(Validation, MegatronBridgeH100Fp8WithinSixPercent) {
-  // The recipe's documented properties (current scaling's amax passes, bf16
-  // edge layers and head, FP8 saved inputs, the edge-counting pipeline split)
-  // took the set from +3.2 % on every row to about 1.5 % / -0.2 %; bf16
-  // GEMMs at the rate of a training step (0.53 of the peak, not the MAMF's
-  // 0.80) slow the stages that hold the bf16 edge layers: 5.7 % / -5.7 %,
-  // no row above the measurement.
-  // Outside the issue's ±5 % signed bound, so bounded here as a held-out
-  // set: it cannot drift unseen.
+TEST(Validation, MegatronBridgeH100Fp8WithinThreePercent) {
+  // The recipe's documented properties (current scaling's amax passes, the
+  // bf16 head, FP8 saved inputs, the edge-counting pipeline split) as the
+  // performance scripts run them: every transformer layer in FP8
+  // (first_last_layers_bf16 = False since Megatron Bridge v0.1.0; pricing
+  // the training recipes' two bf16 edge layers had put every row 4-8 %
+  // under). About 1.5 % either way; bounded so that it cannot drift unseen.
   const ValidationSummary m = held_out("megatron-bridge-h100", 11, "megatron-core-fp8");
-  EXPECT_LE(m.mean_abs_error, 0.06);
-  EXPECT_LE(std::abs(m.mean_signed_error), 0.06);
-  EXPECT_EQ(m.optimistic_rows, 0u);
-  EXPECT_LE(std::abs(m.worst_error), 0.09);
+  EXPECT_LE(m.mean_abs_error, 0.03);
+  EXPECT_LE(std::abs(m.mean_signed_error), 0.03);
+  EXPECT_LE(std::abs(m.worst_error), 0.06);
 }
 
 TEST(Validation, MegatronBridgeB200IsHeldOut) {
@@ -122,23 +120,33 @@ TEST(Validation, MegatronBridgeB200IsHeldOut) {
   // published MAMF sweeps (0.667 at training shapes), its bf16 GEMMs (0.39)
   // and attention (FlashAttention-4, 0.432) from a training step measured by
   // kernel, its NVLink from nccl-tests' ring (0.76); its HBM fraction is
-  // still Hopper's. The bf16 GEMMs of the recipe's edge layers at the
-  // training step's rate took the rows from +6.6 % to -2.1 %. Bounded so
-  // that it cannot grow unseen.
+  // still Hopper's. About 6 % over. Bounded so that it cannot grow unseen.
   const ValidationSummary m = held_out("megatron-bridge-b200", 2, "megatron-core-fp8");
   EXPECT_LE(m.mean_abs_error, 0.09);
 }
 
 TEST(Validation, MegatronBridgeGb200IsHeldOut) {
   // Six containers' runs of one layout on 256 GB200, held out: the chip is
-  // B200's die at the GB200 NVL72 datasheet's peaks with B200's achieved
-  // fractions. The prediction is one number (757 tokens/s) and the runs got
-  // faster release by release (793 to 864): 8.5 % under on average, never
-  // above. Bounded so that it cannot drift unseen, nor turn optimistic.
+  // B200's die at the GB200 NVL72 datasheet's peaks, B200's in-step GEMM
+  // fractions scaled by GB200's MAMF rows. The prediction is one number and
+  // the runs got faster release by release (793 to 864 tokens/s): about 5 %
+  // over on average. Bounded so that it cannot drift unseen.
   const ValidationSummary m = held_out("megatron-bridge-gb200", 6, "megatron-core-fp8");
-  EXPECT_LE(m.mean_abs_error, 0.10);
+  EXPECT_LE(m.mean_abs_error, 0.06);
+  EXPECT_LE(std::abs(m.mean_signed_error), 0.06);
+  EXPECT_LE(std::abs(m.worst_error), 0.11);
+}
+
+TEST(Validation, MegatronBridgeGb300IsHeldOut) {
+  // Six runs of Llama 3.1 405B on 256 GB300 (TP 4 PP 8 or TP 2 PP 8 CP 2),
+  // held out: Blackwell Ultra at the GB300 NVL72 datasheet's peaks with
+  // GB200's fractions (no GB300 MAMF published; its doubled softmax
+  // exponential rate and its 1,400 W unpriced): about 10 % under, never
+  // above. Bounded so that it cannot drift unseen, nor turn optimistic.
+  const ValidationSummary m = held_out("megatron-bridge-gb300", 6, "megatron-core-fp8");
+  EXPECT_LE(m.mean_abs_error, 0.12);
   EXPECT_EQ(m.optimistic_rows, 0u);
-  EXPECT_LE(std::abs(m.worst_error), 0.14);
+  EXPECT_LE(std::abs(m.worst_error), 0.15);
 }
 
 TEST(Validation, MegatronBridgeMoeH100IsHeldOut) {
