@@ -332,6 +332,15 @@ constexpr std::array kChips{
     Chip{"H800", 989e12, 80'000'000'000, 3.35e12, 700,
          "NVIDIA H800 SXM5 (H100 silicon; NVLink 400 GB/s); DeepSeek-V3 technical report",
          1979e12, kH800Net, kH100Eff, 132, 256, 128, kH100Stream, kHopperStreamSource},
+    // The H100 SXM with 96 GB of HBM2e at 2.4 TB/s that Meta's Grand Teton
+    // hosts carry, at their default 500 W limit (torchtitan's December 2024
+    // benchmark page, "Hardware"); the page puts its peak "between SXM and
+    // NVL" without a value, so the SXM's compute and fractions stand: an upper
+    // bound, its power-limited clock unpriced.
+    Chip{"H100-HBM2e", 990e12, 96'000'000'000, 2.4e12, 500,
+         "H100 SXM, 96 GB HBM2e at 2.4 TB/s, 500 W default limit (Grand Teton; torchtitan "
+         "benchmarks/llama3_h100_202412_torchtitan.md); compute as the SXM's, an upper bound",
+         1979e12, kHgxH100Net, kH100Eff, 132, 256, 128, kH100Stream, kHopperStreamSource},
     // NVIDIA A100 40GB SXM datasheet: 312 TFLOP/s bf16, 40 GB HBM2, 1,555 GB/s, 400 W.
     Chip{"A100-40", 312e12, 40'000'000'000, 1.555e12, 400,
          "NVIDIA A100 40GB SXM datasheet",

@@ -132,7 +132,7 @@ std::vector<TorchtitanH100Row> torchtitan_h100_rows(const CsvText& csv) {
     row.row = r;
     TrainingJob& j = row.job;
     j.shape = torchtitan_shape(csv, r);
-    j.chip = "H100";
+    j.chip = "H100-HBM2e";  // Grand Teton's 96 GB HBM2e part at 500 W
     j.n_chips = csv.count(r, gpus);
     j.seq_len = csv.count(r, seq);
     const bool compiled = csv.at(r, compile) == "yes";
@@ -202,11 +202,10 @@ ValidationSet torchtitan_h100_throughput_set(std::string_view text) {
                     "Llama 3.1 8B, 70B and 405B with FSDP2, TP, PP and CP, torch.compile and "
                     "Float8, full or op-level selective activation checkpointing",
                     "held out (no constant set from these rows); the runs' Grand Teton H100s "
-                    "(96 GB HBM2e at 2.4 TB/s, 500 W, a peak the page puts between the SXM's and "
-                    "the NVL's without a value) are priced as the 700 W SXM part, so every row "
-                    "leans optimistic by that much; the network is the DGX H100's; async TP is "
-                    "not modelled (its TP collectives priced as blocking); the rows of the "
-                    "memory set",
+                    "are H100-HBM2e (96 GB at 2.4 TB/s, 500 W) at the SXM's compute peak, the "
+                    "page's \"between SXM and NVL\" having no value, so every row leans "
+                    "optimistic by that much; the network is the DGX H100's; async TP is not "
+                    "modelled (its TP collectives priced as blocking); the rows of the memory set",
                     {}};
   const std::string file = "torchtitan/h100_202412.csv";
   const CsvText csv(text, file);

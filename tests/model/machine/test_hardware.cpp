@@ -56,6 +56,19 @@ TEST(Hardware, Gb200IsB200sDieAtTheNvl72DatasheetsPeaks) {
   EXPECT_EQ(g.network, cluster_by_name("gb200-nvl72").network);
 }
 
+TEST(Hardware, GrandTetonsH100IsTheSxmWithHbm2eAt500W) {
+  // torchtitan's December 2024 page: 96 GB of HBM2e at 2.4 TB/s, a 500 W
+  // default limit, a peak "between SXM and NVL" without a value: the SXM's.
+  const Chip& g = chip_by_name("H100-HBM2e");
+  const Chip& h = chip_by_name("H100");
+  EXPECT_EQ(g.hbm_bytes, 96'000'000'000);
+  EXPECT_DOUBLE_EQ(g.hbm_bytes_per_s, 2.4e12);
+  EXPECT_DOUBLE_EQ(g.watts, 500);
+  EXPECT_DOUBLE_EQ(g.peak_flops_per_s, h.peak_flops_per_s);
+  EXPECT_DOUBLE_EQ(g.efficiency.matmul, h.efficiency.matmul);
+  EXPECT_EQ(g.network, h.network);
+}
+
 TEST(Hardware, BlackwellUltraAtItsDatasheetsPeaks) {
   // DGX B300 per GPU: B200's peaks, 288 GB, 1,000 W, 800 Gb/s out; its own
   // MAMF rows scale B200's in-step fractions (1,769.0 of 2,250 bf16, 3,353.3

@@ -245,22 +245,23 @@ TEST(Validation, TorchtitanH100MemoryIsUnderTheMeasurement) {
 }
 
 TEST(Validation, TorchtitanH100ThroughputIsOptimistic) {
-  // The same December 2024 rows' tokens/s per GPU, held out. Every row is
-  // above the measurement: +10-35 % on 8B and 70B at 8K-32K tokens, more with
-  // context parallelism over 131K-262K tokens (+70-80 %) and on 405B's
-  // pipeline (+33-58 %). Bf16 GEMMs at a training step's rate (0.53 of the
-  // peak, not the MAMF's 0.80) took the set from +42 % to +32 %; what is
-  // still missing is listed in the README. Bounded so that it cannot drift
-  // unseen, and it fails if the set ever turns pessimistic.
+  // The same December 2024 rows' tokens/s per GPU, held out. All but one
+  // row is above the measurement: up to +30 % on 8B and 70B at 8K-32K
+  // tokens, more with context parallelism over 131K-262K tokens (+70-80 %)
+  // and on 405B's pipeline (+11-72 %). Bf16 GEMMs at a training step's rate
+  // (0.53 of the peak, not the MAMF's 0.80) took the set from +42 % to
+  // +32 %, the runs' own HBM2e (2.4 TB/s, H100-HBM2e) to +28 %; what is still
+  // missing is listed in the README. Bounded so that it cannot drift unseen,
+  // and it fails if the set ever turns pessimistic.
   const ValidationSet& s = set_of("torchtitan-h100");
   ASSERT_EQ(s.rows.size(), set_of("torchtitan-h100-memory").rows.size());
   for (std::size_t i = 0; i < s.rows.size(); ++i)
     EXPECT_EQ(s.rows[i].label, set_of("torchtitan-h100-memory").rows[i].label);
   EXPECT_FALSE(s.lower_is_optimistic);
   const ValidationSummary m = summarize(s);
-  EXPECT_EQ(m.optimistic_rows, 15u);
-  EXPECT_GT(m.mean_signed_error, 0.25);
-  EXPECT_LE(m.mean_abs_error, 0.36);
+  EXPECT_GE(m.optimistic_rows, 14u);
+  EXPECT_GT(m.mean_signed_error, 0.22);
+  EXPECT_LE(m.mean_abs_error, 0.32);
   EXPECT_LE(std::abs(m.worst_error), 0.85);
 }
 
