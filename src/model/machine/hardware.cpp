@@ -193,9 +193,12 @@ constexpr Efficiency kB300Eff{0.395, 0.76, 0.75, 0.432,
 // op_tests/cpp/mha/README.md, bf16, batch 8, 64 query and 8 KV heads of 128,
 // causal, 8K): forward 550.7 and backward 474.0 TFLOP/s (bf16 atomics), so
 // forward + backward (the backward 2.5x the forward's FLOPs) 3.5 / (1/550.7 +
-// 2.5/474.0) = 494 of 1,307.4: 0.38. A standalone kernel's rate, which a
-// training step does not exceed (on Hopper the in-step rate is about 0.8 of
-// the kernel's). Collectives: RCCL all_reduce_perf on 8 MI300X (RCCL 2.22.3,
+// 2.5/474.0) = 494 of 1,307.4: 0.38, a standalone kernel's rate. No MI300X
+// step has been published by kernel, so the in-step rate takes Hopper's
+// in-step share of its kernels' rate, as the GEMMs below take Hopper's share
+// of the MAMF: FlashAttention-3 ran at 521 TFLOP/s (Napkin's count) inside
+// the H200 steps against ~560 alone (kH100Eff's comment), 0.93; 0.38 x 0.93
+// = 0.353. Collectives: RCCL all_reduce_perf on 8 MI300X (RCCL 2.22.3,
 // ROCm 6.3) 310-319 GB/s bus bandwidth from 512 MB to 16 GB, "capped at
 // 310-330 GB/s" (ROCm blogs, mi300x-rccl-xgmi, March 2025): 0.70 of 448.
 // GEMMs: the MAMF table's current MI300X row, 668.4 of 1,300 TFLOP/s (51.4 %,
@@ -209,14 +212,14 @@ constexpr Efficiency kB300Eff{0.395, 0.76, 0.75, 0.432,
 // MI300X-vs-H200, REPORT.md), where at the MAMF Napkin's GEMMs had MI300X
 // 1.28x faster; at 0.34 H200 is 1.18x faster. FP8 at Hopper's FP8-to-bf16
 // ratio (0.62/0.80) × 0.514 = 0.40.
-constexpr Efficiency kMi300xEff{0.34, 0.70, 0.65, 0.38,
+constexpr Efficiency kMi300xEff{0.34, 0.70, 0.65, 0.353,
     "MI300X: GEMMs inside a training step assumed at the H100's in-step/MAMF ratio (0.53/0.801) "
     "x the MAMF 668.4/1,300 TFLOP/s (torch 2.5.1 + ROCm 6.3, TunableOp; ml-engineering): "
     "no MI300X step measured by kernel; HBM copy ~4.1 of 5.3 TB/s "
     "(Chips and Cheese); RCCL all_reduce bus bandwidth 310-319 of 448 GB/s on 8 GPUs (ROCm "
     "blogs, mi300x-rccl-xgmi) and 47.7 of 64 over 2 (ml-engineering network tables); fused "
     "attention forward + backward 494 of 1,307 TFLOP/s, causal 8K, aiter's asm kernels "
-    "standalone (ROCm/aiter mha README); FP8 GEMMs at Hopper's FP8-to-bf16 ratio (0.62/0.80) "
+    "standalone (ROCm/aiter mha README), x Hopper's in-step/standalone 0.93 (assumed); FP8 GEMMs at Hopper's FP8-to-bf16 ratio (0.62/0.80) "
     "x the MAMF",
     0.40, 0.514};
 constexpr Efficiency kTpuEff{0.80, 0.80, 0.75, 0.50,
