@@ -249,8 +249,13 @@ TrainingSoftware deepseek_v3() {
   TrainingSoftware s;
   s.tp_overlap = TpOverlap::none;
   s.overlap_ep_comm = true;
-  // The report does not say where the gating weights are applied.
-  s.moe_probs_in_activation = false;
+  // The gating weights travel with the tokens and are applied on the experts'
+  // side: DeepEP, the open release of the report's dispatch kernels
+  // (aligned with its node-limited gating), returns them from dispatch
+  // (recv_topk_weights), takes their gradient in dispatch's backward and
+  // combines unweighted (its README's training example). The combine keeps
+  // no expert outputs for the weights' gradient.
+  s.moe_probs_in_activation = true;
   // "we cache the inputs of the SwiGLU operator ... stored in FP8" (§3.3.3).
   s.fp8_activation_input = true;
   // Node-limited routing, each token to at most 4 nodes (§2.1.2; topk_group
@@ -266,6 +271,10 @@ TrainingSoftware deepseek_v3() {
   s.pipe_schedule = PipeSchedule::dualpipe;
   // "ZeRO-1 data parallelism" (§3.2).
   s.zero_stages = s.zero_stages_with_pp = 0b0010;
+  // "we adopt the BF16 data format instead of FP32 to track the first and
+  // second moments in the AdamW optimizer" while "the master weights ... and
+  // gradients ... are still retained in FP32" (§3.3.2): 4 + 2 + 2 bytes.
+  s.optimizer_bytes_per_param = 8;
   s.framework = "DeepSeek-V3's stack";
   return s;
 }
@@ -379,7 +388,8 @@ const std::array kSoftware{
         "DeepSeek-V3's stack: DualPipe hides the expert all-to-alls, dispatched once per "
         "remote node (at most 4) in FP8; FP8 GEMMs by "
         "DeepGEMM (1.1x CUTLASS) with tile-wise scaling; the DualPipe schedule; "
-        "FlashAttention, no dropout"},
+        "FlashAttention, no dropout; AdamW's moments in bf16 (8 bytes of optimizer state per "
+        "parameter)"},
     SoftwarePreset{"llama3", llama3(),
                    "Meta's Llama 3 stack (its paper, §3.3.2): modern kernels, the embedding and "
                    "the loss counted as pipeline layers, fp32 gradient accumulation and "

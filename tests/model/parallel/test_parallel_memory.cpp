@@ -118,12 +118,13 @@ TEST(ParallelMemory, RoutingWeightsInsideTheExpertsKeepNoExpertOutputs) {
   in.moe_combine_keeps_outputs = false;
   EXPECT_EQ(kept - layer_activation_bytes(s, in, true), 4096LL * 2 * 4096 * 2);
 
-  // The presets: Megatron Core's (modern and its FP8 recipe) weight inside;
-  // torchtitan's and DeepSeek-V3's keep the tensor the weights multiply.
+  // The presets: Megatron Core's (modern and its FP8 recipe) and DeepSeek-V3's
+  // (DeepEP hands the weights to the experts' side) weight inside;
+  // torchtitan's keeps the tensor the weights multiply.
   EXPECT_TRUE(software_by_name("modern").moe_probs_in_activation);
   EXPECT_TRUE(software_by_name("megatron-core-fp8").moe_probs_in_activation);
   EXPECT_FALSE(software_by_name("fsdp").moe_probs_in_activation);
-  EXPECT_FALSE(software_by_name("deepseek-v3").moe_probs_in_activation);
+  EXPECT_TRUE(software_by_name("deepseek-v3").moe_probs_in_activation);
   EXPECT_FALSE(software_by_name("megatron-2022").moe_probs_in_activation);
   TrainingJob j{.shape = s, .n_chips = 8, .seq_len = 4096, .global_batch = 8};
   Layout l;
