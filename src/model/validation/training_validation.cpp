@@ -342,7 +342,8 @@ ValidationSet megatron_bridge_gb200_validation_set(std::string_view text) {
       "NVIDIA Megatron Bridge performance summaries, NeMo containers 25.11-26.06: "
       "Llama 3.1 405B on 256 GB200 (NVL72 racks), FP8 with current scaling",
       "as the H100 set; GB200 is B200's die at the GB200 NVL72 datasheet's peaks (2.5 PFLOP/s "
-      "bf16, 5 FP8, 8 TB/s) with B200's achieved fractions, on the NVL72 cluster (72 GPUs per "
+      "bf16, 5 FP8, 8 TB/s) with B200's in-step GEMM fractions scaled by GB200's MAMF rows, "
+      "on the NVL72 cluster (72 GPUs per "
       "NVLink domain); no constant was set from these rows; the MXFP8 and NVFP4 rows and the "
       "Llama 3 70B rows (Megatron FSDP with activations offloaded to the Grace CPU) are left out",
       {}};

@@ -35,7 +35,7 @@ ValidationSet megatron_bridge_b200_validation_set(std::string_view b200_pretrain
 // From tests/data/megatron_bridge/gb200_pretraining.csv:
 // "megatron-bridge-gb200", the same recipe's Llama 3.1 405B rows on 256
 // GB200 in NVL72 racks (held out: GB200 is B200's die at its own datasheet
-// peaks, with B200's achieved fractions).
+// peaks, with B200's in-step fractions scaled by GB200's MAMF rows).
 ValidationSet megatron_bridge_gb200_validation_set(std::string_view gb200_pretraining_csv);
 // From tests/data/megatron_bridge/gb300_pretraining.csv:
 // "megatron-bridge-gb300", the same model on 256 GB300 in NVL72 racks (held
