@@ -217,13 +217,16 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
                          const EdgeCost& embed, const EdgeCost& out,
                          const StageComposition* mirror = nullptr);
 
+// Whether the step runs DualPipe: its schedule, over more than one stage.
+inline bool runs_dualpipe(const TrainingJob& job, const Layout& layout) {
+  return job.software.pipe_schedule == PipeSchedule::dualpipe && layout.pp > 1;
+}
 // DualPipe's second stage on the rank that holds stage i: stage p − 1 − i
 // (the DualPipe repository's example builds rank r from full_modules[rank]
 // and full_modules[pp_size - 1 - rank]); nullptr for other schedules.
 // dualpipe_pairs: whether `stages` stages pair so (DualPipe, one stage per rank).
 inline bool dualpipe_pairs(const TrainingJob& job, const Layout& layout, std::size_t stages) {
-  return job.software.pipe_schedule == PipeSchedule::dualpipe && layout.pp > 1 &&
-         stages == static_cast<std::size_t>(layout.pp);
+  return runs_dualpipe(job, layout) && stages == static_cast<std::size_t>(layout.pp);
 }
 inline const StageComposition* dualpipe_mirror(const TrainingJob& job, const Layout& layout,
                                                const std::vector<StageComposition>& comps,

@@ -559,7 +559,7 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   m.layers = comp.layers;
   add_model_states(c, layout, comp, mirror, dense, moe, embed, out, m);
   // Activations of the in-flight micro-batches (DualPipe: p + 1 on every rank).
-  const bool dualpipe = job.software.pipe_schedule == PipeSchedule::dualpipe && layout.pp > 1;
+  const bool dualpipe = runs_dualpipe(job, layout);
   const std::int64_t mbs = micro_batches_per_step(job, layout);
   m.in_flight =
       dualpipe ? std::min(layout.pp + 1, mbs) : in_flight(stage, layout.pp, layout.vpp, mbs);
