@@ -9,6 +9,7 @@
 #include "parallel.h"
 #include "parallel_internal.h"
 #include "parallel_test_util.h"
+#include "published_jobs.h"
 #include "single_chip_layout.h"
 
 namespace napkin {
@@ -566,6 +567,21 @@ TEST(ParallelFrameworks, NemoDistributedAdamKeepsTheMasterAsRemainders) {
               0.5, 1e-3);
   EXPECT_FALSE(megatron.fits);
   EXPECT_TRUE(as_run.fits);
+}
+
+// DeepSeek-V3 (§3.3.2): an fp32 master and AdamW's two moments in bf16, 8
+// bytes of optimizer state per parameter where Megatron's Adam keeps 12.
+TEST(ParallelFrameworks, DeepSeekV3KeepsAdamsMomentsInBf16) {
+  TrainingJob j = testing_util::deepseek_v3_paper_job();
+  Layout l = testing_util::deepseek_v3_paper_layout();
+  EXPECT_EQ(j.software.optimizer_bytes_per_param, 8.0);
+  const LayoutResult bf16_moments = evaluate_layout(j, l);
+  j.software.optimizer_bytes_per_param = 0;  // the optimizer's own count
+  const LayoutResult fp32_moments = evaluate_layout(j, l);
+  ASSERT_TRUE(bf16_moments.valid && fp32_moments.valid);
+  EXPECT_NEAR(static_cast<double>(bf16_moments.memory.optimizer_bytes) /
+                  static_cast<double>(fp32_moments.memory.optimizer_bytes),
+              8.0 / 12.0, 1e-3);
 }
 
 }  // namespace
