@@ -15,8 +15,6 @@
 
 namespace napkin {
 
-namespace {}  // namespace
-
 namespace validation_detail {
 
 std::string layout_label(const std::string& model, const Layout& l, std::int64_t chips) {
@@ -36,9 +34,34 @@ std::string layout_label(const std::string& model, const Layout& l, std::int64_t
          " mb=" + std::to_string(l.micro_batch) + recompute;
 }
 
+SummaryLayout::SummaryLayout(const CsvText& csv)
+    : csv_(csv),
+      gpus_(csv.column("gpus")),
+      seq_(csv.column("seq_len")),
+      batch_(csv.column("global_batch")),
+      mb_(csv.column("micro_batch")),
+      tp_(csv.column("tp")),
+      pp_(csv.column("pp")),
+      cp_(csv.column("cp")),
+      vp_(csv.column("vp")) {}
+
+void SummaryLayout::read(std::size_t r, TrainingJob& j, Layout& l) const {
+  j.n_chips = csv_.count(r, gpus_);
+  j.seq_len = csv_.count(r, seq_);
+  j.global_batch = csv_.count(r, batch_);
+  l.tp = csv_.count(r, tp_);
+  l.pp = csv_.count(r, pp_);
+  l.cp = csv_.count(r, cp_);
+  l.vpp = csv_.at(r, vp_).empty() ? 1 : csv_.count(r, vp_);
+  l.dp = j.n_chips / (l.tp * l.pp * l.cp);
+  l.micro_batch = csv_.count(r, mb_);
+  l.sequence_parallel = l.tp > 1;
+}
+
 }  // namespace validation_detail
 
 using validation_detail::layout_label;
+using validation_detail::SummaryLayout;
 
 std::vector<ValidationSet> megatron_validation_sets(std::string_view text) {
   const CsvText csv(text, "parallelism/published_runs.csv");
@@ -184,41 +207,6 @@ std::vector<ValidationSet> vtrain_validation_sets(std::string_view single_node_c
 }
 
 namespace {
-
-// What every row of NVIDIA's performance summaries states: the GPUs, the
-// global and micro batch, the sequence length, TP, PP, CP and the virtual
-// pipeline stages (blank: none); data parallelism is what is left. The
-// columns are found once per table.
-class SummaryLayout {
- public:
-  explicit SummaryLayout(const CsvText& csv)
-      : csv_(csv),
-        gpus_(csv.column("gpus")),
-        seq_(csv.column("seq_len")),
-        batch_(csv.column("global_batch")),
-        mb_(csv.column("micro_batch")),
-        tp_(csv.column("tp")),
-        pp_(csv.column("pp")),
-        cp_(csv.column("cp")),
-        vp_(csv.column("vp")) {}
-
-  void read(std::size_t r, TrainingJob& j, Layout& l) const {
-    j.n_chips = csv_.count(r, gpus_);
-    j.seq_len = csv_.count(r, seq_);
-    j.global_batch = csv_.count(r, batch_);
-    l.tp = csv_.count(r, tp_);
-    l.pp = csv_.count(r, pp_);
-    l.cp = csv_.count(r, cp_);
-    l.vpp = csv_.at(r, vp_).empty() ? 1 : csv_.count(r, vp_);
-    l.dp = j.n_chips / (l.tp * l.pp * l.cp);
-    l.micro_batch = csv_.count(r, mb_);
-    l.sequence_parallel = l.tp > 1;
-  }
-
- private:
-  const CsvText& csv_;
-  std::size_t gpus_, seq_, batch_, mb_, tp_, pp_, cp_, vp_;
-};
 
 // One system's rows of the Megatron Bridge summaries, each with its table's
 // layout and batch and the recipe's settings (megatron-core-fp8, no
@@ -368,114 +356,6 @@ ValidationSet megatron_bridge_gb300_validation_set(std::string_view text) {
       {}};
   add_megatron_bridge_rows(text, "megatron_bridge/gb300_pretraining.csv", "GB300", "gb300-nvl72",
                            set);
-  return set;
-}
-
-namespace {
-
-// Megatron pads the vocabulary to a multiple of 128 × TP
-// (make_vocab_size_divisible_by, multiplied by the TP size).
-std::int64_t padded_to(std::int64_t vocab, std::int64_t tp) {
-  const std::int64_t unit = 128 * tp;
-  return (vocab + unit - 1) / unit * unit;
-}
-
-// The NeMo 24.07 table's models: NeMo's GPT-3 configurations (GPT-2's
-// tokenizer, tied embeddings, biases), Meta's Llama 2 and 3 and NVIDIA's
-// Nemotron (squared ReLU, no linear biases, untied, a 256k vocabulary), as
-// the launcher's configurations of the time give them; empty if unknown.
-std::optional<ModelShape> nemo_24_07_shape(const std::string& name, std::int64_t tp) {
-  if (name == "GPT3-5B") return gpt_shape(24, 4096, 32, padded_to(50257, tp));
-  if (name == "GPT3-20B") return gpt_shape(44, 6144, 48, padded_to(50257, tp));
-  if (name == "GPT3-175B") return gpt_shape(96, 12288, 96, padded_to(50257, tp));
-  if (name == "LLAMA2-7B") return ModelShape{32, 4096, 11008, 32, 32, 128, padded_to(32000, tp)};
-  if (name == "LLAMA2-13B") return ModelShape{40, 5120, 13824, 40, 40, 128, padded_to(32000, tp)};
-  if (name == "LLAMA2-70B") return ModelShape{80, 8192, 28672, 64, 8, 128, padded_to(32000, tp)};
-  if (name == "LLAMA3-8B") return ModelShape{32, 4096, 14336, 32, 8, 128, padded_to(128256, tp)};
-  if (name == "LLAMA3-70B") return ModelShape{80, 8192, 28672, 64, 8, 128, padded_to(128256, tp)};
-  auto nemotron = [&](std::int64_t layers, std::int64_t d, std::int64_t heads,
-                      std::int64_t kv_heads) {
-    ModelShape s{layers, d, 4 * d, heads, kv_heads, d / heads, padded_to(256000, tp)};
-    s.gated = false;
-    s.norm_bias = true;  // LayerNorm1p: a weight and a bias
-    return s;
-  };
-  if (name == "Nemotron-8B") return nemotron(32, 4096, 32, 32);
-  if (name == "Nemotron-22B") return nemotron(40, 6144, 48, 48);
-  if (name == "Nemotron-340B") return nemotron(96, 18432, 96, 8);
-  return std::nullopt;
-}
-
-}  // namespace
-
-ValidationSet nemo_24_07_validation_set(std::string_view text) {
-  ValidationSet set{
-      "nemo-24.07-h100",
-      "NeMo 24.07 on DGX-H100, FP8",
-      "tokens/s per GPU",
-      "tokens/s",
-      "NVIDIA NeMo performance summary, container 24.07 (NeMo docs, September 2024): "
-      "GPT-3 5B-175B, Llama 2 7B-70B, Nemotron 8B-340B and Llama 3 8B/70B on 8-512 H100 SXM, "
-      "FP8",
-      "held out (no constant set from these rows); software nemo-1.0 (Apex's distributed Adam) "
-      "with Transformer Engine's delayed scaling and every layer in FP8 (the recipe of the "
-      "time); userbuffers TP overlap, recomputation, the optimizer's dtypes, the "
-      "cross-entropy fusion and dropout as the launcher's configuration of each model set them",
-      {}};
-  const std::string file = "nemo/h100_pretraining_24_07.csv";
-  const CsvText csv(text, file);
-  const std::size_t container = csv.column("container"), model = csv.column("model"),
-                    overlap = csv.column("tp_comm_overlap"), recompute = csv.column("recompute"),
-                    optimizer_dtype = csv.column("optimizer_dtype"),
-                    grad_dtype = csv.column("grad_sync_dtype"),
-                    loss_fusion = csv.column("cross_entropy_loss_fusion"),
-                    dropout = csv.column("dropout"), tokens = csv.column("tokens_per_s_per_gpu");
-  const SummaryLayout summary(csv);
-  for (std::size_t r = 0; r < csv.size(); ++r) {
-    TrainingJob j;
-    Layout l;
-    summary.read(r, j, l);
-    const std::optional<ModelShape> shape = nemo_24_07_shape(csv.at(r, model), l.tp);
-    if (!shape) throw std::invalid_argument(file + ": no model named " + csv.at(r, model));
-    j.shape = *shape;
-    j.chip = "H100";
-    j.network = cluster_by_name("dgx-h100").network;
-    // NeMo 1.0 with Transformer Engine in FP8 as of mid-2024: delayed
-    // scaling (TE's default recipe), every layer in FP8, layers split evenly
-    // over the pipeline; userbuffers TP overlap where the model's
-    // configuration turns it on, Megatron's backward overlap otherwise. An
-    // optimizer in bf16 (Nemotron 340B's optim.dtype) keeps two bf16 moments
-    // and no master copy (NeMo's setup_optimization: store_params off when
-    // the optimizer's dtype is the model's), and its gradient buffer is in
-    // grad_sync_dtype.
-    const bool ub = csv.at(r, overlap) == "yes";
-    j.software = software_by_name("nemo-1.0");
-    j.software.fp8_matmuls = true;
-    j.software.fp8_recipe = Fp8Recipe::delayed;
-    if (ub) j.software.tp_overlap = TpOverlap::full;
-    const bool bf16_states = csv.at(r, optimizer_dtype) == "bf16";
-    if (bf16_states) j.software.optimizer_bytes_per_param = 4;
-    j.software.fp32_grads = csv.at(r, grad_dtype) != "bf16";
-    // The model's cross_entropy_loss_fusion: Megatron Core's native fused
-    // kernels, else its unfused loss (the preset's).
-    const bool fused_loss = csv.at(r, loss_fusion) == "yes";
-    if (fused_loss) j.software.loss_kernel = LossKernel::megatron_fused;
-    // GPT-3's hidden and attention dropout (0.1): the residual junctions
-    // write and read their masks.
-    const bool with_dropout = csv.real(r, dropout) > 0;
-    j.software.dropout = with_dropout;
-    l.zero = 1;  // the distributed optimizer
-    l.recompute =
-        csv.at(r, recompute) == "selective" ? Checkpointing::selective : Checkpointing::none;
-    const LayoutResult res = evaluate_layout(j, l);
-    if (!res.valid) throw std::invalid_argument(file + ": " + res.reason);
-    set.rows.push_back({csv.at(r, container) + ": " + layout_label(csv.at(r, model), l, j.n_chips),
-                        res.tokens_per_second_per_chip, csv.real(r, tokens),
-                        std::string("nemo-1.0 FP8") + (ub ? ", userbuffers TP overlap" : "") +
-                            (bf16_states ? ", bf16 optimizer and gradients" : "") +
-                            (fused_loss ? ", fused cross-entropy" : "") +
-                            (with_dropout ? ", dropout" : "")});
-  }
   return set;
 }
 

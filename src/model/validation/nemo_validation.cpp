@@ -1,0 +1,162 @@
+// NeMo 1.0 (the NeMo Framework Launcher's Megatron GPT training) on DGX-H100:
+// NVIDIA's NeMo 24.07 performance summary, run with the launcher's
+// configuration of each model; a row's software is the nemo-1.0 preset with
+// what that configuration sets (the CSV's columns), nothing else.
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "csv.h"
+#include "gpt_shape.h"
+#include "hardware.h"
+#include "parallel.h"
+#include "training_validation.h"
+#include "validation_detail.h"
+
+namespace napkin {
+
+using validation_detail::layout_label;
+using validation_detail::SummaryLayout;
+
+namespace {
+
+// Megatron pads the vocabulary to a multiple of 128 × TP
+// (make_vocab_size_divisible_by, multiplied by the TP size).
+std::int64_t padded_to(std::int64_t vocab, std::int64_t tp) {
+  const std::int64_t unit = 128 * tp;
+  return (vocab + unit - 1) / unit * unit;
+}
+
+// The launcher's models: NeMo's GPT-3 configurations (GPT-2's tokenizer, tied
+// embeddings, biases), Meta's Llama 2 and 3 and NVIDIA's Nemotron (squared
+// ReLU, no linear biases, untied, a 256k vocabulary), as the configurations
+// of the time give them; empty if unknown. The DGX Cloud recipes' Llama 3.1
+// 405B is a synthetic-data configuration: 16 query groups and GPT-2's BPE
+// vocabulary (its llama3.1_405b.yaml).
+std::optional<ModelShape> nemo_shape(const std::string& name, std::int64_t tp) {
+  if (name == "GPT3-5B") return gpt_shape(24, 4096, 32, padded_to(50257, tp));
+  if (name == "GPT3-20B") return gpt_shape(44, 6144, 48, padded_to(50257, tp));
+  if (name == "GPT3-175B") return gpt_shape(96, 12288, 96, padded_to(50257, tp));
+  if (name == "LLAMA2-7B") return ModelShape{32, 4096, 11008, 32, 32, 128, padded_to(32000, tp)};
+  if (name == "LLAMA2-13B") return ModelShape{40, 5120, 13824, 40, 40, 128, padded_to(32000, tp)};
+  if (name == "LLAMA2-70B") return ModelShape{80, 8192, 28672, 64, 8, 128, padded_to(32000, tp)};
+  if (name == "LLAMA3-8B" || name == "Llama3.1-8B")
+    return ModelShape{32, 4096, 14336, 32, 8, 128, padded_to(128256, tp)};
+  if (name == "LLAMA3-70B" || name == "Llama3.1-70B")
+    return ModelShape{80, 8192, 28672, 64, 8, 128, padded_to(128256, tp)};
+  if (name == "Llama3.1-405B")
+    return ModelShape{126, 16384, 53248, 128, 16, 128, padded_to(50257, tp)};
+  auto nemotron = [&](std::int64_t layers, std::int64_t d, std::int64_t heads,
+                      std::int64_t kv_heads) {
+    ModelShape s{layers, d, 4 * d, heads, kv_heads, d / heads, padded_to(256000, tp)};
+    s.gated = false;
+    s.norm_bias = true;  // LayerNorm1p: a weight and a bias
+    return s;
+  };
+  if (name == "Nemotron-8B") return nemotron(32, 4096, 32, 32);
+  if (name == "Nemotron-22B") return nemotron(40, 6144, 48, 48);
+  if (name == "Nemotron4-15B") return nemotron(32, 6144, 48, 8);
+  if (name == "Nemotron-340B" || name == "Nemotron4-340B") return nemotron(96, 18432, 96, 8);
+  return std::nullopt;
+}
+
+// One row of a launcher table, priced: the model, its layout and batch, and
+// the nemo-1.0 preset with what the model's configuration sets.
+struct LauncherColumns {
+  explicit LauncherColumns(const CsvText& csv)
+      : model(csv.column("model")),
+        overlap(csv.column("tp_comm_overlap")),
+        recompute(csv.column("recompute")),
+        optimizer_dtype(csv.column("optimizer_dtype")),
+        grad_dtype(csv.column("grad_sync_dtype")),
+        loss_fusion(csv.column("cross_entropy_loss_fusion")),
+        dropout(csv.column("dropout")),
+        summary(csv) {}
+  std::size_t model, overlap, recompute, optimizer_dtype, grad_dtype, loss_fusion, dropout;
+  SummaryLayout summary;
+};
+
+struct LauncherRow {
+  TrainingJob job;
+  Layout layout;
+  std::string setting;  // what the row's configuration changes, for the report
+};
+
+LauncherRow launcher_row(const CsvText& csv, const LauncherColumns& c, std::size_t r, bool fp8,
+                         const std::string& file) {
+  LauncherRow out;
+  TrainingJob& j = out.job;
+  Layout& l = out.layout;
+  c.summary.read(r, j, l);
+  const std::optional<ModelShape> shape = nemo_shape(csv.at(r, c.model), l.tp);
+  if (!shape) throw std::invalid_argument(file + ": no model named " + csv.at(r, c.model));
+  j.shape = *shape;
+  j.chip = "H100";
+  j.network = cluster_by_name("dgx-h100").network;
+  // NeMo 1.0 with Transformer Engine: FP8 is delayed scaling (TE's default
+  // recipe of 2024), every layer in FP8, layers split evenly over the
+  // pipeline; userbuffers TP overlap where the model's configuration turns
+  // it on, Megatron's backward overlap otherwise. An optimizer in bf16
+  // (optim.dtype) keeps two bf16 moments and no master copy (NeMo's
+  // setup_optimization: store_params off when the optimizer's dtype is the
+  // model's), and its gradient buffer is in grad_sync_dtype.
+  const bool ub = csv.at(r, c.overlap) == "yes";
+  j.software = software_by_name("nemo-1.0");
+  j.software.fp8_matmuls = fp8;
+  if (fp8) j.software.fp8_recipe = Fp8Recipe::delayed;
+  if (ub) j.software.tp_overlap = TpOverlap::full;
+  const bool bf16_states = csv.at(r, c.optimizer_dtype) == "bf16";
+  if (bf16_states) j.software.optimizer_bytes_per_param = 4;
+  const bool bf16_grads = csv.at(r, c.grad_dtype) == "bf16";
+  j.software.fp32_grads = !bf16_grads;
+  // cross_entropy_loss_fusion: Megatron Core's native fused kernels, else
+  // its unfused loss (the preset's).
+  const bool fused_loss = csv.at(r, c.loss_fusion) == "yes";
+  if (fused_loss) j.software.loss_kernel = LossKernel::megatron_fused;
+  // Hidden and attention dropout (GPT-3's 0.1): the residual junctions write
+  // and read their masks.
+  const bool with_dropout = csv.real(r, c.dropout) > 0;
+  j.software.dropout = with_dropout;
+  l.zero = 1;  // the distributed optimizer
+  l.recompute =
+      csv.at(r, c.recompute) == "selective" ? Checkpointing::selective : Checkpointing::none;
+  out.setting = std::string("nemo-1.0") + (fp8 ? " FP8" : " bf16") +
+                (ub ? ", userbuffers TP overlap" : "") + (bf16_states ? ", bf16 optimizer" : "") +
+                (bf16_grads ? ", bf16 gradients" : "") +
+                (fused_loss ? ", fused cross-entropy" : "") + (with_dropout ? ", dropout" : "");
+  return out;
+}
+
+}  // namespace
+
+ValidationSet nemo_24_07_validation_set(std::string_view text) {
+  ValidationSet set{
+      "nemo-24.07-h100",
+      "NeMo 24.07 on DGX-H100, FP8",
+      "tokens/s per GPU",
+      "tokens/s",
+      "NVIDIA NeMo performance summary, container 24.07 (NeMo docs, September 2024): "
+      "GPT-3 5B-175B, Llama 2 7B-70B, Nemotron 8B-340B and Llama 3 8B/70B on 8-512 H100 SXM, "
+      "FP8",
+      "held out (no constant set from these rows); software nemo-1.0 (Apex's distributed Adam) "
+      "with Transformer Engine's delayed scaling and every layer in FP8 (the recipe of the "
+      "time); userbuffers TP overlap, recomputation, the optimizer's dtypes, the "
+      "cross-entropy fusion and dropout as the launcher's configuration of each model set them",
+      {}};
+  const std::string file = "nemo/h100_pretraining_24_07.csv";
+  const CsvText csv(text, file);
+  const LauncherColumns columns(csv);
+  const std::size_t container = csv.column("container"),
+                    tokens = csv.column("tokens_per_s_per_gpu");
+  for (std::size_t r = 0; r < csv.size(); ++r) {
+    const LauncherRow row = launcher_row(csv, columns, r, true, file);
+    const LayoutResult res = evaluate_layout(row.job, row.layout);
+    if (!res.valid) throw std::invalid_argument(file + ": " + res.reason);
+    set.rows.push_back({csv.at(r, container) + ": " +
+                            layout_label(csv.at(r, columns.model), row.layout, row.job.n_chips),
+                        res.tokens_per_second_per_chip, csv.real(r, tokens), row.setting});
+  }
+  return set;
+}
+
+}  // namespace napkin
