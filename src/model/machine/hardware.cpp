@@ -91,7 +91,17 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
 //    peak and 0.39 of the B200's ("young" sm_100 cuBLAS, the source says):
 //    the `matmul` fractions. The A100's sustained-clock fraction (0.80)
 //    predicts its published steps (Korthikanti, Narayanan, vTrain) without
-//    such a term.
+//    such a term. On H100 that subtraction understates the rate: NVIDIA's
+//    DGX Cloud Benchmarking recipes (release 24.11.1) ran Llama 3.1 8B in
+//    BF16 on one DGX H100 (NeMo 24.09: TP 1, CP 2, 32 micro-batches of one
+//    8K sequence per step) in 12.91 s, which Napkin's step reproduces with
+//    GEMMs at 0.63 of the peak (0.79 of the MAMF): the H100's `matmul`, set
+//    from that single-node row alone (the scoreboard's dgxc-h100 set leaves
+//    it out). At 0.53 every multi-node BF16 table of that release read 9-17
+//    % slow. FP8 keeps the CUTLASS fraction below: that release's FP8 rows
+//    (Transformer Engine 1.x, delayed scaling) ran up to ~10 % under it,
+//    Megatron Bridge's of 2025-26 at it. B200's 0.39 has no such row and
+//    stays the decomposition's (which gave H100 0.53 against 0.63).
 //  attention, in the same source, counts 6·s²·d per layer (forward and
 //    backward as 3 forwards); Napkin counts the backward as 2.5 forwards
 //    (FlashAttention's five matmuls to two), so a measured rate R is
@@ -128,11 +138,13 @@ constexpr Efficiency kA100Eff{0.80, 0.78, 0.70, 0.65,
 // over a tuned CUTLASS 3.6 FP8 GEMM; the CUTLASS figures (1,132 at K = 16,384,
 // 1,185 at K = 7,168, 990 at K = 1,536, 932 at K = 2,048 TFLOP/s of 1,979) are
 // 0.57-0.65 of the FP8 peak after the wave and epilogue terms: 0.62.
-constexpr Efficiency kH100Eff{0.53, 0.80, 0.75, 0.527,
-    "H100: GEMMs 0.53 of 989 TFLOP/s inside Llama-3.1-8B training steps on H200, below the "
-    "MAMF 792.1 (ml-engineering, when to upgrade GPUs: the step by kernel; MAMF tables); NCCL "
+constexpr Efficiency kH100Eff{0.63, 0.80, 0.75, 0.527,
+    "H100: bf16 GEMMs 0.63 of 989 TFLOP/s inside training steps, below the MAMF 792.1 "
+    "(set from one single-node row: Llama 3.1 8B BF16 on a DGX H100, 12.91 s per step, NVIDIA "
+    "DGX Cloud Benchmarking 24.11; ml-engineering MAMF tables); NCCL "
     "~370 of 450 GB/s NVLink 4; fused element-wise kernels ~75 % of HBM; FlashAttention-3 "
-    "forward+backward 447 of 989 TFLOP/s in that step's count (521 in Napkin's); "
+    "forward+backward 447 of 989 TFLOP/s inside Llama-3.1-8B steps on H200 (521 in Napkin's "
+    "count; ml-engineering, when to upgrade GPUs); "
     "FP8 GEMMs ~0.62 of the FP8 peak (CUTLASS 3.6 at DeepSeek-V3's training shapes on H800, "
     "DeepGEMM README); FlashAttention-2 (PyTorch SDPA's default) ~330 of 989 TFLOP/s "
     "(FlashAttention-3 paper; pytorch issue 142132)",
@@ -205,15 +217,15 @@ constexpr Efficiency kB300Eff{0.395, 0.76, 0.75, 0.432,
 // a mean of 100 iterations, torch 2.5.1 + ROCm 6.3 with TunableOp), is the
 // ceiling (matmul_best). No training step on MI300X has been published by
 // kernel, so the in-step fraction is an assumption, stated as one: the
-// H100's in-step-to-MAMF ratio, 0.53/0.801, × 0.514 = 0.34. Pricing the step
+// H100's in-step-to-MAMF ratio, 0.63/0.801, × 0.514 = 0.40. Pricing the step
 // at the MAMF would assume what no chip measured inside a step does (H100
-// 0.66 of its MAMF, B200 0.50). A published single-GPU comparison has H200
+// 0.79 of its MAMF, B200 0.50). A published single-GPU comparison has H200
 // ahead ("Training, 8B, BF16: H200 1.32x to 1.40x"; alpharomercoma/
 // MI300X-vs-H200, REPORT.md), where at the MAMF Napkin's GEMMs had MI300X
-// 1.28x faster; at 0.34 H200 is 1.18x faster. FP8 at Hopper's FP8-to-bf16
+// 1.07x faster; at 0.40 H200's are 1.19x faster. FP8 at Hopper's FP8-to-bf16
 // ratio (0.62/0.80) × 0.514 = 0.40.
-constexpr Efficiency kMi300xEff{0.34, 0.70, 0.65, 0.353,
-    "MI300X: GEMMs inside a training step assumed at the H100's in-step/MAMF ratio (0.53/0.801) "
+constexpr Efficiency kMi300xEff{0.40, 0.70, 0.65, 0.353,
+    "MI300X: GEMMs inside a training step assumed at the H100's in-step/MAMF ratio (0.63/0.801) "
     "x the MAMF 668.4/1,300 TFLOP/s (torch 2.5.1 + ROCm 6.3, TunableOp; ml-engineering): "
     "no MI300X step measured by kernel; HBM copy ~4.1 of 5.3 TB/s "
     "(Chips and Cheese); RCCL all_reduce bus bandwidth 310-319 of 448 GB/s on 8 GPUs (ROCm "

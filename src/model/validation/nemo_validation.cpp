@@ -1,7 +1,8 @@
 // NeMo 1.0 (the NeMo Framework Launcher's Megatron GPT training) on DGX-H100:
-// NVIDIA's NeMo 24.07 performance summary, run with the launcher's
-// configuration of each model; a row's software is the nemo-1.0 preset with
-// what that configuration sets (the CSV's columns), nothing else.
+// NVIDIA's NeMo 24.07 performance summary and the DGX Cloud Benchmarking
+// recipes of release 24.11. Both run the launcher's configuration of each
+// model; a row's software is the nemo-1.0 preset with what that
+// configuration sets (the CSV's columns), nothing else.
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -155,6 +156,93 @@ ValidationSet nemo_24_07_validation_set(std::string_view text) {
     set.rows.push_back({csv.at(r, container) + ": " +
                             layout_label(csv.at(r, columns.model), row.layout, row.job.n_chips),
                         res.tokens_per_second_per_chip, csv.real(r, tokens), row.setting});
+  }
+  return set;
+}
+
+namespace {
+
+// The DGX Cloud Benchmarking rows as priced: every row, calibration rows too.
+struct DgxcRow {
+  LauncherRow row;
+  double measured_tokens_per_second_per_gpu = 0;
+  bool calibration = false;
+  std::string label;
+};
+
+std::vector<DgxcRow> dgxc_rows(std::string_view text) {
+  const std::string file = "dgxc/h100_pretraining_24_11.csv";
+  const CsvText csv(text, file);
+  const LauncherColumns columns(csv);
+  const std::size_t container = csv.column("container"), precision = csv.column("precision"),
+                    step = csv.column("step_seconds"), attention = csv.column("attention"),
+                    role = csv.column("role");
+  std::vector<DgxcRow> out;
+  for (std::size_t r = 0; r < csv.size(); ++r) {
+    const std::string& p = csv.at(r, precision);
+    if (p != "bf16" && p != "fp8")
+      throw std::invalid_argument(file + ": precision must be bf16 or fp8; got " + p);
+    DgxcRow d;
+    d.row = launcher_row(csv, columns, r, p == "fp8", file);
+    // NVTE_FUSED_ATTN=0 in a recipe's launch script (GPT-3 175B, Nemotron4
+    // 340B): Transformer Engine runs the flash-attn package's
+    // FlashAttention-2, not cuDNN's fused attention.
+    if (csv.at(r, attention) == "flash-attn-2") {
+      d.row.job.software.attention_kernel = AttentionKernel::flash_attention_2;
+      d.row.setting += ", FlashAttention-2";
+    }
+    const TrainingJob& j = d.row.job;
+    d.measured_tokens_per_second_per_gpu = static_cast<double>(j.seq_len * j.global_batch) /
+                                           csv.real(r, step) / static_cast<double>(j.n_chips);
+    d.calibration = csv.at(r, role) == "calibration";
+    d.label = csv.at(r, container) + " " + (p == "fp8" ? "FP8" : "BF16") + ": " +
+              layout_label(csv.at(r, columns.model), d.row.layout, j.n_chips);
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace
+
+ValidationSet dgxc_h100_validation_set(std::string_view text) {
+  ValidationSet set{
+      "dgxc-h100",
+      "DGX Cloud Benchmarking 24.11 on H100, BF16 and FP8",
+      "tokens/s per GPU",
+      "tokens/s",
+      "NVIDIA DGX Cloud Benchmarking recipes, release 24.11.1: Llama 3.1 8B, 70B and 405B "
+      "(NeMo 24.09), Nemotron4 15B and 340B (24.11), GPT-3 175B (24.05) on 8-2,048 H100 SXM, "
+      "BF16 and FP8, each table's step time at each GPU count",
+      "the single-node BF16 row (Llama 3.1 8B on 8 GPUs) set the H100's in-step bf16 GEMM "
+      "fraction and is not listed; software nemo-1.0 with what each recipe's "
+      "configuration and launch script set (TP overlap, recomputation, optimizer and gradient "
+      "dtypes, the fused cross-entropy, dropout, FlashAttention-2 where cuDNN's attention is "
+      "off); FP8 weights (fp8_params) are not modelled",
+      {}};
+  for (const DgxcRow& d : dgxc_rows(text)) {
+    if (d.calibration) continue;
+    const LayoutResult res = evaluate_layout(d.row.job, d.row.layout);
+    if (!res.valid) throw std::invalid_argument("dgxc/h100_pretraining_24_11.csv: " + res.reason);
+    set.rows.push_back({d.label, res.tokens_per_second_per_chip,
+                        d.measured_tokens_per_second_per_gpu, d.row.setting});
+  }
+  return set;
+}
+
+ValidationSet dgxc_h100_calibration_rows(std::string_view text) {
+  ValidationSet set{"dgxc-h100-calibration",
+                    "DGX Cloud Benchmarking 24.11 on H100: the calibration row",
+                    "tokens/s per GPU",
+                    "tokens/s",
+                    "the same recipes' Llama 3.1 8B on 8 H100 in BF16 (one node)",
+                    "the row the H100's in-step bf16 GEMM fraction was set from",
+                    {}};
+  for (const DgxcRow& d : dgxc_rows(text)) {
+    if (!d.calibration) continue;
+    const LayoutResult res = evaluate_layout(d.row.job, d.row.layout);
+    if (!res.valid) throw std::invalid_argument("dgxc/h100_pretraining_24_11.csv: " + res.reason);
+    set.rows.push_back({d.label, res.tokens_per_second_per_chip,
+                        d.measured_tokens_per_second_per_gpu, d.row.setting});
   }
   return set;
 }

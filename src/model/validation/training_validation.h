@@ -55,6 +55,15 @@ ValidationSet megatron_bridge_moe_validation_set(std::string_view h100_moe_pretr
 // recomputation, delayed scaling; held out.
 ValidationSet nemo_24_07_validation_set(std::string_view h100_pretraining_csv);
 
+// From tests/data/dgxc/h100_pretraining_24_11.csv: "dgxc-h100" (tokens/s per
+// GPU), NVIDIA's DGX Cloud Benchmarking recipes of release 24.11 on H100,
+// BF16 and FP8 (Llama 3.1, Nemotron4, GPT-3 175B; 16 to 2,048 GPUs), each
+// with its recipe's layout, batch and configuration; held out, but for the
+// single-node BF16 row that set the H100's bf16 GEMM fraction, which
+// dgxc_h100_calibration_rows returns instead.
+ValidationSet dgxc_h100_validation_set(std::string_view h100_pretraining_csv);
+ValidationSet dgxc_h100_calibration_rows(std::string_view h100_pretraining_csv);
+
 // From tests/data/torchtitan/a100_fsdp2.csv: "torchtitan-a100" (tokens/s per
 // GPU), torchtitan's first published FSDP2 runs on 64 A100 (ZeRO-3 alone,
 // software fsdp, eager); the rows with torchtitan's own selective

@@ -59,6 +59,11 @@ const std::vector<Source>& sources() {
          return one(megatron_bridge_moe_validation_set(
              validation_data("megatron_bridge/h100_moe_pretraining.csv")));
        }},
+      {{"dgxc-h100"},
+       [] {
+         return one(
+             dgxc_h100_validation_set(validation_data("dgxc/h100_pretraining_24_11.csv")));
+       }},
       {{"nemo-24.07-h100"},
        [] {
          return one(nemo_24_07_validation_set(validation_data("nemo/h100_pretraining_24_07.csv")));

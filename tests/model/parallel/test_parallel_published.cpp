@@ -38,12 +38,12 @@ void report(const char* name, const LayoutResult& r, double predicted, double pu
 // is what its fused kernels execute. What remains (README): 8K tokens on
 // 8,192 GPUs needs 3 % more memory than an H100 holds (Meta's schedule, which
 // its paper leaves unquantified, holds fewer micro-batches than Megatron's),
-// and every row is pessimistic, 8K by 13-17 %: Napkin's bf16 GEMMs run at
-// the rate published for a training step of an 8B model (0.53 of the peak,
-// hardware.cpp), where Meta's 400 TFLOP/s per GPU needs GEMMs near 0.6. The
-// guard: the causal-half prediction within 20 % of Meta's MFU and below it;
-// the whole-matrix count within 20 % at 8K (where attention is a small
-// share).
+// and the 8K rows are 6-8 % pessimistic with bf16 GEMMs at the rate NeMo
+// reached on one DGX H100 (0.63 of the peak, hardware.cpp; at the 0.53 of
+// an earlier source they were 13-17 % under). The guard: the causal-half
+// prediction within 10 % of Meta's MFU, at 8K below it (131K reads within
+// a few percent either way); the whole-matrix count within 10 % at 8K
+// (where attention is a small share).
 TEST(ParallelPublished, Llama3_405B) {
   TrainingJob j{.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256},
                 .chip = "H100",
@@ -77,10 +77,10 @@ TEST(ParallelPublished, Llama3_405B) {
                 static_cast<long long>(r.memory.stage), r.memory.total_bytes / 1e9,
                 r.hbm_bytes / 1e9);
     EXPECT_DOUBLE_EQ(r.step_seconds, half.step_seconds);
-    EXPECT_NEAR(100 * half.mfu, c.mfu, 0.20 * c.mfu) << c.name;
-    EXPECT_LT(100 * half.mfu, c.mfu) << c.name;
+    EXPECT_NEAR(100 * half.mfu, c.mfu, 0.10 * c.mfu) << c.name;
     if (c.seq == 8192) {
-      EXPECT_NEAR(100 * r.mfu, c.mfu, 0.20 * c.mfu) << c.name;
+      EXPECT_LT(100 * half.mfu, c.mfu) << c.name;
+      EXPECT_NEAR(100 * r.mfu, c.mfu, 0.10 * c.mfu) << c.name;
     }
     // Sharded gradients: the 16,384-GPU layouts fit; 8,192 is over by < 5 %.
     if (c.chips == 16384)
@@ -232,13 +232,18 @@ TEST(ParallelPublished, FineGrainedMoeOnMegatronCore) {
 namespace napkin {
 namespace {
 
-// The source of Hopper's and Blackwell's bf16 GEMM rate (hardware.cpp): one
-// training step decomposed by kernel (ml-engineering, "when to upgrade
-// GPUs", 2026): Llama-3.1-8B on 8 GPUs, ZeRO-2, micro-batch 1 of 8K tokens,
-// fused element-wise kernels; everything but attention ran at 463 TFLOP/s on
-// H200 and 771 on B200 (6·N per token, N = 8.03B). Napkin's ZeRO-2 overlaps
-// the gradient collectives DeepSpeed's default leaves exposed (which the
-// derivation added back), so it reads a few percent faster, never slower.
+// The source of Blackwell's bf16 GEMM rate (hardware.cpp), and Hopper's until
+// a single-node NeMo row replaced it: one training step decomposed by kernel
+// (ml-engineering, "when to upgrade GPUs", 2026): Llama-3.1-8B on 8 GPUs,
+// ZeRO-2, micro-batch 1 of 8K tokens, fused element-wise kernels;
+// everything but attention ran at 463 TFLOP/s on H200 and 771 on B200 (6·N
+// per token, N = 8.03B). Napkin's ZeRO-2 overlaps the gradient collectives
+// DeepSpeed's default leaves exposed (which the derivation added back), so
+// B200 reads a few percent faster, never slower. H200 reads faster still:
+// its GEMMs now run at the rate NeMo reached on one DGX H100 (0.63 of the
+// peak against the 0.53 this step's subtraction gave), so this DeepSpeed
+// step is slower than Napkin's fsdp-compile prices by what its exposed
+// collectives (about 9 % of the step) and its other overheads cost.
 TEST(ParallelPublished, TheGemmRateReproducesItsPublishedStep) {
   TrainingJob j{.shape = ModelShape{32, 4096, 14336, 32, 8, 128, 128256},
                 .n_chips = 8,
@@ -250,8 +255,8 @@ TEST(ParallelPublished, TheGemmRateReproducesItsPublishedStep) {
   l.recompute = Checkpointing::none;
   const struct {
     const char* chip;
-    double dense_tflops;
-  } steps[] = {{"H200", 463}, {"B200", 771}};
+    double dense_tflops, at_most;
+  } steps[] = {{"H200", 463, 1.30}, {"B200", 771, 1.10}};
   for (const auto& step : steps) {
     j.chip = step.chip;
     const LayoutResult r = evaluate_layout(j, l);
@@ -261,7 +266,7 @@ TEST(ParallelPublished, TheGemmRateReproducesItsPublishedStep) {
     std::printf("| %s dense path | %.0f TFLOP/s | %.0f published |\n", step.chip, tflops,
                 step.dense_tflops);
     EXPECT_GT(tflops, step.dense_tflops) << step.chip;
-    EXPECT_LT(tflops, 1.10 * step.dense_tflops) << step.chip;
+    EXPECT_LT(tflops, step.at_most * step.dense_tflops) << step.chip;
   }
 }
 
@@ -313,8 +318,12 @@ TEST(ParallelPublished, MegatronLmH100WeakScaling) {
     EXPECT_NEAR(tflops, row.tflops, 0.25 * row.tflops) << row.hidden;
     signed_sum += tflops / row.tflops - 1;
   }
-  // Napkin's best layout at each split is not above the table on average.
-  EXPECT_LT(signed_sum / std::size(rows), 0.05);
+  // Napkin's best layout at each split reads above the table on average, by
+  // 7 % with GEMMs at NeMo's single-node rate (it read 6 % under at the
+  // 0.53 of an earlier source), the narrowest models most (+18 % at 2,048
+  // wide); the guard keeps it within 10 %.
+  EXPECT_LT(signed_sum / std::size(rows), 0.10);
+  EXPECT_GT(signed_sum / std::size(rows), -0.05);
 }
 
 }  // namespace

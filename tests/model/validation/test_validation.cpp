@@ -162,6 +162,46 @@ TEST(Validation, MegatronBridgeMoeH100IsHeldOut) {
     EXPECT_NE(r.label.find("ep=32 etp=1"), std::string::npos) << r.label;
 }
 
+TEST(Validation, DgxcH100IsHeldOutButItsCalibrationRow) {
+  // NVIDIA's DGX Cloud Benchmarking recipes of release 24.11.1 on H100: 64
+  // rows of Llama 3.1, Nemotron4 and GPT-3 175B, BF16 and FP8, 8 to 2,048
+  // GPUs. One row, Llama 3.1 8B in BF16 on one DGX H100, set the H100's
+  // in-step bf16 GEMM fraction (hardware.cpp); it is not on the scoreboard
+  // and Napkin reproduces it. The 31 held-out BF16 rows (15B to 405B, 16 to
+  // 2,048 GPUs) are within 2 % on average; the 32 FP8 rows, run with
+  // Transformer Engine 1.x's delayed scaling, read 8 % optimistic at the
+  // FP8 fraction that Megatron Bridge's 2025-26 rows reproduce.
+  const ValidationSet& s = set_of("dgxc-h100");
+  ASSERT_EQ(s.rows.size(), 63u);
+  ValidationSet bf16 = s, fp8 = s;
+  bf16.rows.clear();
+  fp8.rows.clear();
+  std::size_t flash_attention_2 = 0;
+  for (const ValidationRow& r : s.rows) {
+    EXPECT_EQ(r.setting.rfind("nemo-1.0", 0), 0u) << r.label;
+    EXPECT_EQ(r.label.find("BF16: Llama3.1-8B on 8:"), std::string::npos) << r.label;
+    if (r.setting.find("FlashAttention-2") != std::string::npos) ++flash_attention_2;
+    (r.label.find(" FP8: ") != std::string::npos ? fp8 : bf16).rows.push_back(r);
+  }
+  EXPECT_EQ(flash_attention_2, 20u);  // GPT-3 175B and Nemotron4 340B: NVTE_FUSED_ATTN=0
+  ASSERT_EQ(bf16.rows.size(), 31u);
+  ASSERT_EQ(fp8.rows.size(), 32u);
+  const ValidationSummary b = summarize(bf16), f = summarize(fp8);
+  std::printf("dgxc-h100 BF16 %.1f %% / %+.1f %%, FP8 %.1f %% / %+.1f %%\n", 100 * b.mean_abs_error,
+              100 * b.mean_signed_error, 100 * f.mean_abs_error, 100 * f.mean_signed_error);
+  EXPECT_LE(b.mean_abs_error, 0.04);
+  EXPECT_LE(std::abs(b.mean_signed_error), 0.03);
+  EXPECT_GT(f.mean_signed_error, 0.0);
+  EXPECT_LE(f.mean_signed_error, 0.12);
+  EXPECT_LE(std::abs(summarize(s).worst_error), 0.25);
+
+  const ValidationSet cal =
+      dgxc_h100_calibration_rows(validation_data("dgxc/h100_pretraining_24_11.csv"));
+  ASSERT_EQ(cal.rows.size(), 1u);
+  EXPECT_EQ(cal.rows[0].label.rfind("24.09 BF16: Llama3.1-8B on 8:", 0), 0u);
+  EXPECT_NEAR(cal.rows[0].predicted / cal.rows[0].measured, 1.0, 0.01);
+}
+
 TEST(Validation, Nemo2407H100IsHeldOut) {
   // NeMo 24.07's twelve FP8 runs on DGX-H100, from GPT-3 5B on 64 GPUs to
   // Nemotron 340B on 128, held out: nothing is set from them. The narrow
@@ -250,7 +290,8 @@ TEST(Validation, TorchtitanH100ThroughputIsOptimistic) {
   // tokens, more with context parallelism over 131K-262K tokens (+70-80 %)
   // and on 405B's pipeline (+11-72 %). Bf16 GEMMs at a training step's rate
   // (0.53 of the peak, not the MAMF's 0.80) took the set from +42 % to
-  // +32 %, the runs' own HBM2e (2.4 TB/s, H100-HBM2e) to +28 %; what is still
+  // +32 %, the runs' own HBM2e (2.4 TB/s, H100-HBM2e) to +28 %, and the
+  // rate NeMo reached on one DGX H100 (0.63) back to +32 %; what is still
   // missing is listed in the README. Bounded so that it cannot drift unseen,
   // and it fails if the set ever turns pessimistic.
   const ValidationSet& s = set_of("torchtitan-h100");
@@ -261,7 +302,7 @@ TEST(Validation, TorchtitanH100ThroughputIsOptimistic) {
   const ValidationSummary m = summarize(s);
   EXPECT_GE(m.optimistic_rows, 14u);
   EXPECT_GT(m.mean_signed_error, 0.22);
-  EXPECT_LE(m.mean_abs_error, 0.32);
+  EXPECT_LE(m.mean_abs_error, 0.35);
   EXPECT_LE(std::abs(m.worst_error), 0.85);
 }
 
@@ -270,10 +311,11 @@ TEST(Validation, LlmFoundryMptTablesAreHeldOut) {
   // (FSDP1, Triton FlashAttention at half FlashAttention-2's rate or
   // FlashAttention-2, DEFAULT or PURE mixed precision); nothing set from
   // them. A100 (139 rows): about +8 % at every sequence length, as
-  // torchtitan's FSDP2 rows on A100. H100 (70 rows): on the measurement
-  // without recomputation, 11-16 % under with it. Before the Triton kernel's
-  // rate and the training step's GEMM rate the long-sequence rows were
-  // 50-70 % optimistic. Bounded so that neither set drifts unseen.
+  // torchtitan's FSDP2 rows on A100. H100 (70 rows): +5 % on average, MPT-1B
+  // and 3B on 128-512 GPUs 20-36 % over (their measured throughput falls
+  // with the GPU count; Napkin's is flat). Before the Triton kernel's rate
+  // and the training step's GEMM rate the long-sequence rows were 50-70 %
+  // optimistic. Bounded so that neither set drifts unseen.
   const ValidationSet& a100 = set_of("llm-foundry-a100");
   const ValidationSet& h100 = set_of("llm-foundry-h100");
   EXPECT_EQ(a100.rows.size(), 139u);
@@ -292,7 +334,7 @@ TEST(Validation, LlmFoundryMptTablesAreHeldOut) {
   EXPECT_LE(h.mean_abs_error, 0.10);
   EXPECT_LE(std::abs(h.mean_signed_error), 0.08);
   EXPECT_LE(std::abs(a.worst_error), 0.45);
-  EXPECT_LE(std::abs(h.worst_error), 0.25);
+  EXPECT_LE(std::abs(h.worst_error), 0.40);
 }
 
 TEST(Validation, ServingSetsAreOnTheScoreboard) {
