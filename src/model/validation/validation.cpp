@@ -61,8 +61,7 @@ const std::vector<Source>& sources() {
        }},
       {{"dgxc-h100"},
        [] {
-         return one(
-             dgxc_h100_validation_set(validation_data("dgxc/h100_pretraining_24_11.csv")));
+         return one(dgxc_h100_validation_set(validation_data("dgxc/h100_pretraining_24_11.csv")));
        }},
       {{"nemo-24.07-h100"},
        [] {
