@@ -202,6 +202,17 @@ std::vector<DgxcRow> dgxc_rows(std::string_view text) {
   return out;
 }
 
+// The rows of one role (the calibration row, or the held-out ones), priced.
+void add_dgxc_rows(std::string_view text, bool calibration, ValidationSet& set) {
+  for (const DgxcRow& d : dgxc_rows(text)) {
+    if (d.calibration != calibration) continue;
+    const LayoutResult res = evaluate_layout(d.row.job, d.row.layout);
+    if (!res.valid) throw std::invalid_argument("dgxc/h100_pretraining_24_11.csv: " + res.reason);
+    set.rows.push_back({d.label, res.tokens_per_second_per_chip,
+                        d.measured_tokens_per_second_per_gpu, d.row.setting});
+  }
+}
+
 }  // namespace
 
 ValidationSet dgxc_h100_validation_set(std::string_view text) {
@@ -219,13 +230,7 @@ ValidationSet dgxc_h100_validation_set(std::string_view text) {
       "dtypes, the fused cross-entropy, dropout, FlashAttention-2 where cuDNN's attention is "
       "off); FP8 weights (fp8_params) are not modelled",
       {}};
-  for (const DgxcRow& d : dgxc_rows(text)) {
-    if (d.calibration) continue;
-    const LayoutResult res = evaluate_layout(d.row.job, d.row.layout);
-    if (!res.valid) throw std::invalid_argument("dgxc/h100_pretraining_24_11.csv: " + res.reason);
-    set.rows.push_back({d.label, res.tokens_per_second_per_chip,
-                        d.measured_tokens_per_second_per_gpu, d.row.setting});
-  }
+  add_dgxc_rows(text, false, set);
   return set;
 }
 
@@ -237,13 +242,7 @@ ValidationSet dgxc_h100_calibration_rows(std::string_view text) {
                     "the same recipes' Llama 3.1 8B on 8 H100 in BF16 (one node)",
                     "the row the H100's in-step bf16 GEMM fraction was set from",
                     {}};
-  for (const DgxcRow& d : dgxc_rows(text)) {
-    if (!d.calibration) continue;
-    const LayoutResult res = evaluate_layout(d.row.job, d.row.layout);
-    if (!res.valid) throw std::invalid_argument("dgxc/h100_pretraining_24_11.csv: " + res.reason);
-    set.rows.push_back({d.label, res.tokens_per_second_per_chip,
-                        d.measured_tokens_per_second_per_gpu, d.row.setting});
-  }
+  add_dgxc_rows(text, true, set);
   return set;
 }
 
