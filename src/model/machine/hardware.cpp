@@ -98,10 +98,9 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
 //    GEMMs at 0.63 of the peak (0.79 of the MAMF): the H100's `matmul`, set
 //    from that single-node row alone (the scoreboard's dgxc-h100 set leaves
 //    it out). At 0.53 every multi-node BF16 table of that release read 9-17
-//    % slow. FP8 keeps the CUTLASS fraction below: that release's FP8 rows
-//    (Transformer Engine 1.x, delayed scaling) ran up to ~10 % under it,
-//    Megatron Bridge's of 2025-26 at it. B200's 0.39 has no such row and
-//    stays the decomposition's (which gave H100 0.53 against 0.63).
+//    % slow. Hopper's FP8 fraction takes the same in-step share of its own
+//    MAMF (below). B200's 0.39 has no such row and stays the
+//    decomposition's (which gave H100 0.53 against 0.63).
 //  attention, in the same source, counts 6·s²·d per layer (forward and
 //    backward as 3 forwards); Napkin counts the backward as 2.5 forwards
 //    (FlashAttention's five matmuls to two), so a measured rate R is
@@ -137,7 +136,15 @@ constexpr Efficiency kA100Eff{0.80, 0.78, 0.70, 0.65,
 // DeepSeek-V3's dense training shapes at M = 4,096, its TFLOP/s and its speedup
 // over a tuned CUTLASS 3.6 FP8 GEMM; the CUTLASS figures (1,132 at K = 16,384,
 // 1,185 at K = 7,168, 990 at K = 1,536, 932 at K = 2,048 TFLOP/s of 1,979) are
-// 0.57-0.65 of the FP8 peak after the wave and epilogue terms: 0.62.
+// 0.57-0.65 of the FP8 peak after the wave and epilogue terms, 0.62: standalone
+// GEMMs, 0.87 of the FP8 MAMF (1,402.6 of 1,979, 70.9 %). Inside a training
+// step a GEMM keeps less of its MAMF, as the bf16 fraction shows (0.63 of the
+// peak, 0.79 of the MAMF), so FP8 takes the same in-step share of the FP8
+// MAMF, the rule Blackwell's fractions follow: 0.63/0.801 x 0.709 = 0.558.
+// It was 0.62 (the CUTLASS figure) until the bf16 fraction was set from a
+// training step; the README shows both against the FP8 sets (Megatron Bridge
+// on H100 −5.5 % at 0.558 and +0.7 % at 0.62; NeMo 24.07 −0.1 % and +5.9 %;
+// DGX Cloud's FP8 rows +1 % and +8 %).
 constexpr Efficiency kH100Eff{0.63, 0.80, 0.75, 0.527,
     "H100: bf16 GEMMs 0.63 of 989 TFLOP/s inside training steps, below the MAMF 792.1 "
     "(set from one single-node row: Llama 3.1 8B BF16 on a DGX H100, 12.91 s per step, NVIDIA "
@@ -145,17 +152,18 @@ constexpr Efficiency kH100Eff{0.63, 0.80, 0.75, 0.527,
     "~370 of 450 GB/s NVLink 4; fused element-wise kernels ~75 % of HBM; FlashAttention-3 "
     "forward+backward 447 of 989 TFLOP/s inside Llama-3.1-8B steps on H200 (521 in Napkin's "
     "count; ml-engineering, when to upgrade GPUs); "
-    "FP8 GEMMs ~0.62 of the FP8 peak (CUTLASS 3.6 at DeepSeek-V3's training shapes on H800, "
-    "DeepGEMM README); FlashAttention-2 (PyTorch SDPA's default) ~330 of 989 TFLOP/s "
+    "FP8 GEMMs 0.558 of the FP8 peak, the bf16 in-step share of the MAMF (0.79) x the FP8 MAMF "
+    "1,402.6 of 1,979 (standalone CUTLASS 3.6 at DeepSeek-V3's training shapes on H800 reach "
+    "0.62, DeepGEMM README); FlashAttention-2 (PyTorch SDPA's default) ~330 of 989 TFLOP/s "
     "(FlashAttention-3 paper; pytorch issue 142132)",
-    0.62, 0.801, 0.33};
+    0.558, 0.801, 0.33};
 // B200: the same MAMF sweeps (ml-engineering, compute/accelerator, 2026
 // table): bf16 1,745.0 of 2,250 TFLOP/s (77.6 %, 1792x16128x3072, torch 2.7.1
 // + CUDA 12.8); FP8 3,432.5 of 4,500 (76.3 %), where H100 reaches 1,402.6 of
-// 1,979 (70.9 %). FP8 at training shapes: Hopper's 0.62 (CUTLASS at
-// DeepSeek-V3's shapes) scaled by the two chips' FP8 MAMF, 0.62 × 76.3/70.9 =
-// 0.667. Attention inside a training step: FlashAttention-4 ran at 834 of
-// 2,250 TFLOP/s in Llama-3.1-8B training steps at 8K tokens on B200, where
+// 1,979 (70.9 %). FP8 at training shapes: Hopper's in-step 0.558 scaled by
+// the two chips' FP8 MAMF, 0.558 × 76.3/70.9 = 0.600. Attention inside a
+// training step: FlashAttention-4 ran at 834 of 2,250 TFLOP/s in
+// Llama-3.1-8B training steps at 8K tokens on B200, where
 // FlashAttention-3 ran at 447 of 989 on H200 (ml-engineering,
 // insights/when-to-upgrade-gpus, 2026; its isolated benchmark gives the same
 // 1.88x); cuDNN's kernel, which Transformer Engine runs, is at most FA4's
@@ -169,38 +177,38 @@ constexpr Efficiency kH100Eff{0.63, 0.80, 0.75, 0.527,
 constexpr Efficiency kB200Eff{0.39, 0.76, 0.75, 0.432,
     "B200: bf16 GEMMs 0.39 of 2,250 TFLOP/s inside Llama-3.1-8B training steps, below the MAMF "
     "1,745 (ml-engineering, when to upgrade GPUs: the step by kernel; MAMF tables); FP8 MAMF "
-    "3,432.5 of 4,500; FP8 GEMMs of training shapes at Hopper's 0.62 x the FP8 MAMF ratio "
-    "76.3/70.9 = 0.667; fused attention 834 of 2,250 TFLOP/s in that step's count, 973 in "
+    "3,432.5 of 4,500; FP8 GEMMs of training shapes at Hopper's in-step 0.558 x the FP8 MAMF "
+    "ratio 76.3/70.9 = 0.600; fused attention 834 of 2,250 TFLOP/s in that step's count, 973 in "
     "Napkin's (FlashAttention-4); nccl-tests all_reduce 682.2 of 900 GB/s on 8 B200 (ring, "
     "ml-engineering network tables); HBM fraction assumed as H100 (no public B200 copy "
     "benchmark cited)",
-    0.667, 0.776};
+    0.600, 0.776};
 // GB200: B200's die at 1,200 W and a 2.5 PFLOP/s peak. No GB200 step has
 // been published by kernel, so its in-step fractions are B200's scaled by
 // the two chips' MAMF rows, the rule FP8 on Blackwell already follows
 // (Hopper's in-step FP8 fraction x the FP8 MAMF ratio): the MAMF table's
 // GB200 rows, bf16 1,822 of 2,500 TFLOP/s (72.9 %) and FP8 3,615.6 of 5,000
 // (72.3 %, a development torch 2.10 with CUDA 13.0), against B200's 77.6 %
-// and H100's FP8 70.9 %: bf16 0.39 x 72.9/77.6 = 0.366, FP8 0.62 x
-// 72.3/70.9 = 0.632. The bf16 MAMF is the ceiling.
+// and H100's FP8 70.9 %: bf16 0.39 x 72.9/77.6 = 0.366, FP8 0.558 x
+// 72.3/70.9 = 0.569. The bf16 MAMF is the ceiling.
 constexpr Efficiency kGb200Eff{0.366, 0.76, 0.75, 0.432,
     "GB200: B200's in-step fractions scaled by the MAMF rows (no GB200 step measured by "
     "kernel): bf16 GEMMs 0.39 x 72.9/77.6 = 0.366 of the peak inside training steps, FP8 GEMMs "
-    "Hopper's 0.62 x 72.3/70.9 = 0.632 (ml-engineering MAMF tables: GB200 1,822 of 2,500 "
+    "Hopper's 0.558 x 72.3/70.9 = 0.569 (ml-engineering MAMF tables: GB200 1,822 of 2,500 "
     "TFLOP/s bf16, 3,615.6 of 5,000 FP8), fused attention 0.432 (FlashAttention-4), NVLink 5 at "
     "0.76; the ceiling is GB200's own MAMF, 72.9 %",
-    0.632, 0.729};
+    0.569, 0.729};
 // B300: the MAMF tables' B300 rows (ml-engineering, torch 2.9.1 + CUDA 13.0):
 // bf16 1,769.0 of 2,250 TFLOP/s (78.6 %, "same as B200, newer torch/cuda"),
 // FP8 3,353.3 of 4,500 (74.5 %). In-step fractions by GB200's rule: bf16
-// 0.39 x 78.6/77.6 = 0.395; FP8 0.62 x 74.5/70.9 = 0.651.
+// 0.39 x 78.6/77.6 = 0.395; FP8 0.558 x 74.5/70.9 = 0.586.
 constexpr Efficiency kB300Eff{0.395, 0.76, 0.75, 0.432,
     "B300: B200's in-step fractions scaled by the MAMF rows (no B300 step measured by kernel): "
     "bf16 GEMMs 0.39 x 78.6/77.6 = 0.395 of the peak inside training steps, FP8 GEMMs Hopper's "
-    "0.62 x 74.5/70.9 = 0.651 (ml-engineering MAMF tables: B300 1,769.0 of 2,250 TFLOP/s bf16, "
+    "0.558 x 74.5/70.9 = 0.586 (ml-engineering MAMF tables: B300 1,769.0 of 2,250 TFLOP/s bf16, "
     "3,353.3 of 4,500 FP8), fused attention 0.432 (FlashAttention-4), NVLink 5 at 0.76; the "
     "ceiling is B300's own MAMF, 78.6 %",
-    0.651, 0.786};
+    0.586, 0.786};
 // MI300X attention: AMD's asm FlashAttention kernels (ROCm/aiter,
 // op_tests/cpp/mha/README.md, bf16, batch 8, 64 query and 8 KV heads of 128,
 // causal, 8K): forward 550.7 and backward 474.0 TFLOP/s (bf16 atomics), so
@@ -223,7 +231,7 @@ constexpr Efficiency kB300Eff{0.395, 0.76, 0.75, 0.432,
 // ahead ("Training, 8B, BF16: H200 1.32x to 1.40x"; alpharomercoma/
 // MI300X-vs-H200, REPORT.md), where at the MAMF Napkin's GEMMs had MI300X
 // 1.07x faster; at 0.40 H200's are 1.19x faster. FP8 at Hopper's FP8-to-bf16
-// ratio (0.62/0.80) × 0.514 = 0.40.
+// ratio (0.558/0.801) × 0.514 = 0.36.
 constexpr Efficiency kMi300xEff{0.40, 0.70, 0.65, 0.353,
     "MI300X: GEMMs inside a training step assumed at the H100's in-step/MAMF ratio (0.63/0.801) "
     "x the MAMF 668.4/1,300 TFLOP/s (torch 2.5.1 + ROCm 6.3, TunableOp; ml-engineering): "
@@ -231,9 +239,10 @@ constexpr Efficiency kMi300xEff{0.40, 0.70, 0.65, 0.353,
     "(Chips and Cheese); RCCL all_reduce bus bandwidth 310-319 of 448 GB/s on 8 GPUs (ROCm "
     "blogs, mi300x-rccl-xgmi) and 47.7 of 64 over 2 (ml-engineering network tables); fused "
     "attention forward + backward 494 of 1,307 TFLOP/s, causal 8K, aiter's asm kernels "
-    "standalone (ROCm/aiter mha README), x Hopper's in-step/standalone 0.93 (assumed); FP8 GEMMs at Hopper's FP8-to-bf16 ratio (0.62/0.80) "
+    "standalone (ROCm/aiter mha README), x Hopper's in-step/standalone 0.93 (assumed); FP8 "
+    "GEMMs at Hopper's FP8-to-bf16 ratio (0.558/0.801) "
     "x the MAMF",
-    0.40, 0.514};
+    0.36, 0.514};
 constexpr Efficiency kTpuEff{0.80, 0.80, 0.75, 0.50,
     "TPU: estimates (no public per-kernel sweep); XLA matmuls of transformer sizes ~80 % of peak"};
 

@@ -109,7 +109,10 @@ TEST(KernelTime, NearTheRidgeGroupedGemmsSitBetweenThePublishedKernels) {
                       {4, 256, 4096, 7168, 932, 1.1},   {4, 256, 7168, 2048, 815, 1.2},
                       {4, 8192, 4096, 7168, 1297, 1.2}, {4, 8192, 7168, 2048, 1099, 1.2},
                       {8, 4096, 4096, 7168, 1288, 1.2}, {8, 4096, 7168, 2048, 1093, 1.1}};
-  const KernelRates fp8 = kernel_rates(chip_by_name("H800"), true);
+  // Standalone kernels: the large-GEMM rate CUTLASS reaches at DeepSeek-V3's
+  // shapes (0.62 of the FP8 peak, hardware.cpp), not a training step's.
+  KernelRates fp8 = kernel_rates(chip_by_name("H800"), true);
+  fp8.matmul_flops_per_s = 0.62 * chip_by_name("H800").fp8_peak_flops_per_s;
   for (const Row& row : rows) {
     const Gemm g{row.m, row.n, row.k, row.groups};
     const double deepgemm = gemm_flops(g) / (row.deepgemm_tflops * 1e12);
@@ -126,11 +129,12 @@ TEST(KernelTime, NearTheRidgeGroupedGemmsSitBetweenThePublishedKernels) {
 }
 
 TEST(KernelTime, Fp8RatesNeedAnFp8Peak) {
-  // FP8 GEMMs run at their own fraction of the FP8 peak, below the best FP8
-  // GEMM published for the chip (MAMF 1,402.6 of 1,979 TFLOP/s), and faster
-  // than the bf16 GEMMs of a training step.
+  // FP8 GEMMs run at their own fraction of the FP8 peak (the bf16 in-step
+  // share of the MAMF times the FP8 MAMF: 0.558), below the best FP8 GEMM
+  // published for the chip (MAMF 1,402.6 of 1,979 TFLOP/s), and faster than
+  // the bf16 GEMMs of a training step.
   const Chip& h100 = chip_by_name("H100");
-  EXPECT_DOUBLE_EQ(kernel_rates(h100, true).matmul_flops_per_s, 1979e12 * 0.62);
+  EXPECT_DOUBLE_EQ(kernel_rates(h100, true).matmul_flops_per_s, 1979e12 * 0.558);
   EXPECT_LT(h100.efficiency.matmul_fp8, 1402.6 / 1979);
   EXPECT_GT(kernel_rates(h100, true).matmul_flops_per_s, kernel_rates(h100).matmul_flops_per_s);
   for (const Chip& c : hardware_table())

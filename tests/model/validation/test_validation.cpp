@@ -100,37 +100,43 @@ TEST(Validation, VtrainMultiNodePublicRowsWithinTenPercent) {
 }
 
 // H100 in FP8 at today's layouts (Megatron Bridge's published Llama 3 70B and
-// 3.1 405B runs): the FP8 GEMM rate from a published microbenchmark, the
-// epilogue term from a published K-sweep, nothing from these rows.
-TEST(Validation, MegatronBridgeH100Fp8WithinThreePercent) {
+// 3.1 405B runs): the FP8 GEMM rate is the bf16 in-step share of the MAMF
+// times the FP8 MAMF, the epilogue term from a published K-sweep, nothing
+// from these rows.
+TEST(Validation, MegatronBridgeH100Fp8IsHeldOut) {
   // The recipe's documented properties (current scaling's amax passes, the
   // bf16 head, FP8 saved inputs, the edge-counting pipeline split) as the
   // performance scripts run them: every transformer layer in FP8
   // (first_last_layers_bf16 = False since Megatron Bridge v0.1.0; pricing
   // the training recipes' two bf16 edge layers had put every row 4-8 %
-  // under). About 1.5 % either way; bounded so that it cannot drift unseen.
+  // under). About 5.5 % under on every row: these 2025-26 containers run FP8
+  // faster than the in-step fraction (at standalone CUTLASS's 0.62 they
+  // read +0.7 %). Bounded so that it cannot drift unseen, nor turn
+  // optimistic on average.
   const ValidationSummary m = held_out("megatron-bridge-h100", 11, "megatron-core-fp8");
-  EXPECT_LE(m.mean_abs_error, 0.03);
-  EXPECT_LE(std::abs(m.mean_signed_error), 0.03);
-  EXPECT_LE(std::abs(m.worst_error), 0.06);
+  EXPECT_LE(m.mean_abs_error, 0.07);
+  EXPECT_LE(m.mean_signed_error, 0.0);
+  EXPECT_LE(std::abs(m.worst_error), 0.10);
 }
 
 TEST(Validation, MegatronBridgeB200IsHeldOut) {
   // Two rows on B200, held out: its FP8 GEMM efficiency comes from the
-  // published MAMF sweeps (0.667 at training shapes), its bf16 GEMMs (0.39)
-  // and attention (FlashAttention-4, 0.432) from a training step measured by
-  // kernel, its NVLink from nccl-tests' ring (0.76); its HBM fraction is
-  // still Hopper's. About 6 % over. Bounded so that it cannot grow unseen.
+  // published MAMF sweeps (Hopper's in-step FP8 fraction x the FP8 MAMF
+  // ratio: 0.600), its bf16 GEMMs (0.39) and attention (FlashAttention-4,
+  // 0.432) from a training step measured by kernel, its NVLink from
+  // nccl-tests' ring (0.76); its HBM fraction is still Hopper's. Within 1 %
+  // (6 % over at standalone CUTLASS's FP8 fraction). Bounded so that it
+  // cannot grow unseen.
   const ValidationSummary m = held_out("megatron-bridge-b200", 2, "megatron-core-fp8");
-  EXPECT_LE(m.mean_abs_error, 0.09);
+  EXPECT_LE(m.mean_abs_error, 0.05);
 }
 
 TEST(Validation, MegatronBridgeGb200IsHeldOut) {
   // Six containers' runs of one layout on 256 GB200, held out: the chip is
   // B200's die at the GB200 NVL72 datasheet's peaks, B200's in-step GEMM
   // fractions scaled by GB200's MAMF rows. The prediction is one number and
-  // the runs got faster release by release (793 to 864 tokens/s): about 5 %
-  // over on average. Bounded so that it cannot drift unseen.
+  // the runs got faster release by release (793 to 864 tokens/s): within
+  // 3 % on average. Bounded so that it cannot drift unseen.
   const ValidationSummary m = held_out("megatron-bridge-gb200", 6, "megatron-core-fp8");
   EXPECT_LE(m.mean_abs_error, 0.06);
   EXPECT_LE(std::abs(m.mean_signed_error), 0.06);
@@ -141,12 +147,13 @@ TEST(Validation, MegatronBridgeGb300IsHeldOut) {
   // Six runs of Llama 3.1 405B on 256 GB300 (TP 4 PP 8 or TP 2 PP 8 CP 2),
   // held out: Blackwell Ultra at the GB300 NVL72 datasheet's peaks with
   // GB200's fractions (no GB300 MAMF published; its doubled softmax
-  // exponential rate and its 1,400 W unpriced): about 10 % under, never
-  // above. Bounded so that it cannot drift unseen, nor turn optimistic.
+  // exponential rate and its 1,400 W unpriced): about 16 % under, never
+  // above (10 % at standalone CUTLASS's FP8 fraction). Bounded so that it
+  // cannot drift unseen, nor turn optimistic.
   const ValidationSummary m = held_out("megatron-bridge-gb300", 6, "megatron-core-fp8");
-  EXPECT_LE(m.mean_abs_error, 0.12);
+  EXPECT_LE(m.mean_abs_error, 0.18);
   EXPECT_EQ(m.optimistic_rows, 0u);
-  EXPECT_LE(std::abs(m.worst_error), 0.15);
+  EXPECT_LE(std::abs(m.worst_error), 0.21);
 }
 
 TEST(Validation, MegatronBridgeMoeH100IsHeldOut) {
@@ -168,9 +175,10 @@ TEST(Validation, DgxcH100IsHeldOutButItsCalibrationRow) {
   // GPUs. One row, Llama 3.1 8B in BF16 on one DGX H100, set the H100's
   // in-step bf16 GEMM fraction (hardware.cpp); it is not on the scoreboard
   // and Napkin reproduces it. The 31 held-out BF16 rows (15B to 405B, 16 to
-  // 2,048 GPUs) are within 2 % on average; the 32 FP8 rows, run with
-  // Transformer Engine 1.x's delayed scaling, read 8 % optimistic at the
-  // FP8 fraction that Megatron Bridge's 2025-26 rows reproduce.
+  // 2,048 GPUs) are within 2 % on average; the 32 FP8 rows (Transformer
+  // Engine 1.x, delayed scaling) about 2 % over with Hopper's FP8 fraction
+  // at the same in-step share of its MAMF (8 % over at standalone CUTLASS's
+  // 0.62).
   const ValidationSet& s = set_of("dgxc-h100");
   ASSERT_EQ(s.rows.size(), 63u);
   ValidationSet bf16 = s, fp8 = s;
@@ -191,8 +199,8 @@ TEST(Validation, DgxcH100IsHeldOutButItsCalibrationRow) {
               100 * b.mean_signed_error, 100 * f.mean_abs_error, 100 * f.mean_signed_error);
   EXPECT_LE(b.mean_abs_error, 0.04);
   EXPECT_LE(std::abs(b.mean_signed_error), 0.03);
-  EXPECT_GT(f.mean_signed_error, 0.0);
-  EXPECT_LE(f.mean_signed_error, 0.12);
+  EXPECT_LE(f.mean_abs_error, 0.07);
+  EXPECT_LE(std::abs(f.mean_signed_error), 0.05);
   EXPECT_LE(std::abs(summarize(s).worst_error), 0.25);
 
   const ValidationSet cal =
@@ -205,8 +213,8 @@ TEST(Validation, DgxcH100IsHeldOutButItsCalibrationRow) {
 TEST(Validation, Nemo2407H100IsHeldOut) {
   // NeMo 24.07's twelve FP8 runs on DGX-H100, from GPT-3 5B on 64 GPUs to
   // Nemotron 340B on 128, held out: nothing is set from them. The narrow
-  // models (d_model 4,096) are 12-26 % optimistic, the widest (GPT-3 175B on
-  // 512, Nemotron 340B) 7-10 % pessimistic: Napkin's GEMM rate depends on the
+  // models (d_model 4,096) are 4-15 % optimistic, the widest (GPT-3 175B,
+  // Nemotron 340B) 9-17 % pessimistic: Napkin's GEMM rate depends on the
   // shape less than these runs do. Bounded so that it cannot drift unseen.
   const ValidationSet& s = set_of("nemo-24.07-h100");
   ASSERT_EQ(s.rows.size(), 12u);
