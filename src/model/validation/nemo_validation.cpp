@@ -181,7 +181,8 @@ std::vector<DgxcRow> dgxc_rows(std::string_view text) {
   for (std::size_t r = 0; r < csv.size(); ++r) {
     const std::string& p = csv.at(r, precision);
     if (p != "bf16" && p != "fp8")
-      throw std::invalid_argument(file + ": precision must be bf16 or fp8; got " + p);
+      throw std::invalid_argument(file + ", line " + std::to_string(csv.line(r)) +
+                                  ": precision must be bf16 or fp8; got \"" + p + "\"");
     DgxcRow d;
     d.row = launcher_row(csv, columns, r, p == "fp8", file);
     // NVTE_FUSED_ATTN=0 in a recipe's launch script (GPT-3 175B, Nemotron4

@@ -210,6 +210,31 @@ TEST(Validation, DgxcH100IsHeldOutButItsCalibrationRow) {
   EXPECT_NEAR(cal.rows[0].predicted / cal.rows[0].measured, 1.0, 0.01);
 }
 
+TEST(Validation, DgxcRowsNameWhatIsWrong) {
+  // A precision the recipes do not run, or a model the shapes do not know,
+  // is refused with the file and the line or the name.
+  const std::string text(validation_data("dgxc/h100_pretraining_24_11.csv"));
+  std::string fp4 = text;
+  fp4.replace(fp4.find(",bf16,8,"), 8, ",fp4,8,");
+  try {
+    dgxc_h100_validation_set(fp4);
+    ADD_FAILURE() << "fp4 accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("line 2: precision must be bf16 or fp8; got \"fp4\""),
+              std::string::npos)
+        << e.what();
+  }
+  std::string unknown = text;
+  unknown.replace(unknown.find("Llama3.1-8B"), 11, "Llama9-8B");
+  try {
+    dgxc_h100_validation_set(unknown);
+    ADD_FAILURE() << "an unknown model accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("no model named Llama9-8B"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Validation, Nemo2407H100IsHeldOut) {
   // NeMo 24.07's twelve FP8 runs on DGX-H100, from GPT-3 5B on 64 GPUs to
   // Nemotron 340B on 128, held out: nothing is set from them. The narrow
