@@ -81,14 +81,14 @@ TEST(HardwareJson, AChipFileReadsWithItsProvenance) {
 }
 
 TEST(HardwareJson, AMeasuredAttentionFigureIsNotOverriddenByTheLikeChipsFlashAttention2) {
-  // "like": "H100" carries H100's FlashAttention-2 fraction (0.33, what
-  // PyTorch's SDPA runs there); a file that measured its own attention
+  // "like": "H100" carries H100's FlashAttention-2 fraction (0.307 inside a
+  // step, what PyTorch's SDPA runs there); a file that measured its own attention
   // fraction gets it for every kernel, unless it gives FlashAttention-2's too.
   auto chip_with = [](const std::string& extra) {
     return parse_chip_json("{\"name\": \"Site-H100\", \"like\": \"H100\"" + extra + "}",
                            "site.json");
   };
-  EXPECT_DOUBLE_EQ(chip_with("").chip().efficiency.attention_fa2, 0.33);
+  EXPECT_DOUBLE_EQ(chip_with("").chip().efficiency.attention_fa2, 0.307);
   const ChipFile measured =
       chip_with(", \"attention_efficiency\": " + value(0.45, "measured", "our FA-2 sweep"));
   EXPECT_DOUBLE_EQ(measured.chip().efficiency.attention, 0.45);

@@ -126,11 +126,15 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
 //    told otherwise (its cuDNN backend has been opt-in since 2.5.1, pytorch
 //    #138522): "only 35% utilization" (Shah et al. 2024, abstract); 329
 //    TFLOP/s forward against cuDNN's 631 at (1, 24, 4608, 128) on a torch
-//    nightly of December 2024 (pytorch issue #142132); ~330 backward: 0.33.
-constexpr Efficiency kA100Eff{0.80, 0.78, 0.70, 0.65,
+//    nightly of December 2024 (pytorch issue #142132); ~330 backward: 0.33
+//    alone. Standalone rates enter a step at Hopper's in-step share of its
+//    kernels' rate, FlashAttention-3's 521 inside the H200 steps against
+//    ~560 alone (0.93; the rule MI300X's attention follows): FlashAttention-2
+//    0.33 x 0.93 = 0.307 on H100, 200 of 312 (0.64) x 0.93 = 0.60 on A100.
+constexpr Efficiency kA100Eff{0.80, 0.78, 0.70, 0.60,
     "A100: MAMF 267.9/312 TFLOP/s at boost x 1305/1410 MHz sustained at 400 W; nccl-tests "
     "~230 of 300 GB/s NVLink 3; fused element-wise kernels ~70 % of HBM; FlashAttention-2 "
-    "~200 of 312 TFLOP/s",
+    "~200 of 312 TFLOP/s alone (Dao 2023) x Hopper's in-step/standalone 0.93",
     0, 0.859};
 // FP8 on Hopper: DeepGEMM's published H800 table (README, Feb 2025) gives, for
 // DeepSeek-V3's dense training shapes at M = 4,096, its TFLOP/s and its speedup
@@ -155,8 +159,8 @@ constexpr Efficiency kH100Eff{0.63, 0.80, 0.75, 0.527,
     "FP8 GEMMs 0.558 of the FP8 peak, the bf16 in-step share of the MAMF (0.79) x the FP8 MAMF "
     "1,402.6 of 1,979 (standalone CUTLASS 3.6 at DeepSeek-V3's training shapes on H800 reach "
     "0.62, DeepGEMM README); FlashAttention-2 (PyTorch SDPA's default) ~330 of 989 TFLOP/s "
-    "(FlashAttention-3 paper; pytorch issue 142132)",
-    0.558, 0.801, 0.33};
+    "alone (FlashAttention-3 paper; pytorch issue 142132) x the in-step/standalone 0.93",
+    0.558, 0.801, 0.307};
 // B200: the same MAMF sweeps (ml-engineering, compute/accelerator, 2026
 // table): bf16 1,745.0 of 2,250 TFLOP/s (77.6 %, 1792x16128x3072, torch 2.7.1
 // + CUDA 12.8); FP8 3,432.5 of 4,500 (76.3 %), where H100 reaches 1,402.6 of

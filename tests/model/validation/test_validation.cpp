@@ -318,23 +318,25 @@ TEST(Validation, TorchtitanH100MemoryIsUnderTheMeasurement) {
 }
 
 TEST(Validation, TorchtitanH100ThroughputIsOptimistic) {
-  // The same December 2024 rows' tokens/s per GPU, held out. All but one
-  // row is above the measurement: up to +30 % on 8B and 70B at 8K-32K
-  // tokens, more with context parallelism over 131K-262K tokens (+70-80 %)
-  // and on 405B's pipeline (+11-72 %). Bf16 GEMMs at a training step's rate
+  // The same December 2024 rows' tokens/s per GPU, held out. All but two
+  // rows are above the measurement: up to +27 % on 8B and 70B at 8K-32K
+  // tokens, more with context parallelism over 131K-262K tokens (+57-65 %)
+  // and on 405B's pipeline (+4-60 %). Bf16 GEMMs at a training step's rate
   // (0.53 of the peak, not the MAMF's 0.80) took the set from +42 % to
   // +32 %, the runs' own HBM2e (2.4 TB/s, H100-HBM2e) to +28 %, and the
-  // rate NeMo reached on one DGX H100 (0.63) back to +32 %; what is still
-  // missing is listed in the README. Bounded so that it cannot drift unseen,
-  // and it fails if the set ever turns pessimistic.
+  // rate NeMo reached on one DGX H100 (0.63) back to +32 %, FP8 at the same
+  // in-step share of its MAMF to +29 %, FlashAttention-2 at its in-step share
+  // of its standalone rate to +25 %; what is still missing is listed in the
+  // README. Bounded so that it cannot drift unseen, and it fails if the set
+  // ever turns pessimistic.
   const ValidationSet& s = set_of("torchtitan-h100");
   ASSERT_EQ(s.rows.size(), set_of("torchtitan-h100-memory").rows.size());
   for (std::size_t i = 0; i < s.rows.size(); ++i)
     EXPECT_EQ(s.rows[i].label, set_of("torchtitan-h100-memory").rows[i].label);
   EXPECT_FALSE(s.lower_is_optimistic);
   const ValidationSummary m = summarize(s);
-  EXPECT_GE(m.optimistic_rows, 14u);
-  EXPECT_GT(m.mean_signed_error, 0.22);
+  EXPECT_GE(m.optimistic_rows, 13u);
+  EXPECT_GT(m.mean_signed_error, 0.20);
   EXPECT_LE(m.mean_abs_error, 0.35);
   EXPECT_LE(std::abs(m.worst_error), 0.85);
 }
