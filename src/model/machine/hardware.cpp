@@ -148,7 +148,7 @@ constexpr Efficiency kA100Eff{0.80, 0.78, 0.70, 0.60,
 // It was 0.62 (the CUTLASS figure) until the bf16 fraction was set from a
 // training step; the README shows both against the FP8 sets (Megatron Bridge
 // on H100 −5.5 % at 0.558 and +0.7 % at 0.62; NeMo 24.07 −0.1 % and +5.9 %;
-// DGX Cloud's FP8 rows +1 % and +8 %).
+// DGX Cloud's FP8 rows +2 % and +8 %).
 constexpr Efficiency kH100Eff{0.63, 0.80, 0.75, 0.527,
     "H100: bf16 GEMMs 0.63 of 989 TFLOP/s inside training steps, below the MAMF 792.1 "
     "(set from one single-node row: Llama 3.1 8B BF16 on a DGX H100, 12.91 s per step, NVIDIA "

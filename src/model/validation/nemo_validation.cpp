@@ -90,7 +90,9 @@ LauncherRow launcher_row(const CsvText& csv, const LauncherColumns& c, std::size
   Layout& l = out.layout;
   c.summary.read(r, j, l);
   const std::optional<ModelShape> shape = nemo_shape(csv.at(r, c.model), l.tp);
-  if (!shape) throw std::invalid_argument(file + ": no model named " + csv.at(r, c.model));
+  if (!shape)
+    throw std::invalid_argument(file + ", line " + std::to_string(csv.line(r)) +
+                                ": no model named " + csv.at(r, c.model));
   j.shape = *shape;
   j.chip = "H100";
   j.network = cluster_by_name("dgx-h100").network;
