@@ -212,27 +212,20 @@ TEST(Validation, DgxcH100IsHeldOutButItsCalibrationRow) {
 
 TEST(Validation, DgxcRowsNameWhatIsWrong) {
   // A precision the recipes do not run, or a model the shapes do not know,
-  // is refused with the file and the line or the name.
+  // is refused with the file, the line and the value.
   const std::string text(validation_data("dgxc/h100_pretraining_24_11.csv"));
-  std::string fp4 = text;
-  fp4.replace(fp4.find(",bf16,8,"), 8, ",fp4,8,");
-  try {
-    dgxc_h100_validation_set(fp4);
-    ADD_FAILURE() << "fp4 accepted";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("line 2: precision must be bf16 or fp8; got \"fp4\""),
-              std::string::npos)
-        << e.what();
-  }
-  std::string unknown = text;
-  unknown.replace(unknown.find("Llama3.1-8B"), 11, "Llama9-8B");
-  try {
-    dgxc_h100_validation_set(unknown);
-    ADD_FAILURE() << "an unknown model accepted";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("no model named Llama9-8B"), std::string::npos)
-        << e.what();
-  }
+  auto refused = [&](const std::string& from, const std::string& to, const std::string& says) {
+    std::string edited = text;
+    edited.replace(edited.find(from), from.size(), to);
+    try {
+      dgxc_h100_validation_set(edited);
+      ADD_FAILURE() << to << " accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  refused(",bf16,8,", ",fp4,8,", "line 2: precision must be bf16 or fp8; got \"fp4\"");
+  refused("Llama3.1-8B", "Llama9-8B", "line 2: no model named Llama9-8B");
 }
 
 TEST(Validation, Nemo2407H100IsHeldOut) {
