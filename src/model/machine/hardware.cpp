@@ -131,6 +131,21 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
 //    kernels' rate, FlashAttention-3's 521 inside the H200 steps against
 //    ~560 alone (0.93; the rule MI300X's attention follows): FlashAttention-2
 //    0.33 x 0.93 = 0.307 on H100, 200 of 312 (0.64) x 0.93 = 0.60 on A100.
+// Fractions derived by a stated rule are computed, rounded as their source
+// lines print them, so a changed input moves all that follow from it: the
+// H100's in-step share of its MAMF carries to its FP8 MAMF, to MI300X's, and
+// by the chips' MAMF rows (percent) to Blackwell's (B200's bf16, Hopper's FP8).
+constexpr double rounded_to(double x, double per) {
+  return static_cast<double>(static_cast<long long>(x * per + 0.5)) / per;
+}
+constexpr double kH100Bf16InStep = 0.63, kH100Bf16Mamf = 0.801, kB200Bf16InStep = 0.39;
+constexpr double kHopperFp8InStep = rounded_to(kH100Bf16InStep / kH100Bf16Mamf * 0.709, 1000);
+constexpr double blackwell_bf16(double mamf_percent) {
+  return rounded_to(kB200Bf16InStep * mamf_percent / 77.6, 1000);
+}
+constexpr double blackwell_fp8(double fp8_mamf_percent) {
+  return rounded_to(kHopperFp8InStep * fp8_mamf_percent / 70.9, 1000);
+}
 constexpr Efficiency kA100Eff{0.80, 0.78, 0.70, 0.60,
     "A100: MAMF 267.9/312 TFLOP/s at boost x 1305/1410 MHz sustained at 400 W; nccl-tests "
     "~230 of 300 GB/s NVLink 3; fused element-wise kernels ~70 % of HBM; FlashAttention-2 "
@@ -149,7 +164,7 @@ constexpr Efficiency kA100Eff{0.80, 0.78, 0.70, 0.60,
 // training step; the README shows both against the FP8 sets (Megatron Bridge
 // on H100 −5.5 % at 0.558 and +0.7 % at 0.62; NeMo 24.07 −0.1 % and +5.9 %;
 // DGX Cloud's FP8 rows +2 % and +8 %).
-constexpr Efficiency kH100Eff{0.63, 0.80, 0.75, 0.527,
+constexpr Efficiency kH100Eff{kH100Bf16InStep, 0.80, 0.75, 0.527,
     "H100: bf16 GEMMs 0.63 of 989 TFLOP/s inside training steps, below the MAMF 792.1 "
     "(set from one single-node row: Llama 3.1 8B BF16 on a DGX H100, 12.91 s per step, NVIDIA "
     "DGX Cloud Benchmarking 24.11; ml-engineering MAMF tables); NCCL "
@@ -160,7 +175,7 @@ constexpr Efficiency kH100Eff{0.63, 0.80, 0.75, 0.527,
     "1,402.6 of 1,979 (standalone CUTLASS 3.6 at DeepSeek-V3's training shapes on H800 reach "
     "0.62, DeepGEMM README); FlashAttention-2 (PyTorch SDPA's default) ~330 of 989 TFLOP/s "
     "alone (FlashAttention-3 paper; pytorch issue 142132) x the in-step/standalone 0.93",
-    0.558, 0.801, 0.307};
+    kHopperFp8InStep, kH100Bf16Mamf, 0.307};
 // B200: the same MAMF sweeps (ml-engineering, compute/accelerator, 2026
 // table): bf16 1,745.0 of 2,250 TFLOP/s (77.6 %, 1792x16128x3072, torch 2.7.1
 // + CUDA 12.8); FP8 3,432.5 of 4,500 (76.3 %), where H100 reaches 1,402.6 of
@@ -178,7 +193,7 @@ constexpr Efficiency kH100Eff{0.63, 0.80, 0.75, 0.527,
 // 900 GB/s bus bandwidth with NVLink SHARP off, the ring H100's 370 of 450
 // counts (ml-engineering, network/README): 0.76. HBM: no public B200 copy
 // measurement cited, Hopper's fraction.
-constexpr Efficiency kB200Eff{0.39, 0.76, 0.75, 0.432,
+constexpr Efficiency kB200Eff{kB200Bf16InStep, 0.76, 0.75, 0.432,
     "B200: bf16 GEMMs 0.39 of 2,250 TFLOP/s inside Llama-3.1-8B training steps, below the MAMF "
     "1,745 (ml-engineering, when to upgrade GPUs: the step by kernel; MAMF tables); FP8 MAMF "
     "3,432.5 of 4,500; FP8 GEMMs of training shapes at Hopper's in-step 0.558 x the FP8 MAMF "
@@ -186,7 +201,7 @@ constexpr Efficiency kB200Eff{0.39, 0.76, 0.75, 0.432,
     "Napkin's (FlashAttention-4); nccl-tests all_reduce 682.2 of 900 GB/s on 8 B200 (ring, "
     "ml-engineering network tables); HBM fraction assumed as H100 (no public B200 copy "
     "benchmark cited)",
-    0.600, 0.776};
+    blackwell_fp8(76.3), 0.776};
 // GB200: B200's die at 1,200 W and a 2.5 PFLOP/s peak. No GB200 step has
 // been published by kernel, so its in-step fractions are B200's scaled by
 // the two chips' MAMF rows, the rule FP8 on Blackwell already follows
@@ -195,24 +210,24 @@ constexpr Efficiency kB200Eff{0.39, 0.76, 0.75, 0.432,
 // (72.3 %, a development torch 2.10 with CUDA 13.0), against B200's 77.6 %
 // and H100's FP8 70.9 %: bf16 0.39 x 72.9/77.6 = 0.366, FP8 0.558 x
 // 72.3/70.9 = 0.569. The bf16 MAMF is the ceiling.
-constexpr Efficiency kGb200Eff{0.366, 0.76, 0.75, 0.432,
+constexpr Efficiency kGb200Eff{blackwell_bf16(72.9), 0.76, 0.75, 0.432,
     "GB200: B200's in-step fractions scaled by the MAMF rows (no GB200 step measured by "
     "kernel): bf16 GEMMs 0.39 x 72.9/77.6 = 0.366 of the peak inside training steps, FP8 GEMMs "
     "Hopper's 0.558 x 72.3/70.9 = 0.569 (ml-engineering MAMF tables: GB200 1,822 of 2,500 "
     "TFLOP/s bf16, 3,615.6 of 5,000 FP8), fused attention 0.432 (FlashAttention-4), NVLink 5 at "
     "0.76; the ceiling is GB200's own MAMF, 72.9 %",
-    0.569, 0.729};
+    blackwell_fp8(72.3), 0.729};
 // B300: the MAMF tables' B300 rows (ml-engineering, torch 2.9.1 + CUDA 13.0):
 // bf16 1,769.0 of 2,250 TFLOP/s (78.6 %, "same as B200, newer torch/cuda"),
 // FP8 3,353.3 of 4,500 (74.5 %). In-step fractions by GB200's rule: bf16
 // 0.39 x 78.6/77.6 = 0.395; FP8 0.558 x 74.5/70.9 = 0.586.
-constexpr Efficiency kB300Eff{0.395, 0.76, 0.75, 0.432,
+constexpr Efficiency kB300Eff{blackwell_bf16(78.6), 0.76, 0.75, 0.432,
     "B300: B200's in-step fractions scaled by the MAMF rows (no B300 step measured by kernel): "
     "bf16 GEMMs 0.39 x 78.6/77.6 = 0.395 of the peak inside training steps, FP8 GEMMs Hopper's "
     "0.558 x 74.5/70.9 = 0.586 (ml-engineering MAMF tables: B300 1,769.0 of 2,250 TFLOP/s bf16, "
     "3,353.3 of 4,500 FP8), fused attention 0.432 (FlashAttention-4), NVLink 5 at 0.76; the "
     "ceiling is B300's own MAMF, 78.6 %",
-    0.586, 0.786};
+    blackwell_fp8(74.5), 0.786};
 // MI300X attention: AMD's asm FlashAttention kernels (ROCm/aiter,
 // op_tests/cpp/mha/README.md, bf16, batch 8, 64 query and 8 KV heads of 128,
 // causal, 8K): forward 550.7 and backward 474.0 TFLOP/s (bf16 atomics), so
@@ -236,7 +251,7 @@ constexpr Efficiency kB300Eff{0.395, 0.76, 0.75, 0.432,
 // MI300X-vs-H200, REPORT.md), where at the MAMF Napkin's GEMMs had MI300X
 // 1.07x faster; at 0.40 H200's are 1.19x faster. FP8 at Hopper's FP8-to-bf16
 // ratio (0.558/0.801) × 0.514 = 0.36.
-constexpr Efficiency kMi300xEff{0.40, 0.70, 0.65, 0.353,
+constexpr Efficiency kMi300xEff{rounded_to(kH100Bf16InStep / kH100Bf16Mamf * 0.514, 100), 0.70, 0.65, 0.353,
     "MI300X: GEMMs inside a training step assumed at the H100's in-step/MAMF ratio (0.63/0.801) "
     "x the MAMF 668.4/1,300 TFLOP/s (torch 2.5.1 + ROCm 6.3, TunableOp; ml-engineering): "
     "no MI300X step measured by kernel; HBM copy ~4.1 of 5.3 TB/s "
@@ -246,7 +261,7 @@ constexpr Efficiency kMi300xEff{0.40, 0.70, 0.65, 0.353,
     "standalone (ROCm/aiter mha README), x Hopper's in-step/standalone 0.93 (assumed); FP8 "
     "GEMMs at Hopper's FP8-to-bf16 ratio (0.558/0.801) "
     "x the MAMF",
-    0.36, 0.514};
+    rounded_to(kHopperFp8InStep / kH100Bf16Mamf * 0.514, 100), 0.514};
 constexpr Efficiency kTpuEff{0.80, 0.80, 0.75, 0.50,
     "TPU: estimates (no public per-kernel sweep); XLA matmuls of transformer sizes ~80 % of peak"};
 
