@@ -138,6 +138,9 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
 constexpr double rounded_to(double x, double per) {
   return static_cast<double>(static_cast<long long>(x * per + 0.5)) / per;
 }
+// The H100 SXM's peak at a 500 W limit: (500/700)^b with b = ln(989/835) /
+// ln(700/400), the datasheets' SXM and NVL (H100-HBM2e's row below).
+constexpr double kPowerLimitedShare500W = 0.9032;
 constexpr double kH100Bf16InStep = 0.63, kH100Bf16Mamf = 0.801, kB200Bf16InStep = 0.39;
 constexpr double kHopperFp8InStep = rounded_to(kH100Bf16InStep / kH100Bf16Mamf * 0.709, 1000);
 constexpr double blackwell_bf16(double mamf_percent) {
@@ -378,12 +381,20 @@ constexpr std::array kChips{
     // The H100 SXM with 96 GB of HBM2e at 2.4 TB/s that Meta's Grand Teton
     // hosts carry, at their default 500 W limit (torchtitan's December 2024
     // benchmark page, "Hardware"); the page puts its peak "between SXM and
-    // NVL" without a value, so the SXM's compute and fractions stand: an upper
-    // bound, its power-limited clock unpriced.
-    Chip{"H100-HBM2e", 990e12, 96'000'000'000, 2.4e12, 500,
+    // NVL" without a value. A power limit sets the clock the tensor cores
+    // hold, and NVIDIA's datasheets give the same 132-SM die's peak at two
+    // limits: the SXM's 989 TFLOP/s dense bf16 at 700 W (1,830 MHz) and the
+    // NVL's 835 at 400 W (1,545 MHz). Peak ∝ limit^b through those two points
+    // (b = ln(989/835) / ln(700/400) = 0.302, about the cube root that dynamic
+    // power ∝ f·V² with V rising with f gives) puts 500 W at 0.903 of the
+    // SXM: kPowerLimitedShare500W, bf16 and FP8 alike; the fractions are the
+    // SXM's (shares of the peak, which moves with the clock).
+    Chip{"H100-HBM2e", 990e12 * kPowerLimitedShare500W, 96'000'000'000, 2.4e12, 500,
          "H100 SXM, 96 GB HBM2e at 2.4 TB/s, 500 W default limit (Grand Teton; torchtitan "
-         "benchmarks/llama3_h100_202412_torchtitan.md); compute as the SXM's, an upper bound",
-         1979e12, kHgxH100Net, kH100Eff, 132, 256, 128, kH100Stream, kHopperStreamSource},
+         "benchmarks/llama3_h100_202412_torchtitan.md); peaks at 500 W by the datasheets' SXM "
+         "(700 W, 989 TFLOP/s) and NVL (400 W, 835): x (500/700)^0.302 = 0.903",
+         1979e12 * kPowerLimitedShare500W, kHgxH100Net, kH100Eff, 132, 256, 128, kH100Stream,
+         kHopperStreamSource},
     // NVIDIA A100 40GB SXM datasheet: 312 TFLOP/s bf16, 40 GB HBM2, 1,555 GB/s, 400 W.
     Chip{"A100-40", 312e12, 40'000'000'000, 1.555e12, 400,
          "NVIDIA A100 40GB SXM datasheet",

@@ -202,10 +202,13 @@ ValidationSet torchtitan_h100_throughput_set(std::string_view text) {
                     "Llama 3.1 8B, 70B and 405B with FSDP2, TP, PP and CP, torch.compile and "
                     "Float8, full or op-level selective activation checkpointing",
                     "held out (no constant set from these rows); the runs' Grand Teton H100s "
-                    "are H100-HBM2e (96 GB at 2.4 TB/s, 500 W) at the SXM's compute peak, the "
-                    "page's \"between SXM and NVL\" having no value, so every row leans "
-                    "optimistic by that much; the network is the DGX H100's; async TP is not "
-                    "modelled (its TP collectives priced as blocking); the rows of the memory set",
+                    "are H100-HBM2e (96 GB at 2.4 TB/s, 500 W), the SXM's peaks taken to 500 W "
+                    "by the datasheets' SXM and NVL points (0.903), not a measurement; the "
+                    "network is the DGX H100's; async TP is priced as blocking TP collectives "
+                    "(the full overlap of Transformer Engine's userbuffers would add 19 % to the "
+                    "70B row, which gained 6 %); PyTorch's context-parallel attention is priced "
+                    "as a ring at the kernel's rate, and its rows read 6-50 % fast; the rows of "
+                    "the memory set",
                     {}};
   const std::string file = "torchtitan/h100_202412.csv";
   const CsvText csv(text, file);

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <cmath>
 
 #include <set>
 #include <stdexcept>
@@ -57,15 +58,24 @@ TEST(Hardware, Gb200IsB200sDieAtTheNvl72DatasheetsPeaks) {
   EXPECT_EQ(g.network, cluster_by_name("gb200-nvl72").network);
 }
 
-TEST(Hardware, GrandTetonsH100IsTheSxmWithHbm2eAt500W) {
+TEST(Hardware, GrandTetonsH100IsTheSxmWithHbm2eAtItsPowerLimitedClock) {
   // torchtitan's December 2024 page: 96 GB of HBM2e at 2.4 TB/s, a 500 W
-  // default limit, a peak "between SXM and NVL" without a value: the SXM's.
+  // default limit, a peak "between SXM and NVL" without a value. The peak
+  // follows the limit as a power law through NVIDIA's two datasheet points
+  // for the same die (SXM 989 TFLOP/s at 700 W, NVL 835 at 400 W).
   const Chip& g = chip_by_name("H100-HBM2e");
   const Chip& h = chip_by_name("H100");
   EXPECT_EQ(g.hbm_bytes, 96'000'000'000);
   EXPECT_DOUBLE_EQ(g.hbm_bytes_per_s, 2.4e12);
   EXPECT_DOUBLE_EQ(g.watts, 500);
-  EXPECT_DOUBLE_EQ(g.peak_flops_per_s, h.peak_flops_per_s);
+  const double b = std::log(989.0 / 835.0) / std::log(700.0 / 400.0);
+  const double share = std::pow(500.0 / 700.0, b);
+  EXPECT_NEAR(share, 0.903, 0.001);
+  EXPECT_NEAR(g.peak_flops_per_s / h.peak_flops_per_s, share, 1e-4);
+  EXPECT_NEAR(g.fp8_peak_flops_per_s / h.fp8_peak_flops_per_s, share, 1e-4);
+  // Between the NVL's and the SXM's peaks, as the page says.
+  EXPECT_GT(g.peak_flops_per_s, 835e12);
+  EXPECT_LT(g.peak_flops_per_s, 989e12);
   EXPECT_DOUBLE_EQ(g.efficiency.matmul, h.efficiency.matmul);
   EXPECT_EQ(g.network, h.network);
 }

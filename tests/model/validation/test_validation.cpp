@@ -311,27 +311,36 @@ TEST(Validation, TorchtitanH100MemoryIsUnderTheMeasurement) {
 }
 
 TEST(Validation, TorchtitanH100ThroughputIsOptimistic) {
-  // The same December 2024 rows' tokens/s per GPU, held out. All but two
-  // rows are above the measurement: up to +27 % on 8B and 70B at 8K-32K
-  // tokens, more with context parallelism over 131K-262K tokens (+57-65 %)
-  // and on 405B's pipeline (+4-60 %). Bf16 GEMMs at a training step's rate
-  // (0.53 of the peak, not the MAMF's 0.80) took the set from +42 % to
-  // +32 %, the runs' own HBM2e (2.4 TB/s, H100-HBM2e) to +28 %, and the
-  // rate NeMo reached on one DGX H100 (0.63) back to +32 %, FP8 at the same
-  // in-step share of its MAMF to +29 %, FlashAttention-2 at its in-step share
-  // of its standalone rate to +25 %; what is still missing is listed in the
-  // README. Bounded so that it cannot drift unseen, and it fails if the set
-  // ever turns pessimistic.
+  // The same December 2024 rows' tokens/s per GPU, held out. Bf16 GEMMs at
+  // a training step's rate (0.53 of the peak, not the MAMF's 0.80) took the
+  // set from +42 % to +32 %, the runs' own HBM2e (2.4 TB/s, H100-HBM2e) to
+  // +28 %, the rate NeMo reached on one DGX H100 (0.63) back to +32 %, FP8
+  // at the same in-step share of its MAMF to +29 %, FlashAttention-2 at its
+  // in-step share of its standalone rate to +25 %, the peaks at the runs'
+  // 500 W limit (0.903 of the SXM's, the datasheets' SXM and NVL points) to
+  // +15 %. What is left is context parallelism: the rows without it are
+  // within −6 % to +17 %, the rows with it over 64K-262K tokens +6 % to +51 %
+  // (PyTorch's ring attention of that date, README). Bounded so that it
+  // cannot drift unseen, and it fails if the set ever turns pessimistic.
   const ValidationSet& s = set_of("torchtitan-h100");
   ASSERT_EQ(s.rows.size(), set_of("torchtitan-h100-memory").rows.size());
   for (std::size_t i = 0; i < s.rows.size(); ++i)
     EXPECT_EQ(s.rows[i].label, set_of("torchtitan-h100-memory").rows[i].label);
   EXPECT_FALSE(s.lower_is_optimistic);
   const ValidationSummary m = summarize(s);
-  EXPECT_GE(m.optimistic_rows, 13u);
-  EXPECT_GT(m.mean_signed_error, 0.20);
-  EXPECT_LE(m.mean_abs_error, 0.35);
-  EXPECT_LE(std::abs(m.worst_error), 0.85);
+  EXPECT_GE(m.optimistic_rows, 10u);
+  EXPECT_GT(m.mean_signed_error, 0.10);
+  EXPECT_LE(m.mean_abs_error, 0.25);
+  EXPECT_LE(std::abs(m.worst_error), 0.65);
+  double without_cp_abs = 0;
+  std::size_t without_cp = 0;
+  for (const ValidationRow& r : s.rows) {
+    if (r.label.find(" cp=") != std::string::npos) continue;
+    without_cp_abs += std::abs(r.predicted / r.measured - 1);
+    ++without_cp;
+  }
+  ASSERT_EQ(without_cp, 9u);
+  EXPECT_LE(without_cp_abs / static_cast<double>(without_cp), 0.12);
 }
 
 TEST(Validation, LlmFoundryMptTablesAreHeldOut) {
