@@ -45,17 +45,17 @@ std::vector<FitConstant> step_time_constants(const TrainingJob& job) {
   // per kernel (Python dispatch, CUDA launches) a factor of about 1.6.
   return {
       {kNames[0], "×", ConstantKind::factor, d.matmul_efficiency, 0.2, 0.05, matmul_ceiling,
-       chip + " efficiency.matmul (hardware.cpp: published GEMM rates ÷ datasheet peak" +
+       chip + " efficiency.matmul (chip_efficiency.h: published GEMM rates ÷ datasheet peak" +
            (matmul_ceiling < 1
                 ? "; at most " + format_grouped(matmul_ceiling, 3) + ", the best published GEMM)"
                 : ")")},
       {kNames[1], "×", ConstantKind::factor, d.hbm_efficiency, 0.3, 0.05, hbm_ceiling,
        chip +
-           " efficiency.hbm (hardware.cpp: fused element-wise kernels ÷ HBM bandwidth; at "
+           " efficiency.hbm (chip_efficiency.h: fused element-wise kernels ÷ HBM bandwidth; at "
            "most " +
            format_grouped(hbm_ceiling, 3) + ", a plain copy)"},
       {kNames[2], "×", ConstantKind::factor, d.scale_up_efficiency, 0.3, 0.05, 1.0,
-       chip + " efficiency.link (hardware.cpp: nccl-tests bus bandwidth ÷ NVLink)"},
+       chip + " efficiency.link (chip_efficiency.h: nccl-tests bus bandwidth ÷ NVLink)"},
       {kNames[3], "×", ConstantKind::factor, d.scale_out_efficiency, 0.3, 0.05, 1.0,
        chip + " efficiency.link, applied to the scale-out network too"},
       {kNames[4], "s", ConstantKind::factor, d.host_dispatch_seconds, 0.5, 1e-7, 1e-2,

@@ -249,4 +249,87 @@ ValidationSet dgxc_h100_calibration_rows(std::string_view text) {
   return set;
 }
 
+namespace {
+
+// NeMo 2.0's performance scripts (scripts/performance/llm/*.py at the NeMo
+// commits the 25.05 recipes' setup.sh pins, container 25.04) as they price
+// on GB200: Megatron Core with Transformer Engine and Megatron's distributed
+// optimizer (fp32 master and moments); userbuffers TP overlap (the b200
+// configurations), Transformer Engine's fused cross-entropy
+// (cross_entropy_fusion_impl "te"), bf16 gradient reduction
+// (grad_reduce_in_fp32 False in the recipes' performance mode), FP8 as
+// Transformer Engine's delayed scaling on every layer (fp8_recipe "ds", the
+// scripts' default, which the launch scripts keep). Llama 3.1 405B's trainer
+// counts the embedding and the loss in the pipeline split; Nemotron4's does
+// not. No recomputation. The megatron-core-fp8 preset with these.
+LauncherRow gb200_row(const CsvText& csv, std::size_t r, const std::string& file) {
+  const std::size_t model = csv.column("model"), precision = csv.column("precision");
+  LauncherRow out;
+  TrainingJob& j = out.job;
+  Layout& l = out.layout;
+  SummaryLayout(csv).read(r, j, l);
+  const std::string& name = csv.at(r, model);
+  const std::string& p = csv.at(r, precision);
+  const std::string where = file + ", line " + std::to_string(csv.line(r));
+  if (p != "bf16" && p != "fp8")
+    throw std::invalid_argument(where + ": precision must be bf16 or fp8; got \"" + p + "\"");
+  const bool fp8 = p == "fp8";
+  j.software = software_by_name("megatron-core-fp8");
+  if (name == "Llama3.1-405B") {
+    // Llama31Config405B with the Llama 3.1 tokenizer: Meta's configuration.
+    j.shape = ModelShape{126, 16384, 53248, 128, 8, 128, padded_to(128256, l.tp)};
+  } else if (name == "Nemotron4-340B") {
+    j.shape = *nemo_shape(name, l.tp);
+    j.software.pipeline_split_counts_edges = false;
+  } else {
+    throw std::invalid_argument(where + ": no model named " + name);
+  }
+  j.chip = "GB200";
+  j.network = cluster_by_name("gb200-nvl72").network;
+  j.software.fp8_matmuls = fp8;
+  j.software.fp8_recipe = Fp8Recipe::delayed;
+  j.software.fp32_grads = false;
+  l.zero = 1;
+  l.recompute = Checkpointing::none;
+  out.setting = std::string("megatron-core-fp8") + (fp8 ? " FP8 delayed scaling" : " bf16") +
+                ", bf16 gradients";
+  return out;
+}
+
+}  // namespace
+
+ValidationSet dgxc_gb200_validation_set(std::string_view text) {
+  ValidationSet set{
+      "dgxc-gb200",
+      "DGX Cloud Benchmarking 25.05 on GB200, BF16 and FP8",
+      "tokens/s per GPU",
+      "tokens/s",
+      "NVIDIA DGX Cloud Benchmarking recipes, release 25.05: Nemotron4 340B (NeMo 25.04) and "
+      "Llama 3.1 405B (25.04.01) on 128-512 GB200 (NVL72), BF16 and FP8, weak and strong "
+      "scaling, each table's step time",
+      "held out (no constant set from these rows); software megatron-core-fp8 with what NeMo "
+      "2.0's performance scripts set (userbuffers TP overlap, Transformer Engine's fused "
+      "cross-entropy, bf16 gradients, FP8 by delayed scaling, the 405B pipeline split counting "
+      "the embedding and the loss); Nemotron4's CUDA graphs are not modelled",
+      {}};
+  const std::string file = "dgxc/gb200_pretraining_25_05.csv";
+  const CsvText csv(text, file);
+  const std::size_t container = csv.column("container"), model = csv.column("model"),
+                    precision = csv.column("precision"), scaling = csv.column("scaling"),
+                    step = csv.column("step_seconds");
+  for (std::size_t r = 0; r < csv.size(); ++r) {
+    const LauncherRow row = gb200_row(csv, r, file);
+    const TrainingJob& j = row.job;
+    const LayoutResult res = evaluate_layout(j, row.layout);
+    if (!res.valid) throw std::invalid_argument(file + ": " + res.reason);
+    const double measured = static_cast<double>(j.seq_len * j.global_batch) / csv.real(r, step) /
+                            static_cast<double>(j.n_chips);
+    set.rows.push_back(
+        {csv.at(r, container) + " " + (csv.at(r, precision) == "fp8" ? "FP8" : "BF16") + " " +
+             csv.at(r, scaling) + ": " + layout_label(csv.at(r, model), row.layout, j.n_chips),
+         res.tokens_per_second_per_chip, measured, row.setting});
+  }
+  return set;
+}
+
 }  // namespace napkin

@@ -63,6 +63,9 @@ ValidationSet nemo_24_07_validation_set(std::string_view h100_pretraining_csv);
 // dgxc_h100_calibration_rows returns instead.
 ValidationSet dgxc_h100_validation_set(std::string_view h100_pretraining_csv);
 ValidationSet dgxc_h100_calibration_rows(std::string_view h100_pretraining_csv);
+// From tests/data/dgxc/gb200_pretraining_25_05.csv: "dgxc-gb200" (tokens/s per
+// GPU), the 25.05 release's GB200 tables, held out.
+ValidationSet dgxc_gb200_validation_set(std::string_view gb200_pretraining_csv);
 
 // From tests/data/torchtitan/a100_fsdp2.csv: "torchtitan-a100" (tokens/s per
 // GPU), torchtitan's first published FSDP2 runs on 64 A100 (ZeRO-3 alone,

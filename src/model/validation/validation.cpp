@@ -63,6 +63,10 @@ const std::vector<Source>& sources() {
        [] {
          return one(dgxc_h100_validation_set(validation_data("dgxc/h100_pretraining_24_11.csv")));
        }},
+      {{"dgxc-gb200"},
+       [] {
+         return one(dgxc_gb200_validation_set(validation_data("dgxc/gb200_pretraining_25_05.csv")));
+       }},
       {{"nemo-24.07-h100"},
        [] {
          return one(nemo_24_07_validation_set(validation_data("nemo/h100_pretraining_24_07.csv")));

@@ -110,7 +110,7 @@ TEST(KernelTime, NearTheRidgeGroupedGemmsSitBetweenThePublishedKernels) {
                       {4, 8192, 4096, 7168, 1297, 1.2}, {4, 8192, 7168, 2048, 1099, 1.2},
                       {8, 4096, 4096, 7168, 1288, 1.2}, {8, 4096, 7168, 2048, 1093, 1.1}};
   // Standalone kernels: the large-GEMM rate CUTLASS reaches at DeepSeek-V3's
-  // shapes (0.62 of the FP8 peak, hardware.cpp), not a training step's.
+  // shapes (0.62 of the FP8 peak, chip_efficiency.h), not a training step's.
   KernelRates fp8 = kernel_rates(chip_by_name("H800"), true);
   fp8.matmul_flops_per_s = 0.62 * chip_by_name("H800").fp8_peak_flops_per_s;
   for (const Row& row : rows) {
