@@ -28,6 +28,13 @@ std::int64_t padded_to(std::int64_t vocab, std::int64_t tp) {
   return (vocab + unit - 1) / unit * unit;
 }
 
+// A published step time as tokens per second per GPU: the job's sequence
+// length × global batch ÷ the step ÷ its GPUs.
+double per_gpu_tokens_per_second(const TrainingJob& j, double step_seconds) {
+  return static_cast<double>(j.seq_len * j.global_batch) / step_seconds /
+         static_cast<double>(j.n_chips);
+}
+
 // The launcher's models: NeMo's GPT-3 configurations (GPT-2's tokenizer, tied
 // embeddings, biases), Meta's Llama 2 and 3 and NVIDIA's Nemotron (squared
 // ReLU, no linear biases, untied, a 256k vocabulary), as the configurations
@@ -195,8 +202,7 @@ std::vector<DgxcRow> dgxc_rows(std::string_view text) {
       d.row.setting += ", FlashAttention-2";
     }
     const TrainingJob& j = d.row.job;
-    d.measured_tokens_per_second_per_gpu = static_cast<double>(j.seq_len * j.global_batch) /
-                                           csv.real(r, step) / static_cast<double>(j.n_chips);
+    d.measured_tokens_per_second_per_gpu = per_gpu_tokens_per_second(j, csv.real(r, step));
     d.calibration = csv.at(r, role) == "calibration";
     d.label = csv.at(r, container) + " " + (p == "fp8" ? "FP8" : "BF16") + ": " +
               layout_label(csv.at(r, columns.model), d.row.layout, j.n_chips);
@@ -322,8 +328,7 @@ ValidationSet dgxc_gb200_validation_set(std::string_view text) {
     const TrainingJob& j = row.job;
     const LayoutResult res = evaluate_layout(j, row.layout);
     if (!res.valid) throw std::invalid_argument(file + ": " + res.reason);
-    const double measured = static_cast<double>(j.seq_len * j.global_batch) / csv.real(r, step) /
-                            static_cast<double>(j.n_chips);
+    const double measured = per_gpu_tokens_per_second(j, csv.real(r, step));
     set.rows.push_back(
         {csv.at(r, container) + " " + (csv.at(r, precision) == "fp8" ? "FP8" : "BF16") + " " +
              csv.at(r, scaling) + ": " + layout_label(csv.at(r, model), row.layout, j.n_chips),
