@@ -120,11 +120,12 @@ ClusterPreset ClusterPresetFile::preset() const {
 
 ChipFile parse_chip_json(const std::string& text, const std::string& what) {
   const QJsonObject o = object_of(text, what);
-  known_keys(o, what,
-             {"name", "like", "peak_tflops", "fp8_peak_tflops", "hbm_gb", "hbm_gb_per_s", "watts",
-              "gpus_per_node", "scale_up_gb_per_s", "scale_out_gb_per_s", "matmul_efficiency",
-              "hbm_efficiency", "link_efficiency", "attention_efficiency",
-              "attention_fa2_efficiency", "compute_units", "scale_up_topology"});
+  known_keys(
+      o, what,
+      {"name", "like", "peak_tflops", "fp8_peak_tflops", "hbm_gb", "hbm_gb_per_s", "watts",
+       "gpus_per_node", "scale_up_gb_per_s", "scale_out_gb_per_s", "matmul_efficiency",
+       "hbm_efficiency", "link_efficiency", "attention_efficiency", "attention_fa2_efficiency",
+       "compute_units", "scale_up_topology", "power_limit_watts"});
   ChipFile f;
   f.name = name_of(o, what);
   Chip like{};
@@ -139,6 +140,8 @@ ChipFile parse_chip_json(const std::string& text, const std::string& what) {
     has_like = true;
   }
   f.row = like;
+  if (o.contains(QLatin1String("power_limit_watts")) && !has_like)
+    bad(what, "power_limit_watts", "needs \"like\": the chip whose peaks the limit lowers");
   std::vector<std::string> notes, net_notes, eff_notes;
   auto take = [&](const char* key, double lo, double hi, const char* unit, bool required,
                   std::vector<std::string>& into) -> std::optional<double> {
@@ -156,6 +159,29 @@ ChipFile parse_chip_json(const std::string& text, const std::string& what) {
   if (auto v = take("hbm_gb_per_s", 1e-3, 1e7, "GB/s", true, notes))
     f.row.hbm_bytes_per_s = *v * 1e9;
   if (auto v = take("watts", 1, 1e6, "W", true, notes)) f.row.watts = *v;
+  // A power limit below the like chip's: its peaks by the datasheets' power
+  // law (power_limited_share), its power the limit.
+  if (o.contains(QLatin1String("power_limit_watts"))) {
+    for (const char* k : {"peak_tflops", "fp8_peak_tflops", "watts"})
+      if (o.contains(QLatin1String(k)))
+        bad(what, "power_limit_watts",
+            std::string("sets the peaks and the power; give it or \"") + k + "\", not both");
+    const std::optional<double> limit = take("power_limit_watts", 1, 1e6, "W", false, notes);
+    double share = 1;
+    try {
+      share = power_limited_share(like, *limit);
+    } catch (const std::invalid_argument& e) {
+      std::string why = e.what();
+      const std::string prefix = "power_limit_watts: ";
+      if (why.rfind(prefix, 0) == 0) why.erase(0, prefix.size());
+      bad(what, "power_limit_watts.value", why);
+    }
+    f.row.peak_flops_per_s = like.peak_flops_per_s * share;
+    f.row.fp8_peak_flops_per_s = like.fp8_peak_flops_per_s * share;
+    f.row.watts = *limit;
+    notes.push_back("peaks x " + format_value(share) + " of " + std::string(like.name) + "'s by " +
+                    std::string(power_law_of(like)->source));
+  }
   if (auto v = take("compute_units", 0, 1e6, "units", false, notes)) {
     if (*v != std::floor(*v)) bad(what, "compute_units.value", "expected a whole number");
     f.row.compute_units = static_cast<std::int64_t>(*v);

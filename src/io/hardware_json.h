@@ -13,7 +13,9 @@
 //    {"value", "kind", "source"}), "scale_up_topology": "switch" or
 //    "full_mesh" (Network::full_mesh) and "like": a built-in chip whose row
 //    gives what the file leaves out (the efficiencies, the GEMM tile, the
-//    latencies, the topology)}
+//    latencies, the topology); with "like", "power_limit_watts" (in place of
+//    the peaks and "watts") lowers the like chip's peaks by its family's
+//    datasheet power law (power_limited_share)}
 // "kind" is "datasheet", "measured" or "calibrated"; "source" is not empty.
 // A cluster file: "name" and "gpus_per_node", "scale_up_gb_per_s",
 // "scale_out_gb_per_s" (optional "scale_up_latency_us", "scale_out_latency_us")

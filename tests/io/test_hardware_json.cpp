@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QTemporaryDir>
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -192,4 +193,60 @@ TEST(HardwareJson, TheDataFolderAddsChipsAndClustersAndRefusesBadFiles) {
   // A folder that is not there is no error.
   EXPECT_TRUE(
       load_user_hardware(dir.filePath(QStringLiteral("none")).toStdString()).refused.empty());
+}
+
+TEST(HardwareJson, APowerLimitLowersTheLikeChipsPeaksByTheDatasheetsLaw) {
+  // An H100 capped at 500 W: its peaks x (500/700)^b, b from the SXM (989
+  // TFLOP/s at 700 W) and the NVL (835 at 400 W), and 500 W of power; the
+  // rest as H100. The same share as the table's Grand Teton part.
+  const std::string text = "{\"name\": \"H100-500W\", \"like\": \"H100\", \"power_limit_watts\": " +
+                           value(500, "measured", "nvidia-smi -pl 500 on our nodes") + "}";
+  const ChipFile f = parse_chip_json(text, "capped.json");
+  const Chip c = f.chip();
+  const Chip& h = chip_by_name("H100");
+  const double b = std::log(989.0 / 835.0) / std::log(700.0 / 400.0);
+  EXPECT_NEAR(c.peak_flops_per_s / h.peak_flops_per_s, std::pow(500.0 / 700.0, b), 1e-12);
+  EXPECT_NEAR(c.fp8_peak_flops_per_s / h.fp8_peak_flops_per_s, std::pow(500.0 / 700.0, b), 1e-12);
+  EXPECT_NEAR(c.peak_flops_per_s / h.peak_flops_per_s,
+              chip_by_name("H100-HBM2e").peak_flops_per_s / h.peak_flops_per_s, 1e-4);
+  EXPECT_DOUBLE_EQ(c.watts, 500);
+  EXPECT_DOUBLE_EQ(c.hbm_bytes_per_s, h.hbm_bytes_per_s);
+  EXPECT_DOUBLE_EQ(c.efficiency.matmul, h.efficiency.matmul);
+  EXPECT_NE(c.source.find("power_limit_watts 500 W (measured: nvidia-smi -pl 500 on our nodes)"),
+            std::string::npos)
+      << c.source;
+  EXPECT_NE(c.source.find("H100 NVL 835 at 400 W"), std::string::npos) << c.source;
+  // At the chip's own limit nothing moves.
+  const ChipFile same = parse_chip_json(
+      "{\"name\": \"H100-700W\", \"like\": \"H100\", \"power_limit_watts\": " + value(700) + "}",
+      "same.json");
+  EXPECT_DOUBLE_EQ(same.chip().peak_flops_per_s, h.peak_flops_per_s);
+}
+
+TEST(HardwareJson, APowerLimitOutsideTheLawOrBesideAPeakIsRefused) {
+  auto capped = [](const std::string& like, double watts, const std::string& extra = "") {
+    return message("{\"name\": \"X\", \"like\": \"" + like +
+                   "\", \"power_limit_watts\": " + value(watts) + extra + "}");
+  };
+  EXPECT_EQ(capped("H100", 300),
+            "c.json: key \"power_limit_watts.value\": expected 400 to 700 W for H100 (from the "
+            "lower datasheet row's limit to the chip's own), got 300 W");
+  EXPECT_NE(capped("H100", 800).find("expected 400 to 700 W for H100"), std::string::npos);
+  EXPECT_NE(capped("MI300X", 600).find("MI300X has no two datasheet rows of its die"),
+            std::string::npos);
+  EXPECT_NE(capped("A100-80", 300).find("has no two datasheet rows"), std::string::npos);
+  EXPECT_EQ(capped("H100", 500, ", \"peak_tflops\": " + value(900)),
+            "c.json: key \"power_limit_watts\": sets the peaks and the power; give it or "
+            "\"peak_tflops\", not both");
+  EXPECT_NE(capped("H100", 500, ", \"watts\": " + value(500)).find("\"watts\", not both"),
+            std::string::npos);
+  EXPECT_EQ(message("{\"name\": \"X\", \"power_limit_watts\": " + value(500) + "}"),
+            "c.json: key \"power_limit_watts\": needs \"like\": the chip whose peaks the limit "
+            "lowers");
+  // GB200 (1,200 W) can be lowered to B200's 1,000 W, by Blackwell's pair.
+  const ChipFile g = parse_chip_json(
+      "{\"name\": \"GB200-1000W\", \"like\": \"GB200\", \"power_limit_watts\": " + value(1000) +
+          "}",
+      "g.json");
+  EXPECT_NEAR(g.chip().peak_flops_per_s, 2250e12, 1e9);
 }

@@ -368,6 +368,39 @@ std::string chip_names() {
   return out;
 }
 
+std::optional<PowerLaw> power_law_of(const Chip& chip) {
+  // NVIDIA's datasheets, dense (half the sparse figures they print).
+  static constexpr std::string_view kHopper[] = {"H100", "H200", "H800", "H100-HBM2e"};
+  static constexpr std::string_view kBlackwell[] = {"B200", "GB200", "B300", "GB300"};
+  for (std::string_view n : kHopper)
+    if (chip.name == n)
+      return PowerLaw{std::log(989.0 / 835.0) / std::log(700.0 / 400.0), 400,
+                      "Hopper: H100 SXM 989 TFLOP/s at 700 W, H100 NVL 835 at 400 W (NVIDIA "
+                      "datasheets, dense bf16)"};
+  for (std::string_view n : kBlackwell)
+    if (chip.name == n)
+      return PowerLaw{std::log(2500.0 / 2250.0) / std::log(1200.0 / 1000.0), 1000,
+                      "Blackwell: B200 2,250 TFLOP/s at 1,000 W (HGX B200), GB200 2,500 at "
+                      "1,200 W (GB200 NVL72) (NVIDIA datasheets, dense bf16)"};
+  return std::nullopt;
+}
+
+double power_limited_share(const Chip& chip, double limit_watts) {
+  const std::optional<PowerLaw> law = power_law_of(chip);
+  if (!law)
+    throw std::invalid_argument("power_limit_watts: " + std::string(chip.name) +
+                                " has no two datasheet rows of its die at two power limits, so "
+                                "how its peak follows a limit is not known; give its peaks "
+                                "instead");
+  const double lo = law->lowest_watts, hi = chip.watts;
+  if (!std::isfinite(limit_watts) || limit_watts < lo || limit_watts > hi)
+    throw std::invalid_argument("power_limit_watts: expected " + format_value(lo) + " to " +
+                                format_value(hi) + " W for " + std::string(chip.name) +
+                                " (from the lower datasheet row's limit to the " +
+                                "chip's own), got " + format_value(limit_watts) + " W");
+  return std::pow(limit_watts / chip.watts, law->exponent);
+}
+
 double ridge_point_flops_per_byte(const Chip& chip) {
   return chip.peak_flops_per_s / chip.hbm_bytes_per_s;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -115,6 +116,25 @@ std::vector<const Chip*> chip_list();
 // already taken (built-in or user) and for a chip whose numbers are not
 // finite and > 0.
 const Chip& add_user_chip(const Chip& chip);
+
+// How a chip's tensor-core peaks follow a lowered power limit: peak ∝
+// limit^exponent, the exponent from two datasheet rows of the same die at two
+// limits, and only between them. Hopper: the H100 SXM's 989 TFLOP/s dense
+// bf16 at 700 W and the H100 NVL's 835 at 400 W (0.302); Blackwell: B200's
+// 2,250 at 1,000 W and GB200's 2,500 at 1,200 W (0.578). Other chips have no
+// such pair.
+struct PowerLaw {
+  double exponent = 0;
+  double lowest_watts = 0;  // the lower datasheet row's limit: the law's floor
+  std::string_view source;
+};
+// nullopt for a chip whose family has no datasheet pair.
+std::optional<PowerLaw> power_law_of(const Chip& chip);
+// The share of `chip`'s peaks it keeps at `limit_watts`: (limit /
+// chip.watts)^exponent. Throws std::invalid_argument naming
+// power_limit_watts, W and the range the law covers (its floor to the chip's
+// own limit), or why the chip has none.
+double power_limited_share(const Chip& chip, double limit_watts);
 
 // A cluster as a named preset: the node a chip usually ships in (GPUs per
 // node, scale-up and scale-out bandwidth per GPU and direction, latencies).

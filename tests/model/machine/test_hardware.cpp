@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <cmath>
 
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -75,6 +76,7 @@ TEST(Hardware, GrandTetonsH100IsTheSxmWithHbm2eAtItsPowerLimitedClock) {
   const double b = std::log(989.0 / 835.0) / std::log(700.0 / 400.0);
   const double share = std::pow(500.0 / 700.0, b);
   EXPECT_NEAR(share, 0.903, 0.001);
+  EXPECT_NEAR(power_limited_share(h, 500), share, 1e-12);
   EXPECT_NEAR(g.peak_flops_per_s / h.peak_flops_per_s, share, 1e-4);
   EXPECT_NEAR(g.fp8_peak_flops_per_s / h.fp8_peak_flops_per_s, share, 1e-4);
   // Between the NVL's and the SXM's peaks, as the page says.
@@ -217,4 +219,38 @@ TEST(Hardware, MeasuredFractionsFollowTheirSources) {
   EXPECT_TRUE(mi300x.network.full_mesh);
   EXPECT_FALSE(chip_by_name("H100").network.full_mesh);
   EXPECT_FALSE(chip_by_name("B200").network.full_mesh);
+}
+
+TEST(Hardware, PeaksFollowAPowerLimitOnlyWhereTwoDatasheetRowsSayHow) {
+  // Hopper: the same die at 700 W (SXM, 989 TFLOP/s) and 400 W (NVL, 835);
+  // Blackwell: 1,000 W (B200, 2,250) and 1,200 W (GB200, 2,500).
+  const std::optional<PowerLaw> hopper = power_law_of(chip_by_name("H200"));
+  ASSERT_TRUE(hopper.has_value());
+  EXPECT_NEAR(hopper->exponent, 0.302, 0.001);
+  EXPECT_DOUBLE_EQ(hopper->lowest_watts, 400);
+  // The law passes through both datasheet rows.
+  EXPECT_NEAR(989 * power_limited_share(chip_by_name("H100"), 400), 835, 0.5);
+  EXPECT_NEAR(2500 * power_limited_share(chip_by_name("GB200"), 1000), 2250, 0.5);
+  EXPECT_DOUBLE_EQ(power_limited_share(chip_by_name("H100"), 700), 1);
+  // Monotone: less power, lower peak.
+  double last = 0;
+  for (double w = 400; w <= 700; w += 50) {
+    const double s = power_limited_share(chip_by_name("H100"), w);
+    EXPECT_GT(s, last);
+    last = s;
+  }
+  // Outside the two rows, or on a chip without them: refused by name.
+  for (double w : {399.0, 701.0, std::nan("")})
+    EXPECT_THROW(power_limited_share(chip_by_name("H100"), w), std::invalid_argument) << w;
+  EXPECT_FALSE(power_law_of(chip_by_name("MI300X")).has_value());
+  EXPECT_FALSE(power_law_of(chip_by_name("A100-80")).has_value());
+  EXPECT_FALSE(power_law_of(chip_by_name("TPU v5p")).has_value());
+  try {
+    power_limited_share(chip_by_name("A100-80"), 300);
+    ADD_FAILURE() << "A100 accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(
+        std::string(e.what()).rfind("power_limit_watts: A100-80 has no two datasheet rows", 0), 0u)
+        << e.what();
+  }
 }
