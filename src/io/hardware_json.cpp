@@ -156,6 +156,8 @@ ChipFile parse_chip_json(const std::string& text, const std::string& what) {
     f.row.fp8_peak_flops_per_s = *v * 1e12;
   if (auto v = take("hbm_gb", 1e-3, 1e6, "GB", true, notes))
     f.row.hbm_bytes = static_cast<std::int64_t>(std::llround(*v * 1e9));
+  else if (has_like)  // the like chip's memory, and what CUDA reports of it
+    f.row.device_memory_as = like.device_memory_as.empty() ? like.name : like.device_memory_as;
   if (auto v = take("hbm_gb_per_s", 1e-3, 1e7, "GB/s", true, notes))
     f.row.hbm_bytes_per_s = *v * 1e9;
   if (auto v = take("watts", 1, 1e6, "W", true, notes)) f.row.watts = *v;

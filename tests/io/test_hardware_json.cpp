@@ -212,6 +212,9 @@ TEST(HardwareJson, APowerLimitLowersTheLikeChipsPeaksByTheDatasheetsLaw) {
   EXPECT_DOUBLE_EQ(c.watts, 500);
   EXPECT_DOUBLE_EQ(c.hbm_bytes_per_s, h.hbm_bytes_per_s);
   EXPECT_DOUBLE_EQ(c.efficiency.matmul, h.efficiency.matmul);
+  // The same HBM: what CUDA reports of the H100's, not the datasheet's 80 GB.
+  EXPECT_EQ(device_memory(c).bytes, device_memory(h).bytes);
+  EXPECT_GT(device_memory(c).bytes, c.hbm_bytes);
   EXPECT_NE(c.source.find("power_limit_watts 500 W (measured: nvidia-smi -pl 500 on our nodes)"),
             std::string::npos)
       << c.source;
@@ -221,6 +224,12 @@ TEST(HardwareJson, APowerLimitLowersTheLikeChipsPeaksByTheDatasheetsLaw) {
       "{\"name\": \"H100-700W\", \"like\": \"H100\", \"power_limit_watts\": " + value(700) + "}",
       "same.json");
   EXPECT_DOUBLE_EQ(same.chip().peak_flops_per_s, h.peak_flops_per_s);
+}
+
+TEST(HardwareJson, AChipLikeAnotherWithItsOwnMemoryKeepsItsOwnTotal) {
+  const ChipFile f = parse_chip_json(
+      "{\"name\": \"H100-96\", \"like\": \"H100\", \"hbm_gb\": " + value(96) + "}", "m.json");
+  EXPECT_EQ(device_memory(f.chip()).bytes, 96'000'000'000);
 }
 
 TEST(HardwareJson, APowerLimitOutsideTheLawOrBesideAPeakIsRefused) {

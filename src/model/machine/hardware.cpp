@@ -75,28 +75,28 @@ constexpr std::array kChips{
     // bf16, 80 GB HBM3, 3.35 TB/s, 700 W; the seed rounds the peak to 990).
     Chip{"H100", 990e12, 80'000'000'000, 3.35e12, 700,
          "NVIDIA H100 SXM5 datasheet (seed Phase 00 ch. 10 rounding)",
-         1979e12, kHgxH100Net, kH100Eff, 132, 256, 128, kH100Stream, kH100StreamSource},
+         1979e12, kHgxH100Net, kH100Eff, 132, 256, 128, kH100Stream, kH100StreamSource, {}},
     // NVIDIA A100 80GB SXM datasheet: 312 TFLOP/s bf16, 2,039 GB/s, 400 W.
     Chip{"A100-80", 312e12, 80'000'000'000, 2.03e12, 400,
          "NVIDIA A100 80GB SXM datasheet (seed Phase 00 ch. 10 rounding)",
-         0, kDgxA100Net, kA100Eff, 108, 256, 128, kA100Stream, kA100StreamSource},
+         0, kDgxA100Net, kA100Eff, 108, 256, 128, kA100Stream, kA100StreamSource, {}},
     // Google Cloud TPU v5e docs: 197 TFLOP/s bf16, 16 GiB HBM2, 819 GB/s.
     Chip{"TPU v5e", 197e12, 16'000'000'000, 0.819e12, 170,
          "Google Cloud TPU v5e system architecture page (seed Phase 00 ch. 10)",
-         0, kTpuV5eNet, kTpuEff, 0, 128, 128, kTpuStream, kTpuStreamSource},
+         0, kTpuV5eNet, kTpuEff, 0, 128, 128, kTpuStream, kTpuStreamSource, {}},
     // Google Cloud TPU v5p docs: 459 TFLOP/s bf16, 95 GB HBM2e, 2,765 GB/s.
     Chip{"TPU v5p", 459e12, 95'000'000'000, 2.77e12, 600,
          "Google Cloud TPU v5p system architecture page (seed Phase 00 ch. 10)",
-         0, kTpuV5pNet, kTpuEff, 0, 128, 128, kTpuStream, kTpuStreamSource},
+         0, kTpuV5pNet, kTpuEff, 0, 128, 128, kTpuStream, kTpuStreamSource, {}},
     // NVIDIA H200 SXM datasheet: 989 TFLOP/s dense bf16, 141 GB HBM3e, 4.8 TB/s, 700 W.
     Chip{"H200", 989e12, 141'000'000'000, 4.8e12, 700,
          "NVIDIA H200 Tensor Core GPU datasheet (SXM)",
-         1979e12, kHgxH100Net, kH100Eff, 132, 256, 128, kH100Stream, kHopperStreamSource},
+         1979e12, kHgxH100Net, kH100Eff, 132, 256, 128, kH100Stream, kHopperStreamSource, {}},
     // NVIDIA DGX/HGX B200 datasheet: 2.25 PFLOP/s dense bf16 per GPU, 192 GB HBM3e,
     // 8 TB/s, 1,000 W.
     Chip{"B200", 2250e12, 192'000'000'000, 8.0e12, 1000,
          "NVIDIA HGX B200 datasheet (per GPU, dense)",
-         4500e12, kHgxB200Net, kB200Eff, 148, 256, 128, kH100Stream, kB200StreamSource},
+         4500e12, kHgxB200Net, kB200Eff, 148, 256, 128, kH100Stream, kB200StreamSource, {}},
     // NVIDIA GB200 NVL72 datasheet, per GPU (the rack's figures over 72, the
     // datasheet's "with sparsity" halved): 360 PFLOP/s bf16 → 2.5 PFLOP/s
     // dense, 720 FP8 → 5 PFLOP/s, up to 13.4 TB HBM3e → 186 GB, 576 TB/s →
@@ -107,7 +107,7 @@ constexpr std::array kChips{
     Chip{"GB200", 2500e12, 186'000'000'000, 8.0e12, 1200,
          "NVIDIA GB200 NVL72 datasheet (per GPU, dense); 1,200 W per the Blackwell technical "
          "brief; B200's in-step efficiencies scaled by GB200's MAMF rows (same die and kernels)",
-         5000e12, kGb200Nvl72Net, kGb200Eff, 148, 256, 128, kH100Stream, kB200StreamSource},
+         5000e12, kGb200Nvl72Net, kGb200Eff, 148, 256, 128, kH100Stream, kB200StreamSource, {}},
     // Blackwell Ultra (B300 die: 160 SMs, 288 GB of 12-high HBM3e at 8 TB/s).
     // HGX/DGX B300, per GPU, dense: 2.25 PFLOP/s bf16 and 4.5 FP8, as B200
     // (DGX B300 datasheet's 72 PFLOP/s FP8 training over 8 GPUs with
@@ -124,27 +124,27 @@ constexpr std::array kChips{
     Chip{"B300", 2250e12, 288'000'000'000, 8.0e12, 1000,
          "NVIDIA DGX B300 datasheet (per GPU, dense; 288 GB HBM3e); 1,000 W maximum TGP; "
          "B200's in-step efficiencies scaled by B300's MAMF rows (same kernels)",
-         4500e12, kHgxB300Net, kB300Eff, 160, 256, 128, kH100Stream, kB200StreamSource},
+         4500e12, kHgxB300Net, kB300Eff, 160, 256, 128, kH100Stream, kB200StreamSource, {}},
     Chip{"GB300", 2500e12, 279'000'000'000, 8.0e12, 1400,
          "NVIDIA GB300 NVL72 datasheet (per GPU, dense; 20 TB and 576 TB/s of HBM3e over 72 "
          "GPUs); 1,400 W per GPU; efficiencies as GB200's (same kernels and peak; no GB300 MAMF "
          "published)",
-         5000e12, kGb300Nvl72Net, kGb200Eff, 160, 256, 128, kH100Stream, kB200StreamSource},
+         5000e12, kGb300Nvl72Net, kGb200Eff, 160, 256, 128, kH100Stream, kB200StreamSource, {}},
     // AMD Instinct MI300X datasheet: 1,307.4 TFLOP/s dense bf16, 192 GB HBM3,
     // 5.3 TB/s, 750 W.
     Chip{"MI300X", 1307.4e12, 192'000'000'000, 5.3e12, 750,
          "AMD Instinct MI300X accelerator datasheet",
-         2614.9e12, kMi300xNet, kMi300xEff, 304, 256, 256, kMi300xStream, kMi300xStreamSource},
+         2614.9e12, kMi300xNet, kMi300xEff, 304, 256, 256, kMi300xStream, kMi300xStreamSource, {}},
     // Google Cloud TPU v6e (Trillium) docs: 918 TFLOP/s bf16, 32 GB HBM, 1,640 GB/s.
     // Google publishes no per-chip power; 300 W is an estimate, marked as such.
     Chip{"TPU v6e", 918e12, 32'000'000'000, 1.64e12, 300,
          "Google Cloud TPU v6e (Trillium) docs; power is an estimate (unpublished)",
-         0, kTpuV6eNet, kTpuEff, 0, 256, 256, kTpuStream, kTpuStreamSource},
+         0, kTpuV6eNet, kTpuEff, 0, 256, 256, kTpuStream, kTpuStreamSource, {}},
     // NVIDIA H800 SXM5 (the export variant DeepSeek trained on): H100 compute and
     // memory, NVLink cut to 400 GB/s.
     Chip{"H800", 989e12, 80'000'000'000, 3.35e12, 700,
          "NVIDIA H800 SXM5 (H100 silicon; NVLink 400 GB/s); DeepSeek-V3 technical report",
-         1979e12, kH800Net, kH100Eff, 132, 256, 128, kH100Stream, kHopperStreamSource},
+         1979e12, kH800Net, kH100Eff, 132, 256, 128, kH100Stream, kHopperStreamSource, {}},
     // The H100 SXM with 96 GB of HBM2e at 2.4 TB/s that Meta's Grand Teton
     // hosts carry, at their default 500 W limit (torchtitan's December 2024
     // benchmark page, "Hardware"); the page puts its peak "between SXM and
@@ -161,11 +161,11 @@ constexpr std::array kChips{
          "benchmarks/llama3_h100_202412_torchtitan.md); peaks at 500 W by the datasheets' SXM "
          "(700 W, 989 TFLOP/s) and NVL (400 W, 835): x (500/700)^0.302 = 0.903",
          1979e12 * kPowerLimitedShare500W, kHgxH100Net, kH100Eff, 132, 256, 128, kH100Stream,
-         kHopperStreamSource},
+         kHopperStreamSource, {}},
     // NVIDIA A100 40GB SXM datasheet: 312 TFLOP/s bf16, 40 GB HBM2, 1,555 GB/s, 400 W.
     Chip{"A100-40", 312e12, 40'000'000'000, 1.555e12, 400,
          "NVIDIA A100 40GB SXM datasheet",
-         0, kDgxA100Net, kA100Eff, 108, 256, 128, kA100Stream, kA100_40StreamSource},
+         0, kDgxA100Net, kA100Eff, 108, 256, 128, kA100Stream, kA100_40StreamSource, {}},
 };
 
 // Clusters: each chip's usual node, plus the rack-scale and TPU domains.
@@ -354,8 +354,9 @@ DeviceMemory device_memory(const Chip& chip) {
       {"B200", 182'642 * MiB, "CUDA total_memory on B200: 182,642 MiB (torch, on Modal)"},
       {"A100-80", 85'056'798'720, "CUDA total_memory on A100-SXM4-80GB: 85,056,798,720 bytes"},
   }};
+  const std::string_view as = chip.device_memory_as.empty() ? chip.name : chip.device_memory_as;
   for (const Reading& r : kReadings)
-    if (r.chip == chip.name) return {r.bytes, r.source};
+    if (r.chip == as) return {r.bytes, r.source};
   return {chip.hbm_bytes, "the datasheet capacity (no published device total)"};
 }
 

@@ -80,6 +80,9 @@ struct Chip {
   // otherwise a documented default; `hbm_stream_source` says which.
   double hbm_stream_efficiency = 0.85;
   std::string_view hbm_stream_source = "default: no published copy figure";
+  // A chip whose device-memory reading (device_memory) this one shares: a
+  // user chip `like` a built-in one with the same HBM. Empty: its own name's.
+  std::string_view device_memory_as;
 };
 
 // All chips, in display order. The first four are the seed's table (Phase 00
