@@ -1,8 +1,10 @@
-// NeMo 1.0 (the NeMo Framework Launcher's Megatron GPT training) on DGX-H100:
-// NVIDIA's NeMo 24.07 performance summary and the DGX Cloud Benchmarking
-// recipes of release 24.11. Both run the launcher's configuration of each
-// model; a row's software is the nemo-1.0 preset with what that
-// configuration sets (the CSV's columns), nothing else.
+// NeMo on NVIDIA's own clusters. NeMo 1.0 (the NeMo Framework Launcher's
+// Megatron GPT training) on DGX-H100: the NeMo 24.07 performance summary and
+// the DGX Cloud Benchmarking recipes of release 24.11, each row the nemo-1.0
+// preset with what the launcher's configuration of the model sets (the CSV's
+// columns), nothing else. NeMo 2.0 on GB200: the DGX Cloud Benchmarking
+// recipes of release 25.05, each row megatron-core-fp8 with what NeMo's
+// performance scripts set.
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -268,14 +270,21 @@ namespace {
 // scripts' default, which the launch scripts keep). Llama 3.1 405B's trainer
 // counts the embedding and the loss in the pipeline split; Nemotron4's does
 // not. No recomputation. The megatron-core-fp8 preset with these.
-LauncherRow gb200_row(const CsvText& csv, std::size_t r, const std::string& file) {
-  const std::size_t model = csv.column("model"), precision = csv.column("precision");
+struct Gb200Columns {
+  explicit Gb200Columns(const CsvText& csv)
+      : model(csv.column("model")), precision(csv.column("precision")), summary(csv) {}
+  std::size_t model, precision;
+  SummaryLayout summary;
+};
+
+LauncherRow gb200_row(const CsvText& csv, const Gb200Columns& c, std::size_t r,
+                      const std::string& file) {
   LauncherRow out;
   TrainingJob& j = out.job;
   Layout& l = out.layout;
-  SummaryLayout(csv).read(r, j, l);
-  const std::string& name = csv.at(r, model);
-  const std::string& p = csv.at(r, precision);
+  c.summary.read(r, j, l);
+  const std::string& name = csv.at(r, c.model);
+  const std::string& p = csv.at(r, c.precision);
   const std::string where = file + ", line " + std::to_string(csv.line(r));
   if (p != "bf16" && p != "fp8")
     throw std::invalid_argument(where + ": precision must be bf16 or fp8; got \"" + p + "\"");
@@ -320,19 +329,20 @@ ValidationSet dgxc_gb200_validation_set(std::string_view text) {
       {}};
   const std::string file = "dgxc/gb200_pretraining_25_05.csv";
   const CsvText csv(text, file);
-  const std::size_t container = csv.column("container"), model = csv.column("model"),
-                    precision = csv.column("precision"), scaling = csv.column("scaling"),
+  const Gb200Columns columns(csv);
+  const std::size_t container = csv.column("container"), scaling = csv.column("scaling"),
                     step = csv.column("step_seconds");
   for (std::size_t r = 0; r < csv.size(); ++r) {
-    const LauncherRow row = gb200_row(csv, r, file);
+    const LauncherRow row = gb200_row(csv, columns, r, file);
     const TrainingJob& j = row.job;
     const LayoutResult res = evaluate_layout(j, row.layout);
     if (!res.valid) throw std::invalid_argument(file + ": " + res.reason);
     const double measured = per_gpu_tokens_per_second(j, csv.real(r, step));
-    set.rows.push_back(
-        {csv.at(r, container) + " " + (csv.at(r, precision) == "fp8" ? "FP8" : "BF16") + " " +
-             csv.at(r, scaling) + ": " + layout_label(csv.at(r, model), row.layout, j.n_chips),
-         res.tokens_per_second_per_chip, measured, row.setting});
+    set.rows.push_back({csv.at(r, container) + " " +
+                            (row.job.software.fp8_matmuls ? "FP8" : "BF16") + " " +
+                            csv.at(r, scaling) + ": " +
+                            layout_label(csv.at(r, columns.model), row.layout, j.n_chips),
+                        res.tokens_per_second_per_chip, measured, row.setting});
   }
   return set;
 }
