@@ -181,8 +181,8 @@ ChipFile parse_chip_json(const std::string& text, const std::string& what) {
     f.row.peak_flops_per_s = like.peak_flops_per_s * share;
     f.row.fp8_peak_flops_per_s = like.fp8_peak_flops_per_s * share;
     f.row.watts = *limit;
-    notes.push_back("peaks x " + format_value(share) + " of " + std::string(like.name) + "'s by " +
-                    std::string(power_law_of(like)->source));
+    notes.push_back("peaks x " + format_value(std::round(share * 1000) / 1000) + " of " +
+                    std::string(like.name) + "'s by " + std::string(power_law_of(like)->source));
   }
   if (auto v = take("compute_units", 0, 1e6, "units", false, notes)) {
     if (*v != std::floor(*v)) bad(what, "compute_units.value", "expected a whole number");

@@ -184,3 +184,16 @@ TEST(ReportSections, TheChipsMemoryNamesTheDatasheetAndTheDeviceTotal) {
               html.contains(QStringLiteral("85.0 GB")))
       << html.toStdString();
 }
+
+// The report says where the chip's numbers come from: the datasheet for a
+// built-in chip, and for a user's chip what its file says of each value.
+TEST(ReportSections, TheInputsNameTheChipsSource) {
+  Scenario s;
+  s.chip = "H100-HBM2e";
+  MfuChoice assumed;
+  assumed.mfu = s.mfu;
+  const QString html = inputsHtml(s, resolve_plan(s, assumed));
+  EXPECT_TRUE(html.contains(QStringLiteral("<b>Chip:</b>"))) << html.toStdString();
+  EXPECT_TRUE(html.contains(QStringLiteral("500 W default limit"))) << html.toStdString();
+  EXPECT_TRUE(html.contains(QStringLiteral("894 TFLOP/s"))) << html.toStdString();
+}

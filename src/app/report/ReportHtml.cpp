@@ -109,7 +109,11 @@ QString inputsHtml(const Scenario& s, const ResolvedPlan& plan) {
          section(QObject::tr("Model"), model) + QStringLiteral("</tr><tr>") +
          section(QObject::tr("Training set-up"), training) +
          section(QObject::tr("Serving targets"), serving) +
-         QStringLiteral("<td></td></tr></table>");
+         QStringLiteral("<td></td></tr></table>") +
+         // Where the chip's numbers come from: a datasheet, or what a user's
+         // chip file says of each value (a power limit, a measured copy rate).
+         QStringLiteral("<p><b>%1</b> %2</p>")
+             .arg(QObject::tr("Chip:").toHtmlEscaped(), esc(qs(std::string(chip.source))));
 }
 
 namespace {
