@@ -210,22 +210,33 @@ TEST(Validation, DgxcH100IsHeldOutButItsCalibrationRow) {
   EXPECT_NEAR(cal.rows[0].predicted / cal.rows[0].measured, 1.0, 0.01);
 }
 
+namespace {
+
+// Edits `file`'s text (`from` → `to`) and expects `set` to refuse it with a
+// message containing `says`.
+template <typename MakeSet>
+void expect_refused(MakeSet set, const char* file, const std::string& from, const std::string& to,
+                    const std::string& says) {
+  std::string edited(validation_data(file));
+  edited.replace(edited.find(from), from.size(), to);
+  try {
+    set(edited);
+    ADD_FAILURE() << to << " accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+
 TEST(Validation, DgxcRowsNameWhatIsWrong) {
   // A precision the recipes do not run, or a model the shapes do not know,
   // is refused with the file, the line and the value.
-  const std::string text(validation_data("dgxc/h100_pretraining_24_11.csv"));
-  auto refused = [&](const std::string& from, const std::string& to, const std::string& says) {
-    std::string edited = text;
-    edited.replace(edited.find(from), from.size(), to);
-    try {
-      dgxc_h100_validation_set(edited);
-      ADD_FAILURE() << to << " accepted";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
-    }
-  };
-  refused(",bf16,8,", ",fp4,8,", "line 2: precision must be bf16 or fp8; got \"fp4\"");
-  refused("Llama3.1-8B", "Llama9-8B", "line 2: no model named Llama9-8B");
+  const char* file = "dgxc/h100_pretraining_24_11.csv";
+  expect_refused(dgxc_h100_validation_set, file, ",bf16,8,", ",fp4,8,",
+                 "line 2: precision must be bf16 or fp8; got \"fp4\"");
+  expect_refused(dgxc_h100_validation_set, file, "Llama3.1-8B", "Llama9-8B",
+                 "line 2: no model named Llama9-8B");
 }
 
 TEST(Validation, DgxcGb200IsHeldOut) {
@@ -275,20 +286,12 @@ TEST(Validation, DgxcGb200IsHeldOut) {
 }
 
 TEST(Validation, DgxcGb200RowsNameWhatIsWrong) {
-  const std::string text(validation_data("dgxc/gb200_pretraining_25_05.csv"));
-  auto refused = [&](const std::string& from, const std::string& to, const std::string& says) {
-    std::string edited = text;
-    edited.replace(edited.find(from), from.size(), to);
-    try {
-      dgxc_gb200_validation_set(edited);
-      ADD_FAILURE() << to << " accepted";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
-    }
-  };
-  refused(",bf16,weak,128,", ",nvfp4,weak,128,",
-          "gb200_pretraining_25_05.csv, line 2: precision must be bf16 or fp8; got \"nvfp4\"");
-  refused("Nemotron4-340B", "Nemotron9-340B", "line 2: no model named Nemotron9-340B");
+  const char* file = "dgxc/gb200_pretraining_25_05.csv";
+  expect_refused(dgxc_gb200_validation_set, file, ",bf16,weak,128,", ",nvfp4,weak,128,",
+                 "gb200_pretraining_25_05.csv, line 2: precision must be bf16 or fp8; got "
+                 "\"nvfp4\"");
+  expect_refused(dgxc_gb200_validation_set, file, "Nemotron4-340B", "Nemotron9-340B",
+                 "line 2: no model named Nemotron9-340B");
 }
 
 TEST(Validation, Nemo2407H100IsHeldOut) {
