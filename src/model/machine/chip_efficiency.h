@@ -94,9 +94,6 @@ namespace napkin::chip_efficiency {
 constexpr double rounded_to(double x, double per) {
   return static_cast<double>(static_cast<long long>(x * per + 0.5)) / per;
 }
-// The H100 SXM's peak at a 500 W limit: (500/700)^b with b = ln(989/835) /
-// ln(700/400), the datasheets' SXM and NVL (H100-HBM2e's row below).
-constexpr double kPowerLimitedShare500W = 0.9032;
 constexpr double kH100Bf16InStep = 0.63, kH100Bf16Mamf = 0.801;
 // The step decomposition's bf16 fractions (H100's from its H200 step, B200's)
 // and B200's with the decomposition's bias on Hopper (0.53 against 0.63)

@@ -63,6 +63,10 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
 
 using namespace chip_efficiency;  // the fractions and their sources
 
+// The H100 SXM's peak at a 500 W limit: (500/700)^b with b = ln(989/835) /
+// ln(700/400), the datasheets' SXM and NVL (power_law_of; H100-HBM2e's row).
+constexpr double kPowerLimitedShare500W = 0.9032;
+
 // The last fields of each row: the SMs / CUs a GEMM's tiles spread over (A100
 // 108 and H100/H200/H800 132 SMs, NVIDIA A100 and H100 whitepapers; B200 148;
 // MI300X 304 CUs, AMD CDNA 3 whitepaper; 0 for TPUs) and the output tile of
