@@ -259,56 +259,87 @@ ValidationSet dgxc_h100_calibration_rows(std::string_view text) {
 
 namespace {
 
-// NeMo 2.0's performance scripts (scripts/performance/llm/*.py at the NeMo
-// commits the 25.05 recipes' setup.sh pins, container 25.04) as they price
-// on GB200: Megatron Core with Transformer Engine and Megatron's distributed
-// optimizer (fp32 master and moments); userbuffers TP overlap (the b200
-// configurations), Transformer Engine's fused cross-entropy
-// (cross_entropy_fusion_impl "te"), bf16 gradient reduction
-// (grad_reduce_in_fp32 False in the recipes' performance mode), FP8 as
-// Transformer Engine's delayed scaling on every layer (fp8_recipe "ds", the
-// scripts' default, which the launch scripts keep). Llama 3.1 405B's trainer
-// counts the embedding and the loss in the pipeline split; Nemotron4's does
-// not. No recomputation. The megatron-core-fp8 preset with these.
-struct Gb200Columns {
-  explicit Gb200Columns(const CsvText& csv)
-      : model(csv.column("model")), precision(csv.column("precision")), summary(csv) {}
-  std::size_t model, precision;
+// NeMo 2.0's performance scripts as the DGX Cloud recipes ran them (the NeMo
+// commit each recipe's setup.sh pins): Megatron Core with Transformer Engine
+// and Megatron's distributed optimizer (fp32 master and moments); userbuffers
+// TP overlap where TP > 1; bf16 gradient reduction (grad_reduce_in_fp32
+// False in the recipes' performance mode and in their FP8 plugin); FP8 as
+// Transformer Engine's delayed scaling on every layer (bf16_with_fp8_mixed,
+// the scripts' default "ds"); the cross-entropy fusion the CSV names
+// (Megatron Core's native fused kernels, or Transformer Engine's where the
+// scripts set cross_entropy_fusion_impl "te"); Llama 3.1 405B's trainer
+// counting the embedding and the loss in the pipeline split, the others'
+// not; no recomputation. The megatron-core-fp8 preset with these.
+struct Nemo2Columns {
+  explicit Nemo2Columns(const CsvText& csv)
+      : model(csv.column("model")),
+        precision(csv.column("precision")),
+        loss(csv.column("cross_entropy")),
+        summary(csv) {}
+  std::size_t model, precision, loss;
   SummaryLayout summary;
 };
 
-LauncherRow gb200_row(const CsvText& csv, const Gb200Columns& c, std::size_t r,
-                      const std::string& file) {
+LauncherRow nemo2_row(const CsvText& csv, const Nemo2Columns& c, std::size_t r,
+                      const std::string& file, const char* chip, const char* cluster) {
   LauncherRow out;
   TrainingJob& j = out.job;
   Layout& l = out.layout;
   c.summary.read(r, j, l);
   const std::string& name = csv.at(r, c.model);
   const std::string& p = csv.at(r, c.precision);
+  const std::string& loss = csv.at(r, c.loss);
   const std::string where = file + ", line " + std::to_string(csv.line(r));
   if (p != "bf16" && p != "fp8")
     throw std::invalid_argument(where + ": precision must be bf16 or fp8; got \"" + p + "\"");
+  if (loss != "native" && loss != "te")
+    throw std::invalid_argument(where + ": cross_entropy must be native or te; got \"" + loss +
+                                "\"");
   const bool fp8 = p == "fp8";
   j.software = software_by_name("megatron-core-fp8");
+  j.software.pipeline_split_counts_edges = false;
   if (name == "Llama3.1-405B") {
-    // Llama31Config405B with the Llama 3.1 tokenizer: Meta's configuration.
+    // Llama31Config405B with the Llama 3.1 tokenizer: Meta's configuration,
+    // not the 24.11 recipes' synthetic one.
     j.shape = ModelShape{126, 16384, 53248, 128, 8, 128, padded_to(128256, l.tp)};
-  } else if (name == "Nemotron4-340B") {
-    j.shape = *nemo_shape(name, l.tp);
-    j.software.pipeline_split_counts_edges = false;
+    j.software.pipeline_split_counts_edges = true;
+  } else if (const std::optional<ModelShape> shape = nemo_shape(name, l.tp)) {
+    j.shape = *shape;
   } else {
     throw std::invalid_argument(where + ": no model named " + name);
   }
-  j.chip = "GB200";
-  j.network = cluster_by_name("gb200-nvl72").network;
+  j.chip = chip;
+  j.network = cluster_by_name(cluster).network;
   j.software.fp8_matmuls = fp8;
   j.software.fp8_recipe = Fp8Recipe::delayed;
   j.software.fp32_grads = false;
+  j.software.loss_kernel = loss == "te" ? LossKernel::te : LossKernel::megatron_fused;
   l.zero = 1;
   l.recompute = Checkpointing::none;
   out.setting = std::string("megatron-core-fp8") + (fp8 ? " FP8 delayed scaling" : " bf16") +
-                ", bf16 gradients";
+                ", bf16 gradients, " + (loss == "te" ? "TE" : "native") + " fused cross-entropy";
   return out;
+}
+
+// One DGX Cloud table of NeMo 2.0 runs, priced: "CONTAINER PRECISION SCALING:
+// layout" against the table's step time as tokens/s per GPU.
+void add_nemo2_rows(std::string_view text, const std::string& file, const char* chip,
+                    const char* cluster, ValidationSet& set) {
+  const CsvText csv(text, file);
+  const Nemo2Columns columns(csv);
+  const std::size_t container = csv.column("container"), scaling = csv.column("scaling"),
+                    step = csv.column("step_seconds");
+  for (std::size_t r = 0; r < csv.size(); ++r) {
+    const LauncherRow row = nemo2_row(csv, columns, r, file, chip, cluster);
+    const TrainingJob& j = row.job;
+    const LayoutResult res = evaluate_layout(j, row.layout);
+    if (!res.valid) throw std::invalid_argument(file + ": " + res.reason);
+    const double measured = per_gpu_tokens_per_second(j, csv.real(r, step));
+    set.rows.push_back({csv.at(r, container) + " " + (j.software.fp8_matmuls ? "FP8" : "BF16") +
+                            " " + csv.at(r, scaling) + ": " +
+                            layout_label(csv.at(r, columns.model), row.layout, j.n_chips),
+                        res.tokens_per_second_per_chip, measured, row.setting});
+  }
 }
 
 }  // namespace
@@ -327,23 +358,26 @@ ValidationSet dgxc_gb200_validation_set(std::string_view text) {
       "cross-entropy, bf16 gradients, FP8 by delayed scaling, the 405B pipeline split counting "
       "the embedding and the loss); Nemotron4's CUDA graphs are not modelled",
       {}};
-  const std::string file = "dgxc/gb200_pretraining_25_05.csv";
-  const CsvText csv(text, file);
-  const Gb200Columns columns(csv);
-  const std::size_t container = csv.column("container"), scaling = csv.column("scaling"),
-                    step = csv.column("step_seconds");
-  for (std::size_t r = 0; r < csv.size(); ++r) {
-    const LauncherRow row = gb200_row(csv, columns, r, file);
-    const TrainingJob& j = row.job;
-    const LayoutResult res = evaluate_layout(j, row.layout);
-    if (!res.valid) throw std::invalid_argument(file + ": " + res.reason);
-    const double measured = per_gpu_tokens_per_second(j, csv.real(r, step));
-    set.rows.push_back({csv.at(r, container) + " " +
-                            (row.job.software.fp8_matmuls ? "FP8" : "BF16") + " " +
-                            csv.at(r, scaling) + ": " +
-                            layout_label(csv.at(r, columns.model), row.layout, j.n_chips),
-                        res.tokens_per_second_per_chip, measured, row.setting});
-  }
+  add_nemo2_rows(text, "dgxc/gb200_pretraining_25_05.csv", "GB200", "gb200-nvl72", set);
+  return set;
+}
+
+ValidationSet dgxc_h100_25_04_validation_set(std::string_view text) {
+  ValidationSet set{
+      "dgxc-h100-25.04",
+      "DGX Cloud Benchmarking 25.04 on H100, BF16 and FP8",
+      "tokens/s per GPU",
+      "tokens/s",
+      "NVIDIA DGX Cloud Benchmarking recipes, release 25.04.01: Llama 3.1 8B, 70B and 405B "
+      "(NeMo 25.02.01) on 8-2,048 H100 SXM, BF16 and FP8, each table's step time",
+      "held out (no constant set from these rows: the H100's bf16 fraction came from the 24.11 "
+      "release's single-node row, 12.91 s where this release's same layout ran 12.27); software "
+      "megatron-core-fp8 with what NeMo 2.0's performance scripts set (userbuffers TP overlap "
+      "for 70B and 405B, Megatron Core's native fused cross-entropy, bf16 gradients, FP8 by "
+      "delayed scaling, the 405B pipeline split counting the embedding and the loss); FP8 "
+      "weights (fp8_params) are not modelled",
+      {}};
+  add_nemo2_rows(text, "dgxc/h100_pretraining_25_04.csv", "H100", "dgx-h100", set);
   return set;
 }
 

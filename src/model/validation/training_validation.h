@@ -66,6 +66,9 @@ ValidationSet dgxc_h100_calibration_rows(std::string_view h100_pretraining_csv);
 // From tests/data/dgxc/gb200_pretraining_25_05.csv: "dgxc-gb200" (tokens/s per
 // GPU), the 25.05 release's GB200 tables, held out.
 ValidationSet dgxc_gb200_validation_set(std::string_view gb200_pretraining_csv);
+// From tests/data/dgxc/h100_pretraining_25_04.csv: "dgxc-h100-25.04" (tokens/s
+// per GPU), the 25.04.01 release's Llama 3.1 tables on H100 (NeMo 2.0), held out.
+ValidationSet dgxc_h100_25_04_validation_set(std::string_view h100_pretraining_csv);
 
 // From tests/data/torchtitan/a100_fsdp2.csv: "torchtitan-a100" (tokens/s per
 // GPU), torchtitan's first published FSDP2 runs on 64 A100 (ZeRO-3 alone,

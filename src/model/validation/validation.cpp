@@ -63,6 +63,11 @@ const std::vector<Source>& sources() {
        [] {
          return one(dgxc_h100_validation_set(validation_data("dgxc/h100_pretraining_24_11.csv")));
        }},
+      {{"dgxc-h100-25.04"},
+       [] {
+         return one(
+             dgxc_h100_25_04_validation_set(validation_data("dgxc/h100_pretraining_25_04.csv")));
+       }},
       {{"dgxc-gb200"},
        [] {
          return one(dgxc_gb200_validation_set(validation_data("dgxc/gb200_pretraining_25_05.csv")));
