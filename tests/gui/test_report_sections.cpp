@@ -169,15 +169,24 @@ TEST(ReportSections, TablesWithSentencesForNotesTakeThePagesWidth) {
   EXPECT_TRUE(blocks[0].contains(QStringLiteral("tokens/\u2060s")));
 }
 
+namespace {
+
+// The cover's inputs table of the default scenario on `chip`, at the assumed MFU.
+QString inputs_html_on(const char* chip) {
+  Scenario s;
+  s.chip = chip;
+  MfuChoice assumed;
+  assumed.mfu = s.mfu;
+  return inputsHtml(s, resolve_plan(s, assumed));
+}
+
+}  // namespace
+
 // The report's chip names both capacities: the datasheet's and the device
 // total the Parallelism panel fits layouts against, so neither reads as a typo
 // of the other.
 TEST(ReportSections, TheChipsMemoryNamesTheDatasheetAndTheDeviceTotal) {
-  Scenario s;
-  s.chip = "H100";
-  MfuChoice assumed;
-  assumed.mfu = s.mfu;
-  const QString html = inputsHtml(s, resolve_plan(s, assumed));
+  const QString html = inputs_html_on("H100");
   EXPECT_TRUE(html.contains(QStringLiteral("HBM / chip")) && html.contains(QStringLiteral("80 GB")))
       << html.toStdString();
   EXPECT_TRUE(html.contains(QStringLiteral("Device memory")) &&
@@ -188,11 +197,7 @@ TEST(ReportSections, TheChipsMemoryNamesTheDatasheetAndTheDeviceTotal) {
 // The report says where the chip's numbers come from: the datasheet for a
 // built-in chip, and for a user's chip what its file says of each value.
 TEST(ReportSections, TheInputsNameTheChipsSource) {
-  Scenario s;
-  s.chip = "H100-HBM2e";
-  MfuChoice assumed;
-  assumed.mfu = s.mfu;
-  const QString html = inputsHtml(s, resolve_plan(s, assumed));
+  const QString html = inputs_html_on("H100-HBM2e");
   EXPECT_TRUE(html.contains(QStringLiteral("<b>Chip:</b>"))) << html.toStdString();
   EXPECT_TRUE(html.contains(QStringLiteral("500 W default limit"))) << html.toStdString();
   EXPECT_TRUE(html.contains(QStringLiteral("894 TFLOP/s"))) << html.toStdString();

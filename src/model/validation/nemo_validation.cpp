@@ -2,9 +2,9 @@
 // Megatron GPT training) on DGX-H100: the NeMo 24.07 performance summary and
 // the DGX Cloud Benchmarking recipes of release 24.11, each row the nemo-1.0
 // preset with what the launcher's configuration of the model sets (the CSV's
-// columns), nothing else. NeMo 2.0 on GB200: the DGX Cloud Benchmarking
-// recipes of release 25.05, each row megatron-core-fp8 with what NeMo's
-// performance scripts set.
+// columns), nothing else. NeMo 2.0: the DGX Cloud Benchmarking recipes of
+// releases 25.04 (H100) and 25.05 (GB200), each row megatron-core-fp8 with
+// what NeMo's performance scripts set.
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -28,6 +28,20 @@ namespace {
 std::int64_t padded_to(std::int64_t vocab, std::int64_t tp) {
   const std::int64_t unit = 128 * tp;
   return (vocab + unit - 1) / unit * unit;
+}
+
+// "FILE, line N": where a table's row r is, for its refusals.
+std::string at_line(const std::string& file, const CsvText& csv, std::size_t r) {
+  return file + ", line " + std::to_string(csv.line(r));
+}
+
+// A row's precision column: true for fp8, false for bf16; anything else is
+// refused with the row's place and the value.
+bool is_fp8(const std::string& precision, const std::string& where) {
+  if (precision != "bf16" && precision != "fp8")
+    throw std::invalid_argument(where + ": precision must be bf16 or fp8; got \"" + precision +
+                                "\"");
+  return precision == "fp8";
 }
 
 // A published step time as tokens per second per GPU: the job's sequence
@@ -100,8 +114,7 @@ LauncherRow launcher_row(const CsvText& csv, const LauncherColumns& c, std::size
   c.summary.read(r, j, l);
   const std::optional<ModelShape> shape = nemo_shape(csv.at(r, c.model), l.tp);
   if (!shape)
-    throw std::invalid_argument(file + ", line " + std::to_string(csv.line(r)) +
-                                ": no model named " + csv.at(r, c.model));
+    throw std::invalid_argument(at_line(file, csv, r) + ": no model named " + csv.at(r, c.model));
   j.shape = *shape;
   j.chip = "H100";
   j.network = cluster_by_name("dgx-h100").network;
@@ -190,12 +203,9 @@ std::vector<DgxcRow> dgxc_rows(std::string_view text) {
                     role = csv.column("role");
   std::vector<DgxcRow> out;
   for (std::size_t r = 0; r < csv.size(); ++r) {
-    const std::string& p = csv.at(r, precision);
-    if (p != "bf16" && p != "fp8")
-      throw std::invalid_argument(file + ", line " + std::to_string(csv.line(r)) +
-                                  ": precision must be bf16 or fp8; got \"" + p + "\"");
+    const bool fp8 = is_fp8(csv.at(r, precision), at_line(file, csv, r));
     DgxcRow d;
-    d.row = launcher_row(csv, columns, r, p == "fp8", file);
+    d.row = launcher_row(csv, columns, r, fp8, file);
     // NVTE_FUSED_ATTN=0 in a recipe's launch script (GPT-3 175B, Nemotron4
     // 340B): Transformer Engine runs the flash-attn package's
     // FlashAttention-2, not cuDNN's fused attention.
@@ -206,7 +216,7 @@ std::vector<DgxcRow> dgxc_rows(std::string_view text) {
     const TrainingJob& j = d.row.job;
     d.measured_tokens_per_second_per_gpu = per_gpu_tokens_per_second(j, csv.real(r, step));
     d.calibration = csv.at(r, role) == "calibration";
-    d.label = csv.at(r, container) + " " + (p == "fp8" ? "FP8" : "BF16") + ": " +
+    d.label = csv.at(r, container) + " " + (fp8 ? "FP8" : "BF16") + ": " +
               layout_label(csv.at(r, columns.model), d.row.layout, j.n_chips);
     out.push_back(std::move(d));
   }
@@ -287,15 +297,12 @@ LauncherRow nemo2_row(const CsvText& csv, const Nemo2Columns& c, std::size_t r,
   Layout& l = out.layout;
   c.summary.read(r, j, l);
   const std::string& name = csv.at(r, c.model);
-  const std::string& p = csv.at(r, c.precision);
   const std::string& loss = csv.at(r, c.loss);
-  const std::string where = file + ", line " + std::to_string(csv.line(r));
-  if (p != "bf16" && p != "fp8")
-    throw std::invalid_argument(where + ": precision must be bf16 or fp8; got \"" + p + "\"");
+  const std::string where = at_line(file, csv, r);
+  const bool fp8 = is_fp8(csv.at(r, c.precision), where);
   if (loss != "native" && loss != "te")
     throw std::invalid_argument(where + ": cross_entropy must be native or te; got \"" + loss +
                                 "\"");
-  const bool fp8 = p == "fp8";
   j.software = software_by_name("megatron-core-fp8");
   j.software.pipeline_split_counts_edges = false;
   if (name == "Llama3.1-405B") {

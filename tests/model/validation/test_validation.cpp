@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "parallel.h"
@@ -169,6 +170,22 @@ TEST(Validation, MegatronBridgeMoeH100IsHeldOut) {
     EXPECT_NE(r.label.find("ep=32 etp=1"), std::string::npos) << r.label;
 }
 
+namespace {
+
+// A set's rows split by precision: {the BF16 rows, the rows whose label
+// contains `fp8_marker`}, each a copy of the set with those rows alone.
+std::pair<ValidationSet, ValidationSet> bf16_and_fp8(const ValidationSet& s,
+                                                     const std::string& fp8_marker) {
+  ValidationSet bf16 = s, fp8 = s;
+  bf16.rows.clear();
+  fp8.rows.clear();
+  for (const ValidationRow& r : s.rows)
+    (r.label.find(fp8_marker) != std::string::npos ? fp8 : bf16).rows.push_back(r);
+  return {bf16, fp8};
+}
+
+}  // namespace
+
 TEST(Validation, DgxcH100IsHeldOutButItsCalibrationRow) {
   // NVIDIA's DGX Cloud Benchmarking recipes of release 24.11.1 on H100: 64
   // rows of Llama 3.1, Nemotron4 and GPT-3 175B, BF16 and FP8, 8 to 2,048
@@ -181,16 +198,13 @@ TEST(Validation, DgxcH100IsHeldOutButItsCalibrationRow) {
   // 0.62).
   const ValidationSet& s = set_of("dgxc-h100");
   ASSERT_EQ(s.rows.size(), 63u);
-  ValidationSet bf16 = s, fp8 = s;
-  bf16.rows.clear();
-  fp8.rows.clear();
   std::size_t flash_attention_2 = 0;
   for (const ValidationRow& r : s.rows) {
     EXPECT_EQ(r.setting.rfind("nemo-1.0", 0), 0u) << r.label;
     EXPECT_EQ(r.label.find("BF16: Llama3.1-8B on 8:"), std::string::npos) << r.label;
     if (r.setting.find("FlashAttention-2") != std::string::npos) ++flash_attention_2;
-    (r.label.find(" FP8: ") != std::string::npos ? fp8 : bf16).rows.push_back(r);
   }
+  const auto [bf16, fp8] = bf16_and_fp8(s, " FP8: ");
   EXPECT_EQ(flash_attention_2, 20u);  // GPT-3 175B and Nemotron4 340B: NVTE_FUSED_ATTN=0
   ASSERT_EQ(bf16.rows.size(), 31u);
   ASSERT_EQ(fp8.rows.size(), 32u);
@@ -252,14 +266,11 @@ TEST(Validation, DgxcGb200IsHeldOut) {
   const ValidationSet& s = set_of("dgxc-gb200");
   ASSERT_EQ(s.rows.size(), 18u);
   EXPECT_FALSE(s.lower_is_optimistic);
-  ValidationSet bf16 = s, fp8 = s;
-  bf16.rows.clear();
-  fp8.rows.clear();
   for (const ValidationRow& r : s.rows) {
     EXPECT_EQ(r.setting.rfind("megatron-core-fp8", 0), 0u) << r.label;
     EXPECT_NE(r.setting.find("bf16 gradients"), std::string::npos) << r.label;
-    (r.label.find(" FP8 ") != std::string::npos ? fp8 : bf16).rows.push_back(r);
   }
+  const auto [bf16, fp8] = bf16_and_fp8(s, " FP8 ");
   ASSERT_EQ(bf16.rows.size(), 9u);
   ASSERT_EQ(fp8.rows.size(), 9u);
   const ValidationSummary b = summarize(bf16), f = summarize(fp8);
