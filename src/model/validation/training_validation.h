@@ -70,6 +70,12 @@ ValidationSet dgxc_gb200_validation_set(std::string_view gb200_pretraining_csv);
 // per GPU), the 25.04.01 release's Llama 3.1 tables on H100 (NeMo 2.0), held out.
 ValidationSet dgxc_h100_25_04_validation_set(std::string_view h100_pretraining_csv);
 
+// From tests/data/megatron_lm/h100_scaling_r0_8.csv: "megatron-core-0.8-h100"
+// (TFLOP/s per GPU, Megatron's count), the Megatron-LM README's GPT weak- and
+// strong-scaling runs on H100 in bf16 (software tp-overlap), the layout's
+// unpublished axes searched; held out.
+ValidationSet megatron_lm_h100_validation_set(std::string_view h100_scaling_csv);
+
 // From tests/data/torchtitan/a100_fsdp2.csv: "torchtitan-a100" (tokens/s per
 // GPU), torchtitan's first published FSDP2 runs on 64 A100 (ZeRO-3 alone,
 // software fsdp, eager); the rows with torchtitan's own selective

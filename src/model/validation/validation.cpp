@@ -34,6 +34,11 @@ const std::vector<Source>& sources() {
          return vtrain_validation_sets(validation_data("vtrain/single_node_runs.csv"),
                                        validation_data("vtrain/multi_node_runs_public.csv"));
        }},
+      {{"megatron-core-0.8-h100"},
+       [] {
+         return one(
+             megatron_lm_h100_validation_set(validation_data("megatron_lm/h100_scaling_r0_8.csv")));
+       }},
       {{"megatron-bridge-h100"},
        [] {
          return one(megatron_bridge_validation_set(

@@ -69,6 +69,7 @@ TEST(Validation, EveryDataSetIsCompiledIn) {
                            "serving/trtllm_offline_v1.csv", "serving/trtllm_offline_v0_17.csv"})
     EXPECT_GT(validation_data(name).size(), 1000u) << name;
   EXPECT_GT(validation_data("megatron_bridge/h100_pretraining.csv").size(), 500u);
+  EXPECT_GT(validation_data("megatron_lm/h100_scaling_r0_8.csv").size(), 500u);
   EXPECT_GT(validation_data("llm_foundry/mpt_throughput.csv").size(), 10000u);
   EXPECT_GT(validation_data("megatron_bridge/b200_pretraining.csv").size(), 200u);
   EXPECT_GT(validation_data("megatron_bridge/gb200_pretraining.csv").size(), 400u);
