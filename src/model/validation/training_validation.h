@@ -89,6 +89,10 @@ ValidationSet torchtitan_validation_set(std::string_view a100_fsdp2_csv);
 ValidationSet torchtitan_h100_memory_set(std::string_view h100_202412_csv);
 // The same rows' throughput, "torchtitan-h100" (tokens/s per GPU); held out.
 ValidationSet torchtitan_h100_throughput_set(std::string_view h100_202412_csv);
+// From tests/data/torchtitan/h100_202506_async_tp.csv: "torchtitan-h100-2025"
+// (tokens/s per GPU), torchtitan's June 2025 async-TP tables on the same
+// H100s, vanilla and async TP; held out.
+ValidationSet torchtitan_h100_2025_throughput_set(std::string_view h100_202506_csv);
 
 // From tests/data/llm_foundry/mpt_throughput.csv: "llm-foundry-a100" and
 // "llm-foundry-h100" (tokens/s per GPU), MosaicML's MPT benchmarks with

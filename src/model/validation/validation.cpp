@@ -87,6 +87,11 @@ const std::vector<Source>& sources() {
        [] {
          return one(torchtitan_h100_throughput_set(validation_data("torchtitan/h100_202412.csv")));
        }},
+      {{"torchtitan-h100-2025"},
+       [] {
+         return one(torchtitan_h100_2025_throughput_set(
+             validation_data("torchtitan/h100_202506_async_tp.csv")));
+       }},
       {{"torchtitan-h100-memory"},
        [] {
          return one(torchtitan_h100_memory_set(validation_data("torchtitan/h100_202412.csv")));

@@ -78,6 +78,7 @@ TEST(Validation, EveryDataSetIsCompiledIn) {
   EXPECT_GT(validation_data("nemo/h100_pretraining_24_07.csv").size(), 500u);
   EXPECT_GT(validation_data("torchtitan/a100_fsdp2.csv").size(), 500u);
   EXPECT_GT(validation_data("torchtitan/h100_202412.csv").size(), 1000u);
+  EXPECT_GT(validation_data("torchtitan/h100_202506_async_tp.csv").size(), 1000u);
   EXPECT_TRUE(validation_data("nope.csv").empty());
 }
 

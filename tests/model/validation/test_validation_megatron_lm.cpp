@@ -15,7 +15,7 @@ using namespace napkin;
 
 namespace {
 
-const char* kFile = "megatron_lm/h100_scaling_r0_8.csv";
+const char* kMegatronLmFile = "megatron_lm/h100_scaling_r0_8.csv";
 
 ValidationSet megatron_lm_set() {
   std::vector<ValidationSet> built = public_validation_sets("megatron-core-0.8-h100");
@@ -26,7 +26,7 @@ ValidationSet megatron_lm_set() {
 // The set built from the data file with `from` replaced by `to`; the error
 // message it throws, or "" when it builds.
 std::string refusal(const std::string& from, const std::string& to) {
-  std::string edited(validation_data(kFile));
+  std::string edited(validation_data(kMegatronLmFile));
   edited.replace(edited.find(from), from.size(), to);
   try {
     megatron_lm_h100_validation_set(edited);
@@ -49,8 +49,8 @@ TEST(ValidationMegatronLm, H100ScalingTableIsHeldOut) {
   ASSERT_EQ(s.rows.size(), 11u);
   EXPECT_FALSE(s.lower_is_optimistic);
   const ValidationSummary m = summarize(s);
-  std::printf("megatron-core-0.8-h100 mean |err| %.1f %% signed %+.1f %%\n",
-              100 * m.mean_abs_error, 100 * m.mean_signed_error);
+  std::printf("megatron-core-0.8-h100 mean |err| %.1f %% signed %+.1f %%\n", 100 * m.mean_abs_error,
+              100 * m.mean_signed_error);
   EXPECT_LE(m.mean_abs_error, 0.09);
   EXPECT_GT(m.mean_signed_error, 0.0);
   EXPECT_LE(m.mean_signed_error, 0.09);
