@@ -459,9 +459,6 @@ Problem recompute_problem(const TrainingJob& job, const Layout& l) {
       if (s.is_moe() || s.is_mla())
         return "recompute=selective:op (torchtitan's op-level policy) is priced for dense blocks "
                "with separate Q, K and V projections; not for MoE or MLA";
-      if (job.software.fp8_matmuls)
-        return "recompute=selective:op with FP8 GEMMs: Float8 linears run _scaled_mm, which "
-               "torchtitan's op-level policy does not keep, and it keeps abs and max; not priced";
     }
   }
   if (l.recompute_layers > 0) {

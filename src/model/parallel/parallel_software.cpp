@@ -234,6 +234,8 @@ TrainingSoftware fsdp(bool compiled) {
   // (ZeRO-1). torchtitan runs interleaved pipeline schedules and context
   // parallelism.
   s.zero_stages = s.zero_stages_with_pp = 0b1101;
+  // torchtitan's Float8 is torchao's Float8Linear, which saves the bf16 input.
+  s.fp8_saves_quantized_inputs = false;
   // torchtitan's selective checkpointing is by op (or by layer: full:N).
   s.op_level_selective = true;
   s.framework = "PyTorch FSDP2 (torchtitan)";
@@ -400,7 +402,8 @@ const std::array kSoftware{
                    "reduce-scattered in fp32 per layer, blocking TP collectives; rotary, SwiGLU, "
                    "GQA's K/V expansion and the fp32 loss as unfused PyTorch ops; with PP, "
                    "torch.distributed.pipelining's receive buffers for every micro-batch; "
-                   "selective recomputation is its op-level policy (recompute=selective:op)"},
+                   "selective recomputation is its op-level policy (recompute=selective:op); "
+                   "Float8 linears (torchao) keep their bf16 inputs"},
     SoftwarePreset{"fsdp-compile", fsdp(true),
                    "fsdp with torch.compile: the element-wise work fused as in modern"},
 };

@@ -170,6 +170,11 @@ struct TrainingSoftware {
   // chip's FP8 efficiency describes: 1 for cuBLAS / Transformer Engine.
   double fp8_gemm_speedup = 1.0;
   Fp8Recipe fp8_recipe = Fp8Recipe::delayed;  // Megatron's and TE's default
+  // FP8 linears keep their inputs for the backward as the FP8 copies they
+  // cast (Transformer Engine: 1 byte each, the bf16 tensor not kept); off:
+  // as the bf16 input, cast again in the backward (torchao's Float8Linear:
+  // matmul_with_hp_or_float8_args saves input_hp).
+  bool fp8_saves_quantized_inputs = true;
   // Transformer layers kept in bf16 at each end of the model with FP8 GEMMs
   // (Megatron's --first-last-layers-bf16: 1 at the start and 1 at the end in
   // NVIDIA's current-scaling recipes).

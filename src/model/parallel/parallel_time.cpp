@@ -538,7 +538,8 @@ struct LayerPricer {
     // With the norms recomputed their bf16 outputs are gone and the FP8 copies
     // the projections keep are all that is left (1 byte more each than the
     // bf16 count has); recomputed activations leave nothing to keep in FP8.
-    if (fp8) {
+    // Software that keeps the bf16 inputs (torchao) saves nothing here.
+    if (fp8 && sw.fp8_saves_quantized_inputs) {
       const double norm_out = sp && !sw.tp_saves_gathered_inputs ? nt * H : nd * H;
       // Bytes the FP8 copies save against the bf16 count, with `mods`
       // recomputed (negative where only the FP8 copies are left).

@@ -104,6 +104,27 @@ TrainingSoftware torchtitan_h100_software(bool compiled, bool fp8, bool loss_eag
   return sw;
 }
 
+// What a torchtitan table ran on, and what changed in torchtitan between
+// its tables.
+struct TorchtitanRelease {
+  // Grand Teton's 96 GB HBM2e H100 at 500 W, on the chip's usual node, unless
+  // the table says otherwise.
+  const char* chip = "H100-HBM2e";
+  // The loss outside torch.compile (December 2024's train.py: "compiling
+  // loss function causes CUDA errors, turning off for now"); by June 2025
+  // compiled with the model.
+  bool loss_eager = false;
+  // The op-level policy's save list keeps aten.abs too (December 2024,
+  // parallelize_llama.py: "save the result of max(abs(tensor))"): with Float8
+  // every cast's absolute value is kept, which Napkin does not price; by June
+  // 2025 the list keeps max alone.
+  bool op_policy_keeps_abs = false;
+};
+constexpr TorchtitanRelease kDecember2024{"H100-HBM2e", true, true};
+constexpr TorchtitanRelease kJune2025{"H100-HBM2e", false, false};
+// Trainy's runs on WhiteFiber (June 2025): HGX H200 nodes, 400 Gb/s per GPU.
+constexpr TorchtitanRelease kH200June2025{"H200", false, false};
+
 // One predictable row of torchtitan's H100 tables: its job, layout and label.
 struct TorchtitanH100Row {
   std::size_t row = 0;
@@ -113,15 +134,14 @@ struct TorchtitanH100Row {
 };
 
 // The rows Napkin can price: full checkpointing, or the op-level policy
-// without Float8 (with Float8 its policy keeps aten.mm outputs while the
-// linears run _scaled_mm); not the interleaved row, whose stages per rank the
-// table does not state, nor Float8's row-wise scaling (float8 "rowwise"),
-// which Napkin has no recipe for. Float8 "yes" is torchao's default, the
-// tensorwise recipe. Async TP (micro-pipelined all-gather-matmul and
-// matmul-reduce-scatter) is not modelled: its TP collectives are priced as
-// blocking, its buffers not at all.
+// (with Float8 only where its save list does not keep abs); not the
+// interleaved row, whose stages per rank the table does not state, nor
+// Float8's row-wise scaling (float8 "rowwise"), which Napkin has no recipe
+// for. Float8 "yes" is torchao's default, the tensorwise recipe. Async TP
+// (micro-pipelined all-gather-matmul and matmul-reduce-scatter) is not
+// modelled: its TP collectives are priced as blocking, its buffers not at all.
 std::vector<TorchtitanH100Row> torchtitan_h100_rows(const CsvText& csv, const std::string& file,
-                                                    bool loss_eager) {
+                                                    const TorchtitanRelease& release) {
   const std::size_t model = csv.column("model"), gpus = csv.column("gpus"),
                     seq = csv.column("seq_len"), local = csv.column("local_batch"),
                     tp = csv.column("tp"), pp = csv.column("pp"), cp = csv.column("cp"),
@@ -136,19 +156,19 @@ std::vector<TorchtitanH100Row> torchtitan_h100_rows(const CsvText& csv, const st
                                   ": float8 must be no, yes, tensorwise or rowwise; got \"" +
                                   scaling + "\"");
     const bool op = csv.at(r, ac) == "selective op", fp8 = scaling != "no";
-    if ((csv.at(r, ac) != "full" && !(op && !fp8)) || csv.at(r, schedule) == "Interleaved 1F1B" ||
-        scaling == "rowwise")
+    if ((csv.at(r, ac) != "full" && !(op && !(fp8 && release.op_policy_keeps_abs))) ||
+        csv.at(r, schedule) == "Interleaved 1F1B" || scaling == "rowwise")
       continue;
     TorchtitanH100Row row;
     row.row = r;
     TrainingJob& j = row.job;
     j.shape = torchtitan_shape(csv, r);
-    j.chip = "H100-HBM2e";  // Grand Teton's 96 GB HBM2e part at 500 W
+    j.chip = release.chip;
     j.n_chips = csv.count(r, gpus);
     j.seq_len = csv.count(r, seq);
     const bool compiled = csv.at(r, compile) == "yes";
     const bool async = csv.at(r, async_tp) == "yes";
-    j.software = torchtitan_h100_software(compiled, fp8, loss_eager);
+    j.software = torchtitan_h100_software(compiled, fp8, release.loss_eager);
     Layout& l = row.layout;
     l.tp = csv.count(r, tp);
     l.pp = csv.count(r, pp);
@@ -164,22 +184,40 @@ std::vector<TorchtitanH100Row> torchtitan_h100_rows(const CsvText& csv, const st
     row.label = layout_label(csv.at(r, model), l, j.n_chips) + (fp8 ? " Float8" : "") +
                 (async ? " async TP" : "") + (compiled ? "" : " eager");
     row.setting = std::string(compiled ? "fsdp-compile" : "fsdp") + (fp8 ? ", FP8" : "") +
-                  (loss_eager ? ", loss eager" : "");
+                  (release.loss_eager ? ", loss eager" : "");
     out.push_back(std::move(row));
   }
   return out;
 }
 
 // Each predictable row of a torchtitan H100 table, its throughput predicted.
-void add_torchtitan_h100_throughput(std::string_view text, const std::string& file, bool loss_eager,
-                                    ValidationSet& set) {
+void add_torchtitan_h100_throughput(std::string_view text, const std::string& file,
+                                    const TorchtitanRelease& release, ValidationSet& set) {
   const CsvText csv(text, file);
   const std::size_t tokens = csv.column("tokens_per_s_per_gpu");
-  for (const TorchtitanH100Row& row : torchtitan_h100_rows(csv, file, loss_eager)) {
+  for (const TorchtitanH100Row& row : torchtitan_h100_rows(csv, file, release)) {
     const LayoutResult res = evaluate_layout(row.job, row.layout);
     if (!res.valid) throw std::invalid_argument(file + ": " + res.reason);
     set.rows.push_back(
         {row.label, res.tokens_per_second_per_chip, csv.real(row.row, tokens), row.setting});
+  }
+}
+
+// Each predictable row of a torchtitan table, its largest rank's peak
+// reserved memory predicted.
+void add_torchtitan_memory(std::string_view text, const std::string& file,
+                           const TorchtitanRelease& release, ValidationSet& set) {
+  const CsvText csv(text, file);
+  const std::size_t memory = csv.column("memory_gib");
+  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+  for (const TorchtitanH100Row& row : torchtitan_h100_rows(csv, file, release)) {
+    // The caching allocator's reserved memory: the tensors and its unused
+    // blocks, not the CUDA context or NCCL's own buffers.
+    std::int64_t peak = 0;
+    for (const StageMemory& m : memory_by_stage(row.job, row.layout))
+      peak = std::max(peak, m.total_bytes - m.runtime_bytes - m.comm_buffers_bytes);
+    set.rows.push_back(
+        {row.label, static_cast<double>(peak) / kGiB, csv.real(row.row, memory), row.setting});
   }
 }
 
@@ -197,23 +235,12 @@ ValidationSet torchtitan_h100_memory_set(std::string_view text) {
                     "async TP (the 405B rows and the second 70B row): its symmetric-memory "
                     "buffers are not modelled (the 70B run measured 4.3 GiB less with it than "
                     "without); the rows with torchtitan's op-level selective checkpointing and "
-                    "Float8 (its policy keeps aten.mm outputs, Float8 runs _scaled_mm) and the "
-                    "interleaved row (its stages per rank are not stated) are not predicted",
+                    "Float8 (its save list of that date keeps every cast's absolute value too) "
+                    "and the interleaved row (its stages per rank are not stated) are not "
+                    "predicted",
                     {},
                     true};
-  const std::string file = "torchtitan/h100_202412.csv";
-  const CsvText csv(text, file);
-  const std::size_t memory = csv.column("memory_gib");
-  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-  for (const TorchtitanH100Row& row : torchtitan_h100_rows(csv, file, true)) {
-    // The caching allocator's reserved memory: the tensors and its unused
-    // blocks, not the CUDA context or NCCL's own buffers.
-    std::int64_t peak = 0;
-    for (const StageMemory& m : memory_by_stage(row.job, row.layout))
-      peak = std::max(peak, m.total_bytes - m.runtime_bytes - m.comm_buffers_bytes);
-    set.rows.push_back(
-        {row.label, static_cast<double>(peak) / kGiB, csv.real(row.row, memory), row.setting});
-  }
+  add_torchtitan_memory(text, "torchtitan/h100_202412.csv", kDecember2024, set);
   return set;
 }
 
@@ -234,7 +261,7 @@ ValidationSet torchtitan_h100_throughput_set(std::string_view text) {
                     "as a ring at the kernel's rate, and its rows read 6-50 % fast; the rows of "
                     "the memory set",
                     {}};
-  add_torchtitan_h100_throughput(text, "torchtitan/h100_202412.csv", true, set);
+  add_torchtitan_h100_throughput(text, "torchtitan/h100_202412.csv", kDecember2024, set);
   return set;
 }
 
@@ -249,10 +276,48 @@ ValidationSet torchtitan_h100_2025_throughput_set(std::string_view text) {
                     "held out (no constant set from these rows); as the December 2024 set, the "
                     "loss compiled with the model as torchtitan did by then; async TP is priced "
                     "as blocking TP collectives, so each pair of rows has one prediction; the "
-                    "row-wise Float8 rows (no such recipe in Napkin) and the 8B Float8 rows (op "
-                    "checkpointing with Float8) are not predicted",
+                    "row-wise Float8 rows (no such recipe in Napkin) are not predicted",
                     {}};
-  add_torchtitan_h100_throughput(text, "torchtitan/h100_202506_async_tp.csv", false, set);
+  add_torchtitan_h100_throughput(text, "torchtitan/h100_202506_async_tp.csv", kJune2025, set);
+  return set;
+}
+
+namespace {
+
+const char* const kH200Source =
+    "torchtitan benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md (torchtitan e7c0cae, June "
+    "2025): Llama 3.1 8B with FSDP2 over 32 and 64 H200 (8 per node, 400 Gb/s per GPU), local "
+    "batch 2, torch.compile, Float8 tensorwise, op-level checkpointing (the configuration's "
+    "default); measured at the 100th step";
+const char* const kH200Outside =
+    "held out (no constant set from these rows); the chip is the H200 SXM datasheet's (its "
+    "power limit is not stated), on the HGX H200's network; FSDP's Float8 all-gather (weights "
+    "gathered in FP8) is priced as a bf16 gather";
+
+}  // namespace
+
+ValidationSet torchtitan_h200_throughput_set(std::string_view text) {
+  ValidationSet set{"torchtitan-h200",
+                    "torchtitan on H200, June 2025: throughput",
+                    "tokens/s per GPU",
+                    "tokens/s",
+                    kH200Source,
+                    kH200Outside,
+                    {}};
+  add_torchtitan_h100_throughput(text, "torchtitan/h200_202506_trainy.csv", kH200June2025, set);
+  return set;
+}
+
+ValidationSet torchtitan_h200_memory_set(std::string_view text) {
+  ValidationSet set{"torchtitan-h200-memory",
+                    "torchtitan on H200, June 2025: peak reserved memory",
+                    "peak memory per GPU",
+                    "GiB",
+                    kH200Source,
+                    kH200Outside,
+                    {},
+                    true};
+  add_torchtitan_memory(text, "torchtitan/h200_202506_trainy.csv", kH200June2025, set);
   return set;
 }
 

@@ -93,6 +93,12 @@ ValidationSet torchtitan_h100_throughput_set(std::string_view h100_202412_csv);
 // (tokens/s per GPU), torchtitan's June 2025 async-TP tables on the same
 // H100s, vanilla and async TP; held out.
 ValidationSet torchtitan_h100_2025_throughput_set(std::string_view h100_202506_csv);
+// From tests/data/torchtitan/h200_202506_trainy.csv: "torchtitan-h200"
+// (tokens/s per GPU) and "torchtitan-h200-memory" (the largest rank's peak
+// reserved memory, GiB), Trainy's Llama 3.1 8B runs on 32 and 64 H200 with
+// torchtitan (FSDP2, compile, Float8, op-level checkpointing); held out.
+ValidationSet torchtitan_h200_throughput_set(std::string_view h200_202506_csv);
+ValidationSet torchtitan_h200_memory_set(std::string_view h200_202506_csv);
 
 // From tests/data/llm_foundry/mpt_throughput.csv: "llm-foundry-a100" and
 // "llm-foundry-h100" (tokens/s per GPU), MosaicML's MPT benchmarks with

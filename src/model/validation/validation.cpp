@@ -92,6 +92,16 @@ const std::vector<Source>& sources() {
          return one(torchtitan_h100_2025_throughput_set(
              validation_data("torchtitan/h100_202506_async_tp.csv")));
        }},
+      {{"torchtitan-h200"},
+       [] {
+         return one(
+             torchtitan_h200_throughput_set(validation_data("torchtitan/h200_202506_trainy.csv")));
+       }},
+      {{"torchtitan-h200-memory"},
+       [] {
+         return one(
+             torchtitan_h200_memory_set(validation_data("torchtitan/h200_202506_trainy.csv")));
+       }},
       {{"torchtitan-h100-memory"},
        [] {
          return one(torchtitan_h100_memory_set(validation_data("torchtitan/h100_202412.csv")));

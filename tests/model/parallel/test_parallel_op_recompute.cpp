@@ -98,15 +98,28 @@ TEST(OpRecompute, RefusedWhereItIsNotPriced) {
   const Layout op = titan_layout("selective:op");
   ASSERT_TRUE(layout_problem(moe, op));
   EXPECT_NE(layout_problem(moe, op)->find("dense blocks"), std::string::npos);
-  TrainingJob fp8 = titan_llama8();
-  fp8.chip = "H100";
-  fp8.software.fp8_matmuls = true;
-  ASSERT_TRUE(layout_problem(fp8, op));
-  EXPECT_NE(layout_problem(fp8, op)->find("_scaled_mm"), std::string::npos);
   const Layout both = titan_layout("selective:op+layernorm");
   ASSERT_TRUE(layout_problem(titan_llama8(), both));
   EXPECT_NE(layout_problem(titan_llama8(), both)->find("stands alone"), std::string::npos);
   EXPECT_FALSE(layout_problem(titan_llama8(), op));
+}
+
+// torchao's Float8 linears call aten.mm on Float8 tensors; the policy's
+// dispatch mode sees it before the tensors' own dispatch turns it into
+// _scaled_mm, so the policy keeps the same bf16 outputs as without Float8
+// (torchao keeps the bf16 input too), and the matmuls it recomputes run in FP8.
+TEST(OpRecompute, Float8KeepsWhatBf16Keeps) {
+  const Layout op = titan_layout("selective:op");
+  TrainingJob bf16 = titan_llama8();
+  bf16.chip = "H100";
+  TrainingJob fp8 = bf16;
+  fp8.software.fp8_matmuls = true;
+  fp8.software.fp8_recipe = Fp8Recipe::tensorwise;
+  ASSERT_FALSE(layout_problem(fp8, op));
+  const LayoutResult a = evaluate_layout(bf16, op), b = evaluate_layout(fp8, op);
+  EXPECT_EQ(b.memory.activations_bytes, a.memory.activations_bytes);
+  EXPECT_LT(b.step_seconds, a.step_seconds);
+  EXPECT_GT(b.step_seconds, 0.5 * a.step_seconds);
 }
 
 // Each framework runs its own selective checkpointing only: Megatron has no

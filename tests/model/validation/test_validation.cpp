@@ -79,6 +79,7 @@ TEST(Validation, EveryDataSetIsCompiledIn) {
   EXPECT_GT(validation_data("torchtitan/a100_fsdp2.csv").size(), 500u);
   EXPECT_GT(validation_data("torchtitan/h100_202412.csv").size(), 1000u);
   EXPECT_GT(validation_data("torchtitan/h100_202506_async_tp.csv").size(), 1000u);
+  EXPECT_GT(validation_data("torchtitan/h200_202506_trainy.csv").size(), 300u);
   EXPECT_TRUE(validation_data("nope.csv").empty());
 }
 
