@@ -10,6 +10,7 @@
 #include "training_validation.h"
 #include "validation.h"
 #include "validation_data.h"
+#include "validation_test_util.h"
 
 using namespace napkin;
 
@@ -17,23 +18,8 @@ namespace {
 
 const char* kMegatronLmFile = "megatron_lm/h100_scaling_r0_8.csv";
 
-ValidationSet megatron_lm_set() {
-  std::vector<ValidationSet> built = public_validation_sets("megatron-core-0.8-h100");
-  if (built.size() != 1) throw std::runtime_error("no set megatron-core-0.8-h100");
-  return built.front();
-}
-
-// The set built from the data file with `from` replaced by `to`; the error
-// message it throws, or "" when it builds.
-std::string refusal(const std::string& from, const std::string& to) {
-  std::string edited(validation_data(kMegatronLmFile));
-  edited.replace(edited.find(from), from.size(), to);
-  try {
-    megatron_lm_h100_validation_set(edited);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+std::string megatron_lm_refusal(const std::string& from, const std::string& to) {
+  return validation_test::refusal(megatron_lm_h100_validation_set, kMegatronLmFile, from, to);
 }
 
 }  // namespace
@@ -45,7 +31,7 @@ TEST(ValidationMegatronLm, H100ScalingTableIsHeldOut) {
   // element-wise work and attention are a fifth and a tenth of the step), and
   // where the searched micro-batch of 4 leaves two micro-batches per step
   // (70B). Bounded so that it cannot drift unseen.
-  const ValidationSet s = megatron_lm_set();
+  const ValidationSet s = validation_test::only_set("megatron-core-0.8-h100");
   ASSERT_EQ(s.rows.size(), 11u);
   EXPECT_FALSE(s.lower_is_optimistic);
   const ValidationSummary m = summarize(s);
@@ -77,12 +63,12 @@ TEST(ValidationMegatronLm, H100ScalingTableIsHeldOut) {
 }
 
 TEST(ValidationMegatronLm, BadRowsNameTheLine) {
-  EXPECT_NE(refusal("weak,1.7B", "medium,1.7B")
+  EXPECT_NE(megatron_lm_refusal("weak,1.7B", "medium,1.7B")
                 .find("h100_scaling_r0_8.csv, line 2: scaling must be weak or strong; got "
                       "\"medium\""),
             std::string::npos);
   // 47 GPUs cannot hold 48 data-parallel replicas.
-  const std::string none = refusal("1,1,48,48,192", "1,1,48,47,192");
+  const std::string none = megatron_lm_refusal("1,1,48,48,192", "1,1,48,47,192");
   EXPECT_NE(none.find("line 2: no layout of 47 GPUs at tp=1 pp=1 dp=48 fits"), std::string::npos)
       << none;
 }

@@ -12,18 +12,13 @@
 #include "training_validation.h"
 #include "validation.h"
 #include "validation_data.h"
+#include "validation_test_util.h"
 
 using namespace napkin;
 
 namespace {
 
 const char* kJune2025File = "torchtitan/h100_202506_async_tp.csv";
-
-ValidationSet june_2025_set() {
-  std::vector<ValidationSet> built = public_validation_sets("torchtitan-h100-2025");
-  if (built.size() != 1) throw std::runtime_error("no set torchtitan-h100-2025");
-  return built.front();
-}
 
 bool mentions(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -38,7 +33,7 @@ TEST(ValidationTorchtitan2025, AsyncTpTablesAreHeldOut) {
   // rows). Async TP is priced as blocking TP, so each pair shares one
   // prediction: 70B bf16's between the vanilla and the async run, 70B
   // Float8's below both, 8B's above both.
-  const ValidationSet s = june_2025_set();
+  const ValidationSet s = validation_test::only_set("torchtitan-h100-2025");
   ASSERT_EQ(s.rows.size(), 8u);
   const ValidationSummary m = summarize(s);
   std::printf("torchtitan-h100-2025 mean |err| %.1f %% signed %+.1f %%\n", 100 * m.mean_abs_error,
@@ -75,42 +70,34 @@ TEST(ValidationTorchtitan2025, AsyncTpTablesAreHeldOut) {
 }
 
 TEST(ValidationTorchtitan2025, AnUnknownFloat8RecipeIsRefusedNamingTheLine) {
-  std::string edited(validation_data(kJune2025File));
-  const std::string from = ",yes,tensorwise,no,";
-  edited.replace(edited.find(from), from.size(), ",yes,mxfp8,no,");
-  try {
-    torchtitan_h100_2025_throughput_set(edited);
-    ADD_FAILURE() << "mxfp8 accepted";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_TRUE(mentions(e.what(),
-                         "h100_202506_async_tp.csv, line 4: float8 must be no, yes, "
-                         "tensorwise or rowwise; got \"mxfp8\""))
-        << e.what();
-  }
+  const std::string why = validation_test::refusal(
+      torchtitan_h100_2025_throughput_set, kJune2025File, ",yes,tensorwise,no,", ",yes,mxfp8,no,");
+  EXPECT_TRUE(mentions(why,
+                       "h100_202506_async_tp.csv, line 4: float8 must be no, yes, "
+                       "tensorwise or rowwise; got \"mxfp8\""))
+      << why;
 }
 
 TEST(ValidationTorchtitan2025, H200RunsAreHeldOut) {
   // Trainy's Llama 3.1 8B on 32 and 64 H200 (FSDP2, compile, Float8, op-level
   // checkpointing): a chip no other training set runs on. Throughput about
   // 5 % above, memory about 3 % under: bounded so that neither drifts unseen.
-  const std::vector<ValidationSet> tps = public_validation_sets("torchtitan-h200");
-  const std::vector<ValidationSet> mem = public_validation_sets("torchtitan-h200-memory");
-  ASSERT_EQ(tps.size(), 1u);
-  ASSERT_EQ(mem.size(), 1u);
-  ASSERT_EQ(tps[0].rows.size(), 2u);
-  ASSERT_EQ(mem[0].rows.size(), 2u);
-  EXPECT_TRUE(mem[0].lower_is_optimistic);
-  const ValidationSummary t = summarize(tps[0]), m = summarize(mem[0]);
+  const ValidationSet tps = validation_test::only_set("torchtitan-h200");
+  const ValidationSet mem = validation_test::only_set("torchtitan-h200-memory");
+  ASSERT_EQ(tps.rows.size(), 2u);
+  ASSERT_EQ(mem.rows.size(), 2u);
+  EXPECT_TRUE(mem.lower_is_optimistic);
+  const ValidationSummary t = summarize(tps), m = summarize(mem);
   std::printf("torchtitan-h200 %+.1f %%, memory %+.1f %%\n", 100 * t.mean_signed_error,
               100 * m.mean_signed_error);
   EXPECT_LE(t.mean_abs_error, 0.08);
   EXPECT_LE(m.mean_abs_error, 0.06);
   for (std::size_t i = 0; i < 2; ++i) {
-    EXPECT_EQ(tps[0].rows[i].label, mem[0].rows[i].label);
-    EXPECT_TRUE(mentions(tps[0].rows[i].label, "selective:op Float8")) << tps[0].rows[i].label;
+    EXPECT_EQ(tps.rows[i].label, mem.rows[i].label);
+    EXPECT_TRUE(mentions(tps.rows[i].label, "selective:op Float8")) << tps.rows[i].label;
   }
   // The same model and local batch on twice the GPUs: a little slower per GPU,
   // as measured.
-  EXPECT_LT(tps[0].rows[1].predicted, tps[0].rows[0].predicted);
-  EXPECT_LT(tps[0].rows[1].measured, tps[0].rows[0].measured);
+  EXPECT_LT(tps.rows[1].predicted, tps.rows[0].predicted);
+  EXPECT_LT(tps.rows[1].measured, tps.rows[0].measured);
 }
