@@ -14,6 +14,7 @@
 #include "format.h"
 #include "framework_keys.h"
 #include "framework_text.h"
+#include "model_presets.h"
 #include "read_file.h"
 
 namespace napkin {
@@ -225,14 +226,10 @@ void read_megatron(const Keys& k, TrainingConfig& c) {
 // of the Llama 3 tokenizer).
 std::optional<ModelShape> titan_flavor(const std::string& name, const std::string& flavor) {
   if (name != "llama3") return std::nullopt;
-  ModelShape s{32, 4096, 14336, 32, 8, 128, 128256};
-  if (flavor == "70B")
-    s = ModelShape{80, 8192, 28672, 64, 8, 128, 128256};
-  else if (flavor == "405B")
-    s = ModelShape{126, 16384, 53248, 128, 8, 128, 128256};
-  else if (flavor != "8B")
-    return std::nullopt;
-  return s;
+  if (flavor == "8B") return model_preset_shape("Llama-3-8B");
+  if (flavor == "70B") return model_preset_shape("Llama-3-70B");
+  if (flavor == "405B") return model_preset_shape("Llama-3.1-405B");
+  return std::nullopt;
 }
 
 // The model: a flavor of torchtitan's table.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "validate.h"
 
@@ -63,6 +65,8 @@ const std::array kPresets{
                 "meta-llama/Meta-Llama-3-8B config.json (8,030,261,248 parameters)"},
     ModelPreset{"Llama-3-70B", ModelShape{80, 8192, 28672, 64, 8, 128, 128256},
                 "meta-llama/Meta-Llama-3-70B config.json (70,553,706,496 parameters)"},
+    ModelPreset{"Llama-3.1-405B", ModelShape{126, 16384, 53248, 128, 8, 128, 128256},
+                "meta-llama/Llama-3.1-405B config.json (405,853,388,800 parameters)"},
     ModelPreset{"Mixtral-8x7B", moe(ModelShape{32, 4096, 14336, 32, 8, 128, 32000}, 8, 2, 0, 0, 0),
                 "mistralai/Mixtral-8x7B-v0.1 config.json (46,702,792,704 parameters)"},
     ModelPreset{"Qwen3-30B-A3B", qwen3_30b_a3b(),
@@ -77,6 +81,16 @@ const std::array kPresets{
 }  // namespace
 
 std::span<const ModelPreset> model_presets() { return kPresets; }
+
+const ModelShape& model_preset_shape(std::string_view name) {
+  std::string names;
+  for (const ModelPreset& p : kPresets) {
+    if (p.name == name) return p.shape;
+    names += (names.empty() ? "" : ", ") + std::string(p.name);
+  }
+  throw std::invalid_argument("model preset must be one of " + names + "; got \"" +
+                              std::string(name) + "\"");
+}
 
 ModelShape dense_shape_for_params(double n_params, std::int64_t vocab) {
   require_real(n_params, "n_params", "parameters", 1e6, 1e14);

@@ -12,6 +12,7 @@
 
 #include "csv.h"
 #include "format.h"
+#include "model_presets.h"
 #include "parallel_for.h"
 #include "serving_modes.h"
 #include "validate.h"
@@ -124,10 +125,9 @@ ModelShape published_serving_shape(std::string_view name) {
   if (name == "llama-2-70b") return ModelShape{80, 8192, 28672, 64, 8, 128, 32000};
   // meta-llama's config.json files: Llama 3.1 8B, Llama 3.1 and 3.3 70B (one
   // shape) and Llama 3.1 405B, vocabulary 128,256, untied.
-  if (name == "llama-3.1-8b") return ModelShape{32, 4096, 14336, 32, 8, 128, 128256};
-  if (name == "llama-3.1-70b" || name == "llama-3.3-70b")
-    return ModelShape{80, 8192, 28672, 64, 8, 128, 128256};
-  if (name == "llama-3.1-405b") return ModelShape{126, 16384, 53248, 128, 8, 128, 128256};
+  if (name == "llama-3.1-8b") return model_preset_shape("Llama-3-8B");
+  if (name == "llama-3.1-70b" || name == "llama-3.3-70b") return model_preset_shape("Llama-3-70B");
+  if (name == "llama-3.1-405b") return model_preset_shape("Llama-3.1-405B");
   // mistralai's config.json files: 8 experts, 2 per token, no sliding window.
   if (name == "mixtral-8x7b" || name == "mixtral-8x22b") {
     ModelShape s = name == "mixtral-8x7b" ? ModelShape{32, 4096, 14336, 32, 8, 128, 32000}

@@ -12,6 +12,7 @@
 #include "csv.h"
 #include "gpt_shape.h"
 #include "hardware.h"
+#include "model_presets.h"
 #include "parallel.h"
 #include "training_validation.h"
 #include "validation_detail.h"
@@ -64,10 +65,13 @@ std::optional<ModelShape> nemo_shape(const std::string& name, std::int64_t tp) {
   if (name == "LLAMA2-7B") return ModelShape{32, 4096, 11008, 32, 32, 128, padded_to(32000, tp)};
   if (name == "LLAMA2-13B") return ModelShape{40, 5120, 13824, 40, 40, 128, padded_to(32000, tp)};
   if (name == "LLAMA2-70B") return ModelShape{80, 8192, 28672, 64, 8, 128, padded_to(32000, tp)};
-  if (name == "LLAMA3-8B" || name == "Llama3.1-8B")
-    return ModelShape{32, 4096, 14336, 32, 8, 128, padded_to(128256, tp)};
-  if (name == "LLAMA3-70B" || name == "Llama3.1-70B")
-    return ModelShape{80, 8192, 28672, 64, 8, 128, padded_to(128256, tp)};
+  auto llama3 = [&](std::string_view preset) {
+    ModelShape s = model_preset_shape(preset);
+    s.vocab = padded_to(s.vocab, tp);
+    return s;
+  };
+  if (name == "LLAMA3-8B" || name == "Llama3.1-8B") return llama3("Llama-3-8B");
+  if (name == "LLAMA3-70B" || name == "Llama3.1-70B") return llama3("Llama-3-70B");
   if (name == "Llama3.1-405B")
     return ModelShape{126, 16384, 53248, 128, 16, 128, padded_to(50257, tp)};
   auto nemotron = [&](std::int64_t layers, std::int64_t d, std::int64_t heads,
@@ -308,7 +312,8 @@ LauncherRow nemo2_row(const CsvText& csv, const Nemo2Columns& c, std::size_t r,
   if (name == "Llama3.1-405B") {
     // Llama31Config405B with the Llama 3.1 tokenizer: Meta's configuration,
     // not the 24.11 recipes' synthetic one.
-    j.shape = ModelShape{126, 16384, 53248, 128, 8, 128, padded_to(128256, l.tp)};
+    j.shape = model_preset_shape("Llama-3.1-405B");
+    j.shape.vocab = padded_to(j.shape.vocab, l.tp);
     j.software.pipeline_split_counts_edges = true;
   } else if (const std::optional<ModelShape> shape = nemo_shape(name, l.tp)) {
     j.shape = *shape;

@@ -222,9 +222,9 @@ void add_megatron_bridge_rows(std::string_view text, const std::string& file, co
     TrainingJob j;
     // Meta's published configurations (config.json of each model).
     if (name == "LLAMA3_70B")
-      j.shape = ModelShape{80, 8192, 28672, 64, 8, 128, 128256};
+      j.shape = model_preset_shape("Llama-3-70B");
     else if (name == "LLAMA3.1_405B")
-      j.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256};
+      j.shape = model_preset_shape("Llama-3.1-405B");
     else
       continue;
     j.chip = chip;
@@ -264,8 +264,7 @@ ValidationSet megatron_bridge_moe_validation_set(std::string_view text) {
   for (std::size_t r = 0; r < csv.size(); ++r) {
     if (csv.at(r, model) != "QWEN3_235B_A22B") continue;
     TrainingJob j;
-    for (const ModelPreset& p : model_presets())  // Qwen/Qwen3-235B-A22B's config.json
-      if (p.name == "Qwen3-235B-A22B") j.shape = p.shape;
+    j.shape = model_preset_shape("Qwen3-235B-A22B");  // Qwen/Qwen3-235B-A22B's config.json
     j.chip = "H100";
     j.network = cluster_by_name("dgx-h100").network;
     // The recipe (qwen3_235b_a22b_pretrain_256gpu_h100_fp8cs_config):

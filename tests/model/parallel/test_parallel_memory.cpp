@@ -171,9 +171,8 @@ TEST(ParallelMemory, StageLayers) {
   EXPECT_EQ(odd, (std::vector<std::int64_t>{2, 3, 3, 2}));
   EXPECT_THROW_NAMING(stage_layers(10, 11), "pp");
   // The planner's stages carry the same counts.
-  TrainingJob j{.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256},
-                .n_chips = 16 * 8,
-                .global_batch = 16};
+  TrainingJob j{
+      .shape = testing_util::preset_shape("Llama-3.1-405B"), .n_chips = 16 * 8, .global_batch = 16};
   Layout l;
   l.tp = 8, l.pp = 16, l.dp = 1;
   const std::vector<StageMemory> m = memory_by_stage(j, l);
@@ -222,7 +221,7 @@ TEST(ParallelMemory, InterleavedStagesCountEachChunksOwnLayers) {
   // more before the first backward) and 112 hold one layer each; stage 1 holds
   // 141 one-layer chunks. Averaging stage 0's 7 layers over its 8 chunks would
   // count 143 · 7/8 = 125 layers.
-  TrainingJob j{.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256},
+  TrainingJob j{.shape = testing_util::preset_shape("Llama-3.1-405B"),
                 .chip = "H100",
                 .n_chips = 8192,
                 .seq_len = 8192,

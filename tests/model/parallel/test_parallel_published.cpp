@@ -44,7 +44,7 @@ void report(const char* name, const LayoutResult& r, double predicted, double pu
 // a few percent either way); the whole-matrix count within 10 % at 8K
 // (where attention is a small share).
 TEST(ParallelPublished, Llama3_405B) {
-  TrainingJob j{.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256},
+  TrainingJob j{.shape = testing_util::preset_shape("Llama-3.1-405B"),
                 .chip = "H100",
                 .software = software_by_name("llama3")};
   struct Case {

@@ -495,7 +495,7 @@ TEST(ParallelTime, UnevenInterleavedChunksShortenTheEdgesAsLlama3) {
   EXPECT_EQ(chunk_layers(7, 4), (std::vector<std::int64_t>{1, 2, 2, 2}));
   EXPECT_THROW_NAMING(chunk_layers(3, 4), "pp × vpp");
 
-  TrainingJob j{.shape = ModelShape{126, 16384, 53248, 128, 8, 128, 128256},
+  TrainingJob j{.shape = testing_util::preset_shape("Llama-3.1-405B"),
                 .chip = "H100",
                 .n_chips = 16384,
                 .seq_len = 8192,

@@ -11,6 +11,7 @@
 #include "algebra.h"
 #include "budget_view.h"
 #include "expect_throw.h"
+#include "format.h"
 #include "hardware.h"
 #include "roofline.h"
 #include "roofline_view.h"
@@ -262,6 +263,16 @@ TEST(ModelShape, PresetsFromRealConfigs) {
   EXPECT_TRUE(v3);
   EXPECT_TRUE(qwen);
   EXPECT_TRUE(qwen235);
+  // meta-llama/Llama-3.1-405B: 126 layers, untied embeddings.
+  EXPECT_EQ(count_params(model_preset_shape("Llama-3.1-405B")).total, 405'853'388'800);
+  // Every preset's source names its published count, and the shape gives it.
+  for (const ModelPreset& p : model_presets()) {
+    const std::string count = format_grouped(count_params(p.shape).total);
+    EXPECT_NE(p.source.find("(" + count + " parameters"), std::string_view::npos) << p.name;
+    EXPECT_EQ(&model_preset_shape(p.name), &p.shape);
+  }
+  expect_invalid([] { model_preset_shape("Llama-4-Behemoth"); },
+                 "model preset must be one of Llama-2-7B, Llama-3-8B");
 }
 
 TEST(ModelShape, InvalidCombinationsNameTheField) {
