@@ -83,19 +83,19 @@ ValidationSet torchtitan_validation_set(std::string_view text) {
 
 namespace {
 
-// torchtitan on H100: each block compiled where compile is on; in December
+// torchtitan's software for a table: each block compiled where compile is on; in December
 // 2024 the loss stayed eager (train.py: "compiling loss function causes CUDA
 // errors, turning off for now"), by June 2025 it is compiled with the model
 // (components/loss.py, build_cross_entropy_loss). Float8 linears with
 // torchao's dynamic (tensorwise) scaling.
-TrainingSoftware torchtitan_h100_software(bool compiled, bool fp8, bool loss_eager) {
+TrainingSoftware torchtitan_software(bool compiled, bool fp8, bool loss_eager) {
   TrainingSoftware sw = software_by_name(compiled ? "fsdp-compile" : "fsdp");
   if (loss_eager) sw.eager_loss = true;
   // torch of December 2024 and June 2025: FSDP2's root (the whole model,
   // wrapped last by parallelize_llama.py's apply_fsdp) is never resharded
   // after forward, so the embedding stays gathered with the output layer.
   sw.zero3_root_gathered = true;
-  // torchtitan's train.py at that commit returns the pipeline's outputs
+  // torchtitan's train.py until October 2025 returns the pipeline's outputs
   // (pp_schedule.step without return_outputs=False), so the last stage keeps
   // every micro-batch's logits until the step ends.
   sw.pipeline_keeps_outputs = true;
@@ -106,7 +106,7 @@ TrainingSoftware torchtitan_h100_software(bool compiled, bool fp8, bool loss_eag
 
 // What a torchtitan table ran on, and what changed in torchtitan between
 // its tables.
-struct TorchtitanRelease {
+struct TorchtitanTable {
   // Grand Teton's 96 GB HBM2e H100 at 500 W, on the chip's usual node, unless
   // the table says otherwise.
   const char* chip = "H100-HBM2e";
@@ -120,13 +120,13 @@ struct TorchtitanRelease {
   // 2025 the list keeps max alone.
   bool op_policy_keeps_abs = false;
 };
-constexpr TorchtitanRelease kDecember2024{"H100-HBM2e", true, true};
-constexpr TorchtitanRelease kJune2025{"H100-HBM2e", false, false};
+constexpr TorchtitanTable kDecember2024{"H100-HBM2e", true, true};
+constexpr TorchtitanTable kJune2025{"H100-HBM2e", false, false};
 // Trainy's runs on WhiteFiber (June 2025): HGX H200 nodes, 400 Gb/s per GPU.
-constexpr TorchtitanRelease kH200June2025{"H200", false, false};
+constexpr TorchtitanTable kH200June2025{"H200", false, false};
 
-// One predictable row of torchtitan's H100 tables: its job, layout and label.
-struct TorchtitanH100Row {
+// One predictable row of a torchtitan table: its job, layout and label.
+struct TorchtitanRow {
   std::size_t row = 0;
   TrainingJob job;
   Layout layout;
@@ -140,15 +140,15 @@ struct TorchtitanH100Row {
 // for. Float8 "yes" is torchao's default, the tensorwise recipe. Async TP
 // (micro-pipelined all-gather-matmul and matmul-reduce-scatter) is not
 // modelled: its TP collectives are priced as blocking, its buffers not at all.
-std::vector<TorchtitanH100Row> torchtitan_h100_rows(const CsvText& csv, const std::string& file,
-                                                    const TorchtitanRelease& release) {
+std::vector<TorchtitanRow> torchtitan_rows(const CsvText& csv, const std::string& file,
+                                           const TorchtitanTable& table) {
   const std::size_t model = csv.column("model"), gpus = csv.column("gpus"),
                     seq = csv.column("seq_len"), local = csv.column("local_batch"),
                     tp = csv.column("tp"), pp = csv.column("pp"), cp = csv.column("cp"),
                     dp = csv.column("dp"), schedule = csv.column("schedule"),
                     ac = csv.column("activation_checkpointing"), async_tp = csv.column("async_tp"),
                     compile = csv.column("compile"), float8 = csv.column("float8");
-  std::vector<TorchtitanH100Row> out;
+  std::vector<TorchtitanRow> out;
   for (std::size_t r = 0; r < csv.size(); ++r) {
     const std::string& scaling = csv.at(r, float8);
     if (scaling != "no" && scaling != "yes" && scaling != "tensorwise" && scaling != "rowwise")
@@ -156,19 +156,19 @@ std::vector<TorchtitanH100Row> torchtitan_h100_rows(const CsvText& csv, const st
                                   ": float8 must be no, yes, tensorwise or rowwise; got \"" +
                                   scaling + "\"");
     const bool op = csv.at(r, ac) == "selective op", fp8 = scaling != "no";
-    if ((csv.at(r, ac) != "full" && !(op && !(fp8 && release.op_policy_keeps_abs))) ||
+    if ((csv.at(r, ac) != "full" && !(op && !(fp8 && table.op_policy_keeps_abs))) ||
         csv.at(r, schedule) == "Interleaved 1F1B" || scaling == "rowwise")
       continue;
-    TorchtitanH100Row row;
+    TorchtitanRow row;
     row.row = r;
     TrainingJob& j = row.job;
     j.shape = torchtitan_shape(csv, r);
-    j.chip = release.chip;
+    j.chip = table.chip;
     j.n_chips = csv.count(r, gpus);
     j.seq_len = csv.count(r, seq);
     const bool compiled = csv.at(r, compile) == "yes";
     const bool async = csv.at(r, async_tp) == "yes";
-    j.software = torchtitan_h100_software(compiled, fp8, release.loss_eager);
+    j.software = torchtitan_software(compiled, fp8, table.loss_eager);
     Layout& l = row.layout;
     l.tp = csv.count(r, tp);
     l.pp = csv.count(r, pp);
@@ -184,18 +184,18 @@ std::vector<TorchtitanH100Row> torchtitan_h100_rows(const CsvText& csv, const st
     row.label = layout_label(csv.at(r, model), l, j.n_chips) + (fp8 ? " Float8" : "") +
                 (async ? " async TP" : "") + (compiled ? "" : " eager");
     row.setting = std::string(compiled ? "fsdp-compile" : "fsdp") + (fp8 ? ", FP8" : "") +
-                  (release.loss_eager ? ", loss eager" : "");
+                  (table.loss_eager ? ", loss eager" : "");
     out.push_back(std::move(row));
   }
   return out;
 }
 
-// Each predictable row of a torchtitan H100 table, its throughput predicted.
-void add_torchtitan_h100_throughput(std::string_view text, const std::string& file,
-                                    const TorchtitanRelease& release, ValidationSet& set) {
+// Each predictable row of a torchtitan table, its throughput predicted.
+void add_torchtitan_throughput(std::string_view text, const std::string& file,
+                               const TorchtitanTable& table, ValidationSet& set) {
   const CsvText csv(text, file);
   const std::size_t tokens = csv.column("tokens_per_s_per_gpu");
-  for (const TorchtitanH100Row& row : torchtitan_h100_rows(csv, file, release)) {
+  for (const TorchtitanRow& row : torchtitan_rows(csv, file, table)) {
     const LayoutResult res = evaluate_layout(row.job, row.layout);
     if (!res.valid) throw std::invalid_argument(file + ": " + res.reason);
     set.rows.push_back(
@@ -206,11 +206,11 @@ void add_torchtitan_h100_throughput(std::string_view text, const std::string& fi
 // Each predictable row of a torchtitan table, its largest rank's peak
 // reserved memory predicted.
 void add_torchtitan_memory(std::string_view text, const std::string& file,
-                           const TorchtitanRelease& release, ValidationSet& set) {
+                           const TorchtitanTable& table, ValidationSet& set) {
   const CsvText csv(text, file);
   const std::size_t memory = csv.column("memory_gib");
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-  for (const TorchtitanH100Row& row : torchtitan_h100_rows(csv, file, release)) {
+  for (const TorchtitanRow& row : torchtitan_rows(csv, file, table)) {
     // The caching allocator's reserved memory: the tensors and its unused
     // blocks, not the CUDA context or NCCL's own buffers.
     std::int64_t peak = 0;
@@ -261,7 +261,7 @@ ValidationSet torchtitan_h100_throughput_set(std::string_view text) {
                     "as a ring at the kernel's rate, and its rows read 6-50 % fast; the rows of "
                     "the memory set",
                     {}};
-  add_torchtitan_h100_throughput(text, "torchtitan/h100_202412.csv", kDecember2024, set);
+  add_torchtitan_throughput(text, "torchtitan/h100_202412.csv", kDecember2024, set);
   return set;
 }
 
@@ -278,7 +278,7 @@ ValidationSet torchtitan_h100_2025_throughput_set(std::string_view text) {
                     "as blocking TP collectives, so each pair of rows has one prediction; the "
                     "row-wise Float8 rows (no such recipe in Napkin) are not predicted",
                     {}};
-  add_torchtitan_h100_throughput(text, "torchtitan/h100_202506_async_tp.csv", kJune2025, set);
+  add_torchtitan_throughput(text, "torchtitan/h100_202506_async_tp.csv", kJune2025, set);
   return set;
 }
 
@@ -304,7 +304,7 @@ ValidationSet torchtitan_h200_throughput_set(std::string_view text) {
                     kH200Source,
                     kH200Outside,
                     {}};
-  add_torchtitan_h100_throughput(text, "torchtitan/h200_202506_trainy.csv", kH200June2025, set);
+  add_torchtitan_throughput(text, "torchtitan/h200_202506_trainy.csv", kH200June2025, set);
   return set;
 }
 
