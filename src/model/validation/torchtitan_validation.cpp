@@ -1,5 +1,6 @@
-// torchtitan's published runs: FSDP2 on 64 A100 (April 2024) and the
-// December 2024 H100 tables (FSDP2 with TP, PP and CP, compile and Float8).
+// torchtitan's published runs: FSDP2 on 64 A100 (April 2024), the December
+// 2024 and June 2025 H100 tables (FSDP2 with TP, PP and CP, compile, Float8,
+// async TP) and Trainy's June 2025 H200 runs.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
