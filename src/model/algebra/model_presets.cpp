@@ -83,11 +83,10 @@ const std::array kPresets{
 std::span<const ModelPreset> model_presets() { return kPresets; }
 
 const ModelShape& model_preset_shape(std::string_view name) {
-  std::string names;
-  for (const ModelPreset& p : kPresets) {
+  for (const ModelPreset& p : kPresets)
     if (p.name == name) return p.shape;
-    names += (names.empty() ? "" : ", ") + std::string(p.name);
-  }
+  std::string names;
+  for (const ModelPreset& p : kPresets) names += (names.empty() ? "" : ", ") + std::string(p.name);
   throw std::invalid_argument("model preset must be one of " + names + "; got \"" +
                               std::string(name) + "\"");
 }
