@@ -112,7 +112,7 @@ constexpr Efficiency kA100Eff{0.80, 0.78, 0.70, 0.60,
     "A100: MAMF 267.9/312 TFLOP/s at boost x 1305/1410 MHz sustained at 400 W; nccl-tests "
     "~230 of 300 GB/s NVLink 3; fused element-wise kernels ~70 % of HBM; FlashAttention-2 "
     "~200 of 312 TFLOP/s alone (Dao 2023) x Hopper's in-step/standalone 0.93",
-    0, 0.859};
+    0, 0.859, 0, true};
 // FP8 on Hopper: DeepGEMM's published H800 table (README, Feb 2025) gives, for
 // DeepSeek-V3's dense training shapes at M = 4,096, its TFLOP/s and its speedup
 // over a tuned CUTLASS 3.6 FP8 GEMM; the CUTLASS figures (1,132 at K = 16,384,

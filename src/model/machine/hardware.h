@@ -53,6 +53,10 @@ struct Efficiency {
   // (FlashAttention-3 or cuDNN on Hopper): achieved ÷ peak; 0 where
   // FlashAttention-2 is the chip's best or no figure is cited (`attention`).
   double attention_fa2 = 0;
+  // FlashAttention-2 is the chip's best attention kernel (Ampere), so its
+  // rate follows FlashAttention-2's sequence-length curve
+  // (attention_length_factor in kernel_time.h), not FlashAttention-3's.
+  bool attention_best_is_fa2 = false;
 };
 
 struct Chip {

@@ -1,6 +1,7 @@
 #include "kernel_time.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -122,6 +123,27 @@ double gemm_seconds(const KernelRates& r, const Gemm& g, double extra_bytes,
       overlapped_kernel_seconds(flops_seconds, operand_bytes / r.hbm_bytes_per_s, r.compute_units);
   return std::max(
       {flops_seconds / eff + epilogue, main_loop + epilogue, bytes / r.hbm_bytes_per_s});
+}
+
+double attention_length_factor(AttentionCurve curve, std::int64_t seq_tokens) {
+  require_count(seq_tokens, "attention sequence length", "tokens");
+  if (curve == AttentionCurve::flat) return 1.0;
+  // TFLOP/s at 2^9 ... 2^14 tokens (kernel_time.h).
+  constexpr std::array<double, 6> kFa3{292, 423, 521, 579, 602, 616};
+  constexpr std::array<double, 6> kFa2{191, 260, 298, 319, 333, 335};
+  const auto& rate = curve == AttentionCurve::flash_attention_3 ? kFa3 : kFa2;
+  constexpr double kReference = 13.0 - 9.0;  // 8,192 tokens, in steps from 512
+  const double x = std::clamp(std::log2(static_cast<double>(seq_tokens)) - 9.0, 0.0,
+                              static_cast<double>(rate.size() - 1));
+  const std::size_t i = std::min(static_cast<std::size_t>(x), rate.size() - 2);
+  const double at = rate[i] + (rate[i + 1] - rate[i]) * (x - static_cast<double>(i));
+  return at / rate[static_cast<std::size_t>(kReference)];
+}
+
+AttentionCurve best_attention_curve(const Chip& chip) {
+  if (chip.compute_units <= 0) return AttentionCurve::flat;
+  return chip.efficiency.attention_best_is_fa2 ? AttentionCurve::flash_attention_2
+                                               : AttentionCurve::flash_attention_3;
 }
 
 double streaming_seconds(const KernelRates& r, double bytes) {

@@ -94,4 +94,33 @@ double gemm_seconds(const KernelRates& rates, const Gemm& g, double extra_bytes 
 // Seconds of a memory-bound kernel that moves `bytes` through HBM.
 double streaming_seconds(const KernelRates& rates, double bytes);
 
+// Which published sequence-length curve a fused causal attention kernel
+// follows (attention_length_factor).
+enum class AttentionCurve {
+  flash_attention_3,  // FlashAttention-3, the chip's best kernel on Hopper and later GPUs
+  flash_attention_2,  // FlashAttention-2 (and the FlashAttention-1-class kernels)
+  flat,               // no published curve (TPUs): the rate at 8,192 tokens everywhere
+};
+
+// A fused causal attention kernel's rate at `seq_tokens` tokens per sequence,
+// relative to its rate at 8,192 (where every chip's attention fraction is
+// set: Efficiency::attention). Shorter sequences run slower: every query
+// block pays its tile's prologue and epilogue over fewer key blocks, and the
+// half-masked diagonal blocks are a larger share of the work. The curves are
+// the FlashAttention-3 paper's (Shah et al. 2024, fig. 5: causal forward,
+// head dim 128, bf16, batch x sequence = 16K tokens, H100 SXM5), in TFLOP/s at
+// 512, 1K, 2K, 4K, 8K and 16K tokens: FlashAttention-3 292, 423, 521, 579, 602,
+// 616; FlashAttention-2 191, 260, 298, 319, 333, 335. Linear in log2(length)
+// between those points, and held at the end points beyond them; the backward
+// is taken to scale as the forward (the paper plots the backward without the
+// causal mask only). Throws std::invalid_argument unless seq_tokens >= 1.
+double attention_length_factor(AttentionCurve curve, std::int64_t seq_tokens);
+
+// The curve of the chip's best fused attention kernel: FlashAttention-2's
+// where that is the chip's best (Efficiency::attention_best_is_fa2),
+// FlashAttention-3's on other GPUs (cuDNN's, FlashAttention-4's and AMD's
+// kernels have no published curve; FlashAttention-3's is the Hopper-class
+// shape), none without tiled compute units (TPUs).
+AttentionCurve best_attention_curve(const Chip& chip);
+
 }  // namespace napkin

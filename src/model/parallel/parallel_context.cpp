@@ -41,6 +41,11 @@ JobContext make_context(const TrainingJob& job) {
     for (KernelRates* r : {&c.rates, &c.bf16_rates})
       r->attention_flops_per_s = c.chip->peak_flops_per_s * fa2 *
                                  (kernel == AttentionKernel::flash_attention_1 ? 0.5 : 1.0);
+  // FlashAttention-2's sequence-length curve for FlashAttention-2 and
+  // -1-class kernels, the chip's best kernel's otherwise.
+  c.attention_curve = kernel == AttentionKernel::best || c.chip->compute_units <= 0
+                          ? best_attention_curve(*c.chip)
+                          : AttentionCurve::flash_attention_2;
   if (job.software.fp8_matmuls) c.rates.matmul_flops_per_s *= job.software.fp8_gemm_speedup;
   c.device_bytes = device_memory(*c.chip).bytes;
   c.network = job.cluster();

@@ -80,6 +80,9 @@ struct JobContext {
   Network network;                // the cluster (job.cluster())
   KernelRates rates;
   KernelRates bf16_rates;  // == rates without FP8 GEMMs: the layers and the head FP8 leaves in bf16
+  // The sequence-length curve of the fused attention kernel the software runs
+  // (its rates above are at 8,192 tokens).
+  AttentionCurve attention_curve = AttentionCurve::flash_attention_3;
   Link intra;
   Link inter;
   ParamCount params;

@@ -127,10 +127,12 @@ struct LayerPricer {
       // QKᵀ and A·V over the causal half (each query sees on average half of
       // the keys; context parallelism balances the halves): 2·n·s·(d_qk + d_v)
       // per head forward, 2.5× that backward (FlashAttention-2: five matmuls
-      // to two).
+      // to two), at the kernel's rate for the rank's sequence length (its
+      // sequence over CP: the query block each call sees).
       const double flops = 2.0 * nd * static_cast<double>(job.seq_len) * 0.5 *
                            static_cast<double>(heads_r * (dh + v_dh));
-      core_f = flops / r.attention_flops_per_s;
+      core_f = flops / (r.attention_flops_per_s *
+                        attention_length_factor(c.attention_curve, job.seq_len / L.cp));
       core_b = 2.5 * core_f;
     } else {
       // Unfused: batched QKᵀ and A·V over the whole s×s matrix, the fused

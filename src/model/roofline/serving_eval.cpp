@@ -86,6 +86,7 @@ void LayoutEval::set_rates() {
                               : gemm_peak_;
   const KernelRates rates = kernel_rates(chip);
   attn_peak_ = per_kernel_ ? rates.attention_flops_per_s : peak_;
+  attention_curve_ = per_kernel_ ? best_attention_curve(chip) : AttentionCurve::flat;
   elementwise_bw_ = rates.hbm_bytes_per_s;
   launch_seconds_ =
       static_cast<double>(e.kernels_per_layer) * e.launch_seconds_per_kernel * stage_layers_;
@@ -346,14 +347,18 @@ LayoutEval::Step LayoutEval::prefill_with(std::int64_t chunks, std::int64_t requ
   out.bytes_per_chip = weight_bytes + kv_bytes;
   const double gemm_flops = flops - attn_flops_pair_ * pairs / n;
   const double attn_flops = attn_flops_pair_ * pairs / n;
-  const double c = gemm_flops / gemm_peak_ + table_time + attn_flops / attn_peak_;
+  // The prefill kernel at the length of the context its queries read.
+  const double attn_rate =
+      attn_peak_ * attention_length_factor(attention_curve_,
+                                           std::max<std::int64_t>(1, std::llround(cached + p)));
+  const double c = gemm_flops / gemm_peak_ + table_time + attn_flops / attn_rate;
   const double mw = weight_bytes / bw_, mk = kv_bytes / bw_;
   double gemm = 0, attention = 0, elementwise = 0, launch = 0, roof = 0;
   if (per_kernel_) {
     gemm = std::max(gemm_flops / gemm_peak_ + table_time, mw);
     if (const double layers = stage_gemm_seconds(c_tok, c_tok, touched); layers >= 0)
       gemm = layers + std::max(table_time, output_chip_ / n * table_bytes_ / bw_);
-    attention = std::max(attn_flops / attn_peak_, mk);
+    attention = std::max(attn_flops / attn_rate, mk);
     // Each request's last prompt token yields logits: the sampler's pass.
     elementwise =
         (c_tok * elementwise_bytes_token_ + r / n * logits_bytes_token_) / elementwise_bw_;

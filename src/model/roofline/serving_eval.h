@@ -109,9 +109,12 @@ class LayoutEval {
   double stage_layers_ = 1;
   double stage_moe_layers_ = 0;
   const ServingEngine* engine_ = nullptr;
-  bool per_kernel_ = false;             // the engine times kernels apart (serving_engine.h)
-  double gemm_peak_ = 0;                // GEMM FLOP/s per chip (peak_ unless the engine's FP8 rate)
-  double attn_peak_ = 0;                // attention FLOP/s per chip (peak_ for the ideal engine)
+  bool per_kernel_ = false;  // the engine times kernels apart (serving_engine.h)
+  double gemm_peak_ = 0;     // GEMM FLOP/s per chip (peak_ unless the engine's FP8 rate)
+  double attn_peak_ = 0;     // attention FLOP/s per chip (peak_ for the ideal engine)
+  // The chip's fused attention kernel's sequence-length curve (kernel_time.h):
+  // per-kernel engines' prefill attention runs at attn_peak_ × its factor.
+  AttentionCurve attention_curve_ = AttentionCurve::flat;
   double elementwise_bw_ = 0;           // streaming-kernel HBM bytes/s
   double elementwise_bytes_token_ = 0;  // norms and residuals per token per chip
   double launch_seconds_ = 0;           // launch gaps of one stage's kernels

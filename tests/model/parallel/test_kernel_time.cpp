@@ -5,6 +5,7 @@
 
 #include "hardware.h"
 #include "kernel_time.h"
+#include "parallel.h"
 #include "parallel_test_util.h"
 
 namespace napkin {
@@ -149,6 +150,75 @@ TEST(KernelTime, BadInputNamesTheParameter) {
   EXPECT_THROW_NAMING(gemm_seconds(r, {1, 1, 1}, -1), "extra bytes");
   EXPECT_THROW_NAMING(streaming_seconds(r, std::nan("")), "bytes moved");
   EXPECT_THROW_NAMING(gemm_wave_efficiency({1, 1, 1}, 108, 128, 256), "tile short side");
+}
+
+TEST(KernelTime, AttentionFollowsThePublishedLengthCurves) {
+  // FlashAttention-3 paper, fig. 5 (causal forward, head dim 128, H100):
+  // TFLOP/s at 512 ... 16K tokens, relative to 8K where the chips' rates are set.
+  constexpr AttentionCurve fa3 = AttentionCurve::flash_attention_3,
+                           fa2 = AttentionCurve::flash_attention_2;
+  EXPECT_DOUBLE_EQ(attention_length_factor(fa3, 8192), 1.0);
+  EXPECT_DOUBLE_EQ(attention_length_factor(fa2, 8192), 1.0);
+  EXPECT_NEAR(attention_length_factor(fa3, 2048), 521.0 / 602.0, 1e-12);
+  EXPECT_NEAR(attention_length_factor(fa2, 4096), 319.0 / 333.0, 1e-12);
+  EXPECT_NEAR(attention_length_factor(fa3, 16384), 616.0 / 602.0, 1e-12);
+  // Linear in log2(length): 3,000 tokens is 0.551 of the way from 2K to 4K.
+  const double x = std::log2(3000.0) - 11.0;
+  EXPECT_NEAR(attention_length_factor(fa3, 3000), (521.0 + 58.0 * x) / 602.0, 1e-12);
+  // Held at the end points beyond them.
+  EXPECT_DOUBLE_EQ(attention_length_factor(fa3, 1), 292.0 / 602.0);
+  EXPECT_DOUBLE_EQ(attention_length_factor(fa3, 512), 292.0 / 602.0);
+  EXPECT_DOUBLE_EQ(attention_length_factor(fa2, 1 << 20), 335.0 / 333.0);
+  EXPECT_DOUBLE_EQ(attention_length_factor(AttentionCurve::flat, 512), 1.0);
+  // Never faster for a shorter sequence.
+  for (AttentionCurve c : {fa3, fa2})
+    for (std::int64_t len = 256; len < (1 << 18); len = len * 3 / 2)
+      EXPECT_LE(attention_length_factor(c, len), attention_length_factor(c, len * 3 / 2)) << len;
+  EXPECT_THROW_NAMING(attention_length_factor(fa3, 0), "attention sequence length");
+}
+
+TEST(KernelTime, EachChipsBestAttentionHasItsCurve) {
+  EXPECT_EQ(best_attention_curve(chip_by_name("A100-80")), AttentionCurve::flash_attention_2);
+  EXPECT_EQ(best_attention_curve(chip_by_name("A100-40")), AttentionCurve::flash_attention_2);
+  EXPECT_EQ(best_attention_curve(chip_by_name("H100")), AttentionCurve::flash_attention_3);
+  EXPECT_EQ(best_attention_curve(chip_by_name("B200")), AttentionCurve::flash_attention_3);
+  for (const Chip& c : hardware_table()) {
+    if (c.compute_units == 0) {
+      EXPECT_EQ(best_attention_curve(c), AttentionCurve::flat) << c.name;
+    }
+  }
+}
+
+TEST(KernelTime, ShortSequencesRunAttentionBelowItsRateAt8K) {
+  // The same tokens per micro-batch in sequences of 2,048 and 8,192: a
+  // quarter of the attention FLOPs, at FlashAttention-3's rate for 2K
+  // (kernel_time.h: 521 of 602 TFLOP/s at 8K on H100). With context
+  // parallelism the kernel's length is the rank's share of the sequence: CP 4
+  // over 8K runs the 2K kernel on the same attention FLOPs per token.
+  auto attention = [](std::int64_t seq, Layout l, const char* sw) {
+    TrainingJob j{.shape = testing_util::preset_shape("Llama-3-70B"),
+                  .chip = "H100",
+                  .n_chips = 1024,
+                  .seq_len = seq,
+                  .global_batch = 512 * 8192 / seq,
+                  .software = software_by_name(sw)};
+    const LayoutResult r = evaluate_layout(j, l);
+    EXPECT_TRUE(r.valid) << r.reason;
+    return r.time.kernels.attention_seconds;
+  };
+  auto with = [](std::int64_t dp, std::int64_t pp, std::int64_t mb, std::int64_t cp, int zero) {
+    Layout l;
+    l.tp = 8, l.pp = pp, l.dp = dp, l.cp = cp, l.zero = zero, l.micro_batch = mb;
+    l.recompute = Checkpointing::none;
+    return l;
+  };
+  const double at_8k = attention(8192, with(32, 4, 1, 1, 1), "modern");
+  EXPECT_NEAR(attention(2048, with(32, 4, 4, 1, 1), "modern") / at_8k, 0.25 * 602.0 / 521.0, 1e-9);
+  EXPECT_NEAR(attention(8192, with(8, 4, 1, 4, 1), "modern") / at_8k, 602.0 / 521.0, 1e-9);
+  // torchtitan's SDPA runs FlashAttention-2: its curve (298 of 333 at 2K).
+  EXPECT_NEAR(attention(2048, with(128, 1, 4, 1, 3), "fsdp") /
+                  attention(8192, with(128, 1, 1, 1, 3), "fsdp"),
+              0.25 * 333.0 / 298.0, 1e-9);
 }
 
 TEST(KernelTime, EveryChipHasKernelData) {

@@ -414,7 +414,9 @@ TEST(ParallelFrameworks, FlashAttention1RunsAtHalfFlashAttention2) {
 TEST(ParallelFrameworks, PytorchSdpaRunsFlashAttention2OnHopper) {
   // torchtitan calls F.scaled_dot_product_attention, whose default on H100
   // is FlashAttention-2 (cuDNN is opt-in): 0.307 of the bf16 peak inside a
-  // step (0.33 alone) where Megatron's cuDNN attention reaches 0.527. On A100
+  // step (0.33 alone) where Megatron's cuDNN attention reaches 0.527, both at
+  // 8K tokens; at this job's 2K each follows its own curve (FlashAttention-3
+  // paper: 521 of 602 TFLOP/s, FlashAttention-2 298 of 333). On A100
   // FlashAttention-2 is the best kernel, and the presets agree.
   TrainingJob j = gqa_job("fsdp-compile");
   j.chip = "H100";
@@ -424,7 +426,7 @@ TEST(ParallelFrameworks, PytorchSdpaRunsFlashAttention2OnHopper) {
   const LayoutResult cudnn = evaluate_layout(te, single_chip());
   ASSERT_TRUE(sdpa.valid && cudnn.valid) << sdpa.reason;
   EXPECT_NEAR(sdpa.time.kernels.attention_seconds / cudnn.time.kernels.attention_seconds,
-              0.527 / 0.307, 1e-9);
+              0.527 / 0.307 * (521.0 / 602.0) / (298.0 / 333.0), 1e-9);
   EXPECT_DOUBLE_EQ(sdpa.time.kernels.gemm_seconds, cudnn.time.kernels.gemm_seconds);
   j.chip = te.chip = "A100-80";
   EXPECT_DOUBLE_EQ(evaluate_layout(j, single_chip()).time.kernels.attention_seconds,
