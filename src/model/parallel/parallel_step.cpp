@@ -143,6 +143,56 @@ std::pair<double, double> zero_layer_exposed(const JobContext& c, const Layout& 
           overlapped(c, gather + regather + scatter, window * (lc.bwd_compute + lc.recompute))};
 }
 
+// ZeRO-3's units at the ends of a micro-batch, on the stages that hold them.
+// Nothing runs before the embedding's gather (FSDP2's root in torchtitan until
+// 2025 held the embedding, the final norm and the output layer: parallelize_
+// llama.py wraps each block, then the whole model) nor after its gradients'
+// reduce-scatter, so both are exposed; the first layer's gather follows it
+// with only the embedding's lookup to hide behind, and the first layer's
+// reduce-scatter only the embedding's backward. The output layer in a unit of
+// its own (or with the last layers) hides behind a layer as the layers do.
+// Per micro-batch: FSDP reduce-scatters every backward.
+std::pair<double, double> zero3_edges_exposed(const JobContext& c, const Layout& L,
+                                              const StageComposition& sc,
+                                              const LayerCost& first_layer,
+                                              const LayerCost& last_layer, const EdgeCost& embed,
+                                              const EdgeCost& out) {
+  if (zero_as_run(*c.job, L) < 3 || L.dp * L.cp == 1 || !(sc.first || sc.last)) return {0.0, 0.0};
+  const TrainingSoftware& sw = c.job->software;
+  const double ring = flat_ring_extra_latency(c, dense_dp_group(c, L));
+  auto gather = [&](std::int64_t dense, std::int64_t expert) {
+    return dp_collectives(c, L, dense, expert).all_gather + ring;
+  };
+  auto scatter = [&](std::int64_t dense, std::int64_t expert) {
+    return dp_collectives(c, L, dense, expert).reduce_scatter + ring;
+  };
+  const double window = static_cast<double>(sw.zero3_prefetch_layers);
+  const bool root_holds_output = sw.zero3_root_gathered && sc.first && sc.last;
+  double fwd = 0, bwd = 0;
+  if (sc.first) {
+    const std::int64_t unit = embed.params + (root_holds_output ? out.params : 0);
+    fwd += gather(unit, 0);
+    bwd += scatter(unit, 0);
+    if (sc.layers > 0) {
+      // The first layer, fully exposed where zero_layer_exposed hid it.
+      const auto [hidden_f, hidden_b] = zero_layer_exposed(c, L, first_layer);
+      const double g = gather(first_layer.dense_params, first_layer.expert_params);
+      const double regather =
+          sw.zero3_regather_for_recompute ? recompute_share(c.job->shape, L) * g : 0.0;
+      fwd += g - hidden_f;
+      bwd +=
+          overlapped(c, g + regather, window * (first_layer.bwd_compute + first_layer.recompute)) +
+          scatter(first_layer.dense_params, first_layer.expert_params) - hidden_b;
+    }
+  }
+  if (sc.last && !root_holds_output) {
+    fwd += overlapped(c, gather(out.params, 0), window * last_layer.fwd_compute);
+    bwd += overlapped(c, scatter(out.params, 0),
+                      window * (last_layer.bwd_compute + last_layer.recompute));
+  }
+  return {fwd, bwd};
+}
+
 bool same_composition(const StageComposition& a, const StageComposition& b) {
   return a.layers == b.layers && a.moe_layers == b.moe_layers && a.first == b.first &&
          a.last == b.last;
@@ -432,6 +482,14 @@ void stage_times(const JobContext& c, const Layout& L, const std::vector<StageCo
     x.fwd = nd * (dense.forward() + zd_f) + nm * (moe.forward() + zm_f);
     x.bwd = nd * (dense.backward() + zd_b) + nm * (moe.backward() + zm_b);
     x.wgrad = nd * dense.wgrad + nm * moe.wgrad;
+    {
+      const LayerCost& first_layer = sc.dense_layers > 0 ? dense : moe;
+      const LayerCost& last_layer = sc.moe_layers > 0 ? moe : dense;
+      const auto [ef, eb] = zero3_edges_exposed(c, L, sc, first_layer, last_layer, embed, out);
+      x.dp += ef + eb;
+      x.fwd += ef;
+      x.bwd += eb;
+    }
     if (sc.first) {
       x.compute += embed.fwd_compute + embed.bwd_compute;
       x.mix.gemm_seconds += embed.gemm;
