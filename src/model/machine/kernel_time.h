@@ -118,9 +118,10 @@ double attention_length_factor(AttentionCurve curve, std::int64_t seq_tokens);
 
 // The curve of the chip's best fused attention kernel: FlashAttention-2's
 // where that is the chip's best (Efficiency::attention_best_is_fa2),
-// FlashAttention-3's on other GPUs (cuDNN's, FlashAttention-4's and AMD's
-// kernels have no published curve; FlashAttention-3's is the Hopper-class
-// shape), none without tiled compute units (TPUs).
+// FlashAttention-3's on other GPUs, whose attention fractions are
+// FlashAttention-3's or later kernels' (the same figure's cuDNN curve is
+// flatter: 484 of 529 TFLOP/s at 2K; FlashAttention-4's and AMD's kernels
+// have none published), none without tiled compute units (TPUs).
 AttentionCurve best_attention_curve(const Chip& chip);
 
 }  // namespace napkin
