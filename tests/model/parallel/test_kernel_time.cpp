@@ -192,7 +192,7 @@ TEST(KernelTime, EachChipsBestAttentionHasItsCurve) {
 TEST(KernelTime, ShortSequencesRunAttentionBelowItsRateAt8K) {
   // The same tokens per micro-batch in sequences of 2,048 and 8,192: a
   // quarter of the attention FLOPs, at FlashAttention-3's rate for 2K
-  // (kernel_time.h: 521 of 602 TFLOP/s at 8K on H100). With context
+  // (kernel_time.h: 521 TFLOP/s on H100, against 602 at 8K). With context
   // parallelism the kernel's length is the rank's share of the sequence: CP 4
   // over 8K runs the 2K kernel on the same attention FLOPs per token.
   auto attention = [](std::int64_t seq, Layout l, const char* sw) {
