@@ -132,12 +132,12 @@ double attention_length_factor(AttentionCurve curve, std::int64_t seq_tokens) {
   constexpr std::array<double, 6> kFa3{292, 423, 521, 579, 602, 616};
   constexpr std::array<double, 6> kFa2{191, 260, 298, 319, 333, 335};
   const auto& rate = curve == AttentionCurve::flash_attention_3 ? kFa3 : kFa2;
-  constexpr double kReference = 13.0 - 9.0;  // 8,192 tokens, in steps from 512
+  constexpr std::size_t kAt8K = 4;  // 2^13 tokens, four doublings from 512
   const double x = std::clamp(std::log2(static_cast<double>(seq_tokens)) - 9.0, 0.0,
                               static_cast<double>(rate.size() - 1));
   const std::size_t i = std::min(static_cast<std::size_t>(x), rate.size() - 2);
   const double at = rate[i] + (rate[i + 1] - rate[i]) * (x - static_cast<double>(i));
-  return at / rate[static_cast<std::size_t>(kReference)];
+  return at / rate[kAt8K];
 }
 
 AttentionCurve best_attention_curve(const Chip& chip) {

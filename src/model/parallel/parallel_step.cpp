@@ -155,6 +155,7 @@ std::pair<double, double> zero_layer_exposed(const JobContext& c, const Layout& 
 std::pair<double, double> zero3_edges_exposed(const JobContext& c, const Layout& L,
                                               const StageComposition& sc,
                                               const LayerCost& first_layer,
+                                              std::pair<double, double> first_hidden,
                                               const LayerCost& last_layer, const EdgeCost& embed,
                                               const EdgeCost& out) {
   if (zero_as_run(*c.job, L) < 3 || L.dp * L.cp == 1 || !(sc.first || sc.last)) return {0.0, 0.0};
@@ -174,8 +175,9 @@ std::pair<double, double> zero3_edges_exposed(const JobContext& c, const Layout&
     fwd += gather(unit, 0);
     bwd += scatter(unit, 0);
     if (sc.layers > 0) {
-      // The first layer, fully exposed where zero_layer_exposed hid it.
-      const auto [hidden_f, hidden_b] = zero_layer_exposed(c, L, first_layer);
+      // The first layer, fully exposed where zero_layer_exposed hid it
+      // (`first_hidden`, what it charged the layer).
+      const auto [hidden_f, hidden_b] = first_hidden;
       const double g = gather(first_layer.dense_params, first_layer.expert_params);
       const double regather =
           sw.zero3_regather_for_recompute ? recompute_share(c.job->shape, L) * g : 0.0;
@@ -483,9 +485,11 @@ void stage_times(const JobContext& c, const Layout& L, const std::vector<StageCo
     x.bwd = nd * (dense.backward() + zd_b) + nm * (moe.backward() + zm_b);
     x.wgrad = nd * dense.wgrad + nm * moe.wgrad;
     {
-      const LayerCost& first_layer = sc.dense_layers > 0 ? dense : moe;
+      const bool dense_first = sc.dense_layers > 0;
       const LayerCost& last_layer = sc.moe_layers > 0 ? moe : dense;
-      const auto [ef, eb] = zero3_edges_exposed(c, L, sc, first_layer, last_layer, embed, out);
+      const auto [ef, eb] = zero3_edges_exposed(
+          c, L, sc, dense_first ? dense : moe,
+          dense_first ? std::pair{zd_f, zd_b} : std::pair{zm_f, zm_b}, last_layer, embed, out);
       x.dp += ef + eb;
       x.fwd += ef;
       x.bwd += eb;
