@@ -100,10 +100,13 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
   const LossBytes kernel = loss_bytes(job.software.loss_kernel);
   const double fwd_loss_bytes = dtensor ? 38 : eager ? 14 : kernel.forward_per_logit;
   const double bwd_loss_bytes = dtensor ? 38 : eager ? 22 : kernel.backward_per_logit;
-  e.fwd_compute = out.fwd + streaming_seconds(c.rates, 4.0 * nt * H + fwd_loss_bytes * logits);
-  e.bwd_compute = out.bwd() + streaming_seconds(c.rates, 6.0 * nt * H + bwd_loss_bytes * logits +
-                                                             unfused_accumulation_bytes(c, L) *
-                                                                 static_cast<double>(e.params));
+  const NormBytes norm = norm_bytes(job.software);
+  e.fwd_compute =
+      out.fwd + streaming_seconds(c.rates, norm.forward * nt * H + fwd_loss_bytes * logits);
+  e.bwd_compute =
+      out.bwd() + streaming_seconds(c.rates, norm.backward * nt * H + bwd_loss_bytes * logits +
+                                                 unfused_accumulation_bytes(c, L) *
+                                                     static_cast<double>(e.params));
   e.gemm = out.fwd + out.bwd();
   e.tp = vocab_parallel_seconds(c, L, nd * H);
   if (t > 1)  // the loss's max, sum and target logit

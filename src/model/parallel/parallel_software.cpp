@@ -68,6 +68,10 @@ LossBytes loss_bytes(LossKernel k) {
   return {38, 14};
 }
 
+NormBytes norm_bytes(const TrainingSoftware& software) {
+  return software.eager_norms ? NormBytes{36, 92} : NormBytes{4, 6};
+}
+
 EpDispatch ep_dispatch_by_name(std::string_view name) {
   return value_in(kEpDispatches, name, "ep-dispatch");
 }
@@ -187,8 +191,11 @@ TrainingSoftware megatron_deepspeed_bf16() {
 // gradient reduction (MixedPrecisionPolicy(param_dtype=bf16,
 // reduce_dtype=fp32) in parallelize_llama.py), FSDP2's copies around its
 // collectives. Eager by default (compile = false in torchtitan's training
-// configs, a Triton fused RMSNorm): the model's element-wise work runs as
-// written in models/llama/model.py (TrainingSoftware::eager_elementwise).
+// configs): the model's element-wise work runs as written in
+// models/llama/model.py (TrainingSoftware::eager_elementwise). Its norms are
+// taken as fused (nn.RMSNorm on PyTorch 2.9 or later, or the Triton
+// fused_rmsnorm torchtitan offered until February 2025); torchtitan's own
+// eager RMSNorm of 2024 is TrainingSoftware::eager_norms.
 TrainingSoftware fsdp(bool compiled) {
   TrainingSoftware s;
   s.tp_overlap = TpOverlap::none;
@@ -464,6 +471,8 @@ std::vector<std::string> software_changes(const TrainingSoftware& base,
     out.push_back(std::string(to_string(run.fp8_recipe)) + " FP8 scaling");
   if (run.pipe_schedule != base.pipe_schedule)
     out.push_back(std::string(to_string(run.pipe_schedule)) + " schedule");
+  if (run.eager_norms != base.eager_norms)
+    out.emplace_back(run.eager_norms ? "eager RMSNorm" : "fused norms");
   if (run.eager_loss != base.eager_loss)
     out.emplace_back(run.eager_loss ? "eager fp32 loss" : "fused loss");
   if (!run.eager_loss && run.loss_kernel != base.loss_kernel)

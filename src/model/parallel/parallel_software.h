@@ -237,6 +237,17 @@ struct TrainingSoftware {
   // contiguous, SwiGLU as silu then a product; off: fused as Megatron and
   // Transformer Engine run them.
   bool eager_elementwise = false;
+  // RMSNorm as separate PyTorch ops (eager, not compiled): torchtitan's own
+  // RMSNorm until February 2025, x.float() → pow(2) → mean → rsqrt → x · r →
+  // type_as → · weight, and nn.RMSNorm before PyTorch 2.9's fused rms_norm
+  // kernel, each op a pass over an fp32 [tokens, d_model] tensor: 36 bytes
+  // per element forward (2 read + 4 written, 8, 4, 8, 6, 4) and 92 backward
+  // (autograd's nodes: the weight's product and its sum 12, the cast 6, the
+  // product with rsqrt and its sum 24, mean's expansion 4, pow's 2·x·dy 28,
+  // the two uses of x.float() added 12, the cast back 6), where a fused
+  // kernel reads x and writes y (4) and reads x and dy and writes dx (6).
+  // Off: fused (a Triton or CUDA kernel, or torch.compile).
+  bool eager_norms = false;
   // The loss as eager PyTorch runs it, outside any compiled region:
   // F.cross_entropy on the logits cast to fp32 (torchtitan's loss without
   // compile, and with compile until the loss joined compile.components in
@@ -322,6 +333,14 @@ struct TrainingSoftware {
   std::string_view framework = "Megatron Core";
   bool operator==(const TrainingSoftware&) const = default;
 };
+
+// Bytes per element of d_model one norm streams, forward and backward, as the
+// software runs it (TrainingSoftware::eager_norms).
+struct NormBytes {
+  double forward = 4;
+  double backward = 6;
+};
+NormBytes norm_bytes(const TrainingSoftware& software);
 
 // Whether `software` runs ZeRO stage `zero` (0-3), with pipeline parallelism
 // when `pipelined`.

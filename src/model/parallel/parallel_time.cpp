@@ -82,15 +82,17 @@ struct LayerPricer {
   }
 
   void norms_and_junctions() {
-    // Element-wise kernels outside the TP regions: two norms (forward reads x
-    // and writes y; backward reads x and dy, writes dx) and two residual
-    // junctions (bias-dropout-add: + a 1-byte mask with dropout).
+    // Element-wise kernels outside the TP regions: two norms (fused, forward
+    // reads x and writes y, backward reads x and dy and writes dx; or as
+    // eager ops, norm_bytes) and two residual junctions (bias-dropout-add: +
+    // a 1-byte mask with dropout).
     const double residual = sw.dropout ? 7 : 6;
-    ew_f = rep * (2 * 4 + 2 * residual);
-    ew_b = rep * (2 * 6 + 2 * residual);
+    const NormBytes norm = norm_bytes(sw);
+    ew_f = rep * (2 * norm.forward + 2 * residual);
+    ew_b = rep * (2 * norm.backward + 2 * residual);
     // Selective recomputation's modules re-run their forward before the
     // backward (Layout::recompute_modules): GEMMs and element-wise bytes.
-    if (re & (kRecomputeLayernorm | kRecomputeOp)) re_bytes += 2 * 4 * rep;
+    if (re & (kRecomputeLayernorm | kRecomputeOp)) re_bytes += 2 * norm.forward * rep;
     if (re & kRecomputeOp) re_bytes += residual * rep;  // the MLP norm's input, x + attention
   }
 
@@ -471,11 +473,21 @@ struct LayerPricer {
       // output copy unfused; one fused kernel), projection, FC1, activation,
       // FC2, two norms, two residual junctions, a QKV bias add.
       const int core_fwd = unfused ? 4 + (sw.dropout ? 1 : 0) : 1;
-      const int fwd = 4 + core_fwd + 1 + 4 + (s.qkv_bias ? 1 : 0) + tp_calls + (moe ? 6 : 0);
+      int fwd = 4 + core_fwd + 1 + 4 + (s.qkv_bias ? 1 : 0) + tp_calls + (moe ? 6 : 0);
       // Backward: two GEMMs per weight, the core's gradients, the activation's,
       // the norms' input and weight gradients, the junctions, the bias gradients.
       const int core_bwd = unfused ? 5 + (sw.dropout ? 1 : 0) : 2;
-      const int bwd = 8 + core_bwd + 1 + 6 + biases + tp_calls + (moe ? 7 : 0);
+      int bwd = 8 + core_bwd + 1 + 6 + biases + tp_calls + (moe ? 7 : 0);
+      // Eager PyTorch runs more, smaller kernels (the byte counts in
+      // elementwise() and norm_bytes): the rotary embedding's casts and
+      // complex products on q and k (6 each way), GQA's K and V expanded and
+      // summed back (2), the attention output made contiguous (1), SwiGLU's
+      // silu and product apart (1; backward 2), the input gradients of wq, wk,
+      // wv and w1, w3 added (backward 3); an eager RMSNorm 8 kernels forward
+      // and 16 backward where the fused one takes 1 and 2.
+      const int gqa = kv_r < heads_r ? 2 : 0, norms = sw.eager_norms ? 2 : 0;
+      fwd += (eager ? 8 + gqa : 0) + 7 * norms;
+      bwd += (eager ? 12 + gqa : 0) + 14 * norms;
       auto floor_to = [&](double& compute, ComputeMix& mix, double others, int kernels) {
         const double floor = kernels * c.dispatch_seconds - others;
         if (floor <= compute) return;

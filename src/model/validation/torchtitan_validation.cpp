@@ -34,7 +34,9 @@ ValidationSet torchtitan_validation_set(std::string_view text) {
                     "tokens/s per GPU",
                     "tokens/s",
                     "torchtitan docs/performance.md (April 2024): Llama 3 8B/70B and Llama 2 "
-                    "13B/70B with FSDP2 alone on 64 A100 80GB, eager (compile = false)",
+                    "13B/70B with FSDP2 alone on 64 A100 80GB, eager (compile = false), "
+                    "RMSNorm as each training configuration set it (norm_type: the Triton "
+                    "fused_rmsnorm for 8B and 13B, eager ops for 70B)",
                     "the network is not published (the A100's usual node is taken); "
                     "torchtitan's \"selective layer\" checkpointing (every second block whole) "
                     "is predicted as the full recomputation of half the layers, its \"selective "
@@ -44,7 +46,7 @@ ValidationSet torchtitan_validation_set(std::string_view text) {
   const CsvText csv(text, file);
   const std::size_t model = csv.column("model"), gpus = csv.column("gpus"),
                     seq = csv.column("seq_len"), local = csv.column("local_batch"),
-                    ac = csv.column("activation_checkpointing"),
+                    ac = csv.column("activation_checkpointing"), norm = csv.column("norm_type"),
                     tokens = csv.column("tokens_per_s_per_gpu");
   for (std::size_t r = 0; r < csv.size(); ++r) {
     const std::string& checkpointing = csv.at(r, ac);
@@ -52,6 +54,11 @@ ValidationSet torchtitan_validation_set(std::string_view text) {
         checkpointing != "selective op")
       throw std::invalid_argument(file + " line " + std::to_string(csv.line(r)) +
                                   ": unknown activation_checkpointing '" + checkpointing + "'");
+    const std::string& norm_type = csv.at(r, norm);
+    if (norm_type != "rmsnorm" && norm_type != "fused_rmsnorm")
+      throw std::invalid_argument(file + " line " + std::to_string(csv.line(r)) +
+                                  ": norm_type must be rmsnorm or fused_rmsnorm; got '" +
+                                  norm_type + "'");
     TrainingJob j;
     j.shape = torchtitan_shape(csv, r);
     j.chip = "A100-80";
@@ -59,6 +66,10 @@ ValidationSet torchtitan_validation_set(std::string_view text) {
     j.seq_len = csv.count(r, seq);
     j.global_batch = csv.count(r, local) * j.n_chips;
     j.software = software_by_name("fsdp");
+    // The training configuration's norm_type: "rmsnorm" is torchtitan's own
+    // RMSNorm as eager ops (models/norms.py), "fused_rmsnorm" its Triton
+    // kernel.
+    j.software.eager_norms = norm_type == "rmsnorm";
     Layout l;
     l.dp = j.n_chips;
     l.zero = 3;
@@ -76,34 +87,14 @@ ValidationSet torchtitan_validation_set(std::string_view text) {
     }
     const LayoutResult res = evaluate_layout(j, l);
     const double predicted = res.tokens_per_second_per_chip;
-    set.rows.push_back(
-        {layout_label(csv.at(r, model), l, j.n_chips), predicted, csv.real(r, tokens), "fsdp"});
+    set.rows.push_back({layout_label(csv.at(r, model), l, j.n_chips), predicted,
+                        csv.real(r, tokens),
+                        j.software.eager_norms ? "fsdp, eager RMSNorm" : "fsdp"});
   }
   return set;
 }
 
 namespace {
-
-// torchtitan's software for a table: each block compiled where compile is on; in December
-// 2024 the loss stayed eager (train.py: "compiling loss function causes CUDA
-// errors, turning off for now"), by June 2025 it is compiled with the model
-// (components/loss.py, build_cross_entropy_loss). Float8 linears with
-// torchao's dynamic (tensorwise) scaling.
-TrainingSoftware torchtitan_software(bool compiled, bool fp8, bool loss_eager) {
-  TrainingSoftware sw = software_by_name(compiled ? "fsdp-compile" : "fsdp");
-  if (loss_eager) sw.eager_loss = true;
-  // torch of December 2024 and June 2025: FSDP2's root (the whole model,
-  // wrapped last by parallelize_llama.py's apply_fsdp) is never resharded
-  // after forward, so the embedding stays gathered with the output layer.
-  sw.zero3_root_gathered = true;
-  // torchtitan's train.py until October 2025 returns the pipeline's outputs
-  // (pp_schedule.step without return_outputs=False), so the last stage keeps
-  // every micro-batch's logits until the step ends.
-  sw.pipeline_keeps_outputs = true;
-  sw.fp8_matmuls = fp8;
-  if (fp8) sw.fp8_recipe = Fp8Recipe::tensorwise;
-  return sw;
-}
 
 // What a torchtitan table ran on, and what changed in torchtitan between
 // its tables.
@@ -120,11 +111,38 @@ struct TorchtitanTable {
   // every cast's absolute value is kept, which Napkin does not price; by June
   // 2025 the list keeps max alone.
   bool op_policy_keeps_abs = false;
+  // RMSNorm as eager ops where not compiled (TrainingSoftware::eager_norms):
+  // December 2024's configurations all set norm_type = "rmsnorm", torchtitan's
+  // own RMSNorm class; by June 2025 nn.RMSNorm, unfused in eager PyTorch
+  // before 2.9.
+  bool eager_norms = true;
 };
-constexpr TorchtitanTable kDecember2024{"H100-HBM2e", true, true};
-constexpr TorchtitanTable kJune2025{"H100-HBM2e", false, false};
+constexpr TorchtitanTable kDecember2024{"H100-HBM2e", true, true, true};
+constexpr TorchtitanTable kJune2025{"H100-HBM2e", false, false, true};
 // Trainy's runs on WhiteFiber (June 2025): HGX H200 nodes, 400 Gb/s per GPU.
-constexpr TorchtitanTable kH200June2025{"H200", false, false};
+constexpr TorchtitanTable kH200June2025{"H200", false, false, true};
+
+// torchtitan's software for a table: each block compiled where compile is on; in December
+// 2024 the loss stayed eager (train.py: "compiling loss function causes CUDA
+// errors, turning off for now"), by June 2025 it is compiled with the model
+// (components/loss.py, build_cross_entropy_loss). Float8 linears with
+// torchao's dynamic (tensorwise) scaling.
+TrainingSoftware torchtitan_software(bool compiled, bool fp8, const TorchtitanTable& table) {
+  TrainingSoftware sw = software_by_name(compiled ? "fsdp-compile" : "fsdp");
+  if (table.loss_eager) sw.eager_loss = true;
+  sw.eager_norms = table.eager_norms && !compiled;
+  // torch of December 2024 and June 2025: FSDP2's root (the whole model,
+  // wrapped last by parallelize_llama.py's apply_fsdp) is never resharded
+  // after forward, so the embedding stays gathered with the output layer.
+  sw.zero3_root_gathered = true;
+  // torchtitan's train.py until October 2025 returns the pipeline's outputs
+  // (pp_schedule.step without return_outputs=False), so the last stage keeps
+  // every micro-batch's logits until the step ends.
+  sw.pipeline_keeps_outputs = true;
+  sw.fp8_matmuls = fp8;
+  if (fp8) sw.fp8_recipe = Fp8Recipe::tensorwise;
+  return sw;
+}
 
 // One predictable row of a torchtitan table: its job, layout and label.
 struct TorchtitanRow {
@@ -169,7 +187,7 @@ std::vector<TorchtitanRow> torchtitan_rows(const CsvText& csv, const std::string
     j.seq_len = csv.count(r, seq);
     const bool compiled = csv.at(r, compile) == "yes";
     const bool async = csv.at(r, async_tp) == "yes";
-    j.software = torchtitan_software(compiled, fp8, table.loss_eager);
+    j.software = torchtitan_software(compiled, fp8, table);
     Layout& l = row.layout;
     l.tp = csv.count(r, tp);
     l.pp = csv.count(r, pp);
@@ -185,7 +203,8 @@ std::vector<TorchtitanRow> torchtitan_rows(const CsvText& csv, const std::string
     row.label = layout_label(csv.at(r, model), l, j.n_chips) + (fp8 ? " Float8" : "") +
                 (async ? " async TP" : "") + (compiled ? "" : " eager");
     row.setting = std::string(compiled ? "fsdp-compile" : "fsdp") + (fp8 ? ", FP8" : "") +
-                  (table.loss_eager ? ", loss eager" : "");
+                  (table.loss_eager ? ", loss eager" : "") +
+                  (j.software.eager_norms ? ", eager RMSNorm" : "");
     out.push_back(std::move(row));
   }
   return out;

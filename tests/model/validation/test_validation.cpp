@@ -372,14 +372,23 @@ TEST(Validation, TorchtitanFsdp2IsStillOptimistic) {
   // layer" (every second block whole: half the layers recomputed) and
   // "selective op" (torchtitan's op-level policy). Before eager PyTorch's
   // element-wise work and FSDP2's copies were priced the rows were 13-21 %
-  // optimistic; now about +9 %, every row still above the measurement (what
-  // remains is listed in the README). Bounded on both sides so that it
-  // cannot drift unseen.
-  const ValidationSummary m = held_out("torchtitan-a100", 8, "fsdp");
-  EXPECT_LE(m.mean_abs_error, 0.10);
+  // optimistic; then +7 %, every row above the measurement; with the 70B
+  // configurations' eager RMSNorm (norm_type "rmsnorm"; 8B and 13B ran the
+  // Triton kernel) +5 %, the 70B rows within 3 % (what remains is listed in
+  // the README). Bounded on both sides so that it cannot drift unseen.
+  const ValidationSet& s = set_of("torchtitan-a100");
+  ASSERT_EQ(s.rows.size(), 8u);
+  const ValidationSummary m = summarize(s);
+  EXPECT_LE(m.mean_abs_error, 0.08);
   EXPECT_GE(m.mean_signed_error, 0.0);
   EXPECT_LE(std::abs(m.worst_error), 0.13);
-  const ValidationSet& s = set_of("torchtitan-a100");
+  for (const ValidationRow& r : s.rows) {
+    const bool seventy = r.label.find("70b") != std::string::npos;
+    EXPECT_EQ(r.setting, seventy ? "fsdp, eager RMSNorm" : "fsdp") << r.label;
+    if (seventy) {
+      EXPECT_LE(std::abs(r.predicted / r.measured - 1), 0.04) << r.label;
+    }
+  }
   EXPECT_EQ(std::count_if(s.rows.begin(), s.rows.end(),
                           [](const ValidationRow& r) {
                             return r.label.find("full recompute of") != std::string::npos;
@@ -408,8 +417,9 @@ TEST(Validation, TorchtitanH100MemoryIsUnderTheMeasurement) {
     op += is_op ? 1 : 0;
     fp8 += r.setting == "fsdp-compile, FP8, loss eager" ? 1 : 0;
     if (is_op) {
-      EXPECT_EQ(r.setting, r.label.find(" eager") != std::string::npos ? "fsdp, loss eager"
-                                                                       : "fsdp-compile, loss eager")
+      EXPECT_EQ(r.setting, r.label.find(" eager") != std::string::npos
+                               ? "fsdp, loss eager, eager RMSNorm"
+                               : "fsdp-compile, loss eager")
           << r.label;
     }
   }
@@ -430,8 +440,9 @@ TEST(Validation, TorchtitanH100ThroughputIsOptimistic) {
   // at the same in-step share of its MAMF to +29 %, FlashAttention-2 at its
   // in-step share of its standalone rate to +25 %, the peaks at the runs'
   // 500 W limit (0.903 of the SXM's, the datasheets' SXM and NVL points) to
-  // +15 %. What is left is context parallelism: the rows without it are
-  // within −6 % to +17 %, the rows with it over 64K-262K tokens +6 % to +51 %
+  // +15 %, the eager rows' RMSNorm as separate ops to +13 %. What is left is
+  // context parallelism: the rows without it are within −11 % to +11 %, the
+  // rows with it over 64K-262K tokens +6 % to +51 %
   // (PyTorch's ring attention of that date, README). Bounded so that it
   // cannot drift unseen, and it fails if the set ever turns pessimistic.
   const ValidationSet& s = set_of("torchtitan-h100");

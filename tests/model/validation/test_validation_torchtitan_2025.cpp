@@ -78,6 +78,17 @@ TEST(ValidationTorchtitan2025, AnUnknownFloat8RecipeIsRefusedNamingTheLine) {
       << why;
 }
 
+TEST(ValidationTorchtitan2025, AnUnknownNormTypeIsRefusedNamingTheLine) {
+  // The April 2024 A100 table's norm_type (its training configurations').
+  const std::string why =
+      validation_test::refusal(torchtitan_validation_set, "torchtitan/a100_fsdp2.csv",
+                               ",full,rmsnorm,331,", ",full,layernorm,331,");
+  EXPECT_TRUE(mentions(why,
+                       "a100_fsdp2.csv line 4: norm_type must be rmsnorm or fused_rmsnorm; "
+                       "got 'layernorm'"))
+      << why;
+}
+
 TEST(ValidationTorchtitan2025, H200RunsAreHeldOut) {
   // Trainy's Llama 3.1 8B on 32 and 64 H200 (FSDP2, compile, Float8, op-level
   // checkpointing): a chip no other training set runs on. Throughput about
