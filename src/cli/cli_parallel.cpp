@@ -66,6 +66,7 @@ QJsonObject layout_json(const LayoutResult& r) {
                             {"comm_buffers", json_int(m.comm_buffers_bytes)},
                             {"fragmentation", json_int(m.fragmentation_bytes)},
                             {"non_tensor_measured", m.non_tensor_measured},
+                            {"non_tensor_xla", m.non_tensor_xla},
                             {"total", json_int(m.total_bytes)},
                             {"peak_stage", json_int(m.stage)}};
   o["step_seconds"] = r.step_seconds;
@@ -102,6 +103,8 @@ void print_layout(const LayoutResult& r) {
   row("buffers", gb(m.buffers_bytes), kReportLabelWidth);
   if (m.non_tensor_measured) {
     row("outside the tensors", gb(m.runtime_bytes) + " (measured)", kReportLabelWidth);
+  } else if (m.non_tensor_xla) {
+    row("outside the tensors", "none counted (XLA plans every buffer)", kReportLabelWidth);
   } else {
     row("CUDA context, kernels", gb(m.runtime_bytes), kReportLabelWidth);
     row("NCCL buffers",

@@ -134,6 +134,15 @@ TEST(HardwareJson, AMalformedChipIsRefusedWithTheKeyAndTheReason) {
       std::string::npos);
 }
 
+// A chip "like" a TPU runs its steps as XLA programs as the TPU does (no
+// CUDA context, NCCL buffers or caching allocator); a chip of its own does not.
+TEST(HardwareJson, AChipLikeATpuIsXlaCompiled) {
+  EXPECT_TRUE(parse_chip_json("{\"name\": \"Site-v5e\", \"like\": \"TPU v5e\"}", "t.json")
+                  .chip()
+                  .xla_compiled);
+  EXPECT_FALSE(parse_chip_json(chip_json("Own-X"), "o.json").chip().xla_compiled);
+}
+
 // An Infinity Fabric node is a full mesh: "scale_up_topology" says so; a
 // chip "like" MI300X inherits it; anything else is refused by name.
 TEST(HardwareJson, TheScaleUpTopologyIsReadOrInherited) {

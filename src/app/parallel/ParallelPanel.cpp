@@ -434,7 +434,9 @@ ReportSection ParallelPanel::reportSection() const {
             "outside the tensors %6%7")
              .arg(b(m.weights_bytes), b(m.grads_bytes), b(m.optimizer_bytes),
                   b(m.activations_bytes), b(m.buffers_bytes), b(m.non_tensor_bytes()),
-                  m.non_tensor_measured ? tr(" (measured)") : QString()),
+                  m.non_tensor_measured ? tr(" (measured)")
+                  : m.non_tensor_xla    ? tr(" (XLA)")
+                                        : QString()),
          m.total_bytes > view_.hbm_bytes ? Tone::fail : Tone::normal});
   }
   if (!stages.rows.empty()) s.tables.push_back(stages);

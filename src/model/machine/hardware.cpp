@@ -87,11 +87,11 @@ constexpr std::array kChips{
     // Google Cloud TPU v5e docs: 197 TFLOP/s bf16, 16 GiB HBM2, 819 GB/s.
     Chip{"TPU v5e", 197e12, 16'000'000'000, 0.819e12, 170,
          "Google Cloud TPU v5e system architecture page (seed Phase 00 ch. 10)",
-         0, kTpuV5eNet, kTpuEff, 0, 128, 128, kTpuStream, kTpuStreamSource, {}},
+         0, kTpuV5eNet, kTpuEff, 0, 128, 128, kTpuStream, kTpuStreamSource, {}, true},
     // Google Cloud TPU v5p docs: 459 TFLOP/s bf16, 95 GB HBM2e, 2,765 GB/s.
     Chip{"TPU v5p", 459e12, 95'000'000'000, 2.77e12, 600,
          "Google Cloud TPU v5p system architecture page (seed Phase 00 ch. 10)",
-         0, kTpuV5pNet, kTpuEff, 0, 128, 128, kTpuStream, kTpuStreamSource, {}},
+         0, kTpuV5pNet, kTpuEff, 0, 128, 128, kTpuStream, kTpuStreamSource, {}, true},
     // NVIDIA H200 SXM datasheet: 989 TFLOP/s dense bf16, 141 GB HBM3e, 4.8 TB/s, 700 W.
     Chip{"H200", 989e12, 141'000'000'000, 4.8e12, 700,
          "NVIDIA H200 Tensor Core GPU datasheet (SXM)",
@@ -143,7 +143,7 @@ constexpr std::array kChips{
     // Google publishes no per-chip power; 300 W is an estimate, marked as such.
     Chip{"TPU v6e", 918e12, 32'000'000'000, 1.64e12, 300,
          "Google Cloud TPU v6e (Trillium) docs; power is an estimate (unpublished)",
-         0, kTpuV6eNet, kTpuEff, 0, 256, 256, kTpuStream, kTpuStreamSource, {}},
+         0, kTpuV6eNet, kTpuEff, 0, 256, 256, kTpuStream, kTpuStreamSource, {}, true},
     // NVIDIA H800 SXM5 (the export variant DeepSeek trained on): H100 compute and
     // memory, NVLink cut to 400 GB/s.
     Chip{"H800", 989e12, 80'000'000'000, 3.35e12, 700,

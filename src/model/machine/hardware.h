@@ -87,6 +87,10 @@ struct Chip {
   // A chip whose device-memory reading (device_memory) this one shares: a
   // user chip `like` a built-in one with the same HBM. Empty: its own name's.
   std::string_view device_memory_as;
+  // The step runs as one XLA program (TPUs): its buffers are planned when it
+  // compiles, so there is no CUDA context, no collective library's buffers
+  // and no caching allocator beside the tensors.
+  bool xla_compiled = false;
 };
 
 // All chips, in display order. The first four are the seed's table (Phase 00

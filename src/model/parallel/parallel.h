@@ -317,6 +317,8 @@ struct StageMemory {
   std::int64_t fragmentation_bytes = 0;
   std::int64_t communicators = 0;  // NCCL communicators counted in comm_buffers_bytes
   bool non_tensor_measured = false;
+  // On an XLA-compiled chip (Chip::xla_compiled) none of the three is counted.
+  bool non_tensor_xla = false;
   std::int64_t total_bytes = 0;
   std::int64_t non_tensor_bytes() const {
     return runtime_bytes + comm_buffers_bytes + fragmentation_bytes;

@@ -213,6 +213,12 @@ std::vector<StageComposition> stage_compositions(const JobContext& c, const Layo
 std::int64_t in_flight(std::int64_t stage, std::int64_t pp, std::int64_t vpp,
                        std::int64_t micro_batches);
 
+// Fills `m`'s memory outside the tensors (runtime, collective buffers,
+// fragmentation with the eager loss's `loss_hole_bytes`) for a stage whose
+// tensors take `tensors` bytes (parallel_non_tensor.cpp).
+void add_non_tensor_memory(const JobContext& c, const Layout& layout, std::int64_t tensors,
+                           std::int64_t loss_hole_bytes, StageMemory& m);
+
 // Memory of one stage from its composition and the per-layer costs; under
 // DualPipe, of the rank that holds it and `mirror` (dualpipe_mirror).
 StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t stage,

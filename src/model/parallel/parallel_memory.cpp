@@ -217,44 +217,6 @@ std::int64_t in_flight(std::int64_t stage, std::int64_t pp, std::int64_t vpp,
 
 namespace {
 
-// Device memory outside the tensors, itemised from public measurements:
-//  - the CUDA context and the kernels a step loads: 666,632,192 bytes for a
-//    PyTorch process with eager module loading, 287,047,680 with lazy loading
-//    (PyTorch pull request #86509); a training step loads most of its
-//    kernels, so the eager figure;
-//  - NCCL's buffers, per communicator that moves data: 544 MB for a 2-rank
-//    group and 688 MB for a larger one, measured with PyTorch process groups
-//    after an all-reduce on A100 with NVLink (NCCL issue #964); a ring keeps
-//    two connections whatever its size, so a group across nodes needs no more
-//    (NCCL maintainers, issue #986). The layout's groups: TP, CP, DP (over
-//    DP × CP, as Megatron's gradient group), PP and, with experts, EP;
-//  - the caching allocator's reserved-but-unallocated blocks: 1.5 % of the
-//    tensors, the median of seven PyTorch out-of-memory reports in public
-//    issue threads (0.02-11.7 % of the allocated memory).
-// A measured figure for the cluster replaces all three.
-void add_non_tensor_memory(const TrainingJob& job, const Layout& layout, std::int64_t tensors,
-                           StageMemory& m) {
-  if (job.measured_non_tensor_bytes) {
-    m.runtime_bytes = *job.measured_non_tensor_bytes;
-    m.non_tensor_measured = true;
-    return;
-  }
-  constexpr std::int64_t kRuntimeBytes = 666'632'192;
-  constexpr std::int64_t kPairCommBytes = 544'000'000, kGroupCommBytes = 688'000'000;
-  m.runtime_bytes = kRuntimeBytes;
-  const bool folded = job.shape.is_moe() && layout.expert_tp() != layout.tp;
-  for (const std::int64_t ranks : {layout.tp, layout.cp, layout.dp * layout.cp, layout.pp,
-                                   job.shape.is_moe() ? layout.ep : std::int64_t{1},
-                                   folded ? layout.expert_tp() : std::int64_t{1},
-                                   folded ? layout.expert_dp() : std::int64_t{1}}) {
-    if (ranks <= 1) continue;
-    ++m.communicators;
-    m.comm_buffers_bytes += ranks == 2 ? kPairCommBytes : kGroupCommBytes;
-  }
-  m.fragmentation_bytes =
-      static_cast<std::int64_t>(std::ceil(0.015 * static_cast<double>(tensors)));
-}
-
 // The layers of every model chunk (chunk j of stage i is model chunk j·p + i),
 // sized by chunk_layers, with the embedding and the loss as a layer each when
 // the software counts them; and the first layer of each.
@@ -570,9 +532,7 @@ StageMemory stage_memory(const JobContext& c, const Layout& layout, std::int64_t
   const std::int64_t tensors = checked_add(
       checked_add(checked_add(m.weights_bytes, m.grads_bytes, what), m.optimizer_bytes, what),
       checked_add(m.activations_bytes, m.buffers_bytes, what), what);
-  add_non_tensor_memory(job, layout, tensors, m);
-  if (!m.non_tensor_measured)
-    m.fragmentation_bytes = checked_add(m.fragmentation_bytes, a.loss_hole_bytes, what);
+  add_non_tensor_memory(c, layout, tensors, a.loss_hole_bytes, m);
   m.total_bytes = checked_add(tensors, m.non_tensor_bytes(), what);
   return m;
 }

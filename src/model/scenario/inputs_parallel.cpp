@@ -122,7 +122,8 @@ std::span<const ScenarioInput> parallel_inputs() {
                         "Device memory your cluster uses outside the tensors (GB per GPU): the "
                         "driver's used memory at the peak less PyTorch's "
                         "max_memory_allocated. 0: Napkin's estimate (the CUDA context and "
-                        "kernels, NCCL's buffers per communicator, allocator fragmentation).",
+                        "kernels, NCCL's buffers per communicator, allocator fragmentation; none "
+                        "on TPUs, whose XLA program plans every buffer).",
                     .special_text = "estimated",
                     .get = [](const S& s) { return s.parallel.non_tensor_gb; },
                     .set = [](S& s, double v) { s.parallel.non_tensor_gb = v; }},

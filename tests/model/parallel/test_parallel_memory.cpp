@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "hardware.h"
 #include "model_presets.h"
 #include "parallel.h"
 #include "parallel_software.h"
@@ -380,6 +381,38 @@ TEST(ParallelMemory, AMeasuredNonTensorFigureReplacesTheEstimate) {
             estimated.total_bytes - estimated.non_tensor_bytes());
   j.measured_non_tensor_bytes = -1;
   EXPECT_THROW_NAMING(memory_by_stage(j, l), "measured_non_tensor_bytes");
+}
+
+// A TPU runs the step as one XLA program, whose buffers are planned when it
+// compiles: no CUDA context, NCCL buffers or caching allocator beside the
+// tensors (parallel_non_tensor.cpp). A measured figure still replaces it.
+TEST(ParallelMemory, TpusCountNothingOutsideTheTensors) {
+  for (const Chip& chip : hardware_table())
+    EXPECT_EQ(chip.xla_compiled, chip.name.rfind("TPU", 0) == 0) << chip.name;
+  TrainingJob j{.shape = testing_util::preset_shape("Llama-3-8B"),
+                .chip = "TPU v5p",
+                .n_chips = 64,
+                .seq_len = 8192,
+                .global_batch = 64};
+  Layout l;
+  l.tp = 8, l.dp = 8;
+  const StageMemory tpu = memory_by_stage(j, l)[0];
+  EXPECT_TRUE(tpu.non_tensor_xla);
+  EXPECT_EQ(tpu.non_tensor_bytes(), 0);
+  EXPECT_EQ(tpu.communicators, 0);
+  EXPECT_EQ(tpu.total_bytes, tpu.weights_bytes + tpu.grads_bytes + tpu.optimizer_bytes +
+                                 tpu.activations_bytes + tpu.buffers_bytes);
+  j.chip = "H100";
+  const StageMemory gpu = memory_by_stage(j, l)[0];
+  EXPECT_FALSE(gpu.non_tensor_xla);
+  EXPECT_GT(gpu.non_tensor_bytes(), 0);
+  EXPECT_EQ(gpu.total_bytes - gpu.non_tensor_bytes(), tpu.total_bytes);
+  j.chip = "TPU v5p";
+  j.measured_non_tensor_bytes = 2'000'000'000;
+  const StageMemory measured = memory_by_stage(j, l)[0];
+  EXPECT_TRUE(measured.non_tensor_measured);
+  EXPECT_FALSE(measured.non_tensor_xla);
+  EXPECT_EQ(measured.total_bytes, tpu.total_bytes + 2'000'000'000);
 }
 
 // A layout fits against what CUDA reports for the device (81,089 MiB on an
