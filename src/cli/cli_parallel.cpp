@@ -182,6 +182,7 @@ SearchOptions locks_from(const std::vector<std::string>& keys, const Layout& l) 
   o.ep = l.ep;
   if (has(keys, "etp")) o.etp = l.expert_tp();
   if (has(keys, "zero")) o.zero = l.zero;
+  if (has(keys, "shard")) o.shard = l.shard;
   if (has(keys, "mb")) o.micro_batch = l.micro_batch;
   if (has(keys, "recompute")) {
     o.recompute = l.recompute;
@@ -203,7 +204,7 @@ void require_distinct_layout_keys(const std::string& text) {
         keys.begin() + static_cast<std::ptrdiff_t>(k))
       throw UsageError("--layout gives " + keys[k] +
                        " twice; give each of tp, pp, vpp, dp, cp, ep, etp, "
-                       "zero, mb, sp, recompute at most once");
+                       "zero, shard, mb, sp, recompute at most once");
   if (keys.empty())
     throw UsageError("--layout needs key=value entries (e.g. tp=8,pp=4); got " + cli::quoted(text));
 }
@@ -268,6 +269,8 @@ ParallelAnswer plan_layouts(const ParallelRequest& r) {
       if (!has(keys, axis) && !(axis == "vpp" && one_stage)) ans.searched.emplace_back(axis);
     ans.partial = !ans.searched.empty();
     if (ans.partial && job.shape.is_moe() && !has(keys, "etp")) ans.searched.emplace_back("etp");
+    if (ans.partial && !has(keys, "shard") && job.software.hybrid_sharding && !job.shape.is_moe())
+      ans.searched.emplace_back("shard");
   }
   if (r.layout_text && !ans.partial) {
     const Layout l = parse_layout(*r.layout_text, job.n_chips);
@@ -498,9 +501,10 @@ const char* parallel_usage() {
            "[--chip H100] [--chips 1024] [--seq 8192] [--global-batch 512] "
            "[--tokens 15e12] [--optimizer " +
            choice_usage("training.optimizer") +
-           "] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,etp=1,zero=1,mb=1,sp=on,"
+           "] [--layout tp=8,pp=4,vpp=1,cp=1,ep=1,etp=1,zero=1,shard=8,mb=1,sp=on,"
            "recompute=selective (a partial layout searches the axes it leaves out; etp, the "
-           "experts' TP, defaults to tp and 1 folds EP over TP)] [--top 10] "
+           "experts' TP, defaults to tp and 1 folds EP over TP; shard, ZeRO's group, defaults "
+           "to all DP × CP ranks, fewer make the groups replicas: hybrid sharding)] [--top 10] "
            "[--software " +
            choice_usage("parallel.software") +
            "] [--cluster NAME|FILE] [--gpus-per-node N] [--scale-up-gb-per-s X] "

@@ -187,6 +187,10 @@ void read_megatron(const Keys& k, TrainingConfig& c) {
   finish_dp(k, c, k.integer({"data_parallel_size"}, 1, kMax),
             k.why({"nproc_per_node", "nnodes"},
                   "the GPU count is not in the file (torchrun --nnodes / --nproc-per-node)"));
+  // Megatron Core's distributed optimizer in instances over the dp × cp ranks
+  // (hybrid sharding): each instance shards, the instances are replicas.
+  if (auto r = k.integer({"num_distributed_optimizer_instances"}, 1, kMax); r && *r > 1)
+    hybrid_shard(k, c, *r, "num_distributed_optimizer_instances");
   if (auto g = k.integer({"global_batch_size"}, 1, 1'000'000'000))
     c.global_batch = *g;
   else if (!c.is_missing("dp") && !c.is_missing("micro_batch_size")) {
@@ -292,6 +296,9 @@ void titan_layout(const Keys& k, TrainingConfig& c) {
   finish_dp(k, c, shard > 0 ? std::optional<std::int64_t>(shard * replicate) : std::nullopt,
             "data_parallel_shard_degree is -1 (the GPUs left over) and the TOML does not give "
             "the GPU count (NGPU of run_train.sh)");
+  // HSDP: FSDP2 over the shard dimension (with CP folded in, torchtitan's
+  // dp_shard_cp mesh), replicated over the replicate dimension.
+  if (replicate > 1 && l.zero > 0) hybrid_shard(k, c, replicate, "data_parallel_replicate_degree");
 }
 
 // The sequence, the micro-batch and the global batch.

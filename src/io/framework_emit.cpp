@@ -98,6 +98,13 @@ EmittedFlags emit_megatron(const TrainingJob& job, const Layout& l) {
         "train_micro_batch_size_per_gpu and zero_optimization.stage must agree with these");
   } else {
     if (l.zero == 1 || l.zero == 2) f.push_back("--use-distributed-optimizer");
+    if (l.zero_replicas() > 1 && (l.zero == 1 || l.zero == 2))
+      f.push_back("--num-distributed-optimizer-instances " + n(l.zero_replicas()));
+    if (l.zero_replicas() > 1 && l.zero == 3)
+      out.caveats.push_back("shard = " + n(l.zero_shard()) +
+                            ": Megatron-LM's --use-torch-fsdp2 shards over every data-parallel "
+                            "rank; its hybrid sharding is the distributed optimizer's instances "
+                            "(zero=1)");
     if (l.zero == 2)
       out.caveats.push_back(
           "ZeRO-2: Megatron-LM's distributed optimizer shards the optimizer states and "
@@ -150,8 +157,15 @@ EmittedFlags emit_torchtitan(const TrainingJob& job, const Layout& l) {
   const bool shard = l.zero != 0;
   if (l.zero == 1)
     out.caveats.push_back("torchtitan has no ZeRO-1: emitted as FSDP (ZeRO-3) over dp");
-  o += "data_parallel_replicate_degree = " + n(shard ? 1 : l.dp) + "\n";
-  o += "data_parallel_shard_degree = " + n(shard ? l.dp : 1) + "\n";
+  // HSDP: FSDP2 over data_parallel_shard_degree × cp ranks, replicated.
+  std::int64_t replicas = shard ? l.zero_replicas() : l.dp;
+  if (replicas > 1 && shard && (l.dp % replicas != 0 || l.zero_shard() % l.cp != 0)) {
+    out.caveats.push_back("shard = " + n(l.zero_shard()) + ": torchtitan's FSDP group is the " +
+                          "shard degree × cp ranks; emitted without hybrid sharding");
+    replicas = 1;
+  }
+  o += "data_parallel_replicate_degree = " + n(replicas) + "\n";
+  o += "data_parallel_shard_degree = " + n(l.dp / replicas) + "\n";
   o += "tensor_parallel_degree = " + n(l.tp) + "\n";
   o += "pipeline_parallel_degree = " + n(l.pp) + "\n";
   o += "context_parallel_degree = " + n(l.cp) + "\n";

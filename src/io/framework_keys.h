@@ -114,6 +114,10 @@ void read_recompute_method(const Keys& k, TrainingConfig& c, const char* method_
 void read_recompute_modules(const Keys& k, TrainingConfig& c);
 // Megatron Core's expert_tensor_parallel_size.
 void read_expert_tp(const Keys& k, Layout& l);
+// Hybrid sharding: ZeRO over dp × cp ÷ `replicas` ranks, the groups replicas
+// (Layout::shard), from the file's `key`; said in the notes, or named as
+// missing when it does not divide.
+void hybrid_shard(const Keys& k, TrainingConfig& c, std::int64_t replicas, const char* key);
 // Megatron Core's token dispatcher type.
 void read_expert_dispatch(const Keys& k, TrainingConfig& c);
 

@@ -1,6 +1,7 @@
 // The layout keys Megatron-LM and NeMo share: recomputation (granularity,
 // method and layer count, modules), the experts' tensor parallelism and the
-// token dispatcher. Key names and defaults: megatron/training/arguments.py.
+// token dispatcher; and hybrid sharding, which torchtitan's files give too. Key names and defaults:
+// megatron/training/arguments.py.
 #include <string>
 
 #include "framework_keys.h"
@@ -119,6 +120,23 @@ void read_expert_dispatch(const Keys& k, TrainingConfig& c) {
   } else {
     k.fail(*x, "alltoall, flex or allgather");
   }
+}
+
+// Hybrid sharding read from a file: ZeRO over dp × cp ÷ `replicas` ranks, the
+// groups replicas (Layout::shard), named by `key`.
+void hybrid_shard(const Keys& k, TrainingConfig& c, std::int64_t replicas, const char* key) {
+  Layout& l = c.layout;
+  if (c.is_missing("dp")) return;  // said already
+  const std::int64_t ranks = l.dp * l.cp;
+  if (ranks % replicas != 0) {
+    k.missing(std::string("shard: ") + key + " = " + std::to_string(replicas) +
+              " does not divide dp × cp = " + std::to_string(ranks));
+    return;
+  }
+  l.shard = ranks / replicas == ranks ? 0 : ranks / replicas;
+  if (l.shard == 1) l.zero = 0, l.shard = 0;  // one rank per group shards nothing
+  k.note("shard = " + std::to_string(ranks / replicas) + ": " + key + " = " +
+         std::to_string(replicas) + " replicas of ZeRO's group (hybrid sharding)");
 }
 
 }  // namespace napkin::framework_detail

@@ -70,6 +70,7 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& roles() {
       {"etp", {"etp", "expert_tensor_parallel_size"}},
       {"vpp", {"vpp", "virtual_pipeline_model_parallel_size"}},
       {"zero", {"zero", "zero_stage"}},
+      {"shard", {"shard", "zero_shard"}},
       {"sp", {"sp", "sequence_parallel"}},
       {"config", {"config"}},
       {"step_seconds", {"step_seconds", "step_s", "step_time", "iteration_time", "step"}},
@@ -237,6 +238,8 @@ MeasuredRun run_from_row(const RowReader& r, std::string_view source) {
   if (l.etp == l.tp) l.etp = 0;
   l.vpp = r.whole_or("vpp", 1, 1, 1000);
   l.zero = static_cast<int>(r.whole_or("zero", 0, 0, 3));
+  l.shard = r.whole_or("shard", 0, 1, 10'000'000);  // hybrid sharding's group; absent: all
+  if (l.shard == l.dp * l.cp) l.shard = 0;
   l.micro_batch = r.whole("micro_batch", 1, 1'000'000);
   l.sequence_parallel = r.flag("sp", false);
   parse_recompute(*r.text("recompute"), r.where("recompute"), l);

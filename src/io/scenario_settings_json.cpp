@@ -95,6 +95,7 @@ QJsonObject parallel_to_json(const ParallelSettings& p) {
                     {QStringLiteral("etp"), lock_to_json(p.etp)},
                     {QStringLiteral("micro_batch"), lock_to_json(p.micro_batch)},
                     {QStringLiteral("zero"), p.zero ? QJsonValue(*p.zero) : QJsonValue()},
+                    {QStringLiteral("shard"), lock_to_json(p.shard)},
                     {QStringLiteral("recompute"),
                      p.recompute ? QJsonValue(q(p.recompute_lock_text())) : QJsonValue()}};
   return QJsonObject{
@@ -280,6 +281,9 @@ void layout_from_json(const Reader& r, Layout& l) {
   r.integer("etp", l.etp, 1, most.tp);  // absent: tp
   if (l.etp == l.tp) l.etp = 0;         // the default spelling
   r.integer("zero", l.zero, 0, 3);
+  // ZeRO's group; absent: all DP × CP ranks (kept 0 when it is them).
+  r.integer("shard", l.shard, 1, most.dp);
+  if (l.shard == l.dp * l.cp) l.shard = 0;
   r.integer("micro_batch", l.micro_batch, 1, most.micro_batch);
   r.boolean("sequence_parallel", l.sequence_parallel);
   r.choice<Checkpointing>("recompute", l.recompute, parse_checkpointing);
@@ -328,6 +332,7 @@ void parallel_from_json(const Reader& r, Scenario& s) {
   lock_from_json(locks, "etp", p.etp, 1, most.tp);
   lock_from_json(locks, "micro_batch", p.micro_batch, 1, most.micro_batch);
   lock_from_json(locks, "zero", p.zero, 0, 3);
+  lock_from_json(locks, "shard", p.shard, 0, most.dp);
   // The recompute lock as --layout's recompute value ("full", "full:4",
   // "selective:op"); null unlocks.
   if (locks.has("recompute")) {
@@ -387,6 +392,7 @@ QJsonObject layout_json(const Layout& l) {
       {QStringLiteral("ep"), static_cast<qint64>(l.ep)},
       {QStringLiteral("etp"), static_cast<qint64>(l.expert_tp())},
       {QStringLiteral("zero"), l.zero},
+      {QStringLiteral("shard"), static_cast<qint64>(l.zero_shard())},
       {QStringLiteral("micro_batch"), static_cast<qint64>(l.micro_batch)},
       {QStringLiteral("sequence_parallel"), l.sequence_parallel},
       {QStringLiteral("recompute"), QString::fromUtf8(to_string(l.recompute).data())},

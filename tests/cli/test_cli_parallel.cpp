@@ -307,7 +307,8 @@ TEST(CliParallel, PartialLayoutSearchesTheAxesItLeavesOut) {
                      "--top",          "3"});
   QStringList searched;
   for (const QJsonValue& v : r.json["searched_axes"].toArray()) searched << v.toString();
-  EXPECT_EQ(searched, (QStringList{"vpp", "zero", "mb", "recompute"}));
+  // ZeRO's group too: Megatron Core's distributed optimizer runs in instances.
+  EXPECT_EQ(searched, (QStringList{"vpp", "zero", "mb", "recompute", "shard"}));
   const QJsonObject best = r.json["best"].toObject();
   EXPECT_TRUE(best["fits"].toBool());
   EXPECT_EQ(best["tp"].toInteger(), 8);
@@ -320,6 +321,18 @@ TEST(CliParallel, PartialLayoutSearchesTheAxesItLeavesOut) {
                      "tp=2,pp=2,vpp=1,zero=1,mb=1,recompute=none"});
   EXPECT_TRUE(one.json["searched_axes"].toArray().isEmpty());
   EXPECT_EQ(one.json["layouts"].toArray().size(), 1);
+  EXPECT_EQ(one.json["best"].toObject()["shard"].toInteger(), 16);  // all of DP × CP
+  // Hybrid sharding named: evaluated as given, the group in the JSON.
+  const CliResult hsdp =
+      parallel_json({"--preset", "Llama-3-8B", "--chips", "64", "--global-batch", "128", "--layout",
+                     "tp=2,pp=2,vpp=1,zero=1,shard=8,mb=1,recompute=none"});
+  EXPECT_TRUE(hsdp.json["searched_axes"].toArray().isEmpty());
+  EXPECT_EQ(hsdp.json["best"].toObject()["shard"].toInteger(), 8);
+  // A partial layout that names it keeps it.
+  const CliResult kept = parallel_json({"--preset", "Llama-3-8B", "--chips", "64", "--global-batch",
+                                        "128", "--layout", "tp=2,shard=8", "--top", "3"});
+  for (const QJsonValue& v : kept.json["layouts"].toArray())
+    EXPECT_EQ(v.toObject()["shard"].toInteger(), 8);
 }
 
 TEST(CliParallel, TheClusterIsAnInput) {

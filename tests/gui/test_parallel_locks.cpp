@@ -6,11 +6,16 @@
 
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QStandardItem>
+#include <QStandardItemModel>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QUndoStack>
 
 #include "ScenarioModel.h"
 #include "gui_test_util.h"
+#include "parallel/LayoutTableModel.h"
+#include "parallel/ParallelPanel.h"
 
 #include "parallel.h"
 #include "scenario.h"
@@ -77,4 +82,45 @@ TEST(ParallelLocks, TheSoftwaresScheduleAndDispatchAreTheUnsetOptions) {
   QCoreApplication::processEvents();
   EXPECT_EQ(s.parallel.pipe_schedule, PipeSchedule::one_f_one_b);
   EXPECT_EQ(schedule->currentText(), QStringLiteral("1F1B"));
+}
+
+// The ZeRO shard lock: "all DP × CP" keeps every layout whole, a number makes
+// the groups replicas (hybrid sharding), written in the ZeRO column as
+// "3/8"; a framework without hybrid sharding greys the numbers and says why.
+TEST(ParallelLocks, TheZeroShardLockChoosesHybridSharding) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.showPanel(QStringLiteral("parallel"));
+  auto* shard = w.findChild<QComboBox*>(QStringLiteral("lockShard"));
+  auto* software = w.findChild<QComboBox*>(QStringLiteral("parallelSoftware"));
+  ASSERT_TRUE(shard && software);
+  EXPECT_EQ(shard->itemText(0), QStringLiteral("auto"));
+  EXPECT_EQ(shard->itemText(1), QStringLiteral("all DP × CP"));
+  const Scenario& s = w.model()->scenario();
+  pick(shard, QStringLiteral("8"));
+  EXPECT_EQ(s.parallel.shard, 8);
+  EXPECT_EQ(w.model()->undoStack()->undoText(), QStringLiteral("Change ZeRO shard lock"));
+  auto* panel = w.findChild<ParallelPanel*>();
+  ASSERT_NE(panel, nullptr);
+  panel->waitForSearch();
+  const QAbstractItemModel* rows = panel->table()->model();
+  ASSERT_GT(rows->rowCount(), 0);
+  bool hybrid = false;
+  for (int i = 0; i < rows->rowCount(); ++i) {
+    EXPECT_EQ(panel->layoutAtRow(i).layout.zero_shard(), 8) << i;
+    hybrid =
+        hybrid ||
+        rows->index(i, LayoutTableModel::kZero).data().toString().endsWith(QStringLiteral("/8"));
+  }
+  EXPECT_TRUE(hybrid);
+  pick(shard, QStringLiteral("all DP × CP"));
+  EXPECT_EQ(s.parallel.shard, 0);
+  pick(shard, QStringLiteral("auto"));
+  EXPECT_FALSE(s.parallel.shard);
+  pick(software, QStringLiteral("megatron-2022"));
+  auto* items = qobject_cast<QStandardItemModel*>(shard->model());
+  ASSERT_NE(items, nullptr);
+  const QStandardItem* eight = items->item(shard->findText(QStringLiteral("8")));
+  EXPECT_FALSE(eight->isEnabled());
+  EXPECT_EQ(eight->toolTip(), QStringLiteral("Megatron-LM 2022 has no hybrid sharding"));
+  EXPECT_TRUE(items->item(shard->findText(QStringLiteral("all DP × CP")))->isEnabled());
 }

@@ -304,7 +304,9 @@ TEST(FrameworkEmit, MegatronRoundTrip) {
                            "tp=4,pp=8,vpp=2,cp=1,zero=1,mb=1,sp=on,recompute=full:3",
                            "tp=4,pp=8,vpp=1,cp=1,zero=1,mb=1,sp=on,recompute=uniform:2",
                            "tp=8,pp=1,vpp=1,cp=1,zero=1,mb=1,sp=on,"
-                           "recompute=selective:layernorm+mlp"}) {
+                           "recompute=selective:layernorm+mlp",
+                           // --num-distributed-optimizer-instances 8
+                           "tp=8,pp=2,vpp=1,cp=2,zero=1,shard=16,mb=1,sp=on,recompute=none"}) {
     const Layout l = parse_layout(text, job.n_chips);
     const EmittedFlags f = emit_megatron(job, l);
     const TrainingConfig back =
@@ -507,7 +509,9 @@ TEST(FrameworkEmit, TorchtitanRoundTrip) {
                            "tp=8,pp=4,vpp=2,cp=1,zero=3,mb=2,sp=on,recompute=full:5",
                            "tp=8,pp=1,vpp=1,cp=2,zero=3,mb=1,sp=on,recompute=selective:op",
                            "tp=8,pp=1,vpp=1,cp=1,zero=2,mb=1,sp=on,recompute=selective:op",
-                           "tp=4,pp=2,vpp=1,cp=1,zero=0,mb=1,sp=on,recompute=none"}) {
+                           "tp=4,pp=2,vpp=1,cp=1,zero=0,mb=1,sp=on,recompute=none",
+                           // HSDP: FSDP over 4 × CP 2, replicated 8 ways
+                           "tp=8,pp=1,vpp=1,cp=2,zero=3,shard=8,mb=1,sp=on,recompute=full"}) {
     const Layout l = parse_layout(text, job.n_chips);
     const EmittedFlags f = emit_torchtitan(titan, l);
     EXPECT_TRUE(f.caveats.empty()) << f.caveats.front();

@@ -131,6 +131,7 @@ Scenario worked_scenario(const std::string& csv_path) {
   p.micro_batch = 2;
   p.etp = 1;
   p.zero = 0;                  // zero is a value, not "auto"
+  p.shard = 0;                 // all DP × CP, a value too
   p.lock_recompute("full:2");  // the first 2 layers of each chunk
   Layout chosen;
   chosen.tp = 4;
@@ -140,6 +141,7 @@ Scenario worked_scenario(const std::string& csv_path) {
   chosen.cp = 2;
   chosen.etp = 2;  // the experts split over 2 of TP's 4 ranks
   chosen.zero = 3;
+  chosen.shard = 4;  // hybrid sharding: groups of 4 of the 16 DP × CP ranks
   chosen.micro_batch = 2;
   chosen.sequence_parallel = false;
   chosen.recompute = Checkpointing::full;
@@ -379,6 +381,8 @@ TEST(ScenarioSettingsJson, ParallelErrorsNameTheField) {
   EXPECT_NE(error_of(doc(R"("parallel":{"chosen":{"zero":5}})")).find("parallel.chosen.zero"),
             std::string::npos);
   EXPECT_NE(error_of(doc(R"("parallel":{"chosen":7})")).find("parallel.chosen"), std::string::npos);
+  EXPECT_NE(error_of(doc(R"("parallel":{"locks":{"shard":-2}})")).find("parallel.locks.shard"),
+            std::string::npos);
   EXPECT_NE(error_of(doc(R"("parallel":{"cluster":"dgx-z"})")).find("parallel.cluster"),
             std::string::npos);
   EXPECT_NE(error_of(doc(R"("parallel":{"cluster_profile":"no/such/profile.json"})"))

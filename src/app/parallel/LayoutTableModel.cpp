@@ -71,8 +71,10 @@ QVariant LayoutTableModel::data(const QModelIndex& index, int role) const {
       case kVpp:
       case kDp:
       case kCp:
-      case kZero:
       case kMicroBatch: return data(index, SortRole);  // the counts themselves
+      case kZero:  // "3/8": over groups of 8 ranks, the groups replicas
+        if (l.shard > 0 && l.shard != l.dp * l.cp) return tr("%1/%2").arg(l.zero).arg(l.shard);
+        return data(index, SortRole);
       case kEp:  // EP folded over TP names the experts' own TP
         if (l.etp > 0 && l.etp != l.tp) return tr("%1 (ETP %2)").arg(l.ep).arg(l.etp);
         return data(index, SortRole);
@@ -112,7 +114,8 @@ QVariant LayoutTableModel::headerData(int section, Qt::Orientation o, int role) 
       "context-parallel ranks",
       ("expert-parallel ranks; (ETP n): each expert split over n ranks rather than TP's, EP "
        "folded over TP as Megatron Core's --expert-tensor-parallel-size runs it"),
-      "ZeRO stage",
+      ("ZeRO stage; /n: sharded over groups of n of the DP × CP ranks, the groups replicas "
+       "(hybrid sharding)"),
       "sequences per micro-batch",
       "activation recomputation",
       "seconds per optimizer step",

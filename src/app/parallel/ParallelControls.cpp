@@ -146,6 +146,36 @@ void Declarer::axisLocks() {
             else
               s.parallel.zero = z;
           }));
+  c.shard = col->combo(
+      {.key = QStringLiteral("lockShard"),
+       .label = tr("ZeRO shard"),
+       .tooltip = tr("The DP × CP ranks ZeRO shards over: all of them, or groups of n whose "
+                     "groups hold replicas and all-reduce their gradient shards each step "
+                     "(hybrid sharding: FSDP's HYBRID_SHARD, torchtitan's "
+                     "data_parallel_replicate_degree, Megatron Core's "
+                     "--num-distributed-optimizer-instances). Auto searches all and, where the "
+                     "group spans nodes, its ranks in one node"),
+       .dynamic_items =
+           [model = m] {
+             const auto& v = model->scenario().parallel.shard;
+             std::vector<ComboItem> items =
+                 countItems(tr("auto"), {2, 4, 8, 16, 32, 64, 128, 256}, v.value_or(kAuto), kAuto);
+             items.insert(items.begin() + 1, {tr("all DP × CP"), QVariant(qlonglong{0})});
+             return items;
+           }},
+      scenarioBinding<QVariant>(
+          m, kParallelLock, tr("ZeRO shard lock"),
+          [](const S& s) {
+            return s.parallel.shard ? QVariant(static_cast<qlonglong>(*s.parallel.shard))
+                                    : QVariant(kAuto);
+          },
+          [](S& s, QVariant v) {
+            const qlonglong x = v.toLongLong();
+            if (x == kAuto)
+              s.parallel.shard.reset();
+            else
+              s.parallel.shard = static_cast<std::int64_t>(x);
+          }));
   std::vector<ComboItem> recompute{{tr("auto"), QString()}};
   for (Checkpointing k : {Checkpointing::none, Checkpointing::selective, Checkpointing::full})
     recompute.push_back({qs(to_string(k)), qs(to_string(k))});
@@ -210,6 +240,9 @@ void ParallelControls::showFrameworkLimits(const TrainingSoftware& preset,
   greyItems(
       ep, [&](qlonglong v) { return v == 1 || preset.expert_parallel; },
       tr("%1 has no expert parallelism").arg(name));
+  greyItems(
+      shard, [&](qlonglong v) { return v == 0 || preset.hybrid_sharding; },
+      tr("%1 has no hybrid sharding").arg(name));
   if (auto* items = qobject_cast<QStandardItemModel*>(recompute->model())) {
     const int i = recompute->findText(qs(to_string(Checkpointing::selective)));
     if (i >= 0) {

@@ -32,6 +32,7 @@ struct ParallelControls {
   QComboBox* ep = nullptr;
   QComboBox* etp = nullptr;
   QComboBox* zero = nullptr;
+  QComboBox* shard = nullptr;
   QComboBox* micro_batch = nullptr;
   QComboBox* recompute = nullptr;
 

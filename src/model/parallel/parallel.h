@@ -159,7 +159,15 @@ struct Layout {
   // DeepSeek-V3 Megatron recipes run: the expert grid etp × ep × expert-DP
   // re-carves tp × dp × cp. Kept 0 when it equals tp (one spelling each).
   std::int64_t etp = 0;
-  int zero = 1;                   // ZeRO stage 0-3, sharding over DP × CP
+  int zero = 1;  // ZeRO stage 0-3, sharding over DP × CP (or `shard`)
+  // Hybrid sharding: ZeRO shards over groups of `shard` of the DP × CP ranks
+  // and the groups hold replicas (PyTorch FSDP's HYBRID_SHARD, torchtitan's
+  // data_parallel_shard_degree with data_parallel_replicate_degree, Megatron
+  // Core's --num-distributed-optimizer-instances): the gathers and reduce-
+  // scatters stay in the group, and each step the groups all-reduce their
+  // gradient shards. 0: one group of all DP × CP ranks (kept 0 when it equals
+  // them: one spelling each). Written "shard=N".
+  std::int64_t shard = 0;
   std::int64_t micro_batch = 1;   // sequences per micro-batch
   bool sequence_parallel = true;  // shard norms/dropout over TP (no effect at tp = 1)
   Checkpointing recompute = Checkpointing::selective;
@@ -189,6 +197,10 @@ struct Layout {
   // dp·tp·pp·cp; throws on overflow.
   std::int64_t chips() const;
   std::int64_t expert_tp() const { return etp > 0 ? etp : tp; }
+  // The ranks ZeRO shards over (shard, or dp·cp) and the replicas of that
+  // group (dp·cp ÷ it).
+  std::int64_t zero_shard() const { return shard > 0 ? shard : dp * cp; }
+  std::int64_t zero_replicas() const { return shard > 0 ? dp * cp / shard : 1; }
   // Expert data-parallel replicas: tp·dp·cp ÷ (etp·ep), the group that
   // reduces (and shards) the routed experts' gradients.
   std::int64_t expert_dp() const;
@@ -196,8 +208,9 @@ struct Layout {
 };
 
 // "tp=8,pp=4,vpp=1,dp=32,cp=1,ep=1,zero=1,mb=1,sp=on,recompute=selective"
-// (",etp=N" after ep when the experts' TP differs from tp; "recompute=full:N"
-// for N layers of each chunk).
+// (",etp=N" after ep when the experts' TP differs from tp; ",shard=N" after
+// zero when ZeRO shards over fewer than dp·cp ranks; "recompute=full:N" for N
+// layers of each chunk).
 std::string to_string(const Layout& layout);
 // "TP 2 · PP 5×8 · DP 25 · CP 4": the axes that split the model and the data
 // (CP, EP and ETP only where they split), short enough for a read-out.
@@ -463,6 +476,10 @@ struct SearchOptions {
   std::optional<std::int64_t> tp, pp, vpp, cp, ep, micro_batch;
   std::optional<std::int64_t> etp;  // experts' TP (1 folds EP over TP); unset: tp and 1
   std::optional<int> zero;
+  // ZeRO's group (Layout::shard; 0: all of DP × CP). Unset: the whole group,
+  // and where the framework has hybrid sharding and the group spans nodes,
+  // the ranks it has in one node too.
+  std::optional<std::int64_t> shard;
   std::optional<Checkpointing> recompute;
   // With recompute full: the first N layers of each chunk (Layout::
   // recompute_layers); never searched, only locked.

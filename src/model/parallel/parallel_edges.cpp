@@ -134,7 +134,8 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
   // output layer whole in bf16 while the loss runs (the embedding too where it
   // is the root's), above the layers the prefetch buffers count.
   const bool root = job.software.zero3_root_gathered;
-  if ((job.software.zero3_output_gathered || root) && zero_as_run(job, L) >= 3 && L.dp * L.cp > 1) {
+  if ((job.software.zero3_output_gathered || root) && zero_as_run(job, L) >= 3 &&
+      L.zero_shard() > 1) {
     const std::int64_t table = ceil_div(checked_mul(s.vocab, s.d_model, "embedding parameters"), t);
     const bool tied_here = s.tied_embeddings && L.pp == 1;
     std::int64_t held = e.params + (tied_here ? table : 0);

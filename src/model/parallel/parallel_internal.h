@@ -54,20 +54,21 @@ inline double expected_bins_hit(std::int64_t items, std::int64_t per_bin, std::i
 // gradients all-reduced or reduce-scattered, the bf16 weights all-gathered.
 struct DpCollectives {
   double all_reduce = 0;
-  double reduce_scatter = 0;
-  double all_gather = 0;
+  double reduce_scatter = 0;      // over ZeRO's group (Layout::zero_shard)
+  double all_gather = 0;          // over ZeRO's group
+  double replica_all_reduce = 0;  // the gradient shard across the replicas, with hybrid sharding
 };
 
-// (dense params, expert params, dp, cp, tp, ep) → DpCollectives: the search
+// (dense params, expert params, dp, cp, tp, ep, etp, shard) → DpCollectives: the search
 // meets the same stage parameters for every micro-batch and recomputation.
 struct DpKeyHash {
-  std::size_t operator()(const std::array<std::int64_t, 7>& k) const {
+  std::size_t operator()(const std::array<std::int64_t, 8>& k) const {
     std::size_t h = 1469598103934665603ULL;
     for (std::int64_t v : k) h = (h ^ static_cast<std::size_t>(v)) * 1099511628211ULL;
     return h;
   }
 };
-using DpCache = std::unordered_map<std::array<std::int64_t, 7>, DpCollectives, DpKeyHash>;
+using DpCache = std::unordered_map<std::array<std::int64_t, 8>, DpCollectives, DpKeyHash>;
 
 struct StageComposition;
 struct StageTime;
@@ -218,6 +219,30 @@ std::int64_t in_flight(std::int64_t stage, std::int64_t pp, std::int64_t vpp,
 // tensors take `tensors` bytes (parallel_non_tensor.cpp).
 void add_non_tensor_memory(const JobContext& c, const Layout& layout, std::int64_t tensors,
                            std::int64_t loss_hole_bytes, StageMemory& m);
+
+// Data parallelism once per step (parallel_data_parallel.cpp): ZeRO-0
+// all-reduces the gradients; ZeRO-1 reduce-scatters them and all-gathers the
+// updated weights; ZeRO-2 reduce-scattered them per micro-batch already and
+// all-gathers the weights; ZeRO-3 does it per layer (nothing here).
+struct DpStep {
+  double grads = 0;
+  double params = 0;
+};
+DpStep dp_step(const JobContext& c, const Layout& L, std::int64_t dense_params,
+               std::int64_t expert_params);
+// ZeRO-2/3's traffic per layer and micro-batch that the layer's compute does
+// not hide, forward and backward.
+std::pair<double, double> zero_layer_exposed(const JobContext& c, const Layout& L,
+                                             const LayerCost& lc);
+// ZeRO-3's units at the ends of a micro-batch, on the stages that hold them:
+// what is exposed there beyond what zero_layer_exposed charged the first
+// layer (`first_hidden`).
+std::pair<double, double> zero3_edges_exposed(const JobContext& c, const Layout& L,
+                                              const StageComposition& sc,
+                                              const LayerCost& first_layer,
+                                              std::pair<double, double> first_hidden,
+                                              const LayerCost& last_layer, const EdgeCost& embed,
+                                              const EdgeCost& out);
 
 // Memory of one stage from its composition and the per-layer costs; under
 // DualPipe, of the rank that holds it and `mirror` (dualpipe_mirror).

@@ -356,7 +356,7 @@ void add_model_states(const JobContext& c, const Layout& layout, const StageComp
     const Params other = params_of(*mirror);
     held = {checked_add(own.dense, other.dense, what), checked_add(own.expert, other.expert, what)};
   }
-  const std::int64_t shard = layout.dp * layout.cp;
+  const std::int64_t shard = layout.zero_shard();
   const std::int64_t expert_shard = layout.expert_dp();
   auto bytes = [&](double per_param, bool sharded, const Params& p) {
     const std::int64_t d = sharded ? ceil_div(p.dense, shard) : p.dense;
@@ -495,7 +495,7 @@ std::int64_t stage_buffers(const JobContext& c, const Layout& layout, std::int64
     buf = checked_add(buf, checked_mul(4, layer_params, what), what);  // two layers in bf16
   // ZeRO-2/3 hold a layer's whole gradient until its reduce-scatter has sent
   // it (FSDP's unsharded gradient, freed after the reduce-scatter).
-  if (zero >= 2 && layout.dp * layout.cp > 1)
+  if (zero >= 2 && layout.zero_shard() > 1)
     buf = checked_add(
         buf, static_cast<std::int64_t>(std::ceil(c.grad_bytes * static_cast<double>(layer_params))),
         what);

@@ -42,10 +42,12 @@ void add_non_tensor_memory(const JobContext& c, const Layout& layout, std::int64
   constexpr std::int64_t kPairCommBytes = 544'000'000, kGroupCommBytes = 688'000'000;
   m.runtime_bytes = kRuntimeBytes;
   const bool folded = job.shape.is_moe() && layout.expert_tp() != layout.tp;
-  for (const std::int64_t ranks : {layout.tp, layout.cp, layout.dp * layout.cp, layout.pp,
-                                   job.shape.is_moe() ? layout.ep : std::int64_t{1},
-                                   folded ? layout.expert_tp() : std::int64_t{1},
-                                   folded ? layout.expert_dp() : std::int64_t{1}}) {
+  // Hybrid sharding: ZeRO's group and the replicas' group, each a communicator.
+  for (const std::int64_t ranks :
+       {layout.tp, layout.cp, layout.zero_shard(), layout.zero_replicas(), layout.pp,
+        job.shape.is_moe() ? layout.ep : std::int64_t{1},
+        folded ? layout.expert_tp() : std::int64_t{1},
+        folded ? layout.expert_dp() : std::int64_t{1}}) {
     if (ranks <= 1) continue;
     ++m.communicators;
     m.comm_buffers_bytes += ranks == 2 ? kPairCommBytes : kGroupCommBytes;

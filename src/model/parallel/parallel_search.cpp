@@ -79,7 +79,7 @@ class CostCache {
     const TrainingJob& job = *c_.job;
     const TrainingSoftware& sw = job.software;
     const std::int64_t acc = sw.fused_grad_accumulation ? 0 : micro_batches_per_step(job, L);
-    const bool copies = sw.fsdp2_copies && zero_as_run(job, L) >= 3 && L.dp * L.cp > 1;
+    const bool copies = sw.fsdp2_copies && zero_as_run(job, L) >= 3 && L.zero_shard() > 1;
     // A partial recomputation's share depends on the layers per chunk: its
     // chunk count joins the keys (0 otherwise).
     const std::int64_t partial = L.recompute_layers > 0 ? L.pp * L.vpp : 0;
@@ -177,6 +177,7 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
   const std::vector<std::int64_t> chip_divs = divisors(job.n_chips);
   // The ZeRO stages tried (searched_zero_stages), without and with a pipeline.
   static const std::vector<int> kNoSharding = {0};
+  static const std::vector<std::int64_t> kWhole = {0};
   const std::vector<int> zeros_flat = searched_zero_stages(job.software, false),
                          zeros_piped = searched_zero_stages(job.software, true);
 
@@ -206,6 +207,13 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
         if (!opt.cp && cp > opt.max_cp) continue;
         const std::int64_t dp = job.n_chips / (tp * pp * cp);
         if (job.global_batch % dp != 0 || (opt.dp && dp != *opt.dp)) continue;
+        // Hybrid sharding: ZeRO over the group's ranks in one node, the nodes
+        // replicas, where the group spans nodes (Layout::shard).
+        const std::int64_t in_node = placement(c, dp * cp, tp).ranks_per_node;
+        const std::vector<std::int64_t> shards =
+            sw.hybrid_sharding && !s.is_moe() && in_node > 1 && in_node < dp * cp
+                ? std::vector<std::int64_t>{0, in_node}
+                : kWhole;
         for (const auto& [ep, etp] : expert_grids(job, opt, tp, dp * cp, node)) {
           std::vector<std::int64_t> mbs;
           for (std::int64_t mb : divisors(job.global_batch / dp))
@@ -225,21 +233,24 @@ SearchResult search_layouts(const TrainingJob& job, const SearchOptions& opt) {
                                                          : zeros_flat;
             for (std::int64_t vpp : axis(opt.vpp, vpps)) {
               for (int zero : axis(opt.zero, zeros)) {
-                for (Checkpointing rc : axis(opt.recompute, recomputes)) {
-                  Layout L;
-                  L.tp = tp, L.pp = pp, L.vpp = vpp, L.dp = dp, L.cp = cp, L.ep = ep;
-                  L.etp = etp;
-                  L.zero = zero, L.micro_batch = mb,
-                  L.sequence_parallel =
-                      tp > 1 && opt.sequence_parallel.value_or(sw.sequence_parallel);
-                  L.recompute = rc;
-                  if (rc == Checkpointing::full) {
-                    L.recompute_layers = opt.recompute_layers;
-                    L.recompute_group = opt.recompute_group;
+                for (std::int64_t shard : axis(opt.shard, zero == 0 ? kWhole : shards)) {
+                  for (Checkpointing rc : axis(opt.recompute, recomputes)) {
+                    Layout L;
+                    L.tp = tp, L.pp = pp, L.vpp = vpp, L.dp = dp, L.cp = cp, L.ep = ep;
+                    L.etp = etp;
+                    L.shard = shard == dp * cp ? 0 : shard;
+                    L.zero = zero, L.micro_batch = mb,
+                    L.sequence_parallel =
+                        tp > 1 && opt.sequence_parallel.value_or(sw.sequence_parallel);
+                    L.recompute = rc;
+                    if (rc == Checkpointing::full) {
+                      L.recompute_layers = opt.recompute_layers;
+                      L.recompute_group = opt.recompute_group;
+                    }
+                    if (rc == Checkpointing::selective) L.recompute_modules = selective_modules;
+                    if (layout_problem(job, L)) continue;
+                    res.layouts.push_back(costs.evaluate(L));
                   }
-                  if (rc == Checkpointing::selective) L.recompute_modules = selective_modules;
-                  if (layout_problem(job, L)) continue;
-                  res.layouts.push_back(costs.evaluate(L));
                 }
               }
             }
@@ -293,6 +304,7 @@ std::string no_layout_reason(const TrainingJob& job, const SearchOptions& opt) {
   if (opt.etp && *opt.etp != l.tp) l.etp = *opt.etp;
   l.micro_batch = opt.micro_batch.value_or(1);
   l.dp = job.n_chips / (l.tp * l.pp * l.cp);
+  if (opt.shard && *opt.shard != l.dp * l.cp) l.shard = *opt.shard;
   // The framework's lowest sharding stage (ZeRO-1 where it has one).
   const std::vector<int> zeros = searched_zero_stages(job.software, l.pp > 1);
   l.zero = opt.zero.value_or(l.dp * l.cp == 1 || zeros.empty() ? 0 : zeros.front());

@@ -53,6 +53,9 @@ void ParallelSettings::validate() const {
   require_lock(etp, "etp", "expert tensor-parallel ranks", kMaxTp);
   require_lock(micro_batch, "micro_batch", "sequences per micro-batch", kMaxMicroBatch);
   if (zero) require_count(*zero, "zero", "ZeRO stage", 0, 3);
+  if (shard)
+    require_count(*shard, "shard", "ranks in ZeRO's group (0: all DP × CP ranks)", 0,
+                  kLayoutLimits.dp);
   // What lock_recompute sets, for a document written by hand.
   const bool full = recompute == Checkpointing::full;
   require_count(recompute_layers, "recompute_layers",
@@ -79,6 +82,8 @@ void ParallelSettings::validate() const {
     require_count(l.ep, "chosen.ep", "expert-parallel ranks", 1, kMaxEp);
     require_count(l.etp, "chosen.etp", "expert tensor-parallel ranks (0 = tp)", 0, kMaxTp);
     require_count(l.zero, "chosen.zero", "ZeRO stage", 0, 3);
+    require_count(l.shard, "chosen.shard", "ranks in ZeRO's group (0: all DP × CP ranks)", 0,
+                  kLayoutLimits.dp);
     require_count(l.micro_batch, "chosen.micro_batch", "sequences per micro-batch", 1,
                   kMaxMicroBatch);
     (void)l.chips();  // throws on overflow
@@ -95,6 +100,7 @@ SearchOptions ParallelSettings::search_options() const {
   o.etp = etp;
   o.micro_batch = micro_batch;
   o.zero = zero;
+  o.shard = shard;
   o.recompute = recompute;
   o.recompute_layers = recompute_layers;
   o.recompute_group = recompute_group;
@@ -130,6 +136,7 @@ std::string ParallelSettings::locks_text() const {
   add_count("ep", ep);
   add_count("etp", etp);
   add_count("zero", zero);
+  add_count("shard", shard);
   add_count("mb", micro_batch);
   if (recompute) add("recompute", recompute_lock_text());
   return s;

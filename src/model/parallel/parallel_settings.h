@@ -65,6 +65,7 @@ struct ParallelSettings {
   std::optional<std::int64_t> tp, pp, vpp, cp, ep, micro_batch;
   std::optional<std::int64_t> etp;  // experts' TP; 1 folds EP over TP
   std::optional<int> zero;
+  std::optional<std::int64_t> shard;  // ZeRO's group (Layout::shard); 0: all DP × CP ranks
   // The recompute lock: the kind, and with it what --layout's recompute value
   // adds (Layout::recompute_layers for "full:N", recompute_group for
   // "uniform:N", recompute_modules for "selective:M1+M2"); the three keep

@@ -100,6 +100,7 @@ TrainingSoftware megatron(bool y2021) {
   // 2023), after both.
   s.zero_stages = s.zero_stages_with_pp = y2021 ? 0b0001 : 0b0011;
   s.context_parallel = false;
+  s.hybrid_sharding = false;
   // Sequence parallelism and selective recomputation came in April-May 2022
   // (Megatron-LM's --sequence-parallel, --recompute-granularity), MoE layers
   // with expert parallelism in October 2023 (megatron/core/transformer/
@@ -284,6 +285,7 @@ TrainingSoftware deepseek_v3() {
   // second moments in the AdamW optimizer" while "the master weights ... and
   // gradients ... are still retained in FP32" (§3.3.2): 4 + 2 + 2 bytes.
   s.optimizer_bytes_per_param = 8;
+  s.hybrid_sharding = false;  // ZeRO-1 over the DP group (§3.2)
   s.framework = "DeepSeek-V3's stack";
   return s;
 }
@@ -303,6 +305,7 @@ TrainingSoftware llama3() {
   TrainingSoftware s;
   s.pipeline_split_counts_edges = true;
   s.zero_stages = s.zero_stages_with_pp = 0b0100;
+  s.hybrid_sharding = false;  // the paper shards over the whole DP group
   s.framework = "Meta's Llama 3 stack";
   return s;
 }
@@ -327,6 +330,7 @@ TrainingSoftware nemo_1() {
   // scatters the gradients once per step (no_sync for the micro-batches
   // before the last), and keeps the whole weights.
   s.zero_stages = s.zero_stages_with_pp = 0b0010;
+  s.hybrid_sharding = false;  // Megatron Core 0.8 had no optimizer instances
   s.framework = "NeMo 1.0 (Apex's distributed Adam)";
   return s;
 }

@@ -319,6 +319,13 @@ struct TrainingSoftware {
   std::uint8_t zero_stages_with_pp = 0b1111;
   bool interleaved_pipeline = true;
   bool context_parallel = true;
+  // ZeRO over groups of fewer ranks than DP × CP, the groups replicas of one
+  // another (Layout::shard): Megatron Core's --num-distributed-optimizer-
+  // instances since core 0.10 (param_and_grad_buffer.py: the reduce-scatter
+  // inside an instance, then an all-reduce across instances, both on the
+  // communication stream), Megatron FSDP's and PyTorch FSDP's hybrid sharding
+  // (FSDP2 over a 2-D mesh: torchtitan's data_parallel_replicate_degree).
+  bool hybrid_sharding = true;
   // Megatron's sequence parallelism and selective recomputation (Korthikanti
   // et al. 2022) and expert parallelism (a MoE layer's experts over ranks).
   bool sequence_parallel = true;

@@ -328,7 +328,7 @@ struct LayerPricer {
     // FSDP2's copies (TrainingSoftware::fsdp2_copies): the forward's and the
     // backward's gathered weights copied out (2 bytes read, 2 written each), the
     // bf16 gradients copied into the reduce-scatter's input in its dtype.
-    if (sw.fsdp2_copies && zero_as_run(job, L) >= 3 && L.dp * L.cp > 1) {
+    if (sw.fsdp2_copies && zero_as_run(job, L) >= 3 && L.zero_shard() > 1) {
       const double p = static_cast<double>(lc.dense_params + lc.expert_params);
       ew_f += 4 * p;
       ew_b += (4 + 2 + c.grad_bytes) * p;

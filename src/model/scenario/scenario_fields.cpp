@@ -351,6 +351,10 @@ void add_parallel(FieldTable& f) {
         [lock](SV s) { return lock(s.parallel.micro_batch); });
   f.add("parallel.locks.zero", "Parallelism: ZeRO lock", "",
         [lock](SV s) { return lock(s.parallel.zero); });
+  f.add("parallel.locks.shard", "Parallelism: ZeRO shard lock", "", [](SV s) {
+    if (!s.parallel.shard) return std::string("auto");
+    return *s.parallel.shard == 0 ? std::string("all DP × CP") : std::to_string(*s.parallel.shard);
+  });
   f.add("parallel.locks.recompute", "Parallelism: recompute lock", "", [](SV s) {
     return s.parallel.recompute ? s.parallel.recompute_lock_text() : std::string("auto");
   });

@@ -61,7 +61,8 @@ ValidationSet megatron_lm_h100_validation_set(std::string_view text) {
     o.dp = csv.count(r, dp);
     o.cp = 1;
     o.ep = 1;
-    o.zero = 1;  // the distributed optimizer (--overlap-param-gather needs it)
+    o.zero = 1;   // the distributed optimizer (--overlap-param-gather needs it)
+    o.shard = 0;  // one instance: r0.8.0 had no --num-distributed-optimizer-instances
     // Megatron interleaves down to one layer per model chunk.
     o.max_vpp = j.shape.n_layers / *o.pp;
     const SearchResult found = search_layouts(j, o);
