@@ -98,7 +98,7 @@ TEST(ParallelLocks, TheZeroShardLockChoosesHybridSharding) {
   const Scenario& s = w.model()->scenario();
   pick(shard, QStringLiteral("8"));
   EXPECT_EQ(s.parallel.shard, 8);
-  EXPECT_EQ(w.model()->undoStack()->undoText(), QStringLiteral("Change ZeRO shard lock"));
+  EXPECT_EQ(w.model()->undoStack()->undoText(), QStringLiteral("Change ZeRO shard"));
   auto* panel = w.findChild<ParallelPanel*>();
   ASSERT_NE(panel, nullptr);
   panel->waitForSearch();

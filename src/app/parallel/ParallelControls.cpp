@@ -24,16 +24,20 @@ using S = Scenario;
 using Lock = std::optional<std::int64_t> ParallelSettings::*;
 constexpr int kAuto = -1;  // the combo's data for "auto" (searched)
 
-// A combo fixing one integer axis of the layout: "auto" or a value.
+// A combo fixing one integer axis of the layout: "auto" or a value (and
+// `zero`, where given, naming the value 0 after "auto").
 QComboBox* lockCombo(ControlColumn* col, ScenarioModel* m, const QString& key, const QString& label,
                      const QString& tooltip, Lock member,
-                     std::function<std::vector<std::int64_t>(const S&)> values) {
+                     std::function<std::vector<std::int64_t>(const S&)> values,
+                     const QString& zero = {}) {
   // A lock a file or napkin-cli set off the list shows as itself.
-  auto items = [m, member, values] {
+  auto items = [m, member, values, zero] {
     const S& s = m->scenario();
     const std::vector<std::int64_t> v = values(s);
-    return countItems(tr("auto"), {v.begin(), v.end()}, (s.parallel.*member).value_or(kAuto),
-                      kAuto);
+    std::vector<ComboItem> out =
+        countItems(tr("auto"), {v.begin(), v.end()}, (s.parallel.*member).value_or(kAuto), kAuto);
+    if (!zero.isEmpty()) out.insert(out.begin() + 1, {zero, QVariant(qlonglong{0})});
+    return out;
   };
   return col->combo({.key = key, .label = label, .tooltip = tooltip, .dynamic_items = items},
                     scenarioBinding<QVariant>(
@@ -146,36 +150,15 @@ void Declarer::axisLocks() {
             else
               s.parallel.zero = z;
           }));
-  c.shard = col->combo(
-      {.key = QStringLiteral("lockShard"),
-       .label = tr("ZeRO shard"),
-       .tooltip = tr("The DP × CP ranks ZeRO shards over: all of them, or groups of n whose "
-                     "groups hold replicas and all-reduce their gradient shards each step "
-                     "(hybrid sharding: FSDP's HYBRID_SHARD, torchtitan's "
-                     "data_parallel_replicate_degree, Megatron Core's "
-                     "--num-distributed-optimizer-instances). Auto searches all and, where the "
-                     "group spans nodes, its ranks in one node"),
-       .dynamic_items =
-           [model = m] {
-             const auto& v = model->scenario().parallel.shard;
-             std::vector<ComboItem> items =
-                 countItems(tr("auto"), {2, 4, 8, 16, 32, 64, 128, 256}, v.value_or(kAuto), kAuto);
-             items.insert(items.begin() + 1, {tr("all DP × CP"), QVariant(qlonglong{0})});
-             return items;
-           }},
-      scenarioBinding<QVariant>(
-          m, kParallelLock, tr("ZeRO shard lock"),
-          [](const S& s) {
-            return s.parallel.shard ? QVariant(static_cast<qlonglong>(*s.parallel.shard))
-                                    : QVariant(kAuto);
-          },
-          [](S& s, QVariant v) {
-            const qlonglong x = v.toLongLong();
-            if (x == kAuto)
-              s.parallel.shard.reset();
-            else
-              s.parallel.shard = static_cast<std::int64_t>(x);
-          }));
+  c.shard = lockCombo(col, m, QStringLiteral("lockShard"), tr("ZeRO shard"),
+                      tr("The DP × CP ranks ZeRO shards over: all of them, or groups of n whose "
+                         "groups hold replicas and all-reduce their gradient shards each step "
+                         "(hybrid sharding: FSDP's HYBRID_SHARD, torchtitan's "
+                         "data_parallel_replicate_degree, Megatron Core's "
+                         "--num-distributed-optimizer-instances). Auto searches all and, where "
+                         "the group spans nodes, its ranks in one node"),
+                      &ParallelSettings::shard, fixed({2, 4, 8, 16, 32, 64, 128, 256}),
+                      tr("all DP × CP"));
   std::vector<ComboItem> recompute{{tr("auto"), QString()}};
   for (Checkpointing k : {Checkpointing::none, Checkpointing::selective, Checkpointing::full})
     recompute.push_back({qs(to_string(k)), qs(to_string(k))});
