@@ -303,6 +303,10 @@ struct LayerActivationInputs {
   // With sequence parallelism, the TP regions' inputs kept whole rather than
   // as the local shard (TrainingSoftware::tp_saves_gathered_inputs).
   bool tp_inputs_gathered = false;
+  // RMSNorm as eager ops (TrainingSoftware::eager_norms): each norm keeps its
+  // input's fp32 copy and the normalised output before the weight (4 + 2
+  // bytes), not its bf16 input (2).
+  bool eager_norms = false;
 };
 std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivationInputs& in,
                                     bool moe_layer = false);

@@ -113,10 +113,12 @@ EdgeCost output_cost(const JobContext& c, const Layout& L) {
     e.tp += 3 * group_seconds(c, Collective::all_reduce, 4.0 * nd, placement(c, t, 1));
   const double rep_div = sp ? static_cast<double>(t) : 1.0;
   // The final norm's input and output (its output gathered whole where the
-  // output layer saves its input as DTensor's ColwiseParallel does).
+  // output layer saves its input as DTensor's ColwiseParallel does); an eager
+  // RMSNorm keeps its input's fp32 copy and the output before the weight.
   const double norm_out_div = job.software.tp_saves_gathered_inputs ? 1.0 : rep_div;
+  const double norm_in = job.software.eager_norms ? 10.0 : 2.0;
   e.activation_bytes =
-      static_cast<std::int64_t>(std::ceil(2.0 * nd * H / rep_div + 2.0 * nd * H / norm_out_div +
+      static_cast<std::int64_t>(std::ceil(norm_in * nd * H / rep_div + 2.0 * nd * H / norm_out_div +
                                           (eager ? 4.0 : kernel.kept_per_logit) * logits));
   if (eager) {
     e.transient_bytes = static_cast<std::int64_t>(std::ceil((dtensor ? 12.0 : 8.0) * logits));

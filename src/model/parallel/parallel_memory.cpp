@@ -139,6 +139,8 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
   // the two TP regions (QKV and MLP/router; the norms' outputs, which a
   // recomputed norm does not keep), and the two dropout masks.
   std::int64_t rep = checked_mul((re & kRecomputeLayernorm) ? 4 : 8, nH, what);
+  if (in.eager_norms && !(re & kRecomputeLayernorm))  // 6 bytes a norm keeps, not 2
+    rep = checked_add(rep, checked_mul(8, nH, what), what);
   if (in.dropout) rep = checked_add(rep, checked_mul(2, nH, what), what);
   if (moe)
     rep = checked_add(rep, checked_mul({4, n, shape.n_experts}, what), what);  // fp32 router logits

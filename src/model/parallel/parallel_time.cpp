@@ -537,6 +537,7 @@ struct LayerPricer {
     in.moe_combine_keeps_outputs = !sw.moe_probs_in_activation;
     in.fp8_activation_input = sw.fp8_activation_input;
     in.tp_inputs_gathered = sw.tp_saves_gathered_inputs;
+    in.eager_norms = sw.eager_norms;
     lc.activation_bytes = layer_activation_bytes(s, in, moe);
     in.recompute = Checkpointing::none;
     lc.full_activation_bytes = layer_activation_bytes(s, in, moe);

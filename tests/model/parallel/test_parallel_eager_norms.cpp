@@ -79,6 +79,23 @@ TEST(EagerNorms, TheOpPolicyRecomputesThemEager) {
               ((4 * 2 + 1) * (32 + 86) + 4 * 2 * 32) * elements / hbm_rate(), 1e-9);
 }
 
+TEST(EagerNorms, EachNormKeepsItsFp32CopyForTheBackward) {
+  // Without recomputation each norm keeps its input's fp32 copy and its
+  // output before the weight (6 bytes an element) where a fused norm keeps
+  // its bf16 input (2): 8 more per element of every layer and the final
+  // norm. Recomputed norms keep nothing of their own.
+  auto activations = [](bool eager, Checkpointing recompute) {
+    Layout l = single_chip();
+    l.recompute = recompute;
+    return memory_by_stage(job(eager), l)[0].activations_bytes;
+  };
+  const std::int64_t elements = 2048LL * 1024;
+  EXPECT_EQ(activations(true, Checkpointing::none) - activations(false, Checkpointing::none),
+            (4 + 1) * 8 * elements);
+  EXPECT_EQ(activations(true, Checkpointing::full) - activations(false, Checkpointing::full),
+            8 * elements);  // the final norm, outside the checkpointed layers
+}
+
 TEST(EagerNorms, TheHostDispatchesEveryOp) {
   // A layer so small that the host sets the pace: each eager norm adds 7
   // kernels forward and 14 backward, 10 µs each; the final norm (outside the
