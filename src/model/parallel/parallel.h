@@ -164,9 +164,10 @@ struct Layout {
   // and the groups hold replicas (PyTorch FSDP's HYBRID_SHARD, torchtitan's
   // data_parallel_shard_degree with data_parallel_replicate_degree, Megatron
   // Core's --num-distributed-optimizer-instances): the gathers and reduce-
-  // scatters stay in the group, and each step the groups all-reduce their
-  // gradient shards. 0: one group of all DP × CP ranks (kept 0 when it equals
-  // them: one spelling each). Written "shard=N".
+  // scatters stay in the group, and the groups all-reduce their gradient
+  // shards (once per step with ZeRO-1, per layer and micro-batch with ZeRO-2
+  // and 3). 0: one group of all DP × CP ranks (kept 0 when it equals them:
+  // one spelling each). Written "shard=N".
   std::int64_t shard = 0;
   std::int64_t micro_batch = 1;   // sequences per micro-batch
   bool sequence_parallel = true;  // shard norms/dropout over TP (no effect at tp = 1)
