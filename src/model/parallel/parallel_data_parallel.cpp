@@ -41,25 +41,24 @@ const DpCollectives& dp_collectives(const JobContext& c, const Layout& L, std::i
                                         L.tp,         L.ep,          L.etp, L.zero_shard()};
   if (auto it = c.dp_cache.find(key); it != c.dp_cache.end()) return it->second;
   if (c.dp_cache.size() > 100'000) c.dp_cache.clear();
-  const GroupPlacement dg = dense_dp_group(c, L), eg = expert_dp_group(c, L);
+  // The all-reduce over the whole group; the reduce-scatter and the gather
+  // over ZeRO's (the whole group without hybrid sharding).
+  const GroupPlacement dg = dense_dp_group(c, L), sg = dense_shard_group(c, L),
+                       eg = expert_dp_group(c, L);
   const double dense = static_cast<double>(dense_params),
                expert = static_cast<double>(expert_params);
-  auto both = [&](Collective op, double per_param) {
-    return group_seconds(c, op, per_param * dense, dg) +
+  auto both = [&](Collective op, double per_param, const GroupPlacement& dense_group) {
+    return group_seconds(c, op, per_param * dense, dense_group) +
            group_seconds(c, op, per_param * expert, eg);
   };
   DpCollectives& d = c.dp_cache[key];
-  d.all_reduce = both(Collective::all_reduce, c.grad_bytes);
-  d.reduce_scatter = both(Collective::reduce_scatter, c.grad_bytes);
-  d.all_gather = both(Collective::all_gather, 2);
-  if (L.zero_replicas() > 1) {
-    const GroupPlacement sg = dense_shard_group(c, L);
-    d.reduce_scatter = group_seconds(c, Collective::reduce_scatter, c.grad_bytes * dense, sg);
-    d.all_gather = group_seconds(c, Collective::all_gather, 2 * dense, sg);
+  d.all_reduce = both(Collective::all_reduce, c.grad_bytes, dg);
+  d.reduce_scatter = both(Collective::reduce_scatter, c.grad_bytes, sg);
+  d.all_gather = both(Collective::all_gather, 2, sg);
+  if (L.zero_replicas() > 1)
     d.replica_all_reduce = group_seconds(c, Collective::all_reduce,
                                          c.grad_bytes * dense / static_cast<double>(L.zero_shard()),
                                          dense_replica_group(c, L));
-  }
   return d;
 }
 
