@@ -52,6 +52,8 @@ void print_scenario_layout(const ParallelRequest& r, const ParallelAnswer& ans) 
   if (v.layout) {
     std::printf("\nRuns (%s): ", v.chosen ? "chosen in the panel" : "the fastest that fits");
     print_layout(*v.layout);
+    // The plan's own MFU range says it below when the plan runs at this MFU.
+    if (v.budget.source != MfuSource::predicted) print_track_record(v.track_record, v.layout->mfu);
     print_emitted(r, ans, v.layout->layout);
   } else {
     std::printf("\nNo layout runs: %s\n", no_layout_text(v, ans).c_str());

@@ -173,6 +173,9 @@ QJsonObject resolved_plan_json(const ResolvedPlan& p) {
                      {"mfu_source", QString::fromUtf8(p.mfu_source_name().data())},
                      {"mfu_text", QString::fromStdString(p.mfu_text())},
                      {"mfu_note", QString::fromStdString(p.mfu.note)},
+                     {"mfu_low", p.mfu.mfu_low},
+                     {"mfu_high", p.mfu.mfu_high},
+                     {"mfu_range_text", QString::fromStdString(p.mfu.range_text())},
                      {"compute_flops", p.compute_flops},
                      {"requested_batch_tokens", json_int(p.requested_batch_tokens)},
                      {"batch_sequences", json_int(p.batch_sequences)},
@@ -191,6 +194,8 @@ void print_resolved_plan(const ResolvedPlan& p) {
       kReportLabelWidth);
   row("Budget MFU", p.mfu_text(), kReportLabelWidth);
   if (!p.mfu.note.empty()) row("note", p.mfu.note, kReportLabelWidth);
+  if (const std::string range = p.mfu.range_text(); !range.empty())
+    row("MFU range", range, kReportLabelWidth);
   row("compute C", format_sci(p.compute_flops) + " FLOPs", kReportLabelWidth);
   row("scenario model",
       format_count(p.run_tokens, 2) + " tokens in " + format_grouped(p.run_days, 1) +

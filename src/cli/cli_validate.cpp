@@ -9,6 +9,8 @@
 #include <string>
 
 #include "cli_common.h"
+#include "format.h"
+#include "track_record.h"
 #include "validate.h"
 #include "validation.h"
 
@@ -50,11 +52,52 @@ QJsonObject set_json(const ValidationSet& set, const ValidationSummary& s, bool 
   return o;
 }
 
+// The training sets read back by scope: what a predicted MFU's range is made of.
+int print_track_record(bool json) {
+  const std::vector<TrackRecord> scopes = track_record_scopes();
+  if (json) {
+    QJsonArray out;
+    for (const TrackRecord& t : scopes) {
+      QJsonArray sets;
+      for (const std::string& k : t.sets) sets.append(QString::fromStdString(k));
+      out.append(QJsonObject{{"scope", QString::fromStdString(t.scope)},
+                             {"sets", sets},
+                             {"runs", static_cast<qint64>(t.rows)},
+                             {"mean_abs_error", t.mean_abs_error},
+                             {"mean_signed_error", t.mean_signed_error},
+                             {"p10_error", t.p10_error},
+                             {"p90_error", t.p90_error}});
+    }
+    print_json(QJsonObject{{"track_record", out}});
+    return 0;
+  }
+  std::printf(
+      "Napkin's MFU error on published runs, by framework family and chip generation; every\n"
+      "table weighs one. Error = predicted / measured − 1 (> 0: optimistic). A predicted MFU's\n"
+      "range is the prediction ÷ (1 + the 90th and the 10th percentile).\n\n");
+  int width = 5;
+  for (const TrackRecord& t : scopes) width = std::max(width, static_cast<int>(t.scope.size()));
+  std::printf("%-*s %6s %6s %10s %12s %7s %7s\n", width, "scope", "tables", "runs", "mean |err|",
+              "mean signed", "10th", "90th");
+  for (const TrackRecord& t : scopes)
+    std::printf("%-*s %6zu %6s %8.1f %% %s %s %s\n", width, t.scope.c_str(), t.sets.size(),
+                format_grouped(static_cast<double>(t.rows)).c_str(), 100 * t.mean_abs_error,
+                pad_left(signed_percent(t.mean_signed_error), 12).c_str(),
+                pad_left(signed_percent(t.p10_error), 7).c_str(),
+                pad_left(signed_percent(t.p90_error), 7).c_str());
+  return 0;
+}
+
 int run_validate(Args& args) {
   const bool json = args.flag("--json");
   const bool rows = args.flag("--rows");
+  const bool record = args.flag("--track-record");
   const std::optional<std::string> only = args.value("--set");
   args.finish();
+  if (record && (rows || only))
+    throw UsageError(
+        "--track-record reads every training set back by scope: drop --set and --rows");
+  if (record) return print_track_record(json);
   // A known key is checked before anything is predicted; --set predicts
   // only the data its set comes from.
   const std::vector<std::string_view>& keys = public_validation_keys();
@@ -108,7 +151,7 @@ int run_validate(Args& args) {
 }  // namespace
 
 std::vector<Command> validate_commands() {
-  return {{"validate", "validate [--set KEY] [--rows] [--json]", run_validate}};
+  return {{"validate", "validate [--set KEY] [--rows] [--track-record] [--json]", run_validate}};
 }
 
 }  // namespace napkin::cli

@@ -40,3 +40,17 @@ inline QString write_test_file(const QTemporaryDir& dir, const char* name,
   EXPECT_EQ(f.write(contents), contents.size()) << name;
   return path;
 }
+
+// The text the README shows after its line `command` ("$ napkin-cli validate")
+// up to the code block's end; empty (and a failure) when it has no such line.
+inline QString readme_block(const QString& command) {
+  QFile readme(QStringLiteral(NAPKIN_README));
+  EXPECT_TRUE(readme.open(QIODevice::ReadOnly));
+  const QString text = QString::fromUtf8(readme.readAll());
+  const QString line = command + QLatin1Char('\n');
+  const qsizetype start = text.indexOf(line);
+  EXPECT_GE(start, 0) << "the README has no '" << command.toStdString() << "' block";
+  if (start < 0) return {};
+  const qsizetype body = start + line.size();
+  return text.mid(body, text.indexOf(QStringLiteral("```"), body) - body);
+}

@@ -435,14 +435,7 @@ TEST(CliValidate, RowsLineUpPastTheLongestLabel) {
 // The scoreboard the README prints is the one the build computes: a change
 // that moves a prediction updates the README in the same commit.
 TEST(CliValidate, TheReadmeShowsTheScoreboardAsTheBuildComputesIt) {
-  QFile readme(QStringLiteral(NAPKIN_README));
-  ASSERT_TRUE(readme.open(QIODevice::ReadOnly));
-  const QString text = QString::fromUtf8(readme.readAll());
-  const QString command = QStringLiteral("$ napkin-cli validate\n");
-  const qsizetype start = text.indexOf(command);
-  ASSERT_GE(start, 0) << "the README has no '$ napkin-cli validate' block";
-  const qsizetype body = start + command.size();
-  const QString shown = text.mid(body, text.indexOf(QStringLiteral("```"), body) - body);
+  const QString shown = readme_block(QStringLiteral("$ napkin-cli validate"));
   const CliResult r = run_cli({"validate"});
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
   // The table: from its header to the first blank line.

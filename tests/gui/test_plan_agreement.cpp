@@ -120,7 +120,11 @@ TEST(PlanAgreement, WithAPredictedMfuEveryPanelShowsTheSameComputeAndMfu) {
   EXPECT_TRUE(budget->readouts()
                   .text(budget->readouts().flops)
                   .startsWith(qs(format_sci(plan.compute_flops) + " FLOPs")));
-  EXPECT_EQ(budget->readouts().text(budget->readouts().mfu), qs(format_percent(plan.mfu.mfu, 1)));
+  // Its range beside it: the band published runs like it measured.
+  ASSERT_LT(plan.mfu.mfu_low, plan.mfu.mfu_high);
+  EXPECT_EQ(budget->readouts().text(budget->readouts().mfu),
+            qs(format_percent(plan.mfu.mfu, 1) + " (range " + format_percent(plan.mfu.mfu_low, 1) +
+               " – " + format_percent(plan.mfu.mfu_high, 1) + ")"));
 
   auto* isoflops = w.panel<IsoflopsPanel>();
   ASSERT_NE(isoflops, nullptr);
@@ -154,6 +158,21 @@ TEST(PlanAgreement, WithAPredictedMfuEveryPanelShowsTheSameComputeAndMfu) {
   EXPECT_TRUE(mfu->spinBox()->toolTip().contains(qs(format_percent(assumed))))
       << mfu->spinBox()->toolTip().toStdString();
   EXPECT_FALSE(budget->controls().plan.ranges[0].on->isEnabled());
+  // The range's bounds show the band in use, greyed, and say where it is from.
+  SliderSpin* low = budget->controls().plan.ranges[0].low;
+  SliderSpin* high = budget->controls().plan.ranges[0].high;
+  for (SliderSpin* bound : {low, high}) {
+    EXPECT_FALSE(bound->isEnabled());
+    EXPECT_TRUE(bound->spinBox()->toolTip().contains(QStringLiteral("published runs like it")))
+        << bound->spinBox()->toolTip().toStdString();
+  }
+  EXPECT_DOUBLE_EQ(low->value(), plan.mfu.mfu_low);
+  EXPECT_DOUBLE_EQ(high->value(), plan.mfu.mfu_high);
+  EXPECT_TRUE(parallel->readouts()
+                  .text(parallel->readouts().mfu)
+                  .contains(qs("(runs like it: " + format_percent(plan.mfu.mfu_low) + " – " +
+                               format_percent(plan.mfu.mfu_high) + ")")))
+      << parallel->readouts().text(parallel->readouts().mfu).toStdString();
 
   // Back to assumed: the slider is used again.
   ASSERT_TRUE(w.model()->edit(QStringLiteral("assumed"), 9001,
@@ -164,6 +183,10 @@ TEST(PlanAgreement, WithAPredictedMfuEveryPanelShowsTheSameComputeAndMfu) {
   EXPECT_DOUBLE_EQ(mfu->value(), assumed);
   EXPECT_FALSE(mfu->spinBox()->toolTip().startsWith(QStringLiteral("Not used")));
   EXPECT_TRUE(budget->controls().plan.ranges[0].on->isEnabled());
+  // The range's bounds are the user's again, off with their check box.
+  EXPECT_FALSE(low->isUnused());
+  EXPECT_EQ(low->isEnabled(), w.model()->scenario().ranges.mfu.has_value());
+  EXPECT_NE(low->value(), plan.mfu.mfu_low);
   EXPECT_TRUE(isoflops->readouts()
                   .text(QStringLiteral("target"))
                   .startsWith(qs(format_sci(resolve_plan(w.model()->scenario()).compute_flops, 3) +

@@ -11,6 +11,7 @@
 
 #include "atomic_writer.h"
 #include "calibration.h"
+#include "format.h"
 #include "hardware.h"
 #include "io_test_util.h"
 #include "measured_runs.h"
@@ -323,6 +324,15 @@ TEST(Calibration, TheFitsIntervalsBracketThePlannedMfu) {
   EXPECT_NE(p.mfu_text().find("predicted, calibrated on 10 runs"), std::string::npos)
       << p.mfu_text();
   EXPECT_EQ(datasheet.mfu_text().find("calibrated"), std::string::npos);
+  // The range says where it comes from: the fit's corners with the profile,
+  // the published runs like it without.
+  EXPECT_TRUE(p.mfu.track_record.empty());
+  EXPECT_EQ(p.mfu.range_text(),
+            "calibrated on 10 runs (the fit's 90 % corners: " + format_percent(p.mfu.mfu_low, 1) +
+                " – " + format_percent(p.mfu.mfu_high, 1) + ")");
+  EXPECT_EQ(datasheet.mfu.track_record.scope, "Megatron-family frameworks on Ampere GPUs");
+  EXPECT_EQ(datasheet.mfu.range_text().rfind("published runs like it (", 0), 0u)
+      << datasheet.mfu.range_text();
 }
 
 TEST(Calibration, AnIntervalOutsideTheConstantsBoundsIsRefused) {

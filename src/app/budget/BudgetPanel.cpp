@@ -351,10 +351,31 @@ void BudgetPanel::showMfuInUse() {
                       .arg(qs(plan.mfu_text()), qs(format_percent(model_->scenario().mfu)))
                 : QString();
   if (controls_.mfu) controls_.mfu->setUnused(why, plan.mfu.mfu);
-  if (QCheckBox* on = controls_.plan.ranges[0].on)
-    setCheckUnused(on, predicted ? tr("Not used: a predicted MFU has no range (the range was "
-                                      "given around the assumed value).")
-                                 : QString());
+  // A predicted MFU brings its own range (a cluster profile's corners, or
+  // the band of published runs like the plan's): the bounds show it, greyed.
+  const RangeControls& range = controls_.plan.ranges[0];
+  const bool banded = predicted && plan.mfu.mfu_low < plan.mfu.mfu_high;
+  const QString own =
+      banded ? tr("Not used: the predicted MFU's range is in use, %1 – %2: %3.")
+                   .arg(qs(format_percent(plan.mfu.mfu_low)), qs(format_percent(plan.mfu.mfu_high)),
+                        qs(plan.mfu.range_text()))
+             : QString();
+  if (QCheckBox* on = range.on)
+    setCheckUnused(on, banded      ? own
+                       : predicted ? tr("Not used: a predicted MFU has no range here (the range "
+                                        "was given around the assumed value).")
+                                   : QString());
+  for (auto [slider, value] :
+       {std::pair{range.low, plan.mfu.mfu_low}, std::pair{range.high, plan.mfu.mfu_high}}) {
+    if (!slider) continue;
+    if (banded) {
+      slider->setUnused(own, value);
+    } else if (slider->isUnused()) {  // the assumed range returns, as the check box says
+      slider->setUnused(QString());
+      slider->setEnabled(model_->scenario().ranges.mfu.has_value());
+      column_->sync();
+    }
+  }
 }
 
 }  // namespace napkin

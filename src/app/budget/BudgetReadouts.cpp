@@ -70,9 +70,12 @@ BudgetReadouts::BudgetReadouts(ReadoutGrid* grid, ReadoutGrid* ranges)
                    .name = tr("MFU used"),
                    .tooltip = tr("Assumed: the MFU slider. Predicted: the MFU of the layout the "
                                  "Parallelism panel runs (its search, or the row you chose); "
-                                 "choose which on the Parallelism panel."),
+                                 "choose which on the Parallelism panel. A predicted MFU shows "
+                                 "its range: the band published runs like the plan's measured "
+                                 "around Napkin's prediction, or a cluster profile's corners."),
                    .better = Better::higher,
-                   .format = shows::points(1)});
+                   .format = shows::points(1),
+                   .widest = QStringLiteral("40.0 % (range 36.5 % – 43.6 %)")});
   chinchilla = grid->addSection(tr("Chinchilla answer"));
   params = grid->add({.key = QStringLiteral("params"),
                       .name = tr("Chinchilla N"),
@@ -258,7 +261,15 @@ void BudgetReadouts::showBudget(const BudgetView& v) {
   if (other_software)
     mfu_note += tr("; the cluster profile was %1").arg(qs(v.mfu.calibration_warning));
   const bool warn = other_batch || other_software || !v.mfu.note.empty() || !v.mfu.dropped.empty();
-  grid_->set(mfu, {.value = qs(format_percent(v.plan.mfu.mfu, 1)),
+  // A predicted MFU's range (the band of published runs like the plan's, or
+  // a cluster profile's corners) beside it; the note says where it comes from.
+  const bool ranged = predicted && v.mfu.mfu_low < v.mfu.mfu_high;
+  if (ranged) mfu_note += tr("; %1").arg(qs(v.mfu.range_text()));
+  grid_->set(mfu, {.value = ranged ? tr("%1 (range %2 – %3)")
+                                         .arg(qs(format_percent(v.plan.mfu.mfu, 1)),
+                                              qs(format_percent(v.mfu.mfu_low, 1)),
+                                              qs(format_percent(v.mfu.mfu_high, 1)))
+                                   : qs(format_percent(v.plan.mfu.mfu, 1)),
                    .note = mfu_note,
                    .tone = warn ? Tone::warn : Tone::normal,
                    .number = v.plan.mfu.mfu});

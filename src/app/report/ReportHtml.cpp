@@ -55,9 +55,16 @@ QString inputsHtml(const Scenario& s, const ResolvedPlan& plan) {
       row(QObject::tr("Power / chip"), qs(format_grouped(chip.watts, 0)) + QStringLiteral(" W"));
   const QString budget =
       row(QObject::tr("Days"), qs(format_grouped(s.days, 1))) +
-      row(QObject::tr("MFU used"), qs(plan.mfu_text())) +
+      // The cover's narrow column: the MFU and its source; its layout and
+      // where its range comes from are in the Budget planner's section.
+      row(QObject::tr("MFU used"),
+          qs(format_percent(plan.mfu.mfu, 1) + " (" + std::string(plan.mfu_source_name()) + ")")) +
       (plan.mfu.source == MfuSource::predicted
-           ? row(QObject::tr("MFU slider (not used)"), qs(format_percent(s.mfu, 0)))
+           ? (plan.mfu.mfu_low < plan.mfu.mfu_high
+                  ? row(QObject::tr("MFU range"), qs(format_grouped(plan.mfu.mfu_low * 100, 1) +
+                                                     "–" + format_percent(plan.mfu.mfu_high, 1)))
+                  : QString()) +
+                 row(QObject::tr("MFU slider (not used)"), qs(format_percent(s.mfu, 0)))
            : QString()) +
       row(QObject::tr("Price"),
           qs(format_dollars(s.price_per_chip_hour_dollars, 2)) + QStringLiteral(" / chip-hour")) +

@@ -80,10 +80,19 @@ std::optional<LayoutResult> scenario_layout(const Scenario& s) {
 
 namespace {
 
-// The profile's runs, and the layout's MFU at the fit's slow and fast corners.
-void add_calibration(MfuChoice& c, const Scenario& s, const Layout& layout) {
+// The MFU's range: on the published constants, the band published runs like
+// the plan's imply; with a profile, its runs and the layout's MFU at the slow
+// and fast corners of the fit.
+void add_range(MfuChoice& c, const Scenario& s, const Layout& layout) {
   c.mfu_low = c.mfu_high = c.mfu;
-  if (!s.parallel.calibrated) return;
+  if (!s.parallel.calibrated) {
+    c.track_record = training_track_record(s.parallel.software, chip_by_name(s.chip));
+    if (!c.track_record.empty()) {
+      c.mfu_low = std::min(c.mfu, c.track_record.low_mfu(c.mfu));
+      c.mfu_high = std::max(c.mfu, c.track_record.high_mfu(c.mfu));
+    }
+    return;
+  }
   c.calibrated_runs = s.parallel.calibrated->runs;
   c.calibration_warning = s.parallel.calibration_warning();
   const auto& interval = s.parallel.calibrated_interval;
@@ -99,6 +108,16 @@ void add_calibration(MfuChoice& c, const Scenario& s, const Layout& layout) {
 }
 
 }  // namespace
+
+std::string MfuChoice::range_text() const {
+  if (source != MfuSource::predicted) return {};
+  if (calibrated_runs == 0) return track_record.text(mfu);
+  std::string text = "calibrated on " + std::to_string(calibrated_runs) + " runs";
+  if (mfu_low < mfu_high)
+    text += " (the fit's 90 % corners: " + format_percent(mfu_low, 1) + " – " +
+            format_percent(mfu_high, 1) + ")";
+  return text;
+}
 
 MfuChoice mfu_of_layout(const Scenario& s, const std::optional<LayoutResult>& r) {
   MfuChoice c;
@@ -124,7 +143,7 @@ MfuChoice mfu_of_layout(const Scenario& s, const std::optional<LayoutResult>& r)
     c.layout_days = r->days;
     c.source = MfuSource::predicted;
     c.layout = to_string(r->layout);
-    add_calibration(c, s, r->layout);
+    add_range(c, s, r->layout);
   }
   return c;
 }

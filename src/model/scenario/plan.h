@@ -12,6 +12,7 @@
 
 #include "parallel.h"
 #include "scenario.h"
+#include "track_record.h"
 
 namespace napkin {
 
@@ -63,15 +64,23 @@ struct MfuChoice {
   std::string layout_reason;  // why it does not fit or cannot run ("" when it fits)
   Layout evaluated;           // the layout behind `layout` (meaningful when has_layout)
   double layout_days = 0;     // the run's days at the layout's step time, when predicted
-  // A predicted MFU with a cluster profile in use: the runs it was fitted on,
-  // and the layout's MFU at the slow and fast corners of the fit's 90 %
-  // intervals (equal to `mfu` when the profile has no intervals).
+  // A predicted MFU with a cluster profile in use: the runs it was fitted on.
   std::int64_t calibrated_runs = 0;  // 0: the published constants
   // The profile was fitted under other software than the plan's: the
   // sentence that says so (ParallelSettings::calibration_warning), else "".
   std::string calibration_warning;
+  // A predicted MFU on the published constants: how far published runs of
+  // the same family of frameworks on the same generation of chips landed
+  // from Napkin's prediction (track_record.h); empty otherwise.
+  TrackRecord track_record;
+  // The MFU's range: with a cluster profile, the layout's MFU at the fit's
+  // corners; on the published constants, the band the track record implies
+  // (its 10th-90th percentile); equal to `mfu` when there is none.
   double mfu_low = 0;
   double mfu_high = 0;
+  // Where the range comes from, for a predicted MFU: "calibrated on N runs
+  // (the fit's 90 % corners: …)" or the track record's sentence; "" otherwise.
+  std::string range_text() const;
 };
 // s.mfu when mfu_source is assumed; the predicted MFU of scenario_layout(s)
 // when it is predicted and the layout is valid and fits; otherwise s.mfu with

@@ -416,12 +416,7 @@ void write_memo(BudgetView& v, const Scenario& s, const RunReport& run) {
       text += v.plan.batch_text();
     }
     text += " (Parallelism panel), not assumed";
-    if (v.mfu.calibrated_runs > 0) {
-      text += "; calibrated on " + std::to_string(v.mfu.calibrated_runs) + " runs";
-      if (v.mfu.mfu_low < v.mfu.mfu_high)
-        text += " (the fit's 90 % corners: " + format_percent(v.mfu.mfu_low, 1) + " – " +
-                format_percent(v.mfu.mfu_high, 1) + ")";
-    }
+    if (const std::string range = v.mfu.range_text(); !range.empty()) text += "; " + range;
     text += ". ";
     if (!v.mfu.dropped.empty()) {
       text += "Note: ";
@@ -580,8 +575,8 @@ BudgetView make_budget_view(const Scenario& scenario, const BudgetSlow* ranges,
   if (v.mfu.source == MfuSource::predicted) {
     s.mfu = v.mfu.mfu;
     s.ranges.mfu.reset();
-    // A cluster profile's fit: the layout's MFU at its slow and fast corners
-    // is the MFU's range (the planner's own MFU spread is for an assumed MFU).
+    // The predicted MFU's range (a cluster profile's corners, or the band of
+    // published runs like it) replaces the planner's spread for an assumed MFU.
     if (v.mfu.mfu_low < v.mfu.mfu_high) s.ranges.mfu = Spread{v.mfu.mfu_low, v.mfu.mfu_high};
   }
   v.scenario = s;

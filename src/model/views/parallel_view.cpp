@@ -73,6 +73,12 @@ ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* slow,
     v.schedule = pipeline_schedule(v.job, v.layout->layout, shown);
   }
   v.budget = mfu_of_layout(s, v.layout);
+  // The layout's MFU beside the runs like it (the plan's own record when it
+  // computes with that MFU).
+  if (!v.job.calibrated)
+    v.track_record = v.budget.source == MfuSource::predicted
+                         ? v.budget.track_record
+                         : training_track_record(s.parallel.software, chip_by_name(s.chip));
   explain_empty_search(v.budget, s, search);
   v.none_reason = search.layouts.empty() ? search.none_reason : std::string();
   v.plan = resolve_plan(s, v.budget);  // the layout evaluated once, above

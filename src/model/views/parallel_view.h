@@ -38,6 +38,9 @@ struct ParallelView {
   // custom numbers): what the cluster rows show, greyed, when not custom.
   std::optional<Network> network;
   bool calibrated = false;  // a cluster profile's constants are in use
+  // On the published constants: how far published runs like this one landed
+  // from Napkin's MFU (track_record.h); empty with a cluster profile.
+  TrackRecord track_record;
   // A cluster profile fitted under other software than the plan's: the
   // sentence that says so (ParallelSettings::calibration_warning); "" if none.
   std::string calibration_warning;

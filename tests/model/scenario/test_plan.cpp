@@ -70,6 +70,35 @@ TEST(ResolvedPlan, PredictedRunsAtTheLayoutsMfu) {
   EXPECT_DOUBLE_EQ(resolve_plan(moved).compute_flops, p.compute_flops);
 }
 
+TEST(ResolvedPlan, APredictedMfuCarriesTheBandOfPublishedRunsLikeIt) {
+  // On the published constants a predicted MFU is read beside how far
+  // published runs of the same family of frameworks on the same generation
+  // of chips landed from Napkin's prediction: its range, and the sentence.
+  const Scenario s = predicted();
+  const ResolvedPlan p = resolve_plan(s);
+  ASSERT_EQ(p.mfu.source, MfuSource::predicted) << p.mfu.note;
+  const TrackRecord expected = training_track_record(s.parallel.software, chip_by_name(s.chip));
+  EXPECT_EQ(p.mfu.track_record.scope, "Megatron-family frameworks on Hopper GPUs");
+  EXPECT_EQ(p.mfu.track_record.rows, expected.rows);
+  EXPECT_DOUBLE_EQ(p.mfu.mfu_low, expected.low_mfu(p.mfu.mfu));
+  EXPECT_DOUBLE_EQ(p.mfu.mfu_high, expected.high_mfu(p.mfu.mfu));
+  EXPECT_LT(p.mfu.mfu_low, p.mfu.mfu);
+  EXPECT_GT(p.mfu.mfu_high, p.mfu.mfu);
+  EXPECT_EQ(p.mfu.range_text(), expected.text(p.mfu.mfu));
+  EXPECT_NE(p.mfu.range_text().find("published runs like it"), std::string::npos);
+  // Another framework on another chip reads its own runs.
+  Scenario fsdp = predicted();
+  fsdp.parallel.software = "fsdp";
+  fsdp.chip = "A100-80";
+  const ResolvedPlan f = resolve_plan(fsdp);
+  ASSERT_EQ(f.mfu.source, MfuSource::predicted) << f.mfu.note;
+  EXPECT_EQ(f.mfu.track_record.scope, "PyTorch FSDP frameworks on Ampere GPUs");
+  // An assumed MFU has no range of its own here (the planner's spread is the user's).
+  const ResolvedPlan a = resolve_plan(Scenario{});
+  EXPECT_TRUE(a.mfu.track_record.empty());
+  EXPECT_EQ(a.mfu.range_text(), "");
+}
+
 TEST(ResolvedPlan, EveryReaderGetsTheSameComputeAndMfu) {
   Scenario s = predicted();
   const ResolvedPlan p = resolve_plan(s);

@@ -421,6 +421,15 @@ TEST(BudgetViewMfu, AssumedByDefaultPredictedWhenAsked) {
   EXPECT_NEAR(predicted.report.flops / assumed.report.flops, expected.mfu / s.mfu, 1e-12);
   EXPECT_NE(predicted.report.recommendation.find("predicted for the layout " + expected.layout),
             std::string::npos);
+  // Its range, the band published runs like it measured, is the Monte
+  // Carlo's MFU range, and the memo says where it comes from.
+  ASSERT_TRUE(predicted.scenario.ranges.mfu.has_value());
+  EXPECT_EQ(*predicted.scenario.ranges.mfu, (Spread{expected.mfu_low, expected.mfu_high}));
+  EXPECT_LT(expected.mfu_low, expected.mfu);
+  EXPECT_NE(predicted.report.recommendation.find("; " + expected.range_text() + ". "),
+            std::string::npos)
+      << predicted.report.recommendation;
+  EXPECT_FALSE(assumed.scenario.ranges.mfu.has_value());
   bool found = false;
   for (const Check& c : predicted.checks)
     if (c.name == "layout memory") {

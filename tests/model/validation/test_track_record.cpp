@@ -1,0 +1,131 @@
+// The scoreboard's training sets read back as a prediction's error band.
+#include "track_record.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "expect_throw.h"
+#include "hardware.h"
+#include "parallel_software.h"
+#include "validation.h"
+
+using namespace napkin;
+
+namespace {
+
+bool in(std::span<const std::string_view> keys, std::string_view key) {
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+std::vector<std::string_view> record_keys() {
+  std::vector<std::string_view> out;
+  for (const TrackRecordSet& s : track_record_sets()) out.push_back(s.key);
+  return out;
+}
+
+TEST(TrackRecord, EverySetOfTheScoreboardIsReadOrSetAsideByName) {
+  // A set added to the scoreboard must be placed: a training-speed set with
+  // its family and generation, or one that says nothing about speed.
+  const std::vector<std::string_view> read = record_keys();
+  for (std::string_view key : public_validation_keys()) {
+    SCOPED_TRACE(std::string(key));
+    EXPECT_NE(in(read, key), in(track_record_excluded_sets(), key));
+  }
+  for (std::string_view key : read) EXPECT_TRUE(in(public_validation_keys(), key)) << key;
+}
+
+TEST(TrackRecord, EveryPresetHasAFamilyAndEveryChipAGeneration) {
+  for (const SoftwarePreset& p : software_presets()) (void)framework_family(p.name);
+  EXPECT_EQ(framework_family("megatron-deepspeed-bf16"), FrameworkFamily::deepspeed);
+  EXPECT_EQ(framework_family("fsdp-compile"), FrameworkFamily::fsdp);
+  EXPECT_EQ(framework_family("megatron-core-fp8"), FrameworkFamily::megatron);
+  EXPECT_EQ(framework_family("llama3"), FrameworkFamily::megatron);
+  EXPECT_THROW_NAMING(framework_family("jax"), "fsdp-compile");
+  EXPECT_EQ(chip_generation(chip_by_name("A100-40")), ChipGeneration::ampere);
+  EXPECT_EQ(chip_generation(chip_by_name("H100-HBM2e")), ChipGeneration::hopper);
+  EXPECT_EQ(chip_generation(chip_by_name("H800")), ChipGeneration::hopper);
+  EXPECT_EQ(chip_generation(chip_by_name("GB300")), ChipGeneration::blackwell);
+  EXPECT_EQ(chip_generation(chip_by_name("MI300X")), ChipGeneration::other);
+  EXPECT_EQ(chip_generation(chip_by_name("TPU v5p")), ChipGeneration::other);
+  Chip mine = chip_by_name("MI300X");
+  mine.name = "my-h100";
+  mine.device_memory_as = "H100";
+  EXPECT_EQ(chip_generation(mine), ChipGeneration::hopper);
+}
+
+TEST(TrackRecord, MegatronOnHopperWeighsEveryTableOnce) {
+  const TrackRecord r = training_track_record("modern", chip_by_name("H100"));
+  EXPECT_EQ(r.scope, "Megatron-family frameworks on Hopper GPUs");
+  EXPECT_TRUE(r.fallback.empty());
+  const std::vector<std::string> hopper = {"megatron-core-0.8-h100",   "megatron-bridge-h100",
+                                           "megatron-bridge-moe-h100", "dgxc-h100",
+                                           "dgxc-h100-25.04",          "nemo-24.07-h100"};
+  EXPECT_EQ(r.sets, hopper);
+  // Each table weighs one: the mean signed error is the mean of the tables'
+  // own (in MFU terms: a step time's ratio inverted).
+  std::size_t rows = 0;
+  double signed_sum = 0, abs_sum = 0;
+  for (const std::string& key : hopper) {
+    const ValidationSet set = public_validation_sets(key).front();
+    double s = 0, a = 0;
+    for (const ValidationRow& row : set.rows) {
+      const double e = set.lower_is_optimistic ? row.measured / row.predicted - 1
+                                               : row.predicted / row.measured - 1;
+      s += e;
+      a += std::abs(e);
+    }
+    rows += set.rows.size();
+    signed_sum += s / static_cast<double>(set.rows.size());
+    abs_sum += a / static_cast<double>(set.rows.size());
+  }
+  EXPECT_EQ(r.rows, rows);
+  EXPECT_NEAR(r.mean_signed_error, signed_sum / 6, 1e-12);
+  EXPECT_NEAR(r.mean_abs_error, abs_sum / 6, 1e-12);
+  // A band around the prediction: optimistic runs below it, pessimistic above.
+  EXPECT_LT(r.p10_error, 0.0);
+  EXPECT_GT(r.p90_error, 0.0);
+  EXPECT_LT(r.p10_error, r.mean_signed_error);
+  EXPECT_GT(r.p90_error, r.mean_signed_error);
+  EXPECT_LT(r.low_mfu(0.40), 0.40);
+  EXPECT_GT(r.high_mfu(0.40), 0.40);
+  EXPECT_NEAR(r.low_mfu(0.40), 0.40 / (1 + r.p90_error), 1e-15);
+  const std::string text = r.text(0.40);
+  EXPECT_NE(text.find("Megatron-family frameworks on Hopper GPUs"), std::string::npos) << text;
+  EXPECT_NE(text.find(" runs in 6 tables"), std::string::npos) << text;
+  EXPECT_NE(text.find("where Napkin predicts 40.0 %"), std::string::npos) << text;
+  EXPECT_EQ(text.find("nan"), std::string::npos);
+}
+
+TEST(TrackRecord, ScopesWidenWhenNoPublishedRunMatches) {
+  // No FSDP run on Blackwell in the scoreboard: FSDP on every GPU.
+  const TrackRecord fsdp = training_track_record("fsdp", chip_by_name("B200"));
+  EXPECT_EQ(fsdp.scope, "PyTorch FSDP frameworks on every GPU");
+  EXPECT_NE(fsdp.fallback.find("fewer than 8 published runs of PyTorch FSDP frameworks on "
+                               "Blackwell GPUs"),
+            std::string::npos)
+      << fsdp.fallback;
+  EXPECT_EQ(fsdp.sets.size(), 6u);
+  // No chip of its kind: the family on every GPU, and it says why.
+  const TrackRecord mi = training_track_record("modern", chip_by_name("MI300X"));
+  EXPECT_EQ(mi.scope, "Megatron-family frameworks on every GPU");
+  EXPECT_EQ(mi.fallback, "no published run on MI300X's kind of chip");
+  EXPECT_EQ(mi.sets.size(), 12u);
+  // DeepSpeed on Ampere: vTrain's two sets, 1,492 runs, each set weighing one.
+  const TrackRecord ds = training_track_record("megatron-deepspeed", chip_by_name("A100-80"));
+  EXPECT_EQ(ds.scope, "Megatron-DeepSpeed on Ampere GPUs");
+  EXPECT_EQ(ds.rows, 1492u);
+  // Every scope has runs, and its band is ordered.
+  for (const SoftwarePreset& p : software_presets())
+    for (const Chip& c : hardware_table()) {
+      const TrackRecord r = training_track_record(p.name, c);
+      EXPECT_GE(r.rows, kTrackRecordMinRows) << p.name << " " << c.name;
+      EXPECT_LE(r.p10_error, r.p90_error);
+      EXPECT_TRUE(std::isfinite(r.low_mfu(0.5)) && std::isfinite(r.high_mfu(0.5)));
+    }
+}
+
+}  // namespace
