@@ -7,10 +7,10 @@
 #include <string>
 
 #include "hardware_json.h"
+#include "plan.h"
 #include "process_guard.h"
 #include "scenario_json.h"
 #include "shell/MainWindow.h"
-#include "track_record.h"
 
 namespace {
 
@@ -180,9 +180,9 @@ int main(int argc, char** argv) {
   if (parser.isSet(o.report)) return write_report(parser, o, scenario_file);
   if (parser.isSet(o.shot)) return take_screenshot(parser, o, scenario_file);
 
-  // The published runs a predicted MFU's range is read from are predicted
-  // once per process (about 10 ms): off the UI thread, before a panel asks.
-  QThreadPool::globalInstance()->start([] { (void)napkin::track_record_scopes(); });
+  // The published runs a predicted MFU's range is read from: predicted once,
+  // off the UI thread, before a panel asks.
+  QThreadPool::globalInstance()->start([] { napkin::prepare_mfu_ranges(); });
   napkin::MainWindow window;
   if (!scenario_file.isEmpty()) window.openFile(scenario_file);
   if (parser.isSet(o.baseline)) window.openBaseline(parser.value(o.baseline));

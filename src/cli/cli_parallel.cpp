@@ -15,6 +15,7 @@
 #include "cli_common.h"
 #include "cli_parallel.h"
 #include "cli_params.h"
+#include "cli_track_record.h"
 #include "cluster_json.h"
 #include "config_import.h"
 #include "format.h"
@@ -349,8 +350,8 @@ QJsonObject parallel_json(const ParallelRequest& r, const ParallelAnswer& ans) {
                                  : ans.shown.empty() ? nullptr
                                                      : &ans.shown.front();
   if (!job.calibrated && detailed)
-    o["track_record"] =
-        track_record_json(training_track_record(r.software, chip_by_name(job.chip)), detailed->mfu);
+    o["track_record"] = track_record_json(training_track_record(r.software, chip_by_name(job.chip)),
+                                          QStringLiteral("mfu"), detailed->mfu);
   QJsonArray arr;
   for (const LayoutResult& l : ans.shown) arr.append(layout_json(l));
   o["layouts"] = arr;
@@ -404,37 +405,6 @@ void print_parallel(const ParallelRequest& r, const ParallelAnswer& ans) {
     print_track_record(training_track_record(r.software, chip_by_name(job.chip)),
                        ans.shown.front().mfu);
   print_emitted(r, ans, ans.shown.front().layout);
-}
-
-QJsonObject track_record_json(const TrackRecord& t, double mfu) {
-  QJsonArray sets;
-  for (const std::string& k : t.sets) sets.append(QString::fromStdString(k));
-  return QJsonObject{{"scope", QString::fromStdString(t.scope)},
-                     {"fallback", QString::fromStdString(t.fallback)},
-                     {"sets", sets},
-                     {"runs", json_int(static_cast<std::int64_t>(t.rows))},
-                     {"mean_abs_error", t.mean_abs_error},
-                     {"mean_signed_error", t.mean_signed_error},
-                     {"p10_error", t.p10_error},
-                     {"p90_error", t.p90_error},
-                     {"mfu", mfu},
-                     {"mfu_low", t.low_mfu(mfu)},
-                     {"mfu_high", t.high_mfu(mfu)}};
-}
-
-void print_track_record(const TrackRecord& t, double mfu) {
-  if (t.empty()) return;
-  std::printf("Published runs like it (%s: %s runs in %zu tables)\n", t.scope.c_str(),
-              format_grouped(static_cast<double>(t.rows)).c_str(), t.sets.size());
-  if (!t.fallback.empty()) std::printf("  wider than the plan's: %s\n", t.fallback.c_str());
-  row("measured MFU",
-      format_percent(t.low_mfu(mfu)) + " – " + format_percent(t.high_mfu(mfu)) +
-          " (10th–90th percentile, where Napkin predicts " + format_percent(mfu) + ")",
-      kReportLabelWidth);
-  row("Napkin's error",
-      "mean " + format_percent(t.mean_abs_error) + ", signed " +
-          format_signed(t.mean_signed_error * 100, 1) + " % (> 0: above the measurement)",
-      kReportLabelWidth);
 }
 
 void print_emitted(const ParallelRequest& r, const ParallelAnswer& ans, const Layout& l) {

@@ -43,10 +43,6 @@ struct ParallelAnswer {
 
 QJsonObject layout_json(const LayoutResult& r);
 void print_layout(const LayoutResult& r);
-// How far published runs like the plan's landed from a predicted `mfu`
-// (track_record.h): a JSON object, and a short section of text.
-QJsonObject track_record_json(const TrackRecord& t, double mfu);
-void print_track_record(const TrackRecord& t, double mfu);
 QJsonObject parallel_json(const ParallelRequest& r, const ParallelAnswer& ans);
 void print_parallel(const ParallelRequest& r, const ParallelAnswer& ans);
 // --emit's flags for `l` and their caveats (nothing without --emit).

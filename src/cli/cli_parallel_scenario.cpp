@@ -15,6 +15,7 @@
 #include "cli_common.h"
 #include "cli_parallel.h"
 #include "cli_scenario.h"
+#include "cli_track_record.h"
 #include "format.h"
 #include "framework_config.h"
 #include "parallel_view.h"

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli_common.h"
+#include "cli_track_record.h"
 #include "config_import.h"
 #include "format.h"
 #include "serving_search.h"
@@ -93,6 +94,8 @@ int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
                      std::optional<double> ttft_p99_seconds, const ModeEmit* launch,
                      const QJsonObject& extra) {
   const ModeResult r = evaluate_mode(model, in);
+  const TrackRecord record =
+      serving_track_record(in.serving.engine, model.is_moe(), chip_by_name(in.serving.chip));
   std::optional<EmittedFlags> flags;
   if (launch) flags = launch->flags(r.concurrency);
   const ServingInputs& s = in.serving;
@@ -124,6 +127,10 @@ int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
         {"request_rate_per_second",
          in.mode == BatchingMode::server ? QJsonValue(in.request_rate_per_second) : QJsonValue()},
         {"saturated", r.saturated}};
+    if (!record.empty())
+      o["track_record"] =
+          track_record_json(record, QStringLiteral("output_tokens_per_second_per_chip"),
+                            r.output_tokens_per_second_per_chip);
     if (frontier) {
       QJsonArray a;
       for (const FrontierPoint& p : points)
@@ -159,6 +166,15 @@ int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
                             (r.saturated ? ": SATURATED (the queue grows)" : ""));
   row("throughput", format_grouped(r.output_tokens_per_second, 1) + " output tokens/s = " +
                         format_grouped(r.output_tokens_per_second_per_chip, 1) + " per chip");
+  if (!record.empty())
+    row("runs like it",
+        format_grouped(record.measured_low(r.output_tokens_per_second_per_chip), 1) + " – " +
+            format_grouped(record.measured_high(r.output_tokens_per_second_per_chip), 1) +
+            " per chip measured where Napkin predicted (10th–90th percentile of " + record.scope +
+            ": " + format_grouped(static_cast<double>(record.rows)) + " runs; mean error " +
+            format_percent(record.mean_abs_error) + ", signed " +
+            format_signed(100 * record.mean_signed_error, 1) + " %" +
+            (record.fallback.empty() ? "" : "; " + record.fallback) + ")");
   row("TTFT", stats_text(r.ttft_seconds));
   row("TPOT", stats_text(r.tpot_seconds));
   row("decode step",

@@ -52,29 +52,23 @@ QJsonObject set_json(const ValidationSet& set, const ValidationSummary& s, bool 
   return o;
 }
 
-// The training sets read back by scope: what a predicted MFU's range is made of.
-int print_track_record(bool json) {
-  const std::vector<TrackRecord> scopes = track_record_scopes();
-  if (json) {
-    QJsonArray out;
-    for (const TrackRecord& t : scopes) {
-      QJsonArray sets;
-      for (const std::string& k : t.sets) sets.append(QString::fromStdString(k));
-      out.append(QJsonObject{{"scope", QString::fromStdString(t.scope)},
-                             {"sets", sets},
-                             {"runs", static_cast<qint64>(t.rows)},
-                             {"mean_abs_error", t.mean_abs_error},
-                             {"mean_signed_error", t.mean_signed_error},
-                             {"p10_error", t.p10_error},
-                             {"p90_error", t.p90_error}});
-    }
-    print_json(QJsonObject{{"track_record", out}});
-    return 0;
+QJsonArray records_json(const std::vector<TrackRecord>& scopes) {
+  QJsonArray out;
+  for (const TrackRecord& t : scopes) {
+    QJsonArray sets;
+    for (const std::string& k : t.sets) sets.append(QString::fromStdString(k));
+    out.append(QJsonObject{{"scope", QString::fromStdString(t.scope)},
+                           {"sets", sets},
+                           {"runs", static_cast<qint64>(t.rows)},
+                           {"mean_abs_error", t.mean_abs_error},
+                           {"mean_signed_error", t.mean_signed_error},
+                           {"p10_error", t.p10_error},
+                           {"p90_error", t.p90_error}});
   }
-  std::printf(
-      "Napkin's MFU error on published runs, by framework family and chip generation; every\n"
-      "table weighs one. Error = predicted / measured − 1 (> 0: optimistic). A predicted MFU's\n"
-      "range is the prediction ÷ (1 + the 90th and the 10th percentile).\n\n");
+  return out;
+}
+
+void print_records(const std::vector<TrackRecord>& scopes) {
   int width = 5;
   for (const TrackRecord& t : scopes) width = std::max(width, static_cast<int>(t.scope.size()));
   std::printf("%-*s %6s %6s %10s %12s %7s %7s\n", width, "scope", "tables", "runs", "mean |err|",
@@ -85,6 +79,26 @@ int print_track_record(bool json) {
                 pad_left(signed_percent(t.mean_signed_error), 12).c_str(),
                 pad_left(signed_percent(t.p10_error), 7).c_str(),
                 pad_left(signed_percent(t.p90_error), 7).c_str());
+}
+
+// The training and serving sets read back by scope: what a predicted MFU's
+// and a serving throughput's range are made of.
+int print_track_record(bool json) {
+  const std::vector<TrackRecord> training = track_record_scopes();
+  const std::vector<TrackRecord> serving = serving_track_record_scopes();
+  if (json) {
+    print_json(QJsonObject{{"track_record", records_json(training)},
+                           {"serving_track_record", records_json(serving)}});
+    return 0;
+  }
+  std::printf(
+      "Napkin's error on published runs, by scope; every table weighs one. Error = predicted /\n"
+      "measured − 1 (> 0: optimistic). A prediction's range is the prediction ÷ (1 + the 90th\n"
+      "and the 10th percentile).\n\n");
+  std::printf("Training MFU, by framework family and chip generation\n");
+  print_records(training);
+  std::printf("\nServing output tokens/s, by model kind and chip generation\n");
+  print_records(serving);
   return 0;
 }
 

@@ -27,8 +27,8 @@ TEST(CliTrackRecord, TheBestLayoutsMfuBesideThePublishedRunsLikeIt) {
   EXPECT_EQ(t["runs"].toInteger(), static_cast<qint64>(expected.rows));
   EXPECT_EQ(t["sets"].toArray().size(), static_cast<qsizetype>(expected.sets.size()));
   EXPECT_DOUBLE_EQ(t["mfu"].toDouble(), mfu);
-  EXPECT_DOUBLE_EQ(t["mfu_low"].toDouble(), expected.low_mfu(mfu));
-  EXPECT_DOUBLE_EQ(t["mfu_high"].toDouble(), expected.high_mfu(mfu));
+  EXPECT_DOUBLE_EQ(t["mfu_low"].toDouble(), expected.measured_low(mfu));
+  EXPECT_DOUBLE_EQ(t["mfu_high"].toDouble(), expected.measured_high(mfu));
   EXPECT_DOUBLE_EQ(t["p10_error"].toDouble(), expected.p10_error);
   EXPECT_DOUBLE_EQ(t["mean_signed_error"].toDouble(), expected.mean_signed_error);
 
@@ -83,11 +83,52 @@ TEST(CliTrackRecord, AScenarioWithAPredictedMfuCarriesItsRange) {
   EXPECT_FALSE(a.out.contains(QStringLiteral("  MFU range ")));
 }
 
+TEST(CliTrackRecord, AServingRunBesideThePublishedRunsLikeIt) {
+  const QString config = QStringLiteral(NAPKIN_TEST_DATA "/configs/llama-3-70b.json");
+  const QStringList base = {QStringLiteral("serve"),
+                            QStringLiteral("--config"),
+                            config,
+                            QStringLiteral("--chip"),
+                            QStringLiteral("H100"),
+                            QStringLiteral("--chips"),
+                            QStringLiteral("4"),
+                            QStringLiteral("--prompt-tokens"),
+                            QStringLiteral("1024"),
+                            QStringLiteral("--decode-tokens"),
+                            QStringLiteral("128"),
+                            QStringLiteral("--mode"),
+                            QStringLiteral("offline"),
+                            QStringLiteral("--requests"),
+                            QStringLiteral("200")};
+  const TrackRecord expected = serving_track_record("tensorrt-llm", false, chip_by_name("H100"));
+  const CliResult j = run_cli(base + QStringList{"--engine", "tensorrt-llm", "--json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err.toStdString();
+  const QJsonObject t = j.json["track_record"].toObject();
+  const double per_chip = j.json["output_tokens_per_second_per_chip"].toDouble();
+  EXPECT_EQ(t["scope"].toString().toStdString(), expected.scope);
+  EXPECT_DOUBLE_EQ(t["output_tokens_per_second_per_chip"].toDouble(), per_chip);
+  EXPECT_DOUBLE_EQ(t["output_tokens_per_second_per_chip_low"].toDouble(),
+                   expected.measured_low(per_chip));
+  EXPECT_DOUBLE_EQ(t["output_tokens_per_second_per_chip_high"].toDouble(),
+                   expected.measured_high(per_chip));
+  const CliResult text = run_cli(base + QStringList{"--engine", "vllm"});
+  ASSERT_EQ(text.exit_code, 0) << text.err.toStdString();
+  EXPECT_TRUE(text.out.contains(QStringLiteral("  runs like it ")));
+  EXPECT_TRUE(text.out.contains(QStringLiteral("no published run of vllm in the scoreboard")))
+      << text.out.toStdString();
+  // The ideal engine is a bound, not a prediction: no band.
+  const CliResult ideal = run_cli(base + QStringList{"--json"});
+  ASSERT_EQ(ideal.exit_code, 0) << ideal.err.toStdString();
+  EXPECT_FALSE(ideal.json.contains(QStringLiteral("track_record")));
+}
+
 TEST(CliTrackRecord, ValidateReadsTheTrainingSetsBackByScope) {
   const std::vector<TrackRecord> scopes = track_record_scopes();
   ASSERT_EQ(scopes.size(), 6u);  // Megatron ×3 generations, DeepSpeed on Ampere, FSDP ×2
   const CliResult j = run_cli({"validate", "--track-record", "--json"});
   ASSERT_EQ(j.exit_code, 0) << j.err.toStdString();
+  EXPECT_EQ(j.json["serving_track_record"].toArray().size(),
+            static_cast<qsizetype>(stored_serving_track_record_scopes().size()));
   const QJsonArray rows = j.json["track_record"].toArray();
   ASSERT_EQ(rows.size(), static_cast<qsizetype>(scopes.size()));
   for (qsizetype i = 0; i < rows.size(); ++i) {
@@ -106,7 +147,7 @@ TEST(CliTrackRecord, TheReadmeShowsTheTableAsTheBuildComputesIt) {
   const QString shown = readme_block(QStringLiteral("$ napkin-cli validate --track-record"));
   const CliResult r = run_cli({"validate", "--track-record"});
   ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
-  const QString table = r.out.mid(r.out.indexOf(QStringLiteral("\nscope ")) + 1);
+  const QString table = r.out.mid(r.out.indexOf(QStringLiteral("\nTraining MFU")) + 1);
   EXPECT_EQ(shown.toStdString(), table.toStdString())
       << "README.md's track-record block is stale: paste the table napkin-cli validate "
          "--track-record prints";

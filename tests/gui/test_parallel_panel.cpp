@@ -232,9 +232,9 @@ TEST(ParallelPanel, ReadoutsAreTheModelsNumbersForTheLayout) {
     // The MFU beside the band published runs like it measured.
     const TrackRecord t = training_track_record(f.model.scenario().parallel.software,
                                                 chip_by_name(f.model.scenario().chip));
-    EXPECT_EQ(f.text(&ParallelReadouts::mfu),
-              qs(format_percent(r.mfu) + " (runs like it: " + format_percent(t.low_mfu(r.mfu)) +
-                 " – " + format_percent(t.high_mfu(r.mfu)) + ")"));
+    EXPECT_EQ(f.text(&ParallelReadouts::mfu), qs(format_percent(r.mfu) + " (runs like it: " +
+                                                 format_percent(t.measured_low(r.mfu)) + " – " +
+                                                 format_percent(t.measured_high(r.mfu)) + ")"));
     EXPECT_EQ(f.text(&ParallelReadouts::hfu), qs(format_percent(r.hfu)));
     EXPECT_EQ(f.text(&ParallelReadouts::days), qs(format_grouped(r.days, 1) + " days"));
     EXPECT_EQ(f.text(&ParallelReadouts::tokens),

@@ -17,6 +17,7 @@
 
 #include "PlotWidget.h"
 #include "SliderSpin.h"
+#include "format.h"
 #include "framework_config.h"
 #include "gui_test_util.h"
 #include "roofline/RooflineFormat.h"
@@ -177,6 +178,18 @@ TEST(RooflinePanel, TheBenchmarkRunIsSetAndShownInTheTab) {
   const QString ttft = p->readoutText(QStringLiteral("run_ttft"));
   EXPECT_TRUE(ttft.contains(secondsText(v.run.result.ttft_seconds.p99))) << ttft.toStdString();
   EXPECT_TRUE(p->readoutText(QStringLiteral("run_in_flight")).startsWith(QStringLiteral("64 ")));
+  // Beside the throughput, what published runs like it measured (vLLM reads
+  // TensorRT-LLM's runs, the model's own kind on the chip's generation).
+  const TrackRecord& record = v.run.track_record;
+  EXPECT_EQ(record.scope, "TensorRT-LLM serving dense models on Hopper GPUs");
+  EXPECT_NE(record.fallback.find("no published run of vllm"), std::string::npos) << record.fallback;
+  const double per_chip = v.run.result.output_tokens_per_second_per_chip;
+  EXPECT_TRUE(
+      p->readoutText(QStringLiteral("run_throughput"))
+          .contains(QStringLiteral("(runs like it: %1 – ")
+                        .arg(qs(format_grouped(record.measured_low(per_chip),
+                                               record.measured_low(per_chip) < 100 ? 1 : 0)))))
+      << p->readoutText(QStringLiteral("run_throughput")).toStdString();
   bool titled = false;
   for (const ReportTable& t : p->servingReadouts().tables())
     titled = titled || t.title.contains(QStringLiteral("server at 3 req/s, 400 requests"));

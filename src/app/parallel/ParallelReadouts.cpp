@@ -242,10 +242,11 @@ void ParallelReadouts::showSpeed(const ParallelView& v, const LayoutResult* r) {
     // On the published constants, the band published runs like it measured.
     const TrackRecord& t = v.track_record;
     number(r, mfu, r->mfu,
-           t.empty() ? qs(format_percent(r->mfu))
-                     : tr("%1 (runs like it: %2 – %3)")
-                           .arg(qs(format_percent(r->mfu)), qs(format_percent(t.low_mfu(r->mfu))),
-                                qs(format_percent(t.high_mfu(r->mfu)))),
+           t.empty()
+               ? qs(format_percent(r->mfu))
+               : tr("%1 (runs like it: %2 – %3)")
+                     .arg(qs(format_percent(r->mfu)), qs(format_percent(t.measured_low(r->mfu))),
+                          qs(format_percent(t.measured_high(r->mfu)))),
            QString(), t.empty() ? QString() : qs(t.text(r->mfu)));
     number(r, hfu, r->hfu, qs(format_percent(r->hfu)), QString());
     number(r, days, r->days, qs(format_grouped(r->days, 1)), tr("days"),

@@ -17,6 +17,7 @@ struct ValidationRow {
   double predicted = 0.0;  // Napkin's value, in the set's unit
   double measured = 0.0;   // the source's value, in the set's unit (nonzero)
   std::string setting;     // the only per-row choice made (framework, engine), or empty
+  std::string chip = {};   // the row's chip (hardware.h), where a set mixes chips; or empty
 };
 
 struct ValidationSet {

@@ -230,8 +230,11 @@ std::vector<ValidationSet> serving_validation_sets(std::string_view text) {
 
   for (const PublishedServingRow& r : published_serving_rows(text)) {
     const ServingModel model = serving_model(r.shape);
-    ValidationRow v{
-        .label = r.label, .predicted = 0, .measured = r.measured, .setting = r.inputs.engine};
+    ValidationRow v{.label = r.label,
+                    .predicted = 0,
+                    .measured = r.measured,
+                    .setting = r.inputs.engine,
+                    .chip = r.inputs.chip};
     if (r.metric == "throughput_out_tok_per_s_per_gpu") {
       v.predicted = evaluate_static_batch(model, r.inputs).tokens_per_second_per_chip;
       (r.version == "v0.5" ? throughput_v05 : throughput).rows.push_back(v);
@@ -412,7 +415,8 @@ std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view text)
                                  " requests)",
                         .predicted = 0,
                         .measured = number(row, "value", line_no),
-                        .setting = in.serving.engine});
+                        .setting = in.serving.engine,
+                        .chip = in.serving.chip});
     pending.push_back(
         {static_cast<std::size_t>(it - sets.begin()), it->rows.size() - 1, model, in});
   }

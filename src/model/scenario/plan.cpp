@@ -88,8 +88,8 @@ void add_range(MfuChoice& c, const Scenario& s, const Layout& layout) {
   if (!s.parallel.calibrated) {
     c.track_record = training_track_record(s.parallel.software, chip_by_name(s.chip));
     if (!c.track_record.empty()) {
-      c.mfu_low = std::min(c.mfu, c.track_record.low_mfu(c.mfu));
-      c.mfu_high = std::max(c.mfu, c.track_record.high_mfu(c.mfu));
+      c.mfu_low = std::min(c.mfu, c.track_record.measured_low(c.mfu));
+      c.mfu_high = std::max(c.mfu, c.track_record.measured_high(c.mfu));
     }
     return;
   }
@@ -108,6 +108,8 @@ void add_range(MfuChoice& c, const Scenario& s, const Layout& layout) {
 }
 
 }  // namespace
+
+void prepare_mfu_ranges() { (void)track_record_scopes(); }
 
 std::string MfuChoice::range_text() const {
   if (source != MfuSource::predicted) return {};

@@ -89,6 +89,10 @@ MfuChoice budget_mfu(const Scenario& s, const SearchResult& search);
 // The choice for one evaluated layout (nullopt: none fits).
 MfuChoice mfu_of_layout(const Scenario& s, const std::optional<LayoutResult>& layout);
 MfuChoice budget_mfu(const Scenario& s);
+// Predicts, once per process, the published training runs a predicted MFU's
+// range reads (track_record.h; about 10 ms): the app calls it off the UI
+// thread at start, before a panel asks.
+void prepare_mfu_ranges();
 
 // Why a value given to a panel's napkin-cli command beside --scenario (an
 // input key of scenario_command_inputs, or "hardware.chip") would change

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <span>
 #include <stdexcept>
 
 #include "format.h"
@@ -40,11 +41,23 @@ constexpr std::array kSets{
     TrackRecordSet{"llm-foundry-h100", fsdp, hopper},
 };
 
-constexpr std::array<std::string_view, 8> kExcluded{
-    "torchtitan-h200-memory",       "torchtitan-h100-memory",
-    "serving-trtllm-throughput",    "serving-trtllm-throughput-v0.5",
-    "serving-trtllm-first-token",   "serving-trtllm-offline-v1.0",
-    "serving-trtllm-offline-v0.17", "serving-trtllm-offline-v0.17-moe",
+constexpr std::array<std::string_view, 3> kExcluded{
+    "torchtitan-h200-memory",
+    "torchtitan-h100-memory",
+    "serving-trtllm-first-token",
+};
+
+// The serving throughput sets, and whether their models are MoE.
+struct ServingSet {
+  std::string_view key;
+  bool moe;
+};
+constexpr std::array kServingSets{
+    ServingSet{"serving-trtllm-throughput", false},
+    ServingSet{"serving-trtllm-throughput-v0.5", false},
+    ServingSet{"serving-trtllm-offline-v1.0", false},
+    ServingSet{"serving-trtllm-offline-v0.17", false},
+    ServingSet{"serving-trtllm-offline-v0.17-moe", true},
 };
 
 // One published run: its set (index into kSets) and Napkin's MFU error.
@@ -63,7 +76,30 @@ const std::vector<RunError>& run_errors() {
           // MFU ∝ throughput ∝ 1 / step time.
           const double ratio =
               set.lower_is_optimistic ? row.measured / row.predicted : row.predicted / row.measured;
-          out.push_back({i, ratio - 1.0});
+          if (std::isfinite(ratio) && ratio > 0) out.push_back({i, ratio - 1.0});
+        }
+    return out;
+  }();
+  return errors;
+}
+
+// One published serving run: its set (index into kServingSets), the
+// generation of its chip and Napkin's throughput error.
+struct ServingRunError {
+  std::size_t set = 0;
+  ChipGeneration generation = other;
+  double error = 0;
+};
+
+const std::vector<ServingRunError>& serving_run_errors() {
+  static const std::vector<ServingRunError> errors = [] {
+    std::vector<ServingRunError> out;
+    for (std::size_t i = 0; i < kServingSets.size(); ++i)
+      for (const ValidationSet& set : public_validation_sets(kServingSets[i].key))
+        for (const ValidationRow& row : set.rows) {
+          const double ratio = row.predicted / row.measured;
+          if (std::isfinite(ratio) && ratio > 0)
+            out.push_back({i, chip_generation(chip_by_name(row.chip)), ratio - 1.0});
         }
     return out;
   }();
@@ -99,24 +135,25 @@ std::string family_scope(FrameworkFamily f) {
   return {};
 }
 
-TrackRecord record_of(const std::vector<std::size_t>& sets, std::string scope) {
+// The record of `runs` (each a set's index into `keys` and its error), every
+// set weighing one whatever its row count.
+TrackRecord summarised(const std::vector<std::pair<std::size_t, double>>& runs,
+                       std::span<const std::string_view> keys, std::string scope) {
   TrackRecord r;
   r.scope = std::move(scope);
-  std::vector<std::size_t> rows_of(kSets.size(), 0);
-  for (const RunError& e : run_errors())
-    if (std::find(sets.begin(), sets.end(), e.set) != sets.end()) ++rows_of[e.set];
+  std::vector<std::size_t> rows_of(keys.size(), 0);
+  for (const auto& [set, error] : runs) ++rows_of[set];
   std::vector<std::pair<double, double>> weighted;
   double total = 0;
-  for (const RunError& e : run_errors()) {
-    if (rows_of[e.set] == 0) continue;
-    const double w = 1.0 / static_cast<double>(rows_of[e.set]);
-    weighted.emplace_back(e.error, w);
-    r.mean_abs_error += w * std::abs(e.error);
-    r.mean_signed_error += w * e.error;
+  for (const auto& [set, error] : runs) {
+    const double w = 1.0 / static_cast<double>(rows_of[set]);
+    weighted.emplace_back(error, w);
+    r.mean_abs_error += w * std::abs(error);
+    r.mean_signed_error += w * error;
     total += w;
   }
-  for (std::size_t i = 0; i < kSets.size(); ++i)
-    if (rows_of[i] > 0) r.sets.emplace_back(kSets[i].key);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (rows_of[i] > 0) r.sets.emplace_back(keys[i]);
   r.rows = weighted.size();
   if (r.rows == 0) return r;
   r.mean_abs_error /= total;
@@ -127,16 +164,76 @@ TrackRecord record_of(const std::vector<std::size_t>& sets, std::string scope) {
   return r;
 }
 
-}  // namespace
-
-std::string_view to_string(FrameworkFamily f) {
-  switch (f) {
-    case megatron: return "megatron";
-    case deepspeed: return "deepspeed";
-    case fsdp: return "fsdp";
-  }
-  return "megatron";
+template <std::size_t N, typename Entry>
+std::array<std::string_view, N> keys_of(const std::array<Entry, N>& sets) {
+  std::array<std::string_view, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = sets[i].key;
+  return out;
 }
+
+// The training runs of the sets `sets` (indices into kSets).
+TrackRecord record_of(const std::vector<std::size_t>& sets, std::string scope) {
+  std::vector<std::pair<std::size_t, double>> runs;
+  for (const RunError& e : run_errors())
+    if (std::find(sets.begin(), sets.end(), e.set) != sets.end()) runs.emplace_back(e.set, e.error);
+  static const auto keys = keys_of(kSets);
+  return summarised(runs, keys, std::move(scope));
+}
+
+// The serving runs of one model kind, on one generation (`other`: every chip).
+TrackRecord serving_record_of(bool moe, ChipGeneration generation, std::string scope) {
+  std::vector<std::pair<std::size_t, double>> runs;
+  for (const ServingRunError& e : serving_run_errors())
+    if (kServingSets[e.set].moe == moe && (generation == other || e.generation == generation))
+      runs.emplace_back(e.set, e.error);
+  static const auto keys = keys_of(kServingSets);
+  return summarised(runs, keys, std::move(scope));
+}
+
+std::string serving_scope(bool moe, ChipGeneration generation) {
+  return std::string("TensorRT-LLM serving ") + (moe ? "MoE" : "dense") + " models on " +
+         (generation == other ? std::string("every GPU")
+                              : std::string(to_string(generation)) + " GPUs");
+}
+
+// The serving scopes as serving_track_record_scopes() computes them, stored:
+// the offline sets behind them simulate ~40,000 requests (about a second on
+// two cores), too slow to repeat in every `serve` and every panel's first
+// view. The tests recompute them and fail, naming this table, when the model
+// moves them (napkin-cli validate --track-record prints the new values).
+struct StoredServingScope {
+  bool moe;
+  ChipGeneration generation;  // other: every GPU
+  std::size_t rows;
+  double mean_abs_error, mean_signed_error, p10_error, p90_error;
+  std::array<std::string_view, 4> sets;  // empty keys unused
+  TrackRecord record(std::string scope) const {
+    TrackRecord r;
+    r.scope = std::move(scope);
+    for (std::string_view k : sets)
+      if (!k.empty()) r.sets.emplace_back(k);
+    r.rows = rows;
+    r.mean_abs_error = mean_abs_error;
+    r.mean_signed_error = mean_signed_error;
+    r.p10_error = p10_error;
+    r.p90_error = p90_error;
+    return r;
+  }
+};
+// moe, generation, rows, mean |error|, mean signed error, 10th and 90th
+// percentile, the sets read.
+// clang-format off
+constexpr std::array<StoredServingScope, 6> kServingScopes{{
+    {false, ampere, 55, 0.05948098982341329, -0.007395018448664482, -0.09060910627986218, 0.0746647757245969, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v0.17", ""}},
+    {false, hopper, 181, 0.055589848821569914, -0.0012192100502786676, -0.09024943667961859, 0.0777611875456188, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v1.0", "serving-trtllm-offline-v0.17"}},
+    {false, other, 236, 0.05517700641581446, -0.0020561689629122566, -0.08488784862981241, 0.07754617485681682, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v1.0", "serving-trtllm-offline-v0.17"}},
+    {true, ampere, 36, 0.15207557623217863, 0.14482324864288867, 0.07269532092324428, 0.22642165431632408, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
+    {true, hopper, 90, 0.13480871055640312, 0.12107518789911567, -0.010624716105964799, 0.249465570283713, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
+    {true, other, 126, 0.139742100749482, 0.12786034811162247, -0.0032961778306519383, 0.24318085611328993, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
+}};
+// clang-format on
+
+}  // namespace
 
 FrameworkFamily framework_family(std::string_view software_preset) {
   (void)software_by_name(software_preset);  // throws naming the presets
@@ -170,16 +267,23 @@ std::span<const TrackRecordSet> track_record_sets() { return kSets; }
 
 std::span<const std::string_view> track_record_excluded_sets() { return kExcluded; }
 
-double TrackRecord::low_mfu(double mfu) const { return mfu / (1.0 + p90_error); }
-double TrackRecord::high_mfu(double mfu) const { return mfu / (1.0 + p10_error); }
+std::vector<std::string_view> serving_track_record_keys() {
+  std::vector<std::string_view> out;
+  for (const ServingSet& s : kServingSets) out.push_back(s.key);
+  return out;
+}
+
+double TrackRecord::measured_low(double predicted) const { return predicted / (1.0 + p90_error); }
+double TrackRecord::measured_high(double predicted) const { return predicted / (1.0 + p10_error); }
 
 std::string TrackRecord::text(double mfu) const {
   if (empty()) return {};
   return "published runs like it (" + scope + ": " + format_grouped(static_cast<double>(rows)) +
          " runs in " + std::to_string(sets.size()) + (sets.size() == 1 ? " table" : " tables") +
-         ") measured " + format_percent(low_mfu(mfu), 1) + " – " +
-         format_percent(high_mfu(mfu), 1) + " where Napkin predicts " + format_percent(mfu, 1) +
-         " (10th–90th percentile; mean error " + format_percent(mean_abs_error, 1) + ", signed " +
+         ") measured " + format_percent(measured_low(mfu), 1) + " – " +
+         format_percent(measured_high(mfu), 1) + " where Napkin predicts " +
+         format_percent(mfu, 1) + " (10th–90th percentile; mean error " +
+         format_percent(mean_abs_error, 1) + ", signed " +
          format_signed(mean_signed_error * 100.0, 1) + " %)";
 }
 
@@ -226,6 +330,52 @@ std::vector<TrackRecord> track_record_scopes() {
           record_of(sets, family_scope(f) + " on " + std::string(to_string(g)) + " GPUs");
       if (!r.empty()) out.push_back(std::move(r));
     }
+  return out;
+}
+
+TrackRecord serving_track_record(std::string_view engine, bool moe, const Chip& chip) {
+  if (engine == "ideal") return {};
+  const ChipGeneration generation = chip_generation(chip);
+  auto stored = [&](ChipGeneration g) {
+    for (const StoredServingScope& k : kServingScopes)
+      if (k.moe == moe && k.generation == g) return k.record(serving_scope(moe, g));
+    return TrackRecord{};
+  };
+  TrackRecord r;
+  std::string why;
+  if (generation != other) {
+    r = stored(generation);
+    if (r.rows < kTrackRecordMinRows)
+      why = "fewer than " + std::to_string(kTrackRecordMinRows) + " published runs of " +
+            serving_scope(moe, generation);
+  } else {
+    why = "no published serving run on " + std::string(chip.name) + "'s kind of chip";
+  }
+  if (r.rows < kTrackRecordMinRows) r = stored(other);
+  if (!engine.starts_with("tensorrt-llm")) {
+    const std::string engine_why = "no published run of " + std::string(engine) +
+                                   " in the scoreboard: TensorRT-LLM's, timed by the same "
+                                   "per-kernel model";
+    why = why.empty() ? engine_why : engine_why + "; " + why;
+  }
+  r.fallback = why;
+  return r;
+}
+
+std::vector<TrackRecord> serving_track_record_scopes() {
+  std::vector<TrackRecord> out;
+  for (bool moe : {false, true})
+    for (ChipGeneration g : {ampere, hopper, blackwell, other}) {
+      TrackRecord r = serving_record_of(moe, g, serving_scope(moe, g));
+      if (!r.empty()) out.push_back(std::move(r));
+    }
+  return out;
+}
+
+std::vector<TrackRecord> stored_serving_track_record_scopes() {
+  std::vector<TrackRecord> out;
+  for (const StoredServingScope& k : kServingScopes)
+    out.push_back(k.record(serving_scope(k.moe, k.generation)));
   return out;
 }
 

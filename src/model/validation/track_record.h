@@ -21,7 +21,6 @@ enum class FrameworkFamily {
   deepspeed,  // Megatron-DeepSpeed: DeepSpeed's pipeline engine
   fsdp,       // PyTorch FSDP: torchtitan, LLM Foundry (Composer)
 };
-std::string_view to_string(FrameworkFamily f);
 // The family of a software preset (parallel_software.h); throws
 // std::invalid_argument naming the presets for an unknown name.
 FrameworkFamily framework_family(std::string_view software_preset);
@@ -40,8 +39,10 @@ struct TrackRecordSet {
 };
 // Every training-speed set (throughput, MFU or step time), in scoreboard order.
 std::span<const TrackRecordSet> track_record_sets();
-// The scoreboard's sets that say nothing about training speed (memory,
-// serving): every key is in one list or the other.
+// The serving throughput sets (serving_track_record below).
+std::vector<std::string_view> serving_track_record_keys();
+// The scoreboard's sets read by neither (memory, latency): every key is in
+// exactly one of the three lists.
 std::span<const std::string_view> track_record_excluded_sets();
 
 // The error of the MFU (or throughput: the same ratio) on the published runs
@@ -58,12 +59,13 @@ struct TrackRecord {
   double p10_error = 0;  // 10th and 90th percentiles of the signed error
   double p90_error = 0;
   bool empty() const { return rows == 0; }
-  // The measured MFU the percentiles imply for a predicted `mfu`: low at the
-  // 90th percentile (Napkin optimistic), high at the 10th.
-  double low_mfu(double mfu) const;
-  double high_mfu(double mfu) const;
-  // One sentence: the scope, the tables and runs, the band around `mfu`, the
-  // mean absolute and signed error.
+  // The measurement the percentiles imply for a prediction (an MFU, or a
+  // serving throughput): low at the 90th percentile (Napkin optimistic),
+  // high at the 10th.
+  double measured_low(double predicted) const;
+  double measured_high(double predicted) const;
+  // One sentence: the scope, the tables and runs, the band around an MFU,
+  // the mean absolute and signed error.
   std::string text(double mfu) const;
 };
 
@@ -76,6 +78,22 @@ TrackRecord training_track_record(std::string_view software_preset, const Chip& 
 // The record of every family on every generation that has published runs,
 // by family then generation (`napkin-cli validate --track-record`).
 std::vector<TrackRecord> track_record_scopes();
+
+// The serving side: the scoreboard's throughput sets (TensorRT-LLM's static
+// and offline tables; its first-token set is a latency and is not read) by
+// model kind and by the generation of each row's chip, the error that of the
+// output tokens/s. Every published serving run is TensorRT-LLM's: a plan on
+// another engine reads them for the per-kernel model the engines share, and
+// `fallback` says so; the `ideal` engine (a bound, not a prediction) has none.
+// Fewer than kTrackRecordMinRows runs of the kind on the generation: the
+// kind on every chip.
+TrackRecord serving_track_record(std::string_view engine, bool moe, const Chip& chip);
+// Dense and MoE on every generation that has published serving runs, and on
+// every GPU, computed from the scoreboard (about a second: the offline sets'
+// simulations); serving_track_record reads them as stored in the library,
+// which stored_serving_track_record_scopes() returns (a test keeps the two equal).
+std::vector<TrackRecord> serving_track_record_scopes();
+std::vector<TrackRecord> stored_serving_track_record_scopes();
 inline constexpr std::size_t kTrackRecordMinRows = 8;
 
 }  // namespace napkin

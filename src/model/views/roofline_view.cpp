@@ -180,6 +180,8 @@ ServingRunView serving_run_view(const ScenarioServing& in) {
   ServingRunView v;
   try {
     v.result = evaluate_mode(in.model, in.run);
+    v.track_record = serving_track_record(in.run.serving.engine, in.model.is_moe(),
+                                          chip_by_name(in.run.serving.chip));
   } catch (const std::exception& e) {
     v.error = e.what();
   }

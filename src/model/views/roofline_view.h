@@ -14,6 +14,7 @@
 #include "scenario.h"
 #include "serving_modes.h"
 #include "serving_search.h"
+#include "track_record.h"
 
 namespace napkin {
 
@@ -153,6 +154,9 @@ ServingFrontierView serving_frontier_view(const ScenarioServing& in, double ttft
 // napkin-cli serve --mode prints for the same inputs.
 struct ServingRunView {
   ModeResult result;
+  // How far published serving runs like it landed from Napkin's throughput
+  // (track_record.h); empty for the ideal engine.
+  TrackRecord track_record;
   std::string error;  // why there is no run (the batch does not fit, too long to simulate)
   bool valid() const { return error.empty(); }
 };

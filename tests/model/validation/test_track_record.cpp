@@ -31,11 +31,14 @@ TEST(TrackRecord, EverySetOfTheScoreboardIsReadOrSetAsideByName) {
   // A set added to the scoreboard must be placed: a training-speed set with
   // its family and generation, or one that says nothing about speed.
   const std::vector<std::string_view> read = record_keys();
+  const std::vector<std::string_view> serving = serving_track_record_keys();
   for (std::string_view key : public_validation_keys()) {
     SCOPED_TRACE(std::string(key));
-    EXPECT_NE(in(read, key), in(track_record_excluded_sets(), key));
+    EXPECT_EQ(
+        int{in(read, key)} + int{in(serving, key)} + int{in(track_record_excluded_sets(), key)}, 1);
   }
   for (std::string_view key : read) EXPECT_TRUE(in(public_validation_keys(), key)) << key;
+  for (std::string_view key : serving) EXPECT_TRUE(in(public_validation_keys(), key)) << key;
 }
 
 TEST(TrackRecord, EveryPresetHasAFamilyAndEveryChipAGeneration) {
@@ -90,9 +93,9 @@ TEST(TrackRecord, MegatronOnHopperWeighsEveryTableOnce) {
   EXPECT_GT(r.p90_error, 0.0);
   EXPECT_LT(r.p10_error, r.mean_signed_error);
   EXPECT_GT(r.p90_error, r.mean_signed_error);
-  EXPECT_LT(r.low_mfu(0.40), 0.40);
-  EXPECT_GT(r.high_mfu(0.40), 0.40);
-  EXPECT_NEAR(r.low_mfu(0.40), 0.40 / (1 + r.p90_error), 1e-15);
+  EXPECT_LT(r.measured_low(0.40), 0.40);
+  EXPECT_GT(r.measured_high(0.40), 0.40);
+  EXPECT_NEAR(r.measured_low(0.40), 0.40 / (1 + r.p90_error), 1e-15);
   const std::string text = r.text(0.40);
   EXPECT_NE(text.find("Megatron-family frameworks on Hopper GPUs"), std::string::npos) << text;
   EXPECT_NE(text.find(" runs in 6 tables"), std::string::npos) << text;
@@ -124,8 +127,68 @@ TEST(TrackRecord, ScopesWidenWhenNoPublishedRunMatches) {
       const TrackRecord r = training_track_record(p.name, c);
       EXPECT_GE(r.rows, kTrackRecordMinRows) << p.name << " " << c.name;
       EXPECT_LE(r.p10_error, r.p90_error);
-      EXPECT_TRUE(std::isfinite(r.low_mfu(0.5)) && std::isfinite(r.high_mfu(0.5)));
+      EXPECT_TRUE(std::isfinite(r.measured_low(0.5)) && std::isfinite(r.measured_high(0.5)));
     }
+}
+
+TEST(TrackRecord, ServingRunsByModelKindAndChipGeneration) {
+  // Every serving row names its chip, so a set mixing chips splits by them.
+  for (std::string_view key : serving_track_record_keys())
+    for (const ValidationRow& row : public_validation_sets(key).front().rows)
+      EXPECT_NO_THROW((void)chip_by_name(row.chip)) << key << ": " << row.label;
+  const TrackRecord dense = serving_track_record("tensorrt-llm", false, chip_by_name("H100"));
+  EXPECT_EQ(dense.scope, "TensorRT-LLM serving dense models on Hopper GPUs");
+  EXPECT_TRUE(dense.fallback.empty());
+  EXPECT_GE(dense.rows, kTrackRecordMinRows);
+  EXPECT_EQ(dense.sets.size(), 4u);  // v0.6.1 and v0.5 static, v1.0 and v0.17 offline
+  EXPECT_LT(dense.measured_low(1000), 1000);
+  EXPECT_GT(dense.measured_high(1000), 1000);
+  // The MoE rows stand apart, optimism included.
+  const TrackRecord moe = serving_track_record("tensorrt-llm", true, chip_by_name("H200"));
+  EXPECT_EQ(moe.sets, std::vector<std::string>{"serving-trtllm-offline-v0.17-moe"});
+  EXPECT_GT(moe.mean_signed_error, 0.05);
+  EXPECT_GT(moe.p90_error, dense.p90_error);
+  // Another engine reads TensorRT-LLM's runs and says so; the ideal bound none.
+  const TrackRecord vllm = serving_track_record("vllm", false, chip_by_name("H100"));
+  EXPECT_EQ(vllm.rows, dense.rows);
+  EXPECT_EQ(vllm.fallback.rfind("no published run of vllm in the scoreboard", 0), 0u)
+      << vllm.fallback;
+  EXPECT_TRUE(serving_track_record("ideal", false, chip_by_name("H100")).empty());
+  // No Blackwell serving run: the kind on every GPU; no TPU run either.
+  const TrackRecord b200 = serving_track_record("tensorrt-llm", false, chip_by_name("B200"));
+  EXPECT_EQ(b200.scope, "TensorRT-LLM serving dense models on every GPU");
+  EXPECT_EQ(b200.fallback.rfind("fewer than 8 published runs of TensorRT-LLM serving dense "
+                                "models on Blackwell GPUs",
+                                0),
+            0u)
+      << b200.fallback;
+  const TrackRecord tpu = serving_track_record("jetstream", false, chip_by_name("TPU v5e"));
+  EXPECT_NE(tpu.fallback.find("no published serving run on TPU v5e's kind of chip"),
+            std::string::npos)
+      << tpu.fallback;
+  // Dense and MoE on Ampere, on Hopper and on every GPU.
+  EXPECT_EQ(stored_serving_track_record_scopes().size(), 6u);
+}
+
+TEST(TrackRecord, TheStoredServingScopesAreTheScoreboardsToday) {
+  // serving_track_record reads them stored (the offline sets take a second to
+  // simulate); a change of the serving model that moves them fails here.
+  const std::vector<TrackRecord> live = serving_track_record_scopes();
+  const std::vector<TrackRecord> stored = stored_serving_track_record_scopes();
+  ASSERT_EQ(live.size(), stored.size());
+  for (std::size_t i = 0; i < live.size(); ++i) {
+    SCOPED_TRACE(live[i].scope);
+    const std::string stale =
+        "kServingScopes in track_record.cpp is stale: paste the serving_track_record of "
+        "napkin-cli validate --track-record --json";
+    EXPECT_EQ(stored[i].scope, live[i].scope) << stale;
+    EXPECT_EQ(stored[i].sets, live[i].sets) << stale;
+    EXPECT_EQ(stored[i].rows, live[i].rows) << stale;
+    EXPECT_NEAR(stored[i].mean_abs_error, live[i].mean_abs_error, 1e-9) << stale;
+    EXPECT_NEAR(stored[i].mean_signed_error, live[i].mean_signed_error, 1e-9) << stale;
+    EXPECT_NEAR(stored[i].p10_error, live[i].p10_error, 1e-9) << stale;
+    EXPECT_NEAR(stored[i].p90_error, live[i].p90_error, 1e-9) << stale;
+  }
 }
 
 }  // namespace
