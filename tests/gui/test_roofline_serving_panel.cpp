@@ -220,3 +220,35 @@ TEST(RooflinePanel, TheBenchmarkRunIsSetAndShownInTheTab) {
   EXPECT_TRUE(
       p->readoutText(QStringLiteral("run_in_flight")).contains(QStringLiteral("the batch")));
 }
+
+// TensorRT-LLM's iteration of 8,192 tokens, without chunking, runs an
+// 8,192-token prompt alone and then its decode: every concurrency is one
+// request at a time, and the frontier's ends are one place, labelled once.
+TEST(RooflinePanel, AFrontierWhoseEndsCoincideIsLabelledOnce) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.show();
+  w.showPanel(QStringLiteral("roofline"));
+  ASSERT_TRUE(w.model()->edit(QStringLiteral("engine"), 1, [](Scenario& s) {
+    s.serving.engine = "tensorrt-llm";
+    s.serving.prompt_tokens = 8192;
+    s.serving.context_len = 8192;
+    s.serving.decode_tokens = 128;
+  }));
+  RooflinePanel* p = w.panel<RooflinePanel>();
+  p->subTabs()->setCurrentIndex(RooflinePanel::kServingTab);
+  p->settleServing();
+  const ServingFrontierView& f = p->servingView().frontier;
+  ASSERT_GE(f.points.size(), 2u) << f.error;
+  EXPECT_NEAR(f.points.back().output_tokens_per_second_per_chip /
+                  f.points.front().output_tokens_per_second_per_chip,
+              1.0, 0.05);
+  PlotWidget* plot = p->findChild<PlotWidget*>(QStringLiteral("plot_serving_frontier"));
+  ASSERT_NE(plot, nullptr);
+  int labels = 0;
+  for (QCPItemText* t : plot->findChildren<QCPItemText*>())
+    if (t->visible() && t->text().contains(QStringLiteral("concurrency"))) {
+      ++labels;
+      EXPECT_TRUE(t->text().contains(QStringLiteral(": the same"))) << t->text().toStdString();
+    }
+  EXPECT_EQ(labels, 1);
+}

@@ -1,5 +1,7 @@
 #include "ServingFrontierPlot.h"
 
+#include <cmath>
+
 #include "format.h"
 
 namespace napkin {
@@ -71,11 +73,20 @@ void ServingFrontierPlot::drawView(const ServingPanelView& v) {
   yAxis->setRange(yr.lo / 1.5, yr.hi * 2.0);
   const FrontierPoint& a = f.points.front();
   const FrontierPoint& b = f.points.back();
+  const QString from = qs(format_grouped(static_cast<double>(a.concurrency)));
+  const QString to = qs(format_grouped(static_cast<double>(b.concurrency)));
+  // Ends within 5 % of each other on both axes are one place (an engine that
+  // runs one request at a time whatever the concurrency: a prompt that fills
+  // the iteration's tokens without chunking): one label names both.
+  auto near = [](double u, double w) { return u > 0 && w > 0 && std::abs(std::log(w / u)) < 0.05; };
+  const bool one_place =
+      f.points.size() > 1 && near(c.x.front(), c.x.back()) && near(c.y.front(), c.y.back());
   first_->position->setCoords(c.x.front(), c.y.front());
-  first_->setText(
-      tr(" concurrency %1").arg(qs(format_grouped(static_cast<double>(a.concurrency)))));
+  first_->setText(one_place ? tr(" concurrency %1 to %2: the same").arg(from, to)
+                            : tr(" concurrency %1").arg(from));
+  last_->setVisible(!one_place);
   last_->position->setCoords(c.x.back(), c.y.back());
-  last_->setText(tr("concurrency %1 ").arg(qs(format_grouped(static_cast<double>(b.concurrency)))));
+  last_->setText(tr("concurrency %1 ").arg(to));
   if (rated > 0) rate_->place(rated);
   // The engine, and the scheduler settings that are not its defaults.
   QString engine = tr("%1 engine").arg(qs(v.scenario.serving.engine));
