@@ -64,7 +64,7 @@ ParallelReadouts::ParallelReadouts(ReadoutGrid* grid) : grid_(grid) {
   mfu = grid->add({.key = QStringLiteral("parallelMfu"),
                    .name = tr("MFU"),
                    .tooltip = tr("Model FLOPs per step (no recompute) ÷ (step × chips × bf16 "
-                                 "peak). Below it, on the published constants: the MFU measured "
+                                 "peak). Beside it, on the published constants: the MFU measured "
                                  "on published runs of the same family of frameworks on the same "
                                  "generation of chips, 10th to 90th percentile around Napkin's "
                                  "prediction for them (napkin-cli validate)"),

@@ -287,9 +287,11 @@ std::string TrackRecord::text(double mfu) const {
          format_signed(mean_signed_error * 100.0, 1) + " %)";
 }
 
-TrackRecord training_track_record(std::string_view software_preset, const Chip& chip) {
-  const FrameworkFamily family = framework_family(software_preset);
-  const ChipGeneration generation = chip_generation(chip);
+namespace {
+
+// The record of `family` on `generation`, widened as training_track_record
+// says (for `other`, the reason is the caller's: it names the chip).
+TrackRecord widened_record(FrameworkFamily family, ChipGeneration generation) {
   auto sets_where = [](auto keep) {
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < kSets.size(); ++i)
@@ -303,10 +305,6 @@ TrackRecord training_track_record(std::string_view software_preset, const Chip& 
                             }),
                             family_scope(family) + gpus);
   if (r.rows >= kTrackRecordMinRows) return r;
-  const std::string why = generation == other
-                              ? "no published run on " + std::string(chip.name) + "'s kind of chip"
-                              : "fewer than " + std::to_string(kTrackRecordMinRows) +
-                                    " published runs of " + family_scope(family) + gpus;
   r = record_of(sets_where([&](const TrackRecordSet& s) { return s.family == family; }),
                 family_scope(family) + " on every GPU");
   if (r.rows < kTrackRecordMinRows && generation != other)
@@ -315,7 +313,34 @@ TrackRecord training_track_record(std::string_view software_preset, const Chip& 
   if (r.rows < kTrackRecordMinRows)
     r = record_of(sets_where([](const TrackRecordSet&) { return true; }),
                   "every framework on every GPU");
-  r.fallback = why;
+  if (generation != other)
+    r.fallback = "fewer than " + std::to_string(kTrackRecordMinRows) + " published runs of " +
+                 family_scope(family) + gpus;
+  return r;
+}
+
+}  // namespace
+
+TrackRecord training_track_record(std::string_view software_preset, const Chip& chip) {
+  // Every family on every generation, computed once: a panel asks on every
+  // change of its inputs.
+  constexpr std::array kFamilies{megatron, deepspeed, fsdp};
+  constexpr std::array kGenerations{ampere, hopper, blackwell, other};
+  static const auto table = [&] {
+    std::array<std::array<TrackRecord, kGenerations.size()>, kFamilies.size()> t;
+    for (std::size_t f = 0; f < kFamilies.size(); ++f)
+      for (std::size_t g = 0; g < kGenerations.size(); ++g)
+        t[f][g] = widened_record(kFamilies[f], kGenerations[g]);
+    return t;
+  }();
+  const FrameworkFamily family = framework_family(software_preset);
+  const ChipGeneration generation = chip_generation(chip);
+  const auto at = [](const auto& list, auto value) {
+    return static_cast<std::size_t>(std::find(list.begin(), list.end(), value) - list.begin());
+  };
+  TrackRecord r = table[at(kFamilies, family)][at(kGenerations, generation)];
+  if (generation == other)
+    r.fallback = "no published run on " + std::string(chip.name) + "'s kind of chip";
   return r;
 }
 

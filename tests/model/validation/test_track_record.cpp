@@ -133,9 +133,12 @@ TEST(TrackRecord, ScopesWidenWhenNoPublishedRunMatches) {
 
 TEST(TrackRecord, ServingRunsByModelKindAndChipGeneration) {
   // Every serving row names its chip, so a set mixing chips splits by them.
-  for (std::string_view key : serving_track_record_keys())
-    for (const ValidationRow& row : public_validation_sets(key).front().rows)
+  for (std::string_view key : serving_track_record_keys()) {
+    const std::vector<ValidationSet> sets = public_validation_sets(key);
+    ASSERT_FALSE(sets.empty()) << key;
+    for (const ValidationRow& row : sets.front().rows)
       EXPECT_NO_THROW((void)chip_by_name(row.chip)) << key << ": " << row.label;
+  }
   const TrackRecord dense = serving_track_record("tensorrt-llm", false, chip_by_name("H100"));
   EXPECT_EQ(dense.scope, "TensorRT-LLM serving dense models on Hopper GPUs");
   EXPECT_TRUE(dense.fallback.empty());
