@@ -9,6 +9,7 @@
 #include "budget.h"
 #include "budget_view.h"
 #include "compare.h"
+#include "format.h"
 #include "hardware.h"
 #include "moe.h"
 #include "parallel.h"
@@ -66,6 +67,16 @@ TEST(Compare, HeadlineOutputsAreTheModelFunctions) {
   EXPECT_NEAR(*output(h, "Days").value, 30.0, 1e-9);
   EXPECT_DOUBLE_EQ(*output(h, "MFU used").value, 0.4);
   EXPECT_EQ(output(h, "MFU used").display, "40.0 % (assumed)");
+  // A predicted MFU's context names its layout and its range.
+  Scenario predicted = s;
+  predicted.parallel.mfu_source = MfuSource::predicted;
+  const ResolvedPlan p = make_budget_view(predicted).plan;
+  ASSERT_LT(p.mfu.mfu_low, p.mfu.mfu_high);
+  const std::string shown = output(headline_outputs(predicted), "MFU used").display;
+  EXPECT_NE(shown.find("; range " + format_percent(p.mfu.mfu_low, 1) + " – " +
+                       format_percent(p.mfu.mfu_high, 1)),
+            std::string::npos)
+      << shown;
 
   const BudgetView v = make_budget_view(s);
   const CostReport& cost = v.report.cost;
