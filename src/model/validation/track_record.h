@@ -70,10 +70,11 @@ struct TrackRecord {
 };
 
 // The record for a plan run by `software_preset` on `chip`: the sets of the
-// same family on the same generation; with fewer than kMinRows runs there,
-// the family on every chip, then every family on the generation, then every
-// set (`fallback` says which and why). The scoreboard's sets are predicted
-// once per process (about a second's work on one core the first time).
+// same family on the same generation; with fewer than kTrackRecordMinRows
+// runs there, the family on every chip, then every family on the generation,
+// then every set (`fallback` says which and why). The training sets are
+// predicted once per process (about 12 ms the first time), each family's
+// record on each generation kept.
 TrackRecord training_track_record(std::string_view software_preset, const Chip& chip);
 // The record of every family on every generation that has published runs,
 // by family then generation (`napkin-cli validate --track-record`).
