@@ -94,8 +94,12 @@ int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
                      std::optional<double> ttft_p99_seconds, const ModeEmit* launch,
                      const QJsonObject& extra) {
   const ModeResult r = evaluate_mode(model, in);
+  // The published runs are static and offline benchmarks: a server run's
+  // throughput is its request rate's, not the engine's capacity.
   const TrackRecord record =
-      serving_track_record(in.serving.engine, model.is_moe(), chip_by_name(in.serving.chip));
+      in.mode == BatchingMode::server
+          ? TrackRecord{}
+          : serving_track_record(in.serving.engine, model.is_moe(), chip_by_name(in.serving.chip));
   std::optional<EmittedFlags> flags;
   if (launch) flags = launch->flags(r.concurrency);
   const ServingInputs& s = in.serving;

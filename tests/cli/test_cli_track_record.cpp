@@ -116,6 +116,13 @@ TEST(CliTrackRecord, AServingRunBesideThePublishedRunsLikeIt) {
   EXPECT_TRUE(text.out.contains(QStringLiteral("  runs like it ")));
   EXPECT_TRUE(text.out.contains(QStringLiteral("no published run of vllm in the scoreboard")))
       << text.out.toStdString();
+  // A server run's throughput is its request rate's: no band.
+  QStringList server = base;
+  server[server.indexOf(QStringLiteral("offline"))] = QStringLiteral("server");
+  const CliResult rate =
+      run_cli(server + QStringList{"--engine", "tensorrt-llm", "--request-rate", "1", "--json"});
+  ASSERT_EQ(rate.exit_code, 0) << rate.err.toStdString();
+  EXPECT_FALSE(rate.json.contains(QStringLiteral("track_record")));
   // The ideal engine is a bound, not a prediction: no band.
   const CliResult ideal = run_cli(base + QStringList{"--json"});
   ASSERT_EQ(ideal.exit_code, 0) << ideal.err.toStdString();

@@ -180,8 +180,11 @@ ServingRunView serving_run_view(const ScenarioServing& in) {
   ServingRunView v;
   try {
     v.result = evaluate_mode(in.model, in.run);
-    v.track_record = serving_track_record(in.run.serving.engine, in.model.is_moe(),
-                                          chip_by_name(in.run.serving.chip));
+    // Static and offline runs only: a server run's throughput is its
+    // request rate's, which the published benchmarks do not measure.
+    if (in.run.mode != BatchingMode::server)
+      v.track_record = serving_track_record(in.run.serving.engine, in.model.is_moe(),
+                                            chip_by_name(in.run.serving.chip));
   } catch (const std::exception& e) {
     v.error = e.what();
   }

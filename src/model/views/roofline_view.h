@@ -155,7 +155,7 @@ ServingFrontierView serving_frontier_view(const ScenarioServing& in, double ttft
 struct ServingRunView {
   ModeResult result;
   // How far published serving runs like it landed from Napkin's throughput
-  // (track_record.h); empty for the ideal engine.
+  // (track_record.h); empty for the ideal engine and for a server run.
   TrackRecord track_record;
   std::string error;  // why there is no run (the batch does not fit, too long to simulate)
   bool valid() const { return error.empty(); }
