@@ -177,7 +177,7 @@ int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
             " per chip measured where Napkin predicted (10th–90th percentile of " + record.scope +
             ": " + format_grouped(static_cast<double>(record.rows)) + " runs; mean error " +
             format_percent(record.mean_abs_error) + ", signed " +
-            format_signed(100 * record.mean_signed_error, 1) + " %" +
+            signed_percent(record.mean_signed_error) +
             (record.fallback.empty() ? "" : "; " + record.fallback) + ")");
   row("TTFT", stats_text(r.ttft_seconds));
   row("TPOT", stats_text(r.tpot_seconds));

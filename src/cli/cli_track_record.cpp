@@ -35,7 +35,7 @@ void print_track_record(const TrackRecord& t, double mfu) {
       kReportLabelWidth);
   row("Napkin's error",
       "mean " + format_percent(t.mean_abs_error) + ", signed " +
-          format_signed(t.mean_signed_error * 100, 1) + " % (> 0: above the measurement)",
+          signed_percent(t.mean_signed_error) + " (> 0: above the measurement)",
       kReportLabelWidth);
 }
 

@@ -354,28 +354,28 @@ void BudgetPanel::showMfuInUse() {
   // A predicted MFU brings its own range (a cluster profile's corners, or
   // the band of published runs like the plan's): the bounds show it, greyed.
   const RangeControls& range = controls_.plan.ranges[0];
-  const bool banded = predicted && plan.mfu.mfu_low < plan.mfu.mfu_high;
-  const QString own =
-      banded ? tr("Not used: the predicted MFU's range is in use, %1 – %2: %3.")
-                   .arg(qs(format_percent(plan.mfu.mfu_low)), qs(format_percent(plan.mfu.mfu_high)),
-                        qs(plan.mfu.range_text()))
-             : QString();
+  const std::string band = plan.mfu.band_text();
+  const QString own = band.empty() ? QString()
+                                   : tr("Not used: the predicted MFU's range is in use, %1: %2.")
+                                         .arg(qs(band), qs(plan.mfu.range_text()));
   if (QCheckBox* on = range.on)
-    setCheckUnused(on, banded      ? own
-                       : predicted ? tr("Not used: a predicted MFU has no range here (the range "
-                                        "was given around the assumed value).")
-                                   : QString());
+    setCheckUnused(on, !own.isEmpty() ? own
+                       : predicted    ? tr("Not used: a predicted MFU has no range here (the range "
+                                              "was given around the assumed value).")
+                                      : QString());
+  bool returned = false;  // the assumed range's bounds are used again
   for (auto [slider, value] :
        {std::pair{range.low, plan.mfu.mfu_low}, std::pair{range.high, plan.mfu.mfu_high}}) {
     if (!slider) continue;
-    if (banded) {
+    if (!own.isEmpty()) {
       slider->setUnused(own, value);
-    } else if (slider->isUnused()) {  // the assumed range returns, as the check box says
+    } else if (slider->isUnused()) {
       slider->setUnused(QString());
       slider->setEnabled(model_->scenario().ranges.mfu.has_value());
-      column_->sync();
+      returned = true;
     }
   }
+  if (returned) column_->sync();  // their own values, as the check box says
 }
 
 }  // namespace napkin

@@ -263,16 +263,15 @@ void BudgetReadouts::showBudget(const BudgetView& v) {
   const bool warn = other_batch || other_software || !v.mfu.note.empty() || !v.mfu.dropped.empty();
   // A predicted MFU's range (the band of published runs like the plan's, or
   // a cluster profile's corners) beside it; the note says where it comes from.
-  const bool ranged = predicted && v.mfu.mfu_low < v.mfu.mfu_high;
-  if (ranged) mfu_note += tr("; %1").arg(qs(v.mfu.range_text()));
-  grid_->set(mfu, {.value = ranged ? tr("%1 (range %2 – %3)")
-                                         .arg(qs(format_percent(v.plan.mfu.mfu, 1)),
-                                              qs(format_percent(v.mfu.mfu_low, 1)),
-                                              qs(format_percent(v.mfu.mfu_high, 1)))
-                                   : qs(format_percent(v.plan.mfu.mfu, 1)),
-                   .note = mfu_note,
-                   .tone = warn ? Tone::warn : Tone::normal,
-                   .number = v.plan.mfu.mfu});
+  const std::string band = v.mfu.band_text();
+  if (!band.empty()) mfu_note += tr("; %1").arg(qs(v.mfu.range_text()));
+  grid_->set(
+      mfu, {.value = band.empty()
+                         ? qs(format_percent(v.plan.mfu.mfu, 1))
+                         : tr("%1 (range %2)").arg(qs(format_percent(v.plan.mfu.mfu, 1)), qs(band)),
+            .note = mfu_note,
+            .tone = warn ? Tone::warn : Tone::normal,
+            .number = v.plan.mfu.mfu});
   grid_->set(flops, {.value = qs(format_sci(r.flops)),
                      .unit = tr("FLOPs"),
                      .note = qs(v.compute_peak_note),

@@ -104,6 +104,24 @@ std::string recompute_text(const Layout& l) {
   return s;
 }
 
+namespace {
+
+// The N of "full:N" or "uniform:N" (`kind`), in 1 – the layout limit.
+std::int64_t layers_count(std::string_view value, std::string_view kind, std::string_view what,
+                          const std::string& got) {
+  const std::string_view n = value.substr(kind.size() + 1);
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
+  if (ec != std::errc() || end != n.data() + n.size() || v < 1 ||
+      v > kLayoutLimits.recompute_layers)
+    throw std::invalid_argument("recompute=" + std::string(kind) + ":N needs N in 1 – " +
+                                format_grouped(kLayoutLimits.recompute_layers) + " (" +
+                                std::string(what) + ")" + got);
+  return v;
+}
+
+}  // namespace
+
 void parse_recompute_text(std::string_view value, Layout& l) {
   l.recompute_layers = 0;
   l.recompute_group = 1;
@@ -126,27 +144,11 @@ void parse_recompute_text(std::string_view value, Layout& l) {
     if (m == 0) throw std::invalid_argument("recompute=selective:M1+M2 names no module" + got);
     l.recompute_modules = canonical_recompute_modules(m);
   } else if (value.starts_with("full:")) {
-    const std::string_view n = value.substr(5);
-    std::int64_t v = 0;
-    const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
-    if (ec != std::errc() || end != n.data() + n.size() || v < 1 ||
-        v > kLayoutLimits.recompute_layers)
-      throw std::invalid_argument("recompute=full:N needs N in 1 – " +
-                                  format_grouped(kLayoutLimits.recompute_layers) +
-                                  " (layers of each chunk)" + got);
     l.recompute = Checkpointing::full;
-    l.recompute_layers = v;
+    l.recompute_layers = layers_count(value, "full", "layers of each chunk", got);
   } else if (value.starts_with("uniform:")) {
-    const std::string_view n = value.substr(8);
-    std::int64_t v = 0;
-    const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
-    if (ec != std::errc() || end != n.data() + n.size() || v < 1 ||
-        v > kLayoutLimits.recompute_layers)
-      throw std::invalid_argument("recompute=uniform:N needs N in 1 – " +
-                                  format_grouped(kLayoutLimits.recompute_layers) +
-                                  " (layers to a checkpoint)" + got);
     l.recompute = Checkpointing::full;
-    l.recompute_group = v;
+    l.recompute_group = layers_count(value, "uniform", "layers to a checkpoint", got);
   } else {
     throw std::invalid_argument(
         "recompute must be none, selective, selective:M1+M2, full, full:N or uniform:N" + got);

@@ -111,13 +111,17 @@ void add_range(MfuChoice& c, const Scenario& s, const Layout& layout) {
 
 void prepare_mfu_ranges() { (void)track_record_scopes(); }
 
+std::string MfuChoice::band_text() const {
+  if (source != MfuSource::predicted || !(mfu_low < mfu_high)) return {};
+  return format_percent(mfu_low, 1) + " – " + format_percent(mfu_high, 1);
+}
+
 std::string MfuChoice::range_text() const {
   if (source != MfuSource::predicted) return {};
   if (calibrated_runs == 0) return track_record.text(mfu);
   std::string text = "calibrated on " + std::to_string(calibrated_runs) + " runs";
-  if (mfu_low < mfu_high)
-    text += " (the fit's 90 % corners: " + format_percent(mfu_low, 1) + " – " +
-            format_percent(mfu_high, 1) + ")";
+  if (const std::string band = band_text(); !band.empty())
+    text += " (the fit's 90 % corners: " + band + ")";
   return text;
 }
 

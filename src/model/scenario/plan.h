@@ -78,6 +78,8 @@ struct MfuChoice {
   // (its 10th-90th percentile); equal to `mfu` when there is none.
   double mfu_low = 0;
   double mfu_high = 0;
+  // The range as "43.5 % – 52.0 %", for a predicted MFU with one; else "".
+  std::string band_text() const;
   // Where the range comes from, for a predicted MFU: "calibrated on N runs
   // (the fit's 90 % corners: …)" or the track record's sentence; "" otherwise.
   std::string range_text() const;

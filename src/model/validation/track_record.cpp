@@ -59,49 +59,47 @@ constexpr std::array kServingSets{
     ServingSet{"serving-trtllm-offline-v0.17-moe", true},
 };
 
-// One published run: its set (index into kSets) and Napkin's MFU error.
+// One published run: its set (an index into the keys it was read from), the
+// generation of its chip where the row names one, and Napkin's error of the
+// MFU or throughput (a step time's or a latency's ratio inverted).
 struct RunError {
-  std::size_t set = 0;
-  double error = 0;
-};
-
-// Every run of every training-speed set, predicted once per process.
-const std::vector<RunError>& run_errors() {
-  static const std::vector<RunError> errors = [] {
-    std::vector<RunError> out;
-    for (std::size_t i = 0; i < kSets.size(); ++i)
-      for (const ValidationSet& set : public_validation_sets(kSets[i].key))
-        for (const ValidationRow& row : set.rows) {
-          // MFU ∝ throughput ∝ 1 / step time.
-          const double ratio =
-              set.lower_is_optimistic ? row.measured / row.predicted : row.predicted / row.measured;
-          if (std::isfinite(ratio) && ratio > 0) out.push_back({i, ratio - 1.0});
-        }
-    return out;
-  }();
-  return errors;
-}
-
-// One published serving run: its set (index into kServingSets), the
-// generation of its chip and Napkin's throughput error.
-struct ServingRunError {
   std::size_t set = 0;
   ChipGeneration generation = other;
   double error = 0;
 };
 
-const std::vector<ServingRunError>& serving_run_errors() {
-  static const std::vector<ServingRunError> errors = [] {
-    std::vector<ServingRunError> out;
-    for (std::size_t i = 0; i < kServingSets.size(); ++i)
-      for (const ValidationSet& set : public_validation_sets(kServingSets[i].key))
-        for (const ValidationRow& row : set.rows) {
-          const double ratio = row.predicted / row.measured;
-          if (std::isfinite(ratio) && ratio > 0)
-            out.push_back({i, chip_generation(chip_by_name(row.chip)), ratio - 1.0});
-        }
-    return out;
-  }();
+std::vector<RunError> run_errors_of(std::span<const std::string_view> keys) {
+  std::vector<RunError> out;
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    for (const ValidationSet& set : public_validation_sets(keys[i]))
+      for (const ValidationRow& row : set.rows) {
+        const double ratio =
+            set.lower_is_optimistic ? row.measured / row.predicted : row.predicted / row.measured;
+        if (!std::isfinite(ratio) || ratio <= 0) continue;
+        const ChipGeneration g = row.chip.empty() ? other : chip_generation(chip_by_name(row.chip));
+        out.push_back({i, g, ratio - 1.0});
+      }
+  return out;
+}
+
+template <std::size_t N, typename Entry>
+constexpr std::array<std::string_view, N> keys_of(const std::array<Entry, N>& sets) {
+  std::array<std::string_view, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = sets[i].key;
+  return out;
+}
+
+constexpr auto kTrainingKeys = keys_of(kSets);
+constexpr auto kServingKeys = keys_of(kServingSets);
+
+// Every run of every training-speed set, and of every serving throughput
+// set, predicted once per process.
+const std::vector<RunError>& run_errors() {
+  static const std::vector<RunError> errors = run_errors_of(kTrainingKeys);
+  return errors;
+}
+const std::vector<RunError>& serving_run_errors() {
+  static const std::vector<RunError> errors = run_errors_of(kServingKeys);
   return errors;
 }
 
@@ -163,30 +161,21 @@ TrackRecord summarised(const std::vector<std::pair<std::size_t, double>>& runs,
   return r;
 }
 
-template <std::size_t N, typename Entry>
-std::array<std::string_view, N> keys_of(const std::array<Entry, N>& sets) {
-  std::array<std::string_view, N> out{};
-  for (std::size_t i = 0; i < N; ++i) out[i] = sets[i].key;
-  return out;
-}
-
 // The training runs of the sets `sets` (indices into kSets).
 TrackRecord record_of(const std::vector<std::size_t>& sets, std::string scope) {
   std::vector<std::pair<std::size_t, double>> runs;
   for (const RunError& e : run_errors())
     if (std::find(sets.begin(), sets.end(), e.set) != sets.end()) runs.emplace_back(e.set, e.error);
-  static const auto keys = keys_of(kSets);
-  return summarised(runs, keys, std::move(scope));
+  return summarised(runs, kTrainingKeys, std::move(scope));
 }
 
 // The serving runs of one model kind, on one generation (`other`: every chip).
 TrackRecord serving_record_of(bool moe, ChipGeneration generation, std::string scope) {
   std::vector<std::pair<std::size_t, double>> runs;
-  for (const ServingRunError& e : serving_run_errors())
+  for (const RunError& e : serving_run_errors())
     if (kServingSets[e.set].moe == moe && (generation == other || e.generation == generation))
       runs.emplace_back(e.set, e.error);
-  static const auto keys = keys_of(kServingSets);
-  return summarised(runs, keys, std::move(scope));
+  return summarised(runs, kServingKeys, std::move(scope));
 }
 
 std::string serving_scope(bool moe, ChipGeneration generation) {
@@ -267,9 +256,7 @@ std::span<const TrackRecordSet> track_record_sets() { return kSets; }
 std::span<const std::string_view> track_record_excluded_sets() { return kExcluded; }
 
 std::vector<std::string_view> serving_track_record_keys() {
-  std::vector<std::string_view> out;
-  for (const ServingSet& s : kServingSets) out.push_back(s.key);
-  return out;
+  return {kServingKeys.begin(), kServingKeys.end()};
 }
 
 double TrackRecord::measured_low(double predicted) const { return predicted / (1.0 + p90_error); }

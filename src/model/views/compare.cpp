@@ -151,9 +151,8 @@ const std::vector<HeadlineDef>& headline_defs() {
          if (p.mfu.source == MfuSource::predicted && !p.mfu.layout.empty())
            context += ": " + p.mfu.layout;
          // A predicted MFU's range: runs like it, or a cluster profile's corners.
-         if (p.mfu.source == MfuSource::predicted && p.mfu.mfu_low < p.mfu.mfu_high)
-           context += "; range " + format_percent(p.mfu.mfu_low, 1) + " – " +
-                      format_percent(p.mfu.mfu_high, 1);
+         if (const std::string band = p.mfu.band_text(); !band.empty())
+           context += "; range " + band;
          if (!p.mfu.note.empty()) context += "; " + p.mfu.note;
          return of(p.mfu.mfu, Unit::fraction, context);
        }},
