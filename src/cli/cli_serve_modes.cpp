@@ -100,6 +100,13 @@ int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
       in.mode == BatchingMode::server
           ? TrackRecord{}
           : serving_track_record(in.serving.engine, model.is_moe(), chip_by_name(in.serving.chip));
+  // A static batch's first token is a prefill, as the published first tokens
+  // are; an offline or server run's adds a queue's wait, which they are not.
+  const TrackRecord first_token = in.mode == BatchingMode::static_batch
+                                      ? first_token_track_record(in.serving.engine, model.is_moe(),
+                                                                 chip_by_name(in.serving.chip))
+                                      : TrackRecord{};
+  const double overhead = in.serving.overhead_seconds;  // the user's, outside the band
   std::optional<EmittedFlags> flags;
   if (launch) flags = launch->flags(r.concurrency);
   const ServingInputs& s = in.serving;
@@ -135,6 +142,11 @@ int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
       o["track_record"] =
           track_record_json(record, QStringLiteral("output_tokens_per_second_per_chip"),
                             r.output_tokens_per_second_per_chip);
+    if (!first_token.empty())
+      o["ttft_track_record"] =
+          track_record_json(first_token, QStringLiteral("ttft_p50_seconds"), r.ttft_seconds.p50,
+                            first_token.measured_time_low(r.ttft_seconds.p50, overhead),
+                            first_token.measured_time_high(r.ttft_seconds.p50, overhead));
     if (frontier) {
       QJsonArray a;
       for (const FrontierPoint& p : points)
@@ -180,6 +192,16 @@ int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
             signed_percent(record.mean_signed_error) +
             (record.fallback.empty() ? "" : "; " + record.fallback) + ")");
   row("TTFT", stats_text(r.ttft_seconds));
+  if (!first_token.empty())
+    row("TTFT runs like it",
+        format_seconds(first_token.measured_time_low(r.ttft_seconds.p50, overhead)) + " – " +
+            format_seconds(first_token.measured_time_high(r.ttft_seconds.p50, overhead)) +
+            " measured where Napkin predicted the P50 (10th–90th percentile of " +
+            first_token.scope + ": " + format_grouped(static_cast<double>(first_token.rows)) +
+            " runs; mean error " + format_percent(first_token.mean_abs_error) + ", signed " +
+            signed_percent(first_token.mean_signed_error) + " of the latency's inverse" +
+            (overhead > 0 ? "; the " + format_seconds(overhead) + " overhead outside it" : "") +
+            (first_token.fallback.empty() ? "" : "; " + first_token.fallback) + ")");
   row("TPOT", stats_text(r.tpot_seconds));
   row("decode step",
       format_seconds(r.decode_step_seconds) + " mean over " + format_grouped(r.steps) + " steps");

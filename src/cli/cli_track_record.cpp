@@ -9,6 +9,12 @@
 namespace napkin::cli {
 
 QJsonObject track_record_json(const TrackRecord& t, const QString& key, double predicted) {
+  return track_record_json(t, key, predicted, t.measured_low(predicted),
+                           t.measured_high(predicted));
+}
+
+QJsonObject track_record_json(const TrackRecord& t, const QString& key, double predicted,
+                              double low, double high) {
   QJsonArray sets;
   for (const std::string& k : t.sets) sets.append(QString::fromStdString(k));
   return QJsonObject{{"scope", QString::fromStdString(t.scope)},
@@ -20,8 +26,8 @@ QJsonObject track_record_json(const TrackRecord& t, const QString& key, double p
                      {"p10_error", t.p10_error},
                      {"p90_error", t.p90_error},
                      {key, predicted},
-                     {key + QStringLiteral("_low"), t.measured_low(predicted)},
-                     {key + QStringLiteral("_high"), t.measured_high(predicted)}};
+                     {key + QStringLiteral("_low"), low},
+                     {key + QStringLiteral("_high"), high}};
 }
 
 void print_track_record(const TrackRecord& t, double mfu) {

@@ -81,14 +81,16 @@ void print_records(const std::vector<TrackRecord>& scopes) {
                 pad_left(signed_percent(t.p90_error), 7).c_str());
 }
 
-// The training and serving sets read back by scope: what a predicted MFU's
-// and a serving throughput's range are made of.
+// The training and serving sets read back by scope: what a predicted MFU's,
+// a serving throughput's and a first-token time's range are made of.
 int print_track_record(bool json) {
   const std::vector<TrackRecord> training = track_record_scopes();
   const std::vector<TrackRecord> serving = serving_track_record_scopes();
+  const std::vector<TrackRecord> first_token = first_token_track_record_scopes();
   if (json) {
     print_json(QJsonObject{{"track_record", records_json(training)},
-                           {"serving_track_record", records_json(serving)}});
+                           {"serving_track_record", records_json(serving)},
+                           {"first_token_track_record", records_json(first_token)}});
     return 0;
   }
   std::printf(
@@ -99,6 +101,11 @@ int print_track_record(bool json) {
   print_records(training);
   std::printf("\nServing output tokens/s, by model kind and chip generation\n");
   print_records(serving);
+  std::printf(
+      "\nServing first-token latency of a static batch, by chip generation: the error of the\n"
+      "latency's inverse (measured ÷ predicted − 1), so a predicted time's range is the time ×\n"
+      "(1 + the 10th and the 90th percentile)\n");
+  print_records(first_token);
   return 0;
 }
 

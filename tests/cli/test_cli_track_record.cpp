@@ -127,6 +127,47 @@ TEST(CliTrackRecord, AServingRunBesideThePublishedRunsLikeIt) {
   const CliResult ideal = run_cli(base + QStringList{"--json"});
   ASSERT_EQ(ideal.exit_code, 0) << ideal.err.toStdString();
   EXPECT_FALSE(ideal.json.contains(QStringLiteral("track_record")));
+  // An offline run's first token waits in the queue: no first-token band.
+  EXPECT_FALSE(j.json.contains(QStringLiteral("ttft_track_record")));
+}
+
+TEST(CliTrackRecord, AStaticBatchsFirstTokenBesideThePublishedFirstTokens) {
+  const QStringList base = {QStringLiteral("serve"),
+                            QStringLiteral("--config"),
+                            QStringLiteral(NAPKIN_TEST_DATA "/configs/llama-3-8b.json"),
+                            QStringLiteral("--chip"),
+                            QStringLiteral("H100"),
+                            QStringLiteral("--chips"),
+                            QStringLiteral("1"),
+                            QStringLiteral("--engine"),
+                            QStringLiteral("tensorrt-llm"),
+                            QStringLiteral("--mode"),
+                            QStringLiteral("static"),
+                            QStringLiteral("--batch"),
+                            QStringLiteral("4"),
+                            QStringLiteral("--prompt-tokens"),
+                            QStringLiteral("2048"),
+                            QStringLiteral("--decode-tokens"),
+                            QStringLiteral("64"),
+                            QStringLiteral("--overhead-s"),
+                            QStringLiteral("0.1")};
+  const TrackRecord expected =
+      first_token_track_record("tensorrt-llm", false, chip_by_name("H100"));
+  const CliResult j = run_cli(base + QStringList{"--json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err.toStdString();
+  const double p50 = j.json["ttft_seconds"].toObject()["p50"].toDouble();
+  const QJsonObject t = j.json["ttft_track_record"].toObject();
+  EXPECT_EQ(t["scope"].toString().toStdString(), expected.scope);
+  EXPECT_DOUBLE_EQ(t["ttft_p50_seconds"].toDouble(), p50);
+  // The stated overhead is the user's: the band spans the rest.
+  EXPECT_DOUBLE_EQ(t["ttft_p50_seconds_low"].toDouble(), expected.measured_time_low(p50, 0.1));
+  EXPECT_DOUBLE_EQ(t["ttft_p50_seconds_high"].toDouble(), expected.measured_time_high(p50, 0.1));
+  EXPECT_GT(t["ttft_p50_seconds_high"].toDouble(), p50);  // Napkin's H100 first tokens run early
+  const CliResult text = run_cli(base);
+  ASSERT_EQ(text.exit_code, 0) << text.err.toStdString();
+  EXPECT_TRUE(text.out.contains(QStringLiteral("  TTFT runs like it ")));
+  EXPECT_TRUE(text.out.contains(QStringLiteral("the 100 ms overhead outside it")))
+      << text.out.toStdString();
 }
 
 TEST(CliTrackRecord, ValidateReadsTheTrainingSetsBackByScope) {
@@ -136,6 +177,8 @@ TEST(CliTrackRecord, ValidateReadsTheTrainingSetsBackByScope) {
   ASSERT_EQ(j.exit_code, 0) << j.err.toStdString();
   EXPECT_EQ(j.json["serving_track_record"].toArray().size(),
             static_cast<qsizetype>(stored_serving_track_record_scopes().size()));
+  EXPECT_EQ(j.json["first_token_track_record"].toArray().size(),
+            static_cast<qsizetype>(first_token_track_record_scopes().size()));
   const QJsonArray rows = j.json["track_record"].toArray();
   ASSERT_EQ(rows.size(), static_cast<qsizetype>(scopes.size()));
   for (qsizetype i = 0; i < rows.size(); ++i) {

@@ -203,6 +203,9 @@ TEST(RooflinePanel, TheBenchmarkRunIsSetAndShownInTheTab) {
         noted = noted || (t && t->text().contains(QStringLiteral("lengths \u00b1 256 / \u00b1 0")));
       }
   EXPECT_TRUE(noted);
+  // An offline run's first token waits in a queue: no first-token band.
+  EXPECT_TRUE(p->servingView().run.first_token.empty());
+  EXPECT_FALSE(p->readoutText(QStringLiteral("run_ttft")).contains(QStringLiteral("runs like it")));
   pick(mode, QStringLiteral("static"));
   EXPECT_TRUE(spread->isUnused());
   EXPECT_TRUE(requests->isUnused());
@@ -223,6 +226,14 @@ TEST(RooflinePanel, TheBenchmarkRunIsSetAndShownInTheTab) {
                   .contains(QStringLiteral("(runs like it: %1 – ")
                                 .arg(qs(format_grouped(low, low < 100 ? 1 : 0)))))
       << p->readoutText(QStringLiteral("run_throughput")).toStdString();
+  // Its first token beside the published first tokens, above the prediction
+  // on Hopper (Napkin's first tokens there come early).
+  EXPECT_EQ(run.first_token.scope, "TensorRT-LLM first token, dense models on Hopper GPUs");
+  EXPECT_GT(run.first_token.measured_time_high(run.result.ttft_seconds.p50),
+            run.result.ttft_seconds.p50);
+  EXPECT_TRUE(
+      p->readoutText(QStringLiteral("run_ttft")).contains(QStringLiteral("(runs like it: ")))
+      << p->readoutText(QStringLiteral("run_ttft")).toStdString();
 }
 
 // TensorRT-LLM's iteration of 8,192 tokens, without chunking, runs an

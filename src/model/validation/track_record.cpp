@@ -40,11 +40,13 @@ constexpr std::array kSets{
     TrackRecordSet{"llm-foundry-h100", fsdp, hopper},
 };
 
-constexpr std::array<std::string_view, 3> kExcluded{
+constexpr std::array<std::string_view, 2> kExcluded{
     "torchtitan-h200-memory",
     "torchtitan-h100-memory",
-    "serving-trtllm-first-token",
 };
+
+// The serving latency set: a static batch's first token, every row's chip named.
+constexpr std::array<std::string_view, 1> kFirstTokenKeys{"serving-trtllm-first-token"};
 
 // The serving throughput sets, and whether their models are MoE.
 struct ServingSet {
@@ -100,6 +102,10 @@ const std::vector<RunError>& run_errors() {
 }
 const std::vector<RunError>& serving_run_errors() {
   static const std::vector<RunError> errors = run_errors_of(kServingKeys);
+  return errors;
+}
+const std::vector<RunError>& first_token_run_errors() {
+  static const std::vector<RunError> errors = run_errors_of(kFirstTokenKeys);
   return errors;
 }
 
@@ -161,21 +167,57 @@ TrackRecord summarised(const std::vector<std::pair<std::size_t, double>>& runs,
   return r;
 }
 
+// The runs of `errors` (read from the sets `keys`) that `keep` takes.
+template <typename Keep>
+TrackRecord record_where(const std::vector<RunError>& errors,
+                         std::span<const std::string_view> keys, Keep keep, std::string scope) {
+  std::vector<std::pair<std::size_t, double>> runs;
+  for (const RunError& e : errors)
+    if (keep(e)) runs.emplace_back(e.set, e.error);
+  return summarised(runs, keys, std::move(scope));
+}
+
 // The training runs of the sets `sets` (indices into kSets).
 TrackRecord record_of(const std::vector<std::size_t>& sets, std::string scope) {
-  std::vector<std::pair<std::size_t, double>> runs;
-  for (const RunError& e : run_errors())
-    if (std::find(sets.begin(), sets.end(), e.set) != sets.end()) runs.emplace_back(e.set, e.error);
-  return summarised(runs, kTrainingKeys, std::move(scope));
+  return record_where(
+      run_errors(), kTrainingKeys,
+      [&](const RunError& e) { return std::find(sets.begin(), sets.end(), e.set) != sets.end(); },
+      std::move(scope));
+}
+
+bool on(ChipGeneration generation, const RunError& e) {
+  return generation == other || e.generation == generation;
 }
 
 // The serving runs of one model kind, on one generation (`other`: every chip).
 TrackRecord serving_record_of(bool moe, ChipGeneration generation, std::string scope) {
-  std::vector<std::pair<std::size_t, double>> runs;
-  for (const RunError& e : serving_run_errors())
-    if (kServingSets[e.set].moe == moe && (generation == other || e.generation == generation))
-      runs.emplace_back(e.set, e.error);
-  return summarised(runs, kServingKeys, std::move(scope));
+  return record_where(
+      serving_run_errors(), kServingKeys,
+      [&](const RunError& e) { return kServingSets[e.set].moe == moe && on(generation, e); },
+      std::move(scope));
+}
+
+std::string first_token_scope(ChipGeneration generation) {
+  return "TensorRT-LLM first token, dense models on " +
+         (generation == other ? std::string("every GPU")
+                              : std::string(to_string(generation)) + " GPUs");
+}
+
+// The first-token runs on one generation (`other`: every chip).
+TrackRecord first_token_record_of(ChipGeneration generation) {
+  return record_where(
+      first_token_run_errors(), kFirstTokenKeys,
+      [&](const RunError& e) { return on(generation, e); }, first_token_scope(generation));
+}
+
+// What a serving plan's record stands in for: its engine's runs where the
+// scoreboard has none, and the reasons `more` adds; "" when nothing.
+std::string serving_fallback(std::string_view engine, std::string more) {
+  if (engine.starts_with("tensorrt-llm")) return more;
+  const std::string why = "no published run of " + std::string(engine) +
+                          " in the scoreboard: TensorRT-LLM's, timed by the same "
+                          "per-kernel model";
+  return more.empty() ? why : why + "; " + more;
 }
 
 std::string serving_scope(bool moe, ChipGeneration generation) {
@@ -261,6 +303,12 @@ std::vector<std::string_view> serving_track_record_keys() {
 
 double TrackRecord::measured_low(double predicted) const { return predicted / (1.0 + p90_error); }
 double TrackRecord::measured_high(double predicted) const { return predicted / (1.0 + p10_error); }
+double TrackRecord::measured_time_low(double predicted_seconds, double fixed_seconds) const {
+  return fixed_seconds + (predicted_seconds - fixed_seconds) * (1.0 + p10_error);
+}
+double TrackRecord::measured_time_high(double predicted_seconds, double fixed_seconds) const {
+  return fixed_seconds + (predicted_seconds - fixed_seconds) * (1.0 + p90_error);
+}
 
 std::string TrackRecord::text(double mfu) const {
   if (empty()) return {};
@@ -363,13 +411,7 @@ TrackRecord serving_track_record(std::string_view engine, bool moe, const Chip& 
     why = "no published serving run on " + std::string(chip.name) + "'s kind of chip";
   }
   if (r.rows < kTrackRecordMinRows) r = stored(other);
-  if (!engine.starts_with("tensorrt-llm")) {
-    const std::string engine_why = "no published run of " + std::string(engine) +
-                                   " in the scoreboard: TensorRT-LLM's, timed by the same "
-                                   "per-kernel model";
-    why = why.empty() ? engine_why : engine_why + "; " + why;
-  }
-  r.fallback = why;
+  r.fallback = serving_fallback(engine, why);
   return r;
 }
 
@@ -388,6 +430,49 @@ std::vector<TrackRecord> stored_serving_track_record_scopes() {
   for (const StoredServingScope& k : kServingScopes)
     out.push_back(k.record(serving_scope(k.moe, k.generation)));
   return out;
+}
+
+TrackRecord first_token_track_record(std::string_view engine, bool moe, const Chip& chip) {
+  if (engine == "ideal") return {};
+  constexpr std::array kGenerations{ampere, hopper, blackwell, other};
+  static const auto table = [&] {
+    std::array<TrackRecord, kGenerations.size()> t;
+    for (std::size_t g = 0; g < kGenerations.size(); ++g)
+      t[g] = first_token_record_of(kGenerations[g]);
+    return t;
+  }();
+  const ChipGeneration generation = chip_generation(chip);
+  const auto at = [&](ChipGeneration g) {
+    return table[static_cast<std::size_t>(std::find(kGenerations.begin(), kGenerations.end(), g) -
+                                          kGenerations.begin())];
+  };
+  TrackRecord r = at(generation);
+  std::string why;
+  if (generation == other)
+    why = "no published first-token run on " + std::string(chip.name) + "'s kind of chip";
+  else if (r.rows < kTrackRecordMinRows)
+    why = "fewer than " + std::to_string(kTrackRecordMinRows) + " published first-token runs on " +
+          std::string(to_string(generation)) + " GPUs";
+  if (r.rows < kTrackRecordMinRows) r = at(other);
+  if (moe) {
+    const std::string moe_why = "no published first-token run of an MoE model: the dense models'";
+    why = why.empty() ? moe_why : moe_why + "; " + why;
+  }
+  r.fallback = serving_fallback(engine, why);
+  return r;
+}
+
+std::vector<TrackRecord> first_token_track_record_scopes() {
+  std::vector<TrackRecord> out;
+  for (ChipGeneration g : {ampere, hopper, blackwell, other}) {
+    TrackRecord r = first_token_record_of(g);
+    if (!r.empty()) out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<std::string_view> first_token_track_record_keys() {
+  return {kFirstTokenKeys.begin(), kFirstTokenKeys.end()};
 }
 
 }  // namespace napkin

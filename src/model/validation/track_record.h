@@ -41,8 +41,10 @@ struct TrackRecordSet {
 std::span<const TrackRecordSet> track_record_sets();
 // The serving throughput sets (serving_track_record below).
 std::vector<std::string_view> serving_track_record_keys();
-// The scoreboard's sets read by neither (memory, latency): every key is in
-// exactly one of the three lists.
+// The serving latency sets (first_token_track_record below).
+std::vector<std::string_view> first_token_track_record_keys();
+// The scoreboard's sets none of them reads (memory): every key is in exactly
+// one of the four lists.
 std::span<const std::string_view> track_record_excluded_sets();
 
 // The error of the MFU (or throughput: the same ratio) on the published runs
@@ -64,6 +66,12 @@ struct TrackRecord {
   // high at the 10th.
   double measured_low(double predicted) const;
   double measured_high(double predicted) const;
+  // The same for a predicted time (a latency; its error is that of the rate,
+  // 1 ÷ the time): the 10th percentile's time and the 90th's. `fixed_seconds`
+  // of the prediction are the user's own (a stated overhead), outside the
+  // model the runs checked: the band spans the rest.
+  double measured_time_low(double predicted_seconds, double fixed_seconds = 0) const;
+  double measured_time_high(double predicted_seconds, double fixed_seconds = 0) const;
   // One sentence: the scope, the tables and runs, the band around an MFU,
   // the mean absolute and signed error.
   std::string text(double mfu) const;
@@ -95,6 +103,19 @@ TrackRecord serving_track_record(std::string_view engine, bool moe, const Chip& 
 // which stored_serving_track_record_scopes() returns (a test keeps the two equal).
 std::vector<TrackRecord> serving_track_record_scopes();
 std::vector<TrackRecord> stored_serving_track_record_scopes();
+
+// The first-token latency of a static batch (a prompt prefilled, its first
+// token out): TensorRT-LLM's first-token set read back by the generation of
+// each row's chip, the error that of the latency's inverse (> 0: Napkin's
+// time below the measurement, optimistic), so a prediction's band is
+// measured_time_low / _high. Every published first-token run is of a dense
+// model on TensorRT-LLM v0.5: an MoE plan or another engine reads them and
+// `fallback` says so; `ideal` has none. A queue's wait (offline and server
+// runs) is outside what the runs measured. Fewer than kTrackRecordMinRows
+// runs on the generation: every GPU.
+TrackRecord first_token_track_record(std::string_view engine, bool moe, const Chip& chip);
+// Every generation with published first-token runs, then every GPU.
+std::vector<TrackRecord> first_token_track_record_scopes();
 inline constexpr std::size_t kTrackRecordMinRows = 8;
 
 }  // namespace napkin

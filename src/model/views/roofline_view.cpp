@@ -182,9 +182,11 @@ ServingRunView serving_run_view(const ScenarioServing& in) {
     v.result = evaluate_mode(in.model, in.run);
     // Static and offline runs only: a server run's throughput is its
     // request rate's, which the published benchmarks do not measure.
+    const Chip& chip = chip_by_name(in.run.serving.chip);
     if (in.run.mode != BatchingMode::server)
-      v.track_record = serving_track_record(in.run.serving.engine, in.model.is_moe(),
-                                            chip_by_name(in.run.serving.chip));
+      v.track_record = serving_track_record(in.run.serving.engine, in.model.is_moe(), chip);
+    if (in.run.mode == BatchingMode::static_batch)
+      v.first_token = first_token_track_record(in.run.serving.engine, in.model.is_moe(), chip);
   } catch (const std::exception& e) {
     v.error = e.what();
   }

@@ -157,6 +157,9 @@ struct ServingRunView {
   // How far published serving runs like it landed from Napkin's throughput
   // (track_record.h); empty for the ideal engine and for a server run.
   TrackRecord track_record;
+  // The same for its first token, a static run's only (an offline or server
+  // run's waits in a queue the published first tokens did not have).
+  TrackRecord first_token;
   std::string error;  // why there is no run (the batch does not fit, too long to simulate)
   bool valid() const { return error.empty(); }
 };

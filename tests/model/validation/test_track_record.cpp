@@ -32,13 +32,15 @@ TEST(TrackRecord, EverySetOfTheScoreboardIsReadOrSetAsideByName) {
   // its family and generation, or one that says nothing about speed.
   const std::vector<std::string_view> read = record_keys();
   const std::vector<std::string_view> serving = serving_track_record_keys();
+  const std::vector<std::string_view> first_token = first_token_track_record_keys();
   for (std::string_view key : public_validation_keys()) {
     SCOPED_TRACE(std::string(key));
-    EXPECT_EQ(
-        int{in(read, key)} + int{in(serving, key)} + int{in(track_record_excluded_sets(), key)}, 1);
+    EXPECT_EQ(int{in(read, key)} + int{in(serving, key)} + int{in(first_token, key)} +
+                  int{in(track_record_excluded_sets(), key)},
+              1);
   }
-  for (std::string_view key : read) EXPECT_TRUE(in(public_validation_keys(), key)) << key;
-  for (std::string_view key : serving) EXPECT_TRUE(in(public_validation_keys(), key)) << key;
+  for (const auto* keys : {&read, &serving, &first_token})
+    for (std::string_view key : *keys) EXPECT_TRUE(in(public_validation_keys(), key)) << key;
 }
 
 TEST(TrackRecord, EveryPresetHasAFamilyAndEveryChipAGeneration) {
@@ -192,6 +194,52 @@ TEST(TrackRecord, TheStoredServingScopesAreTheScoreboardsToday) {
     EXPECT_NEAR(stored[i].p10_error, live[i].p10_error, 1e-9) << stale;
     EXPECT_NEAR(stored[i].p90_error, live[i].p90_error, 1e-9) << stale;
   }
+}
+
+TEST(TrackRecord, AFirstTokenTimeBesideThePublishedFirstTokens) {
+  // The nine H100 rows (TensorRT-LLM v0.5, FP8, batch 1 and 64): Napkin's
+  // time is below most measurements, so the band lies above the prediction.
+  const TrackRecord h100 =
+      first_token_track_record("tensorrt-llm-0.6", false, chip_by_name("H100"));
+  EXPECT_EQ(h100.scope, "TensorRT-LLM first token, dense models on Hopper GPUs");
+  EXPECT_TRUE(h100.fallback.empty()) << h100.fallback;
+  EXPECT_EQ(h100.rows, 9u);
+  EXPECT_EQ(h100.sets, std::vector<std::string>{"serving-trtllm-first-token"});
+  EXPECT_GT(h100.mean_signed_error, 0.10);  // a latency's ratio inverted: > 0 is optimistic
+  EXPECT_GT(h100.measured_time_high(0.100), 0.125);
+  EXPECT_LT(h100.measured_time_low(0.100), h100.measured_time_high(0.100));
+  // The user's own overhead stays outside the band.
+  EXPECT_NEAR(h100.measured_time_low(1.1, 1.0), 1.0 + 0.1 * (1 + h100.p10_error), 1e-12);
+  EXPECT_NEAR(h100.measured_time_high(1.1, 1.0), 1.0 + 0.1 * (1 + h100.p90_error), 1e-12);
+  // By hand: the H100 rows' latency ratios inverted, each weighing one.
+  double signed_sum = 0;
+  std::size_t rows = 0;
+  for (const ValidationSet& set : public_validation_sets("serving-trtllm-first-token"))
+    for (const ValidationRow& row : set.rows)
+      if (row.chip == "H100") {
+        signed_sum += row.measured / row.predicted - 1;
+        ++rows;
+      }
+  ASSERT_EQ(rows, 9u);
+  EXPECT_NEAR(h100.mean_signed_error, signed_sum / 9, 1e-12);
+  const TrackRecord a100 = first_token_track_record("tensorrt-llm", false, chip_by_name("A100-80"));
+  EXPECT_EQ(a100.scope, "TensorRT-LLM first token, dense models on Ampere GPUs");
+  EXPECT_EQ(a100.rows, 9u);
+  // An MoE plan, another engine, another generation: the runs there are, and why.
+  const TrackRecord moe = first_token_track_record("vllm", true, chip_by_name("B200"));
+  EXPECT_EQ(moe.scope, "TensorRT-LLM first token, dense models on every GPU");
+  EXPECT_EQ(moe.rows, 18u);
+  EXPECT_EQ(moe.fallback,
+            "no published run of vllm in the scoreboard: TensorRT-LLM's, timed by the same "
+            "per-kernel model; no published first-token run of an MoE model: the dense "
+            "models'; fewer than 8 published first-token runs on Blackwell GPUs");
+  const TrackRecord tpu = first_token_track_record("tensorrt-llm", false, chip_by_name("TPU v5e"));
+  EXPECT_EQ(tpu.fallback, "no published first-token run on TPU v5e's kind of chip");
+  EXPECT_TRUE(first_token_track_record("ideal", false, chip_by_name("H100")).empty());
+  // Ampere, Hopper, every GPU.
+  const std::vector<TrackRecord> scopes = first_token_track_record_scopes();
+  ASSERT_EQ(scopes.size(), 3u);
+  EXPECT_EQ(scopes.back().rows, 18u);
 }
 
 }  // namespace
