@@ -4,6 +4,7 @@
 
 #include "parallel.h"
 #include "parallel_internal.h"
+#include "validate.h"
 
 namespace napkin {
 

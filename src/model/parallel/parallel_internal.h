@@ -132,6 +132,7 @@ struct LayerCost {
   double wgrad = 0;  // of bwd_compute: the weight-gradient GEMMs (W of a zero-bubble schedule)
   std::int64_t activation_bytes = 0;       // stored for the backward
   std::int64_t full_activation_bytes = 0;  // without any recompute (the working set)
+  std::int64_t cp_buffer_bytes = 0;        // context parallelism's K, V and fp32 gradients
   // Per-rank parameters of the layer: reduced over DP × CP (dense) and over
   // DP × CP / EP (routed experts).
   std::int64_t dense_params = 0;
@@ -143,6 +144,21 @@ struct LayerCost {
            recompute_cp;
   }
 };
+
+// Context parallelism's exchange of K and V around a layer's attention, as
+// the software runs it (TrainingSoftware::torch_context_parallel): the
+// exposed seconds of each pass, the element-wise bytes it adds to the
+// layer's kernels and the buffers it holds at its peak. `tokens` on this
+// rank; `q_heads` and `kv_heads` on this rank; `core_fwd`, `core_bwd` the
+// attention kernels' seconds over all the chunks.
+struct CpExchange {
+  double fwd_seconds = 0, bwd_seconds = 0;
+  double fwd_bytes = 0, bwd_bytes = 0;
+  double buffer_bytes = 0;
+};
+CpExchange cp_exchange(const JobContext& c, const Layout& L, double tokens, std::int64_t q_heads,
+                       std::int64_t kv_heads, std::int64_t d_qk, std::int64_t d_v, double core_fwd,
+                       double core_bwd);
 
 // A GEMM with a weight: forward, input gradient, weight gradient (accumulated
 // into the fp32 gradient buffer: read and written once more).

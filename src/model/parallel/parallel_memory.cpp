@@ -456,8 +456,14 @@ StageActivations stage_activations(const JobContext& c, const Layout& layout, st
     working = checked_mul(
         std::clamp<std::int64_t>(group, 1, std::max<std::int64_t>(1, chunk_layers)), working, what);
   }
-  // The loss's peak (with the block it leaves reserved) or the recomputed
-  // layers', whichever is larger: they come at different times.
+  // Context parallelism's exchanged K, V and gradients, during a layer's
+  // attention (parallel_cp.cpp).
+  working = checked_add(working,
+                        std::max(comp.dense_layers > 0 ? dense.cp_buffer_bytes : 0,
+                                 comp.moe_layers > 0 ? moe.cp_buffer_bytes : 0),
+                        what);
+  // The loss's peak (with the block it leaves reserved) or the layers',
+  // whichever is larger: they come at different times.
   if (last && out.transient_bytes + out.loss_hole_bytes > working) {
     working = out.transient_bytes;
     a.loss_hole_bytes = out.loss_hole_bytes;

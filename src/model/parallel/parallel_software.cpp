@@ -236,6 +236,13 @@ TrainingSoftware fsdp(bool compiled) {
   s.zero3_output_gathered = true;
   // torchtitan's pipeline parallelism is torch.distributed.pipelining.
   s.pipeline_preallocates_receives = true;
+  // Its context parallelism is PyTorch's context_parallel, rotate method
+  // "allgather" (job_config experimental.context_parallel_rotate_method),
+  // and its Llama expands K and V with repeat_kv before
+  // F.scaled_dot_product_attention (models/llama/model.py at the December
+  // 2024 benchmarks' commit 9dec370).
+  s.torch_context_parallel = true;
+  s.kv_repeated_for_attention = true;
   // fully_shard reshards the gathered weights after the forward (ZeRO-3) or
   // keeps them to the backward (reshard_after_forward=False: ZeRO-2);
   // replicate is plain DDP (ZeRO-0). FSDP has no optimizer-only sharding
@@ -414,7 +421,9 @@ const std::array kSoftware{
                    "GQA's K/V expansion and the fp32 loss as unfused PyTorch ops; with PP, "
                    "torch.distributed.pipelining's receive buffers for every micro-batch; "
                    "selective recomputation is its op-level policy (recompute=selective:op); "
-                   "Float8 linears (torchao) keep their bf16 inputs"},
+                   "Float8 linears (torchao) keep their bf16 inputs; context parallelism as "
+                   "PyTorch's context_parallel (K/V expanded to every query head and "
+                   "all-gathered once per call, dK/dV passed on in fp32, fp32 running sums)"},
     SoftwarePreset{"fsdp-compile", fsdp(true),
                    "fsdp with torch.compile: the element-wise work fused as in modern"},
 };

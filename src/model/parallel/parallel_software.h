@@ -309,6 +309,19 @@ struct TrainingSoftware {
   // And its sharded parameter is the fp32 master itself (MixedPrecisionPolicy
   // casts to bf16 only when it gathers), so no bf16 shard is held at rest.
   bool fsdp2_copies = false;
+  // Context parallelism as PyTorch's experimental context_parallel runs it
+  // (torch/distributed/tensor/experimental/_attention.py, torchtitan's
+  // default rotate method "allgather"; parallel_cp.cpp): K and V all-gathered
+  // once per attention call, waited for after the first chunk's kernel; in
+  // the backward gathered again, and dK, dV passed on in fp32 after every
+  // chunk; each chunk's output merged into an fp32 running output, the
+  // gradients accumulated in fp32. Off: a ring of point-to-point sends, one
+  // chunk ahead of the kernel (Megatron Core and Transformer Engine).
+  bool torch_context_parallel = false;
+  // The model expands K and V to every query head before the attention call
+  // (torchtitan's Llama, repeat_kv, until "GQA without kv repeats" in January
+  // 2026), so context parallelism exchanges the expanded tensors.
+  bool kv_repeated_for_attention = false;
   // What the framework can run at all, from its documentation and code: a
   // layout outside it is refused (layout_problem) and never searched. The
   // ZeRO stages it offers when the data-parallel group shards anything (bit s

@@ -65,6 +65,7 @@ struct LayerPricer {
   double ew_f = 0, ew_b = 0;              // element-wise bytes, forward and backward
   double re_gemm = 0, re_bytes = 0;       // what selective recomputation re-runs
   double fp8_amax_reductions = 0;         // blocking amax all-reduces per pass
+  CpExchange cp;                          // context parallelism's exchange
 
   LayerCost price() {
     norms_and_junctions();
@@ -74,7 +75,7 @@ struct LayerPricer {
     compute();
     tp_collectives();
     ep_all_to_alls();
-    cp_exchange();
+    context_parallel();
     host_floor();
     recomputation();
     activations();
@@ -235,6 +236,10 @@ struct LayerPricer {
     // Biases: QKV's is added by its own kernel (the others fuse into the
     // following element-wise kernel); every bias gradient reads its output
     // gradient once more. The unfused attention copies its output to [s, b, h].
+    // Context parallelism's work around the attention's chunks.
+    cp = cp_exchange(c, L, nd, heads_r, kv_r, dh, v_dh, core_f, core_b);
+    ew_f += cp.fwd_bytes;
+    ew_b += cp.bwd_bytes;
     // The attention's projection outputs per token (MLA: its latents and the
     // up-projections' queries, keys and values).
     const double qkv_width =
@@ -446,18 +451,11 @@ struct LayerPricer {
     }
   }
 
-  void cp_exchange() {
-    // Context parallelism: K and V chunks go around the ring (cp − 1 steps),
-    // overlapped with the attention kernels; the backward also returns dK, dV.
-    if (L.cp > 1) {
-      const GroupPlacement grp = placement(c, L.cp, t);
-      const Link& link = grp.ranks_per_node == grp.ranks ? c.intra : c.inter;
-      const double chunk = 4.0 * nd * static_cast<double>(kv_r * dh);
-      const double ring = static_cast<double>(L.cp - 1) *
-                          (link.latency_seconds + chunk / link.bytes_per_s_among(2));
-      lc.fwd_cp = overlapped(c, ring, core_f);
-      lc.bwd_cp = overlapped(c, 2 * ring, core_b);
-    }
+  void context_parallel() {
+    // Context parallelism's K, V exchange (parallel_cp.cpp), priced in elementwise().
+    lc.fwd_cp = cp.fwd_seconds;
+    lc.bwd_cp = cp.bwd_seconds;
+    lc.cp_buffer_bytes = static_cast<std::int64_t>(std::ceil(cp.buffer_bytes));
   }
 
   void host_floor() {

@@ -440,11 +440,13 @@ TEST(Validation, TorchtitanH100ThroughputIsOptimistic) {
   // at the same in-step share of its MAMF to +29 %, FlashAttention-2 at its
   // in-step share of its standalone rate to +25 %, the peaks at the runs'
   // 500 W limit (0.903 of the SXM's, the datasheets' SXM and NVL points) to
-  // +15 %, the eager rows' RMSNorm as separate ops to +13 %. What is left is
-  // context parallelism: the rows without it are within −11 % to +11 %, the
-  // rows with it over 64K-262K tokens +6 % to +51 %
-  // (PyTorch's ring attention of that date, README). Bounded so that it
-  // cannot drift unseen, and it fails if the set ever turns pessimistic.
+  // +15 %, the eager rows' RMSNorm as separate ops to +13 %, PyTorch's
+  // context_parallel as its code runs it (K, V expanded to every query head
+  // and all-gathered once per call, dK, dV passed on in fp32, fp32 running
+  // sums) to +9 %. What is left is context parallelism: the rows without it
+  // are within −11 % to +11 %, the rows with it over 64K-262K tokens +1 % to
+  // +43 % (README). Bounded so that it cannot drift unseen, and it fails if
+  // the set ever turns pessimistic.
   const ValidationSet& s = set_of("torchtitan-h100");
   ASSERT_EQ(s.rows.size(), set_of("torchtitan-h100-memory").rows.size());
   for (std::size_t i = 0; i < s.rows.size(); ++i)
@@ -452,9 +454,9 @@ TEST(Validation, TorchtitanH100ThroughputIsOptimistic) {
   EXPECT_FALSE(s.lower_is_optimistic);
   const ValidationSummary m = summarize(s);
   EXPECT_GE(m.optimistic_rows, 10u);
-  EXPECT_GT(m.mean_signed_error, 0.10);
-  EXPECT_LE(m.mean_abs_error, 0.25);
-  EXPECT_LE(std::abs(m.worst_error), 0.65);
+  EXPECT_GT(m.mean_signed_error, 0.06);
+  EXPECT_LE(m.mean_abs_error, 0.15);
+  EXPECT_LE(std::abs(m.worst_error), 0.50);
   double without_cp_abs = 0;
   std::size_t without_cp = 0;
   for (const ValidationRow& r : s.rows) {
