@@ -167,6 +167,8 @@ TEST(ReportSections, TablesWithSentencesForNotesTakeThePagesWidth) {
   EXPECT_TRUE(blocks[2].contains(QStringLiteral("Alone")));
   EXPECT_TRUE(blocks[2].contains(QStringLiteral("width='50%'")));  // alone, but half the page
   EXPECT_TRUE(blocks[0].contains(QStringLiteral("tokens/\u2060s")));
+  // A number keeps its unit on its line.
+  EXPECT_TRUE(blocks[0].contains(QStringLiteral("1,176\u00a0tokens")));
 }
 
 namespace {

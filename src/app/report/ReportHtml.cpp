@@ -184,9 +184,12 @@ QString tableHtml(const ReportTable& t) {
   // rather than wrapping a word a line.
   html += QStringLiteral("<table width='100%' cellspacing='2'>");
   for (const ReportRow& r : t.rows) {
-    // A unit per something stays in one piece ("tokens/s", not "tokens/" over "s").
+    // A unit per something stays in one piece ("tokens/s", not "tokens/" over
+    // "s"), and a number with its unit ("4.57 s", not "4.57" over "s").
     QString value = r.unit.isEmpty() ? r.value : r.value + QLatin1Char(' ') + r.unit;
     value.replace(QLatin1Char('/'), QStringLiteral("/\u2060"));
+    static const QRegularExpression numberSpace(QStringLiteral("(?<=\\d) "));
+    value.replace(numberSpace, QStringLiteral("\u00a0"));
     // Checks carry a badge; numbers are bold, coloured by their verdict.
     const QString cell =
         t.verdicts ? QStringLiteral("<td valign='top'><span class='%1'>&nbsp;%2&nbsp;</span></td>")
