@@ -69,6 +69,7 @@ QJsonObject layout_json(const LayoutResult& r) {
                             {"fragmentation", json_int(m.fragmentation_bytes)},
                             {"non_tensor_measured", m.non_tensor_measured},
                             {"non_tensor_xla", m.non_tensor_xla},
+                            {"non_tensor_rocm", m.non_tensor_rocm},
                             {"total", json_int(m.total_bytes)},
                             {"peak_stage", json_int(m.stage)}};
   o["step_seconds"] = r.step_seconds;
@@ -108,8 +109,9 @@ void print_layout(const LayoutResult& r) {
   } else if (m.non_tensor_xla) {
     row("outside the tensors", "none counted (XLA plans every buffer)", kReportLabelWidth);
   } else {
-    row("CUDA context, kernels", gb(m.runtime_bytes), kReportLabelWidth);
-    row("NCCL buffers",
+    row(m.non_tensor_rocm ? "HIP runtime, kernels" : "CUDA context, kernels", gb(m.runtime_bytes),
+        kReportLabelWidth);
+    row(m.non_tensor_rocm ? "RCCL buffers" : "NCCL buffers",
         gb(m.comm_buffers_bytes) + " (" + std::to_string(m.communicators) + " communicators)",
         kReportLabelWidth);
     row("allocator fragmentation", gb(m.fragmentation_bytes), kReportLabelWidth);

@@ -116,6 +116,19 @@ TEST(CliParallel, OneLayoutEvenIfItDoesNotFit) {
   EXPECT_EQ(r.json["layouts"].toArray().size(), 1);
 }
 
+TEST(CliParallel, AnAmdChipsRuntimeIsRocms) {
+  const QStringList args = {
+      "--preset", "Llama-3-8B",     "--chip", "MI300X",   "--chips",
+      "8",        "--global-batch", "16",     "--layout", "tp=1,pp=1,zero=1,mb=1"};
+  const CliResult j = parallel_json(args);
+  EXPECT_TRUE(j.json["best"].toObject()["memory"].toObject()["non_tensor_rocm"].toBool());
+  const CliResult text = run_cli(QStringList{"parallel"} + args);
+  ASSERT_EQ(text.exit_code, 0) << text.err.toStdString();
+  EXPECT_TRUE(text.out.contains(QStringLiteral("HIP runtime, kernels")));
+  EXPECT_TRUE(text.out.contains(QStringLiteral("RCCL buffers")));
+  EXPECT_FALSE(text.out.contains(QStringLiteral("CUDA"))) << text.out.toStdString();
+}
+
 TEST(CliParallel, NothingFitsGivesNullBest) {
   const CliResult r = parallel_json(
       {"--preset", "Llama-3-70B", "--chips", "8", "--global-batch", "8", "--top", "3"});

@@ -138,7 +138,8 @@ constexpr std::array kChips{
     // 5.3 TB/s, 750 W.
     Chip{"MI300X", 1307.4e12, 192'000'000'000, 5.3e12, 750,
          "AMD Instinct MI300X accelerator datasheet",
-         2614.9e12, kMi300xNet, kMi300xEff, 304, 256, 256, kMi300xStream, kMi300xStreamSource, {}},
+         2614.9e12, kMi300xNet, kMi300xEff, 304, 256, 256, kMi300xStream, kMi300xStreamSource, {},
+         false, true},
     // Google Cloud TPU v6e (Trillium) docs: 918 TFLOP/s bf16, 32 GB HBM, 1,640 GB/s.
     // Google publishes no per-chip power; 300 W is an estimate, marked as such.
     Chip{"TPU v6e", 918e12, 32'000'000'000, 1.64e12, 300,

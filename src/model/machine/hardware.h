@@ -91,6 +91,9 @@ struct Chip {
   // compiles, so there is no CUDA context, no collective library's buffers
   // and no caching allocator beside the tensors.
   bool xla_compiled = false;
+  // The chip runs AMD's ROCm stack: the HIP runtime and RCCL stand where the
+  // CUDA context and NCCL do (the memory outside the tensors is named so).
+  bool rocm = false;
 };
 
 // All chips, in display order. The first four are the seed's table (Phase 00

@@ -337,6 +337,8 @@ struct StageMemory {
   bool non_tensor_measured = false;
   // On an XLA-compiled chip (Chip::xla_compiled) none of the three is counted.
   bool non_tensor_xla = false;
+  // On a ROCm chip (Chip::rocm) the runtime is HIP's and the buffers RCCL's.
+  bool non_tensor_rocm = false;
   std::int64_t total_bytes = 0;
   std::int64_t non_tensor_bytes() const {
     return runtime_bytes + comm_buffers_bytes + fragmentation_bytes;

@@ -38,6 +38,7 @@ void add_non_tensor_memory(const JobContext& c, const Layout& layout, std::int64
     m.non_tensor_xla = true;
     return;
   }
+  m.non_tensor_rocm = c.chip->rocm;  // the same reserve, under ROCm's names
   constexpr std::int64_t kRuntimeBytes = 666'632'192;
   constexpr std::int64_t kPairCommBytes = 544'000'000, kGroupCommBytes = 688'000'000;
   m.runtime_bytes = kRuntimeBytes;

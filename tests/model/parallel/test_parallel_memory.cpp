@@ -415,6 +415,25 @@ TEST(ParallelMemory, TpusCountNothingOutsideTheTensors) {
   EXPECT_EQ(measured.total_bytes, tpu.total_bytes + 2'000'000'000);
 }
 
+// An AMD chip keeps the same reserve outside the tensors under ROCm's names
+// (the HIP runtime, RCCL's buffers); NVIDIA's chips keep CUDA's and NCCL's.
+TEST(ParallelMemory, AmdChipsNameTheirRuntimeRocms) {
+  for (const Chip& chip : hardware_table())
+    EXPECT_EQ(chip.rocm, chip.name.rfind("MI", 0) == 0) << chip.name;
+  TrainingJob j{.shape = testing_util::preset_shape("Llama-3-8B"),
+                .chip = "MI300X",
+                .n_chips = 64,
+                .seq_len = 8192,
+                .global_batch = 64};
+  Layout l;
+  l.tp = 8, l.dp = 8;
+  const StageMemory amd = memory_by_stage(j, l)[0];
+  EXPECT_TRUE(amd.non_tensor_rocm);
+  EXPECT_GT(amd.non_tensor_bytes(), 0);
+  j.chip = "H100";
+  EXPECT_FALSE(memory_by_stage(j, l)[0].non_tensor_rocm);
+}
+
 // A layout fits against what CUDA reports for the device (81,089 MiB on an
 // H100), not the datasheet's decimal 80 GB.
 TEST(ParallelMemory, LayoutsFitTheDevicesReportedMemory) {
