@@ -385,10 +385,14 @@ TEST(ParallelMemory, AMeasuredNonTensorFigureReplacesTheEstimate) {
 
 // A TPU runs the step as one XLA program, whose buffers are planned when it
 // compiles: no CUDA context, NCCL buffers or caching allocator beside the
-// tensors (parallel_non_tensor.cpp). A measured figure still replaces it.
+// tensors (parallel_non_tensor.cpp). A measured figure still replaces it. An
+// AMD chip keeps a GPU's reserve under ROCm's names (the HIP runtime, RCCL's
+// buffers).
 TEST(ParallelMemory, TpusCountNothingOutsideTheTensors) {
-  for (const Chip& chip : hardware_table())
+  for (const Chip& chip : hardware_table()) {
     EXPECT_EQ(chip.xla_compiled, chip.name.rfind("TPU", 0) == 0) << chip.name;
+    EXPECT_EQ(chip.rocm, chip.name.rfind("MI", 0) == 0) << chip.name;
+  }
   TrainingJob j{.shape = testing_util::preset_shape("Llama-3-8B"),
                 .chip = "TPU v5p",
                 .n_chips = 64,
@@ -405,33 +409,20 @@ TEST(ParallelMemory, TpusCountNothingOutsideTheTensors) {
   j.chip = "H100";
   const StageMemory gpu = memory_by_stage(j, l)[0];
   EXPECT_FALSE(gpu.non_tensor_xla);
+  EXPECT_FALSE(gpu.non_tensor_rocm);
   EXPECT_GT(gpu.non_tensor_bytes(), 0);
   EXPECT_EQ(gpu.total_bytes - gpu.non_tensor_bytes(), tpu.total_bytes);
+  j.chip = "MI300X";
+  const StageMemory amd = memory_by_stage(j, l)[0];
+  EXPECT_TRUE(amd.non_tensor_rocm);
+  EXPECT_EQ(amd.non_tensor_bytes() - amd.fragmentation_bytes,
+            gpu.non_tensor_bytes() - gpu.fragmentation_bytes);
   j.chip = "TPU v5p";
   j.measured_non_tensor_bytes = 2'000'000'000;
   const StageMemory measured = memory_by_stage(j, l)[0];
   EXPECT_TRUE(measured.non_tensor_measured);
   EXPECT_FALSE(measured.non_tensor_xla);
   EXPECT_EQ(measured.total_bytes, tpu.total_bytes + 2'000'000'000);
-}
-
-// An AMD chip keeps the same reserve outside the tensors under ROCm's names
-// (the HIP runtime, RCCL's buffers); NVIDIA's chips keep CUDA's and NCCL's.
-TEST(ParallelMemory, AmdChipsNameTheirRuntimeRocms) {
-  for (const Chip& chip : hardware_table())
-    EXPECT_EQ(chip.rocm, chip.name.rfind("MI", 0) == 0) << chip.name;
-  TrainingJob j{.shape = testing_util::preset_shape("Llama-3-8B"),
-                .chip = "MI300X",
-                .n_chips = 64,
-                .seq_len = 8192,
-                .global_batch = 64};
-  Layout l;
-  l.tp = 8, l.dp = 8;
-  const StageMemory amd = memory_by_stage(j, l)[0];
-  EXPECT_TRUE(amd.non_tensor_rocm);
-  EXPECT_GT(amd.non_tensor_bytes(), 0);
-  j.chip = "H100";
-  EXPECT_FALSE(memory_by_stage(j, l)[0].non_tensor_rocm);
 }
 
 // A layout fits against what CUDA reports for the device (81,089 MiB on an
