@@ -233,13 +233,13 @@ struct LayerPricer {
   }
 
   void elementwise() {
-    // Biases: QKV's is added by its own kernel (the others fuse into the
-    // following element-wise kernel); every bias gradient reads its output
-    // gradient once more. The unfused attention copies its output to [s, b, h].
     // Context parallelism's work around the attention's chunks.
     cp = cp_exchange(c, L, nd, heads_r, kv_r, dh, v_dh, core_f, core_b);
     ew_f += cp.fwd_bytes;
     ew_b += cp.bwd_bytes;
+    // Biases: QKV's is added by its own kernel (the others fuse into the
+    // following element-wise kernel); every bias gradient reads its output
+    // gradient once more. The unfused attention copies its output to [s, b, h].
     // The attention's projection outputs per token (MLA: its latents and the
     // up-projections' queries, keys and values).
     const double qkv_width =
