@@ -6,6 +6,7 @@
 #include "cli_track_record.h"
 #include "config_import.h"
 #include "format.h"
+#include "roofline_view.h"
 #include "serving_search.h"
 
 namespace napkin::cli {
@@ -19,6 +20,16 @@ QJsonObject stats_json(const LatencyStats& s) {
 std::string stats_text(const LatencyStats& s) {
   return "mean " + format_seconds(s.mean) + ", P50 " + format_seconds(s.p50) + ", P90 " +
          format_seconds(s.p90) + ", P99 " + format_seconds(s.p99);
+}
+
+// "<band> measured where Napkin predicted<what> (10th–90th percentile of
+// <scope>: N runs; mean error …, signed …<more>; <fallback>)".
+std::string runs_like_it(const TrackRecord& t, const std::string& band, const std::string& what,
+                         const std::string& more) {
+  return band + " measured where Napkin predicted" + what + " (10th–90th percentile of " + t.scope +
+         ": " + format_grouped(static_cast<double>(t.rows)) + " runs; mean error " +
+         format_percent(t.mean_abs_error) + ", signed " + signed_percent(t.mean_signed_error) +
+         more + (t.fallback.empty() ? "" : "; " + t.fallback) + ")";
 }
 
 }  // namespace
@@ -94,18 +105,9 @@ int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
                      std::optional<double> ttft_p99_seconds, const ModeEmit* launch,
                      const QJsonObject& extra) {
   const ModeResult r = evaluate_mode(model, in);
-  // The published runs are static and offline benchmarks: a server run's
-  // throughput is its request rate's, not the engine's capacity.
-  const TrackRecord record =
-      in.mode == BatchingMode::server
-          ? TrackRecord{}
-          : serving_track_record(in.serving.engine, model.is_moe(), chip_by_name(in.serving.chip));
-  // A static batch's first token is a prefill, as the published first tokens
-  // are; an offline or server run's adds a queue's wait, which they are not.
-  const TrackRecord first_token = in.mode == BatchingMode::static_batch
-                                      ? first_token_track_record(in.serving.engine, model.is_moe(),
-                                                                 chip_by_name(in.serving.chip))
-                                      : TrackRecord{};
+  const ServingRunRecords records = serving_run_records(model, in);
+  const TrackRecord& record = records.throughput;
+  const TrackRecord& first_token = records.first_token;
   const double overhead = in.serving.overhead_seconds;  // the user's, outside the band
   std::optional<EmittedFlags> flags;
   if (launch) flags = launch->flags(r.concurrency);
@@ -184,24 +186,23 @@ int print_serve_mode(const ServingModel& model, const ModeInputs& in, bool json,
                         format_grouped(r.output_tokens_per_second_per_chip, 1) + " per chip");
   if (!record.empty())
     row("runs like it",
-        format_grouped(record.measured_low(r.output_tokens_per_second_per_chip), 1) + " – " +
-            format_grouped(record.measured_high(r.output_tokens_per_second_per_chip), 1) +
-            " per chip measured where Napkin predicted (10th–90th percentile of " + record.scope +
-            ": " + format_grouped(static_cast<double>(record.rows)) + " runs; mean error " +
-            format_percent(record.mean_abs_error) + ", signed " +
-            signed_percent(record.mean_signed_error) +
-            (record.fallback.empty() ? "" : "; " + record.fallback) + ")");
+        runs_like_it(
+            record,
+            format_grouped(record.measured_low(r.output_tokens_per_second_per_chip), 1) + " – " +
+                format_grouped(record.measured_high(r.output_tokens_per_second_per_chip), 1) +
+                " per chip",
+            "", ""));
   row("TTFT", stats_text(r.ttft_seconds));
   if (!first_token.empty())
     row("TTFT runs like it",
-        format_seconds(first_token.measured_time_low(r.ttft_seconds.p50, overhead)) + " – " +
-            format_seconds(first_token.measured_time_high(r.ttft_seconds.p50, overhead)) +
-            " measured where Napkin predicted the P50 (10th–90th percentile of " +
-            first_token.scope + ": " + format_grouped(static_cast<double>(first_token.rows)) +
-            " runs; mean error " + format_percent(first_token.mean_abs_error) + ", signed " +
-            signed_percent(first_token.mean_signed_error) + " of the latency's inverse" +
-            (overhead > 0 ? "; the " + format_seconds(overhead) + " overhead outside it" : "") +
-            (first_token.fallback.empty() ? "" : "; " + first_token.fallback) + ")");
+        runs_like_it(
+            first_token,
+            format_seconds(first_token.measured_time_low(r.ttft_seconds.p50, overhead)) + " – " +
+                format_seconds(first_token.measured_time_high(r.ttft_seconds.p50, overhead)),
+            " the P50",
+            " of the latency's inverse" +
+                (overhead > 0 ? "; the " + format_seconds(overhead) + " overhead outside it"
+                              : std::string())));
   row("TPOT", stats_text(r.tpot_seconds));
   row("decode step",
       format_seconds(r.decode_step_seconds) + " mean over " + format_grouped(r.steps) + " steps");

@@ -323,6 +323,13 @@ std::string TrackRecord::text(double mfu) const {
 
 namespace {
 
+// The generations a record is kept for (`other`: every chip), and where a
+// value sits in such a list.
+constexpr std::array kGenerations{ampere, hopper, blackwell, other};
+std::size_t index_of(const auto& list, auto value) {
+  return static_cast<std::size_t>(std::find(list.begin(), list.end(), value) - list.begin());
+}
+
 // The record of `family` on `generation`, widened as training_track_record
 // says (for `other`, the reason is the caller's: it names the chip).
 TrackRecord widened_record(FrameworkFamily family, ChipGeneration generation) {
@@ -359,7 +366,6 @@ TrackRecord training_track_record(std::string_view software_preset, const Chip& 
   // Every family on every generation, computed once: a panel asks on every
   // change of its inputs.
   constexpr std::array kFamilies{megatron, deepspeed, fsdp};
-  constexpr std::array kGenerations{ampere, hopper, blackwell, other};
   static const auto table = [&] {
     std::array<std::array<TrackRecord, kGenerations.size()>, kFamilies.size()> t;
     for (std::size_t f = 0; f < kFamilies.size(); ++f)
@@ -369,10 +375,7 @@ TrackRecord training_track_record(std::string_view software_preset, const Chip& 
   }();
   const FrameworkFamily family = framework_family(software_preset);
   const ChipGeneration generation = chip_generation(chip);
-  const auto at = [](const auto& list, auto value) {
-    return static_cast<std::size_t>(std::find(list.begin(), list.end(), value) - list.begin());
-  };
-  TrackRecord r = table[at(kFamilies, family)][at(kGenerations, generation)];
+  TrackRecord r = table[index_of(kFamilies, family)][index_of(kGenerations, generation)];
   if (generation == other)
     r.fallback = "no published run on " + std::string(chip.name) + "'s kind of chip";
   return r;
@@ -418,7 +421,7 @@ TrackRecord serving_track_record(std::string_view engine, bool moe, const Chip& 
 std::vector<TrackRecord> serving_track_record_scopes() {
   std::vector<TrackRecord> out;
   for (bool moe : {false, true})
-    for (ChipGeneration g : {ampere, hopper, blackwell, other}) {
+    for (ChipGeneration g : kGenerations) {
       TrackRecord r = serving_record_of(moe, g, serving_scope(moe, g));
       if (!r.empty()) out.push_back(std::move(r));
     }
@@ -434,18 +437,14 @@ std::vector<TrackRecord> stored_serving_track_record_scopes() {
 
 TrackRecord first_token_track_record(std::string_view engine, bool moe, const Chip& chip) {
   if (engine == "ideal") return {};
-  constexpr std::array kGenerations{ampere, hopper, blackwell, other};
-  static const auto table = [&] {
+  static const auto table = [] {
     std::array<TrackRecord, kGenerations.size()> t;
     for (std::size_t g = 0; g < kGenerations.size(); ++g)
       t[g] = first_token_record_of(kGenerations[g]);
     return t;
   }();
   const ChipGeneration generation = chip_generation(chip);
-  const auto at = [&](ChipGeneration g) {
-    return table[static_cast<std::size_t>(std::find(kGenerations.begin(), kGenerations.end(), g) -
-                                          kGenerations.begin())];
-  };
+  const auto at = [](ChipGeneration g) { return table[index_of(kGenerations, g)]; };
   TrackRecord r = at(generation);
   std::string why;
   if (generation == other)
@@ -464,7 +463,7 @@ TrackRecord first_token_track_record(std::string_view engine, bool moe, const Ch
 
 std::vector<TrackRecord> first_token_track_record_scopes() {
   std::vector<TrackRecord> out;
-  for (ChipGeneration g : {ampere, hopper, blackwell, other}) {
+  for (ChipGeneration g : kGenerations) {
     TrackRecord r = first_token_record_of(g);
     if (!r.empty()) out.push_back(std::move(r));
   }

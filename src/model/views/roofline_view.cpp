@@ -176,17 +176,23 @@ ScenarioServing scenario_serving(const Scenario& s) {
   return out;
 }
 
+ServingRunRecords serving_run_records(const ServingModel& model, const ModeInputs& run) {
+  ServingRunRecords r;
+  const Chip& chip = chip_by_name(run.serving.chip);
+  if (run.mode != BatchingMode::server)
+    r.throughput = serving_track_record(run.serving.engine, model.is_moe(), chip);
+  if (run.mode == BatchingMode::static_batch)
+    r.first_token = first_token_track_record(run.serving.engine, model.is_moe(), chip);
+  return r;
+}
+
 ServingRunView serving_run_view(const ScenarioServing& in) {
   ServingRunView v;
   try {
     v.result = evaluate_mode(in.model, in.run);
-    // Static and offline runs only: a server run's throughput is its
-    // request rate's, which the published benchmarks do not measure.
-    const Chip& chip = chip_by_name(in.run.serving.chip);
-    if (in.run.mode != BatchingMode::server)
-      v.track_record = serving_track_record(in.run.serving.engine, in.model.is_moe(), chip);
-    if (in.run.mode == BatchingMode::static_batch)
-      v.first_token = first_token_track_record(in.run.serving.engine, in.model.is_moe(), chip);
+    ServingRunRecords records = serving_run_records(in.model, in.run);
+    v.track_record = std::move(records.throughput);
+    v.first_token = std::move(records.first_token);
   } catch (const std::exception& e) {
     v.error = e.what();
   }

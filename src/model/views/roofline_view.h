@@ -150,15 +150,24 @@ struct ServingFrontierView {
 // outputs), no frontier beyond 4,096 output tokens (`error` says so).
 ServingFrontierView serving_frontier_view(const ScenarioServing& in, double ttft_p99_seconds);
 
+// What published serving runs like a benchmark run measured where Napkin
+// predicted (track_record.h), as far as they measured what the run's mode
+// measures: the throughput of a static or offline run (a server run's is its
+// request rate's), the first token of a static run (an offline or server
+// run's waits in a queue the published first tokens did not have).
+struct ServingRunRecords {
+  TrackRecord throughput;
+  TrackRecord first_token;
+};
+ServingRunRecords serving_run_records(const ServingModel& model, const ModeInputs& run);
+
 // The benchmark run of the chosen layout (serving_modes.h): what
 // napkin-cli serve --mode prints for the same inputs.
 struct ServingRunView {
   ModeResult result;
   // How far published serving runs like it landed from Napkin's throughput
-  // (track_record.h); empty for the ideal engine and for a server run.
+  // and first token (serving_run_records); empty for the ideal engine.
   TrackRecord track_record;
-  // The same for its first token, a static run's only (an offline or server
-  // run's waits in a queue the published first tokens did not have).
   TrackRecord first_token;
   std::string error;  // why there is no run (the batch does not fit, too long to simulate)
   bool valid() const { return error.empty(); }
