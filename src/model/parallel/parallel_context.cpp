@@ -112,6 +112,12 @@ double overlapped(const JobContext& c, double comm, double window) {
   return hide(comm, window) + c.comm_unit_fraction * std::min(comm, window);
 }
 
+double overlapped(const JobContext& c, double comm, double window, double last,
+                  double last_window) {
+  return std::max(hide(comm, window), hide(last, last_window)) +
+         c.comm_unit_fraction * std::min(comm, window);
+}
+
 double unfused_accumulation_bytes(const JobContext& c, const Layout& L) {
   const TrainingJob& job = *c.job;
   if (job.software.fused_grad_accumulation) return 0;

@@ -8,6 +8,7 @@
 
 #include "parallel.h"
 #include "parallel_internal.h"
+#include "validate.h"
 
 namespace napkin::parallel_detail {
 
@@ -94,6 +95,83 @@ DpStep dp_step(const JobContext& c, const Layout& L, std::int64_t dense_params,
           d.all_gather};
     default: return {0, d.all_gather};
   }
+}
+
+namespace {
+
+// Megatron's layout of a buffer's buckets: tensors join the open bucket in
+// backward order and a bucket closes with the tensor that brings it to
+// `bucket` parameters or more.
+struct Buckets {
+  std::int64_t bucket = 0;
+  std::int64_t open = 0;    // parameters in the open bucket
+  std::int64_t closed = 0;  // in the last one closed
+  // `count` tensors of `size` parameters each.
+  void add(std::int64_t size, std::int64_t count = 1) {
+    if (count <= 0 || size <= 0) return;
+    const std::int64_t to_close = ceil_div(bucket - open, size);
+    if (count < to_close) {
+      open += count * size;
+      return;
+    }
+    const std::int64_t per_bucket = ceil_div(bucket, size), rest = count - to_close;
+    closed = rest >= per_bucket ? per_bucket * size : open + to_close * size;
+    open = rest % per_bucket * size;
+  }
+  // The last bucket: the open one, or the last closed if none is open.
+  std::int64_t last() const { return open > 0 ? open : closed; }
+};
+
+}  // namespace
+
+std::pair<std::int64_t, std::int64_t> last_grad_bucket(const JobContext& c, const Layout& L,
+                                                       const StageComposition& sc,
+                                                       const LayerCost& dense, const LayerCost& moe,
+                                                       const EdgeCost& embed, const EdgeCost& out) {
+  const TrainingJob& job = *c.job;
+  if (!job.software.megatron_dp_buckets || !job.software.overlap_dp_comm) return {0, 0};
+  const std::int64_t nd = sc.first_chunk_dense_layers, nm = sc.first_chunk_moe_layers;
+  const bool head = sc.last && L.vpp <= 1;  // the output layer is in the first chunk
+  // A later stage's first chunk is one bucket.
+  if (!sc.first)
+    return {nd * dense.dense_params + nm * moe.dense_params + (head ? out.params : 0),
+            nm * moe.expert_params};
+  // The first stage: its tensors in backward order (the output layer, then
+  // each layer's MLP and attention from the last layer down, the embedding
+  // last), a dense and an expert buffer, each bucket closed by the tensor
+  // that fills it.
+  const ModelShape& s = job.shape;
+  const std::int64_t bucket = std::max<std::int64_t>(40'000'000, 1'000'000 * L.dp * L.cp);
+  const std::int64_t t = L.tp, up = s.gated ? 2 : 1;
+  const std::int64_t proj = std::min(
+      ceil_div(
+          checked_mul({s.n_heads, s.is_mla() ? s.v_head_dim : s.d_head, s.d_model}, "parameters"),
+          t),
+      ceil_div(c.dense_layer.attn, t));
+  Buckets params{bucket}, experts{bucket};
+  // An MLP's two matrices (the down projection first), then the attention's
+  // output projection and the rest of the layer (QKV with its norm).
+  const auto layer = [&](std::int64_t mlp, std::int64_t rest) {
+    params.add(mlp / (up + 1));
+    params.add(mlp - mlp / (up + 1));
+    params.add(proj);
+    params.add(rest - proj);
+  };
+  if (head && !s.tied_embeddings) params.add(out.params);
+  // A routed layer's shared experts are its MLP in the dense buffer; its
+  // experts' matrices, expert by expert, fill the expert buffer.
+  const std::int64_t shared =
+      ceil_div(checked_mul(s.shared_experts, c.expert_params, "parameters"), t);
+  const std::int64_t one = ceil_div(c.expert_params, L.expert_tp()), local = s.n_experts / L.ep;
+  for (std::int64_t i = 0; i < nm; ++i) {
+    layer(shared, moe.dense_params - shared);
+    experts.add(one / (up + 1), local);
+    experts.add(one - one / (up + 1), local);
+  }
+  const std::int64_t mlp = ceil_div(c.dense_layer.mlp, t);
+  for (std::int64_t i = 0; i < nd; ++i) layer(mlp, dense.dense_params - mlp);
+  params.add(embed.params);
+  return {params.last(), experts.last()};
 }
 
 // ZeRO-2/3 traffic per layer and micro-batch. ZeRO-2 reduce-scatters each

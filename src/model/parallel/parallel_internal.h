@@ -110,6 +110,10 @@ struct JobContext {
 // Seconds a collective of `comm` seconds adds when overlapped with `window`
 // seconds of kernels: what sticks out, plus the kernels' slowdown while both run.
 double overlapped(const JobContext& c, double comm, double window);
+// As overlapped, where a last part of the collective, `last` seconds on its
+// own, can start only when all but `last_window` of the window has run (a
+// gradient bucket is ready when the backward has made its last gradient).
+double overlapped(const JobContext& c, double comm, double window, double last, double last_window);
 
 // Validates the job and derives the context. Throws std::invalid_argument.
 JobContext make_context(const TrainingJob& job);
@@ -217,6 +221,10 @@ struct StageComposition {
   std::int64_t layers = 0;
   std::int64_t moe_layers = 0;
   std::int64_t dense_layers = 0;
+  // Of those, the stage's first model chunk's (all of them without
+  // interleaving): the chunk whose backward the step ends with.
+  std::int64_t first_chunk_dense_layers = 0;
+  std::int64_t first_chunk_moe_layers = 0;
   bool first = false;
   bool last = false;
 };
@@ -246,6 +254,14 @@ struct DpStep {
 };
 DpStep dp_step(const JobContext& c, const Layout& L, std::int64_t dense_params,
                std::int64_t expert_params);
+// The parameters, dense and routed experts', of the gradient bucket a
+// stage's backward makes last and its next forward gathers first
+// (TrainingSoftware::megatron_dp_buckets): {0, 0} where gradients reduce as
+// they are made.
+std::pair<std::int64_t, std::int64_t> last_grad_bucket(const JobContext& c, const Layout& L,
+                                                       const StageComposition& sc,
+                                                       const LayerCost& dense, const LayerCost& moe,
+                                                       const EdgeCost& embed, const EdgeCost& out);
 // ZeRO-2/3's traffic per layer and micro-batch that the layer's compute does
 // not hide, forward and backward.
 std::pair<double, double> zero_layer_exposed(const JobContext& c, const Layout& L,

@@ -308,6 +308,7 @@ void stage_compositions(const JobContext& c, const Layout& layout,
         sc.dense_layers += dense;
         sc.moe_layers += moe;
         sc.layers += mc.sizes[g];
+        if (j == 0) sc.first_chunk_dense_layers = dense, sc.first_chunk_moe_layers = moe;
       }
     }
   }
@@ -320,6 +321,9 @@ void stage_compositions(const JobContext& c, const Layout& layout,
     last.layers += s.mtp_modules;
     (s.is_moe() ? last.moe_layers : last.dense_layers) += s.mtp_modules;
   }
+  if (v <= 1)
+    for (StageComposition& sc : out)
+      sc.first_chunk_dense_layers = sc.dense_layers, sc.first_chunk_moe_layers = sc.moe_layers;
 }
 
 std::vector<StageComposition> stage_compositions(const JobContext& c, const Layout& layout) {

@@ -212,6 +212,7 @@ TrainingSoftware fsdp(bool compiled) {
   // (torchtitan/distributed/fsdp.py).
   s.zero3_gathers_once_with_pp = true;
   s.fsdp2_copies = true;
+  s.megatron_dp_buckets = false;
   // F.scaled_dot_product_attention: FlashAttention-2 on Hopper, cuDNN only
   // on Blackwell (torchtitan's models/attention.py picks CUDNN_ATTENTION
   // first only for compute capability 10.0; PyTorch keeps cuDNN opt-in).
@@ -292,7 +293,8 @@ TrainingSoftware deepseek_v3() {
   // second moments in the AdamW optimizer" while "the master weights ... and
   // gradients ... are still retained in FP32" (§3.3.2): 4 + 2 + 2 bytes.
   s.optimizer_bytes_per_param = 8;
-  s.hybrid_sharding = false;  // ZeRO-1 over the DP group (§3.2)
+  s.hybrid_sharding = false;      // ZeRO-1 over the DP group (§3.2)
+  s.megatron_dp_buckets = false;  // its buckets are not published
   s.framework = "DeepSeek-V3's stack";
   return s;
 }
@@ -312,6 +314,7 @@ TrainingSoftware llama3() {
   TrainingSoftware s;
   s.pipeline_split_counts_edges = true;
   s.zero_stages = s.zero_stages_with_pp = 0b0100;
+  s.megatron_dp_buckets = false;
   s.hybrid_sharding = false;  // the paper shards over the whole DP group
   s.framework = "Meta's Llama 3 stack";
   return s;
@@ -338,6 +341,9 @@ TrainingSoftware nemo_1() {
   // before the last), and keeps the whole weights.
   s.zero_stages = s.zero_stages_with_pp = 0b0010;
   s.hybrid_sharding = false;  // Megatron Core 0.8 had no optimizer instances
+  // Apex's buckets (bucket_cap_mb, parameters split across them) are its own
+  // and not modelled: its gradients reduce as they are made.
+  s.megatron_dp_buckets = false;
   s.framework = "NeMo 1.0 (Apex's distributed Adam)";
   return s;
 }

@@ -124,6 +124,20 @@ struct TrainingSoftware {
   // parameter all-gather during the next forward (Megatron overlap_grad_reduce
   // / overlap_param_gather); off: both after the backward, exposed.
   bool overlap_dp_comm = true;
+  // Megatron Core's gradient buckets under overlap_dp_comm (megatron/core/
+  // distributed/distributed_data_parallel.py and the buffers' layout in
+  // param_and_grad_buffer.py / distrib_optimizer.py, April 2024 on). A bucket
+  // reduces once its last gradient is made, and the parameters fill the
+  // buckets in backward order, whole tensors, until one holds max(40M,
+  // 1M × DP) of them: the last bucket (the first layers and the embedding) is
+  // ready only when the backward ends, and the next forward gathers it first
+  // (its all-gather is waited on by the first layer; each later bucket's is
+  // started one ahead). Only the first pipeline stage buckets ("data-parallel
+  // communication on these stages is not on the critical path"): a later
+  // stage reduces each model chunk as one bucket after its backward and
+  // gathers it before its forward. Off: every gradient reduces as soon as it
+  // is made, every weight gathers just in time.
+  bool megatron_dp_buckets = true;
   // Gradients accumulated and reduced in fp32 (Megatron's main_grad with bf16);
   // off: bf16 gradients.
   bool fp32_grads = true;

@@ -39,7 +39,8 @@ LayerCost blend(const LayerCost& a, const LayerCost& b, double f) {
 
 bool same_composition(const StageComposition& a, const StageComposition& b) {
   return a.layers == b.layers && a.moe_layers == b.moe_layers && a.first == b.first &&
-         a.last == b.last;
+         a.last == b.last && a.first_chunk_dense_layers == b.first_chunk_dense_layers &&
+         a.first_chunk_moe_layers == b.first_chunk_moe_layers;
 }
 
 bool pipeline_across_nodes(const JobContext& c, const Layout& L) {
@@ -147,7 +148,7 @@ void add_data_parallel(const JobContext& c, const Layout& L,
   double dp_exposed = 0, optimizer = 0, fwd_before = 0, bwd_before = 0;
   const std::int64_t shard = L.zero_shard();
   const std::int64_t expert_shard = L.expert_dp();
-  DpStep d;
+  DpStep d, tail;
   double update = 0;
   for (std::size_t i = 0; i < comps.size(); ++i) {
     const StageComposition& sc = comps[i];
@@ -158,6 +159,8 @@ void add_data_parallel(const JobContext& c, const Layout& L,
       if (sc.first) dense_params += embed.params;
       if (sc.last) dense_params += out.params;
       d = dp_step(c, L, dense_params, expert_params);
+      const auto [tail_dense, tail_expert] = last_grad_bucket(c, L, sc, dense, moe, embed, out);
+      tail = dp_step(c, L, tail_dense, tail_expert);
       const std::int64_t owned =
           zero_as_run(job, L) >= 1
               ? ceil_div(dense_params, shard) + ceil_div(expert_params, expert_shard)
@@ -165,12 +168,15 @@ void add_data_parallel(const JobContext& c, const Layout& L,
       update = streaming_seconds(c.rates, c.update_bytes * static_cast<double>(owned));
     }
     // Overlapped: the gradients reduce in buckets during the last micro-
-    // batch's backward (and while the stages before it drain); the parameters
-    // gather during the next step's first forward.
-    const double exposed = job.software.overlap_dp_comm
-                               ? overlapped(c, d.grads, st[i].bwd + bwd_before / vd) +
-                                     overlapped(c, d.params, st[i].fwd + fwd_before / vd)
-                               : d.grads + d.params;
+    // batch's backward (and while the stages before it drain), the last
+    // bucket only after it; the parameters gather during the next step's
+    // first forward, the first bucket before it (last_grad_bucket).
+    const double drain_b = bwd_before / vd, drain_f = fwd_before / vd;
+    const double exposed =
+        job.software.overlap_dp_comm
+            ? overlapped(c, d.grads, st[i].bwd + drain_b, tail.grads, drain_b) +
+                  overlapped(c, d.params, st[i].fwd + drain_f, tail.params, drain_f)
+            : d.grads + d.params;
     dp_exposed = std::max(dp_exposed, exposed);
     fwd_before += st[i].fwd;
     bwd_before += st[i].bwd;
