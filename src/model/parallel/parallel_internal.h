@@ -305,9 +305,10 @@ struct StageTime {
   double fwd = 0;  // forward kernels and exposed collectives (no pipeline sends)
   double bwd = 0;  // backward, recompute included
   double compute = 0, recompute = 0, tp = 0, ep = 0, cp = 0, dp = 0;
-  ComputeMix mix;    // compute + recompute by kind of kernel
-  double pp = 0;     // pipeline sends and receives of the micro-batch
-  double wgrad = 0;  // of bwd: the weight-gradient GEMMs
+  ComputeMix mix;     // compute + recompute by kind of kernel
+  double pp = 0;      // pipeline sends and receives of the micro-batch, as exposed
+  double pp_hop = 0;  // one send forward and one back, on their own
+  double wgrad = 0;   // of bwd: the weight-gradient GEMMs
   double total() const { return fwd + bwd + pp; }
 };
 

@@ -93,6 +93,7 @@ TrainingSoftware megatron(bool y2021) {
   s.moe_probs_in_activation = false;
   s.tp_overlap = y2021 ? TpOverlap::none : TpOverlap::backward;
   s.overlap_dp_comm = false;
+  s.overlap_p2p_comm = false;  // May 2023
   s.fp32_grads = !y2021;
   // Data parallelism by all-reduce only in 2021 (megatron/model/distributed.py);
   // the distributed optimizer (ZeRO-1, megatron/optimizer/distrib_optimizer.py)
@@ -213,6 +214,8 @@ TrainingSoftware fsdp(bool compiled) {
   s.zero3_gathers_once_with_pp = true;
   s.fsdp2_copies = true;
   s.megatron_dp_buckets = false;
+  // torch.distributed.pipelining: not modelled as overlapped.
+  s.overlap_p2p_comm = false;
   // F.scaled_dot_product_attention: FlashAttention-2 on Hopper, cuDNN only
   // on Blackwell (torchtitan's models/attention.py picks CUDNN_ATTENTION
   // first only for compute capability 10.0; PyTorch keeps cuDNN opt-in).
@@ -315,7 +318,8 @@ TrainingSoftware llama3() {
   s.pipeline_split_counts_edges = true;
   s.zero_stages = s.zero_stages_with_pp = 0b0100;
   s.megatron_dp_buckets = false;
-  s.hybrid_sharding = false;  // the paper shards over the whole DP group
+  s.overlap_p2p_comm = false;  // the paper does not say
+  s.hybrid_sharding = false;   // the paper shards over the whole DP group
   s.framework = "Meta's Llama 3 stack";
   return s;
 }

@@ -217,6 +217,17 @@ struct TrainingSoftware {
   // off: every TP rank sends the whole tensor.
   bool pipeline_scatter_gather = true;
   bool pipeline_grad_scatter_gather = true;
+  // Pipeline sends posted asynchronously in the interleaved schedule and
+  // waited for only by the chunk that needs them (Megatron's
+  // overlap_p2p_comm, its default since October 2023 and only with
+  // interleaving: megatron/core/pipeline_parallel/schedules.py, the steady
+  // 1F1B phase's send_forward_recv_forward / send_backward_recv_backward with
+  // overlap_p2p_comm=True), so each transfer runs beside the opposite pass of
+  // one chunk; DualPipe's (DeepSeek-V3 §3.2.1: "both all-to-all and PP
+  // communication can be fully hidden"). The fill's and the drain's hops stay
+  // on the critical path. Off, or without interleaving: every send and
+  // receive blocks.
+  bool overlap_p2p_comm = true;
   // The embedding and the loss each count as a layer when the layers are
   // split into pipeline chunks, so the first and the last chunk hold one layer
   // fewer (Megatron's account_for_embedding_in_pipeline_split and

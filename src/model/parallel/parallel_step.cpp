@@ -43,6 +43,13 @@ bool same_composition(const StageComposition& a, const StageComposition& b) {
          a.first_chunk_moe_layers == b.first_chunk_moe_layers;
 }
 
+// Whether the pipeline's sends run beside other chunks' compute: Megatron
+// overlaps them only in its interleaved schedule; DualPipe always.
+bool p2p_overlapped(const TrainingJob& job, const Layout& L) {
+  return job.software.overlap_p2p_comm && L.pp > 1 &&
+         (L.vpp > 1 || job.software.pipe_schedule == PipeSchedule::dualpipe);
+}
+
 bool pipeline_across_nodes(const JobContext& c, const Layout& L) {
   return L.tp * L.cp * L.dp >= c.network.chips_per_node;
 }
@@ -72,6 +79,7 @@ StageTime mean_of(const StageTime& a, const StageTime& b) {
   m.cp = (a.cp + b.cp) / 2;
   m.dp = (a.dp + b.dp) / 2;
   m.pp = (a.pp + b.pp) / 2;
+  m.pp_hop = (a.pp_hop + b.pp_hop) / 2;
   m.wgrad = (a.wgrad + b.wgrad) / 2;
   m.mix.add(a.mix, 0.5);
   m.mix.add(b.mix, 0.5);
@@ -115,6 +123,10 @@ void add_pipeline(const JobContext& c, const Layout& L, const std::vector<StageT
   tm.ep_comm_seconds = md * b.ep;
   tm.cp_comm_seconds = md * b.cp;
   tm.pp_comm_seconds = md * b.pp;
+  // Overlapped sends still lie on the fill's and the drain's path: the
+  // first micro-batch's activation crosses every stage boundary before the
+  // last stage can start, its gradient every boundary back.
+  if (p2p_overlapped(job, L)) tm.pp_comm_seconds += static_cast<double>(L.pp - 1) * b.pp_hop;
   tm.dp_comm_seconds = md * b.dp;
   // ZeRO-2's reduce-scatters are not in the fill (no gradients yet) and
   // drain into the idle time of the drain: the bubble is the other stages'
@@ -328,7 +340,6 @@ void stage_times(const JobContext& c, const Layout& L, const std::vector<StageCo
     x.cp = nd * (dense.fwd_cp + dense.bwd_cp + dense.recompute_cp) +
            nm * (moe.fwd_cp + moe.bwd_cp + moe.recompute_cp);
     x.dp = nd * (zd_f + zd_b) + nm * (zm_f + zm_b);
-    x.pp = static_cast<double>(L.vpp) * (one + one_bwd);
     x.fwd = nd * (dense.forward() + zd_f) + nm * (moe.forward() + zm_f);
     x.bwd = nd * (dense.backward() + zd_b) + nm * (moe.backward() + zm_b);
     x.wgrad = nd * dense.wgrad + nm * moe.wgrad;
@@ -360,6 +371,14 @@ void stage_times(const JobContext& c, const Layout& L, const std::vector<StageCo
       x.fwd += heads * (out.fwd_compute + out.tp / 2);
       x.bwd += heads * (out.bwd_compute + out.tp / 2);
     }
+    // Overlapped sends (TrainingSoftware::overlap_p2p_comm): a chunk's output
+    // travels while the stage runs another chunk's backward, its input
+    // gradient while it runs the next forward.
+    const double vd = static_cast<double>(L.vpp);
+    x.pp = p2p_overlapped(job, L)
+               ? vd * (overlapped(c, one, x.bwd / vd) + overlapped(c, one_bwd, x.fwd / vd))
+               : vd * (one + one_bwd);
+    x.pp_hop = one + one_bwd;
   }
 }
 

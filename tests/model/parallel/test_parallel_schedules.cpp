@@ -1,5 +1,6 @@
 // Pipeline schedules beyond 1F1B: zero bubble (ZB-H1) and DualPipe, each
-// priced by its paper's bubble formula against 1F1B's.
+// priced by its paper's bubble formula against 1F1B's; the interleaved
+// schedule's sends overlapped with the compute.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 
 #include "model_presets.h"
 #include "parallel.h"
+#include "parallel_internal.h"
 #include "parallel_test_util.h"
 
 namespace napkin {
@@ -137,6 +139,42 @@ TEST(ParallelSchedules, DualPipeRanksHoldTheirTwoStagesWeights) {
   // The head's rank is no heavier than the embedding's: they are one rank pair.
   EXPECT_EQ(d[0].weights_bytes, d[7].weights_bytes);
   EXPECT_LT(d[7].weights_bytes, 2 * a[7].weights_bytes);
+}
+
+TEST(ParallelSchedules, InterleavedSendsRunBesideTheOtherPassExceptInTheFillAndDrain) {
+  // Llama 3 70B, TP 8 (one node per stage), PP 8 interleaved over 5 chunks:
+  // every send crosses nodes.
+  TrainingJob overlapped = llama70b(PipeSchedule::one_f_one_b);
+  TrainingJob blocking = overlapped;
+  blocking.software.overlap_p2p_comm = false;
+  Layout l = pp8();
+  l.vpp = 5;
+  const LayoutResult o = evaluate_layout(overlapped, l), b = evaluate_layout(blocking, l);
+  ASSERT_TRUE(o.valid && b.valid) << o.reason << b.reason;
+  // One send each way per micro-batch and chunk when blocking.
+  const parallel_detail::JobContext c = parallel_detail::make_context(blocking);
+  const auto comps = parallel_detail::stage_compositions(c, l);
+  const parallel_detail::LayerCost dense = parallel_detail::layer_cost(c, l, false);
+  std::vector<parallel_detail::StageTime> st;
+  double one = 0;
+  parallel_detail::stage_times(c, l, comps, dense, dense, parallel_detail::embedding_cost(c, l),
+                               parallel_detail::output_cost(c, l), st, &one);
+  ASSERT_GT(one, 0);
+  const double m = static_cast<double>(b.micro_batches);
+  EXPECT_NEAR(b.time.pp_comm_seconds, m * 5 * 2 * one, 1e-9);
+  // Overlapped: a chunk's pass (milliseconds) hides a send (under one), so
+  // what is left is the fill's and the drain's seven hops each way and the
+  // kernels' slowdown beside the transfers.
+  EXPECT_GE(o.time.pp_comm_seconds, 7 * 2 * one);
+  EXPECT_LT(o.time.pp_comm_seconds, 7 * 2 * one + 0.25 * m * 5 * 2 * one);
+  EXPECT_LT(o.step_seconds, b.step_seconds);
+  // Without interleaving Megatron's sends block.
+  l.vpp = 1;
+  EXPECT_DOUBLE_EQ(evaluate_layout(overlapped, l).step_seconds,
+                   evaluate_layout(blocking, l).step_seconds);
+  // The 2021-2022 Megatron-LM had no overlapped sends.
+  EXPECT_FALSE(software_by_name("megatron-2022").overlap_p2p_comm);
+  EXPECT_TRUE(software_by_name("tp-overlap").overlap_p2p_comm);
 }
 
 }  // namespace
