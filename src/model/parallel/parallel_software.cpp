@@ -386,7 +386,8 @@ TrainingSoftware megatron_core_fp8() {
 
 const std::array kSoftware{
     SoftwarePreset{"modern", TrainingSoftware{},
-                   "FlashAttention, no dropout, backward TP overlap, DP overlap, fp32 gradients"},
+                   "FlashAttention, no dropout, backward TP overlap, DP overlap in Megatron's "
+                   "buckets, interleaved pipeline sends overlapped, fp32 gradients"},
     SoftwarePreset{"tp-overlap", with_full_overlap(),
                    "modern, with forward TP collectives pipelined with their GEMMs too"},
     SoftwarePreset{"megatron-core-fp8", megatron_core_fp8(),
