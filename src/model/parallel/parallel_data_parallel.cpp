@@ -140,6 +140,10 @@ std::pair<std::int64_t, std::int64_t> last_grad_bucket(const JobContext& c, cons
   // each layer's MLP and attention from the last layer down, the embedding
   // last), a dense and an expert buffer, each bucket closed by the tensor
   // that fills it.
+  // Cached: the search meets the same first stage many times.
+  const std::array<std::int64_t, 8> key{nd, nm, head ? 1 : 0, L.tp, L.ep, L.etp, L.dp * L.cp, L.pp};
+  if (auto it = c.bucket_cache.find(key); it != c.bucket_cache.end()) return it->second;
+  if (c.bucket_cache.size() > 100'000) c.bucket_cache.clear();
   const ModelShape& s = job.shape;
   const std::int64_t bucket = std::max<std::int64_t>(40'000'000, 1'000'000 * L.dp * L.cp);
   const std::int64_t t = L.tp, up = s.gated ? 2 : 1;
@@ -171,7 +175,7 @@ std::pair<std::int64_t, std::int64_t> last_grad_bucket(const JobContext& c, cons
   const std::int64_t mlp = ceil_div(c.dense_layer.mlp, t);
   for (std::int64_t i = 0; i < nd; ++i) layer(mlp, dense.dense_params - mlp);
   params.add(embed.params);
-  return {params.last(), experts.last()};
+  return c.bucket_cache[key] = {params.last(), experts.last()};
 }
 
 // ZeRO-2/3 traffic per layer and micro-batch. ZeRO-2 reduce-scatters each

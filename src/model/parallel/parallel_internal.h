@@ -102,6 +102,10 @@ struct JobContext {
   // share of the overlap. 0 where the network has its own engines (TPU ICI).
   double comm_unit_fraction = 0;
   mutable DpCache dp_cache;
+  // last_grad_bucket's first stages, by their layers and the layout's split.
+  mutable std::unordered_map<std::array<std::int64_t, 8>, std::pair<std::int64_t, std::int64_t>,
+                             DpKeyHash>
+      bucket_cache;
   // Scratch reused by every evaluation of a search.
   mutable std::vector<StageComposition> comps_scratch;
   mutable std::vector<StageTime> times_scratch;

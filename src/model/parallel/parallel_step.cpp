@@ -37,9 +37,16 @@ LayerCost blend(const LayerCost& a, const LayerCost& b, double f) {
   return x;
 }
 
-bool same_composition(const StageComposition& a, const StageComposition& b) {
+// Stages of the same layers take the same time.
+bool same_layers(const StageComposition& a, const StageComposition& b) {
   return a.layers == b.layers && a.moe_layers == b.moe_layers && a.first == b.first &&
-         a.last == b.last && a.first_chunk_dense_layers == b.first_chunk_dense_layers &&
+         a.last == b.last;
+}
+
+// And split the same way into model chunks: their memory (the earlier
+// chunks hold more micro-batches) and their last gradient bucket match too.
+bool same_composition(const StageComposition& a, const StageComposition& b) {
+  return same_layers(a, b) && a.first_chunk_dense_layers == b.first_chunk_dense_layers &&
          a.first_chunk_moe_layers == b.first_chunk_moe_layers;
 }
 
@@ -320,7 +327,7 @@ void stage_times(const JobContext& c, const Layout& L, const std::vector<StageCo
   for (std::size_t i = 0; i < comps.size(); ++i) {
     const StageComposition& sc = comps[i];
     // Stages with the same layers take the same time: copy the first.
-    if (i > 0 && same_composition(sc, comps[i - 1])) {
+    if (i > 0 && same_layers(sc, comps[i - 1])) {
       st[i] = st[i - 1];
       continue;
     }
