@@ -225,25 +225,7 @@ void read_megatron(const Keys& k, TrainingConfig& c) {
              " with pipeline parallelism only; the layout will be refused");
     return;
   }
-  // Megatron's own overlaps where the file runs without them: the Megatron
-  // Core presets price the data-parallel collectives in buckets during the
-  // passes and the interleaved schedule's sends beside the compute.
-  // --overlap-grad-reduce and --overlap-param-gather are off unless given;
-  // overlap_p2p_comm is on with interleaving unless
-  // --no-overlap-p2p-communication (megatron/training/arguments.py).
-  if (l.dp * l.cp > 1 && !k.boolean({"overlap_grad_reduce"}).value_or(false))
-    k.note(
-        "overlap_grad_reduce off (Megatron-LM's default): this run reduces its gradients "
-        "after the backward, which the Megatron Core presets overlap with it");
-  if (l.dp * l.cp > 1 && l.zero >= 1 && !k.boolean({"overlap_param_gather"}).value_or(false))
-    k.note(
-        "overlap_param_gather off (Megatron-LM's default): this run gathers its weights "
-        "after the optimizer step, which the Megatron Core presets overlap with the forward");
-  if (l.vpp > 1 && (k.boolean({"no_overlap_p2p_communication"}).value_or(false) ||
-                    !k.boolean({"overlap_p2p_comm"}).value_or(true)))
-    k.note(
-        "overlap_p2p_comm off: this run's pipeline sends block, which the Megatron Core "
-        "presets overlap with the other chunks' compute");
+  megatron_overlap_notes(k, c);
 }
 
 // torchtitan's Llama 3 flavors (torchtitan/models/llama3/__init__.py, vocab

@@ -120,5 +120,8 @@ void read_expert_tp(const Keys& k, Layout& l);
 void hybrid_shard(const Keys& k, TrainingConfig& c, std::int64_t replicas, const char* key);
 // Megatron Core's token dispatcher type.
 void read_expert_dispatch(const Keys& k, TrainingConfig& c);
+// Notes where a Megatron-LM file runs without Megatron's overlaps, which the
+// Megatron Core presets assume.
+void megatron_overlap_notes(const Keys& k, TrainingConfig& c);
 
 }  // namespace napkin::framework_detail

@@ -1,6 +1,7 @@
 // The layout keys Megatron-LM and NeMo share: recomputation (granularity,
 // method and layer count, modules), the experts' tensor parallelism and the
-// token dispatcher; and hybrid sharding, which torchtitan's files give too. Key names and defaults:
+// token dispatcher; hybrid sharding, which torchtitan's files give too; and
+// Megatron's overlap flags against the presets. Key names and defaults:
 // megatron/training/arguments.py.
 #include <string>
 
@@ -137,6 +138,29 @@ void hybrid_shard(const Keys& k, TrainingConfig& c, std::int64_t replicas, const
   if (l.shard == 1) l.zero = 0, l.shard = 0;  // one rank per group shards nothing
   k.note("shard = " + std::to_string(ranks / replicas) + ": " + key + " = " +
          std::to_string(replicas) + " replicas of ZeRO's group (hybrid sharding)");
+}
+
+// Megatron's own overlaps where the file runs without them: the Megatron
+// Core presets price the data-parallel collectives in buckets during the
+// passes and the interleaved schedule's sends beside the compute.
+// --overlap-grad-reduce and --overlap-param-gather are off unless given;
+// overlap_p2p_comm is on with interleaving unless
+// --no-overlap-p2p-communication (megatron/training/arguments.py).
+void megatron_overlap_notes(const Keys& k, TrainingConfig& c) {
+  const Layout& l = c.layout;
+  if (l.dp * l.cp > 1 && !k.boolean({"overlap_grad_reduce"}).value_or(false))
+    k.note(
+        "overlap_grad_reduce off (Megatron-LM's default): this run reduces its gradients "
+        "after the backward, which the Megatron Core presets overlap with it");
+  if (l.dp * l.cp > 1 && l.zero >= 1 && !k.boolean({"overlap_param_gather"}).value_or(false))
+    k.note(
+        "overlap_param_gather off (Megatron-LM's default): this run gathers its weights "
+        "after the optimizer step, which the Megatron Core presets overlap with the forward");
+  if (l.vpp > 1 && (k.boolean({"no_overlap_p2p_communication"}).value_or(false) ||
+                    !k.boolean({"overlap_p2p_comm"}).value_or(true)))
+    k.note(
+        "overlap_p2p_comm off: this run's pipeline sends block, which the Megatron Core "
+        "presets overlap with the other chunks' compute");
 }
 
 }  // namespace napkin::framework_detail
