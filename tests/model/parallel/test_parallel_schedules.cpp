@@ -175,6 +175,15 @@ TEST(ParallelSchedules, InterleavedSendsRunBesideTheOtherPassExceptInTheFillAndD
   // The 2021-2022 Megatron-LM had no overlapped sends.
   EXPECT_FALSE(software_by_name("megatron-2022").overlap_p2p_comm);
   EXPECT_TRUE(software_by_name("tp-overlap").overlap_p2p_comm);
+  // DualPipe hides them without interleaving: the fill's and the drain's
+  // seven hops each way are what it leaves.
+  TrainingJob dual = llama70b(PipeSchedule::dualpipe), dual_blocking = dual;
+  dual_blocking.software.overlap_p2p_comm = false;
+  const LayoutResult d = evaluate_layout(dual, l), db = evaluate_layout(dual_blocking, l);
+  ASSERT_TRUE(d.valid && db.valid) << d.reason << db.reason;
+  EXPECT_NEAR(db.time.pp_comm_seconds, m * 2 * one, 1e-9);
+  EXPECT_GE(d.time.pp_comm_seconds, 7 * 2 * one);
+  EXPECT_LT(d.time.pp_comm_seconds, 7 * 2 * one + 0.25 * m * 2 * one);
 }
 
 }  // namespace
