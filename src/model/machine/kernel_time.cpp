@@ -125,6 +125,24 @@ double gemm_seconds(const KernelRates& r, const Gemm& g, double extra_bytes,
       {flops_seconds / eff + epilogue, main_loop + epilogue, bytes / r.hbm_bytes_per_s});
 }
 
+double grouped_gemm_seconds(const KernelRates& rates, const Gemm& g, double rows_spread,
+                            double bytes_per_element) {
+  require_real(rows_spread, "grouped GEMM rows spread", "rows", 0);
+  if (rows_spread == 0) return gemm_seconds(rates, g, 0, bytes_per_element);
+  // The standard normal's quantiles at (i − 1/2)/8, i = 1…8: the midpoints
+  // of eight bins of equal probability, which keep the expectation of a
+  // step function (whole tiles) where nodes at the mean would not.
+  constexpr std::array<double, 8> kPoints{-1.5341, -0.8871, -0.4888, -0.1573,
+                                          0.1573,  0.4888,  0.8871,  1.5341};
+  double sum = 0;
+  for (const double z : kPoints) {
+    Gemm at = g;
+    at.m = std::max<std::int64_t>(1, std::llround(static_cast<double>(g.m) + z * rows_spread));
+    sum += gemm_seconds(rates, at, 0, bytes_per_element);
+  }
+  return sum / static_cast<double>(kPoints.size());
+}
+
 double attention_length_factor(AttentionCurve curve, std::int64_t seq_tokens) {
   require_count(seq_tokens, "attention sequence length", "tokens");
   if (curve == AttentionCurve::flat) return 1.0;

@@ -91,6 +91,17 @@ double overlapped_kernel_seconds(double compute_seconds, double memory_seconds,
 double gemm_seconds(const KernelRates& rates, const Gemm& g, double extra_bytes = 0,
                     double bytes_per_element = 2);
 
+// Expected seconds of a grouped GEMM (a MoE layer's experts): `g.batch`
+// groups of (rows × g.k) @ (g.k × g.n) whose rows vary from group to group
+// around g.m with standard deviation `rows_spread` (tokens routed at
+// random: a Binomial(N, p) count has spread √(N·p·(1 − p))). Each group's
+// rows pad to whole tiles, so equal shares that fill whole tiles exactly
+// are the best case, not the expected one. Averaged over eight points of
+// equal probability of the rows' normal approximation (each at least one
+// row), every group at that point's rows; gemm_seconds when the spread is 0.
+double grouped_gemm_seconds(const KernelRates& rates, const Gemm& g, double rows_spread,
+                            double bytes_per_element = 2);
+
 // Seconds of a memory-bound kernel that moves `bytes` through HBM.
 double streaming_seconds(const KernelRates& rates, double bytes);
 

@@ -20,6 +20,20 @@ constexpr double kLaunchGraphSeconds = 1e-6;
 // attention (rotary fused), output projection, all-reduce, residual + norm,
 // gate/up GEMM(s), activation, down GEMM, all-reduce, residual add.
 constexpr std::int64_t kKernelsPerLayer = 12;
+// A MoE layer's extra kernels, from the engines' MoE code paths (the dense
+// MLP's gate/up GEMM, activation and down GEMM are 3 kernels):
+//  - TensorRT-LLM's MoE plugin (CutlassMoeFCRunner::runMoe, moe_kernels.cu):
+//    the router GEMM, topkGatingSoftmax, a CUB radix sort of the expert ids
+//    (sortAndScanSoftmaxOutput: histogram, scan and one onesweep pass for
+//    the few bits of an expert id) and computeExpertFirstTokenOffset,
+//    expandInputRows, on Hopper a computeStridesHopper before each grouped
+//    GEMM, the two grouped GEMMs, doActivation and finalizeMoeRouting: 13,
+//    10 more;
+//  - vLLM's and SGLang's fused_moe (Triton): the router GEMM, topk_softmax,
+//    moe_align_block_size, the two fused_moe GEMMs, silu_and_mul and
+//    moe_sum: 7, 4 more.
+constexpr std::int64_t kTrtllmMoeExtraKernels = 10;
+constexpr std::int64_t kFusedMoeExtraKernels = 4;
 // FP8 GEMMs on Hopper: 1,378 TFLOP/s of the 1,979 FP8 peak for an
 // 8192 × 8192 × 4096 GEMM on an H800 SXM (the H100's SMs and clocks), tile
 // language FP8 matmul benchmark (tile-ai/tilelang, benchmark/matmul_fp8);
@@ -58,6 +72,7 @@ const std::vector<ServingEngine> kEngines = {
      .early_xqa = true,
      .cuda_graphs = false,
      .kernels_per_layer = kKernelsPerLayer,
+     .moe_extra_kernels_per_layer = kTrtllmMoeExtraKernels,
      .launch_seconds_per_kernel = kLaunchEagerSeconds,
      .fp8_matmul_efficiency = kFp8MatmulEfficiency,
      .kv_block_tokens = 64,
@@ -77,6 +92,7 @@ const std::vector<ServingEngine> kEngines = {
      .kv_reads_per_query_head = false,
      .cuda_graphs = true,
      .kernels_per_layer = kKernelsPerLayer,
+     .moe_extra_kernels_per_layer = kTrtllmMoeExtraKernels,
      .launch_seconds_per_kernel = kLaunchGraphSeconds,
      .fp8_matmul_efficiency = kFp8MatmulEfficiency,
      .kv_block_tokens = 32,
@@ -100,6 +116,7 @@ const std::vector<ServingEngine> kEngines = {
      .kv_reads_per_query_head = false,
      .cuda_graphs = true,
      .kernels_per_layer = kKernelsPerLayer,
+     .moe_extra_kernels_per_layer = kFusedMoeExtraKernels,
      .launch_seconds_per_kernel = kLaunchGraphSeconds,
      .fp8_matmul_efficiency = kFp8MatmulEfficiency,
      .kv_block_tokens = 16,
@@ -133,6 +150,7 @@ const std::vector<ServingEngine> kEngines = {
      .kv_reads_per_query_head = false,
      .cuda_graphs = true,
      .kernels_per_layer = kKernelsPerLayer,
+     .moe_extra_kernels_per_layer = kFusedMoeExtraKernels,
      .launch_seconds_per_kernel = kLaunchGraphSeconds,
      .fp8_matmul_efficiency = kFp8MatmulEfficiency,
      .kv_block_tokens = 1,
@@ -241,9 +259,10 @@ std::string engine_description(const ServingEngine& e) {
       "every sequence's logits in fp32, gathered over TP; a gated MLP's activation "
       "and a MoE layer's token copies as element-wise kernels; ";
   if (e.launch_seconds_per_kernel > 0)
-    s += format_grouped(static_cast<double>(e.kernels_per_layer)) + " kernels/layer x " +
-         format_grouped(1e6 * e.launch_seconds_per_kernel, 0) + " us launch gap" +
-         (e.cuda_graphs ? " (CUDA graphs)" : " (no CUDA graphs)") + "; ";
+    s += format_grouped(static_cast<double>(e.kernels_per_layer)) + " kernels/layer (" +
+         format_grouped(static_cast<double>(e.moe_extra_kernels_per_layer)) +
+         " more per MoE layer) x " + format_grouped(1e6 * e.launch_seconds_per_kernel, 0) +
+         " us launch gap" + (e.cuda_graphs ? " (CUDA graphs)" : " (no CUDA graphs)") + "; ";
   else
     s += "no per-kernel launch gap; ";
   if (e.fp8_matmul_efficiency > 0)

@@ -55,6 +55,10 @@ struct ServingEngine {
   // Kernels a transformer layer launches (norms, QKV, attention, output
   // projection, residual adds, MLP GEMMs, activation, TP all-reduces).
   std::int64_t kernels_per_layer = 0;
+  // Kernels a MoE layer launches beyond a dense layer's: the routing, the
+  // sort into expert order and the token copies around the two grouped
+  // GEMMs, in place of the dense MLP's two GEMMs and activation.
+  std::int64_t moe_extra_kernels_per_layer = 0;
   double launch_seconds_per_kernel = 0;  // the gap each launch leaves on the critical path
   double per_step_seconds = 0;           // host work per decode step (sampling, scheduling)
   double per_call_seconds = 0;           // host work per generate() call / request

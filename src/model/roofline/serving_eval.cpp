@@ -88,8 +88,9 @@ void LayoutEval::set_rates() {
   attn_peak_ = per_kernel_ ? rates.attention_flops_per_s : peak_;
   attention_curve_ = per_kernel_ ? best_attention_curve(chip) : AttentionCurve::flat;
   elementwise_bw_ = rates.hbm_bytes_per_s;
-  launch_seconds_ =
-      static_cast<double>(e.kernels_per_layer) * e.launch_seconds_per_kernel * stage_layers_;
+  launch_seconds_ = (static_cast<double>(e.kernels_per_layer) * stage_layers_ +
+                     static_cast<double>(e.moe_extra_kernels_per_layer) * stage_moe_layers_) *
+                    e.launch_seconds_per_kernel;
   setup_kernels(rates);
   hbm_efficiency_ = a.hbm_efficiency_on(chip);
   bw_ = chip.hbm_bytes_per_s * hbm_efficiency_;

@@ -109,13 +109,20 @@ double LayoutEval::stage_gemm_seconds(double tokens, double routed_tokens, doubl
   double moe = 0;
   if (!expert_gemms_.empty()) {
     // The grouped GEMM: the chip's touched experts, each with its share of
-    // the routed rows.
+    // the routed rows. Uniform routing is uniform in expectation only: each
+    // of the routed tokens picks a given expert with probability p = k/E, so
+    // an expert's rows are Binomial(tokens, p) (grouped_gemm_seconds).
     const double experts_chip = static_cast<double>(m_.n_experts) / static_cast<double>(ep_);
     const double busy = std::max(1.0, experts_chip * touched);
-    const double routed_rows = routed_tokens * static_cast<double>(m_.top_k) * experts_chip /
-                               static_cast<double>(m_.n_experts);
-    moe = sum(expert_gemms_, rows_of(routed_rows / busy), std::llround(busy)) +
-          sum(shared_gemms_, rows, 1);
+    const double p = static_cast<double>(m_.top_k) / static_cast<double>(m_.n_experts);
+    const double routed_rows = routed_tokens * p * experts_chip;
+    const double spread = std::sqrt(routed_tokens * p * (1 - p));
+    for (Gemm g : expert_gemms_) {
+      g.m = rows_of(routed_rows / busy);
+      g.batch = std::llround(busy);
+      moe += grouped_gemm_seconds(gemm_rates_, g, spread, weight_bytes_);
+    }
+    moe += sum(shared_gemms_, rows, 1);
   }
   return stage_layers_ * attention + (stage_layers_ - stage_moe_layers_) * dense_mlp +
          stage_moe_layers_ * moe;

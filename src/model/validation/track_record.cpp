@@ -257,9 +257,9 @@ constexpr std::array<StoredServingScope, 6> kServingScopes{{
     {false, ampere, 55, 0.05948098982341329, -0.007395018448664482, -0.09060910627986218, 0.0746647757245969, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v0.17", ""}},
     {false, hopper, 181, 0.055589848821569914, -0.0012192100502786676, -0.09024943667961859, 0.0777611875456188, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v1.0", "serving-trtllm-offline-v0.17"}},
     {false, other, 236, 0.05517700641581446, -0.0020561689629122566, -0.08488784862981241, 0.07754617485681682, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v1.0", "serving-trtllm-offline-v0.17"}},
-    {true, ampere, 36, 0.15207557623217863, 0.14482324864288867, 0.07269532092324428, 0.22642165431632408, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
-    {true, hopper, 90, 0.13480871055640312, 0.12107518789911567, -0.010624716105964799, 0.249465570283713, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
-    {true, other, 126, 0.139742100749482, 0.12786034811162247, -0.0032961778306519383, 0.24318085611328993, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
+    {true, ampere, 36, 0.13678693589553195, 0.12826829790905597, 0.028796113901711853, 0.20353343121928763, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
+    {true, hopper, 90, 0.1214876949174648, 0.10523572386978902, -0.015836594341631427, 0.2296819582666873, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
+    {true, other, 126, 0.12585890662548416, 0.1118164593095797, -0.012913423237276697, 0.2234950042269327, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
 }};
 // clang-format on
 

@@ -143,6 +143,29 @@ TEST(KernelTime, Fp8RatesNeedAnFp8Peak) {
   EXPECT_THROW_NAMING(kernel_rates(chip_by_name("A100-80"), true), "fp8");
 }
 
+// A grouped GEMM's groups (a MoE layer's experts) take their rows at random
+// around the mean: equal shares that fill whole tiles exactly are its best
+// case, and the spread pads some groups by a tile more.
+TEST(KernelTime, GroupedGemmsPadTheirSpreadRowsToWholeTiles) {
+  const KernelRates r = kernel_rates(chip_by_name("H100"), true);
+  // Mixtral-8x7B's first expert GEMM at TP 8 for 2,048 tokens routed to 2 of
+  // 8 experts: 512 rows each, two tiles of 256 exactly; each expert's count
+  // is Binomial(2048, 1/4), spread 19.6 rows.
+  const Gemm whole{512, 3584, 4096, 8};
+  const double spread = std::sqrt(2048 * 0.25 * 0.75);
+  EXPECT_DOUBLE_EQ(grouped_gemm_seconds(r, whole, 0, 1), gemm_seconds(r, whole, 0, 1));
+  EXPECT_GT(grouped_gemm_seconds(r, whole, spread, 1), 1.05 * gemm_seconds(r, whole, 0, 1));
+  // Half a tile from any boundary (448 rows: 3.5 tiles of 128, 1.75 of 256)
+  // the same spread crosses none: the time moves only with the rows.
+  const Gemm mid{448, 3584, 4096, 8};
+  EXPECT_NEAR(grouped_gemm_seconds(r, mid, spread, 1), gemm_seconds(r, mid, 0, 1),
+              0.01 * gemm_seconds(r, mid, 0, 1));
+  // A spread wider than the mean keeps every group at one row or more.
+  EXPECT_GE(grouped_gemm_seconds(r, {2, 3584, 4096, 8}, 10, 1),
+            gemm_seconds(r, {1, 3584, 4096, 8}, 0, 1));
+  EXPECT_THROW_NAMING(grouped_gemm_seconds(r, whole, -1, 1), "grouped GEMM rows spread");
+}
+
 TEST(KernelTime, BadInputNamesTheParameter) {
   const KernelRates r = kernel_rates(chip_by_name("H100"));
   EXPECT_THROW_NAMING(gemm_seconds(r, {0, 1, 1}), "GEMM m");

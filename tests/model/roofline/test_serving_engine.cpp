@@ -383,5 +383,24 @@ TEST(ServingEngine, GatedActivationsAndMoeCopiesAreElementWise) {
   EXPECT_EQ(evaluate_serving(serving_model(mixtral), in).decode_step.elementwise_seconds, 0.0);
 }
 
+// A MoE layer launches its engine's routing, sorting and copying kernels
+// around the two grouped GEMMs: TensorRT-LLM's MoE plugin 13 kernels where
+// a dense MLP runs 3, vLLM's and SGLang's fused_moe 7. Each costs the
+// engine's launch gap (1 µs under CUDA graphs) in every MoE layer.
+TEST(ServingEngine, MoeLayersLaunchTheirRoutingKernels) {
+  const ServingModel mixtral = serving_model(preset("Mixtral-8x7B"));
+  const ServingModel dense = serving_model(ModelShape{32, 4096, 14336, 32, 8, 128, 32000});
+  for (const auto& [engine, extra] :
+       {std::pair{"tensorrt-llm", 10}, std::pair{"vllm", 4}, std::pair{"sglang", 4}}) {
+    const ServingInputs in = h100(1, 8, Dtype::fp8, engine);
+    EXPECT_EQ(engine_by_name(engine).moe_extra_kernels_per_layer, extra) << engine;
+    EXPECT_NEAR(evaluate_serving(mixtral, in).decode_step.launch_seconds -
+                    evaluate_serving(dense, in).decode_step.launch_seconds,
+                32.0 * extra * 1e-6, 1e-12)
+        << engine;
+  }
+  EXPECT_EQ(engine_by_name("jetstream").moe_extra_kernels_per_layer, 0);
+}
+
 }  // namespace
 }  // namespace napkin
