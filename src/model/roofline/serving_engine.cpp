@@ -28,7 +28,7 @@ constexpr std::int64_t kKernelsPerLayer = 12;
 //    the few bits of an expert id) and computeExpertFirstTokenOffset,
 //    expandInputRows, on Hopper a computeStridesHopper before each grouped
 //    GEMM, the two grouped GEMMs, doActivation and finalizeMoeRouting: 13,
-//    10 more;
+//    10 more (Ampere's path has no stride set-ups: 8; Hopper's is taken);
 //  - vLLM's and SGLang's fused_moe (Triton): the router GEMM, topk_softmax,
 //    moe_align_block_size, the two fused_moe GEMMs, silu_and_mul and
 //    moe_sum: 7, 4 more.
