@@ -95,6 +95,12 @@ TrainingSoftware megatron(bool y2021) {
   s.overlap_dp_comm = false;
   s.overlap_p2p_comm = false;  // May 2023
   s.fp32_grads = !y2021;
+  // Megatron-LM 2022's local DDP with contiguous buffers (megatron/model/
+  // distributed.py): zero_grad_buffer's zero_() and allreduce_gradients'
+  // buffer /= DP before the all-reduce, which the optimizer calls at any DP:
+  // 3 passes every step; 2021's copies are in extra_update_bytes_per_param.
+  s.grad_buffer_passes = y2021 ? 0 : 3;
+  s.grad_scaling_passes = 0;
   // Data parallelism by all-reduce only in 2021 (megatron/model/distributed.py);
   // the distributed optimizer (ZeRO-1, megatron/optimizer/distrib_optimizer.py)
   // came in March 2022. Context parallelism came with Megatron Core (August
@@ -214,6 +220,9 @@ TrainingSoftware fsdp(bool compiled) {
   s.zero3_gathers_once_with_pp = true;
   s.fsdp2_copies = true;
   s.megatron_dp_buckets = false;
+  // FSDP2 sets the gradients to None (no buffer to zero) and divides in its
+  // own reduce-scatter copies (fsdp2_copies).
+  s.grad_buffer_passes = s.grad_scaling_passes = 0;
   // torch.distributed.pipelining: not modelled as overlapped.
   s.overlap_p2p_comm = false;
   // F.scaled_dot_product_attention: FlashAttention-2 on Hopper, cuDNN only
@@ -296,8 +305,9 @@ TrainingSoftware deepseek_v3() {
   // second moments in the AdamW optimizer" while "the master weights ... and
   // gradients ... are still retained in FP32" (§3.3.2): 4 + 2 + 2 bytes.
   s.optimizer_bytes_per_param = 8;
-  s.hybrid_sharding = false;      // ZeRO-1 over the DP group (§3.2)
-  s.megatron_dp_buckets = false;  // its buckets are not published
+  s.hybrid_sharding = false;                         // ZeRO-1 over the DP group (§3.2)
+  s.megatron_dp_buckets = false;                     // its buckets are not published
+  s.grad_buffer_passes = s.grad_scaling_passes = 0;  // nor its gradient buffer's passes
   s.framework = "DeepSeek-V3's stack";
   return s;
 }
@@ -318,8 +328,9 @@ TrainingSoftware llama3() {
   s.pipeline_split_counts_edges = true;
   s.zero_stages = s.zero_stages_with_pp = 0b0100;
   s.megatron_dp_buckets = false;
-  s.overlap_p2p_comm = false;  // the paper does not say
-  s.hybrid_sharding = false;   // the paper shards over the whole DP group
+  s.overlap_p2p_comm = false;                        // the paper does not say
+  s.grad_buffer_passes = s.grad_scaling_passes = 0;  // the paper does not say
+  s.hybrid_sharding = false;                         // the paper shards over the whole DP group
   s.framework = "Meta's Llama 3 stack";
   return s;
 }
@@ -346,8 +357,10 @@ TrainingSoftware nemo_1() {
   s.zero_stages = s.zero_stages_with_pp = 0b0010;
   s.hybrid_sharding = false;  // Megatron Core 0.8 had no optimizer instances
   // Apex's buckets (bucket_cap_mb, parameters split across them) are its own
-  // and not modelled: its gradients reduce as they are made.
+  // and not modelled: its gradients reduce as they are made; nor are its
+  // buffer's passes.
   s.megatron_dp_buckets = false;
+  s.grad_buffer_passes = s.grad_scaling_passes = 0;
   s.framework = "NeMo 1.0 (Apex's distributed Adam)";
   return s;
 }
@@ -372,6 +385,13 @@ TrainingSoftware megatron_core_fp8() {
   s.fp8_matmuls = true;
   s.fp8_recipe = Fp8Recipe::tensorwise;
   s.fp8_bf16_edge_layers = 0;
+  // Megatron Bridge's performance scripts turn the NaN check off
+  // (scripts/performance/utils/overrides.py: ddp.check_for_nan_in_grad =
+  // False), and its recipes average in the collective
+  // (ddp.average_in_collective = True, recipes/common.py): the buffer's
+  // zeroing is left, 1 pass.
+  s.grad_buffer_passes = 1;
+  s.grad_scaling_passes = 0;
   // Megatron Bridge's performance scripts set cross_entropy_fusion_impl "te"
   // over recipes that turn cross_entropy_loss_fusion on
   // (scripts/performance/utils/overrides.py; the per-model configurations

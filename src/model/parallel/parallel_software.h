@@ -141,6 +141,22 @@ struct TrainingSoftware {
   // Gradients accumulated and reduced in fp32 (Megatron's main_grad with bf16);
   // off: bf16 gradients.
   bool fp32_grads = true;
+  // Passes over the whole local gradient buffer each step, outside the
+  // optimizer's update and on the compute stream (exposed): Megatron Core's
+  // DDP (megatron/core/distributed/param_and_grad_buffer.py, 2024 on) zeroes
+  // the buffer before the step's first forward (zero_grad_buffer, from
+  // megatron/training/training.py's train_step) and takes each bucket's norm
+  // for the NaN check before its reduction (check_for_nan_in_grad, set by
+  // Megatron-LM's --check-for-nan-in-loss-and-grad, on unless
+  // --no-check-for-nan-in-loss-and-grad): a write and a read, 2. The buffer
+  // holds every local parameter's gradient (the distributed optimizer shards
+  // only its states).
+  double grad_buffer_passes = 2;
+  // And, where the gradients are reduced over more than one rank, their
+  // scaling by 1/DP before the reduction (grad_data *= gradient_scaling_factor,
+  // skipped when the factor is 1, unless --ddp-average-in-collective): a read
+  // and a write, 2.
+  double grad_scaling_passes = 2;
   // The optimizer's states in bytes per parameter, in place of the
   // optimizer's own count (Adam: 12, an fp32 master copy and two fp32
   // moments); 0: the optimizer's. Apex's distributed Adam (NeMo 1.0) keeps

@@ -185,6 +185,12 @@ void add_data_parallel(const JobContext& c, const Layout& L,
               ? ceil_div(dense_params, shard) + ceil_div(expert_params, expert_shard)
               : dense_params + expert_params;
       update = streaming_seconds(c.rates, c.update_bytes * static_cast<double>(owned));
+      // The gradient buffer's own passes (zeroing, the NaN check's norm, the
+      // 1/DP scaling), over every local gradient unless ZeRO-2/3 shards them.
+      const std::int64_t buffered = zero_as_run(job, L) >= 2 ? owned : dense_params + expert_params;
+      const double passes = job.software.grad_buffer_passes +
+                            (L.dp * L.cp > 1 ? job.software.grad_scaling_passes : 0.0);
+      update += streaming_seconds(c.rates, passes * c.grad_bytes * static_cast<double>(buffered));
     }
     // Overlapped: the gradients reduce in buckets during the last micro-
     // batch's backward (and while the stages before it drain), the last

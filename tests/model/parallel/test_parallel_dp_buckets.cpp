@@ -4,6 +4,7 @@
 // pipeline stages reduce their first model chunk as one bucket.
 #include <gtest/gtest.h>
 
+#include "kernel_time.h"
 #include "parallel.h"
 #include "parallel_internal.h"
 #include "parallel_test_util.h"
@@ -126,6 +127,41 @@ TEST(DpBuckets, TheLastBucketsReduceAndGatherAreExposed) {
     j.software.megatron_dp_buckets = false;
     return evaluate_layout(j, one).step_seconds;
   }());
+}
+
+// Megatron's gradient buffer is passed over each step outside the update:
+// Megatron Core zeroes it and takes its norm for the NaN check (2 passes) and,
+// with more than one data-parallel rank, scales it by 1/DP (2 more); Megatron
+// Bridge's performance recipes only zero it; FSDP has no such buffer. Each
+// pass moves every local gradient once at the element-wise HBM rate, and is
+// charged to the step's optimizer time.
+TEST(DpBuckets, TheGradientBufferPassesAreChargedToTheStep) {
+  auto added = [](std::string_view software, std::int64_t chips, const Layout& l) {
+    TrainingJob with = job("Llama-3-8B", software, chips);
+    TrainingJob without = with;
+    without.software.grad_buffer_passes = without.software.grad_scaling_passes = 0;
+    const LayoutResult a = evaluate_layout(with, l), b = evaluate_layout(without, l);
+    EXPECT_TRUE(a.valid && b.valid);
+    EXPECT_NEAR(a.step_seconds - b.step_seconds,
+                a.time.optimizer_seconds - b.time.optimizer_seconds, 1e-12);
+    return a.time.optimizer_seconds - b.time.optimizer_seconds;
+  };
+  // Llama 3 8B without TP: every one of its 8,030,261,248 gradients, in fp32.
+  const double hbm = kernel_rates(chip_by_name("H100")).hbm_bytes_per_s;
+  const double bytes = 4.0 * 8'030'261'248.0;
+  EXPECT_NEAR(added("modern", 8, layout(1, 1, 8)), 4 * bytes / hbm, 1e-9);
+  // TP 8 with and without data parallelism: the same local gradients, the
+  // scaling only when there is more than one data-parallel rank.
+  const double one = added("modern", 8, layout(8, 1, 1)),
+               two = added("modern", 16, layout(8, 1, 2));
+  EXPECT_GT(one, 0);
+  EXPECT_NEAR(two, 2 * one, 1e-12);
+  // Megatron Bridge's zeroing alone; FSDP's none.
+  EXPECT_NEAR(added("megatron-core-fp8", 8, layout(1, 1, 8)), bytes / hbm, 1e-9);
+  EXPECT_EQ(
+      software_by_name("fsdp").grad_buffer_passes + software_by_name("fsdp").grad_scaling_passes,
+      0);
+  EXPECT_EQ(software_by_name("megatron-2022").grad_buffer_passes, 3);
 }
 
 }  // namespace
