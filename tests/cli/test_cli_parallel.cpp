@@ -460,6 +460,33 @@ TEST(CliValidate, TheReadmeShowsTheScoreboardAsTheBuildComputesIt) {
       << "README.md's validate block is stale: paste the table napkin-cli validate prints";
 }
 
+// The README's Megatron rows (Korthikanti's and Narayanan's tables, predicted
+// beside measured) are the rows validate --rows prints today.
+TEST(CliValidate, TheReadmesMegatronRowsAreTheBuildsRows) {
+  QFile readme(QStringLiteral(NAPKIN_README));
+  ASSERT_TRUE(readme.open(QIODevice::ReadOnly));
+  const QString text = QString::fromUtf8(readme.readAll());
+  const qsizetype marker =
+      text.indexOf(QStringLiteral("The Megatron rows, predicted beside measured"));
+  ASSERT_GE(marker, 0);
+  const qsizetype open = text.indexOf(QStringLiteral("```\n"), marker) + 4;
+  const QString block = text.mid(open, text.indexOf(QStringLiteral("```"), open) - open);
+  QString printed;
+  for (const char* set : {"korthikanti-2022-table5", "narayanan-2021-table1"}) {
+    const CliResult r = run_cli({"validate", "--rows", "--set", set});
+    ASSERT_EQ(r.exit_code, 0) << r.err.toStdString();
+    printed += r.out;
+  }
+  int rows = 0;
+  for (const QString& line : block.split(QLatin1Char('\n')))
+    if (line.startsWith(QStringLiteral("  GPT "))) {
+      ++rows;
+      EXPECT_TRUE(printed.contains(line + QLatin1Char('\n')))
+          << "README.md's Megatron rows are stale: " << line.toStdString();
+    }
+  EXPECT_EQ(rows, 18);
+}
+
 namespace {
 
 // parallel --scenario: a saved scenario's Parallelism panel, with the numbers
