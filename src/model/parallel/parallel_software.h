@@ -151,12 +151,12 @@ struct TrainingSoftware {
   // --no-check-for-nan-in-loss-and-grad): a write and a read, 2. The buffer
   // holds every local parameter's gradient (the distributed optimizer shards
   // only its states).
-  double grad_buffer_passes = 2;
+  int grad_buffer_passes = 2;
   // And, where the gradients are reduced over more than one rank, their
   // scaling by 1/DP before the reduction (grad_data *= gradient_scaling_factor,
   // skipped when the factor is 1, unless --ddp-average-in-collective): a read
   // and a write, 2.
-  double grad_scaling_passes = 2;
+  int grad_scaling_passes = 2;
   // The optimizer's states in bytes per parameter, in place of the
   // optimizer's own count (Adam: 12, an fp32 master copy and two fp32
   // moments); 0: the optimizer's. Apex's distributed Adam (NeMo 1.0) keeps

@@ -167,6 +167,11 @@ void add_data_parallel(const JobContext& c, const Layout& L,
   double dp_exposed = 0, optimizer = 0, fwd_before = 0, bwd_before = 0;
   const std::int64_t shard = L.zero_shard();
   const std::int64_t expert_shard = L.expert_dp();
+  const int zero = zero_as_run(job, L);
+  // The gradient buffer's own passes (zeroing, the NaN check's norm, the 1/DP
+  // scaling), over every local gradient unless ZeRO-2/3 shards them.
+  const int buffer_passes =
+      job.software.grad_buffer_passes + (L.dp * L.cp > 1 ? job.software.grad_scaling_passes : 0);
   DpStep d, tail;
   double update = 0;
   for (std::size_t i = 0; i < comps.size(); ++i) {
@@ -181,16 +186,12 @@ void add_data_parallel(const JobContext& c, const Layout& L,
       const auto [tail_dense, tail_expert] = last_grad_bucket(c, L, sc, dense, moe, embed, out);
       tail = dp_step(c, L, tail_dense, tail_expert);
       const std::int64_t owned =
-          zero_as_run(job, L) >= 1
-              ? ceil_div(dense_params, shard) + ceil_div(expert_params, expert_shard)
-              : dense_params + expert_params;
-      update = streaming_seconds(c.rates, c.update_bytes * static_cast<double>(owned));
-      // The gradient buffer's own passes (zeroing, the NaN check's norm, the
-      // 1/DP scaling), over every local gradient unless ZeRO-2/3 shards them.
-      const std::int64_t buffered = zero_as_run(job, L) >= 2 ? owned : dense_params + expert_params;
-      const double passes = job.software.grad_buffer_passes +
-                            (L.dp * L.cp > 1 ? job.software.grad_scaling_passes : 0.0);
-      update += streaming_seconds(c.rates, passes * c.grad_bytes * static_cast<double>(buffered));
+          zero >= 1 ? ceil_div(dense_params, shard) + ceil_div(expert_params, expert_shard)
+                    : dense_params + expert_params;
+      const std::int64_t buffered = zero >= 2 ? owned : dense_params + expert_params;
+      update = streaming_seconds(c.rates,
+                                 c.update_bytes * static_cast<double>(owned) +
+                                     buffer_passes * c.grad_bytes * static_cast<double>(buffered));
     }
     // Overlapped: the gradients reduce in buckets during the last micro-
     // batch's backward (and while the stages before it drain), the last
