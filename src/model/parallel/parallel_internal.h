@@ -119,6 +119,9 @@ double overlapped(const JobContext& c, double comm, double window);
 // gradient bucket is ready when the backward has made its last gradient).
 double overlapped(const JobContext& c, double comm, double window, double last, double last_window);
 
+// What layer_activation_bytes reads of a job and its layout.
+LayerActivationInputs activation_inputs(const TrainingJob& job, const Layout& L);
+
 // Validates the job and derives the context. Throws std::invalid_argument.
 JobContext make_context(const TrainingJob& job);
 

@@ -137,17 +137,23 @@ std::int64_t layer_activation_bytes(const ModelShape& shape, const LayerActivati
 
   // Replicated across TP (sharded with SP): the inputs of the two norms and of
   // the two TP regions (QKV and MLP/router; the norms' outputs, which a
-  // recomputed norm does not keep), and the two dropout masks.
-  std::int64_t rep = checked_mul((re & kRecomputeLayernorm) ? 4 : 8, nH, what);
+  // recomputed norm does not keep), and the two dropout masks. A parallel
+  // block keeps its input once and each of its norms' outputs (one, or
+  // Falcon-40B's two of the same input), and one mask.
+  const bool parallel = shape.parallel_blocks && !moe;
+  const std::int64_t norms = parallel ? shape.norms_per_layer : 2;
+  const std::int64_t kept_inputs = parallel ? 1 : 2;
+  std::int64_t rep =
+      checked_mul(2 * kept_inputs + ((re & kRecomputeLayernorm) ? 0 : 2 * norms), nH, what);
   if (in.eager_norms && !(re & kRecomputeLayernorm))  // 6 bytes a norm keeps, not 2
-    rep = checked_add(rep, checked_mul(8, nH, what), what);
-  if (in.dropout) rep = checked_add(rep, checked_mul(2, nH, what), what);
+    rep = checked_add(rep, checked_mul(4 * norms, nH, what), what);
+  if (in.dropout) rep = checked_add(rep, checked_mul(kept_inputs, nH, what), what);
   if (moe)
     rep = checked_add(rep, checked_mul({4, n, shape.n_experts}, what), what);  // fp32 router logits
   std::int64_t bytes = ceil_div(rep, rep_div);
   // DTensor's TP keeps the two regions' inputs (the norms' outputs) gathered.
   if (sp && in.tp_inputs_gathered && !(re & kRecomputeLayernorm)) {
-    const std::int64_t regions = checked_mul(4, nH, what);
+    const std::int64_t regions = checked_mul(2 * norms, nH, what);
     bytes = checked_add(ceil_div(rep - regions, rep_div), regions, what);
   }
 
@@ -210,6 +216,27 @@ std::vector<std::int64_t> chunk_layers(std::int64_t n_layers, std::int64_t chunk
 }
 
 namespace parallel_detail {
+
+LayerActivationInputs activation_inputs(const TrainingJob& job, const Layout& L) {
+  const TrainingSoftware& sw = job.software;
+  LayerActivationInputs in;
+  in.seq_len = job.seq_len;
+  in.micro_batch = L.micro_batch;
+  in.tp = L.tp;
+  in.etp = L.etp;
+  in.cp = L.cp;
+  in.sequence_parallel = L.sequence_parallel;
+  in.recompute = L.recompute;
+  in.recompute_modules = L.recompute_modules;
+  in.flash_attention = sw.flash_attention;
+  in.dropout = sw.dropout;
+  in.moe_load_imbalance = sw.moe_load_imbalance;
+  in.moe_combine_keeps_outputs = !sw.moe_probs_in_activation;
+  in.fp8_activation_input = sw.fp8_activation_input;
+  in.tp_inputs_gathered = sw.tp_saves_gathered_inputs;
+  in.eager_norms = sw.eager_norms;
+  return in;
+}
 
 std::int64_t in_flight(std::int64_t stage, std::int64_t pp, std::int64_t vpp,
                        std::int64_t micro_batches) {

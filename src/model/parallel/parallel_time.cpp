@@ -83,17 +83,22 @@ struct LayerPricer {
   }
 
   void norms_and_junctions() {
-    // Element-wise kernels outside the TP regions: two norms (fused, forward
-    // reads x and writes y, backward reads x and dy and writes dx; or as
-    // eager ops, norm_bytes) and two residual junctions (bias-dropout-add: +
-    // a 1-byte mask with dropout).
+    // Element-wise kernels outside the TP regions: the block's norms (fused,
+    // forward reads x and writes y, backward reads x and dy and writes dx; or
+    // as eager ops, norm_bytes), one per norm vector (two; Gemma's four; a
+    // parallel block's one or two), and its residual junctions (bias-dropout-
+    // add: + a 1-byte mask with dropout): two, or in a parallel block one
+    // that adds both branches to x (GPT-J, PaLM §2: x + Attn(LN x) + MLP(LN x)),
+    // reading three tensors.
     const double residual = sw.dropout ? 7 : 6;
+    const double junctions = s.parallel_blocks ? residual + 2 : 2 * residual;
+    const double norms = static_cast<double>(s.norms_per_layer);
     const NormBytes norm = norm_bytes(sw);
-    ew_f = rep * (2 * norm.forward + 2 * residual);
-    ew_b = rep * (2 * norm.backward + 2 * residual);
+    ew_f = rep * (norms * norm.forward + junctions);
+    ew_b = rep * (norms * norm.backward + junctions);
     // Selective recomputation's modules re-run their forward before the
     // backward (Layout::recompute_modules): GEMMs and element-wise bytes.
-    if (re & (kRecomputeLayernorm | kRecomputeOp)) re_bytes += 2 * norm.forward * rep;
+    if (re & (kRecomputeLayernorm | kRecomputeOp)) re_bytes += norms * norm.forward * rep;
     if (re & kRecomputeOp) re_bytes += residual * rep;  // the MLP norm's input, x + attention
   }
 
@@ -359,13 +364,23 @@ struct LayerPricer {
       const double bytes = 2.0 * nd * H;
       const bool full_overlap = sw.tp_overlap == TpOverlap::full;
       const bool bwd_overlap = sw.tp_overlap != TpOverlap::none;
+      // The GEMMs each collective feeds or drains: the attention's and the
+      // MLP's. A parallel block (GPT-J; PaLM §2, "parallel layers") reads one
+      // normed input into both and adds both outputs before the residual, so
+      // it gathers once into QKV and FC1 together and reduces once out of the
+      // output projection and FC2 (their partial sums added first); the
+      // backward gathers the one output gradient both branches read and
+      // reduces the input gradients' sum: half the collectives, each as large.
+      const bool one_region = s.parallel_blocks && !moe;
+      WeightGemm in = qkv, out = proj, in_m = fc1, out_m = fc2;
+      if (one_region) in += fc1, out += fc2, in_m = out_m = WeightGemm{};
       if (sp) {
         const double ag = group_seconds(c, Collective::all_gather, bytes, grp);
         const double rs = group_seconds(c, Collective::reduce_scatter, bytes, grp);
         // The MLP's pair: the same over TP, or with the experts' TP below tp the
         // routed tokens gathered over the expert TP group after the all-to-all
         // (Megatron Core's MoEAlltoAllTokenDispatcher); none at etp = 1.
-        double ag_m = ag, rs_m = rs;
+        double ag_m = one_region ? 0 : ag, rs_m = one_region ? 0 : rs;
         if (etp < t) {
           const GroupPlacement eg = placement(c, etp, 1);
           const double routed_bytes =
@@ -377,21 +392,21 @@ struct LayerPricer {
         }
         // Forward: all-gather into QKV and FC1, reduce-scatter out of the
         // output projection and FC2.
-        lc.fwd_tp = full_overlap ? overlapped(c, ag, qkv.fwd) + overlapped(c, ag_m, fc1.fwd) +
-                                       overlapped(c, rs, proj.fwd) + overlapped(c, rs_m, fc2.fwd)
+        lc.fwd_tp = full_overlap ? overlapped(c, ag, in.fwd) + overlapped(c, ag_m, in_m.fwd) +
+                                       overlapped(c, rs, out.fwd) + overlapped(c, rs_m, out_m.fwd)
                                  : ag + ag_m + rs + rs_m;
         // Backward: the all-gather of the output gradients (blocking), the
         // reduce-scatter of the input gradients (beside the weight-gradient
         // GEMM), and the all-gather of the inputs again for the weight gradient
         // (beside the input-gradient GEMM) unless the recomputed forward kept it
         // or the forward saved it gathered (DTensor).
-        double bwd = full_overlap ? overlapped(c, ag, proj.dgrad) + overlapped(c, ag_m, fc2.dgrad)
+        double bwd = full_overlap ? overlapped(c, ag, out.dgrad) + overlapped(c, ag_m, out_m.dgrad)
                                   : ag + ag_m;
         bwd +=
-            bwd_overlap ? overlapped(c, rs, qkv.wgrad) + overlapped(c, rs_m, fc1.wgrad) : rs + rs_m;
+            bwd_overlap ? overlapped(c, rs, in.wgrad) + overlapped(c, rs_m, in_m.wgrad) : rs + rs_m;
         if (L.recompute != Checkpointing::full && !(re & kRecomputeOp) &&
             !sw.tp_saves_gathered_inputs)
-          bwd += bwd_overlap ? overlapped(c, ag, qkv.dgrad) + overlapped(c, ag_m, fc1.dgrad)
+          bwd += bwd_overlap ? overlapped(c, ag, in.dgrad) + overlapped(c, ag_m, in_m.dgrad)
                              : ag + ag_m;
         lc.bwd_tp = bwd;
         // torchtitan's op-level policy keeps the reduce-scatters' outputs but
@@ -399,10 +414,11 @@ struct LayerPricer {
         if (re & kRecomputeOp) lc.recompute_tp = ag + ag_m;
       } else {
         const double ar = group_seconds(c, Collective::all_reduce, bytes, grp);
+        const double ar_m = one_region ? 0 : ar;
         lc.fwd_tp =
-            full_overlap ? overlapped(c, ar, proj.fwd) + overlapped(c, ar, fc2.fwd) : 2 * ar;
+            full_overlap ? overlapped(c, ar, out.fwd) + overlapped(c, ar_m, out_m.fwd) : ar + ar_m;
         lc.bwd_tp =
-            bwd_overlap ? overlapped(c, ar, qkv.wgrad) + overlapped(c, ar, fc1.wgrad) : 2 * ar;
+            bwd_overlap ? overlapped(c, ar, in.wgrad) + overlapped(c, ar_m, in_m.wgrad) : ar + ar_m;
       }
     }
 
@@ -520,22 +536,7 @@ struct LayerPricer {
   }
 
   void activations() {
-    LayerActivationInputs in;
-    in.seq_len = job.seq_len;
-    in.micro_batch = L.micro_batch;
-    in.tp = t;
-    in.etp = L.etp;
-    in.cp = L.cp;
-    in.sequence_parallel = L.sequence_parallel;
-    in.recompute = L.recompute;
-    in.recompute_modules = L.recompute_modules;
-    in.flash_attention = sw.flash_attention;
-    in.dropout = sw.dropout;
-    in.moe_load_imbalance = sw.moe_load_imbalance;
-    in.moe_combine_keeps_outputs = !sw.moe_probs_in_activation;
-    in.fp8_activation_input = sw.fp8_activation_input;
-    in.tp_inputs_gathered = sw.tp_saves_gathered_inputs;
-    in.eager_norms = sw.eager_norms;
+    LayerActivationInputs in = activation_inputs(job, L);
     lc.activation_bytes = layer_activation_bytes(s, in, moe);
     in.recompute = Checkpointing::none;
     lc.full_activation_bytes = layer_activation_bytes(s, in, moe);
