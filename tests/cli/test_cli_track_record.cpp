@@ -172,7 +172,8 @@ TEST(CliTrackRecord, AStaticBatchsFirstTokenBesideThePublishedFirstTokens) {
 
 TEST(CliTrackRecord, ValidateReadsTheTrainingSetsBackByScope) {
   const std::vector<TrackRecord> scopes = track_record_scopes();
-  ASSERT_EQ(scopes.size(), 6u);  // Megatron ×3 generations, DeepSpeed on Ampere, FSDP ×2
+  // Megatron ×3 generations, DeepSpeed on Ampere, FSDP ×2, JAX/XLA on TPUs.
+  ASSERT_EQ(scopes.size(), 7u);
   const CliResult j = run_cli({"validate", "--track-record", "--json"});
   ASSERT_EQ(j.exit_code, 0) << j.err.toStdString();
   EXPECT_EQ(j.json["serving_track_record"].toArray().size(),

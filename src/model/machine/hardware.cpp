@@ -51,12 +51,13 @@ constexpr Network kMi300xNet{8, 448e9, 50e9, 4e-6, 6e-6,
     "MI300X platform datasheet)",
     true};
 // TPU slices: the fast domain is the ICI torus of one pod; DCN links pods.
-constexpr Network kTpuV5eNet{256, 100e9, 6.25e9, 2e-6, 10e-6,
-    "ICI 1,600 Gb/s per chip (halved per direction), 256-chip pod; DCN ~50 Gb/s per chip is an "
-    "estimate (Google Cloud TPU v5e system architecture page)"};
+constexpr Network kTpuV5eNet{256, 100e9, 3.125e9, 2e-6, 10e-6,
+    "ICI 1,600 Gb/s per chip (halved per direction), 256-chip pod; DCN 6.4 Tb/s per pod, 25 "
+    "Gb/s per chip (two 100 Gb/s NICs per 8-chip host) (Google Cloud TPU v5e system "
+    "architecture page)"};
 constexpr Network kTpuV5pNet{8960, 300e9, 6.25e9, 2e-6, 10e-6,
-    "ICI 4,800 Gb/s per chip (halved per direction), 8,960-chip pod, 3D torus; DCN per chip is "
-    "an estimate (Google Cloud TPU v5p system architecture page)"};
+    "ICI 4,800 Gb/s per chip (halved per direction), 8,960-chip pod, 3D torus; DCN 50 Gb/s per "
+    "chip (Google Cloud TPU v5p system architecture page)"};
 constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
     "ICI 3,584 Gb/s per chip (halved per direction), 256-chip pod; DCN per chip is an estimate "
     "(Google Cloud TPU v6e system architecture page)"};

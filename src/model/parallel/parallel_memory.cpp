@@ -397,9 +397,9 @@ void add_model_states(const JobContext& c, const Layout& layout, const StageComp
     return static_cast<std::int64_t>(std::ceil(per_param * static_cast<double>(d + e)));
   };
   const int zero = zero_as_run(job, layout);
-  // FSDP2 holds no bf16 shard: the fp32 shard (counted with the optimizer
-  // states) is the parameter, cast to bf16 only while gathered (buffers).
-  m.weights_bytes = zero >= 3 && job.software.fsdp2_copies ? 0 : bytes(2, zero >= 3, held);
+  // FSDP2 and MaxText hold no bf16 shard: the fp32 shard (counted with the
+  // optimizer states) is the parameter, cast to bf16 only while gathered.
+  m.weights_bytes = zero >= 3 && job.software.zero3_master_is_param ? 0 : bytes(2, zero >= 3, held);
   m.grads_bytes = bytes(c.grad_bytes, zero >= 2, held);
   // fp32 gradients accumulated by a kernel of their own: the backward writes
   // a fresh bf16 gradient beside them first (BF16_Optimizer's lp grads).

@@ -218,7 +218,7 @@ TrainingSoftware fsdp(bool compiled) {
   // not reshard after forward to avoid per-microbatch all-gathers"
   // (torchtitan/distributed/fsdp.py).
   s.zero3_gathers_once_with_pp = true;
-  s.fsdp2_copies = true;
+  s.fsdp2_copies = s.zero3_master_is_param = true;
   s.megatron_dp_buckets = false;
   // FSDP2 sets the gradients to None (no buffer to zero) and divides in its
   // own reduce-scatter copies (fsdp2_copies).
@@ -267,6 +267,45 @@ TrainingSoftware fsdp(bool compiled) {
   // torchtitan's selective checkpointing is by op (or by layer: full:N).
   s.op_level_selective = true;
   s.framework = "PyTorch FSDP2 (torchtitan)";
+  return s;
+}
+
+// MaxText (JAX and XLA on TPU) as its 2023 high-performance configurations
+// ran it (MaxText/configs/v5e and v5p, commit 76bd53b, December 2023; its
+// layers, pyconfig and base.yml there). FSDP is GSPMD sharding the weights'
+// embed dimension over the slice's chips (ici_fsdp_parallelism -1), gathered
+// per layer by XLA's async collective fusion one layer ahead inside the
+// layer scan; the slices of a multi-slice run are data-parallel replicas over
+// DCN (dcn_data_parallelism): hybrid sharding with the slice as the group.
+// Tensor parallelism shards heads and the MLP over the tensor axis and the
+// activations between regions on their embed dimension ("activation_embed":
+// "tensor"), so each region gathers its input and reduce-scatters its output
+// as sequence parallelism does, with no collective-matmul flag in the
+// configurations (blocking). Flax keeps the parameters in fp32 and casts them
+// to bf16 in each matmul, so the gradients reduce in fp32 and the fp32 shard is
+// the parameter (optax's AdamW: two fp32 moments). One compiled program per
+// step: no host time per kernel, the element-wise work fused by XLA, no
+// gradient buffer to zero. jax.checkpoint re-runs a layer whole, its weights'
+// gathers included (they enter the scanned layer sharded); the "minimal"
+// policy (checkpoint_dots_with_no_batch_dims) keeps the weight matmuls'
+// outputs and recomputes the norms and the attention core
+// (recompute=selective:core_attn+layernorm). Attention by the Pallas flash
+// kernel (the chip's fused attention rate).
+TrainingSoftware maxtext() {
+  TrainingSoftware s;
+  s.tp_overlap = TpOverlap::none;
+  s.megatron_dp_buckets = false;
+  s.grad_buffer_passes = s.grad_scaling_passes = 0;
+  s.host_dispatch_seconds = 0;
+  s.zero3_prefetch_layers = 1;
+  s.zero3_regather_for_recompute = true;
+  s.zero3_master_is_param = true;
+  s.overlap_p2p_comm = false;
+  // FSDP (ZeRO-3) or plain data parallelism; its 2023 code has no interleaved
+  // pipeline, context parallelism, expert parallelism or FP8.
+  s.zero_stages = s.zero_stages_with_pp = 0b1001;
+  s.interleaved_pipeline = s.context_parallel = s.expert_parallel = s.fp8_training = false;
+  s.framework = "MaxText (JAX/XLA)";
   return s;
 }
 
@@ -457,6 +496,13 @@ const std::array kSoftware{
                    "all-gathered once per call, dK/dV passed on in fp32, fp32 running sums)"},
     SoftwarePreset{"fsdp-compile", fsdp(true),
                    "fsdp with torch.compile: the element-wise work fused as in modern"},
+    SoftwarePreset{"maxtext", maxtext(),
+                   "MaxText (JAX/XLA, TPU): FSDP over the slice by GSPMD, each layer's gather "
+                   "one layer ahead and again in a recomputed forward, slices as data-parallel "
+                   "replicas (hybrid sharding); blocking TP gathers and reduce-scatters around "
+                   "each region; fp32 parameters and gradients (the fp32 shard is the "
+                   "parameter); one compiled program (no host time per kernel, element-wise "
+                   "work fused, no gradient buffer passes); Pallas flash attention"},
 };
 
 }  // namespace

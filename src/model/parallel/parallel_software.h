@@ -347,9 +347,11 @@ struct TrainingSoftware {
   // parameters on the compute stream, and every reduce-scatter first copies
   // the gradients into its input, cast to the reduce dtype, while the compute
   // stream waits (torch/distributed/_composable/fsdp/_fsdp_collectives.py).
-  // And its sharded parameter is the fp32 master itself (MixedPrecisionPolicy
-  // casts to bf16 only when it gathers), so no bf16 shard is held at rest.
   bool fsdp2_copies = false;
+  // ZeRO-3's sharded parameter is the fp32 master itself, cast to bf16 only
+  // while gathered, so no bf16 shard is held at rest (FSDP2's
+  // MixedPrecisionPolicy; Flax's fp32 parameters under MaxText's FSDP).
+  bool zero3_master_is_param = false;
   // Context parallelism as PyTorch's experimental context_parallel runs it
   // (torch/distributed/tensor/experimental/_attention.py, torchtitan's
   // default rotate method "allgather"; parallel_cp.cpp): K and V all-gathered

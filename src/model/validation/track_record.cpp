@@ -38,6 +38,8 @@ constexpr std::array kSets{
     TrackRecordSet{"torchtitan-h200", fsdp, hopper},
     TrackRecordSet{"llm-foundry-a100", fsdp, ampere},
     TrackRecordSet{"llm-foundry-h100", fsdp, hopper},
+    TrackRecordSet{"maxtext-tpu-v5e", xla, tpu},
+    TrackRecordSet{"maxtext-tpu-v5p", xla, tpu},
 };
 
 constexpr std::array<std::string_view, 2> kExcluded{
@@ -134,6 +136,7 @@ std::string family_scope(FrameworkFamily f) {
     case megatron: return "Megatron-family frameworks";
     case deepspeed: return "Megatron-DeepSpeed";
     case fsdp: return "PyTorch FSDP frameworks";
+    case xla: return "JAX/XLA frameworks";
   }
   return {};
 }
@@ -269,6 +272,7 @@ FrameworkFamily framework_family(std::string_view software_preset) {
   (void)software_by_name(software_preset);  // throws naming the presets
   if (software_preset.starts_with("megatron-deepspeed")) return deepspeed;
   if (software_preset.starts_with("fsdp")) return fsdp;
+  if (software_preset == "maxtext") return xla;
   return megatron;
 }
 
@@ -277,6 +281,7 @@ std::string_view to_string(ChipGeneration g) {
     case ampere: return "Ampere";
     case hopper: return "Hopper";
     case blackwell: return "Blackwell";
+    case tpu: return "TPU";
     case other: return "other";
   }
   return "other";
@@ -287,6 +292,7 @@ ChipGeneration chip_generation(const Chip& chip) {
     if (name.starts_with("A100")) return ampere;
     if (name.starts_with("H100") || name == "H200" || name == "H800") return hopper;
     if (name == "B200" || name == "B300" || name == "GB200" || name == "GB300") return blackwell;
+    if (name.starts_with("TPU")) return tpu;
     return other;
   };
   const ChipGeneration g = of(chip.name);
@@ -325,9 +331,21 @@ namespace {
 
 // The generations a record is kept for (`other`: every chip), and where a
 // value sits in such a list.
-constexpr std::array kGenerations{ampere, hopper, blackwell, other};
+constexpr std::array kGenerations{ampere, hopper, blackwell, tpu, other};
 std::size_t index_of(const auto& list, auto value) {
   return static_cast<std::size_t>(std::find(list.begin(), list.end(), value) - list.begin());
+}
+
+// " on Hopper GPUs", " on TPUs"; "" for every chip.
+std::string on_chips(ChipGeneration g) {
+  if (g == other) return "";
+  return g == tpu ? " on TPUs" : " on " + std::string(to_string(g)) + " GPUs";
+}
+
+// The serving sets are GPU engines': a TPU has no scope of its own there.
+ChipGeneration serving_generation(const Chip& chip) {
+  const ChipGeneration g = chip_generation(chip);
+  return g == tpu ? other : g;
 }
 
 // The record of `family` on `generation`, widened as training_track_record
@@ -339,20 +357,22 @@ TrackRecord widened_record(FrameworkFamily family, ChipGeneration generation) {
       if (keep(kSets[i])) out.push_back(i);
     return out;
   };
-  const std::string gpus =
-      generation == other ? "" : " on " + std::string(to_string(generation)) + " GPUs";
+  const std::string gpus = on_chips(generation);
   TrackRecord r = record_of(sets_where([&](const TrackRecordSet& s) {
                               return s.family == family && s.generation == generation;
                             }),
                             family_scope(family) + gpus);
   if (r.rows >= kTrackRecordMinRows) return r;
-  r = record_of(sets_where([&](const TrackRecordSet& s) { return s.family == family; }),
+  // Wider: the GPUs' runs (a TPU's are its own scope's alone).
+  r = record_of(sets_where([&](const TrackRecordSet& s) {
+                  return s.family == family && s.generation != tpu;
+                }),
                 family_scope(family) + " on every GPU");
   if (r.rows < kTrackRecordMinRows && generation != other)
     r = record_of(sets_where([&](const TrackRecordSet& s) { return s.generation == generation; }),
                   "every framework" + gpus);
   if (r.rows < kTrackRecordMinRows)
-    r = record_of(sets_where([](const TrackRecordSet&) { return true; }),
+    r = record_of(sets_where([](const TrackRecordSet& s) { return s.generation != tpu; }),
                   "every framework on every GPU");
   if (generation != other)
     r.fallback = "fewer than " + std::to_string(kTrackRecordMinRows) + " published runs of " +
@@ -365,7 +385,7 @@ TrackRecord widened_record(FrameworkFamily family, ChipGeneration generation) {
 TrackRecord training_track_record(std::string_view software_preset, const Chip& chip) {
   // Every family on every generation, computed once: a panel asks on every
   // change of its inputs.
-  constexpr std::array kFamilies{megatron, deepspeed, fsdp};
+  constexpr std::array kFamilies{megatron, deepspeed, fsdp, xla};
   static const auto table = [&] {
     std::array<std::array<TrackRecord, kGenerations.size()>, kFamilies.size()> t;
     for (std::size_t f = 0; f < kFamilies.size(); ++f)
@@ -383,13 +403,12 @@ TrackRecord training_track_record(std::string_view software_preset, const Chip& 
 
 std::vector<TrackRecord> track_record_scopes() {
   std::vector<TrackRecord> out;
-  for (FrameworkFamily f : {megatron, deepspeed, fsdp})
-    for (ChipGeneration g : {ampere, hopper, blackwell}) {
+  for (FrameworkFamily f : {megatron, deepspeed, fsdp, xla})
+    for (ChipGeneration g : {ampere, hopper, blackwell, tpu}) {
       std::vector<std::size_t> sets;
       for (std::size_t i = 0; i < kSets.size(); ++i)
         if (kSets[i].family == f && kSets[i].generation == g) sets.push_back(i);
-      TrackRecord r =
-          record_of(sets, family_scope(f) + " on " + std::string(to_string(g)) + " GPUs");
+      TrackRecord r = record_of(sets, family_scope(f) + on_chips(g));
       if (!r.empty()) out.push_back(std::move(r));
     }
   return out;
@@ -397,7 +416,7 @@ std::vector<TrackRecord> track_record_scopes() {
 
 TrackRecord serving_track_record(std::string_view engine, bool moe, const Chip& chip) {
   if (engine == "ideal") return {};
-  const ChipGeneration generation = chip_generation(chip);
+  const ChipGeneration generation = serving_generation(chip);
   auto stored = [&](ChipGeneration g) {
     for (const StoredServingScope& k : kServingScopes)
       if (k.moe == moe && k.generation == g) return k.record(serving_scope(moe, g));
@@ -443,7 +462,7 @@ TrackRecord first_token_track_record(std::string_view engine, bool moe, const Ch
       t[g] = first_token_record_of(kGenerations[g]);
     return t;
   }();
-  const ChipGeneration generation = chip_generation(chip);
+  const ChipGeneration generation = serving_generation(chip);
   const auto at = [](ChipGeneration g) { return table[index_of(kGenerations, g)]; };
   TrackRecord r = at(generation);
   std::string why;

@@ -20,15 +20,17 @@ enum class FrameworkFamily {
   megatron,   // Megatron-LM, Megatron Core, NeMo, Megatron Bridge (and the presets built on them)
   deepspeed,  // Megatron-DeepSpeed: DeepSpeed's pipeline engine
   fsdp,       // PyTorch FSDP: torchtitan, LLM Foundry (Composer)
+  xla,        // JAX and XLA: MaxText
 };
 // The family of a software preset (parallel_software.h); throws
 // std::invalid_argument naming the presets for an unknown name.
 FrameworkFamily framework_family(std::string_view software_preset);
 
-enum class ChipGeneration { ampere, hopper, blackwell, other };
+enum class ChipGeneration { ampere, hopper, blackwell, tpu, other };
 std::string_view to_string(ChipGeneration g);
 // A100 → Ampere; H100, H200, H800 → Hopper; B200, B300, GB200, GB300 →
-// Blackwell; a user's chip by the built-in one whose memory it shares; other.
+// Blackwell; TPU v5e, v5p, v6e → TPU; a user's chip by the built-in one
+// whose memory it shares; other.
 ChipGeneration chip_generation(const Chip& chip);
 
 // One training-speed set of the scoreboard and the runs it holds.

@@ -76,6 +76,13 @@ ValidationSet dgxc_h100_25_04_validation_set(std::string_view h100_pretraining_c
 // unpublished axes searched; held out.
 ValidationSet megatron_lm_h100_validation_set(std::string_view h100_scaling_csv);
 
+// From tests/data/maxtext/tpu_v5_2023.csv: "maxtext-tpu-v5e" and
+// "maxtext-tpu-v5p" (TFLOP/s per chip, MaxText's count), Google's MaxText
+// high-performance configurations of December 2023 on one slice and on
+// several joined over DCN, each row its script's layout and remat policy,
+// software maxtext; held out.
+std::vector<ValidationSet> maxtext_validation_sets(std::string_view tpu_v5_2023_csv);
+
 // From tests/data/torchtitan/a100_fsdp2.csv: "torchtitan-a100" (tokens/s per
 // GPU), torchtitan's first published FSDP2 runs on 64 A100 (ZeRO-3 alone,
 // software fsdp, eager); the rows with torchtitan's own selective

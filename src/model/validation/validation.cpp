@@ -81,6 +81,8 @@ const std::vector<Source>& sources() {
        [] {
          return one(nemo_24_07_validation_set(validation_data("nemo/h100_pretraining_24_07.csv")));
        }},
+      {{"maxtext-tpu-v5e", "maxtext-tpu-v5p"},
+       [] { return maxtext_validation_sets(validation_data("maxtext/tpu_v5_2023.csv")); }},
       {{"torchtitan-a100"},
        [] { return one(torchtitan_validation_set(validation_data("torchtitan/a100_fsdp2.csv"))); }},
       {{"torchtitan-h100"},

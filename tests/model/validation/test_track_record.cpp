@@ -55,11 +55,34 @@ TEST(TrackRecord, EveryPresetHasAFamilyAndEveryChipAGeneration) {
   EXPECT_EQ(chip_generation(chip_by_name("H800")), ChipGeneration::hopper);
   EXPECT_EQ(chip_generation(chip_by_name("GB300")), ChipGeneration::blackwell);
   EXPECT_EQ(chip_generation(chip_by_name("MI300X")), ChipGeneration::other);
-  EXPECT_EQ(chip_generation(chip_by_name("TPU v5p")), ChipGeneration::other);
+  EXPECT_EQ(framework_family("maxtext"), FrameworkFamily::xla);
+  EXPECT_EQ(chip_generation(chip_by_name("TPU v5p")), ChipGeneration::tpu);
+  EXPECT_EQ(chip_generation(chip_by_name("TPU v6e")), ChipGeneration::tpu);
   Chip mine = chip_by_name("MI300X");
   mine.name = "my-h100";
   mine.device_memory_as = "H100";
   EXPECT_EQ(chip_generation(mine), ChipGeneration::hopper);
+}
+
+TEST(TrackRecord, TpuPlansReadMaxTextsTablesAndGpuPlansNever) {
+  // MaxText on a TPU reads its two tables (40 runs); a PyTorch framework on a
+  // TPU has no runs of its own there and widens to its GPU runs, saying so;
+  // no GPU scope reads a TPU table.
+  const TrackRecord r = training_track_record("maxtext", chip_by_name("TPU v5e"));
+  EXPECT_EQ(r.scope, "JAX/XLA frameworks on TPUs");
+  EXPECT_EQ(r.sets, (std::vector<std::string>{"maxtext-tpu-v5e", "maxtext-tpu-v5p"}));
+  EXPECT_EQ(r.rows, 40u);
+  EXPECT_TRUE(r.fallback.empty());
+  const TrackRecord f = training_track_record("fsdp", chip_by_name("TPU v5p"));
+  EXPECT_EQ(f.scope, "PyTorch FSDP frameworks on every GPU");
+  EXPECT_NE(f.fallback.find("on TPUs"), std::string::npos) << f.fallback;
+  for (const SoftwarePreset& p : software_presets())
+    for (const char* chip : {"H100", "A100-80", "B200", "MI300X"})
+      for (const std::string& set : training_track_record(p.name, chip_by_name(chip)).sets)
+        EXPECT_FALSE(set.starts_with("maxtext")) << p.name << " on " << chip;
+  // The serving side has no TPU runs: a TPU plan says so, as before.
+  const TrackRecord s = serving_track_record("jetstream", false, chip_by_name("TPU v5e"));
+  EXPECT_NE(s.fallback.find("TPU v5e's kind of chip"), std::string::npos) << s.fallback;
 }
 
 TEST(TrackRecord, MegatronOnHopperWeighsEveryTableOnce) {
