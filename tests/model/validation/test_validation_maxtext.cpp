@@ -11,6 +11,7 @@
 #include "training_validation.h"
 #include "validation.h"
 #include "validation_data.h"
+#include "validation_test_util.h"
 
 using namespace napkin;
 
@@ -20,14 +21,9 @@ const char* kMaxTextFile = "maxtext/tpu_v5_2023.csv";
 
 // What maxtext_validation_sets throws on the file with `from` replaced by `to`.
 std::string refusal(const std::string& from, const std::string& to) {
-  std::string edited(validation_data(kMaxTextFile));
-  edited.replace(edited.find(from), from.size(), to);
-  try {
-    maxtext_validation_sets(edited);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
+  return validation_test::refusal(
+      [](std::string_view text) { return maxtext_validation_sets(text).front(); }, kMaxTextFile,
+      from, to);
 }
 
 }  // namespace
