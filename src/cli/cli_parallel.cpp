@@ -367,10 +367,12 @@ void print_parallel(const ParallelRequest& r, const ParallelAnswer& ans) {
               static_cast<long long>(job.shape.n_layers), static_cast<long long>(job.shape.d_model),
               format_count(static_cast<double>(job.global_batch * job.seq_len), 2).c_str());
   const Network& net = job.cluster();
-  std::printf("Cluster: %lld GPUs per node, %s GB/s scale-up and %s GB/s scale-out per GPU (%s)\n",
+  const bool tpu = chip_by_name(job.chip).xla_compiled;  // a TPU's domain is its ICI slice
+  std::printf("Cluster: %lld %s, %s GB/s scale-up and %s GB/s scale-out per %s (%s)\n",
               static_cast<long long>(net.chips_per_node),
+              tpu ? "chips per ICI slice" : "GPUs per node",
               format_grouped(net.intra_node_bytes_per_s / 1e9, 1).c_str(),
-              format_grouped(net.inter_node_bytes_per_s / 1e9, 1).c_str(),
+              format_grouped(net.inter_node_bytes_per_s / 1e9, 1).c_str(), tpu ? "chip" : "GPU",
               std::string(net.source).c_str());
   for (const SoftwarePreset& p : software_presets())
     if (p.name == r.software) {
