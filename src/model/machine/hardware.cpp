@@ -349,7 +349,8 @@ DeviceMemory device_memory(const Chip& chip) {
     std::int64_t bytes;
     std::string_view source;
   };
-  static constexpr std::array<Reading, 5> kReadings{{
+  constexpr std::int64_t GiB = std::int64_t{1} << 30;
+  static constexpr std::array<Reading, 8> kReadings{{
       {"H100", 81'089 * MiB,
        "CUDA total_memory on H100 80GB HBM3 (SXM5): 81,089 MiB (torch 2.7, CUDA 12.8; "
        "ml-engineering's all_reduce benchmark header); vLLM logs 79.18 GiB on H100 "
@@ -359,6 +360,17 @@ DeviceMemory device_memory(const Chip& chip) {
       {"H200", 143'156 * MiB, "CUDA total_memory on H200: 143,156 MiB (torch, on Modal)"},
       {"B200", 182'642 * MiB, "CUDA total_memory on B200: 182,642 MiB (torch, on Modal)"},
       {"A100-80", 85'056'798'720, "CUDA total_memory on A100-SXM4-80GB: 85,056,798,720 bytes"},
+      // TPUs: the capacity in binary units, as Google's pages state it and
+      // JAX reports it (a v6e's memory_stats bytes_limit is 34,359,738,368
+      // bytes, 32 GiB: tpu-inference's usage report, its pull request 925).
+      {"TPU v5e", 16 * GiB,
+       "16 GiB: Google Cloud's TPU v5e page (\"HBM capacity per chip 16 GiB\") and the scaling "
+       "book's TPU chapter"},
+      {"TPU v5p", 95 * GiB,
+       "95 GiB: Google Cloud's TPU v5p page (\"HBM capacity per chip (GiB)\")"},
+      {"TPU v6e", 32 * GiB,
+       "32 GiB: JAX's bytes_limit on a v6e, 34,359,738,368 bytes (tpu-inference pull request "
+       "925's usage report)"},
   }};
   const std::string_view as = chip.device_memory_as.empty() ? chip.name : chip.device_memory_as;
   for (const Reading& r : kReadings)

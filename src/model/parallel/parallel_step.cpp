@@ -70,7 +70,7 @@ std::string gigabytes(std::int64_t bytes) {
 
 std::string over_hbm_reason(const StageMemory& m, std::int64_t hbm) {
   return "stage " + std::to_string(m.stage) + " needs " + gigabytes(m.total_bytes) +
-         " per chip, over the " + gigabytes(hbm) + " of HBM the driver reports by " +
+         " per chip, over the " + gigabytes(hbm) + " of HBM the device reports by " +
          gigabytes(m.total_bytes - hbm);
 }
 

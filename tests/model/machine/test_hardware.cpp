@@ -188,9 +188,15 @@ TEST(Hardware, DeviceMemoryIsTheDriversTotal) {
   // Below what nvidia-smi prints, which includes the driver's own memory.
   EXPECT_LT(device_memory(chip_by_name("H200")).bytes, 143'771LL << 20);
   EXPECT_LT(device_memory(chip_by_name("B200")).bytes, 183'359LL << 20);
+  // TPUs: the binary capacity the parts hold, as Google's pages state it and
+  // JAX reports it (the seed's table keeps 16 GB and 95 GB for its napkins).
+  EXPECT_EQ(device_memory(chip_by_name("TPU v5e")).bytes, 16LL << 30);
+  EXPECT_EQ(device_memory(chip_by_name("TPU v5p")).bytes, 95LL << 30);
+  EXPECT_EQ(device_memory(chip_by_name("TPU v6e")).bytes, 34'359'738'368);
+  EXPECT_EQ(chip_by_name("TPU v5e").hbm_bytes, 16'000'000'000);
   // No published reading: the datasheet capacity, never more.
-  const Chip& tpu = chip_by_name("TPU v5e");
-  EXPECT_EQ(device_memory(tpu).bytes, tpu.hbm_bytes);
+  const Chip& mi300x = chip_by_name("MI300X");
+  EXPECT_EQ(device_memory(mi300x).bytes, mi300x.hbm_bytes);
 }
 
 // Fractions set from published measurements, recomputed here from the
