@@ -367,13 +367,12 @@ void print_parallel(const ParallelRequest& r, const ParallelAnswer& ans) {
               static_cast<long long>(job.shape.n_layers), static_cast<long long>(job.shape.d_model),
               format_count(static_cast<double>(job.global_batch * job.seq_len), 2).c_str());
   const Network& net = job.cluster();
-  const bool tpu = chip_by_name(job.chip).xla_compiled;  // a TPU's domain is its ICI slice
+  const DomainNames names = domain_names(chip_by_name(job.chip));
   std::printf("Cluster: %lld %s, %s GB/s scale-up and %s GB/s scale-out per %s (%s)\n",
-              static_cast<long long>(net.chips_per_node),
-              tpu ? "chips per ICI slice" : "GPUs per node",
+              static_cast<long long>(net.chips_per_node), std::string(names.per_domain).c_str(),
               format_grouped(net.intra_node_bytes_per_s / 1e9, 1).c_str(),
-              format_grouped(net.inter_node_bytes_per_s / 1e9, 1).c_str(), tpu ? "chip" : "GPU",
-              std::string(net.source).c_str());
+              format_grouped(net.inter_node_bytes_per_s / 1e9, 1).c_str(),
+              std::string(names.member).c_str(), std::string(net.source).c_str());
   for (const SoftwarePreset& p : software_presets())
     if (p.name == r.software) {
       std::printf("Software: %s — %s\n", std::string(p.name).c_str(),

@@ -378,6 +378,11 @@ DeviceMemory device_memory(const Chip& chip) {
   return {chip.hbm_bytes, "the datasheet capacity (no published device total)"};
 }
 
+DomainNames domain_names(const Chip& chip) {
+  if (chip.xla_compiled) return {"chips per ICI slice", "chip"};
+  return {"GPUs per node", "GPU"};
+}
+
 std::string chip_names() {
   std::string out;
   for (const Chip* c : chip_list()) {

@@ -116,6 +116,15 @@ struct DeviceMemory {
 };
 DeviceMemory device_memory(const Chip& chip);
 
+// What a chip's fast domain and its members are called in a read-out: "GPUs
+// per node" and "GPU", or on a TPU (xla_compiled) "chips per ICI slice" and
+// "chip".
+struct DomainNames {
+  std::string_view per_domain;
+  std::string_view member;
+};
+DomainNames domain_names(const Chip& chip);
+
 // Comma-separated list of chip names (built-in, then the user's), for
 // messages and help text.
 std::string chip_names();

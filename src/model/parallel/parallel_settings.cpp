@@ -182,12 +182,11 @@ std::string ParallelSettings::cluster_text(const Chip& chip) const {
     if (t.back() == '.') t.pop_back();
     return t;
   };
-  // A TPU's fast domain is its ICI slice, not a node of GPUs.
-  const bool tpu = chip.xla_compiled;
-  const std::string numbers = std::to_string(n.chips_per_node) +
-                              (tpu ? " chips per ICI slice, " : " GPUs per node, ") +
-                              gb(n.intra_node_bytes_per_s) + " / " + gb(n.inter_node_bytes_per_s) +
-                              (tpu ? " GB/s per chip" : " GB/s per GPU") +
+  const DomainNames names = domain_names(chip);
+  const std::string numbers = std::to_string(n.chips_per_node) + " " +
+                              std::string(names.per_domain) + ", " + gb(n.intra_node_bytes_per_s) +
+                              " / " + gb(n.inter_node_bytes_per_s) + " GB/s per " +
+                              std::string(names.member) +
                               (n.full_mesh ? " (a full mesh: a group of r GPUs in a node uses "
                                              "the r - 1 links between them)"
                                            : "");

@@ -260,3 +260,10 @@ TEST(Hardware, PeaksFollowAPowerLimitOnlyWhereTwoDatasheetRowsSayHow) {
         << e.what();
   }
 }
+
+TEST(Hardware, ATpusFastDomainIsItsIciSlice) {
+  EXPECT_EQ(domain_names(chip_by_name("H100")).per_domain, "GPUs per node");
+  EXPECT_EQ(domain_names(chip_by_name("MI300X")).member, "GPU");
+  EXPECT_EQ(domain_names(chip_by_name("TPU v5e")).per_domain, "chips per ICI slice");
+  EXPECT_EQ(domain_names(chip_by_name("TPU v6e")).member, "chip");
+}
