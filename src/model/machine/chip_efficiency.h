@@ -138,6 +138,20 @@ constexpr Efficiency kH100Eff{kH100Bf16InStep, 0.80, 0.75, 0.527,
     "0.62, DeepGEMM README); FlashAttention-2 (PyTorch SDPA's default) ~330 of 989 TFLOP/s "
     "alone (FlashAttention-3 paper; pytorch issue 142132) x the in-step/standalone 0.93",
     kHopperFp8InStep, kH100Bf16Mamf, 0.307};
+// H200: the H100's die with HBM3e at 4.8 TB/s. One benchmark suite ran
+// BabelStream on both (Azure AI-benchmarking-guide, ND H100 v5 and ND H200 v5
+// results, September 2024): copies at 2.90 of 3.35 TB/s on H100 and 4.01 of
+// 4.8 on H200, 0.965 of the H100's fraction. The H200's memory fractions are
+// the H100's scaled by that ratio (the rule the Blackwell GEMM fractions
+// follow with the MAMF rows): element-wise kernels 0.75 x 0.965 = 0.724.
+constexpr double kH200OverH100Copy = (4.01 / 4.80) / (2.90 / 3.35);
+constexpr Efficiency kH200Eff{kH100Bf16InStep, 0.80, rounded_to(0.75 * kH200OverH100Copy, 1000),
+    0.527,
+    "H200: the H100's fractions (same die and kernels; its attention fraction was measured on "
+    "H200), memory-bound kernels at the H100's x 0.965, the two chips' BabelStream copy "
+    "fractions (2.90 of 3.35 and 4.01 of 4.8 TB/s, Azure AI-benchmarking-guide): fused "
+    "element-wise kernels 0.724 of HBM",
+    kHopperFp8InStep, kH100Bf16Mamf, 0.307};
 // B200: the same MAMF sweeps (ml-engineering, compute/accelerator, 2026
 // table): bf16 1,745.0 of 2,250 TFLOP/s (77.6 %, 1792x16128x3072, torch 2.7.1
 // + CUDA 12.8); FP8 3,432.5 of 4,500 (76.3 %), where H100 reaches 1,402.6 of
@@ -240,6 +254,11 @@ constexpr double kA100Stream = 0.88;
 constexpr std::string_view kA100StreamSource =
     "A100 SXM: large device-to-device copies reach ~1.8 of 2.04 TB/s, the copy figure behind "
     "efficiency.hbm";
+constexpr double kH200Stream = rounded_to(kH100Stream * kH200OverH100Copy, 1000);
+constexpr std::string_view kH200StreamSource =
+    "H200: the H100's copy fraction x 0.965, the two chips' BabelStream copies in one suite "
+    "(2.90 of 3.35 TB/s on H100, 4.01 of 4.8 on H200; Azure AI-benchmarking-guide, ND H100 v5 "
+    "and ND H200 v5 results)";
 constexpr std::string_view kHopperStreamSource =
     "assumed as H100, whose copies reach ~3.0 of 3.35 TB/s: same Hopper memory system, no copy "
     "figure cited";

@@ -96,7 +96,7 @@ constexpr std::array kChips{
     // NVIDIA H200 SXM datasheet: 989 TFLOP/s dense bf16, 141 GB HBM3e, 4.8 TB/s, 700 W.
     Chip{"H200", 989e12, 141'000'000'000, 4.8e12, 700,
          "NVIDIA H200 Tensor Core GPU datasheet (SXM)",
-         1979e12, kHgxH100Net, kH100Eff, 132, 256, 128, kH100Stream, kHopperStreamSource, {}},
+         1979e12, kHgxH100Net, kH200Eff, 132, 256, 128, kH200Stream, kH200StreamSource, {}},
     // NVIDIA DGX/HGX B200 datasheet: 2.25 PFLOP/s dense bf16 per GPU, 192 GB HBM3e,
     // 8 TB/s, 1,000 W.
     Chip{"B200", 2250e12, 192'000'000'000, 8.0e12, 1000,

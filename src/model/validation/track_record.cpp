@@ -258,11 +258,11 @@ struct StoredServingScope {
 // clang-format off
 constexpr std::array<StoredServingScope, 6> kServingScopes{{
     {false, ampere, 55, 0.05948098982341329, -0.007395018448664482, -0.09060910627986218, 0.0746647757245969, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v0.17", ""}},
-    {false, hopper, 181, 0.055589848821569914, -0.0012192100502786676, -0.09024943667961859, 0.0777611875456188, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v1.0", "serving-trtllm-offline-v0.17"}},
-    {false, other, 236, 0.05517700641581446, -0.0020561689629122566, -0.08488784862981241, 0.07754617485681682, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v1.0", "serving-trtllm-offline-v0.17"}},
+    {false, hopper, 181, 0.054626374643458514, -0.004196982261379369, -0.09210262830678347, 0.06630614648959288, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v1.0", "serving-trtllm-offline-v0.17"}},
+    {false, other, 236, 0.054306910606119134, -0.004656521365270603, -0.0857912330608538, 0.06605454650952662, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v1.0", "serving-trtllm-offline-v0.17"}},
     {true, ampere, 36, 0.13678693589553195, 0.12826829790905597, 0.028796113901711853, 0.20353343121928763, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
-    {true, hopper, 90, 0.1214876949174648, 0.10523572386978902, -0.015836594341631427, 0.2296819582666873, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
-    {true, other, 126, 0.12585890662548416, 0.1118164593095797, -0.012913423237276697, 0.2234950042269327, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
+    {true, hopper, 90, 0.11426421301108698, 0.09752276339054385, -0.019966809975033972, 0.21927012708430643, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
+    {true, other, 126, 0.12069927669235715, 0.1063072018244046, -0.017492986205156123, 0.21804424046861143, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
 }};
 // clang-format on
 

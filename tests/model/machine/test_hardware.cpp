@@ -227,6 +227,27 @@ TEST(Hardware, MeasuredFractionsFollowTheirSources) {
   EXPECT_FALSE(chip_by_name("B200").network.full_mesh);
 }
 
+TEST(Hardware, TheH200sMemoryFractionsAreTheH100sScaledByOneSuitesCopies) {
+  // BabelStream copies in one suite (Azure AI-benchmarking-guide): 2.90 of
+  // 3.35 TB/s on an H100, 4.01 of 4.8 on an H200.
+  const Chip& h100 = chip_by_name("H100");
+  const Chip& h200 = chip_by_name("H200");
+  const double ratio = (4.01 / 4.8) / (2.90 / 3.35);
+  EXPECT_NEAR(ratio, 0.965, 0.001);
+  EXPECT_NEAR(h200.hbm_stream_efficiency, h100.hbm_stream_efficiency * ratio, 0.001);
+  EXPECT_NEAR(h200.efficiency.hbm, h100.efficiency.hbm * ratio, 0.001);
+  // A faster memory, a smaller fraction of it, and still more bytes per second.
+  EXPECT_LT(h200.hbm_stream_efficiency, h100.hbm_stream_efficiency);
+  EXPECT_GT(h200.hbm_stream_efficiency * h200.hbm_bytes_per_s,
+            h100.hbm_stream_efficiency * h100.hbm_bytes_per_s);
+  EXPECT_NE(h200.hbm_stream_source.find("4.01 of 4.8"), std::string_view::npos);
+  // The compute side is the H100's: the same die and kernels.
+  EXPECT_DOUBLE_EQ(h200.efficiency.matmul, h100.efficiency.matmul);
+  EXPECT_DOUBLE_EQ(h200.efficiency.matmul_fp8, h100.efficiency.matmul_fp8);
+  EXPECT_DOUBLE_EQ(h200.efficiency.attention, h100.efficiency.attention);
+  EXPECT_DOUBLE_EQ(h200.efficiency.link, h100.efficiency.link);
+}
+
 TEST(Hardware, PeaksFollowAPowerLimitOnlyWhereTwoDatasheetRowsSayHow) {
   // Hopper: the same die at 700 W (SXM, 989 TFLOP/s) and 400 W (NVL, 835);
   // Blackwell: 1,000 W (B200, 2,250) and 1,200 W (GB200, 2,500).
