@@ -77,6 +77,9 @@ ServeRequest read_serve_flags(Args& a) {
   // Deprecated alias: the tensorrt-llm-0.6 engine preset reads the cache per query head.
   if (a.flag("--kv-reads-per-query-head")) in.assume.kv_reads_per_query_head = true;
   in.engine = a.choice_input("serving.engine");
+  // The engine's memory setting as the run gives it to the engine.
+  in.assume.engine_memory_fraction =
+      a.optional_real("--memory-fraction", 1e-3, 1, "fraction of memory");
   if (a.flag("--shard-kv")) in.assume.shard_kv_beyond_heads = true;
   r.spec = speculative_flags(a);
   if (const auto mode = a.optional_choice_input("roofline.serving_layout.run_mode")) {
@@ -340,7 +343,7 @@ std::vector<Command> serve_commands() {
            "0.25] "
            "[--budget-s S | --ttft-s S --tpot-s S] [--max-chips 4096] [--max-batch 1024] "
            "[--pool colocated|prefill|decode] [--no-comm] [--ideal] [--overlap-comm] "
-           "[--hbm-efficiency F] [--engine {serving.engine}] "
+           "[--hbm-efficiency F] [--engine {serving.engine}] [--memory-fraction F] "
            "[--shard-kv] [--mode {roofline.serving_layout.run_mode}] (with --mode: [--concurrency "
            "C] [--max-num-tokens T] [--chunked-prefill on|off] [--request-rate R] "
            "[--prompt-spread S] [--output-spread S] [--requests 1000] [--seed 1] [--frontier] "

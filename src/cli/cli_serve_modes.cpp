@@ -77,6 +77,11 @@ std::string serve_help_text() {
       "engine's fixed costs\n";
   for (const ServingEngine& e : serving_engines())
     s += "  " + engine_description(e) + "\n    source: " + std::string(e.source) + "\n";
+  s += "  --memory-fraction F overrides the engine's memory setting, read as that engine reads "
+       "it: tensorrt-llm the KV cache's share of the memory free after the weights "
+       "(kv_cache_free_gpu_mem_fraction), vllm and sglang the share of the device's memory for "
+       "weights + KV cache (gpu_memory_utilization, mem_fraction_static), ideal and jetstream "
+       "the share of HBM for weights + KV\n";
   s += "\nModes (--mode):\n"
        "  static --batch B             one batch prefilled together, then decoded together "
        "(TensorRT-LLM static tables)\n"

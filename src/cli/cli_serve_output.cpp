@@ -120,10 +120,14 @@ void print_result(const ServingResult& r, const ServingInputs& in,
           ")" +
           (in.assume.kv_reads_per_query_head ? "; KV cache read once per query head (pre-XQA)"
                                              : ""));
-  row("memory per chip", format_bytes(m.weights_bytes) + " weights + " + format_bytes(m.kv_bytes) +
-                             " KV = " + format_bytes(m.total_bytes) + " of " +
-                             format_bytes(m.usable_bytes) +
-                             " usable: " + (r.fits ? "fits" : "DOES NOT FIT"));
+  row("memory per chip",
+      format_bytes(m.weights_bytes) + " weights + " + format_bytes(m.kv_bytes) + " KV = " +
+          format_bytes(m.total_bytes) + " of " + format_bytes(m.usable_bytes) + " usable" +
+          (in.assume.engine_memory_fraction
+               ? " (memory fraction " + format_value(*in.assume.engine_memory_fraction) +
+                     ", the run's)"
+               : std::string()) +
+          ": " + (r.fits ? "fits" : "DOES NOT FIT"));
   row("prefill", format_seconds(r.prefill_seconds) + " (" + parts_text(r.prefill.parts()) + ")");
   row("decode step",
       format_seconds(r.decode_step_seconds) + " (" + parts_text(r.decode_step.parts()) + ")");
@@ -179,7 +183,10 @@ QJsonObject serve_json(const ServeRequest& r, const ServeAnswer& ans) {
       {"hbm_efficiency", in.assume.hbm_efficiency_on(chip)},
       {"kv_reads_per_query_head", in.assume.kv_reads_per_query_head},
       {"shard_kv_beyond_heads", in.assume.shard_kv_beyond_heads},
-      {"hbm_usable_fraction", in.assume.hbm_usable_fraction}};
+      {"hbm_usable_fraction", in.assume.hbm_usable_fraction},
+      {"engine_memory_fraction", in.assume.engine_memory_fraction
+                                     ? QJsonValue(*in.assume.engine_memory_fraction)
+                                     : QJsonValue()}};
   o["energy_share_text"] = QString::fromStdString(energy_share_text(chip, in.cost));
   if (r.has_budget) {
     o["budget"] = QJsonObject{{"turn_seconds", opt(r.budget.turn_seconds)},

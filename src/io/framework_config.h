@@ -101,6 +101,9 @@ struct ServingFlagsInput {
   // Tokens one iteration runs (vLLM --max-num-batched-tokens, trtllm-build
   // --max_num_tokens); 0: the engine's default, not emitted.
   std::int64_t max_num_tokens = 0;
+  // vLLM --gpu-memory-utilization (its share of the device's memory for
+  // weights, activations and KV cache); 0: the engine's default, not emitted.
+  double gpu_memory_utilization = 0;
   bool operator==(const ServingFlagsInput&) const = default;
 };
 EmittedFlags emit_vllm(const ServingFlagsInput& in);

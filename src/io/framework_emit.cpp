@@ -12,6 +12,7 @@
 #include "framework_config.h"
 #include "framework_text.h"
 #include "hardware.h"
+#include "validate.h"
 
 namespace napkin {
 
@@ -231,6 +232,8 @@ EmittedFlags emit_vllm(const ServingFlagsInput& in) {
              " \\\n  --pipeline-parallel-size " + n(in.pp) + " \\\n  --max-num-seqs " +
              n(in.max_batch) + " \\\n  --max-model-len " + n(in.max_seq_tokens);
   if (in.max_num_tokens > 0) out.text += " \\\n  --max-num-batched-tokens " + n(in.max_num_tokens);
+  if (in.gpu_memory_utilization > 0)
+    out.text += " \\\n  --gpu-memory-utilization " + format_value(in.gpu_memory_utilization);
   if (in.weight_dtype == "fp8")
     out.text += " \\\n  --quantization fp8";
   else if (in.weight_dtype != "bf16")
@@ -284,7 +287,25 @@ EmittedFlags emit_serving_flags(ServingFlagsEngine engine, const ServingInputs& 
   f.weight_dtype = std::string(to_string(in.weights));
   f.kv_dtype = std::string(to_string(in.kv));
   f.max_num_tokens = max_num_tokens;
-  EmittedFlags flags = engine == ServingFlagsEngine::vllm ? emit_vllm(f) : emit_tensorrt_llm(f);
+  // The run's memory setting is its engine's (ServingAssumptions::
+  // engine_memory_fraction): emitted for that engine, named for another.
+  const std::optional<double> memory = in.assume.engine_memory_fraction;
+  const bool vllm = engine == ServingFlagsEngine::vllm;
+  const bool same_engine = vllm ? in.engine == "vllm" : in.engine.starts_with("tensorrt-llm");
+  if (memory && vllm && same_engine) f.gpu_memory_utilization = *memory;
+  EmittedFlags flags = vllm ? emit_vllm(f) : emit_tensorrt_llm(f);
+  if (memory && !vllm && same_engine)
+    flags.caveats.push_back("the KV cache's share of free memory, " + format_value(*memory) +
+                            ", is a run-time setting: trtllm-serve "
+                            "--kv_cache_free_gpu_memory_fraction " +
+                            format_value(*memory) +
+                            " (the LLM API's KvCacheConfig.free_gpu_memory_fraction)");
+  if (memory && !same_engine)
+    flags.caveats.push_back(
+        "the memory fraction " + format_value(*memory) + " is the " + in.engine +
+        " engine's setting and is not carried over; set " +
+        (vllm ? "--gpu-memory-utilization" : "kv_cache_free_gpu_memory_fraction") +
+        " for this engine");
   if (in.layout.ep > 1)
     flags.caveats.push_back("expert parallelism (ep = " + n(in.layout.ep) +
                             ") is not emitted; set the engine's expert-parallel option");
@@ -335,6 +356,20 @@ ServingFlagsInput parse_serving_flags(std::string_view text, std::string_view so
     in.weight_dtype = q ? q->value : "bf16";
     const ConfigEntry* kv = get({"kv_cache_dtype"});
     in.kv_dtype = kv ? kv->value : "bf16";
+    if (const ConfigEntry* g = get({"gpu_memory_utilization"})) {
+      std::size_t used = 0;
+      double v = 0;
+      try {
+        v = std::stod(g->value, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != g->value.size() || !(v > 0 && v <= 1))
+        throw std::invalid_argument(std::string(source) + ": line " + std::to_string(g->line) +
+                                    ": --" + g->key + ": expected a fraction in (0, 1], found \"" +
+                                    g->value + "\"");
+      in.gpu_memory_utilization = v;
+    }
   } else {
     if (const ConfigEntry* m = get({"model_dir"})) in.model = m->value;
     in.tp = integer({"tp_size"}, 1);

@@ -68,16 +68,18 @@ QJsonObject roofline_to_json(const RooflineSettings& r) {
   return QJsonObject{
       {QStringLiteral("overlays"), overlays},
       {QStringLiteral("serving_layout"),
-       QJsonObject{{QStringLiteral("tp"), static_cast<qint64>(r.serving_layout.tp)},
-                   {QStringLiteral("pp"), static_cast<qint64>(r.serving_layout.pp)},
-                   {QStringLiteral("ep"), static_cast<qint64>(r.serving_layout.ep)},
-                   {QStringLiteral("max_tokens_per_step"),
-                    static_cast<qint64>(r.serving_layout.max_tokens_per_step)},
-                   {QStringLiteral("chunked_prefill"),
-                    r.serving_layout.chunked_prefill ? QJsonValue(*r.serving_layout.chunked_prefill)
-                                                     : QJsonValue()},
-                   {QStringLiteral("run_concurrency"),
-                    static_cast<qint64>(r.serving_layout.run_concurrency)}}}};
+       QJsonObject{
+           {QStringLiteral("tp"), static_cast<qint64>(r.serving_layout.tp)},
+           {QStringLiteral("pp"), static_cast<qint64>(r.serving_layout.pp)},
+           {QStringLiteral("ep"), static_cast<qint64>(r.serving_layout.ep)},
+           {QStringLiteral("max_tokens_per_step"),
+            static_cast<qint64>(r.serving_layout.max_tokens_per_step)},
+           {QStringLiteral("chunked_prefill"), r.serving_layout.chunked_prefill
+                                                   ? QJsonValue(*r.serving_layout.chunked_prefill)
+                                                   : QJsonValue()},
+           {QStringLiteral("engine_memory_fraction"), r.serving_layout.engine_memory_fraction},
+           {QStringLiteral("run_concurrency"),
+            static_cast<qint64>(r.serving_layout.run_concurrency)}}}};
 }
 
 QJsonValue lock_to_json(const std::optional<std::int64_t>& v) {
@@ -251,6 +253,8 @@ void roofline_from_json(const Reader& r, Scenario& scenario) {
       s.serving_layout.chunked_prefill = on;
     }
   }
+  // 0: the engine's own memory setting.
+  sl.real("engine_memory_fraction", s.serving_layout.engine_memory_fraction, 0.0, 1.0);
   sl.choices(scenario);  // the run's mode
   sl.integer("run_concurrency", s.serving_layout.run_concurrency, 0, 1'000'000);
   // The benchmark run's numbers are registered inputs (settings_from_json).

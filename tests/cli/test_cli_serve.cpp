@@ -2,6 +2,7 @@
 
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonValue>
 #include <QTemporaryDir>
 
@@ -317,6 +318,48 @@ TEST(CliServe, Modes) {
   const CliResult plain = run_cli(offline + QStringList{"--emit", "tensorrt-llm"});
   EXPECT_EQ(plain.exit_code, 0);
   EXPECT_TRUE(plain.out.contains("Launch flags (tensorrt-llm)")) << plain.out.toStdString();
+}
+
+// --memory-fraction: the run's memory setting as its engine reads it. Half
+// TensorRT-LLM's free memory holds about half the requests; the vLLM flags
+// carry it, TensorRT-LLM's name it as the run-time setting it is.
+TEST(CliServe, ARunsMemoryFraction) {
+  const QStringList base = {
+      "serve",   "--config",           kLlama70, "--chip",         "H100", "--chips",
+      "4",       "--weight-precision", "fp8",    "--kv-precision", "fp8",  "--prompt-tokens",
+      "2048",    "--decode-tokens",    "2048",   "--overhead-s",   "0",    "--mode",
+      "offline", "--requests",         "100"};
+  const QStringList trt = base + QStringList{"--engine", "tensorrt-llm"};
+  const double preset = num(json_ok(trt).json, "max_concurrency");
+  const double half =
+      num(json_ok(trt + QStringList{"--memory-fraction", "0.45"}).json, "max_concurrency");
+  EXPECT_NEAR(half / preset, 0.5, 0.02);
+  for (const char* bad : {"0", "1.5", "-1", "nan", "half"})
+    expect_usage_error(trt + QStringList{"--memory-fraction", bad}, "--memory-fraction");
+  const QJsonObject vllm =
+      json_ok(base + QStringList{"--engine", "vllm", "--memory-fraction", "0.95", "--emit", "vllm"})
+          .json.value("emit")
+          .toObject();
+  EXPECT_TRUE(vllm.value("text").toString().contains("--gpu-memory-utilization 0.95"));
+  const CliResult named =
+      json_ok(trt + QStringList{"--memory-fraction", "0.95", "--emit", "tensorrt-llm"});
+  const QJsonObject e = named.json.value("emit").toObject();
+  EXPECT_FALSE(e.value("text").toString().contains("0.95"));
+  EXPECT_TRUE(QJsonDocument(e.value("caveats").toArray())
+                  .toJson()
+                  .contains("kv_cache_free_gpu_memory_fraction 0.95"))
+      << QJsonDocument(e).toJson().toStdString();
+  const CliResult help = run_cli({"serve", "--help"});
+  EXPECT_TRUE(help.out.contains("--memory-fraction")) << help.out.toStdString();
+  // The text says whose setting sized the memory; the JSON carries it.
+  const QStringList one = {"serve", "--params",          "8e9", "--chip",
+                           "H100",  "--chips",           "1",   "--engine",
+                           "vllm",  "--memory-fraction", "0.95"};
+  const CliResult text = run_cli(one);
+  EXPECT_TRUE(text.out.contains("(memory fraction 0.95, the run's)")) << text.out.toStdString();
+  EXPECT_DOUBLE_EQ(
+      json_ok(one).json.value("assumptions").toObject().value("engine_memory_fraction").toDouble(),
+      0.95);
 }
 
 // Speculative decoding: a 7B draft for a 70B target wins at batch 1.

@@ -127,6 +127,37 @@ TEST(RooflinePanel, SchedulerCombosDriveTheFrontierAndTheFlags) {
   EXPECT_EQ(budget->currentIndex(), 0);
 }
 
+// The engine's memory setting is set from the panel in one undo step: on
+// vLLM it is gpu_memory_utilization, so the layout holds more requests at
+// 0.95 than at the preset's 0.9, and the copied flags carry it.
+TEST(RooflinePanel, TheEngineMemoryComboSetsWhatFitsAndTheFlags) {
+  MainWindow w(MainWindow::Session::fresh);
+  RooflinePanel* p = showServingOnVllm(w, 2048);
+  QComboBox* memory = p->combo(QStringLiteral("memory_fraction"));
+  ASSERT_NE(memory, nullptr);
+  EXPECT_EQ(memory->currentIndex(), 0);  // the engine's default
+  p->settleServing();
+  const double preset = p->servingView().view.chosen.memory.usable_bytes;
+  const int before = w.model()->undoStack()->index();
+  choose(memory, Qt::Key_End);  // 0.95
+  EXPECT_DOUBLE_EQ(w.model()->scenario().roofline.serving_layout.engine_memory_fraction, 0.95);
+  EXPECT_EQ(w.model()->undoStack()->index(), before + 1);
+  p->settleServing();
+  EXPECT_GT(p->servingView().view.chosen.memory.usable_bytes, preset);
+  const QString flags = p->copyServingFlags(ServingFlagsEngine::vllm);
+  EXPECT_TRUE(flags.contains(QStringLiteral("--gpu-memory-utilization 0.95")))
+      << flags.toStdString();
+  w.model()->undoStack()->undo();
+  EXPECT_DOUBLE_EQ(w.model()->scenario().roofline.serving_layout.engine_memory_fraction, 0);
+  EXPECT_EQ(memory->currentIndex(), 0);
+  // A fraction off the list (a file's 0.83) is listed and shown as itself.
+  ASSERT_TRUE(w.model()->edit(QStringLiteral("engine"), 1, [](Scenario& s) {
+    s.roofline.serving_layout.engine_memory_fraction = 0.83;
+  }));
+  QCoreApplication::processEvents();
+  EXPECT_EQ(memory->currentText(), QStringLiteral("0.83"));
+}
+
 // A token budget off the combo's list (from a file or the CLI's scenario) is
 // listed and shown as itself, not as another value.
 TEST(RooflinePanel, AnOffListTokenBudgetIsShownAsItself) {

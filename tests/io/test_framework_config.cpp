@@ -546,31 +546,6 @@ TEST(FrameworkEmit, TorchtitanRoundTrip) {
   EXPECT_NE(z1.caveats.front().find("no ZeRO-1"), std::string::npos);
 }
 
-TEST(FrameworkEmit, ServingRoundTrip) {
-  ServingFlagsInput in;
-  in.model = "meta-llama/Llama-3.1-70B";
-  in.tp = 8;
-  in.pp = 2;
-  in.max_batch = 64;
-  in.max_input_tokens = 8192;
-  in.max_seq_tokens = 8192;
-  in.weight_dtype = "fp8";
-  in.kv_dtype = "fp8";
-  EXPECT_EQ(parse_serving_flags(emit_vllm(in).text, "vllm"), in);
-  in.max_input_tokens = 6144;
-  in.weight_dtype = "int4";
-  in.kv_dtype = "int8";
-  EXPECT_EQ(parse_serving_flags(emit_tensorrt_llm(in).text, "trt"), in);
-  // The iteration's token budget where the run set one.
-  in.max_num_tokens = 4096;
-  EXPECT_NE(emit_tensorrt_llm(in).text.find("--max_num_tokens 4096"), std::string::npos);
-  EXPECT_EQ(parse_serving_flags(emit_tensorrt_llm(in).text, "trt"), in);
-  in.weight_dtype = in.kv_dtype = "fp8";
-  in.max_input_tokens = in.max_seq_tokens;
-  EXPECT_NE(emit_vllm(in).text.find("--max-num-batched-tokens 4096"), std::string::npos);
-  EXPECT_EQ(parse_serving_flags(emit_vllm(in).text, "vllm"), in);
-}
-
 TEST(FrameworkEmit, RefusesALayoutThatDoesNotDivide) {
   const TrainingJob job = llama_job(1024);
   Layout l;

@@ -261,6 +261,21 @@ TEST(ScenarioJson, ServingSchedulerRoundTrips) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("max_tokens_per_step"), std::string::npos) << e.what();
   }
+  // The engine's memory setting: 0 is the engine's, a fraction round-trips,
+  // one above 1 is refused by name.
+  s.roofline.serving_layout.engine_memory_fraction = 0.95;
+  const std::string memory = scenario_to_json(s);
+  EXPECT_NE(memory.find("\"engine_memory_fraction\": 0.95"), std::string::npos);
+  EXPECT_EQ(scenario_from_json(memory), s);
+  const std::string set = "\"engine_memory_fraction\": 0.95";
+  std::string too_much = memory;
+  too_much.replace(too_much.find(set), set.size(), "\"engine_memory_fraction\": 1.5");
+  try {
+    (void)scenario_from_json(too_much);
+    ADD_FAILURE() << "a memory fraction above 1 was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("engine_memory_fraction"), std::string::npos) << e.what();
+  }
   // The benchmark run: an unknown mode is named with the ones accepted.
   std::string mode = text;
   mode.replace(mode.find("\"run_mode\": \"offline\""), 21, "\"run_mode\": \"burst\"");

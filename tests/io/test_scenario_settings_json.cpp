@@ -108,6 +108,7 @@ Scenario worked_scenario(const std::string& csv_path) {
   r.serving_layout.tp = 4;
   r.serving_layout.max_tokens_per_step = 16384;
   r.serving_layout.chunked_prefill = true;
+  r.serving_layout.engine_memory_fraction = 0.83;
   r.serving_layout.run_mode = BatchingMode::server;
   r.serving_layout.run_concurrency = 64;
   r.serving_layout.run_request_rate_per_second = 2.5;

@@ -50,7 +50,8 @@ enum Field {
   kOverlay,
   kEngine,
   kMaxTokens,
-  kChunkedPrefill
+  kChunkedPrefill,
+  kMemoryFraction
 };
 
 QString tr(const char* text) {
@@ -61,6 +62,18 @@ using S = Scenario;
 
 QString layoutKey(std::int64_t tp, std::int64_t pp, std::int64_t ep) {
   return QStringLiteral("%1,%2,%3").arg(tp).arg(pp).arg(ep);
+}
+
+// The engine's memory setting: its default (0), the values engines' docs and
+// benchmarks use, and one a file or the CLI set off the list.
+std::vector<ComboItem> memoryFractionItems(double set) {
+  std::vector<double> values{0.8, 0.85, 0.9, 0.95};
+  if (set > 0 && std::find(values.begin(), values.end(), set) == values.end())
+    values.push_back(set);
+  std::sort(values.begin(), values.end());
+  std::vector<ComboItem> items{{tr("engine default"), QVariant(0.0)}};
+  for (const double f : values) items.push_back({qs(format_grouped(f, 2)), QVariant(f)});
+  return items;
 }
 
 }  // namespace
@@ -206,6 +219,27 @@ void Declarer::servingLayout() {
             else
               s.roofline.serving_layout.chunked_prefill = t == QStringLiteral("on");
           }));
+  c.memory_fraction = col->combo(
+      {.key = QStringLiteral("memory_fraction"),
+       .label = tr("Engine memory"),
+       .tooltip = tr("The engine's memory setting as its flag takes it: TensorRT-LLM's "
+                     "kv_cache_free_gpu_mem_fraction (the KV cache's share of the memory free "
+                     "after the weights), vLLM's gpu_memory_utilization and SGLang's "
+                     "mem_fraction_static (the device's share for weights and KV cache); ideal "
+                     "and jetstream: the share of HBM for weights and KV cache. It sets what "
+                     "fits and how many requests run at once. Engine default: the preset's "
+                     "(napkin-cli serve --help)."),
+       .dynamic_items =
+           [m = m] {
+             return memoryFractionItems(
+                 m->scenario().roofline.serving_layout.engine_memory_fraction);
+           }},
+      scenarioBinding<QVariant>(
+          m, kMemoryFraction, tr("engine memory"),
+          [](const S& s) { return QVariant(s.roofline.serving_layout.engine_memory_fraction); },
+          [](S& s, QVariant v) {
+            s.roofline.serving_layout.engine_memory_fraction = v.toDouble();
+          }));
 }
 
 void Declarer::napkinAssumptions() {
@@ -322,7 +356,7 @@ SliderSpin* RooflineControls::slider(const QString& key) const {
 
 QComboBox* RooflineControls::combo(const QString& key) const {
   for (QComboBox* c : {chip, weight_precision, kv_precision, engine, layout, max_tokens,
-                       chunked_prefill, run_mode, run_concurrency})
+                       chunked_prefill, memory_fraction, run_mode, run_concurrency})
     if (c && c->objectName() == key) return c;
   return nullptr;
 }

@@ -52,6 +52,7 @@ struct RooflineControls {
   SliderSpin* tokens_per_day = nullptr;
   QComboBox* max_tokens = nullptr;  // the frontier's scheduler
   QComboBox* chunked_prefill = nullptr;
+  QComboBox* memory_fraction = nullptr;  // the engine's memory setting
   // The benchmark run (ServingRunControls.h).
   QComboBox* run_mode = nullptr;
   QComboBox* run_concurrency = nullptr;

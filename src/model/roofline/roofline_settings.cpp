@@ -49,6 +49,8 @@ void ServingLayoutSettings::validate() const {
                "tokens per day", 1.0, 1e18);
   require_count(max_tokens_per_step, "serving_layout.max_tokens_per_step",
                 "tokens per iteration (0: the engine's)", 0, 1 << 20);
+  require_real(engine_memory_fraction, "serving_layout.engine_memory_fraction",
+               "fraction of memory (0: the engine's)", 0.0, 1.0);
   require_count(run_concurrency, "serving_layout.run_concurrency",
                 "requests (0: what memory and the engine allow)", 0, kMaxRunConcurrency);
   require_real(run_request_rate_per_second, "serving_layout.run_request_rate_per_second",

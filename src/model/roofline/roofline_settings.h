@@ -51,6 +51,11 @@ struct ServingLayoutSettings {
   double generated_tokens_per_day = 1e9;
   std::int64_t max_tokens_per_step = 0;
   std::optional<bool> chunked_prefill;
+  // The engine's memory setting as its flag takes it (ServingAssumptions::
+  // engine_memory_fraction: TensorRT-LLM's kv_cache_free_gpu_mem_fraction,
+  // vLLM's gpu_memory_utilization, SGLang's mem_fraction_static); 0: the
+  // engine's.
+  double engine_memory_fraction = 0;
   // The benchmark run the tab simulates on that layout with the serving
   // turn's lengths (serving_modes.h; napkin-cli serve --mode): static (one
   // batch of run_concurrency requests, else the turn's batch), offline

@@ -203,6 +203,8 @@ void ServingAssumptions::validate() const {
   if (hbm_efficiency)
     require_real(*hbm_efficiency, "hbm_efficiency", "fraction of HBM bandwidth", 0.0, 1.0, true);
   require_real(hbm_usable_fraction, "hbm_usable_fraction", "fraction of HBM", 0.0, 1.0, true);
+  if (engine_memory_fraction)
+    require_real(*engine_memory_fraction, "memory_fraction", "fraction of memory", 0.0, 1.0, true);
 }
 
 std::string_view to_string(ServingPool pool) {

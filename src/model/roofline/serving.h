@@ -172,6 +172,14 @@ struct ServingAssumptions {
   std::optional<double> hbm_efficiency;
   double hbm_usable_fraction = 0.9;  // of HBM for weights + KV; the rest holds activations and
                                      // workspace (vLLM's gpu_memory_utilization default)
+  // The engine's memory setting as a run states it, in place of the preset's
+  // (ServingEngine::hbm_usable_fraction), read as that engine reads it:
+  // TensorRT-LLM's kv_cache_free_gpu_mem_fraction (the KV cache's share of
+  // the memory left free after the weights), vLLM's gpu_memory_utilization
+  // and SGLang's mem_fraction_static (weights + KV cache's share of the
+  // device's memory); for engines without one (ideal, jetstream) it replaces
+  // hbm_usable_fraction. Unset: the engine's.
+  std::optional<double> engine_memory_fraction;
   // Deprecated: the `tensorrt-llm-0.6` engine preset sets this (serving_engine.h).
   // Decode's attention reads a KV head's cache once per query head that
   // shares it (GQA: n_heads ÷ n_kv_heads times per chip) instead of once per

@@ -425,9 +425,12 @@ void LayoutEval::micro_batching(std::int64_t batch, std::int64_t& micro_batches,
 // memory the engine gives weights + KV cache.
 void LayoutEval::set_memory() {
   weights_bytes_ = (weights_held_ - tables_held_) * weight_bytes_ + tables_held_ * table_bytes_;
-  usable_bytes_ = static_cast<double>(chip_->hbm_bytes) * (engine_->hbm_usable_fraction > 0
-                                                               ? engine_->hbm_usable_fraction
-                                                               : in_.assume.hbm_usable_fraction);
+  // The run's own memory setting where it states one, read as its engine
+  // reads it; else the engine's, else the scenario's share of HBM.
+  const double fraction = in_.assume.engine_memory_fraction.value_or(
+      engine_->hbm_usable_fraction > 0 ? engine_->hbm_usable_fraction
+                                       : in_.assume.hbm_usable_fraction);
+  usable_bytes_ = static_cast<double>(chip_->hbm_bytes) * fraction;
   if (engine_->hbm_usable_fraction <= 0) return;
   const double device = static_cast<double>(device_memory(*chip_).bytes);
   if (engine_->fraction_of_device_total) {
@@ -436,8 +439,8 @@ void LayoutEval::set_memory() {
     // the memory outside PyTorch from it.
     const double vocab =
         m_.d_model > 0 ? m_.output_embedding_params / static_cast<double>(m_.d_model) : 0.0;
-    usable_bytes_ = std::max(0.0, engine_->hbm_usable_fraction * device -
-                                      engine_reserved_bytes(*engine_, *chip_, tp_, vocab));
+    usable_bytes_ =
+        std::max(0.0, fraction * device - engine_reserved_bytes(*engine_, *chip_, tp_, vocab));
   }
   if (engine_->kv_fraction_of_free_memory) {
     // TensorRT-LLM sizes its KV cache after loading the engine: the free
@@ -445,8 +448,7 @@ void LayoutEval::set_memory() {
     // (kvCacheManager.cpp, calculateFreeMemBytes; gptSessionBenchmark's
     // --kv_cache_free_gpu_mem_fraction). The device's total is what CUDA
     // reports (85.1 GB on an A100 80GB), not the datasheet's 80 GB.
-    usable_bytes_ =
-        weights_bytes_ + engine_->hbm_usable_fraction * std::max(0.0, device - weights_bytes_);
+    usable_bytes_ = weights_bytes_ + fraction * std::max(0.0, device - weights_bytes_);
   }
 }
 

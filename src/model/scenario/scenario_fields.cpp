@@ -382,6 +382,12 @@ void add_serving_layout(FieldTable& f) {
                            static_cast<double>(s.roofline.serving_layout.max_tokens_per_step))
                      : std::string("the engine's");
         });
+  f.add("roofline.serving_layout.engine_memory_fraction", "Roofline: engine memory fraction", "",
+        [](SV s) {
+          return s.roofline.serving_layout.engine_memory_fraction > 0
+                     ? format_grouped(s.roofline.serving_layout.engine_memory_fraction, 2)
+                     : std::string("the engine's");
+        });
   f.add("roofline.serving_layout.chunked_prefill", "Roofline: chunked prefill", "", [](SV s) {
     return s.roofline.serving_layout.chunked_prefill
                ? std::string(*s.roofline.serving_layout.chunked_prefill ? "on" : "off")

@@ -125,6 +125,7 @@ ScenarioServing scenario_serving(const Scenario& s) {
   in.engine = s.serving.engine;
   in.overhead_seconds = s.serving.overhead_seconds;
   in.assume.communication = r.communication;
+  if (r.engine_memory_fraction > 0) in.assume.engine_memory_fraction = r.engine_memory_fraction;
   in.cost = {serving_price_per_chip_hour_dollars(s), s.kwh_price_dollars, s.pue};
   if (r.max_tokens_per_step > 0) out.max_tokens_per_step = r.max_tokens_per_step;
   out.chunked_prefill = r.chunked_prefill;

@@ -1,7 +1,9 @@
 // Engine presets (serving_engine.h) and the per-kernel step they time.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "kernel_time.h"
@@ -263,6 +265,57 @@ TEST(ServingEngine, VllmTakesItsProfilePeakOutOfTheDevicesShare) {
   in.engine = "sglang";
   EXPECT_NEAR(evaluate_serving(m, in).memory.usable_bytes, 0.88 * device, 1.0);
   EXPECT_EQ(engine_reserved_bytes(engine_by_name("tensorrt-llm"), h100, 4, 128256), 0);
+}
+
+// A run's own memory setting replaces the preset's and is read as its engine
+// reads it: TensorRT-LLM's of the memory left free, vLLM's and SGLang's of the
+// device, ideal's of the datasheet's HBM.
+TEST(ServingEngine, ARunsMemoryFractionIsReadAsItsEngineReadsIt) {
+  const ServingModel m = serving_model(ModelShape{32, 4096, 14336, 32, 8, 128, 128256});
+  ModeInputs mi;
+  ServingInputs& in = mi.serving;
+  in.chip = "H100";
+  in.layout = {1, 1, 1};
+  in.prompt_tokens = 2048;
+  in.decode_tokens = 2048;
+  in.weights = in.kv = Dtype::fp8;
+  const Chip& h100 = chip_by_name("H100");
+  const double device = static_cast<double>(device_memory(h100).bytes);
+  auto usable = [&](const char* engine, std::optional<double> fraction) {
+    in.engine = engine;
+    in.assume.engine_memory_fraction = fraction;
+    return evaluate_serving(m, in).memory;
+  };
+  const ServingMemory trt = usable("tensorrt-llm", 0.5);
+  EXPECT_NEAR(trt.usable_bytes, trt.weights_bytes + 0.5 * (device - trt.weights_bytes), 1.0);
+  const double reserved = engine_reserved_bytes(engine_by_name("vllm"), h100, 1, 128256);
+  EXPECT_NEAR(usable("vllm", 0.95).usable_bytes, 0.95 * device - reserved, 1.0);
+  EXPECT_NEAR(usable("sglang", 0.7).usable_bytes, 0.7 * device, 1.0);
+  EXPECT_NEAR(usable("ideal", 0.6).usable_bytes, 0.6 * static_cast<double>(h100.hbm_bytes), 1.0);
+  // Unset: the preset's (TensorRT-LLM's 0.9 of the free memory).
+  const ServingMemory preset = usable("tensorrt-llm", std::nullopt);
+  EXPECT_NEAR(preset.usable_bytes, preset.weights_bytes + 0.9 * (device - preset.weights_bytes),
+              1.0);
+  // What fits is what runs at once: half the free memory, about half the requests.
+  mi.mode = BatchingMode::offline;
+  mi.requests = 200;
+  in.engine = "tensorrt-llm";
+  in.assume.engine_memory_fraction = 0.45;
+  const std::int64_t half = evaluate_mode(m, mi).max_concurrency;
+  in.assume.engine_memory_fraction = 0.9;
+  const std::int64_t full = evaluate_mode(m, mi).max_concurrency;
+  EXPECT_GT(half, 0);
+  EXPECT_NEAR(static_cast<double>(half) / static_cast<double>(full), 0.5, 0.02);
+  // A fraction outside (0, 1] is refused by name.
+  for (const double bad : {0.0, -0.1, 1.5, std::nan("")}) {
+    in.assume.engine_memory_fraction = bad;
+    try {
+      in.validate();
+      ADD_FAILURE() << bad;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("memory_fraction"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

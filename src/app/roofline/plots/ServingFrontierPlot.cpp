@@ -49,9 +49,11 @@ void ServingFrontierPlot::drawView(const ServingPanelView& v) {
   const Curve c = curve(f);
   const std::optional<std::int64_t>& budget = v.inputs.max_tokens_per_step;
   const std::optional<bool>& chunked = v.inputs.chunked_prefill;
+  const double memory = v.scenario.roofline.serving_layout.engine_memory_fraction;
   if (!inputsChanged(c.x, c.y, f.max_request_rate_per_second, f.ttft_p99_target_seconds, f.error,
                      v.error, v.scenario.serving.engine, budget.value_or(0), chunked.has_value(),
-                     chunked.value_or(false), v.inputs.prompt_spread, v.inputs.output_spread))
+                     chunked.value_or(false), v.inputs.prompt_spread, v.inputs.output_spread,
+                     memory))
     return;
   setCurve(curve_, c.x, c.y);
   const bool any = !c.x.empty();
@@ -93,6 +95,7 @@ void ServingFrontierPlot::drawView(const ServingPanelView& v) {
   if (budget)
     engine += tr(", %1 tokens/iteration").arg(qs(format_grouped(static_cast<double>(*budget))));
   if (chunked) engine += *chunked ? tr(", chunked prefill") : tr(", no chunked prefill");
+  if (memory > 0) engine += tr(", memory fraction %1").arg(qs(format_grouped(memory, 2)));
   // Lengths spread as the benchmark run's (the same requests fit in both).
   if (v.inputs.prompt_spread > 0 || v.inputs.output_spread > 0)
     engine += tr(", lengths ± %1 / ± %2")
