@@ -4,6 +4,7 @@
 #include <QJsonObject>
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -368,11 +369,16 @@ void print_parallel(const ParallelRequest& r, const ParallelAnswer& ans) {
               format_count(static_cast<double>(job.global_batch * job.seq_len), 2).c_str());
   const Network& net = job.cluster();
   const DomainNames names = domain_names(chip_by_name(job.chip));
-  std::printf("Cluster: %lld %s, %s GB/s scale-up and %s GB/s scale-out per %s (%s)\n",
-              static_cast<long long>(net.chips_per_node), std::string(names.per_domain).c_str(),
-              format_grouped(net.intra_node_bytes_per_s / 1e9, 1).c_str(),
-              format_grouped(net.inter_node_bytes_per_s / 1e9, 1).c_str(),
-              std::string(names.member).c_str(), std::string(net.source).c_str());
+  // One decimal, two where the tenths would round a figure (6.25 GB/s).
+  auto gb = [](double bytes_per_s) {
+    const double g = bytes_per_s / 1e9;
+    return format_grouped(g, std::abs(g * 10 - std::round(g * 10)) < 1e-9 ? 1 : 2);
+  };
+  std::printf("Cluster: %s %s, %s GB/s scale-up and %s GB/s scale-out per %s (%s)\n",
+              format_grouped(static_cast<double>(net.chips_per_node)).c_str(),
+              std::string(names.per_domain).c_str(), gb(net.intra_node_bytes_per_s).c_str(),
+              gb(net.inter_node_bytes_per_s).c_str(), std::string(names.member).c_str(),
+              std::string(net.source).c_str());
   for (const SoftwarePreset& p : software_presets())
     if (p.name == r.software) {
       std::printf("Software: %s — %s\n", std::string(p.name).c_str(),

@@ -373,6 +373,13 @@ TEST(CliParallel, TheClusterIsAnInput) {
   EXPECT_TRUE(source_of({"--cluster", "gb200-nvl72"}).contains("NVL72 datasheet"));
   EXPECT_TRUE(
       source_of({"--cluster", "gb200-nvl72", "--gpus-per-node", "36"}).startsWith("custom"));
+  // The text names a TPU's domain and keeps the figure's second decimal.
+  const CliResult tpu = run_cli({"parallel", "--preset", "Llama-3-8B", "--chip", "TPU v5p",
+                                 "--chips", "64", "--global-batch", "128", "--top", "1"});
+  EXPECT_TRUE(
+      tpu.out.contains("Cluster: 8,960 chips per ICI slice, 300.0 GB/s scale-up and 6.25 "
+                       "GB/s scale-out per chip"))
+      << tpu.out.toStdString();
 }
 
 TEST(CliParallel, ClusterFileAndBadClusters) {

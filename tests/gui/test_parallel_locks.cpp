@@ -6,6 +6,7 @@
 
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QLabel>
 #include <QStandardItem>
 #include <QStandardItemModel>
 #include <QTableView>
@@ -13,6 +14,7 @@
 #include <QUndoStack>
 
 #include "ScenarioModel.h"
+#include "SliderSpin.h"
 #include "gui_test_util.h"
 #include "parallel/LayoutTableModel.h"
 #include "parallel/ParallelPanel.h"
@@ -123,4 +125,21 @@ TEST(ParallelLocks, TheZeroShardLockChoosesHybridSharding) {
   EXPECT_FALSE(eight->isEnabled());
   EXPECT_EQ(eight->toolTip(), QStringLiteral("Megatron-LM 2022 has no hybrid sharding"));
   EXPECT_TRUE(items->item(shard->findText(QStringLiteral("all DP × CP")))->isEnabled());
+}
+
+// The cluster's first row names the chip's fast domain: a DGX's GPUs per
+// node, a TPU's chips per ICI slice, as the read-out and the CLI do.
+TEST(ParallelLocks, TheDomainRowIsNamedForTheChip) {
+  MainWindow w(MainWindow::Session::fresh);
+  w.showPanel(QStringLiteral("parallel"));
+  auto* domain = w.findChild<SliderSpin*>(QStringLiteral("parallelGpusPerNode"));
+  ASSERT_NE(domain, nullptr);
+  QCoreApplication::processEvents();
+  EXPECT_EQ(domain->label()->text(), QStringLiteral("GPUs per node"));
+  ASSERT_TRUE(w.model()->edit(QStringLiteral("chip"), 1, [](Scenario& s) { s.chip = "TPU v5p"; }));
+  QCoreApplication::processEvents();
+  EXPECT_EQ(domain->label()->text(), QStringLiteral("Chips per ICI slice"));
+  w.model()->undoStack()->undo();
+  QCoreApplication::processEvents();
+  EXPECT_EQ(domain->label()->text(), QStringLiteral("GPUs per node"));
 }

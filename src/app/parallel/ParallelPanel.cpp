@@ -299,6 +299,11 @@ void ParallelPanel::refresh() {
   // Greyed, the rows show the numbers the plan runs on, not the custom ones
   // kept for when "custom" is chosen again.
   const std::optional<Network>& n = view_.network;
+  // The fast domain by the chip's name for it: a TPU's is its ICI slice.
+  QString domain = qs(view_.domain_label);
+  if (!domain.isEmpty()) domain[0] = domain[0].toUpper();
+  if (controls_.gpus_per_node->label()->text() != domain)
+    controls_.gpus_per_node->label()->setText(domain);
   controls_.gpus_per_node->setUnused(
       preset_sets,
       n ? std::optional<double>(static_cast<double>(n->chips_per_node)) : std::nullopt);

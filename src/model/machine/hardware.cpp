@@ -379,8 +379,8 @@ DeviceMemory device_memory(const Chip& chip) {
 }
 
 DomainNames domain_names(const Chip& chip) {
-  if (chip.xla_compiled) return {"chips per ICI slice", "chip"};
-  return {"GPUs per node", "GPU"};
+  if (chip.xla_compiled) return {"chips per ICI slice", "chip", "pod"};
+  return {"GPUs per node", "GPU", "node"};
 }
 
 std::string chip_names() {

@@ -117,11 +117,12 @@ struct DeviceMemory {
 DeviceMemory device_memory(const Chip& chip);
 
 // What a chip's fast domain and its members are called in a read-out: "GPUs
-// per node" and "GPU", or on a TPU (xla_compiled) "chips per ICI slice" and
-// "chip".
+// per node" and "GPU" in a "node", or on a TPU (xla_compiled) "chips per ICI
+// slice" and "chip" in a "pod".
 struct DomainNames {
   std::string_view per_domain;
   std::string_view member;
+  std::string_view system;
 };
 DomainNames domain_names(const Chip& chip);
 

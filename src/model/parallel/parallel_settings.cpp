@@ -196,7 +196,9 @@ std::string ParallelSettings::cluster_text(const Chip& chip) const {
     if (!calibrated->framework.empty()) profile += " under " + calibrated->framework;
     if (const std::string w = calibration_warning(); !w.empty()) profile += " (" + w + ")";
   }
-  if (cluster.empty()) return std::string(chip.name) + "'s usual node: " + numbers + profile;
+  if (cluster.empty())
+    return std::string(chip.name) + "'s usual " + std::string(names.system) + ": " + numbers +
+           profile;
   return (cluster == "custom" ? std::string("custom") : cluster) + ": " + numbers + profile;
 }
 

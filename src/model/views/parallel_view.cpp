@@ -18,6 +18,7 @@ ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* slow,
     const Chip& chip = chip_by_name(s.chip);
     v.cluster = s.parallel.cluster_text(chip);
     v.network = s.parallel.network_in_use(chip);
+    v.domain_label = std::string(domain_names(chip).per_domain);
     v.calibrated = s.parallel.calibrated.has_value();
     v.calibration_warning = s.parallel.calibration_warning();
   } catch (const std::invalid_argument& e) {

@@ -287,4 +287,6 @@ TEST(Hardware, ATpusFastDomainIsItsIciSlice) {
   EXPECT_EQ(domain_names(chip_by_name("MI300X")).member, "GPU");
   EXPECT_EQ(domain_names(chip_by_name("TPU v5e")).per_domain, "chips per ICI slice");
   EXPECT_EQ(domain_names(chip_by_name("TPU v6e")).member, "chip");
+  EXPECT_EQ(domain_names(chip_by_name("B200")).system, "node");
+  EXPECT_EQ(domain_names(chip_by_name("TPU v5p")).system, "pod");
 }
