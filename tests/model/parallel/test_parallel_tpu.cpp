@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "parallel.h"
+#include "parallel_settings.h"
 #include "parallel_test_util.h"
 #include "single_chip_layout.h"
 
@@ -41,6 +42,17 @@ TEST(ParallelTpu, MaxTextIsOneCompiledProgramOverFsdp) {
       << z1.reason;
   l.zero = 3, l.vpp = 2, l.pp = 2, l.dp = 128;
   EXPECT_NE(evaluate_layout(j, l).reason.find("has no interleaved pipeline"), std::string::npos);
+}
+
+// A GPU's usual system is its node, a TPU's its pod (the cluster read-out).
+TEST(ParallelTpu, ATpusUsualSystemIsItsPod) {
+  ParallelSettings s;
+  EXPECT_EQ(s.cluster_text(chip_by_name("H100")).rfind("H100's usual node: 8 GPUs per node", 0),
+            0u);
+  EXPECT_EQ(s.cluster_text(chip_by_name("TPU v5p"))
+                .rfind("TPU v5p's usual pod: 8960 chips per ICI slice", 0),
+            0u)
+      << s.cluster_text(chip_by_name("TPU v5p"));
 }
 
 }  // namespace
