@@ -145,13 +145,13 @@ constexpr Efficiency kH100Eff{kH100Bf16InStep, 0.80, 0.75, 0.527,
 // the H100's scaled by that ratio (the rule the Blackwell GEMM fractions
 // follow with the MAMF rows): element-wise kernels 0.75 x 0.965 = 0.724.
 constexpr double kH200OverH100Copy = (4.01 / 4.80) / (2.90 / 3.35);
-constexpr Efficiency kH200Eff{kH100Bf16InStep, 0.80, rounded_to(0.75 * kH200OverH100Copy, 1000),
-    0.527,
+constexpr Efficiency kH200Eff{kH100Eff.matmul, kH100Eff.link,
+    rounded_to(kH100Eff.hbm * kH200OverH100Copy, 1000), kH100Eff.attention,
     "H200: the H100's fractions (same die and kernels; its attention fraction was measured on "
     "H200), memory-bound kernels at the H100's x 0.965, the two chips' BabelStream copy "
     "fractions (2.90 of 3.35 and 4.01 of 4.8 TB/s, Azure AI-benchmarking-guide): fused "
     "element-wise kernels 0.724 of HBM",
-    kHopperFp8InStep, kH100Bf16Mamf, 0.307};
+    kH100Eff.matmul_fp8, kH100Eff.matmul_best, kH100Eff.attention_fa2};
 // B200: the same MAMF sweeps (ml-engineering, compute/accelerator, 2026
 // table): bf16 1,745.0 of 2,250 TFLOP/s (77.6 %, 1792x16128x3072, torch 2.7.1
 // + CUDA 12.8); FP8 3,432.5 of 4,500 (76.3 %), where H100 reaches 1,402.6 of

@@ -461,17 +461,16 @@ ServableCheck servable_check(const ServingModel& model, const ServableInputs& in
   out.ok = out.fits;
 
   const Chip& chip = chip_by_name(in.chip);
-  std::string s1 =
-      "At " + out.precision + ": " + format_count(model.total_params()) + " parameters and " +
-      format_grouped(in.batch) + " requests of " +
-      format_grouped(in.cached_tokens + in.prompt_tokens + in.decode_tokens) + " tokens on one " +
-      format_grouped(in.node_chips) + " x " + in.chip + " node (" + describe(out.node_layout) +
-      "): " + format_bytes(out.memory.weights_bytes) + " of weights + " +
-      format_bytes(out.memory.kv_bytes) + " of KV cache per chip, of " +
-      format_bytes(out.memory.usable_bytes) + " usable (" +
-      format_percent(in.assume.engine_memory_fraction.value_or(in.assume.hbm_usable_fraction), 0) +
-      " of " + format_bytes(static_cast<double>(chip.hbm_bytes)) +
-      "): " + (out.fits ? "fits. " : "does not fit. ");
+  std::string s1 = "At " + out.precision + ": " + format_count(model.total_params()) +
+                   " parameters and " + format_grouped(in.batch) + " requests of " +
+                   format_grouped(in.cached_tokens + in.prompt_tokens + in.decode_tokens) +
+                   " tokens on one " + format_grouped(in.node_chips) + " x " + in.chip + " node (" +
+                   describe(out.node_layout) + "): " + format_bytes(out.memory.weights_bytes) +
+                   " of weights + " + format_bytes(out.memory.kv_bytes) +
+                   " of KV cache per chip, of " + format_bytes(out.memory.usable_bytes) +
+                   " usable (" + format_percent(in.assume.hbm_usable_fraction, 0) + " of " +
+                   format_bytes(static_cast<double>(chip.hbm_bytes)) +
+                   "): " + (out.fits ? "fits. " : "does not fit. ");
   if (a.best)
     s1 += "A " + format_seconds(in.budget_seconds) + " turn (" + format_grouped(in.prompt_tokens) +
           "-token prompt, " + format_grouped(in.decode_tokens) + " tokens out, " +
