@@ -1,6 +1,7 @@
 #include "ControlColumn.h"
 
 #include <algorithm>
+#include <utility>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -106,15 +107,32 @@ SliderSpin* ControlColumn::slider(const SliderDecl& d, Binding<double> b) {
   return w;
 }
 
-std::vector<ComboItem> countItems(const QString& zero_text, std::vector<qint64> values, qint64 set,
-                                  qint64 none) {
+namespace {
+
+// `zero_text` with `none`, then `values` ascending with `set` (> 0, off the
+// list) in its place, each shown to `decimals`.
+template <typename T>
+std::vector<ComboItem> listedItems(const QString& zero_text, std::vector<T> values, T set, T none,
+                                   int decimals) {
   if (set > 0 && std::find(values.begin(), values.end(), set) == values.end())
     values.push_back(set);
   std::sort(values.begin(), values.end());
   std::vector<ComboItem> items{{zero_text, QVariant(none)}};
-  for (const qint64 n : values)
-    items.push_back({qs(format_grouped(static_cast<double>(n))), QVariant(n)});
+  for (const T v : values)
+    items.push_back({qs(format_grouped(static_cast<double>(v), decimals)), QVariant(v)});
   return items;
+}
+
+}  // namespace
+
+std::vector<ComboItem> countItems(const QString& zero_text, std::vector<qint64> values, qint64 set,
+                                  qint64 none) {
+  return listedItems(zero_text, std::move(values), set, none, 0);
+}
+
+std::vector<ComboItem> fractionItems(const QString& zero_text, std::vector<double> values,
+                                     double set) {
+  return listedItems(zero_text, std::move(values), set, 0.0, 2);
 }
 
 QComboBox* ControlColumn::combo(const ComboDecl& d, Binding<QVariant> b) {

@@ -300,8 +300,7 @@ void ParallelPanel::refresh() {
   // kept for when "custom" is chosen again.
   const std::optional<Network>& n = view_.network;
   // The fast domain by the chip's name for it: a TPU's is its ICI slice.
-  QString domain = qs(view_.domain_label);
-  if (!domain.isEmpty()) domain[0] = domain[0].toUpper();
+  const QString domain = qs(view_.domain_label);
   if (controls_.gpus_per_node->label()->text() != domain)
     controls_.gpus_per_node->label()->setText(domain);
   controls_.gpus_per_node->setUnused(

@@ -64,18 +64,6 @@ QString layoutKey(std::int64_t tp, std::int64_t pp, std::int64_t ep) {
   return QStringLiteral("%1,%2,%3").arg(tp).arg(pp).arg(ep);
 }
 
-// The engine's memory setting: its default (0), the values engines' docs and
-// benchmarks use, and one a file or the CLI set off the list.
-std::vector<ComboItem> memoryFractionItems(double set) {
-  std::vector<double> values{0.8, 0.85, 0.9, 0.95};
-  if (set > 0 && std::find(values.begin(), values.end(), set) == values.end())
-    values.push_back(set);
-  std::sort(values.begin(), values.end());
-  std::vector<ComboItem> items{{tr("engine default"), QVariant(0.0)}};
-  for (const double f : values) items.push_back({qs(format_grouped(f, 2)), QVariant(f)});
-  return items;
-}
-
 }  // namespace
 
 namespace {
@@ -231,8 +219,9 @@ void Declarer::servingLayout() {
                      "(napkin-cli serve --help)."),
        .dynamic_items =
            [m = m] {
-             return memoryFractionItems(
-                 m->scenario().roofline.serving_layout.engine_memory_fraction);
+             // The values engines' docs and benchmarks use, and a file's own.
+             return fractionItems(tr("engine default"), {0.8, 0.85, 0.9, 0.95},
+                                  m->scenario().roofline.serving_layout.engine_memory_fraction);
            }},
       scenarioBinding<QVariant>(
           m, kMemoryFraction, tr("engine memory"),

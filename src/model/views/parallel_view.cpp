@@ -1,6 +1,7 @@
 #include "parallel_view.h"
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 #include "format.h"
@@ -19,6 +20,8 @@ ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* slow,
     v.cluster = s.parallel.cluster_text(chip);
     v.network = s.parallel.network_in_use(chip);
     v.domain_label = std::string(domain_names(chip).per_domain);
+    v.domain_label[0] =
+        static_cast<char>(std::toupper(static_cast<unsigned char>(v.domain_label[0])));
     v.calibrated = s.parallel.calibrated.has_value();
     v.calibration_warning = s.parallel.calibration_warning();
   } catch (const std::invalid_argument& e) {

@@ -37,8 +37,8 @@ struct ParallelView {
   // The network the plan runs on (the chip's node, the named cluster or the
   // custom numbers): what the cluster rows show, greyed, when not custom.
   std::optional<Network> network;
-  // What the chip's fast domain is called, for the cluster's first row:
-  // "GPUs per node", or on a TPU "chips per ICI slice" (domain_names).
+  // The cluster's first row's label, the chip's fast domain as domain_names
+  // calls it: "GPUs per node", or on a TPU "Chips per ICI slice".
   std::string domain_label = "GPUs per node";
   bool calibrated = false;  // a cluster profile's constants are in use
   // On the published constants: how far published runs like this one landed
