@@ -394,3 +394,22 @@ TEST(ControlColumn, DeclaredControlsReadAndWriteTheirBindings) {
   EXPECT_EQ(chip->currentText(), QStringLiteral("H100"));
   EXPECT_TRUE(gated->isChecked());
 }
+
+// A combo's list shows each value as itself: counts grouped, fractions to two
+// decimals and to three where a file's value needs them, an off-list value in
+// its place, the unset item first.
+TEST(ControlColumn, ComboListsShowAnOffListValueAsItself) {
+  const std::vector<ComboItem> counts = countItems(QStringLiteral("auto"), {2048, 8192}, 6000);
+  ASSERT_EQ(counts.size(), 4u);
+  EXPECT_EQ(counts[0].text, QStringLiteral("auto"));
+  EXPECT_EQ(counts[2].text, QStringLiteral("6,000"));
+  EXPECT_EQ(counts[2].data.toLongLong(), 6000);
+  const std::vector<ComboItem> fractions =
+      fractionItems(QStringLiteral("engine default"), {0.8, 0.9}, 0.833);
+  ASSERT_EQ(fractions.size(), 4u);
+  EXPECT_EQ(fractions[0].data.toDouble(), 0.0);
+  EXPECT_EQ(fractions[1].text, QStringLiteral("0.80"));
+  EXPECT_EQ(fractions[2].text, QStringLiteral("0.833"));
+  EXPECT_DOUBLE_EQ(fractions[2].data.toDouble(), 0.833);
+  EXPECT_EQ(fractionItems(QStringLiteral("x"), {0.8}, 0.8).size(), 2u);  // listed once
+}

@@ -1,6 +1,7 @@
 #include "ControlColumn.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include <QCheckBox>
@@ -110,16 +111,16 @@ SliderSpin* ControlColumn::slider(const SliderDecl& d, Binding<double> b) {
 namespace {
 
 // `zero_text` with `none`, then `values` ascending with `set` (> 0, off the
-// list) in its place, each shown to `decimals`.
-template <typename T>
+// list) in its place, each shown to the decimals `decimals(value)` gives.
+template <typename T, typename Decimals>
 std::vector<ComboItem> listedItems(const QString& zero_text, std::vector<T> values, T set, T none,
-                                   int decimals) {
+                                   Decimals decimals) {
   if (set > 0 && std::find(values.begin(), values.end(), set) == values.end())
     values.push_back(set);
   std::sort(values.begin(), values.end());
   std::vector<ComboItem> items{{zero_text, QVariant(none)}};
   for (const T v : values)
-    items.push_back({qs(format_grouped(static_cast<double>(v), decimals)), QVariant(v)});
+    items.push_back({qs(format_grouped(static_cast<double>(v), decimals(v))), QVariant(v)});
   return items;
 }
 
@@ -127,12 +128,15 @@ std::vector<ComboItem> listedItems(const QString& zero_text, std::vector<T> valu
 
 std::vector<ComboItem> countItems(const QString& zero_text, std::vector<qint64> values, qint64 set,
                                   qint64 none) {
-  return listedItems(zero_text, std::move(values), set, none, 0);
+  return listedItems(zero_text, std::move(values), set, none, [](qint64) { return 0; });
 }
 
 std::vector<ComboItem> fractionItems(const QString& zero_text, std::vector<double> values,
                                      double set) {
-  return listedItems(zero_text, std::move(values), set, 0.0, 2);
+  // Two decimals, three where two would round a file's value (0.833).
+  return listedItems(zero_text, std::move(values), set, 0.0, [](double v) {
+    return std::abs(v * 100 - std::round(v * 100)) < 1e-9 ? 2 : 3;
+  });
 }
 
 QComboBox* ControlColumn::combo(const ComboDecl& d, Binding<QVariant> b) {

@@ -64,7 +64,8 @@ struct ComboItem {
 // shows as itself and never as another value.
 std::vector<ComboItem> countItems(const QString& zero_text, std::vector<qint64> values, qint64 set,
                                   qint64 none = 0);
-// The same for fractions, shown to two decimals (0.85), `zero_text` for 0.
+// The same for fractions, shown to two decimals (0.85; three where two would
+// round: 0.833), `zero_text` for 0.
 std::vector<ComboItem> fractionItems(const QString& zero_text, std::vector<double> values,
                                      double set);
 
