@@ -134,12 +134,20 @@ TEST(ParallelLocks, TheDomainRowIsNamedForTheChip) {
   w.showPanel(QStringLiteral("parallel"));
   auto* domain = w.findChild<SliderSpin*>(QStringLiteral("parallelGpusPerNode"));
   ASSERT_NE(domain, nullptr);
+  // The cluster choice's first item is the chip's own system, by its name.
+  auto* cluster = w.findChild<QComboBox*>(QStringLiteral("parallelCluster"));
+  ASSERT_NE(cluster, nullptr);
   QCoreApplication::processEvents();
   EXPECT_EQ(domain->label()->text(), QStringLiteral("GPUs per node"));
+  EXPECT_EQ(cluster->itemText(0), QStringLiteral("the chip's node"));
+  EXPECT_EQ(cluster->currentIndex(), 0);
   ASSERT_TRUE(w.model()->edit(QStringLiteral("chip"), 1, [](Scenario& s) { s.chip = "TPU v5p"; }));
   QCoreApplication::processEvents();
   EXPECT_EQ(domain->label()->text(), QStringLiteral("Chips per ICI slice"));
+  EXPECT_EQ(cluster->itemText(0), QStringLiteral("the chip's pod"));
+  EXPECT_EQ(cluster->currentText(), QStringLiteral("the chip's pod"));
   w.model()->undoStack()->undo();
   QCoreApplication::processEvents();
   EXPECT_EQ(domain->label()->text(), QStringLiteral("GPUs per node"));
+  EXPECT_EQ(cluster->itemText(0), QStringLiteral("the chip's node"));
 }

@@ -303,6 +303,9 @@ void ParallelPanel::refresh() {
   const QString domain = qs(view_.domain_label);
   if (controls_.gpus_per_node->label()->text() != domain)
     controls_.gpus_per_node->label()->setText(domain);
+  // The cluster's first item (no cluster chosen) names the chip's own system.
+  const QString own_system = qs(view_.default_cluster_label);
+  if (controls_.cluster->itemText(0) != own_system) controls_.cluster->setItemText(0, own_system);
   controls_.gpus_per_node->setUnused(
       preset_sets,
       n ? std::optional<double>(static_cast<double>(n->chips_per_node)) : std::nullopt);

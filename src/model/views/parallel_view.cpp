@@ -19,7 +19,9 @@ ParallelView make_parallel_view(const Scenario& s, const ParallelSlow* slow,
     const Chip& chip = chip_by_name(s.chip);
     v.cluster = s.parallel.cluster_text(chip);
     v.network = s.parallel.network_in_use(chip);
-    v.domain_label = std::string(domain_names(chip).per_domain);
+    const DomainNames names = domain_names(chip);
+    v.domain_label = std::string(names.per_domain);
+    v.default_cluster_label = "the chip's " + std::string(names.system);
     v.domain_label[0] =
         static_cast<char>(std::toupper(static_cast<unsigned char>(v.domain_label[0])));
     v.calibrated = s.parallel.calibrated.has_value();

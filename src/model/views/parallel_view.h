@@ -40,6 +40,9 @@ struct ParallelView {
   // The cluster's first row's label, the chip's fast domain as domain_names
   // calls it: "GPUs per node", or on a TPU "Chips per ICI slice".
   std::string domain_label = "GPUs per node";
+  // The cluster choice's unset item, the chip's own system as domain_names
+  // calls it: "the chip's node", or on a TPU "the chip's pod".
+  std::string default_cluster_label = "the chip's node";
   bool calibrated = false;  // a cluster profile's constants are in use
   // On the published constants: how far published runs like this one landed
   // from Napkin's MFU (track_record.h); empty with a cluster profile.
