@@ -46,6 +46,9 @@ class LayoutEval {
                       double tokens_per_request = 1) const;
   double context_phase_seconds(std::int64_t requests, std::int64_t prompt_tokens) const;
   std::int64_t chips() const { return chips_; }
+  // Attention data-parallel replicas: a MoE model's EP rank groups, each with
+  // its own requests and scheduler.
+  std::int64_t replicas() const { return ep_; }
 
  private:
   struct Step {

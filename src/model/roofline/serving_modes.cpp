@@ -114,7 +114,8 @@ void run_requests(const detail::LayoutEval& eval, const ServingEngine& engine,
     if (q.output > 1) tpot.push_back((t - q.first_token) / static_cast<double>(q.output - 1));
   };
   // The iteration's token budget (0: none) and whether a prompt may be split.
-  const std::int64_t limit = in.max_tokens_per_step.value_or(limits.tokens_per_step);
+  const std::int64_t limit =
+      in.max_tokens_per_step ? *in.max_tokens_per_step * eval.replicas() : limits.tokens_per_step;
   const bool chunks = in.chunked_prefill.value_or(engine.scheduler == EngineScheduler::chunked);
   while (next < reqs.size() || !running.empty()) {
     if (running.empty() && next < reqs.size()) t = std::max(t, reqs[next].arrival);
@@ -247,8 +248,15 @@ ModeResult evaluate_mode(const ServingModel& model, const ModeInputs& in) {
     throw std::invalid_argument("the weights and one request's KV cache do not fit in memory");
   // The run's own cap, else the engine's (its max batch size on this chip
   // and entry point), else memory.
-  const SchedulerLimits limits =
+  // With expert parallelism each EP rank group is an attention data-parallel
+  // replica running its own scheduler: the engine's max batch size and token
+  // budget are per replica (TensorRT-LLM's per-rank executor under
+  // enable_attention_dp, SGLang's and vLLM's data-parallel schedulers).
+  SchedulerLimits limits =
       scheduler_limits(engine, chip_by_name(in.serving.chip), in.mode == BatchingMode::offline);
+  const std::int64_t replicas = model.is_moe() ? in.serving.layout.ep : 1;
+  limits.max_batch_size *= replicas;
+  limits.tokens_per_step *= replicas;
   const std::int64_t engine_cap = limits.max_batch_size > 0 ? limits.max_batch_size : kMaxBatch;
   const std::int64_t cap = std::min(r.max_concurrency, in.concurrency.value_or(engine_cap));
   r.concurrency = cap;

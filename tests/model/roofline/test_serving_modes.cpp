@@ -237,5 +237,40 @@ TEST(ServingModes, DecodeTokensSpendTheIterationBudget) {
   EXPECT_THROW(evaluate_mode(m, in), std::invalid_argument);
 }
 
+// With expert parallelism every EP rank group serves its own requests
+// (attention data parallelism): the engine's max batch size and its token
+// budget per iteration hold per replica (TensorRT-LLM's executor on each rank
+// under enable_attention_dp; SGLang's and vLLM's data-parallel schedulers).
+// Mixtral 8x7B on 8 H100: as EP 8, prompts of 4,000 tokens under a budget of
+// 5,000 start eight an iteration, one on each replica; as TP 8, one.
+TEST(ServingModes, EachExpertParallelReplicaSchedulesItsOwnRequests) {
+  ModelShape mixtral{32, 4096, 14336, 32, 8, 128, 32000};
+  mixtral.n_experts = 8;
+  mixtral.top_k = 2;
+  const ServingModel m = serving_model(mixtral);
+  ModeInputs in = h100_tp4(BatchingMode::offline);
+  in.serving.layout = {1, 1, 8};
+  in.serving.prompt_tokens = 4000;
+  in.serving.decode_tokens = 2;
+  in.requests = 80;
+  in.max_tokens_per_step = 5000;
+  in.chunked_prefill = false;
+  const ModeResult ep = evaluate_mode(m, in);
+  EXPECT_LE(ep.steps, 11);
+  in.serving.layout = {8, 1, 1};
+  const ModeResult tp = evaluate_mode(m, in);
+  EXPECT_GE(tp.steps, 79);
+  // The engine's cap of 2,048 requests holds per replica: short requests
+  // fill what memory holds across the eight replicas, up to 8 x 2,048.
+  in.serving.layout = {1, 1, 8};
+  in.serving.prompt_tokens = 128;
+  in.serving.decode_tokens = 16;
+  in.requests = 20000;
+  in.max_tokens_per_step.reset();
+  const ModeResult many = evaluate_mode(m, in);
+  EXPECT_GT(many.concurrency, 2048);
+  EXPECT_EQ(many.concurrency, std::min<std::int64_t>(8 * 2048, many.max_concurrency));
+}
+
 }  // namespace
 }  // namespace napkin
