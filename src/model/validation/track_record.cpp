@@ -414,7 +414,8 @@ std::vector<TrackRecord> track_record_scopes() {
   return out;
 }
 
-TrackRecord serving_track_record(std::string_view engine, bool moe, const Chip& chip) {
+TrackRecord serving_track_record(std::string_view engine, bool moe, const Chip& chip,
+                                 std::int64_t expert_parallel) {
   if (engine == "ideal") return {};
   const ChipGeneration generation = serving_generation(chip);
   auto stored = [&](ChipGeneration g) {
@@ -433,6 +434,13 @@ TrackRecord serving_track_record(std::string_view engine, bool moe, const Chip& 
     why = "no published serving run on " + std::string(chip.name) + "'s kind of chip";
   }
   if (r.rows < kTrackRecordMinRows) r = stored(other);
+  if (moe && expert_parallel > 1) {
+    // The MoE sets (TensorRT-LLM v0.17's Mixtral) split the experts TP ways.
+    const std::string ep =
+        "every published MoE run split its experts by tensor parallelism; none "
+        "ran expert parallelism with attention data parallelism, as this plan";
+    why = why.empty() ? ep : why + "; " + ep;
+  }
   r.fallback = serving_fallback(engine, why);
   return r;
 }

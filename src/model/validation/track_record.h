@@ -5,6 +5,7 @@
 // on the same generation of chips, optimism included.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -97,8 +98,12 @@ std::vector<TrackRecord> track_record_scopes();
 // another engine reads them for the per-kernel model the engines share, and
 // `fallback` says so; the `ideal` engine (a bound, not a prediction) has none.
 // Fewer than kTrackRecordMinRows runs of the kind on the generation: the
-// kind on every chip.
-TrackRecord serving_track_record(std::string_view engine, bool moe, const Chip& chip);
+// kind on every chip. Every published MoE run split its experts by tensor
+// parallelism: a MoE plan with expert parallelism (`expert_parallel` > 1, its
+// EP rank groups attention data-parallel replicas) reads them and `fallback`
+// says so.
+TrackRecord serving_track_record(std::string_view engine, bool moe, const Chip& chip,
+                                 std::int64_t expert_parallel = 1);
 // Dense and MoE on every generation that has published serving runs, and on
 // every GPU, computed from the scoreboard (about a second: the offline sets'
 // simulations); serving_track_record reads them as stored in the library,

@@ -181,7 +181,8 @@ ServingRunRecords serving_run_records(const ServingModel& model, const ModeInput
   ServingRunRecords r;
   const Chip& chip = chip_by_name(run.serving.chip);
   if (run.mode != BatchingMode::server)
-    r.throughput = serving_track_record(run.serving.engine, model.is_moe(), chip);
+    r.throughput =
+        serving_track_record(run.serving.engine, model.is_moe(), chip, run.serving.layout.ep);
   if (run.mode == BatchingMode::static_batch)
     r.first_token = first_token_track_record(run.serving.engine, model.is_moe(), chip);
   return r;

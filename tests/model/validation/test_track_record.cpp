@@ -176,6 +176,16 @@ TEST(TrackRecord, ServingRunsByModelKindAndChipGeneration) {
   EXPECT_EQ(moe.sets, std::vector<std::string>{"serving-trtllm-offline-v0.17-moe"});
   EXPECT_GT(moe.mean_signed_error, 0.05);
   EXPECT_GT(moe.p90_error, dense.p90_error);
+  EXPECT_TRUE(moe.fallback.empty());
+  // Those runs split the experts TP ways; a plan with expert parallelism
+  // reads them and is told so.
+  const TrackRecord ep = serving_track_record("tensorrt-llm", true, chip_by_name("H200"), 8);
+  EXPECT_EQ(ep.rows, moe.rows);
+  EXPECT_EQ(ep.fallback,
+            "every published MoE run split its experts by tensor parallelism; none "
+            "ran expert parallelism with attention data parallelism, as this plan");
+  EXPECT_TRUE(
+      serving_track_record("tensorrt-llm", false, chip_by_name("H200"), 8).fallback.empty());
   // Another engine reads TensorRT-LLM's runs and says so; the ideal bound none.
   const TrackRecord vllm = serving_track_record("vllm", false, chip_by_name("H100"));
   EXPECT_EQ(vllm.rows, dense.rows);
