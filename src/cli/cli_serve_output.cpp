@@ -44,6 +44,7 @@ QJsonObject result_json(const ServingResult& r) {
                             {"hbm", r.memory.hbm_bytes},
                             {"kv_groups_per_chip", json_int(r.memory.kv_groups_per_chip)}};
   o["fp8_compute"] = r.fp8_compute;
+  o["fp4_compute"] = r.fp4_compute;
   o["prefill_seconds"] = r.prefill_seconds;
   o["prefill_chunks"] = json_int(r.prefill_chunks);
   o["decode_step_seconds"] = r.decode_step_seconds;
@@ -107,7 +108,10 @@ void print_result(const ServingResult& r, const ServingInputs& in,
   row("precision", describe_precision(in.weights, in.kv) + " (" +
                        bits_text(bits_per_element(in.weights)) + " bits per weight" +
                        (tables_16_bit ? ", embedding tables in bf16" : "") + "); " +
-                       (r.fp8_compute ? "fp8" : "bf16") + " matmuls");
+                       (r.fp4_compute   ? "fp4"
+                        : r.fp8_compute ? "fp8"
+                                        : "bf16") +
+                       " matmuls");
   const Chip& chip = chip_by_name(in.chip);
   // TB/s to two decimals (3.02), GB/s whole (696).
   auto rate = [](double b) { return format_bytes(b, b >= 1e12 ? 2 : 0) + "/s"; };

@@ -122,10 +122,10 @@ ChipFile parse_chip_json(const std::string& text, const std::string& what) {
   const QJsonObject o = object_of(text, what);
   known_keys(
       o, what,
-      {"name", "like", "peak_tflops", "fp8_peak_tflops", "hbm_gb", "hbm_gb_per_s", "watts",
-       "gpus_per_node", "scale_up_gb_per_s", "scale_out_gb_per_s", "matmul_efficiency",
-       "hbm_efficiency", "link_efficiency", "attention_efficiency", "attention_fa2_efficiency",
-       "compute_units", "scale_up_topology", "power_limit_watts"});
+      {"name", "like", "peak_tflops", "fp8_peak_tflops", "fp4_peak_tflops", "hbm_gb",
+       "hbm_gb_per_s", "watts", "gpus_per_node", "scale_up_gb_per_s", "scale_out_gb_per_s",
+       "matmul_efficiency", "hbm_efficiency", "link_efficiency", "attention_efficiency",
+       "attention_fa2_efficiency", "compute_units", "scale_up_topology", "power_limit_watts"});
   ChipFile f;
   f.name = name_of(o, what);
   Chip like{};
@@ -154,6 +154,8 @@ ChipFile parse_chip_json(const std::string& text, const std::string& what) {
     f.row.peak_flops_per_s = *v * 1e12;
   if (auto v = take("fp8_peak_tflops", 0, 1e6, "TFLOP/s", false, notes))
     f.row.fp8_peak_flops_per_s = *v * 1e12;
+  if (auto v = take("fp4_peak_tflops", 0, 1e6, "TFLOP/s", false, notes))
+    f.row.fp4_peak_flops_per_s = *v * 1e12;
   if (auto v = take("hbm_gb", 1e-3, 1e6, "GB", true, notes))
     f.row.hbm_bytes = static_cast<std::int64_t>(std::llround(*v * 1e9));
   else if (has_like)  // the like chip's memory, and what CUDA reports of it
@@ -164,7 +166,7 @@ ChipFile parse_chip_json(const std::string& text, const std::string& what) {
   // A power limit below the like chip's: its peaks by the datasheets' power
   // law (power_limited_share), its power the limit.
   if (o.contains(QLatin1String("power_limit_watts"))) {
-    for (const char* k : {"peak_tflops", "fp8_peak_tflops", "watts"})
+    for (const char* k : {"peak_tflops", "fp8_peak_tflops", "fp4_peak_tflops", "watts"})
       if (o.contains(QLatin1String(k)))
         bad(what, "power_limit_watts",
             std::string("sets the peaks and the power; give it or \"") + k + "\", not both");
@@ -180,6 +182,7 @@ ChipFile parse_chip_json(const std::string& text, const std::string& what) {
     }
     f.row.peak_flops_per_s = like.peak_flops_per_s * share;
     f.row.fp8_peak_flops_per_s = like.fp8_peak_flops_per_s * share;
+    f.row.fp4_peak_flops_per_s = like.fp4_peak_flops_per_s * share;
     f.row.watts = *limit;
     notes.push_back("peaks x " + format_value(std::round(share * 1000) / 1000) + " of " +
                     std::string(like.name) + "'s by " + std::string(power_law_of(like)->source));

@@ -8,7 +8,7 @@
 //    "hbm_gb_per_s": {"value": 3350, "kind": "datasheet", "source": "..."},
 //    "watts":        {"value": 700, "kind": "datasheet", "source": "..."},
 //    "gpus_per_node": {...}, "scale_up_gb_per_s": {...}, "scale_out_gb_per_s": {...},
-//    optional: "fp8_peak_tflops", "matmul_efficiency", "hbm_efficiency",
+//    optional: "fp8_peak_tflops", "fp4_peak_tflops", "matmul_efficiency", "hbm_efficiency",
 //    "link_efficiency", "attention_efficiency", "compute_units" (each
 //    {"value", "kind", "source"}), "scale_up_topology": "switch" or
 //    "full_mesh" (Network::full_mesh) and "like": a built-in chip whose row

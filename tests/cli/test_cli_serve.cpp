@@ -190,7 +190,7 @@ TEST(CliServe, BadInputNamesTheFlag) {
   expect_usage_error({"serve", "--config", kLlama70, "--chip", "H100", "--chips", "8", "--tp", "3"},
                      "--tp");
   // Unknown precisions.
-  expect_usage_error(serve(70e9, 16) + QStringList{"--weight-precision", "fp4"},
+  expect_usage_error(serve(70e9, 16) + QStringList{"--weight-precision", "fp6"},
                      "--weight-precision");
   expect_usage_error(serve(70e9, 16) + QStringList{"--kv-precision", "int2"}, "--kv-precision");
   // A budget at or below the overhead.

@@ -223,7 +223,7 @@ TEST(RooflinePanel, AControlChangeIsOneUndoStepAndRoundTripsSaveOpen) {  // issu
     EXPECT_EQ(r.tile, 8);
     EXPECT_FALSE(r.serving_layout.communication);
     EXPECT_EQ(r.overlays, std::vector<std::string>{"TPU v5e"});
-    EXPECT_EQ(w.model()->scenario().serving.kv_dtype, Dtype::int4);
+    EXPECT_EQ(w.model()->scenario().serving.kv_dtype, Dtype::fp4);  // the last format
     w.model()->undoStack()->undo();
     EXPECT_TRUE(w.model()->scenario().roofline.overlays.empty());
     w.model()->undoStack()->redo();
@@ -240,7 +240,7 @@ TEST(RooflinePanel, AControlChangeIsOneUndoStepAndRoundTripsSaveOpen) {  // issu
   EXPECT_TRUE(p->overlayBox(QStringLiteral("TPU v5e"))->isChecked());
   EXPECT_EQ(p->control(QStringLiteral("comms_s"))->value(), 500);
   EXPECT_EQ(p->control(QStringLiteral("tile"))->value(), 8);
-  EXPECT_EQ(w.model()->scenario().serving.kv_dtype, Dtype::int4);
+  EXPECT_EQ(w.model()->scenario().serving.kv_dtype, Dtype::fp4);
   EXPECT_EQ(w.model()->scenario().serving.engine, "jetstream");
   EXPECT_EQ(p->combo(QStringLiteral("engine"))->currentText(), QStringLiteral("jetstream"));
 }
@@ -254,14 +254,18 @@ TEST(RooflinePanel, PrecisionChangesWeightsPerChipAndSaysWhich) {
   const QString bf16 = text(p, "serving_weights");
   EXPECT_TRUE(bf16.contains(QStringLiteral("bf16"))) << bf16.toStdString();
   EXPECT_TRUE(text(p, "weights").contains(QStringLiteral("bf16")));
-  pick(p->combo(QStringLiteral("precision")), Qt::Key_End);  // int4
-  EXPECT_EQ(w.model()->scenario().serving.weight_dtype, Dtype::int4);
+  pick(p->combo(QStringLiteral("precision")), Qt::Key_End);  // fp4, the last format
+  EXPECT_EQ(w.model()->scenario().serving.weight_dtype, Dtype::fp4);
   p->settleServing();
-  const QString int4 = text(p, "serving_weights");
-  EXPECT_TRUE(int4.contains(QStringLiteral("int4"))) << int4.toStdString();
-  EXPECT_NE(int4, bf16);
+  const QString fp4 = text(p, "serving_weights");
+  EXPECT_TRUE(fp4.contains(QStringLiteral("fp4"))) << fp4.toStdString();
+  EXPECT_NE(fp4, bf16);
   EXPECT_LT(p->servingView().view.chosen.memory.weights_bytes,
             0.3 * roofline_panel(roofline_scenario(Scenario{})).resident_weight_bytes);
+  EXPECT_TRUE(text(p, "weights").contains(QStringLiteral("fp4")));
+  pick(p->combo(QStringLiteral("precision")), Qt::Key_Up);  // int4, the one before
+  EXPECT_EQ(w.model()->scenario().serving.weight_dtype, Dtype::int4);
+  p->settleServing();
   EXPECT_TRUE(text(p, "weights").contains(QStringLiteral("int4")));
   EXPECT_TRUE(
       text(p, "chips_hold")

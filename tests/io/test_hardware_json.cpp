@@ -79,6 +79,17 @@ TEST(HardwareJson, AChipFileReadsWithItsProvenance) {
   EXPECT_DOUBLE_EQ(l.peak_flops_per_s, chip_by_name("A100-80").peak_flops_per_s);
   EXPECT_EQ(l.compute_units, 108);
   EXPECT_NE(l.source.find("the rest as A100-80"), std::string::npos) << l.source;
+  EXPECT_DOUBLE_EQ(l.fp4_peak_flops_per_s, 0);
+  // A Blackwell-like chip keeps its FP4 tensor cores unless the file gives its own.
+  const ChipFile site = parse_chip_json(
+      "{\"name\": \"Site-B200\", \"like\": \"B200\", "
+      "\"fp4_peak_tflops\": " +
+          value(8000, "measured", "cuBLASLt NVFP4 on node 3") + "}",
+      "b200.json");
+  EXPECT_DOUBLE_EQ(site.chip().fp4_peak_flops_per_s, 8000e12);
+  const ChipFile like_b200 = parse_chip_json(
+      "{\"name\": \"B200-copy\", \"like\": \"B200\", \"watts\": " + value(1000) + "}", "copy.json");
+  EXPECT_DOUBLE_EQ(like_b200.chip().fp4_peak_flops_per_s, 9000e12);
 }
 
 TEST(HardwareJson, AMeasuredAttentionFigureIsNotOverriddenByTheLikeChipsFlashAttention2) {

@@ -28,7 +28,8 @@ double nominal_bits(Dtype dtype) {
     case Dtype::bf16: return 16;
     case Dtype::fp8:
     case Dtype::int8: return 8;
-    case Dtype::int4: return 4;
+    case Dtype::int4:
+    case Dtype::fp4: return 4;
   }
   return 16;
 }

@@ -64,6 +64,12 @@ constexpr Network kTpuV6eNet{256, 224e9, 12.5e9, 2e-6, 10e-6,
 
 using namespace chip_efficiency;  // the fractions and their sources
 
+// A row with a dense FP4 (NVFP4) peak: Blackwell's tensor cores.
+constexpr Chip with_fp4(Chip c, double fp4_peak_flops_per_s) {
+  c.fp4_peak_flops_per_s = fp4_peak_flops_per_s;
+  return c;
+}
+
 // The H100 SXM's peak at a 500 W limit: (500/700)^b with b = ln(989/835) /
 // ln(700/400), the datasheets' SXM and NVL (power_law_of; H100-HBM2e's row).
 constexpr double kPowerLimitedShare500W = 0.9032;
@@ -99,9 +105,11 @@ constexpr std::array kChips{
          1979e12, kHgxH100Net, kH200Eff, 132, 256, 128, kH200Stream, kH200StreamSource, {}},
     // NVIDIA DGX/HGX B200 datasheet: 2.25 PFLOP/s dense bf16 per GPU, 192 GB HBM3e,
     // 8 TB/s, 1,000 W.
-    Chip{"B200", 2250e12, 192'000'000'000, 8.0e12, 1000,
-         "NVIDIA HGX B200 datasheet (per GPU, dense)",
-         4500e12, kHgxB200Net, kB200Eff, 148, 256, 128, kH100Stream, kB200StreamSource, {}},
+    // FP4: the DGX B200 datasheet's 144 PFLOP/s with sparsity over 8 GPUs, 9 dense.
+    with_fp4(Chip{"B200", 2250e12, 192'000'000'000, 8.0e12, 1000,
+                  "NVIDIA HGX B200 datasheet (per GPU, dense; FP4 9 PFLOP/s)", 4500e12,
+                  kHgxB200Net, kB200Eff, 148, 256, 128, kH100Stream, kB200StreamSource, {}},
+             9000e12),
     // NVIDIA GB200 NVL72 datasheet, per GPU (the rack's figures over 72, the
     // datasheet's "with sparsity" halved): 360 PFLOP/s bf16 → 2.5 PFLOP/s
     // dense, 720 FP8 → 5 PFLOP/s, up to 13.4 TB HBM3e → 186 GB, 576 TB/s →
@@ -109,10 +117,14 @@ constexpr std::array kChips{
     // the GB200 configuration, where HGX B200 runs at 1,000 W and 2.25
     // PFLOP/s). The same Blackwell die and kernels as B200: B200's SM count,
     // its in-step fractions scaled by GB200's MAMF rows (kGb200Eff).
-    Chip{"GB200", 2500e12, 186'000'000'000, 8.0e12, 1200,
-         "NVIDIA GB200 NVL72 datasheet (per GPU, dense); 1,200 W per the Blackwell technical "
-         "brief; B200's in-step efficiencies scaled by GB200's MAMF rows (same die and kernels)",
-         5000e12, kGb200Nvl72Net, kGb200Eff, 148, 256, 128, kH100Stream, kB200StreamSource, {}},
+    // FP4: 1,440 PFLOP/s with sparsity over 72 GPUs, 10 dense.
+    with_fp4(
+        Chip{"GB200", 2500e12, 186'000'000'000, 8.0e12, 1200,
+             "NVIDIA GB200 NVL72 datasheet (per GPU, dense; FP4 10 PFLOP/s); 1,200 W per the "
+             "Blackwell technical brief; B200's in-step efficiencies scaled by GB200's MAMF rows "
+             "(same die and kernels)",
+             5000e12, kGb200Nvl72Net, kGb200Eff, 148, 256, 128, kH100Stream, kB200StreamSource, {}},
+        10000e12),
     // Blackwell Ultra (B300 die: 160 SMs, 288 GB of 12-high HBM3e at 8 TB/s).
     // HGX/DGX B300, per GPU, dense: 2.25 PFLOP/s bf16 and 4.5 FP8, as B200
     // (DGX B300 datasheet's 72 PFLOP/s FP8 training over 8 GPUs with
@@ -126,15 +138,23 @@ constexpr std::array kChips{
     // clock that attention's softmax needs (10.7 against 5 tera-exponentials
     // per second); a FlashAttention step measured on it would replace B200's
     // attention fraction, which leaves that unpriced.
-    Chip{"B300", 2250e12, 288'000'000'000, 8.0e12, 1000,
-         "NVIDIA DGX B300 datasheet (per GPU, dense; 288 GB HBM3e); 1,000 W maximum TGP; "
-         "B200's in-step efficiencies scaled by B300's MAMF rows (same kernels)",
-         4500e12, kHgxB300Net, kB300Eff, 160, 256, 128, kH100Stream, kB200StreamSource, {}},
-    Chip{"GB300", 2500e12, 279'000'000'000, 8.0e12, 1400,
-         "NVIDIA GB300 NVL72 datasheet (per GPU, dense; 20 TB and 576 TB/s of HBM3e over 72 "
-         "GPUs); 1,400 W per GPU; efficiencies as GB200's (same kernels and peak; no GB300 MAMF "
-         "published)",
-         5000e12, kGb300Nvl72Net, kGb200Eff, 160, 256, 128, kH100Stream, kB200StreamSource, {}},
+    // FP4, Blackwell Ultra's raised dense rate: the DGX B300 datasheet's 144
+    // PFLOP/s with sparsity and 108 dense over 8 GPUs (13.5 each); the GB300
+    // NVL72's 1,440 and 1,080 over 72 (15 each, at 1,400 W).
+    with_fp4(Chip{"B300", 2250e12, 288'000'000'000, 8.0e12, 1000,
+                  "NVIDIA DGX B300 datasheet (per GPU, dense; 288 GB HBM3e; FP4 13.5 PFLOP/s); "
+                  "1,000 W maximum TGP; B200's in-step efficiencies scaled by B300's MAMF rows "
+                  "(same kernels)",
+                  4500e12, kHgxB300Net, kB300Eff, 160, 256, 128, kH100Stream, kB200StreamSource,
+                  {}},
+             13500e12),
+    with_fp4(Chip{"GB300", 2500e12, 279'000'000'000, 8.0e12, 1400,
+                  "NVIDIA GB300 NVL72 datasheet (per GPU, dense; 20 TB and 576 TB/s of HBM3e "
+                  "over 72 GPUs; FP4 15 PFLOP/s); 1,400 W per GPU; efficiencies as GB200's (same "
+                  "kernels and peak; no GB300 MAMF published)",
+                  5000e12, kGb300Nvl72Net, kGb200Eff, 160, 256, 128, kH100Stream,
+                  kB200StreamSource, {}},
+             15000e12),
     // AMD Instinct MI300X datasheet: 1,307.4 TFLOP/s dense bf16, 192 GB HBM3,
     // 5.3 TB/s, 750 W.
     Chip{"MI300X", 1307.4e12, 192'000'000'000, 5.3e12, 750,

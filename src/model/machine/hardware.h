@@ -94,6 +94,8 @@ struct Chip {
   // The chip runs AMD's ROCm stack: the HIP runtime and RCCL stand where the
   // CUDA context and NCCL do (the memory outside the tensors is named so).
   bool rocm = false;
+  // Dense FP4 (NVFP4) matmul peak; 0 where the chip has no FP4 tensor cores.
+  double fp4_peak_flops_per_s = 0;
 };
 
 // All chips, in display order. The first four are the seed's table (Phase 00

@@ -23,6 +23,10 @@ constexpr std::array kDtypes{
     DtypeStorage{Dtype::int4, "int4", 4, 128, 16, 0,
                  "symmetric int4, one bf16 scale per group of 128 (the GPTQ / AWQ group size; "
                  "Frantar et al. 2022, Lin et al. 2023)"},
+    DtypeStorage{Dtype::fp4, "fp4", 4, 16, 8, 0,
+                 "NVFP4: FP4 E2M1 with one FP8 E4M3 scale per block of 16 and an fp32 scale per "
+                 "tensor (NVIDIA, 'Introducing NVFP4 for efficient and accurate low-precision "
+                 "inference', 2025); Blackwell's FP4 tensor cores take it directly"},
 };
 // clang-format on
 
@@ -78,7 +82,12 @@ bool uses_fp8_compute(const Chip& chip, Dtype weights) {
   return weights == Dtype::fp8 && chip.fp8_peak_flops_per_s > 0;
 }
 
+bool uses_fp4_compute(const Chip& chip, Dtype weights) {
+  return weights == Dtype::fp4 && chip.fp4_peak_flops_per_s > 0;
+}
+
 double compute_peak_flops_per_s(const Chip& chip, Dtype weights) {
+  if (uses_fp4_compute(chip, weights)) return chip.fp4_peak_flops_per_s;
   return uses_fp8_compute(chip, weights) ? chip.fp8_peak_flops_per_s : chip.peak_flops_per_s;
 }
 

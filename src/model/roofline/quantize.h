@@ -20,7 +20,7 @@ namespace napkin {
 
 // ------------------------------------------------------------ number formats
 
-enum class Dtype { fp32, bf16, fp8, int8, int4 };
+enum class Dtype { fp32, bf16, fp8, int8, int4, fp4 };
 
 // How a format stores a tensor: `element_bits` per value plus, for every
 // `group_size` consecutive values, one scale of `scale_bits` (and a zero point
@@ -35,17 +35,19 @@ struct DtypeStorage {
   std::string_view source;
 };
 
-// The storage table, in the order fp32, bf16, fp8, int8, int4:
+// The storage table, in the order fp32, bf16, fp8, int8, int4, fp4:
 //   fp32, bf16: 32 and 16 bits, no scales;
 //   fp8 (E4M3): one fp32 scale per 128×128 block = 16,384 values (the
 //     DeepSeek-V3 recipe, §3.3) → 8.002 bits;
 //   int8: symmetric, one bf16 scale per group of 128 → 8.125 bits;
 //   int4: symmetric, one bf16 scale per group of 128 (GPTQ / AWQ group size)
-//     → 4.125 bits.
+//     → 4.125 bits;
+//   fp4 (NVFP4): E2M1 values, one FP8 E4M3 scale per block of 16 (and one
+//     fp32 scale per tensor, not counted) → 4.5 bits.
 std::span<const DtypeStorage> dtype_table();
 const DtypeStorage& dtype_storage(Dtype dtype);
 std::string_view to_string(Dtype dtype);
-// Parses "fp32", "bf16", "fp8", "int8" or "int4". `param` names the input in
+// Parses "fp32", "bf16", "fp8", "int8", "int4" or "fp4". `param` names the input in
 // the error (e.g. "--weight-precision"), which lists the accepted names.
 Dtype parse_dtype(std::string_view name, std::string_view param = "precision");
 // Comma-separated accepted names, for help text.
@@ -60,11 +62,15 @@ double bytes_per_element(Dtype dtype);
 Dtype dtype_for_bytes_per_param(double bytes_per_param);
 
 // The matmul peak a layer runs at: the chip's FP8 peak when the weights are
-// fp8 and the chip has FP8 tensor cores (W8A8 fp8 GEMMs); otherwise the bf16
-// peak — int8 and int4 are weight-only here: they cut bytes, not FLOPs.
+// fp8 and the chip has FP8 tensor cores (W8A8 fp8 GEMMs), its FP4 peak when
+// they are fp4 and it has FP4 tensor cores (Blackwell: NVFP4 weights and
+// activations); otherwise the bf16 peak — int8 and int4, and fp4 on a chip
+// without FP4 tensor cores, are weight-only here: they cut bytes, not FLOPs.
 double compute_peak_flops_per_s(const Chip& chip, Dtype weights);
 // True when compute_peak_flops_per_s() uses the FP8 peak.
 bool uses_fp8_compute(const Chip& chip, Dtype weights);
+// True when compute_peak_flops_per_s() uses the FP4 peak.
+bool uses_fp4_compute(const Chip& chip, Dtype weights);
 
 // ------------------------------------------------------ the affine quantizer
 

@@ -318,6 +318,7 @@ struct ServingResult {
   ServingMemory memory;
   bool fits = false;
   bool fp8_compute = false;         // the chip's FP8 peak is used
+  bool fp4_compute = false;         // the chip's FP4 (NVFP4) peak is used
   double compute_flops_per_s = 0;   // per chip, after efficiency
   double hbm_bytes_per_s = 0;       // per chip, after efficiency
   double hbm_efficiency = 1;        // the fraction of the datasheet bandwidth assumed

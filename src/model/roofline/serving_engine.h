@@ -65,6 +65,8 @@ struct ServingEngine {
   // Fraction of the chip's FP8 datasheet peak that the engine's FP8 GEMMs
   // reach (0: the chip's bf16 matmul fraction applies to FP8 too).
   double fp8_matmul_efficiency = 0;
+  // The same for FP4 (NVFP4) GEMMs against the chip's FP4 peak (Blackwell).
+  double fp4_matmul_efficiency = 0;
   std::int64_t kv_block_tokens = 1;  // KV cache page; a request's cache rounds up to it
   double hbm_usable_fraction = 0;    // of HBM for weights + KV cache; 0: the scenario's
   // hbm_usable_fraction is the KV cache's share of the device memory left

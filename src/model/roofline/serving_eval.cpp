@@ -76,6 +76,9 @@ void LayoutEval::set_rates() {
   if (per_kernel_ && !a.matmul_efficiency && e.fp8_matmul_efficiency > 0 &&
       uses_fp8_compute(chip, in.weights))
     gemm_peak_ = compute_peak_flops_per_s(chip, in.weights) * e.fp8_matmul_efficiency;
+  if (per_kernel_ && !a.matmul_efficiency && e.fp4_matmul_efficiency > 0 &&
+      uses_fp4_compute(chip, in.weights))
+    gemm_peak_ = compute_peak_flops_per_s(chip, in.weights) * e.fp4_matmul_efficiency;
   // The embedding tables of a quantized checkpoint (serving.h): held and
   // read at 2 bytes, the unembedding GEMM at the 16-bit rate.
   weight_bytes_ = bytes_per_element(in.weights);
@@ -493,6 +496,7 @@ ServingResult LayoutEval::at(std::int64_t batch) const {
   r.batch = batch;
   r.pool = in_.pool;
   r.fp8_compute = uses_fp8_compute(*chip_, in_.weights);
+  r.fp4_compute = uses_fp4_compute(*chip_, in_.weights);
   r.compute_flops_per_s = peak_;
   r.hbm_bytes_per_s = bw_;
   r.hbm_efficiency = hbm_efficiency_;

@@ -522,7 +522,9 @@ ServingConstraint serving_constraint(double n_params, const SearchInputs& in) {
 
 std::vector<PrecisionPoint> cost_vs_precision(const ServingModel& model, const SearchInputs& in) {
   std::vector<PrecisionPoint> out;
-  for (Dtype w : {Dtype::bf16, Dtype::fp8, Dtype::int8, Dtype::int4}) {
+  std::vector<Dtype> formats{Dtype::bf16, Dtype::fp8, Dtype::int8, Dtype::int4};
+  if (chip_by_name(in.serving.chip).fp4_peak_flops_per_s > 0) formats.push_back(Dtype::fp4);
+  for (Dtype w : formats) {
     SearchInputs s = in;
     s.serving.weights = w;
     PrecisionPoint p;

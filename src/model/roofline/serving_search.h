@@ -200,8 +200,8 @@ struct PrecisionPoint {
   double seed_joules_per_token = 0;
 };
 
-// The search at bf16, fp8, int8 and int4 weights (the KV cache at the
-// inputs' precision).
+// The search at bf16, fp8, int8 and int4 weights, and fp4 (NVFP4) on a chip
+// with FP4 tensor cores (the KV cache at the inputs' precision).
 std::vector<PrecisionPoint> cost_vs_precision(const ServingModel& model, const SearchInputs& in);
 
 // Everything the "Serving layout" view draws, from one set of inputs.

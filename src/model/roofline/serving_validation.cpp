@@ -254,17 +254,30 @@ namespace {
 
 // What each published table states about how it was run, and what it leaves
 // for Napkin to assume (tests/data/serving/SOURCE.md).
-ValidationSet offline_set_for(const std::string& version, bool moe) {
-  ValidationSet set{.key = "serving-trtllm-offline-" + version + (moe ? "-moe" : ""),
-                    .title = "TensorRT-LLM " + version + " offline throughput (trtllm-bench)",
-                    .quantity = "output tokens/s (all GPUs)",
-                    .unit = "tokens/s",
-                    .source =
-                        "NVIDIA TensorRT-LLM docs/source/performance/perf-overview.md; "
-                        "tests/data/serving/SOURCE.md",
-                    .outside = "held out (no constant set from these rows)",
-                    .rows = {}};
-  if (version == "v1.0") {
+ValidationSet offline_set_for(const std::string& version, bool moe, bool fp4) {
+  ValidationSet set{
+      .key = "serving-trtllm-offline-" + version + (fp4 ? "-fp4" : "") + (moe ? "-moe" : ""),
+      .title = "TensorRT-LLM " + version + " offline throughput (trtllm-bench)",
+      .quantity = "output tokens/s (all GPUs)",
+      .unit = "tokens/s",
+      .source =
+          "NVIDIA TensorRT-LLM docs/source/performance/perf-overview.md; "
+          "tests/data/serving/SOURCE.md",
+      .outside = "held out (no constant set from these rows)",
+      .rows = {}};
+  if (version == "v1.0" && fp4) {
+    set.title += ", PyTorch backend, B200 and GB200, NVFP4";
+    set.source =
+        "NVIDIA TensorRT-LLM docs/source/performance/perf-overview.md at commit 00f37686aa85 "
+        "(v1.0); tests/data/serving/SOURCE.md";
+    set.outside =
+        "held out (no constant set from these rows); NVFP4 weights and activations with an FP8 "
+        "KV cache (trtllm-bench's cache for FP4 checkpoints); the max batch size and token "
+        "budget are what trtllm-bench derives from each dataset (no context chunking: the "
+        "budget raised to the prompt + the batch); some runs used 95 % of the free memory for "
+        "the KV cache (the preset's 90 % is taken); no B200 memory-copy benchmark is published, "
+        "so its HBM fractions are the H100's";
+  } else if (version == "v1.0") {
     set.title += ", PyTorch backend, H100 and H200, FP8";
     set.source =
         "NVIDIA TensorRT-LLM docs/source/performance/perf-overview.md at commit 00f37686aa85 "
@@ -300,19 +313,21 @@ ValidationSet offline_set_for(const std::string& version, bool moe) {
 TrtllmBenchSettings trtllm_bench_settings(const ServingModel& model, const Chip& chip,
                                           std::int64_t tp, std::int64_t pp,
                                           std::int64_t input_tokens, std::int64_t output_tokens,
-                                          bool fp8) {
+                                          Dtype weights) {
   require_count(tp, "tp", "ranks");
   require_count(pp, "pp", "stages");
   require_count(input_tokens, "input_tokens", "tokens");
   require_count(output_tokens, "output_tokens", "tokens");
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-  const double bytes_per_element = fp8 ? 1.0 : 2.0;
+  const bool fp8_kv = weights == Dtype::fp8 || weights == Dtype::fp4;
+  const double bytes_per_weight = weights == Dtype::fp4 ? 0.5 : fp8_kv ? 1.0 : 2.0;
+  const double bytes_per_kv = fp8_kv ? 1.0 : 2.0;
   const double devices = static_cast<double>(tp * pp);
   const double kv_heads = std::max(static_cast<double>(tp), static_cast<double>(model.n_kv_heads));
   const double kv_gib_per_token = 2.0 * static_cast<double>(model.n_layers) * kv_heads *
-                                  static_cast<double>(model.d_head) * bytes_per_element / kGiB;
+                                  static_cast<double>(model.d_head) * bytes_per_kv / kGiB;
   const double free_gib = static_cast<double>(device_memory(chip).bytes) / kGiB * devices -
-                          model.total_params() / 1e9 * bytes_per_element;
+                          model.total_params() / 1e9 * bytes_per_weight;
   const double requests =
       free_gib * 0.95 / kv_gib_per_token / static_cast<double>(input_tokens + output_tokens);
   if (!(requests >= 1))
@@ -352,13 +367,16 @@ std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view text)
                                   ", column metric: '" + row.at("metric") +
                                   "' is not total_output_tokens_per_s");
     const std::string& precision = row.at("precision");
-    if (precision != "fp8" && precision != "fp16")
+    if (precision != "fp8" && precision != "fp16" && precision != "fp4")
       throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) +
-                                  ", column precision: '" + precision + "' is not fp8 or fp16");
+                                  ", column precision: '" + precision +
+                                  "' is not fp8, fp4 or fp16");
     // trtllm-bench throughput: every request queued at once, in-flight
     // batching, lengths fixed (stdev 0), the page's request count per length
-    // pair. FP8: FP8 weights and activations with an FP8 KV cache; FP16
-    // moves BF16's bytes at the same tensor-core peak.
+    // pair. FP8: FP8 weights and activations with an FP8 KV cache; FP4: NVFP4
+    // weights and activations with an FP8 KV cache (the FP4 checkpoints'
+    // KV cache as trtllm-bench sets it); FP16 moves BF16's bytes at the same
+    // tensor-core peak.
     ModeInputs in;
     in.mode = BatchingMode::offline;
     in.serving.chip = row.at("chip");
@@ -366,7 +384,10 @@ std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view text)
     in.serving.prompt_tokens = count(row, "input_tokens", line_no);
     in.serving.decode_tokens = count(row, "output_tokens", line_no);
     in.serving.overhead_seconds = 0;
-    in.serving.weights = in.serving.kv = precision == "fp8" ? Dtype::fp8 : Dtype::bf16;
+    in.serving.weights = precision == "fp8"   ? Dtype::fp8
+                         : precision == "fp4" ? Dtype::fp4
+                                              : Dtype::bf16;
+    in.serving.kv = precision == "fp16" ? Dtype::bf16 : Dtype::fp8;
     const std::string& version = row.at("trtllm_version");
     in.serving.engine = std::string(engine_for_trtllm_version(version));
     in.requests = count(row, "requests", line_no);
@@ -387,7 +408,7 @@ std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view text)
       try {
         bench = trtllm_bench_settings(model, chip_by_name(in.serving.chip), in.serving.layout.tp, 1,
                                       in.serving.prompt_tokens, in.serving.decode_tokens,
-                                      precision == "fp8");
+                                      in.serving.weights);
       } catch (const std::invalid_argument& e) {
         throw std::invalid_argument("published serving CSV line " + std::to_string(line_no) + ": " +
                                     e.what());
@@ -401,12 +422,15 @@ std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view text)
               : bench.max_num_tokens;
       in.chunked_prefill = !pytorch_flow;
     }
-    // One set per version, dense and MoE models apart, in order of first row.
-    const std::string key = "serving-trtllm-offline-" + version + (shape.is_moe() ? "-moe" : "");
+    // One set per version, dense and MoE models and NVFP4 runs apart, in order
+    // of first row.
+    const bool fp4 = precision == "fp4";
+    const std::string key =
+        "serving-trtllm-offline-" + version + (fp4 ? "-fp4" : "") + (shape.is_moe() ? "-moe" : "");
     auto it = std::find_if(sets.begin(), sets.end(),
                            [&](const ValidationSet& s) { return s.key == key; });
     if (it == sets.end()) {
-      sets.push_back(offline_set_for(version, shape.is_moe()));
+      sets.push_back(offline_set_for(version, shape.is_moe(), fp4));
       it = sets.end() - 1;
     }
     it->rows.push_back({.label = row.at("model") + " " + row.at("chip") + " TP" + row.at("tp") +

@@ -56,8 +56,10 @@ std::vector<ValidationSet> serving_validation_sets(std::string_view published_se
 // and finetune_setting): the requests whose whole sequence (input + output)
 // fits in 95 % of the memory the weights leave on the TP × PP devices (the
 // device total as NVML reports it, hardware.h device_memory; the weights at
-// one byte per parameter in FP8, two otherwise, counted in 10^9 bytes as the
-// tool does), the KV heads at least one per TP rank; a batch of at most
+// one byte per parameter in FP8, half a byte in NVFP4, two otherwise
+// (tuning.py's BYTES_PER_ELEM, counted in 10^9 bytes as the tool did), the KV cache
+// in FP8 for FP8 and NVFP4 checkpoints (its _KV_CACHE_MAP) and 16 bits
+// otherwise, the KV heads at least one per TP rank; a batch of at most
 // 4,096 ÷ PP rounded up (to 32 below 256, at least 64; to 128 below 1,024;
 // else to 256) and a token budget of batch × (1 + input ÷ output), at most
 // 32,768, rounded up (at least 2,048; to 256 below 4,096, 512 below 8,192,
@@ -69,16 +71,18 @@ struct TrtllmBenchSettings {
 TrtllmBenchSettings trtllm_bench_settings(const ServingModel& model, const Chip& chip,
                                           std::int64_t tp, std::int64_t pp,
                                           std::int64_t input_tokens, std::int64_t output_tokens,
-                                          bool fp8);
+                                          Dtype weights);
 
 // TensorRT-LLM's offline throughput tables (tests/data/serving/
 // trtllm_offline_*.csv): trtllm-bench's offline run (every request queued at
 // once, in-flight batching) predicted by the offline mode (serving_modes.h)
-// with the row's engine preset, its precision (FP8 weights and KV cache, or
-// FP16) and the run's max batch size where the page states one, else
-// trtllm-bench's settings for the row (trtllm_bench_settings). One set per
-// TensorRT-LLM version, dense and MoE models apart ("serving-trtllm-offline-
-// v0.17", "serving-trtllm-offline-v0.17-moe"), rows in file order;
+// with the row's engine preset, its precision (FP8 weights and KV cache,
+// NVFP4 weights with an FP8 KV cache, or FP16) and the run's max batch size
+// where the page states one, else trtllm-bench's settings for the row
+// (trtllm_bench_settings). One set per TensorRT-LLM version, dense and MoE
+// models and NVFP4 runs apart ("serving-trtllm-offline-v0.17",
+// "serving-trtllm-offline-v0.17-moe", "serving-trtllm-offline-v1.0-fp4"),
+// rows in file order;
 // throws std::invalid_argument naming the line and column when the text is
 // not the CSV's format.
 std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view offline_csv);

@@ -59,6 +59,7 @@ constexpr std::array kServingSets{
     ServingSet{"serving-trtllm-throughput", false},
     ServingSet{"serving-trtllm-throughput-v0.5", false},
     ServingSet{"serving-trtllm-offline-v1.0", false},
+    ServingSet{"serving-trtllm-offline-v1.0-fp4", false},
     ServingSet{"serving-trtllm-offline-v0.17", false},
     ServingSet{"serving-trtllm-offline-v0.17-moe", true},
 };
@@ -239,7 +240,7 @@ struct StoredServingScope {
   ChipGeneration generation;  // other: every GPU
   std::size_t rows;
   double mean_abs_error, mean_signed_error, p10_error, p90_error;
-  std::array<std::string_view, 4> sets;  // empty keys unused
+  std::array<std::string_view, 5> sets;  // empty keys unused
   TrackRecord record(std::string scope) const {
     TrackRecord r;
     r.scope = std::move(scope);
@@ -256,13 +257,14 @@ struct StoredServingScope {
 // moe, generation, rows, mean |error|, mean signed error, 10th and 90th
 // percentile, the sets read.
 // clang-format off
-constexpr std::array<StoredServingScope, 6> kServingScopes{{
-    {false, ampere, 55, 0.05948098982341329, -0.007395018448664482, -0.09060910627986218, 0.0746647757245969, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v0.17", ""}},
-    {false, hopper, 181, 0.054626374643458514, -0.004196982261379369, -0.09210262830678347, 0.06630614648959288, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v1.0", "serving-trtllm-offline-v0.17"}},
-    {false, other, 236, 0.054306910606119134, -0.004656521365270603, -0.0857912330608538, 0.06605454650952662, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v1.0", "serving-trtllm-offline-v0.17"}},
-    {true, ampere, 36, 0.13678693589553195, 0.12826829790905597, 0.028796113901711853, 0.20353343121928763, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
-    {true, hopper, 90, 0.11426421301108698, 0.09752276339054385, -0.019966809975033972, 0.21927012708430643, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
-    {true, other, 126, 0.12069927669235715, 0.1063072018244046, -0.017492986205156123, 0.21804424046861143, {"serving-trtllm-offline-v0.17-moe", "", "", ""}},
+constexpr std::array<StoredServingScope, 7> kServingScopes{{
+    {false, ampere, 55, 0.05948098982341329, -0.007395018448664482, -0.09060910627986218, 0.0746647757245969, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v0.17", "", ""}},
+    {false, hopper, 181, 0.054626374643458514, -0.004196982261379369, -0.09210262830678347, 0.06630614648959288, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v1.0", "serving-trtllm-offline-v0.17", ""}},
+    {false, blackwell, 40, 0.3408977558923606, 0.3408977558923606, 0.1795823378259206, 0.49274055650398474, {"serving-trtllm-offline-v1.0-fp4", "", "", "", ""}},
+    {false, other, 276, 0.11162507966336649, 0.0644543340862552, -0.07668058896545002, 0.3313456045335968, {"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5", "serving-trtllm-offline-v1.0", "serving-trtllm-offline-v1.0-fp4", "serving-trtllm-offline-v0.17"}},
+    {true, ampere, 36, 0.13678693589553195, 0.12826829790905597, 0.028796113901711853, 0.20353343121928763, {"serving-trtllm-offline-v0.17-moe", "", "", "", ""}},
+    {true, hopper, 90, 0.11426421301108698, 0.09752276339054385, -0.019966809975033972, 0.21927012708430643, {"serving-trtllm-offline-v0.17-moe", "", "", "", ""}},
+    {true, other, 126, 0.12069927669235715, 0.1063072018244046, -0.017492986205156123, 0.21804424046861143, {"serving-trtllm-offline-v0.17-moe", "", "", "", ""}},
 }};
 // clang-format on
 

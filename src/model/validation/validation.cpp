@@ -115,7 +115,7 @@ const std::vector<Source>& sources() {
       {{"serving-trtllm-throughput", "serving-trtllm-throughput-v0.5",
         "serving-trtllm-first-token"},
        [] { return serving_validation_sets(validation_data("serving/published_serving.csv")); }},
-      {{"serving-trtllm-offline-v1.0"},
+      {{"serving-trtllm-offline-v1.0", "serving-trtllm-offline-v1.0-fp4"},
        [] {
          return trtllm_offline_validation_sets(validation_data("serving/trtllm_offline_v1.csv"));
        }},

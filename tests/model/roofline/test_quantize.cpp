@@ -89,6 +89,7 @@ TEST(Dtype, BitsCountTheGroupScales) {
   EXPECT_DOUBLE_EQ(bits_per_element(Dtype::int8), 8.125);            // bf16 scale per 128
   EXPECT_DOUBLE_EQ(bits_per_element(Dtype::int4), 4.125);            // bf16 scale per 128
   EXPECT_DOUBLE_EQ(bytes_per_element(Dtype::int4), 0.515625);
+  EXPECT_DOUBLE_EQ(bits_per_element(Dtype::fp4), 4.5);  // E4M3 scale per 16 (NVFP4)
   for (const DtypeStorage& d : dtype_table()) {
     EXPECT_EQ(parse_dtype(d.name), d.dtype);
     EXPECT_EQ(to_string(d.dtype), d.name);
@@ -98,13 +99,13 @@ TEST(Dtype, BitsCountTheGroupScales) {
 
 TEST(Dtype, UnknownNameNamesTheFlagAndTheChoices) {
   try {
-    parse_dtype("fp4", "--weight-precision");
+    parse_dtype("fp6", "--weight-precision");
     FAIL();
   } catch (const std::invalid_argument& e) {
     const std::string msg = e.what();
     EXPECT_NE(msg.find("--weight-precision"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("bf16, fp8, int8, int4"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("\"fp4\""), std::string::npos) << msg;
+    EXPECT_NE(msg.find("bf16, fp8, int8, int4, fp4"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("\"fp6\""), std::string::npos) << msg;
   }
 }
 
@@ -114,6 +115,25 @@ TEST(Dtype, FromBytesPerParam) {
   EXPECT_EQ(dtype_for_bytes_per_param(0.5), Dtype::int4);
   EXPECT_EQ(dtype_for_bytes_per_param(4), Dtype::fp32);
   EXPECT_THROW(dtype_for_bytes_per_param(3), std::invalid_argument);
+}
+
+// NVFP4 runs on Blackwell's FP4 tensor cores at the datasheets' dense peaks
+// (9 PFLOP/s per B200, 10 per GB200, 15 per GB300); elsewhere it is a
+// weight-only format like int4.
+TEST(Dtype, Fp4ComputeOnlyWhereTheChipHasIt) {
+  EXPECT_DOUBLE_EQ(compute_peak_flops_per_s(chip_by_name("B200"), Dtype::fp4), 9000e12);
+  EXPECT_DOUBLE_EQ(compute_peak_flops_per_s(chip_by_name("GB200"), Dtype::fp4), 10000e12);
+  EXPECT_DOUBLE_EQ(compute_peak_flops_per_s(chip_by_name("GB300"), Dtype::fp4), 15000e12);
+  EXPECT_TRUE(uses_fp4_compute(chip_by_name("B200"), Dtype::fp4));
+  EXPECT_FALSE(uses_fp4_compute(chip_by_name("B200"), Dtype::fp8));
+  const Chip& h100 = chip_by_name("H100");
+  EXPECT_FALSE(uses_fp4_compute(h100, Dtype::fp4));
+  EXPECT_DOUBLE_EQ(compute_peak_flops_per_s(h100, Dtype::fp4), h100.peak_flops_per_s);
+  for (const Chip& c : hardware_table()) {
+    if (c.fp4_peak_flops_per_s > 0) {
+      EXPECT_GT(c.fp4_peak_flops_per_s, c.fp8_peak_flops_per_s) << c.name;
+    }
+  }
 }
 
 TEST(Dtype, Fp8ComputeOnlyWhereTheChipHasIt) {

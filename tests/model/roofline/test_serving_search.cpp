@@ -298,6 +298,14 @@ TEST(CostVsPrecision, LowerPrecisionNeverCostsMoreChips) {
   ASSERT_TRUE(points[0].best && points[3].best);
   EXPECT_LE(points[3].best->chips, points[0].best->chips);
   EXPECT_NEAR(points[0].seed_joules_per_token, m.active_params() * 16 * 20e-12, 1e-9);
+  // A chip with FP4 tensor cores adds NVFP4, no costlier than int4's weight-only GEMMs.
+  in.serving.chip = "B200";
+  const auto blackwell = cost_vs_precision(m, in);
+  ASSERT_EQ(blackwell.size(), 5u);
+  EXPECT_EQ(blackwell[4].weights, Dtype::fp4);
+  EXPECT_DOUBLE_EQ(blackwell[4].bits_per_weight, 4.5);
+  ASSERT_TRUE(blackwell[4].best && blackwell[0].best);
+  EXPECT_LE(blackwell[4].best->chips, blackwell[0].best->chips);
 }
 
 TEST(ServingView, EverythingThePanelDraws) {

@@ -204,7 +204,7 @@ TEST(ServingValidation, BadCsvThrowsNamingTheLine) {
 TEST(ServingValidation, OfflineV1HeldOut) {
   const std::vector<ValidationSet> sets =
       trtllm_offline_validation_sets(csv_text("trtllm_offline_v1.csv"));
-  ASSERT_EQ(sets.size(), 1u);
+  ASSERT_EQ(sets.size(), 2u);  // FP8 on Hopper; NVFP4 on Blackwell (below)
   const ValidationSet& s = sets.front();
   EXPECT_EQ(s.key, "serving-trtllm-offline-v1.0");
   ASSERT_EQ(s.rows.size(), 60u);
@@ -216,6 +216,29 @@ TEST(ServingValidation, OfflineV1HeldOut) {
   EXPECT_NEAR(sum.mean_abs_error, 0.048, 0.01);
   EXPECT_NEAR(sum.mean_signed_error, 0.001, 0.01);
   EXPECT_LE(std::fabs(sum.worst_error), 0.35);
+}
+
+// The same page's NVFP4 runs on B200 and GB200 (Llama 3.3 70B at TP 1, Llama
+// 3.1 405B at TP 4; 40 rows), held out and read at the engines' NVFP4 GEMM
+// fraction from a cuBLASLt sweep: every row above the measurement, 34 % on
+// average (+15 % to +52 %), decode-heavy and prefill-heavy rows alike, where
+// the page's Hopper FP8 rows are on it. No B200 memory-copy or in-engine FP4
+// kernel timing is published to say which term is missing (README); the
+// Blackwell track record carries the gap to every Blackwell serving plan.
+TEST(ServingValidation, OfflineV1Fp4HeldOutAndAboveTheMeasurement) {
+  const std::vector<ValidationSet> sets =
+      trtllm_offline_validation_sets(csv_text("trtllm_offline_v1.csv"));
+  ASSERT_EQ(sets.size(), 2u);
+  const ValidationSet& s = sets[1];
+  EXPECT_EQ(s.key, "serving-trtllm-offline-v1.0-fp4");
+  ASSERT_EQ(s.rows.size(), 40u);
+  for (const ValidationRow& r : s.rows) {
+    EXPECT_TRUE(r.chip == "B200" || r.chip == "GB200") << r.label;
+    EXPECT_GT(r.predicted, r.measured) << r.label;
+  }
+  const ValidationSummary sum = print(s);
+  EXPECT_NEAR(sum.mean_signed_error, 0.34, 0.05);
+  EXPECT_LE(std::fabs(sum.worst_error), 0.60);
 }
 
 // TensorRT-LLM v0.17's table (trtllm_offline_v0_17.csv), held out: the
@@ -276,15 +299,15 @@ TEST(ServingValidation, TrtllmBenchSettingsFollowTheTool) {
            Case{&big, "H200", 8, 2048, 128, 3072, 32768},
            Case{&big, "H100", 1, 128, 128, 224, 2048},
        }) {
-    const TrtllmBenchSettings s =
-        trtllm_bench_settings(*c.model, chip_by_name(c.chip), c.tp, 1, c.input, c.output, true);
+    const TrtllmBenchSettings s = trtllm_bench_settings(*c.model, chip_by_name(c.chip), c.tp, 1,
+                                                        c.input, c.output, Dtype::fp8);
     EXPECT_EQ(s.max_batch_size, c.batch) << c.chip << " " << c.input << "/" << c.output;
     EXPECT_EQ(s.max_num_tokens, c.tokens) << c.chip << " " << c.input << "/" << c.output;
   }
   // FP16 weights (141 GB) do not fit one 80 GB device: refused.
-  EXPECT_THROW(trtllm_bench_settings(big, chip_by_name("H100"), 1, 1, 128, 128, false),
+  EXPECT_THROW(trtllm_bench_settings(big, chip_by_name("H100"), 1, 1, 128, 128, Dtype::bf16),
                std::invalid_argument);
-  EXPECT_THROW(trtllm_bench_settings(big, chip_by_name("H100"), 0, 1, 128, 128, true),
+  EXPECT_THROW(trtllm_bench_settings(big, chip_by_name("H100"), 0, 1, 128, 128, Dtype::fp8),
                std::invalid_argument);
 }
 

@@ -192,20 +192,31 @@ TEST(TrackRecord, ServingRunsByModelKindAndChipGeneration) {
   EXPECT_EQ(vllm.fallback.rfind("no published run of vllm in the scoreboard", 0), 0u)
       << vllm.fallback;
   EXPECT_TRUE(serving_track_record("ideal", false, chip_by_name("H100")).empty());
-  // No Blackwell serving run: the kind on every GPU; no TPU run either.
+  // Blackwell's dense runs (TensorRT-LLM v1.0, NVFP4 on B200 and GB200) have
+  // their own record, every run above the measurement: the band lies below
+  // the prediction.
   const TrackRecord b200 = serving_track_record("tensorrt-llm", false, chip_by_name("B200"));
-  EXPECT_EQ(b200.scope, "TensorRT-LLM serving dense models on every GPU");
-  EXPECT_EQ(b200.fallback.rfind("fewer than 8 published runs of TensorRT-LLM serving dense "
-                                "models on Blackwell GPUs",
-                                0),
+  EXPECT_EQ(b200.scope, "TensorRT-LLM serving dense models on Blackwell GPUs");
+  EXPECT_TRUE(b200.fallback.empty());
+  EXPECT_EQ(b200.sets, std::vector<std::string>{"serving-trtllm-offline-v1.0-fp4"});
+  EXPECT_EQ(b200.rows, 40u);
+  EXPECT_GT(b200.p10_error, 0.0);
+  EXPECT_LT(b200.measured_high(1000), 1000);
+  // No Blackwell MoE run: the kind on every GPU; no TPU run either.
+  const TrackRecord b200_moe = serving_track_record("tensorrt-llm", true, chip_by_name("B200"));
+  EXPECT_EQ(b200_moe.scope, "TensorRT-LLM serving MoE models on every GPU");
+  EXPECT_EQ(b200_moe.fallback.rfind("fewer than 8 published runs of TensorRT-LLM serving MoE "
+                                    "models on Blackwell GPUs",
+                                    0),
             0u)
-      << b200.fallback;
+      << b200_moe.fallback;
   const TrackRecord tpu = serving_track_record("jetstream", false, chip_by_name("TPU v5e"));
   EXPECT_NE(tpu.fallback.find("no published serving run on TPU v5e's kind of chip"),
             std::string::npos)
       << tpu.fallback;
-  // Dense and MoE on Ampere, on Hopper and on every GPU.
-  EXPECT_EQ(stored_serving_track_record_scopes().size(), 6u);
+  // Dense on Ampere, Hopper, Blackwell and every GPU; MoE on Ampere, Hopper
+  // and every GPU.
+  EXPECT_EQ(stored_serving_track_record_scopes().size(), 7u);
 }
 
 TEST(TrackRecord, TheStoredServingScopesAreTheScoreboardsToday) {

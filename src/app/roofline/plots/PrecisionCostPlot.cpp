@@ -7,6 +7,7 @@ namespace napkin {
 namespace {
 constexpr double kHeadroom = 1.55;  // axis top ÷ the tallest bar (and the J line's top)
 constexpr double kLabelRow = 0.03;  // the labels' top, a share of the plot's height
+constexpr int kMostPrecisions = 5;  // cost_vs_precision: four formats, NVFP4 on Blackwell
 
 struct Series {
   std::vector<double> x, dollars, jx, joules;
@@ -46,7 +47,7 @@ PrecisionCostPlot::PrecisionCostPlot(QWidget* parent)
   // Each precision's label in one row along the top: $ per million tokens and
   // J per token are both proportional to chip-seconds per token, so the J
   // diamonds sit at the bars' tops and a label there would be drawn over.
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < kMostPrecisions; ++i) {
     QCPItemText* t = addPointLabel(this, Qt::AlignHCenter | Qt::AlignTop);
     t->position->setTypeX(QCPItemPosition::ptPlotCoords);
     t->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
@@ -97,6 +98,7 @@ void PrecisionCostPlot::drawView(const ServingPanelView& v) {
   for (std::size_t i = v.view.precisions.size(); i < labels_.size(); ++i)
     labels_[i]->setVisible(false);
   xAxis->setTicker(ticker);
+  xAxis->setRange(-0.6, static_cast<double>(v.view.precisions.size()) - 0.4);
   xAxis->setLabel(tr("weight precision (KV cache at %1), each at the search's answer")
                       .arg(dtypeText(v.scenario.serving.kv_dtype)));
   requestReplot();
