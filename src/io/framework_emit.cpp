@@ -258,19 +258,32 @@ EmittedFlags emit_tensorrt_llm(const ServingFlagsInput& in) {
     quant = " --use_weight_only --weight_only_precision int8";
   else if (in.weight_dtype == "int4")
     quant = " --use_weight_only --weight_only_precision int4";
-  if (in.kv_dtype == "fp8")
+  // NVFP4 checkpoints come from Model Optimizer's quantize.py (convert_checkpoint
+  // has no FP4), which takes the KV cache's format as --kv_cache_dtype.
+  const bool nvfp4 = in.weight_dtype == "fp4";
+  if (nvfp4)
+    quant = " --qformat nvfp4" + (in.kv_dtype == "fp8" || in.kv_dtype == "int8"
+                                      ? " --kv_cache_dtype " + in.kv_dtype
+                                      : std::string());
+  else if (in.kv_dtype == "fp8")
     quant += " --fp8_kv_cache";
   else if (in.kv_dtype == "int8")
     quant += " --int8_kv_cache";
-  out.text = "python convert_checkpoint.py --model_dir " + in.model +
-             " --output_dir ckpt --dtype bfloat16 --tp_size " + n(in.tp) + " --pp_size " +
-             n(in.pp) + quant + "\ntrtllm-build --checkpoint_dir ckpt --output_dir engine" +
-             " \\\n  --max_batch_size " + n(in.max_batch) + " \\\n  --max_input_len " +
-             n(in.max_input_tokens) + " \\\n  --max_seq_len " + n(in.max_seq_tokens) +
-             (in.max_num_tokens > 0 ? " \\\n  --max_num_tokens " + n(in.max_num_tokens) : "") +
-             "\n";
-  out.caveats.push_back(
-      "convert_checkpoint.py lives in the model family's examples folder (e.g. examples/llama)");
+  out.text =
+      std::string(nvfp4 ? "python quantize.py" : "python convert_checkpoint.py") + " --model_dir " +
+      in.model + " --output_dir ckpt --dtype bfloat16 --tp_size " + n(in.tp) + " --pp_size " +
+      n(in.pp) + quant + "\ntrtllm-build --checkpoint_dir ckpt --output_dir engine" +
+      " \\\n  --max_batch_size " + n(in.max_batch) + " \\\n  --max_input_len " +
+      n(in.max_input_tokens) + " \\\n  --max_seq_len " + n(in.max_seq_tokens) +
+      (in.max_num_tokens > 0 ? " \\\n  --max_num_tokens " + n(in.max_num_tokens) : "") + "\n";
+  out.caveats.push_back(nvfp4 ? "quantize.py lives in examples/quantization (TensorRT Model "
+                                "Optimizer); NVFP4 engines run on Blackwell GPUs"
+                              : "convert_checkpoint.py lives in the model family's examples "
+                                "folder (e.g. examples/llama)");
+  if (nvfp4 && in.kv_dtype != "fp8" && in.kv_dtype != "int8" && in.kv_dtype != "bf16")
+    out.caveats.push_back(in.kv_dtype +
+                          " KV cache: quantize.py's --kv_cache_dtype offers fp8 "
+                          "and int8");
   return out;
 }
 
@@ -379,8 +392,16 @@ ServingFlagsInput parse_serving_flags(std::string_view text, std::string_view so
     in.max_seq_tokens = integer({"max_seq_len"}, 0);
     in.max_num_tokens = get({"max_num_tokens"}) ? integer({"max_num_tokens"}, 0) : 0;
     const ConfigEntry* w = get({"weight_only_precision"});
-    in.weight_dtype = get({"use_fp8"}) ? "fp8" : w ? w->value : "bf16";
-    in.kv_dtype = get({"fp8_kv_cache"}) ? "fp8" : get({"int8_kv_cache"}) ? "int8" : "bf16";
+    const ConfigEntry* qformat = get({"qformat"});
+    const ConfigEntry* kv = get({"kv_cache_dtype"});
+    in.weight_dtype = qformat && qformat->value == "nvfp4" ? "fp4"
+                      : get({"use_fp8"})                   ? "fp8"
+                      : w                                  ? w->value
+                                                           : "bf16";
+    in.kv_dtype = get({"fp8_kv_cache"})    ? "fp8"
+                  : get({"int8_kv_cache"}) ? "int8"
+                  : kv                     ? kv->value
+                                           : "bf16";
   }
   return in;
 }

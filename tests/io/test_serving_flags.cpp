@@ -25,6 +25,16 @@ TEST(FrameworkEmit, ServingRoundTrip) {
   in.weight_dtype = "int4";
   in.kv_dtype = "int8";
   EXPECT_EQ(parse_serving_flags(emit_tensorrt_llm(in).text, "trt"), in);
+  // NVFP4 weights come from Model Optimizer's quantize.py, not convert_checkpoint.
+  in.weight_dtype = "fp4";
+  in.kv_dtype = "fp8";
+  const EmittedFlags nvfp4 = emit_tensorrt_llm(in);
+  EXPECT_NE(nvfp4.text.find("python quantize.py"), std::string::npos) << nvfp4.text;
+  EXPECT_NE(nvfp4.text.find("--qformat nvfp4 --kv_cache_dtype fp8"), std::string::npos);
+  EXPECT_EQ(nvfp4.text.find("convert_checkpoint"), std::string::npos);
+  EXPECT_EQ(parse_serving_flags(nvfp4.text, "trt"), in);
+  in.weight_dtype = "int4";
+  in.kv_dtype = "int8";
   // The iteration's token budget where the run set one.
   in.max_num_tokens = 4096;
   EXPECT_NE(emit_tensorrt_llm(in).text.find("--max_num_tokens 4096"), std::string::npos);
