@@ -252,15 +252,14 @@ ModeResult evaluate_mode(const ServingModel& model, const ModeInputs& in) {
   // replica running its own scheduler: the engine's max batch size and token
   // budget are per replica (TensorRT-LLM's per-rank executor under
   // enable_attention_dp, SGLang's and vLLM's data-parallel schedulers).
+  const detail::LayoutEval eval(model, in.serving);
   SchedulerLimits limits =
       scheduler_limits(engine, chip_by_name(in.serving.chip), in.mode == BatchingMode::offline);
-  const std::int64_t replicas = model.is_moe() ? in.serving.layout.ep : 1;
-  limits.max_batch_size *= replicas;
-  limits.tokens_per_step *= replicas;
+  limits.max_batch_size *= eval.replicas();
+  limits.tokens_per_step *= eval.replicas();
   const std::int64_t engine_cap = limits.max_batch_size > 0 ? limits.max_batch_size : kMaxBatch;
   const std::int64_t cap = std::min(r.max_concurrency, in.concurrency.value_or(engine_cap));
   r.concurrency = cap;
-  const detail::LayoutEval eval(model, in.serving);
   r.chips = eval.chips();
   std::vector<Request> reqs = draw_requests(in);
   run_requests(eval, engine, limits, in, cap, reqs, r);
