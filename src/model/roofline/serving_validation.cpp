@@ -252,19 +252,23 @@ std::vector<ValidationSet> serving_validation_sets(std::string_view text) {
 
 namespace {
 
+// One offline set per version, dense and MoE models and NVFP4 runs apart.
+std::string offline_set_key(const std::string& version, bool moe, bool fp4) {
+  return "serving-trtllm-offline-" + version + (fp4 ? "-fp4" : "") + (moe ? "-moe" : "");
+}
+
 // What each published table states about how it was run, and what it leaves
 // for Napkin to assume (tests/data/serving/SOURCE.md).
 ValidationSet offline_set_for(const std::string& version, bool moe, bool fp4) {
-  ValidationSet set{
-      .key = "serving-trtllm-offline-" + version + (fp4 ? "-fp4" : "") + (moe ? "-moe" : ""),
-      .title = "TensorRT-LLM " + version + " offline throughput (trtllm-bench)",
-      .quantity = "output tokens/s (all GPUs)",
-      .unit = "tokens/s",
-      .source =
-          "NVIDIA TensorRT-LLM docs/source/performance/perf-overview.md; "
-          "tests/data/serving/SOURCE.md",
-      .outside = "held out (no constant set from these rows)",
-      .rows = {}};
+  ValidationSet set{.key = offline_set_key(version, moe, fp4),
+                    .title = "TensorRT-LLM " + version + " offline throughput (trtllm-bench)",
+                    .quantity = "output tokens/s (all GPUs)",
+                    .unit = "tokens/s",
+                    .source =
+                        "NVIDIA TensorRT-LLM docs/source/performance/perf-overview.md; "
+                        "tests/data/serving/SOURCE.md",
+                    .outside = "held out (no constant set from these rows)",
+                    .rows = {}};
   if (version == "v1.0" && fp4) {
     set.title += ", PyTorch backend, B200 and GB200, NVFP4";
     set.source =
@@ -422,11 +426,9 @@ std::vector<ValidationSet> trtllm_offline_validation_sets(std::string_view text)
               : bench.max_num_tokens;
       in.chunked_prefill = !pytorch_flow;
     }
-    // One set per version, dense and MoE models and NVFP4 runs apart, in order
-    // of first row.
+    // The sets in order of their first row.
     const bool fp4 = precision == "fp4";
-    const std::string key =
-        "serving-trtllm-offline-" + version + (fp4 ? "-fp4" : "") + (shape.is_moe() ? "-moe" : "");
+    const std::string key = offline_set_key(version, shape.is_moe(), fp4);
     auto it = std::find_if(sets.begin(), sets.end(),
                            [&](const ValidationSet& s) { return s.key == key; });
     if (it == sets.end()) {
