@@ -114,8 +114,7 @@ void run_requests(const detail::LayoutEval& eval, const ServingEngine& engine,
     if (q.output > 1) tpot.push_back((t - q.first_token) / static_cast<double>(q.output - 1));
   };
   // The iteration's token budget (0: none) and whether a prompt may be split.
-  const std::int64_t limit =
-      in.max_tokens_per_step ? *in.max_tokens_per_step * eval.replicas() : limits.tokens_per_step;
+  const std::int64_t limit = limits.tokens_per_step;
   const bool chunks = in.chunked_prefill.value_or(engine.scheduler == EngineScheduler::chunked);
   while (next < reqs.size() || !running.empty()) {
     if (running.empty() && next < reqs.size()) t = std::max(t, reqs[next].arrival);
@@ -255,6 +254,7 @@ ModeResult evaluate_mode(const ServingModel& model, const ModeInputs& in) {
   const detail::LayoutEval eval(model, in.serving);
   SchedulerLimits limits =
       scheduler_limits(engine, chip_by_name(in.serving.chip), in.mode == BatchingMode::offline);
+  if (in.max_tokens_per_step) limits.tokens_per_step = *in.max_tokens_per_step;  // the run's
   limits.max_batch_size *= eval.replicas();
   limits.tokens_per_step *= eval.replicas();
   const std::int64_t engine_cap = limits.max_batch_size > 0 ? limits.max_batch_size : kMaxBatch;
